@@ -1,0 +1,70 @@
+/*
+ * add.cl: masked elementwise add, out[i] = x[i] + y[i] for i < n.
+ *
+ *   x:   [x_off .......................... x_off + n)
+ *   y:   [y_off .......................... y_off + n)
+ *   out: [out_off ........................ out_off + n)
+ *         |<--- n / VW vectors (VW floats each) --->|<- n % VW tail ->|
+ *
+ * Three kernels, the host picks one:
+ *   add_vector    the fast path. Assumes x_off, y_off and out_off are multiples of VW, so that
+ *                 every vector access is aligned (buffers themselves are aligned by OpenCL to
+ *                 CL_DEVICE_MEM_BASE_ADDR_ALIGN, at least 16 bytes). A grid-stride loop covers
+ *                 the vectors; the first (n % VW) work-items of the grid then do the tail.
+ *   add_general   any offsets: a scalar grid-stride loop.
+ *   add_baseline  the benchmark baseline: one element per work-item, no loop, no vectors.
+ *
+ * Indices are 64-bit (ulong), so n past 2^32 is right. In-place use (out == x or out == y) is
+ * fine: every element is read and written by the same work-item, and no pointer is `restrict`.
+ */
+
+/* Work-items per workgroup; the host launches exactly this many. */
+#ifndef WG
+#define WG 256
+#endif
+
+/* Floats per vector access in add_vector: 1, 2, 4, 8 or 16. */
+#ifndef VW
+#define VW 4
+#endif
+
+#define OCF_CAT_(a, b) a##b
+#define OCF_CAT(a, b) OCF_CAT_(a, b)
+#if VW == 1
+#define floatV float
+#else
+#define floatV OCF_CAT(float, VW)
+#endif
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+add_vector(const ulong n, __global const float *x, const ulong x_off, __global const float *y,
+           const ulong y_off, __global float *out, const ulong out_off) {
+  __global const floatV *xv = (__global const floatV *)(x + x_off);
+  __global const floatV *yv = (__global const floatV *)(y + y_off);
+  __global floatV *outv = (__global floatV *)(out + out_off);
+  const ulong vectors = n / VW;
+  const ulong stride = get_global_size(0);
+  const ulong gid = get_global_id(0);
+  for (ulong i = gid; i < vectors; i += stride)
+    outv[i] = xv[i] + yv[i];
+  /* The ragged tail: fewer than VW elements past the last whole vector. */
+  const ulong tail = vectors * VW + gid;
+  if (tail < n)
+    out[out_off + tail] = x[x_off + tail] + y[y_off + tail];
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+add_general(const ulong n, __global const float *x, const ulong x_off, __global const float *y,
+            const ulong y_off, __global float *out, const ulong out_off) {
+  const ulong stride = get_global_size(0);
+  for (ulong i = get_global_id(0); i < n; i += stride)
+    out[out_off + i] = x[x_off + i] + y[y_off + i];
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+add_baseline(const ulong n, __global const float *x, const ulong x_off, __global const float *y,
+             const ulong y_off, __global float *out, const ulong out_off) {
+  const ulong i = get_global_id(0);
+  if (i < n)
+    out[out_off + i] = x[x_off + i] + y[y_off + i];
+}

@@ -1,0 +1,256 @@
+/*
+ * liboclfuse: fused, tunable OpenCL kernels for C and C++ programs.
+ *
+ * The whole public API is in this header. Three operations, all fp32, row-major:
+ *
+ *   add      out[i] = x[i] + y[i]                                   i < n
+ *   softmax  out[r][c] = exp(in[r][c] - max_r) / sum_k exp(in[r][k] - max_r)
+ *   matmul   C = alpha * op(A) * op(B) + beta * C                   (SGEMM)
+ *
+ * Every call comes in two forms:
+ *   - a device-buffer call (cl_mem + element offsets + row strides), asynchronous, enqueued on the
+ *     context's queue or the one given in an ocf_launch, composing with the caller's OpenCL code;
+ *   - a host-array call (suffix _host) that copies in, runs and copies out, synchronously.
+ *
+ * Every fallible call returns an ocf_status. On failure nothing was enqueued and no output was
+ * touched; ocf_last_error() then says why in words (thread-local), including the OpenCL error
+ * name or, for a failed program build, the build log.
+ *
+ * Thread safety: calls on one context from several threads are safe. Releasing a context while
+ * another thread uses it is not.
+ */
+#ifndef OCLFUSE_H
+#define OCLFUSE_H
+
+#ifndef CL_TARGET_OPENCL_VERSION
+#define CL_TARGET_OPENCL_VERSION 120
+#endif
+#ifdef __APPLE__
+#include <OpenCL/cl.h>
+#else
+#include <CL/cl.h>
+#endif
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Export and version ------------------------------------------------------------------- */
+
+#if defined(_WIN32) && defined(OCLFUSE_SHARED_BUILD)
+#define OCF_API __declspec(dllexport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define OCF_API __attribute__((visibility("default")))
+#else
+#define OCF_API
+#endif
+
+#define OCF_VERSION_MAJOR 0
+#define OCF_VERSION_MINOR 1
+#define OCF_VERSION_PATCH 0
+#define OCF_VERSION_NUMBER (OCF_VERSION_MAJOR * 10000 + OCF_VERSION_MINOR * 100 + OCF_VERSION_PATCH)
+
+/* Returns OCF_VERSION_NUMBER of the library actually linked (may differ from the header's). */
+OCF_API unsigned ocf_version_number(void);
+/* Returns the linked library's version as "MAJOR.MINOR.PATCH". */
+OCF_API const char *ocf_version_string(void);
+
+/* ---- Status ------------------------------------------------------------------------------- */
+
+/*
+ * Status codes. 0 is success. Negative values from -1 to -999 are OpenCL's own error codes,
+ * passed through unchanged (CL_OUT_OF_RESOURCES is -5 here too). The library's own codes live in
+ * their own range, from -2000 down, listed once in OCF_STATUS_LIST so that the enum, the names and
+ * the messages cannot drift apart.
+ */
+#define OCF_STATUS_LIST(X)                                                                       \
+  X(OCF_SUCCESS, 0, "success")                                                                   \
+  X(OCF_ERR_NULL_ARGUMENT, -2001, "a required pointer or handle is NULL")                        \
+  X(OCF_ERR_INVALID_VALUE, -2002, "an argument is outside its allowed values")                   \
+  X(OCF_ERR_SIZE_OVERFLOW, -2003, "the sizes give an extent that overflows")                     \
+  X(OCF_ERR_BUFFER_TOO_SMALL, -2004, "a buffer is smaller than its offset plus extent")          \
+  X(OCF_ERR_INVALID_STRIDE, -2005, "a row stride (leading dimension) is shorter than a row")     \
+  X(OCF_ERR_INVALID_WORKGROUP, -2006, "the workgroup size cannot run on this device and kernel") \
+  X(OCF_ERR_ALIASING, -2007, "an output overlaps an input where that is not allowed")            \
+  X(OCF_ERR_BUILD_FAILED, -2008, "the OpenCL program failed to build")                           \
+  X(OCF_ERR_NO_DEVICE, -2009, "no OpenCL device matches")                                        \
+  X(OCF_ERR_INVALID_SPEC, -2010, "the device spec is malformed")                                 \
+  X(OCF_ERR_OUT_OF_HOST_MEMORY, -2011, "out of host memory")                                     \
+  X(OCF_ERR_UNSUPPORTED, -2012, "the device lacks a capability this call needs")                 \
+  X(OCF_ERR_CONTEXT_MISMATCH, -2013, "a buffer or queue belongs to another OpenCL context")
+
+typedef enum ocf_status {
+#define OCF_STATUS_ENUM_(name, value, message) name = value,
+  OCF_STATUS_LIST(OCF_STATUS_ENUM_)
+#undef OCF_STATUS_ENUM_
+} ocf_status;
+
+/* Returns the status's symbol ("OCF_ERR_ALIASING", "CL_OUT_OF_RESOURCES"); never NULL. */
+OCF_API const char *ocf_status_name(ocf_status status);
+/* Returns a one-line description of the status; never NULL. */
+OCF_API const char *ocf_status_message(ocf_status status);
+/*
+ * Returns the calling thread's text about its last failed call (which argument, which limit,
+ * the OpenCL error name, the build log); "" when the last call succeeded. Valid until this
+ * thread's next liboclfuse call.
+ */
+OCF_API const char *ocf_last_error(void);
+
+/* ---- Devices ------------------------------------------------------------------------------ */
+
+/* One OpenCL device as the library sees it. Strings are truncated to fit, always terminated. */
+typedef struct ocf_device_info {
+  unsigned platform_index; /* position in clGetPlatformIDs' list */
+  unsigned device_index;   /* position in that platform's clGetDeviceIDs(CL_DEVICE_TYPE_ALL) */
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_device_type type;
+  char platform_name[128];
+  char device_name[128];
+  char vendor[128];
+  char driver_version[64];
+  char device_version[64]; /* "OpenCL 3.0 CUDA", ... */
+  cl_uint compute_units;
+  cl_uint max_clock_mhz;
+  cl_ulong global_mem_bytes;
+  cl_ulong local_mem_bytes;
+  size_t max_workgroup_size;
+} ocf_device_info;
+
+/*
+ * Lists every device of every platform. Writes up to `capacity` entries to `devices` (which may
+ * be NULL when capacity is 0) and the total number of devices to *count.
+ */
+OCF_API ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, size_t *count);
+
+/*
+ * Resolves a device spec to one device, the same way ocf_context_create() does:
+ *   NULL or ""       the environment variable OCLFUSE_DEVICE if set, else the first GPU of any
+ *                    platform, else the first device of any type;
+ *   "P:D"            platform index P, device index D (decimal);
+ *   any other text   the first device whose "platform device" name contains it, ignoring case.
+ * Returns OCF_ERR_INVALID_SPEC for a malformed "P:D", OCF_ERR_NO_DEVICE when nothing matches.
+ */
+OCF_API ocf_status ocf_device_select(const char *spec, ocf_device_info *device);
+
+/* ---- Context ------------------------------------------------------------------------------ */
+
+/* One device, its OpenCL context and in-order queue, and the programs built for it. */
+typedef struct ocf_context ocf_context;
+
+/*
+ * Creates a context on the device named by `spec` (see ocf_device_select), with its own
+ * OpenCL context and a profiling-enabled in-order command queue. *ctx is set only on success.
+ */
+OCF_API ocf_status ocf_context_create(const char *spec, ocf_context **ctx);
+
+/*
+ * Creates a context over the caller's own OpenCL objects, which are retained (not owned: the
+ * caller still releases its references). `queue` must belong to `context` and `device`.
+ */
+OCF_API ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                                    ocf_context **ctx);
+
+/* Releases the context and everything built for it. Accepts NULL. */
+OCF_API void ocf_context_release(ocf_context *ctx);
+
+/* Returns the context's OpenCL context, device and default queue (not retained). */
+OCF_API cl_context ocf_context_cl_context(const ocf_context *ctx);
+OCF_API cl_device_id ocf_context_device(const ocf_context *ctx);
+OCF_API cl_command_queue ocf_context_queue(const ocf_context *ctx);
+/* Copies the context's device description into *info. */
+OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_info *info);
+
+/* ---- Launch settings ---------------------------------------------------------------------- */
+
+/* Which kernel runs. AUTO is what users want; the others exist for tests and benchmarks. */
+typedef enum ocf_variant {
+  OCF_VARIANT_AUTO = 0,    /* the fastest kernel whose assumptions the call meets */
+  OCF_VARIANT_GENERAL = 1, /* the general kernel, right for any size, offset and stride */
+  OCF_VARIANT_BASELINE = 2 /* the unfused / untiled baseline: one element per work-item add,
+                              three-kernel softmax, one-output-per-work-item matmul */
+} ocf_variant;
+
+/*
+ * Optional settings of a device-buffer call; pass NULL for all defaults. Zero-initialise it
+ * (`ocf_launch l = {0};`) and set what you need.
+ */
+typedef struct ocf_launch {
+  /* Work-items per workgroup, 0 for the tuned default. For matmul it must be a power of two;
+     the work-items are laid out as a near-square 2-D workgroup over one output tile. A size the
+     device or the kernel cannot run is OCF_ERR_INVALID_WORKGROUP. */
+  size_t workgroup_size;
+  ocf_variant variant;
+  cl_command_queue queue; /* NULL: the context's queue. Must belong to the context's device. */
+  cl_uint num_wait_events;
+  const cl_event *wait_events; /* the call's kernels start after these */
+  cl_event *event;             /* if not NULL, receives an event for the call's last kernel;
+                                  release it with clReleaseEvent */
+} ocf_launch;
+
+/* ---- add ---------------------------------------------------------------------------------- */
+
+/*
+ * out[out_offset + i] = x[x_offset + i] + y[y_offset + i] for i < n (offsets in elements).
+ * In-place is allowed (out is x or y at the same offset); any other overlap of out with an input
+ * is OCF_ERR_ALIASING. n = 0 succeeds and enqueues nothing.
+ */
+OCF_API ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem y,
+                           size_t y_offset, cl_mem out, size_t out_offset,
+                           const ocf_launch *launch);
+
+/* Host-array form of ocf_add: synchronous, out may equal x or y. */
+OCF_API ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, const float *y,
+                                float *out);
+
+/* ---- softmax ------------------------------------------------------------------------------ */
+
+/*
+ * Row softmax of a rows x cols matrix whose row r starts at element in_offset + r * in_ld.
+ * out may be in at the same offset and stride (in-place); other overlap is OCF_ERR_ALIASING.
+ *
+ * Non-finite inputs behave as torch.softmax does:
+ *   - a -inf entry gives 0 (exp(-inf - max) = 0) and does not disturb the rest of the row;
+ *   - a row of only -inf gives NaN everywhere (the max is -inf and -inf - -inf is NaN);
+ *   - a +inf entry makes the whole row NaN (the max is +inf, inf - inf is NaN, and the NaN
+ *     reaches every entry through the row sum);
+ *   - any NaN in a row makes the whole row NaN.
+ * Large magnitudes do not overflow: the row max is subtracted before exp.
+ */
+OCF_API ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
+                               size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
+                               size_t out_ld, const ocf_launch *launch);
+
+/* Host-array form of ocf_softmax: synchronous, out may equal in (then out_ld must equal in_ld). */
+OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const float *in,
+                                    size_t in_ld, float *out, size_t out_ld);
+
+/* ---- matmul (SGEMM) ----------------------------------------------------------------------- */
+
+typedef enum ocf_transpose { OCF_NO_TRANS = 0, OCF_TRANS = 1 } ocf_transpose;
+
+/*
+ * C = alpha * op(A) * op(B) + beta * C, row-major, C is m x n, op(A) is m x k, op(B) is k x n.
+ * A is stored m x k (lda >= k) or, transposed, k x m (lda >= m); likewise B is k x n (ldb >= n)
+ * or n x k (ldb >= k); ldc >= n. Offsets are in elements.
+ * k = 0 gives beta * C; beta = 0 overwrites C without reading it (NaNs in C do not propagate),
+ * as BLAS does. C must not overlap A or B (OCF_ERR_ALIASING).
+ */
+OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
+                              size_t m, size_t n, size_t k, float alpha, cl_mem a, size_t a_offset,
+                              size_t lda, cl_mem b, size_t b_offset, size_t ldb, float beta,
+                              cl_mem c, size_t c_offset, size_t ldc, const ocf_launch *launch);
+
+/* Host-array form of ocf_matmul: synchronous. */
+OCF_API ocf_status ocf_matmul_host(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
+                                   size_t m, size_t n, size_t k, float alpha, const float *a,
+                                   size_t lda, const float *b, size_t ldb, float beta, float *c,
+                                   size_t ldc);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OCLFUSE_H */

@@ -1,0 +1,254 @@
+/* Device listing and selection by spec ("P:D", a name substring, or the default rule). */
+#include "internal.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The ICD loader returns this (cl_khr_icd) when no platform is installed: not an error here,
+   just zero devices. */
+#define OCF_CL_PLATFORM_NOT_FOUND_KHR (-1001)
+
+int ocf_contains_nocase(const char *haystack, const char *needle) {
+  size_t needle_length = strlen(needle);
+  if (needle_length == 0) return 1;
+  for (const char *start = haystack; *start; start++) {
+    size_t i = 0;
+    while (i < needle_length && start[i] &&
+           tolower((unsigned char)start[i]) == tolower((unsigned char)needle[i]))
+      i++;
+    if (i == needle_length) return 1;
+  }
+  return 0;
+}
+
+static void info_string(cl_device_id device, cl_device_info what, char *out, size_t capacity) {
+  /* A string longer than the field is cut; a query that fails leaves "". */
+  size_t size = 0;
+  out[0] = '\0';
+  if (clGetDeviceInfo(device, what, 0, NULL, &size) != CL_SUCCESS || size == 0) return;
+  char *full = malloc(size);
+  if (!full) return;
+  if (clGetDeviceInfo(device, what, size, full, NULL) == CL_SUCCESS) {
+    full[size - 1] = '\0';
+    strncpy(out, full, capacity - 1);
+    out[capacity - 1] = '\0';
+  }
+  free(full);
+}
+
+ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
+                                ocf_device_info *info) {
+  info->platform = platform;
+  info->device = device;
+  info->platform_name[0] = '\0';
+  size_t size = 0;
+  if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, 0, NULL, &size) == CL_SUCCESS && size > 0) {
+    char *full = malloc(size);
+    if (full && clGetPlatformInfo(platform, CL_PLATFORM_NAME, size, full, NULL) == CL_SUCCESS) {
+      full[size - 1] = '\0';
+      strncpy(info->platform_name, full, sizeof info->platform_name - 1);
+      info->platform_name[sizeof info->platform_name - 1] = '\0';
+    }
+    free(full);
+  }
+  info_string(device, CL_DEVICE_NAME, info->device_name, sizeof info->device_name);
+  info_string(device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
+  info_string(device, CL_DRIVER_VERSION, info->driver_version, sizeof info->driver_version);
+  info_string(device, CL_DEVICE_VERSION, info->device_version, sizeof info->device_version);
+
+  struct {
+    cl_device_info what;
+    void *value;
+    size_t size;
+  } numbers[] = {
+      {CL_DEVICE_TYPE, &info->type, sizeof info->type},
+      {CL_DEVICE_MAX_COMPUTE_UNITS, &info->compute_units, sizeof info->compute_units},
+      {CL_DEVICE_MAX_CLOCK_FREQUENCY, &info->max_clock_mhz, sizeof info->max_clock_mhz},
+      {CL_DEVICE_GLOBAL_MEM_SIZE, &info->global_mem_bytes, sizeof info->global_mem_bytes},
+      {CL_DEVICE_LOCAL_MEM_SIZE, &info->local_mem_bytes, sizeof info->local_mem_bytes},
+      {CL_DEVICE_MAX_WORK_GROUP_SIZE, &info->max_workgroup_size, sizeof info->max_workgroup_size},
+  };
+  for (size_t i = 0; i < OCF_ARRAY_LEN(numbers); i++) {
+    cl_int err = clGetDeviceInfo(device, numbers[i].what, numbers[i].size, numbers[i].value, NULL);
+    if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo");
+  }
+  return OCF_SUCCESS;
+}
+
+/* Calls visit(info, user) for every device of every platform until it returns non-zero.
+   Platforms that report no devices (or fail to) are skipped, as an ICD loader may list a vendor
+   whose driver is not usable on this machine. */
+typedef int (*device_visitor)(const ocf_device_info *info, void *user);
+
+static ocf_status for_each_device(device_visitor visit, void *user) {
+  cl_uint platform_count = 0;
+  cl_int err = clGetPlatformIDs(0, NULL, &platform_count);
+  if (err == OCF_CL_PLATFORM_NOT_FOUND_KHR || platform_count == 0) return OCF_SUCCESS;
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetPlatformIDs");
+  cl_platform_id *platforms = malloc(platform_count * sizeof *platforms);
+  if (!platforms) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the platform list");
+  err = clGetPlatformIDs(platform_count, platforms, NULL);
+  if (err != CL_SUCCESS) {
+    free(platforms);
+    return ocf_fail_cl(err, "clGetPlatformIDs");
+  }
+  ocf_status status = OCF_SUCCESS;
+  int stop = 0;
+  for (cl_uint p = 0; p < platform_count && !stop && status == OCF_SUCCESS; p++) {
+    cl_uint device_count = 0;
+    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &device_count) != CL_SUCCESS ||
+        device_count == 0)
+      continue;
+    cl_device_id *devices = malloc(device_count * sizeof *devices);
+    if (!devices) {
+      status = ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the device list");
+      break;
+    }
+    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, device_count, devices, NULL) ==
+        CL_SUCCESS) {
+      for (cl_uint d = 0; d < device_count && !stop; d++) {
+        ocf_device_info info;
+        memset(&info, 0, sizeof info);
+        info.platform_index = p;
+        info.device_index = d;
+        status = ocf_device_info_fill(platforms[p], devices[d], &info);
+        if (status != OCF_SUCCESS) break;
+        stop = visit(&info, user);
+      }
+    }
+    free(devices);
+  }
+  free(platforms);
+  return status;
+}
+
+typedef struct list_state {
+  ocf_device_info *out;
+  size_t capacity;
+  size_t count;
+} list_state;
+
+static int list_visit(const ocf_device_info *info, void *user) {
+  list_state *state = user;
+  if (state->count < state->capacity) state->out[state->count] = *info;
+  state->count++;
+  return 0;
+}
+
+ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, size_t *count) {
+  ocf_error_clear();
+  if (!count) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_devices_list: count is NULL");
+  if (!devices && capacity > 0)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_devices_list: devices is NULL but capacity is %zu",
+                    capacity);
+  list_state state = {devices, capacity, 0};
+  ocf_status status = for_each_device(list_visit, &state);
+  if (status == OCF_SUCCESS) *count = state.count;
+  return status;
+}
+
+/* A selection rule: which device to keep, filled in by the visitor. */
+typedef enum rule_kind { RULE_INDEX, RULE_NAME, RULE_TYPE } rule_kind;
+
+typedef struct select_state {
+  rule_kind kind;
+  unsigned platform_index, device_index; /* RULE_INDEX */
+  const char *name;                      /* RULE_NAME */
+  cl_device_type type;                   /* RULE_TYPE */
+  int found;
+  ocf_device_info match;
+} select_state;
+
+static int select_visit(const ocf_device_info *info, void *user) {
+  select_state *state = user;
+  int hit = 0;
+  switch (state->kind) {
+  case RULE_INDEX:
+    hit =
+        info->platform_index == state->platform_index && info->device_index == state->device_index;
+    break;
+  case RULE_NAME:
+    hit = ocf_contains_nocase(info->platform_name, state->name) ||
+          ocf_contains_nocase(info->device_name, state->name) ||
+          ocf_contains_nocase(info->vendor, state->name);
+    break;
+  case RULE_TYPE:
+    hit = (info->type & state->type) != 0;
+    break;
+  }
+  if (hit) {
+    state->found = 1;
+    state->match = *info;
+  }
+  return hit;
+}
+
+/* Parses "P:D" (decimal indices, nothing else). Returns 1 when spec has that shape and is valid,
+   0 when it is not an index spec at all, -1 when it looks like one but is malformed. */
+static int parse_index_spec(const char *spec, unsigned *platform, unsigned *device) {
+  const char *colon = strchr(spec, ':');
+  if (!colon) return 0;
+  int digits_only = 1;
+  for (const char *c = spec; *c; c++)
+    if (c != colon && !isdigit((unsigned char)*c) && !isspace((unsigned char)*c)) digits_only = 0;
+  if (!digits_only) return 0; /* a name that happens to contain ':' */
+  char *end = NULL;
+  errno = 0;
+  unsigned long p = strtoul(spec, &end, 10);
+  if (end == spec || end != colon || errno || p > 65535) return -1;
+  const char *rest = colon + 1;
+  errno = 0;
+  unsigned long d = strtoul(rest, &end, 10);
+  while (end && isspace((unsigned char)*end))
+    end++;
+  if (end == rest || *end != '\0' || errno || d > 65535) return -1;
+  *platform = (unsigned)p;
+  *device = (unsigned)d;
+  return 1;
+}
+
+static ocf_status select_by_spec(const char *spec, const char *origin, ocf_device_info *device) {
+  select_state state;
+  memset(&state, 0, sizeof state);
+  int index_form = parse_index_spec(spec, &state.platform_index, &state.device_index);
+  if (index_form < 0)
+    return ocf_fail(OCF_ERR_INVALID_SPEC,
+                    "device spec \"%s\"%s is malformed: expected PLATFORM:DEVICE indices "
+                    "(e.g. 0:1) or a name substring",
+                    spec, origin);
+  state.kind = index_form ? RULE_INDEX : RULE_NAME;
+  state.name = spec;
+  ocf_status status = for_each_device(select_visit, &state);
+  if (status != OCF_SUCCESS) return status;
+  if (!state.found)
+    return ocf_fail(OCF_ERR_NO_DEVICE, "no OpenCL device matches \"%s\"%s (see `oclfuse devices`)",
+                    spec, origin);
+  *device = state.match;
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_device_select(const char *spec, ocf_device_info *device) {
+  ocf_error_clear();
+  if (!device) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_device_select: device is NULL");
+  if (spec && spec[0]) return select_by_spec(spec, "", device);
+  const char *env = getenv("OCLFUSE_DEVICE");
+  if (env && env[0]) return select_by_spec(env, " (from OCLFUSE_DEVICE)", device);
+
+  static const cl_device_type preference[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL};
+  for (size_t i = 0; i < OCF_ARRAY_LEN(preference); i++) {
+    select_state state;
+    memset(&state, 0, sizeof state);
+    state.kind = RULE_TYPE;
+    state.type = preference[i];
+    ocf_status status = for_each_device(select_visit, &state);
+    if (status != OCF_SUCCESS) return status;
+    if (state.found) {
+      *device = state.match;
+      return OCF_SUCCESS;
+    }
+  }
+  return ocf_fail(OCF_ERR_NO_DEVICE,
+                  "no OpenCL device found: is an ICD installed (e.g. pocl-opencl-icd)?");
+}
