@@ -1,0 +1,140 @@
+#include "test_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ocft_env group_env;
+
+int ocft_group_setup(void **state) {
+  const char *spec = getenv("OCLFUSE_TEST_DEVICE");
+  memset(&group_env, 0, sizeof group_env);
+  ocf_status status = ocf_context_create(spec, &group_env.ctx);
+  if (status == OCF_ERR_NO_DEVICE) {
+    fprintf(stderr, "no OpenCL device: every test of this group is skipped (%s)\n",
+            ocf_last_error());
+    *state = NULL;
+    return 0;
+  }
+  if (status != OCF_SUCCESS) {
+    fprintf(stderr, "ocf_context_create: %s: %s\n", ocf_status_name(status), ocf_last_error());
+    return -1;
+  }
+  group_env.cl = ocf_context_cl_context(group_env.ctx);
+  group_env.device = ocf_context_device(group_env.ctx);
+  group_env.queue = ocf_context_queue(group_env.ctx);
+  ocf_context_device_info(group_env.ctx, &group_env.info);
+  *state = &group_env;
+  return 0;
+}
+
+int ocft_group_teardown(void **state) {
+  ocft_env *env = *state;
+  if (env) ocf_context_release(env->ctx);
+  return 0;
+}
+
+ocft_env *ocft_get_env(void **state) {
+  /* cmocka hands each test the group state through its own pointer. */
+  ocft_env *env = *state;
+  if (!env) skip();
+  return env;
+}
+
+int ocft_small(void) {
+  const char *small = getenv("OCLFUSE_TEST_SMALL");
+  return small && small[0] && strcmp(small, "0") != 0;
+}
+
+void ocft_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed) {
+  /* splitmix64: reproducible across platforms, unlike rand(). */
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (size_t i = 0; i < count; i++) {
+    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    double unit = (double)(z >> 11) / 9007199254740992.0; /* [0, 1) */
+    data[i] = (float)(lo + (hi - lo) * unit);
+  }
+}
+
+float *ocft_alloc_floats(size_t count) {
+  float *data = malloc((count ? count : 1) * sizeof *data);
+  assert_non_null(data);
+  return data;
+}
+
+double *ocft_alloc_doubles(size_t count) {
+  double *data = malloc((count ? count : 1) * sizeof *data);
+  assert_non_null(data);
+  return data;
+}
+
+cl_mem ocft_buffer(const ocft_env *env, size_t count, const float *data) {
+  cl_int err = CL_SUCCESS;
+  size_t bytes = (count ? count : 1) * sizeof(float);
+  cl_mem buffer = clCreateBuffer(env->cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  if (data && count) ocft_write(env, buffer, count, data);
+  return buffer;
+}
+
+void ocft_read(const ocft_env *env, cl_mem buffer, size_t count, float *data) {
+  if (count == 0) return;
+  assert_int_equal(clEnqueueReadBuffer(env->queue, buffer, CL_TRUE, 0, count * sizeof(float), data,
+                                       0, NULL, NULL),
+                   CL_SUCCESS);
+}
+
+void ocft_write(const ocft_env *env, cl_mem buffer, size_t count, const float *data) {
+  if (count == 0) return;
+  assert_int_equal(clEnqueueWriteBuffer(env->queue, buffer, CL_TRUE, 0, count * sizeof(float), data,
+                                        0, NULL, NULL),
+                   CL_SUCCESS);
+}
+
+void ocft_assert_status_at(ocf_status status, ocf_status expected, const char *file, int line) {
+  if (status == expected) return;
+  print_error("%s:%d: status %s (%d), expected %s (%d)\n  last error: %s\n", file, line,
+              ocf_status_name(status), (int)status, ocf_status_name(expected), (int)expected,
+              ocf_last_error());
+  fail();
+}
+
+double ocft_assert_close(const char *what, const float *got, const double *want,
+                         const double *tolerance, size_t count) {
+  double worst = 0.0;
+  for (size_t i = 0; i < count; i++) {
+    double g = got[i], w = want[i];
+    int ok;
+    if (isnan(w))
+      ok = isnan(g);
+    else if (isinf(w))
+      ok = g == w;
+    else {
+      double error = fabs(g - w);
+      ok = isfinite(g) && error <= tolerance[i];
+      if (ok && error > worst) worst = error;
+    }
+    if (!ok) {
+      print_error("%s: element %zu is %.9g, reference %.9g, |diff| %.3g > tolerance %.3g\n", what,
+                  i, g, w, fabs(g - w), tolerance[i]);
+      fail();
+    }
+  }
+  return worst;
+}
+
+void ocft_assert_unchanged(const char *what, const float *got, const float *before, size_t count) {
+  if (count && memcmp(got, before, count * sizeof *got) != 0) {
+    for (size_t i = 0; i < count; i++) {
+      if (memcmp(&got[i], &before[i], sizeof *got) != 0) {
+        print_error("%s: element %zu changed from %.9g to %.9g\n", what, i, before[i], got[i]);
+        break;
+      }
+    }
+    fail();
+  }
+}
