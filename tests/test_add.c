@@ -5,6 +5,7 @@
  * (double)x + (double)y is exact for the inputs used here (exponents within 29 of each other), so
  * rounding it to float gives the one right answer; every variant must match it bit for bit.
  */
+#include "reference.h"
 #include "test_common.h"
 
 #include <stdlib.h>
@@ -14,11 +15,6 @@ static const size_t sizes[] = {0,  1,  2,  3,    4,    5,    7,    8,     9,    
                                16, 17, 31, 1023, 1024, 1025, 4099, 65537, 1000003};
 static const size_t small_size_limit = 4099;
 
-/* Reference sum, rounded once to float. */
-static void reference_add(size_t n, const float *x, const float *y, double *want) {
-  for (size_t i = 0; i < n; i++)
-    want[i] = (float)((double)x[i] + (double)y[i]);
-}
 
 /* Runs one call on fresh buffers with the given offsets and compares every element, and checks
    that the padding outside [offset, offset + n) of out is untouched. */
@@ -31,7 +27,7 @@ static void check_add(ocft_env *env, size_t n, size_t x_off, size_t y_off, size_
   ocft_fill_uniform(x, x_len, -100.0f, 100.0f, 1 + n);
   ocft_fill_uniform(y, y_len, -100.0f, 100.0f, 2 + n);
   ocft_fill_uniform(sentinel, out_len, 1e6f, 2e6f, 3 + n);
-  reference_add(n, x + x_off, y + y_off, want);
+  ocf_ref_add(n, x + x_off, y + y_off, want);
   memset(zero, 0, (n ? n : 1) * sizeof *zero);
 
   cl_mem xb = ocft_buffer(env, x_len, x), yb = ocft_buffer(env, y_len, y);
@@ -84,7 +80,7 @@ static void test_add_in_place(void **state) {
   /* out == x */
   cl_mem xb = ocft_buffer(env, n + 3, x), yb = ocft_buffer(env, n + 3, y);
   ocft_assert_status(ocf_add(env->ctx, n, xb, 3, yb, 1, xb, 3, NULL), OCF_SUCCESS);
-  reference_add(n, x + 3, y + 1, want);
+  ocf_ref_add(n, x + 3, y + 1, want);
   float *all = ocft_alloc_floats(n + 3);
   ocft_read(env, xb, n + 3, all);
   ocft_assert_close("add in place (out == x)", all + 3, want, zero, n);
@@ -92,7 +88,7 @@ static void test_add_in_place(void **state) {
   /* out == y == x: doubling */
   ocft_write(env, yb, n + 3, y);
   ocft_assert_status(ocf_add(env->ctx, n, yb, 0, yb, 0, yb, 0, NULL), OCF_SUCCESS);
-  reference_add(n, y, y, want);
+  ocf_ref_add(n, y, y, want);
   ocft_read(env, yb, n, got);
   ocft_assert_close("add in place (out == x == y)", got, want, zero, n);
 
@@ -199,7 +195,7 @@ static void test_add_events(void **state) {
   float x[N], got[N];
   double want[N], zero[N];
   ocft_fill_uniform(x, N, -1.0f, 1.0f, 21);
-  reference_add(N, x, x, want);
+  ocf_ref_add(N, x, x, want);
   memset(zero, 0, sizeof zero);
   cl_mem xb = ocft_buffer(env, N, x), ob = ocft_buffer(env, N, NULL);
   cl_int err = CL_SUCCESS;
@@ -244,7 +240,7 @@ static void test_add_host(void **state) {
   memset(zero, 0, n * sizeof *zero);
   ocft_fill_uniform(x, n, -3.0f, 3.0f, 31);
   ocft_fill_uniform(y, n, -3.0f, 3.0f, 32);
-  reference_add(n, x, y, want);
+  ocf_ref_add(n, x, y, want);
   ocft_assert_status(ocf_add_host(env->ctx, n, x, y, got), OCF_SUCCESS);
   ocft_assert_close("add_host", got, want, zero, n);
   ocft_assert_status(ocf_add_host(env->ctx, n, x, NULL, got), OCF_ERR_NULL_ARGUMENT);
