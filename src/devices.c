@@ -185,25 +185,27 @@ static int select_visit(const ocf_device_info *info, void *user) {
   return hit;
 }
 
-/* Parses "P:D" (decimal indices, nothing else). Returns 1 when spec has that shape and is valid,
-   0 when it is not an index spec at all, -1 when it looks like one but is malformed. */
+/* Parses "P:D" (decimal indices). Returns 1 for a valid index spec, 0 when the spec is not one
+   at all (it has a character other than digits, ':' and spaces: a name, which may contain ':'),
+   -1 when it looks like one but is malformed ("0:", ":1", "1:2:3", an index out of range). */
 static int parse_index_spec(const char *spec, unsigned *platform, unsigned *device) {
-  const char *colon = strchr(spec, ':');
-  if (!colon) return 0;
-  int digits_only = 1;
+  if (!strchr(spec, ':')) return 0;
   for (const char *c = spec; *c; c++)
-    if (c != colon && !isdigit((unsigned char)*c) && !isspace((unsigned char)*c)) digits_only = 0;
-  if (!digits_only) return 0; /* a name that happens to contain ':' */
+    if (*c != ':' && !isdigit((unsigned char)*c) && !isspace((unsigned char)*c)) return 0;
   char *end = NULL;
   errno = 0;
   unsigned long p = strtoul(spec, &end, 10);
-  if (end == spec || end != colon || errno || p > 65535) return -1;
-  const char *rest = colon + 1;
+  if (end == spec || errno || p > 65535) return -1;
+  while (isspace((unsigned char)*end))
+    end++;
+  if (*end != ':') return -1;
+  const char *rest = end + 1;
   errno = 0;
   unsigned long d = strtoul(rest, &end, 10);
-  while (end && isspace((unsigned char)*end))
+  if (end == rest || errno || d > 65535) return -1;
+  while (isspace((unsigned char)*end))
     end++;
-  if (end == rest || *end != '\0' || errno || d > 65535) return -1;
+  if (*end != '\0') return -1;
   *platform = (unsigned)p;
   *device = (unsigned)d;
   return 1;
