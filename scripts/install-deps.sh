@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs, from Debian/Ubuntu packages, whatever the build, the tests and the benchmark need and
+# this machine lacks. Installs nothing when everything is present. Uses sudo when not root.
+set -euo pipefail
+
+packages=(
+  cmake make gcc pkg-config
+  ocl-icd-opencl-dev opencl-headers clinfo
+  pocl-opencl-icd  # an OpenCL CPU device, so that everything runs without a GPU
+  libclblast-dev   # the tests' and the benchmark's cross-check, never a library dependency
+  libcmocka-dev
+  oclgrind         # kernel checks: out-of-bounds, uninitialized reads, data races
+  gnuplot-nox      # `oclfuse bench --plot`
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "installing: ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
