@@ -1,0 +1,100 @@
+/* Small OpenCL helpers for the tool's own kernels and buffers (OpenCL 1.2 API only). */
+#include "tool.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+cl_program tool_build_program(cl_context context, cl_device_id device, const char *source,
+                              const char *options) {
+  cl_int err = CL_SUCCESS;
+  cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "oclfuse: clCreateProgramWithSource: %s\n", ocf_status_name((ocf_status)err));
+    return NULL;
+  }
+  err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "oclfuse: clBuildProgram (%s): %s\n", options ? options : "",
+            ocf_status_name((ocf_status)err));
+    size_t size = 0;
+    if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
+            CL_SUCCESS &&
+        size > 1) {
+      char *log = malloc(size);
+      if (log && clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) ==
+                     CL_SUCCESS)
+        fprintf(stderr, "%s\n", log);
+      free(log);
+    }
+    clReleaseProgram(program);
+    return NULL;
+  }
+  return program;
+}
+
+int tool_event_ns(cl_event event, cl_profiling_info what, cl_ulong *ns) {
+  return clGetEventProfilingInfo(event, what, sizeof *ns, ns, NULL) == CL_SUCCESS ? 0 : -1;
+}
+
+cl_mem tool_buffer(ocf_context *ctx, size_t floats, const float *host) {
+  cl_int err = CL_SUCCESS;
+  size_t bytes = (floats ? floats : 1) * sizeof(float);
+  cl_mem mem = clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "oclfuse: clCreateBuffer(%zu bytes): %s\n", bytes,
+            ocf_status_name((ocf_status)err));
+    return NULL;
+  }
+  if (host && floats) {
+    err = clEnqueueWriteBuffer(ocf_context_queue(ctx), mem, CL_TRUE, 0, floats * sizeof(float),
+                               host, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+      fprintf(stderr, "oclfuse: clEnqueueWriteBuffer(%zu bytes): %s\n", bytes,
+              ocf_status_name((ocf_status)err));
+      clReleaseMemObject(mem);
+      return NULL;
+    }
+  }
+  return mem;
+}
+
+int tool_poison(ocf_context *ctx, cl_mem buffer, size_t floats) {
+  if (floats == 0) return 0;
+  const float nan_pattern = NAN;
+  cl_int err = clEnqueueFillBuffer(ocf_context_queue(ctx), buffer, &nan_pattern, sizeof nan_pattern,
+                                   0, floats * sizeof(float), 0, NULL, NULL);
+  if (err == CL_SUCCESS) err = clFinish(ocf_context_queue(ctx));
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "oclfuse: clEnqueueFillBuffer: %s\n", ocf_status_name((ocf_status)err));
+    return -1;
+  }
+  return 0;
+}
+
+cl_ulong tool_max_alloc(cl_device_id device) {
+  cl_ulong bytes = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof bytes, &bytes, NULL) !=
+      CL_SUCCESS)
+    return 0;
+  return bytes;
+}
+
+const char *tool_device_type_name(cl_device_type type) {
+  if (type & CL_DEVICE_TYPE_GPU) return "GPU";
+  if (type & CL_DEVICE_TYPE_CPU) return "CPU";
+  if (type & CL_DEVICE_TYPE_ACCELERATOR) return "ACCELERATOR";
+  if (type & CL_DEVICE_TYPE_CUSTOM) return "CUSTOM";
+  return "OTHER";
+}
+
+void tool_status_text(char *err, size_t errlen, const char *what, int status) {
+  const char *last = ocf_last_error();
+  snprintf(err, errlen, "%s: %s%s%s", what, ocf_status_name((ocf_status)status),
+           last && last[0] ? ": " : "", last ? last : "");
+}
+
+int tool_library_failure(int status, const char *what, char *err, size_t errlen) {
+  tool_status_text(err, errlen, what, status);
+  return status == OCF_ERR_INVALID_WORKGROUP ? TOOL_REFUSED : TOOL_FAILED;
+}

@@ -1,0 +1,343 @@
+/*
+ * `oclfuse bench`: times the ops against their baselines and the device's measured ceiling.
+ *
+ * The default run (no --op, no --sizes) is sized by device type to finish within a minute both
+ * on PoCL with 2 CPU cores and on a large GPU. A GPU estimate (H200): the ceiling and add up to
+ * 2^28 elements take well under a second of device time; softmax 5 shapes of at most 1 GiB,
+ * likewise; matmul 256..8192 is ~2-3 s for liboclfuse and CLBlast (8192^3 is 1.1 TFLOP, ~50 ms a
+ * call, x ~13 calls x 3 variants), plus the naive kernel, ~1 s a call at 4096 (cut to 3 repeats,
+ * so ~5 s) and skipped at 8192; program builds and host-side data generation add ~10 s.
+ */
+#include "tool.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+static void usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: oclfuse bench [options]\n"
+      "\n"
+      "Times add, softmax and matmul on the device (profiling events, median of repeats after\n"
+      "warm-up) against their baselines and the same run's ceiling (copy bandwidth, FMA peak).\n"
+      "Every variant is checked against the CPU reference first: a wrong one is reported as\n"
+      "wrong and not timed.\n"
+      "\n"
+      "options:\n"
+      "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
+      "  --sizes LIST      comma list; an item is N (add n=N, softmax NxN, matmul NxNxN), RxC\n"
+      "                    (softmax only) or MxNxK (matmul only); N may be written 2^E.\n"
+      "                    Default: a sweep chosen by device type (GPU or CPU)\n"
+      "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
+      "                    calls slower than the time budget get fewer, at least 3)\n"
+      "  --format F        table (default), csv or json (layout: bench/JSON.md)\n"
+      "  --plot DIR        also write PNG charts and their data into DIR (needs gnuplot)\n"
+      "  --sweep-wg        also time each op at every workgroup size the device allows\n"
+      "  --device SPEC     \"P:D\" or a name substring (see `oclfuse devices`)\n"
+      "  --quiet           no progress lines on stderr\n"
+      "  -h, --help        this text\n"
+      "\n"
+      "Exit status: 0 when every row is ok, refused or skipped; 1 when a variant was wrong or\n"
+      "failed (the report is still complete) or the run could not start; 2 for bad arguments.\n");
+}
+
+typedef struct bench_options {
+  int add, softmax, matmul;
+  int explicit_ops; /* --op named the ops (not "all") */
+  const char *ops_text;
+  const char *sizes;
+  int repeats; /* 0: by device type */
+  tool_format format;
+  const char *plot_dir;
+  int sweep_wg;
+  const char *device;
+  int quiet;
+} bench_options;
+
+static int parse_ops(const char *text, bench_options *o) {
+  o->add = o->softmax = o->matmul = 0;
+  o->explicit_ops = 1;
+  const char *p = text;
+  while (1) {
+    size_t len = strcspn(p, ",");
+    if (len == 3 && !strncmp(p, "add", 3))
+      o->add = 1;
+    else if (len == 7 && !strncmp(p, "softmax", 7))
+      o->softmax = 1;
+    else if (len == 6 && !strncmp(p, "matmul", 6))
+      o->matmul = 1;
+    else if (len == 3 && !strncmp(p, "all", 3)) {
+      o->add = o->softmax = o->matmul = 1;
+      o->explicit_ops = 0;
+    } else {
+      fprintf(stderr, "oclfuse bench: unknown op '%.*s' (add, softmax, matmul or all)\n", (int)len,
+              p);
+      return -1;
+    }
+    if (!p[len]) break;
+    p += len + 1;
+  }
+  o->ops_text = text;
+  return 0;
+}
+
+/* 0 = parsed, 1 = --help shown, -1 = error (printed). */
+static int parse_options(int argc, char **argv, bench_options *o) {
+  memset(o, 0, sizeof *o);
+  o->add = o->softmax = o->matmul = 1;
+  o->ops_text = "all";
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    int r = 0;
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 1;
+    } else if (!strcmp(argv[i], "--sweep-wg")) {
+      o->sweep_wg = 1;
+    } else if (!strcmp(argv[i], "--quiet")) {
+      o->quiet = 1;
+    } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
+      if (r < 0 || parse_ops(v, o)) return -1;
+    } else if ((r = tool_option(argc, argv, &i, "--sizes", &v)) != 0) {
+      if (r < 0) return -1;
+      o->sizes = v;
+    } else if ((r = tool_option(argc, argv, &i, "--repeat", &v)) != 0) {
+      if (r < 0) return -1;
+      if (tool_parse_count(v, 10000, &o->repeats)) {
+        fprintf(stderr, "oclfuse bench: --repeat wants a number from 1 to 10000, not '%s'\n", v);
+        return -1;
+      }
+    } else if ((r = tool_option(argc, argv, &i, "--format", &v)) != 0) {
+      if (r < 0) return -1;
+      if (!strcmp(v, "table"))
+        o->format = FORMAT_TABLE;
+      else if (!strcmp(v, "csv"))
+        o->format = FORMAT_CSV;
+      else if (!strcmp(v, "json"))
+        o->format = FORMAT_JSON;
+      else {
+        fprintf(stderr, "oclfuse bench: unknown format '%s' (table, csv or json)\n", v);
+        return -1;
+      }
+    } else if ((r = tool_option(argc, argv, &i, "--plot", &v)) != 0) {
+      if (r < 0) return -1;
+      if (!v[0]) {
+        fprintf(stderr, "oclfuse bench: --plot needs a directory\n");
+        return -1;
+      }
+      o->plot_dir = v;
+    } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
+      if (r < 0) return -1;
+      o->device = v;
+    } else {
+      fprintf(stderr, "oclfuse bench: unknown option '%s' (see oclfuse bench --help)\n", argv[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- sizes ---- */
+
+typedef struct size_lists {
+  size_t add[64];
+  tool_shape softmax[64], matmul[64];
+  size_t add_count, softmax_count, matmul_count;
+} size_lists;
+
+static int parse_shape(const char *item, size_t len, tool_shape *s) {
+  char buf[96];
+  if (len == 0 || len >= sizeof buf) return -1;
+  memcpy(buf, item, len);
+  buf[len] = '\0';
+  s->ndims = 0;
+  char *p = buf;
+  while (1) {
+    char *x = strchr(p, 'x');
+    if (x) *x = '\0';
+    if (s->ndims == 3 || tool_parse_size(p, &s->d[s->ndims]) || s->d[s->ndims] == 0) return -1;
+    s->ndims++;
+    if (!x) break;
+    p = x + 1;
+  }
+  return 0;
+}
+
+static int parse_sizes(const char *text, const bench_options *o, size_lists *l) {
+  const char *p = text;
+  while (1) {
+    size_t len = strcspn(p, ",");
+    tool_shape s;
+    if (parse_shape(p, len, &s)) {
+      fprintf(stderr, "oclfuse bench: bad size '%.*s' (want N, 2^E, RxC or MxNxK, all positive)\n",
+              (int)len, p);
+      return -1;
+    }
+    int used = 0;
+    if (o->add && s.ndims == 1 && l->add_count < 64) {
+      l->add[l->add_count++] = s.d[0];
+      used = 1;
+    }
+    if (o->softmax && s.ndims <= 2 && l->softmax_count < 64) {
+      tool_shape t = {{s.d[0], s.ndims == 1 ? s.d[0] : s.d[1], 0}, 2};
+      l->softmax[l->softmax_count++] = t;
+      used = 1;
+    }
+    if (o->matmul && s.ndims != 2 && l->matmul_count < 64) {
+      tool_shape t = {{s.d[0], s.ndims == 1 ? s.d[0] : s.d[1], s.ndims == 1 ? s.d[0] : s.d[2]}, 3};
+      l->matmul[l->matmul_count++] = t;
+      used = 1;
+    }
+    if (!used || (o->explicit_ops && ((o->add && s.ndims != 1) || (o->softmax && s.ndims == 3) ||
+                                      (o->matmul && s.ndims == 2)))) {
+      fprintf(stderr,
+              "oclfuse bench: size '%.*s' does not fit the chosen ops (add: N; "
+              "softmax: N or RxC; matmul: N or MxNxK)\n",
+              (int)len, p);
+      return -1;
+    }
+    if (!p[len]) break;
+    p += len + 1;
+  }
+  return 0;
+}
+
+static void default_sizes(int gpu, size_lists *l) {
+  memset(l, 0, sizeof *l);
+  if (gpu) {
+    for (int e = 16; e <= 28; e += 2)
+      l->add[l->add_count++] = (size_t)1 << e;
+    static const tool_shape softmax[] = {{{65536, 128, 0}, 2},
+                                         {{16384, 1024, 0}, 2},
+                                         {{4096, 4096, 0}, 2},
+                                         {{2048, 16384, 0}, 2},
+                                         {{1024, 65536, 0}, 2}};
+    static const tool_shape matmul[] = {{{256, 256, 256}, 3},    {{512, 512, 512}, 3},
+                                        {{1024, 1024, 1024}, 3}, {{2048, 2048, 2048}, 3},
+                                        {{4096, 4096, 4096}, 3}, {{8192, 8192, 8192}, 3},
+                                        {{1000, 1000, 1000}, 3}, {{4097, 4095, 1023}, 3}};
+    memcpy(l->softmax, softmax, sizeof softmax);
+    l->softmax_count = sizeof softmax / sizeof softmax[0];
+    memcpy(l->matmul, matmul, sizeof matmul);
+    l->matmul_count = sizeof matmul / sizeof matmul[0];
+  } else {
+    /* PoCL on 2 cores: ~10 GB/s and ~50 GFLOP/s at best, and every program build costs a
+       second or so; these keep the whole run (with CLBlast's builds) under a minute. */
+    for (int e = 16; e <= 24; e += 2)
+      l->add[l->add_count++] = (size_t)1 << e;
+    static const tool_shape softmax[] = {
+        {{16384, 128, 0}, 2}, {{1024, 1024, 0}, 2}, {{64, 16384, 0}, 2}, {{16, 65536, 0}, 2}};
+    static const tool_shape matmul[] = {{{128, 128, 128}, 3},
+                                        {{256, 256, 256}, 3},
+                                        {{512, 512, 512}, 3},
+                                        {{255, 257, 129}, 3},
+                                        {{500, 300, 200}, 3}};
+    memcpy(l->softmax, softmax, sizeof softmax);
+    l->softmax_count = sizeof softmax / sizeof softmax[0];
+    memcpy(l->matmul, matmul, sizeof matmul);
+    l->matmul_count = sizeof matmul / sizeof matmul[0];
+  }
+}
+
+/* ---- the run ---- */
+
+static double now_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int make_dir(const char *dir) {
+  if (mkdir(dir, 0777) == 0 || errno == EEXIST) {
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
+  }
+  fprintf(stderr, "oclfuse bench: cannot use '%s' as the plot directory: %s\n", dir,
+          strerror(errno ? errno : ENOTDIR));
+  return -1;
+}
+
+static int any_bad_row(const tool_results *results) {
+  for (size_t i = 0; i < results->count; i++)
+    if (results->rows[i].status == ROW_WRONG || results->rows[i].status == ROW_FAILED) return 1;
+  return 0;
+}
+
+int cmd_bench(int argc, char **argv) {
+  bench_options o;
+  int parsed = parse_options(argc, argv, &o);
+  if (parsed) return parsed > 0 ? 0 : 2;
+  size_lists sizes_given;
+  memset(&sizes_given, 0, sizeof sizes_given);
+  if (o.sizes && parse_sizes(o.sizes, &o, &sizes_given)) return 2;
+  if (o.plot_dir) {
+    if (!tool_gnuplot_available()) {
+      fprintf(stderr, "oclfuse bench: --plot needs gnuplot, which is not installed or not on "
+                      "PATH (Debian/Ubuntu: apt-get install gnuplot-nox)\n");
+      return 1;
+    }
+    if (make_dir(o.plot_dir)) return 1;
+  }
+
+  double started = now_seconds();
+  ocf_context *ctx = NULL;
+  ocf_status status = ocf_context_create(o.device, &ctx);
+  if (status != OCF_SUCCESS) {
+    fprintf(stderr, "oclfuse bench: no device for '%s': %s: %s\n",
+            o.device ? o.device : "(default)", ocf_status_name(status), ocf_last_error());
+    return o.device && (status == OCF_ERR_INVALID_SPEC || status == OCF_ERR_NO_DEVICE) ? 2 : 1;
+  }
+  tool_bench_env env;
+  memset(&env, 0, sizeof env);
+  env.ctx = ctx;
+  ocf_context_device_info(ctx, &env.info);
+  env.gpu = (env.info.type & CL_DEVICE_TYPE_GPU) != 0;
+  env.max_alloc = tool_max_alloc(env.info.device);
+  env.repeats = o.repeats ? o.repeats : env.gpu ? 10 : 5;
+  size_lists defaults;
+  default_sizes(env.gpu, &defaults);
+  const size_lists *sizes = o.sizes ? &sizes_given : &defaults;
+
+  tool_timer timer;
+  tool_results results = {NULL, 0, 0};
+  tool_ceiling ceiling;
+  env.timer = &timer;
+  env.results = &results;
+  int rc = 1;
+  if (tool_timer_init(&timer, ctx, env.gpu ? 1000.0 : 400.0, o.quiet) == 0) {
+    tool_progress(&timer, "%s (%s), %s sizes, %d repeats", env.info.device_name,
+                  tool_device_type_name(env.info.type),
+                  o.sizes   ? "given"
+                  : env.gpu ? "default GPU"
+                            : "default CPU",
+                  env.repeats);
+    int fatal = tool_ceiling_measure(&timer, env.gpu, env.repeats, &results, &ceiling);
+    if (!fatal && o.add) fatal = tool_bench_add(&env, sizes->add, sizes->add_count);
+    if (!fatal && o.softmax) fatal = tool_bench_softmax(&env, sizes->softmax, sizes->softmax_count);
+    if (!fatal && o.matmul) fatal = tool_bench_matmul(&env, sizes->matmul, sizes->matmul_count);
+    if (!fatal && o.sweep_wg) fatal = tool_bench_sweep(&env, o.add, o.softmax, o.matmul);
+    if (fatal) {
+      fprintf(stderr, "oclfuse bench: stopped early (see above); reporting what was measured\n");
+    }
+    tool_results_finish(&results, &ceiling);
+    tool_report_meta meta = {&env.info,  &ceiling,   env.repeats,
+                             o.ops_text, o.sweep_wg, now_seconds() - started};
+    tool_report(stdout, o.format, &results, &meta);
+    fflush(stdout);
+    rc = fatal || any_bad_row(&results) ? 1 : 0;
+    if (o.plot_dir) {
+      if (tool_plot(o.plot_dir, &results, &ceiling, &env.info))
+        rc = 1;
+      else if (!o.quiet)
+        fprintf(stderr, "oclfuse bench: charts written to %s\n", o.plot_dir);
+    }
+    tool_timer_release(&timer);
+  }
+  tool_results_free(&results);
+  tool_clblast_release();
+  ocf_context_release(ctx);
+  return rc;
+}

@@ -1,0 +1,343 @@
+/*
+ * `oclfuse check`: runs every op, every variant, on a few shapes (ragged, not all powers of two,
+ * with offsets, padded strides, transposes and non-finite inputs) and compares each output in
+ * full with the double-precision CPU reference. Exit status 1 if anything fails.
+ */
+#include "tool.h"
+
+#include "reference.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out) {
+  fprintf(out,
+          "usage: oclfuse check [--device SPEC]\n"
+          "\n"
+          "Runs add, softmax and matmul (variants auto, general and baseline) on a few shapes\n"
+          "and compares every output with the CPU reference (double accumulation). Prints\n"
+          "op, shape, variant, max error, tolerance and pass/FAIL; exits 1 if any case fails.\n"
+          "Tolerances: add is exact; softmax allows a relative error of 1e-5 + 4 u log2(cols)\n"
+          "(u = 2^-24); matmul allows |error| <= (k + 2) 2^-23 x sum |a b| per output.\n"
+          "\n"
+          "  --device SPEC   \"P:D\" or a name substring (see `oclfuse devices`)\n"
+          "  -h, --help      this text\n");
+}
+
+static const ocf_variant variants[] = {OCF_VARIANT_AUTO, OCF_VARIANT_GENERAL, OCF_VARIANT_BASELINE};
+
+static const char *variant_name(ocf_variant v) {
+  return v == OCF_VARIANT_AUTO ? "auto" : v == OCF_VARIANT_GENERAL ? "general" : "baseline";
+}
+
+typedef struct check_run {
+  ocf_context *ctx;
+  cl_command_queue queue;
+  int cases, failures;
+} check_run;
+
+/* Prints one case's line; a non-empty error means the call (or its setup) failed. */
+static void report(check_run *run, const char *op, const char *shape, ocf_variant variant,
+                   const tool_verdict *v, const char *error) {
+  run->cases++;
+  int pass = !error[0] && v->pass;
+  if (!pass) run->failures++;
+  printf("%-8s %-26s %-9s ", op, shape, variant_name(variant));
+  if (error[0]) {
+    printf("%10s %10s %-9s FAIL  %s\n", "-", "-", "", error);
+    return;
+  }
+  if (isinf(v->max_error))
+    printf("%10s ", "inf/NaN");
+  else
+    printf("%10.3g ", v->max_error);
+  printf("%10.3g %-9s %s", v->tolerance, v->measure, pass ? "pass" : "FAIL");
+  if (!pass) printf("  (worst at element %zu)", v->worst);
+  printf("\n");
+}
+
+static int read_back(check_run *run, cl_mem mem, size_t offset, size_t count, float *host,
+                     char *error, size_t errlen) {
+  cl_int e = clEnqueueReadBuffer(run->queue, mem, CL_TRUE, offset * sizeof(float),
+                                 count * sizeof(float), host, 0, NULL, NULL);
+  if (e != CL_SUCCESS)
+    snprintf(error, errlen, "clEnqueueReadBuffer: %s", ocf_status_name((ocf_status)e));
+  return e == CL_SUCCESS ? 0 : -1;
+}
+
+/* Waits for the queue; an asynchronous failure becomes the error text. */
+static int finish(check_run *run, char *error, size_t errlen) {
+  cl_int e = clFinish(run->queue);
+  if (e != CL_SUCCESS) snprintf(error, errlen, "clFinish: %s", ocf_status_name((ocf_status)e));
+  return e == CL_SUCCESS ? 0 : -1;
+}
+
+/* ---- add ---- */
+
+typedef struct add_case {
+  size_t n, x_off, y_off, out_off;
+  int in_place; /* out is x */
+} add_case;
+
+static int check_add(check_run *run, const add_case *c) {
+  size_t len = c->n + 4;
+  float *x = tool_alloc_floats(len), *y = tool_alloc_floats(len), *got = tool_alloc_floats(len);
+  double *want = tool_alloc_doubles(c->n);
+  int rc = x && y && got && want ? 0 : -1;
+  char shape[64];
+  if (c->in_place)
+    snprintf(shape, sizeof shape, "n=%zu in-place", c->n);
+  else if (c->x_off || c->y_off || c->out_off)
+    snprintf(shape, sizeof shape, "n=%zu off=%zu,%zu,%zu", c->n, c->x_off, c->y_off, c->out_off);
+  else
+    snprintf(shape, sizeof shape, "n=%zu", c->n);
+  if (rc == 0) {
+    tool_fill_uniform(x, len, -1.0f, 1.0f, 11 + c->n);
+    tool_fill_uniform(y, len, -1.0f, 1.0f, 12 + c->n);
+    ocf_ref_add(c->n, x + c->x_off, y + c->y_off, want);
+  }
+  for (size_t v = 0; rc == 0 && v < 3; v++) {
+    char error[512] = "";
+    tool_verdict verdict;
+    tool_verdict_init(&verdict);
+    cl_mem xb = tool_buffer(run->ctx, len, x), yb = tool_buffer(run->ctx, len, y);
+    cl_mem ob = c->in_place ? xb : tool_buffer(run->ctx, len, NULL);
+    if (!xb || !yb || !ob || (!c->in_place && tool_poison(run->ctx, ob, len))) {
+      snprintf(error, sizeof error, "buffer setup failed (see stderr)");
+    } else {
+      ocf_launch launch = {0};
+      launch.variant = variants[v];
+      size_t out_off = c->in_place ? c->x_off : c->out_off;
+      ocf_status s = ocf_add(run->ctx, c->n, xb, c->x_off, yb, c->y_off, ob, out_off, &launch);
+      if (s != OCF_SUCCESS)
+        tool_status_text(error, sizeof error, "ocf_add", s);
+      else if (!finish(run, error, sizeof error) &&
+               !read_back(run, ob, out_off, c->n, got, error, sizeof error))
+        tool_verify_add(got, want, c->n, &verdict);
+    }
+    report(run, "add", shape, variants[v], &verdict, error);
+    if (ob && ob != xb) clReleaseMemObject(ob);
+    if (yb) clReleaseMemObject(yb);
+    if (xb) clReleaseMemObject(xb);
+  }
+  free(x);
+  free(y);
+  free(got);
+  free(want);
+  return rc;
+}
+
+/* ---- softmax ---- */
+
+typedef struct softmax_case {
+  size_t rows, cols, pad; /* row stride = cols + pad, for input and output */
+  int special;            /* rows with -inf, all -inf, NaN, +inf and large magnitudes */
+} softmax_case;
+
+static void softmax_specials(float *in, size_t rows, size_t cols, size_t ld) {
+  for (size_t r = 0; r < rows; r++) {
+    float *row = in + r * ld;
+    switch (r % 6) {
+    case 0: /* a few -inf entries: they give 0, the rest is undisturbed */
+      row[0] = -INFINITY;
+      row[cols / 2] = -INFINITY;
+      break;
+    case 1: /* all -inf: NaN everywhere */
+      for (size_t c = 0; c < cols; c++)
+        row[c] = -INFINITY;
+      break;
+    case 2: /* large magnitudes: exp would overflow fp32 without the max subtracted */
+      for (size_t c = 0; c < cols; c++)
+        row[c] = 1000.0f + row[c];
+      break;
+    case 3: /* a NaN: the whole row is NaN */
+      row[cols - 1] = NAN;
+      break;
+    case 4: /* +inf: the whole row is NaN */
+      row[cols / 3] = INFINITY;
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+static int check_softmax(check_run *run, const softmax_case *c) {
+  size_t ld = c->cols + c->pad, len = c->rows * ld;
+  float *in = tool_alloc_floats(len), *got = tool_alloc_floats(len);
+  double *want = tool_alloc_doubles(c->rows * c->cols);
+  float *dense = tool_alloc_floats(c->rows * c->cols);
+  int rc = in && got && want && dense ? 0 : -1;
+  char shape[64];
+  snprintf(shape, sizeof shape, "%zux%zu%s%s", c->rows, c->cols, c->pad ? " ld+pad" : "",
+           c->special ? " inf/NaN/1e3" : "");
+  if (rc == 0) {
+    tool_fill_uniform(in, len, -4.0f, 4.0f, 21 + c->rows * c->cols);
+    if (c->special) softmax_specials(in, c->rows, c->cols, ld);
+    ocf_ref_softmax(c->rows, c->cols, in, ld, want);
+  }
+  for (size_t v = 0; rc == 0 && v < 3; v++) {
+    char error[512] = "";
+    tool_verdict verdict;
+    tool_verdict_init(&verdict);
+    cl_mem ib = tool_buffer(run->ctx, len, in), ob = tool_buffer(run->ctx, len, NULL);
+    if (!ib || !ob || tool_poison(run->ctx, ob, len)) {
+      snprintf(error, sizeof error, "buffer setup failed (see stderr)");
+    } else {
+      ocf_launch launch = {0};
+      launch.variant = variants[v];
+      ocf_status s = ocf_softmax(run->ctx, c->rows, c->cols, ib, 0, ld, ob, 0, ld, &launch);
+      if (s != OCF_SUCCESS) {
+        tool_status_text(error, sizeof error, "ocf_softmax", s);
+      } else if (!finish(run, error, sizeof error) &&
+                 !read_back(run, ob, 0, len, got, error, sizeof error)) {
+        for (size_t r = 0; r < c->rows; r++)
+          memcpy(dense + r * c->cols, got + r * ld, c->cols * sizeof(float));
+        tool_verify_softmax(dense, want, c->rows * c->cols, c->cols, &verdict);
+      }
+    }
+    report(run, "softmax", shape, variants[v], &verdict, error);
+    if (ob) clReleaseMemObject(ob);
+    if (ib) clReleaseMemObject(ib);
+  }
+  free(in);
+  free(got);
+  free(want);
+  free(dense);
+  return rc;
+}
+
+/* ---- matmul ---- */
+
+typedef struct matmul_case {
+  size_t m, n, k, pad;
+  ocf_transpose ta, tb;
+  float alpha, beta;
+  int nan_c; /* C starts as NaN (with beta = 0 it must not be read) */
+} matmul_case;
+
+static int check_matmul(check_run *run, const matmul_case *c) {
+  /* Stored shapes: A is m x k (or k x m transposed), B is k x n (or n x k). */
+  size_t a_rows = c->ta ? c->k : c->m, a_cols = c->ta ? c->m : c->k;
+  size_t b_rows = c->tb ? c->n : c->k, b_cols = c->tb ? c->k : c->n;
+  size_t lda = a_cols + c->pad, ldb = b_cols + c->pad, ldc = c->n + c->pad;
+  size_t a_len = a_rows * lda, b_len = b_rows * ldb, c_len = c->m * ldc;
+  float *a = tool_alloc_floats(a_len), *b = tool_alloc_floats(b_len);
+  float *c0 = tool_alloc_floats(c_len), *got = tool_alloc_floats(c_len);
+  float *dense = tool_alloc_floats(c->m * c->n);
+  double *want = tool_alloc_doubles(c->m * c->n), *bound = tool_alloc_doubles(c->m * c->n);
+  int rc = a && b && c0 && got && dense && want && bound ? 0 : -1;
+  char shape[64];
+  snprintf(shape, sizeof shape, "%zux%zux%zu %c%c%s a=%g b=%g%s", c->m, c->n, c->k,
+           c->ta ? 'T' : 'N', c->tb ? 'T' : 'N', c->pad ? " ld+" : "", (double)c->alpha,
+           (double)c->beta, c->nan_c ? " C=NaN" : "");
+  if (rc == 0) {
+    tool_fill_uniform(a, a_len, -1.0f, 1.0f, 31 + c->m);
+    tool_fill_uniform(b, b_len, -1.0f, 1.0f, 32 + c->n);
+    tool_fill_uniform(c0, c_len, -1.0f, 1.0f, 33 + c->k);
+    if (c->nan_c)
+      for (size_t i = 0; i < c_len; i++)
+        c0[i] = NAN;
+    ocf_ref_matmul(c->ta, c->tb, c->m, c->n, c->k, c->alpha, a, lda, b, ldb, c->beta, c0, ldc, want,
+                   bound);
+  }
+  for (size_t v = 0; rc == 0 && v < 3; v++) {
+    char error[512] = "";
+    tool_verdict verdict;
+    tool_verdict_init(&verdict);
+    cl_mem ab = tool_buffer(run->ctx, a_len, a), bb = tool_buffer(run->ctx, b_len, b);
+    cl_mem cb = tool_buffer(run->ctx, c_len, c0);
+    if (!ab || !bb || !cb) {
+      snprintf(error, sizeof error, "buffer setup failed (see stderr)");
+    } else {
+      ocf_launch launch = {0};
+      launch.variant = variants[v];
+      ocf_status s = ocf_matmul(run->ctx, c->ta, c->tb, c->m, c->n, c->k, c->alpha, ab, 0, lda, bb,
+                                0, ldb, c->beta, cb, 0, ldc, &launch);
+      if (s != OCF_SUCCESS) {
+        tool_status_text(error, sizeof error, "ocf_matmul", s);
+      } else if (!finish(run, error, sizeof error) &&
+                 !read_back(run, cb, 0, c_len, got, error, sizeof error)) {
+        for (size_t r = 0; r < c->m; r++)
+          memcpy(dense + r * c->n, got + r * ldc, c->n * sizeof(float));
+        tool_verify_matmul(dense, want, bound, c->m * c->n, c->k, &verdict);
+      }
+    }
+    report(run, "matmul", shape, variants[v], &verdict, error);
+    if (cb) clReleaseMemObject(cb);
+    if (bb) clReleaseMemObject(bb);
+    if (ab) clReleaseMemObject(ab);
+  }
+  free(a);
+  free(b);
+  free(c0);
+  free(got);
+  free(dense);
+  free(want);
+  free(bound);
+  return rc;
+}
+
+int cmd_check(int argc, char **argv) {
+  const char *device = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    int r = 0;
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 0;
+    } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
+      if (r < 0) return 2;
+      device = v;
+    } else {
+      fprintf(stderr, "oclfuse check: unknown option '%s' (see oclfuse check --help)\n", argv[i]);
+      return 2;
+    }
+  }
+  check_run run = {NULL, NULL, 0, 0};
+  ocf_status status = ocf_context_create(device, &run.ctx);
+  if (status != OCF_SUCCESS) {
+    fprintf(stderr, "oclfuse check: no device for '%s': %s: %s\n", device ? device : "(default)",
+            ocf_status_name(status), ocf_last_error());
+    return device && (status == OCF_ERR_INVALID_SPEC || status == OCF_ERR_NO_DEVICE) ? 2 : 1;
+  }
+  run.queue = ocf_context_queue(run.ctx);
+  ocf_device_info info;
+  ocf_context_device_info(run.ctx, &info);
+  printf("device %u:%u %s (%s), driver %s\n\n", info.platform_index, info.device_index,
+         info.device_name, tool_device_type_name(info.type), info.driver_version);
+  printf("%-8s %-26s %-9s %10s %10s %-9s %s\n", "op", "shape", "variant", "max error", "tolerance",
+         "measure", "result");
+
+  static const add_case adds[] = {{1, 0, 0, 0, 0},     {1000, 0, 0, 0, 0},    {4099, 0, 0, 0, 0},
+                                  {65539, 0, 0, 0, 0}, {1 << 20, 0, 0, 0, 0}, {4099, 1, 2, 3, 0},
+                                  {4099, 0, 0, 0, 1}};
+  static const softmax_case softmaxes[] = {{1, 1, 0, 0},      {7, 13, 0, 0},    {64, 128, 0, 0},
+                                           {100, 1000, 3, 0}, {33, 4099, 0, 0}, {3, 65537, 0, 0},
+                                           {12, 37, 0, 1},    {6, 1500, 5, 1}};
+  static const matmul_case matmuls[] = {
+      {1, 1, 1, 0, OCF_NO_TRANS, OCF_NO_TRANS, 1.0f, 0.0f, 0},
+      {17, 19, 23, 0, OCF_NO_TRANS, OCF_NO_TRANS, 1.0f, 0.0f, 0},
+      {64, 64, 64, 0, OCF_NO_TRANS, OCF_NO_TRANS, 1.0f, 0.0f, 0},
+      {100, 75, 130, 3, OCF_NO_TRANS, OCF_NO_TRANS, 1.5f, -0.5f, 0},
+      {128, 256, 64, 0, OCF_TRANS, OCF_NO_TRANS, 1.0f, 0.0f, 0},
+      {257, 129, 511, 1, OCF_NO_TRANS, OCF_TRANS, 0.5f, 2.0f, 0},
+      {65, 33, 97, 0, OCF_TRANS, OCF_TRANS, -1.0f, 1.0f, 0},
+      {200, 300, 100, 0, OCF_NO_TRANS, OCF_NO_TRANS, 1.0f, 0.0f, 1}};
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < sizeof adds / sizeof adds[0]; i++)
+    rc = check_add(&run, &adds[i]);
+  for (size_t i = 0; rc == 0 && i < sizeof softmaxes / sizeof softmaxes[0]; i++)
+    rc = check_softmax(&run, &softmaxes[i]);
+  for (size_t i = 0; rc == 0 && i < sizeof matmuls / sizeof matmuls[0]; i++)
+    rc = check_matmul(&run, &matmuls[i]);
+  ocf_context_release(run.ctx);
+  if (rc) {
+    fprintf(stderr, "oclfuse check: stopped: out of host memory\n");
+    return 1;
+  }
+  printf("\n%d of %d cases passed%s\n", run.cases - run.failures, run.cases,
+         run.failures ? "" : ": all right");
+  return run.failures ? 1 : 0;
+}

@@ -1,0 +1,314 @@
+/* The benchmark's output: a readable table, CSV, or JSON (layout in bench/JSON.md). */
+#include "tool.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- JSON ---- */
+
+/* Length of a valid UTF-8 sequence at s (1..4), or 0 when it is not one. */
+static size_t utf8_length(const unsigned char *s) {
+  size_t len = s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : s[0] >= 0xE0 ? 3 : s[0] >= 0xC2 ? 2 : 0;
+  if (s[0] >= 0xF5 || len == 0) return 0;
+  for (size_t i = 1; i < len; i++)
+    if ((s[i] & 0xC0) != 0x80) return 0;
+  return len;
+}
+
+void tool_json_string(FILE *out, const char *s) {
+  const unsigned char *p = (const unsigned char *)(s ? s : "");
+  fputc('"', out);
+  while (*p) {
+    unsigned char c = *p;
+    if (c == '"' || c == '\\') {
+      fputc('\\', out);
+      fputc(c, out);
+      p++;
+    } else if (c == '\n') {
+      fputs("\\n", out);
+      p++;
+    } else if (c == '\t') {
+      fputs("\\t", out);
+      p++;
+    } else if (c < 0x20 || c == 0x7F) {
+      fprintf(out, "\\u%04x", c);
+      p++;
+    } else if (c < 0x80) {
+      fputc(c, out);
+      p++;
+    } else {
+      size_t len = utf8_length(p);
+      if (len) {
+        fwrite(p, 1, len, out);
+        p += len;
+      } else { /* not UTF-8 (a Latin-1 driver string): keep the byte as that code point */
+        fprintf(out, "\\u%04x", c);
+        p++;
+      }
+    }
+  }
+  fputc('"', out);
+}
+
+static void json_number(FILE *out, double v) {
+  if (isfinite(v))
+    fprintf(out, "%.6g", v);
+  else
+    fputs("null", out);
+}
+
+static void json_key(FILE *out, const char *key) {
+  tool_json_string(out, key);
+  fputs(": ", out);
+}
+
+static void json_device(FILE *out, const ocf_device_info *info) {
+  fputs("  \"device\": {\n    ", out);
+  json_key(out, "name");
+  tool_json_string(out, info->device_name);
+  fputs(",\n    ", out);
+  json_key(out, "vendor");
+  tool_json_string(out, info->vendor);
+  fputs(",\n    ", out);
+  json_key(out, "platform");
+  tool_json_string(out, info->platform_name);
+  fputs(",\n    ", out);
+  json_key(out, "driver");
+  tool_json_string(out, info->driver_version);
+  fputs(",\n    ", out);
+  json_key(out, "opencl");
+  tool_json_string(out, info->device_version);
+  fputs(",\n    ", out);
+  json_key(out, "type");
+  tool_json_string(out, tool_device_type_name(info->type));
+  fprintf(out,
+          ",\n    \"index\": \"%u:%u\",\n    \"compute_units\": %u,\n    \"max_clock_mhz\": %u,"
+          "\n    \"global_mem_bytes\": %llu,\n    \"local_mem_bytes\": %llu,"
+          "\n    \"max_workgroup_size\": %zu\n  },\n",
+          info->platform_index, info->device_index, (unsigned)info->compute_units,
+          (unsigned)info->max_clock_mhz, (unsigned long long)info->global_mem_bytes,
+          (unsigned long long)info->local_mem_bytes, info->max_workgroup_size);
+}
+
+static void json_row(FILE *out, const tool_row *r) {
+  fputs("    {", out);
+  json_key(out, "op");
+  tool_json_string(out, r->op);
+  fputs(", ", out);
+  json_key(out, "shape");
+  tool_json_string(out, r->shape);
+  fputs(", \"dims\": [", out);
+  for (int d = 0; d < r->ndims; d++)
+    fprintf(out, "%s%zu", d ? ", " : "", r->dims[d]);
+  fputs("], ", out);
+  json_key(out, "variant");
+  tool_json_string(out, r->variant);
+  fprintf(out, ", \"workgroup_size\": %zu, \"sweep\": %s,\n     ", r->workgroup_size,
+          r->sweep ? "true" : "false");
+  json_key(out, "status");
+  tool_json_string(out, tool_row_status_name(r->status));
+  fprintf(out, ", \"repeats\": %d, \"median_ms\": ", r->repeats);
+  json_number(out, r->median_ms);
+  fputs(", \"min_ms\": ", out);
+  json_number(out, r->min_ms);
+  fputs(", \"max_ms\": ", out);
+  json_number(out, r->max_ms);
+  fputs(",\n     \"rate\": ", out);
+  json_number(out, r->rate);
+  fputs(", ", out);
+  json_key(out, "unit");
+  tool_json_string(out, r->unit);
+  fputs(", \"percent_of_ceiling\": ", out);
+  json_number(out, r->percent_of_ceiling);
+  fputs(", \"speedup_vs_baseline\": ", out);
+  json_number(out, r->speedup);
+  fputs(",\n     \"max_error\": ", out);
+  json_number(out, r->verdict.max_error);
+  fputs(", \"tolerance\": ", out);
+  json_number(out, r->verdict.tolerance);
+  fputs(", ", out);
+  json_key(out, "error_measure");
+  tool_json_string(out, r->verdict.measure);
+  fputs(", ", out);
+  json_key(out, "checked");
+  tool_json_string(out, r->checked);
+  fputs(",\n     ", out);
+  json_key(out, "note");
+  tool_json_string(out, r->note);
+  fputs("}", out);
+}
+
+static void report_json(FILE *out, const tool_results *results, const tool_report_meta *meta) {
+  fputs("{\n  \"tool\": \"oclfuse bench\",\n  \"version\": ", out);
+  tool_json_string(out, ocf_version_string());
+  fputs(",\n", out);
+  json_device(out, meta->info);
+  fputs("  \"settings\": {", out);
+  json_key(out, "ops");
+  tool_json_string(out, meta->ops);
+  fprintf(out, ", \"repeat\": %d, \"sweep_wg\": %s},\n", meta->repeats,
+          meta->sweep_wg ? "true" : "false");
+  fputs("  \"ceiling\": {\"copy_gbps\": ", out);
+  json_number(out, meta->ceiling->copy_gbps);
+  fputs(", \"copy_kernel_gbps\": ", out);
+  json_number(out, meta->ceiling->copy_kernel_gbps);
+  fputs(", \"copy_buffer_gbps\": ", out);
+  json_number(out, meta->ceiling->copy_buffer_gbps);
+  fputs(", \"fma_gflops\": ", out);
+  json_number(out, meta->ceiling->fma_gflops);
+  fputs("},\n  \"seconds\": ", out);
+  json_number(out, meta->seconds);
+  fputs(",\n  \"results\": [\n", out);
+  for (size_t i = 0; i < results->count; i++) {
+    json_row(out, &results->rows[i]);
+    fputs(i + 1 < results->count ? ",\n" : "\n", out);
+  }
+  fputs("  ]\n}\n", out);
+}
+
+/* ---- CSV ---- */
+
+static void csv_field(FILE *out, const char *s) {
+  if (!strpbrk(s, ",\"\r\n")) {
+    fputs(s, out);
+    return;
+  }
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '"') fputc('"', out);
+    fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
+static void csv_number(FILE *out, double v) {
+  fputc(',', out);
+  if (isfinite(v)) fprintf(out, "%.6g", v);
+}
+
+static void report_csv(FILE *out, const tool_results *results, const tool_report_meta *meta) {
+  fputs("device,platform,driver,op,shape,dim0,dim1,dim2,variant,workgroup_size,sweep,status,"
+        "repeats,median_ms,min_ms,max_ms,rate,unit,percent_of_ceiling,speedup_vs_baseline,"
+        "max_error,tolerance,error_measure,checked,note\n",
+        out);
+  for (size_t i = 0; i < results->count; i++) {
+    const tool_row *r = &results->rows[i];
+    csv_field(out, meta->info->device_name);
+    fputc(',', out);
+    csv_field(out, meta->info->platform_name);
+    fputc(',', out);
+    csv_field(out, meta->info->driver_version);
+    fputc(',', out);
+    csv_field(out, r->op);
+    fputc(',', out);
+    csv_field(out, r->shape);
+    for (int d = 0; d < 3; d++) {
+      if (d < r->ndims)
+        fprintf(out, ",%zu", r->dims[d]);
+      else
+        fputc(',', out);
+    }
+    fputc(',', out);
+    csv_field(out, r->variant);
+    fprintf(out, ",%zu,%d,%s,%d", r->workgroup_size, r->sweep, tool_row_status_name(r->status),
+            r->repeats);
+    csv_number(out, r->median_ms);
+    csv_number(out, r->min_ms);
+    csv_number(out, r->max_ms);
+    csv_number(out, r->rate);
+    fputc(',', out);
+    csv_field(out, r->unit);
+    csv_number(out, r->percent_of_ceiling);
+    csv_number(out, r->speedup);
+    csv_number(out, r->verdict.max_error);
+    csv_number(out, r->verdict.tolerance);
+    fputc(',', out);
+    csv_field(out, r->verdict.measure);
+    fputc(',', out);
+    csv_field(out, r->checked);
+    fputc(',', out);
+    csv_field(out, r->note);
+    fputc('\n', out);
+  }
+}
+
+/* ---- table ---- */
+
+static void table_number(FILE *out, int width, const char *format, double v) {
+  if (isfinite(v))
+    fprintf(out, format, width, v);
+  else
+    fprintf(out, "%*s", width, "-");
+}
+
+static void table_error(FILE *out, const tool_row *r) {
+  if (isnan(r->verdict.max_error))
+    fprintf(out, "%10s", "-");
+  else if (isinf(r->verdict.max_error))
+    fprintf(out, "%10s", "inf/NaN");
+  else
+    fprintf(out, "%10.2g", r->verdict.max_error);
+}
+
+static void report_table(FILE *out, const tool_results *results, const tool_report_meta *meta) {
+  const ocf_device_info *info = meta->info;
+  const tool_ceiling *c = meta->ceiling;
+  fprintf(out, "device   %u:%u %s (%s, %s, %u compute units)\n", info->platform_index,
+          info->device_index, info->device_name, tool_device_type_name(info->type), info->vendor,
+          (unsigned)info->compute_units);
+  fprintf(out, "platform %s, driver %s, %s\n", info->platform_name, info->driver_version,
+          info->device_version);
+  fprintf(out,
+          "ceiling  copy %.1f GB/s (float4 kernel %.1f, clEnqueueCopyBuffer %.1f), "
+          "FMA peak %.1f GFLOP/s\n",
+          c->copy_gbps, c->copy_kernel_gbps, c->copy_buffer_gbps, c->fma_gflops);
+  fprintf(out, "times: device-side, median of repeats after warm-up; %% of ceiling is of the copy "
+               "bandwidth (add, softmax) or the FMA peak (matmul)\n");
+  int sweep_header = 0;
+  const char *last_op = "";
+  for (size_t i = 0; i < results->count; i++) {
+    const tool_row *r = &results->rows[i];
+    if (r->sweep && !sweep_header) {
+      fprintf(out, "\nworkgroup size sweep (oclfuse variant, refused = the library rejects it)\n");
+      sweep_header = 1;
+      last_op = "";
+    }
+    if (strcmp(last_op, r->op) != 0) {
+      fprintf(out, "\n%-8s %-16s %-13s %5s %-7s %9s %9s %9s %10s %-7s %6s %7s %10s  %s\n", "op",
+              "shape", "variant", "wg", "status", "median ms", "min ms", "max ms", "rate", "unit",
+              "%ceil", "speedup", "max error", "checked / note");
+      last_op = r->op;
+    }
+    fprintf(out, "%-8s %-16s %-13s ", r->op, r->shape, r->variant);
+    if (r->workgroup_size)
+      fprintf(out, "%5zu ", r->workgroup_size);
+    else
+      fprintf(out, "%5s ", "auto");
+    fprintf(out, "%-7s ", tool_row_status_name(r->status));
+    table_number(out, 9, "%*.4f", r->median_ms);
+    fputc(' ', out);
+    table_number(out, 9, "%*.4f", r->min_ms);
+    fputc(' ', out);
+    table_number(out, 9, "%*.4f", r->max_ms);
+    fputc(' ', out);
+    table_number(out, 10, "%*.1f", r->rate);
+    fprintf(out, " %-7s ", r->unit);
+    table_number(out, 6, "%*.1f", r->percent_of_ceiling);
+    fputc(' ', out);
+    table_number(out, 7, "%*.2f", r->speedup);
+    fputc(' ', out);
+    table_error(out, r);
+    fprintf(out, "  %s%s%s\n", r->checked, r->checked[0] && r->note[0] ? "; " : "", r->note);
+  }
+  fprintf(out, "\n%.1f s in all\n", meta->seconds);
+}
+
+void tool_report(FILE *out, tool_format format, const tool_results *results,
+                 const tool_report_meta *meta) {
+  if (format == FORMAT_JSON)
+    report_json(out, results, meta);
+  else if (format == FORMAT_CSV)
+    report_csv(out, results, meta);
+  else
+    report_table(out, results, meta);
+}

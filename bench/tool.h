@@ -1,0 +1,296 @@
+/*
+ * The oclfuse command-line tool: declarations shared by its source files.
+ *
+ *   main.c              dispatches the subcommands
+ *   args.c              option and number parsing
+ *   clutil.c            small OpenCL helpers (program build, event times, buffers)
+ *   data.c              deterministic input data and host allocations
+ *   verify.c            error measures and tolerances against the CPU references
+ *   cmd_devices.c       `oclfuse devices`
+ *   cmd_check.c         `oclfuse check`
+ *   cmd_bench.c         `oclfuse bench`: options, default sweep, orchestration
+ *   bench_add.c, bench_softmax.c, bench_matmul.c, bench_sweep.c   the measured series
+ *   timing.c            device-side event timing, medians, the batch gate
+ *   ceiling.c           copy bandwidth and FMA peak kernels
+ *   clblast_baseline.c  CLBlast SGEMM (when built with CLBlast)
+ *   results.c           the result rows and the values derived from them
+ *   report.c            table, CSV and JSON output
+ *   plot.c              PNG charts through gnuplot
+ *
+ * The tool is single-threaded. Helpers never exit(): they return an error and leave the cleanup
+ * to their caller; only main() decides the exit status.
+ */
+#ifndef OCLFUSE_TOOL_H
+#define OCLFUSE_TOOL_H
+
+#include "oclfuse.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#if defined(__GNUC__)
+#define TOOL_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define TOOL_PRINTF(f, a)
+#endif
+
+/* ---- main.c: subcommands (argv[0] is the subcommand's name); each returns the exit status ---- */
+
+int cmd_devices(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* ---- args.c ---- */
+
+/* Parses a size: decimal digits or 2^E (E <= 62). Returns 0, or -1 for anything else. */
+int tool_parse_size(const char *text, size_t *value);
+/* Parses a positive decimal int no larger than `max`. Returns 0 or -1. */
+int tool_parse_count(const char *text, int max, int *value);
+/*
+ * Matches argv[*i] against option `name` ("--device"): "--device=X" or "--device X".
+ * Returns 1 and sets *value (advancing *i past a separate value), 0 when it is another option,
+ * -1 when it is this option but the value is missing (an error has been printed).
+ */
+int tool_option(int argc, char **argv, int *i, const char *name, const char **value);
+
+/* ---- clutil.c ---- */
+
+/* Builds an OpenCL C source for the device. On failure prints the build log and returns NULL. */
+cl_program tool_build_program(cl_context context, cl_device_id device, const char *source,
+                              const char *options);
+/* Device time in ms between two profiling points of events (CL_PROFILING_COMMAND_*). */
+int tool_event_ns(cl_event event, cl_profiling_info what, cl_ulong *ns);
+/* A device buffer of `floats` floats, copied from `host` when not NULL; NULL on failure (printed).
+ */
+cl_mem tool_buffer(ocf_context *ctx, size_t floats, const float *host);
+/* Fills `floats` floats of a buffer with a quiet NaN (so an unwritten output never passes). */
+int tool_poison(ocf_context *ctx, cl_mem buffer, size_t floats);
+/* The device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (0 if unknown). */
+cl_ulong tool_max_alloc(cl_device_id device);
+/* "GPU", "CPU", "ACCELERATOR", ... for a device type. */
+const char *tool_device_type_name(cl_device_type type);
+/* Maps a failed liboclfuse status to TOOL_REFUSED (OCF_ERR_INVALID_WORKGROUP) or TOOL_FAILED,
+   writing "what: STATUS_NAME: ocf_last_error()" into err. */
+int tool_library_failure(int status, const char *what, char *err, size_t errlen);
+/* Writes "what: STATUS_NAME: ocf_last_error()" into err, right after a failed liboclfuse call. */
+void tool_status_text(char *err, size_t errlen, const char *what, int status);
+
+/* ---- data.c ---- */
+
+/* Deterministic uniform floats in [lo, hi) (splitmix64), the same on every platform. */
+void tool_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed);
+/* A simple reproducible generator for picking sample indices. */
+typedef struct tool_rng {
+  uint64_t state;
+} tool_rng;
+uint64_t tool_rng_next(tool_rng *rng);
+/* malloc of count elements (count 0 allocates one); NULL with a message on failure. */
+float *tool_alloc_floats(size_t count);
+double *tool_alloc_doubles(size_t count);
+
+/* ---- verify.c ---- */
+
+/* The outcome of comparing an output with its reference. */
+typedef struct tool_verdict {
+  double max_error;    /* in the measure below; +inf for a NaN or a wrong non-finite value */
+  double tolerance;    /* the largest max_error that passes */
+  const char *measure; /* "abs", "rel" or "err/bound" */
+  size_t checked;      /* elements compared */
+  size_t worst;        /* index (in the compared arrays) of the worst element */
+  int pass;
+} tool_verdict;
+
+/* add is exact: the one right fp32 answer, absolute error 0. */
+void tool_verify_add(const float *got, const double *want, size_t count, tool_verdict *v);
+/* softmax: relative error against a tolerance that grows with log2(cols) (see verify.c). */
+double tool_softmax_tolerance(size_t cols);
+void tool_verify_softmax(const float *got, const double *want, size_t count, size_t cols,
+                         tool_verdict *v);
+/* matmul: |got - want| / bound against ocf_ref_matmul_error_factor(k). */
+void tool_verify_matmul(const float *got, const double *want, const double *bound, size_t count,
+                        size_t k, tool_verdict *v);
+/* Starts an empty verdict that tool_verdict_merge accumulates into (pass, nothing checked). */
+void tool_verdict_init(tool_verdict *v);
+/* Merges the verdict of a part whose element 0 is element `offset` of the whole. */
+void tool_verdict_merge(tool_verdict *total, const tool_verdict *part, size_t offset);
+
+/* ---- results.c ---- */
+
+typedef enum tool_row_status {
+  ROW_OK = 0,  /* right, and timed */
+  ROW_WRONG,   /* ran, but the output failed the check: not timed */
+  ROW_REFUSED, /* the library refused the workgroup size (OCF_ERR_INVALID_WORKGROUP) */
+  ROW_FAILED,  /* the call or its setup failed (note says why) */
+  ROW_SKIPPED  /* not run on purpose (note says why) */
+} tool_row_status;
+
+const char *tool_row_status_name(tool_row_status status);
+
+/* One measured (op, shape, variant, workgroup size). Unknown numbers are NaN. */
+typedef struct tool_row {
+  char op[16];    /* "add", "softmax", "matmul", "ceiling" */
+  char shape[48]; /* "n=65536", "4096x4096", "1000x1000x1000", ceiling: "n=..." */
+  size_t dims[3]; /* add/ceiling: n; softmax: rows, cols; matmul: m, n, k */
+  int ndims;
+  char variant[16];      /* oclfuse, baseline, clblast, clblast-tuned, copy-kernel, ... */
+  size_t workgroup_size; /* 0: the library's tuned default */
+  int sweep;             /* part of the --sweep-wg series */
+  tool_row_status status;
+  int repeats;
+  double median_ms, min_ms, max_ms;
+  double rate;               /* GB/s or GFLOP/s from the median */
+  const char *unit;          /* "GB/s" or "GFLOP/s" */
+  double percent_of_ceiling; /* rate / measured ceiling * 100 */
+  double speedup;            /* baseline median / this median (same op and shape) */
+  double work;               /* bytes or flops of one call, for `rate` */
+  tool_verdict verdict;      /* max_error is NaN when unchecked */
+  char checked[64];          /* "all 65536 outputs", "8 sampled rows", ... */
+  char note[256];            /* why it failed or was skipped, caveats */
+  size_t order;              /* insertion order, for stable sorting */
+} tool_row;
+
+typedef struct tool_results {
+  tool_row *rows;
+  size_t count, capacity;
+} tool_results;
+
+/* Appends a row with NaN numbers and the given names; NULL when out of memory (printed). */
+tool_row *tool_results_add(tool_results *results, const char *op, const char *shape,
+                           const char *variant);
+void tool_results_free(tool_results *results);
+/* Sets row->note from a format. */
+void tool_row_note(tool_row *row, const char *fmt, ...) TOOL_PRINTF(2, 3);
+
+/* The same run's measured ceiling. */
+typedef struct tool_ceiling {
+  double copy_kernel_gbps; /* float4 copy kernel, 2 x bytes / time */
+  double copy_buffer_gbps; /* clEnqueueCopyBuffer */
+  double copy_gbps;        /* the better of the two: what "% of copy" compares with */
+  double fma_gflops;       /* FMA-chain kernel */
+} tool_ceiling;
+
+/* Fills percent_of_ceiling and speedup, then sorts rows by op, shape order and variant. */
+void tool_results_finish(tool_results *results, const tool_ceiling *ceiling);
+
+/* ---- timing.c ---- */
+
+/* Enqueues one call; returns 0, TOOL_REFUSED or TOOL_FAILED (with the reason in err). */
+#define TOOL_REFUSED 1
+#define TOOL_FAILED (-1)
+typedef int (*tool_enqueue_fn)(void *state, cl_event *event, char *err, size_t errlen);
+/* Reads the output of the last call back and compares it with the reference. */
+typedef int (*tool_verify_fn)(void *state, tool_verdict *verdict, char *err, size_t errlen);
+
+typedef struct tool_timer {
+  ocf_context *ctx;
+  cl_command_queue queue;
+  cl_program program;
+  cl_kernel delay; /* one work-item spinning a dependent FMA chain: the batch gate */
+  cl_mem delay_out;
+  cl_uint delay_iterations; /* calibrated to about gate_ms */
+  double gate_ms;
+  double budget_ms; /* the time one measurement may take before repeats are cut (min 3) */
+  int quiet;
+} tool_timer;
+
+int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int quiet);
+void tool_timer_release(tool_timer *timer);
+/* Prints a progress line to stderr unless quiet. */
+void tool_progress(const tool_timer *timer, const char *fmt, ...) TOOL_PRINTF(2, 3);
+
+/*
+ * One measurement: runs the call once, verifies it (a wrong kernel is reported, never timed),
+ * then times `repeats` calls back to back (see timing.c) and fills the row's status, times,
+ * repeats and verdict. verify may be NULL (the ceiling kernels).
+ */
+void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn verify, void *state,
+                  int repeats, tool_row *row);
+/* Median of v[0..n) (sorts v in place). */
+double tool_median(double *v, size_t n);
+
+/* ---- ceiling.c ---- */
+
+/* Measures the copy bandwidth and the FMA peak, appending their rows; 0 or -1 (fatal). */
+int tool_ceiling_measure(tool_timer *timer, int gpu, int repeats, tool_results *results,
+                         tool_ceiling *ceiling);
+
+/* ---- clblast_baseline.c ---- */
+
+/* Non-zero when the tool was built with CLBlast. */
+int tool_clblast_available(void);
+/* Non-zero on devices whose tuned Xgemm parameters the tool knows (NVIDIA). */
+int tool_clblast_tuned_applies(const ocf_device_info *info);
+/* Row-major C = A * B (m x k times k x n, dense) with CLBlastSgemm; 0 or TOOL_FAILED. */
+int tool_clblast_sgemm(cl_command_queue queue, size_t m, size_t n, size_t k, cl_mem a, cl_mem b,
+                       cl_mem c, cl_event *event, char *err, size_t errlen);
+/* Applies the H200-tuned Xgemm parameters to the device (per device, for the whole process). */
+int tool_clblast_apply_tuned(cl_device_id device, char *err, size_t errlen);
+/* Releases CLBlast's cached programs (call before releasing the context). */
+void tool_clblast_release(void);
+
+/* ---- the measured series (bench_*.c) ---- */
+
+typedef struct tool_bench_env {
+  ocf_context *ctx;
+  ocf_device_info info;
+  int gpu;
+  cl_ulong max_alloc;
+  tool_timer *timer;
+  int repeats;
+  tool_results *results;
+} tool_bench_env;
+
+/* A requested shape: ndims 1 (N), 2 (RxC) or 3 (MxNxK). */
+typedef struct tool_shape {
+  size_t d[3];
+  int ndims;
+} tool_shape;
+
+/* Each returns 0, or -1 on a fatal error (out of host memory); op failures become rows. */
+int tool_bench_add(tool_bench_env *env, const size_t *sizes, size_t count);
+int tool_bench_softmax(tool_bench_env *env, const tool_shape *shapes, size_t count);
+int tool_bench_matmul(tool_bench_env *env, const tool_shape *shapes, size_t count);
+int tool_bench_sweep(tool_bench_env *env, int do_add, int do_softmax, int do_matmul);
+/* The workgroup sizes a sweep tries: powers of two from 1 (CPU) or 32 (GPU) to the device's
+   maximum, plus a few non-powers when `non_powers`. Returns how many were written. */
+size_t tool_sweep_sizes(const tool_bench_env *env, int non_powers, size_t *sizes, size_t capacity);
+/* One op's sweep over the workgroup sizes, on one shape (in bench_<op>.c). */
+int tool_sweep_add(tool_bench_env *env, size_t n, const size_t *wgs, size_t count);
+int tool_sweep_softmax(tool_bench_env *env, size_t rows, size_t cols, const size_t *wgs,
+                       size_t count);
+int tool_sweep_matmul(tool_bench_env *env, size_t n, const size_t *wgs, size_t count);
+
+/* Shared by the bench series: one measured variant of an op on a shape. */
+typedef struct tool_variant {
+  const char *name;    /* "oclfuse", "baseline", ... */
+  ocf_variant variant; /* for library calls */
+} tool_variant;
+
+/* ---- report.c ---- */
+
+typedef enum tool_format { FORMAT_TABLE, FORMAT_CSV, FORMAT_JSON } tool_format;
+
+typedef struct tool_report_meta {
+  const ocf_device_info *info;
+  const tool_ceiling *ceiling;
+  int repeats;
+  const char *ops;
+  int sweep_wg;
+  double seconds;
+} tool_report_meta;
+
+void tool_report(FILE *out, tool_format format, const tool_results *results,
+                 const tool_report_meta *meta);
+/* Writes s as a JSON string literal, quotes included. */
+void tool_json_string(FILE *out, const char *s);
+
+/* ---- plot.c ---- */
+
+/* Non-zero when gnuplot can be run. */
+int tool_gnuplot_available(void);
+/* Writes the data files, scripts and PNG charts into dir; 0 or -1 (printed). */
+int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *ceiling,
+              const ocf_device_info *info);
+
+#endif /* OCLFUSE_TOOL_H */
