@@ -39,6 +39,20 @@ int tool_gnuplot_available(void) {
   return status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/* Writes s as a gnuplot double-quoted string: \\ and \" escaped, a newline as \n. */
+static void gp_text(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; *s; s++) {
+    if (*s == '\n') {
+      fputs("\\n", out);
+      continue;
+    }
+    if (*s == '"' || *s == '\\') fputc('\\', out);
+    if ((unsigned char)*s >= 0x20) fputc(*s, out);
+  }
+  fputc('"', out);
+}
+
 /* Writes s as a gnuplot single-quoted string (a quote is doubled; nothing else is special). */
 static void gp_string(FILE *out, const char *s) {
   fputc('\'', out);
@@ -143,8 +157,8 @@ static int script_chart(FILE *gp, const char *dir, const tool_results *results, 
   snprintf(title, sizeof title, "%s\n%s (%s)", c->title, info->device_name, info->driver_version);
   fprintf(gp, "\nreset\nset terminal pngcairo size 1000,620 noenhanced font 'sans,11'\n");
   fprintf(gp, "set output '%s.png'\nset datafile missing '?'\nset grid\n", c->name);
-  fprintf(gp, "set key outside right top\nset title ");
-  gp_string(gp, title);
+  fprintf(gp, "set key below\nset title ");
+  gp_text(gp, title);
   fprintf(gp, "\nset xlabel ");
   gp_string(gp, c->xlabel);
   fprintf(gp, "\nset ylabel ");
