@@ -1,0 +1,612 @@
+/*
+ * ocf_matmul against a CPU reference (double accumulation), and against CLBlast's SGEMM.
+ *
+ * Tolerance, per element of C: ocf_ref_matmul_error_factor(k) * bound, where bound is
+ * |alpha| * sum_p |op(A)[i][p] op(B)[p][j]| + |beta| |C[i][j]|. Every kernel computes each
+ * element as one fp32 dot product of length k (products added one by one, each step either a
+ * correctly rounded multiply and add or a fused multiply-add: `a * b + acc` in OpenCL C, where
+ * contraction is allowed), then one multiply by alpha and at most one multiply-add of beta * C.
+ * Higham's bound for any such recursive sum is gamma_k * sum |terms| with gamma_k ~ k u
+ * (u = 2^-24), and the alpha/beta update adds two more roundings: (k + 2) u * bound to first
+ * order. The factor doubles that for the second-order terms and the final rounding to fp32. The
+ * bound is a worst case over summation orders, so it holds for every tile shape and workgroup.
+ */
+#include "reference.h"
+#include "test_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef OCF_HAVE_CLBLAST
+#include <clblast_c.h>
+#endif
+
+static const ocf_variant all_variants[] = {OCF_VARIANT_AUTO, OCF_VARIANT_GENERAL,
+                                           OCF_VARIANT_BASELINE};
+
+/* One call's shape: the transposes, sizes, scalars, extra stride beyond the minimum and element
+   offsets of A, B and C. */
+typedef struct mm_case {
+  ocf_transpose ta, tb;
+  size_t m, n, k;
+  float alpha, beta;
+  size_t lda_pad, ldb_pad, ldc_pad;
+  size_t a_off, b_off, c_off;
+  int nan_c; /* fill C with NaN (only meaningful with beta == 0) */
+} mm_case;
+
+static mm_case plain(size_t m, size_t n, size_t k) {
+  mm_case t = {OCF_NO_TRANS, OCF_NO_TRANS, m, n, k, 1.0f, 0.0f, 0, 0, 0, 0, 0, 0, 0};
+  return t;
+}
+
+/* Host copies of one case's inputs: A and B, C before the call, and the reference. */
+typedef struct mm_data {
+  size_t lda, ldb, ldc, a_len, b_len, c_len;
+  float *a, *b, *c;
+  double *want, *tol;
+} mm_data;
+
+static void mm_data_make(const mm_case *t, uint64_t seed, mm_data *d) {
+  size_t a_rows = t->ta ? t->k : t->m, a_cols = t->ta ? t->m : t->k;
+  size_t b_rows = t->tb ? t->n : t->k, b_cols = t->tb ? t->k : t->n;
+  d->lda = a_cols + t->lda_pad;
+  d->ldb = b_cols + t->ldb_pad;
+  d->ldc = t->n + t->ldc_pad;
+  d->a_len = t->a_off + a_rows * d->lda + 3;
+  d->b_len = t->b_off + b_rows * d->ldb + 3;
+  d->c_len = t->c_off + t->m * d->ldc + 3;
+  d->a = ocft_alloc_floats(d->a_len);
+  d->b = ocft_alloc_floats(d->b_len);
+  d->c = ocft_alloc_floats(d->c_len);
+  ocft_fill_uniform(d->a, d->a_len, -1.0f, 1.0f, seed);
+  ocft_fill_uniform(d->b, d->b_len, -1.0f, 1.0f, seed + 1);
+  ocft_fill_uniform(d->c, d->c_len, -1.0f, 1.0f, seed + 2);
+  if (t->nan_c)
+    for (size_t i = 0; i < d->c_len; i++)
+      d->c[i] = NAN;
+  d->want = ocft_alloc_doubles(t->m * t->n);
+  d->tol = ocft_alloc_doubles(t->m * t->n);
+  ocf_ref_matmul(t->ta, t->tb, t->m, t->n, t->k, t->alpha, d->a + t->a_off, d->lda, d->b + t->b_off,
+                 d->ldb, t->beta, d->c + t->c_off, d->ldc, d->want, d->tol);
+  double factor = ocf_ref_matmul_error_factor(t->k);
+  for (size_t i = 0; i < t->m * t->n; i++)
+    d->tol[i] *= factor;
+}
+
+static void mm_data_free(mm_data *d) {
+  free(d->a), free(d->b), free(d->c), free(d->want), free(d->tol);
+}
+
+/* Checks C after a call: the m x n block within tolerance, every other element unchanged. */
+static void mm_check_c(const char *what, const mm_case *t, const mm_data *d, const float *got) {
+  float *row = ocft_alloc_floats(t->n);
+  ocft_assert_unchanged(what, got, d->c, t->c_off);
+  for (size_t i = 0; i < t->m; i++) {
+    const float *g = got + t->c_off + i * d->ldc, *before = d->c + t->c_off + i * d->ldc;
+    memcpy(row, g, t->n * sizeof *row);
+    ocft_assert_close(what, row, d->want + i * t->n, d->tol + i * t->n, t->n);
+    size_t gap = i + 1 < t->m ? d->ldc - t->n : d->c_len - (t->c_off + i * d->ldc + t->n);
+    ocft_assert_unchanged(what, g + t->n, before + t->n, gap);
+  }
+  if (t->m == 0) ocft_assert_unchanged(what, got, d->c, d->c_len);
+  free(row);
+}
+
+/* Runs one case on fresh device buffers and checks the whole of C. */
+static void check_case(ocft_env *env, const mm_case *t, const ocf_launch *launch) {
+  mm_data d;
+  mm_data_make(t, 7 + t->m * 131 + t->n * 17 + t->k, &d);
+  cl_mem ab = ocft_buffer(env, d.a_len, d.a), bb = ocft_buffer(env, d.b_len, d.b);
+  cl_mem cb = ocft_buffer(env, d.c_len, d.c);
+  ocft_assert_status(ocf_matmul(env->ctx, t->ta, t->tb, t->m, t->n, t->k, t->alpha, ab, t->a_off,
+                                d.lda, bb, t->b_off, d.ldb, t->beta, cb, t->c_off, d.ldc, launch),
+                     OCF_SUCCESS);
+  float *got = ocft_alloc_floats(d.c_len);
+  ocft_read(env, cb, d.c_len, got);
+  char what[160];
+  snprintf(what, sizeof what, "matmul %s%s m=%zu n=%zu k=%zu alpha=%g beta=%g variant=%d wg=%zu",
+           t->ta ? "T" : "N", t->tb ? "T" : "N", t->m, t->n, t->k, t->alpha, t->beta,
+           launch ? (int)launch->variant : 0, launch ? launch->workgroup_size : 0);
+  mm_check_c(what, t, &d, got);
+  clReleaseMemObject(ab);
+  clReleaseMemObject(bb);
+  clReleaseMemObject(cb);
+  free(got);
+  mm_data_free(&d);
+}
+
+static void check_all_variants(ocft_env *env, const mm_case *t) {
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    ocf_launch launch = {0};
+    launch.variant = all_variants[v];
+    check_case(env, t, &launch);
+  }
+}
+
+/* 1 x 1 x 1 and prime shapes, every variant. */
+static void test_matmul_small_and_prime_shapes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t shapes[][3] = {{1, 1, 1},   {17, 31, 13}, {3, 5, 7},  {31, 17, 1},
+                              {13, 1, 29}, {1, 23, 37},  {37, 2, 11}};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
+    mm_case t = plain(shapes[s][0], shapes[s][1], shapes[s][2]);
+    check_all_variants(env, &t);
+  }
+}
+
+/* Sizes that are not multiples of any tile dimension of any tuning row (tiles of 32, 64, 128,
+   K slices of 16), each size in each position, and whole multiples that take the fast path. */
+static void test_matmul_tile_remainders(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t big[][3] = {{1, 7, 65},    {7, 65, 129},   {65, 129, 130}, {129, 130, 257},
+                                  {130, 257, 1}, {257, 1, 7},    {65, 65, 65},   {129, 257, 33},
+                                  {64, 96, 48},  {128, 128, 64}, {256, 128, 32}, {128, 256, 80}};
+  static const size_t small[][3] = {{1, 7, 13}, {7, 13, 33},  {13, 33, 40}, {33, 40, 1},
+                                    {40, 1, 7}, {32, 32, 16}, {32, 40, 32}};
+  size_t count = ocft_small() ? OCF_ARRAY_LEN_T(small) : OCF_ARRAY_LEN_T(big);
+  for (size_t s = 0; s < count; s++) {
+    const size_t *shape = ocft_small() ? small[s] : big[s];
+    mm_case t = plain(shape[0], shape[1], shape[2]);
+    t.beta = 0.5f;
+    check_all_variants(env, &t);
+  }
+}
+
+/* k = 0 gives beta * C (and 0 for beta = 0, even over NaN); k = 1 is a rank-one update. */
+static void test_matmul_k_zero_and_one(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const float betas[] = {0.0f, 1.0f, 0.5f};
+  const size_t ks[] = {0, 1};
+  for (size_t kk = 0; kk < OCF_ARRAY_LEN_T(ks); kk++)
+    for (size_t bi = 0; bi < OCF_ARRAY_LEN_T(betas); bi++) {
+      mm_case t = plain(33, 40, ks[kk]);
+      t.beta = betas[bi];
+      t.alpha = -2.5f;
+      check_all_variants(env, &t);
+      t = plain(32, 32, ks[kk]); /* whole tiles: the fast kernel where it applies */
+      t.beta = betas[bi];
+      check_all_variants(env, &t);
+    }
+  mm_case t = plain(17, 9, 0);
+  t.nan_c = 1;
+  check_all_variants(env, &t);
+}
+
+/* All four transpose combinations, ragged and whole-tile shapes, every variant. */
+static void test_matmul_transposes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t big[][3] = {{37, 29, 41}, {129, 65, 130}, {128, 128, 64}, {1, 33, 5}};
+  const size_t small[][3] = {{13, 11, 9}, {32, 32, 16}};
+  size_t count = ocft_small() ? OCF_ARRAY_LEN_T(small) : OCF_ARRAY_LEN_T(big);
+  for (int ta = 0; ta < 2; ta++)
+    for (int tb = 0; tb < 2; tb++)
+      for (size_t s = 0; s < count; s++) {
+        const size_t *shape = ocft_small() ? small[s] : big[s];
+        mm_case t = plain(shape[0], shape[1], shape[2]);
+        t.ta = (ocf_transpose)ta;
+        t.tb = (ocf_transpose)tb;
+        t.alpha = 1.5f;
+        t.beta = 0.5f;
+        check_all_variants(env, &t);
+      }
+}
+
+/* Leading dimensions longer than a row, and offsets both aligned (multiples of 4) and not,
+   with every transpose. Aligned padded strides keep the fast path; odd ones leave it. */
+static void test_matmul_strides_and_offsets(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t layouts[][6] = {/* lda_pad ldb_pad ldc_pad a_off b_off c_off */
+                               {4, 8, 12, 4, 8, 16}, {1, 3, 5, 0, 0, 0}, {0, 0, 0, 1, 2, 3},
+                               {3, 1, 2, 5, 7, 9},   {4, 4, 4, 0, 0, 1}, {16, 0, 4, 128, 4, 0}};
+  const size_t shapes[][3] = {{32, 32, 32}, {27, 35, 19}, {64, 64, 48}};
+  for (size_t l = 0; l < OCF_ARRAY_LEN_T(layouts); l++)
+    for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
+      if (ocft_small() && s != l % 2) continue; /* Oclgrind: one shape per layout */
+      for (int tr = 0; tr < 4; tr++) {
+        if (ocft_small() && tr != (int)l % 4 && tr != 3 - (int)l % 4) continue;
+        mm_case t = plain(shapes[s][0], shapes[s][1], shapes[s][2]);
+        t.ta = (ocf_transpose)(tr & 1);
+        t.tb = (ocf_transpose)(tr >> 1);
+        t.beta = 1.0f;
+        t.lda_pad = layouts[l][0], t.ldb_pad = layouts[l][1], t.ldc_pad = layouts[l][2];
+        t.a_off = layouts[l][3], t.b_off = layouts[l][4], t.c_off = layouts[l][5];
+        check_case(env, &t, NULL);
+        ocf_launch general = {0};
+        general.variant = OCF_VARIANT_GENERAL;
+        check_case(env, &t, &general);
+      }
+    }
+}
+
+/* alpha in {1, 0, -2.5} times beta in {0, 1, 0.5}; beta = 0 over a C full of NaN gives no NaN. */
+static void test_matmul_alpha_beta(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const float alphas[] = {1.0f, 0.0f, -2.5f}, betas[] = {0.0f, 1.0f, 0.5f};
+  const size_t shapes[][3] = {{33, 29, 21}, {32, 32, 32}};
+  for (size_t s = 0; s < (ocft_small() ? 1 : OCF_ARRAY_LEN_T(shapes)); s++)
+    for (size_t ai = 0; ai < OCF_ARRAY_LEN_T(alphas); ai++)
+      for (size_t bi = 0; bi < OCF_ARRAY_LEN_T(betas); bi++) {
+        mm_case t = plain(shapes[s][0], shapes[s][1], shapes[s][2]);
+        t.alpha = alphas[ai];
+        t.beta = betas[bi];
+        check_all_variants(env, &t);
+        if (betas[bi] == 0.0f) {
+          t.nan_c = 1;
+          check_all_variants(env, &t);
+        }
+      }
+}
+
+/* Every power-of-two workgroup size that the device and kernel accept gives the reference
+   result with every variant; a refused one is OCF_ERR_INVALID_WORKGROUP and changes nothing. */
+static void test_matmul_workgroup_sizes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  size_t cap = ocft_small() ? 16 : 1024;
+  size_t accepted = 0;
+  for (size_t wg = 1; wg <= env->info.max_workgroup_size && wg <= cap; wg *= 2) {
+    mm_case t = plain(ocft_small() ? 37 : 129, ocft_small() ? 33 : 130, 21);
+    t.beta = 0.5f;
+    mm_data d;
+    mm_data_make(&t, 99, &d);
+    cl_mem ab = ocft_buffer(env, d.a_len, d.a), bb = ocft_buffer(env, d.b_len, d.b);
+    cl_mem cb = ocft_buffer(env, d.c_len, d.c);
+    ocf_launch launch = {0};
+    launch.workgroup_size = wg;
+    ocf_status status = ocf_matmul(env->ctx, t.ta, t.tb, t.m, t.n, t.k, t.alpha, ab, 0, d.lda, bb,
+                                   0, d.ldb, t.beta, cb, 0, d.ldc, &launch);
+    float *got = ocft_alloc_floats(d.c_len);
+    ocft_read(env, cb, d.c_len, got);
+    if (status == OCF_ERR_INVALID_WORKGROUP) {
+      /* Too large for this device's local memory or this kernel's registers: refused whole. */
+      assert_true(wg > 1);
+      ocft_assert_unchanged("matmul with a refused workgroup", got, d.c, d.c_len);
+    } else {
+      ocft_assert_status(status, OCF_SUCCESS);
+      mm_check_c("matmul workgroup size", &t, &d, got);
+      accepted++;
+      for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+        launch.variant = all_variants[v];
+        check_case(env, &t, &launch);
+        mm_case whole = plain(4 * wg, 4 * wg, 16); /* whole tiles for the CPU row's 4 x 4 */
+        if (whole.m <= 128 && !ocft_small()) check_case(env, &whole, &launch);
+      }
+    }
+    clReleaseMemObject(ab);
+    clReleaseMemObject(bb);
+    clReleaseMemObject(cb);
+    free(got);
+    mm_data_free(&d);
+  }
+  assert_true(accepted >= 4); /* 1, 2, 4 and 8 work-items run anywhere */
+
+  /* Not a power of two, or more than the device allows: refused before anything runs. */
+  const size_t refused[] = {3, 6, 48, 100, env->info.max_workgroup_size * 2};
+  float before[64], after[64], a[64];
+  ocft_fill_uniform(before, 64, -1.0f, 1.0f, 3);
+  ocft_fill_uniform(a, 64, -1.0f, 1.0f, 4);
+  cl_mem ab = ocft_buffer(env, 64, a), cb = ocft_buffer(env, 64, before);
+  for (size_t r = 0; r < OCF_ARRAY_LEN_T(refused); r++) {
+    ocf_launch launch = {0};
+    launch.workgroup_size = refused[r];
+    ocft_assert_status(ocf_matmul(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 8, 8, 8, 1.0f, ab, 0, 8, ab,
+                                  0, 8, 0.0f, cb, 0, 8, &launch),
+                       OCF_ERR_INVALID_WORKGROUP);
+    assert_true(strstr(ocf_last_error(), "workgroup") != NULL);
+  }
+  ocft_read(env, cb, 64, after);
+  ocft_assert_unchanged("matmul after refused workgroups", after, before, 64);
+  clReleaseMemObject(ab);
+  clReleaseMemObject(cb);
+}
+
+/* Every validation rule returns its own status and leaves C untouched. */
+static void test_matmul_rejects_bad_arguments(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { N = 256 };
+  float data[N], before[N], after[N];
+  ocft_fill_uniform(data, N, -1.0f, 1.0f, 5);
+  ocft_fill_uniform(before, N, -1.0f, 1.0f, 6);
+  cl_mem xb = ocft_buffer(env, N, data), cb = ocft_buffer(env, N, before);
+  ocf_context *ctx = env->ctx;
+  const ocf_transpose NT = OCF_NO_TRANS, T = OCF_TRANS;
+  ocf_launch bad_variant = {0}, bad_wait = {0};
+  bad_variant.variant = (ocf_variant)9;
+  bad_wait.num_wait_events = 1; /* no list */
+
+  /* NULL handles */
+  ocft_assert_status(ocf_matmul(NULL, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, NULL, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, NULL, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, NULL, 0, 4, NULL),
+                     OCF_ERR_NULL_ARGUMENT);
+  /* enums and launch settings */
+  ocft_assert_status(
+      ocf_matmul(ctx, (ocf_transpose)2, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
+      OCF_ERR_INVALID_VALUE);
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, (ocf_transpose)-1, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
+      OCF_ERR_INVALID_VALUE);
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &bad_variant),
+      OCF_ERR_INVALID_VALUE);
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &bad_wait),
+      OCF_ERR_NULL_ARGUMENT);
+  /* strides shorter than a row, for each transpose: A is m x k or k x m, B k x n or n x k */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 5, 1, xb, 0, 4, xb, 0, 6, 0, cb, 0, 6, NULL),
+                     OCF_ERR_INVALID_STRIDE); /* lda 4 < k 5 */
+  ocft_assert_status(ocf_matmul(ctx, T, NT, 6, 4, 3, 1, xb, 0, 5, xb, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_INVALID_STRIDE); /* lda 5 < m 6 */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 4, 1, xb, 0, 4, xb, 0, 5, 0, cb, 0, 6, NULL),
+                     OCF_ERR_INVALID_STRIDE); /* ldb 5 < n 6 */
+  ocft_assert_status(ocf_matmul(ctx, NT, T, 4, 3, 6, 1, xb, 0, 6, xb, 0, 5, 0, cb, 0, 3, NULL),
+                     OCF_ERR_INVALID_STRIDE); /* ldb 5 < k 6 */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 4, 1, xb, 0, 4, xb, 0, 6, 0, cb, 0, 5, NULL),
+                     OCF_ERR_INVALID_STRIDE); /* ldc 5 < n 6 */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 0, 1, xb, 0, 0, xb, 0, 5, 0, cb, 0, 6, NULL),
+                     OCF_ERR_INVALID_STRIDE); /* ldb 5 < n 6 with k = 0 */
+  /* transposed shapes that fit, so the transpose rule above is the only difference */
+  ocft_assert_status(ocf_matmul(ctx, T, NT, 6, 4, 3, 1, xb, 0, 6, xb, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_SUCCESS);
+  ocft_write(env, cb, N, before);
+  /* overflow of an extent */
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, SIZE_MAX / 2, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
+      OCF_ERR_SIZE_OVERFLOW);
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, 4, 4, 3, 1, xb, 0, SIZE_MAX / 2, xb, 0, 4, 0, cb, 0, 4, NULL),
+      OCF_ERR_SIZE_OVERFLOW);
+  /* buffers too small, for the extent and for the offset */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 17, 4, 16, 1, xb, 0, 16, xb, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_BUFFER_TOO_SMALL); /* A: 17 x 16 > 256 */
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, 4, 16, 17, 1, xb, 0, 17, xb, 0, 16, 0, cb, 0, 16, NULL),
+      OCF_ERR_BUFFER_TOO_SMALL); /* B: 17 x 16 > 256 */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 16, 17, 1, 1, xb, 0, 1, xb, 0, 17, 0, cb, 0, 17, NULL),
+                     OCF_ERR_BUFFER_TOO_SMALL); /* C: 16 x 17 > 256 */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 241, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_BUFFER_TOO_SMALL);
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, SIZE_MAX, 4, NULL),
+      OCF_ERR_BUFFER_TOO_SMALL);
+  /* C overlapping A or B: the same buffer, a shifted range, and through a sub-buffer */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, cb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_ALIASING);
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, cb, 8, 4, 0, cb, 0, 4, NULL),
+                     OCF_ERR_ALIASING);
+  cl_buffer_region region = {0, 64 * sizeof(float)};
+  cl_int err = CL_SUCCESS;
+  cl_mem sub =
+      clCreateSubBuffer(cb, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, sub, 0, 4, xb, 0, 4, 0, cb, 10, 4, NULL),
+                     OCF_ERR_ALIASING);
+  ocft_read(env, cb, N, after);
+  ocft_assert_unchanged("matmul after rejected calls", after, before, N);
+
+  /* Disjoint ranges of one buffer are fine: C after A and B in the same buffer. */
+  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, cb, 0, 4, cb, 16, 4, 0, cb, 32, 4, NULL),
+                     OCF_SUCCESS);
+
+  /* A buffer from another OpenCL context is refused too. */
+  cl_context other = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, N * sizeof(float), NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  ocft_write(env, cb, N, before);
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, foreign, 0, 4, 0, cb, 0, 4, NULL),
+      OCF_ERR_CONTEXT_MISMATCH);
+  ocft_read(env, cb, N, after);
+  ocft_assert_unchanged("matmul after rejected calls", after, before, N);
+
+  clReleaseMemObject(foreign);
+  clReleaseContext(other);
+  clReleaseMemObject(sub);
+  clReleaseMemObject(xb);
+  clReleaseMemObject(cb);
+}
+
+/* m = 0 or n = 0: success, nothing written, and an event still comes back when asked for. */
+static void test_matmul_empty(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  float before[16], after[16];
+  ocft_fill_uniform(before, 16, -1.0f, 1.0f, 8);
+  cl_mem xb = ocft_buffer(env, 16, before), cb = ocft_buffer(env, 16, before);
+  cl_event done = NULL;
+  ocf_launch launch = {0};
+  launch.event = &done;
+  ocft_assert_status(ocf_matmul(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 0, 4, 4, 1.0f, xb, 0, 4, xb,
+                                0, 4, 0.0f, cb, 0, 4, &launch),
+                     OCF_SUCCESS);
+  assert_non_null(done);
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  clReleaseEvent(done);
+  ocft_assert_status(ocf_matmul(env->ctx, OCF_TRANS, OCF_TRANS, 4, 0, 4, 1.0f, xb, 0, 4, xb, 0, 4,
+                                0.0f, cb, 0, 0, NULL),
+                     OCF_SUCCESS);
+  ocft_read(env, cb, 16, after);
+  ocft_assert_unchanged("matmul with no work", after, before, 16);
+  clReleaseMemObject(xb);
+  clReleaseMemObject(cb);
+}
+
+/* The out event completes after the work, and the wait list holds the kernel back. */
+static void test_matmul_events(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  mm_case t = plain(19, 23, 29);
+  mm_data d;
+  mm_data_make(&t, 41, &d);
+  cl_mem ab = ocft_buffer(env, d.a_len, d.a), bb = ocft_buffer(env, d.b_len, d.b);
+  cl_mem cb = ocft_buffer(env, d.c_len, d.c);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(env->cl, &err), done = NULL;
+  assert_int_equal(err, CL_SUCCESS);
+  ocf_launch launch = {0};
+  launch.num_wait_events = 1;
+  launch.wait_events = &gate;
+  launch.event = &done;
+  ocft_assert_status(ocf_matmul(env->ctx, t.ta, t.tb, t.m, t.n, t.k, t.alpha, ab, 0, d.lda, bb, 0,
+                                d.ldb, t.beta, cb, 0, d.ldc, &launch),
+                     OCF_SUCCESS);
+  assert_non_null(done);
+  cl_int now = 0;
+  assert_int_equal(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof now, &now, NULL),
+                   CL_SUCCESS);
+  assert_true(now != CL_COMPLETE);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  float *got = ocft_alloc_floats(d.c_len);
+  ocft_read(env, cb, d.c_len, got);
+  mm_check_c("matmul after events", &t, &d, got);
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  clReleaseMemObject(ab);
+  clReleaseMemObject(bb);
+  clReleaseMemObject(cb);
+  free(got);
+  mm_data_free(&d);
+}
+
+/* The host-array call: every transpose, padded ldc whose gaps stay untouched, beta = 0 over NaN,
+   and its own argument checks. */
+static void test_matmul_host(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int tr = 0; tr < 4; tr++)
+    for (int b0 = 0; b0 < 2; b0++) {
+      mm_case t = plain(37, 41, 23);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.lda_pad = 2, t.ldb_pad = 1, t.ldc_pad = 3;
+      t.alpha = -2.5f;
+      t.beta = b0 ? 0.0f : 0.5f;
+      t.nan_c = b0;
+      mm_data d;
+      mm_data_make(&t, 77 + (uint64_t)tr, &d);
+      float *got = ocft_alloc_floats(d.c_len);
+      memcpy(got, d.c, d.c_len * sizeof *got);
+      ocft_assert_status(ocf_matmul_host(env->ctx, t.ta, t.tb, t.m, t.n, t.k, t.alpha, d.a, d.lda,
+                                         d.b, d.ldb, t.beta, got, d.ldc),
+                         OCF_SUCCESS);
+      mm_check_c("matmul_host", &t, &d, got);
+      free(got);
+      mm_data_free(&d);
+    }
+  float x[16] = {0}, c[16] = {0};
+  ocft_assert_status(
+      ocf_matmul_host(NULL, OCF_NO_TRANS, OCF_NO_TRANS, 2, 2, 2, 1, x, 2, x, 2, 0, c, 2),
+      OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(
+      ocf_matmul_host(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 2, 2, 2, 1, NULL, 2, x, 2, 0, c, 2),
+      OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(
+      ocf_matmul_host(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 2, 2, 2, 1, x, 2, x, 2, 0, NULL, 2),
+      OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(
+      ocf_matmul_host(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 2, 2, 2, 1, x, 1, x, 2, 0, c, 2),
+      OCF_ERR_INVALID_STRIDE);
+  ocft_assert_status(
+      ocf_matmul_host(env->ctx, (ocf_transpose)3, OCF_NO_TRANS, 2, 2, 2, 1, x, 2, x, 2, 0, c, 2),
+      OCF_ERR_INVALID_VALUE);
+  /* no work: NULL arrays are fine where nothing is read or written */
+  ocft_assert_status(
+      ocf_matmul_host(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 0, 2, 2, 1, NULL, 2, x, 2, 0, NULL, 2),
+      OCF_SUCCESS);
+  /* k = 0: A and B may be NULL, C = beta * C */
+  c[0] = 2.0f, c[1] = -4.0f, c[2] = 8.0f, c[3] = 1.0f;
+  ocft_assert_status(ocf_matmul_host(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 2, 2, 0, 1, NULL, 0,
+                                     NULL, 2, 0.5f, c, 2),
+                     OCF_SUCCESS);
+  assert_true(c[0] == 1.0f && c[1] == -2.0f && c[2] == 4.0f && c[3] == 0.5f);
+}
+
+#ifdef OCF_HAVE_CLBLAST
+/* CLBlast's SGEMM on the same device and data: both must be within the error bound of the
+   exact result, so they differ by at most twice that bound. */
+static void check_against_clblast(ocft_env *env, const mm_case *t) {
+  mm_data d;
+  mm_data_make(t, 1234 + t->m, &d);
+  cl_mem ab = ocft_buffer(env, d.a_len, d.a), bb = ocft_buffer(env, d.b_len, d.b);
+  cl_mem ours = ocft_buffer(env, d.c_len, d.c), theirs = ocft_buffer(env, d.c_len, d.c);
+  ocft_assert_status(ocf_matmul(env->ctx, t->ta, t->tb, t->m, t->n, t->k, t->alpha, ab, t->a_off,
+                                d.lda, bb, t->b_off, d.ldb, t->beta, ours, t->c_off, d.ldc, NULL),
+                     OCF_SUCCESS);
+  cl_command_queue queue = env->queue;
+  CLBlastStatusCode code = CLBlastSgemm(
+      CLBlastLayoutRowMajor, t->ta ? CLBlastTransposeYes : CLBlastTransposeNo,
+      t->tb ? CLBlastTransposeYes : CLBlastTransposeNo, t->m, t->n, t->k, t->alpha, ab, t->a_off,
+      d.lda, bb, t->b_off, d.ldb, t->beta, theirs, t->c_off, d.ldc, &queue, NULL);
+  if (code != CLBlastSuccess) {
+    print_error("CLBlastSgemm failed with status %d\n", (int)code);
+    fail();
+  }
+  float *got = ocft_alloc_floats(d.c_len), *ref = ocft_alloc_floats(d.c_len);
+  ocft_read(env, ours, d.c_len, got);
+  ocft_read(env, theirs, d.c_len, ref);
+  mm_check_c("matmul vs reference", t, &d, got);
+  mm_check_c("CLBlast vs reference", t, &d, ref);
+  for (size_t i = 0; i < t->m; i++)
+    for (size_t j = 0; j < t->n; j++) {
+      size_t at = t->c_off + i * d.ldc + j;
+      double diff = fabs((double)got[at] - ref[at]);
+      if (!(diff <= 2.0 * d.tol[i * t->n + j])) {
+        print_error("matmul vs CLBlast at (%zu, %zu): %.9g vs %.9g\n", i, j, got[at], ref[at]);
+        fail();
+      }
+    }
+  clReleaseMemObject(ab);
+  clReleaseMemObject(bb);
+  clReleaseMemObject(ours);
+  clReleaseMemObject(theirs);
+  free(got), free(ref);
+  mm_data_free(&d);
+}
+#endif
+
+static void test_matmul_against_clblast(void **state) {
+  ocft_env *env = ocft_get_env(state);
+#ifdef OCF_HAVE_CLBLAST
+  /* Under Oclgrind CLBlast's own kernels would be simulated too (and judged by its checks):
+     that cross-check belongs to the real-device run. */
+  if (ocft_small()) skip();
+  const size_t shapes[][3] = {{128, 128, 64}, {129, 65, 130}, {256, 192, 96}, {31, 17, 13}};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++)
+    for (int tr = 0; tr < 4; tr++) {
+      mm_case t = plain(shapes[s][0], shapes[s][1], shapes[s][2]);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.alpha = 0.75f;
+      t.beta = tr == 3 ? 0.0f : -1.5f;
+      t.ldc_pad = 4;
+      t.c_off = 8;
+      check_against_clblast(env, &t);
+    }
+#else
+  (void)env;
+  skip(); /* built without CLBlast */
+#endif
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_matmul_small_and_prime_shapes),
+      cmocka_unit_test(test_matmul_tile_remainders),
+      cmocka_unit_test(test_matmul_k_zero_and_one),
+      cmocka_unit_test(test_matmul_transposes),
+      cmocka_unit_test(test_matmul_strides_and_offsets),
+      cmocka_unit_test(test_matmul_alpha_beta),
+      cmocka_unit_test(test_matmul_workgroup_sizes),
+      cmocka_unit_test(test_matmul_rejects_bad_arguments),
+      cmocka_unit_test(test_matmul_empty),
+      cmocka_unit_test(test_matmul_events),
+      cmocka_unit_test(test_matmul_host),
+      cmocka_unit_test(test_matmul_against_clblast),
+  };
+  return cmocka_run_group_tests_name("matmul", tests, ocft_group_setup, ocft_group_teardown);
+}
