@@ -176,16 +176,20 @@ static int parse_sizes(const char *text, const bench_options *o, size_lists *l) 
       return -1;
     }
     int used = 0;
-    if (o->add && s.ndims == 1 && l->add_count < 64) {
+    if (l->add_count == 64 || l->softmax_count == 64 || l->matmul_count == 64) {
+      fprintf(stderr, "oclfuse bench: more than 64 sizes\n");
+      return -1;
+    }
+    if (o->add && s.ndims == 1) {
       l->add[l->add_count++] = s.d[0];
       used = 1;
     }
-    if (o->softmax && s.ndims <= 2 && l->softmax_count < 64) {
+    if (o->softmax && s.ndims <= 2) {
       tool_shape t = {{s.d[0], s.ndims == 1 ? s.d[0] : s.d[1], 0}, 2};
       l->softmax[l->softmax_count++] = t;
       used = 1;
     }
-    if (o->matmul && s.ndims != 2 && l->matmul_count < 64) {
+    if (o->matmul && s.ndims != 2) {
       tool_shape t = {{s.d[0], s.ndims == 1 ? s.d[0] : s.d[1], s.ndims == 1 ? s.d[0] : s.d[2]}, 3};
       l->matmul[l->matmul_count++] = t;
       used = 1;

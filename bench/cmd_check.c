@@ -43,7 +43,7 @@ static void report(check_run *run, const char *op, const char *shape, ocf_varian
   run->cases++;
   int pass = !error[0] && v->pass;
   if (!pass) run->failures++;
-  printf("%-8s %-26s %-9s ", op, shape, variant_name(variant));
+  printf("%-8s %-34s %-9s ", op, shape, variant_name(variant));
   if (error[0]) {
     printf("%10s %10s %-9s FAIL  %s\n", "-", "-", "", error);
     return;
@@ -307,7 +307,7 @@ int cmd_check(int argc, char **argv) {
   ocf_context_device_info(run.ctx, &info);
   printf("device %u:%u %s (%s), driver %s\n\n", info.platform_index, info.device_index,
          info.device_name, tool_device_type_name(info.type), info.driver_version);
-  printf("%-8s %-26s %-9s %10s %10s %-9s %s\n", "op", "shape", "variant", "max error", "tolerance",
+  printf("%-8s %-34s %-9s %10s %10s %-9s %s\n", "op", "shape", "variant", "max error", "tolerance",
          "measure", "result");
 
   static const add_case adds[] = {{1, 0, 0, 0, 0},     {1000, 0, 0, 0, 0},    {4099, 0, 0, 0, 0},

@@ -11,9 +11,9 @@
  *
  * That counts every kernel of the call and the gaps between them (what a pipeline of calls pays),
  * and nothing of the host. To keep the host's enqueue time out of it, the batch sits behind a
- * gate: one work-item spinning a dependent FMA chain for a millisecond or two, long enough for
- * the host to enqueue every call before the device reaches them. (A user event would do the same
- * but could deadlock if a callee ever waited on the queue; a kernel always finishes.)
+ * gate: one work-item spinning a dependent FMA chain for 2 ms plus 0.2 ms per call, long enough
+ * for the host to enqueue every call before the device reaches them. (A user event would do the
+ * same but could deadlock if a callee ever waited on the queue; a kernel always finishes.)
  *
  * A measurement first runs the call once and checks its output (so a wrong kernel is reported,
  * never timed; the run also builds the programs), then times a batch of `repeats` calls after one
@@ -86,10 +86,7 @@ int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int q
     clReleaseEvent(event);
     ns_per_iteration = end > start ? (double)(end - start) / probe : 1.0;
   }
-  double iterations = timer->gate_ms * 1e6 / ns_per_iteration;
-  if (iterations < 1024.0) iterations = 1024.0;
-  if (iterations > 268435456.0) iterations = 268435456.0;
-  timer->delay_iterations = (cl_uint)iterations;
+  timer->iterations_per_ms = 1e6 / ns_per_iteration;
   return 0;
 }
 
@@ -147,7 +144,11 @@ static int time_batch(tool_timer *timer, tool_enqueue_fn enqueue, void *state, i
     snprintf(err, errlen, "out of host memory");
     return -1;
   }
-  int rc = run_delay(timer, timer->delay_iterations, NULL);
+  /* 2 ms, plus 0.2 ms a call for the host to enqueue it (CLBlast's calls cost most). */
+  double iterations = (timer->gate_ms + 0.2 * (double)count) * timer->iterations_per_ms;
+  if (iterations < 1024.0) iterations = 1024.0;
+  if (iterations > 1073741824.0) iterations = 1073741824.0;
+  int rc = run_delay(timer, (cl_uint)iterations, NULL);
   if (rc) snprintf(err, errlen, "the timing gate kernel failed");
   for (size_t i = 0; rc == 0 && i < count; i++) {
     rc = enqueue(state, &events[i], err, errlen);

@@ -188,9 +188,9 @@ typedef struct tool_timer {
   cl_program program;
   cl_kernel delay; /* one work-item spinning a dependent FMA chain: the batch gate */
   cl_mem delay_out;
-  cl_uint delay_iterations; /* calibrated to about gate_ms */
-  double gate_ms;
-  double budget_ms; /* the time one measurement may take before repeats are cut (min 3) */
+  double iterations_per_ms; /* of the gate kernel, calibrated */
+  double gate_ms;           /* the gate's fixed part */
+  double budget_ms;         /* the time one measurement may take before repeats are cut (min 3) */
   int quiet;
 } tool_timer;
 
