@@ -9,7 +9,8 @@ typedef struct add_tuning {
   size_t workgroup_size;
   unsigned vector_width;
   /* Workgroups per compute unit in the grid-stride launch: enough to hide memory latency on a
-     GPU, few on a CPU where each one is a thread's loop anyway. */
+     GPU. 0: no grid-stride loop, one vector per work-item, which is what a CPU runtime wants
+     (PoCL vectorises across the work-items of a group, and cannot across a per-item loop). */
   unsigned groups_per_unit;
 } add_tuning;
 
@@ -17,7 +18,7 @@ static const add_tuning add_table[] = {
     {{"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, 256, 4, 16},
     {{"Advanced Micro Devices", NULL, CL_DEVICE_TYPE_GPU}, 256, 4, 16},
     {{"Intel", NULL, CL_DEVICE_TYPE_GPU}, 256, 4, 8},
-    {{NULL, NULL, CL_DEVICE_TYPE_CPU}, 64, 8, 4},
+    {{NULL, NULL, CL_DEVICE_TYPE_CPU}, 64, 8, 0},
     {{NULL, NULL, 0}, 128, 4, 8},
 };
 
@@ -62,7 +63,8 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
   }
   size_t global = ocf_round_up(n, wg);
   if (variant != OCF_VARIANT_BASELINE) {
-    size_t cap = wg * ctx->info.compute_units * tuning->groups_per_unit;
+    size_t cap = tuning->groups_per_unit ? wg * ctx->info.compute_units * tuning->groups_per_unit
+                                         : SIZE_MAX;
     global = ocf_round_up(work < cap ? work : cap, wg);
     size_t tail_items = ocf_round_up(vw, wg); /* add_vector's tail needs n % vw work-items */
     if (global < tail_items) global = tail_items;
