@@ -1,0 +1,498 @@
+/*
+ * ocf_softmax against the CPU reference (double, torch semantics for non-finite values).
+ *
+ * Tolerance, per element (u = 2^-24, one fp32 ulp of x is at most 2u|x|). For a row with max m,
+ * y_i = e_i / S, e_i = exp(x_i - m), S = sum_k e_k. The device computes:
+ *   - x_i - m, possibly as (x_i - m_j) and (m_j - m) through a work-item's own max m_j (the
+ *     row-in-registers kernel); each subtraction is exact when its operands are within a factor
+ *     2 (Sterbenz), else off by u|x_i - m| at most, which exp turns into a relative error of the
+ *     same size: 2u|x_i - m| covers both;
+ *   - exp, at most 3 ulp in OpenCL (6u relative), twice on the same path: 12u;
+ *   - 1 / S (a division, 2.5 ulp: 5u) and two multiplications (u each): 7u;
+ *   so the path of y_i given S costs a_i = 19u + 2u|x_i - m|, rounded up to 24u + 2u|x_i - m|;
+ *   - S itself: each term carries its own a_k-like error (weight y_k), so sum_k y_k (12u +
+ *     2u|x_k - m|), plus the summation: a partial sum passes through at most h levels, each one
+ *     addition (u) and at most one rescale by exp(m_old - m_new) (6u, one multiplication u, and
+ *     u/e from an inexact argument): 9u per level. h is not log2(cols): a work-item adds its own
+ *     share of the row serially. A share is at most ceil(cols / wg) vectors-worth plus the 64
+ *     floats a work-item may hold in registers, doubled for the power-of-two rounding of the
+ *     register block; the workgroup tree adds log2(wg) <= 14 levels and the split kernels at most
+ *     one level per part (parts <= share). So h = 3 * share + 20, with wg the launch's size, or
+ *     64 for default launches (every tuning row runs long rows with at least 64 work-items).
+ *   - Outputs below FLT_MIN may be flushed to zero (fp32 denormals are optional), and terms below
+ *     it vanish from S: an absolute floor of 2 * FLT_MIN.
+ * The bound is first order; a factor 2 covers the second-order terms. It is tight for the short
+ * rows and large workgroups most tests use (about 1e-6 relative), looser for long serial shares.
+ */
+#include "reference.h"
+#include "test_common.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double ulp_u = 1.0 / 16777216.0; /* 2^-24 */
+
+/* A work-item's serial share of a row of `cols` under workgroup size wg (0: a default launch). */
+static size_t serial_share(size_t cols, size_t wg) {
+  if (wg == 0) wg = 64;
+  return 2 * ((cols + wg - 1) / wg) + 64;
+}
+
+/* Per-element tolerances for the reference `want` of in (rows x cols, stride in_ld). */
+static void softmax_tolerance(size_t rows, size_t cols, const float *in, size_t in_ld,
+                              const double *want, size_t wg, double *tol) {
+  double h = 3.0 * (double)serial_share(cols, wg) + 20.0;
+  for (size_t r = 0; r < rows; r++) {
+    const float *x = in + r * in_ld;
+    const double *y = want + r * cols;
+    double m = -INFINITY;
+    for (size_t c = 0; c < cols; c++)
+      if (x[c] > m) m = x[c];
+    double weighted = 0.0;
+    for (size_t c = 0; c < cols; c++)
+      if (isfinite(x[c]) && isfinite(y[c])) weighted += y[c] * (12.0 + 2.0 * fabs(x[c] - m));
+    double b = ulp_u * (weighted + 9.0 * h);
+    for (size_t c = 0; c < cols; c++) {
+      double a = isfinite(x[c]) && isfinite(m) ? ulp_u * (24.0 + 2.0 * fabs(x[c] - m)) : 0.0;
+      tol[r * cols + c] = isfinite(y[c]) ? 2.0 * y[c] * (a + b) + 2.0 * FLT_MIN : 0.0;
+    }
+  }
+}
+
+typedef struct shape {
+  size_t rows, cols, in_off, in_ld, out_off, out_ld;
+} shape;
+
+static size_t extent_of(size_t rows, size_t cols, size_t ld) {
+  return rows && cols ? (rows - 1) * ld + cols : 0;
+}
+
+/* Whether element i of out lies inside the matrix of shape s. */
+static int in_matrix(const shape *s, size_t i) {
+  if (i < s->out_off) return 0;
+  size_t rel = i - s->out_off;
+  return rel / s->out_ld < s->rows && rel % s->out_ld < s->cols;
+}
+
+/*
+ * Runs one out-of-place call on fresh buffers: `in_all` holds in_off + extent floats. Compares
+ * every element with the reference and checks that out outside the matrix (before, between rows,
+ * after) is untouched.
+ */
+static void check_softmax(ocft_env *env, const char *what, const shape *s, const float *in_all,
+                          const ocf_launch *launch) {
+  size_t in_len = s->in_off + extent_of(s->rows, s->cols, s->in_ld);
+  size_t out_len = s->out_off + extent_of(s->rows, s->cols, s->out_ld) + 7;
+  size_t n = s->rows * s->cols;
+  float *got = ocft_alloc_floats(out_len), *sentinel = ocft_alloc_floats(out_len);
+  float *row = ocft_alloc_floats(s->cols);
+  double *want = ocft_alloc_doubles(n), *tol = ocft_alloc_doubles(n);
+  ocft_fill_uniform(sentinel, out_len, 1e6f, 2e6f, 77 + n);
+  ocf_ref_softmax(s->rows, s->cols, in_all + s->in_off, s->in_ld, want);
+  softmax_tolerance(s->rows, s->cols, in_all + s->in_off, s->in_ld, want,
+                    launch ? launch->workgroup_size : 0, tol);
+
+  cl_mem ib = ocft_buffer(env, in_len, in_all), ob = ocft_buffer(env, out_len, sentinel);
+  ocft_assert_status(ocf_softmax(env->ctx, s->rows, s->cols, ib, s->in_off, s->in_ld, ob,
+                                 s->out_off, s->out_ld, launch),
+                     OCF_SUCCESS);
+  ocft_read(env, ob, out_len, got);
+  for (size_t r = 0; r < s->rows; r++) {
+    memcpy(row, got + s->out_off + r * s->out_ld, s->cols * sizeof *row);
+    ocft_assert_close(what, row, want + r * s->cols, tol + r * s->cols, s->cols);
+  }
+  for (size_t i = 0; i < out_len; i++)
+    if (!in_matrix(s, i)) ocft_assert_unchanged(what, got + i, sentinel + i, 1);
+  clReleaseMemObject(ib);
+  clReleaseMemObject(ob);
+  free(got), free(sentinel), free(row), free(want), free(tol);
+}
+
+/* check_softmax on uniform data in [lo, hi). */
+static void check_uniform(ocft_env *env, const char *what, const shape *s, float lo, float hi,
+                          const ocf_launch *launch) {
+  size_t in_len = s->in_off + extent_of(s->rows, s->cols, s->in_ld);
+  float *in = ocft_alloc_floats(in_len);
+  ocft_fill_uniform(in, in_len, lo, hi, 1 + s->rows * 131 + s->cols);
+  check_softmax(env, what, s, in, launch);
+  free(in);
+}
+
+static const ocf_variant all_variants[] = {OCF_VARIANT_AUTO, OCF_VARIANT_GENERAL,
+                                           OCF_VARIANT_BASELINE};
+
+/* Dense shapes: single rows up to 100000, many short rows, lengths around powers of two and
+   primes. On a CPU they reach every kernel: rows in registers, the two-pass row and the split. */
+static void test_softmax_shapes_all_variants(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][2] = {{1, 1},     {1, 2},     {1, 3},     {1, 7},     {1, 31},
+                                     {1, 100},   {2, 257},   {3, 300},   {1, 1023},  {1, 1024},
+                                     {1, 1025},  {3, 4097},  {8, 4099},  {1000, 13}, {300, 128},
+                                     {17, 2053}, {2, 30011}, {1, 65537}, {1, 100000}};
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    ocf_launch launch = {0};
+    launch.variant = all_variants[v];
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
+      shape s = {shapes[i][0], shapes[i][1], 0, shapes[i][1], 0, shapes[i][1]};
+      if (ocft_small() && (s.cols > 300 || s.rows > 8)) continue;
+      check_uniform(env, "softmax shapes", &s, -8.0f, 8.0f, &launch);
+    }
+  }
+}
+
+/* Row strides longer than the row, aligned and misaligned offsets and strides. */
+static void test_softmax_offsets_and_strides(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t layouts[][4] = {/* in_off, in_ld extra, out_off, out_ld extra */
+                                      {0, 8, 0, 16}, {16, 0, 32, 4}, {1, 0, 0, 0},  {0, 0, 3, 0},
+                                      {5, 3, 7, 1},  {4, 1, 4, 1},   {13, 0, 13, 0}};
+  static const size_t shapes[][2] = {{1, 1}, {3, 5}, {4, 61}, {5, 300}, {9, 1031}, {2, 20011}};
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    ocf_launch launch = {0};
+    launch.variant = all_variants[v];
+    for (size_t l = 0; l < OCF_ARRAY_LEN_T(layouts); l++)
+      for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
+        size_t rows = shapes[i][0], cols = shapes[i][1];
+        if (ocft_small() && (cols > 300 || (l % 3 != 0 && cols > 61))) continue;
+        shape s = {
+            rows, cols, layouts[l][0], cols + layouts[l][1], layouts[l][2], cols + layouts[l][3]};
+        check_uniform(env, "softmax offsets", &s, -4.0f, 4.0f, &launch);
+      }
+  }
+}
+
+/* out == in (same buffer, offset and stride); the gaps between rows keep the input. */
+static void test_softmax_in_place(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][4] = {/* rows, cols, offset, ld */
+                                     {1, 1, 0, 1},         {4, 100, 4, 104},
+                                     {3, 77, 1, 80},       {2, 1500, 8, 1500},
+                                     {2, 30011, 0, 30011}, {1, 70001, 3, 70001}};
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    ocf_launch launch = {0};
+    launch.variant = all_variants[v];
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
+      size_t rows = shapes[i][0], cols = shapes[i][1], off = shapes[i][2], ld = shapes[i][3];
+      if (ocft_small() && cols > 300) continue;
+      size_t len = off + extent_of(rows, cols, ld) + 3;
+      float *in = ocft_alloc_floats(len), *got = ocft_alloc_floats(len);
+      double *want = ocft_alloc_doubles(rows * cols), *tol = ocft_alloc_doubles(rows * cols);
+      ocft_fill_uniform(in, len, -6.0f, 6.0f, 40 + i);
+      ocf_ref_softmax(rows, cols, in + off, ld, want);
+      softmax_tolerance(rows, cols, in + off, ld, want, 0, tol);
+      cl_mem b = ocft_buffer(env, len, in);
+      ocft_assert_status(ocf_softmax(env->ctx, rows, cols, b, off, ld, b, off, ld, &launch),
+                         OCF_SUCCESS);
+      ocft_read(env, b, len, got);
+      shape s = {rows, cols, off, ld, off, ld};
+      for (size_t r = 0; r < rows; r++)
+        ocft_assert_close("softmax in place", got + off + r * ld, want + r * cols, tol + r * cols,
+                          cols);
+      for (size_t j = 0; j < len; j++)
+        if (!in_matrix(&s, j)) ocft_assert_unchanged("softmax in place: gaps", got + j, in + j, 1);
+      clReleaseMemObject(b);
+      free(in), free(got), free(want), free(tol);
+    }
+  }
+}
+
+/* Magnitudes of 1e4 (exp would overflow without the max subtracted), a narrow band around 1e4
+   (many terms of similar size), and a constant row (exactly 1/cols everywhere). */
+static void test_softmax_large_magnitudes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t cols_list[] = {5, 257, 4099, 50000};
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    ocf_launch launch = {0};
+    launch.variant = all_variants[v];
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cols_list); i++) {
+      size_t cols = cols_list[i];
+      if (ocft_small() && cols > 300) continue;
+      shape s = {3, cols, 0, cols, 0, cols};
+      check_uniform(env, "softmax |x| ~ 1e4", &s, -1e4f, 1e4f, &launch);
+      check_uniform(env, "softmax x ~ 1e4 +- 8", &s, 1e4f - 8.0f, 1e4f + 8.0f, &launch);
+      float *in = ocft_alloc_floats(3 * cols);
+      for (size_t j = 0; j < 3 * cols; j++)
+        in[j] = j < cols ? -3e4f : j < 2 * cols ? 0.0f : 3e38f;
+      check_softmax(env, "softmax constant rows", &s, in, &launch);
+      free(in);
+    }
+  }
+}
+
+/* torch.softmax's rules, with the special values at the start, the middle and the end of rows
+   of several lengths (so they land in different work-items, vectors, tails and split parts). */
+static void test_softmax_non_finite(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t cols_list[] = {1, 2, 5, 33, 300, 4099, 40009};
+  enum { ROWS = 9 };
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    ocf_launch launch = {0};
+    launch.variant = all_variants[v];
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cols_list); i++) {
+      size_t cols = cols_list[i];
+      if (ocft_small() && cols > 300) continue;
+      float *in = ocft_alloc_floats(ROWS * cols);
+      ocft_fill_uniform(in, ROWS * cols, -5.0f, 5.0f, 90 + cols);
+      size_t spots[] = {0, cols / 2, cols - 1};
+      for (size_t k = 0; k < 3; k++) {
+        size_t c = spots[k];
+        in[0 * cols + c] = -INFINITY;           /* row 0: some -inf entries -> 0 */
+        in[2 * cols + c] = NAN;                 /* row 2: NaN -> row NaN */
+        in[3 * cols + c] = INFINITY;            /* row 3: +inf -> row NaN */
+        in[5 * cols + c] = k ? -INFINITY : NAN; /* row 5: NaN among -inf -> NaN */
+      }
+      for (size_t c = 0; c < cols; c++) {
+        in[1 * cols + c] = -INFINITY;                            /* row 1: all -inf -> NaN */
+        in[4 * cols + c] = c % 2 ? -INFINITY : INFINITY;         /* row 4: +inf and -inf -> NaN */
+        in[6 * cols + c] = c == cols - 1 ? 1.0f : -INFINITY;     /* row 6: one finite -> 1, 0 */
+        in[7 * cols + c] = c % 3 ? -INFINITY : in[7 * cols + c]; /* row 7: mostly -inf */
+      }
+      /* row 8 stays finite: its neighbours must not disturb it */
+      shape s = {ROWS, cols, 0, cols, 0, cols};
+      check_softmax(env, "softmax non-finite", &s, in, &launch);
+      free(in);
+    }
+  }
+}
+
+/* Every workgroup size the device and kernel accept gives the reference within tolerance (which
+   widens with the serial share, wg small); one above the device's maximum is refused with
+   OCF_ERR_INVALID_WORKGROUP and changes nothing. */
+static void test_softmax_workgroup_sizes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  size_t max = env->info.max_workgroup_size;
+  const size_t candidates[] = {1, 2, 3, 7, 32, 64, 100, 128, 256, 512, 1000, 1024, 2048, 4096};
+  const size_t cols = ocft_small() ? 300 : 4099;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(candidates); i++) {
+    if (candidates[i] > max || (ocft_small() && candidates[i] > 64)) continue;
+    for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+      ocf_launch launch = {0};
+      launch.workgroup_size = candidates[i];
+      launch.variant = all_variants[v];
+      shape aligned = {3, cols, 0, cols + 5, 16, cols + 11};
+      shape misaligned = {2, cols, 1, cols, 2, cols + 1};
+      shape one_row = {1, cols, 0, cols, 0, cols};
+      check_uniform(env, "softmax workgroup", &aligned, -8.0f, 8.0f, &launch);
+      if (v == 0) check_uniform(env, "softmax workgroup", &misaligned, -8.0f, 8.0f, &launch);
+      if (v == 0) check_uniform(env, "softmax workgroup", &one_row, -8.0f, 8.0f, &launch);
+    }
+  }
+  float before[64], after[64];
+  ocft_fill_uniform(before, 64, -1.0f, 1.0f, 3);
+  cl_mem ib = ocft_buffer(env, 64, before), ob = ocft_buffer(env, 64, before);
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    ocf_launch launch = {0};
+    launch.workgroup_size = max + 1;
+    launch.variant = all_variants[v];
+    ocft_assert_status(ocf_softmax(env->ctx, 8, 8, ib, 0, 8, ob, 0, 8, &launch),
+                       OCF_ERR_INVALID_WORKGROUP);
+    assert_true(strstr(ocf_last_error(), "workgroup") != NULL);
+  }
+  ocft_read(env, ob, 64, after);
+  ocft_assert_unchanged("softmax with a refused workgroup", after, before, 64);
+  clReleaseMemObject(ib);
+  clReleaseMemObject(ob);
+}
+
+/* Every validation rule returns its own status and leaves out untouched. */
+static void test_softmax_rejects_bad_arguments(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { N = 64 };
+  float data[N], before[N], after[N];
+  ocft_fill_uniform(data, N, -1.0f, 1.0f, 5);
+  ocft_fill_uniform(before, N, -1.0f, 1.0f, 6);
+  cl_mem ib = ocft_buffer(env, N, data), ob = ocft_buffer(env, N, before);
+  cl_event event = NULL;
+  ocf_launch bad_variant = {0}, bad_wait = {0}, bad_wait2 = {0};
+  bad_variant.variant = (ocf_variant)9;
+  bad_wait.num_wait_events = 1; /* no list */
+  bad_wait2.wait_events = &event;
+  ocf_context *ctx = env->ctx;
+
+  ocft_assert_status(ocf_softmax(NULL, 8, 8, ib, 0, 8, ob, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, NULL, 0, 8, ob, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, NULL, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax(ctx, 0, 8, NULL, 0, 8, ob, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 7, ob, 0, 8, NULL), OCF_ERR_INVALID_STRIDE);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 7, NULL), OCF_ERR_INVALID_STRIDE);
+  ocft_assert_status(ocf_softmax(ctx, 1, 8, ib, 0, 0, ob, 0, 8, NULL), OCF_ERR_INVALID_STRIDE);
+  ocft_assert_status(ocf_softmax(ctx, SIZE_MAX / 4, 8, ib, 0, 8, ob, 0, 8, NULL),
+                     OCF_ERR_SIZE_OVERFLOW);
+  ocft_assert_status(ocf_softmax(ctx, 2, 8, ib, 0, 8, ob, 0, SIZE_MAX / 4, NULL),
+                     OCF_ERR_SIZE_OVERFLOW);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 1, 8, ob, 0, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 1, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 9, ob, 0, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
+  ocft_assert_status(ocf_softmax(ctx, 1, 1, ib, SIZE_MAX, 1, ob, 0, 8, NULL),
+                     OCF_ERR_BUFFER_TOO_SMALL);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad_variant),
+                     OCF_ERR_INVALID_VALUE);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad_wait), OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad_wait2), OCF_ERR_INVALID_VALUE);
+  /* Overlap other than exactly in place: shifted, same start with another stride, sub-buffer. */
+  ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 0, 8, ob, 1, 8, NULL), OCF_ERR_ALIASING);
+  ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 8, 8, ob, 0, 8, NULL), OCF_ERR_ALIASING);
+  ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 0, 8, ob, 0, 9, NULL), OCF_ERR_ALIASING);
+  cl_buffer_region region = {0, 32 * sizeof(float)};
+  cl_int err = CL_SUCCESS;
+  cl_mem sub =
+      clCreateSubBuffer(ob, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  ocft_assert_status(ocf_softmax(ctx, 2, 8, ob, 8, 8, sub, 0, 8, NULL), OCF_ERR_ALIASING);
+  ocft_read(env, ob, N, after);
+  ocft_assert_unchanged("softmax after rejected calls", after, before, N);
+
+  /* A buffer or queue from another OpenCL context is refused too. */
+  cl_context other = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, N * sizeof(float), NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  cl_command_queue foreign_queue = clCreateCommandQueue(other, env->device, 0, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  ocf_launch other_queue = {0};
+  other_queue.queue = foreign_queue;
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, foreign, 0, 8, ob, 0, 8, NULL),
+                     OCF_ERR_CONTEXT_MISMATCH);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, foreign, 0, 8, NULL),
+                     OCF_ERR_CONTEXT_MISMATCH);
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &other_queue),
+                     OCF_ERR_CONTEXT_MISMATCH);
+  ocft_read(env, ob, N, after);
+  ocft_assert_unchanged("softmax after rejected calls", after, before, N);
+
+  clReleaseCommandQueue(foreign_queue);
+  clReleaseMemObject(foreign);
+  clReleaseContext(other);
+  clReleaseMemObject(sub);
+  clReleaseMemObject(ib);
+  clReleaseMemObject(ob);
+}
+
+/* rows == 0 or cols == 0: success and no work, with an event when one is asked for. */
+static void test_softmax_empty(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  float before[8] = {1, 2, 3, 4, 5, 6, 7, 8}, after[8];
+  cl_mem b = ocft_buffer(env, 8, before);
+  cl_event done = NULL;
+  ocf_launch launch = {0};
+  launch.event = &done;
+  ocft_assert_status(ocf_softmax(env->ctx, 0, 8, b, 0, 8, b, 0, 8, NULL), OCF_SUCCESS);
+  ocft_assert_status(ocf_softmax(env->ctx, 8, 0, b, 0, 0, b, 0, 0, NULL), OCF_SUCCESS);
+  ocft_assert_status(ocf_softmax(env->ctx, 0, 0, b, 8, 0, b, 8, 0, &launch), OCF_SUCCESS);
+  assert_non_null(done);
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  clReleaseEvent(done);
+  ocft_read(env, b, 8, after);
+  ocft_assert_unchanged("softmax with no work", after, before, 8);
+  clReleaseMemObject(b);
+}
+
+/* The out event completes after every kernel of the call (the baseline's three, the split's two),
+   and the wait list holds the first back. */
+static void test_softmax_events(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t cols = ocft_small() ? 200 : 50000;
+  float *in = ocft_alloc_floats(cols), *got = ocft_alloc_floats(cols);
+  double *want = ocft_alloc_doubles(cols), *tol = ocft_alloc_doubles(cols);
+  ocft_fill_uniform(in, cols, -3.0f, 3.0f, 21);
+  ocf_ref_softmax(1, cols, in, cols, want);
+  cl_mem ib = ocft_buffer(env, cols, in), ob = ocft_buffer(env, cols, in);
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(env->cl, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    cl_event done = NULL;
+    ocf_launch launch = {0};
+    launch.variant = all_variants[v];
+    launch.workgroup_size = ocft_small() ? 1 : 0; /* small: long enough rows to split */
+    launch.num_wait_events = 1;
+    launch.wait_events = &gate;
+    launch.event = &done;
+    softmax_tolerance(1, cols, in, cols, want, launch.workgroup_size, tol);
+    ocft_assert_status(ocf_softmax(env->ctx, 1, cols, ib, 0, cols, ob, 0, cols, &launch),
+                       OCF_SUCCESS);
+    assert_non_null(done);
+    cl_int state_now = 0;
+    assert_int_equal(
+        clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state_now, &state_now, NULL),
+        CL_SUCCESS);
+    assert_true(state_now != CL_COMPLETE);
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    ocft_read(env, ob, cols, got);
+    ocft_assert_close("softmax after events", got, want, tol, cols);
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+  }
+  clReleaseMemObject(ib);
+  clReleaseMemObject(ob);
+  free(in), free(got), free(want), free(tol);
+}
+
+static void test_softmax_host(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t rows = 5, cols = ocft_small() ? 123 : 3001, in_ld = cols + 2, out_ld = cols + 3;
+  float *in = ocft_alloc_floats(rows * in_ld), *out = ocft_alloc_floats(rows * out_ld);
+  float *sentinel = ocft_alloc_floats(rows * out_ld);
+  double *want = ocft_alloc_doubles(rows * cols), *tol = ocft_alloc_doubles(rows * cols);
+  ocft_fill_uniform(in, rows * in_ld, -7.0f, 7.0f, 31);
+  ocft_fill_uniform(sentinel, rows * out_ld, 5.0f, 6.0f, 32);
+  memcpy(out, sentinel, rows * out_ld * sizeof *out);
+  ocf_ref_softmax(rows, cols, in, in_ld, want);
+  softmax_tolerance(rows, cols, in, in_ld, want, 0, tol);
+
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, in, in_ld, out, out_ld), OCF_SUCCESS);
+  for (size_t r = 0; r < rows; r++) {
+    ocft_assert_close("softmax_host", out + r * out_ld, want + r * cols, tol + r * cols, cols);
+    if (r + 1 < rows)
+      ocft_assert_unchanged("softmax_host gaps", out + r * out_ld + cols,
+                            sentinel + r * out_ld + cols, out_ld - cols);
+  }
+
+  /* In place (out == in, same stride): the gaps keep the input. */
+  float *copy = ocft_alloc_floats(rows * in_ld);
+  memcpy(copy, in, rows * in_ld * sizeof *copy);
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, copy, in_ld, copy, in_ld), OCF_SUCCESS);
+  for (size_t r = 0; r < rows; r++) {
+    ocft_assert_close("softmax_host in place", copy + r * in_ld, want + r * cols, tol + r * cols,
+                      cols);
+    if (r + 1 < rows)
+      ocft_assert_unchanged("softmax_host in place gaps", copy + r * in_ld + cols,
+                            in + r * in_ld + cols, in_ld - cols);
+  }
+
+  memcpy(copy, in, rows * in_ld * sizeof *copy);
+  ocft_assert_status(ocf_softmax_host(NULL, rows, cols, in, in_ld, out, out_ld),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, NULL, in_ld, out, out_ld),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, in, in_ld, NULL, out_ld),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, in, cols - 1, out, out_ld),
+                     OCF_ERR_INVALID_STRIDE);
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, copy, in_ld, copy, out_ld),
+                     OCF_ERR_ALIASING);
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, copy, in_ld, copy + 1, in_ld),
+                     OCF_ERR_ALIASING);
+  ocft_assert_unchanged("softmax_host after rejected calls", copy, in, rows * in_ld);
+  ocft_assert_status(ocf_softmax_host(env->ctx, 0, cols, NULL, in_ld, NULL, out_ld), OCF_SUCCESS);
+  free(in), free(out), free(sentinel), free(want), free(tol), free(copy);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_softmax_shapes_all_variants),
+      cmocka_unit_test(test_softmax_offsets_and_strides),
+      cmocka_unit_test(test_softmax_in_place),
+      cmocka_unit_test(test_softmax_large_magnitudes),
+      cmocka_unit_test(test_softmax_non_finite),
+      cmocka_unit_test(test_softmax_workgroup_sizes),
+      cmocka_unit_test(test_softmax_rejects_bad_arguments),
+      cmocka_unit_test(test_softmax_empty),
+      cmocka_unit_test(test_softmax_events),
+      cmocka_unit_test(test_softmax_host),
+  };
+  return cmocka_run_group_tests_name("softmax", tests, ocft_group_setup, ocft_group_teardown);
+}
