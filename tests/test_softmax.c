@@ -76,6 +76,11 @@ static int in_matrix(const shape *s, size_t i) {
   return rel / s->out_ld < s->rows && rel % s->out_ld < s->cols;
 }
 
+/* Explicit workgroup sizes up to this must run; larger ones may be refused by a kernel whose
+   registers allow fewer work-items than the device (NVIDIA caps these kernels at 256). */
+static const size_t always_accepted = 128;
+static const shape empty_shape = {0, 0, 0, 1, 0, 1};
+
 /*
  * Runs one out-of-place call on fresh buffers: `in_all` holds in_off + extent floats. Compares
  * every element with the reference and checks that out outside the matrix (before, between rows,
@@ -95,10 +100,17 @@ static void check_softmax(ocft_env *env, const char *what, const shape *s, const
                     launch ? launch->workgroup_size : 0, tol);
 
   cl_mem ib = ocft_buffer(env, in_len, in_all), ob = ocft_buffer(env, out_len, sentinel);
-  ocft_assert_status(ocf_softmax(env->ctx, s->rows, s->cols, ib, s->in_off, s->in_ld, ob,
-                                 s->out_off, s->out_ld, launch),
-                     OCF_SUCCESS);
+  ocf_status status = ocf_softmax(env->ctx, s->rows, s->cols, ib, s->in_off, s->in_ld, ob,
+                                  s->out_off, s->out_ld, launch);
   ocft_read(env, ob, out_len, got);
+  if (status == OCF_ERR_INVALID_WORKGROUP && launch && launch->workgroup_size > always_accepted) {
+    /* The kernel's own limit (registers) is below the device's: refused, nothing touched. */
+    ocft_assert_unchanged(what, got, sentinel, out_len);
+    out_len = 0;
+  } else {
+    ocft_assert_status(status, OCF_SUCCESS);
+  }
+  if (out_len == 0) s = &empty_shape;
   for (size_t r = 0; r < s->rows; r++) {
     memcpy(row, got + s->out_off + r * s->out_ld, s->cols * sizeof *row);
     ocft_assert_close(what, row, want + r * s->cols, tol + r * s->cols, s->cols);
@@ -142,12 +154,26 @@ static void test_softmax_shapes_all_variants(void **state) {
   }
 }
 
+/* A stride: cols plus `extra`, or with ROUND_LD the next multiple of 16 (every vector width
+   divides it, so rows of cols % VW != 0 run the vector kernels with a partial last vector). */
+enum { ROUND_LD = 1000 };
+static size_t ld_for(size_t cols, size_t extra) {
+  return extra == ROUND_LD ? (cols + 15) / 16 * 16 : cols + extra;
+}
+
 /* Row strides longer than the row, aligned and misaligned offsets and strides. */
 static void test_softmax_offsets_and_strides(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const size_t layouts[][4] = {/* in_off, in_ld extra, out_off, out_ld extra */
-                                      {0, 8, 0, 16}, {16, 0, 32, 4}, {1, 0, 0, 0},  {0, 0, 3, 0},
-                                      {5, 3, 7, 1},  {4, 1, 4, 1},   {13, 0, 13, 0}};
+                                      {0, 8, 0, 16},
+                                      {16, 0, 32, 4},
+                                      {1, 0, 0, 0},
+                                      {0, 0, 3, 0},
+                                      {5, 3, 7, 1},
+                                      {4, 1, 4, 1},
+                                      {13, 0, 13, 0},
+                                      {0, ROUND_LD, 0, ROUND_LD},
+                                      {16, ROUND_LD, 32, ROUND_LD}};
   static const size_t shapes[][2] = {{1, 1}, {3, 5}, {4, 61}, {5, 300}, {9, 1031}, {2, 20011}};
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
     ocf_launch launch = {0};
@@ -155,9 +181,10 @@ static void test_softmax_offsets_and_strides(void **state) {
     for (size_t l = 0; l < OCF_ARRAY_LEN_T(layouts); l++)
       for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
         size_t rows = shapes[i][0], cols = shapes[i][1];
-        if (ocft_small() && (cols > 300 || (l % 3 != 0 && cols > 61))) continue;
-        shape s = {
-            rows, cols, layouts[l][0], cols + layouts[l][1], layouts[l][2], cols + layouts[l][3]};
+        if (ocft_small() && (cols > 300 || (l % 3 != 0 && l < 7 && cols > 61))) continue;
+        shape s = {rows,          cols,
+                   layouts[l][0], ld_for(cols, layouts[l][1]),
+                   layouts[l][2], ld_for(cols, layouts[l][3])};
         check_uniform(env, "softmax offsets", &s, -4.0f, 4.0f, &launch);
       }
   }
