@@ -15,7 +15,7 @@ ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t 
   }
   /* (rows - 1) * ld + cols, and the same in bytes, must fit in size_t. */
   size_t limit = SIZE_MAX / sizeof(float);
-  if (ld != 0 && rows - 1 > (limit - cols) / ld)
+  if (cols > limit || (ld != 0 && rows - 1 > (limit - cols) / ld))
     return ocf_fail(OCF_ERR_SIZE_OVERFLOW,
                     "%s: %zu rows of stride %zu overflow the addressable size", name, rows, ld);
   *extent = (rows - 1) * ld + cols;

@@ -349,6 +349,10 @@ static void test_softmax_rejects_bad_arguments(void **state) {
                      OCF_ERR_SIZE_OVERFLOW);
   ocft_assert_status(ocf_softmax(ctx, 2, 8, ib, 0, 8, ob, 0, SIZE_MAX / 4, NULL),
                      OCF_ERR_SIZE_OVERFLOW);
+  /* One row whose byte size alone overflows. */
+  ocft_assert_status(
+      ocf_softmax(ctx, 1, SIZE_MAX / 2, ib, 0, SIZE_MAX / 2, ob, 0, SIZE_MAX / 2, NULL),
+      OCF_ERR_SIZE_OVERFLOW);
   ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 1, 8, ob, 0, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
   ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 1, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
   ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 9, ob, 0, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
