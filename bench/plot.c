@@ -239,7 +239,13 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
     fprintf(stderr, "oclfuse bench: nothing to plot (no successful rows)\n");
     rc = -1;
   }
-  if (rc == 0) {
+  if (rc == 0 && !tool_gnuplot_available()) {
+    fprintf(stderr,
+            "oclfuse bench: no gnuplot: wrote the data and %s; run `gnuplot charts.gp` in that "
+            "directory to draw the PNGs\n",
+            path);
+    rc = -1;
+  } else if (rc == 0) {
     /* The directory goes to gnuplot as a quoted string, never through a shell. */
     FILE *pipe = popen("gnuplot", "w");
     if (!pipe) {
