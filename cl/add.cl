@@ -28,13 +28,8 @@
 #define VW 4
 #endif
 
-#define OCF_CAT_(a, b) a##b
-#define OCF_CAT(a, b) OCF_CAT_(a, b)
-#if VW == 1
-#define floatV float
-#else
-#define floatV OCF_CAT(float, VW)
-#endif
+/* The vector type of add_vector's accesses (OCF_FLOATN: cl/common.cl). */
+#define floatV OCF_FLOATN(VW)
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 add_vector(const ulong n, __global const float *x, const ulong x_off, __global const float *y,

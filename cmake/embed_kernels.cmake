@@ -2,7 +2,7 @@
 # Run as a script:  cmake -DOUTPUT=<file.c> -DSOURCES="<a.cl>;<b.cl>;..." -P embed_kernels.cmake
 # Each source becomes a byte array (file(READ ... HEX) has no string-literal length limit) plus
 # its length; an FNV-1a digest of it, computed once at first use, is part of the program cache key.
-# The order of SOURCES must match enum ocf_program_id in src/internal.h.
+# The order of SOURCES must match enum ocf_program_id in src/internal.h, then common.cl last.
 
 if(NOT OUTPUT OR NOT SOURCES)
   message(FATAL_ERROR "embed_kernels.cmake needs -DOUTPUT and -DSOURCES")
@@ -43,11 +43,19 @@ static void compute_digests(void) {
 }
 
 const ocf_kernel_source *ocf_kernel_source_get(ocf_program_id id) {
-  if ((size_t)id >= sizeof(sources) / sizeof(sources[0]))
+  if ((size_t)id >= OCF_PROGRAM_COUNT)
     return NULL;
   pthread_once(&digest_once, compute_digests);
   return &sources[id];
 }
+
+const ocf_kernel_source *ocf_kernel_common_source(void) {
+  pthread_once(&digest_once, compute_digests);
+  return &sources[OCF_PROGRAM_COUNT];
+}
+
+_Static_assert(sizeof(sources) / sizeof(sources[0]) == OCF_PROGRAM_COUNT + 1,
+               "the embedded sources are the programs, in enum order, then cl/common.cl");
 ]=])
 
 # Write only when the content changes, so that an unchanged kernel set does not relink.

@@ -48,6 +48,8 @@ typedef struct ocf_kernel_source {
 } ocf_kernel_source;
 
 const ocf_kernel_source *ocf_kernel_source_get(ocf_program_id id);
+/* cl/common.cl: the first source string of every program (shared macros). */
+const ocf_kernel_source *ocf_kernel_common_source(void);
 
 /* ---- context.c ---- */
 

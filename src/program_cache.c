@@ -46,9 +46,11 @@ static ocf_status build_program(ocf_context *ctx, ocf_program_id id, const char 
                                 cl_program *out) {
   const ocf_kernel_source *source = ocf_kernel_source_get(id);
   if (!source) return ocf_fail(OCF_ERR_INVALID_VALUE, "unknown program id %d", (int)id);
-  const char *text = (const char *)source->text;
+  const ocf_kernel_source *common = ocf_kernel_common_source();
+  const char *texts[2] = {(const char *)common->text, (const char *)source->text};
+  const size_t lengths[2] = {common->length, source->length};
   cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(ctx->cl_ctx, 1, &text, &source->length, &err);
+  cl_program program = clCreateProgramWithSource(ctx->cl_ctx, 2, texts, lengths, &err);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clCreateProgramWithSource");
   /* -cl-std=CL1.2 keeps every device on the same language, whatever its default. */
   size_t full_length = strlen(options) + 64;
