@@ -15,4 +15,5 @@ ctest --test-dir "$build" --output-on-failure -j"$jobs"
 
 cmake -S . -B "$build-sanitize" -DCMAKE_BUILD_TYPE=Debug -DOCLFUSE_WERROR=ON -DOCLFUSE_SANITIZE=ON
 cmake --build "$build-sanitize" -j"$jobs"
-ctest --test-dir "$build-sanitize" --output-on-failure -j"$jobs" -L unit
+LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
+  ctest --test-dir "$build-sanitize" --output-on-failure -j"$jobs" -L unit
