@@ -9,7 +9,12 @@
  *                 may be partial (cols % VW floats), its missing lanes read as -inf
  *
  * One workgroup per row (rows loop grid-stride when there are more rows than workgroups), except
- * the split kernels, which give each row `parts` workgroups.
+ * softmax_rows, which gives a row SEG work-items of a workgroup (WG / SEG rows a group), and the
+ * split kernels, which give each row `parts` workgroups.
+ *
+ *   softmax_rows, WG = 8, SEG = 4, ITEMS = 2:     row b*2 + 0: work-items 0..3, vectors
+ *                                                   [0 1 2 3 | 4 5 6 7]  (item i holds k = i, i+4)
+ *                                                 row b*2 + 1: work-items 4..7, likewise
  *
  * The running state of a work-item is a pair (m, s): the largest value it has seen and the sum of
  * exp(x - m) over what it has seen. Two pairs combine exactly as two halves of a row would
@@ -24,6 +29,12 @@
  * is finite (the max contributes exactly 1), so 1 / s neither divides by zero nor overflows.
  *
  * Kernels (the host picks; every one is right for any rows, cols >= 1, strides and in-place use):
+ *   softmax_rows       short rows, several a workgroup: WG / SEG rows, SEG work-items each,
+ *                      the row in registers. Assumes cols <= SEG * VW * ITEMS, SEG a power of two
+ *                      dividing WG, and, when VW > 1, the same alignment as softmax_resident. Reads
+ *                      once, writes once; two segment reductions (max, then sum) through local
+ *                      memory, one or two barriers each, whatever the row count (the last batch
+ *                      may be ragged: its missing rows take part in the barriers only).
  *   softmax_resident   the row fits in registers: cols <= WG * VW * ITEMS. Reads the row once,
  *                      writes it once. Assumes, when VW > 1, that in_off, in_ld, out_off, out_ld
  *                      are multiples of VW (aligned vector access).
@@ -61,6 +72,11 @@
 #define ITEMS 4
 #endif
 
+/* Work-items per row in softmax_rows: a power of two that divides WG (WG / SEG rows a group). */
+#ifndef SEG
+#define SEG 8
+#endif
+
 /* Vectors each work-item loads per step of the long-row loops (online, split). */
 #ifndef UNROLL
 #define UNROLL 4
@@ -77,46 +93,77 @@
 #define LANES_2(F) F(0, s0) F(1, s1)
 #define LANES_4(F) LANES_2(F) F(2, s2) F(3, s3)
 #define LANES_8(F) LANES_4(F) F(4, s4) F(5, s5) F(6, s6) F(7, s7)
-#define LANES_16(F) LANES_8(F) F(8, s8) F(9, s9) F(10, sa) F(11, sb) F(12, sc) F(13, sd) F(14, se) F(15, sf)
+#define LANES_16(F) \
+  LANES_8(F) F(8, s8) F(9, s9) F(10, sa) F(11, sb) F(12, sc) F(13, sd) F(14, se) F(15, sf)
 #define LANES OCF_CAT(LANES_, VW)
 #define HMAX OCF_CAT(hmax, VW)
 #define HSUM OCF_CAT(hsum, VW)
 
+/* softmax_rows: rows a workgroup, and the first level of its segment reductions (each work-item
+   reads CHUNK values, then, when the segment is longer, SEG / CHUNK partial results). */
+#define ROWS_PER_GROUP (WG / SEG)
+#define CHUNK (SEG < 16 ? SEG : 16)
+#if SEG < 1 || (SEG & (SEG - 1)) || WG % SEG
+#error "SEG must be a power of two that divides WG"
+#endif
+
 /* The smallest power of two >= WG: the local reductions fold [WG_POW2 / 2, WG) first. */
-#define WG_POW2                                                                                    \
-  (WG <= 1      ? 1                                                                                \
-   : WG <= 2    ? 2                                                                                \
-   : WG <= 4    ? 4                                                                                \
-   : WG <= 8    ? 8                                                                                \
-   : WG <= 16   ? 16                                                                               \
-   : WG <= 32   ? 32                                                                               \
-   : WG <= 64   ? 64                                                                               \
-   : WG <= 128  ? 128                                                                              \
-   : WG <= 256  ? 256                                                                              \
-   : WG <= 512  ? 512                                                                              \
-   : WG <= 1024 ? 1024                                                                             \
-   : WG <= 2048 ? 2048                                                                             \
-   : WG <= 4096 ? 4096                                                                             \
-   : WG <= 8192 ? 8192                                                                             \
+#define WG_POW2        \
+  (WG <= 1      ? 1    \
+   : WG <= 2    ? 2    \
+   : WG <= 4    ? 4    \
+   : WG <= 8    ? 8    \
+   : WG <= 16   ? 16   \
+   : WG <= 32   ? 32   \
+   : WG <= 64   ? 64   \
+   : WG <= 128  ? 128  \
+   : WG <= 256  ? 256  \
+   : WG <= 512  ? 512  \
+   : WG <= 1024 ? 1024 \
+   : WG <= 2048 ? 2048 \
+   : WG <= 4096 ? 4096 \
+   : WG <= 8192 ? 8192 \
                 : 16384)
 
 /* ---- horizontal max and sum of one vector (pairwise) ---- */
 
-float hmax1(float v) { return v; }
-float hmax2(float2 v) { return fmax(v.s0, v.s1); }
-float hmax4(float4 v) { return fmax(hmax2(v.s01), hmax2(v.s23)); }
-float hmax8(float8 v) { return fmax(hmax4(v.s0123), hmax4(v.s4567)); }
-float hmax16(float16 v) { return fmax(hmax8(v.s01234567), hmax8(v.s89abcdef)); }
-float hsum1(float v) { return v; }
-float hsum2(float2 v) { return dot(v, (float2)(1.0f)); }
-float hsum4(float4 v) { return dot(v, (float4)(1.0f)); }
-float hsum8(float8 v) { return hsum4(v.s0123) + hsum4(v.s4567); }
-float hsum16(float16 v) { return hsum8(v.s01234567) + hsum8(v.s89abcdef); }
+float hmax1(float v) {
+  return v;
+}
+float hmax2(float2 v) {
+  return fmax(v.s0, v.s1);
+}
+float hmax4(float4 v) {
+  return fmax(hmax2(v.s01), hmax2(v.s23));
+}
+float hmax8(float8 v) {
+  return fmax(hmax4(v.s0123), hmax4(v.s4567));
+}
+float hmax16(float16 v) {
+  return fmax(hmax8(v.s01234567), hmax8(v.s89abcdef));
+}
+float hsum1(float v) {
+  return v;
+}
+float hsum2(float2 v) {
+  return dot(v, (float2)(1.0f));
+}
+float hsum4(float4 v) {
+  return dot(v, (float4)(1.0f));
+}
+float hsum8(float8 v) {
+  return hsum4(v.s0123) + hsum4(v.s4567);
+}
+float hsum16(float16 v) {
+  return hsum8(v.s01234567) + hsum8(v.s89abcdef);
+}
 
 /* ---- the (m, s) arithmetic ---- */
 
 /* exp(x - m) for x <= m or NaN, with 1 when x == m (also for infinite x == m). */
-float scale(float x, float m) { return x == m ? 1.0f : exp(x - m); }
+float scale(float x, float m) {
+  return x == m ? 1.0f : exp(x - m);
+}
 
 /* The same, lane by lane. */
 floatV scale_v(floatV x, float m) {
@@ -132,7 +179,9 @@ void combine(float *m, float *s, const float om, const float os) {
 }
 
 /* 1 / s, or NaN when the row max is not finite (an all -inf row, or +inf in the row). */
-float inverse_sum(const float m, const float s) { return isfinite(m) ? 1.0f / s : NAN; }
+float inverse_sum(const float m, const float s) {
+  return isfinite(m) ? 1.0f / s : NAN;
+}
 
 /* ---- global memory: one vector of a row, guarded ---- */
 
@@ -146,7 +195,7 @@ floatV load_vec(__global const float *row, const ulong k, const ulong limit, con
   /* Lane by lane into a vector that starts defined (Oclgrind 21.10's uninitialized-value
      checker crashes on a shuffle of a partly undefined vector). */
   floatV v = (floatV)(-INFINITY);
-#define LOAD_LANE(j, s)                                                                            \
+#define LOAD_LANE(j, s) \
   if (k < limit && first + j < cols) v.s = row[first + j];
   LANES(LOAD_LANE)
 #undef LOAD_LANE
@@ -161,7 +210,7 @@ void store_vec(__global float *row, const ulong k, const ulong cols, const float
     *(__global floatV *)(row + first) = v;
   } else {
 #if VW > 1
-#define STORE_LANE(j, s)                                                                           \
+#define STORE_LANE(j, s) \
   if (first + j < cols) row[first + j] = v.s;
     LANES(STORE_LANE)
 #undef STORE_LANE
@@ -169,11 +218,17 @@ void store_vec(__global float *row, const ulong k, const ulong cols, const float
   }
 }
 
+/* Loads `count` vectors first, first + step, ... (those at or past limit read as -inf). */
+void load_strided(__global const float *row, const ulong first, const uint step, const ulong limit,
+                  const ulong cols, floatV *v, const uint count) {
+  for (uint i = 0; i < count; i++)
+    v[i] = load_vec(row, first + (ulong)i * step, limit, cols);
+}
+
 /* Loads `count` vectors first, first + WG, ... (those at or past limit read as -inf). */
 void load_block(__global const float *row, const ulong first, const ulong limit, const ulong cols,
                 floatV *v, const uint count) {
-  for (uint i = 0; i < count; i++)
-    v[i] = load_vec(row, first + (ulong)i * WG, limit, cols);
+  load_strided(row, first, WG, limit, cols, v, count);
 }
 
 /* The (m, s) of `count` vectors; replaces each vector by exp(v - m) (1 where v == m). */
@@ -227,7 +282,69 @@ float reduce_one(__local float *lv, const float v, const int is_max) {
   return result;
 }
 
+/* The max (is_max) or sum of v over the SEG work-items of this work-item's segment, returned to
+   all of them, bit for bit the same (each adds the same values in the same order). Two barriers
+   when SEG > CHUNK, else one. `lv` and `lw` are WG floats each; a caller alternates two such
+   pairs (max, then sum), so a pair is written again only after a barrier that follows every
+   read of it. */
+float segment_reduce(__local float *lv, __local float *lw, const float v, const int is_max) {
+  const uint lid = get_local_id(0);
+  lv[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint chunk = lid - lid % CHUNK;
+  float acc = lv[chunk];
+  for (uint j = 1; j < CHUNK; j++)
+    acc = is_max ? fmax(acc, lv[chunk + j]) : acc + lv[chunk + j];
+#if SEG > CHUNK
+  lw[lid] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const uint base = lid - lid % SEG;
+  acc = lw[base];
+  for (uint j = CHUNK; j < SEG; j += CHUNK)
+    acc = is_max ? fmax(acc, lw[base + j]) : acc + lw[base + j];
+#else
+  (void)lw;
+#endif
+  return acc;
+}
+
 /* ---- fused kernels ---- */
+
+/* Several short rows a workgroup: row r of the group's batch belongs to work-items
+   [r * SEG, (r + 1) * SEG), which hold it in registers (vector k with work-item k % SEG). The
+   row max, then the sum of exp(x - max), come from segment_reduce: no rescaling exps. Rows past
+   `rows` in the last batch (rows % ROWS_PER_GROUP != 0) run with nothing loaded, reach every
+   barrier and store nothing. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+softmax_rows(const ulong rows, const ulong cols, __global const float *in, const ulong in_off,
+             const ulong in_ld, __global float *out, const ulong out_off, const ulong out_ld) {
+  __local float lmax[WG], lmax2[WG], lsum[WG], lsum2[WG];
+  const uint lid = get_local_id(0), lane = lid % SEG;
+  const ulong nv = (cols + VW - 1) / VW;
+  const ulong batches = (rows + ROWS_PER_GROUP - 1) / ROWS_PER_GROUP;
+  for (ulong b = get_group_id(0); b < batches; b += get_num_groups(0)) {
+    const ulong r = b * ROWS_PER_GROUP + lid / SEG;
+    const int live = r < rows;
+    const ulong row = live ? r : 0; /* a dead row loads nothing (limit 0) and stores nothing */
+    floatV v[ITEMS];
+    load_strided(in + in_off + row * in_ld, lane, SEG, live ? nv : 0, cols, v, ITEMS);
+    float m = -INFINITY;
+    for (uint i = 0; i < ITEMS; i++)
+      m = fmax(m, HMAX(v[i]));
+    m = segment_reduce(lmax, lmax2, m, 1);
+    floatV acc = (floatV)(0.0f);
+    for (uint i = 0; i < ITEMS; i++) {
+      v[i] = scale_v(v[i], m);
+      acc += v[i];
+    }
+    const float inv = inverse_sum(m, segment_reduce(lsum, lsum2, HSUM(acc), 0));
+    __global float *dst = out + out_off + row * out_ld;
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong vec = lane + (ulong)i * SEG;
+      if (live && vec < nv) store_vec(dst, vec, cols, v[i] * inv);
+    }
+  }
+}
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_resident(const ulong rows, const ulong cols, __global const float *in, const ulong in_off,
@@ -313,9 +430,9 @@ softmax_split_stats(const ulong rows, const ulong cols, __global const float *in
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_split_write(const ulong rows, const ulong cols, __global const float *in,
-                    const ulong in_off, const ulong in_ld, __global float *out,
-                    const ulong out_off, const ulong out_ld, const ulong parts,
-                    const ulong part_vecs, __global const float *stats) {
+                    const ulong in_off, const ulong in_ld, __global float *out, const ulong out_off,
+                    const ulong out_ld, const ulong parts, const ulong part_vecs,
+                    __global const float *stats) {
   const ulong nv = (cols + VW - 1) / VW, total = rows * parts;
   for (ulong h = get_group_id(0); h < total; h += get_num_groups(0)) {
     const ulong g = total - 1 - h; /* reverse order: the stats pass's last reads may be cached */

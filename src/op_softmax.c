@@ -19,6 +19,12 @@ typedef struct softmax_tuning {
   size_t vector_width; /* floats per aligned vector access */
   size_t items;        /* most vectors a work-item holds in registers (softmax_resident) */
   size_t unroll;       /* vectors a work-item loads per step of the long-row loops */
+  /* Rows in registers, several a workgroup (softmax_rows): its workgroup size, the vectors a
+     work-item should hold (fewer work-items a row below that), and the most work-items a row
+     gets (a power of two); up to max_segment * items vectors a row, beyond: softmax_resident. */
+  size_t rows_workgroup_size;
+  size_t segment_items;
+  size_t max_segment;
   /* Workgroups per compute unit that keep the device busy: a call with fewer rows than that
      splits each long row over several workgroups (softmax_split_*). */
   size_t groups_per_unit;
@@ -29,12 +35,15 @@ static const softmax_tuning softmax_table[] = {
        in registers, 64 x 16 float4 a row: 3.49 TB/s (copy 3.7); 16384 x 1024: 3.56; 1024 x
        65536 two-pass with 256 x 2: 2.66 (split rows: 2.0, so 1024 rows do not split); 64 x
        262144 split into 4..16 parts: 1.1-1.25 (one group a row: 0.66). Its compiler caps
-       these kernels at 256 work-items. */
-    {{"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, 256, 64, 4, 16, 2, 4},
-    {{"Advanced Micro Devices", NULL, CL_DEVICE_TYPE_GPU}, 256, 64, 4, 8, 4, 8},
-    {{"Intel", NULL, CL_DEVICE_TYPE_GPU}, 256, 32, 4, 4, 4, 8},
-    {{NULL, NULL, CL_DEVICE_TYPE_CPU}, 64, 16, 8, 4, 2, 2},
-    {{NULL, NULL, 0}, 128, 32, 4, 4, 4, 4},
+       these kernels at 256 work-items. Rows in registers, several a group (softmax_rows, 128
+       work-items, 4 float4 each; oclfuse bench, copy 4.12): 65536 x 128 in 8-wide segments: 3.21
+       (one 32-item group a row: 1.44; 256-item groups: 3.08); 32768 x 256: 3.17; 16384 x 512: 3.16;
+       16384 x 1024: 3.56; 4096 x 4096 in one 128 x 8 segment: 3.57 (64 x 16 resident: 3.30). */
+    {{"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, 256, 64, 4, 16, 2, 128, 4, 128, 4},
+    {{"Advanced Micro Devices", NULL, CL_DEVICE_TYPE_GPU}, 256, 64, 4, 8, 4, 256, 4, 64, 8},
+    {{"Intel", NULL, CL_DEVICE_TYPE_GPU}, 256, 32, 4, 4, 4, 256, 4, 32, 8},
+    {{NULL, NULL, CL_DEVICE_TYPE_CPU}, 64, 16, 8, 4, 2, 64, 4, 8, 2},
+    {{NULL, NULL, 0}, 128, 32, 4, 4, 4, 128, 4, 32, 4},
 };
 
 /* One rule per tunable: inclusive range, and whether it must be a power of two. */
@@ -51,10 +60,14 @@ static const softmax_rule softmax_rules[] = {
     {"vector_width", offsetof(softmax_tuning, vector_width), 1, 16, 1},
     {"items", offsetof(softmax_tuning, items), 1, 32, 1},
     {"unroll", offsetof(softmax_tuning, unroll), 1, 16, 0},
+    {"rows_workgroup_size", offsetof(softmax_tuning, rows_workgroup_size), 1, 16384, 0},
+    {"segment_items", offsetof(softmax_tuning, segment_items), 1, 32, 1},
+    {"max_segment", offsetof(softmax_tuning, max_segment), 1, 16384, 1},
     {"groups_per_unit", offsetof(softmax_tuning, groups_per_unit), 1, 64, 0},
 };
 
-/* Floats one work-item may hold in registers in softmax_resident (vector_width * items). */
+/* Floats one work-item may hold in registers in softmax_resident (vector_width * items) and
+   softmax_rows (vector_width * segment_items). */
 enum { SOFTMAX_MAX_REGISTER_FLOATS = 64 };
 
 /* The one validator of a tuning row, for the built-in table and for explicit overrides alike. */
@@ -73,16 +86,19 @@ static ocf_status softmax_tuning_check(const softmax_tuning *t) {
     return ocf_fail(OCF_ERR_INVALID_VALUE,
                     "ocf_softmax: min_workgroup_size %zu exceeds workgroup_size %zu",
                     t->min_workgroup_size, t->workgroup_size);
-  if (t->vector_width * t->items > SOFTMAX_MAX_REGISTER_FLOATS)
+  if (t->vector_width * t->items > SOFTMAX_MAX_REGISTER_FLOATS ||
+      t->vector_width * t->segment_items > SOFTMAX_MAX_REGISTER_FLOATS)
     return ocf_fail(OCF_ERR_INVALID_VALUE,
-                    "ocf_softmax: vector_width %zu * items %zu exceeds %d floats a work-item",
-                    t->vector_width, t->items, (int)SOFTMAX_MAX_REGISTER_FLOATS);
+                    "ocf_softmax: vector_width %zu * items %zu (or segment_items %zu) exceeds %d "
+                    "floats a work-item",
+                    t->vector_width, t->items, t->segment_items, (int)SOFTMAX_MAX_REGISTER_FLOATS);
   return OCF_SUCCESS;
 }
 
 /* ---- the plan: which kernels, compiled how, launched how ---- */
 
 typedef enum softmax_kind {
+  SOFTMAX_ROWS,     /* short rows in registers, several a workgroup */
   SOFTMAX_RESIDENT, /* row in registers */
   SOFTMAX_ONLINE,   /* one workgroup a row, two passes */
   SOFTMAX_SPLIT,    /* several workgroups a row: stats, then write */
@@ -93,6 +109,7 @@ typedef enum softmax_kind {
 typedef struct softmax_plan {
   softmax_kind kind;
   size_t wg, vw, items, unroll;
+  size_t seg;              /* SOFTMAX_ROWS: work-items a row (1 for the other kernels) */
   size_t parts, part_vecs; /* SOFTMAX_SPLIT only */
   size_t groups;           /* workgroups launched (rows, or rows * parts, capped) */
 } softmax_plan;
@@ -131,6 +148,7 @@ static void softmax_choose(const ocf_context *ctx, const softmax_call *c, const 
   plan->vw = 1;
   plan->items = 1;
   plan->unroll = 1;
+  plan->seg = 1;
   plan->parts = 1;
   plan->part_vecs = 0;
   plan->groups = group_count(ctx, c->rows);
@@ -147,6 +165,27 @@ static void softmax_choose(const ocf_context *ctx, const softmax_call *c, const 
   size_t vecs = div_ceil(c->cols, vw);
   plan->vw = vw;
   plan->unroll = unroll;
+
+  /* Rows in registers, several a workgroup: a segment of the fewest work-items (a power of two)
+     that hold a row in segment_items vectors each, capped by max_segment and by the largest power
+     of two dividing the group, with more vectors each up to `items`; WG / seg rows a group, the
+     group no larger than the rows need (unless the caller fixed it). */
+  size_t seg = pow2_ceil(div_ceil(vecs, t->segment_items * t->vector_width / vw));
+  size_t rows_wg = t->rows_workgroup_size;
+  size_t seg_cap = rows_wg & (~rows_wg + 1); /* the lowest set bit */
+  if (seg_cap > t->max_segment) seg_cap = t->max_segment;
+  if (seg > seg_cap) seg = seg_cap;
+  if (!fixed_wg)
+    while (rows_wg % 2 == 0 && rows_wg / 2 >= seg && rows_wg / 2 / seg >= c->rows)
+      rows_wg /= 2;
+  if (vecs <= seg * items) {
+    plan->kind = SOFTMAX_ROWS;
+    plan->wg = rows_wg;
+    plan->seg = seg;
+    plan->items = pow2_ceil(div_ceil(vecs, seg));
+    plan->groups = group_count(ctx, div_ceil(c->rows, rows_wg / seg));
+    return;
+  }
 
   /* Rows that fit in registers: the smallest power-of-two group (from the minimum) that holds
      the row in at most `items` vectors a work-item, then the fewest items (a power of two). */
@@ -186,6 +225,9 @@ static void softmax_choose(const ocf_context *ctx, const softmax_call *c, const 
 /* The kernels of a plan in launch order. */
 static size_t softmax_kernel_names(softmax_kind kind, const char *names[3]) {
   switch (kind) {
+  case SOFTMAX_ROWS:
+    names[0] = "softmax_rows";
+    return 1;
   case SOFTMAX_RESIDENT:
     names[0] = "softmax_resident";
     return 1;
@@ -250,9 +292,9 @@ static ocf_status softmax_enqueue(ocf_context *ctx, cl_command_queue queue, cons
     if (status != OCF_SUCCESS) return status;
   }
 
-  char options[96];
-  snprintf(options, sizeof options, "-DWG=%zu -DVW=%zu -DITEMS=%zu -DUNROLL=%zu", plan->wg,
-           plan->vw, plan->items, plan->unroll);
+  char options[128];
+  snprintf(options, sizeof options, "-DWG=%zu -DVW=%zu -DITEMS=%zu -DUNROLL=%zu -DSEG=%zu",
+           plan->wg, plan->vw, plan->items, plan->unroll, plan->seg);
   cl_ulong rows = c->rows, cols = c->cols, in_off = c->in_offset, in_ld = c->in_ld;
   cl_ulong out_off = c->out_offset, out_ld = c->out_ld;
   cl_ulong parts = plan->parts, part_vecs = plan->part_vecs;
@@ -335,7 +377,10 @@ ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, si
   if (fixed_wg) {
     tuning.workgroup_size = launch->workgroup_size;
     tuning.min_workgroup_size = launch->workgroup_size;
+    tuning.rows_workgroup_size = launch->workgroup_size;
   }
+  if (tuning.rows_workgroup_size > ctx->info.max_workgroup_size)
+    tuning.rows_workgroup_size = ctx->info.max_workgroup_size;
   if ((status = softmax_tuning_check(&tuning)) != OCF_SUCCESS) return status;
   if (tuning.workgroup_size > ctx->info.max_workgroup_size)
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
@@ -357,6 +402,8 @@ ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, si
     tuning.workgroup_size /= 2;
     if (tuning.min_workgroup_size > tuning.workgroup_size)
       tuning.min_workgroup_size = tuning.workgroup_size;
+    if (tuning.rows_workgroup_size > tuning.workgroup_size)
+      tuning.rows_workgroup_size = tuning.workgroup_size;
     ocf_error_clear();
   }
 }

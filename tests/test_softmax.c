@@ -190,6 +190,29 @@ static void test_softmax_offsets_and_strides(void **state) {
   }
 }
 
+/* One in-place call (out == in: same buffer, offset `off` and stride `ld`) on uniform data in
+   [-6, 6); the gaps between rows, and the floats before and after, keep the input. */
+static void check_in_place(ocft_env *env, const char *what, size_t rows, size_t cols, size_t off,
+                           size_t ld, unsigned seed, const ocf_launch *launch) {
+  size_t len = off + extent_of(rows, cols, ld) + 3;
+  float *in = ocft_alloc_floats(len), *got = ocft_alloc_floats(len);
+  double *want = ocft_alloc_doubles(rows * cols), *tol = ocft_alloc_doubles(rows * cols);
+  ocft_fill_uniform(in, len, -6.0f, 6.0f, seed);
+  ocf_ref_softmax(rows, cols, in + off, ld, want);
+  softmax_tolerance(rows, cols, in + off, ld, want, launch ? launch->workgroup_size : 0, tol);
+  cl_mem b = ocft_buffer(env, len, in);
+  ocft_assert_status(ocf_softmax(env->ctx, rows, cols, b, off, ld, b, off, ld, launch),
+                     OCF_SUCCESS);
+  ocft_read(env, b, len, got);
+  shape s = {rows, cols, off, ld, off, ld};
+  for (size_t r = 0; r < rows; r++)
+    ocft_assert_close(what, got + off + r * ld, want + r * cols, tol + r * cols, cols);
+  for (size_t j = 0; j < len; j++)
+    if (!in_matrix(&s, j)) ocft_assert_unchanged(what, got + j, in + j, 1);
+  clReleaseMemObject(b);
+  free(in), free(got), free(want), free(tol);
+}
+
 /* out == in (same buffer, offset and stride); the gaps between rows keep the input. */
 static void test_softmax_in_place(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -203,25 +226,95 @@ static void test_softmax_in_place(void **state) {
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
       size_t rows = shapes[i][0], cols = shapes[i][1], off = shapes[i][2], ld = shapes[i][3];
       if (ocft_small() && cols > 300) continue;
-      size_t len = off + extent_of(rows, cols, ld) + 3;
-      float *in = ocft_alloc_floats(len), *got = ocft_alloc_floats(len);
-      double *want = ocft_alloc_doubles(rows * cols), *tol = ocft_alloc_doubles(rows * cols);
-      ocft_fill_uniform(in, len, -6.0f, 6.0f, 40 + i);
-      ocf_ref_softmax(rows, cols, in + off, ld, want);
-      softmax_tolerance(rows, cols, in + off, ld, want, 0, tol);
-      cl_mem b = ocft_buffer(env, len, in);
-      ocft_assert_status(ocf_softmax(env->ctx, rows, cols, b, off, ld, b, off, ld, &launch),
-                         OCF_SUCCESS);
-      ocft_read(env, b, len, got);
-      shape s = {rows, cols, off, ld, off, ld};
-      for (size_t r = 0; r < rows; r++)
-        ocft_assert_close("softmax in place", got + off + r * ld, want + r * cols, tol + r * cols,
-                          cols);
-      for (size_t j = 0; j < len; j++)
-        if (!in_matrix(&s, j)) ocft_assert_unchanged("softmax in place: gaps", got + j, in + j, 1);
-      clReleaseMemObject(b);
-      free(in), free(got), free(want), free(tol);
+      check_in_place(env, "softmax in place", rows, cols, off, ld, 40 + (unsigned)i, &launch);
     }
+  }
+}
+
+/* Many short rows, several a workgroup (softmax_rows on every tuning row): lengths around a warp
+   and the vector widths, row counts that leave the last group ragged (37, 1003) or hold a single
+   row, dense, strided (aligned and not) and offset, in place, and with explicit workgroup sizes
+   that change the rows a group (96 is not a power of two: 32-wide segments, 3 rows a group). */
+static void test_softmax_many_short_rows(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t cols_list[] = {1, 3, 31, 32, 33, 127, 128, 129, 255};
+  static const size_t rows_list[] = {1, 37, 1003};
+  static const size_t layouts[][4] = {/* in_off, in_ld extra, out_off, out_ld extra */
+                                      {0, 0, 0, 0},
+                                      {3, 5, 16, 1},
+                                      {16, ROUND_LD, 32, ROUND_LD}};
+  static const size_t wgs[] = {0, 32, 96, 128};
+  for (size_t c = 0; c < OCF_ARRAY_LEN_T(cols_list); c++) {
+    size_t cols = cols_list[c];
+    for (size_t r = 0; r < OCF_ARRAY_LEN_T(rows_list); r++) {
+      size_t rows = rows_list[r];
+      if (ocft_small() && rows > 37) continue;
+      for (size_t l = 0; l < OCF_ARRAY_LEN_T(layouts); l++) {
+        shape s = {rows,          cols,
+                   layouts[l][0], ld_for(cols, layouts[l][1]),
+                   layouts[l][2], ld_for(cols, layouts[l][3])};
+        check_uniform(env, "softmax short rows", &s, -8.0f, 8.0f, NULL);
+      }
+      check_in_place(env, "softmax short rows in place", rows, cols, 4, ld_for(cols, ROUND_LD),
+                     (unsigned)(cols + rows), NULL);
+    }
+    for (size_t w = 1; w < OCF_ARRAY_LEN_T(wgs); w++) {
+      if (wgs[w] > env->info.max_workgroup_size || (ocft_small() && c % 2)) continue;
+      ocf_launch launch = {0};
+      launch.workgroup_size = wgs[w];
+      shape s = {ocft_small() ? 37 : 1003, cols, 0, cols, 0, cols};
+      check_uniform(env, "softmax short rows, workgroup", &s, -8.0f, 8.0f, &launch);
+    }
+  }
+}
+
+/* Short rows with the special values of test_softmax_non_finite, row r taking pattern r % 9, so
+   that finite, NaN and infinite rows share workgroups (and the last, ragged one). */
+static void test_softmax_short_rows_non_finite(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t cols_list[] = {1, 3, 32, 33, 128, 129};
+  const size_t rows = ocft_small() ? 23 : 301;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(cols_list); i++) {
+    size_t cols = cols_list[i];
+    float *in = ocft_alloc_floats(rows * cols);
+    ocft_fill_uniform(in, rows * cols, -5.0f, 5.0f, 7 + (unsigned)cols);
+    for (size_t r = 0; r < rows; r++) {
+      float *x = in + r * cols;
+      for (size_t c = 0; c < cols; c++) {
+        int spot = c == 0 || c == cols / 2 || c == cols - 1;
+        switch (r % 9) {
+        case 0:
+          x[c] = spot ? -INFINITY : x[c];
+          break;
+        case 1:
+          x[c] = -INFINITY;
+          break;
+        case 2:
+          x[c] = c == cols / 2 ? NAN : x[c];
+          break;
+        case 3:
+          x[c] = c == cols - 1 ? INFINITY : x[c];
+          break;
+        case 4:
+          x[c] = c % 2 ? -INFINITY : INFINITY;
+          break;
+        case 5:
+          x[c] = c == 0 ? NAN : -INFINITY;
+          break;
+        case 6:
+          x[c] = c == cols - 1 ? 1.0f : -INFINITY;
+          break;
+        case 7:
+          x[c] = c % 3 ? -INFINITY : x[c];
+          break;
+        default:
+          break; /* finite */
+        }
+      }
+    }
+    shape s = {rows, cols, 0, cols, 0, cols};
+    check_softmax(env, "softmax short rows non-finite", &s, in, NULL);
+    free(in);
   }
 }
 
@@ -517,6 +610,8 @@ int main(void) {
       cmocka_unit_test(test_softmax_shapes_all_variants),
       cmocka_unit_test(test_softmax_offsets_and_strides),
       cmocka_unit_test(test_softmax_in_place),
+      cmocka_unit_test(test_softmax_many_short_rows),
+      cmocka_unit_test(test_softmax_short_rows_non_finite),
       cmocka_unit_test(test_softmax_large_magnitudes),
       cmocka_unit_test(test_softmax_non_finite),
       cmocka_unit_test(test_softmax_workgroup_sizes),
