@@ -32,11 +32,26 @@
  *   matmul_tiled_fast  the fast path. Assumes m % MWG == 0, n % NWG == 0, k % KWG == 0, and
  *                      a_off, b_off, c_off, lda, ldb, ldc all multiples of 4, so every tile is
  *                      whole and every float4 access is aligned: no bound checks at all.
+ *   matmul_tiled_mixed any m, n, k, but the offsets and strides aligned as for the fast path.
+ *                      A workgroup whose tile lies wholly inside C runs the unguarded loads and
+ *                      vector stores, guarding only the last K slice when k % KWG != 0; a tile
+ *                      on the bottom or right edge of C runs the guarded path. The choice is per
+ *                      workgroup (uniform), so the edge tiles run in the same waves as the
+ *                      interior ones instead of in a separate, mostly idle launch:
+ *
+ *                          +------+------+------+--+
+ *                          | whole| whole| whole|e |   e: edge tiles (guarded loads and
+ *                          +------+------+------+--+      stores); the last K slice of a
+ *                          | whole| whole| whole|e |      whole tile is guarded too
+ *                          +------+------+------+--+
+ *                          |  e   |  e   |  e   |e |
+ *                          +------+------+------+--+
+ *
  *   matmul_tiled       the general kernel: the same tiles with guarded loads (elements outside
  *                      the matrices read as 0, so the K remainder adds nothing) and guarded
  *                      stores; right for any m, n, k, offset and stride.
  *   matmul_naive       the baseline: one output per work-item, a plain loop over k.
- * All three: beta == 0 never reads C (NaNs in C do not propagate); k == 0 gives beta * C (the
+ * All four: beta == 0 never reads C (NaNs in C do not propagate); k == 0 gives beta * C (the
  * host passes k = 0 when alpha == 0 too, so A and B are then not read, as BLAS specifies).
  * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier.
  */
@@ -87,13 +102,13 @@
 #endif
 
 /* ---- derived ---- */
-#define MWG (MDIMC * MWI)      /* rows of the C tile */
-#define NWG (NDIMC * NWI)      /* columns of the C tile */
-#define WGS (MDIMC * NDIMC)    /* work-items per workgroup */
-#define ALD (MWG + PADA)       /* row stride of the local A tile */
-#define BLD (NWG + PADB)       /* row stride of the local B tile */
-#define A_TILE (KWG * ALD)     /* floats in one local A buffer */
-#define B_TILE (KWG * BLD)     /* floats in one local B buffer */
+#define MWG (MDIMC * MWI)        /* rows of the C tile */
+#define NWG (NDIMC * NWI)        /* columns of the C tile */
+#define WGS (MDIMC * NDIMC)      /* work-items per workgroup */
+#define ALD (MWG + PADA)         /* row stride of the local A tile */
+#define BLD (NWG + PADB)         /* row stride of the local B tile */
+#define A_TILE (KWG * ALD)       /* floats in one local A buffer */
+#define B_TILE (KWG * BLD)       /* floats in one local B buffer */
 #define A_GROUPS (MWG * KWG / 4) /* four-float load groups in one A slice */
 #define B_GROUPS (NWG * KWG / 4)
 #define A_SLOTS ((A_GROUPS + WGS - 1) / WGS) /* load groups per work-item */
@@ -205,8 +220,8 @@ void store_slice(__local float *tile, const uint ld_local, const int kcont, cons
 
 /* ---- the register-blocked multiply: acc += A tile * B tile (one K slice) ---- */
 
-void multiply_slice(__local const float *al, __local const float *bl, const uint tm,
-                    const uint tn, float *acc) {
+void multiply_slice(__local const float *al, __local const float *bl, const uint tm, const uint tn,
+                    float *acc) {
 #pragma unroll
   for (uint kk = 0; kk < KWG; kk++) {
     float a[MWI], b[NWI];
@@ -280,13 +295,17 @@ void store_c_whole(__global float *c, const ulong ldc, const uint tm, const uint
   }
 }
 
-/* ---- the tiled kernel body, shared by both tiled entries ---- */
+/* ---- the tiled kernel body, shared by the three tiled entries ---- */
 
+/* guarded: this tile may cross the bottom or right edge of C (guarded loads and stores).
+   k_tail: k may not be a multiple of KWG, so a whole tile's last, partial K slice is loaded
+   guarded (its other slices are not). Both are constants in the fast and general entries, so
+   their unused paths compile away; the mixed entry passes a per-workgroup `guarded`. */
 void gemm_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
                 __global const float *a, const ulong a_off, const ulong lda,
                 __global const float *b, const ulong b_off, const ulong ldb, const float beta,
                 __global float *c, const ulong c_off, const ulong ldc, const int guarded,
-                __local float *al, __local float *bl) {
+                const int k_tail, __local float *al, __local float *bl) {
   const uint tn = get_local_id(0), tm = get_local_id(1);
   const uint tid = tm * NDIMC + tn;
   const ulong m0 = (ulong)get_group_id(1) * MWG, n0 = (ulong)get_group_id(0) * NWG;
@@ -318,8 +337,9 @@ void gemm_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
   const ulong slices = (k + KWG - 1) / KWG;
   if (slices > 0) {
     const uint klim = (uint)min((ulong)KWG, k);
-    load_slice(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guarded, tid, ra);
-    load_slice(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guarded, tid, rb);
+    const int guard = guarded || (k_tail && klim < KWG);
+    load_slice(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
+    load_slice(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
     store_slice(al, ALD, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
     store_slice(bl, BLD, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
   }
@@ -331,8 +351,9 @@ void gemm_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
       a_slice += a_step;
       b_slice += b_step;
       const uint klim = (uint)min((ulong)KWG, k - (t + 1) * KWG);
-      load_slice(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guarded, tid, ra);
-      load_slice(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guarded, tid, rb);
+      const int guard = guarded || (k_tail && klim < KWG);
+      load_slice(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
+      load_slice(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
     }
     multiply_slice(al + cur * A_TILE, bl + cur * B_TILE, tm, tn, acc);
     if (more) {
@@ -357,7 +378,20 @@ matmul_tiled_fast(const ulong m, const ulong n, const ulong k, const float alpha
                   __global const float *b, const ulong b_off, const ulong ldb, const float beta,
                   __global float *c, const ulong c_off, const ulong ldc) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4]; /* float4: 16-byte aligned */
-  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, 0,
+  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, 0, 0,
+             (__local float *)al, (__local float *)bl);
+}
+
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
+matmul_tiled_mixed(const ulong m, const ulong n, const ulong k, const float alpha,
+                   __global const float *a, const ulong a_off, const ulong lda,
+                   __global const float *b, const ulong b_off, const ulong ldb, const float beta,
+                   __global float *c, const ulong c_off, const ulong ldc) {
+  __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
+  /* The same for every work-item of the workgroup: a uniform choice of loads and stores, and
+     every work-item still reaches every barrier of the one shared body. */
+  const int edge = ((ulong)get_group_id(1) + 1) * MWG > m || ((ulong)get_group_id(0) + 1) * NWG > n;
+  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, edge, 1,
              (__local float *)al, (__local float *)bl);
 }
 
@@ -367,7 +401,7 @@ matmul_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
              const ulong b_off, const ulong ldb, const float beta, __global float *c,
              const ulong c_off, const ulong ldc) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
-  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, 1,
+  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, 1, 1,
              (__local float *)al, (__local float *)bl);
 }
 

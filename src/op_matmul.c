@@ -28,28 +28,56 @@ typedef enum matmul_param {
 static const char *const param_names[MATMUL_PARAMS] = {
     "MDIMC", "NDIMC", "MWI", "NWI", "KWG", "VWM", "VWN", "PADA", "PADB", "MWG", "NWG", "MWI*NWI"};
 
+/* Parameter sets per row: enough for a large, a mid and a small tile. */
+#define MATMUL_MAX_SETS 3
+
+/* One device row: parameter sets ordered from the largest tiles to the smallest, and the rule
+   that picks one for a call. A call takes the first set whose tiles cover C with at least
+   `fill` workgroups per compute unit, else the last set: large tiles are fastest per workgroup,
+   but a problem of few large tiles leaves most compute units idle. Unused sets are all zero. */
 typedef struct matmul_tuning {
   ocf_tuning_key key;
-  unsigned p[MATMUL_TUNABLES]; /* MDIMC NDIMC MWI NWI KWG VWM VWN PADA PADB */
+  unsigned fill; /* workgroups per compute unit a set must give to be taken */
+  unsigned sets[MATMUL_MAX_SETS][MATMUL_TUNABLES]; /* MDIMC NDIMC MWI NWI KWG VWM VWN PADA PADB */
 } matmul_tuning;
 
 /*
  * Per-device defaults, most specific first. NVIDIA: measured on an H200 (OpenCL 3.0 CUDA, driver
- * 580.159), NN, 4096 / 8192, event-timed medians: 128 x 128 tiles, 8 x 8 outputs per work-item in
- * a 16 x 16 workgroup and K slices of 8 give 45.8 / 46.5 TFLOP/s (CLBlast 1.5.3 untuned: 30.2 /
- * 32.8). K slices of 16 gave 37.7 (twice the local memory, fewer resident workgroups); 8 x 16
- * workgroups 44.0 / 47.1; 256 x 128 tiles 34.6; 64 x 64 tiles 38.7; padding 0 or 8 the same.
+ * 580.159, 132 compute units), NN, event-timed medians. Large set, at 4096 / 8192: 128 x 128
+ * tiles, 8 x 8 outputs per work-item in a 16 x 16 workgroup and K slices of 8 give 45.8 / 46.5
+ * TFLOP/s (CLBlast 1.5.3 untuned: 30.2 / 32.8). K slices of 16 gave 37.7 (twice the local memory,
+ * fewer resident workgroups); 8 x 16 workgroups 44.0 / 47.1; 256 x 128 tiles 34.6; 64 x 64 tiles
+ * 38.7; padding 0 or 8 the same. But at 256 and 512 the 128 x 128 tiles make only 4 and 16
+ * workgroups for 132 compute units (1.1 and 4.8 TFLOP/s, CLBlast 2.5 and 9.4), and at 1024 only
+ * 64 (20.0): below one workgroup per compute unit, the mid set (64 x 64 tiles, K slices of 16)
+ * and then the small one (32 x 32 tiles, 8 x 8 work-items) take over: 2.8 TFLOP/s at 256, 13.2
+ * at 512, 30.2 at 1024, 20.6 at 1000 (was 15.7); 2048 and up unchanged (44.7, 45.8). Kernel-only
+ * sweep of other sets (TFLOP/s at 256 / 512 / 1024): 64 x 64 with K slices of 8 1.5 / 6.9 /
+ * 23.1, 8 x 8 work-items of 8 x 8 6.1 / 25.4 at 512 / 1024, 64 x 128 tiles (8 x 16 of 8 x 8)
+ * 1.5 / 7.1 / 31.1; 32 x 32 with K slices of 32 2.7 / 13.3 / 23.3, 16 x 16 work-items of 2 x 2
+ * 2.8 / 10.9 / 15.5, 32 x 64 tiles 2.5 / 12.2 / 27.5.
  * AMD and Intel GPU rows are untested starting points of the same shape, smaller for Intel's
  * narrower register files. CPU (PoCL): 8 x 8 work-items of 4 x 4 outputs, 32 x 32 tiles that
  * stay in cache; PoCL turns each workgroup into loops, so a small one keeps the state carried
- * across the barriers small.
+ * across the barriers small; 16 x 16 tiles when there would be fewer than two workgroups per
+ * core.
  */
 static const matmul_tuning matmul_table[] = {
-    {{"NVIDIA", NULL, CL_DEVICE_TYPE_GPU}, {16, 16, 8, 8, 8, 4, 4, 4, 4}},
-    {{"Advanced Micro Devices", NULL, CL_DEVICE_TYPE_GPU}, {16, 16, 8, 8, 16, 4, 4, 4, 4}},
-    {{"Intel", NULL, CL_DEVICE_TYPE_GPU}, {16, 8, 4, 8, 16, 4, 4, 4, 4}},
-    {{NULL, NULL, CL_DEVICE_TYPE_CPU}, {8, 8, 4, 4, 16, 4, 4, 4, 4}},
-    {{NULL, NULL, 0}, {8, 8, 4, 4, 16, 4, 4, 4, 4}},
+    {{"NVIDIA", NULL, CL_DEVICE_TYPE_GPU},
+     1,
+     {{16, 16, 8, 8, 8, 4, 4, 4, 4}, {16, 16, 4, 4, 16, 4, 4, 4, 4}, {8, 8, 4, 4, 16, 4, 4, 4, 4}}},
+    {{"Advanced Micro Devices", NULL, CL_DEVICE_TYPE_GPU},
+     1,
+     {{16, 16, 8, 8, 16, 4, 4, 4, 4},
+      {16, 16, 4, 4, 16, 4, 4, 4, 4},
+      {8, 8, 4, 4, 16, 4, 4, 4, 4}}},
+    {{"Intel", NULL, CL_DEVICE_TYPE_GPU},
+     1,
+     {{16, 8, 4, 8, 16, 4, 4, 4, 4}, {8, 8, 4, 4, 16, 4, 4, 4, 4}}},
+    {{NULL, NULL, CL_DEVICE_TYPE_CPU},
+     2,
+     {{8, 8, 4, 4, 16, 4, 4, 4, 4}, {4, 4, 4, 4, 16, 4, 4, 4, 4}}},
+    {{NULL, NULL, 0}, 2, {{8, 8, 4, 4, 16, 4, 4, 4, 4}, {4, 4, 4, 4, 16, 4, 4, 4, 4}}},
 };
 
 /* ---- legality rules as data, one validator for table rows and overrides alike ---- */
@@ -143,29 +171,47 @@ static ocf_status matmul_params_check(const ocf_device_info *info, unsigned *p,
   return OCF_SUCCESS;
 }
 
-/* The tuned parameters for this device, with the launch's workgroup override applied: a power
-   of two laid out near-square (64 -> 8 x 8, 128 -> 16 x 8 along N x M, 32 -> 8 x 4), keeping
-   the row's outputs per work-item. */
-static ocf_status matmul_params(const ocf_context *ctx, const ocf_launch *launch,
-                                unsigned p[MATMUL_PARAMS]) {
+/* Workgroups that tiles of MDIMC * MWI x NDIMC * NWI make of an m x n C. */
+static size_t matmul_groups(const unsigned *set, size_t m, size_t n) {
+  size_t mwg = (size_t)set[P_MDIMC] * set[P_MWI], nwg = (size_t)set[P_NDIMC] * set[P_NWI];
+  return (m / mwg + (m % mwg != 0)) * (n / nwg + (n % nwg != 0));
+}
+
+/* The parameters for an m x n C on this device: every set of the device's row passes the
+   validator (a bad table row fails every call, not only the shapes that pick it), then the
+   row's rule picks a set, and the launch's workgroup override applies to it: a power of two
+   laid out near-square (64 -> 8 x 8, 128 -> 16 x 8 along N x M, 32 -> 8 x 4), keeping the set's
+   outputs per work-item. */
+static ocf_status matmul_params(const ocf_context *ctx, const ocf_launch *launch, size_t m,
+                                size_t n, unsigned p[MATMUL_PARAMS]) {
   const matmul_tuning *row = &matmul_table[ocf_tuning_match(
       &ctx->info, matmul_table, OCF_ARRAY_LEN(matmul_table), sizeof matmul_table[0])];
-  for (size_t i = 0; i < MATMUL_TUNABLES; i++)
-    p[i] = row->p[i];
-  char origin[176];
-  snprintf(origin, sizeof origin, "the tuning row for %s", ctx->info.device_name);
-  size_t wg = launch ? launch->workgroup_size : 0;
-  if (wg) {
-    if ((wg & (wg - 1)) != 0 || wg > ((size_t)1 << 20))
-      return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
-                      "ocf_matmul: workgroup size %zu is not a power of two (at most 2^20)", wg);
-    unsigned log2 = 0;
-    while (((size_t)1 << log2) < wg)
-      log2++;
-    p[P_NDIMC] = 1u << ((log2 + 1) / 2);
-    p[P_MDIMC] = 1u << (log2 / 2);
-    snprintf(origin, sizeof origin, "workgroup size %zu (%u x %u)", wg, p[P_NDIMC], p[P_MDIMC]);
+  char origin[192];
+  ocf_status status;
+  size_t chosen = 0,
+         want = (size_t)row->fill * (ctx->info.compute_units ? ctx->info.compute_units : 1);
+  int found = 0;
+  for (size_t s = 0; s < MATMUL_MAX_SETS && row->sets[s][P_MDIMC] != 0; s++) {
+    for (size_t i = 0; i < MATMUL_TUNABLES; i++)
+      p[i] = row->sets[s][i];
+    snprintf(origin, sizeof origin, "the tuning row for %s (set %zu)", ctx->info.device_name, s);
+    if ((status = matmul_params_check(&ctx->info, p, origin)) != OCF_SUCCESS) return status;
+    if (!found) chosen = s;
+    found = found || matmul_groups(p, m, n) >= want;
   }
+  for (size_t i = 0; i < MATMUL_TUNABLES; i++)
+    p[i] = row->sets[chosen][i];
+  size_t wg = launch ? launch->workgroup_size : 0;
+  if (!wg) return matmul_params_check(&ctx->info, p, origin); /* fills the derived values */
+  if ((wg & (wg - 1)) != 0 || wg > ((size_t)1 << 20))
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "ocf_matmul: workgroup size %zu is not a power of two (at most 2^20)", wg);
+  unsigned log2 = 0;
+  while (((size_t)1 << log2) < wg)
+    log2++;
+  p[P_NDIMC] = 1u << ((log2 + 1) / 2);
+  p[P_MDIMC] = 1u << (log2 / 2);
+  snprintf(origin, sizeof origin, "workgroup size %zu (%u x %u)", wg, p[P_NDIMC], p[P_MDIMC]);
   return matmul_params_check(&ctx->info, p, origin);
 }
 
@@ -219,22 +265,25 @@ ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose tra
     return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps B");
 
   unsigned p[MATMUL_PARAMS];
-  if ((status = matmul_params(ctx, launch, p)) != OCF_SUCCESS) return status;
+  if ((status = matmul_params(ctx, launch, m, n, p)) != OCF_SUCCESS) return status;
   if (m == 0 || n == 0) return ocf_dispatch_nothing(queue, launch);
 
   /* alpha == 0 or k == 0: C = beta * C, and A and B are not read (the K loop does not run). */
   size_t k_run = alpha == 0.0f ? 0 : k;
   float alpha_run = k_run == 0 ? 0.0f : alpha;
 
+  /* The kernels' assumptions are in cl/matmul.cl's header. With aligned offsets and strides,
+     whole tiles take the unguarded path: all of them (fast), or all but the edge tiles and the
+     last K slice (mixed); misaligned ones take the general kernel. */
   ocf_variant variant = launch ? launch->variant : OCF_VARIANT_AUTO;
   const char *name = "matmul_tiled";
-  if (variant == OCF_VARIANT_BASELINE) {
+  int aligned = a_offset % 4 == 0 && b_offset % 4 == 0 && c_offset % 4 == 0 && lda % 4 == 0 &&
+                ldb % 4 == 0 && ldc % 4 == 0;
+  if (variant == OCF_VARIANT_BASELINE)
     name = "matmul_naive";
-  } else if (variant == OCF_VARIANT_AUTO && m % p[P_MWG] == 0 && n % p[P_NWG] == 0 &&
-             k_run % p[P_KWG] == 0 && a_offset % 4 == 0 && b_offset % 4 == 0 && c_offset % 4 == 0 &&
-             lda % 4 == 0 && ldb % 4 == 0 && ldc % 4 == 0) {
-    name = "matmul_tiled_fast"; /* its assumptions, cl/matmul.cl's header */
-  }
+  else if (variant == OCF_VARIANT_AUTO && aligned)
+    name = m % p[P_MWG] == 0 && n % p[P_NWG] == 0 && k_run % p[P_KWG] == 0 ? "matmul_tiled_fast"
+                                                                           : "matmul_tiled_mixed";
   size_t local[2] = {p[P_NDIMC], p[P_MDIMC]}, global[2];
   if (variant == OCF_VARIANT_BASELINE) {
     global[0] = ocf_round_up(n, local[0]);

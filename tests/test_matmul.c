@@ -221,6 +221,78 @@ static void test_matmul_strides_and_offsets(void **state) {
     }
 }
 
+/* Pads that make each leading dimension of t a multiple of 4 (at least 4 floats longer than
+   its row, so the gaps are checked too), and offsets that keep the float4 alignment: the
+   conditions of the fast and mixed kernels. */
+static void align_layout(mm_case *t) {
+  size_t a_cols = t->ta ? t->m : t->k, b_cols = t->tb ? t->k : t->n;
+  t->lda_pad = 4 + (4 - a_cols % 4) % 4;
+  t->ldb_pad = 4 + (4 - b_cols % 4) % 4;
+  t->ldc_pad = 4 + (4 - t->n % 4) % 4;
+  t->a_off = 4, t->b_off = 8, t->c_off = 12;
+}
+
+/* Aligned layouts, m, n and k each whole or ragged (2^3 combinations), every transpose: whole
+   shapes take the fast kernel, ragged ones the mixed kernel, whose whole tiles run unguarded
+   (with a guarded last K slice when k is ragged) and whose bottom and right edge tiles run
+   guarded, all in one launch. Whole means a multiple of every tile and K slice of every tuning
+   row (M and N 32 or 128, K 16 or 64); ragged adds 5 to 45. The scales also pick different
+   parameter sets: on the H200, 128 x 128 C gives 16 small tiles, 768 the mid set, 1536 the
+   large one; under Oclgrind (one compute unit, two workgroups wanted) a 32 x 32 C takes the CPU
+   row's small 16 x 16 tiles, 37 x 37 its 32 x 32 ones. */
+static void test_matmul_interior_and_edges(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  typedef struct scale {
+    size_t mn, k, ragged_m, ragged_n, ragged_k;
+    int all_transposes; /* else NN for every combination, all transposes for all-ragged */
+  } scale;
+  static const scale big[] = {
+      {128, 64, 37, 45, 13, 1}, {768, 32, 21, 9, 7, 0}, {1536, 32, 45, 27, 5, 0}};
+  static const scale small[] = {{32, 16, 5, 11, 5, 1}};
+  size_t count = ocft_small() ? OCF_ARRAY_LEN_T(small) : OCF_ARRAY_LEN_T(big);
+  for (size_t sc = 0; sc < count; sc++) {
+    const scale *s = ocft_small() ? &small[sc] : &big[sc];
+    for (int combo = 0; combo < 8; combo++)
+      for (int tr = 0; tr < 4; tr++) {
+        if (!s->all_transposes && tr != 0 && combo != 7) continue;
+        mm_case t =
+            plain(s->mn + (combo & 1 ? s->ragged_m : 0), s->mn + (combo & 2 ? s->ragged_n : 0),
+                  s->k + (combo & 4 ? s->ragged_k : 0));
+        t.ta = (ocf_transpose)(tr & 1);
+        t.tb = (ocf_transpose)(tr >> 1);
+        t.alpha = 1.5f;
+        t.beta = combo == 5 ? 0.0f : 0.5f;
+        t.nan_c = combo == 5; /* beta = 0 over NaN: edge and whole tiles alike never read C */
+        align_layout(&t);
+        check_case(env, &t, NULL);
+      }
+  }
+}
+
+/* The mixed kernel's corner cases: C smaller than one tile (edge tiles only), one row or column
+   of whole tiles plus an edge, k below one K slice (the first slice is the guarded last one),
+   k = 0 and alpha = 0 (beta * C), with aligned layouts and every transpose. */
+static void test_matmul_mixed_corners(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t big[][3] = {{5, 7, 3},    {129, 4, 20}, {4, 131, 9},
+                                  {132, 36, 3}, {36, 36, 0},  {260, 140, 17}};
+  static const size_t small[][3] = {{5, 7, 3}, {33, 4, 20}, {36, 36, 3}, {36, 20, 0}};
+  size_t count = ocft_small() ? OCF_ARRAY_LEN_T(small) : OCF_ARRAY_LEN_T(big);
+  for (size_t s = 0; s < count; s++)
+    for (int tr = 0; tr < 4; tr++) {
+      if (ocft_small() && tr != (int)s % 4) continue; /* Oclgrind: one transpose per shape */
+      const size_t *shape = ocft_small() ? small[s] : big[s];
+      mm_case t = plain(shape[0], shape[1], shape[2]);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.beta = -0.5f;
+      align_layout(&t);
+      check_case(env, &t, NULL);
+      t.alpha = 0.0f; /* beta * C only */
+      check_case(env, &t, NULL);
+    }
+}
+
 /* alpha in {1, 0, -2.5} times beta in {0, 1, 0.5}; beta = 0 over a C full of NaN gives no NaN. */
 static void test_matmul_alpha_beta(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -600,6 +672,8 @@ int main(void) {
       cmocka_unit_test(test_matmul_k_zero_and_one),
       cmocka_unit_test(test_matmul_transposes),
       cmocka_unit_test(test_matmul_strides_and_offsets),
+      cmocka_unit_test(test_matmul_interior_and_edges),
+      cmocka_unit_test(test_matmul_mixed_corners),
       cmocka_unit_test(test_matmul_alpha_beta),
       cmocka_unit_test(test_matmul_workgroup_sizes),
       cmocka_unit_test(test_matmul_rejects_bad_arguments),
