@@ -115,18 +115,9 @@
 #define B_SLOTS ((B_GROUPS + WGS - 1) / WGS)
 #define MAX_SLOTS (A_SLOTS > B_SLOTS ? A_SLOTS : B_SLOTS) /* a constant loop bound for both */
 
-#define OCF_CAT_(a, b) a##b
-#define OCF_CAT(a, b) OCF_CAT_(a, b)
-#if VWM == 1
-#define floatM float
-#else
-#define floatM OCF_CAT(float, VWM)
-#endif
-#if VWN == 1
-#define floatN float
-#else
-#define floatN OCF_CAT(float, VWN)
-#endif
+/* Vector types of the A and B accesses (OCF_FLOATN: cl/common.cl). */
+#define floatM OCF_FLOATN(VWM)
+#define floatN OCF_FLOATN(VWN)
 
 /* Copies the VWx components of vector v into dst[0 .. VWx). */
 #if VWM == 1
