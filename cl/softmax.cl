@@ -82,13 +82,8 @@
 #define UNROLL 4
 #endif
 
-#define OCF_CAT_(a, b) a##b
-#define OCF_CAT(a, b) OCF_CAT_(a, b)
-#if VW == 1
-#define floatV float
-#else
-#define floatV OCF_CAT(float, VW)
-#endif
+/* The vector type of the row accesses (OCF_FLOATN: cl/common.cl). */
+#define floatV OCF_FLOATN(VW)
 /* LANES(F) expands F(index, component) over the lanes of a floatV (VW > 1). */
 #define LANES_2(F) F(0, s0) F(1, s1)
 #define LANES_4(F) LANES_2(F) F(2, s2) F(3, s3)
