@@ -44,8 +44,7 @@ add_vector(const ulong n, __global const float *x, const ulong x_off, __global c
     outv[i] = xv[i] + yv[i];
   /* The ragged tail: fewer than VW elements past the last whole vector. */
   const ulong tail = vectors * VW + gid;
-  if (tail < n)
-    out[out_off + tail] = x[x_off + tail] + y[y_off + tail];
+  if (tail < n) out[out_off + tail] = x[x_off + tail] + y[y_off + tail];
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
@@ -60,6 +59,5 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 add_baseline(const ulong n, __global const float *x, const ulong x_off, __global const float *y,
              const ulong y_off, __global float *out, const ulong out_off) {
   const ulong i = get_global_id(0);
-  if (i < n)
-    out[out_off + i] = x[x_off + i] + y[y_off + i];
+  if (i < n) out[out_off + i] = x[x_off + i] + y[y_off + i];
 }

@@ -63,8 +63,8 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
   }
   size_t global = ocf_round_up(n, wg);
   if (variant != OCF_VARIANT_BASELINE) {
-    size_t cap = tuning->groups_per_unit ? wg * ctx->info.compute_units * tuning->groups_per_unit
-                                         : SIZE_MAX;
+    size_t cap =
+        tuning->groups_per_unit ? wg * ctx->info.compute_units * tuning->groups_per_unit : SIZE_MAX;
     global = ocf_round_up(work < cap ? work : cap, wg);
     size_t tail_items = ocf_round_up(vw, wg); /* add_vector's tail needs n % vw work-items */
     if (global < tail_items) global = tail_items;

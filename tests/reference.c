@@ -49,8 +49,7 @@ void ocf_ref_matmul(int trans_a, int trans_b, size_t m, size_t n, size_t k, floa
         scale += fabs((double)beta * c[i * ldc + j]);
       }
       want[i * n + j] = value;
-      if (bound)
-        bound[i * n + j] = scale;
+      if (bound) bound[i * n + j] = scale;
     }
   }
 }
