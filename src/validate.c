@@ -113,9 +113,16 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch,
 
 ocf_status ocf_check_workgroup(const ocf_context *ctx, cl_kernel kernel, size_t dims,
                                const size_t *local) {
-  size_t item_limits[3] = {0, 0, 0};
-  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof item_limits,
-                               item_limits, NULL);
+  /* A device may report more than three dimensions; the query must make room for all. */
+  size_t item_limits[16] = {0};
+  size_t limits_size = 0;
+  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, 0, NULL, &limits_size);
+  if (err == CL_SUCCESS &&
+      (limits_size > sizeof item_limits || limits_size < dims * sizeof(size_t)))
+    err = CL_INVALID_VALUE;
+  if (err == CL_SUCCESS)
+    err =
+        clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, limits_size, item_limits, NULL);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)");
   size_t total = 1;
   for (size_t d = 0; d < dims; d++) {
