@@ -138,3 +138,32 @@ void ocft_assert_unchanged(const char *what, const float *got, const float *befo
     fail();
   }
 }
+
+void ocft_foreign_create(const ocft_env *env, size_t count, ocft_foreign *foreign) {
+  cl_int err = CL_SUCCESS;
+  foreign->context = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  foreign->buffer = clCreateBuffer(foreign->context, CL_MEM_READ_WRITE,
+                                   (count ? count : 1) * sizeof(float), NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  foreign->queue = clCreateCommandQueue(foreign->context, env->device, 0, &err);
+  assert_int_equal(err, CL_SUCCESS);
+}
+
+void ocft_foreign_release(ocft_foreign *foreign) {
+  clReleaseCommandQueue(foreign->queue);
+  clReleaseMemObject(foreign->buffer);
+  clReleaseContext(foreign->context);
+}
+
+void ocft_bad_launches(ocft_bad_launch bad[OCFT_BAD_LAUNCHES]) {
+  /* Never waited on: the call must be refused before it looks at the event. */
+  static cl_event unused_event = NULL;
+  memset(bad, 0, OCFT_BAD_LAUNCHES * sizeof *bad);
+  bad[0].launch.variant = (ocf_variant)9;
+  bad[0].expected = OCF_ERR_INVALID_VALUE;
+  bad[1].launch.num_wait_events = 1;
+  bad[1].expected = OCF_ERR_NULL_ARGUMENT;
+  bad[2].launch.wait_events = &unused_event;
+  bad[2].expected = OCF_ERR_INVALID_VALUE;
+}

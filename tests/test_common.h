@@ -61,6 +61,25 @@ double ocft_assert_close(const char *what, const float *got, const double *want,
 /* Asserts that two float arrays are bitwise identical (NaNs included): "changed nothing". */
 void ocft_assert_unchanged(const char *what, const float *got, const float *before, size_t count);
 
+/* Another OpenCL context on the same device, with a buffer of `count` floats and a queue of its
+   own: what every call must refuse with OCF_ERR_CONTEXT_MISMATCH. */
+typedef struct ocft_foreign {
+  cl_context context;
+  cl_mem buffer;
+  cl_command_queue queue;
+} ocft_foreign;
+void ocft_foreign_create(const ocft_env *env, size_t count, ocft_foreign *foreign);
+void ocft_foreign_release(ocft_foreign *foreign);
+
+/* Launch settings every call must refuse, each with the status it must give: an unknown variant,
+   a wait count without a list, a list with a zero count. */
+enum { OCFT_BAD_LAUNCHES = 3 };
+typedef struct ocft_bad_launch {
+  ocf_launch launch;
+  ocf_status expected;
+} ocft_bad_launch;
+void ocft_bad_launches(ocft_bad_launch bad[OCFT_BAD_LAUNCHES]);
+
 #define OCF_ARRAY_LEN_T(a) (sizeof(a) / sizeof((a)[0]))
 
 #endif /* OCLFUSE_TEST_COMMON_H */

@@ -384,9 +384,8 @@ static void test_matmul_rejects_bad_arguments(void **state) {
   cl_mem xb = ocft_buffer(env, N, data), cb = ocft_buffer(env, N, before);
   ocf_context *ctx = env->ctx;
   const ocf_transpose NT = OCF_NO_TRANS, T = OCF_TRANS;
-  ocf_launch bad_variant = {0}, bad_wait = {0};
-  bad_variant.variant = (ocf_variant)9;
-  bad_wait.num_wait_events = 1; /* no list */
+  ocft_bad_launch bad[OCFT_BAD_LAUNCHES];
+  ocft_bad_launches(bad);
 
   /* NULL handles */
   ocft_assert_status(ocf_matmul(NULL, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
@@ -404,12 +403,10 @@ static void test_matmul_rejects_bad_arguments(void **state) {
   ocft_assert_status(
       ocf_matmul(ctx, NT, (ocf_transpose)-1, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
       OCF_ERR_INVALID_VALUE);
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &bad_variant),
-      OCF_ERR_INVALID_VALUE);
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &bad_wait),
-      OCF_ERR_NULL_ARGUMENT);
+  for (size_t i = 0; i < OCFT_BAD_LAUNCHES; i++)
+    ocft_assert_status(
+        ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &bad[i].launch),
+        bad[i].expected);
   /* strides shorter than a row, for each transpose: A is m x k or k x m, B k x n or n x k */
   ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 5, 1, xb, 0, 4, xb, 0, 6, 0, cb, 0, 6, NULL),
                      OCF_ERR_INVALID_STRIDE); /* lda 4 < k 5 */
@@ -467,19 +464,21 @@ static void test_matmul_rejects_bad_arguments(void **state) {
                      OCF_SUCCESS);
 
   /* A buffer from another OpenCL context is refused too. */
-  cl_context other = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, N * sizeof(float), NULL, &err);
-  assert_int_equal(err, CL_SUCCESS);
+  ocft_foreign foreign;
+  ocft_foreign_create(env, N, &foreign);
   ocft_write(env, cb, N, before);
   ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, foreign, 0, 4, 0, cb, 0, 4, NULL),
+      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, foreign.buffer, 0, 4, 0, cb, 0, 4, NULL),
+      OCF_ERR_CONTEXT_MISMATCH);
+  ocf_launch other_queue = {0};
+  other_queue.queue = foreign.queue;
+  ocft_assert_status(
+      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &other_queue),
       OCF_ERR_CONTEXT_MISMATCH);
   ocft_read(env, cb, N, after);
   ocft_assert_unchanged("matmul after rejected calls", after, before, N);
 
-  clReleaseMemObject(foreign);
-  clReleaseContext(other);
+  ocft_foreign_release(&foreign);
   clReleaseMemObject(sub);
   clReleaseMemObject(xb);
   clReleaseMemObject(cb);

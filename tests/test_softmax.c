@@ -424,11 +424,8 @@ static void test_softmax_rejects_bad_arguments(void **state) {
   ocft_fill_uniform(data, N, -1.0f, 1.0f, 5);
   ocft_fill_uniform(before, N, -1.0f, 1.0f, 6);
   cl_mem ib = ocft_buffer(env, N, data), ob = ocft_buffer(env, N, before);
-  cl_event event = NULL;
-  ocf_launch bad_variant = {0}, bad_wait = {0}, bad_wait2 = {0};
-  bad_variant.variant = (ocf_variant)9;
-  bad_wait.num_wait_events = 1; /* no list */
-  bad_wait2.wait_events = &event;
+  ocft_bad_launch bad[OCFT_BAD_LAUNCHES];
+  ocft_bad_launches(bad);
   ocf_context *ctx = env->ctx;
 
   ocft_assert_status(ocf_softmax(NULL, 8, 8, ib, 0, 8, ob, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
@@ -451,10 +448,8 @@ static void test_softmax_rejects_bad_arguments(void **state) {
   ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 9, ob, 0, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
   ocft_assert_status(ocf_softmax(ctx, 1, 1, ib, SIZE_MAX, 1, ob, 0, 8, NULL),
                      OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad_variant),
-                     OCF_ERR_INVALID_VALUE);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad_wait), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad_wait2), OCF_ERR_INVALID_VALUE);
+  for (size_t i = 0; i < OCFT_BAD_LAUNCHES; i++)
+    ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad[i].launch), bad[i].expected);
   /* Overlap other than exactly in place: shifted, same start with another stride, sub-buffer. */
   ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 0, 8, ob, 1, 8, NULL), OCF_ERR_ALIASING);
   ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 8, 8, ob, 0, 8, NULL), OCF_ERR_ALIASING);
@@ -469,26 +464,20 @@ static void test_softmax_rejects_bad_arguments(void **state) {
   ocft_assert_unchanged("softmax after rejected calls", after, before, N);
 
   /* A buffer or queue from another OpenCL context is refused too. */
-  cl_context other = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  cl_mem foreign = clCreateBuffer(other, CL_MEM_READ_WRITE, N * sizeof(float), NULL, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  cl_command_queue foreign_queue = clCreateCommandQueue(other, env->device, 0, &err);
-  assert_int_equal(err, CL_SUCCESS);
+  ocft_foreign foreign;
+  ocft_foreign_create(env, N, &foreign);
   ocf_launch other_queue = {0};
-  other_queue.queue = foreign_queue;
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, foreign, 0, 8, ob, 0, 8, NULL),
+  other_queue.queue = foreign.queue;
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, foreign.buffer, 0, 8, ob, 0, 8, NULL),
                      OCF_ERR_CONTEXT_MISMATCH);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, foreign, 0, 8, NULL),
+  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, foreign.buffer, 0, 8, NULL),
                      OCF_ERR_CONTEXT_MISMATCH);
   ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &other_queue),
                      OCF_ERR_CONTEXT_MISMATCH);
   ocft_read(env, ob, N, after);
   ocft_assert_unchanged("softmax after rejected calls", after, before, N);
 
-  clReleaseCommandQueue(foreign_queue);
-  clReleaseMemObject(foreign);
-  clReleaseContext(other);
+  ocft_foreign_release(&foreign);
   clReleaseMemObject(sub);
   clReleaseMemObject(ib);
   clReleaseMemObject(ob);
