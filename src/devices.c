@@ -113,8 +113,12 @@ static ocf_status for_each_device(device_visitor visit, void *user) {
         memset(&info, 0, sizeof info);
         info.platform_index = p;
         info.device_index = d;
-        status = ocf_device_info_fill(platforms[p], devices[d], &info);
-        if (status != OCF_SUCCESS) break;
+        /* A device that cannot even describe itself (a broken driver) is left out, like a
+           platform without devices, rather than hiding every other device. */
+        if (ocf_device_info_fill(platforms[p], devices[d], &info) != OCF_SUCCESS) {
+          ocf_error_clear();
+          continue;
+        }
         stop = visit(&info, user);
       }
     }
