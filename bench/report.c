@@ -62,25 +62,21 @@ static void json_key(FILE *out, const char *key) {
   fputs(": ", out);
 }
 
+/* Writes `separator`, then "key": "value", both escaped. */
+static void json_string_field(FILE *out, const char *separator, const char *key,
+                              const char *value) {
+  fputs(separator, out);
+  json_key(out, key);
+  tool_json_string(out, value);
+}
+
 static void json_device(FILE *out, const ocf_device_info *info) {
-  fputs("  \"device\": {\n    ", out);
-  json_key(out, "name");
-  tool_json_string(out, info->device_name);
-  fputs(",\n    ", out);
-  json_key(out, "vendor");
-  tool_json_string(out, info->vendor);
-  fputs(",\n    ", out);
-  json_key(out, "platform");
-  tool_json_string(out, info->platform_name);
-  fputs(",\n    ", out);
-  json_key(out, "driver");
-  tool_json_string(out, info->driver_version);
-  fputs(",\n    ", out);
-  json_key(out, "opencl");
-  tool_json_string(out, info->device_version);
-  fputs(",\n    ", out);
-  json_key(out, "type");
-  tool_json_string(out, tool_device_type_name(info->type));
+  json_string_field(out, "  \"device\": {\n    ", "name", info->device_name);
+  json_string_field(out, ",\n    ", "vendor", info->vendor);
+  json_string_field(out, ",\n    ", "platform", info->platform_name);
+  json_string_field(out, ",\n    ", "driver", info->driver_version);
+  json_string_field(out, ",\n    ", "opencl", info->device_version);
+  json_string_field(out, ",\n    ", "type", tool_device_type_name(info->type));
   fprintf(out,
           ",\n    \"index\": \"%u:%u\",\n    \"compute_units\": %u,\n    \"max_clock_mhz\": %u,"
           "\n    \"global_mem_bytes\": %llu,\n    \"local_mem_bytes\": %llu,"
@@ -91,22 +87,15 @@ static void json_device(FILE *out, const ocf_device_info *info) {
 }
 
 static void json_row(FILE *out, const tool_row *r) {
-  fputs("    {", out);
-  json_key(out, "op");
-  tool_json_string(out, r->op);
-  fputs(", ", out);
-  json_key(out, "shape");
-  tool_json_string(out, r->shape);
+  json_string_field(out, "    {", "op", r->op);
+  json_string_field(out, ", ", "shape", r->shape);
   fputs(", \"dims\": [", out);
   for (int d = 0; d < r->ndims; d++)
     fprintf(out, "%s%zu", d ? ", " : "", r->dims[d]);
-  fputs("], ", out);
-  json_key(out, "variant");
-  tool_json_string(out, r->variant);
-  fprintf(out, ", \"workgroup_size\": %zu, \"sweep\": %s,\n     ", r->workgroup_size,
+  json_string_field(out, "], ", "variant", r->variant);
+  fprintf(out, ", \"workgroup_size\": %zu, \"sweep\": %s", r->workgroup_size,
           r->sweep ? "true" : "false");
-  json_key(out, "status");
-  tool_json_string(out, tool_row_status_name(r->status));
+  json_string_field(out, ",\n     ", "status", tool_row_status_name(r->status));
   fprintf(out, ", \"repeats\": %d, \"median_ms\": ", r->repeats);
   json_number(out, r->median_ms);
   fputs(", \"min_ms\": ", out);
@@ -115,9 +104,7 @@ static void json_row(FILE *out, const tool_row *r) {
   json_number(out, r->max_ms);
   fputs(",\n     \"rate\": ", out);
   json_number(out, r->rate);
-  fputs(", ", out);
-  json_key(out, "unit");
-  tool_json_string(out, r->unit);
+  json_string_field(out, ", ", "unit", r->unit);
   fputs(", \"percent_of_ceiling\": ", out);
   json_number(out, r->percent_of_ceiling);
   fputs(", \"speedup_vs_baseline\": ", out);
@@ -126,15 +113,9 @@ static void json_row(FILE *out, const tool_row *r) {
   json_number(out, r->verdict.max_error);
   fputs(", \"tolerance\": ", out);
   json_number(out, r->verdict.tolerance);
-  fputs(", ", out);
-  json_key(out, "error_measure");
-  tool_json_string(out, r->verdict.measure);
-  fputs(", ", out);
-  json_key(out, "checked");
-  tool_json_string(out, r->checked);
-  fputs(",\n     ", out);
-  json_key(out, "note");
-  tool_json_string(out, r->note);
+  json_string_field(out, ", ", "error_measure", r->verdict.measure);
+  json_string_field(out, ", ", "checked", r->checked);
+  json_string_field(out, ",\n     ", "note", r->note);
   fputs("}", out);
 }
 
