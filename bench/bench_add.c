@@ -129,7 +129,7 @@ static tool_row *add_row(tool_bench_env *env, size_t n, const char *variant, siz
 static void add_measure(tool_bench_env *env, add_problem *p, size_t n, ocf_variant variant,
                         size_t wg, tool_row *row) {
   p->n = n;
-  memset(&p->launch, 0, sizeof p->launch);
+  ocf_launch_init(&p->launch);
   p->launch.variant = variant;
   p->launch.workgroup_size = wg;
   add_checked_text(p, row);

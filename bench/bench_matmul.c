@@ -159,7 +159,7 @@ static tool_row *matmul_row(tool_bench_env *env, size_t m, size_t n, size_t k, c
 
 static void matmul_measure(tool_bench_env *env, matmul_problem *p, const char *variant, size_t wg,
                            tool_row *row) {
-  memset(&p->launch, 0, sizeof p->launch);
+  ocf_launch_init(&p->launch);
   p->use_clblast = !strncmp(variant, "clblast", 7);
   p->launch.variant = !strcmp(variant, "baseline") ? OCF_VARIANT_BASELINE : OCF_VARIANT_AUTO;
   p->launch.workgroup_size = wg;

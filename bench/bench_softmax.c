@@ -123,7 +123,7 @@ static tool_row *softmax_row(tool_bench_env *env, size_t rows, size_t cols, cons
 
 static void softmax_measure(tool_bench_env *env, softmax_problem *p, ocf_variant variant, size_t wg,
                             tool_row *row) {
-  memset(&p->launch, 0, sizeof p->launch);
+  ocf_launch_init(&p->launch);
   p->launch.variant = variant;
   p->launch.workgroup_size = wg;
   if (softmax_full(p))

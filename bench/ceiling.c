@@ -171,6 +171,7 @@ int tool_ceiling_measure(tool_timer *timer, int gpu, int repeats, tool_results *
   ceiling->copy_kernel_gbps = ceiling->copy_buffer_gbps = ceiling->copy_gbps = NAN;
   ceiling->fma_gflops = NAN;
   ocf_device_info info;
+  ocf_device_info_init(&info);
   ocf_status status = ocf_context_device_info(timer->ctx, &info);
   if (status != OCF_SUCCESS) {
     fprintf(stderr, "oclfuse: %s\n", ocf_last_error());

@@ -295,6 +295,7 @@ int cmd_bench(int argc, char **argv) {
   tool_bench_env env;
   memset(&env, 0, sizeof env);
   env.ctx = ctx;
+  ocf_device_info_init(&env.info);
   ocf_context_device_info(ctx, &env.info);
   env.gpu = (env.info.type & CL_DEVICE_TYPE_GPU) != 0;
   env.max_alloc = tool_max_alloc(env.info.device);

@@ -106,7 +106,7 @@ static int check_add(check_run *run, const add_case *c) {
     if (!xb || !yb || !ob || (!c->in_place && tool_poison(run->ctx, ob, len))) {
       snprintf(error, sizeof error, "buffer setup failed (see stderr)");
     } else {
-      ocf_launch launch = {0};
+      ocf_launch launch = OCF_LAUNCH_INIT;
       launch.variant = variants[v];
       size_t out_off = c->in_place ? c->x_off : c->out_off;
       ocf_status s = ocf_add(run->ctx, c->n, xb, c->x_off, yb, c->y_off, ob, out_off, &launch);
@@ -185,7 +185,7 @@ static int check_softmax(check_run *run, const softmax_case *c) {
     if (!ib || !ob || tool_poison(run->ctx, ob, len)) {
       snprintf(error, sizeof error, "buffer setup failed (see stderr)");
     } else {
-      ocf_launch launch = {0};
+      ocf_launch launch = OCF_LAUNCH_INIT;
       launch.variant = variants[v];
       ocf_status s = ocf_softmax(run->ctx, c->rows, c->cols, ib, 0, ld, ob, 0, ld, &launch);
       if (s != OCF_SUCCESS) {
@@ -251,7 +251,7 @@ static int check_matmul(check_run *run, const matmul_case *c) {
     if (!ab || !bb || !cb) {
       snprintf(error, sizeof error, "buffer setup failed (see stderr)");
     } else {
-      ocf_launch launch = {0};
+      ocf_launch launch = OCF_LAUNCH_INIT;
       launch.variant = variants[v];
       ocf_status s = ocf_matmul(run->ctx, c->ta, c->tb, c->m, c->n, c->k, c->alpha, ab, 0, lda, bb,
                                 0, ldb, c->beta, cb, 0, ldc, &launch);
@@ -304,6 +304,7 @@ int cmd_check(int argc, char **argv) {
   }
   run.queue = ocf_context_queue(run.ctx);
   ocf_device_info info;
+  ocf_device_info_init(&info);
   ocf_context_device_info(run.ctx, &info);
   printf("device %u:%u %s (%s), driver %s\n\n", info.platform_index, info.device_index,
          info.device_name, tool_device_type_name(info.type), info.driver_version);

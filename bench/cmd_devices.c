@@ -38,6 +38,8 @@ int cmd_devices(int argc, char **argv) {
     return 1;
   }
   ocf_device_info *devices = calloc(count, sizeof *devices);
+  for (size_t i = 0; devices && i < count; i++)
+    ocf_device_info_init(&devices[i]);
   if (!devices) {
     fprintf(stderr, "oclfuse devices: out of host memory\n");
     return 1;
@@ -69,6 +71,7 @@ int cmd_devices(int argc, char **argv) {
   free(devices);
 
   ocf_device_info chosen;
+  ocf_device_info_init(&chosen);
   const char *env = getenv("OCLFUSE_DEVICE");
   status = ocf_device_select(NULL, &chosen);
   if (status == OCF_SUCCESS)

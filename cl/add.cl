@@ -28,36 +28,43 @@
 #define VW 4
 #endif
 
-/* The vector type of add_vector's accesses (OCF_FLOATN: cl/common.cl). */
-#define floatV OCF_FLOATN(VW)
+/* Storage type of x, y and out (ocf_dtype: 0 f32, 1 f16, 2 bf16); the sum is fp32. */
+#ifndef DTYPE
+#define DTYPE 0
+#endif
+
+/* The element type of the buffers (OCF_STORAGE: cl/common.cl). */
+#define real OCF_STORAGE(DTYPE)
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-add_vector(const ulong n, __global const float *x, const ulong x_off, __global const float *y,
-           const ulong y_off, __global float *out, const ulong out_off) {
-  __global const floatV *xv = (__global const floatV *)(x + x_off);
-  __global const floatV *yv = (__global const floatV *)(y + y_off);
-  __global floatV *outv = (__global floatV *)(out + out_off);
+add_vector(const ulong n, __global const real *x, const ulong x_off, __global const real *y,
+           const ulong y_off, __global real *out, const ulong out_off) {
+  __global const real *xs = x + x_off, *ys = y + y_off;
+  __global real *outs = out + out_off;
   const ulong vectors = n / VW;
   const ulong stride = get_global_size(0);
   const ulong gid = get_global_id(0);
   for (ulong i = gid; i < vectors; i += stride)
-    outv[i] = xv[i] + yv[i];
+    OCF_STOREV(DTYPE, VW, outs, i, OCF_LOADV(DTYPE, VW, xs, i) + OCF_LOADV(DTYPE, VW, ys, i));
   /* The ragged tail: fewer than VW elements past the last whole vector. */
   const ulong tail = vectors * VW + gid;
-  if (tail < n) out[out_off + tail] = x[x_off + tail] + y[y_off + tail];
+  if (tail < n) OCF_STORE(DTYPE, outs, tail, OCF_LOAD(DTYPE, xs, tail) + OCF_LOAD(DTYPE, ys, tail));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-add_general(const ulong n, __global const float *x, const ulong x_off, __global const float *y,
-            const ulong y_off, __global float *out, const ulong out_off) {
+add_general(const ulong n, __global const real *x, const ulong x_off, __global const real *y,
+            const ulong y_off, __global real *out, const ulong out_off) {
   const ulong stride = get_global_size(0);
   for (ulong i = get_global_id(0); i < n; i += stride)
-    out[out_off + i] = x[x_off + i] + y[y_off + i];
+    OCF_STORE(DTYPE, out, out_off + i,
+              OCF_LOAD(DTYPE, x, x_off + i) + OCF_LOAD(DTYPE, y, y_off + i));
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-add_baseline(const ulong n, __global const float *x, const ulong x_off, __global const float *y,
-             const ulong y_off, __global float *out, const ulong out_off) {
+add_baseline(const ulong n, __global const real *x, const ulong x_off, __global const real *y,
+             const ulong y_off, __global real *out, const ulong out_off) {
   const ulong i = get_global_id(0);
-  if (i < n) out[out_off + i] = x[x_off + i] + y[y_off + i];
+  if (i < n)
+    OCF_STORE(DTYPE, out, out_off + i,
+              OCF_LOAD(DTYPE, x, x_off + i) + OCF_LOAD(DTYPE, y, y_off + i));
 }

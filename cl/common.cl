@@ -16,3 +16,79 @@
 #define OCF_FLOATN_8 float8
 #define OCF_FLOATN_16 float16
 #define OCF_FLOATN(width) OCF_CAT(OCF_FLOATN_, width)
+
+/* ---- storage data types (ocf_dtype): 0 f32, 1 f16, 2 bf16; arithmetic is always fp32 ---- */
+
+/* The element type a buffer of type t is declared with: half and bfloat16 (as ushort) are only
+   ever loaded into float and stored from float, so OpenCL 1.2 core suffices (vload_half,
+   vstore_half; no cl_khr_fp16). */
+#define OCF_STORAGE_0 float
+#define OCF_STORAGE_1 half
+#define OCF_STORAGE_2 ushort
+#define OCF_STORAGE(t) OCF_CAT(OCF_STORAGE_, t)
+
+/* bfloat16 <-> float: the top 16 bits of the float; the store rounds to nearest even and keeps a
+   NaN a (quiet) NaN. */
+#define OCF_BF16_TO_FLOAT(u) as_float((uint)(u) << 16)
+ushort ocf_float_to_bf16(float f) {
+  const uint u = as_uint(f);
+  if (isnan(f)) return (ushort)((u >> 16) | 0x0040u);
+  return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* Element i of p, as float. */
+#define OCF_LOAD_0(p, i) ((p)[i])
+#define OCF_LOAD_1(p, i) vload_half((i), (p))
+#define OCF_LOAD_2(p, i) OCF_BF16_TO_FLOAT((p)[i])
+#define OCF_LOAD(t, p, i) OCF_CAT(OCF_LOAD_, t)(p, i)
+
+/* Element i of p = v (a float), rounded to nearest even for the 16-bit types. */
+#define OCF_STORE_0(p, i, v) ((p)[i] = (v))
+#define OCF_STORE_1(p, i, v) vstore_half_rte((v), (i), (p))
+#define OCF_STORE_2(p, i, v) ((p)[i] = ocf_float_to_bf16(v))
+#define OCF_STORE(t, p, i, v) OCF_CAT(OCF_STORE_, t)(p, i, v)
+
+/* Vector i of w lanes of p (elements i * w .. i * w + w - 1), as floats; for f32, p + i * w must
+   be aligned to the vector (a plain vector access), the 16-bit types need no alignment. */
+#define OCF_VLOAD_HALF_1 vload_half
+#define OCF_VLOAD_HALF_2 vload_half2
+#define OCF_VLOAD_HALF_4 vload_half4
+#define OCF_VLOAD_HALF_8 vload_half8
+#define OCF_VLOAD_HALF_16 vload_half16
+#define OCF_VSTORE_HALF_1 vstore_half_rte
+#define OCF_VSTORE_HALF_2 vstore_half2_rte
+#define OCF_VSTORE_HALF_4 vstore_half4_rte
+#define OCF_VSTORE_HALF_8 vstore_half8_rte
+#define OCF_VSTORE_HALF_16 vstore_half16_rte
+
+float ocf_bf16_load1(size_t i, __global const ushort *p) {
+  return OCF_BF16_TO_FLOAT(p[i]);
+}
+void ocf_bf16_store1(float v, size_t i, __global ushort *p) {
+  p[i] = ocf_float_to_bf16(v);
+}
+/* Lane-wise bfloat16 loads and round-to-nearest-even stores of w lanes. */
+#define OCF_BF16_VECTOR(w)                                                                       \
+  OCF_CAT(float, w) OCF_CAT(ocf_bf16_load, w)(size_t i, __global const ushort *p) {              \
+    return OCF_CAT(as_float, w)(OCF_CAT(convert_uint, w)(OCF_CAT(vload, w)(i, p)) << 16);        \
+  }                                                                                              \
+  void OCF_CAT(ocf_bf16_store, w)(OCF_CAT(float, w) v, size_t i, __global ushort * p) {          \
+    const OCF_CAT(uint, w) u = OCF_CAT(as_uint, w)(v);                                           \
+    const OCF_CAT(uint, w) r = select((u + 0x7fffu + ((u >> 16) & 1u)) >> 16, (u >> 16) | 0x40u, \
+                                      OCF_CAT(as_uint, w)(isnan(v)));                            \
+    OCF_CAT(vstore, w)(OCF_CAT(convert_ushort, w)(r), i, p);                                     \
+  }
+OCF_BF16_VECTOR(2)
+OCF_BF16_VECTOR(4)
+OCF_BF16_VECTOR(8)
+OCF_BF16_VECTOR(16)
+
+#define OCF_LOADV_0(w, p, i) (((__global const OCF_FLOATN(w) *)(p))[i])
+#define OCF_LOADV_1(w, p, i) OCF_CAT(OCF_VLOAD_HALF_, w)((i), (p))
+#define OCF_LOADV_2(w, p, i) OCF_CAT(ocf_bf16_load, w)((i), (p))
+#define OCF_LOADV(t, w, p, i) OCF_CAT(OCF_LOADV_, t)(w, p, i)
+
+#define OCF_STOREV_0(w, p, i, v) (((__global OCF_FLOATN(w) *)(p))[i] = (v))
+#define OCF_STOREV_1(w, p, i, v) OCF_CAT(OCF_VSTORE_HALF_, w)((v), (i), (p))
+#define OCF_STOREV_2(w, p, i, v) OCF_CAT(ocf_bf16_store, w)((v), (i), (p))
+#define OCF_STOREV(t, w, p, i, v) OCF_CAT(OCF_STOREV_, t)(w, p, i, v)

@@ -43,7 +43,7 @@
  *                      Same alignment assumption as softmax_resident.
  *   softmax_split_stats, softmax_split_write
  *                      few long rows: each row is cut into `parts` ranges of part_vecs vectors,
- *                      one workgroup each; stats writes one (m, s) pair per range to `stats`,
+ *                      one workgroup each; stats writes one (m, s) pair per range to `scratch`,
  *                      write combines the row's pairs and writes its range (groups in reverse
  *                      order, for the same cache reason). Same alignment assumption.
  *   softmax_general    the slow, obviously right reference: scalar, any offsets, two passes.
@@ -81,6 +81,18 @@
 #ifndef UNROLL
 #define UNROLL 4
 #endif
+
+/* Storage types of in and out (ocf_dtype: 0 f32, 1 f16, 2 bf16); arithmetic is fp32. */
+#ifndef IN_DTYPE
+#define IN_DTYPE 0
+#endif
+#ifndef OUT_DTYPE
+#define OUT_DTYPE 0
+#endif
+
+/* The element types of in and out (OCF_STORAGE: cl/common.cl). */
+#define in_real OCF_STORAGE(IN_DTYPE)
+#define out_real OCF_STORAGE(OUT_DTYPE)
 
 /* The vector type of the row accesses (OCF_FLOATN: cl/common.cl). */
 #define floatV OCF_FLOATN(VW)
@@ -181,9 +193,9 @@ float inverse_sum(const float m, const float s) {
 /* ---- global memory: one vector of a row, guarded ---- */
 
 /* Vector k of a row (k < limit, else all -inf); lanes past cols read as -inf. */
-floatV load_vec(__global const float *row, const ulong k, const ulong limit, const ulong cols) {
+floatV load_vec(__global const in_real *row, const ulong k, const ulong limit, const ulong cols) {
   const ulong first = k * VW;
-  if (k < limit && first + VW <= cols) return *(__global const floatV *)(row + first);
+  if (k < limit && first + VW <= cols) return OCF_LOADV(IN_DTYPE, VW, row, k);
 #if VW == 1
   return -INFINITY; /* with VW == 1 a vector below limit is always whole */
 #else
@@ -191,7 +203,7 @@ floatV load_vec(__global const float *row, const ulong k, const ulong limit, con
      checker crashes on a shuffle of a partly undefined vector). */
   floatV v = (floatV)(-INFINITY);
 #define LOAD_LANE(j, s) \
-  if (k < limit && first + j < cols) v.s = row[first + j];
+  if (k < limit && first + j < cols) v.s = OCF_LOAD(IN_DTYPE, row, first + j);
   LANES(LOAD_LANE)
 #undef LOAD_LANE
   return v;
@@ -199,14 +211,14 @@ floatV load_vec(__global const float *row, const ulong k, const ulong limit, con
 }
 
 /* Stores vector k of a row, only its lanes below cols. */
-void store_vec(__global float *row, const ulong k, const ulong cols, const floatV v) {
+void store_vec(__global out_real *row, const ulong k, const ulong cols, const floatV v) {
   const ulong first = k * VW;
   if (first + VW <= cols) {
-    *(__global floatV *)(row + first) = v;
+    OCF_STOREV(OUT_DTYPE, VW, row, k, v);
   } else {
 #if VW > 1
 #define STORE_LANE(j, s) \
-  if (first + j < cols) row[first + j] = v.s;
+  if (first + j < cols) OCF_STORE(OUT_DTYPE, row, first + j, v.s);
     LANES(STORE_LANE)
 #undef STORE_LANE
 #endif
@@ -214,14 +226,14 @@ void store_vec(__global float *row, const ulong k, const ulong cols, const float
 }
 
 /* Loads `count` vectors first, first + step, ... (those at or past limit read as -inf). */
-void load_strided(__global const float *row, const ulong first, const uint step, const ulong limit,
-                  const ulong cols, floatV *v, const uint count) {
+void load_strided(__global const in_real *row, const ulong first, const uint step,
+                  const ulong limit, const ulong cols, floatV *v, const uint count) {
   for (uint i = 0; i < count; i++)
     v[i] = load_vec(row, first + (ulong)i * step, limit, cols);
 }
 
 /* Loads `count` vectors first, first + WG, ... (those at or past limit read as -inf). */
-void load_block(__global const float *row, const ulong first, const ulong limit, const ulong cols,
+void load_block(__global const in_real *row, const ulong first, const ulong limit, const ulong cols,
                 floatV *v, const uint count) {
   load_strided(row, first, WG, limit, cols, v, count);
 }
@@ -311,8 +323,8 @@ float segment_reduce(__local float *lv, __local float *lw, const float v, const 
    `rows` in the last batch (rows % ROWS_PER_GROUP != 0) run with nothing loaded, reach every
    barrier and store nothing. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_rows(const ulong rows, const ulong cols, __global const float *in, const ulong in_off,
-             const ulong in_ld, __global float *out, const ulong out_off, const ulong out_ld) {
+softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
+             const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld) {
   __local float lmax[WG], lmax2[WG], lsum[WG], lsum2[WG];
   const uint lid = get_local_id(0), lane = lid % SEG;
   const ulong nv = (cols + VW - 1) / VW;
@@ -333,7 +345,7 @@ softmax_rows(const ulong rows, const ulong cols, __global const float *in, const
       acc += v[i];
     }
     const float inv = inverse_sum(m, segment_reduce(lsum, lsum2, HSUM(acc), 0));
-    __global float *dst = out + out_off + row * out_ld;
+    __global out_real *dst = out + out_off + row * out_ld;
     for (uint i = 0; i < ITEMS; i++) {
       const ulong vec = lane + (ulong)i * SEG;
       if (live && vec < nv) store_vec(dst, vec, cols, v[i] * inv);
@@ -342,8 +354,9 @@ softmax_rows(const ulong rows, const ulong cols, __global const float *in, const
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_resident(const ulong rows, const ulong cols, __global const float *in, const ulong in_off,
-                 const ulong in_ld, __global float *out, const ulong out_off, const ulong out_ld) {
+softmax_resident(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
+                 const ulong in_ld, __global out_real *out, const ulong out_off,
+                 const ulong out_ld) {
   __local float lm[WG], ls[WG];
   const uint lid = get_local_id(0);
   const ulong nv = (cols + VW - 1) / VW;
@@ -356,7 +369,7 @@ softmax_resident(const ulong rows, const ulong cols, __global const float *in, c
     reduce_pair(lm, ls, &gm, &gs);
     /* v holds exp(x - m) for this work-item's own m; rescale to the row's and normalise. */
     const float k = scale(m, gm) * inverse_sum(gm, gs);
-    __global float *dst = out + out_off + r * out_ld;
+    __global out_real *dst = out + out_off + r * out_ld;
     for (uint i = 0; i < ITEMS; i++) {
       const ulong vec = lid + (ulong)i * WG;
       if (vec < nv) store_vec(dst, vec, cols, v[i] * k);
@@ -365,7 +378,7 @@ softmax_resident(const ulong rows, const ulong cols, __global const float *in, c
 }
 
 /* Writes exp(x - m) * inv for vectors [first, limit) of a row, stepping by WG, last step first. */
-void write_range(__global const float *src, __global float *dst, const ulong first,
+void write_range(__global const in_real *src, __global out_real *dst, const ulong first,
                  const ulong limit, const ulong cols, const float m, const float inv) {
   const ulong step = (ulong)WG * UNROLL;
   const ulong steps = limit > first ? (limit - first + step - 1) / step : 0;
@@ -378,8 +391,8 @@ void write_range(__global const float *src, __global float *dst, const ulong fir
 }
 
 /* The (m, s) of vectors [first, limit) of a row over this work-item's share, then the group's. */
-void range_stats(__global const float *src, const ulong first, const ulong limit, const ulong cols,
-                 __local float *lm, __local float *ls, float *m, float *s) {
+void range_stats(__global const in_real *src, const ulong first, const ulong limit,
+                 const ulong cols, __local float *lm, __local float *ls, float *m, float *s) {
   *m = -INFINITY;
   *s = 0.0f;
   for (ulong base = first; base < limit; base += (ulong)WG * UNROLL) {
@@ -393,12 +406,12 @@ void range_stats(__global const float *src, const ulong first, const ulong limit
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_online(const ulong rows, const ulong cols, __global const float *in, const ulong in_off,
-               const ulong in_ld, __global float *out, const ulong out_off, const ulong out_ld) {
+softmax_online(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
+               const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld) {
   __local float lm[WG], ls[WG];
   const ulong nv = (cols + VW - 1) / VW;
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
-    __global const float *src = in + in_off + r * in_ld;
+    __global const in_real *src = in + in_off + r * in_ld;
     float m, s;
     range_stats(src, 0, nv, cols, lm, ls, &m, &s);
     write_range(src, out + out_off + r * out_ld, 0, nv, cols, m, inverse_sum(m, s));
@@ -406,9 +419,9 @@ softmax_online(const ulong rows, const ulong cols, __global const float *in, con
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_split_stats(const ulong rows, const ulong cols, __global const float *in,
+softmax_split_stats(const ulong rows, const ulong cols, __global const in_real *in,
                     const ulong in_off, const ulong in_ld, const ulong parts, const ulong part_vecs,
-                    __global float *stats) {
+                    __global float *scratch) {
   __local float lm[WG], ls[WG];
   const ulong nv = (cols + VW - 1) / VW;
   for (ulong g = get_group_id(0); g < rows * parts; g += get_num_groups(0)) {
@@ -417,24 +430,24 @@ softmax_split_stats(const ulong rows, const ulong cols, __global const float *in
     float m, s;
     range_stats(in + in_off + r * in_ld, first, limit, cols, lm, ls, &m, &s);
     if (get_local_id(0) == 0) {
-      stats[2 * g] = m;
-      stats[2 * g + 1] = s;
+      scratch[2 * g] = m;
+      scratch[2 * g + 1] = s;
     }
   }
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_split_write(const ulong rows, const ulong cols, __global const float *in,
-                    const ulong in_off, const ulong in_ld, __global float *out, const ulong out_off,
-                    const ulong out_ld, const ulong parts, const ulong part_vecs,
-                    __global const float *stats) {
+softmax_split_write(const ulong rows, const ulong cols, __global const in_real *in,
+                    const ulong in_off, const ulong in_ld, __global out_real *out,
+                    const ulong out_off, const ulong out_ld, const ulong parts,
+                    const ulong part_vecs, __global const float *scratch) {
   const ulong nv = (cols + VW - 1) / VW, total = rows * parts;
   for (ulong h = get_group_id(0); h < total; h += get_num_groups(0)) {
     const ulong g = total - 1 - h; /* reverse order: the stats pass's last reads may be cached */
     const ulong r = g / parts, first = (g - r * parts) * part_vecs;
     float m = -INFINITY, s = 0.0f;
     for (ulong p = 0; p < parts; p++)
-      combine(&m, &s, stats[2 * (r * parts + p)], stats[2 * (r * parts + p) + 1]);
+      combine(&m, &s, scratch[2 * (r * parts + p)], scratch[2 * (r * parts + p) + 1]);
     write_range(in + in_off + r * in_ld, out + out_off + r * out_ld, first,
                 min(nv, first + part_vecs), cols, m, inverse_sum(m, s));
   }
@@ -443,53 +456,54 @@ softmax_split_write(const ulong rows, const ulong cols, __global const float *in
 /* ---- the reference kernel: scalar, any offsets ---- */
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_general(const ulong rows, const ulong cols, __global const float *in, const ulong in_off,
-                const ulong in_ld, __global float *out, const ulong out_off, const ulong out_ld) {
+softmax_general(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
+                const ulong in_ld, __global out_real *out, const ulong out_off,
+                const ulong out_ld) {
   __local float lm[WG], ls[WG];
   const uint lid = get_local_id(0);
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
-    __global const float *src = in + in_off + r * in_ld;
-    __global float *dst = out + out_off + r * out_ld;
+    __global const in_real *src = in + in_off + r * in_ld;
+    __global out_real *dst = out + out_off + r * out_ld;
     float m = -INFINITY, s = 0.0f;
     for (ulong c = lid; c < cols; c += WG)
-      combine(&m, &s, src[c], 1.0f);
+      combine(&m, &s, OCF_LOAD(IN_DTYPE, src, c), 1.0f);
     reduce_pair(lm, ls, &m, &s);
     const float inv = inverse_sum(m, s);
     for (ulong c = lid; c < cols; c += WG)
-      dst[c] = exp(src[c] - m) * inv;
+      OCF_STORE(OUT_DTYPE, dst, c, exp(OCF_LOAD(IN_DTYPE, src, c) - m) * inv);
   }
 }
 
 /* ---- the unfused baseline: three kernels through global scratch ---- */
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_base_max(const ulong rows, const ulong cols, __global const float *in, const ulong in_off,
+softmax_base_max(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
                  const ulong in_ld, __global float *scratch) {
   __local float lv[WG];
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
-    __global const float *src = in + in_off + r * in_ld;
+    __global const in_real *src = in + in_off + r * in_ld;
     float m = -INFINITY;
     for (ulong c = get_local_id(0); c < cols; c += WG)
-      m = fmax(m, src[c]);
+      m = fmax(m, OCF_LOAD(IN_DTYPE, src, c));
     m = reduce_one(lv, m, 1);
     if (get_local_id(0) == 0) scratch[r] = m;
   }
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_base_exp_sum(const ulong rows, const ulong cols, __global const float *in,
-                     const ulong in_off, const ulong in_ld, __global float *out,
+softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real *in,
+                     const ulong in_off, const ulong in_ld, __global out_real *out,
                      const ulong out_off, const ulong out_ld, __global float *scratch) {
   __local float lv[WG];
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
-    __global const float *src = in + in_off + r * in_ld;
-    __global float *dst = out + out_off + r * out_ld;
+    __global const in_real *src = in + in_off + r * in_ld;
+    __global out_real *dst = out + out_off + r * out_ld;
     const float m = scratch[r];
     float s = 0.0f;
     for (ulong c = get_local_id(0); c < cols; c += WG) {
       /* exp(-inf - -inf) and exp(inf - inf) are NaN: the all -inf and +inf rows come out NaN. */
-      const float e = exp(src[c] - m);
-      dst[c] = e;
+      const float e = exp(OCF_LOAD(IN_DTYPE, src, c) - m);
+      OCF_STORE(OUT_DTYPE, dst, c, e);
       s += e;
     }
     s = reduce_one(lv, s, 0);
@@ -498,12 +512,12 @@ softmax_base_exp_sum(const ulong rows, const ulong cols, __global const float *i
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-softmax_base_divide(const ulong rows, const ulong cols, __global float *out, const ulong out_off,
+softmax_base_divide(const ulong rows, const ulong cols, __global out_real *out, const ulong out_off,
                     const ulong out_ld, __global const float *scratch) {
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
-    __global float *dst = out + out_off + r * out_ld;
+    __global out_real *dst = out + out_off + r * out_ld;
     const float s = scratch[rows + r];
     for (ulong c = get_local_id(0); c < cols; c += WG)
-      dst[c] = dst[c] / s;
+      OCF_STORE(OUT_DTYPE, dst, c, OCF_LOAD(OUT_DTYPE, dst, c) / s);
   }
 }

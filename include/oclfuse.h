@@ -1,16 +1,19 @@
 /*
  * liboclfuse: fused, tunable OpenCL kernels for C and C++ programs.
  *
- * The whole public API is in this header. Three operations, all fp32, row-major:
+ * The whole public API is in this header. Three operations, row-major:
  *
  *   add      out[i] = x[i] + y[i]                                   i < n
  *   softmax  out[r][c] = exp(in[r][c] - max_r) / sum_k exp(in[r][k] - max_r)
- *   matmul   C = alpha * op(A) * op(B) + beta * C                   (SGEMM)
+ *   matmul   C = alpha * op(A) * op(B) + beta * C                   (GEMM)
  *
  * Every call comes in two forms:
  *   - a device-buffer call (cl_mem + element offsets + row strides), asynchronous, enqueued on the
  *     context's queue or the one given in an ocf_launch, composing with the caller's OpenCL code;
  *   - a host-array call (suffix _host) that copies in, runs and copies out, synchronously.
+ * Element data types (ocf_dtype) are fp32 everywhere today; the typed calls (suffix _ex) take
+ * the storage type of each operand, and refuse the reserved half-precision types with
+ * OCF_ERR_UNSUPPORTED until their kernels exist.
  *
  * Every fallible call returns an ocf_status. On failure nothing was enqueued and no output was
  * touched; ocf_last_error() then says why in words (thread-local), including the OpenCL error
@@ -18,13 +21,19 @@
  *
  * Thread safety: calls on one context from several threads are safe. Releasing a context while
  * another thread uses it is not.
+ *
+ * OpenCL version: this header includes <CL/cl.h> and leaves CL_TARGET_OPENCL_VERSION to the
+ * includer (the Khronos headers default to 3.0 with a note when it is unset). The library itself
+ * uses OpenCL 1.2 calls only.
+ *
+ * Growing structs: ocf_launch, ocf_device_info and the options structs of the _ex calls start
+ * with a `size` member. Initialise them with their OCF_*_INIT macro or *_init function, which
+ * sets `size` to the sizeof the caller was compiled with, so that a newer library that has added
+ * members at the end can tell which ones the caller knows.
  */
 #ifndef OCLFUSE_H
 #define OCLFUSE_H
 
-#ifndef CL_TARGET_OPENCL_VERSION
-#define CL_TARGET_OPENCL_VERSION 120
-#endif
 #ifdef __APPLE__
 #include <OpenCL/cl.h>
 #else
@@ -47,8 +56,9 @@ extern "C" {
 #define OCF_API
 #endif
 
+/* The one place the version is set: CMakeLists.txt reads these three lines. */
 #define OCF_VERSION_MAJOR 0
-#define OCF_VERSION_MINOR 1
+#define OCF_VERSION_MINOR 2
 #define OCF_VERSION_PATCH 0
 #define OCF_VERSION_NUMBER (OCF_VERSION_MAJOR * 10000 + OCF_VERSION_MINOR * 100 + OCF_VERSION_PATCH)
 
@@ -78,8 +88,10 @@ OCF_API const char *ocf_version_string(void);
   X(OCF_ERR_NO_DEVICE, -2009, "no OpenCL device matches")                                        \
   X(OCF_ERR_INVALID_SPEC, -2010, "the device spec is malformed")                                 \
   X(OCF_ERR_OUT_OF_HOST_MEMORY, -2011, "out of host memory")                                     \
-  X(OCF_ERR_UNSUPPORTED, -2012, "the device lacks a capability this call needs")                 \
-  X(OCF_ERR_CONTEXT_MISMATCH, -2013, "a buffer or queue belongs to another OpenCL context")
+  X(OCF_ERR_UNSUPPORTED, -2012, "the device or the library lacks a capability this call needs")  \
+  X(OCF_ERR_CONTEXT_MISMATCH, -2013, "a buffer or queue belongs to another OpenCL context")      \
+  X(OCF_ERR_KERNEL_MISMATCH, -2014, "a built kernel's arguments differ from its description")    \
+  X(OCF_ERR_INVALID_STRUCT, -2015, "a struct's size member is not one this library knows")
 
 typedef enum ocf_status {
 #define OCF_STATUS_ENUM_(name, value, message) name = value,
@@ -98,10 +110,25 @@ OCF_API const char *ocf_status_message(ocf_status status);
  */
 OCF_API const char *ocf_last_error(void);
 
+/* ---- Data types --------------------------------------------------------------------------- */
+
+/*
+ * Storage type of an operand's elements. Arithmetic inside the kernels is fp32 whatever the
+ * storage. OCF_F16 (IEEE binary16) and OCF_BF16 (bfloat16, the top half of an fp32) are
+ * reserved: the _ex calls refuse them with OCF_ERR_UNSUPPORTED until their kernels exist.
+ */
+typedef enum ocf_dtype { OCF_F32 = 0, OCF_F16 = 1, OCF_BF16 = 2 } ocf_dtype;
+
+/* Returns the size in bytes of one element of `dtype` (4 or 2), or 0 for a value out of range. */
+OCF_API size_t ocf_dtype_size(ocf_dtype dtype);
+/* Returns "f32", "f16" or "bf16"; "?" for a value out of range. Never NULL. */
+OCF_API const char *ocf_dtype_name(ocf_dtype dtype);
+
 /* ---- Devices ------------------------------------------------------------------------------ */
 
 /* One OpenCL device as the library sees it. Strings are truncated to fit, always terminated. */
 typedef struct ocf_device_info {
+  size_t size;             /* sizeof(ocf_device_info): set by ocf_device_info_init */
   unsigned platform_index; /* position in clGetPlatformIDs' list */
   unsigned device_index;   /* position in that platform's clGetDeviceIDs(CL_DEVICE_TYPE_ALL) */
   cl_platform_id platform;
@@ -117,11 +144,17 @@ typedef struct ocf_device_info {
   cl_ulong global_mem_bytes;
   cl_ulong local_mem_bytes;
   size_t max_workgroup_size;
+  size_t max_work_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES, first three dimensions */
+  cl_ulong max_alloc_bytes;      /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
 } ocf_device_info;
+
+/* Zeroes *info and sets its size member: call it before passing an ocf_device_info in. */
+OCF_API void ocf_device_info_init(ocf_device_info *info);
 
 /*
  * Lists every device of every platform. Writes up to `capacity` entries to `devices` (which may
- * be NULL when capacity is 0) and the total number of devices to *count.
+ * be NULL when capacity is 0) and the total number of devices to *count. devices[0].size is the
+ * size of every element of the array (initialise each with ocf_device_info_init).
  */
 OCF_API ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, size_t *count);
 
@@ -132,6 +165,7 @@ OCF_API ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, s
  *   "P:D"            platform index P, device index D (decimal);
  *   any other text   the first device whose "platform device" name contains it, ignoring case.
  * Returns OCF_ERR_INVALID_SPEC for a malformed "P:D", OCF_ERR_NO_DEVICE when nothing matches.
+ * device->size must be set (ocf_device_info_init).
  */
 OCF_API ocf_status ocf_device_select(const char *spec, ocf_device_info *device);
 
@@ -160,40 +194,41 @@ OCF_API void ocf_context_release(ocf_context *ctx);
 OCF_API cl_context ocf_context_cl_context(const ocf_context *ctx);
 OCF_API cl_device_id ocf_context_device(const ocf_context *ctx);
 OCF_API cl_command_queue ocf_context_queue(const ocf_context *ctx);
-/* Copies the context's device description into *info. */
+/* Copies the context's device description into *info (info->size must be set). */
 OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_info *info);
 
 /* ---- Launch settings ---------------------------------------------------------------------- */
 
-/* Which kernel runs. AUTO is what users want; the others exist for tests and benchmarks. */
-typedef enum ocf_variant {
-  OCF_VARIANT_AUTO = 0,    /* the fastest kernel whose assumptions the call meets */
-  OCF_VARIANT_GENERAL = 1, /* the general kernel, right for any size, offset and stride */
-  OCF_VARIANT_BASELINE = 2 /* the unfused / untiled baseline: one element per work-item add,
-                              three-kernel softmax, one-output-per-work-item matmul */
-} ocf_variant;
-
 /*
- * Optional settings of a device-buffer call; pass NULL for all defaults. Zero-initialise it
- * (`ocf_launch l = {0};`) and set what you need.
+ * Optional settings of a device-buffer call; pass NULL for all defaults. Initialise with
+ * OCF_LAUNCH_INIT (or ocf_launch_init) and set what you need:
+ *     ocf_launch launch = OCF_LAUNCH_INIT;
+ *     launch.event = &done;
+ * A launch whose size member is 0 or smaller than the first version's is OCF_ERR_INVALID_STRUCT.
  */
 typedef struct ocf_launch {
+  size_t size; /* sizeof(ocf_launch): set by OCF_LAUNCH_INIT */
   /* Work-items per workgroup, 0 for the tuned default. For matmul it must be a power of two;
      the work-items are laid out as a near-square 2-D workgroup over one output tile. A size the
      device or the kernel cannot run is OCF_ERR_INVALID_WORKGROUP. */
   size_t workgroup_size;
-  ocf_variant variant;
   cl_command_queue queue; /* NULL: the context's queue. Must belong to the context's device. */
   cl_uint num_wait_events;
   const cl_event *wait_events; /* the call's kernels start after these */
   cl_event *event;             /* if not NULL, receives an event for the call's last kernel;
                                   release it with clReleaseEvent */
+  int variant; /* 0 (OCF_VARIANT_AUTO). Tests and benchmarks only: see the section below. */
 } ocf_launch;
+
+#define OCF_LAUNCH_INIT \
+  { sizeof(ocf_launch), 0, NULL, 0, NULL, NULL, 0 }
+/* Zeroes *launch and sets its size member; the same as OCF_LAUNCH_INIT. */
+OCF_API void ocf_launch_init(ocf_launch *launch);
 
 /* ---- add ---------------------------------------------------------------------------------- */
 
 /*
- * out[out_offset + i] = x[x_offset + i] + y[y_offset + i] for i < n (offsets in elements).
+ * out[out_offset + i] = x[x_offset + i] + y[y_offset + i] for i < n (offsets in elements, fp32).
  * In-place is allowed (out is x or y at the same offset); any other overlap of out with an input
  * is OCF_ERR_ALIASING. n = 0 succeeds and enqueues nothing.
  */
@@ -208,7 +243,7 @@ OCF_API ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, cons
 /* ---- softmax ------------------------------------------------------------------------------ */
 
 /*
- * Row softmax of a rows x cols matrix whose row r starts at element in_offset + r * in_ld.
+ * Row softmax of a rows x cols fp32 matrix whose row r starts at element in_offset + r * in_ld.
  * out may be in at the same offset and stride (in-place); other overlap is OCF_ERR_ALIASING.
  *
  * Non-finite inputs behave as torch.softmax does:
@@ -223,18 +258,34 @@ OCF_API ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_me
                                size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
                                size_t out_ld, const ocf_launch *launch);
 
+/* Options of ocf_softmax_ex. */
+typedef struct ocf_softmax_options {
+  size_t size;         /* sizeof(ocf_softmax_options): set by OCF_SOFTMAX_OPTIONS_INIT */
+  ocf_dtype in_dtype;  /* storage type of `in` (offsets and strides count its elements) */
+  ocf_dtype out_dtype; /* storage type of `out` */
+} ocf_softmax_options;
+
+#define OCF_SOFTMAX_OPTIONS_INIT \
+  { sizeof(ocf_softmax_options), OCF_F32, OCF_F32 }
+
+/* ocf_softmax with options (NULL: OCF_SOFTMAX_OPTIONS_INIT). */
+OCF_API ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
+                                  size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
+                                  size_t out_ld, const ocf_softmax_options *options,
+                                  const ocf_launch *launch);
+
 /* Host-array form of ocf_softmax: synchronous, out may equal in (then out_ld must equal in_ld). */
 OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const float *in,
                                     size_t in_ld, float *out, size_t out_ld);
 
-/* ---- matmul (SGEMM) ----------------------------------------------------------------------- */
+/* ---- matmul (GEMM) ------------------------------------------------------------------------ */
 
 typedef enum ocf_transpose { OCF_NO_TRANS = 0, OCF_TRANS = 1 } ocf_transpose;
 
 /*
- * C = alpha * op(A) * op(B) + beta * C, row-major, C is m x n, op(A) is m x k, op(B) is k x n.
- * A is stored m x k (lda >= k) or, transposed, k x m (lda >= m); likewise B is k x n (ldb >= n)
- * or n x k (ldb >= k); ldc >= n. Offsets are in elements.
+ * C = alpha * op(A) * op(B) + beta * C, row-major fp32, C is m x n, op(A) is m x k, op(B) is
+ * k x n. A is stored m x k (lda >= k) or, transposed, k x m (lda >= m); likewise B is k x n
+ * (ldb >= n) or n x k (ldb >= k); ldc >= n. Offsets are in elements.
  * k = 0 gives beta * C; beta = 0 overwrites C without reading it (NaNs in C do not propagate),
  * as BLAS does. C must not overlap A or B (OCF_ERR_ALIASING).
  */
@@ -243,11 +294,43 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
                               size_t lda, cl_mem b, size_t b_offset, size_t ldb, float beta,
                               cl_mem c, size_t c_offset, size_t ldc, const ocf_launch *launch);
 
+/* Options of ocf_matmul_ex. */
+typedef struct ocf_matmul_options {
+  size_t size;       /* sizeof(ocf_matmul_options): set by OCF_MATMUL_OPTIONS_INIT */
+  ocf_dtype a_dtype; /* storage types of A, B and C */
+  ocf_dtype b_dtype;
+  ocf_dtype c_dtype;
+} ocf_matmul_options;
+
+#define OCF_MATMUL_OPTIONS_INIT \
+  { sizeof(ocf_matmul_options), OCF_F32, OCF_F32, OCF_F32 }
+
+/* ocf_matmul with options (NULL: OCF_MATMUL_OPTIONS_INIT). */
+OCF_API ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
+                                 size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                                 size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb,
+                                 float beta, cl_mem c, size_t c_offset, size_t ldc,
+                                 const ocf_matmul_options *options, const ocf_launch *launch);
+
 /* Host-array form of ocf_matmul: synchronous. */
 OCF_API ocf_status ocf_matmul_host(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
                                    size_t m, size_t n, size_t k, float alpha, const float *a,
                                    size_t lda, const float *b, size_t ldb, float beta, float *c,
                                    size_t ldc);
+
+/* ---- For tests and benchmarks (not a stable API) ------------------------------------------ */
+
+/*
+ * ocf_launch.variant picks a kernel other than the fastest, so that tests and benchmarks can run
+ * the slow, obviously right kernels beside the fast ones. Programs should leave it 0; these
+ * values may change between versions.
+ */
+typedef enum ocf_variant {
+  OCF_VARIANT_AUTO = 0,    /* the fastest kernel whose assumptions the call meets */
+  OCF_VARIANT_GENERAL = 1, /* the general kernel, right for any size, offset and stride */
+  OCF_VARIANT_BASELINE = 2 /* the unfused / untiled baseline: one element per work-item add,
+                              three-kernel softmax, one-output-per-work-item matmul */
+} ocf_variant;
 
 #ifdef __cplusplus
 }

@@ -6,5 +6,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
-cmake --build build -j"$(nproc)" --target oclfuse
+cmake --build build -j"$(nproc)" --target oclfuse_tool
 build/bench/oclfuse bench "$@"

@@ -47,7 +47,7 @@ static void test_add_sizes_all_variants(void **state) {
   ocft_env *env = ocft_get_env(state);
   const ocf_variant variants[] = {OCF_VARIANT_AUTO, OCF_VARIANT_GENERAL, OCF_VARIANT_BASELINE};
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = variants[v];
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(sizes); i++) {
       if (ocft_small() && sizes[i] > small_size_limit) continue;
@@ -109,7 +109,7 @@ static void test_add_workgroup_sizes(void **state) {
   cl_mem probe = ocft_buffer(env, 1, NULL);
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(candidates); i++) {
     if (candidates[i] > max || (ocft_small() && candidates[i] > 256)) continue;
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.workgroup_size = candidates[i];
     ocf_status status = ocf_add(env->ctx, 1, probe, 0, probe, 0, probe, 0, &launch);
     if (status == OCF_ERR_INVALID_WORKGROUP && candidates[i] > 64) {
@@ -124,7 +124,7 @@ static void test_add_workgroup_sizes(void **state) {
   float x[8] = {1, 2, 3, 4, 5, 6, 7, 8}, before[8], after[8];
   memcpy(before, x, sizeof x);
   cl_mem xb = ocft_buffer(env, 8, x), ob = ocft_buffer(env, 8, before);
-  ocf_launch launch = {0};
+  ocf_launch launch = OCF_LAUNCH_INIT;
   launch.workgroup_size = max + 1;
   ocft_assert_status(ocf_add(env->ctx, 8, xb, 0, xb, 0, ob, 0, &launch), OCF_ERR_INVALID_WORKGROUP);
   assert_true(strstr(ocf_last_error(), "workgroup") != NULL);
@@ -172,7 +172,7 @@ static void test_add_rejects_bad_arguments(void **state) {
   /* A buffer or queue from another OpenCL context is refused too. */
   ocft_foreign foreign;
   ocft_foreign_create(env, N, &foreign);
-  ocf_launch other_queue = {0};
+  ocf_launch other_queue = OCF_LAUNCH_INIT;
   other_queue.queue = foreign.queue;
   ocft_assert_status(ocf_add(env->ctx, N, foreign.buffer, 0, xb, 0, ob, 0, NULL),
                      OCF_ERR_CONTEXT_MISMATCH);
@@ -201,7 +201,7 @@ static void test_add_events(void **state) {
   cl_event gate = clCreateUserEvent(env->cl, &err);
   assert_int_equal(err, CL_SUCCESS);
   cl_event done = NULL;
-  ocf_launch launch = {0};
+  ocf_launch launch = OCF_LAUNCH_INIT;
   launch.num_wait_events = 1;
   launch.wait_events = &gate;
   launch.event = &done;
@@ -220,7 +220,7 @@ static void test_add_events(void **state) {
 
   /* Empty work still gives a usable event when asked for one. */
   done = NULL;
-  ocf_launch empty = {0};
+  ocf_launch empty = OCF_LAUNCH_INIT;
   empty.event = &done;
   ocft_assert_status(ocf_add(env->ctx, 0, xb, 0, xb, 0, ob, 0, &empty), OCF_SUCCESS);
   assert_non_null(done);

@@ -24,6 +24,7 @@ int ocft_group_setup(void **state) {
   group_env.cl = ocf_context_cl_context(group_env.ctx);
   group_env.device = ocf_context_device(group_env.ctx);
   group_env.queue = ocf_context_queue(group_env.ctx);
+  ocf_device_info_init(&group_env.info);
   ocf_context_device_info(group_env.ctx, &group_env.info);
   *state = &group_env;
   return 0;
@@ -160,7 +161,9 @@ void ocft_bad_launches(ocft_bad_launch bad[OCFT_BAD_LAUNCHES]) {
   /* Never waited on: the call must be refused before it looks at the event. */
   static cl_event unused_event = NULL;
   memset(bad, 0, OCFT_BAD_LAUNCHES * sizeof *bad);
-  bad[0].launch.variant = (ocf_variant)9;
+  for (int i = 0; i < OCFT_BAD_LAUNCHES; i++)
+    ocf_launch_init(&bad[i].launch);
+  bad[0].launch.variant = 9;
   bad[0].expected = OCF_ERR_INVALID_VALUE;
   bad[1].launch.num_wait_events = 1;
   bad[1].expected = OCF_ERR_NULL_ARGUMENT;

@@ -60,6 +60,8 @@ static void test_context_device_listing(void **state) {
   ocft_assert_status(ocf_devices_list(NULL, 0, &count), OCF_SUCCESS);
   assert_true(count >= 1);
   ocf_device_info *all = calloc(count, sizeof *all);
+  for (size_t i = 0; all && i < count; i++)
+    ocf_device_info_init(&all[i]);
   assert_non_null(all);
   size_t again = 0;
   ocft_assert_status(ocf_devices_list(all, count, &again), OCF_SUCCESS);
@@ -76,6 +78,7 @@ static void test_context_device_listing(void **state) {
 
   /* Selection by indices and by a case-flipped name substring finds the same device. */
   ocf_device_info picked;
+  ocf_device_info_init(&picked);
   char spec[32];
   snprintf(spec, sizeof spec, "%u:%u", all[0].platform_index, all[0].device_index);
   ocft_assert_status(ocf_device_select(spec, &picked), OCF_SUCCESS);
@@ -144,6 +147,7 @@ static void test_context_wrap(void **state) {
   assert_ptr_equal(ocf_context_cl_context(ctx), mine);
   assert_ptr_equal(ocf_context_queue(ctx), queue);
   ocf_device_info info;
+  ocf_device_info_init(&info);
   ocft_assert_status(ocf_context_device_info(ctx, &info), OCF_SUCCESS);
   assert_string_equal(info.device_name, env->info.device_name);
 
@@ -178,7 +182,7 @@ static void test_context_program_cache_and_build_failure(void **state) {
   cl_mem xb = ocft_buffer(
       &(ocft_env){.ctx = ctx, .cl = ocf_context_cl_context(ctx), .queue = ocf_context_queue(ctx)},
       N, x);
-  ocf_launch launch = {0};
+  ocf_launch launch = OCF_LAUNCH_INIT;
   launch.workgroup_size = 8;
   ocft_assert_status(ocf_add(ctx, N, xb, 0, xb, 0, xb, 0, &launch), OCF_SUCCESS);
   ocft_assert_status(ocf_add(ctx, N, xb, 0, xb, 0, xb, 0, &launch), OCF_SUCCESS);

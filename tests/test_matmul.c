@@ -120,7 +120,7 @@ static void check_case(ocft_env *env, const mm_case *t, const ocf_launch *launch
 
 static void check_all_variants(ocft_env *env, const mm_case *t) {
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = all_variants[v];
     check_case(env, t, &launch);
   }
@@ -214,7 +214,7 @@ static void test_matmul_strides_and_offsets(void **state) {
         t.lda_pad = layouts[l][0], t.ldb_pad = layouts[l][1], t.ldc_pad = layouts[l][2];
         t.a_off = layouts[l][3], t.b_off = layouts[l][4], t.c_off = layouts[l][5];
         check_case(env, &t, NULL);
-        ocf_launch general = {0};
+        ocf_launch general = OCF_LAUNCH_INIT;
         general.variant = OCF_VARIANT_GENERAL;
         check_case(env, &t, &general);
       }
@@ -325,7 +325,7 @@ static void test_matmul_workgroup_sizes(void **state) {
     mm_data_make(&t, 99, &d);
     cl_mem ab = ocft_buffer(env, d.a_len, d.a), bb = ocft_buffer(env, d.b_len, d.b);
     cl_mem cb = ocft_buffer(env, d.c_len, d.c);
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.workgroup_size = wg;
     ocf_status status = ocf_matmul(env->ctx, t.ta, t.tb, t.m, t.n, t.k, t.alpha, ab, 0, d.lda, bb,
                                    0, d.ldb, t.beta, cb, 0, d.ldc, &launch);
@@ -361,7 +361,7 @@ static void test_matmul_workgroup_sizes(void **state) {
   ocft_fill_uniform(a, 64, -1.0f, 1.0f, 4);
   cl_mem ab = ocft_buffer(env, 64, a), cb = ocft_buffer(env, 64, before);
   for (size_t r = 0; r < OCF_ARRAY_LEN_T(refused); r++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.workgroup_size = refused[r];
     ocft_assert_status(ocf_matmul(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 8, 8, 8, 1.0f, ab, 0, 8, ab,
                                   0, 8, 0.0f, cb, 0, 8, &launch),
@@ -470,7 +470,7 @@ static void test_matmul_rejects_bad_arguments(void **state) {
   ocft_assert_status(
       ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, foreign.buffer, 0, 4, 0, cb, 0, 4, NULL),
       OCF_ERR_CONTEXT_MISMATCH);
-  ocf_launch other_queue = {0};
+  ocf_launch other_queue = OCF_LAUNCH_INIT;
   other_queue.queue = foreign.queue;
   ocft_assert_status(
       ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &other_queue),
@@ -491,7 +491,7 @@ static void test_matmul_empty(void **state) {
   ocft_fill_uniform(before, 16, -1.0f, 1.0f, 8);
   cl_mem xb = ocft_buffer(env, 16, before), cb = ocft_buffer(env, 16, before);
   cl_event done = NULL;
-  ocf_launch launch = {0};
+  ocf_launch launch = OCF_LAUNCH_INIT;
   launch.event = &done;
   ocft_assert_status(ocf_matmul(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 0, 4, 4, 1.0f, xb, 0, 4, xb,
                                 0, 4, 0.0f, cb, 0, 4, &launch),
@@ -519,7 +519,7 @@ static void test_matmul_events(void **state) {
   cl_int err = CL_SUCCESS;
   cl_event gate = clCreateUserEvent(env->cl, &err), done = NULL;
   assert_int_equal(err, CL_SUCCESS);
-  ocf_launch launch = {0};
+  ocf_launch launch = OCF_LAUNCH_INIT;
   launch.num_wait_events = 1;
   launch.wait_events = &gate;
   launch.event = &done;

@@ -144,7 +144,7 @@ static void test_softmax_shapes_all_variants(void **state) {
                                      {1, 1025},  {3, 4097},  {8, 4099},  {1000, 13}, {300, 128},
                                      {17, 2053}, {2, 30011}, {1, 65537}, {1, 100000}};
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = all_variants[v];
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
       shape s = {shapes[i][0], shapes[i][1], 0, shapes[i][1], 0, shapes[i][1]};
@@ -176,7 +176,7 @@ static void test_softmax_offsets_and_strides(void **state) {
                                       {16, ROUND_LD, 32, ROUND_LD}};
   static const size_t shapes[][2] = {{1, 1}, {3, 5}, {4, 61}, {5, 300}, {9, 1031}, {2, 20011}};
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = all_variants[v];
     for (size_t l = 0; l < OCF_ARRAY_LEN_T(layouts); l++)
       for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
@@ -221,7 +221,7 @@ static void test_softmax_in_place(void **state) {
                                      {3, 77, 1, 80},       {2, 1500, 8, 1500},
                                      {2, 30011, 0, 30011}, {1, 70001, 3, 70001}};
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = all_variants[v];
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
       size_t rows = shapes[i][0], cols = shapes[i][1], off = shapes[i][2], ld = shapes[i][3];
@@ -260,7 +260,7 @@ static void test_softmax_many_short_rows(void **state) {
     }
     for (size_t w = 1; w < OCF_ARRAY_LEN_T(wgs); w++) {
       if (wgs[w] > env->info.max_workgroup_size || (ocft_small() && c % 2)) continue;
-      ocf_launch launch = {0};
+      ocf_launch launch = OCF_LAUNCH_INIT;
       launch.workgroup_size = wgs[w];
       shape s = {ocft_small() ? 37 : 1003, cols, 0, cols, 0, cols};
       check_uniform(env, "softmax short rows, workgroup", &s, -8.0f, 8.0f, &launch);
@@ -324,7 +324,7 @@ static void test_softmax_large_magnitudes(void **state) {
   ocft_env *env = ocft_get_env(state);
   const size_t cols_list[] = {5, 257, 4099, 50000};
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = all_variants[v];
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(cols_list); i++) {
       size_t cols = cols_list[i];
@@ -348,7 +348,7 @@ static void test_softmax_non_finite(void **state) {
   const size_t cols_list[] = {1, 2, 5, 33, 300, 4099, 40009};
   enum { ROWS = 9 };
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = all_variants[v];
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(cols_list); i++) {
       size_t cols = cols_list[i];
@@ -388,7 +388,7 @@ static void test_softmax_workgroup_sizes(void **state) {
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(candidates); i++) {
     if (candidates[i] > max || (ocft_small() && candidates[i] > 64)) continue;
     for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-      ocf_launch launch = {0};
+      ocf_launch launch = OCF_LAUNCH_INIT;
       launch.workgroup_size = candidates[i];
       launch.variant = all_variants[v];
       shape aligned = {3, cols, 0, cols + 5, 16, cols + 11};
@@ -403,7 +403,7 @@ static void test_softmax_workgroup_sizes(void **state) {
   ocft_fill_uniform(before, 64, -1.0f, 1.0f, 3);
   cl_mem ib = ocft_buffer(env, 64, before), ob = ocft_buffer(env, 64, before);
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.workgroup_size = max + 1;
     launch.variant = all_variants[v];
     ocft_assert_status(ocf_softmax(env->ctx, 8, 8, ib, 0, 8, ob, 0, 8, &launch),
@@ -466,7 +466,7 @@ static void test_softmax_rejects_bad_arguments(void **state) {
   /* A buffer or queue from another OpenCL context is refused too. */
   ocft_foreign foreign;
   ocft_foreign_create(env, N, &foreign);
-  ocf_launch other_queue = {0};
+  ocf_launch other_queue = OCF_LAUNCH_INIT;
   other_queue.queue = foreign.queue;
   ocft_assert_status(ocf_softmax(ctx, 8, 8, foreign.buffer, 0, 8, ob, 0, 8, NULL),
                      OCF_ERR_CONTEXT_MISMATCH);
@@ -489,7 +489,7 @@ static void test_softmax_empty(void **state) {
   float before[8] = {1, 2, 3, 4, 5, 6, 7, 8}, after[8];
   cl_mem b = ocft_buffer(env, 8, before);
   cl_event done = NULL;
-  ocf_launch launch = {0};
+  ocf_launch launch = OCF_LAUNCH_INIT;
   launch.event = &done;
   ocft_assert_status(ocf_softmax(env->ctx, 0, 8, b, 0, 8, b, 0, 8, NULL), OCF_SUCCESS);
   ocft_assert_status(ocf_softmax(env->ctx, 8, 0, b, 0, 0, b, 0, 0, NULL), OCF_SUCCESS);
@@ -517,7 +517,7 @@ static void test_softmax_events(void **state) {
     cl_event gate = clCreateUserEvent(env->cl, &err);
     assert_int_equal(err, CL_SUCCESS);
     cl_event done = NULL;
-    ocf_launch launch = {0};
+    ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = all_variants[v];
     launch.workgroup_size = ocft_small() ? 1 : 0; /* small: long enough rows to split */
     launch.num_wait_events = 1;

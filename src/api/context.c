@@ -1,12 +1,35 @@
 /* Context creation (own or wrapped OpenCL objects) and release. */
-#include "internal.h"
+#include "runtime/context.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static ocf_status context_alloc(ocf_context **out) {
+/* Resolves, once, every op's tuning values for each data type on the context's device. */
+static ocf_status resolve_tuning(ocf_context *ctx) {
+  size_t row_count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
+  for (int op = 0; op < OCF_OP_COUNT; op++)
+    for (int dtype = 0; dtype < OCF_DTYPE_COUNT; dtype++) {
+      ocf_status status =
+          ocf_tuning_resolve(rows, row_count, (ocf_op)op, (ocf_dtype)dtype, &ctx->facts,
+                             ctx->info.device_name, &ctx->tuning[op][dtype]);
+      if (status != OCF_SUCCESS) return status;
+    }
+  return OCF_SUCCESS;
+}
+
+/* A context for a described device, its facts and tuning resolved; the OpenCL objects are the
+   caller's to set. */
+static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) {
   ocf_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate a context");
+  ctx->info = *info;
+  ocf_device_facts_init(&ctx->facts, info);
+  ocf_status status = resolve_tuning(ctx);
+  if (status != OCF_SUCCESS) {
+    free(ctx);
+    return status;
+  }
   if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
     free(ctx);
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's mutex");
@@ -19,7 +42,7 @@ ocf_status ocf_context_create(const char *spec, ocf_context **ctx_out) {
   ocf_error_clear();
   if (!ctx_out) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_context_create: ctx is NULL");
   ocf_device_info info;
-  ocf_status status = ocf_device_select(spec, &info);
+  ocf_status status = ocf_device_select_internal(spec, &info);
   if (status != OCF_SUCCESS) return status;
 
   cl_int err = CL_SUCCESS;
@@ -35,7 +58,7 @@ ocf_status ocf_context_create(const char *spec, ocf_context **ctx_out) {
     return ocf_fail_cl(err, "clCreateCommandQueue");
   }
   ocf_context *ctx = NULL;
-  status = context_alloc(&ctx);
+  status = context_alloc(&info, &ctx);
   if (status != OCF_SUCCESS) {
     clReleaseCommandQueue(queue);
     clReleaseContext(cl_ctx);
@@ -44,7 +67,6 @@ ocf_status ocf_context_create(const char *spec, ocf_context **ctx_out) {
   ctx->cl_ctx = cl_ctx;
   ctx->device = info.device;
   ctx->queue = queue;
-  ctx->info = info;
   *ctx_out = ctx;
   return OCF_SUCCESS;
 }
@@ -63,6 +85,7 @@ static ocf_status describe_device(cl_device_id device, ocf_device_info *info) {
   size_t count = 0;
   if (ocf_devices_list(NULL, 0, &count) == OCF_SUCCESS && count > 0) {
     ocf_device_info *all = malloc(count * sizeof *all);
+    if (all) all[0].size = sizeof *all;
     if (all && ocf_devices_list(all, count, &count) == OCF_SUCCESS) {
       for (size_t i = 0; i < count; i++) {
         if (all[i].device == device) {
@@ -102,7 +125,7 @@ ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_
   ocf_status status = describe_device(device, &info);
   if (status != OCF_SUCCESS) return status;
   ocf_context *ctx = NULL;
-  status = context_alloc(&ctx);
+  status = context_alloc(&info, &ctx);
   if (status != OCF_SUCCESS) return status;
   clRetainContext(context);
   clRetainDevice(device);
@@ -110,7 +133,6 @@ ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_
   ctx->cl_ctx = context;
   ctx->device = device;
   ctx->queue = queue;
-  ctx->info = info;
   *ctx_out = ctx;
   return OCF_SUCCESS;
 }
@@ -144,6 +166,9 @@ ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_info *info
   if (!ctx || !info)
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_context_device_info: %s is NULL",
                     !ctx ? "ctx" : "info");
-  *info = ctx->info;
+  ocf_status status = ocf_check_struct_size("ocf_context_device_info: info", info->size,
+                                            OCF_DEVICE_INFO_FIRST_SIZE);
+  if (status != OCF_SUCCESS) return status;
+  ocf_device_info_copy_out(info, info->size, &ctx->info);
   return OCF_SUCCESS;
 }

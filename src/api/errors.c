@@ -1,6 +1,7 @@
 /* Status names and messages, and the thread-local last-error text. */
-#include "internal.h"
+#include "common.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Device buffers for the synchronous host-array calls. */
-#include "internal.h"
+#include "runtime/context.h"
 
 ocf_status ocf_host_buffer(ocf_context *ctx, cl_mem_flags flags, size_t count, const float *data,
                            cl_mem *buffer) {

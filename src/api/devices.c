@@ -1,5 +1,5 @@
 /* Device listing and selection by spec ("P:D", a name substring, or the default rule). */
-#include "internal.h"
+#include "runtime/context.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,19 +9,6 @@
 /* The ICD loader returns this (cl_khr_icd) when no platform is installed: not an error here,
    just zero devices. */
 #define OCF_CL_PLATFORM_NOT_FOUND_KHR (-1001)
-
-int ocf_contains_nocase(const char *haystack, const char *needle) {
-  size_t needle_length = strlen(needle);
-  if (needle_length == 0) return 1;
-  for (const char *start = haystack; *start; start++) {
-    size_t i = 0;
-    while (i < needle_length && start[i] &&
-           tolower((unsigned char)start[i]) == tolower((unsigned char)needle[i]))
-      i++;
-    if (i == needle_length) return 1;
-  }
-  return 0;
-}
 
 static void info_string(cl_device_id device, cl_device_info what, char *out, size_t capacity) {
   /* A string longer than the field is cut; a query that fails leaves "". */
@@ -40,6 +27,7 @@ static void info_string(cl_device_id device, cl_device_info what, char *out, siz
 
 ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
                                 ocf_device_info *info) {
+  info->size = sizeof *info;
   info->platform = platform;
   info->device = device;
   info->platform_name[0] = '\0';
@@ -69,11 +57,23 @@ ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
       {CL_DEVICE_GLOBAL_MEM_SIZE, &info->global_mem_bytes, sizeof info->global_mem_bytes},
       {CL_DEVICE_LOCAL_MEM_SIZE, &info->local_mem_bytes, sizeof info->local_mem_bytes},
       {CL_DEVICE_MAX_WORK_GROUP_SIZE, &info->max_workgroup_size, sizeof info->max_workgroup_size},
+      {CL_DEVICE_MAX_MEM_ALLOC_SIZE, &info->max_alloc_bytes, sizeof info->max_alloc_bytes},
   };
   for (size_t i = 0; i < OCF_ARRAY_LEN(numbers); i++) {
     cl_int err = clGetDeviceInfo(device, numbers[i].what, numbers[i].size, numbers[i].value, NULL);
     if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo");
   }
+  /* A device may report more than three dimensions; the query must make room for all. */
+  size_t item_limits[16] = {0};
+  size_t limits_size = 0;
+  cl_int err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, 0, NULL, &limits_size);
+  if (err == CL_SUCCESS && (limits_size > sizeof item_limits || limits_size < sizeof(size_t)))
+    err = CL_INVALID_VALUE;
+  if (err == CL_SUCCESS)
+    err = clGetDeviceInfo(device, CL_DEVICE_MAX_WORK_ITEM_SIZES, limits_size, item_limits, NULL);
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)");
+  for (size_t d = 0; d < 3; d++)
+    info->max_work_item_sizes[d] = d < limits_size / sizeof(size_t) ? item_limits[d] : 1;
   return OCF_SUCCESS;
 }
 
@@ -136,7 +136,12 @@ typedef struct list_state {
 
 static int list_visit(const ocf_device_info *info, void *user) {
   list_state *state = user;
-  if (state->count < state->capacity) state->out[state->count] = *info;
+  if (state->count < state->capacity) {
+    /* The caller's elements are devices[0].size bytes apart (its own sizeof). */
+    size_t stride = state->out->size;
+    ocf_device_info_copy_out((ocf_device_info *)((char *)state->out + state->count * stride),
+                             stride, info);
+  }
   state->count++;
   return 0;
 }
@@ -147,6 +152,11 @@ ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, size_t *c
   if (!devices && capacity > 0)
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_devices_list: devices is NULL but capacity is %zu",
                     capacity);
+  if (capacity > 0) {
+    ocf_status status = ocf_check_struct_size("ocf_devices_list: devices[0]", devices->size,
+                                              OCF_DEVICE_INFO_FIRST_SIZE);
+    if (status != OCF_SUCCESS) return status;
+  }
   list_state state = {devices, capacity, 0};
   ocf_status status = for_each_device(list_visit, &state);
   if (status == OCF_SUCCESS) *count = state.count;
@@ -235,9 +245,7 @@ static ocf_status select_by_spec(const char *spec, const char *origin, ocf_devic
   return OCF_SUCCESS;
 }
 
-ocf_status ocf_device_select(const char *spec, ocf_device_info *device) {
-  ocf_error_clear();
-  if (!device) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_device_select: device is NULL");
+ocf_status ocf_device_select_internal(const char *spec, ocf_device_info *device) {
   if (spec && spec[0]) return select_by_spec(spec, "", device);
   const char *env = getenv("OCLFUSE_DEVICE");
   if (env && env[0]) return select_by_spec(env, " (from OCLFUSE_DEVICE)", device);
@@ -257,4 +265,27 @@ ocf_status ocf_device_select(const char *spec, ocf_device_info *device) {
   }
   return ocf_fail(OCF_ERR_NO_DEVICE,
                   "no OpenCL device found: is an ICD installed (e.g. pocl-opencl-icd)?");
+}
+
+ocf_status ocf_device_select(const char *spec, ocf_device_info *device) {
+  ocf_error_clear();
+  if (!device) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_device_select: device is NULL");
+  ocf_status status =
+      ocf_check_struct_size("ocf_device_select: device", device->size, OCF_DEVICE_INFO_FIRST_SIZE);
+  if (status != OCF_SUCCESS) return status;
+  ocf_device_info found;
+  status = ocf_device_select_internal(spec, &found);
+  if (status == OCF_SUCCESS) ocf_device_info_copy_out(device, device->size, &found);
+  return status;
+}
+
+void ocf_device_info_init(ocf_device_info *info) {
+  if (!info) return;
+  memset(info, 0, sizeof *info);
+  info->size = sizeof *info;
+}
+
+void ocf_device_info_copy_out(ocf_device_info *dst, size_t dst_size, const ocf_device_info *src) {
+  memcpy(dst, src, dst_size < sizeof *src ? dst_size : sizeof *src);
+  dst->size = dst_size;
 }

@@ -1,11 +1,13 @@
 /* Argument checks shared by every operation. Each runs before anything is enqueued, so a call
    that fails here has changed nothing. */
-#include "internal.h"
+#include "runtime/context.h"
 
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t ld,
-                             size_t *extent) {
+                             size_t element_size, size_t *extent) {
   if (ld < cols)
     return ocf_fail(OCF_ERR_INVALID_STRIDE,
                     "%s: row stride %zu is shorter than its row of %zu elements", name, ld, cols);
@@ -14,7 +16,7 @@ ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t 
     return OCF_SUCCESS;
   }
   /* (rows - 1) * ld + cols, and the same in bytes, must fit in size_t. */
-  size_t limit = SIZE_MAX / sizeof(float);
+  size_t limit = SIZE_MAX / element_size;
   if (cols > limit || (ld != 0 && rows - 1 > (limit - cols) / ld))
     return ocf_fail(OCF_ERR_SIZE_OVERFLOW,
                     "%s: %zu rows of stride %zu overflow the addressable size", name, rows, ld);
@@ -41,48 +43,68 @@ static cl_int resolve_parent(cl_mem buffer, cl_mem *parent, size_t *byte_offset)
 }
 
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
-                            size_t extent) {
-  if (!buffer) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "buffer %s is NULL", name);
+                            size_t extent, size_t element_size) {
+  if (!buffer) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: buffer is NULL", name);
   cl_context owner = NULL;
   cl_int err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, name);
   if (owner != ctx->cl_ctx)
     return ocf_fail(OCF_ERR_CONTEXT_MISMATCH,
-                    "buffer %s was created in another OpenCL context than the ocf_context's", name);
+                    "%s: buffer was created in another OpenCL context than the ocf_context's",
+                    name);
   size_t bytes = 0;
   err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, name);
-  size_t capacity = bytes / sizeof(float);
+  size_t capacity = bytes / element_size;
   if (offset > capacity || extent > capacity - offset)
     return ocf_fail(OCF_ERR_BUFFER_TOO_SMALL,
-                    "buffer %s holds %zu floats but offset %zu plus extent %zu needs more", name,
-                    capacity, offset, extent);
+                    "%s: buffer holds %zu elements of %zu bytes but offset %zu plus extent %zu "
+                    "needs more",
+                    name, capacity, element_size, offset, extent);
   return OCF_SUCCESS;
 }
 
-int ocf_ranges_overlap(cl_mem a, size_t a_offset, size_t a_extent, cl_mem b, size_t b_offset,
-                       size_t b_extent, int *same_start) {
+int ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
+                       size_t b_bytes, int *same_start) {
   *same_start = 0;
-  size_t a_start = a_offset * sizeof(float), b_start = b_offset * sizeof(float);
   cl_mem a_root = a, b_root = b;
+  size_t a_begin = a_start, b_begin = b_start;
   /* Both buffers were checked already; if the queries fail anyway, compare handles only. */
-  if (resolve_parent(a, &a_root, &a_start) != CL_SUCCESS ||
-      resolve_parent(b, &b_root, &b_start) != CL_SUCCESS) {
+  if (resolve_parent(a, &a_root, &a_begin) != CL_SUCCESS ||
+      resolve_parent(b, &b_root, &b_begin) != CL_SUCCESS) {
     a_root = a;
     b_root = b;
-    a_start = a_offset * sizeof(float);
-    b_start = b_offset * sizeof(float);
+    a_begin = a_start;
+    b_begin = b_start;
   }
-  if (a_root != b_root || a_extent == 0 || b_extent == 0) return 0;
-  *same_start = a_start == b_start;
-  size_t a_end = a_start + a_extent * sizeof(float), b_end = b_start + b_extent * sizeof(float);
-  return a_start < b_end && b_start < a_end;
+  if (a_root != b_root || a_bytes == 0 || b_bytes == 0) return 0;
+  *same_start = a_begin == b_begin;
+  return a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
 }
 
-ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch,
+/* The size of the first published ocf_launch (0.2): every member up to `variant`. */
+#define LAUNCH_FIRST_SIZE (offsetof(ocf_launch, variant) + sizeof(int))
+
+ocf_status ocf_check_struct_size(const char *what, size_t size, size_t first_version_size) {
+  if (size < first_version_size)
+    return ocf_fail(OCF_ERR_INVALID_STRUCT,
+                    "%s: size member is %zu, below the %zu bytes of its first version (initialise "
+                    "it with its OCF_..._INIT macro)",
+                    what, size, first_version_size);
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, ocf_launch *resolved,
                             cl_command_queue *queue) {
   *queue = ctx->queue;
+  memset(resolved, 0, sizeof *resolved);
+  resolved->size = sizeof *resolved;
   if (!launch) return OCF_SUCCESS;
+  ocf_status status = ocf_check_struct_size("launch", launch->size, LAUNCH_FIRST_SIZE);
+  if (status != OCF_SUCCESS) return status;
+  /* A caller built against a newer header may pass a larger struct: read the members we know. */
+  memcpy(resolved, launch, launch->size < sizeof *resolved ? launch->size : sizeof *resolved);
+  resolved->size = sizeof *resolved;
   if (launch->variant != OCF_VARIANT_AUTO && launch->variant != OCF_VARIANT_GENERAL &&
       launch->variant != OCF_VARIANT_BASELINE)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "launch variant %d is not an ocf_variant",
@@ -111,51 +133,13 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch,
   return OCF_SUCCESS;
 }
 
-ocf_status ocf_check_workgroup(const ocf_context *ctx, cl_kernel kernel, size_t dims,
-                               const size_t *local) {
-  /* A device may report more than three dimensions; the query must make room for all. */
-  size_t item_limits[16] = {0};
-  size_t limits_size = 0;
-  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, 0, NULL, &limits_size);
-  if (err == CL_SUCCESS &&
-      (limits_size > sizeof item_limits || limits_size < dims * sizeof(size_t)))
-    err = CL_INVALID_VALUE;
-  if (err == CL_SUCCESS)
-    err =
-        clGetDeviceInfo(ctx->device, CL_DEVICE_MAX_WORK_ITEM_SIZES, limits_size, item_limits, NULL);
-  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)");
-  size_t total = 1;
-  for (size_t d = 0; d < dims; d++) {
-    if (local[d] == 0)
-      return ocf_fail(OCF_ERR_INVALID_WORKGROUP, "workgroup dimension %zu is 0", d);
-    if (local[d] > item_limits[d])
-      return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
-                      "workgroup dimension %zu is %zu, above the device's limit of %zu", d,
-                      local[d], item_limits[d]);
-    total *= local[d];
-  }
-  if (total > ctx->info.max_workgroup_size)
-    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
-                    "workgroup of %zu work-items exceeds the device's maximum of %zu", total,
-                    ctx->info.max_workgroup_size);
-  size_t kernel_limit = 0;
-  err = clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                 sizeof kernel_limit, &kernel_limit, NULL);
-  if (err != CL_SUCCESS)
-    return ocf_fail_cl(err, "clGetKernelWorkGroupInfo(CL_KERNEL_WORK_GROUP_SIZE)");
-  if (total > kernel_limit)
-    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
-                    "workgroup of %zu work-items exceeds this kernel's maximum of %zu (its "
-                    "registers or local memory allow no more)",
-                    total, kernel_limit);
-  cl_ulong local_bytes = 0;
-  err = clGetKernelWorkGroupInfo(kernel, ctx->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local_bytes,
-                                 &local_bytes, NULL);
-  if (err != CL_SUCCESS)
-    return ocf_fail_cl(err, "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
-  if (local_bytes > ctx->info.local_mem_bytes)
-    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
-                    "kernel needs %llu bytes of local memory, the device has %llu",
-                    (unsigned long long)local_bytes, (unsigned long long)ctx->info.local_mem_bytes);
+ocf_status ocf_check_dtype(const char *what, ocf_dtype dtype) {
+  if (ocf_dtype_size(dtype) == 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: data type %d is not an ocf_dtype", what,
+                    (int)dtype);
+  if (dtype != OCF_F32)
+    return ocf_fail(OCF_ERR_UNSUPPORTED,
+                    "%s: data type %s is reserved; this version's kernels take f32 only", what,
+                    ocf_dtype_name(dtype));
   return OCF_SUCCESS;
 }

@@ -1,27 +1,5 @@
 /* Enqueueing kernels with the launch's wait list and out event. */
-#include "internal.h"
-
-#include <stdint.h>
-#include <stdio.h>
-
-size_t ocf_round_up(size_t x, size_t m) {
-  size_t remainder = x % m;
-  if (remainder == 0) return x;
-  size_t up = m - remainder;
-  return x > SIZE_MAX - up ? SIZE_MAX - (SIZE_MAX % m) : x + up;
-}
-
-ocf_status ocf_set_args(cl_kernel kernel, const ocf_arg *args, cl_uint count) {
-  for (cl_uint i = 0; i < count; i++) {
-    cl_int err = clSetKernelArg(kernel, i, args[i].size, args[i].value);
-    if (err != CL_SUCCESS) {
-      char what[64];
-      snprintf(what, sizeof what, "clSetKernelArg(%u)", (unsigned)i);
-      return ocf_fail_cl(err, what);
-    }
-  }
-  return OCF_SUCCESS;
-}
+#include "runtime/context.h"
 
 ocf_status ocf_dispatch(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
                         const size_t *global, const size_t *local, const ocf_launch *launch,

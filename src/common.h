@@ -1,0 +1,51 @@
+/*
+ * Declarations every library source shares: the last-error text and small arithmetic helpers.
+ * Nothing here calls OpenCL, so the device-free parts of the library (tuning, planning) can use
+ * it too. Nothing here is exported: the build uses -fvisibility=hidden and only OCF_API
+ * functions are visible.
+ */
+#ifndef OCLFUSE_COMMON_H
+#define OCLFUSE_COMMON_H
+
+#include "oclfuse.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define OCF_ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+#if defined(__GNUC__)
+#define OCF_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define OCF_PRINTF(f, a)
+#endif
+
+/* ---- errors.c: thread-local last-error text ---- */
+
+/* Records a formatted message for ocf_last_error() and returns `status`. */
+ocf_status ocf_fail(ocf_status status, const char *fmt, ...) OCF_PRINTF(2, 3);
+/* Records "<what> failed: CL_NAME (code)" and returns the OpenCL code as a status. */
+ocf_status ocf_fail_cl(cl_int err, const char *what);
+/* Appends text (e.g. a build log) to the last-error message. */
+void ocf_error_append(const char *text);
+/* Clears the last-error text; every public entry point calls it first. */
+void ocf_error_clear(void);
+/* Returns "CL_OUT_OF_RESOURCES" for -5, or NULL for a code OpenCL does not define. */
+const char *ocf_cl_error_name(cl_int err);
+
+/* ---- arith.c ---- */
+
+/* Rounds x up to a multiple of m (m > 0); saturates rather than wrapping. */
+size_t ocf_round_up(size_t x, size_t m);
+/* ceil(a / b) for b > 0. */
+size_t ocf_div_ceil(size_t a, size_t b);
+/* The smallest power of two >= x (1 for x <= 1); saturates at the largest size_t power. */
+size_t ocf_pow2_ceil(size_t x);
+/* The largest power of two <= x (x >= 1). */
+size_t ocf_pow2_floor(size_t x);
+/* Non-zero when x is a power of two (1, 2, 4, ...). */
+int ocf_is_pow2(size_t x);
+/* Case-insensitive substring test; an empty needle matches. */
+int ocf_contains_nocase(const char *haystack, const char *needle);
+
+#endif /* OCLFUSE_COMMON_H */

@@ -1,0 +1,44 @@
+/* Device facts for the planner, from a device description. */
+#include "device_facts.h"
+
+#include "common.h"
+
+#include <string.h>
+
+ocf_vendor ocf_vendor_classify(const char *vendor, const char *platform_name) {
+  static const struct {
+    const char *needle;
+    ocf_vendor vendor;
+  } names[] = {
+      {"NVIDIA", OCF_VENDOR_NVIDIA},     {"Advanced Micro Devices", OCF_VENDOR_AMD},
+      {"AMD", OCF_VENDOR_AMD},           {"Intel", OCF_VENDOR_INTEL},
+      {"Apple", OCF_VENDOR_APPLE},       {"ARM", OCF_VENDOR_ARM},
+      {"Qualcomm", OCF_VENDOR_QUALCOMM},
+  };
+  for (size_t i = 0; i < OCF_ARRAY_LEN(names); i++)
+    if ((vendor && ocf_contains_nocase(vendor, names[i].needle)) ||
+        (platform_name && ocf_contains_nocase(platform_name, names[i].needle)))
+      return names[i].vendor;
+  return OCF_VENDOR_OTHER;
+}
+
+void ocf_device_facts_init(ocf_device_facts *facts, const ocf_device_info *info) {
+  memset(facts, 0, sizeof *facts);
+  facts->type = info->type;
+  /* A CPU device's vendor is the CPU's maker: CPU runtimes (PoCL, rusticl, Intel's) get the CPU
+     rows whoever made the chip, so the vendor only matters for GPUs and accelerators. */
+  facts->vendor = info->type & CL_DEVICE_TYPE_CPU
+                      ? OCF_VENDOR_OTHER
+                      : ocf_vendor_classify(info->vendor, info->platform_name);
+  facts->compute_units = info->compute_units ? info->compute_units : 1;
+  facts->max_workgroup_size = info->max_workgroup_size ? info->max_workgroup_size : 1;
+  for (size_t d = 0; d < 3; d++)
+    facts->max_item_sizes[d] = info->max_work_item_sizes[d] ? info->max_work_item_sizes[d] : 1;
+  facts->local_mem_bytes = info->local_mem_bytes;
+}
+
+size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id kernel) {
+  size_t limit = facts->max_workgroup_size;
+  size_t learnt = (size_t)kernel < OCF_KERNEL_COUNT ? facts->kernel_max_workgroup[kernel] : 0;
+  return learnt && learnt < limit ? learnt : limit;
+}

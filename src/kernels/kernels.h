@@ -1,0 +1,113 @@
+/*
+ * Kernel descriptors: one static record per kernel of cl/, telling the host everything it must
+ * agree on with the kernel: its program, its name, the -D parameters it reads, its arguments
+ * (names, kinds, and where in the op's frame struct each value lives) and when it applies.
+ *
+ * Arguments are bound by name, not by position: an op fills its frame struct (one per program,
+ * a field per kernel parameter, named as in the .cl file), and the binder sets argument i of a
+ * kernel from the field its descriptor names. The first time a built kernel is bound, its
+ * argument count (CL_KERNEL_NUM_ARGS) and, where the runtime reports them, its argument names
+ * (CL_KERNEL_ARG_NAME) are checked against the descriptor; a difference is
+ * OCF_ERR_KERNEL_MISMATCH, never a silently misplaced argument.
+ */
+#ifndef OCLFUSE_KERNELS_H
+#define OCLFUSE_KERNELS_H
+
+#include "oclfuse.h"
+#include "programs.h" /* generated: enum ocf_program_id */
+
+#include <stddef.h>
+
+/* Every kernel: X(ID, name in the .cl file, program). The enum and the names come from here. */
+#define OCF_KERNEL_LIST(X)                                           \
+  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                         \
+  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                       \
+  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD)                     \
+  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX)                 \
+  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX)         \
+  X(SOFTMAX_ONLINE, softmax_online, OCF_PROGRAM_SOFTMAX)             \
+  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX)   \
+  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX)   \
+  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX)           \
+  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX)         \
+  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX) \
+  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX)   \
+  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)        \
+  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)      \
+  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                  \
+  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL)
+
+typedef enum ocf_kernel_id {
+#define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
+  OCF_KERNEL_LIST(OCF_KERNEL_ENUM_)
+#undef OCF_KERNEL_ENUM_
+      OCF_KERNEL_COUNT
+} ocf_kernel_id;
+
+/* The OpenCL type of one kernel argument, and so its size. */
+typedef enum ocf_arg_kind {
+  OCF_ARG_BUFFER, /* cl_mem */
+  OCF_ARG_ULONG,  /* cl_ulong */
+  OCF_ARG_FLOAT   /* cl_float */
+} ocf_arg_kind;
+
+typedef struct ocf_arg_desc {
+  const char *name; /* the kernel parameter's name in the .cl file, and the frame field's */
+  ocf_arg_kind kind;
+  size_t offset; /* of the value in the op's frame struct */
+} ocf_arg_desc;
+
+/* One argument of a kernel whose frame struct is `frame`: the field has the parameter's name. */
+#define OCF_ARG(frame, field, kind) \
+  { #field, kind, offsetof(frame, field) }
+
+typedef struct ocf_kernel_desc {
+  ocf_kernel_id id;
+  const char *name;
+  ocf_program_id program;
+  const char *const *defines; /* the -D parameters it reads, NULL-terminated */
+  const ocf_arg_desc *args;
+  unsigned arg_count;
+  const char *applies; /* when the planner may pick it: its assumptions, in words */
+} ocf_kernel_desc;
+
+/* The descriptor of a kernel id; NULL for an id out of range. */
+const ocf_kernel_desc *ocf_kernel_desc_get(ocf_kernel_id id);
+/* The size in bytes of an argument of `kind`. */
+size_t ocf_arg_kind_size(ocf_arg_kind kind);
+
+/* ---- frames: one struct per program, a field per kernel parameter ---- */
+
+typedef struct ocf_add_frame {
+  cl_ulong n;
+  cl_mem x;
+  cl_ulong x_off;
+  cl_mem y;
+  cl_ulong y_off;
+  cl_mem out;
+  cl_ulong out_off;
+} ocf_add_frame;
+
+typedef struct ocf_softmax_frame {
+  cl_ulong rows, cols;
+  cl_mem in;
+  cl_ulong in_off, in_ld;
+  cl_mem out;
+  cl_ulong out_off, out_ld;
+  cl_ulong parts, part_vecs; /* split kernels: ranges per row, vectors per range */
+  cl_mem scratch;            /* split and baseline kernels: per-row statistics */
+} ocf_softmax_frame;
+
+typedef struct ocf_matmul_frame {
+  cl_ulong m, n, k;
+  cl_float alpha;
+  cl_mem a;
+  cl_ulong a_off, lda;
+  cl_mem b;
+  cl_ulong b_off, ldb;
+  cl_float beta;
+  cl_mem c;
+  cl_ulong c_off, ldc;
+} ocf_matmul_frame;
+
+#endif /* OCLFUSE_KERNELS_H */

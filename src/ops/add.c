@@ -1,0 +1,69 @@
+/* ocf_add and ocf_add_host: argument checks, then the plan (src/plan/plan_add.c) and its launch. */
+#include "runtime/context.h"
+
+#include <stdint.h>
+
+ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem y, size_t y_offset,
+                   cl_mem out, size_t out_offset, const ocf_launch *launch) {
+  ocf_error_clear();
+  if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_add: ctx is NULL");
+  ocf_launch settings;
+  cl_command_queue queue = NULL;
+  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  if (status != OCF_SUCCESS) return status;
+  const size_t size = sizeof(float);
+  if (n > SIZE_MAX / size)
+    return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "ocf_add: n = %zu floats overflow size_t bytes", n);
+  if ((status = ocf_check_buffer(ctx, "ocf_add: x", x, x_offset, n, size)) != OCF_SUCCESS ||
+      (status = ocf_check_buffer(ctx, "ocf_add: y", y, y_offset, n, size)) != OCF_SUCCESS ||
+      (status = ocf_check_buffer(ctx, "ocf_add: out", out, out_offset, n, size)) != OCF_SUCCESS)
+    return status;
+  int same_start = 0;
+  if (ocf_ranges_overlap(out, out_offset * size, n * size, x, x_offset * size, n * size,
+                         &same_start) &&
+      !same_start)
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps x (only out == x is allowed)");
+  if (ocf_ranges_overlap(out, out_offset * size, n * size, y, y_offset * size, n * size,
+                         &same_start) &&
+      !same_start)
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps y (only out == y is allowed)");
+
+  const ocf_add_call call = {
+      n, x_offset, y_offset, out_offset, OCF_F32, settings.variant, settings.workgroup_size};
+  ocf_add_frame frame = {n, x, x_offset, y, y_offset, out, out_offset};
+  for (;;) {
+    ocf_device_facts facts;
+    ocf_context_facts(ctx, &facts);
+    ocf_plan plan;
+    status = ocf_plan_add(&facts, &ctx->tuning[OCF_OP_ADD][OCF_F32], &call, &plan);
+    if (status != OCF_SUCCESS) return status;
+    if (n == 0) return ocf_dispatch_nothing(queue, &settings);
+    int replan = 0;
+    status = ocf_launch_plan(ctx, queue, &plan, &frame, NULL, &settings, &replan);
+    if (!replan) return status;
+    ocf_error_clear();
+  }
+}
+
+ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, const float *y, float *out) {
+  ocf_error_clear();
+  if (!ctx || (n && (!x || !y || !out)))
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_add_host: %s is NULL",
+                    !ctx ? "ctx"
+                    : !x ? "x"
+                    : !y ? "y"
+                         : "out");
+  if (n > SIZE_MAX / sizeof(float))
+    return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "ocf_add_host: n = %zu overflows", n);
+  if (n == 0) return OCF_SUCCESS;
+  cl_mem xb = NULL, yb = NULL, ob = NULL;
+  ocf_status status = ocf_host_buffer(ctx, CL_MEM_READ_ONLY, n, x, &xb);
+  if (status == OCF_SUCCESS) status = ocf_host_buffer(ctx, CL_MEM_READ_ONLY, n, y, &yb);
+  if (status == OCF_SUCCESS) status = ocf_host_buffer(ctx, CL_MEM_WRITE_ONLY, n, NULL, &ob);
+  if (status == OCF_SUCCESS) status = ocf_add(ctx, n, xb, 0, yb, 0, ob, 0, NULL);
+  if (status == OCF_SUCCESS) status = ocf_host_read(ctx, ob, n, out);
+  if (ob) clReleaseMemObject(ob);
+  if (yb) clReleaseMemObject(yb);
+  if (xb) clReleaseMemObject(xb);
+  return status;
+}

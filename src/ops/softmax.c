@@ -1,0 +1,125 @@
+/* ocf_softmax, ocf_softmax_ex and ocf_softmax_host: argument checks, then the plan
+   (src/plan/plan_softmax.c) and its launch. */
+#include "runtime/context.h"
+
+#include <stdint.h>
+
+/* The size of the first published ocf_softmax_options (0.2). */
+#define OPTIONS_FIRST_SIZE (offsetof(ocf_softmax_options, out_dtype) + sizeof(ocf_dtype))
+
+ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
+                          size_t in_ld, cl_mem out, size_t out_offset, size_t out_ld,
+                          const ocf_softmax_options *options, const ocf_launch *launch) {
+  ocf_error_clear();
+  if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_softmax: ctx is NULL");
+  ocf_launch settings;
+  cl_command_queue queue = NULL;
+  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  if (status != OCF_SUCCESS) return status;
+  ocf_softmax_options opt = OCF_SOFTMAX_OPTIONS_INIT;
+  if (options) {
+    if ((status = ocf_check_struct_size("ocf_softmax: options", options->size,
+                                        OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+      return status;
+    opt.in_dtype = options->in_dtype;
+    opt.out_dtype = options->out_dtype;
+  }
+  if ((status = ocf_check_dtype("ocf_softmax: in", opt.in_dtype)) != OCF_SUCCESS ||
+      (status = ocf_check_dtype("ocf_softmax: out", opt.out_dtype)) != OCF_SUCCESS)
+    return status;
+  const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
+
+  size_t in_extent = 0, out_extent = 0;
+  if ((status = ocf_matrix_extent("ocf_softmax: in", rows, cols, in_ld, in_size, &in_extent)) !=
+          OCF_SUCCESS ||
+      (status = ocf_matrix_extent("ocf_softmax: out", rows, cols, out_ld, out_size, &out_extent)) !=
+          OCF_SUCCESS ||
+      (status = ocf_check_buffer(ctx, "ocf_softmax: in", in, in_offset, in_extent, in_size)) !=
+          OCF_SUCCESS ||
+      (status = ocf_check_buffer(ctx, "ocf_softmax: out", out, out_offset, out_extent, out_size)) !=
+          OCF_SUCCESS)
+    return status;
+  int same_start = 0;
+  if (ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, in, in_offset * in_size,
+                         in_extent * in_size, &same_start) &&
+      !(same_start && out_ld == in_ld && in_size == out_size))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps in other than exactly in place "
+                                      "(same buffer, offset and stride)");
+
+  const ocf_softmax_call call = {rows,
+                                 cols,
+                                 in_offset,
+                                 in_ld,
+                                 out_offset,
+                                 out_ld,
+                                 opt.in_dtype,
+                                 opt.out_dtype,
+                                 settings.variant,
+                                 settings.workgroup_size};
+  ocf_softmax_frame frame = {rows, cols, in, in_offset, in_ld, out, out_offset, out_ld, 1, 0, NULL};
+  for (;;) {
+    ocf_device_facts facts;
+    ocf_context_facts(ctx, &facts);
+    ocf_plan plan;
+    status = ocf_plan_softmax(&facts, &ctx->tuning[OCF_OP_SOFTMAX][opt.in_dtype], &call, &plan);
+    if (status != OCF_SUCCESS) return status;
+    if (rows == 0 || cols == 0) return ocf_dispatch_nothing(queue, &settings);
+    frame.parts = plan.parts;
+    frame.part_vecs = plan.part_vecs;
+    int replan = 0;
+    status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.scratch, &settings, &replan);
+    if (!replan) return status;
+    /* A default size the built kernel cannot run (its registers allow fewer work-items than the
+       tuning says): nothing was enqueued, and the plan is made again under the kernel's limit.
+       An explicit size is the caller's, and its refusal is the answer. */
+    ocf_error_clear();
+  }
+}
+
+ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
+                       size_t in_ld, cl_mem out, size_t out_offset, size_t out_ld,
+                       const ocf_launch *launch) {
+  return ocf_softmax_ex(ctx, rows, cols, in, in_offset, in_ld, out, out_offset, out_ld, NULL,
+                        launch);
+}
+
+ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const float *in,
+                            size_t in_ld, float *out, size_t out_ld) {
+  ocf_error_clear();
+  if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_softmax_host: ctx is NULL");
+  size_t in_extent = 0, out_extent = 0;
+  ocf_status status =
+      ocf_matrix_extent("ocf_softmax_host: in", rows, cols, in_ld, sizeof(float), &in_extent);
+  if (status == OCF_SUCCESS)
+    status =
+        ocf_matrix_extent("ocf_softmax_host: out", rows, cols, out_ld, sizeof(float), &out_extent);
+  if (status != OCF_SUCCESS) return status;
+  if (in_extent && (!in || !out))
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_softmax_host: %s is NULL", !in ? "in" : "out");
+  if (in_extent == 0) return OCF_SUCCESS;
+  uintptr_t in_start = (uintptr_t)in, out_start = (uintptr_t)out;
+  int in_place = in_start == out_start;
+  if ((in_place && in_ld != out_ld) ||
+      (!in_place && in_start < out_start + out_extent * sizeof(float) &&
+       out_start < in_start + in_extent * sizeof(float)))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax_host: out overlaps in other than exactly in "
+                                      "place (same array and stride)");
+
+  cl_mem in_buffer = NULL, out_buffer = NULL;
+  if (in_place) {
+    status = ocf_host_buffer(ctx, CL_MEM_READ_WRITE, in_extent, in, &in_buffer);
+    out_buffer = in_buffer;
+  } else {
+    status = ocf_host_buffer(ctx, CL_MEM_READ_ONLY, in_extent, in, &in_buffer);
+    /* The gaps between out's rows must come back as they were: start from out's contents. */
+    if (status == OCF_SUCCESS)
+      status = ocf_host_buffer(ctx, CL_MEM_READ_WRITE, out_extent, out_ld == cols ? NULL : out,
+                               &out_buffer);
+  }
+  if (status == OCF_SUCCESS)
+    status = ocf_softmax(ctx, rows, cols, in_buffer, 0, in_ld, out_buffer, 0, out_ld, NULL);
+  if (status == OCF_SUCCESS) status = ocf_host_read(ctx, out_buffer, out_extent, out);
+  if (out_buffer && out_buffer != in_buffer) clReleaseMemObject(out_buffer);
+  if (in_buffer) clReleaseMemObject(in_buffer);
+  return status;
+}

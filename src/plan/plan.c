@@ -1,0 +1,113 @@
+/* What every planner shares: building a plan, its build options, its description and checks. */
+#include "plan/plan.h"
+
+#include "common.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void ocf_plan_define(ocf_plan *plan, const char *name, long long value) {
+  if (plan->define_count < OCF_PLAN_MAX_DEFINES) {
+    plan->defines[plan->define_count].name = name;
+    plan->defines[plan->define_count].value = value;
+  }
+  plan->define_count++; /* past the capacity: ocf_plan_verify reports it */
+}
+
+long long ocf_plan_define_value(const ocf_plan *plan, const char *name, long long fallback) {
+  for (unsigned i = 0; i < plan->define_count && i < OCF_PLAN_MAX_DEFINES; i++)
+    if (strcmp(plan->defines[i].name, name) == 0) return plan->defines[i].value;
+  return fallback;
+}
+
+void ocf_plan_step_add(ocf_plan *plan, ocf_kernel_id kernel, unsigned dims, const size_t *global,
+                       const size_t *local) {
+  if (plan->step_count < OCF_PLAN_MAX_STEPS) {
+    ocf_plan_step *step = &plan->steps[plan->step_count];
+    step->kernel = kernel;
+    step->dims = dims;
+    for (unsigned d = 0; d < 3; d++) {
+      step->global[d] = d < dims ? global[d] : 1;
+      step->local[d] = d < dims ? local[d] : 1;
+    }
+  }
+  plan->step_count++;
+}
+
+int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity) {
+  size_t used = 0;
+  if (capacity == 0) return -1;
+  out[0] = '\0';
+  for (unsigned i = 0; i < plan->define_count && i < OCF_PLAN_MAX_DEFINES; i++) {
+    int n = snprintf(out + used, capacity - used, "%s-D%s=%lld", i ? " " : "",
+                     plan->defines[i].name, plan->defines[i].value);
+    if (n < 0 || (size_t)n >= capacity - used) return -1;
+    used += (size_t)n;
+  }
+  return 0;
+}
+
+void ocf_plan_describe(const ocf_plan *plan, char *out, size_t capacity) {
+  size_t used = 0;
+  if (capacity == 0) return;
+  out[0] = '\0';
+  for (unsigned s = 0; s < plan->step_count && s < OCF_PLAN_MAX_STEPS; s++) {
+    const ocf_plan_step *step = &plan->steps[s];
+    const ocf_kernel_desc *desc = ocf_kernel_desc_get(step->kernel);
+    int n;
+    if (step->dims == 2)
+      n = snprintf(out + used, capacity - used, "%s%s wg=%zux%zu groups=%zux%zu", s ? " + " : "",
+                   desc ? desc->name : "?", step->local[0], step->local[1],
+                   step->global[0] / step->local[0], step->global[1] / step->local[1]);
+    else
+      n = snprintf(out + used, capacity - used, "%s%s wg=%zu groups=%zu", s ? " + " : "",
+                   desc ? desc->name : "?", step->local[0], step->global[0] / step->local[0]);
+    if (n < 0 || (size_t)n >= capacity - used) return;
+    used += (size_t)n;
+  }
+  char options[512];
+  if (ocf_plan_options(plan, options, sizeof options) == 0)
+    snprintf(out + used, capacity - used, " (%s)", options);
+}
+
+ocf_status ocf_plan_verify(const ocf_plan *plan, const ocf_device_facts *facts) {
+  if (plan->define_count > OCF_PLAN_MAX_DEFINES || plan->step_count > OCF_PLAN_MAX_STEPS ||
+      plan->step_count == 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: %u defines and %u steps (library bug)",
+                    plan->define_count, plan->step_count);
+  for (unsigned s = 0; s < plan->step_count; s++) {
+    const ocf_plan_step *step = &plan->steps[s];
+    const ocf_kernel_desc *desc = ocf_kernel_desc_get(step->kernel);
+    if (!desc || desc->program != plan->program)
+      return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: step %u's kernel is not of its program", s);
+    for (const char *const *name = desc->defines; *name; name++) {
+      int found = 0;
+      for (unsigned i = 0; i < plan->define_count; i++)
+        found = found || strcmp(plan->defines[i].name, *name) == 0;
+      if (!found)
+        return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: %s reads -D%s, which the plan lacks",
+                        desc->name, *name);
+    }
+    size_t items = 1;
+    for (unsigned d = 0; d < step->dims; d++) {
+      if (step->local[d] == 0 || step->global[d] == 0 || step->global[d] % step->local[d] != 0)
+        return ocf_fail(OCF_ERR_INVALID_VALUE,
+                        "plan: %s's global size %zu is not a multiple of its local size %zu",
+                        desc->name, step->global[d], step->local[d]);
+      if (d < 3 && step->local[d] > facts->max_item_sizes[d])
+        return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                        "workgroup dimension %u is %zu, above the device's limit of %zu", d,
+                        step->local[d], facts->max_item_sizes[d]);
+      items *= step->local[d];
+    }
+    if (items > facts->max_workgroup_size)
+      return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                      "workgroup of %zu work-items exceeds the device's maximum of %zu", items,
+                      facts->max_workgroup_size);
+  }
+  if (plan->local_mem_bytes > facts->local_mem_bytes)
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "the plan needs %zu bytes of local memory, the device has %llu",
+                    plan->local_mem_bytes, facts->local_mem_bytes);
+  return OCF_SUCCESS;
+}

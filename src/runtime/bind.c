@@ -1,0 +1,51 @@
+/* Binding a kernel's arguments from an op's frame, by its descriptor. */
+#include "runtime/context.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The first time: the kernel's argument count, and its argument names where the runtime reports
+   them (the program is built with -cl-kernel-arg-info; a runtime may still decline), must be the
+   descriptor's. */
+static ocf_status check_arguments(const ocf_built_kernel *kernel) {
+  const ocf_kernel_desc *desc = kernel->desc;
+  cl_uint count = 0;
+  cl_int err = clGetKernelInfo(kernel->kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, NULL);
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
+  if (count != desc->arg_count)
+    return ocf_fail(OCF_ERR_KERNEL_MISMATCH,
+                    "kernel %s takes %u arguments but its descriptor lists %u (a library bug)",
+                    desc->name, (unsigned)count, desc->arg_count);
+  for (cl_uint i = 0; i < count; i++) {
+    char name[64];
+    err = clGetKernelArgInfo(kernel->kernel, i, CL_KERNEL_ARG_NAME, sizeof name, name, NULL);
+    if (err != CL_SUCCESS) break; /* not reported (CL_KERNEL_ARG_INFO_NOT_AVAILABLE, ...) */
+    name[sizeof name - 1] = '\0';
+    if (strcmp(name, desc->args[i].name) != 0)
+      return ocf_fail(OCF_ERR_KERNEL_MISMATCH,
+                      "kernel %s's argument %u is \"%s\" but its descriptor says \"%s\" (a "
+                      "library bug)",
+                      desc->name, (unsigned)i, name, desc->args[i].name);
+  }
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame) {
+  if (!kernel->arguments_checked) {
+    ocf_status status = check_arguments(kernel);
+    if (status != OCF_SUCCESS) return status;
+    kernel->arguments_checked = 1;
+  }
+  const ocf_kernel_desc *desc = kernel->desc;
+  for (cl_uint i = 0; i < desc->arg_count; i++) {
+    const ocf_arg_desc *arg = &desc->args[i];
+    cl_int err = clSetKernelArg(kernel->kernel, i, ocf_arg_kind_size(arg->kind),
+                                (const char *)frame + arg->offset);
+    if (err != CL_SUCCESS) {
+      char what[96];
+      snprintf(what, sizeof what, "clSetKernelArg(%s, %u: %s)", desc->name, (unsigned)i, arg->name);
+      return ocf_fail_cl(err, what);
+    }
+  }
+  return OCF_SUCCESS;
+}

@@ -1,0 +1,151 @@
+/*
+ * The context, and the runtime that turns a plan into enqueued kernels: the program cache
+ * (program_cache.c), argument binding by descriptor (bind.c), the launch of a plan (launch.c),
+ * the enqueue with wait lists and events (dispatch.c), argument checks (validate.c) and the
+ * host-array helpers (host_buffers.c).
+ */
+#ifndef OCLFUSE_CONTEXT_H
+#define OCLFUSE_CONTEXT_H
+
+#include "common.h"
+#include "device_facts.h"
+#include "plan/plan.h"
+#include "tuning/tuning.h"
+
+#include <pthread.h>
+#include <stddef.h>
+
+typedef struct ocf_program_entry ocf_program_entry; /* program_cache.c */
+
+struct ocf_context {
+  cl_context cl_ctx;
+  cl_device_id device;
+  cl_command_queue queue;
+  ocf_device_info info;
+  /* Guards `facts` (kernel limits learnt after builds), the program cache, and every
+     clSetKernelArg + enqueue (OpenCL kernels are not thread-safe between the two). */
+  pthread_mutex_t lock;
+  ocf_device_facts facts;
+  /* Resolved once at creation: every op's tuning values per data type. */
+  ocf_tuning_values tuning[OCF_OP_COUNT][OCF_DTYPE_COUNT];
+  ocf_program_entry *programs; /* built programs, most recent first */
+};
+
+/* ---- api/devices.c ---- */
+
+/* The size of the first published ocf_device_info (0.2): every member up to max_alloc_bytes. */
+#define OCF_DEVICE_INFO_FIRST_SIZE (offsetof(ocf_device_info, max_alloc_bytes) + sizeof(cl_ulong))
+
+/* Fills *info (its size member too) from an OpenCL device; indices are set by the caller. */
+ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
+                                ocf_device_info *info);
+/* ocf_device_select without the checks of the caller's struct: fills a full-size *device. */
+ocf_status ocf_device_select_internal(const char *spec, ocf_device_info *device);
+/* Copies a full description into a caller's struct of dst_size bytes (its own sizeof). */
+void ocf_device_info_copy_out(ocf_device_info *dst, size_t dst_size, const ocf_device_info *src);
+
+/* ---- program_cache.c ---- */
+
+/* A built kernel, and what the runtime learnt about it once. */
+typedef struct ocf_built_kernel {
+  cl_kernel kernel;
+  const ocf_kernel_desc *desc;
+  size_t max_workgroup;           /* CL_KERNEL_WORK_GROUP_SIZE */
+  unsigned long long local_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE */
+  int arguments_checked;          /* its arguments matched its descriptor */
+} ocf_built_kernel;
+
+/*
+ * Returns kernel `id` of `program` built with `options` (the plan's -D list), building the
+ * program on first use. The caller holds ctx->lock; the kernel is owned by the cache and valid
+ * until the context is released. A failed build is OCF_ERR_BUILD_FAILED with the log in the
+ * last-error text.
+ */
+ocf_status ocf_kernel_get(ocf_context *ctx, ocf_program_id program, const char *options,
+                          ocf_kernel_id id, ocf_built_kernel **kernel);
+/* Releases every cached program and kernel. */
+void ocf_program_cache_release(ocf_context *ctx);
+
+/* ---- bind.c ---- */
+
+/* Sets a built kernel's arguments from `frame` as its descriptor says, checking the first time
+   that the kernel's argument count (and names, where reported) match the descriptor. */
+ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame);
+
+/* ---- launch.c ---- */
+
+/*
+ * Runs a plan: builds (once) and checks every kernel of the plan, then binds and enqueues them
+ * in order, so that a failure before the first enqueue leaves nothing queued. `frame` is the op's
+ * frame struct; when the plan needs scratch, a buffer of plan->scratch_bytes is created, stored
+ * in *scratch_slot (a field of the frame) and released once the last kernel completes.
+ * When a kernel the plan chose with a default workgroup size accepts fewer work-items than
+ * planned, its limit is remembered in ctx->facts, *replan is set and OCF_ERR_INVALID_WORKGROUP
+ * returned with nothing enqueued: the caller plans again.
+ */
+ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
+                           void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
+                           int *replan);
+
+/* A copy of the context's facts, taken under its lock. */
+void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts);
+
+/* ---- dispatch.c ---- */
+
+/* Enqueues one kernel of a (possibly multi-kernel) call. `first`: the launch's wait list applies;
+   `last`: the launch's out event (if any) is produced. Between kernels of one call, *chain carries
+   the previous kernel's event so that out-of-order queues keep the order; pass a cl_event
+   initialised to NULL, and ocf_dispatch releases it. */
+ocf_status ocf_dispatch(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
+                        const size_t *global, const size_t *local, const ocf_launch *launch,
+                        int first, int last, cl_event *chain);
+
+/* For a call with no work: produces the launch's out event (a marker after its wait list), if
+   one was asked for, and enqueues nothing else. */
+ocf_status ocf_dispatch_nothing(cl_command_queue queue, const ocf_launch *launch);
+
+/* ---- validate.c: argument checks, done before anything is enqueued ---- */
+
+/* Sets *extent to the element count spanned by a rows x cols matrix with row stride ld:
+   (rows - 1) * ld + cols, or 0 when rows or cols is 0. OCF_ERR_INVALID_STRIDE when ld < cols (a
+   stride shorter than its row is refused even for one row, as BLAS does), OCF_ERR_SIZE_OVERFLOW
+   when the extent or its size in bytes (elements of `element_size`) overflows size_t. `name`
+   names the matrix in errors. */
+ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t ld,
+                             size_t element_size, size_t *extent);
+
+/* A buffer argument: non-NULL, of ctx's OpenCL context, at least (offset + extent) elements of
+   `element_size` bytes. An extent of 0 still requires a non-NULL, valid buffer. */
+ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
+                            size_t extent, size_t element_size);
+
+/* Whether the byte ranges [a_start, a_start + a_bytes) of a and [b_start, ...) of b overlap in
+   memory, resolving sub-buffers to their parent. Sets *same_start when they start together.
+   The ranges come from checked offsets and extents, so they do not overflow. */
+int ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
+                       size_t b_bytes, int *same_start);
+
+/* Resolves the launch settings: NULL launch means defaults. Checks the struct's size, that the
+   queue belongs to ctx's context and device, that the wait list is consistent (count and
+   pointer agree), and that the variant is known. Copies the settings into *resolved (zeroes for
+   a NULL launch) and sets *queue to the queue to use. */
+ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, ocf_launch *resolved,
+                            cl_command_queue *queue);
+
+/* Checks a data type the call may take: a known value, and one whose kernels exist
+   (fp32 today; fp16 and bf16 are reserved). `what` names the operand in errors. */
+ocf_status ocf_check_dtype(const char *what, ocf_dtype dtype);
+
+/* Checks an options struct's size member against the first version's size and ours. */
+ocf_status ocf_check_struct_size(const char *what, size_t size, size_t first_version_size);
+
+/* ---- host_buffers.c: helpers for the _host convenience calls ---- */
+
+/* Creates a read-only (or read-write) buffer of `count` floats initialised from `data` (NULL:
+   uninitialised). count 0 allocates one float so that a valid handle exists. */
+ocf_status ocf_host_buffer(ocf_context *ctx, cl_mem_flags flags, size_t count, const float *data,
+                           cl_mem *buffer);
+/* Blocking read of `count` floats from the start of `buffer` into `data`. */
+ocf_status ocf_host_read(ocf_context *ctx, cl_mem buffer, size_t count, float *data);
+
+#endif /* OCLFUSE_CONTEXT_H */

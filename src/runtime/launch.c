@@ -1,0 +1,111 @@
+/* Running a plan: build and check every kernel, then bind and enqueue them in order. */
+#include "runtime/context.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts) {
+  pthread_mutex_lock(&ctx->lock);
+  *facts = ctx->facts;
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+/* Checks a built kernel against the step that will run it. A default size above the kernel's
+   own limit is learnt (the caller re-plans); a fixed one is refused by name. */
+static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_plan_step *step,
+                             const ocf_built_kernel *kernel, int *replan) {
+  size_t items = step->local[0] * step->local[1] * step->local[2];
+  if (items > kernel->max_workgroup) {
+    if (!plan->fixed_workgroup &&
+        ctx->facts.kernel_max_workgroup[step->kernel] != kernel->max_workgroup) {
+      ctx->facts.kernel_max_workgroup[step->kernel] = kernel->max_workgroup;
+      *replan = 1;
+    }
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "workgroup of %zu work-items exceeds kernel %s's maximum of %zu (its "
+                    "registers or local memory allow no more)",
+                    items, kernel->desc->name, kernel->max_workgroup);
+  }
+  if (kernel->local_bytes > ctx->facts.local_mem_bytes)
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "kernel %s needs %llu bytes of local memory, the device has %llu",
+                    kernel->desc->name, kernel->local_bytes, ctx->facts.local_mem_bytes);
+  return OCF_SUCCESS;
+}
+
+static void CL_CALLBACK release_scratch(cl_event event, cl_int event_status, void *scratch) {
+  (void)event, (void)event_status;
+  clReleaseMemObject((cl_mem)scratch);
+}
+
+/* Releases a call's scratch buffer once its last kernel (`done`, NULL if it was never enqueued)
+   completes, and hands `done` to the caller when it asked for an event. OpenCL would keep a
+   buffer released right after enqueue alive anyway; releasing it from the completion callback
+   also keeps implementations that free early (Oclgrind) from reading freed scratch. */
+static void release_after(cl_mem scratch, cl_event done, cl_event *caller_event) {
+  if (!done || clSetEventCallback(done, CL_COMPLETE, release_scratch, scratch) != CL_SUCCESS)
+    clReleaseMemObject(scratch);
+  if (!done) return;
+  if (caller_event)
+    *caller_event = done;
+  else
+    clReleaseEvent(done);
+}
+
+/* A zero-filled scratch buffer. The kernels write every value before reading it, but Oclgrind
+   21.10 misreports writes to a fresh uninitialised buffer that reuses a freed one's memory, and
+   the fill costs a few bytes a row. */
+static ocf_status create_scratch(ocf_context *ctx, size_t bytes, cl_mem *scratch) {
+  void *zeros = calloc(1, bytes);
+  if (!zeros) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "scratch of %zu bytes", bytes);
+  cl_int err = CL_SUCCESS;
+  *scratch =
+      clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros, &err);
+  free(zeros);
+  if (err != CL_SUCCESS) {
+    *scratch = NULL;
+    return ocf_fail_cl(err, "clCreateBuffer(scratch)");
+  }
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
+                           void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
+                           int *replan) {
+  *replan = 0;
+  char options[512];
+  if (ocf_plan_options(plan, options, sizeof options) != 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: build options too long (a library bug)");
+  cl_mem scratch = NULL;
+  if (plan->scratch_bytes) {
+    if (!scratch_slot)
+      return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: scratch for an op without one (a bug)");
+    ocf_status status = create_scratch(ctx, plan->scratch_bytes, &scratch);
+    if (status != OCF_SUCCESS) return status;
+    *scratch_slot = scratch;
+  }
+
+  ocf_status status = OCF_SUCCESS;
+  ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
+  pthread_mutex_lock(&ctx->lock);
+  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
+    status = ocf_kernel_get(ctx, plan->program, options, plan->steps[s].kernel, &kernels[s]);
+    if (status == OCF_SUCCESS) status = check_step(ctx, plan, &plan->steps[s], kernels[s], replan);
+  }
+  /* With scratch, the last kernel's event is needed to release it: ask for one ourselves. */
+  ocf_launch own = *launch;
+  cl_event last_event = NULL;
+  if (scratch) own.event = &last_event;
+  cl_event chain = NULL;
+  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
+    const ocf_plan_step *step = &plan->steps[s];
+    status = ocf_bind_arguments(kernels[s], frame);
+    if (status == OCF_SUCCESS)
+      status = ocf_dispatch(queue, kernels[s]->kernel, step->dims, step->global, step->local, &own,
+                            s == 0, s + 1 == plan->step_count, &chain);
+  }
+  if (chain) clReleaseEvent(chain); /* only left over when a later kernel failed to enqueue */
+  pthread_mutex_unlock(&ctx->lock);
+  if (scratch) release_after(scratch, last_event, launch->event);
+  return status;
+}
