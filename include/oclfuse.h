@@ -263,10 +263,17 @@ typedef struct ocf_softmax_options {
   size_t size;         /* sizeof(ocf_softmax_options): set by OCF_SOFTMAX_OPTIONS_INIT */
   ocf_dtype in_dtype;  /* storage type of `in` (offsets and strides count its elements) */
   ocf_dtype out_dtype; /* storage type of `out` */
+  float scale;         /* softmax(scale * x) (a temperature); finite and > 0; 1 by default */
+  int log;             /* non-zero: log-softmax, scale * x - max - log(sum exp(...)) */
+  /* Optional per-row valid lengths: lengths[lengths_offset + r] (cl_uint, at most cols) is how
+     many leading columns of row r take part; the others are written as 0 (as -inf for
+     log-softmax). NULL: every row has all cols. */
+  cl_mem lengths;
+  size_t lengths_offset; /* in cl_uint elements */
 } ocf_softmax_options;
 
 #define OCF_SOFTMAX_OPTIONS_INIT \
-  { sizeof(ocf_softmax_options), OCF_F32, OCF_F32 }
+  { sizeof(ocf_softmax_options), OCF_F32, OCF_F32, 1.0f, 0, NULL, 0 }
 
 /* ocf_softmax with options (NULL: OCF_SOFTMAX_OPTIONS_INIT). */
 OCF_API ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
@@ -294,16 +301,60 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
                               size_t lda, cl_mem b, size_t b_offset, size_t ldb, float beta,
                               cl_mem c, size_t c_offset, size_t ldc, const ocf_launch *launch);
 
+/* How fp32 inputs are multiplied. FP32 is exact-product SIMT arithmetic (the reference);
+   TF32 rounds A and B to TF32 (10-bit mantissa) and accumulates in fp32; 3XTF32 splits each
+   input into a TF32 high and low part and adds three products (fp32-class accuracy). Devices
+   with matrix units run TF32 and 3XTF32 on them, others with the same rounding on SIMT. */
+typedef enum ocf_precision {
+  OCF_PRECISION_FP32 = 0,
+  OCF_PRECISION_TF32 = 1,
+  OCF_PRECISION_3XTF32 = 2
+} ocf_precision;
+
+/* The activation of a fused epilogue, applied to alpha * op(A) op(B) + beta * C + bias. */
+typedef enum ocf_activation {
+  OCF_ACTIVATION_NONE = 0,
+  OCF_ACTIVATION_RELU = 1,      /* max(x, 0) */
+  OCF_ACTIVATION_GELU_ERF = 2,  /* x / 2 * (1 + erf(x / sqrt(2))) */
+  OCF_ACTIVATION_GELU_TANH = 3, /* x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) */
+  OCF_ACTIVATION_SILU = 4       /* x / (1 + exp(-x)) */
+} ocf_activation;
+
+/* Which way a bias vector runs: one value per column of C (n values) or per row (m values). */
+typedef enum ocf_bias_axis { OCF_BIAS_NONE = 0, OCF_BIAS_N = 1, OCF_BIAS_M = 2 } ocf_bias_axis;
+
+/* The storage order of A, B and C. COL_MAJOR is BLAS's: element (i, j) of a matrix with leading
+   dimension ld is at i + j * ld, and lda, ldb, ldc are column strides. */
+typedef enum ocf_layout { OCF_ROW_MAJOR = 0, OCF_COL_MAJOR = 1 } ocf_layout;
+
 /* Options of ocf_matmul_ex. */
 typedef struct ocf_matmul_options {
   size_t size;       /* sizeof(ocf_matmul_options): set by OCF_MATMUL_OPTIONS_INIT */
-  ocf_dtype a_dtype; /* storage types of A, B and C */
+  ocf_dtype a_dtype; /* storage types of A, B and C (offsets and strides count elements) */
   ocf_dtype b_dtype;
   ocf_dtype c_dtype;
+  ocf_precision precision; /* for fp32 A and B; products of 16-bit inputs are exact in fp32 */
+  ocf_layout layout;
+  /* Strided batch: `batch` independent products (0 or 1: one), matrix i of A at
+     a_offset + i * stride_a (likewise B and C), strides in elements; stride_a or stride_b 0
+     shares one matrix across the batch. */
+  size_t batch;
+  size_t stride_a, stride_b, stride_c;
+  /* Fused epilogue: C = act(alpha * op(A) op(B) + beta * C + bias), in registers before the
+     one store. The bias is bias[bias_offset + j] (OCF_BIAS_N) or [bias_offset + i]
+     (OCF_BIAS_M), of type bias_dtype, shared by every product of a batch. */
+  ocf_activation activation;
+  ocf_bias_axis bias_axis;
+  cl_mem bias;
+  size_t bias_offset;
+  ocf_dtype bias_dtype;
 } ocf_matmul_options;
 
-#define OCF_MATMUL_OPTIONS_INIT \
-  { sizeof(ocf_matmul_options), OCF_F32, OCF_F32, OCF_F32 }
+#define OCF_MATMUL_OPTIONS_INIT                                                                  \
+  {                                                                                              \
+    sizeof(ocf_matmul_options), OCF_F32, OCF_F32, OCF_F32, OCF_PRECISION_FP32, OCF_ROW_MAJOR, 1, \
+        0, 0, 0, OCF_ACTIVATION_NONE, OCF_BIAS_NONE, NULL, 0, OCF_F32                            \
+  }
 
 /* ocf_matmul with options (NULL: OCF_MATMUL_OPTIONS_INIT). */
 OCF_API ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,

@@ -3,9 +3,36 @@
 #include "runtime/context.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* The size of the first published ocf_matmul_options (0.2). */
-#define OPTIONS_FIRST_SIZE (offsetof(ocf_matmul_options, c_dtype) + sizeof(ocf_dtype))
+#define OPTIONS_FIRST_SIZE (offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype))
+
+/* Checks the options' values. The ones whose kernels are still to come are refused. */
+static ocf_status check_options(const ocf_matmul_options *opt) {
+  ocf_status status;
+  if ((status = ocf_check_dtype("ocf_matmul: A", opt->a_dtype)) != OCF_SUCCESS ||
+      (status = ocf_check_dtype("ocf_matmul: B", opt->b_dtype)) != OCF_SUCCESS ||
+      (status = ocf_check_dtype("ocf_matmul: C", opt->c_dtype)) != OCF_SUCCESS)
+    return status;
+  if ((unsigned)opt->precision > OCF_PRECISION_3XTF32)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: precision %d is not an ocf_precision",
+                    (int)opt->precision);
+  if ((unsigned)opt->layout > OCF_COL_MAJOR)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: layout %d is not an ocf_layout",
+                    (int)opt->layout);
+  if ((unsigned)opt->activation > OCF_ACTIVATION_SILU)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: activation %d is not an ocf_activation",
+                    (int)opt->activation);
+  if ((unsigned)opt->bias_axis > OCF_BIAS_M)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: bias_axis %d is not an ocf_bias_axis",
+                    (int)opt->bias_axis);
+  if (opt->precision != OCF_PRECISION_FP32 || opt->layout != OCF_ROW_MAJOR || opt->batch > 1 ||
+      opt->activation != OCF_ACTIVATION_NONE || opt->bias_axis != OCF_BIAS_NONE)
+    return ocf_fail(OCF_ERR_UNSUPPORTED, "ocf_matmul: precision modes, column-major layout, "
+                                         "batches and epilogues are not built yet");
+  return OCF_SUCCESS;
+}
 
 /* The stored shape of A (or B) given its transpose: rows x cols. */
 static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t *rows,
@@ -40,14 +67,10 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
     if ((status = ocf_check_struct_size("ocf_matmul: options", options->size,
                                         OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
       return status;
-    opt.a_dtype = options->a_dtype;
-    opt.b_dtype = options->b_dtype;
-    opt.c_dtype = options->c_dtype;
+    /* A caller built against a newer header may pass a larger struct: read what we know. */
+    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
   }
-  if ((status = ocf_check_dtype("ocf_matmul: A", opt.a_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_matmul: B", opt.b_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_matmul: C", opt.c_dtype)) != OCF_SUCCESS)
-    return status;
+  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
   const size_t a_size = ocf_dtype_size(opt.a_dtype), b_size = ocf_dtype_size(opt.b_dtype),
                c_size = ocf_dtype_size(opt.c_dtype);
 

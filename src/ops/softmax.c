@@ -2,10 +2,27 @@
    (src/plan/plan_softmax.c) and its launch. */
 #include "runtime/context.h"
 
+#include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 /* The size of the first published ocf_softmax_options (0.2). */
-#define OPTIONS_FIRST_SIZE (offsetof(ocf_softmax_options, out_dtype) + sizeof(ocf_dtype))
+#define OPTIONS_FIRST_SIZE (offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t))
+
+/* Checks the options' values. The ones whose kernels are still to come are refused. */
+static ocf_status check_options(const ocf_softmax_options *opt) {
+  ocf_status status;
+  if ((status = ocf_check_dtype("ocf_softmax: in", opt->in_dtype)) != OCF_SUCCESS ||
+      (status = ocf_check_dtype("ocf_softmax: out", opt->out_dtype)) != OCF_SUCCESS)
+    return status;
+  if (!(opt->scale > 0.0f) || opt->scale == INFINITY)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_softmax: scale %g is not finite and > 0",
+                    (double)opt->scale);
+  if (opt->scale != 1.0f || opt->log || opt->lengths)
+    return ocf_fail(OCF_ERR_UNSUPPORTED,
+                    "ocf_softmax: scale, log-softmax and row lengths are not built yet");
+  return OCF_SUCCESS;
+}
 
 ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
                           size_t in_ld, cl_mem out, size_t out_offset, size_t out_ld,
@@ -21,12 +38,10 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
     if ((status = ocf_check_struct_size("ocf_softmax: options", options->size,
                                         OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
       return status;
-    opt.in_dtype = options->in_dtype;
-    opt.out_dtype = options->out_dtype;
+    /* A caller built against a newer header may pass a larger struct: read what we know. */
+    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
   }
-  if ((status = ocf_check_dtype("ocf_softmax: in", opt.in_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_softmax: out", opt.out_dtype)) != OCF_SUCCESS)
-    return status;
+  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
 
   size_t in_extent = 0, out_extent = 0;
