@@ -171,7 +171,7 @@ int tool_bench_add(tool_bench_env *env, const size_t *sizes, size_t count) {
   add_problem p;
   int ready = capacity > 0 && add_setup(env, capacity, &p) == 0;
   for (size_t i = 0; i < count; i++) {
-    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+    for (size_t v = 0; v < (env->library_only ? 1 : sizeof variants / sizeof variants[0]); v++) {
       tool_row *row = add_row(env, sizes[i], variants[v].name, 0);
       if (!row) {
         if (ready) add_teardown(&p);

@@ -210,7 +210,7 @@ static int matmul_shape(tool_bench_env *env, const tool_shape *s, const char *co
   matmul_problem p;
   int fits = matmul_fits(env, s->d[0], s->d[1], s->d[2], why, sizeof why);
   int ready = fits && !failure && matmul_setup(env, s->d[0], s->d[1], s->d[2], &p) == 0;
-  size_t count = wgs ? wg_count : variant_count;
+  size_t count = wgs ? wg_count : env->library_only ? 1 : variant_count;
   for (size_t i = 0; i < count; i++) {
     const char *variant = wgs ? "oclfuse" : variants[i];
     tool_row *row = matmul_row(env, s->d[0], s->d[1], s->d[2], variant, wgs ? wgs[i] : 0);
@@ -242,7 +242,8 @@ int tool_bench_matmul(tool_bench_env *env, const tool_shape *shapes, size_t coun
   static const char *const tuned[] = {"clblast-tuned"};
   for (size_t i = 0; i < count; i++)
     if (matmul_shape(env, &shapes[i], untuned, 3, NULL, 0, NULL)) return -1;
-  if (!tool_clblast_available() || !tool_clblast_tuned_applies(&env->info)) return 0;
+  if (env->library_only || !tool_clblast_available() || !tool_clblast_tuned_applies(&env->info))
+    return 0;
   /* The override is per device and lasts for the process: only now, after every untuned run. */
   char err[256] = "";
   int failed = tool_clblast_apply_tuned(env->info.device, err, sizeof err) != 0;

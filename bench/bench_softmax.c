@@ -164,7 +164,7 @@ static int softmax_shape(tool_bench_env *env, size_t rows, size_t cols, const si
   softmax_problem p;
   int fits = softmax_fits(env, rows, cols, why, sizeof why);
   int ready = fits && softmax_setup(env, rows, cols, &p) == 0;
-  size_t count = wgs ? wg_count : sizeof variants / sizeof variants[0];
+  size_t count = wgs ? wg_count : env->library_only ? 1 : sizeof variants / sizeof variants[0];
   for (size_t i = 0; i < count; i++) {
     tool_row *row = wgs ? softmax_row(env, rows, cols, "oclfuse", wgs[i])
                         : softmax_row(env, rows, cols, variants[i].name, 0);

@@ -14,6 +14,8 @@ static void usage(FILE *out) {
           "  devices   list every OpenCL platform and device, and the default choice\n"
           "  check     run every op on a device and compare with the CPU reference\n"
           "  bench     time the ops against their baselines and the device's ceiling\n"
+          "  tune      search the tunables per shape class and write the tuning database\n"
+          "  warmup    build every program the ops need into the on-disk cache\n"
           "\n"
           "`oclfuse <command> --help` describes a command's options.\n"
           "A device is chosen with --device SPEC: \"P:D\" indices (see `oclfuse devices`) or a\n"
@@ -38,6 +40,8 @@ int main(int argc, char **argv) {
   if (!strcmp(command, "devices")) return cmd_devices(argc - 1, argv + 1);
   if (!strcmp(command, "check")) return cmd_check(argc - 1, argv + 1);
   if (!strcmp(command, "bench")) return cmd_bench(argc - 1, argv + 1);
+  if (!strcmp(command, "tune")) return cmd_tune(argc - 1, argv + 1);
+  if (!strcmp(command, "warmup")) return cmd_warmup(argc - 1, argv + 1);
   fprintf(stderr, "oclfuse: unknown command '%s'\n\n", command);
   usage(stderr);
   return 2;

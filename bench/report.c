@@ -116,7 +116,26 @@ static void json_row(FILE *out, const tool_row *r) {
   json_string_field(out, ", ", "error_measure", r->verdict.measure);
   json_string_field(out, ", ", "checked", r->checked);
   json_string_field(out, ",\n     ", "note", r->note);
+  json_string_field(out, ", ", "plan", r->plan);
   fputs("}", out);
+}
+
+/* "softmax_rows/128" (+1 for each further kernel) from a plan's description
+   "softmax_rows wg=128 groups=512 + ... (-D...)"; "" when there is none. */
+static void plan_brief(const char *plan, char *out, size_t capacity) {
+  out[0] = '\0';
+  if (!plan[0]) return;
+  size_t name = strcspn(plan, " ");
+  const char *wg = strstr(plan, " wg=");
+  size_t wg_length = wg ? strcspn(wg + 4, " ") : 0;
+  int more = 0;
+  for (const char *p = strstr(plan, " + "); p; p = strstr(p + 3, " + "))
+    more++;
+  if (more)
+    snprintf(out, capacity, "%.*s/%.*s+%d", (int)name, plan, (int)wg_length, wg ? wg + 4 : "",
+             more);
+  else
+    snprintf(out, capacity, "%.*s/%.*s", (int)name, plan, (int)wg_length, wg ? wg + 4 : "");
 }
 
 static void report_json(FILE *out, const tool_results *results, const tool_report_meta *meta) {
@@ -170,7 +189,7 @@ static void csv_number(FILE *out, double v) {
 static void report_csv(FILE *out, const tool_results *results, const tool_report_meta *meta) {
   fputs("device,platform,driver,op,shape,dim0,dim1,dim2,variant,workgroup_size,sweep,status,"
         "repeats,median_ms,min_ms,max_ms,rate,unit,percent_of_ceiling,speedup_vs_baseline,"
-        "max_error,tolerance,error_measure,checked,note\n",
+        "max_error,tolerance,error_measure,checked,note,plan\n",
         out);
   for (size_t i = 0; i < results->count; i++) {
     const tool_row *r = &results->rows[i];
@@ -209,6 +228,8 @@ static void report_csv(FILE *out, const tool_results *results, const tool_report
     csv_field(out, r->checked);
     fputc(',', out);
     csv_field(out, r->note);
+    fputc(',', out);
+    csv_field(out, r->plan);
     fputc('\n', out);
   }
 }
@@ -255,9 +276,9 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
       last_op = "";
     }
     if (strcmp(last_op, r->op) != 0) {
-      fprintf(out, "\n%-8s %-16s %-13s %5s %-7s %9s %9s %9s %10s %-7s %6s %7s %10s  %s\n", "op",
-              "shape", "variant", "wg", "status", "median ms", "min ms", "max ms", "rate", "unit",
-              "%ceil", "speedup", "max error", "checked / note");
+      fprintf(out, "\n%-8s %-16s %-13s %5s %-26s %-7s %9s %9s %9s %10s %-7s %6s %7s %10s  %s\n",
+              "op", "shape", "variant", "wg", "kernel/workgroup", "status", "median ms", "min ms",
+              "max ms", "rate", "unit", "%ceil", "speedup", "max error", "checked / note");
       last_op = r->op;
     }
     fprintf(out, "%-8s %-16s %-13s ", r->op, r->shape, r->variant);
@@ -265,7 +286,9 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
       fprintf(out, "%5zu ", r->workgroup_size);
     else
       fprintf(out, "%5s ", "auto");
-    fprintf(out, "%-7s ", tool_row_status_name(r->status));
+    char brief[64];
+    plan_brief(r->plan, brief, sizeof brief);
+    fprintf(out, "%-26s %-7s ", brief[0] ? brief : "-", tool_row_status_name(r->status));
     table_number(out, 9, "%*.4f", r->median_ms);
     fputc(' ', out);
     table_number(out, 9, "%*.4f", r->min_ms);

@@ -213,6 +213,9 @@ void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn ver
     tool_row_note(row, "%s", err);
     return;
   }
+  /* The library's rows say which kernels it chose; CLBlast and the ceiling kernels are not its. */
+  if (strncmp(row->variant, "clblast", 7) != 0 && strcmp(row->op, "ceiling") != 0)
+    snprintf(row->plan, sizeof row->plan, "%s", ocf_last_plan());
   double estimate_ms = 0.0;
   rc = event ? wait_event(event, err, sizeof err) : 0;
   if (event) {

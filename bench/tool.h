@@ -40,6 +40,8 @@
 int cmd_devices(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+int cmd_warmup(int argc, char **argv);
 
 /* ---- args.c ---- */
 
@@ -147,6 +149,7 @@ typedef struct tool_row {
   tool_verdict verdict;      /* max_error is NaN when unchecked */
   char checked[64];          /* "all 65536 outputs", "8 sampled rows", ... */
   char note[256];            /* why it failed or was skipped, caveats */
+  char plan[256];            /* what the library enqueued (ocf_last_plan), "" for others */
   size_t order;              /* insertion order, for stable sorting */
 } tool_row;
 
@@ -239,6 +242,7 @@ typedef struct tool_bench_env {
   tool_timer *timer;
   int repeats;
   tool_results *results;
+  int library_only; /* the tuner: time the library's default variant only, no baselines */
 } tool_bench_env;
 
 /* A requested shape: ndims 1 (N), 2 (RxC) or 3 (MxNxK). */
@@ -266,6 +270,55 @@ typedef struct tool_variant {
   const char *name;    /* "oclfuse", "baseline", ... */
   ocf_variant variant; /* for library calls */
 } tool_variant;
+
+/* ---- tuner.c: the search over an op's tunables, independent of how a candidate is timed ---- */
+
+typedef enum tune_outcome {
+  TUNE_OK,    /* right, and timed: score_ms is the geometric mean of its shapes' medians */
+  TUNE_WRONG, /* computed a wrong result on some shape: never chosen */
+  TUNE_FAILED /* could not run (refused, failed to build): never chosen */
+} tune_outcome;
+
+typedef struct tune_result {
+  tune_outcome outcome;
+  double score_ms;
+} tune_result;
+
+/* Measures one candidate: `values` is the full "name=value ..." text of the op's tunables. */
+typedef void (*tune_measure_fn)(void *user, const char *values, tune_result *result);
+/* Reports progress after each candidate (done of about `planned`); may be NULL. */
+typedef void (*tune_progress_fn)(void *user, int done, int planned, const char *values,
+                                 const tune_result *result, double best_ms);
+
+typedef struct tune_search {
+  int op;            /* the library's op index (tuning/tuning.h ocf_op) */
+  const char *start; /* the values to start from (the choice in force) */
+  tune_measure_fn measure;
+  tune_progress_fn progress;
+  void *user;
+  double deadline_ms; /* on tool_clock_ms(): no new candidate is started after it */
+  double min_gain;    /* a candidate must be this much faster to win (0.02: 2 %) */
+  int max_passes;     /* rounds over every tunable (a round that changes nothing ends) */
+} tune_search;
+
+typedef struct tune_summary {
+  char best[1024]; /* the winning values (the start when nothing beat it) */
+  double start_ms; /* the start's score (NaN when it could not be measured) */
+  double best_ms;
+  int evaluated, wrong, failed;
+  int complete; /* every pass ran; 0 when the deadline cut it short */
+} tune_summary;
+
+/* How many candidates one pass from `values` tries (the planned count for progress lines). */
+int tune_pass_size(int op, const char *values);
+/* Coordinate descent: for each tunable in turn, the neighbours of its value (a quarter, half,
+   double, four times; one up and down for small ranges) that pass the library's validator are
+   measured, and the fastest right one replaces the current values when it wins by min_gain;
+   passes repeat until one changes nothing. A wrong or failed candidate never wins. Returns 0, or
+   -1 when the start itself could not be measured right (*summary says so). */
+int tune_run(const tune_search *search, tune_summary *summary);
+/* Milliseconds on a monotonic clock. */
+double tool_clock_ms(void);
 
 /* ---- report.c ---- */
 

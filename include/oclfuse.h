@@ -109,6 +109,13 @@ OCF_API const char *ocf_status_message(ocf_status status);
  * thread's next liboclfuse call.
  */
 OCF_API const char *ocf_last_error(void);
+/*
+ * Returns what the calling thread's last successful op call enqueued: its kernels, workgroup
+ * sizes and compile-time parameters, e.g. "softmax_rows wg=128 groups=512 (-DWG=128 -DVW=4 ...)";
+ * "" when the last call enqueued nothing. Valid until this thread's next liboclfuse call.
+ * OCLFUSE_VERBOSE=1 logs the same line to stderr for every call.
+ */
+OCF_API const char *ocf_last_plan(void);
 
 /* ---- Data types --------------------------------------------------------------------------- */
 
@@ -197,6 +204,61 @@ OCF_API cl_command_queue ocf_context_queue(const ocf_context *ctx);
 /* Copies the context's device description into *info (info->size must be set). */
 OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_info *info);
 
+/* ---- Tuning ------------------------------------------------------------------------------- */
+
+/*
+ * Every op has named tunables (workgroup sizes, vector widths, tile sets, kernel choices: the
+ * list with ranges is in docs/TUNING.md, and `oclfuse tune --show` prints the values in force),
+ * per data type and per shape class (softmax: narrow, medium, wide, long, huge rows; matmul:
+ * skinny, small_k, large_k, small, large; add: small, large). A context resolves them once, at
+ * creation, from these sources, each overriding the ones before it:
+ *   1. the built-in rows for the device's vendor and type;
+ *   2. the tuning databases shipped in the library for measured devices;
+ *   3. the user's database for this device, driver and library version, written by
+ *      `oclfuse tune`: $OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse
+ *      (a file that is corrupt, truncated, for another device or version is ignored;
+ *      OCLFUSE_VERBOSE=1 says why);
+ * then ocf_context_set_tuning's values override them for that context. Every source passes the
+ * same validator. The caller's launch settings (ocf_launch.workgroup_size) come before all.
+ */
+
+/*
+ * Sets tunables of `op` ("add", "softmax", "matmul") for data type `dtype` and shape class
+ * `shape_class` (NULL or "*": every class of the op) on this context, from text
+ * "name=value name=value ..."; tunables not named keep their values. NULL or "" for `values`
+ * restores the values the context resolved at creation. Values that break a tunable's range or
+ * rule are OCF_ERR_INVALID_VALUE and change nothing. Thread-safe; calls already enqueued are not
+ * affected.
+ */
+OCF_API ocf_status ocf_context_set_tuning(ocf_context *ctx, const char *op, ocf_dtype dtype,
+                                          const char *shape_class, const char *values);
+
+/*
+ * Writes the values in force for `op`, `dtype` and `shape_class` as "name=value ..." text into
+ * `values` (`capacity` bytes, always terminated; OCF_ERR_BUFFER_TOO_SMALL when cut short).
+ * shape_class NULL or "*" is allowed when every class of the op has the same values.
+ */
+OCF_API ocf_status ocf_context_get_tuning(ocf_context *ctx, const char *op, ocf_dtype dtype,
+                                          const char *shape_class, char *values, size_t capacity);
+
+/* Returns where the context's tuning came from, e.g. "built-in + shipped nvidia-h200.tuning +
+   user /home/me/.cache/oclfuse/...tuning"; valid while the context lives. */
+OCF_API const char *ocf_context_tuning_origin(const ocf_context *ctx);
+
+/* Writes the path of the user tuning database for the context's device (whether or not it
+   exists) into `path`. OCF_ERR_UNSUPPORTED when no cache folder can be named (no HOME). */
+OCF_API ocf_status ocf_tuning_database_path(const ocf_context *ctx, char *path, size_t capacity);
+
+/*
+ * Builds, or loads from the on-disk program cache, every program `op` ("add", "softmax",
+ * "matmul"; NULL: every op) will need on this device with its tuning in force, and runs each
+ * kernel once on no work, so that a service pays the compile cost at start-up rather than in its
+ * first calls. Writes the number of distinct kernel plans prepared to *plans (may be NULL).
+ * Blocking; safe to call from several threads. The disk cache (programs/ under the cache folder
+ * above) keeps the binaries for the next process; OCLFUSE_CACHE=0 turns it off.
+ */
+OCF_API ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans);
+
 /* ---- Launch settings ---------------------------------------------------------------------- */
 
 /*
@@ -215,13 +277,20 @@ typedef struct ocf_launch {
   cl_command_queue queue; /* NULL: the context's queue. Must belong to the context's device. */
   cl_uint num_wait_events;
   const cl_event *wait_events; /* the call's kernels start after these */
-  cl_event *event;             /* if not NULL, receives an event for the call's last kernel;
-                                  release it with clReleaseEvent */
+  /* If not NULL, receives an event that completes when every kernel of the call has (the
+     call's last kernel: a call of several kernels orders them on the queue); release it with
+     clReleaseEvent. A call with no work gives a marker event after the wait list. */
+  cl_event *event;
   int variant; /* 0 (OCF_VARIANT_AUTO). Tests and benchmarks only: see the section below. */
+  /* If not NULL, receives an event for the call's first kernel (for a one-kernel call, the same
+     kernel as `event`, retained separately): its CL_PROFILING_COMMAND_START and `event`'s
+     CL_PROFILING_COMMAND_END bound the whole call, so a caller can time a call of several
+     kernels. Needs `event` too; release it with clReleaseEvent. With no work, it is NULL. */
+  cl_event *first_event;
 } ocf_launch;
 
 #define OCF_LAUNCH_INIT \
-  { sizeof(ocf_launch), 0, NULL, 0, NULL, NULL, 0 }
+  { sizeof(ocf_launch), 0, NULL, 0, NULL, NULL, 0, NULL }
 /* Zeroes *launch and sets its size member; the same as OCF_LAUNCH_INIT. */
 OCF_API void ocf_launch_init(ocf_launch *launch);
 

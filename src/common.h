@@ -30,6 +30,8 @@ ocf_status ocf_fail_cl(cl_int err, const char *what);
 void ocf_error_append(const char *text);
 /* Clears the last-error text; every public entry point calls it first. */
 void ocf_error_clear(void);
+/* Records what a successful call enqueued, for ocf_last_plan(). */
+void ocf_plan_note(const char *text);
 /* Returns "CL_OUT_OF_RESOURCES" for -5, or NULL for a code OpenCL does not define. */
 const char *ocf_cl_error_name(cl_int err);
 

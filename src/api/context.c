@@ -4,20 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Resolves, once, every op's tuning values for each data type on the context's device. */
-static ocf_status resolve_tuning(ocf_context *ctx) {
-  size_t row_count = 0;
-  const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
-  for (int op = 0; op < OCF_OP_COUNT; op++)
-    for (int dtype = 0; dtype < OCF_DTYPE_COUNT; dtype++) {
-      ocf_status status =
-          ocf_tuning_resolve(rows, row_count, (ocf_op)op, (ocf_dtype)dtype, &ctx->facts,
-                             ctx->info.device_name, &ctx->tuning[op][dtype]);
-      if (status != OCF_SUCCESS) return status;
-    }
-  return OCF_SUCCESS;
-}
-
 /* A context for a described device, its facts and tuning resolved; the OpenCL objects are the
    caller's to set. */
 static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) {
@@ -25,7 +11,7 @@ static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) 
   if (!ctx) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate a context");
   ctx->info = *info;
   ocf_device_facts_init(&ctx->facts, info);
-  ocf_status status = resolve_tuning(ctx);
+  ocf_status status = ocf_context_tuning_init(ctx);
   if (status != OCF_SUCCESS) {
     free(ctx);
     return status;
@@ -33,6 +19,11 @@ static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) 
   if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
     free(ctx);
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's mutex");
+  }
+  if (pthread_cond_init(&ctx->built, NULL) != 0) {
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+    return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's condition");
   }
   *out = ctx;
   return OCF_SUCCESS;
@@ -141,10 +132,12 @@ void ocf_context_release(ocf_context *ctx) {
   if (!ctx) return;
   /* Work the library enqueued may still reference cached kernels. */
   clFinish(ctx->queue);
+  ocf_program_cache_persist(ctx);
   ocf_program_cache_release(ctx);
   clReleaseCommandQueue(ctx->queue);
   clReleaseDevice(ctx->device);
   clReleaseContext(ctx->cl_ctx);
+  pthread_cond_destroy(&ctx->built);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }

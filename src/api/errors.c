@@ -9,6 +9,8 @@
 #define LAST_ERROR_CAPACITY 16384
 
 static _Thread_local char last_error[LAST_ERROR_CAPACITY];
+/* What the thread's last successful op call enqueued (ocf_last_plan). */
+static _Thread_local char last_plan[512];
 
 unsigned ocf_version_number(void) {
   return OCF_VERSION_NUMBER;
@@ -142,6 +144,15 @@ const char *ocf_last_error(void) {
 
 void ocf_error_clear(void) {
   last_error[0] = '\0';
+  last_plan[0] = '\0';
+}
+
+const char *ocf_last_plan(void) {
+  return last_plan;
+}
+
+void ocf_plan_note(const char *text) {
+  snprintf(last_plan, sizeof last_plan, "%s", text);
 }
 
 ocf_status ocf_fail(ocf_status status, const char *fmt, ...) {

@@ -31,11 +31,14 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
   const ocf_add_call call = {
       n, x_offset, y_offset, out_offset, OCF_F32, settings.variant, settings.workgroup_size};
   ocf_add_frame frame = {n, x, x_offset, y, y_offset, out, out_offset};
+  const ocf_shape shape = {{n, 0, 0}};
+  ocf_tuning_values tuning;
+  ocf_context_tuning_for(ctx, OCF_OP_ADD, OCF_F32, &shape, &tuning);
   for (;;) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
     ocf_plan plan;
-    status = ocf_plan_add(&facts, &ctx->tuning[OCF_OP_ADD][OCF_F32], &call, &plan);
+    status = ocf_plan_add(&facts, &tuning, &call, &plan);
     if (status != OCF_SUCCESS) return status;
     if (n == 0) return ocf_dispatch_nothing(queue, &settings);
     int replan = 0;

@@ -120,11 +120,14 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
                                 settings.workgroup_size};
   ocf_matmul_frame frame = {m, n,        k_run, alpha_run, a, a_offset, lda,
                             b, b_offset, ldb,   beta,      c, c_offset, ldc};
+  const ocf_shape shape = {{m, n, k}};
+  ocf_tuning_values tuning;
+  ocf_context_tuning_for(ctx, OCF_OP_MATMUL, opt.a_dtype, &shape, &tuning);
   for (;;) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
     ocf_plan plan;
-    status = ocf_plan_matmul(&facts, &ctx->tuning[OCF_OP_MATMUL][opt.a_dtype], &call, &plan);
+    status = ocf_plan_matmul(&facts, &tuning, &call, &plan);
     if (status != OCF_SUCCESS) return status;
     if (m == 0 || n == 0) return ocf_dispatch_nothing(queue, &settings);
     int replan = 0;

@@ -72,11 +72,14 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                  settings.variant,
                                  settings.workgroup_size};
   ocf_softmax_frame frame = {rows, cols, in, in_offset, in_ld, out, out_offset, out_ld, 1, 0, NULL};
+  const ocf_shape shape = {{rows, cols, 0}};
+  ocf_tuning_values tuning;
+  ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, opt.in_dtype, &shape, &tuning);
   for (;;) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
     ocf_plan plan;
-    status = ocf_plan_softmax(&facts, &ctx->tuning[OCF_OP_SOFTMAX][opt.in_dtype], &call, &plan);
+    status = ocf_plan_softmax(&facts, &tuning, &call, &plan);
     if (status != OCF_SUCCESS) return status;
     if (rows == 0 || cols == 0) return ocf_dispatch_nothing(queue, &settings);
     frame.parts = plan.parts;

@@ -10,6 +10,7 @@
 #include "common.h"
 #include "device_facts.h"
 #include "plan/plan.h"
+#include "tuning/shape_class.h"
 #include "tuning/tuning.h"
 
 #include <pthread.h>
@@ -25,9 +26,14 @@ struct ocf_context {
   /* Guards `facts` (kernel limits learnt after builds), the program cache, and every
      clSetKernelArg + enqueue (OpenCL kernels are not thread-safe between the two). */
   pthread_mutex_t lock;
+  pthread_cond_t built; /* signalled when a program build (outside the lock) ends */
   ocf_device_facts facts;
-  /* Resolved once at creation: every op's tuning values per data type. */
-  ocf_tuning_values tuning[OCF_OP_COUNT][OCF_DTYPE_COUNT];
+  /* Every op's tuning values per data type and shape class: `tuning_base` resolved once at
+     creation (built-in rows, shipped and user databases), `tuning` what is in force (the base
+     with ocf_context_set_tuning's overrides). Read and written under `lock`. */
+  ocf_tuning_values tuning_base[OCF_OP_COUNT][OCF_DTYPE_COUNT][OCF_MAX_SHAPE_CLASSES];
+  ocf_tuning_values tuning[OCF_OP_COUNT][OCF_DTYPE_COUNT][OCF_MAX_SHAPE_CLASSES];
+  char tuning_origin[512];     /* where the base came from, for ocf_context_tuning_origin */
   ocf_program_entry *programs; /* built programs, most recent first */
 };
 
@@ -44,6 +50,18 @@ ocf_status ocf_device_select_internal(const char *spec, ocf_device_info *device)
 /* Copies a full description into a caller's struct of dst_size bytes (its own sizeof). */
 void ocf_device_info_copy_out(ocf_device_info *dst, size_t dst_size, const ocf_device_info *src);
 
+/* ---- tuning_context.c ---- */
+
+/* Resolves ctx->tuning_base (and tuning) for the context's device: built-in rows, then the
+   shipped databases that match the device, then the user's database for it. A database that
+   fails to parse or to validate is ignored with a verbose warning. */
+ocf_status ocf_context_tuning_init(ocf_context *ctx);
+/* A copy, taken under the lock, of the values in force for a call of `op` on `shape`. */
+void ocf_context_tuning_for(ocf_context *ctx, ocf_op op, ocf_dtype dtype, const ocf_shape *shape,
+                            ocf_tuning_values *values);
+/* The path of the user tuning database for the context's device. 0, or -1 (no cache folder). */
+int ocf_user_database_path(const ocf_device_info *info, char *path, size_t capacity);
+
 /* ---- program_cache.c ---- */
 
 /* A built kernel, and what the runtime learnt about it once. */
@@ -57,12 +75,17 @@ typedef struct ocf_built_kernel {
 
 /*
  * Returns kernel `id` of `program` built with `options` (the plan's -D list), building the
- * program on first use. The caller holds ctx->lock; the kernel is owned by the cache and valid
- * until the context is released. A failed build is OCF_ERR_BUILD_FAILED with the log in the
- * last-error text.
+ * program on first use. The caller holds ctx->lock, which is released while the program builds
+ * (so anything read under the lock before must be read again after); the kernel is owned by the
+ * cache and valid until the context is released. A failed build is OCF_ERR_BUILD_FAILED with the
+ * log in the last-error text.
  */
 ocf_status ocf_kernel_get(ocf_context *ctx, ocf_program_id program, const char *options,
                           ocf_kernel_id id, ocf_built_kernel **kernel);
+/* Stores on disk the binaries built from source in this process, and those that have grown
+   since they were loaded (PoCL adds the work-group functions it compiled at first launch).
+   Called when the context is released and after a warm-up. */
+void ocf_program_cache_persist(ocf_context *ctx);
 /* Releases every cached program and kernel. */
 void ocf_program_cache_release(ocf_context *ctx);
 

@@ -32,6 +32,7 @@ ocf_status ocf_dispatch(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
 }
 
 ocf_status ocf_dispatch_nothing(cl_command_queue queue, const ocf_launch *launch) {
+  if (launch && launch->first_event) *launch->first_event = NULL;
   if (!launch || !launch->event) return OCF_SUCCESS;
   /* The caller asked for an event: a marker gives one that completes after the wait list. */
   cl_int err = clEnqueueMarkerWithWaitList(queue, launch->num_wait_events, launch->wait_events,

@@ -1,5 +1,6 @@
 /* Running a plan: build and check every kernel, then bind and enqueue them in order. */
 #include "runtime/context.h"
+#include "runtime/log.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,17 +1,32 @@
-/* Programs built lazily, once per (program, options) and context; their kernels reused. */
+/*
+ * Programs built lazily, once per (program, options) and context, their kernels reused.
+ *
+ * A build runs outside the context's lock, so that calls of other threads on the same context
+ * are not stalled by someone else's compile: the first caller inserts the entry as "building",
+ * releases the lock, builds (from the on-disk cache when it can), takes the lock again and
+ * publishes the result; other callers of the same program wait on `ctx->built`. A failed build
+ * is removed again (not cached), and its waiters try for themselves.
+ */
 #include "runtime/context.h"
+#include "runtime/disk_cache.h"
+#include "runtime/log.h"
 #include "runtime/sources.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+typedef enum entry_state { ENTRY_BUILDING, ENTRY_READY } entry_state;
+
 struct ocf_program_entry {
   ocf_program_entry *next;
   ocf_program_id id;
   uint64_t digest; /* of the program's source and cl/common.cl: part of the key */
   char *options;
+  entry_state state;
   cl_program program;
+  ocf_disk_key disk;
+  size_t stored_bytes; /* the binary size on disk (0: none): re-stored when it grows */
   ocf_built_kernel *kernels[OCF_KERNEL_COUNT]; /* created on first use */
 };
 
@@ -36,49 +51,144 @@ static void report_build_log(cl_program program, cl_device_id device) {
   free(log);
 }
 
-static ocf_status build_program(ocf_context *ctx, const ocf_program_source *source,
-                                const char *options, cl_program *out) {
+/* -cl-std=CL1.2 keeps every device on the same language, whatever its default;
+   -cl-kernel-arg-info lets the binder check argument names against the descriptors. */
+static int full_options(const char *options, char *out, size_t capacity) {
+  int n = snprintf(out, capacity, "-cl-std=CL1.2 -cl-kernel-arg-info %s", options);
+  return n > 0 && (size_t)n < capacity ? 0 : -1;
+}
+
+static ocf_status build_from_source(cl_context context, cl_device_id device,
+                                    const ocf_program_source *source, const char *options,
+                                    cl_program *out) {
   const char *texts[2] = {(const char *)ocf_common_source.text, (const char *)source->text};
   const size_t lengths[2] = {ocf_common_source.length, source->length};
   cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(ctx->cl_ctx, 2, texts, lengths, &err);
+  cl_program program = clCreateProgramWithSource(context, 2, texts, lengths, &err);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clCreateProgramWithSource");
-  /* -cl-std=CL1.2 keeps every device on the same language, whatever its default;
-     -cl-kernel-arg-info lets the binder check argument names against the descriptors. */
-  size_t full_length = strlen(options) + 64;
-  char *full_options = malloc(full_length);
-  if (!full_options) {
-    clReleaseProgram(program);
-    return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate build options");
-  }
-  snprintf(full_options, full_length, "-cl-std=CL1.2 -cl-kernel-arg-info %s", options);
-  err = clBuildProgram(program, 1, &ctx->device, full_options, NULL, NULL);
+  err = clBuildProgram(program, 1, &device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
     ocf_fail(OCF_ERR_BUILD_FAILED, "building %s with options \"%s\" failed: %s (%d)", source->file,
-             full_options, ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error",
-             (int)err);
-    report_build_log(program, ctx->device);
-    free(full_options);
+             options, ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error", (int)err);
+    report_build_log(program, device);
     clReleaseProgram(program);
     return OCF_ERR_BUILD_FAILED;
   }
-  free(full_options);
   *out = program;
   return OCF_SUCCESS;
 }
 
+/* A program from a cached binary; NULL when there is none or the driver refuses it. */
+static cl_program build_from_disk(cl_context context, cl_device_id device, const ocf_disk_key *key,
+                                  const char *options, size_t *binary_bytes) {
+  unsigned char *binary = NULL;
+  size_t length = 0;
+  if (ocf_disk_cache_load(key, &binary, &length) != 0) return NULL;
+  cl_int err = CL_SUCCESS, binary_status = CL_SUCCESS;
+  const unsigned char *binaries[1] = {binary};
+  cl_program program =
+      clCreateProgramWithBinary(context, 1, &device, &length, binaries, &binary_status, &err);
+  free(binary);
+  if (err == CL_SUCCESS && binary_status == CL_SUCCESS)
+    err = clBuildProgram(program, 1, &device, options, NULL, NULL);
+  else if (err == CL_SUCCESS)
+    err = binary_status;
+  if (err != CL_SUCCESS) {
+    if (program) clReleaseProgram(program);
+    ocf_log("cached binary %s refused by the driver (%s): rebuilding from source", key->path,
+            ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "error");
+    ocf_disk_cache_remove(key);
+    return NULL;
+  }
+  *binary_bytes = length;
+  return program;
+}
+
+/* The program's current binary size (0 when it cannot be read). */
+static size_t binary_size(cl_program program) {
+  size_t size = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) != CL_SUCCESS)
+    return 0;
+  return size;
+}
+
+/* Stores the program's binary under its key; returns the size stored (0: none). */
+static size_t store_binary(cl_program program, const ocf_disk_key *key) {
+  if (!key->enabled) return 0;
+  size_t size = binary_size(program);
+  if (size == 0) return 0;
+  unsigned char *binary = malloc(size);
+  if (!binary) return 0;
+  unsigned char *binaries[1] = {binary};
+  size_t stored = 0;
+  if (clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof binaries, binaries, NULL) ==
+          CL_SUCCESS &&
+      ocf_disk_cache_store(key, binary, size) == 0)
+    stored = size;
+  else
+    ocf_log("cannot store %s (read-only or full cache folder?)", key->path);
+  free(binary);
+  return stored;
+}
+
+/* Builds an entry's program, outside the lock: from disk, else from source (then stored). */
+static ocf_status build_entry(ocf_context *ctx, const ocf_program_source *source,
+                              ocf_program_entry *entry) {
+  char options[1024];
+  if (full_options(entry->options, options, sizeof options) != 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "build options too long");
+  double start = ocf_now_ms();
+  size_t bytes = 0;
+  cl_program program = build_from_disk(ctx->cl_ctx, ctx->device, &entry->disk, options, &bytes);
+  const char *origin = "disk cache";
+  if (program) {
+    entry->stored_bytes = bytes;
+  } else {
+    origin = entry->disk.enabled ? "source (disk cache miss)" : "source (disk cache off)";
+    ocf_status status = build_from_source(ctx->cl_ctx, ctx->device, source, options, &program);
+    if (status != OCF_SUCCESS) return status;
+    /* Not stored yet: PoCL compiles work-group functions at a kernel's first launch and keeps
+       them in the binary, but hands out the binary it first returned, so it is read only once
+       the kernels have run (ocf_program_cache_persist). */
+    entry->stored_bytes = 0;
+  }
+  entry->program = program;
+  ocf_log("build %s [%s]: %.1f ms from %s", source->file, entry->options, ocf_now_ms() - start,
+          origin);
+  return OCF_SUCCESS;
+}
+
+static ocf_program_entry *find_entry(ocf_context *ctx, ocf_program_id id, uint64_t digest,
+                                     const char *options) {
+  for (ocf_program_entry *entry = ctx->programs; entry; entry = entry->next)
+    if (entry->id == id && entry->digest == digest && strcmp(entry->options, options) == 0)
+      return entry;
+  return NULL;
+}
+
+static void unlink_entry(ocf_context *ctx, ocf_program_entry *entry) {
+  for (ocf_program_entry **link = &ctx->programs; *link; link = &(*link)->next)
+    if (*link == entry) {
+      *link = entry->next;
+      return;
+    }
+}
+
+/* The ready entry for (id, options), building it if needed. Called with ctx->lock held; the
+   lock is released during a build and while waiting for another thread's. */
 static ocf_status find_or_build(ocf_context *ctx, ocf_program_id id, const char *options,
                                 ocf_program_entry **out) {
   const ocf_program_source *source = ocf_program_source_get(id);
   if (!source) return ocf_fail(OCF_ERR_INVALID_VALUE, "unknown program id %d", (int)id);
   uint64_t digest = program_digest(source);
-  for (ocf_program_entry *entry = ctx->programs; entry; entry = entry->next) {
-    if (entry->id == id && entry->digest == digest && strcmp(entry->options, options) == 0) {
-      *out = entry;
-      return OCF_SUCCESS;
-    }
+  ocf_program_entry *entry;
+  while ((entry = find_entry(ctx, id, digest, options)) && entry->state == ENTRY_BUILDING)
+    pthread_cond_wait(&ctx->built, &ctx->lock);
+  if (entry) {
+    *out = entry;
+    return OCF_SUCCESS;
   }
-  ocf_program_entry *entry = calloc(1, sizeof *entry);
+  entry = calloc(1, sizeof *entry);
   size_t options_size = strlen(options) + 1;
   char *options_copy = malloc(options_size);
   if (!entry || !options_copy) {
@@ -87,19 +197,28 @@ static ocf_status find_or_build(ocf_context *ctx, ocf_program_id id, const char 
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate a program cache entry");
   }
   memcpy(options_copy, options, options_size);
-  ocf_status status = build_program(ctx, source, options, &entry->program);
-  if (status != OCF_SUCCESS) {
-    free(entry);
-    free(options_copy);
-    return status;
-  }
   entry->id = id;
   entry->digest = digest;
   entry->options = options_copy;
+  entry->state = ENTRY_BUILDING;
+  ocf_disk_key_make(&entry->disk, &ctx->info, digest, options);
   entry->next = ctx->programs;
   ctx->programs = entry;
-  *out = entry;
-  return OCF_SUCCESS;
+
+  pthread_mutex_unlock(&ctx->lock);
+  ocf_status status = build_entry(ctx, source, entry);
+  pthread_mutex_lock(&ctx->lock);
+
+  if (status == OCF_SUCCESS) {
+    entry->state = ENTRY_READY;
+    *out = entry;
+  } else {
+    unlink_entry(ctx, entry);
+    free(entry->options);
+    free(entry);
+  }
+  pthread_cond_broadcast(&ctx->built);
+  return status;
 }
 
 /* Creates a kernel and reads, once, the limits the runtime reports for it. */
@@ -144,6 +263,20 @@ ocf_status ocf_kernel_get(ocf_context *ctx, ocf_program_id program, const char *
   }
   *kernel = entry->kernels[id];
   return OCF_SUCCESS;
+}
+
+void ocf_program_cache_persist(ocf_context *ctx) {
+  for (ocf_program_entry *entry = ctx->programs; entry; entry = entry->next) {
+    if (entry->state != ENTRY_READY || !entry->disk.enabled) continue;
+    /* Built from source in this process (never stored), or grown since it was loaded: a runtime
+       that compiles work-group functions at first launch (PoCL) adds them to the binary, and the
+       next process need not compile them again. */
+    size_t size = entry->stored_bytes ? binary_size(entry->program) : 0;
+    if (entry->stored_bytes == 0 || size > entry->stored_bytes) {
+      size_t stored = store_binary(entry->program, &entry->disk);
+      if (stored) entry->stored_bytes = stored;
+    }
+  }
 }
 
 void ocf_program_cache_release(ocf_context *ctx) {

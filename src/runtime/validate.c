@@ -82,8 +82,8 @@ int ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_
   return a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
 }
 
-/* The size of the first published ocf_launch (0.2): every member up to `variant`. */
-#define LAUNCH_FIRST_SIZE (offsetof(ocf_launch, variant) + sizeof(int))
+/* The size of the first published ocf_launch (0.2): every member up to `first_event`. */
+#define LAUNCH_FIRST_SIZE (offsetof(ocf_launch, first_event) + sizeof(cl_event *))
 
 ocf_status ocf_check_struct_size(const char *what, size_t size, size_t first_version_size) {
   if (size < first_version_size)
@@ -109,6 +109,8 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, oc
       launch->variant != OCF_VARIANT_BASELINE)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "launch variant %d is not an ocf_variant",
                     (int)launch->variant);
+  if (launch->first_event && !launch->event)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "launch asks for first_event without event");
   if (launch->num_wait_events > 0 && !launch->wait_events)
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "launch has %u wait events but wait_events is NULL",
                     (unsigned)launch->num_wait_events);

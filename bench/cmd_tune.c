@@ -1,0 +1,551 @@
+/*
+ * `oclfuse tune`: searches each op's tunables per shape class on the chosen device and writes the
+ * winners to the user's tuning database, which every later context on that device reads.
+ *
+ * For each (op, class) the search (tuner.c) starts from the choice in force without a user
+ * database (built-in rows and shipped databases) and times candidates on the class's
+ * representative shapes through the same path as `oclfuse bench`: every candidate is checked
+ * against the CPU reference first, and a wrong one never wins. A class keeps the built-in choice
+ * unless a candidate beats it by 2 %, so no class gets slower. The budget is shared by the
+ * classes left; progress (every measured candidate) goes to <database>.progress, so an
+ * interrupted run resumes where it stopped, and the database is rewritten after each class.
+ */
+#include "tool.h"
+
+#include "runtime/files.h"
+#include "tuning/db.h"
+#include "tuning/shape_class.h"
+#include "tuning/tuning.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *out) {
+  fprintf(
+      out,
+      "usage: oclfuse tune [options]\n"
+      "\n"
+      "Searches each op's tunables (workgroup sizes, vector widths, tile sets, kernel choices)\n"
+      "for every shape class on the device, checking every candidate against the CPU\n"
+      "reference before timing it, and writes the winners to the user's tuning database\n"
+      "($OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse), which\n"
+      "every later program on this device, driver and library version reads.\n"
+      "\n"
+      "options:\n"
+      "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
+      "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
+      "                    a class keeps the best found so far when it runs out\n"
+      "  --fresh           ignore the progress of an interrupted run and start over\n"
+      "  --show            print the tuning in force for the device and exit\n"
+      "  --device SPEC     \"P:D\" or a name substring (see `oclfuse devices`)\n"
+      "  --quiet           no progress lines on stderr\n"
+      "  -h, --help        this text\n"
+      "\n"
+      "Exit status: 0 done (also when nothing beat the built-in choice); 1 a failure, or no\n"
+      "class could be measured; 2 bad usage.\n");
+}
+
+typedef struct tune_options {
+  int ops[OCF_OP_COUNT];
+  double budget_s; /* 0: by device type */
+  int fresh, show, quiet;
+  const char *device;
+} tune_options;
+
+static int parse_ops(const char *text, tune_options *o) {
+  memset(o->ops, 0, sizeof o->ops);
+  const char *p = text;
+  for (;;) {
+    size_t length = strcspn(p, ",");
+    char name[16];
+    if (length == 0 || length >= sizeof name) goto bad;
+    memcpy(name, p, length);
+    name[length] = '\0';
+    if (!strcmp(name, "all")) {
+      for (int op = 0; op < OCF_OP_COUNT; op++)
+        o->ops[op] = 1;
+    } else {
+      ocf_op op = ocf_op_from_name(name);
+      if (op == OCF_OP_COUNT) goto bad;
+      o->ops[op] = 1;
+    }
+    if (!p[length]) return 0;
+    p += length + 1;
+  }
+bad:
+  fprintf(stderr, "oclfuse tune: --op wants add, softmax, matmul or all, not '%s'\n", text);
+  return -1;
+}
+
+/* 0 parsed, 1 help shown, -1 error (printed). */
+static int parse_options(int argc, char **argv, tune_options *o) {
+  memset(o, 0, sizeof *o);
+  for (int op = 0; op < OCF_OP_COUNT; op++)
+    o->ops[op] = 1;
+  for (int i = 1; i < argc; i++) {
+    const char *v = NULL;
+    int r = 0;
+    if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+      usage(stdout);
+      return 1;
+    } else if (!strcmp(argv[i], "--fresh")) {
+      o->fresh = 1;
+    } else if (!strcmp(argv[i], "--show")) {
+      o->show = 1;
+    } else if (!strcmp(argv[i], "--quiet")) {
+      o->quiet = 1;
+    } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
+      if (r < 0 || parse_ops(v, o)) return -1;
+    } else if ((r = tool_option(argc, argv, &i, "--budget", &v)) != 0) {
+      int seconds = 0;
+      if (r < 0) return -1;
+      if (tool_parse_count(v, 86400, &seconds)) {
+        fprintf(stderr, "oclfuse tune: --budget wants seconds from 1 to 86400, not '%s'\n", v);
+        return -1;
+      }
+      o->budget_s = seconds;
+    } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
+      if (r < 0) return -1;
+      o->device = v;
+    } else {
+      fprintf(stderr, "oclfuse tune: unknown option '%s' (see oclfuse tune --help)\n", argv[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* ---- representative shapes of each class ---- */
+
+enum { MAX_CLASS_SHAPES = 3 };
+
+typedef struct class_shapes {
+  tool_shape shapes[MAX_CLASS_SHAPES];
+  int count;
+} class_shapes;
+
+/* Shapes that stand for a class: a power of two and a ragged size where it matters, sized so
+   that one call moves several times the last-level cache on a GPU and stays quick on a CPU. */
+static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, class_shapes *out) {
+  memset(out, 0, sizeof *out);
+#define SHAPE(a, b, c, n)                    \
+  out->shapes[out->count++] = (tool_shape) { \
+    {(a), (b), (c)}, (n)                     \
+  }
+  switch (op) {
+  case OCF_OP_ADD:
+    if (shape_class == 0) {
+      SHAPE(gpu ? (size_t)1 << 20 : (size_t)1 << 16, 0, 0, 1);
+      SHAPE(gpu ? 3000017 : 100003, 0, 0, 1);
+    } else {
+      SHAPE(gpu ? (size_t)1 << 26 : (size_t)1 << 22, 0, 0, 1);
+      SHAPE(gpu ? 50000017 : 5000011, 0, 0, 1);
+    }
+    break;
+  case OCF_OP_SOFTMAX: {
+    static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
+                                               {{16384, 1024}, {8192, 1823}},
+                                               {{4096, 4096}, {2048, 10000}},
+                                               {{1024, 65536}, {256, 200000}},
+                                               {{64, 1048576}, {8, 4000000}}};
+    static const size_t cpu_shapes[5][2][2] = {{{4096, 64}, {2048, 200}},
+                                               {{1024, 1024}, {512, 1823}},
+                                               {{128, 4096}, {64, 10000}},
+                                               {{16, 65536}, {4, 200000}},
+                                               {{2, 1048576}, {1, 3000000}}};
+    const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
+    SHAPE(s[0][0], s[0][1], 0, 2);
+    SHAPE(s[1][0], s[1][1], 0, 2);
+    break;
+  }
+  case OCF_OP_MATMUL: {
+    size_t big = gpu ? 4096 : 512, mid = gpu ? 1024 : 128;
+    switch (shape_class) {
+    case 0: /* skinny */
+      SHAPE(1, big, big, 3);
+      SHAPE(big, 16, big, 3);
+      break;
+    case 1: /* small_k */
+      SHAPE(big, big, 64, 3);
+      SHAPE(big + 1, big - 1, 33, 3);
+      break;
+    case 2: /* large_k */
+      SHAPE(mid / 2, mid / 2, 8 * big, 3);
+      SHAPE(mid / 2 + 3, mid / 2 - 1, 8 * big + 5, 3);
+      break;
+    case 3: /* small */
+      SHAPE(mid / 2, mid / 2, mid / 2, 3);
+      SHAPE(mid - 24, mid - 24, mid - 24, 3);
+      break;
+    default: /* large */
+      SHAPE(big, big, big, 3);
+      SHAPE(big + 1, big - 1, big / 4 - 1, 3);
+      break;
+    }
+    break;
+  }
+  case OCF_OP_COUNT:
+    break;
+  }
+#undef SHAPE
+}
+
+/* ---- measuring a candidate ---- */
+
+typedef struct tune_state {
+  tool_bench_env *env;
+  ocf_op op;
+  unsigned shape_class;
+  class_shapes shapes;
+  FILE *progress_file;
+  const char *progress_path;
+  /* What an interrupted run measured for this class, read back from the progress file. */
+  struct tried {
+    char values[1024];
+    tune_result result;
+  } * tried;
+  size_t tried_count;
+  double started_ms, deadline_ms;
+  int quiet;
+} tune_state;
+
+static int find_tried(const tune_state *s, const char *values, tune_result *result) {
+  for (size_t i = 0; i < s->tried_count; i++)
+    if (!strcmp(s->tried[i].values, values)) {
+      *result = s->tried[i].result;
+      return 1;
+    }
+  return 0;
+}
+
+/* Times the class's shapes with `values` set on the context for this op and class. */
+static void measure_candidate(void *user, const char *values, tune_result *result) {
+  tune_state *s = user;
+  if (find_tried(s, values, result)) return;
+  result->outcome = TUNE_FAILED;
+  result->score_ms = INFINITY;
+  const char *op_name = ocf_op_schema_get(s->op)->name;
+  const char *class_name = ocf_shape_class_name(s->op, s->shape_class);
+  if (ocf_context_set_tuning(s->env->ctx, op_name, OCF_F32, class_name, values) != OCF_SUCCESS)
+    goto record;
+  tool_results results = {NULL, 0, 0};
+  s->env->results = &results;
+  int fatal = 0;
+  for (int i = 0; i < s->shapes.count && !fatal; i++) {
+    const tool_shape *shape = &s->shapes.shapes[i];
+    if (s->op == OCF_OP_ADD)
+      fatal = tool_bench_add(s->env, &shape->d[0], 1);
+    else if (s->op == OCF_OP_SOFTMAX)
+      fatal = tool_bench_softmax(s->env, shape, 1);
+    else
+      fatal = tool_bench_matmul(s->env, shape, 1);
+  }
+  double log_sum = 0.0;
+  int timed = 0, wrong = 0;
+  for (size_t i = 0; i < results.count; i++) {
+    const tool_row *row = &results.rows[i];
+    if (row->status == ROW_WRONG) wrong = 1;
+    if (row->status == ROW_OK && row->median_ms > 0.0) {
+      log_sum += log(row->median_ms);
+      timed++;
+    }
+  }
+  tool_results_free(&results);
+  s->env->results = NULL;
+  if (wrong) {
+    result->outcome = TUNE_WRONG;
+  } else if (!fatal && timed == s->shapes.count && timed > 0) {
+    result->outcome = TUNE_OK;
+    result->score_ms = exp(log_sum / timed);
+  }
+record:
+  if (s->progress_file) {
+    fprintf(s->progress_file, "tried %s %s %s %.6g %s\n", op_name, class_name,
+            result->outcome == TUNE_OK      ? "ok"
+            : result->outcome == TUNE_WRONG ? "wrong"
+                                            : "failed",
+            result->score_ms, values);
+    fflush(s->progress_file);
+  }
+}
+
+static void report_progress(void *user, int done, int planned, const char *values,
+                            const tune_result *result, double best_ms) {
+  tune_state *s = user;
+  if (s->quiet) return;
+  double left_s = (s->deadline_ms - tool_clock_ms()) / 1e3;
+  if (left_s < 0) left_s = 0;
+  char outcome[48];
+  if (result->outcome == TUNE_OK)
+    snprintf(outcome, sizeof outcome, "%.4g ms", result->score_ms);
+  else
+    snprintf(outcome, sizeof outcome, "%s", result->outcome == TUNE_WRONG ? "WRONG" : "failed");
+  fprintf(stderr, "[%d/%d] %s %s: %s (best %.4g ms) %.60s%s | %dm%02ds left\n", done,
+          planned > done ? planned : done, ocf_op_schema_get(s->op)->name,
+          ocf_shape_class_name(s->op, s->shape_class), outcome, best_ms, values,
+          strlen(values) > 60 ? "..." : "", (int)left_s / 60, (int)left_s % 60);
+}
+
+/* ---- progress file: "tried <op> <class> <ok|wrong|failed> <ms> <values>" lines ---- */
+
+static void load_progress(const char *path, const char *header, tune_state *s) {
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  char line[2048];
+  if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0) { /* another device/version */
+    fclose(f);
+    return;
+  }
+  while (fgets(line, sizeof line, f)) {
+    char op[16], cls[32], outcome[16];
+    double ms = 0.0;
+    int consumed = 0;
+    if (sscanf(line, "tried %15s %31s %15s %lf %n", op, cls, outcome, &ms, &consumed) != 4)
+      continue;
+    if (strcmp(op, ocf_op_schema_get(s->op)->name) ||
+        strcmp(cls, ocf_shape_class_name(s->op, s->shape_class)))
+      continue;
+    void *grown = realloc(s->tried, (s->tried_count + 1) * sizeof *s->tried);
+    if (!grown) break;
+    s->tried = grown;
+    struct tried *t = &s->tried[s->tried_count];
+    snprintf(t->values, sizeof t->values, "%s", line + consumed);
+    t->values[strcspn(t->values, "\n")] = '\0';
+    t->result.outcome = !strcmp(outcome, "ok")      ? TUNE_OK
+                        : !strcmp(outcome, "wrong") ? TUNE_WRONG
+                                                    : TUNE_FAILED;
+    t->result.score_ms = ms;
+    s->tried_count++;
+  }
+  fclose(f);
+}
+
+/* ---- --show ---- */
+
+static int show_tuning(ocf_context *ctx, const ocf_device_info *info, const tune_options *o) {
+  char path[4096] = "(no cache folder)";
+  ocf_tuning_database_path(ctx, path, sizeof path);
+  printf("device   %s (%s), driver %s\n", info->device_name, info->vendor, info->driver_version);
+  printf("database %s\n", path);
+  printf("in force %s\n", ocf_context_tuning_origin(ctx));
+  for (int op = 0; op < OCF_OP_COUNT; op++) {
+    if (!o->ops[op]) continue;
+    const char *name = ocf_op_schema_get((ocf_op)op)->name;
+    printf("\n%s (f32)\n", name);
+    for (unsigned c = 0; c < ocf_shape_class_count((ocf_op)op); c++) {
+      char values[2048];
+      const char *cls = ocf_shape_class_name((ocf_op)op, c);
+      if (ocf_context_get_tuning(ctx, name, OCF_F32, cls, values, sizeof values) != OCF_SUCCESS)
+        snprintf(values, sizeof values, "(%s)", ocf_last_error());
+      printf("  %-8s %-58s\n           %s\n", cls, ocf_shape_class_doc((ocf_op)op, c), values);
+    }
+  }
+  return 0;
+}
+
+/* ---- the run ---- */
+
+typedef struct class_outcome {
+  ocf_op op;
+  unsigned shape_class;
+  tune_summary summary;
+  int measured;
+} class_outcome;
+
+/* The tuned classes' values as a database for the device; 0, or -1 (printed). */
+static int write_database(const char *path, const ocf_device_info *info,
+                          const class_outcome *outcomes, size_t count) {
+  ocf_tuning_db db;
+  memset(&db, 0, sizeof db);
+  snprintf(db.library, sizeof db.library, "%s", ocf_version_string());
+  snprintf(db.vendor, sizeof db.vendor, "%s", info->vendor);
+  snprintf(db.device, sizeof db.device, "%s", info->device_name);
+  snprintf(db.driver, sizeof db.driver, "%s", info->driver_version);
+  int failed = 0;
+  for (size_t i = 0; i < count && !failed; i++) {
+    const class_outcome *c = &outcomes[i];
+    /* A class whose built-in choice nothing beat gets no entry: later built-in improvements
+       then reach it. */
+    if (!c->measured || !(c->summary.best_ms < c->summary.start_ms)) continue;
+    failed =
+        ocf_tuning_db_add(&db, c->op, OCF_F32, (int)c->shape_class, c->summary.best) != OCF_SUCCESS;
+  }
+  char *text = failed ? NULL : ocf_tuning_db_format(&db);
+  ocf_tuning_db_free(&db);
+  if (!text) {
+    fprintf(stderr, "oclfuse tune: out of memory writing the database\n");
+    return -1;
+  }
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  int rc = ocf_make_dirs(dir) == 0 ? ocf_write_file_atomic(path, text, strlen(text)) : -1;
+  free(text);
+  if (rc) fprintf(stderr, "oclfuse tune: cannot write %s: %s\n", path, strerror(errno));
+  return rc;
+}
+
+static void print_summary(const class_outcome *outcomes, size_t count, double seconds) {
+  printf("\n%-8s %-8s %10s %10s %8s  %s\n", "op", "class", "before ms", "after ms", "speedup",
+         "values (after)");
+  for (size_t i = 0; i < count; i++) {
+    const class_outcome *c = &outcomes[i];
+    const char *op = ocf_op_schema_get(c->op)->name;
+    const char *cls = ocf_shape_class_name(c->op, c->shape_class);
+    if (!c->measured) {
+      printf("%-8s %-8s %10s %10s %8s  %s\n", op, cls, "-", "-", "-", "not measured");
+      continue;
+    }
+    printf("%-8s %-8s %10.4g %10.4g %7.2fx  %s%s\n", op, cls, c->summary.start_ms,
+           c->summary.best_ms, c->summary.start_ms / c->summary.best_ms, c->summary.best,
+           c->summary.complete ? "" : " (budget ran out)");
+  }
+  printf("\n%.0f s in all; times are geometric means of each class's shapes (device-side "
+         "medians)\n",
+         seconds);
+}
+
+int cmd_tune(int argc, char **argv) {
+  tune_options o;
+  int parsed = parse_options(argc, argv, &o);
+  if (parsed) return parsed > 0 ? 0 : 2;
+  double started = tool_clock_ms();
+
+  /* The database path, from a context that reads it as any program would. */
+  ocf_context *ctx = NULL;
+  ocf_status status = ocf_context_create(o.device, &ctx);
+  if (status != OCF_SUCCESS) {
+    fprintf(stderr, "oclfuse tune: no device for '%s': %s: %s\n", o.device ? o.device : "(default)",
+            ocf_status_name(status), ocf_last_error());
+    return status == OCF_ERR_INVALID_SPEC || status == OCF_ERR_NO_DEVICE ? 2 : 1;
+  }
+  ocf_device_info info;
+  ocf_device_info_init(&info);
+  ocf_context_device_info(ctx, &info);
+  if (o.show) {
+    int rc = show_tuning(ctx, &info, &o);
+    ocf_context_release(ctx);
+    return rc;
+  }
+  char path[4096];
+  if (ocf_tuning_database_path(ctx, path, sizeof path) != OCF_SUCCESS) {
+    fprintf(stderr, "oclfuse tune: %s\n", ocf_last_error());
+    ocf_context_release(ctx);
+    return 1;
+  }
+  ocf_context_release(ctx);
+
+  /* Measure from the built-in choice (and shipped databases), not from an earlier tuning. */
+  setenv("OCLFUSE_TUNING_DB", "0", 1);
+  status = ocf_context_create(o.device, &ctx);
+  if (status != OCF_SUCCESS) {
+    fprintf(stderr, "oclfuse tune: %s: %s\n", ocf_status_name(status), ocf_last_error());
+    return 1;
+  }
+  tool_bench_env env;
+  memset(&env, 0, sizeof env);
+  env.ctx = ctx;
+  env.info = info;
+  env.gpu = (info.type & CL_DEVICE_TYPE_GPU) != 0;
+  env.max_alloc = tool_max_alloc(info.device);
+  env.repeats = env.gpu ? 10 : 5;
+  env.library_only = 1;
+  tool_timer timer;
+  if (tool_timer_init(&timer, ctx, env.gpu ? 300.0 : 400.0, 1)) {
+    ocf_context_release(ctx);
+    return 1;
+  }
+  env.timer = &timer;
+
+  char progress_path[4200], header[512];
+  snprintf(progress_path, sizeof progress_path, "%s.progress", path);
+  snprintf(header, sizeof header, "oclfuse-tune-progress 1 | %s | %s | %s | %s\n", info.vendor,
+           info.device_name, info.driver_version, ocf_version_string());
+  class_outcome outcomes[OCF_OP_COUNT * OCF_MAX_SHAPE_CLASSES];
+  size_t outcome_count = 0;
+  for (int op = 0; op < OCF_OP_COUNT; op++)
+    for (unsigned c = 0; o.ops[op] && c < ocf_shape_class_count((ocf_op)op); c++) {
+      memset(&outcomes[outcome_count], 0, sizeof outcomes[0]);
+      outcomes[outcome_count].op = (ocf_op)op;
+      outcomes[outcome_count++].shape_class = c;
+    }
+
+  /* The progress file: kept unless --fresh, appended to as candidates are measured. */
+  int resume = 0;
+  if (!o.fresh) {
+    FILE *f = fopen(progress_path, "r");
+    char first[512];
+    resume = f && fgets(first, sizeof first, f) && strcmp(first, header) == 0;
+    if (f) fclose(f);
+  }
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = '\0';
+  FILE *progress = NULL;
+  if (ocf_make_dirs(dir) == 0) progress = fopen(progress_path, resume ? "a" : "w");
+  if (progress && !resume) fputs(header, progress);
+  if (!progress)
+    fprintf(stderr, "oclfuse tune: cannot write %s: the run will not be resumable\n",
+            progress_path);
+
+  double budget_ms = (o.budget_s > 0 ? o.budget_s : env.gpu ? 240.0 : 600.0) * 1e3;
+  double deadline = started + budget_ms;
+  if (!o.quiet)
+    fprintf(stderr, "oclfuse tune: %s, %zu shape classes, budget %.0f s%s\n", info.device_name,
+            outcome_count, budget_ms / 1e3, resume ? ", resuming an interrupted run" : "");
+  int measured_any = 0;
+  for (size_t i = 0; i < outcome_count; i++) {
+    class_outcome *c = &outcomes[i];
+    const char *op_name = ocf_op_schema_get(c->op)->name;
+    const char *cls = ocf_shape_class_name(c->op, c->shape_class);
+    tune_state state;
+    memset(&state, 0, sizeof state);
+    state.env = &env;
+    state.op = c->op;
+    state.shape_class = c->shape_class;
+    state.progress_file = progress;
+    state.quiet = o.quiet;
+    representative_shapes(c->op, c->shape_class, env.gpu, &state.shapes);
+    if (resume) load_progress(progress_path, header, &state);
+    /* The classes left share what is left of the budget. */
+    double now = tool_clock_ms();
+    state.deadline_ms = now + (deadline - now) / (double)(outcome_count - i);
+    char start[2048];
+    if (ocf_context_get_tuning(ctx, op_name, OCF_F32, cls, start, sizeof start) != OCF_SUCCESS) {
+      fprintf(stderr, "oclfuse tune: %s\n", ocf_last_error());
+      continue;
+    }
+    tune_search search = {
+        (int)c->op, start, measure_candidate, report_progress, &state, state.deadline_ms, 0.02, 3};
+    c->measured = tune_run(&search, &c->summary) == 0;
+    free(state.tried);
+    if (!c->measured) {
+      fprintf(stderr, "oclfuse tune: %s %s: the built-in choice could not be measured right\n",
+              op_name, cls);
+      continue;
+    }
+    measured_any = 1;
+    /* Each class's own values stay set while the next is tuned (classes do not overlap). */
+    ocf_context_set_tuning(ctx, op_name, OCF_F32, cls, c->summary.best);
+    if (write_database(path, &info, outcomes, i + 1) == 0 && !o.quiet)
+      fprintf(stderr, "oclfuse tune: %s %s done: %.4g -> %.4g ms; %s updated\n", op_name, cls,
+              c->summary.start_ms, c->summary.best_ms, path);
+  }
+  if (progress) fclose(progress);
+  int rc = measured_any ? 0 : 1;
+  if (measured_any && write_database(path, &info, outcomes, outcome_count) == 0) {
+    remove(progress_path); /* complete: nothing to resume */
+    print_summary(outcomes, outcome_count, (tool_clock_ms() - started) / 1e3);
+    printf("database %s\n", path);
+  } else {
+    rc = 1;
+  }
+  tool_timer_release(&timer);
+  tool_clblast_release();
+  ocf_context_release(ctx);
+  return rc;
+}

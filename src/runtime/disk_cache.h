@@ -1,0 +1,38 @@
+/*
+ * The on-disk program cache: program binaries (CL_PROGRAM_BINARIES) under the cache folder
+ * (runtime/files.h), in programs/<key>.bin, where the key is a digest of everything that changes
+ * the binary: the program's source and cl/common.cl (their digests), the build options, the
+ * platform, device, vendor and driver, and the library version. A file holds its full key text
+ * and a checksum of the binary, is written atomically, and is trusted only when both match; a
+ * binary the driver rejects falls back to a source build, which replaces the file.
+ * OCLFUSE_CACHE=0 turns the cache off.
+ */
+#ifndef OCLFUSE_DISK_CACHE_H
+#define OCLFUSE_DISK_CACHE_H
+
+#include "oclfuse.h"
+
+#include <stddef.h>
+
+typedef struct ocf_disk_key {
+  char text[1024]; /* every input of the key, readable: stored in the file */
+  char path[4096]; /* the file */
+  int enabled;     /* a cache folder exists and OCLFUSE_CACHE is not 0 */
+} ocf_disk_key;
+
+/* Fills the key of a program built with `options` from a source of digest `digest` on the
+   device `info`. */
+void ocf_disk_key_make(ocf_disk_key *key, const ocf_device_info *info, unsigned long long digest,
+                       const char *options);
+
+/* The cached binary for the key (malloc'd), or -1 when there is none or the file is not
+   exactly what the key names (a corrupt, truncated or colliding file). */
+int ocf_disk_cache_load(const ocf_disk_key *key, unsigned char **binary, size_t *length);
+
+/* Stores a binary for the key, atomically. Returns 0, or -1 (the folder is read-only, ...). */
+int ocf_disk_cache_store(const ocf_disk_key *key, const unsigned char *binary, size_t length);
+
+/* Removes the key's file (after the driver refused its binary). */
+void ocf_disk_cache_remove(const ocf_disk_key *key);
+
+#endif /* OCLFUSE_DISK_CACHE_H */
