@@ -25,6 +25,12 @@ enum { MAX_NEIGHBOURS = 6 };
    stay powers of two), and for small ranges one step each way; in range, without repeats. */
 static int neighbours(const ocf_tunable *t, int v, int *out) {
   int candidates[MAX_NEIGHBOURS] = {v / 4, v / 2, v * 2, v * 4, v - 1, v + 1};
+  if (v == 0) { /* 0 is a mode of its own (e.g. no grid-stride loop): try a few real values */
+    candidates[0] = 1;
+    candidates[1] = 4;
+    candidates[2] = 16;
+    candidates[3] = 64;
+  }
   int use_steps = !t->pow2 && t->max - t->min <= 16;
   int count = 0;
   for (int i = 0; i < MAX_NEIGHBOURS; i++) {

@@ -95,7 +95,7 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
   }
   /* With scratch, the last kernel's event is needed to release it: ask for one ourselves. */
   ocf_launch own = *launch;
-  cl_event last_event = NULL;
+  cl_event last_event = NULL, first_event = NULL;
   if (scratch) own.event = &last_event;
   cl_event chain = NULL;
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
@@ -104,9 +104,24 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
     if (status == OCF_SUCCESS)
       status = ocf_dispatch(queue, kernels[s]->kernel, step->dims, step->global, step->local, &own,
                             s == 0, s + 1 == plan->step_count, &chain);
+    /* The first kernel's event, when the caller wants it: the chain holds it until the next
+       kernel is enqueued, and for a one-kernel call it is the out event. */
+    if (status == OCF_SUCCESS && s == 0 && launch->first_event) {
+      first_event = plan->step_count > 1 ? chain : *own.event;
+      if (first_event) clRetainEvent(first_event);
+    }
   }
   if (chain) clReleaseEvent(chain); /* only left over when a later kernel failed to enqueue */
   pthread_mutex_unlock(&ctx->lock);
   if (scratch) release_after(scratch, last_event, launch->event);
-  return status;
+  if (status != OCF_SUCCESS) {
+    if (first_event) clReleaseEvent(first_event);
+    return status;
+  }
+  if (launch->first_event) *launch->first_event = first_event;
+  char description[512];
+  ocf_plan_describe(plan, description, sizeof description);
+  ocf_plan_note(description);
+  ocf_log("%s", description);
+  return OCF_SUCCESS;
 }

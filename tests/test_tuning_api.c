@@ -1,0 +1,364 @@
+/*
+ * The tuning a context resolves and the caches it keeps, on the test device:
+ *   - the user's tuning database: a good file is in force; a corrupt, truncated, foreign,
+ *     future-version or rule-breaking one is ignored whole (never half-applied);
+ *   - ocf_context_set_tuning / get_tuning: every bad input refused with nothing changed, a reset
+ *     restores the resolved values;
+ *   - the on-disk program cache: a second context loads what the first stored, a corrupt binary
+ *     falls back to a source build and is replaced, a read-only cache folder costs nothing but
+ *     the cache, two processes storing the same entry at once leave one whole file;
+ *   - ocf_warmup.
+ * Every test points OCLFUSE_TUNING_DIR at a fresh folder of its own.
+ */
+#include "test_common.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* A fresh cache folder for one test (removed first if an earlier run left it). */
+static void fresh_dir(char *dir, size_t capacity, const char *name) {
+  snprintf(dir, capacity, "/tmp/oclfuse-test-%ld-%s", (long)getpid(), name);
+  char command[1200];
+  snprintf(command, sizeof command, "rm -rf '%s'", dir);
+  assert_int_equal(system(command), 0);
+  assert_int_equal(mkdir(dir, 0755), 0);
+  setenv("OCLFUSE_TUNING_DIR", dir, 1);
+}
+
+static void remove_dir(const char *dir) {
+  char command[1200];
+  snprintf(command, sizeof command, "chmod -R u+w '%s' 2>/dev/null; rm -rf '%s'", dir, dir);
+  assert_int_equal(system(command), 0);
+  unsetenv("OCLFUSE_TUNING_DIR");
+}
+
+static ocf_context *new_context(void) {
+  const char *spec = getenv("OCLFUSE_TEST_DEVICE");
+  ocf_context *ctx = NULL;
+  ocft_assert_status(ocf_context_create(spec, &ctx), OCF_SUCCESS);
+  return ctx;
+}
+
+static void write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  assert_int_equal(fputs(text, f) >= 0, 1);
+  assert_int_equal(fclose(f), 0);
+}
+
+/* The user database for the test device, with `entries` and the given header fields. */
+static void write_database(ocf_context *ctx, const char *format_line, const char *device,
+                           const char *library, const char *entries, int with_end) {
+  ocf_device_info info;
+  ocf_device_info_init(&info);
+  ocft_assert_status(ocf_context_device_info(ctx, &info), OCF_SUCCESS);
+  char path[4096];
+  ocft_assert_status(ocf_tuning_database_path(ctx, path, sizeof path), OCF_SUCCESS);
+  int count = 0;
+  for (const char *p = strstr(entries, "entry"); p; p = strstr(p + 1, "entry"))
+    count++;
+  char text[4096];
+  snprintf(text, sizeof text, "%s\nlibrary %s\nvendor %s\ndevice %s\ndriver %s\n%s%s%d\n",
+           format_line, library, info.vendor, device ? device : info.device_name,
+           info.driver_version, entries, with_end ? "end " : "", with_end ? count : 0);
+  if (!with_end) text[strlen(text) - 2] = '\0'; /* cut the file short */
+  write_text(path, text);
+}
+
+static void get_values(ocf_context *ctx, const char *op, const char *cls, char *out, size_t cap) {
+  ocft_assert_status(ocf_context_get_tuning(ctx, op, OCF_F32, cls, out, cap), OCF_SUCCESS);
+}
+
+static void test_tuning_user_database(void **state) {
+  ocft_get_env(state);
+  char dir[256];
+  fresh_dir(dir, sizeof dir, "db");
+  ocf_context *probe = new_context();
+  char builtin[2048];
+  get_values(probe, "add", "large", builtin, sizeof builtin);
+  assert_null(strstr(builtin, "wg=32 ")); /* the test below changes wg to 32 */
+
+  /* A good file: in force for its class only, and named in the origin. */
+  write_database(probe, "oclfuse-tuning 1", NULL, ocf_version_string(),
+                 "entry add f32 large wg=32\n", 1);
+  ocf_context *ctx = new_context();
+  char values[2048];
+  get_values(ctx, "add", "large", values, sizeof values);
+  assert_non_null(strstr(values, "wg=32 "));
+  get_values(ctx, "add", "small", values, sizeof values);
+  assert_null(strstr(values, "wg=32 "));
+  assert_non_null(strstr(ocf_context_tuning_origin(ctx), "user "));
+  ocf_context_release(ctx);
+
+  /* Each bad file is ignored whole: the built-in values stay. */
+  static const struct {
+    const char *why, *format, *device, *library, *entries;
+    int with_end;
+  } bad[] = {
+      {"truncated", "oclfuse-tuning 1", NULL, NULL, "entry add f32 large wg=32\n", 0},
+      {"corrupt", "oclfuse-tuning 1", NULL, NULL, "entry add f32 large wg=3x2\n", 1},
+      {"another device", "oclfuse-tuning 1", "Some Other GPU", NULL, "entry add f32 large wg=32\n",
+       1},
+      {"another library version", "oclfuse-tuning 1", NULL, "0.0.1", "entry add f32 large wg=32\n",
+       1},
+      {"a future format", "oclfuse-tuning 7", NULL, NULL, "entry add f32 large wg=32\n", 1},
+      {"breaks a rule (half applied would be wrong)", "oclfuse-tuning 1", NULL, NULL,
+       "entry add f32 large wg=32\nentry add f32 small vw=3\n", 1},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    write_database(probe, bad[i].format, bad[i].device,
+                   bad[i].library ? bad[i].library : ocf_version_string(), bad[i].entries,
+                   bad[i].with_end);
+    ctx = new_context();
+    get_values(ctx, "add", "large", values, sizeof values);
+    if (strcmp(values, builtin) != 0) fail_msg("a %s database was applied: %s", bad[i].why, values);
+    if (strstr(ocf_context_tuning_origin(ctx), "user"))
+      fail_msg("a %s database is named in force", bad[i].why);
+    ocf_context_release(ctx);
+  }
+  /* Not a file at all: a folder where the database would be. */
+  char path[4096];
+  ocft_assert_status(ocf_tuning_database_path(probe, path, sizeof path), OCF_SUCCESS);
+  remove(path);
+  assert_int_equal(mkdir(path, 0755), 0);
+  ctx = new_context();
+  get_values(ctx, "add", "large", values, sizeof values);
+  assert_string_equal(values, builtin);
+  ocf_context_release(ctx);
+  ocf_context_release(probe);
+  remove_dir(dir);
+}
+
+static void test_tuning_overrides(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  ocf_context *ctx = env->ctx;
+  char before[2048], after[2048];
+  get_values(ctx, "softmax", "wide", before, sizeof before);
+  static const struct {
+    const char *op, *cls, *values;
+    ocf_status expected;
+  } bad[] = {
+      {"conv", NULL, "wg=64", OCF_ERR_INVALID_VALUE},
+      {NULL, NULL, "wg=64", OCF_ERR_INVALID_VALUE},
+      {"softmax", "gigantic", "wg=64", OCF_ERR_INVALID_VALUE},
+      {"softmax", NULL, "warp=32", OCF_ERR_INVALID_VALUE},
+      {"softmax", NULL, "wg=", OCF_ERR_INVALID_VALUE},
+      {"softmax", NULL, "wg", OCF_ERR_INVALID_VALUE},
+      {"softmax", NULL, "wg=0", OCF_ERR_INVALID_VALUE},
+      {"softmax", NULL, "vw=3", OCF_ERR_INVALID_VALUE},             /* not a power of two */
+      {"softmax", NULL, "wg=32 min_wg=64", OCF_ERR_INVALID_VALUE},  /* min_wg above wg */
+      {"softmax", NULL, "wg=64 vw=16 items=32", OCF_ERR_INVALID_VALUE}, /* registers */
+      {"softmax", "wide", "wg=64 vw=3", OCF_ERR_INVALID_VALUE}, /* all or nothing */
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ocf_status status = ocf_context_set_tuning(ctx, bad[i].op, OCF_F32, bad[i].cls, bad[i].values);
+    if (status != bad[i].expected)
+      fail_msg("set_tuning(%s, %s, \"%s\") gave %s", bad[i].op ? bad[i].op : "NULL",
+               bad[i].cls ? bad[i].cls : "NULL", bad[i].values, ocf_status_name(status));
+    get_values(ctx, "softmax", "wide", after, sizeof after);
+    assert_string_equal(after, before);
+  }
+  ocft_assert_status(ocf_context_set_tuning(NULL, "add", OCF_F32, NULL, "wg=64"),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_context_set_tuning(ctx, "add", (ocf_dtype)7, NULL, "wg=64"),
+                     OCF_ERR_INVALID_VALUE);
+  char tiny[4];
+  ocft_assert_status(ocf_context_get_tuning(ctx, "softmax", OCF_F32, "wide", tiny, sizeof tiny),
+                     OCF_ERR_BUFFER_TOO_SMALL);
+  assert_int_equal(strlen(tiny), 3);
+
+  /* One class, then every class, then a reset. */
+  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "wide", "unroll=8"),
+                     OCF_SUCCESS);
+  get_values(ctx, "softmax", "wide", after, sizeof after);
+  assert_non_null(strstr(after, "unroll=8"));
+  get_values(ctx, "softmax", "narrow", after, sizeof after);
+  assert_null(strstr(after, "unroll=8"));
+  /* Classes now differ: a class-less get must say so rather than pick one. */
+  ocft_assert_status(ocf_context_get_tuning(ctx, "softmax", OCF_F32, NULL, after, sizeof after),
+                     OCF_ERR_INVALID_VALUE);
+  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "*", "unroll=8"),
+                     OCF_SUCCESS);
+  get_values(ctx, "softmax", "narrow", after, sizeof after);
+  assert_non_null(strstr(after, "unroll=8"));
+  /* A call still runs right under the override. */
+  float in[6] = {1, 2, 3, 4, 5, 6}, out[6];
+  ocft_assert_status(ocf_softmax_host(ctx, 2, 3, in, 3, out, 3), OCF_SUCCESS);
+  assert_true(out[2] > out[1] && out[1] > out[0]);
+  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, NULL, NULL), OCF_SUCCESS);
+  get_values(ctx, "softmax", "wide", after, sizeof after);
+  assert_string_equal(after, before);
+}
+
+/* The names of the binaries in <dir>/programs, one per line, into out; their count. */
+static int list_binaries(const char *dir, char *out, size_t capacity) {
+  char programs[512];
+  snprintf(programs, sizeof programs, "%s/programs", dir);
+  DIR *d = opendir(programs);
+  int count = 0;
+  out[0] = '\0';
+  if (!d) return 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (!strstr(e->d_name, ".bin") || strstr(e->d_name, ".tmp")) continue;
+    size_t used = strlen(out);
+    snprintf(out + used, capacity - used, "%s/%s\n", programs, e->d_name);
+    count++;
+  }
+  closedir(d);
+  return count;
+}
+
+static void one_add(ocf_context *ctx) {
+  float x[5] = {1, 2, 3, 4, 5}, y[5] = {5, 4, 3, 2, 1}, out[5];
+  ocft_assert_status(ocf_add_host(ctx, 5, x, y, out), OCF_SUCCESS);
+  for (int i = 0; i < 5; i++)
+    assert_true(out[i] == 6.0f);
+}
+
+static void test_tuning_disk_cache(void **state) {
+  ocft_get_env(state);
+  char dir[256], files[4096];
+  fresh_dir(dir, sizeof dir, "cache");
+  /* Stored when the context is released; loaded by the next. */
+  ocf_context *ctx = new_context();
+  one_add(ctx);
+  ocf_context_release(ctx);
+  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
+  ctx = new_context();
+  one_add(ctx);
+  ocf_context_release(ctx);
+  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
+
+  /* Corrupt it: a flipped byte in the binary, then a truncated file. Both must fall back to a
+     source build (the call works) and be replaced by a good file. */
+  files[strcspn(files, "\n")] = '\0';
+  struct stat good;
+  assert_int_equal(stat(files, &good), 0);
+  for (int damage = 0; damage < 2; damage++) {
+    FILE *f = fopen(files, "r+b");
+    assert_non_null(f);
+    if (damage == 0) {
+      assert_int_equal(fseek(f, -10, SEEK_END), 0);
+      assert_int_equal(fputc('#', f) != EOF, 1);
+    }
+    assert_int_equal(fclose(f), 0);
+    if (damage == 1) assert_int_equal(truncate(files, good.st_size / 2), 0);
+    ctx = new_context();
+    one_add(ctx);
+    ocf_context_release(ctx);
+    struct stat now;
+    assert_int_equal(stat(files, &now), 0);
+    assert_int_equal(now.st_size, good.st_size);
+  }
+
+  /* A read-only cache folder: every call still works, nothing is written. */
+  char programs[300];
+  snprintf(programs, sizeof programs, "%s/programs", dir);
+  char command[1200];
+  snprintf(command, sizeof command, "rm -rf '%s'", programs);
+  assert_int_equal(system(command), 0);
+  assert_int_equal(chmod(dir, 0555), 0);
+  if (access(dir, W_OK) != 0) { /* root ignores the mode: the next part covers it then */
+    ctx = new_context();
+    one_add(ctx);
+    ocf_context_release(ctx);
+    assert_int_equal(list_binaries(dir, files, sizeof files), 0);
+  }
+  assert_int_equal(chmod(dir, 0755), 0);
+  /* A cache folder that cannot be created (its parent is a file), whoever runs the test. */
+  char blocked[512];
+  snprintf(blocked, sizeof blocked, "%s/a-file", dir);
+  write_text(blocked, "not a folder\n");
+  snprintf(blocked, sizeof blocked, "%s/a-file/cache", dir);
+  setenv("OCLFUSE_TUNING_DIR", blocked, 1);
+  ctx = new_context();
+  one_add(ctx);
+  ocf_context_release(ctx);
+  setenv("OCLFUSE_TUNING_DIR", dir, 1);
+  assert_int_equal(list_binaries(dir, files, sizeof files), 0);
+
+  /* OCLFUSE_CACHE=0: nothing stored. */
+  setenv("OCLFUSE_CACHE", "0", 1);
+  ctx = new_context();
+  one_add(ctx);
+  ocf_context_release(ctx);
+  unsetenv("OCLFUSE_CACHE");
+  assert_int_equal(list_binaries(dir, files, sizeof files), 0);
+  remove_dir(dir);
+}
+
+/* The child of test_tuning_disk_cache_two_writers: a fresh process (an OpenCL runtime does not
+   survive fork), which builds and stores the add program. */
+static int store_child(void) {
+  ocf_context *ctx = NULL;
+  if (ocf_context_create(getenv("OCLFUSE_TEST_DEVICE"), &ctx) != OCF_SUCCESS) return 1;
+  float x[3] = {1, 2, 3}, out[3];
+  int ok = ocf_add_host(ctx, 3, x, x, out) == OCF_SUCCESS && out[2] == 6.0f;
+  ocf_context_release(ctx);
+  return ok ? 0 : 1;
+}
+
+/* Two processes build and store the same program at once: one whole file remains, and a third
+   process loads it. */
+static void test_tuning_disk_cache_two_writers(void **state) {
+  ocft_get_env(state);
+  char dir[256], files[4096];
+  fresh_dir(dir, sizeof dir, "writers");
+  pid_t children[2];
+  for (int i = 0; i < 2; i++) {
+    children[i] = fork();
+    assert_true(children[i] >= 0);
+    if (children[i] == 0) {
+      char *const args[] = {"test_tuning_api", "--store-child", NULL};
+      execv("/proc/self/exe", args);
+      _exit(127);
+    }
+  }
+  for (int i = 0; i < 2; i++) {
+    int status = 0;
+    assert_int_equal(waitpid(children[i], &status, 0), children[i]);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  }
+  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
+  setenv("OCLFUSE_VERBOSE", "0", 1);
+  ocf_context *ctx = new_context();
+  one_add(ctx);
+  ocf_context_release(ctx);
+  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
+  remove_dir(dir);
+}
+
+static void test_tuning_warmup(void **state) {
+  ocft_get_env(state);
+  char dir[256], files[4096];
+  fresh_dir(dir, sizeof dir, "warmup");
+  ocf_context *ctx = new_context();
+  size_t plans = 0;
+  ocft_assert_status(ocf_warmup(ctx, "add", &plans), OCF_SUCCESS);
+  assert_true(plans >= 2); /* the vector and the scalar kernel at least */
+  assert_true(list_binaries(dir, files, sizeof files) >= 1);
+  ocft_assert_status(ocf_warmup(ctx, "conv", NULL), OCF_ERR_INVALID_VALUE);
+  ocft_assert_status(ocf_warmup(NULL, NULL, NULL), OCF_ERR_NULL_ARGUMENT);
+  one_add(ctx);
+  assert_non_null(strstr(ocf_last_plan(), "add_vector"));
+  ocf_context_release(ctx);
+  remove_dir(dir);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--store-child") == 0) return store_child();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tuning_user_database),
+      cmocka_unit_test(test_tuning_overrides),
+      cmocka_unit_test(test_tuning_disk_cache),
+      cmocka_unit_test(test_tuning_disk_cache_two_writers),
+      cmocka_unit_test(test_tuning_warmup),
+  };
+  return cmocka_run_group_tests_name("tuning_api", tests, ocft_group_setup, ocft_group_teardown);
+}

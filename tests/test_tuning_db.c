@@ -1,0 +1,179 @@
+/*
+ * The tuning database's reader and writer (src/tuning/db.c), without a device: every way a file
+ * can be wrong is refused as a whole (never half-applied), and what the writer writes the reader
+ * reads back to the same values.
+ */
+#include "tuning/db.h"
+#include "tuning/shape_class.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka.h needs the three headers above first. */
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HEADER                                                                                    \
+  "oclfuse-tuning 1\nlibrary 0.2.0\nvendor NVIDIA Corporation\ndevice NVIDIA H200\n"             \
+  "driver 580.159.04\n"
+
+static const char good[] = HEADER "# a comment, then a blank line\n\n"
+                                  "entry softmax f32 * wg=128 vw=4\n"
+                                  "entry softmax f32 wide items=16\n"
+                                  "entry matmul f32 large fill=1 set0.kwg=8\n"
+                                  "end 3\n";
+
+static ocf_status parse_text(const char *text, ocf_tuning_db *db) {
+  return ocf_tuning_db_parse(text, strlen(text), db);
+}
+
+static void test_tuning_db_reads_a_good_file(void **state) {
+  (void)state;
+  ocf_tuning_db db;
+  assert_int_equal(parse_text(good, &db), OCF_SUCCESS);
+  assert_int_equal(db.format, 1);
+  assert_string_equal(db.library, "0.2.0");
+  assert_string_equal(db.vendor, "NVIDIA Corporation");
+  assert_string_equal(db.device, "NVIDIA H200");
+  assert_string_equal(db.driver, "580.159.04");
+  assert_int_equal(db.entry_count, 3);
+  assert_int_equal(db.entries[0].op, OCF_OP_SOFTMAX);
+  assert_int_equal(db.entries[0].shape_class, -1);
+  assert_int_equal(db.entries[1].shape_class, ocf_shape_class_find(OCF_OP_SOFTMAX, "wide"));
+  assert_string_equal(db.entries[2].values, "fill=1 set0.kwg=8");
+  ocf_tuning_db_free(&db);
+  assert_int_equal(db.entry_count, 0);
+  assert_null(db.entries);
+}
+
+/* Applying: the every-class entry first, then the class's own; other classes see only the
+   first. */
+static void test_tuning_db_apply_order(void **state) {
+  (void)state;
+  ocf_tuning_db db;
+  assert_int_equal(parse_text(good, &db), OCF_SUCCESS);
+  ocf_tuning_values wide, narrow;
+  ocf_tuning_fallbacks(OCF_OP_SOFTMAX, &wide);
+  narrow = wide;
+  unsigned wide_class = (unsigned)ocf_shape_class_find(OCF_OP_SOFTMAX, "wide");
+  unsigned narrow_class = (unsigned)ocf_shape_class_find(OCF_OP_SOFTMAX, "narrow");
+  assert_int_equal(ocf_tuning_db_apply(&db, OCF_OP_SOFTMAX, OCF_F32, wide_class, &wide),
+                   OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_db_apply(&db, OCF_OP_SOFTMAX, OCF_F32, narrow_class, &narrow),
+                   OCF_SUCCESS);
+  assert_int_equal(wide.v[SM_WG], 128);
+  assert_int_equal(wide.v[SM_ITEMS], 16);
+  assert_int_equal(narrow.v[SM_WG], 128);
+  assert_int_not_equal(narrow.v[SM_ITEMS], 16);
+  /* A 16-bit type starts from the fp32 entries. */
+  ocf_tuning_values half;
+  ocf_tuning_fallbacks(OCF_OP_SOFTMAX, &half);
+  assert_int_equal(ocf_tuning_db_apply(&db, OCF_OP_SOFTMAX, OCF_BF16, wide_class, &half),
+                   OCF_SUCCESS);
+  assert_int_equal(half.v[SM_ITEMS], 16);
+  ocf_tuning_db_free(&db);
+}
+
+/* Each of these must be refused whole, with the database left empty. */
+static void test_tuning_db_refuses_bad_files(void **state) {
+  (void)state;
+  static const struct {
+    const char *why;
+    const char *text;
+  } bad[] = {
+      {"empty", ""},
+      {"truncated: no end line", HEADER "entry softmax f32 * wg=128\n"},
+      {"truncated inside the header", "oclfuse-tuning 1\nlibrary 0.2.0\nvendor NVIDIA"},
+      {"end count wrong", HEADER "entry softmax f32 * wg=128\nend 2\n"},
+      {"future format", "oclfuse-tuning 2\nlibrary 9.0.0\nvendor V\ndevice D\ndriver 1\nend 0\n"},
+      {"format not first", "library 0.2.0\noclfuse-tuning 1\nvendor V\ndevice D\ndriver 1\nend 0\n"},
+      {"header repeated", HEADER "device other\nend 0\n"},
+      {"entry before header complete", "oclfuse-tuning 1\nentry add f32 * wg=64\nend 1\n"},
+      {"unknown keyword", HEADER "entries softmax f32 * wg=128\nend 0\n"},
+      {"unknown op", HEADER "entry conv f32 * wg=128\nend 1\n"},
+      {"unknown dtype", HEADER "entry softmax f64 * wg=128\nend 1\n"},
+      {"unknown class", HEADER "entry softmax f32 gigantic wg=128\nend 1\n"},
+      {"unknown tunable", HEADER "entry softmax f32 * warp=32\nend 1\n"},
+      {"not a number", HEADER "entry softmax f32 * wg=lots\nend 1\n"},
+      {"number overflow", HEADER "entry softmax f32 * wg=99999999999999\nend 1\n"},
+      {"no values", HEADER "entry softmax f32\nend 1\n"},
+      {"text after end", HEADER "end 0\nentry add f32 * wg=64\n"},
+      {"binary garbage", "oclfuse-tuning 1\n\x01\x02\xff\xfe"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ocf_tuning_db db;
+    ocf_status status = parse_text(bad[i].text, &db);
+    if (status != OCF_ERR_INVALID_VALUE) fail_msg("accepted a bad file: %s", bad[i].why);
+    assert_int_equal(db.entry_count, 0);
+    assert_null(db.entries);
+    assert_true(strlen(ocf_last_error()) > 0);
+  }
+  /* A NUL byte inside an otherwise good file. */
+  char with_nul[sizeof good];
+  memcpy(with_nul, good, sizeof good);
+  with_nul[20] = '\0';
+  ocf_tuning_db db;
+  assert_int_equal(ocf_tuning_db_parse(with_nul, sizeof good - 1, &db), OCF_ERR_INVALID_VALUE);
+  /* A line past the length limit. */
+  static char long_line[8192];
+  int n = snprintf(long_line, sizeof long_line, "%sentry softmax f32 * ", HEADER);
+  memset(long_line + n, ' ', sizeof long_line - (size_t)n - 32);
+  snprintf(long_line + sizeof long_line - 32, 32, "wg=64\nend 1\n");
+  assert_int_equal(parse_text(long_line, &db), OCF_ERR_INVALID_VALUE);
+}
+
+/* Values that parse but break a rule are not the reader's to judge: resolution checks them
+   (test_tuning_api.c); the reader keeps them verbatim. */
+static void test_tuning_db_keeps_rule_checks_for_resolution(void **state) {
+  (void)state;
+  ocf_tuning_db db;
+  assert_int_equal(parse_text(HEADER "entry softmax f32 * min_wg=512 wg=64\nend 1\n", &db),
+                   OCF_SUCCESS);
+  ocf_tuning_values v;
+  ocf_tuning_fallbacks(OCF_OP_SOFTMAX, &v);
+  assert_int_equal(ocf_tuning_db_apply(&db, OCF_OP_SOFTMAX, OCF_F32, 0, &v), OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_check(OCF_OP_SOFTMAX, &v, "test"), OCF_ERR_INVALID_VALUE);
+  ocf_tuning_db_free(&db);
+}
+
+static void test_tuning_db_round_trip(void **state) {
+  (void)state;
+  ocf_tuning_db db;
+  memset(&db, 0, sizeof db);
+  snprintf(db.library, sizeof db.library, "0.2.0");
+  snprintf(db.vendor, sizeof db.vendor, "Vendor With Spaces");
+  snprintf(db.device, sizeof db.device, "Device 9000");
+  snprintf(db.driver, sizeof db.driver, "1.2.3 (beta)");
+  assert_int_equal(ocf_tuning_db_add(&db, OCF_OP_ADD, OCF_F32, 1, "wg=128 vw=4"), OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_db_add(&db, OCF_OP_MATMUL, OCF_BF16, -1, "fill=3"), OCF_SUCCESS);
+  char *text = ocf_tuning_db_format(&db);
+  assert_non_null(text);
+  ocf_tuning_db back;
+  assert_int_equal(parse_text(text, &back), OCF_SUCCESS);
+  assert_string_equal(back.vendor, db.vendor);
+  assert_string_equal(back.driver, db.driver);
+  assert_int_equal(back.entry_count, 2);
+  assert_int_equal(back.entries[0].op, OCF_OP_ADD);
+  assert_int_equal(back.entries[0].shape_class, 1);
+  assert_string_equal(back.entries[0].values, "wg=128 vw=4");
+  assert_int_equal(back.entries[1].dtype, OCF_BF16);
+  assert_int_equal(back.entries[1].shape_class, -1);
+  free(text);
+  ocf_tuning_db_free(&back);
+  ocf_tuning_db_free(&db);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_tuning_db_reads_a_good_file),
+      cmocka_unit_test(test_tuning_db_apply_order),
+      cmocka_unit_test(test_tuning_db_refuses_bad_files),
+      cmocka_unit_test(test_tuning_db_keeps_rule_checks_for_resolution),
+      cmocka_unit_test(test_tuning_db_round_trip),
+  };
+  return cmocka_run_group_tests_name("tuning_db", tests, NULL, NULL);
+}
