@@ -48,19 +48,6 @@ int ocft_small(void) {
   return small && small[0] && strcmp(small, "0") != 0;
 }
 
-void ocft_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed) {
-  /* splitmix64: reproducible across platforms, unlike rand(). */
-  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (size_t i = 0; i < count; i++) {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    double unit = (double)(z >> 11) / 9007199254740992.0; /* [0, 1) */
-    data[i] = (float)(lo + (hi - lo) * unit);
-  }
-}
-
 float *ocft_alloc_floats(size_t count) {
   float *data = malloc((count ? count : 1) * sizeof *data);
   assert_non_null(data);
@@ -104,28 +91,26 @@ void ocft_assert_status_at(ocf_status status, ocf_status expected, const char *f
   fail();
 }
 
-double ocft_assert_close(const char *what, const float *got, const double *want,
-                         const double *tolerance, size_t count) {
-  double worst = 0.0;
-  for (size_t i = 0; i < count; i++) {
-    double g = got[i], w = want[i];
-    int ok;
-    if (isnan(w))
-      ok = isnan(g);
-    else if (isinf(w))
-      ok = g == w;
-    else {
-      double error = fabs(g - w);
-      ok = isfinite(g) && error <= tolerance[i];
-      if (ok && error > worst) worst = error;
-    }
-    if (!ok) {
-      print_error("%s: element %zu is %.9g, reference %.9g, |diff| %.3g > tolerance %.3g\n", what,
-                  i, g, w, fabs(g - w), tolerance[i]);
-      fail();
-    }
-  }
-  return worst;
+void ocft_assert_check(const char *what, const ocft_check *check) {
+  if (ocft_check_passed(check)) return;
+  if (check->row_factor)
+    print_error("%s: the row starting at element %zu is off as a whole: its common factor is "
+                "%.9g, |factor - 1| %.3g > tolerance %.3g\n",
+                what, check->worst, check->got, fabs(check->got - 1.0), check->tolerance);
+  else
+    print_error("%s: element %zu is %.9g, expected %.9g, |diff| %.3g > tolerance %.3g (%.3g "
+                "times it)\n",
+                what, check->worst, check->got, check->want, fabs(check->got - check->want),
+                check->tolerance, check->ratio);
+  fail();
+}
+
+void ocft_assert_close(const char *what, const float *got, const double *want,
+                       const double *tolerance, size_t count) {
+  ocft_check check;
+  ocft_check_start(&check);
+  ocft_check_elements(got, want, tolerance, count, &check);
+  ocft_assert_check(what, &check);
 }
 
 void ocft_assert_unchanged(const char *what, const float *got, const float *before, size_t count) {

@@ -1,11 +1,13 @@
 /*
- * Shared test support: one OpenCL context per group, deterministic random data, device buffers,
- * and comparisons against references with per-element tolerances.
+ * Shared test support: one OpenCL context per group, device buffers, and assertions over the
+ * harness's comparisons (fill.h: deterministic inputs; tolerance.h: the error models).
  */
 #ifndef OCLFUSE_TEST_COMMON_H
 #define OCLFUSE_TEST_COMMON_H
 
+#include "fill.h"
 #include "oclfuse.h"
+#include "tolerance.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,8 +34,6 @@ ocft_env *ocft_get_env(void **state);
 /* Non-zero under Oclgrind (OCLFUSE_TEST_SMALL set): tests then use their small sizes only. */
 int ocft_small(void);
 
-/* Deterministic uniform floats in [lo, hi). */
-void ocft_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed);
 /* malloc that fails the test instead of returning NULL; count 0 allocates one element. */
 float *ocft_alloc_floats(size_t count);
 double *ocft_alloc_doubles(size_t count);
@@ -50,13 +50,14 @@ void ocft_write(const ocft_env *env, cl_mem buffer, size_t count, const float *d
   ocft_assert_status_at((status), (expected), __FILE__, __LINE__)
 void ocft_assert_status_at(ocf_status status, ocf_status expected, const char *file, int line);
 
-/*
- * Compares got[i] with want[i] for i < count: both NaN, or equal infinities, or
- * |got - want| <= tolerance[i]. On the first failure, prints `what`, the index, both values and
- * the tolerance, and fails. Returns the largest |got - want| seen over finite pairs.
- */
-double ocft_assert_close(const char *what, const float *got, const double *want,
-                         const double *tolerance, size_t count);
+/* Fails the test when the check did not pass, printing `what`, its worst place (index, value,
+   reference, tolerance) and how far over the tolerance it is. */
+void ocft_assert_check(const char *what, const ocft_check *check);
+
+/* Compares got[i] with want[i] for i < count within tolerance[i] (NULL: exactly), as
+   ocft_check_elements does, and asserts that the comparison passed. */
+void ocft_assert_close(const char *what, const float *got, const double *want,
+                       const double *tolerance, size_t count);
 
 /* Asserts that two float arrays are bitwise identical (NaNs included): "changed nothing". */
 void ocft_assert_unchanged(const char *what, const float *got, const float *before, size_t count);

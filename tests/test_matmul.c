@@ -1,15 +1,8 @@
 /*
  * ocf_matmul against a CPU reference (double accumulation), and against CLBlast's SGEMM.
  *
- * Tolerance, per element of C: ocf_ref_matmul_error_factor(k) * bound, where bound is
- * |alpha| * sum_p |op(A)[i][p] op(B)[p][j]| + |beta| |C[i][j]|. Every kernel computes each
- * element as one fp32 dot product of length k (products added one by one, each step either a
- * correctly rounded multiply and add or a fused multiply-add: `a * b + acc` in OpenCL C, where
- * contraction is allowed), then one multiply by alpha and at most one multiply-add of beta * C.
- * Higham's bound for any such recursive sum is gamma_k * sum |terms| with gamma_k ~ k u
- * (u = 2^-24), and the alpha/beta update adds two more roundings: (k + 2) u * bound to first
- * order. The factor doubles that for the second-order terms and the final rounding to fp32. The
- * bound is a worst case over summation orders, so it holds for every tile shape and workgroup.
+ * Tolerance, per element of C: ocft_matmul_tolerance, argued in tests/tolerance.c from the
+ * kernels' arithmetic (one dot product per element, accumulated in order, then alpha and beta).
  */
 #include "reference.h"
 #include "test_common.h"
@@ -70,10 +63,9 @@ static void mm_data_make(const mm_case *t, uint64_t seed, mm_data *d) {
   d->want = ocft_alloc_doubles(t->m * t->n);
   d->tol = ocft_alloc_doubles(t->m * t->n);
   ocf_ref_matmul(t->ta, t->tb, t->m, t->n, t->k, t->alpha, d->a + t->a_off, d->lda, d->b + t->b_off,
-                 d->ldb, t->beta, d->c + t->c_off, d->ldc, d->want, d->tol);
-  double factor = ocf_ref_matmul_error_factor(t->k);
-  for (size_t i = 0; i < t->m * t->n; i++)
-    d->tol[i] *= factor;
+                 d->ldb, t->beta, d->c + t->c_off, d->ldc, d->want);
+  ocft_matmul_tolerance(t->ta, t->tb, t->m, t->n, t->k, t->alpha, d->a + t->a_off, d->lda,
+                        d->b + t->b_off, d->ldb, t->beta, d->c + t->c_off, d->ldc, d->tol);
 }
 
 static void mm_data_free(mm_data *d) {
