@@ -142,16 +142,103 @@ void ocft_foreign_release(ocft_foreign *foreign) {
   clReleaseContext(foreign->context);
 }
 
-void ocft_bad_launches(ocft_bad_launch bad[OCFT_BAD_LAUNCHES]) {
+void ocft_refusals_start(ocft_refusals *run, const ocft_env *env, size_t count, uint64_t seed) {
+  memset(run, 0, sizeof *run);
+  run->env = env;
+  run->count = count;
+  run->before = ocft_alloc_floats(count);
+  run->after = ocft_alloc_floats(count);
+  float *input = ocft_alloc_floats(count);
+  ocft_fill_uniform(input, count, -1.0f, 1.0f, seed);
+  ocft_fill_uniform(run->before, count, -1.0f, 1.0f, seed + 1);
+  run->in = ocft_buffer(env, count, input);
+  run->out = ocft_buffer(env, count, run->before);
+  free(input);
+  cl_buffer_region region = {0, count / 2 * sizeof(float)};
+  cl_int err = CL_SUCCESS;
+  run->out_sub =
+      clCreateSubBuffer(run->out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  ocft_foreign_create(env, count, &run->foreign);
+}
+
+cl_mem ocft_refusals_buffer(const ocft_refusals *run, ocft_buf which) {
+  switch (which) {
+  case OCFT_IN:
+    return run->in;
+  case OCFT_OUT:
+    return run->out;
+  case OCFT_OUT_SUB:
+    return run->out_sub;
+  case OCFT_FOREIGN:
+    return run->foreign.buffer;
+  case OCFT_NO_BUF:
+    break;
+  }
+  return NULL;
+}
+
+const ocf_launch *ocft_refusals_launch(const ocft_refusals *run, ocft_launch_kind kind,
+                                       ocf_launch *storage) {
   /* Never waited on: the call must be refused before it looks at the event. */
   static cl_event unused_event = NULL;
-  memset(bad, 0, OCFT_BAD_LAUNCHES * sizeof *bad);
-  for (int i = 0; i < OCFT_BAD_LAUNCHES; i++)
-    ocf_launch_init(&bad[i].launch);
-  bad[0].launch.variant = 9;
-  bad[0].expected = OCF_ERR_INVALID_VALUE;
-  bad[1].launch.num_wait_events = 1;
-  bad[1].expected = OCF_ERR_NULL_ARGUMENT;
-  bad[2].launch.wait_events = &unused_event;
-  bad[2].expected = OCF_ERR_INVALID_VALUE;
+  ocf_launch_init(storage);
+  switch (kind) {
+  case OCFT_LAUNCH_DEFAULT:
+    return NULL;
+  case OCFT_LAUNCH_BAD_VARIANT:
+    storage->variant = 9;
+    break;
+  case OCFT_LAUNCH_COUNT_NO_LIST:
+    storage->num_wait_events = 1;
+    break;
+  case OCFT_LAUNCH_LIST_NO_COUNT:
+    storage->wait_events = &unused_event;
+    break;
+  case OCFT_LAUNCH_SIZE_ZERO:
+    storage->size = 0;
+    break;
+  case OCFT_LAUNCH_SIZE_SMALL:
+    storage->size = offsetof(ocf_launch, variant);
+    break;
+  case OCFT_LAUNCH_FOREIGN_QUEUE:
+    storage->queue = run->foreign.queue;
+    break;
+  }
+  return storage;
+}
+
+void ocft_refusals_record(ocft_refusals *run, const char *what, ocf_status status,
+                          ocf_status expected) {
+  run->rows++;
+  int failed = 0;
+  if (status != expected) {
+    print_error("bad call \"%s\": status %s (%d), expected %s (%d)\n  last error: %s\n", what,
+                ocf_status_name(status), (int)status, ocf_status_name(expected), (int)expected,
+                ocf_last_error());
+    failed = 1;
+  }
+  ocft_read(run->env, run->out, run->count, run->after);
+  for (size_t i = 0; i < run->count; i++) {
+    if (memcmp(&run->after[i], &run->before[i], sizeof(float)) != 0) {
+      print_error("bad call \"%s\": output element %zu changed from %.9g to %.9g\n", what, i,
+                  run->before[i], run->after[i]);
+      ocft_write(run->env, run->out, run->count, run->before);
+      failed = 1;
+      break;
+    }
+  }
+  run->failures += failed;
+}
+
+void ocft_refusals_finish(ocft_refusals *run) {
+  ocft_foreign_release(&run->foreign);
+  clReleaseMemObject(run->out_sub);
+  clReleaseMemObject(run->in);
+  clReleaseMemObject(run->out);
+  free(run->before);
+  free(run->after);
+  if (run->failures)
+    fail_msg("%d of %d bad calls were not refused as they must be (above)", run->failures,
+             run->rows);
 }

@@ -371,71 +371,113 @@ static void test_softmax_workgroup_sizes(void **state) {
   clReleaseMemObject(ob);
 }
 
+/* One call that must be refused: ocf_softmax with these arguments, or ocf_softmax_ex when the
+   row has options. */
+typedef struct bad_softmax {
+  const char *what;
+  ocf_status expected;
+  int no_context;
+  size_t rows, cols;
+  ocft_buf in;
+  size_t in_off, in_ld;
+  ocft_buf out;
+  size_t out_off, out_ld;
+  ocft_launch_kind launch;
+  const ocf_softmax_options *options;
+} bad_softmax;
+
+enum { BAD_N = 64 }; /* floats in each buffer of the table */
+
+static const ocf_softmax_options options_size_zero = {0, OCF_F32, OCF_F32};
+static const ocf_softmax_options options_size_small = {offsetof(ocf_softmax_options, out_dtype),
+                                                       OCF_F32, OCF_F32};
+static const ocf_softmax_options in_dtype_unknown = {sizeof(ocf_softmax_options), (ocf_dtype)3,
+                                                     OCF_F32};
+static const ocf_softmax_options out_dtype_unknown = {sizeof(ocf_softmax_options), OCF_F32,
+                                                      (ocf_dtype)-1};
+static const ocf_softmax_options in_f16 = {sizeof(ocf_softmax_options), OCF_F16, OCF_F32};
+static const ocf_softmax_options out_bf16 = {sizeof(ocf_softmax_options), OCF_F32, OCF_BF16};
+
+static const bad_softmax bad_softmaxes[] = {
+    {"no context", OCF_ERR_NULL_ARGUMENT, 1, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0, NULL},
+    {"in NULL", OCF_ERR_NULL_ARGUMENT, 0, 8, 8, OCFT_NO_BUF, 0, 8, OCFT_OUT, 0, 8, 0, NULL},
+    {"out NULL", OCF_ERR_NULL_ARGUMENT, 0, 8, 8, OCFT_IN, 0, 8, OCFT_NO_BUF, 0, 8, 0, NULL},
+    {"in NULL with no rows", OCF_ERR_NULL_ARGUMENT, 0, 0, 8, OCFT_NO_BUF, 0, 8, OCFT_OUT, 0, 8, 0,
+     NULL},
+    {"in_ld below cols", OCF_ERR_INVALID_STRIDE, 0, 8, 8, OCFT_IN, 0, 7, OCFT_OUT, 0, 8, 0, NULL},
+    {"out_ld below cols", OCF_ERR_INVALID_STRIDE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 7, 0, NULL},
+    {"in_ld 0 for one row", OCF_ERR_INVALID_STRIDE, 0, 1, 8, OCFT_IN, 0, 0, OCFT_OUT, 0, 8, 0,
+     NULL},
+    {"rows whose extent overflows", OCF_ERR_SIZE_OVERFLOW, 0, SIZE_MAX / 4, 8, OCFT_IN, 0, 8,
+     OCFT_OUT, 0, 8, 0, NULL},
+    {"out_ld whose extent overflows", OCF_ERR_SIZE_OVERFLOW, 0, 2, 8, OCFT_IN, 0, 8, OCFT_OUT, 0,
+     SIZE_MAX / 4, 0, NULL},
+    {"one row whose bytes overflow", OCF_ERR_SIZE_OVERFLOW, 0, 1, SIZE_MAX / 2, OCFT_IN, 0,
+     SIZE_MAX / 2, OCFT_OUT, 0, SIZE_MAX / 2, 0, NULL},
+    {"in offset past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, 8, 8, OCFT_IN, 1, 8, OCFT_OUT, 0, 8,
+     0, NULL},
+    {"out offset past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 1, 8,
+     0, NULL},
+    {"in_ld past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, 8, 8, OCFT_IN, 0, 9, OCFT_OUT, 0, 8, 0,
+     NULL},
+    {"in offset SIZE_MAX", OCF_ERR_BUFFER_TOO_SMALL, 0, 1, 1, OCFT_IN, SIZE_MAX, 1, OCFT_OUT, 0, 8,
+     0, NULL},
+    {"unknown variant", OCF_ERR_INVALID_VALUE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8,
+     OCFT_LAUNCH_BAD_VARIANT, NULL},
+    {"wait count without a list", OCF_ERR_NULL_ARGUMENT, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8,
+     OCFT_LAUNCH_COUNT_NO_LIST, NULL},
+    {"wait list without a count", OCF_ERR_INVALID_VALUE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8,
+     OCFT_LAUNCH_LIST_NO_COUNT, NULL},
+    {"launch size 0", OCF_ERR_INVALID_STRUCT, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8,
+     OCFT_LAUNCH_SIZE_ZERO, NULL},
+    {"launch size below its first version", OCF_ERR_INVALID_STRUCT, 0, 8, 8, OCFT_IN, 0, 8,
+     OCFT_OUT, 0, 8, OCFT_LAUNCH_SIZE_SMALL, NULL},
+    /* overlap other than exactly in place: shifted, same start with another stride, sub-buffer */
+    {"out shifted over in", OCF_ERR_ALIASING, 0, 4, 8, OCFT_OUT, 0, 8, OCFT_OUT, 1, 8, 0, NULL},
+    {"in shifted over out", OCF_ERR_ALIASING, 0, 4, 8, OCFT_OUT, 8, 8, OCFT_OUT, 0, 8, 0, NULL},
+    {"in place with another stride", OCF_ERR_ALIASING, 0, 4, 8, OCFT_OUT, 0, 8, OCFT_OUT, 0, 9, 0,
+     NULL},
+    {"out a sub-buffer over in", OCF_ERR_ALIASING, 0, 2, 8, OCFT_OUT, 8, 8, OCFT_OUT_SUB, 0, 8, 0,
+     NULL},
+    {"in of another context", OCF_ERR_CONTEXT_MISMATCH, 0, 8, 8, OCFT_FOREIGN, 0, 8, OCFT_OUT, 0, 8,
+     0, NULL},
+    {"out of another context", OCF_ERR_CONTEXT_MISMATCH, 0, 8, 8, OCFT_IN, 0, 8, OCFT_FOREIGN, 0, 8,
+     0, NULL},
+    {"a queue of another context", OCF_ERR_CONTEXT_MISMATCH, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8,
+     OCFT_LAUNCH_FOREIGN_QUEUE, NULL},
+    /* the options of ocf_softmax_ex */
+    {"options size 0", OCF_ERR_INVALID_STRUCT, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
+     &options_size_zero},
+    {"options size below its first version", OCF_ERR_INVALID_STRUCT, 0, 8, 8, OCFT_IN, 0, 8,
+     OCFT_OUT, 0, 8, 0, &options_size_small},
+    {"in dtype out of range", OCF_ERR_INVALID_VALUE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
+     &in_dtype_unknown},
+    {"out dtype out of range", OCF_ERR_INVALID_VALUE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
+     &out_dtype_unknown},
+    {"in dtype f16 (reserved)", OCF_ERR_UNSUPPORTED, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
+     &in_f16},
+    {"out dtype bf16 (reserved)", OCF_ERR_UNSUPPORTED, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
+     &out_bf16},
+};
+
 /* Every validation rule returns its own status and leaves out untouched. */
 static void test_softmax_rejects_bad_arguments(void **state) {
   ocft_env *env = ocft_get_env(state);
-  enum { N = 64 };
-  float data[N], before[N], after[N];
-  ocft_fill_uniform(data, N, -1.0f, 1.0f, 5);
-  ocft_fill_uniform(before, N, -1.0f, 1.0f, 6);
-  cl_mem ib = ocft_buffer(env, N, data), ob = ocft_buffer(env, N, before);
-  ocft_bad_launch bad[OCFT_BAD_LAUNCHES];
-  ocft_bad_launches(bad);
-  ocf_context *ctx = env->ctx;
-
-  ocft_assert_status(ocf_softmax(NULL, 8, 8, ib, 0, 8, ob, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, NULL, 0, 8, ob, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, NULL, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_softmax(ctx, 0, 8, NULL, 0, 8, ob, 0, 8, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 7, ob, 0, 8, NULL), OCF_ERR_INVALID_STRIDE);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 7, NULL), OCF_ERR_INVALID_STRIDE);
-  ocft_assert_status(ocf_softmax(ctx, 1, 8, ib, 0, 0, ob, 0, 8, NULL), OCF_ERR_INVALID_STRIDE);
-  ocft_assert_status(ocf_softmax(ctx, SIZE_MAX / 4, 8, ib, 0, 8, ob, 0, 8, NULL),
-                     OCF_ERR_SIZE_OVERFLOW);
-  ocft_assert_status(ocf_softmax(ctx, 2, 8, ib, 0, 8, ob, 0, SIZE_MAX / 4, NULL),
-                     OCF_ERR_SIZE_OVERFLOW);
-  /* One row whose byte size alone overflows. */
-  ocft_assert_status(
-      ocf_softmax(ctx, 1, SIZE_MAX / 2, ib, 0, SIZE_MAX / 2, ob, 0, SIZE_MAX / 2, NULL),
-      OCF_ERR_SIZE_OVERFLOW);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 1, 8, ob, 0, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 1, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 9, ob, 0, 8, NULL), OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_softmax(ctx, 1, 1, ib, SIZE_MAX, 1, ob, 0, 8, NULL),
-                     OCF_ERR_BUFFER_TOO_SMALL);
-  for (size_t i = 0; i < OCFT_BAD_LAUNCHES; i++)
-    ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &bad[i].launch), bad[i].expected);
-  /* Overlap other than exactly in place: shifted, same start with another stride, sub-buffer. */
-  ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 0, 8, ob, 1, 8, NULL), OCF_ERR_ALIASING);
-  ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 8, 8, ob, 0, 8, NULL), OCF_ERR_ALIASING);
-  ocft_assert_status(ocf_softmax(ctx, 4, 8, ob, 0, 8, ob, 0, 9, NULL), OCF_ERR_ALIASING);
-  cl_buffer_region region = {0, 32 * sizeof(float)};
-  cl_int err = CL_SUCCESS;
-  cl_mem sub =
-      clCreateSubBuffer(ob, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  ocft_assert_status(ocf_softmax(ctx, 2, 8, ob, 8, 8, sub, 0, 8, NULL), OCF_ERR_ALIASING);
-  ocft_read(env, ob, N, after);
-  ocft_assert_unchanged("softmax after rejected calls", after, before, N);
-
-  /* A buffer or queue from another OpenCL context is refused too. */
-  ocft_foreign foreign;
-  ocft_foreign_create(env, N, &foreign);
-  ocf_launch other_queue = OCF_LAUNCH_INIT;
-  other_queue.queue = foreign.queue;
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, foreign.buffer, 0, 8, ob, 0, 8, NULL),
-                     OCF_ERR_CONTEXT_MISMATCH);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, foreign.buffer, 0, 8, NULL),
-                     OCF_ERR_CONTEXT_MISMATCH);
-  ocft_assert_status(ocf_softmax(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &other_queue),
-                     OCF_ERR_CONTEXT_MISMATCH);
-  ocft_read(env, ob, N, after);
-  ocft_assert_unchanged("softmax after rejected calls", after, before, N);
-
-  ocft_foreign_release(&foreign);
-  clReleaseMemObject(sub);
-  clReleaseMemObject(ib);
-  clReleaseMemObject(ob);
+  ocft_refusals run;
+  ocft_refusals_start(&run, env, BAD_N, 5);
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(bad_softmaxes); i++) {
+    const bad_softmax *b = &bad_softmaxes[i];
+    ocf_context *ctx = b->no_context ? NULL : env->ctx;
+    cl_mem in = ocft_refusals_buffer(&run, b->in), out = ocft_refusals_buffer(&run, b->out);
+    ocf_launch storage;
+    const ocf_launch *launch = ocft_refusals_launch(&run, b->launch, &storage);
+    ocf_status status = b->options ? ocf_softmax_ex(ctx, b->rows, b->cols, in, b->in_off, b->in_ld,
+                                                    out, b->out_off, b->out_ld, b->options, launch)
+                                   : ocf_softmax(ctx, b->rows, b->cols, in, b->in_off, b->in_ld,
+                                                 out, b->out_off, b->out_ld, launch);
+    ocft_refusals_record(&run, b->what, status, b->expected);
+  }
+  ocft_refusals_finish(&run);
 }
 
 /* rows == 0 or cols == 0: success and no work, with an event when one is asked for. */
