@@ -109,6 +109,10 @@ static void test_tolerance_softmax(void **state) {
     check = softmax_check(rows, cols, in, want, got, 0, &device);
     assert_false(ocft_check_passed(&check));
     assert_true(check.worst == at && !check.row_factor);
+    /* The same element NaN: that element is the worst, not its neighbours. */
+    got[at] = NAN;
+    check = softmax_check(rows, cols, in, want, got, 0, &device);
+    assert_true(isinf(check.ratio) && check.worst == at && !check.row_factor);
     got[at] = (float)want[at];
 
     /* The second row 1e-3 high as a whole: the row fails, at its first element. */

@@ -225,16 +225,16 @@ static void softmax_row(const softmax_model *model, const float *x, const double
                         const float *got, size_t base, ocft_check *check) {
   const size_t cols = model->cols;
   double m = -INFINITY;
-  int finite = 1;
+  int nan_row = 0, non_finite_output = 0;
   for (size_t c = 0; c < cols; c++) {
-    if (isnan(y[c])) finite = 0; /* the reference makes the whole row NaN */
+    if (isnan(y[c])) nan_row = 1; /* the reference makes the whole row NaN */
     if (x[c] > m) m = x[c];
-    if (!isfinite(got[c])) finite = 0;
+    if (!isfinite(got[c])) non_finite_output = 1;
   }
-  if (!finite) {
-    /* NaN rows, or a non-finite output where a number belongs: element by element. */
+  if (nan_row || non_finite_output) {
+    /* A NaN row must be NaN throughout; in a row of numbers, each non-finite output is wrong. */
     for (size_t c = 0; c < cols; c++)
-      consider(check, base + c, got[c], y[c], 0.0, 0);
+      if (nan_row || !isfinite(got[c])) consider(check, base + c, got[c], y[c], 0.0, 0);
     return;
   }
   const double u = fp32_u, reference_op = 0x1.0p-53;
