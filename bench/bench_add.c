@@ -26,7 +26,7 @@ typedef struct add_problem {
   double *want;
   cl_mem x, y, out;
   ocf_launch launch;
-  tool_rng rng;
+  uint64_t rng; /* ocft_rng_next state: sampled places */
 } add_problem;
 
 static void add_teardown(add_problem *p) {
@@ -45,7 +45,7 @@ static int add_setup(tool_bench_env *env, size_t capacity, add_problem *p) {
   memset(p, 0, sizeof *p);
   p->ctx = env->ctx;
   p->capacity = capacity;
-  p->rng.state = 0xADD;
+  p->rng = 0xADD;
   size_t scratch = capacity < ADD_FULL_CHECK ? capacity : ADD_FULL_CHECK;
   p->hx = tool_alloc_floats(capacity);
   p->hy = tool_alloc_floats(capacity);
@@ -55,8 +55,8 @@ static int add_setup(tool_bench_env *env, size_t capacity, add_problem *p) {
     add_teardown(p);
     return -1;
   }
-  tool_fill_uniform(p->hx, capacity, -1.0f, 1.0f, 1);
-  tool_fill_uniform(p->hy, capacity, -1.0f, 1.0f, 2);
+  ocft_fill_uniform(p->hx, capacity, -1.0f, 1.0f, 1);
+  ocft_fill_uniform(p->hy, capacity, -1.0f, 1.0f, 2);
   p->x = tool_buffer(env->ctx, capacity, p->hx);
   p->y = p->x ? tool_buffer(env->ctx, capacity, p->hy) : NULL;
   p->out = p->y ? tool_buffer(env->ctx, capacity, NULL) : NULL;
@@ -75,9 +75,9 @@ static int add_enqueue(void *state, cl_event *event, char *err, size_t errlen) {
   return status == OCF_SUCCESS ? 0 : tool_library_failure(status, "ocf_add", err, errlen);
 }
 
-/* Checks out[first, first + count) against the reference; merges into *total. */
-static int add_check_range(add_problem *p, size_t first, size_t count, tool_verdict *total,
-                           char *err, size_t errlen) {
+/* Checks out[first, first + count) against the reference (exact); adds to *total. */
+static int add_check_range(add_problem *p, size_t first, size_t count, ocft_check *total, char *err,
+                           size_t errlen) {
   cl_int e = clEnqueueReadBuffer(ocf_context_queue(p->ctx), p->out, CL_TRUE, first * sizeof(float),
                                  count * sizeof(float), p->got, 0, NULL, NULL);
   if (e != CL_SUCCESS) {
@@ -85,24 +85,32 @@ static int add_check_range(add_problem *p, size_t first, size_t count, tool_verd
     return -1;
   }
   ocf_ref_add(count, p->hx + first, p->hy + first, p->want);
-  tool_verdict part;
-  tool_verify_add(p->got, p->want, count, &part);
-  tool_verdict_merge(total, &part, first);
+  ocft_check part;
+  ocft_check_start(&part);
+  ocft_check_elements(p->got, p->want, NULL, count, &part);
+  ocft_check_merge(total, &part, first);
+  return 0;
+}
+
+/* The whole output, or its two ends and random blocks. */
+static int add_check(add_problem *p, ocft_check *check, char *err, size_t errlen) {
+  if (p->n <= ADD_FULL_CHECK) return add_check_range(p, 0, p->n, check, err, errlen);
+  if (add_check_range(p, 0, ADD_EDGE, check, err, errlen) ||
+      add_check_range(p, p->n - ADD_EDGE, ADD_EDGE, check, err, errlen))
+    return -1;
+  for (int b = 0; b < ADD_BLOCKS; b++) {
+    size_t first = (size_t)(ocft_rng_next(&p->rng) % (p->n - ADD_BLOCK));
+    if (add_check_range(p, first, ADD_BLOCK, check, err, errlen)) return -1;
+  }
   return 0;
 }
 
 static int add_verify(void *state, tool_verdict *v, char *err, size_t errlen) {
-  add_problem *p = state;
-  tool_verdict_init(v);
-  if (p->n <= ADD_FULL_CHECK) return add_check_range(p, 0, p->n, v, err, errlen);
-  if (add_check_range(p, 0, ADD_EDGE, v, err, errlen) ||
-      add_check_range(p, p->n - ADD_EDGE, ADD_EDGE, v, err, errlen))
-    return -1;
-  for (int b = 0; b < ADD_BLOCKS; b++) {
-    size_t first = (size_t)(tool_rng_next(&p->rng) % (p->n - ADD_BLOCK));
-    if (add_check_range(p, first, ADD_BLOCK, v, err, errlen)) return -1;
-  }
-  return 0;
+  ocft_check check;
+  ocft_check_start(&check);
+  int rc = add_check(state, &check, err, errlen);
+  tool_verdict_set(v, &check);
+  return rc;
 }
 
 static void add_checked_text(const add_problem *p, tool_row *row) {

@@ -26,7 +26,7 @@ typedef struct matmul_problem {
   ocf_context *ctx;
   size_t m, n, k;
   float *ha, *hb, *got;
-  double *want, *bound;
+  double *want, *tol;
   size_t *samples; /* sampled output indices (i * n + j); NULL for a full check */
   size_t checked;  /* outputs compared */
   int want_ready;
@@ -47,7 +47,7 @@ static void matmul_teardown(matmul_problem *p) {
   free(p->hb);
   free(p->got);
   free(p->want);
-  free(p->bound);
+  free(p->tol);
   free(p->samples);
   memset(p, 0, sizeof *p);
 }
@@ -64,20 +64,20 @@ static int matmul_setup(tool_bench_env *env, size_t m, size_t n, size_t k, matmu
   p->hb = tool_alloc_floats(k * n);
   p->got = tool_alloc_floats(p->checked);
   p->want = tool_alloc_doubles(p->checked);
-  p->bound = tool_alloc_doubles(p->checked);
+  p->tol = tool_alloc_doubles(p->checked);
   if (!full) p->samples = malloc(MATMUL_SAMPLES * sizeof *p->samples);
-  if (!p->ha || !p->hb || !p->got || !p->want || !p->bound || (!full && !p->samples)) {
+  if (!p->ha || !p->hb || !p->got || !p->want || !p->tol || (!full && !p->samples)) {
     if (!full && !p->samples) fprintf(stderr, "oclfuse: out of host memory\n");
     matmul_teardown(p);
     return -1;
   }
-  tool_fill_uniform(p->ha, m * k, -1.0f, 1.0f, 5 + m);
-  tool_fill_uniform(p->hb, k * n, -1.0f, 1.0f, 7 + n);
+  ocft_fill_uniform(p->ha, m * k, -1.0f, 1.0f, 5 + m);
+  ocft_fill_uniform(p->hb, k * n, -1.0f, 1.0f, 7 + n);
   if (!full) {
-    tool_rng rng = {0x3A7 + m * 131 + n * 17 + k};
+    uint64_t rng = 0x3A7 + m * 131 + n * 17 + k;
     size_t corners[4] = {0, n - 1, (m - 1) * n, m * n - 1};
     for (size_t s = 0; s < MATMUL_SAMPLES; s++)
-      p->samples[s] = s < 4 ? corners[s] : (size_t)(tool_rng_next(&rng) % (m * n));
+      p->samples[s] = s < 4 ? corners[s] : (size_t)(ocft_rng_next(&rng) % (m * n));
   }
   p->a = tool_buffer(env->ctx, m * k, p->ha);
   p->b = p->a ? tool_buffer(env->ctx, k * n, p->hb) : NULL;
@@ -104,14 +104,18 @@ static int matmul_enqueue(void *state, cl_event *event, char *err, size_t errlen
 static void matmul_reference(matmul_problem *p) {
   if (p->want_ready) return;
   if (!p->samples) {
-    ocf_ref_matmul(0, 0, p->m, p->n, p->k, 1.0f, p->ha, p->k, p->hb, p->n, 0.0f, NULL, 0, p->want,
-                   p->bound);
+    ocf_ref_matmul(0, 0, p->m, p->n, p->k, 1.0f, p->ha, p->k, p->hb, p->n, 0.0f, NULL, 0, p->want);
+    ocft_matmul_tolerance(0, 0, p->m, p->n, p->k, 1.0f, p->ha, p->k, p->hb, p->n, 0.0f, NULL, 0,
+                          p->tol);
   } else {
     /* One output is a 1 x 1 x k product of row i of A and column j of B (stride n). */
     for (size_t s = 0; s < MATMUL_SAMPLES; s++) {
       size_t i = p->samples[s] / p->n, j = p->samples[s] % p->n;
-      ocf_ref_matmul(0, 0, 1, 1, p->k, 1.0f, p->ha + i * p->k, p->k, p->hb + j, p->n, 0.0f, NULL, 0,
-                     &p->want[s], &p->bound[s]);
+      const float *a_row = p->ha + i * p->k, *b_column = p->hb + j;
+      ocf_ref_matmul(0, 0, 1, 1, p->k, 1.0f, a_row, p->k, b_column, p->n, 0.0f, NULL, 0,
+                     &p->want[s]);
+      ocft_matmul_tolerance(0, 0, 1, 1, p->k, 1.0f, a_row, p->k, b_column, p->n, 0.0f, NULL, 0,
+                            &p->tol[s]);
     }
   }
   p->want_ready = 1;
@@ -136,7 +140,10 @@ static int matmul_verify(void *state, tool_verdict *v, char *err, size_t errlen)
     return -1;
   }
   matmul_reference(p);
-  tool_verify_matmul(p->got, p->want, p->bound, p->checked, p->k, v);
+  ocft_check check;
+  ocft_check_start(&check);
+  ocft_check_elements(p->got, p->want, p->tol, p->checked, &check);
+  tool_verdict_set(v, &check);
   if (p->samples) v->worst = p->samples[v->worst];
   return 0;
 }

@@ -19,13 +19,14 @@
 
 typedef struct softmax_problem {
   ocf_context *ctx;
+  const ocf_device_info *info; /* for the error model: the device's workgroup limits */
   size_t rows, cols;
   float *hin, *got;
   double *want;
   int want_ready; /* full check: the reference is computed once per shape */
   cl_mem in, out;
   ocf_launch launch;
-  tool_rng rng;
+  uint64_t rng; /* ocft_rng_next state: sampled places */
 } softmax_problem;
 
 static int softmax_full(const softmax_problem *p) {
@@ -44,9 +45,10 @@ static void softmax_teardown(softmax_problem *p) {
 static int softmax_setup(tool_bench_env *env, size_t rows, size_t cols, softmax_problem *p) {
   memset(p, 0, sizeof *p);
   p->ctx = env->ctx;
+  p->info = &env->info;
   p->rows = rows;
   p->cols = cols;
-  p->rng.state = 0x50F7 + rows * 31 + cols;
+  p->rng = 0x50F7 + rows * 31 + cols;
   size_t scratch = softmax_full(p) ? rows * cols : cols;
   p->hin = tool_alloc_floats(rows * cols);
   p->got = tool_alloc_floats(scratch);
@@ -56,7 +58,7 @@ static int softmax_setup(tool_bench_env *env, size_t rows, size_t cols, softmax_
     return -1;
   }
   /* Inputs in [-4, 4): exp spans e^-8..1 after the max is subtracted, as real logits do. */
-  tool_fill_uniform(p->hin, rows * cols, -4.0f, 4.0f, 3 + rows);
+  ocft_fill_uniform(p->hin, rows * cols, -4.0f, 4.0f, 3 + rows);
   p->in = tool_buffer(env->ctx, rows * cols, p->hin);
   p->out = p->in ? tool_buffer(env->ctx, rows * cols, NULL) : NULL;
   if (!p->out) {
@@ -85,25 +87,36 @@ static int read_floats(softmax_problem *p, size_t first, size_t count, char *err
   return 0;
 }
 
-static int softmax_verify(void *state, tool_verdict *v, char *err, size_t errlen) {
-  softmax_problem *p = state;
-  tool_verdict_init(v);
+/* The whole output, or its first, last and random rows, against the harness's model. */
+static int softmax_check(softmax_problem *p, ocft_check *check, char *err, size_t errlen) {
+  const size_t wg = p->launch.workgroup_size;
   if (softmax_full(p)) {
     if (read_floats(p, 0, p->rows * p->cols, err, errlen)) return -1;
     if (!p->want_ready) ocf_ref_softmax(p->rows, p->cols, p->hin, p->cols, p->want);
     p->want_ready = 1;
-    tool_verify_softmax(p->got, p->want, p->rows * p->cols, p->cols, v);
+    ocft_check_softmax(p->rows, p->cols, p->hin, p->cols, p->want, p->got, p->cols, wg, p->info,
+                       check);
     return 0;
   }
   for (int i = 0; i < SOFTMAX_SAMPLE_ROWS; i++) {
-    size_t r = i == 0 ? 0 : i == 1 ? p->rows - 1 : (size_t)(tool_rng_next(&p->rng) % p->rows);
+    size_t r = i == 0 ? 0 : i == 1 ? p->rows - 1 : (size_t)(ocft_rng_next(&p->rng) % p->rows);
     if (read_floats(p, r * p->cols, p->cols, err, errlen)) return -1;
-    ocf_ref_softmax(1, p->cols, p->hin + r * p->cols, p->cols, p->want);
-    tool_verdict part;
-    tool_verify_softmax(p->got, p->want, p->cols, p->cols, &part);
-    tool_verdict_merge(v, &part, r * p->cols);
+    const float *row = p->hin + r * p->cols;
+    ocf_ref_softmax(1, p->cols, row, p->cols, p->want);
+    ocft_check part;
+    ocft_check_start(&part);
+    ocft_check_softmax(1, p->cols, row, p->cols, p->want, p->got, p->cols, wg, p->info, &part);
+    ocft_check_merge(check, &part, r * p->cols);
   }
   return 0;
+}
+
+static int softmax_verify(void *state, tool_verdict *v, char *err, size_t errlen) {
+  ocft_check check;
+  ocft_check_start(&check);
+  int rc = softmax_check(state, &check, err, errlen);
+  tool_verdict_set(v, &check);
+  return rc;
 }
 
 static tool_row *softmax_row(tool_bench_env *env, size_t rows, size_t cols, const char *variant,

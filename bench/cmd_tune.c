@@ -39,6 +39,7 @@ static void usage(FILE *out) {
       "                    a class keeps the best found so far when it runs out\n"
       "  --fresh           ignore the progress of an interrupted run and start over\n"
       "  --show            print the tuning in force for the device and exit\n"
+      "  --list            print every op's tunables, ranges and shape classes and exit\n"
       "  --device SPEC     \"P:D\" or a name substring (see `oclfuse devices`)\n"
       "  --quiet           no progress lines on stderr\n"
       "  -h, --help        this text\n"
@@ -50,7 +51,7 @@ static void usage(FILE *out) {
 typedef struct tune_options {
   int ops[OCF_OP_COUNT];
   double budget_s; /* 0: by device type */
-  int fresh, show, quiet;
+  int fresh, show, list, quiet;
   const char *device;
 } tune_options;
 
@@ -94,6 +95,8 @@ static int parse_options(int argc, char **argv, tune_options *o) {
       o->fresh = 1;
     } else if (!strcmp(argv[i], "--show")) {
       o->show = 1;
+    } else if (!strcmp(argv[i], "--list")) {
+      o->list = 1;
     } else if (!strcmp(argv[i], "--quiet")) {
       o->quiet = 1;
     } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
@@ -345,6 +348,35 @@ static int show_tuning(ocf_context *ctx, const ocf_device_info *info, const tune
   return 0;
 }
 
+/* ---- --list: the schemas ---- */
+
+static int list_tunables(const tune_options *o) {
+  for (int op = 0; op < OCF_OP_COUNT; op++) {
+    if (!o->ops[op]) continue;
+    const ocf_op_schema *schema = ocf_op_schema_get((ocf_op)op);
+    printf("%s tunables (name, range, default without a tuning row):\n", schema->name);
+    for (unsigned i = 0; i < schema->count; i++) {
+      const ocf_tunable *t = &schema->tunables[i];
+      printf("  %-16s %5d .. %-6d%s default %-5d %s\n", t->name, t->min, t->max,
+             t->pow2 ? " pow2" : "     ", t->fallback, t->doc);
+    }
+    printf("  rules:");
+    for (unsigned r = 0; r < schema->rule_count; r++) {
+      const char *why = schema->rules[r].why;
+      int repeated = 0;
+      for (unsigned e = 0; e < r; e++)
+        repeated = repeated || !strcmp(schema->rules[e].why, why);
+      if (!repeated) printf("%s %s", r ? ";" : "", why);
+    }
+    printf("%s\n  shape classes:\n", schema->rule_count ? "" : " none");
+    for (unsigned c = 0; c < ocf_shape_class_count((ocf_op)op); c++)
+      printf("    %-8s %s\n", ocf_shape_class_name((ocf_op)op, c),
+             ocf_shape_class_doc((ocf_op)op, c));
+    printf("\n");
+  }
+  return 0;
+}
+
 /* ---- the run ---- */
 
 typedef struct class_outcome {
@@ -412,6 +444,7 @@ int cmd_tune(int argc, char **argv) {
   tune_options o;
   int parsed = parse_options(argc, argv, &o);
   if (parsed) return parsed > 0 ? 0 : 2;
+  if (o.list) return list_tunables(&o);
   double started = tool_clock_ms();
 
   /* The database path, from a context that reads it as any program would. */

@@ -32,7 +32,7 @@ static int first_calls(ocf_context *ctx, const char *only) {
   enum { N = 4096, R = 64, C = 1000, M = 128 };
   float *host = malloc(sizeof(float) * N * 3);
   if (!host) return 1;
-  tool_fill_uniform(host, N * 3, -1.0f, 1.0f, 11);
+  ocft_fill_uniform(host, N * 3, -1.0f, 1.0f, 11);
   cl_mem a = tool_buffer(ctx, N, host), b = tool_buffer(ctx, N, host + N);
   cl_mem c = tool_buffer(ctx, (size_t)R * C, NULL), d = tool_buffer(ctx, (size_t)R * C, NULL);
   int rc = 0;

@@ -1,27 +1,7 @@
-/* Deterministic input data and checked host allocations. */
+/* Checked host allocations (the inputs come from the harness: tests/fill.h). */
 #include "tool.h"
 
 #include <stdlib.h>
-
-static uint64_t splitmix64(uint64_t *state) {
-  uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-void tool_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed) {
-  uint64_t state = seed * 0x9E3779B97F4A7C15ull + 1;
-  const double span = (double)hi - (double)lo;
-  for (size_t i = 0; i < count; i++) {
-    double unit = (double)(splitmix64(&state) >> 11) * 0x1.0p-53; /* [0, 1) */
-    data[i] = (float)(lo + span * unit);
-  }
-}
-
-uint64_t tool_rng_next(tool_rng *rng) {
-  return splitmix64(&rng->state);
-}
 
 static void *alloc_checked(size_t count, size_t size) {
   if (count == 0) count = 1;

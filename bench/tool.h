@@ -4,8 +4,8 @@
  *   main.c              dispatches the subcommands
  *   args.c              option and number parsing
  *   clutil.c            small OpenCL helpers (program build, event times, buffers)
- *   data.c              deterministic input data and host allocations
- *   verify.c            error measures and tolerances against the CPU references
+ *   data.c              host allocations (inputs: tests/fill.h)
+ *   verify.c            verdicts from the harness's comparisons (tests/tolerance.h)
  *   cmd_devices.c       `oclfuse devices`
  *   cmd_check.c         `oclfuse check`
  *   cmd_bench.c         `oclfuse bench`: options, default sweep, orchestration
@@ -23,7 +23,9 @@
 #ifndef OCLFUSE_TOOL_H
 #define OCLFUSE_TOOL_H
 
+#include "fill.h"
 #include "oclfuse.h"
+#include "tolerance.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -80,42 +82,26 @@ void tool_status_text(char *err, size_t errlen, const char *what, int status);
 
 /* ---- data.c ---- */
 
-/* Deterministic uniform floats in [lo, hi) (splitmix64), the same on every platform. */
-void tool_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed);
-/* A simple reproducible generator for picking sample indices. */
-typedef struct tool_rng {
-  uint64_t state;
-} tool_rng;
-uint64_t tool_rng_next(tool_rng *rng);
 /* malloc of count elements (count 0 allocates one); NULL with a message on failure. */
 float *tool_alloc_floats(size_t count);
 double *tool_alloc_doubles(size_t count);
 
 /* ---- verify.c ---- */
 
-/* The outcome of comparing an output with its reference. */
+/* The outcome of comparing an output with its reference, as the report shows it. */
 typedef struct tool_verdict {
   double max_error;    /* in the measure below; +inf for a NaN or a wrong non-finite value */
   double tolerance;    /* the largest max_error that passes */
-  const char *measure; /* "abs", "rel" or "err/bound" */
+  const char *measure; /* "err/tol": the worst error as a fraction of its own tolerance */
   size_t checked;      /* elements compared */
   size_t worst;        /* index (in the compared arrays) of the worst element */
   int pass;
 } tool_verdict;
 
-/* add is exact: the one right fp32 answer, absolute error 0. */
-void tool_verify_add(const float *got, const double *want, size_t count, tool_verdict *v);
-/* softmax: relative error against a tolerance that grows with log2(cols) (see verify.c). */
-double tool_softmax_tolerance(size_t cols);
-void tool_verify_softmax(const float *got, const double *want, size_t count, size_t cols,
-                         tool_verdict *v);
-/* matmul: |got - want| / bound against ocf_ref_matmul_error_factor(k). */
-void tool_verify_matmul(const float *got, const double *want, const double *bound, size_t count,
-                        size_t k, tool_verdict *v);
-/* Starts an empty verdict that tool_verdict_merge accumulates into (pass, nothing checked). */
+/* An empty verdict: pass, nothing checked. */
 void tool_verdict_init(tool_verdict *v);
-/* Merges the verdict of a part whose element 0 is element `offset` of the whole. */
-void tool_verdict_merge(tool_verdict *total, const tool_verdict *part, size_t offset);
+/* The verdict of a comparison by the harness (ocft_check_elements, ocft_check_softmax, ...). */
+void tool_verdict_set(tool_verdict *v, const ocft_check *check);
 
 /* ---- results.c ---- */
 

@@ -208,7 +208,7 @@ OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_in
 
 /*
  * Every op has named tunables (workgroup sizes, vector widths, tile sets, kernel choices: the
- * list with ranges is in docs/TUNING.md, and `oclfuse tune --show` prints the values in force),
+ * list with ranges: `oclfuse tune --list`; the values in force: `oclfuse tune --show`),
  * per data type and per shape class (softmax: narrow, medium, wide, long, huge rows; matmul:
  * skinny, small_k, large_k, small, large; add: small, large). A context resolves them once, at
  * creation, from these sources, each overriding the ones before it:

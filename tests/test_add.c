@@ -134,57 +134,73 @@ static void test_add_workgroup_sizes(void **state) {
   clReleaseMemObject(ob);
 }
 
+/* One call that must be refused: out = x + y with these arguments. */
+typedef struct bad_add {
+  const char *what;
+  ocf_status expected;
+  int no_context;
+  size_t n;
+  ocft_buf x;
+  size_t x_off;
+  ocft_buf y;
+  size_t y_off;
+  ocft_buf out;
+  size_t out_off;
+  ocft_launch_kind launch;
+} bad_add;
+
+enum { BAD_N = 64 }; /* floats in each buffer of the table */
+
+static const bad_add bad_adds[] = {
+    {"no context", OCF_ERR_NULL_ARGUMENT, 1, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT, 0, 0},
+    {"x NULL", OCF_ERR_NULL_ARGUMENT, 0, BAD_N, OCFT_NO_BUF, 0, OCFT_IN, 0, OCFT_OUT, 0, 0},
+    {"y NULL", OCF_ERR_NULL_ARGUMENT, 0, BAD_N, OCFT_IN, 0, OCFT_NO_BUF, 0, OCFT_OUT, 0, 0},
+    {"out NULL", OCF_ERR_NULL_ARGUMENT, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_NO_BUF, 0, 0},
+    {"n past the buffers", OCF_ERR_BUFFER_TOO_SMALL, 0, BAD_N + 1, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT,
+     0, 0},
+    {"x offset past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, BAD_N, OCFT_IN, 1, OCFT_IN, 0,
+     OCFT_OUT, 0, 0},
+    {"x offset beyond the end", OCF_ERR_BUFFER_TOO_SMALL, 0, 1, OCFT_IN, BAD_N + 1, OCFT_IN, 0,
+     OCFT_OUT, 0, 0},
+    {"out offset SIZE_MAX", OCF_ERR_BUFFER_TOO_SMALL, 0, 2, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT,
+     SIZE_MAX, 0},
+    {"n whose bytes overflow", OCF_ERR_SIZE_OVERFLOW, 0, SIZE_MAX / 2, OCFT_IN, 0, OCFT_IN, 0,
+     OCFT_OUT, 0, 0},
+    {"unknown variant", OCF_ERR_INVALID_VALUE, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT, 0,
+     OCFT_LAUNCH_BAD_VARIANT},
+    {"wait count without a list", OCF_ERR_NULL_ARGUMENT, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT,
+     0, OCFT_LAUNCH_COUNT_NO_LIST},
+    {"wait list without a count", OCF_ERR_INVALID_VALUE, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT,
+     0, OCFT_LAUNCH_LIST_NO_COUNT},
+    {"launch size 0", OCF_ERR_INVALID_STRUCT, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT, 0,
+     OCFT_LAUNCH_SIZE_ZERO},
+    {"launch size below its first version", OCF_ERR_INVALID_STRUCT, 0, BAD_N, OCFT_IN, 0, OCFT_IN,
+     0, OCFT_OUT, 0, OCFT_LAUNCH_SIZE_SMALL},
+    /* out overlapping x partly (shifted by one) is a race; so is it through a sub-buffer */
+    {"out shifted over x", OCF_ERR_ALIASING, 0, BAD_N - 1, OCFT_OUT, 0, OCFT_IN, 0, OCFT_OUT, 1, 0},
+    {"out a sub-buffer over x", OCF_ERR_ALIASING, 0, 16, OCFT_OUT, 8, OCFT_IN, 0, OCFT_OUT_SUB, 0,
+     0},
+    {"x of another context", OCF_ERR_CONTEXT_MISMATCH, 0, BAD_N, OCFT_FOREIGN, 0, OCFT_IN, 0,
+     OCFT_OUT, 0, 0},
+    {"a queue of another context", OCF_ERR_CONTEXT_MISMATCH, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0,
+     OCFT_OUT, 0, OCFT_LAUNCH_FOREIGN_QUEUE},
+};
+
 /* Every validation rule returns its own status and leaves out untouched. */
 static void test_add_rejects_bad_arguments(void **state) {
   ocft_env *env = ocft_get_env(state);
-  enum { N = 64 };
-  float data[N], before[N], after[N];
-  ocft_fill_uniform(data, N, -1.0f, 1.0f, 5);
-  ocft_fill_uniform(before, N, -1.0f, 1.0f, 6);
-  cl_mem xb = ocft_buffer(env, N, data), ob = ocft_buffer(env, N, before);
-  ocft_bad_launch bad[OCFT_BAD_LAUNCHES];
-  ocft_bad_launches(bad);
-
-  ocft_assert_status(ocf_add(NULL, N, xb, 0, xb, 0, ob, 0, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_add(env->ctx, N, NULL, 0, xb, 0, ob, 0, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_add(env->ctx, N, xb, 0, NULL, 0, ob, 0, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_add(env->ctx, N, xb, 0, xb, 0, NULL, 0, NULL), OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_add(env->ctx, N + 1, xb, 0, xb, 0, ob, 0, NULL), OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_add(env->ctx, N, xb, 1, xb, 0, ob, 0, NULL), OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_add(env->ctx, 1, xb, N + 1, xb, 0, ob, 0, NULL), OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_add(env->ctx, 2, xb, 0, xb, 0, ob, SIZE_MAX, NULL),
-                     OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(ocf_add(env->ctx, SIZE_MAX / 2, xb, 0, xb, 0, ob, 0, NULL),
-                     OCF_ERR_SIZE_OVERFLOW);
-  for (size_t i = 0; i < OCFT_BAD_LAUNCHES; i++)
-    ocft_assert_status(ocf_add(env->ctx, N, xb, 0, xb, 0, ob, 0, &bad[i].launch), bad[i].expected);
-  /* out overlapping x partly (shifted by one) is a race, refused; so is it through a sub-buffer */
-  ocft_assert_status(ocf_add(env->ctx, N - 1, ob, 0, xb, 0, ob, 1, NULL), OCF_ERR_ALIASING);
-  cl_buffer_region region = {0, 32 * sizeof(float)};
-  cl_int err = CL_SUCCESS;
-  cl_mem sub =
-      clCreateSubBuffer(ob, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  ocft_assert_status(ocf_add(env->ctx, 16, ob, 8, xb, 0, sub, 0, NULL), OCF_ERR_ALIASING);
-  ocft_read(env, ob, N, after);
-  ocft_assert_unchanged("add after rejected calls", after, before, N);
-
-  /* A buffer or queue from another OpenCL context is refused too. */
-  ocft_foreign foreign;
-  ocft_foreign_create(env, N, &foreign);
-  ocf_launch other_queue = OCF_LAUNCH_INIT;
-  other_queue.queue = foreign.queue;
-  ocft_assert_status(ocf_add(env->ctx, N, foreign.buffer, 0, xb, 0, ob, 0, NULL),
-                     OCF_ERR_CONTEXT_MISMATCH);
-  ocft_assert_status(ocf_add(env->ctx, N, xb, 0, xb, 0, ob, 0, &other_queue),
-                     OCF_ERR_CONTEXT_MISMATCH);
-  ocft_read(env, ob, N, after);
-  ocft_assert_unchanged("add after rejected calls", after, before, N);
-
-  ocft_foreign_release(&foreign);
-  clReleaseMemObject(sub);
-  clReleaseMemObject(xb);
-  clReleaseMemObject(ob);
+  ocft_refusals run;
+  ocft_refusals_start(&run, env, BAD_N, 5);
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(bad_adds); i++) {
+    const bad_add *b = &bad_adds[i];
+    ocf_launch storage;
+    ocf_status status =
+        ocf_add(b->no_context ? NULL : env->ctx, b->n, ocft_refusals_buffer(&run, b->x), b->x_off,
+                ocft_refusals_buffer(&run, b->y), b->y_off, ocft_refusals_buffer(&run, b->out),
+                b->out_off, ocft_refusals_launch(&run, b->launch, &storage));
+    ocft_refusals_record(&run, b->what, status, b->expected);
+  }
+  ocft_refusals_finish(&run);
 }
 
 /* The out event completes after the work, and the wait list holds the kernel back. */

@@ -48,19 +48,6 @@ int ocft_small(void) {
   return small && small[0] && strcmp(small, "0") != 0;
 }
 
-void ocft_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed) {
-  /* splitmix64: reproducible across platforms, unlike rand(). */
-  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-  for (size_t i = 0; i < count; i++) {
-    uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    double unit = (double)(z >> 11) / 9007199254740992.0; /* [0, 1) */
-    data[i] = (float)(lo + (hi - lo) * unit);
-  }
-}
-
 float *ocft_alloc_floats(size_t count) {
   float *data = malloc((count ? count : 1) * sizeof *data);
   assert_non_null(data);
@@ -104,28 +91,26 @@ void ocft_assert_status_at(ocf_status status, ocf_status expected, const char *f
   fail();
 }
 
-double ocft_assert_close(const char *what, const float *got, const double *want,
-                         const double *tolerance, size_t count) {
-  double worst = 0.0;
-  for (size_t i = 0; i < count; i++) {
-    double g = got[i], w = want[i];
-    int ok;
-    if (isnan(w))
-      ok = isnan(g);
-    else if (isinf(w))
-      ok = g == w;
-    else {
-      double error = fabs(g - w);
-      ok = isfinite(g) && error <= tolerance[i];
-      if (ok && error > worst) worst = error;
-    }
-    if (!ok) {
-      print_error("%s: element %zu is %.9g, reference %.9g, |diff| %.3g > tolerance %.3g\n", what,
-                  i, g, w, fabs(g - w), tolerance[i]);
-      fail();
-    }
-  }
-  return worst;
+void ocft_assert_check(const char *what, const ocft_check *check) {
+  if (ocft_check_passed(check)) return;
+  if (check->row_factor)
+    print_error("%s: the row starting at element %zu is off as a whole: its common factor is "
+                "%.9g, |factor - 1| %.3g > tolerance %.3g\n",
+                what, check->worst, check->got, fabs(check->got - 1.0), check->tolerance);
+  else
+    print_error("%s: element %zu is %.9g, expected %.9g, |diff| %.3g > tolerance %.3g (%.3g "
+                "times it)\n",
+                what, check->worst, check->got, check->want, fabs(check->got - check->want),
+                check->tolerance, check->ratio);
+  fail();
+}
+
+void ocft_assert_close(const char *what, const float *got, const double *want,
+                       const double *tolerance, size_t count) {
+  ocft_check check;
+  ocft_check_start(&check);
+  ocft_check_elements(got, want, tolerance, count, &check);
+  ocft_assert_check(what, &check);
 }
 
 void ocft_assert_unchanged(const char *what, const float *got, const float *before, size_t count) {
@@ -157,16 +142,103 @@ void ocft_foreign_release(ocft_foreign *foreign) {
   clReleaseContext(foreign->context);
 }
 
-void ocft_bad_launches(ocft_bad_launch bad[OCFT_BAD_LAUNCHES]) {
+void ocft_refusals_start(ocft_refusals *run, const ocft_env *env, size_t count, uint64_t seed) {
+  memset(run, 0, sizeof *run);
+  run->env = env;
+  run->count = count;
+  run->before = ocft_alloc_floats(count);
+  run->after = ocft_alloc_floats(count);
+  float *input = ocft_alloc_floats(count);
+  ocft_fill_uniform(input, count, -1.0f, 1.0f, seed);
+  ocft_fill_uniform(run->before, count, -1.0f, 1.0f, seed + 1);
+  run->in = ocft_buffer(env, count, input);
+  run->out = ocft_buffer(env, count, run->before);
+  free(input);
+  cl_buffer_region region = {0, count / 2 * sizeof(float)};
+  cl_int err = CL_SUCCESS;
+  run->out_sub =
+      clCreateSubBuffer(run->out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  ocft_foreign_create(env, count, &run->foreign);
+}
+
+cl_mem ocft_refusals_buffer(const ocft_refusals *run, ocft_buf which) {
+  switch (which) {
+  case OCFT_IN:
+    return run->in;
+  case OCFT_OUT:
+    return run->out;
+  case OCFT_OUT_SUB:
+    return run->out_sub;
+  case OCFT_FOREIGN:
+    return run->foreign.buffer;
+  case OCFT_NO_BUF:
+    break;
+  }
+  return NULL;
+}
+
+const ocf_launch *ocft_refusals_launch(const ocft_refusals *run, ocft_launch_kind kind,
+                                       ocf_launch *storage) {
   /* Never waited on: the call must be refused before it looks at the event. */
   static cl_event unused_event = NULL;
-  memset(bad, 0, OCFT_BAD_LAUNCHES * sizeof *bad);
-  for (int i = 0; i < OCFT_BAD_LAUNCHES; i++)
-    ocf_launch_init(&bad[i].launch);
-  bad[0].launch.variant = 9;
-  bad[0].expected = OCF_ERR_INVALID_VALUE;
-  bad[1].launch.num_wait_events = 1;
-  bad[1].expected = OCF_ERR_NULL_ARGUMENT;
-  bad[2].launch.wait_events = &unused_event;
-  bad[2].expected = OCF_ERR_INVALID_VALUE;
+  ocf_launch_init(storage);
+  switch (kind) {
+  case OCFT_LAUNCH_DEFAULT:
+    return NULL;
+  case OCFT_LAUNCH_BAD_VARIANT:
+    storage->variant = 9;
+    break;
+  case OCFT_LAUNCH_COUNT_NO_LIST:
+    storage->num_wait_events = 1;
+    break;
+  case OCFT_LAUNCH_LIST_NO_COUNT:
+    storage->wait_events = &unused_event;
+    break;
+  case OCFT_LAUNCH_SIZE_ZERO:
+    storage->size = 0;
+    break;
+  case OCFT_LAUNCH_SIZE_SMALL:
+    storage->size = offsetof(ocf_launch, variant);
+    break;
+  case OCFT_LAUNCH_FOREIGN_QUEUE:
+    storage->queue = run->foreign.queue;
+    break;
+  }
+  return storage;
+}
+
+void ocft_refusals_record(ocft_refusals *run, const char *what, ocf_status status,
+                          ocf_status expected) {
+  run->rows++;
+  int failed = 0;
+  if (status != expected) {
+    print_error("bad call \"%s\": status %s (%d), expected %s (%d)\n  last error: %s\n", what,
+                ocf_status_name(status), (int)status, ocf_status_name(expected), (int)expected,
+                ocf_last_error());
+    failed = 1;
+  }
+  ocft_read(run->env, run->out, run->count, run->after);
+  for (size_t i = 0; i < run->count; i++) {
+    if (memcmp(&run->after[i], &run->before[i], sizeof(float)) != 0) {
+      print_error("bad call \"%s\": output element %zu changed from %.9g to %.9g\n", what, i,
+                  run->before[i], run->after[i]);
+      ocft_write(run->env, run->out, run->count, run->before);
+      failed = 1;
+      break;
+    }
+  }
+  run->failures += failed;
+}
+
+void ocft_refusals_finish(ocft_refusals *run) {
+  ocft_foreign_release(&run->foreign);
+  clReleaseMemObject(run->out_sub);
+  clReleaseMemObject(run->in);
+  clReleaseMemObject(run->out);
+  free(run->before);
+  free(run->after);
+  if (run->failures)
+    fail_msg("%d of %d bad calls were not refused as they must be (above)", run->failures,
+             run->rows);
 }

@@ -1,11 +1,13 @@
 /*
- * Shared test support: one OpenCL context per group, deterministic random data, device buffers,
- * and comparisons against references with per-element tolerances.
+ * Shared test support: one OpenCL context per group, device buffers, and assertions over the
+ * harness's comparisons (fill.h: deterministic inputs; tolerance.h: the error models).
  */
 #ifndef OCLFUSE_TEST_COMMON_H
 #define OCLFUSE_TEST_COMMON_H
 
+#include "fill.h"
 #include "oclfuse.h"
+#include "tolerance.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,8 +34,6 @@ ocft_env *ocft_get_env(void **state);
 /* Non-zero under Oclgrind (OCLFUSE_TEST_SMALL set): tests then use their small sizes only. */
 int ocft_small(void);
 
-/* Deterministic uniform floats in [lo, hi). */
-void ocft_fill_uniform(float *data, size_t count, float lo, float hi, uint64_t seed);
 /* malloc that fails the test instead of returning NULL; count 0 allocates one element. */
 float *ocft_alloc_floats(size_t count);
 double *ocft_alloc_doubles(size_t count);
@@ -50,13 +50,14 @@ void ocft_write(const ocft_env *env, cl_mem buffer, size_t count, const float *d
   ocft_assert_status_at((status), (expected), __FILE__, __LINE__)
 void ocft_assert_status_at(ocf_status status, ocf_status expected, const char *file, int line);
 
-/*
- * Compares got[i] with want[i] for i < count: both NaN, or equal infinities, or
- * |got - want| <= tolerance[i]. On the first failure, prints `what`, the index, both values and
- * the tolerance, and fails. Returns the largest |got - want| seen over finite pairs.
- */
-double ocft_assert_close(const char *what, const float *got, const double *want,
-                         const double *tolerance, size_t count);
+/* Fails the test when the check did not pass, printing `what`, its worst place (index, value,
+   reference, tolerance) and how far over the tolerance it is. */
+void ocft_assert_check(const char *what, const ocft_check *check);
+
+/* Compares got[i] with want[i] for i < count within tolerance[i] (NULL: exactly), as
+   ocft_check_elements does, and asserts that the comparison passed. */
+void ocft_assert_close(const char *what, const float *got, const double *want,
+                       const double *tolerance, size_t count);
 
 /* Asserts that two float arrays are bitwise identical (NaNs included): "changed nothing". */
 void ocft_assert_unchanged(const char *what, const float *got, const float *before, size_t count);
@@ -71,14 +72,57 @@ typedef struct ocft_foreign {
 void ocft_foreign_create(const ocft_env *env, size_t count, ocft_foreign *foreign);
 void ocft_foreign_release(ocft_foreign *foreign);
 
-/* Launch settings every call must refuse, each with the status it must give: an unknown variant,
-   a wait count without a list, a list with a zero count. */
-enum { OCFT_BAD_LAUNCHES = 3 };
-typedef struct ocft_bad_launch {
-  ocf_launch launch;
-  ocf_status expected;
-} ocft_bad_launch;
-void ocft_bad_launches(ocft_bad_launch bad[OCFT_BAD_LAUNCHES]);
+/* ---- tables of calls that must be refused ----
+   Each op's test lists its bad calls in one table (what the row tests, the call's arguments, the
+   status it must give) and runs every row: a row fails when its status differs or when the output
+   buffer changed, every failing row is reported, and the test fails at the end if any did. */
+
+/* The buffers a row names. */
+typedef enum ocft_buf {
+  OCFT_IN,      /* an input buffer */
+  OCFT_OUT,     /* the output buffer, whose contents every row must leave untouched */
+  OCFT_OUT_SUB, /* a sub-buffer over the first half of OCFT_OUT */
+  OCFT_FOREIGN, /* a buffer of another OpenCL context on the same device */
+  OCFT_NO_BUF   /* NULL */
+} ocft_buf;
+
+/* The launch settings a row names, each refused with its own status. */
+typedef enum ocft_launch_kind {
+  OCFT_LAUNCH_DEFAULT,       /* NULL: the defaults (not refused) */
+  OCFT_LAUNCH_BAD_VARIANT,   /* variant 9: OCF_ERR_INVALID_VALUE */
+  OCFT_LAUNCH_COUNT_NO_LIST, /* one wait event, no list: OCF_ERR_NULL_ARGUMENT */
+  OCFT_LAUNCH_LIST_NO_COUNT, /* a wait list with a count of 0: OCF_ERR_INVALID_VALUE */
+  OCFT_LAUNCH_SIZE_ZERO,     /* size member 0: OCF_ERR_INVALID_STRUCT */
+  OCFT_LAUNCH_SIZE_SMALL,    /* size member without `variant`, smaller than the first version's:
+                                OCF_ERR_INVALID_STRUCT */
+  OCFT_LAUNCH_FOREIGN_QUEUE  /* a queue of another OpenCL context: OCF_ERR_CONTEXT_MISMATCH */
+} ocft_launch_kind;
+
+/* One table run: the buffers its rows name, the output's contents before the run, and how many
+   rows failed. */
+typedef struct ocft_refusals {
+  const ocft_env *env;
+  cl_mem in, out, out_sub;
+  ocft_foreign foreign;
+  float *before, *after;
+  size_t count; /* floats in each buffer */
+  int rows, failures;
+} ocft_refusals;
+
+/* Creates the buffers (count floats each, filled from `seed`) and the foreign context. */
+void ocft_refusals_start(ocft_refusals *run, const ocft_env *env, size_t count, uint64_t seed);
+/* The buffer a row names. */
+cl_mem ocft_refusals_buffer(const ocft_refusals *run, ocft_buf which);
+/* The launch a row names, built in *storage; NULL for OCFT_LAUNCH_DEFAULT. */
+const ocf_launch *ocft_refusals_launch(const ocft_refusals *run, ocft_launch_kind kind,
+                                       ocf_launch *storage);
+/* Judges one row after its call: the status must be `expected` and the output untouched (it is
+   restored for the next row either way). A failing row is printed with `what`, both statuses and
+   ocf_last_error(). */
+void ocft_refusals_record(ocft_refusals *run, const char *what, ocf_status status,
+                          ocf_status expected);
+/* Releases the run's objects, then fails the test if any row failed. */
+void ocft_refusals_finish(ocft_refusals *run);
 
 #define OCF_ARRAY_LEN_T(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -1,9 +1,11 @@
 /*
- * Statuses, device listing and selection, context create/wrap/release, the program cache, a
- * forced build failure (clBuildProgram wrapped at link time: -Wl,--wrap=clBuildProgram) and calls
- * from several threads on one context.
+ * Statuses, device listing and selection (and the size member of ocf_device_info), context
+ * create/wrap/release, the program cache, a forced build failure (clBuildProgram wrapped at link
+ * time: -Wl,--wrap=clBuildProgram), the kernel binder's refusal of a kernel that does not match
+ * its descriptor (the internal ocf_bind_arguments), and calls from several threads on one context.
  */
 #include "reference.h"
+#include "runtime/context.h"
 #include "test_common.h"
 
 #include <pthread.h>
@@ -102,6 +104,120 @@ static void test_context_device_listing(void **state) {
     assert_true(strstr(ocf_last_error(), malformed[i]) != NULL);
   }
   ocft_assert_status(ocf_device_select(NULL, NULL), OCF_ERR_NULL_ARGUMENT);
+}
+
+/* ---- the size member of ocf_device_info: too small is refused, larger is a newer caller's ---- */
+
+/* Room for an ocf_device_info and what a newer header might have added after it. */
+enum { NEWER_EXTRA = 24, SENTINEL = 0xA5 };
+typedef union info_space {
+  ocf_device_info info;
+  unsigned char bytes[sizeof(ocf_device_info) + NEWER_EXTRA];
+} info_space;
+
+/* Whether bytes [from, to) of `bytes` all still hold the sentinel. */
+static int untouched(const unsigned char *bytes, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (bytes[i] != SENTINEL) return 0;
+  return 1;
+}
+
+/* One of the three calls that fill an ocf_device_info, on the group's device. */
+typedef enum info_call { BY_SELECT, BY_CONTEXT, BY_LIST } info_call;
+
+static ocf_status fill_info(const ocft_env *env, info_call call, ocf_device_info *info) {
+  char spec[32];
+  size_t count = 0;
+  switch (call) {
+  case BY_SELECT:
+    snprintf(spec, sizeof spec, "%u:%u", env->info.platform_index, env->info.device_index);
+    return ocf_device_select(spec, info);
+  case BY_CONTEXT:
+    return ocf_context_device_info(env->ctx, info);
+  case BY_LIST:
+    break;
+  }
+  return ocf_devices_list(info, 1, &count);
+}
+
+/* Each call refuses a size member of 0 or one byte short of the first version, touching nothing,
+   and fills exactly `size` bytes of a struct of the first version's size or larger. */
+static void test_context_device_info_size(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t bad_sizes[] = {0, OCF_DEVICE_INFO_FIRST_SIZE - 1};
+  const size_t good_sizes[] = {OCF_DEVICE_INFO_FIRST_SIZE, sizeof(ocf_device_info),
+                               sizeof(ocf_device_info) + NEWER_EXTRA};
+  const char *names[] = {"ocf_device_select", "ocf_context_device_info", "ocf_devices_list"};
+  for (int call = BY_SELECT; call <= BY_LIST; call++) {
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(bad_sizes); i++) {
+      info_space space;
+      memset(&space, SENTINEL, sizeof space);
+      space.info.size = bad_sizes[i];
+      ocft_assert_status(fill_info(env, (info_call)call, &space.info), OCF_ERR_INVALID_STRUCT);
+      assert_true(strstr(ocf_last_error(), "size") != NULL);
+      assert_int_equal(space.info.size, bad_sizes[i]);
+      if (!untouched(space.bytes, sizeof space.info.size, sizeof space)) {
+        print_error("%s with size %zu wrote into the struct it refused\n", names[call],
+                    bad_sizes[i]);
+        fail();
+      }
+    }
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(good_sizes); i++) {
+      info_space space;
+      memset(&space, SENTINEL, sizeof space);
+      space.info.size = good_sizes[i];
+      ocft_assert_status(fill_info(env, (info_call)call, &space.info), OCF_SUCCESS);
+      assert_int_equal(space.info.size, good_sizes[i]);
+      assert_string_equal(space.info.device_name, env->info.device_name);
+      if (call != BY_LIST) assert_ptr_equal(space.info.device, env->device);
+      if (!untouched(space.bytes,
+                     good_sizes[i] < sizeof space.info ? good_sizes[i] : sizeof space.info,
+                     sizeof space)) {
+        print_error("%s with size %zu wrote past the caller's struct\n", names[call],
+                    good_sizes[i]);
+        fail();
+      }
+    }
+  }
+}
+
+/* ocf_devices_list spaces its entries by devices[0].size: a newer caller's larger elements get
+   every member this library knows, their own size, and nothing else; entries past the capacity
+   and the count on a refusal are left alone. */
+static void test_context_device_list_stride(void **state) {
+  ocft_get_env(state);
+  size_t count = 0;
+  ocft_assert_status(ocf_devices_list(NULL, 0, &count), OCF_SUCCESS);
+  assert_true(count >= 1);
+  const size_t stride = sizeof(ocf_device_info) + NEWER_EXTRA;
+  /* One spare element after the capacity; ocf_device_info's alignment holds for the stride. */
+  size_t bytes = (count + 1) * stride;
+  ocf_device_info *all = malloc(bytes);
+  assert_non_null(all);
+  unsigned char *raw = (unsigned char *)all;
+  const size_t capacities[] = {1, count};
+  for (size_t c = 0; c < OCF_ARRAY_LEN_T(capacities); c++) {
+    const size_t capacity = capacities[c];
+    memset(raw, SENTINEL, bytes);
+    all->size = stride;
+    size_t listed = 0;
+    ocft_assert_status(ocf_devices_list(all, capacity, &listed), OCF_SUCCESS);
+    assert_int_equal(listed, count);
+    for (size_t d = 0; d < capacity; d++) {
+      const ocf_device_info *entry = (const ocf_device_info *)(raw + d * stride);
+      assert_int_equal(entry->size, stride);
+      assert_true(entry->device_name[0] != '\0' && entry->max_workgroup_size >= 1);
+      assert_true(untouched(raw, d * stride + sizeof(ocf_device_info), (d + 1) * stride));
+    }
+    assert_true(untouched(raw, capacity * stride, bytes));
+  }
+  memset(raw, SENTINEL, bytes);
+  all->size = 0;
+  size_t listed = 12345;
+  ocft_assert_status(ocf_devices_list(all, count, &listed), OCF_ERR_INVALID_STRUCT);
+  assert_int_equal(listed, 12345);
+  assert_true(untouched(raw, sizeof all->size, bytes));
+  free(all);
 }
 
 static void test_context_environment_spec(void **state) {
@@ -210,6 +326,95 @@ static void test_context_program_cache_and_build_failure(void **state) {
   ocf_context_release(ctx);
 }
 
+/* ---- the kernel binder refuses a kernel that does not match its descriptor ---- */
+
+/* A kernel of the test's own, and the frame its descriptors read the arguments from. */
+static const char probe_source[] = "__kernel void probe(__global float *data, const ulong n) {\n"
+                                   "  if (get_global_id(0) < n) data[get_global_id(0)] = 1.0f;\n"
+                                   "}\n";
+
+typedef struct probe_frame {
+  cl_mem data;
+  cl_ulong n;
+} probe_frame;
+
+static const char *const probe_defines[] = {NULL};
+/* probe's two arguments, and a third that it does not take. */
+static const ocf_arg_desc probe_args[] = {OCF_ARG(probe_frame, data, OCF_ARG_BUFFER),
+                                          OCF_ARG(probe_frame, n, OCF_ARG_ULONG),
+                                          {"extra", OCF_ARG_ULONG, offsetof(probe_frame, n)}};
+static const ocf_arg_desc renamed_args[] = {OCF_ARG(probe_frame, data, OCF_ARG_BUFFER),
+                                            {"count", OCF_ARG_ULONG, offsetof(probe_frame, n)}};
+
+/* A descriptor of probe with the first `count` of `args`. */
+static ocf_kernel_desc probe_desc(const ocf_arg_desc *args, unsigned count) {
+  ocf_kernel_desc desc = {OCF_KERNEL_ADD_GENERAL, "probe", OCF_PROGRAM_ADD,
+                          probe_defines,          args,    count,
+                          "a test's own kernel"};
+  return desc;
+}
+
+/* A count that differs (fewer or more arguments than the kernel takes) and a name that differs
+   are OCF_ERR_KERNEL_MISMATCH, and the kernel stays unchecked; the right descriptor binds, and
+   the kernel then runs with its arguments where the frame put them. */
+static void test_context_kernel_mismatch(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  cl_int err = CL_SUCCESS;
+  const char *source = probe_source;
+  cl_program program = clCreateProgramWithSource(env->cl, 1, &source, NULL, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clBuildProgram(program, 1, &env->device, "-cl-kernel-arg-info", NULL, NULL),
+                   CL_SUCCESS);
+  cl_kernel kernel = clCreateKernel(program, "probe", &err);
+  assert_int_equal(err, CL_SUCCESS);
+  enum { N = 8 };
+  float got[N];
+  cl_mem data = ocft_buffer(env, N, NULL);
+  probe_frame frame = {data, N};
+
+  const struct {
+    const char *what;
+    const ocf_arg_desc *args;
+    unsigned count;
+  } wrong[] = {{"one argument fewer", probe_args, 1},
+               {"one argument more", probe_args, 3},
+               {"an argument renamed", renamed_args, 2}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(wrong); i++) {
+    ocf_kernel_desc desc = probe_desc(wrong[i].args, wrong[i].count);
+    ocf_built_kernel built = {kernel, &desc, 0, 0, 0};
+    if (wrong[i].args == renamed_args) {
+      char name[16];
+      if (clGetKernelArgInfo(kernel, 1, CL_KERNEL_ARG_NAME, sizeof name, name, NULL) !=
+          CL_SUCCESS) {
+        print_message("this OpenCL runtime does not report argument names: %s not checked\n",
+                      wrong[i].what);
+        continue;
+      }
+    }
+    ocf_error_clear(); /* an internal call: it leaves the last-error text to its caller */
+    ocf_status status = ocf_bind_arguments(&built, &frame);
+    if (status != OCF_ERR_KERNEL_MISMATCH) print_error("%s:\n", wrong[i].what);
+    ocft_assert_status(status, OCF_ERR_KERNEL_MISMATCH);
+    assert_true(strstr(ocf_last_error(), "probe") != NULL);
+    assert_int_equal(built.arguments_checked, 0);
+  }
+
+  ocf_kernel_desc desc = probe_desc(probe_args, 2);
+  ocf_built_kernel built = {kernel, &desc, 0, 0, 0};
+  ocft_assert_status(ocf_bind_arguments(&built, &frame), OCF_SUCCESS);
+  assert_int_equal(built.arguments_checked, 1);
+  size_t global = N;
+  assert_int_equal(
+      clEnqueueNDRangeKernel(env->queue, kernel, 1, NULL, &global, NULL, 0, NULL, NULL),
+      CL_SUCCESS);
+  ocft_read(env, data, N, got);
+  for (size_t i = 0; i < N; i++)
+    assert_true(got[i] == 1.0f);
+  clReleaseMemObject(data);
+  clReleaseKernel(kernel);
+  clReleaseProgram(program);
+}
+
 /* ---- several threads on one context ---- */
 
 typedef struct worker {
@@ -264,9 +469,12 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_context_status_names),
       cmocka_unit_test(test_context_device_listing),
+      cmocka_unit_test(test_context_device_info_size),
+      cmocka_unit_test(test_context_device_list_stride),
       cmocka_unit_test(test_context_environment_spec),
       cmocka_unit_test(test_context_wrap),
       cmocka_unit_test(test_context_program_cache_and_build_failure),
+      cmocka_unit_test(test_context_kernel_mismatch),
       cmocka_unit_test(test_context_threads),
   };
   return cmocka_run_group_tests_name("context", tests, ocft_group_setup, ocft_group_teardown);

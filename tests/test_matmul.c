@@ -1,15 +1,8 @@
 /*
  * ocf_matmul against a CPU reference (double accumulation), and against CLBlast's SGEMM.
  *
- * Tolerance, per element of C: ocf_ref_matmul_error_factor(k) * bound, where bound is
- * |alpha| * sum_p |op(A)[i][p] op(B)[p][j]| + |beta| |C[i][j]|. Every kernel computes each
- * element as one fp32 dot product of length k (products added one by one, each step either a
- * correctly rounded multiply and add or a fused multiply-add: `a * b + acc` in OpenCL C, where
- * contraction is allowed), then one multiply by alpha and at most one multiply-add of beta * C.
- * Higham's bound for any such recursive sum is gamma_k * sum |terms| with gamma_k ~ k u
- * (u = 2^-24), and the alpha/beta update adds two more roundings: (k + 2) u * bound to first
- * order. The factor doubles that for the second-order terms and the final rounding to fp32. The
- * bound is a worst case over summation orders, so it holds for every tile shape and workgroup.
+ * Tolerance, per element of C: ocft_matmul_tolerance, argued in tests/tolerance.c from the
+ * kernels' arithmetic (one dot product per element, accumulated in order, then alpha and beta).
  */
 #include "reference.h"
 #include "test_common.h"
@@ -70,10 +63,9 @@ static void mm_data_make(const mm_case *t, uint64_t seed, mm_data *d) {
   d->want = ocft_alloc_doubles(t->m * t->n);
   d->tol = ocft_alloc_doubles(t->m * t->n);
   ocf_ref_matmul(t->ta, t->tb, t->m, t->n, t->k, t->alpha, d->a + t->a_off, d->lda, d->b + t->b_off,
-                 d->ldb, t->beta, d->c + t->c_off, d->ldc, d->want, d->tol);
-  double factor = ocf_ref_matmul_error_factor(t->k);
-  for (size_t i = 0; i < t->m * t->n; i++)
-    d->tol[i] *= factor;
+                 d->ldb, t->beta, d->c + t->c_off, d->ldc, d->want);
+  ocft_matmul_tolerance(t->ta, t->tb, t->m, t->n, t->k, t->alpha, d->a + t->a_off, d->lda,
+                        d->b + t->b_off, d->ldb, t->beta, d->c + t->c_off, d->ldc, d->tol);
 }
 
 static void mm_data_free(mm_data *d) {
@@ -374,114 +366,151 @@ static void test_matmul_workgroup_sizes(void **state) {
   clReleaseMemObject(cb);
 }
 
-/* Every validation rule returns its own status and leaves C untouched. */
+/* One call that must be refused: ocf_matmul with alpha 1, beta 0 and these arguments, or
+   ocf_matmul_ex when the row has options. */
+typedef struct bad_matmul {
+  const char *what;
+  ocf_status expected;
+  int no_context;
+  ocf_transpose ta, tb;
+  size_t m, n, k;
+  ocft_buf a;
+  size_t a_off, lda;
+  ocft_buf b;
+  size_t b_off, ldb;
+  ocft_buf c;
+  size_t c_off, ldc;
+  ocft_launch_kind launch;
+  const ocf_matmul_options *options;
+} bad_matmul;
+
+enum { BAD_N = 256 }; /* floats in each buffer of the table */
+#define NT OCF_NO_TRANS
+#define T OCF_TRANS
+#define IN OCFT_IN
+#define OUT OCFT_OUT
+
+/* Designated initializers: the members not named are 0 (OCF_F32, FP32, row-major, ...). */
+static const ocf_matmul_options options_size_zero = {.size = 0, .batch = 1};
+static const ocf_matmul_options options_size_small = {
+    .size = offsetof(ocf_matmul_options, bias_dtype), .batch = 1};
+static const ocf_matmul_options a_dtype_unknown = {
+    .size = sizeof(ocf_matmul_options), .a_dtype = (ocf_dtype)3, .batch = 1};
+static const ocf_matmul_options b_f16 = {
+    .size = sizeof(ocf_matmul_options), .b_dtype = OCF_F16, .batch = 1};
+static const ocf_matmul_options c_bf16 = {
+    .size = sizeof(ocf_matmul_options), .c_dtype = OCF_BF16, .batch = 1};
+
+static const bad_matmul bad_matmuls[] = {
+    {"no context", OCF_ERR_NULL_ARGUMENT, 1, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4, 0,
+     NULL},
+    {"A NULL", OCF_ERR_NULL_ARGUMENT, 0, NT, NT, 4, 4, 4, OCFT_NO_BUF, 0, 4, IN, 0, 4, OUT, 0, 4, 0,
+     NULL},
+    {"B NULL", OCF_ERR_NULL_ARGUMENT, 0, NT, NT, 4, 4, 4, IN, 0, 4, OCFT_NO_BUF, 0, 4, OUT, 0, 4, 0,
+     NULL},
+    {"C NULL", OCF_ERR_NULL_ARGUMENT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OCFT_NO_BUF, 0, 4, 0,
+     NULL},
+    {"trans_a 2", OCF_ERR_INVALID_VALUE, 0, (ocf_transpose)2, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT,
+     0, 4, 0, NULL},
+    {"trans_b -1", OCF_ERR_INVALID_VALUE, 0, NT, (ocf_transpose)-1, 4, 4, 4, IN, 0, 4, IN, 0, 4,
+     OUT, 0, 4, 0, NULL},
+    {"unknown variant", OCF_ERR_INVALID_VALUE, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4,
+     OCFT_LAUNCH_BAD_VARIANT, NULL},
+    {"wait count without a list", OCF_ERR_NULL_ARGUMENT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4,
+     OUT, 0, 4, OCFT_LAUNCH_COUNT_NO_LIST, NULL},
+    {"wait list without a count", OCF_ERR_INVALID_VALUE, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4,
+     OUT, 0, 4, OCFT_LAUNCH_LIST_NO_COUNT, NULL},
+    {"launch size 0", OCF_ERR_INVALID_STRUCT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4,
+     OCFT_LAUNCH_SIZE_ZERO, NULL},
+    {"launch size below its first version", OCF_ERR_INVALID_STRUCT, 0, NT, NT, 4, 4, 4, IN, 0, 4,
+     IN, 0, 4, OUT, 0, 4, OCFT_LAUNCH_SIZE_SMALL, NULL},
+    /* strides shorter than a row, for each transpose: A is m x k or k x m, B k x n or n x k */
+    {"lda 4 below k 5", OCF_ERR_INVALID_STRIDE, 0, NT, NT, 4, 6, 5, IN, 0, 4, IN, 0, 6, OUT, 0, 6,
+     0, NULL},
+    {"lda 5 below m 6 (A transposed)", OCF_ERR_INVALID_STRIDE, 0, T, NT, 6, 4, 3, IN, 0, 5, IN, 0,
+     4, OUT, 0, 4, 0, NULL},
+    {"ldb 5 below n 6", OCF_ERR_INVALID_STRIDE, 0, NT, NT, 4, 6, 4, IN, 0, 4, IN, 0, 5, OUT, 0, 6,
+     0, NULL},
+    {"ldb 5 below k 6 (B transposed)", OCF_ERR_INVALID_STRIDE, 0, NT, T, 4, 3, 6, IN, 0, 6, IN, 0,
+     5, OUT, 0, 3, 0, NULL},
+    {"ldc 5 below n 6", OCF_ERR_INVALID_STRIDE, 0, NT, NT, 4, 6, 4, IN, 0, 4, IN, 0, 6, OUT, 0, 5,
+     0, NULL},
+    {"ldb 5 below n 6 with k = 0", OCF_ERR_INVALID_STRIDE, 0, NT, NT, 4, 6, 0, IN, 0, 0, IN, 0, 5,
+     OUT, 0, 6, 0, NULL},
+    /* overflow of an extent */
+    {"m whose extent overflows", OCF_ERR_SIZE_OVERFLOW, 0, NT, NT, SIZE_MAX / 2, 4, 4, IN, 0, 4, IN,
+     0, 4, OUT, 0, 4, 0, NULL},
+    {"lda whose extent overflows", OCF_ERR_SIZE_OVERFLOW, 0, NT, NT, 4, 4, 3, IN, 0, SIZE_MAX / 2,
+     IN, 0, 4, OUT, 0, 4, 0, NULL},
+    /* buffers too small, for the extent and for the offset */
+    {"A 17 x 16 past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, NT, NT, 17, 4, 16, IN, 0, 16, IN, 0,
+     4, OUT, 0, 4, 0, NULL},
+    {"B 17 x 16 past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, NT, NT, 4, 16, 17, IN, 0, 17, IN, 0,
+     16, OUT, 0, 16, 0, NULL},
+    {"C 16 x 17 past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, NT, NT, 16, 17, 1, IN, 0, 1, IN, 0,
+     17, OUT, 0, 17, 0, NULL},
+    {"A offset past its buffer", OCF_ERR_BUFFER_TOO_SMALL, 0, NT, NT, 4, 4, 4, IN, 241, 4, IN, 0, 4,
+     OUT, 0, 4, 0, NULL},
+    {"C offset SIZE_MAX", OCF_ERR_BUFFER_TOO_SMALL, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT,
+     SIZE_MAX, 4, 0, NULL},
+    /* C overlapping A or B: the same buffer, a shifted range, and through a sub-buffer */
+    {"C is A", OCF_ERR_ALIASING, 0, NT, NT, 4, 4, 4, OUT, 0, 4, IN, 0, 4, OUT, 0, 4, 0, NULL},
+    {"C overlaps B shifted", OCF_ERR_ALIASING, 0, NT, NT, 4, 4, 4, IN, 0, 4, OUT, 8, 4, OUT, 0, 4,
+     0, NULL},
+    {"A a sub-buffer over C", OCF_ERR_ALIASING, 0, NT, NT, 4, 4, 4, OCFT_OUT_SUB, 0, 4, IN, 0, 4,
+     OUT, 10, 4, 0, NULL},
+    {"B of another context", OCF_ERR_CONTEXT_MISMATCH, 0, NT, NT, 4, 4, 4, IN, 0, 4, OCFT_FOREIGN,
+     0, 4, OUT, 0, 4, 0, NULL},
+    {"a queue of another context", OCF_ERR_CONTEXT_MISMATCH, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4,
+     OUT, 0, 4, OCFT_LAUNCH_FOREIGN_QUEUE, NULL},
+    /* the options of ocf_matmul_ex */
+    {"options size 0", OCF_ERR_INVALID_STRUCT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4, 0,
+     &options_size_zero},
+    {"options size below its first version", OCF_ERR_INVALID_STRUCT, 0, NT, NT, 4, 4, 4, IN, 0, 4,
+     IN, 0, 4, OUT, 0, 4, 0, &options_size_small},
+    {"A dtype out of range", OCF_ERR_INVALID_VALUE, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
+     4, 0, &a_dtype_unknown},
+    {"B dtype f16 (reserved)", OCF_ERR_UNSUPPORTED, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
+     4, 0, &b_f16},
+    {"C dtype bf16 (reserved)", OCF_ERR_UNSUPPORTED, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
+     4, 0, &c_bf16},
+};
+
+#undef NT
+#undef T
+#undef IN
+#undef OUT
+
+/* Every validation rule returns its own status and leaves C untouched; two legal calls beside
+   them (a transposed shape that fits, disjoint ranges of one buffer) succeed. */
 static void test_matmul_rejects_bad_arguments(void **state) {
   ocft_env *env = ocft_get_env(state);
-  enum { N = 256 };
-  float data[N], before[N], after[N];
-  ocft_fill_uniform(data, N, -1.0f, 1.0f, 5);
-  ocft_fill_uniform(before, N, -1.0f, 1.0f, 6);
-  cl_mem xb = ocft_buffer(env, N, data), cb = ocft_buffer(env, N, before);
-  ocf_context *ctx = env->ctx;
-  const ocf_transpose NT = OCF_NO_TRANS, T = OCF_TRANS;
-  ocft_bad_launch bad[OCFT_BAD_LAUNCHES];
-  ocft_bad_launches(bad);
-
-  /* NULL handles */
-  ocft_assert_status(ocf_matmul(NULL, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, NULL, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, NULL, 0, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_NULL_ARGUMENT);
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, NULL, 0, 4, NULL),
-                     OCF_ERR_NULL_ARGUMENT);
-  /* enums and launch settings */
-  ocft_assert_status(
-      ocf_matmul(ctx, (ocf_transpose)2, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
-      OCF_ERR_INVALID_VALUE);
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, (ocf_transpose)-1, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
-      OCF_ERR_INVALID_VALUE);
-  for (size_t i = 0; i < OCFT_BAD_LAUNCHES; i++)
-    ocft_assert_status(
-        ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &bad[i].launch),
-        bad[i].expected);
-  /* strides shorter than a row, for each transpose: A is m x k or k x m, B k x n or n x k */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 5, 1, xb, 0, 4, xb, 0, 6, 0, cb, 0, 6, NULL),
-                     OCF_ERR_INVALID_STRIDE); /* lda 4 < k 5 */
-  ocft_assert_status(ocf_matmul(ctx, T, NT, 6, 4, 3, 1, xb, 0, 5, xb, 0, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_INVALID_STRIDE); /* lda 5 < m 6 */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 4, 1, xb, 0, 4, xb, 0, 5, 0, cb, 0, 6, NULL),
-                     OCF_ERR_INVALID_STRIDE); /* ldb 5 < n 6 */
-  ocft_assert_status(ocf_matmul(ctx, NT, T, 4, 3, 6, 1, xb, 0, 6, xb, 0, 5, 0, cb, 0, 3, NULL),
-                     OCF_ERR_INVALID_STRIDE); /* ldb 5 < k 6 */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 4, 1, xb, 0, 4, xb, 0, 6, 0, cb, 0, 5, NULL),
-                     OCF_ERR_INVALID_STRIDE); /* ldc 5 < n 6 */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 6, 0, 1, xb, 0, 0, xb, 0, 5, 0, cb, 0, 6, NULL),
-                     OCF_ERR_INVALID_STRIDE); /* ldb 5 < n 6 with k = 0 */
-  /* transposed shapes that fit, so the transpose rule above is the only difference */
-  ocft_assert_status(ocf_matmul(ctx, T, NT, 6, 4, 3, 1, xb, 0, 6, xb, 0, 4, 0, cb, 0, 4, NULL),
+  ocft_refusals run;
+  ocft_refusals_start(&run, env, BAD_N, 5);
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(bad_matmuls); i++) {
+    const bad_matmul *b = &bad_matmuls[i];
+    ocf_context *ctx = b->no_context ? NULL : env->ctx;
+    cl_mem a = ocft_refusals_buffer(&run, b->a), bm = ocft_refusals_buffer(&run, b->b);
+    cl_mem c = ocft_refusals_buffer(&run, b->c);
+    ocf_launch storage;
+    const ocf_launch *launch = ocft_refusals_launch(&run, b->launch, &storage);
+    ocf_status status =
+        b->options
+            ? ocf_matmul_ex(ctx, b->ta, b->tb, b->m, b->n, b->k, 1.0f, a, b->a_off, b->lda, bm,
+                            b->b_off, b->ldb, 0.0f, c, b->c_off, b->ldc, b->options, launch)
+            : ocf_matmul(ctx, b->ta, b->tb, b->m, b->n, b->k, 1.0f, a, b->a_off, b->lda, bm,
+                         b->b_off, b->ldb, 0.0f, c, b->c_off, b->ldc, launch);
+    ocft_refusals_record(&run, b->what, status, b->expected);
+  }
+  /* The transposed shape of the stride rows, fitting: the transpose rule made the difference. */
+  ocft_assert_status(ocf_matmul(env->ctx, OCF_TRANS, OCF_NO_TRANS, 6, 4, 3, 1.0f, run.in, 0, 6,
+                                run.in, 0, 4, 0.0f, run.out, 0, 4, NULL),
                      OCF_SUCCESS);
-  ocft_write(env, cb, N, before);
-  /* overflow of an extent */
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, SIZE_MAX / 2, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
-      OCF_ERR_SIZE_OVERFLOW);
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 4, 3, 1, xb, 0, SIZE_MAX / 2, xb, 0, 4, 0, cb, 0, 4, NULL),
-      OCF_ERR_SIZE_OVERFLOW);
-  /* buffers too small, for the extent and for the offset */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 17, 4, 16, 1, xb, 0, 16, xb, 0, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_BUFFER_TOO_SMALL); /* A: 17 x 16 > 256 */
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 16, 17, 1, xb, 0, 17, xb, 0, 16, 0, cb, 0, 16, NULL),
-      OCF_ERR_BUFFER_TOO_SMALL); /* B: 17 x 16 > 256 */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 16, 17, 1, 1, xb, 0, 1, xb, 0, 17, 0, cb, 0, 17, NULL),
-                     OCF_ERR_BUFFER_TOO_SMALL); /* C: 16 x 17 > 256 */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 241, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, SIZE_MAX, 4, NULL),
-      OCF_ERR_BUFFER_TOO_SMALL);
-  /* C overlapping A or B: the same buffer, a shifted range, and through a sub-buffer */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, cb, 0, 4, xb, 0, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_ALIASING);
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, cb, 8, 4, 0, cb, 0, 4, NULL),
-                     OCF_ERR_ALIASING);
-  cl_buffer_region region = {0, 64 * sizeof(float)};
-  cl_int err = CL_SUCCESS;
-  cl_mem sub =
-      clCreateSubBuffer(cb, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, sub, 0, 4, xb, 0, 4, 0, cb, 10, 4, NULL),
-                     OCF_ERR_ALIASING);
-  ocft_read(env, cb, N, after);
-  ocft_assert_unchanged("matmul after rejected calls", after, before, N);
-
   /* Disjoint ranges of one buffer are fine: C after A and B in the same buffer. */
-  ocft_assert_status(ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, cb, 0, 4, cb, 16, 4, 0, cb, 32, 4, NULL),
+  ocft_assert_status(ocf_matmul(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 4, 4, 4, 1.0f, run.out, 0, 4,
+                                run.out, 16, 4, 0.0f, run.out, 32, 4, NULL),
                      OCF_SUCCESS);
-
-  /* A buffer from another OpenCL context is refused too. */
-  ocft_foreign foreign;
-  ocft_foreign_create(env, N, &foreign);
-  ocft_write(env, cb, N, before);
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, foreign.buffer, 0, 4, 0, cb, 0, 4, NULL),
-      OCF_ERR_CONTEXT_MISMATCH);
-  ocf_launch other_queue = OCF_LAUNCH_INIT;
-  other_queue.queue = foreign.queue;
-  ocft_assert_status(
-      ocf_matmul(ctx, NT, NT, 4, 4, 4, 1, xb, 0, 4, xb, 0, 4, 0, cb, 0, 4, &other_queue),
-      OCF_ERR_CONTEXT_MISMATCH);
-  ocft_read(env, cb, N, after);
-  ocft_assert_unchanged("matmul after rejected calls", after, before, N);
-
-  ocft_foreign_release(&foreign);
-  clReleaseMemObject(sub);
-  clReleaseMemObject(xb);
-  clReleaseMemObject(cb);
+  ocft_refusals_finish(&run);
 }
 
 /* m = 0 or n = 0: success, nothing written, and an event still comes back when asked for. */

@@ -1,0 +1,275 @@
+/*
+ * The error models (tolerance.h). u = 2^-24 is the unit roundoff of fp32: a correctly rounded
+ * operation is off by at most u times its exact result (1 ulp is at most 2u of the value).
+ * OpenCL 1.2 (full profile, which every device here has) allows exp 3 ulp, a division 2.5 ulp,
+ * and computes + and * correctly rounded; the library builds without -cl-fast-relaxed-math.
+ * A reference in double is off by at most n 2^-53 after n operations: counted, though it is
+ * far below every fp32 term. Denormals are optional in fp32 and GPUs flush them: an absolute
+ * floor of FLT_MIN per rounding covers a value flushed to zero.
+ *
+ * ---- add ----
+ * fp32 addition is correctly rounded and the reference (double)x + (double)y is exact for every
+ * input here (exponents within 29 of each other), so rounding it to float gives the one right
+ * answer: tolerance 0 (ocft_check_elements with tol NULL).
+ *
+ * ---- matmul ----
+ * Every kernel of cl/matmul.cl computes C[i][j] as one dot product accumulated in the order
+ * p = 0, 1, ..., k - 1 (the tiles change which work-item computes an element and when, never the
+ * order; guarded loads add exact zeros), then v = alpha acc and C = beta C + v. A step
+ * acc = a b + acc is a fused multiply-add (one rounding) or a product and a sum (two), as OpenCL
+ * C's contraction allows. With P_p = a_p b_p and T_p = P_0 + ... + P_p exact, every rounding is
+ * at most u times the exact value it rounds, so to first order
+ *     |error| <= u (|alpha| sum_p (|P_p| + |T_p|) + |alpha T_k| + |beta C| + |result|)
+ * (the last two only when beta != 0). This follows the data: for inputs of random sign the
+ * partial sums grow like sqrt(p), not p, and the bound with them; the worst case over all inputs
+ * of the same magnitudes is Higham's gamma_{k+2} sum |terms| ("Accuracy and Stability of
+ * Numerical Algorithms", 3.1). The computed partial sums differ from the exact ones by at most
+ * gamma_k sum |P|, which adds the second-order (k + 2) u gamma_{k+2} (|alpha| sum |P| + |beta C|).
+ * A kernel that sums in another order (split K, tensor cores) needs its own model here.
+ *
+ * ---- softmax ----
+ * Row r has inputs x_k with max m and exact outputs y_k = e_k / S, e_k = exp(x_k - m),
+ * S = sum e_k. Every kernel of cl/softmax.cl computes an output as
+ *     yhat_i = ehat_i * g * (1 / Shat)      (softmax_base_divide: ehat_i / Shat)
+ * where ehat_i = exp(x_i - m') against some max m' <= m (the row's, a work-item's, a block's),
+ * g carries m' to m for one work-item's elements (softmax_resident; 1 elsewhere), and Shat is the
+ * row's sum as the kernel reduced it: one number for the whole row, whichever workgroup writes an
+ * element (the split kernels combine the parts' pairs in the same order in every workgroup).
+ * So a row's error is a part particular to each element times a factor common to the row, and
+ * the check measures them apart: the common factor rho = sum yhat / sum y, then each element
+ * against rho y_i with a tight tolerance, then rho against 1 with the row's bound. No bug hides in
+ * rho: an element off on its own fails its own check, a row off as a whole fails the row's.
+ *
+ * Per element, a_i: the argument x_i - m' is rounded once, and so are the arguments of the
+ * rescales that carry m' to m; those arguments add up to m - m' (they telescope), so u |x_i - m|
+ * in all, which exp turns into the same relative error. exp: 6u. g: another exp and a product,
+ * 7u. The last product: u (softmax_base_divide's division instead: 5u, and no g). So
+ *     a_i = u (14 + |x_i - m|).
+ * Then rho = (1 + beta)(1 + abar) with abar at most sum y_i a_i, and each element is within
+ * rho y_i (a_i + abar) / (1 - abar) of rho y_i.
+ *
+ * The row's factor, beta: 1 / Shat costs 5u, and Shat's own relative error sigma is
+ *   - each term's: its exp (6u) and its argument (u |x_k - m|, telescoped as above), weighted by
+ *     its share y_k: u sum y_k (6 + |x_k - m|);
+ *   - the additions: each rounds a partial sum by u times its value (in units of S). Partial sums
+ *     at the same depth of the reduction tree are disjoint, so they add up to at most 1: u D for
+ *     a tree of depth D. D counts the terms one work-item adds in sequence, so it grows with
+ *     the row divided by the work-items that share it, and the error does too: at 10^6 columns
+ *     the general kernel is off by 8.8e-4 on one work-item and by 1.4e-5 on 64 (PoCL; the
+ *     roundings of a growing sum of positive terms lean one way, so no sqrt(D) model holds);
+ *   - the rescales: combine() multiplies the pair with the smaller max by exp(m_small - m_big)
+ *     (6u for exp, u for the product; the argument is counted above), a partial sum of value at
+ *     most 1. A rescale happens only where the max grows: in a work-item's loop (a chain) at the
+ *     chain's new maxima, in a tree level at most once a node. A chain of n inputs in random order
+ *     has at most R(n) = 4 (1 + ln n) + 12 new maxima, except with probability below 1e-13
+ *     (Chernoff's bound on a sum of independent Bernoulli(1/i), whose mean is H_n <= 1 + ln n).
+ *     One chain's rescaled sums add up to at most R times its share of the row, so all chains
+ *     together to R; the loop over a split row's parts is one more chain; each tree level adds at
+ *     most 1: Q = 2 R(n) + ceil(log2 W_hi), and never more than D. So 7u Q.
+ *   The tree: a work-item reduces n = max(ceil(cols / W_lo) + 15, 64) elements (its share,
+ *   rounded up to whole vectors of at most 16 floats, whose missing lanes add exact zeros; the
+ *   kernels that hold a row in registers hold at most 64 floats a work-item, a rule of the
+ *   tuning schema). The workgroup then combines its work-items in a pairwise tree, ceil(log2 W)
+ *   levels, or, in softmax_rows, 15 + W / 16 serial additions (chunks of 16), which is at least
+ *   as many. A split row's loop over its p parts adds p levels but divides the share by p: with
+ *   at least one vector a part, at most one level more. And no tree over cols terms is deeper
+ *   than cols - 1: D = min(cols - 1, n + 16 + ceil(W_hi / 16)).
+ *   beta = (5u + sigma) / (1 - sigma); |rho - 1| <= beta + abar + beta abar.
+ * W_lo and W_hi, the fewest and the most work-items over which one row is reduced: an explicit
+ * launch size is both; a default launch gets OCFT_SOFTMAX_DEFAULT_WORKGROUP and the device's
+ * maximum (ocf_device_info, both capped by the device's limits).
+ */
+#include "tolerance.h"
+
+#include <float.h>
+#include <math.h>
+
+static const double fp32_u = 0x1.0p-24;
+
+/* gamma_n of a precision with unit roundoff unit: n unit / (1 - n unit). */
+static double gamma_n(double n, double unit) {
+  return n * unit / (1.0 - n * unit);
+}
+
+void ocft_check_start(ocft_check *check) {
+  check->ratio = 0.0;
+  check->worst = 0;
+  check->row_factor = 0;
+  check->got = check->want = check->tolerance = 0.0;
+  check->checked = 0;
+}
+
+int ocft_check_passed(const ocft_check *check) {
+  return check->ratio <= 1.0;
+}
+
+/* error / tolerance for one value: NaN meets NaN, an infinity the same infinity. */
+static double ratio_of(double got, double want, double tol) {
+  if (isnan(want)) return isnan(got) ? 0.0 : INFINITY;
+  if (isinf(want)) return got == want ? 0.0 : INFINITY;
+  if (!isfinite(got)) return INFINITY;
+  double error = fabs(got - want);
+  if (tol > 0.0) return error / tol;
+  return error == 0.0 ? 0.0 : INFINITY;
+}
+
+/* Records one compared place; the first of equal ratios stays the worst. */
+static void consider(ocft_check *check, size_t index, double got, double want, double tol,
+                     int row_factor) {
+  double ratio = ratio_of(got, want, tol);
+  if (ratio > check->ratio) {
+    check->ratio = ratio;
+    check->worst = index;
+    check->row_factor = row_factor;
+    check->got = got;
+    check->want = want;
+    check->tolerance = tol;
+  }
+}
+
+void ocft_check_merge(ocft_check *total, const ocft_check *part, size_t offset) {
+  if (part->checked && (total->checked == 0 || part->ratio > total->ratio)) {
+    size_t checked = total->checked;
+    *total = *part;
+    total->worst += offset;
+    total->checked = checked;
+  }
+  total->checked += part->checked;
+}
+
+void ocft_check_elements(const float *got, const double *want, const double *tol, size_t count,
+                         ocft_check *check) {
+  ocft_check part;
+  ocft_check_start(&part);
+  for (size_t i = 0; i < count; i++)
+    consider(&part, i, got[i], want[i], tol ? tol[i] : 0.0, 0);
+  part.checked = count;
+  ocft_check_merge(check, &part, 0);
+}
+
+/* ---- matmul ---- */
+
+void ocft_matmul_tolerance(int trans_a, int trans_b, size_t m, size_t n, size_t k, float alpha,
+                           const float *a, size_t lda, const float *b, size_t ldb, float beta,
+                           const float *c, size_t ldc, double *tol) {
+  const double abs_alpha = fabs((double)alpha);
+  const double second_order = (double)(k + 2) * fp32_u * gamma_n((double)(k + 2), fp32_u);
+  const double reference = gamma_n((double)(k + 2), 0x1.0p-53);
+  const double floor = (double)(k + 2) * FLT_MIN * (abs_alpha > 1.0 ? abs_alpha : 1.0);
+  for (size_t i = 0; i < m; i++) {
+    for (size_t j = 0; j < n; j++) {
+      double partial = 0.0, path = 0.0, products = 0.0;
+      for (size_t p = 0; p < k; p++) {
+        double av = trans_a ? a[p * lda + i] : a[i * lda + p];
+        double bv = trans_b ? b[j * ldb + p] : b[p * ldb + j];
+        double product = av * bv; /* exact: two 24-bit significands fit in 53 bits */
+        partial += product;
+        products += fabs(product);
+        path += fabs(product) + fabs(partial);
+      }
+      double result = (double)alpha * partial;
+      double first = abs_alpha * path + fabs(result);
+      double scale = abs_alpha * products;
+      if (beta != 0.0f) {
+        double beta_c = (double)beta * c[i * ldc + j];
+        first += fabs(beta_c) + fabs(result + beta_c);
+        scale += fabs(beta_c);
+      }
+      tol[i * n + j] = fp32_u * first + (second_order + reference) * scale + floor;
+    }
+  }
+}
+
+/* ---- softmax ---- */
+
+/* The bounds of softmax's model that depend on the row length only (see the top of the file). */
+typedef struct softmax_model {
+  double depth;    /* D: the reduction tree's depth */
+  double rescales; /* Q: the rescaled partial sums, in units of S */
+  size_t cols;
+} softmax_model;
+
+/* R(n): new maxima of a chain of n inputs in random order, but for probability 1e-13. */
+static double new_maxima(double n) {
+  double r = 4.0 * (1.0 + log(n)) + 12.0;
+  return n < r ? n : r;
+}
+
+static softmax_model softmax_model_for(size_t cols, size_t workgroup_size,
+                                       const ocf_device_info *device) {
+  /* Without a device a default launch may reduce a row over anything from one work-item up. */
+  double w_lo = 1.0, w_hi = 65536.0;
+  if (workgroup_size) {
+    w_lo = w_hi = (double)workgroup_size;
+  } else if (device) {
+    w_hi = (double)device->max_workgroup_size;
+    w_lo = OCFT_SOFTMAX_DEFAULT_WORKGROUP;
+    if (w_lo > w_hi) w_lo = w_hi;
+    if (w_lo > (double)device->max_work_item_sizes[0])
+      w_lo = (double)device->max_work_item_sizes[0];
+    if (w_lo < 1.0) w_lo = 1.0;
+  }
+  softmax_model model = {0.0, 0.0, cols};
+  double share = ceil((double)cols / w_lo) + 15.0;
+  if (share < 64.0) share = 64.0;
+  double depth = share + 16.0 + ceil(w_hi / 16.0);
+  model.depth = (double)cols - 1.0 < depth ? (double)cols - 1.0 : depth;
+  double rescales = 2.0 * new_maxima(share) + ceil(log2(w_hi));
+  model.rescales = model.depth < rescales ? model.depth : rescales;
+  return model;
+}
+
+/* One row: the elements against rho y_i, then rho against 1. `base` is the row's first index in
+   the compared arrays. */
+static void softmax_row(const softmax_model *model, const float *x, const double *y,
+                        const float *got, size_t base, ocft_check *check) {
+  const size_t cols = model->cols;
+  double m = -INFINITY;
+  int nan_row = 0, non_finite_output = 0;
+  for (size_t c = 0; c < cols; c++) {
+    if (isnan(y[c])) nan_row = 1; /* the reference makes the whole row NaN */
+    if (x[c] > m) m = x[c];
+    if (!isfinite(got[c])) non_finite_output = 1;
+  }
+  if (nan_row || non_finite_output) {
+    /* A NaN row must be NaN throughout; in a row of numbers, each non-finite output is wrong. */
+    for (size_t c = 0; c < cols; c++)
+      if (nan_row || !isfinite(got[c])) consider(check, base + c, got[c], y[c], 0.0, 0);
+    return;
+  }
+  const double u = fp32_u, reference_op = 0x1.0p-53;
+  double sum_got = 0.0, sum_want = 0.0, abar = 0.0, terms = 0.0;
+  for (size_t c = 0; c < cols; c++) {
+    double distance = isfinite(x[c]) ? m - x[c] : 0.0; /* a -inf input gives an exact 0 */
+    sum_got += got[c];
+    sum_want += y[c];
+    abar += y[c] * (u * (14.0 + distance) + 4.0 * reference_op);
+    terms += y[c] * (6.0 + distance);
+  }
+  const double rho = sum_got / sum_want;
+  const double flushed = 2.0 * FLT_MIN;
+  for (size_t c = 0; c < cols; c++) {
+    double distance = isfinite(x[c]) ? m - x[c] : 0.0;
+    double a = u * (14.0 + distance) + 4.0 * reference_op;
+    double tol = rho * y[c] * (a + abar) / (1.0 - abar) + flushed + y[c] * (double)cols * flushed;
+    consider(check, base + c, got[c], rho * y[c], tol, 0);
+  }
+  double sigma = u * (terms + model->depth + 7.0 * model->rescales);
+  double beta = (5.0 * u + sigma) / (1.0 - sigma);
+  double tol = beta + abar + beta * abar + gamma_n((double)cols + 4.0, reference_op) +
+               (double)cols * flushed;
+  consider(check, base, rho, 1.0, tol, 1);
+}
+
+void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld, const double *want,
+                        const float *got, size_t got_ld, size_t workgroup_size,
+                        const ocf_device_info *device, ocft_check *check) {
+  if (rows == 0 || cols == 0) return;
+  const softmax_model model = softmax_model_for(cols, workgroup_size, device);
+  ocft_check part;
+  ocft_check_start(&part);
+  for (size_t r = 0; r < rows; r++)
+    softmax_row(&model, in + r * in_ld, want + r * cols, got + r * got_ld, r * cols, &part);
+  part.checked = rows * cols;
+  ocft_check_merge(check, &part, 0);
+}
