@@ -284,6 +284,9 @@ static void test_context_wrap(void **state) {
 /* A program is built once per option set; a failed build says so, with the compiler's log. */
 static void test_context_program_cache_and_build_failure(void **state) {
   ocft_get_env(state);
+  /* The in-memory cache is what this test counts: binaries from the disk cache of an earlier
+     run would turn a forced build failure into a refused binary and a rebuild. */
+  setenv("OCLFUSE_CACHE", "0", 1);
   ocf_context *ctx = NULL;
   ocft_assert_status(ocf_context_create(getenv("OCLFUSE_TEST_DEVICE"), &ctx), OCF_SUCCESS);
   enum { N = 100 };
@@ -324,6 +327,7 @@ static void test_context_program_cache_and_build_failure(void **state) {
   assert_string_equal(ocf_last_error(), "");
   clReleaseMemObject(xb);
   ocf_context_release(ctx);
+  unsetenv("OCLFUSE_CACHE");
 }
 
 /* ---- the kernel binder refuses a kernel that does not match its descriptor ---- */
