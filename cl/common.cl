@@ -61,34 +61,38 @@ ushort ocf_float_to_bf16(float f) {
 #define OCF_VSTORE_HALF_8 vstore_half8_rte
 #define OCF_VSTORE_HALF_16 vstore_half16_rte
 
-float ocf_bf16_load1(size_t i, __global const ushort *p) {
-  return OCF_BF16_TO_FLOAT(p[i]);
-}
-void ocf_bf16_store1(float v, size_t i, __global ushort *p) {
-  p[i] = ocf_float_to_bf16(v);
-}
-/* Lane-wise bfloat16 loads and round-to-nearest-even stores of w lanes. */
-#define OCF_BF16_VECTOR(w)                                                                       \
-  OCF_CAT(float, w) OCF_CAT(ocf_bf16_load, w)(size_t i, __global const ushort *p) {              \
-    return OCF_CAT(as_float, w)(OCF_CAT(convert_uint, w)(OCF_CAT(vload, w)(i, p)) << 16);        \
-  }                                                                                              \
-  void OCF_CAT(ocf_bf16_store, w)(OCF_CAT(float, w) v, size_t i, __global ushort * p) {          \
-    const OCF_CAT(uint, w) u = OCF_CAT(as_uint, w)(v);                                           \
-    const OCF_CAT(uint, w) r = select((u + 0x7fffu + ((u >> 16) & 1u)) >> 16, (u >> 16) | 0x40u, \
-                                      OCF_CAT(as_uint, w)(isnan(v)));                            \
-    OCF_CAT(vstore, w)(OCF_CAT(convert_ushort, w)(r), i, p);                                     \
-  }
-OCF_BF16_VECTOR(2)
-OCF_BF16_VECTOR(4)
-OCF_BF16_VECTOR(8)
-OCF_BF16_VECTOR(16)
+/* Lane-wise bfloat16 loads and round-to-nearest-even stores of w lanes, as macros rather than
+   functions: a function taking or returning a 16-lane vector changes the CPU calling convention
+   without AVX-512, which PoCL warns about on every build. */
+#define OCF_BF16_LOADV(w, p, i) \
+  OCF_CAT(as_float, w)(OCF_CAT(convert_uint, w)(OCF_CAT(vload, w)((i), (p))) << 16)
+#define OCF_BF16_STOREV(w, p, i, v)                                                                \
+  do {                                                                                             \
+    const OCF_CAT(uint, w) ocf_u_ = OCF_CAT(as_uint, w)(v);                                        \
+    const OCF_CAT(uint, w) ocf_r_ = select((ocf_u_ + 0x7fffu + ((ocf_u_ >> 16) & 1u)) >> 16,       \
+                                           (ocf_u_ >> 16) | 0x40u, OCF_CAT(as_uint, w)(isnan(v))); \
+    OCF_CAT(vstore, w)(OCF_CAT(convert_ushort, w)(ocf_r_), (i), (p));                              \
+  } while (0)
+/* One lane: the scalar conversions above. */
+#define OCF_BF16_LOADV_1(p, i) OCF_BF16_TO_FLOAT((p)[i])
+#define OCF_BF16_STOREV_1(p, i, v) ((p)[i] = ocf_float_to_bf16(v))
 
 #define OCF_LOADV_0(w, p, i) (((__global const OCF_FLOATN(w) *)(p))[i])
 #define OCF_LOADV_1(w, p, i) OCF_CAT(OCF_VLOAD_HALF_, w)((i), (p))
-#define OCF_LOADV_2(w, p, i) OCF_CAT(ocf_bf16_load, w)((i), (p))
+#define OCF_LOADV_2(w, p, i) OCF_CAT(OCF_LOADV_2_, w)(w, p, i)
+#define OCF_LOADV_2_1(w, p, i) OCF_BF16_LOADV_1(p, i)
+#define OCF_LOADV_2_2(w, p, i) OCF_BF16_LOADV(w, p, i)
+#define OCF_LOADV_2_4(w, p, i) OCF_BF16_LOADV(w, p, i)
+#define OCF_LOADV_2_8(w, p, i) OCF_BF16_LOADV(w, p, i)
+#define OCF_LOADV_2_16(w, p, i) OCF_BF16_LOADV(w, p, i)
 #define OCF_LOADV(t, w, p, i) OCF_CAT(OCF_LOADV_, t)(w, p, i)
 
 #define OCF_STOREV_0(w, p, i, v) (((__global OCF_FLOATN(w) *)(p))[i] = (v))
 #define OCF_STOREV_1(w, p, i, v) OCF_CAT(OCF_VSTORE_HALF_, w)((v), (i), (p))
-#define OCF_STOREV_2(w, p, i, v) OCF_CAT(ocf_bf16_store, w)((v), (i), (p))
+#define OCF_STOREV_2(w, p, i, v) OCF_CAT(OCF_STOREV_2_, w)(w, p, i, v)
+#define OCF_STOREV_2_1(w, p, i, v) OCF_BF16_STOREV_1(p, i, v)
+#define OCF_STOREV_2_2(w, p, i, v) OCF_BF16_STOREV(w, p, i, v)
+#define OCF_STOREV_2_4(w, p, i, v) OCF_BF16_STOREV(w, p, i, v)
+#define OCF_STOREV_2_8(w, p, i, v) OCF_BF16_STOREV(w, p, i, v)
+#define OCF_STOREV_2_16(w, p, i, v) OCF_BF16_STOREV(w, p, i, v)
 #define OCF_STOREV(t, w, p, i, v) OCF_CAT(OCF_STOREV_, t)(w, p, i, v)
