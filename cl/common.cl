@@ -41,7 +41,8 @@ ushort ocf_float_to_bf16(float f) {
    magnitude carries into the exponent exactly as a wider mantissa would, up to infinity; a NaN
    stays a (quiet) NaN. The TF32 and 3XTF32 modes round their inputs with this where no matrix
    unit runs them, so that a result does not depend on which kernel ran
-   (3XTF32: big = ocf_round_tf32(x), small = ocf_round_tf32(x - big)). */
+   (3XTF32: big = ocf_round_tf32(x), small = ocf_round_tf32(x - big), or 0 when big is infinite,
+   as cl/matmul_mma_nv.cl splits). */
 float ocf_round_tf32(const float x) {
   const uint u = as_uint(x);
   if (isnan(x)) return as_float((u | 0x00400000u) & 0xffffe000u);

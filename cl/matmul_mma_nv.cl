@@ -10,7 +10,8 @@
  * Modes (-D):
  *   AB_DTYPE 0, PRECISION 1 (TF32)    fp32 A and B, each element rounded by cvt.rna.tf32.f32
  *                                     (nearest, ties away from zero, 10 mantissa bits)
- *   AB_DTYPE 0, PRECISION 2 (3XTF32)  x = big + small, big = tf32(x), small = tf32(x - big);
+ *   AB_DTYPE 0, PRECISION 2 (3XTF32)  x = big + small, big = tf32(x), small = tf32(x - big)
+ *                                     (0 when big is infinite, so that an infinity stays one);
  *                                     acc += a_small b_big; acc += a_big b_small;
  *                                     acc += a_big b_big (smallest terms first; a_small b_small
  *                                     is below fp32's resolution and left out)
@@ -27,6 +28,10 @@
  * sm_90a (wgmma, setmaxnreg). It cannot run under Oclgrind or PoCL. Another vendor's matrix
  * instructions (Intel's subgroup matrix multiply-accumulate, AMD's MFMA/WMMA) belong in another
  * file with this kernel's arguments and tile tunables (BM, BN, BK, WM, WN, STAGES).
+ *
+ * Launch: kernel matmul_mma, global (tiles_m * tiles_n * THREADS, batch), local (THREADS, 1),
+ * THREADS = 32 * (BM / WM) * (BN / WN), tiles_m = ceil(m / BM), tiles_n = ceil(n / BN);
+ * workgroup i computes the tile tile_of(i) picks (GROUP_M tile rows at a time).
  *
  * One workgroup computes one BM x BN tile of C with WARPS_M x WARPS_N warps; warp (wm, wn) owns
  * the WM x WN block at rows wm * WM, columns wn * WN of the tile, as (WM / 16) x (WN / 8)
@@ -431,6 +436,14 @@ INLINE uint tf32_bits(const float x) {
   return r;
 }
 
+/* The 3XTF32 split of x (raw bits): *big = tf32(x), *small = tf32(x - big), 0 when big is
+   infinite (x - big would be a NaN). */
+INLINE void split3(const uint x, uint *big, uint *small) {
+  *big = tf32_bits(as_float(x));
+  const uint rest = tf32_bits(as_float(x) - as_float(*big));
+  *small = (*big & 0x7fffffffu) == 0x7f800000u ? 0u : rest;
+}
+
 /* ---- global -> local: one operand's K slice into one stage ---- */
 
 /* One copy unit: `valid` elements from `from` (the rest zeros) to byte `at` of a tile. */
@@ -559,19 +572,13 @@ INLINE void multiply_slice(__local const uint4 *a_tile, const uint a_addr,
 #pragma unroll
     for (uint mt = 0; mt < MT; mt++)
 #pragma unroll
-      for (uint q = 0; q < 4; q++) {
-        const float x = as_float(af[mt][q]);
-        af[mt][q] = tf32_bits(x);
-        a_lo[mt][q] = tf32_bits(x - as_float(af[mt][q]));
-      }
+      for (uint q = 0; q < 4; q++)
+        split3(af[mt][q], &af[mt][q], &a_lo[mt][q]);
 #pragma unroll
     for (uint nt = 0; nt < NT; nt++)
 #pragma unroll
-      for (uint q = 0; q < 2; q++) {
-        const float x = as_float(bf[nt][q]);
-        bf[nt][q] = tf32_bits(x);
-        b_lo[nt][q] = tf32_bits(x - as_float(bf[nt][q]));
-      }
+      for (uint q = 0; q < 2; q++)
+        split3(bf[nt][q], &bf[nt][q], &b_lo[nt][q]);
 #pragma unroll
     for (uint mt = 0; mt < MT; mt++)
 #pragma unroll

@@ -549,9 +549,6 @@ static void run_one(lab_env *env, gemm_program *prog, const gemm_config *g, gemm
   char name[64];
   config_name(g, name, sizeof name);
   lab_row_init(&row, "gemm", name, s->name);
-  lab_build_wait(prog->pool, prog->index);
-  row.regs = prog->build->regs;
-  row.spill = prog->build->spill;
   char activity[160];
   snprintf(activity, sizeof activity, "gemm %s on %s", name, s->name);
   lab_set_activity(activity);
@@ -562,6 +559,9 @@ static void run_one(lab_env *env, gemm_program *prog, const gemm_config *g, gemm
     finish(&row);
     return;
   }
+  lab_build_wait(prog->pool, prog->index);
+  row.regs = prog->build->regs;
+  row.spill = prog->build->spill;
   if (!kernel_ready(env, prog, row.detail, sizeof row.detail)) {
     row.status = LAB_BUILD;
     finish(&row);

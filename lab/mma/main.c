@@ -26,6 +26,7 @@ static struct timespec started;
 static double soft_budget = 200.0, hard_limit = 230.0;
 static pthread_mutex_t activity_lock = PTHREAD_MUTEX_INITIALIZER;
 static char activity[192] = "starting";
+static char table_path[1024];
 
 double lab_now(void) {
   struct timespec t;
@@ -54,6 +55,7 @@ static void *watchdog(void *arg) {
   lab_log(1, "\nWATCHDOG: still busy after %.0f s (%s); printing what is done and exiting\n",
           lab_now(), what);
   lab_table_print();
+  if (*table_path) lab_table_write(table_path);
   lab_log_close();
   _exit(3);
 }
@@ -108,6 +110,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "mma_lab: cannot write %s\n", path);
     return 1;
   }
+  snprintf(table_path, sizeof table_path, "%s/mma_table.txt", out);
   pthread_t dog;
   pthread_create(&dog, NULL, watchdog, NULL);
   lab_log(1, "mma_lab: root %s, budget %.0f s (hard limit %.0f s), %d build threads%s\n", root,
@@ -130,10 +133,10 @@ int main(int argc, char **argv) {
   lab_log(1, "gemm done at %.1f s\n", lab_now());
 
   lab_table_print();
-  snprintf(path, sizeof path, "%s/mma_table.txt", out);
-  lab_table_write(path);
+  lab_table_write(table_path);
   lab_env_close(&env);
-  lab_log(1, "mma_lab: finished in %.1f s; log %s/mma_lab.log, table %s\n", lab_now(), out, path);
+  lab_log(1, "mma_lab: finished in %.1f s; log %s/mma_lab.log, table %s\n", lab_now(), out,
+          table_path);
   lab_log_close();
   return 0;
 }

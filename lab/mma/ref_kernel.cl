@@ -40,8 +40,8 @@
 /* acc + a b in the mode's arithmetic. */
 float mode_product(const float acc, const float a, const float b) {
 #if AB_DTYPE == 0 && PRECISION == 2
-  const float ab = ocf_round_tf32(a), as = ocf_round_tf32(a - ab);
-  const float bb = ocf_round_tf32(b), bs = ocf_round_tf32(b - bb);
+  const float ab = ocf_round_tf32(a), as = isinf(ab) ? 0.0f : ocf_round_tf32(a - ab);
+  const float bb = ocf_round_tf32(b), bs = isinf(bb) ? 0.0f : ocf_round_tf32(b - bb);
   return ((acc + as * bb) + ab * bs) + ab * bb;
 #elif AB_DTYPE == 0
   return acc + ocf_round_tf32(a) * ocf_round_tf32(b);

@@ -152,9 +152,16 @@ static void print_summary(FILE *out) {
     if (rows[i].ms > 0)
       fprintf(out, "%-34s %-20s %8.1f %8.3f %8.1f %9.2e\n", rows[i].name, rows[i].shape,
               rows[i].tflops, rows[i].ms, rows[i].err_mode, rows[i].rel_mean);
-  size_t count[LAB_INFO + 1] = {0};
-  for (size_t i = 0; i < row_count; i++)
-    count[rows[i].status]++;
+  size_t count[LAB_INFO + 1] = {0}, listed = 0;
+  fprintf(out, "\n== rows that did not pass (TIME rows only counted) ==\n");
+  for (size_t i = 0; i < row_count; i++) {
+    const lab_status st = rows[i].status;
+    count[st]++;
+    if (st != LAB_PASS && st != LAB_INFO && st != LAB_TIME && listed++ < 40)
+      fprintf(out, "%-5s %s | %s | %s\n", lab_status_name(st), rows[i].name, rows[i].shape,
+              rows[i].detail);
+  }
+  if (listed > 40) fprintf(out, "(%zu more in the table)\n", listed - 40);
   fprintf(out, "\nrows:");
   for (int s = 0; s <= LAB_INFO; s++)
     if (count[s]) fprintf(out, " %zu %s", count[s], lab_status_name((lab_status)s));
