@@ -229,8 +229,19 @@
 #endif
 
 /* Every helper is forced inline: the accumulator and fragment arrays it is handed must end up
-   in registers, which needs constant indices after the caller's loops are unrolled. */
+   in registers, which needs constant indices after the caller's loops are unrolled. The lab
+   probes which spelling the compiler takes (OCF_MMA_INLINE 0: static inline always_inline,
+   1: always_inline alone, 2: none, relying on the compiler's own inlining). */
+#ifndef OCF_MMA_INLINE
+#define OCF_MMA_INLINE 0
+#endif
+#if OCF_MMA_INLINE == 0
 #define INLINE static inline __attribute__((always_inline))
+#elif OCF_MMA_INLINE == 1
+#define INLINE __attribute__((always_inline))
+#else
+#define INLINE
+#endif
 
 /* ---- index arithmetic (pure; the lab's CPU emulation includes this part alone) ---- */
 

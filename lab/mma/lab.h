@@ -146,9 +146,10 @@ cl_int lab_run_kernel(lab_env *env, cl_kernel kernel, cl_uint dims, const size_t
 /* ---- probes.c ---- */
 
 typedef struct lab_probe_choice {
-  int laddr; /* OCF_MMA_LADDR that works, -1 none */
-  int gaddr; /* OCF_MMA_GADDR that works, -1 none */
-  int asm_ok;
+  int laddr;       /* OCF_MMA_LADDR that works, -1 none */
+  int gaddr;       /* OCF_MMA_GADDR that works, -1 none */
+  int asm_ok;      /* 1 __asm__ builds, 2 only asm, 0 neither */
+  int inline_form; /* OCF_MMA_INLINE that builds */
 } lab_probe_choice;
 
 /* Builds and runs every probe; returns the address forms the GEMM should use. */

@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
     lab_log_close();
     return 1;
   }
-  lab_probe_choice choice = {0, 0, 1}; /* without probes: the kernel's defaults */
+  lab_probe_choice choice = {0, 0, 1, 0}; /* without probes: the kernel's defaults */
   if (probes) lab_probes_run(&env, root, threads, &choice);
   lab_log(1, "probes done at %.1f s\n", lab_now());
 

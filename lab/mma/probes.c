@@ -71,8 +71,8 @@ static lab_status driver_error(cl_int err, const char *what, char *detail, size_
 
 /* ---- the probes ---- */
 
-static lab_status run_asm_keyword(lab_env *env, cl_kernel kernel, const probe_def *def,
-                                  char *detail, size_t size) {
+static lab_status run_add7(lab_env *env, cl_kernel kernel, const probe_def *def, char *detail,
+                           size_t size) {
   (void)def;
   enum { N = 256 };
   uint32_t in[N], out[N];
@@ -426,8 +426,12 @@ static lab_status run_local48k(lab_env *env, cl_kernel kernel, const probe_def *
 
 #define MMA(dt, data) ((dt) | ((data) << 8))
 static const probe_def probes[] = {
-    {"asm_keyword asm", "asm_keyword.cl", 0, "-DKW=asm", "probe", run_asm_keyword, 0},
-    {"asm_keyword __asm__", "asm_keyword.cl", 0, "-DKW=__asm__", "probe", run_asm_keyword, 0},
+    {"inline helpers: static inline always_inline", "inline.cl", 0, "-DFORM=0", "probe", run_add7,
+     0},
+    {"inline helpers: always_inline alone", "inline.cl", 0, "-DFORM=1", "probe", run_add7, 1},
+    {"inline helpers: plain functions", "inline.cl", 0, "-DFORM=2", "probe", run_add7, 2},
+    {"asm_keyword asm", "asm_keyword.cl", 0, "-DKW=asm", "probe", run_add7, 0},
+    {"asm_keyword __asm__", "asm_keyword.cl", 0, "-DKW=__asm__", "probe", run_add7, 0},
     {"local_addr 0 (u32 value, \"r\")", "local_addr.cl", 0, "-DMODE=0", "probe", run_local_addr, 0},
     {"local_addr 1 (cvta.to.shared)", "local_addr.cl", 0, "-DMODE=1", "probe", run_local_addr, 1},
     {"local_addr 2 (u64 value, \"l\")", "local_addr.cl", 0, "-DMODE=2", "probe", run_local_addr, 2},
@@ -525,6 +529,12 @@ void lab_probes_run(lab_env *env, const char *root, int threads, lab_probe_choic
   choice->asm_ok = passed(rows, "asm_keyword __asm__") ? 1
                    : passed(rows, "asm_keyword asm")   ? 2
                                                        : 0;
+  if (passed(rows, "inline helpers: static inline always_inline"))
+    choice->inline_form = 0;
+  else if (passed(rows, "inline helpers: always_inline alone"))
+    choice->inline_form = 1;
+  else
+    choice->inline_form = 2;
   choice->laddr =
       passed(rows, "local_addr 0 (u32 value, \"r\")") && passed(rows, "cp.async 16 laddr0 gaddr0")
           ? 0
@@ -534,11 +544,11 @@ void lab_probes_run(lab_env *env, const char *root, int threads, lab_probe_choic
   choice->gaddr = passed(rows, "cp.async 16 laddr0 gaddr0")   ? 0
                   : passed(rows, "cp.async 16 laddr0 gaddr1") ? 1
                                                               : -1;
-  lab_log(1, "probes chose: inline asm %s, OCF_MMA_LADDR %d, OCF_MMA_GADDR %d\n",
+  lab_log(1, "probes chose: inline asm %s, OCF_MMA_LADDR %d, OCF_MMA_GADDR %d, OCF_MMA_INLINE %d\n",
           choice->asm_ok == 1   ? "__asm__"
           : choice->asm_ok == 2 ? "asm"
                                 : "(neither built)",
-          choice->laddr, choice->gaddr);
+          choice->laddr, choice->gaddr, choice->inline_form);
   for (size_t i = 0; i < PROBE_COUNT; i++) {
     if (jobs[i].program) clReleaseProgram(jobs[i].program);
     lab_build_release(&jobs[i]);

@@ -115,7 +115,7 @@ static void print_table(FILE *out) {
     if (strcmp(section, r->section) != 0) {
       section = r->section;
       if (strcmp(section, "probe") == 0)
-        fprintf(out, "\n== probes ==\n%-34s %-6s %s\n", "probe", "result", "detail");
+        fprintf(out, "\n== probes ==\n%-44s %-6s %s\n", "probe", "result", "detail");
       else
         fprintf(out,
                 "\n== %s ==   (err_u: max |got-want|/bound vs the mode's own reference, in units "
@@ -127,7 +127,7 @@ static void print_table(FILE *out) {
                 "regs", "spill", "detail");
     }
     if (strcmp(section, "probe") == 0) {
-      fprintf(out, "%-34s %-6s %s\n", r->name, lab_status_name(r->status), r->detail);
+      fprintf(out, "%-44s %-6s %s\n", r->name, lab_status_name(r->status), r->detail);
       continue;
     }
     fprintf(out, "%-34s %-20s %-5s ", r->name, r->shape, lab_status_name(r->status));
