@@ -32,8 +32,12 @@ typedef struct gemm_config {
 /* Every field spelled out: inputs, C, precision | transposes | BM BN BK | WM WN | stages | A and
    B load paths | role | default of its mode | L2 prefetch. */
 static const gemm_config configs[] = {
-    /* bf16 inputs, fp32 C */
+    /* the default of each mode first: they build first and run first */
     {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
+    {1, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
+    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
+    {0, 0, 2, 0, 0, 128, 128, 16, 64, 32, 3, 16, 16, ROLE_SWEEP, 1, 0},
+    /* bf16 inputs, fp32 C */
     {2, 0, 1, 0, 0, 128, 128, 32, 64, 32, 3, 16, 16, ROLE_SWEEP, 0, 0},
     {2, 0, 1, 0, 0, 128, 256, 16, 64, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
     {2, 0, 1, 0, 0, 256, 128, 16, 64, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
@@ -42,13 +46,11 @@ static const gemm_config configs[] = {
     {2, 0, 1, 0, 0, 128, 64, 32, 64, 32, 4, 16, 16, ROLE_SWEEP, 0, 0},
     {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 1},
     /* f16 inputs */
-    {1, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
     {1, 0, 1, 0, 0, 128, 128, 32, 64, 32, 3, 16, 16, ROLE_SWEEP, 0, 0},
     /* 16-bit C */
     {2, 2, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 0},
     {1, 1, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 0},
     /* TF32 */
-    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
     {0, 0, 1, 0, 0, 128, 128, 16, 64, 32, 3, 16, 16, ROLE_SWEEP, 0, 0},
     {0, 0, 1, 0, 0, 128, 256, 8, 64, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
     {0, 0, 1, 0, 0, 128, 64, 32, 64, 32, 2, 16, 16, ROLE_SWEEP, 0, 0},
@@ -56,7 +58,6 @@ static const gemm_config configs[] = {
     {0, 0, 1, 0, 0, 128, 128, 8, 64, 64, 6, 16, 16, ROLE_SWEEP, 0, 0},
     {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 1},
     /* 3XTF32 */
-    {0, 0, 2, 0, 0, 128, 128, 16, 64, 32, 3, 16, 16, ROLE_SWEEP, 1, 0},
     {0, 0, 2, 0, 0, 128, 64, 16, 64, 32, 4, 16, 16, ROLE_SWEEP, 0, 0},
     {0, 0, 2, 0, 0, 64, 128, 16, 32, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
     {0, 0, 2, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 0},
@@ -661,17 +662,53 @@ static void run_one(lab_env *env, gemm_program *prog, const gemm_config *g, gemm
 
 static gemm_program programs[CONFIG_COUNT];
 
+/* Which configs of a role a pass runs. */
+enum { SELECT_DEFAULTS, SELECT_OTHERS, SELECT_BEST, SELECT_ALL };
+
+static int selected(const gemm_config *g, int select, int is_best) {
+  if (select == SELECT_DEFAULTS) return g->is_default;
+  if (select == SELECT_OTHERS) return !g->is_default;
+  if (select == SELECT_BEST) return is_best || g->is_default;
+  return 1;
+}
+
+/* The small shapes (every element checked) for the selected configs of a role; the general load
+   paths get tight strides and odd offsets. */
+static void run_small(lab_env *env, gemm_data *d, int role, int select) {
+  for (size_t i = 0; i < CONFIG_COUNT; i++) {
+    if (configs[i].role != role || !selected(&configs[i], select, 0)) continue;
+    const int tight = role == ROLE_GENERAL;
+    const gemm_shape *shapes = tight ? small_tight_shapes : small_shapes;
+    const size_t n = tight ? sizeof small_tight_shapes / sizeof small_tight_shapes[0]
+                           : sizeof small_shapes / sizeof small_shapes[0];
+    for (size_t s = 0; s < n; s++)
+      run_one(env, &programs[i], &configs[i], d, &shapes[s]);
+  }
+}
+
+/* > 1: large shapes are divided by it (mma_lab --scale, to check the lab on a slow device). */
+static int shape_scale = 1;
+
 static void run_shapes(lab_env *env, gemm_data *d, const gemm_shape *shapes, size_t n_shapes,
-                       int role, int best_only, const int *best) {
+                       int role, int select, const int *best) {
   /* shapes outer, then inputs by type, so that one shape's data serves every config of a type */
-  for (size_t s = 0; s < n_shapes; s++)
+  for (size_t s = 0; s < n_shapes; s++) {
+    gemm_shape shape = shapes[s];
+    char name[48];
+    if (shape_scale > 1) {
+      const size_t f = (size_t)shape_scale;
+      shape.m = (shape.m + f - 1) / f, shape.n = (shape.n + f - 1) / f;
+      shape.k = (shape.k + f - 1) / f;
+      snprintf(name, sizeof name, "%s/%d", shape.name, shape_scale);
+      shape.name = name;
+    }
     for (int ab = 0; ab < 3; ab++)
       for (size_t i = 0; i < CONFIG_COUNT; i++) {
         const gemm_config *g = &configs[i];
-        if (g->role != role || g->ab != ab) continue;
-        if (best_only && !best[i] && !g->is_default) continue;
-        run_one(env, &programs[i], g, d, &shapes[s]);
+        if (g->role == role && g->ab == ab && selected(g, select, best[i]))
+          run_one(env, &programs[i], g, d, &shape);
       }
+  }
 }
 
 /* The config of each mode (fp32 C, NN) with the best 8192^3 rate: marks best[i]. */
@@ -686,7 +723,7 @@ static void choose_best(const lab_row *rows, size_t count, int *best) {
       char name[64];
       config_name(g, name, sizeof name);
       for (size_t r = 0; r < count; r++)
-        if (strcmp(rows[r].name, name) == 0 && strcmp(rows[r].shape, "8192^3") == 0 &&
+        if (strcmp(rows[r].name, name) == 0 && strncmp(rows[r].shape, "8192^3", 6) == 0 &&
             rows[r].status == LAB_PASS && rows[r].tflops > top) {
           top = rows[r].tflops;
           top_i = (int)i;
@@ -762,28 +799,25 @@ void lab_gemm_run(lab_env *env, const char *root, const lab_probe_choice *choice
 
   gemm_data data;
   memset(&data, 0, sizeof data);
+  shape_scale = options->scale > 1 ? options->scale : 1;
   int best[CONFIG_COUNT] = {0};
-  /* 1. small shapes, every config: correctness first */
-  for (size_t i = 0; i < CONFIG_COUNT; i++) {
-    const int tight = configs[i].role == ROLE_GENERAL;
-    const gemm_shape *shapes = tight ? small_tight_shapes : small_shapes;
-    const size_t n = tight ? sizeof small_tight_shapes / sizeof small_tight_shapes[0]
-                           : sizeof small_shapes / sizeof small_shapes[0];
-    for (size_t s = 0; s < n; s++)
-      run_one(env, &programs[i], &configs[i], &data, &shapes[s]);
-  }
-  if (!options->quick) {
-    /* 2. the sweep at 4096^3 and 8192^3 */
-    run_shapes(env, &data, square_shapes, 2, ROLE_SWEEP, 0, best);
-    /* 3. transposes at 4096^3 */
-    run_shapes(env, &data, square_shapes, 1, ROLE_TRANS, 0, best);
-    /* 4. ragged and rectangular shapes with the best and the default config of each mode */
-    choose_best(seen_rows, seen_count, best);
-    run_shapes(env, &data, rect_shapes, sizeof rect_shapes / sizeof rect_shapes[0], ROLE_SWEEP, 1,
-               best);
-    /* 5. the general load paths: unaligned strides, and their cost on an aligned square */
-    run_shapes(env, &data, general_shapes, 2, ROLE_GENERAL, 0, best);
-  }
+  /* 1. the default of each mode: every small shape, then 4096^3 and 8192^3 */
+  run_small(env, &data, ROLE_SWEEP, SELECT_DEFAULTS);
+  if (!options->quick) run_shapes(env, &data, square_shapes, 2, ROLE_SWEEP, SELECT_DEFAULTS, best);
+  /* 2. the other tile configurations likewise */
+  run_small(env, &data, ROLE_SWEEP, SELECT_OTHERS);
+  if (!options->quick) run_shapes(env, &data, square_shapes, 2, ROLE_SWEEP, SELECT_OTHERS, best);
+  /* 3. transposes: small shapes, then 4096^3 */
+  run_small(env, &data, ROLE_TRANS, SELECT_ALL);
+  if (!options->quick) run_shapes(env, &data, square_shapes, 1, ROLE_TRANS, SELECT_ALL, best);
+  /* 4. ragged and rectangular shapes with the best and the default config of each mode */
+  choose_best(seen_rows, seen_count, best);
+  if (!options->quick)
+    run_shapes(env, &data, rect_shapes, sizeof rect_shapes / sizeof rect_shapes[0], ROLE_SWEEP,
+               SELECT_BEST, best);
+  /* 5. the general load paths: tight strides and odd offsets, then their cost */
+  run_small(env, &data, ROLE_GENERAL, SELECT_ALL);
+  if (!options->quick) run_shapes(env, &data, general_shapes, 2, ROLE_GENERAL, SELECT_ALL, best);
   data_free(&data);
   lab_build_finish(pool);
   lab_log(1, "gemm: %zu programs built (background) by %.1f s after the start of builds\n",

@@ -164,6 +164,7 @@ typedef struct lab_gemm_options {
   int threads;             /* build threads */
   const char *ptx_dir;     /* where to write each GEMM program's PTX, or NULL */
   const char *kernel_path; /* the GEMM kernel file (default cl/matmul_mma_nv.cl under root) */
+  int scale;               /* > 1: the large shapes divided by it (a check of the lab itself) */
 } lab_gemm_options;
 
 void lab_gemm_run(lab_env *env, const char *root, const lab_probe_choice *choice,

@@ -6,10 +6,11 @@
  * cancelled; exiting the process releases the GPU).
  *
  *   mma_lab [--root DIR] [--out DIR] [--device TEXT] [--budget SECONDS] [--threads N] [--quick]
- *           [--no-probes] [--kernel FILE]
+ *           [--no-probes] [--kernel FILE] [--scale N]
  *   mma_lab --dump DIR     (writes every program's source and options, for offline checks)
  * --kernel runs another file with the GEMM's contract instead of cl/matmul_mma_nv.cl (the lab's
- * own check on PoCL: --no-probes --kernel lab/mma/ref_kernel.cl --quick).
+ * own check on PoCL: --no-probes --kernel lab/mma/ref_kernel.cl --quick); --scale N divides the
+ * large shapes by N (the same check of the timed passes).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "lab.h"
@@ -61,14 +62,15 @@ static void *watchdog(void *arg) {
 }
 
 static void usage(void) {
-  fprintf(stderr, "usage: mma_lab [--root DIR] [--out DIR] [--device TEXT] [--budget SECONDS] "
-                  "[--threads N] [--quick] [--no-probes] [--kernel FILE] | --dump DIR\n");
+  fprintf(stderr,
+          "usage: mma_lab [--root DIR] [--out DIR] [--device TEXT] [--budget SECONDS] "
+          "[--threads N] [--quick] [--no-probes] [--kernel FILE] [--scale N] | --dump DIR\n");
 }
 
 int main(int argc, char **argv) {
   clock_gettime(CLOCK_MONOTONIC, &started);
   const char *root = ".", *out = ".", *device = NULL, *dump = NULL, *kernel = NULL;
-  int threads = 16, quick = 0, probes = 1;
+  int threads = 16, quick = 0, probes = 1, scale = 1;
   for (int i = 1; i < argc; i++) {
     const int more = i + 1 < argc;
     if (strcmp(argv[i], "--root") == 0 && more)
@@ -83,6 +85,8 @@ int main(int argc, char **argv) {
       threads = atoi(argv[++i]);
     else if (strcmp(argv[i], "--quick") == 0)
       quick = 1;
+    else if (strcmp(argv[i], "--scale") == 0 && more)
+      scale = atoi(argv[++i]);
     else if (strcmp(argv[i], "--no-probes") == 0)
       probes = 0;
     else if (strcmp(argv[i], "--kernel") == 0 && more)
@@ -128,7 +132,7 @@ int main(int argc, char **argv) {
   char ptx_dir[1024];
   snprintf(ptx_dir, sizeof ptx_dir, "%s/ptx", out);
   mkdir(ptx_dir, 0755);
-  lab_gemm_options options = {quick, threads, ptx_dir, kernel};
+  lab_gemm_options options = {quick, threads, ptx_dir, kernel, scale};
   lab_gemm_run(&env, root, &choice, &options);
   lab_log(1, "gemm done at %.1f s\n", lab_now());
 
