@@ -36,6 +36,19 @@ ushort ocf_float_to_bf16(float f) {
   return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
+/* x rounded to TF32 (10 explicit mantissa bits) as PTX's cvt.rna.tf32.f32 rounds: to nearest,
+   ties away from zero; the low 13 bits of the result are 0. Adding half the dropped range to the
+   magnitude carries into the exponent exactly as a wider mantissa would, up to infinity; a NaN
+   stays a (quiet) NaN. The TF32 and 3XTF32 modes round their inputs with this where no matrix
+   unit runs them, so that a result does not depend on which kernel ran
+   (3XTF32: big = ocf_round_tf32(x), small = ocf_round_tf32(x - big), or 0 when big is infinite,
+   as cl/matmul_mma_nv.cl splits). */
+float ocf_round_tf32(const float x) {
+  const uint u = as_uint(x);
+  if (isnan(x)) return as_float((u | 0x00400000u) & 0xffffe000u);
+  return as_float((u + 0x1000u) & 0xffffe000u);
+}
+
 /* Element i of p, as float. */
 #define OCF_LOAD_0(p, i) ((p)[i])
 #define OCF_LOAD_1(p, i) vload_half((i), (p))

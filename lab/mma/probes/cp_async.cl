@@ -1,0 +1,44 @@
+/*
+ * cp_async.cl: cp.async of SIZE bytes (16: .cg, 4: .ca) from global to local memory with a
+ * src-size operand: work-item i copies unit i from src + i * SIZE bytes with src-size sizes[i]
+ * (the rest of the unit must come out zero, and src-size 0 must read nothing), into a local
+ * buffer prefilled with 0xdeadbeef; then commit_group, wait_group 0, a barrier, and the buffer
+ * is copied out. LADDR / GADDR: the address forms of cl/matmul_mma_nv.cl (OCF_MMA_LADDR,
+ * OCF_MMA_GADDR).
+ */
+#define WORDS (SIZE / 4)
+__kernel __attribute__((reqd_work_group_size(64, 1, 1))) void
+probe(__global uint *out, __global const uint *src, __global const uint *sizes) {
+  __local uint buf[64 * WORDS];
+  const uint i = get_local_id(0);
+  for (uint w = 0; w < WORDS; w++)
+    buf[i * WORDS + w] = 0xdeadbeefu;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if LADDR == 0
+  const uint dst = (uint)(ulong)(buf + i * WORDS);
+#else
+  ulong d64;
+  __asm__("cvta.to.shared.u64 %0, %1;" : "=l"(d64) : "l"((ulong)(buf + i * WORDS)));
+  const uint dst = (uint)d64;
+#endif
+#if GADDR == 0
+  const ulong from = (ulong)(src + i * WORDS);
+#else
+  ulong from;
+  __asm__("cvta.to.global.u64 %0, %1;" : "=l"(from) : "l"((ulong)(src + i * WORDS)));
+#endif
+#if SIZE == 16
+  __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(from),
+                   "r"(sizes[i])
+                   : "memory");
+#else
+  __asm__ volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(from),
+                   "r"(sizes[i])
+                   : "memory");
+#endif
+  __asm__ volatile("cp.async.commit_group;" ::: "memory");
+  __asm__ volatile("cp.async.wait_group 0;" ::: "memory");
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint w = 0; w < WORDS; w++)
+    out[i * WORDS + w] = buf[i * WORDS + w];
+}
