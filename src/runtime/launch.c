@@ -23,9 +23,9 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
       *replan = 1;
     }
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
-                    "workgroup of %zu work-items exceeds kernel %s's maximum of %zu (its "
+                    "workgroup of %zu work-items exceeds this kernel's maximum of %zu (%s: its "
                     "registers or local memory allow no more)",
-                    items, kernel->desc->name, kernel->max_workgroup);
+                    items, kernel->max_workgroup, kernel->desc->name);
   }
   if (kernel->local_bytes > ctx->facts.local_mem_bytes)
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
