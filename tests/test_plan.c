@@ -1135,6 +1135,37 @@ static void test_plan_fixed_workgroups(void **state) {
               "matmul_tiled_fast wg=2x1 groups=8x16", "NDIMC=2 MDIMC=1");
 }
 
+/* ---- plans of any tuning the validator accepts ---- */
+
+/* A softmax_rows group that shrinks for few rows stays a whole number of segments (SEG divides
+   WG, cl/softmax.cl), also for a rows_wg that is no power of two, which the validator allows. */
+static void test_plan_softmax_segments_divide_any_group(void **state) {
+  (void)state;
+  static const char *const overrides[] = {"rows_wg=96", "rows_wg=48", "rows_wg=24", "rows_wg=100",
+                                          "rows_wg=192 max_seg=64"};
+  static const size_t rows_list[] = {1, 2, 3, 5, 11, 1000};
+  static const size_t cols_list[] = {8, 64, 200, 256, 512};
+  ocf_device_facts facts = facts_of(POCL, 0);
+  for (size_t o = 0; o < ARRAY_LEN(overrides); o++) {
+    ocf_tuning_values t = tuning_of(&facts, POCL, OCF_OP_SOFTMAX);
+    assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, overrides[o], &t, "test"), OCF_SUCCESS);
+    assert_int_equal(ocf_tuning_check(OCF_OP_SOFTMAX, &t, "test"), OCF_SUCCESS);
+    for (size_t r = 0; r < ARRAY_LEN(rows_list); r++) {
+      for (size_t c = 0; c < ARRAY_LEN(cols_list); c++) {
+        const ocf_softmax_call call = softmax_call(rows_list[r], cols_list[c], &ALIGNED, AUTO, 0);
+        ocf_plan plan;
+        char what[160];
+        snprintf(what, sizeof what, "softmax with %s: %zu x %zu", overrides[o], rows_list[r],
+                 cols_list[c]);
+        ocf_status status = ocf_plan_softmax(&facts, &t, &call, &plan);
+        expect_success(what, status);
+        check_fits(what, &plan, &facts);
+        check_softmax_assumptions(what, &plan, &call);
+      }
+    }
+  }
+}
+
 /* ---- the plan's own checks ---- */
 
 /* ocf_plan_verify catches plans the kernels could not run (a library bug, never a caller's). */
@@ -1184,6 +1215,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_table),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
+      cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
