@@ -258,7 +258,7 @@ static void test_plan_builtin_rows(void **state) {
   for (size_t r = 0; r < count; r++) {
     ocf_tuning_values values;
     ocf_tuning_fallbacks(rows[r].key.op, &values);
-    char origin[32];
+    char origin[48];
     snprintf(origin, sizeof origin, "built-in row %zu", r);
     if (ocf_tuning_parse(rows[r].key.op, rows[r].values, &values, origin) != OCF_SUCCESS) {
       print_error("%s\n", ocf_last_error());
