@@ -7,6 +7,7 @@ packages=(
   cmake make gcc pkg-config
   ocl-icd-opencl-dev opencl-headers clinfo
   pocl-opencl-icd  # an OpenCL CPU device, so that everything runs without a GPU
+  mesa-opencl-icd  # a second one: rusticl's llvmpipe (RUSTICL_ENABLE=llvmpipe, ctest -L rusticl)
   libclblast-dev   # the tests' and the benchmark's cross-check, never a library dependency
   libcmocka-dev
   oclgrind         # kernel checks: out-of-bounds, uninitialized reads, data races

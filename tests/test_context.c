@@ -242,6 +242,42 @@ static void test_context_environment_spec(void **state) {
   assert_null(ocf_context_queue(NULL));
 }
 
+/* With no spec and no OCLFUSE_DEVICE, the default rule: the first GPU in the listed order, else
+   the first device. The order is the ICD loader's: ocl-icd puts platforms with more GPUs, then
+   more CPUs first, and keeps the vendors directory's order between equals, so two CPU platforms
+   (PoCL, and rusticl with RUSTICL_ENABLE set) come in an order no one chose; CI names rusticl's
+   device rather than relying on it. */
+static void test_context_default_device(void **state) {
+  ocft_get_env(state);
+  const char *saved = getenv("OCLFUSE_DEVICE");
+  char *copy = saved ? strdup(saved) : NULL;
+  unsetenv("OCLFUSE_DEVICE");
+  size_t count = 0;
+  ocft_assert_status(ocf_devices_list(NULL, 0, &count), OCF_SUCCESS);
+  assert_true(count >= 1);
+  ocf_device_info *all = calloc(count, sizeof *all);
+  assert_non_null(all);
+  for (size_t i = 0; i < count; i++)
+    ocf_device_info_init(&all[i]);
+  ocft_assert_status(ocf_devices_list(all, count, &count), OCF_SUCCESS);
+  const ocf_device_info *expected = NULL;
+  for (size_t i = 0; i < count && !expected; i++)
+    if (all[i].type & CL_DEVICE_TYPE_GPU) expected = &all[i];
+  if (!expected) expected = &all[0];
+
+  ocf_device_info picked;
+  ocf_device_info_init(&picked);
+  ocft_assert_status(ocf_device_select(NULL, &picked), OCF_SUCCESS);
+  assert_ptr_equal(picked.device, expected->device);
+  ocf_context *ctx = NULL;
+  ocft_assert_status(ocf_context_create(NULL, &ctx), OCF_SUCCESS);
+  assert_ptr_equal(ocf_context_device(ctx), expected->device);
+  ocf_context_release(ctx);
+  free(all);
+  if (copy) setenv("OCLFUSE_DEVICE", copy, 1);
+  free(copy);
+}
+
 /* A wrapped context runs on the caller's objects and keeps them alive after the caller lets go. */
 static void test_context_wrap(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -294,8 +330,13 @@ static void test_context_program_cache_and_build_failure(void **state) {
   ocft_fill_uniform(x, N, -1.0f, 1.0f, 4);
   build_count = 0;
   ocft_assert_status(ocf_add_host(ctx, N, x, x, got), OCF_SUCCESS);
+  /* One build, or two where the built kernel allows fewer work-items than the tuned default
+     (rusticl's 32 against the CPU row's 64): the plan is made again under the kernel's limit,
+     once, and the context remembers it, so the next call builds nothing. */
+  assert_in_range(build_count, 1, 2);
+  const int first_call_builds = build_count;
   ocft_assert_status(ocf_add_host(ctx, N, x, x, got), OCF_SUCCESS);
-  assert_int_equal(build_count, 1);
+  assert_int_equal(build_count, first_call_builds);
 
   /* Another workgroup size is another option set: one more build, then cached too. */
   cl_mem xb = ocft_buffer(
@@ -305,7 +346,7 @@ static void test_context_program_cache_and_build_failure(void **state) {
   launch.workgroup_size = 8;
   ocft_assert_status(ocf_add(ctx, N, xb, 0, xb, 0, xb, 0, &launch), OCF_SUCCESS);
   ocft_assert_status(ocf_add(ctx, N, xb, 0, xb, 0, xb, 0, &launch), OCF_SUCCESS);
-  assert_int_equal(build_count, 2);
+  assert_int_equal(build_count, first_call_builds + 1);
 
   /* A forced failure: the status, the options and the build log reach the caller; nothing runs. */
   float before[N], after[N];
@@ -476,6 +517,7 @@ int main(void) {
       cmocka_unit_test(test_context_device_info_size),
       cmocka_unit_test(test_context_device_list_stride),
       cmocka_unit_test(test_context_environment_spec),
+      cmocka_unit_test(test_context_default_device),
       cmocka_unit_test(test_context_wrap),
       cmocka_unit_test(test_context_program_cache_and_build_failure),
       cmocka_unit_test(test_context_kernel_mismatch),

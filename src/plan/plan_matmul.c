@@ -38,9 +38,11 @@ static int set_fits(const tile_set *s, size_t limit, const size_t *item_sizes,
 
 /* Shrinks a set until it fits: fewer work-items, each taking over the outputs of the ones
    removed while its rows / columns stay at most 16 and its accumulators at most 256 (the tile
-   keeps its size); past that the tile shrinks. Then shallower K slices, then smaller tiles for
-   local memory. Every step keeps the tiling rules (whole vectors, tiles multiples of 4).
-   Returns 0 when nothing fits (a device of less than 4 floats of local memory a work-item). */
+   keeps its size); past that the tile shrinks. The work-items halve along the larger of the two
+   dimensions, N on a tie, unless the device's work-item sizes force the other one. Then
+   shallower K slices, then smaller tiles for local memory. Every step keeps the tiling rules (whole
+   vectors, tiles multiples of 4). Returns 0 when nothing fits (a device of less than 4 floats of
+   local memory a work-item). */
 static int set_fit(tile_set *s, size_t limit, const size_t *item_sizes,
                    unsigned long long local_bytes) {
   unsigned *p = s->p;

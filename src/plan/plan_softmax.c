@@ -58,13 +58,15 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_softma
     /* Rows in registers, several a workgroup: a segment of the fewest work-items (a power of
        two) that hold a row in seg_items vectors each, capped by max_seg and by the largest power
        of two dividing the group, with more vectors each up to `items`; rows_wg / seg rows a
-       group, the group no larger than the rows need (unless the caller fixed it). */
+       group, the group no larger than the rows need (unless the caller fixed it): halved while
+       the half is still a whole number of segments (a rows_wg that is no power of two, 96 with
+       32-wide segments, must not become 48) and holds every row. */
     seg = ocf_pow2_ceil(ocf_div_ceil(vecs, (size_t)t[SM_SEG_ITEMS] * t_vw / vw));
     size_t seg_cap = rows_wg & (~rows_wg + 1); /* the lowest set bit */
     if (seg_cap > (size_t)t[SM_MAX_SEG]) seg_cap = (size_t)t[SM_MAX_SEG];
     if (seg > seg_cap) seg = seg_cap;
     if (!fixed)
-      while (rows_wg % 2 == 0 && rows_wg / 2 >= seg && rows_wg / 2 / seg >= c->rows)
+      while (rows_wg % (2 * seg) == 0 && rows_wg / 2 / seg >= c->rows)
         rows_wg /= 2;
     if (vecs <= seg * t_items) {
       kernels[0] = OCF_KERNEL_SOFTMAX_ROWS;

@@ -1,0 +1,1222 @@
+/*
+ * The planner and the tuning rows, for devices that are not here. This suite links only the
+ * device-free objects (oclfuse_plan: tuning, planning, kernel descriptors) and no OpenCL library,
+ * so it runs where no OpenCL platform is installed, and a planner that called OpenCL would not
+ * even link. No test creates a context.
+ *
+ * Each device is described as a context would see it (an ocf_device_info made into
+ * ocf_device_facts, the kernel limits learnt from built kernels set by hand), its built-in tuning
+ * resolved, and then:
+ *   - the plan of each op is asserted for a table of shapes, the edges between plans included;
+ *   - every default plan, under kernel limits of 1 to 256 work-items and 16 KiB of local memory,
+ *     fits and meets the assumptions its kernels write down;
+ *   - a workgroup size the caller fixed is kept as given, or refused when the device cannot run
+ *     it.
+ * The expected values are derived in the comments beside them from the rules the planner and the
+ * tunables document (src/plan/, src/tuning/schema_<op>.c, the notes in src/tuning/builtin.c) and
+ * from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
+ */
+#include "plan/plan.h"
+#include "tuning/tuning.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka.h needs the three headers above first. */
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define KIB 1024ull
+
+enum { AUTO = OCF_VARIANT_AUTO, GENERAL = OCF_VARIANT_GENERAL, BASELINE = OCF_VARIANT_BASELINE };
+
+/* ---- the devices ---- */
+
+typedef enum device_id {
+  H200,         /* NVIDIA's OpenCL; its compiler reports 256 work-items for these kernels */
+  POCL,         /* PoCL 3.1 on the 2-core CI machine, as clinfo reports it there */
+  AMD_GPU,      /* wavefront 64; ROCm reports 256 work-items a workgroup by default */
+  AMD_GPU_1024, /* the same GPU where the runtime reports 1024 */
+  INTEL_GPU,    /* Xe graphics: 512 work-items, 64 KiB local memory */
+  LLVMPIPE,     /* Mesa 22.3 rusticl on llvmpipe, as on the CI machine: kernels report 32 */
+  APPLE_CPU,    /* Apple's CPU device: work-items along dimension 0 only, kernels report 1 */
+  MALI,         /* ARM Mali (Bifrost): a device maximum of 384, small local memory; kernels
+                   report what their registers allow (8 to 32 here) */
+  ADRENO,       /* Qualcomm Adreno: two compute units, 32 KiB local memory, register-limited */
+  DEVICE_COUNT
+} device_id;
+
+typedef struct fake_device {
+  const char *name, *vendor, *platform;
+  cl_device_type type;
+  unsigned compute_units;
+  size_t max_workgroup, items[3];
+  unsigned long long local_bytes;
+} fake_device;
+
+#define GPU CL_DEVICE_TYPE_GPU
+#define CPU CL_DEVICE_TYPE_CPU
+
+/* One device two lines, read as a table: name, vendor; platform, type, compute units, maximum
+   workgroup, work-item sizes, local memory. */
+/* clang-format off */
+static const fake_device devices[DEVICE_COUNT] = {
+    [H200]         = {"NVIDIA H200", "NVIDIA Corporation",
+        "NVIDIA CUDA", GPU, 132, 1024, {1024, 1024, 64}, 48 * KIB},
+    [POCL]         = {"pthread-haswell-AMD EPYC", "AuthenticAMD",
+        "Portable Computing Language", CPU, 2, 4096, {4096, 4096, 4096}, 512 * KIB},
+    [AMD_GPU]      = {"gfx1030", "Advanced Micro Devices, Inc.",
+        "AMD Accelerated Parallel Processing", GPU, 60, 256, {1024, 1024, 1024}, 64 * KIB},
+    [AMD_GPU_1024] = {"gfx1030", "Advanced Micro Devices, Inc.",
+        "AMD Accelerated Parallel Processing", GPU, 60, 1024, {1024, 1024, 1024}, 64 * KIB},
+    [INTEL_GPU]    = {"Intel(R) Iris(R) Xe Graphics", "Intel(R) Corporation",
+        "Intel(R) OpenCL Graphics", GPU, 96, 512, {512, 512, 512}, 64 * KIB},
+    [LLVMPIPE]     = {"llvmpipe (LLVM 15.0.6, 256 bits)", "Mesa/X.org",
+        "rusticl", CPU, 8, 1024, {1024, 1024, 1024}, 32 * KIB},
+    [APPLE_CPU]    = {"Intel(R) Core(TM) i7-8850H CPU @ 2.60GHz", "Intel",
+        "Apple", CPU, 12, 1024, {1024, 1, 1}, 32 * KIB},
+    [MALI]         = {"Mali-G76", "ARM",
+        "ARM Platform", GPU, 12, 384, {384, 384, 384}, 16 * KIB},
+    [ADRENO]       = {"QUALCOMM Adreno(TM) 640", "QUALCOMM",
+        "QUALCOMM Snapdragon(TM)", GPU, 2, 1024, {1024, 1024, 1024}, 32 * KIB},
+};
+/* clang-format on */
+
+/* The description a context would read from the device. */
+static ocf_device_info info_of(device_id id) {
+  const fake_device *d = &devices[id];
+  ocf_device_info info;
+  memset(&info, 0, sizeof info);
+  info.size = sizeof info;
+  snprintf(info.device_name, sizeof info.device_name, "%s", d->name);
+  snprintf(info.vendor, sizeof info.vendor, "%s", d->vendor);
+  snprintf(info.platform_name, sizeof info.platform_name, "%s", d->platform);
+  info.type = d->type;
+  info.compute_units = d->compute_units;
+  info.max_workgroup_size = d->max_workgroup;
+  for (int i = 0; i < 3; i++)
+    info.max_work_item_sizes[i] = d->items[i];
+  info.local_mem_bytes = d->local_bytes;
+  return info;
+}
+
+/* The device's facts once every kernel has reported a limit of `learnt` work-items (0: none
+   reported yet, before the first build). */
+static ocf_device_facts facts_of(device_id id, size_t learnt) {
+  ocf_device_info info = info_of(id);
+  ocf_device_facts facts;
+  ocf_device_facts_init(&facts, &info);
+  for (int k = 0; k < OCF_KERNEL_COUNT; k++)
+    facts.kernel_max_workgroup[k] = learnt;
+  return facts;
+}
+
+/* The built-in tuning of `op` for a device; resolving it must succeed. */
+static ocf_tuning_values tuning_of(const ocf_device_facts *facts, device_id id, ocf_op op) {
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  ocf_tuning_values values;
+  ocf_status status =
+      ocf_tuning_resolve(rows, count, op, OCF_F32, facts, devices[id].name, &values);
+  if (status != OCF_SUCCESS) {
+    print_error("resolving %s for %s: %s\n", ocf_op_schema_get(op)->name, devices[id].name,
+                ocf_last_error());
+    fail();
+  }
+  return values;
+}
+
+/* ---- reading plans ---- */
+
+static const char *kernel_name(ocf_kernel_id id) {
+  const ocf_kernel_desc *desc = ocf_kernel_desc_get(id);
+  return desc ? desc->name : "?";
+}
+
+/* "name wg=W groups=G" for each step ("wg=NxM groups=NxM" for 2-D ones), " + " between steps. */
+static void plan_shape(const ocf_plan *plan, char *out, size_t capacity) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (unsigned s = 0; s < plan->step_count && s < OCF_PLAN_MAX_STEPS; s++) {
+    const ocf_plan_step *st = &plan->steps[s];
+    int n;
+    if (st->dims == 2)
+      n = snprintf(out + used, capacity - used, "%s%s wg=%zux%zu groups=%zux%zu", s ? " + " : "",
+                   kernel_name(st->kernel), st->local[0], st->local[1],
+                   st->global[0] / st->local[0], st->global[1] / st->local[1]);
+    else
+      n = snprintf(out + used, capacity - used, "%s%s wg=%zu groups=%zu", s ? " + " : "",
+                   kernel_name(st->kernel), st->local[0], st->global[0] / st->local[0]);
+    if (n < 0 || (size_t)n >= capacity - used) return;
+    used += (size_t)n;
+  }
+}
+
+/* A value of the plan by name: an upper-case name is a -D value, parts / part_vecs / scratch /
+   local_mem / fixed the plan's fields. -1 when the plan has no such value. */
+static long long plan_value(const ocf_plan *plan, const char *name) {
+  if (strcmp(name, "parts") == 0) return (long long)plan->parts;
+  if (strcmp(name, "part_vecs") == 0) return (long long)plan->part_vecs;
+  if (strcmp(name, "scratch") == 0) return (long long)plan->scratch_bytes;
+  if (strcmp(name, "local_mem") == 0) return (long long)plan->local_mem_bytes;
+  if (strcmp(name, "fixed") == 0) return plan->fixed_workgroup;
+  return ocf_plan_define_value(plan, name, -1);
+}
+
+/* Asserts that the planner succeeded, that the plan's steps read `shape` and that every
+   "NAME=value" of `values` holds. */
+static void expect_plan(const char *what, ocf_status status, const ocf_plan *plan,
+                        const char *shape, const char *values) {
+  char got[512], text[256];
+  if (status != OCF_SUCCESS) {
+    print_error("%s: the planner failed: %s: %s\n", what, ocf_status_name(status),
+                ocf_last_error());
+    fail();
+  }
+  plan_shape(plan, got, sizeof got);
+  if (strcmp(got, shape) != 0) {
+    print_error("%s:\n  planned  %s\n  expected %s\n", what, got, shape);
+    fail();
+  }
+  snprintf(text, sizeof text, "%s", values ? values : "");
+  for (char *save = NULL, *pair = strtok_r(text, " ", &save); pair;
+       pair = strtok_r(NULL, " ", &save)) {
+    char *eq = strchr(pair, '=');
+    assert_non_null(eq);
+    *eq = '\0';
+    long long want = strtoll(eq + 1, NULL, 10), have = plan_value(plan, pair);
+    if (have != want) {
+      ocf_plan_describe(plan, got, sizeof got);
+      print_error("%s: %s is %lld, expected %lld\n  plan: %s\n", what, pair, have, want, got);
+      fail();
+    }
+  }
+}
+
+/* ---- device facts and vendors ---- */
+
+/* A CPU device gets the CPU rows whoever made the chip; a GPU's vendor comes from its vendor
+   string or its platform's name; zero limits read as 1. */
+static void test_plan_device_facts(void **state) {
+  (void)state;
+  static const struct {
+    device_id device;
+    ocf_vendor vendor;
+  } expected[] = {
+      {H200, OCF_VENDOR_NVIDIA},     {POCL, OCF_VENDOR_OTHER},      {AMD_GPU, OCF_VENDOR_AMD},
+      {INTEL_GPU, OCF_VENDOR_INTEL}, {LLVMPIPE, OCF_VENDOR_OTHER},  {APPLE_CPU, OCF_VENDOR_OTHER},
+      {MALI, OCF_VENDOR_ARM},        {ADRENO, OCF_VENDOR_QUALCOMM},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(expected); i++) {
+    ocf_device_facts facts = facts_of(expected[i].device, 0);
+    assert_int_equal(facts.vendor, expected[i].vendor);
+    assert_int_equal(facts.compute_units, devices[expected[i].device].compute_units);
+    assert_int_equal(facts.local_mem_bytes, devices[expected[i].device].local_bytes);
+  }
+  assert_int_equal(ocf_vendor_classify("Apple", "Apple"), OCF_VENDOR_APPLE);
+  assert_int_equal(ocf_vendor_classify(NULL, "AMD Accelerated Parallel Processing"),
+                   OCF_VENDOR_AMD);
+  assert_int_equal(ocf_vendor_classify("Mesa/X.org", "rusticl"), OCF_VENDOR_OTHER);
+
+  ocf_device_info info = info_of(H200);
+  info.compute_units = 0;
+  info.max_workgroup_size = 0;
+  info.max_work_item_sizes[2] = 0;
+  ocf_device_facts facts;
+  ocf_device_facts_init(&facts, &info);
+  assert_int_equal(facts.compute_units, 1);
+  assert_int_equal(facts.max_workgroup_size, 1);
+  assert_int_equal(facts.max_item_sizes[2], 1);
+
+  /* The limit a plan stays within: the device's, or a kernel's learnt one below it. */
+  facts = facts_of(H200, 0);
+  assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 1024);
+  facts.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 256;
+  assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 256);
+  assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_GENERAL), 1024);
+  facts.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 4096; /* above the device's: ignored */
+  assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 1024);
+}
+
+/* ---- tuning rows ---- */
+
+/* Every built-in row parses on its own, is used by at least one of the devices here, and the
+   values every device resolves pass the validator; what a device resolves reads back the same
+   through the formatter and the parser. */
+static void test_plan_builtin_rows(void **state) {
+  (void)state;
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  assert_true(count > 0);
+  int used[64] = {0};
+  assert_true(count <= ARRAY_LEN(used));
+  for (size_t r = 0; r < count; r++) {
+    ocf_tuning_values values;
+    ocf_tuning_fallbacks(rows[r].key.op, &values);
+    char origin[48];
+    snprintf(origin, sizeof origin, "built-in row %zu", r);
+    if (ocf_tuning_parse(rows[r].key.op, rows[r].values, &values, origin) != OCF_SUCCESS) {
+      print_error("%s\n", ocf_last_error());
+      fail();
+    }
+    assert_non_null(rows[r].note);
+  }
+  for (int d = 0; d < DEVICE_COUNT; d++) {
+    ocf_device_facts facts = facts_of((device_id)d, 0);
+    for (size_t r = 0; r < count; r++)
+      used[r] |= ocf_tuning_key_matches(&rows[r].key, &facts, devices[d].name);
+    for (int op = 0; op < OCF_OP_COUNT; op++) {
+      ocf_tuning_values values = tuning_of(&facts, (device_id)d, (ocf_op)op), again;
+      char text[1024];
+      ocf_tuning_format((ocf_op)op, &values, text, sizeof text);
+      memset(&again, 0, sizeof again);
+      assert_int_equal(ocf_tuning_parse((ocf_op)op, text, &again, "formatted"), OCF_SUCCESS);
+      assert_memory_equal(&again, &values, sizeof values);
+    }
+  }
+  for (size_t r = 0; r < count; r++)
+    if (!used[r]) {
+      print_error("built-in row %zu (%s) matches none of the devices of this suite\n", r,
+                  rows[r].values);
+      fail();
+    }
+}
+
+/* The most specific matching row wins whatever the table order; rows of other ops, types or
+   devices are not read. */
+static void test_plan_row_specificity(void **state) {
+  (void)state;
+  const ocf_tuning_row rows[] = {
+      {{OCF_OP_ADD, OCF_F32, OCF_VENDOR_NVIDIA, GPU, "H200"}, "wg=64", "device"},
+      {{OCF_OP_ADD, OCF_F32, OCF_VENDOR_NVIDIA, GPU, NULL}, "wg=256 vw=8", "vendor and type"},
+      {{OCF_OP_ADD, OCF_F32, OCF_VENDOR_ANY, GPU, NULL}, "wg=512 vw=2 groups_per_unit=3", "type"},
+      {{OCF_OP_ADD, OCF_F32, OCF_VENDOR_AMD, GPU, NULL}, "wg=16", "another vendor"},
+      {{OCF_OP_SOFTMAX, OCF_F32, OCF_VENDOR_ANY, 0, NULL}, "wg=bad", "another op"},
+      {{OCF_OP_ADD, OCF_F16, OCF_VENDOR_ANY, 0, NULL}, "wg=bad", "another type"},
+      {{OCF_OP_ADD, OCF_F32, OCF_VENDOR_ANY, 0, "A100"}, "wg=bad", "another device"},
+  };
+  ocf_device_facts facts = facts_of(H200, 0);
+  ocf_tuning_values values;
+  assert_int_equal(ocf_tuning_resolve(rows, ARRAY_LEN(rows), OCF_OP_ADD, OCF_F32, &facts,
+                                      "NVIDIA H200", &values),
+                   OCF_SUCCESS);
+  assert_int_equal(values.v[ADD_WG], 64);
+  assert_int_equal(values.v[ADD_VW], 8);
+  assert_int_equal(values.v[ADD_GROUPS_PER_UNIT], 3);
+}
+
+/* A row that does not parse or breaks a rule is reported, naming the row and the tunable. */
+static void test_plan_bad_rows_reported(void **state) {
+  (void)state;
+  static const struct {
+    ocf_op op;
+    const char *values, *message;
+  } bad[] = {
+      {OCF_OP_ADD, "wg=64 width=4", "no tunable \"width\""},
+      {OCF_OP_ADD, "wg=sixty", "wg has no decimal int"},
+      {OCF_OP_ADD, "wg=64x", "wg has no decimal int"},
+      {OCF_OP_ADD, "wg 64", "is not name=value"},
+      {OCF_OP_ADD, "vw=3", "vw = 3 is outside [1, 16] or not a power of two"},
+      {OCF_OP_ADD, "wg=0", "wg = 0 is outside"},
+      {OCF_OP_SOFTMAX, "wg=64 min_wg=128", "min_wg may not exceed wg"},
+      {OCF_OP_SOFTMAX, "vw=16 items=8", "holds at most 64 floats"},
+      {OCF_OP_MATMUL, "set0.kwg=6", "global loads along K come in groups of 4"},
+      {OCF_OP_MATMUL, "set0.mwi=2 set0.vwm=4", "a work-item's rows are whole vectors"},
+      {OCF_OP_MATMUL, "set1.mdimc=1 set1.mwi=2 set1.vwm=2", "global loads along M"},
+  };
+  ocf_device_facts facts = facts_of(POCL, 0);
+  for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+    const ocf_tuning_row rows[] = {
+        {{bad[i].op, OCF_F32, OCF_VENDOR_ANY, 0, NULL}, "", "an empty row"},
+        {{bad[i].op, OCF_F32, OCF_VENDOR_ANY, CPU, NULL}, bad[i].values, "the bad row"},
+    };
+    ocf_tuning_values values;
+    ocf_status status =
+        ocf_tuning_resolve(rows, 2, bad[i].op, OCF_F32, &facts, devices[POCL].name, &values);
+    if (status != OCF_ERR_INVALID_VALUE || !strstr(ocf_last_error(), bad[i].message)) {
+      print_error("row \"%s\": %s, \"%s\"; expected OCF_ERR_INVALID_VALUE and \"%s\"\n",
+                  bad[i].values, ocf_status_name(status), ocf_last_error(), bad[i].message);
+      fail();
+    }
+  }
+  /* A parse error names the row by its index in the table. */
+  const ocf_tuning_row rows[] = {
+      {{OCF_OP_ADD, OCF_F32, OCF_VENDOR_ANY, 0, NULL}, "wg=64", "fine"},
+      {{OCF_OP_ADD, OCF_F32, OCF_VENDOR_ANY, CPU, NULL}, "wg=", "broken"},
+  };
+  ocf_tuning_values values;
+  assert_int_equal(ocf_tuning_resolve(rows, 2, OCF_OP_ADD, OCF_F32, &facts, "x", &values),
+                   OCF_ERR_INVALID_VALUE);
+  assert_non_null(strstr(ocf_last_error(), "tuning row 1"));
+}
+
+/* ---- add ---- */
+
+typedef struct add_case {
+  device_id device;
+  size_t learnt; /* the kernel limit learnt so far, 0: none */
+  size_t n, x_off, y_off, out_off;
+  int variant;
+  const char *shape, *values;
+} add_case;
+
+/*
+ * Rules (cl/add.cl, src/tuning/schema_add.c): add_vector when every offset is a multiple of VW,
+ * add_general otherwise or when asked for, add_baseline (one element a work-item) when asked
+ * for. The workgroup is the tuned `wg`, cut to the device's and the kernel's limits. The vector
+ * and general kernels loop grid-stride over at most wg x compute units x groups_per_unit
+ * work-items (no cap when groups_per_unit is 0: one vector a work-item), and over at least the
+ * work-items the ragged tail needs (n % VW of them).
+ *
+ * Rows: H200 wg=256 vw=4 groups_per_unit=16 (the cap: 256 x 132 x 16 = 540672 work-items);
+ * CPUs wg=64 vw=8 groups_per_unit=0; AMD wg=256 vw=4 16; Intel wg=256 vw=4 8; Mali and Adreno
+ * have no row of their own: the fallbacks wg=128 vw=4 groups_per_unit=8.
+ */
+static const add_case add_cases[] = {
+    /* 1000 floats, aligned: 250 float4 in one group of 256 work-items. */
+    {H200, 0, 1000, 0, 0, 0, AUTO, "add_vector wg=256 groups=1", "WG=256 VW=4 fixed=0"},
+    /* The same once the 256 cap is learnt: the row was measured under it, nothing changes. */
+    {H200, 256, 1000, 0, 0, 0, AUTO, "add_vector wg=256 groups=1", "WG=256 VW=4"},
+    /* 2^24 floats = 4194304 float4, above the 540672 cap: 132 x 16 = 2112 groups. */
+    {H200, 0, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=256 groups=2112", "WG=256 VW=4"},
+    {H200, 256, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=256 groups=2112", "WG=256 VW=4"},
+    /* 2^20 floats = 262144 float4, below the cap: one vector a work-item, 1024 groups. */
+    {H200, 0, 1 << 20, 0, 0, 0, AUTO, "add_vector wg=256 groups=1024", "WG=256 VW=4"},
+    /* Offsets that are all multiples of 4 keep the vector kernel ... */
+    {H200, 0, 1000, 4, 8, 12, AUTO, "add_vector wg=256 groups=1", "VW=4"},
+    /* ... and any one that is not takes the scalar kernel: 1000 elements, 4 groups. */
+    {H200, 0, 1000, 2, 0, 0, AUTO, "add_general wg=256 groups=4", "WG=256"},
+    {H200, 0, 1000, 0, 1, 0, AUTO, "add_general wg=256 groups=4", "WG=256"},
+    {H200, 0, 1000, 0, 0, 3, AUTO, "add_general wg=256 groups=4", "WG=256"},
+    /* The scalar loop has the same cap: 2^24 elements in 2112 groups. */
+    {H200, 0, 1 << 24, 1, 0, 0, AUTO, "add_general wg=256 groups=2112", "WG=256"},
+    {H200, 0, 1000, 0, 0, 0, GENERAL, "add_general wg=256 groups=4", "WG=256"},
+    /* The baseline has no loop: 2^24 / 256 = 65536 groups. */
+    {H200, 0, 1 << 24, 0, 0, 0, BASELINE, "add_baseline wg=256 groups=65536", "WG=256"},
+    {H200, 0, 1000, 0, 0, 0, BASELINE, "add_baseline wg=256 groups=4", "WG=256"},
+    /* Fewer floats than a vector: no whole vector, 3 tail work-items, one group. */
+    {H200, 0, 3, 0, 0, 0, AUTO, "add_vector wg=256 groups=1", "VW=4"},
+    /* n = 0 plans one group (the op enqueues nothing). */
+    {H200, 0, 0, 0, 0, 0, AUTO, "add_vector wg=256 groups=1", "VW=4"},
+    /* A lower learnt limit (a register-heavy build): 128 work-items, the same 2112 groups. */
+    {H200, 128, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=128 groups=2112", "WG=128"},
+
+    /* PoCL: 4099 floats are 512 float8 (the first 3 work-items also take the 3-float tail):
+       8 groups of 64. */
+    {POCL, 0, 4099, 0, 0, 0, AUTO, "add_vector wg=64 groups=8", "WG=64 VW=8"},
+    /* An offset of 4 is not a multiple of 8: 4099 elements, ceil(4099 / 64) = 65 groups. */
+    {POCL, 0, 4099, 4, 4, 4, AUTO, "add_general wg=64 groups=65", "WG=64"},
+    /* No cap on a CPU: 2^24 / 8 / 64 = 32768 groups. */
+    {POCL, 0, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=64 groups=32768", "WG=64 VW=8"},
+
+    /* llvmpipe: the CPU row before the first build, then its kernels' 32. */
+    {LLVMPIPE, 0, 4099, 0, 0, 0, AUTO, "add_vector wg=64 groups=8", "WG=64 VW=8"},
+    {LLVMPIPE, 32, 4099, 0, 0, 0, AUTO, "add_vector wg=32 groups=16", "WG=32 VW=8"},
+    /* Apple's CPU with a kernel limit of 1: one work-item a group, 512 vectors. */
+    {APPLE_CPU, 1, 4099, 0, 0, 0, AUTO, "add_vector wg=1 groups=512", "WG=1 VW=8"},
+    {APPLE_CPU, 1, 4099, 1, 0, 0, AUTO, "add_general wg=1 groups=4099", "WG=1"},
+
+    /* AMD: cap 256 x 60 x 16 = 245760 work-items, 960 groups; the same with a 1024 device. */
+    {AMD_GPU, 0, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=256 groups=960", "WG=256 VW=4"},
+    {AMD_GPU_1024, 0, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=256 groups=960", "WG=256 VW=4"},
+    /* Intel: cap 256 x 96 x 8, 768 groups. */
+    {INTEL_GPU, 0, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=256 groups=768", "WG=256 VW=4"},
+    /* Mali, fallbacks: cap 128 x 12 x 8, 96 groups; under kernel limits of 32 and 8 the groups
+       shrink and the count stays 12 x 8. */
+    {MALI, 0, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=128 groups=96", "WG=128 VW=4"},
+    {MALI, 32, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=32 groups=96", "WG=32 VW=4"},
+    {MALI, 8, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=8 groups=96", "WG=8 VW=4"},
+    /* Adreno, fallbacks: 2 compute units, cap 128 x 2 x 8: 16 groups. */
+    {ADRENO, 0, 1 << 24, 0, 0, 0, AUTO, "add_vector wg=128 groups=16", "WG=128 VW=4"},
+};
+
+static void test_plan_add_table(void **state) {
+  (void)state;
+  for (size_t i = 0; i < ARRAY_LEN(add_cases); i++) {
+    const add_case *c = &add_cases[i];
+    ocf_device_facts facts = facts_of(c->device, c->learnt);
+    ocf_tuning_values tuning = tuning_of(&facts, c->device, OCF_OP_ADD);
+    const ocf_add_call call = {c->n, c->x_off, c->y_off, c->out_off, OCF_F32, c->variant, 0};
+    ocf_plan plan;
+    char what[160];
+    snprintf(what, sizeof what, "add case %zu on %s (limit %zu), n %zu, offsets %zu %zu %zu", i,
+             devices[c->device].name, c->learnt, c->n, c->x_off, c->y_off, c->out_off);
+    expect_plan(what, ocf_plan_add(&facts, &tuning, &call, &plan), &plan, c->shape, c->values);
+  }
+}
+
+/* ---- softmax ---- */
+
+/* Where rows start: offsets, and the leading dimensions as the row length rounded up to
+   `round` floats (1: tight) plus a pad. */
+typedef struct layout {
+  size_t in_off, in_pad, out_off, out_pad, round;
+} layout;
+
+static const layout ALIGNED = {0, 0, 16, 0, 16}; /* every row start a multiple of 16 floats */
+static const layout TIGHT = {0, 0, 0, 0, 1};     /* ld = cols: aligned when cols is */
+static const layout IN_OFF_1 = {1, 0, 0, 0, 16};
+static const layout LD_PLUS_2 = {0, 2, 0, 0, 16};
+
+typedef struct softmax_case {
+  device_id device;
+  size_t learnt;
+  size_t rows, cols;
+  const layout *layout;
+  int variant;
+  const char *shape, *values;
+} softmax_case;
+
+/*
+ * Rules (cl/softmax.cl, src/tuning/schema_softmax.c, src/plan/plan_softmax.c): vectors of VW
+ * floats when every row start is a multiple of VW, else VW = 1 holding as many floats a
+ * work-item (items, seg_items and unroll scaled by the tuned vw). A row of v vectors then takes:
+ *   - softmax_rows when it fits in max_seg work-items of `items` vectors: a segment of
+ *     SEG = pow2_ceil(v / seg_items) work-items (at most max_seg), ITEMS = pow2_ceil(v / SEG),
+ *     rows_wg / SEG rows a group, the group halved while it holds more rows than there are;
+ *   - else softmax_resident when it fits in `wg` work-items of `items` vectors: the smallest
+ *     power-of-two group (from min_wg) holding it in `items`, ITEMS = pow2_ceil(v / WG);
+ *   - else softmax_online (WG = wg), when there are at least compute units x groups_per_unit
+ *     rows; with fewer, the split kernels cut each row into that many / rows parts, at most
+ *     v / (4 x WG x UNROLL), of whole steps of WG x UNROLL vectors (part_vecs).
+ * Workgroups: one a row (rows / rows-a-group for softmax_rows, rows x parts for split), at most
+ * 2048 a compute unit (the kernels loop over the rest).
+ *
+ * Rows: H200 wg=256 min_wg=64 vw=4 items=16 unroll=2 rows_wg=128 seg_items=4 max_seg=128
+ * groups_per_unit=4 (132 units: split below 528 rows); CPUs wg=64 min_wg=16 vw=8 items=4
+ * unroll=2 rows_wg=64 seg_items=4 max_seg=8 groups_per_unit=2; AMD wg=256 min_wg=64 vw=4
+ * items=8 unroll=4 rows_wg=256 max_seg=64 groups_per_unit=8; Intel wg=256 min_wg=32 vw=4
+ * items=4 unroll=4 rows_wg=256 max_seg=32 groups_per_unit=8; the fallbacks (Mali, Adreno)
+ * wg=128 min_wg=32 vw=4 items=4 unroll=4 rows_wg=128 seg_items=4 max_seg=32 groups_per_unit=4.
+ */
+static const softmax_case softmax_cases[] = {
+    /* H200. 65536 x 128 (the row's note: 8-wide segments, 4 float4 each): 32 float4 a row,
+       SEG = 32 / 4 = 8, ITEMS = 4, 128 / 8 = 16 rows a group: 4096 groups. */
+    {H200, 0, 65536, 128, &ALIGNED, AUTO, "softmax_rows wg=128 groups=4096",
+     "VW=4 SEG=8 ITEMS=4 WG=128"},
+    /* 16384 x 1024: 256 float4, SEG = 64, ITEMS = 4, 2 rows a group. */
+    {H200, 0, 16384, 1024, &ALIGNED, AUTO, "softmax_rows wg=128 groups=8192", "SEG=64 ITEMS=4"},
+    /* 8192 = 2048 float4: SEG = 512 capped at max_seg 128, 2048 <= 128 x 16: the longest row
+       softmax_rows takes (the note's "4096 x 4096 in one 128 x 8 segment" is below it). */
+    {H200, 0, 4096, 8192, &ALIGNED, AUTO, "softmax_rows wg=128 groups=4096", "SEG=128 ITEMS=16"},
+    {H200, 0, 4096, 4096, &ALIGNED, AUTO, "softmax_rows wg=128 groups=4096", "SEG=128 ITEMS=8"},
+    /* 8193 = 2049 float4, past it: resident, pow2_ceil(2049 / 16) = 256 work-items,
+       ITEMS = pow2_ceil(2049 / 256) = 16. */
+    {H200, 0, 4096, 8193, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096",
+     "VW=4 ITEMS=16 WG=256"},
+    /* 16384 = 4096 float4 = 256 x 16: the longest resident row; one more float is online. */
+    {H200, 0, 4096, 16384, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=16"},
+    {H200, 0, 4096, 16385, &ALIGNED, AUTO, "softmax_online wg=256 groups=4096",
+     "VW=4 UNROLL=2 WG=256 parts=1"},
+    /* Long rows: online from 528 rows (132 x 4) up, split below; the note's 1024 x 65536. */
+    {H200, 0, 1024, 65536, &ALIGNED, AUTO, "softmax_online wg=256 groups=1024", "UNROLL=2"},
+    {H200, 0, 528, 65536, &ALIGNED, AUTO, "softmax_online wg=256 groups=528", "parts=1"},
+    /* 527 rows: ceil(528 / 527) = 2 parts of 16384 / 2 = 8192 float4 (16 steps of 256 x 2);
+       scratch: a (max, sum) pair a part, 2 x 527 x 2 floats. */
+    {H200, 0, 527, 65536, &ALIGNED, AUTO,
+     "softmax_split_stats wg=256 groups=1054 + softmax_split_write wg=256 groups=1054",
+     "UNROLL=2 parts=2 part_vecs=8192 scratch=8432"},
+    /* The note's 64 x 262144: ceil(528 / 64) = 9 parts (at most 65536 / 2048 = 32), of
+       ceil(7282 / 512) x 512 = 7680 float4. */
+    {H200, 0, 64, 262144, &ALIGNED, AUTO,
+     "softmax_split_stats wg=256 groups=576 + softmax_split_write wg=256 groups=576",
+     "parts=9 part_vecs=7680 scratch=4608"},
+    /* One row just past resident: 4097 float4 allow 4097 / 2048 = 2 parts, of 5 steps. */
+    {H200, 0, 1, 16385, &ALIGNED, AUTO,
+     "softmax_split_stats wg=256 groups=2 + softmax_split_write wg=256 groups=2",
+     "parts=2 part_vecs=2560"},
+    /* Misaligned starts or strides: VW = 1 with the same floats a work-item (ITEMS 16 x 4 = 64,
+       seg_items 4 x 4 = 16, UNROLL 2 x 4 = 8): 128 floats, SEG = 8, ITEMS = 16. */
+    {H200, 0, 4096, 128, &IN_OFF_1, AUTO, "softmax_rows wg=128 groups=256", "VW=1 SEG=8 ITEMS=16"},
+    {H200, 0, 4096, 128, &LD_PLUS_2, AUTO, "softmax_rows wg=128 groups=256", "VW=1 SEG=8 ITEMS=16"},
+    /* ... and the same edges in floats: 8192 rows, 8193 resident (ITEMS 64), 16385 online. */
+    {H200, 0, 4096, 8192, &IN_OFF_1, AUTO, "softmax_rows wg=128 groups=4096",
+     "VW=1 SEG=128 ITEMS=64"},
+    {H200, 0, 4096, 8193, &IN_OFF_1, AUTO, "softmax_resident wg=256 groups=4096", "VW=1 ITEMS=64"},
+    {H200, 0, 4096, 16385, &IN_OFF_1, AUTO, "softmax_online wg=256 groups=4096", "VW=1 UNROLL=8"},
+    /* A tight stride is aligned when the row length is: 128 yes, 8193 no. */
+    {H200, 0, 4096, 128, &TIGHT, AUTO, "softmax_rows wg=128 groups=256", "VW=4 SEG=8"},
+    {H200, 0, 4096, 8193, &TIGHT, AUTO, "softmax_resident wg=256 groups=4096", "VW=1 ITEMS=64"},
+    /* Few short rows: the group halves while it would hold more rows than there are, down to
+       one segment for one row, 4 rows (32 work-items) for 3. */
+    {H200, 0, 1, 128, &ALIGNED, AUTO, "softmax_rows wg=8 groups=1", "SEG=8 ITEMS=4"},
+    {H200, 0, 3, 128, &ALIGNED, AUTO, "softmax_rows wg=32 groups=1", "SEG=8 ITEMS=4"},
+    {H200, 0, 1, 1, &ALIGNED, AUTO, "softmax_rows wg=1 groups=1", "SEG=1 ITEMS=1"},
+    /* The reference and the baseline: wg work-items, one group a row; baseline scratch holds a
+       max and a sum a row. */
+    {H200, 0, 4096, 1000, &ALIGNED, GENERAL, "softmax_general wg=256 groups=4096", "WG=256"},
+    {H200, 0, 4096, 1000, &ALIGNED, BASELINE,
+     "softmax_base_max wg=256 groups=4096 + softmax_base_exp_sum wg=256 groups=4096 + "
+     "softmax_base_divide wg=256 groups=4096",
+     "scratch=32768"},
+
+    /* PoCL: rows up to 8 x 4 float8 = 256 floats, SEG = pow2_ceil(32 / 4) = 8, 64 / 8 = 8 rows
+       a group. */
+    {POCL, 0, 16384, 128, &ALIGNED, AUTO, "softmax_rows wg=64 groups=1024", "VW=8 SEG=4 ITEMS=4"},
+    {POCL, 0, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=64 groups=128", "VW=8 SEG=8 ITEMS=4"},
+    /* 257 floats = 33 float8: resident, pow2_ceil(33 / 4) = 16 work-items, ITEMS 4. */
+    {POCL, 0, 1024, 257, &ALIGNED, AUTO, "softmax_resident wg=16 groups=1024", "VW=8 ITEMS=4"},
+    /* 2048 = 256 float8 = 64 x 4: the longest resident row; 2049 is online (1024 >= 2 x 2). */
+    {POCL, 0, 1024, 2048, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4"},
+    {POCL, 0, 1024, 2049, &ALIGNED, AUTO, "softmax_online wg=64 groups=1024", "VW=8 UNROLL=2"},
+    /* Long rows split below 4 rows, in steps of 64 x 2 vectors: 3 rows of 2048 float8 make 2
+       parts of 1024; one row 4 parts of 512; a row of 512 float8 allows 512 / 512 = 1: online. */
+    {POCL, 0, 4, 16384, &ALIGNED, AUTO, "softmax_online wg=64 groups=4", "parts=1"},
+    {POCL, 0, 3, 16384, &ALIGNED, AUTO,
+     "softmax_split_stats wg=64 groups=6 + softmax_split_write wg=64 groups=6",
+     "parts=2 part_vecs=1024"},
+    {POCL, 0, 1, 16384, &ALIGNED, AUTO,
+     "softmax_split_stats wg=64 groups=4 + softmax_split_write wg=64 groups=4",
+     "parts=4 part_vecs=512"},
+    {POCL, 0, 1, 4096, &ALIGNED, AUTO, "softmax_online wg=64 groups=1", "parts=1"},
+    /* 10^6 short rows: 62500 groups of 16 rows, capped at 2 x 2048 (grid-stride). */
+    {POCL, 0, 1000000, 128, &ALIGNED, AUTO, "softmax_rows wg=64 groups=4096", "SEG=4"},
+    /* Misaligned: VW = 1, ITEMS 4 x 8 = 32, seg_items 32: 256 floats, SEG 8, ITEMS 32. */
+    {POCL, 0, 1024, 256, &IN_OFF_1, AUTO, "softmax_rows wg=64 groups=128",
+     "VW=1 SEG=8 ITEMS=32 UNROLL=16"},
+
+    /* llvmpipe before its first build: as PoCL (8 compute units). A row of 1025 floats is
+       resident in pow2_ceil(129 / 4) = 64 work-items ... */
+    {LLVMPIPE, 0, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4"},
+    /* ... and once its kernels report 32, resident holds at most 32 x 4 float8 = 1024 floats:
+       1025 goes online with 32 work-items. */
+    {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_online wg=32 groups=1024", "WG=32"},
+    {LLVMPIPE, 32, 1024, 1024, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024", "ITEMS=4"},
+    {LLVMPIPE, 32, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=32 groups=256", "SEG=8 ITEMS=4"},
+
+    /* Apple's CPU, one work-item a group: a segment of 1 holds 4 float8 (32 floats); 33 and
+       up run online. One long row splits into 12 x 2 = 24 parts of 22 float8 (steps of 1 x 2). */
+    {APPLE_CPU, 1, 1024, 32, &ALIGNED, AUTO, "softmax_rows wg=1 groups=1024", "SEG=1 ITEMS=4"},
+    {APPLE_CPU, 1, 1024, 33, &ALIGNED, AUTO, "softmax_online wg=1 groups=1024", "UNROLL=2"},
+    {APPLE_CPU, 1, 1, 4096, &ALIGNED, AUTO,
+     "softmax_split_stats wg=1 groups=24 + softmax_split_write wg=1 groups=24",
+     "parts=24 part_vecs=22"},
+
+    /* Mali, fallbacks: 512 floats = 128 float4 fit 32 work-items of 4 (SEG 32), 4 rows a
+       group of 128; 513 is resident in pow2_ceil(129 / 4) = 64. */
+    {MALI, 0, 1024, 512, &ALIGNED, AUTO, "softmax_rows wg=128 groups=256", "SEG=32 ITEMS=4"},
+    {MALI, 0, 1024, 513, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4"},
+    /* Under 32: a row a group of 32; 513 cannot be resident in 32 x 4 vectors: online. */
+    {MALI, 32, 1024, 512, &ALIGNED, AUTO, "softmax_rows wg=32 groups=1024", "SEG=32 ITEMS=4"},
+    {MALI, 32, 1024, 513, &ALIGNED, AUTO, "softmax_online wg=32 groups=1024", "UNROLL=4"},
+    /* Under 8: 8 x 4 float4 = 128 floats the most in registers. */
+    {MALI, 8, 1024, 128, &ALIGNED, AUTO, "softmax_rows wg=8 groups=1024", "SEG=8 ITEMS=4"},
+    {MALI, 8, 1024, 129, &ALIGNED, AUTO, "softmax_online wg=8 groups=1024", "UNROLL=4"},
+
+    /* AMD: rows up to 64 x 8 float4 = 2048 floats (SEG 64, 4 rows a group of 256); resident up
+       to 256 x 8 = 8192 floats; online from 480 rows (60 x 8). */
+    {AMD_GPU, 0, 4096, 2048, &ALIGNED, AUTO, "softmax_rows wg=256 groups=1024", "SEG=64 ITEMS=8"},
+    {AMD_GPU, 0, 4096, 2049, &ALIGNED, AUTO, "softmax_resident wg=128 groups=4096", "ITEMS=8"},
+    {AMD_GPU, 0, 4096, 8192, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=8"},
+    {AMD_GPU, 0, 4096, 8193, &ALIGNED, AUTO, "softmax_online wg=256 groups=4096", "UNROLL=4"},
+    {AMD_GPU, 0, 480, 65536, &ALIGNED, AUTO, "softmax_online wg=256 groups=480", "parts=1"},
+    {AMD_GPU, 0, 479, 65536, &ALIGNED, AUTO,
+     "softmax_split_stats wg=256 groups=958 + softmax_split_write wg=256 groups=958",
+     "parts=2 part_vecs=8192"},
+    {AMD_GPU_1024, 0, 4096, 2049, &ALIGNED, AUTO, "softmax_resident wg=128 groups=4096", "ITEMS=8"},
+
+    /* Intel: rows up to 32 x 4 float4 = 512 floats (8 rows a group of 256); resident up to
+       256 x 4 = 4096 floats. */
+    {INTEL_GPU, 0, 4096, 512, &ALIGNED, AUTO, "softmax_rows wg=256 groups=512", "SEG=32 ITEMS=4"},
+    {INTEL_GPU, 0, 4096, 513, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4096", "ITEMS=4"},
+    {INTEL_GPU, 0, 4096, 4096, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=4"},
+    {INTEL_GPU, 0, 4096, 4097, &ALIGNED, AUTO, "softmax_online wg=256 groups=4096", "UNROLL=4"},
+};
+
+static ocf_softmax_call softmax_call(size_t rows, size_t cols, const layout *l, int variant,
+                                     size_t workgroup) {
+  size_t ld = (cols + l->round - 1) / l->round * l->round;
+  const ocf_softmax_call call = {
+      rows,    cols,    l->in_off, ld + l->in_pad, l->out_off, ld + l->out_pad,
+      OCF_F32, OCF_F32, variant,   workgroup};
+  return call;
+}
+
+static void test_plan_softmax_table(void **state) {
+  (void)state;
+  for (size_t i = 0; i < ARRAY_LEN(softmax_cases); i++) {
+    const softmax_case *c = &softmax_cases[i];
+    ocf_device_facts facts = facts_of(c->device, c->learnt);
+    ocf_tuning_values tuning = tuning_of(&facts, c->device, OCF_OP_SOFTMAX);
+    const ocf_softmax_call call = softmax_call(c->rows, c->cols, c->layout, c->variant, 0);
+    ocf_plan plan;
+    char what[160];
+    snprintf(what, sizeof what, "softmax case %zu on %s (limit %zu), %zu x %zu", i,
+             devices[c->device].name, c->learnt, c->rows, c->cols);
+    expect_plan(what, ocf_plan_softmax(&facts, &tuning, &call, &plan), &plan, c->shape, c->values);
+  }
+}
+
+/* ---- matmul ---- */
+
+typedef struct matmul_case {
+  device_id device;
+  size_t learnt;
+  int trans_a, trans_b;
+  size_t m, n, k;
+  size_t ld;  /* every leading dimension, 0: tight (the stored matrix's row length) */
+  size_t off; /* A's offset */
+  int variant;
+  const char *shape, *values;
+} matmul_case;
+
+/*
+ * Rules (cl/matmul.cl, src/tuning/tuning.h, src/plan/plan_matmul.c): the first tile set in use
+ * that makes at least fill x compute units workgroups of C, else the last. matmul_tiled_fast
+ * when every offset and leading dimension is a multiple of 4 and m, n, k are multiples of the
+ * tile (MWG = MDIMC x MWI, NWG = NDIMC x NWI) and of the K slice KWG; matmul_tiled_mixed when
+ * only the alignment holds; matmul_tiled otherwise or when asked for; matmul_naive (one output
+ * a work-item, the chosen set's workgroup) for the baseline. The grid: a workgroup of
+ * NDIMC x MDIMC work-items a tile, so "wg=NDIMCxMDIMC groups=(n tiles)x(m tiles)".
+ * A set whose workgroup does not fit the kernel's limit keeps its tile with fewer work-items
+ * of more outputs each (at most 16 rows or columns, 256 accumulators), halving the larger
+ * dimension first (N on a tie).
+ *
+ * Sets: H200 fill=1, 128 x 128 tiles (16 x 16 work-items of 8 x 8, KWG 8), 64 x 64 (16 x 16
+ * of 4 x 4, KWG 16), 32 x 32 (8 x 8 of 4 x 4, KWG 16): 132 workgroups needed. AMD as H200 but
+ * KWG 16 everywhere, 60 needed. Intel fill=1: 64 x 64 (8 x 16 of 8 x 4), 32 x 32 (8 x 8 of
+ * 4 x 4), 96 needed. CPUs and the fallbacks fill=2: 32 x 32 (8 x 8 of 4 x 4), 16 x 16 (4 x 4
+ * of 4 x 4), KWG 16.
+ */
+static const matmul_case matmul_cases[] = {
+    /* H200: 128 x 128 tiles need ceil(n / 128)^2 >= 132: 1409 (12 x 12 = 144) takes them,
+       1408 (11 x 11 = 121) does not; 64 x 64 tiles need ceil(n / 64)^2 >= 132: 705 takes
+       them, 704 takes 32 x 32. Leading dimensions 1412 and 708 keep every row aligned. */
+    {H200, 0, 0, 0, 1409, 1409, 1409, 1412, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=12x12",
+     "MDIMC=16 NDIMC=16 MWI=8 NWI=8 KWG=8"},
+    {H200, 0, 0, 0, 1408, 1408, 1408, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=22x22",
+     "MWI=4 NWI=4 KWG=16"},
+    {H200, 0, 0, 0, 705, 705, 705, 708, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=12x12",
+     "MWI=4 NWI=4 KWG=16"},
+    {H200, 0, 0, 0, 704, 704, 704, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=22x22",
+     "MDIMC=8 NDIMC=8 MWI=4 NWI=4 KWG=16"},
+    /* Not square: one row of 128-tiles needs 132 of them along N: 16769 columns (ceil = 132)
+       take 128 x 128 tiles, 16768 (131) take 64 x 64. */
+    {H200, 0, 0, 0, 128, 16769, 128, 16772, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=132x1",
+     "MWI=8 KWG=8"},
+    {H200, 0, 0, 0, 128, 16768, 128, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=262x2",
+     "MWI=4 KWG=16"},
+    /* Fast, mixed, general: whole tiles and slices aligned; k not a multiple of KWG 8 (4092);
+       an offset or a leading dimension not a multiple of 4; the general variant. */
+    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "MWI=8 NWI=8 KWG=8 VWM=4 VWN=4 PADA=4 PADB=4 TRANS_A=0 TRANS_B=0 local_mem=16896"},
+    {H200, 0, 0, 0, 4096, 4096, 4092, 0, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=32x32",
+     "KWG=8"},
+    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 1, AUTO, "matmul_tiled wg=16x16 groups=32x32", "KWG=8"},
+    {H200, 0, 0, 0, 4096, 4096, 4096, 4098, 0, AUTO, "matmul_tiled wg=16x16 groups=32x32", "KWG=8"},
+    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 0, GENERAL, "matmul_tiled wg=16x16 groups=32x32", "KWG=8"},
+    /* k = 0 (or alpha = 0): whole tiles, no K slice to run: the fast kernel. */
+    {H200, 0, 0, 0, 4096, 4096, 0, 4096, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "KWG=8"},
+    /* Transposes reach the kernel as defines. */
+    {H200, 0, 1, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "TRANS_A=1 TRANS_B=0"},
+    {H200, 0, 0, 1, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "TRANS_A=0 TRANS_B=1"},
+    /* The baseline: the set of the shape (1000: 8 x 8 = 64 big tiles, 16 x 16 = 256 medium),
+       one output a work-item, no local memory. */
+    {H200, 0, 0, 0, 1000, 1000, 1000, 0, 0, BASELINE, "matmul_naive wg=16x16 groups=63x63",
+     "local_mem=0"},
+    /* Under the learnt 256 nothing changes; under 128 the big tile keeps its size with 8 x 16
+       work-items of 8 x 16 outputs. */
+    {H200, 256, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "MWI=8 NWI=8"},
+    {H200, 256, 0, 0, 704, 704, 704, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=22x22",
+     "MWI=4 NWI=4"},
+    {H200, 128, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=8x16 groups=32x32",
+     "MDIMC=16 NDIMC=8 MWI=8 NWI=16"},
+
+    /* PoCL, 2 x 2 = 4 workgroups wanted: 33 (2 x 2 tiles of 32) takes 32 x 32, 32 takes
+       16 x 16; 33's leading dimensions are not multiples of 4: general. */
+    {POCL, 0, 0, 0, 33, 33, 33, 0, 0, AUTO, "matmul_tiled wg=8x8 groups=2x2", "MWI=4 KWG=16"},
+    {POCL, 0, 0, 0, 32, 32, 32, 0, 0, AUTO, "matmul_tiled_fast wg=4x4 groups=2x2",
+     "MDIMC=4 NDIMC=4 MWI=4 NWI=4"},
+    {POCL, 0, 0, 0, 36, 36, 36, 0, 0, AUTO, "matmul_tiled_mixed wg=8x8 groups=2x2", "MDIMC=8"},
+    {POCL, 0, 0, 0, 512, 512, 512, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=16x16", "MDIMC=8"},
+    {POCL, 0, 0, 0, 255, 257, 129, 0, 0, AUTO, "matmul_tiled wg=8x8 groups=9x8", "MDIMC=8"},
+
+    /* llvmpipe, 8 x 2 = 16 wanted. Before its first build the CPU sets as they are; under its
+       32, the 8 x 8 set has 8 x 4 work-items of 4 x 8 (tile kept), the 4 x 4 set fits. */
+    {LLVMPIPE, 0, 0, 0, 128, 128, 128, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=4x4",
+     "MDIMC=8 NDIMC=8"},
+    {LLVMPIPE, 32, 0, 0, 128, 128, 128, 0, 0, AUTO, "matmul_tiled_fast wg=4x8 groups=4x4",
+     "MDIMC=8 NDIMC=4 MWI=4 NWI=8"},
+    {LLVMPIPE, 32, 0, 0, 96, 96, 96, 0, 0, AUTO, "matmul_tiled_fast wg=4x4 groups=6x6",
+     "MDIMC=4 NDIMC=4"},
+
+    /* Apple's CPU: one work-item along M (its item sizes are 1024 x 1 x 1), so each set's
+       work-items along M hand their rows to one (4 x 4 of 4 x 4: 1 x 4 of 16 x 4); under a
+       kernel limit of 1 both sets become one work-item of 16 x 16 outputs. 12 x 2 = 24 wanted:
+       64 x 64 makes 16 workgroups of either set, so the last set. */
+    {APPLE_CPU, 0, 0, 0, 64, 64, 64, 0, 0, AUTO, "matmul_tiled_fast wg=4x1 groups=4x4",
+     "MDIMC=1 NDIMC=4 MWI=16 NWI=4"},
+    {APPLE_CPU, 1, 0, 0, 64, 64, 64, 0, 0, AUTO, "matmul_tiled_fast wg=1x1 groups=4x4",
+     "MDIMC=1 NDIMC=1 MWI=16 NWI=16"},
+    {APPLE_CPU, 1, 0, 0, 256, 256, 256, 0, 0, AUTO, "matmul_tiled_fast wg=1x1 groups=16x16",
+     "MDIMC=1 NDIMC=1 MWI=16 NWI=16"},
+
+    /* Mali, fallbacks, 12 x 2 = 24 wanted. Under 32: the 8 x 8 set as 8 x 4 of 4 x 8; under 8:
+       4 x 2 of 8 x 16 (tile kept); the 4 x 4 set as 4 x 2 of 4 x 8. */
+    {MALI, 32, 0, 0, 256, 256, 256, 0, 0, AUTO, "matmul_tiled_fast wg=4x8 groups=8x8",
+     "MDIMC=8 NDIMC=4 MWI=4 NWI=8 local_mem=9216"},
+    {MALI, 8, 0, 0, 256, 256, 256, 0, 0, AUTO, "matmul_tiled_fast wg=2x4 groups=8x8",
+     "MDIMC=4 NDIMC=2 MWI=8 NWI=16"},
+    {MALI, 8, 0, 0, 64, 64, 64, 0, 0, AUTO, "matmul_tiled_fast wg=2x4 groups=4x4",
+     "MDIMC=4 NDIMC=2 MWI=4 NWI=8"},
+
+    /* AMD, 60 wanted: 128-tiles from ceil(n / 128)^2 >= 60 (897: 8 x 8), 64-tiles from
+       ceil(n / 64)^2 >= 60 (449), 32-tiles below. Its big set reads K in slices of 16. */
+    {AMD_GPU, 0, 0, 0, 897, 897, 897, 900, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=8x8",
+     "MWI=8 NWI=8 KWG=16 local_mem=33792"},
+    {AMD_GPU, 0, 0, 0, 896, 896, 896, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=14x14",
+     "MWI=4 NWI=4"},
+    {AMD_GPU, 0, 0, 0, 449, 449, 449, 452, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=8x8",
+     "MWI=4 NWI=4"},
+    {AMD_GPU, 0, 0, 0, 448, 448, 448, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=14x14",
+     "MDIMC=8 NDIMC=8"},
+    {AMD_GPU_1024, 0, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "MWI=8 NWI=8"},
+
+    /* Intel, 96 wanted: 64-tiles (8 x 16 work-items of 8 x 4) from ceil(n / 64)^2 >= 96 (577:
+       10 x 10), 32-tiles below. */
+    {INTEL_GPU, 0, 0, 0, 577, 577, 577, 580, 0, AUTO, "matmul_tiled_mixed wg=8x16 groups=10x10",
+     "MDIMC=16 NDIMC=8 MWI=4 NWI=8 KWG=16"},
+    {INTEL_GPU, 0, 0, 0, 576, 576, 576, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=18x18",
+     "MDIMC=8 NDIMC=8 MWI=4 NWI=4"},
+};
+
+/* The call for a row-major m x n x k product with every leading dimension `ld` (0: tight). */
+static ocf_matmul_call matmul_call(int trans_a, int trans_b, size_t m, size_t n, size_t k,
+                                   size_t ld, size_t a_off, int variant, size_t workgroup) {
+  ocf_matmul_call call;
+  memset(&call, 0, sizeof call);
+  call.trans_a = trans_a;
+  call.trans_b = trans_b;
+  call.m = m;
+  call.n = n;
+  call.k = k;
+  call.a_off = a_off;
+  call.lda = ld ? ld : trans_a ? m : k;
+  call.ldb = ld ? ld : trans_b ? k : n;
+  call.ldc = ld ? ld : n;
+  call.a_dtype = call.b_dtype = call.c_dtype = OCF_F32;
+  call.variant = variant;
+  call.workgroup = workgroup;
+  return call;
+}
+
+static void test_plan_matmul_table(void **state) {
+  (void)state;
+  for (size_t i = 0; i < ARRAY_LEN(matmul_cases); i++) {
+    const matmul_case *c = &matmul_cases[i];
+    ocf_device_facts facts = facts_of(c->device, c->learnt);
+    ocf_tuning_values tuning = tuning_of(&facts, c->device, OCF_OP_MATMUL);
+    const ocf_matmul_call call =
+        matmul_call(c->trans_a, c->trans_b, c->m, c->n, c->k, c->ld, c->off, c->variant, 0);
+    ocf_plan plan;
+    char what[160];
+    snprintf(what, sizeof what, "matmul case %zu on %s (limit %zu), %zu x %zu x %zu", i,
+             devices[c->device].name, c->learnt, c->m, c->n, c->k);
+    expect_plan(what, ocf_plan_matmul(&facts, &tuning, &call, &plan), &plan, c->shape, c->values);
+  }
+}
+
+/* ---- every default plan fits and meets its kernels' assumptions ---- */
+
+/* Reports a broken assumption of a plan and fails. */
+#define ASSUME(cond, ...)                                                         \
+  do {                                                                            \
+    if (!(cond)) {                                                                \
+      char plan_text_[512];                                                       \
+      ocf_plan_describe(plan, plan_text_, sizeof plan_text_);                     \
+      print_error("%s: %s does not hold\n  plan: %s\n", what, #cond, plan_text_); \
+      print_error(__VA_ARGS__);                                                   \
+      fail();                                                                     \
+    }                                                                             \
+  } while (0)
+
+/* Asserts that the planner made a plan. */
+static void expect_success(const char *what, ocf_status status) {
+  if (status != OCF_SUCCESS) {
+    print_error("%s: the planner failed: %s: %s\n", what, ocf_status_name(status),
+                ocf_last_error());
+    fail();
+  }
+}
+
+static long long define_of(const ocf_plan *plan, const char *name) {
+  return ocf_plan_define_value(plan, name, -1);
+}
+
+/* What every plan owes the device: the planner's own check, each step's workgroup within the
+   kernel's learnt limit, the device's and the work-item sizes, local memory within the
+   device's. */
+static void check_fits(const char *what, const ocf_plan *plan, const ocf_device_facts *facts) {
+  ocf_status status = ocf_plan_verify(plan, facts);
+  expect_success(what, status);
+  ASSUME(plan->step_count >= 1 && plan->step_count <= OCF_PLAN_MAX_STEPS, "\n");
+  for (unsigned s = 0; s < plan->step_count; s++) {
+    const ocf_plan_step *st = &plan->steps[s];
+    size_t items = st->local[0] * st->local[1] * st->local[2];
+    ASSUME(items <= ocf_facts_workgroup_limit(facts, st->kernel), "  step %u\n", s);
+    for (int d = 0; d < 3; d++)
+      ASSUME(st->local[d] <= facts->max_item_sizes[d] && st->global[d] % st->local[d] == 0,
+             "  step %u, dimension %d\n", s, d);
+  }
+  ASSUME(plan->local_mem_bytes <= facts->local_mem_bytes, "\n");
+}
+
+/* cl/add.cl: WG work-items, add_vector's offsets multiples of VW and its tail (n % VW) taken
+   by the first work-items of the grid; the baseline one element a work-item. */
+static void check_add_assumptions(const char *what, const ocf_plan *plan, const ocf_add_call *c) {
+  const ocf_plan_step *st = &plan->steps[0];
+  long long wg = define_of(plan, "WG"), vw = define_of(plan, "VW");
+  ASSUME(plan->step_count == 1 && (size_t)wg == st->local[0], "\n");
+  if (st->kernel == OCF_KERNEL_ADD_VECTOR) {
+    ASSUME(c->x_off % vw == 0 && c->y_off % vw == 0 && c->out_off % vw == 0, "\n");
+    ASSUME(st->global[0] >= c->n % (size_t)vw, "\n");
+  }
+  if (st->kernel == OCF_KERNEL_ADD_BASELINE) ASSUME(st->global[0] >= c->n, "\n");
+}
+
+/* cl/softmax.cl: WG work-items in every step; vector access only on aligned rows; a row held in
+   registers (rows, resident) fits them, in at most 64 floats a work-item; SEG a power of two
+   dividing WG; split parts cover the row, none empty, with scratch for their pairs. */
+static void check_softmax_assumptions(const char *what, const ocf_plan *plan,
+                                      const ocf_softmax_call *c) {
+  long long wg = define_of(plan, "WG"), vw = define_of(plan, "VW"),
+            items = define_of(plan, "ITEMS"), seg = define_of(plan, "SEG");
+  for (unsigned s = 0; s < plan->step_count; s++)
+    ASSUME((size_t)wg == plan->steps[s].local[0], "\n");
+  ASSUME(plan->local_mem_bytes >= (size_t)wg * 4 * sizeof(float), "\n");
+  if (vw > 1)
+    ASSUME(c->in_off % vw == 0 && c->in_ld % vw == 0 && c->out_off % vw == 0 && c->out_ld % vw == 0,
+           "\n");
+  size_t vecs = (c->cols + (size_t)vw - 1) / (size_t)vw;
+  switch (plan->steps[0].kernel) {
+  case OCF_KERNEL_SOFTMAX_ROWS:
+    ASSUME(seg >= 1 && (seg & (seg - 1)) == 0 && wg % seg == 0, "\n");
+    ASSUME(vecs <= (size_t)(seg * items) && vw * items <= 64, "\n");
+    break;
+  case OCF_KERNEL_SOFTMAX_RESIDENT:
+    ASSUME(vecs <= (size_t)(wg * items) && vw * items <= 64, "\n");
+    break;
+  case OCF_KERNEL_SOFTMAX_SPLIT_STATS:
+    ASSUME(plan->parts >= 2 && plan->parts * plan->part_vecs >= vecs &&
+               (plan->parts - 1) * plan->part_vecs < vecs,
+           "\n");
+    ASSUME(plan->scratch_bytes >= 2 * c->rows * plan->parts * sizeof(float), "\n");
+    break;
+  case OCF_KERNEL_SOFTMAX_BASE_MAX:
+    ASSUME(plan->scratch_bytes >= 2 * c->rows * sizeof(float), "\n");
+    break;
+  default:
+    break;
+  }
+}
+
+/* cl/matmul.cl: an NDIMC x MDIMC workgroup; the tiling rules (tiles multiples of 4, whole
+   vectors, K slices of 4, at most 256 accumulators and 16 rows or columns a work-item), the
+   local memory the tiles take, a grid covering C, and the fast and mixed kernels' conditions. */
+static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
+                                     const ocf_matmul_call *c) {
+  const ocf_plan_step *st = &plan->steps[0];
+  long long mdimc = define_of(plan, "MDIMC"), ndimc = define_of(plan, "NDIMC");
+  ASSUME(plan->step_count == 1 && st->dims == 2, "\n");
+  ASSUME((size_t)ndimc == st->local[0] && (size_t)mdimc == st->local[1], "\n");
+  ASSUME(define_of(plan, "TRANS_A") == (c->trans_a != 0) &&
+             define_of(plan, "TRANS_B") == (c->trans_b != 0),
+         "\n");
+  if (st->kernel == OCF_KERNEL_MATMUL_NAIVE) {
+    ASSUME(st->global[0] >= c->n && st->global[1] >= c->m, "\n");
+    return;
+  }
+  long long mwi = define_of(plan, "MWI"), nwi = define_of(plan, "NWI"),
+            kwg = define_of(plan, "KWG"), vwm = define_of(plan, "VWM"),
+            vwn = define_of(plan, "VWN"), pada = define_of(plan, "PADA"),
+            padb = define_of(plan, "PADB");
+  long long mwg = mdimc * mwi, nwg = ndimc * nwi;
+  ASSUME(mwg % 4 == 0 && nwg % 4 == 0 && kwg % 4 == 0 && pada % 4 == 0 && padb % 4 == 0, "\n");
+  ASSUME(mwi % vwm == 0 && nwi % vwn == 0 && mwi <= 16 && nwi <= 16 && mwi * nwi <= 256, "\n");
+  ASSUME(plan->local_mem_bytes == (size_t)(2 * kwg * (mwg + pada + nwg + padb)) * sizeof(float),
+         "\n");
+  ASSUME(st->global[0] / st->local[0] * (size_t)nwg >= c->n &&
+             st->global[1] / st->local[1] * (size_t)mwg >= c->m,
+         "\n");
+  int aligned = c->a_off % 4 == 0 && c->b_off % 4 == 0 && c->c_off % 4 == 0 && c->lda % 4 == 0 &&
+                c->ldb % 4 == 0 && c->ldc % 4 == 0;
+  if (st->kernel == OCF_KERNEL_MATMUL_TILED_FAST)
+    ASSUME(aligned && c->m % mwg == 0 && c->n % nwg == 0 && c->k % kwg == 0, "\n");
+  if (st->kernel == OCF_KERNEL_MATMUL_TILED_MIXED) ASSUME(aligned, "\n");
+}
+
+/* The devices as they are and with 16 KiB of local memory, before any build and under kernel
+   limits of 1, 8, 32, 96 (not a power of two, as some drivers report) and 256: every default
+   plan of every op fits and meets its kernels' assumptions. */
+static void test_plan_defaults_always_fit(void **state) {
+  (void)state;
+  static const size_t limits[] = {0, 1, 8, 32, 96, 256};
+  static const size_t add_n[] = {0, 1, 3, 1000, 4099, 1 << 20};
+  static const size_t add_offsets[][3] = {{0, 0, 0}, {8, 16, 4}, {1, 0, 0}, {0, 0, 5}};
+  static const size_t rows_list[] = {1, 3, 37, 1000, 65536};
+  static const size_t cols_list[] = {1,    7,    32,   128,  255,  256,   257,   1000,  1024,
+                                     2048, 2049, 4096, 8192, 8193, 16384, 16385, 65536, 100003};
+  static const layout *layouts[] = {&ALIGNED, &TIGHT, &IN_OFF_1, &LD_PLUS_2};
+  static const size_t mm_sizes[][3] = {{1, 1, 1},          {17, 19, 23},    {32, 32, 32},
+                                       {64, 64, 0},        {100, 75, 130},  {128, 256, 64},
+                                       {257, 129, 511},    {704, 704, 704}, {1000, 1000, 1000},
+                                       {2048, 2048, 2048}, {4096, 64, 4096}};
+  static const size_t mm_lds[] = {0, 4100, 4097};
+  static const int variants[] = {AUTO, GENERAL, BASELINE};
+  unsigned long plans = 0;
+  char what[200];
+  for (int d = 0; d < DEVICE_COUNT; d++) {
+    for (int small = 0; small < 2; small++) {
+      for (size_t l = 0; l < ARRAY_LEN(limits); l++) {
+        ocf_device_facts facts = facts_of((device_id)d, limits[l]);
+        if (small) facts.local_mem_bytes = 16 * KIB;
+        ocf_tuning_values add_t = tuning_of(&facts, (device_id)d, OCF_OP_ADD);
+        ocf_tuning_values sm_t = tuning_of(&facts, (device_id)d, OCF_OP_SOFTMAX);
+        ocf_tuning_values mm_t = tuning_of(&facts, (device_id)d, OCF_OP_MATMUL);
+        ocf_plan plan;
+        for (size_t v = 0; v < ARRAY_LEN(variants); v++) {
+          for (size_t i = 0; i < ARRAY_LEN(add_n); i++) {
+            for (size_t o = 0; o < ARRAY_LEN(add_offsets); o++) {
+              const ocf_add_call call = {add_n[i],
+                                         add_offsets[o][0],
+                                         add_offsets[o][1],
+                                         add_offsets[o][2],
+                                         OCF_F32,
+                                         variants[v],
+                                         0};
+              snprintf(what, sizeof what, "add on %s, local %llu, limit %zu: n %zu, variant %d",
+                       devices[d].name, facts.local_mem_bytes, limits[l], add_n[i], variants[v]);
+              ocf_status status = ocf_plan_add(&facts, &add_t, &call, &plan);
+              expect_success(what, status);
+              check_fits(what, &plan, &facts);
+              check_add_assumptions(what, &plan, &call);
+              plans++;
+            }
+          }
+          for (size_t r = 0; r < ARRAY_LEN(rows_list); r++) {
+            for (size_t c = 0; c < ARRAY_LEN(cols_list); c++) {
+              for (size_t y = 0; y < ARRAY_LEN(layouts); y++) {
+                const ocf_softmax_call call =
+                    softmax_call(rows_list[r], cols_list[c], layouts[y], variants[v], 0);
+                snprintf(what, sizeof what,
+                         "softmax on %s, local %llu, limit %zu: %zu x %zu, layout %zu, "
+                         "variant %d",
+                         devices[d].name, facts.local_mem_bytes, limits[l], rows_list[r],
+                         cols_list[c], y, variants[v]);
+                ocf_status status = ocf_plan_softmax(&facts, &sm_t, &call, &plan);
+                expect_success(what, status);
+                check_fits(what, &plan, &facts);
+                check_softmax_assumptions(what, &plan, &call);
+                plans++;
+              }
+            }
+          }
+          for (size_t s = 0; s < ARRAY_LEN(mm_sizes); s++) {
+            for (size_t ld = 0; ld < ARRAY_LEN(mm_lds); ld++) {
+              for (int t = 0; t < 4; t++) {
+                const ocf_matmul_call call =
+                    matmul_call(t & 1, t >> 1, mm_sizes[s][0], mm_sizes[s][1], mm_sizes[s][2],
+                                mm_lds[ld], 0, variants[v], 0);
+                snprintf(what, sizeof what,
+                         "matmul on %s, local %llu, limit %zu: %zu x %zu x %zu, ld %zu, "
+                         "trans %d, variant %d",
+                         devices[d].name, facts.local_mem_bytes, limits[l], mm_sizes[s][0],
+                         mm_sizes[s][1], mm_sizes[s][2], mm_lds[ld], t, variants[v]);
+                ocf_status status = ocf_plan_matmul(&facts, &mm_t, &call, &plan);
+                expect_success(what, status);
+                check_fits(what, &plan, &facts);
+                check_matmul_assumptions(what, &plan, &call);
+                plans++;
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  assert_true(plans > 100000);
+}
+
+/* ---- sizes the caller fixed ---- */
+
+/* Asserts a refusal with OCF_ERR_INVALID_WORKGROUP whose message has `message`. */
+static void expect_refused(const char *what, ocf_status status, const char *message) {
+  if (status != OCF_ERR_INVALID_WORKGROUP || !strstr(ocf_last_error(), message)) {
+    print_error("%s: %s, \"%s\"; expected OCF_ERR_INVALID_WORKGROUP and \"%s\"\n", what,
+                ocf_status_name(status), ocf_last_error(), message);
+    fail();
+  }
+}
+
+/* A fixed size is used as given (no fitting, no shrinking), or refused by name when the device
+   cannot run it: above its workgroup maximum or a work-item size, or needing more local memory
+   than it has. A size above a limit learnt from another build is kept: only the kernel built
+   for the caller's size can say whether it runs, and the launch refuses it then. */
+static void test_plan_fixed_workgroups(void **state) {
+  (void)state;
+  ocf_plan plan;
+
+  /* add: 33 work-items on rusticl is what the caller asked for, even after its kernels
+     reported 32 (the launch then refuses); above the device's 1024 it is refused now. */
+  ocf_device_facts facts = facts_of(LLVMPIPE, 32);
+  ocf_tuning_values t = tuning_of(&facts, LLVMPIPE, OCF_OP_ADD);
+  ocf_add_call add = {4099, 0, 0, 0, OCF_F32, AUTO, 33};
+  expect_plan("add fixed 33 on llvmpipe", ocf_plan_add(&facts, &t, &add, &plan), &plan,
+              "add_vector wg=33 groups=16", "WG=33 fixed=1");
+  add.workgroup = 1025;
+  expect_refused("add fixed 1025 on llvmpipe", ocf_plan_add(&facts, &t, &add, &plan),
+                 "above the device's limit of 1024");
+  facts = facts_of(H200, 256);
+  t = tuning_of(&facts, H200, OCF_OP_ADD);
+  add.workgroup = 512;
+  expect_plan("add fixed 512 on the H200", ocf_plan_add(&facts, &t, &add, &plan), &plan,
+              "add_vector wg=512 groups=2", "WG=512 fixed=1");
+  add.workgroup = 2048;
+  expect_refused("add fixed 2048 on the H200", ocf_plan_add(&facts, &t, &add, &plan),
+                 "above the device's limit of 1024");
+
+  /* softmax: every size field takes the caller's size; 96 is no power of two, so a segment is
+     at most its lowest bit, 32: on the H200 a row of 512 floats (128 float4, SEG 32 of 4) is one
+     segment, 3 rows a group, ceil(1003 / 3) = 335 groups. With 16 KiB of local memory 1024
+     work-items fit exactly (16 bytes each), 2048 do not. */
+  facts = facts_of(H200, 256);
+  t = tuning_of(&facts, H200, OCF_OP_SOFTMAX);
+  ocf_softmax_call sm = softmax_call(1003, 512, &ALIGNED, AUTO, 96);
+  expect_plan("softmax fixed 96 on the H200", ocf_plan_softmax(&facts, &t, &sm, &plan), &plan,
+              "softmax_rows wg=96 groups=335", "WG=96 SEG=32 ITEMS=4 fixed=1");
+  facts = facts_of(POCL, 0);
+  t = tuning_of(&facts, POCL, OCF_OP_SOFTMAX);
+  facts.local_mem_bytes = 16 * KIB;
+  sm = softmax_call(4, 100000, &ALIGNED, AUTO, 1024);
+  expect_plan("softmax fixed 1024, 16 KiB", ocf_plan_softmax(&facts, &t, &sm, &plan), &plan,
+              "softmax_online wg=1024 groups=4", "WG=1024 local_mem=16384");
+  sm.workgroup = 2048;
+  expect_refused("softmax fixed 2048, 16 KiB", ocf_plan_softmax(&facts, &t, &sm, &plan),
+                 "local memory");
+  facts = facts_of(MALI, 32);
+  t = tuning_of(&facts, MALI, OCF_OP_SOFTMAX);
+  sm = softmax_call(4, 1000, &ALIGNED, AUTO, 512);
+  expect_refused("softmax fixed 512 on Mali", ocf_plan_softmax(&facts, &t, &sm, &plan),
+                 "above the device's limit of 384");
+
+  /* matmul: a power of two laid out near-square, N first (128: 16 x 8), the set's outputs a
+     work-item kept. On Mali's 16 KiB, 128 work-items of 4 x 4 make 64 x 32 tiles (13312 bytes
+     of slices), 256 make 64 x 64 (17408): refused. */
+  facts = facts_of(MALI, 8);
+  t = tuning_of(&facts, MALI, OCF_OP_MATMUL);
+  ocf_matmul_call mm = matmul_call(0, 0, 256, 256, 256, 0, 0, AUTO, 128);
+  expect_plan("matmul fixed 128 on Mali", ocf_plan_matmul(&facts, &t, &mm, &plan), &plan,
+              "matmul_tiled_fast wg=16x8 groups=4x8",
+              "NDIMC=16 MDIMC=8 MWI=4 NWI=4 fixed=1 local_mem=13312");
+  mm.workgroup = 256;
+  expect_refused("matmul fixed 256 on Mali", ocf_plan_matmul(&facts, &t, &mm, &plan),
+                 "local memory");
+  mm.workgroup = 96;
+  expect_refused("matmul fixed 96", ocf_plan_matmul(&facts, &t, &mm, &plan), "not a power of two");
+  /* Apple's CPU has one work-item along M: 4 work-items laid out 2 x 2 cannot run; 2 (2 x 1)
+     can. */
+  facts = facts_of(APPLE_CPU, 0);
+  t = tuning_of(&facts, APPLE_CPU, OCF_OP_MATMUL);
+  mm = matmul_call(0, 0, 64, 64, 64, 0, 0, AUTO, 4);
+  expect_refused("matmul fixed 4 on Apple's CPU", ocf_plan_matmul(&facts, &t, &mm, &plan),
+                 "workgroup dimension 1 is 2");
+  mm.workgroup = 2;
+  expect_plan("matmul fixed 2 on Apple's CPU", ocf_plan_matmul(&facts, &t, &mm, &plan), &plan,
+              "matmul_tiled_fast wg=2x1 groups=8x16", "NDIMC=2 MDIMC=1");
+}
+
+/* ---- plans of any tuning the validator accepts ---- */
+
+/* A softmax_rows group that shrinks for few rows stays a whole number of segments (SEG divides
+   WG, cl/softmax.cl), also for a rows_wg that is no power of two, which the validator allows. */
+static void test_plan_softmax_segments_divide_any_group(void **state) {
+  (void)state;
+  static const char *const overrides[] = {"rows_wg=96", "rows_wg=48", "rows_wg=24", "rows_wg=100",
+                                          "rows_wg=192 max_seg=64"};
+  static const size_t rows_list[] = {1, 2, 3, 5, 11, 1000};
+  static const size_t cols_list[] = {8, 64, 200, 256, 512};
+  ocf_device_facts facts = facts_of(POCL, 0);
+  for (size_t o = 0; o < ARRAY_LEN(overrides); o++) {
+    ocf_tuning_values t = tuning_of(&facts, POCL, OCF_OP_SOFTMAX);
+    assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, overrides[o], &t, "test"), OCF_SUCCESS);
+    assert_int_equal(ocf_tuning_check(OCF_OP_SOFTMAX, &t, "test"), OCF_SUCCESS);
+    for (size_t r = 0; r < ARRAY_LEN(rows_list); r++) {
+      for (size_t c = 0; c < ARRAY_LEN(cols_list); c++) {
+        const ocf_softmax_call call = softmax_call(rows_list[r], cols_list[c], &ALIGNED, AUTO, 0);
+        ocf_plan plan;
+        char what[160];
+        snprintf(what, sizeof what, "softmax with %s: %zu x %zu", overrides[o], rows_list[r],
+                 cols_list[c]);
+        ocf_status status = ocf_plan_softmax(&facts, &t, &call, &plan);
+        expect_success(what, status);
+        check_fits(what, &plan, &facts);
+        check_softmax_assumptions(what, &plan, &call);
+      }
+    }
+  }
+}
+
+/* ---- the plan's own checks ---- */
+
+/* ocf_plan_verify catches plans the kernels could not run (a library bug, never a caller's). */
+static void test_plan_verify_catches_broken_plans(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  ocf_tuning_values t = tuning_of(&facts, H200, OCF_OP_ADD);
+  const ocf_add_call call = {1000, 0, 0, 0, OCF_F32, AUTO, 0};
+  ocf_plan good, plan;
+  assert_int_equal(ocf_plan_add(&facts, &t, &call, &good), OCF_SUCCESS);
+  char options[256];
+  assert_int_equal(ocf_plan_options(&good, options, sizeof options), 0);
+  assert_string_equal(options, "-DWG=256 -DVW=4 -DDTYPE=0");
+  assert_int_equal(ocf_plan_options(&good, options, 10), -1);
+
+  plan = good;
+  plan.define_count = 1; /* WG only: add_vector reads VW and DTYPE too */
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_VALUE);
+  assert_non_null(strstr(ocf_last_error(), "-DVW"));
+  plan = good;
+  plan.steps[0].global[0] = 1000; /* not a multiple of 256 */
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_VALUE);
+  plan = good;
+  plan.steps[0].kernel = OCF_KERNEL_SOFTMAX_ROWS; /* another program's kernel */
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_VALUE);
+  plan = good;
+  plan.steps[0].local[2] = 128; /* the H200's third dimension holds 64 */
+  plan.steps[0].global[2] = 128;
+  plan.steps[0].dims = 3;
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
+  plan = good;
+  plan.local_mem_bytes = 48 * KIB + 1;
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
+  plan = good;
+  plan.step_count = 0;
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_VALUE);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_plan_device_facts),
+      cmocka_unit_test(test_plan_builtin_rows),
+      cmocka_unit_test(test_plan_row_specificity),
+      cmocka_unit_test(test_plan_bad_rows_reported),
+      cmocka_unit_test(test_plan_add_table),
+      cmocka_unit_test(test_plan_softmax_table),
+      cmocka_unit_test(test_plan_matmul_table),
+      cmocka_unit_test(test_plan_defaults_always_fit),
+      cmocka_unit_test(test_plan_fixed_workgroups),
+      cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
+      cmocka_unit_test(test_plan_verify_catches_broken_plans),
+  };
+  return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
+}
