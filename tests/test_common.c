@@ -83,6 +83,13 @@ void ocft_write(const ocft_env *env, cl_mem buffer, size_t count, const float *d
                    CL_SUCCESS);
 }
 
+int ocft_refused_by_kernel_limit(ocf_status status, size_t asked) {
+  if (status != OCF_ERR_INVALID_WORKGROUP) return 0;
+  const char *at = strstr(ocf_last_error(), "'s maximum of ");
+  unsigned long long limit = 0;
+  return at && sscanf(at, "'s maximum of %llu", &limit) == 1 && limit < asked;
+}
+
 void ocft_assert_status_at(ocf_status status, ocf_status expected, const char *file, int line) {
   if (status == expected) return;
   print_error("%s:%d: status %s (%d), expected %s (%d)\n  last error: %s\n", file, line,

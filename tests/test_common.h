@@ -45,6 +45,12 @@ void ocft_read(const ocft_env *env, cl_mem buffer, size_t count, float *data);
 /* Blocking write of `count` floats to the start of a buffer. */
 void ocft_write(const ocft_env *env, cl_mem buffer, size_t count, const float *data);
 
+/* Whether a call was refused because the built kernel allows fewer work-items than `asked`:
+   OCF_ERR_INVALID_WORKGROUP naming the kernel's maximum (CL_KERNEL_WORK_GROUP_SIZE), below the
+   size asked. Drivers report anything from 1 up (1 on Apple's CPU, 32 for every kernel on
+   rusticl's llvmpipe, 256 on NVIDIA's H200), so no explicit size above 1 is sure to run. */
+int ocft_refused_by_kernel_limit(ocf_status status, size_t asked);
+
 /* Asserts that `status` is `expected`, printing the status names and ocf_last_error() if not. */
 #define ocft_assert_status(status, expected) \
   ocft_assert_status_at((status), (expected), __FILE__, __LINE__)

@@ -150,10 +150,10 @@ static void test_tuning_overrides(void **state) {
       {"softmax", NULL, "wg=", OCF_ERR_INVALID_VALUE},
       {"softmax", NULL, "wg", OCF_ERR_INVALID_VALUE},
       {"softmax", NULL, "wg=0", OCF_ERR_INVALID_VALUE},
-      {"softmax", NULL, "vw=3", OCF_ERR_INVALID_VALUE},             /* not a power of two */
-      {"softmax", NULL, "wg=32 min_wg=64", OCF_ERR_INVALID_VALUE},  /* min_wg above wg */
+      {"softmax", NULL, "vw=3", OCF_ERR_INVALID_VALUE},                 /* not a power of two */
+      {"softmax", NULL, "wg=32 min_wg=64", OCF_ERR_INVALID_VALUE},      /* min_wg above wg */
       {"softmax", NULL, "wg=64 vw=16 items=32", OCF_ERR_INVALID_VALUE}, /* registers */
-      {"softmax", "wide", "wg=64 vw=3", OCF_ERR_INVALID_VALUE}, /* all or nothing */
+      {"softmax", "wide", "wg=64 vw=3", OCF_ERR_INVALID_VALUE},         /* all or nothing */
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     ocf_status status = ocf_context_set_tuning(ctx, bad[i].op, OCF_F32, bad[i].cls, bad[i].values);
@@ -182,8 +182,7 @@ static void test_tuning_overrides(void **state) {
   /* Classes now differ: a class-less get must say so rather than pick one. */
   ocft_assert_status(ocf_context_get_tuning(ctx, "softmax", OCF_F32, NULL, after, sizeof after),
                      OCF_ERR_INVALID_VALUE);
-  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "*", "unroll=8"),
-                     OCF_SUCCESS);
+  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "*", "unroll=8"), OCF_SUCCESS);
   get_values(ctx, "softmax", "narrow", after, sizeof after);
   assert_non_null(strstr(after, "unroll=8"));
   /* A call still runs right under the override. */
@@ -229,11 +228,13 @@ static void test_tuning_disk_cache(void **state) {
   ocf_context *ctx = new_context();
   one_add(ctx);
   ocf_context_release(ctx);
-  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
+  /* One program, or two where a kernel limit below the tuned workgroup made a second plan. */
+  int stored = list_binaries(dir, files, sizeof files);
+  assert_true(stored >= 1 && stored <= 2);
   ctx = new_context();
   one_add(ctx);
   ocf_context_release(ctx);
-  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
+  assert_int_equal(list_binaries(dir, files, sizeof files), stored);
 
   /* Corrupt it: a flipped byte in the binary, then a truncated file. Both must fall back to a
      source build (the call works) and be replaced by a good file. */
@@ -255,6 +256,8 @@ static void test_tuning_disk_cache(void **state) {
     struct stat now;
     assert_int_equal(stat(files, &now), 0);
     assert_int_equal(now.st_size, good.st_size);
+    assert_int_equal(
+        list_binaries(dir, files + strlen(files) + 1, sizeof files - strlen(files) - 1), stored);
   }
 
   /* A read-only cache folder: every call still works, nothing is written. */
@@ -325,12 +328,17 @@ static void test_tuning_disk_cache_two_writers(void **state) {
     assert_int_equal(waitpid(children[i], &status, 0), children[i]);
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
   }
-  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
-  setenv("OCLFUSE_VERBOSE", "0", 1);
+  /* Whole files only (a torn one would fail its checksum and be rebuilt: count and sizes are
+     checked again after a third process), and no temporary file left behind. */
+  int stored = list_binaries(dir, files, sizeof files);
+  assert_true(stored >= 1 && stored <= 2);
   ocf_context *ctx = new_context();
   one_add(ctx);
   ocf_context_release(ctx);
-  assert_int_equal(list_binaries(dir, files, sizeof files), 1);
+  assert_int_equal(list_binaries(dir, files, sizeof files), stored);
+  char command[1200];
+  snprintf(command, sizeof command, "ls '%s/programs' | grep -q '\\.tmp$'", dir);
+  assert_int_not_equal(system(command), 0);
   remove_dir(dir);
 }
 

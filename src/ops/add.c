@@ -34,7 +34,9 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
   const ocf_shape shape = {{n, 0, 0}};
   ocf_tuning_values tuning;
   ocf_context_tuning_for(ctx, OCF_OP_ADD, OCF_F32, &shape, &tuning);
-  for (;;) {
+  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
+     the bound is a guard, not a path any device takes. */
+  for (int attempt = 0;; attempt++) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
     ocf_plan plan;
@@ -43,7 +45,7 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
     if (n == 0) return ocf_dispatch_nothing(queue, &settings);
     int replan = 0;
     status = ocf_launch_plan(ctx, queue, &plan, &frame, NULL, &settings, &replan);
-    if (!replan) return status;
+    if (!replan || attempt == 8) return status;
     ocf_error_clear();
   }
 }

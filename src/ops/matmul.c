@@ -123,7 +123,9 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
   const ocf_shape shape = {{m, n, k}};
   ocf_tuning_values tuning;
   ocf_context_tuning_for(ctx, OCF_OP_MATMUL, opt.a_dtype, &shape, &tuning);
-  for (;;) {
+  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
+     the bound is a guard, not a path any device takes. */
+  for (int attempt = 0;; attempt++) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
     ocf_plan plan;
@@ -132,7 +134,7 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
     if (m == 0 || n == 0) return ocf_dispatch_nothing(queue, &settings);
     int replan = 0;
     status = ocf_launch_plan(ctx, queue, &plan, &frame, NULL, &settings, &replan);
-    if (!replan) return status;
+    if (!replan || attempt == 8) return status;
     ocf_error_clear();
   }
 }

@@ -75,7 +75,9 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
   const ocf_shape shape = {{rows, cols, 0}};
   ocf_tuning_values tuning;
   ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, opt.in_dtype, &shape, &tuning);
-  for (;;) {
+  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
+     the bound is a guard, not a path any device takes. */
+  for (int attempt = 0;; attempt++) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
     ocf_plan plan;
@@ -86,7 +88,7 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
     frame.part_vecs = plan.part_vecs;
     int replan = 0;
     status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.scratch, &settings, &replan);
-    if (!replan) return status;
+    if (!replan || attempt == 8) return status;
     /* A default size the built kernel cannot run (its registers allow fewer work-items than the
        tuning says): nothing was enqueued, and the plan is made again under the kernel's limit.
        An explicit size is the caller's, and its refusal is the answer. */

@@ -17,9 +17,11 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
                              const ocf_built_kernel *kernel, int *replan) {
   size_t items = step->local[0] * step->local[1] * step->local[2];
   if (items > kernel->max_workgroup) {
-    if (!plan->fixed_workgroup &&
-        ctx->facts.kernel_max_workgroup[step->kernel] != kernel->max_workgroup) {
-      ctx->facts.kernel_max_workgroup[step->kernel] = kernel->max_workgroup;
+    /* Learnt here or, since this call copied the facts, by another thread's call: either way a
+       plan made from the facts as they are now fits. */
+    if (!plan->fixed_workgroup) {
+      size_t *known = &ctx->facts.kernel_max_workgroup[step->kernel];
+      if (*known == 0 || *known > kernel->max_workgroup) *known = kernel->max_workgroup;
       *replan = 1;
     }
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
