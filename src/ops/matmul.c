@@ -1,5 +1,17 @@
 /* ocf_matmul, ocf_matmul_ex and ocf_matmul_host: argument checks, then the plan
-   (src/plan/plan_matmul.c) and its launch. */
+   (src/plan/plan_matmul.c) and its launch.
+
+   A column-major call is turned into the row-major one it is in memory: C^T = op(B)^T op(A)^T,
+   so m and n, A and B (with their transposes, offsets, leading dimensions and batch strides)
+   trade places, and a bias along n runs along the row-major problem's m. Every check below runs
+   on that row-major problem, with each operand keeping the caller's name in errors.
+
+   Batches: each matrix of the batch is checked as a single call would be, and the whole batch
+   of an operand spans (batch - 1) * stride + extent elements from its offset, which must not
+   overflow and must fit its buffer. C's span must not overlap A's, B's or the bias's (the same
+   range test single calls use), and no two C's of the batch may share an element: that is
+   tested exactly, so interleaved C's (stride_c = n with ldc = batch * n, say) are fine, while
+   stride_c = 0 with batch > 1 is refused as every product would write the same C. */
 #include "runtime/context.h"
 
 #include <stdint.h>
@@ -8,12 +20,23 @@
 /* The size of the first published ocf_matmul_options (0.2). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype))
 
-/* Checks the options' values. The ones whose kernels are still to come are refused. */
+/* A data type the matmul kernels take (all of ocf_dtype: the storage macros of cl/common.cl).
+   ocf_check_dtype refuses the 16-bit types for the ops that lack kernels for them, so matmul
+   checks its own. */
+static ocf_status check_matmul_dtype(const char *what, ocf_dtype dtype) {
+  if (ocf_dtype_size(dtype) == 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: data type %d is not an ocf_dtype", what,
+                    (int)dtype);
+  return OCF_SUCCESS;
+}
+
+/* Checks the options' values (the buffers come later, with the shapes). */
 static ocf_status check_options(const ocf_matmul_options *opt) {
   ocf_status status;
-  if ((status = ocf_check_dtype("ocf_matmul: A", opt->a_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_matmul: B", opt->b_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_matmul: C", opt->c_dtype)) != OCF_SUCCESS)
+  if ((status = check_matmul_dtype("ocf_matmul: A", opt->a_dtype)) != OCF_SUCCESS ||
+      (status = check_matmul_dtype("ocf_matmul: B", opt->b_dtype)) != OCF_SUCCESS ||
+      (status = check_matmul_dtype("ocf_matmul: C", opt->c_dtype)) != OCF_SUCCESS ||
+      (status = check_matmul_dtype("ocf_matmul: bias", opt->bias_dtype)) != OCF_SUCCESS)
     return status;
   if ((unsigned)opt->precision > OCF_PRECISION_3XTF32)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: precision %d is not an ocf_precision",
@@ -27,18 +50,70 @@ static ocf_status check_options(const ocf_matmul_options *opt) {
   if ((unsigned)opt->bias_axis > OCF_BIAS_M)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: bias_axis %d is not an ocf_bias_axis",
                     (int)opt->bias_axis);
-  if (opt->precision != OCF_PRECISION_FP32 || opt->layout != OCF_ROW_MAJOR || opt->batch > 1 ||
-      opt->activation != OCF_ACTIVATION_NONE || opt->bias_axis != OCF_BIAS_NONE)
-    return ocf_fail(OCF_ERR_UNSUPPORTED, "ocf_matmul: precision modes, column-major layout, "
-                                         "batches and epilogues are not built yet");
+  if (opt->bias_axis != OCF_BIAS_NONE && !opt->bias)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_matmul: bias_axis is set but bias is NULL");
+  if (opt->bias_axis == OCF_BIAS_NONE && opt->bias)
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "ocf_matmul: a bias buffer is given but bias_axis is OCF_BIAS_NONE");
   return OCF_SUCCESS;
 }
+
+/* One matrix operand of the row-major problem. */
+typedef struct operand {
+  const char *name; /* "ocf_matmul: A", for errors */
+  cl_mem buffer;
+  size_t offset, ld, stride;
+  size_t rows, cols; /* as stored */
+  size_t element_size;
+  size_t extent; /* elements of one matrix */
+  size_t span;   /* elements of the whole batch from offset; 0 when empty */
+} operand;
 
 /* The stored shape of A (or B) given its transpose: rows x cols. */
 static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t *rows,
                          size_t *cols) {
   *rows = trans == OCF_TRANS ? inner : outer;
   *cols = trans == OCF_TRANS ? outer : inner;
+}
+
+/* Extent of one matrix and span of the batch, checked for overflow in elements and bytes. */
+static ocf_status measure(operand *x, size_t batch) {
+  ocf_status status =
+      ocf_matrix_extent(x->name, x->rows, x->cols, x->ld, x->element_size, &x->extent);
+  if (status != OCF_SUCCESS) return status;
+  x->span = x->extent;
+  if (x->extent == 0 || batch <= 1) return OCF_SUCCESS;
+  const size_t limit = SIZE_MAX / x->element_size;
+  if (x->stride != 0 && (batch - 1 > (limit - x->extent) / x->stride))
+    return ocf_fail(OCF_ERR_SIZE_OVERFLOW,
+                    "%s: a batch of %zu matrices %zu elements apart overflows the addressable "
+                    "size",
+                    x->name, batch, x->stride);
+  x->span = (batch - 1) * x->stride + x->extent;
+  return OCF_SUCCESS;
+}
+
+static int spans_overlap(const operand *x, const operand *y) {
+  int same_start = 0;
+  return ocf_ranges_overlap(x->buffer, x->offset * x->element_size, x->span * x->element_size,
+                            y->buffer, y->offset * y->element_size, y->span * y->element_size,
+                            &same_start);
+}
+
+/* Whether two C's of a batch (rows x cols, row stride ld >= cols, `stride` apart) share an
+   element. C_i and C_(i+t) do when t * stride = dr * ld + dc for some |dr| < rows, |dc| < cols;
+   with q, e the quotient and remainder of t * stride by ld, only (dr, dc) = (q, e) and
+   (q + 1, e - ld) can satisfy |dc| < cols <= ld. Differences past the first matrix's extent
+   cannot, so the loop stops there. */
+static int batch_self_overlap(size_t rows, size_t cols, size_t ld, size_t stride, size_t batch) {
+  if (batch <= 1 || rows == 0 || cols == 0) return 0;
+  if (stride == 0) return 1;
+  const size_t extent = (rows - 1) * ld + cols;
+  for (size_t t = 1; t < batch && stride <= (extent - 1) / t; t++) {
+    size_t d = t * stride, q = d / ld, e = d % ld;
+    if ((q < rows && e < cols) || (q + 1 < rows && ld - e < cols)) return 1;
+  }
+  return 0;
 }
 
 ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
@@ -71,64 +146,183 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
     memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
   }
   if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
-  const size_t a_size = ocf_dtype_size(opt.a_dtype), b_size = ocf_dtype_size(opt.b_dtype),
-               c_size = ocf_dtype_size(opt.c_dtype);
+  const size_t batch = opt.batch ? opt.batch : 1;
 
-  /* A is m x k (k x m transposed), B is k x n (n x k transposed), C is m x n. */
-  size_t a_rows, a_cols, b_rows, b_cols, a_extent, b_extent, c_extent;
-  stored_shape(trans_a, k, m, &a_rows, &a_cols);
-  stored_shape(trans_b, n, k, &b_rows, &b_cols);
-  if ((status = ocf_matrix_extent("ocf_matmul: A", a_rows, a_cols, lda, a_size, &a_extent)) !=
-          OCF_SUCCESS ||
-      (status = ocf_matrix_extent("ocf_matmul: B", b_rows, b_cols, ldb, b_size, &b_extent)) !=
-          OCF_SUCCESS ||
-      (status = ocf_matrix_extent("ocf_matmul: C", m, n, ldc, c_size, &c_extent)) != OCF_SUCCESS)
+  /* The row-major problem: as given, or with the operands swapped (see the top). */
+  const int col_major = opt.layout == OCF_COL_MAJOR;
+  operand A = {col_major ? "ocf_matmul: A (column-major)" : "ocf_matmul: A",
+               a,
+               a_offset,
+               lda,
+               opt.stride_a,
+               0,
+               0,
+               ocf_dtype_size(opt.a_dtype),
+               0,
+               0};
+  operand B = {col_major ? "ocf_matmul: B (column-major)" : "ocf_matmul: B",
+               b,
+               b_offset,
+               ldb,
+               opt.stride_b,
+               0,
+               0,
+               ocf_dtype_size(opt.b_dtype),
+               0,
+               0};
+  operand C = {col_major ? "ocf_matmul: C (column-major)" : "ocf_matmul: C",
+               c,
+               c_offset,
+               ldc,
+               opt.stride_c,
+               0,
+               0,
+               ocf_dtype_size(opt.c_dtype),
+               0,
+               0};
+  ocf_matmul_call call = {trans_a,
+                          trans_b,
+                          m,
+                          n,
+                          k,
+                          a_offset,
+                          lda,
+                          b_offset,
+                          ldb,
+                          c_offset,
+                          ldc,
+                          opt.a_dtype,
+                          opt.b_dtype,
+                          opt.c_dtype,
+                          settings.variant,
+                          settings.workgroup_size,
+                          batch,
+                          opt.stride_a,
+                          opt.stride_b,
+                          opt.stride_c,
+                          opt.precision,
+                          opt.activation,
+                          opt.bias_axis,
+                          opt.bias_dtype};
+  operand *first = &A, *second = &B; /* op(first) op(second), row-major */
+  if (col_major) {
+    first = &B, second = &A;
+    call.trans_a = trans_b, call.trans_b = trans_a;
+    call.m = n, call.n = m;
+    call.a_off = b_offset, call.lda = ldb, call.stride_a = opt.stride_b;
+    call.b_off = a_offset, call.ldb = lda, call.stride_b = opt.stride_a;
+    call.a_dtype = opt.b_dtype, call.b_dtype = opt.a_dtype;
+    call.bias_axis = opt.bias_axis == OCF_BIAS_N   ? OCF_BIAS_M
+                     : opt.bias_axis == OCF_BIAS_M ? OCF_BIAS_N
+                                                   : OCF_BIAS_NONE;
+  }
+  /* op(first) is m x k (stored k x m transposed), op(second) k x n (n x k), C m x n. */
+  stored_shape((ocf_transpose)call.trans_a, call.k, call.m, &first->rows, &first->cols);
+  stored_shape((ocf_transpose)call.trans_b, call.n, call.k, &second->rows, &second->cols);
+  C.rows = call.m, C.cols = call.n;
+  if ((status = measure(&A, batch)) != OCF_SUCCESS ||
+      (status = measure(&B, batch)) != OCF_SUCCESS || (status = measure(&C, batch)) != OCF_SUCCESS)
     return status;
-  if ((status = ocf_check_buffer(ctx, "ocf_matmul: A", a, a_offset, a_extent, a_size)) !=
+  if ((status = ocf_check_buffer(ctx, A.name, a, a_offset, A.span, A.element_size)) !=
           OCF_SUCCESS ||
-      (status = ocf_check_buffer(ctx, "ocf_matmul: B", b, b_offset, b_extent, b_size)) !=
+      (status = ocf_check_buffer(ctx, B.name, b, b_offset, B.span, B.element_size)) !=
           OCF_SUCCESS ||
-      (status = ocf_check_buffer(ctx, "ocf_matmul: C", c, c_offset, c_extent, c_size)) !=
-          OCF_SUCCESS)
+      (status = ocf_check_buffer(ctx, C.name, c, c_offset, C.span, C.element_size)) != OCF_SUCCESS)
     return status;
-  int same_start = 0;
-  if (ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, a, a_offset * a_size,
-                         a_extent * a_size, &same_start))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps A");
-  if (ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, b, b_offset * b_size,
-                         b_extent * b_size, &same_start))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps B");
+  operand bias = {"ocf_matmul: bias",
+                  opt.bias,
+                  opt.bias_offset,
+                  0,
+                  0,
+                  1,
+                  0,
+                  ocf_dtype_size(opt.bias_dtype),
+                  0,
+                  0};
+  if (call.bias_axis != OCF_BIAS_NONE) {
+    bias.cols = bias.span = call.bias_axis == OCF_BIAS_N ? call.n : call.m;
+    if ((status = ocf_check_buffer(ctx, bias.name, opt.bias, opt.bias_offset, bias.span,
+                                   bias.element_size)) != OCF_SUCCESS)
+      return status;
+  }
+  if (spans_overlap(&C, &A)) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps A");
+  if (spans_overlap(&C, &B)) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps B");
+  if (call.bias_axis != OCF_BIAS_NONE && spans_overlap(&C, &bias))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps the bias");
+  if (batch_self_overlap(C.rows, C.cols, ldc, opt.stride_c, batch))
+    return ocf_fail(OCF_ERR_ALIASING,
+                    "ocf_matmul: two C's of the batch share elements (stride_c %zu with ldc %zu "
+                    "for %zu x %zu matrices)",
+                    opt.stride_c, ldc, C.rows, C.cols);
 
-  /* alpha == 0 or k == 0: C = beta * C, and A and B are not read (the K loop does not run). */
-  size_t k_run = alpha == 0.0f ? 0 : k;
-  float alpha_run = k_run == 0 ? 0.0f : alpha;
-  const ocf_matmul_call call = {trans_a,
-                                trans_b,
-                                m,
-                                n,
-                                k_run,
-                                a_offset,
-                                lda,
-                                b_offset,
-                                ldb,
-                                c_offset,
-                                ldc,
-                                opt.a_dtype,
-                                opt.b_dtype,
-                                opt.c_dtype,
-                                settings.variant,
-                                settings.workgroup_size};
-  ocf_matmul_frame frame = {m, n,        k_run, alpha_run, a, a_offset, lda,
-                            b, b_offset, ldb,   beta,      c, c_offset, ldc};
+  /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */
+  call.k = alpha == 0.0f ? 0 : call.k;
+  const float alpha_run = call.k == 0 ? 0.0f : alpha;
+  /* Without a bias the kernels still take a buffer argument, never read: A's. */
+  cl_mem bias_buffer = call.bias_axis != OCF_BIAS_NONE ? opt.bias : a;
   for (;;) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
     ocf_plan plan;
-    status = ocf_plan_matmul(&facts, &ctx->tuning[OCF_OP_MATMUL][opt.a_dtype], &call, &plan);
+    status = ocf_plan_matmul(&facts, &ctx->tuning[OCF_OP_MATMUL][call.a_dtype], &call, &plan);
     if (status != OCF_SUCCESS) return status;
-    if (m == 0 || n == 0) return ocf_dispatch_nothing(queue, &settings);
+    if (call.m == 0 || call.n == 0) return ocf_dispatch_nothing(queue, &settings);
     int replan = 0;
-    status = ocf_launch_plan(ctx, queue, &plan, &frame, NULL, &settings, &replan);
+    if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
+      ocf_skinny_layout l;
+      ocf_skinny_layout_of(&call, plan.swapped, &l);
+      const operand *x = l.x_is_b ? second : first, *v = l.x_is_b ? first : second;
+      ocf_matmul_skinny_frame frame = {.rows = l.rows,
+                                       .k = call.k,
+                                       .k_split = plan.k_split,
+                                       .splits = plan.splits,
+                                       .batch = batch,
+                                       .x = x->buffer,
+                                       .x_off = x->offset,
+                                       .ldx = l.ldx,
+                                       .stride_x = x->stride,
+                                       .v = v->buffer,
+                                       .v_off = v->offset,
+                                       .v_ps = l.v_ps,
+                                       .v_ss = l.v_ss,
+                                       .stride_v = v->stride,
+                                       .alpha = alpha_run,
+                                       .beta = beta,
+                                       .c = c,
+                                       .c_off = c_offset,
+                                       .c_rs = l.c_rs,
+                                       .c_ss = l.c_ss,
+                                       .stride_c = opt.stride_c,
+                                       .bias = bias_buffer,
+                                       .bias_off = opt.bias_offset,
+                                       .partial = NULL};
+      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, &settings, &replan);
+    } else {
+      ocf_matmul_frame frame = {.m = call.m,
+                                .n = call.n,
+                                .k = call.k,
+                                .k_split = plan.k_split,
+                                .splits = plan.splits,
+                                .batch = batch,
+                                .alpha = alpha_run,
+                                .a = first->buffer,
+                                .a_off = call.a_off,
+                                .lda = call.lda,
+                                .stride_a = call.stride_a,
+                                .b = second->buffer,
+                                .b_off = call.b_off,
+                                .ldb = call.ldb,
+                                .stride_b = call.stride_b,
+                                .beta = beta,
+                                .c = c,
+                                .c_off = c_offset,
+                                .ldc = ldc,
+                                .stride_c = opt.stride_c,
+                                .bias = bias_buffer,
+                                .bias_off = opt.bias_offset,
+                                .partial = NULL};
+      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, &settings, &replan);
+    }
     if (!replan) return status;
     ocf_error_clear();
   }
