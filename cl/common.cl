@@ -107,11 +107,12 @@ float ocf_tf32(float x) {
   return as_float((u + 0x1000u) & 0xffffe000u);
 }
 
-/* The low part of x's 3XTF32 split, big being ocf_tf32(x): tf32(x - big), exact sums of the two
-   parts to within 2^-22 |x|. An infinite big gets a low part of 0, not inf - inf = NaN, so an
-   infinite input stays infinite as in fp32. */
+/* The low part of x's 3XTF32 split, big being ocf_tf32(x): tf32(x - big); big + small is x to
+   within 2^-22 |x|. For an infinite x (or one that rounds to infinity) x - big is NaN or
+   infinite, and the cross products make the result NaN: 3XTF32 is for finite inputs, as the
+   same split on matrix units is. */
 float ocf_tf32_small(float x, float big) {
-  return isinf(big) ? 0.0f : ocf_tf32(x - big);
+  return ocf_tf32(x - big);
 }
 
 /* The activations of ocf_activation, by value (0 none, 1 relu, 2 gelu erf, 3 gelu tanh,
