@@ -3,8 +3,10 @@
  *
  *   1. OCF_VARIANT_BASELINE: matmul_naive. OCF_VARIANT_GENERAL: matmul_tiled (guarded) with the
  *      tile set of rule 3, never split.
- *   2. C with at most skinny_max columns or rows (the short side at most 16): the skinny
- *      kernels of cl/matmul_skinny.cl, which stream the large operand once. The short side
+ *   2. C with at most skinny_max columns or rows (the short side at most 16) and at least
+ *      skinny_long_min on its long side: the skinny kernels of cl/matmul_skinny.cl, which
+ *      stream the large operand once (smaller C's, batches of tiny matrices say, keep the
+ *      small tile sets). The short side
  *      becomes Y's columns (operands swapped when it is m). Their K is split into ranges of at
  *      least sk_split_min when the row blocks of the whole batch give fewer than sk_fill
  *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce.
@@ -412,8 +414,9 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
   plan->splits = 1;
   const int *t = tuning->v;
   size_t short_side = call->m < call->n ? call->m : call->n;
+  size_t long_side = call->m < call->n ? call->n : call->m;
   if (call->variant == OCF_VARIANT_AUTO && t[MM_SKINNY_MAX] > 0 && short_side > 0 &&
-      short_side <= (size_t)t[MM_SKINNY_MAX])
+      short_side <= (size_t)t[MM_SKINNY_MAX] && long_side >= (size_t)t[MM_SKINNY_LONG_MIN])
     return plan_skinny(facts, t, call, plan);
   return plan_tiled(facts, t, call, plan);
 }

@@ -54,11 +54,12 @@ static const ocf_tuning_row builtin_rows[] = {
 
     /* ---- matmul ---- */
     {{OCF_OP_MATMUL, OCF_F32, ANY, CPU, NULL},
-     "fill=2 split_k_min=128 sk_split_min=128",
+     "fill=2 split_k_min=128 sk_split_min=128 skinny_long_min=16",
      "PoCL: 8 x 8 work-items of 4 x 4 outputs, 32 x 32 tiles that stay in cache (PoCL turns a "
      "workgroup into loops; a small one keeps the state carried across barriers small), 16 x 16 "
      "tiles below two workgroups per core; K split from 256 on when C gives fewer workgroups "
-     "than two per core; skinny kernels of 64 work-items"},
+     "than two per core; skinny kernels of 64 work-items from a long side of 16 (so that the "
+     "small test shapes reach them)"},
     /* H200 (OpenCL 3.0 CUDA, driver 580.159, 132 compute units), NN, event-timed medians. Set 0
        at 4096 / 8192: 128 x 128 tiles, 8 x 8 outputs per work-item in a 16 x 16 workgroup and K
        slices of 8: 45.8 / 46.5 TFLOP/s (CLBlast 1.5.3 untuned: 30.2 / 32.8). K slices of 16

@@ -35,6 +35,8 @@ static const ocf_tunable matmul_tunables[MM_PARAM_COUNT] = {
     [MM_REDUCE_WG] = {"reduce_wg", 1, 1024, 1, 64, "work-items per workgroup of the split sums"},
     [MM_SKINNY_MAX] = {"skinny_max", 0, 16, 0, 16,
                        "C with at most this many columns (or rows) takes the skinny kernels"},
+    [MM_SKINNY_LONG_MIN] = {"skinny_long_min", 1, 1 << 20, 0, 256,
+                            "... and at least this many rows (or columns) on its long side"},
     [MM_SK_WG] = {"sk_wg", 4, 1024, 1, 64, "work-items per workgroup of the skinny kernels"},
     [MM_SK_RL_K] = {"sk_rl_k", 1, 1024, 1, 8,
                     "skinny row lanes when the large operand is k-contiguous"},

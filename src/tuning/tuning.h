@@ -67,6 +67,7 @@ typedef enum matmul_param {
   MM_SPLIT_FILL,                   /* workgroups per compute unit that splitting aims at */
   MM_REDUCE_WG,                    /* work-items per workgroup of matmul_reduce */
   MM_SKINNY_MAX,                   /* largest short side of C for the skinny kernels; 0: none */
+  MM_SKINNY_LONG_MIN,              /* and the least long side */
   MM_SK_WG,                        /* work-items per workgroup of the skinny kernels */
   MM_SK_RL_K,                      /* their row lanes when the large operand is k-contiguous */
   MM_SK_RL_R,                      /* their row lanes when it is row-contiguous */
