@@ -595,12 +595,12 @@ void store_partial(__global float *part, const ulong ldp, const tile_place *p, c
 
 /* The body of the three tiled entries: one tile of one product, epilogue and store.
    guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge. */
-#define TILED_PARAMS                                                                               \
-  const ulong m, const ulong n, const ulong k, const float alpha, __global const A_T *a,           \
-      const ulong a_off, const ulong lda, const ulong stride_a, __global const B_T *b,             \
-      const ulong b_off, const ulong ldb, const ulong stride_b, const float beta, __global C_T *c, \
-      const ulong c_off, const ulong ldc, const ulong stride_c, __global const BIAS_T *bias,       \
-      const ulong bias_off
+#define TILED_PARAMS                                                                              \
+  const ulong m, const ulong n, const ulong k, const float alpha, __global const A_T *restrict a, \
+      const ulong a_off, const ulong lda, const ulong stride_a, __global const B_T *restrict b,   \
+      const ulong b_off, const ulong ldb, const ulong stride_b, const float beta,                 \
+      __global C_T *restrict c, const ulong c_off, const ulong ldc, const ulong stride_c,         \
+      __global const BIAS_T *restrict bias, const ulong bias_off
 void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
                 __local float *bl) {
   const tile_place p = place_tile(m, n, 1);
@@ -641,9 +641,10 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_tile
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_split,
-                   const ulong splits, __global const A_T *a, const ulong a_off, const ulong lda,
-                   const ulong stride_a, __global const B_T *b, const ulong b_off, const ulong ldb,
-                   const ulong stride_b, __global float *partial) {
+                   const ulong splits, __global const A_T *restrict a, const ulong a_off,
+                   const ulong lda, const ulong stride_a, __global const B_T *restrict b,
+                   const ulong b_off, const ulong ldb, const ulong stride_b,
+                   __global float *restrict partial) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
   const tile_place p = place_tile(m, n, splits);
   const ulong k0 = p.split * k_split, k_len = min(k_split, k - k0);
@@ -659,9 +660,9 @@ matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_sp
 /* Work-item e of the batch's m * n * batch elements: row-major within each C. */
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void
 matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong splits,
-              __global const float *partial, const float alpha, const float beta, __global C_T *c,
-              const ulong c_off, const ulong ldc, const ulong stride_c, __global const BIAS_T *bias,
-              const ulong bias_off) {
+              __global const float *restrict partial, const float alpha, const float beta,
+              __global C_T *restrict c, const ulong c_off, const ulong ldc, const ulong stride_c,
+              __global const BIAS_T *restrict bias, const ulong bias_off) {
   const ulong e = get_global_id(0), per = m * n;
   if (e >= per * batch) return;
   const ulong bi = e / per, i = e % per / n, j = e % n;

@@ -337,16 +337,16 @@ void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float 
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *c,
+matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *restrict c,
               const ulong c_off, const ulong c_rs, const ulong c_ss, const ulong stride_c,
-              __global const BIAS_T *bias, const ulong bias_off) {
+              __global const BIAS_T *restrict bias, const ulong bias_off) {
   __local float sums[WG * 16];
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 0,
          alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias, bias_off, 0, sums);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-matmul_skinny_split(SKINNY_PARAMS, __global float *partial) {
+matmul_skinny_split(SKINNY_PARAMS, __global float *restrict partial) {
   __local float sums[WG * 16];
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 1, 0.0f,
          0.0f, 0, 0, 0, 0, 0, 0, 0, partial, sums);
@@ -355,9 +355,10 @@ matmul_skinny_split(SKINNY_PARAMS, __global float *partial) {
 /* One work-item per element (batch_index, r, s) of Y, s fastest. */
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
-                     __global const float *partial, const float alpha, const float beta,
-                     __global C_T *c, const ulong c_off, const ulong c_rs, const ulong c_ss,
-                     const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off) {
+                     __global const float *restrict partial, const float alpha, const float beta,
+                     __global C_T *restrict c, const ulong c_off, const ulong c_rs,
+                     const ulong c_ss, const ulong stride_c, __global const BIAS_T *restrict bias,
+                     const ulong bias_off) {
   const ulong e = get_global_id(0), per = rows * N_SMALL;
   if (e >= per * batch) return;
   const ulong bi = e / per, r = e % per / N_SMALL, s = e % N_SMALL;

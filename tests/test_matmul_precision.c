@@ -35,15 +35,16 @@ static const size_t path_shapes_small[][3] = {{16, 16, 16}, {9, 11, 13}, {3, 10,
   (ocft_small() ? OCF_ARRAY_LEN_T(path_shapes_small) : OCF_ARRAY_LEN_T(path_shapes))
 #define PATH_SHAPE(s) (ocft_small() ? path_shapes_small[s] : path_shapes[s])
 
-/* C = A B for an m x 1 A of crafted values and a 1 x n B of ones: C[i][j] must be exactly
-   the mode's rounding of A[i] (products with 1 and alpha = 1 are exact). */
+/* C = A B for an m x 1 A of crafted values (each twice, so that m = 16 reaches the skinny
+   kernels on CPUs when n = 1) and a 1 x n B of ones: C[i][j] must be exactly the mode's
+   rounding of A[i] (products with 1 and alpha = 1 are exact). */
 static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision precision,
                                    ocf_variant variant) {
   const float tie = 1.0f + 0x1p-11f;              /* RNA: 1 + 2^-10; RNE would give 1 */
   const float tie_odd = 1.0f + 5 * 0x1p-11f;      /* RNA: 1 + 3 2^-10; RNE 1 + 2 2^-10 */
   const float below = 1.0f + 0x1p-12f;            /* below the tie: 1 */
   const float above = 1.0f + 0x1p-11f + 0x1p-23f; /* above: 1 + 2^-10 */
-  const float a[8] = {tie, -tie, tie_odd, below, above, 3.0f, INFINITY, NAN};
+  const float values[8] = {tie, -tie, tie_odd, below, above, 3.0f, INFINITY, NAN};
   const float tf32[8] = {1.0f + 0x1p-10f,
                          -1.0f - 0x1p-10f,
                          1.0f + 3 * 0x1p-10f,
@@ -52,12 +53,15 @@ static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision 
                          3.0f,
                          INFINITY,
                          NAN};
-  enum { M = 8 };
+  enum { M = 16 };
+  float a[M];
+  for (size_t i = 0; i < M; i++)
+    a[i] = values[i % 8];
   float *b = ocft_alloc_floats(n), *c = ocft_alloc_floats(M * n);
   for (size_t j = 0; j < n; j++)
     b[j] = 1.0f;
-  cl_mem ab = ocft_buffer(env, M, a), bb = ocft_buffer(env, n, b),
-         cb = ocft_buffer(env, M * n, NULL);
+  cl_mem ab = ocft_buffer(env, M, a), bb = ocft_buffer(env, n, b);
+  cl_mem cb = ocft_buffer(env, M * n, NULL);
   ocf_matmul_options o = OCF_MATMUL_OPTIONS_INIT;
   o.precision = precision;
   ocf_launch launch = OCF_LAUNCH_INIT;
@@ -72,7 +76,7 @@ static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision 
        does. */
     const float big = ocf_ref_tf32(a[i]), split = big + ocf_ref_tf32_small(a[i], big);
     float want = precision == OCF_PRECISION_FP32   ? a[i]
-                 : precision == OCF_PRECISION_TF32 ? tf32[i]
+                 : precision == OCF_PRECISION_TF32 ? tf32[i % 8]
                  : isinf(a[i])                     ? NAN
                                                    : split;
     for (size_t j = 0; j < n; j++) {
@@ -89,50 +93,50 @@ static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision 
   free(b), free(c);
 }
 
-/* The rounding itself, exactly, on the tiled kernels (n = 40), the skinny ones (n = 1, 3) and
-   every variant. */
+/* The rounding itself, exactly, on the tiled kernels (n = 40: mixed, and the general and naive
+   variants) and the skinny ones (n = 1). */
 static void test_precision_rounding_exact(void **state) {
   ocft_env *env = ocft_get_env(state);
-  const size_t ns[] = {40, 1, 3};
-  for (int p = 0; p <= OCF_PRECISION_3XTF32; p++)
-    for (size_t i = 0; i < OCF_ARRAY_LEN_T(ns); i++)
-      for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-        if (ocft_small() && v != i) continue;
-        check_rounding_exactly(env, ns[i], (ocf_precision)p, all_variants[v]);
-      }
+  for (int p = 0; p <= OCF_PRECISION_3XTF32; p++) {
+    for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+      if (ocft_small() && v != (size_t)p) continue;
+      check_rounding_exactly(env, 40, (ocf_precision)p, all_variants[v]);
+    }
+    check_rounding_exactly(env, 1, (ocf_precision)p, OCF_VARIANT_AUTO);
+  }
 }
 
-/* Random data on every kernel: TF32 and 3XTF32 against the reference with the same rounding,
-   then against the unrounded inputs with the documented bound; 3XTF32 also within the plain
-   fp32 tolerance for k >= 11. */
+/* Random data on every kernel, one transpose each: TF32 and 3XTF32 against the reference with
+   the same rounding, then against the unrounded inputs with the documented bound; 3XTF32 also
+   within the plain fp32 tolerance for k >= 11. */
 static void test_precision_modes_on_every_kernel(void **state) {
   ocft_env *env = ocft_get_env(state);
   for (int p = OCF_PRECISION_TF32; p <= OCF_PRECISION_3XTF32; p++)
-    for (size_t s = 0; s < PATH_COUNT; s++)
-      for (int tr = 0; tr < 4; tr++) {
-        if (tr != (int)s % 4 && (ocft_small() || tr != 3)) continue;
-        const size_t *shape = PATH_SHAPE(s);
-        mmx_case t = mmx_plain(shape[0], shape[1], shape[2]);
-        t.ta = (ocf_transpose)(tr & 1);
-        t.tb = (ocf_transpose)(tr >> 1);
-        t.precision = (ocf_precision)p;
-        t.beta = 0.5f;
-        mmx_outcome outcome;
-        for (int exact = 0; exact < 2; exact++) {
-          t.exact_inputs = exact;
-          mmx_check(env, &t, &outcome);
-        }
-        if (p == OCF_PRECISION_3XTF32 && t.k >= 11 && !(outcome.worst_vs_fp32 <= 1.0)) {
-          print_error("3XTF32 %zux%zux%zu: %.3g of the fp32 tolerance\n", t.m, t.n, t.k,
-                      outcome.worst_vs_fp32);
-          fail();
-        }
+    for (size_t s = 0; s < PATH_COUNT; s++) {
+      const size_t *shape = PATH_SHAPE(s);
+      mmx_case t = mmx_plain(shape[0], shape[1], shape[2]);
+      t.ta = (ocf_transpose)(s % 2);
+      t.tb = (ocf_transpose)(s / 2 % 2);
+      t.precision = (ocf_precision)p;
+      t.beta = 0.5f;
+      mmx_outcome outcome;
+      for (int exact = 0; exact < 2; exact++) {
+        t.exact_inputs = exact;
+        mmx_check(env, &t, &outcome);
+      }
+      if (p == OCF_PRECISION_3XTF32 && t.k >= 11 && !(outcome.worst_vs_fp32 <= 1.0)) {
+        print_error("3XTF32 %zux%zux%zu: %.3g of the fp32 tolerance\n", t.m, t.n, t.k,
+                    outcome.worst_vs_fp32);
+        fail();
+      }
+      if (s == 1) { /* the general and naive kernels, once per mode */
         t.exact_inputs = 0;
         t.variant = OCF_VARIANT_GENERAL;
         mmx_check(env, &t, NULL);
         t.variant = OCF_VARIANT_BASELINE;
         mmx_check(env, &t, NULL);
       }
+    }
 }
 
 /* TF32 really rounds: on the same data the plain fp32 answer is far outside TF32's tight
@@ -152,43 +156,42 @@ static void test_precision_modes_differ(void **state) {
   assert_true(three.worst_vs_fp32 <= 1.0);
 }
 
-/* fp16 and bf16 inputs in every combination (with fp32 too), C in each type, every kernel;
-   with transposes, a batch, an epilogue and the precision modes (a no-op on 16-bit values,
-   which are exact in TF32). */
+/* fp16 and bf16 inputs (with each other and with fp32), C in each type, each combination on
+   one kernel in turn (tiled fast, mixed, split, skinny both ways); with transposes, unaligned
+   offsets (16-bit vloads need no alignment), a batch and an epilogue on some, and the precision
+   modes (a no-op on 16-bit values, which are exact in TF32). */
 static void test_precision_16bit_storage(void **state) {
   ocft_env *env = ocft_get_env(state);
-  const ocf_dtype types[] = {OCF_F32, OCF_F16, OCF_BF16};
-  for (size_t at = 0; at < 3; at++)
-    for (size_t bt = 0; bt < 3; bt++)
-      for (size_t ct = 0; ct < 3; ct++) {
-        if (at == 0 && bt == 0 && ct == 0) continue;
-        if ((at + bt + ct) % (ocft_small() ? 4 : 2) != 1) continue;
-        for (size_t s = 0; s < PATH_COUNT; s++) {
-          if (ocft_small() && s != (at + ct) % PATH_COUNT) continue;
-          const size_t *shape = PATH_SHAPE(s);
-          mmx_case t = mmx_plain(shape[0], shape[1], shape[2]);
-          t.a_dtype = types[at], t.b_dtype = types[bt], t.c_dtype = types[ct];
-          t.ta = (ocf_transpose)(s % 2);
-          t.tb = (ocf_transpose)(at % 2);
-          t.a_off = 1, t.b_off = 2, t.c_off = 3; /* 16-bit vloads need no alignment */
-          t.beta = 0.5f;
-          t.precision = (ocf_precision)((at + bt + s) % 3);
-          if (s % 2) {
-            t.batch = 3;
-            t.stride_a = t.stride_b = t.stride_c = MMX_PACKED;
-            t.activation = OCF_ACTIVATION_GELU_ERF;
-            t.bias_axis = OCF_BIAS_N;
-            t.bias_dtype = types[ct];
-          }
-          mmx_check(env, &t, NULL);
-          if (s == 1) {
-            for (size_t v = 1; v < OCF_ARRAY_LEN_T(all_variants); v++) {
-              t.variant = all_variants[v];
-              mmx_check(env, &t, NULL);
-            }
-          }
-        }
+  static const ocf_dtype combos[][3] = {
+      {OCF_F16, OCF_F16, OCF_F32},   {OCF_BF16, OCF_BF16, OCF_F32}, {OCF_F16, OCF_BF16, OCF_F16},
+      {OCF_BF16, OCF_F32, OCF_BF16}, {OCF_F32, OCF_F16, OCF_F32},   {OCF_F16, OCF_F16, OCF_F16},
+      {OCF_BF16, OCF_BF16, OCF_BF16}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(combos); i++) {
+    if (ocft_small() && i % 2) continue;
+    const size_t s = i % PATH_COUNT;
+    const size_t *shape = PATH_SHAPE(s);
+    mmx_case t = mmx_plain(shape[0], shape[1], shape[2]);
+    t.a_dtype = combos[i][0], t.b_dtype = combos[i][1], t.c_dtype = combos[i][2];
+    t.ta = (ocf_transpose)(i % 2);
+    t.tb = (ocf_transpose)(i / 2 % 2);
+    t.a_off = 1, t.b_off = 2, t.c_off = 3;
+    t.beta = 0.5f;
+    t.precision = (ocf_precision)(i % 3);
+    if (i % 3 == 1) {
+      t.batch = 3;
+      t.stride_a = t.stride_b = t.stride_c = MMX_PACKED;
+      t.activation = OCF_ACTIVATION_GELU_ERF;
+      t.bias_axis = OCF_BIAS_N;
+      t.bias_dtype = combos[i][2];
+    }
+    mmx_check(env, &t, NULL);
+    if (i == 0) {
+      for (size_t v = 1; v < OCF_ARRAY_LEN_T(all_variants); v++) {
+        t.variant = all_variants[v];
+        mmx_check(env, &t, NULL);
       }
+    }
+  }
 }
 
 /* Every refusal changes nothing. */
