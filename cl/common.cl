@@ -115,6 +115,15 @@ float ocf_tf32_small(float x, float big) {
   return ocf_tf32(x - big);
 }
 
+/* x / d, with the remainder x - (x / d) * d in *rem: written out so that no division and
+   remainder of the same operands meet (LLVM would pair them with `freeze`, an instruction
+   Oclgrind's uninitialised-value checks cannot follow). */
+ulong ocf_divmod(const ulong x, const ulong d, ulong *rem) {
+  const ulong q = x / d;
+  *rem = x - q * d;
+  return q;
+}
+
 /* The activations of ocf_activation, by value (0 none, 1 relu, 2 gelu erf, 3 gelu tanh,
    4 silu). Kernels pass a compile-time constant, so the switch folds away. */
 float ocf_activate(float x, int activation) {

@@ -54,7 +54,7 @@
  *   v = alpha * acc;  v = beta * C + v (beta != 0);  v += bias[col] (BIAS 1) or bias[row] (2);
  *   C = act(v) (ACTIVATION: ocf_activate in cl/common.cl), rounded to C_DTYPE.
  *
- * Kernels, the host picks one:
+ * Kernels, the host picks one (SPLIT_K = 1 builds the split pair, 0 the others):
  *   matmul_tiled_fast  the fast path. Assumes m % MWG == 0, n % NWG == 0, k % KWG == 0, so every
  *                      tile is whole: no bound checks at all.
  *   matmul_tiled_mixed any m, n, k. A workgroup whose tile lies wholly inside C runs the
@@ -164,6 +164,12 @@
 /* 0 no bias, 1 a bias per column of C (n values), 2 a bias per row (m values). */
 #ifndef BIAS
 #define BIAS 0
+#endif
+/* 1: the program holds the split-K pair (matmul_tiled_split, matmul_reduce), 0: the other
+   kernels. A program holds only what its plan runs: some implementations (Oclgrind) charge a
+   kernel with every __local array of its program. */
+#ifndef SPLIT_K
+#define SPLIT_K 0
 #endif
 /* Work-items per workgroup of matmul_reduce. */
 #ifndef REDUCE_WG
@@ -451,12 +457,13 @@ typedef struct tile_place {
 
 tile_place place_tile(const ulong m, const ulong n, const ulong splits) {
   tile_place p;
-  const ulong n_tiles = (n + NWG - 1) / NWG, g = get_group_id(0);
-  const ulong rest = g / n_tiles;
-  p.n0 = (g % n_tiles) * NWG;
+  const ulong n_tiles = (n + NWG - 1) / NWG;
+  ulong tile_n, split;
+  const ulong rest = ocf_divmod(get_group_id(0), n_tiles, &tile_n);
+  p.n0 = tile_n * NWG;
   p.m0 = (ulong)get_group_id(1) * MWG;
-  p.split = rest % splits;
-  p.batch = rest / splits;
+  p.batch = ocf_divmod(rest, splits, &split);
+  p.split = split;
   p.mlim = (uint)min((ulong)MWG, m - p.m0);
   p.nlim = (uint)min((ulong)NWG, n - p.n0);
   p.edge = p.mlim < MWG || p.nlim < NWG;
@@ -617,6 +624,8 @@ void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *
     store_c_whole(c_tile, ldc, &p, tm, tn, alpha, beta, bias, bias_off, acc);
 }
 
+#if !SPLIT_K
+
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_fast(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4]; /* float4: 16-byte aligned */
@@ -638,6 +647,8 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_tile
   gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
              stride_c, bias, bias_off, 0, 1, (__local float *)al, (__local float *)bl);
 }
+
+#else /* SPLIT_K */
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_split,
@@ -665,7 +676,8 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
               __global const BIAS_T *restrict bias, const ulong bias_off) {
   const ulong e = get_global_id(0), per = m * n;
   if (e >= per * batch) return;
-  const ulong bi = e / per, i = e % per / n, j = e % n;
+  ulong at, j;
+  const ulong bi = ocf_divmod(e, per, &at), i = ocf_divmod(at, n, &j);
   const ulong ldp = (n + 3) & ~(ulong)3;
   __global const float *part = partial + (bi * splits * m + i) * ldp + j;
   float sum = 0.0f;
@@ -676,12 +688,17 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
   OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
 }
 
+#endif /* SPLIT_K */
+
+#if !SPLIT_K
+
 /* The baseline: one work-item computes one element of one C, straight from global memory, with
    the same input rounding. Dimension 0 runs over the columns of every C of the batch (each C
    padded to a whole number of workgroups), dimension 1 over the rows. */
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_naive(TILED_PARAMS) {
   const ulong n_pad = (n + NDIMC - 1) / NDIMC * NDIMC;
-  const ulong bi = get_global_id(0) / n_pad, j = get_global_id(0) % n_pad, i = get_global_id(1);
+  ulong j;
+  const ulong bi = ocf_divmod(get_global_id(0), n_pad, &j), i = get_global_id(1);
   if (i >= m || j >= n) return;
   __global const A_T *ab = a + a_off + bi * stride_a;
   __global const B_T *bb = b + b_off + bi * stride_b;
@@ -701,3 +718,5 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_naiv
   const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, j) : 0.0f;
   OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
 }
+
+#endif /* !SPLIT_K */

@@ -297,9 +297,10 @@ void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float 
 #else
   const uint rl = tid % RL, kl = tid / RL;
 #endif
-  const ulong row_blocks = (rows + RB - 1) / RB, g = get_group_id(0);
-  const ulong r0 = g % row_blocks * RB, rest = g / row_blocks;
-  const ulong split = rest % splits, bi = rest / splits;
+  const ulong row_blocks = (rows + RB - 1) / RB;
+  ulong block, split;
+  const ulong rest = ocf_divmod(get_group_id(0), row_blocks, &block);
+  const ulong r0 = block * RB, bi = ocf_divmod(rest, splits, &split);
   const ulong k0 = split * k_split, k1 = min(k, k0 + k_split);
 
   float acc[4 * N_SMALL];
@@ -361,7 +362,8 @@ matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
                      const ulong bias_off) {
   const ulong e = get_global_id(0), per = rows * N_SMALL;
   if (e >= per * batch) return;
-  const ulong bi = e / per, r = e % per / N_SMALL, s = e % N_SMALL;
+  ulong at, s;
+  const ulong bi = ocf_divmod(e, per, &at), r = ocf_divmod(at, N_SMALL, &s);
   __global const float *part = partial + (bi * splits * rows + r) * N_SMALL + s;
   float sum = 0.0f;
   for (ulong sp = 0; sp < splits; sp++)

@@ -164,8 +164,8 @@ static void test_batched_split_k(void **state) {
   }
 }
 
-/* The same batches through CLBlastSgemmStridedBatched: both within the bound of the reference
-   and within twice of each other. */
+/* The same batches through CLBlastSgemmStridedBatched (and a split-K product through
+   CLBlastSgemm): both within the bound of the reference and within twice of each other. */
 static void test_batched_against_clblast(void **state) {
   ocft_env *env = ocft_get_env(state);
   if (!mmx_have_clblast()) skip();
@@ -182,6 +182,10 @@ static void test_batched_against_clblast(void **state) {
       t.beta = tr == 3 ? 0.0f : -1.5f;
       mmx_check_clblast(env, &t);
     }
+  /* a long K over one tile: the split-K kernels on CPUs (a single product) */
+  mmx_case t = mmx_plain(29, 32, 600);
+  t.beta = 0.5f;
+  mmx_check_clblast(env, &t);
 }
 
 /* Every refusal leaves every buffer as it was; each is checked before anything is enqueued. */

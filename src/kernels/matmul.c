@@ -39,14 +39,25 @@ static const ocf_arg_desc reduce_args[] = {
 #define TYPES_AND_EPILOGUE                                                               \
   "A_DTYPE", "B_DTYPE", "C_DTYPE", "BIAS_DTYPE", "A_VEC", "B_VEC", "C_VEC", "PRECISION", \
       "ACTIVATION", "BIAS"
-static const char *const tiled_defines[] = {"MDIMC", "NDIMC",   "MWI",     "NWI",
-                                            "KWG",   "VWM",     "VWN",     "PADA",
-                                            "PADB",  "TRANS_A", "TRANS_B", TYPES_AND_EPILOGUE,
+/* Every kernel of the program reads SPLIT_K: it decides which kernels the program holds. */
+static const char *const tiled_defines[] = {"MDIMC",
+                                            "NDIMC",
+                                            "MWI",
+                                            "NWI",
+                                            "KWG",
+                                            "VWM",
+                                            "VWN",
+                                            "PADA",
+                                            "PADB",
+                                            "TRANS_A",
+                                            "TRANS_B",
+                                            "SPLIT_K",
+                                            TYPES_AND_EPILOGUE,
                                             NULL};
-static const char *const reduce_defines[] = {"REDUCE_WG",  "C_DTYPE", "BIAS_DTYPE",
-                                             "ACTIVATION", "BIAS",    NULL};
+static const char *const reduce_defines[] = {"SPLIT_K",    "REDUCE_WG", "C_DTYPE", "BIAS_DTYPE",
+                                             "ACTIVATION", "BIAS",      NULL};
 static const char *const naive_defines[] = {
-    "MDIMC", "NDIMC", "TRANS_A", "TRANS_B", TYPES_AND_EPILOGUE, NULL};
+    "MDIMC", "NDIMC", "TRANS_A", "TRANS_B", "SPLIT_K", TYPES_AND_EPILOGUE, NULL};
 
 #define KERNEL(ID, NAME, DEFINES, ARGS, APPLIES) \
   const ocf_kernel_desc ocf_kdesc_##NAME = {     \

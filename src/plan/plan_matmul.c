@@ -393,6 +393,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
                   vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch));
   define_types_and_epilogue(plan, call, (int)call->bias_axis);
   ocf_plan_step_add(plan, kernel, 2, global, local);
+  ocf_plan_define(plan, "SPLIT_K", kernel == OCF_KERNEL_MATMUL_TILED_SPLIT);
   if (kernel == OCF_KERNEL_MATMUL_TILED_SPLIT) {
     size_t reduce_limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_REDUCE);
     if (reduce_limit > facts->max_item_sizes[0]) reduce_limit = facts->max_item_sizes[0];
