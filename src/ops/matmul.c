@@ -58,22 +58,94 @@ static ocf_status check_options(const ocf_matmul_options *opt) {
   return OCF_SUCCESS;
 }
 
-/* One matrix operand of the row-major problem. */
+/* One operand of the row-major problem. */
 typedef struct operand {
   const char *name; /* "ocf_matmul: A", for errors */
   cl_mem buffer;
   size_t offset, ld, stride;
-  size_t rows, cols; /* as stored */
   size_t element_size;
-  size_t extent; /* elements of one matrix */
-  size_t span;   /* elements of the whole batch from offset; 0 when empty */
+  size_t rows, cols; /* as stored */
+  size_t extent;     /* elements of one matrix */
+  size_t span;       /* elements of the whole batch from offset; 0 when empty */
 } operand;
+
+static operand operand_of(const char *name, cl_mem buffer, size_t offset, size_t ld, size_t stride,
+                          ocf_dtype dtype) {
+  operand x;
+  memset(&x, 0, sizeof x);
+  x.name = name;
+  x.buffer = buffer;
+  x.offset = offset, x.ld = ld, x.stride = stride;
+  x.element_size = ocf_dtype_size(dtype);
+  return x;
+}
+
+/* A call as the row-major problem the kernels run: op(a) op(b) + C, where a and b are the
+   caller's A and B, or B and A for a column-major call. */
+typedef struct problem {
+  ocf_matmul_call call;
+  operand a, b, c, bias;
+  float alpha, beta;
+  size_t batch;
+} problem;
 
 /* The stored shape of A (or B) given its transpose: rows x cols. */
 static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t *rows,
                          size_t *cols) {
   *rows = trans == OCF_TRANS ? inner : outer;
   *cols = trans == OCF_TRANS ? outer : inner;
+}
+
+static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m, size_t n, size_t k,
+                         float alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem b,
+                         size_t b_offset, size_t ldb, float beta, cl_mem c, size_t c_offset,
+                         size_t ldc, const ocf_matmul_options *o, const ocf_launch *settings,
+                         problem *p) {
+  const int swap = o->layout == OCF_COL_MAJOR;
+  operand A = operand_of(swap ? "ocf_matmul: A (column-major)" : "ocf_matmul: A", a, a_offset, lda,
+                         o->stride_a, o->a_dtype);
+  operand B = operand_of(swap ? "ocf_matmul: B (column-major)" : "ocf_matmul: B", b, b_offset, ldb,
+                         o->stride_b, o->b_dtype);
+  p->a = swap ? B : A;
+  p->b = swap ? A : B;
+  p->c = operand_of(swap ? "ocf_matmul: C (column-major)" : "ocf_matmul: C", c, c_offset, ldc,
+                    o->stride_c, o->c_dtype);
+  p->bias = operand_of("ocf_matmul: bias", o->bias, o->bias_offset, 0, 0, o->bias_dtype);
+  p->alpha = alpha, p->beta = beta;
+  p->batch = o->batch ? o->batch : 1;
+
+  ocf_matmul_call *call = &p->call;
+  memset(call, 0, sizeof *call);
+  call->trans_a = swap ? trans_b : trans_a;
+  call->trans_b = swap ? trans_a : trans_b;
+  call->m = swap ? n : m;
+  call->n = swap ? m : n;
+  call->k = k;
+  call->a_off = p->a.offset, call->lda = p->a.ld, call->stride_a = p->a.stride;
+  call->b_off = p->b.offset, call->ldb = p->b.ld, call->stride_b = p->b.stride;
+  call->c_off = c_offset, call->ldc = ldc, call->stride_c = o->stride_c;
+  call->a_dtype = swap ? o->b_dtype : o->a_dtype;
+  call->b_dtype = swap ? o->a_dtype : o->b_dtype;
+  call->c_dtype = o->c_dtype;
+  call->variant = settings->variant;
+  call->workgroup = settings->workgroup_size;
+  call->batch = p->batch;
+  call->precision = o->precision;
+  call->activation = o->activation;
+  call->bias_axis = !swap                        ? o->bias_axis
+                    : o->bias_axis == OCF_BIAS_N ? OCF_BIAS_M
+                    : o->bias_axis == OCF_BIAS_M ? OCF_BIAS_N
+                                                 : OCF_BIAS_NONE;
+  call->bias_dtype = o->bias_dtype;
+
+  /* op(a) is m x k (stored k x m transposed), op(b) k x n (n x k), C m x n; a bias runs
+     along n or m. */
+  stored_shape((ocf_transpose)call->trans_a, call->k, call->m, &p->a.rows, &p->a.cols);
+  stored_shape((ocf_transpose)call->trans_b, call->n, call->k, &p->b.rows, &p->b.cols);
+  p->c.rows = call->m, p->c.cols = call->n;
+  p->bias.rows = 1;
+  p->bias.cols = call->bias_axis == OCF_BIAS_N ? call->n : call->m;
+  p->bias.ld = p->bias.cols;
 }
 
 /* Extent of one matrix and span of the batch, checked for overflow in elements and bytes. */
@@ -116,6 +188,125 @@ static int batch_self_overlap(size_t rows, size_t cols, size_t ld, size_t stride
   return 0;
 }
 
+/* Every check of the shapes, buffers and overlaps (see the top of this file). */
+static ocf_status check_problem(const ocf_context *ctx, problem *p) {
+  ocf_status status;
+  operand *const matrices[3] = {&p->a, &p->b, &p->c};
+  for (int i = 0; i < 3; i++)
+    if ((status = measure(matrices[i], p->batch)) != OCF_SUCCESS) return status;
+  for (int i = 0; i < 3; i++)
+    if ((status = ocf_check_buffer(ctx, matrices[i]->name, matrices[i]->buffer, matrices[i]->offset,
+                                   matrices[i]->span, matrices[i]->element_size)) != OCF_SUCCESS)
+      return status;
+  const int has_bias = p->call.bias_axis != OCF_BIAS_NONE;
+  if (has_bias) {
+    p->bias.extent = p->bias.span = p->bias.cols;
+    if ((status = ocf_check_buffer(ctx, p->bias.name, p->bias.buffer, p->bias.offset, p->bias.span,
+                                   p->bias.element_size)) != OCF_SUCCESS)
+      return status;
+  }
+  /* p->a and p->b are named by the caller's operands, whichever way round they run. */
+  if (spans_overlap(&p->c, &p->a) || spans_overlap(&p->c, &p->b))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps %s",
+                    spans_overlap(&p->c, &p->a) ? p->a.name + strlen("ocf_matmul: ")
+                                                : p->b.name + strlen("ocf_matmul: "));
+  if (has_bias && spans_overlap(&p->c, &p->bias))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps the bias");
+  if (batch_self_overlap(p->c.rows, p->c.cols, p->c.ld, p->c.stride, p->batch))
+    return ocf_fail(OCF_ERR_ALIASING,
+                    "ocf_matmul: two C's of the batch share elements (stride_c %zu with ldc %zu "
+                    "for %zu x %zu matrices)",
+                    p->c.stride, p->c.ld, p->c.rows, p->c.cols);
+  return OCF_SUCCESS;
+}
+
+/* The frames of the two programs. Without a bias the kernels still take a buffer argument,
+   never read: a's. */
+static ocf_matmul_frame tiled_frame(const problem *p, const ocf_plan *plan) {
+  const ocf_matmul_call *call = &p->call;
+  ocf_matmul_frame f = {.m = call->m,
+                        .n = call->n,
+                        .k = call->k,
+                        .k_split = plan->k_split,
+                        .splits = plan->splits,
+                        .batch = p->batch,
+                        .alpha = p->alpha,
+                        .a = p->a.buffer,
+                        .a_off = p->a.offset,
+                        .lda = p->a.ld,
+                        .stride_a = p->a.stride,
+                        .b = p->b.buffer,
+                        .b_off = p->b.offset,
+                        .ldb = p->b.ld,
+                        .stride_b = p->b.stride,
+                        .beta = p->beta,
+                        .c = p->c.buffer,
+                        .c_off = p->c.offset,
+                        .ldc = p->c.ld,
+                        .stride_c = p->c.stride,
+                        .bias = call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : p->a.buffer,
+                        .bias_off = p->bias.offset,
+                        .partial = NULL};
+  return f;
+}
+
+static ocf_matmul_skinny_frame skinny_frame(const problem *p, const ocf_plan *plan) {
+  const ocf_matmul_call *call = &p->call;
+  ocf_skinny_layout l;
+  ocf_skinny_layout_of(call, plan->swapped, &l);
+  const operand *x = l.x_is_b ? &p->b : &p->a, *v = l.x_is_b ? &p->a : &p->b;
+  ocf_matmul_skinny_frame f = {.rows = l.rows,
+                               .k = call->k,
+                               .k_split = plan->k_split,
+                               .splits = plan->splits,
+                               .batch = p->batch,
+                               .x = x->buffer,
+                               .x_off = x->offset,
+                               .ldx = l.ldx,
+                               .stride_x = x->stride,
+                               .v = v->buffer,
+                               .v_off = v->offset,
+                               .v_ps = l.v_ps,
+                               .v_ss = l.v_ss,
+                               .stride_v = v->stride,
+                               .alpha = p->alpha,
+                               .beta = p->beta,
+                               .c = p->c.buffer,
+                               .c_off = p->c.offset,
+                               .c_rs = l.c_rs,
+                               .c_ss = l.c_ss,
+                               .stride_c = p->c.stride,
+                               .bias =
+                                   call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : p->a.buffer,
+                               .bias_off = p->bias.offset,
+                               .partial = NULL};
+  return f;
+}
+
+/* Plans and launches, planning again when a built kernel takes fewer work-items than planned. */
+static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
+                              const problem *p) {
+  for (;;) {
+    ocf_device_facts facts;
+    ocf_context_facts(ctx, &facts);
+    ocf_plan plan;
+    ocf_status status =
+        ocf_plan_matmul(&facts, &ctx->tuning[OCF_OP_MATMUL][p->call.a_dtype], &p->call, &plan);
+    if (status != OCF_SUCCESS) return status;
+    if (p->call.m == 0 || p->call.n == 0) return ocf_dispatch_nothing(queue, settings);
+    int replan = 0;
+    if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
+      ocf_matmul_skinny_frame frame = skinny_frame(p, &plan);
+      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
+    } else {
+      ocf_matmul_frame frame = tiled_frame(p, &plan);
+      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
+    }
+    if (!replan) return status;
+    ocf_error_clear();
+  }
+}
+
 ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
                          size_t n, size_t k, float alpha, cl_mem a, size_t a_offset, size_t lda,
                          cl_mem b, size_t b_offset, size_t ldb, float beta, cl_mem c,
@@ -146,186 +337,14 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
     memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
   }
   if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
-  const size_t batch = opt.batch ? opt.batch : 1;
-
-  /* The row-major problem: as given, or with the operands swapped (see the top). */
-  const int col_major = opt.layout == OCF_COL_MAJOR;
-  operand A = {col_major ? "ocf_matmul: A (column-major)" : "ocf_matmul: A",
-               a,
-               a_offset,
-               lda,
-               opt.stride_a,
-               0,
-               0,
-               ocf_dtype_size(opt.a_dtype),
-               0,
-               0};
-  operand B = {col_major ? "ocf_matmul: B (column-major)" : "ocf_matmul: B",
-               b,
-               b_offset,
-               ldb,
-               opt.stride_b,
-               0,
-               0,
-               ocf_dtype_size(opt.b_dtype),
-               0,
-               0};
-  operand C = {col_major ? "ocf_matmul: C (column-major)" : "ocf_matmul: C",
-               c,
-               c_offset,
-               ldc,
-               opt.stride_c,
-               0,
-               0,
-               ocf_dtype_size(opt.c_dtype),
-               0,
-               0};
-  ocf_matmul_call call = {trans_a,
-                          trans_b,
-                          m,
-                          n,
-                          k,
-                          a_offset,
-                          lda,
-                          b_offset,
-                          ldb,
-                          c_offset,
-                          ldc,
-                          opt.a_dtype,
-                          opt.b_dtype,
-                          opt.c_dtype,
-                          settings.variant,
-                          settings.workgroup_size,
-                          batch,
-                          opt.stride_a,
-                          opt.stride_b,
-                          opt.stride_c,
-                          opt.precision,
-                          opt.activation,
-                          opt.bias_axis,
-                          opt.bias_dtype};
-  operand *first = &A, *second = &B; /* op(first) op(second), row-major */
-  if (col_major) {
-    first = &B, second = &A;
-    call.trans_a = trans_b, call.trans_b = trans_a;
-    call.m = n, call.n = m;
-    call.a_off = b_offset, call.lda = ldb, call.stride_a = opt.stride_b;
-    call.b_off = a_offset, call.ldb = lda, call.stride_b = opt.stride_a;
-    call.a_dtype = opt.b_dtype, call.b_dtype = opt.a_dtype;
-    call.bias_axis = opt.bias_axis == OCF_BIAS_N   ? OCF_BIAS_M
-                     : opt.bias_axis == OCF_BIAS_M ? OCF_BIAS_N
-                                                   : OCF_BIAS_NONE;
-  }
-  /* op(first) is m x k (stored k x m transposed), op(second) k x n (n x k), C m x n. */
-  stored_shape((ocf_transpose)call.trans_a, call.k, call.m, &first->rows, &first->cols);
-  stored_shape((ocf_transpose)call.trans_b, call.n, call.k, &second->rows, &second->cols);
-  C.rows = call.m, C.cols = call.n;
-  if ((status = measure(&A, batch)) != OCF_SUCCESS ||
-      (status = measure(&B, batch)) != OCF_SUCCESS || (status = measure(&C, batch)) != OCF_SUCCESS)
-    return status;
-  if ((status = ocf_check_buffer(ctx, A.name, a, a_offset, A.span, A.element_size)) !=
-          OCF_SUCCESS ||
-      (status = ocf_check_buffer(ctx, B.name, b, b_offset, B.span, B.element_size)) !=
-          OCF_SUCCESS ||
-      (status = ocf_check_buffer(ctx, C.name, c, c_offset, C.span, C.element_size)) != OCF_SUCCESS)
-    return status;
-  operand bias = {"ocf_matmul: bias",
-                  opt.bias,
-                  opt.bias_offset,
-                  0,
-                  0,
-                  1,
-                  0,
-                  ocf_dtype_size(opt.bias_dtype),
-                  0,
-                  0};
-  if (call.bias_axis != OCF_BIAS_NONE) {
-    bias.cols = bias.span = call.bias_axis == OCF_BIAS_N ? call.n : call.m;
-    if ((status = ocf_check_buffer(ctx, bias.name, opt.bias, opt.bias_offset, bias.span,
-                                   bias.element_size)) != OCF_SUCCESS)
-      return status;
-  }
-  if (spans_overlap(&C, &A)) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps A");
-  if (spans_overlap(&C, &B)) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps B");
-  if (call.bias_axis != OCF_BIAS_NONE && spans_overlap(&C, &bias))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps the bias");
-  if (batch_self_overlap(C.rows, C.cols, ldc, opt.stride_c, batch))
-    return ocf_fail(OCF_ERR_ALIASING,
-                    "ocf_matmul: two C's of the batch share elements (stride_c %zu with ldc %zu "
-                    "for %zu x %zu matrices)",
-                    opt.stride_c, ldc, C.rows, C.cols);
-
+  problem p;
+  make_problem(trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta, c,
+               c_offset, ldc, &opt, &settings, &p);
+  if ((status = check_problem(ctx, &p)) != OCF_SUCCESS) return status;
   /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */
-  call.k = alpha == 0.0f ? 0 : call.k;
-  const float alpha_run = call.k == 0 ? 0.0f : alpha;
-  /* Without a bias the kernels still take a buffer argument, never read: A's. */
-  cl_mem bias_buffer = call.bias_axis != OCF_BIAS_NONE ? opt.bias : a;
-  for (;;) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    status = ocf_plan_matmul(&facts, &ctx->tuning[OCF_OP_MATMUL][call.a_dtype], &call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    if (call.m == 0 || call.n == 0) return ocf_dispatch_nothing(queue, &settings);
-    int replan = 0;
-    if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
-      ocf_skinny_layout l;
-      ocf_skinny_layout_of(&call, plan.swapped, &l);
-      const operand *x = l.x_is_b ? second : first, *v = l.x_is_b ? first : second;
-      ocf_matmul_skinny_frame frame = {.rows = l.rows,
-                                       .k = call.k,
-                                       .k_split = plan.k_split,
-                                       .splits = plan.splits,
-                                       .batch = batch,
-                                       .x = x->buffer,
-                                       .x_off = x->offset,
-                                       .ldx = l.ldx,
-                                       .stride_x = x->stride,
-                                       .v = v->buffer,
-                                       .v_off = v->offset,
-                                       .v_ps = l.v_ps,
-                                       .v_ss = l.v_ss,
-                                       .stride_v = v->stride,
-                                       .alpha = alpha_run,
-                                       .beta = beta,
-                                       .c = c,
-                                       .c_off = c_offset,
-                                       .c_rs = l.c_rs,
-                                       .c_ss = l.c_ss,
-                                       .stride_c = opt.stride_c,
-                                       .bias = bias_buffer,
-                                       .bias_off = opt.bias_offset,
-                                       .partial = NULL};
-      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, &settings, &replan);
-    } else {
-      ocf_matmul_frame frame = {.m = call.m,
-                                .n = call.n,
-                                .k = call.k,
-                                .k_split = plan.k_split,
-                                .splits = plan.splits,
-                                .batch = batch,
-                                .alpha = alpha_run,
-                                .a = first->buffer,
-                                .a_off = call.a_off,
-                                .lda = call.lda,
-                                .stride_a = call.stride_a,
-                                .b = second->buffer,
-                                .b_off = call.b_off,
-                                .ldb = call.ldb,
-                                .stride_b = call.stride_b,
-                                .beta = beta,
-                                .c = c,
-                                .c_off = c_offset,
-                                .ldc = ldc,
-                                .stride_c = opt.stride_c,
-                                .bias = bias_buffer,
-                                .bias_off = opt.bias_offset,
-                                .partial = NULL};
-      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, &settings, &replan);
-    }
-    if (!replan) return status;
-    ocf_error_clear();
-  }
+  if (alpha == 0.0f) p.call.k = 0;
+  if (p.call.k == 0) p.alpha = 0.0f;
+  return run_problem(ctx, queue, &settings, &p);
 }
 
 ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
