@@ -559,8 +559,8 @@ static void run_oclfuse(lab_env *env, const lab_shape *s, lab_problem *p, const 
 }
 
 /* The phases of a run, so that a run cut short by its time budget loses the sweeps first:
-   the library and CLBlast on every shape, then the sweeps, then CLBlast with tuned
-   parameters (which, once applied, last for the process). */
+   the library and CLBlast on every shape, then CLBlast with tuned parameters (which, once
+   applied, last for the process), then the sweeps of the library's settings. */
 typedef enum lab_phase { PHASE_BASE, PHASE_SWEEPS, PHASE_TUNED_CLBLAST } lab_phase;
 
 static const unsigned sweeps = V_SWEEP_TILES | V_SWEEP_SKINNY | V_SWEEP_SPLIT | V_SWEEP_PRECISION;
@@ -798,14 +798,15 @@ int main(int argc, char **argv) {
       free(source);
     }
     if (env.ptxas) ptxas_report(&env);
-    for (int phase = PHASE_BASE; phase <= PHASE_SWEEPS; phase++)
-      for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
-        if (group_wanted(groups, shapes[i].group)) run_shape(&env, &shapes[i], (lab_phase)phase);
+    for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
+      if (group_wanted(groups, shapes[i].group)) run_shape(&env, &shapes[i], PHASE_BASE);
     char err[256];
     if (tool_clblast_available() && tool_clblast_tuned_applies(&env.info) &&
         tool_clblast_apply_tuned(env.info.device, err, sizeof err) == 0)
       for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
         if (group_wanted(groups, shapes[i].group)) run_shape(&env, &shapes[i], PHASE_TUNED_CLBLAST);
+    for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
+      if (group_wanted(groups, shapes[i].group)) run_shape(&env, &shapes[i], PHASE_SWEEPS);
     sort_rows();
     report(&env);
     printf("# %.0f s in all\n", now_seconds() - env.started);
