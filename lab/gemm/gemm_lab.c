@@ -152,8 +152,8 @@ static const candidate skinny_candidates[] = {
     {"skinny rows /2 (rl 16/32)", "sk_rl_k=16 sk_rl_r=32"},
     {"skinny rows /4 (rl 8/16)", "sk_rl_k=8 sk_rl_r=16"},
     {"skinny wg 128 (rl 16/32)", "sk_wg=128 sk_rl_k=16 sk_rl_r=32"},
-    {"skinny k lanes 1 (wg 256, rl 256)", "sk_wg=256 sk_rl_k=256 sk_rl_r=256"},
-    {"skinny fill 8, split 256", "sk_fill=8 sk_split_min=256"},
+    {"skinny k lanes 1 (wg 256 rl 256)", "sk_wg=256 sk_rl_k=256 sk_rl_r=256"},
+    {"skinny fill 8 split 256", "sk_fill=8 sk_split_min=256"},
     {"skinny fill 2", "sk_fill=2"},
 };
 
