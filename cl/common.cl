@@ -109,3 +109,53 @@ float ocf_round_tf32(const float x) {
 #define OCF_STOREV_2_8(w, p, i, v) OCF_BF16_STOREV(w, p, i, v)
 #define OCF_STOREV_2_16(w, p, i, v) OCF_BF16_STOREV(w, p, i, v)
 #define OCF_STOREV(t, w, p, i, v) OCF_CAT(OCF_STOREV_, t)(w, p, i, v)
+
+/* ---- matmul: input rounding of the precision modes and the fused epilogue's activations,
+   shared by the SIMT kernels (matmul.cl, matmul_skinny.cl) and any matrix-unit variant ---- */
+
+/* x rounded to TF32 as PTX cvt.rna.tf32.f32 does: to nearest with ties away from zero, keeping
+   the top 10 of the 23 stored mantissa bits (the result is an fp32 whose low 13 bits are 0).
+   Adding half a TF32 ulp to the magnitude bits and truncating is exactly that rounding; a carry
+   runs into the exponent as it should (the largest floats round to infinity). Infinities and
+   NaNs are returned as they are, so no NaN payload can truncate to an infinity. */
+float ocf_tf32(float x) {
+  const uint u = as_uint(x);
+  if ((u & 0x7f800000u) == 0x7f800000u) return x;
+  return as_float((u + 0x1000u) & 0xffffe000u);
+}
+
+/* The low part of x's 3XTF32 split, big being ocf_tf32(x): tf32(x - big); big + small is x to
+   within 2^-22 |x|. For an infinite x (or one that rounds to infinity) x - big is NaN or
+   infinite, and the cross products make the result NaN: 3XTF32 is for finite inputs, as the
+   same split on matrix units is. */
+float ocf_tf32_small(float x, float big) {
+  return ocf_tf32(x - big);
+}
+
+/* x / d, with the remainder x - (x / d) * d in *rem: written out so that no division and
+   remainder of the same operands meet (LLVM would pair them with `freeze`, an instruction
+   Oclgrind's uninitialised-value checks cannot follow). */
+ulong ocf_divmod(const ulong x, const ulong d, ulong *rem) {
+  const ulong q = x / d;
+  *rem = x - q * d;
+  return q;
+}
+
+/* The activations of ocf_activation, by value (0 none, 1 relu, 2 gelu erf, 3 gelu tanh,
+   4 silu). Kernels pass a compile-time constant, so the switch folds away. */
+float ocf_activate(float x, int activation) {
+  switch (activation) {
+  case 1:
+    return x < 0.0f ? 0.0f : x; /* a NaN stays NaN */
+  case 2:
+    return 0.5f * x * (1.0f + erf(x * 0.70710678118654752f));
+  case 3: {
+    const float inner = 0.79788456080286536f * (x + 0.044715f * x * x * x);
+    return 0.5f * x * (1.0f + tanh(inner));
+  }
+  case 4:
+    return x / (1.0f + exp(-x));
+  default:
+    return x;
+  }
+}

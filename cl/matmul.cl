@@ -1,13 +1,16 @@
 /*
- * matmul.cl: SGEMM, C = alpha * op(A) * op(B) + beta * C, row-major fp32.
+ * matmul.cl: GEMM on SIMT cores, C = act(alpha * op(A) * op(B) + beta * C + bias), row-major,
+ * for a strided batch of products in one launch. A, B and C are stored as fp32, fp16 or bf16
+ * (A_DTYPE, B_DTYPE, C_DTYPE: cl/common.cl's storage types); arithmetic is fp32.
  *
  * C is m x n; op(A) is m x k, op(B) is k x n. A is stored m x k (TRANS_A = 0) or k x m
  * (TRANS_A = 1), B is stored k x n (TRANS_B = 0) or n x k (TRANS_B = 1). Element (r, c) of a
- * stored matrix X is X[x_off + r * ldx + c]; every such index is computed in 64 bits (ulong).
+ * stored matrix X of product i of the batch is X[x_off + i * stride_x + r * ldx + c]; every such
+ * index is computed in 64 bits (ulong).
  *
- * One workgroup computes one MWG x NWG tile of C. It walks K in steps of KWG, staging an
- * MWG x KWG slice of op(A) and a KWG x NWG slice of op(B) in local memory, both stored K-major
- * (one row per k, padded by PADA / PADB floats against bank conflicts):
+ * One workgroup computes one MWG x NWG tile of one C of the batch. It walks K in steps of KWG,
+ * staging an MWG x KWG slice of op(A) and a KWG x NWG slice of op(B) in local memory, both
+ * stored K-major (one row per k, padded by PADA / PADB floats against bank conflicts):
  *
  *                      NWG                       local A tile (K-major)    local B tile
  *               +---------------+                  k  +--MWG--+pad         k  +--NWG--+pad
@@ -25,19 +28,41 @@
  * work-items multiply one slice, the next slice's global loads are already in flight in
  * registers, and one barrier per slice separates the two buffers.
  *
- * Global loads come in groups of four floats consecutive along the dimension that is contiguous
- * in memory (k for A when TRANS_A = 0, m when TRANS_A = 1; n for B when TRANS_B = 0, k when 1).
+ * The grid: dimension 1 counts the tiles along M; dimension 0 counts the tiles along N, then
+ * (split kernel) the K splits, then the products of the batch, so that no dimension but the
+ * first grows with the batch (some devices cap the others at 65535 workgroups):
+ *     group_id(0) = (batch_index * splits + split) * n_tiles + tile_n
  *
- * Kernels, the host picks one:
- *   matmul_tiled_fast  the fast path. Assumes m % MWG == 0, n % NWG == 0, k % KWG == 0, and
- *                      a_off, b_off, c_off, lda, ldb, ldc all multiples of 4, so every tile is
- *                      whole and every float4 access is aligned: no bound checks at all.
- *   matmul_tiled_mixed any m, n, k, but the offsets and strides aligned as for the fast path.
- *                      A workgroup whose tile lies wholly inside C runs the unguarded loads and
- *                      vector stores, guarding only the last K slice when k % KWG != 0; a tile
- *                      on the bottom or right edge of C runs the guarded path. The choice is per
- *                      workgroup (uniform), so the edge tiles run in the same waves as the
- *                      interior ones instead of in a separate, mostly idle launch:
+ * Global loads come in groups of four elements consecutive along the dimension that is
+ * contiguous in memory (k for A when TRANS_A = 0, m when TRANS_A = 1; n for B when TRANS_B = 0,
+ * k when 1). X_VEC = 1 says that operand X's offset, strides and leading dimension let those
+ * groups (and, for C, the VWN-wide stores) be aligned vector accesses; with X_VEC = 0 they are
+ * element-aligned vloads (fp16 and bf16 need nothing more, as their vloads are element-aligned).
+ *
+ * Precision (PRECISION, for fp32 inputs; fp16 and bf16 values are exact in TF32 already):
+ *   0 FP32    plain fp32 products.
+ *   1 TF32    A and B rounded to TF32 (ocf_tf32: cvt.rna.tf32.f32) as they enter local memory;
+ *             products of TF32 values are exact in fp32, accumulation is fp32.
+ *   2 3XTF32  each input split into big = tf32(x) and small = tf32(x - big) (ocf_tf32_small)
+ *             as it leaves local memory; then
+ *                 acc += big_a * big_b + (small_a * big_b + big_a * small_b),
+ *             the three products summed (and rounded) before they join the accumulator.
+ *
+ * The epilogue, in registers before the one store of each element (beta == 0 never reads C, so
+ * NaNs in C do not propagate; k == 0 gives act(beta * C + bias), and the host passes k = 0 when
+ * alpha == 0 too, so A and B are then not read, as BLAS specifies):
+ *   v = alpha * acc;  v = beta * C + v (beta != 0);  v += bias[col] (BIAS 1) or bias[row] (2);
+ *   C = act(v) (ACTIVATION: ocf_activate in cl/common.cl), rounded to C_DTYPE.
+ *
+ * Kernels, the host picks one (SPLIT_K = 1 builds the split pair, 0 the others):
+ *   matmul_tiled_fast  the fast path. Assumes m % MWG == 0, n % NWG == 0, k % KWG == 0, so every
+ *                      tile is whole: no bound checks at all.
+ *   matmul_tiled_mixed any m, n, k. A workgroup whose tile lies wholly inside C runs the
+ *                      unguarded loads and vector stores, guarding only the last K slice when
+ *                      k % KWG != 0; a tile on the bottom or right edge of C runs the guarded
+ *                      path. The choice is per workgroup (uniform), so the edge tiles run in the
+ *                      same waves as the interior ones instead of in a separate, mostly idle
+ *                      launch:
  *
  *                          +------+------+------+--+
  *                          | whole| whole| whole|e |   e: edge tiles (guarded loads and
@@ -47,12 +72,17 @@
  *                          |  e   |  e   |  e   |e |
  *                          +------+------+------+--+
  *
+ *   matmul_tiled_split the mixed kernel over one of `splits` ranges of k_split along K (a
+ *                      multiple of KWG): it writes its raw sums (no alpha, no epilogue) to
+ *                      partial[((batch_index * splits + split) * m + row) * ldp + col] with
+ *                      ldp = n rounded up to 4, for matmul_reduce to add up. For K much longer
+ *                      than C is wide, when the tiles alone would leave compute units idle.
+ *   matmul_reduce      one work-item per element of the batch's C: adds the splits' partial
+ *                      sums in split order, then the epilogue and the store.
  *   matmul_tiled       the general kernel: the same tiles with guarded loads (elements outside
  *                      the matrices read as 0, so the K remainder adds nothing) and guarded
  *                      stores; right for any m, n, k, offset and stride.
  *   matmul_naive       the baseline: one output per work-item, a plain loop over k.
- * All four: beta == 0 never reads C (NaNs in C do not propagate); k == 0 gives beta * C (the
- * host passes k = 0 when alpha == 0 too, so A and B are then not read, as BLAS specifies).
  * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier.
  */
 
@@ -80,7 +110,7 @@
 #ifndef VWM
 #define VWM 4
 #endif
-/* Width of the local-memory reads of the B tile and of the stores of C (fast kernel): 1, 2, 4. */
+/* Width of the local-memory reads of the B tile and of the stores of C (whole tiles): 1, 2, 4. */
 #ifndef VWN
 #define VWN 4
 #endif
@@ -100,6 +130,51 @@
 #ifndef TRANS_B
 #define TRANS_B 0
 #endif
+/* Storage types of A, B, C and the bias: 0 fp32, 1 fp16, 2 bf16. */
+#ifndef A_DTYPE
+#define A_DTYPE 0
+#endif
+#ifndef B_DTYPE
+#define B_DTYPE 0
+#endif
+#ifndef C_DTYPE
+#define C_DTYPE 0
+#endif
+#ifndef BIAS_DTYPE
+#define BIAS_DTYPE 0
+#endif
+/* 1: the operand's accesses in groups of 4 (C: of VWN) may be aligned vector accesses. */
+#ifndef A_VEC
+#define A_VEC 1
+#endif
+#ifndef B_VEC
+#define B_VEC 1
+#endif
+#ifndef C_VEC
+#define C_VEC 1
+#endif
+/* 0 FP32, 1 TF32, 2 3XTF32 (see above). */
+#ifndef PRECISION
+#define PRECISION 0
+#endif
+/* ocf_activation: 0 none, 1 relu, 2 gelu (erf), 3 gelu (tanh), 4 silu. */
+#ifndef ACTIVATION
+#define ACTIVATION 0
+#endif
+/* 0 no bias, 1 a bias per column of C (n values), 2 a bias per row (m values). */
+#ifndef BIAS
+#define BIAS 0
+#endif
+/* 1: the program holds the split-K pair (matmul_tiled_split, matmul_reduce), 0: the other
+   kernels. A program holds only what its plan runs: some implementations (Oclgrind) charge a
+   kernel with every __local array of its program. */
+#ifndef SPLIT_K
+#define SPLIT_K 0
+#endif
+/* Work-items per workgroup of matmul_reduce. */
+#ifndef REDUCE_WG
+#define REDUCE_WG 256
+#endif
 
 /* ---- derived ---- */
 #define MWG (MDIMC * MWI)        /* rows of the C tile */
@@ -109,13 +184,18 @@
 #define BLD (NWG + PADB)         /* row stride of the local B tile */
 #define A_TILE (KWG * ALD)       /* floats in one local A buffer */
 #define B_TILE (KWG * BLD)       /* floats in one local B buffer */
-#define A_GROUPS (MWG * KWG / 4) /* four-float load groups in one A slice */
+#define A_GROUPS (MWG * KWG / 4) /* four-element load groups in one A slice */
 #define B_GROUPS (NWG * KWG / 4)
 #define A_SLOTS ((A_GROUPS + WGS - 1) / WGS) /* load groups per work-item */
 #define B_SLOTS ((B_GROUPS + WGS - 1) / WGS)
 #define MAX_SLOTS (A_SLOTS > B_SLOTS ? A_SLOTS : B_SLOTS) /* a constant loop bound for both */
 
-/* Vector types of the A and B accesses (OCF_FLOATN: cl/common.cl). */
+#define A_T OCF_STORAGE(A_DTYPE)
+#define B_T OCF_STORAGE(B_DTYPE)
+#define C_T OCF_STORAGE(C_DTYPE)
+#define BIAS_T OCF_STORAGE(BIAS_DTYPE)
+
+/* Vector types of the local-memory reads (OCF_FLOATN: cl/common.cl). */
 #define floatM OCF_FLOATN(VWM)
 #define floatN OCF_FLOATN(VWN)
 
@@ -135,6 +215,43 @@
 #define SPLIT_N(v, dst) ((dst)[0] = (v).s0, (dst)[1] = (v).s1, (dst)[2] = (v).s2, (dst)[3] = (v).s3)
 #endif
 
+/* ---- vector access by storage type and alignment: LOADV(t, vec, w, p) reads elements
+   p[0 .. w) as floats, STOREV(t, vec, w, p, v) writes them rounded to type t. An aligned fp32
+   access is a plain vector access; an unaligned one an element-aligned vloadn / vstoren; the
+   16-bit types use cl/common.cl's OCF_LOADV / OCF_STOREV, which need no alignment. ---- */
+#define F32_LOADU_1(p) (*(p))
+#define F32_LOADU_2(p) vload2(0, p)
+#define F32_LOADU_4(p) vload4(0, p)
+#define F32_STOREU_1(p, v) (*(p) = (v))
+#define F32_STOREU_2(p, v) vstore2(v, 0, p)
+#define F32_STOREU_4(p, v) vstore4(v, 0, p)
+#define LOADV_0_1(w, p) OCF_LOADV_0(w, p, 0)
+#define LOADV_0_0(w, p) OCF_CAT(F32_LOADU_, w)(p)
+#define LOADV_1_1(w, p) OCF_LOADV_1(w, p, 0)
+#define LOADV_1_0(w, p) OCF_LOADV_1(w, p, 0)
+#define LOADV_2_1(w, p) OCF_LOADV_2(w, p, 0)
+#define LOADV_2_0(w, p) OCF_LOADV_2(w, p, 0)
+#define LOADV(t, vec, w, p) OCF_CAT(OCF_CAT(OCF_CAT(LOADV_, t), _), vec)(w, p)
+#define STOREV_0_1(w, p, v) OCF_STOREV_0(w, p, 0, v)
+#define STOREV_0_0(w, p, v) OCF_CAT(F32_STOREU_, w)(p, v)
+#define STOREV_1_1(w, p, v) OCF_STOREV_1(w, p, 0, v)
+#define STOREV_1_0(w, p, v) OCF_STOREV_1(w, p, 0, v)
+#define STOREV_2_1(w, p, v) OCF_STOREV_2(w, p, 0, v)
+#define STOREV_2_0(w, p, v) OCF_STOREV_2(w, p, 0, v)
+#define STOREV(t, vec, w, p, v) OCF_CAT(OCF_CAT(OCF_CAT(STOREV_, t), _), vec)(w, p, v)
+
+/* TF32 rounding on the way into local memory: only for fp32 inputs in TF32 mode. */
+#if PRECISION == 1 && A_DTYPE == 0
+#define ROUND_A(x) ocf_tf32(x)
+#else
+#define ROUND_A(x) (x)
+#endif
+#if PRECISION == 1 && B_DTYPE == 0
+#define ROUND_B(x) ocf_tf32(x)
+#else
+#define ROUND_B(x) (x)
+#endif
+
 /* ---- global -> registers -> local: one K slice of A or B ---- */
 
 /* Where load group e of an xwg x KWG slice lies: x along M (or N), kk along K. When K is the
@@ -150,45 +267,56 @@ void slice_coords(const uint e, const int kcont, const uint xwg, uint *x, uint *
   }
 }
 
-/* Four consecutive floats from p: those with index < avail when `inside`, the rest 0. (Signed
-   avail, no clamping: a clamped unsigned difference becomes an intrinsic Oclgrind lacks.) */
-float4 load4_guarded(__global const float *p, const int inside, const int avail) {
-  float4 v = (float4)(0.0f);
-  if (inside) {
-    if (avail > 0) v.s0 = p[0];
-    if (avail > 1) v.s1 = p[1];
-    if (avail > 2) v.s2 = p[2];
-    if (avail > 3) v.s3 = p[3];
+/* load_group_a / load_group_b: one load group of four elements from p, rounded as the
+   precision mode says. guarded: only those with `inside` and index < avail are read, the rest
+   are 0 (signed avail, no clamping: a clamped unsigned difference becomes an intrinsic Oclgrind
+   lacks); unguarded: all four are inside. */
+#define DEFINE_LOAD_GROUP(NAME, T, DTYPE, VEC, ROUND)                                      \
+  float4 NAME(__global const T *p, const int guarded, const int inside, const int avail) { \
+    float4 v = (float4)(0.0f);                                                             \
+    if (!guarded) {                                                                        \
+      v = LOADV(DTYPE, VEC, 4, p);                                                         \
+    } else if (inside) {                                                                   \
+      if (avail > 0) v.s0 = OCF_LOAD(DTYPE, p, 0);                                         \
+      if (avail > 1) v.s1 = OCF_LOAD(DTYPE, p, 1);                                         \
+      if (avail > 2) v.s2 = OCF_LOAD(DTYPE, p, 2);                                         \
+      if (avail > 3) v.s3 = OCF_LOAD(DTYPE, p, 3);                                         \
+    }                                                                                      \
+    return (float4)(ROUND(v.s0), ROUND(v.s1), ROUND(v.s2), ROUND(v.s3));                   \
   }
-  return v;
-}
+DEFINE_LOAD_GROUP(load_group_a, A_T, A_DTYPE, A_VEC, ROUND_A)
+DEFINE_LOAD_GROUP(load_group_b, B_T, B_DTYPE, B_VEC, ROUND_B)
 
-/* Loads this work-item's load groups of one xwg x KWG slice into regs. The slice's element
-   (x, kk) is slice[x * ld + kk] when kcont, else slice[kk * ld + x]. guarded: elements with
-   x >= xlim or kk >= klim read as 0 and are never touched; unguarded: all are inside and every
-   group is a 16-byte aligned float4. */
-void load_slice(__global const float *slice, const ulong ld, const int kcont, const uint xwg,
-                const uint groups, const uint slots, const uint xlim, const uint klim,
-                const int guarded, const uint tid, float4 *regs) {
+/* The body of load_slice_a / load_slice_b: this work-item's load groups of one xwg x KWG slice
+   into regs. The slice's element (x, kk) is slice[x * ld + kk] when kcont, else
+   slice[kk * ld + x]; guarded: elements with x >= xlim or kk >= klim read as 0 and are never
+   touched. */
+#define LOAD_SLICE_BODY(LOAD_GROUP)                                                   \
+  const uint e = tid + s * WGS;                                                       \
+  if (s < slots && (groups % WGS == 0 || e < groups)) {                               \
+    uint x, kk;                                                                       \
+    slice_coords(e, kcont, xwg, &x, &kk);                                             \
+    const ulong at = kcont ? (ulong)x * ld + kk : (ulong)kk * ld + x;                 \
+    regs[s] = kcont ? LOAD_GROUP(slice + at, guarded, x < xlim, (int)klim - (int)kk)  \
+                    : LOAD_GROUP(slice + at, guarded, kk < klim, (int)xlim - (int)x); \
+  }
+#define LOAD_SLICE_PARAMS                                                               \
+  const ulong ld, const int kcont, const uint xwg, const uint groups, const uint slots, \
+      const uint xlim, const uint klim, const int guarded, const uint tid, float4 *regs
+void load_slice_a(__global const A_T *slice, LOAD_SLICE_PARAMS) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
-    const uint e = tid + s * WGS;
-    if (s < slots && (groups % WGS == 0 || e < groups)) {
-      uint x, kk;
-      slice_coords(e, kcont, xwg, &x, &kk);
-      const ulong at = kcont ? (ulong)x * ld + kk : (ulong)kk * ld + x;
-      if (!guarded) {
-        regs[s] = *(__global const float4 *)(slice + at);
-      } else if (kcont) {
-        regs[s] = load4_guarded(slice + at, x < xlim, (int)klim - (int)kk);
-      } else {
-        regs[s] = load4_guarded(slice + at, kk < klim, (int)xlim - (int)x);
-      }
-    }
+    LOAD_SLICE_BODY(load_group_a)
+  }
+}
+void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
+#pragma unroll
+  for (uint s = 0; s < MAX_SLOTS; s++) {
+    LOAD_SLICE_BODY(load_group_b)
   }
 }
 
-/* Stores the groups loaded by load_slice into a K-major local tile of row stride ld_local. */
+/* Stores the groups loaded by load_slice_x into a K-major local tile of row stride ld_local. */
 void store_slice(__local float *tile, const uint ld_local, const int kcont, const uint xwg,
                  const uint groups, const uint slots, const uint tid, const float4 *regs) {
 #pragma unroll
@@ -226,100 +354,62 @@ void multiply_slice(__local const float *al, __local const float *bl, const uint
       const floatN v = *(__local const floatN *)(bl + kk * BLD + (h * NDIMC + tn) * VWN);
       SPLIT_N(v, b + h * VWN);
     }
+#if PRECISION == 2
+    float a_small[MWI], b_small[NWI];
+#pragma unroll
+    for (uint i = 0; i < MWI; i++) {
+      const float big = ocf_tf32(a[i]);
+      a_small[i] = ocf_tf32_small(a[i], big);
+      a[i] = big;
+    }
+#pragma unroll
+    for (uint j = 0; j < NWI; j++) {
+      const float big = ocf_tf32(b[j]);
+      b_small[j] = ocf_tf32_small(b[j], big);
+      b[j] = big;
+    }
+#pragma unroll
+    for (uint i = 0; i < MWI; i++)
+#pragma unroll
+      for (uint j = 0; j < NWI; j++) {
+        const float cross = a_small[i] * b[j] + a[i] * b_small[j];
+        acc[i * NWI + j] += a[i] * b[j] + cross;
+      }
+#else
 #pragma unroll
     for (uint i = 0; i < MWI; i++)
 #pragma unroll
       for (uint j = 0; j < NWI; j++)
         acc[i * NWI + j] = a[i] * b[j] + acc[i * NWI + j];
-  }
-}
-
-/* ---- stores of the C tile ---- */
-
-/* Row and column, within the C tile, of this work-item's accumulator (i, j). */
-uint tile_row(const uint i, const uint tm) {
-  return ((i / VWM) * MDIMC + tm) * VWM + i % VWM;
-}
-uint tile_col(const uint j, const uint tn) {
-  return ((j / VWN) * NDIMC + tn) * VWN + j % VWN;
-}
-
-/* Guarded: only rows < mlim and columns < nlim are written; C is read only when beta != 0. */
-void store_c_guarded(__global float *c, const ulong ldc, const uint mlim, const uint nlim,
-                     const uint tm, const uint tn, const float alpha, const float beta,
-                     const float *acc) {
-#pragma unroll
-  for (uint i = 0; i < MWI; i++) {
-    const uint r = tile_row(i, tm);
-    if (r < mlim) {
-      __global float *row = c + (ulong)r * ldc;
-#pragma unroll
-      for (uint j = 0; j < NWI; j++) {
-        const uint col = tile_col(j, tn);
-        if (col < nlim) {
-          const float value = alpha * acc[i * NWI + j];
-          row[col] = beta != 0.0f ? beta * row[col] + value : value;
-        }
-      }
-    }
-  }
-}
-
-/* Whole tile, aligned: VWN-wide vector stores (and reads of C when beta != 0). */
-void store_c_whole(__global float *c, const ulong ldc, const uint tm, const uint tn,
-                   const float alpha, const float beta, const float *acc) {
-#pragma unroll
-  for (uint i = 0; i < MWI; i++) {
-    __global float *row = c + (ulong)tile_row(i, tm) * ldc;
-#pragma unroll
-    for (uint h = 0; h < NWI / VWN; h++) {
-      __global floatN *out = (__global floatN *)(row + tile_col(h * VWN, tn));
-      floatN value;
-#if VWN == 1
-      value = acc[i * NWI + h];
-#else
-      value = OCF_CAT(vload, VWN)(0, acc + i * NWI + h * VWN);
 #endif
-      value *= alpha;
-      *out = beta != 0.0f ? beta * *out + value : value;
-    }
   }
 }
 
-/* ---- the tiled kernel body, shared by the three tiled entries ---- */
+/* ---- the K loop of one tile ---- */
 
-/* guarded: this tile may cross the bottom or right edge of C (guarded loads and stores).
-   k_tail: k may not be a multiple of KWG, so a whole tile's last, partial K slice is loaded
-   guarded (its other slices are not). Both are constants in the fast and general entries, so
-   their unused paths compile away; the mixed entry passes a per-workgroup `guarded`. */
-void gemm_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
-                __global const float *a, const ulong a_off, const ulong lda,
-                __global const float *b, const ulong b_off, const ulong ldb, const float beta,
-                __global float *c, const ulong c_off, const ulong ldc, const int guarded,
-                const int k_tail, __local float *al, __local float *bl) {
+/* Accumulates op(A) op(B) over k elements of K into this work-item's acc. a_slice and b_slice
+   point at element (x0, k0) of the tile's first slice. guarded: this tile may cross the bottom
+   or right edge of C (rows >= mlim, columns >= nlim read as 0). k_tail: k may not be a multiple
+   of KWG, so a whole tile's last, partial K slice is loaded guarded (its other slices are not).
+   Both are constants in the fast and general entries, so their unused paths compile away. */
+void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global const B_T *b_slice,
+                     const ulong ldb, const ulong k, const uint mlim, const uint nlim,
+                     const int guarded, const int k_tail, __local float *al, __local float *bl,
+                     float *acc) {
   const uint tn = get_local_id(0), tm = get_local_id(1);
   const uint tid = tm * NDIMC + tn;
-  const ulong m0 = (ulong)get_group_id(1) * MWG, n0 = (ulong)get_group_id(0) * NWG;
-  const uint mlim = (uint)min((ulong)MWG, m - m0), nlim = (uint)min((ulong)NWG, n - n0);
-
-  /* Each slice pointer points at element (x0, k0) of its slice; the steps move it KWG on. */
 #if TRANS_A
-  __global const float *a_slice = a + a_off + m0;
   const ulong a_step = KWG * lda;
 #else
-  __global const float *a_slice = a + a_off + m0 * lda;
   const ulong a_step = KWG;
 #endif
 #if TRANS_B
-  __global const float *b_slice = b + b_off + n0 * ldb;
   const ulong b_step = KWG;
 #else
-  __global const float *b_slice = b + b_off + n0;
   const ulong b_step = KWG * ldb;
 #endif
   const int a_kcont = !TRANS_A, b_kcont = TRANS_B;
 
-  float acc[MWI * NWI];
 #pragma unroll
   for (uint i = 0; i < MWI * NWI; i++)
     acc[i] = 0.0f;
@@ -329,8 +419,8 @@ void gemm_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
   if (slices > 0) {
     const uint klim = (uint)min((ulong)KWG, k);
     const int guard = guarded || (k_tail && klim < KWG);
-    load_slice(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
-    load_slice(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
+    load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
+    load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
     store_slice(al, ALD, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
     store_slice(bl, BLD, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
   }
@@ -343,8 +433,8 @@ void gemm_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
       b_slice += b_step;
       const uint klim = (uint)min((ulong)KWG, k - (t + 1) * KWG);
       const int guard = guarded || (k_tail && klim < KWG);
-      load_slice(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
-      load_slice(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
+      load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
+      load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
     }
     multiply_slice(al + cur * A_TILE, bl + cur * B_TILE, tm, tn, acc);
     if (more) {
@@ -353,72 +443,280 @@ void gemm_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
+}
 
-  __global float *c_tile = c + c_off + m0 * ldc + n0;
-  if (guarded)
-    store_c_guarded(c_tile, ldc, mlim, nlim, tm, tn, alpha, beta, acc);
-  else
-    store_c_whole(c_tile, ldc, tm, tn, alpha, beta, acc);
+/* ---- where a workgroup's tile lies ---- */
+
+typedef struct tile_place {
+  ulong m0, n0;    /* the tile's first row and column in C */
+  ulong batch;     /* which product of the batch */
+  ulong split;     /* which K range (split kernel) */
+  uint mlim, nlim; /* rows and columns of the tile inside C */
+  int edge;        /* the tile crosses the bottom or right edge of C */
+} tile_place;
+
+tile_place place_tile(const ulong m, const ulong n, const ulong splits) {
+  tile_place p;
+  const ulong n_tiles = (n + NWG - 1) / NWG;
+  ulong tile_n, split;
+  const ulong rest = ocf_divmod(get_group_id(0), n_tiles, &tile_n);
+  p.n0 = tile_n * NWG;
+  p.m0 = (ulong)get_group_id(1) * MWG;
+  p.batch = ocf_divmod(rest, splits, &split);
+  p.split = split;
+  p.mlim = (uint)min((ulong)MWG, m - p.m0);
+  p.nlim = (uint)min((ulong)NWG, n - p.n0);
+  p.edge = p.mlim < MWG || p.nlim < NWG;
+  return p;
+}
+
+/* Pointers to element (x0, k0) of the tile's first A and B slices. */
+__global const A_T *a_tile(__global const A_T *a, const ulong a_off, const ulong lda,
+                           const ulong m0, const ulong k0) {
+#if TRANS_A
+  return a + a_off + k0 * lda + m0;
+#else
+  return a + a_off + m0 * lda + k0;
+#endif
+}
+__global const B_T *b_tile(__global const B_T *b, const ulong b_off, const ulong ldb,
+                           const ulong n0, const ulong k0) {
+#if TRANS_B
+  return b + b_off + n0 * ldb + k0;
+#else
+  return b + b_off + k0 * ldb + n0;
+#endif
+}
+
+/* ---- the epilogue and the stores of the C tile ---- */
+
+/* Row and column, within the C tile, of this work-item's accumulator (i, j). */
+uint tile_row(const uint i, const uint tm) {
+  return ((i / VWM) * MDIMC + tm) * VWM + i % VWM;
+}
+uint tile_col(const uint j, const uint tn) {
+  return ((j / VWN) * NDIMC + tn) * VWN + j % VWN;
+}
+
+/* The bias of element (row, col) of C (0 without one; the caller adds it only when BIAS). */
+float bias_of(__global const BIAS_T *bias, const ulong bias_off, const ulong row, const ulong col) {
+#if BIAS == 1
+  return OCF_LOAD(BIAS_DTYPE, bias, bias_off + col);
+#elif BIAS == 2
+  return OCF_LOAD(BIAS_DTYPE, bias, bias_off + row);
+#else
+  return 0.0f;
+#endif
+}
+
+/* act(alpha * sum + beta * c_old + bias); c_old is read by the caller only when beta != 0. */
+float finish(const float sum, const float alpha, const float beta, const float c_old,
+             const float bias) {
+  float v = alpha * sum;
+  if (beta != 0.0f) v = beta * c_old + v;
+#if BIAS
+  v += bias;
+#endif
+  return ocf_activate(v, ACTIVATION);
+}
+
+/* Guarded: only rows < mlim and columns < nlim are written; C is read only when beta != 0.
+   c_tile points at the tile's element (0, 0); (m0, n0) is where that is in C, for the bias. */
+void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
+                     const uint tn, const float alpha, const float beta,
+                     __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
+#pragma unroll
+  for (uint i = 0; i < MWI; i++) {
+    const uint r = tile_row(i, tm);
+    if (r < p->mlim) {
+      __global C_T *row = c_tile + (ulong)r * ldc;
+#pragma unroll
+      for (uint j = 0; j < NWI; j++) {
+        const uint col = tile_col(j, tn);
+        if (col < p->nlim) {
+          const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, row, col) : 0.0f;
+          const float b = bias_of(bias, bias_off, p->m0 + r, p->n0 + col);
+          OCF_STORE(C_DTYPE, row, col, finish(acc[i * NWI + j], alpha, beta, old, b));
+        }
+      }
+    }
+  }
+}
+
+/* Whole tile: VWN-wide stores (and reads of C when beta != 0). */
+void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
+                   const uint tn, const float alpha, const float beta, __global const BIAS_T *bias,
+                   const ulong bias_off, const float *acc) {
+#pragma unroll
+  for (uint i = 0; i < MWI; i++) {
+    const uint r = tile_row(i, tm);
+    __global C_T *row = c_tile + (ulong)r * ldc;
+#pragma unroll
+    for (uint h = 0; h < NWI / VWN; h++) {
+      const uint col = tile_col(h * VWN, tn);
+      float old[VWN], out[VWN];
+      if (beta != 0.0f) {
+        floatN v = LOADV(C_DTYPE, C_VEC, VWN, row + col);
+        SPLIT_N(v, old);
+      }
+#pragma unroll
+      for (uint w = 0; w < VWN; w++)
+        out[w] = finish(acc[i * NWI + h * VWN + w], alpha, beta, beta != 0.0f ? old[w] : 0.0f,
+                        bias_of(bias, bias_off, p->m0 + r, p->n0 + col + w));
+#if VWN == 1
+      const floatN value = out[0];
+#else
+      const floatN value = OCF_CAT(vload, VWN)(0, out);
+#endif
+      STOREV(C_DTYPE, C_VEC, VWN, row + col, value);
+    }
+  }
+}
+
+/* The raw sums of one split into its partial tile (fp32, row stride ldp, a multiple of 4). */
+void store_partial(__global float *part, const ulong ldp, const tile_place *p, const uint tm,
+                   const uint tn, const float *acc) {
+#pragma unroll
+  for (uint i = 0; i < MWI; i++) {
+    const uint r = tile_row(i, tm);
+    __global float *row = part + (ulong)r * ldp;
+#pragma unroll
+    for (uint h = 0; h < NWI / VWN; h++) {
+      const uint col = tile_col(h * VWN, tn);
+      if (!p->edge) {
+#if VWN == 1
+        row[col] = acc[i * NWI + h];
+#else
+        *(__global floatN *)(row + col) = OCF_CAT(vload, VWN)(0, acc + i * NWI + h * VWN);
+#endif
+      } else if (r < p->mlim) {
+#pragma unroll
+        for (uint w = 0; w < VWN; w++)
+          if (col + w < p->nlim) row[col + w] = acc[i * NWI + h * VWN + w];
+      }
+    }
+  }
 }
 
 /* ---- entries ---- */
 
+/* The body of the three tiled entries: one tile of one product, epilogue and store.
+   guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge. */
+#define TILED_PARAMS                                                                              \
+  const ulong m, const ulong n, const ulong k, const float alpha, __global const A_T *restrict a, \
+      const ulong a_off, const ulong lda, const ulong stride_a, __global const B_T *restrict b,   \
+      const ulong b_off, const ulong ldb, const ulong stride_b, const float beta,                 \
+      __global C_T *restrict c, const ulong c_off, const ulong ldc, const ulong stride_c,         \
+      __global const BIAS_T *restrict bias, const ulong bias_off
+void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
+                __local float *bl) {
+  const tile_place p = place_tile(m, n, 1);
+  const int guarded = general || (!fast && p.edge);
+  float acc[MWI * NWI];
+  accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
+                  b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k, p.mlim, p.nlim,
+                  guarded, !fast, al, bl, acc);
+  const uint tn = get_local_id(0), tm = get_local_id(1);
+  __global C_T *c_tile = c + c_off + p.batch * stride_c + p.m0 * ldc + p.n0;
+  if (guarded)
+    store_c_guarded(c_tile, ldc, &p, tm, tn, alpha, beta, bias, bias_off, acc);
+  else
+    store_c_whole(c_tile, ldc, &p, tm, tn, alpha, beta, bias, bias_off, acc);
+}
+
+#if !SPLIT_K
+
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
-matmul_tiled_fast(const ulong m, const ulong n, const ulong k, const float alpha,
-                  __global const float *a, const ulong a_off, const ulong lda,
-                  __global const float *b, const ulong b_off, const ulong ldb, const float beta,
-                  __global float *c, const ulong c_off, const ulong ldc) {
+matmul_tiled_fast(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4]; /* float4: 16-byte aligned */
-  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, 0, 0,
-             (__local float *)al, (__local float *)bl);
+  gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
+             stride_c, bias, bias_off, 1, 0, (__local float *)al, (__local float *)bl);
 }
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
-matmul_tiled_mixed(const ulong m, const ulong n, const ulong k, const float alpha,
-                   __global const float *a, const ulong a_off, const ulong lda,
-                   __global const float *b, const ulong b_off, const ulong ldb, const float beta,
-                   __global float *c, const ulong c_off, const ulong ldc) {
+matmul_tiled_mixed(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
-  /* The same for every work-item of the workgroup: a uniform choice of loads and stores, and
-     every work-item still reaches every barrier of the one shared body. */
-  const int edge = ((ulong)get_group_id(1) + 1) * MWG > m || ((ulong)get_group_id(0) + 1) * NWG > n;
-  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, edge, 1,
-             (__local float *)al, (__local float *)bl);
+  /* The edge test is the same for every work-item of the workgroup: a uniform choice of loads
+     and stores, and every work-item still reaches every barrier of the one shared body. */
+  gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
+             stride_c, bias, bias_off, 0, 0, (__local float *)al, (__local float *)bl);
 }
 
-__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
-matmul_tiled(const ulong m, const ulong n, const ulong k, const float alpha,
-             __global const float *a, const ulong a_off, const ulong lda, __global const float *b,
-             const ulong b_off, const ulong ldb, const float beta, __global float *c,
-             const ulong c_off, const ulong ldc) {
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_tiled(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
-  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, 1, 1,
-             (__local float *)al, (__local float *)bl);
+  gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
+             stride_c, bias, bias_off, 0, 1, (__local float *)al, (__local float *)bl);
 }
 
-/* The baseline: work-item (j, i) computes C[i][j] alone, straight from global memory. */
+#else /* SPLIT_K */
+
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
-matmul_naive(const ulong m, const ulong n, const ulong k, const float alpha,
-             __global const float *a, const ulong a_off, const ulong lda, __global const float *b,
-             const ulong b_off, const ulong ldb, const float beta, __global float *c,
-             const ulong c_off, const ulong ldc) {
-  const ulong j = get_global_id(0), i = get_global_id(1);
-  if (i >= m || j >= n) return;
+matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_split,
+                   const ulong splits, __global const A_T *restrict a, const ulong a_off,
+                   const ulong lda, const ulong stride_a, __global const B_T *restrict b,
+                   const ulong b_off, const ulong ldb, const ulong stride_b,
+                   __global float *restrict partial) {
+  __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
+  const tile_place p = place_tile(m, n, splits);
+  const ulong k0 = p.split * k_split, k_len = min(k_split, k - k0);
+  float acc[MWI * NWI];
+  accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, k0), lda,
+                  b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, k0), ldb, k_len, p.mlim, p.nlim,
+                  p.edge, 1, (__local float *)al, (__local float *)bl, acc);
+  const ulong ldp = (n + 3) & ~(ulong)3;
+  __global float *part = partial + ((p.batch * splits + p.split) * m + p.m0) * ldp + p.n0;
+  store_partial(part, ldp, &p, get_local_id(1), get_local_id(0), acc);
+}
+
+/* Work-item e of the batch's m * n * batch elements: row-major within each C. */
+__kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void
+matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong splits,
+              __global const float *restrict partial, const float alpha, const float beta,
+              __global C_T *restrict c, const ulong c_off, const ulong ldc, const ulong stride_c,
+              __global const BIAS_T *restrict bias, const ulong bias_off) {
+  const ulong e = get_global_id(0), per = m * n;
+  if (e >= per * batch) return;
+  ulong at, j;
+  const ulong bi = ocf_divmod(e, per, &at), i = ocf_divmod(at, n, &j);
+  const ulong ldp = (n + 3) & ~(ulong)3;
+  __global const float *part = partial + (bi * splits * m + i) * ldp + j;
   float sum = 0.0f;
-  for (ulong p = 0; p < k; p++) {
-#if TRANS_A
-    const float av = a[a_off + p * lda + i];
-#else
-    const float av = a[a_off + i * lda + p];
-#endif
-#if TRANS_B
-    const float bv = b[b_off + j * ldb + p];
-#else
-    const float bv = b[b_off + p * ldb + j];
-#endif
-    sum = av * bv + sum;
-  }
-  __global float *out = c + c_off + i * ldc + j;
-  const float value = alpha * sum;
-  *out = beta != 0.0f ? beta * *out + value : value;
+  for (ulong s = 0; s < splits; s++)
+    sum += part[s * m * ldp];
+  __global C_T *out = c + c_off + bi * stride_c + i * ldc;
+  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, j) : 0.0f;
+  OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
 }
+
+#endif /* SPLIT_K */
+
+#if !SPLIT_K
+
+/* The baseline: one work-item computes one element of one C, straight from global memory, with
+   the same input rounding. Dimension 0 runs over the columns of every C of the batch (each C
+   padded to a whole number of workgroups), dimension 1 over the rows. */
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_naive(TILED_PARAMS) {
+  const ulong n_pad = (n + NDIMC - 1) / NDIMC * NDIMC;
+  ulong j;
+  const ulong bi = ocf_divmod(get_global_id(0), n_pad, &j), i = get_global_id(1);
+  if (i >= m || j >= n) return;
+  __global const A_T *ab = a + a_off + bi * stride_a;
+  __global const B_T *bb = b + b_off + bi * stride_b;
+  float sum = 0.0f;
+  for (ulong q = 0; q < k; q++) {
+    const float av = OCF_LOAD(A_DTYPE, ab, TRANS_A ? q * lda + i : i * lda + q);
+    const float bv = OCF_LOAD(B_DTYPE, bb, TRANS_B ? j * ldb + q : q * ldb + j);
+#if PRECISION == 2
+    const float a_big = ocf_tf32(av), b_big = ocf_tf32(bv);
+    const float cross = ocf_tf32_small(av, a_big) * b_big + a_big * ocf_tf32_small(bv, b_big);
+    sum += a_big * b_big + cross;
+#else
+    sum = ROUND_A(av) * ROUND_B(bv) + sum;
+#endif
+  }
+  __global C_T *out = c + c_off + bi * stride_c + i * ldc;
+  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, j) : 0.0f;
+  OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
+}
+
+#endif /* !SPLIT_K */

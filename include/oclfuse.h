@@ -11,9 +11,9 @@
  *   - a device-buffer call (cl_mem + element offsets + row strides), asynchronous, enqueued on the
  *     context's queue or the one given in an ocf_launch, composing with the caller's OpenCL code;
  *   - a host-array call (suffix _host) that copies in, runs and copies out, synchronously.
- * Element data types (ocf_dtype) are fp32 everywhere today; the typed calls (suffix _ex) take
- * the storage type of each operand, and refuse the reserved half-precision types with
- * OCF_ERR_UNSUPPORTED until their kernels exist.
+ * Element data types (ocf_dtype) are fp32 by default; the typed calls (suffix _ex) take the
+ * storage type of each operand (ocf_matmul_ex takes fp16 and bf16 too), and refuse the
+ * half-precision types with OCF_ERR_UNSUPPORTED where their kernels do not exist yet.
  *
  * Every fallible call returns an ocf_status. On failure nothing was enqueued and no output was
  * touched; ocf_last_error() then says why in words (thread-local), including the OpenCL error
@@ -121,8 +121,9 @@ OCF_API const char *ocf_last_plan(void);
 
 /*
  * Storage type of an operand's elements. Arithmetic inside the kernels is fp32 whatever the
- * storage. OCF_F16 (IEEE binary16) and OCF_BF16 (bfloat16, the top half of an fp32) are
- * reserved: the _ex calls refuse them with OCF_ERR_UNSUPPORTED until their kernels exist.
+ * storage. OCF_F16 (IEEE binary16) and OCF_BF16 (bfloat16, the top half of an fp32) are taken
+ * by ocf_matmul_ex; the other _ex calls refuse them with OCF_ERR_UNSUPPORTED until their kernels
+ * exist.
  */
 typedef enum ocf_dtype { OCF_F32 = 0, OCF_F16 = 1, OCF_BF16 = 2 } ocf_dtype;
 
@@ -370,10 +371,14 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
                               size_t lda, cl_mem b, size_t b_offset, size_t ldb, float beta,
                               cl_mem c, size_t c_offset, size_t ldc, const ocf_launch *launch);
 
-/* How fp32 inputs are multiplied. FP32 is exact-product SIMT arithmetic (the reference);
-   TF32 rounds A and B to TF32 (10-bit mantissa) and accumulates in fp32; 3XTF32 splits each
-   input into a TF32 high and low part and adds three products (fp32-class accuracy). Devices
-   with matrix units run TF32 and 3XTF32 on them, others with the same rounding on SIMT. */
+/* How fp32 inputs are multiplied. FP32 is exact-product SIMT arithmetic (the reference).
+   TF32 rounds A and B to TF32 as PTX cvt.rna.tf32.f32 does (to nearest, ties away from zero,
+   10 mantissa bits kept) and accumulates in fp32: elementwise error within about
+   (2^-10 + (k + 2) 2^-23) |alpha| |A||B|. 3XTF32 splits each input x into big = tf32(x) and
+   small = tf32(x - big) and adds big_a big_b + small_a big_b + big_a small_b: fp32-class
+   accuracy for finite inputs (an infinite input gives NaN, inf * 0 in the small products).
+   Devices with matrix units run TF32 and 3XTF32 on them, others with the same rounding on SIMT.
+   fp16 and bf16 inputs are exact in TF32, so the modes change nothing for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,
   OCF_PRECISION_TF32 = 1,
@@ -399,19 +404,29 @@ typedef enum ocf_layout { OCF_ROW_MAJOR = 0, OCF_COL_MAJOR = 1 } ocf_layout;
 /* Options of ocf_matmul_ex. */
 typedef struct ocf_matmul_options {
   size_t size;       /* sizeof(ocf_matmul_options): set by OCF_MATMUL_OPTIONS_INIT */
-  ocf_dtype a_dtype; /* storage types of A, B and C (offsets and strides count elements) */
-  ocf_dtype b_dtype;
-  ocf_dtype c_dtype;
+  ocf_dtype a_dtype; /* storage types of A, B and C (offsets and strides count elements); */
+  ocf_dtype b_dtype; /* any mix of fp32, fp16 and bf16; arithmetic is fp32, and a 16-bit C is */
+  ocf_dtype c_dtype; /* rounded to nearest even */
   ocf_precision precision; /* for fp32 A and B; products of 16-bit inputs are exact in fp32 */
+  /* COL_MAJOR runs the row-major product C^T = op(B)^T op(A)^T on the same memory: every
+     shape, stride and batch rule below then reads "column" for "row". */
   ocf_layout layout;
-  /* Strided batch: `batch` independent products (0 or 1: one), matrix i of A at
+  /* Strided batch: `batch` independent products (0 or 1: one) in one launch, matrix i of A at
      a_offset + i * stride_a (likewise B and C), strides in elements; stride_a or stride_b 0
-     shares one matrix across the batch. */
+     shares one matrix across the batch. Each operand's whole batch, (batch - 1) * stride plus
+     one matrix's extent, must fit its buffer (OCF_ERR_SIZE_OVERFLOW when it overflows size_t,
+     OCF_ERR_BUFFER_TOO_SMALL when it does not fit). The span of the C's must not overlap the
+     span of the A's, the B's or the bias (OCF_ERR_ALIASING), and no element may belong to two
+     C's of the batch: interleaved C's (stride_c = n with ldc = batch * n) are fine,
+     stride_c = 0 with batch > 1 is OCF_ERR_ALIASING. */
   size_t batch;
   size_t stride_a, stride_b, stride_c;
   /* Fused epilogue: C = act(alpha * op(A) op(B) + beta * C + bias), in registers before the
      one store. The bias is bias[bias_offset + j] (OCF_BIAS_N) or [bias_offset + i]
-     (OCF_BIAS_M), of type bias_dtype, shared by every product of a batch. */
+     (OCF_BIAS_M), of type bias_dtype, shared by every product of a batch; the buffer must hold
+     bias_offset + n (or m) elements. A bias_axis without a bias is OCF_ERR_NULL_ARGUMENT, a
+     bias without an axis OCF_ERR_INVALID_VALUE. With alpha 0 or k 0, C = act(beta * C + bias)
+     and A and B are not read. */
   ocf_activation activation;
   ocf_bias_axis bias_axis;
   cl_mem bias;

@@ -396,10 +396,10 @@ static const ocf_matmul_options options_size_small = {
     .size = offsetof(ocf_matmul_options, bias_dtype), .batch = 1};
 static const ocf_matmul_options a_dtype_unknown = {
     .size = sizeof(ocf_matmul_options), .a_dtype = (ocf_dtype)3, .batch = 1};
-static const ocf_matmul_options b_f16 = {
-    .size = sizeof(ocf_matmul_options), .b_dtype = OCF_F16, .batch = 1};
-static const ocf_matmul_options c_bf16 = {
-    .size = sizeof(ocf_matmul_options), .c_dtype = OCF_BF16, .batch = 1};
+static const ocf_matmul_options b_dtype_unknown = {
+    .size = sizeof(ocf_matmul_options), .b_dtype = (ocf_dtype)-1, .batch = 1};
+static const ocf_matmul_options c_dtype_unknown = {
+    .size = sizeof(ocf_matmul_options), .c_dtype = (ocf_dtype)7, .batch = 1};
 
 static const bad_matmul bad_matmuls[] = {
     {"no context", OCF_ERR_NULL_ARGUMENT, 1, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4, 0,
@@ -470,10 +470,10 @@ static const bad_matmul bad_matmuls[] = {
      IN, 0, 4, OUT, 0, 4, 0, &options_size_small},
     {"A dtype out of range", OCF_ERR_INVALID_VALUE, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
      4, 0, &a_dtype_unknown},
-    {"B dtype f16 (reserved)", OCF_ERR_UNSUPPORTED, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
-     4, 0, &b_f16},
-    {"C dtype bf16 (reserved)", OCF_ERR_UNSUPPORTED, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
-     4, 0, &c_bf16},
+    {"B dtype out of range", OCF_ERR_INVALID_VALUE, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
+     4, 0, &b_dtype_unknown},
+    {"C dtype out of range", OCF_ERR_INVALID_VALUE, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0,
+     4, 0, &c_dtype_unknown},
 };
 
 #undef NT

@@ -19,23 +19,28 @@
 #include <stddef.h>
 
 /* Every kernel: X(ID, name in the .cl file, program). The enum and the names come from here. */
-#define OCF_KERNEL_LIST(X)                                           \
-  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                         \
-  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                       \
-  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD)                     \
-  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX)                 \
-  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX)         \
-  X(SOFTMAX_ONLINE, softmax_online, OCF_PROGRAM_SOFTMAX)             \
-  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX)   \
-  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX)   \
-  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX)           \
-  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX)         \
-  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX) \
-  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX)   \
-  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)        \
-  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)      \
-  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                  \
-  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL)
+#define OCF_KERNEL_LIST(X)                                               \
+  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                             \
+  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                           \
+  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD)                         \
+  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX)                     \
+  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX)             \
+  X(SOFTMAX_ONLINE, softmax_online, OCF_PROGRAM_SOFTMAX)                 \
+  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX)       \
+  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX)       \
+  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX)               \
+  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX)             \
+  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX)     \
+  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX)       \
+  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)            \
+  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)          \
+  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                      \
+  X(MATMUL_TILED_SPLIT, matmul_tiled_split, OCF_PROGRAM_MATMUL)          \
+  X(MATMUL_REDUCE, matmul_reduce, OCF_PROGRAM_MATMUL)                    \
+  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL)                      \
+  X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)             \
+  X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY) \
+  X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -98,16 +103,36 @@ typedef struct ocf_softmax_frame {
   cl_mem scratch;            /* split and baseline kernels: per-row statistics */
 } ocf_softmax_frame;
 
+/* cl/matmul.cl: the tiled kernels, their split-K pair and the naive baseline. */
 typedef struct ocf_matmul_frame {
   cl_ulong m, n, k;
+  cl_ulong k_split, splits, batch; /* split kernels: K per split, splits; products in the batch */
   cl_float alpha;
   cl_mem a;
-  cl_ulong a_off, lda;
+  cl_ulong a_off, lda, stride_a;
   cl_mem b;
-  cl_ulong b_off, ldb;
+  cl_ulong b_off, ldb, stride_b;
   cl_float beta;
   cl_mem c;
-  cl_ulong c_off, ldc;
+  cl_ulong c_off, ldc, stride_c;
+  cl_mem bias; /* never read without a bias (then any valid buffer) */
+  cl_ulong bias_off;
+  cl_mem partial; /* split kernels: the splits' sums (the plan's scratch) */
 } ocf_matmul_frame;
+
+/* cl/matmul_skinny.cl: Y = act(alpha X V + beta Y + bias), Y with at most 16 columns. */
+typedef struct ocf_matmul_skinny_frame {
+  cl_ulong rows, k, k_split, splits, batch;
+  cl_mem x;
+  cl_ulong x_off, ldx, stride_x;
+  cl_mem v;
+  cl_ulong v_off, v_ps, v_ss, stride_v;
+  cl_float alpha, beta;
+  cl_mem c;
+  cl_ulong c_off, c_rs, c_ss, stride_c;
+  cl_mem bias;
+  cl_ulong bias_off;
+  cl_mem partial;
+} ocf_matmul_skinny_frame;
 
 #endif /* OCLFUSE_KERNELS_H */

@@ -1,31 +1,79 @@
-/* Descriptors of cl/matmul.cl's kernels. All four take the same arguments. */
+/* Descriptors of cl/matmul.cl's kernels. */
 #include "kernels/descriptors.h"
 
 #define F ocf_matmul_frame
-static const ocf_arg_desc gemm_args[] = {
-    OCF_ARG(F, m, OCF_ARG_ULONG),     OCF_ARG(F, n, OCF_ARG_ULONG),
-    OCF_ARG(F, k, OCF_ARG_ULONG),     OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-    OCF_ARG(F, a, OCF_ARG_BUFFER),    OCF_ARG(F, a_off, OCF_ARG_ULONG),
-    OCF_ARG(F, lda, OCF_ARG_ULONG),   OCF_ARG(F, b, OCF_ARG_BUFFER),
-    OCF_ARG(F, b_off, OCF_ARG_ULONG), OCF_ARG(F, ldb, OCF_ARG_ULONG),
-    OCF_ARG(F, beta, OCF_ARG_FLOAT),  OCF_ARG(F, c, OCF_ARG_BUFFER),
-    OCF_ARG(F, c_off, OCF_ARG_ULONG), OCF_ARG(F, ldc, OCF_ARG_ULONG)};
+#define A_ARGS                                                                                     \
+  OCF_ARG(F, a, OCF_ARG_BUFFER), OCF_ARG(F, a_off, OCF_ARG_ULONG), OCF_ARG(F, lda, OCF_ARG_ULONG), \
+      OCF_ARG(F, stride_a, OCF_ARG_ULONG)
+#define B_ARGS                                                                                     \
+  OCF_ARG(F, b, OCF_ARG_BUFFER), OCF_ARG(F, b_off, OCF_ARG_ULONG), OCF_ARG(F, ldb, OCF_ARG_ULONG), \
+      OCF_ARG(F, stride_b, OCF_ARG_ULONG)
+#define C_ARGS                                                                                     \
+  OCF_ARG(F, c, OCF_ARG_BUFFER), OCF_ARG(F, c_off, OCF_ARG_ULONG), OCF_ARG(F, ldc, OCF_ARG_ULONG), \
+      OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),                       \
+      OCF_ARG(F, bias_off, OCF_ARG_ULONG)
+
+static const ocf_arg_desc gemm_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                         OCF_ARG(F, n, OCF_ARG_ULONG),
+                                         OCF_ARG(F, k, OCF_ARG_ULONG),
+                                         OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+                                         A_ARGS,
+                                         B_ARGS,
+                                         OCF_ARG(F, beta, OCF_ARG_FLOAT),
+                                         C_ARGS};
+static const ocf_arg_desc split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                          OCF_ARG(F, n, OCF_ARG_ULONG),
+                                          OCF_ARG(F, k, OCF_ARG_ULONG),
+                                          OCF_ARG(F, k_split, OCF_ARG_ULONG),
+                                          OCF_ARG(F, splits, OCF_ARG_ULONG),
+                                          A_ARGS,
+                                          B_ARGS,
+                                          OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+static const ocf_arg_desc reduce_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    OCF_ARG(F, batch, OCF_ARG_ULONG),    OCF_ARG(F, splits, OCF_ARG_ULONG),
+    OCF_ARG(F, partial, OCF_ARG_BUFFER), OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+    OCF_ARG(F, beta, OCF_ARG_FLOAT),     C_ARGS};
 #undef F
 
-static const char *const tiled_defines[] = {"MDIMC", "NDIMC", "MWI",  "NWI",     "KWG",     "VWM",
-                                            "VWN",   "PADA",  "PADB", "TRANS_A", "TRANS_B", NULL};
-static const char *const naive_defines[] = {"MDIMC", "NDIMC", "TRANS_A", "TRANS_B", NULL};
+#define TYPES_AND_EPILOGUE                                                               \
+  "A_DTYPE", "B_DTYPE", "C_DTYPE", "BIAS_DTYPE", "A_VEC", "B_VEC", "C_VEC", "PRECISION", \
+      "ACTIVATION", "BIAS"
+/* Every kernel of the program reads SPLIT_K: it decides which kernels the program holds. */
+static const char *const tiled_defines[] = {"MDIMC",
+                                            "NDIMC",
+                                            "MWI",
+                                            "NWI",
+                                            "KWG",
+                                            "VWM",
+                                            "VWN",
+                                            "PADA",
+                                            "PADB",
+                                            "TRANS_A",
+                                            "TRANS_B",
+                                            "SPLIT_K",
+                                            TYPES_AND_EPILOGUE,
+                                            NULL};
+static const char *const reduce_defines[] = {"SPLIT_K",    "REDUCE_WG", "C_DTYPE", "BIAS_DTYPE",
+                                             "ACTIVATION", "BIAS",      NULL};
+static const char *const naive_defines[] = {
+    "MDIMC", "NDIMC", "TRANS_A", "TRANS_B", "SPLIT_K", TYPES_AND_EPILOGUE, NULL};
 
-#define KERNEL(ID, NAME, DEFINES, APPLIES)                                                        \
-  const ocf_kernel_desc ocf_kdesc_##NAME = {OCF_KERNEL_##ID, #NAME,     OCF_PROGRAM_MATMUL,       \
-                                            DEFINES,         gemm_args, OCF_ARRAY_LEN(gemm_args), \
-                                            APPLIES}
+#define KERNEL(ID, NAME, DEFINES, ARGS, APPLIES) \
+  const ocf_kernel_desc ocf_kdesc_##NAME = {     \
+      OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_MATMUL, DEFINES, ARGS, OCF_ARRAY_LEN(ARGS), APPLIES}
 
-KERNEL(MATMUL_TILED_FAST, matmul_tiled_fast, tiled_defines,
-       "m % MWG == n % NWG == k % KWG == 0 and offsets and strides multiples of 4: no guards");
-KERNEL(MATMUL_TILED_MIXED, matmul_tiled_mixed, tiled_defines,
-       "offsets and strides multiples of 4, any m, n, k: whole tiles unguarded, edges guarded");
-KERNEL(MATMUL_TILED, matmul_tiled, tiled_defines,
+KERNEL(MATMUL_TILED_FAST, matmul_tiled_fast, tiled_defines, gemm_args,
+       "m % MWG == n % NWG == k % KWG == 0: whole tiles, no guards; X_VEC says which operands "
+       "may use aligned vector accesses");
+KERNEL(MATMUL_TILED_MIXED, matmul_tiled_mixed, tiled_defines, gemm_args,
+       "any m, n, k: whole tiles unguarded, edge tiles and the last K slice guarded");
+KERNEL(MATMUL_TILED, matmul_tiled, tiled_defines, gemm_args,
        "the general tiled kernel: guarded loads and stores, any sizes, offsets and strides");
-KERNEL(MATMUL_NAIVE, matmul_naive, naive_defines,
+KERNEL(MATMUL_TILED_SPLIT, matmul_tiled_split, tiled_defines, split_args,
+       "the mixed kernel over one of `splits` K ranges of k_split (a multiple of KWG), raw sums "
+       "into `partial`; before matmul_reduce");
+KERNEL(MATMUL_REDUCE, matmul_reduce, reduce_defines, reduce_args,
+       "after matmul_tiled_split: adds the splits' sums, then the epilogue and the store");
+KERNEL(MATMUL_NAIVE, matmul_naive, naive_defines, gemm_args,
        "the baseline: one output per work-item straight from global memory");

@@ -1,5 +1,17 @@
 /* ocf_matmul, ocf_matmul_ex and ocf_matmul_host: argument checks, then the plan
-   (src/plan/plan_matmul.c) and its launch. */
+   (src/plan/plan_matmul.c) and its launch.
+
+   A column-major call is turned into the row-major one it is in memory: C^T = op(B)^T op(A)^T,
+   so m and n, A and B (with their transposes, offsets, leading dimensions and batch strides)
+   trade places, and a bias along n runs along the row-major problem's m. Every check below runs
+   on that row-major problem, with each operand keeping the caller's name in errors.
+
+   Batches: each matrix of the batch is checked as a single call would be, and the whole batch
+   of an operand spans (batch - 1) * stride + extent elements from its offset, which must not
+   overflow and must fit its buffer. C's span must not overlap A's, B's or the bias's (the same
+   range test single calls use), and no two C's of the batch may share an element: that is
+   tested exactly, so interleaved C's (stride_c = n with ldc = batch * n, say) are fine, while
+   stride_c = 0 with batch > 1 is refused as every product would write the same C. */
 #include "runtime/context.h"
 
 #include <stdint.h>
@@ -8,12 +20,23 @@
 /* The size of the first published ocf_matmul_options (0.2). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype))
 
-/* Checks the options' values. The ones whose kernels are still to come are refused. */
+/* A data type the matmul kernels take (all of ocf_dtype: the storage macros of cl/common.cl).
+   ocf_check_dtype refuses the 16-bit types for the ops that lack kernels for them, so matmul
+   checks its own. */
+static ocf_status check_matmul_dtype(const char *what, ocf_dtype dtype) {
+  if (ocf_dtype_size(dtype) == 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: data type %d is not an ocf_dtype", what,
+                    (int)dtype);
+  return OCF_SUCCESS;
+}
+
+/* Checks the options' values (the buffers come later, with the shapes). */
 static ocf_status check_options(const ocf_matmul_options *opt) {
   ocf_status status;
-  if ((status = ocf_check_dtype("ocf_matmul: A", opt->a_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_matmul: B", opt->b_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_matmul: C", opt->c_dtype)) != OCF_SUCCESS)
+  if ((status = check_matmul_dtype("ocf_matmul: A", opt->a_dtype)) != OCF_SUCCESS ||
+      (status = check_matmul_dtype("ocf_matmul: B", opt->b_dtype)) != OCF_SUCCESS ||
+      (status = check_matmul_dtype("ocf_matmul: C", opt->c_dtype)) != OCF_SUCCESS ||
+      (status = check_matmul_dtype("ocf_matmul: bias", opt->bias_dtype)) != OCF_SUCCESS)
     return status;
   if ((unsigned)opt->precision > OCF_PRECISION_3XTF32)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: precision %d is not an ocf_precision",
@@ -27,18 +50,265 @@ static ocf_status check_options(const ocf_matmul_options *opt) {
   if ((unsigned)opt->bias_axis > OCF_BIAS_M)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: bias_axis %d is not an ocf_bias_axis",
                     (int)opt->bias_axis);
-  if (opt->precision != OCF_PRECISION_FP32 || opt->layout != OCF_ROW_MAJOR || opt->batch > 1 ||
-      opt->activation != OCF_ACTIVATION_NONE || opt->bias_axis != OCF_BIAS_NONE)
-    return ocf_fail(OCF_ERR_UNSUPPORTED, "ocf_matmul: precision modes, column-major layout, "
-                                         "batches and epilogues are not built yet");
+  if (opt->bias_axis != OCF_BIAS_NONE && !opt->bias)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_matmul: bias_axis is set but bias is NULL");
+  if (opt->bias_axis == OCF_BIAS_NONE && opt->bias)
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "ocf_matmul: a bias buffer is given but bias_axis is OCF_BIAS_NONE");
   return OCF_SUCCESS;
 }
+
+/* One operand of the row-major problem. */
+typedef struct operand {
+  const char *name; /* "ocf_matmul: A", for errors */
+  cl_mem buffer;
+  size_t offset, ld, stride;
+  size_t element_size;
+  size_t rows, cols; /* as stored */
+  size_t extent;     /* elements of one matrix */
+  size_t span;       /* elements of the whole batch from offset; 0 when empty */
+} operand;
+
+static operand operand_of(const char *name, cl_mem buffer, size_t offset, size_t ld, size_t stride,
+                          ocf_dtype dtype) {
+  operand x;
+  memset(&x, 0, sizeof x);
+  x.name = name;
+  x.buffer = buffer;
+  x.offset = offset, x.ld = ld, x.stride = stride;
+  x.element_size = ocf_dtype_size(dtype);
+  return x;
+}
+
+/* A call as the row-major problem the kernels run: op(a) op(b) + C, where a and b are the
+   caller's A and B, or B and A for a column-major call. */
+typedef struct problem {
+  ocf_matmul_call call;
+  operand a, b, c, bias;
+  float alpha, beta;
+  size_t batch;
+} problem;
 
 /* The stored shape of A (or B) given its transpose: rows x cols. */
 static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t *rows,
                          size_t *cols) {
   *rows = trans == OCF_TRANS ? inner : outer;
   *cols = trans == OCF_TRANS ? outer : inner;
+}
+
+static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m, size_t n, size_t k,
+                         float alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem b,
+                         size_t b_offset, size_t ldb, float beta, cl_mem c, size_t c_offset,
+                         size_t ldc, const ocf_matmul_options *o, const ocf_launch *settings,
+                         problem *p) {
+  const int swap = o->layout == OCF_COL_MAJOR;
+  operand A = operand_of(swap ? "ocf_matmul: A (column-major)" : "ocf_matmul: A", a, a_offset, lda,
+                         o->stride_a, o->a_dtype);
+  operand B = operand_of(swap ? "ocf_matmul: B (column-major)" : "ocf_matmul: B", b, b_offset, ldb,
+                         o->stride_b, o->b_dtype);
+  p->a = swap ? B : A;
+  p->b = swap ? A : B;
+  p->c = operand_of(swap ? "ocf_matmul: C (column-major)" : "ocf_matmul: C", c, c_offset, ldc,
+                    o->stride_c, o->c_dtype);
+  p->bias = operand_of("ocf_matmul: bias", o->bias, o->bias_offset, 0, 0, o->bias_dtype);
+  p->alpha = alpha, p->beta = beta;
+  p->batch = o->batch ? o->batch : 1;
+
+  ocf_matmul_call *call = &p->call;
+  memset(call, 0, sizeof *call);
+  call->trans_a = swap ? trans_b : trans_a;
+  call->trans_b = swap ? trans_a : trans_b;
+  call->m = swap ? n : m;
+  call->n = swap ? m : n;
+  call->k = k;
+  call->a_off = p->a.offset, call->lda = p->a.ld, call->stride_a = p->a.stride;
+  call->b_off = p->b.offset, call->ldb = p->b.ld, call->stride_b = p->b.stride;
+  call->c_off = c_offset, call->ldc = ldc, call->stride_c = o->stride_c;
+  call->a_dtype = swap ? o->b_dtype : o->a_dtype;
+  call->b_dtype = swap ? o->a_dtype : o->b_dtype;
+  call->c_dtype = o->c_dtype;
+  call->variant = settings->variant;
+  call->workgroup = settings->workgroup_size;
+  call->batch = p->batch;
+  call->precision = o->precision;
+  call->activation = o->activation;
+  call->bias_axis = !swap                        ? o->bias_axis
+                    : o->bias_axis == OCF_BIAS_N ? OCF_BIAS_M
+                    : o->bias_axis == OCF_BIAS_M ? OCF_BIAS_N
+                                                 : OCF_BIAS_NONE;
+  call->bias_dtype = o->bias_dtype;
+
+  /* op(a) is m x k (stored k x m transposed), op(b) k x n (n x k), C m x n; a bias runs
+     along n or m. */
+  stored_shape((ocf_transpose)call->trans_a, call->k, call->m, &p->a.rows, &p->a.cols);
+  stored_shape((ocf_transpose)call->trans_b, call->n, call->k, &p->b.rows, &p->b.cols);
+  p->c.rows = call->m, p->c.cols = call->n;
+  p->bias.rows = 1;
+  p->bias.cols = call->bias_axis == OCF_BIAS_N ? call->n : call->m;
+  p->bias.ld = p->bias.cols;
+}
+
+/* Extent of one matrix and span of the batch, checked for overflow in elements and bytes. */
+static ocf_status measure(operand *x, size_t batch) {
+  ocf_status status =
+      ocf_matrix_extent(x->name, x->rows, x->cols, x->ld, x->element_size, &x->extent);
+  if (status != OCF_SUCCESS) return status;
+  x->span = x->extent;
+  if (x->extent == 0 || batch <= 1) return OCF_SUCCESS;
+  const size_t limit = SIZE_MAX / x->element_size;
+  if (x->stride != 0 && (batch - 1 > (limit - x->extent) / x->stride))
+    return ocf_fail(OCF_ERR_SIZE_OVERFLOW,
+                    "%s: a batch of %zu matrices %zu elements apart overflows the addressable "
+                    "size",
+                    x->name, batch, x->stride);
+  x->span = (batch - 1) * x->stride + x->extent;
+  return OCF_SUCCESS;
+}
+
+static int spans_overlap(const operand *x, const operand *y) {
+  int same_start = 0;
+  return ocf_ranges_overlap(x->buffer, x->offset * x->element_size, x->span * x->element_size,
+                            y->buffer, y->offset * y->element_size, y->span * y->element_size,
+                            &same_start);
+}
+
+/* Whether two C's of a batch (rows x cols, row stride ld >= cols, `stride` apart) share an
+   element. C_i and C_(i+t) do when t * stride = dr * ld + dc for some |dr| < rows, |dc| < cols;
+   with q, e the quotient and remainder of t * stride by ld, only (dr, dc) = (q, e) and
+   (q + 1, e - ld) can satisfy |dc| < cols <= ld. Differences past the first matrix's extent
+   cannot, so the loop stops there. */
+static int batch_self_overlap(size_t rows, size_t cols, size_t ld, size_t stride, size_t batch) {
+  if (batch <= 1 || rows == 0 || cols == 0) return 0;
+  if (stride == 0) return 1;
+  const size_t extent = (rows - 1) * ld + cols;
+  for (size_t t = 1; t < batch && stride <= (extent - 1) / t; t++) {
+    size_t d = t * stride, q = d / ld, e = d % ld;
+    if ((q < rows && e < cols) || (q + 1 < rows && ld - e < cols)) return 1;
+  }
+  return 0;
+}
+
+/* Every check of the shapes, buffers and overlaps (see the top of this file). */
+static ocf_status check_problem(const ocf_context *ctx, problem *p) {
+  ocf_status status;
+  operand *const matrices[3] = {&p->a, &p->b, &p->c};
+  for (int i = 0; i < 3; i++)
+    if ((status = measure(matrices[i], p->batch)) != OCF_SUCCESS) return status;
+  for (int i = 0; i < 3; i++)
+    if ((status = ocf_check_buffer(ctx, matrices[i]->name, matrices[i]->buffer, matrices[i]->offset,
+                                   matrices[i]->span, matrices[i]->element_size)) != OCF_SUCCESS)
+      return status;
+  const int has_bias = p->call.bias_axis != OCF_BIAS_NONE;
+  if (has_bias) {
+    p->bias.extent = p->bias.span = p->bias.cols;
+    if ((status = ocf_check_buffer(ctx, p->bias.name, p->bias.buffer, p->bias.offset, p->bias.span,
+                                   p->bias.element_size)) != OCF_SUCCESS)
+      return status;
+  }
+  /* p->a and p->b are named by the caller's operands, whichever way round they run. */
+  if (spans_overlap(&p->c, &p->a) || spans_overlap(&p->c, &p->b))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps %s",
+                    spans_overlap(&p->c, &p->a) ? p->a.name + strlen("ocf_matmul: ")
+                                                : p->b.name + strlen("ocf_matmul: "));
+  if (has_bias && spans_overlap(&p->c, &p->bias))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps the bias");
+  if (batch_self_overlap(p->c.rows, p->c.cols, p->c.ld, p->c.stride, p->batch))
+    return ocf_fail(OCF_ERR_ALIASING,
+                    "ocf_matmul: two C's of the batch share elements (stride_c %zu with ldc %zu "
+                    "for %zu x %zu matrices)",
+                    p->c.stride, p->c.ld, p->c.rows, p->c.cols);
+  return OCF_SUCCESS;
+}
+
+/* The frames of the two programs. Without a bias the kernels still take a buffer argument,
+   never read: a's. */
+static ocf_matmul_frame tiled_frame(const problem *p, const ocf_plan *plan) {
+  const ocf_matmul_call *call = &p->call;
+  ocf_matmul_frame f = {.m = call->m,
+                        .n = call->n,
+                        .k = call->k,
+                        .k_split = plan->k_split,
+                        .splits = plan->splits,
+                        .batch = p->batch,
+                        .alpha = p->alpha,
+                        .a = p->a.buffer,
+                        .a_off = p->a.offset,
+                        .lda = p->a.ld,
+                        .stride_a = p->a.stride,
+                        .b = p->b.buffer,
+                        .b_off = p->b.offset,
+                        .ldb = p->b.ld,
+                        .stride_b = p->b.stride,
+                        .beta = p->beta,
+                        .c = p->c.buffer,
+                        .c_off = p->c.offset,
+                        .ldc = p->c.ld,
+                        .stride_c = p->c.stride,
+                        .bias = call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : p->a.buffer,
+                        .bias_off = p->bias.offset,
+                        .partial = NULL};
+  return f;
+}
+
+static ocf_matmul_skinny_frame skinny_frame(const problem *p, const ocf_plan *plan) {
+  const ocf_matmul_call *call = &p->call;
+  ocf_skinny_layout l;
+  ocf_skinny_layout_of(call, plan->swapped, &l);
+  const operand *x = l.x_is_b ? &p->b : &p->a, *v = l.x_is_b ? &p->a : &p->b;
+  ocf_matmul_skinny_frame f = {.rows = l.rows,
+                               .k = call->k,
+                               .k_split = plan->k_split,
+                               .splits = plan->splits,
+                               .batch = p->batch,
+                               .x = x->buffer,
+                               .x_off = x->offset,
+                               .ldx = l.ldx,
+                               .stride_x = x->stride,
+                               .v = v->buffer,
+                               .v_off = v->offset,
+                               .v_ps = l.v_ps,
+                               .v_ss = l.v_ss,
+                               .stride_v = v->stride,
+                               .alpha = p->alpha,
+                               .beta = p->beta,
+                               .c = p->c.buffer,
+                               .c_off = p->c.offset,
+                               .c_rs = l.c_rs,
+                               .c_ss = l.c_ss,
+                               .stride_c = p->c.stride,
+                               .bias =
+                                   call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : p->a.buffer,
+                               .bias_off = p->bias.offset,
+                               .partial = NULL};
+  return f;
+}
+
+/* Plans and launches, planning again when a built kernel takes fewer work-items than planned. */
+static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
+                              const problem *p) {
+  const ocf_shape shape = {{p->call.m, p->call.n, p->call.k}};
+  ocf_tuning_values tuning;
+  ocf_context_tuning_for(ctx, OCF_OP_MATMUL, p->call.a_dtype, &shape, &tuning);
+  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
+     the bound is a guard, not a path any device takes. */
+  for (int attempt = 0;; attempt++) {
+    ocf_device_facts facts;
+    ocf_context_facts(ctx, &facts);
+    ocf_plan plan;
+    ocf_status status = ocf_plan_matmul(&facts, &tuning, &p->call, &plan);
+    if (status != OCF_SUCCESS) return status;
+    if (p->call.m == 0 || p->call.n == 0) return ocf_dispatch_nothing(queue, settings);
+    int replan = 0;
+    if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
+      ocf_matmul_skinny_frame frame = skinny_frame(p, &plan);
+      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
+    } else {
+      ocf_matmul_frame frame = tiled_frame(p, &plan);
+      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
+    }
+    if (!replan || attempt == 8) return status;
+    ocf_error_clear();
+  }
 }
 
 ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
@@ -71,72 +341,14 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
     memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
   }
   if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
-  const size_t a_size = ocf_dtype_size(opt.a_dtype), b_size = ocf_dtype_size(opt.b_dtype),
-               c_size = ocf_dtype_size(opt.c_dtype);
-
-  /* A is m x k (k x m transposed), B is k x n (n x k transposed), C is m x n. */
-  size_t a_rows, a_cols, b_rows, b_cols, a_extent, b_extent, c_extent;
-  stored_shape(trans_a, k, m, &a_rows, &a_cols);
-  stored_shape(trans_b, n, k, &b_rows, &b_cols);
-  if ((status = ocf_matrix_extent("ocf_matmul: A", a_rows, a_cols, lda, a_size, &a_extent)) !=
-          OCF_SUCCESS ||
-      (status = ocf_matrix_extent("ocf_matmul: B", b_rows, b_cols, ldb, b_size, &b_extent)) !=
-          OCF_SUCCESS ||
-      (status = ocf_matrix_extent("ocf_matmul: C", m, n, ldc, c_size, &c_extent)) != OCF_SUCCESS)
-    return status;
-  if ((status = ocf_check_buffer(ctx, "ocf_matmul: A", a, a_offset, a_extent, a_size)) !=
-          OCF_SUCCESS ||
-      (status = ocf_check_buffer(ctx, "ocf_matmul: B", b, b_offset, b_extent, b_size)) !=
-          OCF_SUCCESS ||
-      (status = ocf_check_buffer(ctx, "ocf_matmul: C", c, c_offset, c_extent, c_size)) !=
-          OCF_SUCCESS)
-    return status;
-  int same_start = 0;
-  if (ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, a, a_offset * a_size,
-                         a_extent * a_size, &same_start))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps A");
-  if (ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, b, b_offset * b_size,
-                         b_extent * b_size, &same_start))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps B");
-
-  /* alpha == 0 or k == 0: C = beta * C, and A and B are not read (the K loop does not run). */
-  size_t k_run = alpha == 0.0f ? 0 : k;
-  float alpha_run = k_run == 0 ? 0.0f : alpha;
-  const ocf_matmul_call call = {trans_a,
-                                trans_b,
-                                m,
-                                n,
-                                k_run,
-                                a_offset,
-                                lda,
-                                b_offset,
-                                ldb,
-                                c_offset,
-                                ldc,
-                                opt.a_dtype,
-                                opt.b_dtype,
-                                opt.c_dtype,
-                                settings.variant,
-                                settings.workgroup_size};
-  ocf_matmul_frame frame = {m, n,        k_run, alpha_run, a, a_offset, lda,
-                            b, b_offset, ldb,   beta,      c, c_offset, ldc};
-  const ocf_shape shape = {{m, n, k}};
-  ocf_tuning_values tuning;
-  ocf_context_tuning_for(ctx, OCF_OP_MATMUL, opt.a_dtype, &shape, &tuning);
-  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
-     the bound is a guard, not a path any device takes. */
-  for (int attempt = 0;; attempt++) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    status = ocf_plan_matmul(&facts, &tuning, &call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    if (m == 0 || n == 0) return ocf_dispatch_nothing(queue, &settings);
-    int replan = 0;
-    status = ocf_launch_plan(ctx, queue, &plan, &frame, NULL, &settings, &replan);
-    if (!replan || attempt == 8) return status;
-    ocf_error_clear();
-  }
+  problem p;
+  make_problem(trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta, c,
+               c_offset, ldc, &opt, &settings, &p);
+  if ((status = check_problem(ctx, &p)) != OCF_SUCCESS) return status;
+  /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */
+  if (alpha == 0.0f) p.call.k = 0;
+  if (p.call.k == 0) p.alpha = 0.0f;
+  return run_problem(ctx, queue, &settings, &p);
 }
 
 ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b, size_t m,

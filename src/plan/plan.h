@@ -17,7 +17,7 @@
 
 #include <stddef.h>
 
-enum { OCF_PLAN_MAX_STEPS = 3, OCF_PLAN_MAX_DEFINES = 16 };
+enum { OCF_PLAN_MAX_STEPS = 3, OCF_PLAN_MAX_DEFINES = 32 };
 
 typedef struct ocf_define {
   const char *name;
@@ -41,6 +41,10 @@ typedef struct ocf_plan {
   size_t local_mem_bytes; /* local memory the plan's kernels declare (the largest step) */
   /* Argument values the plan chooses (softmax's split kernels). */
   size_t parts, part_vecs;
+  /* matmul: K splits and the K range of each (1 and k: not split); the skinny kernels' operands
+     swapped (C^T = op(B)^T op(A)^T: C has at most 16 rows). */
+  size_t splits, k_split;
+  int swapped;
 } ocf_plan;
 
 /* Appends a -D value; plans never hold more than OCF_PLAN_MAX_DEFINES (a library bug). */
@@ -74,6 +78,8 @@ typedef struct ocf_softmax_call {
   size_t workgroup;
 } ocf_softmax_call;
 
+/* A row-major product (a column-major call arrives with its operands already swapped). Members
+   after `workgroup` left 0 mean one product, FP32, no epilogue. */
 typedef struct ocf_matmul_call {
   int trans_a, trans_b;
   size_t m, n, k; /* k is 0 when alpha is 0: A and B are then not read */
@@ -81,7 +87,31 @@ typedef struct ocf_matmul_call {
   ocf_dtype a_dtype, b_dtype, c_dtype;
   int variant;
   size_t workgroup;
+  size_t batch; /* 0 or 1: one product */
+  size_t stride_a, stride_b, stride_c;
+  ocf_precision precision;
+  ocf_activation activation;
+  ocf_bias_axis bias_axis;
+  ocf_dtype bias_dtype;
 } ocf_matmul_call;
+
+/* How the skinny kernels (cl/matmul_skinny.cl) see a call: Y = X V with Y's short side last.
+   Not swapped: X = op(A), V = op(B), Y = C; swapped: X = op(B)^T, V = op(A)^T, Y = C^T. */
+typedef struct ocf_skinny_layout {
+  int x_is_b;   /* X is B's buffer (swapped), else A's */
+  int x_kcont;  /* X's elements of one row are contiguous */
+  size_t rows;  /* rows of Y (m, or n swapped) */
+  size_t small; /* columns of Y (n, or m swapped): at most 16 */
+  size_t ldx;   /* X's leading dimension */
+  size_t v_ps;  /* V's element stride along K */
+  size_t v_ss;  /* V's element stride along Y's columns */
+  size_t c_rs;  /* C's element stride between rows of Y */
+  size_t c_ss;  /* and between its columns */
+  int bias;     /* the bias runs along Y's columns (1), its rows (2), or none (0) */
+} ocf_skinny_layout;
+
+/* The skinny layout of a call, swapped or not. */
+void ocf_skinny_layout_of(const ocf_matmul_call *call, int swapped, ocf_skinny_layout *layout);
 
 /* Each returns OCF_SUCCESS with *plan filled, or an error (a workgroup size the caller fixed
    that cannot run is OCF_ERR_INVALID_WORKGROUP) with nothing to launch. */

@@ -1,9 +1,36 @@
-/* The plan of ocf_matmul: a tile set, the kernel of cl/matmul.cl, and the grid. */
+/*
+ * The plan of ocf_matmul. The rules, in order:
+ *
+ *   1. OCF_VARIANT_BASELINE: matmul_naive. OCF_VARIANT_GENERAL: matmul_tiled (guarded) with the
+ *      tile set of rule 3, never split.
+ *   2. C with at most skinny_max columns or rows (the short side at most 16) and at least
+ *      skinny_long_min on its long side: the skinny kernels of cl/matmul_skinny.cl, which
+ *      stream the large operand once (smaller C's, batches of tiny matrices say, keep the
+ *      small tile sets). The short side
+ *      becomes Y's columns (operands swapped when it is m). Their K is split into ranges of at
+ *      least sk_split_min when the row blocks of the whole batch give fewer than sk_fill
+ *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce.
+ *   3. Otherwise the tiled kernels of cl/matmul.cl. The tile sets are tried largest first; a set
+ *      is taken when its tiles over the whole batch give at least `fill` workgroups per compute
+ *      unit and at least min_eff % of its padded tiles are C. A set that falls short of the fill
+ *      is still taken, with K split, when K holds two ranges of split_k_min: the splits bring it
+ *      to split_fill workgroups per compute unit (at most split_max of them); else the next set
+ *      is tried, and the last set in use is the fallback. matmul_tiled_fast when every tile is
+ *      whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
+ *      matmul_tiled_split + matmul_reduce when split.
+ * Vector accesses: an fp32 operand whose offset, leading dimension and (batched) stride are
+ * multiples of 4 gets aligned vector loads (X_VEC = 1); otherwise element-aligned ones. 16-bit
+ * operands always take their vloads, which need no alignment.
+ */
 #include "common.h"
 #include "plan/plan.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+
+/* The most scratch a split plan may ask for; past it, K is not split. */
+#define SPLIT_SCRATCH_MAX ((size_t)256 << 20)
 
 /* One tile set: the kernel's -D parameters, indexed by matmul_set_param. */
 typedef struct tile_set {
@@ -24,9 +51,16 @@ static size_t set_local_bytes(const tile_set *s) {
   return 2 * per_slice * sizeof(float);
 }
 
-/* Workgroups that the set's tiles make of an m x n C. */
+/* Workgroups that the set's tiles make of one m x n C. */
 static size_t set_groups(const tile_set *s, size_t m, size_t n) {
   return ocf_div_ceil(m ? m : 1, set_mwg(s)) * ocf_div_ceil(n ? n : 1, set_nwg(s));
+}
+
+/* Percent of the set's padded tiles over C that are C. */
+static double set_efficiency(const tile_set *s, size_t m, size_t n) {
+  double padded_m = (double)ocf_round_up(m ? m : 1, set_mwg(s));
+  double padded_n = (double)ocf_round_up(n ? n : 1, set_nwg(s));
+  return 100.0 * (double)(m ? m : 1) * (double)(n ? n : 1) / (padded_m * padded_n);
 }
 
 /* Whether a set's work-item grid and local memory fit. */
@@ -92,7 +126,8 @@ static ocf_status apply_fixed_workgroup(size_t wg, tile_set *s) {
   ocf_tuning_fallbacks(OCF_OP_MATMUL, &check);
   for (int i = 0; i < MM_SET_PARAMS; i++) {
     check.v[MM_SET(0, i)] = (int)s->p[i];
-    check.v[MM_SET(1, i)] = check.v[MM_SET(2, i)] = 0;
+    for (int other = 1; other < MM_SETS; other++)
+      check.v[MM_SET(other, i)] = 0;
   }
   char origin[96];
   snprintf(origin, sizeof origin, "ocf_matmul: workgroup size %zu (%u x %u)", wg, s->p[MM_NDIMC],
@@ -101,42 +136,204 @@ static ocf_status apply_fixed_workgroup(size_t wg, tile_set *s) {
   return status == OCF_SUCCESS ? status : OCF_ERR_INVALID_WORKGROUP;
 }
 
-ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                           const ocf_matmul_call *call, ocf_plan *plan) {
-  memset(plan, 0, sizeof *plan);
-  plan->program = OCF_PROGRAM_MATMUL;
-  plan->fixed_workgroup = call->workgroup != 0;
-  const int *t = tuning->v;
+/* ---- shared by both programs ---- */
 
-  /* The tiled kernels share one body, so the lowest limit learnt for any of them applies. */
-  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_TILED);
-  size_t fast = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_TILED_FAST);
-  size_t mixed = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_TILED_MIXED);
-  if (fast < limit) limit = fast;
-  if (mixed < limit) limit = mixed;
-  if (call->variant == OCF_VARIANT_BASELINE)
-    limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_NAIVE);
+/* Whether an operand of this type, offset, leading dimension and batch stride may take aligned
+   4-wide vector accesses (always, for the 16-bit types, whose vloads need no alignment). */
+static int vector_ok(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
+  if (dtype != OCF_F32) return 1;
+  return off % 4 == 0 && ld % 4 == 0 && (batch <= 1 || stride % 4 == 0);
+}
 
-  /* The first set in use that gives at least `fill` workgroups per compute unit, else the last;
-     by default each set is first fitted to the device. */
-  size_t want = (size_t)t[MM_FILL] * facts->compute_units;
-  tile_set chosen;
-  int found = 0, have = 0;
+static size_t call_batch(const ocf_matmul_call *call) {
+  return call->batch ? call->batch : 1;
+}
+
+/* The defines of the types, the precision mode and the epilogue, which both programs read. */
+static void define_types_and_epilogue(ocf_plan *plan, const ocf_matmul_call *call, int bias) {
+  ocf_plan_define(plan, "C_DTYPE", call->c_dtype);
+  ocf_plan_define(plan, "BIAS_DTYPE", call->bias_dtype);
+  ocf_plan_define(plan, "PRECISION", call->precision);
+  ocf_plan_define(plan, "ACTIVATION", call->activation);
+  ocf_plan_define(plan, "BIAS", bias);
+}
+
+/* The largest power of two <= want that is at most limit (at least 1). */
+static size_t pow2_within(size_t want, size_t limit) {
+  size_t wg = ocf_pow2_floor(want ? want : 1);
+  while (wg > 1 && wg > limit)
+    wg /= 2;
+  return wg;
+}
+
+/* ---- the skinny kernels ---- */
+
+void ocf_skinny_layout_of(const ocf_matmul_call *call, int swapped, ocf_skinny_layout *l) {
+  memset(l, 0, sizeof *l);
+  l->x_is_b = swapped;
+  if (!swapped) {
+    /* X = op(A): A(i, p) at i * lda + p, or p * lda + i transposed; V = op(B). */
+    l->rows = call->m;
+    l->small = call->n;
+    l->x_kcont = !call->trans_a;
+    l->ldx = call->lda;
+    l->v_ps = call->trans_b ? 1 : call->ldb;
+    l->v_ss = call->trans_b ? call->ldb : 1;
+    l->c_rs = call->ldc;
+    l->c_ss = 1;
+    l->bias = call->bias_axis == OCF_BIAS_N ? 1 : call->bias_axis == OCF_BIAS_M ? 2 : 0;
+  } else {
+    /* X(j, p) = B(p, j): p * ldb + j, or j * ldb + p transposed; V(p, i) = A(i, p). */
+    l->rows = call->n;
+    l->small = call->m;
+    l->x_kcont = call->trans_b;
+    l->ldx = call->ldb;
+    l->v_ps = call->trans_a ? call->lda : 1;
+    l->v_ss = call->trans_a ? 1 : call->lda;
+    l->c_rs = 1;
+    l->c_ss = call->ldc;
+    l->bias = call->bias_axis == OCF_BIAS_N ? 2 : call->bias_axis == OCF_BIAS_M ? 1 : 0;
+  }
+}
+
+static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
+                              const ocf_matmul_call *call, ocf_plan *plan) {
+  plan->program = OCF_PROGRAM_MATMUL_SKINNY;
+  plan->swapped = call->m < call->n;
+  ocf_skinny_layout l;
+  ocf_skinny_layout_of(call, plan->swapped, &l);
+  const size_t batch = call_batch(call);
+
+  /* The three kernels share the workgroup size (reqd_work_group_size(WG)). */
+  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_SKINNY);
+  const ocf_kernel_id others[2] = {OCF_KERNEL_MATMUL_SKINNY_SPLIT, OCF_KERNEL_MATMUL_SKINNY_REDUCE};
+  for (int i = 0; i < 2; i++)
+    if (ocf_facts_workgroup_limit(facts, others[i]) < limit)
+      limit = ocf_facts_workgroup_limit(facts, others[i]);
+  if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
+  size_t wg;
+  if (plan->fixed_workgroup) {
+    wg = call->workgroup;
+    if (!ocf_is_pow2(wg) || wg > ((size_t)1 << 20))
+      return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                      "ocf_matmul: workgroup size %zu is not a power of two (at most 2^20)", wg);
+  } else {
+    wg = pow2_within((size_t)t[MM_SK_WG], limit);
+    /* Local memory holds 16 floats a work-item. */
+    while (wg > 1 && wg * 16 * sizeof(float) > facts->local_mem_bytes)
+      wg /= 2;
+  }
+  size_t rl = (size_t)(l.x_kcont ? t[MM_SK_RL_K] : t[MM_SK_RL_R]);
+  if (rl > wg) rl = wg;
+  const size_t rb = 4 * rl;
+
+  /* Split K when the row blocks leave compute units idle and K is long enough. */
+  size_t groups = ocf_div_ceil(l.rows ? l.rows : 1, rb) * batch;
+  size_t want = (size_t)t[MM_SK_FILL] * facts->compute_units;
+  size_t min_k = (size_t)t[MM_SK_SPLIT_MIN];
+  plan->splits = 1;
+  plan->k_split = call->k;
+  if (groups < want && call->k >= 2 * min_k) {
+    size_t splits = ocf_div_ceil(want, groups);
+    if (splits > call->k / min_k) splits = call->k / min_k;
+    if (splits > 64) splits = 64;
+    size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), 4);
+    splits = ocf_div_ceil(call->k, k_split);
+    size_t per_split = l.rows * l.small * batch;
+    if (splits >= 2 && per_split <= SPLIT_SCRATCH_MAX / sizeof(float) / splits) {
+      plan->splits = splits;
+      plan->k_split = k_split;
+      plan->scratch_bytes = splits * per_split * sizeof(float);
+    }
+  }
+
+  const ocf_dtype x_dtype = l.x_is_b ? call->b_dtype : call->a_dtype;
+  const ocf_dtype v_dtype = l.x_is_b ? call->a_dtype : call->b_dtype;
+  const size_t x_off = l.x_is_b ? call->b_off : call->a_off;
+  const size_t x_stride = l.x_is_b ? call->stride_b : call->stride_a;
+  const size_t v_off = l.x_is_b ? call->a_off : call->b_off;
+  const size_t v_stride = l.x_is_b ? call->stride_a : call->stride_b;
+  ocf_plan_define(plan, "N_SMALL", (long long)l.small);
+  ocf_plan_define(plan, "WG", (long long)wg);
+  ocf_plan_define(plan, "RL", (long long)rl);
+  ocf_plan_define(plan, "UNROLL", t[MM_SK_UNROLL]);
+  ocf_plan_define(plan, "X_KCONT", l.x_kcont);
+  ocf_plan_define(plan, "V_SCONT", l.v_ss == 1 || l.small == 1);
+  ocf_plan_define(plan, "X_VEC", vector_ok(x_dtype, x_off, l.ldx, x_stride, batch));
+  ocf_plan_define(plan, "V_VEC", vector_ok(v_dtype, v_off, l.v_ps, v_stride, batch));
+  ocf_plan_define(plan, "X_DTYPE", x_dtype);
+  ocf_plan_define(plan, "V_DTYPE", v_dtype);
+  define_types_and_epilogue(plan, call, l.bias);
+
+  size_t local[1] = {wg};
+  size_t global[1] = {ocf_div_ceil(l.rows ? l.rows : 1, rb) * plan->splits * batch * wg};
+  if (plan->splits == 1) {
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY, 1, global, local);
+  } else {
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY_SPLIT, 1, global, local);
+    size_t reduce[1] = {ocf_round_up(batch * l.rows * l.small, wg)};
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY_REDUCE, 1, reduce, local);
+  }
+  plan->local_mem_bytes = wg * 16 * sizeof(float);
+  return ocf_plan_verify(plan, facts);
+}
+
+/* ---- the tiled kernels ---- */
+
+/* The tile set for the call, and its K splits (1: none), by rule 3. Returns 0 when no set
+   fits the device. */
+static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_matmul_call *call,
+                      size_t limit, int may_split, tile_set *chosen, size_t *splits) {
+  const size_t batch = call_batch(call);
+  const size_t want = (size_t)t[MM_FILL] * facts->compute_units;
+  const size_t split_min = (size_t)t[MM_SPLIT_K_MIN];
+  int have = 0;
+  *splits = 1;
   for (int s = 0; s < MM_SETS && t[MM_SET(s, MM_MDIMC)] != 0; s++) {
     tile_set set;
     for (int i = 0; i < MM_SET_PARAMS; i++)
       set.p[i] = (unsigned)t[MM_SET(s, i)];
-    if (!plan->fixed_workgroup &&
+    if (call->workgroup == 0 &&
         !set_fits(&set, limit, facts->max_item_sizes, facts->local_mem_bytes) &&
         !set_fit(&set, limit, facts->max_item_sizes, facts->local_mem_bytes))
       continue;
-    if (!found) {
-      chosen = set;
-      have = 1;
+    *chosen = set; /* the last set in use is the fallback */
+    have = 1;
+    if (set_efficiency(&set, call->m, call->n) < (double)t[MM_MIN_EFF]) continue;
+    size_t groups = set_groups(&set, call->m, call->n) * batch;
+    if (groups >= want) return 1;
+    if (may_split && split_min > 0 && call->k >= 2 * split_min) {
+      size_t target = (size_t)t[MM_SPLIT_FILL] * facts->compute_units;
+      size_t n = ocf_div_ceil(target, groups);
+      if (n > call->k / split_min) n = call->k / split_min;
+      if (n > (size_t)t[MM_SPLIT_MAX]) n = (size_t)t[MM_SPLIT_MAX];
+      if (n >= 2) {
+        *splits = n;
+        return 1;
+      }
     }
-    found = found || set_groups(&set, call->m, call->n) >= want;
   }
-  if (!have)
+  return have;
+}
+
+static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
+                             const ocf_matmul_call *call, ocf_plan *plan) {
+  plan->program = OCF_PROGRAM_MATMUL;
+  const size_t batch = call_batch(call);
+
+  /* The tiled kernels share one body, so the lowest limit learnt for any of them applies. */
+  const ocf_kernel_id tiled[4] = {OCF_KERNEL_MATMUL_TILED, OCF_KERNEL_MATMUL_TILED_FAST,
+                                  OCF_KERNEL_MATMUL_TILED_MIXED, OCF_KERNEL_MATMUL_TILED_SPLIT};
+  size_t limit = ocf_facts_workgroup_limit(facts, tiled[0]);
+  for (int i = 1; i < 4; i++)
+    if (ocf_facts_workgroup_limit(facts, tiled[i]) < limit)
+      limit = ocf_facts_workgroup_limit(facts, tiled[i]);
+  if (call->variant == OCF_VARIANT_BASELINE)
+    limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_NAIVE);
+
+  tile_set chosen;
+  size_t splits = 1;
+  if (!choose_set(facts, t, call, limit, call->variant == OCF_VARIANT_AUTO, &chosen, &splits))
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "ocf_matmul: no tile set fits a workgroup of %zu work-items and %llu bytes "
                     "of local memory",
@@ -145,28 +342,39 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
     ocf_status status = apply_fixed_workgroup(call->workgroup, &chosen);
     if (status != OCF_SUCCESS) return status;
   }
-
-  /* The kernels' assumptions are in cl/matmul.cl's header. With aligned offsets and strides,
-     whole tiles take the unguarded path: all of them (fast), or all but the edge tiles and the
-     last K slice (mixed); misaligned ones take the general kernel. */
   const unsigned *p = chosen.p;
-  size_t mwg = set_mwg(&chosen), nwg = set_nwg(&chosen);
-  int aligned = call->a_off % 4 == 0 && call->b_off % 4 == 0 && call->c_off % 4 == 0 &&
-                call->lda % 4 == 0 && call->ldb % 4 == 0 && call->ldc % 4 == 0;
+  const size_t mwg = set_mwg(&chosen), nwg = set_nwg(&chosen);
+
+  /* K ranges of whole K slices; scratch for every split's C. */
+  plan->splits = 1;
+  plan->k_split = call->k;
+  if (splits > 1) {
+    size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), p[MM_KWG]);
+    size_t n = ocf_div_ceil(call->k, k_split);
+    size_t per_split = call->m * ocf_round_up(call->n, 4) * batch;
+    if (n >= 2 && per_split <= SPLIT_SCRATCH_MAX / sizeof(float) / n) {
+      plan->splits = n;
+      plan->k_split = k_split;
+      plan->scratch_bytes = n * per_split * sizeof(float);
+    }
+  }
+
   ocf_kernel_id kernel = OCF_KERNEL_MATMUL_TILED;
   if (call->variant == OCF_VARIANT_BASELINE)
     kernel = OCF_KERNEL_MATMUL_NAIVE;
-  else if (call->variant == OCF_VARIANT_AUTO && aligned)
+  else if (call->variant == OCF_VARIANT_AUTO && plan->splits > 1)
+    kernel = OCF_KERNEL_MATMUL_TILED_SPLIT;
+  else if (call->variant == OCF_VARIANT_AUTO)
     kernel = call->m % mwg == 0 && call->n % nwg == 0 && call->k % p[MM_KWG] == 0
                  ? OCF_KERNEL_MATMUL_TILED_FAST
                  : OCF_KERNEL_MATMUL_TILED_MIXED;
   size_t local[2] = {p[MM_NDIMC], p[MM_MDIMC]}, global[2];
   size_t m = call->m ? call->m : 1, n = call->n ? call->n : 1;
   if (kernel == OCF_KERNEL_MATMUL_NAIVE) {
-    global[0] = ocf_round_up(n, local[0]);
+    global[0] = ocf_round_up(n, local[0]) * batch;
     global[1] = ocf_round_up(m, local[1]);
   } else {
-    global[0] = ocf_div_ceil(n, nwg) * local[0];
+    global[0] = ocf_div_ceil(n, nwg) * plan->splits * batch * local[0];
     global[1] = ocf_div_ceil(m, mwg) * local[1];
     plan->local_mem_bytes = set_local_bytes(&chosen);
   }
@@ -177,6 +385,41 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
     ocf_plan_define(plan, names[i], p[i]);
   ocf_plan_define(plan, "TRANS_A", call->trans_a == OCF_TRANS);
   ocf_plan_define(plan, "TRANS_B", call->trans_b == OCF_TRANS);
+  ocf_plan_define(plan, "A_DTYPE", call->a_dtype);
+  ocf_plan_define(plan, "B_DTYPE", call->b_dtype);
+  ocf_plan_define(plan, "A_VEC",
+                  vector_ok(call->a_dtype, call->a_off, call->lda, call->stride_a, batch));
+  ocf_plan_define(plan, "B_VEC",
+                  vector_ok(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch));
+  ocf_plan_define(plan, "C_VEC",
+                  vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch));
+  define_types_and_epilogue(plan, call, (int)call->bias_axis);
   ocf_plan_step_add(plan, kernel, 2, global, local);
+  ocf_plan_define(plan, "SPLIT_K", kernel == OCF_KERNEL_MATMUL_TILED_SPLIT);
+  if (kernel == OCF_KERNEL_MATMUL_TILED_SPLIT) {
+    size_t reduce_limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_REDUCE);
+    if (reduce_limit > facts->max_item_sizes[0]) reduce_limit = facts->max_item_sizes[0];
+    size_t wg = pow2_within((size_t)t[MM_REDUCE_WG], reduce_limit);
+    size_t reduce_local[1] = {wg};
+    size_t reduce_global[1] = {ocf_round_up(batch * call->m * call->n, wg)};
+    ocf_plan_define(plan, "REDUCE_WG", (long long)wg);
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_REDUCE, 1, reduce_global, reduce_local);
+  } else {
+    ocf_plan_define(plan, "REDUCE_WG", 1); /* read by the program, unused */
+  }
   return ocf_plan_verify(plan, facts);
+}
+
+ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                           const ocf_matmul_call *call, ocf_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  plan->fixed_workgroup = call->workgroup != 0;
+  plan->splits = 1;
+  const int *t = tuning->v;
+  size_t short_side = call->m < call->n ? call->m : call->n;
+  size_t long_side = call->m < call->n ? call->n : call->m;
+  if (call->variant == OCF_VARIANT_AUTO && t[MM_SKINNY_MAX] > 0 && short_side > 0 &&
+      short_side <= (size_t)t[MM_SKINNY_MAX] && long_side >= (size_t)t[MM_SKINNY_LONG_MIN])
+    return plan_skinny(facts, t, call, plan);
+  return plan_tiled(facts, t, call, plan);
 }

@@ -55,20 +55,40 @@ static void release_after(cl_mem scratch, cl_event done, cl_event *caller_event)
     clReleaseEvent(done);
 }
 
+/* Scratch up to this size is created zeroed from the host, larger scratch zeroed on the device. */
+#define SCRATCH_HOST_ZEROED_MAX ((size_t)8 << 10)
+
 /* A zero-filled scratch buffer. The kernels write every value before reading it, but Oclgrind
    21.10 misreports writes to a fresh uninitialised buffer that reuses a freed one's memory, and
-   the fill costs a few bytes a row. */
+   does not count a device fill as initialisation: so small scratch (softmax's per-row
+   statistics, every scratch of the small test shapes Oclgrind runs) comes zeroed from the host,
+   where the copy costs a few bytes a row. Larger scratch (matmul's split-K sums, megabytes) is
+   left to zero_scratch: a host copy of zeros would cross the bus on every call. */
 static ocf_status create_scratch(ocf_context *ctx, size_t bytes, cl_mem *scratch) {
-  void *zeros = calloc(1, bytes);
-  if (!zeros) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "scratch of %zu bytes", bytes);
+  void *zeros = NULL;
+  if (bytes <= SCRATCH_HOST_ZEROED_MAX) {
+    zeros = calloc(1, bytes);
+    if (!zeros) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "scratch of %zu bytes", bytes);
+  }
   cl_int err = CL_SUCCESS;
-  *scratch =
-      clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, zeros, &err);
+  *scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | (zeros ? CL_MEM_COPY_HOST_PTR : 0),
+                            bytes, zeros, &err);
   free(zeros);
   if (err != CL_SUCCESS) {
     *scratch = NULL;
     return ocf_fail_cl(err, "clCreateBuffer(scratch)");
   }
+  return OCF_SUCCESS;
+}
+
+/* Zeroes large scratch on the device after the launch's wait list; *filled gets the event the
+   first kernel waits for. */
+static ocf_status zero_scratch(cl_command_queue queue, cl_mem scratch, size_t bytes,
+                               const ocf_launch *launch, cl_event *filled) {
+  const cl_uchar zero = 0;
+  cl_int err = clEnqueueFillBuffer(queue, scratch, &zero, sizeof zero, 0, bytes,
+                                   launch->num_wait_events, launch->wait_events, filled);
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clEnqueueFillBuffer(scratch)");
   return OCF_SUCCESS;
 }
 
@@ -99,16 +119,26 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
   ocf_launch own = *launch;
   cl_event last_event = NULL, first_event = NULL;
   if (scratch) own.event = &last_event;
+  /* The scratch's fill takes the launch's wait list; the first kernel then waits for the fill
+     (as a kernel after the first waits for the one before it). */
   cl_event chain = NULL;
+  const int fill = scratch && plan->scratch_bytes > SCRATCH_HOST_ZEROED_MAX;
+  if (fill && status == OCF_SUCCESS)
+    status = zero_scratch(queue, scratch, plan->scratch_bytes, launch, &chain);
+  if (fill && status == OCF_SUCCESS && launch->first_event && chain) {
+    first_event = chain; /* the call starts with the fill */
+    clRetainEvent(first_event);
+  }
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
     const ocf_plan_step *step = &plan->steps[s];
     status = ocf_bind_arguments(kernels[s], frame);
     if (status == OCF_SUCCESS)
       status = ocf_dispatch(queue, kernels[s]->kernel, step->dims, step->global, step->local, &own,
-                            s == 0, s + 1 == plan->step_count, &chain);
-    /* The first kernel's event, when the caller wants it: the chain holds it until the next
-       kernel is enqueued, and for a one-kernel call it is the out event. */
-    if (status == OCF_SUCCESS && s == 0 && launch->first_event) {
+                            s == 0 && !fill, s + 1 == plan->step_count, &chain);
+    /* The first command's event, when the caller wants it (the fill, when there is one): the
+       chain holds it until the next kernel is enqueued, and for a one-kernel call it is the out
+       event. */
+    if (status == OCF_SUCCESS && s == 0 && launch->first_event && !first_event) {
       first_event = plan->step_count > 1 ? chain : *own.event;
       if (first_event) clRetainEvent(first_event);
     }

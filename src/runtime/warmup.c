@@ -80,9 +80,19 @@ static void plans_matmul(ocf_context *ctx, const ocf_device_facts *facts, plan_s
         for (size_t aligned = 0; aligned < 2; aligned++) {
           size_t m = sizes[i], n = sizes[j], k = sizes[(i + j) % OCF_ARRAY_LEN(sizes)];
           size_t ld = aligned ? 8192 : 8193;
-          ocf_matmul_call call = {
-              trans & 1, trans >> 1,       m, n, k, 0, ld, 0, ld, 0, ld, OCF_F32, OCF_F32,
-              OCF_F32,   OCF_VARIANT_AUTO, 0};
+          ocf_matmul_call call = {.trans_a = trans & 1,
+                                  .trans_b = trans >> 1,
+                                  .m = m,
+                                  .n = n,
+                                  .k = k,
+                                  .lda = ld,
+                                  .ldb = ld,
+                                  .ldc = ld,
+                                  .a_dtype = OCF_F32,
+                                  .b_dtype = OCF_F32,
+                                  .c_dtype = OCF_F32,
+                                  .variant = OCF_VARIANT_AUTO,
+                                  .batch = 1};
           ocf_shape shape = {{m, n, k}};
           ocf_tuning_values tuning;
           ocf_context_tuning_for(ctx, OCF_OP_MATMUL, OCF_F32, &shape, &tuning);
@@ -111,10 +121,19 @@ static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) 
   case OCF_PROGRAM_MATMUL: {
     ocf_matmul_frame *f = storage;
     memset(f, 0, sizeof *f);
-    f->a = f->b = f->c = dummy;
+    f->a = f->b = f->c = f->bias = f->partial = dummy;
     f->ldc = (cl_ulong)ocf_plan_define_value(plan, "NDIMC", 1) *
              (cl_ulong)ocf_plan_define_value(plan, "NWI", 1);
     f->lda = f->ldb = 4;
+    f->k_split = f->splits = f->batch = 1;
+    return f;
+  }
+  case OCF_PROGRAM_MATMUL_SKINNY: {
+    /* Every stride 0: whatever a kernel touches is element 0 of the dummy. */
+    ocf_matmul_skinny_frame *f = storage;
+    memset(f, 0, sizeof *f);
+    f->x = f->v = f->c = f->bias = f->partial = dummy;
+    f->k_split = f->splits = f->batch = 1;
     return f;
   }
   case OCF_PROGRAM_COUNT:
@@ -136,7 +155,7 @@ static ocf_status warm_plan(ocf_context *ctx, const ocf_plan *plan, const char *
   cl_mem dummy = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, dummy_floats(plan) * sizeof(float),
                                 NULL, &err);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clCreateBuffer(warm-up)");
-  unsigned char storage[256];
+  _Alignas(16) unsigned char storage[512];
   const void *frame = dry_frame(plan, dummy, storage);
   ocf_status status = OCF_SUCCESS;
   pthread_mutex_lock(&ctx->lock);

@@ -54,10 +54,12 @@ static const ocf_tuning_row builtin_rows[] = {
 
     /* ---- matmul ---- */
     {{OCF_OP_MATMUL, OCF_F32, ANY, CPU, NULL},
-     "fill=2",
+     "fill=2 split_k_min=128 sk_split_min=128 skinny_long_min=16",
      "PoCL: 8 x 8 work-items of 4 x 4 outputs, 32 x 32 tiles that stay in cache (PoCL turns a "
      "workgroup into loops; a small one keeps the state carried across barriers small), 16 x 16 "
-     "tiles below two workgroups per core"},
+     "tiles below two workgroups per core; K split from 256 on when C gives fewer workgroups "
+     "than two per core; skinny kernels of 64 work-items from a long side of 16 (so that the "
+     "small test shapes reach them)"},
     /* H200 (OpenCL 3.0 CUDA, driver 580.159, 132 compute units), NN, event-timed medians. Set 0
        at 4096 / 8192: 128 x 128 tiles, 8 x 8 outputs per work-item in a 16 x 16 workgroup and K
        slices of 8: 45.8 / 46.5 TFLOP/s (CLBlast 1.5.3 untuned: 30.2 / 32.8). K slices of 16
@@ -73,19 +75,26 @@ static const ocf_tuning_row builtin_rows[] = {
      "set1.mdimc=16 set1.ndimc=16 set1.mwi=4 set1.nwi=4 set1.kwg=16 set1.vwm=4 set1.vwn=4 "
      "set1.pada=4 set1.padb=4 "
      "set2.mdimc=8 set2.ndimc=8 set2.mwi=4 set2.nwi=4 set2.kwg=16 set2.vwm=4 set2.vwn=4 "
-     "set2.pada=4 set2.padb=4",
-     "H200, measured 2026-11-29"},
+     "set2.pada=4 set2.padb=4 "
+     "set3.mdimc=8 set3.ndimc=8 set3.mwi=2 set3.nwi=2 set3.kwg=16 set3.vwm=2 set3.vwn=2 "
+     "set3.pada=4 set3.padb=4 "
+     "min_eff=50 split_k_min=1024 split_max=16 reduce_wg=256 "
+     "skinny_max=16 sk_wg=256 sk_rl_k=32 sk_rl_r=64 sk_unroll=2 sk_fill=4 sk_split_min=512",
+     "H200, sets 0-2 measured 2026-11-29; set 3, split-K and the skinny kernels unmeasured "
+     "(lab/gemm sweeps them)"},
     {{OCF_OP_MATMUL, OCF_F32, OCF_VENDOR_AMD, GPU, NULL},
      "fill=1 "
      "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=16 "
      "set1.mdimc=16 set1.ndimc=16 set1.mwi=4 set1.nwi=4 set1.kwg=16 set1.vwm=4 set1.vwn=4 "
      "set1.pada=4 set1.padb=4 "
      "set2.mdimc=8 set2.ndimc=8 set2.mwi=4 set2.nwi=4 set2.kwg=16 set2.vwm=4 set2.vwn=4 "
-     "set2.pada=4 set2.padb=4",
+     "set2.pada=4 set2.padb=4 "
+     "reduce_wg=256 sk_wg=256 sk_rl_k=32 sk_rl_r=64 sk_fill=4 sk_split_min=512",
      "unmeasured starting point"},
     {{OCF_OP_MATMUL, OCF_F32, OCF_VENDOR_INTEL, GPU, NULL},
      "fill=1 set0.mdimc=16 set0.ndimc=8 set0.mwi=4 set0.nwi=8 set0.kwg=16 "
-     "set1.mdimc=8 set1.ndimc=8 set1.mwi=4 set1.nwi=4",
+     "set1.mdimc=8 set1.ndimc=8 set1.mwi=4 set1.nwi=4 "
+     "reduce_wg=256 sk_wg=256 sk_rl_k=32 sk_rl_r=64 sk_fill=4 sk_split_min=512",
      "unmeasured starting point, smaller for narrower register files"},
 };
 

@@ -42,8 +42,10 @@ typedef enum softmax_param {
 } softmax_param;
 
 /* Matmul: MM_SETS tile sets, largest first; set s's parameter p is MM_SET(s, p). A set whose
-   mdimc is 0 is unused (set 0 always exists). A call takes the first set that gives at least
-   `fill` workgroups per compute unit, else the last one in use. */
+   mdimc is 0 is unused (set 0 always exists). The tiled kernels take the first set that gives
+   at least `fill` workgroups per compute unit (over the whole batch) and wastes at most
+   100 - min_eff % of its padded tiles on a C that is smaller, else the last one in use. Then the
+   split-K, skinny and reduce tunables (see schema_matmul.c). */
 typedef enum matmul_set_param {
   MM_MDIMC, /* work-items along M */
   MM_NDIMC, /* work-items along N */
@@ -56,11 +58,26 @@ typedef enum matmul_set_param {
   MM_PADB,  /* padding floats per local B row */
   MM_SET_PARAMS
 } matmul_set_param;
-enum { MM_SETS = 3, MM_FILL = 0 };
+enum { MM_SETS = 4, MM_FILL = 0 };
 #define MM_SET(s, p) (1 + (s)*MM_SET_PARAMS + (p))
-enum { MM_PARAM_COUNT = 1 + MM_SETS * MM_SET_PARAMS };
+typedef enum matmul_param {
+  MM_MIN_EFF = MM_SET(MM_SETS, 0), /* % of a set's padded tiles that must be C */
+  MM_SPLIT_K_MIN,                  /* least K per split of the tiled kernels; 0: never split */
+  MM_SPLIT_MAX,                    /* most K splits of the tiled kernels */
+  MM_SPLIT_FILL,                   /* workgroups per compute unit that splitting aims at */
+  MM_REDUCE_WG,                    /* work-items per workgroup of matmul_reduce */
+  MM_SKINNY_MAX,                   /* largest short side of C for the skinny kernels; 0: none */
+  MM_SKINNY_LONG_MIN,              /* and the least long side */
+  MM_SK_WG,                        /* work-items per workgroup of the skinny kernels */
+  MM_SK_RL_K,                      /* their row lanes when the large operand is k-contiguous */
+  MM_SK_RL_R,                      /* their row lanes when it is row-contiguous */
+  MM_SK_UNROLL,                    /* steps of loads in flight per work-item */
+  MM_SK_FILL,                      /* workgroups per compute unit before K is split */
+  MM_SK_SPLIT_MIN,                 /* least K per split of the skinny kernels */
+  MM_PARAM_COUNT
+} matmul_param;
 
-enum { OCF_TUNING_MAX = 32 };
+enum { OCF_TUNING_MAX = 64 };
 
 /* The resolved values of one op and data type, indexed by the op's enum above. */
 typedef struct ocf_tuning_values {

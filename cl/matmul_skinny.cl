@@ -1,0 +1,373 @@
+/*
+ * matmul_skinny.cl: GEMM whose C has at most 16 columns or 16 rows (matrix-vector products and
+ * their short-and-wide kin), run at the memory bandwidth of the large operand.
+ *
+ * The problem as these kernels see it, after the host has put the short side of C last:
+ *     Y = act(alpha * X V + beta * Y + bias)
+ *   X  rows x k, the large operand: element (r, p) at x[x_off + r * ldx + p] when X_KCONT = 1
+ *      (k contiguous), at x[x_off + p * ldx + r] when X_KCONT = 0 (rows contiguous);
+ *   V  k x N_SMALL, the small one: element (p, s) at v[v_off + p * v_ps + s * v_ss]
+ *      (V_SCONT = 1 says v_ss is 1);
+ *   Y  rows x N_SMALL: element (r, s) at c[c_off + r * c_rs + s * c_ss].
+ * For C = op(A) op(B) with n <= 16 the host passes X = op(A), V = op(B), Y = C (c_rs = ldc,
+ * c_ss = 1); with m <= 16, C^T = op(B)^T op(A)^T: X = op(B)^T, V = op(A)^T, Y = C^T (c_rs = 1,
+ * c_ss = ldc). Product i of a batch adds i * stride_x, i * stride_v, i * stride_c to the offsets.
+ * Arithmetic is fp32 whatever the storage types (X_DTYPE, V_DTYPE, C_DTYPE, BIAS_DTYPE), with
+ * the precision modes and the epilogue of cl/matmul.cl.
+ *
+ * A workgroup of WG work-items owns RB = 4 * RL rows of one product and one range of K. Its
+ * work-items are RL row lanes times KL = WG / RL k lanes, each owning 4 rows:
+ *
+ *   X_KCONT = 0 (rows contiguous)                 X_KCONT = 1 (k contiguous)
+ *   item (rl, kl), row lanes fastest:             item (kl, rl), k lanes fastest:
+ *   rows 4 rl .. 4 rl + 3;                        rows rl, rl + RL, rl + 2 RL, rl + 3 RL;
+ *   k = kl, kl + KL, ...: one 4-row vector of     k = 4 kl .. 4 kl + 3, then 4 KL further on:
+ *   X per k, and that k's N_SMALL values of V,    one 4-k vector of X per row, and the N_SMALL
+ *   the same for every row lane (a broadcast).    values of V of each of those 4 k.
+ *
+ *        k ->                                           k ->
+ *   r  +--+--+--+--+-                              r  +----+----+----+-
+ *   |  |l0|l0|l0|l0|  one vector of 4 rows         |  | kl0| kl1| kl2|  one vector of 4 k
+ *   v  |l1|l1|l1|l1|  per row lane and k           v  +----+----+----+-  per k lane and row
+ *
+ * Either way each element of X is read once, by one work-item, in coalesced vectors, and
+ * multiplied into its 4 x N_SMALL accumulators; UNROLL steps of loads of X are issued before
+ * their multiplies, for memory-level parallelism. At the end the KL k lanes' sums of each
+ * (row, s) are added through local memory (four columns of Y at a time, so it holds 16 floats a
+ * work-item), then
+ *   matmul_skinny        applies the epilogue and stores Y;
+ *   matmul_skinny_split  (its K range one of `splits` of k_split elements, k_split a multiple of
+ *                        4) writes the raw sums to
+ *                        partial[((batch_index * splits + split) * rows + r) * N_SMALL + s],
+ *   matmul_skinny_reduce adds each element's splits in order, then the epilogue and the store.
+ * The grid is one-dimensional: group = (batch_index * splits + split) * row_blocks + row_block.
+ * Loads of rows past the end read a valid row (the last one) or 0 and are never stored; the K
+ * range's last step is guarded. Every work-item reaches every barrier.
+ */
+
+/* Columns of Y (the short side of C), 1 to 16. */
+#ifndef N_SMALL
+#define N_SMALL 1
+#endif
+/* Work-items per workgroup (row lanes times k lanes). */
+#ifndef WG
+#define WG 256
+#endif
+/* Row lanes; WG / RL k lanes. A power of two dividing WG. */
+#ifndef RL
+#define RL 64
+#endif
+/* Steps of loads of X in flight per work-item. */
+#ifndef UNROLL
+#define UNROLL 2
+#endif
+/* 1: X is k-contiguous (see above). */
+#ifndef X_KCONT
+#define X_KCONT 0
+#endif
+/* 1: v_ss is 1, so a row of V is contiguous. */
+#ifndef V_SCONT
+#define V_SCONT 1
+#endif
+/* 1: X's (or V's) four-element groups are aligned vector accesses (fp32: offsets, strides and
+   leading dimension multiples of 4; the 16-bit types' vloads need no alignment). */
+#ifndef X_VEC
+#define X_VEC 1
+#endif
+#ifndef V_VEC
+#define V_VEC 1
+#endif
+/* Storage types: 0 fp32, 1 fp16, 2 bf16. */
+#ifndef X_DTYPE
+#define X_DTYPE 0
+#endif
+#ifndef V_DTYPE
+#define V_DTYPE 0
+#endif
+#ifndef C_DTYPE
+#define C_DTYPE 0
+#endif
+#ifndef BIAS_DTYPE
+#define BIAS_DTYPE 0
+#endif
+/* 0 FP32, 1 TF32, 2 3XTF32, as in cl/matmul.cl. */
+#ifndef PRECISION
+#define PRECISION 0
+#endif
+/* ocf_activation. */
+#ifndef ACTIVATION
+#define ACTIVATION 0
+#endif
+/* 0 no bias, 1 a bias per column s of Y, 2 a bias per row r of Y. */
+#ifndef BIAS
+#define BIAS 0
+#endif
+
+/* ---- derived ---- */
+#define KL (WG / RL) /* k lanes */
+#define RB (4 * RL)  /* rows of a workgroup */
+#if X_KCONT
+#define STEP (4 * KL) /* k covered by one step of the whole workgroup */
+#else
+#define STEP KL
+#endif
+
+#define X_T OCF_STORAGE(X_DTYPE)
+#define V_T OCF_STORAGE(V_DTYPE)
+#define C_T OCF_STORAGE(C_DTYPE)
+#define BIAS_T OCF_STORAGE(BIAS_DTYPE)
+
+/* Four elements from p as a float4: an aligned vector access for fp32 with VEC, an
+   element-aligned vload4 without, cl/common.cl's vloads for the 16-bit types. */
+#define LOAD4_0_1(p) (*(__global const float4 *)(p))
+#define LOAD4_0_0(p) vload4(0, p)
+#define LOAD4_1_1(p) vload_half4(0, p)
+#define LOAD4_1_0(p) vload_half4(0, p)
+#define LOAD4_2_1(p) ocf_bf16_load4(0, p)
+#define LOAD4_2_0(p) ocf_bf16_load4(0, p)
+#define LOAD4(t, vec, p) OCF_CAT(OCF_CAT(OCF_CAT(LOAD4_, t), _), vec)(p)
+
+/* TF32 rounding as values are loaded (fp32 inputs in TF32 mode only). */
+#if PRECISION == 1 && X_DTYPE == 0
+#define ROUND_X(x) ocf_tf32(x)
+#else
+#define ROUND_X(x) (x)
+#endif
+#if PRECISION == 1 && V_DTYPE == 0
+#define ROUND_V(x) ocf_tf32(x)
+#else
+#define ROUND_V(x) (x)
+#endif
+
+/* acc + x * v in the precision mode (TF32 inputs arrive rounded; 3XTF32 splits them here). */
+float mac(const float acc, const float x, const float v) {
+#if PRECISION == 2
+  const float x_big = ocf_tf32(x), v_big = ocf_tf32(v);
+  const float cross = ocf_tf32_small(x, x_big) * v_big + x_big * ocf_tf32_small(v, v_big);
+  return acc + (x_big * v_big + cross);
+#else
+  return x * v + acc;
+#endif
+}
+
+/* Row p of V, its N_SMALL values as floats; guarded: 0 when p is not inside. */
+void load_v_row(__global const V_T *v, const ulong p, const ulong v_ps, const ulong v_ss,
+                const int inside, float *out) {
+  __global const V_T *row = v + p * v_ps;
+#if V_SCONT
+#pragma unroll
+  for (uint s = 0; s + 4 <= N_SMALL; s += 4) {
+    const float4 q = inside ? LOAD4(V_DTYPE, V_VEC, row + s) : (float4)(0.0f);
+    out[s] = ROUND_V(q.s0), out[s + 1] = ROUND_V(q.s1), out[s + 2] = ROUND_V(q.s2);
+    out[s + 3] = ROUND_V(q.s3);
+  }
+#pragma unroll
+  for (uint s = N_SMALL / 4 * 4; s < N_SMALL; s++)
+    out[s] = inside ? ROUND_V(OCF_LOAD(V_DTYPE, row, s)) : 0.0f;
+#else
+#pragma unroll
+  for (uint s = 0; s < N_SMALL; s++)
+    out[s] = inside ? ROUND_V(OCF_LOAD(V_DTYPE, row, s * v_ss)) : 0.0f;
+#endif
+}
+
+/* Four elements of X from p (consecutive in memory), the ones at index >= avail 0. */
+float4 load_x4(__global const X_T *p, const int whole, const long avail) {
+  float4 q = (float4)(0.0f);
+  if (whole) {
+    q = LOAD4(X_DTYPE, X_VEC, p);
+  } else {
+    if (avail > 0) q.s0 = OCF_LOAD(X_DTYPE, p, 0);
+    if (avail > 1) q.s1 = OCF_LOAD(X_DTYPE, p, 1);
+    if (avail > 2) q.s2 = OCF_LOAD(X_DTYPE, p, 2);
+    if (avail > 3) q.s3 = OCF_LOAD(X_DTYPE, p, 3);
+  }
+  return (float4)(ROUND_X(q.s0), ROUND_X(q.s1), ROUND_X(q.s2), ROUND_X(q.s3));
+}
+
+/* This work-item's sums over k in [k0, k1) of its 4 rows (first at r_first: the lane's row
+   block start) into acc[i * N_SMALL + s]. */
+void accumulate(__global const X_T *x, const ulong ldx, __global const V_T *v, const ulong v_ps,
+                const ulong v_ss, const ulong rows, const ulong r0, const uint rl, const uint kl,
+                const ulong k0, const ulong k1, float *acc) {
+#pragma unroll
+  for (uint i = 0; i < 4 * N_SMALL; i++)
+    acc[i] = 0.0f;
+  float vrow[N_SMALL];
+#if X_KCONT
+  /* Rows rl + i RL of the block; rows past the end load the last row (results unused). */
+  ulong row_at[4];
+#pragma unroll
+  for (uint i = 0; i < 4; i++)
+    row_at[i] = min(r0 + rl + i * RL, rows - 1) * ldx;
+  for (ulong base = k0 + 4 * kl; base < k1 + 4 * kl; base += STEP * UNROLL) {
+    const int whole = base - 4 * kl + STEP * UNROLL <= k1; /* the same for the workgroup */
+    float4 xq[UNROLL][4];
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++)
+#pragma unroll
+      for (uint i = 0; i < 4; i++) {
+        const ulong p = base + u * STEP;
+        xq[u][i] = whole || p < k1
+                       ? load_x4(x + row_at[i] + p, whole || p + 4 <= k1, (long)k1 - (long)p)
+                       : (float4)(0.0f);
+      }
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      const ulong p = base + u * STEP;
+      float xs[4][4];
+#pragma unroll
+      for (uint i = 0; i < 4; i++)
+        xs[i][0] = xq[u][i].s0, xs[i][1] = xq[u][i].s1, xs[i][2] = xq[u][i].s2,
+        xs[i][3] = xq[u][i].s3;
+#pragma unroll
+      for (uint q = 0; q < 4; q++) {
+        load_v_row(v, p + q, v_ps, v_ss, whole || p + q < k1, vrow);
+#pragma unroll
+        for (uint i = 0; i < 4; i++)
+#pragma unroll
+          for (uint s = 0; s < N_SMALL; s++)
+            acc[i * N_SMALL + s] = mac(acc[i * N_SMALL + s], xs[i][q], vrow[s]);
+      }
+    }
+  }
+#else
+  /* Rows 4 rl .. 4 rl + 3 of the block, one vector per k when all four are inside. */
+  const ulong r = r0 + 4 * rl;
+  const int rows_whole = r + 4 <= rows;
+  const long rows_avail = (long)rows - (long)r;
+  for (ulong base = k0 + kl; base < k1 + kl; base += STEP * UNROLL) {
+    const int whole = base - kl + STEP * UNROLL <= k1;
+    float4 xq[UNROLL];
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      const ulong p = base + u * STEP;
+      xq[u] = whole || p < k1 ? load_x4(x + p * ldx + r, rows_whole, rows_avail) : (float4)(0.0f);
+    }
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      const ulong p = base + u * STEP;
+      load_v_row(v, p, v_ps, v_ss, whole || p < k1, vrow);
+      const float xs[4] = {xq[u].s0, xq[u].s1, xq[u].s2, xq[u].s3};
+#pragma unroll
+      for (uint i = 0; i < 4; i++)
+#pragma unroll
+        for (uint s = 0; s < N_SMALL; s++)
+          acc[i * N_SMALL + s] = mac(acc[i * N_SMALL + s], xs[i], vrow[s]);
+    }
+  }
+#endif
+}
+
+/* The row, within the workgroup's block, of this work-item's accumulator row i. */
+uint block_row(const uint i, const uint rl) {
+#if X_KCONT
+  return rl + i * RL;
+#else
+  return 4 * rl + i;
+#endif
+}
+
+/* act(alpha * sum + beta * old + bias), as cl/matmul.cl's; old is read only when beta != 0. */
+float finish(const float sum, const float alpha, const float beta, __global const C_T *out,
+             __global const BIAS_T *bias, const ulong bias_off, const ulong r, const ulong s) {
+  float value = alpha * sum;
+  if (beta != 0.0f) value = beta * OCF_LOAD(C_DTYPE, out, 0) + value;
+#if BIAS == 1
+  value += OCF_LOAD(BIAS_DTYPE, bias, bias_off + s);
+#elif BIAS == 2
+  value += OCF_LOAD(BIAS_DTYPE, bias, bias_off + r);
+#endif
+  return ocf_activate(value, ACTIVATION);
+}
+
+/* The shared body: accumulate, add the k lanes' sums, then either the epilogue and the store of
+   Y (split == 0 means direct) or the raw sums to `partial`. */
+#define SKINNY_PARAMS                                                                              \
+  const ulong rows, const ulong k, const ulong k_split, const ulong splits, __global const X_T *x, \
+      const ulong x_off, const ulong ldx, const ulong stride_x, __global const V_T *v,             \
+      const ulong v_off, const ulong v_ps, const ulong v_ss, const ulong stride_v
+void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float beta,
+            __global C_T *c, const ulong c_off, const ulong c_rs, const ulong c_ss,
+            const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off,
+            __global float *partial, __local float *sums) {
+  const uint tid = get_local_id(0);
+#if X_KCONT
+  const uint kl = tid % KL, rl = tid / KL;
+#else
+  const uint rl = tid % RL, kl = tid / RL;
+#endif
+  const ulong row_blocks = (rows + RB - 1) / RB;
+  ulong block, split;
+  const ulong rest = ocf_divmod(get_group_id(0), row_blocks, &block);
+  const ulong r0 = block * RB, bi = ocf_divmod(rest, splits, &split);
+  const ulong k0 = split * k_split, k1 = min(k, k0 + k_split);
+
+  float acc[4 * N_SMALL];
+  accumulate(x + x_off + bi * stride_x, ldx, v + v_off + bi * stride_v, v_ps, v_ss, rows, r0, rl,
+             kl, k0, k1, acc);
+
+  /* Four columns of Y at a time: each work-item's 4 x 4 sums into local memory, laid out
+     [kl][block row][column], then each (row, column) of the block summed over the k lanes. */
+#pragma unroll
+  for (uint s0 = 0; s0 < N_SMALL; s0 += 4) {
+#pragma unroll
+    for (uint i = 0; i < 4; i++)
+#pragma unroll
+      for (uint q = 0; q < 4; q++)
+        if (s0 + q < N_SMALL)
+          sums[(kl * RB + block_row(i, rl)) * 4 + q] = acc[i * N_SMALL + s0 + q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (uint o = tid; o < RB * 4; o += WG) {
+      const uint q = o % 4;
+      const ulong r = r0 + o / 4, s = s0 + q;
+      if (s < N_SMALL && r < rows) {
+        float sum = 0.0f;
+        for (uint l = 0; l < KL; l++)
+          sum += sums[l * RB * 4 + o];
+        if (to_partial) {
+          partial[((bi * splits + split) * rows + r) * N_SMALL + s] = sum;
+        } else {
+          __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;
+          OCF_STORE(C_DTYPE, out, 0, finish(sum, alpha, beta, out, bias, bias_off, r, s));
+        }
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *restrict c,
+              const ulong c_off, const ulong c_rs, const ulong c_ss, const ulong stride_c,
+              __global const BIAS_T *restrict bias, const ulong bias_off) {
+  __local float sums[WG * 16];
+  skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 0,
+         alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias, bias_off, 0, sums);
+}
+
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+matmul_skinny_split(SKINNY_PARAMS, __global float *restrict partial) {
+  __local float sums[WG * 16];
+  skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 1, 0.0f,
+         0.0f, 0, 0, 0, 0, 0, 0, 0, partial, sums);
+}
+
+/* One work-item per element (batch_index, r, s) of Y, s fastest. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
+                     __global const float *restrict partial, const float alpha, const float beta,
+                     __global C_T *restrict c, const ulong c_off, const ulong c_rs,
+                     const ulong c_ss, const ulong stride_c, __global const BIAS_T *restrict bias,
+                     const ulong bias_off) {
+  const ulong e = get_global_id(0), per = rows * N_SMALL;
+  if (e >= per * batch) return;
+  ulong at, s;
+  const ulong bi = ocf_divmod(e, per, &at), r = ocf_divmod(at, N_SMALL, &s);
+  __global const float *part = partial + (bi * splits * rows + r) * N_SMALL + s;
+  float sum = 0.0f;
+  for (ulong sp = 0; sp < splits; sp++)
+    sum += part[sp * rows * N_SMALL];
+  __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;
+  OCF_STORE(C_DTYPE, out, 0, finish(sum, alpha, beta, out, bias, bias_off, r, s));
+}

@@ -1,0 +1,166 @@
+#include "reference_gemm.h"
+
+#include <math.h>
+#include <string.h>
+
+static uint32_t bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
+
+static float float_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, sizeof f);
+  return f;
+}
+
+/* ---- storage types ---- */
+
+uint16_t ocf_ref_f16_from_float(float f) {
+  const uint32_t u = bits_of(f);
+  const uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+  const uint32_t magnitude = u & 0x7fffffffu;
+  if (magnitude > 0x7f800000u) return (uint16_t)(sign | 0x7e00u);  /* NaN */
+  if (magnitude >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds past 65504: inf */
+  if (magnitude < 0x38800000u) {
+    /* Below fp16's normal range: a multiple of 2^-24, rounded to nearest even in double
+       (exact: the float has at most 24 significant bits, far above 2^-24 * 2^-30). */
+    double scaled = (double)float_of(magnitude) * 16777216.0; /* in units of 2^-24 */
+    double whole = floor(scaled), frac = scaled - whole;
+    if (frac > 0.5 || (frac == 0.5 && fmod(whole, 2.0) != 0.0)) whole += 1.0;
+    return (uint16_t)(sign | (uint16_t)whole);
+  }
+  /* Normal: keep 10 of the 23 mantissa bits, round to nearest even; a carry moves into the
+     exponent, as it should. */
+  uint32_t half = ((magnitude >> 13) - (112u << 10));
+  const uint32_t rest = magnitude & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (half & 1u))) half++;
+  return (uint16_t)(sign | half);
+}
+
+float ocf_ref_f16_to_float(uint16_t h) {
+  const uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
+  const uint32_t exponent = (h >> 10) & 0x1fu, mantissa = h & 0x3ffu;
+  if (exponent == 0x1fu) return float_of(sign | 0x7f800000u | (mantissa << 13));
+  if (exponent == 0) {
+    float value = (float)mantissa * 5.9604644775390625e-8f; /* 2^-24, exact */
+    return sign ? -value : value;
+  }
+  return float_of(sign | ((exponent + 112u) << 23) | (mantissa << 13));
+}
+
+uint16_t ocf_ref_bf16_from_float(float f) {
+  const uint32_t u = bits_of(f);
+  if (isnan(f)) return (uint16_t)((u >> 16) | 0x0040u);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+float ocf_ref_bf16_to_float(uint16_t h) {
+  return float_of((uint32_t)h << 16);
+}
+
+float ocf_ref_tf32(float x) {
+  const uint32_t u = bits_of(x);
+  if ((u & 0x7f800000u) == 0x7f800000u) return x;
+  return float_of((u + 0x1000u) & 0xffffe000u);
+}
+
+float ocf_ref_tf32_small(float x, float big) {
+  return ocf_ref_tf32(x - big);
+}
+
+/* ---- the GEMM ---- */
+
+static const double U = 5.9604644775390625e-8; /* 2^-24 */
+
+static double element(const float *x, size_t ld, int col_major, size_t r, size_t c) {
+  return x[col_major ? r + c * ld : r * ld + c];
+}
+
+static double activate(double z, int activation) {
+  switch (activation) {
+  case 1:
+    return z < 0.0 ? 0.0 : z;
+  case 2:
+    return 0.5 * z * (1.0 + erf(z / sqrt(2.0)));
+  case 3:
+    return 0.5 * z * (1.0 + tanh(sqrt(2.0 / 3.14159265358979323846) * (z + 0.044715 * z * z * z)));
+  case 4:
+    return z / (1.0 + exp(-z));
+  default:
+    return z;
+  }
+}
+
+/* Lipschitz constant and own-rounding factor (in u |z|) of each activation (see the header). */
+static const double act_lipschitz[5] = {1.0, 1.0, 1.13, 1.13, 1.10};
+static const double act_rounding[5] = {0.0, 0.0, 10.0, 6.0, 12.0};
+
+/* The product a b as the precision mode forms it, and |terms| it sums (for the bound). */
+static double product(double a, double b, int precision, int exact_inputs, double *magnitude) {
+  if (exact_inputs || precision == 0) {
+    *magnitude = fabs(a * b);
+    return a * b;
+  }
+  const float af = (float)a, bf = (float)b;
+  const float ah = ocf_ref_tf32(af), bh = ocf_ref_tf32(bf);
+  if (precision == 1) {
+    *magnitude = fabs((double)ah * bh);
+    return (double)ah * bh;
+  }
+  const double al = ocf_ref_tf32_small(af, ah), bl = ocf_ref_tf32_small(bf, bh);
+  const double big = (double)ah * bh, cross = al * bh + (double)ah * bl;
+  *magnitude = fabs(big) + fabs(al * bh) + fabs((double)ah * bl);
+  return big + cross;
+}
+
+void ocf_ref_gemm_run(const ocf_ref_gemm *g, int exact_inputs, double *want, double *tol) {
+  const int act = g->activation >= 0 && g->activation <= 4 ? g->activation : 0;
+  const double bias_steps = g->bias_axis ? 1.0 : 0.0;
+  for (size_t i = 0; i < g->m; i++) {
+    for (size_t j = 0; j < g->n; j++) {
+      double sum = 0.0, terms = 0.0;
+      /* alpha == 0: A and B are not read (BLAS), so NaNs in them do not reach C. */
+      for (size_t p = 0; g->alpha != 0.0f && p < g->k; p++) {
+        double av = g->trans_a ? element(g->a, g->lda, g->col_major, p, i)
+                               : element(g->a, g->lda, g->col_major, i, p);
+        double bv = g->trans_b ? element(g->b, g->ldb, g->col_major, j, p)
+                               : element(g->b, g->ldb, g->col_major, p, j);
+        double magnitude;
+        sum += product(av, bv, g->precision, exact_inputs, &magnitude);
+        terms += magnitude;
+      }
+      double z = (double)g->alpha * sum;
+      double scale = fabs((double)g->alpha) * terms;
+      if (g->beta != 0.0f) {
+        double old = element(g->c, g->ldc, g->col_major, i, j);
+        z += (double)g->beta * old;
+        scale += fabs((double)g->beta * old);
+      }
+      if (g->bias_axis) {
+        double bias = g->bias[g->bias_axis == 1 ? j : i];
+        z += bias;
+        scale += fabs(bias);
+      }
+      /* The GEMM's error, then the mode's documented extra against exact inputs. */
+      double factor = 2.0 * ((double)g->k + 2.0 + bias_steps) * U;
+      double error = factor * scale;
+      if (g->precision == 2) error *= 1.0 + 0x1p-10;
+      if (exact_inputs && g->precision == 1)
+        error =
+            factor * scale * (1.0 + 0x1p-10) + (0x1p-10 + 0x1p-22) * fabs((double)g->alpha) * terms;
+      if (exact_inputs && g->precision == 2) error += 12.1 * U * fabs((double)g->alpha) * terms;
+      double y = activate(z, act);
+      error = act_lipschitz[act] * error + act_rounding[act] * U * fabs(z);
+      if (g->c_dtype == 1) error += 0x1p-11 * (fabs(y) + error) + 0x1p-25;
+      if (g->c_dtype == 2) error += 0x1p-8 * (fabs(y) + error);
+      want[i * g->n + j] = y;
+      tol[i * g->n + j] = error;
+    }
+  }
+}
+
+double ocf_ref_gemm_fp32_factor(size_t k) {
+  return 2.0 * ((double)k + 2.0) * U;
+}

@@ -1,0 +1,172 @@
+/*
+ * Matrix-vector and skinny products (C with at most 16 columns or rows), which the planner sends
+ * to cl/matmul_skinny.cl: the short side from 1 to 16 as n and as m (the operands swapped), the
+ * large operand k-contiguous and row-contiguous (every transpose), aligned and unaligned
+ * offsets and leading dimensions, k from 0 to a few thousand (split into ranges with a reduce
+ * when the rows alone leave compute units idle), batches with a shared operand, column-major
+ * callers (BLAS gemv), caller-fixed workgroup sizes; each against the CPU reference
+ * (tests/reference_gemm.h) and CLBlast.
+ */
+#include "matmul_check.h"
+
+#include <string.h>
+
+/* The short side in every position, both orientations, with beta and padded strides. */
+static void test_skinny_short_sides(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t big_short[] = {1, 2, 3, 4, 5, 8, 13, 16};
+  static const size_t small_short[] = {1, 3, 4};
+  const size_t *shorts = ocft_small() ? small_short : big_short;
+  size_t count = ocft_small() ? OCF_ARRAY_LEN_T(small_short) : OCF_ARRAY_LEN_T(big_short);
+  /* lda and ldb multiples of 4 where the short side allows: the vector loads */
+  const size_t long_side = ocft_small() ? 36 : 300, k = ocft_small() ? 20 : 152;
+  for (size_t s = 0; s < count; s++)
+    for (int swapped = 0; swapped < 2; swapped++) {
+      /* one transpose per short side and orientation, rotating (each is a program build) */
+      const int tr = (int)(s + 2 * (size_t)swapped) % 4;
+      mmx_case t = mmx_plain(swapped ? shorts[s] : long_side, swapped ? long_side : shorts[s], k);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.alpha = -1.25f;
+      t.beta = 0.5f;
+      t.lda_pad = 4, t.ldb_pad = 8, t.ldc_pad = 4;
+      t.a_off = 4, t.b_off = 8, t.c_off = 12;
+      mmx_check(env, &t, NULL);
+    }
+}
+
+/* Unaligned offsets and leading dimensions (no fp32 vector loads), rows not a multiple of 4 or
+   of the row block, k not a multiple of the k lanes' step. */
+static void test_skinny_unaligned(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t shapes[][3] = {{333, 1, 77}, {2, 259, 45}, {7, 45, 31}, {90, 16, 3}};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++)
+    for (int tr = 0; tr < 4; tr++) {
+      if (tr != (int)s % 4 && (ocft_small() || tr != 3 - (int)s % 4)) continue;
+      mmx_case t = mmx_plain(ocft_small() ? shapes[s][0] % 40 + 1 : shapes[s][0],
+                             ocft_small() ? shapes[s][1] % 40 + 1 : shapes[s][1], shapes[s][2]);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.lda_pad = 1, t.ldb_pad = 3, t.ldc_pad = 2;
+      t.a_off = 1, t.b_off = 3, t.c_off = 5;
+      t.beta = 1.0f;
+      mmx_check(env, &t, NULL);
+    }
+}
+
+/* The degenerate ends: a dot product (m = n = 1), k = 1 (an outer product), k = 0 (beta C),
+   alpha = 0 over NaN inputs, beta = 0 over a NaN C. */
+static void test_skinny_degenerate(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int tr = 0; tr < 4; tr += 3) { /* NN and TT */
+    mmx_case t = mmx_plain(1, 1, ocft_small() ? 99 : 1000);
+    t.ta = (ocf_transpose)(tr & 1);
+    t.tb = (ocf_transpose)(tr >> 1);
+    mmx_check(env, &t, NULL);
+    t = mmx_plain(tr < 2 ? 40 : 3, tr < 2 ? 3 : 40, 1);
+    t.ta = (ocf_transpose)(tr & 1);
+    t.beta = 2.0f;
+    mmx_check(env, &t, NULL);
+    t.k = 0;
+    mmx_check(env, &t, NULL);
+    t.k = 9;
+    t.alpha = 0.0f;
+    t.nan_inputs = 1;
+    mmx_check(env, &t, NULL);
+    t.alpha = 1.0f;
+    t.nan_inputs = 0;
+    t.beta = 0.0f;
+    t.nan_c = 1;
+    mmx_check(env, &t, NULL);
+  }
+}
+
+/* Few rows and a long K: the K ranges of matmul_skinny_split added up by matmul_skinny_reduce
+   (on CPUs, from two ranges of sk_split_min = 128 on), with beta and a bias. */
+static void test_skinny_split_k(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t shapes[][3] = {{8, 1, 3000}, {1, 20, 1111}, {16, 5, 515}, {3, 3, 4096}};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++)
+    for (int tr = 0; tr < 4; tr++) {
+      if (tr != (int)s % 4 && (ocft_small() || tr != 3 - (int)s % 4)) continue;
+      mmx_case t = mmx_plain(shapes[s][0], shapes[s][1], ocft_small() ? 300 : shapes[s][2]);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.beta = -0.5f;
+      t.bias_axis = s % 2 ? OCF_BIAS_N : OCF_BIAS_M;
+      mmx_check(env, &t, NULL);
+    }
+}
+
+/* Batches of matrix-vector products: a shared matrix (stride 0) times a batch of vectors, a batch
+   of matrices times one vector, and column-major (BLAS gemv with lda > m). */
+static void test_skinny_batched_and_column_major(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int shared = 0; shared < 3; shared++) {
+    mmx_case t = mmx_plain(ocft_small() ? 33 : 130, 2, 19);
+    t.batch = 5;
+    t.stride_a = shared == 1 ? 0 : MMX_PACKED;
+    t.stride_b = shared == 2 ? 0 : MMX_PACKED;
+    t.stride_c = MMX_PACKED;
+    t.beta = 0.5f;
+    mmx_check(env, &t, NULL);
+    t.layout = OCF_COL_MAJOR;
+    t.lda_pad = 3;
+    t.ta = (ocf_transpose)(shared % 2);
+    mmx_check(env, &t, NULL);
+    t.m = 1; /* a row vector times a matrix: the swapped side */
+    t.n = ocft_small() ? 30 : 200;
+    mmx_check(env, &t, NULL);
+  }
+}
+
+/* Workgroup sizes the caller fixes (powers of two the device takes) give the same result;
+   every variant on skinny shapes too. */
+static void test_skinny_workgroups_and_variants(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  size_t cap = ocft_small() ? 16 : 256;
+  for (size_t wg = 1; wg <= cap && wg <= env->info.max_workgroup_size; wg *= 16) {
+    mmx_case t = mmx_plain(ocft_small() ? 21 : 101, 3, 50);
+    t.workgroup = wg;
+    t.tb = OCF_TRANS;
+    mmx_check(env, &t, NULL);
+    t.ta = OCF_TRANS;
+    t.m = 1, t.n = ocft_small() ? 21 : 101;
+    mmx_check(env, &t, NULL);
+  }
+  mmx_case t = mmx_plain(ocft_small() ? 15 : 65, 4, 33);
+  t.variant = OCF_VARIANT_GENERAL;
+  mmx_check(env, &t, NULL);
+  t.variant = OCF_VARIANT_BASELINE;
+  mmx_check(env, &t, NULL);
+}
+
+static void test_skinny_against_clblast(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  if (!mmx_have_clblast()) skip();
+  const size_t shapes[][3] = {{1000, 1, 500}, {1, 700, 300}, {513, 16, 64}, {8, 300, 2000}};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++)
+    for (int tr = 0; tr < 4; tr++) {
+      mmx_case t = mmx_plain(shapes[s][0], shapes[s][1], shapes[s][2]);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.layout = tr == 1 ? OCF_COL_MAJOR : OCF_ROW_MAJOR;
+      t.alpha = 0.5f;
+      t.beta = tr == 2 ? 0.0f : 1.5f;
+      t.ldc_pad = 3;
+      mmx_check_clblast(env, &t);
+    }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_skinny_short_sides),
+      cmocka_unit_test(test_skinny_unaligned),
+      cmocka_unit_test(test_skinny_degenerate),
+      cmocka_unit_test(test_skinny_split_k),
+      cmocka_unit_test(test_skinny_batched_and_column_major),
+      cmocka_unit_test(test_skinny_workgroups_and_variants),
+      cmocka_unit_test(test_skinny_against_clblast),
+  };
+  return cmocka_run_group_tests_name("matmul_skinny", tests, ocft_group_setup, ocft_group_teardown);
+}
