@@ -1,5 +1,6 @@
 /* Context creation (own or wrapped OpenCL objects) and release. */
 #include "runtime/context.h"
+#include "runtime/disk_cache.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -132,7 +133,13 @@ void ocf_context_release(ocf_context *ctx) {
   if (!ctx) return;
   /* Work the library enqueued may still reference cached kernels. */
   clFinish(ctx->queue);
-  ocf_program_cache_persist(ctx);
+  /* Storing binaries at release is cheap where a binary is intermediate code the driver already
+     holds (GPUs: PTX, code objects), but a CPU runtime compiles every kernel of a program to
+     hand one out (PoCL: seconds a program): there only a warm-up stores them, unless
+     OCLFUSE_CACHE=always. */
+  if (ocf_disk_cache_policy() == OCF_CACHE_ALWAYS ||
+      (ocf_disk_cache_policy() == OCF_CACHE_DEFAULT && !(ctx->info.type & CL_DEVICE_TYPE_CPU)))
+    ocf_program_cache_persist(ctx);
   ocf_program_cache_release(ctx);
   clReleaseCommandQueue(ctx->queue);
   clReleaseDevice(ctx->device);

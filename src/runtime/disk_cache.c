@@ -13,9 +13,11 @@
 /* Program binaries of these kernels are at most a few MiB; more is not one of ours. */
 #define MAX_FILE_BYTES ((size_t)64 << 20)
 
-static int cache_enabled(void) {
+ocf_cache_policy ocf_disk_cache_policy(void) {
   const char *value = getenv("OCLFUSE_CACHE");
-  return !(value && strcmp(value, "0") == 0);
+  if (value && strcmp(value, "0") == 0) return OCF_CACHE_OFF;
+  if (value && strcmp(value, "always") == 0) return OCF_CACHE_ALWAYS;
+  return OCF_CACHE_DEFAULT;
 }
 
 void ocf_disk_key_make(ocf_disk_key *key, const ocf_device_info *info, unsigned long long digest,
@@ -27,7 +29,7 @@ void ocf_disk_key_make(ocf_disk_key *key, const ocf_device_info *info, unsigned 
            digest, options, info->platform_name, info->device_name, info->vendor,
            info->driver_version, ocf_version_string());
   char dir[3072];
-  if (!cache_enabled() || ocf_cache_dir(dir, sizeof dir) != 0) return;
+  if (ocf_disk_cache_policy() == OCF_CACHE_OFF || ocf_cache_dir(dir, sizeof dir) != 0) return;
   unsigned long long hash = ocf_fnv1a(OCF_FNV_START, key->text, strlen(key->text));
   int n = snprintf(key->path, sizeof key->path, "%s/programs/%016llx.bin", dir, hash);
   key->enabled = n > 0 && (size_t)n < sizeof key->path;

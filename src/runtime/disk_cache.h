@@ -5,7 +5,9 @@
  * platform, device, vendor and driver, and the library version. A file holds its full key text
  * and a checksum of the binary, is written atomically, and is trusted only when both match; a
  * binary the driver rejects falls back to a source build, which replaces the file.
- * OCLFUSE_CACHE=0 turns the cache off.
+ * OCLFUSE_CACHE=0 turns the cache off; OCLFUSE_CACHE=always stores binaries when a context is
+ * released on every device (by default CPU devices store them only in a warm-up: see
+ * ocf_context_release).
  */
 #ifndef OCLFUSE_DISK_CACHE_H
 #define OCLFUSE_DISK_CACHE_H
@@ -19,6 +21,15 @@ typedef struct ocf_disk_key {
   char path[4096]; /* the file */
   int enabled;     /* a cache folder exists and OCLFUSE_CACHE is not 0 */
 } ocf_disk_key;
+
+typedef enum ocf_cache_policy {
+  OCF_CACHE_OFF,     /* OCLFUSE_CACHE=0 */
+  OCF_CACHE_DEFAULT, /* unset or anything else */
+  OCF_CACHE_ALWAYS   /* OCLFUSE_CACHE=always */
+} ocf_cache_policy;
+
+/* The policy OCLFUSE_CACHE asks for. */
+ocf_cache_policy ocf_disk_cache_policy(void);
 
 /* Fills the key of a program built with `options` from a source of digest `digest` on the
    device `info`. */

@@ -115,6 +115,7 @@ static size_t binary_size(cl_program program) {
 /* Stores the program's binary under its key; returns the size stored (0: none). */
 static size_t store_binary(cl_program program, const ocf_disk_key *key) {
   if (!key->enabled) return 0;
+  double start = ocf_now_ms();
   size_t size = binary_size(program);
   if (size == 0) return 0;
   unsigned char *binary = malloc(size);
@@ -128,6 +129,7 @@ static size_t store_binary(cl_program program, const ocf_disk_key *key) {
   else
     ocf_log("cannot store %s (read-only or full cache folder?)", key->path);
   free(binary);
+  if (stored) ocf_log("stored %s: %zu bytes in %.1f ms", key->path, size, ocf_now_ms() - start);
   return stored;
 }
 
