@@ -74,6 +74,6 @@ got=$(LD_LIBRARY_PATH=$libdir "$root/usr/bin/oclfuse" --version)
 [ "$got" = "oclfuse $version" ] || fail "oclfuse --version printed '$got'"
 LD_LIBRARY_PATH=$libdir "$root/usr/bin/oclfuse" devices >/dev/null || fail "oclfuse devices failed"
 man_page=$(find "$root/usr/share/man/man1" -name 'oclfuse.1*' -print -quit)
-MANWIDTH=100 man -l "$man_page" 2>/dev/null | grep -q 'oclfuse bench' || fail "man page does not render"
+groff -man -Tutf8 "$man_page" 2>/dev/null | grep -q 'oclfuse bench' || fail "man page does not render"
 echo "-- unpacked into $root: oclfuse --version, devices and its man page work"
 "$here/consume.sh" "$root/usr" "$work/consume"
