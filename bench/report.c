@@ -302,6 +302,13 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
     table_error(out, r);
     fprintf(out, "  %s%s%s\n", r->checked, r->checked[0] && r->note[0] ? "; " : "", r->note);
   }
+  for (size_t i = 0; i < results->count; i++)
+    if (results->rows[i].percent_of_ceiling > 100.0) {
+      fprintf(out, "\n%%ceil above 100 (\"cache-resident\"): the data of those sizes stays in the "
+                   "device's caches,\nwhich move it faster than the memory the copy ceiling "
+                   "measures on a large buffer.\n");
+      break;
+    }
   fprintf(out, "\n%.1f s in all\n", meta->seconds);
 }
 
