@@ -108,20 +108,28 @@ int cmd_warmup(int argc, char **argv) {
   if (first) {
     rc = first_calls(ctx, op);
   } else {
-    tool_note("preparing every kernel plan of %s (a cold cache takes a while; "
-              "OCLFUSE_VERBOSE=1 lists each build)",
-              op ? op : "every op");
-    size_t plans = 0;
-    ocf_status status = ocf_warmup(ctx, op, &plans);
-    if (status != OCF_SUCCESS) {
-      char text[1024];
-      tool_status_text(text, sizeof text, "ocf_warmup", status);
-      tool_error("%s", text);
-      rc = TOOL_EXIT_FAILURE;
-    } else {
+    /* One op at a time, so that a cold cache (minutes on a CPU device) shows progress. */
+    static const char *const ops[] = {"add", "softmax", "matmul"};
+    size_t plans = 0, step = 0;
+    tool_progress_begin(op ? 1 : 3);
+    for (size_t i = 0; i < 3 && rc == TOOL_EXIT_OK; i++) {
+      if (op && strcmp(op, ops[i])) continue;
+      tool_progress_step(++step, "%s: building its programs, or loading them from the cache",
+                         ops[i]);
+      size_t op_plans = 0;
+      ocf_status status = ocf_warmup(ctx, ops[i], &op_plans);
+      if (status != OCF_SUCCESS) {
+        char text[1024];
+        tool_status_text(text, sizeof text, "ocf_warmup", status);
+        tool_error("%s", text);
+        rc = TOOL_EXIT_FAILURE;
+      }
+      plans += op_plans;
+    }
+    tool_progress_clear();
+    if (rc == TOOL_EXIT_OK)
       printf("warm-up     %-8s %9.0f ms, %zu kernel plans\n", op ? op : "all",
              tool_clock_ms() - created, plans);
-    }
   }
   ocf_context_release(ctx);
   return rc;
