@@ -18,7 +18,7 @@ work=$(cd "$work" && pwd)
 
 "$source/scripts/package.sh" "$work/build" >/dev/null 2>&1 ||
   { echo "deb.sh: scripts/package.sh failed" >&2; exit 1; }
-version=$(sed -n 's/^#define OCF_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)$/\2/p' \
+version=$(sed -n 's/^#define OCF_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9][0-9]*\).*/\2/p' \
   "$source/include/oclfuse.h" | paste -sd.)
 abi=${version%.*}
 lib=$work/build/liboclfuse${abi}_${version}-1_$(dpkg --print-architecture).deb
