@@ -119,10 +119,10 @@ OCF_API const char *ocf_status_name(ocf_status status);
 /** Returns a one-line description of the status: a static string, never NULL. */
 OCF_API const char *ocf_status_message(ocf_status status);
 /**
- * Returns the calling thread's text about its last failed call, starting with the function and
- * the argument it is about ("ocf_softmax: in: buffer holds ..."), with the limit, the OpenCL
- * error name or the build log; "" when the last call succeeded. Thread-local; the library owns
- * the text, which stays valid until this thread's next liboclfuse call.
+ * Returns the calling thread's text about its last failed call: which argument (argument
+ * checks name the function and argument, "ocf_softmax: in: buffer holds ..."), which limit,
+ * the OpenCL error name, the build log; "" when the last call succeeded. Thread-local; the
+ * library owns the text, which stays valid until this thread's next liboclfuse call.
  */
 OCF_API const char *ocf_last_error(void);
 /**
