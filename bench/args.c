@@ -47,7 +47,7 @@ int tool_option(int argc, char **argv, int *i, const char *name, const char **va
   }
   if (arg[len] != '\0') return 0;
   if (*i + 1 >= argc) {
-    fprintf(stderr, "oclfuse: option %s needs a value\n", name);
+    tool_error("option %s needs a value", name);
     return -1;
   }
   *i += 1;

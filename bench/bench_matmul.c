@@ -67,7 +67,7 @@ static int matmul_setup(tool_bench_env *env, size_t m, size_t n, size_t k, matmu
   p->tol = tool_alloc_doubles(p->checked);
   if (!full) p->samples = malloc(MATMUL_SAMPLES * sizeof *p->samples);
   if (!p->ha || !p->hb || !p->got || !p->want || !p->tol || (!full && !p->samples)) {
-    if (!full && !p->samples) fprintf(stderr, "oclfuse: out of host memory\n");
+    if (!full && !p->samples) tool_error("out of host memory");
     matmul_teardown(p);
     return -1;
   }

@@ -174,7 +174,7 @@ int tool_ceiling_measure(tool_timer *timer, int gpu, int repeats, tool_results *
   ocf_device_info_init(&info);
   ocf_status status = ocf_context_device_info(timer->ctx, &info);
   if (status != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse: %s\n", ocf_last_error());
+    tool_error("%s", ocf_last_error());
     return -1;
   }
   cl_program program =

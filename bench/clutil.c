@@ -10,13 +10,12 @@ cl_program tool_build_program(cl_context context, cl_device_id device, const cha
   cl_int err = CL_SUCCESS;
   cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
   if (err != CL_SUCCESS) {
-    fprintf(stderr, "oclfuse: clCreateProgramWithSource: %s\n", ocf_status_name((ocf_status)err));
+    tool_error("clCreateProgramWithSource: %s", ocf_status_name((ocf_status)err));
     return NULL;
   }
   err = clBuildProgram(program, 1, &device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
-    fprintf(stderr, "oclfuse: clBuildProgram (%s): %s\n", options ? options : "",
-            ocf_status_name((ocf_status)err));
+    tool_error("clBuildProgram (%s): %s", options ? options : "", ocf_status_name((ocf_status)err));
     size_t size = 0;
     if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) ==
             CL_SUCCESS &&
@@ -42,16 +41,14 @@ cl_mem tool_buffer(ocf_context *ctx, size_t floats, const float *host) {
   size_t bytes = (floats ? floats : 1) * sizeof(float);
   cl_mem mem = clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
   if (err != CL_SUCCESS) {
-    fprintf(stderr, "oclfuse: clCreateBuffer(%zu bytes): %s\n", bytes,
-            ocf_status_name((ocf_status)err));
+    tool_error("clCreateBuffer(%zu bytes): %s", bytes, ocf_status_name((ocf_status)err));
     return NULL;
   }
   if (host && floats) {
     err = clEnqueueWriteBuffer(ocf_context_queue(ctx), mem, CL_TRUE, 0, floats * sizeof(float),
                                host, 0, NULL, NULL);
     if (err != CL_SUCCESS) {
-      fprintf(stderr, "oclfuse: clEnqueueWriteBuffer(%zu bytes): %s\n", bytes,
-              ocf_status_name((ocf_status)err));
+      tool_error("clEnqueueWriteBuffer(%zu bytes): %s", bytes, ocf_status_name((ocf_status)err));
       clReleaseMemObject(mem);
       return NULL;
     }
@@ -66,7 +63,7 @@ int tool_poison(ocf_context *ctx, cl_mem buffer, size_t floats) {
                                    0, floats * sizeof(float), 0, NULL, NULL);
   if (err == CL_SUCCESS) err = clFinish(ocf_context_queue(ctx));
   if (err != CL_SUCCESS) {
-    fprintf(stderr, "oclfuse: clEnqueueFillBuffer: %s\n", ocf_status_name((ocf_status)err));
+    tool_error("clEnqueueFillBuffer: %s", ocf_status_name((ocf_status)err));
     return -1;
   }
   return 0;
@@ -86,15 +83,4 @@ const char *tool_device_type_name(cl_device_type type) {
   if (type & CL_DEVICE_TYPE_ACCELERATOR) return "ACCELERATOR";
   if (type & CL_DEVICE_TYPE_CUSTOM) return "CUSTOM";
   return "OTHER";
-}
-
-void tool_status_text(char *err, size_t errlen, const char *what, int status) {
-  const char *last = ocf_last_error();
-  snprintf(err, errlen, "%s: %s%s%s", what, ocf_status_name((ocf_status)status),
-           last && last[0] ? ": " : "", last ? last : "");
-}
-
-int tool_library_failure(int status, const char *what, char *err, size_t errlen) {
-  tool_status_text(err, errlen, what, status);
-  return status == OCF_ERR_INVALID_WORKGROUP ? TOOL_REFUSED : TOOL_FAILED;
 }

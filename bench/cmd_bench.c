@@ -17,33 +17,36 @@
 #include <time.h>
 
 static void usage(FILE *out) {
-  fprintf(
-      out,
-      "usage: oclfuse bench [options]\n"
-      "\n"
-      "Times add, softmax and matmul on the device (profiling events, median of repeats after\n"
-      "warm-up) against their baselines and the same run's ceiling (copy bandwidth, FMA peak).\n"
-      "Every variant is checked against the CPU reference first: a wrong one is reported as\n"
-      "wrong and not timed.\n"
-      "\n"
-      "options:\n"
-      "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-      "  --sizes LIST      comma list; an item is N (add n=N, softmax NxN, matmul NxNxN), RxC\n"
-      "                    (softmax only) or MxNxK (matmul only); N may be written 2^E; each\n"
-      "                    op takes the items that fit it, and an item that fits none is an "
-      "error.\n"
-      "                    Default: a sweep chosen by device type (GPU or CPU)\n"
-      "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
-      "                    calls slower than the time budget get fewer, at least 3)\n"
-      "  --format F        table (default), csv or json (layout: bench/JSON.md)\n"
-      "  --plot DIR        also write PNG charts (gnuplot), their data and charts.gp into DIR\n"
-      "  --sweep-wg        also time each op at every workgroup size the device allows\n"
-      "  --device SPEC     \"P:D\" or a name substring (see `oclfuse devices`)\n"
-      "  --quiet           no progress lines on stderr\n"
-      "  -h, --help        this text\n"
-      "\n"
-      "Exit status: 0 when every row is ok, refused or skipped; 1 when a variant was wrong or\n"
-      "failed (the report is still complete) or the run could not start; 2 for bad arguments.\n");
+  fputs("usage: oclfuse bench [options]\n"
+        "\n"
+        "Times add, softmax and matmul on the device (profiling events, median of repeats after\n"
+        "warm-up) against their baselines and the same run's ceiling (copy bandwidth, FMA peak).\n"
+        "Every variant is checked against the CPU reference first (the error models of\n"
+        "`oclfuse check`): a wrong one is reported as wrong and not timed.\n"
+        "\n"
+        "Each row names the kernel and workgroup size the library chose (the table's\n"
+        "kernel/workgroup column, the `plan` field of CSV and JSON). %ceil is the rate as a\n"
+        "percentage of the copy bandwidth (add, softmax) or the FMA peak (matmul) measured in\n"
+        "the same run; above 100 it means the data stayed in the device's caches (a size they\n"
+        "hold), which the copy kernel, timed on a large buffer, does not measure.\n"
+        "Rows refused by the device (a workgroup size) or skipped on purpose (a size beyond\n"
+        "its memory, a missing CLBlast) carry a note and are not failures; a wrong or failed\n"
+        "row is (exit status 1, the report still complete), and so is a run in which no op\n"
+        "could be measured at all.\n"
+        "\n"
+        "options:\n"
+        "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
+        "  --sizes LIST      comma list; an item is N (add n=N, softmax NxN, matmul NxNxN), RxC\n"
+        "                    (softmax only) or MxNxK (matmul only); N may be written 2^E; each\n"
+        "                    op takes the items that fit it, and an item that fits none is an\n"
+        "                    error. Default: a sweep chosen by device type (GPU or CPU)\n"
+        "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
+        "                    calls slower than the time budget get fewer, at least 3)\n"
+        "  --format F        table (default), csv or json (layout: bench/JSON.md)\n"
+        "  --plot DIR        also write PNG charts (gnuplot), their data and charts.gp into DIR\n"
+        "  --sweep-wg        also time each op at every workgroup size the device allows\n",
+        out);
+  tool_usage_common(out, 1);
 }
 
 typedef struct bench_options {
@@ -55,7 +58,6 @@ typedef struct bench_options {
   const char *plot_dir;
   int sweep_wg;
   const char *device;
-  int quiet;
 } bench_options;
 
 static int parse_ops(const char *text, bench_options *o) {
@@ -72,8 +74,7 @@ static int parse_ops(const char *text, bench_options *o) {
     else if (len == 3 && !strncmp(p, "all", 3)) {
       o->add = o->softmax = o->matmul = 1;
     } else {
-      fprintf(stderr, "oclfuse bench: unknown op '%.*s' (add, softmax, matmul or all)\n", (int)len,
-              p);
+      tool_error("unknown op '%.*s' (add, softmax, matmul or all)", (int)len, p);
       return -1;
     }
     if (!p[len]) break;
@@ -83,7 +84,7 @@ static int parse_ops(const char *text, bench_options *o) {
   return 0;
 }
 
-/* 0 = parsed, 1 = --help shown, -1 = error (printed). */
+/* 0 = parsed, 1 = --help or --version shown, -1 = error (printed). */
 static int parse_options(int argc, char **argv, bench_options *o) {
   memset(o, 0, sizeof *o);
   o->add = o->softmax = o->matmul = 1;
@@ -96,8 +97,11 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       return 1;
     } else if (!strcmp(argv[i], "--sweep-wg")) {
       o->sweep_wg = 1;
+    } else if (!strcmp(argv[i], "--version")) {
+      tool_print_version();
+      return 1;
     } else if (!strcmp(argv[i], "--quiet")) {
-      o->quiet = 1;
+      tool_set_quiet(1);
     } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
       if (r < 0 || parse_ops(v, o)) return -1;
     } else if ((r = tool_option(argc, argv, &i, "--sizes", &v)) != 0) {
@@ -106,7 +110,7 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     } else if ((r = tool_option(argc, argv, &i, "--repeat", &v)) != 0) {
       if (r < 0) return -1;
       if (tool_parse_count(v, 10000, &o->repeats)) {
-        fprintf(stderr, "oclfuse bench: --repeat wants a number from 1 to 10000, not '%s'\n", v);
+        tool_error("--repeat wants a number from 1 to 10000, not '%s'", v);
         return -1;
       }
     } else if ((r = tool_option(argc, argv, &i, "--format", &v)) != 0) {
@@ -118,13 +122,13 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       else if (!strcmp(v, "json"))
         o->format = FORMAT_JSON;
       else {
-        fprintf(stderr, "oclfuse bench: unknown format '%s' (table, csv or json)\n", v);
+        tool_error("unknown format '%s' (table, csv or json)", v);
         return -1;
       }
     } else if ((r = tool_option(argc, argv, &i, "--plot", &v)) != 0) {
       if (r < 0) return -1;
       if (!v[0]) {
-        fprintf(stderr, "oclfuse bench: --plot needs a directory\n");
+        tool_error("--plot needs a directory");
         return -1;
       }
       o->plot_dir = v;
@@ -132,7 +136,7 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       if (r < 0) return -1;
       o->device = v;
     } else {
-      fprintf(stderr, "oclfuse bench: unknown option '%s' (see oclfuse bench --help)\n", argv[i]);
+      tool_error("unknown option '%s' (see oclfuse bench --help)", argv[i]);
       return -1;
     }
   }
@@ -171,13 +175,12 @@ static int parse_sizes(const char *text, const bench_options *o, size_lists *l) 
     size_t len = strcspn(p, ",");
     tool_shape s;
     if (parse_shape(p, len, &s)) {
-      fprintf(stderr, "oclfuse bench: bad size '%.*s' (want N, 2^E, RxC or MxNxK, all positive)\n",
-              (int)len, p);
+      tool_error("bad size '%.*s' (want N, 2^E, RxC or MxNxK, all positive)", (int)len, p);
       return -1;
     }
     int used = 0;
     if (l->add_count == 64 || l->softmax_count == 64 || l->matmul_count == 64) {
-      fprintf(stderr, "oclfuse bench: more than 64 sizes\n");
+      tool_error("more than 64 sizes");
       return -1;
     }
     if (o->add && s.ndims == 1) {
@@ -195,10 +198,9 @@ static int parse_sizes(const char *text, const bench_options *o, size_lists *l) 
       used = 1;
     }
     if (!used) {
-      fprintf(stderr,
-              "oclfuse bench: size '%.*s' fits none of the chosen ops (add: N; "
-              "softmax: N or RxC; matmul: N or MxNxK)\n",
-              (int)len, p);
+      tool_error("size '%.*s' fits none of the chosen ops (add: N; "
+                 "softmax: N or RxC; matmul: N or MxNxK)",
+                 (int)len, p);
       return -1;
     }
     if (!p[len]) break;
@@ -257,8 +259,7 @@ static int make_dir(const char *dir) {
     struct stat st;
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) return 0;
   }
-  fprintf(stderr, "oclfuse bench: cannot use '%s' as the plot directory: %s\n", dir,
-          strerror(errno ? errno : ENOTDIR));
+  tool_error("cannot use '%s' as the plot directory: %s", dir, strerror(errno ? errno : ENOTDIR));
   return -1;
 }
 
@@ -268,30 +269,51 @@ static int any_bad_row(const tool_results *results) {
   return 0;
 }
 
+/* Whether some op (not the ceiling) got a row measured. */
+static int measured_any(const tool_results *results) {
+  for (size_t i = 0; i < results->count; i++)
+    if (results->rows[i].status == ROW_OK && strcmp(results->rows[i].op, "ceiling") != 0) return 1;
+  return 0;
+}
+
+/* The rows the run will add, one progress step each (the series in bench_*.c add one row per
+   shape and variant, or per workgroup size in the sweep, whether they measure it or skip it). */
+static size_t planned_rows(const tool_bench_env *env, const bench_options *o,
+                           const size_lists *sizes) {
+  size_t rows = 3; /* the ceiling: copy kernel, copy buffer, FMA peak */
+  int tuned_clblast = tool_clblast_available() && tool_clblast_tuned_applies(&env->info);
+  if (o->add) rows += 2 * sizes->add_count;
+  if (o->softmax) rows += 2 * sizes->softmax_count;
+  if (o->matmul) rows += (size_t)(3 + tuned_clblast) * sizes->matmul_count;
+  if (o->sweep_wg) {
+    size_t wgs[40];
+    size_t with_non_powers = tool_sweep_sizes(env, 1, wgs, sizeof wgs / sizeof wgs[0]);
+    size_t powers = tool_sweep_sizes(env, 0, wgs, sizeof wgs / sizeof wgs[0]);
+    rows += (size_t)(o->add + o->softmax) * with_non_powers + (size_t)o->matmul * powers;
+  }
+  return rows;
+}
+
 int cmd_bench(int argc, char **argv) {
   bench_options o;
   int parsed = parse_options(argc, argv, &o);
-  if (parsed) return parsed > 0 ? 0 : 2;
+  if (parsed) return parsed > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
   size_lists sizes_given;
   memset(&sizes_given, 0, sizeof sizes_given);
-  if (o.sizes && parse_sizes(o.sizes, &o, &sizes_given)) return 2;
+  if (o.sizes && parse_sizes(o.sizes, &o, &sizes_given)) return TOOL_EXIT_USAGE;
   if (o.plot_dir) {
     /* Without gnuplot the run still writes the data and charts.gp (to draw elsewhere), but
        ends with status 1: the PNGs asked for are missing. */
     if (!tool_gnuplot_available())
-      fprintf(stderr, "oclfuse bench: gnuplot is not installed or not on PATH (Debian/Ubuntu: "
-                      "apt-get install gnuplot-nox): --plot will write data and charts.gp only\n");
-    if (make_dir(o.plot_dir)) return 1;
+      tool_error("gnuplot is not installed or not on PATH (Debian/Ubuntu: "
+                 "apt-get install gnuplot-nox): --plot will write data and charts.gp only");
+    if (make_dir(o.plot_dir)) return TOOL_EXIT_FAILURE;
   }
 
   double started = now_seconds();
   ocf_context *ctx = NULL;
-  ocf_status status = ocf_context_create(o.device, &ctx);
-  if (status != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse bench: no device for '%s': %s: %s\n",
-            o.device ? o.device : "(default)", ocf_status_name(status), ocf_last_error());
-    return o.device && (status == OCF_ERR_INVALID_SPEC || status == OCF_ERR_NO_DEVICE) ? 2 : 1;
-  }
+  int opened = tool_open_context(o.device, &ctx);
+  if (opened != TOOL_EXIT_OK) return opened;
   tool_bench_env env;
   memset(&env, 0, sizeof env);
   env.ctx = ctx;
@@ -309,33 +331,39 @@ int cmd_bench(int argc, char **argv) {
   tool_ceiling ceiling;
   env.timer = &timer;
   env.results = &results;
-  int rc = 1;
-  if (tool_timer_init(&timer, ctx, env.gpu ? 1000.0 : 400.0, o.quiet) == 0) {
-    tool_progress(&timer, "%s (%s), %s sizes, %d repeats", env.info.device_name,
-                  tool_device_type_name(env.info.type),
-                  o.sizes   ? "given"
-                  : env.gpu ? "default GPU"
-                            : "default CPU",
-                  env.repeats);
+  int rc = TOOL_EXIT_FAILURE;
+  if (tool_timer_init(&timer, ctx, env.gpu ? 1000.0 : 400.0, tool_is_quiet()) == 0) {
+    timer.rows = &results;
+    size_t planned = planned_rows(&env, &o, sizes);
+    tool_note("%s (%s), %s sizes, %d repeats, %zu rows", env.info.device_name,
+              tool_device_type_name(env.info.type),
+              o.sizes   ? "given"
+              : env.gpu ? "default GPU"
+                        : "default CPU",
+              env.repeats, planned);
+    tool_progress_begin(planned);
     int fatal = tool_ceiling_measure(&timer, env.gpu, env.repeats, &results, &ceiling);
     if (!fatal && o.add) fatal = tool_bench_add(&env, sizes->add, sizes->add_count);
     if (!fatal && o.softmax) fatal = tool_bench_softmax(&env, sizes->softmax, sizes->softmax_count);
     if (!fatal && o.matmul) fatal = tool_bench_matmul(&env, sizes->matmul, sizes->matmul_count);
     if (!fatal && o.sweep_wg) fatal = tool_bench_sweep(&env, o.add, o.softmax, o.matmul);
-    if (fatal) {
-      fprintf(stderr, "oclfuse bench: stopped early (see above); reporting what was measured\n");
-    }
+    tool_progress_clear();
+    if (fatal) tool_error("stopped early (see above); reporting what was measured");
     tool_results_finish(&results, &ceiling);
     tool_report_meta meta = {&env.info,  &ceiling,   env.repeats,
                              o.ops_text, o.sweep_wg, now_seconds() - started};
     tool_report(stdout, o.format, &results, &meta);
     fflush(stdout);
-    rc = fatal || any_bad_row(&results) ? 1 : 0;
+    rc = fatal || any_bad_row(&results) ? TOOL_EXIT_FAILURE : TOOL_EXIT_OK;
+    if (!measured_any(&results)) {
+      tool_error("nothing was measured: every row was skipped or failed (see their notes)");
+      rc = TOOL_EXIT_FAILURE;
+    }
     if (o.plot_dir) {
       if (tool_plot(o.plot_dir, &results, &ceiling, &env.info))
-        rc = 1;
-      else if (!o.quiet)
-        fprintf(stderr, "oclfuse bench: charts written to %s\n", o.plot_dir);
+        rc = TOOL_EXIT_FAILURE;
+      else
+        tool_note("charts written to %s", o.plot_dir);
     }
     tool_timer_release(&timer);
   }

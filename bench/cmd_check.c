@@ -13,18 +13,29 @@
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: oclfuse check [--device SPEC]\n"
+          "usage: oclfuse check [options]\n"
           "\n"
           "Runs add, softmax and matmul (variants auto, general and baseline) on a few shapes\n"
           "and compares every output with the CPU reference (double accumulation). Prints\n"
-          "op, shape, variant, max error, tolerance and pass/FAIL; exits 1 if any case fails.\n"
-          "Errors are measured against each output's own tolerance (err/tol, 1 the limit),\n"
-          "from the error models of tests/tolerance.c: add is exact; softmax checks each\n"
-          "element against its row's common factor, and that factor against the row's bound;\n"
-          "matmul follows the partial sums of each output's dot product.\n"
+          "op, shape, variant, the kernel and workgroup size the library chose, the max error,\n"
+          "the tolerance and pass/FAIL; the exit status is 1 if any case fails.\n"
           "\n"
-          "  --device SPEC   \"P:D\" or a name substring (see `oclfuse devices`)\n"
-          "  -h, --help      this text\n");
+          "The error of each output is measured against its own tolerance, from the error\n"
+          "models of tests/tolerance.c (u = 2^-24, fp32's unit roundoff), and reported as\n"
+          "err/tol, 1 the limit:\n"
+          "  add      exact: fp32 addition is correctly rounded, so the tolerance is 0\n"
+          "  softmax  per row: each element against its reference times the row's common\n"
+          "           factor rho (the sum of the outputs over the sum of the references),\n"
+          "           relatively within u (14 + |x - max|) plus the row's mean of that; then\n"
+          "           rho against 1, within a bound that grows with the additions one\n"
+          "           work-item makes in sequence (the depth of the reduction)\n"
+          "  matmul   per element: u (|alpha| sum_p (|a_p b_p| + |s_p|) + |alpha s_k|), s_p the\n"
+          "           partial sums of its dot product, plus u (|beta c| + |result|) when\n"
+          "           beta != 0, plus second-order terms\n"
+          "The first call of each kernel builds its program (seconds on a CPU device).\n"
+          "\n"
+          "options:\n");
+  tool_usage_common(out, 1);
 }
 
 static const ocf_variant variants[] = {OCF_VARIANT_AUTO, OCF_VARIANT_GENERAL, OCF_VARIANT_BASELINE};
@@ -40,13 +51,22 @@ typedef struct check_run {
   int cases, failures;
 } check_run;
 
-/* Prints one case's line; a non-empty error means the call (or its setup) failed. */
+/* The progress step of the next case (one per op, shape and variant). */
+static void step(const check_run *run, const char *op, const char *shape, ocf_variant variant) {
+  tool_progress_step((size_t)run->cases + 1, "%s %s %s", op, shape, variant_name(variant));
+}
+
+/* Prints one case's line; a non-empty error means the call (or its setup) failed. `plan` is
+   what the library enqueued (ocf_last_plan() right after the call). */
 static void report(check_run *run, const char *op, const char *shape, ocf_variant variant,
-                   const tool_verdict *v, const char *error) {
+                   const char *plan, const tool_verdict *v, const char *error) {
   run->cases++;
   int pass = !error[0] && v->pass;
   if (!pass) run->failures++;
-  printf("%-8s %-34s %-9s ", op, shape, variant_name(variant));
+  char kernel[64];
+  tool_plan_brief(plan, kernel, sizeof kernel);
+  tool_progress_clear();
+  printf("%-8s %-34s %-9s %-24s ", op, shape, variant_name(variant), kernel[0] ? kernel : "-");
   if (error[0]) {
     printf("%10s %10s %-9s FAIL  %s\n", "-", "-", "", error);
     return;
@@ -58,6 +78,7 @@ static void report(check_run *run, const char *op, const char *shape, ocf_varian
   printf("%10.3g %-9s %s", v->tolerance, v->measure, pass ? "pass" : "FAIL");
   if (!pass) printf("  (worst at element %zu)", v->worst);
   printf("\n");
+  fflush(stdout);
 }
 
 static int read_back(check_run *run, cl_mem mem, size_t offset, size_t count, float *host,
@@ -110,9 +131,10 @@ static int check_add(check_run *run, const add_case *c) {
     ocf_ref_add(c->n, x + c->x_off, y + c->y_off, want);
   }
   for (size_t v = 0; rc == 0 && v < 3; v++) {
-    char error[512] = "";
+    char error[512] = "", plan[512] = "";
     tool_verdict verdict;
     tool_verdict_init(&verdict);
+    step(run, "add", shape, variants[v]);
     cl_mem xb = tool_buffer(run->ctx, len, x), yb = tool_buffer(run->ctx, len, y);
     cl_mem ob = c->in_place ? xb : tool_buffer(run->ctx, len, NULL);
     if (!xb || !yb || !ob || (!c->in_place && tool_poison(run->ctx, ob, len))) {
@@ -122,13 +144,14 @@ static int check_add(check_run *run, const add_case *c) {
       launch.variant = variants[v];
       size_t out_off = c->in_place ? c->x_off : c->out_off;
       ocf_status s = ocf_add(run->ctx, c->n, xb, c->x_off, yb, c->y_off, ob, out_off, &launch);
+      snprintf(plan, sizeof plan, "%s", ocf_last_plan());
       if (s != OCF_SUCCESS)
         tool_status_text(error, sizeof error, "ocf_add", s);
       else if (!finish(run, error, sizeof error) &&
                !read_back(run, ob, out_off, c->n, got, error, sizeof error))
         verdict_of_elements(got, want, NULL, c->n, &verdict);
     }
-    report(run, "add", shape, variants[v], &verdict, error);
+    report(run, "add", shape, variants[v], plan, &verdict, error);
     if (ob && ob != xb) clReleaseMemObject(ob);
     if (yb) clReleaseMemObject(yb);
     if (xb) clReleaseMemObject(xb);
@@ -189,9 +212,10 @@ static int check_softmax(check_run *run, const softmax_case *c) {
     ocf_ref_softmax(c->rows, c->cols, in, ld, want);
   }
   for (size_t v = 0; rc == 0 && v < 3; v++) {
-    char error[512] = "";
+    char error[512] = "", plan[512] = "";
     tool_verdict verdict;
     tool_verdict_init(&verdict);
+    step(run, "softmax", shape, variants[v]);
     cl_mem ib = tool_buffer(run->ctx, len, in), ob = tool_buffer(run->ctx, len, NULL);
     if (!ib || !ob || tool_poison(run->ctx, ob, len)) {
       snprintf(error, sizeof error, "buffer setup failed (see stderr)");
@@ -199,6 +223,7 @@ static int check_softmax(check_run *run, const softmax_case *c) {
       ocf_launch launch = OCF_LAUNCH_INIT;
       launch.variant = variants[v];
       ocf_status s = ocf_softmax(run->ctx, c->rows, c->cols, ib, 0, ld, ob, 0, ld, &launch);
+      snprintf(plan, sizeof plan, "%s", ocf_last_plan());
       if (s != OCF_SUCCESS) {
         tool_status_text(error, sizeof error, "ocf_softmax", s);
       } else if (!finish(run, error, sizeof error) &&
@@ -210,7 +235,7 @@ static int check_softmax(check_run *run, const softmax_case *c) {
         tool_verdict_set(&verdict, &check);
       }
     }
-    report(run, "softmax", shape, variants[v], &verdict, error);
+    report(run, "softmax", shape, variants[v], plan, &verdict, error);
     if (ob) clReleaseMemObject(ob);
     if (ib) clReleaseMemObject(ib);
   }
@@ -257,9 +282,10 @@ static int check_matmul(check_run *run, const matmul_case *c) {
                           ldc, tol);
   }
   for (size_t v = 0; rc == 0 && v < 3; v++) {
-    char error[512] = "";
+    char error[512] = "", plan[512] = "";
     tool_verdict verdict;
     tool_verdict_init(&verdict);
+    step(run, "matmul", shape, variants[v]);
     cl_mem ab = tool_buffer(run->ctx, a_len, a), bb = tool_buffer(run->ctx, b_len, b);
     cl_mem cb = tool_buffer(run->ctx, c_len, c0);
     if (!ab || !bb || !cb) {
@@ -269,6 +295,7 @@ static int check_matmul(check_run *run, const matmul_case *c) {
       launch.variant = variants[v];
       ocf_status s = ocf_matmul(run->ctx, c->ta, c->tb, c->m, c->n, c->k, c->alpha, ab, 0, lda, bb,
                                 0, ldb, c->beta, cb, 0, ldc, &launch);
+      snprintf(plan, sizeof plan, "%s", ocf_last_plan());
       if (s != OCF_SUCCESS) {
         tool_status_text(error, sizeof error, "ocf_matmul", s);
       } else if (!finish(run, error, sizeof error) &&
@@ -278,7 +305,7 @@ static int check_matmul(check_run *run, const matmul_case *c) {
         verdict_of_elements(dense, want, tol, c->m * c->n, &verdict);
       }
     }
-    report(run, "matmul", shape, variants[v], &verdict, error);
+    report(run, "matmul", shape, variants[v], plan, &verdict, error);
     if (cb) clReleaseMemObject(cb);
     if (bb) clReleaseMemObject(bb);
     if (ab) clReleaseMemObject(ab);
@@ -300,30 +327,31 @@ int cmd_check(int argc, char **argv) {
     int r = 0;
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       usage(stdout);
-      return 0;
+      return TOOL_EXIT_OK;
+    } else if (!strcmp(argv[i], "--version")) {
+      return tool_print_version();
+    } else if (!strcmp(argv[i], "--quiet")) {
+      tool_set_quiet(1);
     } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
-      if (r < 0) return 2;
+      if (r < 0) return TOOL_EXIT_USAGE;
       device = v;
     } else {
-      fprintf(stderr, "oclfuse check: unknown option '%s' (see oclfuse check --help)\n", argv[i]);
-      return 2;
+      tool_error("unknown option '%s' (see oclfuse check --help)", argv[i]);
+      return TOOL_EXIT_USAGE;
     }
   }
   check_run run;
   memset(&run, 0, sizeof run);
-  ocf_status status = ocf_context_create(device, &run.ctx);
-  if (status != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse check: no device for '%s': %s: %s\n", device ? device : "(default)",
-            ocf_status_name(status), ocf_last_error());
-    return device && (status == OCF_ERR_INVALID_SPEC || status == OCF_ERR_NO_DEVICE) ? 2 : 1;
-  }
+  int opened = tool_open_context(device, &run.ctx);
+  if (opened != TOOL_EXIT_OK) return opened;
   run.queue = ocf_context_queue(run.ctx);
   ocf_device_info_init(&run.info);
   ocf_context_device_info(run.ctx, &run.info);
   printf("device %u:%u %s (%s), driver %s\n\n", run.info.platform_index, run.info.device_index,
          run.info.device_name, tool_device_type_name(run.info.type), run.info.driver_version);
-  printf("%-8s %-34s %-9s %10s %10s %-9s %s\n", "op", "shape", "variant", "max error", "tolerance",
-         "measure", "result");
+  printf("%-8s %-34s %-9s %-24s %10s %10s %-9s %s\n", "op", "shape", "variant", "kernel/workgroup",
+         "max error", "tolerance", "measure", "result");
+  fflush(stdout);
 
   static const add_case adds[] = {{1, 0, 0, 0, 0},     {1000, 0, 0, 0, 0},    {4099, 0, 0, 0, 0},
                                   {65539, 0, 0, 0, 0}, {1 << 20, 0, 0, 0, 0}, {4099, 1, 2, 3, 0},
@@ -340,19 +368,24 @@ int cmd_check(int argc, char **argv) {
       {257, 129, 511, 1, OCF_NO_TRANS, OCF_TRANS, 0.5f, 2.0f, 0},
       {65, 33, 97, 0, OCF_TRANS, OCF_TRANS, -1.0f, 1.0f, 0},
       {200, 300, 100, 0, OCF_NO_TRANS, OCF_NO_TRANS, 1.0f, 0.0f, 1}};
+  const size_t add_count = sizeof adds / sizeof adds[0];
+  const size_t softmax_count = sizeof softmaxes / sizeof softmaxes[0];
+  const size_t matmul_count = sizeof matmuls / sizeof matmuls[0];
+  tool_progress_begin(3 * (add_count + softmax_count + matmul_count));
   int rc = 0;
-  for (size_t i = 0; rc == 0 && i < sizeof adds / sizeof adds[0]; i++)
+  for (size_t i = 0; rc == 0 && i < add_count; i++)
     rc = check_add(&run, &adds[i]);
-  for (size_t i = 0; rc == 0 && i < sizeof softmaxes / sizeof softmaxes[0]; i++)
+  for (size_t i = 0; rc == 0 && i < softmax_count; i++)
     rc = check_softmax(&run, &softmaxes[i]);
-  for (size_t i = 0; rc == 0 && i < sizeof matmuls / sizeof matmuls[0]; i++)
+  for (size_t i = 0; rc == 0 && i < matmul_count; i++)
     rc = check_matmul(&run, &matmuls[i]);
   ocf_context_release(run.ctx);
+  tool_progress_clear();
   if (rc) {
-    fprintf(stderr, "oclfuse check: stopped: out of host memory\n");
-    return 1;
+    tool_error("stopped: out of host memory");
+    return TOOL_EXIT_FAILURE;
   }
   printf("\n%d of %d cases passed%s\n", run.cases - run.failures, run.cases,
          run.failures ? "" : ": all right");
-  return run.failures ? 1 : 0;
+  return run.failures ? TOOL_EXIT_FAILURE : TOOL_EXIT_OK;
 }

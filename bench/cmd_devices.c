@@ -5,12 +5,16 @@
 #include <string.h>
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: oclfuse devices\n"
+  fprintf(out, "usage: oclfuse devices [options]\n"
                "\n"
                "Lists every OpenCL device of every platform as P:D (the indices --device takes),\n"
                "with its type, name, vendor, compute units, memory, maximum workgroup size,\n"
                "driver and OpenCL version, and says which device is chosen when no --device is\n"
-               "given ($OCLFUSE_DEVICE, else the first GPU, else the first device).\n");
+               "given ($OCLFUSE_DEVICE, else the first GPU, else the first device). Finding no\n"
+               "device at all is a failure (exit status 1).\n"
+               "\n"
+               "options:\n");
+  tool_usage_common(out, 0);
 }
 
 static double mib(cl_ulong bytes) {
@@ -21,35 +25,43 @@ int cmd_devices(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
       usage(stdout);
-      return 0;
+      return TOOL_EXIT_OK;
+    } else if (!strcmp(argv[i], "--version")) {
+      return tool_print_version();
+    } else if (!strcmp(argv[i], "--quiet")) {
+      tool_set_quiet(1); /* nothing to leave out: devices prints no progress */
+    } else {
+      tool_error("unknown option '%s' (see oclfuse devices --help)", argv[i]);
+      return TOOL_EXIT_USAGE;
     }
-    fprintf(stderr, "oclfuse devices: unknown argument '%s' (see oclfuse devices --help)\n",
-            argv[i]);
-    return 2;
   }
   size_t count = 0;
   ocf_status status = ocf_devices_list(NULL, 0, &count);
   if (status != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse devices: %s: %s\n", ocf_status_name(status), ocf_last_error());
-    return 1;
+    char text[1024];
+    tool_status_text(text, sizeof text, "ocf_devices_list", status);
+    tool_error("%s", text);
+    return TOOL_EXIT_FAILURE;
   }
   if (count == 0) {
-    printf("no OpenCL devices (is an ICD installed, e.g. pocl-opencl-icd?)\n");
-    return 1;
+    tool_error("no OpenCL devices (is an ICD installed, e.g. pocl-opencl-icd?)");
+    return TOOL_EXIT_FAILURE;
   }
   ocf_device_info *devices = calloc(count, sizeof *devices);
   for (size_t i = 0; devices && i < count; i++)
     ocf_device_info_init(&devices[i]);
   if (!devices) {
-    fprintf(stderr, "oclfuse devices: out of host memory\n");
-    return 1;
+    tool_error("out of host memory");
+    return TOOL_EXIT_FAILURE;
   }
   size_t listed = 0;
   status = ocf_devices_list(devices, count, &listed);
   if (status != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse devices: %s: %s\n", ocf_status_name(status), ocf_last_error());
+    char text[1024];
+    tool_status_text(text, sizeof text, "ocf_devices_list", status);
+    tool_error("%s", text);
     free(devices);
-    return 1;
+    return TOOL_EXIT_FAILURE;
   }
   if (listed < count) count = listed;
   unsigned last_platform = (unsigned)-1;
@@ -81,6 +93,10 @@ int cmd_devices(int argc, char **argv) {
                          : "no $OCLFUSE_DEVICE: the first GPU, else the "
                            "first device");
   else
-    printf("\ndefault: none: %s: %s\n", ocf_status_name(status), ocf_last_error());
-  return status == OCF_SUCCESS ? 0 : 1;
+    printf("\ndefault: none: %s (%s)\n", ocf_last_error(), ocf_status_name(status));
+  if (status == OCF_SUCCESS) return TOOL_EXIT_OK;
+  /* A $OCLFUSE_DEVICE that names nothing is the same usage error as a bad --device elsewhere. */
+  return env && env[0] && (status == OCF_ERR_INVALID_SPEC || status == OCF_ERR_NO_DEVICE)
+             ? TOOL_EXIT_USAGE
+             : TOOL_EXIT_FAILURE;
 }

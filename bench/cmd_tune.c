@@ -39,19 +39,16 @@ static void usage(FILE *out) {
       "                    a class keeps the best found so far when it runs out\n"
       "  --fresh           ignore the progress of an interrupted run and start over\n"
       "  --show            print the tuning in force for the device and exit\n"
-      "  --list            print every op's tunables, ranges and shape classes and exit\n"
-      "  --device SPEC     \"P:D\" or a name substring (see `oclfuse devices`)\n"
-      "  --quiet           no progress lines on stderr\n"
-      "  -h, --help        this text\n"
-      "\n"
-      "Exit status: 0 done (also when nothing beat the built-in choice); 1 a failure, or no\n"
-      "class could be measured; 2 bad usage.\n");
+      "  --list            print every op's tunables, ranges and shape classes and exit\n");
+  tool_usage_common(out, 1);
+  fputs("Nothing beating the built-in choice is not a failure; no class measured at all is.\n",
+        out);
 }
 
 typedef struct tune_options {
   int ops[OCF_OP_COUNT];
   double budget_s; /* 0: by device type */
-  int fresh, show, list, quiet;
+  int fresh, show, list;
   const char *device;
 } tune_options;
 
@@ -76,11 +73,11 @@ static int parse_ops(const char *text, tune_options *o) {
     p += length + 1;
   }
 bad:
-  fprintf(stderr, "oclfuse tune: --op wants add, softmax, matmul or all, not '%s'\n", text);
+  tool_error("--op wants add, softmax, matmul or all, not '%s'", text);
   return -1;
 }
 
-/* 0 parsed, 1 help shown, -1 error (printed). */
+/* 0 parsed, 1 help or version shown, -1 error (printed). */
 static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
   for (int op = 0; op < OCF_OP_COUNT; op++)
@@ -97,15 +94,18 @@ static int parse_options(int argc, char **argv, tune_options *o) {
       o->show = 1;
     } else if (!strcmp(argv[i], "--list")) {
       o->list = 1;
+    } else if (!strcmp(argv[i], "--version")) {
+      tool_print_version();
+      return 1;
     } else if (!strcmp(argv[i], "--quiet")) {
-      o->quiet = 1;
+      tool_set_quiet(1);
     } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
       if (r < 0 || parse_ops(v, o)) return -1;
     } else if ((r = tool_option(argc, argv, &i, "--budget", &v)) != 0) {
       int seconds = 0;
       if (r < 0) return -1;
       if (tool_parse_count(v, 86400, &seconds)) {
-        fprintf(stderr, "oclfuse tune: --budget wants seconds from 1 to 86400, not '%s'\n", v);
+        tool_error("--budget wants seconds from 1 to 86400, not '%s'", v);
         return -1;
       }
       o->budget_s = seconds;
@@ -113,7 +113,7 @@ static int parse_options(int argc, char **argv, tune_options *o) {
       if (r < 0) return -1;
       o->device = v;
     } else {
-      fprintf(stderr, "oclfuse tune: unknown option '%s' (see oclfuse tune --help)\n", argv[i]);
+      tool_error("unknown option '%s' (see oclfuse tune --help)", argv[i]);
       return -1;
     }
   }
@@ -210,9 +210,31 @@ typedef struct tune_state {
     tune_result result;
   } * tried;
   size_t tried_count;
+  /* The kernel and workgroup each candidate measured here ran with (its first shape's plan). */
+  struct planned {
+    char values[1024];
+    char kernel[64];
+  } * plans;
+  size_t plan_count;
   double started_ms, deadline_ms;
-  int quiet;
 } tune_state;
+
+/* Remembers the kernel a candidate's first shape ran, for the summary. */
+static void keep_plan(tune_state *s, const char *values, const tool_results *results) {
+  if (results->count == 0 || results->rows[0].status != ROW_OK) return;
+  void *grown = realloc(s->plans, (s->plan_count + 1) * sizeof *s->plans);
+  if (!grown) return; /* the summary then says "-" */
+  s->plans = grown;
+  struct planned *p = &s->plans[s->plan_count++];
+  snprintf(p->values, sizeof p->values, "%s", values);
+  tool_plan_brief(results->rows[0].plan, p->kernel, sizeof p->kernel);
+}
+
+static const char *plan_of(const tune_state *s, const char *values) {
+  for (size_t i = 0; i < s->plan_count; i++)
+    if (!strcmp(s->plans[i].values, values)) return s->plans[i].kernel;
+  return NULL;
+}
 
 static int find_tried(const tune_state *s, const char *values, tune_result *result) {
   for (size_t i = 0; i < s->tried_count; i++)
@@ -255,6 +277,7 @@ static void measure_candidate(void *user, const char *values, tune_result *resul
       timed++;
     }
   }
+  keep_plan(s, values, &results);
   tool_results_free(&results);
   s->env->results = NULL;
   if (wrong) {
@@ -277,7 +300,6 @@ record:
 static void report_progress(void *user, int done, int planned, const char *values,
                             const tune_result *result, double best_ms) {
   tune_state *s = user;
-  if (s->quiet) return;
   double left_s = (s->deadline_ms - tool_clock_ms()) / 1e3;
   if (left_s < 0) left_s = 0;
   char outcome[48];
@@ -285,10 +307,11 @@ static void report_progress(void *user, int done, int planned, const char *value
     snprintf(outcome, sizeof outcome, "%.4g ms", result->score_ms);
   else
     snprintf(outcome, sizeof outcome, "%s", result->outcome == TUNE_WRONG ? "WRONG" : "failed");
-  fprintf(stderr, "[%d/%d] %s %s: %s (best %.4g ms) %.60s%s | %dm%02ds left\n", done,
-          planned > done ? planned : done, ocf_op_schema_get(s->op)->name,
-          ocf_shape_class_name(s->op, s->shape_class), outcome, best_ms, values,
-          strlen(values) > 60 ? "..." : "", (int)left_s / 60, (int)left_s % 60);
+  /* The time left is what the class's share of the budget allows: at most that. */
+  tool_progress_text("[%d/%d] %s %s, at most %dm%02ds left: %s (best %.4g ms) %.60s%s", done,
+                     planned > done ? planned : done, ocf_op_schema_get(s->op)->name,
+                     ocf_shape_class_name(s->op, s->shape_class), (int)left_s / 60,
+                     (int)left_s % 60, outcome, best_ms, values, strlen(values) > 60 ? "..." : "");
 }
 
 /* ---- progress file: "tried <op> <class> <ok|wrong|failed> <ms> <values>" lines ---- */
@@ -384,6 +407,7 @@ typedef struct class_outcome {
   unsigned shape_class;
   tune_summary summary;
   int measured;
+  char kernel[64]; /* the kernel/workgroup the chosen values ran, "" when not seen this run */
 } class_outcome;
 
 /* The tuned classes' values as a database for the device; 0, or -1 (printed). */
@@ -407,7 +431,7 @@ static int write_database(const char *path, const ocf_device_info *info,
   char *text = failed ? NULL : ocf_tuning_db_format(&db);
   ocf_tuning_db_free(&db);
   if (!text) {
-    fprintf(stderr, "oclfuse tune: out of memory writing the database\n");
+    tool_error("out of memory writing the database");
     return -1;
   }
   char dir[4096];
@@ -416,23 +440,25 @@ static int write_database(const char *path, const ocf_device_info *info,
   if (slash) *slash = '\0';
   int rc = ocf_make_dirs(dir) == 0 ? ocf_write_file_atomic(path, text, strlen(text)) : -1;
   free(text);
-  if (rc) fprintf(stderr, "oclfuse tune: cannot write %s: %s\n", path, strerror(errno));
+  if (rc) tool_error("cannot write %s: %s", path, strerror(errno));
   return rc;
 }
 
 static void print_summary(const class_outcome *outcomes, size_t count, double seconds) {
-  printf("\n%-8s %-8s %10s %10s %8s  %s\n", "op", "class", "before ms", "after ms", "speedup",
-         "values (after)");
+  tool_progress_clear();
+  printf("\n%-8s %-8s %10s %10s %8s  %-24s %s\n", "op", "class", "before ms", "after ms", "speedup",
+         "kernel/workgroup", "values (after)");
   for (size_t i = 0; i < count; i++) {
     const class_outcome *c = &outcomes[i];
     const char *op = ocf_op_schema_get(c->op)->name;
     const char *cls = ocf_shape_class_name(c->op, c->shape_class);
     if (!c->measured) {
-      printf("%-8s %-8s %10s %10s %8s  %s\n", op, cls, "-", "-", "-", "not measured");
+      printf("%-8s %-8s %10s %10s %8s  %-24s %s\n", op, cls, "-", "-", "-", "-", "not measured");
       continue;
     }
-    printf("%-8s %-8s %10.4g %10.4g %7.2fx  %s%s\n", op, cls, c->summary.start_ms,
-           c->summary.best_ms, c->summary.start_ms / c->summary.best_ms, c->summary.best,
+    printf("%-8s %-8s %10.4g %10.4g %7.2fx  %-24s %s%s\n", op, cls, c->summary.start_ms,
+           c->summary.best_ms, c->summary.start_ms / c->summary.best_ms,
+           c->kernel[0] ? c->kernel : "(resumed)", c->summary.best,
            c->summary.complete ? "" : " (budget ran out)");
   }
   printf("\n%.0f s in all; times are geometric means of each class's shapes (device-side "
@@ -443,18 +469,14 @@ static void print_summary(const class_outcome *outcomes, size_t count, double se
 int cmd_tune(int argc, char **argv) {
   tune_options o;
   int parsed = parse_options(argc, argv, &o);
-  if (parsed) return parsed > 0 ? 0 : 2;
+  if (parsed) return parsed > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
   if (o.list) return list_tunables(&o);
   double started = tool_clock_ms();
 
   /* The database path, from a context that reads it as any program would. */
   ocf_context *ctx = NULL;
-  ocf_status status = ocf_context_create(o.device, &ctx);
-  if (status != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse tune: no device for '%s': %s: %s\n", o.device ? o.device : "(default)",
-            ocf_status_name(status), ocf_last_error());
-    return status == OCF_ERR_INVALID_SPEC || status == OCF_ERR_NO_DEVICE ? 2 : 1;
-  }
+  int opened = tool_open_context(o.device, &ctx);
+  if (opened != TOOL_EXIT_OK) return opened;
   ocf_device_info info;
   ocf_device_info_init(&info);
   ocf_context_device_info(ctx, &info);
@@ -464,20 +486,20 @@ int cmd_tune(int argc, char **argv) {
     return rc;
   }
   char path[4096];
-  if (ocf_tuning_database_path(ctx, path, sizeof path) != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse tune: %s\n", ocf_last_error());
+  ocf_status status = ocf_tuning_database_path(ctx, path, sizeof path);
+  if (status != OCF_SUCCESS) {
+    char text[1024];
+    tool_status_text(text, sizeof text, "ocf_tuning_database_path", status);
+    tool_error("%s", text);
     ocf_context_release(ctx);
-    return 1;
+    return TOOL_EXIT_FAILURE;
   }
   ocf_context_release(ctx);
 
   /* Measure from the built-in choice (and shipped databases), not from an earlier tuning. */
   setenv("OCLFUSE_TUNING_DB", "0", 1);
-  status = ocf_context_create(o.device, &ctx);
-  if (status != OCF_SUCCESS) {
-    fprintf(stderr, "oclfuse tune: %s: %s\n", ocf_status_name(status), ocf_last_error());
-    return 1;
-  }
+  opened = tool_open_context(o.device, &ctx);
+  if (opened != TOOL_EXIT_OK) return opened;
   tool_bench_env env;
   memset(&env, 0, sizeof env);
   env.ctx = ctx;
@@ -489,7 +511,7 @@ int cmd_tune(int argc, char **argv) {
   tool_timer timer;
   if (tool_timer_init(&timer, ctx, env.gpu ? 300.0 : 400.0, 1)) {
     ocf_context_release(ctx);
-    return 1;
+    return TOOL_EXIT_FAILURE;
   }
   env.timer = &timer;
 
@@ -521,15 +543,12 @@ int cmd_tune(int argc, char **argv) {
   FILE *progress = NULL;
   if (ocf_make_dirs(dir) == 0) progress = fopen(progress_path, resume ? "a" : "w");
   if (progress && !resume) fputs(header, progress);
-  if (!progress)
-    fprintf(stderr, "oclfuse tune: cannot write %s: the run will not be resumable\n",
-            progress_path);
+  if (!progress) tool_error("cannot write %s: the run will not be resumable", progress_path);
 
   double budget_ms = (o.budget_s > 0 ? o.budget_s : env.gpu ? 240.0 : 600.0) * 1e3;
   double deadline = started + budget_ms;
-  if (!o.quiet)
-    fprintf(stderr, "oclfuse tune: %s, %zu shape classes, budget %.0f s%s\n", info.device_name,
-            outcome_count, budget_ms / 1e3, resume ? ", resuming an interrupted run" : "");
+  tool_note("%s, %zu shape classes, budget %.0f s%s", info.device_name, outcome_count,
+            budget_ms / 1e3, resume ? ", resuming an interrupted run" : "");
   int measured_any = 0;
   for (size_t i = 0; i < outcome_count; i++) {
     class_outcome *c = &outcomes[i];
@@ -541,41 +560,45 @@ int cmd_tune(int argc, char **argv) {
     state.op = c->op;
     state.shape_class = c->shape_class;
     state.progress_file = progress;
-    state.quiet = o.quiet;
     representative_shapes(c->op, c->shape_class, env.gpu, &state.shapes);
     if (resume) load_progress(progress_path, header, &state);
     /* The classes left share what is left of the budget. */
     double now = tool_clock_ms();
     state.deadline_ms = now + (deadline - now) / (double)(outcome_count - i);
     char start[2048];
-    if (ocf_context_get_tuning(ctx, op_name, OCF_F32, cls, start, sizeof start) != OCF_SUCCESS) {
-      fprintf(stderr, "oclfuse tune: %s\n", ocf_last_error());
+    status = ocf_context_get_tuning(ctx, op_name, OCF_F32, cls, start, sizeof start);
+    if (status != OCF_SUCCESS) {
+      char text[1024];
+      tool_status_text(text, sizeof text, "ocf_context_get_tuning", status);
+      tool_error("%s", text);
       continue;
     }
     tune_search search = {
         (int)c->op, start, measure_candidate, report_progress, &state, state.deadline_ms, 0.02, 3};
     c->measured = tune_run(&search, &c->summary) == 0;
+    const char *kernel = plan_of(&state, c->summary.best);
+    snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "");
     free(state.tried);
+    free(state.plans);
     if (!c->measured) {
-      fprintf(stderr, "oclfuse tune: %s %s: the built-in choice could not be measured right\n",
-              op_name, cls);
+      tool_error("%s %s: the built-in choice could not be measured right", op_name, cls);
       continue;
     }
     measured_any = 1;
     /* Each class's own values stay set while the next is tuned (classes do not overlap). */
     ocf_context_set_tuning(ctx, op_name, OCF_F32, cls, c->summary.best);
-    if (write_database(path, &info, outcomes, i + 1) == 0 && !o.quiet)
-      fprintf(stderr, "oclfuse tune: %s %s done: %.4g -> %.4g ms; %s updated\n", op_name, cls,
-              c->summary.start_ms, c->summary.best_ms, path);
+    if (write_database(path, &info, outcomes, i + 1) == 0)
+      tool_note("%s %s done: %.4g -> %.4g ms; %s updated", op_name, cls, c->summary.start_ms,
+                c->summary.best_ms, path);
   }
   if (progress) fclose(progress);
-  int rc = measured_any ? 0 : 1;
+  int rc = measured_any ? TOOL_EXIT_OK : TOOL_EXIT_FAILURE;
   if (measured_any && write_database(path, &info, outcomes, outcome_count) == 0) {
     remove(progress_path); /* complete: nothing to resume */
     print_summary(outcomes, outcome_count, (tool_clock_ms() - started) / 1e3);
     printf("database %s\n", path);
   } else {
-    rc = 1;
+    rc = TOOL_EXIT_FAILURE;
   }
   tool_timer_release(&timer);
   tool_clblast_release();

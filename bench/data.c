@@ -6,11 +6,11 @@
 static void *alloc_checked(size_t count, size_t size) {
   if (count == 0) count = 1;
   if (count > SIZE_MAX / size) {
-    fprintf(stderr, "oclfuse: %zu elements of %zu bytes overflow size_t\n", count, size);
+    tool_error("%zu elements of %zu bytes overflow size_t", count, size);
     return NULL;
   }
   void *p = malloc(count * size);
-  if (!p) fprintf(stderr, "oclfuse: out of host memory (%zu bytes)\n", count * size);
+  if (!p) tool_error("out of host memory (%zu bytes)", count * size);
   return p;
 }
 

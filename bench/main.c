@@ -17,32 +17,43 @@ static void usage(FILE *out) {
           "  tune      search the tunables per shape class and write the tuning database\n"
           "  warmup    build every program the ops need into the on-disk cache\n"
           "\n"
-          "`oclfuse <command> --help` describes a command's options.\n"
+          "`oclfuse <command> --help` describes a command's options. Every command takes\n"
+          "--quiet (no progress lines or notes on stderr), --version and --help.\n"
           "A device is chosen with --device SPEC: \"P:D\" indices (see `oclfuse devices`) or a\n"
-          "name substring; without it, $OCLFUSE_DEVICE, else the first GPU, else any device.\n",
-          ocf_version_string());
+          "name substring; without it, $OCLFUSE_DEVICE, else the first GPU, else any device.\n"
+          "Messages on stderr start with the command (\"oclfuse bench: ...\"); a library error\n"
+          "names the function and the argument (\"ocf_softmax: in: ... (OCF_ERR_...)\").\n"
+          "\n"
+          "%s",
+          ocf_version_string(), tool_exit_status_table);
 }
 
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+} command;
+
 int main(int argc, char **argv) {
+  static const command commands[] = {{"devices", cmd_devices},
+                                     {"check", cmd_check},
+                                     {"bench", cmd_bench},
+                                     {"tune", cmd_tune},
+                                     {"warmup", cmd_warmup}};
   if (argc < 2) {
     usage(stderr);
-    return 2;
+    return TOOL_EXIT_USAGE;
   }
-  const char *command = argv[1];
-  if (!strcmp(command, "--help") || !strcmp(command, "-h") || !strcmp(command, "help")) {
+  const char *name = argv[1];
+  if (!strcmp(name, "--help") || !strcmp(name, "-h") || !strcmp(name, "help")) {
     usage(stdout);
-    return 0;
+    return TOOL_EXIT_OK;
   }
-  if (!strcmp(command, "--version")) {
-    printf("oclfuse %s\n", ocf_version_string());
-    return 0;
-  }
-  if (!strcmp(command, "devices")) return cmd_devices(argc - 1, argv + 1);
-  if (!strcmp(command, "check")) return cmd_check(argc - 1, argv + 1);
-  if (!strcmp(command, "bench")) return cmd_bench(argc - 1, argv + 1);
-  if (!strcmp(command, "tune")) return cmd_tune(argc - 1, argv + 1);
-  if (!strcmp(command, "warmup")) return cmd_warmup(argc - 1, argv + 1);
-  fprintf(stderr, "oclfuse: unknown command '%s'\n\n", command);
-  usage(stderr);
-  return 2;
+  if (!strcmp(name, "--version")) return tool_print_version();
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(name, commands[i].name)) {
+      tool_set_command(name);
+      return commands[i].run(argc - 1, argv + 1);
+    }
+  tool_error("unknown command '%s' (see oclfuse --help)", name);
+  return TOOL_EXIT_USAGE;
 }

@@ -107,7 +107,7 @@ static int write_data(const char *dir, const tool_results *results, const chart 
   snprintf(path, path_len, "%s/%s.dat", dir, c->name);
   FILE *f = fopen(path, "w");
   if (!f) {
-    fprintf(stderr, "oclfuse bench: cannot write %s\n", path);
+    tool_error("cannot write %s", path);
     free(path);
     return -1;
   }
@@ -140,7 +140,7 @@ static int write_data(const char *dir, const tool_results *results, const chart 
   }
   int bad = ferror(f);
   if (fclose(f) || bad) {
-    fprintf(stderr, "oclfuse bench: error writing %s\n", path);
+    tool_error("error writing %s", path);
     free(path);
     return -1;
   }
@@ -158,7 +158,7 @@ static int script_chart(FILE *gp, const char *dir, const tool_results *results, 
   for (size_t l = 0; l < c->line_count; l++)
     any |= has_data[l];
   if (!any) {
-    fprintf(stderr, "oclfuse bench: no successful %s rows: %s.png not drawn\n", c->op, c->name);
+    tool_error("no successful %s rows: %s.png not drawn", c->op, c->name);
     return 0;
   }
   char title[512];
@@ -231,7 +231,7 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
   snprintf(path, path_len, "%s/charts.gp", dir);
   FILE *gp = fopen(path, "w");
   if (!gp) {
-    fprintf(stderr, "oclfuse bench: cannot write %s\n", path);
+    tool_error("cannot write %s", path);
     free(path);
     return -1;
   }
@@ -244,20 +244,19 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
   }
   if (fclose(gp) && rc == 0) rc = -1;
   if (rc == 0 && drawn == 0) {
-    fprintf(stderr, "oclfuse bench: nothing to plot (no successful rows)\n");
+    tool_error("nothing to plot (no successful rows)");
     rc = -1;
   }
   if (rc == 0 && !tool_gnuplot_available()) {
-    fprintf(stderr,
-            "oclfuse bench: no gnuplot: wrote the data and %s; run `gnuplot charts.gp` in that "
-            "directory to draw the PNGs\n",
-            path);
+    tool_error("no gnuplot: wrote the data and %s; run `gnuplot charts.gp` in that "
+               "directory to draw the PNGs",
+               path);
     rc = -1;
   } else if (rc == 0) {
     /* The directory goes to gnuplot as a quoted string, never through a shell. */
     FILE *pipe = popen("gnuplot", "w");
     if (!pipe) {
-      fprintf(stderr, "oclfuse bench: cannot run gnuplot\n");
+      tool_error("cannot run gnuplot");
       rc = -1;
     } else {
       fprintf(pipe, "cd ");
@@ -265,7 +264,7 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
       fprintf(pipe, "\nload 'charts.gp'\n");
       int status = pclose(pipe);
       if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "oclfuse bench: gnuplot failed on %s (its messages are above)\n", path);
+        tool_error("gnuplot failed on %s (its messages are above)", path);
         rc = -1;
       }
     }

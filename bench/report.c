@@ -120,9 +120,7 @@ static void json_row(FILE *out, const tool_row *r) {
   fputs("}", out);
 }
 
-/* "softmax_rows/128" (+1 for each further kernel) from a plan's description
-   "softmax_rows wg=128 groups=512 + ... (-D...)"; "" when there is none. */
-static void plan_brief(const char *plan, char *out, size_t capacity) {
+void tool_plan_brief(const char *plan, char *out, size_t capacity) {
   out[0] = '\0';
   if (!plan[0]) return;
   size_t name = strcspn(plan, " ");
@@ -287,7 +285,7 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
     else
       fprintf(out, "%5s ", "auto");
     char brief[64];
-    plan_brief(r->plan, brief, sizeof brief);
+    tool_plan_brief(r->plan, brief, sizeof brief);
     fprintf(out, "%-26s %-7s ", brief[0] ? brief : "-", tool_row_status_name(r->status));
     table_number(out, 9, "%*.4f", r->median_ms);
     fputc(' ', out);
@@ -304,6 +302,13 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
     table_error(out, r);
     fprintf(out, "  %s%s%s\n", r->checked, r->checked[0] && r->note[0] ? "; " : "", r->note);
   }
+  for (size_t i = 0; i < results->count; i++)
+    if (results->rows[i].percent_of_ceiling > 100.0) {
+      fprintf(out, "\n%%ceil above 100 (\"cache-resident\"): the data of those sizes stays in the "
+                   "device's caches,\nwhich move it faster than the memory the copy ceiling "
+                   "measures on a large buffer.\n");
+      break;
+    }
   fprintf(out, "\n%.1f s in all\n", meta->seconds);
 }
 

@@ -32,7 +32,7 @@ tool_row *tool_results_add(tool_results *results, const char *op, const char *sh
     size_t capacity = results->capacity ? results->capacity * 2 : 64;
     tool_row *rows = realloc(results->rows, capacity * sizeof *rows);
     if (!rows) {
-      fprintf(stderr, "oclfuse: out of host memory for result rows\n");
+      tool_error("out of host memory for result rows");
       return NULL;
     }
     results->rows = rows;
@@ -139,6 +139,15 @@ static void sort_rows(tool_results *results) {
   free(sorted);
 }
 
+/* Says why a rate can pass the ceiling, after the row's note: the copy ceiling is timed on a
+   buffer far larger than any cache, so a size the caches hold moves faster than it. */
+static void note_above_ceiling(tool_row *row, int flops) {
+  const char *why =
+      flops ? "above the measured FMA peak" : "above the copy ceiling: cache-resident";
+  size_t used = strlen(row->note);
+  snprintf(row->note + used, sizeof row->note - used, "%s%s", used ? "; " : "", why);
+}
+
 void tool_results_finish(tool_results *results, const tool_ceiling *ceiling) {
   for (size_t i = 0; i < results->count; i++) {
     tool_row *r = &results->rows[i];
@@ -147,6 +156,7 @@ void tool_results_finish(tool_results *results, const tool_ceiling *ceiling) {
     r->rate = r->work / (r->median_ms * 1e-3) * 1e-9;
     double top = flops ? ceiling->fma_gflops : ceiling->copy_gbps;
     if (strcmp(r->op, "ceiling") != 0 && top > 0.0) r->percent_of_ceiling = 100.0 * r->rate / top;
+    if (r->percent_of_ceiling > 100.0) note_above_ceiling(r, flops);
   }
   /* Speed-up over the same op and shape's baseline (the unfused/untiled kernel). */
   for (size_t i = 0; i < results->count; i++) {

@@ -43,7 +43,7 @@ static int run_delay(tool_timer *timer, cl_uint iterations, cl_event *event) {
   if (err == CL_SUCCESS)
     err = clEnqueueNDRangeKernel(timer->queue, timer->delay, 1, NULL, &one, &one, 0, NULL, event);
   if (err != CL_SUCCESS) {
-    fprintf(stderr, "oclfuse: gate kernel: %s\n", ocf_status_name((ocf_status)err));
+    tool_error("gate kernel: %s", ocf_status_name((ocf_status)err));
     return -1;
   }
   return 0;
@@ -65,7 +65,7 @@ int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int q
     timer->delay_out =
         clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE, sizeof(float), NULL, &err);
   if (err != CL_SUCCESS) {
-    fprintf(stderr, "oclfuse: timer setup: %s\n", ocf_status_name((ocf_status)err));
+    tool_error("timer setup: %s", ocf_status_name((ocf_status)err));
     tool_timer_release(timer);
     return -1;
   }
@@ -79,7 +79,7 @@ int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int q
         tool_event_ns(event, CL_PROFILING_COMMAND_START, &start) ||
         tool_event_ns(event, CL_PROFILING_COMMAND_END, &end)) {
       if (event) clReleaseEvent(event);
-      fprintf(stderr, "oclfuse: cannot time the gate kernel (is profiling enabled?)\n");
+      tool_error("cannot time the gate kernel (is profiling enabled?)");
       tool_timer_release(timer);
       return -1;
     }
@@ -101,12 +101,12 @@ void tool_timer_release(tool_timer *timer) {
 
 void tool_progress(const tool_timer *timer, const char *fmt, ...) {
   if (timer->quiet) return;
+  char what[400];
   va_list ap;
   va_start(ap, fmt);
-  fputs("oclfuse bench: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  vsnprintf(what, sizeof what, fmt, ap);
   va_end(ap);
+  tool_progress_step(timer->rows ? timer->rows->count : 0, "%s", what);
 }
 
 static int compare_doubles(const void *pa, const void *pb) {

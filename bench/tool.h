@@ -2,6 +2,7 @@
  * The oclfuse command-line tool: declarations shared by its source files.
  *
  *   main.c              dispatches the subcommands
+ *   messages.c          errors, notes and progress on stderr; the help every command shares
  *   args.c              option and number parsing
  *   clutil.c            small OpenCL helpers (program build, event times, buffers)
  *   data.c              host allocations (inputs: tests/fill.h)
@@ -39,11 +40,50 @@
 
 /* ---- main.c: subcommands (argv[0] is the subcommand's name); each returns the exit status ---- */
 
+/* The exit statuses, the same for every command (tool_exit_status_table says them in words). */
+#define TOOL_EXIT_OK 0      /* all good */
+#define TOOL_EXIT_FAILURE 1 /* a wrong result, a failed call, or nothing measured */
+#define TOOL_EXIT_USAGE 2   /* bad usage, a device named that is malformed or absent */
+
 int cmd_devices(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_warmup(int argc, char **argv);
+
+/* ---- messages.c ---- */
+
+/* Sets the command named in every message: "bench" gives "oclfuse bench: ...". */
+void tool_set_command(const char *name);
+/* --quiet: no notes and no progress (errors still print). */
+void tool_set_quiet(int on);
+int tool_is_quiet(void);
+/* "oclfuse <command>: <text>" on stderr: an error always, a note unless quiet. */
+void tool_error(const char *fmt, ...) TOOL_PRINTF(1, 2);
+void tool_note(const char *fmt, ...) TOOL_PRINTF(1, 2);
+/* Progress of a run of `total` steps, timed from now. */
+void tool_progress_begin(size_t total);
+/* "[step/total] <text>, about XmYYs left" (from the time the steps before took), unless quiet. */
+void tool_progress_step(size_t step, const char *fmt, ...) TOOL_PRINTF(2, 3);
+/* A progress line as it is given, unless quiet. */
+void tool_progress_text(const char *fmt, ...) TOOL_PRINTF(1, 2);
+/* Clears a terminal's progress line; call it before printing results to stdout. */
+void tool_progress_clear(void);
+/* Writes "function: argument: why (STATUS_NAME)" into err, right after a failed liboclfuse call,
+   naming the function once whether or not ocf_last_error() starts with it. */
+void tool_status_text(char *err, size_t errlen, const char *function, int status);
+/* The same, returning TOOL_REFUSED for OCF_ERR_INVALID_WORKGROUP and TOOL_FAILED otherwise. */
+int tool_library_failure(int status, const char *function, char *err, size_t errlen);
+/* Creates the context for `spec` (NULL: the default rule). Returns TOOL_EXIT_OK, or prints why
+   and returns TOOL_EXIT_USAGE for a device named (--device or $OCLFUSE_DEVICE) that is malformed
+   or matches nothing, TOOL_EXIT_FAILURE for anything else. */
+int tool_open_context(const char *spec, ocf_context **ctx);
+/* Prints "oclfuse VERSION" on stdout; returns TOOL_EXIT_OK. */
+int tool_print_version(void);
+/* The options every command takes (--device when with_device), and the exit status line. */
+void tool_usage_common(FILE *out, int with_device);
+/* The exit status table, for `oclfuse --help`. */
+extern const char tool_exit_status_table[];
 
 /* ---- args.c ---- */
 
@@ -74,11 +114,6 @@ int tool_poison(ocf_context *ctx, cl_mem buffer, size_t floats);
 cl_ulong tool_max_alloc(cl_device_id device);
 /* "GPU", "CPU", "ACCELERATOR", ... for a device type. */
 const char *tool_device_type_name(cl_device_type type);
-/* Maps a failed liboclfuse status to TOOL_REFUSED (OCF_ERR_INVALID_WORKGROUP) or TOOL_FAILED,
-   writing "what: STATUS_NAME: ocf_last_error()" into err. */
-int tool_library_failure(int status, const char *what, char *err, size_t errlen);
-/* Writes "what: STATUS_NAME: ocf_last_error()" into err, right after a failed liboclfuse call. */
-void tool_status_text(char *err, size_t errlen, const char *what, int status);
 
 /* ---- data.c ---- */
 
@@ -181,11 +216,12 @@ typedef struct tool_timer {
   double gate_ms;           /* the gate's fixed part */
   double budget_ms;         /* the time one measurement may take before repeats are cut (min 3) */
   int quiet;
+  const tool_results *rows; /* progress: the row being measured is the count-th of these */
 } tool_timer;
 
 int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int quiet);
 void tool_timer_release(tool_timer *timer);
-/* Prints a progress line to stderr unless quiet. */
+/* A progress step (tool_progress_step) for the row being measured, unless the timer is quiet. */
 void tool_progress(const tool_timer *timer, const char *fmt, ...) TOOL_PRINTF(2, 3);
 
 /*
@@ -321,6 +357,9 @@ typedef struct tool_report_meta {
 
 void tool_report(FILE *out, tool_format format, const tool_results *results,
                  const tool_report_meta *meta);
+/* "softmax_rows/128" (+1 for each further kernel) from a plan's description (ocf_last_plan():
+   "softmax_rows wg=128 groups=512 + ... (-D...)"); "" when there is none. */
+void tool_plan_brief(const char *plan, char *out, size_t capacity);
 /* Writes s as a JSON string literal, quotes included. */
 void tool_json_string(FILE *out, const char *s);
 

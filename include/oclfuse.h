@@ -1,16 +1,19 @@
-/*
+/**
+ * @file oclfuse.h
  * liboclfuse: fused, tunable OpenCL kernels for C and C++ programs.
  *
  * The whole public API is in this header. Three operations, row-major:
  *
- *   add      out[i] = x[i] + y[i]                                   i < n
- *   softmax  out[r][c] = exp(in[r][c] - max_r) / sum_k exp(in[r][k] - max_r)
- *   matmul   C = alpha * op(A) * op(B) + beta * C                   (GEMM)
+ *     add      out[i] = x[i] + y[i]                                   i < n
+ *     softmax  out[r][c] = exp(in[r][c] - max_r) / sum_k exp(in[r][k] - max_r)
+ *     matmul   C = alpha * op(A) * op(B) + beta * C                   (GEMM)
  *
  * Every call comes in two forms:
  *   - a device-buffer call (cl_mem + element offsets + row strides), asynchronous, enqueued on the
  *     context's queue or the one given in an ocf_launch, composing with the caller's OpenCL code;
  *   - a host-array call (suffix _host) that copies in, runs and copies out, synchronously.
+ *
+ * Sizes, offsets and row strides (leading dimensions) count elements, never bytes.
  * Element data types (ocf_dtype) are fp32 by default; the typed calls (suffix _ex) take the
  * storage type of each operand (ocf_matmul_ex takes fp16 and bf16 too), and refuse the
  * half-precision types with OCF_ERR_UNSUPPORTED where their kernels do not exist yet.
@@ -19,15 +22,21 @@
  * touched; ocf_last_error() then says why in words (thread-local), including the OpenCL error
  * name or, for a failed program build, the build log.
  *
+ * Asynchrony: a device-buffer call checks its arguments, builds the programs it needs the first
+ * time a context needs them (a compile of up to seconds, in the calling thread, unless the
+ * on-disk cache or ocf_warmup() has them), enqueues its kernels and returns; the results are
+ * there once the call's event (ocf_launch.event) has completed. Buffers are the caller's: the
+ * library does not keep them past the call, and OpenCL keeps them alive for the enqueued kernels.
+ *
  * Thread safety: calls on one context from several threads are safe. Releasing a context while
- * another thread uses it is not.
+ * another thread uses it is not. Functions without a context are safe from any thread.
  *
  * OpenCL version: this header includes <CL/cl.h> and leaves CL_TARGET_OPENCL_VERSION to the
  * includer (the Khronos headers default to 3.0 with a note when it is unset). The library itself
  * uses OpenCL 1.2 calls only.
  *
  * Growing structs: ocf_launch, ocf_device_info and the options structs of the _ex calls start
- * with a `size` member. Initialise them with their OCF_*_INIT macro or *_init function, which
+ * with a `size` member. Initialise them with their `OCF_*_INIT` macro or `*_init` function, which
  * sets `size` to the sizeof the caller was compiled with, so that a newer library that has added
  * members at the end can tell which ones the caller knows.
  */
@@ -48,6 +57,8 @@ extern "C" {
 
 /* ---- Export and version ------------------------------------------------------------------- */
 
+/** Marks the library's exported functions (default visibility; dllexport when building it on
+    Windows). */
 #if defined(_WIN32) && defined(OCLFUSE_SHARED_BUILD)
 #define OCF_API __declspec(dllexport)
 #elif defined(__GNUC__) && __GNUC__ >= 4
@@ -56,24 +67,26 @@ extern "C" {
 #define OCF_API
 #endif
 
-/* The one place the version is set: CMakeLists.txt reads these three lines. */
-#define OCF_VERSION_MAJOR 0
-#define OCF_VERSION_MINOR 2
-#define OCF_VERSION_PATCH 0
+/* The one place the version is set: CMakeLists.txt reads these three lines. Before 1.0 every
+   minor version may change the ABI (the SONAME is liboclfuse.so.MAJOR.MINOR). */
+#define OCF_VERSION_MAJOR 0 /**< The header's major version. */
+#define OCF_VERSION_MINOR 2 /**< The header's minor version. */
+#define OCF_VERSION_PATCH 0 /**< The header's patch version. */
+/** The header's version as one number, MAJOR * 10000 + MINOR * 100 + PATCH (200 for 0.2.0). */
 #define OCF_VERSION_NUMBER (OCF_VERSION_MAJOR * 10000 + OCF_VERSION_MINOR * 100 + OCF_VERSION_PATCH)
 
-/* Returns OCF_VERSION_NUMBER of the library actually linked (may differ from the header's). */
+/** Returns OCF_VERSION_NUMBER of the library actually linked (may differ from the header's). */
 OCF_API unsigned ocf_version_number(void);
-/* Returns the linked library's version as "MAJOR.MINOR.PATCH". */
+/** Returns the linked library's version as "MAJOR.MINOR.PATCH" (a static string). */
 OCF_API const char *ocf_version_string(void);
 
 /* ---- Status ------------------------------------------------------------------------------- */
 
-/*
+/**
  * Status codes. 0 is success. Negative values from -1 to -999 are OpenCL's own error codes,
  * passed through unchanged (CL_OUT_OF_RESOURCES is -5 here too). The library's own codes live in
  * their own range, from -2000 down, listed once in OCF_STATUS_LIST so that the enum, the names and
- * the messages cannot drift apart.
+ * the messages cannot drift apart: X(name, value, message) for each.
  */
 #define OCF_STATUS_LIST(X)                                                                       \
   X(OCF_SUCCESS, 0, "success")                                                                   \
@@ -93,33 +106,36 @@ OCF_API const char *ocf_version_string(void);
   X(OCF_ERR_KERNEL_MISMATCH, -2014, "a built kernel's arguments differ from its description")    \
   X(OCF_ERR_INVALID_STRUCT, -2015, "a struct's size member is not one this library knows")
 
+/** What a call returns: OCF_SUCCESS (0), an OpenCL error code, or one of OCF_STATUS_LIST. */
 typedef enum ocf_status {
 #define OCF_STATUS_ENUM_(name, value, message) name = value,
   OCF_STATUS_LIST(OCF_STATUS_ENUM_)
 #undef OCF_STATUS_ENUM_
 } ocf_status;
 
-/* Returns the status's symbol ("OCF_ERR_ALIASING", "CL_OUT_OF_RESOURCES"); never NULL. */
+/** Returns the status's symbol ("OCF_ERR_ALIASING", "CL_OUT_OF_RESOURCES", "OCF_UNKNOWN_STATUS"
+    for a value no one defines): a static string, never NULL. */
 OCF_API const char *ocf_status_name(ocf_status status);
-/* Returns a one-line description of the status; never NULL. */
+/** Returns a one-line description of the status: a static string, never NULL. */
 OCF_API const char *ocf_status_message(ocf_status status);
-/*
- * Returns the calling thread's text about its last failed call (which argument, which limit,
- * the OpenCL error name, the build log); "" when the last call succeeded. Valid until this
- * thread's next liboclfuse call.
+/**
+ * Returns the calling thread's text about its last failed call: which argument (argument
+ * checks name the function and argument, "ocf_softmax: in: buffer holds ..."), which limit,
+ * the OpenCL error name, the build log; "" when the last call succeeded. Thread-local; the
+ * library owns the text, which stays valid until this thread's next liboclfuse call.
  */
 OCF_API const char *ocf_last_error(void);
-/*
+/**
  * Returns what the calling thread's last successful op call enqueued: its kernels, workgroup
  * sizes and compile-time parameters, e.g. "softmax_rows wg=128 groups=512 (-DWG=128 -DVW=4 ...)";
- * "" when the last call enqueued nothing. Valid until this thread's next liboclfuse call.
- * OCLFUSE_VERBOSE=1 logs the same line to stderr for every call.
+ * "" when the last call enqueued nothing. Thread-local and owned by the library, like
+ * ocf_last_error(). OCLFUSE_VERBOSE=1 logs the same line to stderr for every call.
  */
 OCF_API const char *ocf_last_plan(void);
 
 /* ---- Data types --------------------------------------------------------------------------- */
 
-/*
+/**
  * Storage type of an operand's elements. Arithmetic inside the kernels is fp32 whatever the
  * storage. OCF_F16 (IEEE binary16) and OCF_BF16 (bfloat16, the top half of an fp32) are taken
  * by ocf_matmul_ex; the other _ex calls refuse them with OCF_ERR_UNSUPPORTED until their kernels
@@ -127,82 +143,104 @@ OCF_API const char *ocf_last_plan(void);
  */
 typedef enum ocf_dtype { OCF_F32 = 0, OCF_F16 = 1, OCF_BF16 = 2 } ocf_dtype;
 
-/* Returns the size in bytes of one element of `dtype` (4 or 2), or 0 for a value out of range. */
+/** Returns the size in bytes of one element of `dtype` (4 or 2), or 0 for a value out of range. */
 OCF_API size_t ocf_dtype_size(ocf_dtype dtype);
-/* Returns "f32", "f16" or "bf16"; "?" for a value out of range. Never NULL. */
+/** Returns "f32", "f16" or "bf16"; "?" for a value out of range. A static string, never NULL. */
 OCF_API const char *ocf_dtype_name(ocf_dtype dtype);
 
 /* ---- Devices ------------------------------------------------------------------------------ */
 
-/* One OpenCL device as the library sees it. Strings are truncated to fit, always terminated. */
+/** One OpenCL device as the library sees it. Strings are truncated to fit, always terminated.
+    The OpenCL handles are not retained: they live as long as the platform's driver. */
 typedef struct ocf_device_info {
-  size_t size;             /* sizeof(ocf_device_info): set by ocf_device_info_init */
-  unsigned platform_index; /* position in clGetPlatformIDs' list */
-  unsigned device_index;   /* position in that platform's clGetDeviceIDs(CL_DEVICE_TYPE_ALL) */
-  cl_platform_id platform;
-  cl_device_id device;
-  cl_device_type type;
-  char platform_name[128];
-  char device_name[128];
-  char vendor[128];
-  char driver_version[64];
-  char device_version[64]; /* "OpenCL 3.0 CUDA", ... */
-  cl_uint compute_units;
-  cl_uint max_clock_mhz;
-  cl_ulong global_mem_bytes;
-  cl_ulong local_mem_bytes;
-  size_t max_workgroup_size;
-  size_t max_work_item_sizes[3]; /* CL_DEVICE_MAX_WORK_ITEM_SIZES, first three dimensions */
-  cl_ulong max_alloc_bytes;      /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+  size_t size;               /**< sizeof(ocf_device_info): set by ocf_device_info_init */
+  unsigned platform_index;   /**< position in clGetPlatformIDs' list */
+  unsigned device_index;     /**< position in that platform's clGetDeviceIDs(CL_DEVICE_TYPE_ALL) */
+  cl_platform_id platform;   /**< the OpenCL platform */
+  cl_device_id device;       /**< the OpenCL device */
+  cl_device_type type;       /**< CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_CPU, ... */
+  char platform_name[128];   /**< CL_PLATFORM_NAME */
+  char device_name[128];     /**< CL_DEVICE_NAME */
+  char vendor[128];          /**< CL_DEVICE_VENDOR */
+  char driver_version[64];   /**< CL_DRIVER_VERSION */
+  char device_version[64];   /**< CL_DEVICE_VERSION: "OpenCL 3.0 CUDA", ... */
+  cl_uint compute_units;     /**< CL_DEVICE_MAX_COMPUTE_UNITS */
+  cl_uint max_clock_mhz;     /**< CL_DEVICE_MAX_CLOCK_FREQUENCY, in MHz */
+  cl_ulong global_mem_bytes; /**< CL_DEVICE_GLOBAL_MEM_SIZE, in bytes */
+  cl_ulong local_mem_bytes;  /**< CL_DEVICE_LOCAL_MEM_SIZE, in bytes */
+  size_t max_workgroup_size; /**< CL_DEVICE_MAX_WORK_GROUP_SIZE, in work-items */
+  size_t max_work_item_sizes[3]; /**< CL_DEVICE_MAX_WORK_ITEM_SIZES, first three dimensions */
+  cl_ulong max_alloc_bytes;      /**< CL_DEVICE_MAX_MEM_ALLOC_SIZE, in bytes */
 } ocf_device_info;
 
-/* Zeroes *info and sets its size member: call it before passing an ocf_device_info in. */
+/** Zeroes *info and sets its size member: call it before passing an ocf_device_info in.
+    Accepts NULL (does nothing). */
 OCF_API void ocf_device_info_init(ocf_device_info *info);
 
-/*
- * Lists every device of every platform. Writes up to `capacity` entries to `devices` (which may
- * be NULL when capacity is 0) and the total number of devices to *count. devices[0].size is the
- * size of every element of the array (initialise each with ocf_device_info_init).
+/**
+ * Lists every device of every platform, into the caller's array. Writes up to `capacity`
+ * entries to `devices` (which may be NULL when capacity is 0) and the total number of devices to
+ * *count, so a first call with capacity 0 sizes the array. devices[0].size is the size of every
+ * element of the array (initialise each with ocf_device_info_init). No platform at all is a
+ * success with *count 0; a device whose driver cannot describe it is left out. Blocking (OpenCL
+ * queries); thread-safe.
  */
 OCF_API ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, size_t *count);
 
-/*
+/**
  * Resolves a device spec to one device, the same way ocf_context_create() does:
- *   NULL or ""       the environment variable OCLFUSE_DEVICE if set, else the first GPU of any
- *                    platform, else the first device of any type;
- *   "P:D"            platform index P, device index D (decimal);
- *   any other text   the first device whose "platform device" name contains it, ignoring case.
+ *   - NULL or "": the environment variable OCLFUSE_DEVICE if set, else the first GPU of any
+ *     platform, else the first device of any type;
+ *   - "P:D": platform index P, device index D (decimal);
+ *   - any other text: the first device whose platform name, device name or vendor contains it,
+ *     ignoring case.
+ *
  * Returns OCF_ERR_INVALID_SPEC for a malformed "P:D", OCF_ERR_NO_DEVICE when nothing matches.
- * device->size must be set (ocf_device_info_init).
+ * device->size must be set (ocf_device_info_init). Blocking (OpenCL queries); thread-safe.
  */
 OCF_API ocf_status ocf_device_select(const char *spec, ocf_device_info *device);
 
 /* ---- Context ------------------------------------------------------------------------------ */
 
-/* One device, its OpenCL context and in-order queue, and the programs built for it. */
+/** One device, its OpenCL context and default queue, its tuning, and the programs built for it.
+    Opaque; created by ocf_context_create() or ocf_context_wrap(), freed by ocf_context_release().
+    Calls on one context from several threads are safe. */
 typedef struct ocf_context ocf_context;
 
-/*
+/**
  * Creates a context on the device named by `spec` (see ocf_device_select), with its own
- * OpenCL context and a profiling-enabled in-order command queue. *ctx is set only on success.
+ * OpenCL context and a profiling-enabled in-order command queue, and resolves its tuning (which
+ * reads the user's tuning database, if any). Builds no program. Blocking; thread-safe. *ctx is
+ * set only on success; the caller owns it and releases it with ocf_context_release().
  */
 OCF_API ocf_status ocf_context_create(const char *spec, ocf_context **ctx);
 
-/*
+/**
  * Creates a context over the caller's own OpenCL objects, which are retained (not owned: the
- * caller still releases its references). `queue` must belong to `context` and `device`.
+ * caller still releases its references). `queue` must belong to `context` and `device`; it is
+ * the default queue of every call and may be out of order (a call of several kernels chains them
+ * with events). Time events of its calls only if the caller created it with
+ * CL_QUEUE_PROFILING_ENABLE. *ctx is set only on success; release it with ocf_context_release().
  */
 OCF_API ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
                                     ocf_context **ctx);
 
-/* Releases the context and everything built for it. Accepts NULL. */
+/**
+ * Waits for the context's default queue to finish (clFinish), writes the programs it built to the
+ * on-disk program cache, and releases the context, its programs and its references to the
+ * OpenCL objects. Accepts NULL. Must not run while another thread uses the context; events the
+ * caller received stay the caller's to release.
+ */
 OCF_API void ocf_context_release(ocf_context *ctx);
 
-/* Returns the context's OpenCL context, device and default queue (not retained). */
+/** Returns the context's OpenCL context (not retained: valid while ctx lives); NULL for NULL. */
 OCF_API cl_context ocf_context_cl_context(const ocf_context *ctx);
+/** Returns the context's OpenCL device (not retained: valid while ctx lives); NULL for NULL. */
 OCF_API cl_device_id ocf_context_device(const ocf_context *ctx);
+/** Returns the context's default queue (not retained: valid while ctx lives); NULL for NULL. The
+    caller may enqueue its own work on it, and clFinish it to wait for the library's calls. */
 OCF_API cl_command_queue ocf_context_queue(const ocf_context *ctx);
-/* Copies the context's device description into *info (info->size must be set). */
+/** Copies the context's device description into *info (info->size must be set). Thread-safe. */
 OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_info *info);
 
 /* ---- Tuning ------------------------------------------------------------------------------- */
@@ -223,98 +261,117 @@ OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_in
  * same validator. The caller's launch settings (ocf_launch.workgroup_size) come before all.
  */
 
-/*
+/**
  * Sets tunables of `op` ("add", "softmax", "matmul") for data type `dtype` and shape class
  * `shape_class` (NULL or "*": every class of the op) on this context, from text
  * "name=value name=value ..."; tunables not named keep their values. NULL or "" for `values`
  * restores the values the context resolved at creation. Values that break a tunable's range or
- * rule are OCF_ERR_INVALID_VALUE and change nothing. Thread-safe; calls already enqueued are not
- * affected.
+ * rule are OCF_ERR_INVALID_VALUE and change nothing. The text is read during the call only.
+ * Thread-safe; calls already enqueued are not affected, later calls build the programs the new
+ * values need. The tunables and classes: `oclfuse tune --list`; where the values come from:
+ * docs/TUNING.md.
  */
 OCF_API ocf_status ocf_context_set_tuning(ocf_context *ctx, const char *op, ocf_dtype dtype,
                                           const char *shape_class, const char *values);
 
-/*
+/**
  * Writes the values in force for `op`, `dtype` and `shape_class` as "name=value ..." text into
- * `values` (`capacity` bytes, always terminated; OCF_ERR_BUFFER_TOO_SMALL when cut short).
- * shape_class NULL or "*" is allowed when every class of the op has the same values.
+ * the caller's `values` (`capacity` bytes, always terminated; OCF_ERR_BUFFER_TOO_SMALL when cut
+ * short). shape_class NULL or "*" is allowed when every class of the op has the same values.
+ * Thread-safe.
  */
 OCF_API ocf_status ocf_context_get_tuning(ocf_context *ctx, const char *op, ocf_dtype dtype,
                                           const char *shape_class, char *values, size_t capacity);
 
-/* Returns where the context's tuning came from, e.g. "built-in + shipped nvidia-h200.tuning +
-   user /home/me/.cache/oclfuse/...tuning"; valid while the context lives. */
+/** Returns where the context's tuning came from, e.g. "built-in + shipped nvidia-h200.tuning +
+    user /home/me/.cache/oclfuse/...tuning"; the context owns the text, valid while it lives. */
 OCF_API const char *ocf_context_tuning_origin(const ocf_context *ctx);
 
-/* Writes the path of the user tuning database for the context's device (whether or not it
-   exists) into `path`. OCF_ERR_UNSUPPORTED when no cache folder can be named (no HOME). */
+/** Writes the path of the user tuning database for the context's device (whether or not it
+    exists) into the caller's `path` (`capacity` bytes). OCF_ERR_UNSUPPORTED when no cache folder
+    can be named (no HOME) or the path does not fit. Reads the environment; touches no file. */
 OCF_API ocf_status ocf_tuning_database_path(const ocf_context *ctx, char *path, size_t capacity);
 
-/*
+/**
  * Builds, or loads from the on-disk program cache, every program `op` ("add", "softmax",
  * "matmul"; NULL: every op) will need on this device with its tuning in force, and runs each
  * kernel once on no work, so that a service pays the compile cost at start-up rather than in its
  * first calls. Writes the number of distinct kernel plans prepared to *plans (may be NULL).
- * Blocking; safe to call from several threads. The disk cache (programs/ under the cache folder
- * above) keeps the binaries for the next process; OCLFUSE_CACHE=0 turns it off.
+ * Blocking: it runs the kernels on the context's default queue and waits for that queue
+ * (clFinish), so it also waits for work enqueued there before. Safe to call from several
+ * threads. The disk cache (programs/ under the cache folder above) keeps the binaries for the
+ * next process; OCLFUSE_CACHE=0 turns it off.
  */
 OCF_API ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans);
 
 /* ---- Launch settings ---------------------------------------------------------------------- */
 
-/*
+/**
  * Optional settings of a device-buffer call; pass NULL for all defaults. Initialise with
  * OCF_LAUNCH_INIT (or ocf_launch_init) and set what you need:
+ * @code
  *     ocf_launch launch = OCF_LAUNCH_INIT;
  *     launch.event = &done;
+ * @endcode
  * A launch whose size member is 0 or smaller than the first version's is OCF_ERR_INVALID_STRUCT.
+ * The library reads the struct during the call only.
  */
 typedef struct ocf_launch {
-  size_t size; /* sizeof(ocf_launch): set by OCF_LAUNCH_INIT */
-  /* Work-items per workgroup, 0 for the tuned default. For matmul it must be a power of two;
-     the work-items are laid out as a near-square 2-D workgroup over one output tile. A size the
-     device or the kernel cannot run is OCF_ERR_INVALID_WORKGROUP. */
+  size_t size; /**< sizeof(ocf_launch): set by OCF_LAUNCH_INIT */
+  /** Work-items per workgroup, 0 for the tuned default. For matmul it must be a power of two;
+      the work-items are laid out as a near-square 2-D workgroup over one output tile. A size the
+      device or the kernel cannot run is OCF_ERR_INVALID_WORKGROUP. */
   size_t workgroup_size;
-  cl_command_queue queue; /* NULL: the context's queue. Must belong to the context's device. */
-  cl_uint num_wait_events;
-  const cl_event *wait_events; /* the call's kernels start after these */
-  /* If not NULL, receives an event that completes when every kernel of the call has (the
-     call's last kernel: a call of several kernels orders them on the queue); release it with
-     clReleaseEvent. A call with no work gives a marker event after the wait list. */
+  cl_command_queue queue;  /**< NULL: the context's queue. Must belong to the context's device. */
+  cl_uint num_wait_events; /**< the number of events in wait_events */
+  const cl_event *wait_events; /**< the call's kernels start after these (not released) */
+  /** If not NULL, receives an event that completes when every kernel of the call has (the
+      call's last kernel: a call of several kernels orders them on the queue); the caller owns
+      it and releases it with clReleaseEvent. A call with no work gives a marker event after the
+      wait list. On failure it is not written. */
   cl_event *event;
-  int variant; /* 0 (OCF_VARIANT_AUTO). Tests and benchmarks only: see the section below. */
-  /* If not NULL, receives an event for the call's first kernel (for a one-kernel call, the same
-     kernel as `event`, retained separately): its CL_PROFILING_COMMAND_START and `event`'s
-     CL_PROFILING_COMMAND_END bound the whole call, so a caller can time a call of several
-     kernels. Needs `event` too; release it with clReleaseEvent. With no work, it is NULL. */
+  int variant; /**< 0 (OCF_VARIANT_AUTO). Tests and benchmarks only: see ocf_variant. */
+  /** If not NULL, receives an event for the call's first kernel (for a one-kernel call, the same
+      kernel as `event`, retained separately): its CL_PROFILING_COMMAND_START and `event`'s
+      CL_PROFILING_COMMAND_END bound the whole call, so a caller can time a call of several
+      kernels. Needs `event` too; release it with clReleaseEvent. With no work, it is NULL. */
   cl_event *first_event;
 } ocf_launch;
 
+/** An ocf_launch with every default and its size member set, for initialising one. */
 #define OCF_LAUNCH_INIT \
   { sizeof(ocf_launch), 0, NULL, 0, NULL, NULL, 0, NULL }
-/* Zeroes *launch and sets its size member; the same as OCF_LAUNCH_INIT. */
+/** Zeroes *launch and sets its size member; the same as OCF_LAUNCH_INIT. Accepts NULL. */
 OCF_API void ocf_launch_init(ocf_launch *launch);
 
 /* ---- add ---------------------------------------------------------------------------------- */
 
-/*
+/**
  * out[out_offset + i] = x[x_offset + i] + y[y_offset + i] for i < n (offsets in elements, fp32).
  * In-place is allowed (out is x or y at the same offset); any other overlap of out with an input
- * is OCF_ERR_ALIASING. n = 0 succeeds and enqueues nothing.
+ * is OCF_ERR_ALIASING. n = 0 succeeds and enqueues nothing (but a marker when launch->event is
+ * asked for). Asynchronous: enqueues one kernel on the launch's queue and returns; out holds the
+ * sums once launch->event has completed. Exact: fp32 addition is correctly rounded.
  */
 OCF_API ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem y,
                            size_t y_offset, cl_mem out, size_t out_offset,
                            const ocf_launch *launch);
 
-/* Host-array form of ocf_add: synchronous, out may equal x or y. */
+/** Host-array form of ocf_add: copies x and y to temporary device buffers, runs on the context's
+    queue and copies out back before returning (so it also waits for earlier work on that
+    queue). out may equal x or y; the arrays are the caller's and not kept. */
 OCF_API ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, const float *y,
                                 float *out);
 
 /* ---- softmax ------------------------------------------------------------------------------ */
 
-/*
- * Row softmax of a rows x cols fp32 matrix whose row r starts at element in_offset + r * in_ld.
- * out may be in at the same offset and stride (in-place); other overlap is OCF_ERR_ALIASING.
+/**
+ * Row softmax of a rows x cols fp32 matrix whose row r starts at element in_offset + r * in_ld;
+ * row r of the result goes to out_offset + r * out_ld (offsets and strides in elements, a stride
+ * at least cols). out may be in at the same offset and stride (in-place); other overlap is
+ * OCF_ERR_ALIASING. Elements between the rows of out (a stride beyond cols) are not written.
+ * Asynchronous: enqueues one to three kernels on the launch's queue and returns; out holds the
+ * result once launch->event has completed. rows or cols 0 succeeds and enqueues nothing.
  *
  * Non-finite inputs behave as torch.softmax does:
  *   - a -inf entry gives 0 (exp(-inf - max) = 0) and does not disturb the rest of the row;
@@ -328,126 +385,144 @@ OCF_API ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_me
                                size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
                                size_t out_ld, const ocf_launch *launch);
 
-/* Options of ocf_softmax_ex. */
+/** Options of ocf_softmax_ex. Initialise with OCF_SOFTMAX_OPTIONS_INIT. Values other than the
+    defaults of the types, scale, log and lengths are refused with OCF_ERR_UNSUPPORTED until
+    their kernels exist. */
 typedef struct ocf_softmax_options {
-  size_t size;         /* sizeof(ocf_softmax_options): set by OCF_SOFTMAX_OPTIONS_INIT */
-  ocf_dtype in_dtype;  /* storage type of `in` (offsets and strides count its elements) */
-  ocf_dtype out_dtype; /* storage type of `out` */
-  float scale;         /* softmax(scale * x) (a temperature); finite and > 0; 1 by default */
-  int log;             /* non-zero: log-softmax, scale * x - max - log(sum exp(...)) */
-  /* Optional per-row valid lengths: lengths[lengths_offset + r] (cl_uint, at most cols) is how
-     many leading columns of row r take part; the others are written as 0 (as -inf for
-     log-softmax). NULL: every row has all cols. */
+  size_t size;         /**< sizeof(ocf_softmax_options): set by OCF_SOFTMAX_OPTIONS_INIT */
+  ocf_dtype in_dtype;  /**< storage type of `in` (offsets and strides count its elements) */
+  ocf_dtype out_dtype; /**< storage type of `out` */
+  float scale;         /**< softmax(scale * x) (a temperature); finite and > 0; 1 by default */
+  int log;             /**< non-zero: log-softmax, scale * x - max - log(sum exp(...)) */
+  /** Optional per-row valid lengths: lengths[lengths_offset + r] (cl_uint, at most cols) is how
+      many leading columns of row r take part; the others are written as 0 (as -inf for
+      log-softmax). NULL: every row has all cols. */
   cl_mem lengths;
-  size_t lengths_offset; /* in cl_uint elements */
+  size_t lengths_offset; /**< in cl_uint elements */
 } ocf_softmax_options;
 
+/** An ocf_softmax_options with every default (fp32, scale 1, softmax, full rows). */
 #define OCF_SOFTMAX_OPTIONS_INIT \
   { sizeof(ocf_softmax_options), OCF_F32, OCF_F32, 1.0f, 0, NULL, 0 }
 
-/* ocf_softmax with options (NULL: OCF_SOFTMAX_OPTIONS_INIT). */
+/** ocf_softmax with options (NULL: OCF_SOFTMAX_OPTIONS_INIT), read during the call only. */
 OCF_API ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                   size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
                                   size_t out_ld, const ocf_softmax_options *options,
                                   const ocf_launch *launch);
 
-/* Host-array form of ocf_softmax: synchronous, out may equal in (then out_ld must equal in_ld). */
+/** Host-array form of ocf_softmax: copies in to a temporary device buffer, runs on the context's
+    queue and copies the rows of out back before returning (elements between rows keep their
+    values). out may equal in (then out_ld must equal in_ld); the arrays are not kept. */
 OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const float *in,
                                     size_t in_ld, float *out, size_t out_ld);
 
 /* ---- matmul (GEMM) ------------------------------------------------------------------------ */
 
+/** Whether matmul reads an operand as stored (op(X) = X) or transposed (op(X) = X^T). */
 typedef enum ocf_transpose { OCF_NO_TRANS = 0, OCF_TRANS = 1 } ocf_transpose;
 
-/*
+/**
  * C = alpha * op(A) * op(B) + beta * C, row-major fp32, C is m x n, op(A) is m x k, op(B) is
  * k x n. A is stored m x k (lda >= k) or, transposed, k x m (lda >= m); likewise B is k x n
- * (ldb >= n) or n x k (ldb >= k); ldc >= n. Offsets are in elements.
+ * (ldb >= n) or n x k (ldb >= k); ldc >= n. Offsets and leading dimensions are in elements.
  * k = 0 gives beta * C; beta = 0 overwrites C without reading it (NaNs in C do not propagate),
- * as BLAS does. C must not overlap A or B (OCF_ERR_ALIASING).
+ * as BLAS does. C must not overlap A or B (OCF_ERR_ALIASING). m or n 0 succeeds and enqueues
+ * nothing. Asynchronous: enqueues one kernel on the launch's queue and returns; C holds the
+ * result once launch->event has completed. Each element is one dot product summed in order of
+ * p = 0 .. k-1 in fp32.
  */
 OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
                               size_t m, size_t n, size_t k, float alpha, cl_mem a, size_t a_offset,
                               size_t lda, cl_mem b, size_t b_offset, size_t ldb, float beta,
                               cl_mem c, size_t c_offset, size_t ldc, const ocf_launch *launch);
 
-/* How fp32 inputs are multiplied. FP32 is exact-product SIMT arithmetic (the reference).
-   TF32 rounds A and B to TF32 as PTX cvt.rna.tf32.f32 does (to nearest, ties away from zero,
-   10 mantissa bits kept) and accumulates in fp32: elementwise error within about
-   (2^-10 + (k + 2) 2^-23) |alpha| |A||B|. 3XTF32 splits each input x into big = tf32(x) and
-   small = tf32(x - big) and adds big_a big_b + small_a big_b + big_a small_b: fp32-class
-   accuracy for finite inputs (an infinite input gives NaN, inf * 0 in the small products).
-   Devices with matrix units run TF32 and 3XTF32 on them, others with the same rounding on SIMT.
-   fp16 and bf16 inputs are exact in TF32, so the modes change nothing for them. */
+/** How fp32 inputs are multiplied. FP32 is exact-product SIMT arithmetic (the reference).
+    TF32 rounds A and B to TF32 as PTX cvt.rna.tf32.f32 does (to nearest, ties away from zero,
+    10 mantissa bits kept) and accumulates in fp32: elementwise error within about
+    (2^-10 + (k + 2) 2^-23) |alpha| |A||B|. 3XTF32 splits each input x into big = tf32(x) and
+    small = tf32(x - big) and adds big_a big_b + small_a big_b + big_a small_b: fp32-class
+    accuracy for finite inputs (an infinite input gives NaN, inf * 0 in the small products).
+    Devices with matrix units run TF32 and 3XTF32 on them, others with the same rounding on
+    SIMT. fp16 and bf16 inputs are exact in TF32, so the modes change nothing for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,
   OCF_PRECISION_TF32 = 1,
   OCF_PRECISION_3XTF32 = 2
 } ocf_precision;
 
-/* The activation of a fused epilogue, applied to alpha * op(A) op(B) + beta * C + bias. */
+/** The activation of a fused epilogue, applied to alpha * op(A) op(B) + beta * C + bias. */
 typedef enum ocf_activation {
-  OCF_ACTIVATION_NONE = 0,
-  OCF_ACTIVATION_RELU = 1,      /* max(x, 0) */
-  OCF_ACTIVATION_GELU_ERF = 2,  /* x / 2 * (1 + erf(x / sqrt(2))) */
-  OCF_ACTIVATION_GELU_TANH = 3, /* x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) */
-  OCF_ACTIVATION_SILU = 4       /* x / (1 + exp(-x)) */
+  OCF_ACTIVATION_NONE = 0,      /**< none */
+  OCF_ACTIVATION_RELU = 1,      /**< max(x, 0) */
+  OCF_ACTIVATION_GELU_ERF = 2,  /**< x / 2 * (1 + erf(x / sqrt(2))) */
+  OCF_ACTIVATION_GELU_TANH = 3, /**< x / 2 * (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x^3))) */
+  OCF_ACTIVATION_SILU = 4       /**< x / (1 + exp(-x)) */
 } ocf_activation;
 
-/* Which way a bias vector runs: one value per column of C (n values) or per row (m values). */
+/** Which way a bias vector runs: one value per column of C (n values) or per row (m values). */
 typedef enum ocf_bias_axis { OCF_BIAS_NONE = 0, OCF_BIAS_N = 1, OCF_BIAS_M = 2 } ocf_bias_axis;
 
-/* The storage order of A, B and C. COL_MAJOR is BLAS's: element (i, j) of a matrix with leading
-   dimension ld is at i + j * ld, and lda, ldb, ldc are column strides. */
+/** The storage order of A, B and C. COL_MAJOR is BLAS's: element (i, j) of a matrix with leading
+    dimension ld is at i + j * ld, and lda, ldb, ldc are column strides. */
 typedef enum ocf_layout { OCF_ROW_MAJOR = 0, OCF_COL_MAJOR = 1 } ocf_layout;
 
-/* Options of ocf_matmul_ex. */
+/** Options of ocf_matmul_ex. Initialise with OCF_MATMUL_OPTIONS_INIT. */
 typedef struct ocf_matmul_options {
-  size_t size;       /* sizeof(ocf_matmul_options): set by OCF_MATMUL_OPTIONS_INIT */
-  ocf_dtype a_dtype; /* storage types of A, B and C (offsets and strides count elements); */
-  ocf_dtype b_dtype; /* any mix of fp32, fp16 and bf16; arithmetic is fp32, and a 16-bit C is */
-  ocf_dtype c_dtype; /* rounded to nearest even */
-  ocf_precision precision; /* for fp32 A and B; products of 16-bit inputs are exact in fp32 */
-  /* COL_MAJOR runs the row-major product C^T = op(B)^T op(A)^T on the same memory: every
-     shape, stride and batch rule below then reads "column" for "row". */
+  size_t size;       /**< sizeof(ocf_matmul_options): set by OCF_MATMUL_OPTIONS_INIT */
+  /** Storage types of A, B and C (offsets and strides count elements): any mix of fp32, fp16
+      and bf16; arithmetic is fp32, and a 16-bit C is rounded to nearest even. @{ */
+  ocf_dtype a_dtype;
+  ocf_dtype b_dtype;
+  ocf_dtype c_dtype;
+  /** @} */
+  ocf_precision precision; /**< for fp32 A and B; products of 16-bit inputs are exact in fp32 */
+  /** COL_MAJOR runs the row-major product C^T = op(B)^T op(A)^T on the same memory: every
+      shape, stride and batch rule below then reads "column" for "row". */
   ocf_layout layout;
-  /* Strided batch: `batch` independent products (0 or 1: one) in one launch, matrix i of A at
-     a_offset + i * stride_a (likewise B and C), strides in elements; stride_a or stride_b 0
-     shares one matrix across the batch. Each operand's whole batch, (batch - 1) * stride plus
-     one matrix's extent, must fit its buffer (OCF_ERR_SIZE_OVERFLOW when it overflows size_t,
-     OCF_ERR_BUFFER_TOO_SMALL when it does not fit). The span of the C's must not overlap the
-     span of the A's, the B's or the bias (OCF_ERR_ALIASING), and no element may belong to two
-     C's of the batch: interleaved C's (stride_c = n with ldc = batch * n) are fine,
-     stride_c = 0 with batch > 1 is OCF_ERR_ALIASING. */
+  /** Strided batch: `batch` independent products (0 or 1: one) in one launch, matrix i of A at
+      a_offset + i * stride_a (likewise B and C), strides in elements; stride_a or stride_b 0
+      shares one matrix across the batch. Each operand's whole batch, (batch - 1) * stride plus
+      one matrix's extent, must fit its buffer (OCF_ERR_SIZE_OVERFLOW when it overflows size_t,
+      OCF_ERR_BUFFER_TOO_SMALL when it does not fit). The span of the C's must not overlap the
+      span of the A's, the B's or the bias (OCF_ERR_ALIASING), and no element may belong to two
+      C's of the batch: interleaved C's (stride_c = n with ldc = batch * n) are fine,
+      stride_c = 0 with batch > 1 is OCF_ERR_ALIASING. */
   size_t batch;
+  /** Elements from one matrix of a batch to the next, in A, B and C. @{ */
   size_t stride_a, stride_b, stride_c;
-  /* Fused epilogue: C = act(alpha * op(A) op(B) + beta * C + bias), in registers before the
-     one store. The bias is bias[bias_offset + j] (OCF_BIAS_N) or [bias_offset + i]
-     (OCF_BIAS_M), of type bias_dtype, shared by every product of a batch; the buffer must hold
-     bias_offset + n (or m) elements. A bias_axis without a bias is OCF_ERR_NULL_ARGUMENT, a
-     bias without an axis OCF_ERR_INVALID_VALUE. With alpha 0 or k 0, C = act(beta * C + bias)
-     and A and B are not read. */
+  /** @} */
+  /** Fused epilogue: C = act(alpha * op(A) op(B) + beta * C + bias), in registers before the
+      one store. The bias is bias[bias_offset + j] (OCF_BIAS_N) or [bias_offset + i]
+      (OCF_BIAS_M), of type bias_dtype, shared by every product of a batch; the buffer must hold
+      bias_offset + n (or m) elements. A bias_axis without a bias is OCF_ERR_NULL_ARGUMENT, a
+      bias without an axis OCF_ERR_INVALID_VALUE. With alpha 0 or k 0, C = act(beta * C + bias)
+      and A and B are not read. */
   ocf_activation activation;
-  ocf_bias_axis bias_axis;
-  cl_mem bias;
-  size_t bias_offset;
-  ocf_dtype bias_dtype;
+  ocf_bias_axis bias_axis; /**< whether there is a bias, and which way it runs */
+  cl_mem bias;             /**< the bias vector (NULL with OCF_BIAS_NONE) */
+  size_t bias_offset;      /**< in elements of bias_dtype */
+  ocf_dtype bias_dtype;    /**< storage type of the bias */
 } ocf_matmul_options;
 
+/** An ocf_matmul_options with every default (fp32, FP32 precision, row-major, one product, no
+    epilogue). */
 #define OCF_MATMUL_OPTIONS_INIT                                                                  \
   {                                                                                              \
     sizeof(ocf_matmul_options), OCF_F32, OCF_F32, OCF_F32, OCF_PRECISION_FP32, OCF_ROW_MAJOR, 1, \
         0, 0, 0, OCF_ACTIVATION_NONE, OCF_BIAS_NONE, NULL, 0, OCF_F32                            \
   }
 
-/* ocf_matmul with options (NULL: OCF_MATMUL_OPTIONS_INIT). */
+/** ocf_matmul with options (NULL: OCF_MATMUL_OPTIONS_INIT), read during the call only. */
 OCF_API ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
                                  size_t m, size_t n, size_t k, float alpha, cl_mem a,
                                  size_t a_offset, size_t lda, cl_mem b, size_t b_offset, size_t ldb,
                                  float beta, cl_mem c, size_t c_offset, size_t ldc,
                                  const ocf_matmul_options *options, const ocf_launch *launch);
 
-/* Host-array form of ocf_matmul: synchronous. */
+/** Host-array form of ocf_matmul: copies A, B (and C when beta != 0) to temporary device
+    buffers, runs on the context's queue and copies the m x n results back into c before
+    returning (elements between its rows keep their values). The arrays are not kept. */
 OCF_API ocf_status ocf_matmul_host(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
                                    size_t m, size_t n, size_t k, float alpha, const float *a,
                                    size_t lda, const float *b, size_t ldb, float beta, float *c,
@@ -455,15 +530,15 @@ OCF_API ocf_status ocf_matmul_host(ocf_context *ctx, ocf_transpose trans_a, ocf_
 
 /* ---- For tests and benchmarks (not a stable API) ------------------------------------------ */
 
-/*
+/**
  * ocf_launch.variant picks a kernel other than the fastest, so that tests and benchmarks can run
  * the slow, obviously right kernels beside the fast ones. Programs should leave it 0; these
  * values may change between versions.
  */
 typedef enum ocf_variant {
-  OCF_VARIANT_AUTO = 0,    /* the fastest kernel whose assumptions the call meets */
-  OCF_VARIANT_GENERAL = 1, /* the general kernel, right for any size, offset and stride */
-  OCF_VARIANT_BASELINE = 2 /* the unfused / untiled baseline: one element per work-item add,
+  OCF_VARIANT_AUTO = 0,    /**< the fastest kernel whose assumptions the call meets */
+  OCF_VARIANT_GENERAL = 1, /**< the general kernel, right for any size, offset and stride */
+  OCF_VARIANT_BASELINE = 2 /**< the unfused / untiled baseline: one element per work-item add,
                               three-kernel softmax, one-output-per-work-item matmul */
 } ocf_variant;
 

@@ -4,7 +4,10 @@
 set -euo pipefail
 
 packages=(
-  cmake make gcc pkg-config
+  cmake make gcc g++ pkg-config  # g++: the package test builds a C++ consumer of the header
+  dpkg-dev         # dpkg-shlibdeps, for the .deb packages' dependencies (scripts/package.sh)
+  doxygen          # the API reference, checked with warnings as errors (ctest -L docs)
+  groff-base       # the man page's check
   ocl-icd-opencl-dev opencl-headers clinfo
   pocl-opencl-icd  # an OpenCL CPU device, so that everything runs without a GPU
   mesa-opencl-icd  # a second one: rusticl's llvmpipe (RUSTICL_ENABLE=llvmpipe, ctest -L rusticl)

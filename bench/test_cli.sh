@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The oclfuse tool's command-line contract, as `oclfuse --help` states it: every command takes
+# --help, --version and --quiet; one exit status table (0 all good, 1 a failure or nothing
+# measured, 2 bad usage, a device named by --device or $OCLFUSE_DEVICE alike); messages on stderr
+# start with "oclfuse <command>:". Quick cases only: `oclfuse_tool_check` runs check --quiet.
+#   Usage: bench/test_cli.sh TOOL
+set -uo pipefail
+tool=$1
+failures=0
+version=$("$tool" --version)
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+out=$scratch/out
+err=$scratch/err
+
+# expect STATUS DESCRIPTION -- COMMAND...: runs it, compares its exit status, keeps its stderr.
+expect() {
+  local want=$1 what=$2
+  shift 3
+  "$@" >"$out" 2>"$err"
+  local got=$?
+  if [ "$got" != "$want" ]; then
+    echo "FAIL: $what: exit status $got, not $want; stderr:" >&2
+    cat "$err" >&2
+    failures=$((failures + 1))
+  else
+    echo "ok: $what (exit status $got)"
+  fi
+}
+stderr_has() { # stderr_has DESCRIPTION PATTERN: the last command's stderr matches
+  if ! grep -Eq "$2" "$err"; then
+    echo "FAIL: $1: stderr lacks /$2/:" >&2
+    cat "$err" >&2
+    failures=$((failures + 1))
+  fi
+}
+
+for command in devices check bench tune warmup; do
+  expect 0 "$command --help" -- "$tool" "$command" --help
+  grep -q "Exit status: 0 all good, 1 a failure or nothing measured, 2 bad usage" \
+    "$out" || { echo "FAIL: $command --help has no exit status line" >&2; failures=$((failures + 1)); }
+  expect 0 "$command --version" -- "$tool" "$command" --version
+  [ "$(cat "$out")" = "$version" ] ||
+    { echo "FAIL: $command --version printed '$(cat "$out")'" >&2; failures=$((failures + 1)); }
+  expect 2 "$command with an unknown option" -- "$tool" "$command" --no-such-option
+  stderr_has "$command's unknown option" "^oclfuse $command: unknown option '--no-such-option'"
+done
+expect 0 "--help" -- "$tool" --help
+grep -q "exit status, the same for every command" "$out" ||
+  { echo "FAIL: --help has no exit status table" >&2; failures=$((failures + 1)); }
+expect 2 "no command" -- "$tool"
+expect 2 "an unknown command" -- "$tool" bogus
+expect 2 "a bad value" -- "$tool" bench --op add --repeat x
+stderr_has "a bad value" "^oclfuse bench: --repeat wants"
+
+# A device that is malformed or matches nothing: the same status by --device or the environment.
+for command in check bench tune warmup; do
+  expect 2 "$command --device 99:99" -- "$tool" "$command" --device 99:99
+  stderr_has "$command --device 99:99" "^oclfuse $command: ocf_context_create: .*\(OCF_ERR_NO_DEVICE\)"
+  expect 2 "$command with OCLFUSE_DEVICE=99:99" -- env OCLFUSE_DEVICE=99:99 "$tool" "$command"
+  expect 2 "$command --device 1:2:3" -- "$tool" "$command" --device 1:2:3
+  stderr_has "$command --device 1:2:3" "OCF_ERR_INVALID_SPEC"
+done
+expect 2 "devices with OCLFUSE_DEVICE=no-such-device" -- env OCLFUSE_DEVICE=no-such-device "$tool" devices
+
+# Nothing measured is a failure, with a message; --quiet leaves out progress, not errors.
+expect 1 "bench of a size no device holds" -- "$tool" bench --op add --sizes 99999999999 --quiet
+stderr_has "nothing measured" "^oclfuse bench: nothing was measured"
+if grep -q '\[1/' "$err"; then
+  echo "FAIL: bench --quiet printed progress" >&2
+  failures=$((failures + 1))
+fi
+expect 0 "bench progress" -- "$tool" bench --op add --sizes 1000 --repeat 3
+stderr_has "bench progress" "^oclfuse bench: \[[0-9]+/5\] add n=1000 oclfuse, about [0-9]+m[0-9]{2}s left"
+
+echo "$failures failed"
+[ "$failures" = 0 ]

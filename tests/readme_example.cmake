@@ -1,0 +1,22 @@
+# The README's example under "## Using it" is examples/quickstart.c, which the quickstart test
+# builds and runs: this checks that the two texts are the same, so the README cannot drift.
+#   cmake -DREADME=<README.md> -DEXAMPLE=<examples/quickstart.c> -P readme_example.cmake
+file(READ "${README}" readme)
+file(READ "${EXAMPLE}" example)
+string(FIND "${readme}" "\n## Using it\n" section)
+if(section EQUAL -1)
+  message(FATAL_ERROR "README.md has no \"## Using it\" section")
+endif()
+string(SUBSTRING "${readme}" ${section} -1 readme)
+string(FIND "${readme}" "```c\n" open)
+string(FIND "${readme}" "\n```\n" close)
+if(open EQUAL -1 OR close LESS open)
+  message(FATAL_ERROR "no ```c block in README.md's \"Using it\"")
+endif()
+math(EXPR first "${open} + 5")
+math(EXPR length "${close} + 1 - ${first}")
+string(SUBSTRING "${readme}" ${first} ${length} block)
+if(NOT block STREQUAL example)
+  message(FATAL_ERROR "README.md's example differs from examples/quickstart.c:\n${block}")
+endif()
+message(STATUS "README.md's example is examples/quickstart.c")
