@@ -1,15 +1,17 @@
 /*
- * cl_env.c: the device, its context and queue, program builds (several at once, in threads),
- * and recovery: on NVIDIA a kernel that faults takes its context with it, so after a failed
- * launch the lab checks the context and, if it is gone, makes a new one; programs and buffers
- * are then rebuilt or recreated on demand (their generation no longer matches).
+ * cl_env.c: the device, its context and queue; program builds (the builder child builds every
+ * program in threads and leaves each binary and its facts under <work>/bin, the other children
+ * load them, or build from source when there is none for their options); and the health check
+ * that tells a device fault (the context is gone) from an error the context survives.
  */
+#define _POSIX_C_SOURCE 200809L
 #include "lab.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV
 #define CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
@@ -55,7 +57,12 @@ const char *lab_cl_error(cl_int err) {
     E(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST)
 #undef E
   }
-  return "CL_(other error)";
+  /* NVIDIA's launch failures come back as codes outside the standard's list (-9999) */
+  static _Thread_local char ring[8][32];
+  static _Thread_local unsigned next;
+  char *text = ring[next++ % 8];
+  snprintf(text, sizeof ring[0], "CL error %d", (int)err);
+  return text;
 }
 
 char *lab_read_file(const char *path) {
@@ -100,11 +107,10 @@ static int create_context(lab_env *env) {
     env->context = NULL;
     return 0;
   }
-  env->generation++;
   return 1;
 }
 
-int lab_env_open(lab_env *env, const char *device_spec) {
+int lab_env_open(lab_env *env, const char *device_spec, int describe) {
   memset(env, 0, sizeof *env);
   env->cc_major = env->cc_minor = -1;
   cl_platform_id platforms[16];
@@ -161,11 +167,12 @@ int lab_env_open(lab_env *env, const char *device_spec) {
     }
   }
   env->build_extra = env->is_nvidia ? "-cl-nv-verbose" : "";
-  lab_log(1,
-          "device: %s | %s | driver %s | %s | %u compute units | local memory %lu bytes | "
-          "max workgroup %zu | compute capability %d.%d\n",
-          name, vendor, driver, version, cus, (unsigned long)env->local_mem, env->max_wg,
-          env->cc_major, env->cc_minor);
+  if (describe)
+    lab_log(1,
+            "device: %s | %s | driver %s | %s | %u compute units | local memory %lu bytes | "
+            "max workgroup %zu | compute capability %d.%d\n",
+            name, vendor, driver, version, cus, (unsigned long)env->local_mem, env->max_wg,
+            env->cc_major, env->cc_minor);
   return create_context(env);
 }
 
@@ -176,155 +183,17 @@ void lab_env_close(lab_env *env) {
   env->context = NULL;
 }
 
-/* Parses "Used N registers" and "N bytes spill stores" out of a verbose NVIDIA build log. */
-static void parse_usage(const char *log, int *regs, int *spill) {
-  *regs = *spill = -1;
-  if (!log) return;
-  const char *p = strstr(log, "Used ");
-  if (p) sscanf(p, "Used %d registers", regs);
-  p = strstr(log, "bytes spill stores");
-  if (p) {
-    while (p > log && p[-1] == ' ')
-      p--;
-    while (p > log && p[-1] >= '0' && p[-1] <= '9')
-      p--;
-    sscanf(p, "%d", spill);
+int lab_env_alive(lab_env *env) {
+  cl_int err = CL_SUCCESS;
+  cl_mem probe = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 64, NULL, &err);
+  if (err == CL_SUCCESS) {
+    const cl_uint zero = 0;
+    err = clEnqueueFillBuffer(env->queue, probe, &zero, sizeof zero, 0, 64, 0, NULL, NULL);
+    if (err == CL_SUCCESS) err = clFinish(env->queue);
+    clReleaseMemObject(probe);
   }
-}
-
-static void build_one(lab_env *env, lab_build *job) {
-  const double start = lab_now();
-  cl_int err;
-  cl_uint count = 0;
-  while (count < 3 && job->sources[count])
-    count++;
-  job->program =
-      clCreateProgramWithSource(env->context, count, (const char **)job->sources, NULL, &err);
-  job->generation = env->generation;
-  if (err != CL_SUCCESS) {
-    job->status = err;
-    job->program = NULL;
-    return;
-  }
-  char options[640];
-  snprintf(options, sizeof options, "%s %s", job->options, env->build_extra);
-  err = clBuildProgram(job->program, 1, &env->device, options, NULL, NULL);
-  if (err == CL_INVALID_BUILD_OPTIONS && *env->build_extra) /* without -cl-nv-verbose */
-    err = clBuildProgram(job->program, 1, &env->device, job->options, NULL, NULL);
-  job->status = err;
-  size_t size = 0;
-  clGetProgramBuildInfo(job->program, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
-  free(job->log);
-  job->log = malloc(size + 1);
-  if (job->log) {
-    job->log[0] = '\0';
-    clGetProgramBuildInfo(job->program, env->device, CL_PROGRAM_BUILD_LOG, size, job->log, NULL);
-    job->log[size] = '\0';
-  }
-  parse_usage(job->log, &job->regs, &job->spill);
-  job->seconds = lab_now() - start;
-}
-
-/* Builds run in worker threads; the main thread waits for the one it needs next. */
-struct lab_build_pool {
-  lab_env *env;
-  lab_build *jobs;
-  size_t count, next, completed;
-  pthread_mutex_t lock;
-  pthread_cond_t done;
-  pthread_t ids[32];
-  int started;
-};
-/* The pool whose workers may be using the context (lab_env_recover waits for it). */
-static lab_build_pool *active_pool;
-
-static void log_build(const lab_build *job) {
-  char title[768];
-  snprintf(title, sizeof title, "build %s [%s] %s %.2f s regs %d spill %d", job->name, job->options,
-           lab_cl_error(job->status), job->seconds, job->regs, job->spill);
-  lab_log_block(title, job->log);
-}
-
-static void *build_worker(void *arg) {
-  lab_build_pool *pool = arg;
-  for (;;) {
-    pthread_mutex_lock(&pool->lock);
-    if (pool->next >= pool->count) {
-      pthread_mutex_unlock(&pool->lock);
-      return NULL;
-    }
-    const size_t i = pool->next++;
-    pthread_mutex_unlock(&pool->lock);
-    build_one(pool->env, &pool->jobs[i]);
-    log_build(&pool->jobs[i]);
-    pthread_mutex_lock(&pool->lock);
-    pool->jobs[i].done = 1;
-    pool->completed++;
-    pthread_cond_broadcast(&pool->done);
-    pthread_mutex_unlock(&pool->lock);
-  }
-}
-
-lab_build_pool *lab_build_start(lab_env *env, lab_build *jobs, size_t count, int threads) {
-  lab_build_pool *pool = calloc(1, sizeof *pool);
-  if (!pool) return NULL;
-  pool->env = env;
-  pool->jobs = jobs;
-  pool->count = count;
-  pthread_mutex_init(&pool->lock, NULL);
-  pthread_cond_init(&pool->done, NULL);
-  if (threads > 32) threads = 32;
-  for (int t = 0; t < threads; t++)
-    if (pthread_create(&pool->ids[pool->started], NULL, build_worker, pool) == 0) pool->started++;
-  active_pool = pool;
-  if (pool->started == 0) build_worker(pool); /* no threads: build everything now */
-  return pool;
-}
-
-void lab_build_wait(lab_build_pool *pool, size_t index) {
-  if (!pool) return;
-  pthread_mutex_lock(&pool->lock);
-  while (!pool->jobs[index].done)
-    pthread_cond_wait(&pool->done, &pool->lock);
-  pthread_mutex_unlock(&pool->lock);
-}
-
-static void pool_drain(lab_build_pool *pool) {
-  pthread_mutex_lock(&pool->lock);
-  while (pool->completed < pool->count)
-    pthread_cond_wait(&pool->done, &pool->lock);
-  pthread_mutex_unlock(&pool->lock);
-}
-
-void lab_build_finish(lab_build_pool *pool) {
-  if (!pool) return;
-  pool_drain(pool);
-  for (int t = 0; t < pool->started; t++)
-    pthread_join(pool->ids[t], NULL);
-  pthread_mutex_destroy(&pool->lock);
-  pthread_cond_destroy(&pool->done);
-  if (active_pool == pool) active_pool = NULL;
-  free(pool);
-}
-
-void lab_build_all(lab_env *env, lab_build *jobs, size_t count, int threads) {
-  lab_build_finish(lab_build_start(env, jobs, count, threads));
-}
-
-int lab_build_ensure(lab_env *env, lab_build *job) {
-  if (job->program && job->generation == env->generation) return job->status == CL_SUCCESS;
-  if (job->program && job->generation != env->generation) {
-    /* its context is gone with the old generation; the handle is released with it */
-    job->program = NULL;
-  }
-  build_one(env, job);
-  log_build(job);
-  return job->status == CL_SUCCESS;
-}
-
-void lab_build_release(lab_build *job) {
-  free(job->log);
-  job->log = NULL;
+  if (err != CL_SUCCESS) lab_log(0, "context check: %s (the context is gone)\n", lab_cl_error(err));
+  return err == CL_SUCCESS;
 }
 
 cl_int lab_run_kernel(lab_env *env, cl_kernel kernel, cl_uint dims, const size_t *global,
@@ -347,18 +216,269 @@ cl_int lab_run_kernel(lab_env *env, cl_kernel kernel, cl_uint dims, const size_t
   return err;
 }
 
-int lab_env_recover(lab_env *env) {
-  cl_int err = CL_SUCCESS;
-  cl_mem probe = clCreateBuffer(env->context, CL_MEM_READ_WRITE, 64, NULL, &err);
-  if (err == CL_SUCCESS) {
-    const cl_uint zero = 0;
-    err = clEnqueueFillBuffer(env->queue, probe, &zero, sizeof zero, 0, 64, 0, NULL, NULL);
-    if (err == CL_SUCCESS) err = clFinish(env->queue);
-    clReleaseMemObject(probe);
+/* ---- programs ---- */
+
+/* Parses "Used N registers", "N bytes spill stores" and "N bytes stack frame" out of a verbose
+   NVIDIA build log (the first kernel's). */
+static int number_before(const char *log, const char *what) {
+  const char *p = log ? strstr(log, what) : NULL;
+  if (!p) return -1;
+  while (p > log && p[-1] == ' ')
+    p--;
+  while (p > log && p[-1] >= '0' && p[-1] <= '9')
+    p--;
+  int value = -1;
+  sscanf(p, "%d", &value);
+  return value;
+}
+
+static void parse_usage(const char *log, lab_program *p) {
+  p->regs = -1;
+  const char *used = log ? strstr(log, "Used ") : NULL;
+  if (used) sscanf(used, "Used %d registers", &p->regs);
+  p->spill = number_before(log, "bytes spill stores");
+  p->stack = number_before(log, "bytes stack frame");
+}
+
+/* The first line of a build log that mentions an error (or its start), one line. */
+static void first_error(const char *log, char *out, size_t size) {
+  const char *line = log ? strstr(log, "error") : NULL;
+  if (line)
+    while (line > log && line[-1] != '\n')
+      line--;
+  snprintf(out, size, "%s", line ? line : log ? log : "");
+  for (char *c = out; *c; c++)
+    if (*c == '\n' || *c == '\t') *c = ' ';
+}
+
+static char *build_log(lab_env *env, cl_program program) {
+  size_t size = 0;
+  clGetProgramBuildInfo(program, env->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
+  char *log = malloc(size + 1);
+  if (!log) return NULL;
+  log[0] = '\0';
+  clGetProgramBuildInfo(program, env->device, CL_PROGRAM_BUILD_LOG, size, log, NULL);
+  log[size] = '\0';
+  return log;
+}
+
+/* clBuildProgram with -cl-nv-verbose where taken, else with the options alone. */
+static cl_int build_with(lab_env *env, cl_program program, const char *options) {
+  char all[640];
+  snprintf(all, sizeof all, "%s %s", options, env->build_extra);
+  cl_int err = clBuildProgram(program, 1, &env->device, all, NULL, NULL);
+  if (err == CL_INVALID_BUILD_OPTIONS && *env->build_extra)
+    err = clBuildProgram(program, 1, &env->device, options, NULL, NULL);
+  return err;
+}
+
+static void log_build(const lab_program_spec *spec, const lab_program *p, const char *how,
+                      const char *log) {
+  char title[768];
+  snprintf(title, sizeof title, "build %s [%s] %s %s %.2f s regs %d spill %d stack %d", spec->name,
+           spec->options, how, lab_cl_error(p->status), p->seconds, p->regs, p->spill, p->stack);
+  lab_log_block(title, log);
+}
+
+/* Builds a spec from its source files here. */
+static int build_source(lab_env *env, const lab_program_spec *spec, lab_program *out) {
+  const double start = lab_now();
+  memset(out, 0, sizeof *out);
+  out->regs = out->spill = out->stack = -1;
+  char *texts[2] = {NULL, NULL};
+  const char *sources[2];
+  cl_uint count = 0;
+  for (int i = 0; i < 2; i++) {
+    if (!spec->paths[i][0]) continue;
+    texts[i] = lab_read_file(spec->paths[i]);
+    if (!texts[i]) {
+      out->status = CL_INVALID_VALUE;
+      snprintf(out->error, sizeof out->error, "cannot read %.120s", spec->paths[i]);
+      free(texts[0]);
+      return 0;
+    }
+    sources[count++] = texts[i];
   }
-  if (err == CL_SUCCESS) return 0;
-  lab_log(1, "context check failed (%s): creating a new context\n", lab_cl_error(err));
-  if (active_pool) pool_drain(active_pool); /* no build may still be using the old context */
-  lab_env_close(env);
-  return create_context(env);
+  cl_int err;
+  out->program = clCreateProgramWithSource(env->context, count, sources, NULL, &err);
+  free(texts[0]), free(texts[1]);
+  if (err != CL_SUCCESS) {
+    out->status = err;
+    out->program = NULL;
+    snprintf(out->error, sizeof out->error, "clCreateProgramWithSource");
+    return 0;
+  }
+  out->status = build_with(env, out->program, spec->options);
+  char *log = build_log(env, out->program);
+  parse_usage(log, out);
+  if (out->status != CL_SUCCESS) first_error(log, out->error, sizeof out->error);
+  out->seconds = lab_now() - start;
+  log_build(spec, out, "from source", log);
+  free(log);
+  return out->status == CL_SUCCESS;
+}
+
+static void bin_path(const char *work, const char *id, const char *ext, char *out, size_t size) {
+  snprintf(out, size, "%s/bin/%s.%s", work, id, ext);
+}
+
+static int write_file(const char *path, const void *data, size_t size) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return 0;
+  const int ok = fwrite(data, 1, size, f) == size;
+  return fclose(f) == 0 && ok;
+}
+
+/* The builder's record of one spec: its binary, its options, and last (the sign that it is
+   done) its facts: "status regs spill stack seconds" and the first error line. */
+static void save_built(lab_env *env, const lab_program_spec *spec, const lab_program *p,
+                       const char *work) {
+  char path[1200], tmp[1210];
+  size_t size = 0;
+  if (p->status == CL_SUCCESS &&
+      clGetProgramInfo(p->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) ==
+          CL_SUCCESS &&
+      size > 0) {
+    unsigned char *bin = malloc(size);
+    unsigned char *bins[1] = {bin};
+    if (bin &&
+        clGetProgramInfo(p->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) == CL_SUCCESS) {
+      bin_path(work, spec->id, "bin", path, sizeof path);
+      write_file(path, bin, size);
+    }
+    free(bin);
+  }
+  bin_path(work, spec->id, "opts", path, sizeof path);
+  write_file(path, spec->options, strlen(spec->options));
+  bin_path(work, spec->id, "info", path, sizeof path);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  char facts[512];
+  const int n = snprintf(facts, sizeof facts, "%d %d %d %d %.3f\n%s\n", (int)p->status, p->regs,
+                         p->spill, p->stack, p->seconds, p->error);
+  if (write_file(tmp, facts, (size_t)n < sizeof facts ? (size_t)n : sizeof facts - 1))
+    rename(tmp, path);
+  (void)env;
+}
+
+int lab_build_done(const char *work, const char *id) {
+  char path[1200];
+  bin_path(work, id, "info", path, sizeof path);
+  return access(path, R_OK) == 0;
+}
+
+int lab_build_started(const char *work, const char *id) {
+  char path[1200];
+  bin_path(work, id, "started", path, sizeof path);
+  return access(path, R_OK) == 0;
+}
+
+typedef struct build_pool {
+  lab_env *env;
+  const lab_program_spec *specs;
+  size_t count, next;
+  const char *work;
+  pthread_mutex_t lock;
+} build_pool;
+
+static void *build_worker(void *arg) {
+  build_pool *pool = arg;
+  for (;;) {
+    pthread_mutex_lock(&pool->lock);
+    const size_t i = pool->next++;
+    pthread_mutex_unlock(&pool->lock);
+    if (i >= pool->count) return NULL;
+    /* a mark first: if the compiler takes this process down, the driver's next builder leaves
+       out the programs that were being built (their children build them, alone) */
+    char mark[1200];
+    bin_path(pool->work, pool->specs[i].id, "started", mark, sizeof mark);
+    write_file(mark, "", 0);
+    lab_program p;
+    build_source(pool->env, &pool->specs[i], &p);
+    save_built(pool->env, &pool->specs[i], &p, pool->work);
+    lab_program_release(&p);
+  }
+}
+
+void lab_build_all(lab_env *env, const lab_program_spec *specs, size_t count, int threads,
+                   const char *work) {
+  build_pool pool = {env, specs, count, 0, work, PTHREAD_MUTEX_INITIALIZER};
+  pthread_t ids[64];
+  int started = 0;
+  if (threads > 64) threads = 64;
+  for (int t = 0; t < threads; t++)
+    if (pthread_create(&ids[started], NULL, build_worker, &pool) == 0) started++;
+  if (started == 0) build_worker(&pool);
+  for (int t = 0; t < started; t++)
+    pthread_join(ids[t], NULL);
+}
+
+/* Loads the builder's binary of a spec if it was built with the same options: 1 loaded, 0 none
+   or it would not load (then the caller builds from source), -1 the builder's build failed
+   (out says why; building again would fail the same way). */
+static int load_built(lab_env *env, const lab_program_spec *spec, const char *work,
+                      lab_program *out) {
+  char path[1200];
+  bin_path(work, spec->id, "opts", path, sizeof path);
+  char *options = lab_read_file(path);
+  const int same = options && strcmp(options, spec->options) == 0;
+  free(options);
+  bin_path(work, spec->id, "info", path, sizeof path);
+  char *facts = same ? lab_read_file(path) : NULL;
+  if (!facts) return 0;
+  memset(out, 0, sizeof *out);
+  int status = 0;
+  sscanf(facts, "%d %d %d %d %lf", &status, &out->regs, &out->spill, &out->stack, &out->seconds);
+  const char *line = strchr(facts, '\n');
+  snprintf(out->error, sizeof out->error, "%s", line ? line + 1 : "");
+  for (char *c = out->error; *c; c++)
+    if (*c == '\n') *c = '\0';
+  free(facts);
+  out->status = status;
+  if (status != CL_SUCCESS) return -1;
+  bin_path(work, spec->id, "bin", path, sizeof path);
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  fseek(f, 0, SEEK_END);
+  const long size = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  unsigned char *bin = size > 0 ? malloc((size_t)size) : NULL;
+  const int read_ok = bin && fread(bin, 1, (size_t)size, f) == (size_t)size;
+  fclose(f);
+  if (!read_ok) {
+    free(bin);
+    return 0;
+  }
+  const size_t length = (size_t)size;
+  const unsigned char *bins[1] = {bin};
+  cl_int err, bin_status = CL_SUCCESS;
+  out->program =
+      clCreateProgramWithBinary(env->context, 1, &env->device, &length, bins, &bin_status, &err);
+  free(bin);
+  if (err == CL_SUCCESS) err = bin_status;
+  if (err == CL_SUCCESS) err = build_with(env, out->program, spec->options);
+  char *log = out->program ? build_log(env, out->program) : NULL;
+  lab_program note = *out;
+  note.status = err;
+  log_build(spec, &note, "from the builder's binary", log);
+  free(log);
+  if (err != CL_SUCCESS) {
+    if (out->program) clReleaseProgram(out->program);
+    out->program = NULL;
+    return 0;
+  }
+  out->from_binary = 1;
+  return 1;
+}
+
+int lab_program_get(lab_env *env, const lab_program_spec *spec, const char *work,
+                    lab_program *out) {
+  const int loaded = load_built(env, spec, work, out);
+  if (loaded == 1) return 1;
+  if (loaded == -1) return 0;
+  return build_source(env, spec, out);
+}
+
+void lab_program_release(lab_program *p) {
+  if (p->program) clReleaseProgram(p->program);
+  p->program = NULL;
 }

@@ -113,6 +113,9 @@ static void fill_tile(uint8_t *tile, uint32_t tile_bytes, int krows, uint rows, 
       const uint valid = unit_valid(krows, row, elem, n_elems, xlim, krem);
       const uint at = tile_byte(row, elem, ch, EB);
       CHECK(at + bytes <= tile_bytes, "unit %u lands outside the tile", u);
+      /* cp.async of n bytes needs an n-byte aligned destination; the plain path stores a uint4 */
+      CHECK(at % (path == 0 ? 16u : bytes) == 0, "unit %u lands at byte %u, not %u-byte aligned", u,
+            at, path == 0 ? 16u : bytes);
       if (at + bytes > tile_bytes) continue;
       if (valid) {
         const size_t src = x_elem0 + unit_source(row, elem, ld);
@@ -139,14 +142,23 @@ static void fill_tile(uint8_t *tile, uint32_t tile_bytes, int krows, uint rows, 
   free(written);
 }
 
+/* An ldmatrix row address (16 bytes, 16-byte aligned) or a 32-bit read inside a tile. */
+static void check_local_read(uint32_t addr, uint32_t bytes, uint32_t tile_bytes, const char *what) {
+  CHECK(addr % bytes == 0, "%s address %u is not %u-byte aligned", what, addr, bytes);
+  CHECK(addr + bytes <= tile_bytes, "%s address %u reads past the tile (%u bytes)", what, addr,
+        tile_bytes);
+}
+
 /* The fragments of one warp at one k step, as the kernel loads them. */
 static void load_frags(const uint8_t *a_tile, const uint8_t *b_tile, uint wm, uint wn, uint ks,
                        uint32_t af[32][MT][4], uint32_t bf[32][NT][2]) {
   for (uint mt = 0; mt < MT; mt++) {
     if (!A_KROWS || EB == 2) {
       uint32_t addr[32], regs[32][4];
-      for (uint l = 0; l < 32; l++)
+      for (uint l = 0; l < 32; l++) {
         addr[l] = a_frag_byte(l, wm, mt, ks, 0);
+        check_local_read(addr[l], 16, A_CHUNKS * 16, "A ldmatrix row");
+      }
       for (int i = 0; i < 4; i++) {
         const int d = conflict_degree(addr + 8 * i, 8, 16, 8);
         if (d > worst_ldsm) worst_ldsm = d;
@@ -159,6 +171,7 @@ static void load_frags(const uint8_t *a_tile, const uint8_t *b_tile, uint wm, ui
         uint32_t addr[32];
         for (uint l = 0; l < 32; l++) {
           addr[l] = a_frag_byte(l, wm, mt, ks, q);
+          check_local_read(addr[l], 4, A_CHUNKS * 16, "A 32-bit fragment");
           memcpy(&af[l][mt][q], a_tile + addr[l], 4);
         }
         const int d = conflict_degree(addr, 32, 4, 32);
@@ -169,8 +182,10 @@ static void load_frags(const uint8_t *a_tile, const uint8_t *b_tile, uint wm, ui
   for (uint p = 0; p < NT / 2; p++) {
     if (!B_KROWS || EB == 2) {
       uint32_t addr[32], regs[32][4];
-      for (uint l = 0; l < 32; l++)
+      for (uint l = 0; l < 32; l++) {
         addr[l] = b_frag_byte(l, wn, p, ks, 0);
+        check_local_read(addr[l], 16, B_CHUNKS * 16, "B ldmatrix row");
+      }
       for (int i = 0; i < 4; i++) {
         const int d = conflict_degree(addr + 8 * i, 8, 16, 8);
         if (d > worst_ldsm) worst_ldsm = d;
@@ -187,6 +202,7 @@ static void load_frags(const uint8_t *a_tile, const uint8_t *b_tile, uint wm, ui
         uint32_t addr[32];
         for (uint l = 0; l < 32; l++) {
           addr[l] = b_frag_byte(l, wn, p, ks, q);
+          check_local_read(addr[l], 4, B_CHUNKS * 16, "B 32-bit fragment");
           memcpy(&bf[l][2 * p + (q >> 1)][q & 1], b_tile + addr[l], 4);
         }
         const int d = conflict_degree(addr, 32, 4, 32);

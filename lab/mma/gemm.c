@@ -1,7 +1,8 @@
 /*
  * gemm.c: cl/matmul_mma_nv.cl for every mode and a handful of tile configurations, on small
- * shapes (every element checked), on 4096^3 and 8192^3 (timed), on transposes, and on ragged and
- * rectangular shapes with the best configuration of each mode. Every output is poisoned (all
+ * shapes (every element checked), on 4096^3 and 8192^3 (timed), on transposes, the general load
+ * paths, and ragged and rectangular shapes. One child process runs one configuration on a list
+ * of shapes (lab_gemm_run); the driver decides which (driver.c). Every output is poisoned (all
  * bits set: a NaN in every dtype) before the checked run; the check covers sampled elements
  * against fp64 references (the mode's own, whose inputs are rounded as the kernel rounds them,
  * and the plain one), every element of C for leftover poison, and every element outside C's
@@ -17,63 +18,60 @@
 
 /* ---- configurations ---- */
 
-enum { ROLE_SWEEP, ROLE_TRANS, ROLE_GENERAL };
-
 typedef struct gemm_config {
   int ab, c, precision; /* storage types (ocf_dtype) and, for fp32 inputs, 1 TF32 / 2 3XTF32 */
   int trans_a, trans_b;
   int bm, bn, bk, wm, wn, stages;
   int a_load, b_load;
-  int role;
-  int is_default;  /* the kernel file's defaults for its mode */
+  int role;        /* LAB_ROLE_* */
+  int timed;       /* the timed shapes of its job: LAB_SHAPES_* */
   int l2_prefetch; /* CP_L2_PREFETCH */
 } gemm_config;
 
+enum { NONE = LAB_SHAPES_NONE, T4096 = LAB_SHAPES_4096, SQUARES = LAB_SHAPES_SQUARES };
+enum { DEF = LAB_ROLE_DEFAULT, ALT = LAB_ROLE_ALT, TRANS = LAB_ROLE_TRANS, GEN = LAB_ROLE_GENERAL };
+
 /* Every field spelled out: inputs, C, precision | transposes | BM BN BK | WM WN | stages | A and
-   B load paths | role | default of its mode | L2 prefetch. */
+   B load paths | role | timed shapes | L2 prefetch. Local memory: STAGES (BM + BN) BK bytes
+   per element; NVIDIA's compiler adds 16 bytes, and the device reports 48 KiB, so the 48 KiB
+   defaults may not launch: each mode has a 32 KiB configuration among the alternatives (bf16
+   also a 36 KiB one), and two 72 KiB ones try what lies beyond (the driver skips those when
+   the probes show that 64 KiB of static local memory does not launch). */
 static const gemm_config configs[] = {
-    /* the default of each mode first: they build first and run first */
-    {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
-    {1, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
-    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_SWEEP, 1, 0},
-    {0, 0, 2, 0, 0, 128, 128, 16, 64, 32, 3, 16, 16, ROLE_SWEEP, 1, 0},
-    /* bf16 inputs, fp32 C */
-    {2, 0, 1, 0, 0, 128, 128, 32, 64, 32, 3, 16, 16, ROLE_SWEEP, 0, 0},
-    {2, 0, 1, 0, 0, 128, 256, 16, 64, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {2, 0, 1, 0, 0, 256, 128, 16, 64, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {2, 0, 1, 0, 0, 128, 128, 16, 64, 64, 6, 16, 16, ROLE_SWEEP, 0, 0},
-    {2, 0, 1, 0, 0, 64, 128, 32, 32, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {2, 0, 1, 0, 0, 128, 64, 32, 64, 32, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 1},
-    /* f16 inputs */
-    {1, 0, 1, 0, 0, 128, 128, 32, 64, 32, 3, 16, 16, ROLE_SWEEP, 0, 0},
-    /* 16-bit C */
-    {2, 2, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 0},
-    {1, 1, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 0},
+    /* the default of each mode: small shapes, 4096^3, 8192^3 */
+    {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, DEF, SQUARES, 0},
+    {1, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, DEF, SQUARES, 0},
+    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, DEF, SQUARES, 0},
+    {0, 0, 2, 0, 0, 128, 128, 16, 64, 32, 3, 16, 16, DEF, SQUARES, 0},
+    /* alternatives: bf16 inputs (f16 runs the same code) */
+    {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 2, 16, 16, ALT, SQUARES, 0}, /* 32 KiB */
+    {2, 0, 1, 0, 0, 128, 256, 16, 64, 64, 3, 16, 16, ALT, SQUARES, 0}, /* 36 KiB, 8 warps */
+    {2, 0, 1, 0, 0, 128, 256, 16, 64, 64, 4, 16, 16, ALT, SQUARES, 0}, /* 8 warps */
+    {2, 0, 1, 0, 0, 128, 128, 32, 64, 32, 3, 16, 16, ALT, SQUARES, 0}, /* 8 warps */
+    {2, 0, 1, 0, 0, 128, 256, 32, 64, 64, 3, 16, 16, ALT, SQUARES, 0}, /* 72 KiB */
     /* TF32 */
-    {0, 0, 1, 0, 0, 128, 128, 16, 64, 32, 3, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 1, 0, 0, 128, 256, 8, 64, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 1, 0, 0, 128, 64, 32, 64, 32, 2, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 1, 0, 0, 64, 128, 16, 32, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 1, 0, 0, 128, 128, 8, 64, 64, 6, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 1},
+    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 2, 16, 16, ALT, SQUARES, 0}, /* 32 KiB */
+    {0, 0, 1, 0, 0, 128, 256, 8, 64, 64, 4, 16, 16, ALT, SQUARES, 0},  /* 8 warps */
+    {0, 0, 1, 0, 0, 128, 128, 16, 64, 32, 3, 16, 16, ALT, SQUARES, 0}, /* 8 warps */
+    {0, 0, 1, 0, 0, 128, 256, 16, 64, 64, 3, 16, 16, ALT, SQUARES, 0}, /* 72 KiB */
     /* 3XTF32 */
-    {0, 0, 2, 0, 0, 128, 64, 16, 64, 32, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 2, 0, 0, 64, 128, 16, 32, 64, 4, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 2, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_SWEEP, 0, 0},
-    {0, 0, 2, 0, 0, 128, 128, 16, 32, 64, 3, 16, 16, ROLE_SWEEP, 0, 0},
-    /* transposes of the defaults */
-    {2, 0, 1, 1, 0, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_TRANS, 0, 0},
-    {2, 0, 1, 0, 1, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_TRANS, 0, 0},
-    {2, 0, 1, 1, 1, 128, 128, 32, 64, 64, 3, 16, 16, ROLE_TRANS, 0, 0},
-    {0, 0, 1, 1, 0, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_TRANS, 0, 0},
-    {0, 0, 1, 0, 1, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_TRANS, 0, 0},
-    {0, 0, 1, 1, 1, 128, 128, 16, 64, 64, 3, 16, 16, ROLE_TRANS, 0, 0},
+    {0, 0, 2, 0, 0, 128, 128, 16, 64, 32, 2, 16, 16, ALT, SQUARES, 0}, /* 32 KiB */
+    {0, 0, 2, 0, 0, 128, 128, 16, 64, 64, 3, 16, 16, ALT, SQUARES, 0}, /* 4 warps */
+    /* 16-bit C */
+    {2, 2, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ALT, T4096, 0},
+    {1, 1, 1, 0, 0, 128, 128, 32, 64, 64, 3, 16, 16, ALT, T4096, 0},
+    /* transposes of the defaults: TT takes the other fragment path of each operand */
+    {2, 0, 1, 1, 1, 128, 128, 32, 64, 64, 3, 16, 16, TRANS, T4096, 0},
+    {0, 0, 1, 1, 1, 128, 128, 16, 64, 64, 3, 16, 16, TRANS, T4096, 0},
+    {2, 0, 1, 1, 0, 128, 128, 32, 64, 64, 3, 16, 16, TRANS, NONE, 0},
+    {2, 0, 1, 0, 1, 128, 128, 32, 64, 64, 3, 16, 16, TRANS, NONE, 0},
+    {0, 0, 1, 1, 0, 128, 128, 16, 64, 64, 3, 16, 16, TRANS, NONE, 0},
+    {0, 0, 1, 0, 1, 128, 128, 16, 64, 64, 3, 16, 16, TRANS, NONE, 0},
     /* the other load paths: element by element (any stride), cp.async of 4 bytes */
-    {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 0, 0, ROLE_GENERAL, 0, 0},
-    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 4, 4, ROLE_GENERAL, 0, 0},
-    {0, 0, 2, 0, 0, 128, 128, 16, 64, 32, 3, 4, 4, ROLE_GENERAL, 0, 0},
-    {2, 0, 1, 1, 1, 128, 128, 32, 64, 64, 3, 0, 0, ROLE_GENERAL, 0, 0},
+    {2, 0, 1, 0, 0, 128, 128, 32, 64, 64, 3, 0, 0, GEN, LAB_SHAPES_GENERAL, 0},
+    {0, 0, 1, 0, 0, 128, 128, 16, 64, 64, 3, 4, 4, GEN, LAB_SHAPES_GENERAL, 0},
+    {0, 0, 2, 0, 0, 128, 128, 16, 64, 32, 3, 4, 4, GEN, NONE, 0},
+    {2, 0, 1, 1, 1, 128, 128, 32, 64, 64, 3, 0, 0, GEN, NONE, 0},
 };
 #define CONFIG_COUNT (sizeof configs / sizeof configs[0])
 
@@ -110,10 +108,40 @@ static void config_defines(const gemm_config *g, const lab_probe_choice *choice,
            "-DBK=%d -DWM=%d -DWN=%d -DSTAGES=%d -DA_LOAD=%d -DB_LOAD=%d -DCP_L2_PREFETCH=%d "
            "-DOCF_MMA_LADDR=%d -DOCF_MMA_GADDR=%d -DOCF_MMA_INLINE=%d%s",
            g->ab, g->c, g->precision, g->trans_a, g->trans_b, g->bm, g->bn, g->bk, g->wm, g->wn,
-           g->stages, g->a_load, g->b_load, g->l2_prefetch,
-           choice && choice->laddr > 0 ? choice->laddr : 0,
-           choice && choice->gaddr > 0 ? choice->gaddr : 0, choice ? choice->inline_form : 0,
-           choice && choice->asm_ok == 2 ? " -DOCF_ASM=asm" : "");
+           g->stages, g->a_load, g->b_load, g->l2_prefetch, choice->laddr > 0 ? choice->laddr : 0,
+           choice->gaddr > 0 ? choice->gaddr : 0, choice->inline_form,
+           choice->asm_ok == 2 ? " -DOCF_ASM=asm" : "");
+}
+
+size_t lab_gemm_config_count(void) {
+  return CONFIG_COUNT;
+}
+
+void lab_gemm_describe(size_t config, lab_gemm_info *info) {
+  const gemm_config *g = &configs[config];
+  memset(info, 0, sizeof *info);
+  config_name(g, info->name, sizeof info->name);
+  info->mode = mode_name(g);
+  info->role = g->role;
+  info->local_bytes = g->stages * (g->bm + g->bn) * g->bk * element_bytes(g->ab);
+  info->sweep = g->c == 0 && !g->trans_a && !g->trans_b && g->a_load == 16 && g->b_load == 16;
+  info->timed_shapes = g->timed;
+  info->tight = g->role == LAB_ROLE_GENERAL;
+}
+
+void lab_gemm_spec(size_t config, const lab_options *o, lab_program_spec *spec) {
+  memset(spec, 0, sizeof *spec);
+  snprintf(spec->id, sizeof spec->id, "gemm_%02zu", config);
+  config_name(&configs[config], spec->name, sizeof spec->name);
+  snprintf(spec->paths[0], sizeof spec->paths[0], "%s/cl/common.cl", o->root);
+  if (o->kernel_path)
+    snprintf(spec->paths[1], sizeof spec->paths[1], "%s", o->kernel_path);
+  else
+    snprintf(spec->paths[1], sizeof spec->paths[1], "%s/cl/matmul_mma_nv.cl", o->root);
+  char defines[480];
+  config_defines(&configs[config], &o->choice, defines, sizeof defines);
+  snprintf(spec->options, sizeof spec->options, "-cl-std=CL1.2 %s", defines);
+  snprintf(spec->kernel, sizeof spec->kernel, "matmul_mma");
 }
 
 /* ---- shapes ---- */
@@ -127,35 +155,73 @@ typedef struct gemm_shape {
   size_t off;    /* element offset of A, B and C */
   float alpha, beta;
   int timed;
+  int group; /* LAB_GROUP_* (4096^3 is also LAB_GROUP_4096 and LAB_GROUP_GENERAL) */
 } gemm_shape;
 
-static const gemm_shape small_shapes[] = {
-    {"1x1x1", 1, 1, 1, 1, LD_ALIGN, 0, 1.0f, 0.0f, 0},
-    {"16x8x16", 16, 8, 16, 1, LD_ALIGN, 0, 1.0f, 0.0f, 0},
-    {"200x136x72 a,b,off", 200, 136, 72, 1, LD_ALIGN, 8, 1.5f, -0.5f, 0},
-    {"129x257x100", 129, 257, 100, 1, LD_ALIGN, 0, 1.0f, 0.0f, 0},
-    {"64x64x0 beta", 64, 64, 0, 1, LD_ALIGN, 0, 1.0f, 0.5f, 0},
-    {"300x260x1000 b3", 300, 260, 1000, 3, LD_ALIGN, 16, 1.0f, 0.0f, 0},
+static const gemm_shape shapes[] = {
+    {"1x1x1", 1, 1, 1, 1, LD_ALIGN, 0, 1.0f, 0.0f, 0, LAB_GROUP_SMALL},
+    {"16x8x16", 16, 8, 16, 1, LD_ALIGN, 0, 1.0f, 0.0f, 0, LAB_GROUP_SMALL},
+    {"200x136x72 a,b,off", 200, 136, 72, 1, LD_ALIGN, 8, 1.5f, -0.5f, 0, LAB_GROUP_SMALL},
+    {"129x257x100", 129, 257, 100, 1, LD_ALIGN, 0, 1.0f, 0.0f, 0, LAB_GROUP_SMALL},
+    {"64x64x0 beta", 64, 64, 0, 1, LD_ALIGN, 0, 1.0f, 0.5f, 0, LAB_GROUP_SMALL},
+    {"300x260x1000 b3", 300, 260, 1000, 3, LD_ALIGN, 16, 1.0f, 0.0f, 0, LAB_GROUP_SMALL},
+    {"1x1x1 tight", 1, 1, 1, 1, LD_TIGHT, 1, 1.0f, 0.0f, 0, LAB_GROUP_TIGHT},
+    {"201x135x73 tight,a,b", 201, 135, 73, 1, LD_TIGHT, 3, 1.5f, -0.5f, 0, LAB_GROUP_TIGHT},
+    {"129x257x100 tight b2", 129, 257, 100, 2, LD_TIGHT, 1, 1.0f, 0.0f, 0, LAB_GROUP_TIGHT},
+    {"4096^3", 4096, 4096, 4096, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1, LAB_GROUP_SQUARES},
+    {"8192^3", 8192, 8192, 8192, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1, LAB_GROUP_SQUARES},
+    {"4097x4095x4104", 4097, 4095, 4104, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1, LAB_GROUP_RECT},
+    {"8192x1024x8192", 8192, 1024, 8192, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1, LAB_GROUP_RECT},
+    {"16384x4096x1024", 16384, 4096, 1024, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1, LAB_GROUP_RECT},
+    {"2048x2048x16384", 2048, 2048, 16384, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1, LAB_GROUP_RECT},
+    {"4095x4097x4093 tight", 4095, 4097, 4093, 1, LD_TIGHT, 0, 1.0f, 0.0f, 1, LAB_GROUP_GENERAL},
 };
-static const gemm_shape small_tight_shapes[] = {
-    {"1x1x1 tight", 1, 1, 1, 1, LD_TIGHT, 1, 1.0f, 0.0f, 0},
-    {"201x135x73 tight,a,b", 201, 135, 73, 1, LD_TIGHT, 3, 1.5f, -0.5f, 0},
-    {"129x257x100 tight b2", 129, 257, 100, 2, LD_TIGHT, 1, 1.0f, 0.0f, 0},
-};
-static const gemm_shape square_shapes[] = {
-    {"4096^3", 4096, 4096, 4096, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1},
-    {"8192^3", 8192, 8192, 8192, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1},
-};
-static const gemm_shape rect_shapes[] = {
-    {"4097x4095x4104", 4097, 4095, 4104, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1},
-    {"8192x1024x8192", 8192, 1024, 8192, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1},
-    {"16384x4096x1024", 16384, 4096, 1024, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1},
-    {"2048x2048x16384", 2048, 2048, 16384, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1},
-};
-static const gemm_shape general_shapes[] = {
-    {"4095x4097x4093 tight", 4095, 4097, 4093, 1, LD_TIGHT, 0, 1.0f, 0.0f, 1},
-    {"4096^3", 4096, 4096, 4096, 1, LD_ALIGN, 0, 1.0f, 0.0f, 1},
-};
+#define SHAPE_COUNT (sizeof shapes / sizeof shapes[0])
+#define SHAPE_4096 9 /* shapes[SHAPE_4096] is 4096^3 */
+
+size_t lab_gemm_shape_count(void) {
+  return SHAPE_COUNT;
+}
+
+const char *lab_gemm_shape_name(size_t id) {
+  return shapes[id].name;
+}
+
+int lab_gemm_shape_timed(size_t id) {
+  return shapes[id].timed;
+}
+
+/* The shape as run: the large ones divided by `scale` (a check of the lab on a slow device). */
+static gemm_shape scaled(size_t id, int scale, char *name, size_t size) {
+  gemm_shape s = shapes[id];
+  if (scale > 1 && s.timed) {
+    const size_t f = (size_t)scale;
+    s.m = (s.m + f - 1) / f, s.n = (s.n + f - 1) / f, s.k = (s.k + f - 1) / f;
+    snprintf(name, size, "%s/%d", s.name, scale);
+    s.name = name;
+  }
+  return s;
+}
+
+double lab_gemm_shape_seconds(size_t id, int scale) {
+  char name[48];
+  const gemm_shape s = scaled(id, scale, name, sizeof name);
+  const double flops = 2.0 * (double)s.m * (double)s.n * (double)s.k * (double)s.batch;
+  const double elements = (double)(s.m * s.k + s.k * s.n + s.m * s.n) * (double)s.batch;
+  /* 12 runs at 20 TFLOP/s; data made, uploaded, read back and checked at 10 ns an element; a
+     sampled fp64 reference of 64 x 64 elements at 1 ns a term, for two modes */
+  return 0.05 + 12.0 * flops / 20e12 + elements * 10e-9 + 2.0 * 4096.0 * (double)s.k * 1e-9;
+}
+
+size_t lab_gemm_group(int group, size_t *ids, size_t max) {
+  size_t n = 0;
+  for (size_t i = 0; i < SHAPE_COUNT && n < max; i++) {
+    const int in = shapes[i].group == group ||
+                   (i == SHAPE_4096 && (group == LAB_GROUP_4096 || group == LAB_GROUP_GENERAL));
+    if (in) ids[n++] = i;
+  }
+  return n;
+}
 
 static size_t round_up(size_t x, size_t to) {
   return (x + to - 1) / to * to;
@@ -165,7 +231,6 @@ static size_t round_up(size_t x, size_t to) {
 
 typedef struct gemm_data {
   int valid;
-  unsigned generation;
   int ab;
   int trans_a, trans_b;
   gemm_shape shape;
@@ -188,11 +253,10 @@ static void data_free(gemm_data *d) {
   memset(d, 0, sizeof *d);
 }
 
-static int data_matches(const gemm_data *d, const lab_env *env, int ab, int ta, int tb,
-                        const gemm_shape *s) {
-  return d->valid && d->generation == env->generation && d->ab == ab && d->trans_a == ta &&
-         d->trans_b == tb && d->shape.m == s->m && d->shape.n == s->n && d->shape.k == s->k &&
-         d->shape.batch == s->batch && d->shape.ld_policy == s->ld_policy && d->shape.off == s->off;
+static int data_matches(const gemm_data *d, int ab, int ta, int tb, const gemm_shape *s) {
+  return d->valid && d->ab == ab && d->trans_a == ta && d->trans_b == tb && d->shape.m == s->m &&
+         d->shape.n == s->n && d->shape.k == s->k && d->shape.batch == s->batch &&
+         d->shape.ld_policy == s->ld_policy && d->shape.off == s->off;
 }
 
 /* Element (i, p) of op(A) and (p, j) of op(B) of batch `batch`, from the host copies. */
@@ -246,11 +310,9 @@ static cl_mem upload_sets(lab_env *env, const float *values, size_t count, size_
 /* Makes (or keeps) the data of one shape for inputs of type ab and the given transposes. */
 static int data_prepare(lab_env *env, gemm_data *d, int ab, int ta, int tb, const gemm_shape *s,
                         char *detail, size_t size) {
-  if (data_matches(d, env, ab, ta, tb, s)) return 1;
+  if (data_matches(d, ab, ta, tb, s)) return 1;
   data_free(d);
-  lab_set_activity("generating data");
   d->ab = ab, d->trans_a = ta, d->trans_b = tb, d->shape = *s;
-  d->generation = env->generation;
   const size_t a_rows = ta ? s->k : s->m, a_cols = ta ? s->m : s->k;
   const size_t b_rows = tb ? s->n : s->k, b_cols = tb ? s->k : s->n;
   const size_t align = s->ld_policy == LD_ALIGN ? 8 : 1;
@@ -307,7 +369,6 @@ static int data_prepare(lab_env *env, gemm_data *d, int ab, int ta, int tb, cons
 static const double *data_reference(gemm_data *d, int mode) {
   double **slot = mode == 0 ? &d->ref_plain : mode == 1 ? &d->ref_tf32 : &d->ref_3x;
   if (*slot) return *slot;
-  lab_set_activity("CPU reference");
   const gemm_shape *s = &d->shape;
   const size_t cells = s->batch * d->n_rows * d->n_cols;
   *slot = malloc(cells * sizeof **slot);
@@ -350,60 +411,6 @@ static const double *data_reference(gemm_data *d, int mode) {
 }
 
 /* ---- one run ---- */
-
-/* The rows this file added, for choose_best (report.c keeps the table itself). */
-static lab_row *seen_rows;
-static size_t seen_count;
-
-static void finish(const lab_row *row) {
-  lab_row_add(row);
-  lab_row *grown = realloc(seen_rows, (seen_count + 1) * sizeof *grown);
-  if (!grown) return;
-  seen_rows = grown;
-  seen_rows[seen_count++] = *row;
-}
-
-typedef struct gemm_program {
-  lab_build *build; /* in the build pool's array */
-  lab_build_pool *pool;
-  size_t index;
-  cl_kernel kernel;
-  unsigned kernel_generation;
-  size_t wg_limit;
-  cl_ulong local_bytes, private_bytes;
-} gemm_program;
-
-static int kernel_ready(lab_env *env, gemm_program *prog, char *detail, size_t size) {
-  if (prog->kernel && prog->kernel_generation == env->generation) return 1;
-  prog->kernel = NULL;
-  lab_build_wait(prog->pool, prog->index);
-  if (!lab_build_ensure(env, prog->build)) {
-    const char *log = prog->build->log ? prog->build->log : "";
-    const char *line = strstr(log, "error");
-    snprintf(detail, size, "%s: %.110s", lab_cl_error(prog->build->status), line ? line : log);
-    for (char *p = detail; *p; p++)
-      if (*p == '\n') *p = ' ';
-    return 0;
-  }
-  cl_int err;
-  prog->kernel = clCreateKernel(prog->build->program, "matmul_mma", &err);
-  if (err != CL_SUCCESS) {
-    snprintf(detail, size, "clCreateKernel: %s", lab_cl_error(err));
-    prog->kernel = NULL;
-    return 0;
-  }
-  prog->kernel_generation = env->generation;
-  clGetKernelWorkGroupInfo(prog->kernel, env->device, CL_KERNEL_WORK_GROUP_SIZE,
-                           sizeof prog->wg_limit, &prog->wg_limit, NULL);
-  clGetKernelWorkGroupInfo(prog->kernel, env->device, CL_KERNEL_LOCAL_MEM_SIZE,
-                           sizeof prog->local_bytes, &prog->local_bytes, NULL);
-  clGetKernelWorkGroupInfo(prog->kernel, env->device, CL_KERNEL_PRIVATE_MEM_SIZE,
-                           sizeof prog->private_bytes, &prog->private_bytes, NULL);
-  lab_log(0, "kernel %s: CL_KERNEL_WORK_GROUP_SIZE %zu, local %lu bytes, private %lu bytes\n",
-          prog->build->name, prog->wg_limit, (unsigned long)prog->local_bytes,
-          (unsigned long)prog->private_bytes);
-  return 1;
-}
 
 /* Whether a load path can serve an operand: its offset, leading dimension and batch stride in
    multiples of the path's alignment. */
@@ -462,7 +469,6 @@ static lab_status verify(lab_env *env, gemm_data *d, const gemm_config *g, const
     snprintf(row->detail, sizeof row->detail, "read C: %s", lab_cl_error(err));
     return LAB_ERROR;
   }
-  lab_set_activity("verifying");
   /* every element of every block written (no poison left), every other one unchanged: walk C
      block row by block row, checking the gap before each row and the row itself */
   size_t poison = 0, changed = 0, first_bad = (size_t)-1, pos = 0;
@@ -544,51 +550,21 @@ static lab_status verify(lab_env *env, gemm_data *d, const gemm_config *g, const
   return LAB_PASS;
 }
 
-static void run_one(lab_env *env, gemm_program *prog, const gemm_config *g, gemm_data *d,
-                    const gemm_shape *s) {
-  lab_row row;
-  char name[64];
-  config_name(g, name, sizeof name);
-  lab_row_init(&row, "gemm", name, s->name);
-  char activity[160];
-  snprintf(activity, sizeof activity, "gemm %s on %s", name, s->name);
-  lab_set_activity(activity);
-  const double flops = 2.0 * (double)s->m * (double)s->n * (double)s->k * (double)s->batch;
-  /* a run at an assumed 20 TFLOP/s, 13 times, plus data: must fit what is left */
-  if (!lab_time_left(13.0 * flops / 20e12 + 1.0)) {
-    row.status = LAB_TIME;
-    finish(&row);
-    return;
-  }
-  lab_build_wait(prog->pool, prog->index);
-  row.regs = prog->build->regs;
-  row.spill = prog->build->spill;
-  if (!kernel_ready(env, prog, row.detail, sizeof row.detail)) {
-    row.status = LAB_BUILD;
-    finish(&row);
-    return;
-  }
+/* A driver error: FAULT when it took the context with it (nothing more can run in this
+   process), ERROR when the context still works. */
+static lab_status error_status(lab_env *env, lab_row *row, const char *what, cl_int err) {
+  const int alive = lab_env_alive(env);
+  snprintf(row->detail, sizeof row->detail, "%s: %s%s", what, lab_cl_error(err),
+           alive ? "" : " (context lost)");
+  return alive ? LAB_ERROR : LAB_FAULT;
+}
+
+/* The checked run (poisoned C, sampled references) and, for a timed shape that passed, the
+   timed runs. */
+static lab_status run_checked_and_timed(lab_env *env, cl_kernel kernel, const gemm_config *g,
+                                        gemm_data *d, const gemm_shape *s, double flops,
+                                        lab_row *row) {
   const size_t threads = (size_t)config_threads(g);
-  if (prog->wg_limit < threads) {
-    row.status = LAB_SKIP;
-    snprintf(row.detail, sizeof row.detail, "kernel limit %zu work-items < %zu", prog->wg_limit,
-             threads);
-    finish(&row);
-    return;
-  }
-  if (!data_prepare(env, d, g->ab, g->trans_a, g->trans_b, s, row.detail, sizeof row.detail)) {
-    row.status = LAB_ERROR;
-    finish(&row);
-    return;
-  }
-  if (!path_fits(g->a_load, g->ab, s->off, d->lda, d->stride_a, d->a_set) ||
-      !path_fits(g->b_load, g->ab, s->off, d->ldb, d->stride_b, d->b_set)) {
-    row.status = LAB_SKIP;
-    snprintf(row.detail, sizeof row.detail, "load path %d/%d needs aligned offsets and strides",
-             g->a_load, g->b_load);
-    finish(&row);
-    return;
-  }
   const size_t cb = (size_t)element_bytes(g->c);
   const size_t tiles = ((s->m + g->bm - 1) / g->bm) * ((s->n + g->bn - 1) / g->bn);
   const size_t global[2] = {tiles * threads, s->batch}, local[2] = {threads, 1};
@@ -618,249 +594,127 @@ static void run_one(lab_env *env, gemm_program *prog, const gemm_config *g, gemm
                                NULL);
   }
   double first_ms = 0;
-  if (err == CL_SUCCESS) err = set_args(prog->kernel, d, 0, s->alpha, s->beta);
-  if (err == CL_SUCCESS) err = lab_run_kernel(env, prog->kernel, 2, global, local, &first_ms);
+  if (err == CL_SUCCESS) err = set_args(kernel, d, 0, s->alpha, s->beta);
+  if (err == CL_SUCCESS) err = lab_run_kernel(env, kernel, 2, global, local, &first_ms);
   if (err != CL_SUCCESS) {
-    row.status = LAB_ERROR;
-    snprintf(row.detail, sizeof row.detail, "checked run: %s", lab_cl_error(err));
     free(c_before);
-    finish(&row);
-    if (lab_env_recover(env)) data_free(d);
-    return;
+    return error_status(env, row, "checked run", err);
   }
-  row.status = verify(env, d, g, c_before, &row);
+  lab_status status = verify(env, d, g, c_before, row);
   free(c_before);
-  if (s->timed && row.status == LAB_PASS) {
+  if (status == LAB_ERROR && !lab_env_alive(env)) status = LAB_FAULT;
+  if (s->timed && status == LAB_PASS) {
     int reps = first_ms > 1000.0 ? 1 : first_ms > 100.0 ? 3 : 10;
     double times[10];
-    lab_set_activity(activity);
     if (reps > 1) { /* warm-up */
-      err = set_args(prog->kernel, d, 1 % d->sets, 1.0f, 0.0f);
-      if (err == CL_SUCCESS) err = lab_run_kernel(env, prog->kernel, 2, global, local, NULL);
+      err = set_args(kernel, d, 1 % d->sets, 1.0f, 0.0f);
+      if (err == CL_SUCCESS) err = lab_run_kernel(env, kernel, 2, global, local, NULL);
     }
     for (int r = 0; r < reps && err == CL_SUCCESS; r++) {
-      err = set_args(prog->kernel, d, r % d->sets, 1.0f, 0.0f);
-      if (err == CL_SUCCESS) err = lab_run_kernel(env, prog->kernel, 2, global, local, &times[r]);
+      err = set_args(kernel, d, r % d->sets, 1.0f, 0.0f);
+      if (err == CL_SUCCESS) err = lab_run_kernel(env, kernel, 2, global, local, &times[r]);
     }
-    if (err != CL_SUCCESS) {
-      row.status = LAB_ERROR;
-      snprintf(row.detail, sizeof row.detail, "timed run: %s", lab_cl_error(err));
-      if (lab_env_recover(env)) data_free(d);
-    } else {
-      qsort(times, (size_t)reps, sizeof times[0], cmp_double);
-      row.ms = times[reps / 2];
-      row.tflops = flops / (row.ms * 1e-3) / 1e12;
-      char more[64];
-      snprintf(more, sizeof more, "; %d runs, %d sets, min %.3f ms", reps, d->sets, times[0]);
-      strncat(row.detail, more, sizeof row.detail - strlen(row.detail) - 1);
-    }
+    if (err != CL_SUCCESS) return error_status(env, row, "timed run", err);
+    qsort(times, (size_t)reps, sizeof times[0], cmp_double);
+    row->ms = times[reps / 2];
+    row->tflops = flops / (row->ms * 1e-3) / 1e12;
+    char more[64];
+    snprintf(more, sizeof more, "; %d runs, %d sets, min %.3f ms", reps, d->sets, times[0]);
+    strncat(row->detail, more, sizeof row->detail - strlen(row->detail) - 1);
   }
-  finish(&row);
+  return status;
 }
 
-/* ---- the plan ---- */
+/* The program of one configuration in this process, and its kernel's facts. */
+typedef struct gemm_program {
+  lab_program prog;
+  cl_kernel kernel;
+  size_t wg_limit;
+  char error[192]; /* why there is no kernel */
+} gemm_program;
 
-static gemm_program programs[CONFIG_COUNT];
-
-/* Which configs of a role a pass runs. */
-enum { SELECT_DEFAULTS, SELECT_OTHERS, SELECT_BEST, SELECT_ALL };
-
-static int selected(const gemm_config *g, int select, int is_best) {
-  if (select == SELECT_DEFAULTS) return g->is_default;
-  if (select == SELECT_OTHERS) return !g->is_default;
-  if (select == SELECT_BEST) return is_best || g->is_default;
+static int program_ready(lab_env *env, const lab_options *o, size_t config, gemm_program *p) {
+  lab_program_spec spec;
+  lab_gemm_spec(config, o, &spec);
+  if (!lab_program_get(env, &spec, o->work, &p->prog)) {
+    snprintf(p->error, sizeof p->error, "%s: %.150s", lab_cl_error(p->prog.status), p->prog.error);
+    return 0;
+  }
+  cl_int err;
+  p->kernel = clCreateKernel(p->prog.program, "matmul_mma", &err);
+  if (err != CL_SUCCESS) {
+    snprintf(p->error, sizeof p->error, "clCreateKernel: %s", lab_cl_error(err));
+    p->kernel = NULL;
+    return 0;
+  }
+  cl_ulong local_bytes = 0, private_bytes = 0;
+  clGetKernelWorkGroupInfo(p->kernel, env->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof p->wg_limit,
+                           &p->wg_limit, NULL);
+  clGetKernelWorkGroupInfo(p->kernel, env->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof local_bytes,
+                           &local_bytes, NULL);
+  clGetKernelWorkGroupInfo(p->kernel, env->device, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof private_bytes,
+                           &private_bytes, NULL);
+  lab_log(0,
+          "kernel %s: CL_KERNEL_WORK_GROUP_SIZE %zu, local %lu bytes, private %lu bytes, regs %d, "
+          "spill %d, stack %d, %s\n",
+          spec.name, p->wg_limit, (unsigned long)local_bytes, (unsigned long)private_bytes,
+          p->prog.regs, p->prog.spill, p->prog.stack,
+          p->prog.from_binary ? "the builder's binary" : "built here");
   return 1;
 }
 
-/* The small shapes (every element checked) for the selected configs of a role; the general load
-   paths get tight strides and odd offsets. */
-static void run_small(lab_env *env, gemm_data *d, int role, int select) {
-  for (size_t i = 0; i < CONFIG_COUNT; i++) {
-    if (configs[i].role != role || !selected(&configs[i], select, 0)) continue;
-    const int tight = role == ROLE_GENERAL;
-    const gemm_shape *shapes = tight ? small_tight_shapes : small_shapes;
-    const size_t n = tight ? sizeof small_tight_shapes / sizeof small_tight_shapes[0]
-                           : sizeof small_shapes / sizeof small_shapes[0];
-    for (size_t s = 0; s < n; s++)
-      run_one(env, &programs[i], &configs[i], d, &shapes[s]);
+/* One configuration on one shape: the checked run, then the timed runs. Adds the row. */
+static lab_status run_one(lab_env *env, gemm_program *prog, const gemm_config *g, gemm_data *d,
+                          const gemm_shape *s) {
+  lab_row row;
+  char name[64];
+  config_name(g, name, sizeof name);
+  lab_row_init(&row, "gemm", name, s->name);
+  row.timed = s->timed;
+  row.regs = prog->prog.regs;
+  row.spill = prog->prog.spill;
+  const double flops = 2.0 * (double)s->m * (double)s->n * (double)s->k * (double)s->batch;
+  const size_t threads = (size_t)config_threads(g);
+  if (!prog->kernel) {
+    row.status = LAB_BUILD;
+    snprintf(row.detail, sizeof row.detail, "%s", prog->error);
+  } else if (prog->wg_limit < threads) {
+    row.status = LAB_SKIP;
+    snprintf(row.detail, sizeof row.detail, "kernel limit %zu work-items < %zu", prog->wg_limit,
+             threads);
+  } else if (!data_prepare(env, d, g->ab, g->trans_a, g->trans_b, s, row.detail,
+                           sizeof row.detail)) {
+    row.status = LAB_ERROR;
+  } else if (!path_fits(g->a_load, g->ab, s->off, d->lda, d->stride_a, d->a_set) ||
+             !path_fits(g->b_load, g->ab, s->off, d->ldb, d->stride_b, d->b_set)) {
+    row.status = LAB_SKIP;
+    snprintf(row.detail, sizeof row.detail, "load path %d/%d needs aligned offsets and strides",
+             g->a_load, g->b_load);
+  } else {
+    row.status = run_checked_and_timed(env, prog->kernel, g, d, s, flops, &row);
   }
+  if (row.status == LAB_ERROR && d->valid) data_free(d); /* buffers may be what failed */
+  lab_row_add(&row);
+  return row.status;
 }
 
-/* > 1: large shapes are divided by it (mma_lab --scale, to check the lab on a slow device). */
-static int shape_scale = 1;
+/* ---- one child's work ---- */
 
-static void run_shapes(lab_env *env, gemm_data *d, const gemm_shape *shapes, size_t n_shapes,
-                       int role, int select, const int *best) {
-  /* shapes outer, then inputs by type, so that one shape's data serves every config of a type */
-  for (size_t s = 0; s < n_shapes; s++) {
-    gemm_shape shape = shapes[s];
-    char name[48];
-    if (shape_scale > 1) {
-      const size_t f = (size_t)shape_scale;
-      shape.m = (shape.m + f - 1) / f, shape.n = (shape.n + f - 1) / f;
-      shape.k = (shape.k + f - 1) / f;
-      snprintf(name, sizeof name, "%s/%d", shape.name, shape_scale);
-      shape.name = name;
-    }
-    for (int ab = 0; ab < 3; ab++)
-      for (size_t i = 0; i < CONFIG_COUNT; i++) {
-        const gemm_config *g = &configs[i];
-        if (g->role == role && g->ab == ab && selected(g, select, best[i]))
-          run_one(env, &programs[i], g, d, &shape);
-      }
-  }
-}
-
-/* The config of each mode (fp32 C, NN) with the best 8192^3 rate: marks best[i]. */
-static void choose_best(const lab_row *rows, size_t count, int *best) {
-  const char *modes[] = {"tf32", "3xtf32", "f16", "bf16"};
-  for (size_t m = 0; m < 4; m++) {
-    double top = -1;
-    int top_i = -1;
-    for (size_t i = 0; i < CONFIG_COUNT; i++) {
-      const gemm_config *g = &configs[i];
-      if (g->role != ROLE_SWEEP || g->c != 0 || strcmp(mode_name(g), modes[m]) != 0) continue;
-      char name[64];
-      config_name(g, name, sizeof name);
-      for (size_t r = 0; r < count; r++)
-        if (strcmp(rows[r].name, name) == 0 && strncmp(rows[r].shape, "8192^3", 6) == 0 &&
-            rows[r].status == LAB_PASS && rows[r].tflops > top) {
-          top = rows[r].tflops;
-          top_i = (int)i;
-        }
-    }
-    if (top_i >= 0) {
-      best[top_i] = 1;
-      lab_log(1, "best %s at 8192^3: config %d, %.1f TFLOP/s\n", modes[m], top_i, top);
-    }
-  }
-}
-
-static void save_ptx(lab_env *env, const gemm_program *prog, size_t index, const char *dir) {
-  size_t size = 0;
-  if (!prog->build->program || prog->build->status != CL_SUCCESS ||
-      clGetProgramInfo(prog->build->program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL) !=
-          CL_SUCCESS ||
-      size == 0)
-    return;
-  unsigned char *bin = malloc(size);
-  unsigned char *bins[1] = {bin};
-  if (bin && clGetProgramInfo(prog->build->program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) ==
-                 CL_SUCCESS) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/gemm_%02zu.ptx", dir, index);
-    FILE *out = fopen(path, "wb");
-    if (out) {
-      fprintf(out, "// %s [%s]\n", prog->build->name, prog->build->options);
-      fwrite(bin, 1, size, out);
-      fclose(out);
-    }
-  }
-  free(bin);
-  (void)env;
-}
-
-void lab_gemm_run(lab_env *env, const char *root, const lab_probe_choice *choice,
-                  const lab_gemm_options *options) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/cl/common.cl", root);
-  char *common = lab_read_file(path);
-  if (options->kernel_path)
-    snprintf(path, sizeof path, "%s", options->kernel_path);
-  else
-    snprintf(path, sizeof path, "%s/cl/matmul_mma_nv.cl", root);
-  char *kernel = lab_read_file(path);
-  if (!common || !kernel) {
-    lab_log(1, "cannot read %s/cl/common.cl or %s\n", root, path);
-    free(common), free(kernel);
-    return;
-  }
-  static char names[CONFIG_COUNT][64];
-  static lab_build jobs[CONFIG_COUNT];
-  memset(jobs, 0, sizeof jobs);
-  for (size_t i = 0; i < CONFIG_COUNT; i++) {
-    config_name(&configs[i], names[i], sizeof names[i]);
-    jobs[i].name = names[i];
-    jobs[i].sources[0] = common;
-    jobs[i].sources[1] = kernel;
-    char defines[480];
-    config_defines(&configs[i], choice, defines, sizeof defines);
-    snprintf(jobs[i].options, sizeof jobs[i].options, "-cl-std=CL1.2 %s", defines);
-  }
-  /* builds go on in the background, in config order; each run waits for its own program */
-  lab_build_pool *pool = lab_build_start(env, jobs, CONFIG_COUNT, options->threads);
-  const double start = lab_now();
-  for (size_t i = 0; i < CONFIG_COUNT; i++) {
-    memset(&programs[i], 0, sizeof programs[i]);
-    programs[i].build = &jobs[i];
-    programs[i].pool = pool;
-    programs[i].index = i;
-  }
-
+int lab_gemm_run(lab_env *env, const lab_options *o, size_t config, const size_t *ids,
+                 size_t count) {
+  gemm_program prog;
+  memset(&prog, 0, sizeof prog);
+  program_ready(env, o, config, &prog);
   gemm_data data;
   memset(&data, 0, sizeof data);
-  shape_scale = options->scale > 1 ? options->scale : 1;
-  int best[CONFIG_COUNT] = {0};
-  /* 1. the default of each mode: every small shape, then 4096^3 and 8192^3 */
-  run_small(env, &data, ROLE_SWEEP, SELECT_DEFAULTS);
-  if (!options->quick) run_shapes(env, &data, square_shapes, 2, ROLE_SWEEP, SELECT_DEFAULTS, best);
-  /* 2. the other tile configurations likewise */
-  run_small(env, &data, ROLE_SWEEP, SELECT_OTHERS);
-  if (!options->quick) run_shapes(env, &data, square_shapes, 2, ROLE_SWEEP, SELECT_OTHERS, best);
-  /* 3. transposes: small shapes, then 4096^3 */
-  run_small(env, &data, ROLE_TRANS, SELECT_ALL);
-  if (!options->quick) run_shapes(env, &data, square_shapes, 1, ROLE_TRANS, SELECT_ALL, best);
-  /* 4. ragged and rectangular shapes with the best and the default config of each mode */
-  choose_best(seen_rows, seen_count, best);
-  if (!options->quick)
-    run_shapes(env, &data, rect_shapes, sizeof rect_shapes / sizeof rect_shapes[0], ROLE_SWEEP,
-               SELECT_BEST, best);
-  /* 5. the general load paths: tight strides and odd offsets, then their cost */
-  run_small(env, &data, ROLE_GENERAL, SELECT_ALL);
-  if (!options->quick) run_shapes(env, &data, general_shapes, 2, ROLE_GENERAL, SELECT_ALL, best);
-  data_free(&data);
-  lab_build_finish(pool);
-  lab_log(1, "gemm: %zu programs built (background) by %.1f s after the start of builds\n",
-          CONFIG_COUNT, lab_now() - start);
-  for (size_t i = 0; i < CONFIG_COUNT; i++) {
-    lab_log(0, "config %2zu: %-40s %s regs %d spill %d build %.1f s\n", i, names[i],
-            lab_cl_error(jobs[i].status), jobs[i].regs, jobs[i].spill, jobs[i].seconds);
-    if (options->ptx_dir) save_ptx(env, &programs[i], i, options->ptx_dir);
-    if (programs[i].kernel) clReleaseKernel(programs[i].kernel);
-    if (jobs[i].program) clReleaseProgram(jobs[i].program);
-    lab_build_release(&jobs[i]);
+  int alive = 1;
+  for (size_t i = 0; i < count && alive; i++) {
+    char name[48];
+    const gemm_shape s = scaled(ids[i], o->scale, name, sizeof name);
+    alive = run_one(env, &prog, &configs[config], &data, &s) != LAB_FAULT;
   }
-  free(seen_rows);
-  seen_rows = NULL;
-  seen_count = 0;
-  free(common), free(kernel);
-}
-
-int lab_gemm_dump(const char *root, const char *dir) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/cl/common.cl", root);
-  char *common = lab_read_file(path);
-  snprintf(path, sizeof path, "%s/cl/matmul_mma_nv.cl", root);
-  char *kernel = lab_read_file(path);
-  int ok = common && kernel;
-  for (size_t i = 0; i < CONFIG_COUNT && ok; i++) {
-    char name[64], defines[480];
-    config_name(&configs[i], name, sizeof name);
-    config_defines(&configs[i], NULL, defines, sizeof defines);
-    snprintf(path, sizeof path, "%s/gemm_%02zu.cl", dir, i);
-    FILE *out = fopen(path, "w");
-    if (out) {
-      fprintf(out, "%s%s", common, kernel);
-      fclose(out);
-    }
-    snprintf(path, sizeof path, "%s/gemm_%02zu.opts", dir, i);
-    out = fopen(path, "w");
-    if (out) {
-      fprintf(out, "%s\nmatmul_mma\n%s\n", defines, name);
-      fclose(out);
-    }
-    ok = out != NULL;
-  }
-  free(common), free(kernel);
-  return ok;
+  if (alive) data_free(&data); /* after a fault, releasing into a lost context is pointless */
+  if (prog.kernel && alive) clReleaseKernel(prog.kernel);
+  if (alive) lab_program_release(&prog.prog);
+  return alive;
 }

@@ -4,10 +4,20 @@
  * (probes), whether one warp's mma.sync fragments match the PTX tables (per data type), and how
  * fast and how accurate the GEMM is for each mode and tile configuration.
  *
- * Files: main.c (order of the run, time budget, watchdog, summary), cl_env.c (device, context,
- * parallel builds, recovery after a failed launch), numerics.c (CPU roundings and random
- * data), probes.c (the probe programs in lab/mma/probes/ and their checks), gemm.c (configs,
- * shapes, data, verification, timing), report.c (the log and the result table).
+ * On NVIDIA a kernel that faults (a misaligned or out-of-range address) destroys the CUDA state
+ * of its whole process: no new context can be made in it afterwards. So the lab is a driver
+ * (driver.c) that does no OpenCL itself and runs every piece of work that could fault in a
+ * child process (child.c: the same binary, started with --child; a process of its own for each
+ * probe that could fault): a fault costs the row that faulted, and the driver starts a new
+ * child for the rest of that job. One more child, the builder, compiles every program up front
+ * in parallel threads and leaves the binaries in the work folder, from where the others load
+ * them; then it holds its context to the end, which keeps the GPU initialised.
+ *
+ * Files: main.c (options, the clock), driver.c (the plan, the children, the budget), child.c
+ * (one child's work), cl_env.c (device, context, builds and binaries, the health check),
+ * numerics.c (CPU roundings and random data), probes.c (the probe programs in lab/mma/probes/
+ * and their checks), gemm.c (configs, shapes, data, verification, timing), report.c (the log,
+ * the rows a child hands back, the result table and the summary).
  */
 #ifndef OCF_LAB_H
 #define OCF_LAB_H
@@ -17,6 +27,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* ---- numerics.c: CPU roundings, bit-exact with the device's ---- */
 
@@ -38,11 +49,15 @@ uint64_t lab_rand_next(uint64_t *state);
 /* Uniform in [-1, 1), a multiple of 2^-23. */
 float lab_rand_unit(uint64_t *state);
 
-/* ---- report.c: the log file and the result table ---- */
+/* ---- report.c: the log, the rows, the table ---- */
 
+/* Opens the log for appending (the driver and every child write to the same file; each write
+   is one append). */
 int lab_log_open(const char *path);
 void lab_log_close(void);
-/* Writes to the log (always) and to stdout when echo. */
+/* 1: lab_log(1, ...) also goes to stdout (the driver; children stay quiet unless --echo). */
+void lab_log_set_echo(int echo);
+/* Writes to the log (always) and to stdout when echo and echoing is on. */
 void lab_log(int echo, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Writes a long block (a build log) to the log only, between marker lines. */
 void lab_log_block(const char *title, const char *text);
@@ -51,14 +66,16 @@ typedef enum lab_status {
   LAB_PASS = 0,
   LAB_FAIL,  /* built and ran, wrong result */
   LAB_BUILD, /* did not build */
-  LAB_ERROR, /* a driver error (launch, finish, resources) */
-  LAB_SKIP,  /* not run: a precondition (alignment, workgroup limit, missing build) */
+  LAB_ERROR, /* a driver error that left the context usable (launch refused, resources) */
+  LAB_FAULT, /* the context was lost (a device fault), or the process died or hung */
+  LAB_SKIP,  /* not run: a precondition (alignment, workgroup or local memory limit) */
   LAB_TIME,  /* not run: the time budget was spent */
   LAB_INFO   /* informational probe: built and ran, result described in detail */
 } lab_status;
+#define LAB_STATUS_COUNT (LAB_INFO + 1)
 const char *lab_status_name(lab_status s);
 
-/* One line of the summary table. */
+/* One line of the result table. */
 typedef struct lab_row {
   char section[16]; /* "probe", "gemm" */
   char name[64];
@@ -69,31 +86,59 @@ typedef struct lab_row {
   double rel_max, rel_mean; /* against the plain fp64 reference: |got - want| / |want| */
   double nrm_max;           /* against the plain fp64 reference: |got - want| / bound */
   int regs, spill;          /* from the build log (-1: unknown) */
-  char detail[160];
+  int timed;                /* a timed shape (the summary lists these one by one) */
+  char detail[192];
 } lab_row;
 void lab_row_init(lab_row *row, const char *section, const char *name, const char *shape);
-/* Appends a finished row to the table (thread-safe with the watchdog's printing). */
+
+/* In a child, rows are handed back through a file (one line each, written as each finishes, so
+   that a fault later in the child loses none); in the driver they go to the table. */
+int lab_rows_to_file(const char *path);
+/* Hands a finished row on: to the file in a child, to the table (and the log) in the driver. */
 void lab_row_add(const lab_row *row);
-/* Prints the table to stdout and the log; written by the main thread at the end and by the
-   watchdog when the run overruns. */
-void lab_table_print(void);
-/* Writes the table to a file too. */
-void lab_table_write(const char *path);
+/* Reads the rows a child wrote (at most max). */
+size_t lab_rows_read(const char *path, lab_row *rows, size_t max);
+/* The table so far. */
+const lab_row *lab_table_rows(size_t *count);
+/* The full table (every row) and the summary (probes in one line each, the small shapes of a
+   configuration in one line, every timed row, every row that did not pass). */
+void lab_table_write(FILE *out);
+void lab_summary_write(FILE *out, double seconds);
 
-/* ---- main.c: the clock and the budget ---- */
+/* ---- main.c: the clock and the options ---- */
 
-double lab_now(void);           /* seconds since the start */
-int lab_time_left(double need); /* 1 when `need` more seconds fit the soft budget */
-void lab_set_activity(const char *what);
+double lab_now(void); /* seconds since the process started */
 
-/* ---- cl_env.c: the device and its programs ---- */
+typedef struct lab_probe_choice {
+  int laddr;       /* OCF_MMA_LADDR that works, -1 none */
+  int gaddr;       /* OCF_MMA_GADDR that works, -1 none */
+  int asm_ok;      /* 1 __asm__ builds, 2 only asm, 0 neither */
+  int inline_form; /* OCF_MMA_INLINE that builds */
+} lab_probe_choice;
+/* What the kernel file assumes when nothing is probed: the forms its defaults use. */
+#define LAB_CHOICE_DEFAULT \
+  { 0, 0, 1, 0 }
+
+typedef struct lab_options {
+  const char *root;        /* the repository */
+  const char *work;        /* the output folder: log, table, binaries under bin/ */
+  const char *device;      /* a substring of the device's name or vendor, or NULL */
+  const char *kernel_path; /* the GEMM kernel file (default cl/matmul_mma_nv.cl under root) */
+  double budget;           /* seconds for the whole run (the driver's) */
+  int threads;             /* build threads of the builder */
+  int quick;               /* small shapes only (a check of the lab itself) */
+  int probes;              /* 0: no probes (the GEMM uses LAB_CHOICE_DEFAULT) */
+  int scale;               /* > 1: the large shapes divided by it (a check of the lab itself) */
+  lab_probe_choice choice; /* the address forms the GEMM is built with */
+} lab_options;
+
+/* ---- cl_env.c: the device, programs, binaries ---- */
 
 typedef struct lab_env {
   cl_platform_id platform;
   cl_device_id device;
   cl_context context;
   cl_command_queue queue;
-  unsigned generation; /* bumped when the context is recreated after a failure */
   int is_nvidia;
   int cc_major, cc_minor; /* compute capability, -1 if unknown */
   cl_ulong local_mem;
@@ -101,41 +146,47 @@ typedef struct lab_env {
   const char *build_extra; /* "-cl-nv-verbose" where accepted, else "" */
 } lab_env;
 
-int lab_env_open(lab_env *env, const char *device_spec);
+/* Finds the device (an NVIDIA GPU unless device_spec names another) and makes a context and a
+   profiling queue. describe: log the device's facts (echoed). */
+int lab_env_open(lab_env *env, const char *device_spec, int describe);
 void lab_env_close(lab_env *env);
-/* After a failed launch: checks the context with a tiny fill; if it is broken, creates a new
-   context and queue (every program and buffer of the old one is gone: generation changes).
-   Returns 1 if it recreated. */
-int lab_env_recover(lab_env *env);
+/* 1 if the context still works (a tiny fill and finish); after a device fault it does not. */
+int lab_env_alive(lab_env *env);
+/* The error's name, or "CL error N" (thread-safe, valid until 8 more calls in the thread). */
 const char *lab_cl_error(cl_int err);
 
-/* One program to build: its sources, options, and the outcome. */
-typedef struct lab_build {
-  const char *name;
-  const char *sources[3]; /* NULL-terminated, concatenated in order */
-  char options[512];
-  /* out */
+/* What to build: sources (files under root, concatenated) and options. Its binary and build
+   facts live under <work>/bin/<id>.{bin,opts,info}. */
+typedef struct lab_program_spec {
+  char id[32];            /* "probe_07", "gemm_03" */
+  char name[64];          /* for the log */
+  char paths[2][1024];    /* source files, the second may be empty */
+  char options[512];      /* build options, without -cl-nv-verbose */
+  char kernel[32];        /* the kernel the lab runs */
+  char extra_kernels[64]; /* other kernels in it, comma-separated (offline checks) */
+} lab_program_spec;
+
+/* A built program (or why not). */
+typedef struct lab_program {
   cl_program program;
-  unsigned generation;
-  cl_int status; /* CL_SUCCESS or the build's error */
-  double seconds;
-  char *log; /* build log (malloc'd) */
-  int regs, spill;
-  int done; /* set by the pool under its lock */
-} lab_build;
+  cl_int status;          /* CL_SUCCESS or the build's error */
+  int regs, spill, stack; /* from ptxas's verbose output (-1 unknown) */
+  double seconds;         /* build time (the builder's, when loaded from its binary) */
+  int from_binary;
+  char error[160]; /* the first error line of a failed build */
+} lab_program;
 
-/* Builds jobs in `threads` worker threads, in order, while the caller goes on; every build log
-   goes to the log. lab_build_wait returns once job `index` is done; lab_build_finish waits for
-   all and frees the pool. lab_build_all does both. */
-typedef struct lab_build_pool lab_build_pool;
-lab_build_pool *lab_build_start(lab_env *env, lab_build *jobs, size_t count, int threads);
-void lab_build_wait(lab_build_pool *pool, size_t index);
-void lab_build_finish(lab_build_pool *pool);
-void lab_build_all(lab_env *env, lab_build *jobs, size_t count, int threads);
-/* Builds one finished job again if its program is from an older context (after a recovery). */
-int lab_build_ensure(lab_env *env, lab_build *job);
-void lab_build_release(lab_build *job);
-
+/* Builds every spec in `threads` threads, writing each binary and its facts under
+   <work>/bin as it finishes (the builder child). */
+void lab_build_all(lab_env *env, const lab_program_spec *specs, size_t count, int threads,
+                   const char *work);
+/* 1 when the builder has finished spec `id` (its facts file exists); 1 when it has started it. */
+int lab_build_done(const char *work, const char *id);
+int lab_build_started(const char *work, const char *id);
+/* The program of a spec: from the builder's binary when it was built with the same options,
+   else built here from source. Returns 1 when it is usable. */
+int lab_program_get(lab_env *env, const lab_program_spec *spec, const char *work, lab_program *out);
+void lab_program_release(lab_program *p);
 /* Reads a whole text file (malloc'd, NUL-terminated) or NULL. */
 char *lab_read_file(const char *path);
 
@@ -145,30 +196,68 @@ cl_int lab_run_kernel(lab_env *env, cl_kernel kernel, cl_uint dims, const size_t
 
 /* ---- probes.c ---- */
 
-typedef struct lab_probe_choice {
-  int laddr;       /* OCF_MMA_LADDR that works, -1 none */
-  int gaddr;       /* OCF_MMA_GADDR that works, -1 none */
-  int asm_ok;      /* 1 __asm__ builds, 2 only asm, 0 neither */
-  int inline_form; /* OCF_MMA_INLINE that builds */
-} lab_probe_choice;
-
-/* Builds and runs every probe; returns the address forms the GEMM should use. */
-void lab_probes_run(lab_env *env, const char *root, int threads, lab_probe_choice *choice);
-/* Writes every probe program's full source and options under dir (offline checks). */
-int lab_probes_dump(const char *root, const char *dir);
+size_t lab_probe_count(void);
+const char *lab_probe_name(size_t i);
+/* -1: a probe the lab runs at the end (expected to fault); 0: one that needs a process of its
+   own (it could fault); > 0: its group, whose neighbouring probes share a process. */
+int lab_probe_group(size_t i);
+/* Bytes of local memory a local-memory probe declares, 0 for the others. */
+int lab_probe_local_bytes(size_t i);
+void lab_probe_spec(size_t i, const lab_options *o, lab_program_spec *spec);
+/* Builds (or loads) and runs probe i in this process; the row is filled, not added. */
+void lab_probe_run(lab_env *env, const lab_options *o, size_t i, lab_row *row);
+/* The address forms and spellings the GEMM should be built with, from the probes' rows. */
+void lab_probe_choose(const lab_row *rows, size_t count, lab_probe_choice *choice);
 
 /* ---- gemm.c ---- */
 
-typedef struct lab_gemm_options {
-  int quick;               /* small shapes only (a check of the lab itself) */
-  int threads;             /* build threads */
-  const char *ptx_dir;     /* where to write each GEMM program's PTX, or NULL */
-  const char *kernel_path; /* the GEMM kernel file (default cl/matmul_mma_nv.cl under root) */
-  int scale;               /* > 1: the large shapes divided by it (a check of the lab itself) */
-} lab_gemm_options;
+enum { LAB_ROLE_DEFAULT, LAB_ROLE_ALT, LAB_ROLE_TRANS, LAB_ROLE_GENERAL };
+typedef struct lab_gemm_info {
+  char name[64];
+  const char *mode; /* "bf16", "f16", "tf32", "3xtf32" */
+  int role;
+  int local_bytes;  /* the stages' local memory */
+  int sweep;        /* fp32 C, NN, 16-byte loads: a candidate for the best of its mode */
+  int timed_shapes; /* which timed shapes its first job runs: LAB_SHAPES_* */
+  int tight;        /* small shapes with tight strides and odd offsets (general load paths) */
+} lab_gemm_info;
+enum { LAB_SHAPES_NONE, LAB_SHAPES_4096, LAB_SHAPES_SQUARES, LAB_SHAPES_GENERAL };
 
-void lab_gemm_run(lab_env *env, const char *root, const lab_probe_choice *choice,
-                  const lab_gemm_options *options);
-int lab_gemm_dump(const char *root, const char *dir);
+size_t lab_gemm_config_count(void);
+void lab_gemm_describe(size_t config, lab_gemm_info *info);
+/* Shapes by id: the small checked ones, the timed ones. */
+size_t lab_gemm_shape_count(void);
+const char *lab_gemm_shape_name(size_t id);
+int lab_gemm_shape_timed(size_t id);
+/* Seconds a shape should take at most (data, references, checked and timed runs at a
+   pessimistic 20 TFLOP/s), for the budget and the child's time limit. */
+double lab_gemm_shape_seconds(size_t id, int scale);
+/* The shape ids of a group: small, small tight, squares, 4096^3 alone, rectangles, the general
+   paths' timed shapes. Returns how many. */
+enum {
+  LAB_GROUP_SMALL,
+  LAB_GROUP_TIGHT,
+  LAB_GROUP_SQUARES,
+  LAB_GROUP_4096,
+  LAB_GROUP_RECT,
+  LAB_GROUP_GENERAL
+};
+size_t lab_gemm_group(int group, size_t *ids, size_t max);
+void lab_gemm_spec(size_t config, const lab_options *o, lab_program_spec *spec);
+/* Runs configuration `config` on the shapes in this process, adding a row for each. Stops
+   after a row that faulted (the context is gone); returns 0 then. */
+int lab_gemm_run(lab_env *env, const lab_options *o, size_t config, const size_t *shapes,
+                 size_t count);
+
+/* ---- child.c and driver.c ---- */
+
+/* The child's work: "build" (every program), "probe" (items: probe indices) or "gemm" (config,
+   items: shape ids). Exit status: 0 done, 4 a row faulted, 1 could not start. */
+int lab_child_main(const lab_options *o, const char *kind, int config, const size_t *items,
+                   size_t count, const char *rows_path);
+/* The driver: the whole run; summary: print the summary at the end. */
+int lab_driver_main(const lab_options *o, const char *self, int summary);
+/* Writes every program's full source and options under dir (the offline check). */
+int lab_dump(const lab_options *o, const char *dir);
 
 #endif

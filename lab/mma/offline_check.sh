@@ -10,14 +10,14 @@
 #    are clang's, not NVIDIA's OpenCL compiler's: a hint, not the figure);
 # 3. builds and runs the CPU emulation (lab/mma/emulate.c) of every GEMM configuration.
 # Exit status 0 when everything expected to pass passed.
-set -u
+set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/mma_offline}
 rm -rf "$work" && mkdir -p "$work/dump"
 cflags="-O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Werror"
-cc $cflags lab/mma/main.c lab/mma/cl_env.c lab/mma/numerics.c lab/mma/report.c \
-  lab/mma/probes.c lab/mma/gemm.c lab/mma/ptx_model.c -lOpenCL -lpthread -lm -o "$work/mma_lab" ||
-  exit 1
+cc $cflags lab/mma/main.c lab/mma/driver.c lab/mma/child.c lab/mma/cl_env.c lab/mma/numerics.c \
+  lab/mma/report.c lab/mma/probes.c lab/mma/gemm.c lab/mma/ptx_model.c -lOpenCL -lpthread -lm \
+  -o "$work/mma_lab" || exit 1
 "$work/mma_lab" --root "$root" --dump "$work/dump" || exit 1
 
 failed=0
@@ -36,6 +36,12 @@ ptx_check() { # file.cl, options, kernels (comma list), label
   sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 8.0/' "$base.ptx"
   if ! ptxas -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
     printf '%-44s ptxas: %s\n' "$label" "$(grep -m1 -i error "$base.ptxas.log")"
+    # ptxas limits static local memory to 48 KiB; whether NVIDIA's OpenCL does (it built
+    # 49184 bytes in the first GPU run) is for the GPU run's probes to say
+    if grep -q 'too much shared data' "$base.ptxas.log"; then
+      echo "  (expected: more than 48 KiB of static local memory; the GPU run answers this)"
+      return 0
+    fi
     return 1
   fi
   local regs spill
@@ -50,15 +56,12 @@ echo "== probes (clang -> PTX -> ptxas sm_90) =="
 for o in "$work"/dump/probe_*.opts; do
   src=${o%.opts}.cl
   opts=$(sed -n 1p "$o")
-  kernel=$(sed -n 2p "$o")
+  kernels=$(sed -n 2p "$o")
   label=$(sed -n 3p "$o")
-  kernels=$kernel
-  grep -q probe_load "$src" && kernels="probe,probe_load,probe_tf32"
   if ! ptx_check "$src" "$opts" "$kernels" "$label"; then
     # clang takes only __asm__: the `asm` spelling is for NVIDIA's compiler to answer
     case $opts in
     *KW=asm*) echo "  (expected here: clang's OpenCL mode has no 'asm' keyword)" ;;
-    *BYTES=49168*) echo "  (expected: one workgroup may have 48 KiB of static local memory)" ;;
     *) failed=1 ;;
     esac
   fi
@@ -70,8 +73,9 @@ for o in "$work"/dump/gemm_*.opts; do
   opts=$(sed -n 1p "$o")
   label=$(sed -n 3p "$o")
   ptx_check "$src" "$opts" matmul_mma "$label" || failed=1
+  defines=${opts//-cl-std=CL1.2/} # the -D options alone, for the C compiler
   # shellcheck disable=SC2086
-  cc -O2 -std=c11 -Wall -Wextra $opts -I"$root/lab/mma" lab/mma/emulate.c lab/mma/ptx_model.c \
+  cc -O2 -std=c11 -Wall -Wextra $defines -I"$root/lab/mma" lab/mma/emulate.c lab/mma/ptx_model.c \
     lab/mma/numerics.c -lm -o "$work/emulate" && "$work/emulate" | sed 's/^/  /' || failed=1
 done
 [ $failed = 0 ] && echo "offline check: all passed" || echo "offline check: FAILURES above"

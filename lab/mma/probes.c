@@ -1,8 +1,9 @@
 /*
  * probes.c: one tiny program per PTX construct and operand form the GEMM relies on (sources in
  * lab/mma/probes/), each built on its own and checked against the host's expectation; and one
- * warp's mma.sync per data type against ptx_model.c's fragment tables. A build failure, wrong
- * result or driver error is a row of the table; nothing stops the others.
+ * warp's mma.sync per data type against ptx_model.c's fragment tables. The driver runs each probe
+ * in a process of its own (a probe that faults takes only its own row with it); a build
+ * failure, wrong result, driver error or fault is a row of the table.
  */
 #include "lab.h"
 #include "ptx_model.h"
@@ -23,6 +24,7 @@ struct probe_def {
   const char *kernel;
   probe_run_fn run;
   int param;
+  int group; /* PROBE_OWN, PROBE_TAIL, or a group (see the table) */
 };
 
 /* ---- buffers ---- */
@@ -111,24 +113,31 @@ static lab_status run_local_addr(lab_env *env, cl_kernel kernel, const probe_def
   return bad ? LAB_FAIL : LAB_PASS;
 }
 
+/* cp.async probe flavours (param): the copy size in the low byte; CP_MISALIGNED: every
+   destination 4 bytes past a 16-byte boundary (what the first GPU run did by accident, with a
+   4-byte aligned buffer: it must fault). */
+enum { CP_MISALIGNED = 1 << 8 };
+
 static lab_status run_cp_async(lab_env *env, cl_kernel kernel, const probe_def *def, char *detail,
                                size_t size) {
-  const int unit = def->param, words = unit / 4;
+  const int unit = def->param & 0xff, words = unit / 4;
   /* src-size per work-item: every legal even count, zero (reads nothing) included */
   static const uint32_t sizes16[] = {16, 14, 12, 10, 8, 6, 4, 2, 0};
   static const uint32_t sizes4[] = {4, 2, 0};
   const uint32_t *cycle = unit == 16 ? sizes16 : sizes4;
   const int cycle_len = unit == 16 ? 9 : 3;
   uint32_t src[64 * 4], sizes[64], out[64 * 4];
+  uint64_t where[1] = {0};
   for (int i = 0; i < 64 * words; i++)
     src[i] = 0x01010101u * (uint32_t)(i + 1);
   for (int i = 0; i < 64; i++)
     sizes[i] = cycle[i % cycle_len];
-  cl_mem mem[3] = {buffer_poisoned(env, sizeof out), buffer_with(env, src, sizeof src),
-                   buffer_with(env, sizes, sizeof sizes)};
-  cl_int err = launch(env, kernel, mem, 3, 64, 64);
+  cl_mem mem[4] = {buffer_poisoned(env, sizeof out), buffer_with(env, src, sizeof src),
+                   buffer_with(env, sizes, sizeof sizes), buffer_poisoned(env, sizeof where)};
+  cl_int err = launch(env, kernel, mem, 4, 64, 64);
   if (err == CL_SUCCESS) err = read_back(env, mem[0], out, (size_t)64 * words * 4);
-  release_all(mem, 3);
+  if (err == CL_SUCCESS) err = read_back(env, mem[3], where, sizeof where);
+  release_all(mem, 4);
   if (err != CL_SUCCESS) return driver_error(err, "run", detail, size);
   for (int i = 0; i < 64; i++) {
     const unsigned char *got = (const unsigned char *)(out + i * words);
@@ -136,14 +145,17 @@ static lab_status run_cp_async(lab_env *env, cl_kernel kernel, const probe_def *
     for (int byte = 0; byte < unit; byte++) {
       const unsigned char want = (uint32_t)byte < sizes[i] ? from[byte] : 0;
       if (got[byte] != want) {
-        snprintf(detail, size, "unit %d (src-size %u) byte %d = 0x%02x, want 0x%02x", i, sizes[i],
-                 byte, got[byte], want);
-        return LAB_FAIL;
+        snprintf(detail, size,
+                 "unit %d (src-size %u) byte %d = 0x%02x, want 0x%02x; local buffer at 0x%llx", i,
+                 sizes[i], byte, got[byte], want, (unsigned long long)where[0]);
+        return def->param & CP_MISALIGNED ? LAB_INFO : LAB_FAIL;
       }
     }
   }
-  snprintf(detail, size, "src-size 0..%d all right, zero fill included", unit);
-  return LAB_PASS;
+  snprintf(detail, size, "src-size 0..%d all right, zero fill included; local buffer at 0x%llx%s",
+           unit, (unsigned long long)where[0],
+           def->param & CP_MISALIGNED ? " (misaligned by 4 and no fault: unexpected)" : "");
+  return def->param & CP_MISALIGNED ? LAB_INFO : LAB_PASS;
 }
 
 static lab_status run_ldmatrix(lab_env *env, cl_kernel kernel, const probe_def *def, char *detail,
@@ -405,14 +417,21 @@ static lab_status run_store16(lab_env *env, cl_kernel kernel, const probe_def *d
   return bad ? LAB_FAIL : LAB_PASS;
 }
 
-static lab_status run_local48k(lab_env *env, cl_kernel kernel, const probe_def *def, char *detail,
-                               size_t size) {
+static lab_status run_local_mem(lab_env *env, cl_kernel kernel, const probe_def *def, char *detail,
+                                size_t size) {
+  cl_ulong kernel_local = 0;
+  clGetKernelWorkGroupInfo(kernel, env->device, CL_KERNEL_LOCAL_MEM_SIZE, sizeof kernel_local,
+                           &kernel_local, NULL);
   uint32_t out[256];
   cl_mem mem[1] = {buffer_poisoned(env, sizeof out)};
   cl_int err = launch(env, kernel, mem, 1, 256, 256);
   if (err == CL_SUCCESS) err = read_back(env, mem[0], out, sizeof out);
   release_all(mem, 1);
-  if (err != CL_SUCCESS) return driver_error(err, "run", detail, size);
+  if (err != CL_SUCCESS) {
+    snprintf(detail, size, "%d bytes declared (kernel local memory %lu): run: %s", def->param,
+             (unsigned long)kernel_local, lab_cl_error(err));
+    return LAB_ERROR;
+  }
   const uint32_t slots = (uint32_t)def->param / 16;
   for (uint32_t l = 0; l < 256; l++)
     if (out[l] != (l * 17) % slots + 1) {
@@ -420,164 +439,255 @@ static lab_status run_local48k(lab_env *env, cl_kernel kernel, const probe_def *
                (l * 17) % slots + 1);
       return LAB_FAIL;
     }
-  snprintf(detail, size, "%d bytes of local memory in one workgroup: built and right", def->param);
+  snprintf(detail, size, "%d bytes declared (kernel local memory %lu): built, launched, right",
+           def->param, (unsigned long)kernel_local);
   return LAB_PASS;
 }
 
+/* Copies text into out, replacing the first `from` by `to` (0 if `from` is not there). */
+static int replace_once(const char *text, const char *from, const char *to, char *out,
+                        size_t size) {
+  const char *at = strstr(text, from);
+  if (!at) return 0;
+  snprintf(out, size, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+  return 1;
+}
+
+/* The probe's PTX for sm_90a: `.target sm_90` (perhaps followed by ", texmode_independent")
+   becomes sm_90a, the marker comment becomes wgmma.fence, and a .version below 8.0 becomes 8.0
+   (wgmma's). `step` is scratch of the same room. Returns 0 when the text is not such PTX. */
+static int retarget_ptx(const char *ptx, char *step, char *out, size_t room, char *version,
+                        size_t version_size) {
+  snprintf(version, version_size, "?");
+  const char *v = strstr(ptx, ".version ");
+  char from[32];
+  if (v && sscanf(v, ".version %15s", version) == 1)
+    snprintf(from, sizeof from, ".version %s", version);
+  if (!strstr(ptx, ".target sm_") ||
+      !replace_once(ptx, "// OCF_SM90A_MARK", "wgmma.fence.sync.aligned;", step, room))
+    return 0;
+  const char *target = strstr(step, ".target sm_") + strlen(".target sm_");
+  const size_t digits = strspn(target, "0123456789");
+  snprintf(out, room, "%.*sa%s", (int)(target + digits - step), step,
+           target[digits] == 'a' ? target + digits + 1 : target + digits);
+  if (v && atof(version) < 8.0 && replace_once(out, from, ".version 8.0", step, room))
+    snprintf(out, room, "%s", step);
+  return 1;
+}
+
+/* The probe's own PTX, retargeted to sm_90a with wgmma.fence in it, loaded as a binary. */
+static lab_status run_sm90a(lab_env *env, cl_kernel kernel, const probe_def *def, char *detail,
+                            size_t size) {
+  cl_program program = NULL;
+  size_t bytes = 0;
+  clGetKernelInfo(kernel, CL_KERNEL_PROGRAM, sizeof program, &program, NULL);
+  clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof bytes, &bytes, NULL);
+  const size_t room = bytes + 256;
+  char *ptx = calloc(1, room), *step = calloc(1, room), *edited = calloc(1, room);
+  unsigned char *bins[1] = {(unsigned char *)ptx};
+  lab_status status = LAB_INFO;
+  char version[16] = "?";
+  if (!ptx || !step || !edited || !bytes ||
+      clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL) != CL_SUCCESS) {
+    snprintf(detail, size, "no binary of the source build");
+    goto done;
+  }
+  if (!retarget_ptx(ptx, step, edited, room, version, sizeof version)) {
+    snprintf(detail, size, "not PTX with the marker (PTX .version %s): nothing to try", version);
+    goto done;
+  }
+  const size_t length = strlen(edited) + 1; /* as the driver gave it: with the NUL */
+  const unsigned char *image[1] = {(const unsigned char *)edited};
+  cl_int err, bin_status = CL_SUCCESS;
+  cl_program retargeted =
+      clCreateProgramWithBinary(env->context, 1, &env->device, &length, image, &bin_status, &err);
+  if (err == CL_SUCCESS) err = bin_status;
+  if (err == CL_SUCCESS) err = clBuildProgram(retargeted, 1, &env->device, "", NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char log[2048] = "";
+    if (retargeted)
+      clGetProgramBuildInfo(retargeted, env->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log,
+                            NULL);
+    lab_log_block("sm_90a PTX build log", log);
+    for (char *c = log; *c; c++)
+      if (*c == '\n') *c = ' ';
+    snprintf(detail, size, "sm_90a PTX (from .version %s) refused: %s: %.100s", version,
+             lab_cl_error(err), log);
+    status = LAB_BUILD;
+  } else {
+    cl_kernel k = clCreateKernel(retargeted, "probe", &err);
+    status = err == CL_SUCCESS ? run_add7(env, k, def, detail, size)
+                               : driver_error(err, "clCreateKernel", detail, size);
+    if (k) clReleaseKernel(k);
+    if (status == LAB_PASS)
+      snprintf(detail, size,
+               "PTX retargeted to sm_90a with wgmma.fence (from .version %s): "
+               "built from the binary and ran right",
+               version);
+  }
+  if (retargeted) clReleaseProgram(retargeted);
+done:
+  free(ptx), free(step), free(edited);
+  return status;
+}
+
+/* In run order: the ones the GEMM's build depends on first. Each probe that could fault (a PTX
+   address of local memory) has a process of its own; the others, which cannot, share one with
+   the neighbours of their group; the tail runs at the very end (it is expected to fault). */
+enum { PROBE_TAIL = -1, PROBE_OWN = 0, GROUP_BUILD, GROUP_MMA, GROUP_NUMERICS, GROUP_LOCAL };
 #define MMA(dt, data) ((dt) | ((data) << 8))
+#define LOCAL_MEM(bytes)                                                                           \
+  {                                                                                                \
+    "local memory " #bytes " bytes", "local_mem.cl", 0, "-DBYTES=" #bytes, "probe", run_local_mem, \
+        bytes, GROUP_LOCAL                                                                         \
+  }
 static const probe_def probes[] = {
+    {"asm_keyword __asm__", "asm_keyword.cl", 0, "-DKW=__asm__", "probe", run_add7, 0, GROUP_BUILD},
+    {"asm_keyword asm", "asm_keyword.cl", 0, "-DKW=asm", "probe", run_add7, 0, GROUP_BUILD},
     {"inline helpers: static inline always_inline", "inline.cl", 0, "-DFORM=0", "probe", run_add7,
-     0},
-    {"inline helpers: always_inline alone", "inline.cl", 0, "-DFORM=1", "probe", run_add7, 1},
-    {"inline helpers: plain functions", "inline.cl", 0, "-DFORM=2", "probe", run_add7, 2},
-    {"asm_keyword asm", "asm_keyword.cl", 0, "-DKW=asm", "probe", run_add7, 0},
-    {"asm_keyword __asm__", "asm_keyword.cl", 0, "-DKW=__asm__", "probe", run_add7, 0},
-    {"local_addr 0 (u32 value, \"r\")", "local_addr.cl", 0, "-DMODE=0", "probe", run_local_addr, 0},
-    {"local_addr 1 (cvta.to.shared)", "local_addr.cl", 0, "-DMODE=1", "probe", run_local_addr, 1},
-    {"local_addr 2 (u64 value, \"l\")", "local_addr.cl", 0, "-DMODE=2", "probe", run_local_addr, 2},
-    {"local_addr 3 (__local argument)", "local_addr.cl", 0, "-DMODE=3", "probe", run_local_addr, 3},
+     0, GROUP_BUILD},
+    {"inline helpers: always_inline alone", "inline.cl", 0, "-DFORM=1", "probe", run_add7, 1,
+     GROUP_BUILD},
+    {"inline helpers: plain functions", "inline.cl", 0, "-DFORM=2", "probe", run_add7, 2,
+     GROUP_BUILD},
+    {"local_addr 0 (u32 value, \"r\")", "local_addr.cl", 0, "-DMODE=0", "probe", run_local_addr, 0,
+     PROBE_OWN},
+    {"local_addr 1 (cvta.to.shared)", "local_addr.cl", 0, "-DMODE=1", "probe", run_local_addr, 1,
+     PROBE_OWN},
+    {"local_addr 2 (u64 value, \"l\")", "local_addr.cl", 0, "-DMODE=2", "probe", run_local_addr, 2,
+     PROBE_OWN},
+    {"local_addr 3 (__local argument)", "local_addr.cl", 0, "-DMODE=3", "probe", run_local_addr, 3,
+     PROBE_OWN},
     {"cp.async 16 laddr0 gaddr0", "cp_async.cl", 0, "-DSIZE=16 -DLADDR=0 -DGADDR=0", "probe",
-     run_cp_async, 16},
+     run_cp_async, 16, PROBE_OWN},
     {"cp.async 16 laddr0 gaddr1", "cp_async.cl", 0, "-DSIZE=16 -DLADDR=0 -DGADDR=1", "probe",
-     run_cp_async, 16},
+     run_cp_async, 16, PROBE_OWN},
     {"cp.async 16 laddr1 gaddr0", "cp_async.cl", 0, "-DSIZE=16 -DLADDR=1 -DGADDR=0", "probe",
-     run_cp_async, 16},
+     run_cp_async, 16, PROBE_OWN},
     {"cp.async 4 laddr0 gaddr0", "cp_async.cl", 0, "-DSIZE=4 -DLADDR=0 -DGADDR=0", "probe",
-     run_cp_async, 4},
-    {"ldmatrix x4 laddr0", "ldmatrix.cl", 0, "-DTRANS=0 -DLADDR=0", "probe", run_ldmatrix, 0},
-    {"ldmatrix x4.trans laddr0", "ldmatrix.cl", 0, "-DTRANS=1 -DLADDR=0", "probe", run_ldmatrix, 1},
-    {"ldmatrix x4 laddr1", "ldmatrix.cl", 0, "-DTRANS=0 -DLADDR=1", "probe", run_ldmatrix, 0},
-    {"mma m16n8k8 tf32 exact", "mma.cl", 0, "-DDT=0 -DCVT=0", "probe", run_mma, MMA(0, MMA_EXACT)},
-    {"mma m16n8k16 f16 exact", "mma.cl", 0, "-DDT=1 -DCVT=0", "probe", run_mma, MMA(1, MMA_EXACT)},
-    {"mma m16n8k16 bf16 exact", "mma.cl", 0, "-DDT=2 -DCVT=0", "probe", run_mma, MMA(2, MMA_EXACT)},
-    {"mma tf32 random + cvt.rna", "mma.cl", 0, "-DDT=0 -DCVT=1", "probe", run_mma, MMA(0, MMA_CVT)},
+     run_cp_async, 4, PROBE_OWN},
+    {"ldmatrix x4 laddr0", "ldmatrix.cl", 0, "-DTRANS=0 -DLADDR=0", "probe", run_ldmatrix, 0,
+     PROBE_OWN},
+    {"ldmatrix x4.trans laddr0", "ldmatrix.cl", 0, "-DTRANS=1 -DLADDR=0", "probe", run_ldmatrix, 1,
+     PROBE_OWN},
+    {"ldmatrix x4 laddr1", "ldmatrix.cl", 0, "-DTRANS=0 -DLADDR=1", "probe", run_ldmatrix, 0,
+     PROBE_OWN},
+    {"mma m16n8k8 tf32 exact", "mma.cl", 0, "-DDT=0 -DCVT=0", "probe", run_mma, MMA(0, MMA_EXACT),
+     GROUP_MMA},
+    {"mma m16n8k16 f16 exact", "mma.cl", 0, "-DDT=1 -DCVT=0", "probe", run_mma, MMA(1, MMA_EXACT),
+     GROUP_MMA},
+    {"mma m16n8k16 bf16 exact", "mma.cl", 0, "-DDT=2 -DCVT=0", "probe", run_mma, MMA(2, MMA_EXACT),
+     GROUP_MMA},
+    {"mma tf32 random + cvt.rna", "mma.cl", 0, "-DDT=0 -DCVT=1", "probe", run_mma, MMA(0, MMA_CVT),
+     GROUP_MMA},
     {"mma tf32 raw fp32 (low bits)", "mma.cl", 0, "-DDT=0 -DCVT=0", "probe", run_mma,
-     MMA(0, MMA_RAW)},
+     MMA(0, MMA_RAW), GROUP_MMA},
     {"mma tf32 accumulation rounding", "mma.cl", 0, "-DDT=0 -DCVT=0", "probe", run_mma,
-     MMA(0, MMA_ROUNDING)},
-    {"cvt.rna.tf32.f32", "cvt_tf32.cl", 0, "", "probe", run_cvt_tf32, 0},
-    {"common.cl f16 store/load, tf32", "store16.cl", 1, "-DDT=1", "probe", run_store16, 1},
-    {"common.cl bf16 store/load, tf32", "store16.cl", 1, "-DDT=2", "probe", run_store16, 2},
-    {"local memory 49152 bytes", "local48k.cl", 0, "-DBYTES=49152", "probe", run_local48k, 49152},
-    {"local memory 49168 bytes (expect BUILD)", "local48k.cl", 0, "-DBYTES=49168", "probe",
-     run_local48k, 49168},
+     MMA(0, MMA_ROUNDING), GROUP_MMA},
+    {"cvt.rna.tf32.f32", "cvt_tf32.cl", 0, "", "probe", run_cvt_tf32, 0, GROUP_NUMERICS},
+    {"common.cl f16 store/load, tf32", "store16.cl", 1, "-DDT=1", "probe", run_store16, 1,
+     GROUP_NUMERICS},
+    {"common.cl bf16 store/load, tf32", "store16.cl", 1, "-DDT=2", "probe", run_store16, 2,
+     GROUP_NUMERICS},
+    {"sm_90a PTX as a binary: wgmma.fence", "sm90a.cl", 0, "", "probe", run_sm90a, 0,
+     GROUP_NUMERICS},
+    /* static local memory: the GEMM's stages take 32 to 72 KiB; NVIDIA's compiler adds 4 bytes
+       of its own (16 with a 16-byte aligned array), so 48 KiB declared is 49168 used */
+    LOCAL_MEM(40960),
+    LOCAL_MEM(49152),
+    LOCAL_MEM(49168),
+    LOCAL_MEM(65536),
+    LOCAL_MEM(98304),
+    {"cp.async 16 misaligned by 4 (expect FAULT)", "cp_async.cl", 0,
+     "-DSIZE=16 -DLADDR=0 -DGADDR=0 -DMISALIGN=4", "probe", run_cp_async, 16 | CP_MISALIGNED,
+     PROBE_TAIL},
 };
 #define PROBE_COUNT (sizeof probes / sizeof probes[0])
 
-static const lab_row *find_row(const lab_row *rows, const char *name) {
-  for (size_t i = 0; i < PROBE_COUNT; i++)
-    if (strcmp(rows[i].name, name) == 0) return &rows[i];
+size_t lab_probe_count(void) {
+  return PROBE_COUNT;
+}
+
+const char *lab_probe_name(size_t i) {
+  return probes[i].name;
+}
+
+int lab_probe_group(size_t i) {
+  return probes[i].group;
+}
+
+int lab_probe_local_bytes(size_t i) {
+  return probes[i].run == run_local_mem ? probes[i].param : 0;
+}
+
+void lab_probe_spec(size_t i, const lab_options *o, lab_program_spec *spec) {
+  memset(spec, 0, sizeof *spec);
+  snprintf(spec->id, sizeof spec->id, "probe_%02zu", i);
+  snprintf(spec->name, sizeof spec->name, "%s", probes[i].name);
+  int n = 0;
+  if (probes[i].with_common)
+    snprintf(spec->paths[n++], sizeof spec->paths[0], "%s/cl/common.cl", o->root);
+  snprintf(spec->paths[n], sizeof spec->paths[0], "%s/lab/mma/probes/%s", o->root, probes[i].file);
+  snprintf(spec->options, sizeof spec->options, "-cl-std=CL1.2 %s", probes[i].options);
+  snprintf(spec->kernel, sizeof spec->kernel, "%s", probes[i].kernel);
+  if (probes[i].run == run_store16)
+    snprintf(spec->extra_kernels, sizeof spec->extra_kernels, "probe_load,probe_tf32");
+}
+
+void lab_probe_run(lab_env *env, const lab_options *o, size_t i, lab_row *row) {
+  lab_row_init(row, "probe", probes[i].name, "");
+  lab_program_spec spec;
+  lab_probe_spec(i, o, &spec);
+  lab_program prog;
+  if (!lab_program_get(env, &spec, o->work, &prog)) {
+    row->status = LAB_BUILD;
+    snprintf(row->detail, sizeof row->detail, "%s: %.150s", lab_cl_error(prog.status), prog.error);
+    lab_program_release(&prog);
+    return;
+  }
+  row->regs = prog.regs;
+  row->spill = prog.spill;
+  cl_int err;
+  cl_kernel kernel = clCreateKernel(prog.program, probes[i].kernel, &err);
+  if (err != CL_SUCCESS) {
+    row->status = driver_error(err, "clCreateKernel", row->detail, sizeof row->detail);
+  } else {
+    row->status = probes[i].run(env, kernel, &probes[i], row->detail, sizeof row->detail);
+    clReleaseKernel(kernel);
+  }
+  if (row->status == LAB_ERROR && !lab_env_alive(env)) row->status = LAB_FAULT;
+  lab_program_release(&prog);
+}
+
+static const lab_row *find_row(const lab_row *rows, size_t count, const char *name) {
+  for (size_t i = 0; i < count; i++)
+    if (strcmp(rows[i].section, "probe") == 0 && strcmp(rows[i].name, name) == 0) return &rows[i];
   return NULL;
 }
 
-static int passed(const lab_row *rows, const char *name) {
-  const lab_row *row = find_row(rows, name);
+static int passed(const lab_row *rows, size_t count, const char *name) {
+  const lab_row *row = find_row(rows, count, name);
   return row && row->status == LAB_PASS;
 }
 
-void lab_probes_run(lab_env *env, const char *root, int threads, lab_probe_choice *choice) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/cl/common.cl", root);
-  char *common = lab_read_file(path);
-  char *files[PROBE_COUNT];
-  lab_build jobs[PROBE_COUNT];
-  memset(jobs, 0, sizeof jobs);
-  for (size_t i = 0; i < PROBE_COUNT; i++) {
-    snprintf(path, sizeof path, "%s/lab/mma/probes/%s", root, probes[i].file);
-    files[i] = lab_read_file(path);
-    jobs[i].name = probes[i].name;
-    if (probes[i].with_common) {
-      jobs[i].sources[0] = common ? common : "#error cl/common.cl missing\n";
-      jobs[i].sources[1] = files[i] ? files[i] : "#error probe source missing\n";
-    } else {
-      jobs[i].sources[0] = files[i] ? files[i] : "#error probe source missing\n";
-    }
-    snprintf(jobs[i].options, sizeof jobs[i].options, "-cl-std=CL1.2 %s", probes[i].options);
-  }
-  lab_set_activity("building probes");
-  const double start = lab_now();
-  lab_build_all(env, jobs, PROBE_COUNT, threads);
-  lab_log(1, "probes: %zu programs built in %.1f s\n", PROBE_COUNT, lab_now() - start);
-
-  lab_row rows[PROBE_COUNT];
-  for (size_t i = 0; i < PROBE_COUNT; i++) {
-    lab_row *row = &rows[i];
-    lab_row_init(row, "probe", probes[i].name, "");
-    lab_set_activity(probes[i].name);
-    if (!lab_build_ensure(env, &jobs[i])) {
-      row->status = LAB_BUILD;
-      const char *log = jobs[i].log ? jobs[i].log : "";
-      const char *line = strstr(log, "error");
-      snprintf(row->detail, sizeof row->detail, "%s: %.120s", lab_cl_error(jobs[i].status),
-               line ? line : log);
-      for (char *p = row->detail; *p; p++)
-        if (*p == '\n') *p = ' ';
-    } else {
-      cl_int err;
-      cl_kernel kernel = clCreateKernel(jobs[i].program, probes[i].kernel, &err);
-      if (err != CL_SUCCESS) {
-        row->status = driver_error(err, "clCreateKernel", row->detail, sizeof row->detail);
-      } else {
-        row->status = probes[i].run(env, kernel, &probes[i], row->detail, sizeof row->detail);
-        clReleaseKernel(kernel);
-      }
-      if (row->status == LAB_ERROR) lab_env_recover(env);
-    }
-    lab_row_add(row);
-  }
-
-  choice->asm_ok = passed(rows, "asm_keyword __asm__") ? 1
-                   : passed(rows, "asm_keyword asm")   ? 2
-                                                       : 0;
-  if (passed(rows, "inline helpers: static inline always_inline"))
+void lab_probe_choose(const lab_row *rows, size_t count, lab_probe_choice *choice) {
+  choice->asm_ok = passed(rows, count, "asm_keyword __asm__") ? 1
+                   : passed(rows, count, "asm_keyword asm")   ? 2
+                                                              : 0;
+  if (passed(rows, count, "inline helpers: static inline always_inline"))
     choice->inline_form = 0;
-  else if (passed(rows, "inline helpers: always_inline alone"))
+  else if (passed(rows, count, "inline helpers: always_inline alone"))
     choice->inline_form = 1;
   else
     choice->inline_form = 2;
-  choice->laddr =
-      passed(rows, "local_addr 0 (u32 value, \"r\")") && passed(rows, "cp.async 16 laddr0 gaddr0")
-          ? 0
-      : passed(rows, "local_addr 1 (cvta.to.shared)") && passed(rows, "cp.async 16 laddr1 gaddr0")
-          ? 1
-          : -1;
-  choice->gaddr = passed(rows, "cp.async 16 laddr0 gaddr0")   ? 0
-                  : passed(rows, "cp.async 16 laddr0 gaddr1") ? 1
-                                                              : -1;
-  lab_log(1, "probes chose: inline asm %s, OCF_MMA_LADDR %d, OCF_MMA_GADDR %d, OCF_MMA_INLINE %d\n",
-          choice->asm_ok == 1   ? "__asm__"
-          : choice->asm_ok == 2 ? "asm"
-                                : "(neither built)",
-          choice->laddr, choice->gaddr, choice->inline_form);
-  for (size_t i = 0; i < PROBE_COUNT; i++) {
-    if (jobs[i].program) clReleaseProgram(jobs[i].program);
-    lab_build_release(&jobs[i]);
-    free(files[i]);
-  }
-  free(common);
-}
-
-int lab_probes_dump(const char *root, const char *dir) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/cl/common.cl", root);
-  char *common = lab_read_file(path);
-  int ok = common != NULL;
-  for (size_t i = 0; i < PROBE_COUNT && ok; i++) {
-    snprintf(path, sizeof path, "%s/lab/mma/probes/%s", root, probes[i].file);
-    char *text = lab_read_file(path);
-    snprintf(path, sizeof path, "%s/probe_%02zu.cl", dir, i);
-    FILE *out = fopen(path, "w");
-    ok = text && out;
-    if (ok) fprintf(out, "%s%s", probes[i].with_common ? common : "", text);
-    if (out) fclose(out);
-    snprintf(path, sizeof path, "%s/probe_%02zu.opts", dir, i);
-    out = fopen(path, "w");
-    if (out) {
-      fprintf(out, "%s\n%s\n%s\n", probes[i].options, probes[i].kernel, probes[i].name);
-      fclose(out);
-    }
-    free(text);
-  }
-  free(common);
-  return ok;
+  choice->laddr = passed(rows, count, "local_addr 0 (u32 value, \"r\")") &&
+                          passed(rows, count, "cp.async 16 laddr0 gaddr0")
+                      ? 0
+                  : passed(rows, count, "local_addr 1 (cvta.to.shared)") &&
+                          passed(rows, count, "cp.async 16 laddr1 gaddr0")
+                      ? 1
+                      : -1;
+  choice->gaddr = passed(rows, count, "cp.async 16 laddr0 gaddr0")   ? 0
+                  : passed(rows, count, "cp.async 16 laddr0 gaddr1") ? 1
+                                                                     : -1;
 }

@@ -6,7 +6,7 @@
  * cl/matmul_mma_nv.cl.
  */
 __kernel __attribute__((reqd_work_group_size(32, 1, 1))) void probe(__global uint *out) {
-  __local uint4 rows[32];
+  __local uint4 rows[32] __attribute__((aligned(16))); /* ldmatrix rows: 16-byte aligned */
   const uint l = get_local_id(0), slot = (5 * l) % 32;
   const uint i = l >> 3, r = l & 7;
   uint w[4];

@@ -1,6 +1,7 @@
 /*
- * local48k.cl: whether one workgroup may declare BYTES of local memory (the GEMM's stages use
- * 48 KiB = 49152): every 16-byte slot is written, then read back scrambled.
+ * local_mem.cl: whether one workgroup may declare BYTES of static local memory and launch (the
+ * GEMM's stages take 32 to 72 KiB; the device reports 48 KiB; NVIDIA's compiler adds a few bytes
+ * of its own): every 16-byte slot is written, then read back scrambled.
  */
 #define SLOTS (BYTES / 16)
 __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void probe(__global uint *out) {
