@@ -123,8 +123,8 @@
 #define LOAD4_0_0(p) vload4(0, p)
 #define LOAD4_1_1(p) vload_half4(0, p)
 #define LOAD4_1_0(p) vload_half4(0, p)
-#define LOAD4_2_1(p) ocf_bf16_load4(0, p)
-#define LOAD4_2_0(p) ocf_bf16_load4(0, p)
+#define LOAD4_2_1(p) OCF_LOADV_2(4, p, 0)
+#define LOAD4_2_0(p) OCF_LOADV_2(4, p, 0)
 #define LOAD4(t, vec, p) OCF_CAT(OCF_CAT(OCF_CAT(LOAD4_, t), _), vec)(p)
 
 /* TF32 rounding as values are loaded (fp32 inputs in TF32 mode only). */
