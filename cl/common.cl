@@ -36,17 +36,29 @@ ushort ocf_float_to_bf16(float f) {
   return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-/* x rounded to TF32 (10 explicit mantissa bits) as PTX's cvt.rna.tf32.f32 rounds: to nearest,
-   ties away from zero; the low 13 bits of the result are 0. Adding half the dropped range to the
-   magnitude carries into the exponent exactly as a wider mantissa would, up to infinity; a NaN
-   stays a (quiet) NaN. The TF32 and 3XTF32 modes round their inputs with this where no matrix
-   unit runs them, so that a result does not depend on which kernel ran
-   (3XTF32: big = ocf_round_tf32(x), small = ocf_round_tf32(x - big), or 0 when big is infinite,
-   as cl/matmul_mma_nv.cl splits). */
+/* x rounded to TF32 (10 explicit mantissa bits), the rounding of the TF32 and 3XTF32 matmul
+   modes on every kernel, SIMT (matmul.cl, matmul_skinny.cl) and matrix-unit
+   (matmul_mma_nv.cl) alike, so that a result does not depend on which kernel ran: to nearest,
+   ties away from zero, as PTX's cvt.rna.tf32.f32; the low 13 bits of the result are 0. Adding
+   half the dropped range to the magnitude carries into the exponent exactly as a wider mantissa
+   would, up to infinity (an infinity stays one). A NaN stays a NaN: its quiet bit is set before
+   the low bits go, so no payload can truncate to an infinity. (cvt.rna.tf32.f32 itself, on
+   sm_90 an add and a mask that skips non-finite inputs, turns 0x7f800001 into 0x7f800000.) */
 float ocf_round_tf32(const float x) {
   const uint u = as_uint(x);
   if (isnan(x)) return as_float((u | 0x00400000u) & 0xffffe000u);
   return as_float((u + 0x1000u) & 0xffffe000u);
+}
+
+/* The low part of x's 3XTF32 split, big being ocf_round_tf32(x): tf32(x - big); big + small is
+   x to within 2^-22 |x|. An infinite x (or one so large that big rounds to infinity) has no
+   finite low part: small is NaN (inf - inf), and so is every product the input takes part in,
+   on every kernel. (Setting small to 0 instead would not keep the infinity: the cross product
+   of an infinite big with another input's small part of 0 is NaN all the same, so the result
+   would be NaN or infinite depending on the other operand's low bits.) 3XTF32 is for finite
+   inputs below 2^128 (1 - 2^-12) in magnitude; FP32 takes any. */
+float ocf_tf32_small(const float x, const float big) {
+  return ocf_round_tf32(x - big);
 }
 
 /* Element i of p, as float. */
@@ -112,25 +124,6 @@ float ocf_round_tf32(const float x) {
 
 /* ---- matmul: input rounding of the precision modes and the fused epilogue's activations,
    shared by the SIMT kernels (matmul.cl, matmul_skinny.cl) and any matrix-unit variant ---- */
-
-/* x rounded to TF32 as PTX cvt.rna.tf32.f32 does: to nearest with ties away from zero, keeping
-   the top 10 of the 23 stored mantissa bits (the result is an fp32 whose low 13 bits are 0).
-   Adding half a TF32 ulp to the magnitude bits and truncating is exactly that rounding; a carry
-   runs into the exponent as it should (the largest floats round to infinity). Infinities and
-   NaNs are returned as they are, so no NaN payload can truncate to an infinity. */
-float ocf_tf32(float x) {
-  const uint u = as_uint(x);
-  if ((u & 0x7f800000u) == 0x7f800000u) return x;
-  return as_float((u + 0x1000u) & 0xffffe000u);
-}
-
-/* The low part of x's 3XTF32 split, big being ocf_tf32(x): tf32(x - big); big + small is x to
-   within 2^-22 |x|. For an infinite x (or one that rounds to infinity) x - big is NaN or
-   infinite, and the cross products make the result NaN: 3XTF32 is for finite inputs, as the
-   same split on matrix units is. */
-float ocf_tf32_small(float x, float big) {
-  return ocf_tf32(x - big);
-}
 
 /* x / d, with the remainder x - (x / d) * d in *rem: written out so that no division and
    remainder of the same operands meet (LLVM would pair them with `freeze`, an instruction

@@ -41,9 +41,11 @@
  *
  * Precision (PRECISION, for fp32 inputs; fp16 and bf16 values are exact in TF32 already):
  *   0 FP32    plain fp32 products.
- *   1 TF32    A and B rounded to TF32 (ocf_tf32: cvt.rna.tf32.f32) as they enter local memory;
- *             products of TF32 values are exact in fp32, accumulation is fp32.
- *   2 3XTF32  each input split into big = tf32(x) and small = tf32(x - big) (ocf_tf32_small)
+ *   1 TF32    A and B rounded to TF32 (ocf_round_tf32: cvt.rna.tf32.f32's rounding, a NaN kept
+ *             a NaN) as they enter local memory; products of TF32 values are exact in fp32,
+ *             accumulation is fp32.
+ *   2 3XTF32  each input split into big = tf32(x) and small = tf32(x - big) (ocf_tf32_small:
+ *             an infinite input has no finite low part and gives NaN, on every kernel)
  *             as it leaves local memory; then
  *                 acc += big_a * big_b + (small_a * big_b + big_a * small_b),
  *             the three products summed (and rounded) before they join the accumulator.
@@ -242,12 +244,12 @@
 
 /* TF32 rounding on the way into local memory: only for fp32 inputs in TF32 mode. */
 #if PRECISION == 1 && A_DTYPE == 0
-#define ROUND_A(x) ocf_tf32(x)
+#define ROUND_A(x) ocf_round_tf32(x)
 #else
 #define ROUND_A(x) (x)
 #endif
 #if PRECISION == 1 && B_DTYPE == 0
-#define ROUND_B(x) ocf_tf32(x)
+#define ROUND_B(x) ocf_round_tf32(x)
 #else
 #define ROUND_B(x) (x)
 #endif
@@ -358,13 +360,13 @@ void multiply_slice(__local const float *al, __local const float *bl, const uint
     float a_small[MWI], b_small[NWI];
 #pragma unroll
     for (uint i = 0; i < MWI; i++) {
-      const float big = ocf_tf32(a[i]);
+      const float big = ocf_round_tf32(a[i]);
       a_small[i] = ocf_tf32_small(a[i], big);
       a[i] = big;
     }
 #pragma unroll
     for (uint j = 0; j < NWI; j++) {
-      const float big = ocf_tf32(b[j]);
+      const float big = ocf_round_tf32(b[j]);
       b_small[j] = ocf_tf32_small(b[j], big);
       b[j] = big;
     }
@@ -707,7 +709,7 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_naiv
     const float av = OCF_LOAD(A_DTYPE, ab, TRANS_A ? q * lda + i : i * lda + q);
     const float bv = OCF_LOAD(B_DTYPE, bb, TRANS_B ? j * ldb + q : q * ldb + j);
 #if PRECISION == 2
-    const float a_big = ocf_tf32(av), b_big = ocf_tf32(bv);
+    const float a_big = ocf_round_tf32(av), b_big = ocf_round_tf32(bv);
     const float cross = ocf_tf32_small(av, a_big) * b_big + a_big * ocf_tf32_small(bv, b_big);
     sum += a_big * b_big + cross;
 #else

@@ -129,12 +129,12 @@
 
 /* TF32 rounding as values are loaded (fp32 inputs in TF32 mode only). */
 #if PRECISION == 1 && X_DTYPE == 0
-#define ROUND_X(x) ocf_tf32(x)
+#define ROUND_X(x) ocf_round_tf32(x)
 #else
 #define ROUND_X(x) (x)
 #endif
 #if PRECISION == 1 && V_DTYPE == 0
-#define ROUND_V(x) ocf_tf32(x)
+#define ROUND_V(x) ocf_round_tf32(x)
 #else
 #define ROUND_V(x) (x)
 #endif
@@ -142,7 +142,7 @@
 /* acc + x * v in the precision mode (TF32 inputs arrive rounded; 3XTF32 splits them here). */
 float mac(const float acc, const float x, const float v) {
 #if PRECISION == 2
-  const float x_big = ocf_tf32(x), v_big = ocf_tf32(v);
+  const float x_big = ocf_round_tf32(x), v_big = ocf_round_tf32(v);
   const float cross = ocf_tf32_small(x, x_big) * v_big + x_big * ocf_tf32_small(v, v_big);
   return acc + (x_big * v_big + cross);
 #else

@@ -62,7 +62,7 @@ float ocf_ref_bf16_to_float(uint16_t h) {
 
 float ocf_ref_tf32(float x) {
   const uint32_t u = bits_of(x);
-  if ((u & 0x7f800000u) == 0x7f800000u) return x;
+  if (isnan(x)) return float_of((u | 0x00400000u) & 0xffffe000u);
   return float_of((u + 0x1000u) & 0xffffe000u);
 }
 

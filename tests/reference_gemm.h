@@ -51,8 +51,9 @@ float ocf_ref_f16_to_float(uint16_t h);
 uint16_t ocf_ref_bf16_from_float(float f);
 float ocf_ref_bf16_to_float(uint16_t h);
 
-/* x rounded as cvt.rna.tf32.f32 (ties away from zero, 10 mantissa bits kept); inf and NaN as
-   they are. The low half of the 3XTF32 split, big being ocf_ref_tf32(x). */
+/* x rounded as cl/common.cl's ocf_round_tf32 (cvt.rna.tf32.f32's ties away from zero, 10
+   mantissa bits kept; an infinity stays one, a NaN a NaN). The low half of the 3XTF32 split,
+   big being ocf_ref_tf32(x): NaN for an infinite x, as ocf_tf32_small. */
 float ocf_ref_tf32(float x);
 float ocf_ref_tf32_small(float x, float big);
 

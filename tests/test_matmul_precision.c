@@ -36,8 +36,9 @@ static const size_t path_shapes_small[][3] = {{16, 16, 16}, {9, 11, 13}, {3, 10,
 #define PATH_SHAPE(s) (ocft_small() ? path_shapes_small[s] : path_shapes[s])
 
 /* C = A B for an m x 1 A of crafted values (each twice, so that m = 16 reaches the skinny
-   kernels on CPUs when n = 1) and a 1 x n B of ones: C[i][j] must be exactly the mode's
-   rounding of A[i] (products with 1 and alpha = 1 are exact). */
+   kernels on CPUs when n = 1; the last one a NaN whose payload lies in the 13 bits TF32 drops,
+   which cvt.rna.tf32.f32 would turn into an infinity) and a 1 x n B of ones: C[i][j] must be
+   exactly the mode's rounding of A[i] (products with 1 and alpha = 1 are exact). */
 static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision precision,
                                    ocf_variant variant) {
   const float tie = 1.0f + 0x1p-11f;              /* RNA: 1 + 2^-10; RNE would give 1 */
@@ -57,6 +58,8 @@ static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision 
   float a[M];
   for (size_t i = 0; i < M; i++)
     a[i] = values[i % 8];
+  const uint32_t low_payload_nan = 0x7f800001u;
+  memcpy(&a[M - 1], &low_payload_nan, sizeof a[M - 1]);
   float *b = ocft_alloc_floats(n), *c = ocft_alloc_floats(M * n);
   for (size_t j = 0; j < n; j++)
     b[j] = 1.0f;
@@ -72,10 +75,11 @@ static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision 
   ocft_read(env, cb, M * n, c);
   for (size_t i = 0; i < M; i++) {
     /* 3XTF32 gives big + small (x to within 2^-22 |x|: "above" loses its last bit);
-       infinities give NaN (inf * 0 in the cross products), as the same split on matrix units
-       does. */
+       infinities give NaN (an infinity has no finite low part: ocf_tf32_small), on the SIMT and
+       the matrix-unit kernels alike; a NaN stays a NaN in every mode. */
     const float big = ocf_ref_tf32(a[i]), split = big + ocf_ref_tf32_small(a[i], big);
-    float want = precision == OCF_PRECISION_FP32   ? a[i]
+    float want = isnan(a[i])                       ? NAN
+                 : precision == OCF_PRECISION_FP32 ? a[i]
                  : precision == OCF_PRECISION_TF32 ? tf32[i % 8]
                  : isinf(a[i])                     ? NAN
                                                    : split;

@@ -35,7 +35,7 @@ uint32_t lab_f32_bits(float x);
 float lab_bits_f32(uint32_t u);
 /* cvt.rna.tf32.f32: nearest, ties away from zero, 10 mantissa bits; NaN stays a NaN. */
 float lab_tf32_rna(float x);
-/* The 3XTF32 split: big = tf32(x), small = tf32(x - big), 0 when big is infinite. */
+/* The 3XTF32 split: big = tf32(x), small = tf32(x - big) (NaN when x is infinite). */
 void lab_split3(float x, float *big, float *small);
 /* float -> f16 / bf16 bits, round to nearest even (overflow to infinity, NaN quiet), and back. */
 uint16_t lab_f32_to_f16(float x);

@@ -30,7 +30,7 @@ float lab_tf32_rna(float x) {
 
 void lab_split3(float x, float *big, float *small) {
   *big = lab_tf32_rna(x);
-  *small = isinf(*big) ? 0.0f : lab_tf32_rna(x - *big);
+  *small = lab_tf32_rna(x - *big); /* NaN for an infinite x: cl/common.cl's ocf_tf32_small */
 }
 
 uint16_t lab_f32_to_f16(float x) {
