@@ -1,20 +1,35 @@
 /*
  * matmul_mma_nv.cl: GEMM on NVIDIA's matrix units (tensor cores) through inline PTX,
- * C = alpha * op(A) * op(B) + beta * C, row-major, in the conventions of matmul.cl: C is m x n;
- * A is stored m x k (TRANS_A = 0) or k x m (TRANS_A = 1), B is stored k x n (TRANS_B = 0) or
- * n x k (TRANS_B = 1); element (r, c) of a stored matrix X is X[x_off + r * ldx + c], offsets
- * and strides in elements, every index computed in 64 bits. beta == 0 never reads C (NaNs in C
- * do not propagate); k == 0 gives beta * C. A strided batch runs in one launch: product i
- * (workgroup dimension 1) uses a_off + i * stride_a, b_off + i * stride_b, c_off + i * stride_c.
+ * C = act(alpha * op(A) * op(B) + beta * C + bias), row-major, in the conventions of matmul.cl
+ * (the same arguments, by name, and the same epilogue): C is m x n; A is stored m x k
+ * (TRANS_A = 0) or k x m (TRANS_A = 1), B is stored k x n (TRANS_B = 0) or n x k (TRANS_B = 1);
+ * element (r, c) of a stored matrix X is X[x_off + r * ldx + c], offsets and strides in
+ * elements, every index computed in 64 bits. beta == 0 never reads C (NaNs in C do not
+ * propagate); k == 0 gives act(beta * C + bias). A strided batch runs in one launch: product i
+ * uses a_off + i * stride_a, b_off + i * stride_b, c_off + i * stride_c.
+ *
+ * The epilogue, in registers before the one store of each element (as matmul.cl's `finish`):
+ *   v = alpha * acc;  v = beta * C + v (beta != 0);  v += bias[col] (BIAS 1) or bias[row] (2);
+ *   C = act(v) (ACTIVATION: ocf_activate in cl/common.cl), rounded to C_DTYPE.
  *
  * Modes (-D):
- *   AB_DTYPE 0, PRECISION 1 (TF32)    fp32 A and B, each element rounded by cvt.rna.tf32.f32
- *                                     (nearest, ties away from zero, 10 mantissa bits)
+ *   AB_DTYPE 0, PRECISION 1 (TF32)    fp32 A and B, each element rounded to TF32 by
+ *                                     ocf_round_tf32 (cl/common.cl: nearest, ties away from
+ *                                     zero, 10 mantissa bits; a NaN stays a NaN), the SIMT
+ *                                     kernels' rounding. Not cvt.rna.tf32.f32: on sm_90 that is
+ *                                     the same add-and-mask in software, but it skips NaNs, so
+ *                                     a NaN whose payload lies in the 13 dropped bits becomes
+ *                                     an infinity (0x7f800001 -> 0x7f800000, seen on the H200);
+ *                                     the matrix unit reads only the top 19 bits, so the raw
+ *                                     NaN would be an infinity too. The select that keeps it a
+ *                                     NaN costs about one instruction a fragment register.
  *   AB_DTYPE 0, PRECISION 2 (3XTF32)  x = big + small, big = tf32(x), small = tf32(x - big)
- *                                     (0 when big is infinite, so that an infinity stays one);
+ *                                     (ocf_tf32_small: NaN for an infinite x, whose products
+ *                                     are then NaN, as on the SIMT kernels); per mma tile
  *                                     acc += a_small b_big; acc += a_big b_small;
  *                                     acc += a_big b_big (smallest terms first; a_small b_small
- *                                     is below fp32's resolution and left out)
+ *                                     is below fp32's resolution and left out), a tile's three in
+ *                                     a row or in three passes over the tiles (SPLIT3_PASSES)
  *   AB_DTYPE 1 / 2                    A and B stored as f16 / bf16 (products exact)
  *   C_DTYPE 0 / 1 / 2                 C stored as f32 / f16 / bf16, rounded to nearest even on
  *                                     store (OCF_LOAD / OCF_STORE, cl/common.cl)
@@ -29,14 +44,22 @@
  * instructions (Intel's subgroup matrix multiply-accumulate, AMD's MFMA/WMMA) belong in another
  * file with this kernel's arguments and tile tunables (BM, BN, BK, WM, WN, STAGES).
  *
- * Launch: kernel matmul_mma, global (tiles_m * tiles_n * THREADS, batch), local (THREADS, 1),
- * THREADS = 32 * (BM / WM) * (BN / WN), tiles_m = ceil(m / BM), tiles_n = ceil(n / BN);
- * workgroup i computes the tile tile_of(i) picks (GROUP_M tile rows at a time).
+ * Launch: kernel matmul_mma, 1-D, global tiles_m * tiles_n * batch * THREADS, local THREADS,
+ * THREADS = 32 * (BM / WM) * (BN / WN), tiles_m = ceil(m / BM), tiles_n = ceil(n / BN), the
+ * whole grid below 2^32 work-items (group ids are 32-bit here); the batch is folded into the one
+ * dimension, as in matmul.cl (some devices cap the other dimensions at 65535 workgroups).
+ * Workgroup g computes product g / (tiles_m * tiles_n), tile tile_of(g % (tiles_m * tiles_n))
+ * (GROUP_M tile rows at a time).
  *
  * One workgroup computes one BM x BN tile of C with WARPS_M x WARPS_N warps; warp (wm, wn) owns
  * the WM x WN block at rows wm * WM, columns wn * WN of the tile, as (WM / 16) x (WN / 8)
  * mma tiles of 16 x 8. K is walked in slices of BK; STAGES slices of A and B are in local
  * memory at once: while the warps multiply slice kt, cp.async fills slice kt + STAGES - 1.
+ * The copies of that slice are issued after the mma of k step COPY_AT - 1 of slice kt
+ * (COPY_AT 0: before the first, as the first GPU run measured), so that the matrix units are
+ * busy while the work-items work out the copies' addresses. A workgroup whose tile lies wholly
+ * inside C copies its full K slices without the bounds arithmetic (INTERIOR_FAST, a uniform
+ * choice per slice); edge tiles and the last slice of a ragged k take the guarded copies.
  *
  *                 k0     k0+BK                     n0                    n0+BN
  *                 +--------+                  k0   +-----------------------+
@@ -97,8 +120,11 @@
  * lies inside C. Every work-item reaches every barrier.
  *
  * Local memory: STAGES * (BM * BK + BK * BN) * element bytes; with BM = BN = 128, BK = 32 at
- * 16 bits or BK = 16 at fp32, and 3 stages, 48 KiB (NVIDIA's compiler adds 16 bytes of its own:
- * whether 48 KiB declared still launches is the lab's local-memory probe). Registers: the
+ * 16 bits or BK = 16 at fp32, and 3 stages, 48 KiB (NVIDIA's compiler adds 16 bytes of its own,
+ * CL_KERNEL_LOCAL_MEM_SIZE 49168, and it launches). The H200's driver also built, launched and
+ * ran right static arrays of 64 and 96 KiB though the device reports 48 KiB: the library plans
+ * such configurations only after its own probe ran one on the context (src/runtime/
+ * mma_probe.c). Registers: the
  * accumulators take WM * WN / 32 per work-item (128 for 64 x 64), the fragments of one k step
  * (WM / 16) * 4 + (WN / 8) * 2 (twice that for 3XTF32).
  */
@@ -160,6 +186,32 @@
 #ifndef B_LOAD
 #define B_LOAD 16
 #endif
+/* The k step of a slice after whose mma the next slice's copies are issued: 0 before the first
+   mma (the copies' address arithmetic then delays the matrix units), 1 .. BK / MMA_K after that
+   step (a value above the slice's k steps means after the last). */
+#ifndef COPY_AT
+#define COPY_AT 0
+#endif
+/* 3XTF32: 1 issues the three products as three passes over the warp's tiles (see
+   multiply_step), 0 a tile's three in a row. */
+#ifndef SPLIT3_PASSES
+#define SPLIT3_PASSES 0
+#endif
+/* 1: a workgroup whose tile lies wholly inside C copies its full K slices unguarded. */
+#ifndef INTERIOR_FAST
+#define INTERIOR_FAST 0
+#endif
+/* The epilogue (as in matmul.cl): ocf_activation (0 none, 1 relu, 2 gelu erf, 3 gelu tanh,
+   4 silu); 0 no bias, 1 a bias per column of C (n values), 2 per row (m values); its type. */
+#ifndef ACTIVATION
+#define ACTIVATION 0
+#endif
+#ifndef BIAS
+#define BIAS 0
+#endif
+#ifndef BIAS_DTYPE
+#define BIAS_DTYPE 0
+#endif
 /* 1: the 16-byte copies also ask L2 to fetch the whole 128-byte line (.L2::128B, PTX 7.4). */
 #ifndef CP_L2_PREFETCH
 #define CP_L2_PREFETCH 0
@@ -207,7 +259,8 @@
 #define A_CHUNKS (A_ROWS * A_CH)
 #define B_CHUNKS (B_ROWS * B_CH)
 #define STAGE_CHUNKS (A_CHUNKS + B_CHUNKS)
-#define SMEM_CHUNKS (STAGES * STAGE_CHUNKS) /* 16-byte chunks of local memory */
+#define SMEM_CHUNKS (STAGES * STAGE_CHUNKS)             /* 16-byte chunks of local memory */
+#define COPY_STEP (COPY_AT < KSTEPS ? COPY_AT : KSTEPS) /* COPY_AT within the slice's k steps */
 
 #if WM % 16 != 0 || WN % 16 != 0 || BM % WM != 0 || BN % WN != 0
 #error "WM and WN must be multiples of 16 dividing BM and BN"
@@ -441,19 +494,17 @@ INLINE void mma(float *d, const uint *a, const uint *b) {
 #endif
 }
 
-/* x rounded to TF32: nearest, ties away from zero (the low 13 bits of the result are 0). */
-INLINE uint tf32_bits(const float x) {
-  uint r;
-  OCF_ASM("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-  return r;
+/* x (raw bits) rounded to TF32 as the SIMT kernels round it (ocf_round_tf32, see the header). */
+INLINE uint tf32_bits(const uint x) {
+  return as_uint(ocf_round_tf32(as_float(x)));
 }
 
-/* The 3XTF32 split of x (raw bits): *big = tf32(x), *small = tf32(x - big), 0 when big is
-   infinite (x - big would be a NaN). */
+/* The 3XTF32 split of x (raw bits): *big = tf32(x), *small = tf32(x - big) (cl/common.cl's
+   ocf_tf32_small, the SIMT kernels' split). */
 INLINE void split3(const uint x, uint *big, uint *small) {
-  *big = tf32_bits(as_float(x));
-  const uint rest = tf32_bits(as_float(x) - as_float(*big));
-  *small = (*big & 0x7fffffffu) == 0x7f800000u ? 0u : rest;
+  const float b = ocf_round_tf32(as_float(x));
+  *big = as_uint(b);
+  *small = as_uint(ocf_tf32_small(as_float(x), b));
 }
 
 /* ---- global -> local: one operand's K slice into one stage ---- */
@@ -484,13 +535,15 @@ INLINE void copy_unit(const int path, __global const uchar *from, const uint val
 /* Copies the K slice [k0, k0 + BK) of one operand into its tile of one stage. src points at the
    operand's element (x0, k0); xlim and krem are its extents left along x and k (see
    unit_valid); `zero` is any readable address, given to copies that read nothing. path: the
-   A_LOAD / B_LOAD value. Work-item tid copies units tid, tid + THREADS, ...: when THREADS is a
-   multiple of a row's units, these are the same element of every (THREADS / per_row)-th row, so
-   one pointer stepping by that many rows serves them all (few registers live across the K
-   loop); otherwise each unit's place is worked out on its own. */
+   A_LOAD / B_LOAD value; full: the whole slice lies inside the operand (no bounds to test; the
+   callers pass a constant, so each form compiles to its own code). Work-item tid copies units
+   tid, tid + THREADS, ...: when THREADS is a multiple of a row's units, these are the same
+   element of every (THREADS / per_row)-th row, so one pointer stepping by that many rows serves
+   them all (few registers live across the K loop); otherwise each unit's place is worked out on
+   its own. */
 INLINE void load_slice(const int krows, const uint rows, const uint ch, const int path,
-                       __global const uchar *src, __global const uchar *zero, const ulong ld,
-                       const ulong xlim, const ulong krem, __local uint4 *tile,
+                       const int full, __global const uchar *src, __global const uchar *zero,
+                       const ulong ld, const ulong xlim, const ulong krem, __local uint4 *tile,
                        const uint tile_addr, const uint tid) {
   const uint bytes = path == 0 ? 16u : (uint)path;
   const uint per_row = ch * 16u / bytes;
@@ -505,7 +558,7 @@ INLINE void load_slice(const int krows, const uint rows, const uint ch, const in
 #pragma unroll
     for (uint i = 0; i < (units + THREADS - 1) / THREADS; i++) {
       if (units % THREADS == 0 || row < rows) {
-        const uint valid = unit_valid(krows, row, elem, n_elems, xlim, krem);
+        const uint valid = full ? n_elems : unit_valid(krows, row, elem, n_elems, xlim, krem);
         copy_unit(path, valid ? from : zero, valid, tile, tile_addr, tile_byte(row, elem, ch, EB));
       }
       row += row_step;
@@ -518,12 +571,46 @@ INLINE void load_slice(const int krows, const uint rows, const uint ch, const in
       if (units % THREADS == 0 || u < units) {
         uint row, elem;
         unit_place(u, ch, (uint)path, EB, &row, &elem);
-        const uint valid = unit_valid(krows, row, elem, n_elems, xlim, krem);
+        const uint valid = full ? n_elems : unit_valid(krows, row, elem, n_elems, xlim, krem);
         __global const uchar *from = valid ? src + unit_source(row, elem, ld) * EB : zero;
         copy_unit(path, from, valid, tile, tile_addr, tile_byte(row, elem, ch, EB));
       }
     }
   }
+}
+
+/* Where one workgroup's operands start, and how far they reach: element (x0, 0) of A and B as
+   bytes (a slice at k0 starts k0 elements further on when k runs along the tile's rows' length,
+   k0 rows further when the rows run along k), their extents left along m and n, and whether
+   the tile lies wholly inside C (then every full K slice is copied unguarded). */
+typedef struct tile_operands {
+  __global const uchar *a_x0, *b_x0, *a_any, *b_any; /* *_any: readable, for empty copies */
+  ulong a_kstep, b_kstep, lda, ldb, a_xlim, b_xlim, k;
+  int interior;
+  __local uint4 *smem;
+  uint smem_addr, tid;
+} tile_operands;
+
+/* Copies K slice `s` of both operands into stage `stage`, one cp.async commit group in all. */
+INLINE void copy_stage(const tile_operands *t, const ulong s, const uint stage) {
+  const ulong k0 = s * BK;
+  const uint base = stage * STAGE_CHUNKS;
+  __local uint4 *a_tile = t->smem + base, *b_tile = t->smem + base + A_CHUNKS;
+  const uint a_addr = t->smem_addr + base * 16, b_addr = a_addr + A_CHUNKS * 16;
+  __global const uchar *a_src = t->a_x0 + k0 * t->a_kstep, *b_src = t->b_x0 + k0 * t->b_kstep;
+#if INTERIOR_FAST
+  if (t->interior && k0 + BK <= t->k) {
+    load_slice(A_KROWS, A_ROWS, A_CH, A_LOAD, 1, a_src, t->a_any, t->lda, BM, BK, a_tile, a_addr,
+               t->tid);
+    load_slice(B_KROWS, B_ROWS, B_CH, B_LOAD, 1, b_src, t->b_any, t->ldb, BN, BK, b_tile, b_addr,
+               t->tid);
+    return;
+  }
+#endif
+  load_slice(A_KROWS, A_ROWS, A_CH, A_LOAD, 0, a_src, t->a_any, t->lda, t->a_xlim, t->k - k0,
+             a_tile, a_addr, t->tid);
+  load_slice(B_KROWS, B_ROWS, B_CH, B_LOAD, 0, b_src, t->b_any, t->ldb, t->b_xlim, t->k - k0,
+             b_tile, b_addr, t->tid);
 }
 
 /* ---- local -> registers -> matrix units: one K slice ---- */
@@ -570,86 +657,140 @@ INLINE void load_b_frags(__local const uint4 *tile, const uint tile_addr, const 
   }
 }
 
-/* acc += the warp's part of one K slice (stage tiles a_tile, b_tile). */
-INLINE void multiply_slice(__local const uint4 *a_tile, const uint a_addr,
-                           __local const uint4 *b_tile, const uint b_addr, const uint lane,
-                           const uint wm, const uint wn, float *acc) {
+/* TF32 inputs rounded (TF32 mode), in the fragments' registers. */
+INLINE void round_frags(uint af[MT][4], uint bf[NT][2]) {
+#if TF32_MODE && !SPLIT3
 #pragma unroll
-  for (uint ks = 0; ks < KSTEPS; ks++) {
-    uint af[MT][4], bf[NT][2];
-    load_a_frags(a_tile, a_addr, lane, wm, ks, af);
-    load_b_frags(b_tile, b_addr, lane, wn, ks, bf);
-#if SPLIT3
-    uint a_lo[MT][4], b_lo[NT][2]; /* the small parts; af, bf become the big ones */
+  for (uint mt = 0; mt < MT; mt++)
 #pragma unroll
-    for (uint mt = 0; mt < MT; mt++)
+    for (uint q = 0; q < 4; q++)
+      af[mt][q] = tf32_bits(af[mt][q]);
 #pragma unroll
-      for (uint q = 0; q < 4; q++)
-        split3(af[mt][q], &af[mt][q], &a_lo[mt][q]);
+  for (uint nt = 0; nt < NT; nt++)
 #pragma unroll
-    for (uint nt = 0; nt < NT; nt++)
-#pragma unroll
-      for (uint q = 0; q < 2; q++)
-        split3(bf[nt][q], &bf[nt][q], &b_lo[nt][q]);
-#pragma unroll
-    for (uint mt = 0; mt < MT; mt++)
-#pragma unroll
-      for (uint nt = 0; nt < NT; nt++) {
-        float *d = acc + (mt * NT + nt) * 4;
-        mma(d, a_lo[mt], bf[nt]);
-        mma(d, af[mt], b_lo[nt]);
-        mma(d, af[mt], bf[nt]);
-      }
+    for (uint q = 0; q < 2; q++)
+      bf[nt][q] = tf32_bits(bf[nt][q]);
 #else
-#if TF32_MODE
+  (void)af, (void)bf;
+#endif
+}
+
+/* acc += the warp's part of k step ks of one K slice (stage tiles a_tile, b_tile). 3XTF32 with
+   SPLIT3_PASSES runs its three products as three passes over the warp's mma tiles, so that
+   consecutive mma instructions never wait on one another's accumulators (without: a tile's
+   three one after the other, as measured); each accumulator gets its products smallest first
+   either way. */
+INLINE void multiply_step(__local const uint4 *a_tile, const uint a_addr,
+                          __local const uint4 *b_tile, const uint b_addr, const uint lane,
+                          const uint wm, const uint wn, const uint ks, float *acc) {
+  uint af[MT][4], bf[NT][2];
+  load_a_frags(a_tile, a_addr, lane, wm, ks, af);
+  load_b_frags(b_tile, b_addr, lane, wn, ks, bf);
+#if SPLIT3
+  uint a_lo[MT][4], b_lo[NT][2]; /* the small parts; af, bf become the big ones */
 #pragma unroll
-    for (uint mt = 0; mt < MT; mt++)
+  for (uint mt = 0; mt < MT; mt++)
 #pragma unroll
-      for (uint q = 0; q < 4; q++)
-        af[mt][q] = tf32_bits(as_float(af[mt][q]));
+    for (uint q = 0; q < 4; q++)
+      split3(af[mt][q], &af[mt][q], &a_lo[mt][q]);
+#pragma unroll
+  for (uint nt = 0; nt < NT; nt++)
+#pragma unroll
+    for (uint q = 0; q < 2; q++)
+      split3(bf[nt][q], &bf[nt][q], &b_lo[nt][q]);
+#if SPLIT3_PASSES
+#pragma unroll
+  for (uint mt = 0; mt < MT; mt++)
 #pragma unroll
     for (uint nt = 0; nt < NT; nt++)
+      mma(acc + (mt * NT + nt) * 4, a_lo[mt], bf[nt]);
 #pragma unroll
-      for (uint q = 0; q < 2; q++)
-        bf[nt][q] = tf32_bits(as_float(bf[nt][q]));
+  for (uint mt = 0; mt < MT; mt++)
+#pragma unroll
+    for (uint nt = 0; nt < NT; nt++)
+      mma(acc + (mt * NT + nt) * 4, af[mt], b_lo[nt]);
+#else /* the three products of a tile one after the other */
+#pragma unroll
+  for (uint mt = 0; mt < MT; mt++)
+#pragma unroll
+    for (uint nt = 0; nt < NT; nt++) {
+      float *d = acc + (mt * NT + nt) * 4;
+      mma(d, a_lo[mt], bf[nt]);
+      mma(d, af[mt], b_lo[nt]);
+      mma(d, af[mt], bf[nt]);
+    }
 #endif
-#pragma unroll
-    for (uint mt = 0; mt < MT; mt++)
-#pragma unroll
-      for (uint nt = 0; nt < NT; nt++)
-        mma(acc + (mt * NT + nt) * 4, af[mt], bf[nt]);
+#else
+  round_frags(af, bf);
 #endif
-  }
+#if !SPLIT3 || SPLIT3_PASSES /* the big products' pass (TF32 and 16-bit: the only one) */
+#pragma unroll
+  for (uint mt = 0; mt < MT; mt++)
+#pragma unroll
+    for (uint nt = 0; nt < NT; nt++)
+      mma(acc + (mt * NT + nt) * 4, af[mt], bf[nt]);
+#endif
 }
 
 /* ---- registers -> C ---- */
 
 #define C_T OCF_STORAGE(C_DTYPE)
+#define BIAS_T OCF_STORAGE(BIAS_DTYPE)
 
-/* C[i] (and C[i + 1] when two) = alpha * v + beta * C; C is read only when beta != 0. pair: i is
-   even-aligned for a float2 access (f32 C only). */
+/* act(alpha * sum + beta * c_old + bias), as matmul.cl's finish; c_old is read by the caller
+   only when beta != 0. */
+INLINE float finish(const float sum, const float alpha, const float beta, const float c_old,
+                    const float bias_value) {
+  float v = alpha * sum;
+  if (beta != 0.0f) v = beta * c_old + v;
+#if BIAS
+  v += bias_value;
+#endif
+  return ocf_activate(v, ACTIVATION);
+}
+
+/* The bias of element (row, col) of C (0 without one). */
+INLINE float bias_of(__global const BIAS_T *bias, const ulong bias_off, const ulong row,
+                     const ulong col) {
+#if BIAS == 1
+  return OCF_LOAD(BIAS_DTYPE, bias, bias_off + col);
+#elif BIAS == 2
+  return OCF_LOAD(BIAS_DTYPE, bias, bias_off + row);
+#else
+  (void)bias, (void)bias_off, (void)row, (void)col;
+  return 0.0f;
+#endif
+}
+
+/* C[i] (and C[i + 1] when two) of row `row`, columns col and col + 1, finished from v0 and v1;
+   C is read only when beta != 0. pair: i is even-aligned for a float2 access (f32 C only). */
 INLINE void store_c(__global C_T *c, const ulong i, const int two, const int pair, const float v0,
-                    const float v1, const float alpha, const float beta) {
+                    const float v1, const float alpha, const float beta,
+                    __global const BIAS_T *bias, const ulong bias_off, const ulong row,
+                    const ulong col) {
+  const float b0 = bias_of(bias, bias_off, row, col);
 #if C_DTYPE == 0
   if (two && pair) {
     __global float2 *p = (__global float2 *)(c + i);
-    const float2 value = (float2)(alpha * v0, alpha * v1);
-    *p = beta != 0.0f ? beta * *p + value : value;
+    const float2 old = beta != 0.0f ? *p : (float2)(0.0f);
+    *p = (float2)(finish(v0, alpha, beta, old.x, b0),
+                  finish(v1, alpha, beta, old.y, bias_of(bias, bias_off, row, col + 1)));
     return;
   }
 #endif
-  const float x0 = alpha * v0;
-  OCF_STORE(C_DTYPE, c, i, beta != 0.0f ? beta * OCF_LOAD(C_DTYPE, c, i) + x0 : x0);
-  if (two) {
-    const float x1 = alpha * v1;
-    OCF_STORE(C_DTYPE, c, i + 1, beta != 0.0f ? beta * OCF_LOAD(C_DTYPE, c, i + 1) + x1 : x1);
-  }
+  OCF_STORE(C_DTYPE, c, i,
+            finish(v0, alpha, beta, beta != 0.0f ? OCF_LOAD(C_DTYPE, c, i) : 0.0f, b0));
+  if (two)
+    OCF_STORE(C_DTYPE, c, i + 1,
+              finish(v1, alpha, beta, beta != 0.0f ? OCF_LOAD(C_DTYPE, c, i + 1) : 0.0f,
+                     bias_of(bias, bias_off, row, col + 1)));
 }
 
 /* Writes the warp's block (rows r0 .., columns c0 .. of C), only what lies inside m x n. */
 INLINE void store_block(__global C_T *c, const ulong ldc, const ulong m, const ulong n,
                         const ulong r0, const ulong c0, const uint lane, const int pairs,
-                        const float alpha, const float beta, const float *acc) {
+                        const float alpha, const float beta, __global const BIAS_T *bias,
+                        const ulong bias_off, const float *acc) {
 #pragma unroll
   for (uint mt = 0; mt < MT; mt++)
 #pragma unroll
@@ -660,7 +801,9 @@ INLINE void store_block(__global C_T *c, const ulong ldc, const ulong m, const u
         for (uint nt = 0; nt < NT; nt++) {
           const ulong col = c0 + acc_col(lane, nt, 2 * h);
           const float *d = acc + (mt * NT + nt) * 4 + 2 * h;
-          if (col < n) store_c(c, row * ldc + col, col + 1 < n, pairs, d[0], d[1], alpha, beta);
+          if (col < n)
+            store_c(c, row * ldc + col, col + 1 < n, pairs, d[0], d[1], alpha, beta, bias, bias_off,
+                    row, col);
         }
       }
     }
@@ -671,33 +814,44 @@ INLINE void store_block(__global C_T *c, const ulong ldc, const ulong m, const u
 #define AB_T OCF_STORAGE(AB_DTYPE)
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
-matmul_mma(const ulong m, const ulong n, const ulong k, const float alpha, __global const AB_T *a,
-           const ulong a_off, const ulong lda, __global const AB_T *b, const ulong b_off,
-           const ulong ldb, const float beta, __global C_T *c, const ulong c_off, const ulong ldc,
-           const ulong stride_a, const ulong stride_b, const ulong stride_c) {
+matmul_mma(const ulong m, const ulong n, const ulong k, const float alpha,
+           __global const AB_T *restrict a, const ulong a_off, const ulong lda,
+           const ulong stride_a, __global const AB_T *restrict b, const ulong b_off,
+           const ulong ldb, const ulong stride_b, const float beta, __global C_T *restrict c,
+           const ulong c_off, const ulong ldc, const ulong stride_c,
+           __global const BIAS_T *restrict bias, const ulong bias_off) {
   /* 16-byte aligned (by its type, and asked for): every cp.async of 16 bytes and every ldmatrix
      row address is a whole chunk of it. NVIDIA's compiler puts 4 bytes of its own at the start
      of the shared window (a 4-byte aligned array lands at 0x404), so the alignment is what
      keeps them legal. */
   __local uint4 smem[SMEM_CHUNKS] __attribute__((aligned(16)));
+  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
+  const uint tiles = tiles_m * tiles_n;
+  if (tiles == 0) return; /* m or n is 0: nothing to write (the whole workgroup leaves) */
+  const uint group = (uint)get_group_id(0);
+  const uint product = group / tiles;
+  uint tm, tn;
+  tile_of(group - product * tiles, tiles_m, tiles_n, &tm, &tn);
   const uint tid = get_local_id(0), lane = tid % 32, warp = tid / 32;
   const uint wm = warp / WARPS_N, wn = warp % WARPS_N;
-  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
-  uint tm, tn;
-  tile_of((uint)get_group_id(0), tiles_m, tiles_n, &tm, &tn);
-  const ulong m0 = (ulong)tm * BM, n0 = (ulong)tn * BN, batch = get_group_id(1);
-  const ulong a_at = a_off + batch * stride_a, b_at = b_off + batch * stride_b;
-  const ulong c_at = c_off + batch * stride_c;
-  const ulong a_xlim = min((ulong)BM, m - m0), b_xlim = min((ulong)BN, n - n0);
+  const ulong m0 = (ulong)tm * BM, n0 = (ulong)tn * BN;
+  const ulong a_at = a_off + product * stride_a, b_at = b_off + product * stride_b;
+  const ulong c_at = c_off + product * stride_c;
 
-  /* Each operand's element (x0, 0), as bytes; a slice at k0 starts k0 elements (k along the
-     row) or k0 rows (rows along k) further on. */
-  __global const uchar *a_bytes = (__global const uchar *)a;
-  __global const uchar *b_bytes = (__global const uchar *)b;
-  __global const uchar *a_x0 = a_bytes + (a_at + (A_KROWS ? m0 : m0 * lda)) * EB;
-  __global const uchar *b_x0 = b_bytes + (b_at + (B_KROWS ? n0 : n0 * ldb)) * EB;
-  const ulong a_kstep = (A_KROWS ? lda : 1) * EB, b_kstep = (B_KROWS ? ldb : 1) * EB;
-  const uint smem_addr = local_addr(smem);
+  tile_operands t;
+  t.a_any = (__global const uchar *)a;
+  t.b_any = (__global const uchar *)b;
+  t.a_x0 = t.a_any + (a_at + (A_KROWS ? m0 : m0 * lda)) * EB;
+  t.b_x0 = t.b_any + (b_at + (B_KROWS ? n0 : n0 * ldb)) * EB;
+  t.a_kstep = (A_KROWS ? lda : 1) * EB;
+  t.b_kstep = (B_KROWS ? ldb : 1) * EB;
+  t.lda = lda, t.ldb = ldb, t.k = k;
+  t.a_xlim = min((ulong)BM, m - m0);
+  t.b_xlim = min((ulong)BN, n - n0);
+  t.interior = t.a_xlim == BM && t.b_xlim == BN;
+  t.smem = smem;
+  t.smem_addr = local_addr(smem);
+  t.tid = tid;
 
   float acc[MT * NT * 4];
 #pragma unroll
@@ -708,42 +862,35 @@ matmul_mma(const ulong m, const ulong n, const ulong k, const float alpha, __glo
   /* Prologue: slices 0 .. STAGES - 2 in flight, one commit group each (empty past the end). */
 #pragma unroll
   for (uint s = 0; s + 1 < STAGES; s++) {
-    if (s < slices) {
-      const ulong k0 = (ulong)s * BK;
-      const uint base = s * STAGE_CHUNKS;
-      load_slice(A_KROWS, A_ROWS, A_CH, A_LOAD, a_x0 + k0 * a_kstep, a_bytes, lda, a_xlim, k - k0,
-                 smem + base, smem_addr + base * 16, tid);
-      load_slice(B_KROWS, B_ROWS, B_CH, B_LOAD, b_x0 + k0 * b_kstep, b_bytes, ldb, b_xlim, k - k0,
-                 smem + base + A_CHUNKS, smem_addr + (base + A_CHUNKS) * 16, tid);
-    }
+    if (s < slices) copy_stage(&t, s, s);
     cp_async_commit();
   }
 
   uint read_stage = 0, write_stage = STAGES - 1;
   for (ulong kt = 0; kt < slices; kt++) {
     /* Slice kt has landed for every work-item, and every warp is done with slice kt - 1,
-       whose stage the copies below refill. */
+       whose stage the copies of slice kt + STAGES - 1 refill. */
     cp_async_wait_stage();
     barrier(CLK_LOCAL_MEM_FENCE);
     const ulong next = kt + STAGES - 1;
-    if (next < slices) {
-      const ulong k0 = next * BK;
-      const uint base = write_stage * STAGE_CHUNKS;
-      load_slice(A_KROWS, A_ROWS, A_CH, A_LOAD, a_x0 + k0 * a_kstep, a_bytes, lda, a_xlim, k - k0,
-                 smem + base, smem_addr + base * 16, tid);
-      load_slice(B_KROWS, B_ROWS, B_CH, B_LOAD, b_x0 + k0 * b_kstep, b_bytes, ldb, b_xlim, k - k0,
-                 smem + base + A_CHUNKS, smem_addr + (base + A_CHUNKS) * 16, tid);
-    }
-    cp_async_commit();
     const uint base = read_stage * STAGE_CHUNKS;
-    multiply_slice(smem + base, smem_addr + base * 16, smem + base + A_CHUNKS,
-                   smem_addr + (base + A_CHUNKS) * 16, lane, wm, wn, acc);
+    __local const uint4 *a_tile = smem + base, *b_tile = smem + base + A_CHUNKS;
+    const uint a_addr = t.smem_addr + base * 16, b_addr = a_addr + A_CHUNKS * 16;
+#pragma unroll
+    for (uint ks = 0; ks <= KSTEPS; ks++) {
+      if (ks == COPY_STEP) { /* one commit group per slice, empty past the end */
+        if (next < slices) copy_stage(&t, next, write_stage);
+        cp_async_commit();
+      }
+      if (ks < KSTEPS) multiply_step(a_tile, a_addr, b_tile, b_addr, lane, wm, wn, ks, acc);
+    }
     read_stage = read_stage + 1 == STAGES ? 0 : read_stage + 1;
     write_stage = write_stage + 1 == STAGES ? 0 : write_stage + 1;
   }
 
   const int pairs = ((c_at | ldc) & 1) == 0;
-  store_block(c + c_at, ldc, m, n, m0 + wm * WM, n0 + wn * WN, lane, pairs, alpha, beta, acc);
+  store_block(c + c_at, ldc, m, n, m0 + wm * WM, n0 + wn * WN, lane, pairs, alpha, beta, bias,
+              bias_off, acc);
 }
 
 #endif /* OCF_MMA_INDEX_ONLY */

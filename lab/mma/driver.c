@@ -329,6 +329,7 @@ static void gemm_job(size_t config, int rect) {
     const int group = info.timed_shapes == LAB_SHAPES_SQUARES   ? LAB_GROUP_SQUARES
                       : info.timed_shapes == LAB_SHAPES_4096    ? LAB_GROUP_4096
                       : info.timed_shapes == LAB_SHAPES_GENERAL ? LAB_GROUP_GENERAL
+                      : info.timed_shapes == LAB_SHAPES_NEW     ? LAB_GROUP_NEW
                                                                 : -1;
     if (group >= 0 && !opts->quick)
       j.count += lab_gemm_group(group, j.items + j.count, MAX_ITEMS - j.count);
@@ -447,14 +448,19 @@ int lab_driver_main(const lab_options *given, const char *self, int summary) {
   /* the builder: probes first, then the configurations in the order they run */
   for (size_t p = 0; p < lab_probe_count() && o->probes; p++)
     programs[program_count++] = p;
-  const int roles[] = {LAB_ROLE_DEFAULT, LAB_ROLE_ALT, LAB_ROLE_TRANS, LAB_ROLE_GENERAL};
-  for (int r = 0; r < 4; r++)
+  const int roles[] = {LAB_ROLE_NEW, LAB_ROLE_DEFAULT, LAB_ROLE_ALT, LAB_ROLE_TRANS,
+                       LAB_ROLE_GENERAL};
+  for (int r = 0; r < 5; r++)
     for (size_t c = 0; c < lab_gemm_config_count(); c++) {
       lab_gemm_info info;
       lab_gemm_describe(c, &info);
       if (info.role == roles[r]) programs[program_count++] = lab_probe_count() + c;
     }
   start_builder();
+
+  /* The candidates first, built with the forms the probes chose last time (the kernel's
+     defaults): what the run is for, before anything else can use up its time. */
+  run_gemm_role(LAB_ROLE_NEW, 0);
 
   if (o->probes) {
     for (size_t p = 0; p < lab_probe_count(); p++)
@@ -479,12 +485,10 @@ int lab_driver_main(const lab_options *given, const char *self, int summary) {
   /* the defaults, then the alternatives: small shapes, then the timed ones */
   run_gemm_role(LAB_ROLE_DEFAULT, limit);
   run_gemm_role(LAB_ROLE_ALT, limit);
-  /* the best of each mode on ragged and rectangular shapes */
+  /* the best of each mode, named in the log (the rectangular shapes were the second run's) */
   const char *modes[] = {"bf16", "f16", "tf32", "3xtf32"};
-  for (int m = 0; m < 4 && !o->quick; m++) {
-    const int best = best_of(modes[m]);
-    if (best >= 0) gemm_job((size_t)best, 1);
-  }
+  for (int m = 0; m < 4 && !o->quick; m++)
+    best_of(modes[m]);
   run_gemm_role(LAB_ROLE_TRANS, limit);
   run_gemm_role(LAB_ROLE_GENERAL, limit);
   for (size_t p = 0; p < lab_probe_count() && o->probes; p++)

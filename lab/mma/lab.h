@@ -211,7 +211,7 @@ void lab_probe_choose(const lab_row *rows, size_t count, lab_probe_choice *choic
 
 /* ---- gemm.c ---- */
 
-enum { LAB_ROLE_DEFAULT, LAB_ROLE_ALT, LAB_ROLE_TRANS, LAB_ROLE_GENERAL };
+enum { LAB_ROLE_NEW, LAB_ROLE_DEFAULT, LAB_ROLE_ALT, LAB_ROLE_TRANS, LAB_ROLE_GENERAL };
 typedef struct lab_gemm_info {
   char name[64];
   const char *mode; /* "bf16", "f16", "tf32", "3xtf32" */
@@ -221,7 +221,7 @@ typedef struct lab_gemm_info {
   int timed_shapes; /* which timed shapes its first job runs: LAB_SHAPES_* */
   int tight;        /* small shapes with tight strides and odd offsets (general load paths) */
 } lab_gemm_info;
-enum { LAB_SHAPES_NONE, LAB_SHAPES_4096, LAB_SHAPES_SQUARES, LAB_SHAPES_GENERAL };
+enum { LAB_SHAPES_NONE, LAB_SHAPES_4096, LAB_SHAPES_SQUARES, LAB_SHAPES_GENERAL, LAB_SHAPES_NEW };
 
 size_t lab_gemm_config_count(void);
 void lab_gemm_describe(size_t config, lab_gemm_info *info);
@@ -240,7 +240,8 @@ enum {
   LAB_GROUP_SQUARES,
   LAB_GROUP_4096,
   LAB_GROUP_RECT,
-  LAB_GROUP_GENERAL
+  LAB_GROUP_GENERAL,
+  LAB_GROUP_NEW /* 4096^3, 8192^3 and 4097x4095x4104 */
 };
 size_t lab_gemm_group(int group, size_t *ids, size_t max);
 void lab_gemm_spec(size_t config, const lab_options *o, lab_program_spec *spec);

@@ -344,19 +344,28 @@ static lab_status run_cvt_tf32(lab_env *env, cl_kernel kernel, const probe_def *
   if (err == CL_SUCCESS) err = read_back(env, mem[0], out, sizeof out);
   release_all(mem, 2);
   if (err != CL_SUCCESS) return driver_error(err, "run", detail, size);
-  int bad = 0;
+  int bad = 0, nan_in = 0, nan_to_inf = 0, finite_bad = 0;
   uint32_t nan_bits = 0;
+  char first[96] = "";
   for (int i = 0; i < N; i++) {
     const float want = lab_tf32_rna(in[i]);
     const int ok = isnan(want) ? isnan(lab_bits_f32(out[i])) : out[i] == lab_f32_bits(want);
     if (isnan(want) && !nan_bits) nan_bits = out[i];
+    nan_in += isnan(in[i]) != 0;
+    nan_to_inf += isnan(in[i]) && isinf(lab_bits_f32(out[i]));
+    finite_bad += !ok && !isnan(in[i]);
     if (!ok) {
       if (!bad)
-        snprintf(detail, size, "in 0x%08x -> 0x%08x, emulation 0x%08x", lab_f32_bits(in[i]), out[i],
-                 lab_f32_bits(want));
+        snprintf(first, sizeof first, "first: 0x%08x -> 0x%08x, emulation 0x%08x",
+                 lab_f32_bits(in[i]), out[i], lab_f32_bits(want));
       bad++;
     }
   }
+  /* The library's TF32 rounding (ocf_round_tf32) keeps NaNs NaN where cvt.rna does not: what
+     matters is that every finite and infinite input agrees. */
+  if (bad)
+    snprintf(detail, size, "%d of %d differ: %d finite or infinite, %d of %d NaNs became inf; %s",
+             bad, N, finite_bad, nan_to_inf, nan_in, first);
   if (!bad)
     snprintf(detail, size, "%d values bit-exact with the emulation (a NaN came out 0x%08x)", N,
              nan_bits);
@@ -598,6 +607,8 @@ static const probe_def probes[] = {
     LOCAL_MEM(49168),
     LOCAL_MEM(65536),
     LOCAL_MEM(98304),
+    LOCAL_MEM(131072),
+    LOCAL_MEM(200704),
     {"cp.async 16 misaligned by 4 (expect FAULT)", "cp_async.cl", 0,
      "-DSIZE=16 -DLADDR=0 -DGADDR=0 -DMISALIGN=4", "probe", run_cp_async, 16 | CP_MISALIGNED,
      PROBE_TAIL},

@@ -306,6 +306,52 @@ static size_t count_timed_time(void) {
   return n;
 }
 
+/* The rate of a configuration on a shape, < 0 when it has no passing timed row there. */
+static double rate_of(const char *name, const char *shape) {
+  for (size_t i = 0; i < row_count; i++)
+    if (strcmp(rows[i].section, "gemm") == 0 && rows[i].timed && rows[i].status == LAB_PASS &&
+        strcmp(rows[i].name, name) == 0 && strcmp(rows[i].shape, shape) == 0)
+      return rows[i].tflops;
+  return -1.0;
+}
+
+/* One line per timed configuration, its TFLOP/s on the squares and the ragged shape side by
+   side, in the order they ran (the candidates first); '*' marks each mode's best at 8192^3
+   (mode: the name's first word). Printed last, so that it is the end of the console. */
+static void compact_table(FILE *out) {
+  static const char *const shapes[] = {"4096^3", "8192^3", "4097x4095x4104"};
+  const char *names[256];
+  size_t count = 0;
+  for (size_t i = 0; i < row_count && count < 256; i++) {
+    if (strcmp(rows[i].section, "gemm") != 0 || !rows[i].timed) continue;
+    int seen = 0;
+    for (size_t j = 0; j < count && !seen; j++)
+      seen = strcmp(names[j], rows[i].name) == 0;
+    if (!seen) names[count++] = rows[i].name;
+  }
+  fprintf(out, "-- compact: TFLOP/s (passing rows; '*' the best of its mode at 8192^3; "
+               "c1i1 = copies after the first k step, unguarded interior copies) --\n");
+  fprintf(out, "%-40s %8s %8s %15s\n", "config", shapes[0], shapes[1], shapes[2]);
+  for (size_t j = 0; j < count; j++) {
+    const size_t mode_len = strcspn(names[j], " ");
+    const double mine = rate_of(names[j], shapes[1]);
+    int best = mine > 0;
+    for (size_t o = 0; o < count && best; o++)
+      if (strncmp(names[o], names[j], mode_len) == 0 && names[o][mode_len] == ' ' &&
+          rate_of(names[o], shapes[1]) > mine)
+        best = 0;
+    fprintf(out, "%-39s%c", names[j], best ? '*' : ' ');
+    for (int s = 0; s < 3; s++) {
+      const double r = rate_of(names[j], shapes[s]);
+      if (r < 0)
+        fprintf(out, " %*s", s == 2 ? 15 : 8, "-");
+      else
+        fprintf(out, " %*.1f", s == 2 ? 15 : 8, r);
+    }
+    fputc('\n', out);
+  }
+}
+
 void lab_summary_write(FILE *out, double seconds) {
   size_t count[LAB_STATUS_COUNT] = {0};
   for (size_t i = 0; i < row_count; i++)
@@ -343,4 +389,5 @@ void lab_summary_write(FILE *out, double seconds) {
   for (int s = 0; s < LAB_STATUS_COUNT; s++)
     if (count[s]) fprintf(out, " %zu %s", count[s], lab_status_name((lab_status)s));
   fprintf(out, "\n");
+  compact_table(out);
 }
