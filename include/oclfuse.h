@@ -171,6 +171,12 @@ typedef struct ocf_device_info {
   size_t max_workgroup_size; /**< CL_DEVICE_MAX_WORK_GROUP_SIZE, in work-items */
   size_t max_work_item_sizes[3]; /**< CL_DEVICE_MAX_WORK_ITEM_SIZES, first three dimensions */
   cl_ulong max_alloc_bytes;      /**< CL_DEVICE_MAX_MEM_ALLOC_SIZE, in bytes */
+  /** NVIDIA's compute capability, major part (CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV of
+      cl_nv_device_attribute_query: 9 on an H200); 0 where the device reports none */
+  cl_uint nv_compute_capability_major;
+  /** NVIDIA's compute capability, minor part (CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV); 0 where
+      the device reports none */
+  cl_uint nv_compute_capability_minor;
 } ocf_device_info;
 
 /** Zeroes *info and sets its size member: call it before passing an ocf_device_info in.
@@ -469,7 +475,7 @@ typedef enum ocf_layout { OCF_ROW_MAJOR = 0, OCF_COL_MAJOR = 1 } ocf_layout;
 
 /** Options of ocf_matmul_ex. Initialise with OCF_MATMUL_OPTIONS_INIT. */
 typedef struct ocf_matmul_options {
-  size_t size;       /**< sizeof(ocf_matmul_options): set by OCF_MATMUL_OPTIONS_INIT */
+  size_t size; /**< sizeof(ocf_matmul_options): set by OCF_MATMUL_OPTIONS_INIT */
   /** Storage types of A, B and C (offsets and strides count elements): any mix of fp32, fp16
       and bf16; arithmetic is fp32, and a 16-bit C is rounded to nearest even. @{ */
   ocf_dtype a_dtype;

@@ -35,10 +35,23 @@ void ocf_device_facts_init(ocf_device_facts *facts, const ocf_device_info *info)
   for (size_t d = 0; d < 3; d++)
     facts->max_item_sizes[d] = info->max_work_item_sizes[d] ? info->max_work_item_sizes[d] : 1;
   facts->local_mem_bytes = info->local_mem_bytes;
+  facts->nv_compute_capability =
+      info->nv_compute_capability_major * 10 + info->nv_compute_capability_minor;
 }
 
 size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id kernel) {
   size_t limit = facts->max_workgroup_size;
   size_t learnt = (size_t)kernel < OCF_KERNEL_COUNT ? facts->kernel_max_workgroup[kernel] : 0;
   return learnt && learnt < limit ? learnt : limit;
+}
+
+unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program) {
+  return program == OCF_PROGRAM_MATMUL_MMA_NV ? facts->mma_local_ok : facts->local_mem_bytes;
+}
+
+unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
+                                                ocf_program_id program) {
+  if (program != OCF_PROGRAM_MATMUL_MMA_NV) return facts->local_mem_bytes;
+  return facts->mma_local_ok_reported > facts->local_mem_bytes ? facts->mma_local_ok_reported
+                                                               : facts->local_mem_bytes;
 }

@@ -20,6 +20,13 @@ typedef enum ocf_vendor {
   OCF_VENDOR_QUALCOMM
 } ocf_vendor;
 
+/* What a probe of this context found, once a call needed to know. */
+typedef enum ocf_probe_state {
+  OCF_PROBE_UNKNOWN = 0, /* not probed yet */
+  OCF_PROBE_FAILED,      /* built and ran wrong, or did not build or run: not used again */
+  OCF_PROBE_PASSED
+} ocf_probe_state;
+
 typedef struct ocf_device_facts {
   cl_device_type type;
   ocf_vendor vendor;
@@ -27,6 +34,18 @@ typedef struct ocf_device_facts {
   size_t max_workgroup_size; /* CL_DEVICE_MAX_WORK_GROUP_SIZE, at least 1 */
   size_t max_item_sizes[3];  /* CL_DEVICE_MAX_WORK_ITEM_SIZES, each at least 1 */
   unsigned long long local_mem_bytes;
+  /* NVIDIA's compute capability, major * 10 + minor (cl_nv_device_attribute_query), 0 where the
+     device reports none. */
+  unsigned nv_compute_capability;
+  /* The matrix-unit kernel (cl/matmul_mma_nv.cl) on this context, as its probes found it
+     (src/runtime/mma_probe.c, run at the first call that would use it): whether it builds and
+     computes right, the most static local memory (bytes declared) a probe ran right with and
+     the size the built kernel reported for it (CL_KERNEL_LOCAL_MEM_SIZE: NVIDIA adds bytes of
+     its own, and its driver runs more than the local memory the device reports), and the
+     fewest bytes a probe failed with (0: none). A plan of the kernel declares at most
+     mma_local_ok. */
+  ocf_probe_state mma;
+  unsigned long long mma_local_ok, mma_local_ok_reported, mma_local_failed;
   /* Per kernel, the largest workgroup a built instance of it accepted
      (CL_KERNEL_WORK_GROUP_SIZE), learnt after builds; 0 while unknown. Plans whose sizes were
      not fixed by the caller stay within it. */
@@ -42,5 +61,11 @@ void ocf_device_facts_init(ocf_device_facts *facts, const ocf_device_info *info)
 /* The most work-items a plan may put in one workgroup of `kernel` whose local sizes are
    `dims` long: the device maximum, the kernel's learnt limit when known. */
 size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id kernel);
+
+/* The local memory a plan of `program` may declare (the device's; for the matrix-unit program
+   what its probes ran right with), and the most a built kernel of it may report. */
+unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program);
+unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
+                                                ocf_program_id program);
 
 #endif /* OCLFUSE_DEVICE_FACTS_H */

@@ -102,6 +102,7 @@ static ocf_device_info info_of(device_id id) {
   for (int i = 0; i < 3; i++)
     info.max_work_item_sizes[i] = d->items[i];
   info.local_mem_bytes = d->local_bytes;
+  if (id == H200) info.nv_compute_capability_major = 9; /* 9.0, cl_nv_device_attribute_query */
   return info;
 }
 
@@ -826,6 +827,266 @@ static void test_plan_matmul_table(void **state) {
   }
 }
 
+/* ---- matmul on the matrix units (src/plan/plan_matmul_mma.c) ---- */
+
+/* The built-in matmul tuning of a data type on a device. */
+static ocf_tuning_values matmul_tuning(const ocf_device_facts *facts, device_id id,
+                                       ocf_dtype dtype) {
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  ocf_tuning_values values;
+  ocf_status status =
+      ocf_tuning_resolve(rows, count, OCF_OP_MATMUL, dtype, facts, devices[id].name, &values);
+  if (status != OCF_SUCCESS) {
+    print_error("resolving matmul %s for %s: %s\n", ocf_dtype_name(dtype), devices[id].name,
+                ocf_last_error());
+    fail();
+  }
+  return values;
+}
+
+/* The H200 as a context sees it once the probe of `bytes` of local memory ran right (0: before
+   any probe). */
+static ocf_device_facts h200_probed(unsigned long long bytes) {
+  ocf_device_facts facts = facts_of(H200, 0);
+  if (bytes) {
+    facts.mma = OCF_PROBE_PASSED;
+    facts.mma_local_ok = bytes;
+    facts.mma_local_ok_reported = bytes + 16; /* NVIDIA's own 16 bytes */
+  }
+  return facts;
+}
+
+static ocf_matmul_call typed_call(size_t m, size_t n, size_t k, ocf_dtype dtype,
+                                  ocf_precision precision) {
+  ocf_matmul_call call = matmul_call(0, 0, m, n, k, 0, 0, AUTO, 0);
+  call.a_dtype = call.b_dtype = dtype;
+  call.precision = precision;
+  return call;
+}
+
+static void plan_mma_case(const char *what, const ocf_device_facts *facts,
+                          const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                          const char *shape, const char *values, int probe, size_t probe_bytes) {
+  ocf_plan plan;
+  expect_plan(what, ocf_plan_matmul(facts, tuning, call, &plan), &plan, shape, values);
+  if (plan.probe != probe || (probe && plan.probe_bytes != probe_bytes)) {
+    print_error("%s: probe %d of %zu bytes, expected %d of %zu\n", what, plan.probe,
+                plan.probe_bytes, probe, probe_bytes);
+    fail();
+  }
+}
+
+/*
+ * Expected plans, from the rules of src/plan/plan_matmul_mma.c and the H200 rows of
+ * src/tuning/builtin.c (mma=1; set 0 128 x 128 tiles of 4 warps of 64 x 64 = 128 work-items,
+ * K slices of 16 for fp32 inputs and 32 for 16-bit ones, 3 stages: 3 x 256 x 16 x 4 =
+ * 3 x 256 x 32 x 2 = 49152 bytes; set 1 64 x 64 tiles of 4 warps of 32 x 32 when set 0 gives
+ * fewer than 132 workgroups). 4096^3 is 32 x 32 = 1024 tiles of set 0.
+ */
+static void test_plan_matmul_mma_choice(void **state) {
+  (void)state;
+  const ocf_device_facts before = h200_probed(0), probed = h200_probed(49152);
+  const ocf_tuning_values f32 = matmul_tuning(&probed, H200, OCF_F32);
+  const ocf_tuning_values bf16 = matmul_tuning(&probed, H200, OCF_BF16);
+  const ocf_tuning_values f16 = matmul_tuning(&probed, H200, OCF_F16);
+  const char *const mma_4096 = "matmul_mma wg=128 groups=1024";
+  const char *const simt_4096 = "matmul_tiled_fast wg=16x16 groups=32x32";
+  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+
+  /* Before the probe: the SIMT plan, and the probe of the plan's 48 KiB is due. */
+  plan_mma_case("TF32 before the probe", &before, &f32, &call, simt_4096, "PRECISION=1",
+                OCF_PLAN_PROBE_MMA, 49152);
+  /* After it: every mode with matrix-unit products. */
+  plan_mma_case("TF32 after the probe", &probed, &f32, &call, mma_4096,
+                "AB_DTYPE=0 PRECISION=1 BM=128 BN=128 BK=16 WM=64 WN=64 STAGES=3 A_LOAD=16 "
+                "B_LOAD=16 local_mem=49152",
+                OCF_PLAN_PROBE_NONE, 0);
+  call.precision = OCF_PRECISION_3XTF32;
+  plan_mma_case("3XTF32", &probed, &f32, &call, mma_4096, "AB_DTYPE=0 PRECISION=2 BK=16",
+                OCF_PLAN_PROBE_NONE, 0);
+  ocf_matmul_call half = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_mma_case("bf16", &probed, &bf16, &half, mma_4096,
+                "AB_DTYPE=2 PRECISION=0 BK=32 STAGES=3 local_mem=49152", OCF_PLAN_PROBE_NONE, 0);
+  /* the mode is no matter for 16-bit inputs: the same program */
+  half.precision = OCF_PRECISION_3XTF32;
+  plan_mma_case("bf16 in 3XTF32", &probed, &bf16, &half, mma_4096, "PRECISION=0",
+                OCF_PLAN_PROBE_NONE, 0);
+  half.a_dtype = half.b_dtype = OCF_F16;
+  half.c_dtype = OCF_F16;
+  half.trans_a = half.trans_b = 1;
+  plan_mma_case("f16 to f16, TT", &probed, &f16, &half, mma_4096,
+                "AB_DTYPE=1 C_DTYPE=1 TRANS_A=1 TRANS_B=1 BK=32", OCF_PLAN_PROBE_NONE, 0);
+
+  /* What stays on the SIMT kernels, with no probe asked for. */
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_FP32);
+  plan_mma_case("fp32 strict", &probed, &f32, &call, simt_4096, NULL, OCF_PLAN_PROBE_NONE, 0);
+  plan_mma_case("fp32 strict, before any probe", &before, &f32, &call, simt_4096, NULL,
+                OCF_PLAN_PROBE_NONE, 0);
+  half = typed_call(4096, 4096, 4096, OCF_F16, OCF_PRECISION_FP32);
+  half.b_dtype = OCF_BF16;
+  plan_mma_case("f16 times bf16 (one type a program)", &probed, &f16, &half, simt_4096, NULL,
+                OCF_PLAN_PROBE_NONE, 0);
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  call.variant = GENERAL;
+  plan_mma_case("the general variant", &probed, &f32, &call, "matmul_tiled wg=16x16 groups=32x32",
+                NULL, OCF_PLAN_PROBE_NONE, 0);
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  call.workgroup = 256;
+  plan_mma_case("a fixed workgroup (the SIMT kernels' size)", &probed, &f32, &call, simt_4096,
+                "fixed=1", OCF_PLAN_PROBE_NONE, 0);
+  ocf_device_facts failed = probed;
+  failed.mma = OCF_PROBE_FAILED;
+  call.workgroup = 0;
+  plan_mma_case("a failed probe", &failed, &f32, &call, simt_4096, "PRECISION=1",
+                OCF_PLAN_PROBE_NONE, 0);
+  ocf_device_facts turing = before;
+  turing.nv_compute_capability = 75;
+  plan_mma_case("compute capability 7.5", &turing, &f32, &call, simt_4096, NULL,
+                OCF_PLAN_PROBE_NONE, 0);
+  ocf_tuning_values off = f32;
+  off.v[MM_MMA] = 0;
+  plan_mma_case("mma=0", &probed, &off, &call, simt_4096, NULL, OCF_PLAN_PROBE_NONE, 0);
+  /* Other devices never plan the matrix units, whatever their tuning says. */
+  const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE, MALI};
+  for (size_t i = 0; i < ARRAY_LEN(others); i++) {
+    ocf_device_facts facts = facts_of(others[i], 0);
+    facts.mma = OCF_PROBE_PASSED; /* even a (nonsensical) probe result does not make it one */
+    facts.mma_local_ok = 1u << 20;
+    ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_F32);
+    forced.v[MM_MMA] = 1;
+    ocf_plan plan;
+    assert_int_equal(ocf_plan_matmul(&facts, &forced, &call, &plan), OCF_SUCCESS);
+    if (plan.program == OCF_PROGRAM_MATMUL_MMA_NV || plan.probe != OCF_PLAN_PROBE_NONE) {
+      print_error("%s planned the matrix units or a probe\n", devices[others[i]].name);
+      fail();
+    }
+  }
+  /* A skinny C keeps the skinny kernels (they stream the large operand at bandwidth). */
+  half = typed_call(4096, 8, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_matmul(&probed, &bf16, &half, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.program, OCF_PROGRAM_MATMUL_SKINNY);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+}
+
+/* Set 1 below a workgroup per compute unit, batches, the copy paths by alignment. */
+static void test_plan_matmul_mma_shapes(void **state) {
+  (void)state;
+  const ocf_device_facts probed = h200_probed(49152);
+  const ocf_tuning_values f32 = matmul_tuning(&probed, H200, OCF_F32);
+  const ocf_tuning_values bf16 = matmul_tuning(&probed, H200, OCF_BF16);
+  /* 1000^2: 8 x 8 = 64 tiles of set 0 < 132, so set 1: 16 x 16 = 256 tiles of 64 x 64 */
+  ocf_matmul_call call = typed_call(1000, 1000, 1000, OCF_F32, OCF_PRECISION_TF32);
+  plan_mma_case("TF32 1000^3", &probed, &f32, &call, "matmul_mma wg=128 groups=256",
+                "BM=64 BN=64 WM=32 WN=32 BK=16 STAGES=3 local_mem=24576", OCF_PLAN_PROBE_NONE, 0);
+  /* a batch of 3 of 1000^2: 192 tiles of set 0 >= 132 */
+  call.batch = 3;
+  plan_mma_case("TF32 3 x 1000^3", &probed, &f32, &call, "matmul_mma wg=128 groups=192", "BM=128",
+                OCF_PLAN_PROBE_NONE, 0);
+  /* ragged 4097 x 4095: 33 x 32 tiles */
+  call = typed_call(4097, 4095, 4104, OCF_F32, OCF_PRECISION_TF32);
+  plan_mma_case("TF32 4097 x 4095 x 4104", &probed, &f32, &call, "matmul_mma wg=128 groups=1056",
+                "A_LOAD=16 B_LOAD=4", OCF_PLAN_PROBE_NONE, 0);
+  /* fp32 operands: 16 bytes are 4 elements, else 4-byte copies */
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
+  call.a_off = 2;
+  call.ldb = 4098;
+  plan_mma_case("3XTF32, A offset 2, ldb 4098", &probed, &f32, &call,
+                "matmul_mma wg=128 groups=1024", "A_LOAD=4 B_LOAD=4", OCF_PLAN_PROBE_NONE, 0);
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  call.batch = 2;
+  call.stride_a = 4096 * 4096 + 4;
+  call.stride_b = 4096 * 4096 + 2;
+  plan_mma_case("TF32 batch, strides +4 and +2", &probed, &f32, &call,
+                "matmul_mma wg=128 groups=2048", "A_LOAD=16 B_LOAD=4", OCF_PLAN_PROBE_NONE, 0);
+  /* 16-bit operands: 16 bytes are 8 elements; 4-byte copies need even places; else elements */
+  ocf_matmul_call half = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  half.a_off = 8;
+  half.b_off = 6;
+  half.ldc = 4097;
+  plan_mma_case("bf16, offsets 8 and 6", &probed, &bf16, &half, "matmul_mma wg=128 groups=1024",
+                "A_LOAD=16 B_LOAD=4", OCF_PLAN_PROBE_NONE, 0);
+  half.a_off = 3;
+  half.ldb = 4097;
+  plan_mma_case("bf16, offset 3, ldb 4097", &probed, &bf16, &half, "matmul_mma wg=128 groups=1024",
+                "A_LOAD=0 B_LOAD=0", OCF_PLAN_PROBE_NONE, 0);
+  /* the epilogue is the call's */
+  half = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  half.activation = OCF_ACTIVATION_GELU_TANH;
+  half.bias_axis = OCF_BIAS_M;
+  half.bias_dtype = OCF_F16;
+  half.c_dtype = OCF_BF16;
+  plan_mma_case("bf16 with gelu and a bias along m", &probed, &bf16, &half,
+                "matmul_mma wg=128 groups=1024", "ACTIVATION=3 BIAS=2 BIAS_DTYPE=1 C_DTYPE=2",
+                OCF_PLAN_PROBE_NONE, 0);
+  /* an empty call or k = 0 (alpha = 0) needs no matrix units */
+  call = typed_call(4096, 4096, 0, OCF_F32, OCF_PRECISION_TF32);
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_matmul(&probed, &f32, &call, &plan), OCF_SUCCESS);
+  assert_int_not_equal(plan.program, OCF_PROGRAM_MATMUL_MMA_NV);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+}
+
+/* Local memory beyond the device's 48 KiB only where a probe ran it (rule 3). */
+static void test_plan_matmul_mma_local_memory(void **state) {
+  (void)state;
+  ocf_device_facts facts = h200_probed(49152);
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  t.v[MM_MMA_SET(0, MMA_BK)] = 32; /* 3 x 256 x 32 x 4 = 96 KiB */
+  const ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  const char *const simt = "matmul_tiled_fast wg=16x16 groups=32x32";
+  plan_mma_case("96 KiB, 48 shown", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 98304);
+  facts.mma_local_ok = 98304;
+  plan_mma_case("96 KiB, shown", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
+                "BK=32 STAGES=3 local_mem=98304", OCF_PLAN_PROBE_NONE, 0);
+  /* The 96 KiB probe failed: 2 stages (64 KiB) are asked about next, then run. */
+  facts.mma_local_ok = 49152;
+  facts.mma_local_failed = 98304;
+  plan_mma_case("96 KiB failed", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 65536);
+  facts.mma_local_ok = 65536;
+  plan_mma_case("64 KiB shown", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
+                "BK=32 STAGES=2 local_mem=65536", OCF_PLAN_PROBE_NONE, 0);
+  /* 64 KiB failed too: 2 stages of K slices of 16 (32 KiB), inside the 48 KiB shown */
+  facts.mma_local_ok = 49152;
+  facts.mma_local_failed = 65536;
+  plan_mma_case("64 KiB failed", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
+                "BK=16 STAGES=2 local_mem=32768", OCF_PLAN_PROBE_NONE, 0);
+  /* 8 stages of 96 KiB would be 256 KiB, past what the probe can show (128 KiB): shrunk to 4 */
+  facts = h200_probed(49152);
+  t.v[MM_MMA_SET(0, MMA_STAGES)] = 8;
+  plan_mma_case("256 KiB asked", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 131072);
+  /* the verifier holds a plan to what was shown */
+  ocf_plan plan;
+  t.v[MM_MMA_SET(0, MMA_STAGES)] = 3;
+  facts.mma_local_ok = 98304;
+  assert_int_equal(ocf_plan_matmul(&facts, &t, &call, &plan), OCF_SUCCESS);
+  facts.mma_local_ok = 49152;
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
+}
+
+/* The probe's own plan: bf16, 128 x 128 x 32, bytes / 16 KiB stages, one launch of the probe's
+   C; bytes outside 32 .. 128 KiB or not whole stages are refused (a library bug). */
+static void test_plan_matmul_mma_probe_plan(void **state) {
+  (void)state;
+  const ocf_device_facts facts = h200_probed(0);
+  const ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_BF16);
+  ocf_plan plan;
+  expect_plan("probe of 48 KiB", ocf_plan_matmul_mma_probe(&facts, &t, 49152, 200, 136, &plan),
+              &plan, "matmul_mma wg=128 groups=4",
+              "AB_DTYPE=2 C_DTYPE=0 BM=128 BN=128 BK=32 WM=64 WN=64 STAGES=3 A_LOAD=16 "
+              "B_LOAD=16 local_mem=49152");
+  assert_int_equal(plan.is_probe, 1);
+  expect_plan("probe of 96 KiB", ocf_plan_matmul_mma_probe(&facts, &t, 98304, 200, 136, &plan),
+              &plan, "matmul_mma wg=128 groups=4", "STAGES=6");
+  assert_int_equal(ocf_plan_matmul_mma_probe(&facts, &t, 16384, 200, 136, &plan),
+                   OCF_ERR_INVALID_VALUE);
+  assert_int_equal(ocf_plan_matmul_mma_probe(&facts, &t, 50000, 200, 136, &plan),
+                   OCF_ERR_INVALID_VALUE);
+  assert_int_equal(ocf_plan_matmul_mma_probe(&facts, &t, 147456, 200, 136, &plan),
+                   OCF_ERR_INVALID_VALUE);
+}
+
 /* ---- every default plan fits and meets its kernels' assumptions ---- */
 
 /* Reports a broken assumption of a plan and fails. */
@@ -1213,6 +1474,10 @@ int main(void) {
       cmocka_unit_test(test_plan_add_table),
       cmocka_unit_test(test_plan_softmax_table),
       cmocka_unit_test(test_plan_matmul_table),
+      cmocka_unit_test(test_plan_matmul_mma_choice),
+      cmocka_unit_test(test_plan_matmul_mma_shapes),
+      cmocka_unit_test(test_plan_matmul_mma_local_memory),
+      cmocka_unit_test(test_plan_matmul_mma_probe_plan),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),

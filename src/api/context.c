@@ -26,6 +26,12 @@ static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) 
     free(ctx);
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's condition");
   }
+  if (pthread_mutex_init(&ctx->probe_lock, NULL) != 0) {
+    pthread_cond_destroy(&ctx->built);
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx);
+    return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's probe mutex");
+  }
   *out = ctx;
   return OCF_SUCCESS;
 }
@@ -145,6 +151,7 @@ void ocf_context_release(ocf_context *ctx) {
   clReleaseDevice(ctx->device);
   clReleaseContext(ctx->cl_ctx);
   pthread_cond_destroy(&ctx->built);
+  pthread_mutex_destroy(&ctx->probe_lock);
   pthread_mutex_destroy(&ctx->lock);
   free(ctx);
 }

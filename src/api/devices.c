@@ -25,6 +25,33 @@ static void info_string(cl_device_id device, cl_device_info what, char *out, siz
   free(full);
 }
 
+/* The query names of cl_nv_device_attribute_query (not in every OpenCL header). */
+#define OCF_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV 0x4000
+#define OCF_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV 0x4001
+
+/* NVIDIA's compute capability where the device has the extension that reports it; 0.0
+   elsewhere, and where a query fails (a device still describes itself without it). */
+static void nv_compute_capability(cl_device_id device, ocf_device_info *info) {
+  info->nv_compute_capability_major = info->nv_compute_capability_minor = 0;
+  size_t size = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS || size == 0)
+    return;
+  char *extensions = malloc(size);
+  if (!extensions) return;
+  int has = clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, extensions, NULL) == CL_SUCCESS &&
+            strstr(extensions, "cl_nv_device_attribute_query") != NULL;
+  free(extensions);
+  cl_uint major = 0, minor = 0;
+  if (!has ||
+      clGetDeviceInfo(device, OCF_CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, sizeof major, &major,
+                      NULL) != CL_SUCCESS ||
+      clGetDeviceInfo(device, OCF_CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, sizeof minor, &minor,
+                      NULL) != CL_SUCCESS)
+    return;
+  info->nv_compute_capability_major = major;
+  info->nv_compute_capability_minor = minor;
+}
+
 ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
                                 ocf_device_info *info) {
   info->size = sizeof *info;
@@ -74,6 +101,7 @@ ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo(CL_DEVICE_MAX_WORK_ITEM_SIZES)");
   for (size_t d = 0; d < 3; d++)
     info->max_work_item_sizes[d] = d < limits_size / sizeof(size_t) ? item_limits[d] : 1;
+  nv_compute_capability(device, info);
   return OCF_SUCCESS;
 }
 

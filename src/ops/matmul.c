@@ -220,8 +220,8 @@ static ocf_status check_problem(const ocf_context *ctx, problem *p) {
   return OCF_SUCCESS;
 }
 
-/* The frames of the two programs. Without a bias the kernels still take a buffer argument,
-   never read: a's. */
+/* The frames of the programs (cl/matmul_mma_nv.cl takes the tiled kernels'). Without a bias
+   the kernels still take a buffer argument, never read: a's. */
 static ocf_matmul_frame tiled_frame(const problem *p, const ocf_plan *plan) {
   const ocf_matmul_call *call = &p->call;
   ocf_matmul_frame f = {.m = call->m,
@@ -283,14 +283,18 @@ static ocf_matmul_skinny_frame skinny_frame(const problem *p, const ocf_plan *pl
   return f;
 }
 
-/* Plans and launches, planning again when a built kernel takes fewer work-items than planned. */
+/* Plans and launches, planning again when a built kernel takes fewer work-items than planned,
+   when a probe of the matrix units was due (src/runtime/mma_probe.c: their plans wait for it),
+   and when a matrix-unit program fails to build after its probe passed (the SIMT kernels then
+   take the call: the same answer, at their speed). */
 static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
                               const problem *p) {
   const ocf_shape shape = {{p->call.m, p->call.n, p->call.k}};
   ocf_tuning_values tuning;
   ocf_context_tuning_for(ctx, OCF_OP_MATMUL, p->call.a_dtype, &shape, &tuning);
-  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
-     the bound is a guard, not a path any device takes. */
+  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time, or
+     after a probe or a failed matrix-unit build, which each settle a fact for good; the bound is
+     a guard, not a path any device takes. */
   for (int attempt = 0;; attempt++) {
     ocf_device_facts facts;
     ocf_context_facts(ctx, &facts);
@@ -298,13 +302,22 @@ static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const oc
     ocf_status status = ocf_plan_matmul(&facts, &tuning, &p->call, &plan);
     if (status != OCF_SUCCESS) return status;
     if (p->call.m == 0 || p->call.n == 0) return ocf_dispatch_nothing(queue, settings);
+    if (plan.probe != OCF_PLAN_PROBE_NONE && attempt < 8) {
+      ocf_probe_run(ctx, &plan);
+      continue;
+    }
     int replan = 0;
     if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
       ocf_matmul_skinny_frame frame = skinny_frame(p, &plan);
       status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
-    } else {
+    } else { /* the tiled kernels and the matrix-unit kernel take the same frame */
       ocf_matmul_frame frame = tiled_frame(p, &plan);
       status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
+    }
+    if (status == OCF_ERR_BUILD_FAILED && plan.program == OCF_PROGRAM_MATMUL_MMA_NV &&
+        attempt < 8) {
+      ocf_probe_mma_failed(ctx, ocf_last_error());
+      replan = 1;
     }
     if (!replan || attempt == 8) return status;
     ocf_error_clear();

@@ -105,9 +105,10 @@ ocf_status ocf_plan_verify(const ocf_plan *plan, const ocf_device_facts *facts) 
                       "workgroup of %zu work-items exceeds the device's maximum of %zu", items,
                       facts->max_workgroup_size);
   }
-  if (plan->local_mem_bytes > facts->local_mem_bytes)
+  const unsigned long long local_limit = ocf_facts_local_limit(facts, plan->program);
+  if (plan->local_mem_bytes > local_limit)
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "the plan needs %zu bytes of local memory, the device has %llu",
-                    plan->local_mem_bytes, facts->local_mem_bytes);
+                    plan->local_mem_bytes, local_limit);
   return OCF_SUCCESS;
 }

@@ -45,7 +45,17 @@ typedef struct ocf_plan {
      swapped (C^T = op(B)^T op(A)^T: C has at most 16 rows). */
   size_t splits, k_split;
   int swapped;
+  /* A probe whose outcome could change this plan (the matrix units: src/runtime/mma_probe.c),
+     with the static local memory it should try: the op runs it and plans again. The plan is a
+     full plan of its own meanwhile (the SIMT kernels). */
+  int probe; /* ocf_plan_probe */
+  size_t probe_bytes;
+  /* 1: the plan of a probe's own run, whose local memory is what the probe finds out: the
+     launch does not hold its kernel's local memory against the device's figure. */
+  int is_probe;
 } ocf_plan;
+
+typedef enum ocf_plan_probe { OCF_PLAN_PROBE_NONE = 0, OCF_PLAN_PROBE_MMA = 1 } ocf_plan_probe;
 
 /* Appends a -D value; plans never hold more than OCF_PLAN_MAX_DEFINES (a library bug). */
 void ocf_plan_define(ocf_plan *plan, const char *name, long long value);
@@ -121,5 +131,28 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
                             const ocf_softmax_call *call, ocf_plan *plan);
 ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_plan *plan);
+
+/* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
+
+/* Whether the call is one for the matrix units on this device (rule 1 there). */
+int ocf_matmul_mma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                           const ocf_matmul_call *call);
+
+typedef enum ocf_mma_outcome {
+  OCF_MMA_NOT_APPLICABLE = 0, /* the SIMT kernels run it */
+  OCF_MMA_PLANNED,            /* *plan is the matrix-unit plan */
+  OCF_MMA_PROBE /* a probe of *probe_bytes must run first; the SIMT kernels till then */
+} ocf_mma_outcome;
+
+/* The matrix-unit plan of a call for which ocf_matmul_mma_applies holds. */
+ocf_mma_outcome ocf_plan_matmul_mma(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                    const ocf_matmul_call *call, ocf_plan *plan,
+                                    size_t *probe_bytes);
+
+/* The plan of the probe (src/runtime/mma_probe.c): the kernel with bf16 inputs, 128 x 128
+   tiles in K slices of 32 and bytes / 16 KiB stages (bytes: 32 to 128 KiB, whole 16 KiB), over
+   an m x n C, with the loop options of `tuning`. */
+ocf_status ocf_plan_matmul_mma_probe(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                     size_t bytes, size_t m, size_t n, ocf_plan *plan);
 
 #endif /* OCLFUSE_PLAN_H */

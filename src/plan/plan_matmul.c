@@ -2,7 +2,7 @@
  * The plan of ocf_matmul. The rules, in order:
  *
  *   1. OCF_VARIANT_BASELINE: matmul_naive. OCF_VARIANT_GENERAL: matmul_tiled (guarded) with the
- *      tile set of rule 3, never split.
+ *      tile set of rule 4, never split.
  *   2. C with at most skinny_max columns or rows (the short side at most 16) and at least
  *      skinny_long_min on its long side: the skinny kernels of cl/matmul_skinny.cl, which
  *      stream the large operand once (smaller C's, batches of tiny matrices say, keep the
@@ -10,7 +10,10 @@
  *      becomes Y's columns (operands swapped when it is m). Their K is split into ranges of at
  *      least sk_split_min when the row blocks of the whole batch give fewer than sk_fill
  *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce.
- *   3. Otherwise the tiled kernels of cl/matmul.cl. The tile sets are tried largest first; a set
+ *   3. TF32, 3XTF32 and fp16/bf16 inputs on NVIDIA's matrix units where a probe found them:
+ *      cl/matmul_mma_nv.cl, planned by plan_matmul_mma.c (its own rules there); while the probe
+ *      is due, the plan of rule 4 with `probe` set.
+ *   4. Otherwise the tiled kernels of cl/matmul.cl. The tile sets are tried largest first; a set
  *      is taken when its tiles over the whole batch give at least `fill` workgroups per compute
  *      unit and at least min_eff % of its padded tiles are C. A set that falls short of the fill
  *      is still taken, with K split, when K holds two ranges of split_k_min: the splits bring it
@@ -280,7 +283,7 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
 
 /* ---- the tiled kernels ---- */
 
-/* The tile set for the call, and its K splits (1: none), by rule 3. Returns 0 when no set
+/* The tile set for the call, and its K splits (1: none), by rule 4. Returns 0 when no set
    fits the device. */
 static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_matmul_call *call,
                       size_t limit, int may_split, tile_set *chosen, size_t *splits) {
@@ -421,5 +424,19 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
   if (call->variant == OCF_VARIANT_AUTO && t[MM_SKINNY_MAX] > 0 && short_side > 0 &&
       short_side <= (size_t)t[MM_SKINNY_MAX] && long_side >= (size_t)t[MM_SKINNY_LONG_MIN])
     return plan_skinny(facts, t, call, plan);
-  return plan_tiled(facts, t, call, plan);
+  /* Rule 3: the matrix units (plan_matmul_mma.c), or rule 4 while a probe is due. */
+  size_t probe_bytes = 0;
+  const ocf_mma_outcome mma = ocf_matmul_mma_applies(facts, tuning, call)
+                                  ? ocf_plan_matmul_mma(facts, tuning, call, plan, &probe_bytes)
+                                  : OCF_MMA_NOT_APPLICABLE;
+  if (mma == OCF_MMA_PLANNED) return OCF_SUCCESS;
+  memset(plan, 0, sizeof *plan);
+  plan->fixed_workgroup = call->workgroup != 0;
+  plan->splits = 1;
+  ocf_status status = plan_tiled(facts, t, call, plan);
+  if (status == OCF_SUCCESS && mma == OCF_MMA_PROBE) {
+    plan->probe = OCF_PLAN_PROBE_MMA;
+    plan->probe_bytes = probe_bytes;
+  }
+  return status;
 }

@@ -27,6 +27,9 @@ struct ocf_context {
      clSetKernelArg + enqueue (OpenCL kernels are not thread-safe between the two). */
   pthread_mutex_t lock;
   pthread_cond_t built; /* signalled when a program build (outside the lock) ends */
+  /* Held while a probe of the matrix units runs (mma_probe.c), so that one runs at a time and
+     a call that waited finds the answer in `facts`. Taken before `lock`, never inside it. */
+  pthread_mutex_t probe_lock;
   ocf_device_facts facts;
   /* Every op's tuning values per data type and shape class: `tuning_base` resolved once at
      creation (built-in rows, shipped and user databases), `tuning` what is in force (the base
@@ -112,6 +115,20 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
 
 /* A copy of the context's facts, taken under its lock. */
 void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts);
+
+/* ---- mma_probe.c ---- */
+
+/*
+ * Runs the probe a plan asked for (plan->probe): for OCF_PLAN_PROBE_MMA, the matrix-unit kernel
+ * built with plan->probe_bytes of local memory and run once on a small product whose exact
+ * answer is known, on the context's own queue (blocking). Its outcome goes into ctx->facts (the
+ * capability the first time, the local memory every time), so the caller plans again. A probe
+ * that fails is not an error of the call: the call runs on the SIMT kernels.
+ */
+void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan);
+/* Marks the matrix units unusable on this context (a build of one of their programs failed
+   after the probe passed): later plans take the SIMT kernels. */
+void ocf_probe_mma_failed(ocf_context *ctx, const char *why);
 
 /* ---- dispatch.c ---- */
 

@@ -29,10 +29,11 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
                     "registers or local memory allow no more)",
                     items, kernel->max_workgroup, kernel->desc->name);
   }
-  if (kernel->local_bytes > ctx->facts.local_mem_bytes)
+  const unsigned long long local_limit = ocf_facts_kernel_local_limit(&ctx->facts, plan->program);
+  if (!plan->is_probe && kernel->local_bytes > local_limit)
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "kernel %s needs %llu bytes of local memory, the device has %llu",
-                    kernel->desc->name, kernel->local_bytes, ctx->facts.local_mem_bytes);
+                    kernel->desc->name, kernel->local_bytes, local_limit);
   return OCF_SUCCESS;
 }
 

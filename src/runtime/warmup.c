@@ -128,6 +128,16 @@ static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) 
     f->k_split = f->splits = f->batch = 1;
     return f;
   }
+  case OCF_PROGRAM_MATMUL_MMA_NV: {
+    /* m = n = 0: the kernel's workgroups leave at once. (The warm-up grid is fp32 strict, which
+       never plans the matrix units; this is for completeness.) */
+    ocf_matmul_frame *f = storage;
+    memset(f, 0, sizeof *f);
+    f->a = f->b = f->c = f->bias = f->partial = dummy;
+    f->lda = f->ldb = f->ldc = 1;
+    f->k_split = f->splits = f->batch = 1;
+    return f;
+  }
   case OCF_PROGRAM_MATMUL_SKINNY: {
     /* Every stride 0: whatever a kernel touches is element 0 of the dummy. */
     ocf_matmul_skinny_frame *f = storage;

@@ -82,6 +82,29 @@ static const ocf_tuning_row builtin_rows[] = {
      "skinny_max=16 sk_wg=256 sk_rl_k=32 sk_rl_r=64 sk_unroll=2 sk_fill=4 sk_split_min=512",
      "H200, sets 0-2 measured 2026-11-29; set 3, split-K and the skinny kernels unmeasured "
      "(lab/gemm sweeps them)"},
+    /* The matrix units (cl/matmul_mma_nv.cl), for fp32 inputs in TF32 and 3XTF32 (the 16-bit
+       rows below change the K slice). H200, lab/mma's second run (driver 580.159, TFLOP/s at
+       4096^3 / 8192^3, event-timed medians): TF32 128 x 128 tiles in K slices of 16, warps of
+       64 x 64, 3 stages (48 KiB): 111.9 / 116.1, ragged 4097 x 4095 x 4104 107.9; 2 stages
+       109 / 114; warps of 64 x 32 86 / 87; 128 x 256 tiles 111 / 113. 3XTF32 the same
+       geometry: 50.8 / 52.0 (warps of 64 x 32: 37). Set 1 (64 x 64 tiles below one workgroup
+       per compute unit) and the loop options are unmeasured: copies before the first mma,
+       guarded copies everywhere, as measured. */
+    {{OCF_OP_MATMUL, OCF_F32, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "mma=1 mma.fill=1 mma.group_m=8 mma.copy_at=0 mma.interior=0 "
+     "mma0.bm=128 mma0.bn=128 mma0.bk=16 mma0.wm=64 mma0.wn=64 mma0.stages=3 "
+     "mma1.bm=64 mma1.bn=64 mma1.bk=16 mma1.wm=32 mma1.wn=32 mma1.stages=3",
+     "H200, TF32 and 3XTF32 measured 2026-11-29 (lab/mma)"},
+    /* fp16 and bf16 inputs: 128 x 128 tiles in K slices of 32, warps of 64 x 64, 3 stages
+       (48 KiB): bf16 261.6 / 288.1, f16 261.5 / 288.2, ragged 262.6 / 263.4, 8192 x 1024 x 8192
+       269.8; 2 stages 240 / 256; warps of 64 x 32 263 / 285; 128 x 256 x 32 (72 KiB) 255 / 267;
+       128 x 256 x 16 207 / 213. */
+    {{OCF_OP_MATMUL, OCF_F16, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "mma0.bk=32 mma1.bk=32",
+     "H200, measured 2026-11-29 (lab/mma)"},
+    {{OCF_OP_MATMUL, OCF_BF16, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "mma0.bk=32 mma1.bk=32",
+     "H200, measured 2026-11-29 (lab/mma)"},
     {{OCF_OP_MATMUL, OCF_F32, OCF_VENDOR_AMD, GPU, NULL},
      "fill=1 "
      "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=16 "

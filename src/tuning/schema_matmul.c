@@ -1,5 +1,5 @@
-/* ocf_matmul's tunables (a fill rule, four tile sets, split-K, the skinny kernels) and their
-   rules. */
+/* ocf_matmul's tunables (a fill rule, four tile sets, split-K, the skinny kernels, the
+   matrix-unit kernel) and their rules. */
 #include "tuning/schemas.h"
 
 /* Set 0 always exists; sets 1 to 3 are unused while their mdimc is 0. The fallbacks are the
@@ -17,6 +17,19 @@
               MM_VWN)] = {"set" #s ".vwn", MIN, 4, 1, VW, "local read width of B, store width"},  \
       [MM_SET(s, MM_PADA)] = {"set" #s ".pada", 0, 64, 0, PAD, "padding floats per local A row"}, \
       [MM_SET(s, MM_PADB)] = {"set" #s ".padb", 0, 64, 0, PAD, "padding floats per local B row"}
+
+/* An mma tile set: a BM x BN tile of C in slices of BK, warps of WM x WN, STAGES slices in local
+   memory (all powers of two; the planner fits the stages to the local memory its probes ran). */
+#define MMA_SET_TUNABLES(s, BM, BN, BK, WM, WN, STAGES)                                          \
+  [MM_MMA_SET(                                                                                   \
+      s, MMA_BM)] = {"mma" #s ".bm", 16, 256, 1, BM, "rows of the matrix-unit tile"},            \
+         [MM_MMA_SET(s, MMA_BN)] = {"mma" #s ".bn", 16, 256, 1, BN, "its columns"},              \
+         [MM_MMA_SET(s, MMA_BK)] = {"mma" #s ".bk", 16, 128, 1, BK, "its K slice depth"},        \
+         [MM_MMA_SET(s, MMA_WM)] = {"mma" #s ".wm", 16, 128, 1, WM, "rows of one warp's block"}, \
+         [MM_MMA_SET(s,                                                                          \
+                     MMA_WN)] = {"mma" #s ".wn", 16, 128, 1, WN, "columns of one warp's block"}, \
+         [MM_MMA_SET(s, MMA_STAGES)] = {                                                         \
+             "mma" #s ".stages", 2, 8, 0, STAGES, "K slices in local memory at once"}
 
 static const ocf_tunable matmul_tunables[MM_PARAM_COUNT] = {
     [MM_FILL] = {"fill", 1, 64, 0, 2,
@@ -46,22 +59,61 @@ static const ocf_tunable matmul_tunables[MM_PARAM_COUNT] = {
     [MM_SK_FILL] = {"sk_fill", 1, 64, 0, 2,
                     "skinny workgroups per compute unit wanted before K is split"},
     [MM_SK_SPLIT_MIN] = {"sk_split_min", 4, 1 << 20, 0, 256, "least K per skinny split"},
+    [MM_MMA] = {"mma", 0, 1, 0, 0,
+                "1: TF32, 3XTF32 and fp16/bf16 inputs run on the matrix units where a probe "
+                "found them (cl/matmul_mma_nv.cl: NVIDIA, compute capability 8.0 or more)"},
+    [MM_MMA_FILL] = {"mma.fill", 1, 64, 0, 1,
+                     "workgroups per compute unit that mma set 0 must give, else set 1"},
+    [MM_MMA_GROUP_M] = {"mma.group_m", 1, 64, 0, 8,
+                        "tile rows that consecutive matrix-unit workgroups walk together"},
+    [MM_MMA_COPY_AT] = {"mma.copy_at", 0, 8, 0, 0,
+                        "the k step of a slice after whose mma the next slice's copies go out "
+                        "(0: before the first)"},
+    [MM_MMA_INTERIOR] = {"mma.interior", 0, 1, 0, 0,
+                         "1: matrix-unit tiles inside C copy their full K slices unguarded"},
+    MMA_SET_TUNABLES(0, 128, 128, 32, 64, 64, 3),
+    MMA_SET_TUNABLES(1, 64, 64, 32, 32, 32, 3),
 };
 
-/* Derived, per set: the tile's rows and columns and the accumulators per work-item. */
+/* Derived, per set: the tile's rows and columns and the accumulators per work-item; per mma
+   set: its work-items and one warp's block. */
 enum { D_MWG, D_NWG, D_WPT, D_PER_SET };
 #define DERIVED(s, d) (MM_PARAM_COUNT + (s)*D_PER_SET + (d))
+enum { D_MMA_THREADS, D_MMA_BLOCK, D_PER_MMA_SET };
+#define DERIVED_MMA(s, d) (DERIVED(MM_SETS, 0) + (s)*D_PER_MMA_SET + (d))
 
-static const char *const matmul_derived[MM_SETS * D_PER_SET] = {
-    "set0.mdimc*mwi", "set0.ndimc*nwi", "set0.mwi*nwi",   "set1.mdimc*mwi",
-    "set1.ndimc*nwi", "set1.mwi*nwi",   "set2.mdimc*mwi", "set2.ndimc*nwi",
-    "set2.mwi*nwi",   "set3.mdimc*mwi", "set3.ndimc*nwi", "set3.mwi*nwi"};
+static const char *const matmul_derived[MM_SETS * D_PER_SET + MMA_SETS * D_PER_MMA_SET] = {
+    "set0.mdimc*mwi",
+    "set0.ndimc*nwi",
+    "set0.mwi*nwi",
+    "set1.mdimc*mwi",
+    "set1.ndimc*nwi",
+    "set1.mwi*nwi",
+    "set2.mdimc*mwi",
+    "set2.ndimc*nwi",
+    "set2.mwi*nwi",
+    "set3.mdimc*mwi",
+    "set3.ndimc*nwi",
+    "set3.mwi*nwi",
+    "mma0 work-items (32 bm bn / (wm wn))",
+    "mma0.wm*wn",
+    "mma1 work-items (32 bm bn / (wm wn))",
+    "mma1.wm*wn"};
 
 static void matmul_derive(const int *v, long long *d) {
   for (int s = 0; s < MM_SETS; s++) {
     d[s * D_PER_SET + D_MWG] = (long long)v[MM_SET(s, MM_MDIMC)] * v[MM_SET(s, MM_MWI)];
     d[s * D_PER_SET + D_NWG] = (long long)v[MM_SET(s, MM_NDIMC)] * v[MM_SET(s, MM_NWI)];
     d[s * D_PER_SET + D_WPT] = (long long)v[MM_SET(s, MM_MWI)] * v[MM_SET(s, MM_NWI)];
+  }
+  for (int s = 0; s < MMA_SETS; s++) {
+    long long *out = d + MM_SETS * D_PER_SET + s * D_PER_MMA_SET;
+    const long long wm = v[MM_MMA_SET(s, MMA_WM)], wn = v[MM_MMA_SET(s, MMA_WN)];
+    /* The rules below keep bm and bn multiples of wm and wn; a zero stays harmless here. */
+    out[D_MMA_THREADS] = wm && wn ? 32 * ((long long)v[MM_MMA_SET(s, MMA_BM)] / wm) *
+                                        ((long long)v[MM_MMA_SET(s, MMA_BN)] / wn)
+                                  : 0;
+    out[D_MMA_BLOCK] = wm * wn;
   }
 }
 
@@ -93,11 +145,40 @@ static void matmul_derive(const int *v, long long *d) {
     OCF_RULE_DIVISIBLE, MM_SET(s, MM_PADB), 0, 4, -1, "local rows stay 16-byte aligned"        \
   }
 
+/* cl/matmul_mma_nv.cl's own #error checks, and its registers: WM x WN accumulators take
+   WM WN / 32 registers of each of the warp's work-items (128 for 64 x 64, of the 255 NVIDIA
+   allows). */
+#define MMA_SET_RULES(s)                                                          \
+  {OCF_RULE_MULTIPLE_OF,                                                          \
+   MM_MMA_SET(s, MMA_BM),                                                         \
+   MM_MMA_SET(s, MMA_WM),                                                         \
+   0,                                                                             \
+   -1,                                                                            \
+   "a matrix-unit tile is whole warp blocks"},                                    \
+      {OCF_RULE_MULTIPLE_OF,                                                      \
+       MM_MMA_SET(s, MMA_BN),                                                     \
+       MM_MMA_SET(s, MMA_WN),                                                     \
+       0,                                                                         \
+       -1,                                                                        \
+       "a matrix-unit tile is whole warp blocks"},                                \
+      {OCF_RULE_AT_MOST,                                                          \
+       DERIVED_MMA(s, D_MMA_THREADS),                                             \
+       0,                                                                         \
+       256,                                                                       \
+       -1,                                                                        \
+       "NVIDIA's OpenCL runs at most 256 work-items a workgroup of this kernel"}, \
+  {                                                                               \
+    OCF_RULE_AT_MOST, DERIVED_MMA(s, D_MMA_BLOCK), 0, 64 * 64, -1,                \
+        "a warp's accumulators must fit in its registers"                         \
+  }
+
 static const ocf_rule matmul_rules[] = {
     SET_RULES(0),
     SET_RULES(1),
     SET_RULES(2),
     SET_RULES(3),
+    MMA_SET_RULES(0),
+    MMA_SET_RULES(1),
     {OCF_RULE_LE, MM_SK_RL_K, MM_SK_WG, 0, -1, "row lanes are a part of the skinny workgroup"},
     {OCF_RULE_LE, MM_SK_RL_R, MM_SK_WG, 0, -1, "row lanes are a part of the skinny workgroup"},
     {OCF_RULE_DIVISIBLE, MM_SK_SPLIT_MIN, 0, 4, -1,

@@ -74,10 +74,32 @@ typedef enum matmul_param {
   MM_SK_UNROLL,                    /* steps of loads in flight per work-item */
   MM_SK_FILL,                      /* workgroups per compute unit before K is split */
   MM_SK_SPLIT_MIN,                 /* least K per split of the skinny kernels */
-  MM_PARAM_COUNT
+  /* The matrix-unit kernel (cl/matmul_mma_nv.cl): whether to use it where a probe found it,
+     its two tile sets (set 0 unless its tiles over the batch give fewer than mma.fill
+     workgroups per compute unit), and the options of its main loop. */
+  MM_MMA,           /* 1: TF32, 3XTF32 and 16-bit inputs take the matrix units where found */
+  MM_MMA_FILL,      /* workgroups per compute unit that mma set 0 must give to be taken */
+  MM_MMA_GROUP_M,   /* tile rows walked together (L2 reuse) */
+  MM_MMA_COPY_AT,   /* the k step after whose mma a slice's copies are issued */
+  MM_MMA_INTERIOR,  /* 1: interior tiles copy full slices unguarded */
+  MM_MMA_SET_FIRST, /* mma set s's parameter p is MM_MMA_SET(s, p) */
+  MM_PARAM_COUNT = MM_MMA_SET_FIRST + 2 * 6
 } matmul_param;
+/* The parameters of an mma tile set: the C tile (BM x BN), the K slice (BK), one warp's block
+   (WM x WN) and the slices in local memory (STAGES). */
+typedef enum matmul_mma_set_param {
+  MMA_BM,
+  MMA_BN,
+  MMA_BK,
+  MMA_WM,
+  MMA_WN,
+  MMA_STAGES,
+  MMA_SET_PARAMS
+} matmul_mma_set_param;
+enum { MMA_SETS = 2 };
+#define MM_MMA_SET(s, p) (MM_MMA_SET_FIRST + (s)*MMA_SET_PARAMS + (p))
 
-enum { OCF_TUNING_MAX = 64 };
+enum { OCF_TUNING_MAX = 80 };
 
 /* The resolved values of one op and data type, indexed by the op's enum above. */
 typedef struct ocf_tuning_values {
