@@ -177,6 +177,7 @@ static void reference(const mmx_case *t, const mmx_data *d, size_t bi, int exact
   g.bias_axis = t->bias_axis;
   g.bias = d->bias.values + t->bias_off;
   g.c_dtype = t->c_dtype;
+  g.truncating_sum = t->truncating_sum;
   ocf_ref_gemm_run(&g, exact, want, tol);
 }
 

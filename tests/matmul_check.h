@@ -33,6 +33,7 @@ typedef struct mmx_case {
   int exact_inputs; /* judge against the unrounded inputs: the mode's documented bound */
   ocf_variant variant;
   size_t workgroup;
+  int truncating_sum; /* judged as a matrix-unit sum (tests/reference_gemm.h) */
 } mmx_case;
 
 /* m x n x k, row-major, no transposes, alpha 1, beta 0, fp32, one product, no epilogue. */

@@ -144,7 +144,7 @@ void ocf_ref_gemm_run(const ocf_ref_gemm *g, int exact_inputs, double *want, dou
         scale += fabs(bias);
       }
       /* The GEMM's error, then the mode's documented extra against exact inputs. */
-      double factor = 2.0 * ((double)g->k + 2.0 + bias_steps) * U;
+      double factor = 2.0 * ((double)g->k + 2.0 + bias_steps) * U * (g->truncating_sum ? 2 : 1);
       double error = factor * scale;
       if (g->precision == 2) error *= 1.0 + 0x1p-10;
       if (exact_inputs && g->precision == 1)

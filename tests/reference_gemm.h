@@ -75,6 +75,10 @@ typedef struct ocf_ref_gemm {
   int bias_axis;  /* ocf_bias_axis */
   const float *bias;
   int c_dtype; /* ocf_dtype of C, for the store's rounding in the tolerance */
+  /* 1: the sum is formed by NVIDIA's matrix units, whose accumulation truncates (lab/mma's
+     probe: 1 + 0.75 ulp comes out 1): each step's error is up to 2u rather than u, so the GEMM
+     term E doubles (2 (k + 2 + [bias]) u S is then the first-order bound alone). */
+  int truncating_sum;
 } ocf_ref_gemm;
 
 /*
