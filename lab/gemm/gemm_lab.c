@@ -17,11 +17,13 @@
  * --small shrinks every shape (for a quick run on a CPU); --ptxas builds the main kernels once
  * more with NVIDIA's -cl-nv-verbose and prints their register and spill lines.
  */
+#include "fill.h"
 #include "plan/plan.h"
 #include "reference_gemm.h"
 #include "runtime/context.h"
 #include "runtime/sources.h"
 #include "tool.h"
+#include "tuning/shape_class.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -249,9 +251,9 @@ static int problem_setup(ocf_context *ctx, const lab_shape *s, size_t scale_down
   p->hb = tool_alloc_floats(p->b_len);
   p->hbias = tool_alloc_floats(p->m > p->n ? p->m : p->n);
   if (!p->ha || !p->hb || !p->hbias) return -1;
-  tool_fill_uniform(p->ha, p->a_len, -1.0f, 1.0f, 5 + p->m);
-  tool_fill_uniform(p->hb, p->b_len, -1.0f, 1.0f, 7 + p->n);
-  tool_fill_uniform(p->hbias, p->m > p->n ? p->m : p->n, -1.0f, 1.0f, 9);
+  ocft_fill_uniform(p->ha, p->a_len, -1.0f, 1.0f, 5 + p->m);
+  ocft_fill_uniform(p->hb, p->b_len, -1.0f, 1.0f, 7 + p->n);
+  ocft_fill_uniform(p->hbias, p->m > p->n ? p->m : p->n, -1.0f, 1.0f, 9);
   p->a = buffer_bytes(ctx, p->a_len * 4, p->ha);
   p->b = p->a ? buffer_bytes(ctx, p->b_len * 4, p->hb) : NULL;
   p->c = p->b ? buffer_bytes(ctx, p->c_len * 4, NULL) : NULL;
@@ -371,14 +373,14 @@ static int verify(void *state, tool_verdict *v, char *err, size_t errlen) {
   memset(v, 0, sizeof *v);
   v->measure = "err/tol";
   v->tolerance = 1.0;
-  tool_rng rng = {0x5eed + p->m + p->n * 3 + p->k * 7};
+  uint64_t rng = 0x5eed + p->m + p->n * 3 + p->k * 7;
   const size_t samples = 48;
   const size_t products[2] = {0, p->batch - 1};
   for (int which = 0; which < (p->batch > 1 ? 2 : 1); which++) {
     const size_t bi = products[which];
     for (size_t s = 0; s < samples; s++) {
-      size_t i = s == 1 || s == 3 ? p->m - 1 : s < 4 ? 0 : tool_rng_next(&rng) % p->m;
-      size_t j = s == 2 || s == 3 ? p->n - 1 : s < 4 ? 0 : tool_rng_next(&rng) % p->n;
+      size_t i = s == 1 || s == 3 ? p->m - 1 : s < 4 ? 0 : ocft_rng_next(&rng) % p->m;
+      size_t j = s == 2 || s == 3 ? p->n - 1 : s < 4 ? 0 : ocft_rng_next(&rng) % p->n;
       float got = 0.0f;
       size_t at = bi * p->stride_c + i * p->ldc + j;
       cl_int e = clEnqueueReadBuffer(ocf_context_queue(p->ctx), p->c, CL_TRUE, at * 4, 4, &got, 0,
@@ -425,21 +427,31 @@ typedef struct lab_env {
   int repeats, small, ptxas;
   double started, budget;
   FILE *csv;
-  ocf_tuning_values builtin[OCF_DTYPE_COUNT];
+  /* the context's resolved matmul values, per type and shape class */
+  ocf_tuning_values builtin[OCF_DTYPE_COUNT][OCF_MAX_SHAPE_CLASSES];
 } lab_env;
 
-/* Applies "name=value ..." over the built-in matmul values of every type; 0 or -1. */
+/* Applies "name=value ..." over the built-in matmul values of every type and shape class; 0 or
+   -1. */
 static int tuning_apply(lab_env *env, const char *text) {
-  for (int d = 0; d < OCF_DTYPE_COUNT; d++) {
-    ocf_tuning_values v = env->builtin[d];
-    if (text && (ocf_tuning_parse(OCF_OP_MATMUL, text, &v, "lab override") != OCF_SUCCESS ||
-                 ocf_tuning_check(OCF_OP_MATMUL, &v, "lab override") != OCF_SUCCESS)) {
-      fprintf(stderr, "gemm_lab: %s\n", ocf_last_error());
-      return -1;
+  for (int d = 0; d < OCF_DTYPE_COUNT; d++)
+    for (unsigned c = 0; c < ocf_shape_class_count(OCF_OP_MATMUL); c++) {
+      ocf_tuning_values v = env->builtin[d][c];
+      if (text && (ocf_tuning_parse(OCF_OP_MATMUL, text, &v, "lab override") != OCF_SUCCESS ||
+                   ocf_tuning_check(OCF_OP_MATMUL, &v, "lab override") != OCF_SUCCESS)) {
+        fprintf(stderr, "gemm_lab: %s\n", ocf_last_error());
+        return -1;
+      }
+      env->ctx->tuning[OCF_OP_MATMUL][d][c] = v;
     }
-    env->ctx->tuning[OCF_OP_MATMUL][d] = v;
-  }
   return 0;
+}
+
+/* The matmul values in force for a call of these sizes and input type, as ocf_matmul finds them. */
+static void tuning_for(const lab_env *env, ocf_dtype dtype, size_t m, size_t n, size_t k,
+                       ocf_tuning_values *out) {
+  const ocf_shape shape = {{m, n, k}};
+  ocf_context_tuning_for(env->ctx, OCF_OP_MATMUL, dtype, &shape, out);
 }
 
 /* The kernel(s) and main parameters the planner picks for the problem's call. */
@@ -459,8 +471,9 @@ static void describe_plan(const lab_env *env, const lab_problem *p, int fused, c
   ocf_device_facts facts;
   ocf_context_facts(env->ctx, &facts);
   ocf_plan plan;
-  if (ocf_plan_matmul(&facts, &env->ctx->tuning[OCF_OP_MATMUL][p->ab_dtype], &call, &plan) !=
-      OCF_SUCCESS) {
+  ocf_tuning_values tuning;
+  tuning_for(env, p->ab_dtype, p->m, p->n, p->k, &tuning);
+  if (ocf_plan_matmul(&facts, &tuning, &call, &plan) != OCF_SUCCESS) {
     snprintf(out, capacity, "(no plan: %s)", ocf_last_error());
     return;
   }
@@ -653,8 +666,10 @@ static void ptxas_report(lab_env *env) {
     ocf_device_facts facts;
     ocf_context_facts(env->ctx, &facts);
     ocf_plan plan;
+    ocf_tuning_values tuning;
+    tuning_for(env, OCF_F32, p.m, p.n, p.k, &tuning);
     char options[1024];
-    if (ocf_plan_matmul(&facts, &env->ctx->tuning[OCF_OP_MATMUL][0], &call, &plan) != OCF_SUCCESS ||
+    if (ocf_plan_matmul(&facts, &tuning, &call, &plan) != OCF_SUCCESS ||
         ocf_plan_options(&plan, options, sizeof options - 64))
       continue;
     strcat(options, " -cl-std=CL1.2 -cl-nv-verbose");
@@ -767,6 +782,7 @@ int main(int argc, char **argv) {
       return 2;
     }
   }
+  tool_set_command("gemm_lab");
   env.started = now_seconds();
   if (ocf_context_create(device, &env.ctx) != OCF_SUCCESS) {
     fprintf(stderr, "gemm_lab: no device: %s\n", ocf_last_error());
@@ -774,8 +790,7 @@ int main(int argc, char **argv) {
   }
   ocf_device_info_init(&env.info);
   ocf_context_device_info(env.ctx, &env.info);
-  for (int d = 0; d < OCF_DTYPE_COUNT; d++)
-    env.builtin[d] = env.ctx->tuning[OCF_OP_MATMUL][d];
+  memcpy(env.builtin, env.ctx->tuning[OCF_OP_MATMUL], sizeof env.builtin);
   if (csv) {
     env.csv = fopen(csv, "w");
     if (env.csv)
