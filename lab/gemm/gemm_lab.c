@@ -516,6 +516,22 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* A text field of the CSV, then `after`: quoted (quotes doubled) when it holds a comma, a quote
+   or a line break, so that a plan or note with a comma keeps the columns in place (peers.py
+   reads the file with Python's csv module). */
+static void csv_text(FILE *f, const char *text, const char *after) {
+  if (strpbrk(text, ",\"\n\r") == NULL) {
+    fprintf(f, "%s%s", text, after);
+    return;
+  }
+  fputc('"', f);
+  for (const char *c = text; *c; c++) {
+    if (*c == '"') fputc('"', f);
+    fputc(*c, f);
+  }
+  fprintf(f, "\"%s", after);
+}
+
 static void measure(lab_env *env, const lab_shape *s, lab_problem *p, const char *variant,
                     const char *plan) {
   if (row_count == sizeof rows / sizeof rows[0]) return;
@@ -554,10 +570,14 @@ static void measure(lab_env *env, const lab_shape *s, lab_problem *p, const char
                         : 100.0 * r->tflops * 1e3 / env->ceiling.fma_gflops;
   }
   if (env->csv) {
-    fprintf(env->csv, "%s,%s,%zu,%zu,%zu,%zu,%d,%d,%zu,%d,%d,%s,%s,%s,%.6g,%.6g,%.6g,%.4g\n",
-            r->group, r->key, p->m, p->n, p->k, p->batch, p->ta, p->tb, s->pad, (int)p->act,
-            (int)p->bias_axis, r->variant, tool_row_status_name(r->row.status), r->plan,
-            r->row.median_ms, r->tflops, r->gbps, r->percent);
+    csv_text(env->csv, r->group, ",");
+    csv_text(env->csv, r->key, ",");
+    fprintf(env->csv, "%zu,%zu,%zu,%zu,%d,%d,%zu,%d,%d,", p->m, p->n, p->k, p->batch, p->ta, p->tb,
+            s->pad, (int)p->act, (int)p->bias_axis);
+    csv_text(env->csv, r->variant, ",");
+    csv_text(env->csv, tool_row_status_name(r->row.status), ",");
+    csv_text(env->csv, r->plan, ",");
+    fprintf(env->csv, "%.6g,%.6g,%.6g,%.4g\n", r->row.median_ms, r->tflops, r->gbps, r->percent);
     fflush(env->csv);
   }
 }
