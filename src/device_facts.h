@@ -46,6 +46,9 @@ typedef struct ocf_device_facts {
      mma_local_ok. */
   ocf_probe_state mma;
   unsigned long long mma_local_ok, mma_local_ok_reported, mma_local_failed;
+  /* The compiler takes NVIDIA's -cl-nv-* build options (cl_nv_compiler_options): a plan may cap
+     a kernel's registers per work-item (ocf_plan.max_registers). */
+  int nv_compiler_options;
   /* Per kernel, the largest workgroup a built instance of it accepted
      (CL_KERNEL_WORK_GROUP_SIZE), learnt after builds; 0 while unknown. Plans whose sizes were
      not fixed by the caller stay within it. */

@@ -12,6 +12,8 @@ static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) 
   if (!ctx) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate a context");
   ctx->info = *info;
   ocf_device_facts_init(&ctx->facts, info);
+  ctx->facts.nv_compiler_options =
+      info->device && ocf_device_has_extension(info->device, "cl_nv_compiler_options");
   ocf_status status = ocf_context_tuning_init(ctx);
   if (status != OCF_SUCCESS) {
     free(ctx);

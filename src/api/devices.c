@@ -105,6 +105,23 @@ ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
   return OCF_SUCCESS;
 }
 
+int ocf_device_has_extension(cl_device_id device, const char *name) {
+  size_t size = 0, len = strlen(name);
+  if (len == 0 || clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, 0, NULL, &size) != CL_SUCCESS ||
+      size == 0)
+    return 0;
+  char *list = malloc(size + 1);
+  if (!list) return 0;
+  int found = 0;
+  if (clGetDeviceInfo(device, CL_DEVICE_EXTENSIONS, size, list, NULL) == CL_SUCCESS) {
+    list[size] = '\0';
+    for (const char *at = list; !found && (at = strstr(at, name)) != NULL; at += len)
+      found = (at == list || at[-1] == ' ') && (at[len] == ' ' || at[len] == '\0');
+  }
+  free(list);
+  return found;
+}
+
 /* Calls visit(info, user) for every device of every platform until it returns non-zero.
    Platforms that report no devices (or fail to) are skipped, as an ICD loader may list a vendor
    whose driver is not usable on this machine. */

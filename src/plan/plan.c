@@ -44,6 +44,11 @@ int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity) {
     if (n < 0 || (size_t)n >= capacity - used) return -1;
     used += (size_t)n;
   }
+  if (plan->max_registers) {
+    int n = snprintf(out + used, capacity - used, "%s-cl-nv-maxrregcount=%u", used ? " " : "",
+                     plan->max_registers);
+    if (n < 0 || (size_t)n >= capacity - used) return -1;
+  }
   return 0;
 }
 

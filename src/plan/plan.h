@@ -53,6 +53,11 @@ typedef struct ocf_plan {
   /* 1: the plan of a probe's own run, whose local memory is what the probe finds out: the
      launch does not hold its kernel's local memory against the device's figure. */
   int is_probe;
+  /* A cap on the registers of each work-item, 0: the compiler's choice. Set only where the
+     facts say the compiler takes one (-cl-nv-maxrregcount): on NVIDIA, registers decide how many
+     workgroups share a compute unit (64 K of them: a 256-item workgroup at 129 registers runs
+     alone, at 128 two run side by side). */
+  unsigned max_registers;
 } ocf_plan;
 
 typedef enum ocf_plan_probe { OCF_PLAN_PROBE_NONE = 0, OCF_PLAN_PROBE_MMA = 1 } ocf_plan_probe;
@@ -64,7 +69,8 @@ long long ocf_plan_define_value(const ocf_plan *plan, const char *name, long lon
 /* Appends a 1-D or 2-D step (global and local sizes in work-items, local[1] = 1 for 1-D). */
 void ocf_plan_step_add(ocf_plan *plan, ocf_kernel_id kernel, unsigned dims, const size_t *global,
                        const size_t *local);
-/* Writes the build options "-DNAME=value ..." of the plan into out; 0, or -1 when too long. */
+/* Writes the build options of the plan into out, "-DNAME=value ..." and the register cap;
+   0, or -1 when too long. */
 int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity);
 /* One line for OCLFUSE_VERBOSE and the benchmark: "softmax_rows wg=128 (WG=128 VW=4 ...)". */
 void ocf_plan_describe(const ocf_plan *plan, char *out, size_t capacity);

@@ -24,6 +24,9 @@
  * Vector accesses: an fp32 operand whose offset, leading dimension and (batched) stride are
  * multiples of 4 gets aligned vector loads (X_VEC = 1); otherwise element-aligned ones. 16-bit
  * operands always take their vloads, which need no alignment.
+ * Registers: where the compiler takes a cap (facts.nv_compiler_options), the tiled program is
+ * built with max_regs registers per work-item (0: none), so that a tile set stays on the side of
+ * the register file's cliff that lets two workgroups share a compute unit.
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -380,6 +383,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
     global[0] = ocf_div_ceil(n, nwg) * plan->splits * batch * local[0];
     global[1] = ocf_div_ceil(m, mwg) * local[1];
     plan->local_mem_bytes = set_local_bytes(&chosen);
+    if (facts->nv_compiler_options) plan->max_registers = (unsigned)t[MM_MAX_REGS];
   }
 
   static const char *const names[MM_SET_PARAMS] = {"MDIMC", "NDIMC", "MWI",  "NWI", "KWG",

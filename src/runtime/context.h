@@ -48,6 +48,8 @@ struct ocf_context {
 /* Fills *info (its size member too) from an OpenCL device; indices are set by the caller. */
 ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
                                 ocf_device_info *info);
+/* Whether the device lists `name` among its CL_DEVICE_EXTENSIONS (a whole word of the list). */
+int ocf_device_has_extension(cl_device_id device, const char *name);
 /* ocf_device_select without the checks of the caller's struct: fills a full-size *device. */
 ocf_status ocf_device_select_internal(const char *spec, ocf_device_info *device);
 /* Copies a full description into a caller's struct of dst_size bytes (its own sizeof). */
