@@ -45,10 +45,14 @@
  *             a NaN) as they enter local memory; products of TF32 values are exact in fp32,
  *             accumulation is fp32.
  *   2 3XTF32  each input split into big = tf32(x) and small = tf32(x - big) (ocf_tf32_small:
- *             an infinite input has no finite low part and gives NaN, on every kernel)
- *             as it leaves local memory; then
- *                 acc += big_a * big_b + (small_a * big_b + big_a * small_b),
- *             the three products summed (and rounded) before they join the accumulator.
+ *             an infinite input has no finite low part and gives NaN, on every kernel) once,
+ *             as it enters local memory, which holds two parts in two halves of each buffer
+ *             (twice the local memory): big_a and small_a of A, big_b and
+ *             sum_b = big_b + small_b of B (exact in fp32 for a finite input: the two parts' bits
+ *             lie within the 24 of x). Then two FMAs per product:
+ *                 acc = fma(big_a, sum_b, fma(small_a, big_b, acc)),
+ *             the three products big_a big_b + big_a small_b + small_a big_b (each exact, as
+ *             TF32 x TF32 fits fp32) with two roundings, as an fp32 product has one.
  *
  * The epilogue, in registers before the one store of each element (beta == 0 never reads C, so
  * NaNs in C do not propagate; k == 0 gives act(beta * C + bias), and the host passes k = 0 when
@@ -179,13 +183,20 @@
 #endif
 
 /* ---- derived ---- */
-#define MWG (MDIMC * MWI)        /* rows of the C tile */
-#define NWG (NDIMC * NWI)        /* columns of the C tile */
-#define WGS (MDIMC * NDIMC)      /* work-items per workgroup */
-#define ALD (MWG + PADA)         /* row stride of the local A tile */
-#define BLD (NWG + PADB)         /* row stride of the local B tile */
-#define A_TILE (KWG * ALD)       /* floats in one local A buffer */
-#define B_TILE (KWG * BLD)       /* floats in one local B buffer */
+#define MWG (MDIMC * MWI)   /* rows of the C tile */
+#define NWG (NDIMC * NWI)   /* columns of the C tile */
+#define WGS (MDIMC * NDIMC) /* work-items per workgroup */
+#define ALD (MWG + PADA)    /* row stride of the local A tile */
+#define BLD (NWG + PADB)    /* row stride of the local B tile */
+#if PRECISION == 2
+#define PARTS 2 /* 3XTF32: each local buffer holds the big parts, then the small ones */
+#else
+#define PARTS 1
+#endif
+#define A_PART (KWG * ALD)       /* floats of one part of a local A buffer */
+#define B_PART (KWG * BLD)       /* floats of one part of a local B buffer */
+#define A_TILE (PARTS * A_PART)  /* floats in one local A buffer */
+#define B_TILE (PARTS * B_PART)  /* floats in one local B buffer */
 #define A_GROUPS (MWG * KWG / 4) /* four-element load groups in one A slice */
 #define B_GROUPS (NWG * KWG / 4)
 #define A_SLOTS ((A_GROUPS + WGS - 1) / WGS) /* load groups per work-item */
@@ -318,23 +329,42 @@ void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
   }
 }
 
-/* Stores the groups loaded by load_slice_x into a K-major local tile of row stride ld_local. */
-void store_slice(__local float *tile, const uint ld_local, const int kcont, const uint xwg,
-                 const uint groups, const uint slots, const uint tid, const float4 *regs) {
+/* One load group into a K-major local tile part of row stride ld_local at (x, kk). */
+void store_group(__local float *tile, const uint ld_local, const int kcont, const uint x,
+                 const uint kk, const float4 v) {
+  if (kcont) {
+    tile[(kk + 0) * ld_local + x] = v.s0;
+    tile[(kk + 1) * ld_local + x] = v.s1;
+    tile[(kk + 2) * ld_local + x] = v.s2;
+    tile[(kk + 3) * ld_local + x] = v.s3;
+  } else {
+    *(__local float4 *)(tile + kk * ld_local + x) = v;
+  }
+}
+
+/* Stores the groups loaded by load_slice_x into a K-major local tile of row stride ld_local;
+   3XTF32: their big parts there and `part` floats further on their small parts (A) or
+   big + small (B, is_b). */
+void store_slice(__local float *tile, const uint ld_local, const uint part, const int is_b,
+                 const int kcont, const uint xwg, const uint groups, const uint slots,
+                 const uint tid, const float4 *regs) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
     const uint e = tid + s * WGS;
     if (s < slots && (groups % WGS == 0 || e < groups)) {
       uint x, kk;
       slice_coords(e, kcont, xwg, &x, &kk);
-      if (kcont) {
-        tile[(kk + 0) * ld_local + x] = regs[s].s0;
-        tile[(kk + 1) * ld_local + x] = regs[s].s1;
-        tile[(kk + 2) * ld_local + x] = regs[s].s2;
-        tile[(kk + 3) * ld_local + x] = regs[s].s3;
-      } else {
-        *(__local float4 *)(tile + kk * ld_local + x) = regs[s];
-      }
+#if PRECISION == 2
+      const float4 v = regs[s];
+      const float4 big = (float4)(ocf_round_tf32(v.s0), ocf_round_tf32(v.s1), ocf_round_tf32(v.s2),
+                                  ocf_round_tf32(v.s3));
+      const float4 small = (float4)(ocf_tf32_small(v.s0, big.s0), ocf_tf32_small(v.s1, big.s1),
+                                    ocf_tf32_small(v.s2, big.s2), ocf_tf32_small(v.s3, big.s3));
+      store_group(tile, ld_local, kcont, x, kk, big);
+      store_group(tile + part, ld_local, kcont, x, kk, is_b ? big + small : small);
+#else
+      store_group(tile, ld_local, kcont, x, kk, regs[s]);
+#endif
     }
   }
 }
@@ -357,26 +387,24 @@ void multiply_slice(__local const float *al, __local const float *bl, const uint
       SPLIT_N(v, b + h * VWN);
     }
 #if PRECISION == 2
-    float a_small[MWI], b_small[NWI];
+    /* a and b are the big parts; a part further on in local memory lie A's small parts and
+       B's big + small */
+    float a_small[MWI], b_sum[NWI];
 #pragma unroll
-    for (uint i = 0; i < MWI; i++) {
-      const float big = ocf_round_tf32(a[i]);
-      a_small[i] = ocf_tf32_small(a[i], big);
-      a[i] = big;
+    for (uint g = 0; g < MWI / VWM; g++) {
+      const floatM v = *(__local const floatM *)(al + A_PART + kk * ALD + (g * MDIMC + tm) * VWM);
+      SPLIT_M(v, a_small + g * VWM);
     }
 #pragma unroll
-    for (uint j = 0; j < NWI; j++) {
-      const float big = ocf_round_tf32(b[j]);
-      b_small[j] = ocf_tf32_small(b[j], big);
-      b[j] = big;
+    for (uint h = 0; h < NWI / VWN; h++) {
+      const floatN v = *(__local const floatN *)(bl + B_PART + kk * BLD + (h * NDIMC + tn) * VWN);
+      SPLIT_N(v, b_sum + h * VWN);
     }
 #pragma unroll
     for (uint i = 0; i < MWI; i++)
 #pragma unroll
-      for (uint j = 0; j < NWI; j++) {
-        const float cross = a_small[i] * b[j] + a[i] * b_small[j];
-        acc[i * NWI + j] += a[i] * b[j] + cross;
-      }
+      for (uint j = 0; j < NWI; j++)
+        acc[i * NWI + j] = fma(a[i], b_sum[j], fma(a_small[i], b[j], acc[i * NWI + j]));
 #else
 #pragma unroll
     for (uint i = 0; i < MWI; i++)
@@ -423,8 +451,8 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
     const int guard = guarded || (k_tail && klim < KWG);
     load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
     load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
-    store_slice(al, ALD, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
-    store_slice(bl, BLD, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
+    store_slice(al, ALD, A_PART, 0, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
+    store_slice(bl, BLD, B_PART, 1, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   for (ulong t = 0; t < slices; t++) {
@@ -440,8 +468,10 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
     }
     multiply_slice(al + cur * A_TILE, bl + cur * B_TILE, tm, tn, acc);
     if (more) {
-      store_slice(al + (1 - cur) * A_TILE, ALD, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
-      store_slice(bl + (1 - cur) * B_TILE, BLD, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
+      store_slice(al + (1 - cur) * A_TILE, ALD, A_PART, 0, a_kcont, MWG, A_GROUPS, A_SLOTS, tid,
+                  ra);
+      store_slice(bl + (1 - cur) * B_TILE, BLD, B_PART, 1, b_kcont, NWG, B_GROUPS, B_SLOTS, tid,
+                  rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }

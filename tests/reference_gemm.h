@@ -14,7 +14,10 @@
  *          The reference applies the mode's input rounding itself, so in TF32 the products it
  *          sums are the device's exact products of rounded inputs and E holds unchanged. In
  *          3XTF32 each product is ah bh + (al bh + ah bl) with the cross term rounded once
- *          (relative error u * 2^-10 of |a b|): E grows by the factor (1 + 2^-10).
+ *          (relative error u * 2^-10 of |a b|): E grows by the factor (1 + 2^-10). The tiled
+ *          SIMT kernels instead add the three exact products with two FMAs,
+ *          fma(ah, bh + bl, fma(al, bh, acc)) (bh + bl exact in fp32): two roundings of the
+ *          running sum per k, (2 k + 2 + [bias]) u S to first order, inside E as well.
  *   act    an activation of Lipschitz constant L adds L E; its own evaluation in fp32 adds
  *          c u |z| (OpenCL's full-profile limits: erf 16 ulp, tanh 5, exp 3, division 2.5,
  *          each ulp at most 2u relative and, for erf and tanh below 1, at most u absolute):

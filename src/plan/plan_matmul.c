@@ -50,7 +50,8 @@ static size_t set_nwg(const tile_set *s) {
   return (size_t)s->p[MM_NDIMC] * s->p[MM_NWI];
 }
 
-/* Bytes of local memory the tiled kernels declare: two buffers each of A and B slices. */
+/* Bytes of local memory the tiled kernels declare: two buffers each of A and B slices (of one
+   part; 3XTF32 doubles them, see local_parts). */
 static size_t set_local_bytes(const tile_set *s) {
   size_t per_slice =
       (size_t)s->p[MM_KWG] * (set_mwg(s) + s->p[MM_PADA] + set_nwg(s) + s->p[MM_PADB]);
@@ -286,6 +287,12 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
 
 /* ---- the tiled kernels ---- */
 
+/* The parts of each local buffer: 3XTF32 stages the big and the small TF32 parts of its inputs
+   side by side (cl/matmul.cl's PARTS). */
+static unsigned local_parts(const ocf_matmul_call *call) {
+  return call->precision == OCF_PRECISION_3XTF32 ? 2 : 1;
+}
+
 /* The tile set for the call, and its K splits (1: none), by rule 4. Returns 0 when no set
    fits the device. */
 static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_matmul_call *call,
@@ -293,15 +300,15 @@ static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_mat
   const size_t batch = call_batch(call);
   const size_t want = (size_t)t[MM_FILL] * facts->compute_units;
   const size_t split_min = (size_t)t[MM_SPLIT_K_MIN];
+  const unsigned long long local_bytes = facts->local_mem_bytes / local_parts(call);
   int have = 0;
   *splits = 1;
   for (int s = 0; s < MM_SETS && t[MM_SET(s, MM_MDIMC)] != 0; s++) {
     tile_set set;
     for (int i = 0; i < MM_SET_PARAMS; i++)
       set.p[i] = (unsigned)t[MM_SET(s, i)];
-    if (call->workgroup == 0 &&
-        !set_fits(&set, limit, facts->max_item_sizes, facts->local_mem_bytes) &&
-        !set_fit(&set, limit, facts->max_item_sizes, facts->local_mem_bytes))
+    if (call->workgroup == 0 && !set_fits(&set, limit, facts->max_item_sizes, local_bytes) &&
+        !set_fit(&set, limit, facts->max_item_sizes, local_bytes))
       continue;
     *chosen = set; /* the last set in use is the fallback */
     have = 1;
@@ -382,7 +389,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
   } else {
     global[0] = ocf_div_ceil(n, nwg) * plan->splits * batch * local[0];
     global[1] = ocf_div_ceil(m, mwg) * local[1];
-    plan->local_mem_bytes = set_local_bytes(&chosen);
+    plan->local_mem_bytes = set_local_bytes(&chosen) * local_parts(call);
     if (facts->nv_compiler_options) plan->max_registers = (unsigned)t[MM_MAX_REGS];
   }
 
