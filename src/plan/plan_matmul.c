@@ -16,8 +16,9 @@
  *   4. Otherwise the tiled kernels of cl/matmul.cl. The tile sets are tried largest first; a set
  *      is taken when its tiles over the whole batch give at least `fill` workgroups per compute
  *      unit and at least min_eff % of its padded tiles are C. A set that falls short of the fill
- *      is still taken, with K split, when K holds two ranges of split_k_min: the splits bring it
- *      to split_fill workgroups per compute unit (at most split_max of them); else the next set
+ *      is still taken, with K split, when K holds two ranges of split_k_min and at least two
+ *      splits fit in split_fill workgroups per compute unit: as many splits as fit (at most
+ *      split_max of them, each at least split_k_min long); else the next set
  *      is tried, and the last set in use is the fallback. matmul_tiled_fast when every tile is
  *      whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
  *      matmul_tiled_split + matmul_reduce when split.
@@ -316,8 +317,11 @@ static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_mat
     size_t groups = set_groups(&set, call->m, call->n) * batch;
     if (groups >= want) return 1;
     if (may_split && split_min > 0 && call->k >= 2 * split_min) {
+      /* Rounded down: the splits' workgroups fill split_fill per compute unit at most, one
+         wave, rather than spill a few into a second (64 tiles of 1024^2 on 132 compute units:
+         4 splits make 256 workgroups, 5 made 320). */
       size_t target = (size_t)t[MM_SPLIT_FILL] * facts->compute_units;
-      size_t n = ocf_div_ceil(target, groups);
+      size_t n = target / groups;
       if (n > call->k / split_min) n = call->k / split_min;
       if (n > (size_t)t[MM_SPLIT_MAX]) n = (size_t)t[MM_SPLIT_MAX];
       if (n >= 2) {
