@@ -32,7 +32,25 @@
  *
  * Either way each element of X is read once, by one work-item, in coalesced vectors, and
  * multiplied into its 4 x N_SMALL accumulators; UNROLL steps of loads of X are issued before
- * their multiplies, for memory-level parallelism. At the end the KL k lanes' sums of each
+ * their multiplies, for memory-level parallelism.
+ *
+ * WIDE = 1 (for the wider Y, N_SMALL from about 8, where every work-item re-reading V from
+ * global memory for each of its k makes the kernels bound by those loads, not by X): the
+ * workgroup walks its K range in chunks of KC, staging the chunk of X (RB rows x KC) and of V
+ * (KC x N_SMALL) in local memory, double-buffered (the next chunk's global loads in flight in
+ * registers during the multiply, one barrier a chunk). Work-item (rl, kl), row lanes fastest,
+ * owns rows rl, rl + RL, rl + 2 RL, rl + 3 RL and k = kl, kl + KL, ... of each chunk, so the
+ * lanes of a warp (RL >= 32) share k and read V's values as broadcasts, and X's as
+ * consecutive floats. X is staged [row][k] with an odd row stride when k-contiguous (its
+ * global loads are 4-k vectors of a row; the transposing scalar stores and the column reads
+ * then meet no bank twice), [k][row] when row-contiguous (4-row vectors both ways):
+ *
+ *      X chunk (k-contiguous)          V chunk
+ *      row +--KC--+1                   k  +--N_SMALL--+
+ *       |  |      |                    |  |           |   acc[i][s] += X[rl + i RL][k]
+ *       v  +------+                    v  +-----------+                 * V[k][s]
+ *
+ * At the end the KL k lanes' sums of each
  * (row, s) are added through local memory (four columns of Y at a time, so it holds 16 floats a
  * work-item), then
  *   matmul_skinny        applies the epilogue and stores Y;
@@ -102,6 +120,15 @@
 #ifndef BIAS
 #define BIAS 0
 #endif
+/* 1: the wide path (see above); RL >= WG / 32 so that KL divides KC. */
+#ifndef WIDE
+#define WIDE 0
+#endif
+/* K of one staged chunk of the wide path: 32 makes the odd row stride 33 free of bank conflicts
+   for the k-contiguous staging (8 lanes a row, 4 rows a warp). */
+#ifndef KC
+#define KC 32
+#endif
 
 /* ---- derived ---- */
 #define KL (WG / RL) /* k lanes */
@@ -110,6 +137,26 @@
 #define STEP (4 * KL) /* k covered by one step of the whole workgroup */
 #else
 #define STEP KL
+#endif
+
+#if WIDE
+#if X_KCONT
+#define XL_LD (KC + 1) /* [row][k] */
+#define XL_AT(r, q) ((r)*XL_LD + (q))
+#define XL_SIZE (RB * XL_LD)
+#else
+#define XL_LD (RB + 4) /* [k][row] */
+#define XL_AT(r, q) ((q)*XL_LD + (r))
+#define XL_SIZE (KC * XL_LD)
+#endif
+#define VL_LD ((N_SMALL + 3) / 4 * 4)      /* V chunk row stride: whole float4s */
+#define STAGE_SIZE (XL_SIZE + KC * VL_LD)  /* floats of one buffer (X, then V) */
+#define X_GROUPS (RB * KC / 4)             /* four-element load groups of an X chunk */
+#define X_SLOTS ((X_GROUPS + WG - 1) / WG) /* per work-item */
+#define V_SLOTS ((KC * N_SMALL + WG - 1) / WG)
+#define LOCAL_FLOATS (2 * STAGE_SIZE > WG * 16 ? 2 * STAGE_SIZE : WG * 16)
+#else
+#define LOCAL_FLOATS (WG * 16)
 #endif
 
 #define X_T OCF_STORAGE(X_DTYPE)
@@ -259,9 +306,119 @@ void accumulate(__global const X_T *x, const ulong ldx, __global const V_T *v, c
 #endif
 }
 
+#if WIDE
+/* The wide path: this work-item's loads of the X and V chunk starting at p0 into registers
+   (0 past the rows or k1). */
+void wide_load(__global const X_T *x, const ulong ldx, __global const V_T *v, const ulong v_ps,
+               const ulong v_ss, const ulong rows, const ulong r0, const ulong p0, const ulong k1,
+               const uint tid, float4 *xr, float *vr) {
+#pragma unroll
+  for (uint s = 0; s < X_SLOTS; s++) {
+    const uint e = tid + s * WG;
+    if (X_GROUPS % WG == 0 || e < X_GROUPS) {
+#if X_KCONT
+      const ulong row = r0 + e / (KC / 4), p = p0 + e % (KC / 4) * 4;
+      xr[s] = row < rows && p < k1 ? load_x4(x + row * ldx + p, p + 4 <= k1, (long)k1 - (long)p)
+                                   : (float4)(0.0f);
+#else
+      const ulong row = r0 + e % (RB / 4) * 4, p = p0 + e / (RB / 4);
+      xr[s] = p < k1 && row < rows
+                  ? load_x4(x + p * ldx + row, row + 4 <= rows, (long)rows - (long)row)
+                  : (float4)(0.0f);
+#endif
+    }
+  }
+#pragma unroll
+  for (uint s = 0; s < V_SLOTS; s++) {
+    const uint e = tid + s * WG;
+    if ((KC * N_SMALL) % WG == 0 || e < KC * N_SMALL) {
+      const ulong p = p0 + e / N_SMALL;
+      vr[s] = p < k1 ? ROUND_V(OCF_LOAD(V_DTYPE, v, p * v_ps + e % N_SMALL * v_ss)) : 0.0f;
+    }
+  }
+}
+
+/* The registers of wide_load into one staging buffer. */
+void wide_store(__local float *buf, const uint tid, const float4 *xr, const float *vr) {
+#pragma unroll
+  for (uint s = 0; s < X_SLOTS; s++) {
+    const uint e = tid + s * WG;
+    if (X_GROUPS % WG == 0 || e < X_GROUPS) {
+#if X_KCONT
+      const uint r = e / (KC / 4), q = e % (KC / 4) * 4;
+      buf[XL_AT(r, q)] = xr[s].s0;
+      buf[XL_AT(r, q + 1)] = xr[s].s1;
+      buf[XL_AT(r, q + 2)] = xr[s].s2;
+      buf[XL_AT(r, q + 3)] = xr[s].s3;
+#else
+      *(__local float4 *)(buf + XL_AT(e % (RB / 4) * 4, e / (RB / 4))) = xr[s];
+#endif
+    }
+  }
+#pragma unroll
+  for (uint s = 0; s < V_SLOTS; s++) {
+    const uint e = tid + s * WG;
+    if ((KC * N_SMALL) % WG == 0 || e < KC * N_SMALL)
+      buf[XL_SIZE + e / N_SMALL * VL_LD + e % N_SMALL] = vr[s];
+  }
+}
+
+/* acc += this work-item's rows x its k of one staged chunk times V. */
+void wide_multiply(__local const float *buf, const uint rl, const uint kl, float *acc) {
+#pragma unroll
+  for (uint j = 0; j < KC / KL; j++) {
+    const uint q = j * KL + kl;
+    __local const float *vrow = buf + XL_SIZE + q * VL_LD;
+    float vv[N_SMALL];
+#pragma unroll
+    for (uint s = 0; s + 4 <= N_SMALL; s += 4) {
+      const float4 f = *(__local const float4 *)(vrow + s);
+      vv[s] = f.s0, vv[s + 1] = f.s1, vv[s + 2] = f.s2, vv[s + 3] = f.s3;
+    }
+#pragma unroll
+    for (uint s = N_SMALL / 4 * 4; s < N_SMALL; s++)
+      vv[s] = vrow[s];
+#pragma unroll
+    for (uint i = 0; i < 4; i++) {
+      const float xv = buf[XL_AT(rl + i * RL, q)];
+#pragma unroll
+      for (uint s = 0; s < N_SMALL; s++)
+        acc[i * N_SMALL + s] = mac(acc[i * N_SMALL + s], xv, vv[s]);
+    }
+  }
+}
+
+/* The wide path's K loop over [k0, k1) (the same for the whole workgroup). */
+void accumulate_wide(__global const X_T *x, const ulong ldx, __global const V_T *v,
+                     const ulong v_ps, const ulong v_ss, const ulong rows, const ulong r0,
+                     const uint tid, const uint rl, const uint kl, const ulong k0, const ulong k1,
+                     __local float *stage, float *acc) {
+#pragma unroll
+  for (uint i = 0; i < 4 * N_SMALL; i++)
+    acc[i] = 0.0f;
+  float4 xr[X_SLOTS];
+  float vr[V_SLOTS];
+  const ulong chunks = k1 > k0 ? (k1 - k0 + KC - 1) / KC : 0;
+  if (chunks > 0) {
+    wide_load(x, ldx, v, v_ps, v_ss, rows, r0, k0, k1, tid, xr, vr);
+    wide_store(stage, tid, xr, vr);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (ulong c = 0; c < chunks; c++) {
+    const uint cur = (uint)(c & 1);
+    const int more = c + 1 < chunks;
+    if (more) /* the next chunk's loads, in flight during the multiply */
+      wide_load(x, ldx, v, v_ps, v_ss, rows, r0, k0 + (c + 1) * KC, k1, tid, xr, vr);
+    wide_multiply(stage + cur * STAGE_SIZE, rl, kl, acc);
+    if (more) wide_store(stage + (1 - cur) * STAGE_SIZE, tid, xr, vr);
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+}
+#endif
+
 /* The row, within the workgroup's block, of this work-item's accumulator row i. */
 uint block_row(const uint i, const uint rl) {
-#if X_KCONT
+#if WIDE || X_KCONT
   return rl + i * RL;
 #else
   return 4 * rl + i;
@@ -292,7 +449,7 @@ void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float 
             const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off,
             __global float *partial, __local float *sums) {
   const uint tid = get_local_id(0);
-#if X_KCONT
+#if X_KCONT && !WIDE
   const uint kl = tid % KL, rl = tid / KL;
 #else
   const uint rl = tid % RL, kl = tid / RL;
@@ -304,8 +461,13 @@ void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float 
   const ulong k0 = split * k_split, k1 = min(k, k0 + k_split);
 
   float acc[4 * N_SMALL];
+#if WIDE
+  accumulate_wide(x + x_off + bi * stride_x, ldx, v + v_off + bi * stride_v, v_ps, v_ss, rows, r0,
+                  tid, rl, kl, k0, k1, sums, acc);
+#else
   accumulate(x + x_off + bi * stride_x, ldx, v + v_off + bi * stride_v, v_ps, v_ss, rows, r0, rl,
              kl, k0, k1, acc);
+#endif
 
   /* Four columns of Y at a time: each work-item's 4 x 4 sums into local memory, laid out
      [kl][block row][column], then each (row, column) of the block summed over the k lanes. */
@@ -341,16 +503,16 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *restrict c,
               const ulong c_off, const ulong c_rs, const ulong c_ss, const ulong stride_c,
               __global const BIAS_T *restrict bias, const ulong bias_off) {
-  __local float sums[WG * 16];
+  __local float4 sums[LOCAL_FLOATS / 4]; /* the wide path's staging, then the k lanes' sums */
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 0,
-         alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias, bias_off, 0, sums);
+         alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias, bias_off, 0, (__local float *)sums);
 }
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny_split(SKINNY_PARAMS, __global float *restrict partial) {
-  __local float sums[WG * 16];
+  __local float4 sums[LOCAL_FLOATS / 4]; /* the wide path's staging, then the k lanes' sums */
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 1, 0.0f,
-         0.0f, 0, 0, 0, 0, 0, 0, 0, partial, sums);
+         0.0f, 0, 0, 0, 0, 0, 0, 0, partial, (__local float *)sums);
 }
 
 /* One work-item per element (batch_index, r, s) of Y, s fastest. */

@@ -4,8 +4,9 @@
  * large operand k-contiguous and row-contiguous (every transpose), aligned and unaligned
  * offsets and leading dimensions, k from 0 to a few thousand (split into ranges with a reduce
  * when the rows alone leave compute units idle), batches with a shared operand, column-major
- * callers (BLAS gemv), caller-fixed workgroup sizes; each against the CPU reference
- * (tests/reference_gemm.h) and CLBlast.
+ * callers (BLAS gemv), caller-fixed workgroup sizes, the wide path (from 8 columns or rows: the
+ * operands staged in local memory); each against the CPU reference (tests/reference_gemm.h)
+ * and CLBlast.
  */
 #include "matmul_check.h"
 
@@ -141,6 +142,57 @@ static void test_skinny_workgroups_and_variants(void **state) {
   mmx_check(env, &t, NULL);
 }
 
+/* The wide path (a short side of at least sk_wide_min = 8: X and V staged in local memory in
+   chunks of 32 k): short sides 8, 11 (a V row of whole and partial float4s) and 16 both ways
+   round with every transpose (both stagings of X, V rows contiguous or strided); rows past a
+   whole row block (4 x 32 on every built-in row) and less than one; k short of a chunk and
+   ragged past several; unaligned offsets and leading dimensions; a split K with a bias, a batch
+   over a shared V with an activation, alpha 0 over NaN inputs, k = 0, and a fixed workgroup. */
+static void test_skinny_wide_path(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shorts[] = {8, 11, 16};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shorts); s++)
+    for (int swapped = 0; swapped < 2; swapped++) {
+      const int tr = (int)(s + 2 * (size_t)swapped) % 4;
+      const size_t rows = s == 1 ? 37 : 130, k = s == 2 ? 20 : 77;
+      mmx_case t = mmx_plain(swapped ? shorts[s] : rows, swapped ? rows : shorts[s], k);
+      t.ta = (ocf_transpose)(tr & 1);
+      t.tb = (ocf_transpose)(tr >> 1);
+      t.alpha = 0.75f;
+      t.beta = swapped ? 0.0f : -1.5f;
+      if (s == 1) t.lda_pad = 1, t.ldb_pad = 3, t.a_off = 1, t.b_off = 2, t.c_off = 3;
+      mmx_check(env, &t, NULL);
+    }
+  /* split K (few rows, K of many chunks) with a bias along the long side */
+  mmx_case t = mmx_plain(40, 12, ocft_small() ? 700 : 3000);
+  t.bias_axis = OCF_BIAS_M;
+  t.beta = 0.5f;
+  mmx_check(env, &t, NULL);
+  /* a batch of matrices times one shared V, an activation, a bias along the short side */
+  t = mmx_plain(ocft_small() ? 33 : 200, 9, 45);
+  t.batch = 3;
+  t.stride_a = MMX_PACKED, t.stride_b = 0, t.stride_c = MMX_PACKED;
+  t.activation = OCF_ACTIVATION_GELU_TANH;
+  t.bias_axis = OCF_BIAS_N;
+  mmx_check(env, &t, NULL);
+  /* alpha 0 never reads the NaNs of A and B; k = 0 is beta C */
+  t = mmx_plain(50, 16, 40);
+  t.alpha = 0.0f;
+  t.beta = 2.0f;
+  t.nan_inputs = 1;
+  mmx_check(env, &t, NULL);
+  t = mmx_plain(16, 50, 0);
+  t.beta = -1.0f;
+  mmx_check(env, &t, NULL);
+  /* a workgroup the caller fixes (the row lanes shrink to it) */
+  if (env->info.max_workgroup_size >= 16) {
+    t = mmx_plain(70, 10, 90);
+    t.workgroup = 16;
+    t.tb = OCF_TRANS;
+    mmx_check(env, &t, NULL);
+  }
+}
+
 static void test_skinny_against_clblast(void **state) {
   ocft_env *env = ocft_get_env(state);
   if (!mmx_have_clblast()) skip();
@@ -166,6 +218,7 @@ int main(void) {
       cmocka_unit_test(test_skinny_split_k),
       cmocka_unit_test(test_skinny_batched_and_column_major),
       cmocka_unit_test(test_skinny_workgroups_and_variants),
+      cmocka_unit_test(test_skinny_wide_path),
       cmocka_unit_test(test_skinny_against_clblast),
   };
   return cmocka_run_group_tests_name("matmul_skinny", tests, ocft_group_setup, ocft_group_teardown);

@@ -25,8 +25,9 @@ static const ocf_arg_desc reduce_args[] = {
 #undef F
 
 static const char *const skinny_defines[] = {
-    "N_SMALL", "WG",      "RL",      "UNROLL",     "X_KCONT",   "V_SCONT",    "X_VEC", "V_VEC",
-    "X_DTYPE", "V_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION", "BIAS",  NULL};
+    "N_SMALL",   "WG",         "RL",      "UNROLL",  "X_KCONT", "V_SCONT",
+    "X_VEC",     "V_VEC",      "X_DTYPE", "V_DTYPE", "C_DTYPE", "BIAS_DTYPE",
+    "PRECISION", "ACTIVATION", "BIAS",    "WIDE",    "KC",      NULL};
 static const char *const reduce_defines[] = {"N_SMALL",    "WG",   "C_DTYPE", "BIAS_DTYPE",
                                              "ACTIVATION", "BIAS", NULL};
 

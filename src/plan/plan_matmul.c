@@ -9,7 +9,9 @@
  *      small tile sets). The short side
  *      becomes Y's columns (operands swapped when it is m). Their K is split into ranges of at
  *      least sk_split_min when the row blocks of the whole batch give fewer than sk_fill
- *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce.
+ *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce. A short
+ *      side of at least sk_wide_min takes the wide path (WIDE, sk_rl_w row lanes) when its
+ *      staging fits in local memory.
  *   3. TF32, 3XTF32 and fp16/bf16 inputs on NVIDIA's matrix units where a probe found them:
  *      cl/matmul_mma_nv.cl, planned by plan_matmul_mma.c (its own rules there); while the probe
  *      is due, the plan of rule 4 with `probe` set.
@@ -176,6 +178,23 @@ static size_t pow2_within(size_t want, size_t limit) {
 
 /* ---- the skinny kernels ---- */
 
+/* K of one staged chunk of the wide path (cl/matmul_skinny.cl's KC). */
+#define SKINNY_KC 32
+
+/* Bytes of local memory the skinny kernels declare (cl/matmul_skinny.cl's LOCAL_FLOATS): the k
+   lanes' sums, 16 floats a work-item; on the wide path at least two staging buffers, each an X
+   chunk of 4 rl rows by SKINNY_KC (rows padded by one float when X is k-contiguous, else the
+   chunk's k-rows by four) and a V chunk of SKINNY_KC rows of `small` rounded up to 4. */
+static size_t skinny_local_bytes(int wide, size_t wg, size_t rl, int x_kcont, size_t small) {
+  size_t floats = wg * 16;
+  if (wide) {
+    size_t x = x_kcont ? 4 * rl * (SKINNY_KC + 1) : SKINNY_KC * (4 * rl + 4);
+    size_t stage = x + SKINNY_KC * ocf_round_up(small, 4);
+    if (2 * stage > floats) floats = 2 * stage;
+  }
+  return floats * sizeof(float);
+}
+
 void ocf_skinny_layout_of(const ocf_matmul_call *call, int swapped, ocf_skinny_layout *l) {
   memset(l, 0, sizeof *l);
   l->x_is_b = swapped;
@@ -232,6 +251,14 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
       wg /= 2;
   }
   size_t rl = (size_t)(l.x_kcont ? t[MM_SK_RL_K] : t[MM_SK_RL_R]);
+  int wide = t[MM_SK_WIDE_MIN] > 0 && l.small >= (size_t)t[MM_SK_WIDE_MIN];
+  if (wide) {
+    rl = (size_t)t[MM_SK_RL_W];
+    if (rl < wg / SKINNY_KC) rl = wg / SKINNY_KC; /* the k lanes divide a chunk */
+    wide =
+        skinny_local_bytes(1, wg, rl > wg ? wg : rl, l.x_kcont, l.small) <= facts->local_mem_bytes;
+    if (!wide) rl = (size_t)(l.x_kcont ? t[MM_SK_RL_K] : t[MM_SK_RL_R]);
+  }
   if (rl > wg) rl = wg;
   const size_t rb = 4 * rl;
 
@@ -271,6 +298,8 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
   ocf_plan_define(plan, "V_VEC", vector_ok(v_dtype, v_off, l.v_ps, v_stride, batch));
   ocf_plan_define(plan, "X_DTYPE", x_dtype);
   ocf_plan_define(plan, "V_DTYPE", v_dtype);
+  ocf_plan_define(plan, "WIDE", wide);
+  ocf_plan_define(plan, "KC", SKINNY_KC);
   define_types_and_epilogue(plan, call, l.bias);
 
   size_t local[1] = {wg};
@@ -282,7 +311,8 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
     size_t reduce[1] = {ocf_round_up(batch * l.rows * l.small, wg)};
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY_REDUCE, 1, reduce, local);
   }
-  plan->local_mem_bytes = wg * 16 * sizeof(float);
+  plan->local_mem_bytes = skinny_local_bytes(wide, wg, rl, l.x_kcont, l.small);
+  if (facts->nv_compiler_options) plan->max_registers = (unsigned)t[MM_MAX_REGS];
   return ocf_plan_verify(plan, facts);
 }
 

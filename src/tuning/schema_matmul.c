@@ -60,8 +60,13 @@ static const ocf_tunable matmul_tunables[MM_PARAM_COUNT] = {
                     "skinny workgroups per compute unit wanted before K is split"},
     [MM_SK_SPLIT_MIN] = {"sk_split_min", 4, 1 << 20, 0, 256, "least K per skinny split"},
     [MM_MAX_REGS] = {"max_regs", 0, 255, 0, 0,
-                     "registers per work-item the tiled kernels are built to, where the compiler "
+                     "registers per work-item the GEMM kernels are built to, where the compiler "
                      "takes a cap (NVIDIA's -cl-nv-maxrregcount); 0: the compiler's choice"},
+    [MM_SK_WIDE_MIN] = {"sk_wide_min", 0, 16, 0, 8,
+                        "skinny C with at least this many columns (or rows) stage V and the large "
+                        "operand in local memory (the wide path); 0: never"},
+    [MM_SK_RL_W] = {"sk_rl_w", 1, 1024, 1, 32,
+                    "row lanes of the skinny wide path (a warp's worth shares each k)"},
     [MM_MMA] = {"mma", 0, 1, 0, 0,
                 "1: TF32, 3XTF32 and fp16/bf16 inputs run on the matrix units where a probe "
                 "found them (cl/matmul_mma_nv.cl: NVIDIA, compute capability 8.0 or more)"},
@@ -184,6 +189,7 @@ static const ocf_rule matmul_rules[] = {
     MMA_SET_RULES(1),
     {OCF_RULE_LE, MM_SK_RL_K, MM_SK_WG, 0, -1, "row lanes are a part of the skinny workgroup"},
     {OCF_RULE_LE, MM_SK_RL_R, MM_SK_WG, 0, -1, "row lanes are a part of the skinny workgroup"},
+    {OCF_RULE_LE, MM_SK_RL_W, MM_SK_WG, 0, -1, "row lanes are a part of the skinny workgroup"},
     {OCF_RULE_DIVISIBLE, MM_SK_SPLIT_MIN, 0, 4, -1,
      "skinny splits start on 4-element groups of the large operand"},
     {OCF_RULE_AT_LEAST, MM_MAX_REGS, 0, 32, MM_MAX_REGS,

@@ -74,7 +74,9 @@ typedef enum matmul_param {
   MM_SK_UNROLL,                    /* steps of loads in flight per work-item */
   MM_SK_FILL,                      /* workgroups per compute unit before K is split */
   MM_SK_SPLIT_MIN,                 /* least K per split of the skinny kernels */
-  MM_MAX_REGS,                     /* register cap of the tiled kernels (NVIDIA); 0: none */
+  MM_MAX_REGS,                     /* register cap of the GEMM kernels (NVIDIA); 0: none */
+  MM_SK_WIDE_MIN, /* least short side for the skinny kernels' wide path; 0: never */
+  MM_SK_RL_W,     /* the wide path's row lanes */
   /* The matrix-unit kernel (cl/matmul_mma_nv.cl): whether to use it where a probe found it,
      its two tile sets (set 0 unless its tiles over the batch give fewer than mma.fill
      workgroups per compute unit), and the options of its main loop. */
