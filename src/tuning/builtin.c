@@ -67,10 +67,18 @@ static const ocf_tuning_row builtin_rows[] = {
        padding 0 or 8 the same. At 256 and 512 the 128 x 128 tiles make 4 and 16 workgroups
        for 132 compute units (1.1 and 4.8 TFLOP/s), at 1024 only 64 (20.0): below one per
        compute unit, set 1 (64 x 64 tiles, K slices of 16) and then set 2 (32 x 32 tiles, 8 x 8
-       work-items) take over: 2.8 at 256, 13.2 at 512, 30.2 at 1024, 20.6 at 1000. */
+       work-items) take over: 2.8 at 256, 13.2 at 512, 30.2 at 1024, 20.6 at 1000.
+       Second lab run (lab/gemm, same driver), after the batch, epilogue and 16-bit changes to
+       the kernel: set 0 with 4-wide local reads and padding 4 fell to 36.0 / 35.7 (ptxas: 129
+       registers, so 256 work-items take 33 K of the 64 K registers and one workgroup runs per
+       compute unit); the same tiles with padding 0 gave 46.1, with 2-wide reads 46.5 at 4096.
+       Hence 2-wide reads and a cap of 128 registers (two workgroups per compute unit whatever
+       the compiler would choose). Skinny, GB/s of the large operand against a 4119 GB/s copy:
+       n = 1 k-contiguous with 8 row lanes 3228 (32: 3048), row-contiguous with 16 row lanes
+       3458 (64: 3340). */
     {{OCF_OP_MATMUL, OCF_F32, OCF_VENDOR_NVIDIA, GPU, NULL},
-     "fill=1 "
-     "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=8 set0.vwm=4 set0.vwn=4 "
+     "fill=1 max_regs=128 "
+     "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=8 set0.vwm=2 set0.vwn=2 "
      "set0.pada=4 set0.padb=4 "
      "set1.mdimc=16 set1.ndimc=16 set1.mwi=4 set1.nwi=4 set1.kwg=16 set1.vwm=4 set1.vwn=4 "
      "set1.pada=4 set1.padb=4 "
@@ -79,9 +87,9 @@ static const ocf_tuning_row builtin_rows[] = {
      "set3.mdimc=8 set3.ndimc=8 set3.mwi=2 set3.nwi=2 set3.kwg=16 set3.vwm=2 set3.vwn=2 "
      "set3.pada=4 set3.padb=4 "
      "min_eff=50 split_k_min=1024 split_max=16 reduce_wg=256 "
-     "skinny_max=16 sk_wg=256 sk_rl_k=32 sk_rl_r=64 sk_unroll=2 sk_fill=4 sk_split_min=512",
-     "H200, sets 0-2 measured 2026-11-29; set 3, split-K and the skinny kernels unmeasured "
-     "(lab/gemm sweeps them)"},
+     "skinny_max=16 sk_wg=256 sk_rl_k=8 sk_rl_r=16 sk_unroll=2 sk_fill=4 sk_split_min=512",
+     "H200, sets 0-2 and the skinny row lanes measured 2026-11-29; set 3, split-K and the "
+     "skinny wide path unmeasured (lab/gemm sweeps them)"},
     /* The matrix units (cl/matmul_mma_nv.cl), for fp32 inputs in TF32 and 3XTF32 (the 16-bit
        rows below change the K slice). H200, lab/mma's second run (driver 580.159, TFLOP/s at
        4096^3 / 8192^3, event-timed medians): TF32 128 x 128 tiles in K slices of 16, warps of
