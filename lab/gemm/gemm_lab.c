@@ -37,89 +37,15 @@
 /* ---- what is measured ---- */
 
 enum {
-  V_OCLFUSE = 1 << 0,        /* the library with its built-in tuning */
-  V_CLBLAST = 1 << 1,        /* CLBlastSgemm / SgemmStridedBatched, untuned, then tuned */
-  V_LOOP = 1 << 2,           /* a batch as a loop of single ocf_matmul calls */
-  V_UNFUSED = 1 << 3,        /* the GEMM, then a separate bias-and-activation kernel */
-  V_SWEEP_TILES = 1 << 4,    /* tile set 0 candidates */
-  V_SWEEP_SKINNY = 1 << 5,   /* skinny kernel settings, and the tiled kernel instead */
-  V_SWEEP_SPLIT = 1 << 6,    /* split-K settings */
-  V_SWEEP_PRECISION = 1 << 7 /* TF32, 3XTF32 and 16-bit inputs on the SIMT kernels */
-};
-
-typedef struct lab_shape {
-  const char *group;
-  size_t m, n, k, batch;
-  int ta, tb;
-  size_t pad; /* added to each leading dimension: 1 gives lda = k + 1 ... (unaligned) */
-  ocf_activation act;
-  ocf_bias_axis bias;
-  unsigned variants;
-} lab_shape;
-
-/* SHAPE(group, m, n, k, batch, ta, tb, pad, act, bias, variants) */
-#define SHAPE(...) \
-  { __VA_ARGS__ }
-#define NONE OCF_ACTIVATION_NONE, OCF_BIAS_NONE
-
-static const lab_shape shapes[] = {
-    /* large square: the fp32 goal (cuBLAS 51.4 TFLOP/s), tile set candidates at 4096 */
-    SHAPE("square", 4096, 4096, 4096, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_SWEEP_TILES),
-    SHAPE("square", 8192, 8192, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("square", 4096, 4096, 4096, 1, 1, 1, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("square", 2048, 2048, 2048, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    /* ragged: within 10 % of the aligned neighbour */
-    SHAPE("ragged", 4096, 4096, 1024, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("ragged", 4097, 4095, 1023, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("ragged", 4096, 4096, 4096, 1, 0, 0, 1, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("ragged", 4095, 4095, 4095, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("ragged", 4100, 4100, 4100, 1, 0, 0, 0, NONE, V_OCLFUSE),
-    /* skinny: rate in GB/s of the large operand against the copy ceiling; n small and m small,
-       the large operand k-contiguous and row-contiguous */
-    SHAPE("skinny", 8192, 1, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_SWEEP_SKINNY),
-    SHAPE("skinny", 8192, 1, 8192, 1, 1, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_SWEEP_SKINNY),
-    SHAPE("skinny", 8192, 2, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 8192, 4, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 8192, 8, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 8192, 16, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_SWEEP_SKINNY),
-    SHAPE("skinny", 8192, 16, 8192, 1, 1, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 1, 8192, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 1, 8192, 8192, 1, 0, 1, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 4, 8192, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 16, 8192, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 16, 8192, 8192, 1, 0, 1, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 1024, 1, 65536, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("skinny", 8192, 1, 8192, 1, 0, 0, 1, NONE, V_OCLFUSE),
-    /* small k and large k: against the square rate for the same flops */
-    SHAPE("small-k", 8192, 8192, 16, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("small-k", 8192, 8192, 64, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("small-k", 4096, 4096, 64, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("large-k", 1024, 1024, 16384, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_SWEEP_SPLIT),
-    SHAPE("large-k", 2048, 2048, 16384, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_SWEEP_SPLIT),
-    SHAPE("large-k", 512, 512, 65536, 1, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_SWEEP_SPLIT),
-    SHAPE("large-k", 1024, 1024, 1024, 1, 0, 0, 0, NONE, V_OCLFUSE | V_SWEEP_SPLIT),
-    /* batched: 1.5x CLBlastSgemmStridedBatched on small matrices, the single-call rate on
-       large ones */
-    SHAPE("batched", 16, 16, 16, 4096, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("batched", 32, 32, 32, 4096, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("batched", 64, 64, 64, 1024, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_LOOP),
-    SHAPE("batched", 128, 128, 128, 256, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_LOOP),
-    SHAPE("batched", 256, 256, 256, 64, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_LOOP),
-    SHAPE("batched", 100, 100, 100, 512, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("batched", 64, 64, 64, 1024, 1, 0, 0, NONE, V_OCLFUSE | V_CLBLAST),
-    SHAPE("batched", 1024, 1024, 1024, 16, 0, 0, 0, NONE, V_OCLFUSE | V_CLBLAST | V_LOOP),
-    SHAPE("batched", 1024, 1024, 1024, 1, 0, 0, 0, NONE, V_OCLFUSE),
-    /* epilogue: fused against the GEMM plus a separate bias-and-activation kernel */
-    SHAPE("epilogue", 4096, 4096, 1024, 1, 0, 0, 0, OCF_ACTIVATION_GELU_ERF, OCF_BIAS_N,
-          V_OCLFUSE | V_UNFUSED),
-    SHAPE("epilogue", 4096, 4096, 1024, 1, 0, 0, 0, OCF_ACTIVATION_RELU, OCF_BIAS_N,
-          V_OCLFUSE | V_UNFUSED),
-    SHAPE("epilogue", 8192, 8192, 256, 1, 0, 0, 0, OCF_ACTIVATION_GELU_TANH, OCF_BIAS_N,
-          V_OCLFUSE | V_UNFUSED),
-    SHAPE("epilogue", 8192, 8192, 256, 1, 0, 0, 0, OCF_ACTIVATION_SILU, OCF_BIAS_M,
-          V_OCLFUSE | V_UNFUSED),
-    /* precision modes and 16-bit inputs on the SIMT kernels (the fallback's cost) */
-    SHAPE("precision", 4096, 4096, 4096, 1, 0, 0, 0, NONE, V_SWEEP_PRECISION),
+  V_OCLFUSE = 1 << 0,         /* the library with its built-in tuning */
+  V_CLBLAST = 1 << 1,         /* CLBlastSgemm / SgemmStridedBatched, untuned, then tuned */
+  V_LOOP = 1 << 2,            /* a batch as a loop of single ocf_matmul calls */
+  V_UNFUSED = 1 << 3,         /* the GEMM, then a separate bias-and-activation kernel */
+  V_SWEEP_TILES = 1 << 4,     /* tile set 0 candidates */
+  V_SWEEP_SKINNY = 1 << 5,    /* skinny kernel settings, and the tiled kernel instead */
+  V_SWEEP_SPLIT = 1 << 6,     /* split-K settings */
+  V_SWEEP_PRECISION = 1 << 7, /* TF32, 3XTF32 and 16-bit inputs on the SIMT kernels */
+  V_SWEEP_CHECKS = 1 << 8     /* the shape's own list of overrides (checks of a change) */
 };
 
 /* A tuning override to try, with a short label for the table. */
@@ -129,31 +55,60 @@ typedef struct candidate {
 } candidate;
 
 /* Tile set 0 candidates (the rest of the built-in row stays): MWG x NWG tile as MDIMC x NDIMC
-   work-items of MWI x NWI, K slices of KWG. */
+   work-items of MWI x NWI, K slices of KWG; 2-wide local reads and the 128-register cap of the
+   built-in H200 row unless a label says otherwise. */
 static const candidate tile_candidates[] = {
-    {"tiles 16x16 of 8x8 k8 (built-in)",
-     "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=8"},
-    {"tiles 16x16 of 8x8 k16", "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=16"},
-    {"tiles 16x16 of 8x8 k8 pad0",
-     "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=8 set0.pada=0 set0.padb=0"},
-    {"tiles 8x16 of 16x8 k8", "set0.mdimc=8 set0.ndimc=16 set0.mwi=16 set0.nwi=8 set0.kwg=8"},
-    {"tiles 16x8 of 8x16 k8", "set0.mdimc=16 set0.ndimc=8 set0.mwi=8 set0.nwi=16 set0.kwg=8"},
-    {"tiles 16x16 of 8x4 k8", "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=4 set0.kwg=8"},
-    {"tiles 16x16 of 4x8 k16", "set0.mdimc=16 set0.ndimc=16 set0.mwi=4 set0.nwi=8 set0.kwg=16"},
-    {"tiles 8x16 of 8x8 k8", "set0.mdimc=8 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=8"},
-    {"tiles 16x16 of 8x8 k8 vw2",
-     "set0.mdimc=16 set0.ndimc=16 set0.mwi=8 set0.nwi=8 set0.kwg=8 set0.vwm=2 set0.vwn=2"},
-    {"tiles 16x16 of 16x8 k8", "set0.mdimc=16 set0.ndimc=16 set0.mwi=16 set0.nwi=8 set0.kwg=8"},
+    {"tiles 16x16 of 8x8 k16", "set0.kwg=16"},
+    {"tiles 8x16 of 16x8 k8", "set0.mdimc=8 set0.ndimc=16 set0.mwi=16 set0.nwi=8"},
+    {"tiles 16x8 of 8x16 k8", "set0.mdimc=16 set0.ndimc=8 set0.mwi=8 set0.nwi=16"},
+    {"tiles 16x16 of 4x8 k16", "set0.mwi=4 set0.kwg=16"},
+    {"tiles 16x16 of 16x8 no cap", "set0.mwi=16 max_regs=0"},
+};
+
+/* Checks of the second lab run's findings, run first (see README.md). */
+static const candidate square_checks[] = {
+    {"old built-in: vw4 pad4 no cap", "set0.vwm=4 set0.vwn=4 max_regs=0"},
+    {"vw4 pad4 cap128", "set0.vwm=4 set0.vwn=4"},
+    {"vw2 no cap", "max_regs=0"},
+    {"vw4 pad0 cap128", "set0.vwm=4 set0.vwn=4 set0.pada=0 set0.padb=0"},
+    {"vw2 k16 cap128", "set0.kwg=16"},
+    {"vw4 k16 cap128", "set0.vwm=4 set0.vwn=4 set0.kwg=16"},
+    {"8x16 of 8x8 vw2 cap128", "set0.mdimc=8"},
+};
+static const candidate square_checks_8192[] = {
+    {"old built-in: vw4 pad4 no cap", "set0.vwm=4 set0.vwn=4 max_regs=0"},
+    {"vw4 pad4 cap128", "set0.vwm=4 set0.vwn=4"},
+};
+static const candidate skinny_n1_checks[] = {
+    {"old row lanes (32/64)", "sk_rl_k=32 sk_rl_r=64"},
+    {"skinny unroll 4", "sk_unroll=4"},
+    {"skinny wg 128", "sk_wg=128"},
+};
+static const candidate skinny_wide_checks[] = {
+    {"narrow path (sk_wide_min=0)", "sk_wide_min=0"},
+    {"wide rl 64", "sk_rl_w=64"},
+    {"wide no cap", "max_regs=0"},
+    {"wide wg 128", "sk_wg=128"},
+};
+static const candidate skinny_n4_checks[] = {
+    {"wide from 4", "sk_wide_min=4"},
+    {"wide from 4 rl 64", "sk_wide_min=4 sk_rl_w=64"},
+};
+static const candidate batched32_checks[] = {
+    {"set2 k32", "set2.kwg=32"},
+    {"set2 k8", "set2.kwg=8"},
+    {"set2 16x16 of 2x2",
+     "set2.mdimc=16 set2.ndimc=16 set2.mwi=2 set2.nwi=2 set2.vwm=2 set2.vwn=2"},
+    {"set2 pad0", "set2.pada=0 set2.padb=0"},
 };
 
 static const candidate skinny_candidates[] = {
     {"tiled kernels (skinny_max=0)", "skinny_max=0"},
     {"skinny unroll 1", "sk_unroll=1"},
     {"skinny unroll 4", "sk_unroll=4"},
-    {"skinny rows x2 (rl 64/128)", "sk_rl_k=64 sk_rl_r=128"},
-    {"skinny rows /2 (rl 16/32)", "sk_rl_k=16 sk_rl_r=32"},
-    {"skinny rows /4 (rl 8/16)", "sk_rl_k=8 sk_rl_r=16"},
-    {"skinny wg 128 (rl 16/32)", "sk_wg=128 sk_rl_k=16 sk_rl_r=32"},
+    {"skinny rows x2", "sk_rl_k=16 sk_rl_r=32"},
+    {"skinny rows /2", "sk_rl_k=4 sk_rl_r=8"},
+    {"skinny wg 128", "sk_wg=128"},
     {"skinny k lanes 1 (wg 256 rl 256)", "sk_wg=256 sk_rl_k=256 sk_rl_r=256"},
     {"skinny fill 8 split 256", "sk_fill=8 sk_split_min=256"},
     {"skinny fill 2", "sk_fill=2"},
@@ -164,8 +119,96 @@ static const candidate split_candidates[] = {
     {"split_k_min 256", "split_k_min=256"},
     {"split_k_min 512", "split_k_min=512"},
     {"split_k_min 2048", "split_k_min=2048"},
+    {"split fill 4", "split_fill=4"},
     {"split_k_min 512 fill 4", "split_k_min=512 split_fill=4"},
-    {"split_k_min 512 fill 1", "split_k_min=512 split_fill=1"},
+};
+
+typedef struct lab_shape {
+  const char *group;
+  size_t m, n, k, batch;
+  int ta, tb;
+  size_t pad; /* added to each leading dimension: 1 gives lda = k + 1 ... (unaligned) */
+  ocf_activation act;
+  ocf_bias_axis bias;
+  unsigned variants;
+  int first;               /* measured before everything else, its sweeps too */
+  const candidate *checks; /* V_SWEEP_CHECKS: the overrides tried */
+  size_t check_count;
+} lab_shape;
+
+/* SHAPE(group, m, n, k, batch, ta, tb, pad, act, bias, variants); FIRST(checks, the same) for
+   the shapes measured first, with their own overrides. */
+#define SHAPE(...) \
+  { __VA_ARGS__, 0, NULL, 0 }
+#define FIRST(checks, ...) \
+  { __VA_ARGS__ | V_SWEEP_CHECKS, 1, checks, OCF_ARRAY_LEN(checks) }
+#define FIRST_PLAIN(...) \
+  { __VA_ARGS__, 1, NULL, 0 }
+#define NONE OCF_ACTIVATION_NONE, OCF_BIAS_NONE
+#define BASE (V_OCLFUSE | V_CLBLAST)
+
+static const lab_shape shapes[] = {
+    /* ---- first: the checks of the second lab run's findings ---- */
+    /* square fp32 (the padded 4-wide set at 129 registers: 36 TFLOP/s; 2-wide 46.5) */
+    FIRST(square_checks, "square", 4096, 4096, 4096, 1, 0, 0, 0, NONE, BASE),
+    FIRST(square_checks_8192, "square", 8192, 8192, 8192, 1, 0, 0, 0, NONE, BASE),
+    /* ragged: within 10 % of the aligned neighbour */
+    FIRST_PLAIN("ragged", 4096, 4096, 1024, 1, 0, 0, 0, NONE, BASE),
+    FIRST_PLAIN("ragged", 4097, 4095, 1023, 1, 0, 0, 0, NONE, BASE),
+    FIRST_PLAIN("ragged", 4098, 4096, 1024, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    FIRST_PLAIN("ragged", 4096, 4096, 4096, 1, 0, 0, 1, NONE, V_OCLFUSE),
+    FIRST_PLAIN("ragged", 4100, 4100, 4100, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    /* skinny, GB/s of the large operand against the copy ceiling: n small (k-contiguous NN,
+       row-contiguous TN) and m small (swapped: B's rows contiguous NN, k-contiguous NT) */
+    FIRST(skinny_n1_checks, "skinny", 8192, 1, 8192, 1, 0, 0, 0, NONE, BASE),
+    FIRST(skinny_n1_checks, "skinny", 8192, 1, 8192, 1, 1, 0, 0, NONE, BASE),
+    FIRST_PLAIN("skinny", 8192, 2, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    FIRST(skinny_n4_checks, "skinny", 8192, 4, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    FIRST(skinny_wide_checks, "skinny", 8192, 8, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    FIRST(skinny_wide_checks, "skinny", 8192, 16, 8192, 1, 0, 0, 0, NONE, BASE),
+    FIRST(skinny_wide_checks, "skinny", 8192, 16, 8192, 1, 1, 0, 0, NONE, V_OCLFUSE),
+    FIRST_PLAIN("skinny", 8192, 8, 8192, 1, 1, 0, 0, NONE, V_OCLFUSE),
+    FIRST_PLAIN("skinny", 1, 8192, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    FIRST_PLAIN("skinny", 1, 8192, 8192, 1, 0, 1, 0, NONE, V_OCLFUSE),
+    FIRST_PLAIN("skinny", 4, 8192, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    FIRST_PLAIN("skinny", 16, 8192, 8192, 1, 0, 0, 0, NONE, V_OCLFUSE),
+    FIRST_PLAIN("skinny", 16, 8192, 8192, 1, 0, 1, 0, NONE, V_OCLFUSE),
+    /* precision on the SIMT kernels: 3XTF32 split once into local memory, two FMAs a product */
+    FIRST_PLAIN("precision", 4096, 4096, 4096, 1, 0, 0, 0, NONE, V_SWEEP_PRECISION),
+    /* batched 32^3: 1.4x CLBlast's batched routine, the goal 1.5x */
+    FIRST(batched32_checks, "batched", 32, 32, 32, 4096, 0, 0, 0, NONE, BASE),
+    /* large k: K splits rounded down to one wave (4 of 1024^2 x 16384, 5 before) */
+    FIRST_PLAIN("large-k", 1024, 1024, 16384, 1, 0, 0, 0, NONE, V_OCLFUSE | V_SWEEP_SPLIT),
+
+    /* ---- then the rest of the shapes ---- */
+    SHAPE("square", 4096, 4096, 4096, 1, 1, 1, 0, NONE, BASE),
+    SHAPE("square", 2048, 2048, 2048, 1, 0, 0, 0, NONE, BASE),
+    SHAPE("square", 4096, 4096, 4096, 1, 0, 0, 0, NONE, V_SWEEP_TILES),
+    SHAPE("ragged", 4095, 4095, 4095, 1, 0, 0, 0, NONE, BASE),
+    SHAPE("skinny", 1024, 1, 65536, 1, 0, 0, 0, NONE, BASE),
+    SHAPE("skinny", 8192, 1, 8192, 1, 0, 0, 1, NONE, V_OCLFUSE),
+    SHAPE("skinny", 8192, 1, 8192, 1, 0, 0, 0, NONE, V_SWEEP_SKINNY),
+    SHAPE("skinny", 8192, 16, 8192, 1, 0, 0, 0, NONE, V_SWEEP_SKINNY),
+    /* small k and large k: against the square rate for the same flops */
+    SHAPE("small-k", 8192, 8192, 16, 1, 0, 0, 0, NONE, BASE),
+    SHAPE("small-k", 8192, 8192, 64, 1, 0, 0, 0, NONE, BASE),
+    SHAPE("small-k", 4096, 4096, 64, 1, 0, 0, 0, NONE, BASE),
+    SHAPE("large-k", 2048, 2048, 16384, 1, 0, 0, 0, NONE, BASE | V_SWEEP_SPLIT),
+    SHAPE("large-k", 512, 512, 65536, 1, 0, 0, 0, NONE, BASE | V_SWEEP_SPLIT),
+    SHAPE("large-k", 1024, 1024, 1024, 1, 0, 0, 0, NONE, V_OCLFUSE | V_SWEEP_SPLIT),
+    /* batched: 1.5x CLBlastSgemmStridedBatched on small matrices, the single-call rate on
+       large ones */
+    SHAPE("batched", 16, 16, 16, 4096, 0, 0, 0, NONE, BASE),
+    SHAPE("batched", 64, 64, 64, 1024, 0, 0, 0, NONE, BASE | V_LOOP),
+    SHAPE("batched", 128, 128, 128, 256, 0, 0, 0, NONE, BASE),
+    SHAPE("batched", 256, 256, 256, 64, 0, 0, 0, NONE, BASE),
+    SHAPE("batched", 100, 100, 100, 512, 0, 0, 0, NONE, BASE),
+    SHAPE("batched", 1024, 1024, 1024, 16, 0, 0, 0, NONE, BASE | V_LOOP),
+    /* epilogue: fused against the GEMM plus a separate bias-and-activation kernel */
+    SHAPE("epilogue", 4096, 4096, 1024, 1, 0, 0, 0, OCF_ACTIVATION_GELU_ERF, OCF_BIAS_N,
+          V_OCLFUSE | V_UNFUSED),
+    SHAPE("epilogue", 8192, 8192, 256, 1, 0, 0, 0, OCF_ACTIVATION_SILU, OCF_BIAS_M,
+          V_OCLFUSE | V_UNFUSED),
 };
 
 /* ---- one problem's buffers ---- */
@@ -596,7 +639,8 @@ static void run_oclfuse(lab_env *env, const lab_shape *s, lab_problem *p, const 
    applied, last for the process), then the sweeps of the library's settings. */
 typedef enum lab_phase { PHASE_BASE, PHASE_SWEEPS, PHASE_TUNED_CLBLAST } lab_phase;
 
-static const unsigned sweeps = V_SWEEP_TILES | V_SWEEP_SKINNY | V_SWEEP_SPLIT | V_SWEEP_PRECISION;
+static const unsigned sweeps =
+    V_SWEEP_TILES | V_SWEEP_SKINNY | V_SWEEP_SPLIT | V_SWEEP_PRECISION | V_SWEEP_CHECKS;
 
 static void run_shape(lab_env *env, const lab_shape *s, lab_phase phase) {
   if (now_seconds() - env->started > env->budget) {
@@ -639,6 +683,8 @@ static void run_shape(lab_env *env, const lab_shape *s, lab_phase phase) {
       }
     }
   } else {
+    for (size_t i = 0; s->variants & V_SWEEP_CHECKS && i < s->check_count; i++)
+      run_oclfuse(env, s, &p, s->checks[i].label, s->checks[i].values);
     for (size_t i = 0; s->variants & V_SWEEP_TILES && i < OCF_ARRAY_LEN(tile_candidates); i++)
       run_oclfuse(env, s, &p, tile_candidates[i].label, tile_candidates[i].values);
     for (size_t i = 0; s->variants & V_SWEEP_SKINNY && i < OCF_ARRAY_LEN(skinny_candidates); i++)
@@ -651,6 +697,7 @@ static void run_shape(lab_env *env, const lab_shape *s, lab_phase phase) {
         p.precision = (ocf_precision)mode;
         run_oclfuse(env, s, &p, names[mode], NULL);
       }
+      run_oclfuse(env, s, &p, "3xtf32 (SIMT) no reg cap", "max_regs=0");
       p.precision = OCF_PRECISION_FP32;
       if (problem_make_bf16(&p) == 0) {
         p.ab_dtype = OCF_BF16;
@@ -663,35 +710,54 @@ static void run_shape(lab_env *env, const lab_shape *s, lab_phase phase) {
 
 /* ---- ptxas report ---- */
 
-/* Builds the program of each main plan once more with -cl-nv-verbose (NVIDIA only) and prints
-   the lines of the log that give registers, spills and shared memory. */
+/* A plan whose program is built once more with -cl-nv-verbose (NVIDIA only). */
+typedef struct ptxas_probe {
+  const char *label;
+  size_t m, n, k;
+  int ta, tb;
+  size_t pad;
+  ocf_precision precision;
+  const char *values; /* tuning override, or NULL */
+} ptxas_probe;
+
+/* Prints, for each probe, the registers, spills and shared memory ptxas reports for the kernels
+   its plan runs: one line each. */
 static void ptxas_report(lab_env *env) {
-  static const lab_shape probes[] = {
-      SHAPE("square", 4096, 4096, 4096, 1, 0, 0, 0, NONE, 0),
-      SHAPE("ragged", 4097, 4095, 1023, 1, 0, 0, 1, NONE, 0),
-      SHAPE("skinny", 8192, 1, 8192, 1, 0, 0, 0, NONE, 0),
-      SHAPE("skinny", 8192, 16, 8192, 1, 1, 0, 0, NONE, 0),
+  static const ptxas_probe probes[] = {
+      {"square 4096 built-in", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_FP32, NULL},
+      {"square 4096 old built-in (vw4 no cap)", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_FP32,
+       "set0.vwm=4 set0.vwn=4 max_regs=0"},
+      {"square 4096 vw4 cap128", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_FP32,
+       "set0.vwm=4 set0.vwn=4"},
+      {"square 4096 3xtf32", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_3XTF32, NULL},
+      {"square 4096 3xtf32 no cap", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_3XTF32, "max_regs=0"},
+      {"ragged 4097x4095x1023 ld+1", 4097, 4095, 1023, 0, 0, 1, OCF_PRECISION_FP32, NULL},
+      {"skinny 8192x16 NN (wide)", 8192, 16, 8192, 0, 0, 0, OCF_PRECISION_FP32, NULL},
+      {"skinny 8192x16 TN (wide)", 8192, 16, 8192, 1, 0, 0, OCF_PRECISION_FP32, NULL},
+      {"skinny 8192x16 NN wide no cap", 8192, 16, 8192, 0, 0, 0, OCF_PRECISION_FP32, "max_regs=0"},
+      {"skinny 8192x1 NN", 8192, 1, 8192, 0, 0, 0, OCF_PRECISION_FP32, NULL},
   };
   for (size_t i = 0; i < OCF_ARRAY_LEN(probes); i++) {
-    lab_problem p;
-    memset(&p, 0, sizeof p);
-    p.m = probes[i].m, p.n = probes[i].n, p.k = probes[i].k, p.batch = 1;
-    p.ta = probes[i].ta, p.tb = probes[i].tb;
-    p.lda = (p.ta ? p.m : p.k) + probes[i].pad, p.ldb = (p.tb ? p.k : p.n) + probes[i].pad;
-    p.ldc = p.n + probes[i].pad;
+    const ptxas_probe *pr = &probes[i];
     ocf_matmul_call call;
     memset(&call, 0, sizeof call);
-    call.trans_a = p.ta, call.trans_b = p.tb, call.m = p.m, call.n = p.n, call.k = p.k;
-    call.lda = p.lda, call.ldb = p.ldb, call.ldc = p.ldc, call.batch = 1;
+    call.trans_a = pr->ta, call.trans_b = pr->tb, call.m = pr->m, call.n = pr->n, call.k = pr->k;
+    call.lda = (pr->ta ? pr->m : pr->k) + pr->pad, call.ldb = (pr->tb ? pr->k : pr->n) + pr->pad;
+    call.ldc = pr->n + pr->pad, call.batch = 1;
+    call.precision = pr->precision;
     ocf_device_facts facts;
     ocf_context_facts(env->ctx, &facts);
-    ocf_plan plan;
     ocf_tuning_values tuning;
-    tuning_for(env, OCF_F32, p.m, p.n, p.k, &tuning);
+    tuning_for(env, OCF_F32, pr->m, pr->n, pr->k, &tuning);
+    ocf_plan plan;
     char options[1024];
-    if (ocf_plan_matmul(&facts, &tuning, &call, &plan) != OCF_SUCCESS ||
-        ocf_plan_options(&plan, options, sizeof options - 64))
+    if ((pr->values &&
+         ocf_tuning_parse(OCF_OP_MATMUL, pr->values, &tuning, "ptxas probe") != OCF_SUCCESS) ||
+        ocf_plan_matmul(&facts, &tuning, &call, &plan) != OCF_SUCCESS ||
+        ocf_plan_options(&plan, options, sizeof options - 64)) {
+      printf("ptxas %-38s no plan: %s\n", pr->label, ocf_last_error());
       continue;
+    }
     strcat(options, " -cl-std=CL1.2 -cl-nv-verbose");
     const ocf_program_source *src = ocf_program_source_get(plan.program);
     const char *texts[2] = {(const char *)ocf_common_source.text, (const char *)src->text};
@@ -699,22 +765,43 @@ static void ptxas_report(lab_env *env) {
     cl_int err = CL_SUCCESS;
     cl_program program = clCreateProgramWithSource(env->ctx->cl_ctx, 2, texts, lengths, &err);
     if (err != CL_SUCCESS) continue;
-    err = clBuildProgram(program, 1, &env->ctx->device, options, NULL, NULL);
+    cl_int built = clBuildProgram(program, 1, &env->ctx->device, options, NULL, NULL);
     size_t size = 0;
     clGetProgramBuildInfo(program, env->ctx->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size);
     char *log = malloc(size + 1);
+    int printed = 0;
     if (log && clGetProgramBuildInfo(program, env->ctx->device, CL_PROGRAM_BUILD_LOG, size, log,
                                      NULL) == CL_SUCCESS) {
       log[size] = '\0';
-      printf("ptxas %s %zux%zux%zu%s (%s):\n", probes[i].group, p.m, p.n, p.k,
-             probes[i].pad ? " ld+1" : "", options);
-      for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n"))
-        if (strstr(line, "registers") || strstr(line, "spill") || strstr(line, "Compiling entry"))
-          printf("  %s\n", line);
+      /* "Compiling entry function 'name'", then its spill line and its "Used N registers" */
+      char kernel[64] = "", spill[96] = "";
+      for (char *line = strtok(log, "\n"); line; line = strtok(NULL, "\n")) {
+        const char *at;
+        if ((at = strstr(line, "Compiling entry function '")) != NULL) {
+          sscanf(at + strlen("Compiling entry function '"), "%63[^']", kernel);
+          spill[0] = '\0';
+        } else if ((at = strstr(line, "bytes spill stores")) != NULL) {
+          const char *from = strstr(line, "bytes stack frame, ");
+          snprintf(spill, sizeof spill, "%s", from ? from + strlen("bytes stack frame, ") : at);
+        } else if ((at = strstr(line, "Used ")) != NULL && kernel[0]) {
+          int runs = 0;
+          for (unsigned s = 0; s < plan.step_count; s++)
+            runs |= !strcmp(ocf_kernel_desc_get(plan.steps[s].kernel)->name, kernel);
+          if (runs) {
+            printf("ptxas %-38s %-22s %s; %s\n", pr->label, kernel, at, spill);
+            printed = 1;
+          }
+          kernel[0] = '\0';
+        }
+      }
     }
+    if (!printed)
+      printf("ptxas %-38s build %s, no register lines in the log\n", pr->label,
+             built == CL_SUCCESS ? "ok" : ocf_status_name((ocf_status)built));
     free(log);
     clReleaseProgram(program);
   }
+  fflush(stdout);
 }
 
 /* ---- the report ---- */
@@ -833,15 +920,24 @@ int main(int argc, char **argv) {
       free(source);
     }
     if (env.ptxas) ptxas_report(&env);
+    /* The first shapes with their checks, then the rest's library and untuned CLBlast rows,
+       CLBlast tuned (its parameters, once applied, last for the process), the rest's sweeps. */
     for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
-      if (group_wanted(groups, shapes[i].group)) run_shape(&env, &shapes[i], PHASE_BASE);
+      if (shapes[i].first && group_wanted(groups, shapes[i].group)) {
+        run_shape(&env, &shapes[i], PHASE_BASE);
+        run_shape(&env, &shapes[i], PHASE_SWEEPS);
+      }
+    for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
+      if (!shapes[i].first && group_wanted(groups, shapes[i].group))
+        run_shape(&env, &shapes[i], PHASE_BASE);
     char err[256];
     if (tool_clblast_available() && tool_clblast_tuned_applies(&env.info) &&
         tool_clblast_apply_tuned(env.info.device, err, sizeof err) == 0)
       for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
         if (group_wanted(groups, shapes[i].group)) run_shape(&env, &shapes[i], PHASE_TUNED_CLBLAST);
     for (size_t i = 0; i < OCF_ARRAY_LEN(shapes); i++)
-      if (group_wanted(groups, shapes[i].group)) run_shape(&env, &shapes[i], PHASE_SWEEPS);
+      if (!shapes[i].first && group_wanted(groups, shapes[i].group))
+        run_shape(&env, &shapes[i], PHASE_SWEEPS);
     sort_rows();
     report(&env);
     printf("# %.0f s in all\n", now_seconds() - env.started);

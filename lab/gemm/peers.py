@@ -203,11 +203,12 @@ def main():
 
     # The merged table: the lab's main variants, its best sweep row, and the peers.
     print()
-    print("# TFLOP/s (skinny: GB/s of the large operand); 'best sweep' is the lab's fastest")
-    print("# tuning override on that shape; ratio = oclfuse / torch fp32")
+    print("# TFLOP/s (skinny: GB/s of the large operand); 'best-swp' is the lab's fastest")
+    print("# tuning override on that shape, the last column lists them (fastest first, at most")
+    print("# six) and the other peers; ratio = oclfuse / torch fp32")
     header = "%-9s %-34s %8s %8s %8s %8s %8s %8s %8s %6s  %s" % (
         "group", "shape", "oclfuse", "clblast", "cl-tuned", "best-swp",
-        "t-fp32", "t-tf32", "t-bf16", "ratio", "best sweep / other peers")
+        "t-fp32", "t-tf32", "t-bf16", "ratio", "sweep rows / other peers")
     print(header)
     group = None
     for s in shapes:
@@ -228,6 +229,8 @@ def main():
         ]
         sweep = [x for x in sweep if x[0] is not None]
         best = max(sweep) if sweep else (None, "")
+        # every sweep row, fastest first (the checks of a change read against the default)
+        listed = ["%s %s" % (v, fmt(r)) for r, v in sorted(sweep, reverse=True)[:6]]
         peers = {name: r for name, ms, r, note in torch_rows.get((g, key), [])}
         ours = lab_rate("oclfuse")
         if ours is None and sweep:  # the precision group names its rows by mode
@@ -250,7 +253,7 @@ def main():
                 g, key, fmt(ours), fmt(lab_rate("clblast")), fmt(lab_rate("clblast-tuned")),
                 fmt(best[0]), fmt(fp32), fmt(peers.get("torch tf32")),
                 fmt(peers.get("torch bf16")), "-" if ratio is None else "%.2f" % ratio,
-                "; ".join(([best[1]] if best[1] else []) + others),
+                "; ".join(listed + others),
             )
         )
 
