@@ -124,6 +124,12 @@
 #ifndef WIDE
 #define WIDE 0
 #endif
+/* 1: the program holds the split pair (matmul_skinny_split, matmul_skinny_reduce), 0:
+   matmul_skinny. A program holds only what its plan runs: some implementations (Oclgrind)
+   charge a kernel with every __local array of its program. */
+#ifndef SPLIT
+#define SPLIT 0
+#endif
 /* K of one staged chunk of the wide path: 32 makes the odd row stride 33 free of bank conflicts
    for the k-contiguous staging (8 lanes a row, 4 rows a warp). */
 #ifndef KC
@@ -499,6 +505,8 @@ void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float 
   }
 }
 
+#if !SPLIT
+
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *restrict c,
               const ulong c_off, const ulong c_rs, const ulong c_ss, const ulong stride_c,
@@ -507,6 +515,8 @@ matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 0,
          alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias, bias_off, 0, (__local float *)sums);
 }
+
+#else /* SPLIT */
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny_split(SKINNY_PARAMS, __global float *restrict partial) {
@@ -533,3 +543,5 @@ matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
   __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;
   OCF_STORE(C_DTYPE, out, 0, finish(sum, alpha, beta, out, bias, bias_off, r, s));
 }
+
+#endif /* SPLIT */

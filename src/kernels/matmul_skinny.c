@@ -25,11 +25,12 @@ static const ocf_arg_desc reduce_args[] = {
 #undef F
 
 static const char *const skinny_defines[] = {
-    "N_SMALL",   "WG",         "RL",      "UNROLL",  "X_KCONT", "V_SCONT",
-    "X_VEC",     "V_VEC",      "X_DTYPE", "V_DTYPE", "C_DTYPE", "BIAS_DTYPE",
-    "PRECISION", "ACTIVATION", "BIAS",    "WIDE",    "KC",      NULL};
+    "N_SMALL", "WG",      "RL",      "UNROLL",  "X_KCONT",    "V_SCONT",   "X_VEC",
+    "V_VEC",   "X_DTYPE", "V_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION",
+    "BIAS",    "WIDE",    "KC",      "SPLIT",   NULL};
+/* Every kernel of the program reads SPLIT: it decides which kernels the program holds. */
 static const char *const reduce_defines[] = {"N_SMALL",    "WG",   "C_DTYPE", "BIAS_DTYPE",
-                                             "ACTIVATION", "BIAS", NULL};
+                                             "ACTIVATION", "BIAS", "SPLIT",   NULL};
 
 #define KERNEL(ID, NAME, DEFINES, ARGS, APPLIES)                                               \
   const ocf_kernel_desc ocf_kdesc_##NAME = {OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_MATMUL_SKINNY, \

@@ -300,6 +300,7 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
   ocf_plan_define(plan, "V_DTYPE", v_dtype);
   ocf_plan_define(plan, "WIDE", wide);
   ocf_plan_define(plan, "KC", SKINNY_KC);
+  ocf_plan_define(plan, "SPLIT", plan->splits > 1);
   define_types_and_epilogue(plan, call, l.bias);
 
   size_t local[1] = {wg};
