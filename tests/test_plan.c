@@ -114,6 +114,8 @@ static ocf_device_facts facts_of(device_id id, size_t learnt) {
   ocf_device_facts_init(&facts, &info);
   for (int k = 0; k < OCF_KERNEL_COUNT; k++)
     facts.kernel_max_workgroup[k] = learnt;
+  /* NVIDIA's driver lists cl_nv_compiler_options (the context reads it from the device) */
+  facts.nv_compiler_options = id == H200;
   return facts;
 }
 
@@ -159,13 +161,18 @@ static void plan_shape(const ocf_plan *plan, char *out, size_t capacity) {
 }
 
 /* A value of the plan by name: an upper-case name is a -D value, parts / part_vecs / scratch /
-   local_mem / fixed the plan's fields. -1 when the plan has no such value. */
+   local_mem / fixed / splits / k_split / swapped / max_regs the plan's fields. -1 when the plan
+   has no such value. */
 static long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "parts") == 0) return (long long)plan->parts;
   if (strcmp(name, "part_vecs") == 0) return (long long)plan->part_vecs;
   if (strcmp(name, "scratch") == 0) return (long long)plan->scratch_bytes;
   if (strcmp(name, "local_mem") == 0) return (long long)plan->local_mem_bytes;
   if (strcmp(name, "fixed") == 0) return plan->fixed_workgroup;
+  if (strcmp(name, "splits") == 0) return (long long)plan->splits;
+  if (strcmp(name, "k_split") == 0) return (long long)plan->k_split;
+  if (strcmp(name, "swapped") == 0) return plan->swapped;
+  if (strcmp(name, "max_regs") == 0) return plan->max_registers;
   return ocf_plan_define_value(plan, name, -1);
 }
 
@@ -664,131 +671,262 @@ typedef struct matmul_case {
   size_t off; /* A's offset */
   int variant;
   const char *shape, *values;
+  size_t batch;  /* 1: one product; more: packed strides */
+  int precision; /* ocf_precision, 0: FP32 */
 } matmul_case;
 
 /*
- * Rules (cl/matmul.cl, src/tuning/tuning.h, src/plan/plan_matmul.c): the first tile set in use
- * that makes at least fill x compute units workgroups of C, else the last. matmul_tiled_fast
- * when every offset and leading dimension is a multiple of 4 and m, n, k are multiples of the
- * tile (MWG = MDIMC x MWI, NWG = NDIMC x NWI) and of the K slice KWG; matmul_tiled_mixed when
- * only the alignment holds; matmul_tiled otherwise or when asked for; matmul_naive (one output
- * a work-item, the chosen set's workgroup) for the baseline. The grid: a workgroup of
- * NDIMC x MDIMC work-items a tile, so "wg=NDIMCxMDIMC groups=(n tiles)x(m tiles)".
- * A set whose workgroup does not fit the kernel's limit keeps its tile with fewer work-items
- * of more outputs each (at most 16 rows or columns, 256 accumulators), halving the larger
- * dimension first (N on a tie).
+ * Rules (cl/matmul.cl, cl/matmul_skinny.cl, src/tuning/schema_matmul.c, src/plan/plan_matmul.c):
  *
- * Sets: H200 fill=1, 128 x 128 tiles (16 x 16 work-items of 8 x 8, KWG 8), 64 x 64 (16 x 16
- * of 4 x 4, KWG 16), 32 x 32 (8 x 8 of 4 x 4, KWG 16): 132 workgroups needed. AMD as H200 but
- * KWG 16 everywhere, 60 needed. Intel fill=1: 64 x 64 (8 x 16 of 8 x 4), 32 x 32 (8 x 8 of
- * 4 x 4), 96 needed. CPUs and the fallbacks fill=2: 32 x 32 (8 x 8 of 4 x 4), 16 x 16 (4 x 4
- * of 4 x 4), KWG 16.
+ * Skinny: a short side of C (min(m, n)) of 1 to skinny_max = 16 with a long side of at least
+ * skinny_long_min (256; CPUs 16) takes cl/matmul_skinny.cl, the operands swapped when the short
+ * side is m (then X is op(B)^T). RL row lanes own 4 rows each: a block of 4 RL rows a workgroup
+ * of sk_wg work-items. RL is sk_rl_k when X is k-contiguous (not transposed A; transposed B when
+ * swapped), sk_rl_r when it is row-contiguous; from a short side of sk_wide_min = 8 on, the wide
+ * path (WIDE=1) with sk_rl_w = 32 row lanes when its two staging buffers fit in local memory:
+ * 2 x (X chunk + V chunk) floats, the X chunk 4 RL x 33 (k-contiguous) or 32 x (4 RL + 4), the
+ * V chunk 32 x the short side rounded up to 4 (H200, k-contiguous, 16 columns:
+ * 2 x (4224 + 512) x 4 = 37888 bytes). K is split when the row blocks (x batch) give fewer
+ * than sk_fill x compute units workgroups and k >= 2 sk_split_min: ceil(wanted / blocks) splits
+ * (at most k / sk_split_min and 64) of a multiple of 4, matmul_skinny_split then
+ * matmul_skinny_reduce (one work-item an element of C).
+ *
+ * Tiled: the first tile set in use whose tiles (x batch) make at least fill x compute units
+ * workgroups of C, with at least min_eff = 50 % of its padded tiles inside C, else the last.
+ * A set short of the fill is still taken with K split when k >= 2 split_k_min and
+ * floor(split_fill x compute units / workgroups) >= 2: that many splits (at most
+ * k / split_k_min and split_max), of a multiple of KWG, matmul_tiled_split + matmul_reduce.
+ * matmul_tiled_fast when m, n, k are multiples of the tile (MWG = MDIMC x MWI,
+ * NWG = NDIMC x NWI) and of the K slice KWG, matmul_tiled_mixed otherwise; an operand whose
+ * offset or leading dimension is not a multiple of 4 takes element-aligned loads (A_VEC=0 ...)
+ * in either. matmul_tiled when asked for (never split), matmul_naive (one output a work-item,
+ * the chosen set's workgroup) for the baseline. The grid: "wg=NDIMCxMDIMC
+ * groups=(n tiles x splits x batch)x(m tiles)". A set whose workgroup does not fit the kernel's
+ * limit keeps its tile with fewer work-items of more outputs each (at most 16 rows or columns,
+ * 256 accumulators), halving the larger dimension first (N on a tie). 3XTF32 stages two parts
+ * of every input: twice the local memory. Where the compiler takes a register cap (the H200),
+ * both programs are built with max_regs.
+ *
+ * Rows: H200 fill=1 (132 workgroups wanted), 128 x 128 tiles (16 x 16 work-items of 8 x 8,
+ * KWG 8, 2-wide local reads), 64 x 64 (16 x 16 of 4 x 4, KWG 16), 32 x 32 (8 x 8 of 4 x 4),
+ * 16 x 16 (8 x 8 of 2 x 2); split_k_min 1024, split_fill 2 (264), split_max 16; skinny
+ * sk_wg 256, sk_rl_k 8, sk_rl_r 16, sk_fill 4 (528), sk_split_min 512; max_regs 128. AMD as
+ * H200 but KWG 16 everywhere and 4-wide reads, 60 needed. Intel fill=1: 64 x 64 (8 x 16 of
+ * 8 x 4), 32 x 32 (8 x 8 of 4 x 4), 96 needed. CPUs and the fallbacks fill=2: 32 x 32 (8 x 8 of
+ * 4 x 4), 16 x 16 (4 x 4 of 4 x 4), KWG 16; skinny sk_wg 64, sk_rl_k 8, sk_rl_r 16, sk_fill 2;
+ * CPUs also split_k_min and sk_split_min 128, skinny_long_min 16.
  */
 static const matmul_case matmul_cases[] = {
     /* H200: 128 x 128 tiles need ceil(n / 128)^2 >= 132: 1409 (12 x 12 = 144) takes them,
-       1408 (11 x 11 = 121) does not; 64 x 64 tiles need ceil(n / 64)^2 >= 132: 705 takes
-       them, 704 takes 32 x 32. Leading dimensions 1412 and 708 keep every row aligned. */
+       1408 (11 x 11 = 121) does not (and k = 1408 < 2 x 1024 does not split); 64 x 64 tiles
+       need ceil(n / 64)^2 >= 132: 705 takes them, 704 takes 32 x 32. Leading dimensions 1412
+       and 708 keep every row aligned. */
     {H200, 0, 0, 0, 1409, 1409, 1409, 1412, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=12x12",
-     "MDIMC=16 NDIMC=16 MWI=8 NWI=8 KWG=8"},
+     "MDIMC=16 NDIMC=16 MWI=8 NWI=8 KWG=8 VWM=2 VWN=2 max_regs=128 A_VEC=1 C_VEC=1", 1, 0},
     {H200, 0, 0, 0, 1408, 1408, 1408, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=22x22",
-     "MWI=4 NWI=4 KWG=16"},
+     "MWI=4 NWI=4 KWG=16 VWM=4", 1, 0},
     {H200, 0, 0, 0, 705, 705, 705, 708, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=12x12",
-     "MWI=4 NWI=4 KWG=16"},
+     "MWI=4 NWI=4 KWG=16", 1, 0},
     {H200, 0, 0, 0, 704, 704, 704, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=22x22",
-     "MDIMC=8 NDIMC=8 MWI=4 NWI=4 KWG=16"},
+     "MDIMC=8 NDIMC=8 MWI=4 NWI=4 KWG=16", 1, 0},
     /* Not square: one row of 128-tiles needs 132 of them along N: 16769 columns (ceil = 132)
        take 128 x 128 tiles, 16768 (131) take 64 x 64. */
     {H200, 0, 0, 0, 128, 16769, 128, 16772, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=132x1",
-     "MWI=8 KWG=8"},
+     "MWI=8 KWG=8", 1, 0},
     {H200, 0, 0, 0, 128, 16768, 128, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=262x2",
-     "MWI=4 KWG=16"},
-    /* Fast, mixed, general: whole tiles and slices aligned; k not a multiple of KWG 8 (4092);
-       an offset or a leading dimension not a multiple of 4; the general variant. */
+     "MWI=4 KWG=16", 1, 0},
+    /* Fast and mixed: whole tiles and slices; k not a multiple of KWG 8 (4092). An offset or a
+       leading dimension not a multiple of 4 keeps the kernel and loads that operand element
+       by element; the general kernel only when asked for. */
     {H200, 0, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
-     "MWI=8 NWI=8 KWG=8 VWM=4 VWN=4 PADA=4 PADB=4 TRANS_A=0 TRANS_B=0 local_mem=16896"},
+     "MWI=8 NWI=8 KWG=8 VWM=2 VWN=2 PADA=4 PADB=4 TRANS_A=0 TRANS_B=0 local_mem=16896 "
+     "A_VEC=1 B_VEC=1 C_VEC=1 SPLIT_K=0 max_regs=128",
+     1, 0},
     {H200, 0, 0, 0, 4096, 4096, 4092, 0, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=32x32",
-     "KWG=8"},
-    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 1, AUTO, "matmul_tiled wg=16x16 groups=32x32", "KWG=8"},
-    {H200, 0, 0, 0, 4096, 4096, 4096, 4098, 0, AUTO, "matmul_tiled wg=16x16 groups=32x32", "KWG=8"},
-    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 0, GENERAL, "matmul_tiled wg=16x16 groups=32x32", "KWG=8"},
+     "KWG=8", 1, 0},
+    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 1, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "A_VEC=0 B_VEC=1 C_VEC=1", 1, 0},
+    {H200, 0, 0, 0, 4096, 4096, 4096, 4098, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "A_VEC=0 B_VEC=0 C_VEC=0", 1, 0},
+    {H200, 0, 0, 0, 4095, 4095, 4095, 0, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=32x32",
+     "A_VEC=0 B_VEC=0 C_VEC=0", 1, 0},
+    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 0, GENERAL, "matmul_tiled wg=16x16 groups=32x32", "KWG=8",
+     1, 0},
     /* k = 0 (or alpha = 0): whole tiles, no K slice to run: the fast kernel. */
     {H200, 0, 0, 0, 4096, 4096, 0, 4096, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
-     "KWG=8"},
+     "KWG=8", 1, 0},
     /* Transposes reach the kernel as defines. */
     {H200, 0, 1, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
-     "TRANS_A=1 TRANS_B=0"},
+     "TRANS_A=1 TRANS_B=0", 1, 0},
     {H200, 0, 0, 1, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
-     "TRANS_A=0 TRANS_B=1"},
+     "TRANS_A=0 TRANS_B=1", 1, 0},
+    /* 3XTF32 stages the big and small parts: twice 16896 bytes. */
+    {H200, 0, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
+     "PRECISION=2 local_mem=33792", 1, OCF_PRECISION_3XTF32},
     /* The baseline: the set of the shape (1000: 8 x 8 = 64 big tiles, 16 x 16 = 256 medium),
        one output a work-item, no local memory. */
     {H200, 0, 0, 0, 1000, 1000, 1000, 0, 0, BASELINE, "matmul_naive wg=16x16 groups=63x63",
-     "local_mem=0"},
+     "local_mem=0", 1, 0},
     /* Under the learnt 256 nothing changes; under 128 the big tile keeps its size with 8 x 16
        work-items of 8 x 16 outputs. */
     {H200, 256, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
-     "MWI=8 NWI=8"},
+     "MWI=8 NWI=8", 1, 0},
     {H200, 256, 0, 0, 704, 704, 704, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=22x22",
-     "MWI=4 NWI=4"},
+     "MWI=4 NWI=4", 1, 0},
     {H200, 128, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=8x16 groups=32x32",
-     "MDIMC=16 NDIMC=8 MWI=8 NWI=16"},
+     "MDIMC=16 NDIMC=8 MWI=8 NWI=16", 1, 0},
 
-    /* PoCL, 2 x 2 = 4 workgroups wanted: 33 (2 x 2 tiles of 32) takes 32 x 32, 32 takes
-       16 x 16; 33's leading dimensions are not multiples of 4: general. */
-    {POCL, 0, 0, 0, 33, 33, 33, 0, 0, AUTO, "matmul_tiled wg=8x8 groups=2x2", "MWI=4 KWG=16"},
+    /* H200 split K. 1024^2: 64 big tiles; floor(264 / 64) = 4 splits of 4096 (256 workgroups,
+       one wave), scratch 4 x 1024 x 1024 floats; the reduce 1024^2 / 256 groups. k = 2047 is
+       short of two ranges of 1024: no split, the 64-tiles (256 of them); k = 2048 holds two:
+       2 splits. 1408^2 x 4096: 121 tiles, floor(264 / 121) = 2 splits. 512^2 x 65536: 16
+       tiles, 16 splits (split_max) of 4096. */
+    {H200, 0, 0, 0, 1024, 1024, 16384, 0, 0, AUTO,
+     "matmul_tiled_split wg=16x16 groups=32x8 + matmul_reduce wg=256 groups=4096",
+     "splits=4 k_split=4096 SPLIT_K=1 REDUCE_WG=256 scratch=16777216 MWI=8", 1, 0},
+    {H200, 0, 0, 0, 1024, 1024, 2047, 0, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=16x16",
+     "MWI=4 splits=1 SPLIT_K=0", 1, 0},
+    {H200, 0, 0, 0, 1024, 1024, 2048, 0, 0, AUTO,
+     "matmul_tiled_split wg=16x16 groups=16x8 + matmul_reduce wg=256 groups=4096",
+     "splits=2 k_split=1024", 1, 0},
+    {H200, 0, 0, 0, 1408, 1408, 4096, 0, 0, AUTO,
+     "matmul_tiled_split wg=16x16 groups=22x11 + matmul_reduce wg=256 groups=7744",
+     "splits=2 k_split=2048", 1, 0},
+    {H200, 0, 0, 0, 512, 512, 65536, 0, 0, AUTO,
+     "matmul_tiled_split wg=16x16 groups=64x4 + matmul_reduce wg=256 groups=1024",
+     "splits=16 k_split=4096", 1, 0},
+    /* The general variant never splits: the set that fills without, the 64-tiles. */
+    {H200, 0, 0, 0, 1024, 1024, 16384, 0, 0, GENERAL, "matmul_tiled wg=16x16 groups=16x16",
+     "MWI=4 splits=1", 1, 0},
+
+    /* H200 skinny, 8192 rows by a short side, k = 8192. 16 columns: the wide path, 32 row
+       lanes, 128-row blocks: 64 < 528 wanted, ceil(528 / 64) = 9 splits of 912; 17 columns
+       are tiled (the 32 x 32 set, the first with half its padded tiles in C: 53 %). 8
+       columns: the wide path too (local 2 x (4224 + 256) floats); 7: the narrow path,
+       8 row lanes, 256 blocks, 3 splits of 2732. */
+    {H200, 0, 0, 0, 8192, 16, 8192, 0, 0, AUTO,
+     "matmul_skinny_split wg=256 groups=576 + matmul_skinny_reduce wg=256 groups=512",
+     "N_SMALL=16 WIDE=1 RL=32 KC=32 X_KCONT=1 X_VEC=1 splits=9 k_split=912 SPLIT=1 swapped=0 "
+     "local_mem=37888 max_regs=128",
+     1, 0},
+    {H200, 0, 0, 0, 8192, 17, 8192, 0, 0, AUTO, "matmul_tiled_mixed wg=8x8 groups=1x256",
+     "MDIMC=8 NDIMC=8 MWI=4 NWI=4", 1, 0},
+    {H200, 0, 0, 0, 8192, 8, 8192, 0, 0, AUTO,
+     "matmul_skinny_split wg=256 groups=576 + matmul_skinny_reduce wg=256 groups=256",
+     "N_SMALL=8 WIDE=1 RL=32 splits=9 local_mem=35840", 1, 0},
+    {H200, 0, 0, 0, 8192, 7, 8192, 0, 0, AUTO,
+     "matmul_skinny_split wg=256 groups=768 + matmul_skinny_reduce wg=256 groups=224",
+     "N_SMALL=7 WIDE=0 RL=8 splits=3 k_split=2732 local_mem=16384", 1, 0},
+    /* Transposed A: X row-contiguous, staged k-rows of 4 x 32 + 4 floats (the same 37888). */
+    {H200, 0, 1, 0, 8192, 16, 8192, 0, 0, AUTO,
+     "matmul_skinny_split wg=256 groups=576 + matmul_skinny_reduce wg=256 groups=512",
+     "X_KCONT=0 WIDE=1 RL=32 local_mem=37888", 1, 0},
+    /* A short m: the operands swapped, X = B^T row-contiguous (k-contiguous when B is
+       transposed). One row: the narrow path, 16 row lanes row-contiguous (128 blocks, 5 splits
+       of 1640), 8 k-contiguous (256 blocks, 3 splits). */
+    {H200, 0, 0, 0, 16, 8192, 8192, 0, 0, AUTO,
+     "matmul_skinny_split wg=256 groups=576 + matmul_skinny_reduce wg=256 groups=512",
+     "swapped=1 X_KCONT=0 N_SMALL=16 WIDE=1", 1, 0},
+    {H200, 0, 0, 0, 1, 8192, 8192, 0, 0, AUTO,
+     "matmul_skinny_split wg=256 groups=640 + matmul_skinny_reduce wg=256 groups=32",
+     "swapped=1 X_KCONT=0 RL=16 splits=5 k_split=1640", 1, 0},
+    {H200, 0, 0, 1, 1, 8192, 8192, 0, 0, AUTO,
+     "matmul_skinny_split wg=256 groups=768 + matmul_skinny_reduce wg=256 groups=32",
+     "swapped=1 X_KCONT=1 RL=8 splits=3", 1, 0},
+    /* The long side's edge: 256 rows take the skinny kernels (8 blocks of 32, K too short to
+       split), 255 the tiles: no set has half its padded tiles in C, so the last (16 x 16). */
+    {H200, 0, 0, 0, 256, 4, 64, 0, 0, AUTO, "matmul_skinny wg=256 groups=8",
+     "N_SMALL=4 WIDE=0 SPLIT=0 splits=1", 1, 0},
+    {H200, 0, 0, 0, 255, 4, 64, 0, 0, AUTO, "matmul_tiled_mixed wg=8x8 groups=1x16", "MWI=2 NWI=2",
+     1, 0},
+    /* Batches: 64^3 x 1024 on the 64-tiles (the 128-tiles fill a quarter), one a product;
+       16^3 x 4096 on the 16-tiles; 300 x 2 x 100 by 8 on the skinny kernels, 10 x 8 blocks. */
+    {H200, 0, 0, 0, 64, 64, 64, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=1024x1",
+     "MWI=4 NWI=4", 1024, 0},
+    {H200, 0, 0, 0, 16, 16, 16, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=4096x1", "MWI=2 NWI=2",
+     4096, 0},
+    {H200, 0, 0, 0, 300, 2, 100, 0, 0, AUTO, "matmul_skinny wg=256 groups=80", "N_SMALL=2", 8, 0},
+
+    /* PoCL, 2 x 2 = 4 workgroups wanted: 33 fills less than half of either set's padded
+       tiles (2 x 2 tiles of 32: 27 %; 3 x 3 of 16: 47 %), so the last set, mixed with every
+       operand element-aligned; 32 takes 16 x 16 (the 32-tiles make only 1). No register cap
+       off NVIDIA. */
+    {POCL, 0, 0, 0, 33, 33, 33, 0, 0, AUTO, "matmul_tiled_mixed wg=4x4 groups=3x3",
+     "MWI=4 KWG=16 A_VEC=0 B_VEC=0 C_VEC=0 max_regs=0", 1, 0},
     {POCL, 0, 0, 0, 32, 32, 32, 0, 0, AUTO, "matmul_tiled_fast wg=4x4 groups=2x2",
-     "MDIMC=4 NDIMC=4 MWI=4 NWI=4"},
-    {POCL, 0, 0, 0, 36, 36, 36, 0, 0, AUTO, "matmul_tiled_mixed wg=8x8 groups=2x2", "MDIMC=8"},
-    {POCL, 0, 0, 0, 512, 512, 512, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=16x16", "MDIMC=8"},
-    {POCL, 0, 0, 0, 255, 257, 129, 0, 0, AUTO, "matmul_tiled wg=8x8 groups=9x8", "MDIMC=8"},
+     "MDIMC=4 NDIMC=4 MWI=4 NWI=4", 1, 0},
+    /* 36 fills 32 % of 2 x 2 tiles of 32, 56 % of 3 x 3 of 16: set 1. */
+    {POCL, 0, 0, 0, 36, 36, 36, 0, 0, AUTO, "matmul_tiled_mixed wg=4x4 groups=3x3", "MDIMC=4", 1,
+     0},
+    {POCL, 0, 0, 0, 512, 512, 512, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=16x16", "MDIMC=8",
+     1, 0},
+    {POCL, 0, 0, 0, 255, 257, 129, 0, 0, AUTO, "matmul_tiled_mixed wg=8x8 groups=9x8", "MDIMC=8", 1,
+     0},
+    /* PoCL skinny from a long side of 16: 100 x 3 in 4 blocks of 32 rows (4 wanted: no
+       split); 15 x 3 tiled; 100 x 12 on the wide path, one block of 128 rows, staging
+       2 x (4224 + 384) floats; 40 x 1 x 3000 split (2 blocks, k >= 2 x 128): 2 splits of
+       1500. */
+    {POCL, 0, 0, 0, 100, 3, 50, 0, 0, AUTO, "matmul_skinny wg=64 groups=4",
+     "RL=8 WIDE=0 max_regs=0", 1, 0},
+    {POCL, 0, 0, 0, 15, 3, 50, 0, 0, AUTO, "matmul_tiled_mixed wg=4x4 groups=1x1", "MWI=4", 1, 0},
+    {POCL, 0, 0, 0, 100, 12, 50, 0, 0, AUTO, "matmul_skinny wg=64 groups=1",
+     "RL=32 WIDE=1 local_mem=36864", 1, 0},
+    {POCL, 0, 0, 0, 40, 1, 3000, 0, 0, AUTO,
+     "matmul_skinny_split wg=64 groups=4 + matmul_skinny_reduce wg=64 groups=1",
+     "swapped=0 splits=2 k_split=1500", 1, 0},
 
     /* llvmpipe, 8 x 2 = 16 wanted. Before its first build the CPU sets as they are; under its
        32, the 8 x 8 set has 8 x 4 work-items of 4 x 8 (tile kept), the 4 x 4 set fits. */
     {LLVMPIPE, 0, 0, 0, 128, 128, 128, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=4x4",
-     "MDIMC=8 NDIMC=8"},
+     "MDIMC=8 NDIMC=8", 1, 0},
     {LLVMPIPE, 32, 0, 0, 128, 128, 128, 0, 0, AUTO, "matmul_tiled_fast wg=4x8 groups=4x4",
-     "MDIMC=8 NDIMC=4 MWI=4 NWI=8"},
+     "MDIMC=8 NDIMC=4 MWI=4 NWI=8", 1, 0},
     {LLVMPIPE, 32, 0, 0, 96, 96, 96, 0, 0, AUTO, "matmul_tiled_fast wg=4x4 groups=6x6",
-     "MDIMC=4 NDIMC=4"},
+     "MDIMC=4 NDIMC=4", 1, 0},
 
     /* Apple's CPU: one work-item along M (its item sizes are 1024 x 1 x 1), so each set's
        work-items along M hand their rows to one (4 x 4 of 4 x 4: 1 x 4 of 16 x 4); under a
        kernel limit of 1 both sets become one work-item of 16 x 16 outputs. 12 x 2 = 24 wanted:
        64 x 64 makes 16 workgroups of either set, so the last set. */
     {APPLE_CPU, 0, 0, 0, 64, 64, 64, 0, 0, AUTO, "matmul_tiled_fast wg=4x1 groups=4x4",
-     "MDIMC=1 NDIMC=4 MWI=16 NWI=4"},
+     "MDIMC=1 NDIMC=4 MWI=16 NWI=4", 1, 0},
     {APPLE_CPU, 1, 0, 0, 64, 64, 64, 0, 0, AUTO, "matmul_tiled_fast wg=1x1 groups=4x4",
-     "MDIMC=1 NDIMC=1 MWI=16 NWI=16"},
+     "MDIMC=1 NDIMC=1 MWI=16 NWI=16", 1, 0},
     {APPLE_CPU, 1, 0, 0, 256, 256, 256, 0, 0, AUTO, "matmul_tiled_fast wg=1x1 groups=16x16",
-     "MDIMC=1 NDIMC=1 MWI=16 NWI=16"},
+     "MDIMC=1 NDIMC=1 MWI=16 NWI=16", 1, 0},
 
     /* Mali, fallbacks, 12 x 2 = 24 wanted. Under 32: the 8 x 8 set as 8 x 4 of 4 x 8; under 8:
        4 x 2 of 8 x 16 (tile kept); the 4 x 4 set as 4 x 2 of 4 x 8. */
     {MALI, 32, 0, 0, 256, 256, 256, 0, 0, AUTO, "matmul_tiled_fast wg=4x8 groups=8x8",
-     "MDIMC=8 NDIMC=4 MWI=4 NWI=8 local_mem=9216"},
+     "MDIMC=8 NDIMC=4 MWI=4 NWI=8 local_mem=9216", 1, 0},
     {MALI, 8, 0, 0, 256, 256, 256, 0, 0, AUTO, "matmul_tiled_fast wg=2x4 groups=8x8",
-     "MDIMC=4 NDIMC=2 MWI=8 NWI=16"},
+     "MDIMC=4 NDIMC=2 MWI=8 NWI=16", 1, 0},
     {MALI, 8, 0, 0, 64, 64, 64, 0, 0, AUTO, "matmul_tiled_fast wg=2x4 groups=4x4",
-     "MDIMC=4 NDIMC=2 MWI=4 NWI=8"},
+     "MDIMC=4 NDIMC=2 MWI=4 NWI=8", 1, 0},
+    /* Mali's 16 KiB cannot hold the wide path's staging (36 KiB for 12 columns): the narrow
+       path, 8 row lanes, 10 blocks of 32 rows. */
+    {MALI, 0, 0, 0, 300, 12, 50, 0, 0, AUTO, "matmul_skinny wg=64 groups=10",
+     "WIDE=0 RL=8 local_mem=4096", 1, 0},
 
     /* AMD, 60 wanted: 128-tiles from ceil(n / 128)^2 >= 60 (897: 8 x 8), 64-tiles from
        ceil(n / 64)^2 >= 60 (449), 32-tiles below. Its big set reads K in slices of 16. */
     {AMD_GPU, 0, 0, 0, 897, 897, 897, 900, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=8x8",
-     "MWI=8 NWI=8 KWG=16 local_mem=33792"},
+     "MWI=8 NWI=8 KWG=16 local_mem=33792", 1, 0},
     {AMD_GPU, 0, 0, 0, 896, 896, 896, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=14x14",
-     "MWI=4 NWI=4"},
+     "MWI=4 NWI=4", 1, 0},
     {AMD_GPU, 0, 0, 0, 449, 449, 449, 452, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=8x8",
-     "MWI=4 NWI=4"},
+     "MWI=4 NWI=4", 1, 0},
     {AMD_GPU, 0, 0, 0, 448, 448, 448, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=14x14",
-     "MDIMC=8 NDIMC=8"},
+     "MDIMC=8 NDIMC=8", 1, 0},
     {AMD_GPU_1024, 0, 0, 0, 4096, 4096, 4096, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=32x32",
-     "MWI=8 NWI=8"},
+     "MWI=8 NWI=8", 1, 0},
 
     /* Intel, 96 wanted: 64-tiles (8 x 16 work-items of 8 x 4) from ceil(n / 64)^2 >= 96 (577:
        10 x 10), 32-tiles below. */
     {INTEL_GPU, 0, 0, 0, 577, 577, 577, 580, 0, AUTO, "matmul_tiled_mixed wg=8x16 groups=10x10",
-     "MDIMC=16 NDIMC=8 MWI=4 NWI=8 KWG=16"},
+     "MDIMC=16 NDIMC=8 MWI=4 NWI=8 KWG=16", 1, 0},
     {INTEL_GPU, 0, 0, 0, 576, 576, 576, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=18x18",
-     "MDIMC=8 NDIMC=8 MWI=4 NWI=4"},
+     "MDIMC=8 NDIMC=8 MWI=4 NWI=4", 1, 0},
 };
 
 /* The call for a row-major m x n x k product with every leading dimension `ld` (0: tight). */
@@ -811,19 +949,30 @@ static ocf_matmul_call matmul_call(int trans_a, int trans_b, size_t m, size_t n,
   return call;
 }
 
+static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
+                                     const ocf_matmul_call *c, const ocf_device_facts *facts);
+
 static void test_plan_matmul_table(void **state) {
   (void)state;
   for (size_t i = 0; i < ARRAY_LEN(matmul_cases); i++) {
     const matmul_case *c = &matmul_cases[i];
     ocf_device_facts facts = facts_of(c->device, c->learnt);
     ocf_tuning_values tuning = tuning_of(&facts, c->device, OCF_OP_MATMUL);
-    const ocf_matmul_call call =
+    ocf_matmul_call call =
         matmul_call(c->trans_a, c->trans_b, c->m, c->n, c->k, c->ld, c->off, c->variant, 0);
+    if (c->batch > 1) { /* packed products */
+      call.batch = c->batch;
+      call.stride_a = call.lda * (call.trans_a ? call.k : call.m);
+      call.stride_b = call.ldb * (call.trans_b ? call.n : call.k);
+      call.stride_c = call.ldc * call.m;
+    }
+    call.precision = (ocf_precision)c->precision;
     ocf_plan plan;
     char what[160];
     snprintf(what, sizeof what, "matmul case %zu on %s (limit %zu), %zu x %zu x %zu", i,
              devices[c->device].name, c->learnt, c->m, c->n, c->k);
     expect_plan(what, ocf_plan_matmul(&facts, &tuning, &call, &plan), &plan, c->shape, c->values);
+    check_matmul_assumptions(what, &plan, &call, &facts);
   }
 }
 
@@ -1181,20 +1330,84 @@ static void check_softmax_assumptions(const char *what, const ocf_plan *plan,
   }
 }
 
+/* Whether an fp32 operand's offset, leading dimension and batch stride allow aligned 4-wide
+   vector accesses (the X_VEC = 1 of cl/matmul.cl and cl/matmul_skinny.cl). */
+static int vec_aligned(size_t off, size_t ld, size_t stride, size_t batch) {
+  return off % 4 == 0 && ld % 4 == 0 && (batch <= 1 || stride % 4 == 0);
+}
+
+/* cl/matmul_skinny.cl: C's short side (at most 16) as N_SMALL, the operands swapped when it is
+   m; WG work-items in every step, RL row lanes dividing it, 4 RL rows a workgroup; the grid is
+   row blocks x splits x batch; K ranges of a multiple of 4 covering K, each split's sums in
+   scratch; aligned vector loads only where the operand allows them; the wide path's k lanes
+   dividing its chunk of KC, its two staging buffers in the local memory planned. */
+static void check_skinny_assumptions(const char *what, const ocf_plan *plan,
+                                     const ocf_matmul_call *c, size_t batch) {
+  const int swapped = c->m < c->n;
+  const size_t rows = swapped ? c->n : c->m, small = swapped ? c->m : c->n;
+  long long wg = define_of(plan, "WG"), rl = define_of(plan, "RL"), kc = define_of(plan, "KC");
+  ASSUME(plan->swapped == swapped && define_of(plan, "N_SMALL") == (long long)small && small <= 16,
+         "\n");
+  ASSUME(wg >= 1 && rl >= 1 && wg % rl == 0 && (rl & (rl - 1)) == 0, "\n");
+  for (unsigned s = 0; s < plan->step_count; s++)
+    ASSUME(plan->steps[s].dims == 1 && plan->steps[s].local[0] == (size_t)wg, "  step %u\n", s);
+  const size_t blocks = (rows + 4 * (size_t)rl - 1) / (4 * (size_t)rl);
+  ASSUME(plan->steps[0].global[0] == (blocks ? blocks : 1) * plan->splits * batch * (size_t)wg,
+         "\n");
+  ASSUME(define_of(plan, "SPLIT") == (plan->splits > 1), "\n");
+  if (plan->splits > 1) {
+    ASSUME(plan->step_count == 2 && plan->steps[0].kernel == OCF_KERNEL_MATMUL_SKINNY_SPLIT &&
+               plan->steps[1].kernel == OCF_KERNEL_MATMUL_SKINNY_REDUCE,
+           "\n");
+    ASSUME(plan->k_split % 4 == 0 && (plan->splits - 1) * plan->k_split < c->k &&
+               plan->splits * plan->k_split >= c->k,
+           "\n");
+    ASSUME(plan->scratch_bytes >= plan->splits * rows * small * batch * sizeof(float), "\n");
+    ASSUME(plan->steps[1].global[0] >= rows * small * batch, "\n");
+  } else {
+    ASSUME(plan->step_count == 1 && plan->steps[0].kernel == OCF_KERNEL_MATMUL_SKINNY, "\n");
+  }
+  /* X is B's buffer when swapped, else A's; V the other */
+  const size_t x_off = swapped ? c->b_off : c->a_off, x_ld = swapped ? c->ldb : c->lda;
+  const size_t x_stride = swapped ? c->stride_b : c->stride_a;
+  if (define_of(plan, "X_VEC")) ASSUME(vec_aligned(x_off, x_ld, x_stride, batch), "\n");
+  ASSUME(define_of(plan, "X_KCONT") == (swapped ? c->trans_b != 0 : c->trans_a == 0), "\n");
+  ASSUME(plan->local_mem_bytes >= (size_t)wg * 16 * sizeof(float), "\n");
+  if (define_of(plan, "WIDE") == 1) {
+    const size_t xs = define_of(plan, "X_KCONT") ? 4 * (size_t)rl * ((size_t)kc + 1)
+                                                 : (size_t)kc * (4 * (size_t)rl + 4);
+    ASSUME(kc % 4 == 0 && kc % (wg / rl) == 0, "\n");
+    ASSUME(plan->local_mem_bytes >= 2 * (xs + (size_t)kc * ((small + 3) / 4 * 4)) * sizeof(float),
+           "\n");
+  }
+}
+
 /* cl/matmul.cl: an NDIMC x MDIMC workgroup; the tiling rules (tiles multiples of 4, whole
    vectors, K slices of 4, at most 256 accumulators and 16 rows or columns a work-item), the
-   local memory the tiles take, a grid covering C, and the fast and mixed kernels' conditions. */
+   local memory the tiles take (twice for 3XTF32, which stages two parts of each input), a grid
+   of tiles x splits x batch covering C, the fast kernel only for whole tiles and K slices,
+   aligned vector loads only where the operand allows them; split K: K ranges of whole K slices
+   covering K, scratch for every split's C, the reduce over every element; the skinny program
+   only for a short side of at most 16; a register cap only where the compiler takes one. */
 static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
-                                     const ocf_matmul_call *c) {
+                                     const ocf_matmul_call *c, const ocf_device_facts *facts) {
+  const size_t batch = c->batch ? c->batch : 1;
+  ASSUME(plan->max_registers == 0 || facts->nv_compiler_options, "\n");
+  if (plan->program == OCF_PROGRAM_MATMUL_SKINNY) {
+    ASSUME(c->variant == AUTO && (c->m <= 16 || c->n <= 16) && c->m > 0 && c->n > 0, "\n");
+    check_skinny_assumptions(what, plan, c, batch);
+    return;
+  }
+  ASSUME(plan->program == OCF_PROGRAM_MATMUL, "\n");
   const ocf_plan_step *st = &plan->steps[0];
   long long mdimc = define_of(plan, "MDIMC"), ndimc = define_of(plan, "NDIMC");
-  ASSUME(plan->step_count == 1 && st->dims == 2, "\n");
+  ASSUME(st->dims == 2, "\n");
   ASSUME((size_t)ndimc == st->local[0] && (size_t)mdimc == st->local[1], "\n");
   ASSUME(define_of(plan, "TRANS_A") == (c->trans_a != 0) &&
              define_of(plan, "TRANS_B") == (c->trans_b != 0),
          "\n");
   if (st->kernel == OCF_KERNEL_MATMUL_NAIVE) {
-    ASSUME(st->global[0] >= c->n && st->global[1] >= c->m, "\n");
+    ASSUME(plan->step_count == 1 && st->global[0] >= c->n * batch && st->global[1] >= c->m, "\n");
     return;
   }
   long long mwi = define_of(plan, "MWI"), nwi = define_of(plan, "NWI"),
@@ -1202,18 +1415,36 @@ static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
             vwn = define_of(plan, "VWN"), pada = define_of(plan, "PADA"),
             padb = define_of(plan, "PADB");
   long long mwg = mdimc * mwi, nwg = ndimc * nwi;
+  const size_t parts = c->precision == OCF_PRECISION_3XTF32 ? 2 : 1;
   ASSUME(mwg % 4 == 0 && nwg % 4 == 0 && kwg % 4 == 0 && pada % 4 == 0 && padb % 4 == 0, "\n");
   ASSUME(mwi % vwm == 0 && nwi % vwn == 0 && mwi <= 16 && nwi <= 16 && mwi * nwi <= 256, "\n");
-  ASSUME(plan->local_mem_bytes == (size_t)(2 * kwg * (mwg + pada + nwg + padb)) * sizeof(float),
+  ASSUME(plan->local_mem_bytes ==
+             parts * (size_t)(2 * kwg * (mwg + pada + nwg + padb)) * sizeof(float),
          "\n");
-  ASSUME(st->global[0] / st->local[0] * (size_t)nwg >= c->n &&
-             st->global[1] / st->local[1] * (size_t)mwg >= c->m,
+  const size_t n_tiles = (c->n ? c->n + (size_t)nwg - 1 : (size_t)nwg) / (size_t)nwg;
+  const size_t m_tiles = (c->m ? c->m + (size_t)mwg - 1 : (size_t)mwg) / (size_t)mwg;
+  ASSUME(st->global[0] / st->local[0] == n_tiles * plan->splits * batch &&
+             st->global[1] / st->local[1] == m_tiles,
          "\n");
-  int aligned = c->a_off % 4 == 0 && c->b_off % 4 == 0 && c->c_off % 4 == 0 && c->lda % 4 == 0 &&
-                c->ldb % 4 == 0 && c->ldc % 4 == 0;
+  if (define_of(plan, "A_VEC")) ASSUME(vec_aligned(c->a_off, c->lda, c->stride_a, batch), "\n");
+  if (define_of(plan, "B_VEC")) ASSUME(vec_aligned(c->b_off, c->ldb, c->stride_b, batch), "\n");
+  if (define_of(plan, "C_VEC")) ASSUME(vec_aligned(c->c_off, c->ldc, c->stride_c, batch), "\n");
   if (st->kernel == OCF_KERNEL_MATMUL_TILED_FAST)
-    ASSUME(aligned && c->m % mwg == 0 && c->n % nwg == 0 && c->k % kwg == 0, "\n");
-  if (st->kernel == OCF_KERNEL_MATMUL_TILED_MIXED) ASSUME(aligned, "\n");
+    ASSUME(c->m % mwg == 0 && c->n % nwg == 0 && c->k % kwg == 0, "\n");
+  ASSUME(define_of(plan, "SPLIT_K") == (st->kernel == OCF_KERNEL_MATMUL_TILED_SPLIT), "\n");
+  if (st->kernel == OCF_KERNEL_MATMUL_TILED_SPLIT) {
+    ASSUME(c->variant == AUTO && plan->splits >= 2 && plan->k_split % (size_t)kwg == 0, "\n");
+    ASSUME((plan->splits - 1) * plan->k_split < c->k && plan->splits * plan->k_split >= c->k, "\n");
+    ASSUME(plan->scratch_bytes >=
+               plan->splits * c->m * ((c->n + 3) / 4 * 4) * batch * sizeof(float),
+           "\n");
+    ASSUME(plan->step_count == 2 && plan->steps[1].kernel == OCF_KERNEL_MATMUL_REDUCE &&
+               plan->steps[1].local[0] == (size_t)define_of(plan, "REDUCE_WG") &&
+               plan->steps[1].global[0] >= c->m * c->n * batch,
+           "\n");
+  } else {
+    ASSUME(plan->step_count == 1 && plan->splits == 1, "\n");
+  }
 }
 
 /* The devices as they are and with 16 KiB of local memory, before any build and under kernel
@@ -1228,10 +1459,13 @@ static void test_plan_defaults_always_fit(void **state) {
   static const size_t cols_list[] = {1,    7,    32,   128,  255,  256,   257,   1000,  1024,
                                      2048, 2049, 4096, 8192, 8193, 16384, 16385, 65536, 100003};
   static const layout *layouts[] = {&ALIGNED, &TIGHT, &IN_OFF_1, &LD_PLUS_2};
-  static const size_t mm_sizes[][3] = {{1, 1, 1},          {17, 19, 23},    {32, 32, 32},
-                                       {64, 64, 0},        {100, 75, 130},  {128, 256, 64},
-                                       {257, 129, 511},    {704, 704, 704}, {1000, 1000, 1000},
-                                       {2048, 2048, 2048}, {4096, 64, 4096}};
+  /* square, ragged, the skinny kernels both ways round (narrow and wide, split and not), long
+     K (split or not) */
+  static const size_t mm_sizes[][3] = {
+      {1, 1, 1},          {17, 19, 23},       {32, 32, 32},        {64, 64, 0},
+      {100, 75, 130},     {128, 256, 64},     {257, 129, 511},     {704, 704, 704},
+      {1000, 1000, 1000}, {2048, 2048, 2048}, {4096, 64, 4096},    {8192, 16, 8192},
+      {7, 3000, 700},     {300, 2, 100000},   {1024, 1024, 16384}, {512, 512, 65536}};
   static const size_t mm_lds[] = {0, 4100, 4097};
   static const int variants[] = {AUTO, GENERAL, BASELINE};
   unsigned long plans = 0;
@@ -1284,19 +1518,28 @@ static void test_plan_defaults_always_fit(void **state) {
           }
           for (size_t s = 0; s < ARRAY_LEN(mm_sizes); s++) {
             for (size_t ld = 0; ld < ARRAY_LEN(mm_lds); ld++) {
-              for (int t = 0; t < 4; t++) {
-                const ocf_matmul_call call =
-                    matmul_call(t & 1, t >> 1, mm_sizes[s][0], mm_sizes[s][1], mm_sizes[s][2],
+              for (int t = 0; t < 8; t++) {
+                /* t: the transposes, then one product in FP32 or a batch of 3 in 3XTF32 */
+                ocf_matmul_call call =
+                    matmul_call(t & 1, t >> 1 & 1, mm_sizes[s][0], mm_sizes[s][1], mm_sizes[s][2],
                                 mm_lds[ld], 0, variants[v], 0);
+                if (t >= 4) {
+                  call.batch = 3;
+                  call.stride_a = call.lda * (call.trans_a ? call.k : call.m) + 1;
+                  call.stride_b = call.ldb * (call.trans_b ? call.n : call.k);
+                  call.stride_c = call.ldc * call.m;
+                  call.precision = OCF_PRECISION_3XTF32;
+                }
                 snprintf(what, sizeof what,
                          "matmul on %s, local %llu, limit %zu: %zu x %zu x %zu, ld %zu, "
-                         "trans %d, variant %d",
+                         "trans %d, batch %zu, precision %d, variant %d",
                          devices[d].name, facts.local_mem_bytes, limits[l], mm_sizes[s][0],
-                         mm_sizes[s][1], mm_sizes[s][2], mm_lds[ld], t, variants[v]);
+                         mm_sizes[s][1], mm_sizes[s][2], mm_lds[ld], t & 3, call.batch,
+                         (int)call.precision, variants[v]);
                 ocf_status status = ocf_plan_matmul(&facts, &mm_t, &call, &plan);
                 expect_success(what, status);
                 check_fits(what, &plan, &facts);
-                check_matmul_assumptions(what, &plan, &call);
+                check_matmul_assumptions(what, &plan, &call, &facts);
                 plans++;
               }
             }
