@@ -82,7 +82,6 @@ static const candidate square_checks_8192[] = {
 static const candidate skinny_n1_checks[] = {
     {"old row lanes (32/64)", "sk_rl_k=32 sk_rl_r=64"},
     {"skinny unroll 4", "sk_unroll=4"},
-    {"skinny wg 128", "sk_wg=128"},
 };
 static const candidate skinny_wide_checks[] = {
     {"narrow path (sk_wide_min=0)", "sk_wide_min=0"},
@@ -116,11 +115,8 @@ static const candidate skinny_candidates[] = {
 
 static const candidate split_candidates[] = {
     {"no split", "split_k_min=0"},
-    {"split_k_min 256", "split_k_min=256"},
     {"split_k_min 512", "split_k_min=512"},
-    {"split_k_min 2048", "split_k_min=2048"},
     {"split fill 4", "split_fill=4"},
-    {"split_k_min 512 fill 4", "split_k_min=512 split_fill=4"},
 };
 
 typedef struct lab_shape {

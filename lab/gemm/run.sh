@@ -15,8 +15,8 @@ set -u
 root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${OUT:-/tmp/gemm-lab-out}
 build=${LAB_BUILD:-/tmp/gemm-lab-build}
-lab_seconds=${LAB_SECONDS:-95}
-peers_seconds=${PEERS_SECONDS:-35}
+lab_seconds=${LAB_SECONDS:-90}
+peers_seconds=${PEERS_SECONDS:-30}
 mkdir -p "$out"
 started=$SECONDS
 
@@ -35,7 +35,7 @@ timeout -k 5 "$lab_seconds" "$build/lab/gemm/gemm_lab" --budget $((lab_seconds -
 echo "gemm_lab exit status $? (124: cut by timeout)" >> "$out/lab.txt"
 
 timeout -k 5 "$peers_seconds" python3 "$root/lab/gemm/peers.py" --lab "$out/lab.csv" \
-  --budget $((peers_seconds - 12)) --out "$out/torch.csv" > "$out/peers.txt" 2> "$out/peers.err"
+  --budget $((peers_seconds - 10)) --out "$out/torch.csv" > "$out/peers.txt" 2> "$out/peers.err"
 echo "peers.py exit status $? (124: cut by timeout)" >> "$out/peers.txt"
 
 grep '^ptxas ' "$out/lab.txt"
