@@ -223,6 +223,7 @@ typedef struct lab_problem {
   cl_kernel unfused; /* the separate bias-and-activation kernel */
   /* the call being measured */
   int use_clblast, loop, separate;
+  int on_matrix_units; /* the plan runs cl/matmul_mma_nv.cl: its truncating sum's tolerance */
 } lab_problem;
 
 static cl_program unfused_program;
@@ -438,6 +439,7 @@ static int verify(void *state, tool_verdict *v, char *err, size_t errlen) {
       g.b = p->hb + bi * p->stride_b + (p->tb ? j * p->ldb : j);
       g.lda = p->lda, g.ldb = p->ldb;
       g.precision = p->use_clblast ? 0 : p->precision;
+      g.truncating_sum = !p->use_clblast && p->on_matrix_units;
       g.activation = p->act;
       g.bias_axis = p->bias_axis;
       g.bias = p->hbias + (p->bias_axis == OCF_BIAS_N ? j : i);
@@ -626,7 +628,9 @@ static void run_oclfuse(lab_env *env, const lab_shape *s, lab_problem *p, const 
   if (tuning_apply(env, override)) return;
   char plan[96];
   describe_plan(env, p, !p->separate, plan, sizeof plan);
+  p->on_matrix_units = strncmp(plan, "mma", 3) == 0;
   measure(env, s, p, variant, plan);
+  p->on_matrix_units = 0;
   tuning_apply(env, NULL);
 }
 
@@ -688,16 +692,27 @@ static void run_shape(lab_env *env, const lab_shape *s, lab_phase phase) {
     for (size_t i = 0; s->variants & V_SWEEP_SPLIT && i < OCF_ARRAY_LEN(split_candidates); i++)
       run_oclfuse(env, s, &p, split_candidates[i].label, split_candidates[i].values);
     if (s->variants & V_SWEEP_PRECISION) {
-      static const char *const names[] = {"fp32", "tf32 (SIMT)", "3xtf32 (SIMT)"};
-      for (int mode = 0; mode < 3; mode++) {
-        p.precision = (ocf_precision)mode;
-        run_oclfuse(env, s, &p, names[mode], NULL);
+      /* "mma=0" keeps the modes on the SIMT kernels where the matrix units would take them;
+         the matrix units' rows, with the library's own choice, beside them */
+      static const struct {
+        ocf_precision mode;
+        const char *label, *values;
+      } modes[] = {
+          {OCF_PRECISION_FP32, "fp32", NULL},
+          {OCF_PRECISION_TF32, "tf32 (SIMT)", "mma=0"},
+          {OCF_PRECISION_3XTF32, "3xtf32 (SIMT)", "mma=0"},
+          {OCF_PRECISION_3XTF32, "3xtf32 (SIMT) no reg cap", "mma=0 max_regs=0"},
+          {OCF_PRECISION_TF32, "tf32 (default plan)", NULL},
+          {OCF_PRECISION_3XTF32, "3xtf32 (default plan)", NULL},
+      };
+      for (size_t i = 0; i < OCF_ARRAY_LEN(modes); i++) {
+        p.precision = modes[i].mode;
+        run_oclfuse(env, s, &p, modes[i].label, modes[i].values);
       }
-      run_oclfuse(env, s, &p, "3xtf32 (SIMT) no reg cap", "max_regs=0");
       p.precision = OCF_PRECISION_FP32;
       if (problem_make_bf16(&p) == 0) {
         p.ab_dtype = OCF_BF16;
-        run_oclfuse(env, s, &p, "bf16 inputs (SIMT)", NULL);
+        run_oclfuse(env, s, &p, "bf16 inputs (SIMT)", "mma=0");
       }
     }
   }
@@ -725,8 +740,9 @@ static void ptxas_report(lab_env *env) {
        "set0.vwm=4 set0.vwn=4 max_regs=0"},
       {"square 4096 vw4 cap128", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_FP32,
        "set0.vwm=4 set0.vwn=4"},
-      {"square 4096 3xtf32", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_3XTF32, NULL},
-      {"square 4096 3xtf32 no cap", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_3XTF32, "max_regs=0"},
+      {"square 4096 3xtf32 SIMT", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_3XTF32, "mma=0"},
+      {"square 4096 3xtf32 SIMT no cap", 4096, 4096, 4096, 0, 0, 0, OCF_PRECISION_3XTF32,
+       "mma=0 max_regs=0"},
       {"ragged 4097x4095x1023 ld+1", 4097, 4095, 1023, 0, 0, 1, OCF_PRECISION_FP32, NULL},
       {"skinny 8192x16 NN (wide)", 8192, 16, 8192, 0, 0, 0, OCF_PRECISION_FP32, NULL},
       {"skinny 8192x16 TN (wide)", 8192, 16, 8192, 1, 0, 0, OCF_PRECISION_FP32, NULL},
