@@ -223,11 +223,13 @@ float hmax16(float16 v) {
 float hsum1(float v) {
   return v;
 }
+/* (dot, not v.s0 + v.s1: Oclgrind 21.10's uninitialized-value checker crashes on the swizzled
+   form.) */
 float hsum2(float2 v) {
-  return v.s0 + v.s1;
+  return dot(v, (float2)(1.0f));
 }
 float hsum4(float4 v) {
-  return hsum2(v.s01) + hsum2(v.s23);
+  return dot(v, (float4)(1.0f));
 }
 float hsum8(float8 v) {
   return hsum4(v.s0123) + hsum4(v.s4567);
@@ -303,14 +305,13 @@ ulong row_length(__global const uint *lengths, const ulong lengths_off, const ul
 #endif
 }
 
-/* The view of a row that starts at element `start` of its buffer. */
-row_view view_at(const ulong start, const ulong cols, const ulong len) {
-  row_view v;
-  v.lo = start % VW;
-  v.mid = v.lo + len;
-  v.hi = v.lo + cols;
-  v.nv = (v.hi + VW - 1) / VW;
-  return v;
+/* The view of a row that starts at element `start` of its buffer. (Filled through a pointer:
+   Oclgrind 21.10's uninitialized-value checker crashes on structs passed by value.) */
+void view_at(row_view *v, const ulong start, const ulong cols, const ulong len) {
+  v->lo = start % VW;
+  v->mid = v->lo + len;
+  v->hi = v->lo + cols;
+  v->nv = (v->hi + VW - 1) / VW;
 }
 
 /* Vector k of a row (relative to its aligned start), lanes outside [lo, hi) as -inf: whole
@@ -405,7 +406,8 @@ float segment_reduce(__local float *lv, __local float *lw, const float v, const 
   (void)lv, (void)lw, (void)is_max;
   return v;
 #else
-  const uint lid = get_local_id(0), base = lid - lid % SEG;
+  /* softmax_rows's 2-D workgroup: segment get_local_id(1), lane get_local_id(0). */
+  const uint base = get_local_id(1) * SEG, lid = base + get_local_id(0);
   lv[lid] = v;
   barrier(CLK_LOCAL_MEM_FENCE);
 #if SEG <= CHUNK
@@ -414,7 +416,7 @@ float segment_reduce(__local float *lv, __local float *lw, const float v, const 
   for (uint j = 1; j < SEG; j++)
     acc = is_max ? fmax(acc, lv[base + j]) : acc + lv[base + j];
 #else
-  const uint chunk = base + (lid - base) / CHUNK * CHUNK;
+  const uint chunk = base + get_local_id(0) / CHUNK * CHUNK;
   const uint count = min((uint)CHUNK, base + SEG - chunk);
   float acc = lv[chunk];
   for (uint j = 1; j < count; j++)
@@ -436,11 +438,12 @@ float segment_reduce(__local float *lv, __local float *lw, const float v, const 
 void rows_load(const ulong b, const ulong rows, const ulong cols, __global const in_real *in,
                const ulong in_off, const ulong in_ld, __global const uint *lengths,
                const ulong lengths_off, floatV *v) {
-  const uint lid = get_local_id(0), lane = lid % SEG;
-  const ulong r = b * ROWS_PER_GROUP + lid / SEG;
+  const uint lane = get_local_id(0);
+  const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
   const int live = r < rows;
   const ulong start = in_off + (live ? r : 0) * in_ld;
-  const row_view w = view_at(start, cols, live ? row_length(lengths, lengths_off, r, cols) : 0);
+  row_view w;
+  view_at(&w, start, cols, live ? row_length(lengths, lengths_off, r, cols) : 0);
   __global const in_real *src = in + (start - w.lo);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++)
@@ -454,8 +457,8 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
                  __global const uint *lengths, const ulong lengths_off, floatV *v,
                  __local float *lmax, __local float *lmax2, __local float *lsum,
                  __local float *lsum2) {
-  const uint lid = get_local_id(0), lane = lid % SEG;
-  const ulong r = b * ROWS_PER_GROUP + lid / SEG;
+  const uint lane = get_local_id(0);
+  const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
   const int live = r < rows;
   float m = -INFINITY;
 #pragma unroll
@@ -475,7 +478,8 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
   const float norm = normaliser(m, segment_reduce(lsum, lsum2, HSUM(acc), 0));
   /* (No early return for dead rows: PoCL 3.1 miscompiles a return that precedes barriers.) */
   const ulong start = out_off + (live ? r : 0) * out_ld;
-  const row_view w = view_at(start, cols, live ? row_length(lengths, lengths_off, r, cols) : 0);
+  row_view w;
+  view_at(&w, start, cols, live ? row_length(lengths, lengths_off, r, cols) : 0);
   __global out_real *dst = out + (start - w.lo);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
@@ -489,10 +493,13 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
   }
 }
 
-/* Several short rows a workgroup: row b * ROWS_PER_GROUP + j of batch b belongs to work-items
-   [j * SEG, (j + 1) * SEG), which hold it in registers (vector k with work-item k % SEG). The
-   row max, then the sum of exp, come from segment_reduce: no rescaling exps. */
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+/* Several short rows a workgroup, a 2-D one of SEG x ROWS_PER_GROUP work-items: row
+   b * ROWS_PER_GROUP + j of batch b belongs to the SEG work-items of get_local_id(1) = j (the
+   linear ids [j * SEG, (j + 1) * SEG)), which hold it in registers (vector k with lane k % SEG).
+   Batches are numbered along dimension 1. The row max, then the sum of exp, come from
+   segment_reduce: no rescaling exps. (2-D rather than lid / SEG and lid % SEG: LLVM pairs those
+   into a `freeze` that Oclgrind 21.10's uninitialized-value checker cannot run.) */
+__kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void
 softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
              const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
              const float scale, __global const uint *lengths, const ulong lengths_off) {
@@ -500,14 +507,14 @@ softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, con
   const ulong batches = (rows + ROWS_PER_GROUP - 1) / ROWS_PER_GROUP;
   floatV v[ITEMS];
 #if PREFETCH
-  rows_load(get_group_id(0), rows, cols, in, in_off, in_ld, lengths, lengths_off, v);
+  rows_load(get_group_id(1), rows, cols, in, in_off, in_ld, lengths, lengths_off, v);
 #endif
-  for (ulong b = get_group_id(0); b < batches; b += get_num_groups(0)) {
+  for (ulong b = get_group_id(1); b < batches; b += get_num_groups(1)) {
 #if PREFETCH
     /* The next batch is in flight while this one is reduced and stored. In place, its rows are
        other rows than this batch's, so the loads never see this batch's stores. */
     floatV next[ITEMS];
-    rows_load(b + get_num_groups(0), rows, cols, in, in_off, in_ld, lengths, lengths_off, next);
+    rows_load(b + get_num_groups(1), rows, cols, in, in_off, in_ld, lengths, lengths_off, next);
 #else
     rows_load(b, rows, cols, in, in_off, in_ld, lengths, lengths_off, v);
 #endif
@@ -671,7 +678,8 @@ softmax_resident(const ulong rows, const ulong cols, __global const in_real *in,
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     const ulong len = row_length(lengths, lengths_off, r, cols);
     const ulong in_start = in_off + r * in_ld, out_start = out_off + r * out_ld;
-    const row_view w = view_at(in_start, cols, len);
+    row_view w;
+    view_at(&w, in_start, cols, len);
     __global const in_real *src = in + (in_start - w.lo);
     __global out_real *dst = out + (out_start - w.lo);
     floatV v[ITEMS];
@@ -721,11 +729,11 @@ void slots_publish(__global uint *scratch, const ulong g, const float m, const f
 
 /* The (m, s) of slice p of a row, as the workgroup that owns it computes it (the held values are
    left in v and held); every work-item returns the pair in *pm, *ps and its own in *hm, *hs. */
-void slice_stats(__global const in_real *src, const row_view w, const ulong p,
+void slice_stats(__global const in_real *src, const row_view *w, const ulong p,
                  const ulong part_vecs, floatV *v, __local floatV *held, __local float *lm,
                  __local float *ls, const float a, float *hm, float *hs, float *pm, float *ps) {
   const ulong first = p * part_vecs;
-  held_load(src, first, max(w.lo, first * VW), min(w.mid, (first + part_vecs) * VW), v, held);
+  held_load(src, first, max(w->lo, first * VW), min(w->mid, (first + part_vecs) * VW), v, held);
   held_stats(v, held, a, hm, hs);
   *pm = *hm;
   *ps = *hs;
@@ -749,14 +757,15 @@ softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, con
   if (lid == 0) missing = 0;
   const ulong len = row_length(lengths, lengths_off, r, cols);
   const ulong in_start = in_off + r * in_ld, out_start = out_off + r * out_ld;
-  const row_view w = view_at(in_start, cols, len);
+  row_view w;
+  view_at(&w, in_start, cols, len);
   __global const in_real *src = in + (in_start - w.lo);
   __global out_real *dst = out + (out_start - w.lo);
   __global uint *row_slots = scratch + 2 * r * parts;
 
   floatV v[ITEMS];
   float hm, hs, pm, ps;
-  slice_stats(src, w, p, part_vecs, v, held, lm, ls, scale, &hm, &hs, &pm, &ps);
+  slice_stats(src, &w, p, part_vecs, v, held, lm, ls, scale, &hm, &hs, &pm, &ps);
   if (lid == 0) slots_publish(row_slots, p, pm, ps);
 
   /* Wait (boundedly) for the partners; reduce_pair's barriers have ordered `missing = 0`. */
@@ -776,11 +785,11 @@ softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, con
       barrier(CLK_LOCAL_MEM_FENCE);
       if (help) {
         float qhm, qhs, qm, qs;
-        slice_stats(src, w, q, part_vecs, v, held, lm, ls, scale, &qhm, &qhs, &qm, &qs);
+        slice_stats(src, &w, q, part_vecs, v, held, lm, ls, scale, &qhm, &qhs, &qm, &qs);
         if (lid == 0) slots_publish(row_slots, q, qm, qs);
       }
     }
-    slice_stats(src, w, p, part_vecs, v, held, lm, ls, scale, &hm, &hs, &pm, &ps);
+    slice_stats(src, &w, p, part_vecs, v, held, lm, ls, scale, &hm, &hs, &pm, &ps);
   }
 
   /* Every slot is published: the row's (m, s), the same in every workgroup of the row. */
@@ -805,7 +814,8 @@ softmax_split_stats(const ulong rows, const ulong cols, __global const in_real *
   for (ulong g = get_group_id(0); g < rows * parts; g += get_num_groups(0)) {
     const ulong r = g / parts, first = (g - r * parts) * part_vecs;
     const ulong in_start = in_off + r * in_ld;
-    const row_view w = view_at(in_start, cols, row_length(lengths, lengths_off, r, cols));
+    row_view w;
+    view_at(&w, in_start, cols, row_length(lengths, lengths_off, r, cols));
     float m = -INFINITY, s = 0.0f;
     stream_stats(in + (in_start - w.lo), first, min(w.nv, first + part_vecs), w.lo, w.mid, scale,
                  &m, &s);
@@ -831,7 +841,8 @@ softmax_split_write(const ulong rows, const ulong cols, __global const in_real *
     for (ulong p = 0; p < parts; p++)
       combine(&m, &s, scratch[2 * (r * parts + p)], scratch[2 * (r * parts + p) + 1], scale);
     const ulong in_start = in_off + r * in_ld, out_start = out_off + r * out_ld;
-    const row_view w = view_at(in_start, cols, row_length(lengths, lengths_off, r, cols));
+    row_view w;
+    view_at(&w, in_start, cols, row_length(lengths, lengths_off, r, cols));
     stream_write(in + (in_start - w.lo), out + (out_start - w.lo), first,
                  min(w.nv, first + part_vecs), w.lo, w.mid, w.hi, m, normaliser(m, s), scale);
   }

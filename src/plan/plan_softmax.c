@@ -264,9 +264,15 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_softma
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "LOG", c->log ? 1 : 0);
   ocf_plan_define(plan, "HAS_LENGTHS", c->has_lengths ? 1 : 0);
-  size_t global = k.groups * k.wg;
-  for (size_t s = 0; s < k.count; s++)
-    ocf_plan_step_add(plan, k.kernels[s], 1, &global, &k.wg);
+  if (k.kernels[0] == OCF_KERNEL_SOFTMAX_ROWS) {
+    /* A 2-D workgroup: lanes of a row along dimension 0, its rows along dimension 1. */
+    const size_t global[2] = {k.seg, k.groups * (k.wg / k.seg)}, local[2] = {k.seg, k.wg / k.seg};
+    ocf_plan_step_add(plan, k.kernels[0], 2, global, local);
+  } else {
+    size_t global = k.groups * k.wg;
+    for (size_t s = 0; s < k.count; s++)
+      ocf_plan_step_add(plan, k.kernels[s], 1, &global, &k.wg);
+  }
 
   /* The largest local memory of the plan's kernels: softmax_rows's four arrays, the held
      vectors of resident and coop next to their pair arrays, two arrays elsewhere. */
@@ -303,7 +309,8 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
       size_t limit = ocf_facts_workgroup_limit(facts, plan->steps[s].kernel);
       if (limit < lowest) lowest = limit;
     }
-    if (plan->steps[0].local[0] <= lowest) break;
+    const ocf_plan_step *first = &plan->steps[0];
+    if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
     cap = lowest;
   }
   return ocf_plan_verify(plan, facts);
