@@ -716,6 +716,9 @@ softmax_resident(const ulong rows, const ulong cols, __global const in_real *in,
  * barrier). Out must not overlap in: a slow partner may already be writing its slice while a
  * workgroup reads that slice for its statistics.
  */
+/* softmax_coop's pollers: the first work-items of the workgroup, at most a warp. */
+#define POLLERS (WG < 32 ? WG : 32)
+
 uint slot_read(__global uint *slot) {
   return atomic_or(slot, 0u);
 }
@@ -724,6 +727,8 @@ int slots_published(__global uint *scratch, const ulong g) {
 }
 void slots_publish(__global uint *scratch, const ulong g, const float m, const float s) {
   atomic_cmpxchg(scratch + 2 * g, 0u, ~as_uint(m));
+  mem_fence(CLK_GLOBAL_MEM_FENCE); /* m before s, where the device keeps the order (pollers
+                                      watch s; readers still check both) */
   atomic_cmpxchg(scratch + 2 * g + 1, 0u, ~(isnan(s) ? 0x7fc00000u : as_uint(s)));
 }
 
@@ -768,12 +773,17 @@ softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, con
   slice_stats(src, &w, p, part_vecs, v, held, lm, ls, scale, &hm, &hs, &pm, &ps);
   if (lid == 0) slots_publish(row_slots, p, pm, ps);
 
-  /* Wait (boundedly) for the partners; reduce_pair's barriers have ordered `missing = 0`. */
-  for (ulong q = lid; q < parts; q += WG) {
-    uint polls = 0;
-    while (!slots_published(row_slots, q) && polls < SPIN)
-      polls++;
-    if (polls == SPIN && !slots_published(row_slots, q)) atomic_or(&missing, 1);
+  /* Wait (boundedly) for the partners, SPIN polls a slot at most. A few pollers (a warp's
+     worth) watch every slot between them, each polling the s word only, so that waiting
+     workgroups keep their atomics off the memory system's back; reduce_pair's barriers have
+     ordered `missing = 0` before any of them. */
+  if (lid < POLLERS) {
+    for (ulong q = lid; q < parts; q += POLLERS) {
+      uint polls = 0;
+      while (slot_read(row_slots + 2 * q + 1) == 0u && polls < SPIN)
+        polls++;
+      if (!slots_published(row_slots, q)) atomic_or(&missing, 1);
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (missing) {
