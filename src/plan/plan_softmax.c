@@ -105,8 +105,11 @@ static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
   return b;
 }
 
-/* Local vectors a work-item may hold in a workgroup of wg next to the kernel's own arrays. */
+/* Local vectors a work-item may hold in a workgroup of wg next to the kernel's own arrays. None
+   in workgroups of fewer than 4 work-items: there they would add little, and PoCL 3.1's compiler
+   aborts on such kernels with scalar access. */
 static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t vw) {
+  if (wg < 4) return 0;
   unsigned long long own = PAIR_BYTES_PER_ITEM * (unsigned long long)wg + COOP_FLAG_BYTES;
   if (facts->local_mem_bytes <= own) return 0;
   return (size_t)((facts->local_mem_bytes - own) / ((unsigned long long)wg * vw * 4));
