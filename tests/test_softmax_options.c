@@ -645,6 +645,82 @@ static void test_softmax_options_reference_variants(void **state) {
   free(len);
 }
 
+/* ---- the planner's choices for the built-in tunings (no device needed) ---- */
+
+/* Facts of an NVIDIA H200 (132 compute units, 48 KiB of local memory) or of PoCL on 2 cores. */
+static ocf_device_facts fake_facts(int gpu) {
+  ocf_device_facts f;
+  memset(&f, 0, sizeof f);
+  f.type = gpu ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+  f.vendor = gpu ? OCF_VENDOR_NVIDIA : OCF_VENDOR_OTHER;
+  f.compute_units = gpu ? 132 : 2;
+  f.max_workgroup_size = gpu ? 1024 : 4096;
+  f.max_item_sizes[0] = f.max_item_sizes[1] = f.max_workgroup_size;
+  f.max_item_sizes[2] = gpu ? 64 : 4096;
+  f.local_mem_bytes = gpu ? 49152 : 4 << 20;
+  return f;
+}
+
+typedef struct plan_expectation {
+  int gpu;
+  size_t rows, cols, in_off, out_off;
+  ocf_dtype dtype;
+  int in_place;
+  ocf_kernel_id kernel;
+  long long vw; /* VW, 0: any */
+  size_t parts; /* 0: any */
+} plan_expectation;
+
+static void test_softmax_options_plans(void **state) {
+  (void)state;
+  static const plan_expectation table[] = {
+      /* Rows that fit a segment of at most max_seg work-items: several a workgroup. */
+      {1, 4096, 4096, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 4, 0},
+      {1, 100000, 100, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 4, 0},
+      /* An odd width keeps vector access: each row's head is masked. */
+      {1, 1823, 781, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 4, 0},
+      /* ... unless out's rows sit elsewhere within a vector than in's. */
+      {1, 1823, 780, 1, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 1, 0},
+      {1, 4096, 4096, 0, 0, OCF_F16, 0, OCF_KERNEL_SOFTMAX_ROWS, 8, 0},
+      /* A row one workgroup holds in registers. */
+      {1, 4096, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_RESIDENT, 4, 0},
+      /* Longer rows, or too few to fill the device: cooperating slices. */
+      {1, 1024, 65536, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 4},
+      {1, 128, 262144, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 16},
+      {1, 1, 4000000, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 528},
+      {1, 128, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 5},
+      /* In place, never cooperating slices: the row is held as far as it goes and streamed. */
+      {1, 1024, 65536, 0, 0, OCF_F32, 1, OCF_KERNEL_SOFTMAX_RESIDENT, 4, 0},
+      /* PoCL: the two-kernel split for few long rows, no cooperation. */
+      {0, 1, 40009, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_SPLIT_STATS, 8, 0},
+      {0, 64, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_RESIDENT, 8, 0},
+  };
+  size_t row_count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(table); i++) {
+    const plan_expectation *e = &table[i];
+    const ocf_device_facts facts = fake_facts(e->gpu);
+    ocf_tuning_values t;
+    ocft_assert_status(ocf_tuning_resolve(rows, row_count, OCF_OP_SOFTMAX, e->dtype, &facts,
+                                          e->gpu ? "NVIDIA H200" : "pthread-cpu", &t),
+                       OCF_SUCCESS);
+    const ocf_softmax_call call = {e->rows, e->cols,  e->in_off,  e->cols, e->out_off,
+                                   e->cols, e->dtype, e->dtype,   0,       0,
+                                   0,       0,        e->in_place};
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &plan), OCF_SUCCESS);
+    char described[512];
+    ocf_plan_describe(&plan, described, sizeof described);
+    if (plan.steps[0].kernel != e->kernel ||
+        (e->vw && ocf_plan_define_value(&plan, "VW", 0) != e->vw) ||
+        (e->parts && plan.parts != e->parts)) {
+      print_error("%zu x %zu on %s: planned %s, parts %zu\n", e->rows, e->cols,
+                  e->gpu ? "H200" : "PoCL", described, plan.parts);
+      fail();
+    }
+  }
+}
+
 /* ---- refusals ---- */
 
 /* Each bad option is refused with its own status, before anything runs: out keeps its bytes. */
@@ -776,6 +852,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_non_finite),
       cmocka_unit_test(test_softmax_options_every_kernel),
       cmocka_unit_test(test_softmax_options_reference_variants),
+      cmocka_unit_test(test_softmax_options_plans),
       cmocka_unit_test(test_softmax_options_rejects_bad_values),
       cmocka_unit_test(test_softmax_options_defaults_and_sizes),
   };
