@@ -18,8 +18,8 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root" || exit 1
 build=${LAB_BUILD:-/tmp/b}
 out=${OUT:-/tmp/softmax_lab}
-lab_seconds=${LAB_SECONDS:-70}
-peers_seconds=${PEERS_SECONDS:-40}
+lab_seconds=${LAB_SECONDS:-65}
+peers_seconds=${PEERS_SECONDS:-55}
 mkdir -p "$out"
 
 started=$(date +%s)
