@@ -214,6 +214,15 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
       return;
     }
   }
+  if (wg_row <= 2 && b->vw == 1) {
+    /* One or two work-items a row with scalar access (a size the caller fixed): the reference
+       kernel, whose speed is no worse there, as PoCL 3.1's compiler aborts on softmax_resident
+       so shaped (with log-softmax, 16-bit output or local memory). */
+    k->kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
+    k->wg = wg_row;
+    k->groups = group_count(facts, rows);
+    return;
+  }
   k->kernels[0] = OCF_KERNEL_SOFTMAX_RESIDENT;
   if (b->vecs <= row_cap) {
     k->wg = wg_row;
