@@ -36,10 +36,11 @@
  *
  * Kernels (the host picks; every one is right for any rows, cols >= 1, strides and in-place use,
  * under the stated alignment assumption when VW > 1):
- *   softmax_rows       short rows, several a workgroup: WG / SEG rows, SEG work-items each (any
- *                      SEG dividing WG), the row in ITEMS registers of each. Assumes the row's
- *                      nv <= SEG * ITEMS. Row max, then the sum of exp through local memory.
- *                      With PREFETCH the next batch of rows is loaded before this one is reduced.
+ *   softmax_rows       short rows, several a workgroup: a 2-D workgroup of SEG x (WG / SEG)
+ *                      work-items (any SEG dividing WG), a row to each SEG, held in ITEMS
+ *                      registers of each. Assumes the row's nv <= SEG * ITEMS. Row max, then the
+ *                      sum of exp through local memory. With PREFETCH the next batch of rows is
+ *                      loaded before this one is reduced.
  *   softmax_resident   one row a workgroup, held in registers (ITEMS vectors a work-item) and in
  *                      local memory (LOCAL_ITEMS more): read once, written once. Any vectors past
  *                      what it holds are streamed twice (the second pass backwards, so that it
@@ -70,7 +71,8 @@
 #define WG 256
 #endif
 
-/* Elements per vector access: 1, 2, 4, 8 or 16. */
+/* Elements per vector access: 1, 2, 4, 8 or 16 (16 runs, but Oclgrind 21.10's uninitialized-value
+   checker misreports float16 values, so the tests stay below it). */
 #ifndef VW
 #define VW 4
 #endif
