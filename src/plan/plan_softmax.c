@@ -26,6 +26,8 @@
  *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
  *        for rows too few to fill the device, the two-kernel split (slices of at least four
  *        loop steps).
+ *      - Local memory holds nothing in workgroups under 4 work-items, and a row of one or two
+ *        work-items with scalar access takes softmax_general (PoCL 3.1 aborts on both kernels).
  *
  * Kernel sizes that vary by shape (ITEMS, SEG, LOCAL_ITEMS) are rounded up the size ladder so
  * that a program serves many widths: every distinct set of defines is one program build.
