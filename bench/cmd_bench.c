@@ -3,7 +3,7 @@
  *
  * The default run (no --op, no --sizes) is sized by device type to finish within a minute both
  * on PoCL with 2 CPU cores and on a large GPU. A GPU estimate (H200): the ceiling and add up to
- * 2^28 elements take well under a second of device time; softmax 5 shapes of at most 1 GiB,
+ * 2^28 elements take well under a second of device time; softmax 8 shapes of at most 1 GiB,
  * likewise; matmul 256..8192 is ~2-3 s for liboclfuse and CLBlast (8192^3 is 1.1 TFLOP, ~50 ms a
  * call, x ~13 calls x 3 variants), plus the naive kernel, ~1 s a call at 4096 (cut to 3 repeats,
  * so ~5 s) and skipped at 8192; program builds and host-side data generation add ~10 s.
@@ -214,11 +214,11 @@ static void default_sizes(int gpu, size_lists *l) {
   if (gpu) {
     for (int e = 16; e <= 28; e += 2)
       l->add[l->add_count++] = (size_t)1 << e;
-    static const tool_shape softmax[] = {{{65536, 128, 0}, 2},
-                                         {{16384, 1024, 0}, 2},
-                                         {{4096, 4096, 0}, 2},
-                                         {{2048, 16384, 0}, 2},
-                                         {{1024, 65536, 0}, 2}};
+    /* Powers of two, and widths that are not (781: rows that start off a vector boundary;
+       50257: a vocabulary; 262144 with few rows: rows split across workgroups). */
+    static const tool_shape softmax[] = {
+        {{65536, 128, 0}, 2},  {{16384, 1024, 0}, 2}, {{4096, 4096, 0}, 2}, {{2048, 16384, 0}, 2},
+        {{1024, 65536, 0}, 2}, {{1823, 781, 0}, 2},   {{512, 50257, 0}, 2}, {{128, 262144, 0}, 2}};
     static const tool_shape matmul[] = {{{256, 256, 256}, 3},    {{512, 512, 512}, 3},
                                         {{1024, 1024, 1024}, 3}, {{2048, 2048, 2048}, 3},
                                         {{4096, 4096, 4096}, 3}, {{8192, 8192, 8192}, 3},
@@ -232,8 +232,11 @@ static void default_sizes(int gpu, size_lists *l) {
        second or so; these keep the whole run (with CLBlast's builds) under a minute. */
     for (int e = 16; e <= 24; e += 2)
       l->add[l->add_count++] = (size_t)1 << e;
-    static const tool_shape softmax[] = {
-        {{16384, 128, 0}, 2}, {{1024, 1024, 0}, 2}, {{64, 16384, 0}, 2}, {{16, 65536, 0}, 2}};
+    static const tool_shape softmax[] = {{{16384, 128, 0}, 2},
+                                         {{1024, 1024, 0}, 2},
+                                         {{64, 16384, 0}, 2},
+                                         {{16, 65536, 0}, 2},
+                                         {{1000, 781, 0}, 2}};
     static const tool_shape matmul[] = {{{128, 128, 128}, 3},
                                         {{256, 256, 256}, 3},
                                         {{512, 512, 512}, 3},

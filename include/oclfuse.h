@@ -15,8 +15,7 @@
  *
  * Sizes, offsets and row strides (leading dimensions) count elements, never bytes.
  * Element data types (ocf_dtype) are fp32 by default; the typed calls (suffix _ex) take the
- * storage type of each operand (ocf_matmul_ex takes fp16 and bf16 too), and refuse the
- * half-precision types with OCF_ERR_UNSUPPORTED where their kernels do not exist yet.
+ * storage type of each operand: ocf_softmax_ex and ocf_matmul_ex take fp32, fp16 and bf16.
  *
  * Every fallible call returns an ocf_status. On failure nothing was enqueued and no output was
  * touched; ocf_last_error() then says why in words (thread-local), including the OpenCL error
@@ -137,9 +136,9 @@ OCF_API const char *ocf_last_plan(void);
 
 /**
  * Storage type of an operand's elements. Arithmetic inside the kernels is fp32 whatever the
- * storage. OCF_F16 (IEEE binary16) and OCF_BF16 (bfloat16, the top half of an fp32) are taken
- * by ocf_matmul_ex; the other _ex calls refuse them with OCF_ERR_UNSUPPORTED until their kernels
- * exist.
+ * storage; a 16-bit output is rounded to nearest even. OCF_F16 (IEEE binary16) and OCF_BF16
+ * (bfloat16, the top half of an fp32) are taken by ocf_softmax_ex and ocf_matmul_ex (ocf_add is
+ * fp32 only).
  */
 typedef enum ocf_dtype { OCF_F32 = 0, OCF_F16 = 1, OCF_BF16 = 2 } ocf_dtype;
 
@@ -391,18 +390,30 @@ OCF_API ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_me
                                size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
                                size_t out_ld, const ocf_launch *launch);
 
-/** Options of ocf_softmax_ex. Initialise with OCF_SOFTMAX_OPTIONS_INIT. Values other than the
-    defaults of the types, scale, log and lengths are refused with OCF_ERR_UNSUPPORTED until
-    their kernels exist. */
+/**
+ * Options of ocf_softmax_ex. Initialise with OCF_SOFTMAX_OPTIONS_INIT.
+ * With len the row's valid length (cols without lengths), m the max of x over its first len columns and t = scale * (x - m) (so that no finite input overflows):
+ *     softmax      out = exp(t) / sum exp(t)          log-softmax   out = t - log(sum exp(t))
+ * over the first len columns; the columns at or past len are written as 0 (-inf for
+ * log-softmax) whatever they hold, and are never read. A row of length 0 is all 0 (all -inf).
+ * The non-finite rules of ocf_softmax hold over the first len columns, for both: a NaN or +inf
+ * there, or all of them -inf, make those columns NaN; a -inf entry gives 0 (-inf).
+ * log-softmax keeps its precision for rows far from zero (it never takes the log of a rounded
+ * exp). Refused before anything is enqueued, out untouched: a scale that is not finite and > 0
+ * or a data type out of range (OCF_ERR_INVALID_VALUE), a lengths_offset without lengths
+ * (OCF_ERR_NULL_ARGUMENT), a lengths buffer shorter than lengths_offset + rows
+ * (OCF_ERR_BUFFER_TOO_SMALL), of another context (OCF_ERR_CONTEXT_MISMATCH) or overlapping out
+ * (OCF_ERR_ALIASING), a length above cols (OCF_ERR_INVALID_VALUE). To check the lengths, the
+ * call reads them (a blocking read that waits for the launch's wait events).
+ */
 typedef struct ocf_softmax_options {
   size_t size;         /**< sizeof(ocf_softmax_options): set by OCF_SOFTMAX_OPTIONS_INIT */
   ocf_dtype in_dtype;  /**< storage type of `in` (offsets and strides count its elements) */
-  ocf_dtype out_dtype; /**< storage type of `out` */
+  ocf_dtype out_dtype; /**< storage type of `out`; in place needs the same element size */
   float scale;         /**< softmax(scale * x) (a temperature); finite and > 0; 1 by default */
-  int log;             /**< non-zero: log-softmax, scale * x - max - log(sum exp(...)) */
+  int log;             /**< non-zero: log-softmax */
   /** Optional per-row valid lengths: lengths[lengths_offset + r] (cl_uint, at most cols) is how
-      many leading columns of row r take part; the others are written as 0 (as -inf for
-      log-softmax). NULL: every row has all cols. */
+      many leading columns of row r take part. NULL: every row has all cols. */
   cl_mem lengths;
   size_t lengths_offset; /**< in cl_uint elements */
 } ocf_softmax_options;

@@ -47,12 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* ---- storage types (as cl/common.cl stores them: round to nearest even) ---- */
-
-uint16_t ocf_ref_f16_from_float(float f);
-float ocf_ref_f16_to_float(uint16_t h);
-uint16_t ocf_ref_bf16_from_float(float f);
-float ocf_ref_bf16_to_float(uint16_t h);
+#include "storage16.h" /* the 16-bit storage types */
 
 /* x rounded as cl/common.cl's ocf_round_tf32 (cvt.rna.tf32.f32's ties away from zero, 10
    mantissa bits kept; an infinity stays one, a NaN a NaN). The low half of the 3XTF32 split,

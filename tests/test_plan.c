@@ -639,9 +639,16 @@ static const softmax_case softmax_cases[] = {
 static ocf_softmax_call softmax_call(size_t rows, size_t cols, const layout *l, int variant,
                                      size_t workgroup) {
   size_t ld = (cols + l->round - 1) / l->round * l->round;
-  const ocf_softmax_call call = {
-      rows,    cols,    l->in_off, ld + l->in_pad, l->out_off, ld + l->out_pad,
-      OCF_F32, OCF_F32, variant,   workgroup};
+  const ocf_softmax_call call = {.rows = rows,
+                                 .cols = cols,
+                                 .in_off = l->in_off,
+                                 .in_ld = ld + l->in_pad,
+                                 .out_off = l->out_off,
+                                 .out_ld = ld + l->out_pad,
+                                 .in_dtype = OCF_F32,
+                                 .out_dtype = OCF_F32,
+                                 .variant = variant,
+                                 .workgroup = workgroup};
   return call;
 }
 

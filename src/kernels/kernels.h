@@ -25,7 +25,7 @@
   X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD)                           \
   X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX)                       \
   X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX)               \
-  X(SOFTMAX_ONLINE, softmax_online, OCF_PROGRAM_SOFTMAX)                   \
+  X(SOFTMAX_COOP, softmax_coop, OCF_PROGRAM_SOFTMAX)                       \
   X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX)         \
   X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX)         \
   X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX)                 \
@@ -100,8 +100,11 @@ typedef struct ocf_softmax_frame {
   cl_ulong in_off, in_ld;
   cl_mem out;
   cl_ulong out_off, out_ld;
-  cl_ulong parts, part_vecs; /* split kernels: ranges per row, vectors per range */
-  cl_mem scratch;            /* split and baseline kernels: per-row statistics */
+  cl_float scale;            /* softmax(scale * x) */
+  cl_mem lengths;            /* per-row valid lengths (cl_uint), NULL: every row has cols */
+  cl_ulong lengths_off;      /* in cl_uint elements */
+  cl_ulong parts, part_vecs; /* split and coop kernels: slices per row, vectors per slice */
+  cl_mem scratch;            /* split, coop and baseline kernels: per-row statistics */
 } ocf_softmax_frame;
 
 /* cl/matmul.cl: the tiled kernels, their split-K pair and the naive baseline; also the frame of

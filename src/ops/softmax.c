@@ -4,24 +4,46 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The size of the first published ocf_softmax_options (0.2). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t))
 
-/* Checks the options' values. The ones whose kernels are still to come are refused. */
+/* Checks the options' own values (those that need no buffer query). */
 static ocf_status check_options(const ocf_softmax_options *opt) {
-  ocf_status status;
-  if ((status = ocf_check_dtype("ocf_softmax: in", opt->in_dtype)) != OCF_SUCCESS ||
-      (status = ocf_check_dtype("ocf_softmax: out", opt->out_dtype)) != OCF_SUCCESS)
-    return status;
-  if (!(opt->scale > 0.0f) || opt->scale == INFINITY)
+  if (ocf_dtype_size(opt->in_dtype) == 0 || ocf_dtype_size(opt->out_dtype) == 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_softmax: %s data type %d is not an ocf_dtype",
+                    ocf_dtype_size(opt->in_dtype) == 0 ? "in" : "out",
+                    (int)(ocf_dtype_size(opt->in_dtype) == 0 ? opt->in_dtype : opt->out_dtype));
+  if (!(opt->scale > 0.0f) || !isfinite(opt->scale))
     return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_softmax: scale %g is not finite and > 0",
                     (double)opt->scale);
-  if (opt->scale != 1.0f || opt->log || opt->lengths)
-    return ocf_fail(OCF_ERR_UNSUPPORTED,
-                    "ocf_softmax: scale, log-softmax and row lengths are not built yet");
+  if (!opt->lengths && opt->lengths_offset != 0)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT,
+                    "ocf_softmax: lengths_offset is %zu but lengths is NULL (NULL means every row "
+                    "has all columns, and takes offset 0)",
+                    opt->lengths_offset);
   return OCF_SUCCESS;
+}
+
+/* Reads the rows' lengths (after the launch's wait events) and refuses one above cols. */
+static ocf_status check_lengths(cl_command_queue queue, const ocf_launch *settings,
+                                const ocf_softmax_options *opt, size_t rows, size_t cols) {
+  if (!opt->lengths || rows == 0) return OCF_SUCCESS;
+  cl_uint *lengths = malloc(rows * sizeof *lengths);
+  if (!lengths) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "ocf_softmax: %zu row lengths", rows);
+  cl_int err = clEnqueueReadBuffer(queue, opt->lengths, CL_TRUE,
+                                   opt->lengths_offset * sizeof *lengths, rows * sizeof *lengths,
+                                   lengths, settings->num_wait_events, settings->wait_events, NULL);
+  ocf_status status = OCF_SUCCESS;
+  if (err != CL_SUCCESS) status = ocf_fail_cl(err, "ocf_softmax: reading lengths");
+  for (size_t r = 0; r < rows && status == OCF_SUCCESS; r++)
+    if (lengths[r] > cols)
+      status = ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_softmax: lengths[%zu] is %u, above cols %zu", r,
+                        (unsigned)lengths[r], cols);
+  free(lengths);
+  return status;
 }
 
 ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
@@ -54,12 +76,22 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
       (status = ocf_check_buffer(ctx, "ocf_softmax: out", out, out_offset, out_extent, out_size)) !=
           OCF_SUCCESS)
     return status;
+  if (opt.lengths &&
+      (status = ocf_check_buffer(ctx, "ocf_softmax: lengths", opt.lengths, opt.lengths_offset, rows,
+                                 sizeof(cl_uint))) != OCF_SUCCESS)
+    return status;
   int same_start = 0;
-  if (ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, in, in_offset * in_size,
-                         in_extent * in_size, &same_start) &&
-      !(same_start && out_ld == in_ld && in_size == out_size))
+  const int overlap = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, in,
+                                         in_offset * in_size, in_extent * in_size, &same_start);
+  if (overlap && !(same_start && out_ld == in_ld && in_size == out_size))
     return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps in other than exactly in place "
                                       "(same buffer, offset and stride)");
+  int lengths_start = 0;
+  if (opt.lengths && ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size,
+                                        opt.lengths, opt.lengths_offset * sizeof(cl_uint),
+                                        rows * sizeof(cl_uint), &lengths_start))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
+  if ((status = check_lengths(queue, &settings, &opt, rows, cols)) != OCF_SUCCESS) return status;
 
   const ocf_softmax_call call = {rows,
                                  cols,
@@ -70,8 +102,13 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                  opt.in_dtype,
                                  opt.out_dtype,
                                  settings.variant,
-                                 settings.workgroup_size};
-  ocf_softmax_frame frame = {rows, cols, in, in_offset, in_ld, out, out_offset, out_ld, 1, 0, NULL};
+                                 settings.workgroup_size,
+                                 opt.log != 0,
+                                 opt.lengths != NULL,
+                                 overlap};
+  ocf_softmax_frame frame = {
+      rows,   cols,      in,          in_offset,          in_ld, out, out_offset,
+      out_ld, opt.scale, opt.lengths, opt.lengths_offset, 1,     0,   NULL};
   const ocf_shape shape = {{rows, cols, 0}};
   ocf_tuning_values tuning;
   ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, opt.in_dtype, &shape, &tuning);

@@ -92,6 +92,9 @@ typedef struct ocf_softmax_call {
   ocf_dtype in_dtype, out_dtype;
   int variant;
   size_t workgroup;
+  int log;         /* log-softmax */
+  int has_lengths; /* per-row valid lengths are given */
+  int in_place;    /* out is in (same buffer, offset and stride) */
 } ocf_softmax_call;
 
 /* A row-major product (a column-major call arrives with its operands already swapped). Members

@@ -1,12 +1,61 @@
-/* The plan of ocf_softmax: which of cl/softmax.cl's kernels, and their shapes. */
+/*
+ * The plan of ocf_softmax: which of cl/softmax.cl's kernels, and their shapes.
+ *
+ * The default variant, each number a named tunable (src/tuning/schema_softmax.c):
+ *
+ *   vector width   vw, or 1 when in's and out's rows sit at different places within a vector
+ *                  ((in_off - out_off) or (in_ld - out_ld) not a multiple of vw); the budgets
+ *                  below then count as many elements in vectors of 1.
+ *   vecs           the vectors of vw a row touches: ceil(cols / vw), one more when rows may
+ *                  start inside a vector (in_off or in_ld not a multiple of vw).
+ *   1. softmax_rows, several rows a workgroup, when a row fits a segment of at most max_seg
+ *      work-items with at most `items` vectors each: seg = ceil(vecs / seg_items) rounded up
+ *      the size ladder (1 2 3 4 6 8 12 16 24 32 48 ...) and, past seg_align, to a multiple of
+ *      it, capped at max_seg; then ceil(vecs / seg) vectors a work-item (on the ladder),
+ *      rows_wg / seg rows a group (no more than there are rows). rows_groups_per_unit > 0 caps
+ *      the grid at that many groups a compute unit (a persistent loop over the batches, whose
+ *      loads overlap the reductions with `prefetch`).
+ *   2. Longer rows: one workgroup of wg_row work-items (a power of two from min_wg up to wg that
+ *      holds the row in `items` vectors each) holds wg_row * (items + local_items) vectors, the
+ *      local ones as far as local memory allows.
+ *      - With coop_spin > 0 (and out not in place), a row that does not fit one workgroup, or
+ *        rows too few to give compute_units * groups_per_unit workgroups, is cut into slices of
+ *        wg workgroups that each hold theirs (softmax_coop): enough slices to hold the row, and
+ *        for few rows enough to fill the device, but no slice under two vectors a work-item.
+ *      - Otherwise: softmax_resident (the part it cannot hold streamed twice, then with at most
+ *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
+ *        for rows too few to fill the device, the two-kernel split (slices of at least four
+ *        loop steps).
+ *      - Local memory holds nothing in workgroups under 4 work-items, and a row of one or two
+ *        work-items with scalar access takes softmax_general (PoCL 3.1 aborts on both kernels).
+ *
+ * Kernel sizes that vary by shape (ITEMS, SEG, LOCAL_ITEMS) are rounded up the size ladder so
+ * that a program serves many widths: every distinct set of defines is one program build.
+ */
 #include "common.h"
 #include "plan/plan.h"
 
 #include <string.h>
 
 /* Bytes of local memory per work-item: softmax_rows declares four WG-float arrays, the others
-   at most two. */
-enum { SOFTMAX_LOCAL_BYTES_PER_ITEM = 16 };
+   at most two (plus the held vectors of resident and coop, counted apart). */
+enum { SOFTMAX_LOCAL_BYTES_PER_ITEM = 16, PAIR_BYTES_PER_ITEM = 8, COOP_FLAG_BYTES = 8 };
+
+/* The smallest value >= x of the ladder 1 2 3 4 6 8 12 16 24 32 48 64 ... (powers of two and
+   three halves of them): at most a third more than x. */
+static size_t ladder_up(size_t x) {
+  size_t p = ocf_pow2_ceil(x);
+  size_t three_quarters = p / 4 * 3;
+  return p >= 4 && three_quarters >= x ? three_quarters : p;
+}
+
+static size_t min_size(size_t a, size_t b) {
+  return a < b ? a : b;
+}
+
+static size_t max_size(size_t a, size_t b) {
+  return a > b ? a : b;
+}
 
 /* The tuning values a call works with: the resolved ones, with the caller's workgroup size in
    every size field when it fixed one, else each size capped at `cap`. */
@@ -16,9 +65,9 @@ static void call_tuning(const int *t, size_t fixed_wg, size_t cap, size_t *wg, s
     *wg = *min_wg = *rows_wg = fixed_wg;
     return;
   }
-  *wg = (size_t)t[SM_WG] < cap ? (size_t)t[SM_WG] : cap;
-  *min_wg = (size_t)t[SM_MIN_WG] < *wg ? (size_t)t[SM_MIN_WG] : *wg;
-  *rows_wg = (size_t)t[SM_ROWS_WG] < cap ? (size_t)t[SM_ROWS_WG] : ocf_pow2_floor(cap);
+  *wg = min_size((size_t)t[SM_WG], cap);
+  *min_wg = min_size((size_t)t[SM_MIN_WG], *wg);
+  *rows_wg = min_size((size_t)t[SM_ROWS_WG], cap);
 }
 
 /* Workgroups to launch for `work` row units: the kernels loop grid-stride past this cap, which
@@ -29,99 +78,226 @@ static size_t group_count(const ocf_device_facts *facts, size_t work) {
   return work < cap ? work : cap;
 }
 
-/* Picks the kernels for a call under sizes wg / min_wg / rows_wg. */
+/* What one kernel choice fills in. */
+typedef struct softmax_shape {
+  ocf_kernel_id kernels[3];
+  size_t count, wg, groups;
+  size_t vw, items, local_items, unroll, seg, prefetch, spin;
+} softmax_shape;
+
+/* The budgets of the default variant, in vectors of the call's width. */
+typedef struct budgets {
+  size_t vw, vecs, items, local_items, seg_items, unroll;
+} budgets;
+
+static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
+  budgets b;
+  const size_t t_vw = (size_t)t[SM_VW];
+  b.vw = t_vw;
+  if ((c->in_off + b.vw - c->out_off % b.vw) % b.vw != 0 ||
+      (c->in_ld + b.vw - c->out_ld % b.vw) % b.vw != 0)
+    b.vw = 1;
+  const int aligned = c->in_off % b.vw == 0 && c->in_ld % b.vw == 0;
+  const size_t cols = c->cols ? c->cols : 1;
+  b.vecs = ocf_div_ceil(cols + (aligned ? 0 : b.vw - 1), b.vw);
+  b.items = (size_t)t[SM_ITEMS] * t_vw / b.vw;
+  b.local_items = (size_t)t[SM_LOCAL_ITEMS] * t_vw / b.vw;
+  b.seg_items = (size_t)t[SM_SEG_ITEMS] * t_vw / b.vw;
+  b.unroll = min_size((size_t)t[SM_UNROLL] * t_vw / b.vw, 16);
+  return b;
+}
+
+/* Local vectors a work-item may hold in a workgroup of wg next to the kernel's own arrays. None
+   in workgroups of fewer than 4 work-items: there they would add little, and PoCL 3.1's compiler
+   aborts on such kernels with scalar access. */
+static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t vw) {
+  if (wg < 4) return 0;
+  unsigned long long own = PAIR_BYTES_PER_ITEM * (unsigned long long)wg + COOP_FLAG_BYTES;
+  if (facts->local_mem_bytes <= own) return 0;
+  return (size_t)((facts->local_mem_bytes - own) / ((unsigned long long)wg * vw * 4));
+}
+
+/* softmax_rows for the call, or 0 when its rows are too long for a segment. */
+static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_softmax_call *c,
+                       const budgets *b, size_t rows_wg, softmax_shape *k) {
+  const int fixed = c->workgroup != 0;
+  size_t seg = ladder_up(ocf_div_ceil(b->vecs, b->seg_items));
+  const size_t align = (size_t)t[SM_SEG_ALIGN];
+  if (seg > align) seg = ocf_round_up(seg, align);
+  if (fixed) {
+    /* The shortest segment at least this long that divides the caller's size, else one row a
+       workgroup. */
+    while (seg < c->workgroup && c->workgroup % seg != 0)
+      seg++;
+    seg = min_size(seg, c->workgroup);
+  } else {
+    /* Past the longest segment, rows get more vectors a work-item (up to `items`). */
+    seg = min_size(seg, min_size((size_t)t[SM_MAX_SEG], rows_wg));
+  }
+  const size_t items = ladder_up(ocf_div_ceil(b->vecs, seg));
+  if (items > b->items) return 0;
+  size_t rows_per_group = (fixed ? c->workgroup : rows_wg) / seg;
+  /* No larger than the rows need, halving (not cutting to the row count) so that few sizes,
+     and so few programs, serve every row count. */
+  if (!fixed)
+    while (rows_per_group % 2 == 0 && rows_per_group / 2 >= (c->rows ? c->rows : 1))
+      rows_per_group /= 2;
+  k->kernels[0] = OCF_KERNEL_SOFTMAX_ROWS;
+  k->seg = seg;
+  k->wg = seg * rows_per_group;
+  k->items = items;
+  k->prefetch = (size_t)t[SM_PREFETCH];
+  const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
+  const size_t persistent = (size_t)facts->compute_units * (size_t)t[SM_ROWS_GROUPS_PER_UNIT];
+  k->groups = persistent ? min_size(batches, persistent) : group_count(facts, batches);
+  return 1;
+}
+
+/* The registers and local vectors a work-item of a wg-group needs to hold `vecs` vectors:
+   registers first (on the ladder, at most b->items), local memory for the rest. */
+static void hold(const budgets *b, size_t vecs, size_t wg, softmax_shape *k) {
+  const size_t each = ocf_div_ceil(vecs, wg);
+  if (each <= b->items) {
+    k->items = min_size(ladder_up(each), b->items);
+    k->local_items = 0;
+  } else {
+    k->items = b->items;
+    k->local_items = each - b->items;
+  }
+}
+
+/* Longer rows: softmax_resident, softmax_coop or the two-kernel split. */
+static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_softmax_call *c,
+                        const budgets *b, size_t wg_max, size_t min_wg, softmax_shape *k,
+                        ocf_plan *plan) {
+  const int fixed = c->workgroup != 0;
+  const size_t rows = c->rows ? c->rows : 1;
+  const size_t target = (size_t)facts->compute_units * (size_t)t[SM_GROUPS_PER_UNIT];
+  const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
+
+  /* One workgroup a row: the smallest power of two from min_wg that holds it in registers. */
+  size_t wg_row = wg_max;
+  if (!fixed) {
+    size_t floor = min_size(ocf_pow2_ceil(b->vecs), min_wg);
+    wg_row = max_size(ocf_pow2_ceil(ocf_div_ceil(b->vecs, b->items)), floor);
+    wg_row = min_size(wg_row, wg_max);
+  }
+  const size_t local_row = min_size(b->local_items, local_items_fit(facts, wg_row, b->vw));
+  const size_t row_cap = wg_row * (b->items + local_row);
+
+  if (t[SM_COOP_SPIN] > 0 && !c->in_place) {
+    const size_t local_coop = min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
+    const size_t part_cap = wg_max * (b->items + local_coop);
+    size_t parts = max_size(ocf_div_ceil(b->vecs, part_cap),
+                            min_size(parts_fill, max_size(1, b->vecs / (2 * wg_max))));
+    if (parts > 1) {
+      plan->part_vecs = ocf_div_ceil(b->vecs, parts);
+      plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
+      k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;
+      k->wg = wg_max;
+      hold(b, plan->part_vecs, wg_max, k);
+      k->spin = (size_t)t[SM_COOP_SPIN];
+      k->groups = rows * plan->parts; /* one slice a workgroup, no grid-stride loop */
+      plan->scratch_bytes = 2 * rows * plan->parts * sizeof(cl_uint);
+      return;
+    }
+  } else {
+    const size_t step = wg_max * b->unroll;
+    const size_t parts = min_size(parts_fill, b->vecs / (4 * step));
+    if (parts > 1) {
+      plan->part_vecs = ocf_div_ceil(ocf_div_ceil(b->vecs, parts), step) * step;
+      plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
+      k->kernels[0] = OCF_KERNEL_SOFTMAX_SPLIT_STATS;
+      k->kernels[1] = OCF_KERNEL_SOFTMAX_SPLIT_WRITE;
+      k->count = 2;
+      k->wg = wg_max;
+      k->groups = group_count(facts, rows * plan->parts);
+      plan->scratch_bytes = 2 * rows * plan->parts * sizeof(float);
+      return;
+    }
+  }
+  if (wg_row <= 2 && b->vw == 1) {
+    /* One or two work-items a row with scalar access (a size the caller fixed): the reference
+       kernel, whose speed is no worse there, as PoCL 3.1's compiler aborts on softmax_resident
+       so shaped (with log-softmax, 16-bit output or local memory). */
+    k->kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
+    k->wg = wg_row;
+    k->groups = group_count(facts, rows);
+    return;
+  }
+  k->kernels[0] = OCF_KERNEL_SOFTMAX_RESIDENT;
+  if (b->vecs <= row_cap) {
+    k->wg = wg_row;
+    hold(b, b->vecs, wg_row, k);
+    k->groups = group_count(facts, rows);
+  } else {
+    /* Held as far as it goes, the rest streamed twice: few rows in flight at once, so that
+       the second pass finds the first one's reads in cache. */
+    k->wg = wg_max;
+    k->items = b->items;
+    k->local_items = min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
+    k->groups = min_size(rows, max_size(target, 1));
+  }
+}
+
+/* Picks the kernels for a call under sizes wg_max / min_wg / rows_wg. */
 static void choose(const ocf_device_facts *facts, const int *t, const ocf_softmax_call *c,
                    size_t wg_max, size_t min_wg, size_t rows_wg, ocf_plan *plan) {
-  const int fixed = c->workgroup != 0;
-  size_t wg = wg_max, vw = 1, items = 1, unroll = 1, seg = 1;
-  size_t groups = group_count(facts, c->rows);
-  ocf_kernel_id kernels[3] = {OCF_KERNEL_SOFTMAX_GENERAL, 0, 0};
-  size_t count = 1;
+  softmax_shape k;
+  memset(&k, 0, sizeof k);
+  k.kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
+  k.count = 1;
+  k.wg = wg_max;
+  k.groups = group_count(facts, c->rows);
+  k.vw = k.items = k.seg = k.unroll = 1;
 
   if (c->variant == OCF_VARIANT_BASELINE) {
-    kernels[0] = OCF_KERNEL_SOFTMAX_BASE_MAX;
-    kernels[1] = OCF_KERNEL_SOFTMAX_BASE_EXP_SUM;
-    kernels[2] = OCF_KERNEL_SOFTMAX_BASE_DIVIDE;
-    count = 3;
-    plan->scratch_bytes = 2 * ocf_round_up(c->rows ? c->rows : 1, 1) * sizeof(float);
+    k.kernels[0] = OCF_KERNEL_SOFTMAX_BASE_MAX;
+    k.kernels[1] = OCF_KERNEL_SOFTMAX_BASE_EXP_SUM;
+    k.kernels[2] = OCF_KERNEL_SOFTMAX_BASE_DIVIDE;
+    k.count = 3;
+    plan->scratch_bytes = 2 * (c->rows ? c->rows : 1) * sizeof(float);
   } else if (c->variant == OCF_VARIANT_AUTO) {
-    /* Vector access needs every row start aligned to the vector; otherwise the same kernels
-       run with scalar access, holding as many floats per work-item. */
-    vw = (size_t)t[SM_VW];
-    if (c->in_off % vw || c->in_ld % vw || c->out_off % vw || c->out_ld % vw) vw = 1;
-    size_t t_vw = (size_t)t[SM_VW];
-    size_t t_items = (size_t)t[SM_ITEMS] * t_vw / vw;
-    unroll = (size_t)t[SM_UNROLL] * t_vw / vw;
-    if (unroll > 16) unroll = 16;
-    size_t vecs = ocf_div_ceil(c->cols ? c->cols : 1, vw);
-
-    /* Rows in registers, several a workgroup: a segment of the fewest work-items (a power of
-       two) that hold a row in seg_items vectors each, capped by max_seg and by the largest power
-       of two dividing the group, with more vectors each up to `items`; rows_wg / seg rows a
-       group, the group no larger than the rows need (unless the caller fixed it): halved while
-       the half is still a whole number of segments (a rows_wg that is no power of two, 96 with
-       32-wide segments, must not become 48) and holds every row. */
-    seg = ocf_pow2_ceil(ocf_div_ceil(vecs, (size_t)t[SM_SEG_ITEMS] * t_vw / vw));
-    size_t seg_cap = rows_wg & (~rows_wg + 1); /* the lowest set bit */
-    if (seg_cap > (size_t)t[SM_MAX_SEG]) seg_cap = (size_t)t[SM_MAX_SEG];
-    if (seg > seg_cap) seg = seg_cap;
-    if (!fixed)
-      while (rows_wg % (2 * seg) == 0 && rows_wg / 2 / seg >= c->rows)
-        rows_wg /= 2;
-    if (vecs <= seg * t_items) {
-      kernels[0] = OCF_KERNEL_SOFTMAX_ROWS;
-      wg = rows_wg;
-      items = ocf_pow2_ceil(ocf_div_ceil(vecs, seg));
-      groups = group_count(facts, ocf_div_ceil(c->rows, rows_wg / seg));
-    } else {
-      seg = 1;
-      /* Rows that fit in registers: the smallest power-of-two group (from the minimum) that
-         holds the row in at most `items` vectors a work-item, then the fewest items. */
-      if (!fixed) {
-        size_t floor = ocf_pow2_ceil(vecs) < min_wg ? ocf_pow2_ceil(vecs) : min_wg;
-        wg = ocf_pow2_ceil(ocf_div_ceil(vecs, t_items));
-        if (wg < floor) wg = floor;
-        if (wg > wg_max) wg = wg_max;
-      }
-      if (vecs <= wg * t_items) {
-        kernels[0] = OCF_KERNEL_SOFTMAX_RESIDENT;
-        items = ocf_pow2_ceil(ocf_div_ceil(vecs, wg));
-      } else {
-        /* Long rows: one workgroup a row while there are rows enough to fill the device, else
-           split each row into parts of at least a few steps of the loop. */
-        wg = wg_max;
-        size_t target = (size_t)facts->compute_units * (size_t)t[SM_GROUPS_PER_UNIT];
-        size_t step = wg * unroll;
-        size_t parts = c->rows < target ? ocf_div_ceil(target, c->rows ? c->rows : 1) : 1;
-        size_t max_parts = vecs / (4 * step);
-        if (parts > max_parts) parts = max_parts;
-        if (parts <= 1) {
-          kernels[0] = OCF_KERNEL_SOFTMAX_ONLINE;
-        } else {
-          kernels[0] = OCF_KERNEL_SOFTMAX_SPLIT_STATS;
-          kernels[1] = OCF_KERNEL_SOFTMAX_SPLIT_WRITE;
-          count = 2;
-          plan->part_vecs = ocf_div_ceil(ocf_div_ceil(vecs, parts), step) * step;
-          plan->parts = ocf_div_ceil(vecs, plan->part_vecs);
-          groups = group_count(facts, c->rows * plan->parts);
-          plan->scratch_bytes = 2 * c->rows * plan->parts * sizeof(float);
-        }
-      }
-    }
+    const budgets b = budgets_of(t, c);
+    k.vw = b.vw;
+    k.unroll = b.unroll;
+    if (!choose_rows(facts, t, c, &b, rows_wg, &k))
+      choose_long(facts, t, c, &b, wg_max, min_wg, &k, plan);
   }
   if (plan->parts == 0) plan->parts = 1;
 
-  ocf_plan_define(plan, "WG", (long long)wg);
-  ocf_plan_define(plan, "VW", (long long)vw);
-  ocf_plan_define(plan, "ITEMS", (long long)items);
-  ocf_plan_define(plan, "UNROLL", (long long)unroll);
-  ocf_plan_define(plan, "SEG", (long long)seg);
+  ocf_plan_define(plan, "WG", (long long)k.wg);
+  ocf_plan_define(plan, "VW", (long long)k.vw);
+  ocf_plan_define(plan, "ITEMS", (long long)k.items);
+  ocf_plan_define(plan, "LOCAL_ITEMS", (long long)k.local_items);
+  ocf_plan_define(plan, "UNROLL", (long long)k.unroll);
+  ocf_plan_define(plan, "SEG", (long long)k.seg);
+  ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
+  ocf_plan_define(plan, "SPIN", (long long)k.spin);
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
-  size_t global = groups * wg;
-  for (size_t k = 0; k < count; k++)
-    ocf_plan_step_add(plan, kernels[k], 1, &global, &wg);
-  plan->local_mem_bytes = SOFTMAX_LOCAL_BYTES_PER_ITEM * wg;
+  ocf_plan_define(plan, "LOG", c->log ? 1 : 0);
+  ocf_plan_define(plan, "HAS_LENGTHS", c->has_lengths ? 1 : 0);
+  if (k.kernels[0] == OCF_KERNEL_SOFTMAX_ROWS) {
+    /* A 2-D workgroup: lanes of a row along dimension 0, its rows along dimension 1. */
+    const size_t global[2] = {k.seg, k.groups * (k.wg / k.seg)}, local[2] = {k.seg, k.wg / k.seg};
+    ocf_plan_step_add(plan, k.kernels[0], 2, global, local);
+  } else {
+    size_t global = k.groups * k.wg;
+    for (size_t s = 0; s < k.count; s++)
+      ocf_plan_step_add(plan, k.kernels[s], 1, &global, &k.wg);
+  }
+
+  /* The largest local memory of the plan's kernels: softmax_rows's four arrays, the held
+     vectors of resident and coop next to their pair arrays, two arrays elsewhere. */
+  const ocf_kernel_id first = k.kernels[0];
+  if (first == OCF_KERNEL_SOFTMAX_ROWS)
+    plan->local_mem_bytes = SOFTMAX_LOCAL_BYTES_PER_ITEM * k.wg;
+  else if (first == OCF_KERNEL_SOFTMAX_RESIDENT || first == OCF_KERNEL_SOFTMAX_COOP)
+    plan->local_mem_bytes = PAIR_BYTES_PER_ITEM * k.wg + COOP_FLAG_BYTES +
+                            4 * k.vw * (k.local_items ? k.local_items * k.wg : 1);
+  else
+    plan->local_mem_bytes = PAIR_BYTES_PER_ITEM * k.wg;
 }
 
 ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -147,7 +323,8 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
       size_t limit = ocf_facts_workgroup_limit(facts, plan->steps[s].kernel);
       if (limit < lowest) lowest = limit;
     }
-    if (plan->steps[0].local[0] <= lowest) break;
+    const ocf_plan_step *first = &plan->steps[0];
+    if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
     cap = lowest;
   }
   return ocf_plan_verify(plan, facts);

@@ -62,8 +62,13 @@ static void plans_softmax(ocf_context *ctx, const ocf_device_facts *facts, plan_
       for (size_t odd = 0; odd < 2; odd++) {
         size_t cols = c + odd * (c / 3 + 1); /* powers of two and widths between them */
         if (rows_grid[r] * cols > ((size_t)1 << 28)) continue;
-        ocf_softmax_call call = {rows_grid[r], cols,    0,       cols + odd,       0,
-                                 cols + odd,   OCF_F32, OCF_F32, OCF_VARIANT_AUTO, 0};
+        ocf_softmax_call call = {.rows = rows_grid[r],
+                                 .cols = cols,
+                                 .in_ld = cols + odd,
+                                 .out_ld = cols + odd,
+                                 .in_dtype = OCF_F32,
+                                 .out_dtype = OCF_F32,
+                                 .variant = OCF_VARIANT_AUTO};
         ocf_shape shape = {{rows_grid[r], cols, 0}};
         ocf_tuning_values tuning;
         ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, OCF_F32, &shape, &tuning);
@@ -114,7 +119,7 @@ static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) 
   case OCF_PROGRAM_SOFTMAX: {
     ocf_softmax_frame *f = storage;
     memset(f, 0, sizeof *f);
-    f->in = f->out = f->scratch = dummy;
+    f->in = f->out = f->scratch = f->lengths = dummy;
     f->in_ld = f->out_ld = f->parts = 1;
     return f;
   }

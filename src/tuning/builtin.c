@@ -43,6 +43,21 @@ static const ocf_tuning_row builtin_rows[] = {
      "wg=256 min_wg=64 vw=4 items=16 unroll=2 rows_wg=128 seg_items=4 max_seg=128 "
      "groups_per_unit=4",
      "H200, measured 2026-11-29"},
+    /* Not measured yet (lab/softmax/run.sh sweeps them on the H200): rows cut into slices of
+       cooperating workgroups rather than streamed twice (one compute unit runs at least one
+       256-item group, and the dispatcher starts the slices of a row together, so partners are
+       waited for microseconds; a wait is bounded anyway: 4096 polls, a few ms, before a
+       workgroup computes a missing partner's statistics itself), segments in whole warps. */
+    {{OCF_OP_SOFTMAX, OCF_F32, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "seg_align=32 coop_spin=4096",
+     "starting point, to be measured"},
+    /* 16-bit storage: 16-byte vectors of 8 elements, the same floats a work-item. */
+    {{OCF_OP_SOFTMAX, OCF_F16, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "vw=8 items=8 seg_items=2",
+     "starting point, to be measured"},
+    {{OCF_OP_SOFTMAX, OCF_BF16, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "vw=8 items=8 seg_items=2",
+     "starting point, to be measured"},
     {{OCF_OP_SOFTMAX, OCF_F32, OCF_VENDOR_AMD, GPU, NULL},
      "wg=256 min_wg=64 vw=4 items=8 unroll=4 rows_wg=256 seg_items=4 max_seg=64 "
      "groups_per_unit=8",

@@ -29,15 +29,20 @@ typedef enum add_param {
 } add_param;
 
 typedef enum softmax_param {
-  SM_WG,              /* work-items of the long-row kernels, and the most softmax_resident uses */
-  SM_MIN_WG,          /* the fewest softmax_resident shrinks to for short rows */
-  SM_VW,              /* floats per aligned vector access */
-  SM_ITEMS,           /* most vectors a work-item holds in registers (softmax_resident) */
-  SM_UNROLL,          /* vectors a work-item loads per step of the long-row loops */
-  SM_ROWS_WG,         /* work-items of softmax_rows (several rows a workgroup) */
-  SM_SEG_ITEMS,       /* vectors a softmax_rows work-item should hold before a row gets more */
-  SM_MAX_SEG,         /* most work-items softmax_rows gives one row */
-  SM_GROUPS_PER_UNIT, /* workgroups per compute unit below which long rows are split */
+  SM_WG,          /* work-items of the one-row-a-group kernels, the most resident grows to */
+  SM_MIN_WG,      /* the fewest softmax_resident shrinks to for short rows */
+  SM_VW,          /* elements per aligned vector access */
+  SM_ITEMS,       /* most vectors a work-item holds in registers (resident, coop) */
+  SM_LOCAL_ITEMS, /* most vectors a work-item holds in local memory beyond them */
+  SM_UNROLL,      /* vectors a work-item loads per step of the streaming loops */
+  SM_ROWS_WG,     /* most work-items of softmax_rows (several rows a workgroup) */
+  SM_SEG_ITEMS,   /* vectors a softmax_rows work-item holds before its row gets more */
+  SM_MAX_SEG,     /* most work-items softmax_rows gives one row */
+  SM_SEG_ALIGN,   /* softmax_rows segments past this many work-items are multiples of it */
+  SM_PREFETCH,    /* softmax_rows loads its next rows before reducing the current ones */
+  SM_ROWS_GROUPS_PER_UNIT, /* softmax_rows workgroups per compute unit (0: one per batch) */
+  SM_GROUPS_PER_UNIT,      /* workgroups per compute unit below which rows are split */
+  SM_COOP_SPIN,            /* softmax_coop's polls of a partner; 0: split rows with two kernels */
   SM_PARAM_COUNT
 } softmax_param;
 

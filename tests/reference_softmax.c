@@ -1,0 +1,46 @@
+#include "reference_softmax.h"
+
+#include <math.h>
+
+void ocf_ref_softmax_ex(size_t rows, size_t cols, const float *in, size_t in_ld, double scale,
+                        int log_softmax, const uint32_t *lengths, double *want, double *lse) {
+  for (size_t r = 0; r < rows; r++) {
+    const float *row = in + r * in_ld;
+    double *out = want + r * cols;
+    const size_t len = lengths ? (lengths[r] < cols ? lengths[r] : cols) : cols;
+    double max = -INFINITY;
+    int has_nan = 0;
+    for (size_t c = 0; c < len; c++) {
+      if (isnan(row[c]))
+        has_nan = 1;
+      else if (row[c] > max)
+        max = row[c];
+    }
+    /* -inf - -inf and +inf - +inf are NaN here, as in torch: those rows come out NaN. */
+    double sum = 0.0;
+    for (size_t c = 0; c < len; c++)
+      sum += has_nan ? NAN : exp(scale * ((double)row[c] - max));
+    const double log_sum = len ? log(sum) : INFINITY;
+    for (size_t c = 0; c < cols; c++) {
+      if (c >= len)
+        out[c] = log_softmax ? -INFINITY : 0.0;
+      else if (has_nan)
+        out[c] = NAN;
+      else if (log_softmax)
+        out[c] = scale * ((double)row[c] - max) - log_sum;
+      else
+        out[c] = exp(scale * ((double)row[c] - max)) / sum;
+    }
+    if (lse) lse[r] = log_sum;
+  }
+}
+
+double ocf_ref_half_ulp(int dtype, double magnitude) {
+  /* (precision bits including the implicit one, least normal exponent) of each type */
+  const int bits = dtype == 1 ? 11 : dtype == 2 ? 8 : 24;
+  const int min_exponent = dtype == 1 ? -14 : -126;
+  int exponent = 0;
+  frexp(magnitude, &exponent); /* magnitude in [2^(exponent-1), 2^exponent) */
+  if (magnitude == 0.0 || exponent - 1 < min_exponent) exponent = min_exponent + 1;
+  return ldexp(1.0, exponent - 1 - bits);
+}

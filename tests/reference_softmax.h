@@ -1,0 +1,31 @@
+/*
+ * CPU references for ocf_softmax_ex's options (scale, log-softmax, row lengths), and the half-ulp
+ * bound of the 16-bit storage types. Shared by tests/test_softmax_options.c and lab/softmax.
+ */
+#ifndef OCLFUSE_REFERENCE_SOFTMAX_H
+#define OCLFUSE_REFERENCE_SOFTMAX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storage16.h" /* the 16-bit storage types */
+
+/*
+ * Row softmax (log = 0) or log-softmax (log != 0) of scale * x in double, with the library's
+ * rules: over the first len = lengths[r] columns of row r (lengths NULL: all cols),
+ * t = scale * (x - max) and
+ *     softmax      exp(t) / sum exp(t)          log-softmax   t - log(sum exp(t)),
+ * the columns at or past len are 0 (softmax) or -inf (log-softmax), a row of length 0 is all of
+ * that, and non-finite inputs make what torch makes of them (a NaN or +inf among the first len
+ * columns, or all of them -inf, make those columns NaN; a -inf entry gives 0, or -inf). Row r of
+ * the input starts at in[r * in_ld]; want is rows x cols, dense. Each row's log(sum exp(t)) goes
+ * to lse[r] when lse is not NULL (+inf for an empty row), for the tolerance of log outputs.
+ */
+void ocf_ref_softmax_ex(size_t rows, size_t cols, const float *in, size_t in_ld, double scale,
+                        int log, const uint32_t *lengths, double *want, double *lse);
+
+/* Half an ulp of a value of magnitude `magnitude` in storage type `dtype` (0 f32, 1 f16, 2 bf16),
+   the most its rounding to that type moves it (subnormals included; f32: 2^-24 relative). */
+double ocf_ref_half_ulp(int dtype, double magnitude);
+
+#endif /* OCLFUSE_REFERENCE_SOFTMAX_H */

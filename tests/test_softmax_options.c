@@ -1,0 +1,852 @@
+/*
+ * ocf_softmax_ex's options against the CPU reference (tests/reference_softmax.c): scale,
+ * log-softmax, per-row lengths, f16 and bf16 storage in and out, non-finite inputs with each,
+ * the refusals, and every kernel of cl/softmax.cl forced in turn (through the context's tuning
+ * values, as the tuner sets them) on ragged shapes, strides, offsets and in place.
+ *
+ * Tolerance, per element (u = 2^-24). For a row with max m and scale a, t_i = a (x_i - m) over
+ * its valid columns, y_i = exp(t_i) / S, S = sum_k exp(t_k). The kernels compute:
+ *   - t_i as a (x_i - m'), a subtraction and a product (u each: 2u|t_i| absolute), and for softmax
+ *     possibly through a work-item's own max m_j (exp(a (x_i - m_j)) exp(a (m_j - m)), both
+ *     exponents at most |t_i|): 4u|t_i|, which exp turns into a relative error of that size;
+ *   - exp, at most 3 ulp in OpenCL (6u), twice on a path: 12u; 1 / S (2.5 ulp: 5u) and two
+ *     products (u each): softmax outputs carry a_i = 19u + 4u|t_i|, rounded up to 24u + 4u|t_i|;
+ *   - S itself: each term its own 12u + 4u|t_k| (weight y_k), plus the summation: a partial sum
+ *     passes through at most h levels of an addition (u) and a rescale by exp (6u, a product u,
+ *     u/e from its argument): 9u a level. A work-item adds at most twice its vectors of the row
+ *     serially (a level per vector and per combine), the vector lanes, the segment or workgroup
+ *     trees and the slices of a split row add at most 70 more: h = 2 ceil(cols / w) + 70, with w
+ *     the fewest work-items sharing a row (64 for the default tunings: every tuning row runs
+ *     long rows with at least 64 work-items, and short ones hold at most 64 floats a work-item);
+ *     b = u (sum_k y_k (12 + 4|t_k|) + 9h) bounds the relative error of S;
+ *   - softmax: |r_i - y_i| <= y_i (a_i + b);
+ *     log-softmax, r_i = t_i - log(S): 2u|t_i| + b (log of a relative error b) + 6u|log S| (log,
+ *     3 ulp) + u|y_i| (the final subtraction);
+ *   - the bound is first order: doubled for the rest; outputs below FLT_MIN may be flushed: an
+ *     absolute floor of 2 FLT_MIN.
+ * A 16-bit output is then rounded to its type: half an ulp of the type at |y_i| + that bound
+ * (ocf_ref_half_ulp). The unfused baseline also stores exp(t_i) in the output type before it
+ * divides by S: one more rounding, relative to exp(t_i) (at most two half-ulps of 1 relative,
+ * or the type's subnormal half-ulp absolute). 16-bit inputs are exact: the reference takes the
+ * rounded inputs.
+ * Padding, NaN and infinite outputs must be exact.
+ */
+#include "plan/plan.h"
+#include "reference_softmax.h"
+#include "runtime/context.h"
+#include "test_common.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double ulp_u = 1.0 / 16777216.0; /* 2^-24 */
+
+/* One call and what it runs on. */
+typedef struct sm_case {
+  const char *what;
+  size_t rows, cols, in_off, in_ld, out_off, out_ld;
+  ocf_dtype in_dtype, out_dtype;
+  float scale;
+  int log;
+  const uint32_t *lengths; /* one per row, or NULL */
+  int in_place;            /* out is in (the out offset and stride are ignored) */
+  int variant;
+  size_t wg;        /* launch workgroup size, 0: tuned */
+  size_t row_items; /* the fewest work-items sharing a row (tolerance), 0: 64 */
+} sm_case;
+
+static size_t extent_of(size_t rows, size_t cols, size_t ld) {
+  return rows && cols ? (rows - 1) * ld + cols : 0;
+}
+
+/* ---- 16-bit storage on the host ---- */
+
+/* Element i of bytes of type t, as float. */
+static float element_get(ocf_dtype t, const unsigned char *bytes, size_t i) {
+  if (t == OCF_F32) {
+    float v;
+    memcpy(&v, bytes + 4 * i, 4);
+    return v;
+  }
+  uint16_t h;
+  memcpy(&h, bytes + 2 * i, 2);
+  return t == OCF_F16 ? ocf_ref_f16_to_float(h) : ocf_ref_bf16_to_float(h);
+}
+
+/* Stores v (rounded to nearest even) as element i of type t. */
+static void element_set(ocf_dtype t, unsigned char *bytes, size_t i, float v) {
+  if (t == OCF_F32) {
+    memcpy(bytes + 4 * i, &v, 4);
+    return;
+  }
+  uint16_t h = t == OCF_F16 ? ocf_ref_f16_from_float(v) : ocf_ref_bf16_from_float(v);
+  memcpy(bytes + 2 * i, &h, 2);
+}
+
+static unsigned char *alloc_bytes(size_t count) {
+  unsigned char *p = malloc(count ? count : 1);
+  assert_non_null(p);
+  return p;
+}
+
+static cl_mem bytes_buffer(const ocft_env *env, size_t count, const void *data) {
+  cl_int err = CL_SUCCESS;
+  cl_mem b = clCreateBuffer(env->cl, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0),
+                            count ? count : 4, (void *)data, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  return b;
+}
+
+static void bytes_read(const ocft_env *env, cl_mem b, size_t count, void *data) {
+  assert_int_equal(clEnqueueReadBuffer(env->queue, b, CL_TRUE, 0, count, data, 0, NULL, NULL),
+                   CL_SUCCESS);
+}
+
+/* ---- tolerances ---- */
+
+/* Per-element tolerances of a case whose stored inputs are x (row r at x + r * in_ld). */
+static void case_tolerance(const sm_case *c, const float *x, const double *want, const double *lse,
+                           int stored_exp, double *tol) {
+  const size_t w = c->row_items ? c->row_items : 64;
+  const double h = 2.0 * (double)((c->cols + w - 1) / w) + 70.0;
+  for (size_t r = 0; r < c->rows; r++) {
+    const float *row = x + r * c->in_ld;
+    const double *y = want + r * c->cols;
+    const size_t len = c->lengths ? (c->lengths[r] < c->cols ? c->lengths[r] : c->cols) : c->cols;
+    double m = -INFINITY;
+    for (size_t k = 0; k < len; k++)
+      if (row[k] > m) m = row[k];
+    double weighted = 0.0;
+    for (size_t k = 0; k < len; k++) {
+      const double t = c->scale * ((double)row[k] - m);
+      const double p = c->log ? exp(y[k]) : y[k];
+      if (isfinite(t) && isfinite(p)) weighted += p * (12.0 + 4.0 * fabs(t));
+    }
+    const double b = ulp_u * (weighted + 9.0 * h);
+    for (size_t k = 0; k < c->cols; k++) {
+      double e = 0.0;
+      const double t = c->scale * ((double)row[k] - m);
+      /* t = -inf (a -inf entry): exactly 0 or -inf. */
+      if (k < len && isfinite(y[k]) && isfinite(t)) {
+        if (c->log)
+          e = 2.0 * (2.0 * ulp_u * fabs(t) + b + 6.0 * ulp_u * fabs(lse[r]) + ulp_u * fabs(y[k])) +
+              2.0 * FLT_MIN;
+        else
+          e = 2.0 * y[k] * (ulp_u * (24.0 + 4.0 * fabs(t)) + b) + 2.0 * FLT_MIN;
+        /* exp(t) stored in the output type, then divided by S: that rounding is relative to
+           exp(t), at most 2 half-ulps of 1 relative, or the type's subnormal half-ulp. */
+        if (stored_exp && c->out_dtype != OCF_F32)
+          e += fabs(y[k]) * 2.0 * ocf_ref_half_ulp((int)c->out_dtype, 1.0) +
+               ocf_ref_half_ulp((int)c->out_dtype, 0.0);
+        if (c->out_dtype != OCF_F32) e += ocf_ref_half_ulp((int)c->out_dtype, fabs(y[k]) + e);
+      }
+      tol[r * c->cols + k] = e;
+    }
+  }
+}
+
+/* ---- one call against the reference ---- */
+
+/* The context's softmax values for `dtype` (every shape class) with the tunables `text` names
+   set, through the public call (which runs the tuner's validator); tuning_restore goes back to
+   the values resolved at the context's creation. */
+static void tuning_apply(ocft_env *env, ocf_dtype dtype, const char *text) {
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "softmax", dtype, NULL, text), OCF_SUCCESS);
+}
+
+static void tuning_restore(ocft_env *env, ocf_dtype dtype) {
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "softmax", dtype, NULL, NULL), OCF_SUCCESS);
+}
+
+/* The first kernel the library plans for a case (with the context's tuning now). */
+static ocf_kernel_id planned_kernel(ocft_env *env, const sm_case *c) {
+  ocf_device_facts facts;
+  ocf_context_facts(env->ctx, &facts);
+  const size_t out_off = c->in_place ? c->in_off : c->out_off;
+  const size_t out_ld = c->in_place ? c->in_ld : c->out_ld;
+  ocf_softmax_call call = {c->rows,    c->cols, c->in_off,   c->in_ld,
+                           out_off,    out_ld,  c->in_dtype, c->out_dtype,
+                           c->variant, c->wg,   c->log != 0, c->lengths != NULL,
+                           c->in_place};
+  const ocf_shape shape = {{c->rows, c->cols, 0}};
+  ocf_tuning_values values;
+  ocf_context_tuning_for(env->ctx, OCF_OP_SOFTMAX, c->in_dtype, &shape, &values);
+  ocf_plan plan;
+  ocft_assert_status(ocf_plan_softmax(&facts, &values, &call, &plan), OCF_SUCCESS);
+  return plan.steps[0].kernel;
+}
+
+/*
+ * Runs one case on inputs `values` (in_off + extent floats, stored in in_dtype), compares every
+ * element of the matrix with the reference, and checks that every other element of out (before,
+ * between rows, after) kept its bytes. Lengths sit after 3 invalid entries of their buffer.
+ */
+static void run_case(ocft_env *env, const sm_case *c, const float *values) {
+  const size_t in_size = ocf_dtype_size(c->in_dtype), out_size = ocf_dtype_size(c->out_dtype);
+  const size_t out_off = c->in_place ? c->in_off : c->out_off;
+  const size_t out_ld = c->in_place ? c->in_ld : c->out_ld;
+  const size_t in_len = c->in_off + extent_of(c->rows, c->cols, c->in_ld);
+  const size_t out_len = c->in_place ? in_len : out_off + extent_of(c->rows, c->cols, out_ld) + 7;
+  const size_t n = c->rows * c->cols;
+
+  /* The inputs as stored, and as floats for the reference. */
+  unsigned char *in_bytes = alloc_bytes(in_len * in_size);
+  float *x = ocft_alloc_floats(in_len);
+  for (size_t i = 0; i < in_len; i++) {
+    element_set(c->in_dtype, in_bytes, i, values[i]);
+    x[i] = element_get(c->in_dtype, in_bytes, i);
+  }
+  double *want = ocft_alloc_doubles(n), *tol = ocft_alloc_doubles(n);
+  double *lse = ocft_alloc_doubles(c->rows);
+  ocf_ref_softmax_ex(c->rows, c->cols, x + c->in_off, c->in_ld, c->scale, c->log, c->lengths, want,
+                     lse);
+  case_tolerance(c, x + c->in_off, want, lse, c->variant == OCF_VARIANT_BASELINE && !c->log, tol);
+
+  /* out starts as a sentinel (values a 16-bit type holds), unless it is in. */
+  unsigned char *before = alloc_bytes(out_len * out_size), *after = alloc_bytes(out_len * out_size);
+  if (c->in_place) {
+    memcpy(before, in_bytes, in_len * in_size);
+  } else {
+    float *sentinel = ocft_alloc_floats(out_len);
+    ocft_fill_uniform(sentinel, out_len, 5.0f, 6.0f, 77 + n);
+    for (size_t i = 0; i < out_len; i++)
+      element_set(c->out_dtype, before, i, sentinel[i]);
+    free(sentinel);
+  }
+  cl_mem ib = bytes_buffer(env, in_len * in_size, in_bytes);
+  cl_mem ob = c->in_place ? ib : bytes_buffer(env, out_len * out_size, before);
+  cl_mem lb = NULL;
+  ocf_softmax_options opt = OCF_SOFTMAX_OPTIONS_INIT;
+  opt.in_dtype = c->in_dtype;
+  opt.out_dtype = c->out_dtype;
+  opt.scale = c->scale;
+  opt.log = c->log;
+  if (c->lengths) {
+    uint32_t *all = malloc((c->rows + 3) * sizeof *all);
+    assert_non_null(all);
+    all[0] = all[1] = all[2] = 0xffffffffu; /* never read: the lengths start at offset 3 */
+    memcpy(all + 3, c->lengths, c->rows * sizeof *all);
+    lb = bytes_buffer(env, (c->rows + 3) * sizeof *all, all);
+    free(all);
+    opt.lengths = lb;
+    opt.lengths_offset = 3;
+  }
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.variant = c->variant;
+  launch.workgroup_size = c->wg;
+  ocft_assert_status(ocf_softmax_ex(env->ctx, c->rows, c->cols, ib, c->in_off, c->in_ld, ob,
+                                    out_off, out_ld, &opt, &launch),
+                     OCF_SUCCESS);
+  bytes_read(env, ob, out_len * out_size, after);
+
+  char what[192];
+  snprintf(what, sizeof what,
+           "%s: %zu x %zu, in %s off %zu ld %zu, out %s off %zu ld %zu%s, scale %g%s%s", c->what,
+           c->rows, c->cols, ocf_dtype_name(c->in_dtype), c->in_off, c->in_ld,
+           ocf_dtype_name(c->out_dtype), out_off, out_ld, c->in_place ? " (in place)" : "",
+           (double)c->scale, c->log ? ", log" : "", c->lengths ? ", lengths" : "");
+  float *row = ocft_alloc_floats(c->cols);
+  for (size_t r = 0; r < c->rows; r++) {
+    for (size_t k = 0; k < c->cols; k++)
+      row[k] = element_get(c->out_dtype, after, out_off + r * out_ld + k);
+    ocft_assert_close(what, row, want + r * c->cols, tol + r * c->cols, c->cols);
+  }
+  for (size_t i = 0; i < out_len; i++) {
+    const size_t rel = i - out_off;
+    const int inside = i >= out_off && rel / out_ld < c->rows && rel % out_ld < c->cols;
+    if (!inside && memcmp(after + i * out_size, before + i * out_size, out_size) != 0) {
+      print_error("%s: element %zu outside the matrix changed\n", what, i);
+      fail();
+    }
+  }
+  if (lb) clReleaseMemObject(lb);
+  if (ob != ib) clReleaseMemObject(ob);
+  clReleaseMemObject(ib);
+  free(in_bytes), free(x), free(want), free(tol), free(lse), free(before), free(after), free(row);
+}
+
+/* run_case on uniform inputs in [lo, hi). */
+static void run_uniform(ocft_env *env, const sm_case *c, float lo, float hi) {
+  const size_t in_len = c->in_off + extent_of(c->rows, c->cols, c->in_ld);
+  float *values = ocft_alloc_floats(in_len);
+  ocft_fill_uniform(values, in_len, lo, hi, 11 + c->rows * 131 + c->cols);
+  run_case(env, c, values);
+  free(values);
+}
+
+/* A dense case of a shape with the given options. */
+static sm_case dense(const char *what, size_t rows, size_t cols, float scale, int log) {
+  sm_case c = {what, rows, cols, 0, cols, 0, cols, OCF_F32, OCF_F32, scale, log, NULL, 0, 0, 0, 0};
+  return c;
+}
+
+/* Ragged lengths for `rows` rows of `cols`: 0, cols, 1, then a mix. */
+static uint32_t *ragged_lengths(size_t rows, size_t cols, unsigned seed) {
+  uint32_t *len = malloc((rows ? rows : 1) * sizeof *len);
+  assert_non_null(len);
+  float *u = ocft_alloc_floats(rows);
+  ocft_fill_uniform(u, rows, 0.0f, 1.0f, seed);
+  for (size_t r = 0; r < rows; r++) {
+    switch (r % 5) {
+    case 0:
+      len[r] = 0;
+      break;
+    case 1:
+      len[r] = (uint32_t)cols;
+      break;
+    case 2:
+      len[r] = 1;
+      break;
+    default:
+      len[r] = (uint32_t)(u[r] * (float)cols);
+    }
+  }
+  free(u);
+  return len;
+}
+
+/* ---- the options one at a time ---- */
+
+/* Shapes that reach each kernel under the default tunings of a CPU (rows, resident, resident
+   with a streamed rest, the split): every test below runs on them, so that the programs built
+   for one (one per set of -D values) serve the others. */
+static const size_t kernel_shapes[][2] = {{37, 33}, {3, 300}, {2, 5003}, {1, 40009}};
+
+static size_t shape_count(void) {
+  return ocft_small() ? 2 : OCF_ARRAY_LEN_T(kernel_shapes);
+}
+
+/* softmax(scale * x): a sharp and a flat temperature. */
+static void test_softmax_options_scale(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const float scales[] = {0.125f, 0.7f, 3.0f, 40.0f};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(scales); s++)
+    for (size_t i = 0; i < shape_count(); i++) {
+      sm_case c = dense("scale", kernel_shapes[i][0], kernel_shapes[i][1], scales[s], 0);
+      run_uniform(env, &c, -4.0f, 4.0f);
+    }
+}
+
+/* log-softmax, with rows far from zero (x ~ 1e4 +- 8: t - log S must not lose them), wide
+   ranges (|x| ~ 1e4: most terms vanish) and a scale. */
+static void test_softmax_options_log(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t i = 0; i < shape_count(); i++) {
+    sm_case c = dense("log", kernel_shapes[i][0], kernel_shapes[i][1], 1.0f, 1);
+    run_uniform(env, &c, -8.0f, 8.0f);
+    c.what = "log, x ~ 1e4 +- 8";
+    run_uniform(env, &c, 1e4f - 8.0f, 1e4f + 8.0f);
+    c.what = "log, |x| ~ 1e4";
+    run_uniform(env, &c, -1e4f, 1e4f);
+    c.what = "log, scale 0.25";
+    c.scale = 0.25f;
+    run_uniform(env, &c, -30.0f, 30.0f);
+  }
+}
+
+/* Row lengths 0, cols, 1 and ragged: the columns past them are 0 (-inf for log) whatever they
+   hold (here NaN and +inf, which would poison the row if read), dense and in place on rows that
+   start inside a vector. */
+static void test_softmax_options_lengths(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t i = 0; i < shape_count(); i++) {
+    const size_t rows = kernel_shapes[i][0] < 6 ? 11 : kernel_shapes[i][0];
+    const size_t cols = kernel_shapes[i][1];
+    uint32_t *len = ragged_lengths(rows, cols, 5 + (unsigned)cols);
+    for (int log = 0; log < 2; log++) {
+      for (int layout = 0; layout < 2; layout++) {
+        sm_case c = dense(log ? "lengths, log" : "lengths", rows, cols, 1.5f, log);
+        c.lengths = len;
+        if (layout == 1) c.in_off = 2, c.in_ld = cols + 1, c.in_place = 1;
+        const size_t in_len = c.in_off + extent_of(rows, cols, c.in_ld);
+        float *values = ocft_alloc_floats(in_len);
+        ocft_fill_uniform(values, in_len, -6.0f, 6.0f, 9 + (unsigned)cols);
+        for (size_t r = 0; r < rows; r++)
+          for (size_t k = len[r]; k < cols; k++)
+            values[c.in_off + r * c.in_ld + k] = k % 2 ? NAN : INFINITY;
+        run_case(env, &c, values);
+        free(values);
+      }
+    }
+    free(len);
+  }
+}
+
+/* Every pair of storage types (the pairs take the shapes in turn), softmax on dense rows, and
+   log-softmax with a scale and lengths on rows that start inside a vector. */
+static void test_softmax_options_dtypes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int pair = 0; pair < 9; pair++) {
+    const size_t *shape = kernel_shapes[(size_t)pair % shape_count()];
+    const size_t rows = shape[0], cols = shape[1];
+    uint32_t *len = ragged_lengths(rows, cols, 3);
+    sm_case c = dense("dtypes", rows, cols, 1.0f, 0);
+    c.in_dtype = (ocf_dtype)(pair / 3);
+    c.out_dtype = (ocf_dtype)(pair % 3);
+    run_uniform(env, &c, -5.0f, 5.0f);
+    c.what = "dtypes, log, unaligned, lengths";
+    c.log = 1;
+    c.in_off = c.out_off = 3;
+    c.in_ld = c.out_ld = cols + 1;
+    c.lengths = len;
+    c.scale = 0.5f;
+    run_uniform(env, &c, -5.0f, 5.0f);
+    free(len);
+  }
+}
+
+/* The non-finite patterns of test_softmax (row r takes pattern r % 9), with each option: scale,
+   log, lengths (the patterns cut by them; past them the values must not count), 16-bit types. */
+static void fill_non_finite(float *x, size_t rows, size_t cols, size_t ld) {
+  for (size_t r = 0; r < rows; r++) {
+    float *v = x + r * ld;
+    for (size_t k = 0; k < cols; k++) {
+      int spot = k == 0 || k == cols / 2 || k == cols - 1;
+      switch (r % 9) {
+      case 0:
+        v[k] = spot ? -INFINITY : v[k];
+        break;
+      case 1:
+        v[k] = -INFINITY;
+        break;
+      case 2:
+        v[k] = k == cols / 2 ? NAN : v[k];
+        break;
+      case 3:
+        v[k] = k == cols - 1 ? INFINITY : v[k];
+        break;
+      case 4:
+        v[k] = k % 2 ? -INFINITY : INFINITY;
+        break;
+      case 5:
+        v[k] = k == 0 ? NAN : -INFINITY;
+        break;
+      case 6:
+        v[k] = k == cols - 1 ? 1.0f : -INFINITY;
+        break;
+      case 7:
+        v[k] = k % 3 ? -INFINITY : v[k];
+        break;
+      default:
+        break; /* finite */
+      }
+    }
+  }
+}
+
+static void test_softmax_options_non_finite(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { ROWS = 27 };
+  for (size_t i = 0; i <= shape_count(); i++) {
+    const size_t cols = i < shape_count() ? kernel_shapes[i][1] : 1; /* and rows of one */
+    uint32_t len[ROWS];
+    for (size_t r = 0; r < ROWS; r++) /* whole, cut after the middle, cut before it */
+      len[r] = (uint32_t)(r < 9 ? cols : r < 18 ? cols / 2 + 1 : cols / 2);
+    float *values = ocft_alloc_floats(ROWS * cols);
+    ocft_fill_uniform(values, ROWS * cols, -5.0f, 5.0f, 90 + (unsigned)cols);
+    fill_non_finite(values, ROWS, cols, cols);
+    for (int option = 0; option < 6; option++) {
+      sm_case c = dense("non-finite", ROWS, cols, 1.0f, 0);
+      switch (option) {
+      case 0:
+        c.what = "non-finite, scale 2.5", c.scale = 2.5f;
+        break;
+      case 1:
+        c.what = "non-finite, log", c.log = 1;
+        break;
+      case 2:
+        c.what = "non-finite, lengths", c.lengths = len;
+        break;
+      case 3:
+        c.what = "non-finite, log, lengths", c.log = 1, c.lengths = len;
+        break;
+      case 4:
+        c.what = "non-finite, f16 -> bf16", c.in_dtype = OCF_F16, c.out_dtype = OCF_BF16;
+        break;
+      default:
+        c.what = "non-finite, bf16 -> f16, log", c.in_dtype = OCF_BF16, c.out_dtype = OCF_F16;
+        c.log = 1;
+        break;
+      }
+      run_case(env, &c, values);
+    }
+    free(values);
+  }
+}
+
+/* ---- every kernel, forced through the tuning values ---- */
+
+/* A tuning that sends the shapes below to one kernel on any device (the choices do not depend
+   on the device's compute units), and the shapes that reach it. */
+typedef struct forced_kernel {
+  const char *name;
+  const char *tuning;
+  ocf_kernel_id kernel;
+  size_t row_items; /* the fewest work-items a row gets */
+  size_t shapes[3][2];
+} forced_kernel;
+
+static const forced_kernel forced[] = {
+    /* Segments of 1..12 work-items (non-powers of two), rows_wg 24: workgroups of 24. */
+    {"rows, odd segments",
+     "vw=4 items=8 rows_wg=24 seg_items=2 max_seg=12 seg_align=1 prefetch=0 "
+     "rows_groups_per_unit=0",
+     OCF_KERNEL_SOFTMAX_ROWS,
+     1,
+     {{7, 33}, {37, 61}, {5, 1}}},
+    /* The same, with the next batch loaded early and one looping workgroup a compute unit. */
+    {"rows, prefetch",
+     "vw=4 items=8 rows_wg=24 seg_items=2 max_seg=12 seg_align=1 prefetch=1 "
+     "rows_groups_per_unit=1",
+     OCF_KERNEL_SOFTMAX_ROWS,
+     1,
+     {{7, 33}, {61, 40}, {5, 2}}},
+    /* 8 work-items holding 2 vectors in registers and 3 in local memory (160 floats); longer
+       rows stream the rest twice. Segments of one work-item take rows of 2 vectors only. */
+    {"resident, local memory, streamed rest",
+     "vw=4 wg=8 min_wg=8 items=2 local_items=3 unroll=16 max_seg=1 seg_items=1 rows_wg=1 "
+     "coop_spin=0 groups_per_unit=1",
+     OCF_KERNEL_SOFTMAX_RESIDENT,
+     8,
+     {{3, 100}, {2, 300}, {4, 161}}},
+    /* Slices of at most 8 * 3 vectors, one workgroup each, waiting up to 64 polls. */
+    {"coop",
+     "vw=4 wg=8 min_wg=8 items=2 local_items=1 unroll=16 max_seg=1 seg_items=1 rows_wg=1 "
+     "coop_spin=64 groups_per_unit=1",
+     OCF_KERNEL_SOFTMAX_COOP,
+     8,
+     {{1, 801}, {3, 333}, {2, 100}}}, /* 801: 9 or more slices, 8 pollers */
+    /* The same, waiting one poll: the workgroups mostly compute their partners' (m, s). */
+    {"coop, helping",
+     "vw=4 wg=8 min_wg=8 items=2 local_items=0 unroll=16 max_seg=1 seg_items=1 rows_wg=1 "
+     "coop_spin=1 groups_per_unit=1",
+     OCF_KERNEL_SOFTMAX_COOP,
+     8,
+     {{1, 600}, {3, 217}, {2, 100}}}, /* 600: 10 or more slices */
+    /* The two-kernel split: rows fewer than 64 a compute unit, slices of 4 loop steps. */
+    {"split",
+     "vw=4 wg=4 min_wg=4 items=1 unroll=1 max_seg=1 seg_items=1 rows_wg=1 coop_spin=0 "
+     "groups_per_unit=64",
+     OCF_KERNEL_SOFTMAX_SPLIT_STATS,
+     4,
+     {{2, 200}, {3, 517}, {1, 129}}},
+};
+
+/* Layouts: dense; rows that start inside a vector (same heads in and out: vector access with a
+   head); different heads (scalar access); in place with a head. */
+enum { LAYOUTS = 4 };
+static void apply_layout(sm_case *c, int layout) {
+  const size_t cols = c->cols;
+  c->in_off = c->out_off = 0;
+  c->in_ld = c->out_ld = cols;
+  c->in_place = 0;
+  if (layout == 1) c->in_off = 1, c->in_ld = cols + 3, c->out_off = 5, c->out_ld = cols + 7;
+  if (layout == 2) c->in_off = 3, c->in_ld = cols + 2, c->out_off = 0, c->out_ld = cols + 1;
+  if (layout == 3) c->in_off = 2, c->in_ld = cols + 1, c->in_place = 1;
+}
+
+/* Option sets: plain f32; log with scale and lengths; f16 -> bf16 with lengths; bf16 -> f32
+   log. In place needs equal element sizes: the 16-bit sets run it 16-bit to 16-bit. */
+static void apply_options(sm_case *c, int set, const uint32_t *lengths) {
+  c->scale = 1.0f;
+  c->log = 0;
+  c->lengths = NULL;
+  c->in_dtype = c->out_dtype = OCF_F32;
+  if (set == 1) c->log = 1, c->scale = 0.5f, c->lengths = lengths;
+  if (set == 2) c->in_dtype = OCF_F16, c->out_dtype = OCF_BF16, c->lengths = lengths;
+  if (set == 3) c->in_dtype = OCF_BF16, c->out_dtype = c->in_place ? OCF_BF16 : OCF_F32, c->log = 1;
+}
+
+/* Runs one forced kernel on a case, after checking that the planner picks it. */
+static void run_forced(ocft_env *env, const forced_kernel *forced_one, sm_case *c,
+                       const float *values) {
+  c->row_items = forced_one->row_items;
+  tuning_apply(env, c->in_dtype, forced_one->tuning);
+  /* softmax_coop never runs in place: the same tuning holds and streams the row instead. */
+  const ocf_kernel_id expected = c->in_place && forced_one->kernel == OCF_KERNEL_SOFTMAX_COOP
+                                     ? OCF_KERNEL_SOFTMAX_RESIDENT
+                                     : forced_one->kernel;
+  const ocf_kernel_id planned = planned_kernel(env, c);
+  if (planned != expected) {
+    print_error("%s: %zu x %zu planned kernel %d, expected %d\n", forced_one->name, c->rows,
+                c->cols, (int)planned, (int)expected);
+    fail();
+  }
+  if (values)
+    run_case(env, c, values);
+  else
+    run_uniform(env, c, -6.0f, 6.0f);
+  tuning_restore(env, c->in_dtype);
+}
+
+static void test_softmax_options_every_kernel(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t f = 0; f < OCF_ARRAY_LEN_T(forced); f++) {
+    for (size_t s = 0; s < (ocft_small() ? 1 : 2); s++) {
+      const size_t rows = forced[f].shapes[s][0], cols = forced[f].shapes[s][1];
+      uint32_t *len = ragged_lengths(rows, cols, 17 + (unsigned)f);
+      /* Layout i with option set i: each once (the full cross would build a program per pair,
+         and PoCL compiles each for seconds). */
+      for (int layout = 0; layout < LAYOUTS; layout++) {
+        if (ocft_small() && layout == 1) continue;
+        sm_case c = dense(forced[f].name, rows, cols, 1.0f, 0);
+        apply_layout(&c, layout);
+        apply_options(&c, layout, len);
+        run_forced(env, &forced[f], &c, NULL);
+      }
+      free(len);
+    }
+    /* The non-finite patterns (row r takes pattern r % 9), plain and as log-softmax with rows
+       cut short: slices and segments of only -inf, NaN or +inf, and padding after them. */
+    for (int log = 0; log < (ocft_small() ? 1 : 2); log++) {
+      enum { ROWS = 9 };
+      const size_t cols = forced[f].shapes[0][1];
+      uint32_t len[ROWS];
+      for (size_t r = 0; r < ROWS; r++)
+        len[r] = (uint32_t)(r % 2 ? cols : cols / 2 + 1);
+      float *values = ocft_alloc_floats(ROWS * cols);
+      ocft_fill_uniform(values, ROWS * cols, -5.0f, 5.0f, 31 + (unsigned)f);
+      fill_non_finite(values, ROWS, cols, cols);
+      sm_case c = dense(log ? "non-finite, log, lengths" : "non-finite", ROWS, cols, 1.0f, log);
+      c.lengths = log ? len : NULL;
+      run_forced(env, &forced[f], &c, values);
+      free(values);
+    }
+  }
+}
+
+/* The general and baseline variants take every option too (layout i with option set i). */
+static void test_softmax_options_reference_variants(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const int variants[] = {OCF_VARIANT_GENERAL, OCF_VARIANT_BASELINE};
+  const size_t rows = 11, cols = ocft_small() ? 45 : 1001;
+  uint32_t *len = ragged_lengths(rows, cols, 23);
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(variants); v++)
+    for (int layout = 0; layout < LAYOUTS; layout++) {
+      sm_case c = dense(v ? "baseline" : "general", rows, cols, 1.0f, 0);
+      apply_layout(&c, layout);
+      apply_options(&c, layout, len);
+      c.variant = variants[v];
+      c.row_items = 64;
+      run_uniform(env, &c, -6.0f, 6.0f);
+    }
+  free(len);
+}
+
+/* ---- the planner's choices for the built-in tunings (no device needed) ---- */
+
+/* Facts of an NVIDIA H200 (132 compute units, 48 KiB of local memory) or of PoCL on 2 cores. */
+static ocf_device_facts fake_facts(int gpu) {
+  ocf_device_facts f;
+  memset(&f, 0, sizeof f);
+  f.type = gpu ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
+  f.vendor = gpu ? OCF_VENDOR_NVIDIA : OCF_VENDOR_OTHER;
+  f.compute_units = gpu ? 132 : 2;
+  f.max_workgroup_size = gpu ? 1024 : 4096;
+  f.max_item_sizes[0] = f.max_item_sizes[1] = f.max_workgroup_size;
+  f.max_item_sizes[2] = gpu ? 64 : 4096;
+  f.local_mem_bytes = gpu ? 49152 : 4 << 20;
+  return f;
+}
+
+typedef struct plan_expectation {
+  int gpu;
+  size_t rows, cols, in_off, out_off;
+  ocf_dtype dtype;
+  int in_place;
+  ocf_kernel_id kernel;
+  long long vw; /* VW, 0: any */
+  size_t parts; /* 0: any */
+} plan_expectation;
+
+static void test_softmax_options_plans(void **state) {
+  (void)state;
+  static const plan_expectation table[] = {
+      /* Rows that fit a segment of at most max_seg work-items: several a workgroup. */
+      {1, 4096, 4096, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 4, 0},
+      {1, 100000, 100, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 4, 0},
+      /* An odd width keeps vector access: each row's head is masked. */
+      {1, 1823, 781, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 4, 0},
+      /* ... unless out's rows sit elsewhere within a vector than in's. */
+      {1, 1823, 780, 1, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_ROWS, 1, 0},
+      {1, 4096, 4096, 0, 0, OCF_F16, 0, OCF_KERNEL_SOFTMAX_ROWS, 8, 0},
+      /* A row one workgroup holds in registers. */
+      {1, 4096, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_RESIDENT, 4, 0},
+      /* Longer rows, or too few to fill the device: cooperating slices. */
+      {1, 1024, 65536, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 4},
+      {1, 128, 262144, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 16},
+      {1, 1, 4000000, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 528},
+      {1, 128, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 5},
+      /* In place, never cooperating slices: the row is held as far as it goes and streamed. */
+      {1, 1024, 65536, 0, 0, OCF_F32, 1, OCF_KERNEL_SOFTMAX_RESIDENT, 4, 0},
+      /* PoCL: the two-kernel split for few long rows, no cooperation. */
+      {0, 1, 40009, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_SPLIT_STATS, 8, 0},
+      {0, 64, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_RESIDENT, 8, 0},
+  };
+  size_t row_count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(table); i++) {
+    const plan_expectation *e = &table[i];
+    const ocf_device_facts facts = fake_facts(e->gpu);
+    ocf_tuning_values t;
+    ocft_assert_status(ocf_tuning_resolve(rows, row_count, OCF_OP_SOFTMAX, e->dtype, &facts,
+                                          e->gpu ? "NVIDIA H200" : "pthread-cpu", &t),
+                       OCF_SUCCESS);
+    const ocf_softmax_call call = {e->rows, e->cols,  e->in_off,  e->cols, e->out_off,
+                                   e->cols, e->dtype, e->dtype,   0,       0,
+                                   0,       0,        e->in_place};
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &plan), OCF_SUCCESS);
+    char described[512];
+    ocf_plan_describe(&plan, described, sizeof described);
+    if (plan.steps[0].kernel != e->kernel ||
+        (e->vw && ocf_plan_define_value(&plan, "VW", 0) != e->vw) ||
+        (e->parts && plan.parts != e->parts)) {
+      print_error("%zu x %zu on %s: planned %s, parts %zu\n", e->rows, e->cols,
+                  e->gpu ? "H200" : "PoCL", described, plan.parts);
+      fail();
+    }
+  }
+}
+
+/* ---- refusals ---- */
+
+/* Each bad option is refused with its own status, before anything runs: out keeps its bytes. */
+static void test_softmax_options_rejects_bad_values(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { N = 64 };
+  float data[N], before[N], after[N];
+  ocft_fill_uniform(data, N, -1.0f, 1.0f, 5);
+  ocft_fill_uniform(before, N, -1.0f, 1.0f, 6);
+  cl_mem ib = ocft_buffer(env, N, data), ob = ocft_buffer(env, N, before);
+  const uint32_t good[8] = {8, 0, 3, 8, 1, 2, 5, 7}, too_long[8] = {8, 0, 3, 9, 1, 2, 5, 7};
+  cl_mem lb = bytes_buffer(env, sizeof good, good),
+         bad_lb = bytes_buffer(env, sizeof too_long, too_long);
+  ocf_context *ctx = env->ctx;
+  typedef struct bad_case {
+    const char *what;
+    ocf_softmax_options opt;
+    cl_mem out;
+    ocf_status expected;
+  } bad_case;
+  bad_case bad[16];
+  size_t count = 0;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(bad); i++) {
+    ocf_softmax_options init = OCF_SOFTMAX_OPTIONS_INIT;
+    bad[i].opt = init;
+    bad[i].out = ob;
+    bad[i].expected = OCF_ERR_INVALID_VALUE;
+  }
+  bad[count].what = "scale 0", bad[count++].opt.scale = 0.0f;
+  bad[count].what = "scale -1", bad[count++].opt.scale = -1.0f;
+  bad[count].what = "scale +inf", bad[count++].opt.scale = INFINITY;
+  bad[count].what = "scale NaN", bad[count++].opt.scale = NAN;
+  bad[count].what = "in dtype 3", bad[count++].opt.in_dtype = (ocf_dtype)3;
+  bad[count].what = "out dtype -1", bad[count++].opt.out_dtype = (ocf_dtype)-1;
+  bad[count].what = "a length above cols", bad[count++].opt.lengths = bad_lb;
+  bad[count].what = "lengths too short", bad[count].opt.lengths = lb;
+  bad[count].opt.lengths_offset = 1, bad[count++].expected = OCF_ERR_BUFFER_TOO_SMALL;
+  bad[count].what = "offset without lengths", bad[count].opt.lengths_offset = 2;
+  bad[count++].expected = OCF_ERR_NULL_ARGUMENT;
+  bad[count].what = "out over the lengths", bad[count].opt.lengths = ob;
+  bad[count].out = ob, bad[count++].expected = OCF_ERR_ALIASING;
+  bad[count].what = "options size 0", bad[count].opt.size = 0;
+  bad[count++].expected = OCF_ERR_INVALID_STRUCT;
+  for (size_t i = 0; i < count; i++) {
+    ocf_status status = ocf_softmax_ex(ctx, 8, 8, ib, 0, 8, bad[i].out, 0, 8, &bad[i].opt, NULL);
+    if (status != bad[i].expected) {
+      print_error("%s: %s (%s), expected %s\n", bad[i].what, ocf_status_name(status),
+                  ocf_last_error(), ocf_status_name(bad[i].expected));
+      fail();
+    }
+    assert_true(ocf_last_error()[0] != '\0');
+  }
+  /* In place between types of different sizes is an overlap, not in place. */
+  ocf_softmax_options widen = OCF_SOFTMAX_OPTIONS_INIT;
+  widen.in_dtype = OCF_F16;
+  ocft_assert_status(ocf_softmax_ex(ctx, 4, 8, ob, 0, 8, ob, 0, 8, &widen, NULL), OCF_ERR_ALIASING);
+  /* A lengths buffer of another OpenCL context. */
+  ocft_foreign foreign;
+  ocft_foreign_create(env, N, &foreign);
+  ocf_softmax_options other = OCF_SOFTMAX_OPTIONS_INIT;
+  other.lengths = foreign.buffer;
+  ocft_assert_status(ocf_softmax_ex(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &other, NULL),
+                     OCF_ERR_CONTEXT_MISMATCH);
+  ocft_foreign_release(&foreign);
+  ocft_read(env, ob, N, after);
+  ocft_assert_unchanged("softmax_ex after refused calls", after, before, N);
+
+  /* The same values are accepted once right: all lengths at most cols, in range. */
+  ocf_softmax_options fine = OCF_SOFTMAX_OPTIONS_INIT;
+  fine.lengths = lb;
+  ocft_assert_status(ocf_softmax_ex(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &fine, NULL), OCF_SUCCESS);
+  clReleaseMemObject(lb);
+  clReleaseMemObject(bad_lb);
+  clReleaseMemObject(ib);
+  clReleaseMemObject(ob);
+}
+
+/* NULL options are the defaults (bit for bit ocf_softmax); a struct from a newer caller (larger
+   size) is read as far as this library knows it; no rows is no work, with lengths too. */
+static void test_softmax_options_defaults_and_sizes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { ROWS = 6, COLS = 77, N = ROWS * COLS };
+  float *in = ocft_alloc_floats(N), *a = ocft_alloc_floats(N), *b = ocft_alloc_floats(N);
+  ocft_fill_uniform(in, N, -3.0f, 3.0f, 8);
+  cl_mem ib = ocft_buffer(env, N, in), oa = ocft_buffer(env, N, NULL),
+         ob = ocft_buffer(env, N, NULL);
+  ocft_assert_status(ocf_softmax(env->ctx, ROWS, COLS, ib, 0, COLS, oa, 0, COLS, NULL),
+                     OCF_SUCCESS);
+  struct {
+    ocf_softmax_options opt;
+    char future[32];
+  } newer;
+  memset(&newer, 0x5a, sizeof newer);
+  ocf_softmax_options init = OCF_SOFTMAX_OPTIONS_INIT;
+  newer.opt = init;
+  newer.opt.size = sizeof newer;
+  ocft_assert_status(
+      ocf_softmax_ex(env->ctx, ROWS, COLS, ib, 0, COLS, ob, 0, COLS, &newer.opt, NULL),
+      OCF_SUCCESS);
+  ocft_read(env, oa, N, a);
+  ocft_read(env, ob, N, b);
+  ocft_assert_unchanged("softmax_ex with a newer options struct", b, a, N);
+  ocft_assert_status(ocf_softmax_ex(env->ctx, ROWS, COLS, ib, 0, COLS, ob, 0, COLS, NULL, NULL),
+                     OCF_SUCCESS);
+  ocft_read(env, ob, N, b);
+  ocft_assert_unchanged("softmax_ex with NULL options", b, a, N);
+
+  const uint32_t lengths[1] = {0};
+  cl_mem lb = bytes_buffer(env, sizeof lengths, lengths);
+  ocf_softmax_options with = OCF_SOFTMAX_OPTIONS_INIT;
+  with.lengths = lb;
+  ocft_assert_status(ocf_softmax_ex(env->ctx, 0, COLS, ib, 0, COLS, ob, 0, COLS, &with, NULL),
+                     OCF_SUCCESS);
+  ocft_read(env, ob, N, b);
+  ocft_assert_unchanged("softmax_ex with no rows", b, a, N);
+  clReleaseMemObject(lb);
+  clReleaseMemObject(ib);
+  clReleaseMemObject(oa);
+  clReleaseMemObject(ob);
+  free(in), free(a), free(b);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_softmax_options_scale),
+      cmocka_unit_test(test_softmax_options_log),
+      cmocka_unit_test(test_softmax_options_lengths),
+      cmocka_unit_test(test_softmax_options_dtypes),
+      cmocka_unit_test(test_softmax_options_non_finite),
+      cmocka_unit_test(test_softmax_options_every_kernel),
+      cmocka_unit_test(test_softmax_options_reference_variants),
+      cmocka_unit_test(test_softmax_options_plans),
+      cmocka_unit_test(test_softmax_options_rejects_bad_values),
+      cmocka_unit_test(test_softmax_options_defaults_and_sizes),
+  };
+  return cmocka_run_group_tests_name("softmax_options", tests, ocft_group_setup,
+                                     ocft_group_teardown);
+}
