@@ -171,7 +171,9 @@ OCF_API ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, s
  *                    platform, else the first device of any type;
  *   "P:D"            platform index P, device index D (decimal);
  *   any other text   the first device whose "platform device" name contains it, ignoring case.
- * Returns OCF_ERR_INVALID_SPEC for a malformed "P:D", OCF_ERR_NO_DEVICE when nothing matches.
+ * A spec made only of digits, ':', signs and spaces is read as "P:D": one that is not exactly
+ * two non-negative indices ("-1:0", "0:", "1:2:3") is OCF_ERR_INVALID_SPEC. Returns
+ * OCF_ERR_NO_DEVICE when nothing matches.
  * device->size must be set (ocf_device_info_init).
  */
 OCF_API ocf_status ocf_device_select(const char *spec, ocf_device_info *device);

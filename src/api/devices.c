@@ -2,7 +2,6 @@
 #include "runtime/context.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -199,29 +198,42 @@ static int select_visit(const ocf_device_info *info, void *user) {
   return hit;
 }
 
+/* Reads one index of a "P:D" spec at *text: optional spaces, decimal digits (at least one, a
+   value up to 65535), optional spaces. Moves *text past it; -1 when there is no such index. */
+static int parse_index(const char **text, unsigned *value) {
+  const char *c = *text;
+  while (isspace((unsigned char)*c))
+    c++;
+  if (!isdigit((unsigned char)*c)) return -1; /* a sign ("-1:0") or nothing (":0") */
+  unsigned long v = 0;
+  for (; isdigit((unsigned char)*c); c++) {
+    v = v * 10 + (unsigned long)(*c - '0');
+    if (v > 65535) return -1;
+  }
+  while (isspace((unsigned char)*c))
+    c++;
+  *value = (unsigned)v;
+  *text = c;
+  return 0;
+}
+
 /* Parses "P:D" (decimal indices). Returns 1 for a valid index spec, 0 when the spec is not one
-   at all (it has a character other than digits, ':' and spaces: a name, which may contain ':'),
-   -1 when it looks like one but is malformed ("0:", ":1", "1:2:3", an index out of range). */
+   at all (it has a character other than digits, signs, ':' and spaces: a name, which may contain
+   ':'), -1 when it looks like one but is malformed ("0:", ":1", "1:2:3", "-1:0", an index out
+   of range). */
 static int parse_index_spec(const char *spec, unsigned *platform, unsigned *device) {
   if (!strchr(spec, ':')) return 0;
   for (const char *c = spec; *c; c++)
-    if (*c != ':' && !isdigit((unsigned char)*c) && !isspace((unsigned char)*c)) return 0;
-  char *end = NULL;
-  errno = 0;
-  unsigned long p = strtoul(spec, &end, 10);
-  if (end == spec || errno || p > 65535) return -1;
-  while (isspace((unsigned char)*end))
-    end++;
-  if (*end != ':') return -1;
-  const char *rest = end + 1;
-  errno = 0;
-  unsigned long d = strtoul(rest, &end, 10);
-  if (end == rest || errno || d > 65535) return -1;
-  while (isspace((unsigned char)*end))
-    end++;
-  if (*end != '\0') return -1;
-  *platform = (unsigned)p;
-  *device = (unsigned)d;
+    if (*c != ':' && *c != '-' && *c != '+' && !isdigit((unsigned char)*c) &&
+        !isspace((unsigned char)*c))
+      return 0;
+  const char *c = spec;
+  unsigned p = 0, d = 0;
+  if (parse_index(&c, &p) != 0 || *c != ':') return -1;
+  c++;
+  if (parse_index(&c, &d) != 0 || *c != '\0') return -1;
+  *platform = p;
+  *device = d;
   return 1;
 }
 
