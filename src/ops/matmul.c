@@ -91,13 +91,15 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
       (status = ocf_check_buffer(ctx, "ocf_matmul: C", c, c_offset, c_extent, c_size)) !=
           OCF_SUCCESS)
     return status;
-  int same_start = 0;
-  if (ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, a, a_offset * a_size,
-                         a_extent * a_size, &same_start))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps A");
-  if (ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, b, b_offset * b_size,
-                         b_extent * b_size, &same_start))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps B");
+  int overlap = 0, same_start = 0;
+  if ((status = ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, a, a_offset * a_size,
+                                   a_extent * a_size, &overlap, &same_start)) != OCF_SUCCESS)
+    return status;
+  if (overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps A");
+  if ((status = ocf_ranges_overlap(c, c_offset * c_size, c_extent * c_size, b, b_offset * b_size,
+                                   b_extent * b_size, &overlap, &same_start)) != OCF_SUCCESS)
+    return status;
+  if (overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps B");
 
   /* alpha == 0 or k == 0: C = beta * C, and A and B are not read (the K loop does not run). */
   size_t k_run = alpha == 0.0f ? 0 : k;

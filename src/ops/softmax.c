@@ -54,10 +54,12 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
       (status = ocf_check_buffer(ctx, "ocf_softmax: out", out, out_offset, out_extent, out_size)) !=
           OCF_SUCCESS)
     return status;
-  int same_start = 0;
-  if (ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, in, in_offset * in_size,
-                         in_extent * in_size, &same_start) &&
-      !(same_start && out_ld == in_ld && in_size == out_size))
+  int overlap = 0, same_start = 0;
+  if ((status = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, in,
+                                   in_offset * in_size, in_extent * in_size, &overlap,
+                                   &same_start)) != OCF_SUCCESS)
+    return status;
+  if (overlap && !(same_start && out_ld == in_ld && in_size == out_size))
     return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps in other than exactly in place "
                                       "(same buffer, offset and stride)");
 

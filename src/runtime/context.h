@@ -142,11 +142,27 @@ ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t 
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
                             size_t extent, size_t element_size);
 
-/* Whether the byte ranges [a_start, a_start + a_bytes) of a and [b_start, ...) of b overlap in
-   memory, resolving sub-buffers to their parent. Sets *same_start when they start together.
-   The ranges come from checked offsets and extents, so they do not overflow. */
-int ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
-                       size_t b_bytes, int *same_start);
+/* Sets *overlap when the byte ranges [a_start, a_start + a_bytes) of a and [b_start, ...) of b
+   overlap in memory, resolving sub-buffers to their parent, and *same_start when they also start
+   at the same byte. The ranges come from checked offsets and extents, so they do not overflow.
+   A failed buffer query is its OpenCL status. */
+ocf_status ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
+                              size_t b_bytes, int *overlap, int *same_start);
+
+/* A strided matrix in a buffer: rows x cols elements of element_size bytes, row r from element
+   offset + r * ld (a checked extent). */
+typedef struct ocf_matrix_view {
+  cl_mem buffer;
+  size_t offset, rows, cols, ld, element_size;
+} ocf_matrix_view;
+
+/* Sets *overlap when the two matrices share a byte of memory (sub-buffers resolved), and
+   *in_place when they are the same matrix (same start, stride and element size). Exact for two
+   matrices of one stride and element size (interleaved rows that share no element do not
+   overlap); otherwise any intersection of the spans from first to last element counts. A failed
+   buffer query is its OpenCL status. */
+ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view *b, int *overlap,
+                                int *in_place);
 
 /* Resolves the launch settings: NULL launch means defaults. Checks the struct's size, that the
    queue belongs to ctx's context and device, that the wait list is consistent (count and
