@@ -315,7 +315,11 @@ OCF_API ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, cons
 
 /*
  * Row softmax of a rows x cols fp32 matrix whose row r starts at element in_offset + r * in_ld.
- * out may be in at the same offset and stride (in-place); other overlap is OCF_ERR_ALIASING.
+ * out may be in at the same offset and stride (in place), or share in's buffer without sharing an
+ * element: rows of one stride may interleave (in in columns 0..7 and out in columns 8..15 of a
+ * matrix 16 wide: in_offset 0, out_offset 8, both strides 16). An out that shares an element with
+ * in otherwise is OCF_ERR_ALIASING; with two strides (or element sizes), any meeting of the spans
+ * from first to last element counts as sharing.
  *
  * Non-finite inputs behave as torch.softmax does:
  *   - a -inf entry gives 0 (exp(-inf - max) = 0) and does not disturb the rest of the row;
@@ -352,7 +356,8 @@ OCF_API ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl
                                   size_t out_ld, const ocf_softmax_options *options,
                                   const ocf_launch *launch);
 
-/* Host-array form of ocf_softmax: synchronous, out may equal in (then out_ld must equal in_ld). */
+/* Host-array form of ocf_softmax: synchronous; out and in follow ocf_softmax's rule (in place
+   with out_ld == in_ld, or no element shared). */
 OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const float *in,
                                     size_t in_ld, float *out, size_t out_ld);
 
