@@ -49,7 +49,10 @@
  *   softmax_general    the slow, obviously right reference: scalar, any offsets, two passes.
  *   softmax_base_max, softmax_base_exp_sum, softmax_base_divide
  *                      the benchmark's unfused baseline: three kernels, scratch[r] = row max,
- *                      scratch[rows + r] = row sum; out = exp(x - max), then out /= sum.
+ *                      scratch[rows + r] = row sum, and the exp(x - max) of every element
+ *                      (dense rows from scratch[2 * rows]); then out = exp / sum. Only the last
+ *                      kernel writes out, so a call whose later kernel fails to enqueue leaves
+ *                      out untouched.
  *
  * Workgroups of any size work (the local reductions fold a non-power-of-two size first).
  * Indices are 64-bit (ulong). In-place use (out == in, same offset and stride) is fine: every
@@ -492,18 +495,17 @@ softmax_base_max(const ulong rows, const ulong cols, __global const in_real *in,
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real *in,
-                     const ulong in_off, const ulong in_ld, __global out_real *out,
-                     const ulong out_off, const ulong out_ld, __global float *scratch) {
+                     const ulong in_off, const ulong in_ld, __global float *scratch) {
   __local float lv[WG];
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global const in_real *src = in + in_off + r * in_ld;
-    __global out_real *dst = out + out_off + r * out_ld;
+    __global float *exps = scratch + 2 * rows + r * cols;
     const float m = scratch[r];
     float s = 0.0f;
     for (ulong c = get_local_id(0); c < cols; c += WG) {
       /* exp(-inf - -inf) and exp(inf - inf) are NaN: the all -inf and +inf rows come out NaN. */
       const float e = exp(OCF_LOAD(IN_DTYPE, src, c) - m);
-      OCF_STORE(OUT_DTYPE, dst, c, e);
+      exps[c] = e;
       s += e;
     }
     s = reduce_one(lv, s, 0);
@@ -516,8 +518,9 @@ softmax_base_divide(const ulong rows, const ulong cols, __global out_real *out, 
                     const ulong out_ld, __global const float *scratch) {
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global out_real *dst = out + out_off + r * out_ld;
+    __global const float *exps = scratch + 2 * rows + r * cols;
     const float s = scratch[rows + r];
     for (ulong c = get_local_id(0); c < cols; c += WG)
-      OCF_STORE(OUT_DTYPE, dst, c, OCF_LOAD(OUT_DTYPE, dst, c) / s);
+      OCF_STORE(OUT_DTYPE, dst, c, exps[c] / s);
   }
 }

@@ -95,7 +95,7 @@ typedef struct ocf_softmax_frame {
   cl_mem out;
   cl_ulong out_off, out_ld;
   cl_ulong parts, part_vecs; /* split kernels: ranges per row, vectors per range */
-  cl_mem scratch;            /* split and baseline kernels: per-row statistics */
+  cl_mem scratch; /* split and baseline kernels: per-row statistics (baseline: and exp values) */
 } ocf_softmax_frame;
 
 typedef struct ocf_matmul_frame {

@@ -16,7 +16,7 @@ static const ocf_arg_desc fused_args[] = {ROWS_COLS, IN, OUT};
 static const ocf_arg_desc split_stats_args[] = {ROWS_COLS, IN, PARTS, SCRATCH};
 static const ocf_arg_desc split_write_args[] = {ROWS_COLS, IN, OUT, PARTS, SCRATCH};
 static const ocf_arg_desc base_max_args[] = {ROWS_COLS, IN, SCRATCH};
-static const ocf_arg_desc base_exp_sum_args[] = {ROWS_COLS, IN, OUT, SCRATCH};
+static const ocf_arg_desc base_exp_sum_args[] = {ROWS_COLS, IN, SCRATCH};
 static const ocf_arg_desc base_divide_args[] = {ROWS_COLS, OUT, SCRATCH};
 
 /* The program reads these whatever the kernel; each kernel lists the ones its code uses. */
@@ -46,6 +46,6 @@ KERNEL(SOFTMAX_GENERAL, softmax_general, scalar_defines, fused_args,
 KERNEL(SOFTMAX_BASE_MAX, softmax_base_max, scalar_defines, base_max_args,
        "unfused baseline, step 1: row max into scratch");
 KERNEL(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, scalar_defines, base_exp_sum_args,
-       "unfused baseline, step 2: exp(x - max) into out, row sum into scratch");
+       "unfused baseline, step 2: exp(x - max) and the row sum into scratch");
 KERNEL(SOFTMAX_BASE_DIVIDE, softmax_base_divide, scalar_defines, base_divide_args,
-       "unfused baseline, step 3: out /= row sum");
+       "unfused baseline, step 3: out = exp / row sum, the only step that writes out");
