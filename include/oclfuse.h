@@ -15,9 +15,14 @@
  * the storage type of each operand, and refuse the reserved half-precision types with
  * OCF_ERR_UNSUPPORTED until their kernels exist.
  *
- * Every fallible call returns an ocf_status. On failure nothing was enqueued and no output was
- * touched; ocf_last_error() then says why in words (thread-local), including the OpenCL error
- * name or, for a failed program build, the build log.
+ * Every fallible call returns an ocf_status. On failure no output was touched and the call's
+ * events (ocf_launch.event, first_event) were not set; ocf_last_error() then says why in words
+ * (thread-local), naming the OpenCL call that failed and its error or, for a failed program
+ * build, giving the build log. Nothing was enqueued either, with one exception: a call of several
+ * kernels (softmax's split plan for a few long rows, its baseline variant) whose later kernel
+ * fails to enqueue leaves the earlier ones queued; they write only the call's own scratch memory
+ * and finish on their own, after the launch's wait list. The one status after which an output
+ * will still change is OCF_ERR_ENQUEUED_WITHOUT_EVENT (see ocf_launch.first_event).
  *
  * Thread safety: calls on one context from several threads are safe. Releasing a context while
  * another thread uses it is not.
@@ -91,7 +96,9 @@ OCF_API const char *ocf_version_string(void);
   X(OCF_ERR_UNSUPPORTED, -2012, "the device or the library lacks a capability this call needs")  \
   X(OCF_ERR_CONTEXT_MISMATCH, -2013, "a buffer or queue belongs to another OpenCL context")      \
   X(OCF_ERR_KERNEL_MISMATCH, -2014, "a built kernel's arguments differ from its description")    \
-  X(OCF_ERR_INVALID_STRUCT, -2015, "a struct's size member is not one this library knows")
+  X(OCF_ERR_INVALID_STRUCT, -2015, "a struct's size member is not one this library knows")       \
+  X(OCF_ERR_ENQUEUED_WITHOUT_EVENT, -2016,                                                       \
+    "the call is enqueued and will write its output, but its events could not be returned")
 
 typedef enum ocf_status {
 #define OCF_STATUS_ENUM_(name, value, message) name = value,
@@ -287,7 +294,10 @@ typedef struct ocf_launch {
   /* If not NULL, receives an event for the call's first kernel (for a one-kernel call, the same
      kernel as `event`, retained separately): its CL_PROFILING_COMMAND_START and `event`'s
      CL_PROFILING_COMMAND_END bound the whole call, so a caller can time a call of several
-     kernels. Needs `event` too; release it with clReleaseEvent. With no work, it is NULL. */
+     kernels. Needs `event` too; release it with clReleaseEvent. With no work, it is NULL.
+     Should the runtime fail to retain the one-kernel call's event for it (after the kernel is
+     queued), the call returns OCF_ERR_ENQUEUED_WITHOUT_EVENT: neither event is set and the
+     kernel will still write the output (wait for the queue before reading it). */
   cl_event *first_event;
 } ocf_launch;
 

@@ -115,13 +115,20 @@ void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts);
 
 /* ---- dispatch.c ---- */
 
-/* Enqueues one kernel of a (possibly multi-kernel) call. `first`: the launch's wait list applies;
-   `last`: the launch's out event (if any) is produced. Between kernels of one call, *chain carries
-   the previous kernel's event so that out-of-order queues keep the order; pass a cl_event
-   initialised to NULL, and ocf_dispatch releases it. */
-ocf_status ocf_dispatch(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
-                        const size_t *global, const size_t *local, const ocf_launch *launch,
-                        int first, int last, cl_event *chain);
+/*
+ * Enqueues the plan's kernels (built, checked and bound) in order: the first after the launch's
+ * wait list, each later one after the kernel before it. Sets *last to the last enqueued
+ * kernel's event (ours to release; NULL when nothing was enqueued, or when the last kernel is
+ * enqueued without one: only when want_last is 0 and the plan has one kernel and no first_event)
+ * and, when launch->first_event asks, *first to a retained reference to the first kernel's event.
+ * On failure the kernels before the failed one stay enqueued (*last is the latest of them): the
+ * plans guarantee that those write only the call's scratch, never an output. The one failure
+ * after an output-writing kernel is queued, a one-kernel call whose event cannot be retained for
+ * first_event, is OCF_ERR_ENQUEUED_WITHOUT_EVENT.
+ */
+ocf_status ocf_dispatch_steps(cl_command_queue queue, const ocf_plan *plan,
+                              ocf_built_kernel *const *kernels, const ocf_launch *launch,
+                              int want_last, cl_event *first, cl_event *last);
 
 /* For a call with no work: produces the launch's out event (a marker after its wait list), if
    one was asked for, and enqueues nothing else. */
