@@ -57,8 +57,10 @@
  *   softmax_general    the slow, obviously right reference: scalar, two passes.
  *   softmax_base_max, softmax_base_exp_sum, softmax_base_divide
  *                      the benchmark's unfused baseline: three kernels, scratch[r] = row max,
- *                      scratch[rows + r] = row sum; out = exp(t), then out /= sum (LOG: the sum
- *                      only, then out = t - log(sum)).
+ *                      scratch[rows + r] = row sum, and exp(t) of every element (dense rows
+ *                      from scratch[2 * rows]); then out = exp / sum (LOG: the sum only, then
+ *                      out = t - log(sum)). Only the last kernel writes out, so a call whose
+ *                      later kernel fails to enqueue leaves out untouched.
  *
  * Workgroups of any size work (the local reductions fold a non-power-of-two size first). Indices
  * are 64-bit (ulong). In-place use (out == in, same offset and stride) is fine for every kernel
@@ -909,14 +911,13 @@ softmax_base_max(const ulong rows, const ulong cols, __global const in_real *in,
 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real *in,
-                     const ulong in_off, const ulong in_ld, __global out_real *out,
-                     const ulong out_off, const ulong out_ld, const float scale,
+                     const ulong in_off, const ulong in_ld, const float scale,
                      __global const uint *lengths, const ulong lengths_off,
                      __global float *scratch) {
   __local float lv[WG];
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global const in_real *src = in + in_off + r * in_ld;
-    __global out_real *dst = out + out_off + r * out_ld;
+    __global float *exps = scratch + 2 * rows + r * cols;
     const ulong len = row_length(lengths, lengths_off, r, cols);
     const float m = scratch[r];
     float s = 0.0f;
@@ -924,9 +925,9 @@ softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real 
       /* exp(-inf - -inf) and exp(inf - inf) are NaN: the all -inf and +inf rows come out NaN. */
       const float e = c < len ? exp(scale * (OCF_LOAD(IN_DTYPE, src, c) - m)) : 0.0f;
 #if !LOG
-      OCF_STORE(OUT_DTYPE, dst, c, c < len ? e : PAD); /* LOG stores nothing: step 3 needs in */
+      exps[c] = e; /* LOG stores nothing: step 3 reads in */
 #else
-      (void)dst;
+      (void)exps;
 #endif
       s += e;
     }
@@ -944,17 +945,19 @@ softmax_base_divide(const ulong rows, const ulong cols, __global const in_real *
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global const in_real *src = in + in_off + r * in_ld;
     __global out_real *dst = out + out_off + r * out_ld;
+    __global const float *exps = scratch + 2 * rows + r * cols;
     const ulong len = row_length(lengths, lengths_off, r, cols);
     const float m = scratch[r], s = scratch[rows + r];
     for (ulong c = get_local_id(0); c < cols; c += WG) {
 #if LOG
+      (void)exps;
       if (c < len)
         OCF_STORE(OUT_DTYPE, dst, c, scale * (OCF_LOAD(IN_DTYPE, src, c) - m) - log(s));
       else
         OCF_STORE(OUT_DTYPE, dst, c, PAD);
 #else
-      (void)src, (void)scale;
-      if (c < len) OCF_STORE(OUT_DTYPE, dst, c, OCF_LOAD(OUT_DTYPE, dst, c) / s);
+      (void)src, (void)scale, (void)m;
+      OCF_STORE(OUT_DTYPE, dst, c, c < len ? exps[c] / s : PAD);
 #endif
     }
   }

@@ -17,9 +17,14 @@
  * Element data types (ocf_dtype) are fp32 by default; the typed calls (suffix _ex) take the
  * storage type of each operand: ocf_softmax_ex and ocf_matmul_ex take fp32, fp16 and bf16.
  *
- * Every fallible call returns an ocf_status. On failure nothing was enqueued and no output was
- * touched; ocf_last_error() then says why in words (thread-local), including the OpenCL error
- * name or, for a failed program build, the build log.
+ * Every fallible call returns an ocf_status. On failure no output was touched and the call's
+ * events (ocf_launch.event, first_event) were not set; ocf_last_error() then says why in words
+ * (thread-local), naming the OpenCL call that failed and its error or, for a failed program
+ * build, giving the build log. Nothing was enqueued either, with one exception: a call of several
+ * kernels (softmax's split plan for a few long rows and its baseline variant, matmul's split-K)
+ * whose later kernel fails to enqueue leaves the earlier ones queued; they write only the call's
+ * own scratch memory and finish on their own, after the launch's wait list. The one status after which an output
+ * will still change is OCF_ERR_ENQUEUED_WITHOUT_EVENT (see ocf_launch.first_event).
  *
  * Asynchrony: a device-buffer call checks its arguments, builds the programs it needs the first
  * time a context needs them (a compile of up to seconds, in the calling thread, unless the
@@ -103,7 +108,9 @@ OCF_API const char *ocf_version_string(void);
   X(OCF_ERR_UNSUPPORTED, -2012, "the device or the library lacks a capability this call needs")  \
   X(OCF_ERR_CONTEXT_MISMATCH, -2013, "a buffer or queue belongs to another OpenCL context")      \
   X(OCF_ERR_KERNEL_MISMATCH, -2014, "a built kernel's arguments differ from its description")    \
-  X(OCF_ERR_INVALID_STRUCT, -2015, "a struct's size member is not one this library knows")
+  X(OCF_ERR_INVALID_STRUCT, -2015, "a struct's size member is not one this library knows")       \
+  X(OCF_ERR_ENQUEUED_WITHOUT_EVENT, -2016,                                                       \
+    "the call is enqueued and will write its output, but its events could not be returned")
 
 /** What a call returns: OCF_SUCCESS (0), an OpenCL error code, or one of OCF_STATUS_LIST. */
 typedef enum ocf_status {
@@ -197,11 +204,12 @@ OCF_API ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, s
  *   - NULL or "": the environment variable OCLFUSE_DEVICE if set, else the first GPU of any
  *     platform, else the first device of any type;
  *   - "P:D": platform index P, device index D (decimal);
- *   - any other text: the first device whose platform name, device name or vendor contains it,
- *     ignoring case.
+ *   - any other text: the first device whose "platform device" name contains it, ignoring case.
  *
- * Returns OCF_ERR_INVALID_SPEC for a malformed "P:D", OCF_ERR_NO_DEVICE when nothing matches.
- * device->size must be set (ocf_device_info_init). Blocking (OpenCL queries); thread-safe.
+ * A spec made only of digits, ':', signs and spaces is read as "P:D": one that is not exactly
+ * two non-negative indices ("-1:0", "0:", "1:2:3") is OCF_ERR_INVALID_SPEC. Returns
+ * OCF_ERR_NO_DEVICE when nothing matches. device->size must be set (ocf_device_info_init).
+ * Blocking (OpenCL queries); thread-safe.
  */
 OCF_API ocf_status ocf_device_select(const char *spec, ocf_device_info *device);
 
@@ -339,7 +347,10 @@ typedef struct ocf_launch {
   /** If not NULL, receives an event for the call's first kernel (for a one-kernel call, the same
       kernel as `event`, retained separately): its CL_PROFILING_COMMAND_START and `event`'s
       CL_PROFILING_COMMAND_END bound the whole call, so a caller can time a call of several
-      kernels. Needs `event` too; release it with clReleaseEvent. With no work, it is NULL. */
+      kernels. Needs `event` too; release it with clReleaseEvent. With no work, it is NULL.
+      Should the runtime fail to retain the one-kernel call's event for it (after the kernel is
+      queued), the call returns OCF_ERR_ENQUEUED_WITHOUT_EVENT: neither event is set and the
+      kernel will still write the output (wait for the queue before reading it). */
   cl_event *first_event;
 } ocf_launch;
 
@@ -373,8 +384,12 @@ OCF_API ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, cons
 /**
  * Row softmax of a rows x cols fp32 matrix whose row r starts at element in_offset + r * in_ld;
  * row r of the result goes to out_offset + r * out_ld (offsets and strides in elements, a stride
- * at least cols). out may be in at the same offset and stride (in-place); other overlap is
- * OCF_ERR_ALIASING. Elements between the rows of out (a stride beyond cols) are not written.
+ * at least cols). Elements between the rows of out (a stride beyond cols) are not written.
+ * out may be in at the same offset and stride (in place), or share in's buffer without sharing an
+ * element: rows of one stride may interleave (in in columns 0..7 and out in columns 8..15 of a
+ * matrix 16 wide: in_offset 0, out_offset 8, both strides 16). An out that shares an element with
+ * in otherwise is OCF_ERR_ALIASING; with two strides (or element sizes), any meeting of the spans
+ * from first to last element counts as sharing.
  * Asynchronous: enqueues one to three kernels on the launch's queue and returns; out holds the
  * result once launch->event has completed. rows or cols 0 succeeds and enqueues nothing.
  *
@@ -392,7 +407,8 @@ OCF_API ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_me
 
 /**
  * Options of ocf_softmax_ex. Initialise with OCF_SOFTMAX_OPTIONS_INIT.
- * With len the row's valid length (cols without lengths), m the max of x over its first len columns and t = scale * (x - m) (so that no finite input overflows):
+ * With len the row's valid length (cols without lengths), m the max of x over its first len
+ * columns and t = scale * (x - m) (so that no finite input overflows):
  *     softmax      out = exp(t) / sum exp(t)          log-softmax   out = t - log(sum exp(t))
  * over the first len columns; the columns at or past len are written as 0 (-inf for
  * log-softmax) whatever they hold, and are never read. A row of length 0 is all 0 (all -inf).
@@ -430,7 +446,8 @@ OCF_API ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl
 
 /** Host-array form of ocf_softmax: copies in to a temporary device buffer, runs on the context's
     queue and copies the rows of out back before returning (elements between rows keep their
-    values). out may equal in (then out_ld must equal in_ld); the arrays are not kept. */
+    values). out and in follow ocf_softmax's rule (in place with out_ld == in_ld, or no element
+    shared); the arrays are not kept. */
 OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const float *in,
                                     size_t in_ld, float *out, size_t out_ld);
 

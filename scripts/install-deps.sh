@@ -15,6 +15,7 @@ packages=(
   libcmocka-dev
   oclgrind         # kernel checks: out-of-bounds, uninitialized reads, data races
   gnuplot-nox      # `oclfuse bench --plot`
+  clang libclang-rt-dev  # scripts/test.sh's short fuzzing run (libFuzzer)
 )
 
 missing=()

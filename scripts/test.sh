@@ -6,19 +6,26 @@
 #     (unit), again under Oclgrind on small sizes (oclgrind) and under valgrind (valgrind);
 #   - the unit suites and `oclfuse check` again on a second implementation, Mesa's rusticl on
 #     llvmpipe (rusticl);
-# then builds again with AddressSanitizer and UBSan and runs the plain suites there.
-#   Usage: scripts/test.sh [build-dir]
+#   - every OpenCL call of a short program failed in turn (faults), 8 threads on one context
+#     (threads);
+# then builds again with AddressSanitizer and UBSan (the plain suites and the fault injection),
+# with ThreadSanitizer (the threads suite), and with clang's libFuzzer for a short fuzzing run of
+# each target (FUZZ_SECONDS, default 30; 0 skips it).   Usage: scripts/test.sh [build-dir]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 jobs=$(nproc)
+fuzz_seconds=${FUZZ_SECONDS:-30}
 scripts/install-deps.sh
+start=$(date +%s)
+step() { echo "== $1 ($(($(date +%s) - start)) s)"; }
 
 # rusticl lists its llvmpipe device only when RUSTICL_ENABLE asks for it, and the rusticl tests
 # set it themselves. Unset here, the default device is PoCL's: with both enabled, the two CPU
 # platforms tie in the ICD loader's order, which follows the vendors directory.
 unset RUSTICL_ENABLE
 
+step "build and every label"
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON
 cmake --build "$build" -j"$jobs"
 "$build"/bench/oclfuse devices
@@ -34,8 +41,38 @@ ctest --test-dir "$build" --output-on-failure -j"$jobs"
 # The sanitizers check liboclfuse's own host code, with PoCL as the device. The ICD loader loads
 # PoCL alone there: Clover (packaged with rusticl) loads a gallium driver, leaks 128 bytes in it
 # and unloads it, and LeakSanitizer reports that from a module no suppression can name.
+sanitizer_env=()
+if [ -f /etc/OpenCL/vendors/pocl.icd ]; then
+  sanitizer_env+=(OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd)
+fi
+
+step "AddressSanitizer and UBSan: unit, plan and faults"
 cmake -S . -B "$build-sanitize" -DCMAKE_BUILD_TYPE=Debug -DOCLFUSE_WERROR=ON -DOCLFUSE_SANITIZE=ON
 cmake --build "$build-sanitize" -j"$jobs"
-OCL_ICD_VENDORS=/etc/OpenCL/vendors/pocl.icd \
-  LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
-  ctest --test-dir "$build-sanitize" --output-on-failure -j"$jobs" -L 'unit|plan'
+env "${sanitizer_env[@]}" LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0" \
+  ctest --test-dir "$build-sanitize" --output-on-failure -j"$jobs" -L 'unit|plan|faults'
+
+step "ThreadSanitizer: threads"
+cmake -S . -B "$build-tsan" -DCMAKE_BUILD_TYPE=Debug -DOCLFUSE_WERROR=ON \
+  -DOCLFUSE_SANITIZE_THREAD=ON -DOCLFUSE_BUILD_BENCH=OFF
+cmake --build "$build-tsan" -j"$jobs" --target test_threads
+env "${sanitizer_env[@]}" TSAN_OPTIONS="suppressions=$PWD/tests/tsan.supp" \
+  ctest --test-dir "$build-tsan" --output-on-failure -L threads
+
+if [ "$fuzz_seconds" -gt 0 ] && command -v clang >/dev/null; then
+  step "libFuzzer: each target for $fuzz_seconds s"
+  cmake -S . -B "$build-fuzz" -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DOCLFUSE_WERROR=ON -DOCLFUSE_FUZZ=ON -DOCLFUSE_BUILD_BENCH=OFF \
+    -DOCLFUSE_FUZZ_SECONDS="$fuzz_seconds"
+  cmake --build "$build-fuzz" -j"$jobs" --target fuzz_args fuzz_device_spec fuzz_tuning_db
+  log="$build-fuzz/fuzz.log"
+  if ! env "${sanitizer_env[@]}" ctest --test-dir "$build-fuzz" --output-on-failure -V -L fuzz \
+    >"$log" 2>&1; then
+    tail -n 80 "$log"
+    exit 1
+  fi
+  # Executions per target (and how many of fuzz_args' calls were refused before any kernel).
+  grep -E '^[0-9]+: (stat::number_of_executed_units|stat::average_exec_per_sec|fuzz_args:)|Test +#' \
+    "$log" || true
+fi
+step "done"

@@ -47,6 +47,12 @@ size_t ocf_pow2_ceil(size_t x);
 size_t ocf_pow2_floor(size_t x);
 /* Non-zero when x is a power of two (1, 2, 4, ...). */
 int ocf_is_pow2(size_t x);
+/* Whether two matrices with the same row stride `ld` (>= both column counts) share an element:
+   A has a_rows x a_cols elements from element a_start, its row i at a_start + i * ld, likewise
+   B. Exact: interleaved rows that share no element do not overlap. Rows and stride are those of
+   checked extents ((rows - 1) * ld + cols fits in size_t). */
+int ocf_strided_overlap(size_t a_start, size_t a_rows, size_t a_cols, size_t b_start, size_t b_rows,
+                        size_t b_cols, size_t ld);
 /* Case-insensitive substring test; an empty needle matches. */
 int ocf_contains_nocase(const char *haystack, const char *needle);
 

@@ -33,10 +33,12 @@ void ocf_ref_softmax(size_t rows, size_t cols, const float *in, size_t in_ld, do
 void ocf_ref_matmul(int trans_a, int trans_b, size_t m, size_t n, size_t k, float alpha,
                     const float *a, size_t lda, const float *b, size_t ldb, float beta,
                     const float *c, size_t ldc, double *want) {
+  /* alpha = 0 reads neither A nor B (NaNs there do not propagate), as BLAS specifies. */
+  const size_t k_read = alpha == 0.0f ? 0 : k;
   for (size_t i = 0; i < m; i++) {
     for (size_t j = 0; j < n; j++) {
       double sum = 0.0;
-      for (size_t p = 0; p < k; p++) {
+      for (size_t p = 0; p < k_read; p++) {
         double av = trans_a ? a[p * lda + i] : a[i * lda + p];
         double bv = trans_b ? b[j * ldb + p] : b[p * ldb + j];
         sum += av * bv;

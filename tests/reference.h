@@ -19,7 +19,8 @@ void ocf_ref_add(size_t n, const float *x, const float *y, double *want);
 void ocf_ref_softmax(size_t rows, size_t cols, const float *in, size_t in_ld, double *want);
 
 /*
- * want = alpha * op(A) * op(B) + beta * C in double (beta == 0: C is not read), with the same
+ * want = alpha * op(A) * op(B) + beta * C in double (beta == 0: C is not read; alpha == 0: A
+ * and B are not read), with the same
  * layout rules as ocf_matmul; want is m x n, dense (row stride n).
  */
 void ocf_ref_matmul(int trans_a, int trans_b, size_t m, size_t n, size_t k, float alpha,

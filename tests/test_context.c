@@ -95,7 +95,9 @@ static void test_context_device_listing(void **state) {
 
   ocft_assert_status(ocf_device_select("99:0", &picked), OCF_ERR_NO_DEVICE);
   ocft_assert_status(ocf_device_select("no such device anywhere", &picked), OCF_ERR_NO_DEVICE);
-  const char *malformed[] = {"0:", ":0", "1:2:3", "0 : x1", "99999999999:0"};
+  /* Index specs with a sign are malformed too, not names that match nothing. */
+  const char *malformed[] = {"0:",   ":0",   "1:2:3", "0 : x1",  "99999999999:0",
+                             "-1:0", "0:-1", "+1:0",  " - 1 : 0"};
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(malformed); i++) {
     ocf_status status = ocf_device_select(malformed[i], &picked);
     /* "0 : x1" has a letter: it is a name, which matches nothing. */

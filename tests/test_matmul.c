@@ -27,11 +27,12 @@ typedef struct mm_case {
   float alpha, beta;
   size_t lda_pad, ldb_pad, ldc_pad;
   size_t a_off, b_off, c_off;
-  int nan_c; /* fill C with NaN (only meaningful with beta == 0) */
+  int nan_c;  /* fill C with NaN (only meaningful with beta == 0) */
+  int nan_ab; /* fill A and B with NaN (only meaningful with alpha == 0) */
 } mm_case;
 
 static mm_case plain(size_t m, size_t n, size_t k) {
-  mm_case t = {OCF_NO_TRANS, OCF_NO_TRANS, m, n, k, 1.0f, 0.0f, 0, 0, 0, 0, 0, 0, 0};
+  mm_case t = {OCF_NO_TRANS, OCF_NO_TRANS, m, n, k, 1.0f, 0.0f, 0, 0, 0, 0, 0, 0, 0, 0};
   return t;
 }
 
@@ -60,6 +61,10 @@ static void mm_data_make(const mm_case *t, uint64_t seed, mm_data *d) {
   if (t->nan_c)
     for (size_t i = 0; i < d->c_len; i++)
       d->c[i] = NAN;
+  for (size_t i = 0; t->nan_ab && i < d->a_len; i++)
+    d->a[i] = NAN;
+  for (size_t i = 0; t->nan_ab && i < d->b_len; i++)
+    d->b[i] = NAN;
   d->want = ocft_alloc_doubles(t->m * t->n);
   d->tol = ocft_alloc_doubles(t->m * t->n);
   ocf_ref_matmul(t->ta, t->tb, t->m, t->n, t->k, t->alpha, d->a + t->a_off, d->lda, d->b + t->b_off,
@@ -191,8 +196,16 @@ static void test_matmul_transposes(void **state) {
 static void test_matmul_strides_and_offsets(void **state) {
   ocft_env *env = ocft_get_env(state);
   const size_t layouts[][6] = {/* lda_pad ldb_pad ldc_pad a_off b_off c_off */
-                               {4, 8, 12, 4, 8, 16}, {1, 3, 5, 0, 0, 0}, {0, 0, 0, 1, 2, 3},
-                               {3, 1, 2, 5, 7, 9},   {4, 4, 4, 0, 0, 1}, {16, 0, 4, 128, 4, 0}};
+                               {4, 8, 12, 4, 8, 16},
+                               {1, 3, 5, 0, 0, 0},
+                               {0, 0, 0, 1, 2, 3},
+                               {3, 1, 2, 5, 7, 9},
+                               {4, 4, 4, 0, 0, 1},
+                               {16, 0, 4, 128, 4, 0},
+                               /* all aligned but ldc: off the aligned kernels, whose vector
+                                  stores assume every row of C starts on a float4 */
+                               {0, 0, 1, 0, 0, 0},
+                               {4, 8, 3, 4, 8, 0}};
   const size_t shapes[][3] = {{32, 32, 32}, {27, 35, 19}, {64, 64, 48}};
   for (size_t l = 0; l < OCF_ARRAY_LEN_T(layouts); l++)
     for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
@@ -300,6 +313,14 @@ static void test_matmul_alpha_beta(void **state) {
         if (betas[bi] == 0.0f) {
           t.nan_c = 1;
           check_all_variants(env, &t);
+          t.nan_c = 0;
+        }
+        if (alphas[ai] == 0.0f) {
+          /* alpha = 0 reads neither A nor B: NaNs there give beta * C, not NaN. */
+          t.nan_ab = 1;
+          check_all_variants(env, &t);
+          align_layout(&t); /* and on the aligned kernels */
+          check_case(env, &t, NULL);
         }
       }
 }

@@ -184,6 +184,49 @@ static void test_softmax_in_place(void **state) {
   }
 }
 
+/* out's rows interleaved with in's in one buffer, sharing no element (in: columns 0..cols-1 of
+   a 2 cols wide matrix, out: the columns after them, or the other way round): allowed, softmax
+   of in lands in out, and in, read only, keeps every value. */
+static void test_softmax_interleaved(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][2] = {{8, 8}, {3, 100}, {2, 3001}, {5, 1}};
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++)
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+      for (int out_first = 0; out_first < 2; out_first++) {
+        const size_t rows = shapes[i][0], cols = shapes[i][1], ld = 2 * cols;
+        const size_t in_off = out_first ? cols : 0, out_off = out_first ? 0 : cols;
+        const size_t len = rows * ld;
+        float *data = ocft_alloc_floats(len), *got = ocft_alloc_floats(len);
+        double *want = ocft_alloc_doubles(rows * cols);
+        ocft_fill_uniform(data, len, -5.0f, 5.0f, 90 + (unsigned)i);
+        ocf_ref_softmax(rows, cols, data + in_off, ld, want);
+        cl_mem b = ocft_buffer(env, len, data);
+        ocf_launch launch = OCF_LAUNCH_INIT;
+        launch.variant = all_variants[v];
+        ocft_assert_status(
+            ocf_softmax(env->ctx, rows, cols, b, in_off, ld, b, out_off, ld, &launch), OCF_SUCCESS);
+        ocft_read(env, b, len, got);
+        assert_softmax(env, "softmax interleaved", rows, cols, data + in_off, ld, want,
+                       got + out_off, ld, &launch);
+        for (size_t r = 0; r < rows; r++)
+          ocft_assert_unchanged("softmax interleaved: in", got + in_off + r * ld,
+                                data + in_off + r * ld, cols);
+
+        /* The host form takes the same layout, and keeps in as it was. */
+        memcpy(got, data, len * sizeof *got);
+        ocft_assert_status(
+            ocf_softmax_host(env->ctx, rows, cols, got + in_off, ld, got + out_off, ld),
+            OCF_SUCCESS);
+        assert_softmax(env, "softmax_host interleaved", rows, cols, data + in_off, ld, want,
+                       got + out_off, ld, NULL);
+        for (size_t r = 0; r < rows; r++)
+          ocft_assert_unchanged("softmax_host interleaved: in", got + in_off + r * ld,
+                                data + in_off + r * ld, cols);
+        clReleaseMemObject(b);
+        free(data), free(got), free(want);
+      }
+}
+
 /* Many short rows, several a workgroup (softmax_rows on every tuning row): lengths around a warp
    and the vector widths, row counts that leave the last group ragged (37, 1003) or hold a single
    row, dense, strided (aligned and not) and offset, in place, and with explicit workgroup sizes
@@ -440,6 +483,12 @@ static const bad_softmax bad_softmaxes[] = {
      NULL},
     {"out a sub-buffer over in", OCF_ERR_ALIASING, 0, 2, 8, OCFT_OUT, 8, 8, OCFT_OUT_SUB, 0, 8, 0,
      NULL},
+    /* interleaved rows (one stride) are refused only when they share an element; with two
+       strides, spans that meet count as sharing */
+    {"interleaved rows sharing a column", OCF_ERR_ALIASING, 0, 4, 8, OCFT_OUT, 0, 16, OCFT_OUT, 7,
+     16, 0, NULL},
+    {"interleaved rows of two strides", OCF_ERR_ALIASING, 0, 2, 8, OCFT_OUT, 0, 16, OCFT_OUT, 8, 24,
+     0, NULL},
     {"in of another context", OCF_ERR_CONTEXT_MISMATCH, 0, 8, 8, OCFT_FOREIGN, 0, 8, OCFT_OUT, 0, 8,
      0, NULL},
     {"out of another context", OCF_ERR_CONTEXT_MISMATCH, 0, 8, 8, OCFT_IN, 0, 8, OCFT_FOREIGN, 0, 8,
@@ -584,6 +633,9 @@ static void test_softmax_host(void **state) {
                      OCF_ERR_ALIASING);
   ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, copy, in_ld, copy + 1, in_ld),
                      OCF_ERR_ALIASING);
+  /* Rows of one stride that share an element, or of two strides whose spans meet. */
+  ocft_assert_status(ocf_softmax_host(env->ctx, 2, 2, copy, 4, copy + 3, 4), OCF_ERR_ALIASING);
+  ocft_assert_status(ocf_softmax_host(env->ctx, 2, 2, copy, 4, copy + 2, 8), OCF_ERR_ALIASING);
   ocft_assert_unchanged("softmax_host after rejected calls", copy, in, rows * in_ld);
   ocft_assert_status(ocf_softmax_host(env->ctx, 0, cols, NULL, in_ld, NULL, out_ld), OCF_SUCCESS);
   free(in), free(out), free(sentinel), free(want), free(copy);
@@ -594,6 +646,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_shapes_all_variants),
       cmocka_unit_test(test_softmax_offsets_and_strides),
       cmocka_unit_test(test_softmax_in_place),
+      cmocka_unit_test(test_softmax_interleaved),
       cmocka_unit_test(test_softmax_many_short_rows),
       cmocka_unit_test(test_softmax_short_rows_non_finite),
       cmocka_unit_test(test_softmax_large_magnitudes),

@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEADER                                                                                    \
-  "oclfuse-tuning 1\nlibrary 0.2.0\nvendor NVIDIA Corporation\ndevice NVIDIA H200\n"             \
+#define HEADER                                                                       \
+  "oclfuse-tuning 1\nlibrary 0.2.0\nvendor NVIDIA Corporation\ndevice NVIDIA H200\n" \
   "driver 580.159.04\n"
 
 static const char good[] = HEADER "# a comment, then a blank line\n\n"
@@ -90,9 +90,13 @@ static void test_tuning_db_refuses_bad_files(void **state) {
       {"truncated inside the header", "oclfuse-tuning 1\nlibrary 0.2.0\nvendor NVIDIA"},
       {"end count wrong", HEADER "entry softmax f32 * wg=128\nend 2\n"},
       {"future format", "oclfuse-tuning 2\nlibrary 9.0.0\nvendor V\ndevice D\ndriver 1\nend 0\n"},
-      {"format not first", "library 0.2.0\noclfuse-tuning 1\nvendor V\ndevice D\ndriver 1\nend 0\n"},
+      {"format not first",
+       "library 0.2.0\noclfuse-tuning 1\nvendor V\ndevice D\ndriver 1\nend 0\n"},
       {"header repeated", HEADER "device other\nend 0\n"},
       {"entry before header complete", "oclfuse-tuning 1\nentry add f32 * wg=64\nend 1\n"},
+      /* found by fuzz_tuning_db: accepted, then written back with an empty driver line */
+      {"end before header complete",
+       "oclfuse-tuning 1\nlibrary 0.2.0\nvendor V\ndevice D\nend 0\n"},
       {"unknown keyword", HEADER "entries softmax f32 * wg=128\nend 0\n"},
       {"unknown op", HEADER "entry conv f32 * wg=128\nend 1\n"},
       {"unknown dtype", HEADER "entry softmax f64 * wg=128\nend 1\n"},
@@ -103,6 +107,9 @@ static void test_tuning_db_refuses_bad_files(void **state) {
       {"no values", HEADER "entry softmax f32\nend 1\n"},
       {"text after end", HEADER "end 0\nentry add f32 * wg=64\n"},
       {"binary garbage", "oclfuse-tuning 1\n\x01\x02\xff\xfe"},
+      /* found by fuzz_tuning_db: one '\r' is a CRLF line end, a second one stayed in the value
+         and did not read back the same once written */
+      {"a control character in a value", HEADER "entry add f32 * wg=64\r\r\nend 1\n"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     ocf_tuning_db db;

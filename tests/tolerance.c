@@ -159,7 +159,7 @@ void ocft_matmul_tolerance(int trans_a, int trans_b, size_t m, size_t n, size_t 
   for (size_t i = 0; i < m; i++) {
     for (size_t j = 0; j < n; j++) {
       double partial = 0.0, path = 0.0, products = 0.0;
-      for (size_t p = 0; p < k; p++) {
+      for (size_t p = 0; alpha != 0.0f && p < k; p++) { /* alpha = 0 reads no A or B */
         double av = trans_a ? a[p * lda + i] : a[i * lda + p];
         double bv = trans_b ? b[j * ldb + p] : b[p * ldb + j];
         double product = av * bv; /* exact: two 24-bit significands fit in 53 bits */

@@ -124,12 +124,27 @@ ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_
   ocf_device_info info;
   ocf_status status = describe_device(device, &info);
   if (status != OCF_SUCCESS) return status;
+  /* The context holds a reference to each object; a retain that fails undoes the ones before
+     it, so that the caller's objects keep their counts. */
+  if ((err = clRetainContext(context)) != CL_SUCCESS)
+    return ocf_fail_cl(err, "clRetainContext on the wrapped context");
+  if ((err = clRetainDevice(device)) != CL_SUCCESS) {
+    clReleaseContext(context);
+    return ocf_fail_cl(err, "clRetainDevice on the wrapped device");
+  }
+  if ((err = clRetainCommandQueue(queue)) != CL_SUCCESS) {
+    clReleaseDevice(device);
+    clReleaseContext(context);
+    return ocf_fail_cl(err, "clRetainCommandQueue on the wrapped queue");
+  }
   ocf_context *ctx = NULL;
   status = context_alloc(&info, &ctx);
-  if (status != OCF_SUCCESS) return status;
-  clRetainContext(context);
-  clRetainDevice(device);
-  clRetainCommandQueue(queue);
+  if (status != OCF_SUCCESS) {
+    clReleaseCommandQueue(queue);
+    clReleaseDevice(device);
+    clReleaseContext(context);
+    return status;
+  }
   ctx->cl_ctx = context;
   ctx->device = device;
   ctx->queue = queue;

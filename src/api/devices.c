@@ -2,7 +2,7 @@
 #include "runtime/context.h"
 
 #include <ctype.h>
-#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,19 +10,28 @@
    just zero devices. */
 #define OCF_CL_PLATFORM_NOT_FOUND_KHR (-1001)
 
-static void info_string(cl_device_id device, cl_device_info what, char *out, size_t capacity) {
-  /* A string longer than the field is cut; a query that fails leaves "". */
+/* Copies a string query's answer into out (capacity bytes, cut to fit, always terminated). The
+   strings name the device in tuning rows and cache keys, so a query that fails is a failure of
+   the description, not an empty name. */
+static ocf_status info_string(cl_platform_id platform, cl_device_id device, cl_uint what,
+                              const char *what_name, char *out, size_t capacity) {
   size_t size = 0;
   out[0] = '\0';
-  if (clGetDeviceInfo(device, what, 0, NULL, &size) != CL_SUCCESS || size == 0) return;
+  cl_int err = device ? clGetDeviceInfo(device, what, 0, NULL, &size)
+                      : clGetPlatformInfo(platform, what, 0, NULL, &size);
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, what_name);
+  if (size == 0) return OCF_SUCCESS;
   char *full = malloc(size);
-  if (!full) return;
-  if (clGetDeviceInfo(device, what, size, full, NULL) == CL_SUCCESS) {
+  if (!full) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "%s: %zu bytes", what_name, size);
+  err = device ? clGetDeviceInfo(device, what, size, full, NULL)
+               : clGetPlatformInfo(platform, what, size, full, NULL);
+  if (err == CL_SUCCESS) {
     full[size - 1] = '\0';
     strncpy(out, full, capacity - 1);
     out[capacity - 1] = '\0';
   }
   free(full);
+  return err == CL_SUCCESS ? OCF_SUCCESS : ocf_fail_cl(err, what_name);
 }
 
 /* The query names of cl_nv_device_attribute_query (not in every OpenCL header). */
@@ -57,38 +66,50 @@ ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
   info->size = sizeof *info;
   info->platform = platform;
   info->device = device;
-  info->platform_name[0] = '\0';
-  size_t size = 0;
-  if (clGetPlatformInfo(platform, CL_PLATFORM_NAME, 0, NULL, &size) == CL_SUCCESS && size > 0) {
-    char *full = malloc(size);
-    if (full && clGetPlatformInfo(platform, CL_PLATFORM_NAME, size, full, NULL) == CL_SUCCESS) {
-      full[size - 1] = '\0';
-      strncpy(info->platform_name, full, sizeof info->platform_name - 1);
-      info->platform_name[sizeof info->platform_name - 1] = '\0';
-    }
-    free(full);
+  const struct {
+    cl_device_id device; /* NULL: a platform query */
+    cl_uint what;
+    const char *name;
+    char *out;
+    size_t capacity;
+  } strings[] = {
+      {NULL, CL_PLATFORM_NAME, "clGetPlatformInfo(CL_PLATFORM_NAME)", info->platform_name,
+       sizeof info->platform_name},
+      {device, CL_DEVICE_NAME, "clGetDeviceInfo(CL_DEVICE_NAME)", info->device_name,
+       sizeof info->device_name},
+      {device, CL_DEVICE_VENDOR, "clGetDeviceInfo(CL_DEVICE_VENDOR)", info->vendor,
+       sizeof info->vendor},
+      {device, CL_DRIVER_VERSION, "clGetDeviceInfo(CL_DRIVER_VERSION)", info->driver_version,
+       sizeof info->driver_version},
+      {device, CL_DEVICE_VERSION, "clGetDeviceInfo(CL_DEVICE_VERSION)", info->device_version,
+       sizeof info->device_version},
+  };
+  for (size_t i = 0; i < OCF_ARRAY_LEN(strings); i++) {
+    ocf_status status = info_string(platform, strings[i].device, strings[i].what, strings[i].name,
+                                    strings[i].out, strings[i].capacity);
+    if (status != OCF_SUCCESS) return status;
   }
-  info_string(device, CL_DEVICE_NAME, info->device_name, sizeof info->device_name);
-  info_string(device, CL_DEVICE_VENDOR, info->vendor, sizeof info->vendor);
-  info_string(device, CL_DRIVER_VERSION, info->driver_version, sizeof info->driver_version);
-  info_string(device, CL_DEVICE_VERSION, info->device_version, sizeof info->device_version);
 
   struct {
     cl_device_info what;
+    const char *name;
     void *value;
     size_t size;
   } numbers[] = {
-      {CL_DEVICE_TYPE, &info->type, sizeof info->type},
-      {CL_DEVICE_MAX_COMPUTE_UNITS, &info->compute_units, sizeof info->compute_units},
-      {CL_DEVICE_MAX_CLOCK_FREQUENCY, &info->max_clock_mhz, sizeof info->max_clock_mhz},
-      {CL_DEVICE_GLOBAL_MEM_SIZE, &info->global_mem_bytes, sizeof info->global_mem_bytes},
-      {CL_DEVICE_LOCAL_MEM_SIZE, &info->local_mem_bytes, sizeof info->local_mem_bytes},
-      {CL_DEVICE_MAX_WORK_GROUP_SIZE, &info->max_workgroup_size, sizeof info->max_workgroup_size},
-      {CL_DEVICE_MAX_MEM_ALLOC_SIZE, &info->max_alloc_bytes, sizeof info->max_alloc_bytes},
+#define OCF_NUMBER_(what, field) \
+  {what, "clGetDeviceInfo(" #what ")", &info->field, sizeof info->field}
+      OCF_NUMBER_(CL_DEVICE_TYPE, type),
+      OCF_NUMBER_(CL_DEVICE_MAX_COMPUTE_UNITS, compute_units),
+      OCF_NUMBER_(CL_DEVICE_MAX_CLOCK_FREQUENCY, max_clock_mhz),
+      OCF_NUMBER_(CL_DEVICE_GLOBAL_MEM_SIZE, global_mem_bytes),
+      OCF_NUMBER_(CL_DEVICE_LOCAL_MEM_SIZE, local_mem_bytes),
+      OCF_NUMBER_(CL_DEVICE_MAX_WORK_GROUP_SIZE, max_workgroup_size),
+      OCF_NUMBER_(CL_DEVICE_MAX_MEM_ALLOC_SIZE, max_alloc_bytes),
+#undef OCF_NUMBER_
   };
   for (size_t i = 0; i < OCF_ARRAY_LEN(numbers); i++) {
     cl_int err = clGetDeviceInfo(device, numbers[i].what, numbers[i].size, numbers[i].value, NULL);
-    if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo");
+    if (err != CL_SUCCESS) return ocf_fail_cl(err, numbers[i].name);
   }
   /* A device may report more than three dimensions; the query must make room for all. */
   size_t item_limits[16] = {0};
@@ -123,15 +144,34 @@ int ocf_device_has_extension(cl_device_id device, const char *name) {
 }
 
 /* Calls visit(info, user) for every device of every platform until it returns non-zero.
-   Platforms that report no devices (or fail to) are skipped, as an ICD loader may list a vendor
-   whose driver is not usable on this machine. */
+   Platforms that report no devices are skipped, as an ICD loader may list a vendor whose driver
+   is not usable on this machine. A platform whose device query fails, or a device that cannot
+   describe itself (a broken driver, or a runtime out of memory), is left out too rather than
+   hiding every other device; the first such failure is kept in *skipped (its status, and its
+   text in skipped_text), so that a selection that finds nothing can give it as the reason. */
 typedef int (*device_visitor)(const ocf_device_info *info, void *user);
 
-static ocf_status for_each_device(device_visitor visit, void *user) {
+typedef struct skipped_device {
+  ocf_status status; /* OCF_SUCCESS: nothing was left out */
+  char text[256];
+} skipped_device;
+
+static void skip_device(skipped_device *skipped, ocf_status status) {
+  if (skipped->status == OCF_SUCCESS) {
+    skipped->status = status;
+    snprintf(skipped->text, sizeof skipped->text, "%s", ocf_last_error());
+  }
+  ocf_error_clear();
+}
+
+static ocf_status for_each_device(device_visitor visit, void *user, skipped_device *skipped) {
+  skipped->status = OCF_SUCCESS;
+  skipped->text[0] = '\0';
   cl_uint platform_count = 0;
   cl_int err = clGetPlatformIDs(0, NULL, &platform_count);
-  if (err == OCF_CL_PLATFORM_NOT_FOUND_KHR || platform_count == 0) return OCF_SUCCESS;
+  if (err == OCF_CL_PLATFORM_NOT_FOUND_KHR) return OCF_SUCCESS;
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetPlatformIDs");
+  if (platform_count == 0) return OCF_SUCCESS;
   cl_platform_id *platforms = malloc(platform_count * sizeof *platforms);
   if (!platforms) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the platform list");
   err = clGetPlatformIDs(platform_count, platforms, NULL);
@@ -143,29 +183,30 @@ static ocf_status for_each_device(device_visitor visit, void *user) {
   int stop = 0;
   for (cl_uint p = 0; p < platform_count && !stop && status == OCF_SUCCESS; p++) {
     cl_uint device_count = 0;
-    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &device_count) != CL_SUCCESS ||
-        device_count == 0)
+    err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, 0, NULL, &device_count);
+    if (err == CL_DEVICE_NOT_FOUND || (err == CL_SUCCESS && device_count == 0)) continue;
+    if (err != CL_SUCCESS) {
+      skip_device(skipped, ocf_fail_cl(err, "clGetDeviceIDs"));
       continue;
+    }
     cl_device_id *devices = malloc(device_count * sizeof *devices);
     if (!devices) {
       status = ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate the device list");
       break;
     }
-    if (clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, device_count, devices, NULL) ==
-        CL_SUCCESS) {
-      for (cl_uint d = 0; d < device_count && !stop; d++) {
-        ocf_device_info info;
-        memset(&info, 0, sizeof info);
-        info.platform_index = p;
-        info.device_index = d;
-        /* A device that cannot even describe itself (a broken driver) is left out, like a
-           platform without devices, rather than hiding every other device. */
-        if (ocf_device_info_fill(platforms[p], devices[d], &info) != OCF_SUCCESS) {
-          ocf_error_clear();
-          continue;
-        }
-        stop = visit(&info, user);
+    err = clGetDeviceIDs(platforms[p], CL_DEVICE_TYPE_ALL, device_count, devices, NULL);
+    if (err != CL_SUCCESS) skip_device(skipped, ocf_fail_cl(err, "clGetDeviceIDs"));
+    for (cl_uint d = 0; err == CL_SUCCESS && d < device_count && !stop; d++) {
+      ocf_device_info info;
+      memset(&info, 0, sizeof info);
+      info.platform_index = p;
+      info.device_index = d;
+      ocf_status described = ocf_device_info_fill(platforms[p], devices[d], &info);
+      if (described != OCF_SUCCESS) {
+        skip_device(skipped, described);
+        continue;
       }
+      stop = visit(&info, user);
     }
     free(devices);
   }
@@ -203,7 +244,8 @@ ocf_status ocf_devices_list(ocf_device_info *devices, size_t capacity, size_t *c
     if (status != OCF_SUCCESS) return status;
   }
   list_state state = {devices, capacity, 0};
-  ocf_status status = for_each_device(list_visit, &state);
+  skipped_device skipped; /* the listing leaves such devices out */
+  ocf_status status = for_each_device(list_visit, &state, &skipped);
   if (status == OCF_SUCCESS) *count = state.count;
   return status;
 }
@@ -244,30 +286,51 @@ static int select_visit(const ocf_device_info *info, void *user) {
   return hit;
 }
 
+/* Reads one index of a "P:D" spec at *text: optional spaces, decimal digits (at least one, a
+   value up to 65535), optional spaces. Moves *text past it; -1 when there is no such index. */
+static int parse_index(const char **text, unsigned *value) {
+  const char *c = *text;
+  while (isspace((unsigned char)*c))
+    c++;
+  if (!isdigit((unsigned char)*c)) return -1; /* a sign ("-1:0") or nothing (":0") */
+  unsigned long v = 0;
+  for (; isdigit((unsigned char)*c); c++) {
+    v = v * 10 + (unsigned long)(*c - '0');
+    if (v > 65535) return -1;
+  }
+  while (isspace((unsigned char)*c))
+    c++;
+  *value = (unsigned)v;
+  *text = c;
+  return 0;
+}
+
 /* Parses "P:D" (decimal indices). Returns 1 for a valid index spec, 0 when the spec is not one
-   at all (it has a character other than digits, ':' and spaces: a name, which may contain ':'),
-   -1 when it looks like one but is malformed ("0:", ":1", "1:2:3", an index out of range). */
+   at all (it has a character other than digits, signs, ':' and spaces: a name, which may contain
+   ':'), -1 when it looks like one but is malformed ("0:", ":1", "1:2:3", "-1:0", an index out
+   of range). */
 static int parse_index_spec(const char *spec, unsigned *platform, unsigned *device) {
   if (!strchr(spec, ':')) return 0;
   for (const char *c = spec; *c; c++)
-    if (*c != ':' && !isdigit((unsigned char)*c) && !isspace((unsigned char)*c)) return 0;
-  char *end = NULL;
-  errno = 0;
-  unsigned long p = strtoul(spec, &end, 10);
-  if (end == spec || errno || p > 65535) return -1;
-  while (isspace((unsigned char)*end))
-    end++;
-  if (*end != ':') return -1;
-  const char *rest = end + 1;
-  errno = 0;
-  unsigned long d = strtoul(rest, &end, 10);
-  if (end == rest || errno || d > 65535) return -1;
-  while (isspace((unsigned char)*end))
-    end++;
-  if (*end != '\0') return -1;
-  *platform = (unsigned)p;
-  *device = (unsigned)d;
+    if (*c != ':' && *c != '-' && *c != '+' && !isdigit((unsigned char)*c) &&
+        !isspace((unsigned char)*c))
+      return 0;
+  const char *c = spec;
+  unsigned p = 0, d = 0;
+  if (parse_index(&c, &p) != 0 || *c != ':') return -1;
+  c++;
+  if (parse_index(&c, &d) != 0 || *c != '\0') return -1;
+  *platform = p;
+  *device = d;
   return 1;
+}
+
+/* Nothing matched, but a device was left out because it failed to describe itself: that
+   failure is the answer (it may have been the device asked for), with its status. `wanted` says
+   what was looked for. */
+static ocf_status not_found_because(const skipped_device *skipped, const char *wanted) {
+  return ocf_fail(skipped->status, "no OpenCL device %s, and a device was left out: %s", wanted,
+                  skipped->text);
 }
 
 static ocf_status select_by_spec(const char *spec, const char *origin, ocf_device_info *device) {
@@ -281,8 +344,14 @@ static ocf_status select_by_spec(const char *spec, const char *origin, ocf_devic
                     spec, origin);
   state.kind = index_form ? RULE_INDEX : RULE_NAME;
   state.name = spec;
-  ocf_status status = for_each_device(select_visit, &state);
+  skipped_device skipped;
+  ocf_status status = for_each_device(select_visit, &state, &skipped);
   if (status != OCF_SUCCESS) return status;
+  if (!state.found && skipped.status != OCF_SUCCESS) {
+    char wanted[160];
+    snprintf(wanted, sizeof wanted, "matches \"%.100s\"%s", spec, origin);
+    return not_found_because(&skipped, wanted);
+  }
   if (!state.found)
     return ocf_fail(OCF_ERR_NO_DEVICE, "no OpenCL device matches \"%s\"%s (see `oclfuse devices`)",
                     spec, origin);
@@ -301,12 +370,16 @@ ocf_status ocf_device_select_internal(const char *spec, ocf_device_info *device)
     memset(&state, 0, sizeof state);
     state.kind = RULE_TYPE;
     state.type = preference[i];
-    ocf_status status = for_each_device(select_visit, &state);
+    skipped_device skipped;
+    ocf_status status = for_each_device(select_visit, &state, &skipped);
     if (status != OCF_SUCCESS) return status;
     if (state.found) {
       *device = state.match;
       return OCF_SUCCESS;
     }
+    /* A device left out may have been the GPU preferred: do not fall back past it. */
+    if (skipped.status != OCF_SUCCESS)
+      return not_found_because(&skipped, i == 0 ? "of type GPU" : "of any type");
   }
   return ocf_fail(OCF_ERR_NO_DEVICE,
                   "no OpenCL device found: is an ICD installed (e.g. pocl-opencl-icd)?");

@@ -104,7 +104,7 @@ typedef struct ocf_softmax_frame {
   cl_mem lengths;            /* per-row valid lengths (cl_uint), NULL: every row has cols */
   cl_ulong lengths_off;      /* in cl_uint elements */
   cl_ulong parts, part_vecs; /* split and coop kernels: slices per row, vectors per slice */
-  cl_mem scratch;            /* split, coop and baseline kernels: per-row statistics */
+  cl_mem scratch; /* split, coop and baseline kernels: per-row statistics (baseline: and exp) */
 } ocf_softmax_frame;
 
 /* cl/matmul.cl: the tiled kernels, their split-K pair and the naive baseline; also the frame of

@@ -19,7 +19,8 @@ static const ocf_arg_desc coop_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, PAR
 static const ocf_arg_desc split_stats_args[] = {ROWS_COLS, IN, SCALE, LENGTHS, PARTS, SCRATCH};
 static const ocf_arg_desc split_write_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, PARTS, SCRATCH};
 static const ocf_arg_desc base_max_args[] = {ROWS_COLS, IN, LENGTHS, SCRATCH};
-static const ocf_arg_desc base_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, SCRATCH};
+static const ocf_arg_desc base_exp_sum_args[] = {ROWS_COLS, IN, SCALE, LENGTHS, SCRATCH};
+static const ocf_arg_desc base_divide_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, SCRATCH};
 
 /* Each kernel lists the -D values its code reads; every plan sets all of them. */
 #define OPTION_DEFINES "IN_DTYPE", "OUT_DTYPE", "LOG", "HAS_LENGTHS"
@@ -55,8 +56,9 @@ KERNEL(SOFTMAX_GENERAL, softmax_general, scalar_defines, fused_args,
        "the reference: scalar, any offsets and strides");
 KERNEL(SOFTMAX_BASE_MAX, softmax_base_max, scalar_defines, base_max_args,
        "unfused baseline, step 1: row max into scratch");
-KERNEL(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, scalar_defines, base_args,
-       "unfused baseline, step 2: exp(scale (x - max)) into out (not for LOG), row sum into "
+KERNEL(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, scalar_defines, base_exp_sum_args,
+       "unfused baseline, step 2: exp(scale (x - max)) into scratch (not for LOG), row sum into "
        "scratch");
-KERNEL(SOFTMAX_BASE_DIVIDE, softmax_base_divide, scalar_defines, base_args,
-       "unfused baseline, step 3: out /= row sum (LOG: out = scale (x - max) - log(sum))");
+KERNEL(SOFTMAX_BASE_DIVIDE, softmax_base_divide, scalar_defines, base_divide_args,
+       "unfused baseline, step 3, the only one that writes out: out = exp / row sum (LOG: "
+       "out = scale (x - max) - log(sum))");

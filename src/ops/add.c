@@ -18,14 +18,16 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
       (status = ocf_check_buffer(ctx, "ocf_add: y", y, y_offset, n, size)) != OCF_SUCCESS ||
       (status = ocf_check_buffer(ctx, "ocf_add: out", out, out_offset, n, size)) != OCF_SUCCESS)
     return status;
-  int same_start = 0;
-  if (ocf_ranges_overlap(out, out_offset * size, n * size, x, x_offset * size, n * size,
-                         &same_start) &&
-      !same_start)
+  int overlap = 0, same_start = 0;
+  if ((status = ocf_ranges_overlap(out, out_offset * size, n * size, x, x_offset * size, n * size,
+                                   &overlap, &same_start)) != OCF_SUCCESS)
+    return status;
+  if (overlap && !same_start)
     return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps x (only out == x is allowed)");
-  if (ocf_ranges_overlap(out, out_offset * size, n * size, y, y_offset * size, n * size,
-                         &same_start) &&
-      !same_start)
+  if ((status = ocf_ranges_overlap(out, out_offset * size, n * size, y, y_offset * size, n * size,
+                                   &overlap, &same_start)) != OCF_SUCCESS)
+    return status;
+  if (overlap && !same_start)
     return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps y (only out == y is allowed)");
 
   const ocf_add_call call = {

@@ -165,11 +165,16 @@ static ocf_status measure(operand *x, size_t batch) {
   return OCF_SUCCESS;
 }
 
-static int spans_overlap(const operand *x, const operand *y) {
-  int same_start = 0;
-  return ocf_ranges_overlap(x->buffer, x->offset * x->element_size, x->span * x->element_size,
-                            y->buffer, y->offset * y->element_size, y->span * y->element_size,
-                            &same_start);
+/* Refuses an output whose span meets an input's (OCF_ERR_ALIASING, naming the input), or passes
+   on a failed buffer query. */
+static ocf_status check_disjoint(const operand *out, const operand *in, const char *in_name) {
+  int overlap = 0, same_start = 0;
+  ocf_status status = ocf_ranges_overlap(
+      out->buffer, out->offset * out->element_size, out->span * out->element_size, in->buffer,
+      in->offset * in->element_size, in->span * in->element_size, &overlap, &same_start);
+  if (status != OCF_SUCCESS) return status;
+  if (overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps %s", in_name);
+  return OCF_SUCCESS;
 }
 
 /* Whether two C's of a batch (rows x cols, row stride ld >= cols, `stride` apart) share an
@@ -206,12 +211,12 @@ static ocf_status check_problem(const ocf_context *ctx, problem *p) {
       return status;
   }
   /* p->a and p->b are named by the caller's operands, whichever way round they run. */
-  if (spans_overlap(&p->c, &p->a) || spans_overlap(&p->c, &p->b))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps %s",
-                    spans_overlap(&p->c, &p->a) ? p->a.name + strlen("ocf_matmul: ")
-                                                : p->b.name + strlen("ocf_matmul: "));
-  if (has_bias && spans_overlap(&p->c, &p->bias))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps the bias");
+  if ((status = check_disjoint(&p->c, &p->a, p->a.name + strlen("ocf_matmul: "))) !=
+          OCF_SUCCESS ||
+      (status = check_disjoint(&p->c, &p->b, p->b.name + strlen("ocf_matmul: "))) !=
+          OCF_SUCCESS ||
+      (has_bias && (status = check_disjoint(&p->c, &p->bias, "the bias")) != OCF_SUCCESS))
+    return status;
   if (batch_self_overlap(p->c.rows, p->c.cols, p->c.ld, p->c.stride, p->batch))
     return ocf_fail(OCF_ERR_ALIASING,
                     "ocf_matmul: two C's of the batch share elements (stride_c %zu with ldc %zu "

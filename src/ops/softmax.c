@@ -80,17 +80,25 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
       (status = ocf_check_buffer(ctx, "ocf_softmax: lengths", opt.lengths, opt.lengths_offset, rows,
                                  sizeof(cl_uint))) != OCF_SUCCESS)
     return status;
-  int same_start = 0;
-  const int overlap = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, in,
-                                         in_offset * in_size, in_extent * in_size, &same_start);
-  if (overlap && !(same_start && out_ld == in_ld && in_size == out_size))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps in other than exactly in place "
-                                      "(same buffer, offset and stride)");
-  int lengths_start = 0;
-  if (opt.lengths && ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size,
-                                        opt.lengths, opt.lengths_offset * sizeof(cl_uint),
-                                        rows * sizeof(cl_uint), &lengths_start))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
+  /* Element-wise: rows of out may interleave with rows of in (same buffer and stride) as long
+     as no element is both; each kernel reads only in's elements and writes only out's. */
+  const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size};
+  const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size};
+  int overlap = 0, in_place = 0;
+  if ((status = ocf_matrices_overlap(&out_view, &in_view, &overlap, &in_place)) != OCF_SUCCESS)
+    return status;
+  if (overlap && !in_place)
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out shares elements with in other than exactly "
+                                      "in place (same buffer, offset and stride)");
+  if (opt.lengths) {
+    int lengths_overlap = 0, lengths_start = 0;
+    if ((status = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size,
+                                     opt.lengths, opt.lengths_offset * sizeof(cl_uint),
+                                     rows * sizeof(cl_uint), &lengths_overlap, &lengths_start)) !=
+        OCF_SUCCESS)
+      return status;
+    if (lengths_overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
+  }
   if ((status = check_lengths(queue, &settings, &opt, rows, cols)) != OCF_SUCCESS) return status;
 
   const ocf_softmax_call call = {rows,
@@ -105,7 +113,7 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                  settings.workgroup_size,
                                  opt.log != 0,
                                  opt.lengths != NULL,
-                                 overlap};
+                                 in_place};
   ocf_softmax_frame frame = {
       rows,   cols,      in,          in_offset,          in_ld, out, out_offset,
       out_ld, opt.scale, opt.lengths, opt.lengths_offset, 1,     0,   NULL};
@@ -154,13 +162,20 @@ ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const fl
   if (in_extent && (!in || !out))
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_softmax_host: %s is NULL", !in ? "in" : "out");
   if (in_extent == 0) return OCF_SUCCESS;
+  /* The rule of ocf_softmax: in place, or no element shared (interleaved rows may be). */
   uintptr_t in_start = (uintptr_t)in, out_start = (uintptr_t)out;
   int in_place = in_start == out_start;
-  if ((in_place && in_ld != out_ld) ||
-      (!in_place && in_start < out_start + out_extent * sizeof(float) &&
-       out_start < in_start + in_extent * sizeof(float)))
-    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax_host: out overlaps in other than exactly in "
-                                      "place (same array and stride)");
+  size_t distance = in_place               ? 0
+                    : in_start < out_start ? out_start - in_start
+                                           : in_start - out_start;
+  int overlap = in_start < out_start + out_extent * sizeof(float) &&
+                out_start < in_start + in_extent * sizeof(float) &&
+                (in_ld != out_ld || distance % sizeof(float) != 0 ||
+                 ocf_strided_overlap(in_start / sizeof(float), rows, cols,
+                                     out_start / sizeof(float), rows, cols, in_ld));
+  if ((in_place && in_ld != out_ld) || (!in_place && overlap))
+    return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax_host: out shares elements with in other than "
+                                      "exactly in place (same array and stride)");
 
   cl_mem in_buffer = NULL, out_buffer = NULL;
   if (in_place) {

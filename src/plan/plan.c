@@ -85,6 +85,12 @@ ocf_status ocf_plan_verify(const ocf_plan *plan, const ocf_device_facts *facts) 
     const ocf_kernel_desc *desc = ocf_kernel_desc_get(step->kernel);
     if (!desc || desc->program != plan->program)
       return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: step %u's kernel is not of its program", s);
+    /* The launch binds every step's arguments before the first enqueue: one kernel object
+       cannot hold two steps' arguments. */
+    for (unsigned t = 0; t < s; t++)
+      if (plan->steps[t].kernel == step->kernel)
+        return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: steps %u and %u run the same kernel %s", t, s,
+                        desc->name);
     for (const char *const *name = desc->defines; *name; name++) {
       int found = 0;
       for (unsigned i = 0; i < plan->define_count; i++)

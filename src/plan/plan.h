@@ -34,6 +34,8 @@ typedef struct ocf_plan {
   ocf_program_id program;
   unsigned define_count;
   ocf_define defines[OCF_PLAN_MAX_DEFINES];
+  /* The kernels in launch order, each a different kernel; every step but the last writes only
+     the scratch, never an output, so that a call whose later enqueue fails changes no output. */
   unsigned step_count;
   ocf_plan_step steps[OCF_PLAN_MAX_STEPS];
   size_t scratch_bytes;   /* one buffer the steps share (the frame's scratch), 0: none */

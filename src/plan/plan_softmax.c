@@ -256,7 +256,11 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_softma
     k.kernels[1] = OCF_KERNEL_SOFTMAX_BASE_EXP_SUM;
     k.kernels[2] = OCF_KERNEL_SOFTMAX_BASE_DIVIDE;
     k.count = 3;
-    plan->scratch_bytes = 2 * (c->rows ? c->rows : 1) * sizeof(float);
+    /* The row max and sum, then exp(t) of every element (dense rows): out is written only by
+       the last kernel. rows * cols fits (in's checked extent is at least that), and so do two
+       floats more a row. */
+    plan->scratch_bytes = (2 * c->rows + c->rows * c->cols) * sizeof(float);
+    if (plan->scratch_bytes == 0) plan->scratch_bytes = sizeof(float);
   } else if (c->variant == OCF_VARIANT_AUTO) {
     const budgets b = budgets_of(t, c);
     k.vw = b.vw;

@@ -134,13 +134,20 @@ void ocf_probe_mma_failed(ocf_context *ctx, const char *why);
 
 /* ---- dispatch.c ---- */
 
-/* Enqueues one kernel of a (possibly multi-kernel) call. `first`: the launch's wait list applies;
-   `last`: the launch's out event (if any) is produced. Between kernels of one call, *chain carries
-   the previous kernel's event so that out-of-order queues keep the order; pass a cl_event
-   initialised to NULL, and ocf_dispatch releases it. */
-ocf_status ocf_dispatch(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
-                        const size_t *global, const size_t *local, const ocf_launch *launch,
-                        int first, int last, cl_event *chain);
+/*
+ * Enqueues the plan's kernels (built, checked and bound) in order: the first after the launch's
+ * wait list, each later one after the kernel before it. Sets *last to the last enqueued
+ * kernel's event (ours to release; NULL when nothing was enqueued, or when the last kernel is
+ * enqueued without one: only when want_last is 0 and the plan has one kernel and no first_event)
+ * and, when launch->first_event asks, *first to a retained reference to the first kernel's event.
+ * On failure the kernels before the failed one stay enqueued (*last is the latest of them): the
+ * plans guarantee that those write only the call's scratch, never an output. The one failure
+ * after an output-writing kernel is queued, a one-kernel call whose event cannot be retained for
+ * first_event, is OCF_ERR_ENQUEUED_WITHOUT_EVENT.
+ */
+ocf_status ocf_dispatch_steps(cl_command_queue queue, const ocf_plan *plan,
+                              ocf_built_kernel *const *kernels, const ocf_launch *launch,
+                              int want_last, cl_event *first, cl_event *last);
 
 /* For a call with no work: produces the launch's out event (a marker after its wait list), if
    one was asked for, and enqueues nothing else. */
@@ -161,11 +168,27 @@ ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t 
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
                             size_t extent, size_t element_size);
 
-/* Whether the byte ranges [a_start, a_start + a_bytes) of a and [b_start, ...) of b overlap in
-   memory, resolving sub-buffers to their parent. Sets *same_start when they start together.
-   The ranges come from checked offsets and extents, so they do not overflow. */
-int ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
-                       size_t b_bytes, int *same_start);
+/* Sets *overlap when the byte ranges [a_start, a_start + a_bytes) of a and [b_start, ...) of b
+   overlap in memory, resolving sub-buffers to their parent, and *same_start when they also start
+   at the same byte. The ranges come from checked offsets and extents, so they do not overflow.
+   A failed buffer query is its OpenCL status. */
+ocf_status ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
+                              size_t b_bytes, int *overlap, int *same_start);
+
+/* A strided matrix in a buffer: rows x cols elements of element_size bytes, row r from element
+   offset + r * ld (a checked extent). */
+typedef struct ocf_matrix_view {
+  cl_mem buffer;
+  size_t offset, rows, cols, ld, element_size;
+} ocf_matrix_view;
+
+/* Sets *overlap when the two matrices share a byte of memory (sub-buffers resolved), and
+   *in_place when they are the same matrix (same start, stride and element size). Exact for two
+   matrices of one stride and element size (interleaved rows that share no element do not
+   overlap); otherwise any intersection of the spans from first to last element counts. A failed
+   buffer query is its OpenCL status. */
+ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view *b, int *overlap,
+                                int *in_place);
 
 /* Resolves the launch settings: NULL launch means defaults. Checks the struct's size, that the
    queue belongs to ctx's context and device, that the wait list is consistent (count and

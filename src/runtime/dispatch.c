@@ -1,32 +1,46 @@
-/* Enqueueing kernels with the launch's wait list and out event. */
+/* Enqueueing a plan's kernels with the launch's wait list and events. */
 #include "runtime/context.h"
 
-ocf_status ocf_dispatch(cl_command_queue queue, cl_kernel kernel, cl_uint dims,
-                        const size_t *global, const size_t *local, const ocf_launch *launch,
-                        int first, int last, cl_event *chain) {
-  cl_uint wait_count = 0;
-  const cl_event *wait_list = NULL;
-  if (first && launch) {
-    wait_count = launch->num_wait_events;
-    wait_list = launch->wait_events;
-  } else if (!first && *chain) {
-    wait_count = 1;
-    wait_list = chain;
-  }
-  /* An event is needed to chain to the next kernel, or for the caller on the last one. */
-  int want_event = !last || (launch && launch->event);
-  cl_event done = NULL;
-  cl_int err = clEnqueueNDRangeKernel(queue, kernel, dims, NULL, global, local, wait_count,
-                                      wait_list, want_event ? &done : NULL);
-  if (*chain) {
-    clReleaseEvent(*chain);
-    *chain = NULL;
-  }
-  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clEnqueueNDRangeKernel");
-  if (last) {
-    if (launch && launch->event) *launch->event = done;
-  } else {
-    *chain = done;
+#include <stdio.h>
+
+ocf_status ocf_dispatch_steps(cl_command_queue queue, const ocf_plan *plan,
+                              ocf_built_kernel *const *kernels, const ocf_launch *launch,
+                              int want_last, cl_event *first, cl_event *last) {
+  *first = *last = NULL;
+  for (unsigned s = 0; s < plan->step_count; s++) {
+    const ocf_plan_step *step = &plan->steps[s];
+    const int is_last = s + 1 == plan->step_count;
+    /* The first kernel waits for the launch's wait list, each later one for the kernel before
+       it (so that out-of-order queues keep the order too). */
+    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 1;
+    const cl_event *wait_list = s == 0 ? launch->wait_events : last;
+    const int want_event = !is_last || want_last || (s == 0 && launch->first_event);
+    cl_event done = NULL;
+    cl_int err =
+        clEnqueueNDRangeKernel(queue, kernels[s]->kernel, step->dims, NULL, step->global,
+                               step->local, wait_count, wait_list, want_event ? &done : NULL);
+    if (err != CL_SUCCESS) {
+      char what[96];
+      snprintf(what, sizeof what, "clEnqueueNDRangeKernel(%s, step %u of %u)",
+               kernels[s]->desc->name, s + 1, plan->step_count);
+      return ocf_fail_cl(err, what);
+    }
+    if (*last) clReleaseEvent(*last);
+    *last = done;
+    if (s == 0 && launch->first_event) {
+      /* The caller's reference to the first kernel's event, besides ours (the chain, or the
+         out event of a one-kernel call). */
+      err = clRetainEvent(done);
+      if (err != CL_SUCCESS) {
+        if (!is_last) return ocf_fail_cl(err, "clRetainEvent(first kernel's event)");
+        return ocf_fail(OCF_ERR_ENQUEUED_WITHOUT_EVENT,
+                        "clRetainEvent(the kernel's event for first_event) failed: %s (%d); the "
+                        "call's kernel %s is enqueued and will write the output",
+                        ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error", (int)err,
+                        kernels[s]->desc->name);
+      }
+      *first = done;
+    }
   }
   return OCF_SUCCESS;
 }

@@ -42,18 +42,13 @@ static void CL_CALLBACK release_scratch(cl_event event, cl_int event_status, voi
   clReleaseMemObject((cl_mem)scratch);
 }
 
-/* Releases a call's scratch buffer once its last kernel (`done`, NULL if it was never enqueued)
-   completes, and hands `done` to the caller when it asked for an event. OpenCL would keep a
-   buffer released right after enqueue alive anyway; releasing it from the completion callback
-   also keeps implementations that free early (Oclgrind) from reading freed scratch. */
-static void release_after(cl_mem scratch, cl_event done, cl_event *caller_event) {
+/* Releases a call's scratch buffer once the last kernel enqueued for the call (`done`, NULL if
+   none was) completes. OpenCL would keep a buffer released right after enqueue alive anyway;
+   releasing it from the completion callback also keeps implementations that free early
+   (Oclgrind) from reading freed scratch. */
+static void release_scratch_after(cl_mem scratch, cl_event done) {
   if (!done || clSetEventCallback(done, CL_COMPLETE, release_scratch, scratch) != CL_SUCCESS)
     clReleaseMemObject(scratch);
-  if (!done) return;
-  if (caller_event)
-    *caller_event = done;
-  else
-    clReleaseEvent(done);
 }
 
 /* Scratch up to this size is created zeroed from the host, larger scratch zeroed on the device. */
@@ -111,47 +106,56 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
 
   ocf_status status = OCF_SUCCESS;
   ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
+  cl_event first = NULL, last = NULL;
   pthread_mutex_lock(&ctx->lock);
+  /* Everything that can fail before the first enqueue: build (or find) and check every kernel,
+     then bind every kernel's arguments (a plan's steps are distinct kernels). */
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
     status = ocf_kernel_get(ctx, plan->program, options, plan->steps[s].kernel, &kernels[s]);
     if (status == OCF_SUCCESS) status = check_step(ctx, plan, &plan->steps[s], kernels[s], replan);
   }
-  /* With scratch, the last kernel's event is needed to release it: ask for one ourselves. */
-  ocf_launch own = *launch;
-  cl_event last_event = NULL, first_event = NULL;
-  if (scratch) own.event = &last_event;
-  /* The scratch's fill takes the launch's wait list; the first kernel then waits for the fill
-     (as a kernel after the first waits for the one before it). */
-  cl_event chain = NULL;
-  const int fill = scratch && plan->scratch_bytes > SCRATCH_HOST_ZEROED_MAX;
-  if (fill && status == OCF_SUCCESS)
-    status = zero_scratch(queue, scratch, plan->scratch_bytes, launch, &chain);
-  if (fill && status == OCF_SUCCESS && launch->first_event && chain) {
-    first_event = chain; /* the call starts with the fill */
-    clRetainEvent(first_event);
-  }
-  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
-    const ocf_plan_step *step = &plan->steps[s];
+  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++)
     status = ocf_bind_arguments(kernels[s], frame);
-    if (status == OCF_SUCCESS)
-      status = ocf_dispatch(queue, kernels[s]->kernel, step->dims, step->global, step->local, &own,
-                            s == 0 && !fill, s + 1 == plan->step_count, &chain);
-    /* The first command's event, when the caller wants it (the fill, when there is one): the
-       chain holds it until the next kernel is enqueued, and for a one-kernel call it is the out
-       event. */
-    if (status == OCF_SUCCESS && s == 0 && launch->first_event && !first_event) {
-      first_event = plan->step_count > 1 ? chain : *own.event;
-      if (first_event) clRetainEvent(first_event);
+  /* Large scratch is zeroed on the device first: the fill takes the launch's wait list, the
+     first kernel waits for the fill, and the call's first command is the fill. */
+  const int fill = scratch && plan->scratch_bytes > SCRATCH_HOST_ZEROED_MAX;
+  cl_event filled = NULL;
+  ocf_launch steps = *launch;
+  if (fill && status == OCF_SUCCESS) {
+    status = zero_scratch(queue, scratch, plan->scratch_bytes, launch, &filled);
+    if (status == OCF_SUCCESS) {
+      steps.num_wait_events = 1;
+      steps.wait_events = &filled;
+      steps.first_event = NULL;
+      if (launch->first_event) {
+        cl_int err = clRetainEvent(filled);
+        if (err == CL_SUCCESS)
+          first = filled;
+        else
+          status = ocf_fail_cl(err, "clRetainEvent(the scratch fill's event for first_event)");
+      }
     }
   }
-  if (chain) clReleaseEvent(chain); /* only left over when a later kernel failed to enqueue */
+  /* Then the enqueues. Only the last kernel writes an output, so a later enqueue that fails
+     leaves the outputs as they were (the commands already queued fill scratch and finish). */
+  cl_event first_kernel = NULL;
+  if (status == OCF_SUCCESS)
+    status = ocf_dispatch_steps(queue, plan, kernels, &steps, scratch || launch->event,
+                                &first_kernel, &last);
+  if (first_kernel) first = first_kernel;
+  if (filled) clReleaseEvent(filled);
   pthread_mutex_unlock(&ctx->lock);
-  if (scratch) release_after(scratch, last_event, launch->event);
+  if (scratch) release_scratch_after(scratch, last);
   if (status != OCF_SUCCESS) {
-    if (first_event) clReleaseEvent(first_event);
+    if (first) clReleaseEvent(first);
+    if (last) clReleaseEvent(last);
     return status;
   }
-  if (launch->first_event) *launch->first_event = first_event;
+  if (launch->event)
+    *launch->event = last;
+  else if (last)
+    clReleaseEvent(last);
+  if (launch->first_event) *launch->first_event = first;
   char description[512];
   ocf_plan_describe(plan, description, sizeof description);
   ocf_plan_note(description);

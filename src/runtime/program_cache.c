@@ -68,11 +68,17 @@ static ocf_status build_from_source(cl_context context, cl_device_id device,
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clCreateProgramWithSource");
   err = clBuildProgram(program, 1, &device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
-    ocf_fail(OCF_ERR_BUILD_FAILED, "building %s with options \"%s\" failed: %s (%d)", source->file,
-             options, ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error", (int)err);
-    report_build_log(program, device);
+    /* A compile error is the library's own (with the compiler's log); any other failure (out of
+       resources, say) is the runtime's, and passes through with its OpenCL status. */
+    ocf_status status = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
+                            ? OCF_ERR_BUILD_FAILED
+                            : (ocf_status)err;
+    ocf_fail(status, "clBuildProgram: building %s with options \"%s\" failed: %s (%d)",
+             source->file, options,
+             ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error", (int)err);
+    if (status == OCF_ERR_BUILD_FAILED) report_build_log(program, device);
     clReleaseProgram(program);
-    return OCF_ERR_BUILD_FAILED;
+    return status;
   }
   *out = program;
   return OCF_SUCCESS;
@@ -95,9 +101,13 @@ static cl_program build_from_disk(cl_context context, cl_device_id device, const
     err = binary_status;
   if (err != CL_SUCCESS) {
     if (program) clReleaseProgram(program);
-    ocf_log("cached binary %s refused by the driver (%s): rebuilding from source", key->path,
+    /* A binary the driver refuses is replaced; after any other failure (out of resources, say)
+       it may still be good, and only this build comes from source. */
+    int refused = err == CL_INVALID_BINARY || err == CL_BUILD_PROGRAM_FAILURE;
+    ocf_log("cached binary %s %s (%s): building from source", key->path,
+            refused ? "refused by the driver" : "could not be loaded",
             ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "error");
-    ocf_disk_cache_remove(key);
+    if (refused) ocf_disk_cache_remove(key);
     return NULL;
   }
   *binary_bytes = length;

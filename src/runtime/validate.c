@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t ld,
@@ -45,16 +46,23 @@ static cl_int resolve_parent(cl_mem buffer, cl_mem *parent, size_t *byte_offset)
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
                             size_t extent, size_t element_size) {
   if (!buffer) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: buffer is NULL", name);
+  char what[160];
   cl_context owner = NULL;
   cl_int err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
-  if (err != CL_SUCCESS) return ocf_fail_cl(err, name);
+  if (err != CL_SUCCESS) {
+    snprintf(what, sizeof what, "%s: clGetMemObjectInfo(CL_MEM_CONTEXT)", name);
+    return ocf_fail_cl(err, what);
+  }
   if (owner != ctx->cl_ctx)
     return ocf_fail(OCF_ERR_CONTEXT_MISMATCH,
                     "%s: buffer was created in another OpenCL context than the ocf_context's",
                     name);
   size_t bytes = 0;
   err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
-  if (err != CL_SUCCESS) return ocf_fail_cl(err, name);
+  if (err != CL_SUCCESS) {
+    snprintf(what, sizeof what, "%s: clGetMemObjectInfo(CL_MEM_SIZE)", name);
+    return ocf_fail_cl(err, what);
+  }
   size_t capacity = bytes / element_size;
   if (offset > capacity || extent > capacity - offset)
     return ocf_fail(OCF_ERR_BUFFER_TOO_SMALL,
@@ -64,22 +72,56 @@ ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buf
   return OCF_SUCCESS;
 }
 
-int ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
-                       size_t b_bytes, int *same_start) {
-  *same_start = 0;
-  cl_mem a_root = a, b_root = b;
-  size_t a_begin = a_start, b_begin = b_start;
-  /* Both buffers were checked already; if the queries fail anyway, compare handles only. */
-  if (resolve_parent(a, &a_root, &a_begin) != CL_SUCCESS ||
-      resolve_parent(b, &b_root, &b_begin) != CL_SUCCESS) {
-    a_root = a;
-    b_root = b;
-    a_begin = a_start;
-    b_begin = b_start;
-  }
-  if (a_root != b_root || a_bytes == 0 || b_bytes == 0) return 0;
+/* Where a buffer's bytes live: its root buffer (a sub-buffer's parent) and the byte there. */
+static ocf_status place_of(cl_mem buffer, size_t byte, cl_mem *root, size_t *root_byte) {
+  *root = buffer;
+  *root_byte = byte;
+  cl_int err = resolve_parent(buffer, root, root_byte);
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetMemObjectInfo(sub-buffer parent)");
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
+                              size_t b_bytes, int *overlap, int *same_start) {
+  *overlap = *same_start = 0;
+  cl_mem a_root, b_root;
+  size_t a_begin, b_begin;
+  ocf_status status = place_of(a, a_start, &a_root, &a_begin);
+  if (status == OCF_SUCCESS) status = place_of(b, b_start, &b_root, &b_begin);
+  if (status != OCF_SUCCESS || a_root != b_root || a_bytes == 0 || b_bytes == 0) return status;
   *same_start = a_begin == b_begin;
-  return a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
+  *overlap = a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view *b, int *overlap,
+                                int *in_place) {
+  *overlap = *in_place = 0;
+  size_t a_extent = 0, b_extent = 0;
+  if (a->rows && a->cols) a_extent = (a->rows - 1) * a->ld + a->cols;
+  if (b->rows && b->cols) b_extent = (b->rows - 1) * b->ld + b->cols;
+  cl_mem a_root, b_root;
+  size_t a_begin, b_begin;
+  ocf_status status = place_of(a->buffer, a->offset * a->element_size, &a_root, &a_begin);
+  if (status == OCF_SUCCESS)
+    status = place_of(b->buffer, b->offset * b->element_size, &b_root, &b_begin);
+  if (status != OCF_SUCCESS || a_root != b_root || a_extent == 0 || b_extent == 0) return status;
+  const size_t a_end = a_begin + a_extent * a->element_size,
+               b_end = b_begin + b_extent * b->element_size;
+  if (a_begin >= b_end || b_begin >= a_end) return OCF_SUCCESS; /* their spans are apart */
+  const size_t size = a->element_size,
+               distance = a_begin > b_begin ? a_begin - b_begin : b_begin - a_begin;
+  *in_place = distance == 0 && a->ld == b->ld && size == b->element_size && a->rows == b->rows &&
+              a->cols == b->cols;
+  /* Spans that interleave: exact when both have one stride and one element size and start a
+     whole number of elements apart; otherwise sharing a span counts as overlap. */
+  if (a->ld == b->ld && size == b->element_size && distance % size == 0)
+    *overlap = ocf_strided_overlap(a_begin / size, a->rows, a->cols, b_begin / size, b->rows,
+                                   b->cols, a->ld) ||
+               *in_place;
+  else
+    *overlap = 1;
+  return OCF_SUCCESS;
 }
 
 /* The size of the first published ocf_launch (0.2): every member up to `first_event`. */
@@ -125,7 +167,7 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, oc
     if (err == CL_SUCCESS)
       err = clGetCommandQueueInfo(launch->queue, CL_QUEUE_DEVICE, sizeof queue_device,
                                   &queue_device, NULL);
-    if (err != CL_SUCCESS) return ocf_fail_cl(err, "launch queue");
+    if (err != CL_SUCCESS) return ocf_fail_cl(err, "launch queue: clGetCommandQueueInfo");
     if (queue_context != ctx->cl_ctx || queue_device != ctx->device)
       return ocf_fail(OCF_ERR_CONTEXT_MISMATCH,
                       "launch queue belongs to another %s than the ocf_context's",

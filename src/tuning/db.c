@@ -103,7 +103,14 @@ static ocf_status parse_entry(const char *rest, size_t line_number, ocf_tuning_d
   return ocf_tuning_db_add(db, op, dtype, shape_class, rest);
 }
 
-enum { SEEN_FORMAT = 1, SEEN_LIBRARY = 2, SEEN_VENDOR = 4, SEEN_DEVICE = 8, SEEN_DRIVER = 16 };
+enum {
+  SEEN_FORMAT = 1,
+  SEEN_LIBRARY = 2,
+  SEEN_VENDOR = 4,
+  SEEN_DEVICE = 8,
+  SEEN_DRIVER = 16,
+  SEEN_ALL = 31
+};
 
 static ocf_status parse_line(const char *line, size_t number, ocf_tuning_db *db, unsigned *seen,
                              int *ended) {
@@ -139,11 +146,15 @@ static ocf_status parse_line(const char *line, size_t number, ocf_tuning_db *db,
   } else if (KEYWORD("driver")) {
     bad = header_field(db->driver, sizeof db->driver, value, seen, SEEN_DRIVER);
   } else if (KEYWORD("entry")) {
-    if (*seen != (SEEN_FORMAT | SEEN_LIBRARY | SEEN_VENDOR | SEEN_DEVICE | SEEN_DRIVER))
+    if (*seen != SEEN_ALL)
       return ocf_fail(OCF_ERR_INVALID_VALUE,
                       "tuning database line %zu: an entry before the header is complete", number);
     return parse_entry(value, number, db);
   } else if (KEYWORD("end")) {
+    /* A file of no entries still names its device, driver and library. */
+    if (*seen != SEEN_ALL)
+      return ocf_fail(OCF_ERR_INVALID_VALUE,
+                      "tuning database line %zu: `end` before the header is complete", number);
     char *end = NULL;
     errno = 0;
     unsigned long count = strtoul(value, &end, 10);
@@ -187,7 +198,13 @@ ocf_status ocf_tuning_db_parse(const char *text, size_t length, ocf_tuning_db *d
     }
     memcpy(line, text + at, line_length);
     line[line_length] = '\0';
-    status = parse_line(line, number, db, &seen, &ended);
+    /* Text only: a control character (but a tab) is not part of any value, and would not read
+       back the same once written (a second '\r' before the newline, say). */
+    for (size_t i = 0; i < line_length && status == OCF_SUCCESS; i++)
+      if (((unsigned char)line[i] < 0x20 && line[i] != '\t') || line[i] == 0x7f)
+        status = ocf_fail(OCF_ERR_INVALID_VALUE,
+                          "tuning database line %zu: a control character (byte %zu)", number, i);
+    if (status == OCF_SUCCESS) status = parse_line(line, number, db, &seen, &ended);
     at += (newline ? (size_t)(newline - (text + at)) + 1 : length - at);
   }
   if (status == OCF_SUCCESS && !ended)
