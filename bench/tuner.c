@@ -19,12 +19,13 @@ double tool_clock_ms(void) {
   return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-enum { MAX_NEIGHBOURS = 6 };
+enum { MAX_NEIGHBOURS = 7 };
 
 /* The values a tunable tries next to `v`: a quarter, half, double and four times (powers of two
-   stay powers of two), and for small ranges one step each way; in range, without repeats. */
+   stay powers of two), for small ranges one step each way, and 0 where 0 is in range (a mode of
+   its own, e.g. coop_spin=0: no cooperating workgroups); in range, without repeats. */
 static int neighbours(const ocf_tunable *t, int v, int *out) {
-  int candidates[MAX_NEIGHBOURS] = {v / 4, v / 2, v * 2, v * 4, v - 1, v + 1};
+  int candidates[MAX_NEIGHBOURS] = {v / 4, v / 2, v * 2, v * 4, v - 1, v + 1, 0};
   if (v == 0) { /* 0 is a mode of its own (e.g. no grid-stride loop): try a few real values */
     candidates[0] = 1;
     candidates[1] = 4;
@@ -35,7 +36,7 @@ static int neighbours(const ocf_tunable *t, int v, int *out) {
   int count = 0;
   for (int i = 0; i < MAX_NEIGHBOURS; i++) {
     int c = candidates[i];
-    if (i >= 4 && !use_steps) continue;
+    if ((i == 4 || i == 5) && !use_steps) continue;
     if (c == v || c < t->min || c > t->max) continue;
     if (t->pow2 && c != 0 && (c & (c - 1)) != 0) continue;
     int repeated = 0;

@@ -437,10 +437,9 @@ static const ocf_softmax_options in_dtype_unknown = {
     .size = sizeof(ocf_softmax_options), .in_dtype = (ocf_dtype)3, .scale = 1.0f};
 static const ocf_softmax_options out_dtype_unknown = {
     .size = sizeof(ocf_softmax_options), .out_dtype = (ocf_dtype)-1, .scale = 1.0f};
-static const ocf_softmax_options in_f16 = {
-    .size = sizeof(ocf_softmax_options), .in_dtype = OCF_F16, .scale = 1.0f};
-static const ocf_softmax_options out_bf16 = {
-    .size = sizeof(ocf_softmax_options), .out_dtype = OCF_BF16, .scale = 1.0f};
+static const ocf_softmax_options scale_zero = {.size = sizeof(ocf_softmax_options), .scale = 0.0f};
+static const ocf_softmax_options scale_infinite = {.size = sizeof(ocf_softmax_options),
+                                                   .scale = INFINITY};
 
 static const bad_softmax bad_softmaxes[] = {
     {"no context", OCF_ERR_NULL_ARGUMENT, 1, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0, NULL},
@@ -504,10 +503,9 @@ static const bad_softmax bad_softmaxes[] = {
      &in_dtype_unknown},
     {"out dtype out of range", OCF_ERR_INVALID_VALUE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
      &out_dtype_unknown},
-    {"in dtype f16 (reserved)", OCF_ERR_UNSUPPORTED, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
-     &in_f16},
-    {"out dtype bf16 (reserved)", OCF_ERR_UNSUPPORTED, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
-     &out_bf16},
+    {"scale 0", OCF_ERR_INVALID_VALUE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0, &scale_zero},
+    {"scale infinite", OCF_ERR_INVALID_VALUE, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
+     &scale_infinite},
 };
 
 /* Every validation rule returns its own status and leaves out untouched. */
