@@ -318,7 +318,8 @@ static void test_plan_row_specificity(void **state) {
   assert_int_equal(values.v[ADD_GROUPS_PER_UNIT], 3);
 }
 
-/* A row that does not parse or breaks a rule is reported, naming the row and the tunable. */
+/* A row that does not parse or breaks a rule is reported, naming the row and the tunable; rows
+   at the edges of the rules pass. */
 static void test_plan_bad_rows_reported(void **state) {
   (void)state;
   static const struct {
@@ -332,7 +333,14 @@ static void test_plan_bad_rows_reported(void **state) {
       {OCF_OP_ADD, "vw=3", "vw = 3 is outside [1, 16] or not a power of two"},
       {OCF_OP_ADD, "wg=0", "wg = 0 is outside"},
       {OCF_OP_SOFTMAX, "wg=64 min_wg=128", "min_wg may not exceed wg"},
-      {OCF_OP_SOFTMAX, "vw=16 items=8", "holds at most 64 floats"},
+      /* registers: vw * items at most 256 floats (16 x 16 = 256 passes, 16 x 17 does not) */
+      {OCF_OP_SOFTMAX, "vw=16 items=17", "holds at most 256 floats in registers"},
+      /* softmax_rows: vw * seg_items * (1 + prefetch) at most 128 floats: 4 x 32 passes alone,
+         not prefetching */
+      {OCF_OP_SOFTMAX, "vw=8 seg_items=32", "holds at most 128 floats"},
+      {OCF_OP_SOFTMAX, "vw=4 seg_items=32 prefetch=1", "holds at most 128 floats"},
+      {OCF_OP_SOFTMAX, "prefetch=2", "prefetch = 2 is outside [0, 1]"},
+      {OCF_OP_SOFTMAX, "seg_align=24", "seg_align = 24 is outside [1, 64] or not a power of two"},
       {OCF_OP_MATMUL, "set0.kwg=6", "global loads along K come in groups of 4"},
       {OCF_OP_MATMUL, "set0.mwi=2 set0.vwm=4", "a work-item's rows are whole vectors"},
       {OCF_OP_MATMUL, "set1.mdimc=1 set1.mwi=2 set1.vwm=2", "global loads along M"},
@@ -349,6 +357,19 @@ static void test_plan_bad_rows_reported(void **state) {
     if (status != OCF_ERR_INVALID_VALUE || !strstr(ocf_last_error(), bad[i].message)) {
       print_error("row \"%s\": %s, \"%s\"; expected OCF_ERR_INVALID_VALUE and \"%s\"\n",
                   bad[i].values, ocf_status_name(status), ocf_last_error(), bad[i].message);
+      fail();
+    }
+  }
+  /* The softmax rules' edges pass. */
+  static const char *const edges[] = {"vw=16 items=16", "vw=4 seg_items=32",
+                                      "vw=4 seg_items=16 prefetch=1"};
+  for (size_t i = 0; i < ARRAY_LEN(edges); i++) {
+    const ocf_tuning_row rows[] = {
+        {{OCF_OP_SOFTMAX, OCF_F32, OCF_VENDOR_ANY, CPU, NULL}, edges[i], "an edge row"}};
+    ocf_tuning_values values;
+    if (ocf_tuning_resolve(rows, 1, OCF_OP_SOFTMAX, OCF_F32, &facts, devices[POCL].name, &values) !=
+        OCF_SUCCESS) {
+      print_error("row \"%s\": %s\n", edges[i], ocf_last_error());
       fail();
     }
   }
@@ -1301,38 +1322,74 @@ static void check_add_assumptions(const char *what, const ocf_plan *plan, const 
   if (st->kernel == OCF_KERNEL_ADD_BASELINE) ASSUME(st->global[0] >= c->n, "\n");
 }
 
-/* cl/softmax.cl: WG work-items in every step; vector access only on aligned rows; a row held in
-   registers (rows, resident) fits them, in at most 64 floats a work-item; SEG a power of two
-   dividing WG; split parts cover the row, none empty, with scratch for their pairs. */
+/* The most vectors of VW any row of the call touches (cl/softmax.cl's nv): ceil((head + cols) /
+   VW), row r's head being (in_off + r * in_ld) % VW; the heads repeat every VW rows. */
+static size_t softmax_row_vectors(const ocf_softmax_call *c, size_t vw) {
+  size_t most = 0;
+  for (size_t r = 0; r == 0 || (r < c->rows && r < vw); r++) {
+    size_t nv = ((c->in_off + r * c->in_ld) % vw + c->cols + vw - 1) / vw;
+    if (nv > most) most = nv;
+  }
+  return most;
+}
+
+/* cl/softmax.cl: vector access only where out's rows have in's heads (in_off = out_off and
+   in_ld = out_ld modulo VW); at most 256 floats a work-item in registers
+   (src/tuning/schema_softmax.c); local vectors only in resident and coop, in workgroups of 4 or
+   more, in the local memory planned; never resident or coop with one or two work-items of
+   scalar access (PoCL 3.1 aborts on them: softmax_general instead). Then per kernel:
+   softmax_rows a 2-D SEG x (WG / SEG) workgroup, its row within SEG x ITEMS vectors;
+   the others WG work-items along dimension 0 in every step; coop exactly one workgroup a
+   slice (no grid-stride loop), no slice empty, each within what a workgroup holds, never in
+   place, scratch for the slots; split parts cover the row, none empty, with scratch for their
+   pairs; the baseline's scratch a max and a sum a row. */
 static void check_softmax_assumptions(const char *what, const ocf_plan *plan,
                                       const ocf_softmax_call *c) {
-  long long wg = define_of(plan, "WG"), vw = define_of(plan, "VW"),
-            items = define_of(plan, "ITEMS"), seg = define_of(plan, "SEG");
-  for (unsigned s = 0; s < plan->step_count; s++)
-    ASSUME((size_t)wg == plan->steps[s].local[0], "\n");
-  ASSUME(plan->local_mem_bytes >= (size_t)wg * 4 * sizeof(float), "\n");
-  if (vw > 1)
-    ASSUME(c->in_off % vw == 0 && c->in_ld % vw == 0 && c->out_off % vw == 0 && c->out_ld % vw == 0,
+  const ocf_plan_step *st = &plan->steps[0];
+  const size_t wg = (size_t)define_of(plan, "WG"), vw = (size_t)define_of(plan, "VW"),
+               items = (size_t)define_of(plan, "ITEMS"),
+               local_items = (size_t)define_of(plan, "LOCAL_ITEMS"),
+               seg = (size_t)define_of(plan, "SEG");
+  const int holds =
+      st->kernel == OCF_KERNEL_SOFTMAX_RESIDENT || st->kernel == OCF_KERNEL_SOFTMAX_COOP;
+  ASSUME(vw >= 1 && vw <= 16 && (vw & (vw - 1)) == 0 && vw * items <= 256, "\n");
+  if (vw > 1) ASSUME(c->in_off % vw == c->out_off % vw && c->in_ld % vw == c->out_ld % vw, "\n");
+  ASSUME(local_items == 0 || (holds && wg >= 4), "\n");
+  ASSUME(!(holds && wg <= 2 && vw == 1), "\n");
+  const size_t nv = softmax_row_vectors(c, vw);
+  if (st->kernel == OCF_KERNEL_SOFTMAX_ROWS) {
+    ASSUME(plan->step_count == 1 && st->dims == 2 && st->local[0] == seg &&
+               st->local[0] * st->local[1] == wg && wg % seg == 0,
            "\n");
-  size_t vecs = (c->cols + (size_t)vw - 1) / (size_t)vw;
-  switch (plan->steps[0].kernel) {
-  case OCF_KERNEL_SOFTMAX_ROWS:
-    ASSUME(seg >= 1 && (seg & (seg - 1)) == 0 && wg % seg == 0, "\n");
-    ASSUME(vecs <= (size_t)(seg * items) && vw * items <= 64, "\n");
-    break;
-  case OCF_KERNEL_SOFTMAX_RESIDENT:
-    ASSUME(vecs <= (size_t)(wg * items) && vw * items <= 64, "\n");
+    ASSUME(nv <= seg * items, "  a row of %zu vectors\n", nv);
+    ASSUME(plan->local_mem_bytes >= 4 * wg * sizeof(float), "\n");
+    return;
+  }
+  for (unsigned s = 0; s < plan->step_count; s++)
+    ASSUME(plan->steps[s].dims == 1 && plan->steps[s].local[0] == wg, "  step %u\n", s);
+  ASSUME(plan->local_mem_bytes >= 2 * wg * sizeof(float) + (holds ? wg * local_items * vw * 4 : 0),
+         "\n");
+  const size_t rows = c->rows ? c->rows : 1;
+  switch (st->kernel) {
+  case OCF_KERNEL_SOFTMAX_COOP:
+    ASSUME(plan->step_count == 1 && st->global[0] == rows * plan->parts * wg, "\n");
+    ASSUME(!c->in_place && define_of(plan, "SPIN") > 0, "\n");
+    ASSUME(plan->parts >= 2 && plan->part_vecs <= wg * (items + local_items), "\n");
+    ASSUME(plan->parts * plan->part_vecs >= nv && (plan->parts - 1) * plan->part_vecs < nv, "\n");
+    ASSUME(plan->scratch_bytes >= 2 * rows * plan->parts * sizeof(cl_uint), "\n");
     break;
   case OCF_KERNEL_SOFTMAX_SPLIT_STATS:
-    ASSUME(plan->parts >= 2 && plan->parts * plan->part_vecs >= vecs &&
-               (plan->parts - 1) * plan->part_vecs < vecs,
+    ASSUME(plan->step_count == 2 && plan->steps[1].kernel == OCF_KERNEL_SOFTMAX_SPLIT_WRITE, "\n");
+    ASSUME(plan->parts >= 2 && plan->parts * plan->part_vecs >= nv &&
+               (plan->parts - 1) * plan->part_vecs < nv,
            "\n");
-    ASSUME(plan->scratch_bytes >= 2 * c->rows * plan->parts * sizeof(float), "\n");
+    ASSUME(plan->scratch_bytes >= 2 * rows * plan->parts * sizeof(float), "\n");
     break;
   case OCF_KERNEL_SOFTMAX_BASE_MAX:
-    ASSUME(plan->scratch_bytes >= 2 * c->rows * sizeof(float), "\n");
+    ASSUME(plan->step_count == 3 && plan->scratch_bytes >= 2 * rows * sizeof(float), "\n");
     break;
   default:
+    ASSUME(plan->step_count == 1, "\n");
     break;
   }
 }
