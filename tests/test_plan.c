@@ -518,7 +518,8 @@ typedef struct softmax_case {
  *      rounded up to a multiple of it, at most max_seg and rows_wg; ITEMS = L(ceil(v / SEG)),
  *      at most items. rows_wg / SEG rows a group (at most the device's size along dimension 1),
  *      halved while even and at least twice the rows; a 2-D group SEG x rows, one a batch of
- *      rows ("wg=SEGxR groups=1xB").
+ *      rows ("wg=SEGxR groups=1xB"), or at most units x rows_groups_per_unit when that is set
+ *      (looping over the batches; PREFETCH is prefetch).
  *   2. Else one workgroup a row of WG_row = the power of two from min(pow2(v), min_wg) that
  *      holds v in `items` registers, at most wg; with local_items, a work-item holds that many
  *      more vectors as far as local memory allows (none under 4 work-items): local memory holds
@@ -551,6 +552,12 @@ static const softmax_case softmax_cases[] = {
        8, ITEMS = 4, 128 / 8 = 16 rows a group: 4096 groups. */
     {H200, 0, 65536, 128, &ALIGNED, AUTO, "softmax_rows wg=8x16 groups=1x4096",
      "VW=4 SEG=8 ITEMS=4 WG=128 local_mem=2048", NULL},
+    /* rows_groups_per_unit=2: the same 4096 batches looped over by 132 x 2 = 264 groups, the
+       next batch loaded early; 100 rows are 7 batches, 7 groups. */
+    {H200, 0, 65536, 128, &ALIGNED, AUTO, "softmax_rows wg=8x16 groups=1x264", "SEG=8 PREFETCH=1",
+     "rows_groups_per_unit=2 prefetch=1"},
+    {H200, 0, 100, 128, &ALIGNED, AUTO, "softmax_rows wg=8x16 groups=1x7", "PREFETCH=1",
+     "rows_groups_per_unit=2 prefetch=1"},
     /* 16384 x 1024: v = 256, SEG = 64 (a multiple of 32 already), ITEMS 4, 2 rows a group. */
     {H200, 0, 16384, 1024, &ALIGNED, AUTO, "softmax_rows wg=64x2 groups=1x8192", "SEG=64 ITEMS=4",
      NULL},
