@@ -318,7 +318,8 @@ static void test_plan_row_specificity(void **state) {
   assert_int_equal(values.v[ADD_GROUPS_PER_UNIT], 3);
 }
 
-/* A row that does not parse or breaks a rule is reported, naming the row and the tunable. */
+/* A row that does not parse or breaks a rule is reported, naming the row and the tunable; rows
+   at the edges of the rules pass. */
 static void test_plan_bad_rows_reported(void **state) {
   (void)state;
   static const struct {
@@ -332,7 +333,14 @@ static void test_plan_bad_rows_reported(void **state) {
       {OCF_OP_ADD, "vw=3", "vw = 3 is outside [1, 16] or not a power of two"},
       {OCF_OP_ADD, "wg=0", "wg = 0 is outside"},
       {OCF_OP_SOFTMAX, "wg=64 min_wg=128", "min_wg may not exceed wg"},
-      {OCF_OP_SOFTMAX, "vw=16 items=8", "holds at most 64 floats"},
+      /* registers: vw * items at most 256 floats (16 x 16 = 256 passes, 16 x 17 does not) */
+      {OCF_OP_SOFTMAX, "vw=16 items=17", "holds at most 256 floats in registers"},
+      /* softmax_rows: vw * seg_items * (1 + prefetch) at most 128 floats: 4 x 32 passes alone,
+         not prefetching */
+      {OCF_OP_SOFTMAX, "vw=8 seg_items=32", "holds at most 128 floats"},
+      {OCF_OP_SOFTMAX, "vw=4 seg_items=32 prefetch=1", "holds at most 128 floats"},
+      {OCF_OP_SOFTMAX, "prefetch=2", "prefetch = 2 is outside [0, 1]"},
+      {OCF_OP_SOFTMAX, "seg_align=24", "seg_align = 24 is outside [1, 64] or not a power of two"},
       {OCF_OP_MATMUL, "set0.kwg=6", "global loads along K come in groups of 4"},
       {OCF_OP_MATMUL, "set0.mwi=2 set0.vwm=4", "a work-item's rows are whole vectors"},
       {OCF_OP_MATMUL, "set1.mdimc=1 set1.mwi=2 set1.vwm=2", "global loads along M"},
@@ -349,6 +357,19 @@ static void test_plan_bad_rows_reported(void **state) {
     if (status != OCF_ERR_INVALID_VALUE || !strstr(ocf_last_error(), bad[i].message)) {
       print_error("row \"%s\": %s, \"%s\"; expected OCF_ERR_INVALID_VALUE and \"%s\"\n",
                   bad[i].values, ocf_status_name(status), ocf_last_error(), bad[i].message);
+      fail();
+    }
+  }
+  /* The softmax rules' edges pass. */
+  static const char *const edges[] = {"vw=16 items=16", "vw=4 seg_items=32",
+                                      "vw=4 seg_items=16 prefetch=1"};
+  for (size_t i = 0; i < ARRAY_LEN(edges); i++) {
+    const ocf_tuning_row rows[] = {
+        {{OCF_OP_SOFTMAX, OCF_F32, OCF_VENDOR_ANY, CPU, NULL}, edges[i], "an edge row"}};
+    ocf_tuning_values values;
+    if (ocf_tuning_resolve(rows, 1, OCF_OP_SOFTMAX, OCF_F32, &facts, devices[POCL].name, &values) !=
+        OCF_SUCCESS) {
+      print_error("row \"%s\": %s\n", edges[i], ocf_last_error());
       fail();
     }
   }
@@ -461,15 +482,18 @@ static void test_plan_add_table(void **state) {
 /* ---- softmax ---- */
 
 /* Where rows start: offsets, and the leading dimensions as the row length rounded up to
-   `round` floats (1: tight) plus a pad. */
+   `round` floats (1: tight) plus a pad; in_place: out is in. */
 typedef struct layout {
   size_t in_off, in_pad, out_off, out_pad, round;
+  int in_place;
 } layout;
 
-static const layout ALIGNED = {0, 0, 16, 0, 16}; /* every row start a multiple of 16 floats */
-static const layout TIGHT = {0, 0, 0, 0, 1};     /* ld = cols: aligned when cols is */
-static const layout IN_OFF_1 = {1, 0, 0, 0, 16};
-static const layout LD_PLUS_2 = {0, 2, 0, 0, 16};
+static const layout ALIGNED = {0, 0, 16, 0, 16, 0}; /* every row start a multiple of 16 floats */
+static const layout TIGHT = {0, 0, 0, 0, 1, 0};     /* ld = cols: aligned when cols is */
+static const layout IN_OFF_1 = {1, 0, 0, 0, 16, 0}; /* in's rows one float past out's */
+static const layout LD_PLUS_2 = {0, 2, 0, 0, 16, 0};
+static const layout BOTH_OFF_1 = {1, 0, 1, 0, 16, 0}; /* in and out one float in, alike */
+static const layout IN_PLACE = {0, 0, 0, 0, 1, 1};
 
 typedef struct softmax_case {
   device_id device;
@@ -478,162 +502,288 @@ typedef struct softmax_case {
   const layout *layout;
   int variant;
   const char *shape, *values;
+  const char *tuning; /* "name=value ..." over the built-in tuning, NULL: none */
 } softmax_case;
 
 /*
- * Rules (cl/softmax.cl, src/tuning/schema_softmax.c, src/plan/plan_softmax.c): vectors of VW
- * floats when every row start is a multiple of VW, else VW = 1 holding as many floats a
- * work-item (items, seg_items and unroll scaled by the tuned vw). A row of v vectors then takes:
- *   - softmax_rows when it fits in max_seg work-items of `items` vectors: a segment of
- *     SEG = pow2_ceil(v / seg_items) work-items (at most max_seg), ITEMS = pow2_ceil(v / SEG),
- *     rows_wg / SEG rows a group, the group halved while it holds more rows than there are;
- *   - else softmax_resident when it fits in `wg` work-items of `items` vectors: the smallest
- *     power-of-two group (from min_wg) holding it in `items`, ITEMS = pow2_ceil(v / WG);
- *   - else softmax_online (WG = wg), when there are at least compute units x groups_per_unit
- *     rows; with fewer, the split kernels cut each row into that many / rows parts, at most
- *     v / (4 x WG x UNROLL), of whole steps of WG x UNROLL vectors (part_vecs).
- * Workgroups: one a row (rows / rows-a-group for softmax_rows, rows x parts for split), at most
- * 2048 a compute unit (the kernels loop over the rest).
+ * Rules (cl/softmax.cl, src/tuning/schema_softmax.c, the header of src/plan/plan_softmax.c).
+ * VW is vw unless in's and out's rows start at different places within a vector (in_off -
+ * out_off or in_ld - out_ld not a multiple of vw): then 1, and items, local_items, seg_items and
+ * unroll count vw times as many (unroll at most 16). A row touches v = ceil(cols / VW) vectors,
+ * ceil((cols + VW - 1) / VW) when rows may start inside a vector (in_off or in_ld not a
+ * multiple of VW). The ladder: 1 2 3 4 6 8 12 16 24 32 48 64 96 128 192 ..., L(x) the least
+ * step >= x. Sizes are capped at the kernels' learnt limit, the device's workgroup and
+ * work-item limits, and local memory / 16.
+ *   1. softmax_rows when SEG x ITEMS hold the row: SEG = L(ceil(v / seg_items)), past seg_align
+ *      rounded up to a multiple of it, at most max_seg and rows_wg; ITEMS = L(ceil(v / SEG)),
+ *      at most items. rows_wg / SEG rows a group (at most the device's size along dimension 1),
+ *      halved while even and at least twice the rows; a 2-D group SEG x rows, one a batch of
+ *      rows ("wg=SEGxR groups=1xB"), or at most units x rows_groups_per_unit when that is set
+ *      (looping over the batches; PREFETCH is prefetch).
+ *   2. Else one workgroup a row of WG_row = the power of two from min(pow2(v), min_wg) that
+ *      holds v in `items` registers, at most wg; with local_items, a work-item holds that many
+ *      more vectors as far as local memory allows (none under 4 work-items): local memory holds
+ *      8 bytes a work-item + 8, plus 4 x VW bytes a local vector (one vector when none).
+ *      a. coop_spin > 0 and out not in place: P slices = max(the slices of wg work-items that
+ *         hold v, min(ceil(units x groups_per_unit / rows), v / (2 wg))), with
+ *         part_vecs = ceil(v / P), parts = ceil(v / part_vecs): softmax_coop when that is 2 or
+ *         more, rows x parts workgroups of wg, scratch 2 uints a slice.
+ *      b. else, fewer rows than units x groups_per_unit: the split into
+ *         min(ceil(units x groups_per_unit / rows), v / (4 wg unroll)) slices of whole steps of
+ *         wg x unroll vectors when that is 2 or more, scratch 2 floats a slice.
+ *      c. else a row of one or two work-items with scalar access: softmax_general.
+ *      d. else softmax_resident: WG_row holding v (ITEMS = L(ceil(v / WG_row)), or ITEMS = items
+ *         and LOCAL_ITEMS the rest up the ladder), one workgroup a row; a row it cannot hold is
+ *         streamed twice past what wg holds, with units x groups_per_unit workgroups at most.
+ * Workgroups: at most 2048 a compute unit (the kernels loop over the rest), but coop's exactly.
  *
  * Rows: H200 wg=256 min_wg=64 vw=4 items=16 unroll=2 rows_wg=128 seg_items=4 max_seg=128
- * groups_per_unit=4 (132 units: split below 528 rows); CPUs wg=64 min_wg=16 vw=8 items=4
- * unroll=2 rows_wg=64 seg_items=4 max_seg=8 groups_per_unit=2; AMD wg=256 min_wg=64 vw=4
- * items=8 unroll=4 rows_wg=256 max_seg=64 groups_per_unit=8; Intel wg=256 min_wg=32 vw=4
- * items=4 unroll=4 rows_wg=256 max_seg=32 groups_per_unit=8; the fallbacks (Mali, Adreno)
- * wg=128 min_wg=32 vw=4 items=4 unroll=4 rows_wg=128 seg_items=4 max_seg=32 groups_per_unit=4.
+ * seg_align=32 coop_spin=4096 groups_per_unit=4 (132 units: 528 workgroups); CPUs (PoCL,
+ * llvmpipe, Apple's CPU) wg=64 min_wg=16 vw=8 items=4 unroll=2 rows_wg=64 seg_items=4
+ * max_seg=8 groups_per_unit=2, no coop; AMD wg=256 min_wg=64 vw=4 items=8 unroll=4 rows_wg=256
+ * max_seg=64 groups_per_unit=8 (60 units: 480); Intel wg=256 min_wg=32 vw=4 items=4 unroll=4
+ * rows_wg=256 max_seg=32 groups_per_unit=8 (96 units: 768); the fallbacks (Mali, Adreno)
+ * wg=128 min_wg=32 vw=4 items=4 unroll=4 rows_wg=128 seg_items=4 max_seg=32
+ * groups_per_unit=4. Everywhere else the fallbacks: local_items=0 seg_align=1 prefetch=0
+ * coop_spin=0.
  */
 static const softmax_case softmax_cases[] = {
-    /* H200. 65536 x 128 (the row's note: 8-wide segments, 4 float4 each): 32 float4 a row,
-       SEG = 32 / 4 = 8, ITEMS = 4, 128 / 8 = 16 rows a group: 4096 groups. */
-    {H200, 0, 65536, 128, &ALIGNED, AUTO, "softmax_rows wg=128 groups=4096",
-     "VW=4 SEG=8 ITEMS=4 WG=128"},
-    /* 16384 x 1024: 256 float4, SEG = 64, ITEMS = 4, 2 rows a group. */
-    {H200, 0, 16384, 1024, &ALIGNED, AUTO, "softmax_rows wg=128 groups=8192", "SEG=64 ITEMS=4"},
-    /* 8192 = 2048 float4: SEG = 512 capped at max_seg 128, 2048 <= 128 x 16: the longest row
-       softmax_rows takes (the note's "4096 x 4096 in one 128 x 8 segment" is below it). */
-    {H200, 0, 4096, 8192, &ALIGNED, AUTO, "softmax_rows wg=128 groups=4096", "SEG=128 ITEMS=16"},
-    {H200, 0, 4096, 4096, &ALIGNED, AUTO, "softmax_rows wg=128 groups=4096", "SEG=128 ITEMS=8"},
-    /* 8193 = 2049 float4, past it: resident, pow2_ceil(2049 / 16) = 256 work-items,
-       ITEMS = pow2_ceil(2049 / 256) = 16. */
+    /* H200. 65536 x 128 (the row's note: 8-wide segments, 4 float4 each): v = 32, SEG = L(8) =
+       8, ITEMS = 4, 128 / 8 = 16 rows a group: 4096 groups. */
+    {H200, 0, 65536, 128, &ALIGNED, AUTO, "softmax_rows wg=8x16 groups=1x4096",
+     "VW=4 SEG=8 ITEMS=4 WG=128 local_mem=2048", NULL},
+    /* rows_groups_per_unit=2: the same 4096 batches looped over by 132 x 2 = 264 groups, the
+       next batch loaded early; 100 rows are 7 batches, 7 groups. */
+    {H200, 0, 65536, 128, &ALIGNED, AUTO, "softmax_rows wg=8x16 groups=1x264", "SEG=8 PREFETCH=1",
+     "rows_groups_per_unit=2 prefetch=1"},
+    {H200, 0, 100, 128, &ALIGNED, AUTO, "softmax_rows wg=8x16 groups=1x7", "PREFETCH=1",
+     "rows_groups_per_unit=2 prefetch=1"},
+    /* 16384 x 1024: v = 256, SEG = 64 (a multiple of 32 already), ITEMS 4, 2 rows a group. */
+    {H200, 0, 16384, 1024, &ALIGNED, AUTO, "softmax_rows wg=64x2 groups=1x8192", "SEG=64 ITEMS=4",
+     NULL},
+    /* The ladder: 384 floats = 96 float4, SEG = L(24) = 24 (not past seg_align 32), ITEMS 4,
+       128 / 24 = 5 rows a group of 120: ceil(4096 / 5) = 820 groups ... */
+    {H200, 0, 4096, 384, &ALIGNED, AUTO, "softmax_rows wg=24x5 groups=1x820",
+     "SEG=24 ITEMS=4 WG=120", NULL},
+    /* ... 768 = 192 float4: L(48) = 48 is past 32, so SEG = 64, ITEMS = L(3) = 3 ... */
+    {H200, 0, 4096, 768, &ALIGNED, AUTO, "softmax_rows wg=64x2 groups=1x2048", "SEG=64 ITEMS=3",
+     NULL},
+    /* ... 1536 = 384 float4: L(96) = 96, a multiple of 32; ITEMS 4; one row a group. */
+    {H200, 0, 4096, 1536, &ALIGNED, AUTO, "softmax_rows wg=96x1 groups=1x4096",
+     "SEG=96 ITEMS=4 WG=96", NULL},
+    /* 8192 = 2048 float4: SEG = L(512) = 512 capped at max_seg 128, ITEMS = 16: the longest row
+       softmax_rows takes. */
+    {H200, 0, 4096, 8192, &ALIGNED, AUTO, "softmax_rows wg=128x1 groups=1x4096", "SEG=128 ITEMS=16",
+     NULL},
+    /* 8193 = 2049 float4 needs ITEMS L(17) = 24 > 16: one row a group of pow2(ceil(2049 / 16))
+       = 256; 4096 rows fill the device and 256 x 16 hold the row, so no slices: resident,
+       ITEMS = L(ceil(2049 / 256)) = L(9) = 12. Its local memory: 8 x 256 + 8 + one float4. */
     {H200, 0, 4096, 8193, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096",
-     "VW=4 ITEMS=16 WG=256"},
-    /* 16384 = 4096 float4 = 256 x 16: the longest resident row; one more float is online. */
-    {H200, 0, 4096, 16384, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=16"},
-    {H200, 0, 4096, 16385, &ALIGNED, AUTO, "softmax_online wg=256 groups=4096",
-     "VW=4 UNROLL=2 WG=256 parts=1"},
-    /* Long rows: online from 528 rows (132 x 4) up, split below; the note's 1024 x 65536. */
-    {H200, 0, 1024, 65536, &ALIGNED, AUTO, "softmax_online wg=256 groups=1024", "UNROLL=2"},
-    {H200, 0, 528, 65536, &ALIGNED, AUTO, "softmax_online wg=256 groups=528", "parts=1"},
-    /* 527 rows: ceil(528 / 527) = 2 parts of 16384 / 2 = 8192 float4 (16 steps of 256 x 2);
-       scratch: a (max, sum) pair a part, 2 x 527 x 2 floats. */
-    {H200, 0, 527, 65536, &ALIGNED, AUTO,
-     "softmax_split_stats wg=256 groups=1054 + softmax_split_write wg=256 groups=1054",
-     "UNROLL=2 parts=2 part_vecs=8192 scratch=8432"},
-    /* The note's 64 x 262144: ceil(528 / 64) = 9 parts (at most 65536 / 2048 = 32), of
-       ceil(7282 / 512) x 512 = 7680 float4. */
-    {H200, 0, 64, 262144, &ALIGNED, AUTO,
-     "softmax_split_stats wg=256 groups=576 + softmax_split_write wg=256 groups=576",
-     "parts=9 part_vecs=7680 scratch=4608"},
-    /* One row just past resident: 4097 float4 allow 4097 / 2048 = 2 parts, of 5 steps. */
-    {H200, 0, 1, 16385, &ALIGNED, AUTO,
-     "softmax_split_stats wg=256 groups=2 + softmax_split_write wg=256 groups=2",
-     "parts=2 part_vecs=2560"},
-    /* Misaligned starts or strides: VW = 1 with the same floats a work-item (ITEMS 16 x 4 = 64,
-       seg_items 4 x 4 = 16, UNROLL 2 x 4 = 8): 128 floats, SEG = 8, ITEMS = 16. */
-    {H200, 0, 4096, 128, &IN_OFF_1, AUTO, "softmax_rows wg=128 groups=256", "VW=1 SEG=8 ITEMS=16"},
-    {H200, 0, 4096, 128, &LD_PLUS_2, AUTO, "softmax_rows wg=128 groups=256", "VW=1 SEG=8 ITEMS=16"},
-    /* ... and the same edges in floats: 8192 rows, 8193 resident (ITEMS 64), 16385 online. */
-    {H200, 0, 4096, 8192, &IN_OFF_1, AUTO, "softmax_rows wg=128 groups=4096",
-     "VW=1 SEG=128 ITEMS=64"},
-    {H200, 0, 4096, 8193, &IN_OFF_1, AUTO, "softmax_resident wg=256 groups=4096", "VW=1 ITEMS=64"},
-    {H200, 0, 4096, 16385, &IN_OFF_1, AUTO, "softmax_online wg=256 groups=4096", "VW=1 UNROLL=8"},
-    /* A tight stride is aligned when the row length is: 128 yes, 8193 no. */
-    {H200, 0, 4096, 128, &TIGHT, AUTO, "softmax_rows wg=128 groups=256", "VW=4 SEG=8"},
-    {H200, 0, 4096, 8193, &TIGHT, AUTO, "softmax_resident wg=256 groups=4096", "VW=1 ITEMS=64"},
-    /* Few short rows: the group halves while it would hold more rows than there are, down to
-       one segment for one row, 4 rows (32 work-items) for 3. */
-    {H200, 0, 1, 128, &ALIGNED, AUTO, "softmax_rows wg=8 groups=1", "SEG=8 ITEMS=4"},
-    {H200, 0, 3, 128, &ALIGNED, AUTO, "softmax_rows wg=32 groups=1", "SEG=8 ITEMS=4"},
-    {H200, 0, 1, 1, &ALIGNED, AUTO, "softmax_rows wg=1 groups=1", "SEG=1 ITEMS=1"},
+     "VW=4 ITEMS=12 LOCAL_ITEMS=0 WG=256 local_mem=2072", NULL},
+    /* 16384 = 4096 float4 = 256 x 16: the longest row a workgroup holds ... */
+    {H200, 0, 4096, 16384, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=16", NULL},
+    /* ... one more float takes two slices of ceil(4097 / 2) = 2049 (ITEMS 12): coop,
+       4096 x 2 workgroups; scratch 2 x 4096 x 2 uints. */
+    {H200, 0, 4096, 16385, &ALIGNED, AUTO, "softmax_coop wg=256 groups=8192",
+     "ITEMS=12 SPIN=4096 parts=2 part_vecs=2049 scratch=65536", NULL},
+    /* The note's 1024 x 65536: 16384 float4 in 4 slices of 4096 (ITEMS 16) ... */
+    {H200, 0, 1024, 65536, &ALIGNED, AUTO, "softmax_coop wg=256 groups=4096",
+     "ITEMS=16 parts=4 part_vecs=4096 scratch=32768", NULL},
+    /* ... and 527 rows (the old split's edge) the same 4 slices: capacity decides, not rows. */
+    {H200, 0, 527, 65536, &ALIGNED, AUTO, "softmax_coop wg=256 groups=2108", "parts=4", NULL},
+    /* Few rows fill the device: the note's 64 x 262144 wants ceil(528 / 64) = 9 slices but
+       65536 float4 need 16 of 4096: 16 x 64 workgroups. */
+    {H200, 0, 64, 262144, &ALIGNED, AUTO, "softmax_coop wg=256 groups=1024",
+     "ITEMS=16 parts=16 part_vecs=4096 scratch=8192", NULL},
+    /* 4 x 65536: ceil(528 / 4) = 132 slices wanted, at most 16384 / 512 = 32 (two float4 a
+       work-item): 32 slices of 512, ITEMS 2. */
+    {H200, 0, 4, 65536, &ALIGNED, AUTO, "softmax_coop wg=256 groups=128",
+     "ITEMS=2 parts=32 part_vecs=512 scratch=1024", NULL},
+    /* One row of 4097 float4: 528 wanted, 4097 / 512 = 8 allowed: slices of ceil(4097 / 8) =
+       513 (ITEMS L(3) = 3), 8 of them. */
+    {H200, 0, 1, 16385, &ALIGNED, AUTO, "softmax_coop wg=256 groups=8",
+     "ITEMS=3 parts=8 part_vecs=513 scratch=64", NULL},
+    /* 100 rows a workgroup could hold (8193 floats): ceil(528 / 100) = 6 wanted, 2049 / 512 = 4
+       allowed: 4 slices of 513. */
+    {H200, 0, 100, 8193, &ALIGNED, AUTO, "softmax_coop wg=256 groups=400",
+     "ITEMS=3 parts=4 part_vecs=513", NULL},
+    /* Few rows short enough for softmax_rows stay there (one row of SEG 128 a group). */
+    {H200, 0, 4, 8192, &ALIGNED, AUTO, "softmax_rows wg=128x1 groups=1x4", "SEG=128 ITEMS=16",
+     NULL},
+    /* In place, no coop: 4097 float4 over 4096 rows (no split at 528 rows or more) is resident,
+       its last float4 streamed, with 528 workgroups. */
+    {H200, 0, 4096, 16385, &IN_PLACE, AUTO, "softmax_resident wg=256 groups=528", "ITEMS=16", NULL},
+    /* local_items: 21504 floats = 5376 float4 need 256 x 21: 16 registers, local L(5) = 6 of
+       the 8 allowed (8 x 256 + 8 + 16 x 6 x 256 bytes) ... */
+    {H200, 0, 4096, 21504, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096",
+     "ITEMS=16 LOCAL_ITEMS=6 local_mem=26632", "local_items=8"},
+    /* ... a coop slice holds 256 x 20 = 5120 of 25000 float4: 5 slices of 5000 (local 4) ... */
+    {H200, 0, 4096, 100000, &ALIGNED, AUTO, "softmax_coop wg=256 groups=20480",
+     "ITEMS=16 LOCAL_ITEMS=4 parts=5 part_vecs=5000 local_mem=18440", "local_items=4"},
+    /* ... and in place, resident holds those 5120 and streams the rest, 528 groups. */
+    {H200, 0, 4096, 100000, &IN_PLACE, AUTO, "softmax_resident wg=256 groups=528",
+     "ITEMS=16 LOCAL_ITEMS=4", "local_items=4"},
+    /* coop_spin=0: 4 rows of 16384 float4 split into min(132, 16384 / 2048 = 8) slices of
+       whole steps of 256 x 2: 8 of 2048; scratch 2 x 4 x 8 floats. */
+    {H200, 0, 4, 65536, &ALIGNED, AUTO,
+     "softmax_split_stats wg=256 groups=32 + softmax_split_write wg=256 groups=32",
+     "parts=8 part_vecs=2048 scratch=256", "coop_spin=0"},
+    /* Rows one float off between in and out: VW = 1 with the same floats a work-item (items
+       64, seg_items 16, unroll 8): 128 floats, SEG L(8) = 8, ITEMS 16. */
+    {H200, 0, 4096, 128, &IN_OFF_1, AUTO, "softmax_rows wg=8x16 groups=1x256",
+     "VW=1 SEG=8 ITEMS=16 UNROLL=8", NULL},
+    {H200, 0, 4096, 128, &LD_PLUS_2, AUTO, "softmax_rows wg=8x16 groups=1x256",
+     "VW=1 SEG=8 ITEMS=16", NULL},
+    /* ... the same edges in floats: 8192 in softmax_rows (SEG 128 of 64), 8193 resident
+       (ITEMS L(33) = 48), 16385 coop (two slices of 8193). */
+    {H200, 0, 4096, 8192, &IN_OFF_1, AUTO, "softmax_rows wg=128x1 groups=1x4096",
+     "VW=1 SEG=128 ITEMS=64", NULL},
+    {H200, 0, 4096, 8193, &IN_OFF_1, AUTO, "softmax_resident wg=256 groups=4096", "VW=1 ITEMS=48",
+     NULL},
+    {H200, 0, 4096, 16385, &IN_OFF_1, AUTO, "softmax_coop wg=256 groups=8192",
+     "VW=1 ITEMS=48 parts=2 part_vecs=8193", NULL},
+    /* In and out one float in alike: float4 kept, a row touches ceil(131 / 4) = 33 of them:
+       SEG = L(9) = 12, ITEMS = L(3) = 3, 10 rows a group of 120. */
+    {H200, 0, 4096, 128, &BOTH_OFF_1, AUTO, "softmax_rows wg=12x10 groups=1x410",
+     "VW=4 SEG=12 ITEMS=3 WG=120", NULL},
+    /* A tight stride: 128 aligned; 8193 is not, but alike for in and out, so float4 stay:
+       ceil(8196 / 4) = 2049 vectors, as aligned 8193. */
+    {H200, 0, 4096, 128, &TIGHT, AUTO, "softmax_rows wg=8x16 groups=1x256", "VW=4 SEG=8", NULL},
+    {H200, 0, 4096, 8193, &TIGHT, AUTO, "softmax_resident wg=256 groups=4096", "VW=4 ITEMS=12",
+     NULL},
+    /* Few short rows: the group halves while it holds twice the rows, down to one segment for
+       one row, 4 rows (32 work-items) for 3. */
+    {H200, 0, 1, 128, &ALIGNED, AUTO, "softmax_rows wg=8x1 groups=1x1", "SEG=8 ITEMS=4 WG=8", NULL},
+    {H200, 0, 3, 128, &ALIGNED, AUTO, "softmax_rows wg=8x4 groups=1x1", "SEG=8 ITEMS=4 WG=32",
+     NULL},
+    {H200, 0, 1, 1, &ALIGNED, AUTO, "softmax_rows wg=1x1 groups=1x1", "SEG=1 ITEMS=1", NULL},
+    /* Under a learnt limit of 1 with scalar access, a row is never held (c): one row of 128
+       floats splits into min(528, 128 / (4 x 1 x 8)) = 4 slices of 32. */
+    {H200, 1, 1, 128, &IN_OFF_1, AUTO,
+     "softmax_split_stats wg=1 groups=4 + softmax_split_write wg=1 groups=4",
+     "VW=1 parts=4 part_vecs=32", NULL},
     /* The reference and the baseline: wg work-items, one group a row; baseline scratch holds a
        max and a sum a row. */
-    {H200, 0, 4096, 1000, &ALIGNED, GENERAL, "softmax_general wg=256 groups=4096", "WG=256"},
+    {H200, 0, 4096, 1000, &ALIGNED, GENERAL, "softmax_general wg=256 groups=4096", "WG=256", NULL},
     {H200, 0, 4096, 1000, &ALIGNED, BASELINE,
      "softmax_base_max wg=256 groups=4096 + softmax_base_exp_sum wg=256 groups=4096 + "
      "softmax_base_divide wg=256 groups=4096",
-     "scratch=32768"},
+     "scratch=32768", NULL},
 
-    /* PoCL: rows up to 8 x 4 float8 = 256 floats, SEG = pow2_ceil(32 / 4) = 8, 64 / 8 = 8 rows
-       a group. */
-    {POCL, 0, 16384, 128, &ALIGNED, AUTO, "softmax_rows wg=64 groups=1024", "VW=8 SEG=4 ITEMS=4"},
-    {POCL, 0, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=64 groups=128", "VW=8 SEG=8 ITEMS=4"},
-    /* 257 floats = 33 float8: resident, pow2_ceil(33 / 4) = 16 work-items, ITEMS 4. */
-    {POCL, 0, 1024, 257, &ALIGNED, AUTO, "softmax_resident wg=16 groups=1024", "VW=8 ITEMS=4"},
-    /* 2048 = 256 float8 = 64 x 4: the longest resident row; 2049 is online (1024 >= 2 x 2). */
-    {POCL, 0, 1024, 2048, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4"},
-    {POCL, 0, 1024, 2049, &ALIGNED, AUTO, "softmax_online wg=64 groups=1024", "VW=8 UNROLL=2"},
-    /* Long rows split below 4 rows, in steps of 64 x 2 vectors: 3 rows of 2048 float8 make 2
-       parts of 1024; one row 4 parts of 512; a row of 512 float8 allows 512 / 512 = 1: online. */
-    {POCL, 0, 4, 16384, &ALIGNED, AUTO, "softmax_online wg=64 groups=4", "parts=1"},
+    /* PoCL: rows up to 8 x 4 float8 = 256 floats: 128 floats are SEG L(4) = 4, 16 rows a
+       group; 256 SEG 8, 8 rows. */
+    {POCL, 0, 16384, 128, &ALIGNED, AUTO, "softmax_rows wg=4x16 groups=1x1024",
+     "VW=8 SEG=4 ITEMS=4", NULL},
+    {POCL, 0, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=8x8 groups=1x128", "VW=8 SEG=8 ITEMS=4",
+     NULL},
+    /* 257 floats = 33 float8: resident in pow2(ceil(33 / 4)) = 16, ITEMS L(3) = 3. */
+    {POCL, 0, 1024, 257, &ALIGNED, AUTO, "softmax_resident wg=16 groups=1024", "VW=8 ITEMS=3",
+     NULL},
+    /* 2048 = 256 float8 = 64 x 4: the longest held row; 2049 is streamed, 2 x 2 groups. */
+    {POCL, 0, 1024, 2048, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4", NULL},
+    {POCL, 0, 1024, 2049, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "ITEMS=4 UNROLL=2",
+     NULL},
+    /* With local_items=4, 512 float8 fit 64 x (4 + 4): held, LOCAL_ITEMS 4. */
+    {POCL, 0, 1024, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024",
+     "ITEMS=4 LOCAL_ITEMS=4 local_mem=8712", "local_items=4"},
+    /* No coop on CPUs: long rows split below 4 rows, in steps of 64 x 2 vectors: 3 rows of
+       2048 float8 make 2 slices of 1024; one row 4 of 512; 4 rows are resident and streamed;
+       one row of 512 float8 allows 512 / 512 = 1 slice: streamed. */
     {POCL, 0, 3, 16384, &ALIGNED, AUTO,
      "softmax_split_stats wg=64 groups=6 + softmax_split_write wg=64 groups=6",
-     "parts=2 part_vecs=1024"},
+     "parts=2 part_vecs=1024 scratch=48", NULL},
     {POCL, 0, 1, 16384, &ALIGNED, AUTO,
      "softmax_split_stats wg=64 groups=4 + softmax_split_write wg=64 groups=4",
-     "parts=4 part_vecs=512"},
-    {POCL, 0, 1, 4096, &ALIGNED, AUTO, "softmax_online wg=64 groups=1", "parts=1"},
-    /* 10^6 short rows: 62500 groups of 16 rows, capped at 2 x 2048 (grid-stride). */
-    {POCL, 0, 1000000, 128, &ALIGNED, AUTO, "softmax_rows wg=64 groups=4096", "SEG=4"},
-    /* Misaligned: VW = 1, ITEMS 4 x 8 = 32, seg_items 32: 256 floats, SEG 8, ITEMS 32. */
-    {POCL, 0, 1024, 256, &IN_OFF_1, AUTO, "softmax_rows wg=64 groups=128",
-     "VW=1 SEG=8 ITEMS=32 UNROLL=16"},
+     "parts=4 part_vecs=512", NULL},
+    {POCL, 0, 4, 16384, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "parts=1", NULL},
+    {POCL, 0, 1, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1", "parts=1", NULL},
+    /* 10^6 short rows: 62500 batches of 16 rows, capped at 2 x 2048 (grid-stride). */
+    {POCL, 0, 1000000, 128, &ALIGNED, AUTO, "softmax_rows wg=4x16 groups=1x4096", "SEG=4", NULL},
+    /* Misaligned: VW = 1, items 4 x 8 = 32, seg_items 32: 256 floats, SEG 8, ITEMS 32. */
+    {POCL, 0, 1024, 256, &IN_OFF_1, AUTO, "softmax_rows wg=8x8 groups=1x128",
+     "VW=1 SEG=8 ITEMS=32 UNROLL=16", NULL},
 
-    /* llvmpipe before its first build: as PoCL (8 compute units). A row of 1025 floats is
-       resident in pow2_ceil(129 / 4) = 64 work-items ... */
-    {LLVMPIPE, 0, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4"},
-    /* ... and once its kernels report 32, resident holds at most 32 x 4 float8 = 1024 floats:
-       1025 goes online with 32 work-items. */
-    {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_online wg=32 groups=1024", "WG=32"},
-    {LLVMPIPE, 32, 1024, 1024, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024", "ITEMS=4"},
-    {LLVMPIPE, 32, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=32 groups=256", "SEG=8 ITEMS=4"},
+    /* llvmpipe before its first build: as PoCL (8 compute units). 1025 floats = 129 float8 are
+       resident in pow2(ceil(129 / 4)) = 64, ITEMS L(3) = 3 ... */
+    {LLVMPIPE, 0, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=3",
+     NULL},
+    /* ... and once its kernels report 32, 32 x 4 float8 hold 1024 floats: 1025 is streamed,
+       8 x 2 = 16 groups; with one local vector more (32 x 5 = 160) it is held again. */
+    {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=32 groups=16", "WG=32 ITEMS=4",
+     NULL},
+    {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024",
+     "ITEMS=4 LOCAL_ITEMS=1 local_mem=1288", "local_items=1"},
+    {LLVMPIPE, 32, 1024, 1024, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024", "ITEMS=4",
+     NULL},
+    {LLVMPIPE, 32, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=8x4 groups=1x256", "SEG=8 ITEMS=4",
+     NULL},
 
-    /* Apple's CPU, one work-item a group: a segment of 1 holds 4 float8 (32 floats); 33 and
-       up run online. One long row splits into 12 x 2 = 24 parts of 22 float8 (steps of 1 x 2). */
-    {APPLE_CPU, 1, 1024, 32, &ALIGNED, AUTO, "softmax_rows wg=1 groups=1024", "SEG=1 ITEMS=4"},
-    {APPLE_CPU, 1, 1024, 33, &ALIGNED, AUTO, "softmax_online wg=1 groups=1024", "UNROLL=2"},
+    /* Apple's CPU, one work-item along dimension 1: before its first build a group holds one
+       row (128 floats: SEG 4 of 4 float8) ... */
+    {APPLE_CPU, 0, 1024, 128, &ALIGNED, AUTO, "softmax_rows wg=4x1 groups=1x1024", "SEG=4 WG=4",
+     NULL},
+    /* ... and once its kernels report 1, a segment of 1 holds 4 float8 (32 floats); 33 and up
+       are streamed by 12 x 2 = 24 groups. One long row splits into 24 slices of 22 float8
+       (steps of 1 x 2). */
+    {APPLE_CPU, 1, 1024, 32, &ALIGNED, AUTO, "softmax_rows wg=1x1 groups=1x1024", "SEG=1 ITEMS=4",
+     NULL},
+    {APPLE_CPU, 1, 1024, 33, &ALIGNED, AUTO, "softmax_resident wg=1 groups=24", "ITEMS=4", NULL},
     {APPLE_CPU, 1, 1, 4096, &ALIGNED, AUTO,
      "softmax_split_stats wg=1 groups=24 + softmax_split_write wg=1 groups=24",
-     "parts=24 part_vecs=22"},
+     "parts=24 part_vecs=22", NULL},
+    /* Scalar access in one work-item, rows enough not to split: softmax_general. */
+    {APPLE_CPU, 1, 1024, 1000, &IN_OFF_1, AUTO, "softmax_general wg=1 groups=1024", "VW=1", NULL},
 
     /* Mali, fallbacks: 512 floats = 128 float4 fit 32 work-items of 4 (SEG 32), 4 rows a
-       group of 128; 513 is resident in pow2_ceil(129 / 4) = 64. */
-    {MALI, 0, 1024, 512, &ALIGNED, AUTO, "softmax_rows wg=128 groups=256", "SEG=32 ITEMS=4"},
-    {MALI, 0, 1024, 513, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4"},
-    /* Under 32: a row a group of 32; 513 cannot be resident in 32 x 4 vectors: online. */
-    {MALI, 32, 1024, 512, &ALIGNED, AUTO, "softmax_rows wg=32 groups=1024", "SEG=32 ITEMS=4"},
-    {MALI, 32, 1024, 513, &ALIGNED, AUTO, "softmax_online wg=32 groups=1024", "UNROLL=4"},
-    /* Under 8: 8 x 4 float4 = 128 floats the most in registers. */
-    {MALI, 8, 1024, 128, &ALIGNED, AUTO, "softmax_rows wg=8 groups=1024", "SEG=8 ITEMS=4"},
-    {MALI, 8, 1024, 129, &ALIGNED, AUTO, "softmax_online wg=8 groups=1024", "UNROLL=4"},
+       group of 128; 513 is resident in pow2(ceil(129 / 4)) = 64, ITEMS L(3) = 3. */
+    {MALI, 0, 1024, 512, &ALIGNED, AUTO, "softmax_rows wg=32x4 groups=1x256", "SEG=32 ITEMS=4",
+     NULL},
+    {MALI, 0, 1024, 513, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=3", NULL},
+    /* 16 KiB of local memory: a group of 128 holds (16384 - 8 x 128 - 8) / (128 x 16) = 7 local
+       float4 a work-item of the 16 asked: 5000 floats (10 a work-item) take L(6) = 6 ... */
+    {MALI, 0, 1024, 5000, &ALIGNED, AUTO, "softmax_resident wg=128 groups=1024",
+     "ITEMS=4 LOCAL_ITEMS=6 local_mem=13320", "local_items=16"},
+    /* ... 8192 floats exceed 128 x 11: streamed past them, 12 x 4 = 48 groups. */
+    {MALI, 0, 1024, 8192, &ALIGNED, AUTO, "softmax_resident wg=128 groups=48",
+     "LOCAL_ITEMS=7 local_mem=15368", "local_items=16"},
+    /* Under 32: a row a group of 32; 513 cannot be held in 32 x 4 float4: streamed. */
+    {MALI, 32, 1024, 512, &ALIGNED, AUTO, "softmax_rows wg=32x1 groups=1x1024", "SEG=32 ITEMS=4",
+     NULL},
+    {MALI, 32, 1024, 513, &ALIGNED, AUTO, "softmax_resident wg=32 groups=48", "ITEMS=4", NULL},
+    /* Under 8: 8 x 4 float4 = 128 floats the most held. */
+    {MALI, 8, 1024, 128, &ALIGNED, AUTO, "softmax_rows wg=8x1 groups=1x1024", "SEG=8 ITEMS=4",
+     NULL},
+    {MALI, 8, 1024, 129, &ALIGNED, AUTO, "softmax_resident wg=8 groups=48", "UNROLL=4", NULL},
 
-    /* AMD: rows up to 64 x 8 float4 = 2048 floats (SEG 64, 4 rows a group of 256); resident up
-       to 256 x 8 = 8192 floats; online from 480 rows (60 x 8). */
-    {AMD_GPU, 0, 4096, 2048, &ALIGNED, AUTO, "softmax_rows wg=256 groups=1024", "SEG=64 ITEMS=8"},
-    {AMD_GPU, 0, 4096, 2049, &ALIGNED, AUTO, "softmax_resident wg=128 groups=4096", "ITEMS=8"},
-    {AMD_GPU, 0, 4096, 8192, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=8"},
-    {AMD_GPU, 0, 4096, 8193, &ALIGNED, AUTO, "softmax_online wg=256 groups=4096", "UNROLL=4"},
-    {AMD_GPU, 0, 480, 65536, &ALIGNED, AUTO, "softmax_online wg=256 groups=480", "parts=1"},
+    /* AMD: rows up to 64 x 8 float4 = 2048 floats (SEG 64, 4 rows a group of 256); then held
+       up to 256 x 8 = 8192 floats (2049: 128 work-items of L(5) = 6); streamed past that by
+       480 groups; split below 480 rows. */
+    {AMD_GPU, 0, 4096, 2048, &ALIGNED, AUTO, "softmax_rows wg=64x4 groups=1x1024", "SEG=64 ITEMS=8",
+     NULL},
+    {AMD_GPU, 0, 4096, 2049, &ALIGNED, AUTO, "softmax_resident wg=128 groups=4096", "ITEMS=6",
+     NULL},
+    {AMD_GPU, 0, 4096, 8192, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=8",
+     NULL},
+    {AMD_GPU, 0, 4096, 8193, &ALIGNED, AUTO, "softmax_resident wg=256 groups=480", "UNROLL=4",
+     NULL},
+    {AMD_GPU, 0, 480, 65536, &ALIGNED, AUTO, "softmax_resident wg=256 groups=480", "parts=1", NULL},
+    /* 479 rows: 2 slices (at most 16384 / 4096 = 4) of whole steps of 1024: 8192 float4. */
     {AMD_GPU, 0, 479, 65536, &ALIGNED, AUTO,
      "softmax_split_stats wg=256 groups=958 + softmax_split_write wg=256 groups=958",
-     "parts=2 part_vecs=8192"},
-    {AMD_GPU_1024, 0, 4096, 2049, &ALIGNED, AUTO, "softmax_resident wg=128 groups=4096", "ITEMS=8"},
+     "parts=2 part_vecs=8192 scratch=7664", NULL},
+    {AMD_GPU_1024, 0, 4096, 2049, &ALIGNED, AUTO, "softmax_resident wg=128 groups=4096", "ITEMS=6",
+     NULL},
 
-    /* Intel: rows up to 32 x 4 float4 = 512 floats (8 rows a group of 256); resident up to
-       256 x 4 = 4096 floats. */
-    {INTEL_GPU, 0, 4096, 512, &ALIGNED, AUTO, "softmax_rows wg=256 groups=512", "SEG=32 ITEMS=4"},
-    {INTEL_GPU, 0, 4096, 513, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4096", "ITEMS=4"},
-    {INTEL_GPU, 0, 4096, 4096, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=4"},
-    {INTEL_GPU, 0, 4096, 4097, &ALIGNED, AUTO, "softmax_online wg=256 groups=4096", "UNROLL=4"},
+    /* Intel: rows up to 32 x 4 float4 = 512 floats (8 rows a group of 256); held up to
+       256 x 4 = 4096 floats; streamed past that by 96 x 8 = 768 groups. */
+    {INTEL_GPU, 0, 4096, 512, &ALIGNED, AUTO, "softmax_rows wg=32x8 groups=1x512", "SEG=32 ITEMS=4",
+     NULL},
+    {INTEL_GPU, 0, 4096, 513, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4096", "ITEMS=3",
+     NULL},
+    {INTEL_GPU, 0, 4096, 4096, &ALIGNED, AUTO, "softmax_resident wg=256 groups=4096", "ITEMS=4",
+     NULL},
+    {INTEL_GPU, 0, 4096, 4097, &ALIGNED, AUTO, "softmax_resident wg=256 groups=768", "ITEMS=4",
+     NULL},
 };
 
 static ocf_softmax_call softmax_call(size_t rows, size_t cols, const layout *l, int variant,
@@ -648,7 +798,8 @@ static ocf_softmax_call softmax_call(size_t rows, size_t cols, const layout *l, 
                                  .in_dtype = OCF_F32,
                                  .out_dtype = OCF_F32,
                                  .variant = variant,
-                                 .workgroup = workgroup};
+                                 .workgroup = workgroup,
+                                 .in_place = l->in_place};
   return call;
 }
 
@@ -658,11 +809,16 @@ static void test_plan_softmax_table(void **state) {
     const softmax_case *c = &softmax_cases[i];
     ocf_device_facts facts = facts_of(c->device, c->learnt);
     ocf_tuning_values tuning = tuning_of(&facts, c->device, OCF_OP_SOFTMAX);
+    if (c->tuning) {
+      assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, c->tuning, &tuning, "case"), OCF_SUCCESS);
+      assert_int_equal(ocf_tuning_check(OCF_OP_SOFTMAX, &tuning, "case"), OCF_SUCCESS);
+    }
     const ocf_softmax_call call = softmax_call(c->rows, c->cols, c->layout, c->variant, 0);
     ocf_plan plan;
-    char what[160];
-    snprintf(what, sizeof what, "softmax case %zu on %s (limit %zu), %zu x %zu", i,
-             devices[c->device].name, c->learnt, c->rows, c->cols);
+    char what[200];
+    snprintf(what, sizeof what, "softmax case %zu on %s (limit %zu, %s), %zu x %zu", i,
+             devices[c->device].name, c->learnt, c->tuning ? c->tuning : "built-in", c->rows,
+             c->cols);
     expect_plan(what, ocf_plan_softmax(&facts, &tuning, &call, &plan), &plan, c->shape, c->values);
   }
 }
@@ -1301,38 +1457,74 @@ static void check_add_assumptions(const char *what, const ocf_plan *plan, const 
   if (st->kernel == OCF_KERNEL_ADD_BASELINE) ASSUME(st->global[0] >= c->n, "\n");
 }
 
-/* cl/softmax.cl: WG work-items in every step; vector access only on aligned rows; a row held in
-   registers (rows, resident) fits them, in at most 64 floats a work-item; SEG a power of two
-   dividing WG; split parts cover the row, none empty, with scratch for their pairs. */
+/* The most vectors of VW any row of the call touches (cl/softmax.cl's nv): ceil((head + cols) /
+   VW), row r's head being (in_off + r * in_ld) % VW; the heads repeat every VW rows. */
+static size_t softmax_row_vectors(const ocf_softmax_call *c, size_t vw) {
+  size_t most = 0;
+  for (size_t r = 0; r == 0 || (r < c->rows && r < vw); r++) {
+    size_t nv = ((c->in_off + r * c->in_ld) % vw + c->cols + vw - 1) / vw;
+    if (nv > most) most = nv;
+  }
+  return most;
+}
+
+/* cl/softmax.cl: vector access only where out's rows have in's heads (in_off = out_off and
+   in_ld = out_ld modulo VW); at most 256 floats a work-item in registers
+   (src/tuning/schema_softmax.c); local vectors only in resident and coop, in workgroups of 4 or
+   more, in the local memory planned; never resident or coop with one or two work-items of
+   scalar access (PoCL 3.1 aborts on them: softmax_general instead). Then per kernel:
+   softmax_rows a 2-D SEG x (WG / SEG) workgroup, its row within SEG x ITEMS vectors;
+   the others WG work-items along dimension 0 in every step; coop exactly one workgroup a
+   slice (no grid-stride loop), no slice empty, each within what a workgroup holds, never in
+   place, scratch for the slots; split parts cover the row, none empty, with scratch for their
+   pairs; the baseline's scratch a max and a sum a row. */
 static void check_softmax_assumptions(const char *what, const ocf_plan *plan,
                                       const ocf_softmax_call *c) {
-  long long wg = define_of(plan, "WG"), vw = define_of(plan, "VW"),
-            items = define_of(plan, "ITEMS"), seg = define_of(plan, "SEG");
-  for (unsigned s = 0; s < plan->step_count; s++)
-    ASSUME((size_t)wg == plan->steps[s].local[0], "\n");
-  ASSUME(plan->local_mem_bytes >= (size_t)wg * 4 * sizeof(float), "\n");
-  if (vw > 1)
-    ASSUME(c->in_off % vw == 0 && c->in_ld % vw == 0 && c->out_off % vw == 0 && c->out_ld % vw == 0,
+  const ocf_plan_step *st = &plan->steps[0];
+  const size_t wg = (size_t)define_of(plan, "WG"), vw = (size_t)define_of(plan, "VW"),
+               items = (size_t)define_of(plan, "ITEMS"),
+               local_items = (size_t)define_of(plan, "LOCAL_ITEMS"),
+               seg = (size_t)define_of(plan, "SEG");
+  const int holds =
+      st->kernel == OCF_KERNEL_SOFTMAX_RESIDENT || st->kernel == OCF_KERNEL_SOFTMAX_COOP;
+  ASSUME(vw >= 1 && vw <= 16 && (vw & (vw - 1)) == 0 && vw * items <= 256, "\n");
+  if (vw > 1) ASSUME(c->in_off % vw == c->out_off % vw && c->in_ld % vw == c->out_ld % vw, "\n");
+  ASSUME(local_items == 0 || (holds && wg >= 4), "\n");
+  ASSUME(!(holds && wg <= 2 && vw == 1), "\n");
+  const size_t nv = softmax_row_vectors(c, vw);
+  if (st->kernel == OCF_KERNEL_SOFTMAX_ROWS) {
+    ASSUME(plan->step_count == 1 && st->dims == 2 && st->local[0] == seg &&
+               st->local[0] * st->local[1] == wg && wg % seg == 0,
            "\n");
-  size_t vecs = (c->cols + (size_t)vw - 1) / (size_t)vw;
-  switch (plan->steps[0].kernel) {
-  case OCF_KERNEL_SOFTMAX_ROWS:
-    ASSUME(seg >= 1 && (seg & (seg - 1)) == 0 && wg % seg == 0, "\n");
-    ASSUME(vecs <= (size_t)(seg * items) && vw * items <= 64, "\n");
-    break;
-  case OCF_KERNEL_SOFTMAX_RESIDENT:
-    ASSUME(vecs <= (size_t)(wg * items) && vw * items <= 64, "\n");
+    ASSUME(nv <= seg * items, "  a row of %zu vectors\n", nv);
+    ASSUME(plan->local_mem_bytes >= 4 * wg * sizeof(float), "\n");
+    return;
+  }
+  for (unsigned s = 0; s < plan->step_count; s++)
+    ASSUME(plan->steps[s].dims == 1 && plan->steps[s].local[0] == wg, "  step %u\n", s);
+  ASSUME(plan->local_mem_bytes >= 2 * wg * sizeof(float) + (holds ? wg * local_items * vw * 4 : 0),
+         "\n");
+  const size_t rows = c->rows ? c->rows : 1;
+  switch (st->kernel) {
+  case OCF_KERNEL_SOFTMAX_COOP:
+    ASSUME(plan->step_count == 1 && st->global[0] == rows * plan->parts * wg, "\n");
+    ASSUME(!c->in_place && define_of(plan, "SPIN") > 0, "\n");
+    ASSUME(plan->parts >= 2 && plan->part_vecs <= wg * (items + local_items), "\n");
+    ASSUME(plan->parts * plan->part_vecs >= nv && (plan->parts - 1) * plan->part_vecs < nv, "\n");
+    ASSUME(plan->scratch_bytes >= 2 * rows * plan->parts * sizeof(cl_uint), "\n");
     break;
   case OCF_KERNEL_SOFTMAX_SPLIT_STATS:
-    ASSUME(plan->parts >= 2 && plan->parts * plan->part_vecs >= vecs &&
-               (plan->parts - 1) * plan->part_vecs < vecs,
+    ASSUME(plan->step_count == 2 && plan->steps[1].kernel == OCF_KERNEL_SOFTMAX_SPLIT_WRITE, "\n");
+    ASSUME(plan->parts >= 2 && plan->parts * plan->part_vecs >= nv &&
+               (plan->parts - 1) * plan->part_vecs < nv,
            "\n");
-    ASSUME(plan->scratch_bytes >= 2 * c->rows * plan->parts * sizeof(float), "\n");
+    ASSUME(plan->scratch_bytes >= 2 * rows * plan->parts * sizeof(float), "\n");
     break;
   case OCF_KERNEL_SOFTMAX_BASE_MAX:
-    ASSUME(plan->scratch_bytes >= 2 * c->rows * sizeof(float), "\n");
+    ASSUME(plan->step_count == 3 && plan->scratch_bytes >= 2 * rows * sizeof(float), "\n");
     break;
   default:
+    ASSUME(plan->step_count == 1, "\n");
     break;
   }
 }
@@ -1465,7 +1657,8 @@ static void test_plan_defaults_always_fit(void **state) {
   static const size_t rows_list[] = {1, 3, 37, 1000, 65536};
   static const size_t cols_list[] = {1,    7,    32,   128,  255,  256,   257,   1000,  1024,
                                      2048, 2049, 4096, 8192, 8193, 16384, 16385, 65536, 100003};
-  static const layout *layouts[] = {&ALIGNED, &TIGHT, &IN_OFF_1, &LD_PLUS_2};
+  static const layout *layouts[] = {&ALIGNED,   &TIGHT,      &IN_OFF_1,
+                                    &LD_PLUS_2, &BOTH_OFF_1, &IN_PLACE};
   /* square, ragged, the skinny kernels both ways round (narrow and wide, split and not), long
      K (split or not) */
   static const size_t mm_sizes[][3] = {
@@ -1596,29 +1789,53 @@ static void test_plan_fixed_workgroups(void **state) {
   expect_refused("add fixed 2048 on the H200", ocf_plan_add(&facts, &t, &add, &plan),
                  "above the device's limit of 1024");
 
-  /* softmax: every size field takes the caller's size; 96 is no power of two, so a segment is
-     at most its lowest bit, 32: on the H200 a row of 512 floats (128 float4, SEG 32 of 4) is one
-     segment, 3 rows a group, ceil(1003 / 3) = 335 groups. With 16 KiB of local memory 1024
-     work-items fit exactly (16 bytes each), 2048 do not. */
+  /* softmax: every size field takes the caller's size, and softmax_rows the shortest segment
+     from L(ceil(v / seg_items)) that divides it: on the H200 a row of 512 floats (128 float4)
+     wants SEG 32 (of 4), which divides 96: 3 rows a group, ceil(1003 / 3) = 335 groups. */
   facts = facts_of(H200, 256);
   t = tuning_of(&facts, H200, OCF_OP_SOFTMAX);
   ocf_softmax_call sm = softmax_call(1003, 512, &ALIGNED, AUTO, 96);
   expect_plan("softmax fixed 96 on the H200", ocf_plan_softmax(&facts, &t, &sm, &plan), &plan,
-              "softmax_rows wg=96 groups=335", "WG=96 SEG=32 ITEMS=4 fixed=1");
+              "softmax_rows wg=32x3 groups=1x335", "WG=96 SEG=32 ITEMS=4 fixed=1");
+  /* With 16 KiB of local memory, softmax_rows's 16 bytes a work-item fit 1024 work-items
+     exactly (short rows of 16 float8 on PoCL: SEG 4, 256 rows a group), 2048 not; a long row
+     (12500 float8, streamed by resident: 4 groups for 4 rows) needs 8 bytes a work-item + 8 +
+     one float8 held: 8232 bytes for 1024, 16424 for 2048, which do not fit either. */
   facts = facts_of(POCL, 0);
   t = tuning_of(&facts, POCL, OCF_OP_SOFTMAX);
   facts.local_mem_bytes = 16 * KIB;
-  sm = softmax_call(4, 100000, &ALIGNED, AUTO, 1024);
-  expect_plan("softmax fixed 1024, 16 KiB", ocf_plan_softmax(&facts, &t, &sm, &plan), &plan,
-              "softmax_online wg=1024 groups=4", "WG=1024 local_mem=16384");
+  sm = softmax_call(4, 128, &ALIGNED, AUTO, 1024);
+  expect_plan("softmax fixed 1024, 16 KiB, short rows", ocf_plan_softmax(&facts, &t, &sm, &plan),
+              &plan, "softmax_rows wg=4x256 groups=1x1", "WG=1024 SEG=4 local_mem=16384");
   sm.workgroup = 2048;
-  expect_refused("softmax fixed 2048, 16 KiB", ocf_plan_softmax(&facts, &t, &sm, &plan),
+  expect_refused("softmax fixed 2048, 16 KiB, short rows", ocf_plan_softmax(&facts, &t, &sm, &plan),
                  "local memory");
+  sm = softmax_call(4, 100000, &ALIGNED, AUTO, 1024);
+  expect_plan("softmax fixed 1024, 16 KiB, long rows", ocf_plan_softmax(&facts, &t, &sm, &plan),
+              &plan, "softmax_resident wg=1024 groups=4", "WG=1024 ITEMS=4 local_mem=8232");
+  sm.workgroup = 2048;
+  expect_refused("softmax fixed 2048, 16 KiB, long rows", ocf_plan_softmax(&facts, &t, &sm, &plan),
+                 "local memory");
+  /* Two work-items with scalar access (rows one float off) hold no row: softmax_general, one
+     group a row. */
+  facts = facts_of(POCL, 0);
+  sm = softmax_call(1000, 1000, &IN_OFF_1, AUTO, 2);
+  expect_plan("softmax fixed 2, scalar", ocf_plan_softmax(&facts, &t, &sm, &plan), &plan,
+              "softmax_general wg=2 groups=1000", "WG=2 VW=1 fixed=1");
+  /* Apple's CPU keeps one row a group (one work-item along dimension 1): 64 fixed work-items
+     make one segment of 64 for a row of 16 float8, ITEMS 1. */
+  facts = facts_of(APPLE_CPU, 0);
+  t = tuning_of(&facts, APPLE_CPU, OCF_OP_SOFTMAX);
+  sm = softmax_call(1024, 128, &ALIGNED, AUTO, 64);
+  expect_plan("softmax fixed 64 on Apple's CPU", ocf_plan_softmax(&facts, &t, &sm, &plan), &plan,
+              "softmax_rows wg=64x1 groups=1x1024", "WG=64 SEG=64 ITEMS=1 fixed=1");
+  /* Above Mali's 384: 250 float4 a row make a 64 x 8 softmax_rows group, each dimension within
+     384, the whole not. */
   facts = facts_of(MALI, 32);
   t = tuning_of(&facts, MALI, OCF_OP_SOFTMAX);
   sm = softmax_call(4, 1000, &ALIGNED, AUTO, 512);
   expect_refused("softmax fixed 512 on Mali", ocf_plan_softmax(&facts, &t, &sm, &plan),
-                 "above the device's limit of 384");
+                 "workgroup of 512 work-items exceeds the device's maximum of 384");
 
   /* matmul: a power of two laid out near-square, N first (128: 16 x 8), the set's outputs a
      work-item kept. On Mali's 16 KiB, 128 work-items of 4 x 4 make 64 x 32 tiles (13312 bytes

@@ -12,7 +12,8 @@
  *      work-items with at most `items` vectors each: seg = ceil(vecs / seg_items) rounded up
  *      the size ladder (1 2 3 4 6 8 12 16 24 32 48 ...) and, past seg_align, to a multiple of
  *      it, capped at max_seg; then ceil(vecs / seg) vectors a work-item (on the ladder),
- *      rows_wg / seg rows a group (no more than there are rows). rows_groups_per_unit > 0 caps
+ *      rows_wg / seg rows a group (no more than there are rows, nor than the device's work-item
+ *      size along dimension 1, where they lie). rows_groups_per_unit > 0 caps
  *      the grid at that many groups a compute unit (a persistent loop over the batches, whose
  *      loads overlap the reductions with `prefetch`).
  *   2. Longer rows: one workgroup of wg_row work-items (a power of two from min_wg up to wg that
@@ -27,7 +28,8 @@
  *        for rows too few to fill the device, the two-kernel split (slices of at least four
  *        loop steps).
  *      - Local memory holds nothing in workgroups under 4 work-items, and a row of one or two
- *        work-items with scalar access takes softmax_general (PoCL 3.1 aborts on both kernels).
+ *        work-items with scalar access is never held (PoCL 3.1 aborts on resident so shaped,
+ *        and coop holds the same way): the split where rows are too few, else softmax_general.
  *
  * Kernel sizes that vary by shape (ITEMS, SEG, LOCAL_ITEMS) are rounded up the size ladder so
  * that a program serves many widths: every distinct set of defines is one program build.
@@ -124,9 +126,12 @@ static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_so
   size_t seg = ladder_up(ocf_div_ceil(b->vecs, b->seg_items));
   const size_t align = (size_t)t[SM_SEG_ALIGN];
   if (seg > align) seg = ocf_round_up(seg, align);
+  /* The rows of a group lie along dimension 1, which some devices keep short (Apple's CPU: 1). */
+  const size_t max_rows = facts->max_item_sizes[1];
   if (fixed) {
     /* The shortest segment at least this long that divides the caller's size, else one row a
-       workgroup. */
+       workgroup; long enough that the rows fit dimension 1. */
+    seg = max_size(seg, ocf_div_ceil(c->workgroup, max_rows));
     while (seg < c->workgroup && c->workgroup % seg != 0)
       seg++;
     seg = min_size(seg, c->workgroup);
@@ -136,7 +141,7 @@ static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_so
   }
   const size_t items = ladder_up(ocf_div_ceil(b->vecs, seg));
   if (items > b->items) return 0;
-  size_t rows_per_group = (fixed ? c->workgroup : rows_wg) / seg;
+  size_t rows_per_group = fixed ? c->workgroup / seg : min_size(rows_wg / seg, max_rows);
   /* No larger than the rows need, halving (not cutting to the row count) so that few sizes,
      and so few programs, serve every row count. */
   if (!fixed)
@@ -154,15 +159,16 @@ static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_so
 }
 
 /* The registers and local vectors a work-item of a wg-group needs to hold `vecs` vectors:
-   registers first (on the ladder, at most b->items), local memory for the rest. */
-static void hold(const budgets *b, size_t vecs, size_t wg, softmax_shape *k) {
+   registers first (on the ladder, at most b->items), local memory for the rest (on the ladder
+   too, at most local_max, which the caller made large enough). */
+static void hold(const budgets *b, size_t vecs, size_t wg, size_t local_max, softmax_shape *k) {
   const size_t each = ocf_div_ceil(vecs, wg);
   if (each <= b->items) {
     k->items = min_size(ladder_up(each), b->items);
     k->local_items = 0;
   } else {
     k->items = b->items;
-    k->local_items = each - b->items;
+    k->local_items = min_size(ladder_up(each - b->items), local_max);
   }
 }
 
@@ -185,7 +191,11 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
   const size_t local_row = min_size(b->local_items, local_items_fit(facts, wg_row, b->vw));
   const size_t row_cap = wg_row * (b->items + local_row);
 
-  if (t[SM_COOP_SPIN] > 0 && !c->in_place) {
+  /* One or two work-items with scalar access hold no row: PoCL 3.1's compiler aborts on
+     softmax_resident so shaped (below), and softmax_coop holds its slices with the same code.
+     The split, or softmax_general, instead. */
+  const int tiny_scalar = wg_max <= 2 && b->vw == 1;
+  if (t[SM_COOP_SPIN] > 0 && !c->in_place && !tiny_scalar) {
     const size_t local_coop = min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
     const size_t part_cap = wg_max * (b->items + local_coop);
     size_t parts = max_size(ocf_div_ceil(b->vecs, part_cap),
@@ -195,7 +205,7 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
       k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;
       k->wg = wg_max;
-      hold(b, plan->part_vecs, wg_max, k);
+      hold(b, plan->part_vecs, wg_max, local_coop, k);
       k->spin = (size_t)t[SM_COOP_SPIN];
       k->groups = rows * plan->parts; /* one slice a workgroup, no grid-stride loop */
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(cl_uint);
@@ -228,7 +238,7 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
   k->kernels[0] = OCF_KERNEL_SOFTMAX_RESIDENT;
   if (b->vecs <= row_cap) {
     k->wg = wg_row;
-    hold(b, b->vecs, wg_row, k);
+    hold(b, b->vecs, wg_row, local_row, k);
     k->groups = group_count(facts, rows);
   } else {
     /* Held as far as it goes, the rest streamed twice: few rows in flight at once, so that
