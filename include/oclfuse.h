@@ -23,8 +23,8 @@
  * build, giving the build log. Nothing was enqueued either, with one exception: a call of several
  * kernels (softmax's split plan for a few long rows and its baseline variant, matmul's split-K)
  * whose later kernel fails to enqueue leaves the earlier ones queued; they write only the call's
- * own scratch memory and finish on their own, after the launch's wait list. The one status after which an output
- * will still change is OCF_ERR_ENQUEUED_WITHOUT_EVENT (see ocf_launch.first_event).
+ * own scratch memory and finish on their own, after the launch's wait list. The one status after
+ * which an output will still change is OCF_ERR_ENQUEUED_WITHOUT_EVENT (see ocf_launch.first_event).
  *
  * Asynchrony: a device-buffer call checks its arguments, builds the programs it needs the first
  * time a context needs them (a compile of up to seconds, in the calling thread, unless the

@@ -53,6 +53,10 @@ typedef struct ocf_device_facts {
      (CL_KERNEL_WORK_GROUP_SIZE), learnt after builds; 0 while unknown. Plans whose sizes were
      not fixed by the caller stay within it. */
   size_t kernel_max_workgroup[OCF_KERNEL_COUNT];
+  /* Per program, the local memory its plans may count on, learnt when a built kernel reported
+     more than the device has for a plan that counted less (rusticl's llvmpipe reports twice the
+     bytes a kernel declares); 0 while unknown. */
+  unsigned long long program_local_budget[OCF_PROGRAM_COUNT];
 } ocf_device_facts;
 
 /* The vendor a CL_DEVICE_VENDOR / platform name pair names. */

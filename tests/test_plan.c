@@ -663,12 +663,13 @@ static const softmax_case softmax_cases[] = {
      "softmax_split_stats wg=1 groups=4 + softmax_split_write wg=1 groups=4",
      "VW=1 parts=4 part_vecs=32", NULL},
     /* The reference and the baseline: wg work-items, one group a row; baseline scratch holds a
-       max and a sum a row. */
+       max and a sum a row and every exp (only its last kernel writes out): (2 x 4096 + 4096 x
+       1000) floats. */
     {H200, 0, 4096, 1000, &ALIGNED, GENERAL, "softmax_general wg=256 groups=4096", "WG=256", NULL},
     {H200, 0, 4096, 1000, &ALIGNED, BASELINE,
      "softmax_base_max wg=256 groups=4096 + softmax_base_exp_sum wg=256 groups=4096 + "
      "softmax_base_divide wg=256 groups=4096",
-     "scratch=32768", NULL},
+     "scratch=16416768", NULL},
 
     /* PoCL: rows up to 8 x 4 float8 = 256 floats: 128 floats are SEG L(4) = 4, 16 rows a
        group; 256 SEG 8, 8 rows. */
@@ -1861,6 +1862,15 @@ static void test_plan_fixed_workgroups(void **state) {
   mm.workgroup = 2;
   expect_plan("matmul fixed 2 on Apple's CPU", ocf_plan_matmul(&facts, &t, &mm, &plan), &plan,
               "matmul_tiled_fast wg=2x1 groups=8x16", "NDIMC=2 MDIMC=1");
+  /* One work-item on the H200 (the shape of test_matmul's workgroup sweep): the small set's
+     2 x 2 outputs a work-item would make 2 x 2 tiles, and a tile side must be a multiple of 4,
+     so the work-item takes 4 x 4: ceil(130 / 4) x ceil(129 / 4) groups, the guarded kernel for
+     the ragged sides. */
+  facts = facts_of(H200, 0);
+  t = tuning_of(&facts, H200, OCF_OP_MATMUL);
+  mm = matmul_call(0, 0, 129, 130, 21, 0, 0, AUTO, 1);
+  expect_plan("matmul fixed 1 on the H200", ocf_plan_matmul(&facts, &t, &mm, &plan), &plan,
+              "matmul_tiled_mixed wg=1x1 groups=33x33", "NDIMC=1 MDIMC=1 MWI=4 NWI=4");
 }
 
 /* ---- plans of any tuning the validator accepts ---- */

@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* A made-up add: time falls as the workgroup grows to 256 and rises after; vw=16 is wrong
@@ -35,7 +35,8 @@ static int value_of(const char *values, const char *name) {
 static void fake_measure(void *user, const char *values, tune_result *result) {
   fake *f = user;
   f->measured++;
-  int wg = value_of(values, "wg"), vw = value_of(values, "vw"), gpu = value_of(values, "groups_per_unit");
+  int wg = value_of(values, "wg"), vw = value_of(values, "vw"),
+      gpu = value_of(values, "groups_per_unit");
   result->outcome = TUNE_OK;
   result->score_ms = 1.0 + fabs(log2((double)wg / 256.0)) + 4.0 / vw;
   if (strstr(values, f->wrong_values)) {
@@ -49,11 +50,11 @@ static void fake_measure(void *user, const char *values, tune_result *result) {
 static void test_tuner_wrong_candidate_never_wins(void **state) {
   (void)state;
   fake f = {0, 0, "vw=16"};
-  tune_search search = {OCF_OP_ADD, "wg=64 vw=4 groups_per_unit=8", fake_measure, NULL, &f,
-                        tool_clock_ms() + 60e3, 0.02, 3};
+  tune_search search = {OCF_OP_ADD, "wg=64 vw=4 groups_per_unit=8", fake_measure, NULL,
+                        &f,         tool_clock_ms() + 60e3,         0.02,         3};
   tune_summary summary;
   assert_int_equal(tune_run(&search, &summary), 0);
-  assert_true(f.wrong_seen > 0); /* the broken candidate was measured... */
+  assert_true(f.wrong_seen > 0);              /* the broken candidate was measured... */
   assert_null(strstr(summary.best, "vw=16")); /* ...and lost */
   assert_int_equal(value_of(summary.best, "wg"), 256);
   assert_int_equal(value_of(summary.best, "vw"), 8); /* the best right width */
@@ -66,8 +67,8 @@ static void test_tuner_wrong_candidate_never_wins(void **state) {
 static void test_tuner_keeps_the_start_when_nothing_beats_it(void **state) {
   (void)state;
   fake f = {0, 0, "no such value"};
-  tune_search search = {OCF_OP_ADD, "wg=256 vw=16 groups_per_unit=8", fake_measure, NULL, &f,
-                        tool_clock_ms() + 60e3, 0.02, 3};
+  tune_search search = {OCF_OP_ADD, "wg=256 vw=16 groups_per_unit=8", fake_measure, NULL,
+                        &f,         tool_clock_ms() + 60e3,           0.02,         3};
   tune_summary summary;
   assert_int_equal(tune_run(&search, &summary), 0);
   assert_string_equal(summary.best, "wg=256 vw=16 groups_per_unit=8");
@@ -77,8 +78,8 @@ static void test_tuner_keeps_the_start_when_nothing_beats_it(void **state) {
 static void test_tuner_stops_at_the_deadline(void **state) {
   (void)state;
   fake f = {0, 0, "no such value"};
-  tune_search search = {OCF_OP_ADD, "wg=64 vw=4 groups_per_unit=8", fake_measure, NULL, &f,
-                        tool_clock_ms() - 1.0, 0.02, 3};
+  tune_search search = {OCF_OP_ADD, "wg=64 vw=4 groups_per_unit=8", fake_measure, NULL,
+                        &f,         tool_clock_ms() - 1.0,          0.02,         3};
   tune_summary summary;
   assert_int_equal(tune_run(&search, &summary), 0);
   assert_int_equal(f.measured, 1); /* the start only */
@@ -89,14 +90,14 @@ static void test_tuner_stops_at_the_deadline(void **state) {
 static void test_tuner_reports_an_unmeasurable_start(void **state) {
   (void)state;
   fake f = {0, 0, "vw=4"};
-  tune_search search = {OCF_OP_ADD, "wg=64 vw=4 groups_per_unit=8", fake_measure, NULL, &f,
-                        tool_clock_ms() + 60e3, 0.02, 3};
+  tune_search search = {OCF_OP_ADD, "wg=64 vw=4 groups_per_unit=8", fake_measure, NULL,
+                        &f,         tool_clock_ms() + 60e3,         0.02,         3};
   tune_summary summary;
   assert_int_equal(tune_run(&search, &summary), -1);
   /* Start values that break the rules are not measured at all. */
   fake g = {0, 0, "none"};
-  tune_search invalid = {OCF_OP_SOFTMAX, "wg=32 min_wg=64", fake_measure, NULL, &g,
-                         tool_clock_ms() + 60e3, 0.02, 3};
+  tune_search invalid = {
+      OCF_OP_SOFTMAX, "wg=32 min_wg=64", fake_measure, NULL, &g, tool_clock_ms() + 60e3, 0.02, 3};
   assert_int_equal(tune_run(&invalid, &summary), -1);
   assert_int_equal(g.measured, 0);
 }

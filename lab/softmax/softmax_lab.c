@@ -303,8 +303,7 @@ static ocf_kernel_id describe_plan(lab *l, const lab_case *c, char *out, size_t 
   ocf_tuning_values values;
   ocf_context_tuning_for(l->ctx, OCF_OP_SOFTMAX, c->in, &shape, &values);
   ocf_plan plan;
-  if (ocf_plan_softmax(&facts, &values, &call, &plan) !=
-      OCF_SUCCESS) {
+  if (ocf_plan_softmax(&facts, &values, &call, &plan) != OCF_SUCCESS) {
     snprintf(out, capacity, "no plan: %s", ocf_last_error());
     return OCF_KERNEL_COUNT;
   }

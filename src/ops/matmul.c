@@ -211,10 +211,8 @@ static ocf_status check_problem(const ocf_context *ctx, problem *p) {
       return status;
   }
   /* p->a and p->b are named by the caller's operands, whichever way round they run. */
-  if ((status = check_disjoint(&p->c, &p->a, p->a.name + strlen("ocf_matmul: "))) !=
-          OCF_SUCCESS ||
-      (status = check_disjoint(&p->c, &p->b, p->b.name + strlen("ocf_matmul: "))) !=
-          OCF_SUCCESS ||
+  if ((status = check_disjoint(&p->c, &p->a, p->a.name + strlen("ocf_matmul: "))) != OCF_SUCCESS ||
+      (status = check_disjoint(&p->c, &p->b, p->b.name + strlen("ocf_matmul: "))) != OCF_SUCCESS ||
       (has_bias && (status = check_disjoint(&p->c, &p->bias, "the bias")) != OCF_SUCCESS))
     return status;
   if (batch_self_overlap(p->c.rows, p->c.cols, p->c.ld, p->c.stride, p->batch))

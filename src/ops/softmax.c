@@ -92,10 +92,9 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                       "in place (same buffer, offset and stride)");
   if (opt.lengths) {
     int lengths_overlap = 0, lengths_start = 0;
-    if ((status = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size,
-                                     opt.lengths, opt.lengths_offset * sizeof(cl_uint),
-                                     rows * sizeof(cl_uint), &lengths_overlap, &lengths_start)) !=
-        OCF_SUCCESS)
+    if ((status = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, opt.lengths,
+                                     opt.lengths_offset * sizeof(cl_uint), rows * sizeof(cl_uint),
+                                     &lengths_overlap, &lengths_start)) != OCF_SUCCESS)
       return status;
     if (lengths_overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
   }

@@ -131,6 +131,13 @@ static ocf_status apply_fixed_workgroup(size_t wg, tile_set *s) {
     log2++;
   s->p[MM_NDIMC] = 1u << ((log2 + 1) / 2);
   s->p[MM_MDIMC] = 1u << (log2 / 2);
+  /* Few work-items along a side hold more outputs each, so that the tile's side stays a multiple
+     of 4 (its global loads come in fours): a workgroup of 1 runs a set of 2 x 2 outputs as 4 x 4.
+   */
+  while (s->p[MM_MDIMC] * s->p[MM_MWI] % 4 != 0 && s->p[MM_MWI] < 16)
+    s->p[MM_MWI] *= 2;
+  while (s->p[MM_NDIMC] * s->p[MM_NWI] % 4 != 0 && s->p[MM_NWI] < 16)
+    s->p[MM_NWI] *= 2;
   /* The same rules the tuning validator applies to a set. */
   ocf_tuning_values check;
   ocf_tuning_fallbacks(OCF_OP_MATMUL, &check);
@@ -247,7 +254,8 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
   } else {
     wg = pow2_within((size_t)t[MM_SK_WG], limit);
     /* Local memory holds 16 floats a work-item. */
-    while (wg > 1 && wg * 16 * sizeof(float) > facts->local_mem_bytes)
+    while (wg > 1 &&
+           wg * 16 * sizeof(float) > ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL_SKINNY))
       wg /= 2;
   }
   size_t rl = (size_t)(l.x_kcont ? t[MM_SK_RL_K] : t[MM_SK_RL_R]);
@@ -255,8 +263,8 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
   if (wide) {
     rl = (size_t)t[MM_SK_RL_W];
     if (rl < wg / SKINNY_KC) rl = wg / SKINNY_KC; /* the k lanes divide a chunk */
-    wide =
-        skinny_local_bytes(1, wg, rl > wg ? wg : rl, l.x_kcont, l.small) <= facts->local_mem_bytes;
+    wide = skinny_local_bytes(1, wg, rl > wg ? wg : rl, l.x_kcont, l.small) <=
+           ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL_SKINNY);
     if (!wide) rl = (size_t)(l.x_kcont ? t[MM_SK_RL_K] : t[MM_SK_RL_R]);
   }
   if (rl > wg) rl = wg;
@@ -332,7 +340,8 @@ static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_mat
   const size_t batch = call_batch(call);
   const size_t want = (size_t)t[MM_FILL] * facts->compute_units;
   const size_t split_min = (size_t)t[MM_SPLIT_K_MIN];
-  const unsigned long long local_bytes = facts->local_mem_bytes / local_parts(call);
+  const unsigned long long local_bytes =
+      ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL) / local_parts(call);
   int have = 0;
   *splits = 1;
   for (int s = 0; s < MM_SETS && t[MM_SET(s, MM_MDIMC)] != 0; s++) {
@@ -385,7 +394,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "ocf_matmul: no tile set fits a workgroup of %zu work-items and %llu bytes "
                     "of local memory",
-                    limit, facts->local_mem_bytes);
+                    limit, ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL));
   if (plan->fixed_workgroup) {
     ocf_status status = apply_fixed_workgroup(call->workgroup, &chosen);
     if (status != OCF_SUCCESS) return status;

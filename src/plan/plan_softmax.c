@@ -115,8 +115,9 @@ static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
 static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t vw) {
   if (wg < 4) return 0;
   unsigned long long own = PAIR_BYTES_PER_ITEM * (unsigned long long)wg + COOP_FLAG_BYTES;
-  if (facts->local_mem_bytes <= own) return 0;
-  return (size_t)((facts->local_mem_bytes - own) / ((unsigned long long)wg * vw * 4));
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_SOFTMAX);
+  if (local <= own) return 0;
+  return (size_t)((local - own) / ((unsigned long long)wg * vw * 4));
 }
 
 /* softmax_rows for the call, or 0 when its rows are too long for a segment. */
@@ -322,7 +323,8 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
      work-items than planned, plan again under that limit (each round lowers the cap). */
   size_t cap = facts->max_workgroup_size;
   if (cap > facts->max_item_sizes[0]) cap = facts->max_item_sizes[0];
-  size_t local_cap = (size_t)(facts->local_mem_bytes / SOFTMAX_LOCAL_BYTES_PER_ITEM);
+  size_t local_cap =
+      (size_t)(ocf_facts_local_limit(facts, OCF_PROGRAM_SOFTMAX) / SOFTMAX_LOCAL_BYTES_PER_ITEM);
   if (local_cap >= 1 && cap > local_cap) cap = local_cap;
   for (int round = 0; round < 8; round++) {
     memset(plan, 0, sizeof *plan);

@@ -30,10 +30,22 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
                     items, kernel->max_workgroup, kernel->desc->name);
   }
   const unsigned long long local_limit = ocf_facts_kernel_local_limit(&ctx->facts, plan->program);
-  if (!plan->is_probe && kernel->local_bytes > local_limit)
+  if (!plan->is_probe && kernel->local_bytes > local_limit) {
+    /* The kernel takes more than the plan counted: a default plan is made again for a budget
+       scaled down by what the build reported (each round lowers it). */
+    if (!plan->fixed_workgroup && plan->local_mem_bytes > 0 &&
+        plan->local_mem_bytes < kernel->local_bytes) {
+      unsigned long long *budget = &ctx->facts.program_local_budget[plan->program];
+      const unsigned long long scaled = plan->local_mem_bytes * local_limit / kernel->local_bytes;
+      if (*budget == 0 || scaled < *budget) {
+        *budget = scaled;
+        *replan = 1;
+      }
+    }
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "kernel %s needs %llu bytes of local memory, the device has %llu",
                     kernel->desc->name, kernel->local_bytes, local_limit);
+  }
   return OCF_SUCCESS;
 }
 
