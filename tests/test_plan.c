@@ -623,6 +623,17 @@ static const softmax_case softmax_cases[] = {
     /* ... and in place, resident holds those 5120 and streams the rest, 528 groups. */
     {H200, 0, 4096, 100000, &IN_PLACE, AUTO, "softmax_resident wg=256 groups=528",
      "ITEMS=16 LOCAL_ITEMS=4", "local_items=4"},
+    /* coop_items (the H200's long class): 512 rows of 12565 float4 fit one workgroup of 256 x
+       (48 + 10) = 14848 and fill the device (512 >= 132 x 1): resident, 50 a work-item, 48 in
+       registers and 2 in local memory ... */
+    {H200, 0, 512, 50257, &ALIGNED, AUTO, "softmax_resident wg=256 groups=512",
+     "ITEMS=48 LOCAL_ITEMS=2", "items=48 local_items=10 groups_per_unit=1 coop_items=16"},
+    /* ... while 128 rows of 65536 float4 need max(ceil(65536 / 14848) = 5, ceil(132 / 128) = 2)
+       slices, and coop_items 16 makes them max(5, 65536 / (256 x 16)) = 16 of 4096: 16 a
+       work-item in registers, none in local memory; scratch 2 x 128 x 16 words. */
+    {H200, 0, 128, 262144, &ALIGNED, AUTO, "softmax_coop wg=256 groups=2048",
+     "ITEMS=16 LOCAL_ITEMS=0 parts=16 part_vecs=4096 scratch=16384",
+     "items=48 local_items=10 groups_per_unit=1 coop_items=16"},
     /* coop_spin=0: 4 rows of 16384 float4 split into min(132, 16384 / 2048 = 8) slices of
        whole steps of 256 x 2: 8 of 2048; scratch 2 x 4 x 8 floats. */
     {H200, 0, 4, 65536, &ALIGNED, AUTO,

@@ -5,6 +5,7 @@
  */
 #include "tuning/db.h"
 #include "tuning/shape_class.h"
+#include "tuning/shipped.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -174,9 +175,45 @@ static void test_tuning_db_round_trip(void **state) {
   ocf_tuning_db_free(&db);
 }
 
+/* Every database shipped in the library parses, names its device, and gives values that pass
+   the validator for every op, type and class on top of the fallbacks (a context would otherwise
+   ignore it whole, at run time, on the one device it was measured for). The H200's is there. */
+static void test_tuning_db_shipped_files_hold(void **state) {
+  (void)state;
+  size_t count = 0;
+  const ocf_embedded_file *files = ocf_shipped_databases(&count);
+  int have_h200 = 0;
+  for (size_t f = 0; f < count; f++) {
+    ocf_tuning_db db;
+    if (ocf_tuning_db_parse(files[f].text, files[f].length, &db) != OCF_SUCCESS) {
+      print_error("%s: %s\n", files[f].name, ocf_last_error());
+      fail();
+    }
+    assert_true(db.vendor[0] != '\0' && db.device[0] != '\0');
+    assert_true(db.entry_count > 0);
+    have_h200 = have_h200 || strstr(db.device, "H200") != NULL;
+    for (int op = 0; op < OCF_OP_COUNT; op++)
+      for (int dtype = 0; dtype < OCF_DTYPE_COUNT; dtype++)
+        for (unsigned c = 0; c < ocf_shape_class_count((ocf_op)op); c++) {
+          ocf_tuning_values v;
+          ocf_tuning_fallbacks((ocf_op)op, &v);
+          ocf_status status = ocf_tuning_db_apply(&db, (ocf_op)op, (ocf_dtype)dtype, c, &v);
+          if (status == OCF_SUCCESS) status = ocf_tuning_check((ocf_op)op, &v, files[f].name);
+          if (status != OCF_SUCCESS) {
+            print_error("%s, op %d, dtype %d, class %u: %s\n", files[f].name, op, dtype, c,
+                        ocf_last_error());
+            fail();
+          }
+        }
+    ocf_tuning_db_free(&db);
+  }
+  assert_true(have_h200);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tuning_db_reads_a_good_file),
+      cmocka_unit_test(test_tuning_db_shipped_files_hold),
       cmocka_unit_test(test_tuning_db_apply_order),
       cmocka_unit_test(test_tuning_db_refuses_bad_files),
       cmocka_unit_test(test_tuning_db_keeps_rule_checks_for_resolution),

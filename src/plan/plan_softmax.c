@@ -22,7 +22,8 @@
  *      - With coop_spin > 0 (and out not in place), a row that does not fit one workgroup, or
  *        rows too few to give compute_units * groups_per_unit workgroups, is cut into slices of
  *        wg workgroups that each hold theirs (softmax_coop): enough slices to hold the row, and
- *        for few rows enough to fill the device, but no slice under two vectors a work-item.
+ *        for few rows enough to fill the device, but no slice under two vectors a work-item;
+ *        with coop_items > 0, also enough that a work-item holds at most coop_items vectors.
  *      - Otherwise: softmax_resident (the part it cannot hold streamed twice, then with at most
  *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
  *        for rows too few to fill the device, the two-kernel split (slices of at least four
@@ -89,7 +90,7 @@ typedef struct softmax_shape {
 
 /* The budgets of the default variant, in vectors of the call's width. */
 typedef struct budgets {
-  size_t vw, vecs, items, local_items, seg_items, unroll;
+  size_t vw, vecs, items, local_items, seg_items, unroll, coop_items;
 } budgets;
 
 static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
@@ -106,6 +107,7 @@ static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
   b.local_items = (size_t)t[SM_LOCAL_ITEMS] * t_vw / b.vw;
   b.seg_items = (size_t)t[SM_SEG_ITEMS] * t_vw / b.vw;
   b.unroll = min_size((size_t)t[SM_UNROLL] * t_vw / b.vw, 16);
+  b.coop_items = (size_t)t[SM_COOP_ITEMS] * t_vw / b.vw;
   return b;
 }
 
@@ -202,6 +204,10 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
     size_t parts = max_size(ocf_div_ceil(b->vecs, part_cap),
                             min_size(parts_fill, max_size(1, b->vecs / (2 * wg_max))));
     if (parts > 1) {
+      /* coop_items: smaller slices, each work-item's share in registers, so that more
+         workgroups of a row are resident at once (a row that fits one workgroup, above, still
+         decides by items and local_items). */
+      if (b->coop_items) parts = max_size(parts, ocf_div_ceil(b->vecs, wg_max * b->coop_items));
       plan->part_vecs = ocf_div_ceil(b->vecs, parts);
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
       k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;

@@ -31,10 +31,10 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
   }
   const unsigned long long local_limit = ocf_facts_kernel_local_limit(&ctx->facts, plan->program);
   if (!plan->is_probe && kernel->local_bytes > local_limit) {
-    /* The kernel takes more than the plan counted: a default plan is made again for a budget
-       scaled down by what the build reported (each round lowers it). */
-    if (!plan->fixed_workgroup && plan->local_mem_bytes > 0 &&
-        plan->local_mem_bytes < kernel->local_bytes) {
+    /* The kernel takes more than the plan counted: the plan is made again for a budget scaled
+       down by what the build reported (each round lowers it). Also under a caller's fixed size:
+       the local memory a plan uses is the library's choice (tiles, staging), not the caller's. */
+    if (plan->local_mem_bytes > 0 && plan->local_mem_bytes < kernel->local_bytes) {
       unsigned long long *budget = &ctx->facts.program_local_budget[plan->program];
       const unsigned long long scaled = plan->local_mem_bytes * local_limit / kernel->local_bytes;
       if (*budget == 0 || scaled < *budget) {

@@ -43,6 +43,7 @@ typedef enum softmax_param {
   SM_ROWS_GROUPS_PER_UNIT, /* softmax_rows workgroups per compute unit (0: one per batch) */
   SM_GROUPS_PER_UNIT,      /* workgroups per compute unit below which rows are split */
   SM_COOP_SPIN,            /* softmax_coop's polls of a partner; 0: split rows with two kernels */
+  SM_COOP_ITEMS,           /* most vectors a softmax_coop work-item holds; 0: items + local */
   SM_PARAM_COUNT
 } softmax_param;
 
