@@ -7,8 +7,8 @@ PyTorch (CUDA):
            generates a Triton kernel for it)
   matmul   a @ b in fp32 with TF32 off (cuBLAS SGEMM, the like-for-like peer), with TF32 on,
            and with bf16 inputs and output
-Timing: CUDA events around each call after warm-up calls (which also compile), the median of
---repeat calls, the same rates as the bench (softmax GB/s of one read and one write, matmul
+Timing: after warm-up calls (which also compile), batches of --repeat calls enqueued back to back
+between two CUDA events (the host's launch time hidden, as in oclfuse bench), the median of 5, the same rates as the bench (softmax GB/s of one read and one write, matmul
 TFLOP/s of 2mnk). Prints one table: per shape liboclfuse's rate, each peer's, and the ratio
 liboclfuse / peer (above 1: liboclfuse is faster). A peer the budget leaves out is "-".
 
@@ -22,18 +22,21 @@ import time
 
 
 def timed(torch, fn, repeat):
-    """Median device time of fn() in ms, after warm-up."""
+    """Device time of one fn() in ms, after warm-up: the median over 5 batches of `repeat` calls
+    enqueued back to back between two events, so that the host's launch time is hidden as it is
+    in oclfuse bench (events around single calls would count the host's gaps for short calls)."""
     for _ in range(3):
         fn()
     torch.cuda.synchronize()
     times = []
-    for _ in range(repeat):
+    for _ in range(5):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
         start.record()
-        fn()
+        for _ in range(repeat):
+            fn()
         end.record()
         end.synchronize()
-        times.append(start.elapsed_time(end))
+        times.append(start.elapsed_time(end) / repeat)
     return statistics.median(times)
 
 
