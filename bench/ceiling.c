@@ -178,7 +178,7 @@ int tool_ceiling_measure(tool_timer *timer, int gpu, int repeats, tool_results *
     return -1;
   }
   cl_program program =
-      tool_build_program(ocf_context_cl_context(timer->ctx), info.device, ceiling_source, "");
+      tool_build_program(ocf_context_cl_context(timer->ctx), info.device, ceiling_source, "-w");
   if (!program) {
     /* Not fatal: the ops still run; their rows just have no percentage. */
     tool_row *row = tool_results_add(results, "ceiling", "-", "copy-kernel");

@@ -58,7 +58,7 @@ int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int q
   timer->gate_ms = 2.0;
   cl_int err = CL_SUCCESS;
   timer->program =
-      tool_build_program(ocf_context_cl_context(ctx), ocf_context_device(ctx), delay_source, "");
+      tool_build_program(ocf_context_cl_context(ctx), ocf_context_device(ctx), delay_source, "-w");
   if (!timer->program) return -1;
   timer->delay = clCreateKernel(timer->program, "ocf_tool_delay", &err);
   if (err == CL_SUCCESS)

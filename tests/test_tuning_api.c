@@ -172,19 +172,20 @@ static void test_tuning_overrides(void **state) {
                      OCF_ERR_BUFFER_TOO_SMALL);
   assert_int_equal(strlen(tiny), 3);
 
-  /* One class, then every class, then a reset. */
-  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "wide", "unroll=8"),
+  /* One class, then every class, then a reset (unroll=5: a value no built-in row or shipped
+     database holds, so that it marks the override). */
+  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "wide", "unroll=5"),
                      OCF_SUCCESS);
   get_values(ctx, "softmax", "wide", after, sizeof after);
-  assert_non_null(strstr(after, "unroll=8"));
+  assert_non_null(strstr(after, "unroll=5"));
   get_values(ctx, "softmax", "narrow", after, sizeof after);
-  assert_null(strstr(after, "unroll=8"));
+  assert_null(strstr(after, "unroll=5"));
   /* Classes now differ: a class-less get must say so rather than pick one. */
   ocft_assert_status(ocf_context_get_tuning(ctx, "softmax", OCF_F32, NULL, after, sizeof after),
                      OCF_ERR_INVALID_VALUE);
-  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "*", "unroll=8"), OCF_SUCCESS);
+  ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, "*", "unroll=5"), OCF_SUCCESS);
   get_values(ctx, "softmax", "narrow", after, sizeof after);
-  assert_non_null(strstr(after, "unroll=8"));
+  assert_non_null(strstr(after, "unroll=5"));
   /* A call still runs right under the override. */
   float in[6] = {1, 2, 3, 4, 5, 6}, out[6];
   ocft_assert_status(ocf_softmax_host(ctx, 2, 3, in, 3, out, 3), OCF_SUCCESS);
