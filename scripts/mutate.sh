@@ -7,7 +7,9 @@
 #
 #   Usage: scripts/mutate.sh [ID ...]       every mutation, or the ones named
 #          scripts/mutate.sh --list         the list
-# Environment: MUTATE_DIR (default /tmp/oclfuse-mutate: the copy and its build), JOBS.
+# Environment: MUTATE_DIR (default /tmp/oclfuse-mutate: the copy and its build), JOBS; the suites
+# inherit the rest (OCLFUSE_TEST_SMALL=1 runs their small shapes: fewer kernels to compile for
+# each mutant, but fewer shapes to catch it with, so the default runs them whole).
 #
 # A mutation replaces one exact piece of text, which must occur exactly once in its file; if it
 # does not (the code moved on), the mutation is reported STALE and the script fails, so that the
@@ -26,23 +28,36 @@ add-tail-guard~cl/add.cl~  if (tail < n) OCF_STORE~  if (tail <= n) OCF_STORE~^t
 add-out-offset~cl/add.cl~  __global real *outs = out + out_off;~  __global real *outs = out;~^test_add$~add_vector: the output offset dropped
 add-vector-out-alignment~src/plan/plan_add.c~             call->out_off % vw == 0) {~             1) {~^test_add$~the vector path ignores the output offset's alignment (x and y aligned, out not)
 add-alias-check~src/ops/add.c~    return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps x (only out == x is allowed)");~    (void)0;~^test_add$~add: a partial overlap of out and x is no longer refused
-softmax-load-mask~cl/softmax.cl~  if (k < limit && first + VW <= cols) return OCF_LOADV(IN_DTYPE, VW, row, k);~  if (k < limit) return OCF_LOADV(IN_DTYPE, VW, row, k);~^test_softmax$~a row's last partial vector read whole (the mask of lanes past cols dropped)
-softmax-store-mask~cl/softmax.cl~  if (first + j < cols) OCF_STORE(OUT_DTYPE, row, first + j, v.s);~  OCF_STORE(OUT_DTYPE, row, first + j, v.s);~^test_softmax$~a row's last partial vector stored whole (writes past cols)
-softmax-dead-rows~cl/softmax.cl~      if (live && vec < nv) store_vec(dst, vec, cols, v[i] * inv);~      if (vec < nv) store_vec(dst, vec, cols, v[i] * inv);~^test_softmax$~softmax_rows: the rows past the last of a ragged batch store too
-softmax-baseline-max~cl/softmax.cl~      const float e = exp(OCF_LOAD(IN_DTYPE, src, c) - m);~      const float e = exp(OCF_LOAD(IN_DTYPE, src, c));~^test_softmax$~the baseline's exp without the row max subtracted
-softmax-vector-out-ld~src/plan/plan_softmax.c~    if (c->in_off % vw || c->in_ld % vw || c->out_off % vw || c->out_ld % vw) vw = 1;~    if (c->in_off % vw || c->in_ld % vw || c->out_off % vw) vw = 1;~^test_softmax$~vector access ignores out's stride alignment
+softmax-load-mask~cl/softmax.cl~  if (first >= lo && first + VW <= hi) return LOADA(IN_DTYPE, src, k);~  if (first >= lo) return LOADA(IN_DTYPE, src, k);~^test_softmax$~a row's last partial vector read whole (the mask of lanes past the row's end dropped)
+softmax-store-mask~cl/softmax.cl~  if (first >= lo && first + VW <= min(mid, hi)) {~  if (first >= lo) {~^test_softmax$~a row's last partial vector stored whole (writes past cols)
+softmax-dead-rows~cl/softmax.cl~    if (live && k < w.nv) store_vec(dst, k, w.lo, w.mid, w.hi, y);~    if (k < w.nv) store_vec(dst, k, w.lo, w.mid, w.hi, y);~^test_softmax$~softmax_rows: the rows past the last of a ragged batch store too (over row 0)
+softmax-baseline-max~cl/softmax.cl~exp(scale * (OCF_LOAD(IN_DTYPE, src, c) - m))~exp(scale * OCF_LOAD(IN_DTYPE, src, c))~^test_softmax$|^test_softmax_options$~the baseline's exp without the row max subtracted
+softmax-vector-out-ld~src/plan/plan_softmax.c~(c->in_ld + b.vw - c->out_ld % b.vw) % b.vw != 0)~0)~^test_plan$|^test_softmax$~vector access ignores whether out's stride puts its rows' heads where in's are
 softmax-alias-check~src/ops/softmax.c~  if (overlap && !in_place)~  if (overlap && !in_place && 0)~^test_softmax$~softmax: out sharing elements with in is no longer refused
+softmax-coop-partner~cl/softmax.cl~  for (ulong q = lid; q < parts; q += WG)~  for (ulong q = lid; q + 1 < parts; q += WG)~^test_softmax_options$~softmax_coop: the last slice's published (m, s) left out of the row's statistics
+softmax-coop-slice-bound~cl/softmax.cl~min(w->mid, (first + part_vecs) * VW)~min(w->mid, (first + part_vecs + 1) * VW)~^test_softmax_options$~softmax_coop: a slice's statistics read one vector of the next slice
+softmax-lengths-padding~cl/softmax.cl~    STOREA(OUT_DTYPE, dst, k, (floatV)(PAD));\n~~^test_softmax_options$~lengths: whole vectors of padding are not written
+softmax-lengths-read~cl/softmax.cl~    held_load(src, 0, w.lo, w.mid, v, held);~    held_load(src, 0, w.lo, w.hi, v, held);~^test_softmax_options$~softmax_resident: the columns past a row's length are read into its statistics
+softmax-log-sum~cl/softmax.cl~  return isfinite(m) ? log(s) : NAN;~  return isfinite(m) ? 0.0f : NAN;~^test_softmax_options$~log-softmax without the log(sum) (t instead of t - log(sum))
 overlap-exact~src/arith.c~  return d < a_cols + s * ld;~  return d + 1 < a_cols + s * ld;~^test_overlap$|^test_softmax$~the exact overlap test misses a shared element at a row's end
-matmul-swap-alpha-beta~cl/matmul.cl~  gemm_tiled(m, n, k, alpha, a, a_off, lda, b, b_off, ldb, beta, c, c_off, ldc, 1, 1,~  gemm_tiled(m, n, k, beta, a, a_off, lda, b, b_off, ldb, alpha, c, c_off, ldc, 1, 1,~^test_matmul$~matmul_tiled: alpha and beta swapped
-matmul-ignore-transpose~cl/matmul.cl~    const float av = a[a_off + p * lda + i];~    const float av = a[a_off + i * lda + p];~^test_matmul$~matmul_naive: A's transpose ignored
+matmul-swap-alpha-beta~cl/matmul.cl~    store_c_whole(c_tile, ldc, &p, tm, tn, alpha, beta, bias, bias_off, acc);~    store_c_whole(c_tile, ldc, &p, tm, tn, beta, alpha, bias, bias_off, acc);~^test_matmul$~the tiled kernels' whole tiles: alpha and beta swapped
+matmul-ignore-transpose~cl/matmul.cl~OCF_LOAD(A_DTYPE, ab, TRANS_A ? q * lda + i : i * lda + q)~OCF_LOAD(A_DTYPE, ab, i * lda + q)~^test_matmul$~matmul_naive: A's transpose ignored
 matmul-k-remainder~cl/matmul.cl~  const ulong slices = (k + KWG - 1) / KWG;~  const ulong slices = k / KWG;~^test_matmul$~the tiled kernels drop the remainder of K / KWG
-matmul-edge-guard~cl/matmul.cl~        if (col < nlim) {~        if (col <= nlim) {~^test_matmul$~the guarded store writes one column past the edge
-matmul-read-c-beta-zero~cl/matmul.cl~      *out = beta != 0.0f ? beta * *out + value : value;~      *out = beta * *out + value;~^test_matmul$~whole tiles read C when beta = 0 (NaN in C propagates)
-matmul-read-ab-alpha-zero~src/ops/matmul.c~  size_t k_run = alpha == 0.0f ? 0 : k;~  size_t k_run = k;~^test_matmul$~A and B read when alpha = 0 (NaN in A gives NaN instead of beta * C)
-matmul-aligned-ldc~src/plan/plan_matmul.c~call->ldb % 4 == 0 && call->ldc % 4 == 0;~call->ldb % 4 == 0;~^test_matmul$~the aligned kernels ignore ldc % 4
+matmul-edge-guard~cl/matmul.cl~        if (col < p->nlim) {~        if (col <= p->nlim) {~^test_matmul$~the guarded store writes one column past the edge
+skinny-read-c-beta-zero~cl/matmul_skinny.cl~  if (beta != 0.0f) value = beta * OCF_LOAD(C_DTYPE, out, 0) + value;~  value = beta * OCF_LOAD(C_DTYPE, out, 0) + value;~^test_matmul_skinny$~the skinny kernels read C when beta = 0 (NaN in C propagates). (cl/matmul.cl guards twice, the read and finish(), so a one-point mutation there is equivalent.)
+matmul-read-ab-alpha-zero~src/ops/matmul.c~  if (alpha == 0.0f) p.call.k = 0;~  if (0) p.call.k = 0;~^test_matmul$~A and B read when alpha = 0 (NaN in A gives NaN instead of beta * C)
+matmul-aligned-ldc~src/plan/plan_matmul.c~vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch)~vector_ok(call->c_dtype, call->c_off, 4, call->stride_c, batch)~^test_plan$|^test_matmul$~the tiled kernels' aligned C accesses ignore ldc % 4
+matmul-3xtf32-cross~cl/matmul.cl~fma(a[i], b_sum[j], fma(a_small[i], b[j], acc[i * NWI + j]))~fma(a[i], b_sum[j], acc[i * NWI + j])~^test_matmul_precision$~3XTF32 in the tiled kernels: the small_a * big_b product dropped
+matmul-split-reduce~cl/matmul.cl~  for (ulong s = 0; s < splits; s++)~  for (ulong s = 1; s < splits; s++)~^test_matmul_batched$|^test_matmul_epilogue$~matmul_reduce: the first split's partial sums dropped
+matmul-bias-offset~cl/matmul.cl~  return OCF_LOAD(BIAS_DTYPE, bias, bias_off + col);~  return OCF_LOAD(BIAS_DTYPE, bias, col);~^test_matmul_epilogue$~the epilogue's per-column bias ignores its offset
+matmul-activation~cl/matmul.cl~  return ocf_activate(v, ACTIVATION);~  return v;~^test_matmul_epilogue$~the tiled kernels' epilogue applies no activation
+matmul-batch-stride-c~cl/matmul.cl~c + c_off + p.batch * stride_c + p.m0 * ldc + p.n0;~c + c_off + p.m0 * ldc + p.n0;~^test_matmul_batched$~the tiled kernels write every product of a batch to the first C (stride_c ignored)
+skinny-row-guard~cl/matmul_skinny.cl~      if (s < N_SMALL && r < rows) {~      if (s < N_SMALL) {~^test_matmul_skinny$~the skinny kernels store rows past the last one
+skinny-split-reduce~cl/matmul_skinny.cl~  for (ulong sp = 0; sp < splits; sp++)~  for (ulong sp = 0; sp + 1 < splits; sp++)~^test_matmul_skinny$~matmul_skinny_reduce: the last split's partial sums dropped
 check-buffer-off-by-one~src/runtime/validate.c~  if (offset > capacity || extent > capacity - offset)~  if (offset > capacity || extent > capacity - offset + 1)~^test_add$|^test_softmax$|^test_matmul$~a buffer one element short is accepted
 check-stride~src/runtime/validate.c~  if (ld < cols)~  if (ld + 1 < cols)~^test_softmax$|^test_matmul$~a row stride one shorter than its row is accepted
 check-first-event~src/runtime/validate.c~  if (launch->first_event && !launch->event)~  if (0)~^test_add$|^test_softmax$|^test_matmul$|^fuzz_replay_args$~first_event without event is accepted
+launch-all-or-nothing~src/runtime/launch.c~  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {~  for (unsigned s = 0; s < plan->step_count; s++) {~^test_faults_resources_cold$~a kernel that failed to build or check is forgotten once a later kernel of the plan builds (its steps enqueued anyway)
 dispatch-wait-list~src/runtime/dispatch.c~    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 1;~    const cl_uint wait_count = s == 0 ? 0 : 1;~^test_add$|^test_softmax$|^test_matmul$~the launch's wait list dropped
 dispatch-chain~src/runtime/dispatch.c~    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 1;~    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 0;~^test_softmax$|^test_threads$~the kernels of one call no longer wait for each other (out-of-order queues)
 device-spec-sign~src/api/devices.c~  if (!isdigit((unsigned char)*c)) return -1; /* a sign ("-1:0") or nothing (":0") */~  if (*c == '-' || *c == '+') c++;\n  if (!isdigit((unsigned char)*c)) return -1;~^test_context$|^fuzz_replay_device_spec$~a signed index ("-1:0") is read as an index

@@ -181,6 +181,8 @@ static const bad_add bad_adds[] = {
      OCFT_OUT, 0, 0},
     {"a queue of another context", OCF_ERR_CONTEXT_MISMATCH, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0,
      OCFT_OUT, 0, OCFT_LAUNCH_FOREIGN_QUEUE},
+    {"first_event without event", OCF_ERR_INVALID_VALUE, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT,
+     0, OCFT_LAUNCH_FIRST_NO_EVENT},
 };
 
 /* Every validation rule returns its own status and leaves out untouched. */

@@ -188,7 +188,7 @@ cl_mem ocft_refusals_buffer(const ocft_refusals *run, ocft_buf which) {
 const ocf_launch *ocft_refusals_launch(const ocft_refusals *run, ocft_launch_kind kind,
                                        ocf_launch *storage) {
   /* Never waited on: the call must be refused before it looks at the event. */
-  static cl_event unused_event = NULL;
+  static cl_event unused_event = NULL, unused_first = NULL;
   ocf_launch_init(storage);
   switch (kind) {
   case OCFT_LAUNCH_DEFAULT:
@@ -210,6 +210,9 @@ const ocf_launch *ocft_refusals_launch(const ocft_refusals *run, ocft_launch_kin
     break;
   case OCFT_LAUNCH_FOREIGN_QUEUE:
     storage->queue = run->foreign.queue;
+    break;
+  case OCFT_LAUNCH_FIRST_NO_EVENT:
+    storage->first_event = &unused_first;
     break;
   }
   return storage;

@@ -101,7 +101,8 @@ typedef enum ocft_launch_kind {
   OCFT_LAUNCH_SIZE_ZERO,     /* size member 0: OCF_ERR_INVALID_STRUCT */
   OCFT_LAUNCH_SIZE_SMALL,    /* size member without `variant`, smaller than the first version's:
                                 OCF_ERR_INVALID_STRUCT */
-  OCFT_LAUNCH_FOREIGN_QUEUE  /* a queue of another OpenCL context: OCF_ERR_CONTEXT_MISMATCH */
+  OCFT_LAUNCH_FOREIGN_QUEUE, /* a queue of another OpenCL context: OCF_ERR_CONTEXT_MISMATCH */
+  OCFT_LAUNCH_FIRST_NO_EVENT /* first_event without event: OCF_ERR_INVALID_VALUE */
 } ocft_launch_kind;
 
 /* One table run: the buffers its rows name, the output's contents before the run, and how many
