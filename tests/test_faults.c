@@ -270,9 +270,14 @@ static const char *judge_softmax_baseline(program *p, ocf_status status) {
   return judge_device(p, status, check_softmax_baseline);
 }
 
-/* The split: one row long enough for a workgroup of one work-item to cut it in parts. */
+/* The split: one row long enough for a workgroup of one work-item to cut it in parts, under
+   tuning values that make the split whatever the device's database holds (25 float8 in steps of
+   1 x 2: min(compute units x 2, 25 / 8) = 3 parts on 2 cores; set_tuning makes no OpenCL call). */
 static void prepare_softmax_split(program *p) {
   prepare_device(p, 15);
+  assert_int_equal(ocf_context_set_tuning(p->ctx, "softmax", OCF_F32, NULL,
+                                          "vw=8 items=4 unroll=2 coop_spin=0 groups_per_unit=2"),
+                   OCF_SUCCESS);
   p->launch.workgroup_size = 1;
   p->launch.first_event = &p->first_event;
 }
