@@ -1,26 +1,13 @@
 #include "reference_gemm.h"
 
 #include <math.h>
-#include <string.h>
-
-static uint32_t bits_of(float f) {
-  uint32_t u;
-  memcpy(&u, &f, sizeof u);
-  return u;
-}
-
-static float float_of(uint32_t u) {
-  float f;
-  memcpy(&f, &u, sizeof f);
-  return f;
-}
 
 /* ---- TF32 ---- */
 
 float ocf_ref_tf32(float x) {
-  const uint32_t u = bits_of(x);
-  if (isnan(x)) return float_of((u | 0x00400000u) & 0xffffe000u);
-  return float_of((u + 0x1000u) & 0xffffe000u);
+  const uint32_t u = ocf_ref_bits_of(x);
+  if (isnan(x)) return ocf_ref_float_of((u | 0x00400000u) & 0xffffe000u);
+  return ocf_ref_float_of((u + 0x1000u) & 0xffffe000u);
 }
 
 float ocf_ref_tf32_small(float x, float big) {

@@ -8,6 +8,10 @@
 
 #include <stdint.h>
 
+/* A float's bits, and the float of some bits (no conversion). */
+uint32_t ocf_ref_bits_of(float f);
+float ocf_ref_float_of(uint32_t u);
+
 uint16_t ocf_ref_f16_from_float(float f);
 float ocf_ref_f16_to_float(uint16_t h);
 uint16_t ocf_ref_bf16_from_float(float f);
