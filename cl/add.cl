@@ -36,6 +36,7 @@
 /* The element type of the buffers (OCF_STORAGE: cl/common.cl). */
 #define real OCF_STORAGE(DTYPE)
 
+#ifdef OCF_KERNEL_add_vector
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 add_vector(const ulong n, __global const real *x, const ulong x_off, __global const real *y,
            const ulong y_off, __global real *out, const ulong out_off) {
@@ -50,7 +51,9 @@ add_vector(const ulong n, __global const real *x, const ulong x_off, __global co
   const ulong tail = vectors * VW + gid;
   if (tail < n) OCF_STORE(DTYPE, outs, tail, OCF_LOAD(DTYPE, xs, tail) + OCF_LOAD(DTYPE, ys, tail));
 }
+#endif
 
+#ifdef OCF_KERNEL_add_general
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 add_general(const ulong n, __global const real *x, const ulong x_off, __global const real *y,
             const ulong y_off, __global real *out, const ulong out_off) {
@@ -59,7 +62,9 @@ add_general(const ulong n, __global const real *x, const ulong x_off, __global c
     OCF_STORE(DTYPE, out, out_off + i,
               OCF_LOAD(DTYPE, x, x_off + i) + OCF_LOAD(DTYPE, y, y_off + i));
 }
+#endif
 
+#ifdef OCF_KERNEL_add_baseline
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 add_baseline(const ulong n, __global const real *x, const ulong x_off, __global const real *y,
              const ulong y_off, __global real *out, const ulong out_off) {
@@ -68,3 +73,4 @@ add_baseline(const ulong n, __global const real *x, const ulong x_off, __global 
     OCF_STORE(DTYPE, out, out_off + i,
               OCF_LOAD(DTYPE, x, x_off + i) + OCF_LOAD(DTYPE, y, y_off + i));
 }
+#endif

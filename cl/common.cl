@@ -2,6 +2,10 @@
  * common.cl: definitions every liboclfuse program shares. The library passes this text to
  * clCreateProgramWithSource as the first string of every program, before the op's own file, so
  * it is never built on its own and must only define macros and helpers that are always valid.
+ *
+ * A program holds only the kernels of one plan: each kernel is compiled when the host defines
+ * OCF_KERNEL_<its name> (ocf_plan_options), so that the driver builds, stores and loads no code
+ * the plan does not run.
  */
 
 /* Token pasting through a second level, so that macro arguments expand first:

@@ -658,13 +658,16 @@ void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *
 
 #if !SPLIT_K
 
+#ifdef OCF_KERNEL_matmul_tiled_fast
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_fast(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4]; /* float4: 16-byte aligned */
   gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
              stride_c, bias, bias_off, 1, 0, (__local float *)al, (__local float *)bl);
 }
+#endif
 
+#ifdef OCF_KERNEL_matmul_tiled_mixed
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_mixed(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
@@ -673,15 +676,19 @@ matmul_tiled_mixed(TILED_PARAMS) {
   gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
              stride_c, bias, bias_off, 0, 0, (__local float *)al, (__local float *)bl);
 }
+#endif
 
+#ifdef OCF_KERNEL_matmul_tiled
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_tiled(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
   gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
              stride_c, bias, bias_off, 0, 1, (__local float *)al, (__local float *)bl);
 }
+#endif
 
 #else /* SPLIT_K */
 
+#ifdef OCF_KERNEL_matmul_tiled_split
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_split,
                    const ulong splits, __global const A_T *restrict a, const ulong a_off,
@@ -699,8 +706,10 @@ matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_sp
   __global float *part = partial + ((p.batch * splits + p.split) * m + p.m0) * ldp + p.n0;
   store_partial(part, ldp, &p, get_local_id(1), get_local_id(0), acc);
 }
+#endif
 
 /* Work-item e of the batch's m * n * batch elements: row-major within each C. */
+#ifdef OCF_KERNEL_matmul_reduce
 __kernel __attribute__((reqd_work_group_size(REDUCE_WG, 1, 1))) void
 matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong splits,
               __global const float *restrict partial, const float alpha, const float beta,
@@ -719,6 +728,7 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
   const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, j) : 0.0f;
   OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
 }
+#endif
 
 #endif /* SPLIT_K */
 
@@ -727,6 +737,7 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
 /* The baseline: one work-item computes one element of one C, straight from global memory, with
    the same input rounding. Dimension 0 runs over the columns of every C of the batch (each C
    padded to a whole number of workgroups), dimension 1 over the rows. */
+#ifdef OCF_KERNEL_matmul_naive
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_naive(TILED_PARAMS) {
   const ulong n_pad = (n + NDIMC - 1) / NDIMC * NDIMC;
   ulong j;
@@ -750,5 +761,6 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_naiv
   const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, j) : 0.0f;
   OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
 }
+#endif
 
 #endif /* !SPLIT_K */

@@ -813,6 +813,7 @@ INLINE void store_block(__global C_T *c, const ulong ldc, const ulong m, const u
 
 #define AB_T OCF_STORAGE(AB_DTYPE)
 
+#ifdef OCF_KERNEL_matmul_mma
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
 matmul_mma(const ulong m, const ulong n, const ulong k, const float alpha,
            __global const AB_T *restrict a, const ulong a_off, const ulong lda,
@@ -892,5 +893,6 @@ matmul_mma(const ulong m, const ulong n, const ulong k, const float alpha,
   store_block(c + c_at, ldc, m, n, m0 + wm * WM, n0 + wn * WN, lane, pairs, alpha, beta, bias,
               bias_off, acc);
 }
+#endif
 
 #endif /* OCF_MMA_INDEX_ONLY */

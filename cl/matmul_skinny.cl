@@ -507,6 +507,7 @@ void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float 
 
 #if !SPLIT
 
+#ifdef OCF_KERNEL_matmul_skinny
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *restrict c,
               const ulong c_off, const ulong c_rs, const ulong c_ss, const ulong stride_c,
@@ -515,17 +516,21 @@ matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 0,
          alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias, bias_off, 0, (__local float *)sums);
 }
+#endif
 
 #else /* SPLIT */
 
+#ifdef OCF_KERNEL_matmul_skinny_split
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny_split(SKINNY_PARAMS, __global float *restrict partial) {
   __local float4 sums[LOCAL_FLOATS / 4]; /* the wide path's staging, then the k lanes' sums */
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 1, 0.0f,
          0.0f, 0, 0, 0, 0, 0, 0, 0, partial, (__local float *)sums);
 }
+#endif
 
 /* One work-item per element (batch_index, r, s) of Y, s fastest. */
+#ifdef OCF_KERNEL_matmul_skinny_reduce
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
                      __global const float *restrict partial, const float alpha, const float beta,
@@ -543,5 +548,6 @@ matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
   __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;
   OCF_STORE(C_DTYPE, out, 0, finish(sum, alpha, beta, out, bias, bias_off, r, s));
 }
+#endif
 
 #endif /* SPLIT */

@@ -503,6 +503,7 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
    Batches are numbered along dimension 1. The row max, then the sum of exp, come from
    segment_reduce: no rescaling exps. (2-D rather than lid / SEG and lid % SEG: LLVM pairs those
    into a `freeze` that Oclgrind 21.10's uninitialized-value checker cannot run.) */
+#ifdef OCF_KERNEL_softmax_rows
 __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void
 softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
              const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
@@ -531,6 +532,7 @@ softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, con
 #endif
   }
 }
+#endif
 
 /* ---- holding a row (or a slice of it) in registers and local memory ---- */
 
@@ -672,6 +674,7 @@ void stream_write(__global const in_real *src, __global out_real *dst, const ulo
 
 /* ---- softmax_resident: one row a workgroup ---- */
 
+#ifdef OCF_KERNEL_softmax_resident
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_resident(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
                  const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
@@ -700,6 +703,7 @@ softmax_resident(const ulong rows, const ulong cols, __global const in_real *in,
     held_store(dst, 0, w.lo, w.mid, w.hi, v, held, hm, m, norm, scale);
   }
 }
+#endif
 
 /* ---- softmax_coop: a row's slices in several workgroups that exchange their (m, s) ---- */
 
@@ -749,6 +753,7 @@ void slice_stats(__global const in_real *src, const row_view *w, const ulong p,
   reduce_pair(lm, ls, pm, ps, a);
 }
 
+#ifdef OCF_KERNEL_softmax_coop
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
              const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
@@ -816,9 +821,11 @@ softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, con
   held_store(dst, first, max(w.lo, first * VW), w.mid, min(w.hi, (first + part_vecs) * VW), v, held,
              hm, m, normaliser(m, s), scale);
 }
+#endif
 
 /* ---- the two-kernel split ---- */
 
+#ifdef OCF_KERNEL_softmax_split_stats
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_split_stats(const ulong rows, const ulong cols, __global const in_real *in,
                     const ulong in_off, const ulong in_ld, const float scale,
@@ -840,7 +847,9 @@ softmax_split_stats(const ulong rows, const ulong cols, __global const in_real *
     }
   }
 }
+#endif
 
+#ifdef OCF_KERNEL_softmax_split_write
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_split_write(const ulong rows, const ulong cols, __global const in_real *in,
                     const ulong in_off, const ulong in_ld, __global out_real *out,
@@ -861,9 +870,11 @@ softmax_split_write(const ulong rows, const ulong cols, __global const in_real *
                  min(w.nv, first + part_vecs), w.lo, w.mid, w.hi, m, normaliser(m, s), scale);
   }
 }
+#endif
 
 /* ---- the reference kernel: scalar, any offsets ---- */
 
+#ifdef OCF_KERNEL_softmax_general
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_general(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
                 const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
@@ -890,9 +901,11 @@ softmax_general(const ulong rows, const ulong cols, __global const in_real *in, 
     }
   }
 }
+#endif
 
 /* ---- the unfused baseline: three kernels through global scratch ---- */
 
+#ifdef OCF_KERNEL_softmax_base_max
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_max(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
                  const ulong in_ld, __global const uint *lengths, const ulong lengths_off,
@@ -908,7 +921,9 @@ softmax_base_max(const ulong rows, const ulong cols, __global const in_real *in,
     if (get_local_id(0) == 0) scratch[r] = m;
   }
 }
+#endif
 
+#ifdef OCF_KERNEL_softmax_base_exp_sum
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real *in,
                      const ulong in_off, const ulong in_ld, const float scale,
@@ -935,7 +950,9 @@ softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real 
     if (get_local_id(0) == 0) scratch[rows + r] = s;
   }
 }
+#endif
 
+#ifdef OCF_KERNEL_softmax_base_divide
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_divide(const ulong rows, const ulong cols, __global const in_real *in,
                     const ulong in_off, const ulong in_ld, __global out_real *out,
@@ -962,3 +979,4 @@ softmax_base_divide(const ulong rows, const ulong cols, __global const in_real *
     }
   }
 }
+#endif

@@ -1927,7 +1927,7 @@ static void test_plan_verify_catches_broken_plans(void **state) {
   assert_int_equal(ocf_plan_add(&facts, &t, &call, &good), OCF_SUCCESS);
   char options[256];
   assert_int_equal(ocf_plan_options(&good, options, sizeof options), 0);
-  assert_string_equal(options, "-DWG=256 -DVW=4 -DDTYPE=0");
+  assert_string_equal(options, "-DWG=256 -DVW=4 -DDTYPE=0 -DOCF_KERNEL_add_vector");
   assert_int_equal(ocf_plan_options(&good, options, 10), -1);
 
   plan = good;

@@ -71,8 +71,9 @@ long long ocf_plan_define_value(const ocf_plan *plan, const char *name, long lon
 /* Appends a 1-D or 2-D step (global and local sizes in work-items, local[1] = 1 for 1-D). */
 void ocf_plan_step_add(ocf_plan *plan, ocf_kernel_id kernel, unsigned dims, const size_t *global,
                        const size_t *local);
-/* Writes the build options of the plan into out, "-DNAME=value ..." and the register cap;
-   0, or -1 when too long. */
+/* Writes the build options of the plan into out: "-DNAME=value ...", then -DOCF_KERNEL_<name>
+   for each step's kernel (a program holds only those), then the register cap; 0, or -1 when
+   too long. */
 int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity);
 /* One line for OCLFUSE_VERBOSE and the benchmark: "softmax_rows wg=128 (WG=128 VW=4 ...)". */
 void ocf_plan_describe(const ocf_plan *plan, char *out, size_t capacity);

@@ -14,18 +14,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { MAX_PLANS = 512 };
+enum { MAX_PLANS = 1024 };
 
 typedef struct plan_set {
   ocf_plan plans[MAX_PLANS];
   char options[MAX_PLANS][512];
   size_t count;
+  size_t dropped; /* plans past MAX_PLANS: built at their first call instead */
 } plan_set;
 
 /* Keeps a plan when no kept plan has the same program, options, kernels and local sizes. */
 static void keep(plan_set *set, const ocf_plan *plan) {
   char options[512];
-  if (set->count == MAX_PLANS || ocf_plan_options(plan, options, sizeof options) != 0) return;
+  if (ocf_plan_options(plan, options, sizeof options) != 0) return;
   for (size_t i = 0; i < set->count; i++) {
     const ocf_plan *p = &set->plans[i];
     int same = p->program == plan->program && p->step_count == plan->step_count &&
@@ -34,6 +35,10 @@ static void keep(plan_set *set, const ocf_plan *plan) {
       same = p->steps[s].kernel == plan->steps[s].kernel &&
              memcmp(p->steps[s].local, plan->steps[s].local, sizeof p->steps[s].local) == 0;
     if (same) return;
+  }
+  if (set->count == MAX_PLANS) {
+    set->dropped++;
+    return;
   }
   set->plans[set->count] = *plan;
   memcpy(set->options[set->count], options, sizeof options);
@@ -78,32 +83,35 @@ static void plans_softmax(ocf_context *ctx, const ocf_device_facts *facts, plan_
 }
 
 static void plans_matmul(ocf_context *ctx, const ocf_device_facts *facts, plan_set *set) {
-  static const size_t sizes[] = {1, 16, 100, 512, 2048, 8192};
+  /* Every tile set a class may choose, whole (matmul_tiled_fast) and ragged (mixed), split or
+     not: a program holds only its plan's kernels, so each of these is a program of its own. */
+  static const size_t sizes[] = {1, 16, 32, 64, 100, 128, 256, 512, 1000, 2048, 8192};
   for (int trans = 0; trans < 4; trans++)
     for (size_t i = 0; i < OCF_ARRAY_LEN(sizes); i++)
       for (size_t j = 0; j < OCF_ARRAY_LEN(sizes); j++)
-        for (size_t aligned = 0; aligned < 2; aligned++) {
-          size_t m = sizes[i], n = sizes[j], k = sizes[(i + j) % OCF_ARRAY_LEN(sizes)];
-          size_t ld = aligned ? 8192 : 8193;
-          ocf_matmul_call call = {.trans_a = trans & 1,
-                                  .trans_b = trans >> 1,
-                                  .m = m,
-                                  .n = n,
-                                  .k = k,
-                                  .lda = ld,
-                                  .ldb = ld,
-                                  .ldc = ld,
-                                  .a_dtype = OCF_F32,
-                                  .b_dtype = OCF_F32,
-                                  .c_dtype = OCF_F32,
-                                  .variant = OCF_VARIANT_AUTO,
-                                  .batch = 1};
-          ocf_shape shape = {{m, n, k}};
-          ocf_tuning_values tuning;
-          ocf_context_tuning_for(ctx, OCF_OP_MATMUL, OCF_F32, &shape, &tuning);
-          ocf_plan plan;
-          if (ocf_plan_matmul(facts, &tuning, &call, &plan) == OCF_SUCCESS) keep(set, &plan);
-        }
+        for (size_t l = 0; l < OCF_ARRAY_LEN(sizes); l++)
+          for (size_t aligned = 0; aligned < 2; aligned++) {
+            size_t m = sizes[i], n = sizes[j], k = sizes[l];
+            size_t ld = aligned ? 8192 : 8193;
+            ocf_matmul_call call = {.trans_a = trans & 1,
+                                    .trans_b = trans >> 1,
+                                    .m = m,
+                                    .n = n,
+                                    .k = k,
+                                    .lda = ld,
+                                    .ldb = ld,
+                                    .ldc = ld,
+                                    .a_dtype = OCF_F32,
+                                    .b_dtype = OCF_F32,
+                                    .c_dtype = OCF_F32,
+                                    .variant = OCF_VARIANT_AUTO,
+                                    .batch = 1};
+            ocf_shape shape = {{m, n, k}};
+            ocf_tuning_values tuning;
+            ocf_context_tuning_for(ctx, OCF_OP_MATMUL, OCF_F32, &shape, &tuning);
+            ocf_plan plan;
+            if (ocf_plan_matmul(facts, &tuning, &call, &plan) == OCF_SUCCESS) keep(set, &plan);
+          }
 }
 
 /* A frame of zero sizes for a plan's program: every kernel does nothing with it, except the
@@ -208,6 +216,9 @@ ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans) {
   if (!op || only == OCF_OP_ADD) plans_add(ctx, &facts, set);
   if (!op || only == OCF_OP_SOFTMAX) plans_softmax(ctx, &facts, set);
   if (!op || only == OCF_OP_MATMUL) plans_matmul(ctx, &facts, set);
+  if (set->dropped)
+    ocf_log("warm-up: %zu plans past the first %d are left to their first call", set->dropped,
+            MAX_PLANS);
   double start = ocf_now_ms();
   ocf_status status = OCF_SUCCESS;
   for (size_t i = 0; i < set->count && status == OCF_SUCCESS; i++)
