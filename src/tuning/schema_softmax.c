@@ -30,8 +30,9 @@ static const ocf_tunable softmax_tunables[SM_PARAM_COUNT] = {
                       "polls softmax_coop waits for a partner before computing its statistics "
                       "itself; 0: long rows use the two-kernel split instead"},
     [SM_COOP_ITEMS] = {"coop_items", 0, 64, 0, 0,
-                       "most vectors a softmax_coop work-item holds, in registers (the slices "
-                       "get smaller); 0: as softmax_resident, items then local_items"},
+                       "most vectors a softmax_coop work-item holds (smaller slices, more of a "
+                       "row's workgroups resident at once); 0: as many as items and "
+                       "local_items allow"},
 };
 
 enum { SM_REGISTER_FLOATS = SM_PARAM_COUNT, SM_SEGMENT_FLOATS };
@@ -51,7 +52,6 @@ static void softmax_derive(const int *v, long long *d) {
 
 static const ocf_rule softmax_rules[] = {
     {OCF_RULE_LE, SM_MIN_WG, SM_WG, 0, -1, "min_wg may not exceed wg"},
-    {OCF_RULE_LE, SM_COOP_ITEMS, SM_ITEMS, 0, -1, "coop_items may not exceed items"},
     {OCF_RULE_AT_MOST, SM_REGISTER_FLOATS, 0, HELD_FLOATS, -1,
      "a softmax_resident work-item holds at most 256 floats in registers"},
     {OCF_RULE_AT_MOST, SM_SEGMENT_FLOATS, 0, SEGMENT_FLOATS, -1,
