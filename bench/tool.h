@@ -301,9 +301,13 @@ typedef enum tune_outcome {
   TUNE_FAILED /* could not run (refused, failed to build): never chosen */
 } tune_outcome;
 
+enum { TUNE_MAX_SHAPES = 4 };
+
 typedef struct tune_result {
   tune_outcome outcome;
   double score_ms;
+  int shapes;                       /* how many of shape_ms hold times (0: none known) */
+  double shape_ms[TUNE_MAX_SHAPES]; /* each shape's median, in the class's order */
 } tune_result;
 
 /* Measures one candidate: `values` is the full "name=value ..." text of the op's tunables. */
@@ -321,6 +325,9 @@ typedef struct tune_search {
   double deadline_ms; /* on tool_clock_ms(): no new candidate is started after it */
   double min_gain;    /* a candidate must be this much faster to win (0.02: 2 %) */
   int max_passes;     /* rounds over every tunable (a round that changes nothing ends) */
+  /* Nor may a winner be slower than the start on any one shape by more than this (0.02: 2 %):
+     a faster mean bought with a slower shape is a loss for whoever runs that shape. */
+  double max_shape_loss;
 } tune_search;
 
 typedef struct tune_summary {
@@ -328,7 +335,8 @@ typedef struct tune_summary {
   double start_ms; /* the start's score (NaN when it could not be measured) */
   double best_ms;
   int evaluated, wrong, failed;
-  int complete; /* every pass ran; 0 when the deadline cut it short */
+  int shape_losses; /* faster on the mean but slower than the start on some shape: refused */
+  int complete;     /* every pass ran; 0 when the deadline cut it short */
 } tune_summary;
 
 /* How many candidates one pass from `values` tries (the planned count for progress lines). */

@@ -47,6 +47,15 @@ static int neighbours(const ocf_tunable *t, int v, int *out) {
   return count;
 }
 
+/* Whether `r` is no slower than `start` on any shape, by more than `loss`. Shapes whose times
+   are unknown (either side) do not count. */
+static int no_shape_slower(const tune_result *r, const tune_result *start, double loss) {
+  int shapes = r->shapes < start->shapes ? r->shapes : start->shapes;
+  for (int i = 0; i < shapes && i < TUNE_MAX_SHAPES; i++)
+    if (r->shape_ms[i] > start->shape_ms[i] * (1.0 + loss)) return 0;
+  return 1;
+}
+
 /* Parses values text into v; 0, or -1 when the text is not valid for the op. */
 static int parse_values(int op, const char *text, ocf_tuning_values *v) {
   ocf_tuning_fallbacks((ocf_op)op, v);
@@ -112,7 +121,10 @@ int tune_run(const tune_search *search, tune_summary *summary) {
         summary->evaluated++;
         summary->wrong += result.outcome == TUNE_WRONG;
         summary->failed += result.outcome == TUNE_FAILED;
-        if (result.outcome == TUNE_OK && result.score_ms < round_ms) {
+        int faster = result.outcome == TUNE_OK && result.score_ms < round_ms;
+        int fair = faster && no_shape_slower(&result, &start, search->max_shape_loss);
+        summary->shape_losses += faster && !fair;
+        if (fair) {
           round_ms = result.score_ms;
           round_best = candidate;
         }
