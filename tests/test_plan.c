@@ -1929,6 +1929,17 @@ static void test_plan_verify_catches_broken_plans(void **state) {
   assert_int_equal(ocf_plan_options(&good, options, sizeof options), 0);
   assert_string_equal(options, "-DWG=256 -DVW=4 -DDTYPE=0 -DOCF_KERNEL_add_vector");
   assert_int_equal(ocf_plan_options(&good, options, 10), -1);
+  /* A program holds its plan's kernels and no others: a split names both of its steps. */
+  ocf_tuning_values mt = tuning_of(&facts, H200, OCF_OP_MATMUL);
+  const ocf_matmul_call split_call = matmul_call(0, 0, 1024, 1024, 16384, 0, 0, AUTO, 0);
+  ocf_plan split;
+  char split_options[1024];
+  assert_int_equal(ocf_plan_matmul(&facts, &mt, &split_call, &split), OCF_SUCCESS);
+  assert_int_equal(split.step_count, 2);
+  assert_int_equal(ocf_plan_options(&split, split_options, sizeof split_options), 0);
+  assert_non_null(
+      strstr(split_options, " -DOCF_KERNEL_matmul_tiled_split -DOCF_KERNEL_matmul_reduce"));
+  assert_null(strstr(split_options, "OCF_KERNEL_matmul_tiled_fast"));
 
   plan = good;
   plan.define_count = 1; /* WG only: add_vector reads VW and DTYPE too */
