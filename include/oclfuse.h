@@ -37,9 +37,8 @@
  *
  * OpenCL version: this header includes <CL/cl.h>. When the includer has not defined
  * CL_TARGET_OPENCL_VERSION, it defines it as 300, the Khronos headers' own default, so that they
- * declare what they would anyway without printing a note in every program; define it before the
- * first #include of an OpenCL header to choose another. The library itself uses OpenCL 1.2 calls
- * only.
+ * declare what they would anyway without printing a note in every program; define it before
+ * including any OpenCL header to choose another. The library itself uses OpenCL 1.2 calls only.
  *
  * Growing structs: ocf_launch, ocf_device_info and the options structs of the _ex calls start
  * with a `size` member. Initialise them with their `OCF_*_INIT` macro or `*_init` function, which
