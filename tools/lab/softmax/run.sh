@@ -25,18 +25,19 @@ mkdir -p "$out"
 started=$(date +%s)
 if ! timeout -k 5 150 bash -c "cmake -S . -B '$build' -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=ON >'$out/build.log' 2>&1 &&
      cmake --build '$build' -j16 --target softmax_lab >>'$out/build.log' 2>&1"; then
-  echo "tools/lab/softmax/run.sh: the build failed; the end of $out/build.log:"
+  echo "run.sh: the build failed; the end of $out/build.log:"
   tail -20 "$out/build.log"
   exit 1
 fi
 echo "built in $(($(date +%s) - started)) s"
 
-timeout -k 5 $((lab_seconds + 30)) "$build/tools/lab/softmax/softmax_lab" --shapes tools/lab/softmax/shapes.txt \
+lab=tools/lab/softmax
+timeout -k 5 $((lab_seconds + 30)) "$build/$lab/softmax_lab" --shapes $lab/shapes.txt \
   --budget "$lab_seconds" >"$out/lab.tsv" 2>"$out/lab.log"
 echo "lab: exit $?, $(grep -c $'\tok\t' "$out/lab.tsv") configs timed, $(($(date +%s) - started)) s"
 
-timeout -k 5 $((peers_seconds + 40)) python3 tools/lab/softmax/peers.py --shapes tools/lab/softmax/shapes.txt \
+timeout -k 5 $((peers_seconds + 40)) python3 $lab/peers.py --shapes $lab/shapes.txt \
   --budget "$peers_seconds" >"$out/peers.tsv" 2>"$out/peers.log"
 echo "peers: exit $?, $(($(date +%s) - started)) s"
 
-python3 tools/lab/softmax/report.py "$out/lab.tsv" "$out/peers.tsv" | tee "$out/report.txt"
+python3 $lab/report.py "$out/lab.tsv" "$out/peers.tsv" | tee "$out/report.txt"

@@ -1,6 +1,6 @@
 /*
  * softmax_lab: times liboclfuse's softmax kernels under many tuning values on the shapes of
- * tools/lab/softmax/shapes.txt, for the lead to run on a GPU (tools/lab/softmax/run.sh does it all).
+ * tools/lab/softmax/shapes.txt, for the lead to run on a GPU (run.sh, beside it, does it all).
  *
  *   softmax_lab --shapes FILE [--budget SECONDS] [--device SPEC] > lab.tsv
  *
