@@ -42,7 +42,8 @@ static void usage(FILE *out) {
         "                    error. Default: a sweep chosen by device type (GPU or CPU)\n"
         "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
         "                    calls slower than the time budget get fewer, at least 3)\n"
-        "  --format F        table (default), csv or json (layout: bench/JSON.md)\n"
+        "  --format F        table (default), csv or json (layout: JSON.md, installed with\n"
+        "                    the tool in share/doc/oclfuse)\n"
         "  --plot DIR        also write PNG charts (gnuplot), their data and charts.gp into DIR\n"
         "  --sweep-wg        also time each op at every workgroup size the device allows\n",
         out);

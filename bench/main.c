@@ -24,8 +24,10 @@ static void usage(FILE *out) {
           "Messages on stderr start with the command (\"oclfuse bench: ...\"); a library error\n"
           "names the function and the argument (\"ocf_softmax: in: ... (OCF_ERR_...)\").\n"
           "\n"
+          "%s"
+          "\n"
           "%s",
-          ocf_version_string(), tool_exit_status_table);
+          ocf_version_string(), tool_exit_status_table, tool_environment_table);
 }
 
 typedef struct command {

@@ -159,9 +159,29 @@ void tool_usage_common(FILE *out, int with_device) {
         "  -h, --help        this text\n"
         "\n"
         "Exit status: 0 all good, 1 a failure or nothing measured, 2 bad usage (the table: "
-        "oclfuse --help).\n",
+        "oclfuse --help).\n"
+        "Environment: OCLFUSE_DEVICE, OCLFUSE_TUNING_DIR, OCLFUSE_TUNING_DB, OCLFUSE_CACHE,\n"
+        "OCLFUSE_VERBOSE (what each does: oclfuse --help).\n",
         out);
 }
+
+/* Every variable that src/ and bench/ read with getenv (the tests' own OCLFUSE_TEST_* are in
+   DEVELOPERS.md). */
+const char tool_environment_table[] =
+    "environment:\n"
+    "  OCLFUSE_DEVICE      the device when --device is not given: \"P:D\" indices or a\n"
+    "                      substring of a platform, device or vendor name, case ignored\n"
+    "                      (PoCL's platform is \"Portable Computing Language\": `portable`;\n"
+    "                      Mesa's is `rusticl`); unset: the first GPU, else the first device\n"
+    "  OCLFUSE_TUNING_DIR  the folder of the user's tuning databases and of the compiled\n"
+    "                      programs (programs/); default $XDG_CACHE_HOME/oclfuse, else\n"
+    "                      $HOME/.cache/oclfuse\n"
+    "  OCLFUSE_TUNING_DB   0: ignore the user's tuning database (tune sets it while it measures)\n"
+    "  OCLFUSE_CACHE       0: no on-disk program cache; always: store programs when a context\n"
+    "                      is released on every device (default: on GPUs; on CPUs only by\n"
+    "                      warmup)\n"
+    "  OCLFUSE_VERBOSE     set and not 0: one line on stderr per call's plan and per program\n"
+    "                      build\n";
 
 const char tool_exit_status_table[] =
     "exit status, the same for every command:\n"

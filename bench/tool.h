@@ -84,6 +84,9 @@ int tool_print_version(void);
 void tool_usage_common(FILE *out, int with_device);
 /* The exit status table, for `oclfuse --help`. */
 extern const char tool_exit_status_table[];
+/* The environment variables the tool and the library read, for `oclfuse --help` (the man page's
+   ENVIRONMENT section is written from it: cmake/manpage.cmake). */
+extern const char tool_environment_table[];
 
 /* ---- args.c ---- */
 

@@ -35,9 +35,10 @@
  * Thread safety: calls on one context from several threads are safe. Releasing a context while
  * another thread uses it is not. Functions without a context are safe from any thread.
  *
- * OpenCL version: this header includes <CL/cl.h> and leaves CL_TARGET_OPENCL_VERSION to the
- * includer (the Khronos headers default to 3.0 with a note when it is unset). The library itself
- * uses OpenCL 1.2 calls only.
+ * OpenCL version: this header includes <CL/cl.h>. When the includer has not defined
+ * CL_TARGET_OPENCL_VERSION, it defines it as 300, the Khronos headers' own default, so that they
+ * declare what they would anyway without printing a note in every program; define it before
+ * including any OpenCL header to choose another. The library itself uses OpenCL 1.2 calls only.
  *
  * Growing structs: ocf_launch, ocf_device_info and the options structs of the _ex calls start
  * with a `size` member. Initialise them with their `OCF_*_INIT` macro or `*_init` function, which
@@ -47,6 +48,11 @@
 #ifndef OCLFUSE_H
 #define OCLFUSE_H
 
+#ifndef CL_TARGET_OPENCL_VERSION
+/** The OpenCL API version the Khronos headers declare (300: their default, without their note);
+ *  set only when the includer has not chosen one. */
+#define CL_TARGET_OPENCL_VERSION 300
+#endif
 #ifdef __APPLE__
 #include <OpenCL/cl.h>
 #else

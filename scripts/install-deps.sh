@@ -14,6 +14,7 @@ packages=(
   libclblast-dev   # the tests' and the benchmark's cross-check, never a library dependency
   libcmocka-dev
   oclgrind         # kernel checks: out-of-bounds, uninitialized reads, data races
+  valgrind         # the host code's checks (ctest -L valgrind)
   gnuplot-nox      # `oclfuse bench --plot`
   clang libclang-rt-dev  # scripts/test.sh's short fuzzing run (libFuzzer)
 )

@@ -1,6 +1,10 @@
 # The README's example under "## Using it" is examples/quickstart.c, which the quickstart test
-# builds and runs: this checks that the two texts are the same, so the README cannot drift.
-#   cmake -DREADME=<README.md> -DEXAMPLE=<examples/quickstart.c> -P readme_example.cmake
+# builds and runs: this checks that the two texts are the same, so the README cannot drift, and,
+# given a compiler, that the example compiles as a user compiles it (the public header, no -D of
+# the project's) without a single line on the compiler's output: no warning, and no note either
+# (such as the OpenCL headers' CL_TARGET_OPENCL_VERSION message, which -Werror lets through).
+#   cmake -DREADME=<README.md> -DEXAMPLE=<examples/quickstart.c> [-DCC=<cc> -DINCLUDES=<dir|dir...>]
+#         -P readme_example.cmake
 file(READ "${README}" readme)
 file(READ "${EXAMPLE}" example)
 string(FIND "${readme}" "\n## Using it\n" section)
@@ -20,3 +24,18 @@ if(NOT block STREQUAL example)
   message(FATAL_ERROR "README.md's example differs from examples/quickstart.c:\n${block}")
 endif()
 message(STATUS "README.md's example is examples/quickstart.c")
+
+if(CC)
+  set(include_flags "")
+  string(REPLACE "|" ";" INCLUDES "${INCLUDES}") # folders separated by '|'
+  foreach(dir IN LISTS INCLUDES)
+    list(APPEND include_flags "-I${dir}")
+  endforeach()
+  execute_process(COMMAND "${CC}" -std=c11 -Wall -Wextra -Werror -fsyntax-only ${include_flags}
+                          "${EXAMPLE}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT "${out}${err}" STREQUAL "")
+    message(FATAL_ERROR "examples/quickstart.c does not compile silently (${rc}):\n${out}${err}")
+  endif()
+  message(STATUS "examples/quickstart.c compiles with no warning or note")
+endif()

@@ -1,6 +1,6 @@
 /*
  * CPU references for ocf_softmax_ex's options (scale, log-softmax, row lengths), and the half-ulp
- * bound of the 16-bit storage types. Shared by tests/test_softmax_options.c and lab/softmax.
+ * bound of the 16-bit storage types. Shared by tests/test_softmax_options.c and tools/lab/softmax.
  */
 #ifndef OCLFUSE_REFERENCE_SOFTMAX_H
 #define OCLFUSE_REFERENCE_SOFTMAX_H

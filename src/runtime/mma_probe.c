@@ -18,7 +18,7 @@
  * at the least); at or below it, the kernel itself fails here, and the context takes the SIMT
  * kernels from then on. A device fault during the probe would lose the CUDA context (NVIDIA's
  * driver cannot recover a faulting process's state): the kernel's every address is checked
- * offline by lab/mma's emulation, and the lab ran this geometry right on the H200.
+ * offline by tools/lab/mma's emulation, and the lab ran this geometry right on the H200.
  */
 #include "runtime/context.h"
 #include "runtime/log.h"

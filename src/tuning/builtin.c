@@ -43,8 +43,8 @@ static const ocf_tuning_row builtin_rows[] = {
      "wg=256 min_wg=64 vw=4 items=16 unroll=2 rows_wg=128 seg_items=4 max_seg=128 "
      "groups_per_unit=4",
      "H200, measured 2026-11-29"},
-    /* Not measured yet (lab/softmax/run.sh sweeps them on the H200): rows cut into slices of
-       cooperating workgroups rather than streamed twice (one compute unit runs at least one
+    /* Not measured yet (tools/lab/softmax/run.sh sweeps them on the H200): rows cut into slices
+       of cooperating workgroups rather than streamed twice (one compute unit runs at least one
        256-item group, and the dispatcher starts the slices of a row together, so partners are
        waited for microseconds; a wait is bounded anyway: 4096 polls, a few ms, before a
        workgroup computes a missing partner's statistics itself), segments in whole warps. */
@@ -104,7 +104,7 @@ static const ocf_tuning_row builtin_rows[] = {
      "min_eff=50 split_k_min=1024 split_max=16 reduce_wg=256 "
      "skinny_max=16 sk_wg=256 sk_rl_k=8 sk_rl_r=16 sk_unroll=2 sk_fill=4 sk_split_min=512",
      "H200, sets 0-2 and the skinny row lanes measured 2026-11-29; set 3, split-K and the "
-     "skinny wide path unmeasured (lab/gemm sweeps them)"},
+     "skinny wide path unmeasured (docs/GEMM.md)"},
     /* The matrix units (cl/matmul_mma_nv.cl), for fp32 inputs in TF32 and 3XTF32 (the 16-bit
        rows below change the K slice). H200, lab/mma's second run (driver 580.159, TFLOP/s at
        4096^3 / 8192^3, event-timed medians): TF32 128 x 128 tiles in K slices of 16, warps of

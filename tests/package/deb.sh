@@ -49,6 +49,7 @@ has "$dev" '/pkgconfig/oclfuse\.pc$'
 lacks "$dev" '/liboclfuse\.so\.[0-9]|bin/'
 has "$tool" '/usr/bin/oclfuse$'
 has "$tool" '/usr/share/man/man1/oclfuse\.1'
+has "$tool" '/usr/share/doc/oclfuse/JSON\.md$'
 lacks "$tool" 'liboclfuse|oclfuse\.h'
 
 # Each declared dependency: one of its alternatives is installed here, or is one of ours.

@@ -1,0 +1,53 @@
+/*
+ * stubs.h: for the offline check only (tools/lab/mma/offline_check.sh). clang's NVPTX target has no
+ * OpenCL builtin library, so the work-item functions and the few library calls the kernels use
+ * become NVVM builtins or plain code here. Included after clang's default OpenCL header.
+ */
+#define get_local_id(d) ((size_t)__nvvm_read_ptx_sreg_tid_x())
+#define get_local_size(d) ((size_t)__nvvm_read_ptx_sreg_ntid_x())
+#define get_group_id(d)                                 \
+  ((size_t)((d) == 0   ? __nvvm_read_ptx_sreg_ctaid_x() \
+            : (d) == 1 ? __nvvm_read_ptx_sreg_ctaid_y() \
+                       : __nvvm_read_ptx_sreg_ctaid_z()))
+#define get_global_id(d) (get_group_id(d) * get_local_size(d) + get_local_id(d))
+#define barrier(flags) __nvvm_bar_sync(0)
+#define min(a, b) ((a) < (b) ? (a) : (b))
+#define isnan(x) ocf_stub_isnan(x)
+int __attribute__((overloadable)) ocf_stub_isnan(float x) {
+  return x != x;
+}
+#define OCF_STUB_ISNAN(n)                                           \
+  int##n __attribute__((overloadable)) ocf_stub_isnan(float##n x) { \
+    return x != x;                                                  \
+  }
+OCF_STUB_ISNAN(2)
+OCF_STUB_ISNAN(4)
+OCF_STUB_ISNAN(8)
+OCF_STUB_ISNAN(16)
+float ocf_stub_load_half(size_t i, __global const half *p) {
+  float v;
+  __asm__("cvt.f32.f16 %0, %1;" : "=f"(v) : "h"(((__global const ushort *)p)[i]));
+  return v;
+}
+void ocf_stub_store_half(float v, size_t i, __global half *p) {
+  ushort h;
+  __asm__("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(v));
+  ((__global ushort *)p)[i] = h;
+}
+#define vload_half(i, p) ocf_stub_load_half(i, p)
+#define vstore_half_rte(v, i, p) ocf_stub_store_half(v, i, p)
+/* The epilogue's activations (ocf_activate): stand-ins with the right types, for compiling only
+   (what they compute is not checked offline). */
+float ocf_stub_exp(float x) {
+  return __nvvm_ex2_approx_f(x * 1.44269504f);
+}
+float ocf_stub_tanh(float x) {
+  const float e = ocf_stub_exp(2.0f * x);
+  return (e - 1.0f) / (e + 1.0f);
+}
+float ocf_stub_erf(float x) {
+  return ocf_stub_tanh(1.2f * x);
+}
+#define exp(x) ocf_stub_exp(x)
+#define tanh(x) ocf_stub_tanh(x)
+#define erf(x) ocf_stub_erf(x)
