@@ -10,7 +10,10 @@
   OCF_ARG(F, out, OCF_ARG_BUFFER), OCF_ARG(F, out_off, OCF_ARG_ULONG), \
       OCF_ARG(F, out_ld, OCF_ARG_ULONG)
 #define SCALE OCF_ARG(F, scale, OCF_ARG_FLOAT)
-#define LENGTHS OCF_ARG(F, lengths, OCF_ARG_BUFFER), OCF_ARG(F, lengths_off, OCF_ARG_ULONG)
+/* The mask: cl/softmax.cl's MASK_PARAMS. */
+#define LENGTHS                                                                \
+  OCF_ARG(F, lengths, OCF_ARG_BUFFER), OCF_ARG(F, lengths_off, OCF_ARG_ULONG), \
+      OCF_ARG(F, causal_period, OCF_ARG_ULONG), OCF_ARG(F, causal_offset, OCF_ARG_ULONG)
 #define PARTS OCF_ARG(F, parts, OCF_ARG_ULONG), OCF_ARG(F, part_vecs, OCF_ARG_ULONG)
 #define SCRATCH OCF_ARG(F, scratch, OCF_ARG_BUFFER)
 
@@ -23,7 +26,7 @@ static const ocf_arg_desc base_exp_sum_args[] = {ROWS_COLS, IN, SCALE, LENGTHS, 
 static const ocf_arg_desc base_divide_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, SCRATCH};
 
 /* Each kernel lists the -D values its code reads; every plan sets all of them. */
-#define OPTION_DEFINES "IN_DTYPE", "OUT_DTYPE", "LOG", "HAS_LENGTHS"
+#define OPTION_DEFINES "IN_DTYPE", "OUT_DTYPE", "LOG", "HAS_LENGTHS", "CAUSAL"
 static const char *const rows_defines[] = {"WG",       "VW",           "ITEMS", "SEG",
                                            "PREFETCH", OPTION_DEFINES, NULL};
 static const char *const resident_defines[] = {"WG",     "VW",           "ITEMS", "LOCAL_ITEMS",
