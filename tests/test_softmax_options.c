@@ -1044,7 +1044,8 @@ static void test_softmax_options_rejects_bad_values(void **state) {
 }
 
 /* NULL options are the defaults (bit for bit ocf_softmax); a struct from a newer caller (larger
-   size) is read as far as this library knows it; no rows is no work, with lengths too. */
+   size) is read as far as this library knows it, one from an older caller (smaller) as far as it
+   goes; no rows is no work, with lengths too. */
 static void test_softmax_options_defaults_and_sizes(void **state) {
   ocft_env *env = ocft_get_env(state);
   enum { ROWS = 6, COLS = 77, N = ROWS * COLS };
@@ -1072,6 +1073,15 @@ static void test_softmax_options_defaults_and_sizes(void **state) {
                      OCF_SUCCESS);
   ocft_read(env, ob, N, b);
   ocft_assert_unchanged("softmax_ex with NULL options", b, a, N);
+  /* A caller built against the first header (no causal band): what follows lengths_offset in
+     its struct is not read, here a band that would keep one column a row. */
+  ocf_softmax_options older = init;
+  older.size = offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t);
+  older.causal = 1, older.causal_period = 1, older.causal_offset = 0;
+  ocft_assert_status(ocf_softmax_ex(env->ctx, ROWS, COLS, ib, 0, COLS, ob, 0, COLS, &older, NULL),
+                     OCF_SUCCESS);
+  ocft_read(env, ob, N, b);
+  ocft_assert_unchanged("softmax_ex with the first options struct", b, a, N);
 
   const uint32_t lengths[1] = {0};
   cl_mem lb = bytes_buffer(env, sizeof lengths, lengths);
