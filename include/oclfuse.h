@@ -415,10 +415,11 @@ OCF_API ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_me
  * left) for a block of queries that starts at key position causal_offset: row r is query
  * q = r mod causal_period of its head, at absolute position q + causal_offset, and sees the keys
  * 0 .. q + causal_offset. For a [heads * nq, nk] score matrix of nq queries per head, set
- * causal_period = nq (one head: causal_period = rows); causal_offset = nk - nq aligns the last query
- * with the last key (a decoding step, or a query block at the end of the keys); causal_offset 0
- * is square causal attention; a row whose band reaches cols keeps every column. With lengths and
- * causal both, the kept length is the smaller of the two (a padded batch of causal rows).
+ * causal_period = nq (one head: causal_period = rows); causal_offset = nk - nq aligns the last
+ * query with the last key (a decoding step, or a query block at the end of the keys), and
+ * causal_offset = 0 is square causal attention; a row whose band reaches cols keeps every column.
+ * With lengths and causal both, the kept length is the smaller of the two (a padded batch of
+ * causal rows).
  * With m the max of x over the kept columns and t = scale * (x - m) (no finite input overflows):
  *     softmax      out = exp(t) / sum exp(t)          log-softmax   out = t - log(sum exp(t))
  * over the kept columns; the columns at or past len_r are written as 0 (-inf for log-softmax)
