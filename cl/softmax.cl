@@ -1,12 +1,25 @@
 /*
- * softmax.cl: row softmax and log-softmax with a scale (temperature) and per-row valid lengths,
- * any storage type in and out (f32, f16, bf16), fp32 arithmetic.
+ * softmax.cl: row softmax and log-softmax with a scale (temperature) and a mask of per-row valid
+ * lengths and/or a causal band, any storage type in and out (f32, f16, bf16), fp32 arithmetic.
  *
  *   t[r][c]   = scale * (in[r][c] - max_r)                  for c < len_r (the row's valid length)
  *   softmax:  out[r][c] = exp(t[r][c]) / sum_k exp(t[r][k]) for c < len_r, 0 for len_r <= c < cols
  *   LOG:      out[r][c] = t[r][c] - log(sum_k exp(t[r][k])) for c < len_r, -inf past it
  *
  * max_r is the max of the unscaled row (scale > 0 keeps the order), so no finite input overflows.
+ * The mask is computed on the device, per row, in one place (row_length()):
+ *
+ *   len_r = min(cols, lengths[lengths_off + r] (HAS_LENGTHS),
+ *                     r % causal_period + causal_offset + 1 (CAUSAL))
+ *
+ *   CAUSAL, causal_period 4, causal_offset 1, cols 6 (x kept, . padding):
+ *     r 0  x x . . . .     query 0 of a head, at key position 1: keys 0..1
+ *     r 1  x x x . . .
+ *     r 2  x x x x . .
+ *     r 3  x x x x x .
+ *     r 4  x x . . . .     the next head (row 4 = its query 0)
+ *
+ *   The host keeps causal_period >= 1 and causal_period + causal_offset within a ulong.
  *
  *   in:  element in_off + r * in_ld + c            out: element out_off + r * out_ld + c
  *
@@ -128,6 +141,22 @@
 #ifndef HAS_LENGTHS
 #define HAS_LENGTHS 0
 #endif
+
+/* 1: the causal band: row r keeps r % causal_period + causal_offset + 1 columns at most; 0: the
+   two causal arguments are not read. */
+#ifndef CAUSAL
+#define CAUSAL 0
+#endif
+
+/* Whether some row may end before cols: padding is then written (store_vec's whole vectors). */
+#define MASKED (HAS_LENGTHS || CAUSAL)
+
+/* The mask's kernel parameters, the same in every kernel (the host binds them by these names),
+   and the same names passed on to the helpers. */
+#define MASK_PARAMS                                                                 \
+  __global const uint *lengths, const ulong lengths_off, const ulong causal_period, \
+      const ulong causal_offset
+#define MASK_ARGS lengths, lengths_off, causal_period, causal_offset
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
@@ -298,15 +327,22 @@ typedef struct row_view {
   ulong nv;  /* vectors that cover [0, hi) */
 } row_view;
 
-/* Row r's valid length (cols without lengths). */
-ulong row_length(__global const uint *lengths, const ulong lengths_off, const ulong r,
-                 const ulong cols) {
+/* Row r's valid length: cols, cut by its entry of `lengths` (a length above cols is cols) and by
+   the causal band, whichever are on. The one place the mask is computed: every kernel asks it. */
+ulong row_length(MASK_PARAMS, const ulong r, const ulong cols) {
+  ulong len = cols;
 #if HAS_LENGTHS
-  return min((ulong)lengths[lengths_off + r], cols);
+  len = min(len, (ulong)lengths[lengths_off + r]);
 #else
-  (void)lengths, (void)lengths_off, (void)r;
-  return cols;
+  (void)lengths, (void)lengths_off;
 #endif
+#if CAUSAL
+  len = min(len, r % causal_period + causal_offset + 1);
+#else
+  (void)causal_period, (void)causal_offset;
+#endif
+  (void)r;
+  return len;
 }
 
 /* The view of a row that starts at element `start` of its buffer. (Filled through a pointer:
@@ -346,7 +382,7 @@ void store_vec(__global out_real *dst, const ulong k, const ulong lo, const ulon
     STOREA(OUT_DTYPE, dst, k, v);
     return;
   }
-#if HAS_LENGTHS
+#if MASKED
   if (first >= mid && first >= lo && first + VW <= hi) {
     STOREA(OUT_DTYPE, dst, k, (floatV)(PAD));
     return;
@@ -440,14 +476,13 @@ float segment_reduce(__local float *lv, __local float *lw, const float v, const 
 /* Loads this work-item's vectors of row b * ROWS_PER_GROUP + (its segment) into v; a row past
    `rows` loads nothing (all -inf). */
 void rows_load(const ulong b, const ulong rows, const ulong cols, __global const in_real *in,
-               const ulong in_off, const ulong in_ld, __global const uint *lengths,
-               const ulong lengths_off, floatV *v) {
+               const ulong in_off, const ulong in_ld, MASK_PARAMS, floatV *v) {
   const uint lane = get_local_id(0);
   const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
   const int live = r < rows;
   const ulong start = in_off + (live ? r : 0) * in_ld;
   row_view w;
-  view_at(&w, start, cols, live ? row_length(lengths, lengths_off, r, cols) : 0);
+  view_at(&w, start, cols, live ? row_length(MASK_ARGS, r, cols) : 0);
   __global const in_real *src = in + (start - w.lo);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++)
@@ -457,8 +492,7 @@ void rows_load(const ulong b, const ulong rows, const ulong cols, __global const
 /* Reduces and stores the rows whose vectors v holds (rows_load's batch b). Every work-item
    calls it, those of rows past `rows` too (they take part in the barriers only). */
 void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out_real *out,
-                 const ulong out_off, const ulong out_ld, const float a,
-                 __global const uint *lengths, const ulong lengths_off, floatV *v,
+                 const ulong out_off, const ulong out_ld, const float a, MASK_PARAMS, floatV *v,
                  __local float *lmax, __local float *lmax2, __local float *lsum,
                  __local float *lsum2) {
   const uint lane = get_local_id(0);
@@ -483,7 +517,7 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
   /* (No early return for dead rows: PoCL 3.1 miscompiles a return that precedes barriers.) */
   const ulong start = out_off + (live ? r : 0) * out_ld;
   row_view w;
-  view_at(&w, start, cols, live ? row_length(lengths, lengths_off, r, cols) : 0);
+  view_at(&w, start, cols, live ? row_length(MASK_ARGS, r, cols) : 0);
   __global out_real *dst = out + (start - w.lo);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
@@ -507,24 +541,23 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
 __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void
 softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
              const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
-             const float scale, __global const uint *lengths, const ulong lengths_off) {
+             const float scale, MASK_PARAMS) {
   __local float lmax[WG], lmax2[WG], lsum[WG], lsum2[WG];
   const ulong batches = (rows + ROWS_PER_GROUP - 1) / ROWS_PER_GROUP;
   floatV v[ITEMS];
 #if PREFETCH
-  rows_load(get_group_id(1), rows, cols, in, in_off, in_ld, lengths, lengths_off, v);
+  rows_load(get_group_id(1), rows, cols, in, in_off, in_ld, MASK_ARGS, v);
 #endif
   for (ulong b = get_group_id(1); b < batches; b += get_num_groups(1)) {
 #if PREFETCH
     /* The next batch is in flight while this one is reduced and stored. In place, its rows are
        other rows than this batch's, so the loads never see this batch's stores. */
     floatV next[ITEMS];
-    rows_load(b + get_num_groups(1), rows, cols, in, in_off, in_ld, lengths, lengths_off, next);
+    rows_load(b + get_num_groups(1), rows, cols, in, in_off, in_ld, MASK_ARGS, next);
 #else
-    rows_load(b, rows, cols, in, in_off, in_ld, lengths, lengths_off, v);
+    rows_load(b, rows, cols, in, in_off, in_ld, MASK_ARGS, v);
 #endif
-    rows_finish(b, rows, cols, out, out_off, out_ld, scale, lengths, lengths_off, v, lmax, lmax2,
-                lsum, lsum2);
+    rows_finish(b, rows, cols, out, out_off, out_ld, scale, MASK_ARGS, v, lmax, lmax2, lsum, lsum2);
 #if PREFETCH
 #pragma unroll
     for (uint i = 0; i < ITEMS; i++)
@@ -678,12 +711,12 @@ void stream_write(__global const in_real *src, __global out_real *dst, const ulo
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_resident(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
                  const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
-                 const float scale, __global const uint *lengths, const ulong lengths_off) {
+                 const float scale, MASK_PARAMS) {
   __local float lm[WG], ls[WG];
   HELD_LOCAL(held);
   const ulong held_vecs = (ulong)WG * HELD_ITEMS;
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
-    const ulong len = row_length(lengths, lengths_off, r, cols);
+    const ulong len = row_length(MASK_ARGS, r, cols);
     const ulong in_start = in_off + r * in_ld, out_start = out_off + r * out_ld;
     row_view w;
     view_at(&w, in_start, cols, len);
@@ -757,8 +790,8 @@ void slice_stats(__global const in_real *src, const row_view *w, const ulong p,
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
              const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
-             const float scale, __global const uint *lengths, const ulong lengths_off,
-             const ulong parts, const ulong part_vecs, __global uint *scratch) {
+             const float scale, MASK_PARAMS, const ulong parts, const ulong part_vecs,
+             __global uint *scratch) {
   __local float lm[WG], ls[WG];
   __local int missing, unpublished;
   HELD_LOCAL(held);
@@ -769,7 +802,7 @@ softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, con
   const ulong g = get_group_id(0), r = g / parts, p = g - r * parts;
   (void)rows;
   if (lid == 0) missing = 0;
-  const ulong len = row_length(lengths, lengths_off, r, cols);
+  const ulong len = row_length(MASK_ARGS, r, cols);
   const ulong in_start = in_off + r * in_ld, out_start = out_off + r * out_ld;
   row_view w;
   view_at(&w, in_start, cols, len);
@@ -828,15 +861,14 @@ softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, con
 #ifdef OCF_KERNEL_softmax_split_stats
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_split_stats(const ulong rows, const ulong cols, __global const in_real *in,
-                    const ulong in_off, const ulong in_ld, const float scale,
-                    __global const uint *lengths, const ulong lengths_off, const ulong parts,
-                    const ulong part_vecs, __global float *scratch) {
+                    const ulong in_off, const ulong in_ld, const float scale, MASK_PARAMS,
+                    const ulong parts, const ulong part_vecs, __global float *scratch) {
   __local float lm[WG], ls[WG];
   for (ulong g = get_group_id(0); g < rows * parts; g += get_num_groups(0)) {
     const ulong r = g / parts, first = (g - r * parts) * part_vecs;
     const ulong in_start = in_off + r * in_ld;
     row_view w;
-    view_at(&w, in_start, cols, row_length(lengths, lengths_off, r, cols));
+    view_at(&w, in_start, cols, row_length(MASK_ARGS, r, cols));
     float m = -INFINITY, s = 0.0f;
     stream_stats(in + (in_start - w.lo), first, min(w.nv, first + part_vecs), w.lo, w.mid, scale,
                  &m, &s);
@@ -853,9 +885,8 @@ softmax_split_stats(const ulong rows, const ulong cols, __global const in_real *
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_split_write(const ulong rows, const ulong cols, __global const in_real *in,
                     const ulong in_off, const ulong in_ld, __global out_real *out,
-                    const ulong out_off, const ulong out_ld, const float scale,
-                    __global const uint *lengths, const ulong lengths_off, const ulong parts,
-                    const ulong part_vecs, __global const float *scratch) {
+                    const ulong out_off, const ulong out_ld, const float scale, MASK_PARAMS,
+                    const ulong parts, const ulong part_vecs, __global const float *scratch) {
   const ulong total = rows * parts;
   for (ulong h = get_group_id(0); h < total; h += get_num_groups(0)) {
     const ulong g = total - 1 - h; /* reverse order: the stats pass's last reads may be cached */
@@ -865,7 +896,7 @@ softmax_split_write(const ulong rows, const ulong cols, __global const in_real *
       combine(&m, &s, scratch[2 * (r * parts + p)], scratch[2 * (r * parts + p) + 1], scale);
     const ulong in_start = in_off + r * in_ld, out_start = out_off + r * out_ld;
     row_view w;
-    view_at(&w, in_start, cols, row_length(lengths, lengths_off, r, cols));
+    view_at(&w, in_start, cols, row_length(MASK_ARGS, r, cols));
     stream_write(in + (in_start - w.lo), out + (out_start - w.lo), first,
                  min(w.nv, first + part_vecs), w.lo, w.mid, w.hi, m, normaliser(m, s), scale);
   }
@@ -878,13 +909,13 @@ softmax_split_write(const ulong rows, const ulong cols, __global const in_real *
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_general(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
                 const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
-                const float scale, __global const uint *lengths, const ulong lengths_off) {
+                const float scale, MASK_PARAMS) {
   __local float lm[WG], ls[WG];
   const uint lid = get_local_id(0);
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global const in_real *src = in + in_off + r * in_ld;
     __global out_real *dst = out + out_off + r * out_ld;
-    const ulong len = row_length(lengths, lengths_off, r, cols);
+    const ulong len = row_length(MASK_ARGS, r, cols);
     float m = -INFINITY, s = 0.0f;
     for (ulong c = lid; c < len; c += WG)
       combine(&m, &s, OCF_LOAD(IN_DTYPE, src, c), 1.0f, scale);
@@ -908,12 +939,11 @@ softmax_general(const ulong rows, const ulong cols, __global const in_real *in, 
 #ifdef OCF_KERNEL_softmax_base_max
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_max(const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,
-                 const ulong in_ld, __global const uint *lengths, const ulong lengths_off,
-                 __global float *scratch) {
+                 const ulong in_ld, MASK_PARAMS, __global float *scratch) {
   __local float lv[WG];
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global const in_real *src = in + in_off + r * in_ld;
-    const ulong len = row_length(lengths, lengths_off, r, cols);
+    const ulong len = row_length(MASK_ARGS, r, cols);
     float m = -INFINITY;
     for (ulong c = get_local_id(0); c < len; c += WG)
       m = fmax(m, OCF_LOAD(IN_DTYPE, src, c));
@@ -926,14 +956,13 @@ softmax_base_max(const ulong rows, const ulong cols, __global const in_real *in,
 #ifdef OCF_KERNEL_softmax_base_exp_sum
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real *in,
-                     const ulong in_off, const ulong in_ld, const float scale,
-                     __global const uint *lengths, const ulong lengths_off,
+                     const ulong in_off, const ulong in_ld, const float scale, MASK_PARAMS,
                      __global float *scratch) {
   __local float lv[WG];
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global const in_real *src = in + in_off + r * in_ld;
     __global float *exps = scratch + 2 * rows + r * cols;
-    const ulong len = row_length(lengths, lengths_off, r, cols);
+    const ulong len = row_length(MASK_ARGS, r, cols);
     const float m = scratch[r];
     float s = 0.0f;
     for (ulong c = get_local_id(0); c < cols; c += WG) {
@@ -956,14 +985,13 @@ softmax_base_exp_sum(const ulong rows, const ulong cols, __global const in_real 
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 softmax_base_divide(const ulong rows, const ulong cols, __global const in_real *in,
                     const ulong in_off, const ulong in_ld, __global out_real *out,
-                    const ulong out_off, const ulong out_ld, const float scale,
-                    __global const uint *lengths, const ulong lengths_off,
+                    const ulong out_off, const ulong out_ld, const float scale, MASK_PARAMS,
                     __global const float *scratch) {
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     __global const in_real *src = in + in_off + r * in_ld;
     __global out_real *dst = out + out_off + r * out_ld;
     __global const float *exps = scratch + 2 * rows + r * cols;
-    const ulong len = row_length(lengths, lengths_off, r, cols);
+    const ulong len = row_length(MASK_ARGS, r, cols);
     const float m = scratch[r], s = scratch[rows + r];
     for (ulong c = get_local_id(0); c < cols; c += WG) {
 #if LOG

@@ -413,20 +413,37 @@ OCF_API ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_me
 
 /**
  * Options of ocf_softmax_ex. Initialise with OCF_SOFTMAX_OPTIONS_INIT.
- * With len the row's valid length (cols without lengths), m the max of x over its first len
- * columns and t = scale * (x - m) (so that no finite input overflows):
+ * Each row r takes part over its first len_r columns (its kept length), the smallest of:
+ *   - cols;
+ *   - lengths[lengths_offset + r], when lengths is given (a length above cols counts as cols);
+ *   - (r mod causal_period) + causal_offset + 1, when causal is set.
+ * The causal band is PyTorch's is_causal (a lower triangle with its diagonal, aligned at the top
+ * left) for a block of queries that starts at key position causal_offset: row r is query
+ * q = r mod causal_period of its head, at absolute position q + causal_offset, and sees the keys
+ * 0 .. q + causal_offset. For a [heads * nq, nk] score matrix of nq queries per head, set
+ * causal_period = nq (one head: causal_period = rows); causal_offset = nk - nq aligns the last
+ * query with the last key (a decoding step, or a query block at the end of the keys), and
+ * causal_offset = 0 is square causal attention; a row whose band reaches cols keeps every column.
+ * With lengths and causal both, the kept length is the smaller of the two (a padded batch of
+ * causal rows).
+ * With m the max of x over the kept columns and t = scale * (x - m) (no finite input overflows):
  *     softmax      out = exp(t) / sum exp(t)          log-softmax   out = t - log(sum exp(t))
- * over the first len columns; the columns at or past len are written as 0 (-inf for
- * log-softmax) whatever they hold, and are never read. A row of length 0 is all 0 (all -inf).
- * The non-finite rules of ocf_softmax hold over the first len columns, for both: a NaN or +inf
+ * over the kept columns; the columns at or past len_r are written as 0 (-inf for log-softmax)
+ * whatever they hold, and are never read. A row of kept length 0 (lengths[r] = 0) is all 0 (all
+ * -inf). The non-finite rules of ocf_softmax hold over the kept columns, for both: a NaN or +inf
  * there, or all of them -inf, make those columns NaN; a -inf entry gives 0 (-inf).
  * log-softmax keeps its precision for rows far from zero (it never takes the log of a rounded
- * exp). Refused before anything is enqueued, out untouched: a scale that is not finite and > 0
- * or a data type out of range (OCF_ERR_INVALID_VALUE), a lengths_offset without lengths
- * (OCF_ERR_NULL_ARGUMENT), a lengths buffer shorter than lengths_offset + rows
- * (OCF_ERR_BUFFER_TOO_SMALL), of another context (OCF_ERR_CONTEXT_MISMATCH) or overlapping out
- * (OCF_ERR_ALIASING), a length above cols (OCF_ERR_INVALID_VALUE). To check the lengths, the
- * call reads them (a blocking read that waits for the launch's wait events).
+ * exp). The mask is computed on the device, in the same pass as the softmax: the call never reads
+ * device data on the host, and returns at once whatever its wait list holds (an unset user event
+ * included); the lengths are read by the kernels, after the wait list. Refused before anything
+ * is enqueued, out untouched: a scale that is not finite and > 0 or a data type out of range
+ * (OCF_ERR_INVALID_VALUE), a lengths_offset without lengths (OCF_ERR_NULL_ARGUMENT), a lengths
+ * buffer shorter than lengths_offset + rows (OCF_ERR_BUFFER_TOO_SMALL), of another context
+ * (OCF_ERR_CONTEXT_MISMATCH) or overlapping out (OCF_ERR_ALIASING); causal with causal_period 0,
+ * or with causal_period + causal_offset beyond SIZE_MAX, or a causal_period or causal_offset
+ * other than 0 without causal (OCF_ERR_INVALID_VALUE).
+ * Growing struct: a caller built against an older header (size up to lengths_offset) gets no
+ * causal band.
  */
 typedef struct ocf_softmax_options {
   size_t size;         /**< sizeof(ocf_softmax_options): set by OCF_SOFTMAX_OPTIONS_INIT */
@@ -434,15 +451,18 @@ typedef struct ocf_softmax_options {
   ocf_dtype out_dtype; /**< storage type of `out`; in place needs the same element size */
   float scale;         /**< softmax(scale * x) (a temperature); finite and > 0; 1 by default */
   int log;             /**< non-zero: log-softmax */
-  /** Optional per-row valid lengths: lengths[lengths_offset + r] (cl_uint, at most cols) is how
-      many leading columns of row r take part. NULL: every row has all cols. */
+  /** Optional per-row valid lengths: lengths[lengths_offset + r] (cl_uint; above cols counts as
+      cols) is how many leading columns of row r take part. NULL: every row has all cols. */
   cl_mem lengths;
   size_t lengths_offset; /**< in cl_uint elements */
+  int causal;            /**< non-zero: the causal band (no buffer), see above; 0 by default */
+  size_t causal_period;  /**< with causal: rows per head (queries per head), at least 1 */
+  size_t causal_offset;  /**< with causal: key position of each head's first query (row) */
 } ocf_softmax_options;
 
-/** An ocf_softmax_options with every default (fp32, scale 1, softmax, full rows). */
+/** An ocf_softmax_options with every default (fp32, scale 1, softmax, full rows, no band). */
 #define OCF_SOFTMAX_OPTIONS_INIT \
-  { sizeof(ocf_softmax_options), OCF_F32, OCF_F32, 1.0f, 0, NULL, 0 }
+  { sizeof(ocf_softmax_options), OCF_F32, OCF_F32, 1.0f, 0, NULL, 0, 0, 0, 0 }
 
 /** ocf_softmax with options (NULL: OCF_SOFTMAX_OPTIONS_INIT), read during the call only. */
 OCF_API ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,

@@ -62,6 +62,13 @@ dispatch-wait-list~src/runtime/dispatch.c~    const cl_uint wait_count = s == 0 
 dispatch-chain~src/runtime/dispatch.c~    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 1;~    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 0;~^test_softmax$|^test_threads$~the kernels of one call no longer wait for each other (out-of-order queues)
 device-spec-sign~src/api/devices.c~  if (!isdigit((unsigned char)*c)) return -1; /* a sign ("-1:0") or nothing (":0") */~  if (*c == '-' || *c == '+') c++;\n  if (!isdigit((unsigned char)*c)) return -1;~^test_context$|^fuzz_replay_device_spec$~a signed index ("-1:0") is read as an index
 tuning-db-header~src/tuning/db.c~    /* A file of no entries still names its device, driver and library. */\n    if (*seen != SEEN_ALL)~    if (0)~^test_tuning_db$|^fuzz_replay_tuning_db$~a database whose header is incomplete is accepted
+softmax-causal-diagonal~cl/softmax.cl~  len = min(len, r % causal_period + causal_offset + 1);~  len = min(len, r % causal_period + causal_offset);~^test_softmax_options$~the causal band without its diagonal (row r keeps one column too few)
+softmax-causal-period~cl/softmax.cl~  len = min(len, r % causal_period + causal_offset + 1);~  len = min(len, r + causal_offset + 1);~^test_softmax_options$~the causal band ignores its period (batched heads run as one tall head)
+softmax-lengths-clamp~cl/softmax.cl~  len = min(len, (ulong)lengths[lengths_off + r]);~  len = (ulong)lengths[lengths_off + r];~^test_softmax_options$~a length above cols taken as it is (the kernels read and write past the row)
+softmax-causal-off~src/ops/softmax.c~                                 opt.causal != 0};~                                 0};~^test_softmax_options$~the causal option is dropped on its way to the planner (no band)
+softmax-causal-offset~src/ops/softmax.c~                             opt.causal ? opt.causal_offset : 0,~                             0,~^test_softmax_options$~the band's offset is not passed to the kernels (every query block starts at key 0)
+softmax-causal-period-zero~src/ops/softmax.c~  if (opt->causal && opt->causal_period == 0)~  if (0)~^test_softmax_options$~causal with period 0 is accepted (the kernels divide by it)
+softmax-causal-overflow~src/ops/softmax.c~  if (opt->causal && opt->causal_offset > SIZE_MAX - opt->causal_period)~  if (0)~^test_softmax_options$~a band whose period + offset overflows is accepted
 EOF
 )
 

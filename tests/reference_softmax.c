@@ -35,6 +35,17 @@ void ocf_ref_softmax_ex(size_t rows, size_t cols, const float *in, size_t in_ld,
   }
 }
 
+void ocf_ref_kept_lengths(size_t rows, size_t cols, const uint32_t *lengths, int causal,
+                          size_t period, size_t offset, uint32_t *kept) {
+  for (size_t r = 0; r < rows; r++) {
+    size_t len = cols;
+    if (lengths && lengths[r] < len) len = lengths[r];
+    /* The band's end, q + offset + 1, compared without computing it past cols. */
+    if (causal && offset < len && r % period < len - offset - 1) len = r % period + offset + 1;
+    kept[r] = (uint32_t)len;
+  }
+}
+
 double ocf_ref_half_ulp(int dtype, double magnitude) {
   /* (precision bits including the implicit one, least normal exponent) of each type */
   const int bits = dtype == 1 ? 11 : dtype == 2 ? 8 : 24;

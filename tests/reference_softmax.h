@@ -1,6 +1,7 @@
 /*
- * CPU references for ocf_softmax_ex's options (scale, log-softmax, row lengths), and the half-ulp
- * bound of the 16-bit storage types. Shared by tests/test_softmax_options.c and tools/lab/softmax.
+ * CPU references for ocf_softmax_ex's options (scale, log-softmax, row lengths, the causal band,
+ * through the kept lengths they give), and the half-ulp bound of the 16-bit storage types. Shared
+ * by tests/test_softmax_options.c and tools/lab/softmax.
  */
 #ifndef OCLFUSE_REFERENCE_SOFTMAX_H
 #define OCLFUSE_REFERENCE_SOFTMAX_H
@@ -23,6 +24,13 @@
  */
 void ocf_ref_softmax_ex(size_t rows, size_t cols, const float *in, size_t in_ld, double scale,
                         int log, const uint32_t *lengths, double *want, double *lse);
+
+/* The kept length of each row under ocf_softmax_options, into kept[r]: the smallest of cols,
+   lengths[r] (lengths not NULL) and, with causal, (r mod period) + offset + 1: query
+   q = r mod period at key position q + offset sees keys 0 .. q + offset (PyTorch's is_causal,
+   top-left aligned, for a query block that starts at key position offset). cols < 2^32. */
+void ocf_ref_kept_lengths(size_t rows, size_t cols, const uint32_t *lengths, int causal,
+                          size_t period, size_t offset, uint32_t *kept);
 
 /* Half an ulp of a value of magnitude `magnitude` in storage type `dtype` (0 f32, 1 f16, 2 bf16),
    the most its rounding to that type moves it (subnormals included; f32: 2^-24 relative). */

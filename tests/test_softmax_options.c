@@ -1,8 +1,9 @@
 /*
  * ocf_softmax_ex's options against the CPU reference (tests/reference_softmax.c): scale,
- * log-softmax, per-row lengths, f16 and bf16 storage in and out, non-finite inputs with each,
- * the refusals, and every kernel of cl/softmax.cl forced in turn (through the context's tuning
- * values, as the tuner sets them) on ragged shapes, strides, offsets and in place.
+ * log-softmax, per-row lengths (above cols too), the causal band (alone and with lengths), f16
+ * and bf16 storage in and out, non-finite inputs with each, the refusals, a wait list holding an
+ * unset user event, and every kernel of cl/softmax.cl forced in turn (through the context's
+ * tuning values, as the tuner sets them) on ragged shapes, strides, offsets and in place.
  *
  * Tolerance, per element (u = 2^-24). For a row with max m and scale a, t_i = a (x_i - m) over
  * its valid columns, y_i = exp(t_i) / S, S = sum_k exp(t_k). The kernels compute:
@@ -30,6 +31,11 @@
  * or the type's subnormal half-ulp absolute). 16-bit inputs are exact: the reference takes the
  * rounded inputs.
  * Padding, NaN and infinite outputs must be exact.
+ * The masks (lengths, the causal band) only choose how many leading columns of a row take part
+ * (its kept length, ocf_ref_kept_lengths): the kernels run the same arithmetic on those columns,
+ * so the same bound holds with the row's kept length in place of its length, in every storage
+ * type (h, taken from cols, only over-counts a shorter row's levels). The columns past it are
+ * padding, exact.
  */
 #include "plan/plan.h"
 #include "reference_softmax.h"
@@ -38,11 +44,25 @@
 
 #include <float.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const double ulp_u = 1.0 / 16777216.0; /* 2^-24 */
+
+/* How long a gated call (sm_case.gated) may take to return: it builds nothing (the same case ran
+   before), so only a call that waits for its wait list comes near it. */
+enum { GATE_SECONDS = 60 };
+
+static void on_gate_alarm(int sig) {
+  (void)sig;
+  static const char message[] = "ocf_softmax_ex did not return while its wait list held an unset "
+                                "user event (it waits for the wait list)\n";
+  if (write(2, message, sizeof message - 1) < 0) _exit(2);
+  _exit(1);
+}
 
 /* One call and what it runs on. */
 typedef struct sm_case {
@@ -56,6 +76,9 @@ typedef struct sm_case {
   int variant;
   size_t wg;        /* launch workgroup size, 0: tuned */
   size_t row_items; /* the fewest work-items sharing a row (tolerance), 0: 64 */
+  int causal;       /* the causal band, with period and offset */
+  size_t period, offset;
+  int gated; /* the call's wait list holds a user event, set only once the call has returned */
 } sm_case;
 
 static size_t extent_of(size_t rows, size_t cols, size_t ld) {
@@ -108,14 +131,14 @@ static void bytes_read(const ocft_env *env, cl_mem b, size_t count, void *data) 
 /* ---- tolerances ---- */
 
 /* Per-element tolerances of a case whose stored inputs are x (row r at x + r * in_ld). */
-static void case_tolerance(const sm_case *c, const float *x, const double *want, const double *lse,
-                           int stored_exp, double *tol) {
+static void case_tolerance(const sm_case *c, const uint32_t *kept, const float *x,
+                           const double *want, const double *lse, int stored_exp, double *tol) {
   const size_t w = c->row_items ? c->row_items : 64;
   const double h = 2.0 * (double)((c->cols + w - 1) / w) + 70.0;
   for (size_t r = 0; r < c->rows; r++) {
     const float *row = x + r * c->in_ld;
     const double *y = want + r * c->cols;
-    const size_t len = c->lengths ? (c->lengths[r] < c->cols ? c->lengths[r] : c->cols) : c->cols;
+    const size_t len = kept[r];
     double m = -INFINITY;
     for (size_t k = 0; k < len; k++)
       if (row[k] > m) m = row[k];
@@ -167,10 +190,10 @@ static ocf_kernel_id planned_kernel(ocft_env *env, const sm_case *c) {
   ocf_context_facts(env->ctx, &facts);
   const size_t out_off = c->in_place ? c->in_off : c->out_off;
   const size_t out_ld = c->in_place ? c->in_ld : c->out_ld;
-  ocf_softmax_call call = {c->rows,    c->cols, c->in_off,   c->in_ld,
-                           out_off,    out_ld,  c->in_dtype, c->out_dtype,
-                           c->variant, c->wg,   c->log != 0, c->lengths != NULL,
-                           c->in_place};
+  ocf_softmax_call call = {c->rows,     c->cols,  c->in_off,   c->in_ld,
+                           out_off,     out_ld,   c->in_dtype, c->out_dtype,
+                           c->variant,  c->wg,    c->log != 0, c->lengths != NULL,
+                           c->in_place, c->causal};
   const ocf_shape shape = {{c->rows, c->cols, 0}};
   ocf_tuning_values values;
   ocf_context_tuning_for(env->ctx, OCF_OP_SOFTMAX, c->in_dtype, &shape, &values);
@@ -201,9 +224,12 @@ static void run_case(ocft_env *env, const sm_case *c, const float *values) {
   }
   double *want = ocft_alloc_doubles(n), *tol = ocft_alloc_doubles(n);
   double *lse = ocft_alloc_doubles(c->rows);
-  ocf_ref_softmax_ex(c->rows, c->cols, x + c->in_off, c->in_ld, c->scale, c->log, c->lengths, want,
-                     lse);
-  case_tolerance(c, x + c->in_off, want, lse, c->variant == OCF_VARIANT_BASELINE && !c->log, tol);
+  uint32_t *kept = malloc((c->rows ? c->rows : 1) * sizeof *kept);
+  assert_non_null(kept);
+  ocf_ref_kept_lengths(c->rows, c->cols, c->lengths, c->causal, c->period, c->offset, kept);
+  ocf_ref_softmax_ex(c->rows, c->cols, x + c->in_off, c->in_ld, c->scale, c->log, kept, want, lse);
+  case_tolerance(c, kept, x + c->in_off, want, lse, c->variant == OCF_VARIANT_BASELINE && !c->log,
+                 tol);
 
   /* out starts as a sentinel (values a 16-bit type holds), unless it is in. */
   unsigned char *before = alloc_bytes(out_len * out_size), *after = alloc_bytes(out_len * out_size);
@@ -234,20 +260,50 @@ static void run_case(ocft_env *env, const sm_case *c, const float *values) {
     opt.lengths = lb;
     opt.lengths_offset = 3;
   }
+  opt.causal = c->causal;
+  opt.causal_period = c->causal ? c->period : 0;
+  opt.causal_offset = c->causal ? c->offset : 0;
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.variant = c->variant;
   launch.workgroup_size = c->wg;
+  cl_event gate = NULL, done = NULL;
+  if (c->gated) {
+    cl_int err = CL_SUCCESS;
+    gate = clCreateUserEvent(env->cl, &err);
+    assert_int_equal(err, CL_SUCCESS);
+    launch.num_wait_events = 1;
+    launch.wait_events = &gate;
+    launch.event = &done;
+    /* A call that waits for its wait list never returns on one thread: end the suite then. */
+    signal(SIGALRM, on_gate_alarm);
+    alarm(GATE_SECONDS);
+  }
   ocft_assert_status(ocf_softmax_ex(env->ctx, c->rows, c->cols, ib, c->in_off, c->in_ld, ob,
                                     out_off, out_ld, &opt, &launch),
                      OCF_SUCCESS);
+  if (c->gated) {
+    alarm(0);
+    /* Nothing of the call may have run yet: its last command waits for the gate. */
+    cl_int done_status = CL_COMPLETE;
+    assert_int_equal(clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof done_status,
+                                    &done_status, NULL),
+                     CL_SUCCESS);
+    assert_true(done_status != CL_COMPLETE && done_status >= 0);
+    assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+    assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+    clReleaseEvent(done);
+    clReleaseEvent(gate);
+  }
   bytes_read(env, ob, out_len * out_size, after);
 
-  char what[192];
+  char what[256], band[64] = "";
+  if (c->causal)
+    snprintf(band, sizeof band, ", causal period %zu offset %zu", c->period, c->offset);
   snprintf(what, sizeof what,
-           "%s: %zu x %zu, in %s off %zu ld %zu, out %s off %zu ld %zu%s, scale %g%s%s", c->what,
+           "%s: %zu x %zu, in %s off %zu ld %zu, out %s off %zu ld %zu%s, scale %g%s%s%s", c->what,
            c->rows, c->cols, ocf_dtype_name(c->in_dtype), c->in_off, c->in_ld,
            ocf_dtype_name(c->out_dtype), out_off, out_ld, c->in_place ? " (in place)" : "",
-           (double)c->scale, c->log ? ", log" : "", c->lengths ? ", lengths" : "");
+           (double)c->scale, c->log ? ", log" : "", c->lengths ? ", lengths" : "", band);
   float *row = ocft_alloc_floats(c->cols);
   for (size_t r = 0; r < c->rows; r++) {
     for (size_t k = 0; k < c->cols; k++)
@@ -266,6 +322,7 @@ static void run_case(ocft_env *env, const sm_case *c, const float *values) {
   if (ob != ib) clReleaseMemObject(ob);
   clReleaseMemObject(ib);
   free(in_bytes), free(x), free(want), free(tol), free(lse), free(before), free(after), free(row);
+  free(kept);
 }
 
 /* run_case on uniform inputs in [lo, hi). */
@@ -279,11 +336,13 @@ static void run_uniform(ocft_env *env, const sm_case *c, float lo, float hi) {
 
 /* A dense case of a shape with the given options. */
 static sm_case dense(const char *what, size_t rows, size_t cols, float scale, int log) {
-  sm_case c = {what, rows, cols, 0, cols, 0, cols, OCF_F32, OCF_F32, scale, log, NULL, 0, 0, 0, 0};
+  sm_case c = {what, rows, cols, 0, cols, 0, cols, OCF_F32, OCF_F32, scale,
+               log,  NULL, 0,    0, 0,    0, 0,    0,       0,       0};
   return c;
 }
 
-/* Ragged lengths for `rows` rows of `cols`: 0, cols, 1, then a mix. */
+/* Ragged lengths for `rows` rows of `cols`: 0, cols (or above: cols + 1, 2^32 - 1, which count as
+   cols), 1, then a mix. */
 static uint32_t *ragged_lengths(size_t rows, size_t cols, unsigned seed) {
   uint32_t *len = malloc((rows ? rows : 1) * sizeof *len);
   assert_non_null(len);
@@ -294,8 +353,8 @@ static uint32_t *ragged_lengths(size_t rows, size_t cols, unsigned seed) {
     case 0:
       len[r] = 0;
       break;
-    case 1:
-      len[r] = (uint32_t)cols;
+    case 1: /* rows 1, 6, 11, 16, ...: cols, above, cols + 1, cols, ... */
+      len[r] = r % 3 == 1 ? (uint32_t)cols : r % 3 == 0 ? 0xffffffffu : (uint32_t)cols + 1;
       break;
     case 2:
       len[r] = 1;
@@ -636,6 +695,189 @@ static void test_softmax_options_reference_variants(void **state) {
   free(len);
 }
 
+/* ---- the causal band ---- */
+
+/* Bands for a rows x cols case: one head from the top left (offset 0: row r keeps r + 1),
+   heads of a third of the rows at a query block that starts mid-row, one head aligned at the
+   bottom right (its last row keeps every column), and heads of 2 rows past cols (every row
+   whole). */
+enum { BANDS = 4 };
+static void apply_band(sm_case *c, int band) {
+  c->causal = 1;
+  c->period = c->rows, c->offset = 0;
+  if (band == 1) c->period = c->rows / 3 ? c->rows / 3 : 1, c->offset = c->cols / 2;
+  if (band == 2) c->offset = c->cols > c->rows ? c->cols - c->rows : 0;
+  if (band == 3) c->period = 2, c->offset = c->cols + 5;
+}
+
+/* Inputs of a case (uniform, or with the non-finite patterns), with NaN and +inf in the columns
+   past each row's kept length: read, they would poison the row. */
+static float *masked_values(const sm_case *c, int non_finite, unsigned seed) {
+  const size_t in_len = c->in_off + extent_of(c->rows, c->cols, c->in_ld);
+  float *values = ocft_alloc_floats(in_len);
+  ocft_fill_uniform(values, in_len, -6.0f, 6.0f, seed);
+  if (non_finite) fill_non_finite(values + c->in_off, c->rows, c->cols, c->in_ld);
+  uint32_t *kept = malloc((c->rows ? c->rows : 1) * sizeof *kept);
+  assert_non_null(kept);
+  ocf_ref_kept_lengths(c->rows, c->cols, c->lengths, c->causal, c->period, c->offset, kept);
+  for (size_t r = 0; r < c->rows; r++)
+    for (size_t k = kept[r]; k < c->cols; k++)
+      values[c->in_off + r * c->in_ld + k] = k % 2 ? NAN : INFINITY;
+  free(kept);
+  return values;
+}
+
+static void run_masked(ocft_env *env, const sm_case *c, int non_finite, unsigned seed) {
+  float *values = masked_values(c, non_finite, seed);
+  run_case(env, c, values);
+  free(values);
+}
+
+/* The causal band on the shapes of each kernel the default tunings pick: every band, softmax and
+   log-softmax, log-softmax with ragged lengths too (the smaller of the two counts), in place on
+   rows that start inside a vector, and with the non-finite patterns cut by the band. */
+static void test_softmax_options_causal(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t i = 0; i < shape_count(); i++) {
+    const size_t rows = kernel_shapes[i][0], cols = kernel_shapes[i][1];
+    uint32_t *len = ragged_lengths(rows, cols, 41 + (unsigned)cols);
+    for (int log = 0; log < 2; log++) {
+      for (int band = 0; band < BANDS; band++) {
+        sm_case c = dense(log ? "causal, log" : "causal", rows, cols, log ? 0.75f : 1.0f, log);
+        apply_band(&c, band);
+        run_masked(env, &c, 0, 50 + (unsigned)band);
+      }
+      sm_case c = dense("causal, lengths, log", rows, cols, 1.0f, log);
+      if (log) { /* (softmax with both: causal_dtypes) */
+        apply_band(&c, 1);
+        c.lengths = len;
+        run_masked(env, &c, 0, 60);
+      }
+      c.what = log ? "causal, log, in place, unaligned" : "causal, in place, unaligned";
+      c.lengths = NULL;
+      c.in_off = 2, c.in_ld = cols + 1, c.in_place = 1;
+      apply_band(&c, 2);
+      run_masked(env, &c, 0, 61);
+      c.what = "causal, non-finite";
+      c.in_off = 0, c.in_ld = cols, c.in_place = 0;
+      apply_band(&c, 1);
+      run_masked(env, &c, 1, 62);
+    }
+    free(len);
+  }
+}
+
+/* Every pair of storage types with the band (the pairs take the shapes and bands in turn),
+   softmax and log-softmax, some with lengths on rows that start inside a vector. */
+static void test_softmax_options_causal_dtypes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int pair = 0; pair < 9; pair++) {
+    const size_t *shape = kernel_shapes[(size_t)pair % shape_count()];
+    const size_t rows = shape[0], cols = shape[1];
+    uint32_t *len = ragged_lengths(rows, cols, 7 + (unsigned)pair);
+    sm_case c = dense("causal, dtypes", rows, cols, 1.0f, pair % 2);
+    c.in_dtype = (ocf_dtype)(pair / 3);
+    c.out_dtype = (ocf_dtype)(pair % 3);
+    apply_band(&c, pair % 3);
+    if (pair % 3 == 2) {
+      c.what = "causal, dtypes, unaligned, lengths";
+      c.in_off = c.out_off = 3;
+      c.in_ld = c.out_ld = cols + 1;
+      c.lengths = len;
+    }
+    run_masked(env, &c, 0, 70 + (unsigned)pair);
+    free(len);
+  }
+}
+
+/* The band in every kernel, forced as test_softmax_options_every_kernel does: heads of about
+   half the rows at offsets that cut rows inside and between slices and segments (coop and split
+   slices past the band hold only padding), a layout and an option set per shape. */
+static void test_softmax_options_every_kernel_causal(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t f = 0; f < OCF_ARRAY_LEN_T(forced); f++) {
+    /* (Two option sets, each a program of every kernel: PoCL and rusticl compile each for
+       seconds.) */
+    for (size_t s = 0; s < (ocft_small() ? 1 : 2); s++) {
+      const size_t rows = forced[f].shapes[s][0], cols = forced[f].shapes[s][1];
+      uint32_t *len = ragged_lengths(rows, cols, 29 + (unsigned)f);
+      sm_case c = dense(forced[f].name, rows, cols, 1.0f, 0);
+      apply_layout(&c, s == 0 ? 1 : 3);
+      c.causal = 1;
+      c.period = (rows + 1) / 2;
+      c.offset = s == 0 ? cols / 3 : cols / 4;
+      if (s == 0) c.in_dtype = OCF_F16, c.lengths = len;
+      if (s == 1) c.log = 1, c.in_dtype = c.out_dtype = OCF_BF16;
+      float *values = masked_values(&c, 0, 80 + (unsigned)s);
+      run_forced(env, &forced[f], &c, values);
+      free(values);
+      free(len);
+    }
+  }
+}
+
+/* The general and baseline variants with the band (and lengths, and 16-bit outputs). */
+static void test_softmax_options_causal_reference_variants(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const int variants[] = {OCF_VARIANT_GENERAL, OCF_VARIANT_BASELINE};
+  const size_t rows = 11, cols = ocft_small() ? 45 : 1001;
+  uint32_t *len = ragged_lengths(rows, cols, 31);
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(variants); v++)
+    for (int log = 0; log < 2; log++) {
+      sm_case c = dense(v ? "causal, baseline" : "causal, general", rows, cols, 1.0f, log);
+      apply_layout(&c, log ? 3 : 1);
+      apply_band(&c, log ? 1 : 2);
+      c.period = 4;
+      c.lengths = log ? len : NULL;
+      if (!log) c.out_dtype = v ? OCF_BF16 : OCF_F16;
+      c.variant = variants[v];
+      c.row_items = 64;
+      run_masked(env, &c, 0, 90 + (unsigned)(2 * v) + (unsigned)log);
+    }
+  free(len);
+}
+
+/* A wait list that holds an unset user event: the call returns at once (it reads nothing on the
+   host), its out event waits for the gate, and once the gate is set the result is right. Each
+   case runs ungated first, so that the gated call builds nothing. Lengths (which the call once
+   read on the host, waiting for the wait list), the band, both, a split plan, no rows. */
+static void test_softmax_options_user_event(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t i = 0; i < shape_count(); i++) {
+    const size_t rows = kernel_shapes[i][0], cols = kernel_shapes[i][1];
+    uint32_t *len = ragged_lengths(rows, cols, 13);
+    for (int mask = 0; mask < 3; mask++) {
+      sm_case c = dense("user event", rows, cols, 1.0f, mask == 2);
+      if (mask != 1) c.lengths = len;
+      if (mask != 0) apply_band(&c, 1);
+      float *values = masked_values(&c, 0, 100 + (unsigned)mask);
+      run_case(env, &c, values);
+      c.gated = 1;
+      run_case(env, &c, values);
+      free(values);
+    }
+    free(len);
+  }
+  /* No rows: a marker after the gate is the call's event. */
+  const uint32_t lengths[1] = {0};
+  cl_mem lb = bytes_buffer(env, sizeof lengths, lengths), b = ocft_buffer(env, 4, NULL);
+  ocf_softmax_options opt = OCF_SOFTMAX_OPTIONS_INIT;
+  opt.lengths = lb;
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(env->cl, &err), done = NULL;
+  assert_int_equal(err, CL_SUCCESS);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.num_wait_events = 1, launch.wait_events = &gate, launch.event = &done;
+  signal(SIGALRM, on_gate_alarm);
+  alarm(GATE_SECONDS);
+  ocft_assert_status(ocf_softmax_ex(env->ctx, 0, 4, b, 0, 4, b, 0, 4, &opt, &launch), OCF_SUCCESS);
+  alarm(0);
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  clReleaseEvent(done), clReleaseEvent(gate);
+  clReleaseMemObject(lb), clReleaseMemObject(b);
+}
+
 /* ---- the planner's choices for the built-in tunings (no device needed) ---- */
 
 /* Facts of an NVIDIA H200 (132 compute units, 48 KiB of local memory) or of PoCL on 2 cores. */
@@ -695,9 +937,9 @@ static void test_softmax_options_plans(void **state) {
     ocft_assert_status(ocf_tuning_resolve(rows, row_count, OCF_OP_SOFTMAX, e->dtype, &facts,
                                           e->gpu ? "NVIDIA H200" : "pthread-cpu", &t),
                        OCF_SUCCESS);
-    const ocf_softmax_call call = {e->rows, e->cols,  e->in_off,  e->cols, e->out_off,
-                                   e->cols, e->dtype, e->dtype,   0,       0,
-                                   0,       0,        e->in_place};
+    const ocf_softmax_call call = {e->rows, e->cols,  e->in_off,   e->cols, e->out_off,
+                                   e->cols, e->dtype, e->dtype,    0,       0,
+                                   0,       0,        e->in_place, 0};
     ocf_plan plan;
     ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &plan), OCF_SUCCESS);
     char described[512];
@@ -732,7 +974,7 @@ static void test_softmax_options_rejects_bad_values(void **state) {
     cl_mem out;
     ocf_status expected;
   } bad_case;
-  bad_case bad[16];
+  bad_case bad[24];
   size_t count = 0;
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(bad); i++) {
     ocf_softmax_options init = OCF_SOFTMAX_OPTIONS_INIT;
@@ -746,7 +988,6 @@ static void test_softmax_options_rejects_bad_values(void **state) {
   bad[count].what = "scale NaN", bad[count++].opt.scale = NAN;
   bad[count].what = "in dtype 3", bad[count++].opt.in_dtype = (ocf_dtype)3;
   bad[count].what = "out dtype -1", bad[count++].opt.out_dtype = (ocf_dtype)-1;
-  bad[count].what = "a length above cols", bad[count++].opt.lengths = bad_lb;
   bad[count].what = "lengths too short", bad[count].opt.lengths = lb;
   bad[count].opt.lengths_offset = 1, bad[count++].expected = OCF_ERR_BUFFER_TOO_SMALL;
   bad[count].what = "offset without lengths", bad[count].opt.lengths_offset = 2;
@@ -755,6 +996,17 @@ static void test_softmax_options_rejects_bad_values(void **state) {
   bad[count].out = ob, bad[count++].expected = OCF_ERR_ALIASING;
   bad[count].what = "options size 0", bad[count].opt.size = 0;
   bad[count++].expected = OCF_ERR_INVALID_STRUCT;
+  bad[count].what = "causal, period 0", bad[count++].opt.causal = 1;
+  bad[count].what = "causal, period 0, offset 3", bad[count].opt.causal = 1;
+  bad[count++].opt.causal_offset = 3;
+  bad[count].what = "causal, period + offset overflows", bad[count].opt.causal = 1;
+  bad[count].opt.causal_period = 2, bad[count++].opt.causal_offset = SIZE_MAX - 1;
+  bad[count].what = "causal, period SIZE_MAX, offset 1", bad[count].opt.causal = 1;
+  bad[count].opt.causal_period = SIZE_MAX, bad[count++].opt.causal_offset = 1;
+  bad[count].what = "a period without causal", bad[count++].opt.causal_period = 8;
+  bad[count].what = "an offset without causal", bad[count++].opt.causal_offset = 1;
+  bad[count].what = "causal and a bad scale", bad[count].opt.causal = 1;
+  bad[count].opt.causal_period = 8, bad[count++].opt.scale = -2.0f;
   for (size_t i = 0; i < count; i++) {
     ocf_status status = ocf_softmax_ex(ctx, 8, 8, ib, 0, 8, bad[i].out, 0, 8, &bad[i].opt, NULL);
     if (status != bad[i].expected) {
@@ -779,10 +1031,16 @@ static void test_softmax_options_rejects_bad_values(void **state) {
   ocft_read(env, ob, N, after);
   ocft_assert_unchanged("softmax_ex after refused calls", after, before, N);
 
-  /* The same values are accepted once right: all lengths at most cols, in range. */
+  /* The same values are accepted once right: lengths in range (one above cols counts as cols,
+     checked by the kernels: the call never reads them), a band that just fits a size_t. */
   ocf_softmax_options fine = OCF_SOFTMAX_OPTIONS_INIT;
   fine.lengths = lb;
   ocft_assert_status(ocf_softmax_ex(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &fine, NULL), OCF_SUCCESS);
+  fine.lengths = bad_lb;
+  ocft_assert_status(ocf_softmax_ex(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &fine, NULL), OCF_SUCCESS);
+  fine.causal = 1, fine.causal_period = 3, fine.causal_offset = SIZE_MAX - 3;
+  ocft_assert_status(ocf_softmax_ex(ctx, 8, 8, ib, 0, 8, ob, 0, 8, &fine, NULL), OCF_SUCCESS);
+  assert_int_equal(clFinish(env->queue), CL_SUCCESS);
   clReleaseMemObject(lb);
   clReleaseMemObject(bad_lb);
   clReleaseMemObject(ib);
@@ -790,7 +1048,8 @@ static void test_softmax_options_rejects_bad_values(void **state) {
 }
 
 /* NULL options are the defaults (bit for bit ocf_softmax); a struct from a newer caller (larger
-   size) is read as far as this library knows it; no rows is no work, with lengths too. */
+   size) is read as far as this library knows it, one from an older caller (smaller) as far as it
+   goes; no rows is no work, with lengths too. */
 static void test_softmax_options_defaults_and_sizes(void **state) {
   ocft_env *env = ocft_get_env(state);
   enum { ROWS = 6, COLS = 77, N = ROWS * COLS };
@@ -818,6 +1077,15 @@ static void test_softmax_options_defaults_and_sizes(void **state) {
                      OCF_SUCCESS);
   ocft_read(env, ob, N, b);
   ocft_assert_unchanged("softmax_ex with NULL options", b, a, N);
+  /* A caller built against the first header (no causal band): what follows lengths_offset in
+     its struct is not read, here a band that would keep one column a row. */
+  ocf_softmax_options older = init;
+  older.size = offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t);
+  older.causal = 1, older.causal_period = 1, older.causal_offset = 0;
+  ocft_assert_status(ocf_softmax_ex(env->ctx, ROWS, COLS, ib, 0, COLS, ob, 0, COLS, &older, NULL),
+                     OCF_SUCCESS);
+  ocft_read(env, ob, N, b);
+  ocft_assert_unchanged("softmax_ex with the first options struct", b, a, N);
 
   const uint32_t lengths[1] = {0};
   cl_mem lb = bytes_buffer(env, sizeof lengths, lengths);
@@ -843,6 +1111,11 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_non_finite),
       cmocka_unit_test(test_softmax_options_every_kernel),
       cmocka_unit_test(test_softmax_options_reference_variants),
+      cmocka_unit_test(test_softmax_options_causal),
+      cmocka_unit_test(test_softmax_options_causal_dtypes),
+      cmocka_unit_test(test_softmax_options_every_kernel_causal),
+      cmocka_unit_test(test_softmax_options_causal_reference_variants),
+      cmocka_unit_test(test_softmax_options_user_event),
       cmocka_unit_test(test_softmax_options_plans),
       cmocka_unit_test(test_softmax_options_rejects_bad_values),
       cmocka_unit_test(test_softmax_options_defaults_and_sizes),

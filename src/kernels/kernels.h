@@ -103,6 +103,8 @@ typedef struct ocf_softmax_frame {
   cl_float scale;            /* softmax(scale * x) */
   cl_mem lengths;            /* per-row valid lengths (cl_uint), NULL: every row has cols */
   cl_ulong lengths_off;      /* in cl_uint elements */
+  cl_ulong causal_period;    /* CAUSAL: row r keeps r % causal_period + causal_offset + 1 cols */
+  cl_ulong causal_offset;    /*   (at most); both read only with CAUSAL, period then >= 1 */
   cl_ulong parts, part_vecs; /* split and coop kernels: slices per row, vectors per slice */
   cl_mem scratch; /* split, coop and baseline kernels: per-row statistics (baseline: and exp) */
 } ocf_softmax_frame;

@@ -10,20 +10,23 @@
   OCF_ARG(F, out, OCF_ARG_BUFFER), OCF_ARG(F, out_off, OCF_ARG_ULONG), \
       OCF_ARG(F, out_ld, OCF_ARG_ULONG)
 #define SCALE OCF_ARG(F, scale, OCF_ARG_FLOAT)
-#define LENGTHS OCF_ARG(F, lengths, OCF_ARG_BUFFER), OCF_ARG(F, lengths_off, OCF_ARG_ULONG)
+/* The mask (lengths and the causal band): cl/softmax.cl's MASK_PARAMS. */
+#define MASK                                                                   \
+  OCF_ARG(F, lengths, OCF_ARG_BUFFER), OCF_ARG(F, lengths_off, OCF_ARG_ULONG), \
+      OCF_ARG(F, causal_period, OCF_ARG_ULONG), OCF_ARG(F, causal_offset, OCF_ARG_ULONG)
 #define PARTS OCF_ARG(F, parts, OCF_ARG_ULONG), OCF_ARG(F, part_vecs, OCF_ARG_ULONG)
 #define SCRATCH OCF_ARG(F, scratch, OCF_ARG_BUFFER)
 
-static const ocf_arg_desc fused_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS};
-static const ocf_arg_desc coop_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, PARTS, SCRATCH};
-static const ocf_arg_desc split_stats_args[] = {ROWS_COLS, IN, SCALE, LENGTHS, PARTS, SCRATCH};
-static const ocf_arg_desc split_write_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, PARTS, SCRATCH};
-static const ocf_arg_desc base_max_args[] = {ROWS_COLS, IN, LENGTHS, SCRATCH};
-static const ocf_arg_desc base_exp_sum_args[] = {ROWS_COLS, IN, SCALE, LENGTHS, SCRATCH};
-static const ocf_arg_desc base_divide_args[] = {ROWS_COLS, IN, OUT, SCALE, LENGTHS, SCRATCH};
+static const ocf_arg_desc fused_args[] = {ROWS_COLS, IN, OUT, SCALE, MASK};
+static const ocf_arg_desc coop_args[] = {ROWS_COLS, IN, OUT, SCALE, MASK, PARTS, SCRATCH};
+static const ocf_arg_desc split_stats_args[] = {ROWS_COLS, IN, SCALE, MASK, PARTS, SCRATCH};
+static const ocf_arg_desc split_write_args[] = {ROWS_COLS, IN, OUT, SCALE, MASK, PARTS, SCRATCH};
+static const ocf_arg_desc base_max_args[] = {ROWS_COLS, IN, MASK, SCRATCH};
+static const ocf_arg_desc base_exp_sum_args[] = {ROWS_COLS, IN, SCALE, MASK, SCRATCH};
+static const ocf_arg_desc base_divide_args[] = {ROWS_COLS, IN, OUT, SCALE, MASK, SCRATCH};
 
 /* Each kernel lists the -D values its code reads; every plan sets all of them. */
-#define OPTION_DEFINES "IN_DTYPE", "OUT_DTYPE", "LOG", "HAS_LENGTHS"
+#define OPTION_DEFINES "IN_DTYPE", "OUT_DTYPE", "LOG", "HAS_LENGTHS", "CAUSAL"
 static const char *const rows_defines[] = {"WG",       "VW",           "ITEMS", "SEG",
                                            "PREFETCH", OPTION_DEFINES, NULL};
 static const char *const resident_defines[] = {"WG",     "VW",           "ITEMS", "LOCAL_ITEMS",

@@ -24,26 +24,21 @@ static ocf_status check_options(const ocf_softmax_options *opt) {
                     "ocf_softmax: lengths_offset is %zu but lengths is NULL (NULL means every row "
                     "has all columns, and takes offset 0)",
                     opt->lengths_offset);
+  if (!opt->causal && (opt->causal_period != 0 || opt->causal_offset != 0))
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "ocf_softmax: causal_period %zu and causal_offset %zu given but causal is 0 "
+                    "(set causal to use the band)",
+                    opt->causal_period, opt->causal_offset);
+  if (opt->causal && opt->causal_period == 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "ocf_softmax: causal with causal_period 0 (rows per head: at least 1; rows "
+                    "for one head)");
+  /* The longest band, causal_period - 1 + causal_offset + 1, is computed on the device. */
+  if (opt->causal && opt->causal_offset > SIZE_MAX - opt->causal_period)
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "ocf_softmax: causal_period %zu + causal_offset %zu overflows a size_t",
+                    opt->causal_period, opt->causal_offset);
   return OCF_SUCCESS;
-}
-
-/* Reads the rows' lengths (after the launch's wait events) and refuses one above cols. */
-static ocf_status check_lengths(cl_command_queue queue, const ocf_launch *settings,
-                                const ocf_softmax_options *opt, size_t rows, size_t cols) {
-  if (!opt->lengths || rows == 0) return OCF_SUCCESS;
-  cl_uint *lengths = malloc(rows * sizeof *lengths);
-  if (!lengths) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "ocf_softmax: %zu row lengths", rows);
-  cl_int err = clEnqueueReadBuffer(queue, opt->lengths, CL_TRUE,
-                                   opt->lengths_offset * sizeof *lengths, rows * sizeof *lengths,
-                                   lengths, settings->num_wait_events, settings->wait_events, NULL);
-  ocf_status status = OCF_SUCCESS;
-  if (err != CL_SUCCESS) status = ocf_fail_cl(err, "ocf_softmax: reading lengths");
-  for (size_t r = 0; r < rows && status == OCF_SUCCESS; r++)
-    if (lengths[r] > cols)
-      status = ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_softmax: lengths[%zu] is %u, above cols %zu", r,
-                        (unsigned)lengths[r], cols);
-  free(lengths);
-  return status;
 }
 
 ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
@@ -98,7 +93,6 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
       return status;
     if (lengths_overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
   }
-  if ((status = check_lengths(queue, &settings, &opt, rows, cols)) != OCF_SUCCESS) return status;
 
   const ocf_softmax_call call = {rows,
                                  cols,
@@ -112,10 +106,26 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                  settings.workgroup_size,
                                  opt.log != 0,
                                  opt.lengths != NULL,
-                                 in_place};
-  ocf_softmax_frame frame = {
-      rows,   cols,      in,          in_offset,          in_ld, out, out_offset,
-      out_ld, opt.scale, opt.lengths, opt.lengths_offset, 1,     0,   NULL};
+                                 in_place,
+                                 opt.causal != 0};
+  /* The lengths and the band are read on the device only (row_length() in cl/softmax.cl, which
+     also takes a length above cols as cols): the call never waits for its wait list. */
+  ocf_softmax_frame frame = {rows,
+                             cols,
+                             in,
+                             in_offset,
+                             in_ld,
+                             out,
+                             out_offset,
+                             out_ld,
+                             opt.scale,
+                             opt.lengths,
+                             opt.lengths_offset,
+                             opt.causal ? opt.causal_period : 1,
+                             opt.causal ? opt.causal_offset : 0,
+                             1,
+                             0,
+                             NULL};
   const ocf_shape shape = {{rows, cols, 0}};
   ocf_tuning_values tuning;
   ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, opt.in_dtype, &shape, &tuning);

@@ -98,6 +98,7 @@ typedef struct ocf_softmax_call {
   int log;         /* log-softmax */
   int has_lengths; /* per-row valid lengths are given */
   int in_place;    /* out is in (same buffer, offset and stride) */
+  int causal;      /* the causal band (its period and offset are kernel arguments) */
 } ocf_softmax_call;
 
 /* A row-major product (a column-major call arrives with its operands already swapped). Members

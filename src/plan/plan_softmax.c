@@ -299,6 +299,7 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_softma
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "LOG", c->log ? 1 : 0);
   ocf_plan_define(plan, "HAS_LENGTHS", c->has_lengths ? 1 : 0);
+  ocf_plan_define(plan, "CAUSAL", c->causal ? 1 : 0);
   if (k.kernels[0] == OCF_KERNEL_SOFTMAX_ROWS) {
     /* A 2-D workgroup: lanes of a row along dimension 0, its rows along dimension 1. */
     const size_t global[2] = {k.seg, k.groups * (k.wg / k.seg)}, local[2] = {k.seg, k.wg / k.seg};

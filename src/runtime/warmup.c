@@ -128,7 +128,7 @@ static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) 
     ocf_softmax_frame *f = storage;
     memset(f, 0, sizeof *f);
     f->in = f->out = f->scratch = f->lengths = dummy;
-    f->in_ld = f->out_ld = f->parts = 1;
+    f->in_ld = f->out_ld = f->parts = f->causal_period = 1;
     return f;
   }
   case OCF_PROGRAM_MATMUL: {
