@@ -16,6 +16,8 @@ packages=(
   oclgrind         # kernel checks: out-of-bounds, uninitialized reads, data races
   gnuplot-nox      # `oclfuse bench --plot`
   clang libclang-rt-dev  # scripts/test.sh's short fuzzing run (libFuzzer)
+  python3-numpy python3-pytest python3-pyopencl  # the Python package's tests (ctest -L python)
+  python3-pip      # its `pip install` test (python3-setuptools comes with it)
 )
 
 missing=()
