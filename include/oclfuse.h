@@ -167,9 +167,11 @@ OCF_API const char *ocf_dtype_name(ocf_dtype dtype);
 /**
  * fp32 -> IEEE binary16 (cl_half bits), as vstore_half_rte: rounded to nearest, ties to even;
  * a magnitude that rounds past 65504 (from 65520 up) and an infinity give an infinity of its
- * sign; a NaN gives the quiet NaN 0x7e00 with its sign (the payload is dropped). Below fp16's
- * normal range (2^-14) results are fp16 subnormals, multiples of 2^-24 rounded to nearest even
- * (gradual underflow, no flush to zero): magnitudes up to 2^-25 give a zero of their sign.
+ * sign; a NaN gives the quiet NaN 0x7e00 with its sign (the payload is dropped: OpenCL leaves
+ * a NaN's fp16 payload to the device, and devices differ, PoCL storing 0x7fff, so only NaN-ness
+ * and sign are common to all). Below fp16's normal range (2^-14) results are fp16 subnormals,
+ * multiples of 2^-24 rounded to nearest even (gradual underflow, no flush to zero): magnitudes
+ * up to 2^-25 give a zero of their sign. Every non-NaN input gives the device's bits.
  */
 OCF_API ocf_status ocf_float_to_half(size_t n, const float *in, cl_half *out);
 /** IEEE binary16 -> fp32, exact for every one of the 65536 patterns (as vload_half): subnormals
