@@ -867,6 +867,9 @@ static void test_host_ex_refusals(void **state) {
   bad = good, bad.lengths_offset = 2;
   SM("softmax: lengths_offset without lengths", OCF_ERR_NULL_ARGUMENT, ctx, 4, 8, data, 8, out, 8,
      NULL, &bad);
+  bad = good, bad.lengths_offset = SIZE_MAX - 1;
+  SM("softmax: lengths_offset overflows", OCF_ERR_SIZE_OVERFLOW, ctx, 4, 8, data, 8, out, 8,
+     lengths, &bad);
   SM("softmax: in overlaps out partly", OCF_ERR_ALIASING, ctx, 4, 8, out + 3, 8, out, 8, NULL,
      &good);
   SM("softmax: in place with another stride", OCF_ERR_ALIASING, ctx, 4, 8, out, 8, out, 9, NULL,
@@ -937,6 +940,9 @@ static void test_host_ex_refusals(void **state) {
   mbad = mgood, mbad.bias_axis = OCF_BIAS_N, mbad.bias_offset = SIZE_MAX - 1;
   MM("matmul: bias offset overflows", OCF_ERR_SIZE_OVERFLOW, ctx, NT, NT, 4, 4, 4, a, 4, b, 4, out,
      4, bias, &mbad);
+  mbad = mgood, mbad.bias_axis = OCF_BIAS_N;
+  MM("matmul: a bias of SIZE_MAX / 2 values", OCF_ERR_SIZE_OVERFLOW, ctx, NT, NT, 0, SIZE_MAX / 2,
+     0, a, 1, b, SIZE_MAX / 2, out, SIZE_MAX / 2, bias, &mbad);
 #undef MM
   clReleaseMemObject(some_buffer);
   free(before);

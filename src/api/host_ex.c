@@ -91,7 +91,8 @@ ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const
     return ocf_fail(OCF_ERR_NULL_ARGUMENT,
                     "ocf_softmax_host_ex: lengths_offset is %zu but lengths is NULL",
                     opt.lengths_offset);
-  if (lengths && rows > SIZE_MAX / sizeof(cl_uint) - opt.lengths_offset)
+  if (lengths && (opt.lengths_offset > SIZE_MAX / sizeof(cl_uint) ||
+                  rows > SIZE_MAX / sizeof(cl_uint) - opt.lengths_offset))
     return ocf_fail(OCF_ERR_SIZE_OVERFLOW,
                     "ocf_softmax_host_ex: lengths_offset %zu + %zu rows overflows",
                     opt.lengths_offset, rows);
@@ -244,7 +245,8 @@ ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     return status;
   if (opt.bias_axis != OCF_BIAS_NONE) {
     const size_t length = opt.bias_axis == OCF_BIAS_N ? n : m;
-    if (opt.bias_offset > SIZE_MAX / BIAS.element_size - length)
+    if (length > SIZE_MAX / BIAS.element_size ||
+        opt.bias_offset > SIZE_MAX / BIAS.element_size - length)
       return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "ocf_matmul_host_ex: bias_offset %zu overflows",
                       opt.bias_offset);
     BIAS.span = opt.bias_offset + length;
