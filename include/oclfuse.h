@@ -160,6 +160,44 @@ OCF_API size_t ocf_dtype_size(ocf_dtype dtype);
 /** Returns "f32", "f16" or "bf16"; "?" for a value out of range. A static string, never NULL. */
 OCF_API const char *ocf_dtype_name(ocf_dtype dtype);
 
+/*
+ * Host conversions between fp32 and the 16-bit storage types, bit for bit the conversions the
+ * kernels make (cl/common.cl), so that a caller can prepare 16-bit inputs and read 16-bit outputs
+ * on the host. Each converts n elements of `in` into `out`, elements counted, not bytes; the
+ * arrays are the caller's and not kept. `out` must not overlap `in` except at the same address
+ * (in place: the 16-bit results packed into the front of the fp32 array, or widened over it),
+ * else OCF_ERR_ALIASING; a NULL array with n > 0 is OCF_ERR_NULL_ARGUMENT; n = 0 does nothing.
+ * No context and no OpenCL call: thread-safe, and they work with no device at all.
+ */
+
+/**
+ * fp32 -> IEEE binary16 (cl_half bits), as vstore_half_rte: rounded to nearest, ties to even;
+ * a magnitude that rounds past 65504 (from 65520 up) and an infinity give an infinity of its
+ * sign; a NaN gives the quiet NaN 0x7e00 with its sign (the payload is dropped: OpenCL leaves
+ * a NaN's fp16 payload to the device, and devices differ, PoCL storing 0x7fff, so only NaN-ness
+ * and sign are common to all). Below fp16's normal range (2^-14) results are fp16 subnormals,
+ * multiples of 2^-24 rounded to nearest even (gradual underflow, no flush to zero): magnitudes
+ * up to 2^-25 give a zero of their sign. Every non-NaN input gives the device's bits.
+ */
+OCF_API ocf_status ocf_float_to_half(size_t n, const float *in, cl_half *out);
+/** IEEE binary16 -> fp32, exact for every one of the 65536 patterns (as vload_half): subnormals
+    become normal floats, infinities stay infinite, a NaN keeps its sign and payload (shifted to
+    the top of the fp32 mantissa; a signalling NaN stays signalling). See ocf_float_to_half for
+    n, the arrays and the statuses. */
+OCF_API ocf_status ocf_half_to_float(size_t n, const cl_half *in, float *out);
+/**
+ * fp32 -> bfloat16 (the top 16 bits of an fp32, as cl_ushort), as the kernels store OCF_BF16:
+ * rounded to nearest, ties to even, a carry running into the exponent up to an infinity
+ * (magnitudes from 0x7f7f8000, 2^128 (1 - 2^-9), up); a NaN stays a NaN of its sign with the
+ * top of its payload, made quiet (bit 0x0040 set). fp32 subnormals round like any other value to
+ * bf16 subnormals (no flush to zero). See ocf_float_to_half for n, the arrays and the statuses.
+ */
+OCF_API ocf_status ocf_float_to_bfloat16(size_t n, const float *in, cl_ushort *out);
+/** bfloat16 -> fp32: exact (the bits become the top half of the float, the low half 0), for every
+    pattern, NaNs and subnormals included. See ocf_float_to_half for n, the arrays and the
+    statuses. */
+OCF_API ocf_status ocf_bfloat16_to_float(size_t n, const cl_ushort *in, float *out);
+
 /* ---- Devices ------------------------------------------------------------------------------ */
 
 /** One OpenCL device as the library sees it. Strings are truncated to fit, always terminated.
@@ -477,6 +515,26 @@ OCF_API ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl
 OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const float *in,
                                     size_t in_ld, float *out, size_t out_ld);
 
+/**
+ * Host-array form of ocf_softmax_ex: every option of `options` (NULL: OCF_SOFTMAX_OPTIONS_INIT)
+ * means what it means there, with host arrays in place of the buffers. `in` holds rows x cols
+ * elements of options->in_dtype with row stride in_ld, `out` the same of options->out_dtype with
+ * out_ld (fp32 as float, fp16 as cl_half bits, bf16 as cl_ushort bits: see ocf_float_to_half and
+ * friends); strides and offsets in elements. The valid lengths come as the host array `lengths`
+ * (cl_uint, read at lengths[options->lengths_offset + r] for each row r; NULL: full rows), and
+ * options->lengths, a cl_mem, must be NULL (OCF_ERR_INVALID_VALUE otherwise). out and in follow
+ * ocf_softmax's rule: in place (same address and stride; same element size) or no element
+ * shared, interleaved rows allowed; elements between out's rows keep their values.
+ * Synchronous: copies the spans of in, out (when it has gaps) and the lengths to temporary
+ * device buffers, runs ocf_softmax_ex on the context's queue and copies out's span back once
+ * that call's event has completed (right on an out-of-order queue too). Every bad argument
+ * (those of ocf_softmax_ex, NULL arrays, a length above cols) is refused before anything is
+ * enqueued, out untouched. Thread-safe like every call on a context; the arrays are not kept.
+ */
+OCF_API ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const void *in,
+                                       size_t in_ld, void *out, size_t out_ld,
+                                       const cl_uint *lengths, const ocf_softmax_options *options);
+
 /* ---- matmul (GEMM) ------------------------------------------------------------------------ */
 
 /** Whether matmul reads an operand as stored (op(X) = X) or transposed (op(X) = X^T). */
@@ -587,6 +645,30 @@ OCF_API ocf_status ocf_matmul_host(ocf_context *ctx, ocf_transpose trans_a, ocf_
                                    size_t m, size_t n, size_t k, float alpha, const float *a,
                                    size_t lda, const float *b, size_t ldb, float beta, float *c,
                                    size_t ldc);
+
+/**
+ * Host-array form of ocf_matmul_ex: every option of `options` (NULL: OCF_MATMUL_OPTIONS_INIT:
+ * data types, precision, layout, strided batch, epilogue) means what it means there, with host
+ * arrays in place of the buffers and each operand starting at its array's first element. A, B
+ * and C hold elements of a_dtype, b_dtype and c_dtype (fp32 as float, fp16 as cl_half bits,
+ * bf16 as cl_ushort bits: see ocf_float_to_half and friends); a batch's matrices lie stride_a
+ * (stride_b, stride_c) elements apart in one array. The bias comes as the host array `bias`, of
+ * bias_dtype, read at bias[options->bias_offset + j] (or + i, by bias_axis); options->bias, a
+ * cl_mem, must be NULL (OCF_ERR_INVALID_VALUE otherwise); a bias_axis without `bias` is
+ * OCF_ERR_NULL_ARGUMENT, a `bias` without an axis OCF_ERR_INVALID_VALUE. C's span (the batch's
+ * first to last element) must not overlap A's, B's or the bias's (OCF_ERR_ALIASING).
+ * Synchronous: copies the spans of A, B, C and the bias to temporary device buffers, runs
+ * ocf_matmul_ex on the context's queue and copies C's span back once that call's event has
+ * completed (right on an out-of-order queue too); elements between C's rows and matrices keep
+ * their values (they go to the device and come back unchanged). Every bad argument is refused
+ * before anything is enqueued, c untouched. Thread-safe like every call on a context; the arrays
+ * are not kept.
+ */
+OCF_API ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a,
+                                      ocf_transpose trans_b, size_t m, size_t n, size_t k,
+                                      float alpha, const void *a, size_t lda, const void *b,
+                                      size_t ldb, float beta, void *c, size_t ldc, const void *bias,
+                                      const ocf_matmul_options *options);
 
 /* ---- For tests and benchmarks (not a stable API) ------------------------------------------ */
 

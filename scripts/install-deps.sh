@@ -17,6 +17,8 @@ packages=(
   valgrind         # the host code's checks (ctest -L valgrind)
   gnuplot-nox      # `oclfuse bench --plot`
   clang libclang-rt-dev  # scripts/test.sh's short fuzzing run (libFuzzer)
+  python3-numpy python3-pytest python3-pyopencl  # the Python package's tests (ctest -L python)
+  python3-pip      # its `pip install` test (python3-setuptools comes with it)
 )
 
 missing=()

@@ -9,6 +9,8 @@
 #   - every OpenCL call of a short program failed in turn (faults; one of the four sweeps,
 #     label faults-extra, is left out and the warm one sampled at every other call, for time),
 #     8 threads on one context (threads);
+#   - the Python package: its pytest suites and its offline `pip install` (python), as a stage
+#     of its own;
 # then builds again with AddressSanitizer and UBSan (the plain suites and the cold
 # CL_OUT_OF_RESOURCES fault sweep),
 # with ThreadSanitizer (the threads suite), and with clang's libFuzzer for a short fuzzing run of
@@ -72,7 +74,13 @@ if [[ "$(ctest --test-dir "$build" -N -L valgrind)" != *"Total Tests: "[1-9]* ]]
   echo "no valgrind tests: is valgrind installed?" >&2
   exit 1
 fi
-OCFT_FAULTS_STRIDE=2 ctest --test-dir "$build" --output-on-failure -j"$jobs" -LE faults-extra
+OCFT_FAULTS_STRIDE=2 ctest --test-dir "$build" --output-on-failure -j"$jobs" -LE 'faults-extra|python'
+
+# The Python package on the same build (about 10 s once the suites above have filled PoCL's
+# kernel cache). No python test at all (no Python with numpy and pytest) fails, and so does
+# pytest collecting none (its exit 5).
+step "Python package: pytest and pip install"
+ctest --test-dir "$build" --output-on-failure --no-tests=error -L python
 
 # The sanitizers check liboclfuse's own host code, with PoCL as the device. The ICD loader loads
 # PoCL alone there: Clover (packaged with rusticl) loads a gallium driver, leaks 128 bytes in it

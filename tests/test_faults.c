@@ -320,6 +320,13 @@ static const char *judge_softmax_host(program *p, ocf_status status) {
   return NULL;
 }
 
+/* The same call through ocf_softmax_host_ex (default options): its own buffers, event and
+   read-back. */
+static ocf_status call_softmax_host_ex(program *p) {
+  return ocf_softmax_host_ex(p->ctx, SMH_ROWS, SMH_COLS, p->a, SMH_IN_LD, p->got, SMH_OUT_LD, NULL,
+                             NULL);
+}
+
 /* matmul, device form, on the aligned fast path. */
 static void prepare_matmul(program *p) {
   prepare_device(p, 17);
@@ -375,6 +382,12 @@ static const char *judge_matmul_host(program *p, ocf_status status) {
   return problem;
 }
 
+/* The same call through ocf_matmul_host_ex (default options, no bias). */
+static ocf_status call_matmul_host_ex(program *p) {
+  return ocf_matmul_host_ex(p->ctx, OCF_NO_TRANS, OCF_NO_TRANS, MMH_M, MMH_N, MMH_K, 2.0f, p->a,
+                            MMH_K, p->b, MMH_N, 0.5f, p->got, MMH_LDC, NULL, NULL);
+}
+
 /* A context over the library context's own OpenCL objects (retained), an add on it, and its
    release: the retains of ocf_context_wrap and the release of a wrapped context. */
 static void prepare_wrap(program *p) {
@@ -421,8 +434,10 @@ static const step steps[] = {
      judge_softmax_baseline},
     {"softmax_split", 1, prepare_softmax_split, call_softmax_split, judge_softmax_split},
     {"softmax_host", 0, prepare_softmax_host, call_softmax_host, judge_softmax_host},
+    {"softmax_host_ex", 0, prepare_softmax_host, call_softmax_host_ex, judge_softmax_host},
     {"matmul", 1, prepare_matmul, call_matmul, judge_matmul},
     {"matmul_host", 0, prepare_matmul_host, call_matmul_host, judge_matmul_host},
+    {"matmul_host_ex", 0, prepare_matmul_host, call_matmul_host_ex, judge_matmul_host},
     {"context_wrap+add", 0, prepare_wrap, call_wrap, judge_wrap},
     {"context_release", 1, prepare_nothing, call_release, judge_release},
 };

@@ -1,0 +1,610 @@
+"""The Python face of liboclfuse: a Context, the ops on numpy arrays (through the library's
+synchronous host forms) and on OpenCL buffers (the asynchronous device forms, zero-copy, with
+pyopencl's objects or raw handles passed through)."""
+import ctypes
+
+import numpy as np
+
+from . import _lib
+from ._errors import check
+
+try:  # bfloat16 arrays, when the caller has ml_dtypes; uint16 bit patterns otherwise
+    import ml_dtypes as _ml_dtypes
+
+    BFLOAT16 = np.dtype(_ml_dtypes.bfloat16)
+except ImportError:  # pragma: no cover - depends on the machine
+    BFLOAT16 = None
+
+try:
+    import pyopencl as _cl
+except ImportError:  # pragma: no cover - depends on the machine
+    _cl = None
+
+F32, F16, BF16 = 0, 1, 2
+_DTYPE_NAMES = {
+    "f32": F32, "float32": F32, "float": F32,
+    "f16": F16, "float16": F16, "half": F16,
+    "bf16": BF16, "bfloat16": BF16,
+}
+_PRECISIONS = {"fp32": 0, "tf32": 1, "3xtf32": 2}
+_ACTIVATIONS = {None: 0, "none": 0, "relu": 1, "gelu": 2, "gelu_erf": 2, "gelu_tanh": 3,
+                "silu": 4}
+_LAYOUTS = {"row": 0, "row_major": 0, "col": 1, "col_major": 1, "column_major": 1}
+_BIAS_AXES = {None: 0, "none": 0, "n": 1, "m": 2}
+
+
+def dtype_code(dtype):
+    """The ocf_dtype of `dtype`: "f32"/"f16"/"bf16" (or "float32", "float16", "bfloat16"),
+    numpy's float32 and float16, ml_dtypes' bfloat16, or uint16 (bfloat16 bit patterns)."""
+    if isinstance(dtype, str) and dtype.lower() in _DTYPE_NAMES:
+        return _DTYPE_NAMES[dtype.lower()]
+    if isinstance(dtype, int) and dtype in (F32, F16, BF16):
+        return dtype
+    dtype = np.dtype(dtype)
+    if dtype == np.float32:
+        return F32
+    if dtype == np.float16:
+        return F16
+    if dtype == np.uint16 or (BFLOAT16 is not None and dtype == BFLOAT16):
+        return BF16
+    raise TypeError("oclfuse: %s is not a storage type of the library (float32, float16, "
+                    "bfloat16 as ml_dtypes.bfloat16 or uint16 bits)" % dtype)
+
+
+def numpy_dtype(code):
+    """The numpy dtype results of ocf_dtype `code` come in: float32, float16, and bfloat16 as
+    ml_dtypes.bfloat16 where it is installed, else uint16 bit patterns."""
+    return {F32: np.dtype(np.float32), F16: np.dtype(np.float16),
+            BF16: BFLOAT16 if BFLOAT16 is not None else np.dtype(np.uint16)}[dtype_code(code)]
+
+
+def _choice(table, value, what):
+    key = value.lower() if isinstance(value, str) else value
+    if key not in table:
+        raise ValueError("oclfuse: %s must be one of %s, not %r"
+                         % (what, ", ".join(sorted(str(k) for k in table if k is not None)),
+                            value))
+    return table[key]
+
+
+def version():
+    """The linked library's version, "MAJOR.MINOR.PATCH"."""
+    return _lib.ocf_version_string().decode()
+
+
+def last_plan():
+    """What the calling thread's last successful op call enqueued (kernels, workgroup sizes,
+    compile-time parameters); "" when it enqueued nothing."""
+    return (_lib.ocf_last_plan() or b"").decode("utf-8", "replace")
+
+
+def _info_dict(info):
+    text = lambda raw: raw.decode("utf-8", "replace")  # noqa: E731
+    return {
+        "platform_index": info.platform_index, "device_index": info.device_index,
+        "platform": info.platform, "device": info.device, "type": info.type,
+        "platform_name": text(info.platform_name), "device_name": text(info.device_name),
+        "vendor": text(info.vendor), "driver_version": text(info.driver_version),
+        "device_version": text(info.device_version), "compute_units": info.compute_units,
+        "max_clock_mhz": info.max_clock_mhz, "global_mem_bytes": info.global_mem_bytes,
+        "local_mem_bytes": info.local_mem_bytes, "max_workgroup_size": info.max_workgroup_size,
+        "max_alloc_bytes": info.max_alloc_bytes,
+    }
+
+
+def devices():
+    """Every OpenCL device of every platform, as dicts (names, limits, indices for a spec
+    "P:D")."""
+    count = ctypes.c_size_t(0)
+    check(_lib.ocf_devices_list(None, 0, ctypes.byref(count)))
+    infos = (_lib.DeviceInfo * max(count.value, 1))()
+    for info in infos:
+        info.size = ctypes.sizeof(_lib.DeviceInfo)
+    check(_lib.ocf_devices_list(infos, count.value, ctypes.byref(count)))
+    return [_info_dict(info) for info in infos[:count.value]]
+
+
+# ---- the 16-bit conversions ----
+
+def _convert(function, array, in_dtype, out_dtype):
+    source = np.ascontiguousarray(array, dtype=in_dtype)
+    result = np.empty(source.shape, dtype=out_dtype)
+    check(function(source.size, source.ctypes.data, result.ctypes.data))
+    return result
+
+
+def float_to_half(array):
+    """fp32 -> IEEE binary16 as the kernels round (ocf_float_to_half): round to nearest even,
+    overflow to inf, NaN to a quiet NaN. Returns a float16 array of the same shape."""
+    bits = _convert(_lib.ocf_float_to_half, array, np.float32, np.uint16)
+    return bits.view(np.float16)
+
+
+def half_to_float(array):
+    """IEEE binary16 (float16, or uint16 bit patterns) -> float32, exact (ocf_half_to_float)."""
+    source = np.asarray(array)
+    if source.dtype == np.float16:
+        source = source.view(np.uint16)
+    return _convert(_lib.ocf_half_to_float, source, np.uint16, np.float32)
+
+
+def float_to_bfloat16(array):
+    """fp32 -> bfloat16 as the kernels round (ocf_float_to_bfloat16): round to nearest even, a
+    NaN kept a quiet NaN. Returns ml_dtypes.bfloat16 where installed, else uint16 bits."""
+    bits = _convert(_lib.ocf_float_to_bfloat16, array, np.float32, np.uint16)
+    return bits.view(BFLOAT16) if BFLOAT16 is not None else bits
+
+
+def bfloat16_to_float(array):
+    """bfloat16 (ml_dtypes.bfloat16, or uint16 bit patterns) -> float32, exact."""
+    source = np.asarray(array)
+    if BFLOAT16 is not None and source.dtype == BFLOAT16:
+        source = source.view(np.uint16)
+    return _convert(_lib.ocf_bfloat16_to_float, source, np.uint16, np.float32)
+
+
+# ---- OpenCL objects passed through ----
+
+def _handle(obj, what):
+    """A raw OpenCL handle (an int) from a pyopencl object (its int_ptr), any object with an
+    int_ptr, a ctypes c_void_p, an int, or None."""
+    if obj is None:
+        return None
+    if isinstance(obj, int):
+        return obj
+    if isinstance(obj, ctypes.c_void_p):
+        return obj.value
+    int_ptr = getattr(obj, "int_ptr", None)
+    if isinstance(int_ptr, int):
+        return int_ptr
+    raise TypeError("oclfuse: %s must be an OpenCL object with int_ptr (pyopencl), a handle "
+                    "as an int, or None; got %r" % (what, type(obj).__name__))
+
+
+class Event:
+    """An OpenCL event owned by this object (released when it is collected), for callers
+    without pyopencl; with pyopencl the device calls return pyopencl.Event instead.
+    `int_ptr` is the cl_event handle."""
+
+    def __init__(self, int_ptr):
+        self.int_ptr = int_ptr
+
+    def wait(self):
+        """Blocks until the event has completed (clWaitForEvents)."""
+        handle = ctypes.c_void_p(self.int_ptr)
+        status = _lib.opencl.clWaitForEvents(1, ctypes.byref(handle))
+        if status != 0:
+            check(status)
+
+    def __del__(self):
+        if self.int_ptr and _lib.opencl is not None:
+            _lib.opencl.clReleaseEvent(ctypes.c_void_p(self.int_ptr))
+            self.int_ptr = 0
+
+
+def _wrap_event(handle):
+    if not handle:
+        return None
+    if _cl is not None:
+        return _cl.Event.from_int_ptr(handle, retain=False)
+    return Event(handle)
+
+
+class _LaunchArgs:
+    """An ocf_launch for one device call: the queue, the wait list, the workgroup size and the
+    out event, kept alive for the call."""
+
+    def __init__(self, queue, wait_for, workgroup_size, variant):
+        self.launch = _lib.Launch()
+        self.launch.size = ctypes.sizeof(_lib.Launch)
+        self.launch.workgroup_size = int(workgroup_size or 0)
+        self.launch.queue = _handle(queue, "queue")
+        waits = [_handle(event, "wait_for event") for event in (wait_for or [])]
+        self.waits = (ctypes.c_void_p * max(len(waits), 1))(*waits)
+        self.launch.num_wait_events = len(waits)
+        self.launch.wait_events = self.waits if waits else None
+        self.event = ctypes.c_void_p()
+        self.launch.event = ctypes.pointer(self.event)
+        self.launch.variant = int(variant)
+
+    def result(self):
+        return _wrap_event(self.event.value)
+
+
+# ---- numpy arrays as the host forms take them ----
+
+def _matrix_order(x):
+    """How a (batch of) matrix lies in memory: ("row", ld) when element (i, j) is at
+    i * ld + j, ("col", ld) when at i + j * ld (ld in elements), or None."""
+    isz = x.dtype.itemsize
+    rows, cols = x.shape[-2:]
+    s0, s1 = x.strides[-2:]
+    if any(s < 0 for s in x.strides):
+        return None
+    if (cols <= 1 or s1 == isz) and (rows <= 1 or (s0 % isz == 0 and s0 // isz >= cols)):
+        return "row", (s0 // isz if rows > 1 else max(cols, 1))
+    if (rows <= 1 or s0 == isz) and (cols <= 1 or (s1 % isz == 0 and s1 // isz >= rows)):
+        return "col", (s1 // isz if cols > 1 else max(rows, 1))
+    return None
+
+
+def _batch_stride(x):
+    if x.ndim == 2 or x.shape[0] <= 1:
+        return 0
+    stride = x.strides[0]
+    if stride < 0 or stride % x.dtype.itemsize:
+        return None
+    return stride // x.dtype.itemsize
+
+
+def _pointer(x):
+    return x.ctypes.data if x.size else None
+
+
+class Context:
+    """One device, its OpenCL context and queue, its tuning and built programs
+    (ocf_context). Context(spec) picks a device as ocf_context_create does ("P:D", a name
+    substring, None: $OCLFUSE_DEVICE, else the first GPU, else any device); Context.wrap and
+    Context.from_queue run on the caller's OpenCL objects (pyopencl's or raw handles), which
+    are retained, not owned. Calls on one context from several threads are safe. Release it
+    with close() or a with-block; it is also released when collected."""
+
+    def __init__(self, spec=None):
+        handle = ctypes.c_void_p()
+        check(_lib.ocf_context_create(spec.encode() if spec else None, ctypes.byref(handle)))
+        self._handle = handle
+        self._objects = None
+
+    @classmethod
+    def wrap(cls, context, device, queue):
+        """A context over the caller's OpenCL context, device and queue: pyopencl objects,
+        anything with int_ptr, or raw handles as ints. The queue is every call's default and
+        may be out of order."""
+        self = cls.__new__(cls)
+        self._handle = ctypes.c_void_p()
+        self._objects = (context, device, queue)
+        check(_lib.ocf_context_wrap(_handle(context, "context"), _handle(device, "device"),
+                                    _handle(queue, "queue"), ctypes.byref(self._handle)))
+        return self
+
+    @classmethod
+    def from_queue(cls, queue):
+        """A context over a pyopencl CommandQueue, its context and its device."""
+        return cls.wrap(queue.context, queue.device, queue)
+
+    def close(self):
+        """Waits for the context's queue, then releases the context (ocf_context_release)."""
+        if getattr(self, "_handle", None) and self._handle.value:
+            _lib.ocf_context_release(self._handle)
+            self._handle = ctypes.c_void_p()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        self.close()
+
+    @property
+    def handle(self):
+        """The ocf_context pointer, as an int."""
+        if not self._handle.value:
+            raise ValueError("oclfuse: the context is closed")
+        return self._handle.value
+
+    # -- the OpenCL objects --
+
+    @property
+    def cl_context_ptr(self):
+        """The context's cl_context, as an int (valid while the context lives)."""
+        return _lib.ocf_context_cl_context(self.handle)
+
+    @property
+    def device_ptr(self):
+        """The context's cl_device_id, as an int."""
+        return _lib.ocf_context_device(self.handle)
+
+    @property
+    def queue_ptr(self):
+        """The context's default cl_command_queue, as an int."""
+        return _lib.ocf_context_queue(self.handle)
+
+    def pyopencl_context(self):
+        """The context's OpenCL context as a pyopencl.Context (needs pyopencl)."""
+        return _cl.Context.from_int_ptr(self.cl_context_ptr, retain=True)
+
+    def pyopencl_queue(self):
+        """The context's default queue as a pyopencl.CommandQueue (needs pyopencl)."""
+        return _cl.CommandQueue.from_int_ptr(self.queue_ptr, retain=True)
+
+    @property
+    def device_info(self):
+        """The device's description (ocf_device_info) as a dict."""
+        info = _lib.DeviceInfo()
+        info.size = ctypes.sizeof(info)
+        check(_lib.ocf_context_device_info(self.handle, ctypes.byref(info)))
+        return _info_dict(info)
+
+    @property
+    def device_name(self):
+        """"<platform> <device>"."""
+        info = self.device_info
+        return "%s %s" % (info["platform_name"], info["device_name"])
+
+    # -- tuning --
+
+    def set_tuning(self, op, values, dtype="f32", shape_class=None):
+        """Sets tunables of op for a data type and shape class ("name=value ..."; None or ""
+        restores the resolved values): ocf_context_set_tuning."""
+        check(_lib.ocf_context_set_tuning(self.handle, op.encode(), dtype_code(dtype),
+                                          shape_class.encode() if shape_class else None,
+                                          values.encode() if values else None))
+
+    def get_tuning(self, op, dtype="f32", shape_class=None):
+        """The values in force, "name=value ...": ocf_context_get_tuning."""
+        text = ctypes.create_string_buffer(4096)
+        check(_lib.ocf_context_get_tuning(self.handle, op.encode(), dtype_code(dtype),
+                                          shape_class.encode() if shape_class else None, text,
+                                          len(text)))
+        return text.value.decode()
+
+    @property
+    def tuning_origin(self):
+        """Where the context's tuning came from."""
+        return _lib.ocf_context_tuning_origin(self.handle).decode()
+
+    def warmup(self, op=None):
+        """Builds (or loads) every program op ("add", "softmax", "matmul"; None: all) needs,
+        blocking; returns the number of kernel plans prepared."""
+        plans = ctypes.c_size_t(0)
+        check(_lib.ocf_warmup(self.handle, op.encode() if op else None, ctypes.byref(plans)))
+        return plans.value
+
+    # -- numpy arrays (synchronous) --
+
+    def add(self, x, y, out=None):
+        """out = x + y elementwise on float32 arrays of one shape (ocf_add_host). Returns out
+        (a new array when not given; it may be x or y)."""
+        x = np.ascontiguousarray(x, dtype=np.float32)
+        y = np.ascontiguousarray(y, dtype=np.float32)
+        if x.shape != y.shape:
+            raise ValueError("oclfuse.add: shapes %s and %s differ" % (x.shape, y.shape))
+        result = out
+        if out is None:
+            result = np.empty_like(x)
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.float32
+                  and out.shape == x.shape and out.flags.c_contiguous and out.flags.writeable):
+            raise ValueError("oclfuse.add: out must be a writeable C-contiguous float32 array "
+                             "of shape %s" % (x.shape,))
+        check(_lib.ocf_add_host(self.handle, x.size, _pointer(x), _pointer(y),
+                                _pointer(result)))
+        return result
+
+    def softmax(self, x, *, scale=1.0, log=False, lengths=None, out_dtype=None, out=None):
+        """Softmax (log=True: log-softmax) of scale * x along the last axis
+        (ocf_softmax_host_ex). x: float32, float16 or bfloat16 (ml_dtypes, or uint16 bits);
+        a 2-D x may have a row stride (a slice of a wider array). lengths: one valid length per
+        row (the leading columns that take part; the rest come out 0, -inf for log). out_dtype:
+        the result's storage type (default: x's); out: an array to write (x itself: in place).
+        Returns the result."""
+        x = np.asarray(x)
+        in_code = dtype_code(x.dtype)
+        if x.ndim == 0:
+            raise ValueError("oclfuse.softmax: x needs at least one axis")
+        cols = x.shape[-1]
+        x2 = x.reshape(1, cols) if x.ndim == 1 else x
+        if x2.ndim > 2 or _matrix_order(x2) is None or _matrix_order(x2)[0] != "row":
+            x2 = np.ascontiguousarray(x2).reshape(-1, cols)
+        rows = x2.shape[0]
+        in_ld = _matrix_order(x2)[1]
+
+        if out is None:
+            out_code = dtype_code(out_dtype) if out_dtype is not None else in_code
+            result = np.empty(x.shape, dtype=numpy_dtype(out_code))
+            out2 = result.reshape(rows, cols)
+        else:
+            result = out
+            if not isinstance(out, np.ndarray) or out.shape != x.shape or not out.flags.writeable:
+                raise ValueError("oclfuse.softmax: out must be a writeable array of shape %s"
+                                 % (x.shape,))
+            out_code = dtype_code(out.dtype)
+            if out_dtype is not None and dtype_code(out_dtype) != out_code:
+                raise ValueError("oclfuse.softmax: out_dtype and out's dtype differ")
+            out2 = out.reshape(1, cols) if out.ndim == 1 else out
+            order = _matrix_order(out2) if out2.ndim == 2 else None
+            if out2.ndim > 2 and out.flags.c_contiguous:
+                out2 = out.reshape(rows, cols)
+                order = _matrix_order(out2)
+            if order is None or order[0] != "row":
+                raise ValueError("oclfuse.softmax: out must be C-contiguous, or 2-D with rows "
+                                 "of contiguous elements")
+        out_ld = _matrix_order(out2)[1]
+
+        lengths_array = None
+        if lengths is not None:
+            lengths_array = np.ascontiguousarray(lengths, dtype=np.uint32).reshape(-1)
+            if lengths_array.size != rows:
+                raise ValueError("oclfuse.softmax: %d lengths for %d rows"
+                                 % (lengths_array.size, rows))
+        options = _lib.SoftmaxOptions(ctypes.sizeof(_lib.SoftmaxOptions), in_code, out_code,
+                                      float(scale), 1 if log else 0, None, 0)
+        check(_lib.ocf_softmax_host_ex(
+            self.handle, rows, cols, _pointer(x2), in_ld, _pointer(out2), out_ld,
+            _pointer(lengths_array) if lengths_array is not None else None,
+            ctypes.byref(options)))
+        return result
+
+    def matmul(self, a, b, c=None, *, alpha=1.0, beta=0.0, trans_a=False, trans_b=False,
+               bias=None, bias_axis=None, activation=None, precision="fp32", out_dtype=None):
+        """C = act(alpha * op(a) @ op(b) + beta * c + bias) (ocf_matmul_host_ex).
+        a, b, c: 2-D, or 3-D for a batch (a 2-D operand, or a batch of 1, is shared by every
+        product); float32, float16 or bfloat16 (ml_dtypes, or uint16 bits), any mix.
+        trans_a/trans_b: use the transpose of a/b. Row- and column-ordered arrays and
+        row-strided slices are passed as they lie (the transposes and the layout follow from
+        the strides); others are copied. c: the matrix beta scales, and the output (written in
+        place and returned); without c a new array of out_dtype (default float32) is returned.
+        bias: 1-D, n values (bias_axis "n", one per column) or m ("m"; the default is "n"
+        when its length is n). activation: None, "relu", "gelu" (erf), "gelu_tanh", "silu".
+        precision: "fp32", "tf32" or "3xtf32"."""
+        a = np.asarray(a)
+        b = np.asarray(b)
+        A = np.swapaxes(a, -1, -2) if trans_a else a
+        B = np.swapaxes(b, -1, -2) if trans_b else b
+        if A.ndim not in (2, 3) or B.ndim not in (2, 3):
+            raise ValueError("oclfuse.matmul: a and b must be 2-D or 3-D (a batch)")
+        m, k = A.shape[-2:]
+        k_b, n = B.shape[-2:]
+        if k != k_b:
+            raise ValueError("oclfuse.matmul: op(a) is %d x %d but op(b) is %d x %d"
+                             % (m, k, k_b, n))
+        batches = {x.shape[0] for x in (A, B) if x.ndim == 3 and x.shape[0] != 1}
+        if c is not None and np.ndim(c) == 3 and np.shape(c)[0] != 1:
+            batches.add(np.shape(c)[0])
+        if len(batches) > 1:
+            raise ValueError("oclfuse.matmul: batch sizes %s differ" % sorted(batches))
+        batched = A.ndim == 3 or B.ndim == 3 or (c is not None and np.ndim(c) == 3)
+        batch = batches.pop() if batches else 1
+
+        shape = (batch, m, n) if batched else (m, n)
+        if c is None:
+            if beta != 0.0:
+                raise ValueError("oclfuse.matmul: beta != 0 needs c")
+            result = np.empty(shape, dtype=numpy_dtype(out_dtype or F32))
+        else:
+            result = c
+            if not isinstance(c, np.ndarray) or c.shape != shape or not c.flags.writeable:
+                raise ValueError("oclfuse.matmul: c must be a writeable array of shape %s"
+                                 % (shape,))
+            if out_dtype is not None and dtype_code(out_dtype) != dtype_code(c.dtype):
+                raise ValueError("oclfuse.matmul: out_dtype and c's dtype differ")
+        C = result
+        order = _matrix_order(C)
+        if order is None or _batch_stride(C) is None:
+            C = np.ascontiguousarray(result)
+            order = _matrix_order(C)
+        layout = order[0]
+
+        def operand(x):
+            info = _matrix_order(x)
+            if info is None or _batch_stride(x) is None:
+                x = np.ascontiguousarray(x)
+                info = _matrix_order(x)
+            trans = 0 if info[0] == layout else 1
+            return x, trans, info[1], _batch_stride(x)
+
+        A, ta, lda, stride_a = operand(A)
+        B, tb, ldb, stride_b = operand(B)
+        stride_c = _batch_stride(C)
+
+        axis = 0
+        bias_array = None
+        if bias is not None:
+            bias_array = np.ascontiguousarray(bias).reshape(-1)
+            if bias_axis is None:
+                bias_axis = "n" if bias_array.size == n else "m"
+            axis = _choice(_BIAS_AXES, bias_axis, "bias_axis")
+            want = n if axis == 1 else m
+            if axis == 0 or bias_array.size != want:
+                raise ValueError("oclfuse.matmul: a bias along %s needs %d values, not %d"
+                                 % (bias_axis, want, bias_array.size))
+        elif bias_axis not in (None, "none"):
+            raise ValueError("oclfuse.matmul: bias_axis without a bias")
+
+        options = _lib.MatmulOptions()
+        options.size = ctypes.sizeof(options)
+        options.a_dtype = dtype_code(A.dtype)
+        options.b_dtype = dtype_code(B.dtype)
+        options.c_dtype = dtype_code(C.dtype)
+        options.precision = _choice(_PRECISIONS, precision, "precision")
+        options.layout = 0 if layout == "row" else 1
+        options.batch = batch if batched else 1
+        options.stride_a, options.stride_b, options.stride_c = stride_a, stride_b, stride_c
+        options.activation = _choice(_ACTIVATIONS, activation, "activation")
+        options.bias_axis = axis
+        options.bias_dtype = dtype_code(bias_array.dtype) if bias_array is not None else F32
+        # In the column-major layout the library reads the storage order of each operand the
+        # other way round: "trans" above is relative to C's order, which is what it expects.
+        check(_lib.ocf_matmul_host_ex(
+            self.handle, ta, tb, m, n, k, float(alpha), _pointer(A), lda, _pointer(B), ldb,
+            float(beta), _pointer(C), order[1], _pointer(bias_array) if axis else None,
+            ctypes.byref(options)))
+        if C is not result:
+            result[...] = C
+        return result
+
+    # -- OpenCL buffers (asynchronous, zero-copy) --
+
+    def add_buffers(self, n, x, y, out, *, x_offset=0, y_offset=0, out_offset=0, queue=None,
+                    wait_for=None, workgroup_size=0):
+        """ocf_add on cl_mem buffers (pyopencl.Buffer, objects with int_ptr, or handles):
+        out[i] = x[i] + y[i], float32, offsets in elements. Enqueued on `queue` (default: the
+        context's) after `wait_for`; returns the call's event (a pyopencl.Event with pyopencl,
+        else an oclfuse.Event)."""
+        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
+        check(_lib.ocf_add(self.handle, n, _handle(x, "x"), x_offset, _handle(y, "y"), y_offset,
+                           _handle(out, "out"), out_offset, ctypes.byref(args.launch)))
+        return args.result()
+
+    def softmax_buffers(self, rows, cols, x, out, *, in_offset=0, in_ld=None, out_offset=0,
+                        out_ld=None, in_dtype="f32", out_dtype=None, scale=1.0, log=False,
+                        lengths=None, lengths_offset=0, queue=None, wait_for=None,
+                        workgroup_size=0):
+        """ocf_softmax_ex on cl_mem buffers: rows x cols elements of in_dtype from in_offset
+        with row stride in_ld (default cols) into out (out_dtype, default in_dtype). lengths:
+        an optional buffer of cl_uint row lengths. Returns the call's event."""
+        in_code = dtype_code(in_dtype)
+        out_code = dtype_code(out_dtype) if out_dtype is not None else in_code
+        options = _lib.SoftmaxOptions(ctypes.sizeof(_lib.SoftmaxOptions), in_code, out_code,
+                                      float(scale), 1 if log else 0,
+                                      _handle(lengths, "lengths"), lengths_offset)
+        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
+        check(_lib.ocf_softmax_ex(self.handle, rows, cols, _handle(x, "x"), in_offset,
+                                  cols if in_ld is None else in_ld, _handle(out, "out"),
+                                  out_offset, cols if out_ld is None else out_ld,
+                                  ctypes.byref(options), ctypes.byref(args.launch)))
+        return args.result()
+
+    def matmul_buffers(self, m, n, k, a, b, c, *, alpha=1.0, beta=0.0, trans_a=False,
+                       trans_b=False, a_offset=0, lda=None, b_offset=0, ldb=None, c_offset=0,
+                       ldc=None, a_dtype="f32", b_dtype="f32", c_dtype="f32", precision="fp32",
+                       layout="row", batch=1, stride_a=0, stride_b=0, stride_c=0,
+                       activation=None, bias=None, bias_axis=None, bias_offset=0,
+                       bias_dtype="f32", queue=None, wait_for=None, workgroup_size=0):
+        """ocf_matmul_ex on cl_mem buffers: C = act(alpha op(A) op(B) + beta C + bias), every
+        option of ocf_matmul_options by name; leading dimensions default to the packed ones
+        of the layout. Returns the call's event."""
+        col = _choice(_LAYOUTS, layout, "layout") == 1
+        ta, tb = int(bool(trans_a)), int(bool(trans_b))
+
+        def packed(rows, cols):  # the stored matrix's leading dimension when packed
+            return max(rows if col else cols, 1)
+
+        if lda is None:
+            lda = packed(*((k, m) if ta else (m, k)))
+        if ldb is None:
+            ldb = packed(*((n, k) if tb else (k, n)))
+        if ldc is None:
+            ldc = packed(m, n)
+        options = _lib.MatmulOptions()
+        options.size = ctypes.sizeof(options)
+        options.a_dtype, options.b_dtype = dtype_code(a_dtype), dtype_code(b_dtype)
+        options.c_dtype = dtype_code(c_dtype)
+        options.precision = _choice(_PRECISIONS, precision, "precision")
+        options.layout = 1 if col else 0
+        options.batch = batch
+        options.stride_a, options.stride_b, options.stride_c = stride_a, stride_b, stride_c
+        options.activation = _choice(_ACTIVATIONS, activation, "activation")
+        if bias is not None and bias_axis is None:
+            bias_axis = "n"
+        options.bias_axis = _choice(_BIAS_AXES, bias_axis, "bias_axis")
+        options.bias = _handle(bias, "bias")
+        options.bias_offset = bias_offset
+        options.bias_dtype = dtype_code(bias_dtype)
+        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
+        check(_lib.ocf_matmul_ex(self.handle, ta, tb, m, n, k, float(alpha), _handle(a, "a"),
+                                 a_offset, lda, _handle(b, "b"), b_offset, ldb, float(beta),
+                                 _handle(c, "c"), c_offset, ldc, ctypes.byref(options),
+                                 ctypes.byref(args.launch)))
+        return args.result()
