@@ -2,6 +2,7 @@
 synchronous host forms) and on OpenCL buffers (the asynchronous device forms, zero-copy, with
 pyopencl's objects or raw handles passed through)."""
 import ctypes
+import operator
 
 import numpy as np
 
@@ -241,6 +242,31 @@ def _pointer(x):
     return x.ctypes.data if x.size else None
 
 
+_SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
+
+
+def _size(value, what):
+    """value as a size_t (ctypes would wrap a negative int round silently)."""
+    value = operator.index(value)  # TypeError for what is not an integer
+    if not 0 <= value <= _SIZE_MAX:
+        raise ValueError("oclfuse: %s is %d, not a size_t (0 .. %d)" % (what, value, _SIZE_MAX))
+    return value
+
+
+def _softmax_options(in_code, out_code, scale, log, lengths, lengths_offset, causal,
+                     causal_period, causal_offset, default_period):
+    """An ocf_softmax_options. causal_period None is default_period (at least 1: no rows are
+    still one head) with causal, else 0; every other value goes to the library as given, which
+    refuses what does not make a call."""
+    if causal_period is None:
+        causal_period = max(default_period, 1) if causal else 0
+    return _lib.SoftmaxOptions(ctypes.sizeof(_lib.SoftmaxOptions), in_code, out_code,
+                               float(scale), 1 if log else 0, lengths,
+                               _size(lengths_offset, "lengths_offset"), 1 if causal else 0,
+                               _size(causal_period, "causal_period"),
+                               _size(causal_offset, "causal_offset"))
+
+
 class Context:
     """One device, its OpenCL context and queue, its tuning and built programs
     (ocf_context). Context(spec) picks a device as ocf_context_create does ("P:D", a name
@@ -382,13 +408,18 @@ class Context:
                                 _pointer(result)))
         return result
 
-    def softmax(self, x, *, scale=1.0, log=False, lengths=None, out_dtype=None, out=None):
+    def softmax(self, x, *, scale=1.0, log=False, lengths=None, causal=False,
+                causal_period=None, causal_offset=0, out_dtype=None, out=None):
         """Softmax (log=True: log-softmax) of scale * x along the last axis
         (ocf_softmax_host_ex). x: float32, float16 or bfloat16 (ml_dtypes, or uint16 bits);
         a 2-D x may have a row stride (a slice of a wider array). lengths: one valid length per
-        row (the leading columns that take part; the rest come out 0, -inf for log). out_dtype:
-        the result's storage type (default: x's); out: an array to write (x itself: in place).
-        Returns the result."""
+        row (the leading columns that take part; the rest come out 0, -inf for log). causal:
+        the causal band, PyTorch's is_causal: row r keeps its columns 0 .. (r mod
+        causal_period) + causal_offset (and at most its length); causal_period is the rows per
+        head (default x.shape[-2]: each matrix of x is one head), causal_offset the key
+        position of each head's first row (nk - nq aligns the last query with the last key).
+        out_dtype: the result's storage type (default: x's); out: an array to write (x itself:
+        in place). Returns the result."""
         x = np.asarray(x)
         in_code = dtype_code(x.dtype)
         if x.ndim == 0:
@@ -428,8 +459,10 @@ class Context:
             if lengths_array.size != rows:
                 raise ValueError("oclfuse.softmax: %d lengths for %d rows"
                                  % (lengths_array.size, rows))
-        options = _lib.SoftmaxOptions(ctypes.sizeof(_lib.SoftmaxOptions), in_code, out_code,
-                                      float(scale), 1 if log else 0, None, 0)
+        # The rows of a matrix of x (its last-but-one axis; 1 for a vector) are one head.
+        options = _softmax_options(in_code, out_code, scale, log, None, 0, causal,
+                                   causal_period, causal_offset,
+                                   x.shape[-2] if x.ndim > 1 else 1)
         check(_lib.ocf_softmax_host_ex(
             self.handle, rows, cols, _pointer(x2), in_ld, _pointer(out2), out_ld,
             _pointer(lengths_array) if lengths_array is not None else None,
@@ -549,16 +582,17 @@ class Context:
 
     def softmax_buffers(self, rows, cols, x, out, *, in_offset=0, in_ld=None, out_offset=0,
                         out_ld=None, in_dtype="f32", out_dtype=None, scale=1.0, log=False,
-                        lengths=None, lengths_offset=0, queue=None, wait_for=None,
-                        workgroup_size=0):
+                        lengths=None, lengths_offset=0, causal=False, causal_period=None,
+                        causal_offset=0, queue=None, wait_for=None, workgroup_size=0):
         """ocf_softmax_ex on cl_mem buffers: rows x cols elements of in_dtype from in_offset
         with row stride in_ld (default cols) into out (out_dtype, default in_dtype). lengths:
-        an optional buffer of cl_uint row lengths. Returns the call's event."""
+        an optional buffer of cl_uint row lengths (one above cols counts as cols). causal,
+        causal_period (default rows: one head), causal_offset: the causal band, as
+        Context.softmax. Returns the call's event."""
         in_code = dtype_code(in_dtype)
         out_code = dtype_code(out_dtype) if out_dtype is not None else in_code
-        options = _lib.SoftmaxOptions(ctypes.sizeof(_lib.SoftmaxOptions), in_code, out_code,
-                                      float(scale), 1 if log else 0,
-                                      _handle(lengths, "lengths"), lengths_offset)
+        options = _softmax_options(in_code, out_code, scale, log, _handle(lengths, "lengths"),
+                                   lengths_offset, causal, causal_period, causal_offset, rows)
         args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
         check(_lib.ocf_softmax_ex(self.handle, rows, cols, _handle(x, "x"), in_offset,
                                   cols if in_ld is None else in_ld, _handle(out, "out"),

@@ -67,8 +67,8 @@ class Launch(ctypes.Structure):
 
 
 class SoftmaxOptions(ctypes.Structure):
-    """ocf_softmax_options (the members of 0.2; the library accepts this older size when its
-    own struct has grown)."""
+    """ocf_softmax_options, the causal band included (a library older than the band reads the
+    members up to lengths_offset and ignores the rest)."""
     _fields_ = [
         ("size", c_size_t),
         ("in_dtype", c_int),
@@ -77,6 +77,9 @@ class SoftmaxOptions(ctypes.Structure):
         ("log", c_int),
         ("lengths", c_void_p),
         ("lengths_offset", c_size_t),
+        ("causal", c_int),
+        ("causal_period", c_size_t),
+        ("causal_offset", c_size_t),
     ]
 
 

@@ -129,6 +129,79 @@ def test_softmax_strides_in_place_and_shapes(ctx, rng):
                          oclfuse.F32, False)
 
 
+def kept_lengths(rows, cols, lengths=None, period=None, offset=0):
+    """Each row's kept length as include/oclfuse.h defines it: the smallest of cols, its length
+    (when given) and (r mod period) + offset + 1 (when period is given: the causal band)."""
+    kept = np.full(rows, cols, np.int64)
+    if lengths is not None:
+        kept = np.minimum(kept, np.asarray(lengths, np.int64))
+    if period is not None:
+        kept = np.minimum(kept, np.arange(rows) % period + offset + 1)
+    return kept
+
+
+# The causal band. |t| = |x - max| <= 8 and cols <= 600, the range the bound above is argued for.
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_causal_one_head(ctx, rng, log):
+    x = rng.uniform(-4, 4, (40, 96)).astype(np.float32)
+    out = np.full_like(x, 7.0)
+    assert ctx.softmax(x, log=log, causal=True, out=out) is out  # period: the 40 rows
+    want = softmax_reference(x, 1.0, log, kept_lengths(40, 96, period=40))
+    assert_softmax_close(out, want, oclfuse.F32, log)
+    # past the band: exactly 0 (-inf), whatever out held
+    assert np.all(out[np.triu_indices(40, 1)] == (-np.inf if log else 0.0))
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_softmax_causal_heads_offset_lengths(ctx, rng, log):
+    heads, nq, nk = 3, 16, 40
+    x = rng.uniform(-4, 4, (heads, nq, nk)).astype(np.float32)
+    flat = x.reshape(heads * nq, nk)
+    # nk - nq: the last query of each head sees every key (a query block at the end of the keys)
+    want = softmax_reference(flat, 1.0, log, kept_lengths(heads * nq, nk, period=nq, offset=24))
+    got = ctx.softmax(x, log=log, causal=True, causal_offset=nk - nq)  # period x.shape[-2]
+    assert got.shape == x.shape
+    assert_softmax_close(got, want, oclfuse.F32, log)
+    assert np.array_equal(ctx.softmax(flat, log=log, causal=True, causal_period=nq,
+                                      causal_offset=nk - nq), got.reshape(flat.shape))
+    # bands past cols keep every column; the lengths cut where they are shorter than the band
+    lengths = rng.integers(0, nk + 1, heads * nq).astype(np.uint32)
+    got = ctx.softmax(flat, scale=0.5, log=log, lengths=lengths, causal=True, causal_period=nq,
+                      causal_offset=30)
+    kept = kept_lengths(heads * nq, nk, lengths, period=nq, offset=30)
+    assert np.any(kept == nk) and np.any(kept < np.minimum(lengths, nk))
+    assert_softmax_close(got, softmax_reference(flat, 0.5, log, kept), oclfuse.F32, log)
+
+
+@pytest.mark.parametrize("out_code", [oclfuse.F16, oclfuse.F32])
+def test_softmax_causal_float16(ctx, rng, out_code):
+    x = as_dtype(rng.uniform(-4, 4, (2, 12, 20)), oclfuse.F16)
+    got = ctx.softmax(x, causal=True, causal_offset=3, out_dtype=out_code)
+    assert got.dtype == oclfuse.numpy_dtype(out_code)
+    want = softmax_reference(x, 1.0, False, kept_lengths(24, 20, period=12, offset=3))
+    assert_softmax_close(got, want, out_code, False)
+
+
+def test_softmax_causal_refusals(ctx, rng):
+    x = rng.uniform(-4, 4, (4, 8)).astype(np.float32)
+    out = np.full_like(x, 7.0)
+    # the library's refusals, in its words; out untouched
+    with pytest.raises(oclfuse.InvalidValueError, match="causal_period 2 and causal_offset 0 "
+                       "given but causal is 0") as refused:
+        ctx.softmax(x, causal_period=2, out=out)
+    assert refused.value.name == "OCF_ERR_INVALID_VALUE" and "ocf_softmax" in refused.value.detail
+    with pytest.raises(oclfuse.InvalidValueError, match="causal is 0"):
+        ctx.softmax(x, causal_offset=1, out=out)
+    with pytest.raises(oclfuse.InvalidValueError, match="causal_period 0"):
+        ctx.softmax(x, causal=True, causal_period=0, out=out)
+    assert np.all(out == 7.0)
+    # what is not a size_t cannot make a call (ctypes would wrap -1 round)
+    with pytest.raises(ValueError, match="causal_offset is -1"):
+        ctx.softmax(x, causal=True, causal_offset=-1)
+    with pytest.raises(TypeError):
+        ctx.softmax(x, causal=True, causal_period=2.5)
+
+
 def activation_reference(x, name):
     from math import erf
     if name == "relu":

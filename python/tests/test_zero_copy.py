@@ -68,6 +68,33 @@ def test_pyopencl_objects_pass_through(ctx, rng, out_of_order):
         assert np.array_equal(c, want)
 
 
+def test_softmax_buffers_causal(ctx, rng):
+    queue = pocl_queue(ctx)
+    heads, nq, nk = 2, 8, 24
+    rows = heads * nq
+    x = rng.uniform(-4, 4, (rows, nk)).astype(np.float32)
+    # lengths from offset 3; above cols counts as cols (the host form refuses those)
+    lengths = np.concatenate([[5, 5, 5], rng.integers(0, 2 * nk, rows)]).astype(np.uint32)
+    assert np.any(lengths[3:] > nk)
+    flags = cl.mem_flags
+    xb = cl.Buffer(queue.context, flags.READ_ONLY | flags.COPY_HOST_PTR, hostbuf=x)
+    lb = cl.Buffer(queue.context, flags.READ_ONLY | flags.COPY_HOST_PTR, hostbuf=lengths)
+    ob = cl.Buffer(queue.context, flags.READ_WRITE, x.nbytes)
+    for log, period, offset, lengths_buffer in [(False, None, 0, None), (True, nq, 10, lb)]:
+        event = ctx.softmax_buffers(rows, nk, xb, ob, log=log, lengths=lengths_buffer,
+                                    lengths_offset=3 if lengths_buffer else 0, causal=True,
+                                    causal_period=period, causal_offset=offset, queue=queue)
+        got = np.empty_like(x)
+        cl.enqueue_copy(queue, got, ob, wait_for=[event])
+        queue.finish()
+        host_lengths = np.minimum(lengths[3:], nk) if lengths_buffer else None
+        want = ctx.softmax(x, log=log, lengths=host_lengths, causal=True, causal_period=period,
+                           causal_offset=offset)  # period None: the rows, one head
+        assert np.array_equal(got, want)
+    with pytest.raises(oclfuse.InvalidValueError, match="given but causal is 0"):
+        ctx.softmax_buffers(rows, nk, xb, ob, causal_period=nq)
+
+
 def test_buffer_of_another_context_is_refused(ctx):
     other = cl.Context([cl.Device.from_int_ptr(ctx.device_ptr, retain=False)])
     foreign = cl.Buffer(other, cl.mem_flags.READ_WRITE, 64)
