@@ -528,8 +528,8 @@ OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, 
  * Synchronous: copies the spans of in, out (when it has gaps) and the lengths to temporary
  * device buffers, runs ocf_softmax_ex on the context's queue and copies out's span back once
  * that call's event has completed (right on an out-of-order queue too). Every bad argument
- * (those of ocf_softmax_ex, NULL arrays, a length above cols) is refused before anything is
- * enqueued, out untouched. Thread-safe like every call on a context; the arrays are not kept.
+ * (those of ocf_softmax_ex, NULL arrays) is refused before anything is enqueued; a length above
+ * cols counts as cols, as in ocf_softmax_ex; out untouched. Thread-safe like every call on a context; the arrays are not kept.
  */
 OCF_API ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const void *in,
                                        size_t in_ld, void *out, size_t out_ld,

@@ -73,7 +73,7 @@ def test_softmax_buffers_causal(ctx, rng):
     heads, nq, nk = 2, 8, 24
     rows = heads * nq
     x = rng.uniform(-4, 4, (rows, nk)).astype(np.float32)
-    # lengths from offset 3; above cols counts as cols (the host form refuses those)
+    # lengths from offset 3; above cols counts as cols
     lengths = np.concatenate([[5, 5, 5], rng.integers(0, 2 * nk, rows)]).astype(np.uint32)
     assert np.any(lengths[3:] > nk)
     flags = cl.mem_flags

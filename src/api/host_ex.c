@@ -2,11 +2,11 @@
 
    Each measures the span of every host array (first to last element, a batch's matrices
    included) from the call's shapes, strides and data types, refuses what only the host form can
-   get wrong (NULL arrays, a cl_mem where a host array goes, lengths above cols, host arrays that
-   overlap), copies each span into a temporary device buffer as the buffer is created (nothing
-   is enqueued), and calls the device form, which checks everything else before it enqueues
-   anything. The output's span is read back with a wait on the device call's event, which is
-   what keeps the read after the kernels on an out-of-order queue. */
+   get wrong (NULL arrays, a cl_mem where a host array goes, host arrays that overlap), copies each
+   span into a temporary device buffer as the buffer is created (nothing is enqueued), and calls the
+   device form, which checks everything else before it enqueues anything. The output's span is read
+   back with a wait on the device call's event, which is what keeps the read after the kernels on an
+   out-of-order queue. */
 #include "runtime/context.h"
 
 #include <stdint.h>
@@ -97,11 +97,6 @@ ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const
                     "ocf_softmax_host_ex: lengths_offset %zu + %zu rows overflows",
                     opt.lengths_offset, rows);
   const cl_uint *row_lengths = lengths ? lengths + opt.lengths_offset : NULL;
-  for (size_t r = 0; row_lengths && r < rows; r++)
-    if (row_lengths[r] > cols)
-      return ocf_fail(OCF_ERR_INVALID_VALUE,
-                      "ocf_softmax_host_ex: lengths[%zu] is %u, above cols %zu",
-                      opt.lengths_offset + r, (unsigned)row_lengths[r], cols);
 
   /* Arrays that meet go to the device as one buffer over both spans, at their distances in it,
      so that ocf_softmax_ex decides exactly which sharing is allowed (in place, interleaved rows);
