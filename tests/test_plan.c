@@ -1170,9 +1170,11 @@ static ocf_tuning_values matmul_tuning(const ocf_device_facts *facts, device_id 
 }
 
 /* The H200 as a context sees it once the probe of `bytes` of local memory ran right (0: before
-   any probe). */
+   any probe), its wgmma probe failed: the mma.sync kernel's plans (the wgmma kernel's gates are
+   test_plan_matmul_wgmma's). */
 static ocf_device_facts h200_probed(unsigned long long bytes) {
   ocf_device_facts facts = facts_of(H200, 0);
+  facts.wgmma = OCF_PROBE_FAILED;
   if (bytes) {
     facts.mma = OCF_PROBE_PASSED;
     facts.mma_local_ok = bytes;
