@@ -68,7 +68,7 @@ int ocf_sm90a_binary(unsigned char **binary, size_t *length) {
   if (!out) return -1;
   free(*binary);
   *binary = (unsigned char *)out;
-  *length = out_length;
+  *length = out_length + 1; /* with its terminator, as the lab handed it to the driver */
   return 0;
 }
 

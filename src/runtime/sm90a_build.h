@@ -21,8 +21,10 @@
 ocf_status ocf_sm90a_rebuild(cl_context context, cl_device_id device, const char *file,
                              const char *options, cl_program *program);
 
-/* A cached binary (*binary, malloc'd, *length bytes) in its sm_90a form, replaced when the
-   retarget rewrote it; 0, or -1 when the text is refused or not sm_90a PTX (*binary kept). */
+/* A binary (*binary, malloc'd, *length bytes: PTX text, trailing NUL bytes ignored) in its
+   sm_90a form, replaced by a new buffer whose *length counts one terminating NUL (NVIDIA's
+   PTX loader reads a C string; tools/lab/wgmma passed strlen + 1 too); 0, or -1 when the text
+   is refused or not sm_90a PTX (*binary kept). */
 int ocf_sm90a_binary(unsigned char **binary, size_t *length);
 
 #endif /* OCLFUSE_SM90A_BUILD_H */
