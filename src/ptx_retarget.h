@@ -42,4 +42,13 @@ typedef enum ocf_retarget_result {
 ocf_retarget_result ocf_ptx_retarget(const char *text, size_t length, char **out,
                                      size_t *out_length, char *why, size_t why_size);
 
+/* The sm_90a form of a program binary (`length` bytes of PTX text; trailing NUL bytes ignored):
+   ocf_ptx_retarget's output, or the text itself where it had nothing to do, provided the result
+   targets sm_90a (a `.target sm_90a` line) and has no prefixed line left. Returns it malloc'd
+   and NUL-terminated, *out_length counting the terminator (NVIDIA's PTX loader reads a C
+   string; tools/lab/wgmma passed strlen + 1 too), or NULL with *why (refused text, or sm_90
+   text without sm_90a code: built as it is, the wgmma kernel would multiply nothing). */
+char *ocf_ptx_sm90a_form(const unsigned char *binary, size_t length, size_t *out_length, char *why,
+                         size_t why_size);
+
 #endif /* OCLFUSE_PTX_RETARGET_H */

@@ -158,12 +158,47 @@ static void test_retarget_refusals(void **state) {
   assert_null(out);
 }
 
+/* The form a program binary takes before clCreateProgramWithBinary (the source build's PTX and
+   a binary from the disk cache alike): retargeted or kept, NUL-terminated with the terminator
+   counted; text without sm_90a code refused. */
+static void test_sm90a_form(void **state) {
+  (void)state;
+  char why[200] = "";
+  size_t length = 0;
+  /* the source build's PTX, as a driver may give it: with a terminator counted */
+  char *out = ocf_ptx_sm90a_form((const unsigned char *)nvidia_ptx, sizeof nvidia_ptx, &length, why,
+                                 sizeof why);
+  assert_non_null(out);
+  assert_string_equal(out, nvidia_want);
+  assert_int_equal(length, strlen(nvidia_want) + 1);
+  /* the stored result loaded again: kept as it is */
+  char *again = ocf_ptx_sm90a_form((const unsigned char *)out, length, &length, why, sizeof why);
+  assert_non_null(again);
+  assert_string_equal(again, nvidia_want);
+  assert_int_equal(length, strlen(nvidia_want) + 1);
+  free(out), free(again);
+  /* sm_90 PTX with no prefixed line (built without its sm_90a code), another target, and
+     text the retarget refuses: no form */
+  const char *const refused[] = {".version 9.0\n.target sm_90, texmode_independent\n\tret;\n",
+                                 ".version 9.0\n.target sm_80\n\tret;\n",
+                                 ".target sm_90a\n\tret;\n"};
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    why[0] = '\0';
+    length = 7;
+    out = ocf_ptx_sm90a_form((const unsigned char *)refused[i], strlen(refused[i]), &length, why,
+                             sizeof why);
+    if (out || length != 0 || why[0] == '\0') {
+      print_error("case %zu: a form (%s), why \"%s\"\n", i, out ? out : "none", why);
+      fail();
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_retarget_nvidia_form),
-      cmocka_unit_test(test_retarget_clang_form),
-      cmocka_unit_test(test_retarget_no_marker),
-      cmocka_unit_test(test_retarget_refusals),
+      cmocka_unit_test(test_retarget_nvidia_form), cmocka_unit_test(test_retarget_clang_form),
+      cmocka_unit_test(test_retarget_no_marker),   cmocka_unit_test(test_retarget_refusals),
+      cmocka_unit_test(test_sm90a_form),
   };
   return cmocka_run_group_tests_name("ptx_retarget", tests, NULL, NULL);
 }

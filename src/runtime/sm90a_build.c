@@ -9,66 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether text (length bytes) targets sm_90a: a line ".target sm_90a" (then the end of the line,
-   a comma or a blank) and no line left behind the sm_90a prefix. */
-static int is_sm90a_text(const char *text, size_t length) {
-  int target = 0;
-  const char *limit = text + length;
-  for (const char *at = text; at < limit;) {
-    const char *eol = memchr(at, '\n', (size_t)(limit - at));
-    const char *end = eol ? eol : limit, *body = at;
-    while (body < end && (*body == ' ' || *body == '\t'))
-      body++;
-    const size_t n = (size_t)(end - body);
-    if (n >= strlen(OCF_PTX_SM90A_PREFIX) &&
-        memcmp(body, OCF_PTX_SM90A_PREFIX, strlen(OCF_PTX_SM90A_PREFIX)) == 0)
-      return 0;
-    if (n >= 14 && memcmp(body, ".target sm_90a", 14) == 0 &&
-        (n == 14 || body[14] == ',' || body[14] == ' ' || body[14] == '\t' || body[14] == '\r'))
-      target = 1;
-    at = eol ? eol + 1 : limit;
-  }
-  return target;
-}
-
-/* The retargeted form of `length` bytes of PTX (malloc'd, NUL-terminated), or NULL with why. */
-static char *retargeted(const char *text, size_t length, size_t *out_length, char *why,
-                        size_t why_size) {
-  char *out = NULL;
-  const ocf_retarget_result result =
-      ocf_ptx_retarget(text, length, &out, out_length, why, why_size);
-  if (result == OCF_RETARGET_REFUSED) return NULL;
-  if (result == OCF_RETARGET_NONE) {
-    out = malloc(length + 1);
-    if (!out) {
-      snprintf(why, why_size, "out of host memory");
-      return NULL;
-    }
-    memcpy(out, text, length);
-    out[length] = '\0';
-    *out_length = length;
-  }
-  if (!is_sm90a_text(out, *out_length)) {
-    snprintf(why, why_size, "the text has no sm_90a code (no `%s` lines, target not sm_90a)",
-             OCF_PTX_SM90A_PREFIX);
-    free(out);
-    return NULL;
-  }
-  return out;
-}
-
 int ocf_sm90a_binary(unsigned char **binary, size_t *length) {
   char why[160];
-  size_t n = *length;
-  /* a binary that ends in NUL bytes (a driver may count a terminator) is PTX without them */
-  while (n > 0 && (*binary)[n - 1] == '\0')
-    n--;
   size_t out_length = 0;
-  char *out = retargeted((const char *)*binary, n, &out_length, why, sizeof why);
+  char *out = ocf_ptx_sm90a_form(*binary, *length, &out_length, why, sizeof why);
   if (!out) return -1;
   free(*binary);
   *binary = (unsigned char *)out;
-  *length = out_length + 1; /* with its terminator, as the lab handed it to the driver */
+  *length = out_length;
   return 0;
 }
 
