@@ -479,9 +479,9 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     accuracy for finite inputs (an infinite input gives NaN, inf * 0 in the small products).
     Devices with matrix units run TF32 and 3XTF32 on them, others with the same rounding on
     SIMT (on NVIDIA compute capability 9.0, 16-bit calls, and TF32 calls with B transposed,
-    with A not transposed, rows of A and B aligned to 16 bytes, fp32 C and no bias or
-    activation take the warpgroup units, wgmma, after a probe on the context; the same
-    rounding and error bound). fp16 and
+    with A not transposed and the rows, offsets and batch strides of A and B aligned to 16
+    bytes take the warpgroup units, wgmma, after a probe on the context; the same rounding,
+    epilogue and error bound). fp16 and
     bf16 inputs are exact in TF32, so the modes change nothing for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,

@@ -1321,7 +1321,7 @@ static void plan_wgmma_case(const char *what, const ocf_device_facts *facts,
  * rows of src/tuning/builtin.c (wg=1: 128 x 256 tiles of 2 warpgroups = 256 work-items, 4 stages;
  * 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it; before
  * the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
- * unsupported layout or epilogue, a misaligned operand take the mma.sync (or SIMT) plan.
+ * unsupported layout, a misaligned operand take the mma.sync (or SIMT) plan.
  */
 static void test_plan_matmul_wgmma(void **state) {
   (void)state;
@@ -1412,20 +1412,20 @@ static void test_plan_matmul_wgmma(void **state) {
   off.v[MM_MMA] = 0;
   plan_wgmma_case("mma=0", &passed, &off, &call, simt_4096, NULL, none);
 
-  /* Layouts, epilogues and C types it does not take: mma.sync. */
+  /* The epilogue and C types: its own (cl/common.cl's ocf_matmul_finish). */
   ocf_matmul_call c2 = call;
+  c2.bias_axis = OCF_BIAS_M;
+  c2.bias_dtype = OCF_F16;
+  c2.activation = OCF_ACTIVATION_GELU_ERF;
+  c2.c_dtype = OCF_BF16;
+  plan_wgmma_case("a bias along m, gelu, bf16 C", &passed, &bf16, &c2, wg_4096,
+                  "BIAS=2 BIAS_DTYPE=1 ACTIVATION=2 C_DTYPE=2", none);
+  plan_wgmma_case("plain", &passed, &bf16, &call, wg_4096,
+                  "BIAS=0 BIAS_DTYPE=0 ACTIVATION=0 C_DTYPE=0", none);
+  /* Layouts it does not take: mma.sync. */
+  c2 = call;
   c2.trans_a = 1;
   plan_wgmma_case("A stored k x m", &passed, &bf16, &c2, mma_4096, "TRANS_A=1", none);
-  c2 = call;
-  c2.bias_axis = OCF_BIAS_N;
-  c2.bias_dtype = OCF_F32;
-  plan_wgmma_case("a bias", &passed, &bf16, &c2, mma_4096, "BIAS=1", none);
-  c2 = call;
-  c2.activation = OCF_ACTIVATION_RELU;
-  plan_wgmma_case("an activation", &passed, &bf16, &c2, mma_4096, "ACTIVATION=1", none);
-  c2 = call;
-  c2.c_dtype = OCF_BF16;
-  plan_wgmma_case("bf16 C", &passed, &bf16, &c2, mma_4096, "C_DTYPE=2", none);
   c2 = call;
   c2.b_dtype = OCF_F16;
   plan_wgmma_case("bf16 times f16", &passed, &bf16, &c2, simt_4096, NULL, none);

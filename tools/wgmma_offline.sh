@@ -15,14 +15,18 @@ shift || true
 mkdir -p "$work"
 if [ $# -gt 0 ]; then
   configs=("$*")
-else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout
-  h200="-DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8"
+else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout, two epilogues,
+  # and the other tiles
+  plain="-DC_DTYPE=0 -DACTIVATION=0 -DBIAS=0 -DBIAS_DTYPE=0"
+  h200="-DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 $plain"
   configs=("-DAB_DTYPE=2 -DTRANS_B=0 $h200" "-DAB_DTYPE=2 -DTRANS_B=1 $h200"
     "-DAB_DTYPE=1 -DTRANS_B=0 $h200" "-DAB_DTYPE=1 -DTRANS_B=1 $h200"
     "-DAB_DTYPE=0 -DTRANS_B=1 $h200"
-    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=128 -DCONSUMERS=2 -DSTAGES=6 -DGROUP_M=8"
-    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=192 -DCONSUMERS=2 -DSTAGES=5 -DGROUP_M=8"
-    "-DAB_DTYPE=2 -DTRANS_B=1 -DBN=256 -DCONSUMERS=1 -DSTAGES=4 -DGROUP_M=8")
+    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=2 -DACTIVATION=3 -DBIAS=1 -DBIAS_DTYPE=1"
+    "-DAB_DTYPE=0 -DTRANS_B=1 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=1 -DACTIVATION=2 -DBIAS=2 -DBIAS_DTYPE=2"
+    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=128 -DCONSUMERS=2 -DSTAGES=6 -DGROUP_M=8 $plain"
+    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=192 -DCONSUMERS=2 -DSTAGES=5 -DGROUP_M=8 $plain"
+    "-DAB_DTYPE=2 -DTRANS_B=1 -DBN=256 -DCONSUMERS=1 -DSTAGES=4 -DGROUP_M=8 $plain")
 fi
 cat "$root/cl/common.cl" "$root/cl/wgmma_asm.clh" "$root/cl/matmul_wgmma_nv.cl" >"$work/program.cl"
 failed=0

@@ -13,7 +13,7 @@
  *          bit) or n x k (the only B of TF32);
  *        - A's and B's offset, leading dimension and (batched) stride multiples of 16 bytes
  *          (8 elements at 16 bits, 4 at fp32): every cp.async chunk starts on a whole 16 bytes;
- *        - C in fp32 with no bias and no activation (the epilogue is alpha and beta);
+ *        - any C type, bias and activation (the epilogue of every matmul kernel);
  *        - m, n and k not 0 (any value otherwise: edge chunks copy their valid bytes and zeros),
  *          the grid of tiles x batch below 2^31 workgroups, its work-items within the device's
  *          and the kernel's learnt workgroup limit.
@@ -72,9 +72,6 @@ int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_val
   const int tf32 = call->a_dtype == OCF_F32;
   if (tf32 && call->precision != OCF_PRECISION_TF32) return 0;
   if (call->trans_a || (tf32 && !call->trans_b)) return 0;
-  if (call->c_dtype != OCF_F32 || call->activation != OCF_ACTIVATION_NONE ||
-      call->bias_axis != OCF_BIAS_NONE)
-    return 0;
   const size_t batch = call->batch ? call->batch : 1;
   if (!chunk_aligned(call->a_dtype, call->a_off, call->lda, call->stride_a, batch) ||
       !chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch))
@@ -89,7 +86,12 @@ static int threads_fit(const ocf_device_facts *facts, const wg_geometry *g) {
   return 128u * g->consumers <= limit;
 }
 
-static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_geometry *g) {
+static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_geometry *g,
+                       const ocf_matmul_call *call) {
+  ocf_plan_define(plan, "C_DTYPE", call ? call->c_dtype : OCF_F32);
+  ocf_plan_define(plan, "ACTIVATION", call ? call->activation : OCF_ACTIVATION_NONE);
+  ocf_plan_define(plan, "BIAS", call ? (int)call->bias_axis : OCF_BIAS_NONE);
+  ocf_plan_define(plan, "BIAS_DTYPE", call ? call->bias_dtype : OCF_F32);
   ocf_plan_define(plan, "AB_DTYPE", dtype);
   ocf_plan_define(plan, "TRANS_B", trans_b);
   ocf_plan_define(plan, "BN", g->bn);
@@ -121,7 +123,7 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->splits = 1;
   plan->k_split = call->k;
-  define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g);
+  define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
   add_step(plan, &g, groups * batch);
   plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
@@ -139,7 +141,7 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->is_probe = 1;
   plan->splits = 1;
-  define_all(plan, OCF_BF16, 0, &g);
+  define_all(plan, OCF_BF16, 0, &g, NULL);
   add_step(plan, &g, ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn));
   plan->local_mem_bytes = geometry_bytes(&g);
   /* Verified against facts that take the probe's bytes as shown: finding out is the point. */
