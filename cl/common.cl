@@ -156,3 +156,16 @@ float ocf_activate(float x, int activation) {
     return x;
   }
 }
+
+/* The fused epilogue of every matmul kernel, SIMT and matrix-unit alike, written once:
+   act(alpha * sum + beta * c_old + bias), rounded in this order; c_old is not used when beta is
+   0 (the kernels then do not read C: NaNs in C do not propagate), bias only when has_bias (an
+   added 0 would turn a -0 into +0). Kernels pass compile-time constants for has_bias and
+   activation. */
+float ocf_matmul_finish(const float sum, const float alpha, const float beta, const float c_old,
+                        const float bias, const int has_bias, const int activation) {
+  float v = alpha * sum;
+  if (beta != 0.0f) v = beta * c_old + v;
+  if (has_bias) v += bias;
+  return ocf_activate(v, activation);
+}

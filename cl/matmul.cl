@@ -544,12 +544,7 @@ float bias_of(__global const BIAS_T *bias, const ulong bias_off, const ulong row
 /* act(alpha * sum + beta * c_old + bias); c_old is read by the caller only when beta != 0. */
 float finish(const float sum, const float alpha, const float beta, const float c_old,
              const float bias) {
-  float v = alpha * sum;
-  if (beta != 0.0f) v = beta * c_old + v;
-#if BIAS
-  v += bias;
-#endif
-  return ocf_activate(v, ACTIVATION);
+  return ocf_matmul_finish(sum, alpha, beta, c_old, bias, BIAS != 0, ACTIVATION);
 }
 
 /* Guarded: only rows < mlim and columns < nlim are written; C is read only when beta != 0.

@@ -741,12 +741,7 @@ INLINE void multiply_step(__local const uint4 *a_tile, const uint a_addr,
    only when beta != 0. */
 INLINE float finish(const float sum, const float alpha, const float beta, const float c_old,
                     const float bias_value) {
-  float v = alpha * sum;
-  if (beta != 0.0f) v = beta * c_old + v;
-#if BIAS
-  v += bias_value;
-#endif
-  return ocf_activate(v, ACTIVATION);
+  return ocf_matmul_finish(sum, alpha, beta, c_old, bias_value, BIAS != 0, ACTIVATION);
 }
 
 /* The bias of element (row, col) of C (0 without one). */

@@ -434,14 +434,16 @@ uint block_row(const uint i, const uint rl) {
 /* act(alpha * sum + beta * old + bias), as cl/matmul.cl's; old is read only when beta != 0. */
 float finish(const float sum, const float alpha, const float beta, __global const C_T *out,
              __global const BIAS_T *bias, const ulong bias_off, const ulong r, const ulong s) {
-  float value = alpha * sum;
-  if (beta != 0.0f) value = beta * OCF_LOAD(C_DTYPE, out, 0) + value;
+  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;
 #if BIAS == 1
-  value += OCF_LOAD(BIAS_DTYPE, bias, bias_off + s);
+  const float b = OCF_LOAD(BIAS_DTYPE, bias, bias_off + s);
 #elif BIAS == 2
-  value += OCF_LOAD(BIAS_DTYPE, bias, bias_off + r);
+  const float b = OCF_LOAD(BIAS_DTYPE, bias, bias_off + r);
+#else
+  const float b = 0.0f;
+  (void)bias, (void)bias_off, (void)r, (void)s;
 #endif
-  return ocf_activate(value, ACTIVATION);
+  return ocf_matmul_finish(sum, alpha, beta, old, b, BIAS != 0, ACTIVATION);
 }
 
 /* The shared body: accumulate, add the k lanes' sums, then either the epilogue and the store of

@@ -562,7 +562,11 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     small = tf32(x - big) and adds big_a big_b + small_a big_b + big_a small_b: fp32-class
     accuracy for finite inputs (an infinite input gives NaN, inf * 0 in the small products).
     Devices with matrix units run TF32 and 3XTF32 on them, others with the same rounding on
-    SIMT. fp16 and bf16 inputs are exact in TF32, so the modes change nothing for them. */
+    SIMT (on NVIDIA compute capability 9.0, 16-bit calls, and TF32 calls with B transposed,
+    with A not transposed and the rows, offsets and batch strides of A and B aligned to 16
+    bytes take the warpgroup units, wgmma, after a probe on the context; the same rounding,
+    epilogue and error bound). fp16 and
+    bf16 inputs are exact in TF32, so the modes change nothing for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,
   OCF_PRECISION_TF32 = 1,

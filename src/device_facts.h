@@ -46,6 +46,12 @@ typedef struct ocf_device_facts {
      mma_local_ok. */
   ocf_probe_state mma;
   unsigned long long mma_local_ok, mma_local_ok_reported, mma_local_failed;
+  /* Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl, retargeted to sm_90a), as its one probe
+     found it (src/runtime/wgmma_probe.c): whether it built and computed right, the static local
+     memory the probe declared and what its built kernel reported; a plan of the kernel declares
+     at most wgmma_local_ok. A build of it that fails after the probe passed sets FAILED too. */
+  ocf_probe_state wgmma;
+  unsigned long long wgmma_local_ok, wgmma_local_ok_reported;
   /* The compiler takes NVIDIA's -cl-nv-* build options (cl_nv_compiler_options): a plan may cap
      a kernel's registers per work-item (ocf_plan.max_registers). */
   int nv_compiler_options;

@@ -192,8 +192,9 @@ static void test_mma_tf32_rounding_exact(void **state) {
 static void test_mma_loop_options_and_local_memory(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const settings[] = {
-      "mma.copy_at=1 mma.interior=1", "mma.copy_at=2 mma.interior=1 mma0.stages=4", /* 64 KiB */
-      "mma.copy_at=1 mma.interior=1 mma0.bk=64 mma1.bk=64", /* 16-bit: 96 KiB */
+      "wg=0 mma.copy_at=1 mma.interior=1",
+      "wg=0 mma.copy_at=2 mma.interior=1 mma0.stages=4",         /* 64 KiB */
+      "wg=0 mma.copy_at=1 mma.interior=1 mma0.bk=64 mma1.bk=64", /* 16-bit: 96 KiB */
   };
   for (size_t s = 0; s < OCF_ARRAY_LEN_T(settings); s++) {
     for (int d = 0; d < 3; d++)
@@ -208,8 +209,20 @@ static void test_mma_loop_options_and_local_memory(void **state) {
     }
   }
   for (int d = 0; d < 3; d++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)d, NULL, ""),
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)d, NULL, "wg=0"),
                        OCF_SUCCESS);
+}
+
+/* The group's context with the wgmma kernel off (wg=0): on compute capability 9.0 this suite's
+   calls would take it first (its suite is test_matmul_wgmma). */
+static int group_setup(void **state) {
+  const int status = ocft_group_setup(state);
+  if (status != 0) return status;
+  ocft_env *env = *state; /* NULL without a device: the tests skip */
+  for (int d = 0; d < 3 && env; d++)
+    if (ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)d, NULL, "wg=0") != OCF_SUCCESS)
+      return -1;
+  return 0;
 }
 
 /* Whether the default device is an NVIDIA GPU of compute capability 8.0 or more. */
@@ -239,5 +252,5 @@ int main(void) {
       cmocka_unit_test(test_mma_tf32_rounding_exact),
       cmocka_unit_test(test_mma_loop_options_and_local_memory),
   };
-  return cmocka_run_group_tests_name("matmul_mma", tests, ocft_group_setup, ocft_group_teardown);
+  return cmocka_run_group_tests_name("matmul_mma", tests, group_setup, ocft_group_teardown);
 }

@@ -1170,9 +1170,11 @@ static ocf_tuning_values matmul_tuning(const ocf_device_facts *facts, device_id 
 }
 
 /* The H200 as a context sees it once the probe of `bytes` of local memory ran right (0: before
-   any probe). */
+   any probe), its wgmma probe failed: the mma.sync kernel's plans (the wgmma kernel's gates are
+   test_plan_matmul_wgmma's). */
 static ocf_device_facts h200_probed(unsigned long long bytes) {
   ocf_device_facts facts = facts_of(H200, 0);
+  facts.wgmma = OCF_PROBE_FAILED;
   if (bytes) {
     facts.mma = OCF_PROBE_PASSED;
     facts.mma_local_ok = bytes;
@@ -1292,6 +1294,214 @@ static void test_plan_matmul_mma_choice(void **state) {
   assert_int_equal(ocf_plan_matmul(&probed, &bf16, &half, &plan), OCF_SUCCESS);
   assert_int_equal(plan.program, OCF_PROGRAM_MATMUL_SKINNY);
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+}
+
+/* ---- matmul on Hopper's warpgroup units (src/plan/plan_matmul_wgmma.c) ---- */
+
+/* The H200 once the wgmma probe ran right with the built-in tile and ring (128 x 256, 4 stages:
+   4 (128 + 256) 128 + 1024 = 197632 bytes), and the mma.sync probe of 48 KiB too. */
+static ocf_device_facts h200_wgmma(ocf_probe_state wgmma) {
+  ocf_device_facts facts = h200_probed(49152);
+  facts.wgmma = wgmma;
+  if (wgmma == OCF_PROBE_PASSED) {
+    facts.wgmma_local_ok = 197632;
+    facts.wgmma_local_ok_reported = 197632 + 16;
+  }
+  return facts;
+}
+
+static void plan_wgmma_case(const char *what, const ocf_device_facts *facts,
+                            const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                            const char *shape, const char *values, int probe) {
+  plan_mma_case(what, facts, tuning, call, shape, values, probe, 0);
+}
+
+/*
+ * Every gate of the wgmma kernel, from the rules of src/plan/plan_matmul_wgmma.c and the H200
+ * rows of src/tuning/builtin.c (wg=1: 128 x 256 tiles of 2 warpgroups = 256 work-items, 4 stages;
+ * 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it; before
+ * the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
+ * unsupported layout, a misaligned operand take the mma.sync (or SIMT) plan.
+ */
+static void test_plan_matmul_wgmma(void **state) {
+  (void)state;
+  const ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
+  const ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
+  const ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
+  const ocf_tuning_values f16 = matmul_tuning(&passed, H200, OCF_F16);
+  const char *const wg_4096 = "matmul_wgmma wg=256 groups=512";
+  const char *const mma_4096 = "matmul_mma wg=128 groups=1024";
+  const char *const simt_4096 = "matmul_tiled_fast wg=16x16 groups=32x32";
+  const int none = OCF_PLAN_PROBE_NONE;
+
+  /* cc 9.0, probe passed: bf16 and f16 with B stored either way, TF32 with B stored n x k. */
+  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 NN", &passed, &bf16, &call, wg_4096,
+                  "AB_DTYPE=2 TRANS_B=0 BN=256 CONSUMERS=2 STAGES=4 GROUP_M=8 local_mem=197632 "
+                  "splits=1 k_split=4096",
+                  none);
+  call.trans_b = 1;
+  plan_wgmma_case("bf16 NT", &passed, &bf16, &call, wg_4096, "AB_DTYPE=2 TRANS_B=1", none);
+  call = typed_call(4096, 4096, 4096, OCF_F16, OCF_PRECISION_FP32);
+  plan_wgmma_case("f16 NN", &passed, &f16, &call, wg_4096, "AB_DTYPE=1 TRANS_B=0", none);
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  call.trans_b = 1;
+  plan_wgmma_case("TF32 NT", &passed, &f32, &call, wg_4096, "AB_DTYPE=0 TRANS_B=1", none);
+  /* TF32 with B stored k x n (the transpose bit is 16-bit only), 3XTF32 and strict FP32 */
+  call.trans_b = 0;
+  plan_wgmma_case("TF32 NN", &passed, &f32, &call, mma_4096, "PRECISION=1", none);
+  call.trans_b = 1;
+  call.precision = OCF_PRECISION_3XTF32;
+  plan_wgmma_case("3XTF32", &passed, &f32, &call, mma_4096, "PRECISION=2", none);
+  call.precision = OCF_PRECISION_FP32;
+  plan_wgmma_case("FP32", &passed, &f32, &call, simt_4096, NULL, none);
+
+  /* Ragged shapes and batches stay on it; the grid counts tiles x batch. */
+  call = typed_call(4095, 4104, 4000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 4095 x 4104 x 4000", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=544", "k_split=4000", none);
+  call = typed_call(1000, 1000, 1001, OCF_BF16, OCF_PRECISION_FP32);
+  call.lda = 1008, call.ldb = 1000, call.ldc = 1001;
+  call.batch = 3, call.stride_a = 1000 * 1008, call.stride_b = 1001 * 1000;
+  call.stride_c = 1000 * 1001;
+  plan_wgmma_case("bf16 3 x 1000 x 1000 x 1001 (ragged k, odd ldc)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=96", NULL, none);
+
+  /* Before the probe: the mma.sync plan (or SIMT before its own probe), the wgmma probe due
+     first. */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  const ocf_device_facts unknown = h200_wgmma(OCF_PROBE_UNKNOWN);
+  plan_wgmma_case("before the wgmma probe", &unknown, &bf16, &call, mma_4096, "AB_DTYPE=2",
+                  OCF_PLAN_PROBE_WGMMA);
+  ocf_device_facts fresh = facts_of(H200, 0);
+  plan_wgmma_case("before any probe", &fresh, &bf16, &call, simt_4096, NULL, OCF_PLAN_PROBE_WGMMA);
+  fresh.wgmma = OCF_PROBE_PASSED;
+  fresh.wgmma_local_ok = 197632;
+  plan_wgmma_case("wgmma passed, mma.sync not probed", &fresh, &bf16, &call, wg_4096, NULL, none);
+  /* A failed probe costs nothing more: mma.sync, no probe asked for. */
+  const ocf_device_facts failed = h200_wgmma(OCF_PROBE_FAILED);
+  plan_wgmma_case("a failed wgmma probe", &failed, &bf16, &call, mma_4096, NULL, none);
+  /* 8.x, 8.9 and another 9.x or 10.0 take mma.sync, with no wgmma probe, whatever the facts. */
+  const unsigned others_cc[] = {80, 86, 89, 91, 100};
+  for (size_t i = 0; i < ARRAY_LEN(others_cc); i++) {
+    ocf_device_facts other = passed;
+    other.nv_compute_capability = others_cc[i];
+    plan_wgmma_case("another compute capability", &other, &bf16, &call, mma_4096, NULL, none);
+  }
+  /* Other vendors never plan it, whatever their tuning and facts say. */
+  const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE, MALI};
+  for (size_t i = 0; i < ARRAY_LEN(others); i++) {
+    ocf_device_facts facts = facts_of(others[i], 0);
+    facts.wgmma = OCF_PROBE_PASSED;
+    facts.wgmma_local_ok = 1u << 20;
+    facts.nv_compute_capability = 90;
+    ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_BF16);
+    forced.v[MM_MMA] = forced.v[MM_WG] = 1;
+    ocf_plan plan;
+    assert_int_equal(ocf_plan_matmul(&facts, &forced, &call, &plan), OCF_SUCCESS);
+    if (plan.program == OCF_PROGRAM_MATMUL_WGMMA_NV || plan.probe != OCF_PLAN_PROBE_NONE) {
+      print_error("%s planned the wgmma kernel or a probe\n", devices[others[i]].name);
+      fail();
+    }
+  }
+  /* The tunables: wg=0, or mma=0 (both matrix-unit kernels off). */
+  ocf_tuning_values off = bf16;
+  off.v[MM_WG] = 0;
+  plan_wgmma_case("wg=0", &passed, &off, &call, mma_4096, NULL, none);
+  off = bf16;
+  off.v[MM_MMA] = 0;
+  plan_wgmma_case("mma=0", &passed, &off, &call, simt_4096, NULL, none);
+
+  /* The epilogue and C types: its own (cl/common.cl's ocf_matmul_finish). */
+  ocf_matmul_call c2 = call;
+  c2.bias_axis = OCF_BIAS_M;
+  c2.bias_dtype = OCF_F16;
+  c2.activation = OCF_ACTIVATION_GELU_ERF;
+  c2.c_dtype = OCF_BF16;
+  plan_wgmma_case("a bias along m, gelu, bf16 C", &passed, &bf16, &c2, wg_4096,
+                  "BIAS=2 BIAS_DTYPE=1 ACTIVATION=2 C_DTYPE=2", none);
+  plan_wgmma_case("plain", &passed, &bf16, &call, wg_4096,
+                  "BIAS=0 BIAS_DTYPE=0 ACTIVATION=0 C_DTYPE=0", none);
+  /* Layouts it does not take: mma.sync. */
+  c2 = call;
+  c2.trans_a = 1;
+  plan_wgmma_case("A stored k x m", &passed, &bf16, &c2, mma_4096, "TRANS_A=1", none);
+  c2 = call;
+  c2.b_dtype = OCF_F16;
+  plan_wgmma_case("bf16 times f16", &passed, &bf16, &c2, simt_4096, NULL, none);
+  c2 = call;
+  c2.variant = GENERAL;
+  plan_wgmma_case("the general variant", &passed, &bf16, &c2, "matmul_tiled wg=16x16 groups=32x32",
+                  NULL, none);
+
+  /* Alignment: 16 bytes = 8 elements at 16 bits, 4 at fp32. */
+  const struct {
+    const char *what;
+    ocf_dtype dtype;
+    size_t a_off, lda, b_off, ldb, stride_b;
+    int wgmma;
+  } aligned[] = {
+      {"bf16 aligned offsets", OCF_BF16, 8, 4104, 16, 4096, 0, 1},
+      {"bf16 a_off 4", OCF_BF16, 4, 4096, 0, 4096, 0, 0},
+      {"bf16 lda 4100", OCF_BF16, 0, 4100, 0, 4096, 0, 0},
+      {"bf16 b_off 2", OCF_BF16, 0, 4096, 2, 4096, 0, 0},
+      {"bf16 ldb 4097", OCF_BF16, 0, 4096, 0, 4097, 0, 0},
+      {"bf16 batch stride_b 4096 x 4096 + 4", OCF_BF16, 0, 4096, 0, 4096, 4096 * 4096 + 4, 0},
+      {"bf16 batch stride_b 4096 x 4096 + 8", OCF_BF16, 0, 4096, 0, 4096, 4096 * 4096 + 8, 1},
+      {"TF32 lda 4100", OCF_F32, 4, 4100, 0, 4096, 0, 1},
+      {"TF32 lda 4098", OCF_F32, 0, 4098, 0, 4096, 0, 0},
+      {"TF32 b_off 2", OCF_F32, 0, 4096, 2, 4096, 0, 0},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(aligned); i++) {
+    const int tf32 = aligned[i].dtype == OCF_F32;
+    c2 = typed_call(4096, 4096, 4096, aligned[i].dtype,
+                    tf32 ? OCF_PRECISION_TF32 : OCF_PRECISION_FP32);
+    c2.trans_b = tf32;
+    c2.a_off = aligned[i].a_off, c2.lda = aligned[i].lda;
+    c2.b_off = aligned[i].b_off, c2.ldb = aligned[i].ldb;
+    if (aligned[i].stride_b) {
+      c2.batch = 2;
+      c2.stride_a = 4096 * c2.lda, c2.stride_b = aligned[i].stride_b, c2.stride_c = 4096 * 4096;
+    }
+    const ocf_tuning_values *t = tf32 ? &f32 : &bf16;
+    ocf_plan plan;
+    assert_int_equal(ocf_plan_matmul(&passed, t, &c2, &plan), OCF_SUCCESS);
+    if ((plan.program == OCF_PROGRAM_MATMUL_WGMMA_NV) != aligned[i].wgmma ||
+        (!aligned[i].wgmma && plan.program != OCF_PROGRAM_MATMUL_MMA_NV)) {
+      print_error("%s: planned program %d\n", aligned[i].what, (int)plan.program);
+      fail();
+    }
+  }
+
+  /* Less local memory than the probe ran with: fewer stages, down to 3; then mma.sync. */
+  ocf_device_facts small = passed;
+  small.wgmma_local_ok = 150000; /* 3 stages: 3 x 384 x 128 + 1024 = 148480 */
+  plan_wgmma_case("3 stages fit", &small, &bf16, &call, wg_4096, "STAGES=3 local_mem=148480", none);
+  small.wgmma_local_ok = 100000;
+  plan_wgmma_case("no ring fits", &small, &bf16, &call, mma_4096, NULL, none);
+  /* A kernel limit below 256 work-items (learnt): mma.sync. */
+  ocf_device_facts narrow = passed;
+  narrow.kernel_max_workgroup[OCF_KERNEL_MATMUL_WGMMA] = 128;
+  plan_wgmma_case("a 128 work-item limit", &narrow, &bf16, &call, mma_4096, NULL, none);
+  /* One warpgroup (64 x 256 tiles) fits it. */
+  ocf_tuning_values one = bf16;
+  one.v[MM_WG_CONSUMERS] = 1;
+  plan_wgmma_case("one warpgroup", &narrow, &one, &call, "matmul_wgmma wg=128 groups=1024",
+                  "CONSUMERS=1 local_mem=164864", none);
+
+  /* The probe's own plan: bf16, B stored k x n, the tuning's geometry, 160 x 264 (2 x 2 tiles). */
+  ocf_plan plan;
+  expect_plan("the wgmma probe", ocf_plan_matmul_wgmma_probe(&fresh, &bf16, 160, 264, &plan), &plan,
+              "matmul_wgmma wg=256 groups=4",
+              "AB_DTYPE=2 TRANS_B=0 BN=256 STAGES=4 local_mem=197632");
+  assert_int_equal(plan.is_probe, 1);
+  /* The tuning's rule: at most 227 KiB (5 stages of 128 x 256 are 241 KiB). */
+  ocf_tuning_values big = bf16;
+  assert_int_equal(ocf_tuning_parse(OCF_OP_MATMUL, "wg.stages=5", &big, "test"), OCF_SUCCESS);
+  assert_int_not_equal(ocf_tuning_check(OCF_OP_MATMUL, &big, "test"), OCF_SUCCESS);
+  big = bf16;
+  assert_int_equal(ocf_tuning_parse(OCF_OP_MATMUL, "wg.bn=160", &big, "test"), OCF_SUCCESS);
+  assert_int_not_equal(ocf_tuning_check(OCF_OP_MATMUL, &big, "test"), OCF_SUCCESS);
 }
 
 /* Set 1 below a workgroup per compute unit, batches, the copy paths by alignment. */
@@ -1977,6 +2187,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_mma_shapes),
       cmocka_unit_test(test_plan_matmul_mma_local_memory),
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),
+      cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),

@@ -41,7 +41,8 @@
   X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)               \
   X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)   \
   X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY) \
-  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)
+  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                     \
+  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -110,7 +111,8 @@ typedef struct ocf_softmax_frame {
 } ocf_softmax_frame;
 
 /* cl/matmul.cl: the tiled kernels, their split-K pair and the naive baseline; also the frame of
-   cl/matmul_mma_nv.cl, whose one kernel takes the tiled kernels' parameters (same names). */
+   cl/matmul_mma_nv.cl and cl/matmul_wgmma_nv.cl, whose kernels take the tiled kernels'
+   parameters (same names; matmul_wgmma takes no bias). */
 typedef struct ocf_matmul_frame {
   cl_ulong m, n, k;
   cl_ulong k_split, splits, batch; /* split kernels: K per split, splits; products in the batch */

@@ -322,6 +322,11 @@ static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const oc
       ocf_probe_mma_failed(ctx, ocf_last_error());
       replan = 1;
     }
+    if (status == OCF_ERR_BUILD_FAILED && plan.program == OCF_PROGRAM_MATMUL_WGMMA_NV &&
+        attempt < 8) {
+      ocf_probe_wgmma_failed(ctx, ocf_last_error());
+      replan = 1;
+    }
     if (!replan || attempt == 8) return status;
     ocf_error_clear();
   }

@@ -62,7 +62,11 @@ typedef struct ocf_plan {
   unsigned max_registers;
 } ocf_plan;
 
-typedef enum ocf_plan_probe { OCF_PLAN_PROBE_NONE = 0, OCF_PLAN_PROBE_MMA = 1 } ocf_plan_probe;
+typedef enum ocf_plan_probe {
+  OCF_PLAN_PROBE_NONE = 0,
+  OCF_PLAN_PROBE_MMA = 1,  /* the mma.sync kernel, with probe_bytes of local memory */
+  OCF_PLAN_PROBE_WGMMA = 2 /* the wgmma kernel (sm_90a), the tuning's geometry */
+} ocf_plan_probe;
 
 /* Appends a -D value; plans never hold more than OCF_PLAN_MAX_DEFINES (a library bug). */
 void ocf_plan_define(ocf_plan *plan, const char *name, long long value);
@@ -167,5 +171,26 @@ ocf_mma_outcome ocf_plan_matmul_mma(const ocf_device_facts *facts, const ocf_tun
    an m x n C, with the loop options of `tuning`. */
 ocf_status ocf_plan_matmul_mma_probe(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                                      size_t bytes, size_t m, size_t n, ocf_plan *plan);
+
+/* ---- matmul's Hopper variant (plan_matmul_wgmma.c), tried before the mma.sync kernel ---- */
+
+/* Whether the call is one for the wgmma kernel on this device (rule 1 there). */
+int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                             const ocf_matmul_call *call);
+
+/* The wgmma plan of a call for which ocf_matmul_wgmma_applies holds: PLANNED, PROBE (the probe
+   has not run: plan the next variant, with probe OCF_PLAN_PROBE_WGMMA) or NOT_APPLICABLE. */
+ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
+                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                                      ocf_plan *plan);
+
+/* The plan of the wgmma probe (src/runtime/wgmma_probe.c): bf16 inputs, B stored k x n, the
+   tile and ring of `tuning`, over an m x n C. */
+ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
+                                       const ocf_tuning_values *tuning, size_t m, size_t n,
+                                       ocf_plan *plan);
+
+/* The wgmma kernel's static local memory: stages (64 consumers + bn) 128 + 1024 bytes. */
+size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages);
 
 #endif /* OCLFUSE_PLAN_H */

@@ -12,7 +12,9 @@
  *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce. A short
  *      side of at least sk_wide_min takes the wide path (WIDE, sk_rl_w row lanes) when its
  *      staging fits in local memory.
- *   3. TF32, 3XTF32 and fp16/bf16 inputs on NVIDIA's matrix units where a probe found them:
+ *   3. TF32 and fp16/bf16 inputs on Hopper's warpgroup matrix units where their probe passed
+ *      (cl/matmul_wgmma_nv.cl, planned by plan_matmul_wgmma.c), then
+ *      TF32, 3XTF32 and fp16/bf16 inputs on NVIDIA's matrix units where a probe found them:
  *      cl/matmul_mma_nv.cl, planned by plan_matmul_mma.c (its own rules there); while the probe
  *      is due, the plan of rule 4 with `probe` set.
  *   4. Otherwise the tiled kernels of cl/matmul.cl. The tile sets are tried largest first; a set
@@ -479,17 +481,28 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
   if (call->variant == OCF_VARIANT_AUTO && t[MM_SKINNY_MAX] > 0 && short_side > 0 &&
       short_side <= (size_t)t[MM_SKINNY_MAX] && long_side >= (size_t)t[MM_SKINNY_LONG_MIN])
     return plan_skinny(facts, t, call, plan);
-  /* Rule 3: the matrix units (plan_matmul_mma.c), or rule 4 while a probe is due. */
+  /* Rule 3: Hopper's wgmma (plan_matmul_wgmma.c), the matrix units (plan_matmul_mma.c), or
+     rule 4 while a probe is due (the wgmma probe first: when it passes, the calls it covers
+     need no other). */
+  const ocf_mma_outcome wg = ocf_matmul_wgmma_applies(facts, tuning, call)
+                                 ? ocf_plan_matmul_wgmma(facts, tuning, call, plan)
+                                 : OCF_MMA_NOT_APPLICABLE;
+  if (wg == OCF_MMA_PLANNED) return OCF_SUCCESS;
   size_t probe_bytes = 0;
   const ocf_mma_outcome mma = ocf_matmul_mma_applies(facts, tuning, call)
                                   ? ocf_plan_matmul_mma(facts, tuning, call, plan, &probe_bytes)
                                   : OCF_MMA_NOT_APPLICABLE;
-  if (mma == OCF_MMA_PLANNED) return OCF_SUCCESS;
+  if (mma == OCF_MMA_PLANNED) {
+    if (wg == OCF_MMA_PROBE) plan->probe = OCF_PLAN_PROBE_WGMMA;
+    return OCF_SUCCESS;
+  }
   memset(plan, 0, sizeof *plan);
   plan->fixed_workgroup = call->workgroup != 0;
   plan->splits = 1;
   ocf_status status = plan_tiled(facts, t, call, plan);
-  if (status == OCF_SUCCESS && mma == OCF_MMA_PROBE) {
+  if (status == OCF_SUCCESS && wg == OCF_MMA_PROBE) {
+    plan->probe = OCF_PLAN_PROBE_WGMMA;
+  } else if (status == OCF_SUCCESS && mma == OCF_MMA_PROBE) {
     plan->probe = OCF_PLAN_PROBE_MMA;
     plan->probe_bytes = probe_bytes;
   }

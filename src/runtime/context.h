@@ -132,6 +132,17 @@ void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan);
    after the probe passed): later plans take the SIMT kernels. */
 void ocf_probe_mma_failed(ocf_context *ctx, const char *why);
 
+/* ---- wgmma_probe.c ---- */
+
+/* The probe of the wgmma kernel (OCF_PLAN_PROBE_WGMMA, called by ocf_probe_run): the kernel
+   built for sm_90a with the tuning's geometry and run once on a small bf16 product whose exact
+   answer is known, on the context's own queue (blocking); its outcome goes into ctx->facts
+   (wgmma, wgmma_local_ok), once per context. */
+void ocf_probe_wgmma(ocf_context *ctx);
+/* Marks the wgmma kernel unusable on this context (its build failed after the probe passed):
+   later plans take the mma.sync kernel, then the SIMT kernels. */
+void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why);
+
 /* ---- dispatch.c ---- */
 
 /*

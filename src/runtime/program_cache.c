@@ -10,6 +10,7 @@
 #include "runtime/context.h"
 #include "runtime/disk_cache.h"
 #include "runtime/log.h"
+#include "runtime/sm90a_build.h"
 #include "runtime/sources.h"
 
 #include <stdio.h>
@@ -30,9 +31,12 @@ struct ocf_program_entry {
   ocf_built_kernel *kernels[OCF_KERNEL_COUNT]; /* created on first use */
 };
 
-/* The key's digest: the program's source and the common source it is built with. */
+/* The key's digest: the program's source, its fragment and the common source it is built
+   with. */
 static uint64_t program_digest(const ocf_program_source *source) {
-  return source->digest ^ (ocf_common_source.digest * 1099511628211ull);
+  uint64_t digest = source->digest ^ (ocf_common_source.digest * 1099511628211ull);
+  if (source->fragment) digest ^= source->fragment->digest * 0x9e3779b97f4a7c15ull;
+  return digest;
 }
 
 /* Puts the build log into the last-error text after the failure line. */
@@ -64,10 +68,18 @@ static int full_options(const char *options, char *out, size_t capacity) {
 static ocf_status build_from_source(cl_context context, cl_device_id device,
                                     const ocf_program_source *source, const char *options,
                                     cl_program *out) {
-  const char *texts[2] = {(const char *)ocf_common_source.text, (const char *)source->text};
-  const size_t lengths[2] = {ocf_common_source.length, source->length};
+  /* cl/common.cl, the program's fragment if it has one, the program's file */
+  const char *texts[3] = {(const char *)ocf_common_source.text, NULL, NULL};
+  size_t lengths[3] = {ocf_common_source.length, 0, 0};
+  cl_uint count = 1;
+  if (source->fragment) {
+    texts[count] = (const char *)source->fragment->text;
+    lengths[count++] = source->fragment->length;
+  }
+  texts[count] = (const char *)source->text;
+  lengths[count++] = source->length;
   cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(context, 2, texts, lengths, &err);
+  cl_program program = clCreateProgramWithSource(context, count, texts, lengths, &err);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clCreateProgramWithSource");
   err = clBuildProgram(program, 1, &device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
@@ -89,10 +101,18 @@ static ocf_status build_from_source(cl_context context, cl_device_id device,
 
 /* A program from a cached binary; NULL when there is none or the driver refuses it. */
 static cl_program build_from_disk(cl_context context, cl_device_id device, const ocf_disk_key *key,
-                                  const char *options, size_t *binary_bytes) {
+                                  const char *options, int sm90a, size_t *binary_bytes) {
   unsigned char *binary = NULL;
   size_t length = 0;
   if (ocf_disk_cache_load(key, &binary, &length) != 0) return NULL;
+  /* A retargeted program's binary is its sm_90a PTX; passed through the retarget again (a
+     no-op on such text), so that text in any other form is refused here, not run. */
+  if (sm90a && ocf_sm90a_binary(&binary, &length) != 0) {
+    free(binary);
+    ocf_log("cached binary %s is not sm_90a PTX: building from source", key->path);
+    ocf_disk_cache_remove(key);
+    return NULL;
+  }
   cl_int err = CL_SUCCESS, binary_status = CL_SUCCESS;
   const unsigned char *binaries[1] = {binary};
   cl_program program =
@@ -154,13 +174,19 @@ static ocf_status build_entry(ocf_context *ctx, const ocf_program_source *source
     return ocf_fail(OCF_ERR_INVALID_VALUE, "build options too long");
   double start = ocf_now_ms();
   size_t bytes = 0;
-  cl_program program = build_from_disk(ctx->cl_ctx, ctx->device, &entry->disk, options, &bytes);
+  const int sm90a = ocf_program_retargets_sm90a(entry->id);
+  cl_program program =
+      build_from_disk(ctx->cl_ctx, ctx->device, &entry->disk, options, sm90a, &bytes);
   const char *origin = "disk cache";
   if (program) {
     entry->stored_bytes = bytes;
   } else {
     origin = entry->disk.enabled ? "source (disk cache miss)" : "source (disk cache off)";
     ocf_status status = build_from_source(ctx->cl_ctx, ctx->device, source, options, &program);
+    /* The wgmma program: its PTX retargeted to sm_90a and built again (sm90a_build.c); the
+       program stored on disk is then the retargeted one. */
+    if (status == OCF_SUCCESS && sm90a)
+      status = ocf_sm90a_rebuild(ctx->cl_ctx, ctx->device, source->file, options, &program);
     if (status != OCF_SUCCESS) return status;
     /* Not stored yet: PoCL compiles work-group functions at a kernel's first launch and keeps
        them in the binary, but hands out the binary it first returned, so it is read only once
@@ -216,7 +242,14 @@ static ocf_status find_or_build(ocf_context *ctx, ocf_program_id id, const char 
   entry->digest = digest;
   entry->options = options_copy;
   entry->state = ENTRY_BUILDING;
-  ocf_disk_key_make(&entry->disk, &ctx->info, digest, options);
+  if (ocf_program_retargets_sm90a(id)) {
+    /* Its own namespace: the binary on disk is the retargeted PTX, never the source build's. */
+    char key_options[1100];
+    snprintf(key_options, sizeof key_options, "%s | %s", options, OCF_SM90A_KEY);
+    ocf_disk_key_make(&entry->disk, &ctx->info, digest, key_options);
+  } else {
+    ocf_disk_key_make(&entry->disk, &ctx->info, digest, options);
+  }
   entry->next = ctx->programs;
   ctx->programs = entry;
 

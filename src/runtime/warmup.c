@@ -141,7 +141,8 @@ static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) 
     f->k_split = f->splits = f->batch = 1;
     return f;
   }
-  case OCF_PROGRAM_MATMUL_MMA_NV: {
+  case OCF_PROGRAM_MATMUL_MMA_NV:
+  case OCF_PROGRAM_MATMUL_WGMMA_NV: {
     /* m = n = 0: the kernel's workgroups leave at once. (The warm-up grid is fp32 strict, which
        never plans the matrix units; this is for completeness.) */
     ocf_matmul_frame *f = storage;

@@ -125,6 +125,16 @@ static const ocf_tuning_row builtin_rows[] = {
     {{OCF_OP_MATMUL, OCF_F16, OCF_VENDOR_NVIDIA, GPU, NULL},
      "mma0.bk=32 mma1.bk=32",
      "H200, measured 2026-11-29 (lab/mma)"},
+    /* Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl, compute capability 9.0 only), fed by
+       cp.async from every work-item. H200, tools/lab/wgmma's first run (driver 580.159,
+       2026-12-01, TFLOP/s at 4096^3 / 8192^3): bf16 128 x 256 tiles, 4 stages (193 KiB):
+       494 / 535, B stored n x k 504 / 546; 3 stages 324 / 342; 128 x 128 376-378 / 395-399;
+       one warpgroup (64 x 256) 337 / 355; 128 x 192 in 5 stages 360 / 429; f16 489 / 521; TF32
+       (B n x k) 268 / 279. The row is written for every input type (a 16-bit one starts from
+       the fp32 row). */
+    {{OCF_OP_MATMUL, OCF_F32, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "wg=1 wg.bn=256 wg.stages=4 wg.consumers=2 wg.group_m=8",
+     "H200, measured 2026-12-01 (tools/lab/wgmma)"},
     {{OCF_OP_MATMUL, OCF_BF16, OCF_VENDOR_NVIDIA, GPU, NULL},
      "mma0.bk=32 mma1.bk=32",
      "H200, measured 2026-11-29 (lab/mma)"},

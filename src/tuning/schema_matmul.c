@@ -81,6 +81,18 @@ static const ocf_tunable matmul_tunables[MM_PARAM_COUNT] = {
                          "1: matrix-unit tiles inside C copy their full K slices unguarded"},
     MMA_SET_TUNABLES(0, 128, 128, 32, 64, 64, 3),
     MMA_SET_TUNABLES(1, 64, 64, 32, 32, 32, 3),
+    /* The fallbacks are the H200's winners of tools/lab/wgmma (cp.async, 2026-12-01): 128 x 256
+       tiles in 4 stages, 494 / 535 TFLOP/s bf16 at 4096^3 / 8192^3. */
+    [MM_WG] = {"wg", 0, 1, 0, 1,
+               "1: with mma=1, 16-bit and TF32 inputs run on Hopper's warpgroup matrix units where "
+               "their probe passed (cl/matmul_wgmma_nv.cl: NVIDIA, compute capability 9.0)"},
+    [MM_WG_BN] = {"wg.bn", 128, 256, 0, 256, "columns of the wgmma tile: 128, 192 or 256"},
+    [MM_WG_STAGES] = {"wg.stages", 3, 6, 0, 4,
+                      "K slices of 128 bytes in local memory (stages - 2 copies in flight)"},
+    [MM_WG_CONSUMERS] = {"wg.consumers", 1, 2, 0, 2,
+                         "warpgroups of the wgmma tile, 64 rows each (128 work-items each)"},
+    [MM_WG_GROUP_M] = {"wg.group_m", 1, 64, 0, 8,
+                       "tile rows that consecutive wgmma workgroups walk together"},
 };
 
 /* Derived, per set: the tile's rows and columns and the accumulators per work-item; per mma
@@ -89,8 +101,10 @@ enum { D_MWG, D_NWG, D_WPT, D_PER_SET };
 #define DERIVED(s, d) (MM_PARAM_COUNT + (s)*D_PER_SET + (d))
 enum { D_MMA_THREADS, D_MMA_BLOCK, D_PER_MMA_SET };
 #define DERIVED_MMA(s, d) (DERIVED(MM_SETS, 0) + (s)*D_PER_MMA_SET + (d))
+/* The wgmma kernel's static local memory: stages (64 consumers + bn) 128 + 1024 bytes. */
+#define DERIVED_WG_BYTES DERIVED_MMA(MMA_SETS, 0)
 
-static const char *const matmul_derived[MM_SETS * D_PER_SET + MMA_SETS * D_PER_MMA_SET] = {
+static const char *const matmul_derived[MM_SETS * D_PER_SET + MMA_SETS * D_PER_MMA_SET + 1] = {
     "set0.mdimc*mwi",
     "set0.ndimc*nwi",
     "set0.mwi*nwi",
@@ -106,7 +120,8 @@ static const char *const matmul_derived[MM_SETS * D_PER_SET + MMA_SETS * D_PER_M
     "mma0 work-items (32 bm bn / (wm wn))",
     "mma0.wm*wn",
     "mma1 work-items (32 bm bn / (wm wn))",
-    "mma1.wm*wn"};
+    "mma1.wm*wn",
+    "wg local bytes (stages (64 consumers + bn) 128 + 1024)"};
 
 static void matmul_derive(const int *v, long long *d) {
   for (int s = 0; s < MM_SETS; s++) {
@@ -123,6 +138,8 @@ static void matmul_derive(const int *v, long long *d) {
                                   : 0;
     out[D_MMA_BLOCK] = wm * wn;
   }
+  d[MM_SETS * D_PER_SET + MMA_SETS * D_PER_MMA_SET] =
+      (long long)v[MM_WG_STAGES] * (64LL * v[MM_WG_CONSUMERS] + v[MM_WG_BN]) * 128 + 1024;
 }
 
 /* A rule that applies while set s is in use (its mdimc non-zero). */
@@ -194,6 +211,9 @@ static const ocf_rule matmul_rules[] = {
      "skinny splits start on 4-element groups of the large operand"},
     {OCF_RULE_AT_LEAST, MM_MAX_REGS, 0, 32, MM_MAX_REGS,
      "a register cap below 32 leaves no room for the accumulators"},
+    {OCF_RULE_DIVISIBLE, MM_WG_BN, 0, 64, -1, "wgmma tiles are 128, 192 or 256 columns wide"},
+    {OCF_RULE_AT_MOST, DERIVED_WG_BYTES, 0, 227 << 10, -1,
+     "a Hopper workgroup has at most 227 KiB of shared memory"},
 };
 
 const ocf_op_schema ocf_matmul_schema = {

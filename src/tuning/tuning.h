@@ -92,7 +92,14 @@ typedef enum matmul_param {
   MM_MMA_COPY_AT,   /* the k step after whose mma a slice's copies are issued */
   MM_MMA_INTERIOR,  /* 1: interior tiles copy full slices unguarded */
   MM_MMA_SET_FIRST, /* mma set s's parameter p is MM_MMA_SET(s, p) */
-  MM_PARAM_COUNT = MM_MMA_SET_FIRST + 2 * 6
+  /* Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl), taken before the mma kernel where its
+     probe passed: whether to use it (with mma on), its tile and its ring. */
+  MM_WG = MM_MMA_SET_FIRST + 2 * 6, /* 1: wgmma on compute capability 9.0 (needs mma=1) */
+  MM_WG_BN,                         /* columns of its tile: 128, 192 or 256 */
+  MM_WG_STAGES,                     /* K slices of 128 bytes in local memory */
+  MM_WG_CONSUMERS,                  /* warpgroups (64 rows of the tile each) */
+  MM_WG_GROUP_M,                    /* tile rows walked together (L2 reuse) */
+  MM_PARAM_COUNT
 } matmul_param;
 /* The parameters of an mma tile set: the C tile (BM x BN), the K slice (BK), one warp's block
    (WM x WN) and the slices in local memory (STAGES). */
@@ -143,7 +150,7 @@ typedef struct ocf_rule {
   const char *why;
 } ocf_rule;
 
-enum { OCF_DERIVED_MAX = 16 };
+enum { OCF_DERIVED_MAX = 20 };
 
 typedef struct ocf_op_schema {
   ocf_op op;

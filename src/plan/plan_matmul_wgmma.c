@@ -1,0 +1,151 @@
+/*
+ * The plan of ocf_matmul's Hopper variant, cl/matmul_wgmma_nv.cl (warpgroup MMA, wgmma, through
+ * inline PTX retargeted to sm_90a). Tried before the mma.sync kernel (plan_matmul_mma.c); the
+ * rules, in order:
+ *
+ *   1. It applies to a call the mma.sync kernel would otherwise take where that kernel's own
+ *      gate holds (the automatic variant, no fixed workgroup, the `mma` tunable on, an NVIDIA
+ *      GPU) and the `wg` tunable is on, on compute capability 9.0 exactly (sm_90a code runs on
+ *      nothing else), whose wgmma probe has not failed, for:
+ *        - A and B both fp16 or both bf16, or both fp32 in TF32 (3XTF32 and FP32 stay where
+ *          they were);
+ *        - A stored m x k (not transposed); B stored k x n (16-bit only: the wgmma transpose
+ *          bit) or n x k (the only B of TF32);
+ *        - A's and B's offset, leading dimension and (batched) stride multiples of 16 bytes
+ *          (8 elements at 16 bits, 4 at fp32): every cp.async chunk starts on a whole 16 bytes;
+ *        - any C type, bias and activation (the epilogue of every matmul kernel);
+ *        - m, n and k not 0 (any value otherwise: edge chunks copy their valid bytes and zeros),
+ *          the grid of tiles x batch below 2^31 workgroups, its work-items within the device's
+ *          and the kernel's learnt workgroup limit.
+ *      Every other call goes on to the mma.sync kernel, then the SIMT kernels.
+ *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); its
+ *      static local memory, stages (64 consumers + bn) 128 + 1024 bytes, must be at most what
+ *      the probe ran right with: fewer stages (down to 3) while it is more, else rule 1 fails.
+ *   3. Until the probe has run (facts->wgmma unknown) the call gets the next plan (mma.sync or
+ *      SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
+ *      (src/runtime/wgmma_probe.c) and plans again.
+ * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
+ * kernels. The planner is pure: the probe's outcome reaches it through the facts.
+ */
+#include "common.h"
+#include "plan/plan.h"
+
+#include <string.h>
+
+typedef struct wg_geometry {
+  unsigned bn, consumers, stages, group_m;
+} wg_geometry;
+
+static size_t element_bytes(ocf_dtype dtype) {
+  return dtype == OCF_F32 ? 4 : 2;
+}
+
+size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages) {
+  return (size_t)stages * (64u * consumers + bn) * 128u + 1024u;
+}
+
+static size_t geometry_bytes(const wg_geometry *g) {
+  return ocf_wgmma_local_bytes(g->bn, g->consumers, g->stages);
+}
+
+static wg_geometry geometry_of(const int *t) {
+  wg_geometry g = {(unsigned)t[MM_WG_BN], (unsigned)t[MM_WG_CONSUMERS], (unsigned)t[MM_WG_STAGES],
+                   (unsigned)t[MM_WG_GROUP_M]};
+  return g;
+}
+
+/* An operand's offset, leading dimension and batch stride are whole 16-byte chunks. */
+static int chunk_aligned(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
+  const size_t chunk = 16 / element_bytes(dtype);
+  return off % chunk == 0 && ld % chunk == 0 && (batch <= 1 || stride % chunk == 0);
+}
+
+int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                             const ocf_matmul_call *call) {
+  const int *t = tuning->v;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t[MM_MMA] == 0 || t[MM_WG] == 0)
+    return 0;
+  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
+      facts->nv_compute_capability != 90 || facts->wgmma == OCF_PROBE_FAILED)
+    return 0;
+  if (call->a_dtype != call->b_dtype) return 0;
+  const int tf32 = call->a_dtype == OCF_F32;
+  if (tf32 && call->precision != OCF_PRECISION_TF32) return 0;
+  if (call->trans_a || (tf32 && !call->trans_b)) return 0;
+  const size_t batch = call->batch ? call->batch : 1;
+  if (!chunk_aligned(call->a_dtype, call->a_off, call->lda, call->stride_a, batch) ||
+      !chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch))
+    return 0;
+  return call->m > 0 && call->n > 0 && call->k > 0;
+}
+
+/* Work-items of the geometry within the device's and the kernel's limits. */
+static int threads_fit(const ocf_device_facts *facts, const wg_geometry *g) {
+  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA);
+  if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
+  return 128u * g->consumers <= limit;
+}
+
+static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_geometry *g,
+                       const ocf_matmul_call *call) {
+  ocf_plan_define(plan, "C_DTYPE", call ? call->c_dtype : OCF_F32);
+  ocf_plan_define(plan, "ACTIVATION", call ? call->activation : OCF_ACTIVATION_NONE);
+  ocf_plan_define(plan, "BIAS", call ? (int)call->bias_axis : OCF_BIAS_NONE);
+  ocf_plan_define(plan, "BIAS_DTYPE", call ? call->bias_dtype : OCF_F32);
+  ocf_plan_define(plan, "AB_DTYPE", dtype);
+  ocf_plan_define(plan, "TRANS_B", trans_b);
+  ocf_plan_define(plan, "BN", g->bn);
+  ocf_plan_define(plan, "CONSUMERS", g->consumers);
+  ocf_plan_define(plan, "STAGES", g->stages);
+  ocf_plan_define(plan, "GROUP_M", g->group_m);
+}
+
+static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
+  const size_t local[1] = {128u * (size_t)g->consumers};
+  const size_t global[1] = {groups * local[0]};
+  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA, 1, global, local);
+}
+
+ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
+                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                                      ocf_plan *plan) {
+  wg_geometry g = geometry_of(tuning->v);
+  if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
+  const size_t batch = call->batch ? call->batch : 1;
+  const size_t groups = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, g.bn);
+  if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
+  if (facts->wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE;        /* rule 3 */
+  while (geometry_bytes(&g) > facts->wgmma_local_ok && g.stages > 3) /* rule 2 */
+    g.stages--;
+  if (geometry_bytes(&g) > facts->wgmma_local_ok) return OCF_MMA_NOT_APPLICABLE;
+
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
+  plan->splits = 1;
+  plan->k_split = call->k;
+  define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
+  add_step(plan, &g, groups * batch);
+  plan->local_mem_bytes = geometry_bytes(&g);
+  return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
+}
+
+ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
+                                       const ocf_tuning_values *tuning, size_t m, size_t n,
+                                       ocf_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  const wg_geometry g = geometry_of(tuning->v);
+  if (!threads_fit(facts, &g))
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "wgmma probe: %u work-items exceed the device's or the kernel's limit",
+                    128u * g.consumers);
+  plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
+  plan->is_probe = 1;
+  plan->splits = 1;
+  define_all(plan, OCF_BF16, 0, &g, NULL);
+  add_step(plan, &g, ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn));
+  plan->local_mem_bytes = geometry_bytes(&g);
+  /* Verified against facts that take the probe's bytes as shown: finding out is the point. */
+  ocf_device_facts assumed = *facts;
+  assumed.wgmma_local_ok = plan->local_mem_bytes;
+  return ocf_plan_verify(plan, &assumed);
+}

@@ -1,0 +1,268 @@
+/*
+ * ocf_matmul_ex on Hopper's warpgroup matrix units (cl/matmul_wgmma_nv.cl, wgmma through PTX
+ * retargeted to sm_90a): only on an NVIDIA GPU of compute capability 9.0. Elsewhere the suite
+ * exits with 77, which ctest reports as skipped (label "nvidia"; never "unit": the kernel cannot
+ * run under PoCL, Oclgrind or rusticl, and sm_90a code runs on no other GPU).
+ *
+ * Every call the planner gives the wgmma kernel (src/plan/plan_matmul_wgmma.c) must have run it
+ * (ocf_last_plan names it: a failed probe or a silent fallback fails here), and every call it
+ * does not take must have run the mma.sync kernel. Every output element and every untouched
+ * element of C is checked against tests/reference_gemm.h with the mode's input rounding and the
+ * matrix units' truncating-sum tolerance (as test_matmul_mma), then against the unrounded
+ * inputs with the mode's documented bound. Coverage: bf16 and f16 with B stored k x n and n x k,
+ * TF32 with B stored n x k; ragged m, n and k (partial 16-byte chunks: k and n not multiples of
+ * 8) from 1 x 1 x 1 to several tiles; alpha and beta, C poisoned for beta 0; odd ldc and c_off
+ * (scalar stores); aligned offsets and padded leading dimensions; strided batches with A shared;
+ * column-major callers; every activation, a bias either way in each type, every C type; the
+ * tile and ring tunables; the calls that go to mma.sync (misaligned, A transposed, TF32 with B
+ * k x n); refusals before anything is enqueued.
+ */
+#include "matmul_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The exit status ctest reads as "skipped" (SKIP_STATUS in tests/CMakeLists.txt). */
+#define SKIP_STATUS 77
+
+static const ocf_dtype inputs[] = {OCF_BF16, OCF_F16, OCF_F32};
+
+/* Pads a leading dimension of `length` elements to a multiple of 16 bytes. */
+static size_t pad_to_chunk(size_t length, ocf_dtype dtype) {
+  const size_t chunk = dtype == OCF_F32 ? 4 : 8;
+  return (chunk - length % chunk) % chunk;
+}
+
+/* A row-major case of `dtype` with B stored k x n (tb 0) or n x k, leading dimensions padded to
+   whole 16-byte chunks (plus `extra` chunks), fp32 C. */
+static mmx_case wg_case(ocf_dtype dtype, int tb, size_t m, size_t n, size_t k, size_t extra) {
+  mmx_case t = mmx_plain(m, n, k);
+  t.a_dtype = t.b_dtype = dtype;
+  t.precision = dtype == OCF_F32 ? OCF_PRECISION_TF32 : OCF_PRECISION_FP32;
+  t.tb = tb ? OCF_TRANS : OCF_NO_TRANS;
+  const size_t chunk = dtype == OCF_F32 ? 4 : 8;
+  t.lda_pad = pad_to_chunk(k, dtype) + extra * chunk;
+  t.ldb_pad = pad_to_chunk(tb ? k : n, dtype) + extra * chunk;
+  return t;
+}
+
+/* Runs a case both ways (rounded inputs, tight tolerance; unrounded, the mode's bound) and
+   checks which kernel ran. */
+static void check_kernel(const ocft_env *env, mmx_case t, const char *kernel) {
+  t.truncating_sum = 1;
+  for (int exact = 0; exact < 2; exact++) {
+    t.exact_inputs = exact;
+    mmx_check(env, &t, NULL);
+    const char *plan = ocf_last_plan();
+    const size_t length = strlen(kernel);
+    if (strncmp(plan, kernel, length) != 0 || plan[length] != ' ') {
+      char what[400];
+      mmx_describe(&t, what, sizeof what);
+      print_error("%s\n  ran %s, not %s\n", what, plan, kernel);
+      fail();
+    }
+  }
+}
+
+static void check_wgmma(const ocft_env *env, mmx_case t) {
+  check_kernel(env, t, "matmul_wgmma");
+}
+
+/* Every type and B layout on ragged shapes: one tile, a tile plus one, partial chunks in k and
+   n, several tiles and slices, 1 x 1 x 1; alpha and beta, C poisoned where beta is 0. */
+static void test_wgmma_types_layouts_shapes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][3] = {{128, 256, 64},  {1, 1, 1},        {129, 257, 100},
+                                     {200, 264, 136}, {300, 520, 1000}, {77, 130, 333}};
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+    for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++)
+      for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
+        mmx_case t = wg_case(inputs[d], tb, shapes[s][0], shapes[s][1], shapes[s][2], s % 2);
+        if (s % 2) {
+          t.alpha = 1.5f, t.beta = -0.5f;
+        } else {
+          t.nan_c = 1;
+        }
+        check_wgmma(env, t);
+      }
+}
+
+/* C's leading dimension and offset odd (scalar stores) and even (pairs), aligned A and B
+   offsets. */
+static void test_wgmma_offsets(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+    for (int odd = 0; odd < 2; odd++) {
+      mmx_case t = wg_case(inputs[d], d % 2 || inputs[d] == OCF_F32, 201, 135, 72, 1);
+      const size_t chunk = inputs[d] == OCF_F32 ? 4 : 8;
+      t.a_off = chunk, t.b_off = 2 * chunk;
+      t.c_off = odd ? 3 : 2;
+      t.ldc_pad = odd ? 1 : 2;
+      t.alpha = 0.75f, t.beta = 0.25f;
+      check_wgmma(env, t);
+    }
+}
+
+/* Strided batches (the grid's products), one with A shared (stride 0), strides whole chunks. */
+static void test_wgmma_batches(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+    for (int shared = 0; shared < 2; shared++) {
+      const int tb = inputs[d] == OCF_F32 || shared;
+      mmx_case t = wg_case(inputs[d], tb, 150, 260, 88, 0);
+      const size_t lda = t.k + t.lda_pad, ldb = (tb ? t.k : t.n) + t.ldb_pad;
+      const size_t chunk = inputs[d] == OCF_F32 ? 4 : 8;
+      t.batch = 3;
+      t.stride_a = shared ? 0 : t.m * lda + chunk;
+      t.stride_b = (tb ? t.n : t.k) * ldb + 2 * chunk;
+      t.stride_c = MMX_PACKED;
+      t.beta = shared ? 0.5f : 0.0f;
+      check_wgmma(env, t);
+    }
+}
+
+/* Column-major callers arrive with the operands swapped: A' = B stored n x k, B' = A stored
+   k x m (16-bit), or B' = A^T stored m x k when A is given transposed (TF32 too). */
+static void test_wgmma_column_major(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+    mmx_case t = mmx_plain(136, 150, 96);
+    t.layout = OCF_COL_MAJOR;
+    t.a_dtype = t.b_dtype = inputs[d];
+    t.precision = inputs[d] == OCF_F32 ? OCF_PRECISION_TF32 : OCF_PRECISION_FP32;
+    /* A' = B (stored n x k in the row-major view): k x n column-major, ldb padded; B' = A */
+    t.ta = inputs[d] == OCF_F32 ? OCF_TRANS : OCF_NO_TRANS;
+    t.lda_pad = 8, t.ldb_pad = 8;
+    t.beta = 0.5f;
+    check_wgmma(env, t);
+  }
+}
+
+/* The tile and ring tunables through the context's tuning: the same answers. */
+static void test_wgmma_tunables(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const char *const settings[] = {"wg.bn=128 wg.stages=6",
+                                         "wg.bn=192 wg.stages=5 wg.group_m=4", "wg.stages=3",
+                                         "wg.consumers=1 wg.group_m=1"};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(settings); s++) {
+    for (int dt = 0; dt < 3; dt++)
+      ocft_assert_status(
+          ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, settings[s]),
+          OCF_SUCCESS);
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+      check_wgmma(env, wg_case(inputs[d], inputs[d] == OCF_F32, 300, 520, 1000, 0));
+      check_wgmma(env, wg_case(inputs[d], 1, 513, 200, 77, 1));
+    }
+  }
+  for (int dt = 0; dt < 3; dt++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, ""),
+                       OCF_SUCCESS);
+}
+
+/* Every activation, a bias along n and along m in each type, every C type, with and without
+   beta, a batch (the bias shared by the products). */
+static void test_wgmma_epilogue(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+    for (int act = OCF_ACTIVATION_NONE; act <= OCF_ACTIVATION_SILU; act++) {
+      mmx_case t = wg_case(inputs[d], inputs[d] == OCF_F32 || act % 2, 130, 270, 90, 0);
+      t.activation = (ocf_activation)act;
+      t.bias_axis = act % 2 ? OCF_BIAS_N : OCF_BIAS_M;
+      t.bias_dtype = (ocf_dtype)(act % 3);
+      t.bias_off = 5;
+      t.c_dtype = (ocf_dtype)((act + d) % 3);
+      t.beta = act % 2 ? 0.75f : 0.0f;
+      t.c_off = act % 2;
+      if (act == OCF_ACTIVATION_SILU) {
+        const size_t lda = t.k + t.lda_pad, ldb = (t.tb ? t.k : t.n) + t.ldb_pad;
+        t.batch = 2;
+        t.stride_a = t.m * lda, t.stride_b = (t.tb ? t.n : t.k) * ldb;
+        t.stride_c = MMX_PACKED;
+      }
+      check_wgmma(env, t);
+    }
+  /* no bias, 16-bit C (the scalar stores of every element) */
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+    mmx_case t = wg_case(inputs[d], 1, 129, 257, 100, 1);
+    t.c_dtype = d == 0 ? OCF_F16 : OCF_BF16;
+    t.alpha = 2.0f, t.beta = -1.0f;
+    check_wgmma(env, t);
+  }
+}
+
+/* What the wgmma kernel does not take runs on mma.sync, right. */
+static void test_wgmma_fallbacks(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+    const int tf32 = inputs[d] == OCF_F32;
+    mmx_case t = wg_case(inputs[d], tf32, 130, 140, 90, 0);
+    t.lda_pad += 1; /* A's rows not whole 16-byte chunks */
+    check_kernel(env, t, "matmul_mma");
+    t = wg_case(inputs[d], tf32, 130, 140, 96, 0);
+    t.ta = OCF_TRANS; /* A stored k x m */
+    t.lda_pad = 6;
+    check_kernel(env, t, "matmul_mma");
+  }
+  mmx_case t = wg_case(OCF_F32, 0, 130, 140, 96, 0); /* TF32 with B stored k x n */
+  check_kernel(env, t, "matmul_mma");
+}
+
+/* Bad calls that would have taken the kernel are refused before anything is enqueued: C and
+   the inputs keep their pattern. */
+static void test_wgmma_refusals(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { N = 256 * 256 };
+  cl_mem x = mmx_pattern_buffer(env, N * 2), c = mmx_pattern_buffer(env, N * 4);
+  ocf_context *ctx = env->ctx;
+  const ocf_transpose NT = OCF_NO_TRANS;
+  ocf_matmul_options o = OCF_MATMUL_OPTIONS_INIT;
+  o.a_dtype = o.b_dtype = OCF_BF16;
+  /* A's extent past its buffer, by one row */
+  ocft_assert_status(
+      ocf_matmul_ex(ctx, NT, NT, 257, 256, 256, 1, x, 0, 256, x, 0, 256, 0, c, 0, 256, &o, NULL),
+      OCF_ERR_BUFFER_TOO_SMALL);
+  /* a leading dimension below the row */
+  ocft_assert_status(
+      ocf_matmul_ex(ctx, NT, NT, 128, 256, 256, 1, x, 0, 248, x, 0, 256, 0, c, 0, 256, &o, NULL),
+      OCF_ERR_INVALID_STRIDE);
+  /* C overlapping A */
+  ocft_assert_status(
+      ocf_matmul_ex(ctx, NT, NT, 64, 64, 64, 1, x, 0, 64, x, 0, 64, 0, x, 0, 64, &o, NULL),
+      OCF_ERR_ALIASING);
+  mmx_assert_pattern(env, x, N * 2, "A and B after refused calls");
+  mmx_assert_pattern(env, c, N * 4, "C after refused calls");
+  clReleaseMemObject(x);
+  clReleaseMemObject(c);
+}
+
+/* Whether the default device is an NVIDIA GPU of compute capability 9.0. */
+static int have_wgmma(void) {
+  ocf_context *ctx = NULL;
+  if (ocf_context_create(getenv("OCLFUSE_TEST_DEVICE"), &ctx) != OCF_SUCCESS) return 0;
+  ocf_device_info info;
+  ocf_device_info_init(&info);
+  int have = ocf_context_device_info(ctx, &info) == OCF_SUCCESS &&
+             (info.type & CL_DEVICE_TYPE_GPU) && strstr(info.vendor, "NVIDIA") &&
+             info.nv_compute_capability_major == 9 && info.nv_compute_capability_minor == 0;
+  ocf_context_release(ctx);
+  return have;
+}
+
+int main(void) {
+  if (!have_wgmma()) {
+    printf("no NVIDIA GPU of compute capability 9.0: test_matmul_wgmma skipped\n");
+    return SKIP_STATUS;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_wgmma_types_layouts_shapes),
+      cmocka_unit_test(test_wgmma_offsets),
+      cmocka_unit_test(test_wgmma_batches),
+      cmocka_unit_test(test_wgmma_column_major),
+      cmocka_unit_test(test_wgmma_epilogue),
+      cmocka_unit_test(test_wgmma_tunables),
+      cmocka_unit_test(test_wgmma_fallbacks),
+      cmocka_unit_test(test_wgmma_refusals),
+  };
+  return cmocka_run_group_tests_name("matmul_wgmma", tests, ocft_group_setup, ocft_group_teardown);
+}

@@ -1,0 +1,71 @@
+#!/bin/bash
+# wgmma_offline.sh: the library's wgmma program checked without the GPU, from the repo root:
+#   tools/wgmma_offline.sh [WORKDIR] [-DNAME=value ...]     (default: the built-in H200 plans)
+# Assembles the program as the library does (cl/common.cl, cl/wgmma_asm.clh, then
+# cl/matmul_wgmma_nv.cl), compiles it with clang-14 for NVPTX (lab/mma/offline/stubs.h stands in
+# for the OpenCL builtins), checks that the `// SM90A ` lines came out with their operands
+# substituted, assembles the PTX as it is for sm_90 (the wgmma lines are comments) and, retargeted
+# as src/ptx_retarget.c does (prefix stripped, .target sm_90a), for sm_90a with ptxas -v:
+# syntax, registers, spills. The register counts are clang's, not NVIDIA's OpenCL compiler's.
+# Exit status 0 when every configuration assembled for sm_90a without spills.
+set -u -o pipefail
+root=$(pwd)
+work=${1:-/tmp/wgmma_offline}
+shift || true
+mkdir -p "$work"
+if [ $# -gt 0 ]; then
+  configs=("$*")
+else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout, two epilogues,
+  # and the other tiles
+  plain="-DC_DTYPE=0 -DACTIVATION=0 -DBIAS=0 -DBIAS_DTYPE=0"
+  h200="-DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 $plain"
+  configs=("-DAB_DTYPE=2 -DTRANS_B=0 $h200" "-DAB_DTYPE=2 -DTRANS_B=1 $h200"
+    "-DAB_DTYPE=1 -DTRANS_B=0 $h200" "-DAB_DTYPE=1 -DTRANS_B=1 $h200"
+    "-DAB_DTYPE=0 -DTRANS_B=1 $h200"
+    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=2 -DACTIVATION=3 -DBIAS=1 -DBIAS_DTYPE=1"
+    "-DAB_DTYPE=0 -DTRANS_B=1 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=1 -DACTIVATION=2 -DBIAS=2 -DBIAS_DTYPE=2"
+    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=128 -DCONSUMERS=2 -DSTAGES=6 -DGROUP_M=8 $plain"
+    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=192 -DCONSUMERS=2 -DSTAGES=5 -DGROUP_M=8 $plain"
+    "-DAB_DTYPE=2 -DTRANS_B=1 -DBN=256 -DCONSUMERS=1 -DSTAGES=4 -DGROUP_M=8 $plain")
+fi
+cat "$root/cl/common.cl" "$root/cl/wgmma_asm.clh" "$root/cl/matmul_wgmma_nv.cl" >"$work/program.cl"
+failed=0
+i=0
+for opts in "${configs[@]}"; do
+  i=$((i + 1))
+  base=$work/k$i
+  # shellcheck disable=SC2086
+  if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
+    -Xclang -finclude-default-header -include "$root/lab/mma/offline/stubs.h" \
+    -DOCF_KERNEL_matmul_wgmma $opts -O2 -Xclang -disable-llvm-passes -emit-llvm -c \
+    "$work/program.cl" -o "$base.bc" 2>"$base.clang.log"; then
+    echo "[$opts] clang: $(grep -m1 error "$base.clang.log")"
+    failed=1
+    continue
+  fi
+  opt-14 -internalize -internalize-public-api-list=matmul_wgmma -globaldce -O3 "$base.bc" \
+    -o "$base.opt.bc" && llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" \
+    -o "$base.ptx" || { failed=1; continue; }
+  sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 9.0/' "$base.ptx"
+  # for sm_90 the wgmma lines are comments; ptxas there caps static local memory at 48 KiB,
+  # which NVIDIA's OpenCL does not (the lab ran 193 KiB): that refusal is expected
+  sm90=$(ptxas -arch=sm_90 "$base.ptx" -o "$base.sm90.cubin" 2>&1 | grep -i error |
+    grep -vc 'too much shared data')
+  sed -e 's#^\(\s*\)// SM90A #\1#' -e 's/^\.target sm_90$/.target sm_90a/' "$base.ptx" >"$base.a.ptx"
+  lines=$(grep -c 'wgmma.mma_async' "$base.a.ptx")
+  unsub=$(grep 'wgmma' "$base.a.ptx" | grep -c '%[0-9]')
+  if ! ptxas -arch=sm_90a -v "$base.a.ptx" -o "$base.a.cubin" 2>"$base.ptxas.log"; then
+    echo "[$opts] ptxas sm_90a: $(grep -m1 -i error "$base.ptxas.log")"
+    failed=1
+    continue
+  fi
+  regs=$(grep -o 'Used [0-9]* registers' "$base.ptxas.log" | head -n1)
+  spill=$(grep -o '[0-9]* bytes spill stores' "$base.ptxas.log" | head -n1)
+  smem=$(grep -o '[0-9]* bytes smem' "$base.ptxas.log" | head -n1)
+  warn=$(grep -c -i 'warning' "$base.ptxas.log")
+  echo "[$opts] sm_90: $sm90 errors (shared-memory cap aside); sm_90a: $regs, $spill, $smem, $lines wgmma, $unsub unsubstituted, $warn warnings"
+  if [ "$unsub" != 0 ] || [ "$lines" = 0 ] || [ "${spill%% *}" != 0 ] || [ "$warn" != 0 ]; then
+    failed=1
+  fi
+done
+exit $failed
