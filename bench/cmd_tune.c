@@ -37,6 +37,13 @@ static void usage(FILE *out) {
       "\n"
       "options:\n"
       "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
+      "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
+      "                    transposes, data types, batch and epilogue included) instead of\n"
+      "                    each class's representative shapes: the calls are grouped by the\n"
+      "                    database's key, (op, data type, shape class), each group's first\n"
+      "                    4 are timed together, and the winners are written as the entries\n"
+      "                    of those keys, which every call of that op, type and class then\n"
+      "                    uses (--show names the classes); other entries are kept\n"
       "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
       "                    a class keeps the best found so far when it runs out\n"
       "  --fresh           ignore the progress of an interrupted run and start over\n"
@@ -49,6 +56,7 @@ static void usage(FILE *out) {
 
 typedef struct tune_options {
   int ops[OCF_OP_COUNT];
+  const char *sizes;
   double budget_s; /* 0: by device type */
   int fresh, show, list;
   const char *device;
@@ -103,6 +111,9 @@ static int parse_options(int argc, char **argv, tune_options *o) {
       tool_set_quiet(1);
     } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
       if (r < 0 || parse_ops(v, o)) return -1;
+    } else if ((r = tool_option(argc, argv, &i, "--sizes", &v)) != 0) {
+      if (r < 0) return -1;
+      o->sizes = v;
     } else if ((r = tool_option(argc, argv, &i, "--budget", &v)) != 0) {
       int seconds = 0;
       if (r < 0) return -1;
@@ -124,21 +135,29 @@ static int parse_options(int argc, char **argv, tune_options *o) {
 
 /* ---- representative shapes of each class ---- */
 
-enum { MAX_CLASS_SHAPES = 3 };
+enum { MAX_CLASS_SHAPES = TUNE_MAX_SHAPES };
 
 typedef struct class_shapes {
-  tool_shape shapes[MAX_CLASS_SHAPES];
+  tool_spec shapes[MAX_CLASS_SHAPES];
   int count;
 } class_shapes;
+
+/* The tool's op numbers are the library's (tuning/tuning.h). */
+_Static_assert((int)TOOL_OP_ADD == (int)OCF_OP_ADD && (int)TOOL_OP_SOFTMAX == (int)OCF_OP_SOFTMAX &&
+                   (int)TOOL_OP_MATMUL == (int)OCF_OP_MATMUL,
+               "tool_op and ocf_op differ");
 
 /* Shapes that stand for a class: a power of two and ragged sizes where they matter, sized so
    that one call moves several times the last-level cache on a GPU and stays quick on a CPU. */
 static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, class_shapes *out) {
   memset(out, 0, sizeof *out);
-#define SHAPE(a, b, c, n)                    \
-  out->shapes[out->count++] = (tool_shape) { \
-    {(a), (b), (c)}, (n)                     \
-  }
+#define SHAPE(a, b, c, n)                                    \
+  do {                                                       \
+    tool_spec *spec_ = &out->shapes[out->count++];           \
+    tool_spec_init(spec_, (tool_op)op);                      \
+    spec_->d[0] = (a), spec_->d[1] = (b), spec_->d[2] = (c); \
+    spec_->ndims = (n);                                      \
+  } while (0)
   switch (op) {
   case OCF_OP_ADD:
     if (shape_class == 0) {
@@ -206,7 +225,11 @@ typedef struct tune_state {
   tool_bench_env *env;
   ocf_op op;
   unsigned shape_class;
+  ocf_dtype dtype;
   class_shapes shapes;
+  /* The class's name in the progress file: the class itself for its representative shapes,
+     "class@dtype#hash" for a user's calls (--sizes), whose times are of other shapes. */
+  char key[64];
   FILE *progress_file;
   const char *progress_path;
   /* What an interrupted run measured for this class, read back from the progress file. */
@@ -259,15 +282,15 @@ static void measure_candidate(void *user, const char *values, tune_result *resul
   result->score_ms = INFINITY;
   const char *op_name = ocf_op_schema_get(s->op)->name;
   const char *class_name = ocf_shape_class_name(s->op, s->shape_class);
-  if (ocf_context_set_tuning(s->env->ctx, op_name, OCF_F32, class_name, values) != OCF_SUCCESS)
+  if (ocf_context_set_tuning(s->env->ctx, op_name, s->dtype, class_name, values) != OCF_SUCCESS)
     goto record;
   tool_results results = {NULL, 0, 0};
   s->env->results = &results;
   int fatal = 0;
   for (int i = 0; i < s->shapes.count && !fatal; i++) {
-    const tool_shape *shape = &s->shapes.shapes[i];
+    const tool_spec *shape = &s->shapes.shapes[i];
     if (s->op == OCF_OP_ADD)
-      fatal = tool_bench_add(s->env, &shape->d[0], 1);
+      fatal = tool_bench_add(s->env, shape, 1);
     else if (s->op == OCF_OP_SOFTMAX)
       fatal = tool_bench_softmax(s->env, shape, 1);
     else
@@ -296,7 +319,7 @@ static void measure_candidate(void *user, const char *values, tune_result *resul
   }
 record:
   if (s->progress_file) {
-    fprintf(s->progress_file, "tried %s %s %s %.6g %d", op_name, class_name,
+    fprintf(s->progress_file, "tried %s %s %s %.6g %d", op_name, s->key,
             result->outcome == TUNE_OK      ? "ok"
             : result->outcome == TUNE_WRONG ? "wrong"
                                             : "failed",
@@ -320,9 +343,9 @@ static void report_progress(void *user, int done, int planned, const char *value
     snprintf(outcome, sizeof outcome, "%s", result->outcome == TUNE_WRONG ? "WRONG" : "failed");
   /* The time left is what the class's share of the budget allows: at most that. */
   tool_progress_text("[%d/%d] %s %s, at most %dm%02ds left: %s (best %.4g ms) %.60s%s", done,
-                     planned > done ? planned : done, ocf_op_schema_get(s->op)->name,
-                     ocf_shape_class_name(s->op, s->shape_class), (int)left_s / 60,
-                     (int)left_s % 60, outcome, best_ms, values, strlen(values) > 60 ? "..." : "");
+                     planned > done ? planned : done, ocf_op_schema_get(s->op)->name, s->key,
+                     (int)left_s / 60, (int)left_s % 60, outcome, best_ms, values,
+                     strlen(values) > 60 ? "..." : "");
 }
 
 /* ---- progress file: "tried <op> <class> <ok|wrong|failed> <ms> <n> <n shape ms> <values>" ---- */
@@ -345,9 +368,7 @@ static void load_progress(const char *path, const char *header, tune_state *s) {
                &result.shapes, &consumed) != 5 ||
         result.shapes < 0 || result.shapes > TUNE_MAX_SHAPES)
       continue;
-    if (strcmp(op, ocf_op_schema_get(s->op)->name) ||
-        strcmp(cls, ocf_shape_class_name(s->op, s->shape_class)))
-      continue;
+    if (strcmp(op, ocf_op_schema_get(s->op)->name) || strcmp(cls, s->key)) continue;
     const char *at = line + consumed;
     int shapes_read = 0;
     for (int i = 0; i < result.shapes; i++) {
@@ -431,10 +452,62 @@ static int list_tunables(const tune_options *o) {
 typedef struct class_outcome {
   ocf_op op;
   unsigned shape_class;
+  ocf_dtype dtype;
+  class_shapes user;   /* --sizes: the user's calls of this op, data type and class (count 0: the
+                          class's representative shapes) */
+  size_t user_dropped; /* calls of the class beyond MAX_CLASS_SHAPES, not timed */
   tune_summary summary;
   int measured;
   char kernel[64]; /* the kernel/workgroup the chosen values ran, "" when not seen this run */
 } class_outcome;
+
+/* The tuning key of a call: its op, the data type the library looks values up by (matmul: A's,
+   softmax: the input's; add is fp32) and its shape class. */
+static void key_of(const tool_spec *s, ocf_dtype *dtype, unsigned *shape_class) {
+  *dtype = s->op == TOOL_OP_MATMUL ? s->a_dtype : s->op == TOOL_OP_SOFTMAX ? s->in_dtype : OCF_F32;
+  ocf_shape shape = {{s->d[0], s->d[1], s->d[2]}};
+  *shape_class = ocf_shape_class_of((ocf_op)s->op, &shape);
+}
+
+/* --sizes: one outcome per tuning key, with the user's calls of that key as its shapes. */
+static size_t group_calls(const tool_spec_list *specs, class_outcome *outcomes) {
+  size_t count = 0;
+  for (size_t i = 0; i < specs->count; i++) {
+    const tool_spec *s = &specs->specs[i];
+    ocf_dtype dtype;
+    unsigned shape_class;
+    key_of(s, &dtype, &shape_class);
+    size_t g = 0;
+    while (g < count && !(outcomes[g].op == (ocf_op)s->op && outcomes[g].dtype == dtype &&
+                          outcomes[g].shape_class == shape_class))
+      g++;
+    if (g == count) {
+      memset(&outcomes[count], 0, sizeof outcomes[0]);
+      outcomes[count].op = (ocf_op)s->op;
+      outcomes[count].dtype = dtype;
+      outcomes[count++].shape_class = shape_class;
+    }
+    class_shapes *user = &outcomes[g].user;
+    if (user->count < MAX_CLASS_SHAPES)
+      user->shapes[user->count++] = *s;
+    else
+      outcomes[g].user_dropped++;
+  }
+  return count;
+}
+
+/* The progress file's name of a user's key: "large@bf16#<hash of the calls>", so that a run with
+   other calls (or the class's own shapes) does not take these times for its own. */
+static void progress_key(const class_outcome *c, char *out, size_t capacity) {
+  unsigned long long hash = 14695981039346656037ull;
+  for (int i = 0; i < c->user.count; i++) {
+    char text[256];
+    tool_spec_text(&c->user.shapes[i], text, sizeof text);
+    hash = ocf_fnv1a(hash, text, strlen(text) + 1);
+  }
+  snprintf(out, capacity, "%s@%s#%08llx", ocf_shape_class_name(c->op, c->shape_class),
+           ocf_dtype_name(c->dtype), hash & 0xffffffffull);
+}
 
 /* The tuned classes' values as a database for the device; 0, or -1 (printed). */
 static int write_database(const char *path, const ocf_device_info *info,
@@ -446,13 +519,37 @@ static int write_database(const char *path, const ocf_device_info *info,
   snprintf(db.device, sizeof db.device, "%s", info->device_name);
   snprintf(db.driver, sizeof db.driver, "%s", info->driver_version);
   int failed = 0;
+  /* What the database already holds for this device, driver and library is kept, but for the
+     (op, data type, class) entries this run measured: a run with --sizes adds to a full tune. */
+  ocf_tuning_db old;
+  memset(&old, 0, sizeof old);
+  size_t old_length = 0;
+  char *old_text = NULL;
+  if (ocf_read_file(path, OCF_TUNING_DB_MAX_BYTES, &old_text, &old_length) == 0 && old_text &&
+      ocf_tuning_db_parse(old_text, old_length, &old) == OCF_SUCCESS &&
+      !strcmp(old.library, db.library) && !strcmp(old.vendor, db.vendor) &&
+      !strcmp(old.device, db.device) && !strcmp(old.driver, db.driver)) {
+    for (size_t e = 0; e < old.entry_count && !failed; e++) {
+      const ocf_tuning_entry *entry = &old.entries[e];
+      int replaced = 0;
+      for (size_t i = 0; i < count; i++)
+        replaced = replaced || (outcomes[i].measured && outcomes[i].op == entry->op &&
+                                outcomes[i].dtype == entry->dtype &&
+                                (int)outcomes[i].shape_class == entry->shape_class);
+      if (!replaced)
+        failed = ocf_tuning_db_add(&db, entry->op, entry->dtype, entry->shape_class,
+                                   entry->values) != OCF_SUCCESS;
+    }
+  }
+  free(old_text);
+  ocf_tuning_db_free(&old);
   for (size_t i = 0; i < count && !failed; i++) {
     const class_outcome *c = &outcomes[i];
     /* A class whose built-in choice nothing beat gets no entry: later built-in improvements
        then reach it. */
     if (!c->measured || !(c->summary.best_ms < c->summary.start_ms)) continue;
-    failed =
-        ocf_tuning_db_add(&db, c->op, OCF_F32, (int)c->shape_class, c->summary.best) != OCF_SUCCESS;
+    failed = ocf_tuning_db_add(&db, c->op, c->dtype, (int)c->shape_class, c->summary.best) !=
+             OCF_SUCCESS;
   }
   char *text = failed ? NULL : ocf_tuning_db_format(&db);
   ocf_tuning_db_free(&db);
@@ -477,7 +574,9 @@ static void print_summary(const class_outcome *outcomes, size_t count, double se
   for (size_t i = 0; i < count; i++) {
     const class_outcome *c = &outcomes[i];
     const char *op = ocf_op_schema_get(c->op)->name;
-    const char *cls = ocf_shape_class_name(c->op, c->shape_class);
+    char cls[48];
+    snprintf(cls, sizeof cls, "%s%s%s", ocf_shape_class_name(c->op, c->shape_class),
+             c->dtype == OCF_F32 ? "" : "/", c->dtype == OCF_F32 ? "" : ocf_dtype_name(c->dtype));
     if (!c->measured) {
       printf("%-8s %-8s %10s %10s %8s  %-24s %s\n", op, cls, "-", "-", "-", "-", "not measured");
       continue;
@@ -501,6 +600,14 @@ int cmd_tune(int argc, char **argv) {
   int parsed = parse_options(argc, argv, &o);
   if (parsed) return parsed > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
   if (o.list) return list_tunables(&o);
+  static tool_spec_list specs; /* large: off the stack */
+  if (o.sizes) {
+    char err[256];
+    if (tool_specs_parse(o.sizes, o.ops, &specs, err, sizeof err)) {
+      tool_error("--sizes: %s", err);
+      return TOOL_EXIT_USAGE;
+    }
+  }
   double started = tool_clock_ms();
 
   /* The database path, from a context that reads it as any program would. */
@@ -549,14 +656,21 @@ int cmd_tune(int argc, char **argv) {
   snprintf(progress_path, sizeof progress_path, "%s.progress", path);
   snprintf(header, sizeof header, "oclfuse-tune-progress 2 | %s | %s | %s | %s\n", info.vendor,
            info.device_name, info.driver_version, ocf_version_string());
-  class_outcome outcomes[OCF_OP_COUNT * OCF_MAX_SHAPE_CLASSES];
-  size_t outcome_count = 0;
-  for (int op = 0; op < OCF_OP_COUNT; op++)
+  static class_outcome outcomes[TOOL_MAX_SPECS + OCF_OP_COUNT * OCF_MAX_SHAPE_CLASSES];
+  size_t outcome_count = o.sizes ? group_calls(&specs, outcomes) : 0;
+  for (int op = 0; !o.sizes && op < OCF_OP_COUNT; op++)
     for (unsigned c = 0; o.ops[op] && c < ocf_shape_class_count((ocf_op)op); c++) {
       memset(&outcomes[outcome_count], 0, sizeof outcomes[0]);
       outcomes[outcome_count].op = (ocf_op)op;
+      outcomes[outcome_count].dtype = OCF_F32;
       outcomes[outcome_count++].shape_class = c;
     }
+  for (size_t i = 0; i < outcome_count; i++)
+    if (outcomes[i].user_dropped)
+      tool_note("%s %s %s: %zu more calls of this key are not timed (the first %d are)",
+                ocf_op_schema_get(outcomes[i].op)->name, ocf_dtype_name(outcomes[i].dtype),
+                ocf_shape_class_name(outcomes[i].op, outcomes[i].shape_class),
+                outcomes[i].user_dropped, MAX_CLASS_SHAPES);
 
   /* The progress file: kept unless --fresh, appended to as candidates are measured. */
   int resume = 0;
@@ -589,14 +703,21 @@ int cmd_tune(int argc, char **argv) {
     state.env = &env;
     state.op = c->op;
     state.shape_class = c->shape_class;
+    state.dtype = c->dtype;
     state.progress_file = progress;
-    representative_shapes(c->op, c->shape_class, env.gpu, &state.shapes);
+    if (c->user.count) {
+      state.shapes = c->user;
+      progress_key(c, state.key, sizeof state.key);
+    } else {
+      representative_shapes(c->op, c->shape_class, env.gpu, &state.shapes);
+      snprintf(state.key, sizeof state.key, "%s", cls);
+    }
     if (resume) load_progress(progress_path, header, &state);
     /* The classes left share what is left of the budget. */
     double now = tool_clock_ms();
     state.deadline_ms = now + (deadline - now) / (double)(outcome_count - i);
     char start[2048];
-    status = ocf_context_get_tuning(ctx, op_name, OCF_F32, cls, start, sizeof start);
+    status = ocf_context_get_tuning(ctx, op_name, c->dtype, cls, start, sizeof start);
     if (status != OCF_SUCCESS) {
       char text[1024];
       tool_status_text(text, sizeof text, "ocf_context_get_tuning", status);
@@ -617,7 +738,7 @@ int cmd_tune(int argc, char **argv) {
     }
     measured_any = 1;
     /* Each class's own values stay set while the next is tuned (classes do not overlap). */
-    ocf_context_set_tuning(ctx, op_name, OCF_F32, cls, c->summary.best);
+    ocf_context_set_tuning(ctx, op_name, c->dtype, cls, c->summary.best);
     if (write_database(path, &info, outcomes, i + 1) == 0)
       tool_note("%s %s done: %.4g -> %.4g ms; %s updated", op_name, cls, c->summary.start_ms,
                 c->summary.best_ms, path);

@@ -263,8 +263,9 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
           "FMA peak %.1f GFLOP/s\n",
           c->copy_gbps, c->copy_kernel_gbps, c->copy_buffer_gbps, c->fma_gflops);
   fprintf(out, "times: device-side, median of repeats after warm-up; %% of ceiling is of the copy "
-               "bandwidth (add, softmax) or the FMA peak (matmul)\n");
-  int sweep_header = 0;
+               "bandwidth (add, softmax) or the FMA peak (matmul);\nerr/tol: the worst error "
+               "over its own tolerance (1 the limit, - unchecked)\n");
+  int sweep_header = 0, shape_width = 16;
   const char *last_op = "";
   for (size_t i = 0; i < results->count; i++) {
     const tool_row *r = &results->rows[i];
@@ -274,12 +275,18 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
       last_op = "";
     }
     if (strcmp(last_op, r->op) != 0) {
-      fprintf(out, "\n%-8s %-16s %-13s %5s %-26s %-7s %9s %9s %9s %10s %-7s %6s %7s %10s  %s\n",
-              "op", "shape", "variant", "wg", "kernel/workgroup", "status", "median ms", "min ms",
-              "max ms", "rate", "unit", "%ceil", "speedup", "max error", "checked / note");
+      /* The shape column as wide as the op's longest call (options included). */
+      shape_width = 16;
+      for (size_t j = i; j < results->count && !strcmp(results->rows[j].op, r->op); j++)
+        if ((int)strlen(results->rows[j].shape) > shape_width)
+          shape_width = (int)strlen(results->rows[j].shape);
+      fprintf(out, "\n%-8s %-*s %-13s %5s %-26s %-7s %9s %9s %9s %10s %-7s %6s %7s %10s  %s\n",
+              "op", shape_width, "shape", "variant", "wg", "kernel/workgroup", "status",
+              "median ms", "min ms", "max ms", "rate", "unit", "%ceil", "speedup", "err/tol",
+              "checked / note");
       last_op = r->op;
     }
-    fprintf(out, "%-8s %-16s %-13s ", r->op, r->shape, r->variant);
+    fprintf(out, "%-8s %-*s %-13s ", r->op, shape_width, r->shape, r->variant);
     if (r->workgroup_size)
       fprintf(out, "%5zu ", r->workgroup_size);
     else

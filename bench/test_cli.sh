@@ -73,5 +73,23 @@ fi
 expect 0 "bench progress" -- "$tool" bench --op add --sizes 1000 --repeat 3
 stderr_has "bench progress" "^oclfuse bench: \[[0-9]+/5\] add n=1000 oclfuse, about [0-9]+m[0-9]{2}s left"
 
+# The --sizes language (bench/spec.c; its unit test is oclfuse_spec_test): a call with options
+# reaches the library and its row names it; a bad spec is a usage error naming its token.
+expect 0 "bench of calls with options" -- "$tool" bench --repeat 3 --quiet --format json --sizes \
+  'matmul:24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3; softmax:12x40:f16:log:lengths:scale=0.5; add:100:offset=1'
+for shape in '24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3' '12x40:f16:log:scale=0.5:lengths' 'n=100:offset=1'; do
+  grep -q "\"shape\": \"$shape\"" "$out" ||
+    { echo "FAIL: no row for $shape" >&2; failures=$((failures + 1)); }
+done
+for bad in 'matmul:64x64x64:bogus' 'matmul:64x64x64:tn:nt' 'softmax:64x64:tn' 'add:100:bf16' \
+  'matmul:64x64x64:bias=row' 'softmax:64x64:scale=0' 'conv:3x3' '64x64x64x64'; do
+  expect 2 "bench --sizes '$bad'" -- "$tool" bench --sizes "$bad"
+  token=${bad##*:}
+  case $bad in conv:*) token=conv ;; softmax:64x64:scale=0) token='scale=0' ;; esac
+  stderr_has "bench --sizes '$bad'" "^oclfuse bench: --sizes: .*'$token'"
+done
+expect 2 "tune --sizes 'matmul:64:bogus'" -- "$tool" tune --sizes 'matmul:64:bogus'
+stderr_has "tune --sizes 'matmul:64:bogus'" "^oclfuse tune: --sizes: .*'bogus'"
+
 echo "$failures failed"
 [ "$failures" = 0 ]

@@ -4,6 +4,7 @@
  *   main.c              dispatches the subcommands
  *   messages.c          errors, notes and progress on stderr; the help every command shares
  *   args.c              option and number parsing
+ *   spec.c              the shape-and-call language of --sizes (bench, tune, check)
  *   clutil.c            small OpenCL helpers (program build, event times, buffers)
  *   data.c              host allocations (inputs: tests/fill.h)
  *   verify.c            verdicts from the harness's comparisons (tests/tolerance.h)
@@ -101,6 +102,63 @@ int tool_parse_count(const char *text, int max, int *value);
  */
 int tool_option(int argc, char **argv, int *i, const char *name, const char **value);
 
+/* ---- spec.c: the shape-and-call language of --sizes (its grammar: spec.c, bench --help) ---- */
+
+typedef enum tool_op { TOOL_OP_ADD, TOOL_OP_SOFTMAX, TOOL_OP_MATMUL, TOOL_OP_COUNT } tool_op;
+
+enum { TOOL_MAX_SPECS = 64 };
+
+/* One call of one op: its sizes and every option the language has. */
+typedef struct tool_spec {
+  tool_op op;
+  size_t d[3]; /* add: n; softmax: rows, cols; matmul: m, n, k */
+  int ndims;
+  size_t offset; /* elements before each operand in its buffer */
+  size_t pad;    /* leading dimensions (row strides) beyond the shortest legal one */
+  /* matmul */
+  ocf_transpose ta, tb;
+  ocf_dtype a_dtype, b_dtype, c_dtype; /* the bias takes c_dtype */
+  ocf_precision precision;
+  ocf_layout layout;
+  size_t batch; /* 1: one product */
+  int share_a, share_b;
+  ocf_activation activation;
+  ocf_bias_axis bias_axis;
+  float alpha, beta;
+  /* softmax */
+  ocf_dtype in_dtype, out_dtype;
+  float scale;
+  int log;
+  int lengths;   /* 0 full rows, 1 random lengths in [0, cols], 2 every row `length` */
+  size_t length; /* with lengths 2 */
+} tool_spec;
+
+typedef struct tool_spec_list {
+  tool_spec specs[TOOL_MAX_SPECS];
+  size_t count;
+} tool_spec_list;
+
+/* "add", "softmax", "matmul". */
+const char *tool_op_name(tool_op op);
+/* The plain call of an op: fp32, row-major, no options (sizes 0). */
+void tool_spec_init(tool_spec *s, tool_op op);
+/* Parses one call "OP:DIMS[:OPTION...]" of text[0, len); 0, or -1 with err naming the token. */
+int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, size_t errlen);
+/* Parses a --sizes text into calls for the ops with ops[op] set (plain sizes go to each of them
+   that they fit); 0, or -1 with err naming the offending item or option. */
+int tool_specs_parse(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list,
+                     char *err, size_t errlen);
+/* The calls of one op, in order; returns how many were copied. */
+size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, size_t capacity);
+/* Non-zero when the call has no option (the plain fp32 call of ocf_add/softmax/matmul). */
+int tool_spec_plain(const tool_spec *s);
+/* The options as the language writes them (":tn:bf16:batch=4"), "" for the plain call. */
+void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity);
+/* The sizes and options: "n=1000", "4096x50257:bf16:log", "64x64x64:tn". */
+void tool_spec_text(const tool_spec *s, char *out, size_t capacity);
+/* The language in words, for the commands' help texts (and so the man page). */
+extern const char tool_sizes_help[];
+
 /* ---- clutil.c ---- */
 
 /* Builds an OpenCL C source for the device. On failure prints the build log and returns NULL. */
@@ -113,6 +171,10 @@ int tool_event_ns(cl_event event, cl_profiling_info what, cl_ulong *ns);
 cl_mem tool_buffer(ocf_context *ctx, size_t floats, const float *host);
 /* Fills `floats` floats of a buffer with a quiet NaN (so an unwritten output never passes). */
 int tool_poison(ocf_context *ctx, cl_mem buffer, size_t floats);
+/* A device buffer of `bytes` bytes, copied from `host` when not NULL; NULL on failure (printed). */
+cl_mem tool_buffer_bytes(ocf_context *ctx, size_t bytes, const void *host);
+/* Fills `count` elements of storage type dtype with that type's quiet NaN. */
+int tool_poison_dtype(ocf_context *ctx, cl_mem buffer, size_t count, ocf_dtype dtype);
 /* The device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (0 if unknown). */
 cl_ulong tool_max_alloc(cl_device_id device);
 /* "GPU", "CPU", "ACCELERATOR", ... for a device type. */
@@ -123,6 +185,13 @@ const char *tool_device_type_name(cl_device_type type);
 /* malloc of count elements (count 0 allocates one); NULL with a message on failure. */
 float *tool_alloc_floats(size_t count);
 double *tool_alloc_doubles(size_t count);
+void *tool_alloc_bytes(size_t count);
+/* Rounds values to what storage type dtype holds (round to nearest even, as the kernels store). */
+void tool_round_to(ocf_dtype dtype, float *values, size_t count);
+/* Writes count values into raw in storage type dtype (ocf_dtype_size(dtype) bytes each). */
+void tool_encode(ocf_dtype dtype, const float *values, size_t count, void *raw);
+/* Element i of raw, of storage type dtype, as a float (exact). */
+float tool_decode(ocf_dtype dtype, const void *raw, size_t i);
 
 /* ---- verify.c ---- */
 
@@ -155,9 +224,9 @@ const char *tool_row_status_name(tool_row_status status);
 
 /* One measured (op, shape, variant, workgroup size). Unknown numbers are NaN. */
 typedef struct tool_row {
-  char op[16];    /* "add", "softmax", "matmul", "ceiling" */
-  char shape[48]; /* "n=65536", "4096x4096", "1000x1000x1000", ceiling: "n=..." */
-  size_t dims[3]; /* add/ceiling: n; softmax: rows, cols; matmul: m, n, k */
+  char op[16];     /* "add", "softmax", "matmul", "ceiling" */
+  char shape[128]; /* "n=65536", "4096x4096", "1000x1000x1000:tn:bf16", ceiling: "n=..." */
+  size_t dims[3];  /* add/ceiling: n; softmax: rows, cols; matmul: m, n, k */
   int ndims;
   char variant[16];      /* oclfuse, baseline, clblast, clblast-tuned, copy-kernel, ... */
   size_t workgroup_size; /* 0: the library's tuned default */
@@ -270,16 +339,10 @@ typedef struct tool_bench_env {
   int library_only; /* the tuner: time the library's default variant only, no baselines */
 } tool_bench_env;
 
-/* A requested shape: ndims 1 (N), 2 (RxC) or 3 (MxNxK). */
-typedef struct tool_shape {
-  size_t d[3];
-  int ndims;
-} tool_shape;
-
 /* Each returns 0, or -1 on a fatal error (out of host memory); op failures become rows. */
-int tool_bench_add(tool_bench_env *env, const size_t *sizes, size_t count);
-int tool_bench_softmax(tool_bench_env *env, const tool_shape *shapes, size_t count);
-int tool_bench_matmul(tool_bench_env *env, const tool_shape *shapes, size_t count);
+int tool_bench_add(tool_bench_env *env, const tool_spec *specs, size_t count);
+int tool_bench_softmax(tool_bench_env *env, const tool_spec *specs, size_t count);
+int tool_bench_matmul(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_bench_sweep(tool_bench_env *env, int do_add, int do_softmax, int do_matmul);
 /* The workgroup sizes a sweep tries: powers of two from 1 (CPU) or 32 (GPU) to the device's
    maximum, plus a few non-powers when `non_powers`. Returns how many were written. */
