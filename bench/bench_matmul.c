@@ -384,6 +384,7 @@ static int matmul_shape(tool_bench_env *env, const tool_spec *s, const char *con
   size_t count = wgs ? wg_count : env->library_only ? 1 : variant_count;
   for (size_t i = 0; i < count; i++) {
     const char *variant = wgs ? "oclfuse" : variants[i];
+    if (env->timer->check_only && !strncmp(variant, "clblast", 7)) continue; /* not the library */
     tool_row *row = matmul_row(env, s, variant, wgs ? wgs[i] : 0);
     if (!row) {
       if (ready) matmul_teardown(&p);
@@ -413,7 +414,8 @@ int tool_bench_matmul(tool_bench_env *env, const tool_spec *specs, size_t count)
   static const char *const tuned[] = {"clblast-tuned"};
   for (size_t i = 0; i < count; i++)
     if (matmul_shape(env, &specs[i], untuned, 3, NULL, 0, NULL)) return -1;
-  if (env->library_only || !tool_clblast_available() || !tool_clblast_tuned_applies(&env->info))
+  if (env->library_only || env->timer->check_only || !tool_clblast_available() ||
+      !tool_clblast_tuned_applies(&env->info))
     return 0;
   /* The override is per device and lasts for the process: only now, after every untuned run. */
   char err[256] = "";

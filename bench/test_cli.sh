@@ -88,6 +88,10 @@ for bad in 'matmul:64x64x64:bogus' 'matmul:64x64x64:tn:nt' 'softmax:64x64:tn' 'a
   case $bad in conv:*) token=conv ;; softmax:64x64:scale=0) token='scale=0' ;; esac
   stderr_has "bench --sizes '$bad'" "^oclfuse bench: --sizes: .*'$token'"
 done
+expect 2 "check --sizes 'matmul:64:bogus'" -- "$tool" check --sizes 'matmul:64:bogus'
+stderr_has "check --sizes 'matmul:64:bogus'" "^oclfuse check: --sizes: .*'bogus'"
+expect 0 "check --sizes of calls with options" -- "$tool" check --quiet --sizes 'matmul:20x12x8:tn:f16:bias=m:act=silu; softmax:6x50:bf16:log:lengths'
+[ "$(grep -c ' pass$' "$out")" = 4 ] || { echo "FAIL: check --sizes did not pass 4 cases:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
 expect 2 "tune --sizes 'matmul:64:bogus'" -- "$tool" tune --sizes 'matmul:64:bogus'
 stderr_has "tune --sizes 'matmul:64:bogus'" "^oclfuse tune: --sizes: .*'bogus'"
 

@@ -289,6 +289,9 @@ typedef struct tool_timer {
   double budget_ms;         /* the time one measurement may take before repeats are cut (min 3) */
   int quiet;
   const tool_results *rows; /* progress: the row being measured is the count-th of these */
+  /* `oclfuse check`: tool_measure runs and checks the call, and times nothing (a right row is
+     ROW_OK with no times). Such a timer needs only ctx, queue, quiet and rows set. */
+  int check_only;
 } tool_timer;
 
 int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int quiet);
