@@ -95,5 +95,16 @@ expect 0 "check --sizes of calls with options" -- "$tool" check --quiet --sizes 
 expect 2 "tune --sizes 'matmul:64:bogus'" -- "$tool" tune --sizes 'matmul:64:bogus'
 stderr_has "tune --sizes 'matmul:64:bogus'" "^oclfuse tune: --sizes: .*'bogus'"
 
+# warmup --op takes a list as bench and tune do; --plot draws matmul calls that are not square.
+expect 2 "warmup --op add,bogus" -- "$tool" warmup --op add,bogus
+stderr_has "warmup --op add,bogus" "^oclfuse warmup: --op .*'bogus'"
+expect 0 "warmup --op add,matmul --first-calls" -- "$tool" warmup --op add,matmul --first-calls
+grep -q "first call  add" "$out" && grep -q "first call  matmul" "$out" && ! grep -q softmax "$out" ||
+  { echo "FAIL: warmup --op add,matmul --first-calls:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+"$tool" bench --op matmul --sizes '48x32x16; matmul:32x32x32:tn' --repeat 3 --quiet \
+  --plot "$scratch/plots" >/dev/null 2>"$err"
+grep -q '48x32x16' "$scratch/plots/matmul.dat" 2>/dev/null && grep -q '32x32x32:tn' "$scratch/plots/matmul.dat" ||
+  { echo "FAIL: --plot left calls that are not square out of matmul.dat" >&2; cat "$err" >&2; failures=$((failures + 1)); }
+
 echo "$failures failed"
 [ "$failures" = 0 ]

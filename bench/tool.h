@@ -19,8 +19,9 @@
  *   report.c            table, CSV and JSON output
  *   plot.c              PNG charts through gnuplot
  *
- * The tool is single-threaded. Helpers never exit(): they return an error and leave the cleanup
- * to their caller; only main() decides the exit status.
+ * The tool is single-threaded, but for the warm-up's progress line (cmd_warmup.c). Helpers never
+ * exit(): they return an error and leave the cleanup to their caller; only main() decides the exit
+ * status.
  */
 #ifndef OCLFUSE_TOOL_H
 #define OCLFUSE_TOOL_H
