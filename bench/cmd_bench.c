@@ -26,9 +26,11 @@ static void usage(FILE *out) {
         "\n"
         "Each row names the kernel and workgroup size the library chose (the table's\n"
         "kernel/workgroup column, the `plan` field of CSV and JSON). %ceil is the rate as a\n"
-        "percentage of the copy bandwidth (add, softmax) or the FMA peak (matmul) measured in\n"
-        "the same run; above 100 it means the data stayed in the device's caches (a size they\n"
-        "hold), which the copy kernel, timed on a large buffer, does not measure.\n"
+        "percentage of the same run's ceiling for the op's own traffic: a stream kernel with\n"
+        "two reads and a write (add), a copy (softmax), the FMA peak (matmul), each the best\n"
+        "call of several. Above 100 the note says \"cache-resident\" where the call's bytes fit\n"
+        "the device's cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE), and otherwise that the ceiling\n"
+        "kernel reached less than the call. err/tol: the worst error over its tolerance.\n"
         "Rows refused by the device (a workgroup size) or skipped on purpose (a size beyond\n"
         "its memory, a missing CLBlast) carry a note and are not failures; a wrong or failed\n"
         "row is (exit status 1, the report still complete), and so is a run in which no op\n"
@@ -247,7 +249,7 @@ static int measured_any(const tool_results *results) {
    shape and variant, or per workgroup size in the sweep, whether they measure it or skip it). */
 static size_t planned_rows(const tool_bench_env *env, const bench_options *o,
                            const size_lists *sizes) {
-  size_t rows = 3; /* the ceiling: copy kernel, copy buffer, FMA peak */
+  size_t rows = 4; /* the ceiling: copy kernel, copy buffer, stream kernel, FMA peak */
   int tuned_clblast = tool_clblast_available() && tool_clblast_tuned_applies(&env->info);
   if (o->add) rows += 2 * sizes->add_count;
   if (o->softmax) rows += 2 * sizes->softmax_count;

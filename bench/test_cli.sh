@@ -71,7 +71,7 @@ if grep -q '\[1/' "$err"; then
   failures=$((failures + 1))
 fi
 expect 0 "bench progress" -- "$tool" bench --op add --sizes 1000 --repeat 3
-stderr_has "bench progress" "^oclfuse bench: \[[0-9]+/5\] add n=1000 oclfuse, about [0-9]+m[0-9]{2}s left"
+stderr_has "bench progress" "^oclfuse bench: \[[0-9]+/6\] add n=1000 oclfuse, about [0-9]+m[0-9]{2}s left"
 
 # The --sizes language (bench/spec.c; its unit test is oclfuse_spec_test): a call with options
 # reaches the library and its row names it; a bad spec is a usage error naming its token.

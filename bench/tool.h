@@ -263,8 +263,10 @@ void tool_row_note(tool_row *row, const char *fmt, ...) TOOL_PRINTF(2, 3);
 typedef struct tool_ceiling {
   double copy_kernel_gbps; /* float4 copy kernel, 2 x bytes / time */
   double copy_buffer_gbps; /* clEnqueueCopyBuffer */
-  double copy_gbps;        /* the better of the two: what "% of copy" compares with */
-  double fma_gflops;       /* FMA-chain kernel */
+  double copy_gbps;        /* the better of the two: softmax's %ceil (one read, one write) */
+  double stream_gbps;      /* float4 out = x + y, 3 x bytes / time: add's %ceil */
+  double fma_gflops;       /* FMA-chain kernel: matmul's %ceil */
+  double cache_bytes;      /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (0: unknown) */
 } tool_ceiling;
 
 /* Fills percent_of_ceiling and speedup, then sorts rows by op, shape order and variant. */
@@ -312,7 +314,8 @@ double tool_median(double *v, size_t n);
 
 /* ---- ceiling.c ---- */
 
-/* Measures the copy bandwidth and the FMA peak, appending their rows; 0 or -1 (fatal). */
+/* Measures the copy and stream bandwidths and the FMA peak, each the best of its calls,
+   appending their rows; 0 or -1 (fatal). */
 int tool_ceiling_measure(tool_timer *timer, int gpu, int repeats, tool_results *results,
                          tool_ceiling *ceiling);
 
