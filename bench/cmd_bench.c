@@ -46,6 +46,14 @@ static void usage(FILE *out) {
         "                    the tool in share/doc/oclfuse)\n"
         "  --plot DIR        also write PNG charts (gnuplot), their data and charts.gp into DIR\n"
         "  --sweep-wg        also time each op at every workgroup size the device allows\n"
+        "  --compare A.json [B.json]\n"
+        "                    compare two saved runs (--format json) row by row, without a\n"
+        "                    device; with one file, run as the other options say and compare\n"
+        "                    this run (B) with it (A), printing the comparison instead of the\n"
+        "                    report. Per row: both medians, their ratio (above 1: B faster) and\n"
+        "                    each run's spread (p90 - p10) / p50 of its repeats; ~ marks a\n"
+        "                    ratio within the larger spread. Rows match by op, call, variant\n"
+        "                    and workgroup size\n"
         "\n",
         out);
   fputs(tool_sizes_help, out);
@@ -61,6 +69,7 @@ typedef struct bench_options {
   const char *plot_dir;
   int sweep_wg;
   const char *device;
+  const char *compare_a, *compare_b; /* --compare A [B] */
 } bench_options;
 
 static int parse_ops(const char *text, bench_options *o) {
@@ -138,6 +147,11 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
       if (r < 0) return -1;
       o->device = v;
+    } else if ((r = tool_option(argc, argv, &i, "--compare", &v)) != 0) {
+      if (r < 0) return -1;
+      o->compare_a = v;
+      /* A second file, when the next argument is not an option. */
+      if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) o->compare_b = argv[++i];
     } else {
       tool_error("unknown option '%s' (see oclfuse bench --help)", argv[i]);
       return -1;
@@ -267,6 +281,7 @@ int cmd_bench(int argc, char **argv) {
   bench_options o;
   int parsed = parse_options(argc, argv, &o);
   if (parsed) return parsed > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
+  if (o.compare_b) return tool_compare_files(o.compare_a, o.compare_b);
   static size_lists sizes_given, defaults; /* large: off the stack */
   memset(&sizes_given, 0, sizeof sizes_given);
   if (o.sizes && parse_sizes(o.sizes, &o, &sizes_given)) return TOOL_EXIT_USAGE;
@@ -320,9 +335,13 @@ int cmd_bench(int argc, char **argv) {
     tool_results_finish(&results, &ceiling);
     tool_report_meta meta = {&env.info,  &ceiling,   env.repeats,
                              o.ops_text, o.sweep_wg, now_seconds() - started};
-    tool_report(stdout, o.format, &results, &meta);
+    int compared = TOOL_EXIT_OK;
+    if (o.compare_a)
+      compared = tool_compare_run(o.compare_a, &results, &meta);
+    else
+      tool_report(stdout, o.format, &results, &meta);
     fflush(stdout);
-    rc = fatal || any_bad_row(&results) ? TOOL_EXIT_FAILURE : TOOL_EXIT_OK;
+    rc = fatal || any_bad_row(&results) ? TOOL_EXIT_FAILURE : compared;
     if (!measured_any(&results)) {
       tool_error("nothing was measured: every row was skipped or failed (see their notes)");
       rc = TOOL_EXIT_FAILURE;

@@ -102,6 +102,12 @@ static void json_row(FILE *out, const tool_row *r) {
   json_number(out, r->min_ms);
   fputs(", \"max_ms\": ", out);
   json_number(out, r->max_ms);
+  fputs(",\n     \"p10_ms\": ", out);
+  json_number(out, r->p10_ms);
+  fputs(", \"p50_ms\": ", out);
+  json_number(out, r->median_ms);
+  fputs(", \"p90_ms\": ", out);
+  json_number(out, r->p90_ms);
   fputs(",\n     \"rate\": ", out);
   json_number(out, r->rate);
   json_string_field(out, ", ", "unit", r->unit);

@@ -44,7 +44,7 @@ tool_row *tool_results_add(tool_results *results, const char *op, const char *sh
   copy_name(row->shape, sizeof row->shape, shape);
   copy_name(row->variant, sizeof row->variant, variant);
   row->status = ROW_SKIPPED;
-  row->median_ms = row->min_ms = row->max_ms = NAN;
+  row->median_ms = row->min_ms = row->max_ms = row->p10_ms = row->p90_ms = NAN;
   row->rate = row->percent_of_ceiling = row->speedup = row->work = NAN;
   row->unit = "";
   row->verdict.max_error = NAN;

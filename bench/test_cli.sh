@@ -106,5 +106,22 @@ grep -q "first call  add" "$out" && grep -q "first call  matmul" "$out" && ! gre
 grep -q '48x32x16' "$scratch/plots/matmul.dat" 2>/dev/null && grep -q '32x32x32:tn' "$scratch/plots/matmul.dat" ||
   { echo "FAIL: --plot left calls that are not square out of matmul.dat" >&2; cat "$err" >&2; failures=$((failures + 1)); }
 
+# --compare: two saved runs row by row (no device), or a new run against a saved one; the JSON
+# carries each row's p10/p50/p90.
+"$tool" bench --op add --sizes 1000,4099 --repeat 5 --quiet --format json >"$scratch/a.json"
+grep -q '"p10_ms": [0-9.e-]*, "p50_ms": [0-9.e-]*, "p90_ms": [0-9.e-]*' "$scratch/a.json" ||
+  { echo "FAIL: the JSON has no p10/p50/p90" >&2; failures=$((failures + 1)); }
+"$tool" bench --op add --sizes 1000,300 --repeat 5 --quiet --format json >"$scratch/b.json"
+expect 0 "bench --compare A B" -- "$tool" bench --compare "$scratch/a.json" "$scratch/b.json"
+grep -Eq '^add +n=1000 +oclfuse +auto +[0-9.e-]+ +[0-9.e-]+ +[0-9.]+x' "$out" && grep -q 'n=300 .*only in B' "$out" &&
+  grep -q 'n=4099 .*only in A' "$out" || { echo "FAIL: bench --compare A B:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+expect 0 "bench --compare A with a new run" -- "$tool" bench --op add --sizes 4099 --repeat 3 --quiet --compare "$scratch/a.json"
+grep -Eq '^add +n=4099 +baseline +auto +[0-9.e-]+ +[0-9.e-]+ +[0-9.]+x' "$out" ||
+  { echo "FAIL: bench --compare A with a new run:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+echo '{"tool": "something else"}' >"$scratch/bad.json"
+expect 2 "bench --compare of a file that is not a run" -- "$tool" bench --compare "$scratch/bad.json" "$scratch/a.json"
+stderr_has "bench --compare of a bad file" "^oclfuse bench: --compare: .*bad.json.*not the JSON"
+expect 2 "bench --compare of a missing file" -- "$tool" bench --compare "$scratch/none.json" "$scratch/a.json"
+
 echo "$failures failed"
 [ "$failures" = 0 ]

@@ -17,6 +17,7 @@
  *   clblast_baseline.c  CLBlast SGEMM (when built with CLBlast)
  *   results.c           the result rows and the values derived from them
  *   report.c            table, CSV and JSON output
+ *   compare.c           --compare: two runs row by row (reads the JSON back)
  *   plot.c              PNG charts through gnuplot
  *
  * The tool is single-threaded, but for the warm-up's progress line (cmd_warmup.c). Helpers never
@@ -235,6 +236,7 @@ typedef struct tool_row {
   tool_row_status status;
   int repeats;
   double median_ms, min_ms, max_ms;
+  double p10_ms, p90_ms;     /* the repeats' 10th and 90th percentiles (the median is the 50th) */
   double rate;               /* GB/s or GFLOP/s from the median */
   const char *unit;          /* "GB/s" or "GFLOP/s" */
   double percent_of_ceiling; /* rate / measured ceiling * 100 */
@@ -311,6 +313,8 @@ void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn ver
                   int repeats, tool_row *row);
 /* Median of v[0..n) (sorts v in place). */
 double tool_median(double *v, size_t n);
+/* The q-quantile (0..1) of sorted[0..n), interpolated between neighbours; NaN for n 0. */
+double tool_quantile(const double *sorted, size_t n, double q);
 
 /* ---- ceiling.c ---- */
 
@@ -443,6 +447,14 @@ void tool_report(FILE *out, tool_format format, const tool_results *results,
 void tool_plan_brief(const char *plan, char *out, size_t capacity);
 /* Writes s as a JSON string literal, quotes included. */
 void tool_json_string(FILE *out, const char *s);
+
+/* ---- compare.c: --compare ---- */
+
+/* Compares two saved runs (bench --format json) row by row on stdout; a TOOL_EXIT_ status
+   (usage for a file that cannot be read or is not such a run, failure when no row matches). */
+int tool_compare_files(const char *a_path, const char *b_path);
+/* The same with this run's results as B. */
+int tool_compare_run(const char *a_path, const tool_results *results, const tool_report_meta *meta);
 
 /* ---- plot.c ---- */
 
