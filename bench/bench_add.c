@@ -231,3 +231,27 @@ int tool_sweep_add(tool_bench_env *env, size_t n, const size_t *wgs, size_t coun
   if (ready) add_teardown(&p);
   return 0;
 }
+
+int tool_add_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch, char *err,
+                          size_t errlen) {
+  add_problem p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.n = s->d[0];
+  p.offset = s->offset;
+  cl_mem *mems[] = {&p.x, &p.y, &p.out};
+  cl_int e = CL_SUCCESS;
+  for (int i = 0; i < 3 && e == CL_SUCCESS; i++)
+    *mems[i] = clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                              (p.offset + p.n) * sizeof(float), NULL, &e);
+  int rc = TOOL_FAILED;
+  if (e != CL_SUCCESS) {
+    snprintf(err, errlen, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
+  } else {
+    p.launch = *launch;
+    rc = add_enqueue(&p, launch->event, err, errlen);
+  }
+  for (int i = 0; i < 3; i++)
+    if (*mems[i]) clReleaseMemObject(*mems[i]);
+  return rc;
+}

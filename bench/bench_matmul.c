@@ -432,3 +432,41 @@ int tool_sweep_matmul(tool_bench_env *env, size_t n, const size_t *wgs, size_t c
   s.ndims = 3;
   return matmul_shape(env, &s, NULL, 0, wgs, count, NULL);
 }
+
+int tool_matmul_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                             char *err, size_t errlen) {
+  matmul_problem p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.spec = *s;
+  p.m = s->d[0];
+  p.n = s->d[1];
+  p.k = s->d[2];
+  p.batch = s->batch;
+  operand_shape(s, &p.a, s->a_dtype, s->ta ? p.k : p.m, s->ta ? p.m : p.k, s->share_a);
+  operand_shape(s, &p.b, s->b_dtype, s->tb ? p.n : p.k, s->tb ? p.k : p.n, s->share_b);
+  operand_shape(s, &p.c, s->c_dtype, p.m, p.n, 0);
+  if (s->bias_axis != OCF_BIAS_NONE) {
+    p.bias.dtype = s->c_dtype;
+    p.bias.elements = s->offset + (s->bias_axis == OCF_BIAS_N ? p.n : p.m);
+  }
+  operand *ops[] = {&p.a, &p.b, &p.c, &p.bias};
+  int rc = 0;
+  for (int i = 0; i < 4 && rc == 0; i++) {
+    if (!ops[i]->elements) continue;
+    cl_int e = CL_SUCCESS;
+    ops[i]->mem = clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                                 ops[i]->elements * ocf_dtype_size(ops[i]->dtype), NULL, &e);
+    if (e != CL_SUCCESS) {
+      snprintf(err, errlen, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
+      rc = TOOL_FAILED;
+    }
+  }
+  if (rc == 0) {
+    p.launch = *launch;
+    rc = matmul_enqueue(&p, launch->event, err, errlen);
+  }
+  for (int i = 0; i < 4; i++) /* released now, freed by OpenCL when the call is done with them */
+    if (ops[i]->mem) clReleaseMemObject(ops[i]->mem);
+  return rc;
+}

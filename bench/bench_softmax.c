@@ -300,3 +300,36 @@ int tool_sweep_softmax(tool_bench_env *env, size_t rows, size_t cols, const size
   s.ndims = 2;
   return softmax_shape(env, &s, wgs, count);
 }
+
+int tool_softmax_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                              char *err, size_t errlen) {
+  if (s->lengths) {
+    /* The call reads the lengths (after the launch's wait list) to check them. */
+    snprintf(err, errlen, "a call with row lengths is not prepared ahead");
+    return TOOL_FAILED;
+  }
+  softmax_problem p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.spec = *s;
+  p.rows = s->d[0];
+  p.cols = s->d[1];
+  p.ld = p.cols + s->pad;
+  p.in_elements = p.out_elements = s->offset + (p.rows - 1) * p.ld + p.cols;
+  cl_int e = CL_SUCCESS;
+  p.in = clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                        p.in_elements * ocf_dtype_size(s->in_dtype), NULL, &e);
+  if (e == CL_SUCCESS)
+    p.out = clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                           p.out_elements * ocf_dtype_size(s->out_dtype), NULL, &e);
+  int rc = TOOL_FAILED;
+  if (e != CL_SUCCESS) {
+    snprintf(err, errlen, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
+  } else {
+    p.launch = *launch;
+    rc = softmax_enqueue(&p, launch->event, err, errlen);
+  }
+  if (p.out) clReleaseMemObject(p.out);
+  if (p.in) clReleaseMemObject(p.in);
+  return rc;
+}

@@ -21,8 +21,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *out) {
   fprintf(
@@ -46,6 +48,10 @@ static void usage(FILE *out) {
       "                    uses (--show names the classes); other entries are kept\n"
       "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
       "                    a class keeps the best found so far when it runs out\n"
+      "  --build-threads N compile candidates' programs on N threads while the main thread\n"
+      "                    times (serially, with nothing else on the device); default: one\n"
+      "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
+      "                    cores run the timed kernels). Needs the disk program cache\n"
       "  --fresh           ignore the progress of an interrupted run and start over\n"
       "  --show            print the tuning in force for the device and exit\n"
       "  --list            print every op's tunables, ranges and shape classes and exit\n");
@@ -54,10 +60,13 @@ static void usage(FILE *out) {
         out);
 }
 
+enum { POOL_MAX_WORKERS = 64 }; /* build threads at most */
+
 typedef struct tune_options {
   int ops[OCF_OP_COUNT];
   const char *sizes;
-  double budget_s; /* 0: by device type */
+  int build_threads; /* -1: by device type */
+  double budget_s;   /* 0: by device type */
   int fresh, show, list;
   const char *device;
 } tune_options;
@@ -90,6 +99,7 @@ bad:
 /* 0 parsed, 1 help or version shown, -1 error (printed). */
 static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
+  o->build_threads = -1;
   for (int op = 0; op < OCF_OP_COUNT; op++)
     o->ops[op] = 1;
   for (int i = 1; i < argc; i++) {
@@ -111,6 +121,14 @@ static int parse_options(int argc, char **argv, tune_options *o) {
       tool_set_quiet(1);
     } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
       if (r < 0 || parse_ops(v, o)) return -1;
+    } else if ((r = tool_option(argc, argv, &i, "--build-threads", &v)) != 0) {
+      if (r < 0) return -1;
+      if (!strcmp(v, "0")) {
+        o->build_threads = 0;
+      } else if (tool_parse_count(v, POOL_MAX_WORKERS, &o->build_threads)) {
+        tool_error("--build-threads wants a number from 0 to %d, not '%s'", POOL_MAX_WORKERS, v);
+        return -1;
+      }
     } else if ((r = tool_option(argc, argv, &i, "--sizes", &v)) != 0) {
       if (r < 0) return -1;
       o->sizes = v;
@@ -219,6 +237,230 @@ static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, clas
 #undef SHAPE
 }
 
+/* ---- the build pool: candidates' programs compiled on the host's cores, timing serial ---- */
+
+/*
+ * Each worker takes a candidate, opens a context of its own on the device, sets the candidate's
+ * values there and enqueues the class's calls on fresh buffers behind a user event (a gate), so
+ * that the library builds every program the candidate's calls need, then releases the context,
+ * which stores the binaries in the on-disk program cache. The kernels wait behind their gate
+ * until the main thread, between two measurements, opens it and waits for them: nothing runs on
+ * the device while a candidate is timed. The timing context then loads those programs from the
+ * disk cache instead of compiling them. A candidate that comes up for measurement before a
+ * worker took it is simply built by the timing context, as without a pool.
+ */
+enum { POOL_MAX_JOBS = 64, POOL_MAX_GATES = 256 };
+
+typedef enum job_state { JOB_QUEUED, JOB_BUILDING, JOB_BUILT, JOB_TAKEN } job_state;
+
+typedef struct pool_job {
+  char values[1024];
+  job_state state;
+} pool_job;
+
+typedef struct build_pool {
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  pthread_t threads[POOL_MAX_WORKERS];
+  int workers, stop;
+  const char *device; /* --device, or NULL */
+  /* The class being tuned, set by the main thread while no job builds. */
+  ocf_op op;
+  ocf_dtype dtype;
+  unsigned shape_class;
+  class_shapes shapes;
+  pool_job jobs[POOL_MAX_JOBS];
+  size_t job_count;
+  struct gate {
+    cl_event event;
+    cl_command_queue queue;
+  } gates[POOL_MAX_GATES];
+  size_t gate_count;
+  int built;        /* candidates a worker prepared */
+  double worker_ms; /* their time, summed over workers */
+} build_pool;
+
+static pool_job *pool_find(build_pool *pool, const char *values) {
+  for (size_t i = 0; i < pool->job_count; i++)
+    if (!strcmp(pool->jobs[i].values, values)) return &pool->jobs[i];
+  return NULL;
+}
+
+/* One candidate's calls on a context of its own; the gates go to the pool. */
+static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtype dtype,
+                       unsigned shape_class, const class_shapes *shapes) {
+  ocf_context *ctx = NULL;
+  if (ocf_context_create(pool->device, &ctx) != OCF_SUCCESS) return;
+  ocf_device_info info;
+  ocf_device_info_init(&info);
+  ocf_context_device_info(ctx, &info);
+  cl_int e = CL_SUCCESS;
+  cl_command_queue queue = clCreateCommandQueue(ocf_context_cl_context(ctx), info.device, 0, &e);
+  cl_event gate = e == CL_SUCCESS ? clCreateUserEvent(ocf_context_cl_context(ctx), &e) : NULL;
+  if (gate &&
+      ocf_context_set_tuning(ctx, ocf_op_schema_get(op)->name, dtype,
+                             ocf_shape_class_name(op, shape_class), values) == OCF_SUCCESS) {
+    for (int i = 0; i < shapes->count; i++) {
+      ocf_launch launch = OCF_LAUNCH_INIT;
+      launch.queue = queue;
+      launch.num_wait_events = 1;
+      launch.wait_events = &gate;
+      char err[256];
+      const tool_spec *spec = &shapes->shapes[i];
+      if (spec->op == TOOL_OP_ADD)
+        tool_add_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      else if (spec->op == TOOL_OP_SOFTMAX)
+        tool_softmax_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      else
+        tool_matmul_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+    }
+  }
+  /* Releasing the context stores what it built in the disk cache. */
+  ocf_context_release(ctx);
+  int kept = 0;
+  pthread_mutex_lock(&pool->lock);
+  if (gate && pool->gate_count < POOL_MAX_GATES) {
+    pool->gates[pool->gate_count].event = gate;
+    pool->gates[pool->gate_count++].queue = queue;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&pool->lock);
+  if (kept) return; /* pool_open_gates releases both */
+  if (gate) {       /* no room among the gates: let its kernels run now (rare) */
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clFinish(queue);
+    clReleaseEvent(gate);
+  }
+  if (queue) clReleaseCommandQueue(queue);
+}
+
+static void *pool_worker(void *arg) {
+  build_pool *pool = arg;
+  pthread_mutex_lock(&pool->lock);
+  for (;;) {
+    pool_job *job = NULL;
+    for (size_t i = 0; i < pool->job_count && !job; i++)
+      if (pool->jobs[i].state == JOB_QUEUED) job = &pool->jobs[i];
+    if (pool->stop) break;
+    if (!job) {
+      pthread_cond_wait(&pool->changed, &pool->lock);
+      continue;
+    }
+    job->state = JOB_BUILDING;
+    char values[1024];
+    snprintf(values, sizeof values, "%s", job->values);
+    ocf_op op = pool->op;
+    ocf_dtype dtype = pool->dtype;
+    unsigned shape_class = pool->shape_class;
+    class_shapes shapes = pool->shapes;
+    pthread_mutex_unlock(&pool->lock);
+    double started = tool_clock_ms();
+    pool_build(pool, values, op, dtype, shape_class, &shapes);
+    pthread_mutex_lock(&pool->lock);
+    pool->worker_ms += tool_clock_ms() - started;
+    pool->built++;
+    job = pool_find(pool, values);
+    if (job) job->state = JOB_BUILT;
+    pthread_cond_broadcast(&pool->changed);
+  }
+  pthread_mutex_unlock(&pool->lock);
+  return NULL;
+}
+
+/* Lets the kernels the workers left behind their gates run, and waits for them (main thread,
+   between measurements). */
+static void pool_open_gates(build_pool *pool) {
+  pthread_mutex_lock(&pool->lock);
+  size_t count = pool->gate_count;
+  struct gate gates[POOL_MAX_GATES];
+  memcpy(gates, pool->gates, count * sizeof gates[0]);
+  pool->gate_count = 0;
+  pthread_mutex_unlock(&pool->lock);
+  for (size_t i = 0; i < count; i++) {
+    clSetUserEventStatus(gates[i].event, CL_COMPLETE);
+    clFinish(gates[i].queue);
+    clReleaseEvent(gates[i].event);
+    clReleaseCommandQueue(gates[i].queue);
+  }
+}
+
+/* Starts `workers` threads; 0, or -1 when none could start (the tuner then builds alone). */
+static int pool_start(build_pool *pool, int workers, const char *device) {
+  memset(pool, 0, sizeof *pool);
+  pthread_mutex_init(&pool->lock, NULL);
+  pthread_cond_init(&pool->changed, NULL);
+  pool->device = device;
+  for (int i = 0; i < workers && i < POOL_MAX_WORKERS; i++)
+    if (pthread_create(&pool->threads[pool->workers], NULL, pool_worker, pool) == 0)
+      pool->workers++;
+  return pool->workers ? 0 : -1;
+}
+
+static void pool_stop(build_pool *pool) {
+  pthread_mutex_lock(&pool->lock);
+  pool->stop = 1;
+  pthread_cond_broadcast(&pool->changed);
+  pthread_mutex_unlock(&pool->lock);
+  for (int i = 0; i < pool->workers; i++)
+    pthread_join(pool->threads[i], NULL);
+  pool_open_gates(pool);
+  pthread_cond_destroy(&pool->changed);
+  pthread_mutex_destroy(&pool->lock);
+}
+
+/* A new class: drops the queued candidates of the last one (waiting for those being built). */
+static void pool_begin_class(build_pool *pool, ocf_op op, ocf_dtype dtype, unsigned shape_class,
+                             const class_shapes *shapes) {
+  pthread_mutex_lock(&pool->lock);
+  for (;;) {
+    int building = 0;
+    for (size_t i = 0; i < pool->job_count; i++)
+      building |= pool->jobs[i].state == JOB_BUILDING;
+    if (!building) break;
+    pthread_cond_wait(&pool->changed, &pool->lock);
+  }
+  pool->job_count = 0;
+  pool->op = op;
+  pool->dtype = dtype;
+  pool->shape_class = shape_class;
+  pool->shapes = *shapes;
+  pthread_mutex_unlock(&pool->lock);
+  pool_open_gates(pool);
+}
+
+/* Queues candidates not seen before in this class. */
+static void pool_prepare(build_pool *pool, const char *const *values, int count) {
+  pthread_mutex_lock(&pool->lock);
+  for (int i = 0; i < count; i++) {
+    if (pool_find(pool, values[i])) continue;
+    if (pool->job_count == POOL_MAX_JOBS) { /* forget finished jobs to make room */
+      size_t kept = 0;
+      for (size_t j = 0; j < pool->job_count; j++)
+        if (pool->jobs[j].state == JOB_QUEUED || pool->jobs[j].state == JOB_BUILDING)
+          pool->jobs[kept++] = pool->jobs[j];
+      pool->job_count = kept;
+      if (kept == POOL_MAX_JOBS) break;
+    }
+    pool_job *job = &pool->jobs[pool->job_count++];
+    snprintf(job->values, sizeof job->values, "%s", values[i]);
+    job->state = JOB_QUEUED;
+  }
+  pthread_cond_broadcast(&pool->changed);
+  pthread_mutex_unlock(&pool->lock);
+}
+
+/* Before `values` is measured: its build, if a worker has it, is waited for; if still queued, it
+   is taken back (the timing context builds it); then the gates open. */
+static void pool_before_measure(build_pool *pool, const char *values) {
+  pthread_mutex_lock(&pool->lock);
+  pool_job *job = pool_find(pool, values);
+  if (job && job->state == JOB_QUEUED) job->state = JOB_TAKEN;
+  while ((job = pool_find(pool, values)) && job->state == JOB_BUILDING)
+    pthread_cond_wait(&pool->changed, &pool->lock);
+  pthread_mutex_unlock(&pool->lock);
+  pool_open_gates(pool);
+}
+
 /* ---- measuring a candidate ---- */
 
 typedef struct tune_state {
@@ -245,6 +487,7 @@ typedef struct tune_state {
   } * plans;
   size_t plan_count;
   double started_ms, deadline_ms;
+  build_pool *pool; /* NULL: no build pool */
 } tune_state;
 
 /* Remembers the kernel a candidate's first shape ran, for the summary. */
@@ -277,6 +520,7 @@ static int find_tried(const tune_state *s, const char *values, tune_result *resu
 static void measure_candidate(void *user, const char *values, tune_result *result) {
   tune_state *s = user;
   if (find_tried(s, values, result)) return;
+  if (s->pool) pool_before_measure(s->pool, values);
   memset(result, 0, sizeof *result);
   result->outcome = TUNE_FAILED;
   result->score_ms = INFINITY;
@@ -346,6 +590,17 @@ static void report_progress(void *user, int done, int planned, const char *value
                      planned > done ? planned : done, ocf_op_schema_get(s->op)->name, s->key,
                      (int)left_s / 60, (int)left_s % 60, outcome, best_ms, values,
                      strlen(values) > 60 ? "..." : "");
+}
+
+static void prepare_candidates(void *user, const char *const *values, int count) {
+  tune_state *s = user;
+  if (!s->pool) return;
+  const char *fresh[32];
+  int n = 0;
+  tune_result known;
+  for (int i = 0; i < count && n < 32; i++)
+    if (!find_tried(s, values[i], &known)) fresh[n++] = values[i];
+  pool_prepare(s->pool, fresh, n);
 }
 
 /* ---- progress file: "tried <op> <class> <ok|wrong|failed> <ms> <n> <n shape ms> <values>" ---- */
@@ -652,6 +907,27 @@ int cmd_tune(int argc, char **argv) {
   }
   env.timer = &timer;
 
+  /* The build pool: on a GPU every host core but this one compiles ahead. */
+  int threads = o.build_threads;
+  if (threads < 0) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = env.gpu && cores > 1
+                  ? (int)(cores - 1 < POOL_MAX_WORKERS ? cores - 1 : POOL_MAX_WORKERS)
+                  : 0;
+  }
+  const char *cache = getenv("OCLFUSE_CACHE");
+  if (threads > 0 && cache && !strcmp(cache, "0")) {
+    tool_note("OCLFUSE_CACHE=0: no build pool (its builds reach the timing through the disk "
+              "cache)");
+    threads = 0;
+  }
+  /* A CPU device's contexts store binaries at release only when asked to. */
+  if (threads > 0 && !env.gpu && !cache) setenv("OCLFUSE_CACHE", "always", 1);
+  static build_pool pool_storage;
+  build_pool *pool =
+      threads > 0 && pool_start(&pool_storage, threads, o.device) == 0 ? &pool_storage : NULL;
+  if (pool) tool_note("building candidates on %d threads", pool->workers);
+
   char progress_path[4200], header[512];
   snprintf(progress_path, sizeof progress_path, "%s.progress", path);
   snprintf(header, sizeof header, "oclfuse-tune-progress 2 | %s | %s | %s | %s\n", info.vendor,
@@ -713,6 +989,8 @@ int cmd_tune(int argc, char **argv) {
       snprintf(state.key, sizeof state.key, "%s", cls);
     }
     if (resume) load_progress(progress_path, header, &state);
+    state.pool = pool;
+    if (pool) pool_begin_class(pool, c->op, c->dtype, c->shape_class, &state.shapes);
     /* The classes left share what is left of the budget. */
     double now = tool_clock_ms();
     state.deadline_ms = now + (deadline - now) / (double)(outcome_count - i);
@@ -727,7 +1005,7 @@ int cmd_tune(int argc, char **argv) {
     tune_search search = {
         (int)c->op, start, measure_candidate, report_progress, &state, state.deadline_ms, 0.02,
         3,          0.02};
-    c->measured = tune_run(&search, &c->summary) == 0;
+    c->measured = tune_run_prepared(&search, prepare_candidates, &c->summary) == 0;
     const char *kernel = plan_of(&state, c->summary.best);
     snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "");
     free(state.tried);
@@ -744,6 +1022,11 @@ int cmd_tune(int argc, char **argv) {
                 c->summary.best_ms, path);
   }
   if (progress) fclose(progress);
+  if (pool) {
+    pool_stop(pool);
+    tool_note("the build pool prepared %d candidates (%.0f s of its threads' time)", pool->built,
+              pool->worker_ms / 1e3);
+  }
   int rc = measured_any ? TOOL_EXIT_OK : TOOL_EXIT_FAILURE;
   if (measured_any && write_database(path, &info, outcomes, outcome_count) == 0) {
     remove(progress_path); /* complete: nothing to resume */

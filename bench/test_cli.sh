@@ -123,5 +123,14 @@ expect 2 "bench --compare of a file that is not a run" -- "$tool" bench --compar
 stderr_has "bench --compare of a bad file" "^oclfuse bench: --compare: .*bad.json.*not the JSON"
 expect 2 "bench --compare of a missing file" -- "$tool" bench --compare "$scratch/none.json" "$scratch/a.json"
 
+# tune with the build pool on a tiny budget: a user's call, its own key, a database written.
+expect 0 "tune --sizes with a build pool" -- env OCLFUSE_TUNING_DIR="$scratch/tune" \
+  "$tool" tune --sizes 'add:5000' --budget 4 --build-threads 1
+stderr_has "tune --build-threads 1" "^oclfuse tune: building candidates on 1 threads"
+stderr_has "tune's pool summary" "^oclfuse tune: the build pool prepared [0-9]+ candidates"
+grep -Eq "^add +small " "$out" || { echo "FAIL: tune --sizes 'add:5000' did not tune add small:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+expect 2 "tune --build-threads x" -- "$tool" tune --build-threads x
+stderr_has "tune --build-threads x" "^oclfuse tune: --build-threads wants"
+
 echo "$failures failed"
 [ "$failures" = 0 ]

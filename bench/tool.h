@@ -355,6 +355,15 @@ int tool_bench_add(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_bench_softmax(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_bench_matmul(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_bench_sweep(tool_bench_env *env, int do_add, int do_softmax, int do_matmul);
+/* One call of the spec on fresh, unfilled buffers with these launch settings (its event, queue
+   and wait list), for its programs rather than its result: the tuner's build pool enqueues it
+   behind an event it completes later. 0, TOOL_REFUSED or TOOL_FAILED (err says why). */
+int tool_add_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch, char *err,
+                          size_t errlen);
+int tool_softmax_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                              char *err, size_t errlen);
+int tool_matmul_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                             char *err, size_t errlen);
 /* The workgroup sizes a sweep tries: powers of two from 1 (CPU) or 32 (GPU) to the device's
    maximum, plus a few non-powers when `non_powers`. Returns how many were written. */
 size_t tool_sweep_sizes(const tool_bench_env *env, int non_powers, size_t *sizes, size_t capacity);
@@ -407,6 +416,11 @@ typedef struct tune_search {
   double max_shape_loss;
 } tune_search;
 
+/* Called with the candidates about to be measured (a tunable's neighbours, then the next
+   tunable's as they would be if this one changes nothing), before the first of them is
+   measured: a build pool compiles them meanwhile. */
+typedef void (*tune_prepare_fn)(void *user, const char *const *values, int count);
+
 typedef struct tune_summary {
   char best[1024]; /* the winning values (the start when nothing beat it) */
   double start_ms; /* the start's score (NaN when it could not be measured) */
@@ -421,9 +435,13 @@ int tune_pass_size(int op, const char *values);
 /* Coordinate descent: for each tunable in turn, the neighbours of its value (a quarter, half,
    double, four times; one up and down for small ranges) that pass the library's validator are
    measured, and the fastest right one replaces the current values when it wins by min_gain;
-   passes repeat until one changes nothing. A wrong or failed candidate never wins. Returns 0, or
-   -1 when the start itself could not be measured right (*summary says so). */
+   passes repeat until one changes nothing. After the first pass, the tunables that gained go
+   first, the largest gain first, so that a cut-short search has spent its time where the gain
+   was. A wrong or failed candidate never wins. Returns 0, or -1 when the start itself could not
+   be measured right (*summary says so). */
 int tune_run(const tune_search *search, tune_summary *summary);
+/* tune_run with a prepare callback (NULL: none). */
+int tune_run_prepared(const tune_search *search, tune_prepare_fn prepare, tune_summary *summary);
 /* Milliseconds on a monotonic clock. */
 double tool_clock_ms(void);
 
