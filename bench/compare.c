@@ -226,10 +226,10 @@ static int load_file(const char *path, cmp_run *run) {
   }
   size_t capacity = 1 << 16, length = 0;
   char *text = malloc(capacity);
-  while (text) {
-    size_t got = fread(text + length, 1, capacity - length, f);
+  while (text) { /* one byte kept for the terminator, which strtod needs */
+    size_t got = fread(text + length, 1, capacity - 1 - length, f);
     length += got;
-    if (length < capacity) break;
+    if (length < capacity - 1) break;
     char *grown = capacity < ((size_t)1 << 28) ? realloc(text, capacity * 2) : NULL;
     if (!grown) {
       free(text);
@@ -244,6 +244,7 @@ static int load_file(const char *path, cmp_run *run) {
     tool_error("--compare: '%s' is too large or memory ran out", path);
     return -1;
   }
+  text[length] = '\0';
   char err[160];
   int rc = parse_run(text, length, run, err, sizeof err);
   free(text);
