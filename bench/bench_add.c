@@ -21,7 +21,7 @@
 
 typedef struct add_problem {
   ocf_context *ctx;
-  size_t capacity, n;
+  size_t capacity, n, offset; /* offset: elements before each operand (the spec's) */
   float *hx, *hy, *got;
   double *want;
   cl_mem x, y, out;
@@ -71,20 +71,22 @@ static int add_enqueue(void *state, cl_event *event, char *err, size_t errlen) {
   add_problem *p = state;
   ocf_launch launch = p->launch;
   launch.event = event;
-  ocf_status status = ocf_add(p->ctx, p->n, p->x, 0, p->y, 0, p->out, 0, &launch);
+  ocf_status status =
+      ocf_add(p->ctx, p->n, p->x, p->offset, p->y, p->offset, p->out, p->offset, &launch);
   return status == OCF_SUCCESS ? 0 : tool_library_failure(status, "ocf_add", err, errlen);
 }
 
 /* Checks out[first, first + count) against the reference (exact); adds to *total. */
 static int add_check_range(add_problem *p, size_t first, size_t count, ocft_check *total, char *err,
                            size_t errlen) {
-  cl_int e = clEnqueueReadBuffer(ocf_context_queue(p->ctx), p->out, CL_TRUE, first * sizeof(float),
+  const size_t at = p->offset + first;
+  cl_int e = clEnqueueReadBuffer(ocf_context_queue(p->ctx), p->out, CL_TRUE, at * sizeof(float),
                                  count * sizeof(float), p->got, 0, NULL, NULL);
   if (e != CL_SUCCESS) {
     snprintf(err, errlen, "clEnqueueReadBuffer: %s", ocf_status_name((ocf_status)e));
     return -1;
   }
-  ocf_ref_add(count, p->hx + first, p->hy + first, p->want);
+  ocf_ref_add(count, p->hx + at, p->hy + at, p->want);
   ocft_check part;
   ocft_check_start(&part);
   ocft_check_elements(p->got, p->want, NULL, count, &part);
@@ -121,9 +123,10 @@ static void add_checked_text(const add_problem *p, tool_row *row) {
              2 * ADD_EDGE + ADD_BLOCKS * ADD_BLOCK, p->n);
 }
 
-static tool_row *add_row(tool_bench_env *env, size_t n, const char *variant, size_t wg) {
-  char shape[48];
-  snprintf(shape, sizeof shape, "n=%zu", n);
+static tool_row *add_row(tool_bench_env *env, const tool_spec *s, const char *variant, size_t wg) {
+  char shape[96];
+  tool_spec_text(s, shape, sizeof shape);
+  size_t n = s->d[0];
   tool_row *row = tool_results_add(env->results, "add", shape, variant);
   if (!row) return NULL;
   row->dims[0] = n;
@@ -134,14 +137,16 @@ static tool_row *add_row(tool_bench_env *env, size_t n, const char *variant, siz
   return row;
 }
 
-static void add_measure(tool_bench_env *env, add_problem *p, size_t n, ocf_variant variant,
-                        size_t wg, tool_row *row) {
+static void add_measure(tool_bench_env *env, add_problem *p, const tool_spec *s,
+                        ocf_variant variant, size_t wg, tool_row *row) {
+  size_t n = s->d[0];
   p->n = n;
+  p->offset = s->offset;
   ocf_launch_init(&p->launch);
   p->launch.variant = variant;
   p->launch.workgroup_size = wg;
   add_checked_text(p, row);
-  if (tool_poison(env->ctx, p->out, n)) {
+  if (tool_poison(env->ctx, p->out, p->offset + n)) {
     row->status = ROW_FAILED;
     tool_row_note(row, "could not reset the output buffer");
     return;
@@ -169,30 +174,32 @@ static int add_fits(const tool_bench_env *env, size_t n, char *why, size_t whyle
   return 1;
 }
 
-int tool_bench_add(tool_bench_env *env, const size_t *sizes, size_t count) {
+int tool_bench_add(tool_bench_env *env, const tool_spec *specs, size_t count) {
   static const tool_variant variants[] = {{"oclfuse", OCF_VARIANT_AUTO},
                                           {"baseline", OCF_VARIANT_BASELINE}};
   size_t capacity = 0;
   char why[160];
-  for (size_t i = 0; i < count; i++)
-    if (add_fits(env, sizes[i], why, sizeof why) && sizes[i] > capacity) capacity = sizes[i];
+  for (size_t i = 0; i < count; i++) {
+    size_t need = specs[i].d[0] + specs[i].offset;
+    if (add_fits(env, need, why, sizeof why) && need > capacity) capacity = need;
+  }
   add_problem p;
   int ready = capacity > 0 && add_setup(env, capacity, &p) == 0;
   for (size_t i = 0; i < count; i++) {
     for (size_t v = 0; v < (env->library_only ? 1 : sizeof variants / sizeof variants[0]); v++) {
-      tool_row *row = add_row(env, sizes[i], variants[v].name, 0);
+      tool_row *row = add_row(env, &specs[i], variants[v].name, 0);
       if (!row) {
         if (ready) add_teardown(&p);
         return -1;
       }
-      if (!add_fits(env, sizes[i], why, sizeof why)) {
+      if (!add_fits(env, specs[i].d[0] + specs[i].offset, why, sizeof why)) {
         row->status = ROW_SKIPPED;
         tool_row_note(row, "%s", why);
       } else if (!ready) {
         row->status = ROW_FAILED;
         tool_row_note(row, "could not allocate the buffers (see stderr)");
       } else {
-        add_measure(env, &p, sizes[i], variants[v].variant, 0, row);
+        add_measure(env, &p, &specs[i], variants[v].variant, 0, row);
       }
     }
   }
@@ -202,9 +209,13 @@ int tool_bench_add(tool_bench_env *env, const size_t *sizes, size_t count) {
 
 int tool_sweep_add(tool_bench_env *env, size_t n, const size_t *wgs, size_t count) {
   add_problem p;
+  tool_spec s;
+  tool_spec_init(&s, TOOL_OP_ADD);
+  s.d[0] = n;
+  s.ndims = 1;
   int ready = add_setup(env, n, &p) == 0;
   for (size_t i = 0; i < count; i++) {
-    tool_row *row = add_row(env, n, "oclfuse", wgs[i]);
+    tool_row *row = add_row(env, &s, "oclfuse", wgs[i]);
     if (!row) {
       if (ready) add_teardown(&p);
       return -1;
@@ -214,9 +225,33 @@ int tool_sweep_add(tool_bench_env *env, size_t n, const size_t *wgs, size_t coun
       row->status = ROW_FAILED;
       tool_row_note(row, "could not allocate the buffers (see stderr)");
     } else {
-      add_measure(env, &p, n, OCF_VARIANT_AUTO, wgs[i], row);
+      add_measure(env, &p, &s, OCF_VARIANT_AUTO, wgs[i], row);
     }
   }
   if (ready) add_teardown(&p);
   return 0;
+}
+
+int tool_add_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch, char *err,
+                          size_t errlen) {
+  add_problem p;
+  memset(&p, 0, sizeof p);
+  p.ctx = ctx;
+  p.n = s->d[0];
+  p.offset = s->offset;
+  cl_mem *mems[] = {&p.x, &p.y, &p.out};
+  cl_int e = CL_SUCCESS;
+  for (int i = 0; i < 3 && e == CL_SUCCESS; i++)
+    *mems[i] = clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE,
+                              (p.offset + p.n) * sizeof(float), NULL, &e);
+  int rc = TOOL_FAILED;
+  if (e != CL_SUCCESS) {
+    snprintf(err, errlen, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
+  } else {
+    p.launch = *launch;
+    rc = add_enqueue(&p, launch->event, err, errlen);
+  }
+  for (int i = 0; i < 3; i++)
+    if (*mems[i]) clReleaseMemObject(*mems[i]);
+  return rc;
 }

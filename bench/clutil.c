@@ -69,6 +69,39 @@ int tool_poison(ocf_context *ctx, cl_mem buffer, size_t floats) {
   return 0;
 }
 
+cl_mem tool_buffer_bytes(ocf_context *ctx, size_t bytes, const void *host) {
+  cl_int err = CL_SUCCESS;
+  cl_mem mem =
+      clCreateBuffer(ocf_context_cl_context(ctx), CL_MEM_READ_WRITE, bytes ? bytes : 1, NULL, &err);
+  if (err != CL_SUCCESS) {
+    tool_error("clCreateBuffer(%zu bytes): %s", bytes, ocf_status_name((ocf_status)err));
+    return NULL;
+  }
+  if (host && bytes) {
+    err = clEnqueueWriteBuffer(ocf_context_queue(ctx), mem, CL_TRUE, 0, bytes, host, 0, NULL, NULL);
+    if (err != CL_SUCCESS) {
+      tool_error("clEnqueueWriteBuffer(%zu bytes): %s", bytes, ocf_status_name((ocf_status)err));
+      clReleaseMemObject(mem);
+      return NULL;
+    }
+  }
+  return mem;
+}
+
+int tool_poison_dtype(ocf_context *ctx, cl_mem buffer, size_t count, ocf_dtype dtype) {
+  if (dtype == OCF_F32) return tool_poison(ctx, buffer, count);
+  if (count == 0) return 0;
+  const cl_ushort nan_pattern = dtype == OCF_F16 ? 0x7E00 : 0x7FC0;
+  cl_int err = clEnqueueFillBuffer(ocf_context_queue(ctx), buffer, &nan_pattern, sizeof nan_pattern,
+                                   0, count * sizeof nan_pattern, 0, NULL, NULL);
+  if (err == CL_SUCCESS) err = clFinish(ocf_context_queue(ctx));
+  if (err != CL_SUCCESS) {
+    tool_error("clEnqueueFillBuffer: %s", ocf_status_name((ocf_status)err));
+    return -1;
+  }
+  return 0;
+}
+
 cl_ulong tool_max_alloc(cl_device_id device) {
   cl_ulong bytes = 0;
   if (clGetDeviceInfo(device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof bytes, &bytes, NULL) !=

@@ -26,9 +26,11 @@ static void usage(FILE *out) {
         "\n"
         "Each row names the kernel and workgroup size the library chose (the table's\n"
         "kernel/workgroup column, the `plan` field of CSV and JSON). %ceil is the rate as a\n"
-        "percentage of the copy bandwidth (add, softmax) or the FMA peak (matmul) measured in\n"
-        "the same run; above 100 it means the data stayed in the device's caches (a size they\n"
-        "hold), which the copy kernel, timed on a large buffer, does not measure.\n"
+        "percentage of the same run's ceiling for the op's own traffic: a stream kernel with\n"
+        "two reads and a write (add), a copy (softmax), the FMA peak (matmul), each the best\n"
+        "call of several. Above 100 the note says \"cache-resident\" where the call's bytes fit\n"
+        "the device's cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE), and otherwise that the ceiling\n"
+        "kernel reached less than the call. err/tol: the worst error over its tolerance.\n"
         "Rows refused by the device (a workgroup size) or skipped on purpose (a size beyond\n"
         "its memory, a missing CLBlast) carry a note and are not failures; a wrong or failed\n"
         "row is (exit status 1, the report still complete), and so is a run in which no op\n"
@@ -36,17 +38,25 @@ static void usage(FILE *out) {
         "\n"
         "options:\n"
         "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-        "  --sizes LIST      comma list; an item is N (add n=N, softmax NxN, matmul NxNxN), RxC\n"
-        "                    (softmax only) or MxNxK (matmul only); N may be written 2^E; each\n"
-        "                    op takes the items that fit it, and an item that fits none is an\n"
-        "                    error. Default: a sweep chosen by device type (GPU or CPU)\n"
+        "  --sizes CALLS     the calls to time (default: a sweep chosen by device type), in the\n"
+        "                    language below, which tune and check take too\n"
         "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
         "                    calls slower than the time budget get fewer, at least 3)\n"
         "  --format F        table (default), csv or json (layout: JSON.md, installed with\n"
         "                    the tool in share/doc/oclfuse)\n"
         "  --plot DIR        also write PNG charts (gnuplot), their data and charts.gp into DIR\n"
-        "  --sweep-wg        also time each op at every workgroup size the device allows\n",
+        "  --sweep-wg        also time each op at every workgroup size the device allows\n"
+        "  --compare A.json [B.json]\n"
+        "                    compare two saved runs (--format json) row by row, without a\n"
+        "                    device; with one file, run as the other options say and compare\n"
+        "                    this run (B) with it (A), printing the comparison instead of the\n"
+        "                    report. Per row: both medians, their ratio (above 1: B faster) and\n"
+        "                    each run's spread (p90 - p10) / p50 of its repeats; ~ marks a\n"
+        "                    ratio within the larger spread. Rows match by op, call, variant\n"
+        "                    and workgroup size\n"
+        "\n",
         out);
+  fputs(tool_sizes_help, out);
   tool_usage_common(out, 1);
 }
 
@@ -59,6 +69,7 @@ typedef struct bench_options {
   const char *plot_dir;
   int sweep_wg;
   const char *device;
+  const char *compare_a, *compare_b; /* --compare A [B] */
 } bench_options;
 
 static int parse_ops(const char *text, bench_options *o) {
@@ -136,6 +147,11 @@ static int parse_options(int argc, char **argv, bench_options *o) {
     } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
       if (r < 0) return -1;
       o->device = v;
+    } else if ((r = tool_option(argc, argv, &i, "--compare", &v)) != 0) {
+      if (r < 0) return -1;
+      o->compare_a = v;
+      /* A second file, when the next argument is not an option. */
+      if (i + 1 < argc && strncmp(argv[i + 1], "--", 2) != 0) o->compare_b = argv[++i];
     } else {
       tool_error("unknown option '%s' (see oclfuse bench --help)", argv[i]);
       return -1;
@@ -144,109 +160,72 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   return 0;
 }
 
-/* ---- sizes ---- */
+/* ---- sizes: the calls to measure (the language of spec.c) ---- */
 
 typedef struct size_lists {
-  size_t add[64];
-  tool_shape softmax[64], matmul[64];
+  tool_spec add[TOOL_MAX_SPECS], softmax[TOOL_MAX_SPECS], matmul[TOOL_MAX_SPECS];
   size_t add_count, softmax_count, matmul_count;
 } size_lists;
 
-static int parse_shape(const char *item, size_t len, tool_shape *s) {
-  char buf[96];
-  if (len == 0 || len >= sizeof buf) return -1;
-  memcpy(buf, item, len);
-  buf[len] = '\0';
-  s->ndims = 0;
-  char *p = buf;
-  while (1) {
-    char *x = strchr(p, 'x');
-    if (x) *x = '\0';
-    if (s->ndims == 3 || tool_parse_size(p, &s->d[s->ndims]) || s->d[s->ndims] == 0) return -1;
-    s->ndims++;
-    if (!x) break;
-    p = x + 1;
-  }
-  return 0;
+static void split_specs(const tool_spec_list *list, size_lists *l) {
+  l->add_count = tool_specs_of(list, TOOL_OP_ADD, l->add, TOOL_MAX_SPECS);
+  l->softmax_count = tool_specs_of(list, TOOL_OP_SOFTMAX, l->softmax, TOOL_MAX_SPECS);
+  l->matmul_count = tool_specs_of(list, TOOL_OP_MATMUL, l->matmul, TOOL_MAX_SPECS);
 }
 
 static int parse_sizes(const char *text, const bench_options *o, size_lists *l) {
-  const char *p = text;
-  while (1) {
-    size_t len = strcspn(p, ",");
-    tool_shape s;
-    if (parse_shape(p, len, &s)) {
-      tool_error("bad size '%.*s' (want N, 2^E, RxC or MxNxK, all positive)", (int)len, p);
-      return -1;
-    }
-    int used = 0;
-    if (l->add_count == 64 || l->softmax_count == 64 || l->matmul_count == 64) {
-      tool_error("more than 64 sizes");
-      return -1;
-    }
-    if (o->add && s.ndims == 1) {
-      l->add[l->add_count++] = s.d[0];
-      used = 1;
-    }
-    if (o->softmax && s.ndims <= 2) {
-      tool_shape t = {{s.d[0], s.ndims == 1 ? s.d[0] : s.d[1], 0}, 2};
-      l->softmax[l->softmax_count++] = t;
-      used = 1;
-    }
-    if (o->matmul && s.ndims != 2) {
-      tool_shape t = {{s.d[0], s.ndims == 1 ? s.d[0] : s.d[1], s.ndims == 1 ? s.d[0] : s.d[2]}, 3};
-      l->matmul[l->matmul_count++] = t;
-      used = 1;
-    }
-    if (!used) {
-      tool_error("size '%.*s' fits none of the chosen ops (add: N; "
-                 "softmax: N or RxC; matmul: N or MxNxK)",
-                 (int)len, p);
-      return -1;
-    }
-    if (!p[len]) break;
-    p += len + 1;
+  static tool_spec_list list; /* large: off the stack */
+  const int ops[TOOL_OP_COUNT] = {o->add, o->softmax, o->matmul};
+  char err[256];
+  if (tool_specs_parse(text, ops, &list, err, sizeof err)) {
+    tool_error("--sizes: %s", err);
+    return -1;
   }
+  split_specs(&list, l);
   return 0;
+}
+
+static void push_plain(size_lists *l, tool_op op, size_t a, size_t b, size_t c) {
+  tool_spec s;
+  tool_spec_init(&s, op);
+  s.d[0] = a;
+  s.d[1] = b;
+  s.d[2] = c;
+  s.ndims = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
+  if (op == TOOL_OP_ADD) l->add[l->add_count++] = s;
+  if (op == TOOL_OP_SOFTMAX) l->softmax[l->softmax_count++] = s;
+  if (op == TOOL_OP_MATMUL) l->matmul[l->matmul_count++] = s;
 }
 
 static void default_sizes(int gpu, size_lists *l) {
   memset(l, 0, sizeof *l);
   if (gpu) {
     for (int e = 16; e <= 28; e += 2)
-      l->add[l->add_count++] = (size_t)1 << e;
+      push_plain(l, TOOL_OP_ADD, (size_t)1 << e, 0, 0);
     /* Powers of two, and widths that are not (781: rows that start off a vector boundary;
        50257: a vocabulary; 262144 with few rows: rows split across workgroups). */
-    static const tool_shape softmax[] = {
-        {{65536, 128, 0}, 2},  {{16384, 1024, 0}, 2}, {{4096, 4096, 0}, 2}, {{2048, 16384, 0}, 2},
-        {{1024, 65536, 0}, 2}, {{1823, 781, 0}, 2},   {{512, 50257, 0}, 2}, {{128, 262144, 0}, 2}};
-    static const tool_shape matmul[] = {{{256, 256, 256}, 3},    {{512, 512, 512}, 3},
-                                        {{1024, 1024, 1024}, 3}, {{2048, 2048, 2048}, 3},
-                                        {{4096, 4096, 4096}, 3}, {{8192, 8192, 8192}, 3},
-                                        {{1000, 1000, 1000}, 3}, {{4097, 4095, 1023}, 3}};
-    memcpy(l->softmax, softmax, sizeof softmax);
-    l->softmax_count = sizeof softmax / sizeof softmax[0];
-    memcpy(l->matmul, matmul, sizeof matmul);
-    l->matmul_count = sizeof matmul / sizeof matmul[0];
+    static const size_t softmax[][2] = {{65536, 128},  {16384, 1024}, {4096, 4096}, {2048, 16384},
+                                        {1024, 65536}, {1823, 781},   {512, 50257}, {128, 262144}};
+    static const size_t matmul[][3] = {{256, 256, 256},    {512, 512, 512},    {1024, 1024, 1024},
+                                       {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
+                                       {1000, 1000, 1000}, {4097, 4095, 1023}};
+    for (size_t i = 0; i < sizeof softmax / sizeof softmax[0]; i++)
+      push_plain(l, TOOL_OP_SOFTMAX, softmax[i][0], softmax[i][1], 0);
+    for (size_t i = 0; i < sizeof matmul / sizeof matmul[0]; i++)
+      push_plain(l, TOOL_OP_MATMUL, matmul[i][0], matmul[i][1], matmul[i][2]);
   } else {
     /* PoCL on 2 cores: ~10 GB/s and ~50 GFLOP/s at best, and every program build costs a
        second or so; these keep the whole run (with CLBlast's builds) under a minute. */
     for (int e = 16; e <= 24; e += 2)
-      l->add[l->add_count++] = (size_t)1 << e;
-    static const tool_shape softmax[] = {{{16384, 128, 0}, 2},
-                                         {{1024, 1024, 0}, 2},
-                                         {{64, 16384, 0}, 2},
-                                         {{16, 65536, 0}, 2},
-                                         {{1000, 781, 0}, 2}};
-    static const tool_shape matmul[] = {{{128, 128, 128}, 3},
-                                        {{256, 256, 256}, 3},
-                                        {{512, 512, 512}, 3},
-                                        {{255, 257, 129}, 3},
-                                        {{500, 300, 200}, 3}};
-    memcpy(l->softmax, softmax, sizeof softmax);
-    l->softmax_count = sizeof softmax / sizeof softmax[0];
-    memcpy(l->matmul, matmul, sizeof matmul);
-    l->matmul_count = sizeof matmul / sizeof matmul[0];
+      push_plain(l, TOOL_OP_ADD, (size_t)1 << e, 0, 0);
+    static const size_t softmax[][2] = {
+        {16384, 128}, {1024, 1024}, {64, 16384}, {16, 65536}, {1000, 781}};
+    static const size_t matmul[][3] = {
+        {128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {255, 257, 129}, {500, 300, 200}};
+    for (size_t i = 0; i < sizeof softmax / sizeof softmax[0]; i++)
+      push_plain(l, TOOL_OP_SOFTMAX, softmax[i][0], softmax[i][1], 0);
+    for (size_t i = 0; i < sizeof matmul / sizeof matmul[0]; i++)
+      push_plain(l, TOOL_OP_MATMUL, matmul[i][0], matmul[i][1], matmul[i][2]);
   }
 }
 
@@ -284,7 +263,7 @@ static int measured_any(const tool_results *results) {
    shape and variant, or per workgroup size in the sweep, whether they measure it or skip it). */
 static size_t planned_rows(const tool_bench_env *env, const bench_options *o,
                            const size_lists *sizes) {
-  size_t rows = 3; /* the ceiling: copy kernel, copy buffer, FMA peak */
+  size_t rows = 4; /* the ceiling: copy kernel, copy buffer, stream kernel, FMA peak */
   int tuned_clblast = tool_clblast_available() && tool_clblast_tuned_applies(&env->info);
   if (o->add) rows += 2 * sizes->add_count;
   if (o->softmax) rows += 2 * sizes->softmax_count;
@@ -302,7 +281,8 @@ int cmd_bench(int argc, char **argv) {
   bench_options o;
   int parsed = parse_options(argc, argv, &o);
   if (parsed) return parsed > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
-  size_lists sizes_given;
+  if (o.compare_b) return tool_compare_files(o.compare_a, o.compare_b);
+  static size_lists sizes_given, defaults; /* large: off the stack */
   memset(&sizes_given, 0, sizeof sizes_given);
   if (o.sizes && parse_sizes(o.sizes, &o, &sizes_given)) return TOOL_EXIT_USAGE;
   if (o.plot_dir) {
@@ -326,7 +306,6 @@ int cmd_bench(int argc, char **argv) {
   env.gpu = (env.info.type & CL_DEVICE_TYPE_GPU) != 0;
   env.max_alloc = tool_max_alloc(env.info.device);
   env.repeats = o.repeats ? o.repeats : env.gpu ? 10 : 5;
-  size_lists defaults;
   default_sizes(env.gpu, &defaults);
   const size_lists *sizes = o.sizes ? &sizes_given : &defaults;
 
@@ -356,9 +335,13 @@ int cmd_bench(int argc, char **argv) {
     tool_results_finish(&results, &ceiling);
     tool_report_meta meta = {&env.info,  &ceiling,   env.repeats,
                              o.ops_text, o.sweep_wg, now_seconds() - started};
-    tool_report(stdout, o.format, &results, &meta);
+    int compared = TOOL_EXIT_OK;
+    if (o.compare_a)
+      compared = tool_compare_run(o.compare_a, &results, &meta);
+    else
+      tool_report(stdout, o.format, &results, &meta);
     fflush(stdout);
-    rc = fatal || any_bad_row(&results) ? TOOL_EXIT_FAILURE : TOOL_EXIT_OK;
+    rc = fatal || any_bad_row(&results) ? TOOL_EXIT_FAILURE : compared;
     if (!measured_any(&results)) {
       tool_error("nothing was measured: every row was skipped or failed (see their notes)");
       rc = TOOL_EXIT_FAILURE;

@@ -1,7 +1,9 @@
 /*
  * `oclfuse check`: runs every op, every variant, on a few shapes (ragged, not all powers of two,
  * with offsets, padded strides, transposes and non-finite inputs) and compares each output in
- * full with the double-precision CPU reference. Exit status 1 if anything fails.
+ * full with the double-precision CPU reference; then every option of the calls (option_calls, in
+ * the --sizes language of spec.c) through the benchmark's series without timing. Exit status 1
+ * if anything fails.
  */
 #include "tool.h"
 
@@ -32,9 +34,15 @@ static void usage(FILE *out) {
           "  matmul   per element: u (|alpha| sum_p (|a_p b_p| + |s_p|) + |alpha s_k|), s_p the\n"
           "           partial sums of its dot product, plus u (|beta c| + |result|) when\n"
           "           beta != 0, plus second-order terms\n"
+          "Calls with options (16-bit storage, log-softmax, scale, row lengths, transposes,\n"
+          "column-major, batch, epilogue, precision modes, padding and offsets) are then\n"
+          "checked the same way, variants auto and baseline, against error models that\n"
+          "add the storage rounding, the precision mode and the epilogue's error.\n"
           "The first call of each kernel builds its program (seconds on a CPU device).\n"
           "\n"
-          "options:\n");
+          "options:\n"
+          "  --sizes CALLS     check these calls instead (the language of `oclfuse bench\n"
+          "                    --help`), variants auto and baseline\n");
   tool_usage_common(out, 1);
 }
 
@@ -320,8 +328,79 @@ static int check_matmul(check_run *run, const matmul_case *c) {
   return rc;
 }
 
+/* ---- calls with options, through the benchmark's series without timing ---- */
+
+/* Every option of the language at least once, on small ragged shapes (built programs dominate
+   the time on a CPU device: each option set is a program of its own). */
+static const char option_calls[] =
+    "softmax:37x300:log; softmax:37x300:scale=0.37; softmax:37x300:lengths;"
+    "softmax:20x1000:log:lengths:scale=2; softmax:37x300:f16; softmax:37x300:bf16:log;"
+    "softmax:37x300:in=f16:out=f32; softmax:9x5000:bf16:lengths:pad=3:offset=5;"
+    "softmax:5x70000:log;"
+    "matmul:33x45x27:tn:f16; matmul:40x24x56:nt:bf16; matmul:33x45x27:a=f16:b=bf16:c=f32;"
+    "matmul:64x48x40:tf32; matmul:64x48x40:3xtf32; matmul:50x30x20:col;"
+    "matmul:50x30x20:col:tt:alpha=0.5:beta=2; matmul:24x20x16:batch=3;"
+    "matmul:24x20x16:batch=3:share=a:tn; matmul:30x40x20:bias=n:act=relu;"
+    "matmul:30x40x20:bias=m:act=gelu; matmul:30x40x20:act=gelu_tanh:bf16;"
+    "matmul:30x40x20:act=silu:bias=n:beta=1; matmul:1x300x200:tf32:bias=n;"
+    "matmul:100x75x130:pad=3:offset=7:col:batch=2:bias=n:act=gelu:f16;"
+    "add:4099:offset=5";
+
+/* Prints the rows from `first` on in the table's layout and counts them. */
+static void report_rows(check_run *run, const tool_results *results, size_t first) {
+  for (size_t i = first; i < results->count; i++) {
+    const tool_row *r = &results->rows[i];
+    ocf_variant variant = !strcmp(r->variant, "baseline") ? OCF_VARIANT_BASELINE : OCF_VARIANT_AUTO;
+    char error[sizeof r->note] = "";
+    if (r->status == ROW_FAILED || r->status == ROW_REFUSED)
+      snprintf(error, sizeof error, "%s", r->note[0] ? r->note : "failed");
+    if (r->status == ROW_SKIPPED) {
+      tool_progress_clear();
+      printf("%-8s %-34s %-9s %-24s %10s %10s %-9s skipped  %s\n", r->op, r->shape,
+             variant_name(variant), "-", "-", "-", "", r->note);
+      continue;
+    }
+    report(run, r->op, r->shape, variant, r->plan, &r->verdict, error);
+  }
+}
+
+/* Runs each call of `list` (auto and baseline) and reports it; 0, or -1 (out of host memory). */
+static int check_calls(check_run *run, const tool_spec_list *list) {
+  tool_bench_env env;
+  memset(&env, 0, sizeof env);
+  env.ctx = run->ctx;
+  env.info = run->info;
+  env.gpu = (run->info.type & CL_DEVICE_TYPE_GPU) != 0;
+  env.max_alloc = tool_max_alloc(run->info.device);
+  env.repeats = 1;
+  tool_timer timer;
+  memset(&timer, 0, sizeof timer);
+  timer.ctx = run->ctx;
+  timer.queue = run->queue;
+  timer.check_only = 1;
+  timer.quiet = 1; /* the steps are counted here, one per call */
+  tool_results results = {NULL, 0, 0};
+  env.timer = &timer;
+  env.results = &results;
+  timer.rows = &results;
+  int rc = 0;
+  for (size_t i = 0; rc == 0 && i < list->count; i++) {
+    const tool_spec *s = &list->specs[i];
+    char text[160];
+    tool_spec_text(s, text, sizeof text);
+    tool_progress_step((size_t)run->cases + 1, "%s %s", tool_op_name(s->op), text);
+    size_t first = results.count;
+    rc = s->op == TOOL_OP_ADD       ? tool_bench_add(&env, s, 1)
+         : s->op == TOOL_OP_SOFTMAX ? tool_bench_softmax(&env, s, 1)
+                                    : tool_bench_matmul(&env, s, 1);
+    report_rows(run, &results, first);
+  }
+  tool_results_free(&results);
+  return rc;
+}
+
 int cmd_check(int argc, char **argv) {
-  const char *device = NULL;
+  const char *device = NULL, *sizes = NULL;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     int r = 0;
@@ -335,10 +414,20 @@ int cmd_check(int argc, char **argv) {
     } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
       if (r < 0) return TOOL_EXIT_USAGE;
       device = v;
+    } else if ((r = tool_option(argc, argv, &i, "--sizes", &v)) != 0) {
+      if (r < 0) return TOOL_EXIT_USAGE;
+      sizes = v;
     } else {
       tool_error("unknown option '%s' (see oclfuse check --help)", argv[i]);
       return TOOL_EXIT_USAGE;
     }
+  }
+  static tool_spec_list calls; /* large: off the stack */
+  const int every_op[TOOL_OP_COUNT] = {1, 1, 1};
+  char err[256];
+  if (tool_specs_parse(sizes ? sizes : option_calls, every_op, &calls, err, sizeof err)) {
+    tool_error("--sizes: %s", err);
+    return TOOL_EXIT_USAGE;
   }
   check_run run;
   memset(&run, 0, sizeof run);
@@ -350,7 +439,7 @@ int cmd_check(int argc, char **argv) {
   printf("device %u:%u %s (%s), driver %s\n\n", run.info.platform_index, run.info.device_index,
          run.info.device_name, tool_device_type_name(run.info.type), run.info.driver_version);
   printf("%-8s %-34s %-9s %-24s %10s %10s %-9s %s\n", "op", "shape", "variant", "kernel/workgroup",
-         "max error", "tolerance", "measure", "result");
+         "err/tol", "tolerance", "measure", "result");
   fflush(stdout);
 
   static const add_case adds[] = {{1, 0, 0, 0, 0},     {1000, 0, 0, 0, 0},    {4099, 0, 0, 0, 0},
@@ -371,14 +460,16 @@ int cmd_check(int argc, char **argv) {
   const size_t add_count = sizeof adds / sizeof adds[0];
   const size_t softmax_count = sizeof softmaxes / sizeof softmaxes[0];
   const size_t matmul_count = sizeof matmuls / sizeof matmuls[0];
-  tool_progress_begin(3 * (add_count + softmax_count + matmul_count));
+  const size_t plain = sizes ? 0 : 3 * (add_count + softmax_count + matmul_count);
+  tool_progress_begin(plain + 2 * calls.count);
   int rc = 0;
-  for (size_t i = 0; rc == 0 && i < add_count; i++)
+  for (size_t i = 0; !sizes && rc == 0 && i < add_count; i++)
     rc = check_add(&run, &adds[i]);
-  for (size_t i = 0; rc == 0 && i < softmax_count; i++)
+  for (size_t i = 0; !sizes && rc == 0 && i < softmax_count; i++)
     rc = check_softmax(&run, &softmaxes[i]);
-  for (size_t i = 0; rc == 0 && i < matmul_count; i++)
+  for (size_t i = 0; !sizes && rc == 0 && i < matmul_count; i++)
     rc = check_matmul(&run, &matmuls[i]);
+  if (rc == 0) rc = check_calls(&run, &calls);
   ocf_context_release(run.ctx);
   tool_progress_clear();
   if (rc) {

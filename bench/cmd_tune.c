@@ -21,8 +21,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *out) {
   fprintf(
@@ -37,8 +39,19 @@ static void usage(FILE *out) {
       "\n"
       "options:\n"
       "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
+      "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
+      "                    transposes, data types, batch and epilogue included) instead of\n"
+      "                    each class's representative shapes: the calls are grouped by the\n"
+      "                    database's key, (op, data type, shape class), each group's first\n"
+      "                    4 are timed together, and the winners are written as the entries\n"
+      "                    of those keys, which every call of that op, type and class then\n"
+      "                    uses (--show names the classes); other entries are kept\n"
       "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
       "                    a class keeps the best found so far when it runs out\n"
+      "  --build-threads N compile candidates' programs on N threads while the main thread\n"
+      "                    times (serially, with nothing else on the device); default: one\n"
+      "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
+      "                    cores run the timed kernels). Needs the disk program cache\n"
       "  --fresh           ignore the progress of an interrupted run and start over\n"
       "  --show            print the tuning in force for the device and exit\n"
       "  --list            print every op's tunables, ranges and shape classes and exit\n");
@@ -47,9 +60,13 @@ static void usage(FILE *out) {
         out);
 }
 
+enum { POOL_MAX_WORKERS = 64 }; /* build threads at most */
+
 typedef struct tune_options {
   int ops[OCF_OP_COUNT];
-  double budget_s; /* 0: by device type */
+  const char *sizes;
+  int build_threads; /* -1: by device type */
+  double budget_s;   /* 0: by device type */
   int fresh, show, list;
   const char *device;
 } tune_options;
@@ -82,6 +99,7 @@ bad:
 /* 0 parsed, 1 help or version shown, -1 error (printed). */
 static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
+  o->build_threads = -1;
   for (int op = 0; op < OCF_OP_COUNT; op++)
     o->ops[op] = 1;
   for (int i = 1; i < argc; i++) {
@@ -103,6 +121,17 @@ static int parse_options(int argc, char **argv, tune_options *o) {
       tool_set_quiet(1);
     } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
       if (r < 0 || parse_ops(v, o)) return -1;
+    } else if ((r = tool_option(argc, argv, &i, "--build-threads", &v)) != 0) {
+      if (r < 0) return -1;
+      if (!strcmp(v, "0")) {
+        o->build_threads = 0;
+      } else if (tool_parse_count(v, POOL_MAX_WORKERS, &o->build_threads)) {
+        tool_error("--build-threads wants a number from 0 to %d, not '%s'", POOL_MAX_WORKERS, v);
+        return -1;
+      }
+    } else if ((r = tool_option(argc, argv, &i, "--sizes", &v)) != 0) {
+      if (r < 0) return -1;
+      o->sizes = v;
     } else if ((r = tool_option(argc, argv, &i, "--budget", &v)) != 0) {
       int seconds = 0;
       if (r < 0) return -1;
@@ -124,21 +153,29 @@ static int parse_options(int argc, char **argv, tune_options *o) {
 
 /* ---- representative shapes of each class ---- */
 
-enum { MAX_CLASS_SHAPES = 3 };
+enum { MAX_CLASS_SHAPES = TUNE_MAX_SHAPES };
 
 typedef struct class_shapes {
-  tool_shape shapes[MAX_CLASS_SHAPES];
+  tool_spec shapes[MAX_CLASS_SHAPES];
   int count;
 } class_shapes;
+
+/* The tool's op numbers are the library's (tuning/tuning.h). */
+_Static_assert((int)TOOL_OP_ADD == (int)OCF_OP_ADD && (int)TOOL_OP_SOFTMAX == (int)OCF_OP_SOFTMAX &&
+                   (int)TOOL_OP_MATMUL == (int)OCF_OP_MATMUL,
+               "tool_op and ocf_op differ");
 
 /* Shapes that stand for a class: a power of two and ragged sizes where they matter, sized so
    that one call moves several times the last-level cache on a GPU and stays quick on a CPU. */
 static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, class_shapes *out) {
   memset(out, 0, sizeof *out);
-#define SHAPE(a, b, c, n)                    \
-  out->shapes[out->count++] = (tool_shape) { \
-    {(a), (b), (c)}, (n)                     \
-  }
+#define SHAPE(a, b, c, n)                                    \
+  do {                                                       \
+    tool_spec *spec_ = &out->shapes[out->count++];           \
+    tool_spec_init(spec_, (tool_op)op);                      \
+    spec_->d[0] = (a), spec_->d[1] = (b), spec_->d[2] = (c); \
+    spec_->ndims = (n);                                      \
+  } while (0)
   switch (op) {
   case OCF_OP_ADD:
     if (shape_class == 0) {
@@ -200,13 +237,241 @@ static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, clas
 #undef SHAPE
 }
 
+/* ---- the build pool: candidates' programs compiled on the host's cores, timing serial ---- */
+
+/*
+ * Each worker takes a candidate, opens a context of its own on the device, sets the candidate's
+ * values there and enqueues the class's calls on fresh buffers behind a user event (a gate), so
+ * that the library builds every program the candidate's calls need, then releases the context,
+ * which stores the binaries in the on-disk program cache. The kernels wait behind their gate
+ * until the main thread, between two measurements, opens it and waits for them: nothing runs on
+ * the device while a candidate is timed. The timing context then loads those programs from the
+ * disk cache instead of compiling them. A candidate that comes up for measurement before a
+ * worker took it is simply built by the timing context, as without a pool.
+ */
+enum { POOL_MAX_JOBS = 64, POOL_MAX_GATES = 256 };
+
+typedef enum job_state { JOB_QUEUED, JOB_BUILDING, JOB_BUILT, JOB_TAKEN } job_state;
+
+typedef struct pool_job {
+  char values[1024];
+  job_state state;
+} pool_job;
+
+typedef struct build_pool {
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  pthread_t threads[POOL_MAX_WORKERS];
+  int workers, stop;
+  const char *device; /* --device, or NULL */
+  /* The class being tuned, set by the main thread while no job builds. */
+  ocf_op op;
+  ocf_dtype dtype;
+  unsigned shape_class;
+  class_shapes shapes;
+  pool_job jobs[POOL_MAX_JOBS];
+  size_t job_count;
+  struct gate {
+    cl_event event;
+    cl_command_queue queue;
+  } gates[POOL_MAX_GATES];
+  size_t gate_count;
+  int built;        /* candidates a worker prepared */
+  double worker_ms; /* their time, summed over workers */
+} build_pool;
+
+static pool_job *pool_find(build_pool *pool, const char *values) {
+  for (size_t i = 0; i < pool->job_count; i++)
+    if (!strcmp(pool->jobs[i].values, values)) return &pool->jobs[i];
+  return NULL;
+}
+
+/* One candidate's calls on a context of its own; the gates go to the pool. */
+static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtype dtype,
+                       unsigned shape_class, const class_shapes *shapes) {
+  ocf_context *ctx = NULL;
+  if (ocf_context_create(pool->device, &ctx) != OCF_SUCCESS) return;
+  ocf_device_info info;
+  ocf_device_info_init(&info);
+  ocf_context_device_info(ctx, &info);
+  cl_int e = CL_SUCCESS;
+  cl_command_queue queue = clCreateCommandQueue(ocf_context_cl_context(ctx), info.device, 0, &e);
+  cl_event gate = e == CL_SUCCESS ? clCreateUserEvent(ocf_context_cl_context(ctx), &e) : NULL;
+  if (gate &&
+      ocf_context_set_tuning(ctx, ocf_op_schema_get(op)->name, dtype,
+                             ocf_shape_class_name(op, shape_class), values) == OCF_SUCCESS) {
+    for (int i = 0; i < shapes->count; i++) {
+      ocf_launch launch = OCF_LAUNCH_INIT;
+      launch.queue = queue;
+      launch.num_wait_events = 1;
+      launch.wait_events = &gate;
+      char err[256];
+      const tool_spec *spec = &shapes->shapes[i];
+      if (spec->op == TOOL_OP_ADD)
+        tool_add_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      else if (spec->op == TOOL_OP_SOFTMAX)
+        tool_softmax_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      else
+        tool_matmul_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+    }
+  }
+  /* Releasing the context stores what it built in the disk cache. */
+  ocf_context_release(ctx);
+  int kept = 0;
+  pthread_mutex_lock(&pool->lock);
+  if (gate && pool->gate_count < POOL_MAX_GATES) {
+    pool->gates[pool->gate_count].event = gate;
+    pool->gates[pool->gate_count++].queue = queue;
+    kept = 1;
+  }
+  pthread_mutex_unlock(&pool->lock);
+  if (kept) return; /* pool_open_gates releases both */
+  if (gate) {       /* no room among the gates: let its kernels run now (rare) */
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clFinish(queue);
+    clReleaseEvent(gate);
+  }
+  if (queue) clReleaseCommandQueue(queue);
+}
+
+static void *pool_worker(void *arg) {
+  build_pool *pool = arg;
+  pthread_mutex_lock(&pool->lock);
+  for (;;) {
+    pool_job *job = NULL;
+    for (size_t i = 0; i < pool->job_count && !job; i++)
+      if (pool->jobs[i].state == JOB_QUEUED) job = &pool->jobs[i];
+    if (pool->stop) break;
+    if (!job) {
+      pthread_cond_wait(&pool->changed, &pool->lock);
+      continue;
+    }
+    job->state = JOB_BUILDING;
+    char values[1024];
+    snprintf(values, sizeof values, "%s", job->values);
+    ocf_op op = pool->op;
+    ocf_dtype dtype = pool->dtype;
+    unsigned shape_class = pool->shape_class;
+    class_shapes shapes = pool->shapes;
+    pthread_mutex_unlock(&pool->lock);
+    double started = tool_clock_ms();
+    pool_build(pool, values, op, dtype, shape_class, &shapes);
+    pthread_mutex_lock(&pool->lock);
+    pool->worker_ms += tool_clock_ms() - started;
+    pool->built++;
+    job = pool_find(pool, values);
+    if (job) job->state = JOB_BUILT;
+    pthread_cond_broadcast(&pool->changed);
+  }
+  pthread_mutex_unlock(&pool->lock);
+  return NULL;
+}
+
+/* Lets the kernels the workers left behind their gates run, and waits for them (main thread,
+   between measurements). */
+static void pool_open_gates(build_pool *pool) {
+  pthread_mutex_lock(&pool->lock);
+  size_t count = pool->gate_count;
+  struct gate gates[POOL_MAX_GATES];
+  memcpy(gates, pool->gates, count * sizeof gates[0]);
+  pool->gate_count = 0;
+  pthread_mutex_unlock(&pool->lock);
+  for (size_t i = 0; i < count; i++) {
+    clSetUserEventStatus(gates[i].event, CL_COMPLETE);
+    clFinish(gates[i].queue);
+    clReleaseEvent(gates[i].event);
+    clReleaseCommandQueue(gates[i].queue);
+  }
+}
+
+/* Starts `workers` threads; 0, or -1 when none could start (the tuner then builds alone). */
+static int pool_start(build_pool *pool, int workers, const char *device) {
+  memset(pool, 0, sizeof *pool);
+  pthread_mutex_init(&pool->lock, NULL);
+  pthread_cond_init(&pool->changed, NULL);
+  pool->device = device;
+  for (int i = 0; i < workers && i < POOL_MAX_WORKERS; i++)
+    if (pthread_create(&pool->threads[pool->workers], NULL, pool_worker, pool) == 0)
+      pool->workers++;
+  return pool->workers ? 0 : -1;
+}
+
+static void pool_stop(build_pool *pool) {
+  pthread_mutex_lock(&pool->lock);
+  pool->stop = 1;
+  pthread_cond_broadcast(&pool->changed);
+  pthread_mutex_unlock(&pool->lock);
+  for (int i = 0; i < pool->workers; i++)
+    pthread_join(pool->threads[i], NULL);
+  pool_open_gates(pool);
+  pthread_cond_destroy(&pool->changed);
+  pthread_mutex_destroy(&pool->lock);
+}
+
+/* A new class: drops the queued candidates of the last one (waiting for those being built). */
+static void pool_begin_class(build_pool *pool, ocf_op op, ocf_dtype dtype, unsigned shape_class,
+                             const class_shapes *shapes) {
+  pthread_mutex_lock(&pool->lock);
+  for (;;) {
+    int building = 0;
+    for (size_t i = 0; i < pool->job_count; i++)
+      building |= pool->jobs[i].state == JOB_BUILDING;
+    if (!building) break;
+    pthread_cond_wait(&pool->changed, &pool->lock);
+  }
+  pool->job_count = 0;
+  pool->op = op;
+  pool->dtype = dtype;
+  pool->shape_class = shape_class;
+  pool->shapes = *shapes;
+  pthread_mutex_unlock(&pool->lock);
+  pool_open_gates(pool);
+}
+
+/* Queues candidates not seen before in this class. */
+static void pool_prepare(build_pool *pool, const char *const *values, int count) {
+  pthread_mutex_lock(&pool->lock);
+  for (int i = 0; i < count; i++) {
+    if (pool_find(pool, values[i])) continue;
+    if (pool->job_count == POOL_MAX_JOBS) { /* forget finished jobs to make room */
+      size_t kept = 0;
+      for (size_t j = 0; j < pool->job_count; j++)
+        if (pool->jobs[j].state == JOB_QUEUED || pool->jobs[j].state == JOB_BUILDING)
+          pool->jobs[kept++] = pool->jobs[j];
+      pool->job_count = kept;
+      if (kept == POOL_MAX_JOBS) break;
+    }
+    pool_job *job = &pool->jobs[pool->job_count++];
+    snprintf(job->values, sizeof job->values, "%s", values[i]);
+    job->state = JOB_QUEUED;
+  }
+  pthread_cond_broadcast(&pool->changed);
+  pthread_mutex_unlock(&pool->lock);
+}
+
+/* Before `values` is measured: its build, if a worker has it, is waited for; if still queued, it
+   is taken back (the timing context builds it); then the gates open. */
+static void pool_before_measure(build_pool *pool, const char *values) {
+  pthread_mutex_lock(&pool->lock);
+  pool_job *job = pool_find(pool, values);
+  if (job && job->state == JOB_QUEUED) job->state = JOB_TAKEN;
+  while ((job = pool_find(pool, values)) && job->state == JOB_BUILDING)
+    pthread_cond_wait(&pool->changed, &pool->lock);
+  pthread_mutex_unlock(&pool->lock);
+  pool_open_gates(pool);
+}
+
 /* ---- measuring a candidate ---- */
 
 typedef struct tune_state {
   tool_bench_env *env;
   ocf_op op;
   unsigned shape_class;
+  ocf_dtype dtype;
   class_shapes shapes;
+  /* The class's name in the progress file: the class itself for its representative shapes,
+     "class@dtype#hash" for a user's calls (--sizes), whose times are of other shapes. */
+  char key[64];
   FILE *progress_file;
   const char *progress_path;
   /* What an interrupted run measured for this class, read back from the progress file. */
@@ -222,6 +487,7 @@ typedef struct tune_state {
   } * plans;
   size_t plan_count;
   double started_ms, deadline_ms;
+  build_pool *pool; /* NULL: no build pool */
 } tune_state;
 
 /* Remembers the kernel a candidate's first shape ran, for the summary. */
@@ -254,20 +520,21 @@ static int find_tried(const tune_state *s, const char *values, tune_result *resu
 static void measure_candidate(void *user, const char *values, tune_result *result) {
   tune_state *s = user;
   if (find_tried(s, values, result)) return;
+  if (s->pool) pool_before_measure(s->pool, values);
   memset(result, 0, sizeof *result);
   result->outcome = TUNE_FAILED;
   result->score_ms = INFINITY;
   const char *op_name = ocf_op_schema_get(s->op)->name;
   const char *class_name = ocf_shape_class_name(s->op, s->shape_class);
-  if (ocf_context_set_tuning(s->env->ctx, op_name, OCF_F32, class_name, values) != OCF_SUCCESS)
+  if (ocf_context_set_tuning(s->env->ctx, op_name, s->dtype, class_name, values) != OCF_SUCCESS)
     goto record;
   tool_results results = {NULL, 0, 0};
   s->env->results = &results;
   int fatal = 0;
   for (int i = 0; i < s->shapes.count && !fatal; i++) {
-    const tool_shape *shape = &s->shapes.shapes[i];
+    const tool_spec *shape = &s->shapes.shapes[i];
     if (s->op == OCF_OP_ADD)
-      fatal = tool_bench_add(s->env, &shape->d[0], 1);
+      fatal = tool_bench_add(s->env, shape, 1);
     else if (s->op == OCF_OP_SOFTMAX)
       fatal = tool_bench_softmax(s->env, shape, 1);
     else
@@ -296,7 +563,7 @@ static void measure_candidate(void *user, const char *values, tune_result *resul
   }
 record:
   if (s->progress_file) {
-    fprintf(s->progress_file, "tried %s %s %s %.6g %d", op_name, class_name,
+    fprintf(s->progress_file, "tried %s %s %s %.6g %d", op_name, s->key,
             result->outcome == TUNE_OK      ? "ok"
             : result->outcome == TUNE_WRONG ? "wrong"
                                             : "failed",
@@ -320,9 +587,20 @@ static void report_progress(void *user, int done, int planned, const char *value
     snprintf(outcome, sizeof outcome, "%s", result->outcome == TUNE_WRONG ? "WRONG" : "failed");
   /* The time left is what the class's share of the budget allows: at most that. */
   tool_progress_text("[%d/%d] %s %s, at most %dm%02ds left: %s (best %.4g ms) %.60s%s", done,
-                     planned > done ? planned : done, ocf_op_schema_get(s->op)->name,
-                     ocf_shape_class_name(s->op, s->shape_class), (int)left_s / 60,
-                     (int)left_s % 60, outcome, best_ms, values, strlen(values) > 60 ? "..." : "");
+                     planned > done ? planned : done, ocf_op_schema_get(s->op)->name, s->key,
+                     (int)left_s / 60, (int)left_s % 60, outcome, best_ms, values,
+                     strlen(values) > 60 ? "..." : "");
+}
+
+static void prepare_candidates(void *user, const char *const *values, int count) {
+  tune_state *s = user;
+  if (!s->pool) return;
+  const char *fresh[32];
+  int n = 0;
+  tune_result known;
+  for (int i = 0; i < count && n < 32; i++)
+    if (!find_tried(s, values[i], &known)) fresh[n++] = values[i];
+  pool_prepare(s->pool, fresh, n);
 }
 
 /* ---- progress file: "tried <op> <class> <ok|wrong|failed> <ms> <n> <n shape ms> <values>" ---- */
@@ -345,9 +623,7 @@ static void load_progress(const char *path, const char *header, tune_state *s) {
                &result.shapes, &consumed) != 5 ||
         result.shapes < 0 || result.shapes > TUNE_MAX_SHAPES)
       continue;
-    if (strcmp(op, ocf_op_schema_get(s->op)->name) ||
-        strcmp(cls, ocf_shape_class_name(s->op, s->shape_class)))
-      continue;
+    if (strcmp(op, ocf_op_schema_get(s->op)->name) || strcmp(cls, s->key)) continue;
     const char *at = line + consumed;
     int shapes_read = 0;
     for (int i = 0; i < result.shapes; i++) {
@@ -431,10 +707,62 @@ static int list_tunables(const tune_options *o) {
 typedef struct class_outcome {
   ocf_op op;
   unsigned shape_class;
+  ocf_dtype dtype;
+  class_shapes user;   /* --sizes: the user's calls of this op, data type and class (count 0: the
+                          class's representative shapes) */
+  size_t user_dropped; /* calls of the class beyond MAX_CLASS_SHAPES, not timed */
   tune_summary summary;
   int measured;
   char kernel[64]; /* the kernel/workgroup the chosen values ran, "" when not seen this run */
 } class_outcome;
+
+/* The tuning key of a call: its op, the data type the library looks values up by (matmul: A's,
+   softmax: the input's; add is fp32) and its shape class. */
+static void key_of(const tool_spec *s, ocf_dtype *dtype, unsigned *shape_class) {
+  *dtype = s->op == TOOL_OP_MATMUL ? s->a_dtype : s->op == TOOL_OP_SOFTMAX ? s->in_dtype : OCF_F32;
+  ocf_shape shape = {{s->d[0], s->d[1], s->d[2]}};
+  *shape_class = ocf_shape_class_of((ocf_op)s->op, &shape);
+}
+
+/* --sizes: one outcome per tuning key, with the user's calls of that key as its shapes. */
+static size_t group_calls(const tool_spec_list *specs, class_outcome *outcomes) {
+  size_t count = 0;
+  for (size_t i = 0; i < specs->count; i++) {
+    const tool_spec *s = &specs->specs[i];
+    ocf_dtype dtype;
+    unsigned shape_class;
+    key_of(s, &dtype, &shape_class);
+    size_t g = 0;
+    while (g < count && !(outcomes[g].op == (ocf_op)s->op && outcomes[g].dtype == dtype &&
+                          outcomes[g].shape_class == shape_class))
+      g++;
+    if (g == count) {
+      memset(&outcomes[count], 0, sizeof outcomes[0]);
+      outcomes[count].op = (ocf_op)s->op;
+      outcomes[count].dtype = dtype;
+      outcomes[count++].shape_class = shape_class;
+    }
+    class_shapes *user = &outcomes[g].user;
+    if (user->count < MAX_CLASS_SHAPES)
+      user->shapes[user->count++] = *s;
+    else
+      outcomes[g].user_dropped++;
+  }
+  return count;
+}
+
+/* The progress file's name of a user's key: "large@bf16#<hash of the calls>", so that a run with
+   other calls (or the class's own shapes) does not take these times for its own. */
+static void progress_key(const class_outcome *c, char *out, size_t capacity) {
+  unsigned long long hash = 14695981039346656037ull;
+  for (int i = 0; i < c->user.count; i++) {
+    char text[256];
+    tool_spec_text(&c->user.shapes[i], text, sizeof text);
+    hash = ocf_fnv1a(hash, text, strlen(text) + 1);
+  }
+  snprintf(out, capacity, "%s@%s#%08llx", ocf_shape_class_name(c->op, c->shape_class),
+           ocf_dtype_name(c->dtype), hash & 0xffffffffull);
+}
 
 /* The tuned classes' values as a database for the device; 0, or -1 (printed). */
 static int write_database(const char *path, const ocf_device_info *info,
@@ -446,13 +774,37 @@ static int write_database(const char *path, const ocf_device_info *info,
   snprintf(db.device, sizeof db.device, "%s", info->device_name);
   snprintf(db.driver, sizeof db.driver, "%s", info->driver_version);
   int failed = 0;
+  /* What the database already holds for this device, driver and library is kept, but for the
+     (op, data type, class) entries this run measured: a run with --sizes adds to a full tune. */
+  ocf_tuning_db old;
+  memset(&old, 0, sizeof old);
+  size_t old_length = 0;
+  char *old_text = NULL;
+  if (ocf_read_file(path, OCF_TUNING_DB_MAX_BYTES, &old_text, &old_length) == 0 && old_text &&
+      ocf_tuning_db_parse(old_text, old_length, &old) == OCF_SUCCESS &&
+      !strcmp(old.library, db.library) && !strcmp(old.vendor, db.vendor) &&
+      !strcmp(old.device, db.device) && !strcmp(old.driver, db.driver)) {
+    for (size_t e = 0; e < old.entry_count && !failed; e++) {
+      const ocf_tuning_entry *entry = &old.entries[e];
+      int replaced = 0;
+      for (size_t i = 0; i < count; i++)
+        replaced = replaced || (outcomes[i].measured && outcomes[i].op == entry->op &&
+                                outcomes[i].dtype == entry->dtype &&
+                                (int)outcomes[i].shape_class == entry->shape_class);
+      if (!replaced)
+        failed = ocf_tuning_db_add(&db, entry->op, entry->dtype, entry->shape_class,
+                                   entry->values) != OCF_SUCCESS;
+    }
+  }
+  free(old_text);
+  ocf_tuning_db_free(&old);
   for (size_t i = 0; i < count && !failed; i++) {
     const class_outcome *c = &outcomes[i];
     /* A class whose built-in choice nothing beat gets no entry: later built-in improvements
        then reach it. */
     if (!c->measured || !(c->summary.best_ms < c->summary.start_ms)) continue;
-    failed =
-        ocf_tuning_db_add(&db, c->op, OCF_F32, (int)c->shape_class, c->summary.best) != OCF_SUCCESS;
+    failed = ocf_tuning_db_add(&db, c->op, c->dtype, (int)c->shape_class, c->summary.best) !=
+             OCF_SUCCESS;
   }
   char *text = failed ? NULL : ocf_tuning_db_format(&db);
   ocf_tuning_db_free(&db);
@@ -477,7 +829,9 @@ static void print_summary(const class_outcome *outcomes, size_t count, double se
   for (size_t i = 0; i < count; i++) {
     const class_outcome *c = &outcomes[i];
     const char *op = ocf_op_schema_get(c->op)->name;
-    const char *cls = ocf_shape_class_name(c->op, c->shape_class);
+    char cls[48];
+    snprintf(cls, sizeof cls, "%s%s%s", ocf_shape_class_name(c->op, c->shape_class),
+             c->dtype == OCF_F32 ? "" : "/", c->dtype == OCF_F32 ? "" : ocf_dtype_name(c->dtype));
     if (!c->measured) {
       printf("%-8s %-8s %10s %10s %8s  %-24s %s\n", op, cls, "-", "-", "-", "-", "not measured");
       continue;
@@ -501,6 +855,14 @@ int cmd_tune(int argc, char **argv) {
   int parsed = parse_options(argc, argv, &o);
   if (parsed) return parsed > 0 ? TOOL_EXIT_OK : TOOL_EXIT_USAGE;
   if (o.list) return list_tunables(&o);
+  static tool_spec_list specs; /* large: off the stack */
+  if (o.sizes) {
+    char err[256];
+    if (tool_specs_parse(o.sizes, o.ops, &specs, err, sizeof err)) {
+      tool_error("--sizes: %s", err);
+      return TOOL_EXIT_USAGE;
+    }
+  }
   double started = tool_clock_ms();
 
   /* The database path, from a context that reads it as any program would. */
@@ -545,18 +907,46 @@ int cmd_tune(int argc, char **argv) {
   }
   env.timer = &timer;
 
+  /* The build pool: on a GPU every host core but this one compiles ahead. */
+  int threads = o.build_threads;
+  if (threads < 0) {
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = env.gpu && cores > 1
+                  ? (int)(cores - 1 < POOL_MAX_WORKERS ? cores - 1 : POOL_MAX_WORKERS)
+                  : 0;
+  }
+  const char *cache = getenv("OCLFUSE_CACHE");
+  if (threads > 0 && cache && !strcmp(cache, "0")) {
+    tool_note("OCLFUSE_CACHE=0: no build pool (its builds reach the timing through the disk "
+              "cache)");
+    threads = 0;
+  }
+  /* A CPU device's contexts store binaries at release only when asked to. */
+  if (threads > 0 && !env.gpu && !cache) setenv("OCLFUSE_CACHE", "always", 1);
+  static build_pool pool_storage;
+  build_pool *pool =
+      threads > 0 && pool_start(&pool_storage, threads, o.device) == 0 ? &pool_storage : NULL;
+  if (pool) tool_note("building candidates on %d threads", pool->workers);
+
   char progress_path[4200], header[512];
   snprintf(progress_path, sizeof progress_path, "%s.progress", path);
   snprintf(header, sizeof header, "oclfuse-tune-progress 2 | %s | %s | %s | %s\n", info.vendor,
            info.device_name, info.driver_version, ocf_version_string());
-  class_outcome outcomes[OCF_OP_COUNT * OCF_MAX_SHAPE_CLASSES];
-  size_t outcome_count = 0;
-  for (int op = 0; op < OCF_OP_COUNT; op++)
+  static class_outcome outcomes[TOOL_MAX_SPECS + OCF_OP_COUNT * OCF_MAX_SHAPE_CLASSES];
+  size_t outcome_count = o.sizes ? group_calls(&specs, outcomes) : 0;
+  for (int op = 0; !o.sizes && op < OCF_OP_COUNT; op++)
     for (unsigned c = 0; o.ops[op] && c < ocf_shape_class_count((ocf_op)op); c++) {
       memset(&outcomes[outcome_count], 0, sizeof outcomes[0]);
       outcomes[outcome_count].op = (ocf_op)op;
+      outcomes[outcome_count].dtype = OCF_F32;
       outcomes[outcome_count++].shape_class = c;
     }
+  for (size_t i = 0; i < outcome_count; i++)
+    if (outcomes[i].user_dropped)
+      tool_note("%s %s %s: %zu more calls of this key are not timed (the first %d are)",
+                ocf_op_schema_get(outcomes[i].op)->name, ocf_dtype_name(outcomes[i].dtype),
+                ocf_shape_class_name(outcomes[i].op, outcomes[i].shape_class),
+                outcomes[i].user_dropped, MAX_CLASS_SHAPES);
 
   /* The progress file: kept unless --fresh, appended to as candidates are measured. */
   int resume = 0;
@@ -589,14 +979,23 @@ int cmd_tune(int argc, char **argv) {
     state.env = &env;
     state.op = c->op;
     state.shape_class = c->shape_class;
+    state.dtype = c->dtype;
     state.progress_file = progress;
-    representative_shapes(c->op, c->shape_class, env.gpu, &state.shapes);
+    if (c->user.count) {
+      state.shapes = c->user;
+      progress_key(c, state.key, sizeof state.key);
+    } else {
+      representative_shapes(c->op, c->shape_class, env.gpu, &state.shapes);
+      snprintf(state.key, sizeof state.key, "%s", cls);
+    }
     if (resume) load_progress(progress_path, header, &state);
+    state.pool = pool;
+    if (pool) pool_begin_class(pool, c->op, c->dtype, c->shape_class, &state.shapes);
     /* The classes left share what is left of the budget. */
     double now = tool_clock_ms();
     state.deadline_ms = now + (deadline - now) / (double)(outcome_count - i);
     char start[2048];
-    status = ocf_context_get_tuning(ctx, op_name, OCF_F32, cls, start, sizeof start);
+    status = ocf_context_get_tuning(ctx, op_name, c->dtype, cls, start, sizeof start);
     if (status != OCF_SUCCESS) {
       char text[1024];
       tool_status_text(text, sizeof text, "ocf_context_get_tuning", status);
@@ -606,7 +1005,7 @@ int cmd_tune(int argc, char **argv) {
     tune_search search = {
         (int)c->op, start, measure_candidate, report_progress, &state, state.deadline_ms, 0.02,
         3,          0.02};
-    c->measured = tune_run(&search, &c->summary) == 0;
+    c->measured = tune_run_prepared(&search, prepare_candidates, &c->summary) == 0;
     const char *kernel = plan_of(&state, c->summary.best);
     snprintf(c->kernel, sizeof c->kernel, "%s", kernel ? kernel : "");
     free(state.tried);
@@ -617,12 +1016,17 @@ int cmd_tune(int argc, char **argv) {
     }
     measured_any = 1;
     /* Each class's own values stay set while the next is tuned (classes do not overlap). */
-    ocf_context_set_tuning(ctx, op_name, OCF_F32, cls, c->summary.best);
+    ocf_context_set_tuning(ctx, op_name, c->dtype, cls, c->summary.best);
     if (write_database(path, &info, outcomes, i + 1) == 0)
       tool_note("%s %s done: %.4g -> %.4g ms; %s updated", op_name, cls, c->summary.start_ms,
                 c->summary.best_ms, path);
   }
   if (progress) fclose(progress);
+  if (pool) {
+    pool_stop(pool);
+    tool_note("the build pool prepared %d candidates (%.0f s of its threads' time)", pool->built,
+              pool->worker_ms / 1e3);
+  }
   int rc = measured_any ? TOOL_EXIT_OK : TOOL_EXIT_FAILURE;
   if (measured_any && write_database(path, &info, outcomes, outcome_count) == 0) {
     remove(progress_path); /* complete: nothing to resume */

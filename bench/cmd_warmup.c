@@ -5,8 +5,10 @@
  */
 #include "tool.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -17,14 +19,18 @@ static void usage(FILE *out) {
           "the cache (OCLFUSE_CACHE=0 turns the cache off; OCLFUSE_VERBOSE=1 lists each build).\n"
           "\n"
           "options:\n"
-          "  --op OP           add, softmax or matmul (default: every op)\n"
+          "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
           "  --first-calls     do not warm up: time the first call of each op in this process\n"
-          "                    (small shapes, wall clock, up to the call's completion)\n");
+          "                    (small shapes, wall clock, up to the call's completion)\n"
+          "\n"
+          "Progress: one line per op when it starts, then every few seconds the time it has\n"
+          "taken so far (the library does not say how many programs are left, so there is no\n"
+          "estimate of the time left), and per op the plans prepared and their mean time.\n");
   tool_usage_common(out, 1);
 }
 
 /* The first call of each op on a small problem, in wall-clock milliseconds. */
-static int first_calls(ocf_context *ctx, const char *only) {
+static int first_calls(ocf_context *ctx, const int only[3]) {
   enum { N = 4096, R = 64, C = 1000, M = 128 };
   float *host = malloc(sizeof(float) * N * 3);
   if (!host) return TOOL_EXIT_FAILURE;
@@ -34,7 +40,7 @@ static int first_calls(ocf_context *ctx, const char *only) {
   int rc = 0;
   for (int op = 0; op < 3 && a && b && c && d; op++) {
     const char *name = op == 0 ? "add" : op == 1 ? "softmax" : "matmul";
-    if (only && strcmp(only, name)) continue;
+    if (!only[op]) continue;
     double start = tool_clock_ms();
     ocf_status status;
     if (op == 0)
@@ -67,8 +73,86 @@ static int first_calls(ocf_context *ctx, const char *only) {
   return rc;
 }
 
+/* --op: a comma list of add, softmax, matmul and all; 0, or -1 (printed). */
+static int parse_ops(const char *text, int ops[3]) {
+  static const char *const names[] = {"add", "softmax", "matmul"};
+  ops[0] = ops[1] = ops[2] = 0;
+  const char *p = text;
+  for (;;) {
+    size_t length = strcspn(p, ",");
+    int known = length == 3 && !strncmp(p, "all", 3);
+    if (known) ops[0] = ops[1] = ops[2] = 1;
+    for (int i = 0; i < 3; i++)
+      if (length == strlen(names[i]) && !strncmp(p, names[i], length)) {
+        ops[i] = 1;
+        known = 1;
+      }
+    if (!known) {
+      tool_error("--op wants add, softmax, matmul or all, or a comma list, not '%.*s'", (int)length,
+                 p);
+      return -1;
+    }
+    if (!p[length]) return 0;
+    p += length + 1;
+  }
+}
+
+/* While one op warms up (seconds to minutes on a cold cache), a line every few seconds with the
+   time it has taken so far. */
+typedef struct heartbeat {
+  pthread_mutex_t lock;
+  pthread_cond_t done_changed;
+  int done;
+  size_t step, total;
+  const char *op;
+  double started_ms;
+} heartbeat;
+
+static void *heartbeat_main(void *arg) {
+  heartbeat *h = arg;
+  pthread_mutex_lock(&h->lock);
+  while (!h->done) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 5;
+    pthread_cond_timedwait(&h->done_changed, &h->lock, &until);
+    if (h->done) break;
+    int seconds = (int)((tool_clock_ms() - h->started_ms) / 1e3);
+    tool_progress_text("[%zu/%zu] %s: building or loading its programs, %dm%02ds so far", h->step,
+                       h->total, h->op, seconds / 60, seconds % 60);
+  }
+  pthread_mutex_unlock(&h->lock);
+  return NULL;
+}
+
+/* ocf_warmup of one op, with the heartbeat above unless quiet. */
+static ocf_status warm_op(ocf_context *ctx, const char *op, size_t step, size_t total,
+                          size_t *plans) {
+  heartbeat h;
+  memset(&h, 0, sizeof h);
+  pthread_mutex_init(&h.lock, NULL);
+  pthread_cond_init(&h.done_changed, NULL);
+  h.step = step;
+  h.total = total;
+  h.op = op;
+  h.started_ms = tool_clock_ms();
+  tool_progress_text("[%zu/%zu] %s: building or loading its programs", step, total, op);
+  pthread_t thread;
+  int beating = !tool_is_quiet() && pthread_create(&thread, NULL, heartbeat_main, &h) == 0;
+  ocf_status status = ocf_warmup(ctx, op, plans);
+  pthread_mutex_lock(&h.lock);
+  h.done = 1;
+  pthread_cond_signal(&h.done_changed);
+  pthread_mutex_unlock(&h.lock);
+  if (beating) pthread_join(thread, NULL);
+  pthread_cond_destroy(&h.done_changed);
+  pthread_mutex_destroy(&h.lock);
+  return status;
+}
+
 int cmd_warmup(int argc, char **argv) {
   const char *device = NULL, *op = NULL;
+  int ops[3] = {1, 1, 1};
   int first = 0;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -83,11 +167,7 @@ int cmd_warmup(int argc, char **argv) {
     } else if (!strcmp(argv[i], "--quiet")) {
       tool_set_quiet(1);
     } else if ((r = tool_option(argc, argv, &i, "--op", &v)) != 0) {
-      if (r < 0) return TOOL_EXIT_USAGE;
-      if (strcmp(v, "add") && strcmp(v, "softmax") && strcmp(v, "matmul")) {
-        tool_error("--op wants add, softmax or matmul, not '%s'", v);
-        return TOOL_EXIT_USAGE;
-      }
+      if (r < 0 || parse_ops(v, ops)) return TOOL_EXIT_USAGE;
       op = v;
     } else if ((r = tool_option(argc, argv, &i, "--device", &v)) != 0) {
       if (r < 0) return TOOL_EXIT_USAGE;
@@ -106,28 +186,32 @@ int cmd_warmup(int argc, char **argv) {
   printf("context     %17.2f ms\n", created - start);
   fflush(stdout);
   if (first) {
-    rc = first_calls(ctx, op);
+    rc = first_calls(ctx, ops);
   } else {
     /* One op at a time, so that a cold cache (minutes on a CPU device) shows progress. */
-    static const char *const ops[] = {"add", "softmax", "matmul"};
-    size_t plans = 0, step = 0;
-    tool_progress_begin(op ? 1 : 3);
+    static const char *const names[] = {"add", "softmax", "matmul"};
+    size_t plans = 0, step = 0, total = (size_t)(ops[0] + ops[1] + ops[2]);
     for (size_t i = 0; i < 3 && rc == TOOL_EXIT_OK; i++) {
-      if (op && strcmp(op, ops[i])) continue;
-      tool_progress_step(++step, "%s: building its programs, or loading them from the cache",
-                         ops[i]);
+      if (!ops[i]) continue;
       size_t op_plans = 0;
-      ocf_status status = ocf_warmup(ctx, ops[i], &op_plans);
+      double op_start = tool_clock_ms();
+      ocf_status status = warm_op(ctx, names[i], ++step, total, &op_plans);
+      double op_ms = tool_clock_ms() - op_start;
       if (status != OCF_SUCCESS) {
         char text[1024];
         tool_status_text(text, sizeof text, "ocf_warmup", status);
         tool_error("%s", text);
         rc = TOOL_EXIT_FAILURE;
+      } else {
+        tool_progress_clear();
+        printf("warm-up     %-8s %9.0f ms, %zu kernel plans (%.0f ms each)\n", names[i], op_ms,
+               op_plans, op_plans ? op_ms / (double)op_plans : 0.0);
+        fflush(stdout);
       }
       plans += op_plans;
     }
     tool_progress_clear();
-    if (rc == TOOL_EXIT_OK)
+    if (rc == TOOL_EXIT_OK && total > 1)
       printf("warm-up     %-8s %9.0f ms, %zu kernel plans\n", op ? op : "all",
              tool_clock_ms() - created, plans);
   }

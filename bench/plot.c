@@ -4,7 +4,9 @@
  * on it:
  *   add.png       GB/s against n, liboclfuse and the baseline, the copy ceiling as a line
  *   softmax.png   GB/s per shape (narrow to wide), fused and three-kernel, the copy ceiling
- *   matmul.png    GFLOP/s against N (square shapes), liboclfuse, naive, CLBlast, the FMA peak
+ *   matmul.png    GFLOP/s against N when every call is square (N x N x N, no options), else
+ *                 per call in the order measured (labelled with the call), liboclfuse, naive,
+ *                 CLBlast, the FMA peak
  *   sweep_<op>.png  time against workgroup size (with --sweep-wg)
  */
 #include "tool.h"
@@ -25,8 +27,7 @@ typedef struct chart {
   const char *name; /* file stem */
   const char *op;
   int sweep;
-  int square_only; /* matmul: only m = n = k, x = N */
-  int by_index;    /* softmax: x is the shape's position, labelled with the shape */
+  int by_index; /* softmax: x is the shape's position, labelled with the shape */
   const char *title, *xlabel, *ylabel;
   const series *lines;
   size_t line_count;
@@ -65,7 +66,6 @@ static void gp_string(FILE *out, const char *s) {
 
 static int row_in_chart(const tool_row *r, const chart *c) {
   if (strcmp(r->op, c->op) != 0 || r->sweep != c->sweep) return 0;
-  if (c->square_only && !(r->dims[0] == r->dims[1] && r->dims[1] == r->dims[2])) return 0;
   return 1;
 }
 
@@ -210,19 +210,30 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
                                         {"clblast", "CLBlast SGEMM"},
                                         {"clblast-tuned", "CLBlast, H200-tuned Xgemm"}};
   static const series sweep_lines[] = {{"oclfuse", "liboclfuse (AUTO)"}};
+  /* Square plain calls read best against N; any other set of calls is drawn call by call. */
+  int square = 1;
+  for (size_t i = 0; i < results->count; i++) {
+    const tool_row *r = &results->rows[i];
+    if (!strcmp(r->op, "matmul") && !r->sweep &&
+        (r->dims[0] != r->dims[1] || r->dims[1] != r->dims[2] || strchr(r->shape, ':')))
+      square = 0;
+  }
   const chart charts[] = {
-      {"add", "add", 0, 0, 0, "add: out = x + y", "elements n", "GB/s (3 x 4n bytes / median time)",
+      {"add", "add", 0, 0, "add: out = x + y", "elements n", "GB/s (3 x 4n bytes / median time)",
        add_lines, 2, ceiling->copy_gbps, "copy ceiling GB/s"},
-      {"softmax", "softmax", 0, 0, 1, "row softmax", "shape (rows x cols)",
-       "effective GB/s (2 x 4 x rows x cols bytes)", softmax_lines, 2, ceiling->copy_gbps,
-       "copy ceiling GB/s"},
-      {"matmul", "matmul", 0, 1, 0, "SGEMM C = A B, square N x N x N", "N",
-       "GFLOP/s (2 N^3 / median time)", matmul_lines, 4, ceiling->fma_gflops, "FMA peak GFLOP/s"},
-      {"sweep_add", "add", 1, 0, 0, "add: time against workgroup size", "workgroup size",
+      {"softmax", "softmax", 0, 1, "row softmax", "shape (rows x cols)",
+       "effective GB/s (rows x cols x bytes of an input and an output element)", softmax_lines, 2,
+       ceiling->copy_gbps, "copy ceiling GB/s"},
+      {"matmul", "matmul", 0, !square,
+       square ? "SGEMM C = A B, square N x N x N" : "GEMM, call by call",
+       square ? "N" : "call (M x N x K and options)",
+       square ? "GFLOP/s (2 N^3 / median time)" : "GFLOP/s (2 m n k batch / median time)",
+       matmul_lines, 4, ceiling->fma_gflops, "FMA peak GFLOP/s"},
+      {"sweep_add", "add", 1, 0, "add: time against workgroup size", "workgroup size", "median ms",
+       sweep_lines, 1, NAN, ""},
+      {"sweep_softmax", "softmax", 1, 0, "softmax: time against workgroup size", "workgroup size",
        "median ms", sweep_lines, 1, NAN, ""},
-      {"sweep_softmax", "softmax", 1, 0, 0, "softmax: time against workgroup size",
-       "workgroup size", "median ms", sweep_lines, 1, NAN, ""},
-      {"sweep_matmul", "matmul", 1, 0, 0, "matmul: time against workgroup size", "workgroup size",
+      {"sweep_matmul", "matmul", 1, 0, "matmul: time against workgroup size", "workgroup size",
        "median ms", sweep_lines, 1, NAN, ""},
   };
   size_t path_len = strlen(dir) + 16;

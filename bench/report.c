@@ -102,6 +102,12 @@ static void json_row(FILE *out, const tool_row *r) {
   json_number(out, r->min_ms);
   fputs(", \"max_ms\": ", out);
   json_number(out, r->max_ms);
+  fputs(",\n     \"p10_ms\": ", out);
+  json_number(out, r->p10_ms);
+  fputs(", \"p50_ms\": ", out);
+  json_number(out, r->median_ms);
+  fputs(", \"p90_ms\": ", out);
+  json_number(out, r->p90_ms);
   fputs(",\n     \"rate\": ", out);
   json_number(out, r->rate);
   json_string_field(out, ", ", "unit", r->unit);
@@ -152,8 +158,12 @@ static void report_json(FILE *out, const tool_results *results, const tool_repor
   json_number(out, meta->ceiling->copy_kernel_gbps);
   fputs(", \"copy_buffer_gbps\": ", out);
   json_number(out, meta->ceiling->copy_buffer_gbps);
+  fputs(", \"stream_gbps\": ", out);
+  json_number(out, meta->ceiling->stream_gbps);
   fputs(", \"fma_gflops\": ", out);
   json_number(out, meta->ceiling->fma_gflops);
+  fputs(", \"cache_bytes\": ", out);
+  json_number(out, meta->ceiling->cache_bytes);
   fputs("},\n  \"seconds\": ", out);
   json_number(out, meta->seconds);
   fputs(",\n  \"results\": [\n", out);
@@ -259,12 +269,16 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
   fprintf(out, "platform %s, driver %s, %s\n", info->platform_name, info->driver_version,
           info->device_version);
   fprintf(out,
-          "ceiling  copy %.1f GB/s (float4 kernel %.1f, clEnqueueCopyBuffer %.1f), "
-          "FMA peak %.1f GFLOP/s\n",
-          c->copy_gbps, c->copy_kernel_gbps, c->copy_buffer_gbps, c->fma_gflops);
-  fprintf(out, "times: device-side, median of repeats after warm-up; %% of ceiling is of the copy "
-               "bandwidth (add, softmax) or the FMA peak (matmul)\n");
-  int sweep_header = 0;
+          "ceiling  copy %.1f GB/s (float4 kernel %.1f, clEnqueueCopyBuffer %.1f), stream "
+          "(2 reads, 1 write) %.1f GB/s, FMA peak %.1f GFLOP/s: each the best call; cache "
+          "%.3g MiB\n",
+          c->copy_gbps, c->copy_kernel_gbps, c->copy_buffer_gbps, c->stream_gbps, c->fma_gflops,
+          c->cache_bytes / 1048576.0);
+  fprintf(out, "times: device-side, median of repeats after warm-up; %%ceil is of the stream "
+               "bandwidth (add), the copy bandwidth (softmax) or the FMA peak (matmul);\nerr/tol: "
+               "the worst error "
+               "over its own tolerance (1 the limit, - unchecked)\n");
+  int sweep_header = 0, shape_width = 16;
   const char *last_op = "";
   for (size_t i = 0; i < results->count; i++) {
     const tool_row *r = &results->rows[i];
@@ -274,12 +288,18 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
       last_op = "";
     }
     if (strcmp(last_op, r->op) != 0) {
-      fprintf(out, "\n%-8s %-16s %-13s %5s %-26s %-7s %9s %9s %9s %10s %-7s %6s %7s %10s  %s\n",
-              "op", "shape", "variant", "wg", "kernel/workgroup", "status", "median ms", "min ms",
-              "max ms", "rate", "unit", "%ceil", "speedup", "max error", "checked / note");
+      /* The shape column as wide as the op's longest call (options included). */
+      shape_width = 16;
+      for (size_t j = i; j < results->count && !strcmp(results->rows[j].op, r->op); j++)
+        if ((int)strlen(results->rows[j].shape) > shape_width)
+          shape_width = (int)strlen(results->rows[j].shape);
+      fprintf(out, "\n%-8s %-*s %-13s %5s %-26s %-7s %9s %9s %9s %10s %-7s %6s %7s %10s  %s\n",
+              "op", shape_width, "shape", "variant", "wg", "kernel/workgroup", "status",
+              "median ms", "min ms", "max ms", "rate", "unit", "%ceil", "speedup", "err/tol",
+              "checked / note");
       last_op = r->op;
     }
-    fprintf(out, "%-8s %-16s %-13s ", r->op, r->shape, r->variant);
+    fprintf(out, "%-8s %-*s %-13s ", r->op, shape_width, r->shape, r->variant);
     if (r->workgroup_size)
       fprintf(out, "%5zu ", r->workgroup_size);
     else
@@ -303,10 +323,9 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
     fprintf(out, "  %s%s%s\n", r->checked, r->checked[0] && r->note[0] ? "; " : "", r->note);
   }
   for (size_t i = 0; i < results->count; i++)
-    if (results->rows[i].percent_of_ceiling > 100.0) {
-      fprintf(out, "\n%%ceil above 100 (\"cache-resident\"): the data of those sizes stays in the "
-                   "device's caches,\nwhich move it faster than the memory the copy ceiling "
-                   "measures on a large buffer.\n");
+    if (strstr(results->rows[i].note, "cache-resident")) {
+      fprintf(out, "\n\"cache-resident\": the call's bytes fit the device's cache, which moves "
+                   "them faster than the memory\nthe ceiling kernels measure on large buffers.\n");
       break;
     }
   fprintf(out, "\n%.1f s in all\n", meta->seconds);

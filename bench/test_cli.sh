@@ -71,7 +71,66 @@ if grep -q '\[1/' "$err"; then
   failures=$((failures + 1))
 fi
 expect 0 "bench progress" -- "$tool" bench --op add --sizes 1000 --repeat 3
-stderr_has "bench progress" "^oclfuse bench: \[[0-9]+/5\] add n=1000 oclfuse, about [0-9]+m[0-9]{2}s left"
+stderr_has "bench progress" "^oclfuse bench: \[[0-9]+/6\] add n=1000 oclfuse, about [0-9]+m[0-9]{2}s left"
+
+# The --sizes language (bench/spec.c; its unit test is oclfuse_spec_test): a call with options
+# reaches the library and its row names it; a bad spec is a usage error naming its token.
+expect 0 "bench of calls with options" -- "$tool" bench --repeat 3 --quiet --format json --sizes \
+  'matmul:24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3; softmax:12x40:f16:log:lengths:scale=0.5; add:100:offset=1'
+for shape in '24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3' '12x40:f16:log:scale=0.5:lengths' 'n=100:offset=1'; do
+  grep -q "\"shape\": \"$shape\"" "$out" ||
+    { echo "FAIL: no row for $shape" >&2; failures=$((failures + 1)); }
+done
+for bad in 'matmul:64x64x64:bogus' 'matmul:64x64x64:tn:nt' 'softmax:64x64:tn' 'add:100:bf16' \
+  'matmul:64x64x64:bias=row' 'softmax:64x64:scale=0' 'conv:3x3' '64x64x64x64'; do
+  expect 2 "bench --sizes '$bad'" -- "$tool" bench --sizes "$bad"
+  token=${bad##*:}
+  case $bad in conv:*) token=conv ;; softmax:64x64:scale=0) token='scale=0' ;; esac
+  stderr_has "bench --sizes '$bad'" "^oclfuse bench: --sizes: .*'$token'"
+done
+expect 2 "check --sizes 'matmul:64:bogus'" -- "$tool" check --sizes 'matmul:64:bogus'
+stderr_has "check --sizes 'matmul:64:bogus'" "^oclfuse check: --sizes: .*'bogus'"
+expect 0 "check --sizes of calls with options" -- "$tool" check --quiet --sizes 'matmul:20x12x8:tn:f16:bias=m:act=silu; softmax:6x50:bf16:log:lengths'
+[ "$(grep -c ' pass$' "$out")" = 4 ] || { echo "FAIL: check --sizes did not pass 4 cases:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+expect 2 "tune --sizes 'matmul:64:bogus'" -- "$tool" tune --sizes 'matmul:64:bogus'
+stderr_has "tune --sizes 'matmul:64:bogus'" "^oclfuse tune: --sizes: .*'bogus'"
+
+# warmup --op takes a list as bench and tune do; --plot draws matmul calls that are not square.
+expect 2 "warmup --op add,bogus" -- "$tool" warmup --op add,bogus
+stderr_has "warmup --op add,bogus" "^oclfuse warmup: --op .*'bogus'"
+expect 0 "warmup --op add,matmul --first-calls" -- "$tool" warmup --op add,matmul --first-calls
+grep -q "first call  add" "$out" && grep -q "first call  matmul" "$out" && ! grep -q softmax "$out" ||
+  { echo "FAIL: warmup --op add,matmul --first-calls:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+"$tool" bench --op matmul --sizes '48x32x16; matmul:32x32x32:tn' --repeat 3 --quiet \
+  --plot "$scratch/plots" >/dev/null 2>"$err"
+grep -q '48x32x16' "$scratch/plots/matmul.dat" 2>/dev/null && grep -q '32x32x32:tn' "$scratch/plots/matmul.dat" ||
+  { echo "FAIL: --plot left calls that are not square out of matmul.dat" >&2; cat "$err" >&2; failures=$((failures + 1)); }
+
+# --compare: two saved runs row by row (no device), or a new run against a saved one; the JSON
+# carries each row's p10/p50/p90.
+"$tool" bench --op add --sizes 1000,4099 --repeat 5 --quiet --format json >"$scratch/a.json"
+grep -q '"p10_ms": [0-9.e-]*, "p50_ms": [0-9.e-]*, "p90_ms": [0-9.e-]*' "$scratch/a.json" ||
+  { echo "FAIL: the JSON has no p10/p50/p90" >&2; failures=$((failures + 1)); }
+"$tool" bench --op add --sizes 1000,300 --repeat 5 --quiet --format json >"$scratch/b.json"
+expect 0 "bench --compare A B" -- "$tool" bench --compare "$scratch/a.json" "$scratch/b.json"
+grep -Eq '^add +n=1000 +oclfuse +auto +[0-9.e-]+ +[0-9.e-]+ +[0-9.]+x' "$out" && grep -q 'n=300 .*only in B' "$out" &&
+  grep -q 'n=4099 .*only in A' "$out" || { echo "FAIL: bench --compare A B:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+expect 0 "bench --compare A with a new run" -- "$tool" bench --op add --sizes 4099 --repeat 3 --quiet --compare "$scratch/a.json"
+grep -Eq '^add +n=4099 +baseline +auto +[0-9.e-]+ +[0-9.e-]+ +[0-9.]+x' "$out" ||
+  { echo "FAIL: bench --compare A with a new run:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+echo '{"tool": "something else"}' >"$scratch/bad.json"
+expect 2 "bench --compare of a file that is not a run" -- "$tool" bench --compare "$scratch/bad.json" "$scratch/a.json"
+stderr_has "bench --compare of a bad file" "^oclfuse bench: --compare: .*bad.json.*not the JSON"
+expect 2 "bench --compare of a missing file" -- "$tool" bench --compare "$scratch/none.json" "$scratch/a.json"
+
+# tune with the build pool on a tiny budget: a user's call, its own key, a database written.
+expect 0 "tune --sizes with a build pool" -- env OCLFUSE_TUNING_DIR="$scratch/tune" \
+  "$tool" tune --sizes 'add:5000' --budget 4 --build-threads 1
+stderr_has "tune --build-threads 1" "^oclfuse tune: building candidates on 1 threads"
+stderr_has "tune's pool summary" "^oclfuse tune: the build pool prepared [0-9]+ candidates"
+grep -Eq "^add +small " "$out" || { echo "FAIL: tune --sizes 'add:5000' did not tune add small:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+expect 2 "tune --build-threads x" -- "$tool" tune --build-threads x
+stderr_has "tune --build-threads x" "^oclfuse tune: --build-threads wants"
 
 echo "$failures failed"
 [ "$failures" = 0 ]

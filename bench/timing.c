@@ -120,6 +120,14 @@ double tool_median(double *v, size_t n) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+double tool_quantile(const double *sorted, size_t n, double q) {
+  if (n == 0) return NAN;
+  double at = q * (double)(n - 1);
+  size_t below = (size_t)at;
+  if (below + 1 >= n) return sorted[n - 1];
+  return sorted[below] + (at - (double)below) * (sorted[below + 1] - sorted[below]);
+}
+
 /* Waits for the event and checks that its command completed; 0 or -1 (err says why). */
 static int wait_event(cl_event event, char *err, size_t errlen) {
   cl_int status = CL_SUCCESS;
@@ -245,6 +253,10 @@ void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn ver
       return;
     }
   }
+  if (timer->check_only) {
+    row->status = ROW_OK;
+    return;
+  }
   int count = repeats;
   if (estimate_ms > 0.0 && estimate_ms * count > timer->budget_ms) {
     /* The first call may have paid for first-touch page faults or lazy allocation: before
@@ -275,7 +287,9 @@ void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn ver
     if (times[i] < row->min_ms) row->min_ms = times[i];
     if (times[i] > row->max_ms) row->max_ms = times[i];
   }
-  row->median_ms = tool_median(times, (size_t)count);
+  row->median_ms = tool_median(times, (size_t)count); /* sorts times */
+  row->p10_ms = tool_quantile(times, (size_t)count, 0.1);
+  row->p90_ms = tool_quantile(times, (size_t)count, 0.9);
   row->repeats = count;
   row->status = ROW_OK;
   if (count < repeats && !row->note[0])

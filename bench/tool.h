@@ -4,6 +4,7 @@
  *   main.c              dispatches the subcommands
  *   messages.c          errors, notes and progress on stderr; the help every command shares
  *   args.c              option and number parsing
+ *   spec.c              the shape-and-call language of --sizes (bench, tune, check)
  *   clutil.c            small OpenCL helpers (program build, event times, buffers)
  *   data.c              host allocations (inputs: tests/fill.h)
  *   verify.c            verdicts from the harness's comparisons (tests/tolerance.h)
@@ -16,10 +17,12 @@
  *   clblast_baseline.c  CLBlast SGEMM (when built with CLBlast)
  *   results.c           the result rows and the values derived from them
  *   report.c            table, CSV and JSON output
+ *   compare.c           --compare: two runs row by row (reads the JSON back)
  *   plot.c              PNG charts through gnuplot
  *
- * The tool is single-threaded. Helpers never exit(): they return an error and leave the cleanup
- * to their caller; only main() decides the exit status.
+ * The tool is single-threaded, but for the warm-up's progress line (cmd_warmup.c). Helpers never
+ * exit(): they return an error and leave the cleanup to their caller; only main() decides the exit
+ * status.
  */
 #ifndef OCLFUSE_TOOL_H
 #define OCLFUSE_TOOL_H
@@ -101,6 +104,63 @@ int tool_parse_count(const char *text, int max, int *value);
  */
 int tool_option(int argc, char **argv, int *i, const char *name, const char **value);
 
+/* ---- spec.c: the shape-and-call language of --sizes (its grammar: spec.c, bench --help) ---- */
+
+typedef enum tool_op { TOOL_OP_ADD, TOOL_OP_SOFTMAX, TOOL_OP_MATMUL, TOOL_OP_COUNT } tool_op;
+
+enum { TOOL_MAX_SPECS = 64 };
+
+/* One call of one op: its sizes and every option the language has. */
+typedef struct tool_spec {
+  tool_op op;
+  size_t d[3]; /* add: n; softmax: rows, cols; matmul: m, n, k */
+  int ndims;
+  size_t offset; /* elements before each operand in its buffer */
+  size_t pad;    /* leading dimensions (row strides) beyond the shortest legal one */
+  /* matmul */
+  ocf_transpose ta, tb;
+  ocf_dtype a_dtype, b_dtype, c_dtype; /* the bias takes c_dtype */
+  ocf_precision precision;
+  ocf_layout layout;
+  size_t batch; /* 1: one product */
+  int share_a, share_b;
+  ocf_activation activation;
+  ocf_bias_axis bias_axis;
+  float alpha, beta;
+  /* softmax */
+  ocf_dtype in_dtype, out_dtype;
+  float scale;
+  int log;
+  int lengths;   /* 0 full rows, 1 random lengths in [0, cols], 2 every row `length` */
+  size_t length; /* with lengths 2 */
+} tool_spec;
+
+typedef struct tool_spec_list {
+  tool_spec specs[TOOL_MAX_SPECS];
+  size_t count;
+} tool_spec_list;
+
+/* "add", "softmax", "matmul". */
+const char *tool_op_name(tool_op op);
+/* The plain call of an op: fp32, row-major, no options (sizes 0). */
+void tool_spec_init(tool_spec *s, tool_op op);
+/* Parses one call "OP:DIMS[:OPTION...]" of text[0, len); 0, or -1 with err naming the token. */
+int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, size_t errlen);
+/* Parses a --sizes text into calls for the ops with ops[op] set (plain sizes go to each of them
+   that they fit); 0, or -1 with err naming the offending item or option. */
+int tool_specs_parse(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list,
+                     char *err, size_t errlen);
+/* The calls of one op, in order; returns how many were copied. */
+size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, size_t capacity);
+/* Non-zero when the call has no option (the plain fp32 call of ocf_add/softmax/matmul). */
+int tool_spec_plain(const tool_spec *s);
+/* The options as the language writes them (":tn:bf16:batch=4"), "" for the plain call. */
+void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity);
+/* The sizes and options: "n=1000", "4096x50257:bf16:log", "64x64x64:tn". */
+void tool_spec_text(const tool_spec *s, char *out, size_t capacity);
+/* The language in words, for the commands' help texts (and so the man page). */
+extern const char tool_sizes_help[];
+
 /* ---- clutil.c ---- */
 
 /* Builds an OpenCL C source for the device. On failure prints the build log and returns NULL. */
@@ -113,6 +173,10 @@ int tool_event_ns(cl_event event, cl_profiling_info what, cl_ulong *ns);
 cl_mem tool_buffer(ocf_context *ctx, size_t floats, const float *host);
 /* Fills `floats` floats of a buffer with a quiet NaN (so an unwritten output never passes). */
 int tool_poison(ocf_context *ctx, cl_mem buffer, size_t floats);
+/* A device buffer of `bytes` bytes, copied from `host` when not NULL; NULL on failure (printed). */
+cl_mem tool_buffer_bytes(ocf_context *ctx, size_t bytes, const void *host);
+/* Fills `count` elements of storage type dtype with that type's quiet NaN. */
+int tool_poison_dtype(ocf_context *ctx, cl_mem buffer, size_t count, ocf_dtype dtype);
 /* The device's CL_DEVICE_MAX_MEM_ALLOC_SIZE (0 if unknown). */
 cl_ulong tool_max_alloc(cl_device_id device);
 /* "GPU", "CPU", "ACCELERATOR", ... for a device type. */
@@ -123,6 +187,13 @@ const char *tool_device_type_name(cl_device_type type);
 /* malloc of count elements (count 0 allocates one); NULL with a message on failure. */
 float *tool_alloc_floats(size_t count);
 double *tool_alloc_doubles(size_t count);
+void *tool_alloc_bytes(size_t count);
+/* Rounds values to what storage type dtype holds (round to nearest even, as the kernels store). */
+void tool_round_to(ocf_dtype dtype, float *values, size_t count);
+/* Writes count values into raw in storage type dtype (ocf_dtype_size(dtype) bytes each). */
+void tool_encode(ocf_dtype dtype, const float *values, size_t count, void *raw);
+/* Element i of raw, of storage type dtype, as a float (exact). */
+float tool_decode(ocf_dtype dtype, const void *raw, size_t i);
 
 /* ---- verify.c ---- */
 
@@ -155,9 +226,9 @@ const char *tool_row_status_name(tool_row_status status);
 
 /* One measured (op, shape, variant, workgroup size). Unknown numbers are NaN. */
 typedef struct tool_row {
-  char op[16];    /* "add", "softmax", "matmul", "ceiling" */
-  char shape[48]; /* "n=65536", "4096x4096", "1000x1000x1000", ceiling: "n=..." */
-  size_t dims[3]; /* add/ceiling: n; softmax: rows, cols; matmul: m, n, k */
+  char op[16];     /* "add", "softmax", "matmul", "ceiling" */
+  char shape[128]; /* "n=65536", "4096x4096", "1000x1000x1000:tn:bf16", ceiling: "n=..." */
+  size_t dims[3];  /* add/ceiling: n; softmax: rows, cols; matmul: m, n, k */
   int ndims;
   char variant[16];      /* oclfuse, baseline, clblast, clblast-tuned, copy-kernel, ... */
   size_t workgroup_size; /* 0: the library's tuned default */
@@ -165,6 +236,7 @@ typedef struct tool_row {
   tool_row_status status;
   int repeats;
   double median_ms, min_ms, max_ms;
+  double p10_ms, p90_ms;     /* the repeats' 10th and 90th percentiles (the median is the 50th) */
   double rate;               /* GB/s or GFLOP/s from the median */
   const char *unit;          /* "GB/s" or "GFLOP/s" */
   double percent_of_ceiling; /* rate / measured ceiling * 100 */
@@ -193,8 +265,10 @@ void tool_row_note(tool_row *row, const char *fmt, ...) TOOL_PRINTF(2, 3);
 typedef struct tool_ceiling {
   double copy_kernel_gbps; /* float4 copy kernel, 2 x bytes / time */
   double copy_buffer_gbps; /* clEnqueueCopyBuffer */
-  double copy_gbps;        /* the better of the two: what "% of copy" compares with */
-  double fma_gflops;       /* FMA-chain kernel */
+  double copy_gbps;        /* the better of the two: softmax's %ceil (one read, one write) */
+  double stream_gbps;      /* float4 out = x + y, 3 x bytes / time: add's %ceil */
+  double fma_gflops;       /* FMA-chain kernel: matmul's %ceil */
+  double cache_bytes;      /* CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (0: unknown) */
 } tool_ceiling;
 
 /* Fills percent_of_ceiling and speedup, then sorts rows by op, shape order and variant. */
@@ -220,6 +294,9 @@ typedef struct tool_timer {
   double budget_ms;         /* the time one measurement may take before repeats are cut (min 3) */
   int quiet;
   const tool_results *rows; /* progress: the row being measured is the count-th of these */
+  /* `oclfuse check`: tool_measure runs and checks the call, and times nothing (a right row is
+     ROW_OK with no times). Such a timer needs only ctx, queue, quiet and rows set. */
+  int check_only;
 } tool_timer;
 
 int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int quiet);
@@ -236,10 +313,13 @@ void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn ver
                   int repeats, tool_row *row);
 /* Median of v[0..n) (sorts v in place). */
 double tool_median(double *v, size_t n);
+/* The q-quantile (0..1) of sorted[0..n), interpolated between neighbours; NaN for n 0. */
+double tool_quantile(const double *sorted, size_t n, double q);
 
 /* ---- ceiling.c ---- */
 
-/* Measures the copy bandwidth and the FMA peak, appending their rows; 0 or -1 (fatal). */
+/* Measures the copy and stream bandwidths and the FMA peak, each the best of its calls,
+   appending their rows; 0 or -1 (fatal). */
 int tool_ceiling_measure(tool_timer *timer, int gpu, int repeats, tool_results *results,
                          tool_ceiling *ceiling);
 
@@ -270,17 +350,20 @@ typedef struct tool_bench_env {
   int library_only; /* the tuner: time the library's default variant only, no baselines */
 } tool_bench_env;
 
-/* A requested shape: ndims 1 (N), 2 (RxC) or 3 (MxNxK). */
-typedef struct tool_shape {
-  size_t d[3];
-  int ndims;
-} tool_shape;
-
 /* Each returns 0, or -1 on a fatal error (out of host memory); op failures become rows. */
-int tool_bench_add(tool_bench_env *env, const size_t *sizes, size_t count);
-int tool_bench_softmax(tool_bench_env *env, const tool_shape *shapes, size_t count);
-int tool_bench_matmul(tool_bench_env *env, const tool_shape *shapes, size_t count);
+int tool_bench_add(tool_bench_env *env, const tool_spec *specs, size_t count);
+int tool_bench_softmax(tool_bench_env *env, const tool_spec *specs, size_t count);
+int tool_bench_matmul(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_bench_sweep(tool_bench_env *env, int do_add, int do_softmax, int do_matmul);
+/* One call of the spec on fresh, unfilled buffers with these launch settings (its event, queue
+   and wait list), for its programs rather than its result: the tuner's build pool enqueues it
+   behind an event it completes later. 0, TOOL_REFUSED or TOOL_FAILED (err says why). */
+int tool_add_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch, char *err,
+                          size_t errlen);
+int tool_softmax_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                              char *err, size_t errlen);
+int tool_matmul_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                             char *err, size_t errlen);
 /* The workgroup sizes a sweep tries: powers of two from 1 (CPU) or 32 (GPU) to the device's
    maximum, plus a few non-powers when `non_powers`. Returns how many were written. */
 size_t tool_sweep_sizes(const tool_bench_env *env, int non_powers, size_t *sizes, size_t capacity);
@@ -333,6 +416,11 @@ typedef struct tune_search {
   double max_shape_loss;
 } tune_search;
 
+/* Called with the candidates about to be measured (a tunable's neighbours, then the next
+   tunable's as they would be if this one changes nothing), before the first of them is
+   measured: a build pool compiles them meanwhile. */
+typedef void (*tune_prepare_fn)(void *user, const char *const *values, int count);
+
 typedef struct tune_summary {
   char best[1024]; /* the winning values (the start when nothing beat it) */
   double start_ms; /* the start's score (NaN when it could not be measured) */
@@ -347,9 +435,13 @@ int tune_pass_size(int op, const char *values);
 /* Coordinate descent: for each tunable in turn, the neighbours of its value (a quarter, half,
    double, four times; one up and down for small ranges) that pass the library's validator are
    measured, and the fastest right one replaces the current values when it wins by min_gain;
-   passes repeat until one changes nothing. A wrong or failed candidate never wins. Returns 0, or
-   -1 when the start itself could not be measured right (*summary says so). */
+   passes repeat until one changes nothing. After the first pass, the tunables that gained go
+   first, the largest gain first, so that a cut-short search has spent its time where the gain
+   was. A wrong or failed candidate never wins. Returns 0, or -1 when the start itself could not
+   be measured right (*summary says so). */
 int tune_run(const tune_search *search, tune_summary *summary);
+/* tune_run with a prepare callback (NULL: none). */
+int tune_run_prepared(const tune_search *search, tune_prepare_fn prepare, tune_summary *summary);
 /* Milliseconds on a monotonic clock. */
 double tool_clock_ms(void);
 
@@ -373,6 +465,14 @@ void tool_report(FILE *out, tool_format format, const tool_results *results,
 void tool_plan_brief(const char *plan, char *out, size_t capacity);
 /* Writes s as a JSON string literal, quotes included. */
 void tool_json_string(FILE *out, const char *s);
+
+/* ---- compare.c: --compare ---- */
+
+/* Compares two saved runs (bench --format json) row by row on stdout; a TOOL_EXIT_ status
+   (usage for a file that cannot be read or is not such a run, failure when no row matches). */
+int tool_compare_files(const char *a_path, const char *b_path);
+/* The same with this run's results as B. */
+int tool_compare_run(const char *a_path, const tool_results *results, const tool_report_meta *meta);
 
 /* ---- plot.c ---- */
 

@@ -79,7 +79,43 @@ int tune_pass_size(int op, const char *values) {
   return total;
 }
 
+/* The candidates of tunable i next to `from` that pass the validator, as texts; returns how many
+   (at most MAX_NEIGHBOURS). */
+static int candidate_texts(int op, const ocf_op_schema *schema, unsigned i,
+                           const ocf_tuning_values *from, char texts[][1024]) {
+  int next[MAX_NEIGHBOURS];
+  int count = neighbours(&schema->tunables[i], from->v[i], next), n = 0;
+  for (int j = 0; j < count; j++) {
+    ocf_tuning_values candidate = *from;
+    candidate.v[i] = next[j];
+    if (ocf_tuning_check((ocf_op)op, &candidate, "tuner") != OCF_SUCCESS) continue;
+    ocf_tuning_format((ocf_op)op, &candidate, texts[n], 1024);
+    n++;
+  }
+  return n;
+}
+
+/* Hands the candidates of tunable order[at] and, speculatively, of order[at + 1] (from the same
+   values) to the prepare callback. */
+static void prepare_next(const tune_search *search, tune_prepare_fn prepare,
+                         const ocf_op_schema *schema, const unsigned *order, unsigned at,
+                         const ocf_tuning_values *from) {
+  if (!prepare) return;
+  static char texts[2 * MAX_NEIGHBOURS][1024];
+  const char *list[2 * MAX_NEIGHBOURS];
+  int n = candidate_texts(search->op, schema, order[at], from, texts);
+  if (at + 1 < schema->count)
+    n += candidate_texts(search->op, schema, order[at + 1], from, texts + n);
+  for (int i = 0; i < n; i++)
+    list[i] = texts[i];
+  prepare(search->user, list, n);
+}
+
 int tune_run(const tune_search *search, tune_summary *summary) {
+  return tune_run_prepared(search, NULL, summary);
+}
+
+int tune_run_prepared(const tune_search *search, tune_prepare_fn prepare, tune_summary *summary) {
   const ocf_op_schema *schema = ocf_op_schema_get((ocf_op)search->op);
   memset(summary, 0, sizeof *summary);
   summary->start_ms = summary->best_ms = NAN;
@@ -99,9 +135,25 @@ int tune_run(const tune_search *search, tune_summary *summary) {
   summary->start_ms = summary->best_ms = start.score_ms;
 
   summary->complete = 1;
+  /* The order of the tunables in a pass, and what each gained (ms) in the passes so far. */
+  unsigned order[OCF_TUNING_MAX];
+  double gain[OCF_TUNING_MAX];
+  for (unsigned i = 0; i < schema->count; i++) {
+    order[i] = i;
+    gain[i] = 0.0;
+  }
   for (int pass = 0; pass < search->max_passes; pass++) {
     int changed = 0;
-    for (unsigned i = 0; i < schema->count; i++) {
+    /* Largest gain first (a stable insertion sort: ties keep the schema's order). */
+    for (unsigned a = 1; a < schema->count; a++)
+      for (unsigned b = a; b > 0 && gain[order[b]] > gain[order[b - 1]]; b--) {
+        unsigned t = order[b];
+        order[b] = order[b - 1];
+        order[b - 1] = t;
+      }
+    for (unsigned at = 0; at < schema->count; at++) {
+      const unsigned i = order[at];
+      prepare_next(search, prepare, schema, order, at, &best);
       int next[MAX_NEIGHBOURS];
       int count = neighbours(&schema->tunables[i], best.v[i], next);
       ocf_tuning_values round_best = best;
@@ -135,6 +187,7 @@ int tune_run(const tune_search *search, tune_summary *summary) {
       /* The tunable's best neighbour replaces its value only when clearly faster: noise must not
          walk the values away from a choice that is as good. */
       if (round_ms < summary->best_ms * (1.0 - search->min_gain)) {
+        gain[i] += summary->best_ms - round_ms;
         best = round_best;
         summary->best_ms = round_ms;
         ocf_tuning_format((ocf_op)search->op, &best, summary->best, sizeof summary->best);

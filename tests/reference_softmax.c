@@ -1,5 +1,6 @@
 #include "reference_softmax.h"
 
+#include <float.h>
 #include <math.h>
 
 void ocf_ref_softmax_ex(size_t rows, size_t cols, const float *in, size_t in_ld, double scale,
@@ -54,4 +55,45 @@ double ocf_ref_half_ulp(int dtype, double magnitude) {
   frexp(magnitude, &exponent); /* magnitude in [2^(exponent-1), 2^exponent) */
   if (magnitude == 0.0 || exponent - 1 < min_exponent) exponent = min_exponent + 1;
   return ldexp(1.0, exponent - 1 - bits);
+}
+
+void ocf_ref_softmax_ex_tolerance(size_t rows, size_t cols, const float *in, size_t in_ld,
+                                  double scale, int log, const uint32_t *lengths,
+                                  const double *want, const double *lse, int out_dtype,
+                                  int stored_exp, size_t row_items, double *tol) {
+  const double u = 1.0 / 16777216.0; /* 2^-24 */
+  const size_t w = row_items ? row_items : 1;
+  const double h = 2.0 * (double)((cols + w - 1) / w) + 70.0;
+  for (size_t r = 0; r < rows; r++) {
+    const float *row = in + r * in_ld;
+    const double *y = want + r * cols;
+    const size_t len = lengths ? (lengths[r] < cols ? lengths[r] : cols) : cols;
+    double m = -INFINITY;
+    for (size_t k = 0; k < len; k++)
+      if (row[k] > m) m = row[k];
+    double weighted = 0.0;
+    for (size_t k = 0; k < len; k++) {
+      const double t = scale * ((double)row[k] - m);
+      const double p = log ? exp(y[k]) : y[k];
+      if (isfinite(t) && isfinite(p)) weighted += p * (12.0 + 4.0 * fabs(t));
+    }
+    const double b = u * (weighted + 9.0 * h);
+    for (size_t k = 0; k < cols; k++) {
+      double e = 0.0;
+      const double t = scale * ((double)row[k] - m);
+      /* t = -inf (a -inf entry): exactly 0 or -inf. */
+      if (k < len && isfinite(y[k]) && isfinite(t)) {
+        if (log)
+          e = 2.0 * (2.0 * u * fabs(t) + b + 6.0 * u * fabs(lse[r]) + u * fabs(y[k])) +
+              2.0 * FLT_MIN;
+        else
+          e = 2.0 * y[k] * (u * (24.0 + 4.0 * fabs(t)) + b) + 2.0 * FLT_MIN;
+        if (stored_exp && out_dtype != 0)
+          e += fabs(y[k]) * 2.0 * ocf_ref_half_ulp(out_dtype, 1.0) +
+               ocf_ref_half_ulp(out_dtype, 0.0);
+        if (out_dtype != 0) e += ocf_ref_half_ulp(out_dtype, fabs(y[k]) + e);
+      }
+      tol[r * cols + k] = e;
+    }
+  }
 }

@@ -32,6 +32,20 @@ void ocf_ref_softmax_ex(size_t rows, size_t cols, const float *in, size_t in_ld,
 void ocf_ref_kept_lengths(size_t rows, size_t cols, const uint32_t *lengths, int causal,
                           size_t period, size_t offset, uint32_t *kept);
 
+/*
+ * The tolerance of each element of ocf_softmax_ex's output against ocf_ref_softmax_ex's want (and
+ * its lse), the model of tests/test_softmax_options.c (u = 2^-24): the row's sum carries
+ * u (sum p (12 + 4 |t|) + 9 h), h = 2 ceil(cols / row_items) + 70 the depth of the reduction when
+ * at least row_items work-items share a row; softmax outputs are relative to that, log outputs
+ * absolute, plus the output type's rounding (out_dtype: 0 f32, 1 f16, 2 bf16) and, with
+ * stored_exp (the three-kernel baseline's softmax, which stores exp(t) in the output type before
+ * dividing), that rounding of exp(t). tol is rows x cols, dense.
+ */
+void ocf_ref_softmax_ex_tolerance(size_t rows, size_t cols, const float *in, size_t in_ld,
+                                  double scale, int log, const uint32_t *lengths,
+                                  const double *want, const double *lse, int out_dtype,
+                                  int stored_exp, size_t row_items, double *tol);
+
 /* Half an ulp of a value of magnitude `magnitude` in storage type `dtype` (0 f32, 1 f16, 2 bf16),
    the most its rounding to that type moves it (subnormals included; f32: 2^-24 relative). */
 double ocf_ref_half_ulp(int dtype, double magnitude);

@@ -1,0 +1,489 @@
+/*
+ * The shape-and-call language of --sizes, shared by `oclfuse bench`, `tune` and `check`: one
+ * parser, so that a call written for one command means the same to the others.
+ *
+ *   SIZES  = PART { ";" PART }
+ *   PART   = OP ":" DIMS { ":" OPTION }      one call of one op, with its options
+ *          | DIMS { "," DIMS }                plain sizes for every chosen op (the old list)
+ *   DIMS   = N | RxC | MxNxK                  each a decimal or 2^E, positive
+ *
+ * Options (an option given twice is an error, and so is one that does not belong to the op):
+ *   every op   offset=E            the operands start E elements into their buffers
+ *   softmax    f32 | f16 | bf16    the storage type of input and output (in=T, out=T: one)
+ *              log                 log-softmax
+ *              scale=X             softmax(X x), X finite and > 0
+ *              lengths | lengths=L ragged rows: row r's valid length is random in [0, cols]
+ *                                  (fixed per shape), or L for every row
+ *              pad=P               row strides cols + P
+ *   matmul     nn | nt | tn | tt   op(A), op(B): n as stored, t transposed
+ *              f32 | f16 | bf16    the storage type of A, B, C and the bias (a=T, b=T, c=T: one)
+ *              fp32 | tf32 | 3xtf32  the precision mode
+ *              col                 column-major (BLAS) storage; row is the default
+ *              batch=B             B products in one launch, packed (share=a or share=b: one
+ *                                  A or B for the whole batch)
+ *              bias=n | bias=m     a bias vector, one value per column of C (n) or per row (m)
+ *              act=relu|gelu|gelu_tanh|silu   the epilogue's activation
+ *              alpha=X, beta=X     C = alpha op(A) op(B) + beta C (1 and 0 by default)
+ *              pad=P               every leading dimension P beyond the shortest legal one
+ *
+ * Example: 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu; softmax:4096x50257:bf16:log'.
+ * (Softmax's causal mask is not in the language yet.)
+ */
+#include "tool.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const op_names[TOOL_OP_COUNT] = {"add", "softmax", "matmul"};
+
+const char *tool_op_name(tool_op op) {
+  return op >= 0 && op < TOOL_OP_COUNT ? op_names[op] : "?";
+}
+
+void tool_spec_init(tool_spec *s, tool_op op) {
+  memset(s, 0, sizeof *s);
+  s->op = op;
+  s->ta = s->tb = OCF_NO_TRANS;
+  s->a_dtype = s->b_dtype = s->c_dtype = OCF_F32;
+  s->in_dtype = s->out_dtype = OCF_F32;
+  s->precision = OCF_PRECISION_FP32;
+  s->layout = OCF_ROW_MAJOR;
+  s->activation = OCF_ACTIVATION_NONE;
+  s->bias_axis = OCF_BIAS_NONE;
+  s->alpha = 1.0f;
+  s->beta = 0.0f;
+  s->scale = 1.0f;
+  s->batch = 1;
+}
+
+/* Copies text[0, len) into buf as a string; -1 when it does not fit. */
+static int copy_token(const char *text, size_t len, char *buf, size_t capacity) {
+  if (len >= capacity) return -1;
+  memcpy(buf, text, len);
+  buf[len] = '\0';
+  return 0;
+}
+
+static int spec_error(char *err, size_t errlen, const char *fmt, const char *token,
+                      const char *detail) {
+  snprintf(err, errlen, fmt, token, detail);
+  return -1;
+}
+
+/* N, RxC or MxNxK: 0, or -1. */
+static int parse_dims(const char *text, size_t len, size_t d[3], int *ndims) {
+  char buf[96];
+  if (len == 0 || copy_token(text, len, buf, sizeof buf)) return -1;
+  *ndims = 0;
+  char *p = buf;
+  for (;;) {
+    char *x = strchr(p, 'x');
+    if (x) *x = '\0';
+    if (*ndims == 3 || tool_parse_size(p, &d[*ndims]) || d[*ndims] == 0) return -1;
+    (*ndims)++;
+    if (!x) return 0;
+    p = x + 1;
+  }
+}
+
+static int parse_dtype(const char *text, ocf_dtype *dtype) {
+  if (!strcmp(text, "f32"))
+    *dtype = OCF_F32;
+  else if (!strcmp(text, "f16"))
+    *dtype = OCF_F16;
+  else if (!strcmp(text, "bf16"))
+    *dtype = OCF_BF16;
+  else
+    return -1;
+  return 0;
+}
+
+static int parse_float(const char *text, float *value) {
+  char *end = NULL;
+  if (!text[0]) return -1;
+  double v = strtod(text, &end);
+  if (*end || !isfinite(v) || fabs(v) > 3.0e38) return -1;
+  *value = (float)v;
+  return 0;
+}
+
+/* Option bits, to refuse an option given twice. */
+enum {
+  SEEN_DTYPE = 1 << 0,
+  SEEN_A = 1 << 1,
+  SEEN_B = 1 << 2,
+  SEEN_C = 1 << 3,
+  SEEN_TRANS = 1 << 4,
+  SEEN_PRECISION = 1 << 5,
+  SEEN_LAYOUT = 1 << 6,
+  SEEN_BATCH = 1 << 7,
+  SEEN_SHARE = 1 << 8,
+  SEEN_BIAS = 1 << 9,
+  SEEN_ACT = 1 << 10,
+  SEEN_ALPHA = 1 << 11,
+  SEEN_BETA = 1 << 12,
+  SEEN_PAD = 1 << 13,
+  SEEN_OFFSET = 1 << 14,
+  SEEN_LOG = 1 << 15,
+  SEEN_SCALE = 1 << 16,
+  SEEN_LENGTHS = 1 << 17,
+  SEEN_IN = 1 << 18,
+  SEEN_OUT = 1 << 19
+};
+
+/* One OPTION of the op's call; 0, or -1 with err naming the token. */
+static int parse_option(tool_spec *s, const char *token, unsigned *seen, char *err, size_t errlen) {
+  const char *eq = strchr(token, '=');
+  char key[32];
+  const char *value = eq ? eq + 1 : NULL;
+  if (copy_token(token, eq ? (size_t)(eq - token) : strlen(token), key, sizeof key))
+    return spec_error(err, errlen, "unknown option '%s'%s", token, "");
+#define ONCE(bit)                                                                        \
+  do {                                                                                   \
+    if (*seen & (bit))                                                                   \
+      return spec_error(err, errlen, "option '%s' repeats an earlier one%s", token, ""); \
+    *seen |= (bit);                                                                      \
+  } while (0)
+#define BAD_VALUE(why) return spec_error(err, errlen, "bad option '%s': %s", token, why)
+  const int sm = s->op == TOOL_OP_SOFTMAX, mm = s->op == TOOL_OP_MATMUL;
+  ocf_dtype dtype;
+  size_t count = 0;
+  if (!strcmp(key, "offset") && value) {
+    ONCE(SEEN_OFFSET);
+    if (tool_parse_size(value, &count) || count > ((size_t)1 << 30))
+      BAD_VALUE("wants a number of elements up to 2^30");
+    s->offset = count;
+  } else if (!strcmp(key, "pad") && value && (sm || mm)) {
+    ONCE(SEEN_PAD);
+    if (tool_parse_size(value, &count) || count > ((size_t)1 << 20))
+      BAD_VALUE("wants a number of elements up to 2^20");
+    s->pad = count;
+  } else if (!value && (sm || mm) && !parse_dtype(key, &dtype)) {
+    ONCE(SEEN_DTYPE);
+    s->a_dtype = s->b_dtype = s->c_dtype = s->in_dtype = s->out_dtype = dtype;
+  } else if (sm && value && (!strcmp(key, "in") || !strcmp(key, "out"))) {
+    ONCE(key[0] == 'i' ? SEEN_IN : SEEN_OUT);
+    if (parse_dtype(value, key[0] == 'i' ? &s->in_dtype : &s->out_dtype))
+      BAD_VALUE("wants f32, f16 or bf16");
+  } else if (sm && !value && !strcmp(key, "log")) {
+    ONCE(SEEN_LOG);
+    s->log = 1;
+  } else if (sm && value && !strcmp(key, "scale")) {
+    ONCE(SEEN_SCALE);
+    if (parse_float(value, &s->scale) || !(s->scale > 0.0f))
+      BAD_VALUE("wants a finite number above 0");
+  } else if (sm && !strcmp(key, "lengths")) {
+    ONCE(SEEN_LENGTHS);
+    s->lengths = 1;
+    if (value) {
+      if (tool_parse_size(value, &s->length)) BAD_VALUE("wants a length (0 to cols)");
+      s->lengths = 2;
+    }
+  } else if (mm && !value &&
+             (!strcmp(key, "nn") || !strcmp(key, "nt") || !strcmp(key, "tn") ||
+              !strcmp(key, "tt"))) {
+    ONCE(SEEN_TRANS);
+    s->ta = key[0] == 't' ? OCF_TRANS : OCF_NO_TRANS;
+    s->tb = key[1] == 't' ? OCF_TRANS : OCF_NO_TRANS;
+  } else if (mm && value && (!strcmp(key, "a") || !strcmp(key, "b") || !strcmp(key, "c"))) {
+    ONCE(key[0] == 'a' ? SEEN_A : key[0] == 'b' ? SEEN_B : SEEN_C);
+    if (parse_dtype(value, key[0] == 'a' ? &s->a_dtype : key[0] == 'b' ? &s->b_dtype : &s->c_dtype))
+      BAD_VALUE("wants f32, f16 or bf16");
+  } else if (mm && !value &&
+             (!strcmp(key, "fp32") || !strcmp(key, "tf32") || !strcmp(key, "3xtf32"))) {
+    ONCE(SEEN_PRECISION);
+    s->precision = key[0] == 'f'   ? OCF_PRECISION_FP32
+                   : key[0] == 't' ? OCF_PRECISION_TF32
+                                   : OCF_PRECISION_3XTF32;
+  } else if (mm && !value && (!strcmp(key, "col") || !strcmp(key, "row"))) {
+    ONCE(SEEN_LAYOUT);
+    s->layout = key[0] == 'c' ? OCF_COL_MAJOR : OCF_ROW_MAJOR;
+  } else if (mm && value && !strcmp(key, "batch")) {
+    ONCE(SEEN_BATCH);
+    if (tool_parse_size(value, &count) || count == 0 || count > 65536)
+      BAD_VALUE("wants a count from 1 to 65536");
+    s->batch = count;
+  } else if (mm && value && !strcmp(key, "share")) {
+    ONCE(SEEN_SHARE);
+    if (!strcmp(value, "a"))
+      s->share_a = 1;
+    else if (!strcmp(value, "b"))
+      s->share_b = 1;
+    else
+      BAD_VALUE("wants a or b (the operand one matrix serves the whole batch)");
+  } else if (mm && value && !strcmp(key, "bias")) {
+    ONCE(SEEN_BIAS);
+    if (!strcmp(value, "n"))
+      s->bias_axis = OCF_BIAS_N;
+    else if (!strcmp(value, "m"))
+      s->bias_axis = OCF_BIAS_M;
+    else
+      BAD_VALUE("wants n (one value per column of C) or m (one per row)");
+  } else if (mm && value && !strcmp(key, "act")) {
+    ONCE(SEEN_ACT);
+    if (!strcmp(value, "none"))
+      s->activation = OCF_ACTIVATION_NONE;
+    else if (!strcmp(value, "relu"))
+      s->activation = OCF_ACTIVATION_RELU;
+    else if (!strcmp(value, "gelu"))
+      s->activation = OCF_ACTIVATION_GELU_ERF;
+    else if (!strcmp(value, "gelu_tanh"))
+      s->activation = OCF_ACTIVATION_GELU_TANH;
+    else if (!strcmp(value, "silu"))
+      s->activation = OCF_ACTIVATION_SILU;
+    else
+      BAD_VALUE("wants none, relu, gelu, gelu_tanh or silu");
+  } else if (mm && value && (!strcmp(key, "alpha") || !strcmp(key, "beta"))) {
+    ONCE(key[1] == 'l' ? SEEN_ALPHA : SEEN_BETA);
+    if (parse_float(value, key[1] == 'l' ? &s->alpha : &s->beta))
+      BAD_VALUE("wants a finite number");
+  } else {
+    return spec_error(err, errlen, "unknown option '%s' for %s (see --help)", token,
+                      tool_op_name(s->op));
+  }
+#undef ONCE
+#undef BAD_VALUE
+  return 0;
+}
+
+/* The checks that need every option: 0 or -1 (err names the part). */
+static int spec_validate(const tool_spec *s, const char *part, char *err, size_t errlen) {
+  if (s->share_a + s->share_b && s->batch < 2)
+    return spec_error(err, errlen, "'%s': share= needs batch= above 1%s", part, "");
+  if (s->lengths == 2 && s->length > s->d[1])
+    return spec_error(err, errlen, "'%s': lengths= is above the row's %s columns", part, "");
+  return 0;
+}
+
+int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, size_t errlen) {
+  char part[256];
+  if (copy_token(text, len, part, sizeof part)) {
+    snprintf(err, errlen, "'%.40s...' is too long", text);
+    return -1;
+  }
+  char *colon = strchr(part, ':');
+  if (!colon) return spec_error(err, errlen, "'%s' names no op%s", part, "");
+  *colon = '\0';
+  tool_op op = TOOL_OP_COUNT;
+  for (int i = 0; i < TOOL_OP_COUNT; i++)
+    if (!strcmp(part, op_names[i])) op = (tool_op)i;
+  if (op == TOOL_OP_COUNT)
+    return spec_error(err, errlen, "unknown op '%s' (add, softmax or matmul)%s", part, "");
+  *colon = ':';
+  tool_spec_init(s, op);
+  char *dims = colon + 1;
+  size_t dims_len = strcspn(dims, ":");
+  char dims_text[96];
+  if (copy_token(dims, dims_len, dims_text, sizeof dims_text) ||
+      parse_dims(dims, dims_len, s->d, &s->ndims))
+    return spec_error(err, errlen, "bad size '%s' (want N, 2^E, RxC or MxNxK, all positive)%s",
+                      dims_len < sizeof dims_text ? dims_text : dims, "");
+  int want = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
+  if (s->ndims != want && s->ndims != 1)
+    return spec_error(err, errlen,
+                      "size '%s' does not fit %s (add: N; softmax: N or RxC; "
+                      "matmul: N or MxNxK)",
+                      dims_text, tool_op_name(op));
+  for (int i = s->ndims; i < want; i++)
+    s->d[i] = s->d[0];
+  s->ndims = want;
+  unsigned seen = 0;
+  char *p = dims + dims_len;
+  while (*p == ':') {
+    p++;
+    size_t n = strcspn(p, ":");
+    char token[64];
+    if (n == 0) return spec_error(err, errlen, "empty option in '%s'%s", part, "");
+    if (copy_token(p, n, token, sizeof token))
+      return spec_error(err, errlen, "option too long in '%s'%s", part, "");
+    if (parse_option(s, token, &seen, err, errlen)) return -1;
+    p += n;
+  }
+  return spec_validate(s, part, err, errlen);
+}
+
+int tool_spec_plain(const tool_spec *s) {
+  tool_spec plain;
+  tool_spec_init(&plain, s->op);
+  memcpy(plain.d, s->d, sizeof plain.d);
+  plain.ndims = s->ndims;
+  return !memcmp(&plain, s, sizeof plain);
+}
+
+static const char *dtype_token(ocf_dtype t) {
+  return t == OCF_F16 ? "f16" : t == OCF_BF16 ? "bf16" : "f32";
+}
+
+void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity) {
+  size_t used = 0;
+  out[0] = '\0';
+#define ADD(...)                                                  \
+  do {                                                            \
+    if (used < capacity) {                                        \
+      int w = snprintf(out + used, capacity - used, __VA_ARGS__); \
+      used += w > 0 ? (size_t)w : 0;                              \
+    }                                                             \
+  } while (0)
+  if (s->op == TOOL_OP_MATMUL) {
+    if (s->ta || s->tb) ADD(":%c%c", s->ta ? 't' : 'n', s->tb ? 't' : 'n');
+    if (s->a_dtype == s->b_dtype && s->b_dtype == s->c_dtype) {
+      if (s->a_dtype != OCF_F32) ADD(":%s", dtype_token(s->a_dtype));
+    } else {
+      ADD(":a=%s:b=%s:c=%s", dtype_token(s->a_dtype), dtype_token(s->b_dtype),
+          dtype_token(s->c_dtype));
+    }
+    if (s->precision == OCF_PRECISION_TF32) ADD(":tf32");
+    if (s->precision == OCF_PRECISION_3XTF32) ADD(":3xtf32");
+    if (s->layout == OCF_COL_MAJOR) ADD(":col");
+    if (s->batch > 1) ADD(":batch=%zu", s->batch);
+    if (s->share_a) ADD(":share=a");
+    if (s->share_b) ADD(":share=b");
+    if (s->bias_axis) ADD(":bias=%c", s->bias_axis == OCF_BIAS_N ? 'n' : 'm');
+    static const char *const acts[] = {"none", "relu", "gelu", "gelu_tanh", "silu"};
+    if (s->activation) ADD(":act=%s", acts[s->activation]);
+    if (s->alpha != 1.0f) ADD(":alpha=%g", (double)s->alpha);
+    if (s->beta != 0.0f) ADD(":beta=%g", (double)s->beta);
+  } else if (s->op == TOOL_OP_SOFTMAX) {
+    if (s->in_dtype == s->out_dtype) {
+      if (s->in_dtype != OCF_F32) ADD(":%s", dtype_token(s->in_dtype));
+    } else {
+      ADD(":in=%s:out=%s", dtype_token(s->in_dtype), dtype_token(s->out_dtype));
+    }
+    if (s->log) ADD(":log");
+    if (s->scale != 1.0f) ADD(":scale=%g", (double)s->scale);
+    if (s->lengths == 1) ADD(":lengths");
+    if (s->lengths == 2) ADD(":lengths=%zu", s->length);
+  }
+  if (s->pad) ADD(":pad=%zu", s->pad);
+  if (s->offset) ADD(":offset=%zu", s->offset);
+#undef ADD
+}
+
+void tool_spec_text(const tool_spec *s, char *out, size_t capacity) {
+  char options[160];
+  tool_spec_options_text(s, options, sizeof options);
+  if (s->op == TOOL_OP_ADD)
+    snprintf(out, capacity, "n=%zu%s", s->d[0], options);
+  else if (s->op == TOOL_OP_SOFTMAX)
+    snprintf(out, capacity, "%zux%zu%s", s->d[0], s->d[1], options);
+  else
+    snprintf(out, capacity, "%zux%zux%zu%s", s->d[0], s->d[1], s->d[2], options);
+}
+
+static int push(tool_spec_list *list, const tool_spec *s, char *err, size_t errlen) {
+  if (list->count == TOOL_MAX_SPECS) {
+    snprintf(err, errlen, "more than %d calls", TOOL_MAX_SPECS);
+    return -1;
+  }
+  list->specs[list->count++] = *s;
+  return 0;
+}
+
+/* A PART without an op: plain sizes for every chosen op. */
+static int parse_plain(const char *text, size_t len, const int ops[TOOL_OP_COUNT],
+                       tool_spec_list *list, char *err, size_t errlen) {
+  const char *p = text, *end = text + len;
+  for (;;) {
+    size_t n = strcspn(p, ",;");
+    if (p + n > end) n = (size_t)(end - p);
+    size_t d[3];
+    int ndims = 0;
+    char item[96];
+    if (copy_token(p, n, item, sizeof item)) snprintf(item, sizeof item, "%.60s...", p);
+    if (parse_dims(p, n, d, &ndims)) {
+      snprintf(err, errlen,
+               "bad size '%s' (want N, 2^E, RxC or MxNxK, all positive, or "
+               "OP:SIZE:OPTIONS)",
+               item);
+      return -1;
+    }
+    int used = 0;
+    for (int op = 0; op < TOOL_OP_COUNT; op++) {
+      if (!ops[op]) continue;
+      int want = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
+      if (ndims != 1 && ndims != want) continue;
+      tool_spec s;
+      tool_spec_init(&s, (tool_op)op);
+      for (int i = 0; i < want; i++)
+        s.d[i] = ndims == 1 ? d[0] : d[i];
+      s.ndims = want;
+      if (push(list, &s, err, errlen)) return -1;
+      used = 1;
+    }
+    if (!used) {
+      snprintf(err, errlen,
+               "size '%s' fits none of the chosen ops (add: N; softmax: N or RxC; "
+               "matmul: N or MxNxK)",
+               item);
+      return -1;
+    }
+    p += n;
+    if (p >= end) return 0;
+    p++; /* the comma */
+  }
+}
+
+int tool_specs_parse(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list,
+                     char *err, size_t errlen) {
+  list->count = 0;
+  const char *p = text;
+  for (;;) {
+    while (*p == ' ')
+      p++;
+    size_t len = strcspn(p, ";");
+    while (len && p[len - 1] == ' ')
+      len--;
+    if (len == 0) {
+      snprintf(err, errlen, "an empty item in '%s'", text);
+      return -1;
+    }
+    const char *colon = memchr(p, ':', len);
+    if (colon) {
+      tool_spec s;
+      if (tool_spec_parse_call(p, len, &s, err, errlen)) return -1;
+      if (!ops[s.op]) {
+        snprintf(err, errlen, "'%.*s' is a call of %s, which --op leaves out", (int)len, p,
+                 tool_op_name(s.op));
+        return -1;
+      }
+      if (push(list, &s, err, errlen)) return -1;
+    } else if (parse_plain(p, len, ops, list, err, errlen)) {
+      return -1;
+    }
+    p += strcspn(p, ";");
+    if (!*p) return 0;
+    p++;
+  }
+}
+
+size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, size_t capacity) {
+  size_t n = 0;
+  for (size_t i = 0; i < list->count && n < capacity; i++)
+    if (list->specs[i].op == op) out[n++] = list->specs[i];
+  return n;
+}
+
+const char tool_sizes_help[] =
+    "The --sizes language (bench, tune and check): calls separated by ';', each\n"
+    "  OP:SIZE[:OPTION...]  one call of add, softmax or matmul with its options, or\n"
+    "  SIZE[,SIZE...]       plain calls of every chosen op (--op) that the size fits\n"
+    "A SIZE is N (add n=N, softmax NxN, matmul NxNxN), RxC (softmax) or MxNxK (matmul,\n"
+    "C is m x n), each a decimal or 2^E. An option given twice, or one the op does not\n"
+    "have, is an error naming it. Options:\n"
+    "  any op   offset=E          operands start E elements into their buffers\n"
+    "  softmax  f32|f16|bf16      storage type of in and out (in=T, out=T: just one)\n"
+    "           log               log-softmax        scale=X   softmax(X x), X > 0\n"
+    "           lengths           random row lengths in [0, cols] (lengths=L: all L)\n"
+    "           pad=P             row strides cols + P\n"
+    "  matmul   nn|nt|tn|tt       op(A), op(B): n as stored, t transposed\n"
+    "           f32|f16|bf16      storage type of A, B, C and the bias (a=T, b=T, c=T)\n"
+    "           fp32|tf32|3xtf32  precision mode     col       column-major (BLAS) storage\n"
+    "           batch=B           B packed products in one launch (share=a|b: one A or B)\n"
+    "           bias=n|m          a bias per column (n) or per row (m) of C\n"
+    "           act=relu|gelu|gelu_tanh|silu        the epilogue's activation\n"
+    "           alpha=X beta=X    C = alpha op(A) op(B) + beta C (default 1 and 0)\n"
+    "           pad=P             leading dimensions P beyond the shortest legal one\n"
+    "Example: --sizes 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu;\n"
+    "                  softmax:4096x50257:bf16:log; 2^20'\n";

@@ -1,0 +1,167 @@
+/*
+ * The --sizes language (bench/spec.c) without a device: every option reaches its field, the text
+ * written back parses to the same call, and each kind of bad spec is refused with an error that
+ * names the offending token. Plain C: prints one line per failure, exits 1 if any.
+ *   Usage: oclfuse_spec_test
+ */
+#include "tool.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static int failures;
+
+#define EXPECT(cond)                                         \
+  do {                                                       \
+    if (!(cond)) {                                           \
+      printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                            \
+    }                                                        \
+  } while (0)
+
+static const int all_ops[TOOL_OP_COUNT] = {1, 1, 1};
+
+/* Parses text, which must be valid, into list. */
+static void parse_ok(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list) {
+  char err[256] = "";
+  if (tool_specs_parse(text, ops, list, err, sizeof err)) {
+    printf("FAIL: '%s' refused: %s\n", text, err);
+    failures++;
+    list->count = 0;
+  }
+}
+
+/* text must be refused with an error containing `token`. */
+static void parse_bad(const char *text, const char *token) {
+  static tool_spec_list list;
+  char err[256] = "";
+  if (!tool_specs_parse(text, all_ops, &list, err, sizeof err)) {
+    printf("FAIL: '%s' accepted\n", text);
+    failures++;
+  } else if (!strstr(err, token)) {
+    printf("FAIL: '%s': the error '%s' does not name '%s'\n", text, err, token);
+    failures++;
+  }
+}
+
+static void test_matmul_options(void) {
+  static tool_spec_list list;
+  parse_ok("matmul:4096x1024x512:tn:bf16:batch=4:bias=n:act=gelu:tf32:col:alpha=2:beta=0.5:"
+           "pad=3:offset=7",
+           all_ops, &list);
+  EXPECT(list.count == 1);
+  const tool_spec *s = &list.specs[0];
+  EXPECT(s->op == TOOL_OP_MATMUL);
+  EXPECT(s->d[0] == 4096 && s->d[1] == 1024 && s->d[2] == 512 && s->ndims == 3);
+  EXPECT(s->ta == OCF_TRANS && s->tb == OCF_NO_TRANS);
+  EXPECT(s->a_dtype == OCF_BF16 && s->b_dtype == OCF_BF16 && s->c_dtype == OCF_BF16);
+  EXPECT(s->batch == 4 && !s->share_a && !s->share_b);
+  EXPECT(s->bias_axis == OCF_BIAS_N && s->activation == OCF_ACTIVATION_GELU_ERF);
+  EXPECT(s->precision == OCF_PRECISION_TF32 && s->layout == OCF_COL_MAJOR);
+  EXPECT(s->alpha == 2.0f && s->beta == 0.5f && s->pad == 3 && s->offset == 7);
+  EXPECT(!tool_spec_plain(s));
+
+  parse_ok("matmul:64:a=f16:b=bf16:c=f32:3xtf32:share=b:batch=2:bias=m:act=gelu_tanh", all_ops,
+           &list);
+  s = &list.specs[0];
+  EXPECT(s->d[0] == 64 && s->d[1] == 64 && s->d[2] == 64);
+  EXPECT(s->a_dtype == OCF_F16 && s->b_dtype == OCF_BF16 && s->c_dtype == OCF_F32);
+  EXPECT(s->precision == OCF_PRECISION_3XTF32 && s->share_b && s->bias_axis == OCF_BIAS_M);
+  EXPECT(s->activation == OCF_ACTIVATION_GELU_TANH);
+}
+
+static void test_softmax_and_add(void) {
+  static tool_spec_list list;
+  parse_ok("softmax:4096x50257:bf16:log:scale=0.125:lengths=100:pad=1; add:2^20:offset=1", all_ops,
+           &list);
+  EXPECT(list.count == 2);
+  const tool_spec *s = &list.specs[0];
+  EXPECT(s->op == TOOL_OP_SOFTMAX && s->d[0] == 4096 && s->d[1] == 50257);
+  EXPECT(s->in_dtype == OCF_BF16 && s->out_dtype == OCF_BF16 && s->log);
+  EXPECT(s->scale == 0.125f && s->lengths == 2 && s->length == 100 && s->pad == 1);
+  EXPECT(list.specs[1].op == TOOL_OP_ADD && list.specs[1].d[0] == ((size_t)1 << 20));
+  EXPECT(list.specs[1].offset == 1);
+  parse_ok("softmax:8x9:in=f16:out=f32:lengths", all_ops, &list);
+  s = &list.specs[0];
+  EXPECT(s->in_dtype == OCF_F16 && s->out_dtype == OCF_F32 && s->lengths == 1);
+}
+
+/* Plain sizes go to every chosen op they fit, as the old comma list did. */
+static void test_plain_sizes(void) {
+  static tool_spec_list list;
+  parse_ok("300,64x300,100x90x70", all_ops, &list);
+  /* 300: add, softmax, matmul; 64x300: softmax; 100x90x70: matmul. */
+  EXPECT(list.count == 5);
+  EXPECT(list.specs[0].op == TOOL_OP_ADD && list.specs[0].d[0] == 300);
+  EXPECT(list.specs[1].op == TOOL_OP_SOFTMAX && list.specs[1].d[1] == 300);
+  EXPECT(list.specs[2].op == TOOL_OP_MATMUL && list.specs[2].d[2] == 300);
+  EXPECT(list.specs[3].op == TOOL_OP_SOFTMAX && list.specs[3].d[0] == 64);
+  EXPECT(list.specs[4].op == TOOL_OP_MATMUL && list.specs[4].d[1] == 90);
+  for (size_t i = 0; i < list.count; i++)
+    EXPECT(tool_spec_plain(&list.specs[i]));
+  const int matmul_only[TOOL_OP_COUNT] = {0, 0, 1};
+  parse_ok("128; matmul:64x64x64:nt", matmul_only, &list);
+  EXPECT(list.count == 2 && list.specs[0].op == TOOL_OP_MATMUL && list.specs[1].tb);
+}
+
+/* Written back, a call parses to the same call. */
+static void test_round_trip(void) {
+  static const char *const calls[] = {
+      "matmul:4096x1024x512:tn:bf16:tf32:col:batch=4:bias=n:act=gelu:alpha=2:beta=0.5:pad=3",
+      "matmul:7x5x3:a=f16:b=bf16:c=f32:batch=3:share=a:act=silu:offset=9",
+      "softmax:10x20:in=bf16:out=f16:log:scale=2:lengths", "softmax:10x20:f16:lengths=4",
+      "add:77:offset=2"};
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    static tool_spec_list first, again;
+    parse_ok(calls[i], all_ops, &first);
+    char text[256], call[300];
+    tool_spec_text(&first.specs[0], text, sizeof text);
+    const char *body = strncmp(text, "n=", 2) ? text : text + 2;
+    snprintf(call, sizeof call, "%s:%s", tool_op_name(first.specs[0].op), body);
+    parse_ok(call, all_ops, &again);
+    char text_again[256];
+    tool_spec_text(&again.specs[0], text_again, sizeof text_again);
+    EXPECT(again.count == 1 && !strcmp(text, text_again));
+    if (strcmp(text, text_again)) printf("  '%s' became '%s'\n", text, text_again);
+  }
+}
+
+static void test_refusals(void) {
+  parse_bad("matmul:64x64x64:bogus", "'bogus'");
+  parse_bad("matmul:64x64x64:tn:nt", "'nt'"); /* twice */
+  parse_bad("matmul:64x64x64:batch=0", "'batch=0'");
+  parse_bad("matmul:64x64x64:bias=row", "'bias=row'"); /* n or m: which way is a "row"? */
+  parse_bad("matmul:64x64x64:act=tanh", "'act=tanh'");
+  parse_bad("matmul:64x64x64:alpha=x", "'alpha=x'");
+  parse_bad("matmul:64x64x64:share=a", "share="); /* without a batch */
+  parse_bad("matmul:64x64:tn", "'64x64'");        /* softmax's size */
+  parse_bad("matmul:64x0x3", "'64x0x3'");
+  parse_bad("softmax:64x64:log:log", "'log'");
+  parse_bad("softmax:64x64:tn", "'tn'"); /* a matmul option */
+  parse_bad("softmax:64x64:scale=0", "'scale=0'");
+  parse_bad("softmax:64x64:scale=inf", "'scale=inf'");
+  parse_bad("softmax:64x64:lengths=65", "lengths=");
+  parse_bad("add:100:bf16", "'bf16'"); /* add is fp32 only */
+  parse_bad("conv:3x3", "'conv'");
+  parse_bad("matmul:64x64x64:", "empty option");
+  parse_bad("12,x", "'x'");
+  parse_bad("64x64x64x64", "'64x64x64x64'");
+  parse_bad("300;;400", "empty item");
+  static tool_spec_list list;
+  char err[256] = "";
+  const int add_only[TOOL_OP_COUNT] = {1, 0, 0};
+  EXPECT(tool_specs_parse("64x64", add_only, &list, err, sizeof err) == -1);
+  EXPECT(strstr(err, "'64x64'") != NULL);
+  EXPECT(tool_specs_parse("softmax:8x8", add_only, &list, err, sizeof err) == -1);
+  EXPECT(strstr(err, "--op") != NULL);
+}
+
+int main(void) {
+  test_matmul_options();
+  test_softmax_and_add();
+  test_plain_sizes();
+  test_round_trip();
+  test_refusals();
+  printf("%d failed\n", failures);
+  return failures ? 1 : 0;
+}
