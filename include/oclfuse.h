@@ -231,8 +231,13 @@ OCF_API ocf_status ocf_context_create(const char *spec, ocf_context **ctx);
 /**
  * Creates a context over the caller's own OpenCL objects, which are retained (not owned: the
  * caller still releases its references). `queue` must belong to `context` and `device`; it is
- * the default queue of every call and may be out of order (a call of several kernels chains them
- * with events). Time events of its calls only if the caller created it with
+ * the default queue of every call and may be out of order
+ * (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE): every command a call enqueues waits by event for the
+ * one before it (a call's scratch fill, its kernels, and a host-array call's transfers), the
+ * first for the launch's wait list, and a host-array call returns only after its read-back of
+ * the output, which waits for the call's last kernel. Separate calls on such a queue are
+ * ordered only by the events the caller passes between them. Time events of its calls only if
+ * the caller created it with
  * CL_QUEUE_PROFILING_ENABLE. *ctx is set only on success; release it with ocf_context_release().
  */
 OCF_API ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
