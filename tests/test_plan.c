@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define KIB 1024ull
@@ -1884,6 +1885,40 @@ static void test_plan_fixed_workgroups(void **state) {
               "matmul_tiled_mixed wg=1x1 groups=33x33", "NDIMC=1 MDIMC=1 MWI=4 NWI=4");
 }
 
+/* A fixed softmax size is refused exactly above the device's maximum, and at once: SIZE_MAX used
+   to keep the planner's segment search busy for hours, 4294967311 for 11 s (the alarm turns a
+   hang into a failure of this suite rather than of its timeout). At the maximum it is planned. */
+static void test_plan_softmax_fixed_workgroup_edges(void **state) {
+  (void)state;
+  alarm(60);
+  static const device_id ids[] = {POCL, H200, MALI, LLVMPIPE};
+  for (size_t d = 0; d < ARRAY_LEN(ids); d++) {
+    ocf_device_facts facts = facts_of(ids[d], 0);
+    ocf_tuning_values t = tuning_of(&facts, ids[d], OCF_OP_SOFTMAX);
+    const size_t max = devices[ids[d]].max_workgroup;
+    char what[96], message[96];
+    snprintf(message, sizeof message, "workgroup of %zu work-items exceeds the device's maximum",
+             max + 1);
+    ocf_plan plan;
+    /* One row of `max` floats: one segment of the whole group (no dimension-1 limit met). */
+    ocf_softmax_call sm = softmax_call(1, max, &ALIGNED, AUTO, max);
+    snprintf(what, sizeof what, "softmax fixed %zu on %s", max, devices[ids[d]].name);
+    ocf_status status = ocf_plan_softmax(&facts, &t, &sm, &plan);
+    if (status == OCF_ERR_INVALID_WORKGROUP && strstr(ocf_last_error(), "exceeds the device"))
+      fail_msg("%s: refused as too large: %s", what, ocf_last_error());
+    sm.workgroup = max + 1;
+    snprintf(what, sizeof what, "softmax fixed %zu on %s", max + 1, devices[ids[d]].name);
+    expect_refused(what, ocf_plan_softmax(&facts, &t, &sm, &plan), message);
+    static const size_t huge[] = {1000000007, 4294967311u, SIZE_MAX / 2 + 1, SIZE_MAX};
+    for (size_t h = 0; h < ARRAY_LEN(huge); h++) {
+      sm.workgroup = huge[h];
+      snprintf(what, sizeof what, "softmax fixed %zu on %s", huge[h], devices[ids[d]].name);
+      expect_refused(what, ocf_plan_softmax(&facts, &t, &sm, &plan), "exceeds the device");
+    }
+  }
+  alarm(0);
+}
+
 /* ---- plans of any tuning the validator accepts ---- */
 
 /* A softmax_rows group that shrinks for few rows stays a whole number of segments (SEG divides
@@ -1979,6 +2014,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
+      cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
   };

@@ -324,6 +324,13 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_softma
 ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                             const ocf_softmax_call *call, ocf_plan *plan) {
   const int *t = tuning->v;
+  /* A fixed size above the device's maximum is refused before anything is planned: the
+     segment search of softmax_rows (choose_rows) steps through the sizes up to the caller's,
+     so this bounds its trip count by the device's maximum (SIZE_MAX took hours). */
+  if (call->workgroup > facts->max_workgroup_size)
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "workgroup of %zu work-items exceeds the device's maximum of %zu",
+                    call->workgroup, facts->max_workgroup_size);
   /* A default size fits the device (workgroup, work-item and local memory limits) and the
      limits learnt from built kernels: plan, and while a chosen kernel is known to accept fewer
      work-items than planned, plan again under that limit (each round lowers the cap). */
