@@ -6,7 +6,8 @@
  *     restores the resolved values;
  *   - the on-disk program cache: a second context loads what the first stored, a corrupt binary
  *     falls back to a source build and is replaced, a read-only cache folder costs nothing but
- *     the cache, two processes storing the same entry at once leave one whole file;
+ *     the cache, two processes storing the same entry at once leave one whole file, a FIFO in
+ *     the cache folder blocks nothing;
  *   - ocf_warmup.
  * Every test points OCLFUSE_TUNING_DIR at a fresh folder of its own.
  */
@@ -356,6 +357,39 @@ static void test_tuning_disk_cache_two_writers(void **state) {
   remove_dir(dir);
 }
 
+/* A FIFO in the cache folder, at the tuning database's path and at a program's binary, is not a
+   file of ours: the context is created, the call builds its program from source and stores a
+   regular file in the FIFO's place. Before the library opened files without blocking and
+   checked them to be regular, open() waited for a writer forever; the alarm makes such a hang a
+   failure of this suite. */
+static void test_tuning_fifo_in_cache(void **state) {
+  ocft_get_env(state);
+  setenv("OCLFUSE_CACHE", "always", 1);
+  char dir[256], files[4096], database[4096];
+  fresh_dir(dir, sizeof dir, "fifo");
+  ocf_context *ctx = new_context();
+  ocft_assert_status(ocf_tuning_database_path(ctx, database, sizeof database), OCF_SUCCESS);
+  one_add(ctx);
+  ocf_context_release(ctx);
+  assert_true(list_binaries(dir, files, sizeof files) >= 1);
+  files[strcspn(files, "\n")] = '\0'; /* the first binary */
+  assert_int_equal(unlink(files), 0);
+  assert_int_equal(mkfifo(files, 0644), 0);
+  assert_int_equal(mkfifo(database, 0644), 0);
+  alarm(300);
+  ctx = new_context();
+  one_add(ctx);
+  ocf_context_release(ctx);
+  alarm(0);
+  struct stat st;
+  assert_int_equal(stat(files, &st), 0);
+  assert_true(S_ISREG(st.st_mode));
+  assert_int_equal(stat(database, &st), 0);
+  assert_true(S_ISFIFO(st.st_mode)); /* the user's file: left as it is */
+  unsetenv("OCLFUSE_CACHE");
+  remove_dir(dir);
+}
+
 static void test_tuning_warmup(void **state) {
   ocft_get_env(state);
   char dir[256], files[4096];
@@ -380,6 +414,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_tuning_overrides),
       cmocka_unit_test(test_tuning_disk_cache),
       cmocka_unit_test(test_tuning_disk_cache_two_writers),
+      cmocka_unit_test(test_tuning_fifo_in_cache),
       cmocka_unit_test(test_tuning_warmup),
   };
   return cmocka_run_group_tests_name("tuning_api", tests, ocft_group_setup, ocft_group_teardown);
