@@ -1950,6 +1950,55 @@ static void test_plan_softmax_segments_divide_any_group(void **state) {
   }
 }
 
+/* softmax_coop's extra work is bounded whatever values the validator accepts: a workgroup polls
+   its partners' slots at most 2^21 times in all (parts x SPIN) and a row has at most 1024 slices
+   (a workgroup that finds partners missing computes their slices: at worst the row). Found by a
+   hostile tuning: coop_spin=16777216 coop_items=1 groups_per_unit=64 planned 118 slices of
+   16 M polls each for a 2 x 30000 softmax on PoCL (over 300 s); it failed here before the
+   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.c) with
+   those three; the bound then cuts SPIN to 2^21 / parts. */
+static void test_plan_softmax_coop_work_bounded(void **state) {
+  (void)state;
+  static const char *const extremes[] = {
+      "coop_spin=16777216 coop_items=1 groups_per_unit=64",
+      "coop_spin=16777216 coop_items=1 groups_per_unit=64 wg=4 min_wg=4 items=1 vw=1",
+      "coop_spin=16777216 coop_items=0 groups_per_unit=64 wg=4 min_wg=4 items=1 vw=4",
+      "coop_spin=16777216 coop_items=64 groups_per_unit=1 wg=16384 min_wg=1 items=64 vw=4",
+      "coop_spin=1 coop_items=1 groups_per_unit=64",
+  };
+  static const size_t shapes[][2] = {
+      {2, 30000}, {1, 1 << 20}, {1, 1 << 24}, {64, 300000}, {1, 70000}};
+  static const device_id ids[] = {POCL, H200, MALI};
+  for (size_t d = 0; d < ARRAY_LEN(ids); d++)
+    for (size_t e = 0; e < ARRAY_LEN(extremes); e++) {
+      ocf_device_facts facts = facts_of(ids[d], 0);
+      ocf_tuning_values t = tuning_of(&facts, ids[d], OCF_OP_SOFTMAX);
+      assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, extremes[e], &t, "test"), OCF_SUCCESS);
+      if (ocf_tuning_check(OCF_OP_SOFTMAX, &t, "test") != OCF_SUCCESS) continue;
+      for (size_t h = 0; h < ARRAY_LEN(shapes); h++) {
+        const ocf_softmax_call call = softmax_call(shapes[h][0], shapes[h][1], &ALIGNED, AUTO, 0);
+        ocf_plan plan;
+        char what[256];
+        snprintf(what, sizeof what, "%s, %s: %zu x %zu", devices[ids[d]].name, extremes[e],
+                 shapes[h][0], shapes[h][1]);
+        expect_success(what, ocf_plan_softmax(&facts, &t, &call, &plan));
+        if (plan.steps[0].kernel != OCF_KERNEL_SOFTMAX_COOP) continue;
+        const long long spin = plan_value(&plan, "SPIN"), parts = plan_value(&plan, "parts");
+        if (spin < 1 || parts > 1024 || spin * parts > (1 << 21))
+          fail_msg("%s: softmax_coop of %lld slices polling %lld times each", what, parts, spin);
+      }
+    }
+  /* The case found: 2 x 30000 on PoCL, its slices each polled at most 2^21 / parts times. */
+  ocf_device_facts facts = facts_of(POCL, 0);
+  ocf_tuning_values t = tuning_of(&facts, POCL, OCF_OP_SOFTMAX);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, extremes[0], &t, "test"), OCF_SUCCESS);
+  const ocf_softmax_call call = softmax_call(2, 30000, &ALIGNED, AUTO, 0);
+  ocf_plan plan;
+  expect_success("the case found", ocf_plan_softmax(&facts, &t, &call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_SOFTMAX_COOP);
+  assert_int_equal(plan_value(&plan, "SPIN"), (1 << 21) / plan_value(&plan, "parts"));
+}
+
 /* ---- the plan's own checks ---- */
 
 /* ocf_plan_verify catches plans the kernels could not run (a library bug, never a caller's). */
@@ -2016,6 +2065,7 @@ int main(void) {
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
+      cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
