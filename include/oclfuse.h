@@ -342,7 +342,10 @@ typedef struct ocf_launch {
   size_t workgroup_size;
   cl_command_queue queue;  /**< NULL: the context's queue. Must belong to the context's device. */
   cl_uint num_wait_events; /**< the number of events in wait_events */
-  const cl_event *wait_events; /**< the call's kernels start after these (not released) */
+  /** The call's commands start after these (not released). Each must be an event of the
+      context's OpenCL context: NULL is OCF_ERR_NULL_ARGUMENT, one of another context
+      OCF_ERR_CONTEXT_MISMATCH (checked with clGetEventInfo before anything is enqueued). */
+  const cl_event *wait_events;
   /** If not NULL, receives an event that completes when every kernel of the call has (the
       call's last kernel: a call of several kernels orders them on the queue); the caller owns
       it and releases it with clReleaseEvent. A call with no work gives a marker event after the

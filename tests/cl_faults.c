@@ -383,6 +383,7 @@ WRAP_DECLARE(cl_int, clEnqueueFillBuffer,
               const cl_event *, cl_event *))
 WRAP_DECLARE(cl_int, clSetEventCallback,
              (cl_event, cl_int, void(CL_CALLBACK *)(cl_event, cl_int, void *), void *))
+WRAP_DECLARE(cl_int, clGetEventInfo, (cl_event, cl_event_info, size_t, void *, size_t *))
 WRAP_DECLARE(cl_int, clRetainEvent, (cl_event))
 WRAP_DECLARE(cl_int, clReleaseEvent, (cl_event))
 
@@ -638,6 +639,11 @@ cl_int __wrap_clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void *patt
 cl_int __wrap_clSetEventCallback(cl_event e, cl_int type,
                                  void(CL_CALLBACK *notify)(cl_event, cl_int, void *), void *user) {
   PLAIN(clSetEventCallback, (e, type, notify, user));
+}
+
+cl_int __wrap_clGetEventInfo(cl_event e, cl_event_info what, size_t size, void *value,
+                             size_t *size_ret) {
+  PLAIN(clGetEventInfo, (e, what, size, value, size_ret));
 }
 
 cl_int __wrap_clRetainEvent(cl_event e) {

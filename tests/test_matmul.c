@@ -484,6 +484,10 @@ static const bad_matmul bad_matmuls[] = {
      0, 4, OUT, 0, 4, 0, NULL},
     {"a queue of another context", OCF_ERR_CONTEXT_MISMATCH, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4,
      OUT, 0, 4, OCFT_LAUNCH_FOREIGN_QUEUE, NULL},
+    {"a wait event of another context", OCF_ERR_CONTEXT_MISMATCH, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN,
+     0, 4, OUT, 0, 4, OCFT_LAUNCH_FOREIGN_EVENT, NULL},
+    {"a NULL wait event", OCF_ERR_NULL_ARGUMENT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4,
+     OCFT_LAUNCH_NULL_EVENT, NULL},
     /* the options of ocf_matmul_ex */
     {"options size 0", OCF_ERR_INVALID_STRUCT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4, 0,
      &options_size_zero},
