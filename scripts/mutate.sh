@@ -20,6 +20,9 @@ root=$PWD
 work=${MUTATE_DIR:-/tmp/oclfuse-mutate}
 jobs=${JOBS:-$(nproc)}
 
+# The 27 mutations from struct-size-edge on (issue 24: refusal edges, the cache key, the host
+# forms' signs, the batched reductions in every layout, out-of-order queues, bounded work) were
+# run once with the selections below: RESULT.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -62,6 +65,33 @@ dispatch-wait-list~src/runtime/dispatch.c~    const cl_uint wait_count = s == 0 
 dispatch-chain~src/runtime/dispatch.c~    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 1;~    const cl_uint wait_count = s == 0 ? launch->num_wait_events : 0;~^test_softmax$|^test_threads$~the kernels of one call no longer wait for each other (out-of-order queues)
 device-spec-sign~src/api/devices.c~  if (!isdigit((unsigned char)*c)) return -1; /* a sign ("-1:0") or nothing (":0") */~  if (*c == '-' || *c == '+') c++;\n  if (!isdigit((unsigned char)*c)) return -1;~^test_context$|^fuzz_replay_device_spec$~a signed index ("-1:0") is read as an index
 tuning-db-header~src/tuning/db.c~    /* A file of no entries still names its device, driver and library. */\n    if (*seen != SEEN_ALL)~    if (0)~^test_tuning_db$|^fuzz_replay_tuning_db$~a database whose header is incomplete is accepted
+struct-size-edge~src/runtime/validate.c~  if (size < first_version_size)~  if (size <= first_version_size)~^test_context$~a struct of exactly its first version's size is refused
+launch-first-size~src/runtime/validate.c~#define LAUNCH_FIRST_SIZE (offsetof(ocf_launch, first_event) + sizeof(cl_event *))~#define LAUNCH_FIRST_SIZE (offsetof(ocf_launch, first_event) + sizeof(cl_event *) + 1)~^test_context$~ocf_launch's first version taken one byte longer (its exact size refused)
+softmax-options-first-size~src/ops/softmax.c~(offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t))~(offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t) + 1)~^test_context$~ocf_softmax_options of its first version's size refused
+matmul-options-first-size~src/ops/matmul.c~(offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype))~(offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype) - 1)~^test_context$~ocf_matmul_options one byte short of its first version accepted
+extent-cols-edge~src/runtime/validate.c~  if (cols > limit ||~  if (cols >= limit ||~^test_context$~a row of exactly the addressable size refused as an overflow
+extent-rows-edge~src/runtime/validate.c~rows - 1 > (limit - cols) / ld~rows - 1 >= (limit - cols) / ld~^test_context$~a matrix whose extent is exactly the addressable size refused as an overflow
+buffer-offset-edge~src/runtime/validate.c~  if (offset > capacity ||~  if (offset >= capacity ||~^test_context$~an offset at a buffer's end (empty work) refused
+matmul-batch-span-edge~src/ops/matmul.c~(batch - 1 > (limit - x->extent) / x->stride)~(batch - 1 >= (limit - x->extent) / x->stride)~^test_context$~a batch spanning exactly the addressable size called an overflow
+wait-event-context~src/runtime/validate.c~    if (event_context != ctx->cl_ctx)~    if (0)~^test_add$~a wait event of another OpenCL context accepted
+wait-event-null~src/runtime/validate.c~    if (!launch->wait_events[i])~    if (0)~^test_add$~a NULL wait event passed on to OpenCL (not OCF_ERR_NULL_ARGUMENT)
+tuning-range-max~src/tuning/schema.c~v > t->max ||~v > t->max + 1 ||~^test_tuning_db$~a tunable one above its maximum accepted
+tuning-range-min~src/tuning/schema.c~if (v < t->min ||~if (v < t->min - 1 ||~^test_tuning_db$~a tunable one below its minimum accepted
+disk-key-driver~src/runtime/disk_cache.c~           info->driver_version, ocf_version_string());~           info->vendor, ocf_version_string());~^test_tuning_api$~the program cache's key leaves out the driver version
+disk-key-digest~src/runtime/disk_cache.c~           digest, options,~           0ull, options,~^test_tuning_api$~the program cache's key leaves out the source digest
+disk-key-device~src/runtime/disk_cache.c~info->platform_name, info->device_name, info->vendor,~info->platform_name, info->platform_name, info->vendor,~^test_tuning_api$~the program cache's key leaves out the device name
+user-db-path-driver~src/runtime/tuning_context.c~  hash = ocf_fnv1a(hash, info->driver_version, strlen(info->driver_version) + 1);~  (void)0;~^test_tuning_api$~the user tuning database's file is shared by every driver version
+read-file-nonblock~src/runtime/files.c~O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY~O_RDONLY | O_CLOEXEC | O_NOCTTY~^test_tuning_api$~files opened blocking: a FIFO in the cache folder hangs context creation (the suite's alarm ends it)
+matmul-host-beta-sign~src/ops/matmul.c~  if (status == OCF_SUCCESS && beta != 0.0f) {~  if (status == OCF_SUCCESS && beta > 0.0f) {~^test_matmul$~matmul_host copies C in only for a positive beta (a negative one reads garbage)
+matmul-alpha-sign~src/ops/matmul.c~  if (alpha == 0.0f) p.call.k = 0;~  if (alpha <= 0.0f) p.call.k = 0;~^test_matmul$~a negative alpha treated as alpha = 0 (A and B skipped)
+reduce-batch-partial~cl/matmul.cl~partial + (bi * splits * m + i) * ldp + j;~partial + (bi * m + i) * ldp + j;~^test_matmul_batched$~matmul_reduce: a batch's partial sums looked up without the splits of the products before it
+skinny-reduce-batch-partial~cl/matmul_skinny.cl~partial + (bi * splits * rows + r) * N_SMALL + s;~partial + (bi * rows + r) * N_SMALL + s;~^test_matmul_batched$~matmul_skinny_reduce: the same, for the skinny split
+skinny-reduce-layout~cl/matmul_skinny.cl~    sum += part[sp * rows * N_SMALL];\n  __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;~    sum += part[sp * rows * N_SMALL];\n  __global C_T *out = c + c_off + bi * stride_c + r * c_ss + s * c_rs;~^test_matmul_batched$~matmul_skinny_reduce: C's row and column strides swapped (right only where they agree)
+host-read-wait~src/runtime/host_buffers.c~after ? 1 : 0, after ? &after : NULL, NULL);~0, NULL, NULL);~^test_faults_order$~the host forms' read-back does not wait for the call's kernels (out-of-order queues)
+matmul-host-read-wait~src/ops/matmul.c~c, 1, &done, NULL);~c, 0, NULL, NULL);~^test_faults_order$~matmul_host's read-back does not wait for the call's kernels (out-of-order queues)
+softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max_workgroup_size)~  if (call->workgroup >= facts->max_workgroup_size)~^test_plan$~softmax refuses a fixed workgroup of exactly the device's maximum
+softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
+softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
 EOF
 )
 
