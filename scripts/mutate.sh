@@ -20,7 +20,7 @@ root=$PWD
 work=${MUTATE_DIR:-/tmp/oclfuse-mutate}
 jobs=${JOBS:-$(nproc)}
 
-# The 27 mutations from struct-size-edge on (issue 24: refusal edges, the cache key, the host
+# The 28 mutations from struct-size-edge on (issue 24: refusal edges, the cache key, the host
 # forms' signs, the batched reductions in every layout, out-of-order queues, bounded work) were
 # run once with the selections below: RESULT.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
@@ -92,6 +92,7 @@ matmul-host-read-wait~src/ops/matmul.c~c, 1, &done, NULL);~c, 0, NULL, NULL);~^t
 softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max_workgroup_size)~  if (call->workgroup >= facts->max_workgroup_size)~^test_plan$~softmax refuses a fixed workgroup of exactly the device's maximum
 softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
 softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
+launch-fill-wait~src/runtime/launch.c~      steps.wait_events = &filled;~      steps.wait_events = launch->wait_events;~^test_faults_order$~the first kernel waits for the caller's events, not for the device fill of its scratch (out-of-order queues)
 EOF
 )
 

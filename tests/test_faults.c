@@ -824,6 +824,51 @@ static void test_faults_out_of_order_queue(void **state) {
     printf("%-18s %u commands in order: %s\n", s->name, commands, ocf_last_plan());
     release_events(&p);
   }
+  /* Split-K sums past 8 KiB are zeroed on the device (src/runtime/launch.c): the fill waits for
+     the caller's gate, the split kernel for the fill, the reduce for the split. 32 x 32 x 128
+     in 4 splits: 16 KiB of sums. */
+  enum { FM = 32, FN = 32, FK = 128 };
+  static float fa[FM * FK], fb[FK * FN], fc[FM * FN], f0[FM * FN];
+  ocft_fill_uniform(fa, FM * FK, -1.0f, 1.0f, 61);
+  ocft_fill_uniform(fb, FK * FN, -1.0f, 1.0f, 62);
+  ocft_fill_uniform(f0, FM * FN, -1.0f, 1.0f, 63);
+  cl_mem ab = ocft_buffer(&p.env, FM * FK, fa), bb = ocft_buffer(&p.env, FK * FN, fb);
+  cl_mem cb = ocft_buffer(&p.env, FM * FN, f0);
+  cl_event gate = clCreateUserEvent(env->cl, &err), done = NULL;
+  assert_int_equal(err, CL_SUCCESS);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.num_wait_events = 1;
+  launch.wait_events = &gate;
+  launch.event = &done;
+  ocft_faults_reset();
+  ocft_order_start();
+  ocft_faults_open();
+  ocf_status status = ocf_matmul(p.ctx, OCF_NO_TRANS, OCF_NO_TRANS, FM, FN, FK, 1.0f, ab, 0, FK, bb,
+                                 0, FN, -0.5f, cb, 0, FN, &launch);
+  ocft_faults_close();
+  char why[256];
+  int ordered = ocft_order_check(1, &gate, why, sizeof why);
+  unsigned commands = ocft_order_count();
+  ocft_order_stop();
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ocft_assert_status(status, OCF_SUCCESS);
+  if (!ordered) fail_msg("split-K with a device fill on an out-of-order queue: %s", why);
+  if (commands != 3 || !strstr(ocf_last_plan(), "matmul_reduce"))
+    fail_msg("expected the fill, the split and the reduce, got %u commands: %s", commands,
+             ocf_last_plan());
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  ocft_read(&p.env, cb, FM * FN, fc);
+  double want[FM * FN], tol[FM * FN];
+  ocf_ref_matmul(0, 0, FM, FN, FK, 1.0f, fa, FK, fb, FN, -0.5f, f0, FN, want);
+  ocft_matmul_tolerance(0, 0, FM, FN, FK, 1.0f, fa, FK, fb, FN, -0.5f, f0, FN, tol);
+  ocft_check check;
+  ocft_check_start(&check);
+  ocft_check_elements(fc, want, tol, FM * FN, &check);
+  ocft_assert_check("split-K with a device fill on an out-of-order queue", &check);
+  printf("%-18s %u commands in order: %s\n", "matmul_split_fill", commands, ocf_last_plan());
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(cb);
   ocf_context_release(p.ctx);
   clReleaseMemObject(p.in_a);
   clReleaseMemObject(p.in_b);
