@@ -11,6 +11,10 @@
 # inherit the rest (OCLFUSE_TEST_SMALL=1 runs their small shapes: fewer kernels to compile for
 # each mutant, but fewer shapes to catch it with, so the default runs them whole).
 #
+# The copy keeps the files' modification times (tar), and $MUTATE_DIR/build is reused: a file
+# edited after an earlier run's copy but dated before that run's build is not rebuilt; remove
+# $MUTATE_DIR/build when in doubt.
+#
 # A mutation replaces one exact piece of text, which must occur exactly once in its file; if it
 # does not (the code moved on), the mutation is reported STALE and the script fails, so that the
 # list is kept up to date. A mutation the compiler refuses is reported as such (not a survivor).
@@ -22,7 +26,11 @@ jobs=${JOBS:-$(nproc)}
 
 # The 28 mutations from struct-size-edge on (issue 24: refusal edges, the cache key, the host
 # forms' signs, the batched reductions in every layout, out-of-order queues, bounded work) were
-# run once with the selections below: RESULT.
+# run once with the selections below (2026-12-01, PoCL on the 2-core CI machine): all 28 killed,
+# each by a test written for it (test_context_validation_edges, test_add's refusal table,
+# test_tuning_db_every_range_edge, test_tuning_cache_keys_name_every_input,
+# test_tuning_fifo_in_cache, test_matmul_host, test_batched_multi_kernel_every_layout and
+# test_batched_split_k, test_faults_out_of_order_queue, test_plan's edges and bounds).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
