@@ -849,7 +849,10 @@ static void test_softmax_options_coop_longest_wait(void **state) {
     printf("skipped on llvmpipe: softmax_coop with SPIN >= 16384 gives NaN there (known)\n");
     skip();
   }
-  const size_t rows = 2, cols = ocft_small() ? 3000 : 30000;
+  /* Under Oclgrind (small sizes) the first workgroup's 2^21 polls would be interpreted one by
+     one: test_plan's bound is the guard there. */
+  if (ocft_small()) skip();
+  const size_t rows = 2, cols = 30000;
   tuning_apply(env, OCF_F32, "coop_spin=16777216 coop_items=1 groups_per_unit=64");
   float *in = ocft_alloc_floats(rows * cols), *out = ocft_alloc_floats(rows * cols);
   double *want = ocft_alloc_doubles(rows * cols);
