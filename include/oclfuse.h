@@ -275,8 +275,13 @@ OCF_API ocf_status ocf_context_create(const char *spec, ocf_context **ctx);
 /**
  * Creates a context over the caller's own OpenCL objects, which are retained (not owned: the
  * caller still releases its references). `queue` must belong to `context` and `device`; it is
- * the default queue of every call and may be out of order (a call of several kernels chains them
- * with events). Time events of its calls only if the caller created it with
+ * the default queue of every call and may be out of order
+ * (CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE): every command a call enqueues waits by event for the
+ * one before it (a call's scratch fill, its kernels, and a host-array call's transfers), the
+ * first for the launch's wait list, and a host-array call returns only after its read-back of
+ * the output, which waits for the call's last kernel. Separate calls on such a queue are
+ * ordered only by the events the caller passes between them. Time events of its calls only if
+ * the caller created it with
  * CL_QUEUE_PROFILING_ENABLE. *ctx is set only on success; release it with ocf_context_release().
  */
 OCF_API ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
@@ -381,7 +386,10 @@ typedef struct ocf_launch {
   size_t workgroup_size;
   cl_command_queue queue;  /**< NULL: the context's queue. Must belong to the context's device. */
   cl_uint num_wait_events; /**< the number of events in wait_events */
-  const cl_event *wait_events; /**< the call's kernels start after these (not released) */
+  /** The call's commands start after these (not released). Each must be an event of the
+      context's OpenCL context: NULL is OCF_ERR_NULL_ARGUMENT, one of another context
+      OCF_ERR_CONTEXT_MISMATCH (checked with clGetEventInfo before anything is enqueued). */
+  const cl_event *wait_events;
   /** If not NULL, receives an event that completes when every kernel of the call has (the
       call's last kernel: a call of several kernels orders them on the queue); the caller owns
       it and releases it with clReleaseEvent. A call with no work gives a marker event after the

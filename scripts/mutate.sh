@@ -11,6 +11,10 @@
 # inherit the rest (OCLFUSE_TEST_SMALL=1 runs their small shapes: fewer kernels to compile for
 # each mutant, but fewer shapes to catch it with, so the default runs them whole).
 #
+# The copy keeps the files' modification times (tar), and $MUTATE_DIR/build is reused: a file
+# edited after an earlier run's copy but dated before that run's build is not rebuilt; remove
+# $MUTATE_DIR/build when in doubt.
+#
 # A mutation replaces one exact piece of text, which must occur exactly once in its file; if it
 # does not (the code moved on), the mutation is reported STALE and the script fails, so that the
 # list is kept up to date. A mutation the compiler refuses is reported as such (not a survivor).
@@ -20,6 +24,13 @@ root=$PWD
 work=${MUTATE_DIR:-/tmp/oclfuse-mutate}
 jobs=${JOBS:-$(nproc)}
 
+# The 28 mutations from struct-size-edge on (issue 24: refusal edges, the cache key, the host
+# forms' signs, the batched reductions in every layout, out-of-order queues, bounded work) were
+# run once with the selections below (2026-12-01, PoCL on the 2-core CI machine): all 28 killed,
+# each by a test written for it (test_context_validation_edges, test_add's refusal table,
+# test_tuning_db_every_range_edge, test_tuning_cache_keys_name_every_input,
+# test_tuning_fifo_in_cache, test_matmul_host, test_batched_multi_kernel_every_layout and
+# test_batched_split_k, test_faults_out_of_order_queue, test_plan's edges and bounds).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -69,6 +80,34 @@ softmax-causal-off~src/ops/softmax.c~                                 opt.causal
 softmax-causal-offset~src/ops/softmax.c~                             opt.causal ? opt.causal_offset : 0,~                             0,~^test_softmax_options$~the band's offset is not passed to the kernels (every query block starts at key 0)
 softmax-causal-period-zero~src/ops/softmax.c~  if (opt->causal && opt->causal_period == 0)~  if (0)~^test_softmax_options$~causal with period 0 is accepted (the kernels divide by it)
 softmax-causal-overflow~src/ops/softmax.c~  if (opt->causal && opt->causal_offset > SIZE_MAX - opt->causal_period)~  if (0)~^test_softmax_options$~a band whose period + offset overflows is accepted
+struct-size-edge~src/runtime/validate.c~  if (size < first_version_size)~  if (size <= first_version_size)~^test_context$~a struct of exactly its first version's size is refused
+launch-first-size~src/runtime/validate.c~#define LAUNCH_FIRST_SIZE (offsetof(ocf_launch, first_event) + sizeof(cl_event *))~#define LAUNCH_FIRST_SIZE (offsetof(ocf_launch, first_event) + sizeof(cl_event *) + 1)~^test_context$~ocf_launch's first version taken one byte longer (its exact size refused)
+softmax-options-first-size~src/ops/softmax.c~(offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t))~(offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t) + 1)~^test_context$~ocf_softmax_options of its first version's size refused
+matmul-options-first-size~src/ops/matmul.c~(offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype))~(offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype) - 1)~^test_context$~ocf_matmul_options one byte short of its first version accepted
+extent-cols-edge~src/runtime/validate.c~  if (cols > limit ||~  if (cols >= limit ||~^test_context$~a row of exactly the addressable size refused as an overflow
+extent-rows-edge~src/runtime/validate.c~rows - 1 > (limit - cols) / ld~rows - 1 >= (limit - cols) / ld~^test_context$~a matrix whose extent is exactly the addressable size refused as an overflow
+buffer-offset-edge~src/runtime/validate.c~  if (offset > capacity ||~  if (offset >= capacity ||~^test_context$~an offset at a buffer's end (empty work) refused
+matmul-batch-span-edge~src/ops/matmul.c~(batch - 1 > (limit - x->extent) / x->stride)~(batch - 1 >= (limit - x->extent) / x->stride)~^test_context$~a batch spanning exactly the addressable size called an overflow
+wait-event-context~src/runtime/validate.c~    if (event_context != ctx->cl_ctx)~    if (0)~^test_add$~a wait event of another OpenCL context accepted
+wait-event-null~src/runtime/validate.c~    if (!launch->wait_events[i])~    if (0)~^test_add$~a NULL wait event passed on to OpenCL (not OCF_ERR_NULL_ARGUMENT)
+tuning-range-max~src/tuning/schema.c~v > t->max ||~v > t->max + 1 ||~^test_tuning_db$~a tunable one above its maximum accepted
+tuning-range-min~src/tuning/schema.c~if (v < t->min ||~if (v < t->min - 1 ||~^test_tuning_db$~a tunable one below its minimum accepted
+disk-key-driver~src/runtime/disk_cache.c~           info->driver_version, ocf_version_string());~           info->vendor, ocf_version_string());~^test_tuning_api$~the program cache's key leaves out the driver version
+disk-key-digest~src/runtime/disk_cache.c~           digest, options,~           0ull, options,~^test_tuning_api$~the program cache's key leaves out the source digest
+disk-key-device~src/runtime/disk_cache.c~info->platform_name, info->device_name, info->vendor,~info->platform_name, info->platform_name, info->vendor,~^test_tuning_api$~the program cache's key leaves out the device name
+user-db-path-driver~src/runtime/tuning_context.c~  hash = ocf_fnv1a(hash, info->driver_version, strlen(info->driver_version) + 1);~  (void)0;~^test_tuning_api$~the user tuning database's file is shared by every driver version
+read-file-nonblock~src/runtime/files.c~O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY~O_RDONLY | O_CLOEXEC | O_NOCTTY~^test_tuning_api$~files opened blocking: a FIFO in the cache folder hangs context creation (the suite's alarm ends it)
+matmul-host-beta-sign~src/ops/matmul.c~  if (status == OCF_SUCCESS && beta != 0.0f) {~  if (status == OCF_SUCCESS && beta > 0.0f) {~^test_matmul$~matmul_host copies C in only for a positive beta (a negative one reads garbage)
+matmul-alpha-sign~src/ops/matmul.c~  if (alpha == 0.0f) p.call.k = 0;~  if (alpha <= 0.0f) p.call.k = 0;~^test_matmul$~a negative alpha treated as alpha = 0 (A and B skipped)
+reduce-batch-partial~cl/matmul.cl~partial + (bi * splits * m + i) * ldp + j;~partial + (bi * m + i) * ldp + j;~^test_matmul_batched$~matmul_reduce: a batch's partial sums looked up without the splits of the products before it
+skinny-reduce-batch-partial~cl/matmul_skinny.cl~partial + (bi * splits * rows + r) * N_SMALL + s;~partial + (bi * rows + r) * N_SMALL + s;~^test_matmul_batched$~matmul_skinny_reduce: the same, for the skinny split
+skinny-reduce-layout~cl/matmul_skinny.cl~    sum += part[sp * rows * N_SMALL];\n  __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;~    sum += part[sp * rows * N_SMALL];\n  __global C_T *out = c + c_off + bi * stride_c + r * c_ss + s * c_rs;~^test_matmul_batched$~matmul_skinny_reduce: C's row and column strides swapped (right only where they agree)
+host-read-wait~src/runtime/host_buffers.c~after ? 1 : 0, after ? &after : NULL, NULL);~0, NULL, NULL);~^test_faults_order$~the host forms' read-back does not wait for the call's kernels (out-of-order queues)
+matmul-host-read-wait~src/ops/matmul.c~c, 1, &done, NULL);~c, 0, NULL, NULL);~^test_faults_order$~matmul_host's read-back does not wait for the call's kernels (out-of-order queues)
+softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max_workgroup_size)~  if (call->workgroup >= facts->max_workgroup_size)~^test_plan$~softmax refuses a fixed workgroup of exactly the device's maximum
+softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
+softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
+launch-fill-wait~src/runtime/launch.c~      steps.wait_events = &filled;~      steps.wait_events = launch->wait_events;~^test_faults_order$~the first kernel waits for the caller's events, not for the device fill of its scratch (out-of-order queues)
 EOF
 )
 

@@ -191,6 +191,129 @@ void ocft_faults_forget(void) {
   pthread_mutex_unlock(&lock);
 }
 
+/* ---- the order of commands (out-of-order queues) ---- */
+
+enum { ORDER_CAPACITY = 256, ORDER_WAITS = 8 };
+
+typedef struct order_entry {
+  const char *name;
+  cl_event event; /* retained until ocft_order_stop: no two entries share a handle */
+  cl_event waits[ORDER_WAITS];
+  cl_uint wait_count;
+  int complete_before_next; /* a blocking transfer or clFinish: done when the call returns */
+  int waits_for_all;        /* a marker without a wait list: after every earlier command */
+} order_entry;
+
+static int order_on;
+static unsigned order_count, order_overflow;
+static order_entry order_log[ORDER_CAPACITY];
+
+cl_int __real_clRetainEvent(cl_event);
+cl_int __real_clReleaseEvent(cl_event);
+
+static int order_here(void) {
+  pthread_mutex_lock(&lock);
+  int here = order_on && in_window();
+  pthread_mutex_unlock(&lock);
+  return here;
+}
+
+static void order_add(const char *name, cl_event event, cl_uint wait_count,
+                      const cl_event *wait_list, int complete, int all) {
+  pthread_mutex_lock(&lock);
+  if (order_on && in_window()) {
+    if (order_count < ORDER_CAPACITY && wait_count <= ORDER_WAITS) {
+      order_entry *e = &order_log[order_count++];
+      memset(e, 0, sizeof *e);
+      e->name = name;
+      if (event && __real_clRetainEvent(event) == CL_SUCCESS) e->event = event;
+      e->wait_count = wait_count;
+      for (cl_uint i = 0; i < wait_count; i++)
+        e->waits[i] = wait_list[i];
+      e->complete_before_next = complete;
+      e->waits_for_all = all;
+    } else {
+      order_overflow++;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+static void order_record(const char *name, cl_event event, cl_uint wait_count,
+                         const cl_event *wait_list, int blocking) {
+  const int marker = strcmp(name, "clEnqueueMarkerWithWaitList") == 0;
+  order_add(name, event, wait_count, wait_list, blocking, marker && wait_count == 0);
+}
+
+void ocft_order_start(void) {
+  ocft_order_stop();
+  pthread_mutex_lock(&lock);
+  order_on = 1;
+  pthread_mutex_unlock(&lock);
+}
+
+void ocft_order_stop(void) {
+  pthread_mutex_lock(&lock);
+  order_on = 0;
+  for (unsigned i = 0; i < order_count; i++)
+    if (order_log[i].event) __real_clReleaseEvent(order_log[i].event);
+  order_count = order_overflow = 0;
+  pthread_mutex_unlock(&lock);
+}
+
+unsigned ocft_order_count(void) {
+  return order_count;
+}
+
+/* after[i][j]: command i starts only after command j (j < i) completes, through wait lists. */
+static unsigned char after[ORDER_CAPACITY][ORDER_CAPACITY];
+
+int ocft_order_check(cl_uint first_waits, const cl_event *first_wait_list, char *why,
+                     size_t capacity) {
+  pthread_mutex_lock(&lock);
+  int ok = 1;
+  if (capacity) why[0] = '\0';
+  if (order_overflow) {
+    snprintf(why, capacity, "%u commands not recorded", order_overflow);
+    ok = 0;
+  }
+  memset(after, 0, sizeof after);
+  for (unsigned i = 0; i < order_count && ok; i++) {
+    const order_entry *e = &order_log[i];
+    for (unsigned j = 0; j < i; j++) {
+      int direct = e->waits_for_all;
+      for (cl_uint w = 0; w < e->wait_count && !direct; w++)
+        direct = e->waits[w] == order_log[j].event;
+      if (direct) {
+        after[i][j] = 1;
+        for (unsigned k = 0; k < j; k++)
+          after[i][k] |= after[j][k];
+      }
+    }
+    /* Each command must follow the one before it, unless that one was complete when its call
+       returned (a blocking transfer, clFinish): then everything before it was too, as it
+       followed them. */
+    if (i > 0 && !order_log[i - 1].complete_before_next && !after[i][i - 1]) {
+      snprintf(why, capacity, "command %u (%s) does not wait for command %u (%s)", i + 1, e->name,
+               i, order_log[i - 1].name);
+      ok = 0;
+    }
+  }
+  /* The first command waits for the caller's wait list (each event in its own list). */
+  for (cl_uint w = 0; w < first_waits && ok; w++) {
+    int found = order_count > 0 && order_log[0].waits_for_all;
+    for (cl_uint v = 0; order_count > 0 && v < order_log[0].wait_count; v++)
+      found = found || order_log[0].waits[v] == first_wait_list[w];
+    if (!found) {
+      snprintf(why, capacity, "the first command (%s) does not wait for the caller's event %u",
+               order_count ? order_log[0].name : "none", w);
+      ok = 0;
+    }
+  }
+  pthread_mutex_unlock(&lock);
+  return ok;
+}
+
 /* ---- the wrappers, one per OpenCL function the library imports ---- */
 
 /* Declares __real_NAME (the runtime's, through the linker) and __wrap_NAME. */
@@ -260,6 +383,7 @@ WRAP_DECLARE(cl_int, clEnqueueFillBuffer,
               const cl_event *, cl_event *))
 WRAP_DECLARE(cl_int, clSetEventCallback,
              (cl_event, cl_int, void(CL_CALLBACK *)(cl_event, cl_int, void *), void *))
+WRAP_DECLARE(cl_int, clGetEventInfo, (cl_event, cl_event_info, size_t, void *, size_t *))
 WRAP_DECLARE(cl_int, clRetainEvent, (cl_event))
 WRAP_DECLARE(cl_int, clReleaseEvent, (cl_event))
 
@@ -284,14 +408,22 @@ WRAP_DECLARE(cl_int, clReleaseEvent, (cl_event))
     return made;                                  \
   } while (0)
 
-/* An enqueue: fail when armed, else count the event it made (if asked for one). */
-#define ENQUEUE(name, args, event)                                           \
-  do {                                                                       \
-    cl_int injected = numbered_call(#name);                                  \
-    if (injected != CL_SUCCESS) return injected;                             \
-    cl_int err = __real_##name args;                                         \
-    if (err == CL_SUCCESS && (event)) count_reference(*(event), "cl_event"); \
-    return err;                                                              \
+/* An enqueue: fail when armed, else count the event it made (if asked for one) and, while the
+   order is recorded, record the command (with an event of the wrapper's own when the caller
+   asked for none: `event` is the wrapper's parameter, redirected). */
+#define ENQUEUE(name, args, event, wait_count, wait_list, blocking)        \
+  do {                                                                     \
+    cl_int injected = numbered_call(#name);                                \
+    if (injected != CL_SUCCESS) return injected;                           \
+    cl_event own_event_ = NULL;                                            \
+    cl_event *const asked_ = (event);                                      \
+    if (!asked_ && order_here()) (event) = &own_event_;                    \
+    cl_int err = __real_##name args;                                       \
+    if (err == CL_SUCCESS && asked_) count_reference(*asked_, "cl_event"); \
+    if (err == CL_SUCCESS && (event))                                      \
+      order_record(#name, *(event), wait_count, wait_list, blocking);      \
+    if (own_event_) __real_clReleaseEvent(own_event_);                     \
+    return err;                                                            \
   } while (0)
 
 /* A retain: fail when armed, else count it. */
@@ -376,7 +508,11 @@ cl_int __wrap_clReleaseCommandQueue(cl_command_queue q) {
 }
 
 cl_int __wrap_clFinish(cl_command_queue q) {
-  PLAIN(clFinish, (q));
+  cl_int injected = numbered_call("clFinish");
+  if (injected != CL_SUCCESS) return injected;
+  cl_int err = __real_clFinish(q);
+  if (err == CL_SUCCESS) order_add("clFinish", NULL, 0, NULL, 1, 1);
+  return err;
 }
 
 cl_mem __wrap_clCreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host,
@@ -457,19 +593,20 @@ cl_int __wrap_clEnqueueNDRangeKernel(cl_command_queue q, cl_kernel k, cl_uint di
                                      const size_t *local, cl_uint wait_count,
                                      const cl_event *wait_list, cl_event *event) {
   ENQUEUE(clEnqueueNDRangeKernel, (q, k, dims, offset, global, local, wait_count, wait_list, event),
-          event);
+          event, wait_count, wait_list, 0);
 }
 
 cl_int __wrap_clEnqueueMarkerWithWaitList(cl_command_queue q, cl_uint wait_count,
                                           const cl_event *wait_list, cl_event *event) {
-  ENQUEUE(clEnqueueMarkerWithWaitList, (q, wait_count, wait_list, event), event);
+  ENQUEUE(clEnqueueMarkerWithWaitList, (q, wait_count, wait_list, event), event, wait_count,
+          wait_list, 0);
 }
 
 cl_int __wrap_clEnqueueReadBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset,
                                   size_t size, void *host, cl_uint wait_count,
                                   const cl_event *wait_list, cl_event *event) {
   ENQUEUE(clEnqueueReadBuffer, (q, m, blocking, offset, size, host, wait_count, wait_list, event),
-          event);
+          event, wait_count, wait_list, blocking);
 }
 
 cl_int __wrap_clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool blocking,
@@ -481,26 +618,32 @@ cl_int __wrap_clEnqueueReadBufferRect(cl_command_queue q, cl_mem m, cl_bool bloc
   ENQUEUE(clEnqueueReadBufferRect,
           (q, m, blocking, buffer_origin, host_origin, region, buffer_row_pitch, buffer_slice_pitch,
            host_row_pitch, host_slice_pitch, host, wait_count, wait_list, event),
-          event);
+          event, wait_count, wait_list, blocking);
 }
 
 cl_int __wrap_clEnqueueWriteBuffer(cl_command_queue q, cl_mem m, cl_bool blocking, size_t offset,
                                    size_t size, const void *host, cl_uint wait_count,
                                    const cl_event *wait_list, cl_event *event) {
   ENQUEUE(clEnqueueWriteBuffer, (q, m, blocking, offset, size, host, wait_count, wait_list, event),
-          event);
+          event, wait_count, wait_list, blocking);
 }
 
 cl_int __wrap_clEnqueueFillBuffer(cl_command_queue q, cl_mem m, const void *pattern,
                                   size_t pattern_size, size_t offset, size_t size,
                                   cl_uint wait_count, const cl_event *wait_list, cl_event *event) {
   ENQUEUE(clEnqueueFillBuffer,
-          (q, m, pattern, pattern_size, offset, size, wait_count, wait_list, event), event);
+          (q, m, pattern, pattern_size, offset, size, wait_count, wait_list, event), event,
+          wait_count, wait_list, 0);
 }
 
 cl_int __wrap_clSetEventCallback(cl_event e, cl_int type,
                                  void(CL_CALLBACK *notify)(cl_event, cl_int, void *), void *user) {
   PLAIN(clSetEventCallback, (e, type, notify, user));
+}
+
+cl_int __wrap_clGetEventInfo(cl_event e, cl_event_info what, size_t size, void *value,
+                             size_t *size_ret) {
+  PLAIN(clGetEventInfo, (e, what, size, value, size_ret));
 }
 
 cl_int __wrap_clRetainEvent(cl_event e) {

@@ -50,4 +50,22 @@ size_t ocft_faults_live(char *left, size_t capacity, unsigned wait_ms);
 /* Forgets every counted object (after a reported leak, so that the next run starts clean). */
 void ocft_faults_forget(void);
 
+/* ---- the order of commands, for out-of-order queues ----
+   While recording (from ocft_order_start to ocft_order_stop), every command the window's thread
+   enqueues is kept with its event (one of the wrapper's own when the caller asked for none) and
+   its wait list, and clFinish as a point where everything before is complete. */
+
+/* Starts recording (forgetting what was recorded before). */
+void ocft_order_start(void);
+/* Stops recording and releases the recorded events. */
+void ocft_order_stop(void);
+/* How many commands were recorded. */
+unsigned ocft_order_count(void);
+/* Whether the recorded commands run in the order they were enqueued on any queue, out of order
+   included: each waits (directly or through the events it waits for) for the one before it,
+   unless that one was complete when its call returned (a blocking transfer or clFinish); and
+   the first waits for each of the caller's `first_waits` events. If not, writes why. */
+int ocft_order_check(cl_uint first_waits, const cl_event *first_wait_list, char *why,
+                     size_t capacity);
+
 #endif /* OCLFUSE_CL_FAULTS_H */

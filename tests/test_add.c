@@ -183,6 +183,10 @@ static const bad_add bad_adds[] = {
      OCFT_OUT, 0, OCFT_LAUNCH_FOREIGN_QUEUE},
     {"first_event without event", OCF_ERR_INVALID_VALUE, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT,
      0, OCFT_LAUNCH_FIRST_NO_EVENT},
+    {"a wait event of another context", OCF_ERR_CONTEXT_MISMATCH, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0,
+     OCFT_OUT, 0, OCFT_LAUNCH_FOREIGN_EVENT},
+    {"a NULL wait event", OCF_ERR_NULL_ARGUMENT, 0, BAD_N, OCFT_IN, 0, OCFT_IN, 0, OCFT_OUT, 0,
+     OCFT_LAUNCH_NULL_EVENT},
 };
 
 /* Every validation rule returns its own status and leaves out untouched. */

@@ -141,9 +141,13 @@ void ocft_foreign_create(const ocft_env *env, size_t count, ocft_foreign *foreig
   assert_int_equal(err, CL_SUCCESS);
   foreign->queue = clCreateCommandQueue(foreign->context, env->device, 0, &err);
   assert_int_equal(err, CL_SUCCESS);
+  foreign->event = clCreateUserEvent(foreign->context, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  assert_int_equal(clSetUserEventStatus(foreign->event, CL_COMPLETE), CL_SUCCESS);
 }
 
 void ocft_foreign_release(ocft_foreign *foreign) {
+  clReleaseEvent(foreign->event);
   clReleaseCommandQueue(foreign->queue);
   clReleaseMemObject(foreign->buffer);
   clReleaseContext(foreign->context);
@@ -214,6 +218,22 @@ const ocf_launch *ocft_refusals_launch(const ocft_refusals *run, ocft_launch_kin
   case OCFT_LAUNCH_FIRST_NO_EVENT:
     storage->first_event = &unused_first;
     break;
+  case OCFT_LAUNCH_FOREIGN_EVENT:
+  case OCFT_LAUNCH_NULL_EVENT: {
+    /* The first event is the test's own and complete; the second is the bad one. */
+    static cl_event mine = NULL, events[2];
+    if (!mine) {
+      cl_int err = CL_SUCCESS;
+      mine = clCreateUserEvent(run->env->cl, &err);
+      assert_int_equal(err, CL_SUCCESS);
+      assert_int_equal(clSetUserEventStatus(mine, CL_COMPLETE), CL_SUCCESS);
+    }
+    events[0] = mine;
+    events[1] = kind == OCFT_LAUNCH_FOREIGN_EVENT ? run->foreign.event : NULL;
+    storage->num_wait_events = 2;
+    storage->wait_events = events;
+    break;
+  }
   }
   return storage;
 }

@@ -74,6 +74,7 @@ typedef struct ocft_foreign {
   cl_context context;
   cl_mem buffer;
   cl_command_queue queue;
+  cl_event event; /* a user event of that context, complete */
 } ocft_foreign;
 void ocft_foreign_create(const ocft_env *env, size_t count, ocft_foreign *foreign);
 void ocft_foreign_release(ocft_foreign *foreign);
@@ -94,15 +95,18 @@ typedef enum ocft_buf {
 
 /* The launch settings a row names, each refused with its own status. */
 typedef enum ocft_launch_kind {
-  OCFT_LAUNCH_DEFAULT,       /* NULL: the defaults (not refused) */
-  OCFT_LAUNCH_BAD_VARIANT,   /* variant 9: OCF_ERR_INVALID_VALUE */
-  OCFT_LAUNCH_COUNT_NO_LIST, /* one wait event, no list: OCF_ERR_NULL_ARGUMENT */
-  OCFT_LAUNCH_LIST_NO_COUNT, /* a wait list with a count of 0: OCF_ERR_INVALID_VALUE */
-  OCFT_LAUNCH_SIZE_ZERO,     /* size member 0: OCF_ERR_INVALID_STRUCT */
-  OCFT_LAUNCH_SIZE_SMALL,    /* size member without `variant`, smaller than the first version's:
-                                OCF_ERR_INVALID_STRUCT */
-  OCFT_LAUNCH_FOREIGN_QUEUE, /* a queue of another OpenCL context: OCF_ERR_CONTEXT_MISMATCH */
-  OCFT_LAUNCH_FIRST_NO_EVENT /* first_event without event: OCF_ERR_INVALID_VALUE */
+  OCFT_LAUNCH_DEFAULT,        /* NULL: the defaults (not refused) */
+  OCFT_LAUNCH_BAD_VARIANT,    /* variant 9: OCF_ERR_INVALID_VALUE */
+  OCFT_LAUNCH_COUNT_NO_LIST,  /* one wait event, no list: OCF_ERR_NULL_ARGUMENT */
+  OCFT_LAUNCH_LIST_NO_COUNT,  /* a wait list with a count of 0: OCF_ERR_INVALID_VALUE */
+  OCFT_LAUNCH_SIZE_ZERO,      /* size member 0: OCF_ERR_INVALID_STRUCT */
+  OCFT_LAUNCH_SIZE_SMALL,     /* size member without `variant`, smaller than the first version's:
+                                 OCF_ERR_INVALID_STRUCT */
+  OCFT_LAUNCH_FOREIGN_QUEUE,  /* a queue of another OpenCL context: OCF_ERR_CONTEXT_MISMATCH */
+  OCFT_LAUNCH_FIRST_NO_EVENT, /* first_event without event: OCF_ERR_INVALID_VALUE */
+  OCFT_LAUNCH_FOREIGN_EVENT,  /* a wait event of another OpenCL context (second of two):
+                                 OCF_ERR_CONTEXT_MISMATCH */
+  OCFT_LAUNCH_NULL_EVENT      /* a NULL wait event (second of two): OCF_ERR_NULL_ARGUMENT */
 } ocft_launch_kind;
 
 /* One table run: the buffers its rows name, the output's contents before the run, and how many

@@ -9,6 +9,8 @@
 #include "test_common.h"
 
 #include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -321,6 +323,131 @@ static void test_context_wrap(void **state) {
   clReleaseCommandQueue(foreign);
 }
 
+/* The host forms on a wrapped out-of-order queue (the header allows one): the read-back waits
+   for the call's kernels. Before it did, PoCL ran the read of a 1 x 20000 softmax before its
+   kernel in 18 of 20 runs (rows summing to -2.7e24) and a 64 x 64 x 1024 product's with an
+   error of 6e20. (test_faults_out_of_order_queue checks the order of every call's commands
+   through the wrappers, however the runtime schedules them.) */
+static void test_context_out_of_order_host_forms(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  cl_int err = CL_SUCCESS;
+  cl_command_queue queue =
+      clCreateCommandQueue(env->cl, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  if (err != CL_SUCCESS) skip();
+  ocf_context *ctx = NULL;
+  ocft_assert_status(ocf_context_wrap(env->cl, env->device, queue, &ctx), OCF_SUCCESS);
+  const size_t cols = ocft_small() ? 2000 : 20000, m = 64, n = 64, k = ocft_small() ? 128 : 1024;
+  float *in = ocft_alloc_floats(cols), *out = ocft_alloc_floats(cols);
+  float *a = ocft_alloc_floats(m * k), *b = ocft_alloc_floats(k * n), *c = ocft_alloc_floats(m * n);
+  float *c0 = ocft_alloc_floats(m * n);
+  double *want = ocft_alloc_doubles(cols > m * n ? cols : m * n), *tol = ocft_alloc_doubles(m * n);
+  ocft_fill_uniform(in, cols, -8.0f, 8.0f, 41);
+  ocft_fill_uniform(a, m * k, -1.0f, 1.0f, 42);
+  ocft_fill_uniform(b, k * n, -1.0f, 1.0f, 43);
+  ocft_fill_uniform(c0, m * n, -1.0f, 1.0f, 44);
+  for (int run = 0; run < (ocft_small() ? 1 : 3); run++) {
+    ocft_assert_status(ocf_softmax_host(ctx, 1, cols, in, cols, out, cols), OCF_SUCCESS);
+    ocf_ref_softmax(1, cols, in, cols, want);
+    ocft_check check;
+    ocft_check_start(&check);
+    ocft_check_softmax(1, cols, in, cols, want, out, cols, 0, &env->info, &check);
+    ocft_assert_check("softmax_host on an out-of-order queue", &check);
+    memcpy(c, c0, m * n * sizeof *c);
+    ocft_assert_status(
+        ocf_matmul_host(ctx, OCF_NO_TRANS, OCF_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.5f, c, n),
+        OCF_SUCCESS);
+    ocf_ref_matmul(0, 0, m, n, k, 1.0f, a, k, b, n, 0.5f, c0, n, want);
+    ocft_matmul_tolerance(0, 0, m, n, k, 1.0f, a, k, b, n, 0.5f, c0, n, tol);
+    ocft_assert_close("matmul_host on an out-of-order queue", c, want, tol, m * n);
+  }
+  ocf_context_release(ctx);
+  clReleaseCommandQueue(queue);
+  free(in), free(out), free(a), free(b), free(c), free(c0), free(want), free(tol);
+}
+
+/* The exact edge of every size the checks refuse, from both sides: the largest accepted and the
+   smallest refused. A refusal one off (> for >=) goes unnoticed by tests that stay far from the
+   edge; these do not. */
+static void test_context_validation_edges(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  size_t extent = 0;
+  const size_t limit = SIZE_MAX / sizeof(float); /* the most floats size_t bytes count */
+  /* One row: cols up to the limit. */
+  ocft_assert_status(ocf_matrix_extent("edge", 1, limit, limit, sizeof(float), &extent),
+                     OCF_SUCCESS);
+  assert_true(extent == limit);
+  ocft_assert_status(ocf_matrix_extent("edge", 1, limit + 1, limit + 1, sizeof(float), &extent),
+                     OCF_ERR_SIZE_OVERFLOW);
+  /* rows of stride 1000: (rows - 1) * 1000 + cols up to the limit, exactly. */
+  const size_t ld = 1000, rows = (limit - 7) / ld + 1, cols = limit - (rows - 1) * ld;
+  ocft_assert_status(ocf_matrix_extent("edge", rows, cols, ld, sizeof(float), &extent),
+                     OCF_SUCCESS);
+  assert_true(extent == limit);
+  ocft_assert_status(ocf_matrix_extent("edge", rows + 1, cols, ld, sizeof(float), &extent),
+                     OCF_ERR_SIZE_OVERFLOW);
+  if (cols < ld)
+    ocft_assert_status(ocf_matrix_extent("edge", rows, cols + 1, ld, sizeof(float), &extent),
+                       OCF_ERR_SIZE_OVERFLOW);
+  /* A stride equal to its row is legal, one shorter is not. */
+  ocft_assert_status(ocf_matrix_extent("edge", 3, 5, 5, 4, &extent), OCF_SUCCESS);
+  assert_true(extent == 15);
+  ocft_assert_status(ocf_matrix_extent("edge", 3, 5, 4, 4, &extent), OCF_ERR_INVALID_STRIDE);
+  /* Struct sizes: the first version's size is accepted, one byte less refused. */
+  ocft_assert_status(ocf_check_struct_size("edge", 40, 40), OCF_SUCCESS);
+  ocft_assert_status(ocf_check_struct_size("edge", 39, 40), OCF_ERR_INVALID_STRUCT);
+
+  enum { N = 64 };
+  float data[N];
+  ocft_fill_uniform(data, N, -1.0f, 1.0f, 51);
+  cl_mem x = ocft_buffer(env, N, data), out = ocft_buffer(env, N, data);
+  /* A buffer of N floats: offset + n up to N, at either end; n = 0 at offset N is empty work
+     within the buffer, at N + 1 beyond it. */
+  ocft_assert_status(ocf_add(env->ctx, N, x, 0, x, 0, out, 0, NULL), OCF_SUCCESS);
+  ocft_assert_status(ocf_add(env->ctx, N - 3, x, 3, x, 3, out, 3, NULL), OCF_SUCCESS);
+  ocft_assert_status(ocf_add(env->ctx, N - 2, x, 3, x, 0, out, 0, NULL), OCF_ERR_BUFFER_TOO_SMALL);
+  ocft_assert_status(ocf_add(env->ctx, 0, x, N, x, N, out, N, NULL), OCF_SUCCESS);
+  ocft_assert_status(ocf_add(env->ctx, 0, x, N + 1, x, 0, out, 0, NULL), OCF_ERR_BUFFER_TOO_SMALL);
+
+  /* The options' first published sizes (0.2): accepted, one byte less refused. */
+  ocf_softmax_options so = OCF_SOFTMAX_OPTIONS_INIT;
+  so.size = offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t);
+  ocft_assert_status(ocf_softmax_ex(env->ctx, 4, 8, x, 0, 8, out, 32, 8, &so, NULL), OCF_SUCCESS);
+  so.size--;
+  ocft_assert_status(ocf_softmax_ex(env->ctx, 4, 8, x, 0, 8, out, 32, 8, &so, NULL),
+                     OCF_ERR_INVALID_STRUCT);
+  ocf_matmul_options mo = OCF_MATMUL_OPTIONS_INIT;
+  mo.size = offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype);
+  ocft_assert_status(ocf_matmul_ex(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 4, 4, 4, 1.0f, x, 0, 4, x,
+                                   16, 4, 0.0f, out, 0, 4, &mo, NULL),
+                     OCF_SUCCESS);
+  mo.size--;
+  ocft_assert_status(ocf_matmul_ex(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 4, 4, 4, 1.0f, x, 0, 4, x,
+                                   16, 4, 0.0f, out, 0, 4, &mo, NULL),
+                     OCF_ERR_INVALID_STRUCT);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.size = offsetof(ocf_launch, first_event) + sizeof(cl_event *);
+  ocft_assert_status(ocf_add(env->ctx, N, x, 0, x, 0, out, 0, &launch), OCF_SUCCESS);
+  launch.size--;
+  ocft_assert_status(ocf_add(env->ctx, N, x, 0, x, 0, out, 0, &launch), OCF_ERR_INVALID_STRUCT);
+
+  /* A batch's span: (batch - 1) * stride + extent floats up to the limit is addressable (and
+     then too large for the buffer), one float more overflows. A 4 x 4 A spans 16. */
+  mo = (ocf_matmul_options)OCF_MATMUL_OPTIONS_INIT;
+  mo.batch = 2;
+  mo.stride_b = mo.stride_c = 16;
+  mo.stride_a = limit - 16;
+  ocft_assert_status(ocf_matmul_ex(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 4, 4, 4, 1.0f, x, 0, 4, x,
+                                   0, 4, 0.0f, out, 0, 4, &mo, NULL),
+                     OCF_ERR_BUFFER_TOO_SMALL);
+  mo.stride_a = limit - 15;
+  ocft_assert_status(ocf_matmul_ex(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, 4, 4, 4, 1.0f, x, 0, 4, x,
+                                   0, 4, 0.0f, out, 0, 4, &mo, NULL),
+                     OCF_ERR_SIZE_OVERFLOW);
+  assert_int_equal(clFinish(env->queue), CL_SUCCESS);
+  clReleaseMemObject(x);
+  clReleaseMemObject(out);
+}
+
 /* A program is built once per option set; a failed build says so, with the compiler's log. */
 static void test_context_program_cache_and_build_failure(void **state) {
   ocft_get_env(state);
@@ -523,6 +650,8 @@ int main(void) {
       cmocka_unit_test(test_context_environment_spec),
       cmocka_unit_test(test_context_default_device),
       cmocka_unit_test(test_context_wrap),
+      cmocka_unit_test(test_context_out_of_order_host_forms),
+      cmocka_unit_test(test_context_validation_edges),
       cmocka_unit_test(test_context_program_cache_and_build_failure),
       cmocka_unit_test(test_context_kernel_mismatch),
       cmocka_unit_test(test_context_threads),

@@ -23,7 +23,9 @@
  * A crash fails the suite. The table of injection points (which call, in which step, what
  * status, how many points) is printed, and every run is written to test_faults.csv.
  *
- * test_faults_multi_kernel_enqueues fails each enqueue of each multi-kernel plan directly.
+ * test_faults_multi_kernel_enqueues fails each enqueue of each multi-kernel plan directly, and
+ * test_faults_out_of_order_queue checks through the wrappers that every call orders its commands
+ * by events on an out-of-order queue.
  */
 #include "cl_faults.h"
 #include "reference.h"
@@ -764,8 +766,134 @@ static void test_faults_multi_kernel_enqueues(void **state) {
   }
 }
 
+/* A split-K matmul through the host form (the fill of the sums, the split kernel, the reduce):
+   only the out-of-order test runs it, under tuning that splits K = 128 into four. */
+enum { MMS_M = 8, MMS_N = 8, MMS_K = 128 }; /* A and B of BIG floats each */
+
+static void prepare_matmul_host_split(program *p) {
+  fill_inputs(p, 20);
+  memcpy(p->got, p->before, sizeof p->got);
+  assert_int_equal(ocf_context_set_tuning(
+                       p->ctx, "matmul", OCF_F32, NULL,
+                       "skinny_max=0 min_eff=1 fill=64 split_k_min=32 split_max=4 split_fill=64"),
+                   OCF_SUCCESS);
+}
+
+static ocf_status call_matmul_host_split(program *p) {
+  return ocf_matmul_host(p->ctx, OCF_NO_TRANS, OCF_NO_TRANS, MMS_M, MMS_N, MMS_K, 1.0f, p->a, MMS_K,
+                         p->b, MMS_N, 0.5f, p->got, MMS_N);
+}
+
+static const char *judge_matmul_host_split(program *p, ocf_status status) {
+  if (status != OCF_SUCCESS) return judge_untouched(p, p->got, p->before, BIG);
+  if (!strstr(ocf_last_plan(), "matmul_reduce")) return "matmul_host ran no split-K plan";
+  return check_matmul_c(0, MMS_M, MMS_N, MMS_K, 1.0f, p->a, p->b, 0.5f, p->before, p->got, MMS_N);
+}
+
+/* Every op in both forms and every multi-kernel plan on an out-of-order queue (a wrapped
+   context): each command the call enqueues waits for the one before it (or that one was a
+   blocking transfer), the first for the caller's wait list, and the results are right. The
+   wrappers record each command's event and wait list (tests/cl_faults.h), so this holds however
+   the runtime happens to schedule them: before the host forms' read-back waited for the
+   kernels' event, "add_host" failed here on every run. */
+static void test_faults_out_of_order_queue(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  cl_int err = CL_SUCCESS;
+  cl_command_queue queue =
+      clCreateCommandQueue(env->cl, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  if (err != CL_SUCCESS) {
+    printf("the device has no out-of-order queues (%d): skipped\n", (int)err);
+    skip();
+  }
+  static program p;
+  memset(&p, 0, sizeof p);
+  ocft_assert_status(ocf_context_wrap(env->cl, env->device, queue, &p.ctx), OCF_SUCCESS);
+  p.env = *env;
+  p.env.ctx = p.ctx;
+  p.env.queue = queue;
+  p.in_a = ocft_buffer(&p.env, BIG, NULL);
+  p.in_b = ocft_buffer(&p.env, BIG, NULL);
+  p.out = ocft_buffer(&p.env, BIG, NULL);
+  const step split = {"matmul_host_split", 0, prepare_matmul_host_split, call_matmul_host_split,
+                      judge_matmul_host_split};
+  const step *const order[] = {
+      find_step("add+events"),       find_step("add_host"),      find_step("softmax"),
+      find_step("softmax_baseline"), find_step("softmax_split"), find_step("softmax_host"),
+      find_step("matmul"),           find_step("matmul_host"),   &split};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(order); i++) {
+    const step *s = order[i];
+    const int host = strstr(s->name, "_host") != NULL;
+    s->prepare(&p);
+    ocft_faults_reset();
+    ocft_order_start();
+    ocf_status status = step_once(&p, s);
+    char why[256];
+    int ordered = ocft_order_check(host ? 0 : p.launch.num_wait_events,
+                                   host ? NULL : p.launch.wait_events, why, sizeof why);
+    unsigned commands = ocft_order_count();
+    ocft_order_stop();
+    ocft_assert_status(status, OCF_SUCCESS);
+    if (!ordered) fail_msg("%s on an out-of-order queue: %s", s->name, why);
+    const char *problem = s->judge(&p, status);
+    if (problem) fail_msg("%s on an out-of-order queue: %s", s->name, problem);
+    printf("%-18s %u commands in order: %s\n", s->name, commands, ocf_last_plan());
+    release_events(&p);
+  }
+  /* Split-K sums past 8 KiB are zeroed on the device (src/runtime/launch.c): the fill waits for
+     the caller's gate, the split kernel for the fill, the reduce for the split. 32 x 32 x 128
+     in 4 splits: 16 KiB of sums. */
+  enum { FM = 32, FN = 32, FK = 128 };
+  static float fa[FM * FK], fb[FK * FN], fc[FM * FN], f0[FM * FN];
+  ocft_fill_uniform(fa, FM * FK, -1.0f, 1.0f, 61);
+  ocft_fill_uniform(fb, FK * FN, -1.0f, 1.0f, 62);
+  ocft_fill_uniform(f0, FM * FN, -1.0f, 1.0f, 63);
+  cl_mem ab = ocft_buffer(&p.env, FM * FK, fa), bb = ocft_buffer(&p.env, FK * FN, fb);
+  cl_mem cb = ocft_buffer(&p.env, FM * FN, f0);
+  cl_event gate = clCreateUserEvent(env->cl, &err), done = NULL;
+  assert_int_equal(err, CL_SUCCESS);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.num_wait_events = 1;
+  launch.wait_events = &gate;
+  launch.event = &done;
+  ocft_faults_reset();
+  ocft_order_start();
+  ocft_faults_open();
+  ocf_status status = ocf_matmul(p.ctx, OCF_NO_TRANS, OCF_NO_TRANS, FM, FN, FK, 1.0f, ab, 0, FK, bb,
+                                 0, FN, -0.5f, cb, 0, FN, &launch);
+  ocft_faults_close();
+  char why[256];
+  int ordered = ocft_order_check(1, &gate, why, sizeof why);
+  unsigned commands = ocft_order_count();
+  ocft_order_stop();
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  ocft_assert_status(status, OCF_SUCCESS);
+  if (!ordered) fail_msg("split-K with a device fill on an out-of-order queue: %s", why);
+  if (commands != 3 || !strstr(ocf_last_plan(), "matmul_reduce"))
+    fail_msg("expected the fill, the split and the reduce, got %u commands: %s", commands,
+             ocf_last_plan());
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  ocft_read(&p.env, cb, FM * FN, fc);
+  double want[FM * FN], tol[FM * FN];
+  ocf_ref_matmul(0, 0, FM, FN, FK, 1.0f, fa, FK, fb, FN, -0.5f, f0, FN, want);
+  ocft_matmul_tolerance(0, 0, FM, FN, FK, 1.0f, fa, FK, fb, FN, -0.5f, f0, FN, tol);
+  ocft_check check;
+  ocft_check_start(&check);
+  ocft_check_elements(fc, want, tol, FM * FN, &check);
+  ocft_assert_check("split-K with a device fill on an out-of-order queue", &check);
+  printf("%-18s %u commands in order: %s\n", "matmul_split_fill", commands, ocf_last_plan());
+  clReleaseEvent(done);
+  clReleaseEvent(gate);
+  clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(cb);
+  ocf_context_release(p.ctx);
+  clReleaseMemObject(p.in_a);
+  clReleaseMemObject(p.in_b);
+  clReleaseMemObject(p.out);
+  clReleaseCommandQueue(queue);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_faults_out_of_order_queue),
       cmocka_unit_test(test_faults_multi_kernel_enqueues),
       cmocka_unit_test(test_faults_every_call),
   };

@@ -484,6 +484,10 @@ static const bad_matmul bad_matmuls[] = {
      0, 4, OUT, 0, 4, 0, NULL},
     {"a queue of another context", OCF_ERR_CONTEXT_MISMATCH, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4,
      OUT, 0, 4, OCFT_LAUNCH_FOREIGN_QUEUE, NULL},
+    {"a wait event of another context", OCF_ERR_CONTEXT_MISMATCH, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN,
+     0, 4, OUT, 0, 4, OCFT_LAUNCH_FOREIGN_EVENT, NULL},
+    {"a NULL wait event", OCF_ERR_NULL_ARGUMENT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4,
+     OCFT_LAUNCH_NULL_EVENT, NULL},
     /* the options of ocf_matmul_ex */
     {"options size 0", OCF_ERR_INVALID_STRUCT, 0, NT, NT, 4, 4, 4, IN, 0, 4, IN, 0, 4, OUT, 0, 4, 0,
      &options_size_zero},
@@ -599,17 +603,20 @@ static void test_matmul_events(void **state) {
    and its own argument checks. */
 static void test_matmul_host(void **state) {
   ocft_env *env = ocft_get_env(state);
+  /* Every transpose with every sign of alpha and beta (negative, zero, positive): the host form
+     copies C in only for beta != 0 and must not take a negative beta for zero. */
+  static const float alphas[3] = {-2.5f, 0.0f, 1.5f}, betas[3] = {-0.75f, 0.0f, 0.5f};
   for (int tr = 0; tr < 4; tr++)
-    for (int b0 = 0; b0 < 2; b0++) {
+    for (int sign = 0; sign < 9; sign++) {
       mm_case t = plain(37, 41, 23);
       t.ta = (ocf_transpose)(tr & 1);
       t.tb = (ocf_transpose)(tr >> 1);
       t.lda_pad = 2, t.ldb_pad = 1, t.ldc_pad = 3;
-      t.alpha = -2.5f;
-      t.beta = b0 ? 0.0f : 0.5f;
-      t.nan_c = b0;
+      t.alpha = alphas[sign % 3];
+      t.beta = betas[sign / 3];
+      t.nan_c = t.beta == 0.0f;
       mm_data d;
-      mm_data_make(&t, 77 + (uint64_t)tr, &d);
+      mm_data_make(&t, 77 + (uint64_t)(tr * 9 + sign), &d);
       float *got = ocft_alloc_floats(d.c_len);
       memcpy(got, d.c, d.c_len * sizeof *got);
       ocft_assert_status(ocf_matmul_host(env->ctx, t.ta, t.tb, t.m, t.n, t.k, t.alpha, d.a, d.lda,

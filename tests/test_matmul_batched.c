@@ -10,6 +10,7 @@
 #include "reference_gemm.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -320,13 +321,60 @@ static void test_batched_rejects(void **state) {
   clReleaseMemObject(c);
 }
 
+/* Every multi-kernel plan (the tiled split-K pair, the skinny split pair) over a batch of 3, in
+   both layouts, under every transpose, with both signs of alpha and beta: the reduce kernels
+   find each product's partial sums and its C however the call maps onto the row-major problem
+   (a column-major call swaps A and B, and the skinny kernels' long operand). The tuning forces
+   the split on any device. */
+static void test_batched_multi_kernel_every_layout(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const struct {
+    const char *tuning, *reduce;
+    size_t m, n, k;
+  } plans[] = {
+      {"skinny_max=0 min_eff=1 fill=64 split_k_min=32 split_max=4 split_fill=64", "matmul_reduce",
+       13, 24, 160},
+      {"sk_fill=64 sk_split_min=32", "matmul_skinny_reduce", 5, 37, 160},
+  };
+  for (size_t p = 0; p < OCF_ARRAY_LEN_T(plans); p++) {
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, plans[p].tuning),
+                       OCF_SUCCESS);
+    for (int layout = 0; layout < 2; layout++)
+      for (int tr = 0; tr < 4; tr++) {
+        mmx_case t = mmx_plain(plans[p].m, plans[p].n, plans[p].k);
+        t.layout = layout ? OCF_COL_MAJOR : OCF_ROW_MAJOR;
+        t.ta = (ocf_transpose)(tr & 1);
+        t.tb = (ocf_transpose)(tr >> 1);
+        t.batch = 3;
+        t.stride_a = t.stride_b = t.stride_c = MMX_PACKED;
+        t.lda_pad = 1, t.ldc_pad = 2;
+        t.alpha = tr & 1 ? -1.5f : 1.0f;
+        t.beta = tr & 2 ? -0.5f : 0.25f;
+        mmx_check(env, &t, NULL);
+        if (!strstr(ocf_last_plan(), plans[p].reduce)) {
+          char what[160];
+          mmx_describe(&t, what, sizeof what);
+          fail_msg("%s ran no %s: %s", what, plans[p].reduce, ocf_last_plan());
+        }
+      }
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, NULL),
+                       OCF_SUCCESS);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_batched_shapes),          cmocka_unit_test(test_batched_odd_strides),
-      cmocka_unit_test(test_batched_shared_operand),  cmocka_unit_test(test_batched_interleaved_c),
-      cmocka_unit_test(test_batched_alpha_beta_zero), cmocka_unit_test(test_batched_column_major),
-      cmocka_unit_test(test_batched_split_k),         cmocka_unit_test(test_batched_split_k_waits),
-      cmocka_unit_test(test_batched_against_clblast), cmocka_unit_test(test_batched_rejects),
+      cmocka_unit_test(test_batched_shapes),
+      cmocka_unit_test(test_batched_odd_strides),
+      cmocka_unit_test(test_batched_shared_operand),
+      cmocka_unit_test(test_batched_interleaved_c),
+      cmocka_unit_test(test_batched_alpha_beta_zero),
+      cmocka_unit_test(test_batched_column_major),
+      cmocka_unit_test(test_batched_split_k),
+      cmocka_unit_test(test_batched_split_k_waits),
+      cmocka_unit_test(test_batched_against_clblast),
+      cmocka_unit_test(test_batched_rejects),
+      cmocka_unit_test(test_batched_multi_kernel_every_layout),
   };
   return cmocka_run_group_tests_name("matmul_batched", tests, ocft_group_setup,
                                      ocft_group_teardown);

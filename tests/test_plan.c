@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define KIB 1024ull
@@ -2094,6 +2095,40 @@ static void test_plan_fixed_workgroups(void **state) {
               "matmul_tiled_mixed wg=1x1 groups=33x33", "NDIMC=1 MDIMC=1 MWI=4 NWI=4");
 }
 
+/* A fixed softmax size is refused exactly above the device's maximum, and at once: SIZE_MAX used
+   to keep the planner's segment search busy for hours, 4294967311 for 11 s (the alarm turns a
+   hang into a failure of this suite rather than of its timeout). At the maximum it is planned. */
+static void test_plan_softmax_fixed_workgroup_edges(void **state) {
+  (void)state;
+  alarm(60);
+  static const device_id ids[] = {POCL, H200, MALI, LLVMPIPE};
+  for (size_t d = 0; d < ARRAY_LEN(ids); d++) {
+    ocf_device_facts facts = facts_of(ids[d], 0);
+    ocf_tuning_values t = tuning_of(&facts, ids[d], OCF_OP_SOFTMAX);
+    const size_t max = devices[ids[d]].max_workgroup;
+    char what[96], message[96];
+    snprintf(message, sizeof message, "workgroup of %zu work-items exceeds the device's maximum",
+             max + 1);
+    ocf_plan plan;
+    /* One row of `max` floats: one segment of the whole group (no dimension-1 limit met). */
+    ocf_softmax_call sm = softmax_call(1, max, &ALIGNED, AUTO, max);
+    snprintf(what, sizeof what, "softmax fixed %zu on %s", max, devices[ids[d]].name);
+    ocf_status status = ocf_plan_softmax(&facts, &t, &sm, &plan);
+    if (status == OCF_ERR_INVALID_WORKGROUP && strstr(ocf_last_error(), "exceeds the device"))
+      fail_msg("%s: refused as too large: %s", what, ocf_last_error());
+    sm.workgroup = max + 1;
+    snprintf(what, sizeof what, "softmax fixed %zu on %s", max + 1, devices[ids[d]].name);
+    expect_refused(what, ocf_plan_softmax(&facts, &t, &sm, &plan), message);
+    static const size_t huge[] = {1000000007, 4294967311u, SIZE_MAX / 2 + 1, SIZE_MAX};
+    for (size_t h = 0; h < ARRAY_LEN(huge); h++) {
+      sm.workgroup = huge[h];
+      snprintf(what, sizeof what, "softmax fixed %zu on %s", huge[h], devices[ids[d]].name);
+      expect_refused(what, ocf_plan_softmax(&facts, &t, &sm, &plan), "exceeds the device");
+    }
+  }
+  alarm(0);
+}
+
 /* ---- plans of any tuning the validator accepts ---- */
 
 /* A softmax_rows group that shrinks for few rows stays a whole number of segments (SEG divides
@@ -2123,6 +2158,55 @@ static void test_plan_softmax_segments_divide_any_group(void **state) {
       }
     }
   }
+}
+
+/* softmax_coop's extra work is bounded whatever values the validator accepts: a workgroup polls
+   its partners' slots at most 2^21 times in all (parts x SPIN) and a row has at most 1024 slices
+   (a workgroup that finds partners missing computes their slices: at worst the row). Found by a
+   hostile tuning: coop_spin=16777216 coop_items=1 groups_per_unit=64 planned 118 slices of
+   16 M polls each for a 2 x 30000 softmax on PoCL (over 300 s); it failed here before the
+   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.c) with
+   those three; the bound then cuts SPIN to 2^21 / parts. */
+static void test_plan_softmax_coop_work_bounded(void **state) {
+  (void)state;
+  static const char *const extremes[] = {
+      "coop_spin=16777216 coop_items=1 groups_per_unit=64",
+      "coop_spin=16777216 coop_items=1 groups_per_unit=64 wg=4 min_wg=4 items=1 vw=1",
+      "coop_spin=16777216 coop_items=0 groups_per_unit=64 wg=4 min_wg=4 items=1 vw=4",
+      "coop_spin=16777216 coop_items=64 groups_per_unit=1 wg=16384 min_wg=1 items=64 vw=4",
+      "coop_spin=1 coop_items=1 groups_per_unit=64",
+  };
+  static const size_t shapes[][2] = {
+      {2, 30000}, {1, 1 << 20}, {1, 1 << 24}, {64, 300000}, {1, 70000}};
+  static const device_id ids[] = {POCL, H200, MALI};
+  for (size_t d = 0; d < ARRAY_LEN(ids); d++)
+    for (size_t e = 0; e < ARRAY_LEN(extremes); e++) {
+      ocf_device_facts facts = facts_of(ids[d], 0);
+      ocf_tuning_values t = tuning_of(&facts, ids[d], OCF_OP_SOFTMAX);
+      assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, extremes[e], &t, "test"), OCF_SUCCESS);
+      if (ocf_tuning_check(OCF_OP_SOFTMAX, &t, "test") != OCF_SUCCESS) continue;
+      for (size_t h = 0; h < ARRAY_LEN(shapes); h++) {
+        const ocf_softmax_call call = softmax_call(shapes[h][0], shapes[h][1], &ALIGNED, AUTO, 0);
+        ocf_plan plan;
+        char what[256];
+        snprintf(what, sizeof what, "%s, %s: %zu x %zu", devices[ids[d]].name, extremes[e],
+                 shapes[h][0], shapes[h][1]);
+        expect_success(what, ocf_plan_softmax(&facts, &t, &call, &plan));
+        if (plan.steps[0].kernel != OCF_KERNEL_SOFTMAX_COOP) continue;
+        const long long spin = plan_value(&plan, "SPIN"), parts = plan_value(&plan, "parts");
+        if (spin < 1 || parts > 1024 || spin * parts > (1 << 21))
+          fail_msg("%s: softmax_coop of %lld slices polling %lld times each", what, parts, spin);
+      }
+    }
+  /* The case found: 2 x 30000 on PoCL, its slices each polled at most 2^21 / parts times. */
+  ocf_device_facts facts = facts_of(POCL, 0);
+  ocf_tuning_values t = tuning_of(&facts, POCL, OCF_OP_SOFTMAX);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, extremes[0], &t, "test"), OCF_SUCCESS);
+  const ocf_softmax_call call = softmax_call(2, 30000, &ALIGNED, AUTO, 0);
+  ocf_plan plan;
+  expect_success("the case found", ocf_plan_softmax(&facts, &t, &call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_SOFTMAX_COOP);
+  assert_int_equal(plan_value(&plan, "SPIN"), (1 << 21) / plan_value(&plan, "parts"));
 }
 
 /* ---- the plan's own checks ---- */
@@ -2190,7 +2274,9 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
+      cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
+      cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

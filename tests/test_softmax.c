@@ -494,6 +494,10 @@ static const bad_softmax bad_softmaxes[] = {
      0, NULL},
     {"a queue of another context", OCF_ERR_CONTEXT_MISMATCH, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8,
      OCFT_LAUNCH_FOREIGN_QUEUE, NULL},
+    {"a wait event of another context", OCF_ERR_CONTEXT_MISMATCH, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT,
+     0, 8, OCFT_LAUNCH_FOREIGN_EVENT, NULL},
+    {"a NULL wait event", OCF_ERR_NULL_ARGUMENT, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8,
+     OCFT_LAUNCH_NULL_EVENT, NULL},
     /* the options of ocf_softmax_ex */
     {"options size 0", OCF_ERR_INVALID_STRUCT, 0, 8, 8, OCFT_IN, 0, 8, OCFT_OUT, 0, 8, 0,
      &options_size_zero},

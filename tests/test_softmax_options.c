@@ -38,6 +38,7 @@
  * padding, exact.
  */
 #include "plan/plan.h"
+#include "reference.h"
 #include "reference_softmax.h"
 #include "runtime/context.h"
 #include "test_common.h"
@@ -1102,6 +1103,38 @@ static void test_softmax_options_defaults_and_sizes(void **state) {
   free(in), free(a), free(b);
 }
 
+/* The most waiting a valid tuning can ask of softmax_coop (coop_spin 2^24 polls a partner, a
+   work-item's share of one vector, a device filled 64 times over): 2 x 30000 took over 300 s on
+   PoCL before the planner bounded the polls of a workgroup (test_plan's
+   test_plan_softmax_coop_work_bounded); it must give the right answer, as any tuning does. */
+static void test_softmax_options_coop_longest_wait(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* KNOWN DEFECT, not this test's: on rusticl's llvmpipe (Mesa 22.3) softmax_coop gives NaN for
+     2 x 30000 in 118 slices a row once SPIN reaches 16384 (coop_spin=16384 alone, before the
+     bound too; 8192 is right), so the case found (SPIN 17772 there) is skipped on llvmpipe
+     until softmax_coop is fixed or understood there. */
+  if (strstr(env->info.device_name, "llvmpipe")) {
+    printf("skipped on llvmpipe: softmax_coop with SPIN >= 16384 gives NaN there (known)\n");
+    skip();
+  }
+  /* Under Oclgrind (small sizes) the first workgroup's 2^21 polls would be interpreted one by
+     one: test_plan's bound is the guard there. */
+  if (ocft_small()) skip();
+  const size_t rows = 2, cols = 30000;
+  tuning_apply(env, OCF_F32, "coop_spin=16777216 coop_items=1 groups_per_unit=64");
+  float *in = ocft_alloc_floats(rows * cols), *out = ocft_alloc_floats(rows * cols);
+  double *want = ocft_alloc_doubles(rows * cols);
+  ocft_fill_uniform(in, rows * cols, -6.0f, 6.0f, 31);
+  ocft_assert_status(ocf_softmax_host(env->ctx, rows, cols, in, cols, out, cols), OCF_SUCCESS);
+  tuning_restore(env, OCF_F32);
+  ocf_ref_softmax(rows, cols, in, cols, want);
+  ocft_check check;
+  ocft_check_start(&check);
+  ocft_check_softmax(rows, cols, in, cols, want, out, cols, 0, &env->info, &check);
+  ocft_assert_check("softmax under the longest coop wait", &check);
+  free(in), free(out), free(want);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_softmax_options_scale),
@@ -1119,6 +1152,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_plans),
       cmocka_unit_test(test_softmax_options_rejects_bad_values),
       cmocka_unit_test(test_softmax_options_defaults_and_sizes),
+      cmocka_unit_test(test_softmax_options_coop_longest_wait),
   };
   return cmocka_run_group_tests_name("softmax_options", tests, ocft_group_setup,
                                      ocft_group_teardown);

@@ -6,10 +6,13 @@
  *     restores the resolved values;
  *   - the on-disk program cache: a second context loads what the first stored, a corrupt binary
  *     falls back to a source build and is replaced, a read-only cache folder costs nothing but
- *     the cache, two processes storing the same entry at once leave one whole file;
+ *     the cache, two processes storing the same entry at once leave one whole file, a FIFO in
+ *     the cache folder blocks nothing;
  *   - ocf_warmup.
  * Every test points OCLFUSE_TUNING_DIR at a fresh folder of its own.
  */
+#include "runtime/context.h"
+#include "runtime/disk_cache.h"
 #include "test_common.h"
 
 #include <dirent.h>
@@ -356,6 +359,86 @@ static void test_tuning_disk_cache_two_writers(void **state) {
   remove_dir(dir);
 }
 
+/* A FIFO in the cache folder, at the tuning database's path and at a program's binary, is not a
+   file of ours: the context is created, the call builds its program from source and stores a
+   regular file in the FIFO's place. Before the library opened files without blocking and
+   checked them to be regular, open() waited for a writer forever; the alarm makes such a hang a
+   failure of this suite. */
+static void test_tuning_fifo_in_cache(void **state) {
+  ocft_get_env(state);
+  setenv("OCLFUSE_CACHE", "always", 1);
+  char dir[256], files[4096], database[4096];
+  fresh_dir(dir, sizeof dir, "fifo");
+  ocf_context *ctx = new_context();
+  ocft_assert_status(ocf_tuning_database_path(ctx, database, sizeof database), OCF_SUCCESS);
+  one_add(ctx);
+  ocf_context_release(ctx);
+  assert_true(list_binaries(dir, files, sizeof files) >= 1);
+  files[strcspn(files, "\n")] = '\0'; /* the first binary */
+  assert_int_equal(unlink(files), 0);
+  assert_int_equal(mkfifo(files, 0644), 0);
+  assert_int_equal(mkfifo(database, 0644), 0);
+  alarm(120);
+  ctx = new_context();
+  one_add(ctx);
+  ocf_context_release(ctx);
+  alarm(0);
+  struct stat st;
+  assert_int_equal(stat(files, &st), 0);
+  assert_true(S_ISREG(st.st_mode));
+  assert_int_equal(stat(database, &st), 0);
+  assert_true(S_ISFIFO(st.st_mode)); /* the user's file: left as it is */
+  unsetenv("OCLFUSE_CACHE");
+  remove_dir(dir);
+}
+
+/* The program cache's key names everything that changes a binary: a change of any one input
+   (source digest, build options, platform, device, vendor, driver) gives another key text and
+   another file, and the text names the library's version; the user's tuning database is a file
+   per vendor, device and driver. A key that left one out would load a binary built for
+   something else. */
+static void test_tuning_cache_keys_name_every_input(void **state) {
+  ocft_get_env(state);
+  char dir[256];
+  fresh_dir(dir, sizeof dir, "keys");
+  unsetenv("OCLFUSE_CACHE");
+  ocf_device_info base;
+  ocf_device_info_init(&base);
+  snprintf(base.platform_name, sizeof base.platform_name, "Platform P");
+  snprintf(base.device_name, sizeof base.device_name, "Device D");
+  snprintf(base.vendor, sizeof base.vendor, "Vendor V");
+  snprintf(base.driver_version, sizeof base.driver_version, "1.2.3");
+  enum { KEYS = 7 };
+  static ocf_disk_key keys[KEYS];
+  ocf_disk_key_make(&keys[0], &base, 0x1234, "-DWG=64");
+  ocf_disk_key_make(&keys[1], &base, 0x1235, "-DWG=64");
+  ocf_disk_key_make(&keys[2], &base, 0x1234, "-DWG=65");
+  ocf_device_info changed[4] = {base, base, base, base};
+  changed[0].platform_name[0] = 'Q';
+  changed[1].device_name[0] = 'E';
+  changed[2].vendor[0] = 'W';
+  changed[3].driver_version[0] = '2';
+  for (int c = 0; c < 4; c++)
+    ocf_disk_key_make(&keys[3 + c], &changed[c], 0x1234, "-DWG=64");
+  assert_non_null(strstr(keys[0].text, ocf_version_string()));
+  for (int a = 0; a < KEYS; a++) {
+    assert_true(keys[a].enabled);
+    for (int b = 0; b < a; b++) {
+      if (strcmp(keys[a].text, keys[b].text) == 0 || strcmp(keys[a].path, keys[b].path) == 0)
+        fail_msg("cache keys %d and %d are the same: %s", b, a, keys[a].text);
+    }
+  }
+  char paths[4][4096];
+  assert_int_equal(ocf_user_database_path(&base, paths[0], sizeof paths[0]), 0);
+  for (int c = 1; c < 4; c++) {
+    assert_int_equal(ocf_user_database_path(&changed[c], paths[c], sizeof paths[c]), 0);
+    for (int b = 0; b < c; b++)
+      if (strcmp(paths[b], paths[c]) == 0)
+        fail_msg("tuning databases %d and %d share a path: %s", b, c, paths[c]);
+  }
+  remove_dir(dir);
+}
+
 static void test_tuning_warmup(void **state) {
   ocft_get_env(state);
   char dir[256], files[4096];
@@ -380,6 +463,8 @@ int main(int argc, char **argv) {
       cmocka_unit_test(test_tuning_overrides),
       cmocka_unit_test(test_tuning_disk_cache),
       cmocka_unit_test(test_tuning_disk_cache_two_writers),
+      cmocka_unit_test(test_tuning_fifo_in_cache),
+      cmocka_unit_test(test_tuning_cache_keys_name_every_input),
       cmocka_unit_test(test_tuning_warmup),
   };
   return cmocka_run_group_tests_name("tuning_api", tests, ocft_group_setup, ocft_group_teardown);

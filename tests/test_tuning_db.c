@@ -210,6 +210,39 @@ static void test_tuning_db_shipped_files_hold(void **state) {
   assert_true(have_h200);
 }
 
+/* Every tunable of every op at the edges of its range, from both sides: min and max pass the
+   range check (a rule between tunables may still refuse them, saying so), min - 1 and max + 1
+   are refused as outside it, and a power-of-two tunable refuses the value below its maximum. */
+static void test_tuning_db_every_range_edge(void **state) {
+  (void)state;
+  for (int op = 0; op < OCF_OP_COUNT; op++) {
+    const ocf_op_schema *schema = ocf_op_schema_get((ocf_op)op);
+    for (unsigned i = 0; i < schema->count; i++) {
+      const ocf_tunable *t = &schema->tunables[i];
+      const long long edges[4] = {(long long)t->min - 1, t->min, t->max, (long long)t->max + 1};
+      for (int e = 0; e < 4; e++) {
+        ocf_tuning_values v;
+        ocf_tuning_fallbacks((ocf_op)op, &v);
+        v.v[i] = (int)edges[e];
+        ocf_status status = ocf_tuning_check((ocf_op)op, &v, "edge");
+        const int outside = status != OCF_SUCCESS && strstr(ocf_last_error(), "is outside");
+        const int inside = e == 1 || e == 2;
+        if (inside == outside)
+          fail_msg("%s %s = %lld (range [%d, %d]): %s", schema->name, t->name, edges[e], t->min,
+                   t->max, status == OCF_SUCCESS ? "accepted" : ocf_last_error());
+      }
+      if (t->pow2 && t->max - 1 > t->min && t->max > 2) {
+        ocf_tuning_values v;
+        ocf_tuning_fallbacks((ocf_op)op, &v);
+        v.v[i] = t->max - 1;
+        if (ocf_tuning_check((ocf_op)op, &v, "edge") == OCF_SUCCESS)
+          fail_msg("%s %s = %d is no power of two, yet accepted", schema->name, t->name,
+                   t->max - 1);
+      }
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tuning_db_reads_a_good_file),
@@ -218,6 +251,7 @@ int main(void) {
       cmocka_unit_test(test_tuning_db_refuses_bad_files),
       cmocka_unit_test(test_tuning_db_keeps_rule_checks_for_resolution),
       cmocka_unit_test(test_tuning_db_round_trip),
+      cmocka_unit_test(test_tuning_db_every_range_edge),
   };
   return cmocka_run_group_tests_name("tuning_db", tests, NULL, NULL);
 }

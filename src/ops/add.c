@@ -67,8 +67,13 @@ ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, const float 
   ocf_status status = ocf_host_buffer(ctx, CL_MEM_READ_ONLY, n, x, &xb);
   if (status == OCF_SUCCESS) status = ocf_host_buffer(ctx, CL_MEM_READ_ONLY, n, y, &yb);
   if (status == OCF_SUCCESS) status = ocf_host_buffer(ctx, CL_MEM_WRITE_ONLY, n, NULL, &ob);
-  if (status == OCF_SUCCESS) status = ocf_add(ctx, n, xb, 0, yb, 0, ob, 0, NULL);
-  if (status == OCF_SUCCESS) status = ocf_host_read(ctx, ob, n, out);
+  /* The read-back waits for the call's event: the queue may be out of order. */
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  cl_event done = NULL;
+  launch.event = &done;
+  if (status == OCF_SUCCESS) status = ocf_add(ctx, n, xb, 0, yb, 0, ob, 0, &launch);
+  if (status == OCF_SUCCESS) status = ocf_host_read(ctx, ob, n, out, done);
+  if (done) clReleaseEvent(done);
   if (ob) clReleaseMemObject(ob);
   if (yb) clReleaseMemObject(yb);
   if (xb) clReleaseMemObject(xb);

@@ -424,17 +424,23 @@ ocf_status ocf_matmul_host(ocf_context *ctx, ocf_transpose trans_a, ocf_transpos
                                       NULL, NULL);
     if (err != CL_SUCCESS) status = ocf_fail_cl(err, "clEnqueueWriteBuffer");
   }
+  /* The write above is blocking (done before the call's first command is queued); the
+     read-back waits for the call's event, as the queue may be out of order. */
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  cl_event done = NULL;
+  launch.event = &done;
   if (status == OCF_SUCCESS)
     status = ocf_matmul(ctx, trans_a, trans_b, m, n, k, alpha, ab, 0, lda, bb, 0, ldb, beta, cb, 0,
-                        ldc, NULL);
+                        ldc, &launch);
   if (status == OCF_SUCCESS) {
     const size_t origin[3] = {0, 0, 0};
     const size_t region[3] = {n * sizeof(float), m, 1};
     cl_int err =
         clEnqueueReadBufferRect(ctx->queue, cb, CL_TRUE, origin, origin, region,
-                                ldc * sizeof(float), 0, ldc * sizeof(float), 0, c, 0, NULL, NULL);
+                                ldc * sizeof(float), 0, ldc * sizeof(float), 0, c, 1, &done, NULL);
     if (err != CL_SUCCESS) status = ocf_fail_cl(err, "clEnqueueReadBufferRect");
   }
+  if (done) clReleaseEvent(done);
   if (cb) clReleaseMemObject(cb);
   if (bb) clReleaseMemObject(bb);
   if (ab) clReleaseMemObject(ab);

@@ -197,9 +197,14 @@ ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const fl
       status = ocf_host_buffer(ctx, CL_MEM_READ_WRITE, out_extent, out_ld == cols ? NULL : out,
                                &out_buffer);
   }
+  /* The read-back waits for the call's event: the queue may be out of order. */
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  cl_event done = NULL;
+  launch.event = &done;
   if (status == OCF_SUCCESS)
-    status = ocf_softmax(ctx, rows, cols, in_buffer, 0, in_ld, out_buffer, 0, out_ld, NULL);
-  if (status == OCF_SUCCESS) status = ocf_host_read(ctx, out_buffer, out_extent, out);
+    status = ocf_softmax(ctx, rows, cols, in_buffer, 0, in_ld, out_buffer, 0, out_ld, &launch);
+  if (status == OCF_SUCCESS) status = ocf_host_read(ctx, out_buffer, out_extent, out, done);
+  if (done) clReleaseEvent(done);
   if (out_buffer && out_buffer != in_buffer) clReleaseMemObject(out_buffer);
   if (in_buffer) clReleaseMemObject(in_buffer);
   return status;

@@ -23,7 +23,9 @@
  *        rows too few to give compute_units * groups_per_unit workgroups, is cut into slices of
  *        wg workgroups that each hold theirs (softmax_coop): enough slices to hold the row, and
  *        for few rows enough to fill the device, but no slice under two vectors a work-item;
- *        with coop_items > 0, also enough that a work-item holds at most coop_items vectors.
+ *        with coop_items > 0, also enough that a work-item holds at most coop_items vectors;
+ *        at most 1024 slices a row (more: softmax_resident), each polled at most
+ *        min(coop_spin, 2^21 / slices) times (COOP_MAX_PARTS, COOP_WAIT_POLLS).
  *      - Otherwise: softmax_resident (the part it cannot hold streamed twice, then with at most
  *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
  *        for rows too few to fill the device, the two-kernel split (slices of at least four
@@ -43,6 +45,14 @@
 /* Bytes of local memory per work-item: softmax_rows declares four WG-float arrays, the others
    at most two (plus the held vectors of resident and coop, counted apart). */
 enum { SOFTMAX_LOCAL_BYTES_PER_ITEM = 16, PAIR_BYTES_PER_ITEM = 8, COOP_FLAG_BYTES = 8 };
+
+/* What softmax_coop may cost beyond its slices, whatever the tuning (a tunable's range must bound
+   the work it can cause): a workgroup polls each partner's slot at most SPIN times, so at most
+   parts * SPIN polls in all, which SPIN is cut to keep within COOP_WAIT_POLLS (coop_spin=2^24
+   with 118 slices a row kept PoCL polling for minutes); and a workgroup that finds partners
+   missing computes their slices itself, at worst the whole row, so a row has at most
+   COOP_MAX_PARTS slices (more: softmax_resident, which streams what it cannot hold). */
+enum { COOP_WAIT_POLLS = 1 << 21, COOP_MAX_PARTS = 1024 };
 
 /* The smallest value >= x of the ladder 1 2 3 4 6 8 12 16 24 32 48 64 ... (powers of two and
    three halves of them): at most a third more than x. */
@@ -203,17 +213,19 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
     const size_t part_cap = wg_max * (b->items + local_coop);
     size_t parts = max_size(ocf_div_ceil(b->vecs, part_cap),
                             min_size(parts_fill, max_size(1, b->vecs / (2 * wg_max))));
-    if (parts > 1) {
+    if (parts > 1 && parts <= COOP_MAX_PARTS) {
       /* coop_items: smaller slices, each work-item's share in registers, so that more
          workgroups of a row are resident at once (a row that fits one workgroup, above, still
-         decides by items and local_items). */
-      if (b->coop_items) parts = max_size(parts, ocf_div_ceil(b->vecs, wg_max * b->coop_items));
+         decides by items and local_items), as far as COOP_MAX_PARTS slices. */
+      if (b->coop_items)
+        parts = max_size(parts,
+                         min_size(ocf_div_ceil(b->vecs, wg_max * b->coop_items), COOP_MAX_PARTS));
       plan->part_vecs = ocf_div_ceil(b->vecs, parts);
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
       k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;
       k->wg = wg_max;
       hold(b, plan->part_vecs, wg_max, local_coop, k);
-      k->spin = (size_t)t[SM_COOP_SPIN];
+      k->spin = max_size(1, min_size((size_t)t[SM_COOP_SPIN], COOP_WAIT_POLLS / plan->parts));
       k->groups = rows * plan->parts; /* one slice a workgroup, no grid-stride loop */
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(cl_uint);
       return;
@@ -325,6 +337,13 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_softma
 ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                             const ocf_softmax_call *call, ocf_plan *plan) {
   const int *t = tuning->v;
+  /* A fixed size above the device's maximum is refused before anything is planned: the
+     segment search of softmax_rows (choose_rows) steps through the sizes up to the caller's,
+     so this bounds its trip count by the device's maximum (SIZE_MAX took hours). */
+  if (call->workgroup > facts->max_workgroup_size)
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "workgroup of %zu work-items exceeds the device's maximum of %zu",
+                    call->workgroup, facts->max_workgroup_size);
   /* A default size fits the device (workgroup, work-item and local memory limits) and the
      limits learnt from built kernels: plan, and while a chosen kernel is known to accept fewer
      work-items than planned, plan again under that limit (each round lowers the cap). */

@@ -221,7 +221,10 @@ ocf_status ocf_check_struct_size(const char *what, size_t size, size_t first_ver
    uninitialised). count 0 allocates one float so that a valid handle exists. */
 ocf_status ocf_host_buffer(ocf_context *ctx, cl_mem_flags flags, size_t count, const float *data,
                            cl_mem *buffer);
-/* Blocking read of `count` floats from the start of `buffer` into `data`. */
-ocf_status ocf_host_read(ocf_context *ctx, cl_mem buffer, size_t count, float *data);
+/* Blocking read of `count` floats from the start of `buffer` into `data`, after `after` (the
+   call's event; NULL: none). The context's queue may be out of order (ocf_context_wrap), where
+   a read-back with no wait list may run before the kernels that write the buffer. */
+ocf_status ocf_host_read(ocf_context *ctx, cl_mem buffer, size_t count, float *data,
+                         cl_event after);
 
 #endif /* OCLFUSE_CONTEXT_H */

@@ -26,11 +26,19 @@ int ocf_cache_dir(char *out, size_t capacity) {
 int ocf_read_file(const char *path, size_t max_bytes, char **data, size_t *length) {
   *data = NULL;
   *length = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  /* Opened without blocking, then checked to be a regular file: a FIFO (or a device) at the
+     path would block open() and read() until a writer came, whoever put it there. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) return -1;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0 ||
       (unsigned long long)st.st_size > max_bytes) {
+    close(fd);
+    return -1;
+  }
+  /* A regular file's reads never block; clear the flag all the same. */
+  int flags = fcntl(fd, F_GETFL);
+  if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
     close(fd);
     return -1;
   }

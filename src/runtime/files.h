@@ -15,7 +15,8 @@
 int ocf_cache_dir(char *out, size_t capacity);
 
 /* Reads a whole regular file of at most max_bytes into a malloc'd buffer (NUL-terminated, the
-   terminator not counted in *length). Returns 0, or -1 (missing, unreadable, too large). */
+   terminator not counted in *length). Returns 0, or -1 (missing, unreadable, too large, or not a
+   regular file: a FIFO, a device or a folder is refused without blocking). */
 int ocf_read_file(const char *path, size_t max_bytes, char **data, size_t *length);
 
 /* Creates `path` and its parent folders (mode 0755). Returns 0, or -1. */

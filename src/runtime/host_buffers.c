@@ -14,10 +14,11 @@ ocf_status ocf_host_buffer(ocf_context *ctx, cl_mem_flags flags, size_t count, c
   return OCF_SUCCESS;
 }
 
-ocf_status ocf_host_read(ocf_context *ctx, cl_mem buffer, size_t count, float *data) {
+ocf_status ocf_host_read(ocf_context *ctx, cl_mem buffer, size_t count, float *data,
+                         cl_event after) {
   if (count == 0) return OCF_SUCCESS;
-  cl_int err = clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, 0, count * sizeof(float), data, 0,
-                                   NULL, NULL);
+  cl_int err = clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, 0, count * sizeof(float), data,
+                                   after ? 1 : 0, after ? &after : NULL, NULL);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clEnqueueReadBuffer");
   return OCF_SUCCESS;
 }

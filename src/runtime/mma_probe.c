@@ -88,13 +88,17 @@ static int probe_once(ocf_context *ctx, const ocf_plan *plan, char *why, size_t 
                               .c = cb,
                               .ldc = PROBE_LDC,
                               .bias = ab};
+    /* The read-back waits for the kernel: the queue may be out of order. */
     ocf_launch launch = OCF_LAUNCH_INIT;
+    cl_event done = NULL;
+    launch.event = &done;
     int replan = 0;
     ocf_status status =
         ocf_launch_plan(ctx, ctx->queue, plan, &frame, &frame.partial, &launch, &replan);
     if (status == OCF_SUCCESS)
-      err = clEnqueueReadBuffer(ctx->queue, cb, CL_TRUE, 0, PROBE_M * PROBE_LDC * sizeof *c, c, 0,
-                                NULL, NULL);
+      err = clEnqueueReadBuffer(ctx->queue, cb, CL_TRUE, 0, PROBE_M * PROBE_LDC * sizeof *c, c,
+                                done ? 1 : 0, done ? &done : NULL, NULL);
+    if (done) clReleaseEvent(done);
     if (status != OCF_SUCCESS) {
       snprintf(why, size, "%s", ocf_last_error());
     } else if (err != CL_SUCCESS) {

@@ -159,6 +159,26 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, oc
   if (launch->num_wait_events == 0 && launch->wait_events)
     return ocf_fail(OCF_ERR_INVALID_VALUE,
                     "launch has wait_events but num_wait_events is 0 (OpenCL refuses this)");
+  /* Every wait event must be one of this context's, as every buffer must: OpenCL leaves an event
+     of another context undefined (PoCL runs it, other drivers need not). */
+  for (cl_uint i = 0; i < launch->num_wait_events; i++) {
+    if (!launch->wait_events[i])
+      return ocf_fail(OCF_ERR_NULL_ARGUMENT, "launch wait event %u is NULL", (unsigned)i);
+    cl_context event_context = NULL;
+    cl_int err = clGetEventInfo(launch->wait_events[i], CL_EVENT_CONTEXT, sizeof event_context,
+                                &event_context, NULL);
+    if (err != CL_SUCCESS) {
+      char what[96];
+      snprintf(what, sizeof what, "launch wait event %u: clGetEventInfo(CL_EVENT_CONTEXT)",
+               (unsigned)i);
+      return ocf_fail_cl(err, what);
+    }
+    if (event_context != ctx->cl_ctx)
+      return ocf_fail(OCF_ERR_CONTEXT_MISMATCH,
+                      "launch wait event %u belongs to another OpenCL context than the "
+                      "ocf_context's",
+                      (unsigned)i);
+  }
   if (launch->queue) {
     cl_context queue_context = NULL;
     cl_device_id queue_device = NULL;

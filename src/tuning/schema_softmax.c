@@ -28,7 +28,8 @@ static const ocf_tunable softmax_tunables[SM_PARAM_COUNT] = {
                             "workgroups per compute unit below which rows are split"},
     [SM_COOP_SPIN] = {"coop_spin", 0, 1 << 24, 0, 0,
                       "polls softmax_coop waits for a partner before computing its statistics "
-                      "itself; 0: long rows use the two-kernel split instead"},
+                      "itself (the planner cuts it to 2^21 polls a workgroup in all); 0: long "
+                      "rows use the two-kernel split instead"},
     [SM_COOP_ITEMS] = {"coop_items", 0, 64, 0, 0,
                        "most vectors a softmax_coop work-item holds (smaller slices, more of a "
                        "row's workgroups resident at once); 0: as many as items and "
