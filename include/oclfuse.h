@@ -330,7 +330,16 @@ typedef enum ocf_program_cache {
  * OCF_CONTEXT_CONFIG_INIT (or ocf_context_config_init) and set what you need; members left at
  * their defaults (NULL, 0) take the environment's value, then the built-in one (see the table
  * above). A config whose size member is 0 or smaller than the first version's is
- * OCF_ERR_INVALID_STRUCT.
+ * OCF_ERR_INVALID_STRUCT. A service that keeps its files and messages to itself:
+ * @code
+ *     ocf_context_config config = OCF_CONTEXT_CONFIG_INIT;
+ *     config.ignore_environment = 1;
+ *     config.tuning_dir = "/var/cache/myservice/oclfuse";
+ *     config.verbosity = OCF_LOG_WARNING;
+ *     config.log = my_log;          // void my_log(void *user, ocf_log_level, const char *)
+ *     config.log_user = my_logger;
+ *     status = ocf_context_create_ex("NVIDIA", &config, &ctx);
+ * @endcode
  */
 typedef struct ocf_context_config {
   size_t size; /**< sizeof(ocf_context_config): set by OCF_CONTEXT_CONFIG_INIT */
