@@ -141,7 +141,8 @@ OCF_API const char *ocf_last_error(void);
  * Returns what the calling thread's last successful op call enqueued: its kernels, workgroup
  * sizes and compile-time parameters, e.g. "softmax_rows wg=128 groups=512 (-DWG=128 -DVW=4 ...)";
  * "" when the last call enqueued nothing. Thread-local and owned by the library, like
- * ocf_last_error(). OCLFUSE_VERBOSE=1 logs the same line to stderr for every call.
+ * ocf_last_error(). OCLFUSE_VERBOSE=1 (or verbosity OCF_LOG_DEBUG in ocf_context_config) logs
+ * the same line to stderr (or the context's log callback) for every call.
  */
 OCF_API const char *ocf_last_plan(void);
 
@@ -305,6 +306,160 @@ OCF_API cl_command_queue ocf_context_queue(const ocf_context *ctx);
 /** Copies the context's device description into *info (info->size must be set). Thread-safe. */
 OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_info *info);
 
+/* ---- Context configuration -------------------------------------------------------------- */
+
+/*
+ * A context reads its settings once, when it is created: from an ocf_context_config given to
+ * ocf_context_create_ex() or ocf_context_wrap_ex(), else from the environment, else from the
+ * built-in defaults. For each setting, in this order of precedence:
+ *
+ *   setting          config member        environment                   built-in default
+ *   device           (spec argument)      OCLFUSE_DEVICE (spec NULL)    first GPU, else any
+ *   tuning folder    tuning_dir           OCLFUSE_TUNING_DIR, else      none (no user database)
+ *                                         $XDG_CACHE_HOME/oclfuse, else
+ *                                         $HOME/.cache/oclfuse
+ *   user database    user_tuning          OCLFUSE_TUNING_DB=0: off      on
+ *   program cache    cache_dir            -                             programs/ in the tuning
+ *                                                                       folder (none: cache off)
+ *   cache policy     program_cache        OCLFUSE_CACHE (0, always)     OCF_PROGRAM_CACHE_ON
+ *   verbosity        verbosity            OCLFUSE_VERBOSE (not 0: all)  quiet
+ *   messages to      log, log_user        -                             stderr, "oclfuse: ..."
+ *   workspace pool   workspace_pool       -                             on
+ *
+ * With config.ignore_environment set, no environment variable is read at all: a setting the
+ * config leaves at its default takes the built-in default. Changing the environment after a
+ * context was created does not change that context.
+ */
+
+/** How detailed a library message is (what ocf_context_config.verbosity lets through). */
+typedef enum ocf_log_level {
+  OCF_LOG_WARNING = 1, /**< something was ignored or fell back: a tuning database or a cached
+                            binary that does not fit, a cache folder that cannot be written */
+  OCF_LOG_INFO = 2,    /**< program builds (milliseconds, from disk or source), binaries stored,
+                            where the tuning came from, warm-ups, probes of matrix units */
+  OCF_LOG_DEBUG = 3    /**< one line for every call: its plan, as ocf_last_plan() gives it */
+} ocf_log_level;
+
+/** ocf_context_config.verbosity: the environment decides (OCLFUSE_VERBOSE set to anything but
+    "" or "0" lets every level through, else none), or nothing with ignore_environment. */
+#define OCF_VERBOSITY_ENV 0
+/** ocf_context_config.verbosity: no message at all. */
+#define OCF_VERBOSITY_QUIET (-1)
+
+/**
+ * Receives the library's messages for a context: `level`, and `message`, one line of text
+ * without the "oclfuse: " prefix and without a newline, valid during the call only. It is called
+ * from whichever thread makes the call that produced the message (a call on the context, its
+ * creation or release), one call at a time per context: the library serializes the calls of one
+ * context's callback. It must not call liboclfuse functions on the same context.
+ */
+typedef void (*ocf_log_fn)(void *user, ocf_log_level level, const char *message);
+
+/** Three-way settings of ocf_context_config: the default (environment, then built-in), on, off. */
+typedef enum ocf_switch {
+  OCF_SWITCH_DEFAULT = 0, /**< the environment's choice, else the built-in default */
+  OCF_SWITCH_ON = 1,      /**< on */
+  OCF_SWITCH_OFF = 2      /**< off */
+} ocf_switch;
+
+/** When the on-disk program cache reads and writes binaries (ocf_context_config.program_cache). */
+typedef enum ocf_program_cache {
+  OCF_PROGRAM_CACHE_DEFAULT = 0, /**< OCLFUSE_CACHE decides ("0": OFF, "always": ALWAYS, else
+                                      ON); ON with ignore_environment */
+  OCF_PROGRAM_CACHE_OFF = 1,     /**< no binary is read or written */
+  OCF_PROGRAM_CACHE_ON = 2,      /**< binaries are read; written at release on GPUs, and on CPU
+                                      devices (where a binary costs a compile of every kernel)
+                                      only by ocf_warmup() */
+  OCF_PROGRAM_CACHE_ALWAYS = 3   /**< binaries are read, and written at every release */
+} ocf_program_cache;
+
+/**
+ * Settings of a context, read by ocf_context_create_ex() and ocf_context_wrap_ex() during the call
+ * only: strings are copied, so the caller may free them afterwards. Initialise with
+ * OCF_CONTEXT_CONFIG_INIT (or ocf_context_config_init) and set what you need; members left at
+ * their defaults (NULL, 0) take the environment's value, then the built-in one (see the table
+ * above). A config whose size member is 0 or smaller than the first version's is
+ * OCF_ERR_INVALID_STRUCT. A service that keeps its files and messages to itself:
+ * @code
+ *     ocf_context_config config = OCF_CONTEXT_CONFIG_INIT;
+ *     config.ignore_environment = 1;
+ *     config.tuning_dir = "/var/cache/myservice/oclfuse";
+ *     config.verbosity = OCF_LOG_WARNING;
+ *     config.log = my_log;          // void my_log(void *user, ocf_log_level, const char *)
+ *     config.log_user = my_logger;
+ *     status = ocf_context_create_ex("NVIDIA", &config, &ctx);
+ * @endcode
+ */
+typedef struct ocf_context_config {
+  size_t size; /**< sizeof(ocf_context_config): set by OCF_CONTEXT_CONFIG_INIT */
+  /** Non-zero: read no environment variable (OCLFUSE_DEVICE for a NULL spec, the folders,
+      OCLFUSE_TUNING_DB, OCLFUSE_CACHE, OCLFUSE_VERBOSE): defaults are the built-in ones. */
+  int ignore_environment;
+  /** The folder of the user tuning database (the file `oclfuse tune` writes, read at creation,
+      named by ocf_tuning_database_path()); NULL: from the environment. It also holds the program
+      cache (programs/ in it) unless cache_dir names another folder. */
+  const char *tuning_dir;
+  /** The folder of the on-disk program cache (its files directly in it, created on the first
+      store); NULL: programs/ in the tuning folder. */
+  const char *cache_dir;
+  ocf_program_cache program_cache; /**< when binaries are read and written */
+  ocf_switch user_tuning;          /**< whether the user tuning database is read */
+  /** The most detailed ocf_log_level delivered, OCF_VERBOSITY_QUIET for none, or
+      OCF_VERBOSITY_ENV (0). A log callback receives only what this lets through: set it (to
+      OCF_LOG_WARNING, say) along with `log`. */
+  int verbosity;
+  ocf_log_fn log; /**< where messages go; NULL: stderr, one line each, "oclfuse: " first */
+  void *log_user; /**< passed to `log` as its first argument */
+  /** OCF_SWITCH_OFF: no workspace pool; a call of several kernels with no caller workspace
+      creates its scratch buffer and releases it when its kernels finish (see ocf_launch). */
+  ocf_switch workspace_pool;
+} ocf_context_config;
+
+/** An ocf_context_config with every default (the environment's, then the built-in ones). */
+#define OCF_CONTEXT_CONFIG_INIT                                                               \
+  {                                                                                           \
+    sizeof(ocf_context_config), 0, NULL, NULL, OCF_PROGRAM_CACHE_DEFAULT, OCF_SWITCH_DEFAULT, \
+        OCF_VERBOSITY_ENV, NULL, NULL, OCF_SWITCH_DEFAULT                                     \
+  }
+/** Zeroes *config and sets its size member; the same as OCF_CONTEXT_CONFIG_INIT. Accepts NULL. */
+OCF_API void ocf_context_config_init(ocf_context_config *config);
+
+/**
+ * ocf_context_create() with settings: `config` NULL is OCF_CONTEXT_CONFIG_INIT (the environment's
+ * settings, as ocf_context_create). The device comes from `spec` as in ocf_device_select(),
+ * except that with config->ignore_environment a NULL or "" spec does not read OCLFUSE_DEVICE.
+ * Messages of the creation itself (the device chosen, the tuning's origin, databases ignored) go
+ * to the config's log callback. Out-of-range values in config are OCF_ERR_INVALID_VALUE; a
+ * folder path longer than the library takes (4000 bytes) is OCF_ERR_INVALID_VALUE. Blocking;
+ * thread-safe. *ctx is set only on success.
+ */
+OCF_API ocf_status ocf_context_create_ex(const char *spec, const ocf_context_config *config,
+                                         ocf_context **ctx);
+
+/** ocf_context_wrap() with settings (`config` as in ocf_context_create_ex; NULL: the
+    environment's). *ctx is set only on success. */
+OCF_API ocf_status ocf_context_wrap_ex(cl_context context, cl_device_id device,
+                                       cl_command_queue queue, const ocf_context_config *config,
+                                       ocf_context **ctx);
+
+/**
+ * Changes where the context's messages go and how detailed they are, for the calls that follow:
+ * `verbosity` as in ocf_context_config (OCF_VERBOSITY_ENV: the level resolved at creation),
+ * `log` NULL for stderr. Thread-safe: a message being delivered finishes first, and the old
+ * callback is not called once this returns. The folders and the cache policy are fixed at
+ * creation (programs already cached would not follow a new folder): create another context to
+ * change them. OCF_ERR_INVALID_VALUE for a verbosity out of range.
+ */
+OCF_API ocf_status ocf_context_set_log(ocf_context *ctx, int verbosity, ocf_log_fn log,
+                                       void *log_user);
+
+/** Returns the context's tuning folder, resolved at creation ("" when it has none); the context
+    owns the text, valid while it lives. */
+OCF_API const char *ocf_context_tuning_dir(const ocf_context *ctx);
+/** Returns the context's program cache folder, resolved at creation ("" when the cache is off or
+    no folder could be named); the context owns the text, valid while it lives. */
+OCF_API const char *ocf_context_cache_dir(const ocf_context *ctx);
+
 /* ---- Tuning ------------------------------------------------------------------------------- */
 
 /*
@@ -316,9 +471,10 @@ OCF_API ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_in
  *   1. the built-in rows for the device's vendor and type;
  *   2. the tuning databases shipped in the library for measured devices;
  *   3. the user's database for this device, driver and library version, written by
- *      `oclfuse tune`: $OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse
+ *      `oclfuse tune`, in the tuning folder (ocf_context_config.tuning_dir, else
+ *      $OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse)
  *      (a file that is corrupt, truncated, for another device or version is ignored;
- *      OCLFUSE_VERBOSE=1 says why);
+ *      a warning message says why: OCLFUSE_VERBOSE=1 or ocf_context_config.verbosity);
  * then ocf_context_set_tuning's values override them for that context. Every source passes the
  * same validator. The caller's launch settings (ocf_launch.workgroup_size) come before all.
  */
@@ -350,8 +506,10 @@ OCF_API ocf_status ocf_context_get_tuning(ocf_context *ctx, const char *op, ocf_
 OCF_API const char *ocf_context_tuning_origin(const ocf_context *ctx);
 
 /** Writes the path of the user tuning database for the context's device (whether or not it
-    exists) into the caller's `path` (`capacity` bytes). OCF_ERR_UNSUPPORTED when no cache folder
-    can be named (no HOME) or the path does not fit. Reads the environment; touches no file. */
+    exists) into the caller's `path` (`capacity` bytes), in the context's tuning folder (resolved
+    at creation: ocf_context_config.tuning_dir, else the environment). OCF_ERR_UNSUPPORTED when
+    the context has no tuning folder (no HOME, or ignore_environment without tuning_dir) or the
+    path does not fit. Touches no file. */
 OCF_API ocf_status ocf_tuning_database_path(const ocf_context *ctx, char *path, size_t capacity);
 
 /**
@@ -361,8 +519,9 @@ OCF_API ocf_status ocf_tuning_database_path(const ocf_context *ctx, char *path, 
  * first calls. Writes the number of distinct kernel plans prepared to *plans (may be NULL).
  * Blocking: it runs the kernels on the context's default queue and waits for that queue
  * (clFinish), so it also waits for work enqueued there before. Safe to call from several
- * threads. The disk cache (programs/ under the cache folder above) keeps the binaries for the
- * next process; OCLFUSE_CACHE=0 turns it off.
+ * threads. The disk cache (programs/ under the tuning folder above, or
+ * ocf_context_config.cache_dir) keeps the binaries for the next process; OCLFUSE_CACHE=0 or
+ * OCF_PROGRAM_CACHE_OFF turns it off.
  */
 OCF_API ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans);
 
@@ -404,11 +563,21 @@ typedef struct ocf_launch {
       queued), the call returns OCF_ERR_ENQUEUED_WITHOUT_EVENT: neither event is set and the
       kernel will still write the output (wait for the queue before reading it). */
   cl_event *first_event;
+  /** The caller's workspace for the call's scratch memory, instead of the context's pool (see
+      "Workspaces" below): `workspace_size` bytes from byte `workspace_offset` of this buffer of
+      the context's OpenCL context, not overlapping an operand of the call (OCF_ERR_ALIASING).
+      NULL: none (offset and size must then be 0). Calls whose plan needs no scratch (every
+      ocf_add, most softmax and matmul calls) check it and leave it alone. */
+  cl_mem workspace;
+  /** In bytes; 0 or a multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (given in bits:
+      128 bytes on many GPUs), as the call hands its kernels a sub-buffer from there. */
+  size_t workspace_offset;
+  size_t workspace_size; /**< bytes lent from workspace_offset */
 } ocf_launch;
 
 /** An ocf_launch with every default and its size member set, for initialising one. */
 #define OCF_LAUNCH_INIT \
-  { sizeof(ocf_launch), 0, NULL, 0, NULL, NULL, 0, NULL }
+  { sizeof(ocf_launch), 0, NULL, 0, NULL, NULL, 0, NULL, NULL, 0, 0 }
 /** Zeroes *launch and sets its size member; the same as OCF_LAUNCH_INIT. Accepts NULL. */
 OCF_API void ocf_launch_init(ocf_launch *launch);
 
@@ -681,6 +850,68 @@ OCF_API ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a,
                                       float alpha, const void *a, size_t lda, const void *b,
                                       size_t ldb, float beta, void *c, size_t ldc, const void *bias,
                                       const ocf_matmul_options *options);
+
+/* ---- Workspaces ------------------------------------------------------------------------- */
+
+/*
+ * Some plans run several kernels that share scratch memory on the device: softmax's split of a
+ * few long rows (two kernels, or one cooperative kernel) and its unfused baseline, matmul's
+ * split-K (partial sums, then their reduction). That memory comes from, in this order:
+ *   1. the caller's workspace, ocf_launch.workspace: nothing is allocated. A workspace smaller
+ *      than the plan needs is OCF_ERR_BUFFER_TOO_SMALL (the text names both sizes), with nothing
+ *      enqueued. The call zero-fills the bytes it uses and writes them in its kernels, after the
+ *      launch's wait list; calls that share a workspace must be ordered by the caller (one
+ *      in-order queue, or events), as the library does not track it.
+ *   2. the context's pool, for calls on the context's default queue when that queue is in order
+ *      (every ocf_context_create queue; a wrapped queue unless created out of order): one buffer,
+ *      grown to the largest scratch asked for and kept until ocf_context_release() or
+ *      ocf_context_trim_workspace(); the queue's order keeps a call from overwriting scratch that
+ *      an earlier call's kernels still read. Calls from several threads share it safely (each
+ *      enqueues under the context's lock).
+ *   3. otherwise (another queue, an out-of-order default queue, or workspace_pool off): a buffer
+ *      created for the call and released when its kernels finish.
+ * The scratch's contents between calls are unspecified.
+ */
+
+/**
+ * Writes to *bytes the workspace (ocf_launch.workspace_size) that ocf_softmax_ex with the same
+ * arguments would use: 0 when its plan needs none. The arguments are those of the call, checked
+ * the same way where they concern sizes; `in` and `out` may be NULL (they serve only to tell an
+ * in-place call, which can plan differently: with either NULL the size covers both cases), the
+ * lengths in the options are not read, and the launch's workgroup size and variant count.
+ * Builds the plan's programs as the first such call would (learning the kernels' limits, which
+ * can change a plan), so the size stays right for that call on this context until its tuning
+ * changes (ocf_context_set_tuning). Blocking; thread-safe.
+ */
+OCF_API ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
+                                              size_t in_offset, size_t in_ld, cl_mem out,
+                                              size_t out_offset, size_t out_ld,
+                                              const ocf_softmax_options *options,
+                                              const ocf_launch *launch, size_t *bytes);
+
+/**
+ * Writes to *bytes the workspace that ocf_matmul_ex with the same arguments would use: 0 when its
+ * plan needs none (split-K needs one). The arguments are those of the call, checked the same way
+ * where they concern sizes; the buffers a, b, c and options->bias may be NULL (they do not change
+ * the plan). Builds the plan's programs as the first such call would, and on a device with
+ * matrix units may run their one-time probe, so the size stays right for that call on this
+ * context until its tuning changes. Blocking; thread-safe.
+ */
+OCF_API ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose trans_a,
+                                             ocf_transpose trans_b, size_t m, size_t n, size_t k,
+                                             float alpha, cl_mem a, size_t a_offset, size_t lda,
+                                             cl_mem b, size_t b_offset, size_t ldb, float beta,
+                                             cl_mem c, size_t c_offset, size_t ldc,
+                                             const ocf_matmul_options *options,
+                                             const ocf_launch *launch, size_t *bytes);
+
+/** Writes to *bytes the size of the context's workspace pool now (0: empty) and, if `creations`
+    is not NULL, how many buffers the pool has created so far. Thread-safe. */
+OCF_API ocf_status ocf_context_workspace_pool(ocf_context *ctx, size_t *bytes, size_t *creations);
+
+/** Gives the pool's buffer back (released once the kernels that use it finish); the next call
+    that needs scratch creates one again. Thread-safe. */
+OCF_API ocf_status ocf_context_trim_workspace(ocf_context *ctx);
 
 /* ---- For tests and benchmarks (not a stable API) ------------------------------------------ */
 

@@ -342,6 +342,8 @@ WRAP_DECLARE(cl_int, clRetainCommandQueue, (cl_command_queue))
 WRAP_DECLARE(cl_int, clReleaseCommandQueue, (cl_command_queue))
 WRAP_DECLARE(cl_int, clFinish, (cl_command_queue))
 WRAP_DECLARE(cl_mem, clCreateBuffer, (cl_context, cl_mem_flags, size_t, void *, cl_int *))
+WRAP_DECLARE(cl_mem, clCreateSubBuffer,
+             (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *))
 WRAP_DECLARE(cl_int, clGetMemObjectInfo, (cl_mem, cl_mem_info, size_t, void *, size_t *))
 WRAP_DECLARE(cl_int, clReleaseMemObject, (cl_mem))
 WRAP_DECLARE(cl_program, clCreateProgramWithSource,
@@ -518,6 +520,11 @@ cl_int __wrap_clFinish(cl_command_queue q) {
 cl_mem __wrap_clCreateBuffer(cl_context c, cl_mem_flags flags, size_t size, void *host,
                              cl_int *errcode_ret) {
   CREATE(cl_mem, clCreateBuffer, (c, flags, size, host, errcode_ret), errcode_ret);
+}
+
+cl_mem __wrap_clCreateSubBuffer(cl_mem m, cl_mem_flags flags, cl_buffer_create_type type,
+                                const void *info, cl_int *errcode_ret) {
+  CREATE(cl_mem, clCreateSubBuffer, (m, flags, type, info, errcode_ret), errcode_ret);
 }
 
 cl_int __wrap_clGetMemObjectInfo(cl_mem m, cl_mem_info what, size_t size, void *value,

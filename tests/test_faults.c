@@ -3,13 +3,13 @@
  * a time, and the library must answer each with a clear error and no damage.
  *
  * A short program calls every public op in both forms, with events, wait lists and
- * first_event, on every multi-kernel plan (softmax's split and its baseline), around context
- * creation, warm-up, a wrapped context and the on-disk program cache (a temporary folder holding
- * the program binaries of a good run for the "warm" runs; empty for the "cold" runs, whose
- * shorter program calls each op once, so that every program is built from source and its binary
- * stored). A reference run numbers its OpenCL calls, 1 to T. Then for N = 1 .. T, and for each of
- * CL_OUT_OF_RESOURCES and CL_OUT_OF_HOST_MEMORY, the program runs again with call N failed
- * (tests/cl_faults.h), and the step in which it failed must show:
+ * first_event, on every multi-kernel plan (softmax's split, also in a caller's workspace, and its
+ * baseline), around context creation, warm-up, a wrapped context and the on-disk program cache
+ * (a temporary folder holding the program binaries of a good run for the "warm" runs; empty for
+ * the "cold" runs, whose shorter program calls each op once, so that every program is built from
+ * source and its binary stored). A reference run numbers its OpenCL calls, 1 to T. Then for
+ * N = 1 .. T, and for each of CL_OUT_OF_RESOURCES and CL_OUT_OF_HOST_MEMORY, the program runs
+ * again with call N failed (tests/cl_faults.h), and the step in which it failed must show:
  *   - an error status, the injected OpenCL error (or OCF_ERR_ENQUEUED_WITHOUT_EVENT where the
  *     header allows it), whose ocf_last_error() names the failed call; or success with a right
  *     output, where the library recovers (a cached binary it cannot load is built from source,
@@ -57,13 +57,16 @@ enum {
   MMH_N = 7,
   MMH_K = 3,
   MMH_LDC = 9,
-  BIG = 1024 /* floats in each device buffer: room for every step's largest operand */
+  BIG = 1024,              /* floats in each device buffer: room for every step's largest operand */
+  WORKSPACE_OFFSET = 4096, /* a multiple of every device's CL_DEVICE_MEM_BASE_ADDR_ALIGN */
+  WORKSPACE_BYTES = 8192
 };
 
 typedef struct program {
   ocf_context *ctx;
   ocft_env env; /* the context's objects, for the test's own reads and writes */
   cl_mem in_a, in_b, out;
+  cl_mem workspace; /* WORKSPACE_BYTES, lent to the split softmax at WORKSPACE_OFFSET */
   float a[BIG], b[BIG], before[BIG], got[BIG];
   cl_event gate, event, first_event;
   ocf_launch launch;
@@ -170,6 +173,7 @@ static const char *judge_create(program *p, ocf_status status) {
   p->in_a = ocft_buffer(&p->env, BIG, NULL);
   p->in_b = ocft_buffer(&p->env, BIG, NULL);
   p->out = ocft_buffer(&p->env, BIG, NULL);
+  p->workspace = ocft_buffer(&p->env, WORKSPACE_BYTES / sizeof(float), NULL);
   return NULL;
 }
 
@@ -297,6 +301,14 @@ static const char *judge_softmax_split(program *p, ocf_status status) {
   return judge_device(p, status, check_softmax_split);
 }
 
+/* The split again, its scratch in the caller's workspace at an offset (a sub-buffer). */
+static void prepare_softmax_workspace(program *p) {
+  prepare_softmax_split(p);
+  p->launch.workspace = p->workspace;
+  p->launch.workspace_offset = WORKSPACE_OFFSET;
+  p->launch.workspace_size = WORKSPACE_BYTES - WORKSPACE_OFFSET;
+}
+
 static void prepare_softmax_host(program *p) {
   fill_inputs(p, 16);
   memcpy(p->got, p->before, sizeof p->got);
@@ -422,7 +434,8 @@ static const char *judge_release(program *p, ocf_status status) {
   clReleaseMemObject(p->in_a);
   clReleaseMemObject(p->in_b);
   clReleaseMemObject(p->out);
-  p->in_a = p->in_b = p->out = NULL;
+  clReleaseMemObject(p->workspace);
+  p->in_a = p->in_b = p->out = p->workspace = NULL;
   return NULL;
 }
 
@@ -435,6 +448,7 @@ static const step steps[] = {
     {"softmax_baseline", 0, prepare_softmax_baseline, call_softmax_baseline,
      judge_softmax_baseline},
     {"softmax_split", 1, prepare_softmax_split, call_softmax_split, judge_softmax_split},
+    {"softmax_workspace", 0, prepare_softmax_workspace, call_softmax_split, judge_softmax_split},
     {"softmax_host", 0, prepare_softmax_host, call_softmax_host, judge_softmax_host},
     {"softmax_host_ex", 0, prepare_softmax_host, call_softmax_host_ex, judge_softmax_host},
     {"matmul", 1, prepare_matmul, call_matmul, judge_matmul},
@@ -729,6 +743,7 @@ static void test_faults_multi_kernel_enqueues(void **state) {
     unsigned kernels;
   } plans[] = {{find_step("softmax_baseline"), 3},
                {find_step("softmax_split"), 2},
+               {find_step("softmax_workspace"), 2},
                {find_step("softmax"), 1}};
   cache_cold();
   static program p;

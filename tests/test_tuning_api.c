@@ -410,16 +410,16 @@ static void test_tuning_cache_keys_name_every_input(void **state) {
   snprintf(base.driver_version, sizeof base.driver_version, "1.2.3");
   enum { KEYS = 7 };
   static ocf_disk_key keys[KEYS];
-  ocf_disk_key_make(&keys[0], &base, 0x1234, "-DWG=64");
-  ocf_disk_key_make(&keys[1], &base, 0x1235, "-DWG=64");
-  ocf_disk_key_make(&keys[2], &base, 0x1234, "-DWG=65");
+  ocf_disk_key_make(&keys[0], &base, 0x1234, "-DWG=64", dir);
+  ocf_disk_key_make(&keys[1], &base, 0x1235, "-DWG=64", dir);
+  ocf_disk_key_make(&keys[2], &base, 0x1234, "-DWG=65", dir);
   ocf_device_info changed[4] = {base, base, base, base};
   changed[0].platform_name[0] = 'Q';
   changed[1].device_name[0] = 'E';
   changed[2].vendor[0] = 'W';
   changed[3].driver_version[0] = '2';
   for (int c = 0; c < 4; c++)
-    ocf_disk_key_make(&keys[3 + c], &changed[c], 0x1234, "-DWG=64");
+    ocf_disk_key_make(&keys[3 + c], &changed[c], 0x1234, "-DWG=64", dir);
   assert_non_null(strstr(keys[0].text, ocf_version_string()));
   for (int a = 0; a < KEYS; a++) {
     assert_true(keys[a].enabled);
@@ -429,9 +429,9 @@ static void test_tuning_cache_keys_name_every_input(void **state) {
     }
   }
   char paths[4][4096];
-  assert_int_equal(ocf_user_database_path(&base, paths[0], sizeof paths[0]), 0);
+  assert_int_equal(ocf_user_database_path(dir, &base, paths[0], sizeof paths[0]), 0);
   for (int c = 1; c < 4; c++) {
-    assert_int_equal(ocf_user_database_path(&changed[c], paths[c], sizeof paths[c]), 0);
+    assert_int_equal(ocf_user_database_path(dir, &changed[c], paths[c], sizeof paths[c]), 0);
     for (int b = 0; b < c; b++)
       if (strcmp(paths[b], paths[c]) == 0)
         fail_msg("tuning databases %d and %d share a path: %s", b, c, paths[c]);

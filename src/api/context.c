@@ -1,36 +1,146 @@
-/* Context creation (own or wrapped OpenCL objects) and release. */
+/* Context creation (own or wrapped OpenCL objects) with its settings, and release. */
 #include "runtime/context.h"
 #include "runtime/disk_cache.h"
+#include "runtime/files.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* A context for a described device, its facts and tuning resolved; the OpenCL objects are the
-   caller's to set. */
-static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) {
+/* The size of the first published ocf_context_config (0.3): every member up to
+   workspace_pool. */
+#define CONFIG_FIRST_SIZE (offsetof(ocf_context_config, workspace_pool) + sizeof(ocf_switch))
+
+void ocf_context_config_init(ocf_context_config *config) {
+  if (!config) return;
+  memset(config, 0, sizeof *config);
+  config->size = sizeof *config;
+}
+
+/* Copies a folder path of the caller's; OCF_ERR_INVALID_VALUE when it does not fit (the room
+   left for the file names inside it). */
+static ocf_status copy_dir(const char *what, const char *dir, char *out, size_t capacity) {
+  size_t length = strlen(dir);
+  if (length + 96 >= capacity)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_context_config: %s is %zu bytes long, above %zu",
+                    what, length, capacity - 96);
+  memcpy(out, dir, length + 1);
+  return OCF_SUCCESS;
+}
+
+/* A config's settings over the environment's over the built-in defaults (include/oclfuse.h,
+   "Context configuration"). `config` NULL: every default. */
+static ocf_status resolve_settings(const char *fn, const ocf_context_config *config,
+                                   ocf_settings *out, int *use_environment) {
+  ocf_context_config c = OCF_CONTEXT_CONFIG_INIT;
+  if (config) {
+    char what[64];
+    snprintf(what, sizeof what, "%s: config", fn);
+    ocf_status status = ocf_check_struct_size(what, config->size, CONFIG_FIRST_SIZE);
+    if (status != OCF_SUCCESS) return status;
+    /* A caller built against a newer header may pass a larger struct: read what we know. */
+    memcpy(&c, config, config->size < sizeof c ? config->size : sizeof c);
+  }
+  if ((unsigned)c.program_cache > OCF_PROGRAM_CACHE_ALWAYS ||
+      (unsigned)c.user_tuning > OCF_SWITCH_OFF || (unsigned)c.workspace_pool > OCF_SWITCH_OFF ||
+      c.verbosity < OCF_VERBOSITY_QUIET || c.verbosity > OCF_LOG_DEBUG)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: config: %s %d is out of range", fn,
+                    (unsigned)c.program_cache > OCF_PROGRAM_CACHE_ALWAYS ? "program_cache"
+                    : (unsigned)c.user_tuning > OCF_SWITCH_OFF           ? "user_tuning"
+                    : (unsigned)c.workspace_pool > OCF_SWITCH_OFF        ? "workspace_pool"
+                                                                         : "verbosity",
+                    (unsigned)c.program_cache > OCF_PROGRAM_CACHE_ALWAYS ? (int)c.program_cache
+                    : (unsigned)c.user_tuning > OCF_SWITCH_OFF           ? (int)c.user_tuning
+                    : (unsigned)c.workspace_pool > OCF_SWITCH_OFF        ? (int)c.workspace_pool
+                                                                         : c.verbosity);
+  const int env = !c.ignore_environment;
+  *use_environment = env;
+  memset(out, 0, sizeof *out);
+  ocf_status status = OCF_SUCCESS;
+  if (c.tuning_dir)
+    status = copy_dir("tuning_dir", c.tuning_dir, out->tuning_dir, sizeof out->tuning_dir);
+  else if (env && ocf_cache_dir(out->tuning_dir, sizeof out->tuning_dir - 96) != 0)
+    out->tuning_dir[0] = '\0'; /* no folder: no user database, no program cache */
+  if (status == OCF_SUCCESS && c.cache_dir)
+    status = copy_dir("cache_dir", c.cache_dir, out->cache_dir, sizeof out->cache_dir);
+  else if (status == OCF_SUCCESS && out->tuning_dir[0])
+    snprintf(out->cache_dir, sizeof out->cache_dir, "%.4000s/programs", out->tuning_dir);
+  if (status != OCF_SUCCESS) return status;
+
+  switch (c.program_cache) {
+  case OCF_PROGRAM_CACHE_OFF:
+    out->cache_policy = OCF_CACHE_OFF;
+    break;
+  case OCF_PROGRAM_CACHE_ON:
+    out->cache_policy = OCF_CACHE_DEFAULT;
+    break;
+  case OCF_PROGRAM_CACHE_ALWAYS:
+    out->cache_policy = OCF_CACHE_ALWAYS;
+    break;
+  default:
+    out->cache_policy = env ? ocf_disk_cache_policy() : OCF_CACHE_DEFAULT;
+    break;
+  }
+  if (c.user_tuning == OCF_SWITCH_DEFAULT) {
+    const char *value = env ? getenv("OCLFUSE_TUNING_DB") : NULL;
+    out->user_tuning = !(value && strcmp(value, "0") == 0);
+  } else {
+    out->user_tuning = c.user_tuning == OCF_SWITCH_ON;
+  }
+  out->env_verbosity = env ? ocf_verbosity_from_env() : 0;
+  out->verbosity = c.verbosity == OCF_VERBOSITY_ENV     ? out->env_verbosity
+                   : c.verbosity == OCF_VERBOSITY_QUIET ? 0
+                                                        : c.verbosity;
+  out->log = c.log;
+  out->log_user = c.log_user;
+  out->workspace_pool = c.workspace_pool != OCF_SWITCH_OFF;
+  return OCF_SUCCESS;
+}
+
+/* The sink of the messages made before a context exists (one thread: no lock). */
+static ocf_log_sink early_sink(const ocf_settings *settings) {
+  ocf_log_sink sink = {settings->verbosity, settings->log, settings->log_user, NULL};
+  return sink;
+}
+
+/* A context for a described device with its settings, its facts and tuning resolved; the
+   OpenCL objects are the caller's to set. */
+static ocf_status context_alloc(const ocf_device_info *info, const ocf_settings *settings,
+                                ocf_context **out) {
   ocf_context *ctx = calloc(1, sizeof *ctx);
   if (!ctx) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot allocate a context");
   ctx->info = *info;
+  ctx->settings = *settings;
+  if (pthread_mutex_init(&ctx->log_lock, NULL) != 0) {
+    free(ctx);
+    return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's log mutex");
+  }
+  ctx->log = early_sink(settings);
+  ctx->log.lock = &ctx->log_lock;
   ocf_device_facts_init(&ctx->facts, info);
   ctx->facts.nv_compiler_options =
       info->device && ocf_device_has_extension(info->device, "cl_nv_compiler_options");
   ocf_status status = ocf_context_tuning_init(ctx);
   if (status != OCF_SUCCESS) {
+    pthread_mutex_destroy(&ctx->log_lock);
     free(ctx);
     return status;
   }
   if (pthread_mutex_init(&ctx->lock, NULL) != 0) {
+    pthread_mutex_destroy(&ctx->log_lock);
     free(ctx);
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's mutex");
   }
   if (pthread_cond_init(&ctx->built, NULL) != 0) {
     pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->log_lock);
     free(ctx);
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's condition");
   }
   if (pthread_mutex_init(&ctx->probe_lock, NULL) != 0) {
     pthread_cond_destroy(&ctx->built);
     pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->log_lock);
     free(ctx);
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's probe mutex");
   }
@@ -38,12 +148,36 @@ static ocf_status context_alloc(const ocf_device_info *info, ocf_context **out) 
   return OCF_SUCCESS;
 }
 
-ocf_status ocf_context_create(const char *spec, ocf_context **ctx_out) {
+static ocf_status context_create(const char *spec, int use_environment,
+                                 const ocf_settings *settings, ocf_context **ctx_out);
+static ocf_status context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                               const ocf_settings *settings, ocf_context **ctx_out);
+
+ocf_status ocf_context_create_ex(const char *spec, const ocf_context_config *config,
+                                 ocf_context **ctx_out) {
   ocf_error_clear();
   if (!ctx_out) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_context_create: ctx is NULL");
+  ocf_settings *settings = malloc(sizeof *settings);
+  if (!settings) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "ocf_context_create: settings");
+  int use_environment = 1;
+  ocf_status status = resolve_settings("ocf_context_create", config, settings, &use_environment);
+  if (status == OCF_SUCCESS) status = context_create(spec, use_environment, settings, ctx_out);
+  free(settings);
+  return status;
+}
+
+ocf_status ocf_context_create(const char *spec, ocf_context **ctx_out) {
+  return ocf_context_create_ex(spec, NULL, ctx_out);
+}
+
+static ocf_status context_create(const char *spec, int use_environment,
+                                 const ocf_settings *settings, ocf_context **ctx_out) {
   ocf_device_info info;
-  ocf_status status = ocf_device_select_internal(spec, &info);
+  ocf_status status = ocf_device_select_env(spec, use_environment, &info);
   if (status != OCF_SUCCESS) return status;
+  ocf_log_sink early = early_sink(settings);
+  ocf_log(&early, OCF_LOG_INFO, "device %s / %s (spec \"%s\"%s)", info.platform_name,
+          info.device_name, spec ? spec : "", spec && spec[0] ? "" : ": the default rule");
 
   cl_int err = CL_SUCCESS;
   cl_context_properties properties[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)info.platform,
@@ -58,7 +192,7 @@ ocf_status ocf_context_create(const char *spec, ocf_context **ctx_out) {
     return ocf_fail_cl(err, "clCreateCommandQueue");
   }
   ocf_context *ctx = NULL;
-  status = context_alloc(&info, &ctx);
+  status = context_alloc(&info, settings, &ctx);
   if (status != OCF_SUCCESS) {
     clReleaseCommandQueue(queue);
     clReleaseContext(cl_ctx);
@@ -67,6 +201,7 @@ ocf_status ocf_context_create(const char *spec, ocf_context **ctx_out) {
   ctx->cl_ctx = cl_ctx;
   ctx->device = info.device;
   ctx->queue = queue;
+  ctx->pool.usable = settings->workspace_pool; /* our queue is in order */
   *ctx_out = ctx;
   return OCF_SUCCESS;
 }
@@ -103,7 +238,23 @@ static ocf_status describe_device(cl_device_id device, ocf_device_info *info) {
 
 ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
                             ocf_context **ctx_out) {
+  return ocf_context_wrap_ex(context, device, queue, NULL, ctx_out);
+}
+
+ocf_status ocf_context_wrap_ex(cl_context context, cl_device_id device, cl_command_queue queue,
+                               const ocf_context_config *config, ocf_context **ctx_out) {
   ocf_error_clear();
+  ocf_settings *settings = malloc(sizeof *settings);
+  if (!settings) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "ocf_context_wrap: settings");
+  int use_environment = 1;
+  ocf_status status = resolve_settings("ocf_context_wrap", config, settings, &use_environment);
+  if (status == OCF_SUCCESS) status = context_wrap(context, device, queue, settings, ctx_out);
+  free(settings);
+  return status;
+}
+
+static ocf_status context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
+                               const ocf_settings *settings, ocf_context **ctx_out) {
   if (!ctx_out || !context || !device || !queue)
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_context_wrap: %s is NULL",
                     !ctx_out   ? "ctx"
@@ -112,10 +263,13 @@ ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_
                                : "queue");
   cl_context queue_context = NULL;
   cl_device_id queue_device = NULL;
+  cl_command_queue_properties properties = 0;
   cl_int err =
       clGetCommandQueueInfo(queue, CL_QUEUE_CONTEXT, sizeof queue_context, &queue_context, NULL);
   if (err == CL_SUCCESS)
     err = clGetCommandQueueInfo(queue, CL_QUEUE_DEVICE, sizeof queue_device, &queue_device, NULL);
+  if (err == CL_SUCCESS)
+    err = clGetCommandQueueInfo(queue, CL_QUEUE_PROPERTIES, sizeof properties, &properties, NULL);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetCommandQueueInfo on the wrapped queue");
   if (queue_context != context || queue_device != device)
     return ocf_fail(OCF_ERR_CONTEXT_MISMATCH, "ocf_context_wrap: the queue belongs to another %s",
@@ -124,6 +278,9 @@ ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_
   ocf_device_info info;
   ocf_status status = describe_device(device, &info);
   if (status != OCF_SUCCESS) return status;
+  ocf_log_sink early = early_sink(settings);
+  ocf_log(&early, OCF_LOG_INFO, "wrapped device %s / %s%s", info.platform_name, info.device_name,
+          properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE ? " (out-of-order queue)" : "");
   /* The context holds a reference to each object; a retain that fails undoes the ones before
      it, so that the caller's objects keep their counts. */
   if ((err = clRetainContext(context)) != CL_SUCCESS)
@@ -138,7 +295,7 @@ ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_
     return ocf_fail_cl(err, "clRetainCommandQueue on the wrapped queue");
   }
   ocf_context *ctx = NULL;
-  status = context_alloc(&info, &ctx);
+  status = context_alloc(&info, settings, &ctx);
   if (status != OCF_SUCCESS) {
     clReleaseCommandQueue(queue);
     clReleaseDevice(device);
@@ -148,6 +305,9 @@ ocf_status ocf_context_wrap(cl_context context, cl_device_id device, cl_command_
   ctx->cl_ctx = context;
   ctx->device = device;
   ctx->queue = queue;
+  /* The pool relies on the queue's order (include/oclfuse.h, "Workspaces"). */
+  ctx->pool.usable =
+      settings->workspace_pool && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
   *ctx_out = ctx;
   return OCF_SUCCESS;
 }
@@ -158,18 +318,20 @@ void ocf_context_release(ocf_context *ctx) {
   clFinish(ctx->queue);
   /* Storing binaries at release is cheap where a binary is intermediate code the driver already
      holds (GPUs: PTX, code objects), but a CPU runtime compiles every kernel of a program to
-     hand one out (PoCL: seconds a program): there only a warm-up stores them, unless
-     OCLFUSE_CACHE=always. */
-  if (ocf_disk_cache_policy() == OCF_CACHE_ALWAYS ||
-      (ocf_disk_cache_policy() == OCF_CACHE_DEFAULT && !(ctx->info.type & CL_DEVICE_TYPE_CPU)))
+     hand one out (PoCL: seconds a program): there only a warm-up stores them, unless the
+     policy is always (OCLFUSE_CACHE=always, OCF_PROGRAM_CACHE_ALWAYS). */
+  if (ctx->settings.cache_policy == OCF_CACHE_ALWAYS ||
+      (ctx->settings.cache_policy == OCF_CACHE_DEFAULT && !(ctx->info.type & CL_DEVICE_TYPE_CPU)))
     ocf_program_cache_persist(ctx);
   ocf_program_cache_release(ctx);
+  ocf_workspace_pool_free(ctx);
   clReleaseCommandQueue(ctx->queue);
   clReleaseDevice(ctx->device);
   clReleaseContext(ctx->cl_ctx);
   pthread_cond_destroy(&ctx->built);
   pthread_mutex_destroy(&ctx->probe_lock);
   pthread_mutex_destroy(&ctx->lock);
+  pthread_mutex_destroy(&ctx->log_lock);
   free(ctx);
 }
 
@@ -195,4 +357,29 @@ ocf_status ocf_context_device_info(const ocf_context *ctx, ocf_device_info *info
   if (status != OCF_SUCCESS) return status;
   ocf_device_info_copy_out(info, info->size, &ctx->info);
   return OCF_SUCCESS;
+}
+
+ocf_status ocf_context_set_log(ocf_context *ctx, int verbosity, ocf_log_fn log, void *log_user) {
+  ocf_error_clear();
+  if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_context_set_log: ctx is NULL");
+  if (verbosity < OCF_VERBOSITY_QUIET || verbosity > OCF_LOG_DEBUG)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_context_set_log: verbosity %d is out of range",
+                    verbosity);
+  const int level = verbosity == OCF_VERBOSITY_ENV     ? ctx->settings.env_verbosity
+                    : verbosity == OCF_VERBOSITY_QUIET ? 0
+                                                       : verbosity;
+  pthread_mutex_lock(&ctx->log_lock);
+  ctx->log.fn = log;
+  ctx->log.user = log_user;
+  __atomic_store_n(&ctx->log.level, level, __ATOMIC_RELAXED);
+  pthread_mutex_unlock(&ctx->log_lock);
+  return OCF_SUCCESS;
+}
+
+const char *ocf_context_tuning_dir(const ocf_context *ctx) {
+  return ctx ? ctx->settings.tuning_dir : "";
+}
+
+const char *ocf_context_cache_dir(const ocf_context *ctx) {
+  return ctx && ctx->settings.cache_policy != OCF_CACHE_OFF ? ctx->settings.cache_dir : "";
 }

@@ -360,8 +360,12 @@ static ocf_status select_by_spec(const char *spec, const char *origin, ocf_devic
 }
 
 ocf_status ocf_device_select_internal(const char *spec, ocf_device_info *device) {
+  return ocf_device_select_env(spec, 1, device);
+}
+
+ocf_status ocf_device_select_env(const char *spec, int use_environment, ocf_device_info *device) {
   if (spec && spec[0]) return select_by_spec(spec, "", device);
-  const char *env = getenv("OCLFUSE_DEVICE");
+  const char *env = use_environment ? getenv("OCLFUSE_DEVICE") : NULL;
   if (env && env[0]) return select_by_spec(env, " (from OCLFUSE_DEVICE)", device);
 
   static const cl_device_type preference[] = {CL_DEVICE_TYPE_GPU, CL_DEVICE_TYPE_ALL};

@@ -94,8 +94,10 @@ ocf_status ocf_tuning_database_path(const ocf_context *ctx, char *path, size_t c
   if (!ctx || !path || capacity == 0)
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_tuning_database_path: %s",
                     !ctx ? "ctx is NULL" : "path is NULL or capacity 0");
-  if (ocf_user_database_path(&ctx->info, path, capacity) != 0)
-    return ocf_fail(OCF_ERR_UNSUPPORTED, "ocf_tuning_database_path: no cache folder (set "
-                                         "OCLFUSE_TUNING_DIR or HOME) or the path is too long");
+  if (ocf_user_database_path(ctx->settings.tuning_dir, &ctx->info, path, capacity) != 0)
+    return ocf_fail(OCF_ERR_UNSUPPORTED,
+                    "ocf_tuning_database_path: the context has no tuning folder (set "
+                    "ocf_context_config.tuning_dir, OCLFUSE_TUNING_DIR or HOME) or the path is "
+                    "too long");
   return OCF_SUCCESS;
 }

@@ -291,7 +291,7 @@ static ocf_matmul_skinny_frame skinny_frame(const problem *p, const ocf_plan *pl
    and when a matrix-unit program fails to build after its probe passed (the SIMT kernels then
    take the call: the same answer, at their speed). */
 static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
-                              const problem *p) {
+                              const problem *p, size_t *workspace) {
   const ocf_shape shape = {{p->call.m, p->call.n, p->call.k}};
   ocf_tuning_values tuning;
   ocf_context_tuning_for(ctx, OCF_OP_MATMUL, p->call.a_dtype, &shape, &tuning);
@@ -304,13 +304,19 @@ static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const oc
     ocf_plan plan;
     ocf_status status = ocf_plan_matmul(&facts, &tuning, &p->call, &plan);
     if (status != OCF_SUCCESS) return status;
-    if (p->call.m == 0 || p->call.n == 0) return ocf_dispatch_nothing(queue, settings);
+    if (p->call.m == 0 || p->call.n == 0) {
+      if (workspace) *workspace = 0;
+      return workspace ? OCF_SUCCESS : ocf_dispatch_nothing(queue, settings);
+    }
     if (plan.probe != OCF_PLAN_PROBE_NONE && attempt < 8) {
       ocf_probe_run(ctx, &plan);
       continue;
     }
     int replan = 0;
-    if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
+    if (workspace) { /* the size query: the plan built and checked, nothing enqueued */
+      status = ocf_prepare_plan(ctx, &plan, &replan);
+      *workspace = plan.scratch_bytes;
+    } else if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
       ocf_matmul_skinny_frame frame = skinny_frame(p, &plan);
       status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
     } else { /* the tiled kernels and the matrix-unit kernel take the same frame */
@@ -366,10 +372,58 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
   make_problem(trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta, c,
                c_offset, ldc, &opt, &settings, &p);
   if ((status = check_problem(ctx, &p)) != OCF_SUCCESS) return status;
+  operand *const operands[4] = {&p.a, &p.b, &p.c, &p.bias};
+  for (int i = 0; i < 4; i++)
+    if ((i < 3 || p.call.bias_axis != OCF_BIAS_NONE) &&
+        (status = ocf_workspace_check_disjoint(&settings, operands[i]->name, operands[i]->buffer,
+                                               operands[i]->offset * operands[i]->element_size,
+                                               operands[i]->span * operands[i]->element_size)) !=
+            OCF_SUCCESS)
+      return status;
   /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */
   if (alpha == 0.0f) p.call.k = 0;
   if (p.call.k == 0) p.alpha = 0.0f;
-  return run_problem(ctx, queue, &settings, &p);
+  return run_problem(ctx, queue, &settings, &p, NULL);
+}
+
+ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,
+                                     size_t m, size_t n, size_t k, float alpha, cl_mem a,
+                                     size_t a_offset, size_t lda, cl_mem b, size_t b_offset,
+                                     size_t ldb, float beta, cl_mem c, size_t c_offset, size_t ldc,
+                                     const ocf_matmul_options *options, const ocf_launch *launch,
+                                     size_t *bytes) {
+  ocf_error_clear();
+  if (!ctx || !bytes)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_matmul_workspace_size: %s is NULL",
+                    !ctx ? "ctx" : "bytes");
+  ocf_launch settings;
+  cl_command_queue queue = NULL;
+  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  if (status != OCF_SUCCESS) return status;
+  if ((trans_a != OCF_NO_TRANS && trans_a != OCF_TRANS) ||
+      (trans_b != OCF_NO_TRANS && trans_b != OCF_TRANS))
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "ocf_matmul_workspace_size: a transpose is not an ocf_transpose");
+  ocf_matmul_options opt = OCF_MATMUL_OPTIONS_INIT;
+  if (options) {
+    if ((status = ocf_check_struct_size("ocf_matmul_workspace_size: options", options->size,
+                                        OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+      return status;
+    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
+  }
+  /* The bias buffer need not be given: the plan only asks whether there is one. */
+  if (opt.bias_axis != OCF_BIAS_NONE && !opt.bias) opt.bias = (cl_mem)1;
+  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
+  problem p;
+  make_problem(trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta, c,
+               c_offset, ldc, &opt, &settings, &p);
+  operand *const matrices[3] = {&p.a, &p.b, &p.c};
+  for (int i = 0; i < 3; i++)
+    if ((status = measure(matrices[i], p.batch)) != OCF_SUCCESS) return status;
+  if (alpha == 0.0f) p.call.k = 0;
+  if (p.call.k == 0) p.alpha = 0.0f;
+  *bytes = 0;
+  return run_problem(ctx, queue, &settings, &p, bytes);
 }
 
 ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b, size_t m,

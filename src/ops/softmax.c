@@ -41,6 +41,43 @@ static ocf_status check_options(const ocf_softmax_options *opt) {
   return OCF_SUCCESS;
 }
 
+/* Plans the call and launches the plan or, for the workspace size query (`workspace` not
+   NULL), builds it and gives its scratch size. */
+static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
+                               const ocf_softmax_call *call, ocf_softmax_frame *frame,
+                               size_t *workspace) {
+  const ocf_shape shape = {{call->rows, call->cols, 0}};
+  ocf_tuning_values tuning;
+  ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, call->in_dtype, &shape, &tuning);
+  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
+     the bound is a guard, not a path any device takes. */
+  for (int attempt = 0;; attempt++) {
+    ocf_device_facts facts;
+    ocf_context_facts(ctx, &facts);
+    ocf_plan plan;
+    ocf_status status = ocf_plan_softmax(&facts, &tuning, call, &plan);
+    if (status != OCF_SUCCESS) return status;
+    if (call->rows == 0 || call->cols == 0) {
+      if (workspace) *workspace = 0;
+      return workspace ? OCF_SUCCESS : ocf_dispatch_nothing(queue, settings);
+    }
+    frame->parts = plan.parts;
+    frame->part_vecs = plan.part_vecs;
+    int replan = 0;
+    if (workspace) {
+      status = ocf_prepare_plan(ctx, &plan, &replan);
+      *workspace = plan.scratch_bytes;
+    } else {
+      status = ocf_launch_plan(ctx, queue, &plan, frame, &frame->scratch, settings, &replan);
+    }
+    if (!replan || attempt == 8) return status;
+    /* A default size the built kernel cannot run (its registers allow fewer work-items than the
+       tuning says): nothing was enqueued, and the plan is made again under the kernel's limit.
+       An explicit size is the caller's, and its refusal is the answer. */
+    ocf_error_clear();
+  }
+}
+
 ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
                           size_t in_ld, cl_mem out, size_t out_offset, size_t out_ld,
                           const ocf_softmax_options *options, const ocf_launch *launch) {
@@ -93,6 +130,16 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
       return status;
     if (lengths_overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
   }
+  if ((status = ocf_workspace_check_disjoint(&settings, "ocf_softmax: in", in, in_offset * in_size,
+                                             in_extent * in_size)) != OCF_SUCCESS ||
+      (status = ocf_workspace_check_disjoint(&settings, "ocf_softmax: out", out,
+                                             out_offset * out_size, out_extent * out_size)) !=
+          OCF_SUCCESS ||
+      (opt.lengths &&
+       (status = ocf_workspace_check_disjoint(&settings, "ocf_softmax: lengths", opt.lengths,
+                                              opt.lengths_offset * sizeof(cl_uint),
+                                              rows * sizeof(cl_uint))) != OCF_SUCCESS))
+    return status;
 
   const ocf_softmax_call call = {rows,
                                  cols,
@@ -126,28 +173,7 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                              1,
                              0,
                              NULL};
-  const ocf_shape shape = {{rows, cols, 0}};
-  ocf_tuning_values tuning;
-  ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, opt.in_dtype, &shape, &tuning);
-  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
-     the bound is a guard, not a path any device takes. */
-  for (int attempt = 0;; attempt++) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    status = ocf_plan_softmax(&facts, &tuning, &call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    if (rows == 0 || cols == 0) return ocf_dispatch_nothing(queue, &settings);
-    frame.parts = plan.parts;
-    frame.part_vecs = plan.part_vecs;
-    int replan = 0;
-    status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.scratch, &settings, &replan);
-    if (!replan || attempt == 8) return status;
-    /* A default size the built kernel cannot run (its registers allow fewer work-items than the
-       tuning says): nothing was enqueued, and the plan is made again under the kernel's limit.
-       An explicit size is the caller's, and its refusal is the answer. */
-    ocf_error_clear();
-  }
+  return plan_and_run(ctx, queue, &settings, &call, &frame, NULL);
 }
 
 ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
@@ -208,4 +234,68 @@ ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, const fl
   if (out_buffer && out_buffer != in_buffer) clReleaseMemObject(out_buffer);
   if (in_buffer) clReleaseMemObject(in_buffer);
   return status;
+}
+
+ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
+                                      size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
+                                      size_t out_ld, const ocf_softmax_options *options,
+                                      const ocf_launch *launch, size_t *bytes) {
+  ocf_error_clear();
+  if (!ctx || !bytes)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_softmax_workspace_size: %s is NULL",
+                    !ctx ? "ctx" : "bytes");
+  ocf_launch settings;
+  cl_command_queue queue = NULL;
+  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  if (status != OCF_SUCCESS) return status;
+  ocf_softmax_options opt = OCF_SOFTMAX_OPTIONS_INIT;
+  if (options) {
+    if ((status = ocf_check_struct_size("ocf_softmax_workspace_size: options", options->size,
+                                        OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+      return status;
+    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
+  }
+  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
+  const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
+  size_t in_extent = 0, out_extent = 0;
+  if ((status = ocf_matrix_extent("ocf_softmax_workspace_size: in", rows, cols, in_ld, in_size,
+                                  &in_extent)) != OCF_SUCCESS ||
+      (status = ocf_matrix_extent("ocf_softmax_workspace_size: out", rows, cols, out_ld, out_size,
+                                  &out_extent)) != OCF_SUCCESS)
+    return status;
+  /* In place or not, as the call will tell from its buffers; without them, the larger of the
+     two plans. */
+  int in_place[2] = {0, 1}, cases = 2;
+  if (in && out) {
+    const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size};
+    const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size};
+    int overlap = 0;
+    if ((status = ocf_matrices_overlap(&out_view, &in_view, &overlap, &in_place[0])) != OCF_SUCCESS)
+      return status;
+    cases = 1;
+  }
+  *bytes = 0;
+  for (int i = 0; i < cases; i++) {
+    const ocf_softmax_call call = {rows,
+                                   cols,
+                                   in_offset,
+                                   in_ld,
+                                   out_offset,
+                                   out_ld,
+                                   opt.in_dtype,
+                                   opt.out_dtype,
+                                   settings.variant,
+                                   settings.workgroup_size,
+                                   opt.log != 0,
+                                   opt.lengths != NULL,
+                                   in_place[i],
+                                   opt.causal != 0};
+    ocf_softmax_frame frame;
+    memset(&frame, 0, sizeof frame);
+    size_t needed = 0;
+    if ((status = plan_and_run(ctx, queue, &settings, &call, &frame, &needed)) != OCF_SUCCESS)
+      return status;
+    if (needed > *bytes) *bytes = needed;
+  }
+  return OCF_SUCCESS;
 }

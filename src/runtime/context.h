@@ -10,6 +10,8 @@
 #include "common.h"
 #include "device_facts.h"
 #include "plan/plan.h"
+#include "runtime/disk_cache.h"
+#include "runtime/log.h"
 #include "tuning/shape_class.h"
 #include "tuning/tuning.h"
 
@@ -17,6 +19,29 @@
 #include <stddef.h>
 
 typedef struct ocf_program_entry ocf_program_entry; /* program_cache.c */
+
+/* A context's settings, resolved at creation from its ocf_context_config, the environment and
+   the built-in defaults (api/context.c); fixed for the context's life but for the log's. */
+typedef struct ocf_settings {
+  char tuning_dir[4096]; /* the user tuning database's folder, "": none */
+  char cache_dir[4096];  /* the program cache's folder, "": none (the cache is off) */
+  ocf_cache_policy cache_policy;
+  int user_tuning;    /* read the user tuning database */
+  int verbosity;      /* the level the log starts with (0: none) */
+  int env_verbosity;  /* the level OCF_VERBOSITY_ENV stands for on this context */
+  int workspace_pool; /* the config allows the pool */
+  ocf_log_fn log;
+  void *log_user;
+} ocf_settings;
+
+/* The context's scratch pool (runtime/workspace.c), under the context's lock. */
+typedef struct ocf_workspace_pool {
+  int usable;       /* the config allows it and the default queue is in order */
+  cl_mem buffer;    /* NULL: empty */
+  size_t bytes;     /* its size */
+  cl_event last;    /* the last command enqueued on it (retained), NULL: none */
+  size_t creations; /* buffers created so far */
+} ocf_workspace_pool;
 
 struct ocf_context {
   cl_context cl_ctx;
@@ -38,6 +63,12 @@ struct ocf_context {
   ocf_tuning_values tuning[OCF_OP_COUNT][OCF_DTYPE_COUNT][OCF_MAX_SHAPE_CLASSES];
   char tuning_origin[512];     /* where the base came from, for ocf_context_tuning_origin */
   ocf_program_entry *programs; /* built programs, most recent first */
+  ocf_settings settings;
+  /* Where messages go; `log.lock` is &log_lock, which serializes deliveries and changes
+     (ocf_context_set_log). Never held while taking `lock`. */
+  ocf_log_sink log;
+  pthread_mutex_t log_lock;
+  ocf_workspace_pool pool;
 };
 
 /* ---- api/devices.c ---- */
@@ -52,6 +83,8 @@ ocf_status ocf_device_info_fill(cl_platform_id platform, cl_device_id device,
 int ocf_device_has_extension(cl_device_id device, const char *name);
 /* ocf_device_select without the checks of the caller's struct: fills a full-size *device. */
 ocf_status ocf_device_select_internal(const char *spec, ocf_device_info *device);
+/* The same, reading OCLFUSE_DEVICE for a NULL or "" spec only when use_environment is set. */
+ocf_status ocf_device_select_env(const char *spec, int use_environment, ocf_device_info *device);
 /* Copies a full description into a caller's struct of dst_size bytes (its own sizeof). */
 void ocf_device_info_copy_out(ocf_device_info *dst, size_t dst_size, const ocf_device_info *src);
 
@@ -64,8 +97,10 @@ ocf_status ocf_context_tuning_init(ocf_context *ctx);
 /* A copy, taken under the lock, of the values in force for a call of `op` on `shape`. */
 void ocf_context_tuning_for(ocf_context *ctx, ocf_op op, ocf_dtype dtype, const ocf_shape *shape,
                             ocf_tuning_values *values);
-/* The path of the user tuning database for the context's device. 0, or -1 (no cache folder). */
-int ocf_user_database_path(const ocf_device_info *info, char *path, size_t capacity);
+/* The path of the user tuning database for the device in the folder `dir`. 0, or -1 (dir is
+   "", or the path does not fit). */
+int ocf_user_database_path(const char *dir, const ocf_device_info *info, char *path,
+                           size_t capacity);
 
 /* ---- program_cache.c ---- */
 
@@ -105,8 +140,9 @@ ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame);
 /*
  * Runs a plan: builds (once) and checks every kernel of the plan, then binds and enqueues them
  * in order, so that a failure before the first enqueue leaves nothing queued. `frame` is the op's
- * frame struct; when the plan needs scratch, a buffer of plan->scratch_bytes is created, stored
- * in *scratch_slot (a field of the frame) and released once the last kernel completes.
+ * frame struct; when the plan needs scratch, plan->scratch_bytes of it come from the launch's
+ * workspace, the context's pool or a buffer of the call's own (runtime/workspace.c), stored in
+ * *scratch_slot (a field of the frame) and zero-filled before the first kernel.
  * When a kernel the plan chose with a default workgroup size accepts fewer work-items than
  * planned, its limit is remembered in ctx->facts, *replan is set and OCF_ERR_INVALID_WORKGROUP
  * returned with nothing enqueued: the caller plans again.
@@ -114,6 +150,11 @@ ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame);
 ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
                            void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
                            int *replan);
+
+/* Builds (once) and checks every kernel of a plan, as ocf_launch_plan does, and enqueues
+   nothing: for the workspace size queries, whose plan must be the one the call will run.
+   *replan as in ocf_launch_plan. */
+ocf_status ocf_prepare_plan(ocf_context *ctx, const ocf_plan *plan, int *replan);
 
 /* A copy of the context's facts, taken under its lock. */
 void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts);
@@ -214,6 +255,44 @@ ocf_status ocf_check_dtype(const char *what, ocf_dtype dtype);
 
 /* Checks an options struct's size member against the first version's size and ours. */
 ocf_status ocf_check_struct_size(const char *what, size_t size, size_t first_version_size);
+
+/* ---- workspace.c: the scratch memory of a call of several kernels ---- */
+
+/* Scratch up to this size is created zeroed from the host, larger scratch zeroed on the device. */
+#define OCF_SCRATCH_HOST_ZEROED_MAX ((size_t)8 << 10)
+
+/* Where one call's scratch lives. */
+typedef struct ocf_scratch {
+  cl_mem mem; /* what the kernels get (the caller's workspace, a sub-buffer of it, the pool's
+                 buffer or the call's own) */
+  int owned;  /* a sub-buffer or the call's own buffer: released once the call's kernels finish */
+  int pooled; /* the context's pool: taken under the lock (ocf_scratch_pool_take) */
+  int zeroed; /* already all zeros (created so): no device fill needed */
+} ocf_scratch;
+
+/* Checks a launch's workspace members (ocf_check_launch calls it): NULL with offset and size 0,
+   or a buffer of the context holding offset + size bytes, the offset aligned for a
+   sub-buffer. */
+ocf_status ocf_workspace_check(const ocf_context *ctx, const ocf_launch *launch);
+/* Refuses (OCF_ERR_ALIASING) a launch workspace whose bytes meet the operand's bytes
+   [start, start + bytes) of `buffer`; `what` is "ocf_softmax: in", say. Nothing without a
+   workspace or operand. */
+ocf_status ocf_workspace_check_disjoint(const ocf_launch *launch, const char *what, cl_mem buffer,
+                                        size_t start, size_t bytes);
+/* Before the lock: the scratch of `bytes` for a call on `queue`: from the launch's workspace
+   (OCF_ERR_BUFFER_TOO_SMALL when it holds fewer bytes), a buffer of the call's own, or, for the
+   pool, nothing yet (s->pooled set). */
+ocf_status ocf_scratch_prepare(ocf_context *ctx, cl_command_queue queue, const ocf_launch *launch,
+                               size_t bytes, ocf_scratch *s);
+/* Under ctx->lock, after every kernel is built: the pool's buffer, grown to `bytes` if smaller. */
+ocf_status ocf_scratch_pool_take(ocf_context *ctx, size_t bytes, ocf_scratch *s);
+/* Under ctx->lock, after the enqueues: `last` (NULL: nothing was enqueued) is the call's last
+   command on the scratch; the pool remembers it. */
+void ocf_scratch_used(ocf_context *ctx, const ocf_scratch *s, cl_event last);
+/* After the lock: releases owned scratch once `last` completes (at once when NULL). */
+void ocf_scratch_release(const ocf_scratch *s, cl_event last);
+/* At context release, after clFinish: frees the pool. */
+void ocf_workspace_pool_free(ocf_context *ctx);
 
 /* ---- host_buffers.c: helpers for the _host convenience calls ---- */
 

@@ -21,17 +21,16 @@ ocf_cache_policy ocf_disk_cache_policy(void) {
 }
 
 void ocf_disk_key_make(ocf_disk_key *key, const ocf_device_info *info, unsigned long long digest,
-                       const char *options) {
+                       const char *options, const char *dir) {
   memset(key, 0, sizeof *key);
   snprintf(key->text, sizeof key->text,
            "source %016llx | options %s | platform %s | device %s | vendor %s | driver %s | "
            "library %s",
            digest, options, info->platform_name, info->device_name, info->vendor,
            info->driver_version, ocf_version_string());
-  char dir[3072];
-  if (ocf_disk_cache_policy() == OCF_CACHE_OFF || ocf_cache_dir(dir, sizeof dir) != 0) return;
+  if (!dir || !dir[0]) return;
   unsigned long long hash = ocf_fnv1a(OCF_FNV_START, key->text, strlen(key->text));
-  int n = snprintf(key->path, sizeof key->path, "%s/programs/%016llx.bin", dir, hash);
+  int n = snprintf(key->path, sizeof key->path, "%s/%016llx.bin", dir, hash);
   key->enabled = n > 0 && (size_t)n < sizeof key->path;
 }
 

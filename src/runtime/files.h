@@ -9,8 +9,10 @@
 #include <stddef.h>
 
 /*
- * Writes the library's cache folder into out: $OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse,
- * else $HOME/.cache/oclfuse. Returns 0, or -1 when none is set or the path does not fit.
+ * Writes the environment's tuning folder into out: $OCLFUSE_TUNING_DIR, else
+ * $XDG_CACHE_HOME/oclfuse, else $HOME/.cache/oclfuse. Returns 0, or -1 when none is set or the
+ * path does not fit. Read when a context is created, unless its config names the folder or
+ * ignores the environment (api/context.c).
  */
 int ocf_cache_dir(char *out, size_t capacity);
 

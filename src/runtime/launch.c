@@ -49,48 +49,8 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
   return OCF_SUCCESS;
 }
 
-static void CL_CALLBACK release_scratch(cl_event event, cl_int event_status, void *scratch) {
-  (void)event, (void)event_status;
-  clReleaseMemObject((cl_mem)scratch);
-}
-
-/* Releases a call's scratch buffer once the last kernel enqueued for the call (`done`, NULL if
-   none was) completes. OpenCL would keep a buffer released right after enqueue alive anyway;
-   releasing it from the completion callback also keeps implementations that free early
-   (Oclgrind) from reading freed scratch. */
-static void release_scratch_after(cl_mem scratch, cl_event done) {
-  if (!done || clSetEventCallback(done, CL_COMPLETE, release_scratch, scratch) != CL_SUCCESS)
-    clReleaseMemObject(scratch);
-}
-
-/* Scratch up to this size is created zeroed from the host, larger scratch zeroed on the device. */
-#define SCRATCH_HOST_ZEROED_MAX ((size_t)8 << 10)
-
-/* A zero-filled scratch buffer. The kernels write every value before reading it, but Oclgrind
-   21.10 misreports writes to a fresh uninitialised buffer that reuses a freed one's memory, and
-   does not count a device fill as initialisation: so small scratch (softmax's per-row
-   statistics, every scratch of the small test shapes Oclgrind runs) comes zeroed from the host,
-   where the copy costs a few bytes a row. Larger scratch (matmul's split-K sums, megabytes) is
-   left to zero_scratch: a host copy of zeros would cross the bus on every call. */
-static ocf_status create_scratch(ocf_context *ctx, size_t bytes, cl_mem *scratch) {
-  void *zeros = NULL;
-  if (bytes <= SCRATCH_HOST_ZEROED_MAX) {
-    zeros = calloc(1, bytes);
-    if (!zeros) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "scratch of %zu bytes", bytes);
-  }
-  cl_int err = CL_SUCCESS;
-  *scratch = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE | (zeros ? CL_MEM_COPY_HOST_PTR : 0),
-                            bytes, zeros, &err);
-  free(zeros);
-  if (err != CL_SUCCESS) {
-    *scratch = NULL;
-    return ocf_fail_cl(err, "clCreateBuffer(scratch)");
-  }
-  return OCF_SUCCESS;
-}
-
-/* Zeroes large scratch on the device after the launch's wait list; *filled gets the event the
-   first kernel waits for. */
+/* Zeroes scratch on the device after the launch's wait list; *filled gets the event the first
+   kernel waits for. */
 static ocf_status zero_scratch(cl_command_queue queue, cl_mem scratch, size_t bytes,
                                const ocf_launch *launch, cl_event *filled) {
   const cl_uchar zero = 0;
@@ -100,6 +60,30 @@ static ocf_status zero_scratch(cl_command_queue queue, cl_mem scratch, size_t by
   return OCF_SUCCESS;
 }
 
+/* Builds (or finds) and checks every kernel of the plan; called and returns with ctx->lock held
+   (released during a build). */
+static ocf_status build_steps(ocf_context *ctx, const ocf_plan *plan, const char *options,
+                              ocf_built_kernel **kernels, int *replan) {
+  ocf_status status = OCF_SUCCESS;
+  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
+    status = ocf_kernel_get(ctx, plan->program, options, plan->steps[s].kernel, &kernels[s]);
+    if (status == OCF_SUCCESS) status = check_step(ctx, plan, &plan->steps[s], kernels[s], replan);
+  }
+  return status;
+}
+
+ocf_status ocf_prepare_plan(ocf_context *ctx, const ocf_plan *plan, int *replan) {
+  *replan = 0;
+  char options[512];
+  if (ocf_plan_options(plan, options, sizeof options) != 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: build options too long (a library bug)");
+  ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
+  pthread_mutex_lock(&ctx->lock);
+  ocf_status status = build_steps(ctx, plan, options, kernels, replan);
+  pthread_mutex_unlock(&ctx->lock);
+  return status;
+}
+
 ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
                            void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
                            int *replan) {
@@ -107,34 +91,36 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
   char options[512];
   if (ocf_plan_options(plan, options, sizeof options) != 0)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: build options too long (a library bug)");
-  cl_mem scratch = NULL;
+  /* Scratch: the launch's workspace (too small: refused here), a buffer of the call's own, or
+     the context's pool, which is taken under the lock below. */
+  ocf_scratch scratch = {NULL, 0, 0, 0};
   if (plan->scratch_bytes) {
     if (!scratch_slot)
       return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: scratch for an op without one (a bug)");
-    ocf_status status = create_scratch(ctx, plan->scratch_bytes, &scratch);
+    ocf_status status = ocf_scratch_prepare(ctx, queue, launch, plan->scratch_bytes, &scratch);
     if (status != OCF_SUCCESS) return status;
-    *scratch_slot = scratch;
   }
 
-  ocf_status status = OCF_SUCCESS;
   ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
   cl_event first = NULL, last = NULL;
   pthread_mutex_lock(&ctx->lock);
   /* Everything that can fail before the first enqueue: build (or find) and check every kernel,
-     then bind every kernel's arguments (a plan's steps are distinct kernels). */
-  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
-    status = ocf_kernel_get(ctx, plan->program, options, plan->steps[s].kernel, &kernels[s]);
-    if (status == OCF_SUCCESS) status = check_step(ctx, plan, &plan->steps[s], kernels[s], replan);
-  }
+     take the pool's buffer (after the builds, which let go of the lock, so that the enqueues
+     below follow at once: the queue then orders this call after every earlier user of the
+     buffer), then bind every kernel's arguments (a plan's steps are distinct kernels). */
+  ocf_status status = build_steps(ctx, plan, options, kernels, replan);
+  if (status == OCF_SUCCESS && scratch.pooled)
+    status = ocf_scratch_pool_take(ctx, plan->scratch_bytes, &scratch);
+  if (scratch.mem) *scratch_slot = scratch.mem;
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++)
     status = ocf_bind_arguments(kernels[s], frame);
-  /* Large scratch is zeroed on the device first: the fill takes the launch's wait list, the
-     first kernel waits for the fill, and the call's first command is the fill. */
-  const int fill = scratch && plan->scratch_bytes > SCRATCH_HOST_ZEROED_MAX;
+  /* Scratch not created zeroed is zeroed on the device first: the fill takes the launch's wait
+     list, the first kernel waits for the fill, and the call's first command is the fill. */
+  const int fill = scratch.mem && !scratch.zeroed;
   cl_event filled = NULL;
   ocf_launch steps = *launch;
   if (fill && status == OCF_SUCCESS) {
-    status = zero_scratch(queue, scratch, plan->scratch_bytes, launch, &filled);
+    status = zero_scratch(queue, scratch.mem, plan->scratch_bytes, launch, &filled);
     if (status == OCF_SUCCESS) {
       steps.num_wait_events = 1;
       steps.wait_events = &filled;
@@ -152,12 +138,13 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
      leaves the outputs as they were (the commands already queued fill scratch and finish). */
   cl_event first_kernel = NULL;
   if (status == OCF_SUCCESS)
-    status = ocf_dispatch_steps(queue, plan, kernels, &steps, scratch || launch->event,
+    status = ocf_dispatch_steps(queue, plan, kernels, &steps, scratch.mem || launch->event,
                                 &first_kernel, &last);
   if (first_kernel) first = first_kernel;
-  if (filled) clReleaseEvent(filled);
+  ocf_scratch_used(ctx, &scratch, last ? last : filled);
   pthread_mutex_unlock(&ctx->lock);
-  if (scratch) release_scratch_after(scratch, last);
+  ocf_scratch_release(&scratch, last ? last : filled);
+  if (filled) clReleaseEvent(filled);
   if (status != OCF_SUCCESS) {
     if (first) clReleaseEvent(first);
     if (last) clReleaseEvent(last);
@@ -171,6 +158,6 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
   char description[512];
   ocf_plan_describe(plan, description, sizeof description);
   ocf_plan_note(description);
-  ocf_log("%s", description);
+  ocf_log(&ctx->log, OCF_LOG_DEBUG, "%s", description);
   return OCF_SUCCESS;
 }

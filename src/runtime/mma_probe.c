@@ -182,7 +182,8 @@ static void probe_mma(ocf_context *ctx, size_t bytes) {
   }
   const ocf_probe_state state = f->mma;
   pthread_mutex_unlock(&ctx->lock);
-  ocf_log("matrix-unit probe with %zu bytes of local memory: %s%s%s (%.0f ms); the matrix units "
+  ocf_log(&ctx->log, OCF_LOG_INFO,
+          "matrix-unit probe with %zu bytes of local memory: %s%s%s (%.0f ms); the matrix units "
           "are %s",
           bytes, ok ? "right" : "failed", ok ? "" : ": ", why, ocf_now_ms() - start,
           state == OCF_PROBE_PASSED   ? "in use"
@@ -200,7 +201,8 @@ void ocf_probe_mma_failed(ocf_context *ctx, const char *why) {
   pthread_mutex_lock(&ctx->lock);
   ctx->facts.mma = OCF_PROBE_FAILED;
   pthread_mutex_unlock(&ctx->lock);
-  ocf_log("matrix-unit kernel failed after its probe passed (%s): the SIMT kernels take over on "
+  ocf_log(&ctx->log, OCF_LOG_WARNING,
+          "matrix-unit kernel failed after its probe passed (%s): the SIMT kernels take over on "
           "this context",
           why);
 }

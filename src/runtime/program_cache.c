@@ -100,8 +100,9 @@ static ocf_status build_from_source(cl_context context, cl_device_id device,
 }
 
 /* A program from a cached binary; NULL when there is none or the driver refuses it. */
-static cl_program build_from_disk(cl_context context, cl_device_id device, const ocf_disk_key *key,
-                                  const char *options, int sm90a, size_t *binary_bytes) {
+static cl_program build_from_disk(ocf_log_sink *log, cl_context context, cl_device_id device,
+                                  const ocf_disk_key *key, const char *options, int sm90a,
+                                  size_t *binary_bytes) {
   unsigned char *binary = NULL;
   size_t length = 0;
   if (ocf_disk_cache_load(key, &binary, &length) != 0) return NULL;
@@ -109,7 +110,8 @@ static cl_program build_from_disk(cl_context context, cl_device_id device, const
      no-op on such text), so that text in any other form is refused here, not run. */
   if (sm90a && ocf_sm90a_binary(&binary, &length) != 0) {
     free(binary);
-    ocf_log("cached binary %s is not sm_90a PTX: building from source", key->path);
+    ocf_log(log, OCF_LOG_WARNING, "cached binary %s is not sm_90a PTX: building from source",
+            key->path);
     ocf_disk_cache_remove(key);
     return NULL;
   }
@@ -127,7 +129,7 @@ static cl_program build_from_disk(cl_context context, cl_device_id device, const
     /* A binary the driver refuses is replaced; after any other failure (out of resources, say)
        it may still be good, and only this build comes from source. */
     int refused = err == CL_INVALID_BINARY || err == CL_BUILD_PROGRAM_FAILURE;
-    ocf_log("cached binary %s %s (%s): building from source", key->path,
+    ocf_log(log, OCF_LOG_WARNING, "cached binary %s %s (%s): building from source", key->path,
             refused ? "refused by the driver" : "could not be loaded",
             ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "error");
     if (refused) ocf_disk_cache_remove(key);
@@ -146,7 +148,7 @@ static size_t binary_size(cl_program program) {
 }
 
 /* Stores the program's binary under its key; returns the size stored (0: none). */
-static size_t store_binary(cl_program program, const ocf_disk_key *key) {
+static size_t store_binary(ocf_log_sink *log, cl_program program, const ocf_disk_key *key) {
   if (!key->enabled) return 0;
   double start = ocf_now_ms();
   size_t size = binary_size(program);
@@ -160,9 +162,11 @@ static size_t store_binary(cl_program program, const ocf_disk_key *key) {
       ocf_disk_cache_store(key, binary, size) == 0)
     stored = size;
   else
-    ocf_log("cannot store %s (read-only or full cache folder?)", key->path);
+    ocf_log(log, OCF_LOG_WARNING, "cannot store %s (read-only or full cache folder?)", key->path);
   free(binary);
-  if (stored) ocf_log("stored %s: %zu bytes in %.1f ms", key->path, size, ocf_now_ms() - start);
+  if (stored)
+    ocf_log(log, OCF_LOG_INFO, "stored %s: %zu bytes in %.1f ms", key->path, size,
+            ocf_now_ms() - start);
   return stored;
 }
 
@@ -176,7 +180,7 @@ static ocf_status build_entry(ocf_context *ctx, const ocf_program_source *source
   size_t bytes = 0;
   const int sm90a = ocf_program_retargets_sm90a(entry->id);
   cl_program program =
-      build_from_disk(ctx->cl_ctx, ctx->device, &entry->disk, options, sm90a, &bytes);
+      build_from_disk(&ctx->log, ctx->cl_ctx, ctx->device, &entry->disk, options, sm90a, &bytes);
   const char *origin = "disk cache";
   if (program) {
     entry->stored_bytes = bytes;
@@ -186,7 +190,8 @@ static ocf_status build_entry(ocf_context *ctx, const ocf_program_source *source
     /* The wgmma program: its PTX retargeted to sm_90a and built again (sm90a_build.c); the
        program stored on disk is then the retargeted one. */
     if (status == OCF_SUCCESS && sm90a)
-      status = ocf_sm90a_rebuild(ctx->cl_ctx, ctx->device, source->file, options, &program);
+      status =
+          ocf_sm90a_rebuild(&ctx->log, ctx->cl_ctx, ctx->device, source->file, options, &program);
     if (status != OCF_SUCCESS) return status;
     /* Not stored yet: PoCL compiles work-group functions at a kernel's first launch and keeps
        them in the binary, but hands out the binary it first returned, so it is read only once
@@ -194,8 +199,8 @@ static ocf_status build_entry(ocf_context *ctx, const ocf_program_source *source
     entry->stored_bytes = 0;
   }
   entry->program = program;
-  ocf_log("build %s [%s]: %.1f ms from %s", source->file, entry->options, ocf_now_ms() - start,
-          origin);
+  ocf_log(&ctx->log, OCF_LOG_INFO, "build %s [%s]: %.1f ms from %s", source->file, entry->options,
+          ocf_now_ms() - start, origin);
   return OCF_SUCCESS;
 }
 
@@ -242,13 +247,15 @@ static ocf_status find_or_build(ocf_context *ctx, ocf_program_id id, const char 
   entry->digest = digest;
   entry->options = options_copy;
   entry->state = ENTRY_BUILDING;
+  const char *cache_dir =
+      ctx->settings.cache_policy == OCF_CACHE_OFF ? "" : ctx->settings.cache_dir;
   if (ocf_program_retargets_sm90a(id)) {
     /* Its own namespace: the binary on disk is the retargeted PTX, never the source build's. */
     char key_options[1100];
     snprintf(key_options, sizeof key_options, "%s | %s", options, OCF_SM90A_KEY);
-    ocf_disk_key_make(&entry->disk, &ctx->info, digest, key_options);
+    ocf_disk_key_make(&entry->disk, &ctx->info, digest, key_options, cache_dir);
   } else {
-    ocf_disk_key_make(&entry->disk, &ctx->info, digest, options);
+    ocf_disk_key_make(&entry->disk, &ctx->info, digest, options, cache_dir);
   }
   entry->next = ctx->programs;
   ctx->programs = entry;
@@ -321,7 +328,7 @@ void ocf_program_cache_persist(ocf_context *ctx) {
        next process need not compile them again. */
     size_t size = entry->stored_bytes ? binary_size(entry->program) : 0;
     if (entry->stored_bytes == 0 || size > entry->stored_bytes) {
-      size_t stored = store_binary(entry->program, &entry->disk);
+      size_t stored = store_binary(&ctx->log, entry->program, &entry->disk);
       if (stored) entry->stored_bytes = stored;
     }
   }

@@ -36,8 +36,8 @@ static void append_build_log(cl_program program, cl_device_id device) {
   free(log);
 }
 
-ocf_status ocf_sm90a_rebuild(cl_context context, cl_device_id device, const char *file,
-                             const char *options, cl_program *program) {
+ocf_status ocf_sm90a_rebuild(ocf_log_sink *log, cl_context context, cl_device_id device,
+                             const char *file, const char *options, cl_program *program) {
   const double start = ocf_now_ms();
   size_t size = 0;
   unsigned char *ptx = NULL;
@@ -78,6 +78,7 @@ ocf_status ocf_sm90a_rebuild(cl_context context, cl_device_id device, const char
     return OCF_ERR_BUILD_FAILED;
   }
   *program = built;
-  ocf_log("retargeted %s to sm_90a and built it: %.1f ms", file, ocf_now_ms() - start);
+  ocf_log(log, OCF_LOG_INFO, "retargeted %s to sm_90a and built it: %.1f ms", file,
+          ocf_now_ms() - start);
   return OCF_SUCCESS;
 }

@@ -8,6 +8,7 @@
 #define OCLFUSE_SM90A_BUILD_H
 
 #include "oclfuse.h"
+#include "runtime/log.h"
 
 #include <stddef.h>
 
@@ -18,8 +19,8 @@
 /* Replaces *program (built from source file `file` with `options`, released here) by the
    program built from its retargeted PTX. OCF_ERR_BUILD_FAILED (ocf_last_error says why: the
    text was refused, or the driver's log) leaves *program released and NULL. */
-ocf_status ocf_sm90a_rebuild(cl_context context, cl_device_id device, const char *file,
-                             const char *options, cl_program *program);
+ocf_status ocf_sm90a_rebuild(ocf_log_sink *log, cl_context context, cl_device_id device,
+                             const char *file, const char *options, cl_program *program);
 
 /* A binary (*binary, malloc'd, *length bytes: PTX text, trailing NUL bytes ignored) in its
    sm_90a form, replaced by a new buffer whose *length counts one terminating NUL (NVIDIA's

@@ -36,9 +36,10 @@ static void append_origin(ocf_context *ctx, const char *text) {
            text);
 }
 
-int ocf_user_database_path(const ocf_device_info *info, char *path, size_t capacity) {
-  char dir[3072], vendor[48], device[64];
-  if (ocf_cache_dir(dir, sizeof dir) != 0) return -1;
+int ocf_user_database_path(const char *dir, const ocf_device_info *info, char *path,
+                           size_t capacity) {
+  char vendor[48], device[64];
+  if (!dir[0]) return -1;
   ocf_file_slug(info->vendor, vendor, sizeof vendor);
   ocf_file_slug(info->device_name, device, sizeof device);
   /* Vendor, device and driver decide the file; the name keeps it readable, the hash unique. */
@@ -57,7 +58,8 @@ static void apply_shipped(ocf_context *ctx, all_values *values) {
   for (size_t i = 0; i < count; i++) {
     ocf_tuning_db db;
     if (ocf_tuning_db_parse(files[i].text, files[i].length, &db) != OCF_SUCCESS) {
-      ocf_log("shipped tuning database %s ignored: %s", files[i].name, ocf_last_error());
+      ocf_log(&ctx->log, OCF_LOG_WARNING, "shipped tuning database %s ignored: %s", files[i].name,
+              ocf_last_error());
       continue;
     }
     int matches = (ocf_contains_nocase(ctx->info.vendor, db.vendor) ||
@@ -69,7 +71,8 @@ static void apply_shipped(ocf_context *ctx, all_values *values) {
       if (apply_layer(&db, values, origin) == OCF_SUCCESS)
         append_origin(ctx, origin);
       else
-        ocf_log("shipped tuning database %s ignored: %s", files[i].name, ocf_last_error());
+        ocf_log(&ctx->log, OCF_LOG_WARNING, "shipped tuning database %s ignored: %s", files[i].name,
+                ocf_last_error());
     }
     ocf_tuning_db_free(&db);
   }
@@ -77,10 +80,9 @@ static void apply_shipped(ocf_context *ctx, all_values *values) {
 
 /* The user's database for exactly this device, driver and library version. */
 static void apply_user(ocf_context *ctx, all_values *values) {
-  const char *switch_value = getenv("OCLFUSE_TUNING_DB");
-  if (switch_value && strcmp(switch_value, "0") == 0) return; /* `oclfuse tune` measuring */
+  if (!ctx->settings.user_tuning) return; /* `oclfuse tune` measuring, or the caller's choice */
   char path[4096];
-  if (ocf_user_database_path(&ctx->info, path, sizeof path) != 0) return;
+  if (ocf_user_database_path(ctx->settings.tuning_dir, &ctx->info, path, sizeof path) != 0) return;
   char *text = NULL;
   size_t length = 0;
   if (ocf_read_file(path, OCF_TUNING_DB_MAX_BYTES, &text, &length) != 0) return; /* none yet */
@@ -88,12 +90,13 @@ static void apply_user(ocf_context *ctx, all_values *values) {
   ocf_status status = ocf_tuning_db_parse(text, length, &db);
   free(text);
   if (status != OCF_SUCCESS) {
-    ocf_log("tuning database %s ignored: %s", path, ocf_last_error());
+    ocf_log(&ctx->log, OCF_LOG_WARNING, "tuning database %s ignored: %s", path, ocf_last_error());
     return;
   }
   if (strcmp(db.vendor, ctx->info.vendor) || strcmp(db.device, ctx->info.device_name) ||
       strcmp(db.driver, ctx->info.driver_version) || strcmp(db.library, ocf_version_string())) {
-    ocf_log("tuning database %s ignored: it is for %s / %s / driver %s / library %s", path,
+    ocf_log(&ctx->log, OCF_LOG_WARNING,
+            "tuning database %s ignored: it is for %s / %s / driver %s / library %s", path,
             db.vendor, db.device, db.driver, db.library);
   } else {
     char origin[4200];
@@ -101,7 +104,7 @@ static void apply_user(ocf_context *ctx, all_values *values) {
     if (apply_layer(&db, values, origin) == OCF_SUCCESS)
       append_origin(ctx, origin);
     else
-      ocf_log("tuning database %s ignored: %s", path, ocf_last_error());
+      ocf_log(&ctx->log, OCF_LOG_WARNING, "tuning database %s ignored: %s", path, ocf_last_error());
   }
   ocf_tuning_db_free(&db);
 }
@@ -125,7 +128,7 @@ ocf_status ocf_context_tuning_init(ocf_context *ctx) {
   apply_user(ctx, values);
   ocf_error_clear();
   memcpy(ctx->tuning, ctx->tuning_base, sizeof ctx->tuning);
-  ocf_log("tuning for %s: %s", ctx->info.device_name, ctx->tuning_origin);
+  ocf_log(&ctx->log, OCF_LOG_INFO, "tuning for %s: %s", ctx->info.device_name, ctx->tuning_origin);
   return OCF_SUCCESS;
 }
 

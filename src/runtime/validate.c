@@ -194,7 +194,7 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, oc
                       queue_context != ctx->cl_ctx ? "OpenCL context" : "device");
     *queue = launch->queue;
   }
-  return OCF_SUCCESS;
+  return ocf_workspace_check(ctx, resolved);
 }
 
 ocf_status ocf_check_dtype(const char *what, ocf_dtype dtype) {

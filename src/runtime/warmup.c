@@ -218,7 +218,8 @@ ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans) {
   if (!op || only == OCF_OP_SOFTMAX) plans_softmax(ctx, &facts, set);
   if (!op || only == OCF_OP_MATMUL) plans_matmul(ctx, &facts, set);
   if (set->dropped)
-    ocf_log("warm-up: %zu plans past the first %d are left to their first call", set->dropped,
+    ocf_log(&ctx->log, OCF_LOG_INFO,
+            "warm-up: %zu plans past the first %d are left to their first call", set->dropped,
             MAX_PLANS);
   double start = ocf_now_ms();
   ocf_status status = OCF_SUCCESS;
@@ -228,8 +229,8 @@ ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans) {
     pthread_mutex_lock(&ctx->lock);
     ocf_program_cache_persist(ctx);
     pthread_mutex_unlock(&ctx->lock);
-    ocf_log("warm-up of %s: %zu plans in %.0f ms", op ? op : "every op", set->count,
-            ocf_now_ms() - start);
+    ocf_log(&ctx->log, OCF_LOG_INFO, "warm-up of %s: %zu plans in %.0f ms", op ? op : "every op",
+            set->count, ocf_now_ms() - start);
   }
   if (plans) *plans = set->count;
   free(set);

@@ -168,7 +168,8 @@ void ocf_probe_wgmma(ocf_context *ctx) {
     f->wgmma_local_ok_reported = reported;
   }
   pthread_mutex_unlock(&ctx->lock);
-  ocf_log("wgmma probe (sm_90a, %zu bytes of local memory): %s%s%s (%.0f ms); the warpgroup "
+  ocf_log(&ctx->log, OCF_LOG_INFO,
+          "wgmma probe (sm_90a, %zu bytes of local memory): %s%s%s (%.0f ms); the warpgroup "
           "kernel is %s",
           plan.local_mem_bytes, ok ? "right" : "failed", ok ? "" : ": ", why, ocf_now_ms() - start,
           ok ? "in use" : "not used on this context (mma.sync takes its calls)");
@@ -179,7 +180,8 @@ void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why) {
   pthread_mutex_lock(&ctx->lock);
   ctx->facts.wgmma = OCF_PROBE_FAILED;
   pthread_mutex_unlock(&ctx->lock);
-  ocf_log("wgmma kernel failed after its probe passed (%s): the mma.sync and SIMT kernels take "
+  ocf_log(&ctx->log, OCF_LOG_WARNING,
+          "wgmma kernel failed after its probe passed (%s): the mma.sync and SIMT kernels take "
           "over on this context",
           why);
 }
