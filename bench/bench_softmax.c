@@ -2,9 +2,11 @@
  * softmax: the fused kernel (AUTO) against the unfused three-kernel baseline (max, exp-and-sum,
  * divide), in effective GB/s of the ideal traffic rows x cols x (input + output element size)
  * bytes (read once, write once) and as a speed-up. The call is the spec's (tool_spec: storage
- * types, log-softmax, scale, row lengths, padded rows, offsets), through ocf_softmax_ex; the
- * plain call is judged by the harness's row-factor model (tests/tolerance.h), any other by the
- * options model (tests/reference_softmax.h).
+ * types, log-softmax, scale, row lengths, the causal band, padded rows, offsets), through
+ * ocf_softmax_ex; the plain call is judged by the harness's row-factor model (tests/tolerance.h),
+ * any other by the options model (tests/reference_softmax.h), over each row's kept length (the
+ * lengths and the band, as ocf_ref_kept_lengths gives it). The ideal traffic counts every column,
+ * kept or not.
  *
  * Matrices up to 2^22 elements are checked in full; larger ones on 8 rows (the first, the last
  * and 6 random ones), because the double-precision CPU reference of a 4096 x 4096 or
@@ -30,12 +32,18 @@ typedef struct softmax_problem {
   float *got; /* the rows compared, dense */
   double *want, *tol, *lse;
   uint32_t *lengths;  /* NULL: full rows */
+  uint32_t *kept;     /* the reference's lengths: the band and the lengths; NULL: full rows */
   unsigned char *raw; /* a row (or the whole output) as read back */
   int want_ready;     /* full check: the reference is computed once per shape */
   cl_mem in, out, lengths_mem;
   ocf_launch launch;
   uint64_t rng; /* ocft_rng_next state: sampled places */
 } softmax_problem;
+
+/* The band's rows per head: plain `causal` is one head of every row. */
+static size_t causal_period(const tool_spec *s) {
+  return s->causal_period ? s->causal_period : s->d[0];
+}
 
 static int softmax_full(const softmax_problem *p) {
   return p->rows * p->cols <= SOFTMAX_FULL_CHECK;
@@ -51,6 +59,7 @@ static void softmax_teardown(softmax_problem *p) {
   free(p->tol);
   free(p->lse);
   free(p->lengths);
+  free(p->kept);
   free(p->raw);
   memset(p, 0, sizeof *p);
 }
@@ -98,6 +107,16 @@ static int softmax_setup(tool_bench_env *env, const tool_spec *s, softmax_proble
       return -1;
     }
   }
+  if (s->lengths || s->causal) {
+    p->kept = malloc(p->rows * sizeof *p->kept);
+    if (!p->kept) {
+      tool_error("out of host memory");
+      softmax_teardown(p);
+      return -1;
+    }
+    ocf_ref_kept_lengths(p->rows, p->cols, p->lengths, s->causal, causal_period(s),
+                         s->causal_offset, p->kept);
+  }
   size_t in_bytes = p->in_elements * ocf_dtype_size(s->in_dtype);
   void *raw = tool_alloc_bytes(in_bytes);
   if (!raw) {
@@ -127,6 +146,11 @@ static int softmax_enqueue(void *state, cl_event *event, char *err, size_t errle
   options.scale = s->scale;
   options.log = s->log;
   options.lengths = p->lengths_mem;
+  if (s->causal) {
+    options.causal = 1;
+    options.causal_period = causal_period(s);
+    options.causal_offset = s->causal_offset;
+  }
   ocf_status status = ocf_softmax_ex(p->ctx, p->rows, p->cols, p->in, s->offset, p->ld, p->out,
                                      s->offset, p->ld, &options, &launch);
   return status == OCF_SUCCESS ? 0 : tool_library_failure(status, "ocf_softmax_ex", err, errlen);
@@ -166,7 +190,7 @@ static void softmax_compare(softmax_problem *p, size_t first, size_t count, ocft
     if (!p->want_ready || count != p->rows) ocf_ref_softmax(count, p->cols, x, p->ld, p->want);
     ocft_check_softmax(count, p->cols, x, p->ld, p->want, p->got, p->cols, wg, p->info, &part);
   } else {
-    const uint32_t *lengths = p->lengths ? p->lengths + first : NULL;
+    const uint32_t *lengths = p->kept ? p->kept + first : NULL;
     if (!p->want_ready || count != p->rows) {
       ocf_ref_softmax_ex(count, p->cols, x, p->ld, s->scale, s->log, lengths, p->want, p->lse);
       ocf_ref_softmax_ex_tolerance(

@@ -13,7 +13,10 @@
  *              log                 log-softmax
  *              scale=X             softmax(X x), X finite and > 0
  *              lengths | lengths=L ragged rows: row r's valid length is random in [0, cols]
- *                                  (fixed per shape), or L for every row
+ *                                  (fixed per shape), or L for every row (above cols: cols)
+ *              causal | causal=P | causal=P,O   the causal band: row r keeps its first
+ *                                  (r mod P) + O + 1 columns (P rows per head, each head's first
+ *                                  query at key position O); plain causal: P = rows, O = 0
  *              pad=P               row strides cols + P
  *   matmul     nn | nt | tn | tt   op(A), op(B): n as stored, t transposed
  *              f32 | f16 | bf16    the storage type of A, B, C and the bias (a=T, b=T, c=T: one)
@@ -26,8 +29,8 @@
  *              alpha=X, beta=X     C = alpha op(A) op(B) + beta C (1 and 0 by default)
  *              pad=P               every leading dimension P beyond the shortest legal one
  *
- * Example: 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu; softmax:4096x50257:bf16:log'.
- * (Softmax's causal mask is not in the language yet.)
+ * Example: 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu; softmax:4096x50257:bf16:log;
+ * softmax:8192x1024:bf16:causal=1024'.
  */
 #include "tool.h"
 
@@ -130,8 +133,23 @@ enum {
   SEEN_SCALE = 1 << 16,
   SEEN_LENGTHS = 1 << 17,
   SEEN_IN = 1 << 18,
-  SEEN_OUT = 1 << 19
+  SEEN_OUT = 1 << 19,
+  SEEN_CAUSAL = 1 << 20
 };
+
+/* The most a length, a causal period or a causal offset may be: kept lengths are cl_uint. */
+#define MAX_SPAN ((size_t)UINT32_MAX)
+
+/* "P" or "P,O" of causal=: 0, or -1 (not numbers, P 0, a value above MAX_SPAN). */
+static int parse_causal(const char *value, size_t *period, size_t *offset) {
+  char buf[64];
+  const char *comma = strchr(value, ',');
+  *offset = 0;
+  if (copy_token(value, comma ? (size_t)(comma - value) : strlen(value), buf, sizeof buf) ||
+      tool_parse_size(buf, period) || *period == 0 || *period > MAX_SPAN)
+    return -1;
+  return comma && (tool_parse_size(comma + 1, offset) || *offset > MAX_SPAN) ? -1 : 0;
+}
 
 /* One OPTION of the op's call; 0, or -1 with err naming the token. */
 static int parse_option(tool_spec *s, const char *token, unsigned *seen, char *err, size_t errlen) {
@@ -178,9 +196,16 @@ static int parse_option(tool_spec *s, const char *token, unsigned *seen, char *e
     ONCE(SEEN_LENGTHS);
     s->lengths = 1;
     if (value) {
-      if (tool_parse_size(value, &s->length)) BAD_VALUE("wants a length (0 to cols)");
+      if (tool_parse_size(value, &s->length) || s->length > MAX_SPAN)
+        BAD_VALUE("wants a length from 0 to 2^32 - 1 (above cols counts as cols)");
       s->lengths = 2;
     }
+  } else if (sm && !strcmp(key, "causal")) {
+    ONCE(SEEN_CAUSAL);
+    s->causal = 1;
+    if (value && parse_causal(value, &s->causal_period, &s->causal_offset))
+      BAD_VALUE("wants P or P,O: rows per head P from 1, key offset O from 0 (each up to "
+                "2^32 - 1)");
   } else if (mm && !value &&
              (!strcmp(key, "nn") || !strcmp(key, "nt") || !strcmp(key, "tn") ||
               !strcmp(key, "tt"))) {
@@ -252,8 +277,6 @@ static int parse_option(tool_spec *s, const char *token, unsigned *seen, char *e
 static int spec_validate(const tool_spec *s, const char *part, char *err, size_t errlen) {
   if (s->share_a + s->share_b && s->batch < 2)
     return spec_error(err, errlen, "'%s': share= needs batch= above 1%s", part, "");
-  if (s->lengths == 2 && s->length > s->d[1])
-    return spec_error(err, errlen, "'%s': lengths= is above the row's %s columns", part, "");
   return 0;
 }
 
@@ -355,6 +378,9 @@ void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity) {
     if (s->scale != 1.0f) ADD(":scale=%g", (double)s->scale);
     if (s->lengths == 1) ADD(":lengths");
     if (s->lengths == 2) ADD(":lengths=%zu", s->length);
+    if (s->causal && !s->causal_period) ADD(":causal");
+    if (s->causal && s->causal_period && !s->causal_offset) ADD(":causal=%zu", s->causal_period);
+    if (s->causal && s->causal_offset) ADD(":causal=%zu,%zu", s->causal_period, s->causal_offset);
   }
   if (s->pad) ADD(":pad=%zu", s->pad);
   if (s->offset) ADD(":offset=%zu", s->offset);
@@ -475,7 +501,12 @@ const char tool_sizes_help[] =
     "  any op   offset=E          operands start E elements into their buffers\n"
     "  softmax  f32|f16|bf16      storage type of in and out (in=T, out=T: just one)\n"
     "           log               log-softmax        scale=X   softmax(X x), X > 0\n"
-    "           lengths           random row lengths in [0, cols] (lengths=L: all L)\n"
+    "           lengths           random row lengths in [0, cols] (lengths=L: all L;\n"
+    "                             above cols counts as cols)\n"
+    "           causal            the causal band: row r keeps its first r + 1 columns\n"
+    "           causal=P[,O]      heads of P rows, each head's first row at key O: row r\n"
+    "                             keeps (r mod P) + O + 1 columns (O = cols - P: each\n"
+    "                             head's last row keeps all); with lengths, the shorter\n"
     "           pad=P             row strides cols + P\n"
     "  matmul   nn|nt|tn|tt       op(A), op(B): n as stored, t transposed\n"
     "           f32|f16|bf16      storage type of A, B, C and the bias (a=T, b=T, c=T)\n"
@@ -486,4 +517,5 @@ const char tool_sizes_help[] =
     "           alpha=X beta=X    C = alpha op(A) op(B) + beta C (default 1 and 0)\n"
     "           pad=P             leading dimensions P beyond the shortest legal one\n"
     "Example: --sizes 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu;\n"
-    "                  softmax:4096x50257:bf16:log; 2^20'\n";
+    "                  softmax:4096x50257:bf16:log; softmax:8192x1024:causal=1024;\n"
+    "                  2^20'\n";

@@ -76,13 +76,16 @@ stderr_has "bench progress" "^oclfuse bench: \[[0-9]+/6\] add n=1000 oclfuse, ab
 # The --sizes language (bench/spec.c; its unit test is oclfuse_spec_test): a call with options
 # reaches the library and its row names it; a bad spec is a usage error naming its token.
 expect 0 "bench of calls with options" -- "$tool" bench --repeat 3 --quiet --format json --sizes \
-  'matmul:24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3; softmax:12x40:f16:log:lengths:scale=0.5; add:100:offset=1'
-for shape in '24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3' '12x40:f16:log:scale=0.5:lengths' 'n=100:offset=1'; do
+  'matmul:24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3; softmax:12x40:f16:log:lengths:scale=0.5; add:100:offset=1;'\
+' softmax:12x40:causal; softmax:12x40:causal=4,36:lengths=50'
+for shape in '24x20x16:tn:bf16:batch=2:bias=n:act=gelu:pad=1:offset=3' '12x40:f16:log:scale=0.5:lengths' 'n=100:offset=1' \
+  '12x40:causal' '12x40:lengths=50:causal=4,36'; do
   grep -q "\"shape\": \"$shape\"" "$out" ||
     { echo "FAIL: no row for $shape" >&2; failures=$((failures + 1)); }
 done
 for bad in 'matmul:64x64x64:bogus' 'matmul:64x64x64:tn:nt' 'softmax:64x64:tn' 'add:100:bf16' \
-  'matmul:64x64x64:bias=row' 'softmax:64x64:scale=0' 'conv:3x3' '64x64x64x64'; do
+  'matmul:64x64x64:bias=row' 'softmax:64x64:scale=0' 'conv:3x3' '64x64x64x64' \
+  'softmax:64x64:causal=0' 'softmax:64x64:causal=4,x' 'matmul:64x64x64:causal' 'add:100:causal'; do
   expect 2 "bench --sizes '$bad'" -- "$tool" bench --sizes "$bad"
   token=${bad##*:}
   case $bad in conv:*) token=conv ;; softmax:64x64:scale=0) token='scale=0' ;; esac
@@ -90,8 +93,8 @@ for bad in 'matmul:64x64x64:bogus' 'matmul:64x64x64:tn:nt' 'softmax:64x64:tn' 'a
 done
 expect 2 "check --sizes 'matmul:64:bogus'" -- "$tool" check --sizes 'matmul:64:bogus'
 stderr_has "check --sizes 'matmul:64:bogus'" "^oclfuse check: --sizes: .*'bogus'"
-expect 0 "check --sizes of calls with options" -- "$tool" check --quiet --sizes 'matmul:20x12x8:tn:f16:bias=m:act=silu; softmax:6x50:bf16:log:lengths'
-[ "$(grep -c ' pass$' "$out")" = 4 ] || { echo "FAIL: check --sizes did not pass 4 cases:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+expect 0 "check --sizes of calls with options" -- "$tool" check --quiet --sizes 'matmul:20x12x8:tn:f16:bias=m:act=silu; softmax:6x50:bf16:log:lengths; softmax:6x50:causal=3,47'
+[ "$(grep -c ' pass$' "$out")" = 6 ] || { echo "FAIL: check --sizes did not pass 6 cases:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
 expect 2 "tune --sizes 'matmul:64:bogus'" -- "$tool" tune --sizes 'matmul:64:bogus'
 stderr_has "tune --sizes 'matmul:64:bogus'" "^oclfuse tune: --sizes: .*'bogus'"
 

@@ -84,6 +84,34 @@ static void test_softmax_and_add(void) {
   parse_ok("softmax:8x9:in=f16:out=f32:lengths", all_ops, &list);
   s = &list.specs[0];
   EXPECT(s->in_dtype == OCF_F16 && s->out_dtype == OCF_F32 && s->lengths == 1);
+  /* A length above cols is legal (the library counts it as cols). */
+  parse_ok("softmax:64x64:lengths=65", all_ops, &list);
+  EXPECT(list.count == 1 && list.specs[0].lengths == 2 && list.specs[0].length == 65);
+}
+
+/* causal: one head of every row; causal=P: heads of P rows; causal=P,O: each head's first row
+   at key position O. */
+static void test_causal(void) {
+  static tool_spec_list list;
+  parse_ok("softmax:64x100:causal; softmax:64x100:causal=16; softmax:64x100:log:causal=16,84:"
+           "lengths; softmax:8:causal=2^4,0",
+           all_ops, &list);
+  EXPECT(list.count == 4);
+  const tool_spec *s = &list.specs[0];
+  EXPECT(s->causal && s->causal_period == 0 && s->causal_offset == 0 && !tool_spec_plain(s));
+  s = &list.specs[1];
+  EXPECT(s->causal && s->causal_period == 16 && s->causal_offset == 0);
+  s = &list.specs[2];
+  EXPECT(s->causal && s->causal_period == 16 && s->causal_offset == 84 && s->log && s->lengths);
+  s = &list.specs[3];
+  EXPECT(s->causal && s->causal_period == 16 && s->causal_offset == 0);
+  char text[256];
+  tool_spec_text(&list.specs[0], text, sizeof text);
+  EXPECT(!strcmp(text, "64x100:causal"));
+  tool_spec_text(&list.specs[2], text, sizeof text);
+  EXPECT(!strcmp(text, "64x100:log:lengths:causal=16,84"));
+  tool_spec_text(&list.specs[3], text, sizeof text);
+  EXPECT(!strcmp(text, "8x8:causal=16"));
 }
 
 /* Plain sizes go to every chosen op they fit, as the old comma list did. */
@@ -109,7 +137,11 @@ static void test_round_trip(void) {
   static const char *const calls[] = {
       "matmul:4096x1024x512:tn:bf16:tf32:col:batch=4:bias=n:act=gelu:alpha=2:beta=0.5:pad=3",
       "matmul:7x5x3:a=f16:b=bf16:c=f32:batch=3:share=a:act=silu:offset=9",
-      "softmax:10x20:in=bf16:out=f16:log:scale=2:lengths", "softmax:10x20:f16:lengths=4",
+      "softmax:10x20:in=bf16:out=f16:log:scale=2:lengths",
+      "softmax:10x20:f16:lengths=4",
+      "softmax:10x20:causal",
+      "softmax:10x20:bf16:lengths=30:causal=5",
+      "softmax:10x20:log:causal=5,15:pad=2:offset=3",
       "add:77:offset=2"};
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
     static tool_spec_list first, again;
@@ -140,7 +172,20 @@ static void test_refusals(void) {
   parse_bad("softmax:64x64:tn", "'tn'"); /* a matmul option */
   parse_bad("softmax:64x64:scale=0", "'scale=0'");
   parse_bad("softmax:64x64:scale=inf", "'scale=inf'");
-  parse_bad("softmax:64x64:lengths=65", "lengths=");
+  parse_bad("softmax:64x64:lengths=x", "'lengths=x'");
+  parse_bad("softmax:64x64:lengths=2^32", "'lengths=2^32'"); /* above a cl_uint */
+  parse_bad("softmax:64x64:causal=0", "'causal=0'");
+  parse_bad("softmax:64x64:causal=0,4", "'causal=0,4'");
+  parse_bad("softmax:64x64:causal=x", "'causal=x'");
+  parse_bad("softmax:64x64:causal=", "'causal='");
+  parse_bad("softmax:64x64:causal=4,", "'causal=4,'");
+  parse_bad("softmax:64x64:causal=,4", "'causal=,4'");
+  parse_bad("softmax:64x64:causal=4,-1", "'causal=4,-1'");
+  parse_bad("softmax:64x64:causal=4,2,1", "'causal=4,2,1'");
+  parse_bad("softmax:64x64:causal=2^32", "'causal=2^32'");
+  parse_bad("softmax:64x64:causal:causal=4", "'causal=4'"); /* twice */
+  parse_bad("matmul:64x64x64:causal", "'causal'");
+  parse_bad("add:100:causal=4", "'causal=4'");
   parse_bad("add:100:bf16", "'bf16'"); /* add is fp32 only */
   parse_bad("conv:3x3", "'conv'");
   parse_bad("matmul:64x64x64:", "empty option");
@@ -159,6 +204,7 @@ static void test_refusals(void) {
 int main(void) {
   test_matmul_options();
   test_softmax_and_add();
+  test_causal();
   test_plain_sizes();
   test_round_trip();
   test_refusals();

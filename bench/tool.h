@@ -131,8 +131,11 @@ typedef struct tool_spec {
   ocf_dtype in_dtype, out_dtype;
   float scale;
   int log;
-  int lengths;   /* 0 full rows, 1 random lengths in [0, cols], 2 every row `length` */
-  size_t length; /* with lengths 2 */
+  int lengths;          /* 0 full rows, 1 random lengths in [0, cols], 2 every row `length` */
+  size_t length;        /* with lengths 2 (above cols counts as cols) */
+  int causal;           /* the causal band of ocf_softmax_options */
+  size_t causal_period; /* with causal: rows per head; 0 (plain `causal`): rows */
+  size_t causal_offset; /* with causal: key position of each head's first row */
 } tool_spec;
 
 typedef struct tool_spec_list {
