@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Debian packages: liboclfuse0.2 (the shared library), liboclfuse-dev (header, static
+# Builds the Debian packages: liboclfuse0.MINOR (the shared library), liboclfuse-dev (header, static
 # library, CMake package, pkg-config file) and oclfuse (the tool and its man page), into the
 # build folder (default build-deb), configured for /usr as a Debian package installs there.
 #   Usage: scripts/package.sh [build-dir]      then: sudo apt install ./build-deb/*.deb
