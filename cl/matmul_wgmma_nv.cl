@@ -412,18 +412,14 @@ INLINE void tile_of(const uint g, const uint tiles_m, const uint tiles_n, uint *
 }
 
 /* Slice kt into stage: the interior copy when the tile lies inside m x n and the slice inside
-   k (p then moves on), else the bounded one (p kept in step). */
+   k (p then moves on), else the bounded one: on an edge tile every slice, else only the last
+   one (k not a multiple of BK), after which p is not used. */
 INLINE void copy_slice(const uint stage, copy_plan *p, const operands *o, const int inside,
                        const ulong kt, const uint t) {
-  if (inside && (kt + 1) * BK <= o->k) {
+  if (inside && (kt + 1) * BK <= o->k)
     load_slice_fast(stage, p, o, kt, t);
-  } else {
+  else
     load_slice(stage, o, kt, t);
-    p->a += 128;
-#if TRANS_B || FAST_MN
-    p->b += p->b_slice;
-#endif
-  }
 }
 
 /* Every work-item copies and multiplies; one barrier per slice (see the header). */
