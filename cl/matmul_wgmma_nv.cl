@@ -309,16 +309,25 @@ INLINE void load_slice_fast(const uint stage, copy_plan *p, const operands *o, c
    library's rounding: the matrix unit itself would truncate to the top 19 bits), once its own
    copies landed and before the barrier; a no-op at 16 bits. With TRANS_B 1 the stage is
    BM + BN rows of 128 bytes in one swizzled layout (A_BYTES = BM * 128), and BM * 8 is a
-   multiple of THREADS, so chunk c here is the one load_kmajor gave work-item c % THREADS. */
+   multiple of THREADS, so chunk c here is the one load_kmajor (and load_slice_fast) gave
+   work-item c % THREADS: rows t / 8 + i THREADS / 8, whose swizzle term stays (THREADS / 8 a
+   multiple of 8). Unrolled, every load issued before the first store: the latencies overlap. */
 INLINE void round_own(__local uchar *stage, const uint t) {
 #if AB_DTYPE == 0
-  for (uint c = t; c < (BM + BN) * 8; c += THREADS) {
-    const uint r = c / 8, j = c % 8;
-    __local uint4 *p = (__local uint4 *)(stage + r * 128 + ((j ^ (r % 8)) * 16));
-    const uint4 w = *p;
-    *p = (uint4)(as_uint(ocf_round_tf32(as_float(w.x))), as_uint(ocf_round_tf32(as_float(w.y))),
-                 as_uint(ocf_round_tf32(as_float(w.z))), as_uint(ocf_round_tf32(as_float(w.w))));
-  }
+#define NR ((BM + BN) * 8 / THREADS)
+  __local uchar *p = stage + swz(t / 8, t % 8);
+  uint4 w[NR];
+#pragma unroll
+  for (uint i = 0; i < NR; i++)
+    w[i] = *(__local uint4 *)(p + i * (THREADS / 8) * 128);
+#pragma unroll
+  for (uint i = 0; i < NR; i++)
+    *(__local uint4 *)(p + i * (THREADS / 8) * 128) =
+        (uint4)(as_uint(ocf_round_tf32(as_float(w[i].x))),
+                as_uint(ocf_round_tf32(as_float(w[i].y))),
+                as_uint(ocf_round_tf32(as_float(w[i].z))),
+                as_uint(ocf_round_tf32(as_float(w[i].w))));
+#undef NR
 #else
   (void)stage, (void)t;
 #endif
