@@ -46,7 +46,10 @@
  *
  * Edges: a 16-byte chunk that lies partly outside the matrix copies only its valid bytes and
  * cp.async fills the rest with zeros (src-size), one wholly outside reads nothing: m, n and k
- * are arbitrary. Needs (the planner checks): every 16-byte chunk starting on a row's first
+ * are arbitrary. A tile inside m x n copies every slice that lies inside k without those
+ * bounds (load_slice_fast: per work-item pointers and strides computed once, one cp.async and
+ * an add per chunk; a tile-uniform branch), the bounded copy only edge tiles and a last
+ * partial slice. Needs (the planner checks): every 16-byte chunk starting on a row's first
  * element, so a_off, lda, b_off, ldb and (batched) stride_a, stride_b multiples of 8 elements
  * at 16 bits, 4 at TF32, and the buffers 16-byte aligned; C has no alignment need (float2
  * stores where C is fp32 and c_off and ldc are even).
