@@ -19,11 +19,11 @@
  *          and the kernel's learnt workgroup limit.
  *      Every other call goes on to the mma.sync kernel, then the SIMT kernels.
  *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m), with
- *      tiles of 128 columns instead where those still make at most one workgroup per compute
- *      unit (tiles x batch): a few-row call (m 128, n 8192 on the H200: 64 workgroups instead
- *      of 32) keeps twice the units busy, and one wave stays one wave. Its static local memory,
- *      stages (64 consumers + bn) 128 + 1024 bytes, must be at most what the probe ran right
- *      with: fewer stages (down to 3) while it is more, else rule 1 fails.
+ *      tiles of 128 columns instead for a call of one tile row (m at most 64 consumers) where
+ *      those still make at most one workgroup per compute unit (tiles x batch): m 128, n 8192
+ *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. Its static
+ *      local memory, stages (64 consumers + bn) 128 + 1024 bytes, must be at most what the
+ *      probe ran right with: fewer stages (down to 3) while it is more, else rule 1 fails.
  *   3. Until the probe has run (facts->wgmma unknown) the call gets the next plan (mma.sync or
  *      SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
  *      (src/runtime/wgmma_probe.c) and plans again.
@@ -119,7 +119,8 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
   if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
   if (facts->wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
   const size_t narrow = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, 128u);
-  if (g.bn > 128 && narrow <= facts->compute_units / batch) { /* rule 2: few tiles */
+  if (g.bn > 128 && call->m <= 64u * g.consumers &&
+      narrow <= facts->compute_units / batch) { /* rule 2: one tile row */
     g.bn = 128;
     groups = narrow;
   }
