@@ -266,9 +266,7 @@ INLINE void plan_copies(copy_plan *p, const operands *o, const uint t) {
   p->b_row = (ulong)(THREADS / (BN / 8)) * o->ldb * EB;
   p->b_slice = (ulong)BK * o->ldb * EB;
   p->b_dst = A_BYTES + (nc / 8) * (BK * 128) + swz(rb, nc % 8);
-#else
-  (void)p->b, (void)p->b_row, (void)p->b_slice, (void)p->b_dst;
-#endif
+#endif /* else B goes through load_mnmajor */
 }
 
 /* Chunk i (a constant after unrolling) of a block with RS rows per step: its place. */
