@@ -46,7 +46,10 @@
  *
  * Edges: a 16-byte chunk that lies partly outside the matrix copies only its valid bytes and
  * cp.async fills the rest with zeros (src-size), one wholly outside reads nothing: m, n and k
- * are arbitrary. Needs (the planner checks): every 16-byte chunk starting on a row's first
+ * are arbitrary. A tile inside m x n copies every slice that lies inside k without those
+ * bounds (load_slice_fast: per work-item pointers and strides computed once, one cp.async and
+ * an add per chunk; a tile-uniform branch), the bounded copy only edge tiles and a last
+ * partial slice. Needs (the planner checks): every 16-byte chunk starting on a row's first
  * element, so a_off, lda, b_off, ldb and (batched) stride_a, stride_b multiples of 8 elements
  * at 16 bits, 4 at TF32, and the buffers 16-byte aligned; C has no alignment need (float2
  * stores where C is fp32 and c_off and ldc are even).
@@ -222,20 +225,110 @@ INLINE void load_slice(const uint stage, const operands *o, const ulong kt, cons
 #endif
 }
 
+/* The interior copy: a work-item's chunks of a slice that lies wholly inside the matrices (a
+   tile-uniform case: the tile inside m x n and the slice's BK elements inside k) without bounds,
+   sizes or 64-bit index arithmetic per chunk. Work-item t copies chunks c = t + i THREADS of a
+   block whose rows hold W chunks (8 for K-major, BN / 8 for MN-major B): with THREADS a
+   multiple of W, its column of chunks j = t % W stays, and its row advances by RS = THREADS / W
+   per i, so its source advances by RS rows (a stride computed once) and its shared destination
+   by RS * 128 bytes, the swizzle's (j ^ (row % 8)) term changing by the constant (i RS) % 8 (RS
+   a power of two and t / W < RS: (t / W + i RS) % 8 = (t / W) % 8 ^ (i RS) % 8). Each chunk is
+   then one cp.async of 16 bytes and a 64-bit add. Same bytes in the same places as
+   load_kmajor and load_mnmajor (tests/wgmma_copy_check.c compares the two offline). */
+#define FAST_MN (THREADS % (BN / 8) == 0) /* MN-major B (TRANS_B 0): BN 192 takes load_mnmajor */
+
+/* One work-item's plan for interior slices: first chunk of slice 0, strides in bytes. */
+typedef struct copy_plan {
+  __global const uchar *a, *b; /* its first chunk of the next slice */
+  ulong a_row, b_row;          /* bytes between its chunks i and i + 1 (RS rows) */
+  ulong b_slice;               /* bytes from one slice of B to the next (A: 128) */
+  uint a_dst, b_dst;           /* its first chunk's place in a stage (B's from the stage) */
+} copy_plan;
+
+/* The swizzled place of chunk j of row r (r < 8 counts; the block's other terms added). */
+INLINE uint swz(const uint r, const uint j) {
+  return r * 128 + ((j ^ (r % 8)) * 16);
+}
+
+INLINE void plan_copies(copy_plan *p, const operands *o, const uint t) {
+  const uint ra = t / 8, ja = t % 8; /* K-major: 8 chunks per row, RS = THREADS / 8 */
+  p->a = o->a + ((o->m0 + ra) * o->lda + ja * CE) * EB;
+  p->a_row = (ulong)(THREADS / 8) * o->lda * EB;
+  p->a_dst = swz(ra, ja);
+#if TRANS_B
+  p->b = o->b + ((o->n0 + ra) * o->ldb + ja * CE) * EB;
+  p->b_row = (ulong)(THREADS / 8) * o->ldb * EB;
+  p->b_slice = 128;
+  p->b_dst = A_BYTES + swz(ra, ja);
+#elif FAST_MN
+  const uint rb = t / (BN / 8), nc = t % (BN / 8);
+  p->b = o->b + (rb * o->ldb + o->n0 + nc * 8) * EB;
+  p->b_row = (ulong)(THREADS / (BN / 8)) * o->ldb * EB;
+  p->b_slice = (ulong)BK * o->ldb * EB;
+  p->b_dst = A_BYTES + (nc / 8) * (BK * 128) + swz(rb, nc % 8);
+#endif /* else B goes through load_mnmajor */
+}
+
+/* Chunk i (a constant after unrolling) of a block with RS rows per step: its place. */
+#define FAST_DST(d0, i, RS) (((d0) ^ ((((i) * (RS)) % 8) * 16)) + (i) * (RS)*128)
+
+/* Copies an interior slice into stage (a shared address) and moves p to the next slice; o for
+   load_mnmajor's B where BN / 8 does not divide THREADS. */
+INLINE void load_slice_fast(const uint stage, copy_plan *p, const operands *o, const ulong kt,
+                            const uint t) {
+  {
+    __global const uchar *x = p->a;
+#pragma unroll
+    for (uint i = 0; i < BM * 8 / THREADS; i++, x += p->a_row)
+      cp_async16(stage + FAST_DST(p->a_dst, i, THREADS / 8), x, 16);
+    p->a += 128;
+  }
+#if TRANS_B || FAST_MN
+  {
+#if TRANS_B
+#define RS_B (THREADS / 8)
+#define NB (BN * 8 / THREADS)
+#else
+#define RS_B (THREADS / (BN / 8))
+#define NB (BK * (BN / 8) / THREADS)
+#endif
+    __global const uchar *x = p->b;
+#pragma unroll
+    for (uint i = 0; i < NB; i++, x += p->b_row)
+      cp_async16(stage + FAST_DST(p->b_dst, i, RS_B), x, 16);
+    p->b += p->b_slice;
+#undef RS_B
+#undef NB
+  }
+  (void)o, (void)kt, (void)t;
+#else
+  load_mnmajor(stage + A_BYTES, o->b, o->ldb, o->k, o->n, kt * BK, o->n0, t);
+#endif
+}
+
 /* TF32: the chunks this work-item copied into the stage, rounded to TF32 in place (the
    library's rounding: the matrix unit itself would truncate to the top 19 bits), once its own
    copies landed and before the barrier; a no-op at 16 bits. With TRANS_B 1 the stage is
    BM + BN rows of 128 bytes in one swizzled layout (A_BYTES = BM * 128), and BM * 8 is a
-   multiple of THREADS, so chunk c here is the one load_kmajor gave work-item c % THREADS. */
+   multiple of THREADS, so chunk c here is the one load_kmajor (and load_slice_fast) gave
+   work-item c % THREADS: rows t / 8 + i THREADS / 8, whose swizzle term stays (THREADS / 8 a
+   multiple of 8). Unrolled, every load issued before the first store: the latencies overlap. */
 INLINE void round_own(__local uchar *stage, const uint t) {
 #if AB_DTYPE == 0
-  for (uint c = t; c < (BM + BN) * 8; c += THREADS) {
-    const uint r = c / 8, j = c % 8;
-    __local uint4 *p = (__local uint4 *)(stage + r * 128 + ((j ^ (r % 8)) * 16));
-    const uint4 w = *p;
-    *p = (uint4)(as_uint(ocf_round_tf32(as_float(w.x))), as_uint(ocf_round_tf32(as_float(w.y))),
-                 as_uint(ocf_round_tf32(as_float(w.z))), as_uint(ocf_round_tf32(as_float(w.w))));
-  }
+#define NR ((BM + BN) * 8 / THREADS)
+  __local uchar *p = stage + swz(t / 8, t % 8);
+  uint4 w[NR];
+#pragma unroll
+  for (uint i = 0; i < NR; i++)
+    w[i] = *(__local uint4 *)(p + i * (THREADS / 8) * 128);
+#pragma unroll
+  for (uint i = 0; i < NR; i++)
+    *(__local uint4 *)(p + i * (THREADS / 8) * 128) =
+        (uint4)(as_uint(ocf_round_tf32(as_float(w[i].x))),
+                as_uint(ocf_round_tf32(as_float(w[i].y))),
+                as_uint(ocf_round_tf32(as_float(w[i].z))),
+                as_uint(ocf_round_tf32(as_float(w[i].w))));
+#undef NR
 #else
   (void)stage, (void)t;
 #endif
@@ -328,17 +421,32 @@ INLINE void tile_of(const uint g, const uint tiles_m, const uint tiles_n, uint *
   *tn = (g % per_group) / size;
 }
 
+/* Slice kt into stage: the interior copy when the tile lies inside m x n and the slice inside
+   k (p then moves on), else the bounded one: on an edge tile every slice, else only the last
+   one (k not a multiple of BK), after which p is not used. */
+INLINE void copy_slice(const uint stage, copy_plan *p, const operands *o, const int inside,
+                       const ulong kt, const uint t) {
+  if (inside && (kt + 1) * BK <= o->k)
+    load_slice_fast(stage, p, o, kt, t);
+  else
+    load_slice(stage, o, kt, t);
+}
+
 /* Every work-item copies and multiplies; one barrier per slice (see the header). */
 INLINE void main_loop(float *acc, __local uchar *smem, const uint base, const operands *o,
                       const uint t) {
   const ulong slices = (o->k + BK - 1) / BK;
   const uint wg = t / 128;
+  const int inside = o->m0 + BM <= o->m && o->n0 + BN <= o->n;
+  copy_plan p;
+  plan_copies(&p, o, t);
   for (uint s = 0; s < STAGES - 2; s++) {
-    if (s < slices) load_slice(base + s * STAGE_BYTES, o, s, t);
+    if (s < slices) copy_slice(base + s * STAGE_BYTES, &p, o, inside, s, t);
     cp_async_commit();
   }
+  /* stage: the one slice kt is in; fill: the one slice kt + STAGES - 2 goes to */
+  uint stage = 0, fill = (STAGES - 2) * STAGE_BYTES;
   for (ulong kt = 0; kt < slices; kt++) {
-    const uint stage = (uint)(kt % STAGES) * STAGE_BYTES;
     cp_async_wait_slice();
     round_own(smem + (base - local_addr(smem)) + stage, t);
     fence_proxy_async();
@@ -347,8 +455,10 @@ INLINE void main_loop(float *acc, __local uchar *smem, const uint base, const op
     slice_descs(base + stage, wg, da, db);
     wgmma_slice(acc, da, db);
     const ulong next = kt + STAGES - 2;
-    if (next < slices) load_slice(base + (uint)(next % STAGES) * STAGE_BYTES, o, next, t);
+    if (next < slices) copy_slice(base + fill, &p, o, inside, next, t);
     cp_async_commit();
+    stage = stage == (STAGES - 1) * STAGE_BYTES ? 0 : stage + STAGE_BYTES;
+    fill = fill == (STAGES - 1) * STAGE_BYTES ? 0 : fill + STAGE_BYTES;
   }
   wgmma_wait0(acc);
 }

@@ -1367,6 +1367,22 @@ static void test_plan_matmul_wgmma(void **state) {
   call.stride_c = 1000 * 1001;
   plan_wgmma_case("bf16 3 x 1000 x 1000 x 1001 (ragged k, odd ldc)", &passed, &bf16, &call,
                   "matmul_wgmma wg=256 groups=96", NULL, none);
+  /* One tile row: 128 columns where the grid stays within one workgroup per compute unit
+     (132); two tile rows (and the batch above) keep 256. */
+  call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = 1;
+  plan_wgmma_case("bf16 128 x 8192 x 8192 NT (one tile row)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=64", "BN=128 CONSUMERS=2 STAGES=4 local_mem=132096",
+                  none);
+  call = typed_call(100, 16896, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 100 x 16896 x 1000 (132 narrow tiles)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=132", "BN=128", none);
+  call = typed_call(100, 16904, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 100 x 16904 x 1000 (133 narrow tiles: 256 columns)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=67", "BN=256", none);
+  call = typed_call(129, 8192, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 129 x 8192 x 1000 (two tile rows: 256 columns)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=64", "BN=256", none);
 
   /* Before the probe: the mma.sync plan (or SIMT before its own probe), the wgmma probe due
      first. */

@@ -2,7 +2,7 @@
 # wgmma_offline.sh: the library's wgmma program checked without the GPU, from the repo root:
 #   tools/wgmma_offline.sh [WORKDIR] [-DNAME=value ...]     (default: the built-in H200 plans)
 # Assembles the program as the library does (cl/common.cl, cl/wgmma_asm.clh, then
-# cl/matmul_wgmma_nv.cl), compiles it with clang-14 for NVPTX (lab/mma/offline/stubs.h stands in
+# cl/matmul_wgmma_nv.cl), compiles it with clang-14 for NVPTX (tools/lab/mma/offline/stubs.h stands in
 # for the OpenCL builtins), checks that the `// SM90A ` lines came out with their operands
 # substituted, assembles the PTX as it is for sm_90 (the wgmma lines are comments) and, retargeted
 # as src/ptx_retarget.c does (prefix stripped, .target sm_90a), for sm_90a with ptxas -v:
@@ -36,7 +36,7 @@ for opts in "${configs[@]}"; do
   base=$work/k$i
   # shellcheck disable=SC2086
   if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-    -Xclang -finclude-default-header -include "$root/lab/mma/offline/stubs.h" \
+    -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
     -DOCF_KERNEL_matmul_wgmma $opts -O2 -Xclang -disable-llvm-passes -emit-llvm -c \
     "$work/program.cl" -o "$base.bc" 2>"$base.clang.log"; then
     echo "[$opts] clang: $(grep -m1 error "$base.clang.log")"

@@ -18,9 +18,12 @@
  *          the grid of tiles x batch below 2^31 workgroups, its work-items within the device's
  *          and the kernel's learnt workgroup limit.
  *      Every other call goes on to the mma.sync kernel, then the SIMT kernels.
- *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); its
- *      static local memory, stages (64 consumers + bn) 128 + 1024 bytes, must be at most what
- *      the probe ran right with: fewer stages (down to 3) while it is more, else rule 1 fails.
+ *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m), with
+ *      tiles of 128 columns instead for a call of one tile row (m at most 64 consumers) where
+ *      those still make at most one workgroup per compute unit (tiles x batch): m 128, n 8192
+ *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. Its static
+ *      local memory, stages (64 consumers + bn) 128 + 1024 bytes, must be at most what the
+ *      probe ran right with: fewer stages (down to 3) while it is more, else rule 1 fails.
  *   3. Until the probe has run (facts->wgmma unknown) the call gets the next plan (mma.sync or
  *      SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
  *      (src/runtime/wgmma_probe.c) and plans again.
@@ -112,9 +115,15 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
   wg_geometry g = geometry_of(tuning->v);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   const size_t batch = call->batch ? call->batch : 1;
-  const size_t groups = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, g.bn);
+  size_t groups = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, g.bn);
   if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
-  if (facts->wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE;        /* rule 3 */
+  if (facts->wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
+  const size_t narrow = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, 128u);
+  if (g.bn > 128 && call->m <= 64u * g.consumers &&
+      narrow <= facts->compute_units / batch) { /* rule 2: one tile row */
+    g.bn = 128;
+    groups = narrow;
+  }
   while (geometry_bytes(&g) > facts->wgmma_local_ok && g.stages > 3) /* rule 2 */
     g.stages--;
   if (geometry_bytes(&g) > facts->wgmma_local_ok) return OCF_MMA_NOT_APPLICABLE;

@@ -13,7 +13,7 @@ opts="$*"
 base=$work/k
 # shellcheck disable=SC2086
 clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-  -Xclang -finclude-default-header -include "$root/lab/mma/offline/stubs.h" \
+  -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
   -I "$root/tools/lab/wgmma" $opts -O2 -Xclang -disable-llvm-passes -emit-llvm -c \
   "$root/tools/lab/wgmma/matmul_wgmma_nv.cl" -o "$base.bc" || exit 1
 opt-14 -internalize -internalize-public-api-list=matmul_wgmma -globaldce -O3 "$base.bc" \

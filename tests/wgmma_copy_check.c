@@ -1,0 +1,147 @@
+/*
+ * wgmma_copy_check.c: the copy functions of cl/matmul_wgmma_nv.cl on the host (built and run by
+ * tools/wgmma_copy_check.sh with -DAB_DTYPE, -DTRANS_B, -DBN and -DCONSUMERS; part.cl is the
+ * script's cut of the kernel source). cp.async is recorded as (shared destination, source
+ * offset, bytes). Checks, for every work-item of a workgroup:
+ *  - an interior slice by load_slice_fast (its plan moved on through the slices before) and by
+ *    load_slice: the same chunks, all of 16 bytes, no destination twice;
+ *  - every slice of whole problems by copy_slice and by load_slice, in order, on interior tiles
+ *    (k a multiple of BK or not: the last slice bounded) and edge tiles.
+ * Prints "ok" or what differed; exit status 1 on a difference.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef unsigned int uint;
+typedef unsigned long ulong;
+typedef unsigned char uchar;
+#define __global
+#define INLINE static inline
+#define min(a, b) ((a) < (b) ? (a) : (b))
+
+/* as cl/matmul_wgmma_nv.cl derives them */
+#define BM (64 * CONSUMERS)
+#define THREADS (128 * CONSUMERS)
+#if AB_DTYPE == 0
+#define EB 4
+#else
+#define EB 2
+#endif
+#define BK (128 / EB)
+#define CE (16 / EB)
+#define A_BYTES (BM * 128)
+#define B_BYTES (BN * 128)
+
+enum { MAX_COPIES = 1 << 16 };
+static long copies[MAX_COPIES][2]; /* destination; source offset * 32 + bytes */
+static int ncopies;
+static const uchar *origin = (const uchar *)0x100000000ul; /* never read */
+static int whole_only = 1;                                 /* every copy must be 16 bytes */
+static int failures;
+
+static void cp_async16(const uint dst, const uchar *src, const uint bytes) {
+  if (whole_only && bytes != 16 && failures++ < 3) printf("a copy of %u bytes\n", bytes);
+  if (ncopies == MAX_COPIES) {
+    printf("too many copies\n");
+    exit(1);
+  }
+  copies[ncopies][0] = dst;
+  copies[ncopies][1] = bytes ? (src - origin) * 32 + bytes : -1; /* nothing read: any source */
+  ncopies++;
+}
+
+static uint chunk_bytes(const ulong first, const ulong size) {
+  return first < size ? (uint)min((ulong)16, (size - first) * EB) : 0u;
+}
+
+#include "part.cl"
+
+static int by_destination(const void *x, const void *y) {
+  const long *a = x, *b = y;
+  return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+static long saved[MAX_COPIES][2];
+
+/* The copies so far moved to saved; their count. */
+static int save(void) {
+  const int n = ncopies;
+  memcpy(saved, copies, sizeof(copies[0]) * (size_t)n);
+  ncopies = 0;
+  return n;
+}
+
+static operands problem(const ulong lda, const ulong ldb) {
+  operands o;
+  o.a = origin + 64 * EB;
+  o.b = origin + 56000 * EB;
+  o.lda = lda, o.ldb = ldb;
+  o.m = o.n = o.k = 100000;
+  o.m0 = o.n0 = 0;
+  return o;
+}
+
+int main(void) {
+  const ulong lds[] = {4096, 8192 + 64, 4104, 8000};
+  for (int li = 0; li < 4; li++)
+    for (ulong tile = 0; tile < 3; tile++)
+      for (ulong kt = 1; kt < 3; kt++) {
+        operands o = problem(lds[li], lds[(li + 1) % 4]);
+        o.m0 = tile * BM, o.n0 = tile * 3 * BN;
+        const uint stage = 7 * 1024;
+        for (uint t = 0; t < THREADS; t++) {
+          copy_plan p;
+          plan_copies(&p, &o, t);
+          for (ulong s = 0; s <= kt; s++) {
+            const int before = ncopies;
+            load_slice_fast(stage, &p, &o, s, t);
+            if (s < kt) ncopies = before; /* the slices before only move the plan on */
+          }
+        }
+        const int n = save();
+        for (uint t = 0; t < THREADS; t++)
+          load_slice(stage, &o, kt, t);
+        if (n != ncopies) {
+          printf("%d copies, load_slice %d\n", n, ncopies);
+          return 1;
+        }
+        qsort(saved, (size_t)n, sizeof(saved[0]), by_destination);
+        qsort(copies, (size_t)n, sizeof(copies[0]), by_destination);
+        for (int i = 0; i < n; i++) {
+          if ((saved[i][0] != copies[i][0] || saved[i][1] != copies[i][1]) && failures++ < 3)
+            printf("ld %lu tile %lu slice %lu: %ld from %ld, load_slice %ld from %ld\n", lds[li],
+                   tile, kt, saved[i][0], saved[i][1], copies[i][0], copies[i][1]);
+          if (i > 0 && saved[i][0] == saved[i - 1][0] && failures++ < 3)
+            printf("destination %ld twice\n", saved[i][0]);
+        }
+        ncopies = 0;
+      }
+
+  whole_only = 0;
+  const ulong ks[] = {BK, 5 * BK, 5 * BK + 3, 7 * BK - CE, 2};
+  for (int ki = 0; ki < 5; ki++)
+    for (int inside = 0; inside < 2; inside++) {
+      operands o = problem(8064, 8008);
+      o.k = ks[ki], o.m0 = BM, o.n0 = 2 * BN;
+      o.m = inside ? 4 * BM : o.m0 + 5;
+      o.n = inside ? 3 * BN : o.n0 + BN - 8;
+      const ulong slices = (o.k + BK - 1) / BK;
+      for (uint t = 0; t < THREADS; t++) {
+        copy_plan p;
+        plan_copies(&p, &o, t);
+        for (ulong kt = 0; kt < slices; kt++) {
+          copy_slice(1024, &p, &o, inside, kt, t);
+          const int n = save();
+          load_slice(1024, &o, kt, t);
+          if ((n != ncopies || memcmp(saved, copies, sizeof(copies[0]) * (size_t)n)) &&
+              failures++ < 3)
+            printf("k %lu %s tile: slice %lu of work-item %u differs\n", o.k,
+                   inside ? "interior" : "edge", kt, t);
+          ncopies = 0;
+        }
+      }
+    }
+  printf("%s\n", failures ? "differences" : "ok");
+  return failures != 0;
+}

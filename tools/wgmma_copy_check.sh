@@ -1,0 +1,37 @@
+#!/bin/bash
+# wgmma_copy_check.sh: the wgmma kernel's interior copy (load_slice_fast, copy_slice) against its
+# bounded one (load_slice) on the host, from the repo root:
+#   tools/wgmma_copy_check.sh [WORKDIR]
+# Cuts the copy functions out of cl/matmul_wgmma_nv.cl (from "---- tiles ----" to round_own, and
+# copy_slice), compiles them with tests/wgmma_copy_check.c (cp.async recorded as destination,
+# source and size) for every operand type, B layout, tile width and warpgroup count, and checks
+# that both place the same bytes at the same shared offsets, slice by slice.
+set -u -o pipefail
+root=$(pwd)
+work=${1:-/tmp/wgmma_copy_check}
+mkdir -p "$work"
+cc=${CC:-cc}
+f=$root/cl/matmul_wgmma_nv.cl
+{
+  awk '/---- tiles ----/{on=1} /TF32: the chunks this work-item/{on=0} on' "$f"
+  awk '/^\/\* Slice kt into stage: the interior/{on=1} /^\/\* Every work-item copies/{on=0} on' "$f"
+} >"$work/part.cl"
+failed=0
+for cfg in "0 1 128" "0 1 192" "0 1 256" "1 0 256" "1 1 256" "2 0 128" "2 0 192" "2 0 256" \
+  "2 1 128" "2 1 192" "2 1 256"; do
+  for consumers in 1 2; do
+    set -- $cfg
+    opts="-DAB_DTYPE=$1 -DTRANS_B=$2 -DBN=$3 -DCONSUMERS=$consumers"
+    # shellcheck disable=SC2086
+    if ! $cc -std=c11 -O1 -Wno-unknown-pragmas $opts -I "$work" \
+      "$root/tests/wgmma_copy_check.c" -o "$work/check" 2>"$work/cc.log"; then
+      echo "[$opts] compile: $(head -n3 "$work/cc.log")"
+      failed=1
+      continue
+    fi
+    out=$("$work/check")
+    echo "[$opts] $out"
+    [ "$out" = "ok" ] || failed=1
+  done
+done
+exit $failed
