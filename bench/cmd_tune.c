@@ -274,6 +274,7 @@ typedef struct build_pool {
   struct gate {
     cl_event event;
     cl_command_queue queue;
+    ocf_context *ctx; /* released once its calls ran: it stores their binaries on disk then */
   } gates[POOL_MAX_GATES];
   size_t gate_count;
   int built;        /* candidates a worker prepared */
@@ -315,23 +316,27 @@ static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtyp
         tool_matmul_enqueue_bare(ctx, spec, &launch, err, sizeof err);
     }
   }
-  /* Releasing the context stores what it built in the disk cache. */
-  ocf_context_release(ctx);
+  /* The context lives until its calls have run (pool_open_gates): its programs and kernels stay
+     referenced by those calls behind the gate, and releasing it then stores what it built in
+     the disk cache, before the candidate is measured. (Released here, with its calls still
+     waiting for the gate, the pool crashed on the H200: the likely cause.) */
   int kept = 0;
   pthread_mutex_lock(&pool->lock);
   if (gate && pool->gate_count < POOL_MAX_GATES) {
     pool->gates[pool->gate_count].event = gate;
-    pool->gates[pool->gate_count++].queue = queue;
+    pool->gates[pool->gate_count].queue = queue;
+    pool->gates[pool->gate_count++].ctx = ctx;
     kept = 1;
   }
   pthread_mutex_unlock(&pool->lock);
-  if (kept) return; /* pool_open_gates releases both */
+  if (kept) return; /* pool_open_gates releases all three */
   if (gate) {       /* no room among the gates: let its kernels run now (rare) */
     clSetUserEventStatus(gate, CL_COMPLETE);
     clFinish(queue);
     clReleaseEvent(gate);
   }
   if (queue) clReleaseCommandQueue(queue);
+  ocf_context_release(ctx);
 }
 
 static void *pool_worker(void *arg) {
@@ -381,6 +386,7 @@ static void pool_open_gates(build_pool *pool) {
     clFinish(gates[i].queue);
     clReleaseEvent(gates[i].event);
     clReleaseCommandQueue(gates[i].queue);
+    ocf_context_release(gates[i].ctx);
   }
 }
 

@@ -334,7 +334,8 @@ static void test_batched_multi_kernel_every_layout(void **state) {
   } plans[] = {
       {"skinny_max=0 min_eff=1 fill=64 split_k_min=32 split_max=4 split_fill=64", "matmul_reduce",
        13, 24, 160},
-      {"sk_fill=64 sk_split_min=32", "matmul_skinny_reduce", 5, 37, 160},
+      {"skinny_max=16 skinny_long_min=16 sk_fill=64 sk_split_min=32", "matmul_skinny_reduce", 5, 37,
+       160},
   };
   for (size_t p = 0; p < OCF_ARRAY_LEN_T(plans); p++) {
     ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, plans[p].tuning),
