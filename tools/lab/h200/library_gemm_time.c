@@ -1,0 +1,84 @@
+/* Times ocf_matmul_ex through the public API on the first GPU: first kernel start to last kernel
+   end (profiling events), median of REPS after warm-up, a 512 MiB fill before each repetition;
+   prints the rate and the plan the library ran (ocf_last_plan). The operands hold one small value
+   (the timing, not the result, is the point: the suites check results).
+   usage: library_gemm_time dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <oclfuse.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static int cmp(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+int main(int argc, char **argv) {
+  if (argc < 6) return 2;
+  const char *dt = argv[1];
+  int tb = atoi(argv[2]);
+  size_t m = strtoull(argv[3], 0, 10), n = strtoull(argv[4], 0, 10), k = strtoull(argv[5], 0, 10);
+  cl_platform_id p[8];
+  cl_uint np;
+  clGetPlatformIDs(8, p, &np);
+  cl_device_id dev = 0;
+  for (cl_uint i = 0; i < np && !dev; i++)
+    clGetDeviceIDs(p[i], CL_DEVICE_TYPE_GPU, 1, &dev, NULL);
+  cl_int err;
+  cl_context cl = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  cl_command_queue q = clCreateCommandQueueWithProperties(cl, dev, props, &err);
+  ocf_context *ctx;
+  if (ocf_context_wrap(cl, dev, q, &ctx)) {
+    fprintf(stderr, "%s\n", ocf_last_error());
+    return 1;
+  }
+  ocf_matmul_options o = OCF_MATMUL_OPTIONS_INIT;
+  ocf_dtype in = OCF_F32;
+  if (!strcmp(dt, "f16")) in = OCF_F16;
+  if (!strcmp(dt, "bf16")) in = OCF_BF16;
+  if (!strcmp(dt, "tf32")) o.precision = OCF_PRECISION_TF32;
+  if (!strcmp(dt, "3x")) o.precision = OCF_PRECISION_3XTF32;
+  o.a_dtype = o.b_dtype = in;
+  size_t es = ocf_dtype_size(in);
+  cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE, m * k * es, NULL, &err);
+  cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, k * n * es, NULL, &err);
+  cl_mem c = clCreateBuffer(cl, CL_MEM_READ_WRITE, m * n * 4, NULL, &err);
+  cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, 512u << 20, NULL, &err);
+  cl_ushort one = in == OCF_F32 ? 0 : (in == OCF_F16 ? 0x2c00 : 0x3e00); /* small values */
+  float onef = 0.0625f;
+  if (in == OCF_F32) {
+    clEnqueueFillBuffer(q, a, &onef, 4, 0, m * k * 4, 0, NULL, NULL);
+    clEnqueueFillBuffer(q, b, &onef, 4, 0, k * n * 4, 0, NULL, NULL);
+  } else {
+    clEnqueueFillBuffer(q, a, &one, 2, 0, m * k * 2, 0, NULL, NULL);
+    clEnqueueFillBuffer(q, b, &one, 2, 0, k * n * 2, 0, NULL, NULL);
+  }
+  enum { REPS = 15 };
+  double t[REPS];
+  size_t ldb = tb ? k : n;
+  for (int r = -3; r < REPS; r++) {
+    cl_uchar z = (cl_uchar)r;
+    clEnqueueFillBuffer(q, flush, &z, 1, 0, 512u << 20, 0, NULL, NULL);
+    cl_event ev = NULL, first = NULL;
+    ocf_launch l = OCF_LAUNCH_INIT;
+    l.event = &ev;
+    l.first_event = &first;
+    if (ocf_matmul_ex(ctx, OCF_NO_TRANS, tb ? OCF_TRANS : OCF_NO_TRANS, m, n, k, 1.0f, a, 0, k, b,
+                      0, ldb, 0.0f, c, 0, n, &o, &l)) {
+      fprintf(stderr, "%s\n", ocf_last_error());
+      return 1;
+    }
+    clWaitForEvents(1, &ev);
+    cl_ulong s, e;
+    clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, 8, &s, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, 8, &e, NULL);
+    if (r >= 0) t[r] = (e - s) * 1e-9;
+    clReleaseEvent(ev);
+    clReleaseEvent(first);
+  }
+  qsort(t, REPS, sizeof *t, cmp);
+  printf("%-5s B%s %6zux%6zux%6zu  %8.3f ms  %7.1f TFLOP/s  plan: %s\n", dt, tb ? "^T" : "  ", m, n,
+         k, t[REPS / 2] * 1e3, 2.0 * m * n * k / t[REPS / 2] * 1e-12, ocf_last_plan());
+  return 0;
+}
