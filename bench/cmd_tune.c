@@ -319,7 +319,7 @@ static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtyp
   /* The context lives until its calls have run (pool_open_gates): its programs and kernels stay
      referenced by those calls behind the gate, and releasing it then stores what it built in
      the disk cache, before the candidate is measured. (Released here, with its calls still
-     waiting for the gate, the pool crashed on the H200: the likely cause.) */
+     waiting for the gate, the pool crashed on the H200 when the gate opened; kept, it runs.) */
   int kept = 0;
   pthread_mutex_lock(&pool->lock);
   if (gate && pool->gate_count < POOL_MAX_GATES) {
