@@ -854,10 +854,10 @@ static void test_faults_out_of_order_queue(void **state) {
     printf("%-18s %u commands in order: %s\n", s->name, commands, ocf_last_plan());
     release_events(&p);
   }
-  /* Split-K sums past 8 KiB are zeroed on the device (src/runtime/launch.c): the fill waits for
-     the caller's gate, the split kernel for the fill, the reduce for the split. 32 x 32 x 128
-     in 4 splits: 16 KiB of sums. */
-  enum { FM = 32, FN = 32, FK = 128 };
+  /* Split-K sums past OCF_SCRATCH_HOST_ZEROED_MAX (64 KiB) are zeroed on the device
+     (src/runtime/launch.c): the fill waits for the caller's gate, the split kernel for the fill,
+     the reduce for the split. 96 x 96 x 128 in 4 splits: 144 KiB of sums. */
+  enum { FM = 96, FN = 96, FK = 128 };
   static float fa[FM * FK], fb[FK * FN], fc[FM * FN], f0[FM * FN];
   ocft_fill_uniform(fa, FM * FK, -1.0f, 1.0f, 61);
   ocft_fill_uniform(fb, FK * FN, -1.0f, 1.0f, 62);
