@@ -79,6 +79,28 @@ static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const o
   }
 }
 
+/* The planner's description of a call (or of the call a workspace size query answers for). */
+static ocf_softmax_call softmax_call(size_t rows, size_t cols, size_t in_offset, size_t in_ld,
+                                     size_t out_offset, size_t out_ld,
+                                     const ocf_softmax_options *opt, const ocf_launch *settings,
+                                     int in_place) {
+  const ocf_softmax_call call = {rows,
+                                 cols,
+                                 in_offset,
+                                 in_ld,
+                                 out_offset,
+                                 out_ld,
+                                 opt->in_dtype,
+                                 opt->out_dtype,
+                                 settings->variant,
+                                 settings->workgroup_size,
+                                 opt->log != 0,
+                                 opt->lengths != NULL,
+                                 in_place,
+                                 opt->causal != 0};
+  return call;
+}
+
 /* The checks ocf_softmax_ex and its workspace size query share, so that the query answers for
    the call it describes: the launch (*settings, *queue), the options (read into *opt) and the
    extents of in and out. `name` begins every message. */
@@ -158,20 +180,8 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                               rows * sizeof(cl_uint))) != OCF_SUCCESS))
     return status;
 
-  const ocf_softmax_call call = {rows,
-                                 cols,
-                                 in_offset,
-                                 in_ld,
-                                 out_offset,
-                                 out_ld,
-                                 opt.in_dtype,
-                                 opt.out_dtype,
-                                 settings.variant,
-                                 settings.workgroup_size,
-                                 opt.log != 0,
-                                 opt.lengths != NULL,
-                                 in_place,
-                                 opt.causal != 0};
+  const ocf_softmax_call call =
+      softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld, &opt, &settings, in_place);
   /* The lengths and the band are read on the device only (row_length() in cl/softmax.cl, which
      also takes a length above cols as cols): the call never waits for its wait list. */
   ocf_softmax_frame frame = {rows,
@@ -282,20 +292,8 @@ ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols
   }
   *bytes = 0;
   for (int i = 0; i < cases; i++) {
-    const ocf_softmax_call call = {rows,
-                                   cols,
-                                   in_offset,
-                                   in_ld,
-                                   out_offset,
-                                   out_ld,
-                                   opt.in_dtype,
-                                   opt.out_dtype,
-                                   settings.variant,
-                                   settings.workgroup_size,
-                                   opt.log != 0,
-                                   opt.lengths != NULL,
-                                   in_place[i],
-                                   opt.causal != 0};
+    const ocf_softmax_call call = softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld,
+                                               &opt, &settings, in_place[i]);
     ocf_softmax_frame frame;
     memset(&frame, 0, sizeof frame);
     size_t needed = 0;
