@@ -68,4 +68,5 @@ def main():
         f.write(text)
 
 
-main()
+if __name__ == "__main__":  # tools/lab/wgmma/gen_wgmma_asm.py imports step()
+    main()

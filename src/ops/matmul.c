@@ -15,6 +15,7 @@
 #include "runtime/context.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 /* The size of the first published ocf_matmul_options (0.2). */
@@ -338,6 +339,33 @@ static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const oc
   }
 }
 
+/* The checks ocf_matmul_ex and its workspace size query share, so that the query answers for
+   the call it describes: the launch (*settings, *queue), the transposes and the options (read
+   into *opt). `name` begins every message. The query need not be given the bias buffer
+   (query != 0): the plan only asks whether there is one, so a placeholder stands in for it. */
+static ocf_status check_call(ocf_context *ctx, const char *name, ocf_transpose trans_a,
+                             ocf_transpose trans_b, const ocf_matmul_options *options,
+                             const ocf_launch *launch, int query, ocf_launch *settings,
+                             cl_command_queue *queue, ocf_matmul_options *opt) {
+  ocf_status status = ocf_check_launch(ctx, launch, settings, queue);
+  if (status != OCF_SUCCESS) return status;
+  const int bad_a = trans_a != OCF_NO_TRANS && trans_a != OCF_TRANS;
+  if (bad_a || (trans_b != OCF_NO_TRANS && trans_b != OCF_TRANS))
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: trans_%s = %d is not an ocf_transpose", name,
+                    bad_a ? "a" : "b", bad_a ? (int)trans_a : (int)trans_b);
+  *opt = (ocf_matmul_options)OCF_MATMUL_OPTIONS_INIT;
+  if (options) {
+    char label[64];
+    snprintf(label, sizeof label, "%s: options", name);
+    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+      return status;
+    /* A caller built against a newer header may pass a larger struct: read what we know. */
+    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
+  }
+  if (query && opt->bias_axis != OCF_BIAS_NONE && !opt->bias) opt->bias = (cl_mem)1;
+  return check_options(opt);
+}
+
 ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
                          size_t n, size_t k, float alpha, cl_mem a, size_t a_offset, size_t lda,
                          cl_mem b, size_t b_offset, size_t ldb, float beta, cl_mem c,
@@ -352,22 +380,10 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
                          : "C");
   ocf_launch settings;
   cl_command_queue queue = NULL;
-  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  ocf_matmul_options opt;
+  ocf_status status =
+      check_call(ctx, "ocf_matmul", trans_a, trans_b, options, launch, 0, &settings, &queue, &opt);
   if (status != OCF_SUCCESS) return status;
-  if ((trans_a != OCF_NO_TRANS && trans_a != OCF_TRANS) ||
-      (trans_b != OCF_NO_TRANS && trans_b != OCF_TRANS))
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_matmul: trans_%s = %d is not an ocf_transpose",
-                    trans_a != OCF_NO_TRANS && trans_a != OCF_TRANS ? "a" : "b",
-                    trans_a != OCF_NO_TRANS && trans_a != OCF_TRANS ? (int)trans_a : (int)trans_b);
-  ocf_matmul_options opt = OCF_MATMUL_OPTIONS_INIT;
-  if (options) {
-    if ((status = ocf_check_struct_size("ocf_matmul: options", options->size,
-                                        OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
-      return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
-  }
-  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
   problem p;
   make_problem(trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta, c,
                c_offset, ldc, &opt, &settings, &p);
@@ -398,22 +414,10 @@ ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose trans_a, oc
                     !ctx ? "ctx" : "bytes");
   ocf_launch settings;
   cl_command_queue queue = NULL;
-  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  ocf_matmul_options opt;
+  ocf_status status = check_call(ctx, "ocf_matmul_workspace_size", trans_a, trans_b, options,
+                                 launch, 1, &settings, &queue, &opt);
   if (status != OCF_SUCCESS) return status;
-  if ((trans_a != OCF_NO_TRANS && trans_a != OCF_TRANS) ||
-      (trans_b != OCF_NO_TRANS && trans_b != OCF_TRANS))
-    return ocf_fail(OCF_ERR_INVALID_VALUE,
-                    "ocf_matmul_workspace_size: a transpose is not an ocf_transpose");
-  ocf_matmul_options opt = OCF_MATMUL_OPTIONS_INIT;
-  if (options) {
-    if ((status = ocf_check_struct_size("ocf_matmul_workspace_size: options", options->size,
-                                        OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
-      return status;
-    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
-  }
-  /* The bias buffer need not be given: the plan only asks whether there is one. */
-  if (opt.bias_axis != OCF_BIAS_NONE && !opt.bias) opt.bias = (cl_mem)1;
-  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
   problem p;
   make_problem(trans_a, trans_b, m, n, k, alpha, a, a_offset, lda, b, b_offset, ldb, beta, c,
                c_offset, ldc, &opt, &settings, &p);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,6 +79,56 @@ static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const o
   }
 }
 
+/* The planner's description of a call (or of the call a workspace size query answers for). */
+static ocf_softmax_call softmax_call(size_t rows, size_t cols, size_t in_offset, size_t in_ld,
+                                     size_t out_offset, size_t out_ld,
+                                     const ocf_softmax_options *opt, const ocf_launch *settings,
+                                     int in_place) {
+  const ocf_softmax_call call = {rows,
+                                 cols,
+                                 in_offset,
+                                 in_ld,
+                                 out_offset,
+                                 out_ld,
+                                 opt->in_dtype,
+                                 opt->out_dtype,
+                                 settings->variant,
+                                 settings->workgroup_size,
+                                 opt->log != 0,
+                                 opt->lengths != NULL,
+                                 in_place,
+                                 opt->causal != 0};
+  return call;
+}
+
+/* The checks ocf_softmax_ex and its workspace size query share, so that the query answers for
+   the call it describes: the launch (*settings, *queue), the options (read into *opt) and the
+   extents of in and out. `name` begins every message. */
+static ocf_status check_call(ocf_context *ctx, const char *name, size_t rows, size_t cols,
+                             size_t in_ld, size_t out_ld, const ocf_softmax_options *options,
+                             const ocf_launch *launch, ocf_launch *settings,
+                             cl_command_queue *queue, ocf_softmax_options *opt, size_t *in_extent,
+                             size_t *out_extent) {
+  ocf_status status = ocf_check_launch(ctx, launch, settings, queue);
+  if (status != OCF_SUCCESS) return status;
+  *opt = (ocf_softmax_options)OCF_SOFTMAX_OPTIONS_INIT;
+  char label[64];
+  if (options) {
+    snprintf(label, sizeof label, "%s: options", name);
+    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+      return status;
+    /* A caller built against a newer header may pass a larger struct: read what we know. */
+    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
+  }
+  if ((status = check_options(opt)) != OCF_SUCCESS) return status;
+  const size_t in_size = ocf_dtype_size(opt->in_dtype), out_size = ocf_dtype_size(opt->out_dtype);
+  snprintf(label, sizeof label, "%s: in", name);
+  if ((status = ocf_matrix_extent(label, rows, cols, in_ld, in_size, in_extent)) != OCF_SUCCESS)
+    return status;
+  snprintf(label, sizeof label, "%s: out", name);
+  return ocf_matrix_extent(label, rows, cols, out_ld, out_size, out_extent);
+}
+
 ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
                           size_t in_ld, cl_mem out, size_t out_offset, size_t out_ld,
                           const ocf_softmax_options *options, const ocf_launch *launch) {
@@ -85,25 +136,13 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
   if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_softmax: ctx is NULL");
   ocf_launch settings;
   cl_command_queue queue = NULL;
-  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
-  if (status != OCF_SUCCESS) return status;
-  ocf_softmax_options opt = OCF_SOFTMAX_OPTIONS_INIT;
-  if (options) {
-    if ((status = ocf_check_struct_size("ocf_softmax: options", options->size,
-                                        OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
-      return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
-  }
-  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
-  const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
-
+  ocf_softmax_options opt;
   size_t in_extent = 0, out_extent = 0;
-  if ((status = ocf_matrix_extent("ocf_softmax: in", rows, cols, in_ld, in_size, &in_extent)) !=
-          OCF_SUCCESS ||
-      (status = ocf_matrix_extent("ocf_softmax: out", rows, cols, out_ld, out_size, &out_extent)) !=
-          OCF_SUCCESS ||
-      (status = ocf_check_buffer(ctx, "ocf_softmax: in", in, in_offset, in_extent, in_size)) !=
+  ocf_status status = check_call(ctx, "ocf_softmax", rows, cols, in_ld, out_ld, options, launch,
+                                 &settings, &queue, &opt, &in_extent, &out_extent);
+  if (status != OCF_SUCCESS) return status;
+  const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
+  if ((status = ocf_check_buffer(ctx, "ocf_softmax: in", in, in_offset, in_extent, in_size)) !=
           OCF_SUCCESS ||
       (status = ocf_check_buffer(ctx, "ocf_softmax: out", out, out_offset, out_extent, out_size)) !=
           OCF_SUCCESS)
@@ -141,20 +180,8 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                               rows * sizeof(cl_uint))) != OCF_SUCCESS))
     return status;
 
-  const ocf_softmax_call call = {rows,
-                                 cols,
-                                 in_offset,
-                                 in_ld,
-                                 out_offset,
-                                 out_ld,
-                                 opt.in_dtype,
-                                 opt.out_dtype,
-                                 settings.variant,
-                                 settings.workgroup_size,
-                                 opt.log != 0,
-                                 opt.lengths != NULL,
-                                 in_place,
-                                 opt.causal != 0};
+  const ocf_softmax_call call =
+      softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld, &opt, &settings, in_place);
   /* The lengths and the band are read on the device only (row_length() in cl/softmax.cl, which
      also takes a length above cols as cols): the call never waits for its wait list. */
   ocf_softmax_frame frame = {rows,
@@ -246,23 +273,12 @@ ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols
                     !ctx ? "ctx" : "bytes");
   ocf_launch settings;
   cl_command_queue queue = NULL;
-  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
-  if (status != OCF_SUCCESS) return status;
-  ocf_softmax_options opt = OCF_SOFTMAX_OPTIONS_INIT;
-  if (options) {
-    if ((status = ocf_check_struct_size("ocf_softmax_workspace_size: options", options->size,
-                                        OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
-      return status;
-    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
-  }
-  if ((status = check_options(&opt)) != OCF_SUCCESS) return status;
-  const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
+  ocf_softmax_options opt;
   size_t in_extent = 0, out_extent = 0;
-  if ((status = ocf_matrix_extent("ocf_softmax_workspace_size: in", rows, cols, in_ld, in_size,
-                                  &in_extent)) != OCF_SUCCESS ||
-      (status = ocf_matrix_extent("ocf_softmax_workspace_size: out", rows, cols, out_ld, out_size,
-                                  &out_extent)) != OCF_SUCCESS)
-    return status;
+  ocf_status status = check_call(ctx, "ocf_softmax_workspace_size", rows, cols, in_ld, out_ld,
+                                 options, launch, &settings, &queue, &opt, &in_extent, &out_extent);
+  if (status != OCF_SUCCESS) return status;
+  const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
   /* In place or not, as the call will tell from its buffers; without them, the larger of the
      two plans. */
   int in_place[2] = {0, 1}, cases = 2;
@@ -276,20 +292,8 @@ ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols
   }
   *bytes = 0;
   for (int i = 0; i < cases; i++) {
-    const ocf_softmax_call call = {rows,
-                                   cols,
-                                   in_offset,
-                                   in_ld,
-                                   out_offset,
-                                   out_ld,
-                                   opt.in_dtype,
-                                   opt.out_dtype,
-                                   settings.variant,
-                                   settings.workgroup_size,
-                                   opt.log != 0,
-                                   opt.lengths != NULL,
-                                   in_place[i],
-                                   opt.causal != 0};
+    const ocf_softmax_call call = softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld,
+                                               &opt, &settings, in_place[i]);
     ocf_softmax_frame frame;
     memset(&frame, 0, sizeof frame);
     size_t needed = 0;

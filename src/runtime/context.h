@@ -128,6 +128,9 @@ ocf_status ocf_kernel_get(ocf_context *ctx, ocf_program_id program, const char *
 void ocf_program_cache_persist(ocf_context *ctx);
 /* Releases every cached program and kernel. */
 void ocf_program_cache_release(ocf_context *ctx);
+/* Appends the build log of `program` on `device` to the last-error text, after the failure
+   line (nothing when the log is empty or cannot be read). */
+void ocf_append_build_log(cl_program program, cl_device_id device);
 
 /* ---- bind.c ---- */
 

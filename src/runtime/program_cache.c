@@ -39,8 +39,7 @@ static uint64_t program_digest(const ocf_program_source *source) {
   return digest;
 }
 
-/* Puts the build log into the last-error text after the failure line. */
-static void report_build_log(cl_program program, cl_device_id device) {
+void ocf_append_build_log(cl_program program, cl_device_id device) {
   size_t size = 0;
   if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
       size == 0)
@@ -91,7 +90,7 @@ static ocf_status build_from_source(cl_context context, cl_device_id device,
     ocf_fail(status, "clBuildProgram: building %s with options \"%s\" failed: %s (%d)",
              source->file, options,
              ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error", (int)err);
-    if (status == OCF_ERR_BUILD_FAILED) report_build_log(program, device);
+    if (status == OCF_ERR_BUILD_FAILED) ocf_append_build_log(program, device);
     clReleaseProgram(program);
     return status;
   }

@@ -3,6 +3,7 @@
 
 #include "common.h"
 #include "ptx_retarget.h"
+#include "runtime/context.h"
 #include "runtime/log.h"
 
 #include <stdio.h>
@@ -18,22 +19,6 @@ int ocf_sm90a_binary(unsigned char **binary, size_t *length) {
   *binary = (unsigned char *)out;
   *length = out_length;
   return 0;
-}
-
-/* Puts the build log into the last-error text after the failure line. */
-static void append_build_log(cl_program program, cl_device_id device) {
-  size_t size = 0;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, 0, NULL, &size) != CL_SUCCESS ||
-      size == 0)
-    return;
-  char *log = malloc(size + 1);
-  if (!log) return;
-  if (clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, size, log, NULL) == CL_SUCCESS) {
-    log[size] = '\0';
-    ocf_error_append("\nbuild log:\n");
-    ocf_error_append(log);
-  }
-  free(log);
 }
 
 ocf_status ocf_sm90a_rebuild(ocf_log_sink *log, cl_context context, cl_device_id device,
@@ -72,7 +57,7 @@ ocf_status ocf_sm90a_rebuild(ocf_log_sink *log, cl_context context, cl_device_id
     ocf_fail(OCF_ERR_BUILD_FAILED, "%s retargeted to sm_90a: the driver refused it: %s (%d)", file,
              ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error", (int)err);
     if (built) {
-      append_build_log(built, device);
+      ocf_append_build_log(built, device);
       clReleaseProgram(built);
     }
     return OCF_ERR_BUILD_FAILED;
