@@ -851,6 +851,124 @@ OCF_API ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a,
                                       size_t ldb, float beta, void *c, size_t ldc, const void *bias,
                                       const ocf_matmul_options *options);
 
+/* ---- attention ---------------------------------------------------------------------------- */
+
+/**
+ * Options of ocf_attention. Initialise with OCF_ATTENTION_OPTIONS_INIT.
+ *
+ * The mask: key j of a (batch, head) takes part in query row i's softmax when
+ *   - j < len_b, the batch's valid key length: min(lk, lengths[lengths_offset + batch]) when
+ *     lengths is given (a length above lk counts as lk), else lk; and
+ *   - with causal: j <= i + causal_offset, where causal_offset is lk - lq unless
+ *     causal_offset_set is non-zero (then the signed causal_offset given). The default is
+ *     FlashAttention's bottom-right alignment: the last query row sees every key, and with
+ *     lq == lk it is the usual lower triangle with its diagonal. The offset comes from the call's
+ *     lk, not from the lengths: a padded batch that wants its causal band aligned to each
+ *     sequence's own end runs one call per sequence.
+ *
+ * Rules, as ocf_softmax's over the kept keys: a query row that keeps no key (len_b 0, or causal
+ * with i + causal_offset < 0) gives out = 0 and lse = -inf; a NaN score (a NaN in q's row or in
+ * a kept key's k row, or inf * 0) makes that row's out and lse NaN, and so does a +inf score or
+ * a row whose kept scores are all -inf. A NaN or infinity in a kept key's v row reaches every
+ * row that keeps that key.
+ *
+ * Refused before anything is enqueued: a data type out of range or a scale that is not finite
+ * (OCF_ERR_INVALID_VALUE), a lengths_offset without lengths or an lse_offset without
+ * lse (OCF_ERR_NULL_ARGUMENT), a lengths buffer shorter than lengths_offset + b or an lse buffer
+ * shorter than lse_offset + b * h * lq floats (OCF_ERR_BUFFER_TOO_SMALL), either of another
+ * context (OCF_ERR_CONTEXT_MISMATCH), an lse overlapping q, k, v, out or the lengths, or out
+ * overlapping the lengths (OCF_ERR_ALIASING), causal_offset_set or causal_offset without causal
+ * (OCF_ERR_INVALID_VALUE).
+ */
+typedef struct ocf_attention_options {
+  size_t size; /**< sizeof(ocf_attention_options): set by OCF_ATTENTION_OPTIONS_INIT */
+  /** softmax(scale * Q K^T): finite (negative allowed); 0 (the default) means 1 / sqrt(d) */
+  float scale;
+  /** Storage types of Q, K, V and out (offsets and strides count their elements): fp32, fp16
+      or bf16 each; the softmax and the accumulation are fp32, a 16-bit out is rounded to
+      nearest even. @{ */
+  ocf_dtype q_dtype;
+  ocf_dtype k_dtype;
+  ocf_dtype v_dtype;
+  ocf_dtype out_dtype;
+  /** @} */
+  int causal;              /**< non-zero: the causal mask (see above); 0 by default */
+  int causal_offset_set;   /**< non-zero: use causal_offset; 0: the offset is lk - lq */
+  long long causal_offset; /**< with causal_offset_set: query i sees keys j <= i + this */
+  /** Optional per-batch valid key lengths: lengths[lengths_offset + batch] (cl_uint; above lk
+      counts as lk). NULL: every batch has lk keys. */
+  cl_mem lengths;
+  size_t lengths_offset; /**< in cl_uint elements */
+  /** Optional output: the log-sum-exp of each query row's scaled scores, log(sum_j
+      exp(scale q_i . k_j)) over its kept keys, as floats at lse[lse_offset + (batch * h +
+      head) * lq + i] (dense [b, h, lq]); -inf for a row with no kept key. NULL: not written. */
+  cl_mem lse;
+  size_t lse_offset; /**< in floats */
+} ocf_attention_options;
+
+/** An ocf_attention_options with every default (fp32, scale 1 / sqrt(d), no mask, no lse). */
+#define OCF_ATTENTION_OPTIONS_INIT                                                             \
+  {                                                                                            \
+    sizeof(ocf_attention_options), 0.0f, OCF_F32, OCF_F32, OCF_F32, OCF_F32, 0, 0, 0, NULL, 0, \
+        NULL, 0                                                                                \
+  }
+
+/**
+ * Fused attention: out = softmax(scale * Q K^T + mask) V, per batch and head, with the scores
+ * never written to memory. Q is [b, h, lq, d], K and V are [b, h_kv, lk, d] and out is
+ * [b, h, lq, d]; h must be a multiple of h_kv, and query head `head` reads key and value head
+ * head / (h / h_kv) (grouped-query attention; h_kv = h is multi-head, h_kv = 1 multi-query).
+ * d is 1 .. 256.
+ *
+ * Layout: element (batch, head, row, c) of a tensor is at its offset + batch * strides[0] +
+ * head * strides[1] + row * strides[2] + c (elements of its storage type, never bytes): the d
+ * elements of a row are contiguous, the other three strides are free (a head-interleaved
+ * [b, l, h, d] tensor has strides {l h d, d, h d}). strides NULL: dense [b, h, l, d]. A row stride
+ * below d is OCF_ERR_INVALID_STRIDE (also for one row, as BLAS does). Inputs may take any
+ * batch and head strides, 0 included (a tensor shared across the batch); out's elements must be
+ * distinct: sorted by stride, each of its dimensions with more than one index must step past the
+ * whole extent of the smaller ones (else OCF_ERR_ALIASING), and out must not overlap q, k or v
+ * (their spans from first to last element; OCF_ERR_ALIASING). Elements between out's rows are
+ * not written.
+ *
+ * Sizes: d 0 or above 256, h_kv 0 with h > 0, or h not a multiple of h_kv is
+ * OCF_ERR_INVALID_VALUE; an extent that overflows is OCF_ERR_SIZE_OVERFLOW; a buffer smaller
+ * than its offset plus extent is OCF_ERR_BUFFER_TOO_SMALL. b, h or lq 0 succeeds and enqueues
+ * nothing; lk 0 gives out = 0 (and lse = -inf) for every row. See ocf_attention_options for
+ * the mask, the non-finite rules and the other refusals; nothing is enqueued and out is
+ * untouched after any refusal.
+ *
+ * Asynchronous: enqueues one kernel on the launch's queue and returns; out (and lse) hold the
+ * result once launch->event has completed. launch->workgroup_size, when set, is the work-items
+ * of a workgroup (query rows times work-items per row, see docs/ATTENTION.md).
+ */
+OCF_API ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq,
+                                 size_t lk, size_t d, cl_mem q, size_t q_offset,
+                                 const size_t *q_strides, cl_mem k, size_t k_offset,
+                                 const size_t *k_strides, cl_mem v, size_t v_offset,
+                                 const size_t *v_strides, cl_mem out, size_t out_offset,
+                                 const size_t *out_strides, const ocf_attention_options *options,
+                                 const ocf_launch *launch);
+
+/**
+ * Host-array form of ocf_attention: q, k, v and out are host arrays of their options' storage
+ * types (fp32 as float, fp16 as cl_half bits, bf16 as cl_ushort bits), each tensor starting at
+ * its array's first element, with the strides of ocf_attention (NULL: dense). The valid lengths
+ * come as the host array `lengths` (b cl_uint, NULL: none) and the log-sum-exp goes to the host
+ * array `lse` (b * h * lq floats, NULL: none); options->lengths and options->lse, cl_mems, must
+ * be NULL (OCF_ERR_INVALID_VALUE otherwise), and their offsets 0. out must not overlap q, k, v,
+ * lengths or lse, nor lse any of them (their spans; OCF_ERR_ALIASING). Synchronous: copies the
+ * spans to temporary device buffers, runs ocf_attention on the context's queue and copies out
+ * (elements between its rows keep their values) and lse back once its event has completed.
+ * Every bad argument is refused before anything is enqueued, out and lse untouched.
+ */
+OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq,
+                                      size_t lk, size_t d, const void *q, const size_t *q_strides,
+                                      const void *k, const size_t *k_strides, const void *v,
+                                      const size_t *v_strides, void *out, const size_t *out_strides,
+                                      const cl_uint *lengths, float *lse,
+                                      const ocf_attention_options *options);
+
 /* ---- Workspaces ------------------------------------------------------------------------- */
 
 /*

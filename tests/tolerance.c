@@ -81,8 +81,11 @@
  */
 #include "tolerance.h"
 
+#include "reference_attention.h"
+
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 
 static const double fp32_u = 0x1.0p-24;
 
@@ -272,4 +275,107 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
     softmax_row(&model, in + r * in_ld, want + r * cols, got + r * got_ld, r * cols, &part);
   part.checked = rows * cols;
   ocft_check_merge(check, &part, 0);
+}
+
+/* ---- attention (added by the attention branch) ----
+ *
+ * Row i keeps keys j < kept with exact scores s_j = scale q . k_j, max m, weights
+ * w_j = exp(s_j - m) / sum exp(s - m), output o_c = sum_j w_j v_jc and lse = m + log sum exp(s -
+ * m). cl/attention.cl computes each score as one fp32 dot product of d terms (padding adds exact
+ * zeros) and one product by the float scale (which the reference uses too), then streams the keys
+ * in tiles: per tile, p_j = exp(shat_j - mhat) against the running max, the running pair (s, acc)
+ * multiplied by f = exp(m_old - m_new) where the max grows, and p_j and p_j v_jc added in order.
+ * At the end out = acc * (1 / s).
+ *
+ * Each weight's relative error, e_j (a common factor cancels in acc / s, so only differences
+ * between weights count):
+ *   - the score: gamma_d |scale| sum_c |q_c k_jc| (a dot product in order, Higham 3.1, with or
+ *     without contraction) plus u |s_j| for the scale's product;
+ *   - the argument shat_j - mhat, rounded once: u |s_j - m|; exp: 3 ulp, 6u;
+ *   - the rescales applied after p_j was added: each 6u (exp) + u (the product) + the rounding of
+ *     its argument m_old - m_new, whose sum over the rescales telescopes to at most u (m - s_min).
+ *     A rescale happens only where the running max grows, so at most once per key that is within
+ *     the scores' error of being a new maximum in key order: R, counted on the reference's scores.
+ * With E = max_j e_j (exp(E) - 1 as a relative factor), perturbing every weight by at most
+ * eps = expm1(E) moves the normalised sum by at most eps (A_c + |o_c|) / (1 - eps) <= 2 eps A_c /
+ * (1 - eps), A_c = sum_j w_j |v_jc|. The sums acc and s each add kept terms and take one product a
+ * tile (at most kept tiles: BK may be 1): gamma_N, N = 2 kept + 2, relative to A_c and to s. The
+ * reciprocal (2.5 ulp) and the last product: 6u. Flushed subnormal weights: FLT_MIN each, absolute,
+ * times max |v|. A 16-bit out then rounds to half an ulp of its type.
+ * lse = mhat + log(shat): the max's own score error, log(1 + relative error of s) <= eps + gamma_N
+ * over (1 - ...), the log's 3 ulp of log s and the final sum's u |lse|.
+ */
+
+static double half_ulp_of(int dtype, double magnitude) {
+  const int bits = dtype == 1 ? 11 : dtype == 2 ? 8 : 24;
+  const double floor_normal = dtype == 1 ? 0x1.0p-14 : 0x1.0p-126;
+  if (magnitude < floor_normal) magnitude = floor_normal;
+  const int e = ilogb(magnitude);
+  return ldexp(1.0, e - bits);
+}
+
+void ocft_attention_tolerance(const ocf_ref_attention_args *a, const double *want,
+                              const double *lse, int out_dtype, double *tol, double *tol_lse) {
+  const double u = fp32_u;
+  double *s = malloc((a->lk ? a->lk : 1) * sizeof *s);
+  double *abs_dot = malloc((a->lk ? a->lk : 1) * sizeof *abs_dot);
+  if (!s || !abs_dot) abort();
+  for (size_t batch = 0; batch < a->b; batch++)
+    for (size_t head = 0; head < a->h; head++) {
+      const size_t kv_head = head / (a->h / a->h_kv);
+      for (size_t i = 0; i < a->lq; i++) {
+        const size_t row = (batch * a->h + head) * a->lq + i;
+        const size_t kept = ocf_ref_attention_scores(a, batch, head, i, s, abs_dot);
+        double *t = tol + row * a->d;
+        const double *o = want + row * a->d;
+        if (kept == 0 || isnan(o[0])) {
+          for (size_t c = 0; c < a->d; c++)
+            t[c] = 0.0;
+          if (tol_lse) tol_lse[row] = 0.0;
+          continue;
+        }
+        double m = -INFINITY, lo = INFINITY, score_err_max = 0.0;
+        for (size_t j = 0; j < kept; j++) {
+          const double err = gamma_n((double)a->d, u) * abs_dot[j] + u * fabs(s[j]);
+          if (err > score_err_max) score_err_max = err;
+          if (s[j] > m) m = s[j];
+          if (s[j] < lo) lo = s[j];
+        }
+        /* R: keys that may be a new running maximum in key order, within the score errors. */
+        double running = -INFINITY, records = 0.0;
+        for (size_t j = 0; j < kept; j++) {
+          if (s[j] + 2.0 * score_err_max >= running) records += 1.0;
+          if (s[j] > running) running = s[j];
+        }
+        double e_max = 0.0;
+        for (size_t j = 0; j < kept; j++) {
+          const double e = gamma_n((double)a->d, u) * abs_dot[j] + u * fabs(s[j]) +
+                           u * fabs(s[j] - m) + 6.0 * u + records * 7.0 * u + u * (m - lo);
+          if (e > e_max) e_max = e;
+        }
+        const double eps = expm1(e_max);
+        const double g = gamma_n(2.0 * (double)kept + 2.0, u);
+        double l = 0.0, v_max = 0.0;
+        for (size_t j = 0; j < kept; j++)
+          l += exp(s[j] - m);
+        for (size_t j = 0; j < kept; j++)
+          s[j] = exp(s[j] - m) / l; /* the weights, from here on */
+        for (size_t c = 0; c < a->d; c++) {
+          double abs_sum = 0.0;
+          for (size_t j = 0; j < kept; j++) {
+            const float *vr = a->v + batch * a->v_s[0] + kv_head * a->v_s[1] + j * a->v_s[2];
+            abs_sum += s[j] * fabs((double)vr[c]);
+            if (fabs((double)vr[c]) > v_max) v_max = fabs((double)vr[c]);
+          }
+          double t32 = (2.0 * eps / (1.0 - eps) + 2.0 * g + 6.0 * u) * abs_sum * (1.0 + 4.0 * g);
+          t32 += (double)kept * FLT_MIN * v_max;
+          t[c] = t32 + (out_dtype ? half_ulp_of(out_dtype, fabs(o[c]) + t32) : 0.0);
+        }
+        if (tol_lse)
+          tol_lse[row] = score_err_max + (eps + g) / (1.0 - eps - g) + 6.0 * u * fabs(log(l)) +
+                         u * fabs(lse ? lse[row] : m + log(l)) + FLT_MIN;
+      }
+    }
+  free(s);
+  free(abs_dot);
 }
