@@ -42,7 +42,8 @@
   X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)   \
   X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY) \
   X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                     \
-  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)
+  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)               \
+  X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -143,5 +144,24 @@ typedef struct ocf_matmul_skinny_frame {
   cl_ulong bias_off;
   cl_mem partial;
 } ocf_matmul_skinny_frame;
+
+/* cl/attention.cl (added by the attention branch). */
+typedef struct ocf_attention_frame {
+  cl_ulong b, h, group, lq, lk, d; /* group: query heads per key head, h / h_kv */
+  cl_mem q;
+  cl_ulong q_off, q_sb, q_sh, q_sr; /* offset, batch, head and row strides */
+  cl_mem k;
+  cl_ulong k_off, k_sb, k_sh, k_sr;
+  cl_mem v;
+  cl_ulong v_off, v_sb, v_sh, v_sr;
+  cl_mem out;
+  cl_ulong out_off, out_sb, out_sh, out_sr;
+  cl_float scale;
+  cl_mem lengths; /* HAS_LENGTHS: per-batch valid key lengths (cl_uint) */
+  cl_ulong lengths_off;
+  cl_ulong causal_offset; /* CAUSAL: a signed offset, two's complement (a long in the kernel) */
+  cl_mem lse;             /* HAS_LSE: per-row log-sum-exp (float) */
+  cl_ulong lse_off;
+} ocf_attention_frame;
 
 #endif /* OCLFUSE_KERNELS_H */

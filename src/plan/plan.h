@@ -122,6 +122,15 @@ typedef struct ocf_matmul_call {
   ocf_dtype bias_dtype;
 } ocf_matmul_call;
 
+/* attention (added by the attention branch): the sizes that shape the plan. */
+typedef struct ocf_attention_call {
+  size_t b, h, lq, lk, d;
+  ocf_dtype q_dtype, k_dtype, v_dtype, out_dtype;
+  int variant;
+  size_t workgroup;
+  int has_lengths, causal, has_lse;
+} ocf_attention_call;
+
 /* How the skinny kernels (cl/matmul_skinny.cl) see a call: Y = X V with Y's short side last.
    Not swapped: X = op(A), V = op(B), Y = C; swapped: X = op(B)^T, V = op(A)^T, Y = C^T. */
 typedef struct ocf_skinny_layout {
@@ -148,6 +157,11 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
                             const ocf_softmax_call *call, ocf_plan *plan);
 ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_plan *plan);
+
+ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                              const ocf_attention_call *call, ocf_plan *plan);
+/* The local memory of attention_tiled with these sizes, in bytes. */
+size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 

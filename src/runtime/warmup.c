@@ -160,6 +160,7 @@ static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) 
     f->k_split = f->splits = f->batch = 1;
     return f;
   }
+  case OCF_PROGRAM_ATTENTION: /* (attention branch) not in the warm-up grid yet */
   case OCF_PROGRAM_COUNT:
     break;
   }

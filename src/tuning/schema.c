@@ -15,6 +15,8 @@ const ocf_op_schema *ocf_op_schema_get(ocf_op op) {
     return &ocf_softmax_schema;
   case OCF_OP_MATMUL:
     return &ocf_matmul_schema;
+  case OCF_OP_ATTENTION:
+    return &ocf_attention_schema;
   case OCF_OP_COUNT:
     break;
   }

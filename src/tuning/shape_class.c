@@ -34,6 +34,12 @@ static const class_desc matmul_classes[] = {
     {"large", "everything else"},
 };
 
+/* attention (added by the attention branch): few query rows (a decoding step) or many. */
+static const class_desc attention_classes[] = {
+    {"decode", "lq <= 16: a few query rows against the keys"},
+    {"prefill", "lq > 16"},
+};
+
 static const class_desc *classes_of(ocf_op op, unsigned *count) {
   switch (op) {
   case OCF_OP_ADD:
@@ -45,6 +51,9 @@ static const class_desc *classes_of(ocf_op op, unsigned *count) {
   case OCF_OP_MATMUL:
     *count = OCF_ARRAY_LEN(matmul_classes);
     return matmul_classes;
+  case OCF_OP_ATTENTION:
+    *count = OCF_ARRAY_LEN(attention_classes);
+    return attention_classes;
   case OCF_OP_COUNT:
     break;
   }
@@ -95,6 +104,8 @@ unsigned ocf_shape_class_of(ocf_op op, const ocf_shape *s) {
     if (m <= ((size_t)1 << 20) / n) return 3;
     return 4;
   }
+  case OCF_OP_ATTENTION:
+    return s->d[0] <= 16 ? 0 : 1;
   case OCF_OP_COUNT:
     break;
   }

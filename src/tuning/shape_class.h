@@ -12,7 +12,8 @@
 
 enum { OCF_MAX_SHAPE_CLASSES = 6 };
 
-/* A call's sizes as the classes see them. add: {n}; softmax: {rows, cols}; matmul: {m, n, k}. */
+/* A call's sizes as the classes see them. add: {n}; softmax: {rows, cols}; matmul: {m, n, k};
+   attention: {lq, lk, d}. */
 typedef struct ocf_shape {
   size_t d[3];
 } ocf_shape;

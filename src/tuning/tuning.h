@@ -15,7 +15,13 @@
 
 #include <stddef.h>
 
-typedef enum ocf_op { OCF_OP_ADD = 0, OCF_OP_SOFTMAX, OCF_OP_MATMUL, OCF_OP_COUNT } ocf_op;
+typedef enum ocf_op {
+  OCF_OP_ADD = 0,
+  OCF_OP_SOFTMAX,
+  OCF_OP_MATMUL,
+  OCF_OP_ATTENTION, /* attention: added by the attention branch */
+  OCF_OP_COUNT
+} ocf_op;
 
 enum { OCF_DTYPE_COUNT = 3 };
 
@@ -46,6 +52,14 @@ typedef enum softmax_param {
   SM_COOP_ITEMS,           /* most vectors a softmax_coop work-item holds; 0: items + local */
   SM_PARAM_COUNT
 } softmax_param;
+
+/* attention (added by the attention branch; see schema_attention.c). */
+typedef enum attention_param {
+  AT_BQ,  /* query rows a workgroup */
+  AT_BK,  /* keys (and values) a tile in local memory */
+  AT_TPR, /* work-items per query row */
+  AT_PARAM_COUNT
+} attention_param;
 
 /* Matmul: MM_SETS tile sets, largest first; set s's parameter p is MM_SET(s, p). A set whose
    mdimc is 0 is unused (set 0 always exists). The tiled kernels take the first set that gives

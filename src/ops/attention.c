@@ -1,0 +1,379 @@
+/* ocf_attention and ocf_attention_host: argument checks, then the plan
+   (src/plan/plan_attention.c) and its launch. */
+#include "runtime/context.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The size of the first published ocf_attention_options. */
+#define OPTIONS_FIRST_SIZE (offsetof(ocf_attention_options, lse_offset) + sizeof(size_t))
+
+enum { MAX_HEAD_DIM = 256 };
+
+/* One tensor of the call: [n0, n1, n2, d] with strides s[3] and the last dimension contiguous. */
+typedef struct tensor {
+  const char *name; /* "q", "k", "v", "out" */
+  size_t n[3], s[3];
+  size_t offset, element_size;
+  size_t extent; /* elements from the first to one past the last, 0 when empty */
+} tensor;
+
+/* Sets t->s (NULL strides: dense) and t->extent, checking the row stride and overflows. */
+static ocf_status tensor_extent(const char *fn, tensor *t, const size_t *strides, size_t d) {
+  if (strides) {
+    memcpy(t->s, strides, sizeof t->s);
+  } else {
+    t->s[2] = d;
+    t->s[1] = t->n[2] * d;
+    t->s[0] = t->n[1] * t->s[1];
+    if ((t->n[2] && t->s[1] / t->n[2] != d) || (t->n[1] && t->s[0] / t->n[1] != t->s[1]))
+      return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "%s: %s: its dense strides overflow a size_t", fn,
+                      t->name);
+  }
+  if (t->s[2] < d)
+    return ocf_fail(OCF_ERR_INVALID_STRIDE, "%s: %s: row stride %zu is shorter than d = %zu", fn,
+                    t->name, t->s[2], d);
+  t->extent = 0;
+  if (t->n[0] == 0 || t->n[1] == 0 || t->n[2] == 0 || d == 0) return OCF_SUCCESS;
+  size_t extent = d;
+  for (int i = 0; i < 3; i++) {
+    const size_t steps = t->n[i] - 1;
+    if (t->s[i] && steps > (SIZE_MAX - extent) / t->s[i])
+      return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "%s: %s: its extent overflows a size_t", fn, t->name);
+    extent += steps * t->s[i];
+  }
+  if (extent > SIZE_MAX / t->element_size)
+    return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "%s: %s: its extent of %zu elements overflows in bytes",
+                    fn, t->name, extent);
+  t->extent = extent;
+  return OCF_SUCCESS;
+}
+
+/* Whether out's elements are distinct: sorted by stride, each dimension of more than one index
+   steps past the whole extent of the smaller ones (a sufficient rule, which every permuted
+   dense layout meets). */
+static int tensor_distinct(const tensor *t, size_t d) {
+  size_t n[3], s[3], count = 0;
+  if (t->extent == 0) return 1; /* no element at all */
+  for (int i = 0; i < 3; i++)
+    if (t->n[i] > 1) n[count] = t->n[i], s[count] = t->s[i], count++;
+  for (size_t i = 1; i < count; i++)
+    for (size_t j = i; j > 0 && s[j] < s[j - 1]; j--) {
+      size_t x = s[j];
+      s[j] = s[j - 1], s[j - 1] = x;
+      x = n[j], n[j] = n[j - 1], n[j - 1] = x;
+    }
+  size_t covered = d;
+  for (size_t i = 0; i < count; i++) {
+    if (s[i] < covered) return 0;
+    covered += (n[i] - 1) * s[i]; /* within the checked extent */
+  }
+  return 1;
+}
+
+/* The options' own values (those that need no buffer query). */
+static ocf_status check_options(const char *fn, const ocf_attention_options *opt) {
+  const ocf_dtype types[4] = {opt->q_dtype, opt->k_dtype, opt->v_dtype, opt->out_dtype};
+  static const char *const names[4] = {"q", "k", "v", "out"};
+  for (int i = 0; i < 4; i++)
+    if (ocf_dtype_size(types[i]) == 0)
+      return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: %s data type %d is not an ocf_dtype", fn,
+                      names[i], (int)types[i]);
+  if (!isfinite(opt->scale))
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: scale %g is not finite", fn, (double)opt->scale);
+  if (!opt->lengths && opt->lengths_offset != 0)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: lengths_offset is %zu but lengths is NULL", fn,
+                    opt->lengths_offset);
+  if (!opt->lse && opt->lse_offset != 0)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: lse_offset is %zu but lse is NULL", fn,
+                    opt->lse_offset);
+  if (!opt->causal && (opt->causal_offset_set || opt->causal_offset != 0))
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "%s: causal_offset given but causal is 0 (set causal to use the mask)", fn);
+  return OCF_SUCCESS;
+}
+
+/* The checks of the sizes, the options and the extents, shared by both forms: fills the four
+   tensors (in the order q, k, v, out) and *opt. */
+static ocf_status check_shape(const char *fn, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk,
+                              size_t d, const size_t *strides[4],
+                              const ocf_attention_options *options, ocf_attention_options *opt,
+                              tensor t[4]) {
+  ocf_status status;
+  *opt = (ocf_attention_options)OCF_ATTENTION_OPTIONS_INIT;
+  if (options) {
+    char label[64];
+    snprintf(label, sizeof label, "%s: options", fn);
+    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+      return status;
+    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
+  }
+  if ((status = check_options(fn, opt)) != OCF_SUCCESS) return status;
+  if (d == 0 || d > MAX_HEAD_DIM)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: d = %zu is outside 1 .. %d", fn, d, MAX_HEAD_DIM);
+  if (h_kv == 0 && h > 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: h_kv is 0 with h = %zu", fn, h);
+  if (h_kv && h % h_kv != 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: h = %zu is not a multiple of h_kv = %zu", fn, h,
+                    h_kv);
+  const ocf_dtype types[4] = {opt->q_dtype, opt->k_dtype, opt->v_dtype, opt->out_dtype};
+  static const char *const names[4] = {"q", "k", "v", "out"};
+  for (int i = 0; i < 4; i++) {
+    const int kv = i == 1 || i == 2;
+    tensor x = {names[i], {b, kv ? h_kv : h, kv ? lk : lq}, {0, 0, 0},
+                0,        ocf_dtype_size(types[i]),         0};
+    t[i] = x;
+    if ((status = tensor_extent(fn, &t[i], strides[i], d)) != OCF_SUCCESS) return status;
+  }
+  if (!tensor_distinct(&t[3], d))
+    return ocf_fail(OCF_ERR_ALIASING,
+                    "%s: out's strides {%zu, %zu, %zu} make some of its elements overlap", fn,
+                    t[3].s[0], t[3].s[1], t[3].s[2]);
+  if (b && h && lq && (size_t)SIZE_MAX / b / h / lq < sizeof(float))
+    return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "%s: b * h * lq overflows", fn);
+  return OCF_SUCCESS;
+}
+
+/* Plans the call and launches the plan, again while a kernel's learnt limit changes it. */
+static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
+                               const ocf_attention_call *call, ocf_attention_frame *frame) {
+  const ocf_shape shape = {{call->lq, call->lk, call->d}};
+  ocf_tuning_values tuning;
+  ocf_context_tuning_for(ctx, OCF_OP_ATTENTION, call->q_dtype, &shape, &tuning);
+  for (int attempt = 0;; attempt++) {
+    ocf_device_facts facts;
+    ocf_context_facts(ctx, &facts);
+    ocf_plan plan;
+    ocf_status status = ocf_plan_attention(&facts, &tuning, call, &plan);
+    if (status != OCF_SUCCESS) return status;
+    int replan = 0;
+    status = ocf_launch_plan(ctx, queue, &plan, frame, NULL, settings, &replan);
+    if (!replan || attempt == 8) return status;
+    ocf_error_clear();
+  }
+}
+
+ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk,
+                         size_t d, cl_mem q, size_t q_offset, const size_t *q_strides, cl_mem k,
+                         size_t k_offset, const size_t *k_strides, cl_mem v, size_t v_offset,
+                         const size_t *v_strides, cl_mem out, size_t out_offset,
+                         const size_t *out_strides, const ocf_attention_options *options,
+                         const ocf_launch *launch) {
+  static const char fn[] = "ocf_attention";
+  ocf_error_clear();
+  if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: ctx is NULL", fn);
+  ocf_launch settings;
+  cl_command_queue queue = NULL;
+  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  if (status != OCF_SUCCESS) return status;
+  ocf_attention_options opt;
+  tensor t[4];
+  const size_t *strides[4] = {q_strides, k_strides, v_strides, out_strides};
+  if ((status = check_shape(fn, b, h, h_kv, lq, lk, d, strides, options, &opt, t)) != OCF_SUCCESS)
+    return status;
+  const cl_mem buffers[4] = {q, k, v, out};
+  const size_t offsets[4] = {q_offset, k_offset, v_offset, out_offset};
+  for (int i = 0; i < 4; i++) {
+    char label[64];
+    snprintf(label, sizeof label, "%s: %s", fn, t[i].name);
+    t[i].offset = offsets[i];
+    if ((status = ocf_check_buffer(ctx, label, buffers[i], offsets[i], t[i].extent,
+                                   t[i].element_size)) != OCF_SUCCESS)
+      return status;
+  }
+  const size_t rows = b * h * lq; /* checked in check_shape */
+  if (opt.lengths &&
+      (status = ocf_check_buffer(ctx, "ocf_attention: lengths", opt.lengths, opt.lengths_offset, b,
+                                 sizeof(cl_uint))) != OCF_SUCCESS)
+    return status;
+  if (opt.lse && (status = ocf_check_buffer(ctx, "ocf_attention: lse", opt.lse, opt.lse_offset,
+                                            rows, sizeof(float))) != OCF_SUCCESS)
+    return status;
+
+  /* Aliasing: out and lse against every other operand, by their spans. */
+  typedef struct span {
+    const char *name;
+    cl_mem buffer;
+    size_t start, bytes;
+  } span;
+  span spans[6];
+  for (int i = 0; i < 4; i++) {
+    span s = {t[i].name, buffers[i], offsets[i] * t[i].element_size,
+              t[i].extent * t[i].element_size};
+    spans[i] = s;
+  }
+  const span lengths_span = {"lengths", opt.lengths, opt.lengths_offset * sizeof(cl_uint),
+                             opt.lengths ? b * sizeof(cl_uint) : 0};
+  const span lse_span = {"lse", opt.lse, opt.lse_offset * sizeof(float),
+                         opt.lse ? rows * sizeof(float) : 0};
+  spans[4] = lengths_span;
+  spans[5] = lse_span;
+  for (int w = 3; w < 6; w += 2) /* out (3), then lse (5) */
+    for (int o = 0; o < 6; o++) {
+      if (o == w || !spans[w].buffer || !spans[o].buffer || spans[w].bytes == 0 ||
+          spans[o].bytes == 0)
+        continue;
+      if (w == 3 && o == 5) continue; /* checked as lse against out */
+      int overlap = 0, same = 0;
+      if ((status =
+               ocf_ranges_overlap(spans[w].buffer, spans[w].start, spans[w].bytes, spans[o].buffer,
+                                  spans[o].start, spans[o].bytes, &overlap, &same)) != OCF_SUCCESS)
+        return status;
+      if (overlap)
+        return ocf_fail(OCF_ERR_ALIASING, "%s: %s overlaps %s", fn, spans[w].name, spans[o].name);
+    }
+  for (int i = 0; i < 6; i++) {
+    char label[64];
+    snprintf(label, sizeof label, "%s: %s", fn, spans[i].name);
+    if (spans[i].buffer &&
+        (status = ocf_workspace_check_disjoint(&settings, label, spans[i].buffer, spans[i].start,
+                                               spans[i].bytes)) != OCF_SUCCESS)
+      return status;
+  }
+  if (rows == 0) return ocf_dispatch_nothing(queue, &settings);
+
+  const ocf_attention_call call = {b,
+                                   h,
+                                   lq,
+                                   lk,
+                                   d,
+                                   opt.q_dtype,
+                                   opt.k_dtype,
+                                   opt.v_dtype,
+                                   opt.out_dtype,
+                                   settings.variant,
+                                   settings.workgroup_size,
+                                   opt.lengths != NULL,
+                                   opt.causal != 0,
+                                   opt.lse != NULL};
+  const long long causal_offset =
+      opt.causal_offset_set ? opt.causal_offset : (long long)lk - (long long)lq;
+  const float scale = opt.scale != 0.0f ? opt.scale : (float)(1.0 / sqrt((double)d));
+  /* Buffers the kernel does not read (no lengths, no lse) are bound to q: any valid buffer. */
+  ocf_attention_frame frame = {b,
+                               h,
+                               h / h_kv,
+                               lq,
+                               lk,
+                               d,
+                               q,
+                               q_offset,
+                               t[0].s[0],
+                               t[0].s[1],
+                               t[0].s[2],
+                               k,
+                               k_offset,
+                               t[1].s[0],
+                               t[1].s[1],
+                               t[1].s[2],
+                               v,
+                               v_offset,
+                               t[2].s[0],
+                               t[2].s[1],
+                               t[2].s[2],
+                               out,
+                               out_offset,
+                               t[3].s[0],
+                               t[3].s[1],
+                               t[3].s[2],
+                               scale,
+                               opt.lengths ? opt.lengths : q,
+                               opt.lengths_offset,
+                               (cl_ulong)causal_offset,
+                               opt.lse ? opt.lse : q,
+                               opt.lse_offset};
+  return plan_and_run(ctx, queue, &settings, &call, &frame);
+}
+
+/* ---- the host form ---- */
+
+/* A temporary device buffer of `bytes` (at least 1) holding a copy of `data` (NULL: none). */
+static ocf_status host_buffer(ocf_context *ctx, cl_mem_flags flags, size_t bytes, const void *data,
+                              cl_mem *buffer) {
+  cl_int err = CL_SUCCESS;
+  if (data && bytes) flags |= CL_MEM_COPY_HOST_PTR;
+  *buffer = clCreateBuffer(ctx->cl_ctx, flags, bytes ? bytes : 1,
+                           data && bytes ? (void *)data : NULL, &err);
+  if (err != CL_SUCCESS) {
+    *buffer = NULL;
+    return ocf_fail_cl(err, "clCreateBuffer");
+  }
+  return OCF_SUCCESS;
+}
+
+static int host_ranges_meet(const void *a, size_t a_bytes, const void *c, size_t c_bytes) {
+  const uintptr_t x = (uintptr_t)a, y = (uintptr_t)c;
+  return a_bytes && c_bytes && x < y + c_bytes && y < x + a_bytes;
+}
+
+ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq,
+                              size_t lk, size_t d, const void *q, const size_t *q_strides,
+                              const void *k, const size_t *k_strides, const void *v,
+                              const size_t *v_strides, void *out, const size_t *out_strides,
+                              const cl_uint *lengths, float *lse,
+                              const ocf_attention_options *options) {
+  static const char fn[] = "ocf_attention_host";
+  ocf_error_clear();
+  if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: ctx is NULL", fn);
+  ocf_attention_options opt;
+  tensor t[4];
+  const size_t *strides[4] = {q_strides, k_strides, v_strides, out_strides};
+  ocf_status status = check_shape(fn, b, h, h_kv, lq, lk, d, strides, options, &opt, t);
+  if (status != OCF_SUCCESS) return status;
+  if (opt.lengths || opt.lse || opt.lengths_offset || opt.lse_offset)
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "%s: options->lengths and options->lse are cl_mems (with offsets); the host "
+                    "form takes the host arrays `lengths` and `lse`",
+                    fn);
+  const void *arrays[4] = {q, k, v, out};
+  for (int i = 0; i < 4; i++)
+    if (t[i].extent && !arrays[i])
+      return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: %s is NULL", fn, t[i].name);
+  const size_t rows = b * h * lq;
+  const size_t bytes[6] = {
+      t[0].extent * t[0].element_size,           t[1].extent * t[1].element_size,
+      t[2].extent * t[2].element_size,           t[3].extent * t[3].element_size,
+      lengths && rows ? b * sizeof(cl_uint) : 0, lse ? rows * sizeof(float) : 0};
+  const void *starts[6] = {q, k, v, out, lengths, lse};
+  static const char *const names[6] = {"q", "k", "v", "out", "lengths", "lse"};
+  for (int w = 3; w < 6; w += 2)
+    for (int o = 0; o < 6; o++)
+      if (o != w && !(w == 3 && o == 5) &&
+          host_ranges_meet(starts[w], bytes[w], starts[o], bytes[o]))
+        return ocf_fail(OCF_ERR_ALIASING, "%s: %s overlaps %s", fn, names[w], names[o]);
+  if (rows == 0) return OCF_SUCCESS;
+
+  cl_mem buffers[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
+  for (int i = 0; i < 3 && status == OCF_SUCCESS; i++)
+    status = host_buffer(ctx, CL_MEM_READ_ONLY, bytes[i], arrays[i], &buffers[i]);
+  /* The gaps between out's rows must come back as they were: start from out's contents. */
+  const int dense = t[3].extent == rows * d;
+  if (status == OCF_SUCCESS)
+    status = host_buffer(ctx, CL_MEM_READ_WRITE, bytes[3], dense ? NULL : out, &buffers[3]);
+  if (status == OCF_SUCCESS && lengths)
+    status = host_buffer(ctx, CL_MEM_READ_ONLY, bytes[4], lengths, &buffers[4]);
+  if (status == OCF_SUCCESS && lse)
+    status = host_buffer(ctx, CL_MEM_READ_WRITE, bytes[5], NULL, &buffers[5]);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  cl_event done = NULL;
+  launch.event = &done;
+  opt.lengths = buffers[4];
+  opt.lse = buffers[5];
+  if (status == OCF_SUCCESS)
+    status = ocf_attention(ctx, b, h, h_kv, lq, lk, d, buffers[0], 0, t[0].s, buffers[1], 0, t[1].s,
+                           buffers[2], 0, t[2].s, buffers[3], 0, t[3].s, &opt, &launch);
+  /* The read-backs wait for the call's event: the queue may be out of order. */
+  for (int i = 3; i < 6 && status == OCF_SUCCESS; i += 2) {
+    if (!buffers[i] || bytes[i] == 0) continue;
+    cl_int err = clEnqueueReadBuffer(ctx->queue, buffers[i], CL_TRUE, 0, bytes[i],
+                                     i == 3 ? out : (void *)lse, 1, &done, NULL);
+    if (err != CL_SUCCESS) status = ocf_fail_cl(err, "clEnqueueReadBuffer");
+  }
+  if (done) clReleaseEvent(done);
+  for (int i = 0; i < 6; i++)
+    if (buffers[i]) clReleaseMemObject(buffers[i]);
+  return status;
+}

@@ -1,0 +1,99 @@
+/*
+ * The plan of ocf_attention: cl/attention.cl's attention_tiled and its shape.
+ *
+ *   D     the padded head dimension: d rounded up to a multiple of 16 (16 .. 256), so that one
+ *         program serves the head dims of a 16-wide band and every TPR up to 16 divides it.
+ *   TPR   work-items per query row: the tunable `tpr`; with a fixed workgroup size w, the
+ *         largest power of two up to `tpr` that divides w.
+ *   BQ    query rows a workgroup: `bq`, no more than the rows need (halved while half of it
+ *         still covers lq, so that few sizes, and so few programs, serve every lq); with a fixed
+ *         size, w / TPR.
+ *   BK    keys a tile: `bk`, at least TPR.
+ *   Local memory, 4 (BQ D + BK (D + 1) + BK D + BQ BK) bytes, must fit the device (and what
+ *   built kernels reported): BK is halved (not below TPR), then BQ (default sizes only), until
+ *   it does; a fixed size whose smallest tile does not fit is OCF_ERR_INVALID_WORKGROUP.
+ *   BQ * TPR work-items must fit the device's workgroup and work-item limits and the kernel's
+ *   learnt limit: BQ is halved (then TPR) until they do.
+ *   The grid: one workgroup per (batch, head, block of BQ rows), at most compute_units * 2048
+ *   (the kernel loops over the rest).
+ * OCF_VARIANT_GENERAL takes BQ = BK = TPR = 1: one work-item a row, one key a tile, the
+ * obviously right shape of the same kernel.
+ */
+#include "common.h"
+#include "plan/plan.h"
+
+#include <string.h>
+
+size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded) {
+  return 4 * (bq * d_padded + bk * (d_padded + 1) + bk * d_padded + bq * bk);
+}
+
+static size_t min_size(size_t a, size_t b) {
+  return a < b ? a : b;
+}
+
+ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                              const ocf_attention_call *call, ocf_plan *plan) {
+  const int *t = tuning->v;
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_ATTENTION;
+  plan->fixed_workgroup = call->workgroup != 0;
+  if (call->workgroup > facts->max_workgroup_size)
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "workgroup of %zu work-items exceeds the device's maximum of %zu",
+                    call->workgroup, facts->max_workgroup_size);
+  const size_t d_padded = ocf_round_up(call->d ? call->d : 1, 16);
+  const size_t lq = call->lq ? call->lq : 1;
+  size_t tpr = (size_t)t[AT_TPR], bq = (size_t)t[AT_BQ], bk = (size_t)t[AT_BK];
+  if (call->variant == OCF_VARIANT_GENERAL) tpr = bq = bk = 1;
+  if (call->workgroup) {
+    while (call->workgroup % tpr != 0)
+      tpr /= 2;
+    bq = call->workgroup / tpr;
+  } else {
+    while (bq > 1 && bq / 2 >= lq)
+      bq /= 2;
+    /* The device's and the kernel's limits on work-items. */
+    size_t cap = min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+    cap = min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_TILED));
+    while (bq * tpr > cap && bq > 1)
+      bq /= 2;
+    while (bq * tpr > cap && tpr > 1)
+      tpr /= 2;
+  }
+  if (bk < tpr) bk = tpr;
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION);
+  while (ocf_attention_local_bytes(bq, bk, d_padded) > local && bk > tpr)
+    bk /= 2;
+  while (!call->workgroup && ocf_attention_local_bytes(bq, bk, d_padded) > local && bq > 1)
+    bq /= 2;
+  if (ocf_attention_local_bytes(bq, bk, d_padded) > local)
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "attention: %zu query rows of head dim %zu a workgroup need %zu bytes of local "
+                    "memory, the device has %llu",
+                    bq, call->d, ocf_attention_local_bytes(bq, bk, d_padded), local);
+
+  const size_t wg = bq * tpr;
+  const size_t blocks = ocf_div_ceil(lq, bq);
+  size_t units = (call->b ? call->b : 1) * (call->h ? call->h : 1);
+  const size_t cap_groups = (size_t)facts->compute_units * 2048;
+  units = units > cap_groups / blocks ? cap_groups : units * blocks;
+  if (units > cap_groups) units = cap_groups;
+
+  ocf_plan_define(plan, "BQ", (long long)bq);
+  ocf_plan_define(plan, "BK", (long long)bk);
+  ocf_plan_define(plan, "TPR", (long long)tpr);
+  ocf_plan_define(plan, "D", (long long)d_padded);
+  ocf_plan_define(plan, "Q_DTYPE", call->q_dtype);
+  ocf_plan_define(plan, "K_DTYPE", call->k_dtype);
+  ocf_plan_define(plan, "V_DTYPE", call->v_dtype);
+  ocf_plan_define(plan, "OUT_DTYPE", call->out_dtype);
+  ocf_plan_define(plan, "HAS_LENGTHS", call->has_lengths ? 1 : 0);
+  ocf_plan_define(plan, "CAUSAL", call->causal ? 1 : 0);
+  ocf_plan_define(plan, "HAS_LSE", call->has_lse ? 1 : 0);
+  const size_t global = units * wg;
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_TILED, 1, &global, &wg);
+  plan->local_mem_bytes = ocf_attention_local_bytes(bq, bk, d_padded);
+  plan->parts = 1;
+  return ocf_plan_verify(plan, facts);
+}
