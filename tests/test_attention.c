@@ -1,0 +1,739 @@
+/*
+ * ocf_attention against the CPU reference in double (tests/reference_attention.c), within the
+ * error model of tests/tolerance.c (ocft_attention_tolerance): every mask, every storage type,
+ * grouped-query ratios, ragged lq and lk, head dims 1 .. 256, strided and offset tensors, the
+ * log-sum-exp output, rows with no kept key and NaN rows, the refusals, the host form, and the
+ * library's own unfused composition (ocf_matmul_ex, ocf_softmax_ex, ocf_matmul_ex).
+ */
+#include "reference_attention.h"
+#include "storage16.h"
+#include "test_common.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Layouts of a tensor [n0, n1, l, d]. */
+enum {
+  DENSE = 0,      /* [b, h, l, d], offset 0 */
+  INTERLEAVED = 1 /* [b, l, h, d + 3] with 5 floats between batches, offset 7: heads not
+                     contiguous, rows with gaps */
+};
+
+typedef struct att_case {
+  size_t b, h, h_kv, lq, lk, d;
+  ocf_dtype qt, kt, vt, ot;
+  int causal, offset_set;
+  long long offset;
+  int lengths; /* per-batch lengths: a pattern with 0 and lengths above lk */
+  int lse;
+  int layout;
+  float scale;
+  ocf_variant variant;
+  size_t workgroup;
+  /* special values: 1 a NaN in q's row 0 of (0, 0); 2 a NaN in k's key 1 of (0, 0) */
+  int special;
+} att_case;
+
+static size_t max_size(size_t a, size_t b) {
+  return a > b ? a : b;
+}
+
+/* One tensor on the host: its floats (the values the reference sees), its storage bytes. */
+typedef struct host_tensor {
+  size_t n[3], s[3], offset, extent, elem;
+  ocf_dtype dtype;
+  float *values;         /* extent floats (offset included), every element as stored */
+  unsigned char *stored; /* the same, in the storage type */
+} host_tensor;
+
+static void tensor_make(host_tensor *t, size_t n0, size_t n1, size_t l, size_t d, int layout,
+                        ocf_dtype dtype, unsigned seed, float lo, float hi) {
+  memset(t, 0, sizeof *t);
+  t->n[0] = n0, t->n[1] = n1, t->n[2] = l;
+  t->dtype = dtype;
+  t->elem = ocf_dtype_size(dtype);
+  if (layout == DENSE) {
+    t->s[2] = d, t->s[1] = l * d, t->s[0] = n1 * l * d;
+    t->offset = 0;
+  } else {
+    t->s[1] = d + 3, t->s[2] = n1 * (d + 3), t->s[0] = l * n1 * (d + 3) + 5;
+    t->offset = 7;
+  }
+  t->extent = t->offset + (n0 - 1) * t->s[0] + (n1 - 1) * t->s[1] + (l - 1) * t->s[2] + d;
+  if (n0 == 0 || n1 == 0 || l == 0) t->extent = t->offset + 1;
+  t->values = ocft_alloc_floats(t->extent);
+  t->stored = malloc(t->extent * t->elem);
+  assert_non_null(t->stored);
+  ocft_fill_uniform(t->values, t->extent, lo, hi, seed);
+  for (size_t i = 0; i < t->extent; i++) {
+    if (dtype == OCF_F16) {
+      uint16_t x = ocf_ref_f16_from_float(t->values[i]);
+      memcpy(t->stored + 2 * i, &x, 2);
+      t->values[i] = ocf_ref_f16_to_float(x);
+    } else if (dtype == OCF_BF16) {
+      uint16_t x = ocf_ref_bf16_from_float(t->values[i]);
+      memcpy(t->stored + 2 * i, &x, 2);
+      t->values[i] = ocf_ref_bf16_to_float(x);
+    } else {
+      memcpy(t->stored + 4 * i, &t->values[i], 4);
+    }
+  }
+}
+
+static void tensor_free(host_tensor *t) {
+  free(t->values);
+  free(t->stored);
+}
+
+/* Element i of the stored bytes as float. */
+static float stored_value(const host_tensor *t, const unsigned char *bytes, size_t i) {
+  if (t->dtype == OCF_F32) {
+    float f;
+    memcpy(&f, bytes + 4 * i, 4);
+    return f;
+  }
+  uint16_t x;
+  memcpy(&x, bytes + 2 * i, 2);
+  return t->dtype == OCF_F16 ? ocf_ref_f16_to_float(x) : ocf_ref_bf16_to_float(x);
+}
+
+/* Sets one stored element (and its value) to NaN. */
+static void tensor_set_nan(host_tensor *t, size_t i) {
+  t->values[i] = NAN;
+  const float nan = NAN;
+  if (t->dtype == OCF_F32)
+    memcpy(t->stored + 4 * i, &nan, 4);
+  else {
+    const uint16_t x = 0x7e00;
+    memcpy(t->stored + 2 * i, &x, 2);
+  }
+}
+
+static cl_mem bytes_buffer(const ocft_env *env, size_t bytes, const void *data) {
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer = clCreateBuffer(env->cl, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0),
+                                 bytes ? bytes : 1, (void *)data, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  return buffer;
+}
+
+static void read_bytes(const ocft_env *env, cl_mem buffer, size_t bytes, void *data) {
+  assert_int_equal(clEnqueueReadBuffer(env->queue, buffer, CL_TRUE, 0, bytes, data, 0, NULL, NULL),
+                   CL_SUCCESS);
+}
+
+/* Whether element i of a tensor's storage is one of its elements (not a gap). */
+static int tensor_holds(const host_tensor *t, size_t d, size_t i) {
+  if (i < t->offset) return 0;
+  size_t rel = i - t->offset;
+  /* Walk the dimensions by decreasing stride. */
+  size_t order[3] = {0, 1, 2};
+  for (int a = 0; a < 3; a++)
+    for (int b = a + 1; b < 3; b++)
+      if (t->s[order[b]] > t->s[order[a]]) {
+        size_t x = order[a];
+        order[a] = order[b], order[b] = x;
+      }
+  for (int a = 0; a < 3; a++) {
+    const size_t dim = order[a], idx = rel / t->s[dim];
+    if (idx >= t->n[dim]) return 0;
+    rel -= idx * t->s[dim];
+  }
+  return rel < d;
+}
+
+/* Runs one case through ocf_attention (or, with host != 0, ocf_attention_host) and checks out
+   (and lse) against the reference, and that nothing outside out's elements changed. */
+static void run_case(ocft_env *env, const char *what, const att_case *c, int host) {
+  const size_t d = c->d, rows = c->b * c->h * c->lq;
+  host_tensor q, k, v, out;
+  const unsigned seed = (unsigned)(c->b * 7 + c->h * 13 + c->lq * 31 + c->lk * 17 + d);
+  tensor_make(&q, c->b, c->h, c->lq, d, c->layout, c->qt, seed + 1, -1.0f, 1.0f);
+  tensor_make(&k, c->b, c->h_kv, c->lk, d, c->layout, c->kt, seed + 2, -1.0f, 1.0f);
+  tensor_make(&v, c->b, c->h_kv, c->lk, d, c->layout, c->vt, seed + 3, -2.0f, 2.0f);
+  tensor_make(&out, c->b, c->h, c->lq, d, c->layout, c->ot, seed + 4, 100.0f, 200.0f);
+  if (c->special == 1) tensor_set_nan(&q, q.offset + 3 % d);
+  if (c->special == 2 && c->lk > 1) tensor_set_nan(&k, k.offset + k.s[2] + d - 1);
+
+  cl_uint *lengths = NULL;
+  if (c->lengths) {
+    lengths = malloc(max_size(c->b, 1) * sizeof *lengths);
+    assert_non_null(lengths);
+    for (size_t i = 0; i < c->b; i++)
+      lengths[i] = (cl_uint)(i % 3 == 0   ? (c->lk > 3 ? c->lk - 3 : c->lk)
+                             : i % 3 == 1 ? 0
+                                          : c->lk + 5);
+    if (c->b == 1) lengths[0] = (cl_uint)(c->lk / 2 + 1);
+  }
+  const float scale = c->scale != 0.0f ? c->scale : (float)(1.0 / sqrt((double)d));
+  ocf_ref_attention_args args = {c->b,
+                                 c->h,
+                                 c->h_kv,
+                                 c->lq,
+                                 c->lk,
+                                 d,
+                                 q.values + q.offset,
+                                 k.values + k.offset,
+                                 v.values + v.offset,
+                                 {q.s[0], q.s[1], q.s[2]},
+                                 {k.s[0], k.s[1], k.s[2]},
+                                 {v.s[0], v.s[1], v.s[2]},
+                                 (double)scale,
+                                 lengths,
+                                 c->causal,
+                                 c->offset_set ? c->offset : (long long)c->lk - (long long)c->lq};
+  double *want = ocft_alloc_doubles(rows * d), *tol = ocft_alloc_doubles(rows * d);
+  double *want_lse = ocft_alloc_doubles(rows), *tol_lse = ocft_alloc_doubles(rows);
+  ocf_ref_attention(&args, want, want_lse);
+  ocft_attention_tolerance(&args, want, want_lse, (int)c->ot, tol, tol_lse);
+
+  ocf_attention_options opt = OCF_ATTENTION_OPTIONS_INIT;
+  opt.scale = c->scale;
+  opt.q_dtype = c->qt, opt.k_dtype = c->kt, opt.v_dtype = c->vt, opt.out_dtype = c->ot;
+  opt.causal = c->causal;
+  opt.causal_offset_set = c->offset_set;
+  opt.causal_offset = c->offset;
+  const size_t lse_off = 3, lse_len = lse_off + rows + 2;
+  float *lse_got = ocft_alloc_floats(lse_len), *lse_before = ocft_alloc_floats(lse_len);
+  ocft_fill_uniform(lse_before, lse_len, 5.0f, 6.0f, seed + 5);
+  memcpy(lse_got, lse_before, lse_len * sizeof *lse_got);
+  unsigned char *got = malloc(out.extent * out.elem);
+  assert_non_null(got);
+  ocf_status status;
+  if (host) {
+    memcpy(got, out.stored, out.extent * out.elem);
+    opt.lse = NULL;
+    status = ocf_attention_host(env->ctx, c->b, c->h, c->h_kv, c->lq, c->lk, d,
+                                q.stored + q.offset * q.elem, q.s, k.stored + k.offset * k.elem,
+                                k.s, v.stored + v.offset * v.elem, v.s, got + out.offset * out.elem,
+                                out.s, lengths, c->lse ? lse_got + lse_off : NULL, &opt);
+  } else {
+    cl_mem qb = bytes_buffer(env, q.extent * q.elem, q.stored);
+    cl_mem kb = bytes_buffer(env, k.extent * k.elem, k.stored);
+    cl_mem vb = bytes_buffer(env, v.extent * v.elem, v.stored);
+    cl_mem ob = bytes_buffer(env, out.extent * out.elem, out.stored);
+    cl_mem lb = lengths ? bytes_buffer(env, c->b * sizeof *lengths, lengths) : NULL;
+    cl_mem sb = c->lse ? bytes_buffer(env, lse_len * sizeof(float), lse_before) : NULL;
+    opt.lengths = lb;
+    opt.lse = sb;
+    opt.lse_offset = c->lse ? lse_off : 0;
+    ocf_launch launch = OCF_LAUNCH_INIT;
+    launch.variant = c->variant;
+    launch.workgroup_size = c->workgroup;
+    status = ocf_attention(env->ctx, c->b, c->h, c->h_kv, c->lq, c->lk, d, qb, q.offset, q.s, kb,
+                           k.offset, k.s, vb, v.offset, v.s, ob, out.offset, out.s, &opt, &launch);
+    read_bytes(env, ob, out.extent * out.elem, got);
+    if (sb) read_bytes(env, sb, lse_len * sizeof(float), lse_got);
+    clReleaseMemObject(qb), clReleaseMemObject(kb), clReleaseMemObject(vb);
+    clReleaseMemObject(ob);
+    if (lb) clReleaseMemObject(lb);
+    if (sb) clReleaseMemObject(sb);
+  }
+  int refused = !host && ocft_refused_by_kernel_limit(status, c->workgroup);
+  if (!refused) ocft_assert_status(status, OCF_SUCCESS);
+
+  /* out's elements against the reference, in the order of the dense reference. */
+  float *got_dense = ocft_alloc_floats(rows * d);
+  for (size_t bi = 0; bi < c->b; bi++)
+    for (size_t hi = 0; hi < c->h; hi++)
+      for (size_t i = 0; i < c->lq; i++)
+        for (size_t ci = 0; ci < d; ci++) {
+          const size_t at = out.offset + bi * out.s[0] + hi * out.s[1] + i * out.s[2] + ci;
+          got_dense[((bi * c->h + hi) * c->lq + i) * d + ci] = stored_value(&out, got, at);
+        }
+  char label[256];
+  snprintf(label, sizeof label,
+           "%s: b %zu h %zu h_kv %zu lq %zu lk %zu d %zu types %d%d%d%d causal %d lengths %d "
+           "layout %d variant %d wg %zu",
+           what, c->b, c->h, c->h_kv, c->lq, c->lk, d, c->qt, c->kt, c->vt, c->ot, c->causal,
+           c->lengths, c->layout, (int)c->variant, c->workgroup);
+  if (refused) {
+    /* The kernel's own limit is below the size asked: refused, nothing touched. */
+    assert_memory_equal(got, out.stored, out.extent * out.elem);
+  } else {
+    ocft_check check;
+    ocft_check_start(&check);
+    ocft_check_elements(got_dense, want, tol, rows * d, &check);
+    if (!ocft_check_passed(&check)) {
+      size_t row = check.worst / d;
+      fprintf(stderr, "%s: row %zu (batch %zu head %zu i %zu) c %zu\n", label, row,
+              row / c->lq / c->h, row / c->lq % c->h, row % c->lq, check.worst % d);
+    }
+    ocft_assert_check(label, &check);
+    /* Nothing but out's elements changed. */
+    for (size_t i = 0; i < out.extent; i++)
+      if (!tensor_holds(&out, d, i) &&
+          memcmp(got + i * out.elem, out.stored + i * out.elem, out.elem) != 0) {
+        fprintf(stderr, "%s: out's storage element %zu (a gap) changed\n", label, i);
+        fail();
+      }
+    if (c->lse) {
+      ocft_check lse_check;
+      ocft_check_start(&lse_check);
+      ocft_check_elements(lse_got + lse_off, want_lse, tol_lse, rows, &lse_check);
+      ocft_assert_check("lse", &lse_check);
+      ocft_assert_unchanged("before lse", lse_got, lse_before, lse_off);
+      ocft_assert_unchanged("after lse", lse_got + lse_off + rows, lse_before + lse_off + rows, 2);
+    }
+  }
+  free(got_dense);
+  free(got);
+  free(lse_got), free(lse_before);
+  free(want), free(tol), free(want_lse), free(tol_lse);
+  free(lengths);
+  tensor_free(&q), tensor_free(&k), tensor_free(&v), tensor_free(&out);
+}
+
+static att_case base_case(size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d) {
+  att_case c;
+  memset(&c, 0, sizeof c);
+  c.b = b, c.h = h, c.h_kv = h_kv, c.lq = lq, c.lk = lk, c.d = d;
+  c.qt = c.kt = c.vt = c.ot = OCF_F32;
+  return c;
+}
+
+/* Ragged lq and lk, head dims 1 .. 256, no mask, fp32. */
+static void test_attention_shapes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][3] = {
+      /* lq, lk, d */
+      {1, 1, 1},      {7, 7, 64},    {1, 300, 128},   {300, 7, 100},    {7, 1000, 256},
+      {300, 300, 64}, {1, 4097, 64}, {33, 4097, 128}, {1000, 1000, 16}, {5, 9, 1}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++) {
+    if (ocft_small() && (shapes[i][0] * shapes[i][1] > 2500 || shapes[i][2] > 128)) continue;
+    att_case c = base_case(2, 2, 2, shapes[i][0], shapes[i][1], shapes[i][2]);
+    if (shapes[i][0] * shapes[i][1] > 100000) c.b = c.h = c.h_kv = 1;
+    run_case(env, "attention shapes", &c, 0);
+  }
+  if (!ocft_small()) {
+    att_case c = base_case(1, 1, 1, 300, 1000, 256);
+    run_case(env, "attention d 256", &c, 0);
+  }
+}
+
+/* The causal mask (default bottom-right, explicit offsets), lengths, both, with lse. */
+static void test_attention_masks(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][3] = {{7, 7, 64},   {7, 30, 16},     {30, 7, 32},
+                                     {1, 300, 64}, {300, 300, 100}, {100, 1000, 128}};
+  static const struct {
+    int causal, offset_set;
+    long long offset;
+    int lengths;
+  } masks[] = {{1, 0, 0, 0}, {1, 1, 0, 0}, {1, 1, -3, 0}, {1, 1, 5, 0},
+               {0, 0, 0, 1}, {1, 0, 0, 1}, {1, 1, -40, 1}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+    for (size_t m = 0; m < OCF_ARRAY_LEN_T(masks); m++) {
+      if (ocft_small() && (shapes[i][0] * shapes[i][1] > 300 || m % 2)) continue;
+      att_case c = base_case(3, 2, 1, shapes[i][0], shapes[i][1], shapes[i][2]);
+      if (shapes[i][0] * shapes[i][1] > 50000) c.b = 1;
+      c.causal = masks[m].causal;
+      c.offset_set = masks[m].offset_set;
+      c.offset = masks[m].offset;
+      c.lengths = masks[m].lengths;
+      c.lse = 1;
+      run_case(env, "attention masks", &c, 0);
+    }
+}
+
+/* Every storage type, alone and mixed, with and without a mask. */
+static void test_attention_dtypes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_dtype types[][4] = {{OCF_F16, OCF_F16, OCF_F16, OCF_F16},
+                                       {OCF_BF16, OCF_BF16, OCF_BF16, OCF_BF16},
+                                       {OCF_F32, OCF_F16, OCF_BF16, OCF_F32},
+                                       {OCF_BF16, OCF_F32, OCF_F16, OCF_F16},
+                                       {OCF_F16, OCF_BF16, OCF_F32, OCF_BF16}};
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(types); t++)
+    for (int causal = 0; causal < 2; causal++) {
+      att_case c = base_case(2, 2, 2, ocft_small() ? 5 : 45, ocft_small() ? 9 : 130, 64);
+      c.qt = types[t][0], c.kt = types[t][1], c.vt = types[t][2], c.ot = types[t][3];
+      c.causal = causal;
+      c.lse = 1;
+      c.layout = causal ? INTERLEAVED : DENSE;
+      run_case(env, "attention dtypes", &c, 0);
+    }
+}
+
+/* Grouped-query attention: h / h_kv of 1, 2, 4 and h_kv = 1. */
+static void test_attention_gqa(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t heads[][2] = {{4, 4}, {4, 2}, {8, 2}, {6, 1}, {1, 1}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(heads); i++) {
+    att_case c =
+        base_case(2, heads[i][0], heads[i][1], ocft_small() ? 3 : 37, ocft_small() ? 6 : 70, 32);
+    c.causal = i % 2;
+    c.layout = i % 2 ? INTERLEAVED : DENSE;
+    run_case(env, "attention gqa", &c, 0);
+  }
+}
+
+/* Strided tensors with offsets (heads interleaved, rows with gaps), head dims 1 .. 256. */
+static void test_attention_layouts(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t dims[] = {1, 64, 100, 128, 256};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(dims); i++) {
+    if (ocft_small() && dims[i] > 64) continue;
+    att_case c = base_case(2, 2, 1, ocft_small() ? 4 : 19, ocft_small() ? 5 : 77, dims[i]);
+    c.layout = INTERLEAVED;
+    c.lengths = i % 2;
+    c.lse = 1;
+    run_case(env, "attention layouts", &c, 0);
+  }
+}
+
+/* Rows with no kept key (out 0, lse -inf), NaN rows, lk 0, a negative scale. */
+static void test_attention_special_rows(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  att_case c = base_case(3, 2, 2, 6, 5, 16);
+  c.lengths = 1; /* batch 1 has length 0 */
+  c.lse = 1;
+  run_case(env, "attention length 0", &c, 0);
+  c = base_case(1, 2, 2, 9, 4, 16);
+  c.causal = 1; /* offset lk - lq = -5: rows 0 .. 4 keep no key */
+  c.lse = 1;
+  run_case(env, "attention causal rows without keys", &c, 0);
+  c = base_case(2, 2, 1, 0 + 5, 0, 8);
+  c.lse = 1;
+  run_case(env, "attention lk 0", &c, 0);
+  c = base_case(1, 2, 2, 4, 6, 16);
+  c.special = 1; /* a NaN in q's row 0: that row is NaN, the others are not */
+  c.lse = 1;
+  run_case(env, "attention NaN in q", &c, 0);
+  c.special = 2; /* a NaN in key 1 of head 0: rows that keep key 1 are NaN */
+  c.causal = 1, c.offset_set = 1, c.offset = 0;
+  run_case(env, "attention NaN in k, causal", &c, 0);
+  c = base_case(1, 1, 1, 5, 8, 16);
+  c.scale = -0.7f;
+  c.lse = 1;
+  run_case(env, "attention negative scale", &c, 0);
+}
+
+/* The general shape (one work-item a row, one key a tile) and fixed workgroup sizes. */
+static void test_attention_workgroups(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  att_case c = base_case(2, 2, 1, ocft_small() ? 5 : 40, ocft_small() ? 7 : 90, 40);
+  c.causal = 1;
+  c.lengths = 1;
+  c.lse = 1;
+  c.variant = OCF_VARIANT_GENERAL;
+  run_case(env, "attention general", &c, 0);
+  c.variant = OCF_VARIANT_AUTO;
+  static const size_t sizes[] = {1, 3, 8, 12, 32, 64};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(sizes); i++) {
+    c.workgroup = sizes[i];
+    run_case(env, "attention workgroup", &c, 0);
+  }
+}
+
+/* The host form: dense and strided, lengths and lse, 16-bit types. */
+static void test_attention_host(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  att_case c = base_case(2, 4, 2, 7, 12, 24);
+  c.lengths = 1;
+  c.lse = 1;
+  c.causal = 1;
+  run_case(env, "attention_host", &c, 1);
+  c.layout = INTERLEAVED;
+  c.qt = OCF_BF16, c.ot = OCF_F16;
+  run_case(env, "attention_host strided", &c, 1);
+  c.lse = c.lengths = 0;
+  run_case(env, "attention_host plain", &c, 1);
+}
+
+/* The fused kernel against the library's unfused composition: S = scale Q K^T (ocf_matmul_ex,
+   one product per head), P = softmax(S) with the causal band (ocf_softmax_ex), out = P V. Both
+   must be within the model of the reference, and so within twice of each other. */
+static void test_attention_unfused(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t h = 3, lq = ocft_small() ? 6 : 61, lk = ocft_small() ? 9 : 150, d = 32;
+  const float scale = (float)(1.0 / sqrt((double)d));
+  float *q = ocft_alloc_floats(h * lq * d), *k = ocft_alloc_floats(h * lk * d);
+  float *v = ocft_alloc_floats(h * lk * d), *fused = ocft_alloc_floats(h * lq * d);
+  float *unfused = ocft_alloc_floats(h * lq * d);
+  ocft_fill_uniform(q, h * lq * d, -1.0f, 1.0f, 501);
+  ocft_fill_uniform(k, h * lk * d, -1.0f, 1.0f, 502);
+  ocft_fill_uniform(v, h * lk * d, -1.0f, 1.0f, 503);
+  cl_mem qb = ocft_buffer(env, h * lq * d, q), kb = ocft_buffer(env, h * lk * d, k);
+  cl_mem vb = ocft_buffer(env, h * lk * d, v), ob = ocft_buffer(env, h * lq * d, NULL);
+  cl_mem sb = ocft_buffer(env, h * lq * lk, NULL), pb = ocft_buffer(env, h * lq * lk, NULL);
+  cl_mem ub = ocft_buffer(env, h * lq * d, NULL);
+
+  ocf_attention_options opt = OCF_ATTENTION_OPTIONS_INIT;
+  opt.causal = 1;
+  ocft_assert_status(ocf_attention(env->ctx, 1, h, h, lq, lk, d, qb, 0, NULL, kb, 0, NULL, vb, 0,
+                                   NULL, ob, 0, NULL, &opt, NULL),
+                     OCF_SUCCESS);
+  ocf_matmul_options mo = OCF_MATMUL_OPTIONS_INIT;
+  mo.batch = h;
+  mo.stride_a = lq * d, mo.stride_b = lk * d, mo.stride_c = lq * lk;
+  ocft_assert_status(ocf_matmul_ex(env->ctx, OCF_NO_TRANS, OCF_TRANS, lq, lk, d, scale, qb, 0, d,
+                                   kb, 0, d, 0.0f, sb, 0, lk, &mo, NULL),
+                     OCF_SUCCESS);
+  ocf_softmax_options so = OCF_SOFTMAX_OPTIONS_INIT;
+  so.causal = 1;
+  so.causal_period = lq;
+  so.causal_offset = lk - lq;
+  ocft_assert_status(ocf_softmax_ex(env->ctx, h * lq, lk, sb, 0, lk, pb, 0, lk, &so, NULL),
+                     OCF_SUCCESS);
+  mo.stride_a = lq * lk, mo.stride_b = lk * d, mo.stride_c = lq * d;
+  ocft_assert_status(ocf_matmul_ex(env->ctx, OCF_NO_TRANS, OCF_NO_TRANS, lq, d, lk, 1.0f, pb, 0, lk,
+                                   vb, 0, d, 0.0f, ub, 0, d, &mo, NULL),
+                     OCF_SUCCESS);
+  ocft_read(env, ob, h * lq * d, fused);
+  ocft_read(env, ub, h * lq * d, unfused);
+
+  ocf_ref_attention_args args = {1,
+                                 h,
+                                 h,
+                                 lq,
+                                 lk,
+                                 d,
+                                 q,
+                                 k,
+                                 v,
+                                 {0, lq * d, d},
+                                 {0, lk * d, d},
+                                 {0, lk * d, d},
+                                 (double)scale,
+                                 NULL,
+                                 1,
+                                 (long long)lk - (long long)lq};
+  double *want = ocft_alloc_doubles(h * lq * d), *tol = ocft_alloc_doubles(h * lq * d);
+  ocf_ref_attention(&args, want, NULL);
+  ocft_attention_tolerance(&args, want, NULL, 0, tol, NULL);
+  ocft_assert_close("attention fused", fused, want, tol, h * lq * d);
+  /* The unfused path stores P (u more a weight) and sums in its own order: within twice. */
+  for (size_t i = 0; i < h * lq * d; i++)
+    tol[i] *= 2.0;
+  ocft_assert_close("attention unfused", unfused, want, tol, h * lq * d);
+  double *fused_d = ocft_alloc_doubles(h * lq * d);
+  for (size_t i = 0; i < h * lq * d; i++)
+    fused_d[i] = fused[i], tol[i] *= 1.5;
+  ocft_assert_close("attention fused vs unfused", unfused, fused_d, tol, h * lq * d);
+  free(fused_d);
+  clReleaseMemObject(qb), clReleaseMemObject(kb), clReleaseMemObject(vb);
+  clReleaseMemObject(ob), clReleaseMemObject(sb), clReleaseMemObject(pb);
+  clReleaseMemObject(ub);
+  free(q), free(k), free(v), free(fused), free(unfused), free(want), free(tol);
+}
+
+/* ---- refusals: every bad call refused before anything is enqueued, out untouched ---- */
+
+typedef struct call_args {
+  size_t b, h, h_kv, lq, lk, d;
+  cl_mem q, k, v, out;
+  size_t q_off, k_off, v_off, out_off;
+  size_t qs[3], ks[3], vs[3], os[3];
+  const size_t *qsp, *ksp, *vsp, *osp;
+  ocf_attention_options opt;
+  const ocf_attention_options *optp;
+} call_args;
+
+static ocf_status call(ocft_env *env, call_args *a) {
+  return ocf_attention(env->ctx, a->b, a->h, a->h_kv, a->lq, a->lk, a->d, a->q, a->q_off, a->qsp,
+                       a->k, a->k_off, a->ksp, a->v, a->v_off, a->vsp, a->out, a->out_off, a->osp,
+                       a->optp, NULL);
+}
+
+static void test_attention_refusals(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* b 2, h 2, h_kv 1, lq 3, lk 4, d 8: q and out 96 floats, k and v 64. */
+  enum { N = 256 };
+  float *before = ocft_alloc_floats(N), *after = ocft_alloc_floats(N);
+  ocft_fill_uniform(before, N, -1.0f, 1.0f, 77);
+  cl_mem q = ocft_buffer(env, 96, before), k = ocft_buffer(env, 64, before);
+  cl_mem v = ocft_buffer(env, 64, before), out = ocft_buffer(env, N, before);
+  cl_mem small = ocft_buffer(env, 95, before), lengths = ocft_buffer(env, 2, NULL);
+  cl_mem lse = ocft_buffer(env, 12, NULL);
+  cl_uint two[2] = {2, 2};
+  assert_int_equal(
+      clEnqueueWriteBuffer(env->queue, lengths, CL_TRUE, 0, sizeof two, two, 0, NULL, NULL),
+      CL_SUCCESS);
+  cl_mem out_sub = NULL;
+  {
+    cl_buffer_region region = {0, 128 * sizeof(float)};
+    cl_int err = CL_SUCCESS;
+    out_sub =
+        clCreateSubBuffer(out, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &region, &err);
+    assert_int_equal(err, CL_SUCCESS);
+  }
+  int failures = 0;
+  for (int row = 0;; row++) {
+    call_args a;
+    memset(&a, 0, sizeof a);
+    a.b = 2, a.h = 2, a.h_kv = 1, a.lq = 3, a.lk = 4, a.d = 8;
+    a.q = q, a.k = k, a.v = v, a.out = out;
+    a.opt = (ocf_attention_options)OCF_ATTENTION_OPTIONS_INIT;
+    a.optp = &a.opt;
+    const char *what = NULL;
+    ocf_status expected = OCF_SUCCESS;
+    switch (row) {
+    case 0:
+      what = "d 0", a.d = 0, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 1:
+      what = "d 257", a.d = 257, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 2:
+      what = "h_kv 0", a.h_kv = 0, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 3:
+      what = "h % h_kv", a.h = 3, a.h_kv = 2, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 4:
+      what = "q too small by one", a.q = small, expected = OCF_ERR_BUFFER_TOO_SMALL;
+      break;
+    case 5:
+      what = "q offset 1", a.q_off = 1, expected = OCF_ERR_BUFFER_TOO_SMALL;
+      break;
+    case 6:
+      what = "k NULL", a.k = NULL, expected = OCF_ERR_NULL_ARGUMENT;
+      break;
+    case 7:
+      what = "row stride d - 1";
+      a.qs[0] = 24, a.qs[1] = 12, a.qs[2] = 7, a.qsp = a.qs;
+      expected = OCF_ERR_INVALID_STRIDE;
+      break;
+    case 8:
+      what = "extent overflows";
+      a.ks[0] = SIZE_MAX / 2, a.ks[1] = 32, a.ks[2] = 8, a.ksp = a.ks;
+      a.b = 4;
+      expected = OCF_ERR_SIZE_OVERFLOW;
+      break;
+    case 9:
+      what = "out's heads overlap";
+      a.os[0] = 48, a.os[1] = 16, a.os[2] = 8, a.osp = a.os; /* head stride < 3 rows */
+      expected = OCF_ERR_ALIASING;
+      break;
+    case 10:
+      what = "out is q", a.out = q, expected = OCF_ERR_ALIASING;
+      break;
+    case 11:
+      what = "out overlaps k (sub-buffer)";
+      a.k = out_sub, a.out_off = 50, expected = OCF_ERR_ALIASING;
+      break;
+    case 12:
+      what = "scale inf", a.opt.scale = INFINITY, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 13:
+      what = "scale NaN", a.opt.scale = NAN, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 14:
+      what = "dtype 3", a.opt.v_dtype = (ocf_dtype)3, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 15:
+      what = "lengths_offset without lengths";
+      a.opt.lengths_offset = 1, expected = OCF_ERR_NULL_ARGUMENT;
+      break;
+    case 16:
+      what = "lengths too short";
+      a.opt.lengths = lengths, a.opt.lengths_offset = 1, expected = OCF_ERR_BUFFER_TOO_SMALL;
+      break;
+    case 17:
+      what = "lse too short";
+      a.opt.lse = lse, a.opt.lse_offset = 1, expected = OCF_ERR_BUFFER_TOO_SMALL;
+      break;
+    case 18:
+      what = "lse is out", a.opt.lse = out, expected = OCF_ERR_ALIASING;
+      break;
+    case 19:
+      what = "lse is q", a.opt.lse = q, expected = OCF_ERR_ALIASING;
+      break;
+    case 20:
+      what = "causal offset without causal";
+      a.opt.causal_offset = 2, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 21:
+      what = "options size 0";
+      a.opt.size = 0, expected = OCF_ERR_INVALID_STRUCT;
+      break;
+    case 22:
+      what = "lse_offset without lse", a.opt.lse_offset = 2, expected = OCF_ERR_NULL_ARGUMENT;
+      break;
+    case 23:
+      what = "out is lengths", a.opt.lengths = out, expected = OCF_ERR_ALIASING;
+      break;
+    /* Exact edges that pass: buffers of exactly their extent; out's dimensions just apart. */
+    case 24:
+      what = "edge: exact buffers", expected = OCF_SUCCESS;
+      break;
+    case 25:
+      what = "edge: out's heads just apart";
+      a.os[0] = 48, a.os[1] = 24, a.os[2] = 8, a.osp = a.os, a.out_off = N - 96;
+      expected = OCF_SUCCESS;
+      break;
+    default:
+      break;
+    }
+    if (!what) break;
+    if (expected != OCF_SUCCESS) {
+      /* out must be untouched: restore, call, compare. */
+      ocft_write(env, out, N, before);
+      ocf_status status = call(env, &a);
+      ocft_read(env, out, N, after);
+      if (status != expected || memcmp(after, before, sizeof(float) * N) != 0) {
+        fprintf(stderr, "refusal row %d (%s): got %s, expected %s (%s)%s\n", row, what,
+                ocf_status_name(status), ocf_status_name(expected), ocf_last_error(),
+                memcmp(after, before, sizeof(float) * N) ? ", out changed" : "");
+        failures++;
+      }
+    } else {
+      ocf_status status = call(env, &a);
+      if (status != OCF_SUCCESS) {
+        fprintf(stderr, "edge row %d (%s): %s (%s)\n", row, what, ocf_status_name(status),
+                ocf_last_error());
+        failures++;
+      }
+      clFinish(env->queue);
+    }
+  }
+  /* Empty work: b, h or lq 0 succeeds with nothing enqueued (out untouched). */
+  ocft_write(env, out, N, before);
+  ocft_assert_status(ocf_attention(env->ctx, 0, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                   out, 0, NULL, NULL, NULL),
+                     OCF_SUCCESS);
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 0, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                   out, 0, NULL, NULL, NULL),
+                     OCF_SUCCESS);
+  ocft_read(env, out, N, after);
+  ocft_assert_unchanged("empty calls", after, before, N);
+  ocft_assert_status(ocf_attention(NULL, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL, out,
+                                   0, NULL, NULL, NULL),
+                     OCF_ERR_NULL_ARGUMENT);
+  /* The host form: cl_mem options refused, NULL arrays refused, overlap refused. */
+  float host_q[96], host_kv[64], host_out[96];
+  memset(host_q, 0, sizeof host_q), memset(host_kv, 0, sizeof host_kv);
+  ocf_attention_options opt = OCF_ATTENTION_OPTIONS_INIT;
+  opt.lse = lse;
+  ocft_assert_status(ocf_attention_host(env->ctx, 2, 2, 1, 3, 4, 8, host_q, NULL, host_kv, NULL,
+                                        host_kv, NULL, host_out, NULL, NULL, NULL, &opt),
+                     OCF_ERR_INVALID_VALUE);
+  ocft_assert_status(ocf_attention_host(env->ctx, 2, 2, 1, 3, 4, 8, NULL, NULL, host_kv, NULL,
+                                        host_kv, NULL, host_out, NULL, NULL, NULL, NULL),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_attention_host(env->ctx, 2, 2, 1, 3, 4, 8, host_q, NULL, host_kv, NULL,
+                                        host_kv, NULL, host_q, NULL, NULL, NULL, NULL),
+                     OCF_ERR_ALIASING);
+  ocft_assert_status(ocf_attention_host(env->ctx, 2, 2, 1, 3, 4, 8, host_q, NULL, host_kv, NULL,
+                                        host_kv, NULL, host_out, NULL, NULL, host_out + 90, NULL),
+                     OCF_ERR_ALIASING);
+  clReleaseMemObject(out_sub);
+  clReleaseMemObject(q), clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(out);
+  clReleaseMemObject(small), clReleaseMemObject(lengths), clReleaseMemObject(lse);
+  free(before), free(after);
+  assert_int_equal(failures, 0);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_attention_refusals), cmocka_unit_test(test_attention_special_rows),
+      cmocka_unit_test(test_attention_shapes),   cmocka_unit_test(test_attention_masks),
+      cmocka_unit_test(test_attention_dtypes),   cmocka_unit_test(test_attention_gqa),
+      cmocka_unit_test(test_attention_layouts),  cmocka_unit_test(test_attention_workgroups),
+      cmocka_unit_test(test_attention_host),     cmocka_unit_test(test_attention_unfused),
+  };
+  return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
+}
