@@ -112,7 +112,7 @@ ulong kept_keys(const ulong i, const ulong len, const long causal_offset) {
 void load_queries(__local float *ql, __global const q_real *q, const ulong base, const ulong sr,
                   const ulong row0, const ulong lq, const ulong d) {
   for (uint idx = get_local_id(0); idx < BQ * D; idx += WG) {
-    const uint r = idx / D, c = idx % D;
+    const uint r = idx / D, c = idx - r * D;
     float x = 0.0f;
     if (row0 + r < lq && c < d) x = OCF_LOAD(Q_DTYPE, q, base + (row0 + r) * sr + c);
     ql[idx] = x;
@@ -125,7 +125,7 @@ void load_tile(__local float *kl, __local float *vl, __global const k_real *k, c
                const ulong k_sr, __global const v_real *v, const ulong v_base, const ulong v_sr,
                const ulong j0, const ulong limit, const ulong d) {
   for (uint idx = get_local_id(0); idx < BK * D; idx += WG) {
-    const uint j = idx / D, c = idx % D;
+    const uint j = idx / D, c = idx - j * D;
     float kx = 0.0f, vx = 0.0f;
     if (j0 + j < limit && c < d) {
       kx = OCF_LOAD(K_DTYPE, k, k_base + (j0 + j) * k_sr + c);
@@ -186,11 +186,14 @@ attention_tiled(const ulong b, const ulong h, const ulong group, const ulong lq,
   __local float kl[BK * KSTRIDE];
   __local float vl[BK * D];
   __local float pl[BQ * BK];
-  const uint lid = get_local_id(0), r = lid / TPR, lane = lid % TPR;
+  const uint lid = get_local_id(0), r = lid / TPR, lane = lid - r * TPR;
   const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
-    const ulong block = unit % blocks, bh = unit / blocks;
-    const ulong head = bh % h, batch = bh / h, kv_head = head / group;
+    /* (ocf_divmod: no division and remainder of the same operands, which Oclgrind cannot
+       follow) */
+    ulong block, head;
+    const ulong bh = ocf_divmod(unit, blocks, &block);
+    const ulong batch = ocf_divmod(bh, h, &head), kv_head = head / group;
     const ulong row0 = block * BQ, i = row0 + r;
     ulong len = lk;
 #if HAS_LENGTHS

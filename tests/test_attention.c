@@ -5,6 +5,7 @@
  * log-sum-exp output, rows with no kept key and NaN rows, the refusals, the host form, and the
  * library's own unfused composition (ocf_matmul_ex, ocf_softmax_ex, ocf_matmul_ex).
  */
+#include "plan/plan.h"
 #include "reference_attention.h"
 #include "storage16.h"
 #include "test_common.h"
@@ -727,13 +728,74 @@ static void test_attention_refusals(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* ---- the planner, without a device: the plan fits the facts it is given ---- */
+
+static ocf_device_facts facts_of(size_t max_wg, unsigned long long local) {
+  ocf_device_facts facts;
+  memset(&facts, 0, sizeof facts);
+  facts.type = CL_DEVICE_TYPE_CPU;
+  facts.compute_units = 4;
+  facts.max_workgroup_size = max_wg;
+  facts.max_item_sizes[0] = facts.max_item_sizes[1] = facts.max_item_sizes[2] = max_wg;
+  facts.local_mem_bytes = local;
+  return facts;
+}
+
+static void test_attention_plans(void **state) {
+  (void)state;
+  ocf_tuning_values tuning;
+  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &tuning);
+  assert_int_equal(ocf_tuning_check(OCF_OP_ATTENTION, &tuning, "fallbacks"), OCF_SUCCESS);
+  static const size_t dims[] = {1, 16, 17, 64, 100, 128, 255, 256};
+  static const struct {
+    size_t max_wg;
+    unsigned long long local;
+  } devices[] = {{32, 32 << 10}, {1024, 48 << 10}, {4096, 256 << 10}, {1, 4 << 10}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(devices); i++)
+    for (size_t j = 0; j < OCF_ARRAY_LEN_T(dims); j++)
+      for (size_t lq = 1; lq <= 1000; lq *= 10) {
+        const ocf_device_facts facts = facts_of(devices[i].max_wg, devices[i].local);
+        ocf_attention_call call;
+        memset(&call, 0, sizeof call);
+        call.b = 2, call.h = 3, call.lq = lq, call.lk = 77, call.d = dims[j];
+        ocf_plan plan;
+        ocft_assert_status(ocf_plan_attention(&facts, &tuning, &call, &plan), OCF_SUCCESS);
+        const long long bq = ocf_plan_define_value(&plan, "BQ", 0);
+        const long long bk = ocf_plan_define_value(&plan, "BK", 0);
+        const long long tpr = ocf_plan_define_value(&plan, "TPR", 0);
+        const long long dp = ocf_plan_define_value(&plan, "D", 0);
+        assert_true(dp >= (long long)dims[j] && dp % 16 == 0 && dp % tpr == 0 && bk % tpr == 0);
+        assert_true((size_t)(bq * tpr) <= devices[i].max_wg);
+        assert_true(ocf_attention_local_bytes((size_t)bq, (size_t)bk, (size_t)dp) <=
+                    devices[i].local);
+        assert_int_equal(plan.steps[0].local[0], (size_t)(bq * tpr));
+        /* Every query block of every head has its workgroup. */
+        assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
+                         6 * ((lq + (size_t)bq - 1) / (size_t)bq));
+      }
+  /* A fixed size whose smallest tile cannot fit the local memory is refused. */
+  const ocf_device_facts tiny = facts_of(1024, 8 << 10);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = 1, call.lq = 500, call.lk = 500, call.d = 256, call.workgroup = 512;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(&tiny, &tuning, &call, &plan), OCF_ERR_INVALID_WORKGROUP);
+  /* The general variant: one work-item a row, one key a tile. */
+  call.workgroup = 0;
+  call.variant = OCF_VARIANT_GENERAL;
+  ocft_assert_status(ocf_plan_attention(&tiny, &tuning, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(ocf_plan_define_value(&plan, "BQ", 0), 1);
+  assert_int_equal(ocf_plan_define_value(&plan, "BK", 0), 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_attention_refusals), cmocka_unit_test(test_attention_special_rows),
-      cmocka_unit_test(test_attention_shapes),   cmocka_unit_test(test_attention_masks),
-      cmocka_unit_test(test_attention_dtypes),   cmocka_unit_test(test_attention_gqa),
-      cmocka_unit_test(test_attention_layouts),  cmocka_unit_test(test_attention_workgroups),
-      cmocka_unit_test(test_attention_host),     cmocka_unit_test(test_attention_unfused),
+      cmocka_unit_test(test_attention_plans),        cmocka_unit_test(test_attention_refusals),
+      cmocka_unit_test(test_attention_special_rows), cmocka_unit_test(test_attention_shapes),
+      cmocka_unit_test(test_attention_masks),        cmocka_unit_test(test_attention_dtypes),
+      cmocka_unit_test(test_attention_gqa),          cmocka_unit_test(test_attention_layouts),
+      cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
+      cmocka_unit_test(test_attention_unfused),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }
