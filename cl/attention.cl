@@ -81,10 +81,11 @@
 /* ---- derived ---- */
 
 #define WG (BQ * TPR)
-#define DPT (D / TPR)   /* output elements a work-item accumulates */
-#define KPT (BK / TPR)  /* keys a work-item scores per tile */
-#define KSTRIDE (D + 1) /* floats per key row in local memory: lanes reading one column of
-                           consecutive keys fall in different banks */
+#define DPT (D / TPR)  /* output elements a work-item accumulates */
+#define KPT (BK / TPR) /* keys a work-item scores per tile */
+/* Floats per key row in local memory: lanes reading one column of consecutive keys fall in
+   different banks. */
+#define KSTRIDE (D + 1)
 
 #define q_real OCF_STORAGE(Q_DTYPE)
 #define k_real OCF_STORAGE(K_DTYPE)
@@ -143,10 +144,12 @@ void score_keys(__local float *pl_row, __local const float *ql_row, __local cons
     const uint j = lane + TPR * u;
     if (j >= n) break;
     __local const float *kr = kl + j * KSTRIDE;
-    float dot = 0.0f;
-    for (uint c = 0; c < D; c++)
-      dot += ql_row[c] * kr[c];
-    pl_row[j] = scale * dot;
+    /* Four independent sums (D is a multiple of 16): no chain of D dependent additions. (dot,
+       not a swizzled sum: Oclgrind's uninitialised-value checker crashes on the swizzles.) */
+    float4 sum = (float4)(0.0f);
+    for (uint c = 0; c < D; c += 4)
+      sum += vload4(0, ql_row + c) * vload4(0, kr + c);
+    pl_row[j] = scale * dot(sum, (float4)(1.0f));
   }
 }
 
@@ -178,10 +181,10 @@ attention_tiled(const ulong b, const ulong h, const ulong group, const ulong lq,
                 const ulong q_sh, const ulong q_sr, __global const k_real *k, const ulong k_off,
                 const ulong k_sb, const ulong k_sh, const ulong k_sr, __global const v_real *v,
                 const ulong v_off, const ulong v_sb, const ulong v_sh, const ulong v_sr,
-                __global out_real *out, const ulong out_off, const ulong out_sb,
-                const ulong out_sh, const ulong out_sr, const float scale,
-                __global const uint *lengths, const ulong lengths_off, const long causal_offset,
-                __global float *lse, const ulong lse_off) {
+                __global out_real *out, const ulong out_off, const ulong out_sb, const ulong out_sh,
+                const ulong out_sr, const float scale, __global const uint *lengths,
+                const ulong lengths_off, const long causal_offset, __global float *lse,
+                const ulong lse_off) {
   __local float ql[BQ * D];
   __local float kl[BK * KSTRIDE];
   __local float vl[BK * D];
@@ -232,8 +235,9 @@ attention_tiled(const ulong b, const ulong h, const ulong group, const ulong lq,
       }
 #if HAS_LSE
       if (lane == 0)
-        lse[lse_off + (batch * h + head) * lq + i] =
-            kept == 0 ? -INFINITY : isfinite(m) ? m + log(s) : NAN;
+        lse[lse_off + (batch * h + head) * lq + i] = kept == 0     ? -INFINITY
+                                                     : isfinite(m) ? m + log(s)
+                                                                   : NAN;
 #endif
     }
   }

@@ -152,6 +152,12 @@ static const ocf_tuning_row builtin_rows[] = {
      "set1.mdimc=8 set1.ndimc=8 set1.mwi=4 set1.nwi=4 "
      "reduce_wg=256 sk_wg=256 sk_rl_k=32 sk_rl_r=64 sk_fill=4 sk_split_min=512",
      "unmeasured starting point, smaller for narrower register files"},
+
+    /* ---- attention (added by the attention branch) ---- */
+    /* PoCL on 2 shared cores, 4 x 1024 x 1024 x 64 causal: tpr=1 bq=32 bk=32 272 ms, bq=16
+       bk=64 345, tpr=2 465, tpr=4 bq=16 bk=32 868 (each lane of a row exponentiates the row's
+       scores again); the unfused matmul-softmax-matmul 470-780 ms. */
+    {{OCF_OP_ATTENTION, OCF_F32, ANY, CPU, NULL}, "tpr=1 bq=32 bk=32", "PoCL on 2 cores"},
 };
 
 const ocf_tuning_row *ocf_builtin_rows(size_t *count) {
