@@ -82,10 +82,10 @@ static int parse_ops(const char *text, tune_options *o) {
     name[length] = '\0';
     if (!strcmp(name, "all")) {
       for (int op = 0; op < OCF_OP_COUNT; op++)
-        o->ops[op] = 1;
+        o->ops[op] = op != OCF_OP_ATTENTION; /* (attention branch) the tool has no runner yet */
     } else {
       ocf_op op = ocf_op_from_name(name);
-      if (op == OCF_OP_COUNT) goto bad;
+      if (op == OCF_OP_COUNT || op == OCF_OP_ATTENTION) goto bad;
       o->ops[op] = 1;
     }
     if (!p[length]) return 0;
@@ -101,7 +101,7 @@ static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
   o->build_threads = -1;
   for (int op = 0; op < OCF_OP_COUNT; op++)
-    o->ops[op] = 1;
+    o->ops[op] = op != OCF_OP_ATTENTION; /* (attention branch) the tool has no runner yet */
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     int r = 0;
@@ -231,6 +231,7 @@ static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, clas
     }
     break;
   }
+  case OCF_OP_ATTENTION: /* (attention branch) never selected: parse_ops refuses it */
   case OCF_OP_COUNT:
     break;
   }
