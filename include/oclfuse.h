@@ -2,11 +2,12 @@
  * @file oclfuse.h
  * liboclfuse: fused, tunable OpenCL kernels for C and C++ programs.
  *
- * The whole public API is in this header. Three operations, row-major:
+ * The whole public API is in this header. Four operations, row-major:
  *
  *     add      out[i] = x[i] + y[i]                                   i < n
  *     softmax  out[r][c] = exp(in[r][c] - max_r) / sum_k exp(in[r][k] - max_r)
  *     matmul   C = alpha * op(A) * op(B) + beta * C                   (GEMM)
+ *     attention out = softmax(scale * Q K^T + mask) V  (fused: the scores stay on chip)
  *
  * Every call comes in two forms:
  *   - a device-buffer call (cl_mem + element offsets + row strides), asynchronous, enqueued on the
