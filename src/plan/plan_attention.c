@@ -10,14 +10,13 @@
  *         size, w / TPR.
  *   BK    keys a tile: `bk`, at least TPR.
  *   Local memory, 4 (BQ D + BK (D + 1) + BK D + BQ BK) bytes, must fit the device (and what
- *   built kernels reported): BK is halved (not below TPR), then BQ (default sizes only), until
- *   it does; a fixed size whose smallest tile does not fit is OCF_ERR_INVALID_WORKGROUP.
- *   BQ * TPR work-items must fit the device's workgroup and work-item limits and the kernel's
- *   learnt limit: BQ is halved (then TPR) until they do.
- *   The grid: one workgroup per (batch, head, block of BQ rows), at most compute_units * 2048
- *   (the kernel loops over the rest).
- * OCF_VARIANT_GENERAL takes BQ = BK = TPR = 1: one work-item a row, one key a tile, the
- * obviously right shape of the same kernel.
+ *   built kernels reported): BK is halved (not below TPR), then BQ, then TPR (with BK; default
+ *   sizes only), until it does; a fixed size whose smallest tile does not fit is
+ * OCF_ERR_INVALID_WORKGROUP. BQ * TPR work-items must fit the device's workgroup and work-item
+ * limits and the kernel's learnt limit: BQ is halved (then TPR) until they do. The grid: one
+ * workgroup per (batch, head, block of BQ rows), at most compute_units * 2048 (the kernel loops
+ * over the rest). OCF_VARIANT_GENERAL takes BQ = BK = TPR = 1: one work-item a row, one key a tile,
+ * the obviously right shape of the same kernel.
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -63,10 +62,18 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   }
   if (bk < tpr) bk = tpr;
   const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION);
-  while (ocf_attention_local_bytes(bq, bk, d_padded) > local && bk > tpr)
-    bk /= 2;
-  while (!call->workgroup && ocf_attention_local_bytes(bq, bk, d_padded) > local && bq > 1)
-    bq /= 2;
+  /* Smaller tiles until local memory fits: BK down to TPR, then (default sizes only) BQ, then
+     TPR with BK. */
+  while (ocf_attention_local_bytes(bq, bk, d_padded) > local) {
+    if (bk > tpr)
+      bk /= 2;
+    else if (!call->workgroup && bq > 1)
+      bq /= 2;
+    else if (!call->workgroup && tpr > 1)
+      tpr /= 2, bk = tpr;
+    else
+      break;
+  }
   if (ocf_attention_local_bytes(bq, bk, d_padded) > local)
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "attention: %zu query rows of head dim %zu a workgroup need %zu bytes of local "
