@@ -174,39 +174,57 @@ void accumulate(float *m, float *s, float *acc, __local const float *pl_row,
   *m = nm;
 }
 
-#ifdef OCF_KERNEL_attention_tiled
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-attention_tiled(const ulong b, const ulong h, const ulong group, const ulong lq, const ulong lk,
-                const ulong d, __global const q_real *q, const ulong q_off, const ulong q_sb,
-                const ulong q_sh, const ulong q_sr, __global const k_real *k, const ulong k_off,
-                const ulong k_sb, const ulong k_sh, const ulong k_sr, __global const v_real *v,
-                const ulong v_off, const ulong v_sb, const ulong v_sh, const ulong v_sr,
-                __global out_real *out, const ulong out_off, const ulong out_sb, const ulong out_sh,
-                const ulong out_sr, const float scale, __global const uint *lengths,
-                const ulong lengths_off, const long causal_offset, __global float *lse,
-                const ulong lse_off) {
-  __local float ql[BQ * D];
-  __local float kl[BK * KSTRIDE];
-  __local float vl[BK * D];
-  __local float pl[BQ * BK];
+/* The parameters every kernel of the file shares (the host binds them by these names). */
+#define COMMON_PARAMS                                                                             \
+  const ulong b, const ulong h, const ulong group, const ulong lq, const ulong lk, const ulong d, \
+      __global const q_real *q, const ulong q_off, const ulong q_sb, const ulong q_sh,            \
+      const ulong q_sr, __global const k_real *k, const ulong k_off, const ulong k_sb,            \
+      const ulong k_sh, const ulong k_sr, __global const v_real *v, const ulong v_off,            \
+      const ulong v_sb, const ulong v_sh, const ulong v_sr, __global out_real *out,               \
+      const ulong out_off, const ulong out_sb, const ulong out_sh, const ulong out_sr,            \
+      const float scale, __global const uint *lengths, const ulong lengths_off,                   \
+      const long causal_offset, __global float *lse, const ulong lse_off
+#define COMMON_ARGS                                                                               \
+  b, h, group, lq, lk, d, q, q_off, q_sb, q_sh, q_sr, k, k_off, k_sb, k_sh, k_sr, v, v_off, v_sb, \
+      v_sh, v_sr, out, out_off, out_sb, out_sh, out_sr, scale, lengths, lengths_off,              \
+      causal_offset, lse, lse_off
+
+/* The valid key length of a batch. */
+ulong batch_length(const ulong lk, __global const uint *lengths, const ulong lengths_off,
+                   const ulong batch) {
+  ulong len = lk;
+#if HAS_LENGTHS
+  const ulong given = lengths[lengths_off + batch];
+  if (given < len) len = given;
+#endif
+  return len;
+}
+
+/* The work of attention_tiled (splits 1: every key, the output written) and attention_split
+   (keys [split * split_keys, + split_keys) of each row, the running (m, s, acc) written to
+   scratch: row R's split p at (R * splits + p) * (d + 2), as m, s, acc[0 .. d)). */
+void attention_body(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                    __global float *scratch, __local float *ql, __local float *kl,
+                    __local float *vl, __local float *pl) {
   const uint lid = get_local_id(0), r = lid / TPR, lane = lid - r * TPR;
-  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
+  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks * splits;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
     /* (ocf_divmod: no division and remainder of the same operands, which Oclgrind cannot
        follow) */
-    ulong block, head;
-    const ulong bh = ocf_divmod(unit, blocks, &block);
+    ulong split, block, head;
+    const ulong rest = ocf_divmod(unit, splits, &split);
+    const ulong bh = ocf_divmod(rest, blocks, &block);
     const ulong batch = ocf_divmod(bh, h, &head), kv_head = head / group;
     const ulong row0 = block * BQ, i = row0 + r;
-    ulong len = lk;
-#if HAS_LENGTHS
-    const ulong given = lengths[lengths_off + batch];
-    if (given < len) len = given;
-#endif
+    const ulong len = batch_length(lk, lengths, lengths_off, batch);
     /* The block's last row keeps the most keys (both masks grow with the row). */
     const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
     const ulong limit = kept_keys(last, len, causal_offset);
     const ulong kept = i < lq ? kept_keys(i, len, causal_offset) : 0;
+    /* This unit's keys: [lo, hi). */
+    const ulong lo = split * split_keys;
+    const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
+    const ulong top = kept < hi ? kept : hi; /* this row's keys end here */
 
     load_queries(ql, q, q_off + batch * q_sb + head * q_sh, q_sr, row0, lq, d);
     const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
@@ -214,18 +232,25 @@ attention_tiled(const ulong b, const ulong h, const ulong group, const ulong lq,
     float m = -INFINITY, s = 0.0f, acc[DPT];
     for (uint t = 0; t < DPT; t++)
       acc[t] = 0.0f;
-    for (ulong j0 = 0; j0 < limit; j0 += BK) {
+    for (ulong j0 = lo; j0 < hi; j0 += BK) {
       barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile (and the queries) are read */
-      load_tile(kl, vl, k, k_base, k_sr, v, v_base, v_sr, j0, limit, d);
+      load_tile(kl, vl, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d);
       barrier(CLK_LOCAL_MEM_FENCE);
-      const uint n = kept > j0 ? (uint)(kept - j0 < BK ? kept - j0 : BK) : 0;
+      const uint n = top > j0 ? (uint)(top - j0 < BK ? top - j0 : BK) : 0;
       score_keys(pl + r * BK, ql + r * D, kl, lane, n, scale);
       barrier(CLK_LOCAL_MEM_FENCE);
       if (n) accumulate(&m, &s, acc, pl + r * BK, vl, lane, n);
     }
     barrier(CLK_LOCAL_MEM_FENCE); /* before the next unit overwrites ql */
 
-    if (i < lq) {
+    if (i < lq && scratch) {
+      const ulong slot = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
+      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;
+      for (uint t = 0; t < DPT; t++) {
+        const uint c = lane + TPR * t;
+        if (c < d) scratch[slot + 2 + c] = acc[t];
+      }
+    } else if (i < lq) {
       /* kept 0: out 0, lse -inf; a non-finite max (+inf, or all -inf): NaN. */
       const float norm = kept == 0 ? 0.0f : isfinite(m) ? 1.0f / s : NAN;
       const ulong o = out_off + batch * out_sb + head * out_sh + i * out_sr;
@@ -241,5 +266,62 @@ attention_tiled(const ulong b, const ulong h, const ulong group, const ulong lq,
 #endif
     }
   }
+}
+
+#if defined(OCF_KERNEL_attention_tiled) || defined(OCF_KERNEL_attention_split)
+/* The local memory of the two tiled kernels. */
+#define DECLARE_TILES             \
+  __local float ql[BQ * D];       \
+  __local float kl[BK * KSTRIDE]; \
+  __local float vl[BK * D];       \
+  __local float pl[BQ * BK]
+#endif
+
+#ifdef OCF_KERNEL_attention_tiled
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void attention_tiled(COMMON_PARAMS) {
+  DECLARE_TILES;
+  attention_body(COMMON_ARGS, 1, lk, 0, ql, kl, vl, pl);
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_split
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+attention_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                __global float *scratch) {
+  DECLARE_TILES;
+  attention_body(COMMON_ARGS, splits, split_keys, scratch, ql, kl, vl, pl);
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_merge
+/* After attention_split: each work-item one element of out, joining its row's splits as
+   combine() joins two halves of a row; writes out (and lse). Any workgroup size. */
+__kernel void attention_merge(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                              __global float *scratch) {
+  const ulong total = b * h * lq * d;
+  for (ulong e = get_global_id(0); e < total; e += get_global_size(0)) {
+    ulong c, i, head;
+    const ulong row = ocf_divmod(e, d, &c);
+    const ulong bh = ocf_divmod(row, lq, &i);
+    const ulong batch = ocf_divmod(bh, h, &head);
+    const ulong kept = kept_keys(i, batch_length(lk, lengths, lengths_off, batch), causal_offset);
+    const ulong base = row * splits * (d + 2);
+    float m = -INFINITY;
+    for (ulong p = 0; p < splits; p++)
+      m = fmax(m, scratch[base + p * (d + 2)]);
+    float s = 0.0f, a = 0.0f;
+    for (ulong p = 0; p < splits; p++) {
+      const float f = exp_shift(scratch[base + p * (d + 2)], m);
+      s += scratch[base + p * (d + 2) + 1] * f;
+      a += scratch[base + p * (d + 2) + 2 + c] * f;
+    }
+    const float norm = kept == 0 ? 0.0f : isfinite(m) ? 1.0f / s : NAN;
+    OCF_STORE(OUT_DTYPE, out, out_off + batch * out_sb + head * out_sh + i * out_sr + c, a * norm);
+#if HAS_LSE
+    if (c == 0) lse[lse_off + row] = kept == 0 ? -INFINITY : isfinite(m) ? m + log(s) : NAN;
+#endif
+  }
+  (void)split_keys;
+  (void)q, (void)k, (void)v;
 }
 #endif

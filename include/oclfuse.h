@@ -939,9 +939,13 @@ typedef struct ocf_attention_options {
  * the mask, the non-finite rules and the other refusals; nothing is enqueued and out is
  * untouched after any refusal.
  *
- * Asynchronous: enqueues one kernel on the launch's queue and returns; out (and lse) hold the
- * result once launch->event has completed. launch->workgroup_size, when set, is the work-items
- * of a workgroup (query rows times work-items per row, see docs/ATTENTION.md).
+ * Asynchronous: enqueues its kernels on the launch's queue and returns; out (and lse) hold the
+ * result once launch->event has completed. One kernel, or two for the decode split: a call with
+ * few query rows for the device (b * h * ceil(lq / rows a workgroup) below what fills it) and
+ * long rows of keys splits each row's keys over workgroups and merges their partial sums, the
+ * first kernel writing only scratch memory (see Workspaces; b * h * lq * splits * (d + 2)
+ * floats). launch->workgroup_size, when set, is the work-items of a workgroup (query rows times
+ * work-items per row, see docs/ATTENTION.md), and the call is not split.
  */
 OCF_API ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq,
                                  size_t lk, size_t d, cl_mem q, size_t q_offset,

@@ -203,7 +203,6 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
   double *want = ocft_alloc_doubles(rows * d), *tol = ocft_alloc_doubles(rows * d);
   double *want_lse = ocft_alloc_doubles(rows), *tol_lse = ocft_alloc_doubles(rows);
   ocf_ref_attention(&args, want, want_lse);
-  ocft_attention_tolerance(&args, want, want_lse, (int)c->ot, tol, tol_lse);
 
   ocf_attention_options opt = OCF_ATTENTION_OPTIONS_INIT;
   opt.scale = c->scale;
@@ -247,6 +246,15 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     if (lb) clReleaseMemObject(lb);
     if (sb) clReleaseMemObject(sb);
   }
+  /* A split plan's rescales: one a tile of BK keys and the merge's (tolerance.c). */
+  size_t rescales = 0;
+  const char *plan = ocf_last_plan();
+  if (status == OCF_SUCCESS && strstr(plan, "attention_split")) {
+    const char *bk = strstr(plan, "-DBK=");
+    assert_non_null(bk);
+    rescales = (c->lk + (size_t)atoi(bk + 5) - 1) / (size_t)atoi(bk + 5) + 2;
+  }
+  ocft_attention_tolerance(&args, want, want_lse, (int)c->ot, rescales, tol, tol_lse);
   int refused = !host && ocft_refused_by_kernel_limit(status, c->workgroup);
   if (!refused) ocft_assert_status(status, OCF_SUCCESS);
 
@@ -444,6 +452,38 @@ static void test_attention_workgroups(void **state) {
   }
 }
 
+/* The decode split (attention_split + attention_merge), forced on small shapes by the tuning:
+   every mask, lse, rows without keys, NaN, GQA, 16-bit types, strides, and ragged lk. */
+static void test_attention_split(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*",
+                                              "split_fill=64 split_min=8 bk=8"),
+                       OCF_SUCCESS);
+  static const size_t shapes[][3] = {{1, 17, 16}, {3, 64, 32}, {2, 100, 64}, {1, 1000, 128}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+    for (int variant = 0; variant < 4; variant++) {
+      if (ocft_small() && (shapes[i][1] > 64 || variant > 1)) continue;
+      att_case c = base_case(2, 2, 1, shapes[i][0], shapes[i][1], shapes[i][2]);
+      c.lse = 1;
+      c.causal = variant % 2;
+      c.lengths = variant >= 2;
+      c.layout = variant == 3 ? INTERLEAVED : DENSE;
+      if (variant == 3) c.qt = OCF_BF16, c.vt = OCF_F16, c.ot = OCF_F16;
+      run_case(env, "attention split", &c, 0);
+      assert_non_null(strstr(ocf_last_plan(), "attention_split"));
+    }
+  att_case c = base_case(1, 2, 2, 4, 40, 16);
+  c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
+  c.causal = 1, c.offset_set = 1, c.offset = 0;
+  c.lse = 1;
+  run_case(env, "attention split NaN", &c, 0);
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
+                       OCF_SUCCESS);
+}
+
 /* The host form: dense and strided, lengths and lse, 16-bit types. */
 static void test_attention_host(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -482,6 +522,8 @@ static void test_attention_unfused(void **state) {
   ocft_assert_status(ocf_attention(env->ctx, 1, h, h, lq, lk, d, qb, 0, NULL, kb, 0, NULL, vb, 0,
                                    NULL, ob, 0, NULL, &opt, NULL),
                      OCF_SUCCESS);
+  char fused_plan[1024];
+  snprintf(fused_plan, sizeof fused_plan, "%s", ocf_last_plan());
   ocf_matmul_options mo = OCF_MATMUL_OPTIONS_INIT;
   mo.batch = h;
   mo.stride_a = lq * d, mo.stride_b = lk * d, mo.stride_c = lq * lk;
@@ -519,7 +561,11 @@ static void test_attention_unfused(void **state) {
                                  (long long)lk - (long long)lq};
   double *want = ocft_alloc_doubles(h * lq * d), *tol = ocft_alloc_doubles(h * lq * d);
   ocf_ref_attention(&args, want, NULL);
-  ocft_attention_tolerance(&args, want, NULL, 0, tol, NULL);
+  const char *plan = fused_plan;
+  const char *bk = strstr(plan, "-DBK=");
+  ocft_attention_tolerance(
+      &args, want, NULL, 0,
+      strstr(plan, "attention_split") && bk ? lk / (size_t)atoi(bk + 5) + 3 : 0, tol, NULL);
   ocft_assert_close("attention fused", fused, want, tol, h * lq * d);
   /* The unfused path stores P (u more a weight) and sums in its own order: within twice. */
   for (size_t i = 0; i < h * lq * d; i++)
@@ -788,6 +834,22 @@ static void test_attention_plans(void **state) {
         assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
                          6 * ((lq + (size_t)bq - 1) / (size_t)bq));
       }
+  /* The decode split: one query row, long keys, a device of 4 compute units (split_fill 2:
+     8 workgroups wanted): attention_split then attention_merge, (m, s, acc) per range. */
+  {
+    const ocf_device_facts facts = facts_of(1024, 48 << 10);
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 1, call.lq = 1, call.lk = 10000, call.d = 64;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&facts, &tuning, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 2);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_SPLIT);
+    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_MERGE);
+    assert_int_equal(plan.parts, 8);
+    assert_true(plan.parts * plan.part_vecs >= call.lk && plan.part_vecs % 32 == 0);
+    assert_int_equal(plan.scratch_bytes, 8 * (64 + 2) * sizeof(float));
+  }
   /* A fixed size whose smallest tile cannot fit the local memory is refused. */
   const ocf_device_facts tiny = facts_of(1024, 8 << 10);
   ocf_attention_call call;
@@ -810,7 +872,7 @@ int main(void) {
       cmocka_unit_test(test_attention_masks),        cmocka_unit_test(test_attention_dtypes),
       cmocka_unit_test(test_attention_gqa),          cmocka_unit_test(test_attention_layouts),
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
-      cmocka_unit_test(test_attention_unfused),
+      cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }

@@ -296,10 +296,14 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
  *     its argument m_old - m_new, whose sum over the rescales telescopes to at most u (m - s_min).
  *     A rescale happens only where the running max grows, so at most once per key that is within
  *     the scores' error of being a new maximum in key order: R, counted on the reference's scores.
+ *     The decode split runs each range of keys from a max of -inf (its first rescale is exact: a
+ *     sum of 0) and the merge rescales each range once more: there R is bounded by the caller,
+ *     one a tile of BK keys plus the merge's, ceil(lk / BK) + 2.
  * With E = max_j e_j (exp(E) - 1 as a relative factor), perturbing every weight by at most
  * eps = expm1(E) moves the normalised sum by at most eps (A_c + |o_c|) / (1 - eps) <= 2 eps A_c /
  * (1 - eps), A_c = sum_j w_j |v_jc|. The sums acc and s each add kept terms and take one product a
- * tile (at most kept tiles: BK may be 1): gamma_N, N = 2 kept + 2, relative to A_c and to s. The
+ * tile (at most kept tiles: BK may be 1), and the merge of a split adds one term a range (at most
+ * kept): gamma_N, N = 3 kept + 2, relative to A_c and to s. The
  * reciprocal (2.5 ulp) and the last product: 6u. Flushed subnormal weights: FLT_MIN each, absolute,
  * times max |v|. A 16-bit out then rounds to half an ulp of its type.
  * lse = mhat + log(shat): the max's own score error, log(1 + relative error of s) <= eps + gamma_N
@@ -315,7 +319,8 @@ static double half_ulp_of(int dtype, double magnitude) {
 }
 
 void ocft_attention_tolerance(const ocf_ref_attention_args *a, const double *want,
-                              const double *lse, int out_dtype, double *tol, double *tol_lse) {
+                              const double *lse, int out_dtype, size_t rescales, double *tol,
+                              double *tol_lse) {
   const double u = fp32_u;
   double *s = malloc((a->lk ? a->lk : 1) * sizeof *s);
   double *abs_dot = malloc((a->lk ? a->lk : 1) * sizeof *abs_dot);
@@ -347,6 +352,7 @@ void ocft_attention_tolerance(const ocf_ref_attention_args *a, const double *wan
           if (s[j] + 2.0 * score_err_max >= running) records += 1.0;
           if (s[j] > running) running = s[j];
         }
+        if (rescales) records = (double)rescales;
         double e_max = 0.0;
         for (size_t j = 0; j < kept; j++) {
           const double e = gamma_n((double)a->d, u) * abs_dot[j] + u * fabs(s[j]) +
@@ -354,7 +360,7 @@ void ocft_attention_tolerance(const ocf_ref_attention_args *a, const double *wan
           if (e > e_max) e_max = e;
         }
         const double eps = expm1(e_max);
-        const double g = gamma_n(2.0 * (double)kept + 2.0, u);
+        const double g = gamma_n(3.0 * (double)kept + 2.0, u);
         double l = 0.0, v_max = 0.0;
         for (size_t j = 0; j < kept; j++)
           l += exp(s[j] - m);

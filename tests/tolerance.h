@@ -72,9 +72,12 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
 /* attention (added by the attention branch): the tolerance of each element of ocf_attention's
    out (tol, dense [b, h, lq, d]) and lse (tol_lse, [b, h, lq]; NULL: not wanted) against the
    reference's want and lse (tests/reference_attention.h; lse may be NULL), for an out of storage
-   type out_dtype (0 f32, 1 f16, 2 bf16). 0 where the reference is 0 for an empty row or NaN. */
+   type out_dtype (0 f32, 1 f16, 2 bf16). 0 where the reference is 0 for an empty row or NaN.
+   rescales: 0 for a plan of one workgroup a row (the rescales are counted from the scores), else
+   a bound on the rescales of any row's sums (a split plan: one a tile and the merge's). */
 struct ocf_ref_attention_args;
 void ocft_attention_tolerance(const struct ocf_ref_attention_args *a, const double *want,
-                              const double *lse, int out_dtype, double *tol, double *tol_lse);
+                              const double *lse, int out_dtype, size_t rescales, double *tol,
+                              double *tol_lse);
 
 #endif /* OCLFUSE_TOLERANCE_H */

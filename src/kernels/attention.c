@@ -1,4 +1,4 @@
-/* Descriptor of cl/attention.cl's kernel. */
+/* Descriptors of cl/attention.cl's kernels. */
 #include "kernels/descriptors.h"
 
 #define F ocf_attention_frame
@@ -6,34 +6,35 @@
   OCF_ARG(F, x, OCF_ARG_BUFFER), OCF_ARG(F, x##_off, OCF_ARG_ULONG),        \
       OCF_ARG(F, x##_sb, OCF_ARG_ULONG), OCF_ARG(F, x##_sh, OCF_ARG_ULONG), \
       OCF_ARG(F, x##_sr, OCF_ARG_ULONG)
+/* cl/attention.cl's COMMON_PARAMS. */
+#define COMMON                                                                                    \
+  OCF_ARG(F, b, OCF_ARG_ULONG), OCF_ARG(F, h, OCF_ARG_ULONG), OCF_ARG(F, group, OCF_ARG_ULONG),   \
+      OCF_ARG(F, lq, OCF_ARG_ULONG), OCF_ARG(F, lk, OCF_ARG_ULONG), OCF_ARG(F, d, OCF_ARG_ULONG), \
+      TENSOR(q), TENSOR(k), TENSOR(v), TENSOR(out), OCF_ARG(F, scale, OCF_ARG_FLOAT),             \
+      OCF_ARG(F, lengths, OCF_ARG_BUFFER), OCF_ARG(F, lengths_off, OCF_ARG_ULONG),                \
+      OCF_ARG(F, causal_offset, OCF_ARG_ULONG), OCF_ARG(F, lse, OCF_ARG_BUFFER),                  \
+      OCF_ARG(F, lse_off, OCF_ARG_ULONG)
+#define SPLIT                                                               \
+  OCF_ARG(F, splits, OCF_ARG_ULONG), OCF_ARG(F, split_keys, OCF_ARG_ULONG), \
+      OCF_ARG(F, scratch, OCF_ARG_BUFFER)
 
-static const ocf_arg_desc tiled_args[] = {OCF_ARG(F, b, OCF_ARG_ULONG),
-                                          OCF_ARG(F, h, OCF_ARG_ULONG),
-                                          OCF_ARG(F, group, OCF_ARG_ULONG),
-                                          OCF_ARG(F, lq, OCF_ARG_ULONG),
-                                          OCF_ARG(F, lk, OCF_ARG_ULONG),
-                                          OCF_ARG(F, d, OCF_ARG_ULONG),
-                                          TENSOR(q),
-                                          TENSOR(k),
-                                          TENSOR(v),
-                                          TENSOR(out),
-                                          OCF_ARG(F, scale, OCF_ARG_FLOAT),
-                                          OCF_ARG(F, lengths, OCF_ARG_BUFFER),
-                                          OCF_ARG(F, lengths_off, OCF_ARG_ULONG),
-                                          OCF_ARG(F, causal_offset, OCF_ARG_ULONG),
-                                          OCF_ARG(F, lse, OCF_ARG_BUFFER),
-                                          OCF_ARG(F, lse_off, OCF_ARG_ULONG)};
+static const ocf_arg_desc tiled_args[] = {COMMON};
+static const ocf_arg_desc split_args[] = {COMMON, SPLIT};
 
 static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",     "D",
                                             "Q_DTYPE",     "K_DTYPE", "V_DTYPE", "OUT_DTYPE",
                                             "HAS_LENGTHS", "CAUSAL",  "HAS_LSE", NULL};
 
-const ocf_kernel_desc ocf_kdesc_attention_tiled = {
-    OCF_KERNEL_ATTENTION_TILED,
-    "attention_tiled",
-    OCF_PROGRAM_ATTENTION,
-    tiled_defines,
-    tiled_args,
-    OCF_ARRAY_LEN(tiled_args),
-    "any shape: one workgroup per (batch, head, block of BQ query rows), TPR work-items a row, "
-    "d <= D (D a multiple of 16 and of TPR, BK a multiple of TPR)"};
+#define KERNEL(ID, NAME, ARGS, APPLIES)                                                    \
+  const ocf_kernel_desc ocf_kdesc_##NAME = {OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_ATTENTION, \
+                                            tiled_defines,   ARGS,  OCF_ARRAY_LEN(ARGS),   \
+                                            APPLIES}
+
+KERNEL(ATTENTION_TILED, attention_tiled, tiled_args,
+       "any shape: one workgroup per (batch, head, block of BQ query rows), TPR work-items a "
+       "row, d <= D (D a multiple of 16 and of TPR, BK a multiple of TPR)");
+KERNEL(ATTENTION_SPLIT, attention_split, split_args,
+       "few query blocks, long rows: as attention_tiled, each row's keys cut into `splits` "
+       "ranges of split_keys, each range's (m, s, acc) into scratch");
+KERNEL(ATTENTION_MERGE, attention_merge, split_args,
+       "after attention_split: one work-item an output element, any workgroup size");

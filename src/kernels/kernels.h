@@ -43,7 +43,9 @@
   X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY) \
   X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                     \
   X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)               \
-  X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)
+  X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)               \
+  X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)               \
+  X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -162,6 +164,8 @@ typedef struct ocf_attention_frame {
   cl_ulong causal_offset; /* CAUSAL: a signed offset, two's complement (a long in the kernel) */
   cl_mem lse;             /* HAS_LSE: per-row log-sum-exp (float) */
   cl_ulong lse_off;
+  cl_ulong splits, split_keys; /* attention_split and _merge: key splits a row, keys a split */
+  cl_mem scratch;              /* their (m, s, acc) partials: the plan's scratch */
 } ocf_attention_frame;
 
 #endif /* OCLFUSE_KERNELS_H */

@@ -150,7 +150,9 @@ static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const o
     ocf_status status = ocf_plan_attention(&facts, &tuning, call, &plan);
     if (status != OCF_SUCCESS) return status;
     int replan = 0;
-    status = ocf_launch_plan(ctx, queue, &plan, frame, NULL, settings, &replan);
+    frame->splits = plan.parts;
+    frame->split_keys = plan.part_vecs;
+    status = ocf_launch_plan(ctx, queue, &plan, frame, &frame->scratch, settings, &replan);
     if (!replan || attempt == 8) return status;
     ocf_error_clear();
   }
@@ -284,7 +286,10 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
                                opt.lengths_offset,
                                (cl_ulong)causal_offset,
                                opt.lse ? opt.lse : q,
-                               opt.lse_offset};
+                               opt.lse_offset,
+                               1,
+                               0,
+                               NULL};
   return plan_and_run(ctx, queue, &settings, &call, &frame);
 }
 

@@ -1,5 +1,5 @@
 /*
- * The plan of ocf_attention: cl/attention.cl's attention_tiled and its shape.
+ * The plan of ocf_attention: cl/attention.cl's kernels and their shapes.
  *
  *   D     the padded head dimension: d rounded up to a multiple of 16 (16 .. 256), so that one
  *         program serves the head dims of a 16-wide band and every TPR up to 16 divides it.
@@ -12,11 +12,19 @@
  *   Local memory, 4 (BQ D + BK (D + 1) + BK D + BQ BK) bytes, must fit the device (and what
  *   built kernels reported): BK is halved (not below TPR), then BQ, then TPR (with BK; default
  *   sizes only), until it does; a fixed size whose smallest tile does not fit is
- * OCF_ERR_INVALID_WORKGROUP. BQ * TPR work-items must fit the device's workgroup and work-item
- * limits and the kernel's learnt limit: BQ is halved (then TPR) until they do. The grid: one
- * workgroup per (batch, head, block of BQ rows), at most compute_units * 2048 (the kernel loops
- * over the rest). OCF_VARIANT_GENERAL takes BQ = BK = TPR = 1: one work-item a row, one key a tile,
- * the obviously right shape of the same kernel.
+ *   OCF_ERR_INVALID_WORKGROUP.
+ *   BQ * TPR work-items must fit the device's workgroup and work-item limits and the kernel's
+ *   learnt limit: BQ is halved (then TPR) until they do.
+ *   The grid: one workgroup per (batch, head, block of BQ rows), at most compute_units * 2048
+ *   (the kernel loops over the rest).
+ *   The decode split: when those workgroups are fewer than compute_units * split_fill (default
+ *   size and variant only) and lk holds two splits of split_min keys, each row's keys are cut
+ *   into `splits` ranges of split_keys (a multiple of BK; enough ranges to reach the target, at
+ *   most lk / split_min and 1024), one workgroup each (attention_split, which writes each
+ *   range's (m, s, acc) to scratch), then attention_merge joins them and writes out: two
+ *   kernels, the first writing only the scratch.
+ * OCF_VARIANT_GENERAL takes BQ = BK = TPR = 1: one work-item a row, one key a tile, the
+ * obviously right shape of the same kernel.
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -26,6 +34,9 @@
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded) {
   return 4 * (bq * d_padded + bk * (d_padded + 1) + bk * d_padded + bq * bk);
 }
+
+/* The most splits of a row's keys, and the work-items of a workgroup of attention_merge. */
+enum { MAX_SPLITS = 1024, MERGE_WG = 64 };
 
 static size_t min_size(size_t a, size_t b) {
   return a < b ? a : b;
@@ -82,10 +93,20 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
 
   const size_t wg = bq * tpr;
   const size_t blocks = ocf_div_ceil(lq, bq);
-  size_t units = (call->b ? call->b : 1) * (call->h ? call->h : 1);
+  const size_t base_units = (call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks;
   const size_t cap_groups = (size_t)facts->compute_units * 2048;
-  units = units > cap_groups / blocks ? cap_groups : units * blocks;
-  if (units > cap_groups) units = cap_groups;
+
+  /* The decode split: too few units to fill the device, and keys enough for two splits. */
+  size_t splits = 1, split_keys = 0;
+  const size_t target = (size_t)facts->compute_units * (size_t)t[AT_SPLIT_FILL];
+  const size_t split_min = (size_t)t[AT_SPLIT_MIN];
+  if (call->variant == OCF_VARIANT_AUTO && !call->workgroup && base_units < target &&
+      call->lk / split_min >= 2) {
+    splits = min_size(min_size(ocf_div_ceil(target, base_units), call->lk / split_min), MAX_SPLITS);
+    split_keys = ocf_round_up(ocf_div_ceil(call->lk, splits), bk);
+    splits = ocf_div_ceil(call->lk, split_keys);
+  }
+  const size_t units = min_size(base_units * splits, cap_groups);
 
   ocf_plan_define(plan, "BQ", (long long)bq);
   ocf_plan_define(plan, "BK", (long long)bk);
@@ -99,8 +120,22 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   ocf_plan_define(plan, "CAUSAL", call->causal ? 1 : 0);
   ocf_plan_define(plan, "HAS_LSE", call->has_lse ? 1 : 0);
   const size_t global = units * wg;
-  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_TILED, 1, &global, &wg);
   plan->local_mem_bytes = ocf_attention_local_bytes(bq, bk, d_padded);
-  plan->parts = 1;
+  if (splits < 2) {
+    ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_TILED, 1, &global, &wg);
+    plan->parts = 1;
+    return ocf_plan_verify(plan, facts);
+  }
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_SPLIT, 1, &global, &wg);
+  size_t merge_wg =
+      min_size(MERGE_WG, min_size(facts->max_workgroup_size, facts->max_item_sizes[0]));
+  merge_wg = min_size(merge_wg, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MERGE));
+  const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq;
+  const size_t merge_global =
+      min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MERGE, 1, &merge_global, &merge_wg);
+  plan->parts = splits;
+  plan->part_vecs = split_keys;
+  plan->scratch_bytes = rows * splits * (call->d + 2) * sizeof(float);
   return ocf_plan_verify(plan, facts);
 }

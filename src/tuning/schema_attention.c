@@ -10,6 +10,10 @@ static const ocf_tunable attention_tunables[AT_PARAM_COUNT] = {
     [AT_TPR] = {"tpr", 1, 16, 1, 4,
                 "work-items per query row: each scores bk / tpr keys of a tile and accumulates "
                 "D / tpr of the row's output"},
+    [AT_SPLIT_FILL] = {"split_fill", 0, 64, 0, 2,
+                       "workgroups per compute unit below which each row's keys are split over "
+                       "workgroups (attention_split + attention_merge); 0: never"},
+    [AT_SPLIT_MIN] = {"split_min", 1, 1 << 20, 0, 256, "the fewest keys one split takes"},
 };
 
 enum { AT_WG = AT_PARAM_COUNT };

@@ -55,9 +55,11 @@ typedef enum softmax_param {
 
 /* attention (added by the attention branch; see schema_attention.c). */
 typedef enum attention_param {
-  AT_BQ,  /* query rows a workgroup */
-  AT_BK,  /* keys (and values) a tile in local memory */
-  AT_TPR, /* work-items per query row */
+  AT_BQ,         /* query rows a workgroup */
+  AT_BK,         /* keys (and values) a tile in local memory */
+  AT_TPR,        /* work-items per query row */
+  AT_SPLIT_FILL, /* workgroups per compute unit below which rows' keys are split; 0: never */
+  AT_SPLIT_MIN,  /* the fewest keys a split takes */
   AT_PARAM_COUNT
 } attention_param;
 
