@@ -34,6 +34,15 @@
  * whose max is not finite (+inf, or all kept scores -inf) is NaN, and a row with no kept key
  * gives out = 0, lse = -inf.
  *
+ * Kernels (the host picks, src/plan/plan_attention.c):
+ *   attention_tiled   the above, every key of a row in one workgroup, out and lse written.
+ *   attention_split   the decode split: unit (batch, head, block, split) takes keys
+ *                     [split * split_keys, + split_keys) of its rows and writes the running
+ *                     (m, s, acc[0 .. d)) of each row to scratch, row R's split p at
+ *                     (R * splits + p) * (d + 2); it never writes out.
+ *   attention_merge   after it, one work-item an element of out: joins the row's splits as
+ *                     combine() joins two halves of a row, and writes out (and lse).
+ *
  * Every work-item reaches every barrier: the unit and tile loops have the same bounds across a
  * workgroup, and only loads, scores and stores are guarded. Indices are 64-bit (ulong).
  */
