@@ -14,10 +14,7 @@
  */
 #include "tool.h"
 
-#include "runtime/files.h"
-#include "tuning/db.h"
-#include "tuning/shape_class.h"
-#include "tuning/tuning.h"
+#include "oclfuse_internal.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,8 +6,8 @@
  *   args.c              option and number parsing
  *   spec.c              the shape-and-call language of --sizes (bench, tune, check)
  *   clutil.c            small OpenCL helpers (program build, event times, buffers)
- *   data.c              host allocations (inputs: tests/fill.h)
- *   verify.c            verdicts from the harness's comparisons (tests/tolerance.h)
+ *   data.c              host allocations (inputs: harness/fill.h)
+ *   verify.c            verdicts from the harness's comparisons (harness/tolerance.h)
  *   cmd_devices.c       `oclfuse devices`
  *   cmd_check.c         `oclfuse check`
  *   cmd_bench.c         `oclfuse bench`: options, default sweep, orchestration

@@ -12,7 +12,7 @@
  *     of its own per round): the one build runs outside the context's lock while the others wait
  *     for it, and each program is built exactly once (clBuildProgram is counted, wrapped at link
  *     time);
- *   - results: add exactly, softmax and matmul within their error models (tests/tolerance.c).
+ *   - results: add exactly, softmax and matmul within their error models (harness/tolerance.c).
  *
  * OCFT_THREAD_CALLS sets the calls per thread (default 1000).
  */
