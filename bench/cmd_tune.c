@@ -60,7 +60,7 @@ static void usage(FILE *out) {
 enum { POOL_MAX_WORKERS = 64 }; /* build threads at most */
 
 typedef struct tune_options {
-  int ops[OCF_OP_COUNT];
+  int ops[TOOL_MAX_OPS]; /* by the harness's table, whose ops are the library's (in order) */
   const char *sizes;
   int build_threads; /* -1: by device type */
   double budget_s;   /* 0: by device type */
@@ -78,18 +78,20 @@ static int parse_ops(const char *text, tune_options *o) {
     memcpy(name, p, length);
     name[length] = '\0';
     if (!strcmp(name, "all")) {
-      for (int op = 0; op < OCF_OP_COUNT; op++)
+      for (tool_op op = 0; op < tool_op_count(); op++)
         o->ops[op] = 1;
     } else {
-      ocf_op op = ocf_op_from_name(name);
-      if (op == OCF_OP_COUNT) goto bad;
+      tool_op op = tool_op_from_name(name);
+      if (op < 0 || op >= OCF_OP_COUNT) goto bad;
       o->ops[op] = 1;
     }
     if (!p[length]) return 0;
     p += length + 1;
   }
-bad:
-  tool_error("--op wants add, softmax, matmul or all, not '%s'", text);
+bad:;
+  char names[160];
+  ocft_op_names_text(", ", names, sizeof names);
+  tool_error("--op wants %s or all, not '%s'", names, text);
   return -1;
 }
 
@@ -97,7 +99,7 @@ bad:
 static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
   o->build_threads = -1;
-  for (int op = 0; op < OCF_OP_COUNT; op++)
+  for (tool_op op = 0; op < tool_op_count(); op++)
     o->ops[op] = 1;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -305,12 +307,7 @@ static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtyp
       launch.wait_events = &gate;
       char err[256];
       const tool_spec *spec = &shapes->shapes[i];
-      if (spec->op == TOOL_OP_ADD)
-        tool_add_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else if (spec->op == TOOL_OP_SOFTMAX)
-        tool_softmax_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else
-        tool_matmul_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      tool_series_of(spec->op)->enqueue_bare(ctx, spec, &launch, err, sizeof err);
     }
   }
   /* The context lives until its calls have run (pool_open_gates): its programs and kernels stay
