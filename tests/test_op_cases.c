@@ -11,19 +11,21 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The same names as the library's tunable ops (its tuning schemas, ocf_warmup's names), in the
-   same order, and ocf_context_set_tuning accepts each. */
+/* The same names as the library's tunable ops (tuning/tuning.h: ocf_op, ocf_op_from_name), in
+   the same order, and the public ocf_context_set_tuning accepts each and no other. */
 static void test_op_cases_names_are_the_library_ops(void **state) {
-  (void)state;
+  ocft_env *env = ocft_get_env(state);
   assert_int_equal(ocft_op_count(), (size_t)OCF_OP_COUNT);
   for (size_t i = 0; i < ocft_op_count(); i++) {
     const char *name = ocft_op_at(i)->name;
     assert_int_equal((int)ocf_op_from_name(name), (int)i);
-    assert_string_equal(ocf_op_schema_get((ocf_op)i)->name, name);
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, name, OCF_F32, NULL, NULL), OCF_SUCCESS);
     assert_ptr_equal(ocft_op_find(name), ocft_op_at(i));
     assert_int_equal(ocft_op_index(name), (int)i);
   }
   assert_null(ocft_op_find("no-such-op"));
+  assert_int_not_equal(ocf_context_set_tuning(env->ctx, "no-such-op", OCF_F32, NULL, NULL),
+                       OCF_SUCCESS);
   assert_null(ocft_op_at(ocft_op_count()));
 }
 
