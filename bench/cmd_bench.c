@@ -36,9 +36,10 @@ static void usage(FILE *out) {
         "row is (exit status 1, the report still complete), and so is a run in which no op\n"
         "could be measured at all.\n"
         "\n"
-        "options:\n"
-        "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-        "  --sizes CALLS     the calls to time (default: a sweep chosen by device type), in the\n"
+        "options:\n",
+        out);
+  tool_usage_ops(out);
+  fputs("  --sizes CALLS     the calls to time (default: a sweep chosen by device type), in the\n"
         "                    language below, which tune and check take too\n"
         "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
         "                    calls slower than the time budget get fewer, at least 3)\n"

@@ -34,24 +34,25 @@ static void usage(FILE *out) {
       "($OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse), which\n"
       "every later program on this device, driver and library version reads.\n"
       "\n"
-      "options:\n"
-      "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-      "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
-      "                    transposes, data types, batch and epilogue included) instead of\n"
-      "                    each class's representative shapes: the calls are grouped by the\n"
-      "                    database's key, (op, data type, shape class), each group's first\n"
-      "                    4 are timed together, and the winners are written as the entries\n"
-      "                    of those keys, which every call of that op, type and class then\n"
-      "                    uses (--show names the classes); other entries are kept\n"
-      "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
-      "                    a class keeps the best found so far when it runs out\n"
-      "  --build-threads N compile candidates' programs on N threads while the main thread\n"
-      "                    times (serially, with nothing else on the device); default: one\n"
-      "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
-      "                    cores run the timed kernels). Needs the disk program cache\n"
-      "  --fresh           ignore the progress of an interrupted run and start over\n"
-      "  --show            print the tuning in force for the device and exit\n"
-      "  --list            print every op's tunables, ranges and shape classes and exit\n");
+      "options:\n");
+  tool_usage_ops(out);
+  fprintf(out,
+          "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
+          "                    transposes, data types, batch and epilogue included) instead of\n"
+          "                    each class's representative shapes: the calls are grouped by the\n"
+          "                    database's key, (op, data type, shape class), each group's first\n"
+          "                    4 are timed together, and the winners are written as the entries\n"
+          "                    of those keys, which every call of that op, type and class then\n"
+          "                    uses (--show names the classes); other entries are kept\n"
+          "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
+          "                    a class keeps the best found so far when it runs out\n"
+          "  --build-threads N compile candidates' programs on N threads while the main thread\n"
+          "                    times (serially, with nothing else on the device); default: one\n"
+          "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
+          "                    cores run the timed kernels). Needs the disk program cache\n"
+          "  --fresh           ignore the progress of an interrupted run and start over\n"
+          "  --show            print the tuning in force for the device and exit\n"
+          "  --list            print every op's tunables, ranges and shape classes and exit\n");
   tool_usage_common(out, 1);
   fputs("Nothing beating the built-in choice is not a failure; no class measured at all is.\n",
         out);

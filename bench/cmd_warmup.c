@@ -18,8 +18,9 @@ static void usage(FILE *out) {
           "the device and runs each kernel once on no work, so that later processes find them in\n"
           "the cache (OCLFUSE_CACHE=0 turns the cache off; OCLFUSE_VERBOSE=1 lists each build).\n"
           "\n"
-          "options:\n"
-          "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
+          "options:\n");
+  tool_usage_ops(out);
+  fprintf(out,
           "  --first-calls     do not warm up: time the first call of each op in this process\n"
           "                    (small shapes, wall clock, up to the call's completion)\n"
           "\n"

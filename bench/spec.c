@@ -58,6 +58,12 @@ tool_op tool_op_from_name(const char *name) {
   return op < tool_op_count() ? op : -1;
 }
 
+void tool_usage_ops(FILE *out) {
+  char names[160];
+  ocft_op_names_text(", ", names, sizeof names);
+  fprintf(out, "  --op OPS          %s or all (default), or a comma list\n", names);
+}
+
 /* "add: N; softmax: N or RxC; matmul: N or MxNxK": the sizes each op takes. */
 static void dims_help(char *out, size_t capacity) {
   size_t used = 0;

@@ -179,6 +179,9 @@ int tool_spec_plain(const tool_spec *s);
 void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity);
 /* The sizes and options: "n=1000", "4096x50257:bf16:log", "64x64x64:tn". */
 void tool_spec_text(const tool_spec *s, char *out, size_t capacity);
+/* The --op line of a command's help: "  --op OPS  add, softmax, matmul or all (default), ...",
+   from the table. */
+void tool_usage_ops(FILE *out);
 /* The language in words, for the commands' help texts (and so the man page). */
 extern const char tool_sizes_help[];
 
