@@ -14,10 +14,7 @@
  */
 #include "tool.h"
 
-#include "runtime/files.h"
-#include "tuning/db.h"
-#include "tuning/shape_class.h"
-#include "tuning/tuning.h"
+#include "oclfuse_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,24 +34,25 @@ static void usage(FILE *out) {
       "($OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse), which\n"
       "every later program on this device, driver and library version reads.\n"
       "\n"
-      "options:\n"
-      "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-      "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
-      "                    transposes, data types, batch and epilogue included) instead of\n"
-      "                    each class's representative shapes: the calls are grouped by the\n"
-      "                    database's key, (op, data type, shape class), each group's first\n"
-      "                    4 are timed together, and the winners are written as the entries\n"
-      "                    of those keys, which every call of that op, type and class then\n"
-      "                    uses (--show names the classes); other entries are kept\n"
-      "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
-      "                    a class keeps the best found so far when it runs out\n"
-      "  --build-threads N compile candidates' programs on N threads while the main thread\n"
-      "                    times (serially, with nothing else on the device); default: one\n"
-      "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
-      "                    cores run the timed kernels). Needs the disk program cache\n"
-      "  --fresh           ignore the progress of an interrupted run and start over\n"
-      "  --show            print the tuning in force for the device and exit\n"
-      "  --list            print every op's tunables, ranges and shape classes and exit\n");
+      "options:\n");
+  tool_usage_ops(out);
+  fprintf(out,
+          "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
+          "                    transposes, data types, batch and epilogue included) instead of\n"
+          "                    each class's representative shapes: the calls are grouped by the\n"
+          "                    database's key, (op, data type, shape class), each group's first\n"
+          "                    4 are timed together, and the winners are written as the entries\n"
+          "                    of those keys, which every call of that op, type and class then\n"
+          "                    uses (--show names the classes); other entries are kept\n"
+          "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
+          "                    a class keeps the best found so far when it runs out\n"
+          "  --build-threads N compile candidates' programs on N threads while the main thread\n"
+          "                    times (serially, with nothing else on the device); default: one\n"
+          "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
+          "                    cores run the timed kernels). Needs the disk program cache\n"
+          "  --fresh           ignore the progress of an interrupted run and start over\n"
+          "  --show            print the tuning in force for the device and exit\n"
+          "  --list            print every op's tunables, ranges and shape classes and exit\n");
   tool_usage_common(out, 1);
   fputs("Nothing beating the built-in choice is not a failure; no class measured at all is.\n",
         out);
@@ -63,7 +61,7 @@ static void usage(FILE *out) {
 enum { POOL_MAX_WORKERS = 64 }; /* build threads at most */
 
 typedef struct tune_options {
-  int ops[OCF_OP_COUNT];
+  int ops[TOOL_MAX_OPS]; /* by the harness's table, whose ops are the library's (in order) */
   const char *sizes;
   int build_threads; /* -1: by device type */
   double budget_s;   /* 0: by device type */
@@ -81,18 +79,20 @@ static int parse_ops(const char *text, tune_options *o) {
     memcpy(name, p, length);
     name[length] = '\0';
     if (!strcmp(name, "all")) {
-      for (int op = 0; op < OCF_OP_COUNT; op++)
+      for (tool_op op = 0; op < tool_op_count(); op++)
         o->ops[op] = 1;
     } else {
-      ocf_op op = ocf_op_from_name(name);
-      if (op == OCF_OP_COUNT) goto bad;
+      tool_op op = tool_op_from_name(name);
+      if (op < 0 || op >= OCF_OP_COUNT) goto bad;
       o->ops[op] = 1;
     }
     if (!p[length]) return 0;
     p += length + 1;
   }
-bad:
-  tool_error("--op wants add, softmax, matmul or all, not '%s'", text);
+bad:;
+  char names[160];
+  ocft_op_names_text(", ", names, sizeof names);
+  tool_error("--op wants %s or all, not '%s'", names, text);
   return -1;
 }
 
@@ -100,7 +100,7 @@ bad:
 static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
   o->build_threads = -1;
-  for (int op = 0; op < OCF_OP_COUNT; op++)
+  for (tool_op op = 0; op < tool_op_count(); op++)
     o->ops[op] = 1;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -308,12 +308,7 @@ static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtyp
       launch.wait_events = &gate;
       char err[256];
       const tool_spec *spec = &shapes->shapes[i];
-      if (spec->op == TOOL_OP_ADD)
-        tool_add_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else if (spec->op == TOOL_OP_SOFTMAX)
-        tool_softmax_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else
-        tool_matmul_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      tool_series_of(spec->op)->enqueue_bare(ctx, spec, &launch, err, sizeof err);
     }
   }
   /* The context lives until its calls have run (pool_open_gates): its programs and kernels stay

@@ -1,12 +1,12 @@
 /*
  * The tuner's search: coordinate descent over an op's named tunables, with every candidate
  * checked (by the measure callback) before its time may count. Independent of OpenCL, so that
- * tests can drive it with a made-up measure (tests/test_tuner.c: a wrong candidate must never
+ * tests can drive it with a made-up measure (bench/test_tuner.c: a wrong candidate must never
  * win, however fast).
  */
 #include "tool.h"
 
-#include "tuning/tuning.h"
+#include "oclfuse_internal.h"
 
 #include <math.h>
 #include <stdio.h>

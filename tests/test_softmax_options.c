@@ -1,5 +1,5 @@
 /*
- * ocf_softmax_ex's options against the CPU reference (tests/reference_softmax.c): scale,
+ * ocf_softmax_ex's options against the CPU reference (harness/reference_softmax.c): scale,
  * log-softmax, per-row lengths (above cols too), the causal band (alone and with lengths), f16
  * and bf16 storage in and out, non-finite inputs with each, the refusals, a wait list holding an
  * unset user event, and every kernel of cl/softmax.cl forced in turn (through the context's
