@@ -66,16 +66,16 @@ static void test_tuning_db_apply_order(void **state) {
                    OCF_SUCCESS);
   assert_int_equal(ocf_tuning_db_apply(&db, OCF_OP_SOFTMAX, OCF_F32, narrow_class, &narrow),
                    OCF_SUCCESS);
-  assert_int_equal(wide.v[SM_WG], 128);
-  assert_int_equal(wide.v[SM_ITEMS], 16);
-  assert_int_equal(narrow.v[SM_WG], 128);
-  assert_int_not_equal(narrow.v[SM_ITEMS], 16);
+  assert_int_equal(wide.softmax.long_rows.wg, 128);
+  assert_int_equal(wide.softmax.long_rows.items, 16);
+  assert_int_equal(narrow.softmax.long_rows.wg, 128);
+  assert_int_not_equal(narrow.softmax.long_rows.items, 16);
   /* A 16-bit type starts from the fp32 entries. */
   ocf_tuning_values half;
   ocf_tuning_fallbacks(OCF_OP_SOFTMAX, &half);
   assert_int_equal(ocf_tuning_db_apply(&db, OCF_OP_SOFTMAX, OCF_BF16, wide_class, &half),
                    OCF_SUCCESS);
-  assert_int_equal(half.v[SM_ITEMS], 16);
+  assert_int_equal(half.softmax.long_rows.items, 16);
   ocf_tuning_db_free(&db);
 }
 
@@ -243,6 +243,55 @@ static void test_tuning_db_every_range_edge(void **state) {
   }
 }
 
+/* The schemas by kernel family: every tunable has a name, in its family's text prefix; the
+   families cover the op's tunables and rules in order, without gaps; every name and format-1
+   name reads back as that tunable and no other (a format-1 name is never another tunable's
+   name). */
+static void test_tuning_db_families_and_names(void **state) {
+  (void)state;
+  for (int op = 0; op < OCF_OP_COUNT; op++) {
+    const ocf_op_schema *schema = ocf_op_schema_get((ocf_op)op);
+    unsigned next = 0, next_rule = 0;
+    assert_true(schema->family_count > 0);
+    for (unsigned f = 0; f < schema->family_count; f++) {
+      const ocf_tuning_family *family = &schema->families[f];
+      assert_int_equal(family->first, next);
+      assert_int_equal(family->first_rule, next_rule);
+      assert_non_null(family->doc);
+      next += family->count;
+      next_rule += family->rule_count;
+      const size_t prefix = strlen(family->name);
+      for (unsigned i = family->first; i < family->first + family->count; i++) {
+        const char *name = schema->tunables[i].name;
+        assert_non_null(name);
+        assert_non_null(schema->tunables[i].doc);
+        if (prefix && (strncmp(name, family->name, prefix) != 0 || name[prefix] != '.'))
+          fail_msg("%s %s is not in family %s", schema->name, name, family->name);
+        if (!prefix && strchr(name, '.'))
+          fail_msg("%s %s: a shared tunable has no family prefix", schema->name, name);
+      }
+    }
+    assert_int_equal(next, schema->count);
+    assert_int_equal(next_rule, schema->rule_count);
+    for (unsigned i = 0; i < schema->count; i++)
+      for (int old = 0; old < 2; old++) {
+        const char *name = old ? schema->tunables[i].v1_name : schema->tunables[i].name;
+        if (!name) continue;
+        for (unsigned j = 0; j < schema->count; j++)
+          if (j != i &&
+              (strcmp(name, schema->tunables[j].name) == 0 ||
+               (schema->tunables[j].v1_name && strcmp(name, schema->tunables[j].v1_name) == 0)))
+            fail_msg("%s: %s names two tunables", schema->name, name);
+        ocf_tuning_values v;
+        ocf_tuning_fallbacks((ocf_op)op, &v);
+        char text[96];
+        snprintf(text, sizeof text, "%s=%d", name, v.v[i] + 1);
+        assert_int_equal(ocf_tuning_parse((ocf_op)op, text, &v, "names"), OCF_SUCCESS);
+        assert_int_equal(v.v[i], schema->tunables[i].fallback + 1);
+      }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tuning_db_reads_a_good_file),
@@ -252,6 +301,7 @@ int main(void) {
       cmocka_unit_test(test_tuning_db_keeps_rule_checks_for_resolution),
       cmocka_unit_test(test_tuning_db_round_trip),
       cmocka_unit_test(test_tuning_db_every_range_edge),
+      cmocka_unit_test(test_tuning_db_families_and_names),
   };
   return cmocka_run_group_tests_name("tuning_db", tests, NULL, NULL);
 }
