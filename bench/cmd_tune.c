@@ -812,7 +812,7 @@ static int write_database(const char *path, const ocf_device_info *info,
     failed = ocf_tuning_db_add(&db, c->op, c->dtype, (int)c->shape_class, c->summary.best) !=
              OCF_SUCCESS;
   }
-  char *text = failed ? NULL : ocf_tuning_db_format(&db);
+  char *text = failed ? NULL : ocf_tuning_db_format_sparse(&db, info);
   ocf_tuning_db_free(&db);
   if (!text) {
     tool_error("out of memory writing the database");

@@ -18,14 +18,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HEADER                                                                       \
-  "oclfuse-tuning 1\nlibrary 0.2.0\nvendor NVIDIA Corporation\ndevice NVIDIA H200\n" \
-  "driver 580.159.04\n"
+#define DEVICE_LINES \
+  "library 0.2.0\nvendor NVIDIA Corporation\ndevice NVIDIA H200\ndriver 580.159.04\n"
+#define HEADER "oclfuse-tuning 2\n" DEVICE_LINES
 
 static const char good[] = HEADER "# a comment, then a blank line\n\n"
-                                  "entry softmax f32 * wg=128 vw=4\n"
-                                  "entry softmax f32 wide items=16\n"
-                                  "entry matmul f32 large fill=1 set0.kwg=8\n"
+                                  "entry softmax f32 * long_rows.wg=128 vw=4\n"
+                                  "entry softmax f32 wide long_rows.items=16\n"
+                                  "entry matmul f32 large tiled.fill=1 tiled.set0.kwg=8\n"
                                   "end 3\n";
 
 static ocf_status parse_text(const char *text, ocf_tuning_db *db) {
@@ -36,7 +36,7 @@ static void test_tuning_db_reads_a_good_file(void **state) {
   (void)state;
   ocf_tuning_db db;
   assert_int_equal(parse_text(good, &db), OCF_SUCCESS);
-  assert_int_equal(db.format, 1);
+  assert_int_equal(db.format, 2);
   assert_string_equal(db.library, "0.2.0");
   assert_string_equal(db.vendor, "NVIDIA Corporation");
   assert_string_equal(db.device, "NVIDIA H200");
@@ -45,7 +45,7 @@ static void test_tuning_db_reads_a_good_file(void **state) {
   assert_int_equal(db.entries[0].op, OCF_OP_SOFTMAX);
   assert_int_equal(db.entries[0].shape_class, -1);
   assert_int_equal(db.entries[1].shape_class, ocf_shape_class_find(OCF_OP_SOFTMAX, "wide"));
-  assert_string_equal(db.entries[2].values, "fill=1 set0.kwg=8");
+  assert_string_equal(db.entries[2].values, "tiled.fill=1 tiled.set0.kwg=8");
   ocf_tuning_db_free(&db);
   assert_int_equal(db.entry_count, 0);
   assert_null(db.entries);
@@ -90,7 +90,22 @@ static void test_tuning_db_refuses_bad_files(void **state) {
       {"truncated: no end line", HEADER "entry softmax f32 * wg=128\n"},
       {"truncated inside the header", "oclfuse-tuning 1\nlibrary 0.2.0\nvendor NVIDIA"},
       {"end count wrong", HEADER "entry softmax f32 * wg=128\nend 2\n"},
-      {"future format", "oclfuse-tuning 2\nlibrary 9.0.0\nvendor V\ndevice D\ndriver 1\nend 0\n"},
+      {"future format", "oclfuse-tuning 3\nlibrary 9.0.0\nvendor V\ndevice D\ndriver 1\nend 0\n"},
+      {"format 0", "oclfuse-tuning 0\nlibrary 9.0.0\nvendor V\ndevice D\ndriver 1\nend 0\n"},
+      /* built-in files: `builtin` alone right after a format-2 line, `match` before entries of
+         every class, and only there */
+      {"builtin in format 1",
+       "oclfuse-tuning 1\nbuiltin\nmatch any\nentry add f32 * wg=64\nend 1\n"},
+      {"builtin after a header line",
+       "oclfuse-tuning 2\nlibrary 0.2.0\nbuiltin\nmatch any\nentry add f32 * wg=64\nend 1\n"},
+      {"builtin with a device line", "oclfuse-tuning 2\nbuiltin\ndevice D\nend 0\n"},
+      {"builtin entry before match", "oclfuse-tuning 2\nbuiltin\nentry add f32 * wg=64\nend 1\n"},
+      {"builtin entry of one class",
+       "oclfuse-tuning 2\nbuiltin\nmatch any\nentry add f32 large wg=64\nend 1\n"},
+      {"match in a device file", HEADER "match any\nentry add f32 * wg=64\nend 1\n"},
+      {"unknown match key", "oclfuse-tuning 2\nbuiltin\nmatch vendor=acme\nend 0\n"},
+      {"match any and more", "oclfuse-tuning 2\nbuiltin\nmatch any type=gpu\nend 0\n"},
+      {"empty match", "oclfuse-tuning 2\nbuiltin\nmatch\nend 0\n"},
       {"format not first",
        "library 0.2.0\noclfuse-tuning 1\nvendor V\ndevice D\ndriver 1\nend 0\n"},
       {"header repeated", HEADER "device other\nend 0\n"},
@@ -120,11 +135,15 @@ static void test_tuning_db_refuses_bad_files(void **state) {
     assert_null(db.entries);
     assert_true(strlen(ocf_last_error()) > 0);
   }
+  /* A newer format is refused naming its version (the caller names the file). */
+  ocf_tuning_db db;
+  assert_int_equal(parse_text("oclfuse-tuning 3\n" DEVICE_LINES "end 0\n", &db),
+                   OCF_ERR_INVALID_VALUE);
+  assert_non_null(strstr(ocf_last_error(), "format 3, this library reads formats 1 to 2"));
   /* A NUL byte inside an otherwise good file. */
   char with_nul[sizeof good];
   memcpy(with_nul, good, sizeof good);
   with_nul[20] = '\0';
-  ocf_tuning_db db;
   assert_int_equal(ocf_tuning_db_parse(with_nul, sizeof good - 1, &db), OCF_ERR_INVALID_VALUE);
   /* A line past the length limit. */
   static char long_line[8192];
@@ -292,6 +311,153 @@ static void test_tuning_db_families_and_names(void **state) {
   }
 }
 
+/* A format-1 file (every tunable of an entry, under the format-1 names) is read: its entries
+   apply as sparse ones would, to the same values as the format-2 file that says the same. */
+static void test_tuning_db_reads_format_1(void **state) {
+  (void)state;
+  static const char v1[] =
+      "oclfuse-tuning 1\n" DEVICE_LINES
+      "entry softmax f32 wide wg=64 min_wg=64 vw=4 items=32 local_items=0 unroll=2 rows_wg=128 "
+      "seg_items=4 max_seg=128 seg_align=32 prefetch=0 rows_groups_per_unit=0 "
+      "groups_per_unit=4 coop_spin=4096 coop_items=0\n"
+      "entry matmul f32 large fill=1 set0.kwg=8 sk_wg=128 mma=1 mma0.bk=32 wg=0 wg.bn=128\n"
+      "end 2\n";
+  static const char v2[] =
+      HEADER "entry softmax f32 wide long_rows.wg=64 long_rows.min_wg=64 long_rows.items=32 "
+             "long_rows.unroll=2 rows.max_seg=128 rows.seg_align=32 long_rows.coop_spin=4096\n"
+             "entry matmul f32 large tiled.fill=1 tiled.set0.kwg=8 skinny.wg=128 mma.on=1 "
+             "mma.set0.bk=32 wgmma.on=0 wgmma.bn=128\n"
+             "end 2\n";
+  ocf_tuning_db old, now;
+  assert_int_equal(parse_text(v1, &old), OCF_SUCCESS);
+  assert_int_equal(old.format, 1);
+  assert_int_equal(parse_text(v2, &now), OCF_SUCCESS);
+  static const struct {
+    ocf_op op;
+    const char *cls;
+  } keys[] = {{OCF_OP_SOFTMAX, "wide"}, {OCF_OP_MATMUL, "large"}};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    const unsigned c = (unsigned)ocf_shape_class_find(keys[k].op, keys[k].cls);
+    ocf_tuning_values a, b;
+    ocf_tuning_fallbacks(keys[k].op, &a);
+    b = a;
+    assert_int_equal(ocf_tuning_db_apply(&old, keys[k].op, OCF_F32, c, &a), OCF_SUCCESS);
+    assert_int_equal(ocf_tuning_db_apply(&now, keys[k].op, OCF_F32, c, &b), OCF_SUCCESS);
+    assert_memory_equal(&a, &b, sizeof a);
+  }
+  ocf_tuning_values mm;
+  ocf_tuning_fallbacks(OCF_OP_MATMUL, &mm);
+  assert_int_equal(ocf_tuning_db_apply(&old, OCF_OP_MATMUL, OCF_F32, 4, &mm), OCF_SUCCESS);
+  assert_int_equal(mm.matmul.tiled.set[0].kwg, 8);
+  assert_int_equal(mm.matmul.skinny.wg, 128);
+  assert_int_equal(mm.matmul.mma.set[0].bk, 32);
+  assert_int_equal(mm.matmul.wgmma.on, 0);
+  ocf_tuning_db_free(&old);
+  ocf_tuning_db_free(&now);
+}
+
+/* A built-in file: `match` keys each following entry; the keys read as ocf_tuning_key's. */
+static void test_tuning_db_reads_builtin_files(void **state) {
+  (void)state;
+  ocf_tuning_db db;
+  assert_int_equal(parse_text("oclfuse-tuning 2\nbuiltin\n# a note\nmatch any\n"
+                              "entry add f32 * wg=64\n"
+                              "match vendor=nvidia type=gpu device=H200\n"
+                              "entry add f32 * wg=256\nentry softmax f16 * vw=8\n"
+                              "match type=cpu\nentry add f32 * vw=8\nend 4\n",
+                              &db),
+                   OCF_SUCCESS);
+  assert_true(db.builtin);
+  assert_int_equal(db.entry_count, 4);
+  assert_int_equal(db.entries[0].vendor, OCF_VENDOR_ANY);
+  assert_int_equal(db.entries[0].type, 0);
+  assert_null(db.entries[0].device);
+  assert_int_equal(db.entries[1].vendor, OCF_VENDOR_NVIDIA);
+  assert_int_equal(db.entries[1].type, CL_DEVICE_TYPE_GPU);
+  assert_string_equal(db.entries[1].device, "H200");
+  assert_string_equal(db.entries[2].device, "H200");
+  assert_int_equal(db.entries[2].dtype, OCF_F16);
+  assert_int_equal(db.entries[3].type, CL_DEVICE_TYPE_CPU);
+  assert_null(db.entries[3].device);
+  /* written back with its `match` lines, it reads back the same */
+  char *text = ocf_tuning_db_format(&db);
+  assert_non_null(text);
+  ocf_tuning_db back;
+  assert_int_equal(parse_text(text, &back), OCF_SUCCESS);
+  assert_true(back.builtin);
+  assert_int_equal(back.entry_count, 4);
+  for (size_t i = 0; i < 4; i++) {
+    assert_int_equal(back.entries[i].vendor, db.entries[i].vendor);
+    assert_int_equal(back.entries[i].type, db.entries[i].type);
+    assert_string_equal(back.entries[i].values, db.entries[i].values);
+  }
+  assert_string_equal(back.entries[2].device, "H200");
+  free(text);
+  ocf_tuning_db_free(&back);
+  ocf_tuning_db_free(&db);
+}
+
+/* What `oclfuse tune` writes: an entry holds only what differs from what the reader has when it
+   applies it (the values it is applied over, then the file's entries before it: f32 before a
+   16-bit type, every class before one); applied over the same values it gives what the whole
+   entry gave. */
+static void test_tuning_db_writes_sparse_entries(void **state) {
+  (void)state;
+  static ocf_tuning_table base;
+  for (int op = 0; op < OCF_OP_COUNT; op++)
+    for (int t = 0; t < OCF_DTYPE_COUNT; t++)
+      for (unsigned c = 0; c < OCF_MAX_SHAPE_CLASSES; c++) {
+        ocf_tuning_fallbacks((ocf_op)op, &base[op][t][c]);
+        if (op == OCF_OP_MATMUL) base[op][t][c].matmul.tiled.fill = (int)c + 1;
+      }
+  ocf_tuning_db db;
+  memset(&db, 0, sizeof db);
+  snprintf(db.library, sizeof db.library, "0.2.0");
+  snprintf(db.vendor, sizeof db.vendor, "V");
+  snprintf(db.device, sizeof db.device, "D");
+  snprintf(db.driver, sizeof db.driver, "1");
+  char full[OCF_TUNING_TEXT_MAX];
+  ocf_tuning_values large = base[OCF_OP_MATMUL][OCF_F32][4];
+  large.matmul.tiled.set[0].kwg = 8;
+  large.matmul.skinny.wg = 256;
+  ocf_tuning_format(OCF_OP_MATMUL, &large, full, sizeof full);
+  assert_int_equal(ocf_tuning_db_add(&db, OCF_OP_MATMUL, OCF_F32, -1, "mma.group_m=4"),
+                   OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_db_add(&db, OCF_OP_MATMUL, OCF_F32, 4, full), OCF_SUCCESS);
+  /* a bf16 entry over the f32 ones: the same values but one */
+  large.matmul.mma.group_m = 4;
+  large.matmul.mma.set[1].bk = 64;
+  ocf_tuning_format(OCF_OP_MATMUL, &large, full, sizeof full);
+  assert_int_equal(ocf_tuning_db_add(&db, OCF_OP_MATMUL, OCF_BF16, 4, full), OCF_SUCCESS);
+  /* entries whose text is all of an op's values, for every class of add */
+  for (unsigned c = 0; c < ocf_shape_class_count(OCF_OP_ADD); c++) {
+    ocf_tuning_values add = base[OCF_OP_ADD][OCF_F32][c];
+    ocf_tuning_format(OCF_OP_ADD, &add, full, sizeof full);
+    assert_int_equal(ocf_tuning_db_add(&db, OCF_OP_ADD, OCF_F32, (int)c, full), OCF_SUCCESS);
+  }
+  static ocf_tuning_table whole, sparse;
+  memcpy(whole, base, sizeof base);
+  assert_int_equal(ocf_tuning_db_apply_all(&db, &whole, "whole"), OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_db_make_sparse(&db, (const ocf_tuning_table *)&base), OCF_SUCCESS);
+  assert_string_equal(db.entries[0].values, "mma.group_m=4");
+  /* the class entry keeps mma.group_m at 8 after the every-class entry's 4 */
+  assert_string_equal(db.entries[1].values, "tiled.set0.kwg=8 skinny.wg=256 mma.group_m=8");
+  assert_string_equal(db.entries[2].values, "mma.group_m=4 mma.set1.bk=64");
+  assert_string_equal(db.entries[3].values, "");
+  char *text = ocf_tuning_db_format(&db);
+  assert_non_null(text);
+  assert_non_null(strstr(text, "oclfuse-tuning 2\n"));
+  assert_non_null(strstr(text, "\nentry add f32 small\n"));
+  ocf_tuning_db back;
+  assert_int_equal(parse_text(text, &back), OCF_SUCCESS);
+  memcpy(sparse, base, sizeof base);
+  assert_int_equal(ocf_tuning_db_apply_all(&back, &sparse, "sparse"), OCF_SUCCESS);
+  assert_memory_equal(&sparse, &whole, sizeof whole);
+  free(text);
+  ocf_tuning_db_free(&back);
+  ocf_tuning_db_free(&db);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tuning_db_reads_a_good_file),
@@ -302,6 +468,9 @@ int main(void) {
       cmocka_unit_test(test_tuning_db_round_trip),
       cmocka_unit_test(test_tuning_db_every_range_edge),
       cmocka_unit_test(test_tuning_db_families_and_names),
+      cmocka_unit_test(test_tuning_db_reads_format_1),
+      cmocka_unit_test(test_tuning_db_reads_builtin_files),
+      cmocka_unit_test(test_tuning_db_writes_sparse_entries),
   };
   return cmocka_run_group_tests_name("tuning_db", tests, NULL, NULL);
 }

@@ -1,9 +1,10 @@
 /*
- * The values a context resolves (built-in values, then the shipped databases that match), for
- * every op, data type and shape class on a set of described devices, against a table written
- * from main before the tuning was split by kernel family and the built-in rows became a
- * .tuning text (tests/data/tuning_resolve.txt, lines "device op dtype class name=value ...",
- * written in the format-1 names). Device-free.
+ * The values a context resolves (built-in values, then the shipped databases that match:
+ * ocf_tuning_resolve_library), for every op, data type and shape class on a set of described
+ * devices, against a table written from main b7514b0, before the tuning was split by kernel
+ * family, the built-in rows became src/tuning/builtin.tuning and the shipped databases sparse
+ * (tests/data/tuning_resolve.txt, lines "device op dtype class name=value ...", every tunable
+ * under its format-1 name). Device-free.
  *
  *   test_tuning_resolve TABLE          compares
  *   test_tuning_resolve --write        prints the table from the code in force
@@ -48,7 +49,7 @@ static const described_device devices[] = {
      "Some Accelerator", 0, 0},
 };
 
-typedef ocf_tuning_values all_values[OCF_OP_COUNT][OCF_DTYPE_COUNT][OCF_MAX_SHAPE_CLASSES];
+typedef ocf_tuning_table all_values;
 
 static void describe(const described_device *d, ocf_device_info *info, ocf_device_facts *facts) {
   memset(info, 0, sizeof *info);
@@ -66,39 +67,16 @@ static void describe(const described_device *d, ocf_device_info *info, ocf_devic
   ocf_device_facts_init(facts, info);
 }
 
-/* What src/runtime/tuning_context.c resolves for a device before its user database. */
+/* What a context on the device resolves before its user database (tuning_context.c). */
 static void resolve_device(const described_device *d, all_values *values) {
   ocf_device_info info;
   ocf_device_facts facts;
   describe(d, &info, &facts);
-  size_t row_count = 0;
-  const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
-  for (int op = 0; op < OCF_OP_COUNT; op++)
-    for (int t = 0; t < OCF_DTYPE_COUNT; t++) {
-      ocf_tuning_values resolved;
-      assert_int_equal(ocf_tuning_resolve(rows, row_count, (ocf_op)op, (ocf_dtype)t, &facts,
-                                          info.device_name, &resolved),
-                       OCF_SUCCESS);
-      for (unsigned c = 0; c < OCF_MAX_SHAPE_CLASSES; c++)
-        (*values)[op][t][c] = resolved;
-    }
-  size_t count = 0;
-  const ocf_embedded_file *files = ocf_shipped_databases(&count);
-  for (size_t i = 0; i < count; i++) {
-    ocf_tuning_db db;
-    assert_int_equal(ocf_tuning_db_parse(files[i].text, files[i].length, &db), OCF_SUCCESS);
-    if ((ocf_contains_nocase(info.vendor, db.vendor) ||
-         ocf_contains_nocase(info.platform_name, db.vendor)) &&
-        ocf_contains_nocase(info.device_name, db.device))
-      for (int op = 0; op < OCF_OP_COUNT; op++)
-        for (int t = 0; t < OCF_DTYPE_COUNT; t++)
-          for (unsigned c = 0; c < ocf_shape_class_count((ocf_op)op); c++) {
-            ocf_tuning_values *v = &(*values)[op][t][c];
-            assert_int_equal(ocf_tuning_db_apply(&db, (ocf_op)op, (ocf_dtype)t, c, v), OCF_SUCCESS);
-            assert_int_equal(ocf_tuning_check((ocf_op)op, v, files[i].name), OCF_SUCCESS);
-          }
-    ocf_tuning_db_free(&db);
-  }
+  char origin[256];
+  assert_int_equal(ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name,
+                                              info.device_name, values, origin, sizeof origin, NULL,
+                                              NULL),
+                   OCF_SUCCESS);
 }
 
 static const char *table_path;

@@ -1,12 +1,13 @@
 /*
  * Tuning as named data. Each op has named tunables with legal ranges and rules that tie them
- * together (its schema, one file per op: schema_<op>.c), and one validator that every source of
- * values passes through: the built-in table (builtin.c), files (later: a tuning database) and
- * explicit overrides. Values come as text, "name=value name=value", so that a row written in C,
- * a line of a file and a command-line override are read by the same parser.
+ * together (its schema, one file per op: schema_<op>.c, grouped by kernel family), and one
+ * validator that every source of values passes through: the built-in values
+ * (src/tuning/builtin.tuning, read by builtin.c), tuning databases (db.h) and explicit
+ * overrides. Values come as text, "name=value name=value", so that the built-in file, a
+ * database and a command-line override are read by the same parser.
  *
  * A context resolves, once at creation, the values of every op and data type for its device
- * (resolve.c); calls read them by index (the enums below) and never search.
+ * (resolve.c); calls read them as the op's struct (t->tiled.set[0].kwg) and never search.
  */
 #ifndef OCLFUSE_TUNING_H
 #define OCLFUSE_TUNING_H
@@ -262,10 +263,11 @@ typedef struct ocf_tuning_key {
 typedef struct ocf_tuning_row {
   ocf_tuning_key key;
   const char *values; /* "name=value ..." overriding what less specific rows set */
-  const char *note;   /* where the values come from (measured where, how) */
+  const char *note;   /* where the values come from */
 } ocf_tuning_row;
 
-/* The built-in rows, generic first. */
+/* The built-in rows: src/tuning/builtin.tuning's entries, keyed by its `match` lines, in file
+   order (parsed once; none when it does not parse, which the plan tests catch). */
 const ocf_tuning_row *ocf_builtin_rows(size_t *count);
 
 /* Whether a key matches a device (its facts and its name). */
