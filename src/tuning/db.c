@@ -458,21 +458,47 @@ static ocf_status apply_before(const ocf_tuning_db *db, size_t stop, unsigned cl
   return OCF_SUCCESS;
 }
 
+/* Entry `i` as only what differs from what the reader has when it applies it, for every type it
+   applies to (an f32 entry applies to the 16-bit types too, over their own values). */
+static ocf_status sparse_entry(const ocf_tuning_db *db, size_t i, const ocf_tuning_table *base,
+                               char *out, size_t capacity) {
+  const ocf_tuning_entry *e = &db->entries[i];
+  const unsigned c = (unsigned)e->shape_class;
+  const ocf_op_schema *schema = ocf_op_schema_get(e->op);
+  int differs[OCF_TUNING_MAX] = {0};
+  ocf_tuning_values full;
+  for (int t = 0; t < OCF_DTYPE_COUNT; t++) {
+    if (e->dtype != OCF_F32 && t != (int)e->dtype) continue;
+    ocf_tuning_values prior = (*base)[e->op][t][c];
+    ocf_status status = apply_before(db, i, c, &prior);
+    full = prior;
+    if (status == OCF_SUCCESS)
+      status = ocf_tuning_parse(e->op, e->values, &full, "tuning database entry");
+    if (status != OCF_SUCCESS) return status;
+    for (unsigned k = 0; k < schema->count; k++)
+      differs[k] = differs[k] || full.v[k] != prior.v[k];
+  }
+  size_t used = 0;
+  out[0] = '\0';
+  for (unsigned k = 0; k < schema->count && used < capacity; k++) {
+    if (!differs[k]) continue;
+    int n = snprintf(out + used, capacity - used, "%s%s=%d", used ? " " : "",
+                     schema->tunables[k].name, full.v[k]);
+    if (n < 0) break;
+    used += (size_t)n;
+  }
+  return OCF_SUCCESS;
+}
+
 ocf_status ocf_tuning_db_make_sparse(ocf_tuning_db *db, const ocf_tuning_table *base) {
   char **sparse = calloc(db->entry_count ? db->entry_count : 1, sizeof *sparse);
   if (!sparse) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "tuning database entries");
   ocf_status status = OCF_SUCCESS;
   for (size_t i = 0; i < db->entry_count && status == OCF_SUCCESS; i++) {
-    const ocf_tuning_entry *e = &db->entries[i];
-    if (e->shape_class < 0) continue;
-    ocf_tuning_values prior = (*base)[e->op][e->dtype][e->shape_class], full;
-    status = apply_before(db, i, (unsigned)e->shape_class, &prior);
-    full = prior;
-    if (status == OCF_SUCCESS)
-      status = ocf_tuning_parse(e->op, e->values, &full, "tuning database entry");
+    if (db->entries[i].shape_class < 0) continue;
     char text[OCF_TUNING_TEXT_MAX];
+    status = sparse_entry(db, i, base, text, sizeof text);
     if (status == OCF_SUCCESS) {
-      ocf_tuning_format_diff(e->op, &full, &prior, text, sizeof text);
       sparse[i] = malloc(strlen(text) + 1);
       if (sparse[i])
         memcpy(sparse[i], text, strlen(text) + 1);

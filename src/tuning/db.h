@@ -98,8 +98,9 @@ int ocf_tuning_db_matches(const ocf_tuning_db *db, const char *vendor, const cha
  * Rewrites every entry of one class as only what differs from the values the reader has when
  * it applies the entry: `base` (what the database is applied over), then the database's
  * entries that apply before it (fp32 ones for a 16-bit type, every-class ones before a class's
- * own). Every-class entries stay as they are. OCF_ERR_INVALID_VALUE when an entry does not
- * parse.
+ * own). An fp32 entry applies to the 16-bit types as well, so it keeps what differs for any of
+ * them. Every-class entries stay as they are. OCF_ERR_INVALID_VALUE when an entry does not
+ * parse (the database is then unchanged).
  */
 ocf_status ocf_tuning_db_make_sparse(ocf_tuning_db *db, const ocf_tuning_table *base);
 
