@@ -13,8 +13,8 @@
  *   - a workgroup size the caller fixed is kept as given, or refused when the device cannot run
  *     it.
  * The expected values are derived in the comments beside them from the rules the planner and the
- * tunables document (src/plan/, src/tuning/schema_<op>.c, the notes in src/tuning/builtin.c) and
- * from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
+ * tunables document (src/plan/, src/tuning/schema_<op>.c, the notes in src/tuning/builtin.tuning)
+ * and from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
  */
 #include "plan/plan.h"
 #include "tuning/tuning.h"
@@ -1206,8 +1206,8 @@ static void plan_mma_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * Expected plans, from the rules of src/plan/plan_matmul_mma.c and the H200 rows of
- * src/tuning/builtin.c (mma=1; set 0 128 x 128 tiles of 4 warps of 64 x 64 = 128 work-items,
- * K slices of 16 for fp32 inputs and 32 for 16-bit ones, 3 stages: 3 x 256 x 16 x 4 =
+ * src/tuning/builtin.tuning (mma.on=1; set 0 128 x 128 tiles of 4 warps of 64 x 64 = 128
+ * work-items, K slices of 16 for fp32 inputs and 32 for 16-bit ones, 3 stages: 3 x 256 x 16 x 4 =
  * 3 x 256 x 32 x 2 = 49152 bytes; set 1 64 x 64 tiles of 4 warps of 32 x 32 when set 0 gives
  * fewer than 132 workgroups). 4096^3 is 32 x 32 = 1024 tiles of set 0.
  */
@@ -1319,9 +1319,9 @@ static void plan_wgmma_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * Every gate of the wgmma kernel, from the rules of src/plan/plan_matmul_wgmma.c and the H200
- * rows of src/tuning/builtin.c (wg=1: 128 x 256 tiles of 2 warpgroups = 256 work-items, 4 stages;
- * 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it; before
- * the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
+ * rows of src/tuning/builtin.tuning (wgmma.on=1: 128 x 256 tiles of 2 warpgroups = 256 work-items,
+ * 4 stages; 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it;
+ * before the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
  * unsupported layout, a misaligned operand take the mma.sync (or SIMT) plan.
  */
 static void test_plan_matmul_wgmma(void **state) {
@@ -2181,7 +2181,7 @@ static void test_plan_softmax_segments_divide_any_group(void **state) {
    (a workgroup that finds partners missing computes their slices: at worst the row). Found by a
    hostile tuning: coop_spin=16777216 coop_items=1 groups_per_unit=64 planned 118 slices of
    16 M polls each for a 2 x 30000 softmax on PoCL (over 300 s); it failed here before the
-   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.c) with
+   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.tuning) with
    those three; the bound then cuts SPIN to 2^21 / parts. */
 static void test_plan_softmax_coop_work_bounded(void **state) {
   (void)state;

@@ -133,27 +133,14 @@ ocf_status ocf_tuning_parse(ocf_op op, const char *text, ocf_tuning_values *valu
   return OCF_SUCCESS;
 }
 
-/* Writes "name=value" for every tunable whose value differs from base's (every one when base
-   is NULL). */
-static void format_values(ocf_op op, const ocf_tuning_values *values, const ocf_tuning_values *base,
-                          char *out, size_t capacity) {
+void ocf_tuning_format(ocf_op op, const ocf_tuning_values *values, char *out, size_t capacity) {
   const ocf_op_schema *schema = ocf_op_schema_get(op);
   size_t used = 0;
   if (capacity) out[0] = '\0';
   for (unsigned i = 0; schema && i < schema->count && used < capacity; i++) {
-    if (base && base->v[i] == values->v[i]) continue;
-    int n = snprintf(out + used, capacity - used, "%s%s=%d", used ? " " : "",
-                     schema->tunables[i].name, values->v[i]);
+    int n = snprintf(out + used, capacity - used, "%s%s=%d", i ? " " : "", schema->tunables[i].name,
+                     values->v[i]);
     if (n < 0) break;
     used += (size_t)n;
   }
-}
-
-void ocf_tuning_format(ocf_op op, const ocf_tuning_values *values, char *out, size_t capacity) {
-  format_values(op, values, NULL, out, capacity);
-}
-
-void ocf_tuning_format_diff(ocf_op op, const ocf_tuning_values *values,
-                            const ocf_tuning_values *base, char *out, size_t capacity) {
-  format_values(op, values, base, out, capacity);
 }

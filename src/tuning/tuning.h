@@ -243,11 +243,6 @@ enum { OCF_TUNING_TEXT_MAX = 2048 };
 /* Writes the values as "name=value ..." text (what ocf_tuning_parse reads) into out. */
 void ocf_tuning_format(ocf_op op, const ocf_tuning_values *values, char *out, size_t capacity);
 
-/* The same for the tunables whose value differs from `base` only ("" when none does): a sparse
-   database entry, applied over `base`. */
-void ocf_tuning_format_diff(ocf_op op, const ocf_tuning_values *values,
-                            const ocf_tuning_values *base, char *out, size_t capacity);
-
 /* ---- rows: values for the devices a key matches ---- */
 
 #define OCF_VENDOR_ANY (-1)
