@@ -476,6 +476,46 @@ static void test_tuning_db_writes_sparse_entries(void **state) {
   ocf_tuning_db_free(&db);
 }
 
+/* What `oclfuse tune` writes on an H200 (ocf_tuning_db_format_sparse): a class entry made of all
+   the values it measured keeps what differs from the values built into the library for the
+   device, for f32 and for the 16-bit types the entry also applies to (their K slice of 32). */
+static void test_tuning_db_tuner_writes_sparse(void **state) {
+  (void)state;
+  ocf_device_info info;
+  memset(&info, 0, sizeof info);
+  info.type = CL_DEVICE_TYPE_GPU;
+  snprintf(info.vendor, sizeof info.vendor, "NVIDIA Corporation");
+  snprintf(info.platform_name, sizeof info.platform_name, "NVIDIA CUDA");
+  snprintf(info.device_name, sizeof info.device_name, "NVIDIA H200");
+  ocf_device_facts facts;
+  ocf_device_facts_init(&facts, &info);
+  static ocf_tuning_table library;
+  char origin[256];
+  assert_int_equal(ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name,
+                                              info.device_name, &library, origin, sizeof origin,
+                                              NULL, NULL),
+                   OCF_SUCCESS);
+  assert_non_null(strstr(origin, "nvidia-h200.tuning"));
+  const int large = ocf_shape_class_find(OCF_OP_MATMUL, "large");
+  ocf_tuning_values tuned = library[OCF_OP_MATMUL][OCF_F32][large];
+  tuned.matmul.tiled.set[0].kwg = 16;
+  char full[OCF_TUNING_TEXT_MAX];
+  ocf_tuning_format(OCF_OP_MATMUL, &tuned, full, sizeof full);
+  ocf_tuning_db db;
+  memset(&db, 0, sizeof db);
+  snprintf(db.library, sizeof db.library, "0.2.0");
+  snprintf(db.vendor, sizeof db.vendor, "%s", info.vendor);
+  snprintf(db.device, sizeof db.device, "%s", info.device_name);
+  snprintf(db.driver, sizeof db.driver, "580.159.04");
+  assert_int_equal(ocf_tuning_db_add(&db, OCF_OP_MATMUL, OCF_F32, large, full), OCF_SUCCESS);
+  char *text = ocf_tuning_db_format_sparse(&db, &info);
+  assert_non_null(text);
+  assert_non_null(
+      strstr(text, "\nentry matmul f32 large tiled.set0.kwg=16 mma.set0.bk=16 mma.set1.bk=16\n"));
+  free(text);
+  ocf_tuning_db_free(&db);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tuning_db_reads_a_good_file),
@@ -489,6 +529,7 @@ int main(void) {
       cmocka_unit_test(test_tuning_db_reads_format_1),
       cmocka_unit_test(test_tuning_db_reads_builtin_files),
       cmocka_unit_test(test_tuning_db_writes_sparse_entries),
+      cmocka_unit_test(test_tuning_db_tuner_writes_sparse),
   };
   return cmocka_run_group_tests_name("tuning_db", tests, NULL, NULL);
 }
