@@ -254,7 +254,7 @@ enum { POOL_MAX_JOBS = 64, POOL_MAX_GATES = 256 };
 typedef enum job_state { JOB_QUEUED, JOB_BUILDING, JOB_BUILT, JOB_TAKEN } job_state;
 
 typedef struct pool_job {
-  char values[1024];
+  char values[2048];
   job_state state;
 } pool_job;
 
@@ -347,7 +347,7 @@ static void *pool_worker(void *arg) {
       continue;
     }
     job->state = JOB_BUILDING;
-    char values[1024];
+    char values[2048];
     snprintf(values, sizeof values, "%s", job->values);
     ocf_op op = pool->op;
     ocf_dtype dtype = pool->dtype;
@@ -477,13 +477,13 @@ typedef struct tune_state {
   const char *progress_path;
   /* What an interrupted run measured for this class, read back from the progress file. */
   struct tried {
-    char values[1024];
+    char values[2048];
     tune_result result;
   } * tried;
   size_t tried_count;
   /* The kernel and workgroup each candidate measured here ran with (its first shape's plan). */
   struct planned {
-    char values[1024];
+    char values[2048];
     char kernel[64];
   } * plans;
   size_t plan_count;
@@ -609,7 +609,7 @@ static void prepare_candidates(void *user, const char *const *values, int count)
 static void load_progress(const char *path, const char *header, tune_state *s) {
   FILE *f = fopen(path, "r");
   if (!f) return;
-  char line[2048];
+  char line[4096];
   if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0) { /* another device/version */
     fclose(f);
     return;
@@ -807,7 +807,7 @@ static int write_database(const char *path, const ocf_device_info *info,
     failed = ocf_tuning_db_add(&db, c->op, c->dtype, (int)c->shape_class, c->summary.best) !=
              OCF_SUCCESS;
   }
-  char *text = failed ? NULL : ocf_tuning_db_format(&db);
+  char *text = failed ? NULL : ocf_tuning_db_format_sparse(&db, info);
   ocf_tuning_db_free(&db);
   if (!text) {
     tool_error("out of memory writing the database");

@@ -473,7 +473,7 @@ typedef struct tune_search {
 typedef void (*tune_prepare_fn)(void *user, const char *const *values, int count);
 
 typedef struct tune_summary {
-  char best[1024]; /* the winning values (the start when nothing beat it) */
+  char best[2048]; /* the winning values (the start when nothing beat it) */
   double start_ms; /* the start's score (NaN when it could not be measured) */
   double best_ms;
   int evaluated, wrong, failed;

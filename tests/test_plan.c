@@ -13,8 +13,8 @@
  *   - a workgroup size the caller fixed is kept as given, or refused when the device cannot run
  *     it.
  * The expected values are derived in the comments beside them from the rules the planner and the
- * tunables document (src/plan/, src/tuning/schema_<op>.c, the notes in src/tuning/builtin.c) and
- * from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
+ * tunables document (src/plan/, src/tuning/schema_<op>.c, the notes in src/tuning/builtin.tuning)
+ * and from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
  */
 #include "plan/plan.h"
 #include "tuning/tuning.h"
@@ -281,7 +281,7 @@ static void test_plan_builtin_rows(void **state) {
       used[r] |= ocf_tuning_key_matches(&rows[r].key, &facts, devices[d].name);
     for (int op = 0; op < OCF_OP_COUNT; op++) {
       ocf_tuning_values values = tuning_of(&facts, (device_id)d, (ocf_op)op), again;
-      char text[1024];
+      char text[OCF_TUNING_TEXT_MAX];
       ocf_tuning_format((ocf_op)op, &values, text, sizeof text);
       memset(&again, 0, sizeof again);
       assert_int_equal(ocf_tuning_parse((ocf_op)op, text, &again, "formatted"), OCF_SUCCESS);
@@ -314,9 +314,9 @@ static void test_plan_row_specificity(void **state) {
   assert_int_equal(ocf_tuning_resolve(rows, ARRAY_LEN(rows), OCF_OP_ADD, OCF_F32, &facts,
                                       "NVIDIA H200", &values),
                    OCF_SUCCESS);
-  assert_int_equal(values.v[ADD_WG], 64);
-  assert_int_equal(values.v[ADD_VW], 8);
-  assert_int_equal(values.v[ADD_GROUPS_PER_UNIT], 3);
+  assert_int_equal(values.add.wg, 64);
+  assert_int_equal(values.add.vw, 8);
+  assert_int_equal(values.add.groups_per_unit, 3);
 }
 
 /* A row that does not parse or breaks a rule is reported, naming the row and the tunable; rows
@@ -333,7 +333,7 @@ static void test_plan_bad_rows_reported(void **state) {
       {OCF_OP_ADD, "wg 64", "is not name=value"},
       {OCF_OP_ADD, "vw=3", "vw = 3 is outside [1, 16] or not a power of two"},
       {OCF_OP_ADD, "wg=0", "wg = 0 is outside"},
-      {OCF_OP_SOFTMAX, "wg=64 min_wg=128", "min_wg may not exceed wg"},
+      {OCF_OP_SOFTMAX, "wg=64 min_wg=128", "long_rows.min_wg may not exceed long_rows.wg"},
       /* registers: vw * items at most 256 floats (16 x 16 = 256 passes, 16 x 17 does not) */
       {OCF_OP_SOFTMAX, "vw=16 items=17", "holds at most 256 floats in registers"},
       /* softmax_rows: vw * seg_items * (1 + prefetch) at most 128 floats: 4 x 32 passes alone,
@@ -1206,8 +1206,8 @@ static void plan_mma_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * Expected plans, from the rules of src/plan/plan_matmul_mma.c and the H200 rows of
- * src/tuning/builtin.c (mma=1; set 0 128 x 128 tiles of 4 warps of 64 x 64 = 128 work-items,
- * K slices of 16 for fp32 inputs and 32 for 16-bit ones, 3 stages: 3 x 256 x 16 x 4 =
+ * src/tuning/builtin.tuning (mma.on=1; set 0 128 x 128 tiles of 4 warps of 64 x 64 = 128
+ * work-items, K slices of 16 for fp32 inputs and 32 for 16-bit ones, 3 stages: 3 x 256 x 16 x 4 =
  * 3 x 256 x 32 x 2 = 49152 bytes; set 1 64 x 64 tiles of 4 warps of 32 x 32 when set 0 gives
  * fewer than 132 workgroups). 4096^3 is 32 x 32 = 1024 tiles of set 0.
  */
@@ -1272,7 +1272,7 @@ static void test_plan_matmul_mma_choice(void **state) {
   plan_mma_case("compute capability 7.5", &turing, &f32, &call, simt_4096, NULL,
                 OCF_PLAN_PROBE_NONE, 0);
   ocf_tuning_values off = f32;
-  off.v[MM_MMA] = 0;
+  off.matmul.mma.on = 0;
   plan_mma_case("mma=0", &probed, &off, &call, simt_4096, NULL, OCF_PLAN_PROBE_NONE, 0);
   /* Other devices never plan the matrix units, whatever their tuning says. */
   const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE, MALI};
@@ -1281,7 +1281,7 @@ static void test_plan_matmul_mma_choice(void **state) {
     facts.mma = OCF_PROBE_PASSED; /* even a (nonsensical) probe result does not make it one */
     facts.mma_local_ok = 1u << 20;
     ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_F32);
-    forced.v[MM_MMA] = 1;
+    forced.matmul.mma.on = 1;
     ocf_plan plan;
     assert_int_equal(ocf_plan_matmul(&facts, &forced, &call, &plan), OCF_SUCCESS);
     if (plan.program == OCF_PROGRAM_MATMUL_MMA_NV || plan.probe != OCF_PLAN_PROBE_NONE) {
@@ -1319,9 +1319,9 @@ static void plan_wgmma_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * Every gate of the wgmma kernel, from the rules of src/plan/plan_matmul_wgmma.c and the H200
- * rows of src/tuning/builtin.c (wg=1: 128 x 256 tiles of 2 warpgroups = 256 work-items, 4 stages;
- * 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it; before
- * the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
+ * rows of src/tuning/builtin.tuning (wgmma.on=1: 128 x 256 tiles of 2 warpgroups = 256 work-items,
+ * 4 stages; 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it;
+ * before the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
  * unsupported layout, a misaligned operand take the mma.sync (or SIMT) plan.
  */
 static void test_plan_matmul_wgmma(void **state) {
@@ -1413,7 +1413,7 @@ static void test_plan_matmul_wgmma(void **state) {
     facts.wgmma_local_ok = 1u << 20;
     facts.nv_compute_capability = 90;
     ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_BF16);
-    forced.v[MM_MMA] = forced.v[MM_WG] = 1;
+    forced.matmul.mma.on = forced.matmul.wgmma.on = 1;
     ocf_plan plan;
     assert_int_equal(ocf_plan_matmul(&facts, &forced, &call, &plan), OCF_SUCCESS);
     if (plan.program == OCF_PROGRAM_MATMUL_WGMMA_NV || plan.probe != OCF_PLAN_PROBE_NONE) {
@@ -1423,10 +1423,10 @@ static void test_plan_matmul_wgmma(void **state) {
   }
   /* The tunables: wg=0, or mma=0 (both matrix-unit kernels off). */
   ocf_tuning_values off = bf16;
-  off.v[MM_WG] = 0;
+  off.matmul.wgmma.on = 0;
   plan_wgmma_case("wg=0", &passed, &off, &call, mma_4096, NULL, none);
   off = bf16;
-  off.v[MM_MMA] = 0;
+  off.matmul.mma.on = 0;
   plan_wgmma_case("mma=0", &passed, &off, &call, simt_4096, NULL, none);
 
   /* The epilogue and C types: its own (cl/common.cl's ocf_matmul_finish). */
@@ -1502,7 +1502,7 @@ static void test_plan_matmul_wgmma(void **state) {
   plan_wgmma_case("a 128 work-item limit", &narrow, &bf16, &call, mma_4096, NULL, none);
   /* One warpgroup (64 x 256 tiles) fits it. */
   ocf_tuning_values one = bf16;
-  one.v[MM_WG_CONSUMERS] = 1;
+  one.matmul.wgmma.consumers = 1;
   plan_wgmma_case("one warpgroup", &narrow, &one, &call, "matmul_wgmma wg=128 groups=1024",
                   "CONSUMERS=1 local_mem=164864", none);
 
@@ -1584,7 +1584,7 @@ static void test_plan_matmul_mma_local_memory(void **state) {
   (void)state;
   ocf_device_facts facts = h200_probed(49152);
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
-  t.v[MM_MMA_SET(0, MMA_BK)] = 32; /* 3 x 256 x 32 x 4 = 96 KiB */
+  t.matmul.mma.set[0].bk = 32; /* 3 x 256 x 32 x 4 = 96 KiB */
   const ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
   const char *const simt = "matmul_tiled_fast wg=16x16 groups=32x32";
   plan_mma_case("96 KiB, 48 shown", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 98304);
@@ -1605,11 +1605,11 @@ static void test_plan_matmul_mma_local_memory(void **state) {
                 "BK=16 STAGES=2 local_mem=32768", OCF_PLAN_PROBE_NONE, 0);
   /* 8 stages of 96 KiB would be 256 KiB, past what the probe can show (128 KiB): shrunk to 4 */
   facts = h200_probed(49152);
-  t.v[MM_MMA_SET(0, MMA_STAGES)] = 8;
+  t.matmul.mma.set[0].stages = 8;
   plan_mma_case("256 KiB asked", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 131072);
   /* the verifier holds a plan to what was shown */
   ocf_plan plan;
-  t.v[MM_MMA_SET(0, MMA_STAGES)] = 3;
+  t.matmul.mma.set[0].stages = 3;
   facts.mma_local_ok = 98304;
   assert_int_equal(ocf_plan_matmul(&facts, &t, &call, &plan), OCF_SUCCESS);
   facts.mma_local_ok = 49152;
@@ -2181,7 +2181,7 @@ static void test_plan_softmax_segments_divide_any_group(void **state) {
    (a workgroup that finds partners missing computes their slices: at worst the row). Found by a
    hostile tuning: coop_spin=16777216 coop_items=1 groups_per_unit=64 planned 118 slices of
    16 M polls each for a 2 x 30000 softmax on PoCL (over 300 s); it failed here before the
-   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.c) with
+   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.tuning) with
    those three; the bound then cuts SPIN to 2^21 / parts. */
 static void test_plan_softmax_coop_work_bounded(void **state) {
   (void)state;

@@ -51,9 +51,9 @@ static size_t geometry_bytes(const wg_geometry *g) {
   return ocf_wgmma_local_bytes(g->bn, g->consumers, g->stages);
 }
 
-static wg_geometry geometry_of(const int *t) {
-  wg_geometry g = {(unsigned)t[MM_WG_BN], (unsigned)t[MM_WG_CONSUMERS], (unsigned)t[MM_WG_STAGES],
-                   (unsigned)t[MM_WG_GROUP_M]};
+static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
+  wg_geometry g = {(unsigned)t->bn, (unsigned)t->consumers, (unsigned)t->stages,
+                   (unsigned)t->group_m};
   return g;
 }
 
@@ -65,8 +65,9 @@ static int chunk_aligned(ocf_dtype dtype, size_t off, size_t ld, size_t stride, 
 
 int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                              const ocf_matmul_call *call) {
-  const int *t = tuning->v;
-  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t[MM_MMA] == 0 || t[MM_WG] == 0)
+  const ocf_matmul_tuning *t = &tuning->matmul;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t->mma.on == 0 ||
+      t->wgmma.on == 0)
     return 0;
   if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
       facts->nv_compute_capability != 90 || facts->wgmma == OCF_PROBE_FAILED)
@@ -112,7 +113,7 @@ static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
 ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                                       ocf_plan *plan) {
-  wg_geometry g = geometry_of(tuning->v);
+  wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   const size_t batch = call->batch ? call->batch : 1;
   size_t groups = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, g.bn);
@@ -142,7 +143,7 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        const ocf_tuning_values *tuning, size_t m, size_t n,
                                        ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
-  const wg_geometry g = geometry_of(tuning->v);
+  const wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g))
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "wgmma probe: %u work-items exceed the device's or the kernel's limit",

@@ -72,7 +72,7 @@ ocf_status ocf_tuning_check(ocf_op op, const ocf_tuning_values *values, const ch
   long long all[OCF_TUNING_MAX + OCF_DERIVED_MAX];
   for (unsigned i = 0; i < schema->count; i++)
     all[i] = values->v[i];
-  if (schema->derive) schema->derive(values->v, all + schema->count);
+  if (schema->derive) schema->derive(values, all + schema->count);
   for (unsigned r = 0; r < schema->rule_count; r++) {
     const ocf_rule *rule = &schema->rules[r];
     if (rule->when >= 0 && all[rule->when] == 0) continue;
@@ -83,11 +83,17 @@ ocf_status ocf_tuning_check(ocf_op op, const ocf_tuning_values *values, const ch
   return OCF_SUCCESS;
 }
 
+static int name_is(const char *candidate, const char *name, size_t length) {
+  return candidate && strlen(candidate) == length && strncmp(candidate, name, length) == 0;
+}
+
+/* A tunable by its name, else by its format-1 name (no format-1 name is another tunable's
+   name: test_tuning_db checks it). */
 static int find_tunable(const ocf_op_schema *schema, const char *name, size_t length) {
   for (unsigned i = 0; i < schema->count; i++)
-    if (strlen(schema->tunables[i].name) == length &&
-        strncmp(schema->tunables[i].name, name, length) == 0)
-      return (int)i;
+    if (name_is(schema->tunables[i].name, name, length)) return (int)i;
+  for (unsigned i = 0; i < schema->count; i++)
+    if (name_is(schema->tunables[i].v1_name, name, length)) return (int)i;
   return -1;
 }
 
