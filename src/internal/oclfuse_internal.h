@@ -9,7 +9,7 @@
  *                         tunables and their ranges), ocf_tuning_values, ocf_tuning_fallbacks,
  *                         ocf_tuning_parse, ocf_tuning_check, ocf_tuning_format
  *   tuning/shape_class.h  ocf_shape, ocf_shape_class_count, _name, _doc, _of
- *   tuning/db.h           ocf_tuning_db, ocf_tuning_db_parse, _add, _format, _free
+ *   tuning/db.h           ocf_tuning_db, ocf_tuning_db_parse, _add, _format_sparse, _free
  *   runtime/files.h       ocf_read_file, ocf_make_dirs, ocf_write_file_atomic, ocf_fnv1a
  *
  * Everything else under src/ stays private to the library: the tool and the tests' generic
