@@ -1836,8 +1836,11 @@ static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
     check_skinny_assumptions(what, plan, c, batch);
     return;
   }
-  ASSUME(plan->program == OCF_PROGRAM_MATMUL, "\n");
   const ocf_plan_step *st = &plan->steps[0];
+  /* The baseline is a program of its own (cl/baselines/matmul_naive.cl). */
+  ASSUME(plan->program == (st->kernel == OCF_KERNEL_MATMUL_NAIVE ? OCF_PROGRAM_MATMUL_BASELINE
+                                                                 : OCF_PROGRAM_MATMUL),
+         "\n");
   long long mdimc = define_of(plan, "MDIMC"), ndimc = define_of(plan, "NDIMC");
   ASSUME(st->dims == 2, "\n");
   ASSUME((size_t)ndimc == st->local[0] && (size_t)mdimc == st->local[1], "\n");
