@@ -171,7 +171,6 @@
 #define B_SLOTS ((B_GROUPS + WGS - 1) / WGS)
 #define MAX_SLOTS (A_SLOTS > B_SLOTS ? A_SLOTS : B_SLOTS) /* a constant loop bound for both */
 
-
 /* Vector types of the local-memory reads (OCF_FLOATN: cl/common.cl). */
 #define floatM OCF_FLOATN(VWM)
 #define floatN OCF_FLOATN(VWN)
@@ -216,7 +215,6 @@
 #define STOREV_2_1(w, p, v) OCF_STOREV_2(w, p, 0, v)
 #define STOREV_2_0(w, p, v) OCF_STOREV_2(w, p, 0, v)
 #define STOREV(t, vec, w, p, v) OCF_CAT(OCF_CAT(OCF_CAT(STOREV_, t), _), vec)(w, p, v)
-
 
 /* ---- global -> registers -> local: one K slice of A or B ---- */
 
@@ -483,7 +481,6 @@ uint tile_col(const uint j, const uint tn) {
   return ((j / VWN) * NDIMC + tn) * VWN + j % VWN;
 }
 
-
 /* Guarded: only rows < mlim and columns < nlim are written; C is read only when beta != 0.
    c_tile points at the tile's element (0, 0); (m0, n0) is where that is in C, for the bias. */
 void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
@@ -657,4 +654,3 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
 #endif
 
 #endif /* SPLIT_K */
-

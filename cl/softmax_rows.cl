@@ -166,4 +166,3 @@ softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, con
   }
 }
 #endif
-
