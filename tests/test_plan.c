@@ -507,7 +507,7 @@ typedef struct softmax_case {
 } softmax_case;
 
 /*
- * Rules (cl/softmax.cl, src/tuning/schema_softmax.c, the header of src/plan/plan_softmax.c).
+ * Rules (cl/softmax_*.cl, src/tuning/schema_softmax.c, the header of src/plan/plan_softmax.c).
  * VW is vw unless in's and out's rows start at different places within a vector (in_off -
  * out_off or in_ld - out_ld not a multiple of vw): then 1, and items, local_items, seg_items and
  * unroll count vw times as many (unroll at most 16). A row touches v = ceil(cols / VW) vectors,
@@ -1696,8 +1696,8 @@ static void check_add_assumptions(const char *what, const ocf_plan *plan, const 
   if (st->kernel == OCF_KERNEL_ADD_BASELINE) ASSUME(st->global[0] >= c->n, "\n");
 }
 
-/* The most vectors of VW any row of the call touches (cl/softmax.cl's nv): ceil((head + cols) /
-   VW), row r's head being (in_off + r * in_ld) % VW; the heads repeat every VW rows. */
+/* The most vectors of VW any row of the call touches (cl/softmax_vector.clh's nv): ceil((head +
+   cols) / VW), row r's head being (in_off + r * in_ld) % VW; the heads repeat every VW rows. */
 static size_t softmax_row_vectors(const ocf_softmax_call *c, size_t vw) {
   size_t most = 0;
   for (size_t r = 0; r == 0 || (r < c->rows && r < vw); r++) {
@@ -1707,7 +1707,7 @@ static size_t softmax_row_vectors(const ocf_softmax_call *c, size_t vw) {
   return most;
 }
 
-/* cl/softmax.cl: vector access only where out's rows have in's heads (in_off = out_off and
+/* cl/softmax_vector.clh: vector access only where out's rows have in's heads (in_off = out_off and
    in_ld = out_ld modulo VW); at most 256 floats a work-item in registers
    (src/tuning/schema_softmax.c); local vectors only in resident and coop, in workgroups of 4 or
    more, in the local memory planned; never resident or coop with one or two work-items of
@@ -1836,8 +1836,11 @@ static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
     check_skinny_assumptions(what, plan, c, batch);
     return;
   }
-  ASSUME(plan->program == OCF_PROGRAM_MATMUL, "\n");
   const ocf_plan_step *st = &plan->steps[0];
+  /* The baseline is a program of its own (cl/baselines/matmul_naive.cl). */
+  ASSUME(plan->program == (st->kernel == OCF_KERNEL_MATMUL_NAIVE ? OCF_PROGRAM_MATMUL_BASELINE
+                                                                 : OCF_PROGRAM_MATMUL),
+         "\n");
   long long mdimc = define_of(plan, "MDIMC"), ndimc = define_of(plan, "NDIMC");
   ASSUME(st->dims == 2, "\n");
   ASSUME((size_t)ndimc == st->local[0] && (size_t)mdimc == st->local[1], "\n");
@@ -2148,7 +2151,8 @@ static void test_plan_softmax_fixed_workgroup_edges(void **state) {
 /* ---- plans of any tuning the validator accepts ---- */
 
 /* A softmax_rows group that shrinks for few rows stays a whole number of segments (SEG divides
-   WG, cl/softmax.cl), also for a rows_wg that is no power of two, which the validator allows. */
+   WG, cl/softmax_common.clh), also for a rows_wg that is no power of two, which the validator
+   allows. */
 static void test_plan_softmax_segments_divide_any_group(void **state) {
   (void)state;
   static const char *const overrides[] = {"rows_wg=96", "rows_wg=48", "rows_wg=24", "rows_wg=100",

@@ -182,8 +182,8 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
 
   const ocf_softmax_call call =
       softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld, &opt, &settings, in_place);
-  /* The lengths and the band are read on the device only (row_length() in cl/softmax.cl, which
-     also takes a length above cols as cols): the call never waits for its wait list. */
+  /* The lengths and the band are read on the device only (row_length() in cl/softmax_common.clh,
+     which also takes a length above cols as cols): the call never waits for its wait list. */
   ocf_softmax_frame frame = {rows,
                              cols,
                              in,

@@ -1,4 +1,5 @@
-/* The plan of ocf_add: which of cl/add.cl's kernels, how many work-items. */
+/* The plan of ocf_add: which of cl/add.cl's kernels (or the benchmark's baseline,
+   cl/baselines/add_baseline.cl), how many work-items. */
 #include "common.h"
 #include "plan/plan.h"
 
@@ -15,6 +16,7 @@ ocf_status ocf_plan_add(const ocf_device_facts *facts, const ocf_tuning_values *
   size_t work = call->n;
   if (call->variant == OCF_VARIANT_BASELINE) {
     kernel = OCF_KERNEL_ADD_BASELINE;
+    plan->program = OCF_PROGRAM_ADD_BASELINE;
   } else if (call->variant == OCF_VARIANT_AUTO && call->x_off % vw == 0 && call->y_off % vw == 0 &&
              call->out_off % vw == 0) {
     kernel = OCF_KERNEL_ADD_VECTOR;

@@ -433,6 +433,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   size_t local[2] = {chosen.ndimc, chosen.mdimc}, global[2];
   size_t m = call->m ? call->m : 1, n = call->n ? call->n : 1;
   if (kernel == OCF_KERNEL_MATMUL_NAIVE) {
+    plan->program = OCF_PROGRAM_MATMUL_BASELINE; /* cl/baselines/matmul_naive.cl */
     global[0] = ocf_round_up(n, local[0]) * batch;
     global[1] = ocf_round_up(m, local[1]);
   } else {

@@ -101,11 +101,14 @@ static mma_geometry geometry_of(const ocf_matmul_mma_tuning *t, int set) {
   return g;
 }
 
-/* The defines every plan of the program carries but the tile geometry. */
+/* The defines every plan of the program carries but the tile geometry. SPLIT3_PASSES and
+   CP_L2_PREFETCH are the lab's (tools/lab/mma), not tunables yet: always 0 here. */
 static void define_options(ocf_plan *plan, const ocf_matmul_mma_tuning *t) {
   ocf_plan_define(plan, "GROUP_M", t->group_m);
   ocf_plan_define(plan, "COPY_AT", t->copy_at);
   ocf_plan_define(plan, "INTERIOR_FAST", t->interior);
+  ocf_plan_define(plan, "SPLIT3_PASSES", 0);
+  ocf_plan_define(plan, "CP_L2_PREFETCH", 0);
 }
 
 static void define_geometry(ocf_plan *plan, const mma_geometry *g) {

@@ -1,5 +1,8 @@
 /*
- * The plan of ocf_softmax: which of cl/softmax.cl's kernels, and their shapes.
+ * The plan of ocf_softmax: which kernels, and their shapes. Each kernel family is a program of its
+ * own (cl/softmax_rows.cl, softmax_resident.cl, softmax_coop.cl, softmax_split.cl,
+ * softmax_general.cl; the benchmark's baselines/softmax_unfused.cl): the plan's program is its
+ * first kernel's.
  *
  * The default variant, each number a named tunable (src/tuning/schema_softmax.c):
  *
@@ -121,13 +124,28 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
   return b;
 }
 
+/* The local memory softmax plans may count on: the least that any of the family's programs has
+   been found to allow (a budget learnt from one kernel's build bounds them all, as when they
+   were one program), at most the device's. */
+static unsigned long long softmax_local_limit(const ocf_device_facts *facts) {
+  static const ocf_program_id family[] = {
+      OCF_PROGRAM_SOFTMAX_ROWS,  OCF_PROGRAM_SOFTMAX_RESIDENT, OCF_PROGRAM_SOFTMAX_COOP,
+      OCF_PROGRAM_SOFTMAX_SPLIT, OCF_PROGRAM_SOFTMAX_GENERAL,  OCF_PROGRAM_SOFTMAX_BASELINE};
+  unsigned long long limit = ocf_facts_local_limit(facts, family[0]);
+  for (size_t i = 1; i < OCF_ARRAY_LEN(family); i++) {
+    const unsigned long long other = ocf_facts_local_limit(facts, family[i]);
+    if (other < limit) limit = other;
+  }
+  return limit;
+}
+
 /* Local vectors a work-item may hold in a workgroup of wg next to the kernel's own arrays. None
    in workgroups of fewer than 4 work-items: there they would add little, and PoCL 3.1's compiler
    aborts on such kernels with scalar access. */
 static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t vw) {
   if (wg < 4) return 0;
   unsigned long long own = PAIR_BYTES_PER_ITEM * (unsigned long long)wg + COOP_FLAG_BYTES;
-  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_SOFTMAX);
+  const unsigned long long local = softmax_local_limit(facts);
   if (local <= own) return 0;
   return (size_t)((local - own) / ((unsigned long long)wg * vw * 4));
 }
@@ -352,16 +370,15 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
      work-items than planned, plan again under that limit (each round lowers the cap). */
   size_t cap = facts->max_workgroup_size;
   if (cap > facts->max_item_sizes[0]) cap = facts->max_item_sizes[0];
-  size_t local_cap =
-      (size_t)(ocf_facts_local_limit(facts, OCF_PROGRAM_SOFTMAX) / SOFTMAX_LOCAL_BYTES_PER_ITEM);
+  size_t local_cap = (size_t)(softmax_local_limit(facts) / SOFTMAX_LOCAL_BYTES_PER_ITEM);
   if (local_cap >= 1 && cap > local_cap) cap = local_cap;
   for (int round = 0; round < 8; round++) {
     memset(plan, 0, sizeof *plan);
-    plan->program = OCF_PROGRAM_SOFTMAX;
     plan->fixed_workgroup = call->workgroup != 0;
     size_t wg, min_wg, rows_wg;
     call_tuning(t, call->workgroup, cap, &wg, &min_wg, &rows_wg);
     choose(facts, t, call, wg, min_wg, rows_wg, plan);
+    plan->program = ocf_kernel_desc_get(plan->steps[0].kernel)->program;
     if (plan->fixed_workgroup) break;
     size_t lowest = cap;
     for (unsigned s = 0; s < plan->step_count; s++) {

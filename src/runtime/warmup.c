@@ -118,20 +118,27 @@ static void plans_matmul(ocf_context *ctx, const ocf_device_facts *facts, plan_s
    unguarded matmul kernels, which store one tile of zeros (beta = 0) into `dummy`. */
 static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) {
   switch (plan->program) {
-  case OCF_PROGRAM_ADD: {
+  case OCF_PROGRAM_ADD:
+  case OCF_PROGRAM_ADD_BASELINE: {
     ocf_add_frame *f = storage;
     memset(f, 0, sizeof *f);
     f->x = f->y = f->out = dummy;
     return f;
   }
-  case OCF_PROGRAM_SOFTMAX: {
+  case OCF_PROGRAM_SOFTMAX_ROWS:
+  case OCF_PROGRAM_SOFTMAX_RESIDENT:
+  case OCF_PROGRAM_SOFTMAX_COOP:
+  case OCF_PROGRAM_SOFTMAX_SPLIT:
+  case OCF_PROGRAM_SOFTMAX_GENERAL:
+  case OCF_PROGRAM_SOFTMAX_BASELINE: {
     ocf_softmax_frame *f = storage;
     memset(f, 0, sizeof *f);
     f->in = f->out = f->scratch = f->lengths = dummy;
     f->in_ld = f->out_ld = f->parts = f->causal_period = 1;
     return f;
   }
-  case OCF_PROGRAM_MATMUL: {
+  case OCF_PROGRAM_MATMUL:
+  case OCF_PROGRAM_MATMUL_BASELINE: {
     ocf_matmul_frame *f = storage;
     memset(f, 0, sizeof *f);
     f->a = f->b = f->c = f->bias = f->partial = dummy;
