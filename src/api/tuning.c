@@ -1,4 +1,5 @@
 /* The public tuning calls: per-context overrides, the values in force, where they came from. */
+#include "ops/registry.h"
 #include "runtime/context.h"
 
 #include <stdio.h>
@@ -8,9 +9,12 @@
 static ocf_status resolve_names(const char *function, const char *op_name, ocf_dtype dtype,
                                 const char *class_name, ocf_op *op, int *shape_class) {
   *op = ocf_op_from_name(op_name);
-  if (*op == OCF_OP_COUNT)
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: op \"%s\" is not add, softmax or matmul", function,
-                    op_name ? op_name : "(null)");
+  if (*op == OCF_OP_COUNT) {
+    char names[256];
+    ocf_op_names(names, sizeof names);
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: op \"%s\" is not %s", function,
+                    op_name ? op_name : "(null)", names);
+  }
   if (ocf_dtype_size(dtype) == 0)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: data type %d is not an ocf_dtype", function,
                     (int)dtype);
