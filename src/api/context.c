@@ -2,6 +2,7 @@
 #include "runtime/context.h"
 #include "runtime/disk_cache.h"
 #include "runtime/files.h"
+#include "runtime/plan_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,7 @@ void ocf_context_release(ocf_context *ctx) {
   if (ctx->settings.cache_policy == OCF_CACHE_ALWAYS ||
       (ctx->settings.cache_policy == OCF_CACHE_DEFAULT && !(ctx->info.type & CL_DEVICE_TYPE_CPU)))
     ocf_program_cache_persist(ctx);
+  ocf_plan_cache_free(ctx->plan_cache);
   ocf_program_cache_release(ctx);
   ocf_workspace_pool_free(ctx);
   clReleaseCommandQueue(ctx->queue);

@@ -50,7 +50,10 @@ ocf_status ocf_context_set_tuning(ocf_context *ctx, const char *op_name, ocf_dty
     status = ocf_tuning_parse(op, values, &next[c], "ocf_context_set_tuning");
     if (status == OCF_SUCCESS) status = ocf_tuning_check(op, &next[c], "ocf_context_set_tuning");
   }
-  if (status == OCF_SUCCESS) memcpy(ctx->tuning[op][dtype], next, count * sizeof next[0]);
+  if (status == OCF_SUCCESS) {
+    memcpy(ctx->tuning[op][dtype], next, count * sizeof next[0]);
+    ctx->plan_generation++; /* cached plans of the old values are not found again */
+  }
   pthread_mutex_unlock(&ctx->lock);
   return status;
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 typedef struct ocf_program_entry ocf_program_entry; /* program_cache.c */
+typedef struct ocf_plan_cache ocf_plan_cache;       /* plan_cache.c */
 
 /* A context's settings, resolved at creation from its ocf_context_config, the environment and
    the built-in defaults (api/context.c); fixed for the context's life but for the log's. */
@@ -69,6 +70,11 @@ struct ocf_context {
   ocf_log_sink log;
   pthread_mutex_t log_lock;
   ocf_workspace_pool pool;
+  /* Raised (under `lock`) whenever what decides a plan changes: tuning set, a fact learnt (a
+     kernel limit, a local budget, a probe's outcome). A plan cache entry is valid for the
+     generation it was made in. */
+  unsigned long long plan_generation;
+  ocf_plan_cache *plan_cache; /* under `lock`; NULL until the first plan is cached */
 };
 
 /* ---- api/devices.c ---- */
@@ -154,10 +160,16 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
                            void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
                            int *replan);
 
-/* Builds (once) and checks every kernel of a plan, as ocf_launch_plan does, and enqueues
-   nothing: for the workspace size queries, whose plan must be the one the call will run.
-   *replan as in ocf_launch_plan. */
-ocf_status ocf_prepare_plan(ocf_context *ctx, const ocf_plan *plan, int *replan);
+/* Builds (once) and checks every kernel of a plan into kernels[step] (the program cache's),
+   enqueuing nothing; *replan as in ocf_launch_plan. Takes the lock. */
+ocf_status ocf_plan_build(ocf_context *ctx, const ocf_plan *plan, ocf_built_kernel **kernels,
+                          int *replan);
+
+/* The second half of ocf_launch_plan: the scratch, then under the lock the binding of every
+   built kernel's arguments from `frame` and the enqueues. */
+ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
+                            ocf_built_kernel *const *kernels, void *frame, cl_mem *scratch_slot,
+                            const ocf_launch *launch);
 
 /* A copy of the context's facts, taken under its lock. */
 void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts);

@@ -64,6 +64,7 @@ static void probe_mma(ocf_context *ctx, size_t bytes) {
   const int ok = out.ok;
 
   pthread_mutex_lock(&ctx->lock);
+  ctx->plan_generation++;
   ocf_device_facts *f = &ctx->facts;
   if (ok) {
     f->mma = OCF_PROBE_PASSED;
@@ -97,6 +98,7 @@ void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan) {
 void ocf_probe_mma_failed(ocf_context *ctx, const char *why) {
   pthread_mutex_lock(&ctx->lock);
   ctx->facts.mma = OCF_PROBE_FAILED;
+  ctx->plan_generation++;
   pthread_mutex_unlock(&ctx->lock);
   ocf_log(&ctx->log, OCF_LOG_WARNING,
           "matrix-unit kernel failed after its probe passed (%s): the SIMT kernels take over on "

@@ -56,6 +56,7 @@ void ocf_probe_wgmma(ocf_context *ctx) {
   const int ok = out.ok;
 
   pthread_mutex_lock(&ctx->lock);
+  ctx->plan_generation++;
   ocf_device_facts *f = &ctx->facts;
   f->wgmma = ok ? OCF_PROBE_PASSED : OCF_PROBE_FAILED;
   if (ok) {
@@ -75,6 +76,7 @@ void ocf_probe_wgmma(ocf_context *ctx) {
 void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why) {
   pthread_mutex_lock(&ctx->lock);
   ctx->facts.wgmma = OCF_PROBE_FAILED;
+  ctx->plan_generation++;
   pthread_mutex_unlock(&ctx->lock);
   ocf_log(&ctx->log, OCF_LOG_WARNING,
           "wgmma kernel failed after its probe passed (%s): the mma.sync and SIMT kernels take "
