@@ -9,6 +9,7 @@
 
 #include "common.h"
 #include "device_facts.h"
+#include "ops/registry.h"
 #include "plan/plan.h"
 #include "runtime/disk_cache.h"
 #include "runtime/log.h"
@@ -117,6 +118,11 @@ typedef struct ocf_built_kernel {
   size_t max_workgroup;           /* CL_KERNEL_WORK_GROUP_SIZE */
   unsigned long long local_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE */
   int arguments_checked;          /* its arguments matched its descriptor */
+  /* The scalar arguments it holds (bytes of the frame last bound, valid when `bound`): a
+     scalar of the same bytes is not set again. Buffers are set at every call (a released
+     buffer's handle may come back as another buffer). Under ctx->lock, as every binding. */
+  int bound;
+  unsigned char scalars[OCF_FRAME_MAX];
 } ocf_built_kernel;
 
 /*
@@ -170,6 +176,10 @@ ocf_status ocf_plan_build(ocf_context *ctx, const ocf_plan *plan, ocf_built_kern
 ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
                             ocf_built_kernel *const *kernels, void *frame, cl_mem *scratch_slot,
                             const ocf_launch *launch);
+
+/* Under ctx->lock: learns that `kernel` accepts at most `limit` work-items (a limit only ever
+   lowers), raising the plan generation when it does. */
+void ocf_context_learn_workgroup(ocf_context *ctx, ocf_kernel_id kernel, size_t limit);
 
 /* A copy of the context's facts, taken under its lock. */
 void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts);

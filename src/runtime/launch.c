@@ -11,6 +11,14 @@ void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts) {
   pthread_mutex_unlock(&ctx->lock);
 }
 
+void ocf_context_learn_workgroup(ocf_context *ctx, ocf_kernel_id kernel, size_t limit) {
+  size_t *known = &ctx->facts.kernel_max_workgroup[kernel];
+  if (*known == 0 || *known > limit) {
+    *known = limit;
+    ctx->plan_generation++;
+  }
+}
+
 /* Checks a built kernel against the step that will run it. A default size above the kernel's
    own limit is learnt (the caller re-plans); a fixed one is refused by name. */
 static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_plan_step *step,
@@ -20,11 +28,7 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
     /* Learnt here or, since this call copied the facts, by another thread's call: either way a
        plan made from the facts as they are now fits. */
     if (!plan->fixed_workgroup) {
-      size_t *known = &ctx->facts.kernel_max_workgroup[step->kernel];
-      if (*known == 0 || *known > kernel->max_workgroup) {
-        *known = kernel->max_workgroup;
-        ctx->plan_generation++;
-      }
+      ocf_context_learn_workgroup(ctx, step->kernel, kernel->max_workgroup);
       *replan = 1;
     }
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
