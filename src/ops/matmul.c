@@ -286,10 +286,9 @@ static ocf_status check_call(ocf_context *ctx, const char *name, ocf_transpose t
   if (options) {
     char label[64];
     snprintf(label, sizeof label, "%s: options", name);
-    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
+        OCF_SUCCESS)
       return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
   }
   if (query && opt->bias_axis != OCF_BIAS_NONE && !opt->bias) opt->bias = (cl_mem)1;
   return check_options(opt);

@@ -9,8 +9,8 @@
  *   - src/ops/<op>_row.c: its shape classes and the function that picks one, tuning_key (the
  *     shape and data type its tuning values are looked up by), the planner behind the
  *     registry's signature, empty (no work), the frame builder (the call's frame from the
- *     op's argument values, and a dry frame for warm-up) and the warm-up grid; the row
- *     declared below and listed in `rows`, in ocf_op order;
+ *     op's argument values, and a dry frame for warm-up) and the warm-up grid, in one
+ *     `const ocf_op_desc ocf_<op>_op`, declared below and listed in `rows` in ocf_op order;
  *   - src/ops/<op>.c: the public calls, which check their arguments, fill the call struct
  *     (memset first: its bytes key the plan cache) and the frame source, and call ocf_run
  *     (src/runtime/run.h);
@@ -25,6 +25,11 @@
 
 #include <stdio.h>
 #include <string.h>
+
+/* The rows (src/ops/<op>_row.c). */
+extern const ocf_op_desc ocf_add_op;
+extern const ocf_op_desc ocf_softmax_op;
+extern const ocf_op_desc ocf_matmul_op;
 
 static const ocf_op_desc *const rows[OCF_OP_COUNT] = {&ocf_add_op, &ocf_softmax_op, &ocf_matmul_op};
 

@@ -71,9 +71,4 @@ const ocf_op_desc *ocf_op_desc_get(ocf_op op);
 /* Writes "add, softmax or matmul" (every op's name) into out, for messages. */
 void ocf_op_names(char *out, size_t capacity);
 
-/* The rows (src/ops/<op>_row.c). */
-extern const ocf_op_desc ocf_add_op;
-extern const ocf_op_desc ocf_softmax_op;
-extern const ocf_op_desc ocf_matmul_op;
-
 #endif /* OCLFUSE_OPS_REGISTRY_H */

@@ -76,10 +76,9 @@ static ocf_status check_call(ocf_context *ctx, const char *name, size_t rows, si
   char label[64];
   if (options) {
     snprintf(label, sizeof label, "%s: options", name);
-    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
+        OCF_SUCCESS)
       return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
   }
   if ((status = check_options(opt)) != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt->in_dtype), out_size = ocf_dtype_size(opt->out_dtype);

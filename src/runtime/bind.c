@@ -1,5 +1,5 @@
 /* Binding a kernel's arguments from an op's frame, by its descriptor. */
-#include "runtime/context.h"
+#include "runtime/program_cache.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -68,9 +68,9 @@ static ocf_status plan_and_build(ocf_context *ctx, const ocf_op_desc *desc, cons
   }
 }
 
-/* The cached plan of the call, or a new one (cached once built); *hit says which. */
+/* The cached plan of the call, or a new one (cached once built). */
 static ocf_status find_or_plan(ocf_context *ctx, const ocf_op_desc *desc, const void *call,
-                               ocf_cached_plan *out, int *empty, int *hit) {
+                               ocf_cached_plan *out, int *empty) {
   *empty = 0;
   pthread_mutex_lock(&ctx->lock);
   const ocf_cached_plan *found =
@@ -81,7 +81,6 @@ static ocf_status find_or_plan(ocf_context *ctx, const ocf_op_desc *desc, const 
     strcpy(out->description, found->description);
   }
   pthread_mutex_unlock(&ctx->lock);
-  *hit = found != NULL;
   if (found) return OCF_SUCCESS;
   unsigned long long generation = 0;
   ocf_status status = plan_and_build(ctx, desc, call, out, empty, &generation);
@@ -96,8 +95,8 @@ ocf_status ocf_run(ocf_context *ctx, const ocf_run_call *run) {
   const ocf_op_desc *desc = ocf_op_desc_get(run->op);
   if (!desc) return ocf_fail(OCF_ERR_INVALID_VALUE, "run: op %d is not an op", (int)run->op);
   ocf_cached_plan p;
-  int empty = 0, hit = 0;
-  ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty, &hit);
+  int empty = 0;
+  ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty);
   if (status != OCF_SUCCESS) return status;
   if (empty) return ocf_dispatch_nothing(run->queue, run->launch);
   ocf_frame_storage frame;
@@ -123,8 +122,8 @@ ocf_status ocf_run_prepare(ocf_context *ctx, const ocf_run_call *run, size_t *wo
   const ocf_op_desc *desc = ocf_op_desc_get(run->op);
   if (!desc) return ocf_fail(OCF_ERR_INVALID_VALUE, "run: op %d is not an op", (int)run->op);
   ocf_cached_plan p;
-  int empty = 0, hit = 0;
-  ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty, &hit);
+  int empty = 0;
+  ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty);
   if (status == OCF_SUCCESS && !empty) *workspace = p.plan.scratch_bytes;
   return status;
 }

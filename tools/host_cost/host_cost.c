@@ -6,8 +6,9 @@
  *
  * For each case: one untimed round of the calls (builds, plans, caches), then N calls queued
  * back to back and timed on the host from the first enqueue to the return of the last (the
- * queue is flushed and drained once per 1000 calls, untimed, so that it never fills). Prints
- * microseconds per call and the difference to raw. Uses only the public header and OpenCL.
+ * queue is drained once per 1000 calls, untimed, so that it never fills). Prints microseconds
+ * per call on the wall clock and in the calling thread's CPU time, each with its difference to
+ * raw. Uses only the public header and OpenCL.
  */
 #include "oclfuse.h"
 
@@ -18,9 +19,9 @@
 
 enum { BATCH = 1000 };
 
-static double now_us(void) {
+static double clock_us(clockid_t clock) {
   struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
+  clock_gettime(clock, &t);
   return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
 }
 
@@ -56,22 +57,27 @@ static int call_matmul(bench *b) {
              : -1;
 }
 
-/* Microseconds per call over `calls` calls, or a negative value on a failed call. */
-static double time_calls(bench *b, call_fn fn, long calls) {
+/* Microseconds per call over `calls` calls, on the wall clock (*wall) and in the calling
+   thread's CPU time (*cpu: the host work of the call itself, less sensitive to other load on
+   the machine, and to a CPU device's kernels running beside it); -1 on a failed call. */
+static int time_calls(bench *b, call_fn fn, long calls, double *wall, double *cpu) {
   for (int i = 0; i < BATCH; i++)
-    if (fn(b) != 0) return -1.0;
+    if (fn(b) != 0) return -1;
   clFinish(b->queue);
-  double total = 0.0;
+  double wall_total = 0.0, cpu_total = 0.0;
   for (long done = 0; done < calls;) {
     long batch = calls - done < BATCH ? calls - done : BATCH;
-    double start = now_us();
+    double wall_start = clock_us(CLOCK_MONOTONIC), cpu_start = clock_us(CLOCK_THREAD_CPUTIME_ID);
     for (long i = 0; i < batch; i++)
-      if (fn(b) != 0) return -1.0;
-    total += now_us() - start;
+      if (fn(b) != 0) return -1;
+    cpu_total += clock_us(CLOCK_THREAD_CPUTIME_ID) - cpu_start;
+    wall_total += clock_us(CLOCK_MONOTONIC) - wall_start;
     clFinish(b->queue);
     done += batch;
   }
-  return total / (double)calls;
+  *wall = wall_total / (double)calls;
+  *cpu = cpu_total / (double)calls;
+  return 0;
 }
 
 int main(int argc, char **argv) {
@@ -128,18 +134,19 @@ int main(int argc, char **argv) {
                {"ocf_add n=256", call_add},
                {"ocf_softmax 4x64", call_softmax},
                {"ocf_matmul 64^3", call_matmul}};
-  double raw = 0.0;
+  double raw_wall = 0.0, raw_cpu = 0.0;
   int failed = 0;
-  printf("%-20s %10s %10s\n", "case", "us/call", "vs raw");
+  printf("%-20s %10s %10s %10s %10s\n", "case", "wall us", "vs raw", "cpu us", "vs raw");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    double us = time_calls(&b, cases[i].fn, calls);
-    if (us < 0) {
+    double wall = 0.0, cpu = 0.0;
+    if (time_calls(&b, cases[i].fn, calls, &wall, &cpu) != 0) {
       printf("%-20s failed: %s\n", cases[i].name, ocf_last_error());
       failed = 1;
       continue;
     }
-    if (i == 0) raw = us;
-    printf("%-20s %10.2f %+10.2f\n", cases[i].name, us, us - raw);
+    if (i == 0) raw_wall = wall, raw_cpu = cpu;
+    printf("%-20s %10.2f %+10.2f %10.2f %+10.2f\n", cases[i].name, wall, wall - raw_wall, cpu,
+           cpu - raw_cpu);
   }
   clReleaseKernel(b.empty);
   clReleaseProgram(program);
