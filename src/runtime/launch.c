@@ -12,7 +12,7 @@ void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts) {
 }
 
 void ocf_context_learn_workgroup(ocf_context *ctx, ocf_kernel_id kernel, size_t limit) {
-  size_t *known = &ctx->facts.kernel_max_workgroup[kernel];
+  size_t *known = &ctx->facts.learnt.kernel_max_workgroup[kernel];
   if (*known == 0 || *known > limit) {
     *known = limit;
     ctx->plan_generation++;
@@ -42,7 +42,7 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
        down by what the build reported (each round lowers it). Also under a caller's fixed size:
        the local memory a plan uses is the library's choice (tiles, staging), not the caller's. */
     if (plan->local_mem_bytes > 0 && plan->local_mem_bytes < kernel->local_bytes) {
-      unsigned long long *budget = &ctx->facts.program_local_budget[plan->program];
+      unsigned long long *budget = &ctx->facts.learnt.program_local_budget[plan->program];
       const unsigned long long scaled = plan->local_mem_bytes * local_limit / kernel->local_bytes;
       if (*budget == 0 || scaled < *budget) {
         *budget = scaled;
