@@ -479,6 +479,14 @@ OCF_API const char *ocf_context_cache_dir(const ocf_context *ctx);
  * same validator. The caller's launch settings (ocf_launch.workgroup_size) come before all.
  */
 
+/** Returns how many ops this library has (3 in this version: add, softmax, matmul; a later
+    version may have more). Their names index the tuning calls, ocf_warmup and the tool. */
+OCF_API size_t ocf_op_count(void);
+
+/** Returns the name of op `index` ("add"; 0 <= index < ocf_op_count()), or NULL past the last;
+    the library owns the text. */
+OCF_API const char *ocf_op_name(size_t index);
+
 /**
  * Sets tunables of `op` ("add", "softmax", "matmul") for data type `dtype` and shape class
  * `shape_class` (NULL or "*": every class of the op) on this context, from text

@@ -114,7 +114,7 @@ static ocf_device_facts facts_of(device_id id, size_t learnt) {
   ocf_device_facts facts;
   ocf_device_facts_init(&facts, &info);
   for (int k = 0; k < OCF_KERNEL_COUNT; k++)
-    facts.kernel_max_workgroup[k] = learnt;
+    facts.learnt.kernel_max_workgroup[k] = learnt;
   /* NVIDIA's driver lists cl_nv_compiler_options (the context reads it from the device) */
   facts.nv_compiler_options = id == H200;
   return facts;
@@ -245,10 +245,10 @@ static void test_plan_device_facts(void **state) {
   /* The limit a plan stays within: the device's, or a kernel's learnt one below it. */
   facts = facts_of(H200, 0);
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 1024);
-  facts.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 256;
+  facts.learnt.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 256;
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 256);
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_GENERAL), 1024);
-  facts.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 4096; /* above the device's: ignored */
+  facts.learnt.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 4096; /* above the device's: ignored */
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 1024);
 }
 
@@ -1175,11 +1175,11 @@ static ocf_tuning_values matmul_tuning(const ocf_device_facts *facts, device_id 
    test_plan_matmul_wgmma's). */
 static ocf_device_facts h200_probed(unsigned long long bytes) {
   ocf_device_facts facts = facts_of(H200, 0);
-  facts.wgmma = OCF_PROBE_FAILED;
+  facts.learnt.wgmma = OCF_PROBE_FAILED;
   if (bytes) {
-    facts.mma = OCF_PROBE_PASSED;
-    facts.mma_local_ok = bytes;
-    facts.mma_local_ok_reported = bytes + 16; /* NVIDIA's own 16 bytes */
+    facts.learnt.mma = OCF_PROBE_PASSED;
+    facts.learnt.mma_local_ok = bytes;
+    facts.learnt.mma_local_ok_reported = bytes + 16; /* NVIDIA's own 16 bytes */
   }
   return facts;
 }
@@ -1263,7 +1263,7 @@ static void test_plan_matmul_mma_choice(void **state) {
   plan_mma_case("a fixed workgroup (the SIMT kernels' size)", &probed, &f32, &call, simt_4096,
                 "fixed=1", OCF_PLAN_PROBE_NONE, 0);
   ocf_device_facts failed = probed;
-  failed.mma = OCF_PROBE_FAILED;
+  failed.learnt.mma = OCF_PROBE_FAILED;
   call.workgroup = 0;
   plan_mma_case("a failed probe", &failed, &f32, &call, simt_4096, "PRECISION=1",
                 OCF_PLAN_PROBE_NONE, 0);
@@ -1278,8 +1278,9 @@ static void test_plan_matmul_mma_choice(void **state) {
   const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE, MALI};
   for (size_t i = 0; i < ARRAY_LEN(others); i++) {
     ocf_device_facts facts = facts_of(others[i], 0);
-    facts.mma = OCF_PROBE_PASSED; /* even a (nonsensical) probe result does not make it one */
-    facts.mma_local_ok = 1u << 20;
+    facts.learnt.mma =
+        OCF_PROBE_PASSED; /* even a (nonsensical) probe result does not make it one */
+    facts.learnt.mma_local_ok = 1u << 20;
     ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_F32);
     forced.matmul.mma.on = 1;
     ocf_plan plan;
@@ -1303,10 +1304,10 @@ static void test_plan_matmul_mma_choice(void **state) {
    4 (128 + 256) 128 + 1024 = 197632 bytes), and the mma.sync probe of 48 KiB too. */
 static ocf_device_facts h200_wgmma(ocf_probe_state wgmma) {
   ocf_device_facts facts = h200_probed(49152);
-  facts.wgmma = wgmma;
+  facts.learnt.wgmma = wgmma;
   if (wgmma == OCF_PROBE_PASSED) {
-    facts.wgmma_local_ok = 197632;
-    facts.wgmma_local_ok_reported = 197632 + 16;
+    facts.learnt.wgmma_local_ok = 197632;
+    facts.learnt.wgmma_local_ok_reported = 197632 + 16;
   }
   return facts;
 }
@@ -1392,8 +1393,8 @@ static void test_plan_matmul_wgmma(void **state) {
                   OCF_PLAN_PROBE_WGMMA);
   ocf_device_facts fresh = facts_of(H200, 0);
   plan_wgmma_case("before any probe", &fresh, &bf16, &call, simt_4096, NULL, OCF_PLAN_PROBE_WGMMA);
-  fresh.wgmma = OCF_PROBE_PASSED;
-  fresh.wgmma_local_ok = 197632;
+  fresh.learnt.wgmma = OCF_PROBE_PASSED;
+  fresh.learnt.wgmma_local_ok = 197632;
   plan_wgmma_case("wgmma passed, mma.sync not probed", &fresh, &bf16, &call, wg_4096, NULL, none);
   /* A failed probe costs nothing more: mma.sync, no probe asked for. */
   const ocf_device_facts failed = h200_wgmma(OCF_PROBE_FAILED);
@@ -1409,8 +1410,8 @@ static void test_plan_matmul_wgmma(void **state) {
   const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE, MALI};
   for (size_t i = 0; i < ARRAY_LEN(others); i++) {
     ocf_device_facts facts = facts_of(others[i], 0);
-    facts.wgmma = OCF_PROBE_PASSED;
-    facts.wgmma_local_ok = 1u << 20;
+    facts.learnt.wgmma = OCF_PROBE_PASSED;
+    facts.learnt.wgmma_local_ok = 1u << 20;
     facts.nv_compute_capability = 90;
     ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_BF16);
     forced.matmul.mma.on = forced.matmul.wgmma.on = 1;
@@ -1492,13 +1493,13 @@ static void test_plan_matmul_wgmma(void **state) {
 
   /* Less local memory than the probe ran with: fewer stages, down to 3; then mma.sync. */
   ocf_device_facts small = passed;
-  small.wgmma_local_ok = 150000; /* 3 stages: 3 x 384 x 128 + 1024 = 148480 */
+  small.learnt.wgmma_local_ok = 150000; /* 3 stages: 3 x 384 x 128 + 1024 = 148480 */
   plan_wgmma_case("3 stages fit", &small, &bf16, &call, wg_4096, "STAGES=3 local_mem=148480", none);
-  small.wgmma_local_ok = 100000;
+  small.learnt.wgmma_local_ok = 100000;
   plan_wgmma_case("no ring fits", &small, &bf16, &call, mma_4096, NULL, none);
   /* A kernel limit below 256 work-items (learnt): mma.sync. */
   ocf_device_facts narrow = passed;
-  narrow.kernel_max_workgroup[OCF_KERNEL_MATMUL_WGMMA] = 128;
+  narrow.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_WGMMA] = 128;
   plan_wgmma_case("a 128 work-item limit", &narrow, &bf16, &call, mma_4096, NULL, none);
   /* One warpgroup (64 x 256 tiles) fits it. */
   ocf_tuning_values one = bf16;
@@ -1588,19 +1589,19 @@ static void test_plan_matmul_mma_local_memory(void **state) {
   const ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
   const char *const simt = "matmul_tiled_fast wg=16x16 groups=32x32";
   plan_mma_case("96 KiB, 48 shown", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 98304);
-  facts.mma_local_ok = 98304;
+  facts.learnt.mma_local_ok = 98304;
   plan_mma_case("96 KiB, shown", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
                 "BK=32 STAGES=3 local_mem=98304", OCF_PLAN_PROBE_NONE, 0);
   /* The 96 KiB probe failed: 2 stages (64 KiB) are asked about next, then run. */
-  facts.mma_local_ok = 49152;
-  facts.mma_local_failed = 98304;
+  facts.learnt.mma_local_ok = 49152;
+  facts.learnt.mma_local_failed = 98304;
   plan_mma_case("96 KiB failed", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 65536);
-  facts.mma_local_ok = 65536;
+  facts.learnt.mma_local_ok = 65536;
   plan_mma_case("64 KiB shown", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
                 "BK=32 STAGES=2 local_mem=65536", OCF_PLAN_PROBE_NONE, 0);
   /* 64 KiB failed too: 2 stages of K slices of 16 (32 KiB), inside the 48 KiB shown */
-  facts.mma_local_ok = 49152;
-  facts.mma_local_failed = 65536;
+  facts.learnt.mma_local_ok = 49152;
+  facts.learnt.mma_local_failed = 65536;
   plan_mma_case("64 KiB failed", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
                 "BK=16 STAGES=2 local_mem=32768", OCF_PLAN_PROBE_NONE, 0);
   /* 8 stages of 96 KiB would be 256 KiB, past what the probe can show (128 KiB): shrunk to 4 */
@@ -1610,9 +1611,9 @@ static void test_plan_matmul_mma_local_memory(void **state) {
   /* the verifier holds a plan to what was shown */
   ocf_plan plan;
   t.matmul.mma.set[0].stages = 3;
-  facts.mma_local_ok = 98304;
+  facts.learnt.mma_local_ok = 98304;
   assert_int_equal(ocf_plan_matmul(&facts, &t, &call, &plan), OCF_SUCCESS);
-  facts.mma_local_ok = 49152;
+  facts.learnt.mma_local_ok = 49152;
   assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
 }
 

@@ -59,7 +59,7 @@ int ocf_matmul_mma_applies(const ocf_device_facts *facts, const ocf_tuning_value
   const ocf_matmul_mma_tuning *t = &tuning->matmul.mma;
   if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t->on == 0) return 0;
   if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
-      facts->nv_compute_capability < 80 || facts->mma == OCF_PROBE_FAILED)
+      facts->nv_compute_capability < 80 || facts->learnt.mma == OCF_PROBE_FAILED)
     return 0;
   if (call->a_dtype != call->b_dtype) return 0;
   if (call->a_dtype == OCF_F32 && call->precision != OCF_PRECISION_TF32 &&
@@ -83,7 +83,8 @@ static int fit_local(const ocf_device_facts *facts, ocf_dtype dtype, mma_geometr
   const unsigned mma_k = dtype == OCF_F32 ? 8 : 16;
   for (;;) {
     const size_t want = probe_bytes_for(geometry_bytes(g, dtype));
-    const int ruled_out = facts->mma_local_failed != 0 && want >= facts->mma_local_failed;
+    const int ruled_out =
+        facts->learnt.mma_local_failed != 0 && want >= facts->learnt.mma_local_failed;
     if (!ruled_out && want <= PROBE_MAX_BYTES) return 1;
     if (g->stages > 2)
       g->stages--;
@@ -152,7 +153,7 @@ ocf_mma_outcome ocf_plan_matmul_mma(const ocf_device_facts *facts, const ocf_tun
   /* Rule 3. */
   if (!fit_local(facts, call->a_dtype, &chosen)) return OCF_MMA_NOT_APPLICABLE;
   const size_t bytes = geometry_bytes(&chosen, call->a_dtype);
-  if (facts->mma != OCF_PROBE_PASSED || bytes > facts->mma_local_ok) {
+  if (facts->learnt.mma != OCF_PROBE_PASSED || bytes > facts->learnt.mma_local_ok) {
     *probe_bytes = probe_bytes_for(bytes);
     return OCF_MMA_PROBE;
   }
@@ -206,6 +207,6 @@ ocf_status ocf_plan_matmul_mma_probe(const ocf_device_facts *facts, const ocf_tu
   plan->local_mem_bytes = bytes;
   /* Verified against facts that take the probe's bytes as shown: finding out is the point. */
   ocf_device_facts assumed = *facts;
-  assumed.mma_local_ok = bytes;
+  assumed.learnt.mma_local_ok = bytes;
   return ocf_plan_verify(plan, &assumed);
 }

@@ -1,4 +1,6 @@
-/* The schemas by op, their fallbacks, and the one validator, parser and formatter of values. */
+/* The schemas by op (from the op registry, src/ops/registry.c), their fallbacks, and the one
+ * validator, parser and formatter of values. */
+#include "ops/registry.h"
 #include "tuning/schemas.h"
 
 #include <errno.h>
@@ -8,22 +10,13 @@
 #include <string.h>
 
 const ocf_op_schema *ocf_op_schema_get(ocf_op op) {
-  switch (op) {
-  case OCF_OP_ADD:
-    return &ocf_add_schema;
-  case OCF_OP_SOFTMAX:
-    return &ocf_softmax_schema;
-  case OCF_OP_MATMUL:
-    return &ocf_matmul_schema;
-  case OCF_OP_COUNT:
-    break;
-  }
-  return NULL;
+  const ocf_op_desc *desc = ocf_op_desc_get(op);
+  return desc ? desc->schema : NULL;
 }
 
 ocf_op ocf_op_from_name(const char *name) {
   for (int op = 0; op < OCF_OP_COUNT; op++)
-    if (name && strcmp(name, ocf_op_schema_get((ocf_op)op)->name) == 0) return (ocf_op)op;
+    if (name && strcmp(name, ocf_op_desc_get((ocf_op)op)->name) == 0) return (ocf_op)op;
   return OCF_OP_COUNT;
 }
 

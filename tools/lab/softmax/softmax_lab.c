@@ -315,7 +315,8 @@ static int apply_config(lab *l, ocf_dtype dtype, const char *text) {
       ocf_context_set_tuning(l->ctx, "softmax", dtype, NULL, text) != OCF_SUCCESS)
     return -1;
   pthread_mutex_lock(&l->ctx->lock);
-  memset(l->ctx->facts.kernel_max_workgroup, 0, sizeof l->ctx->facts.kernel_max_workgroup);
+  memset(l->ctx->facts.learnt.kernel_max_workgroup, 0,
+         sizeof l->ctx->facts.learnt.kernel_max_workgroup);
   pthread_mutex_unlock(&l->ctx->lock);
   return 0;
 }
