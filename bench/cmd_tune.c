@@ -14,10 +14,7 @@
  */
 #include "tool.h"
 
-#include "runtime/files.h"
-#include "tuning/db.h"
-#include "tuning/shape_class.h"
-#include "tuning/tuning.h"
+#include "oclfuse_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,24 +34,25 @@ static void usage(FILE *out) {
       "($OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse), which\n"
       "every later program on this device, driver and library version reads.\n"
       "\n"
-      "options:\n"
-      "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-      "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
-      "                    transposes, data types, batch and epilogue included) instead of\n"
-      "                    each class's representative shapes: the calls are grouped by the\n"
-      "                    database's key, (op, data type, shape class), each group's first\n"
-      "                    4 are timed together, and the winners are written as the entries\n"
-      "                    of those keys, which every call of that op, type and class then\n"
-      "                    uses (--show names the classes); other entries are kept\n"
-      "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
-      "                    a class keeps the best found so far when it runs out\n"
-      "  --build-threads N compile candidates' programs on N threads while the main thread\n"
-      "                    times (serially, with nothing else on the device); default: one\n"
-      "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
-      "                    cores run the timed kernels). Needs the disk program cache\n"
-      "  --fresh           ignore the progress of an interrupted run and start over\n"
-      "  --show            print the tuning in force for the device and exit\n"
-      "  --list            print every op's tunables, ranges and shape classes and exit\n");
+      "options:\n");
+  tool_usage_ops(out);
+  fprintf(out,
+          "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
+          "                    transposes, data types, batch and epilogue included) instead of\n"
+          "                    each class's representative shapes: the calls are grouped by the\n"
+          "                    database's key, (op, data type, shape class), each group's first\n"
+          "                    4 are timed together, and the winners are written as the entries\n"
+          "                    of those keys, which every call of that op, type and class then\n"
+          "                    uses (--show names the classes); other entries are kept\n"
+          "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
+          "                    a class keeps the best found so far when it runs out\n"
+          "  --build-threads N compile candidates' programs on N threads while the main thread\n"
+          "                    times (serially, with nothing else on the device); default: one\n"
+          "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
+          "                    cores run the timed kernels). Needs the disk program cache\n"
+          "  --fresh           ignore the progress of an interrupted run and start over\n"
+          "  --show            print the tuning in force for the device and exit\n"
+          "  --list            print every op's tunables, ranges and shape classes and exit\n");
   tool_usage_common(out, 1);
   fputs("Nothing beating the built-in choice is not a failure; no class measured at all is.\n",
         out);
@@ -63,7 +61,7 @@ static void usage(FILE *out) {
 enum { POOL_MAX_WORKERS = 64 }; /* build threads at most */
 
 typedef struct tune_options {
-  int ops[OCF_OP_COUNT];
+  int ops[TOOL_MAX_OPS]; /* by the harness's table, whose ops are the library's (in order) */
   const char *sizes;
   int build_threads; /* -1: by device type */
   double budget_s;   /* 0: by device type */
@@ -81,18 +79,20 @@ static int parse_ops(const char *text, tune_options *o) {
     memcpy(name, p, length);
     name[length] = '\0';
     if (!strcmp(name, "all")) {
-      for (int op = 0; op < OCF_OP_COUNT; op++)
-        o->ops[op] = op != OCF_OP_ATTENTION; /* (attention branch) the tool has no runner yet */
+      for (tool_op op = 0; op < tool_op_count(); op++)
+        o->ops[op] = 1;
     } else {
-      ocf_op op = ocf_op_from_name(name);
-      if (op == OCF_OP_COUNT || op == OCF_OP_ATTENTION) goto bad;
+      tool_op op = tool_op_from_name(name);
+      if (op < 0 || op >= OCF_OP_COUNT) goto bad;
       o->ops[op] = 1;
     }
     if (!p[length]) return 0;
     p += length + 1;
   }
-bad:
-  tool_error("--op wants add, softmax, matmul or all, not '%s'", text);
+bad:;
+  char names[160];
+  ocft_op_names_text(", ", names, sizeof names);
+  tool_error("--op wants %s or all, not '%s'", names, text);
   return -1;
 }
 
@@ -100,8 +100,8 @@ bad:
 static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
   o->build_threads = -1;
-  for (int op = 0; op < OCF_OP_COUNT; op++)
-    o->ops[op] = op != OCF_OP_ATTENTION; /* (attention branch) the tool has no runner yet */
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    o->ops[op] = 1;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     int r = 0;
@@ -176,6 +176,13 @@ static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, clas
     spec_->d[0] = (a), spec_->d[1] = (b), spec_->d[2] = (c); \
     spec_->ndims = (n);                                      \
   } while (0)
+#define SHAPE5(b_, h_, lq_, lk_, d_)                                                  \
+  do {                                                                                \
+    tool_spec *spec_ = &out->shapes[out->count++];                                    \
+    tool_spec_init(spec_, (tool_op)op);                                               \
+    spec_->d[0] = (b_), spec_->d[1] = (h_), spec_->d[2] = (lq_), spec_->d[3] = (lk_); \
+    spec_->d[4] = (d_), spec_->ndims = 5;                                             \
+  } while (0)
   switch (op) {
   case OCF_OP_ADD:
     if (shape_class == 0) {
@@ -231,10 +238,19 @@ static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, clas
     }
     break;
   }
-  case OCF_OP_ATTENTION: /* (attention branch) never selected: parse_ops refuses it */
+  case OCF_OP_ATTENTION:
+    if (shape_class == 0) { /* decode: one query row against long keys (the decode split) */
+      SHAPE5(1, 32, 1, gpu ? 8192 : 2048, 128);
+      SHAPE5(4, 8, 1, gpu ? 4000 : 1000, 64);
+    } else { /* prefill */
+      SHAPE5(1, gpu ? 32 : 4, gpu ? 2048 : 256, gpu ? 2048 : 256, 128);
+      SHAPE5(2, gpu ? 16 : 2, gpu ? 1000 : 300, gpu ? 1000 : 300, 64);
+    }
+    break;
   case OCF_OP_COUNT:
     break;
   }
+#undef SHAPE5
 #undef SHAPE
 }
 
@@ -255,7 +271,7 @@ enum { POOL_MAX_JOBS = 64, POOL_MAX_GATES = 256 };
 typedef enum job_state { JOB_QUEUED, JOB_BUILDING, JOB_BUILT, JOB_TAKEN } job_state;
 
 typedef struct pool_job {
-  char values[1024];
+  char values[2048];
   job_state state;
 } pool_job;
 
@@ -309,12 +325,7 @@ static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtyp
       launch.wait_events = &gate;
       char err[256];
       const tool_spec *spec = &shapes->shapes[i];
-      if (spec->op == TOOL_OP_ADD)
-        tool_add_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else if (spec->op == TOOL_OP_SOFTMAX)
-        tool_softmax_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else
-        tool_matmul_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      tool_series_of(spec->op)->enqueue_bare(ctx, spec, &launch, err, sizeof err);
     }
   }
   /* The context lives until its calls have run (pool_open_gates): its programs and kernels stay
@@ -353,7 +364,7 @@ static void *pool_worker(void *arg) {
       continue;
     }
     job->state = JOB_BUILDING;
-    char values[1024];
+    char values[2048];
     snprintf(values, sizeof values, "%s", job->values);
     ocf_op op = pool->op;
     ocf_dtype dtype = pool->dtype;
@@ -483,13 +494,13 @@ typedef struct tune_state {
   const char *progress_path;
   /* What an interrupted run measured for this class, read back from the progress file. */
   struct tried {
-    char values[1024];
+    char values[2048];
     tune_result result;
   } * tried;
   size_t tried_count;
   /* The kernel and workgroup each candidate measured here ran with (its first shape's plan). */
   struct planned {
-    char values[1024];
+    char values[2048];
     char kernel[64];
   } * plans;
   size_t plan_count;
@@ -544,8 +555,10 @@ static void measure_candidate(void *user, const char *values, tune_result *resul
       fatal = tool_bench_add(s->env, shape, 1);
     else if (s->op == OCF_OP_SOFTMAX)
       fatal = tool_bench_softmax(s->env, shape, 1);
-    else
+    else if (s->op == OCF_OP_MATMUL)
       fatal = tool_bench_matmul(s->env, shape, 1);
+    else
+      fatal = tool_bench_generic(s->env, shape, 1);
   }
   double log_sum = 0.0;
   int timed = 0, wrong = 0;
@@ -615,7 +628,7 @@ static void prepare_candidates(void *user, const char *const *values, int count)
 static void load_progress(const char *path, const char *header, tune_state *s) {
   FILE *f = fopen(path, "r");
   if (!f) return;
-  char line[2048];
+  char line[4096];
   if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0) { /* another device/version */
     fclose(f);
     return;
@@ -724,10 +737,12 @@ typedef struct class_outcome {
 } class_outcome;
 
 /* The tuning key of a call: its op, the data type the library looks values up by (matmul: A's,
-   softmax: the input's; add is fp32) and its shape class. */
+   softmax: the input's; add and the generic series' plain calls are fp32) and its shape class
+   (attention's shape is lq, lk, d: src/ops/attention_row.c). */
 static void key_of(const tool_spec *s, ocf_dtype *dtype, unsigned *shape_class) {
   *dtype = s->op == TOOL_OP_MATMUL ? s->a_dtype : s->op == TOOL_OP_SOFTMAX ? s->in_dtype : OCF_F32;
-  ocf_shape shape = {{s->d[0], s->d[1], s->d[2]}};
+  const int at = s->op == OCF_OP_ATTENTION ? 2 : 0;
+  ocf_shape shape = {{s->d[at], s->d[at + 1], s->d[at + 2]}};
   *shape_class = ocf_shape_class_of((ocf_op)s->op, &shape);
 }
 
@@ -813,7 +828,7 @@ static int write_database(const char *path, const ocf_device_info *info,
     failed = ocf_tuning_db_add(&db, c->op, c->dtype, (int)c->shape_class, c->summary.best) !=
              OCF_SUCCESS;
   }
-  char *text = failed ? NULL : ocf_tuning_db_format(&db);
+  char *text = failed ? NULL : ocf_tuning_db_format_sparse(&db, info);
   ocf_tuning_db_free(&db);
   if (!text) {
     tool_error("out of memory writing the database");

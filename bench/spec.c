@@ -5,7 +5,7 @@
  *   SIZES  = PART { ";" PART }
  *   PART   = OP ":" DIMS { ":" OPTION }      one call of one op, with its options
  *          | DIMS { "," DIMS }                plain sizes for every chosen op (the old list)
- *   DIMS   = N | RxC | MxNxK                  each a decimal or 2^E, positive
+ *   DIMS   = N | RxC | MxNxK | BxHxLQxLKxD    each a decimal or 2^E, positive
  *
  * Options (an option given twice is an error, and so is one that does not belong to the op):
  *   every op   offset=E            the operands start E elements into their buffers
@@ -39,10 +39,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[TOOL_OP_COUNT] = {"add", "softmax", "matmul"};
+int tool_op_count(void) {
+  size_t n = ocft_op_count();
+  return (int)(n < TOOL_MAX_OPS ? n : TOOL_MAX_OPS);
+}
+
+const ocft_op_case *tool_op_case(tool_op op) {
+  return op >= 0 && op < tool_op_count() ? ocft_op_at((size_t)op) : NULL;
+}
 
 const char *tool_op_name(tool_op op) {
-  return op >= 0 && op < TOOL_OP_COUNT ? op_names[op] : "?";
+  const ocft_op_case *c = tool_op_case(op);
+  return c ? c->name : "?";
+}
+
+tool_op tool_op_from_name(const char *name) {
+  int op = ocft_op_index(name);
+  return op < tool_op_count() ? op : -1;
+}
+
+void tool_usage_ops(FILE *out) {
+  char names[160];
+  ocft_op_names_text(", ", names, sizeof names);
+  fprintf(out, "  --op OPS          %s or all (default), or a comma list\n", names);
+}
+
+/* "add: N; softmax: N or RxC; matmul: N or MxNxK": the sizes each op takes. */
+static void dims_help(char *out, size_t capacity) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (tool_op op = 0; op < tool_op_count() && used < capacity; op++) {
+    int w = snprintf(out + used, capacity - used, "%s%s: %s", op ? "; " : "", tool_op_name(op),
+                     tool_op_case(op)->dims_help);
+    used += w > 0 ? (size_t)w : 0;
+  }
+}
+
+void tool_dims_from_n(tool_op op, size_t n, size_t *d) {
+  const ocft_op_case *c = tool_op_case(op);
+  if (c->from_n) {
+    c->from_n(n, d);
+    return;
+  }
+  for (int i = 0; i < c->ndims; i++)
+    d[i] = n;
 }
 
 void tool_spec_init(tool_spec *s, tool_op op) {
@@ -75,8 +115,8 @@ static int spec_error(char *err, size_t errlen, const char *fmt, const char *tok
   return -1;
 }
 
-/* N, RxC or MxNxK: 0, or -1. */
-static int parse_dims(const char *text, size_t len, size_t d[3], int *ndims) {
+/* N, RxC, MxNxK or BxHxLQxLKxD: 0, or -1. */
+static int parse_dims(const char *text, size_t len, size_t d[OCFT_MAX_DIMS], int *ndims) {
   char buf[96];
   if (len == 0 || copy_token(text, len, buf, sizeof buf)) return -1;
   *ndims = 0;
@@ -84,7 +124,7 @@ static int parse_dims(const char *text, size_t len, size_t d[3], int *ndims) {
   for (;;) {
     char *x = strchr(p, 'x');
     if (x) *x = '\0';
-    if (*ndims == 3 || tool_parse_size(p, &d[*ndims]) || d[*ndims] == 0) return -1;
+    if (*ndims == OCFT_MAX_DIMS || tool_parse_size(p, &d[*ndims]) || d[*ndims] == 0) return -1;
     (*ndims)++;
     if (!x) return 0;
     p = x + 1;
@@ -289,11 +329,12 @@ int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, 
   char *colon = strchr(part, ':');
   if (!colon) return spec_error(err, errlen, "'%s' names no op%s", part, "");
   *colon = '\0';
-  tool_op op = TOOL_OP_COUNT;
-  for (int i = 0; i < TOOL_OP_COUNT; i++)
-    if (!strcmp(part, op_names[i])) op = (tool_op)i;
-  if (op == TOOL_OP_COUNT)
-    return spec_error(err, errlen, "unknown op '%s' (add, softmax or matmul)%s", part, "");
+  tool_op op = tool_op_from_name(part);
+  if (op < 0) {
+    char names[160];
+    ocft_op_names_text(" or ", names, sizeof names);
+    return spec_error(err, errlen, "unknown op '%s' (%s)", part, names);
+  }
   *colon = ':';
   tool_spec_init(s, op);
   char *dims = colon + 1;
@@ -301,16 +342,17 @@ int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, 
   char dims_text[96];
   if (copy_token(dims, dims_len, dims_text, sizeof dims_text) ||
       parse_dims(dims, dims_len, s->d, &s->ndims))
-    return spec_error(err, errlen, "bad size '%s' (want N, 2^E, RxC or MxNxK, all positive)%s",
-                      dims_len < sizeof dims_text ? dims_text : dims, "");
-  int want = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
-  if (s->ndims != want && s->ndims != 1)
     return spec_error(err, errlen,
-                      "size '%s' does not fit %s (add: N; softmax: N or RxC; "
-                      "matmul: N or MxNxK)",
-                      dims_text, tool_op_name(op));
-  for (int i = s->ndims; i < want; i++)
-    s->d[i] = s->d[0];
+                      "bad size '%s' (want N, 2^E, RxC, MxNxK or BxHxLQxLKxD, all positive)%s",
+                      dims_len < sizeof dims_text ? dims_text : dims, "");
+  int want = tool_op_case(op)->ndims;
+  if (s->ndims != want && s->ndims != 1) {
+    char help[256];
+    dims_help(help, sizeof help);
+    snprintf(err, errlen, "size '%s' does not fit %s (%s)", dims_text, tool_op_name(op), help);
+    return -1;
+  }
+  if (s->ndims == 1) tool_dims_from_n(op, s->d[0], s->d);
   s->ndims = want;
   unsigned seen = 0;
   char *p = dims + dims_len;
@@ -388,14 +430,10 @@ void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity) {
 }
 
 void tool_spec_text(const tool_spec *s, char *out, size_t capacity) {
-  char options[160];
+  char options[160], shape[96];
   tool_spec_options_text(s, options, sizeof options);
-  if (s->op == TOOL_OP_ADD)
-    snprintf(out, capacity, "n=%zu%s", s->d[0], options);
-  else if (s->op == TOOL_OP_SOFTMAX)
-    snprintf(out, capacity, "%zux%zu%s", s->d[0], s->d[1], options);
-  else
-    snprintf(out, capacity, "%zux%zux%zu%s", s->d[0], s->d[1], s->d[2], options);
+  tool_op_case(s->op)->shape_text(s->d, shape, sizeof shape);
+  snprintf(out, capacity, "%s%s", shape, options);
 }
 
 static int push(tool_spec_list *list, const tool_spec *s, char *err, size_t errlen) {
@@ -408,41 +446,42 @@ static int push(tool_spec_list *list, const tool_spec *s, char *err, size_t errl
 }
 
 /* A PART without an op: plain sizes for every chosen op. */
-static int parse_plain(const char *text, size_t len, const int ops[TOOL_OP_COUNT],
+static int parse_plain(const char *text, size_t len, const int ops[TOOL_MAX_OPS],
                        tool_spec_list *list, char *err, size_t errlen) {
   const char *p = text, *end = text + len;
   for (;;) {
     size_t n = strcspn(p, ",;");
     if (p + n > end) n = (size_t)(end - p);
-    size_t d[3];
+    size_t d[OCFT_MAX_DIMS];
     int ndims = 0;
     char item[96];
     if (copy_token(p, n, item, sizeof item)) snprintf(item, sizeof item, "%.60s...", p);
     if (parse_dims(p, n, d, &ndims)) {
       snprintf(err, errlen,
-               "bad size '%s' (want N, 2^E, RxC or MxNxK, all positive, or "
+               "bad size '%s' (want N, 2^E, RxC, MxNxK or BxHxLQxLKxD, all positive, or "
                "OP:SIZE:OPTIONS)",
                item);
       return -1;
     }
     int used = 0;
-    for (int op = 0; op < TOOL_OP_COUNT; op++) {
+    for (tool_op op = 0; op < tool_op_count(); op++) {
       if (!ops[op]) continue;
-      int want = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
+      int want = tool_op_case(op)->ndims;
       if (ndims != 1 && ndims != want) continue;
       tool_spec s;
-      tool_spec_init(&s, (tool_op)op);
-      for (int i = 0; i < want; i++)
-        s.d[i] = ndims == 1 ? d[0] : d[i];
+      tool_spec_init(&s, op);
+      if (ndims == 1)
+        tool_dims_from_n(op, d[0], s.d);
+      else
+        memcpy(s.d, d, sizeof s.d);
       s.ndims = want;
       if (push(list, &s, err, errlen)) return -1;
       used = 1;
     }
     if (!used) {
-      snprintf(err, errlen,
-               "size '%s' fits none of the chosen ops (add: N; softmax: N or RxC; "
-               "matmul: N or MxNxK)",
-               item);
+      char help[256];
+      dims_help(help, sizeof help);
+      snprintf(err, errlen, "size '%s' fits none of the chosen ops (%s)", item, help);
       return -1;
     }
     p += n;
@@ -451,8 +490,8 @@ static int parse_plain(const char *text, size_t len, const int ops[TOOL_OP_COUNT
   }
 }
 
-int tool_specs_parse(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list,
-                     char *err, size_t errlen) {
+int tool_specs_parse(const char *text, const int ops[TOOL_MAX_OPS], tool_spec_list *list, char *err,
+                     size_t errlen) {
   list->count = 0;
   const char *p = text;
   for (;;) {
@@ -495,8 +534,9 @@ const char tool_sizes_help[] =
     "The --sizes language (bench, tune and check): calls separated by ';', each\n"
     "  OP:SIZE[:OPTION...]  one call of add, softmax or matmul with its options, or\n"
     "  SIZE[,SIZE...]       plain calls of every chosen op (--op) that the size fits\n"
-    "A SIZE is N (add n=N, softmax NxN, matmul NxNxN), RxC (softmax) or MxNxK (matmul,\n"
-    "C is m x n), each a decimal or 2^E. An option given twice, or one the op does not\n"
+    "A SIZE is N (add n=N, softmax NxN, matmul NxNxN), RxC (softmax), MxNxK (matmul,\n"
+    "C is m x n) or BxHxLQxLKxD (attention: batch, heads, queries, keys, head dim), each a\n"
+    "decimal or 2^E. An option given twice, or one the op does not\n"
     "have, is an error naming it. Options:\n"
     "  any op   offset=E          operands start E elements into their buffers\n"
     "  softmax  f32|f16|bf16      storage type of in and out (in=T, out=T: just one)\n"

@@ -19,10 +19,10 @@ static int failures;
     }                                                        \
   } while (0)
 
-static const int all_ops[TOOL_OP_COUNT] = {1, 1, 1};
+static int all_ops[TOOL_MAX_OPS]; /* every op of the table (main sets them) */
 
 /* Parses text, which must be valid, into list. */
-static void parse_ok(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list) {
+static void parse_ok(const char *text, const int ops[TOOL_MAX_OPS], tool_spec_list *list) {
   char err[256] = "";
   if (tool_specs_parse(text, ops, list, err, sizeof err)) {
     printf("FAIL: '%s' refused: %s\n", text, err);
@@ -117,17 +117,23 @@ static void test_causal(void) {
 /* Plain sizes go to every chosen op they fit, as the old comma list did. */
 static void test_plain_sizes(void) {
   static tool_spec_list list;
-  parse_ok("300,64x300,100x90x70", all_ops, &list);
-  /* 300: add, softmax, matmul; 64x300: softmax; 100x90x70: matmul. */
-  EXPECT(list.count == 5);
+  parse_ok("300,64x300,100x90x70,2x4x10x20x64", all_ops, &list);
+  /* 300: add, softmax, matmul, attention (its case's shape of one number: 1x1x300x300x64);
+     64x300: softmax; 100x90x70: matmul; 2x4x10x20x64: attention. */
+  EXPECT(list.count == 7);
   EXPECT(list.specs[0].op == TOOL_OP_ADD && list.specs[0].d[0] == 300);
   EXPECT(list.specs[1].op == TOOL_OP_SOFTMAX && list.specs[1].d[1] == 300);
   EXPECT(list.specs[2].op == TOOL_OP_MATMUL && list.specs[2].d[2] == 300);
-  EXPECT(list.specs[3].op == TOOL_OP_SOFTMAX && list.specs[3].d[0] == 64);
-  EXPECT(list.specs[4].op == TOOL_OP_MATMUL && list.specs[4].d[1] == 90);
+  EXPECT(!strcmp(tool_op_case(list.specs[3].op)->name, "attention") && list.specs[3].d[0] == 1 &&
+         list.specs[3].d[1] == 1 && list.specs[3].d[2] == 300 && list.specs[3].d[3] == 300 &&
+         list.specs[3].d[4] == 64);
+  EXPECT(list.specs[4].op == TOOL_OP_SOFTMAX && list.specs[4].d[0] == 64);
+  EXPECT(list.specs[5].op == TOOL_OP_MATMUL && list.specs[5].d[1] == 90);
+  EXPECT(list.specs[6].op == list.specs[3].op && list.specs[6].d[0] == 2 &&
+         list.specs[6].d[3] == 20 && list.specs[6].d[4] == 64 && list.specs[6].ndims == 5);
   for (size_t i = 0; i < list.count; i++)
     EXPECT(tool_spec_plain(&list.specs[i]));
-  const int matmul_only[TOOL_OP_COUNT] = {0, 0, 1};
+  const int matmul_only[TOOL_MAX_OPS] = {0, 0, 1};
   parse_ok("128; matmul:64x64x64:nt", matmul_only, &list);
   EXPECT(list.count == 2 && list.specs[0].op == TOOL_OP_MATMUL && list.specs[1].tb);
 }
@@ -194,7 +200,7 @@ static void test_refusals(void) {
   parse_bad("300;;400", "empty item");
   static tool_spec_list list;
   char err[256] = "";
-  const int add_only[TOOL_OP_COUNT] = {1, 0, 0};
+  const int add_only[TOOL_MAX_OPS] = {1, 0, 0};
   EXPECT(tool_specs_parse("64x64", add_only, &list, err, sizeof err) == -1);
   EXPECT(strstr(err, "'64x64'") != NULL);
   EXPECT(tool_specs_parse("softmax:8x8", add_only, &list, err, sizeof err) == -1);
@@ -202,6 +208,8 @@ static void test_refusals(void) {
 }
 
 int main(void) {
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    all_ops[op] = 1;
   test_matmul_options();
   test_softmax_and_add();
   test_causal();

@@ -52,35 +52,44 @@
 
 /* Query rows a workgroup. */
 #ifndef BQ
-#error "BQ (query rows a workgroup) must be defined"
+#error "BQ: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* Keys and values a tile in local memory; a multiple of TPR. */
 #ifndef BK
-#error "BK (keys a tile) must be defined"
+#error "BK: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* Work-items per query row: a power of two that divides D and BK. */
 #ifndef TPR
-#error "TPR (work-items per query row) must be defined"
+#error "TPR: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* The padded head dimension: d <= D, a multiple of TPR (the host uses multiples of 16). */
 #ifndef D
-#error "D (the padded head dimension) must be defined"
+#error "D: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* Storage types (ocf_dtype: 0 f32, 1 f16, 2 bf16) of Q, K, V and out. */
-#if !defined(Q_DTYPE) || !defined(K_DTYPE) || !defined(V_DTYPE) || !defined(OUT_DTYPE)
-#error "Q_DTYPE, K_DTYPE, V_DTYPE and OUT_DTYPE must be defined"
+#ifndef Q_DTYPE
+#error "Q_DTYPE: the host passes every define (src/plan/plan_attention.c)"
+#endif
+#ifndef K_DTYPE
+#error "K_DTYPE: the host passes every define (src/plan/plan_attention.c)"
+#endif
+#ifndef V_DTYPE
+#error "V_DTYPE: the host passes every define (src/plan/plan_attention.c)"
+#endif
+#ifndef OUT_DTYPE
+#error "OUT_DTYPE: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* 1: `lengths` holds each batch's valid key length; 0: it is not read. */
 #ifndef HAS_LENGTHS
-#error "HAS_LENGTHS must be defined"
+#error "HAS_LENGTHS: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* 1: the causal mask (causal_offset is read); 0: none. */
 #ifndef CAUSAL
-#error "CAUSAL must be defined"
+#error "CAUSAL: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* 1: write each row's log-sum-exp to `lse`; 0: it is not written. */
 #ifndef HAS_LSE
-#error "HAS_LSE must be defined"
+#error "HAS_LSE: the host passes every define (src/plan/plan_attention.c)"
 #endif
 
 #if BK % TPR || D % TPR || BQ < 1

@@ -459,7 +459,7 @@ static void test_attention_split(void **state) {
   static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
     ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*",
-                                              "split_fill=64 split_min=8 bk=8"),
+                                              "split.fill=64 split.min=8 tiled.bk=8"),
                        OCF_SUCCESS);
   static const size_t shapes[][3] = {{1, 17, 16}, {3, 64, 32}, {2, 100, 64}, {1, 1000, 128}};
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
@@ -834,7 +834,7 @@ static void test_attention_plans(void **state) {
         assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
                          6 * ((lq + (size_t)bq - 1) / (size_t)bq));
       }
-  /* The decode split: one query row, long keys, a device of 4 compute units (split_fill 2:
+  /* The decode split: one query row, long keys, a device of 4 compute units (split.fill 2:
      8 workgroups wanted): attention_split then attention_merge, (m, s, acc) per range. */
   {
     const ocf_device_facts facts = facts_of(1024, 48 << 10);
@@ -846,8 +846,8 @@ static void test_attention_plans(void **state) {
     assert_int_equal(plan.step_count, 2);
     assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_SPLIT);
     assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_MERGE);
-    assert_int_equal(plan.parts, 8);
-    assert_true(plan.parts * plan.part_vecs >= call.lk && plan.part_vecs % 32 == 0);
+    assert_int_equal(plan.kv_splits, 8);
+    assert_true(plan.kv_splits * plan.split_keys >= call.lk && plan.split_keys % 32 == 0);
     assert_int_equal(plan.scratch_bytes, 8 * (64 + 2) * sizeof(float));
   }
   /* A fixed size whose smallest tile cannot fit the local memory is refused. */

@@ -19,32 +19,32 @@
 #include <stddef.h>
 
 /* Every kernel: X(ID, name in the .cl file, program). The enum and the names come from here. */
-#define OCF_KERNEL_LIST(X)                                                 \
-  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                               \
-  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                             \
-  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD)                           \
-  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX)                       \
-  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX)               \
-  X(SOFTMAX_COOP, softmax_coop, OCF_PROGRAM_SOFTMAX)                       \
-  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX)         \
-  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX)         \
-  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX)                 \
-  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX)               \
-  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX)       \
-  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX)         \
-  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)              \
-  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)            \
-  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                        \
-  X(MATMUL_TILED_SPLIT, matmul_tiled_split, OCF_PROGRAM_MATMUL)            \
-  X(MATMUL_REDUCE, matmul_reduce, OCF_PROGRAM_MATMUL)                      \
-  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL)                        \
-  X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)               \
-  X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)   \
-  X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY) \
-  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                     \
-  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)               \
-  X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)               \
-  X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)               \
+#define OCF_KERNEL_LIST(X)                                                    \
+  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                                  \
+  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                                \
+  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD_BASELINE)                     \
+  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX_ROWS)                     \
+  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX_RESIDENT)         \
+  X(SOFTMAX_COOP, softmax_coop, OCF_PROGRAM_SOFTMAX_COOP)                     \
+  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX_SPLIT)      \
+  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX_SPLIT)      \
+  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX_GENERAL)            \
+  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX_BASELINE)         \
+  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX_BASELINE) \
+  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX_BASELINE)   \
+  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)                 \
+  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)               \
+  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                           \
+  X(MATMUL_TILED_SPLIT, matmul_tiled_split, OCF_PROGRAM_MATMUL)               \
+  X(MATMUL_REDUCE, matmul_reduce, OCF_PROGRAM_MATMUL)                         \
+  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL_BASELINE)                  \
+  X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)                  \
+  X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)      \
+  X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY)    \
+  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                        \
+  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)                  \
+  X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)                  \
+  X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)                  \
   X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)
 
 typedef enum ocf_kernel_id {
@@ -113,7 +113,8 @@ typedef struct ocf_softmax_frame {
   cl_mem scratch; /* split, coop and baseline kernels: per-row statistics (baseline: and exp) */
 } ocf_softmax_frame;
 
-/* cl/matmul.cl: the tiled kernels, their split-K pair and the naive baseline; also the frame of
+/* cl/matmul.cl: the tiled kernels and their split-K pair, and cl/baselines/matmul_naive.cl; also
+   the frame of
    cl/matmul_mma_nv.cl and cl/matmul_wgmma_nv.cl, whose kernels take the tiled kernels'
    parameters (same names; matmul_wgmma takes no bias). */
 typedef struct ocf_matmul_frame {
@@ -147,7 +148,7 @@ typedef struct ocf_matmul_skinny_frame {
   cl_mem partial;
 } ocf_matmul_skinny_frame;
 
-/* cl/attention.cl (added by the attention branch). */
+/* cl/attention.cl: every kernel takes the same frame. */
 typedef struct ocf_attention_frame {
   cl_ulong b, h, group, lq, lk, d; /* group: query heads per key head, h / h_kv */
   cl_mem q;

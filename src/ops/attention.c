@@ -1,6 +1,8 @@
-/* ocf_attention and ocf_attention_host: argument checks, then the plan
-   (src/plan/plan_attention.c) and its launch. */
+/* ocf_attention and ocf_attention_host: argument checks, then the run loop
+   (src/runtime/run.c) with the plan of src/plan/plan_attention.c (its row:
+   src/ops/attention_row.c). */
 #include "runtime/context.h"
+#include "runtime/run.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -107,9 +109,9 @@ static ocf_status check_shape(const char *fn, size_t b, size_t h, size_t h_kv, s
   if (options) {
     char label[64];
     snprintf(label, sizeof label, "%s: options", fn);
-    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
+        OCF_SUCCESS)
       return status;
-    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
   }
   if ((status = check_options(fn, opt)) != OCF_SUCCESS) return status;
   if (d == 0 || d > MAX_HEAD_DIM)
@@ -135,27 +137,6 @@ static ocf_status check_shape(const char *fn, size_t b, size_t h, size_t h_kv, s
   if (b && h && lq && (size_t)SIZE_MAX / b / h / lq < sizeof(float))
     return ocf_fail(OCF_ERR_SIZE_OVERFLOW, "%s: b * h * lq overflows", fn);
   return OCF_SUCCESS;
-}
-
-/* Plans the call and launches the plan, again while a kernel's learnt limit changes it. */
-static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
-                               const ocf_attention_call *call, ocf_attention_frame *frame) {
-  const ocf_shape shape = {{call->lq, call->lk, call->d}};
-  ocf_tuning_values tuning;
-  ocf_context_tuning_for(ctx, OCF_OP_ATTENTION, call->q_dtype, &shape, &tuning);
-  for (int attempt = 0;; attempt++) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    ocf_status status = ocf_plan_attention(&facts, &tuning, call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    int replan = 0;
-    frame->splits = plan.parts;
-    frame->split_keys = plan.part_vecs;
-    status = ocf_launch_plan(ctx, queue, &plan, frame, &frame->scratch, settings, &replan);
-    if (!replan || attempt == 8) return status;
-    ocf_error_clear();
-  }
 }
 
 ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk,
@@ -237,20 +218,16 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
   }
   if (rows == 0) return ocf_dispatch_nothing(queue, &settings);
 
-  const ocf_attention_call call = {b,
-                                   h,
-                                   lq,
-                                   lk,
-                                   d,
-                                   opt.q_dtype,
-                                   opt.k_dtype,
-                                   opt.v_dtype,
-                                   opt.out_dtype,
-                                   settings.variant,
-                                   settings.workgroup_size,
-                                   opt.lengths != NULL,
-                                   opt.causal != 0,
-                                   opt.lse != NULL};
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call); /* its bytes key the plan cache */
+  call.b = b, call.h = h, call.lq = lq, call.lk = lk, call.d = d;
+  call.q_dtype = opt.q_dtype, call.k_dtype = opt.k_dtype;
+  call.v_dtype = opt.v_dtype, call.out_dtype = opt.out_dtype;
+  call.variant = settings.variant;
+  call.workgroup = settings.workgroup_size;
+  call.has_lengths = opt.lengths != NULL;
+  call.causal = opt.causal != 0;
+  call.has_lse = opt.lse != NULL;
   const long long causal_offset =
       opt.causal_offset_set ? opt.causal_offset : (long long)lk - (long long)lq;
   const float scale = opt.scale != 0.0f ? opt.scale : (float)(1.0 / sqrt((double)d));
@@ -290,7 +267,8 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
                                1,
                                0,
                                NULL};
-  return plan_and_run(ctx, queue, &settings, &call, &frame);
+  const ocf_run_call run = {OCF_OP_ATTENTION, &call, &frame, queue, &settings};
+  return ocf_run(ctx, &run);
 }
 
 /* ---- the host form ---- */

@@ -3,12 +3,12 @@
  *
  *   D     the padded head dimension: d rounded up to a multiple of 16 (16 .. 256), so that one
  *         program serves the head dims of a 16-wide band and every TPR up to 16 divides it.
- *   TPR   work-items per query row: the tunable `tpr`; with a fixed workgroup size w, the
+ *   TPR   work-items per query row: the tunable `tiled.tpr`; with a fixed workgroup size w, the
  *         largest power of two up to `tpr` that divides w.
- *   BQ    query rows a workgroup: `bq`, no more than the rows need (halved while half of it
+ *   BQ    query rows a workgroup: `tiled.bq`, no more than the rows need (halved while half of it
  *         still covers lq, so that few sizes, and so few programs, serve every lq); with a fixed
  *         size, w / TPR.
- *   BK    keys a tile: `bk`, at least TPR.
+ *   BK    keys a tile: `tiled.bk`, at least TPR.
  *   Local memory, 4 (BQ D + BK (D + 1) + BK D + BQ BK) bytes, must fit the device (and what
  *   built kernels reported): BK is halved (not below TPR), then BQ, then TPR (with BK; default
  *   sizes only), until it does; a fixed size whose smallest tile does not fit is
@@ -17,10 +17,10 @@
  *   learnt limit: BQ is halved (then TPR) until they do.
  *   The grid: one workgroup per (batch, head, block of BQ rows), at most compute_units * 2048
  *   (the kernel loops over the rest).
- *   The decode split: when those workgroups are fewer than compute_units * split_fill (default
- *   size and variant only) and lk holds two splits of split_min keys, each row's keys are cut
+ *   The decode split: when those workgroups are fewer than compute_units * split.fill (default
+ *   size and variant only) and lk holds two splits of split.min keys, each row's keys are cut
  *   into `splits` ranges of split_keys (a multiple of BK; enough ranges to reach the target, at
- *   most lk / split_min and 1024), one workgroup each (attention_split, which writes each
+ *   most lk / split.min and 1024), one workgroup each (attention_split, which writes each
  *   range's (m, s, acc) to scratch), then attention_merge joins them and writes out: two
  *   kernels, the first writing only the scratch.
  * OCF_VARIANT_GENERAL takes BQ = BK = TPR = 1: one work-item a row, one key a tile, the
@@ -44,7 +44,7 @@ static size_t min_size(size_t a, size_t b) {
 
 ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_attention_call *call, ocf_plan *plan) {
-  const int *t = tuning->v;
+  const ocf_attention_tuning *t = &tuning->attention;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION;
   plan->fixed_workgroup = call->workgroup != 0;
@@ -54,7 +54,7 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
                     call->workgroup, facts->max_workgroup_size);
   const size_t d_padded = ocf_round_up(call->d ? call->d : 1, 16);
   const size_t lq = call->lq ? call->lq : 1;
-  size_t tpr = (size_t)t[AT_TPR], bq = (size_t)t[AT_BQ], bk = (size_t)t[AT_BK];
+  size_t tpr = (size_t)t->tiled.tpr, bq = (size_t)t->tiled.bq, bk = (size_t)t->tiled.bk;
   if (call->variant == OCF_VARIANT_GENERAL) tpr = bq = bk = 1;
   if (call->workgroup) {
     while (call->workgroup % tpr != 0)
@@ -98,8 +98,8 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
 
   /* The decode split: too few units to fill the device, and keys enough for two splits. */
   size_t splits = 1, split_keys = 0;
-  const size_t target = (size_t)facts->compute_units * (size_t)t[AT_SPLIT_FILL];
-  const size_t split_min = (size_t)t[AT_SPLIT_MIN];
+  const size_t target = (size_t)facts->compute_units * (size_t)t->split.fill;
+  const size_t split_min = (size_t)t->split.min;
   if (call->variant == OCF_VARIANT_AUTO && !call->workgroup && base_units < target &&
       call->lk / split_min >= 2) {
     splits = min_size(min_size(ocf_div_ceil(target, base_units), call->lk / split_min), MAX_SPLITS);
@@ -123,7 +123,8 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   plan->local_mem_bytes = ocf_attention_local_bytes(bq, bk, d_padded);
   if (splits < 2) {
     ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_TILED, 1, &global, &wg);
-    plan->parts = 1;
+    plan->kv_splits = 1;
+    plan->split_keys = call->lk;
     return ocf_plan_verify(plan, facts);
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_SPLIT, 1, &global, &wg);
@@ -134,8 +135,8 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   const size_t merge_global =
       min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MERGE, 1, &merge_global, &merge_wg);
-  plan->parts = splits;
-  plan->part_vecs = split_keys;
+  plan->kv_splits = splits;
+  plan->split_keys = split_keys;
   plan->scratch_bytes = rows * splits * (call->d + 2) * sizeof(float);
   return ocf_plan_verify(plan, facts);
 }

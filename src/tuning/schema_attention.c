@@ -1,36 +1,66 @@
 /* ocf_attention's tunables and the rules between them (how the planner uses them:
-   src/plan/plan_attention.c; what they mean in the kernel: cl/attention.cl). */
+   src/plan/plan_attention.c; what they mean in the kernel: cl/attention.cl). Two families:
+   attention_tiled's tiles (`tiled`) and the decode split of a row's keys (`split`). */
 #include "tuning/schemas.h"
 
-static const ocf_tunable attention_tunables[AT_PARAM_COUNT] = {
-    [AT_BQ] = {"bq", 1, 256, 1, 16,
-               "query rows a workgroup (the planner halves it, after bk, until local memory fits)"},
-    [AT_BK] = {"bk", 1, 256, 1, 32,
-               "keys and values a tile staged through local memory (halved first to fit)"},
-    [AT_TPR] = {"tpr", 1, 16, 1, 4,
-                "work-items per query row: each scores bk / tpr keys of a tile and accumulates "
-                "D / tpr of the row's output"},
-    [AT_SPLIT_FILL] = {"split_fill", 0, 64, 0, 2,
-                       "workgroups per compute unit below which each row's keys are split over "
-                       "workgroups (attention_split + attention_merge); 0: never"},
-    [AT_SPLIT_MIN] = {"split_min", 1, 1 << 20, 0, 256, "the fewest keys one split takes"},
+#define AT(field) OCF_TUNING_INDEX(attention, field)
+
+static const ocf_tunable attention_tunables[] = {
+    /* tiled: attention_tiled (and attention_split, which runs its tiles) */
+    [AT(tiled.bq)] = {"tiled.bq", 1, 256, 1, 16,
+                      "query rows a workgroup (the planner halves it, after bk, until local "
+                      "memory fits)",
+                      NULL},
+    [AT(tiled.bk)] = {"tiled.bk", 1, 256, 1, 32,
+                      "keys and values a tile staged through local memory (halved first to fit)",
+                      NULL},
+    [AT(tiled.tpr)] = {"tiled.tpr", 1, 16, 1, 4,
+                       "work-items per query row: each scores bk / tpr keys of a tile and "
+                       "accumulates D / tpr of the row's output",
+                       NULL},
+    /* split: attention_split + attention_merge */
+    [AT(split.fill)] = {"split.fill", 0, 64, 0, 2,
+                        "workgroups per compute unit below which each row's keys are split over "
+                        "workgroups (attention_split + attention_merge); 0: never",
+                        NULL},
+    [AT(split.min)] = {"split.min", 1, 1 << 20, 0, 256, "the fewest keys one split takes", NULL},
 };
 
-enum { AT_WG = AT_PARAM_COUNT };
+enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };
+_Static_assert(OCF_ARRAY_LEN(attention_tunables) == AT_COUNT, "a name for every attention tunable");
+_Static_assert((int)AT_COUNT <= (int)OCF_TUNING_MAX, "ocf_tuning_values holds attention's values");
 
-static const char *const attention_derived[] = {"bq*tpr"};
+enum { AT_WG = AT_COUNT };
 
-static void attention_derive(const int *v, long long *d) {
-  d[0] = (long long)v[AT_BQ] * v[AT_TPR];
+static const char *const attention_derived[] = {"tiled.bq*tiled.tpr"};
+
+static void attention_derive(const ocf_tuning_values *values, long long *d) {
+  const ocf_attention_tuning *t = &values->attention;
+  d[0] = (long long)t->tiled.bq * t->tiled.tpr;
 }
 
 static const ocf_rule attention_rules[] = {
-    {OCF_RULE_LE, AT_TPR, AT_BK, 0, -1,
+    /* tiled */
+    {OCF_RULE_LE, AT(tiled.tpr), AT(tiled.bk), 0, -1,
      "a tile's keys are shared evenly among a row's work-items (tpr <= bk, both powers of two)"},
     {OCF_RULE_AT_MOST, AT_WG, 0, 1024, -1, "a workgroup has at most 1024 work-items"},
 };
 
-const ocf_op_schema ocf_attention_schema = {
-    OCF_OP_ATTENTION, "attention",       attention_tunables,
-    AT_PARAM_COUNT,   attention_derived, OCF_ARRAY_LEN(attention_derived),
-    attention_derive, attention_rules,   OCF_ARRAY_LEN(attention_rules)};
+static const ocf_tuning_family attention_families[] = {
+    {"tiled", "attention_tiled: BQ query rows a workgroup, TPR work-items a row, BK keys a tile",
+     AT(tiled), OCF_TUNING_INTS(ocf_attention_tiled_tuning), 0, 2},
+    {"split", "the decode split: a row's keys over workgroups (attention_split, attention_merge)",
+     AT(split), OCF_TUNING_INTS(ocf_attention_split_tuning), 2, 0},
+};
+
+const ocf_op_schema ocf_attention_schema = {OCF_OP_ATTENTION,
+                                            "attention",
+                                            attention_tunables,
+                                            AT_COUNT,
+                                            attention_derived,
+                                            OCF_ARRAY_LEN(attention_derived),
+                                            attention_derive,
+                                            attention_rules,
+                                            OCF_ARRAY_LEN(attention_rules),
+                                            attention_families,
+                                            OCF_ARRAY_LEN(attention_families)};
