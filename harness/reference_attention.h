@@ -1,8 +1,8 @@
 /*
  * The CPU reference of ocf_attention, in double: out = softmax(scale Q K^T + mask) V per batch
  * and head, with the library's rules (a row with no kept key: 0 and lse -inf; a NaN score, a
- * +inf score or all kept scores -inf: NaN). Shared by tests/test_attention.c and the tolerance
- * model (tests/tolerance.c).
+ * +inf score or all kept scores -inf: NaN). Shared by tests/test_attention.c,
+ * harness/op_attention.c and the tolerance model (harness/tolerance.c).
  */
 #ifndef OCLFUSE_REFERENCE_ATTENTION_H
 #define OCLFUSE_REFERENCE_ATTENTION_H

@@ -277,7 +277,7 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
   ocft_check_merge(check, &part, 0);
 }
 
-/* ---- attention (added by the attention branch) ----
+/* ---- attention ----
  *
  * Row i keeps keys j < kept with exact scores s_j = scale q . k_j, max m, weights
  * w_j = exp(s_j - m) / sum exp(s - m), output o_c = sum_j w_j v_jc and lse = m + log sum exp(s -

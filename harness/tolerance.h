@@ -69,9 +69,9 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
  */
 #define OCFT_SOFTMAX_DEFAULT_WORKGROUP 32
 
-/* attention (added by the attention branch): the tolerance of each element of ocf_attention's
+/* attention: the tolerance of each element of ocf_attention's
    out (tol, dense [b, h, lq, d]) and lse (tol_lse, [b, h, lq]; NULL: not wanted) against the
-   reference's want and lse (tests/reference_attention.h; lse may be NULL), for an out of storage
+   reference's want and lse (harness/reference_attention.h; lse may be NULL), for an out of storage
    type out_dtype (0 f32, 1 f16, 2 bf16). 0 where the reference is 0 for an empty row or NaN.
    rescales: 0 for a plan of one workgroup a row (the rescales are counted from the scores), else
    a bound on the rescales of any row's sums (a split plan: one a tile and the merge's). */

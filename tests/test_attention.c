@@ -1,6 +1,6 @@
 /*
- * ocf_attention against the CPU reference in double (tests/reference_attention.c), within the
- * error model of tests/tolerance.c (ocft_attention_tolerance): every mask, every storage type,
+ * ocf_attention against the CPU reference in double (harness/reference_attention.c), within the
+ * error model of harness/tolerance.c (ocft_attention_tolerance): every mask, every storage type,
  * grouped-query ratios, ragged lq and lk, head dims 1 .. 256, strided and offset tensors, the
  * log-sum-exp output, rows with no kept key and NaN rows, the refusals, the host form, and the
  * library's own unfused composition (ocf_matmul_ex, ocf_softmax_ex, ocf_matmul_ex).

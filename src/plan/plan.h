@@ -132,7 +132,7 @@ typedef struct ocf_matmul_call {
   ocf_dtype bias_dtype;
 } ocf_matmul_call;
 
-/* attention (added by the attention branch): the sizes that shape the plan. */
+/* attention: the sizes that shape the plan. */
 typedef struct ocf_attention_call {
   size_t b, h, lq, lk, d;
   ocf_dtype q_dtype, k_dtype, v_dtype, out_dtype;
