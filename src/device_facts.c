@@ -37,6 +37,7 @@ void ocf_device_facts_init(ocf_device_facts *facts, const ocf_device_info *info)
   facts->local_mem_bytes = info->local_mem_bytes;
   facts->nv_compute_capability =
       info->nv_compute_capability_major * 10 + info->nv_compute_capability_minor;
+  if (ocf_contains_nocase(info->device_name, "llvmpipe")) facts->loop_limit = 65535;
 }
 
 size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id kernel) {

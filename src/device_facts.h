@@ -71,6 +71,11 @@ typedef struct ocf_device_facts {
   /* The compiler takes NVIDIA's -cl-nv-* build options (cl_nv_compiler_options): a plan may cap
      a kernel's registers per work-item (ocf_plan.max_registers). */
   int nv_compiler_options;
+  /* The most loop iterations one work-item may run in all before the driver ends its loops,
+     0: no such limit. Mesa's llvmpipe (rusticl) has 65535 (gallivm's loop limiter): past it a
+     kernel's loops stop early and its result is silently wrong, so planners whose work-items
+     loop over long rows keep each work-item's share below it. */
+  unsigned long loop_limit;
   ocf_learnt_facts learnt; /* all zero for a device nothing was learnt of yet */
 } ocf_device_facts;
 

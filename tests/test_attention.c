@@ -145,24 +145,9 @@ static int tensor_holds(const host_tensor *t, size_t d, size_t i) {
   return rel < d;
 }
 
-/* Whether a case runs past what Mesa's llvmpipe (rusticl) computes right: it ends every loop of
-   a work-item once the work-item's loops have run 65535 iterations in all (gallivm's loop
-   limiter), and a work-item of attention_tiled iterates about 1.25 D + 8 times a key (D = d
-   rounded up to 16: loads, scores, sums) in workgroups of one work-item. Such cases are skipped
-   there (docs/ATTENTION.md, Limits). */
-static int beyond_llvmpipe(const ocft_env *env, const att_case *c) {
-  const double padded = (double)((c->d + 15) / 16 * 16);
-  return strstr(env->info.device_name, "llvmpipe") != NULL &&
-         (double)c->lk * (2.5 * padded + 8.0) > 60000.0;
-}
-
 /* Runs one case through ocf_attention (or, with host != 0, ocf_attention_host) and checks out
    (and lse) against the reference, and that nothing outside out's elements changed. */
 static void run_case(ocft_env *env, const char *what, const att_case *c, int host) {
-  if (beyond_llvmpipe(env, c)) {
-    fprintf(stderr, "%s: lk %zu, d %zu skipped on llvmpipe (its loop limit)\n", what, c->lk, c->d);
-    return;
-  }
   const size_t d = c->d, rows = c->b * c->h * c->lq;
   host_tensor q, k, v, out;
   const unsigned seed = (unsigned)(c->b * 7 + c->h * 13 + c->lq * 31 + c->lk * 17 + d);
@@ -849,6 +834,38 @@ static void test_attention_plans(void **state) {
     assert_int_equal(plan.kv_splits, 8);
     assert_true(plan.kv_splits * plan.split_keys >= call.lk && plan.split_keys % 32 == 0);
     assert_int_equal(plan.scratch_bytes, 8 * (64 + 2) * sizeof(float));
+  }
+  /* A driver's loop limit (llvmpipe: 65535 iterations a work-item): each work-item's keys stay
+     within it (2.5 D + 8 iterations a key at most), in every variant and workgroup size, one
+     unit a workgroup; rows that would need more than 1024 ranges are refused. */
+  {
+    ocf_device_facts facts = facts_of(1024, 64 << 10);
+    facts.loop_limit = 65535;
+    static const size_t lks[] = {100, 184, 185, 1000, 10000, 300000};
+    static const int variants[] = {OCF_VARIANT_AUTO, OCF_VARIANT_GENERAL};
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(lks); i++)
+      for (size_t v = 0; v < OCF_ARRAY_LEN_T(variants); v++)
+        for (size_t wg = 0; wg <= 64; wg += 64) {
+          ocf_attention_call call;
+          memset(&call, 0, sizeof call);
+          call.b = 2, call.h = 3, call.lq = 70, call.lk = lks[i], call.d = 128;
+          call.variant = variants[v];
+          call.workgroup = variants[v] == OCF_VARIANT_GENERAL ? 0 : wg;
+          ocf_plan plan;
+          const ocf_status status = ocf_plan_attention(&facts, &tuning, &call, &plan);
+          if (lks[i] == 300000) {
+            assert_int_equal(status, OCF_ERR_UNSUPPORTED);
+            continue;
+          }
+          ocft_assert_status(status, OCF_SUCCESS);
+          const size_t keys = plan.step_count == 2 ? plan.split_keys : call.lk;
+          assert_true(keys * (5 * 128 / 2 + 8) <= 65535);
+          if (lks[i] > 184) assert_int_equal(plan.step_count, 2);
+          assert_true(plan.kv_splits * keys >= call.lk);
+          const long long bq = ocf_plan_define_value(&plan, "BQ", 0);
+          assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
+                           6 * ((70 + (size_t)bq - 1) / (size_t)bq) * plan.kv_splits);
+        }
   }
   /* A fixed size whose smallest tile cannot fit the local memory is refused. */
   const ocf_device_facts tiny = facts_of(1024, 8 << 10);

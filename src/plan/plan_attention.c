@@ -25,6 +25,13 @@
  *   kernels, the first writing only the scratch.
  * OCF_VARIANT_GENERAL takes BQ = BK = TPR = 1: one work-item a row, one key a tile, the
  * obviously right shape of the same kernel.
+ * A device whose driver ends a work-item's loops after facts->loop_limit iterations in all
+ * (llvmpipe): a work-item iterates at most about 2.5 D + 8 times a key (the K and V tile loads,
+ * its scores and sums, in a workgroup of one work-item; fewer in larger ones), so a row of more
+ * keys than (loop_limit - LOOP_SLACK) / (2.5 D + 8) is split into ranges of at most that many
+ * (BK halved to fit one), whatever the variant or workgroup size, and every workgroup and merge
+ * work-item takes one unit (no grid cap). A row that would need more than 1024 ranges is
+ * refused (OCF_ERR_UNSUPPORTED): a wrong answer is worse than none.
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -37,6 +44,10 @@ size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded) {
 
 /* The most splits of a row's keys, and the work-items of a workgroup of attention_merge. */
 enum { MAX_SPLITS = 1024, MERGE_WG = 64 };
+
+/* Iterations of a work-item that are not per key (the query loads, the loops' own steps, the
+   merge's loops over up to MAX_SPLITS ranges), kept free under a loop limit. */
+enum { LOOP_SLACK = 3 * MAX_SPLITS + 2048 };
 
 static size_t min_size(size_t a, size_t b) {
   return a < b ? a : b;
@@ -90,11 +101,26 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
                     "attention: %zu query rows of head dim %zu a workgroup need %zu bytes of local "
                     "memory, the device has %llu",
                     bq, call->d, ocf_attention_local_bytes(bq, bk, d_padded), local);
+  /* The keys one work-item may take under the device's loop limit (0: no limit). */
+  size_t loop_keys = 0;
+  if (facts->loop_limit) {
+    const size_t per_key = (5 * d_padded) / 2 + 8;
+    loop_keys = facts->loop_limit > LOOP_SLACK ? (facts->loop_limit - LOOP_SLACK) / per_key : 0;
+    while (bk > loop_keys && bk > tpr)
+      bk /= 2;
+    if (loop_keys < bk || ocf_div_ceil(call->lk, loop_keys / bk * bk) > MAX_SPLITS)
+      return ocf_fail(OCF_ERR_UNSUPPORTED,
+                      "attention: rows of %zu keys of head dim %zu pass this device's loop limit "
+                      "(%lu iterations a work-item; it would end the loops early and give wrong "
+                      "results) even in %d ranges",
+                      call->lk, call->d, facts->loop_limit, MAX_SPLITS);
+    loop_keys = loop_keys / bk * bk;
+  }
 
   const size_t wg = bq * tpr;
   const size_t blocks = ocf_div_ceil(lq, bq);
   const size_t base_units = (call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks;
-  const size_t cap_groups = (size_t)facts->compute_units * 2048;
+  size_t cap_groups = (size_t)facts->compute_units * 2048;
 
   /* The decode split: too few units to fill the device, and keys enough for two splits. */
   size_t splits = 1, split_keys = 0;
@@ -106,6 +132,11 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
     split_keys = ocf_round_up(ocf_div_ceil(call->lk, splits), bk);
     splits = ocf_div_ceil(call->lk, split_keys);
   }
+  if (loop_keys && (splits > 1 ? split_keys : call->lk) > loop_keys) {
+    split_keys = loop_keys;
+    splits = ocf_div_ceil(call->lk, split_keys);
+  }
+  if (loop_keys) cap_groups = SIZE_MAX; /* a workgroup (and a merge work-item) one unit */
   const size_t units = min_size(base_units * splits, cap_groups);
 
   ocf_plan_define(plan, "BQ", (long long)bq);
