@@ -958,7 +958,9 @@ typedef struct ocf_attention_options {
  * long rows of keys splits each row's keys over workgroups and merges their partial sums, the
  * first kernel writing only scratch memory (see Workspaces; b * h * lq * splits * (d + 2)
  * floats). launch->workgroup_size, when set, is the work-items of a workgroup (query rows times
- * work-items per row, see docs/ATTENTION.md), and the call is not split.
+ * work-items per row, see docs/ATTENTION.md), and the call is not split, except on a device whose
+ * driver ends long loops early (Mesa's llvmpipe): there rows of many keys are always split, and
+ * rows that would need more than 1024 splits are refused with OCF_ERR_UNSUPPORTED.
  */
 OCF_API ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq,
                                  size_t lk, size_t d, cl_mem q, size_t q_offset,
