@@ -746,16 +746,20 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
                               cl_mem c, size_t c_offset, size_t ldc, const ocf_launch *launch);
 
 /** How fp32 inputs are multiplied. FP32 is exact-product SIMT arithmetic (the reference).
-    TF32 rounds A and B to TF32 as PTX cvt.rna.tf32.f32 does (to nearest, ties away from zero,
-    10 mantissa bits kept) and accumulates in fp32: elementwise error within about
-    (2^-10 + (k + 2) 2^-23) |alpha| |A||B|. 3XTF32 splits each input x into big = tf32(x) and
+    TF32 truncates A and B to TF32 (toward zero: the low 13 mantissa bits dropped, 10 kept, as
+    Hopper's wgmma and cuBLAS's TF32 GEMM read fp32 data; an infinity stays one, a NaN a NaN)
+    and accumulates in fp32: elementwise error within about
+    (2^-9 + (k + 2) 2^-23) |alpha| |A||B|. 3XTF32 splits each input x into big = tf32(x),
+    rounded to nearest (ties away from zero, as PTX cvt.rna.tf32.f32), and
     small = tf32(x - big) and adds big_a big_b + small_a big_b + big_a small_b: fp32-class
     accuracy for finite inputs (an infinite input gives NaN, inf * 0 in the small products).
-    Devices with matrix units run TF32 and 3XTF32 on them, others with the same rounding on
+    Devices with matrix units run TF32 and 3XTF32 on them, others with the same arithmetic on
     SIMT (on NVIDIA compute capability 9.0, 16-bit calls, and TF32 calls with B transposed,
     with A not transposed and the rows, offsets and batch strides of A and B aligned to 16
-    bytes take the warpgroup units, wgmma, after a probe on the context; the same rounding,
-    epilogue and error bound). fp16 and
+    bytes take the warpgroup units, wgmma, after a probe on the context; the same truncation,
+    epilogue and error bound, with one exception: there the matrix unit itself truncates, and
+    reads a NaN whose payload lies only in the dropped bits, 0x7f800001..0x7f801fff or
+    0xff800001..0xff801fff, as an infinity of its sign). fp16 and
     bf16 inputs are exact in TF32, so the modes change nothing for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,
