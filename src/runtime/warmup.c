@@ -114,6 +114,36 @@ static void plans_matmul(ocf_context *ctx, const ocf_device_facts *facts, plan_s
           }
 }
 
+/* norm (issue 20): LayerNorm with weight and bias and RMSNorm with weight, fp32, over rows of
+   every class, aligned and not. */
+static void plans_norm(ocf_context *ctx, const ocf_device_facts *facts, plan_set *set) {
+  static const size_t rows_grid[] = {1, 256, 65536};
+  for (int rms = 0; rms < 2; rms++)
+    for (size_t r = 0; r < OCF_ARRAY_LEN(rows_grid); r++)
+      for (size_t c = 1; c <= ((size_t)1 << 22); c *= 4)
+        for (size_t odd = 0; odd < 2; odd++) {
+          size_t cols = c + odd * (c / 3 + 1);
+          if (rows_grid[r] * cols > ((size_t)1 << 28)) continue;
+          ocf_norm_call call = {.rows = rows_grid[r],
+                                .cols = cols,
+                                .in_ld = cols + odd,
+                                .out_ld = cols + odd,
+                                .in_dtype = OCF_F32,
+                                .out_dtype = OCF_F32,
+                                .res_dtype = OCF_F32,
+                                .weight_dtype = OCF_F32,
+                                .variant = OCF_VARIANT_AUTO,
+                                .rms = rms,
+                                .has_weight = 1,
+                                .has_bias = !rms};
+          ocf_shape shape = {{rows_grid[r], cols, 0}};
+          ocf_tuning_values tuning;
+          ocf_context_tuning_for(ctx, OCF_OP_NORM, OCF_F32, &shape, &tuning);
+          ocf_plan plan;
+          if (ocf_plan_norm(facts, &tuning, &call, &plan) == OCF_SUCCESS) keep(set, &plan);
+        }
+}
+
 /* A frame of zero sizes for a plan's program: every kernel does nothing with it, except the
    unguarded matmul kernels, which store one tile of zeros (beta = 0) into `dummy`. */
 static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) {
@@ -158,6 +188,15 @@ static const void *dry_frame(const ocf_plan *plan, cl_mem dummy, void *storage) 
     memset(f, 0, sizeof *f);
     f->x = f->v = f->c = f->bias = f->partial = dummy;
     f->k_split = f->splits = f->batch = 1;
+    return f;
+  }
+  case OCF_PROGRAM_NORM: { /* issue 20: rows 0, every kernel loops over nothing */
+    ocf_norm_frame *f = storage;
+    memset(f, 0, sizeof *f);
+    f->in = f->out = f->weight = f->bias = f->res = f->res_out = f->mean = f->rstd = f->scratch =
+        dummy;
+    f->in_ld = f->out_ld = f->res_ld = f->res_out_ld = f->parts = f->part_vecs = 1;
+    f->cols = 1;
     return f;
   }
   case OCF_PROGRAM_COUNT:
@@ -208,8 +247,8 @@ ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans) {
   if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_warmup: ctx is NULL");
   ocf_op only = op ? ocf_op_from_name(op) : OCF_OP_COUNT;
   if (op && only == OCF_OP_COUNT)
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "ocf_warmup: op \"%s\" is not add, softmax or matmul",
-                    op);
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "ocf_warmup: op \"%s\" is not add, softmax, matmul or norm", op);
   plan_set *set = calloc(1, sizeof *set);
   if (!set) return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "ocf_warmup: plan set");
   ocf_device_facts facts;
@@ -217,6 +256,7 @@ ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans) {
   if (!op || only == OCF_OP_ADD) plans_add(ctx, &facts, set);
   if (!op || only == OCF_OP_SOFTMAX) plans_softmax(ctx, &facts, set);
   if (!op || only == OCF_OP_MATMUL) plans_matmul(ctx, &facts, set);
+  if (!op || only == OCF_OP_NORM) plans_norm(ctx, &facts, set);
   if (set->dropped)
     ocf_log(&ctx->log, OCF_LOG_INFO,
             "warm-up: %zu plans past the first %d are left to their first call", set->dropped,

@@ -67,6 +67,27 @@ static const ocf_tuning_row builtin_rows[] = {
      "groups_per_unit=8",
      "unmeasured starting point"},
 
+    /* ---- norm: LayerNorm and RMSNorm (issue 20), none measured yet ---- */
+    {{OCF_OP_NORM, OCF_F32, ANY, CPU, NULL},
+     "wg=64 vw=8 items=8 rows_wg=64 seg_items=4 max_seg=64 unroll=2 groups_per_unit=2",
+     "PoCL on 2 cores: rows up to 4096 held by one 64-item workgroup, a guess"},
+    /* A guess for the H200 (its compiler caps these kernels at 256 work-items): rows up to
+       16384 floats in one 256-item group's registers (64 floats a work-item), whole warps. */
+    {{OCF_OP_NORM, OCF_F32, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "wg=256 vw=4 items=16 rows_wg=256 seg_items=4 max_seg=256 seg_align=32 unroll=4 "
+     "groups_per_unit=4",
+     "starting point, to be measured"},
+    /* 16-bit storage: 16-byte vectors of 8 elements, the same floats a work-item. */
+    {{OCF_OP_NORM, OCF_F16, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "vw=8 items=8 seg_items=2",
+     "starting point, to be measured"},
+    {{OCF_OP_NORM, OCF_BF16, OCF_VENDOR_NVIDIA, GPU, NULL},
+     "vw=8 items=8 seg_items=2",
+     "starting point, to be measured"},
+    {{OCF_OP_NORM, OCF_F32, OCF_VENDOR_AMD, GPU, NULL},
+     "wg=256 vw=4 items=16 rows_wg=256 seg_items=4 max_seg=256 seg_align=64",
+     "unmeasured starting point (wavefront 64)"},
+
     /* ---- matmul ---- */
     {{OCF_OP_MATMUL, OCF_F32, ANY, CPU, NULL},
      "fill=2 split_k_min=128 sk_split_min=128 skinny_long_min=16",

@@ -15,6 +15,8 @@ const ocf_op_schema *ocf_op_schema_get(ocf_op op) {
     return &ocf_softmax_schema;
   case OCF_OP_MATMUL:
     return &ocf_matmul_schema;
+  case OCF_OP_NORM: /* issue 20 */
+    return &ocf_norm_schema;
   case OCF_OP_COUNT:
     break;
   }

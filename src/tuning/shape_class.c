@@ -25,6 +25,15 @@ static const class_desc softmax_classes[] = {
     {"huge", "cols > 262144: rows far beyond one workgroup"},
 };
 
+/* norm (LayerNorm, RMSNorm; issue 20): by row length, as softmax. */
+static const class_desc norm_classes[] = {
+    {"narrow", "cols <= 256: several rows a workgroup"},
+    {"medium", "cols 257 .. 2048"},
+    {"wide", "cols 2049 .. 16384: a row in one workgroup's registers"},
+    {"long", "cols 16385 .. 262144: rows split over workgroups"},
+    {"huge", "cols > 262144"},
+};
+
 /* matmul: the first class that matches, in this order. */
 static const class_desc matmul_classes[] = {
     {"skinny", "m <= 16 or n <= 16: matrix-vector-like, bound by memory"},
@@ -45,6 +54,9 @@ static const class_desc *classes_of(ocf_op op, unsigned *count) {
   case OCF_OP_MATMUL:
     *count = OCF_ARRAY_LEN(matmul_classes);
     return matmul_classes;
+  case OCF_OP_NORM:
+    *count = OCF_ARRAY_LEN(norm_classes);
+    return norm_classes;
   case OCF_OP_COUNT:
     break;
   }
@@ -82,7 +94,8 @@ unsigned ocf_shape_class_of(ocf_op op, const ocf_shape *s) {
   switch (op) {
   case OCF_OP_ADD:
     return s->d[0] < ((size_t)1 << 22) ? 0 : 1;
-  case OCF_OP_SOFTMAX: {
+  case OCF_OP_SOFTMAX:
+  case OCF_OP_NORM: {
     size_t cols = s->d[1];
     return cols <= 256 ? 0 : cols <= 2048 ? 1 : cols <= 16384 ? 2 : cols <= 262144 ? 3 : 4;
   }

@@ -15,7 +15,14 @@
 
 #include <stddef.h>
 
-typedef enum ocf_op { OCF_OP_ADD = 0, OCF_OP_SOFTMAX, OCF_OP_MATMUL, OCF_OP_COUNT } ocf_op;
+/* OCF_OP_NORM (issue 20): LayerNorm and RMSNorm share one schema ("norm"). */
+typedef enum ocf_op {
+  OCF_OP_ADD = 0,
+  OCF_OP_SOFTMAX,
+  OCF_OP_MATMUL,
+  OCF_OP_NORM,
+  OCF_OP_COUNT
+} ocf_op;
 
 enum { OCF_DTYPE_COUNT = 3 };
 
@@ -46,6 +53,20 @@ typedef enum softmax_param {
   SM_COOP_ITEMS,           /* most vectors a softmax_coop work-item holds; 0: items + local */
   SM_PARAM_COUNT
 } softmax_param;
+
+/* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). */
+typedef enum norm_param {
+  NM_WG,              /* work-items of the split kernels (a workgroup per slice of a row) */
+  NM_VW,              /* elements per aligned vector access */
+  NM_ITEMS,           /* most vectors a norm_rows work-item holds in registers */
+  NM_ROWS_WG,         /* most work-items of norm_rows */
+  NM_SEG_ITEMS,       /* vectors a norm_rows work-item holds before its row gets more */
+  NM_MAX_SEG,         /* most work-items norm_rows gives one row */
+  NM_SEG_ALIGN,       /* norm_rows segments past this many work-items are multiples of it */
+  NM_UNROLL,          /* vectors a work-item loads per step of the split's loops */
+  NM_GROUPS_PER_UNIT, /* workgroups per compute unit below which long rows are cut finer */
+  NM_PARAM_COUNT
+} norm_param;
 
 /* Matmul: MM_SETS tile sets, largest first; set s's parameter p is MM_SET(s, p). A set whose
    mdimc is 0 is unused (set 0 always exists). The tiled kernels take the first set that gives
