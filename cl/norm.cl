@@ -241,13 +241,12 @@ DEFINE_ACCESS(res, res_real, RES_DTYPE)
 DEFINE_ACCESS(w, w_real, W_DTYPE)
 
 /* x rounded to IEEE binary16 and back, as vstore_half_rte and vload_half would give it, in
-   float arithmetic (a half variable needs cl_khr_fp16): to nearest even on the grid of x's
-   binade (2^-24 below 2^-14: subnormals), an infinity from 65520 up, a NaN kept. */
+   float arithmetic (a half variable needs cl_khr_fp16): to nearest even on the grid 2^q of x's
+   binade, q = exponent - 10 (2^-24 below 2^-14: subnormals), an infinity from 65520 up, a NaN
+   kept. The powers of two are made from their bits (q + 127 within the normal range). */
 float round_f16(const float x) {
-  int e;
-  (void)frexp(x, &e);
-  const int q = max(e - 11, -24); /* the grid: 2^q */
-  const float r = rint(x * ldexp(1.0f, -q)) * ldexp(1.0f, q);
+  const int q = max((int)((as_uint(x) >> 23) & 0xffu) - 137, -24);
+  const float r = rint(x * as_float((uint)(127 - q) << 23)) * as_float((uint)(127 + q) << 23);
   return fabs(x) >= 65520.0f ? copysign(INFINITY, x) : r;
 }
 
@@ -269,10 +268,10 @@ floatV round_res(const floatV v) {
 #elif VW == 1
   return round_res1(v);
 #elif RES_DTYPE == 1
-  intV e;
-  (void)frexp(v, &e);
-  const intV q = max(e - 11, (intV)(-24));
-  const floatV r = rint(v * ldexp((floatV)(1.0f), -q)) * ldexp((floatV)(1.0f), q);
+  const intV q =
+      max(OCF_CAT(as_int, VW)((OCF_CAT(as_uint, VW)(v) >> 23) & 0xffu) - 137, (intV)(-24));
+  const floatV r =
+      rint(v * OCF_CAT(as_float, VW)((127 - q) << 23)) * OCF_CAT(as_float, VW)((127 + q) << 23);
   return select(r, copysign((floatV)(INFINITY), v), fabs(v) >= (floatV)(65520.0f));
 #else
   const uintV u = OCF_CAT(as_uint, VW)(v);
@@ -492,12 +491,13 @@ __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void norm
   for (ulong b = get_group_id(1); b < batches; b += get_num_groups(1)) {
     const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
     const int live = r < rows;
-    /* A row past `rows` reads row 0 and stores nothing (its work-items take part in the
-       barriers only; no early return: PoCL 3.1 miscompiles a return that precedes barriers). */
+    /* A row past `rows` reads and stores nothing (its work-items take part in the barriers
+       only; no early return: PoCL 3.1 miscompiles a return that precedes barriers). Reading
+       row 0 instead would race with row 0's in-place stores. */
     row_ptrs p;
     row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
            res_out_off, res_out_ld);
-    const float shift = row_shift(&p);
+    const float shift = live ? row_shift(&p) : 0.0f;
 #if HAS_RES_OUT && SEG > 1 && !RMS
     /* Every lane has read the shift before any lane writes x' (which may be over the residual,
        element 0 included). */
@@ -509,7 +509,7 @@ __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void norm
     for (uint i = 0; i < ITEMS; i++) {
       const ulong k = lane + (ulong)i * SEG;
       z[i] = (floatV)(0.0f);
-      if (k < nv) z[i] = tail_zero(load_x(&p, k, cols, live) - shift, k, cols);
+      if (live && k < nv) z[i] = tail_zero(load_x(&p, k, cols, 1) - shift, k, cols);
 #if RMS
       acc += z[i] * z[i];
 #else
