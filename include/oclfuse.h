@@ -747,12 +747,12 @@ OCF_API ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t col
  *
  * Refused before anything is enqueued, every output untouched: a data type out of range or eps
  * not finite and >= 0 (OCF_ERR_INVALID_VALUE); an offset or stride given for an absent buffer
- * (OCF_ERR_INVALID_VALUE); a bias or mean for ocf_rmsnorm (OCF_ERR_INVALID_VALUE); residual_out
- * without residual (OCF_ERR_NULL_ARGUMENT); any buffer too small for its offset plus extent
- * (weight and bias: cols elements; mean and rstd: rows floats) or of another context; strides
- * shorter than cols; overlaps other than out exactly in place of in and residual_out exactly in
- * place of residual (OCF_ERR_ALIASING); a launch workspace meeting any operand.
- * Growing struct.
+ * (OCF_ERR_NULL_ARGUMENT, as softmax's lengths_offset); a bias or mean for ocf_rmsnorm
+ * (OCF_ERR_INVALID_VALUE); residual_out without residual (OCF_ERR_NULL_ARGUMENT); any buffer too
+ * small for its offset plus extent (weight and bias: cols elements; mean and rstd: rows floats) or
+ * of another context; strides shorter than cols; overlaps other than out exactly in place of in and
+ * residual_out exactly in place of residual (OCF_ERR_ALIASING); a launch workspace meeting any
+ * operand. Growing struct.
  */
 typedef struct ocf_norm_options {
   size_t size;                /**< sizeof(ocf_norm_options): set by OCF_NORM_OPTIONS_INIT */
