@@ -5,7 +5,7 @@
  * (tool_spec: transposes, storage types, precision, layout, batch, epilogue, alpha, beta,
  * padding and offsets), through ocf_matmul_ex; CLBlast runs only the plain call (C = A B, fp32,
  * dense row-major). The plain call is judged by the harness's partial-sum model
- * (tests/tolerance.h), any other by the model of tests/reference_gemm.h.
+ * (harness/tolerance.h), any other by the model of harness/reference_gemm.h.
  *
  * The naive kernel is skipped above N = 4096 on a GPU: at 8192 it would take ~8 s a call, longer
  * than the whole default run may.

@@ -3,8 +3,8 @@
  * divide), in effective GB/s of the ideal traffic rows x cols x (input + output element size)
  * bytes (read once, write once) and as a speed-up. The call is the spec's (tool_spec: storage
  * types, log-softmax, scale, row lengths, the causal band, padded rows, offsets), through
- * ocf_softmax_ex; the plain call is judged by the harness's row-factor model (tests/tolerance.h),
- * any other by the options model (tests/reference_softmax.h), over each row's kept length (the
+ * ocf_softmax_ex; the plain call is judged by the harness's row-factor model (harness/tolerance.h),
+ * any other by the options model (harness/reference_softmax.h), over each row's kept length (the
  * lengths and the band, as ocf_ref_kept_lengths gives it). The ideal traffic counts every column,
  * kept or not.
  *

@@ -1,5 +1,6 @@
 /*
- * --sweep-wg: each op's time at every workgroup size the device allows, on one mid-sized shape,
+ * --sweep-wg: each op's time at every workgroup size the device allows, on one mid-sized shape
+ * (the harness's table: sweep_gpu, sweep_cpu),
  * to show why the size matters. Sizes the library refuses (OCF_ERR_INVALID_WORKGROUP: beyond the
  * kernel's limit, or not a power of two for matmul) become "refused" rows, not errors.
  */
@@ -32,16 +33,15 @@ size_t tool_sweep_sizes(const tool_bench_env *env, int non_powers, size_t *sizes
   return count;
 }
 
-int tool_bench_sweep(tool_bench_env *env, int do_add, int do_softmax, int do_matmul) {
+int tool_bench_sweep(tool_bench_env *env, const int ops[TOOL_MAX_OPS]) {
   size_t wgs[40];
-  size_t count = tool_sweep_sizes(env, 1, wgs, sizeof wgs / sizeof wgs[0]);
-  /* Shapes big enough to fill the device, small enough that ~15 sizes take seconds. */
-  if (do_add && tool_sweep_add(env, env->gpu ? (size_t)1 << 24 : (size_t)1 << 20, wgs, count))
-    return -1;
-  if (do_softmax &&
-      tool_sweep_softmax(env, env->gpu ? 8192 : 1024, env->gpu ? 4096 : 512, wgs, count))
-    return -1;
-  count = tool_sweep_sizes(env, 0, wgs, sizeof wgs / sizeof wgs[0]);
-  if (do_matmul && tool_sweep_matmul(env, env->gpu ? 2048 : 256, wgs, count)) return -1;
+  for (tool_op op = 0; op < tool_op_count(); op++) {
+    if (!ops[op]) continue;
+    const ocft_op_case *c = tool_op_case(op);
+    size_t count = tool_sweep_sizes(env, c->sweep_non_powers, wgs, sizeof wgs / sizeof wgs[0]);
+    /* Shapes big enough to fill the device, small enough that ~15 sizes take seconds. */
+    if (tool_series_of(op)->sweep(env, op, env->gpu ? c->sweep_gpu : c->sweep_cpu, wgs, count))
+      return -1;
+  }
   return 0;
 }

@@ -36,9 +36,10 @@ static void usage(FILE *out) {
         "row is (exit status 1, the report still complete), and so is a run in which no op\n"
         "could be measured at all.\n"
         "\n"
-        "options:\n"
-        "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-        "  --sizes CALLS     the calls to time (default: a sweep chosen by device type), in the\n"
+        "options:\n",
+        out);
+  tool_usage_ops(out);
+  fputs("  --sizes CALLS     the calls to time (default: a sweep chosen by device type), in the\n"
         "                    language below, which tune and check take too\n"
         "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
         "                    calls slower than the time budget get fewer, at least 3)\n"
@@ -61,7 +62,7 @@ static void usage(FILE *out) {
 }
 
 typedef struct bench_options {
-  int add, softmax, matmul;
+  int ops[TOOL_MAX_OPS]; /* by the harness's table */
   const char *ops_text;
   const char *sizes;
   int repeats; /* 0: by device type */
@@ -72,21 +73,27 @@ typedef struct bench_options {
   const char *compare_a, *compare_b; /* --compare A [B] */
 } bench_options;
 
+static void every_op(bench_options *o) {
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    o->ops[op] = 1;
+}
+
 static int parse_ops(const char *text, bench_options *o) {
-  o->add = o->softmax = o->matmul = 0;
+  memset(o->ops, 0, sizeof o->ops);
   const char *p = text;
   while (1) {
     size_t len = strcspn(p, ",");
-    if (len == 3 && !strncmp(p, "add", 3))
-      o->add = 1;
-    else if (len == 7 && !strncmp(p, "softmax", 7))
-      o->softmax = 1;
-    else if (len == 6 && !strncmp(p, "matmul", 6))
-      o->matmul = 1;
-    else if (len == 3 && !strncmp(p, "all", 3)) {
-      o->add = o->softmax = o->matmul = 1;
+    char name[32] = "";
+    if (len < sizeof name) memcpy(name, p, len), name[len] = '\0';
+    tool_op op = len < sizeof name ? tool_op_from_name(name) : -1;
+    if (op >= 0) {
+      o->ops[op] = 1;
+    } else if (len == 3 && !strncmp(p, "all", 3)) {
+      every_op(o);
     } else {
-      tool_error("unknown op '%.*s' (add, softmax, matmul or all)", (int)len, p);
+      char names[160];
+      ocft_op_names_text(", ", names, sizeof names);
+      tool_error("unknown op '%.*s' (%s or all)", (int)len, p, names);
       return -1;
     }
     if (!p[len]) break;
@@ -99,7 +106,7 @@ static int parse_ops(const char *text, bench_options *o) {
 /* 0 = parsed, 1 = --help or --version shown, -1 = error (printed). */
 static int parse_options(int argc, char **argv, bench_options *o) {
   memset(o, 0, sizeof *o);
-  o->add = o->softmax = o->matmul = 1;
+  every_op(o);
   o->ops_text = "all";
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -162,22 +169,21 @@ static int parse_options(int argc, char **argv, bench_options *o) {
 
 /* ---- sizes: the calls to measure (the language of spec.c) ---- */
 
+/* The calls of each op, in the table's order. */
 typedef struct size_lists {
-  tool_spec add[TOOL_MAX_SPECS], softmax[TOOL_MAX_SPECS], matmul[TOOL_MAX_SPECS];
-  size_t add_count, softmax_count, matmul_count;
+  tool_spec specs[TOOL_MAX_OPS][TOOL_MAX_SPECS];
+  size_t count[TOOL_MAX_OPS];
 } size_lists;
 
 static void split_specs(const tool_spec_list *list, size_lists *l) {
-  l->add_count = tool_specs_of(list, TOOL_OP_ADD, l->add, TOOL_MAX_SPECS);
-  l->softmax_count = tool_specs_of(list, TOOL_OP_SOFTMAX, l->softmax, TOOL_MAX_SPECS);
-  l->matmul_count = tool_specs_of(list, TOOL_OP_MATMUL, l->matmul, TOOL_MAX_SPECS);
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    l->count[op] = tool_specs_of(list, op, l->specs[op], TOOL_MAX_SPECS);
 }
 
 static int parse_sizes(const char *text, const bench_options *o, size_lists *l) {
   static tool_spec_list list; /* large: off the stack */
-  const int ops[TOOL_OP_COUNT] = {o->add, o->softmax, o->matmul};
   char err[256];
-  if (tool_specs_parse(text, ops, &list, err, sizeof err)) {
+  if (tool_specs_parse(text, o->ops, &list, err, sizeof err)) {
     tool_error("--sizes: %s", err);
     return -1;
   }
@@ -185,47 +191,18 @@ static int parse_sizes(const char *text, const bench_options *o, size_lists *l) 
   return 0;
 }
 
-static void push_plain(size_lists *l, tool_op op, size_t a, size_t b, size_t c) {
-  tool_spec s;
-  tool_spec_init(&s, op);
-  s.d[0] = a;
-  s.d[1] = b;
-  s.d[2] = c;
-  s.ndims = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
-  if (op == TOOL_OP_ADD) l->add[l->add_count++] = s;
-  if (op == TOOL_OP_SOFTMAX) l->softmax[l->softmax_count++] = s;
-  if (op == TOOL_OP_MATMUL) l->matmul[l->matmul_count++] = s;
-}
-
+/* Each op's default sizes on this device type (the harness's table). */
 static void default_sizes(int gpu, size_lists *l) {
   memset(l, 0, sizeof *l);
-  if (gpu) {
-    for (int e = 16; e <= 28; e += 2)
-      push_plain(l, TOOL_OP_ADD, (size_t)1 << e, 0, 0);
-    /* Powers of two, and widths that are not (781: rows that start off a vector boundary;
-       50257: a vocabulary; 262144 with few rows: rows split across workgroups). */
-    static const size_t softmax[][2] = {{65536, 128},  {16384, 1024}, {4096, 4096}, {2048, 16384},
-                                        {1024, 65536}, {1823, 781},   {512, 50257}, {128, 262144}};
-    static const size_t matmul[][3] = {{256, 256, 256},    {512, 512, 512},    {1024, 1024, 1024},
-                                       {2048, 2048, 2048}, {4096, 4096, 4096}, {8192, 8192, 8192},
-                                       {1000, 1000, 1000}, {4097, 4095, 1023}};
-    for (size_t i = 0; i < sizeof softmax / sizeof softmax[0]; i++)
-      push_plain(l, TOOL_OP_SOFTMAX, softmax[i][0], softmax[i][1], 0);
-    for (size_t i = 0; i < sizeof matmul / sizeof matmul[0]; i++)
-      push_plain(l, TOOL_OP_MATMUL, matmul[i][0], matmul[i][1], matmul[i][2]);
-  } else {
-    /* PoCL on 2 cores: ~10 GB/s and ~50 GFLOP/s at best, and every program build costs a
-       second or so; these keep the whole run (with CLBlast's builds) under a minute. */
-    for (int e = 16; e <= 24; e += 2)
-      push_plain(l, TOOL_OP_ADD, (size_t)1 << e, 0, 0);
-    static const size_t softmax[][2] = {
-        {16384, 128}, {1024, 1024}, {64, 16384}, {16, 65536}, {1000, 781}};
-    static const size_t matmul[][3] = {
-        {128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {255, 257, 129}, {500, 300, 200}};
-    for (size_t i = 0; i < sizeof softmax / sizeof softmax[0]; i++)
-      push_plain(l, TOOL_OP_SOFTMAX, softmax[i][0], softmax[i][1], 0);
-    for (size_t i = 0; i < sizeof matmul / sizeof matmul[0]; i++)
-      push_plain(l, TOOL_OP_MATMUL, matmul[i][0], matmul[i][1], matmul[i][2]);
+  for (tool_op op = 0; op < tool_op_count(); op++) {
+    const ocft_op_case *c = tool_op_case(op);
+    const ocft_shapes *shapes = gpu ? &c->bench_gpu : &c->bench_cpu;
+    for (size_t i = 0; i < shapes->count && l->count[op] < TOOL_MAX_SPECS; i++) {
+      tool_spec *s = &l->specs[op][l->count[op]++];
+      tool_spec_init(s, op);
+      memcpy(s->d, shapes->d[i], sizeof s->d);
+      s->ndims = c->ndims;
+    }
   }
 }
 
@@ -264,15 +241,13 @@ static int measured_any(const tool_results *results) {
 static size_t planned_rows(const tool_bench_env *env, const bench_options *o,
                            const size_lists *sizes) {
   size_t rows = 4; /* the ceiling: copy kernel, copy buffer, stream kernel, FMA peak */
-  int tuned_clblast = tool_clblast_available() && tool_clblast_tuned_applies(&env->info);
-  if (o->add) rows += 2 * sizes->add_count;
-  if (o->softmax) rows += 2 * sizes->softmax_count;
-  if (o->matmul) rows += (size_t)(3 + tuned_clblast) * sizes->matmul_count;
-  if (o->sweep_wg) {
-    size_t wgs[40];
-    size_t with_non_powers = tool_sweep_sizes(env, 1, wgs, sizeof wgs / sizeof wgs[0]);
-    size_t powers = tool_sweep_sizes(env, 0, wgs, sizeof wgs / sizeof wgs[0]);
-    rows += (size_t)(o->add + o->softmax) * with_non_powers + (size_t)o->matmul * powers;
+  size_t wgs[40];
+  size_t with_non_powers = tool_sweep_sizes(env, 1, wgs, sizeof wgs / sizeof wgs[0]);
+  size_t powers = tool_sweep_sizes(env, 0, wgs, sizeof wgs / sizeof wgs[0]);
+  for (tool_op op = 0; op < tool_op_count(); op++) {
+    if (!o->ops[op]) continue;
+    rows += tool_series_of(op)->rows_per_call(env) * sizes->count[op];
+    if (o->sweep_wg) rows += tool_op_case(op)->sweep_non_powers ? with_non_powers : powers;
   }
   return rows;
 }
@@ -326,10 +301,9 @@ int cmd_bench(int argc, char **argv) {
               env.repeats, planned);
     tool_progress_begin(planned);
     int fatal = tool_ceiling_measure(&timer, env.gpu, env.repeats, &results, &ceiling);
-    if (!fatal && o.add) fatal = tool_bench_add(&env, sizes->add, sizes->add_count);
-    if (!fatal && o.softmax) fatal = tool_bench_softmax(&env, sizes->softmax, sizes->softmax_count);
-    if (!fatal && o.matmul) fatal = tool_bench_matmul(&env, sizes->matmul, sizes->matmul_count);
-    if (!fatal && o.sweep_wg) fatal = tool_bench_sweep(&env, o.add, o.softmax, o.matmul);
+    for (tool_op op = 0; !fatal && op < tool_op_count(); op++)
+      if (o.ops[op]) fatal = tool_series_of(op)->bench(&env, sizes->specs[op], sizes->count[op]);
+    if (!fatal && o.sweep_wg) fatal = tool_bench_sweep(&env, o.ops);
     tool_progress_clear();
     if (fatal) tool_error("stopped early (see above); reporting what was measured");
     tool_results_finish(&results, &ceiling);

@@ -366,6 +366,54 @@ static void report_rows(check_run *run, const tool_results *results, size_t firs
   }
 }
 
+/* ---- any other op of the harness's table: its small shapes, plain, every variant ---- */
+
+/* Whether the op has cases of its own above (else check_generic runs the table's). */
+static int has_own_cases(tool_op op) {
+  static const char *const own[] = {"add", "softmax", "matmul"};
+  for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+    if (!strcmp(own[i], tool_op_name(op))) return 1;
+  return 0;
+}
+
+static int check_generic(check_run *run, tool_op op, const size_t *d) {
+  const ocft_op_case *c = tool_op_case(op);
+  char shape[64];
+  c->shape_text(d, shape, sizeof shape);
+  for (size_t v = 0; v < 3; v++) {
+    char error[512] = "", plan[512] = "";
+    tool_verdict verdict;
+    tool_verdict_init(&verdict);
+    step(run, c->name, shape, variants[v]);
+    ocft_call call;
+    if (ocft_call_make(&call, c, d, 11)) {
+      ocft_call_free(&call);
+      return -1;
+    }
+    cl_int e = ocft_call_buffers(&call, ocf_context_cl_context(run->ctx));
+    if (e != CL_SUCCESS) {
+      snprintf(error, sizeof error, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
+    } else {
+      ocf_launch launch = OCF_LAUNCH_INIT;
+      launch.variant = variants[v];
+      ocf_status s = ocft_call_device(&call, run->ctx, &launch);
+      snprintf(plan, sizeof plan, "%s", ocf_last_plan());
+      if (s != OCF_SUCCESS) {
+        tool_status_text(error, sizeof error, c->function, s);
+      } else if ((e = ocft_call_read(&call, run->queue, NULL)) != CL_SUCCESS) {
+        snprintf(error, sizeof error, "clEnqueueReadBuffer: %s", ocf_status_name((ocf_status)e));
+      } else {
+        ocft_check check;
+        ocft_call_check(&call, &run->info, &check);
+        tool_verdict_set(&verdict, &check);
+      }
+    }
+    report(run, c->name, shape, variants[v], plan, &verdict, error);
+    ocft_call_free(&call);
+  }
+  return 0;
+}
+
 /* Runs each call of `list` (auto and baseline) and reports it; 0, or -1 (out of host memory). */
 static int check_calls(check_run *run, const tool_spec_list *list) {
   tool_bench_env env;
@@ -392,9 +440,7 @@ static int check_calls(check_run *run, const tool_spec_list *list) {
     tool_spec_text(s, text, sizeof text);
     tool_progress_step((size_t)run->cases + 1, "%s %s", tool_op_name(s->op), text);
     size_t first = results.count;
-    rc = s->op == TOOL_OP_ADD       ? tool_bench_add(&env, s, 1)
-         : s->op == TOOL_OP_SOFTMAX ? tool_bench_softmax(&env, s, 1)
-                                    : tool_bench_matmul(&env, s, 1);
+    rc = tool_series_of(s->op)->bench(&env, s, 1);
     report_rows(run, &results, first);
   }
   tool_results_free(&results);
@@ -425,7 +471,9 @@ int cmd_check(int argc, char **argv) {
     }
   }
   static tool_spec_list calls; /* large: off the stack */
-  const int every_op[TOOL_OP_COUNT] = {1, 1, 1};
+  int every_op[TOOL_MAX_OPS] = {0};
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    every_op[op] = 1;
   char err[256];
   if (tool_specs_parse(sizes ? sizes : option_calls, every_op, &calls, err, sizeof err)) {
     tool_error("--sizes: %s", err);
@@ -462,7 +510,10 @@ int cmd_check(int argc, char **argv) {
   const size_t add_count = sizeof adds / sizeof adds[0];
   const size_t softmax_count = sizeof softmaxes / sizeof softmaxes[0];
   const size_t matmul_count = sizeof matmuls / sizeof matmuls[0];
-  const size_t plain = sizes ? 0 : 3 * (add_count + softmax_count + matmul_count);
+  size_t generic = 0;
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    if (!has_own_cases(op)) generic += tool_op_case(op)->small.count;
+  const size_t plain = sizes ? 0 : 3 * (add_count + softmax_count + matmul_count + generic);
   tool_progress_begin(plain + 2 * calls.count);
   int rc = 0;
   for (size_t i = 0; !sizes && rc == 0 && i < add_count; i++)
@@ -471,6 +522,9 @@ int cmd_check(int argc, char **argv) {
     rc = check_softmax(&run, &softmaxes[i]);
   for (size_t i = 0; !sizes && rc == 0 && i < matmul_count; i++)
     rc = check_matmul(&run, &matmuls[i]);
+  for (tool_op op = 0; !sizes && op < tool_op_count(); op++)
+    for (size_t i = 0; !has_own_cases(op) && rc == 0 && i < tool_op_case(op)->small.count; i++)
+      rc = check_generic(&run, op, tool_op_case(op)->small.d[i]);
   if (rc == 0) rc = check_calls(&run, &calls);
   ocf_context_release(run.ctx);
   tool_progress_clear();

@@ -14,10 +14,7 @@
  */
 #include "tool.h"
 
-#include "runtime/files.h"
-#include "tuning/db.h"
-#include "tuning/shape_class.h"
-#include "tuning/tuning.h"
+#include "oclfuse_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,24 +34,25 @@ static void usage(FILE *out) {
       "($OCLFUSE_TUNING_DIR, else $XDG_CACHE_HOME/oclfuse, else ~/.cache/oclfuse), which\n"
       "every later program on this device, driver and library version reads.\n"
       "\n"
-      "options:\n"
-      "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
-      "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
-      "                    transposes, data types, batch and epilogue included) instead of\n"
-      "                    each class's representative shapes: the calls are grouped by the\n"
-      "                    database's key, (op, data type, shape class), each group's first\n"
-      "                    4 are timed together, and the winners are written as the entries\n"
-      "                    of those keys, which every call of that op, type and class then\n"
-      "                    uses (--show names the classes); other entries are kept\n"
-      "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
-      "                    a class keeps the best found so far when it runs out\n"
-      "  --build-threads N compile candidates' programs on N threads while the main thread\n"
-      "                    times (serially, with nothing else on the device); default: one\n"
-      "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
-      "                    cores run the timed kernels). Needs the disk program cache\n"
-      "  --fresh           ignore the progress of an interrupted run and start over\n"
-      "  --show            print the tuning in force for the device and exit\n"
-      "  --list            print every op's tunables, ranges and shape classes and exit\n");
+      "options:\n");
+  tool_usage_ops(out);
+  fprintf(out,
+          "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
+          "                    transposes, data types, batch and epilogue included) instead of\n"
+          "                    each class's representative shapes: the calls are grouped by the\n"
+          "                    database's key, (op, data type, shape class), each group's first\n"
+          "                    4 are timed together, and the winners are written as the entries\n"
+          "                    of those keys, which every call of that op, type and class then\n"
+          "                    uses (--show names the classes); other entries are kept\n"
+          "  --budget SECONDS  time for the whole search (default 240 on a GPU, 600 on a CPU);\n"
+          "                    a class keeps the best found so far when it runs out\n"
+          "  --build-threads N compile candidates' programs on N threads while the main thread\n"
+          "                    times (serially, with nothing else on the device); default: one\n"
+          "                    less than the host's cores on a GPU, 0 on a CPU device (whose\n"
+          "                    cores run the timed kernels). Needs the disk program cache\n"
+          "  --fresh           ignore the progress of an interrupted run and start over\n"
+          "  --show            print the tuning in force for the device and exit\n"
+          "  --list            print every op's tunables, ranges and shape classes and exit\n");
   tool_usage_common(out, 1);
   fputs("Nothing beating the built-in choice is not a failure; no class measured at all is.\n",
         out);
@@ -63,7 +61,7 @@ static void usage(FILE *out) {
 enum { POOL_MAX_WORKERS = 64 }; /* build threads at most */
 
 typedef struct tune_options {
-  int ops[OCF_OP_COUNT];
+  int ops[TOOL_MAX_OPS]; /* by the harness's table, whose ops are the library's (in order) */
   const char *sizes;
   int build_threads; /* -1: by device type */
   double budget_s;   /* 0: by device type */
@@ -81,18 +79,20 @@ static int parse_ops(const char *text, tune_options *o) {
     memcpy(name, p, length);
     name[length] = '\0';
     if (!strcmp(name, "all")) {
-      for (int op = 0; op < OCF_OP_COUNT; op++)
+      for (tool_op op = 0; op < tool_op_count(); op++)
         o->ops[op] = 1;
     } else {
-      ocf_op op = ocf_op_from_name(name);
-      if (op == OCF_OP_COUNT) goto bad;
+      tool_op op = tool_op_from_name(name);
+      if (op < 0 || op >= OCF_OP_COUNT) goto bad;
       o->ops[op] = 1;
     }
     if (!p[length]) return 0;
     p += length + 1;
   }
-bad:
-  tool_error("--op wants add, softmax, matmul or all, not '%s'", text);
+bad:;
+  char names[160];
+  ocft_op_names_text(", ", names, sizeof names);
+  tool_error("--op wants %s or all, not '%s'", names, text);
   return -1;
 }
 
@@ -100,7 +100,7 @@ bad:
 static int parse_options(int argc, char **argv, tune_options *o) {
   memset(o, 0, sizeof *o);
   o->build_threads = -1;
-  for (int op = 0; op < OCF_OP_COUNT; op++)
+  for (tool_op op = 0; op < tool_op_count(); op++)
     o->ops[op] = 1;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -231,7 +231,24 @@ static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, clas
     }
     break;
   }
-  case OCF_OP_NORM: /* issue 20: no bench of its own in the tool yet, so nothing to time */
+  case OCF_OP_NORM: {
+    /* By row length as softmax's classes; the issue's table (8192 x 4096, 32768 x 1024,
+       1024 x 16384) among them. */
+    static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
+                                               {{32768, 1024}, {8192, 1823}},
+                                               {{8192, 4096}, {1024, 16384}},
+                                               {{1024, 65536}, {256, 200000}},
+                                               {{64, 1048576}, {8, 4000000}}};
+    static const size_t cpu_shapes[5][2][2] = {{{4096, 256}, {2048, 200}},
+                                               {{1024, 1024}, {512, 1823}},
+                                               {{256, 4096}, {64, 10000}},
+                                               {{16, 65536}, {4, 200000}},
+                                               {{2, 1048576}, {1, 3000000}}};
+    const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
+    SHAPE(s[0][0], s[0][1], 0, 2);
+    SHAPE(s[1][0], s[1][1], 0, 2);
+    break;
+  }
   case OCF_OP_COUNT:
     break;
   }
@@ -255,7 +272,7 @@ enum { POOL_MAX_JOBS = 64, POOL_MAX_GATES = 256 };
 typedef enum job_state { JOB_QUEUED, JOB_BUILDING, JOB_BUILT, JOB_TAKEN } job_state;
 
 typedef struct pool_job {
-  char values[1024];
+  char values[2048];
   job_state state;
 } pool_job;
 
@@ -309,12 +326,7 @@ static void pool_build(build_pool *pool, const char *values, ocf_op op, ocf_dtyp
       launch.wait_events = &gate;
       char err[256];
       const tool_spec *spec = &shapes->shapes[i];
-      if (spec->op == TOOL_OP_ADD)
-        tool_add_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else if (spec->op == TOOL_OP_SOFTMAX)
-        tool_softmax_enqueue_bare(ctx, spec, &launch, err, sizeof err);
-      else
-        tool_matmul_enqueue_bare(ctx, spec, &launch, err, sizeof err);
+      tool_series_of(spec->op)->enqueue_bare(ctx, spec, &launch, err, sizeof err);
     }
   }
   /* The context lives until its calls have run (pool_open_gates): its programs and kernels stay
@@ -353,7 +365,7 @@ static void *pool_worker(void *arg) {
       continue;
     }
     job->state = JOB_BUILDING;
-    char values[1024];
+    char values[2048];
     snprintf(values, sizeof values, "%s", job->values);
     ocf_op op = pool->op;
     ocf_dtype dtype = pool->dtype;
@@ -483,13 +495,13 @@ typedef struct tune_state {
   const char *progress_path;
   /* What an interrupted run measured for this class, read back from the progress file. */
   struct tried {
-    char values[1024];
+    char values[2048];
     tune_result result;
   } * tried;
   size_t tried_count;
   /* The kernel and workgroup each candidate measured here ran with (its first shape's plan). */
   struct planned {
-    char values[1024];
+    char values[2048];
     char kernel[64];
   } * plans;
   size_t plan_count;
@@ -615,7 +627,7 @@ static void prepare_candidates(void *user, const char *const *values, int count)
 static void load_progress(const char *path, const char *header, tune_state *s) {
   FILE *f = fopen(path, "r");
   if (!f) return;
-  char line[2048];
+  char line[4096];
   if (!fgets(line, sizeof line, f) || strcmp(line, header) != 0) { /* another device/version */
     fclose(f);
     return;
@@ -813,7 +825,7 @@ static int write_database(const char *path, const ocf_device_info *info,
     failed = ocf_tuning_db_add(&db, c->op, c->dtype, (int)c->shape_class, c->summary.best) !=
              OCF_SUCCESS;
   }
-  char *text = failed ? NULL : ocf_tuning_db_format(&db);
+  char *text = failed ? NULL : ocf_tuning_db_format_sparse(&db, info);
   ocf_tuning_db_free(&db);
   if (!text) {
     tool_error("out of memory writing the database");
@@ -942,9 +954,7 @@ int cmd_tune(int argc, char **argv) {
   static class_outcome outcomes[TOOL_MAX_SPECS + OCF_OP_COUNT * OCF_MAX_SHAPE_CLASSES];
   size_t outcome_count = o.sizes ? group_calls(&specs, outcomes) : 0;
   for (int op = 0; !o.sizes && op < OCF_OP_COUNT; op++)
-    for (unsigned c = 0; o.ops[op] && op != OCF_OP_NORM /* issue 20: not timed by the tool yet */
-                         && c < ocf_shape_class_count((ocf_op)op);
-         c++) {
+    for (unsigned c = 0; o.ops[op] && c < ocf_shape_class_count((ocf_op)op); c++) {
       memset(&outcomes[outcome_count], 0, sizeof outcomes[0]);
       outcomes[outcome_count].op = (ocf_op)op;
       outcomes[outcome_count].dtype = OCF_F32;

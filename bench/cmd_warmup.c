@@ -18,8 +18,9 @@ static void usage(FILE *out) {
           "the device and runs each kernel once on no work, so that later processes find them in\n"
           "the cache (OCLFUSE_CACHE=0 turns the cache off; OCLFUSE_VERBOSE=1 lists each build).\n"
           "\n"
-          "options:\n"
-          "  --op OPS          add, softmax, matmul or all (default), or a comma list\n"
+          "options:\n");
+  tool_usage_ops(out);
+  fprintf(out,
           "  --first-calls     do not warm up: time the first call of each op in this process\n"
           "                    (small shapes, wall clock, up to the call's completion)\n"
           "\n"
@@ -29,67 +30,56 @@ static void usage(FILE *out) {
   tool_usage_common(out, 1);
 }
 
-/* The first call of each op on a small problem, in wall-clock milliseconds. */
-static int first_calls(ocf_context *ctx, const int only[3]) {
-  enum { N = 4096, R = 64, C = 1000, M = 128 };
-  float *host = malloc(sizeof(float) * N * 3);
-  if (!host) return TOOL_EXIT_FAILURE;
-  ocft_fill_uniform(host, N * 3, -1.0f, 1.0f, 11);
-  cl_mem a = tool_buffer(ctx, N, host), b = tool_buffer(ctx, N, host + N);
-  cl_mem c = tool_buffer(ctx, (size_t)R * C, NULL), d = tool_buffer(ctx, (size_t)R * C, NULL);
+/* The first call of each op on its first small shape (the harness's table), in wall-clock
+   milliseconds up to its completion. */
+static int first_calls(ocf_context *ctx, const int only[TOOL_MAX_OPS]) {
   int rc = 0;
-  for (int op = 0; op < 3 && a && b && c && d; op++) {
-    const char *name = op == 0 ? "add" : op == 1 ? "softmax" : "matmul";
+  for (tool_op op = 0; op < tool_op_count(); op++) {
     if (!only[op]) continue;
+    const ocft_op_case *c = tool_op_case(op);
+    ocft_call call;
+    if (ocft_call_make(&call, c, c->small.d[0], 11) ||
+        ocft_call_buffers(&call, ocf_context_cl_context(ctx)) != CL_SUCCESS) {
+      tool_error("could not prepare the buffers of %s", c->function);
+      ocft_call_free(&call);
+      rc = TOOL_EXIT_FAILURE;
+      continue;
+    }
     double start = tool_clock_ms();
-    ocf_status status;
-    if (op == 0)
-      status = ocf_add(ctx, N, a, 0, b, 0, c, 0, NULL);
-    else if (op == 1)
-      status = ocf_softmax(ctx, R, C, c, 0, C, d, 0, C, NULL);
-    else
-      status = ocf_matmul(ctx, OCF_NO_TRANS, OCF_NO_TRANS, M, M / 4, M / 4, 1.0f, a, 0, M / 4, b, 0,
-                          M / 4, 0.0f, c, 0, M / 4, NULL);
+    ocf_status status = ocft_call_device(&call, ctx, NULL);
     if (status == OCF_SUCCESS) status = (ocf_status)clFinish(ocf_context_queue(ctx));
     double ms = tool_clock_ms() - start;
+    ocft_call_free(&call);
     if (status != OCF_SUCCESS) {
       char text[1024];
-      tool_status_text(text, sizeof text,
-                       op == 0   ? "ocf_add"
-                       : op == 1 ? "ocf_softmax"
-                                 : "ocf_matmul",
-                       status);
+      tool_status_text(text, sizeof text, c->function, status);
       tool_error("%s", text);
       rc = TOOL_EXIT_FAILURE;
       continue;
     }
-    printf("first call  %-8s %9.2f ms\n", name, ms);
+    printf("first call  %-8s %9.2f ms\n", c->name, ms);
   }
-  if (!a || !b || !c || !d) rc = TOOL_EXIT_FAILURE;
-  cl_mem buffers[] = {a, b, c, d};
-  for (size_t i = 0; i < 4; i++)
-    if (buffers[i]) clReleaseMemObject(buffers[i]);
-  free(host);
   return rc;
 }
 
-/* --op: a comma list of add, softmax, matmul and all; 0, or -1 (printed). */
-static int parse_ops(const char *text, int ops[3]) {
-  static const char *const names[] = {"add", "softmax", "matmul"};
-  ops[0] = ops[1] = ops[2] = 0;
+/* --op: a comma list of the table's ops and all; 0, or -1 (printed). */
+static int parse_ops(const char *text, int ops[TOOL_MAX_OPS]) {
+  memset(ops, 0, TOOL_MAX_OPS * sizeof *ops);
   const char *p = text;
   for (;;) {
     size_t length = strcspn(p, ",");
-    int known = length == 3 && !strncmp(p, "all", 3);
-    if (known) ops[0] = ops[1] = ops[2] = 1;
-    for (int i = 0; i < 3; i++)
-      if (length == strlen(names[i]) && !strncmp(p, names[i], length)) {
-        ops[i] = 1;
-        known = 1;
-      }
-    if (!known) {
-      tool_error("--op wants add, softmax, matmul or all, or a comma list, not '%.*s'", (int)length,
-                 p);
+    char name[32] = "";
+    if (length < sizeof name) memcpy(name, p, length), name[length] = '\0';
+    tool_op op = length < sizeof name ? tool_op_from_name(name) : -1;
+    if (op >= 0) {
+      ops[op] = 1;
+    } else if (length == 3 && !strncmp(p, "all", 3)) {
+      for (op = 0; op < tool_op_count(); op++)
+        ops[op] = 1;
+    } else {
+      char names[160];
+      ocft_op_names_text(", ", names, sizeof names);
+      tool_error("--op wants %s or all, or a comma list, not '%.*s'", names, (int)length, p);
       return -1;
     }
     if (!p[length]) return 0;
@@ -152,7 +142,9 @@ static ocf_status warm_op(ocf_context *ctx, const char *op, size_t step, size_t 
 
 int cmd_warmup(int argc, char **argv) {
   const char *device = NULL, *op = NULL;
-  int ops[3] = {1, 1, 1};
+  int ops[TOOL_MAX_OPS] = {0};
+  for (tool_op i = 0; i < tool_op_count(); i++)
+    ops[i] = 1;
   int first = 0;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
@@ -189,13 +181,15 @@ int cmd_warmup(int argc, char **argv) {
     rc = first_calls(ctx, ops);
   } else {
     /* One op at a time, so that a cold cache (minutes on a CPU device) shows progress. */
-    static const char *const names[] = {"add", "softmax", "matmul"};
-    size_t plans = 0, step = 0, total = (size_t)(ops[0] + ops[1] + ops[2]);
-    for (size_t i = 0; i < 3 && rc == TOOL_EXIT_OK; i++) {
+    size_t plans = 0, step = 0, total = 0;
+    for (tool_op i = 0; i < tool_op_count(); i++)
+      total += (size_t)ops[i];
+    for (tool_op i = 0; i < tool_op_count() && rc == TOOL_EXIT_OK; i++) {
       if (!ops[i]) continue;
+      const char *name = tool_op_name(i);
       size_t op_plans = 0;
       double op_start = tool_clock_ms();
-      ocf_status status = warm_op(ctx, names[i], ++step, total, &op_plans);
+      ocf_status status = warm_op(ctx, name, ++step, total, &op_plans);
       double op_ms = tool_clock_ms() - op_start;
       if (status != OCF_SUCCESS) {
         char text[1024];
@@ -204,7 +198,7 @@ int cmd_warmup(int argc, char **argv) {
         rc = TOOL_EXIT_FAILURE;
       } else {
         tool_progress_clear();
-        printf("warm-up     %-8s %9.0f ms, %zu kernel plans (%.0f ms each)\n", names[i], op_ms,
+        printf("warm-up     %-8s %9.0f ms, %zu kernel plans (%.0f ms each)\n", name, op_ms,
                op_plans, op_plans ? op_ms / (double)op_plans : 0.0);
         fflush(stdout);
       }

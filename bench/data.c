@@ -1,4 +1,4 @@
-/* Checked host allocations (the inputs come from the harness: tests/fill.h). */
+/* Checked host allocations (the inputs come from the harness: harness/fill.h). */
 #include "tool.h"
 
 #include "storage16.h"

@@ -7,7 +7,8 @@
  *   matmul.png    GFLOP/s against N when every call is square (N x N x N, no options), else
  *                 per call in the order measured (labelled with the call), liboclfuse, naive,
  *                 CLBlast, the FMA peak
- *   sweep_<op>.png  time against workgroup size (with --sweep-wg)
+ *   <op>.png      any other op of the harness's table: its rate per shape, in the order measured
+ *   sweep_<op>.png  time against workgroup size (with --sweep-wg), for every op
  */
 #include "tool.h"
 
@@ -218,7 +219,9 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
         (r->dims[0] != r->dims[1] || r->dims[1] != r->dims[2] || strchr(r->shape, ':')))
       square = 0;
   }
-  const chart charts[] = {
+  /* The charts the tool draws its own way, then one per other op of the table, then a sweep
+     chart per op. */
+  const chart own[] = {
       {"add", "add", 0, 0, "add: out = x + y", "elements n", "GB/s (3 x 4n bytes / median time)",
        add_lines, 2, ceiling->copy_gbps, "copy ceiling GB/s"},
       {"softmax", "softmax", 0, 1, "row softmax", "shape (rows x cols)",
@@ -229,13 +232,35 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
        square ? "N" : "call (M x N x K and options)",
        square ? "GFLOP/s (2 N^3 / median time)" : "GFLOP/s (2 m n k batch / median time)",
        matmul_lines, 4, ceiling->fma_gflops, "FMA peak GFLOP/s"},
-      {"sweep_add", "add", 1, 0, "add: time against workgroup size", "workgroup size", "median ms",
-       sweep_lines, 1, NAN, ""},
-      {"sweep_softmax", "softmax", 1, 0, "softmax: time against workgroup size", "workgroup size",
-       "median ms", sweep_lines, 1, NAN, ""},
-      {"sweep_matmul", "matmul", 1, 0, "matmul: time against workgroup size", "workgroup size",
-       "median ms", sweep_lines, 1, NAN, ""},
   };
+  chart charts[2 * TOOL_MAX_OPS];
+  static char sweep_names[TOOL_MAX_OPS][48], sweep_titles[TOOL_MAX_OPS][96];
+  size_t chart_count = 0;
+  for (tool_op op = 0; op < tool_op_count(); op++) {
+    const ocft_op_case *c = tool_op_case(op);
+    chart *k = &charts[chart_count++];
+    *k = (chart){c->name,
+                 c->name,
+                 0,
+                 1,
+                 c->name,
+                 "shape",
+                 c->unit,
+                 sweep_lines,
+                 1,
+                 c->ceiling == OCFT_CEILING_FMA ? ceiling->fma_gflops : ceiling->copy_gbps,
+                 c->ceiling == OCFT_CEILING_FMA ? "FMA peak GFLOP/s" : "copy ceiling GB/s"};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+      if (!strcmp(own[i].op, c->name)) *k = own[i];
+  }
+  for (tool_op op = 0; op < tool_op_count(); op++) {
+    const char *name = tool_op_name(op);
+    snprintf(sweep_names[op], sizeof sweep_names[op], "sweep_%s", name);
+    snprintf(sweep_titles[op], sizeof sweep_titles[op], "%s: time against workgroup size", name);
+    charts[chart_count++] =
+        (chart){sweep_names[op], name, 1,   0, sweep_titles[op], "workgroup size", "median ms",
+                sweep_lines,     1,    NAN, ""};
+  }
   size_t path_len = strlen(dir) + 16;
   char *path = malloc(path_len);
   if (!path) return -1;
@@ -248,7 +273,7 @@ int tool_plot(const char *dir, const tool_results *results, const tool_ceiling *
   }
   fprintf(gp, "# oclfuse bench charts: run `gnuplot charts.gp` in this directory.\n");
   int rc = 0, drawn = 0;
-  for (size_t i = 0; i < sizeof charts / sizeof charts[0] && rc == 0; i++) {
+  for (size_t i = 0; i < chart_count && rc == 0; i++) {
     int r = script_chart(gp, dir, results, &charts[i], info);
     if (r < 0) rc = -1;
     drawn += r > 0;

@@ -68,11 +68,11 @@ void tool_row_note(tool_row *row, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* The ceiling first, then the ops in the table's order, then anything else. */
 static int op_rank(const char *op) {
-  static const char *const order[] = {"ceiling", "add", "softmax", "matmul"};
-  for (int i = 0; i < 4; i++)
-    if (!strcmp(op, order[i])) return i;
-  return 4;
+  if (!strcmp(op, "ceiling")) return 0;
+  int i = ocft_op_index(op);
+  return i >= 0 ? 1 + i : 1 + (int)ocft_op_count();
 }
 
 static int variant_rank(const char *variant) {
@@ -159,11 +159,14 @@ static void note_above_ceiling(tool_row *row, int flops, double cache_bytes) {
   snprintf(row->note + used, sizeof row->note - used, "%s%s", used ? "; " : "", why);
 }
 
-/* The ceiling a row's %ceil compares with: the FMA peak for flops, the stream kernel (two reads,
-   one write) for add, the copy (one read, one write) for softmax. */
+/* The ceiling a row's %ceil compares with: the FMA peak for flops, else the op's own (the
+   harness's table): the stream kernel (two reads, one write) for add, the copy (one read, one
+   write) for softmax. */
 static double ceiling_of(const tool_row *r, const tool_ceiling *ceiling) {
   if (!strcmp(r->unit, "GFLOP/s")) return ceiling->fma_gflops;
-  if (!strcmp(r->op, "add") && ceiling->stream_gbps > 0.0) return ceiling->stream_gbps;
+  const ocft_op_case *op = ocft_op_find(r->op);
+  if (op && op->ceiling == OCFT_CEILING_STREAM && ceiling->stream_gbps > 0.0)
+    return ceiling->stream_gbps;
   return ceiling->copy_gbps;
 }
 

@@ -39,10 +39,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const op_names[TOOL_OP_COUNT] = {"add", "softmax", "matmul"};
+int tool_op_count(void) {
+  size_t n = ocft_op_count();
+  return (int)(n < TOOL_MAX_OPS ? n : TOOL_MAX_OPS);
+}
+
+const ocft_op_case *tool_op_case(tool_op op) {
+  return op >= 0 && op < tool_op_count() ? ocft_op_at((size_t)op) : NULL;
+}
 
 const char *tool_op_name(tool_op op) {
-  return op >= 0 && op < TOOL_OP_COUNT ? op_names[op] : "?";
+  const ocft_op_case *c = tool_op_case(op);
+  return c ? c->name : "?";
+}
+
+tool_op tool_op_from_name(const char *name) {
+  int op = ocft_op_index(name);
+  return op < tool_op_count() ? op : -1;
+}
+
+void tool_usage_ops(FILE *out) {
+  char names[160];
+  ocft_op_names_text(", ", names, sizeof names);
+  fprintf(out, "  --op OPS          %s or all (default), or a comma list\n", names);
+}
+
+/* "add: N; softmax: N or RxC; matmul: N or MxNxK": the sizes each op takes. */
+static void dims_help(char *out, size_t capacity) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (tool_op op = 0; op < tool_op_count() && used < capacity; op++) {
+    int w = snprintf(out + used, capacity - used, "%s%s: %s", op ? "; " : "", tool_op_name(op),
+                     tool_op_case(op)->dims_help);
+    used += w > 0 ? (size_t)w : 0;
+  }
 }
 
 void tool_spec_init(tool_spec *s, tool_op op) {
@@ -289,11 +319,12 @@ int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, 
   char *colon = strchr(part, ':');
   if (!colon) return spec_error(err, errlen, "'%s' names no op%s", part, "");
   *colon = '\0';
-  tool_op op = TOOL_OP_COUNT;
-  for (int i = 0; i < TOOL_OP_COUNT; i++)
-    if (!strcmp(part, op_names[i])) op = (tool_op)i;
-  if (op == TOOL_OP_COUNT)
-    return spec_error(err, errlen, "unknown op '%s' (add, softmax or matmul)%s", part, "");
+  tool_op op = tool_op_from_name(part);
+  if (op < 0) {
+    char names[160];
+    ocft_op_names_text(" or ", names, sizeof names);
+    return spec_error(err, errlen, "unknown op '%s' (%s)", part, names);
+  }
   *colon = ':';
   tool_spec_init(s, op);
   char *dims = colon + 1;
@@ -303,12 +334,13 @@ int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, 
       parse_dims(dims, dims_len, s->d, &s->ndims))
     return spec_error(err, errlen, "bad size '%s' (want N, 2^E, RxC or MxNxK, all positive)%s",
                       dims_len < sizeof dims_text ? dims_text : dims, "");
-  int want = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
-  if (s->ndims != want && s->ndims != 1)
-    return spec_error(err, errlen,
-                      "size '%s' does not fit %s (add: N; softmax: N or RxC; "
-                      "matmul: N or MxNxK)",
-                      dims_text, tool_op_name(op));
+  int want = tool_op_case(op)->ndims;
+  if (s->ndims != want && s->ndims != 1) {
+    char help[256];
+    dims_help(help, sizeof help);
+    snprintf(err, errlen, "size '%s' does not fit %s (%s)", dims_text, tool_op_name(op), help);
+    return -1;
+  }
   for (int i = s->ndims; i < want; i++)
     s->d[i] = s->d[0];
   s->ndims = want;
@@ -388,14 +420,10 @@ void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity) {
 }
 
 void tool_spec_text(const tool_spec *s, char *out, size_t capacity) {
-  char options[160];
+  char options[160], shape[96];
   tool_spec_options_text(s, options, sizeof options);
-  if (s->op == TOOL_OP_ADD)
-    snprintf(out, capacity, "n=%zu%s", s->d[0], options);
-  else if (s->op == TOOL_OP_SOFTMAX)
-    snprintf(out, capacity, "%zux%zu%s", s->d[0], s->d[1], options);
-  else
-    snprintf(out, capacity, "%zux%zux%zu%s", s->d[0], s->d[1], s->d[2], options);
+  tool_op_case(s->op)->shape_text(s->d, shape, sizeof shape);
+  snprintf(out, capacity, "%s%s", shape, options);
 }
 
 static int push(tool_spec_list *list, const tool_spec *s, char *err, size_t errlen) {
@@ -408,7 +436,7 @@ static int push(tool_spec_list *list, const tool_spec *s, char *err, size_t errl
 }
 
 /* A PART without an op: plain sizes for every chosen op. */
-static int parse_plain(const char *text, size_t len, const int ops[TOOL_OP_COUNT],
+static int parse_plain(const char *text, size_t len, const int ops[TOOL_MAX_OPS],
                        tool_spec_list *list, char *err, size_t errlen) {
   const char *p = text, *end = text + len;
   for (;;) {
@@ -426,12 +454,12 @@ static int parse_plain(const char *text, size_t len, const int ops[TOOL_OP_COUNT
       return -1;
     }
     int used = 0;
-    for (int op = 0; op < TOOL_OP_COUNT; op++) {
+    for (tool_op op = 0; op < tool_op_count(); op++) {
       if (!ops[op]) continue;
-      int want = op == TOOL_OP_ADD ? 1 : op == TOOL_OP_SOFTMAX ? 2 : 3;
+      int want = tool_op_case(op)->ndims;
       if (ndims != 1 && ndims != want) continue;
       tool_spec s;
-      tool_spec_init(&s, (tool_op)op);
+      tool_spec_init(&s, op);
       for (int i = 0; i < want; i++)
         s.d[i] = ndims == 1 ? d[0] : d[i];
       s.ndims = want;
@@ -439,10 +467,9 @@ static int parse_plain(const char *text, size_t len, const int ops[TOOL_OP_COUNT
       used = 1;
     }
     if (!used) {
-      snprintf(err, errlen,
-               "size '%s' fits none of the chosen ops (add: N; softmax: N or RxC; "
-               "matmul: N or MxNxK)",
-               item);
+      char help[256];
+      dims_help(help, sizeof help);
+      snprintf(err, errlen, "size '%s' fits none of the chosen ops (%s)", item, help);
       return -1;
     }
     p += n;
@@ -451,8 +478,8 @@ static int parse_plain(const char *text, size_t len, const int ops[TOOL_OP_COUNT
   }
 }
 
-int tool_specs_parse(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list,
-                     char *err, size_t errlen) {
+int tool_specs_parse(const char *text, const int ops[TOOL_MAX_OPS], tool_spec_list *list, char *err,
+                     size_t errlen) {
   list->count = 0;
   const char *p = text;
   for (;;) {

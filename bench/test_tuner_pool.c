@@ -7,7 +7,7 @@
  */
 #include "tool.h"
 
-#include "tuning/tuning.h"
+#include "oclfuse_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,12 +6,15 @@
  *   args.c              option and number parsing
  *   spec.c              the shape-and-call language of --sizes (bench, tune, check)
  *   clutil.c            small OpenCL helpers (program build, event times, buffers)
- *   data.c              host allocations (inputs: tests/fill.h)
- *   verify.c            verdicts from the harness's comparisons (tests/tolerance.h)
+ *   data.c              host allocations (inputs: harness/fill.h)
+ *   bench_ops.c         the tool's own series of each op (baselines, options), by op name
+ *   verify.c            verdicts from the harness's comparisons (harness/tolerance.h)
  *   cmd_devices.c       `oclfuse devices`
  *   cmd_check.c         `oclfuse check`
  *   cmd_bench.c         `oclfuse bench`: options, default sweep, orchestration
  *   bench_add.c, bench_softmax.c, bench_matmul.c, bench_sweep.c   the measured series
+ *   bench_generic.c     the series of an op the tool has none of its own for (the harness's
+ *                       plain call: harness/op_cases.h)
  *   timing.c            device-side event timing, medians, the batch gate
  *   ceiling.c           copy bandwidth and FMA peak kernels
  *   clblast_baseline.c  CLBlast SGEMM (when built with CLBlast)
@@ -19,6 +22,9 @@
  *   report.c            table, CSV and JSON output
  *   compare.c           --compare: two runs row by row (reads the JSON back)
  *   plot.c              PNG charts through gnuplot
+ *
+ * The ops are the harness's table (harness/op_cases.h): every command iterates it, and a tool_op
+ * is an index into it.
  *
  * The tool is single-threaded, but for the warm-up's progress line (cmd_warmup.c). Helpers never
  * exit(): they return an error and leave the cleanup to their caller; only main() decides the exit
@@ -29,6 +35,7 @@
 
 #include "fill.h"
 #include "oclfuse.h"
+#include "op_cases.h"
 #include "tolerance.h"
 
 #include <stddef.h>
@@ -106,14 +113,23 @@ int tool_option(int argc, char **argv, int *i, const char *name, const char **va
 
 /* ---- spec.c: the shape-and-call language of --sizes (its grammar: spec.c, bench --help) ---- */
 
-typedef enum tool_op { TOOL_OP_ADD, TOOL_OP_SOFTMAX, TOOL_OP_MATMUL, TOOL_OP_COUNT } tool_op;
+/* An op: its index in the harness's table (ocft_op_at). The ops the tool has series of its own
+   for are named where that series is (bench_add.c, ...); their indices are the library's
+   (cmd_tune.c checks them against tuning/tuning.h's). */
+typedef int tool_op;
+enum { TOOL_OP_ADD, TOOL_OP_SOFTMAX, TOOL_OP_MATMUL };
+/* Room for this many ops in the tool's per-op arrays (tool_op_count() are used). */
+enum { TOOL_MAX_OPS = 16 };
+/* How many ops the table has (at most TOOL_MAX_OPS), and op's entry. */
+int tool_op_count(void);
+const ocft_op_case *tool_op_case(tool_op op);
 
 enum { TOOL_MAX_SPECS = 64 };
 
 /* One call of one op: its sizes and every option the language has. */
 typedef struct tool_spec {
   tool_op op;
-  size_t d[3]; /* add: n; softmax: rows, cols; matmul: m, n, k */
+  size_t d[3]; /* the op's shape (add: n; softmax: rows, cols; matmul: m, n, k) */
   int ndims;
   size_t offset; /* elements before each operand in its buffer */
   size_t pad;    /* leading dimensions (row strides) beyond the shortest legal one */
@@ -143,16 +159,18 @@ typedef struct tool_spec_list {
   size_t count;
 } tool_spec_list;
 
-/* "add", "softmax", "matmul". */
+/* The op's name in the table ("add", "softmax", "matmul"); "?" for no op. */
 const char *tool_op_name(tool_op op);
+/* The op of that name, or -1. */
+tool_op tool_op_from_name(const char *name);
 /* The plain call of an op: fp32, row-major, no options (sizes 0). */
 void tool_spec_init(tool_spec *s, tool_op op);
 /* Parses one call "OP:DIMS[:OPTION...]" of text[0, len); 0, or -1 with err naming the token. */
 int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, size_t errlen);
 /* Parses a --sizes text into calls for the ops with ops[op] set (plain sizes go to each of them
    that they fit); 0, or -1 with err naming the offending item or option. */
-int tool_specs_parse(const char *text, const int ops[TOOL_OP_COUNT], tool_spec_list *list,
-                     char *err, size_t errlen);
+int tool_specs_parse(const char *text, const int ops[TOOL_MAX_OPS], tool_spec_list *list, char *err,
+                     size_t errlen);
 /* The calls of one op, in order; returns how many were copied. */
 size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, size_t capacity);
 /* Non-zero when the call has no option (the plain fp32 call of ocf_add/softmax/matmul). */
@@ -161,6 +179,9 @@ int tool_spec_plain(const tool_spec *s);
 void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity);
 /* The sizes and options: "n=1000", "4096x50257:bf16:log", "64x64x64:tn". */
 void tool_spec_text(const tool_spec *s, char *out, size_t capacity);
+/* The --op line of a command's help: "  --op OPS  add, softmax, matmul or all (default), ...",
+   from the table. */
+void tool_usage_ops(FILE *out);
 /* The language in words, for the commands' help texts (and so the man page). */
 extern const char tool_sizes_help[];
 
@@ -357,7 +378,8 @@ typedef struct tool_bench_env {
 int tool_bench_add(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_bench_softmax(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_bench_matmul(tool_bench_env *env, const tool_spec *specs, size_t count);
-int tool_bench_sweep(tool_bench_env *env, int do_add, int do_softmax, int do_matmul);
+/* --sweep-wg for the ops with ops[op] set, each on its table's sweep shape. */
+int tool_bench_sweep(tool_bench_env *env, const int ops[TOOL_MAX_OPS]);
 /* One call of the spec on fresh, unfilled buffers with these launch settings (its event, queue
    and wait list), for its programs rather than its result: the tuner's build pool enqueues it
    behind an event it completes later. 0, TOOL_REFUSED or TOOL_FAILED (err says why). */
@@ -375,6 +397,32 @@ int tool_sweep_add(tool_bench_env *env, size_t n, const size_t *wgs, size_t coun
 int tool_sweep_softmax(tool_bench_env *env, size_t rows, size_t cols, const size_t *wgs,
                        size_t count);
 int tool_sweep_matmul(tool_bench_env *env, size_t n, const size_t *wgs, size_t count);
+
+/* ---- bench_ops.c: the series of each op, its own where the tool has one, else the generic ---- */
+
+typedef struct tool_op_series {
+  const char *name; /* the op's name in the table (NULL: the generic series, any op) */
+  /* The measured calls of specs (each spec's variants a row); 0, or -1 (fatal). */
+  int (*bench)(tool_bench_env *env, const tool_spec *specs, size_t count);
+  /* The rows bench adds per spec (its variants), for the progress count. */
+  size_t (*rows_per_call)(const tool_bench_env *env);
+  /* The workgroup sweep of op on the shape d. */
+  int (*sweep)(tool_bench_env *env, tool_op op, const size_t *d, const size_t *wgs, size_t count);
+  /* One call for its programs (the tuner's build pool): tool_add_enqueue_bare's contract. */
+  int (*enqueue_bare)(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch, char *err,
+                      size_t errlen);
+} tool_op_series;
+
+/* The series of an op: its own, or the generic one (bench_generic.c); NULL for no op. */
+const tool_op_series *tool_series_of(tool_op op);
+
+/* ---- bench_generic.c: an op through the harness's plain call (oclfuse variant only) ---- */
+
+int tool_bench_generic(tool_bench_env *env, const tool_spec *specs, size_t count);
+int tool_sweep_generic(tool_bench_env *env, tool_op op, const size_t *d, const size_t *wgs,
+                       size_t count);
+int tool_generic_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                              char *err, size_t errlen);
 
 /* Shared by the bench series: one measured variant of an op on a shape. */
 typedef struct tool_variant {
@@ -425,7 +473,7 @@ typedef struct tune_search {
 typedef void (*tune_prepare_fn)(void *user, const char *const *values, int count);
 
 typedef struct tune_summary {
-  char best[1024]; /* the winning values (the start when nothing beat it) */
+  char best[2048]; /* the winning values (the start when nothing beat it) */
   double start_ms; /* the start's score (NaN when it could not be measured) */
   double best_ms;
   int evaluated, wrong, failed;

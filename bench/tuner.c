@@ -1,12 +1,12 @@
 /*
  * The tuner's search: coordinate descent over an op's named tunables, with every candidate
  * checked (by the measure callback) before its time may count. Independent of OpenCL, so that
- * tests can drive it with a made-up measure (tests/test_tuner.c: a wrong candidate must never
+ * tests can drive it with a made-up measure (bench/test_tuner.c: a wrong candidate must never
  * win, however fast).
  */
 #include "tool.h"
 
-#include "tuning/tuning.h"
+#include "oclfuse_internal.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -82,14 +82,14 @@ int tune_pass_size(int op, const char *values) {
 /* The candidates of tunable i next to `from` that pass the validator, as texts; returns how many
    (at most MAX_NEIGHBOURS). */
 static int candidate_texts(int op, const ocf_op_schema *schema, unsigned i,
-                           const ocf_tuning_values *from, char texts[][1024]) {
+                           const ocf_tuning_values *from, char texts[][OCF_TUNING_TEXT_MAX]) {
   int next[MAX_NEIGHBOURS];
   int count = neighbours(&schema->tunables[i], from->v[i], next), n = 0;
   for (int j = 0; j < count; j++) {
     ocf_tuning_values candidate = *from;
     candidate.v[i] = next[j];
     if (ocf_tuning_check((ocf_op)op, &candidate, "tuner") != OCF_SUCCESS) continue;
-    ocf_tuning_format((ocf_op)op, &candidate, texts[n], 1024);
+    ocf_tuning_format((ocf_op)op, &candidate, texts[n], OCF_TUNING_TEXT_MAX);
     n++;
   }
   return n;
@@ -101,7 +101,7 @@ static void prepare_next(const tune_search *search, tune_prepare_fn prepare,
                          const ocf_op_schema *schema, const unsigned *order, unsigned at,
                          const ocf_tuning_values *from) {
   if (!prepare) return;
-  static char texts[2 * MAX_NEIGHBOURS][1024];
+  static char texts[2 * MAX_NEIGHBOURS][OCF_TUNING_TEXT_MAX];
   const char *list[2 * MAX_NEIGHBOURS];
   int n = candidate_texts(search->op, schema, order[at], from, texts);
   if (at + 1 < schema->count)
@@ -166,7 +166,7 @@ int tune_run_prepared(const tune_search *search, tune_prepare_fn prepare, tune_s
         ocf_tuning_values candidate = best;
         candidate.v[i] = next[j];
         if (ocf_tuning_check((ocf_op)search->op, &candidate, "tuner") != OCF_SUCCESS) continue;
-        char text[1024];
+        char text[OCF_TUNING_TEXT_MAX];
         ocf_tuning_format((ocf_op)search->op, &candidate, text, sizeof text);
         tune_result result;
         search->measure(search->user, text, &result);

@@ -1,6 +1,6 @@
 /*
  * The correctness gate's verdicts. The comparisons themselves, and the error model of each op,
- * are the harness's (tests/tolerance.h), shared with the tests.
+ * are the harness's (harness/tolerance.h), shared with the tests.
  */
 #include "tool.h"
 

@@ -6,13 +6,12 @@
  *   out: [out_off ........................ out_off + n)
  *         |<--- n / VW vectors (VW floats each) --->|<- n % VW tail ->|
  *
- * Three kernels, the host picks one:
+ * Two kernels, the host picks one (the benchmark's baseline is baselines/add_baseline.cl):
  *   add_vector    the fast path. Assumes x_off, y_off and out_off are multiples of VW, so that
  *                 every vector access is aligned (buffers themselves are aligned by OpenCL to
  *                 CL_DEVICE_MEM_BASE_ADDR_ALIGN, at least 16 bytes). A grid-stride loop covers
  *                 the vectors; the first (n % VW) work-items of the grid then do the tail.
  *   add_general   any offsets: a scalar grid-stride loop.
- *   add_baseline  the benchmark baseline: one element per work-item, no loop, no vectors.
  *
  * Indices are 64-bit (ulong), so n past 2^32 is right. In-place use (out == x or out == y) is
  * fine: every element is read and written by the same work-item, and no pointer is `restrict`.
@@ -20,17 +19,17 @@
 
 /* Work-items per workgroup; the host launches exactly this many. */
 #ifndef WG
-#define WG 256
+#error "WG: the host passes every tunable (src/plan/plan_add.c)"
 #endif
 
 /* Floats per vector access in add_vector: 1, 2, 4, 8 or 16. */
 #ifndef VW
-#define VW 4
+#error "VW: the host passes every tunable (src/plan/plan_add.c)"
 #endif
 
 /* Storage type of x, y and out (ocf_dtype: 0 f32, 1 f16, 2 bf16); the sum is fp32. */
 #ifndef DTYPE
-#define DTYPE 0
+#error "DTYPE: the host passes every tunable (src/plan/plan_add.c)"
 #endif
 
 /* The element type of the buffers (OCF_STORAGE: cl/common.cl). */
@@ -59,17 +58,6 @@ add_general(const ulong n, __global const real *x, const ulong x_off, __global c
             const ulong y_off, __global real *out, const ulong out_off) {
   const ulong stride = get_global_size(0);
   for (ulong i = get_global_id(0); i < n; i += stride)
-    OCF_STORE(DTYPE, out, out_off + i,
-              OCF_LOAD(DTYPE, x, x_off + i) + OCF_LOAD(DTYPE, y, y_off + i));
-}
-#endif
-
-#ifdef OCF_KERNEL_add_baseline
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-add_baseline(const ulong n, __global const real *x, const ulong x_off, __global const real *y,
-             const ulong y_off, __global real *out, const ulong out_off) {
-  const ulong i = get_global_id(0);
-  if (i < n)
     OCF_STORE(DTYPE, out, out_off + i,
               OCF_LOAD(DTYPE, x, x_off + i) + OCF_LOAD(DTYPE, y, y_off + i));
 }

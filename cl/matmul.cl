@@ -60,6 +60,8 @@
  *   v = alpha * acc;  v = beta * C + v (beta != 0);  v += bias[col] (BIAS 1) or bias[row] (2);
  *   C = act(v) (ACTIVATION: ocf_activate in cl/common.cl), rounded to C_DTYPE.
  *
+ * The program is cl/common.cl, cl/matmul_common.clh (the operands' types, the precision mode, the
+ * epilogue, shared with the benchmark's baseline cl/baselines/matmul_naive.cl) and this file.
  * Kernels, the host picks one (SPLIT_K = 1 builds the split pair, 0 the others):
  *   matmul_tiled_fast  the fast path. Assumes m % MWG == 0, n % NWG == 0, k % KWG == 0, so every
  *                      tile is whole: no bound checks at all.
@@ -88,98 +90,64 @@
  *   matmul_tiled       the general kernel: the same tiles with guarded loads (elements outside
  *                      the matrices read as 0, so the K remainder adds nothing) and guarded
  *                      stores; right for any m, n, k, offset and stride.
- *   matmul_naive       the baseline: one output per work-item, a plain loop over k.
  * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier.
  */
 
 /* Work-items along M (local dimension 1); any power of two. */
 #ifndef MDIMC
-#define MDIMC 16
+#error "MDIMC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Work-items along N (local dimension 0); any power of two. */
 #ifndef NDIMC
-#define NDIMC 16
+#error "NDIMC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Rows of C per work-item (register blocking); a multiple of VWM. */
 #ifndef MWI
-#define MWI 8
+#error "MWI: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Columns of C per work-item (register blocking); a multiple of VWN. */
 #ifndef NWI
-#define NWI 8
+#error "NWI: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Depth of one K slice staged in local memory; a multiple of 4. */
 #ifndef KWG
-#define KWG 16
+#error "KWG: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Width of the local-memory reads of the A tile: 1, 2 or 4. */
 #ifndef VWM
-#define VWM 4
+#error "VWM: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Width of the local-memory reads of the B tile and of the stores of C (whole tiles): 1, 2, 4. */
 #ifndef VWN
-#define VWN 4
+#error "VWN: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Floats of padding after each k-row of the local A tile; a multiple of 4. */
 #ifndef PADA
-#define PADA 4
+#error "PADA: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Floats of padding after each k-row of the local B tile; a multiple of 4. */
 #ifndef PADB
-#define PADB 4
-#endif
-/* 1: A is stored k x m (op(A) = A^T). */
-#ifndef TRANS_A
-#define TRANS_A 0
-#endif
-/* 1: B is stored n x k (op(B) = B^T). */
-#ifndef TRANS_B
-#define TRANS_B 0
-#endif
-/* Storage types of A, B, C and the bias: 0 fp32, 1 fp16, 2 bf16. */
-#ifndef A_DTYPE
-#define A_DTYPE 0
-#endif
-#ifndef B_DTYPE
-#define B_DTYPE 0
-#endif
-#ifndef C_DTYPE
-#define C_DTYPE 0
-#endif
-#ifndef BIAS_DTYPE
-#define BIAS_DTYPE 0
+#error "PADB: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 1: the operand's accesses in groups of 4 (C: of VWN) may be aligned vector accesses. */
 #ifndef A_VEC
-#define A_VEC 1
+#error "A_VEC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 #ifndef B_VEC
-#define B_VEC 1
+#error "B_VEC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 #ifndef C_VEC
-#define C_VEC 1
-#endif
-/* 0 FP32, 1 TF32, 2 3XTF32 (see above). */
-#ifndef PRECISION
-#define PRECISION 0
-#endif
-/* ocf_activation: 0 none, 1 relu, 2 gelu (erf), 3 gelu (tanh), 4 silu. */
-#ifndef ACTIVATION
-#define ACTIVATION 0
-#endif
-/* 0 no bias, 1 a bias per column of C (n values), 2 a bias per row (m values). */
-#ifndef BIAS
-#define BIAS 0
+#error "C_VEC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 1: the program holds the split-K pair (matmul_tiled_split, matmul_reduce), 0: the other
    kernels. A program holds only what its plan runs: some implementations (Oclgrind) charge a
    kernel with every __local array of its program. */
 #ifndef SPLIT_K
-#define SPLIT_K 0
+#error "SPLIT_K: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Work-items per workgroup of matmul_reduce. */
 #ifndef REDUCE_WG
-#define REDUCE_WG 256
+#error "REDUCE_WG: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 
 /* ---- derived ---- */
@@ -202,11 +170,6 @@
 #define A_SLOTS ((A_GROUPS + WGS - 1) / WGS) /* load groups per work-item */
 #define B_SLOTS ((B_GROUPS + WGS - 1) / WGS)
 #define MAX_SLOTS (A_SLOTS > B_SLOTS ? A_SLOTS : B_SLOTS) /* a constant loop bound for both */
-
-#define A_T OCF_STORAGE(A_DTYPE)
-#define B_T OCF_STORAGE(B_DTYPE)
-#define C_T OCF_STORAGE(C_DTYPE)
-#define BIAS_T OCF_STORAGE(BIAS_DTYPE)
 
 /* Vector types of the local-memory reads (OCF_FLOATN: cl/common.cl). */
 #define floatM OCF_FLOATN(VWM)
@@ -252,18 +215,6 @@
 #define STOREV_2_1(w, p, v) OCF_STOREV_2(w, p, 0, v)
 #define STOREV_2_0(w, p, v) OCF_STOREV_2(w, p, 0, v)
 #define STOREV(t, vec, w, p, v) OCF_CAT(OCF_CAT(OCF_CAT(STOREV_, t), _), vec)(w, p, v)
-
-/* TF32 rounding on the way into local memory: only for fp32 inputs in TF32 mode. */
-#if PRECISION == 1 && A_DTYPE == 0
-#define ROUND_A(x) ocf_round_tf32(x)
-#else
-#define ROUND_A(x) (x)
-#endif
-#if PRECISION == 1 && B_DTYPE == 0
-#define ROUND_B(x) ocf_round_tf32(x)
-#else
-#define ROUND_B(x) (x)
-#endif
 
 /* ---- global -> registers -> local: one K slice of A or B ---- */
 
@@ -530,23 +481,6 @@ uint tile_col(const uint j, const uint tn) {
   return ((j / VWN) * NDIMC + tn) * VWN + j % VWN;
 }
 
-/* The bias of element (row, col) of C (0 without one; the caller adds it only when BIAS). */
-float bias_of(__global const BIAS_T *bias, const ulong bias_off, const ulong row, const ulong col) {
-#if BIAS == 1
-  return OCF_LOAD(BIAS_DTYPE, bias, bias_off + col);
-#elif BIAS == 2
-  return OCF_LOAD(BIAS_DTYPE, bias, bias_off + row);
-#else
-  return 0.0f;
-#endif
-}
-
-/* act(alpha * sum + beta * c_old + bias); c_old is read by the caller only when beta != 0. */
-float finish(const float sum, const float alpha, const float beta, const float c_old,
-             const float bias) {
-  return ocf_matmul_finish(sum, alpha, beta, c_old, bias, BIAS != 0, ACTIVATION);
-}
-
 /* Guarded: only rows < mlim and columns < nlim are written; C is read only when beta != 0.
    c_tile points at the tile's element (0, 0); (m0, n0) is where that is in C, for the bias. */
 void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
@@ -629,12 +563,6 @@ void store_partial(__global float *part, const ulong ldp, const tile_place *p, c
 
 /* The body of the three tiled entries: one tile of one product, epilogue and store.
    guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge. */
-#define TILED_PARAMS                                                                              \
-  const ulong m, const ulong n, const ulong k, const float alpha, __global const A_T *restrict a, \
-      const ulong a_off, const ulong lda, const ulong stride_a, __global const B_T *restrict b,   \
-      const ulong b_off, const ulong ldb, const ulong stride_b, const float beta,                 \
-      __global C_T *restrict c, const ulong c_off, const ulong ldc, const ulong stride_c,         \
-      __global const BIAS_T *restrict bias, const ulong bias_off
 void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
                 __local float *bl) {
   const tile_place p = place_tile(m, n, 1);
@@ -726,36 +654,3 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
 #endif
 
 #endif /* SPLIT_K */
-
-#if !SPLIT_K
-
-/* The baseline: one work-item computes one element of one C, straight from global memory, with
-   the same input rounding. Dimension 0 runs over the columns of every C of the batch (each C
-   padded to a whole number of workgroups), dimension 1 over the rows. */
-#ifdef OCF_KERNEL_matmul_naive
-__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_naive(TILED_PARAMS) {
-  const ulong n_pad = (n + NDIMC - 1) / NDIMC * NDIMC;
-  ulong j;
-  const ulong bi = ocf_divmod(get_global_id(0), n_pad, &j), i = get_global_id(1);
-  if (i >= m || j >= n) return;
-  __global const A_T *ab = a + a_off + bi * stride_a;
-  __global const B_T *bb = b + b_off + bi * stride_b;
-  float sum = 0.0f;
-  for (ulong q = 0; q < k; q++) {
-    const float av = OCF_LOAD(A_DTYPE, ab, TRANS_A ? q * lda + i : i * lda + q);
-    const float bv = OCF_LOAD(B_DTYPE, bb, TRANS_B ? j * ldb + q : q * ldb + j);
-#if PRECISION == 2
-    const float a_big = ocf_round_tf32(av), b_big = ocf_round_tf32(bv);
-    const float cross = ocf_tf32_small(av, a_big) * b_big + a_big * ocf_tf32_small(bv, b_big);
-    sum += a_big * b_big + cross;
-#else
-    sum = ROUND_A(av) * ROUND_B(bv) + sum;
-#endif
-  }
-  __global C_T *out = c + c_off + bi * stride_c + i * ldc;
-  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, j) : 0.0f;
-  OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
-}
-#endif
-
-#endif /* !SPLIT_K */

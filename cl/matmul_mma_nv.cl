@@ -129,97 +129,93 @@
  * (WM / 16) * 4 + (WN / 8) * 2 (twice that for 3XTF32).
  */
 
-/* ---- tunables ---- */
+/* ---- tunables (the host passes every one: the schema holds the defaults) ---- */
 
 /* A and B storage type: 0 f32 (then PRECISION applies), 1 f16, 2 bf16 (ocf_dtype). */
 #ifndef AB_DTYPE
-#define AB_DTYPE 2
+#error "AB_DTYPE: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* C storage type: 0 f32, 1 f16, 2 bf16. */
 #ifndef C_DTYPE
-#define C_DTYPE 0
+#error "C_DTYPE: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* For fp32 A and B: 1 TF32, 2 3XTF32 (ocf_precision). */
 #ifndef PRECISION
-#define PRECISION 1
+#error "PRECISION: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* 1: A is stored k x m. */
 #ifndef TRANS_A
-#define TRANS_A 0
+#error "TRANS_A: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* 1: B is stored n x k. */
 #ifndef TRANS_B
-#define TRANS_B 0
+#error "TRANS_B: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* Rows of the C tile of one workgroup; a multiple of WM. */
 #ifndef BM
-#define BM 128
+#error "BM: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* Columns of the C tile; a multiple of WN. */
 #ifndef BN
-#define BN 128
+#error "BN: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* Depth of one K slice in local memory; a multiple of the mma's k (8 for TF32, 16 at 16 bits). */
 #ifndef BK
-#if AB_DTYPE == 0
-#define BK 16
-#else
-#define BK 32
-#endif
+#error "BK: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* Rows of one warp's block of C; a multiple of 16. */
 #ifndef WM
-#define WM 64
+#error "WM: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* Columns of one warp's block of C; a multiple of 16. */
 #ifndef WN
-#define WN 64
+#error "WN: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* K slices in local memory at once (2 to 8): STAGES - 1 are in flight during a multiply. */
 #ifndef STAGES
-#define STAGES 3
+#error "STAGES: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* How A and B reach local memory: 16, 4 or 0 (see above). */
 #ifndef A_LOAD
-#define A_LOAD 16
+#error "A_LOAD: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 #ifndef B_LOAD
-#define B_LOAD 16
+#error "B_LOAD: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* The k step of a slice after whose mma the next slice's copies are issued: 0 before the first
    mma (the copies' address arithmetic then delays the matrix units), 1 .. BK / MMA_K after that
    step (a value above the slice's k steps means after the last). */
 #ifndef COPY_AT
-#define COPY_AT 0
+#error "COPY_AT: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* 3XTF32: 1 issues the three products as three passes over the warp's tiles (see
    multiply_step), 0 a tile's three in a row. */
 #ifndef SPLIT3_PASSES
-#define SPLIT3_PASSES 0
+#error "SPLIT3_PASSES: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* 1: a workgroup whose tile lies wholly inside C copies its full K slices unguarded. */
 #ifndef INTERIOR_FAST
-#define INTERIOR_FAST 0
+#error "INTERIOR_FAST: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* The epilogue (as in matmul.cl): ocf_activation (0 none, 1 relu, 2 gelu erf, 3 gelu tanh,
    4 silu); 0 no bias, 1 a bias per column of C (n values), 2 per row (m values); its type. */
 #ifndef ACTIVATION
-#define ACTIVATION 0
+#error "ACTIVATION: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 #ifndef BIAS
-#define BIAS 0
+#error "BIAS: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 #ifndef BIAS_DTYPE
-#define BIAS_DTYPE 0
+#error "BIAS_DTYPE: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* 1: the 16-byte copies also ask L2 to fetch the whole 128-byte line (.L2::128B, PTX 7.4). */
 #ifndef CP_L2_PREFETCH
-#define CP_L2_PREFETCH 0
+#error "CP_L2_PREFETCH: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* Tile rows per group of the launch order: consecutive workgroups walk GROUP_M tile rows down
    before moving right, so the tiles in flight share slices of A and B in L2. */
 #ifndef GROUP_M
-#define GROUP_M 8
+#error "GROUP_M: the host passes every tunable (src/plan/plan_matmul_mma.c)"
 #endif
 /* How the shared-space address of a local pointer is taken for the PTX operands: 0 converts the
    pointer to an integer (the value of an OpenCL local pointer is its shared-space address),

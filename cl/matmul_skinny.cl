@@ -65,75 +65,75 @@
 
 /* Columns of Y (the short side of C), 1 to 16. */
 #ifndef N_SMALL
-#define N_SMALL 1
+#error "N_SMALL: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Work-items per workgroup (row lanes times k lanes). */
 #ifndef WG
-#define WG 256
+#error "WG: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Row lanes; WG / RL k lanes. A power of two dividing WG. */
 #ifndef RL
-#define RL 64
+#error "RL: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Steps of loads of X in flight per work-item. */
 #ifndef UNROLL
-#define UNROLL 2
+#error "UNROLL: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 1: X is k-contiguous (see above). */
 #ifndef X_KCONT
-#define X_KCONT 0
+#error "X_KCONT: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 1: v_ss is 1, so a row of V is contiguous. */
 #ifndef V_SCONT
-#define V_SCONT 1
+#error "V_SCONT: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 1: X's (or V's) four-element groups are aligned vector accesses (fp32: offsets, strides and
    leading dimension multiples of 4; the 16-bit types' vloads need no alignment). */
 #ifndef X_VEC
-#define X_VEC 1
+#error "X_VEC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 #ifndef V_VEC
-#define V_VEC 1
+#error "V_VEC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Storage types: 0 fp32, 1 fp16, 2 bf16. */
 #ifndef X_DTYPE
-#define X_DTYPE 0
+#error "X_DTYPE: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 #ifndef V_DTYPE
-#define V_DTYPE 0
+#error "V_DTYPE: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 #ifndef C_DTYPE
-#define C_DTYPE 0
+#error "C_DTYPE: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 #ifndef BIAS_DTYPE
-#define BIAS_DTYPE 0
+#error "BIAS_DTYPE: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 0 FP32, 1 TF32, 2 3XTF32, as in cl/matmul.cl. */
 #ifndef PRECISION
-#define PRECISION 0
+#error "PRECISION: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* ocf_activation. */
 #ifndef ACTIVATION
-#define ACTIVATION 0
+#error "ACTIVATION: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 0 no bias, 1 a bias per column s of Y, 2 a bias per row r of Y. */
 #ifndef BIAS
-#define BIAS 0
+#error "BIAS: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 1: the wide path (see above); RL >= WG / 32 so that KL divides KC. */
 #ifndef WIDE
-#define WIDE 0
+#error "WIDE: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* 1: the program holds the split pair (matmul_skinny_split, matmul_skinny_reduce), 0:
    matmul_skinny. A program holds only what its plan runs: some implementations (Oclgrind)
    charge a kernel with every __local array of its program. */
 #ifndef SPLIT
-#define SPLIT 0
+#error "SPLIT: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* K of one staged chunk of the wide path: 32 makes the odd row stride 33 free of bank conflicts
    for the k-contiguous staging (8 lanes a row, 4 rows a warp). */
 #ifndef KC
-#define KC 32
+#error "KC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 
 /* ---- derived ---- */

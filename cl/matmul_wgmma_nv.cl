@@ -70,42 +70,42 @@
 
 /* A and B storage type (ocf_dtype): 0 fp32, multiplied as TF32; 1 f16; 2 bf16. */
 #ifndef AB_DTYPE
-#error "AB_DTYPE missing"
+#error "AB_DTYPE: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 /* 0: B is stored k x n (16-bit only); 1: B is stored n x k. */
 #ifndef TRANS_B
-#error "TRANS_B missing"
+#error "TRANS_B: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 /* Columns of the tile: 128, 192 or 256. */
 #ifndef BN
-#error "BN missing"
+#error "BN: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 /* Warpgroups of 128 work-items, each multiplying 64 rows of the tile: 1 or 2. */
 #ifndef CONSUMERS
-#error "CONSUMERS missing"
+#error "CONSUMERS: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 /* Slices of the cp.async ring: 3 to 6 (STAGES - 2 in flight). */
 #ifndef STAGES
-#error "STAGES missing"
+#error "STAGES: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 /* Tile rows walked together by consecutive workgroups (L2 reuse). */
 #ifndef GROUP_M
-#error "GROUP_M missing"
+#error "GROUP_M: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 /* C storage type (ocf_dtype): 0 f32, 1 f16, 2 bf16. */
 #ifndef C_DTYPE
-#error "C_DTYPE missing"
+#error "C_DTYPE: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 /* The epilogue: ocf_activation (0 none, 1 relu, 2 gelu erf, 3 gelu tanh, 4 silu); 0 no bias,
    1 a bias per column of C (n values), 2 per row (m values); the bias's storage type. */
 #ifndef ACTIVATION
-#error "ACTIVATION missing"
+#error "ACTIVATION: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 #ifndef BIAS
-#error "BIAS missing"
+#error "BIAS: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 #ifndef BIAS_DTYPE
-#error "BIAS_DTYPE missing"
+#error "BIAS_DTYPE: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
 
 /* ---- derived ---- */

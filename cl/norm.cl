@@ -54,26 +54,52 @@
 /* ---- tunables: the host passes every one (src/plan/plan_norm.c); none has a default here ---- */
 
 #ifndef WG
-#error "WG (work-items per workgroup) must be defined by the host"
+#error "WG: work-items per workgroup; the host passes it"
 #endif
 #ifndef VW
-#error "VW (elements per vector access: 1, 2, 4, 8 or 16) must be defined by the host"
+#error "VW: elements per vector access: 1, 2, 4, 8 or 16; the host passes it"
 #endif
 #ifndef ITEMS
-#error "ITEMS (vectors norm_rows holds a work-item) must be defined by the host"
+#error "ITEMS: vectors norm_rows holds a work-item; the host passes it"
 #endif
 #ifndef SEG
-#error "SEG (work-items a row in norm_rows; divides WG) must be defined by the host"
+#error "SEG: work-items a row in norm_rows; divides WG; the host passes it"
 #endif
 #ifndef UNROLL
-#error "UNROLL (vectors a work-item loads per step of the split's loops) must be defined"
+#error "UNROLL: vectors a work-item loads per step of the split's loops; the host passes it"
 #endif
-#if !defined(IN_DTYPE) || !defined(OUT_DTYPE) || !defined(RES_DTYPE) || !defined(W_DTYPE)
-#error "IN_DTYPE, OUT_DTYPE, RES_DTYPE and W_DTYPE (ocf_dtype: 0 f32, 1 f16, 2 bf16) must be set"
+#ifndef IN_DTYPE
+#error "IN_DTYPE: ocf_dtype of in: 0 f32, 1 f16, 2 bf16; the host passes it"
 #endif
-#if !defined(RMS) || !defined(HAS_WEIGHT) || !defined(HAS_BIAS) || !defined(HAS_RES) || \
-    !defined(HAS_RES_OUT) || !defined(HAS_MEAN) || !defined(HAS_RSTD)
-#error "RMS and the HAS_* switches (0 or 1) must be defined by the host"
+#ifndef OUT_DTYPE
+#error "OUT_DTYPE: ocf_dtype of out; the host passes it"
+#endif
+#ifndef RES_DTYPE
+#error "RES_DTYPE: ocf_dtype of res and res_out; the host passes it"
+#endif
+#ifndef W_DTYPE
+#error "W_DTYPE: ocf_dtype of weight and bias; the host passes it"
+#endif
+#ifndef RMS
+#error "RMS: 1: RMSNorm, 0: LayerNorm; the host passes it"
+#endif
+#ifndef HAS_WEIGHT
+#error "HAS_WEIGHT: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_BIAS
+#error "HAS_BIAS: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_RES
+#error "HAS_RES: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_RES_OUT
+#error "HAS_RES_OUT: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_MEAN
+#error "HAS_MEAN: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_RSTD
+#error "HAS_RSTD: 0 or 1; the host passes it"
 #endif
 
 #if WG < 1 || SEG < 1 || WG % SEG

@@ -469,7 +469,7 @@ OCF_API const char *ocf_context_cache_dir(const ocf_context *ctx);
  * per data type and per shape class (softmax: narrow, medium, wide, long, huge rows; matmul:
  * skinny, small_k, large_k, small, large; add: small, large). A context resolves them once, at
  * creation, from these sources, each overriding the ones before it:
- *   1. the built-in rows for the device's vendor and type;
+ *   1. the built-in values for the device's vendor, type and name;
  *   2. the tuning databases shipped in the library for measured devices;
  *   3. the user's database for this device, driver and library version, written by
  *      `oclfuse tune`, in the tuning folder (ocf_context_config.tuning_dir, else
@@ -480,10 +480,22 @@ OCF_API const char *ocf_context_cache_dir(const ocf_context *ctx);
  * same validator. The caller's launch settings (ocf_launch.workgroup_size) come before all.
  */
 
+/** Returns how many ops this library has (3 in this version: add, softmax, matmul; a later
+    version may have more). Their names index the tuning calls, ocf_warmup and the tool. */
+OCF_API size_t ocf_op_count(void);
+
+/** Returns the name of op `index` ("add"; 0 <= index < ocf_op_count()), or NULL past the last;
+    the library owns the text. */
+OCF_API const char *ocf_op_name(size_t index);
+
 /**
  * Sets tunables of `op` ("add", "softmax", "matmul") for data type `dtype` and shape class
  * `shape_class` (NULL or "*": every class of the op) on this context, from text
- * "name=value name=value ..."; tunables not named keep their values. NULL or "" for `values`
+ * "name=value name=value ..."; tunables not named keep their values. Names are those of the
+ * kernel families ("tiled.set0.kwg", "skinny.wg", "mma.on", "long_rows.items", "rows.seg_items")
+ * or, as before them, the unqualified format-1 names ("set0.kwg", "sk_wg", "mma", "items",
+ * "seg_items"), each of which still names exactly one tunable (docs/TUNING.md lists both);
+ * ocf_context_get_tuning writes the family names. NULL or "" for `values`
  * restores the values the context resolved at creation. Values that break a tunable's range or
  * rule are OCF_ERR_INVALID_VALUE and change nothing. The text is read during the call only.
  * Thread-safe; calls already enqueued are not affected, later calls build the programs the new
@@ -496,7 +508,8 @@ OCF_API ocf_status ocf_context_set_tuning(ocf_context *ctx, const char *op, ocf_
 /**
  * Writes the values in force for `op`, `dtype` and `shape_class` as "name=value ..." text into
  * the caller's `values` (`capacity` bytes, always terminated; OCF_ERR_BUFFER_TOO_SMALL when cut
- * short). shape_class NULL or "*" is allowed when every class of the op has the same values.
+ * short): every tunable, under its kernel family's name (matmul's take about 1300 bytes; 2048
+ * hold any op's). shape_class NULL or "*" is allowed when every class of the op has the same values.
  * Thread-safe.
  */
 OCF_API ocf_status ocf_context_get_tuning(ocf_context *ctx, const char *op, ocf_dtype dtype,

@@ -41,23 +41,26 @@ void ocf_device_facts_init(ocf_device_facts *facts, const ocf_device_info *info)
 
 size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id kernel) {
   size_t limit = facts->max_workgroup_size;
-  size_t learnt = (size_t)kernel < OCF_KERNEL_COUNT ? facts->kernel_max_workgroup[kernel] : 0;
+  size_t learnt =
+      (size_t)kernel < OCF_KERNEL_COUNT ? facts->learnt.kernel_max_workgroup[kernel] : 0;
   return learnt && learnt < limit ? learnt : limit;
 }
 
 unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program) {
-  if (program == OCF_PROGRAM_MATMUL_MMA_NV) return facts->mma_local_ok;
-  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV) return facts->wgmma_local_ok;
-  const unsigned long long learnt = facts->program_local_budget[program];
+  if (program == OCF_PROGRAM_MATMUL_MMA_NV) return facts->learnt.mma_local_ok;
+  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV) return facts->learnt.wgmma_local_ok;
+  const unsigned long long learnt = facts->learnt.program_local_budget[program];
   return learnt && learnt < facts->local_mem_bytes ? learnt : facts->local_mem_bytes;
 }
 
 unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
                                                 ocf_program_id program) {
   if (program == OCF_PROGRAM_MATMUL_WGMMA_NV)
-    return facts->wgmma_local_ok_reported > facts->local_mem_bytes ? facts->wgmma_local_ok_reported
-                                                                   : facts->local_mem_bytes;
+    return facts->learnt.wgmma_local_ok_reported > facts->local_mem_bytes
+               ? facts->learnt.wgmma_local_ok_reported
+               : facts->local_mem_bytes;
   if (program != OCF_PROGRAM_MATMUL_MMA_NV) return facts->local_mem_bytes;
-  return facts->mma_local_ok_reported > facts->local_mem_bytes ? facts->mma_local_ok_reported
-                                                               : facts->local_mem_bytes;
+  return facts->learnt.mma_local_ok_reported > facts->local_mem_bytes
+             ? facts->learnt.mma_local_ok_reported
+             : facts->local_mem_bytes;
 }

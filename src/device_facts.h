@@ -27,16 +27,10 @@ typedef enum ocf_probe_state {
   OCF_PROBE_PASSED
 } ocf_probe_state;
 
-typedef struct ocf_device_facts {
-  cl_device_type type;
-  ocf_vendor vendor;
-  unsigned compute_units;    /* at least 1 */
-  size_t max_workgroup_size; /* CL_DEVICE_MAX_WORK_GROUP_SIZE, at least 1 */
-  size_t max_item_sizes[3];  /* CL_DEVICE_MAX_WORK_ITEM_SIZES, each at least 1 */
-  unsigned long long local_mem_bytes;
-  /* NVIDIA's compute capability, major * 10 + minor (cl_nv_device_attribute_query), 0 where the
-     device reports none. */
-  unsigned nv_compute_capability;
+/* What a context learnt of its device after creation: probe outcomes, built kernels' limits,
+   lowered local budgets. Written only under the context's lock, by the runtime (a limit only
+   ever lowers, a probe's outcome is kept); every write raises the context's plan generation. */
+typedef struct ocf_learnt_facts {
   /* The matrix-unit kernel (cl/matmul_mma_nv.cl) on this context, as its probes found it
      (src/runtime/mma_probe.c, run at the first call that would use it): whether it builds and
      computes right, the most static local memory (bytes declared) a probe ran right with and
@@ -52,9 +46,6 @@ typedef struct ocf_device_facts {
      at most wgmma_local_ok. A build of it that fails after the probe passed sets FAILED too. */
   ocf_probe_state wgmma;
   unsigned long long wgmma_local_ok, wgmma_local_ok_reported;
-  /* The compiler takes NVIDIA's -cl-nv-* build options (cl_nv_compiler_options): a plan may cap
-     a kernel's registers per work-item (ocf_plan.max_registers). */
-  int nv_compiler_options;
   /* Per kernel, the largest workgroup a built instance of it accepted
      (CL_KERNEL_WORK_GROUP_SIZE), learnt after builds; 0 while unknown. Plans whose sizes were
      not fixed by the caller stay within it. */
@@ -63,6 +54,24 @@ typedef struct ocf_device_facts {
      more than the device has for a plan that counted less (rusticl's llvmpipe reports twice the
      bytes a kernel declares); 0 while unknown. */
   unsigned long long program_local_budget[OCF_PROGRAM_COUNT];
+} ocf_learnt_facts;
+
+/* The planner's one read-only view: what the device is (set at context creation from its
+   description and extensions, never changed after) and what the context learnt since. */
+typedef struct ocf_device_facts {
+  cl_device_type type;
+  ocf_vendor vendor;
+  unsigned compute_units;    /* at least 1 */
+  size_t max_workgroup_size; /* CL_DEVICE_MAX_WORK_GROUP_SIZE, at least 1 */
+  size_t max_item_sizes[3];  /* CL_DEVICE_MAX_WORK_ITEM_SIZES, each at least 1 */
+  unsigned long long local_mem_bytes;
+  /* NVIDIA's compute capability, major * 10 + minor (cl_nv_device_attribute_query), 0 where the
+     device reports none. */
+  unsigned nv_compute_capability;
+  /* The compiler takes NVIDIA's -cl-nv-* build options (cl_nv_compiler_options): a plan may cap
+     a kernel's registers per work-item (ocf_plan.max_registers). */
+  int nv_compiler_options;
+  ocf_learnt_facts learnt; /* all zero for a device nothing was learnt of yet */
 } ocf_device_facts;
 
 /* The vendor a CL_DEVICE_VENDOR / platform name pair names. */

@@ -1,7 +1,7 @@
 /*
  * The harness of the matmul suites that go beyond the plain fp32 call (test_matmul_batched,
  * _epilogue, _skinny, _precision): one described call of ocf_matmul_ex on fresh device buffers,
- * its every output element checked against tests/reference_gemm.h (whose header argues the
+ * its every output element checked against harness/reference_gemm.h (whose header argues the
  * tolerances) and every other element of C's buffer checked unchanged, bit for bit; and the same
  * call through CLBlast where CLBlast has one (fp32, no epilogue).
  */
@@ -33,7 +33,7 @@ typedef struct mmx_case {
   int exact_inputs; /* judge against the unrounded inputs: the mode's documented bound */
   ocf_variant variant;
   size_t workgroup;
-  int truncating_sum; /* judged as a matrix-unit sum (tests/reference_gemm.h) */
+  int truncating_sum; /* judged as a matrix-unit sum (harness/reference_gemm.h) */
 } mmx_case;
 
 /* m x n x k, row-major, no transposes, alpha 1, beta 0, fp32, one product, no epilogue. */

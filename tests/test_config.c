@@ -357,7 +357,7 @@ static void test_config_log_callback(void **state) {
   assert_true(seen("2 device "));
   assert_true(seen("2 tuning for "));
   one_add(ctx);
-  assert_true(seen("2 build add.cl"));
+  assert_true(seen("2 build add ["));
   /* The call's plan at DEBUG, the same line as ocf_last_plan(). */
   char plan_line[600];
   snprintf(plan_line, sizeof plan_line, "3 %s\n", ocf_last_plan());

@@ -2,7 +2,9 @@
  * Fault injection (ctest -L faults): every OpenCL call the library makes is made to fail, one at
  * a time, and the library must answer each with a clear error and no damage.
  *
- * A short program calls every public op in both forms, with events, wait lists and
+ * A short program calls every public op in both forms (every op of the harness's table,
+ * harness/op_cases.h: add, softmax and matmul through the suite's own steps below, any other op
+ * through the table's plain call on its first small shape), with events, wait lists and
  * first_event, on every multi-kernel plan (softmax's split, also in a caller's workspace, and its
  * baseline), around context creation, warm-up, a wrapped context and the on-disk program cache
  * (a temporary folder holding the program binaries of a good run for the "warm" runs; empty for
@@ -28,9 +30,11 @@
  * by events on an out-of-order queue.
  */
 #include "cl_faults.h"
+#include "op_cases.h"
 #include "reference.h"
 #include "test_common.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +75,8 @@ typedef struct program {
   cl_event gate, event, first_event;
   ocf_launch launch;
   size_t plans;
+  const ocft_op_case *op; /* the op of a step of the table's plain call */
+  ocft_call call;         /* that step's call */
 } program;
 
 /* Deterministic inputs, and an output full of values no op produces. */
@@ -151,6 +157,7 @@ typedef struct step {
   /* NULL when the outcome is right: success with a right output, or a failure that touched
      nothing. Releases what the step made. */
   const char *(*judge)(program *p, ocf_status status);
+  const ocft_op_case *op; /* the op of the table a plain-call step calls, else NULL */
 } step;
 
 static void prepare_nothing(program *p) {
@@ -439,28 +446,124 @@ static const char *judge_release(program *p, ocf_status status) {
   return NULL;
 }
 
-static const step steps[] = {
-    {"context_create", 1, prepare_nothing, call_create, judge_create},
-    {"warmup(add)", 1, prepare_nothing, call_warmup, judge_warmup},
-    {"add+events", 1, prepare_add, call_add, judge_add},
-    {"add_host", 0, prepare_add_host, call_add_host, judge_add_host},
-    {"softmax", 0, prepare_softmax, call_softmax, judge_softmax},
-    {"softmax_baseline", 0, prepare_softmax_baseline, call_softmax_baseline,
-     judge_softmax_baseline},
-    {"softmax_split", 1, prepare_softmax_split, call_softmax_split, judge_softmax_split},
-    {"softmax_workspace", 0, prepare_softmax_workspace, call_softmax_split, judge_softmax_split},
-    {"softmax_host", 0, prepare_softmax_host, call_softmax_host, judge_softmax_host},
-    {"softmax_host_ex", 0, prepare_softmax_host, call_softmax_host_ex, judge_softmax_host},
-    {"matmul", 1, prepare_matmul, call_matmul, judge_matmul},
-    {"matmul_host", 0, prepare_matmul_host, call_matmul_host, judge_matmul_host},
-    {"matmul_host_ex", 0, prepare_matmul_host, call_matmul_host_ex, judge_matmul_host},
-    {"context_wrap+add", 0, prepare_wrap, call_wrap, judge_wrap},
-    {"context_release", 1, prepare_nothing, call_release, judge_release},
+/* ---- any op of the table without steps of its own: its plain call on its first small shape ----
+ */
+
+static void prepare_plain(program *p) {
+  ocft_call_free(&p->call);
+  assert_int_equal(ocft_call_make(&p->call, p->op, p->op->small.d[0], 23), 0);
+  p->event = p->first_event = NULL;
+  ocf_launch_init(&p->launch);
+  p->launch.event = &p->event;
+  p->launch.first_event = &p->first_event;
+}
+
+static void prepare_plain_device(program *p) {
+  prepare_plain(p);
+  assert_int_equal(ocft_call_buffers(&p->call, p->env.cl), CL_SUCCESS);
+}
+
+static ocf_status call_plain_device(program *p) {
+  return ocft_call_device(&p->call, p->ctx, &p->launch);
+}
+
+static ocf_status call_plain_host(program *p) {
+  return ocft_call_host(&p->call, p->ctx);
+}
+
+/* Success: a right output; failure: got still all NaN (as made), no event set. */
+static const char *judge_plain(program *p, ocf_status status, int device) {
+  const char *problem = NULL;
+  if (device) {
+    assert_int_equal(clFinish(p->env.queue), CL_SUCCESS);
+    assert_int_equal(ocft_call_read(&p->call, p->env.queue, NULL), CL_SUCCESS);
+  }
+  if (status == OCF_SUCCESS || (device && status == OCF_ERR_ENQUEUED_WITHOUT_EVENT)) {
+    if (status == OCF_ERR_ENQUEUED_WITHOUT_EVENT && (p->event || p->first_event))
+      problem = "OCF_ERR_ENQUEUED_WITHOUT_EVENT with an event set";
+    else if (device && status == OCF_SUCCESS && (!p->event || !p->first_event))
+      problem = "no event on success";
+    ocft_check check;
+    ocft_call_check(&p->call, &p->env.info, &check);
+    if (!problem && !ocft_check_passed(&check)) problem = "a wrong output";
+  } else {
+    if (device && (p->event || p->first_event)) problem = "a failed call set an event";
+    for (size_t i = 0; !problem && i < p->call.extent.out; i++)
+      if (!isnan(p->call.got[i])) problem = "a failed call changed its output";
+  }
+  release_events(p);
+  ocft_call_free(&p->call);
+  return problem;
+}
+
+static const char *judge_plain_device(program *p, ocf_status status) {
+  return judge_plain(p, status, 1);
+}
+
+static const char *judge_plain_host(program *p, ocf_status status) {
+  return judge_plain(p, status, 0);
+}
+
+/* The suite's own steps, in order; the table's plain calls of any other op go in before
+   "context_wrap+add" (build_steps). */
+static const step own_steps[] = {
+    {"context_create", 1, prepare_nothing, call_create, judge_create, NULL},
+    {"warmup(add)", 1, prepare_nothing, call_warmup, judge_warmup, NULL},
+    {"add+events", 1, prepare_add, call_add, judge_add, NULL},
+    {"add_host", 0, prepare_add_host, call_add_host, judge_add_host, NULL},
+    {"softmax", 0, prepare_softmax, call_softmax, judge_softmax, NULL},
+    {"softmax_baseline", 0, prepare_softmax_baseline, call_softmax_baseline, judge_softmax_baseline,
+     NULL},
+    {"softmax_split", 1, prepare_softmax_split, call_softmax_split, judge_softmax_split, NULL},
+    {"softmax_workspace", 0, prepare_softmax_workspace, call_softmax_split, judge_softmax_split,
+     NULL},
+    {"softmax_host", 0, prepare_softmax_host, call_softmax_host, judge_softmax_host, NULL},
+    {"softmax_host_ex", 0, prepare_softmax_host, call_softmax_host_ex, judge_softmax_host, NULL},
+    {"matmul", 1, prepare_matmul, call_matmul, judge_matmul, NULL},
+    {"matmul_host", 0, prepare_matmul_host, call_matmul_host, judge_matmul_host, NULL},
+    {"matmul_host_ex", 0, prepare_matmul_host, call_matmul_host_ex, judge_matmul_host, NULL},
+    {"context_wrap+add", 0, prepare_wrap, call_wrap, judge_wrap, NULL},
+    {"context_release", 1, prepare_nothing, call_release, judge_release, NULL},
 };
-enum { STEP_COUNT = sizeof steps / sizeof steps[0] };
+/* The ops the steps above call. */
+static const char *const own_ops[] = {"add", "softmax", "matmul"};
+
+enum { MAX_STEPS = 64 };
+static step steps[MAX_STEPS];
+static int step_count;
+
+/* The program: own_steps, with two steps (device form, in the cold program too, and host form)
+   for each op of the table that own_ops leaves out. */
+static void build_steps(void) {
+  static char names[MAX_STEPS][48];
+  if (step_count) return;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(own_steps); i++) {
+    if (!strcmp(own_steps[i].name, "context_wrap+add")) {
+      for (size_t o = 0; o < ocft_op_count(); o++) {
+        const ocft_op_case *op = ocft_op_at(o);
+        int own = 0;
+        for (size_t k = 0; k < OCF_ARRAY_LEN_T(own_ops); k++)
+          own |= !strcmp(own_ops[k], op->name);
+        if (own) continue;
+        assert_true(step_count + 2 < MAX_STEPS);
+        snprintf(names[step_count], sizeof names[0], "%s(plain)", op->name);
+        steps[step_count] = (step){names[step_count],  1, prepare_plain_device, call_plain_device,
+                                   judge_plain_device, op};
+        step_count++;
+        snprintf(names[step_count], sizeof names[0], "%s_host(plain)", op->name);
+        steps[step_count] =
+            (step){names[step_count], 0, prepare_plain, call_plain_host, judge_plain_host, op};
+        step_count++;
+      }
+    }
+    assert_true(step_count < MAX_STEPS);
+    steps[step_count++] = own_steps[i];
+  }
+}
 
 static const step *find_step(const char *name) {
-  for (int i = 0; i < STEP_COUNT; i++)
+  build_steps();
+  for (int i = 0; i < step_count; i++)
     if (strcmp(steps[i].name, name) == 0) return &steps[i];
   fail_msg("no step %s", name);
   return NULL;
@@ -493,9 +596,11 @@ static void run_program(unsigned long fail_at, cl_int code, int cold, outcome *o
   out->step = -1;
   ocft_faults_reset();
   ocft_faults_arm(fail_at, code);
-  for (int i = 0; i < STEP_COUNT && !out->problem[0]; i++) {
+  build_steps();
+  for (int i = 0; i < step_count && !out->problem[0]; i++) {
     const step *s = &steps[i];
     if (cold && !s->cold) continue;
+    p.op = s->op;
     s->prepare(&p);
     const int failed_before = ocft_faults_failed() != NULL;
     ocf_status status = step_once(&p, s);
@@ -532,6 +637,7 @@ static void run_program(unsigned long fail_at, cl_int code, int cold, outcome *o
   if (p.ctx) call_release(&p);
   if (p.in_a) judge_release(&p, OCF_SUCCESS);
   release_events(&p);
+  ocft_call_free(&p.call);
   if (ocft_faults_live(out->leaked, sizeof out->leaked, 2000) != 0) ocft_faults_forget();
 }
 
@@ -620,7 +726,7 @@ static void summarize(const outcome *o) {
 static void print_summary(const char *title) {
   printf("\n%s\n%-18s %-28s %6s %6s %8s  %s\n", title, "step", "failed call", "points", "error",
          "absorbed", "status of the errors");
-  for (int s = 0; s < STEP_COUNT; s++)
+  for (int s = 0; s < step_count; s++)
     for (unsigned i = 0; i < summary_count; i++)
       if (summary[i].step == s)
         printf("%-18s %-28s %6u %6u %8u  %s\n", steps[s].name, summary[i].function,
@@ -829,8 +935,9 @@ static void test_faults_out_of_order_queue(void **state) {
   p.in_a = ocft_buffer(&p.env, BIG, NULL);
   p.in_b = ocft_buffer(&p.env, BIG, NULL);
   p.out = ocft_buffer(&p.env, BIG, NULL);
-  const step split = {"matmul_host_split", 0, prepare_matmul_host_split, call_matmul_host_split,
-                      judge_matmul_host_split};
+  const step split = {"matmul_host_split",       0,
+                      prepare_matmul_host_split, call_matmul_host_split,
+                      judge_matmul_host_split,   NULL};
   const step *const order[] = {
       find_step("add+events"),       find_step("add_host"),      find_step("softmax"),
       find_step("softmax_baseline"), find_step("softmax_split"), find_step("softmax_host"),

@@ -3,7 +3,7 @@
  * (ocf_softmax_host_ex, ocf_matmul_host_ex).
  *
  * Conversions: every one of the 65536 16-bit patterns widened, and edge and random floats
- * narrowed, bit for bit against the harness's independent reference (tests/storage16.c, a
+ * narrowed, bit for bit against the harness's independent reference (harness/storage16.c, a
  * different algorithm: doubles for fp16 subnormals, thresholds for overflow); then against the
  * device's own conversions, through a matmul of k = 1 (C = 1 * B, exact in fp32 before the
  * store), on every pattern and the edge floats.

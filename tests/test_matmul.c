@@ -1,7 +1,7 @@
 /*
  * ocf_matmul against a CPU reference (double accumulation), and against CLBlast's SGEMM.
  *
- * Tolerance, per element of C: ocft_matmul_tolerance, argued in tests/tolerance.c from the
+ * Tolerance, per element of C: ocft_matmul_tolerance, argued in harness/tolerance.c from the
  * kernels' arithmetic (one dot product per element, accumulated in order, then alpha and beta).
  */
 #include "reference.h"

@@ -1,6 +1,6 @@
 /*
  * ocf_matmul_ex with a strided batch: every product against the CPU reference (tolerance:
- * tests/reference_gemm.h), every element of C outside the products unchanged, CLBlast's
+ * harness/reference_gemm.h), every element of C outside the products unchanged, CLBlast's
  * SgemmStridedBatched on the same data; shared operands (stride 0), interleaved C's, batches on
  * every kernel (tiled fast, mixed, general, split-K, skinny, naive), and the refusals of a batch
  * whose extents overflow, whose last product runs past its buffer, or whose C's overlap.

@@ -7,7 +7,7 @@
  * overlapping bias) before anything is enqueued. Shapes are shared so that programs are built
  * once per (activation, axis) pair and kernel family.
  *
- * Tolerances (tests/reference_gemm.h): the GEMM's 2 (k + 2 + 1) u S with the bias's rounding,
+ * Tolerances (harness/reference_gemm.h): the GEMM's 2 (k + 2 + 1) u S with the bias's rounding,
  * times the activation's Lipschitz constant (gelu 1.13, silu 1.10), plus the activation's own
  * fp32 rounding from OpenCL's ulp limits (gelu erf 10 u |z|, gelu tanh 6 u |z|, silu 12 u |z|).
  */

@@ -6,7 +6,7 @@
  * (ocf_last_plan names it), so a silent fallback to the SIMT kernels fails here.
  *
  * Every output element and every untouched element of C is checked against
- * tests/reference_gemm.h with the input rounding of the mode (TF32: ocf_round_tf32; 3XTF32:
+ * harness/reference_gemm.h with the input rounding of the mode (TF32: ocf_round_tf32; 3XTF32:
  * the split into two TF32 parts), the tolerance doubled for the matrix units' truncating
  * accumulation (truncating_sum), then again against the unrounded inputs with the mode's
  * documented bound. Coverage: each mode (TF32, 3XTF32, fp16 and bf16 inputs) with C in fp32,

@@ -13,7 +13,7 @@
  *           in its factor 2 (k + 2) u from there on).
  *   16-bit  A and B in fp16 or bf16 (any mix with fp32), C in fp32, fp16 or bf16 (rounded to
  *           nearest even), with transposes, batches and epilogues, on every kernel.
- * Tolerances: tests/reference_gemm.h.
+ * Tolerances: harness/reference_gemm.h.
  */
 #include "matmul_check.h"
 

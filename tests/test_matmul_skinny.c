@@ -5,7 +5,7 @@
  * offsets and leading dimensions, k from 0 to a few thousand (split into ranges with a reduce
  * when the rows alone leave compute units idle), batches with a shared operand, column-major
  * callers (BLAS gemv), caller-fixed workgroup sizes, the wide path (from 8 columns or rows: the
- * operands staged in local memory); each against the CPU reference (tests/reference_gemm.h)
+ * operands staged in local memory); each against the CPU reference (harness/reference_gemm.h)
  * and CLBlast.
  */
 #include "matmul_check.h"

@@ -7,7 +7,7 @@
  * Every call the planner gives the wgmma kernel (src/plan/plan_matmul_wgmma.c) must have run it
  * (ocf_last_plan names it: a failed probe or a silent fallback fails here), and every call it
  * does not take must have run the mma.sync kernel. Every output element and every untouched
- * element of C is checked against tests/reference_gemm.h with the mode's input rounding and the
+ * element of C is checked against harness/reference_gemm.h with the mode's input rounding and the
  * matrix units' truncating-sum tolerance (as test_matmul_mma), then against the unrounded
  * inputs with the mode's documented bound. Coverage: bf16 and f16 with B stored k x n and n x k,
  * TF32 with B stored n x k; ragged m, n and k (partial 16-byte chunks: k and n not multiples of

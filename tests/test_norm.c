@@ -448,7 +448,8 @@ static void test_norm_in_place(void **state) {
         run_case(env, &c, NULL);
       }
   /* The split, forced: every slice reads the row's shift after others may have written. */
-  tuning_apply(env, OCF_F32, "items=1 seg_items=1 max_seg=1 wg=16 unroll=1");
+  tuning_apply(env, OCF_F32,
+               "rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=16 split.unroll=1");
   norm_case c = plain("in place, split", 0, 3, ocft_small() ? 300 : 5000);
   c.in_place = 1, c.residual = c.residual_out = c.res_in_place = 1, c.res_ld = c.cols;
   c.stats = 1;
@@ -467,13 +468,16 @@ static void test_norm_forced_kernels(void **state) {
     ocf_kernel_id kernel;
     size_t rows, cols;
   } forced[] = {
-      {"vw=4 items=8 seg_items=8 max_seg=1 rows_wg=8", OCF_KERNEL_NORM_ROWS, 9, 31},
-      {"vw=4 items=4 seg_items=1 max_seg=16 rows_wg=32", OCF_KERNEL_NORM_ROWS, 5, 200},
+      {"vw=4 rows.items=8 rows.seg_items=8 rows.max_seg=1 rows.wg=8", OCF_KERNEL_NORM_ROWS, 9, 31},
+      {"vw=4 rows.items=4 rows.seg_items=1 rows.max_seg=16 rows.wg=32", OCF_KERNEL_NORM_ROWS, 5,
+       200},
       /* (32 work-items a row hold it too: rusticl's kernels allow no more) */
-      {"vw=4 items=8 seg_items=2 max_seg=64 rows_wg=64 seg_align=32", OCF_KERNEL_NORM_ROWS, 3,
-       1001},
-      {"vw=1 items=1 seg_items=1 max_seg=1 wg=32 unroll=2", OCF_KERNEL_NORM_SPLIT_STATS, 3, 77},
-      {"vw=4 items=1 seg_items=1 max_seg=1 wg=8 unroll=1 groups_per_unit=64",
+      {"vw=4 rows.items=8 rows.seg_items=2 rows.max_seg=64 rows.wg=64 rows.seg_align=32",
+       OCF_KERNEL_NORM_ROWS, 3, 1001},
+      {"vw=1 rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=32 split.unroll=2",
+       OCF_KERNEL_NORM_SPLIT_STATS, 3, 77},
+      {"vw=4 rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=8 split.unroll=1 "
+       "split.groups_per_unit=64",
        OCF_KERNEL_NORM_SPLIT_STATS, 2, 4099},
   };
   for (int rms = 0; rms < 2; rms++)
@@ -561,7 +565,9 @@ static void test_norm_non_finite(void **state) {
   for (int rms = 0; rms < 2; rms++)
     for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++)
       for (int split = 0; split < 2; split++) {
-        if (split) tuning_apply(env, OCF_F32, "items=1 seg_items=1 max_seg=1 wg=16 unroll=1");
+        if (split)
+          tuning_apply(env, OCF_F32,
+                       "rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=16 split.unroll=1");
         norm_case c = plain("non-finite", rms, 7, ocft_small() ? 20 : 700);
         c.variant = all_variants[v];
         c.stats = 1;
@@ -915,7 +921,8 @@ static void test_norm_workspace(void **state) {
   ocft_assert_status(ocf_norm_workspace_size(env->ctx, 0, 4, 32, 0, 32, 0, 32, NULL, NULL, &bytes),
                      OCF_SUCCESS);
   assert_int_equal(bytes, 0);
-  tuning_apply(env, OCF_F32, "items=1 seg_items=1 max_seg=1 wg=16 unroll=1");
+  tuning_apply(env, OCF_F32,
+               "rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=16 split.unroll=1");
   const size_t rows = 3, cols = ocft_small() ? 200 : 3000;
   ocft_assert_status(
       ocf_norm_workspace_size(env->ctx, 1, rows, cols, 0, cols, 0, cols, NULL, NULL, &bytes),

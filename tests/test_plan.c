@@ -13,8 +13,8 @@
  *   - a workgroup size the caller fixed is kept as given, or refused when the device cannot run
  *     it.
  * The expected values are derived in the comments beside them from the rules the planner and the
- * tunables document (src/plan/, src/tuning/schema_<op>.c, the notes in src/tuning/builtin.c) and
- * from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
+ * tunables document (src/plan/, src/tuning/schema_<op>.c, the notes in src/tuning/builtin.tuning)
+ * and from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
  */
 #include "plan/plan.h"
 #include "tuning/tuning.h"
@@ -114,7 +114,7 @@ static ocf_device_facts facts_of(device_id id, size_t learnt) {
   ocf_device_facts facts;
   ocf_device_facts_init(&facts, &info);
   for (int k = 0; k < OCF_KERNEL_COUNT; k++)
-    facts.kernel_max_workgroup[k] = learnt;
+    facts.learnt.kernel_max_workgroup[k] = learnt;
   /* NVIDIA's driver lists cl_nv_compiler_options (the context reads it from the device) */
   facts.nv_compiler_options = id == H200;
   return facts;
@@ -245,10 +245,10 @@ static void test_plan_device_facts(void **state) {
   /* The limit a plan stays within: the device's, or a kernel's learnt one below it. */
   facts = facts_of(H200, 0);
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 1024);
-  facts.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 256;
+  facts.learnt.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 256;
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 256);
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_GENERAL), 1024);
-  facts.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 4096; /* above the device's: ignored */
+  facts.learnt.kernel_max_workgroup[OCF_KERNEL_ADD_VECTOR] = 4096; /* above the device's: ignored */
   assert_int_equal(ocf_facts_workgroup_limit(&facts, OCF_KERNEL_ADD_VECTOR), 1024);
 }
 
@@ -281,7 +281,7 @@ static void test_plan_builtin_rows(void **state) {
       used[r] |= ocf_tuning_key_matches(&rows[r].key, &facts, devices[d].name);
     for (int op = 0; op < OCF_OP_COUNT; op++) {
       ocf_tuning_values values = tuning_of(&facts, (device_id)d, (ocf_op)op), again;
-      char text[1024];
+      char text[OCF_TUNING_TEXT_MAX];
       ocf_tuning_format((ocf_op)op, &values, text, sizeof text);
       memset(&again, 0, sizeof again);
       assert_int_equal(ocf_tuning_parse((ocf_op)op, text, &again, "formatted"), OCF_SUCCESS);
@@ -314,9 +314,9 @@ static void test_plan_row_specificity(void **state) {
   assert_int_equal(ocf_tuning_resolve(rows, ARRAY_LEN(rows), OCF_OP_ADD, OCF_F32, &facts,
                                       "NVIDIA H200", &values),
                    OCF_SUCCESS);
-  assert_int_equal(values.v[ADD_WG], 64);
-  assert_int_equal(values.v[ADD_VW], 8);
-  assert_int_equal(values.v[ADD_GROUPS_PER_UNIT], 3);
+  assert_int_equal(values.add.wg, 64);
+  assert_int_equal(values.add.vw, 8);
+  assert_int_equal(values.add.groups_per_unit, 3);
 }
 
 /* A row that does not parse or breaks a rule is reported, naming the row and the tunable; rows
@@ -333,7 +333,7 @@ static void test_plan_bad_rows_reported(void **state) {
       {OCF_OP_ADD, "wg 64", "is not name=value"},
       {OCF_OP_ADD, "vw=3", "vw = 3 is outside [1, 16] or not a power of two"},
       {OCF_OP_ADD, "wg=0", "wg = 0 is outside"},
-      {OCF_OP_SOFTMAX, "wg=64 min_wg=128", "min_wg may not exceed wg"},
+      {OCF_OP_SOFTMAX, "wg=64 min_wg=128", "long_rows.min_wg may not exceed long_rows.wg"},
       /* registers: vw * items at most 256 floats (16 x 16 = 256 passes, 16 x 17 does not) */
       {OCF_OP_SOFTMAX, "vw=16 items=17", "holds at most 256 floats in registers"},
       /* softmax_rows: vw * seg_items * (1 + prefetch) at most 128 floats: 4 x 32 passes alone,
@@ -507,7 +507,7 @@ typedef struct softmax_case {
 } softmax_case;
 
 /*
- * Rules (cl/softmax.cl, src/tuning/schema_softmax.c, the header of src/plan/plan_softmax.c).
+ * Rules (cl/softmax_*.cl, src/tuning/schema_softmax.c, the header of src/plan/plan_softmax.c).
  * VW is vw unless in's and out's rows start at different places within a vector (in_off -
  * out_off or in_ld - out_ld not a multiple of vw): then 1, and items, local_items, seg_items and
  * unroll count vw times as many (unroll at most 16). A row touches v = ceil(cols / VW) vectors,
@@ -1175,11 +1175,11 @@ static ocf_tuning_values matmul_tuning(const ocf_device_facts *facts, device_id 
    test_plan_matmul_wgmma's). */
 static ocf_device_facts h200_probed(unsigned long long bytes) {
   ocf_device_facts facts = facts_of(H200, 0);
-  facts.wgmma = OCF_PROBE_FAILED;
+  facts.learnt.wgmma = OCF_PROBE_FAILED;
   if (bytes) {
-    facts.mma = OCF_PROBE_PASSED;
-    facts.mma_local_ok = bytes;
-    facts.mma_local_ok_reported = bytes + 16; /* NVIDIA's own 16 bytes */
+    facts.learnt.mma = OCF_PROBE_PASSED;
+    facts.learnt.mma_local_ok = bytes;
+    facts.learnt.mma_local_ok_reported = bytes + 16; /* NVIDIA's own 16 bytes */
   }
   return facts;
 }
@@ -1206,8 +1206,8 @@ static void plan_mma_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * Expected plans, from the rules of src/plan/plan_matmul_mma.c and the H200 rows of
- * src/tuning/builtin.c (mma=1; set 0 128 x 128 tiles of 4 warps of 64 x 64 = 128 work-items,
- * K slices of 16 for fp32 inputs and 32 for 16-bit ones, 3 stages: 3 x 256 x 16 x 4 =
+ * src/tuning/builtin.tuning (mma.on=1; set 0 128 x 128 tiles of 4 warps of 64 x 64 = 128
+ * work-items, K slices of 16 for fp32 inputs and 32 for 16-bit ones, 3 stages: 3 x 256 x 16 x 4 =
  * 3 x 256 x 32 x 2 = 49152 bytes; set 1 64 x 64 tiles of 4 warps of 32 x 32 when set 0 gives
  * fewer than 132 workgroups). 4096^3 is 32 x 32 = 1024 tiles of set 0.
  */
@@ -1263,7 +1263,7 @@ static void test_plan_matmul_mma_choice(void **state) {
   plan_mma_case("a fixed workgroup (the SIMT kernels' size)", &probed, &f32, &call, simt_4096,
                 "fixed=1", OCF_PLAN_PROBE_NONE, 0);
   ocf_device_facts failed = probed;
-  failed.mma = OCF_PROBE_FAILED;
+  failed.learnt.mma = OCF_PROBE_FAILED;
   call.workgroup = 0;
   plan_mma_case("a failed probe", &failed, &f32, &call, simt_4096, "PRECISION=1",
                 OCF_PLAN_PROBE_NONE, 0);
@@ -1272,16 +1272,17 @@ static void test_plan_matmul_mma_choice(void **state) {
   plan_mma_case("compute capability 7.5", &turing, &f32, &call, simt_4096, NULL,
                 OCF_PLAN_PROBE_NONE, 0);
   ocf_tuning_values off = f32;
-  off.v[MM_MMA] = 0;
+  off.matmul.mma.on = 0;
   plan_mma_case("mma=0", &probed, &off, &call, simt_4096, NULL, OCF_PLAN_PROBE_NONE, 0);
   /* Other devices never plan the matrix units, whatever their tuning says. */
   const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE, MALI};
   for (size_t i = 0; i < ARRAY_LEN(others); i++) {
     ocf_device_facts facts = facts_of(others[i], 0);
-    facts.mma = OCF_PROBE_PASSED; /* even a (nonsensical) probe result does not make it one */
-    facts.mma_local_ok = 1u << 20;
+    facts.learnt.mma =
+        OCF_PROBE_PASSED; /* even a (nonsensical) probe result does not make it one */
+    facts.learnt.mma_local_ok = 1u << 20;
     ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_F32);
-    forced.v[MM_MMA] = 1;
+    forced.matmul.mma.on = 1;
     ocf_plan plan;
     assert_int_equal(ocf_plan_matmul(&facts, &forced, &call, &plan), OCF_SUCCESS);
     if (plan.program == OCF_PROGRAM_MATMUL_MMA_NV || plan.probe != OCF_PLAN_PROBE_NONE) {
@@ -1303,10 +1304,10 @@ static void test_plan_matmul_mma_choice(void **state) {
    4 (128 + 256) 128 + 1024 = 197632 bytes), and the mma.sync probe of 48 KiB too. */
 static ocf_device_facts h200_wgmma(ocf_probe_state wgmma) {
   ocf_device_facts facts = h200_probed(49152);
-  facts.wgmma = wgmma;
+  facts.learnt.wgmma = wgmma;
   if (wgmma == OCF_PROBE_PASSED) {
-    facts.wgmma_local_ok = 197632;
-    facts.wgmma_local_ok_reported = 197632 + 16;
+    facts.learnt.wgmma_local_ok = 197632;
+    facts.learnt.wgmma_local_ok_reported = 197632 + 16;
   }
   return facts;
 }
@@ -1319,9 +1320,9 @@ static void plan_wgmma_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * Every gate of the wgmma kernel, from the rules of src/plan/plan_matmul_wgmma.c and the H200
- * rows of src/tuning/builtin.c (wg=1: 128 x 256 tiles of 2 warpgroups = 256 work-items, 4 stages;
- * 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it; before
- * the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
+ * rows of src/tuning/builtin.tuning (wgmma.on=1: 128 x 256 tiles of 2 warpgroups = 256 work-items,
+ * 4 stages; 4096^3 is 32 x 16 = 512 tiles): compute capability 9.0 with the probe passed takes it;
+ * before the probe the next plan with the wgmma probe due; a failed probe, 8.x, another vendor, an
  * unsupported layout, a misaligned operand take the mma.sync (or SIMT) plan.
  */
 static void test_plan_matmul_wgmma(void **state) {
@@ -1392,8 +1393,8 @@ static void test_plan_matmul_wgmma(void **state) {
                   OCF_PLAN_PROBE_WGMMA);
   ocf_device_facts fresh = facts_of(H200, 0);
   plan_wgmma_case("before any probe", &fresh, &bf16, &call, simt_4096, NULL, OCF_PLAN_PROBE_WGMMA);
-  fresh.wgmma = OCF_PROBE_PASSED;
-  fresh.wgmma_local_ok = 197632;
+  fresh.learnt.wgmma = OCF_PROBE_PASSED;
+  fresh.learnt.wgmma_local_ok = 197632;
   plan_wgmma_case("wgmma passed, mma.sync not probed", &fresh, &bf16, &call, wg_4096, NULL, none);
   /* A failed probe costs nothing more: mma.sync, no probe asked for. */
   const ocf_device_facts failed = h200_wgmma(OCF_PROBE_FAILED);
@@ -1409,11 +1410,11 @@ static void test_plan_matmul_wgmma(void **state) {
   const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE, MALI};
   for (size_t i = 0; i < ARRAY_LEN(others); i++) {
     ocf_device_facts facts = facts_of(others[i], 0);
-    facts.wgmma = OCF_PROBE_PASSED;
-    facts.wgmma_local_ok = 1u << 20;
+    facts.learnt.wgmma = OCF_PROBE_PASSED;
+    facts.learnt.wgmma_local_ok = 1u << 20;
     facts.nv_compute_capability = 90;
     ocf_tuning_values forced = matmul_tuning(&facts, others[i], OCF_BF16);
-    forced.v[MM_MMA] = forced.v[MM_WG] = 1;
+    forced.matmul.mma.on = forced.matmul.wgmma.on = 1;
     ocf_plan plan;
     assert_int_equal(ocf_plan_matmul(&facts, &forced, &call, &plan), OCF_SUCCESS);
     if (plan.program == OCF_PROGRAM_MATMUL_WGMMA_NV || plan.probe != OCF_PLAN_PROBE_NONE) {
@@ -1423,10 +1424,10 @@ static void test_plan_matmul_wgmma(void **state) {
   }
   /* The tunables: wg=0, or mma=0 (both matrix-unit kernels off). */
   ocf_tuning_values off = bf16;
-  off.v[MM_WG] = 0;
+  off.matmul.wgmma.on = 0;
   plan_wgmma_case("wg=0", &passed, &off, &call, mma_4096, NULL, none);
   off = bf16;
-  off.v[MM_MMA] = 0;
+  off.matmul.mma.on = 0;
   plan_wgmma_case("mma=0", &passed, &off, &call, simt_4096, NULL, none);
 
   /* The epilogue and C types: its own (cl/common.cl's ocf_matmul_finish). */
@@ -1492,17 +1493,17 @@ static void test_plan_matmul_wgmma(void **state) {
 
   /* Less local memory than the probe ran with: fewer stages, down to 3; then mma.sync. */
   ocf_device_facts small = passed;
-  small.wgmma_local_ok = 150000; /* 3 stages: 3 x 384 x 128 + 1024 = 148480 */
+  small.learnt.wgmma_local_ok = 150000; /* 3 stages: 3 x 384 x 128 + 1024 = 148480 */
   plan_wgmma_case("3 stages fit", &small, &bf16, &call, wg_4096, "STAGES=3 local_mem=148480", none);
-  small.wgmma_local_ok = 100000;
+  small.learnt.wgmma_local_ok = 100000;
   plan_wgmma_case("no ring fits", &small, &bf16, &call, mma_4096, NULL, none);
   /* A kernel limit below 256 work-items (learnt): mma.sync. */
   ocf_device_facts narrow = passed;
-  narrow.kernel_max_workgroup[OCF_KERNEL_MATMUL_WGMMA] = 128;
+  narrow.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_WGMMA] = 128;
   plan_wgmma_case("a 128 work-item limit", &narrow, &bf16, &call, mma_4096, NULL, none);
   /* One warpgroup (64 x 256 tiles) fits it. */
   ocf_tuning_values one = bf16;
-  one.v[MM_WG_CONSUMERS] = 1;
+  one.matmul.wgmma.consumers = 1;
   plan_wgmma_case("one warpgroup", &narrow, &one, &call, "matmul_wgmma wg=128 groups=1024",
                   "CONSUMERS=1 local_mem=164864", none);
 
@@ -1584,35 +1585,35 @@ static void test_plan_matmul_mma_local_memory(void **state) {
   (void)state;
   ocf_device_facts facts = h200_probed(49152);
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
-  t.v[MM_MMA_SET(0, MMA_BK)] = 32; /* 3 x 256 x 32 x 4 = 96 KiB */
+  t.matmul.mma.set[0].bk = 32; /* 3 x 256 x 32 x 4 = 96 KiB */
   const ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
   const char *const simt = "matmul_tiled_fast wg=16x16 groups=32x32";
   plan_mma_case("96 KiB, 48 shown", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 98304);
-  facts.mma_local_ok = 98304;
+  facts.learnt.mma_local_ok = 98304;
   plan_mma_case("96 KiB, shown", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
                 "BK=32 STAGES=3 local_mem=98304", OCF_PLAN_PROBE_NONE, 0);
   /* The 96 KiB probe failed: 2 stages (64 KiB) are asked about next, then run. */
-  facts.mma_local_ok = 49152;
-  facts.mma_local_failed = 98304;
+  facts.learnt.mma_local_ok = 49152;
+  facts.learnt.mma_local_failed = 98304;
   plan_mma_case("96 KiB failed", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 65536);
-  facts.mma_local_ok = 65536;
+  facts.learnt.mma_local_ok = 65536;
   plan_mma_case("64 KiB shown", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
                 "BK=32 STAGES=2 local_mem=65536", OCF_PLAN_PROBE_NONE, 0);
   /* 64 KiB failed too: 2 stages of K slices of 16 (32 KiB), inside the 48 KiB shown */
-  facts.mma_local_ok = 49152;
-  facts.mma_local_failed = 65536;
+  facts.learnt.mma_local_ok = 49152;
+  facts.learnt.mma_local_failed = 65536;
   plan_mma_case("64 KiB failed", &facts, &t, &call, "matmul_mma wg=128 groups=1024",
                 "BK=16 STAGES=2 local_mem=32768", OCF_PLAN_PROBE_NONE, 0);
   /* 8 stages of 96 KiB would be 256 KiB, past what the probe can show (128 KiB): shrunk to 4 */
   facts = h200_probed(49152);
-  t.v[MM_MMA_SET(0, MMA_STAGES)] = 8;
+  t.matmul.mma.set[0].stages = 8;
   plan_mma_case("256 KiB asked", &facts, &t, &call, simt, NULL, OCF_PLAN_PROBE_MMA, 131072);
   /* the verifier holds a plan to what was shown */
   ocf_plan plan;
-  t.v[MM_MMA_SET(0, MMA_STAGES)] = 3;
-  facts.mma_local_ok = 98304;
+  t.matmul.mma.set[0].stages = 3;
+  facts.learnt.mma_local_ok = 98304;
   assert_int_equal(ocf_plan_matmul(&facts, &t, &call, &plan), OCF_SUCCESS);
-  facts.mma_local_ok = 49152;
+  facts.learnt.mma_local_ok = 49152;
   assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
 }
 
@@ -1696,8 +1697,8 @@ static void check_add_assumptions(const char *what, const ocf_plan *plan, const 
   if (st->kernel == OCF_KERNEL_ADD_BASELINE) ASSUME(st->global[0] >= c->n, "\n");
 }
 
-/* The most vectors of VW any row of the call touches (cl/softmax.cl's nv): ceil((head + cols) /
-   VW), row r's head being (in_off + r * in_ld) % VW; the heads repeat every VW rows. */
+/* The most vectors of VW any row of the call touches (cl/softmax_vector.clh's nv): ceil((head +
+   cols) / VW), row r's head being (in_off + r * in_ld) % VW; the heads repeat every VW rows. */
 static size_t softmax_row_vectors(const ocf_softmax_call *c, size_t vw) {
   size_t most = 0;
   for (size_t r = 0; r == 0 || (r < c->rows && r < vw); r++) {
@@ -1707,7 +1708,7 @@ static size_t softmax_row_vectors(const ocf_softmax_call *c, size_t vw) {
   return most;
 }
 
-/* cl/softmax.cl: vector access only where out's rows have in's heads (in_off = out_off and
+/* cl/softmax_vector.clh: vector access only where out's rows have in's heads (in_off = out_off and
    in_ld = out_ld modulo VW); at most 256 floats a work-item in registers
    (src/tuning/schema_softmax.c); local vectors only in resident and coop, in workgroups of 4 or
    more, in the local memory planned; never resident or coop with one or two work-items of
@@ -1836,8 +1837,11 @@ static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
     check_skinny_assumptions(what, plan, c, batch);
     return;
   }
-  ASSUME(plan->program == OCF_PROGRAM_MATMUL, "\n");
   const ocf_plan_step *st = &plan->steps[0];
+  /* The baseline is a program of its own (cl/baselines/matmul_naive.cl). */
+  ASSUME(plan->program == (st->kernel == OCF_KERNEL_MATMUL_NAIVE ? OCF_PROGRAM_MATMUL_BASELINE
+                                                                 : OCF_PROGRAM_MATMUL),
+         "\n");
   long long mdimc = define_of(plan, "MDIMC"), ndimc = define_of(plan, "NDIMC");
   ASSUME(st->dims == 2, "\n");
   ASSUME((size_t)ndimc == st->local[0] && (size_t)mdimc == st->local[1], "\n");
@@ -2148,7 +2152,8 @@ static void test_plan_softmax_fixed_workgroup_edges(void **state) {
 /* ---- plans of any tuning the validator accepts ---- */
 
 /* A softmax_rows group that shrinks for few rows stays a whole number of segments (SEG divides
-   WG, cl/softmax.cl), also for a rows_wg that is no power of two, which the validator allows. */
+   WG, cl/softmax_common.clh), also for a rows_wg that is no power of two, which the validator
+   allows. */
 static void test_plan_softmax_segments_divide_any_group(void **state) {
   (void)state;
   static const char *const overrides[] = {"rows_wg=96", "rows_wg=48", "rows_wg=24", "rows_wg=100",
@@ -2181,7 +2186,7 @@ static void test_plan_softmax_segments_divide_any_group(void **state) {
    (a workgroup that finds partners missing computes their slices: at worst the row). Found by a
    hostile tuning: coop_spin=16777216 coop_items=1 groups_per_unit=64 planned 118 slices of
    16 M polls each for a 2 x 30000 softmax on PoCL (over 300 s); it failed here before the
-   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.c) with
+   bound. The derivation of the first case: PoCL's long-row values (src/tuning/builtin.tuning) with
    those three; the bound then cuts SPIN to 2^21 / parts. */
 static void test_plan_softmax_coop_work_bounded(void **state) {
   (void)state;

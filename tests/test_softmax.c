@@ -1,7 +1,7 @@
 /*
  * ocf_softmax against the CPU reference (double, torch semantics for non-finite values).
  *
- * Tolerance: ocft_check_softmax, argued in tests/tolerance.c from the kernels' arithmetic: every
+ * Tolerance: ocft_check_softmax, argued in harness/tolerance.c from the kernels' arithmetic: every
  * element tightly against its row's common factor, and that factor within the row's bound.
  */
 #include "reference.h"

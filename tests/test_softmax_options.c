@@ -1,9 +1,9 @@
 /*
- * ocf_softmax_ex's options against the CPU reference (tests/reference_softmax.c): scale,
+ * ocf_softmax_ex's options against the CPU reference (harness/reference_softmax.c): scale,
  * log-softmax, per-row lengths (above cols too), the causal band (alone and with lengths), f16
  * and bf16 storage in and out, non-finite inputs with each, the refusals, a wait list holding an
- * unset user event, and every kernel of cl/softmax.cl forced in turn (through the context's
- * tuning values, as the tuner sets them) on ragged shapes, strides, offsets and in place.
+ * unset user event, and every softmax kernel (cl/softmax_*.cl) forced in turn (through the
+ * context's tuning values, as the tuner sets them) on ragged shapes, strides, offsets and in place.
  *
  * Tolerance, per element (u = 2^-24). For a row with max m and scale a, t_i = a (x_i - m) over
  * its valid columns, y_i = exp(t_i) / S, S = sum_k exp(t_k). The kernels compute:

@@ -3,8 +3,11 @@
  * shared by 8 threads, each making 1000 mixed calls and checking every result, while two more
  * threads create and release contexts of their own.
  *
- *   - the calls: add, softmax (every variant: the fused kernels, the reference, the three-kernel
- *     baseline) and matmul, in both forms; device-form calls on the thread's own queue (an
+ *   - the calls: every op of the harness's table (harness/op_cases.h), in both forms: add,
+ *     softmax (every variant: the fused kernels, the reference, the three-kernel baseline) and
+ *     matmul with calls of their own here (offsets, strides, transposes), any other op through
+ *     the table's plain call on its small shapes, every variant; device-form calls on the
+ *     thread's own queue (an
  *     out-of-order one where the device has it, so that the library's event chains are what
  *     orders a multi-kernel call) and on the context's queue, with events and wait lists;
  *     ocf_context_set_tuning / get_tuning mixed in (any values in force give right results);
@@ -12,10 +15,11 @@
  *     of its own per round): the one build runs outside the context's lock while the others wait
  *     for it, and each program is built exactly once (clBuildProgram is counted, wrapped at link
  *     time);
- *   - results: add exactly, softmax and matmul within their error models (tests/tolerance.c).
+ *   - results: add exactly, softmax and matmul within their error models (harness/tolerance.c).
  *
  * OCFT_THREAD_CALLS sets the calls per thread (default 1000).
  */
+#include "op_cases.h"
 #include "reference.h"
 #include "test_common.h"
 
@@ -236,6 +240,63 @@ static void call_matmul(worker *w, int device) {
   free(a), free(b), free(c), free(got), free(want), free(tol);
 }
 
+/* Any op of the table without a call of its own here: its plain call on one of its small shapes,
+   in the host form, or the device form behind a gate event of the caller's, any variant. */
+static void call_plain(worker *w, const ocft_op_case *op, int device) {
+  static const int variants[] = {OCF_VARIANT_AUTO, OCF_VARIANT_GENERAL, OCF_VARIANT_BASELINE};
+  ocft_call call;
+  if (ocft_call_make(&call, op, op->small.d[next_random(w, (unsigned)op->small.count)],
+                     w->random)) {
+    ocft_call_free(&call);
+    record_failure(w, op->name, OCF_ERR_OUT_OF_HOST_MEMORY);
+    return;
+  }
+  ocf_status status;
+  if (!device) {
+    status = ocft_call_host(&call, w->env.ctx);
+  } else {
+    ocf_launch launch;
+    cl_command_queue queue = pick_queue(w, &launch);
+    launch.variant = variants[next_random(w, 3)];
+    cl_int err = ocft_call_buffers(&call, w->env.cl);
+    cl_event gate = err == CL_SUCCESS ? clCreateUserEvent(w->env.cl, &err) : NULL, done = NULL;
+    launch.num_wait_events = 1;
+    launch.wait_events = &gate;
+    launch.event = &done;
+    status = err == CL_SUCCESS ? ocft_call_device(&call, w->env.ctx, &launch)
+                               : OCF_ERR_OUT_OF_HOST_MEMORY;
+    if (gate) clSetUserEventStatus(gate, CL_COMPLETE);
+    if (status == OCF_SUCCESS && ocft_call_read(&call, queue, done) != CL_SUCCESS)
+      status = OCF_ERR_INVALID_VALUE;
+    if (done) clReleaseEvent(done);
+    if (gate) clReleaseEvent(gate);
+  }
+  if (status != OCF_SUCCESS) {
+    record_failure(w, device ? op->function : op->host_function, status);
+  } else {
+    ocft_check check;
+    ocft_call_check(&call, &w->env.info, &check);
+    if (!ocft_check_passed(&check)) record_failure(w, op->name, OCF_SUCCESS);
+  }
+  ocft_call_free(&call);
+}
+
+/* The calls of their own this suite makes of some ops, by name; others call_plain. */
+static const struct {
+  const char *op;
+  void (*call)(worker *w, int device);
+} own_calls[] = {{"add", call_add}, {"softmax", call_softmax}, {"matmul", call_matmul}};
+
+/* A call of op (of the table), in the device or host form. */
+static void call_op(worker *w, const ocft_op_case *op, int device) {
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(own_calls); i++)
+    if (!strcmp(own_calls[i].op, op->name)) {
+      own_calls[i].call(w, device);
+      return;
+    }
+  call_plain(w, op, device);
+}
+
 /* Tuning overrides set, read and reset while other threads call: every value set here is legal,
    so every call stays right whatever it sees. */
 static void call_tuning(worker *w) {
@@ -250,7 +311,7 @@ static void call_tuning(worker *w) {
     record_failure(w, "ocf_context_set_tuning", status);
     return;
   }
-  char values[1024];
+  char values[4096]; /* matmul's values with their family names take about 1250 bytes */
   status = ocf_context_get_tuning(w->env.ctx, s[0], OCF_F32, s[3], values, sizeof values);
   if (status != OCF_SUCCESS || !strchr(values, '='))
     record_failure(w, "ocf_context_get_tuning", status);
@@ -289,14 +350,12 @@ static void *worker_run(void *arg) {
   worker *w = arg;
   for (unsigned round = 0; round < SAME_PROGRAM_ROUNDS; round++)
     same_new_program(w, round);
+  /* One call in ten sets tuning; the others go to the table's ops in turn at random. */
+  const unsigned ops = (unsigned)ocft_op_count();
   for (w->done = 0; w->done < w->calls; w->done++) {
     unsigned what = next_random(w, 20);
-    if (what < 5)
-      call_add(w, what % 2);
-    else if (what < 11)
-      call_softmax(w, what % 2);
-    else if (what < 18)
-      call_matmul(w, what % 2);
+    if (what < 18)
+      call_op(w, ocft_op_at(next_random(w, ops)), what % 2);
     else
       call_tuning(w);
   }
@@ -397,8 +456,8 @@ static void test_threads_shared_context(void **state) {
   clock_gettime(CLOCK_MONOTONIC, &end);
   pthread_barrier_destroy(&gate);
   /* The context's tuning back to what it resolved, for anything run after. */
-  ocf_context_set_tuning(env->ctx, "add", OCF_F32, NULL, NULL);
-  ocf_context_set_tuning(env->ctx, "softmax", OCF_F32, NULL, NULL);
+  for (size_t i = 0; i < ocft_op_count(); i++)
+    ocf_context_set_tuning(env->ctx, ocft_op_at(i)->name, OCF_F32, NULL, NULL);
   printf("%u threads: %u verified calls (%u same-new-program rounds, %u out-of-order queues), "
          "%u contexts created and released alongside, in %.1f s\n",
          THREADS, total, SAME_PROGRAM_ROUNDS, out_of_order, CREATORS * CREATOR_ROUNDS,

@@ -98,6 +98,20 @@ static void test_tuning_user_database(void **state) {
   assert_non_null(strstr(ocf_context_tuning_origin(ctx), "user "));
   ocf_context_release(ctx);
 
+  /* Format 2 (family names, what differs) and format 1 (its own names) say the same. */
+  static const char *const formats[2][2] = {
+      {"oclfuse-tuning 2", "entry matmul f32 large tiled.set0.kwg=8 skinny.wg=128\n"},
+      {"oclfuse-tuning 1", "entry matmul f32 large set0.kwg=8 sk_wg=128\n"}};
+  for (int f = 0; f < 2; f++) {
+    write_database(probe, formats[f][0], NULL, ocf_version_string(), formats[f][1], 1);
+    ctx = new_context();
+    get_values(ctx, "matmul", "large", values, sizeof values);
+    if (!strstr(values, " tiled.set0.kwg=8 ") || !strstr(values, " skinny.wg=128 "))
+      fail_msg("%s: %s", formats[f][0], values);
+    assert_non_null(strstr(ocf_context_tuning_origin(ctx), "user "));
+    ocf_context_release(ctx);
+  }
+
   /* Each bad file is ignored whole: the built-in values stay. */
   static const struct {
     const char *why, *format, *device, *library, *entries;

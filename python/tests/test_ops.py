@@ -10,7 +10,7 @@ Tolerances (u = 2^-24, the fp32 unit roundoff):
     (2^-11 relative for fp16, 2^-8 for bf16; fp16 subnormals 2^-25 absolute). 16-bit inputs are
     exact: the reference takes the stored values.
   - matmul: each element is a dot product of k fp32 products summed in order, within
-    (k + 2) u (|alpha| |A||B| + |beta C| + |bias|), doubled (tests/tolerance.c's model); TF32
+    (k + 2) u (|alpha| |A||B| + |beta C| + |bias|), doubled (harness/tolerance.c's model); TF32
     adds 2^-10 |alpha| |A||B| (the documented bound); an activation adds the error of erf,
     tanh or exp and a division (16u of the output) to the propagated error (slopes below 1.2).
     A 16-bit C adds half an ulp of its type at the result.

@@ -2,6 +2,7 @@
 #include "runtime/context.h"
 #include "runtime/disk_cache.h"
 #include "runtime/files.h"
+#include "runtime/plan_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,10 +37,8 @@ static ocf_status resolve_settings(const char *fn, const ocf_context_config *con
   if (config) {
     char what[64];
     snprintf(what, sizeof what, "%s: config", fn);
-    ocf_status status = ocf_check_struct_size(what, config->size, CONFIG_FIRST_SIZE);
+    ocf_status status = ocf_read_struct(what, config, CONFIG_FIRST_SIZE, &c, sizeof c);
     if (status != OCF_SUCCESS) return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(&c, config, config->size < sizeof c ? config->size : sizeof c);
   }
   if ((unsigned)c.program_cache > OCF_PROGRAM_CACHE_ALWAYS ||
       (unsigned)c.user_tuning > OCF_SWITCH_OFF || (unsigned)c.workspace_pool > OCF_SWITCH_OFF ||
@@ -323,6 +322,7 @@ void ocf_context_release(ocf_context *ctx) {
   if (ctx->settings.cache_policy == OCF_CACHE_ALWAYS ||
       (ctx->settings.cache_policy == OCF_CACHE_DEFAULT && !(ctx->info.type & CL_DEVICE_TYPE_CPU)))
     ocf_program_cache_persist(ctx);
+  ocf_plan_cache_free(ctx->plan_cache);
   ocf_program_cache_release(ctx);
   ocf_workspace_pool_free(ctx);
   clReleaseCommandQueue(ctx->queue);

@@ -152,7 +152,10 @@ const char *ocf_last_plan(void) {
 }
 
 void ocf_plan_note(const char *text) {
-  snprintf(last_plan, sizeof last_plan, "%s", text);
+  size_t length = strlen(text); /* once per call: a copy, not a format */
+  if (length >= sizeof last_plan) length = sizeof last_plan - 1;
+  memcpy(last_plan, text, length);
+  last_plan[length] = '\0';
 }
 
 ocf_status ocf_fail(ocf_status status, const char *fmt, ...) {

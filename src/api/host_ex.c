@@ -63,12 +63,9 @@ ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const
   ocf_softmax_options opt = OCF_SOFTMAX_OPTIONS_INIT;
   ocf_status status;
   if (options) {
-    if ((status = ocf_check_struct_size("ocf_softmax_host_ex: options", options->size,
-                                        SOFTMAX_OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct("ocf_softmax_host_ex: options", options,
+                                  SOFTMAX_OPTIONS_FIRST_SIZE, &opt, sizeof opt)) != OCF_SUCCESS)
       return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
-    opt.size = sizeof opt;
   }
   if (opt.lengths)
     return ocf_fail(OCF_ERR_INVALID_VALUE,
@@ -191,11 +188,9 @@ ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
   ocf_matmul_options opt = OCF_MATMUL_OPTIONS_INIT;
   ocf_status status;
   if (options) {
-    if ((status = ocf_check_struct_size("ocf_matmul_host_ex: options", options->size,
-                                        MATMUL_OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct("ocf_matmul_host_ex: options", options, MATMUL_OPTIONS_FIRST_SIZE,
+                                  &opt, sizeof opt)) != OCF_SUCCESS)
       return status;
-    memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
-    opt.size = sizeof opt;
   }
   if (opt.bias)
     return ocf_fail(OCF_ERR_INVALID_VALUE,

@@ -1,4 +1,5 @@
 /* The public tuning calls: per-context overrides, the values in force, where they came from. */
+#include "ops/registry.h"
 #include "runtime/context.h"
 
 #include <stdio.h>
@@ -8,9 +9,12 @@
 static ocf_status resolve_names(const char *function, const char *op_name, ocf_dtype dtype,
                                 const char *class_name, ocf_op *op, int *shape_class) {
   *op = ocf_op_from_name(op_name);
-  if (*op == OCF_OP_COUNT)
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: op \"%s\" is not add, softmax or matmul", function,
-                    op_name ? op_name : "(null)");
+  if (*op == OCF_OP_COUNT) {
+    char names[256];
+    ocf_op_names(names, sizeof names);
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: op \"%s\" is not %s", function,
+                    op_name ? op_name : "(null)", names);
+  }
   if (ocf_dtype_size(dtype) == 0)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: data type %d is not an ocf_dtype", function,
                     (int)dtype);
@@ -46,7 +50,10 @@ ocf_status ocf_context_set_tuning(ocf_context *ctx, const char *op_name, ocf_dty
     status = ocf_tuning_parse(op, values, &next[c], "ocf_context_set_tuning");
     if (status == OCF_SUCCESS) status = ocf_tuning_check(op, &next[c], "ocf_context_set_tuning");
   }
-  if (status == OCF_SUCCESS) memcpy(ctx->tuning[op][dtype], next, count * sizeof next[0]);
+  if (status == OCF_SUCCESS) {
+    memcpy(ctx->tuning[op][dtype], next, count * sizeof next[0]);
+    ctx->plan_generation++; /* cached plans of the old values are not found again */
+  }
   pthread_mutex_unlock(&ctx->lock);
   return status;
 }

@@ -1,4 +1,5 @@
-/* Descriptors of cl/add.cl's kernels. All three take the same arguments. */
+/* Descriptors of cl/add.cl's kernels and of the benchmark's cl/baselines/add_baseline.cl. All
+   three take the same arguments. */
 #include "kernels/descriptors.h"
 
 #define F ocf_add_frame
@@ -9,29 +10,30 @@ static const ocf_arg_desc add_args[] = {
     OCF_ARG(F, out_off, OCF_ARG_ULONG)};
 #undef F
 
-static const char *const vector_defines[] = {"WG", "VW", "DTYPE", NULL};
-static const char *const scalar_defines[] = {"WG", "DTYPE", NULL};
+/* What each program requires (every #ifndef ... #error of its files). */
+static const char *const add_defines[] = {"WG", "VW", "DTYPE", NULL};
+static const char *const baseline_defines[] = {"WG", "DTYPE", NULL};
 
 const ocf_kernel_desc ocf_kdesc_add_vector = {
     OCF_KERNEL_ADD_VECTOR,
     "add_vector",
     OCF_PROGRAM_ADD,
-    vector_defines,
+    add_defines,
     add_args,
     OCF_ARRAY_LEN(add_args),
     "x_off, y_off and out_off multiples of VW: aligned vector accesses; any n"};
 const ocf_kernel_desc ocf_kdesc_add_general = {OCF_KERNEL_ADD_GENERAL,
                                                "add_general",
                                                OCF_PROGRAM_ADD,
-                                               scalar_defines,
+                                               add_defines,
                                                add_args,
                                                OCF_ARRAY_LEN(add_args),
                                                "any n and offsets (scalar grid-stride loop)"};
 const ocf_kernel_desc ocf_kdesc_add_baseline = {
     OCF_KERNEL_ADD_BASELINE,
     "add_baseline",
-    OCF_PROGRAM_ADD,
-    scalar_defines,
+    OCF_PROGRAM_ADD_BASELINE,
+    baseline_defines,
     add_args,
     OCF_ARRAY_LEN(add_args),
     "the benchmark baseline: one element per work-item"};

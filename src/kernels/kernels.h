@@ -19,38 +19,37 @@
 #include <stddef.h>
 
 /* Every kernel: X(ID, name in the .cl file, program). The enum and the names come from here. */
-#define OCF_KERNEL_LIST(X)                                                 \
-  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                               \
-  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                             \
-  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD)                           \
-  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX)                       \
-  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX)               \
-  X(SOFTMAX_COOP, softmax_coop, OCF_PROGRAM_SOFTMAX)                       \
-  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX)         \
-  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX)         \
-  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX)                 \
-  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX)               \
-  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX)       \
-  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX)         \
-  /* norm (issue 20): cl/norm.cl */                                        \
-  X(NORM_ROWS, norm_rows, OCF_PROGRAM_NORM)                                \
-  X(NORM_SPLIT_STATS, norm_split_stats, OCF_PROGRAM_NORM)                  \
-  X(NORM_SPLIT_APPLY, norm_split_apply, OCF_PROGRAM_NORM)                  \
-  X(NORM_GENERAL, norm_general, OCF_PROGRAM_NORM)                          \
-  X(NORM_BASE_MEAN, norm_base_mean, OCF_PROGRAM_NORM)                      \
-  X(NORM_BASE_VAR, norm_base_var, OCF_PROGRAM_NORM)                        \
-  X(NORM_BASE_APPLY, norm_base_apply, OCF_PROGRAM_NORM)                    \
-  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)              \
-  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)            \
-  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                        \
-  X(MATMUL_TILED_SPLIT, matmul_tiled_split, OCF_PROGRAM_MATMUL)            \
-  X(MATMUL_REDUCE, matmul_reduce, OCF_PROGRAM_MATMUL)                      \
-  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL)                        \
-  X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)               \
-  X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)   \
-  X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY) \
-  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                     \
-  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)
+#define OCF_KERNEL_LIST(X)                                                    \
+  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                                  \
+  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                                \
+  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD_BASELINE)                     \
+  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX_ROWS)                     \
+  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX_RESIDENT)         \
+  X(SOFTMAX_COOP, softmax_coop, OCF_PROGRAM_SOFTMAX_COOP)                     \
+  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX_SPLIT)      \
+  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX_SPLIT)      \
+  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX_GENERAL)            \
+  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX_BASELINE)         \
+  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX_BASELINE) \
+  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX_BASELINE)   \
+  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)                 \
+  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)               \
+  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                           \
+  X(MATMUL_TILED_SPLIT, matmul_tiled_split, OCF_PROGRAM_MATMUL)               \
+  X(MATMUL_REDUCE, matmul_reduce, OCF_PROGRAM_MATMUL)                         \
+  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL_BASELINE)                  \
+  X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)                  \
+  X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)      \
+  X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY)    \
+  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                        \
+  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)                  \
+  X(NORM_ROWS, norm_rows, OCF_PROGRAM_NORM)                                   \
+  X(NORM_SPLIT_STATS, norm_split_stats, OCF_PROGRAM_NORM)                     \
+  X(NORM_SPLIT_APPLY, norm_split_apply, OCF_PROGRAM_NORM)                     \
+  X(NORM_GENERAL, norm_general, OCF_PROGRAM_NORM)                             \
+  X(NORM_BASE_MEAN, norm_base_mean, OCF_PROGRAM_NORM)                         \
+  X(NORM_BASE_VAR, norm_base_var, OCF_PROGRAM_NORM)                           \
+  X(NORM_BASE_APPLY, norm_base_apply, OCF_PROGRAM_NORM)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -142,7 +141,8 @@ typedef struct ocf_norm_frame {
   cl_mem scratch;            /* the split's slice statistics, the baseline's row statistics */
 } ocf_norm_frame;
 
-/* cl/matmul.cl: the tiled kernels, their split-K pair and the naive baseline; also the frame of
+/* cl/matmul.cl: the tiled kernels and their split-K pair, and cl/baselines/matmul_naive.cl; also
+   the frame of
    cl/matmul_mma_nv.cl and cl/matmul_wgmma_nv.cl, whose kernels take the tiled kernels'
    parameters (same names; matmul_wgmma takes no bias). */
 typedef struct ocf_matmul_frame {

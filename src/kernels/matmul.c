@@ -1,4 +1,4 @@
-/* Descriptors of cl/matmul.cl's kernels. */
+/* Descriptors of cl/matmul.cl's kernels and of the benchmark's cl/baselines/matmul_naive.cl. */
 #include "kernels/descriptors.h"
 
 #define F ocf_matmul_frame
@@ -36,44 +36,34 @@ static const ocf_arg_desc reduce_args[] = {
     OCF_ARG(F, beta, OCF_ARG_FLOAT),     C_ARGS};
 #undef F
 
-#define TYPES_AND_EPILOGUE                                                               \
-  "A_DTYPE", "B_DTYPE", "C_DTYPE", "BIAS_DTYPE", "A_VEC", "B_VEC", "C_VEC", "PRECISION", \
-      "ACTIVATION", "BIAS"
-/* Every kernel of the program reads SPLIT_K: it decides which kernels the program holds. */
-static const char *const tiled_defines[] = {"MDIMC",
-                                            "NDIMC",
-                                            "MWI",
-                                            "NWI",
-                                            "KWG",
-                                            "VWM",
-                                            "VWN",
-                                            "PADA",
-                                            "PADB",
-                                            "TRANS_A",
-                                            "TRANS_B",
-                                            "SPLIT_K",
-                                            TYPES_AND_EPILOGUE,
-                                            NULL};
-static const char *const reduce_defines[] = {"SPLIT_K",    "REDUCE_WG", "C_DTYPE", "BIAS_DTYPE",
-                                             "ACTIVATION", "BIAS",      NULL};
-static const char *const naive_defines[] = {
-    "MDIMC", "NDIMC", "TRANS_A", "TRANS_B", "SPLIT_K", TYPES_AND_EPILOGUE, NULL};
+/* The -D values of cl/matmul_common.clh (operands, precision, epilogue). Each kernel lists what
+   its program requires (every #ifndef ... #error of its files: tests/test_kernel_sources.c), so
+   the kernels of cl/matmul.cl list the same: SPLIT_K decides which kernels the program holds. */
+#define TYPES_AND_EPILOGUE                                                                        \
+  "TRANS_A", "TRANS_B", "A_DTYPE", "B_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION", \
+      "BIAS"
+static const char *const tiled_defines[] = {
+    "MDIMC", "NDIMC", "MWI",     "NWI",       "KWG",
+    "VWM",   "VWN",   "PADA",    "PADB",      "A_VEC",
+    "B_VEC", "C_VEC", "SPLIT_K", "REDUCE_WG", TYPES_AND_EPILOGUE,
+    NULL};
+static const char *const naive_defines[] = {"MDIMC", "NDIMC", TYPES_AND_EPILOGUE, NULL};
 
-#define KERNEL(ID, NAME, DEFINES, ARGS, APPLIES) \
-  const ocf_kernel_desc ocf_kdesc_##NAME = {     \
-      OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_MATMUL, DEFINES, ARGS, OCF_ARRAY_LEN(ARGS), APPLIES}
+#define KERNEL(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
+  const ocf_kernel_desc ocf_kdesc_##NAME = {              \
+      OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_##PROGRAM, DEFINES, ARGS, OCF_ARRAY_LEN(ARGS), APPLIES}
 
-KERNEL(MATMUL_TILED_FAST, matmul_tiled_fast, tiled_defines, gemm_args,
+KERNEL(MATMUL_TILED_FAST, matmul_tiled_fast, MATMUL, tiled_defines, gemm_args,
        "m % MWG == n % NWG == k % KWG == 0: whole tiles, no guards; X_VEC says which operands "
        "may use aligned vector accesses");
-KERNEL(MATMUL_TILED_MIXED, matmul_tiled_mixed, tiled_defines, gemm_args,
+KERNEL(MATMUL_TILED_MIXED, matmul_tiled_mixed, MATMUL, tiled_defines, gemm_args,
        "any m, n, k: whole tiles unguarded, edge tiles and the last K slice guarded");
-KERNEL(MATMUL_TILED, matmul_tiled, tiled_defines, gemm_args,
+KERNEL(MATMUL_TILED, matmul_tiled, MATMUL, tiled_defines, gemm_args,
        "the general tiled kernel: guarded loads and stores, any sizes, offsets and strides");
-KERNEL(MATMUL_TILED_SPLIT, matmul_tiled_split, tiled_defines, split_args,
+KERNEL(MATMUL_TILED_SPLIT, matmul_tiled_split, MATMUL, tiled_defines, split_args,
        "the mixed kernel over one of `splits` K ranges of k_split (a multiple of KWG), raw sums "
        "into `partial`; before matmul_reduce");
-KERNEL(MATMUL_REDUCE, matmul_reduce, reduce_defines, reduce_args,
+KERNEL(MATMUL_REDUCE, matmul_reduce, MATMUL, tiled_defines, reduce_args,
        "after matmul_tiled_split: adds the splits' sums, then the epilogue and the store");
-KERNEL(MATMUL_NAIVE, matmul_naive, naive_defines, gemm_args,
+KERNEL(MATMUL_NAIVE, matmul_naive, MATMUL_BASELINE, naive_defines, gemm_args,
        "the baseline: one output per work-item straight from global memory");

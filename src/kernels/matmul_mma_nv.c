@@ -15,11 +15,28 @@ static const ocf_arg_desc mma_args[] = {
     OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
 #undef F
 
-static const char *const mma_defines[] = {"AB_DTYPE",   "C_DTYPE", "PRECISION",  "TRANS_A",
-                                          "TRANS_B",    "BM",      "BN",         "BK",
-                                          "WM",         "WN",      "STAGES",     "A_LOAD",
-                                          "B_LOAD",     "GROUP_M", "COPY_AT",    "INTERIOR_FAST",
-                                          "ACTIVATION", "BIAS",    "BIAS_DTYPE", NULL};
+static const char *const mma_defines[] = {"AB_DTYPE",
+                                          "C_DTYPE",
+                                          "PRECISION",
+                                          "TRANS_A",
+                                          "TRANS_B",
+                                          "BM",
+                                          "BN",
+                                          "BK",
+                                          "WM",
+                                          "WN",
+                                          "STAGES",
+                                          "A_LOAD",
+                                          "B_LOAD",
+                                          "GROUP_M",
+                                          "COPY_AT",
+                                          "INTERIOR_FAST",
+                                          "ACTIVATION",
+                                          "BIAS",
+                                          "BIAS_DTYPE",
+                                          "SPLIT3_PASSES",
+                                          "CP_L2_PREFETCH",
+                                          NULL};
 
 const ocf_kernel_desc ocf_kdesc_matmul_mma = {
     OCF_KERNEL_MATMUL_MMA,

@@ -24,13 +24,12 @@ static const ocf_arg_desc reduce_args[] = {
     OCF_ARG(F, splits, OCF_ARG_ULONG), OCF_ARG(F, partial, OCF_ARG_BUFFER), OUTPUT};
 #undef F
 
+/* What the program requires (every #ifndef ... #error of cl/matmul_skinny.cl), read by every
+   kernel: SPLIT decides which kernels the program holds. */
 static const char *const skinny_defines[] = {
     "N_SMALL", "WG",      "RL",      "UNROLL",  "X_KCONT",    "V_SCONT",   "X_VEC",
     "V_VEC",   "X_DTYPE", "V_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION",
     "BIAS",    "WIDE",    "KC",      "SPLIT",   NULL};
-/* Every kernel of the program reads SPLIT: it decides which kernels the program holds. */
-static const char *const reduce_defines[] = {"N_SMALL",    "WG",   "C_DTYPE", "BIAS_DTYPE",
-                                             "ACTIVATION", "BIAS", "SPLIT",   NULL};
 
 #define KERNEL(ID, NAME, DEFINES, ARGS, APPLIES)                                               \
   const ocf_kernel_desc ocf_kdesc_##NAME = {OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_MATMUL_SKINNY, \
@@ -43,5 +42,5 @@ KERNEL(MATMUL_SKINNY, matmul_skinny, skinny_defines, direct_args,
 KERNEL(MATMUL_SKINNY_SPLIT, matmul_skinny_split, skinny_defines, split_args,
        "as matmul_skinny over one of `splits` K ranges of k_split (a multiple of 4), raw sums "
        "into `partial`; before matmul_skinny_reduce");
-KERNEL(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, reduce_defines, reduce_args,
+KERNEL(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, skinny_defines, reduce_args,
        "after matmul_skinny_split: adds the splits' sums, then the epilogue and the store");

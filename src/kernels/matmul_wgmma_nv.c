@@ -15,8 +15,9 @@ static const ocf_arg_desc wgmma_args[] = {
     OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
 #undef F
 
-static const char *const wgmma_defines[] = {"AB_DTYPE", "TRANS_B", "BN", "CONSUMERS",
-                                            "STAGES",   "GROUP_M", NULL};
+static const char *const wgmma_defines[] = {"AB_DTYPE", "TRANS_B",    "BN",      "CONSUMERS",
+                                            "STAGES",   "GROUP_M",    "C_DTYPE", "ACTIVATION",
+                                            "BIAS",     "BIAS_DTYPE", NULL};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma = {
     OCF_KERNEL_MATMUL_WGMMA,

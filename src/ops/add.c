@@ -1,7 +1,10 @@
-/* ocf_add and ocf_add_host: argument checks, then the plan (src/plan/plan_add.c) and its launch. */
+/* ocf_add and ocf_add_host: argument checks, then the run loop (src/runtime/run.c) with the plan of
+   src/plan/plan_add.c. */
 #include "runtime/context.h"
+#include "runtime/run.h"
 
 #include <stdint.h>
+#include <string.h>
 
 ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem y, size_t y_offset,
                    cl_mem out, size_t out_offset, const ocf_launch *launch) {
@@ -30,26 +33,16 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
   if (overlap && !same_start)
     return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps y (only out == y is allowed)");
 
-  const ocf_add_call call = {
-      n, x_offset, y_offset, out_offset, OCF_F32, settings.variant, settings.workgroup_size};
-  ocf_add_frame frame = {n, x, x_offset, y, y_offset, out, out_offset};
-  const ocf_shape shape = {{n, 0, 0}};
-  ocf_tuning_values tuning;
-  ocf_context_tuning_for(ctx, OCF_OP_ADD, OCF_F32, &shape, &tuning);
-  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
-     the bound is a guard, not a path any device takes. */
-  for (int attempt = 0;; attempt++) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    status = ocf_plan_add(&facts, &tuning, &call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    if (n == 0) return ocf_dispatch_nothing(queue, &settings);
-    int replan = 0;
-    status = ocf_launch_plan(ctx, queue, &plan, &frame, NULL, &settings, &replan);
-    if (!replan || attempt == 8) return status;
-    ocf_error_clear();
-  }
+  ocf_add_call call;
+  memset(&call, 0, sizeof call); /* its bytes key the plan cache */
+  call.n = n;
+  call.x_off = x_offset, call.y_off = y_offset, call.out_off = out_offset;
+  call.dtype = OCF_F32;
+  call.variant = settings.variant;
+  call.workgroup = settings.workgroup_size;
+  const ocf_add_frame frame = {n, x, x_offset, y, y_offset, out, out_offset};
+  const ocf_run_call run = {OCF_OP_ADD, &call, &frame, queue, &settings};
+  return ocf_run(ctx, &run);
 }
 
 ocf_status ocf_add_host(ocf_context *ctx, size_t n, const float *x, const float *y, float *out) {

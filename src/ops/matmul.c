@@ -1,5 +1,5 @@
-/* ocf_matmul, ocf_matmul_ex and ocf_matmul_host: argument checks, then the plan
-   (src/plan/plan_matmul.c) and its launch.
+/* ocf_matmul, ocf_matmul_ex and ocf_matmul_host: argument checks, then the run loop
+   (src/runtime/run.c) with the plan of src/plan/plan_matmul.c.
 
    A column-major call is turned into the row-major one it is in memory: C^T = op(B)^T op(A)^T,
    so m and n, A and B (with their transposes, offsets, leading dimensions and batch strides)
@@ -13,6 +13,7 @@
    tested exactly, so interleaved C's (stride_c = n with ldc = batch * n, say) are fine, while
    stride_c = 0 with batch > 1 is refused as every product would write the same C. */
 #include "runtime/context.h"
+#include "runtime/run.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -224,15 +225,17 @@ static ocf_status check_problem(const ocf_context *ctx, problem *p) {
   return OCF_SUCCESS;
 }
 
-/* The frames of the programs (cl/matmul_mma_nv.cl takes the tiled kernels'). Without a bias
-   the kernels still take a buffer argument, never read: a's. */
-static ocf_matmul_frame tiled_frame(const problem *p, const ocf_plan *plan) {
+/* The call's arguments as the tiled kernels' frame, the source of every matmul frame
+   (src/ops/matmul_row.c: the plan adds its K splits; the matrix-unit kernels take this frame,
+   the skinny kernels one derived from it). Without a bias the kernels still take a buffer
+   argument, never read: a's. */
+static ocf_matmul_frame frame_source(const problem *p) {
   const ocf_matmul_call *call = &p->call;
   ocf_matmul_frame f = {.m = call->m,
                         .n = call->n,
                         .k = call->k,
-                        .k_split = plan->k_split,
-                        .splits = plan->splits,
+                        .k_split = 0,
+                        .splits = 0,
                         .batch = p->batch,
                         .alpha = p->alpha,
                         .a = p->a.buffer,
@@ -254,89 +257,15 @@ static ocf_matmul_frame tiled_frame(const problem *p, const ocf_plan *plan) {
   return f;
 }
 
-static ocf_matmul_skinny_frame skinny_frame(const problem *p, const ocf_plan *plan) {
-  const ocf_matmul_call *call = &p->call;
-  ocf_skinny_layout l;
-  ocf_skinny_layout_of(call, plan->swapped, &l);
-  const operand *x = l.x_is_b ? &p->b : &p->a, *v = l.x_is_b ? &p->a : &p->b;
-  ocf_matmul_skinny_frame f = {.rows = l.rows,
-                               .k = call->k,
-                               .k_split = plan->k_split,
-                               .splits = plan->splits,
-                               .batch = p->batch,
-                               .x = x->buffer,
-                               .x_off = x->offset,
-                               .ldx = l.ldx,
-                               .stride_x = x->stride,
-                               .v = v->buffer,
-                               .v_off = v->offset,
-                               .v_ps = l.v_ps,
-                               .v_ss = l.v_ss,
-                               .stride_v = v->stride,
-                               .alpha = p->alpha,
-                               .beta = p->beta,
-                               .c = p->c.buffer,
-                               .c_off = p->c.offset,
-                               .c_rs = l.c_rs,
-                               .c_ss = l.c_ss,
-                               .stride_c = p->c.stride,
-                               .bias =
-                                   call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : p->a.buffer,
-                               .bias_off = p->bias.offset,
-                               .partial = NULL};
-  return f;
-}
-
-/* Plans and launches, planning again when a built kernel takes fewer work-items than planned,
-   when a probe of the matrix units was due (src/runtime/mma_probe.c: their plans wait for it),
-   and when a matrix-unit program fails to build after its probe passed (the SIMT kernels then
-   take the call: the same answer, at their speed). */
+/* Runs the problem through the run loop (src/runtime/run.c: plans again when a built kernel
+   takes fewer work-items than planned, when a probe of the matrix units was due, and when a
+   matrix-unit program fails to build after its probe passed), or for the size query
+   (`workspace` not NULL) prepares it. */
 static ocf_status run_problem(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
                               const problem *p, size_t *workspace) {
-  const ocf_shape shape = {{p->call.m, p->call.n, p->call.k}};
-  ocf_tuning_values tuning;
-  ocf_context_tuning_for(ctx, OCF_OP_MATMUL, p->call.a_dtype, &shape, &tuning);
-  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time, or
-     after a probe or a failed matrix-unit build, which each settle a fact for good; the bound is
-     a guard, not a path any device takes. */
-  for (int attempt = 0;; attempt++) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    ocf_status status = ocf_plan_matmul(&facts, &tuning, &p->call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    if (p->call.m == 0 || p->call.n == 0) {
-      if (workspace) *workspace = 0;
-      return workspace ? OCF_SUCCESS : ocf_dispatch_nothing(queue, settings);
-    }
-    if (plan.probe != OCF_PLAN_PROBE_NONE && attempt < 8) {
-      ocf_probe_run(ctx, &plan);
-      continue;
-    }
-    int replan = 0;
-    if (workspace) { /* the size query: the plan built and checked, nothing enqueued */
-      status = ocf_prepare_plan(ctx, &plan, &replan);
-      *workspace = plan.scratch_bytes;
-    } else if (plan.program == OCF_PROGRAM_MATMUL_SKINNY) {
-      ocf_matmul_skinny_frame frame = skinny_frame(p, &plan);
-      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
-    } else { /* the tiled kernels and the matrix-unit kernel take the same frame */
-      ocf_matmul_frame frame = tiled_frame(p, &plan);
-      status = ocf_launch_plan(ctx, queue, &plan, &frame, &frame.partial, settings, &replan);
-    }
-    if (status == OCF_ERR_BUILD_FAILED && plan.program == OCF_PROGRAM_MATMUL_MMA_NV &&
-        attempt < 8) {
-      ocf_probe_mma_failed(ctx, ocf_last_error());
-      replan = 1;
-    }
-    if (status == OCF_ERR_BUILD_FAILED && plan.program == OCF_PROGRAM_MATMUL_WGMMA_NV &&
-        attempt < 8) {
-      ocf_probe_wgmma_failed(ctx, ocf_last_error());
-      replan = 1;
-    }
-    if (!replan || attempt == 8) return status;
-    ocf_error_clear();
-  }
+  const ocf_matmul_frame source = frame_source(p);
+  const ocf_run_call run = {OCF_OP_MATMUL, &p->call, &source, queue, settings};
+  return workspace ? ocf_run_prepare(ctx, &run, workspace) : ocf_run(ctx, &run);
 }
 
 /* The checks ocf_matmul_ex and its workspace size query share, so that the query answers for
@@ -357,10 +286,9 @@ static ocf_status check_call(ocf_context *ctx, const char *name, ocf_transpose t
   if (options) {
     char label[64];
     snprintf(label, sizeof label, "%s: options", name);
-    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
+        OCF_SUCCESS)
       return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
   }
   if (query && opt->bias_axis != OCF_BIAS_NONE && !opt->bias) opt->bias = (cl_mem)1;
   return check_options(opt);

@@ -1,6 +1,8 @@
 /* ocf_layernorm, ocf_rmsnorm, their host-array forms and their workspace size query: argument
-   checks, then the plan (src/plan/plan_norm.c) and its launch. */
+   checks, then the call struct and the frame source, and the run loop (src/runtime/run.c), which
+   plans (src/plan/plan_norm.c) and launches. */
 #include "runtime/context.h"
+#include "runtime/run.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -76,9 +78,9 @@ static ocf_status check_call(ocf_context *ctx, const char *name, int rms, size_t
   char label[96];
   if (options) {
     snprintf(label, sizeof label, "%s: options", name);
-    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
+        OCF_SUCCESS)
       return status;
-    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
   }
   if ((status = check_options(name, rms, opt)) != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt->in_dtype), out_size = ocf_dtype_size(opt->out_dtype);
@@ -114,40 +116,7 @@ static ocf_status check_call(ocf_context *ctx, const char *name, int rms, size_t
   return OCF_SUCCESS;
 }
 
-/* Plans the call and launches the plan or, for the workspace size query (`workspace` not
-   NULL), builds it and gives its scratch size. */
-static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
-                               const ocf_norm_call *call, ocf_norm_frame *frame,
-                               size_t *workspace) {
-  const ocf_shape shape = {{call->rows, call->cols, 0}};
-  ocf_tuning_values tuning;
-  ocf_context_tuning_for(ctx, OCF_OP_NORM, call->in_dtype, &shape, &tuning);
-  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time. */
-  for (int attempt = 0;; attempt++) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    ocf_status status = ocf_plan_norm(&facts, &tuning, call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    if (call->rows == 0 || call->cols == 0) {
-      if (workspace) *workspace = 0;
-      return workspace ? OCF_SUCCESS : ocf_dispatch_nothing(queue, settings);
-    }
-    frame->parts = plan.parts;
-    frame->part_vecs = plan.part_vecs;
-    int replan = 0;
-    if (workspace) {
-      status = ocf_prepare_plan(ctx, &plan, &replan);
-      *workspace = plan.scratch_bytes;
-    } else {
-      status = ocf_launch_plan(ctx, queue, &plan, frame, &frame->scratch, settings, &replan);
-    }
-    if (!replan || attempt == 8) return status;
-    ocf_error_clear();
-  }
-}
-
-/* The planner's description of a call. */
+/* The planner's description of a call (memset first: its bytes key the plan cache). */
 static ocf_norm_call norm_call(int rms, size_t rows, size_t cols, size_t in_offset, size_t in_ld,
                                size_t out_offset, size_t out_ld, const ocf_norm_options *opt,
                                const ocf_launch *settings) {
@@ -240,8 +209,8 @@ static ocf_status norm_device(ocf_context *ctx, int rms, size_t rows, size_t col
   frame.res_out_ld = opt.residual_out_ld;
   frame.mean = opt.mean, frame.mean_off = opt.mean_offset;
   frame.rstd = opt.rstd, frame.rstd_off = opt.rstd_offset;
-  frame.parts = 1;
-  return plan_and_run(ctx, queue, &settings, &call, &frame, NULL);
+  const ocf_run_call run = {OCF_OP_NORM, &call, &frame, queue, &settings};
+  return ocf_run(ctx, &run);
 }
 
 ocf_status ocf_layernorm(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
@@ -276,10 +245,9 @@ ocf_status ocf_norm_workspace_size(ocf_context *ctx, int rms, size_t rows, size_
   if (status != OCF_SUCCESS) return status;
   const ocf_norm_call call =
       norm_call(rms != 0, rows, cols, in_offset, in_ld, out_offset, out_ld, &opt, &settings);
-  ocf_norm_frame frame;
-  memset(&frame, 0, sizeof frame);
+  const ocf_run_call run = {OCF_OP_NORM, &call, NULL, queue, &settings};
   *bytes = 0;
-  return plan_and_run(ctx, queue, &settings, &call, &frame, bytes);
+  return ocf_run_prepare(ctx, &run, bytes);
 }
 
 /* ---- the host-array forms ---- */

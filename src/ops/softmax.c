@@ -1,6 +1,7 @@
-/* ocf_softmax, ocf_softmax_ex and ocf_softmax_host: argument checks, then the plan
-   (src/plan/plan_softmax.c) and its launch. */
+/* ocf_softmax, ocf_softmax_ex and ocf_softmax_host: argument checks, then the run loop
+   (src/runtime/run.c) with the plan of src/plan/plan_softmax.c. */
 #include "runtime/context.h"
+#include "runtime/run.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -42,62 +43,22 @@ static ocf_status check_options(const ocf_softmax_options *opt) {
   return OCF_SUCCESS;
 }
 
-/* Plans the call and launches the plan or, for the workspace size query (`workspace` not
-   NULL), builds it and gives its scratch size. */
-static ocf_status plan_and_run(ocf_context *ctx, cl_command_queue queue, const ocf_launch *settings,
-                               const ocf_softmax_call *call, ocf_softmax_frame *frame,
-                               size_t *workspace) {
-  const ocf_shape shape = {{call->rows, call->cols, 0}};
-  ocf_tuning_values tuning;
-  ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, call->in_dtype, &shape, &tuning);
-  /* A plan is made again only when a kernel's limit was learnt, which lowers a cap each time;
-     the bound is a guard, not a path any device takes. */
-  for (int attempt = 0;; attempt++) {
-    ocf_device_facts facts;
-    ocf_context_facts(ctx, &facts);
-    ocf_plan plan;
-    ocf_status status = ocf_plan_softmax(&facts, &tuning, call, &plan);
-    if (status != OCF_SUCCESS) return status;
-    if (call->rows == 0 || call->cols == 0) {
-      if (workspace) *workspace = 0;
-      return workspace ? OCF_SUCCESS : ocf_dispatch_nothing(queue, settings);
-    }
-    frame->parts = plan.parts;
-    frame->part_vecs = plan.part_vecs;
-    int replan = 0;
-    if (workspace) {
-      status = ocf_prepare_plan(ctx, &plan, &replan);
-      *workspace = plan.scratch_bytes;
-    } else {
-      status = ocf_launch_plan(ctx, queue, &plan, frame, &frame->scratch, settings, &replan);
-    }
-    if (!replan || attempt == 8) return status;
-    /* A default size the built kernel cannot run (its registers allow fewer work-items than the
-       tuning says): nothing was enqueued, and the plan is made again under the kernel's limit.
-       An explicit size is the caller's, and its refusal is the answer. */
-    ocf_error_clear();
-  }
-}
-
 /* The planner's description of a call (or of the call a workspace size query answers for). */
 static ocf_softmax_call softmax_call(size_t rows, size_t cols, size_t in_offset, size_t in_ld,
                                      size_t out_offset, size_t out_ld,
                                      const ocf_softmax_options *opt, const ocf_launch *settings,
                                      int in_place) {
-  const ocf_softmax_call call = {rows,
-                                 cols,
-                                 in_offset,
-                                 in_ld,
-                                 out_offset,
-                                 out_ld,
-                                 opt->in_dtype,
-                                 opt->out_dtype,
-                                 settings->variant,
-                                 settings->workgroup_size,
-                                 opt->log != 0,
-                                 opt->lengths != NULL,
-                                 in_place,
-                                 opt->causal != 0};
+  ocf_softmax_call call;
+  memset(&call, 0, sizeof call); /* its bytes key the plan cache */
+  call.rows = rows, call.cols = cols;
+  call.in_off = in_offset, call.in_ld = in_ld, call.out_off = out_offset, call.out_ld = out_ld;
+  call.in_dtype = opt->in_dtype, call.out_dtype = opt->out_dtype;
+  call.variant = settings->variant;
+  call.workgroup = settings->workgroup_size;
+  call.log = opt->log != 0;
+  call.has_lengths = opt->lengths != NULL;
+  call.in_place = in_place;
+  call.causal = opt->causal != 0;
   return call;
 }
 
@@ -115,10 +76,9 @@ static ocf_status check_call(ocf_context *ctx, const char *name, size_t rows, si
   char label[64];
   if (options) {
     snprintf(label, sizeof label, "%s: options", name);
-    if ((status = ocf_check_struct_size(label, options->size, OPTIONS_FIRST_SIZE)) != OCF_SUCCESS)
+    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
+        OCF_SUCCESS)
       return status;
-    /* A caller built against a newer header may pass a larger struct: read what we know. */
-    memcpy(opt, options, options->size < sizeof *opt ? options->size : sizeof *opt);
   }
   if ((status = check_options(opt)) != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt->in_dtype), out_size = ocf_dtype_size(opt->out_dtype);
@@ -182,8 +142,8 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
 
   const ocf_softmax_call call =
       softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld, &opt, &settings, in_place);
-  /* The lengths and the band are read on the device only (row_length() in cl/softmax.cl, which
-     also takes a length above cols as cols): the call never waits for its wait list. */
+  /* The lengths and the band are read on the device only (row_length() in cl/softmax_common.clh,
+     which also takes a length above cols as cols): the call never waits for its wait list. */
   ocf_softmax_frame frame = {rows,
                              cols,
                              in,
@@ -200,7 +160,8 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                              1,
                              0,
                              NULL};
-  return plan_and_run(ctx, queue, &settings, &call, &frame, NULL);
+  const ocf_run_call run = {OCF_OP_SOFTMAX, &call, &frame, queue, &settings};
+  return ocf_run(ctx, &run);
 }
 
 ocf_status ocf_softmax(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
@@ -294,11 +255,9 @@ ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols
   for (int i = 0; i < cases; i++) {
     const ocf_softmax_call call = softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld,
                                                &opt, &settings, in_place[i]);
-    ocf_softmax_frame frame;
-    memset(&frame, 0, sizeof frame);
+    const ocf_run_call run = {OCF_OP_SOFTMAX, &call, NULL, queue, &settings};
     size_t needed = 0;
-    if ((status = plan_and_run(ctx, queue, &settings, &call, &frame, &needed)) != OCF_SUCCESS)
-      return status;
+    if ((status = ocf_run_prepare(ctx, &run, &needed)) != OCF_SUCCESS) return status;
     if (needed > *bytes) *bytes = needed;
   }
   return OCF_SUCCESS;

@@ -41,12 +41,19 @@ typedef struct ocf_plan {
   size_t scratch_bytes;   /* one buffer the steps share (the frame's scratch), 0: none */
   int fixed_workgroup;    /* the caller chose the workgroup size */
   size_t local_mem_bytes; /* local memory the plan's kernels declare (the largest step) */
-  /* Argument values the plan chooses (softmax's split kernels). */
-  size_t parts, part_vecs;
-  /* matmul: K splits and the K range of each (1 and k: not split); the skinny kernels' operands
-     swapped (C^T = op(B)^T op(A)^T: C has at most 16 rows). */
-  size_t splits, k_split;
-  int swapped;
+  /* The op's own part of the plan: argument values its planner chooses and its frame builder
+     (src/ops/<op>_row.c) reads. One op's at a time (a planner starts from a zeroed plan);
+     C11 anonymous members, so they are named as plan->parts, plan->splits. */
+  union {
+    struct { /* softmax's and norm's split kernels: slices per row, vectors per slice */
+      size_t parts, part_vecs;
+    };
+    struct { /* matmul: K splits and the K range of each (1 and k: not split); the skinny
+                kernels' operands swapped (C^T = op(B)^T op(A)^T: C has at most 16 rows) */
+      size_t splits, k_split;
+      int swapped;
+    };
+  };
   /* A probe whose outcome could change this plan (the matrix units: src/runtime/mma_probe.c),
      with the static local memory it should try: the op runs it and plans again. The plan is a
      full plan of its own meanwhile (the SIMT kernels). */

@@ -1,4 +1,5 @@
-/* The plan of ocf_add: which of cl/add.cl's kernels, how many work-items. */
+/* The plan of ocf_add: which of cl/add.cl's kernels (or the benchmark's baseline,
+   cl/baselines/add_baseline.cl), how many work-items. */
 #include "common.h"
 #include "plan/plan.h"
 
@@ -8,13 +9,14 @@ ocf_status ocf_plan_add(const ocf_device_facts *facts, const ocf_tuning_values *
                         const ocf_add_call *call, ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ADD;
-  const int *t = tuning->v;
-  size_t vw = (size_t)t[ADD_VW];
+  const ocf_add_tuning *t = &tuning->add;
+  size_t vw = (size_t)t->vw;
 
   ocf_kernel_id kernel = OCF_KERNEL_ADD_GENERAL;
   size_t work = call->n;
   if (call->variant == OCF_VARIANT_BASELINE) {
     kernel = OCF_KERNEL_ADD_BASELINE;
+    plan->program = OCF_PROGRAM_ADD_BASELINE;
   } else if (call->variant == OCF_VARIANT_AUTO && call->x_off % vw == 0 && call->y_off % vw == 0 &&
              call->out_off % vw == 0) {
     kernel = OCF_KERNEL_ADD_VECTOR;
@@ -28,7 +30,7 @@ ocf_status ocf_plan_add(const ocf_device_facts *facts, const ocf_tuning_values *
   if (!wg) {
     size_t limit = ocf_facts_workgroup_limit(facts, kernel);
     if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
-    wg = (size_t)t[ADD_WG] < limit ? (size_t)t[ADD_WG] : limit;
+    wg = (size_t)t->wg < limit ? (size_t)t->wg : limit;
   }
 
   size_t global = ocf_round_up(call->n ? call->n : 1, wg);
@@ -36,7 +38,7 @@ ocf_status ocf_plan_add(const ocf_device_facts *facts, const ocf_tuning_values *
     /* A grid-stride loop over at most groups_per_unit workgroups a compute unit (none on CPUs),
        and at least the work-items add_vector's tail needs (n % vw of them). */
     size_t cap = SIZE_MAX;
-    if (t[ADD_GROUPS_PER_UNIT]) cap = wg * facts->compute_units * (size_t)t[ADD_GROUPS_PER_UNIT];
+    if (t->groups_per_unit) cap = wg * facts->compute_units * (size_t)t->groups_per_unit;
     global = ocf_round_up(work < cap ? work : cap, wg);
     size_t tail_items = ocf_round_up(vw, wg);
     if (global < tail_items) global = tail_items;

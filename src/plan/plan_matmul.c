@@ -43,23 +43,29 @@
 /* The most scratch a split plan may ask for; past it, K is not split. */
 #define SPLIT_SCRATCH_MAX ((size_t)256 << 20)
 
-/* One tile set: the kernel's -D parameters, indexed by matmul_set_param. */
+/* One tile set (ocf_matmul_tile_set, unsigned): the kernel's -D parameters. */
 typedef struct tile_set {
-  unsigned p[MM_SET_PARAMS];
+  unsigned mdimc, ndimc, mwi, nwi, kwg, vwm, vwn, pada, padb;
 } tile_set;
 
+static tile_set tile_set_of(const ocf_matmul_tile_set *t) {
+  tile_set s = {(unsigned)t->mdimc, (unsigned)t->ndimc, (unsigned)t->mwi,
+                (unsigned)t->nwi,   (unsigned)t->kwg,   (unsigned)t->vwm,
+                (unsigned)t->vwn,   (unsigned)t->pada,  (unsigned)t->padb};
+  return s;
+}
+
 static size_t set_mwg(const tile_set *s) {
-  return (size_t)s->p[MM_MDIMC] * s->p[MM_MWI];
+  return (size_t)s->mdimc * s->mwi;
 }
 static size_t set_nwg(const tile_set *s) {
-  return (size_t)s->p[MM_NDIMC] * s->p[MM_NWI];
+  return (size_t)s->ndimc * s->nwi;
 }
 
 /* Bytes of local memory the tiled kernels declare: two buffers each of A and B slices (of one
    part; 3XTF32 doubles them, see local_parts). */
 static size_t set_local_bytes(const tile_set *s) {
-  size_t per_slice =
-      (size_t)s->p[MM_KWG] * (set_mwg(s) + s->p[MM_PADA] + set_nwg(s) + s->p[MM_PADB]);
+  size_t per_slice = (size_t)s->kwg * (set_mwg(s) + s->pada + set_nwg(s) + s->padb);
   return 2 * per_slice * sizeof(float);
 }
 
@@ -78,8 +84,8 @@ static double set_efficiency(const tile_set *s, size_t m, size_t n) {
 /* Whether a set's work-item grid and local memory fit. */
 static int set_fits(const tile_set *s, size_t limit, const size_t *item_sizes,
                     unsigned long long local_bytes) {
-  return (size_t)s->p[MM_MDIMC] * s->p[MM_NDIMC] <= limit && s->p[MM_NDIMC] <= item_sizes[0] &&
-         s->p[MM_MDIMC] <= item_sizes[1] && set_local_bytes(s) <= local_bytes;
+  return (size_t)s->mdimc * s->ndimc <= limit && s->ndimc <= item_sizes[0] &&
+         s->mdimc <= item_sizes[1] && set_local_bytes(s) <= local_bytes;
 }
 
 /* Shrinks a set until it fits: fewer work-items, each taking over the outputs of the ones
@@ -91,30 +97,28 @@ static int set_fits(const tile_set *s, size_t limit, const size_t *item_sizes,
    local memory a work-item). */
 static int set_fit(tile_set *s, size_t limit, const size_t *item_sizes,
                    unsigned long long local_bytes) {
-  unsigned *p = s->p;
-  while ((size_t)p[MM_MDIMC] * p[MM_NDIMC] > limit || p[MM_NDIMC] > item_sizes[0] ||
-         p[MM_MDIMC] > item_sizes[1]) {
-    int along_n =
-        p[MM_NDIMC] > item_sizes[0] || (p[MM_NDIMC] >= p[MM_MDIMC] && p[MM_MDIMC] <= item_sizes[1]);
-    if (along_n && p[MM_NDIMC] == 1) along_n = 0;
-    if (!along_n && p[MM_MDIMC] == 1) return 0;
-    unsigned *dim = along_n ? &p[MM_NDIMC] : &p[MM_MDIMC];
-    unsigned *per_item = along_n ? &p[MM_NWI] : &p[MM_MWI];
+  while ((size_t)s->mdimc * s->ndimc > limit || s->ndimc > item_sizes[0] ||
+         s->mdimc > item_sizes[1]) {
+    int along_n = s->ndimc > item_sizes[0] || (s->ndimc >= s->mdimc && s->mdimc <= item_sizes[1]);
+    if (along_n && s->ndimc == 1) along_n = 0;
+    if (!along_n && s->mdimc == 1) return 0;
+    unsigned *dim = along_n ? &s->ndimc : &s->mdimc;
+    unsigned *per_item = along_n ? &s->nwi : &s->mwi;
     *dim /= 2;
-    if (*per_item * 2 <= 16 && p[MM_MWI] * p[MM_NWI] * 2 <= 256) *per_item *= 2;
+    if (*per_item * 2 <= 16 && s->mwi * s->nwi * 2 <= 256) *per_item *= 2;
     /* A tile must stay a multiple of 4 along each side (its global loads come in fours). */
     if ((along_n ? set_nwg(s) : set_mwg(s)) % 4 != 0) return 0;
   }
   while (set_local_bytes(s) > local_bytes) {
-    if (p[MM_KWG] > 4) {
-      p[MM_KWG] /= 2;
-      p[MM_KWG] -= p[MM_KWG] % 4;
-    } else if (p[MM_PADA] || p[MM_PADB]) {
-      p[MM_PADA] = p[MM_PADB] = 0;
-    } else if (p[MM_MWI] >= 2 * p[MM_VWM] && set_mwg(s) / 2 % 4 == 0) {
-      p[MM_MWI] /= 2;
-    } else if (p[MM_NWI] >= 2 * p[MM_VWN] && set_nwg(s) / 2 % 4 == 0) {
-      p[MM_NWI] /= 2;
+    if (s->kwg > 4) {
+      s->kwg /= 2;
+      s->kwg -= s->kwg % 4;
+    } else if (s->pada || s->padb) {
+      s->pada = s->padb = 0;
+    } else if (s->mwi >= 2 * s->vwm && set_mwg(s) / 2 % 4 == 0) {
+      s->mwi /= 2;
+    } else if (s->nwi >= 2 * s->vwn && set_nwg(s) / 2 % 4 == 0) {
+      s->nwi /= 2;
     } else {
       return 0;
     }
@@ -131,26 +135,27 @@ static ocf_status apply_fixed_workgroup(size_t wg, tile_set *s) {
   unsigned log2 = 0;
   while (((size_t)1 << log2) < wg)
     log2++;
-  s->p[MM_NDIMC] = 1u << ((log2 + 1) / 2);
-  s->p[MM_MDIMC] = 1u << (log2 / 2);
+  s->ndimc = 1u << ((log2 + 1) / 2);
+  s->mdimc = 1u << (log2 / 2);
   /* Few work-items along a side hold more outputs each, so that the tile's side stays a multiple
      of 4 (its global loads come in fours): a workgroup of 1 runs a set of 2 x 2 outputs as 4 x 4.
    */
-  while (s->p[MM_MDIMC] * s->p[MM_MWI] % 4 != 0 && s->p[MM_MWI] < 16)
-    s->p[MM_MWI] *= 2;
-  while (s->p[MM_NDIMC] * s->p[MM_NWI] % 4 != 0 && s->p[MM_NWI] < 16)
-    s->p[MM_NWI] *= 2;
+  while (s->mdimc * s->mwi % 4 != 0 && s->mwi < 16)
+    s->mwi *= 2;
+  while (s->ndimc * s->nwi % 4 != 0 && s->nwi < 16)
+    s->nwi *= 2;
   /* The same rules the tuning validator applies to a set. */
   ocf_tuning_values check;
   ocf_tuning_fallbacks(OCF_OP_MATMUL, &check);
-  for (int i = 0; i < MM_SET_PARAMS; i++) {
-    check.v[MM_SET(0, i)] = (int)s->p[i];
-    for (int other = 1; other < MM_SETS; other++)
-      check.v[MM_SET(other, i)] = 0;
-  }
+  ocf_matmul_tile_set *sets = check.matmul.tiled.set;
+  const ocf_matmul_tile_set set = {(int)s->mdimc, (int)s->ndimc, (int)s->mwi,
+                                   (int)s->nwi,   (int)s->kwg,   (int)s->vwm,
+                                   (int)s->vwn,   (int)s->pada,  (int)s->padb};
+  sets[0] = set;
+  memset(sets + 1, 0, (OCF_MATMUL_TILE_SETS - 1) * sizeof sets[0]);
   char origin[96];
-  snprintf(origin, sizeof origin, "ocf_matmul: workgroup size %zu (%u x %u)", wg, s->p[MM_NDIMC],
-           s->p[MM_MDIMC]);
+  snprintf(origin, sizeof origin, "ocf_matmul: workgroup size %zu (%u x %u)", wg, s->ndimc,
+           s->mdimc);
   ocf_status status = ocf_tuning_check(OCF_OP_MATMUL, &check, origin);
   return status == OCF_SUCCESS ? status : OCF_ERR_INVALID_WORKGROUP;
 }
@@ -232,8 +237,8 @@ void ocf_skinny_layout_of(const ocf_matmul_call *call, int swapped, ocf_skinny_l
   }
 }
 
-static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
-                              const ocf_matmul_call *call, ocf_plan *plan) {
+static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_skinny_tuning *t,
+                              int max_regs, const ocf_matmul_call *call, ocf_plan *plan) {
   plan->program = OCF_PROGRAM_MATMUL_SKINNY;
   plan->swapped = call->m < call->n;
   ocf_skinny_layout l;
@@ -254,28 +259,28 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
       return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                       "ocf_matmul: workgroup size %zu is not a power of two (at most 2^20)", wg);
   } else {
-    wg = pow2_within((size_t)t[MM_SK_WG], limit);
+    wg = pow2_within((size_t)t->wg, limit);
     /* Local memory holds 16 floats a work-item. */
     while (wg > 1 &&
            wg * 16 * sizeof(float) > ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL_SKINNY))
       wg /= 2;
   }
-  size_t rl = (size_t)(l.x_kcont ? t[MM_SK_RL_K] : t[MM_SK_RL_R]);
-  int wide = t[MM_SK_WIDE_MIN] > 0 && l.small >= (size_t)t[MM_SK_WIDE_MIN];
+  size_t rl = (size_t)(l.x_kcont ? t->rl_k : t->rl_r);
+  int wide = t->wide_min > 0 && l.small >= (size_t)t->wide_min;
   if (wide) {
-    rl = (size_t)t[MM_SK_RL_W];
+    rl = (size_t)t->rl_w;
     if (rl < wg / SKINNY_KC) rl = wg / SKINNY_KC; /* the k lanes divide a chunk */
     wide = skinny_local_bytes(1, wg, rl > wg ? wg : rl, l.x_kcont, l.small) <=
            ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL_SKINNY);
-    if (!wide) rl = (size_t)(l.x_kcont ? t[MM_SK_RL_K] : t[MM_SK_RL_R]);
+    if (!wide) rl = (size_t)(l.x_kcont ? t->rl_k : t->rl_r);
   }
   if (rl > wg) rl = wg;
   const size_t rb = 4 * rl;
 
   /* Split K when the row blocks leave compute units idle and K is long enough. */
   size_t groups = ocf_div_ceil(l.rows ? l.rows : 1, rb) * batch;
-  size_t want = (size_t)t[MM_SK_FILL] * facts->compute_units;
-  size_t min_k = (size_t)t[MM_SK_SPLIT_MIN];
+  size_t want = (size_t)t->fill * facts->compute_units;
+  size_t min_k = (size_t)t->split_min;
   plan->splits = 1;
   plan->k_split = call->k;
   if (groups < want && call->k >= 2 * min_k) {
@@ -301,7 +306,7 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
   ocf_plan_define(plan, "N_SMALL", (long long)l.small);
   ocf_plan_define(plan, "WG", (long long)wg);
   ocf_plan_define(plan, "RL", (long long)rl);
-  ocf_plan_define(plan, "UNROLL", t[MM_SK_UNROLL]);
+  ocf_plan_define(plan, "UNROLL", t->unroll);
   ocf_plan_define(plan, "X_KCONT", l.x_kcont);
   ocf_plan_define(plan, "V_SCONT", l.v_ss == 1 || l.small == 1);
   ocf_plan_define(plan, "X_VEC", vector_ok(x_dtype, x_off, l.ldx, x_stride, batch));
@@ -323,7 +328,7 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const int *t,
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY_REDUCE, 1, reduce, local);
   }
   plan->local_mem_bytes = skinny_local_bytes(wide, wg, rl, l.x_kcont, l.small);
-  if (facts->nv_compiler_options) plan->max_registers = (unsigned)t[MM_MAX_REGS];
+  if (facts->nv_compiler_options) plan->max_registers = (unsigned)max_regs;
   return ocf_plan_verify(plan, facts);
 }
 
@@ -337,35 +342,34 @@ static unsigned local_parts(const ocf_matmul_call *call) {
 
 /* The tile set for the call, and its K splits (1: none), by rule 4. Returns 0 when no set
    fits the device. */
-static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_matmul_call *call,
-                      size_t limit, int may_split, tile_set *chosen, size_t *splits) {
+static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
+                      const ocf_matmul_call *call, size_t limit, int may_split, tile_set *chosen,
+                      size_t *splits) {
   const size_t batch = call_batch(call);
-  const size_t want = (size_t)t[MM_FILL] * facts->compute_units;
-  const size_t split_min = (size_t)t[MM_SPLIT_K_MIN];
+  const size_t want = (size_t)t->fill * facts->compute_units;
+  const size_t split_min = (size_t)t->split_k_min;
   const unsigned long long local_bytes =
       ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL) / local_parts(call);
   int have = 0;
   *splits = 1;
-  for (int s = 0; s < MM_SETS && t[MM_SET(s, MM_MDIMC)] != 0; s++) {
-    tile_set set;
-    for (int i = 0; i < MM_SET_PARAMS; i++)
-      set.p[i] = (unsigned)t[MM_SET(s, i)];
+  for (int s = 0; s < OCF_MATMUL_TILE_SETS && t->set[s].mdimc != 0; s++) {
+    tile_set set = tile_set_of(&t->set[s]);
     if (call->workgroup == 0 && !set_fits(&set, limit, facts->max_item_sizes, local_bytes) &&
         !set_fit(&set, limit, facts->max_item_sizes, local_bytes))
       continue;
     *chosen = set; /* the last set in use is the fallback */
     have = 1;
-    if (set_efficiency(&set, call->m, call->n) < (double)t[MM_MIN_EFF]) continue;
+    if (set_efficiency(&set, call->m, call->n) < (double)t->min_eff) continue;
     size_t groups = set_groups(&set, call->m, call->n) * batch;
     if (groups >= want) return 1;
     if (may_split && split_min > 0 && call->k >= 2 * split_min) {
       /* Rounded down: the splits' workgroups fill split_fill per compute unit at most, one
          wave, rather than spill a few into a second (64 tiles of 1024^2 on 132 compute units:
          4 splits make 256 workgroups, 5 made 320). */
-      size_t target = (size_t)t[MM_SPLIT_FILL] * facts->compute_units;
+      size_t target = (size_t)t->split_fill * facts->compute_units;
       size_t n = target / groups;
       if (n > call->k / split_min) n = call->k / split_min;
-      if (n > (size_t)t[MM_SPLIT_MAX]) n = (size_t)t[MM_SPLIT_MAX];
+      if (n > (size_t)t->split_max) n = (size_t)t->split_max;
       if (n >= 2) {
         *splits = n;
         return 1;
@@ -375,8 +379,8 @@ static int choose_set(const ocf_device_facts *facts, const int *t, const ocf_mat
   return have;
 }
 
-static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
-                             const ocf_matmul_call *call, ocf_plan *plan) {
+static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
+                             int max_regs, const ocf_matmul_call *call, ocf_plan *plan) {
   plan->program = OCF_PROGRAM_MATMUL;
   const size_t batch = call_batch(call);
 
@@ -401,14 +405,13 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
     ocf_status status = apply_fixed_workgroup(call->workgroup, &chosen);
     if (status != OCF_SUCCESS) return status;
   }
-  const unsigned *p = chosen.p;
   const size_t mwg = set_mwg(&chosen), nwg = set_nwg(&chosen);
 
   /* K ranges of whole K slices; scratch for every split's C. */
   plan->splits = 1;
   plan->k_split = call->k;
   if (splits > 1) {
-    size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), p[MM_KWG]);
+    size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), chosen.kwg);
     size_t n = ocf_div_ceil(call->k, k_split);
     size_t per_split = call->m * ocf_round_up(call->n, 4) * batch;
     if (n >= 2 && per_split <= SPLIT_SCRATCH_MAX / sizeof(float) / n) {
@@ -424,25 +427,31 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
   else if (call->variant == OCF_VARIANT_AUTO && plan->splits > 1)
     kernel = OCF_KERNEL_MATMUL_TILED_SPLIT;
   else if (call->variant == OCF_VARIANT_AUTO)
-    kernel = call->m % mwg == 0 && call->n % nwg == 0 && call->k % p[MM_KWG] == 0
+    kernel = call->m % mwg == 0 && call->n % nwg == 0 && call->k % chosen.kwg == 0
                  ? OCF_KERNEL_MATMUL_TILED_FAST
                  : OCF_KERNEL_MATMUL_TILED_MIXED;
-  size_t local[2] = {p[MM_NDIMC], p[MM_MDIMC]}, global[2];
+  size_t local[2] = {chosen.ndimc, chosen.mdimc}, global[2];
   size_t m = call->m ? call->m : 1, n = call->n ? call->n : 1;
   if (kernel == OCF_KERNEL_MATMUL_NAIVE) {
+    plan->program = OCF_PROGRAM_MATMUL_BASELINE; /* cl/baselines/matmul_naive.cl */
     global[0] = ocf_round_up(n, local[0]) * batch;
     global[1] = ocf_round_up(m, local[1]);
   } else {
     global[0] = ocf_div_ceil(n, nwg) * plan->splits * batch * local[0];
     global[1] = ocf_div_ceil(m, mwg) * local[1];
     plan->local_mem_bytes = set_local_bytes(&chosen) * local_parts(call);
-    if (facts->nv_compiler_options) plan->max_registers = (unsigned)t[MM_MAX_REGS];
+    if (facts->nv_compiler_options) plan->max_registers = (unsigned)max_regs;
   }
 
-  static const char *const names[MM_SET_PARAMS] = {"MDIMC", "NDIMC", "MWI",  "NWI", "KWG",
-                                                   "VWM",   "VWN",   "PADA", "PADB"};
-  for (int i = 0; i < MM_SET_PARAMS; i++)
-    ocf_plan_define(plan, names[i], p[i]);
+  ocf_plan_define(plan, "MDIMC", chosen.mdimc);
+  ocf_plan_define(plan, "NDIMC", chosen.ndimc);
+  ocf_plan_define(plan, "MWI", chosen.mwi);
+  ocf_plan_define(plan, "NWI", chosen.nwi);
+  ocf_plan_define(plan, "KWG", chosen.kwg);
+  ocf_plan_define(plan, "VWM", chosen.vwm);
+  ocf_plan_define(plan, "VWN", chosen.vwn);
+  ocf_plan_define(plan, "PADA", chosen.pada);
+  ocf_plan_define(plan, "PADB", chosen.padb);
   ocf_plan_define(plan, "TRANS_A", call->trans_a == OCF_TRANS);
   ocf_plan_define(plan, "TRANS_B", call->trans_b == OCF_TRANS);
   ocf_plan_define(plan, "A_DTYPE", call->a_dtype);
@@ -459,7 +468,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const int *t,
   if (kernel == OCF_KERNEL_MATMUL_TILED_SPLIT) {
     size_t reduce_limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_REDUCE);
     if (reduce_limit > facts->max_item_sizes[0]) reduce_limit = facts->max_item_sizes[0];
-    size_t wg = pow2_within((size_t)t[MM_REDUCE_WG], reduce_limit);
+    size_t wg = pow2_within((size_t)t->reduce_wg, reduce_limit);
     size_t reduce_local[1] = {wg};
     size_t reduce_global[1] = {ocf_round_up(batch * call->m * call->n, wg)};
     ocf_plan_define(plan, "REDUCE_WG", (long long)wg);
@@ -475,12 +484,12 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
   memset(plan, 0, sizeof *plan);
   plan->fixed_workgroup = call->workgroup != 0;
   plan->splits = 1;
-  const int *t = tuning->v;
+  const ocf_matmul_tuning *t = &tuning->matmul;
   size_t short_side = call->m < call->n ? call->m : call->n;
   size_t long_side = call->m < call->n ? call->n : call->m;
-  if (call->variant == OCF_VARIANT_AUTO && t[MM_SKINNY_MAX] > 0 && short_side > 0 &&
-      short_side <= (size_t)t[MM_SKINNY_MAX] && long_side >= (size_t)t[MM_SKINNY_LONG_MIN])
-    return plan_skinny(facts, t, call, plan);
+  if (call->variant == OCF_VARIANT_AUTO && t->skinny.max > 0 && short_side > 0 &&
+      short_side <= (size_t)t->skinny.max && long_side >= (size_t)t->skinny.long_min)
+    return plan_skinny(facts, &t->skinny, t->max_regs, call, plan);
   /* Rule 3: Hopper's wgmma (plan_matmul_wgmma.c), the matrix units (plan_matmul_mma.c), or
      rule 4 while a probe is due (the wgmma probe first: when it passes, the calls it covers
      need no other). */
@@ -499,7 +508,7 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
   memset(plan, 0, sizeof *plan);
   plan->fixed_workgroup = call->workgroup != 0;
   plan->splits = 1;
-  ocf_status status = plan_tiled(facts, t, call, plan);
+  ocf_status status = plan_tiled(facts, &t->tiled, t->max_regs, call, plan);
   if (status == OCF_SUCCESS && wg == OCF_MMA_PROBE) {
     plan->probe = OCF_PLAN_PROBE_WGMMA;
   } else if (status == OCF_SUCCESS && mma == OCF_MMA_PROBE) {

@@ -56,10 +56,10 @@ static size_t probe_bytes_for(size_t bytes) {
 
 int ocf_matmul_mma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call) {
-  const int *t = tuning->v;
-  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t[MM_MMA] == 0) return 0;
+  const ocf_matmul_mma_tuning *t = &tuning->matmul.mma;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t->on == 0) return 0;
   if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
-      facts->nv_compute_capability < 80 || facts->mma == OCF_PROBE_FAILED)
+      facts->nv_compute_capability < 80 || facts->learnt.mma == OCF_PROBE_FAILED)
     return 0;
   if (call->a_dtype != call->b_dtype) return 0;
   if (call->a_dtype == OCF_F32 && call->precision != OCF_PRECISION_TF32 &&
@@ -83,7 +83,8 @@ static int fit_local(const ocf_device_facts *facts, ocf_dtype dtype, mma_geometr
   const unsigned mma_k = dtype == OCF_F32 ? 8 : 16;
   for (;;) {
     const size_t want = probe_bytes_for(geometry_bytes(g, dtype));
-    const int ruled_out = facts->mma_local_failed != 0 && want >= facts->mma_local_failed;
+    const int ruled_out =
+        facts->learnt.mma_local_failed != 0 && want >= facts->learnt.mma_local_failed;
     if (!ruled_out && want <= PROBE_MAX_BYTES) return 1;
     if (g->stages > 2)
       g->stages--;
@@ -94,18 +95,21 @@ static int fit_local(const ocf_device_facts *facts, ocf_dtype dtype, mma_geometr
   }
 }
 
-static mma_geometry geometry_of(const int *t, int set) {
-  mma_geometry g = {(unsigned)t[MM_MMA_SET(set, MMA_BM)], (unsigned)t[MM_MMA_SET(set, MMA_BN)],
-                    (unsigned)t[MM_MMA_SET(set, MMA_BK)], (unsigned)t[MM_MMA_SET(set, MMA_WM)],
-                    (unsigned)t[MM_MMA_SET(set, MMA_WN)], (unsigned)t[MM_MMA_SET(set, MMA_STAGES)]};
+static mma_geometry geometry_of(const ocf_matmul_mma_tuning *t, int set) {
+  const ocf_matmul_mma_set *s = &t->set[set];
+  mma_geometry g = {(unsigned)s->bm, (unsigned)s->bn, (unsigned)s->bk,
+                    (unsigned)s->wm, (unsigned)s->wn, (unsigned)s->stages};
   return g;
 }
 
-/* The defines every plan of the program carries but the tile geometry. */
-static void define_options(ocf_plan *plan, const int *t) {
-  ocf_plan_define(plan, "GROUP_M", t[MM_MMA_GROUP_M]);
-  ocf_plan_define(plan, "COPY_AT", t[MM_MMA_COPY_AT]);
-  ocf_plan_define(plan, "INTERIOR_FAST", t[MM_MMA_INTERIOR]);
+/* The defines every plan of the program carries but the tile geometry. SPLIT3_PASSES and
+   CP_L2_PREFETCH are the lab's (tools/lab/mma), not tunables yet: always 0 here. */
+static void define_options(ocf_plan *plan, const ocf_matmul_mma_tuning *t) {
+  ocf_plan_define(plan, "GROUP_M", t->group_m);
+  ocf_plan_define(plan, "COPY_AT", t->copy_at);
+  ocf_plan_define(plan, "INTERIOR_FAST", t->interior);
+  ocf_plan_define(plan, "SPLIT3_PASSES", 0);
+  ocf_plan_define(plan, "CP_L2_PREFETCH", 0);
 }
 
 static void define_geometry(ocf_plan *plan, const mma_geometry *g) {
@@ -127,7 +131,7 @@ static void add_step(ocf_plan *plan, const mma_geometry *g, size_t groups) {
 ocf_mma_outcome ocf_plan_matmul_mma(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                                     const ocf_matmul_call *call, ocf_plan *plan,
                                     size_t *probe_bytes) {
-  const int *t = tuning->v;
+  const ocf_matmul_mma_tuning *t = &tuning->matmul.mma;
   const size_t batch = call->batch ? call->batch : 1;
   size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_MMA);
   if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
@@ -136,12 +140,12 @@ ocf_mma_outcome ocf_plan_matmul_mma(const ocf_device_facts *facts, const ocf_tun
   mma_geometry chosen = {0, 0, 0, 0, 0, 0};
   size_t groups = 0;
   int have = 0;
-  for (int s = 0; s < MMA_SETS; s++) {
+  for (int s = 0; s < OCF_MATMUL_MMA_SETS; s++) {
     mma_geometry g = geometry_of(t, s);
     if (geometry_threads(&g) > limit) continue;
     size_t tiles = ocf_div_ceil(call->m, g.bm) * ocf_div_ceil(call->n, g.bn);
     chosen = g, groups = tiles * batch, have = 1;
-    if (groups >= (size_t)t[MM_MMA_FILL] * facts->compute_units) break;
+    if (groups >= (size_t)t->fill * facts->compute_units) break;
   }
   /* Workgroup ids are 32-bit in the kernel (and NVIDIA grids stop at 2^31 - 1 blocks). */
   if (!have || groups > 0x7fffffffu) return OCF_MMA_NOT_APPLICABLE;
@@ -149,7 +153,7 @@ ocf_mma_outcome ocf_plan_matmul_mma(const ocf_device_facts *facts, const ocf_tun
   /* Rule 3. */
   if (!fit_local(facts, call->a_dtype, &chosen)) return OCF_MMA_NOT_APPLICABLE;
   const size_t bytes = geometry_bytes(&chosen, call->a_dtype);
-  if (facts->mma != OCF_PROBE_PASSED || bytes > facts->mma_local_ok) {
+  if (facts->learnt.mma != OCF_PROBE_PASSED || bytes > facts->learnt.mma_local_ok) {
     *probe_bytes = probe_bytes_for(bytes);
     return OCF_MMA_PROBE;
   }
@@ -195,7 +199,7 @@ ocf_status ocf_plan_matmul_mma_probe(const ocf_device_facts *facts, const ocf_tu
   define_geometry(plan, &g);
   ocf_plan_define(plan, "A_LOAD", 16);
   ocf_plan_define(plan, "B_LOAD", 16);
-  define_options(plan, tuning->v);
+  define_options(plan, &tuning->matmul.mma);
   ocf_plan_define(plan, "ACTIVATION", 0);
   ocf_plan_define(plan, "BIAS", 0);
   ocf_plan_define(plan, "BIAS_DTYPE", 0);
@@ -203,6 +207,6 @@ ocf_status ocf_plan_matmul_mma_probe(const ocf_device_facts *facts, const ocf_tu
   plan->local_mem_bytes = bytes;
   /* Verified against facts that take the probe's bytes as shown: finding out is the point. */
   ocf_device_facts assumed = *facts;
-  assumed.mma_local_ok = bytes;
+  assumed.learnt.mma_local_ok = bytes;
   return ocf_plan_verify(plan, &assumed);
 }

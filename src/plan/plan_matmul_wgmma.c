@@ -24,8 +24,8 @@
  *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. Its static
  *      local memory, stages (64 consumers + bn) 128 + 1024 bytes, must be at most what the
  *      probe ran right with: fewer stages (down to 3) while it is more, else rule 1 fails.
- *   3. Until the probe has run (facts->wgmma unknown) the call gets the next plan (mma.sync or
- *      SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
+ *   3. Until the probe has run (facts->learnt.wgmma unknown) the call gets the next plan (mma.sync
+ * or SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
  *      (src/runtime/wgmma_probe.c) and plans again.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
@@ -51,9 +51,9 @@ static size_t geometry_bytes(const wg_geometry *g) {
   return ocf_wgmma_local_bytes(g->bn, g->consumers, g->stages);
 }
 
-static wg_geometry geometry_of(const int *t) {
-  wg_geometry g = {(unsigned)t[MM_WG_BN], (unsigned)t[MM_WG_CONSUMERS], (unsigned)t[MM_WG_STAGES],
-                   (unsigned)t[MM_WG_GROUP_M]};
+static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
+  wg_geometry g = {(unsigned)t->bn, (unsigned)t->consumers, (unsigned)t->stages,
+                   (unsigned)t->group_m};
   return g;
 }
 
@@ -65,11 +65,12 @@ static int chunk_aligned(ocf_dtype dtype, size_t off, size_t ld, size_t stride, 
 
 int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                              const ocf_matmul_call *call) {
-  const int *t = tuning->v;
-  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t[MM_MMA] == 0 || t[MM_WG] == 0)
+  const ocf_matmul_tuning *t = &tuning->matmul;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t->mma.on == 0 ||
+      t->wgmma.on == 0)
     return 0;
   if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
-      facts->nv_compute_capability != 90 || facts->wgmma == OCF_PROBE_FAILED)
+      facts->nv_compute_capability != 90 || facts->learnt.wgmma == OCF_PROBE_FAILED)
     return 0;
   if (call->a_dtype != call->b_dtype) return 0;
   const int tf32 = call->a_dtype == OCF_F32;
@@ -112,21 +113,21 @@ static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
 ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                                       ocf_plan *plan) {
-  wg_geometry g = geometry_of(tuning->v);
+  wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   const size_t batch = call->batch ? call->batch : 1;
   size_t groups = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, g.bn);
   if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
-  if (facts->wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
+  if (facts->learnt.wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
   const size_t narrow = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, 128u);
   if (g.bn > 128 && call->m <= 64u * g.consumers &&
       narrow <= facts->compute_units / batch) { /* rule 2: one tile row */
     g.bn = 128;
     groups = narrow;
   }
-  while (geometry_bytes(&g) > facts->wgmma_local_ok && g.stages > 3) /* rule 2 */
+  while (geometry_bytes(&g) > facts->learnt.wgmma_local_ok && g.stages > 3) /* rule 2 */
     g.stages--;
-  if (geometry_bytes(&g) > facts->wgmma_local_ok) return OCF_MMA_NOT_APPLICABLE;
+  if (geometry_bytes(&g) > facts->learnt.wgmma_local_ok) return OCF_MMA_NOT_APPLICABLE;
 
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
@@ -142,7 +143,7 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        const ocf_tuning_values *tuning, size_t m, size_t n,
                                        ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
-  const wg_geometry g = geometry_of(tuning->v);
+  const wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g))
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "wgmma probe: %u work-items exceed the device's or the kernel's limit",
@@ -155,6 +156,6 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
   plan->local_mem_bytes = geometry_bytes(&g);
   /* Verified against facts that take the probe's bytes as shown: finding out is the point. */
   ocf_device_facts assumed = *facts;
-  assumed.wgmma_local_ok = plan->local_mem_bytes;
+  assumed.learnt.wgmma_local_ok = plan->local_mem_bytes;
   return ocf_plan_verify(plan, &assumed);
 }

@@ -7,18 +7,19 @@
  *                  bias's offset is not a multiple of it; the budgets below then count as many
  *                  elements in vectors of 1.
  *   vecs           the vectors a row holds: ceil(cols / vw).
- *   1. norm_rows, the row in registers, when it fits a segment of at most max_seg work-items
- *      (and rows_wg) with at most `items` vectors each: seg = ceil(vecs / seg_items) rounded up
- *      the size ladder (1 2 3 4 6 8 12 16 24 32 48 ...) and, past seg_align, to a multiple of
- *      it, capped at max_seg and rows_wg; then ceil(vecs / seg) vectors a work-item (on the
- *      ladder), rows_wg / seg rows a group (halved while they exceed the rows, and within the
- *      device's work-item size along dimension 1, where they lie).
- *   2. Longer rows: the two-kernel split, workgroups of wg work-items, each a slice of at least
- *      four loop steps (wg * unroll vectors a step); rows too few to give compute_units *
- *      groups_per_unit workgroups are cut into that many slices, as far as the row allows.
- *      Reads x twice, writes once.
- * OCF_VARIANT_GENERAL: norm_general (wg work-items a row, scalar); OCF_VARIANT_BASELINE: the
- * unfused norm_base_mean, norm_base_var (LayerNorm only) and norm_base_apply.
+ *   1. norm_rows, the row in registers, when it fits a segment of at most rows.max_seg
+ *      work-items (and rows.wg) with at most rows.items vectors each: seg = ceil(vecs /
+ *      rows.seg_items) rounded up the size ladder (1 2 3 4 6 8 12 16 24 32 48 ...) and, past
+ *      rows.seg_align, to a multiple of it, capped at rows.max_seg and rows.wg; then
+ *      ceil(vecs / seg) vectors a work-item (on the ladder), rows.wg / seg rows a group (halved
+ *      while they exceed the rows, and within the device's work-item size along dimension 1,
+ *      where they lie).
+ *   2. Longer rows: the two-kernel split, workgroups of split.wg work-items, each a slice of at
+ *      least four loop steps (split.wg * split.unroll vectors a step); rows too few to give
+ *      compute_units * split.groups_per_unit workgroups are cut into that many slices, as far
+ *      as the row allows. Reads x twice, writes once.
+ * OCF_VARIANT_GENERAL: norm_general (split.wg work-items a row, scalar); OCF_VARIANT_BASELINE:
+ * the unfused norm_base_mean, norm_base_var (LayerNorm only) and norm_base_apply.
  *
  * Kernel sizes that vary by shape (ITEMS, SEG) are rounded up the size ladder so that a program
  * serves many widths: every distinct set of defines is one program build.
@@ -71,12 +72,12 @@ typedef struct norm_shape {
 } norm_shape;
 
 /* norm_rows for the call, or 0 when its rows are too long to hold. */
-static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_norm_call *c,
-                       size_t vecs, size_t items_max, size_t seg_items, size_t rows_wg,
-                       norm_shape *k) {
+static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                       const ocf_norm_call *c, size_t vecs, size_t items_max, size_t seg_items,
+                       size_t rows_wg, norm_shape *k) {
   const int fixed = c->workgroup != 0;
   size_t seg = ladder_up(ocf_div_ceil(vecs, seg_items));
-  const size_t align = (size_t)t[NM_SEG_ALIGN];
+  const size_t align = (size_t)t->rows.seg_align;
   if (seg > align) seg = ocf_round_up(seg, align);
   /* The rows of a group lie along dimension 1, which some devices keep short. */
   const size_t max_rows = facts->max_item_sizes[1] ? facts->max_item_sizes[1] : 1;
@@ -87,7 +88,7 @@ static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_no
       seg++;
     seg = min_size(seg, c->workgroup);
   } else {
-    seg = min_size(seg, min_size((size_t)t[NM_MAX_SEG], rows_wg));
+    seg = min_size(seg, min_size((size_t)t->rows.max_seg, rows_wg));
   }
   const size_t items = ladder_up(ocf_div_ceil(vecs, seg));
   if (items > items_max) return 0;
@@ -106,8 +107,8 @@ static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_no
 
 /* Picks the kernels for a call under workgroup sizes wg (split, general, baseline) and rows_wg
    (norm_rows). */
-static void choose(const ocf_device_facts *facts, const int *t, const ocf_norm_call *c, size_t wg,
-                   size_t rows_wg, ocf_plan *plan) {
+static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, const ocf_norm_call *c,
+                   size_t wg, size_t rows_wg, ocf_plan *plan) {
   norm_shape k;
   memset(&k, 0, sizeof k);
   k.kernels[0] = OCF_KERNEL_NORM_GENERAL;
@@ -130,16 +131,16 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_norm_c
     /* The shift and shifted mean of each row, then its variance (mean square). */
     plan->scratch_bytes = 3 * rows * sizeof(float);
   } else if (c->variant == OCF_VARIANT_AUTO) {
-    const size_t t_vw = (size_t)t[NM_VW];
+    const size_t t_vw = (size_t)t->vw;
     k.vw = aligned_to(c, t_vw) ? t_vw : 1;
     const size_t cols = c->cols ? c->cols : 1;
     const size_t vecs = ocf_div_ceil(cols, k.vw);
-    const size_t items_max = (size_t)t[NM_ITEMS] * t_vw / k.vw;
-    const size_t seg_items = (size_t)t[NM_SEG_ITEMS] * t_vw / k.vw;
-    k.unroll = min_size((size_t)t[NM_UNROLL] * t_vw / k.vw, 16);
+    const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
+    const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
+    k.unroll = min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
     if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, &k)) {
       const size_t step = wg * k.unroll;
-      const size_t target = (size_t)facts->compute_units * (size_t)t[NM_GROUPS_PER_UNIT];
+      const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
       const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
       size_t parts = max_size(1, min_size(parts_fill, vecs / (4 * step)));
       plan->part_vecs = ocf_div_ceil(ocf_div_ceil(vecs, parts), step) * step;
@@ -189,7 +190,7 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_norm_c
 
 ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                          const ocf_norm_call *call, ocf_plan *plan) {
-  const int *t = tuning->v;
+  const ocf_norm_tuning *t = &tuning->norm;
   /* A fixed size above the device's maximum is refused before anything is planned (it also
      bounds the segment search of choose_rows). */
   if (call->workgroup > facts->max_workgroup_size)
@@ -210,8 +211,8 @@ ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values 
     plan->fixed_workgroup = call->workgroup != 0;
     size_t wg = call->workgroup, rows_wg = call->workgroup;
     if (!plan->fixed_workgroup) {
-      wg = min_size((size_t)t[NM_WG], cap);
-      rows_wg = min_size((size_t)t[NM_ROWS_WG], cap);
+      wg = min_size((size_t)t->split.wg, cap);
+      rows_wg = min_size((size_t)t->rows.wg, cap);
     }
     choose(facts, t, call, wg, rows_wg, plan);
     if (plan->fixed_workgroup) break;

@@ -1,5 +1,8 @@
 /*
- * The plan of ocf_softmax: which of cl/softmax.cl's kernels, and their shapes.
+ * The plan of ocf_softmax: which kernels, and their shapes. Each kernel family is a program of its
+ * own (cl/softmax_rows.cl, softmax_resident.cl, softmax_coop.cl, softmax_split.cl,
+ * softmax_general.cl; the benchmark's baselines/softmax_unfused.cl): the plan's program is its
+ * first kernel's.
  *
  * The default variant, each number a named tunable (src/tuning/schema_softmax.c):
  *
@@ -72,15 +75,15 @@ static size_t max_size(size_t a, size_t b) {
 
 /* The tuning values a call works with: the resolved ones, with the caller's workgroup size in
    every size field when it fixed one, else each size capped at `cap`. */
-static void call_tuning(const int *t, size_t fixed_wg, size_t cap, size_t *wg, size_t *min_wg,
-                        size_t *rows_wg) {
+static void call_tuning(const ocf_softmax_tuning *t, size_t fixed_wg, size_t cap, size_t *wg,
+                        size_t *min_wg, size_t *rows_wg) {
   if (fixed_wg) {
     *wg = *min_wg = *rows_wg = fixed_wg;
     return;
   }
-  *wg = min_size((size_t)t[SM_WG], cap);
-  *min_wg = min_size((size_t)t[SM_MIN_WG], *wg);
-  *rows_wg = min_size((size_t)t[SM_ROWS_WG], cap);
+  *wg = min_size((size_t)t->long_rows.wg, cap);
+  *min_wg = min_size((size_t)t->long_rows.min_wg, *wg);
+  *rows_wg = min_size((size_t)t->rows.wg, cap);
 }
 
 /* Workgroups to launch for `work` row units: the kernels loop grid-stride past this cap, which
@@ -103,9 +106,9 @@ typedef struct budgets {
   size_t vw, vecs, items, local_items, seg_items, unroll, coop_items;
 } budgets;
 
-static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
+static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c) {
   budgets b;
-  const size_t t_vw = (size_t)t[SM_VW];
+  const size_t t_vw = (size_t)t->vw;
   b.vw = t_vw;
   if ((c->in_off + b.vw - c->out_off % b.vw) % b.vw != 0 ||
       (c->in_ld + b.vw - c->out_ld % b.vw) % b.vw != 0)
@@ -113,12 +116,27 @@ static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
   const int aligned = c->in_off % b.vw == 0 && c->in_ld % b.vw == 0;
   const size_t cols = c->cols ? c->cols : 1;
   b.vecs = ocf_div_ceil(cols + (aligned ? 0 : b.vw - 1), b.vw);
-  b.items = (size_t)t[SM_ITEMS] * t_vw / b.vw;
-  b.local_items = (size_t)t[SM_LOCAL_ITEMS] * t_vw / b.vw;
-  b.seg_items = (size_t)t[SM_SEG_ITEMS] * t_vw / b.vw;
-  b.unroll = min_size((size_t)t[SM_UNROLL] * t_vw / b.vw, 16);
-  b.coop_items = (size_t)t[SM_COOP_ITEMS] * t_vw / b.vw;
+  b.items = (size_t)t->long_rows.items * t_vw / b.vw;
+  b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw;
+  b.seg_items = (size_t)t->rows.seg_items * t_vw / b.vw;
+  b.unroll = min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
+  b.coop_items = (size_t)t->long_rows.coop_items * t_vw / b.vw;
   return b;
+}
+
+/* The local memory softmax plans may count on: the least that any of the family's programs has
+   been found to allow (a budget learnt from one kernel's build bounds them all, as when they
+   were one program), at most the device's. */
+static unsigned long long softmax_local_limit(const ocf_device_facts *facts) {
+  static const ocf_program_id family[] = {
+      OCF_PROGRAM_SOFTMAX_ROWS,  OCF_PROGRAM_SOFTMAX_RESIDENT, OCF_PROGRAM_SOFTMAX_COOP,
+      OCF_PROGRAM_SOFTMAX_SPLIT, OCF_PROGRAM_SOFTMAX_GENERAL,  OCF_PROGRAM_SOFTMAX_BASELINE};
+  unsigned long long limit = ocf_facts_local_limit(facts, family[0]);
+  for (size_t i = 1; i < OCF_ARRAY_LEN(family); i++) {
+    const unsigned long long other = ocf_facts_local_limit(facts, family[i]);
+    if (other < limit) limit = other;
+  }
+  return limit;
 }
 
 /* Local vectors a work-item may hold in a workgroup of wg next to the kernel's own arrays. None
@@ -127,17 +145,18 @@ static budgets budgets_of(const int *t, const ocf_softmax_call *c) {
 static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t vw) {
   if (wg < 4) return 0;
   unsigned long long own = PAIR_BYTES_PER_ITEM * (unsigned long long)wg + COOP_FLAG_BYTES;
-  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_SOFTMAX);
+  const unsigned long long local = softmax_local_limit(facts);
   if (local <= own) return 0;
   return (size_t)((local - own) / ((unsigned long long)wg * vw * 4));
 }
 
 /* softmax_rows for the call, or 0 when its rows are too long for a segment. */
-static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_softmax_call *c,
-                       const budgets *b, size_t rows_wg, softmax_shape *k) {
+static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                       const ocf_softmax_call *c, const budgets *b, size_t rows_wg,
+                       softmax_shape *k) {
   const int fixed = c->workgroup != 0;
   size_t seg = ladder_up(ocf_div_ceil(b->vecs, b->seg_items));
-  const size_t align = (size_t)t[SM_SEG_ALIGN];
+  const size_t align = (size_t)t->rows.seg_align;
   if (seg > align) seg = ocf_round_up(seg, align);
   /* The rows of a group lie along dimension 1, which some devices keep short (Apple's CPU: 1). */
   const size_t max_rows = facts->max_item_sizes[1];
@@ -150,7 +169,7 @@ static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_so
     seg = min_size(seg, c->workgroup);
   } else {
     /* Past the longest segment, rows get more vectors a work-item (up to `items`). */
-    seg = min_size(seg, min_size((size_t)t[SM_MAX_SEG], rows_wg));
+    seg = min_size(seg, min_size((size_t)t->rows.max_seg, rows_wg));
   }
   const size_t items = ladder_up(ocf_div_ceil(b->vecs, seg));
   if (items > b->items) return 0;
@@ -164,9 +183,9 @@ static int choose_rows(const ocf_device_facts *facts, const int *t, const ocf_so
   k->seg = seg;
   k->wg = seg * rows_per_group;
   k->items = items;
-  k->prefetch = (size_t)t[SM_PREFETCH];
+  k->prefetch = (size_t)t->rows.prefetch;
   const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
-  const size_t persistent = (size_t)facts->compute_units * (size_t)t[SM_ROWS_GROUPS_PER_UNIT];
+  const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
   k->groups = persistent ? min_size(batches, persistent) : group_count(facts, batches);
   return 1;
 }
@@ -186,12 +205,12 @@ static void hold(const budgets *b, size_t vecs, size_t wg, size_t local_max, sof
 }
 
 /* Longer rows: softmax_resident, softmax_coop or the two-kernel split. */
-static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_softmax_call *c,
-                        const budgets *b, size_t wg_max, size_t min_wg, softmax_shape *k,
-                        ocf_plan *plan) {
+static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                        const ocf_softmax_call *c, const budgets *b, size_t wg_max, size_t min_wg,
+                        softmax_shape *k, ocf_plan *plan) {
   const int fixed = c->workgroup != 0;
   const size_t rows = c->rows ? c->rows : 1;
-  const size_t target = (size_t)facts->compute_units * (size_t)t[SM_GROUPS_PER_UNIT];
+  const size_t target = (size_t)facts->compute_units * (size_t)t->long_rows.groups_per_unit;
   const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
 
   /* One workgroup a row: the smallest power of two from min_wg that holds it in registers. */
@@ -208,7 +227,7 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
      softmax_resident so shaped (below), and softmax_coop holds its slices with the same code.
      The split, or softmax_general, instead. */
   const int tiny_scalar = wg_max <= 2 && b->vw == 1;
-  if (t[SM_COOP_SPIN] > 0 && !c->in_place && !tiny_scalar) {
+  if (t->long_rows.coop_spin > 0 && !c->in_place && !tiny_scalar) {
     const size_t local_coop = min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
     const size_t part_cap = wg_max * (b->items + local_coop);
     size_t parts = max_size(ocf_div_ceil(b->vecs, part_cap),
@@ -225,7 +244,8 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
       k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;
       k->wg = wg_max;
       hold(b, plan->part_vecs, wg_max, local_coop, k);
-      k->spin = max_size(1, min_size((size_t)t[SM_COOP_SPIN], COOP_WAIT_POLLS / plan->parts));
+      k->spin =
+          max_size(1, min_size((size_t)t->long_rows.coop_spin, COOP_WAIT_POLLS / plan->parts));
       k->groups = rows * plan->parts; /* one slice a workgroup, no grid-stride loop */
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(cl_uint);
       return;
@@ -270,8 +290,9 @@ static void choose_long(const ocf_device_facts *facts, const int *t, const ocf_s
 }
 
 /* Picks the kernels for a call under sizes wg_max / min_wg / rows_wg. */
-static void choose(const ocf_device_facts *facts, const int *t, const ocf_softmax_call *c,
-                   size_t wg_max, size_t min_wg, size_t rows_wg, ocf_plan *plan) {
+static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                   const ocf_softmax_call *c, size_t wg_max, size_t min_wg, size_t rows_wg,
+                   ocf_plan *plan) {
   softmax_shape k;
   memset(&k, 0, sizeof k);
   k.kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
@@ -336,7 +357,7 @@ static void choose(const ocf_device_facts *facts, const int *t, const ocf_softma
 
 ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                             const ocf_softmax_call *call, ocf_plan *plan) {
-  const int *t = tuning->v;
+  const ocf_softmax_tuning *t = &tuning->softmax;
   /* A fixed size above the device's maximum is refused before anything is planned: the
      segment search of softmax_rows (choose_rows) steps through the sizes up to the caller's,
      so this bounds its trip count by the device's maximum (SIZE_MAX took hours). */
@@ -349,16 +370,15 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
      work-items than planned, plan again under that limit (each round lowers the cap). */
   size_t cap = facts->max_workgroup_size;
   if (cap > facts->max_item_sizes[0]) cap = facts->max_item_sizes[0];
-  size_t local_cap =
-      (size_t)(ocf_facts_local_limit(facts, OCF_PROGRAM_SOFTMAX) / SOFTMAX_LOCAL_BYTES_PER_ITEM);
+  size_t local_cap = (size_t)(softmax_local_limit(facts) / SOFTMAX_LOCAL_BYTES_PER_ITEM);
   if (local_cap >= 1 && cap > local_cap) cap = local_cap;
   for (int round = 0; round < 8; round++) {
     memset(plan, 0, sizeof *plan);
-    plan->program = OCF_PROGRAM_SOFTMAX;
     plan->fixed_workgroup = call->workgroup != 0;
     size_t wg, min_wg, rows_wg;
     call_tuning(t, call->workgroup, cap, &wg, &min_wg, &rows_wg);
     choose(facts, t, call, wg, min_wg, rows_wg, plan);
+    plan->program = ocf_kernel_desc_get(plan->steps[0].kernel)->program;
     if (plan->fixed_workgroup) break;
     size_t lowest = cap;
     for (unsigned s = 0; s < plan->step_count; s++) {

@@ -1,5 +1,5 @@
 /* Binding a kernel's arguments from an op's frame, by its descriptor. */
-#include "runtime/context.h"
+#include "runtime/program_cache.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -37,15 +37,27 @@ ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame) {
     kernel->arguments_checked = 1;
   }
   const ocf_kernel_desc *desc = kernel->desc;
+  const unsigned char *bytes = frame;
+  const int bound = kernel->bound;
+  kernel->bound = 0; /* till every argument is set */
   for (cl_uint i = 0; i < desc->arg_count; i++) {
     const ocf_arg_desc *arg = &desc->args[i];
-    cl_int err = clSetKernelArg(kernel->kernel, i, ocf_arg_kind_size(arg->kind),
-                                (const char *)frame + arg->offset);
+    const size_t size = ocf_arg_kind_size(arg->kind);
+    if (arg->offset + size > sizeof kernel->scalars)
+      return ocf_fail(OCF_ERR_INVALID_VALUE,
+                      "kernel %s: argument %s lies past a frame's size (a bug)", desc->name,
+                      arg->name);
+    const int scalar = arg->kind != OCF_ARG_BUFFER;
+    if (scalar && bound && memcmp(kernel->scalars + arg->offset, bytes + arg->offset, size) == 0)
+      continue;
+    cl_int err = clSetKernelArg(kernel->kernel, i, size, bytes + arg->offset);
     if (err != CL_SUCCESS) {
       char what[96];
       snprintf(what, sizeof what, "clSetKernelArg(%s, %u: %s)", desc->name, (unsigned)i, arg->name);
       return ocf_fail_cl(err, what);
     }
+    if (scalar) memcpy(kernel->scalars + arg->offset, bytes + arg->offset, size);
   }
+  kernel->bound = 1;
   return OCF_SUCCESS;
 }

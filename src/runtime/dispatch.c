@@ -1,5 +1,5 @@
 /* Enqueueing a plan's kernels with the launch's wait list and events. */
-#include "runtime/context.h"
+#include "runtime/launch.h"
 
 #include <stdio.h>
 

@@ -11,6 +11,14 @@ void ocf_context_facts(ocf_context *ctx, ocf_device_facts *facts) {
   pthread_mutex_unlock(&ctx->lock);
 }
 
+void ocf_context_learn_workgroup(ocf_context *ctx, ocf_kernel_id kernel, size_t limit) {
+  size_t *known = &ctx->facts.learnt.kernel_max_workgroup[kernel];
+  if (*known == 0 || *known > limit) {
+    *known = limit;
+    ctx->plan_generation++;
+  }
+}
+
 /* Checks a built kernel against the step that will run it. A default size above the kernel's
    own limit is learnt (the caller re-plans); a fixed one is refused by name. */
 static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_plan_step *step,
@@ -20,8 +28,7 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
     /* Learnt here or, since this call copied the facts, by another thread's call: either way a
        plan made from the facts as they are now fits. */
     if (!plan->fixed_workgroup) {
-      size_t *known = &ctx->facts.kernel_max_workgroup[step->kernel];
-      if (*known == 0 || *known > kernel->max_workgroup) *known = kernel->max_workgroup;
+      ocf_context_learn_workgroup(ctx, step->kernel, kernel->max_workgroup);
       *replan = 1;
     }
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
@@ -35,10 +42,11 @@ static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_p
        down by what the build reported (each round lowers it). Also under a caller's fixed size:
        the local memory a plan uses is the library's choice (tiles, staging), not the caller's. */
     if (plan->local_mem_bytes > 0 && plan->local_mem_bytes < kernel->local_bytes) {
-      unsigned long long *budget = &ctx->facts.program_local_budget[plan->program];
+      unsigned long long *budget = &ctx->facts.learnt.program_local_budget[plan->program];
       const unsigned long long scaled = plan->local_mem_bytes * local_limit / kernel->local_bytes;
       if (*budget == 0 || scaled < *budget) {
         *budget = scaled;
+        ctx->plan_generation++;
         *replan = 1;
       }
     }
@@ -81,25 +89,21 @@ static ocf_status build_steps(ocf_context *ctx, const ocf_plan *plan, const char
   return status;
 }
 
-ocf_status ocf_prepare_plan(ocf_context *ctx, const ocf_plan *plan, int *replan) {
+ocf_status ocf_plan_build(ocf_context *ctx, const ocf_plan *plan, ocf_built_kernel **kernels,
+                          int *replan) {
   *replan = 0;
   char options[512];
   if (ocf_plan_options(plan, options, sizeof options) != 0)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: build options too long (a library bug)");
-  ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
   pthread_mutex_lock(&ctx->lock);
   ocf_status status = build_steps(ctx, plan, options, kernels, replan);
   pthread_mutex_unlock(&ctx->lock);
   return status;
 }
 
-ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
-                           void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
-                           int *replan) {
-  *replan = 0;
-  char options[512];
-  if (ocf_plan_options(plan, options, sizeof options) != 0)
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: build options too long (a library bug)");
+ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
+                            ocf_built_kernel *const *kernels, void *frame, cl_mem *scratch_slot,
+                            const ocf_launch *launch) {
   /* Scratch: the launch's workspace (too small: refused here), a buffer of the call's own, or
      the context's pool, which is taken under the lock below. */
   ocf_scratch scratch = {NULL, 0, 0, 0};
@@ -110,16 +114,14 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
     if (status != OCF_SUCCESS) return status;
   }
 
-  ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
   cl_event first = NULL, last = NULL;
   pthread_mutex_lock(&ctx->lock);
-  /* Everything that can fail before the first enqueue: build (or find) and check every kernel,
-     take the pool's buffer (after the builds, which let go of the lock, so that the enqueues
-     below follow at once: the queue then orders this call after every earlier user of the
-     buffer), then bind every kernel's arguments (a plan's steps are distinct kernels). */
-  ocf_status status = build_steps(ctx, plan, options, kernels, replan);
-  if (status == OCF_SUCCESS && scratch.pooled)
-    status = ocf_scratch_pool_take(ctx, plan->scratch_bytes, &scratch);
+  /* Everything that can fail before the first enqueue: take the pool's buffer (under the same
+     hold of the lock as the enqueues below, so that the queue orders this call after every
+     earlier user of the buffer), then bind every kernel's arguments (a plan's steps are
+     distinct kernels). */
+  ocf_status status = OCF_SUCCESS;
+  if (scratch.pooled) status = ocf_scratch_pool_take(ctx, plan->scratch_bytes, &scratch);
   if (scratch.mem) *scratch_slot = scratch.mem;
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++)
     status = ocf_bind_arguments(kernels[s], frame);
@@ -164,6 +166,17 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
   else if (last)
     clReleaseEvent(last);
   if (launch->first_event) *launch->first_event = first;
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
+                           void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
+                           int *replan) {
+  ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
+  ocf_status status = ocf_plan_build(ctx, plan, kernels, replan);
+  if (status == OCF_SUCCESS)
+    status = ocf_plan_enqueue(ctx, queue, plan, kernels, frame, scratch_slot, launch);
+  if (status != OCF_SUCCESS) return status;
   char description[512];
   ocf_plan_describe(plan, description, sizeof description);
   ocf_plan_note(description);

@@ -41,9 +41,9 @@ static const ocf_probe_product probe_product = {PROBE_M,   PROBE_N, PROBE_K,
 
 /* Whether a probe of `bytes` can still tell anything. */
 static int probe_due(const ocf_device_facts *facts, size_t bytes) {
-  if (facts->mma == OCF_PROBE_FAILED) return 0;
-  if (facts->mma_local_failed && bytes >= facts->mma_local_failed) return 0;
-  return facts->mma == OCF_PROBE_UNKNOWN || bytes > facts->mma_local_ok;
+  if (facts->learnt.mma == OCF_PROBE_FAILED) return 0;
+  if (facts->learnt.mma_local_failed && bytes >= facts->learnt.mma_local_failed) return 0;
+  return facts->learnt.mma == OCF_PROBE_UNKNOWN || bytes > facts->learnt.mma_local_ok;
 }
 
 static void probe_mma(ocf_context *ctx, size_t bytes) {
@@ -64,20 +64,22 @@ static void probe_mma(ocf_context *ctx, size_t bytes) {
   const int ok = out.ok;
 
   pthread_mutex_lock(&ctx->lock);
+  ctx->plan_generation++;
   ocf_device_facts *f = &ctx->facts;
   if (ok) {
-    f->mma = OCF_PROBE_PASSED;
-    if (bytes > f->mma_local_ok) {
-      f->mma_local_ok = bytes;
-      f->mma_local_ok_reported = out.reported;
+    f->learnt.mma = OCF_PROBE_PASSED;
+    if (bytes > f->learnt.mma_local_ok) {
+      f->learnt.mma_local_ok = bytes;
+      f->learnt.mma_local_ok_reported = out.reported;
     }
   } else if (bytes > f->local_mem_bytes) {
     /* Perhaps only too much local memory: the planner asks again below this size. */
-    if (!f->mma_local_failed || bytes < f->mma_local_failed) f->mma_local_failed = bytes;
+    if (!f->learnt.mma_local_failed || bytes < f->learnt.mma_local_failed)
+      f->learnt.mma_local_failed = bytes;
   } else {
-    f->mma = OCF_PROBE_FAILED;
+    f->learnt.mma = OCF_PROBE_FAILED;
   }
-  const ocf_probe_state state = f->mma;
+  const ocf_probe_state state = f->learnt.mma;
   pthread_mutex_unlock(&ctx->lock);
   ocf_log(&ctx->log, OCF_LOG_INFO,
           "matrix-unit probe with %zu bytes of local memory: %s%s%s (%.0f ms); the matrix units "
@@ -96,7 +98,8 @@ void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan) {
 
 void ocf_probe_mma_failed(ocf_context *ctx, const char *why) {
   pthread_mutex_lock(&ctx->lock);
-  ctx->facts.mma = OCF_PROBE_FAILED;
+  ctx->facts.learnt.mma = OCF_PROBE_FAILED;
+  ctx->plan_generation++;
   pthread_mutex_unlock(&ctx->lock);
   ocf_log(&ctx->log, OCF_LOG_WARNING,
           "matrix-unit kernel failed after its probe passed (%s): the SIMT kernels take over on "

@@ -22,7 +22,7 @@ typedef enum entry_state { ENTRY_BUILDING, ENTRY_READY } entry_state;
 struct ocf_program_entry {
   ocf_program_entry *next;
   ocf_program_id id;
-  uint64_t digest; /* of the program's source and cl/common.cl: part of the key */
+  uint64_t digest; /* of the program's files: part of the key */
   char *options;
   entry_state state;
   cl_program program;
@@ -31,12 +31,9 @@ struct ocf_program_entry {
   ocf_built_kernel *kernels[OCF_KERNEL_COUNT]; /* created on first use */
 };
 
-/* The key's digest: the program's source, its fragment and the common source it is built
-   with. */
+/* The key's digest: of every file the program is built from (cmake/embed_kernels.cmake). */
 static uint64_t program_digest(const ocf_program_source *source) {
-  uint64_t digest = source->digest ^ (ocf_common_source.digest * 1099511628211ull);
-  if (source->fragment) digest ^= source->fragment->digest * 0x9e3779b97f4a7c15ull;
-  return digest;
+  return source->digest;
 }
 
 void ocf_append_build_log(cl_program program, cl_device_id device) {
@@ -67,18 +64,10 @@ static int full_options(const char *options, char *out, size_t capacity) {
 static ocf_status build_from_source(cl_context context, cl_device_id device,
                                     const ocf_program_source *source, const char *options,
                                     cl_program *out) {
-  /* cl/common.cl, the program's fragment if it has one, the program's file */
-  const char *texts[3] = {(const char *)ocf_common_source.text, NULL, NULL};
-  size_t lengths[3] = {ocf_common_source.length, 0, 0};
-  cl_uint count = 1;
-  if (source->fragment) {
-    texts[count] = (const char *)source->fragment->text;
-    lengths[count++] = source->fragment->length;
-  }
-  texts[count] = (const char *)source->text;
-  lengths[count++] = source->length;
+  /* The program's files in order (cl/common.cl first), one string each. */
   cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(context, count, texts, lengths, &err);
+  cl_program program = clCreateProgramWithSource(
+      context, source->count, (const char **)source->texts, source->lengths, &err);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clCreateProgramWithSource");
   err = clBuildProgram(program, 1, &device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
@@ -87,8 +76,8 @@ static ocf_status build_from_source(cl_context context, cl_device_id device,
     ocf_status status = err == CL_BUILD_PROGRAM_FAILURE || err == CL_INVALID_BUILD_OPTIONS
                             ? OCF_ERR_BUILD_FAILED
                             : (ocf_status)err;
-    ocf_fail(status, "clBuildProgram: building %s with options \"%s\" failed: %s (%d)",
-             source->file, options,
+    ocf_fail(status, "clBuildProgram: building program %s with options \"%s\" failed: %s (%d)",
+             source->name, options,
              ocf_cl_error_name(err) ? ocf_cl_error_name(err) : "OpenCL error", (int)err);
     if (status == OCF_ERR_BUILD_FAILED) ocf_append_build_log(program, device);
     clReleaseProgram(program);
@@ -190,7 +179,7 @@ static ocf_status build_entry(ocf_context *ctx, const ocf_program_source *source
        program stored on disk is then the retargeted one. */
     if (status == OCF_SUCCESS && sm90a)
       status =
-          ocf_sm90a_rebuild(&ctx->log, ctx->cl_ctx, ctx->device, source->file, options, &program);
+          ocf_sm90a_rebuild(&ctx->log, ctx->cl_ctx, ctx->device, source->name, options, &program);
     if (status != OCF_SUCCESS) return status;
     /* Not stored yet: PoCL compiles work-group functions at a kernel's first launch and keeps
        them in the binary, but hands out the binary it first returned, so it is read only once
@@ -198,7 +187,7 @@ static ocf_status build_entry(ocf_context *ctx, const ocf_program_source *source
     entry->stored_bytes = 0;
   }
   entry->program = program;
-  ocf_log(&ctx->log, OCF_LOG_INFO, "build %s [%s]: %.1f ms from %s", source->file, entry->options,
+  ocf_log(&ctx->log, OCF_LOG_INFO, "build %s [%s]: %.1f ms from %s", source->name, entry->options,
           ocf_now_ms() - start, origin);
   return OCF_SUCCESS;
 }

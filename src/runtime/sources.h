@@ -1,7 +1,9 @@
 /*
  * The OpenCL C sources embedded in the library. The table itself is generated at build time
- * (cmake/embed_kernels.cmake writes program_sources.c and programs.h from one list), so program
- * ids and sources cannot drift apart.
+ * (cmake/embed_kernels.cmake writes program_sources.c and programs.h from one list,
+ * OCLFUSE_PROGRAMS), so program ids and sources cannot drift apart. A program is a list of files
+ * of cl/ (cl/common.cl first, then shared fragments, then its own kernels), handed to
+ * clCreateProgramWithSource as one string each; each file is embedded once.
  */
 #ifndef OCLFUSE_SOURCES_H
 #define OCLFUSE_SOURCES_H
@@ -12,19 +14,16 @@
 #include <stdint.h>
 
 typedef struct ocf_program_source {
-  const char *file; /* "add.cl" */
-  const unsigned char *text;
-  size_t length;   /* bytes, no terminator counted (text is NUL-terminated too) */
-  uint64_t digest; /* the first 64 bits of the file's SHA-256: part of every program cache key */
-  /* A source built between cl/common.cl and this one (OCLFUSE_FRAGMENTS in CMakeLists.txt), or
-     NULL; its digest is part of the program's key too. */
-  const struct ocf_program_source *fragment;
+  const char *name;         /* "softmax_rows", as in OCLFUSE_PROGRAMS */
+  unsigned count;           /* files */
+  const char *const *files; /* their names relative to cl/: "common.cl", "softmax_rows.cl" */
+  const char *const *texts; /* their texts, in build order, each NUL-terminated too */
+  const size_t *lengths;    /* their bytes, no terminator counted */
+  uint64_t digest; /* of every file (names and SHA-256s, in order): part of every cache key */
 } ocf_program_source;
 
-/* Generated: the sources in ocf_program_id order, and cl/common.cl, the first source string of
-   every program. */
+/* Generated: the programs in ocf_program_id order. */
 extern const ocf_program_source ocf_program_sources[OCF_PROGRAM_COUNT];
-extern const ocf_program_source ocf_common_source;
 
 /* The source of a program; NULL for an id out of range. */
 const ocf_program_source *ocf_program_source_get(ocf_program_id id);

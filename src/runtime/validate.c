@@ -136,17 +136,27 @@ ocf_status ocf_check_struct_size(const char *what, size_t size, size_t first_ver
   return OCF_SUCCESS;
 }
 
+ocf_status ocf_read_struct(const char *what, const void *given, size_t first_version_size,
+                           void *ours, size_t our_size) {
+  size_t size;
+  memcpy(&size, given, sizeof size);
+  ocf_status status = ocf_check_struct_size(what, size, first_version_size);
+  if (status != OCF_SUCCESS) return status;
+  /* A caller built against a newer header may pass a larger struct: read what we know. */
+  memcpy(ours, given, size < our_size ? size : our_size);
+  memcpy(ours, &our_size, sizeof our_size);
+  return OCF_SUCCESS;
+}
+
 ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, ocf_launch *resolved,
                             cl_command_queue *queue) {
   *queue = ctx->queue;
   memset(resolved, 0, sizeof *resolved);
   resolved->size = sizeof *resolved;
   if (!launch) return OCF_SUCCESS;
-  ocf_status status = ocf_check_struct_size("launch", launch->size, LAUNCH_FIRST_SIZE);
+  ocf_status status =
+      ocf_read_struct("launch", launch, LAUNCH_FIRST_SIZE, resolved, sizeof *resolved);
   if (status != OCF_SUCCESS) return status;
-  /* A caller built against a newer header may pass a larger struct: read the members we know. */
-  memcpy(resolved, launch, launch->size < sizeof *resolved ? launch->size : sizeof *resolved);
-  resolved->size = sizeof *resolved;
   if (launch->variant != OCF_VARIANT_AUTO && launch->variant != OCF_VARIANT_GENERAL &&
       launch->variant != OCF_VARIANT_BASELINE)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "launch variant %d is not an ocf_variant",

@@ -43,7 +43,7 @@ void ocf_probe_wgmma(ocf_context *ctx) {
   pthread_mutex_lock(&ctx->probe_lock);
   ocf_device_facts facts;
   ocf_context_facts(ctx, &facts);
-  if (facts.wgmma != OCF_PROBE_UNKNOWN) { /* another call's probe answered meanwhile */
+  if (facts.learnt.wgmma != OCF_PROBE_UNKNOWN) { /* another call's probe answered meanwhile */
     pthread_mutex_unlock(&ctx->probe_lock);
     return;
   }
@@ -56,11 +56,12 @@ void ocf_probe_wgmma(ocf_context *ctx) {
   const int ok = out.ok;
 
   pthread_mutex_lock(&ctx->lock);
+  ctx->plan_generation++;
   ocf_device_facts *f = &ctx->facts;
-  f->wgmma = ok ? OCF_PROBE_PASSED : OCF_PROBE_FAILED;
+  f->learnt.wgmma = ok ? OCF_PROBE_PASSED : OCF_PROBE_FAILED;
   if (ok) {
-    f->wgmma_local_ok = plan.local_mem_bytes;
-    f->wgmma_local_ok_reported = out.reported;
+    f->learnt.wgmma_local_ok = plan.local_mem_bytes;
+    f->learnt.wgmma_local_ok_reported = out.reported;
   }
   pthread_mutex_unlock(&ctx->lock);
   ocf_log(&ctx->log, OCF_LOG_INFO,
@@ -74,7 +75,8 @@ void ocf_probe_wgmma(ocf_context *ctx) {
 
 void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why) {
   pthread_mutex_lock(&ctx->lock);
-  ctx->facts.wgmma = OCF_PROBE_FAILED;
+  ctx->facts.learnt.wgmma = OCF_PROBE_FAILED;
+  ctx->plan_generation++;
   pthread_mutex_unlock(&ctx->lock);
   ocf_log(&ctx->log, OCF_LOG_WARNING,
           "wgmma kernel failed after its probe passed (%s): the mma.sync and SIMT kernels take "

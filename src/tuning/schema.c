@@ -1,4 +1,6 @@
-/* The schemas by op, their fallbacks, and the one validator, parser and formatter of values. */
+/* The schemas by op (from the op registry, src/ops/registry.c), their fallbacks, and the one
+ * validator, parser and formatter of values. */
+#include "ops/registry.h"
 #include "tuning/schemas.h"
 
 #include <errno.h>
@@ -8,24 +10,13 @@
 #include <string.h>
 
 const ocf_op_schema *ocf_op_schema_get(ocf_op op) {
-  switch (op) {
-  case OCF_OP_ADD:
-    return &ocf_add_schema;
-  case OCF_OP_SOFTMAX:
-    return &ocf_softmax_schema;
-  case OCF_OP_MATMUL:
-    return &ocf_matmul_schema;
-  case OCF_OP_NORM: /* issue 20 */
-    return &ocf_norm_schema;
-  case OCF_OP_COUNT:
-    break;
-  }
-  return NULL;
+  const ocf_op_desc *desc = ocf_op_desc_get(op);
+  return desc ? desc->schema : NULL;
 }
 
 ocf_op ocf_op_from_name(const char *name) {
   for (int op = 0; op < OCF_OP_COUNT; op++)
-    if (name && strcmp(name, ocf_op_schema_get((ocf_op)op)->name) == 0) return (ocf_op)op;
+    if (name && strcmp(name, ocf_op_desc_get((ocf_op)op)->name) == 0) return (ocf_op)op;
   return OCF_OP_COUNT;
 }
 
@@ -74,7 +65,7 @@ ocf_status ocf_tuning_check(ocf_op op, const ocf_tuning_values *values, const ch
   long long all[OCF_TUNING_MAX + OCF_DERIVED_MAX];
   for (unsigned i = 0; i < schema->count; i++)
     all[i] = values->v[i];
-  if (schema->derive) schema->derive(values->v, all + schema->count);
+  if (schema->derive) schema->derive(values, all + schema->count);
   for (unsigned r = 0; r < schema->rule_count; r++) {
     const ocf_rule *rule = &schema->rules[r];
     if (rule->when >= 0 && all[rule->when] == 0) continue;
@@ -85,11 +76,17 @@ ocf_status ocf_tuning_check(ocf_op op, const ocf_tuning_values *values, const ch
   return OCF_SUCCESS;
 }
 
+static int name_is(const char *candidate, const char *name, size_t length) {
+  return candidate && strlen(candidate) == length && strncmp(candidate, name, length) == 0;
+}
+
+/* A tunable by its name, else by its format-1 name (no format-1 name is another tunable's
+   name: test_tuning_db checks it). */
 static int find_tunable(const ocf_op_schema *schema, const char *name, size_t length) {
   for (unsigned i = 0; i < schema->count; i++)
-    if (strlen(schema->tunables[i].name) == length &&
-        strncmp(schema->tunables[i].name, name, length) == 0)
-      return (int)i;
+    if (name_is(schema->tunables[i].name, name, length)) return (int)i;
+  for (unsigned i = 0; i < schema->count; i++)
+    if (name_is(schema->tunables[i].v1_name, name, length)) return (int)i;
   return -1;
 }
 

@@ -2,47 +2,75 @@
    src/plan/plan_softmax.c). */
 #include "tuning/schemas.h"
 
-static const ocf_tunable softmax_tunables[SM_PARAM_COUNT] = {
-    [SM_WG] = {"wg", 1, 16384, 0, 128,
-               "work-items of the one-row-a-workgroup kernels; the most softmax_resident grows to"},
-    [SM_MIN_WG] = {"min_wg", 1, 16384, 0, 32,
-                   "the fewest work-items softmax_resident shrinks to for short rows"},
-    [SM_VW] = {"vw", 1, 16, 1, 4, "elements per aligned vector access"},
-    [SM_ITEMS] = {"items", 1, 64, 0, 4,
-                  "most vectors a work-item holds in registers (softmax_resident, softmax_coop)"},
-    [SM_LOCAL_ITEMS] = {"local_items", 0, 64, 0, 0,
-                        "most vectors a work-item holds in local memory beyond its registers"},
-    [SM_UNROLL] = {"unroll", 1, 16, 0, 4, "vectors loaded per step of the streaming loops"},
-    [SM_ROWS_WG] = {"rows_wg", 1, 16384, 0, 128, "most work-items of softmax_rows"},
-    [SM_SEG_ITEMS] = {"seg_items", 1, 32, 0, 4,
-                      "vectors a softmax_rows work-item holds before its row gets more items"},
-    [SM_MAX_SEG] = {"max_seg", 1, 16384, 0, 32, "most work-items softmax_rows gives one row"},
-    [SM_SEG_ALIGN] = {"seg_align", 1, 64, 1, 1,
-                      "softmax_rows segments longer than this are a multiple of it (a warp)"},
-    [SM_PREFETCH] = {"prefetch", 0, 1, 0, 0,
-                     "softmax_rows loads its next batch of rows before reducing the current"},
-    [SM_ROWS_GROUPS_PER_UNIT] = {"rows_groups_per_unit", 0, 256, 0, 0,
-                                 "softmax_rows workgroups per compute unit, looping over the "
-                                 "batches of rows; 0: one workgroup a batch"},
-    [SM_GROUPS_PER_UNIT] = {"groups_per_unit", 1, 64, 0, 4,
-                            "workgroups per compute unit below which rows are split"},
-    [SM_COOP_SPIN] = {"coop_spin", 0, 1 << 24, 0, 0,
-                      "polls softmax_coop waits for a partner before computing its statistics "
-                      "itself (the planner cuts it to 2^21 polls a workgroup in all); 0: long "
-                      "rows use the two-kernel split instead"},
-    [SM_COOP_ITEMS] = {"coop_items", 0, 64, 0, 0,
-                       "most vectors a softmax_coop work-item holds (smaller slices, more of a "
-                       "row's workgroups resident at once); 0: as many as items and "
-                       "local_items allow"},
+#define SM(field) OCF_TUNING_INDEX(softmax, field)
+
+static const ocf_tunable softmax_tunables[] = {
+    /* shared */
+    [SM(vw)] = {"vw", 1, 16, 1, 4, "elements per aligned vector access", NULL},
+    /* rows: softmax_rows, several rows a workgroup */
+    [SM(rows.wg)] = {"rows.wg", 1, 16384, 0, 128, "most work-items of softmax_rows", "rows_wg"},
+    [SM(rows.seg_items)] = {"rows.seg_items", 1, 32, 0, 4,
+                            "vectors a softmax_rows work-item holds before its row gets more items",
+                            "seg_items"},
+    [SM(rows.max_seg)] = {"rows.max_seg", 1, 16384, 0, 32,
+                          "most work-items softmax_rows gives one row", "max_seg"},
+    [SM(rows.seg_align)] = {"rows.seg_align", 1, 64, 1, 1,
+                            "softmax_rows segments longer than this are a multiple of it (a warp)",
+                            "seg_align"},
+    [SM(rows.prefetch)] = {"rows.prefetch", 0, 1, 0, 0,
+                           "softmax_rows loads its next batch of rows before reducing the current",
+                           "prefetch"},
+    [SM(rows.groups_per_unit)] = {"rows.groups_per_unit", 0, 256, 0, 0,
+                                  "softmax_rows workgroups per compute unit, looping over the "
+                                  "batches of rows; 0: one workgroup a batch",
+                                  "rows_groups_per_unit"},
+    /* long_rows: a row in one workgroup (softmax_resident) or several (softmax_coop, the split) */
+    [SM(long_rows.wg)] =
+        {"long_rows.wg", 1, 16384, 0, 128,
+         "work-items of the one-row-a-workgroup kernels; the most softmax_resident "
+         "grows to",
+         "wg"},
+    [SM(long_rows.min_wg)] = {"long_rows.min_wg", 1, 16384, 0, 32,
+                              "the fewest work-items softmax_resident shrinks to for short rows",
+                              "min_wg"},
+    [SM(long_rows.items)] = {"long_rows.items", 1, 64, 0, 4,
+                             "most vectors a work-item holds in registers (softmax_resident, "
+                             "softmax_coop)",
+                             "items"},
+    [SM(long_rows.local_items)] = {"long_rows.local_items", 0, 64, 0, 0,
+                                   "most vectors a work-item holds in local memory beyond its "
+                                   "registers",
+                                   "local_items"},
+    [SM(long_rows.unroll)] = {"long_rows.unroll", 1, 16, 0, 4,
+                              "vectors loaded per step of the streaming loops", "unroll"},
+    [SM(long_rows.groups_per_unit)] = {"long_rows.groups_per_unit", 1, 64, 0, 4,
+                                       "workgroups per compute unit below which rows are split",
+                                       "groups_per_unit"},
+    [SM(long_rows.coop_spin)] = {"long_rows.coop_spin", 0, 1 << 24, 0, 0,
+                                 "polls softmax_coop waits for a partner before computing its "
+                                 "statistics itself (the planner cuts it to 2^21 polls a "
+                                 "workgroup in all); 0: long rows use the two-kernel split instead",
+                                 "coop_spin"},
+    [SM(long_rows.coop_items)] = {"long_rows.coop_items", 0, 64, 0, 0,
+                                  "most vectors a softmax_coop work-item holds (smaller slices, "
+                                  "more of a row's workgroups resident at once); 0: as many as "
+                                  "items and local_items allow",
+                                  "coop_items"},
 };
 
-enum { SM_REGISTER_FLOATS = SM_PARAM_COUNT, SM_SEGMENT_FLOATS };
+enum { SM_COUNT = OCF_TUNING_INTS(ocf_softmax_tuning) };
+_Static_assert(OCF_ARRAY_LEN(softmax_tunables) == SM_COUNT, "a name for every softmax tunable");
+_Static_assert((int)SM_COUNT <= (int)OCF_TUNING_MAX, "ocf_tuning_values holds softmax's values");
 
-static const char *const softmax_derived[] = {"vw*items", "vw*seg_items*(1+prefetch)"};
+enum { SM_REGISTER_FLOATS = SM_COUNT, SM_SEGMENT_FLOATS };
 
-static void softmax_derive(const int *v, long long *d) {
-  d[0] = (long long)v[SM_VW] * v[SM_ITEMS];
-  d[1] = (long long)v[SM_VW] * v[SM_SEG_ITEMS] * (1 + v[SM_PREFETCH]);
+static const char *const softmax_derived[] = {"vw*long_rows.items",
+                                              "vw*rows.seg_items*(1+rows.prefetch)"};
+
+static void softmax_derive(const ocf_tuning_values *values, long long *d) {
+  const ocf_softmax_tuning *t = &values->softmax;
+  d[0] = (long long)t->vw * t->long_rows.items;
+  d[1] = (long long)t->vw * t->rows.seg_items * (1 + t->rows.prefetch);
 }
 
 /* Floats one work-item may hold in registers. A row-holding work-item of 256 floats needs most
@@ -52,14 +80,34 @@ static void softmax_derive(const int *v, long long *d) {
 #define SEGMENT_FLOATS 128
 
 static const ocf_rule softmax_rules[] = {
-    {OCF_RULE_LE, SM_MIN_WG, SM_WG, 0, -1, "min_wg may not exceed wg"},
-    {OCF_RULE_AT_MOST, SM_REGISTER_FLOATS, 0, HELD_FLOATS, -1,
-     "a softmax_resident work-item holds at most 256 floats in registers"},
+    /* rows */
     {OCF_RULE_AT_MOST, SM_SEGMENT_FLOATS, 0, SEGMENT_FLOATS, -1,
      "a softmax_rows work-item holds at most 128 floats (twice its row share when prefetching)"},
+    /* long_rows */
+    {OCF_RULE_LE, SM(long_rows.min_wg), SM(long_rows.wg), 0, -1,
+     "long_rows.min_wg may not exceed long_rows.wg"},
+    {OCF_RULE_AT_MOST, SM_REGISTER_FLOATS, 0, HELD_FLOATS, -1,
+     "a softmax_resident work-item holds at most 256 floats in registers"},
 };
 
-const ocf_op_schema ocf_softmax_schema = {
-    OCF_OP_SOFTMAX, "softmax",       softmax_tunables,
-    SM_PARAM_COUNT, softmax_derived, OCF_ARRAY_LEN(softmax_derived),
-    softmax_derive, softmax_rules,   OCF_ARRAY_LEN(softmax_rules)};
+static const ocf_tuning_family softmax_families[] = {
+    {"", "shared by every softmax kernel", SM(vw), 1, 0, 0},
+    {"rows", "softmax_rows: several rows a workgroup, a row a segment of work-items", SM(rows),
+     OCF_TUNING_INTS(ocf_softmax_rows_tuning), 0, 1},
+    {"long_rows",
+     "longer rows: one workgroup a row (softmax_resident), cooperating workgroups (softmax_coop) "
+     "or the two-kernel split",
+     SM(long_rows), OCF_TUNING_INTS(ocf_softmax_long_tuning), 1, 2},
+};
+
+const ocf_op_schema ocf_softmax_schema = {OCF_OP_SOFTMAX,
+                                          "softmax",
+                                          softmax_tunables,
+                                          SM_COUNT,
+                                          softmax_derived,
+                                          OCF_ARRAY_LEN(softmax_derived),
+                                          softmax_derive,
+                                          softmax_rules,
+                                          OCF_ARRAY_LEN(softmax_rules),
+                                          softmax_families,
+                                          OCF_ARRAY_LEN(softmax_families)};

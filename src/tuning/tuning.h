@@ -1,12 +1,13 @@
 /*
  * Tuning as named data. Each op has named tunables with legal ranges and rules that tie them
- * together (its schema, one file per op: schema_<op>.c), and one validator that every source of
- * values passes through: the built-in table (builtin.c), files (later: a tuning database) and
- * explicit overrides. Values come as text, "name=value name=value", so that a row written in C,
- * a line of a file and a command-line override are read by the same parser.
+ * together (its schema, one file per op: schema_<op>.c, grouped by kernel family), and one
+ * validator that every source of values passes through: the built-in values
+ * (src/tuning/builtin.tuning, read by builtin.c), tuning databases (db.h) and explicit
+ * overrides. Values come as text, "name=value name=value", so that the built-in file, a
+ * database and a command-line override are read by the same parser.
  *
  * A context resolves, once at creation, the values of every op and data type for its device
- * (resolve.c); calls read them by index (the enums below) and never search.
+ * (resolve.c); calls read them as the op's struct (t->tiled.set[0].kwg) and never search.
  */
 #ifndef OCLFUSE_TUNING_H
 #define OCLFUSE_TUNING_H
@@ -15,7 +16,7 @@
 
 #include <stddef.h>
 
-/* OCF_OP_NORM (issue 20): LayerNorm and RMSNorm share one schema ("norm"). */
+/* OCF_OP_NORM (issue 20): LayerNorm and RMSNorm share one op ("norm"). */
 typedef enum ocf_op {
   OCF_OP_ADD = 0,
   OCF_OP_SOFTMAX,
@@ -26,131 +27,176 @@ typedef enum ocf_op {
 
 enum { OCF_DTYPE_COUNT = 3 };
 
-/* ---- each op's tunables, by index ---- */
+/* ---- each op's tunables, by kernel family ----
+   An op's values are ints in one struct per op, made of one struct per kernel family (the
+   planner of a family reads its struct: t->tiled.set[s].mdimc); the schemas (schema_<op>.c)
+   name every int. Text names are the family's name, a dot and the tunable's ("tiled.set0.kwg",
+   "skinny.wg"); an op's shared tunables have no family prefix ("max_regs", softmax's "vw"). */
 
-typedef enum add_param {
-  ADD_WG,              /* work-items per workgroup */
-  ADD_VW,              /* floats per vector access of add_vector */
-  ADD_GROUPS_PER_UNIT, /* workgroups per compute unit of the grid-stride loop; 0: none (CPUs) */
-  ADD_PARAM_COUNT
-} add_param;
+typedef struct ocf_add_tuning {
+  int wg;              /* work-items per workgroup */
+  int vw;              /* floats per vector access of add_vector */
+  int groups_per_unit; /* workgroups per compute unit of the grid-stride loop; 0: none (CPUs) */
+} ocf_add_tuning;
 
-typedef enum softmax_param {
-  SM_WG,          /* work-items of the one-row-a-group kernels, the most resident grows to */
-  SM_MIN_WG,      /* the fewest softmax_resident shrinks to for short rows */
-  SM_VW,          /* elements per aligned vector access */
-  SM_ITEMS,       /* most vectors a work-item holds in registers (resident, coop) */
-  SM_LOCAL_ITEMS, /* most vectors a work-item holds in local memory beyond them */
-  SM_UNROLL,      /* vectors a work-item loads per step of the streaming loops */
-  SM_ROWS_WG,     /* most work-items of softmax_rows (several rows a workgroup) */
-  SM_SEG_ITEMS,   /* vectors a softmax_rows work-item holds before its row gets more */
-  SM_MAX_SEG,     /* most work-items softmax_rows gives one row */
-  SM_SEG_ALIGN,   /* softmax_rows segments past this many work-items are multiples of it */
-  SM_PREFETCH,    /* softmax_rows loads its next rows before reducing the current ones */
-  SM_ROWS_GROUPS_PER_UNIT, /* softmax_rows workgroups per compute unit (0: one per batch) */
-  SM_GROUPS_PER_UNIT,      /* workgroups per compute unit below which rows are split */
-  SM_COOP_SPIN,            /* softmax_coop's polls of a partner; 0: split rows with two kernels */
-  SM_COOP_ITEMS,           /* most vectors a softmax_coop work-item holds; 0: items + local */
-  SM_PARAM_COUNT
-} softmax_param;
+/* softmax_rows: several rows a workgroup, each row a segment of work-items. */
+typedef struct ocf_softmax_rows_tuning {
+  int wg;              /* most work-items of softmax_rows */
+  int seg_items;       /* vectors a work-item holds before its row gets more */
+  int max_seg;         /* most work-items one row gets */
+  int seg_align;       /* segments past this many work-items are multiples of it */
+  int prefetch;        /* loads its next rows before reducing the current ones */
+  int groups_per_unit; /* workgroups per compute unit (0: one per batch) */
+} ocf_softmax_rows_tuning;
 
-/* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). */
-typedef enum norm_param {
-  NM_WG,              /* work-items of the split kernels (a workgroup per slice of a row) */
-  NM_VW,              /* elements per aligned vector access */
-  NM_ITEMS,           /* most vectors a norm_rows work-item holds in registers */
-  NM_ROWS_WG,         /* most work-items of norm_rows */
-  NM_SEG_ITEMS,       /* vectors a norm_rows work-item holds before its row gets more */
-  NM_MAX_SEG,         /* most work-items norm_rows gives one row */
-  NM_SEG_ALIGN,       /* norm_rows segments past this many work-items are multiples of it */
-  NM_UNROLL,          /* vectors a work-item loads per step of the split's loops */
-  NM_GROUPS_PER_UNIT, /* workgroups per compute unit below which long rows are cut finer */
-  NM_PARAM_COUNT
-} norm_param;
+/* Rows of one or more workgroups: softmax_resident, softmax_coop, the two-kernel split. */
+typedef struct ocf_softmax_long_tuning {
+  int wg;              /* work-items of the one-row-a-group kernels, the most resident grows to */
+  int min_wg;          /* the fewest softmax_resident shrinks to for short rows */
+  int items;           /* most vectors a work-item holds in registers (resident, coop) */
+  int local_items;     /* most vectors a work-item holds in local memory beyond them */
+  int unroll;          /* vectors a work-item loads per step of the streaming loops */
+  int groups_per_unit; /* workgroups per compute unit below which rows are split */
+  int coop_spin;       /* softmax_coop's polls of a partner; 0: split rows with two kernels */
+  int coop_items;      /* most vectors a softmax_coop work-item holds; 0: items + local */
+} ocf_softmax_long_tuning;
 
-/* Matmul: MM_SETS tile sets, largest first; set s's parameter p is MM_SET(s, p). A set whose
-   mdimc is 0 is unused (set 0 always exists). The tiled kernels take the first set that gives
-   at least `fill` workgroups per compute unit (over the whole batch) and wastes at most
-   100 - min_eff % of its padded tiles on a C that is smaller, else the last one in use. Then the
-   split-K, skinny and reduce tunables (see schema_matmul.c). */
-typedef enum matmul_set_param {
-  MM_MDIMC, /* work-items along M */
-  MM_NDIMC, /* work-items along N */
-  MM_MWI,   /* rows of C per work-item */
-  MM_NWI,   /* columns of C per work-item */
-  MM_KWG,   /* K slice depth in local memory */
-  MM_VWM,   /* local read width of the A tile */
-  MM_VWN,   /* local read width of the B tile, store width of C */
-  MM_PADA,  /* padding floats per local A row */
-  MM_PADB,  /* padding floats per local B row */
-  MM_SET_PARAMS
-} matmul_set_param;
-enum { MM_SETS = 4, MM_FILL = 0 };
-#define MM_SET(s, p) (1 + (s)*MM_SET_PARAMS + (p))
-typedef enum matmul_param {
-  MM_MIN_EFF = MM_SET(MM_SETS, 0), /* % of a set's padded tiles that must be C */
-  MM_SPLIT_K_MIN,                  /* least K per split of the tiled kernels; 0: never split */
-  MM_SPLIT_MAX,                    /* most K splits of the tiled kernels */
-  MM_SPLIT_FILL,                   /* workgroups per compute unit that splitting aims at */
-  MM_REDUCE_WG,                    /* work-items per workgroup of matmul_reduce */
-  MM_SKINNY_MAX,                   /* largest short side of C for the skinny kernels; 0: none */
-  MM_SKINNY_LONG_MIN,              /* and the least long side */
-  MM_SK_WG,                        /* work-items per workgroup of the skinny kernels */
-  MM_SK_RL_K,                      /* their row lanes when the large operand is k-contiguous */
-  MM_SK_RL_R,                      /* their row lanes when it is row-contiguous */
-  MM_SK_UNROLL,                    /* steps of loads in flight per work-item */
-  MM_SK_FILL,                      /* workgroups per compute unit before K is split */
-  MM_SK_SPLIT_MIN,                 /* least K per split of the skinny kernels */
-  MM_MAX_REGS,                     /* register cap of the GEMM kernels (NVIDIA); 0: none */
-  MM_SK_WIDE_MIN, /* least short side for the skinny kernels' wide path; 0: never */
-  MM_SK_RL_W,     /* the wide path's row lanes */
-  /* The matrix-unit kernel (cl/matmul_mma_nv.cl): whether to use it where a probe found it,
-     its two tile sets (set 0 unless its tiles over the batch give fewer than mma.fill
-     workgroups per compute unit), and the options of its main loop. */
-  MM_MMA,           /* 1: TF32, 3XTF32 and 16-bit inputs take the matrix units where found */
-  MM_MMA_FILL,      /* workgroups per compute unit that mma set 0 must give to be taken */
-  MM_MMA_GROUP_M,   /* tile rows walked together (L2 reuse) */
-  MM_MMA_COPY_AT,   /* the k step after whose mma a slice's copies are issued */
-  MM_MMA_INTERIOR,  /* 1: interior tiles copy full slices unguarded */
-  MM_MMA_SET_FIRST, /* mma set s's parameter p is MM_MMA_SET(s, p) */
-  /* Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl), taken before the mma kernel where its
-     probe passed: whether to use it (with mma on), its tile and its ring. */
-  MM_WG = MM_MMA_SET_FIRST + 2 * 6, /* 1: wgmma on compute capability 9.0 (needs mma=1) */
-  MM_WG_BN,                         /* columns of its tile: 128, 192 or 256 */
-  MM_WG_STAGES,                     /* K slices of 128 bytes in local memory */
-  MM_WG_CONSUMERS,                  /* warpgroups (64 rows of the tile each) */
-  MM_WG_GROUP_M,                    /* tile rows walked together (L2 reuse) */
-  MM_PARAM_COUNT
-} matmul_param;
-/* The parameters of an mma tile set: the C tile (BM x BN), the K slice (BK), one warp's block
-   (WM x WN) and the slices in local memory (STAGES). */
-typedef enum matmul_mma_set_param {
-  MMA_BM,
-  MMA_BN,
-  MMA_BK,
-  MMA_WM,
-  MMA_WN,
-  MMA_STAGES,
-  MMA_SET_PARAMS
-} matmul_mma_set_param;
-enum { MMA_SETS = 2 };
-#define MM_MMA_SET(s, p) (MM_MMA_SET_FIRST + (s)*MMA_SET_PARAMS + (p))
+typedef struct ocf_softmax_tuning {
+  int vw; /* elements per aligned vector access (every family) */
+  ocf_softmax_rows_tuning rows;
+  ocf_softmax_long_tuning long_rows;
+} ocf_softmax_tuning;
+
+/* A tile set of the tiled kernels; unused while mdimc is 0 (set 0 always exists). */
+typedef struct ocf_matmul_tile_set {
+  int mdimc; /* work-items along M */
+  int ndimc; /* work-items along N */
+  int mwi;   /* rows of C per work-item */
+  int nwi;   /* columns of C per work-item */
+  int kwg;   /* K slice depth in local memory */
+  int vwm;   /* local read width of the A tile */
+  int vwn;   /* local read width of the B tile, store width of C */
+  int pada;  /* padding floats per local A row */
+  int padb;  /* padding floats per local B row */
+} ocf_matmul_tile_set;
+
+enum { OCF_MATMUL_TILE_SETS = 4, OCF_MATMUL_MMA_SETS = 2 };
+
+/* The tiled kernels (cl/matmul.cl): tile sets, largest first. They take the first set that
+   gives at least `fill` workgroups per compute unit (over the whole batch) and wastes at most
+   100 - min_eff % of its padded tiles on a C that is smaller, else the last one in use; then
+   split K, summed by matmul_reduce. */
+typedef struct ocf_matmul_tiled_tuning {
+  int fill; /* workgroups per compute unit a tile set must give to be taken */
+  ocf_matmul_tile_set set[OCF_MATMUL_TILE_SETS];
+  int min_eff;     /* % of a set's padded tiles that must be C */
+  int split_k_min; /* least K per split; 0: never split */
+  int split_max;   /* most K splits */
+  int split_fill;  /* workgroups per compute unit that splitting aims at */
+  int reduce_wg;   /* work-items per workgroup of matmul_reduce */
+} ocf_matmul_tiled_tuning;
+
+/* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */
+typedef struct ocf_matmul_skinny_tuning {
+  int max;       /* largest short side of C they take; 0: none */
+  int long_min;  /* and the least long side */
+  int wg;        /* work-items per workgroup */
+  int rl_k;      /* row lanes when the large operand is k-contiguous */
+  int rl_r;      /* row lanes when it is row-contiguous */
+  int unroll;    /* steps of loads in flight per work-item */
+  int fill;      /* workgroups per compute unit before K is split */
+  int split_min; /* least K per split */
+  int wide_min;  /* least short side for the wide path; 0: never */
+  int rl_w;      /* the wide path's row lanes */
+} ocf_matmul_skinny_tuning;
+
+/* An mma tile set: the C tile (BM x BN), the K slice (BK), one warp's block (WM x WN) and the
+   slices in local memory (STAGES). */
+typedef struct ocf_matmul_mma_set {
+  int bm, bn, bk, wm, wn, stages;
+} ocf_matmul_mma_set;
+
+/* The matrix-unit kernel (cl/matmul_mma_nv.cl): whether to use it where a probe found it, its
+   tile sets (set 0 unless its tiles over the batch give fewer than `fill` workgroups per
+   compute unit) and the options of its main loop. */
+typedef struct ocf_matmul_mma_tuning {
+  int on;       /* 1: TF32, 3XTF32 and 16-bit inputs take the matrix units where found */
+  int fill;     /* workgroups per compute unit that set 0 must give to be taken */
+  int group_m;  /* tile rows walked together (L2 reuse) */
+  int copy_at;  /* the k step after whose mma a slice's copies are issued */
+  int interior; /* 1: interior tiles copy full slices unguarded */
+  ocf_matmul_mma_set set[OCF_MATMUL_MMA_SETS];
+} ocf_matmul_mma_tuning;
+
+/* Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl), taken before the mma kernel where its
+   probe passed: whether to use it (with mma on), its tile and its ring. */
+typedef struct ocf_matmul_wgmma_tuning {
+  int on;        /* 1: wgmma on compute capability 9.0 (needs mma.on=1) */
+  int bn;        /* columns of its tile: 128, 192 or 256 */
+  int stages;    /* K slices of 128 bytes in local memory */
+  int consumers; /* warpgroups (64 rows of the tile each) */
+  int group_m;   /* tile rows walked together (L2 reuse) */
+} ocf_matmul_wgmma_tuning;
+
+typedef struct ocf_matmul_tuning {
+  int max_regs; /* register cap of the tiled and skinny kernels (NVIDIA); 0: none */
+  ocf_matmul_tiled_tuning tiled;
+  ocf_matmul_skinny_tuning skinny;
+  ocf_matmul_mma_tuning mma;
+  ocf_matmul_wgmma_tuning wgmma;
+} ocf_matmul_tuning;
+
+/* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). norm_rows: several rows a workgroup, each
+   row a segment of work-items holding it in registers. */
+typedef struct ocf_norm_rows_tuning {
+  int wg;        /* most work-items of norm_rows */
+  int items;     /* most vectors a work-item holds in registers */
+  int seg_items; /* vectors a work-item holds before its row gets more work-items */
+  int max_seg;   /* most work-items one row gets */
+  int seg_align; /* segments past this many work-items are multiples of it */
+} ocf_norm_rows_tuning;
+
+/* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the
+   unfused baseline). */
+typedef struct ocf_norm_split_tuning {
+  int wg;              /* work-items a workgroup (a workgroup a slice of a row) */
+  int unroll;          /* vectors a work-item loads per step of the loops */
+  int groups_per_unit; /* workgroups per compute unit that few long rows are cut to fill */
+} ocf_norm_split_tuning;
+
+typedef struct ocf_norm_tuning {
+  int vw; /* elements per aligned vector access (every family) */
+  ocf_norm_rows_tuning rows;
+  ocf_norm_split_tuning split;
+} ocf_norm_tuning;
 
 enum { OCF_TUNING_MAX = 80 };
 
-/* The resolved values of one op and data type, indexed by the op's enum above. */
-typedef struct ocf_tuning_values {
+/* The resolved values of one op and data type: the op's struct, or its ints in schema order
+   (the validator, parser, formatter and tuner walk v[]). */
+typedef union ocf_tuning_values {
   int v[OCF_TUNING_MAX];
+  ocf_add_tuning add;
+  ocf_softmax_tuning softmax;
+  ocf_matmul_tuning matmul;
+  ocf_norm_tuning norm;
 } ocf_tuning_values;
+
+/* The ints of a struct of values (an op's, a family's). */
+#define OCF_TUNING_INTS(type) ((unsigned)(sizeof(type) / sizeof(int)))
+
+/* The index in v[] of a field of an op's struct: OCF_TUNING_INDEX(matmul, tiled.set[1].kwg). */
+#define OCF_TUNING_INDEX(op, field) ((int)(offsetof(ocf_##op##_tuning, field) / sizeof(int)))
 
 /* ---- schemas ---- */
 
 typedef struct ocf_tunable {
-  const char *name;
+  const char *name; /* "tiled.set0.kwg": the family's name, a dot, the tunable's */
   int min, max;
   int pow2;     /* must be a power of two (or 0 when min is 0) */
-  int fallback; /* the value when no row sets it */
+  int fallback; /* the value when no built-in entry sets it */
   const char *doc;
+  const char *v1_name; /* its name in format 1 ("set0.kwg"), read too; NULL: the same */
 } ocf_tunable;
 
 typedef enum ocf_rule_kind {
@@ -173,6 +219,17 @@ typedef struct ocf_rule {
 
 enum { OCF_DERIVED_MAX = 20 };
 
+/* A kernel family's part of an op's schema: its tunables and its rules, consecutive in the
+   op's tables (tunables in the order of the family's struct). A rule indexes the op's values,
+   so a family's rule may read the op's shared tunables (softmax's vw); a rule that ties
+   several families together belongs to the op's shared part (the family named ""). */
+typedef struct ocf_tuning_family {
+  const char *name; /* "tiled"; "" for the op's shared tunables */
+  const char *doc;
+  unsigned first, count;           /* tunables[first .. first + count) */
+  unsigned first_rule, rule_count; /* rules[first_rule .. first_rule + rule_count) */
+} ocf_tuning_family;
+
 typedef struct ocf_op_schema {
   ocf_op op;
   const char *name; /* "softmax" */
@@ -181,9 +238,11 @@ typedef struct ocf_op_schema {
   /* Values computed from the tunables that rules talk about (a tile's rows, its local memory). */
   const char *const *derived_names;
   unsigned derived_count;
-  void (*derive)(const int *values, long long *derived);
+  void (*derive)(const ocf_tuning_values *values, long long *derived);
   const ocf_rule *rules;
   unsigned rule_count;
+  const ocf_tuning_family *families; /* the op's shared part first, then its kernel families */
+  unsigned family_count;
 } ocf_op_schema;
 
 /* The schema of an op; NULL for an op out of range. */
@@ -203,11 +262,15 @@ ocf_status ocf_tuning_check(ocf_op op, const ocf_tuning_values *values, const ch
 
 /*
  * Reads "name=value" pairs separated by blanks into *values, leaving the others as they were.
- * An unknown name, a value that is not a decimal int, or a pair without '=' is
- * OCF_ERR_INVALID_VALUE naming `origin`; ranges and rules are the validator's job.
+ * A name is a tunable's ("tiled.set0.kwg") or its format-1 name ("set0.kwg"; every format-1
+ * name is one tunable's). An unknown name, a value that is not a decimal int, or a pair without
+ * '=' is OCF_ERR_INVALID_VALUE naming `origin`; ranges and rules are the validator's job.
  */
 ocf_status ocf_tuning_parse(ocf_op op, const char *text, ocf_tuning_values *values,
                             const char *origin);
+
+/* Room for every tunable of an op as text (ocf_tuning_format). */
+enum { OCF_TUNING_TEXT_MAX = 2048 };
 
 /* Writes the values as "name=value ..." text (what ocf_tuning_parse reads) into out. */
 void ocf_tuning_format(ocf_op op, const ocf_tuning_values *values, char *out, size_t capacity);
@@ -227,10 +290,11 @@ typedef struct ocf_tuning_key {
 typedef struct ocf_tuning_row {
   ocf_tuning_key key;
   const char *values; /* "name=value ..." overriding what less specific rows set */
-  const char *note;   /* where the values come from (measured where, how) */
+  const char *note;   /* where the values come from */
 } ocf_tuning_row;
 
-/* The built-in rows, generic first. */
+/* The built-in rows: src/tuning/builtin.tuning's entries, keyed by its `match` lines, in file
+   order (parsed once; none when it does not parse, which the plan tests catch). */
 const ocf_tuning_row *ocf_builtin_rows(size_t *count);
 
 /* Whether a key matches a device (its facts and its name). */

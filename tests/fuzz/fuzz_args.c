@@ -12,16 +12,23 @@
  * hundred elements; host arrays are HOST_FLOATS long and a host call is made only when the
  * array holds what the arguments say (or when the sizes overflow, which must be refused first);
  * workgroup sizes come from a short list, so that few programs are ever built.
+ *
+ * Besides each op's own call with every option (fuzz_add, fuzz_softmax, fuzz_matmul), every op
+ * of the harness's table (harness/op_cases.h) is called through the table's plain call with
+ * fuzzed shapes, buffers, host arrays and launch settings (a first byte from 243 up): an op added
+ * to the table is fuzzed without a line here. Its names are also the tuning and warm-up names
+ * the input picks from.
  */
 #include "fuzz.h"
 #include "oclfuse.h"
+#include "op_cases.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { BUFFER_FLOATS = 256, HOST_FLOATS = 4096, EVENTS = 4 };
+enum { BUFFER_FLOATS = 256, HOST_FLOATS = 4096, EVENTS = 4, OPS_MAX = 32 };
 
 /* ---- reading the input ---- */
 
@@ -421,6 +428,46 @@ static ocf_status fuzz_matmul(input *in, int host) {
   return status;
 }
 
+/* The harness's plain call of an op of its table: the op, its shape and its operands fuzzed. */
+static ocf_status fuzz_table_call(input *in, int host) {
+  const ocft_op_case *op = ocft_op_at(take_byte(in) % ocft_op_count());
+  size_t d[OCFT_MAX_DIMS] = {0, 0, 0};
+  for (int i = 0; i < op->ndims; i++)
+    d[i] = take_size(in);
+  if (host) {
+    /* The operands' extents, unless the shape's elements overflow (to be refused first). */
+    size_t product = 1;
+    int overflows = 0;
+    for (int i = 0; i < op->ndims; i++)
+      if (d[i] && !overflows) {
+        if (product > SIZE_MAX / sizeof(float) / d[i])
+          overflows = 1;
+        else
+          product *= d[i];
+      }
+    size_t extents[OCFT_MAX_OPERANDS + 1], rooms[OCFT_MAX_OPERANDS + 1];
+    const float *inputs[OCFT_MAX_OPERANDS];
+    ocft_extent e = op->extent(d);
+    for (int i = 0; i < OCFT_MAX_OPERANDS; i++) {
+      inputs[i] = take_host(in, &rooms[i]);
+      extents[i] = overflows ? SIZE_MAX : e.in[i];
+    }
+    float *out = take_host(in, &rooms[OCFT_MAX_OPERANDS]);
+    extents[OCFT_MAX_OPERANDS] = overflows ? SIZE_MAX : e.out;
+    if (!host_call_safe(extents, rooms, OCFT_MAX_OPERANDS + 1)) return OCF_SUCCESS;
+    return op->host(take_byte(in) % 16 ? ctx : NULL, d, inputs, out);
+  }
+  launch_space space;
+  cl_mem inputs[OCFT_MAX_OPERANDS];
+  for (int i = 0; i < OCFT_MAX_OPERANDS; i++)
+    inputs[i] = take_buffer(in);
+  cl_mem out = take_buffer(in);
+  const ocf_launch *launch = take_launch(in, &space);
+  ocf_status status = op->device(take_byte(in) % 16 ? ctx : NULL, d, inputs, out, launch);
+  finish_launch(launch, &space, status);
+  return status;
+}
+
 /* A NUL-terminated string of up to 40 fuzzed bytes, or one of the names the call knows. */
 static const char *take_text(input *in, char *storage, const char *const *known, int known_count) {
   uint8_t kind = take_byte(in);
@@ -434,11 +481,17 @@ static const char *take_text(input *in, char *storage, const char *const *known,
 }
 
 static ocf_status fuzz_tuning(input *in) {
-  static const char *const ops[] = {"add", "softmax", "matmul", "", "ADD"};
+  /* The table's op names, then two that are none. */
+  const char *ops[OPS_MAX + 2];
+  int op_count = 0;
+  for (size_t i = 0; i < ocft_op_count() && i < OPS_MAX; i++)
+    ops[op_count++] = ocft_op_at(i)->name;
+  ops[op_count++] = "";
+  ops[op_count++] = "ADD";
   static const char *const classes[] = {"*", "small", "large", "narrow", "wide", "huge", "skinny"};
   static const char *const values[] = {"wg=64", "vw=3", "wg=0", "wg=64 vw=8", "nope=1", ""};
   char op_text[48], class_text[48], value_text[48];
-  const char *op = take_text(in, op_text, ops, 5);
+  const char *op = take_text(in, op_text, ops, op_count);
   const char *cls = take_text(in, class_text, classes, 7);
   ocf_dtype dtype = (ocf_dtype)(take_byte(in) % 5 - 1);
   if (take_byte(in) % 2) {
@@ -488,8 +541,7 @@ static ocf_status fuzz_info(input *in) {
     char op_text[48];
     static const char *const names[] = {"", "Add", "softmax ", "gemm"};
     const char *op = take_text(in, op_text, names, 4);
-    if (op && (!strcmp(op, "add") || !strcmp(op, "softmax") || !strcmp(op, "matmul")))
-      return OCF_SUCCESS;
+    if (op && ocft_op_find(op)) return OCF_SUCCESS;
     return ocf_warmup(ctx, op ? op : "", NULL);
   }
   }
@@ -497,39 +549,46 @@ static ocf_status fuzz_info(input *in) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   input in = {data, size, 0};
-  uint8_t call = take_byte(&in) % 9;
+  uint8_t first = take_byte(&in), call = first % 9;
   restore_buffers();
   restore_host();
   ocf_status status = OCF_SUCCESS;
-  switch (call) {
-  case 0:
-  case 1:
-    status = fuzz_add(&in, call == 1);
-    break;
-  case 2:
-  case 3:
-    status = fuzz_softmax(&in, call == 3);
-    break;
-  case 4:
-  case 5:
-    status = fuzz_matmul(&in, call == 5);
-    break;
-  case 6:
-    status = fuzz_tuning(&in);
-    break;
-  default:
-    status = fuzz_info(&in);
-    break;
+  /* The form of the call made: 0 device, 1 host, -1 neither (tuning, information). */
+  int form = call <= 5 ? call % 2 : -1;
+  if (first >= 243) { /* the table's plain calls: 243 device, 244 host, ... */
+    form = first % 2 ? 0 : 1;
+    status = fuzz_table_call(&in, form);
+  } else {
+    switch (call) {
+    case 0:
+    case 1:
+      status = fuzz_add(&in, call == 1);
+      break;
+    case 2:
+    case 3:
+      status = fuzz_softmax(&in, call == 3);
+      break;
+    case 4:
+    case 5:
+      status = fuzz_matmul(&in, call == 5);
+      break;
+    case 6:
+      status = fuzz_tuning(&in);
+      break;
+    default:
+      status = fuzz_info(&in);
+      break;
+    }
   }
-  if (status == OCF_SUCCESS && call <= 5 && call % 2 == 0) buffers_dirty = 1;
+  if (status == OCF_SUCCESS && form == 0) buffers_dirty = 1;
   if (status == OCF_SUCCESS)
     calls_run++;
   else
     calls_refused++;
   if (status != OCF_SUCCESS) {
     FUZZ_CHECK(ocf_last_error()[0] != '\0', "%s without a reason", ocf_status_name(status));
-    if (call <= 5 && call % 2 == 0) check_buffers_untouched(status);
-    if (call <= 5 && call % 2 == 1) check_host_untouched(status);
+    if (form == 0) check_buffers_untouched(status);
+    if (form == 1) check_host_untouched(status);
   }
   return 0;
 }

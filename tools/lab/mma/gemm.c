@@ -128,7 +128,8 @@ static void config_defines(const gemm_config *g, const lab_probe_choice *choice,
   snprintf(out, size,
            "-DAB_DTYPE=%d -DC_DTYPE=%d -DPRECISION=%d -DTRANS_A=%d -DTRANS_B=%d -DBM=%d -DBN=%d "
            "-DBK=%d -DWM=%d -DWN=%d -DSTAGES=%d -DA_LOAD=%d -DB_LOAD=%d -DCP_L2_PREFETCH=%d "
-           "-DCOPY_AT=%d -DINTERIOR_FAST=%d -DSPLIT3_PASSES=%d "
+           "-DCOPY_AT=%d -DINTERIOR_FAST=%d -DSPLIT3_PASSES=%d -DGROUP_M=8 -DACTIVATION=0 -DBIAS=0 "
+           "-DBIAS_DTYPE=0 "
            "-DOCF_MMA_LADDR=%d -DOCF_MMA_GADDR=%d -DOCF_MMA_INLINE=%d%s",
            g->ab, g->c, g->precision, g->trans_a, g->trans_b, g->bm, g->bn, g->bk, g->wm, g->wn,
            g->stages, g->a_load, g->b_load, g->l2_prefetch, g->copy_at, g->interior, g->passes,

@@ -280,6 +280,33 @@ static const char *const long_configs[] = {"",
                                            "vw=8 items=8",
                                            NULL};
 
+/* 16-bit storage: the same floats a work-item as the fp32 values in vectors of 8 (16 bytes), and
+   the fp32 H200 database's entries restated for 8-element vectors. */
+static const char *const rows16_configs[] = {
+    "",
+    "wg=64 min_wg=64 vw=8 items=16 rows_wg=128 seg_items=2 max_seg=128 seg_align=32",
+    "wg=64 min_wg=64 vw=8 items=16 rows_wg=128 seg_items=4 max_seg=128 seg_align=32",
+    "vw=8 items=16 rows_wg=256 seg_items=1 max_seg=256 seg_align=32",
+    "vw=16 items=8 rows_wg=128 seg_items=1 max_seg=128 seg_align=32",
+    "vw=8 items=8 rows_wg=256 seg_items=2 max_seg=256 seg_align=32",
+    "vw=4 items=32 rows_wg=128 seg_items=4 max_seg=128 seg_align=32",
+    "vw=8 items=16 rows_wg=128 seg_items=2 max_seg=128 seg_align=32 prefetch=1 "
+    "rows_groups_per_unit=8",
+    "vw=8 items=16 rows_wg=128 seg_items=2 max_seg=64 seg_align=32",
+    NULL};
+static const char *const long16_configs[] = {"",
+                                             "vw=8 items=24 local_items=5",
+                                             "vw=8 items=16 local_items=8",
+                                             "vw=8 items=32",
+                                             "vw=8 items=32 local_items=4",
+                                             "vw=4 items=48 local_items=10",
+                                             "vw=8 items=16 coop_items=16",
+                                             "vw=8 items=8 coop_items=16 coop_spin=4096",
+                                             "vw=8 coop_spin=0 unroll=4",
+                                             "vw=8 items=24 local_items=5 groups_per_unit=2",
+                                             "vw=16 items=12 local_items=2",
+                                             NULL};
+
 /* Sets the context's softmax values for dtype to the built-in ones with `text` applied, and
    forgets workgroup limits learnt from earlier configs' builds. 0, or -1 when refused. */
 static int apply_config(lab *l, ocf_dtype dtype, const char *text) {
@@ -288,7 +315,8 @@ static int apply_config(lab *l, ocf_dtype dtype, const char *text) {
       ocf_context_set_tuning(l->ctx, "softmax", dtype, NULL, text) != OCF_SUCCESS)
     return -1;
   pthread_mutex_lock(&l->ctx->lock);
-  memset(l->ctx->facts.kernel_max_workgroup, 0, sizeof l->ctx->facts.kernel_max_workgroup);
+  memset(l->ctx->facts.learnt.kernel_max_workgroup, 0,
+         sizeof l->ctx->facts.learnt.kernel_max_workgroup);
   pthread_mutex_unlock(&l->ctx->lock);
   return 0;
 }
@@ -487,9 +515,25 @@ static void run_case(lab *l, size_t index, const lab_case *c) {
   apply_config(l, c->in, "");
   char auto_plan[512];
   const ocf_kernel_id kind = describe_plan(l, c, auto_plan, sizeof auto_plan);
-  const char *const *configs = kind == OCF_KERNEL_SOFTMAX_ROWS       ? rows_configs
+  const int sixteen = ocf_dtype_size(c->in) == 2;
+  const int wide = kind == OCF_KERNEL_SOFTMAX_ROWS || (kind == OCF_KERNEL_SOFTMAX_RESIDENT &&
+                                                       c->cols <= 16384);
+  const char *const *configs = sixteen ? (wide ? rows16_configs : long16_configs)
+                               : kind == OCF_KERNEL_SOFTMAX_ROWS     ? rows_configs
                                : kind == OCF_KERNEL_SOFTMAX_RESIDENT ? resident_configs
                                                                      : long_configs;
+  /* LAB_CONFIGS="a;b;c" (a config "auto" is the built-in tuning) replaces the lists above. */
+  const char *chosen[24] = {NULL};
+  static char chosen_text[2048];
+  const char *env = getenv("LAB_CONFIGS");
+  if (env && *env) {
+    snprintf(chosen_text, sizeof chosen_text, "%s", env);
+    size_t n = 0;
+    for (char *save = NULL, *t = strtok_r(chosen_text, ";", &save); t && n < 23;
+         t = strtok_r(NULL, ";", &save))
+      chosen[n++] = strcmp(t, "auto") ? t : "";
+    configs = chosen;
+  }
   char seen[16][512];
   size_t seen_count = 0;
   for (size_t k = 0; configs[k]; k++) {

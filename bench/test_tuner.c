@@ -4,8 +4,8 @@
  * faster on the mean but slower on one shape, the deadline is kept, and a start that cannot be
  * measured right is reported.
  */
+#include "oclfuse_internal.h"
 #include "tool.h"
-#include "tuning/tuning.h"
 
 #include <setjmp.h>
 #include <stdarg.h>

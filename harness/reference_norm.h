@@ -1,7 +1,8 @@
 /*
  * CPU references for ocf_layernorm and ocf_rmsnorm (issue 20), in double, shared by
- * tests/test_norm.c and, later, the tool's check and bench: the residual add as the kernels round
- * it, then the normalization with the library's rules for non-finite rows.
+ * tests/test_norm.c and the harness's op case (op_norm.c: the tool's check and bench): the
+ * residual add as the kernels round it, then the normalization with the library's rules for
+ * non-finite rows.
  */
 #ifndef OCLFUSE_REFERENCE_NORM_H
 #define OCLFUSE_REFERENCE_NORM_H

@@ -29,7 +29,7 @@
  *
  * ---- softmax ----
  * Row r has inputs x_k with max m and exact outputs y_k = e_k / S, e_k = exp(x_k - m),
- * S = sum e_k. Every kernel of cl/softmax.cl computes an output as
+ * S = sum e_k. Every softmax kernel (cl/softmax_*.cl) computes an output as
  *     yhat_i = ehat_i * g * (1 / Shat)      (softmax_base_divide: ehat_i / Shat)
  * where ehat_i = exp(x_i - m') against some max m' <= m (the row's, a work-item's, a block's),
  * g carries m' to m for one work-item's elements (softmax_resident; 1 elsewhere), and Shat is the

@@ -1,0 +1,121 @@
+/*
+ * The series of an op the tool has no series of its own for (bench_ops.c): the harness's plain
+ * call of the op (harness/op_cases.h) on each shape, variant oclfuse only, checked in full
+ * against the op's reference before it is timed. A call with options is skipped with a note:
+ * options belong to an op's own series. So an op added to the harness's table is measured,
+ * swept and checked by `oclfuse bench` and `check` before it has a series of its own.
+ */
+#include "tool.h"
+
+#include <string.h>
+
+typedef struct generic_problem {
+  ocf_context *ctx;
+  const ocf_device_info *info;
+  ocft_call call;
+  ocf_launch launch;
+} generic_problem;
+
+static int generic_enqueue(void *state, cl_event *event, char *err, size_t errlen) {
+  generic_problem *p = state;
+  ocf_launch launch = p->launch;
+  launch.event = event;
+  ocf_status status = ocft_call_device(&p->call, p->ctx, &launch);
+  return status == OCF_SUCCESS ? 0
+                               : tool_library_failure(status, p->call.op->function, err, errlen);
+}
+
+static int generic_verify(void *state, tool_verdict *v, char *err, size_t errlen) {
+  generic_problem *p = state;
+  cl_int e = ocft_call_read(&p->call, ocf_context_queue(p->ctx), NULL);
+  if (e != CL_SUCCESS) {
+    snprintf(err, errlen, "clEnqueueReadBuffer: %s", ocf_status_name((ocf_status)e));
+    return -1;
+  }
+  ocft_check check;
+  ocft_call_check(&p->call, p->info, &check);
+  tool_verdict_set(v, &check);
+  return 0;
+}
+
+/* One row of the call s at workgroup size wg (0: the library's choice); -1 when out of memory. */
+static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int sweep) {
+  const ocft_op_case *op = tool_op_case(s->op);
+  char shape[128];
+  tool_spec_text(s, shape, sizeof shape);
+  tool_row *row = tool_results_add(env->results, op->name, shape, "oclfuse");
+  if (!row) return -1;
+  memcpy(row->dims, s->d, sizeof row->dims);
+  row->ndims = op->ndims;
+  row->unit = op->unit;
+  row->work = op->work(s->d);
+  row->workgroup_size = wg;
+  row->sweep = sweep;
+  if (!tool_spec_plain(s)) {
+    row->status = ROW_SKIPPED;
+    tool_row_note(row, "the tool has no series of its own for %s: plain calls only", op->name);
+    return 0;
+  }
+  generic_problem p;
+  memset(&p, 0, sizeof p);
+  p.ctx = env->ctx;
+  p.info = &env->info;
+  ocf_launch_init(&p.launch);
+  p.launch.workgroup_size = wg;
+  if (ocft_call_make(&p.call, op, s->d, 1)) {
+    ocft_call_free(&p.call);
+    tool_error("out of host memory for %s %s", op->name, shape);
+    return -1;
+  }
+  cl_int e = ocft_call_buffers(&p.call, ocf_context_cl_context(env->ctx));
+  if (e != CL_SUCCESS) {
+    row->status = ROW_FAILED;
+    tool_row_note(row, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
+  } else {
+    snprintf(row->checked, sizeof row->checked, "all %zu outputs", p.call.extent.out);
+    if (wg)
+      tool_progress(env->timer, "%s %s %s wg=%zu", op->name, row->shape, row->variant, wg);
+    else
+      tool_progress(env->timer, "%s %s %s", op->name, row->shape, row->variant);
+    tool_measure(env->timer, generic_enqueue, generic_verify, &p, env->repeats, row);
+  }
+  ocft_call_free(&p.call);
+  return 0;
+}
+
+int tool_bench_generic(tool_bench_env *env, const tool_spec *specs, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (generic_row(env, &specs[i], 0, 0)) return -1;
+  return 0;
+}
+
+int tool_sweep_generic(tool_bench_env *env, tool_op op, const size_t *d, const size_t *wgs,
+                       size_t count) {
+  tool_spec s;
+  tool_spec_init(&s, op);
+  memcpy(s.d, d, sizeof s.d);
+  s.ndims = tool_op_case(op)->ndims;
+  for (size_t i = 0; i < count; i++)
+    if (generic_row(env, &s, wgs[i], 1)) return -1;
+  return 0;
+}
+
+int tool_generic_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_launch *launch,
+                              char *err, size_t errlen) {
+  const ocft_op_case *op = tool_op_case(s->op);
+  ocft_call call;
+  int rc = TOOL_FAILED;
+  if (ocft_call_make(&call, op, s->d, 1)) {
+    snprintf(err, errlen, "out of host memory");
+  } else {
+    cl_int e = ocft_call_buffers(&call, ocf_context_cl_context(ctx));
+    if (e != CL_SUCCESS) {
+      snprintf(err, errlen, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
+    } else {
+      ocf_status status = ocft_call_device(&call, ctx, launch);
+      rc = status == OCF_SUCCESS ? 0 : tool_library_failure(status, op->function, err, errlen);
+    }
+  }
+  ocft_call_free(&call);
+  return rc;
+}

@@ -1,0 +1,124 @@
+/*
+ * The table of op cases: every op as the oclfuse tool (bench/) and the generic test suites
+ * (tests/test_threads.c, tests/test_faults.c, tests/fuzz/fuzz_args.c) know it, one entry per op,
+ * each in its own file (op_add.c, op_softmax.c, op_matmul.c), listed once in op_cases.c. The
+ * tool and the suites iterate the table instead of naming ops: an op added here appears in
+ * `oclfuse bench` (its default sizes, a generic series where the tool has no series of its own),
+ * `check`, `warmup` and `tune --op`, and in the thread, fault and fuzz suites.
+ *
+ * An entry says the op's name as the library names it (ocf_warmup, ocf_context_set_tuning: a
+ * test keeps the two lists equal), the shape part of the --sizes language (how many numbers,
+ * how a shape prints), the work of one plain call and the ceiling its rate is compared with, the
+ * default bench sizes and workgroup-sweep shape, a few small shapes for checks, and how to make
+ * a valid plain (fp32, dense, row-major, no options) call of a given shape: its operands' sizes,
+ * the device and host forms through the public API, the CPU reference and the check against the
+ * op's error model (tolerance.h). Only the public header is used.
+ */
+#ifndef OCLFUSE_OP_CASES_H
+#define OCLFUSE_OP_CASES_H
+
+#include "oclfuse.h"
+#include "tolerance.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+  OCFT_MAX_DIMS = 3,    /* numbers in a shape */
+  OCFT_MAX_OPERANDS = 2 /* inputs of a plain call */
+};
+
+/* The measured ceiling a rate is compared with (bench/ceiling.c measures each). */
+typedef enum ocft_ceiling {
+  OCFT_CEILING_STREAM, /* two reads and a write (out = x + y) */
+  OCFT_CEILING_COPY,   /* one read and one write */
+  OCFT_CEILING_FMA     /* the FMA peak, for flops */
+} ocft_ceiling;
+
+/* A list of shapes, OCFT_MAX_DIMS numbers each (the op's ndims used). */
+typedef struct ocft_shapes {
+  const size_t (*d)[OCFT_MAX_DIMS];
+  size_t count;
+} ocft_shapes;
+
+/* The operand sizes of a plain call, in floats. */
+typedef struct ocft_extent {
+  size_t in[OCFT_MAX_OPERANDS]; /* 0: no such input */
+  size_t out;
+} ocft_extent;
+
+typedef struct ocft_op_case {
+  const char *name;     /* the library's name: "add" */
+  const char *function; /* its device-form call, for messages: "ocf_add" */
+  const char *host_function;
+  int ndims;             /* numbers in a shape: N, RxC or MxNxK */
+  const char *dims_help; /* how a --sizes SIZE fits it: "N or RxC" */
+  /* The shape as the reports write it: "n=1000", "4096x50257", "64x64x64". */
+  void (*shape_text)(const size_t *d, char *out, size_t capacity);
+
+  /* The rate of a plain call: its work (bytes or flops) in `unit`, against `ceiling`. */
+  const char *unit; /* "GB/s" or "GFLOP/s" */
+  ocft_ceiling ceiling;
+  double (*work)(const size_t *d);
+
+  /* The default bench sizes on a GPU and on a CPU device, and the --sweep-wg shape. */
+  ocft_shapes bench_gpu, bench_cpu;
+  size_t sweep_gpu[OCFT_MAX_DIMS], sweep_cpu[OCFT_MAX_DIMS];
+  int sweep_non_powers; /* the sweep also tries sizes that are not powers of two */
+
+  /* Small shapes for checks and the suites (ragged, not all powers of two); the first is the
+     smallest, for a first call. */
+  ocft_shapes small;
+
+  /* A plain call of shape d: its operands, the device and host forms, the reference. */
+  ocft_extent (*extent)(const size_t *d);
+  ocf_status (*device)(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
+                       const ocf_launch *launch);
+  ocf_status (*host)(ocf_context *ctx, const size_t *d, const float *const *in, float *out);
+  /* Fills want (extent.out values) and, where the model is per element, tol (NULL: exact or
+     judged by check alone). */
+  void (*reference)(const size_t *d, const float *const *in, double *want, double *tol);
+  /* Compares got with the reference, adding to *check; device the description of the device
+     the call ran on (softmax's model needs it). */
+  void (*check)(const size_t *d, const float *const *in, const double *want, const double *tol,
+                const float *got, const ocf_device_info *device, ocft_check *check);
+} ocft_op_case;
+
+/* The ops, in the library's order. */
+size_t ocft_op_count(void);
+const ocft_op_case *ocft_op_at(size_t index);
+/* The op of that name, or NULL; its index, or -1. */
+const ocft_op_case *ocft_op_find(const char *name);
+int ocft_op_index(const char *name);
+/* "add, softmax or matmul": the names as a list in words, for help texts and errors. */
+void ocft_op_names_text(const char *last_joint, char *out, size_t capacity);
+
+/* ---- one plain call of an op: host arrays, device buffers, reference ---- */
+
+typedef struct ocft_call {
+  const ocft_op_case *op;
+  size_t d[OCFT_MAX_DIMS];
+  ocft_extent extent;
+  float *in[OCFT_MAX_OPERANDS];
+  float *got;   /* extent.out floats, NaN until an output is read or written into it */
+  double *want; /* the reference */
+  double *tol;  /* per-element tolerance, or NULL */
+  cl_mem in_mem[OCFT_MAX_OPERANDS], out_mem;
+} ocft_call;
+
+/* Allocates the call's host arrays, fills the inputs (uniform in [-1, 1) from seed) and computes
+   the reference; 0, or -1 when out of memory (the call is then empty and may be freed). */
+int ocft_call_make(ocft_call *call, const ocft_op_case *op, const size_t *d, uint64_t seed);
+/* Device buffers in cl: the inputs copied, the output full of NaN; CL_SUCCESS or the error. */
+cl_int ocft_call_buffers(ocft_call *call, cl_context cl);
+/* The device form on the call's buffers, and the host form into got. */
+ocf_status ocft_call_device(ocft_call *call, ocf_context *ctx, const ocf_launch *launch);
+ocf_status ocft_call_host(ocft_call *call, ocf_context *ctx);
+/* Reads the output buffer into got on queue after `after` (NULL: none); a blocking read. */
+cl_int ocft_call_read(ocft_call *call, cl_command_queue queue, cl_event after);
+/* Compares got with the reference (a fresh check). */
+void ocft_call_check(const ocft_call *call, const ocf_device_info *device, ocft_check *check);
+/* Releases what the call holds (the buffers too); an empty call is fine. */
+void ocft_call_free(ocft_call *call);
+
+#endif /* OCLFUSE_OP_CASES_H */

@@ -1,0 +1,74 @@
+/* matmul: C = A B, m x k times k x n, row-major and dense (ocf_matmul with alpha 1, beta 0),
+   judged per element by the model of tolerance.c. */
+#include "op_cases.h"
+#include "reference.h"
+
+#include <stdio.h>
+
+static void shape_text(const size_t *d, char *out, size_t capacity) {
+  snprintf(out, capacity, "%zux%zux%zu", d[0], d[1], d[2]);
+}
+
+/* A multiply and an add per (i, j, p). */
+static double work(const size_t *d) {
+  return 2.0 * (double)d[0] * (double)d[1] * (double)d[2];
+}
+
+static ocft_extent extent(const size_t *d) {
+  ocft_extent e = {{d[0] * d[2], d[2] * d[1]}, d[0] * d[1]};
+  return e;
+}
+
+static ocf_status device(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
+                         const ocf_launch *launch) {
+  return ocf_matmul(ctx, OCF_NO_TRANS, OCF_NO_TRANS, d[0], d[1], d[2], 1.0f, in[0], 0, d[2], in[1],
+                    0, d[1], 0.0f, out, 0, d[1], launch);
+}
+
+static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in, float *out) {
+  return ocf_matmul_host(ctx, OCF_NO_TRANS, OCF_NO_TRANS, d[0], d[1], d[2], 1.0f, in[0], d[2],
+                         in[1], d[1], 0.0f, out, d[1]);
+}
+
+static void reference(const size_t *d, const float *const *in, double *want, double *tol) {
+  ocf_ref_matmul(0, 0, d[0], d[1], d[2], 1.0f, in[0], d[2], in[1], d[1], 0.0f, NULL, d[1], want);
+  ocft_matmul_tolerance(0, 0, d[0], d[1], d[2], 1.0f, in[0], d[2], in[1], d[1], 0.0f, NULL, d[1],
+                        tol);
+}
+
+static void check(const size_t *d, const float *const *in, const double *want, const double *tol,
+                  const float *got, const ocf_device_info *info, ocft_check *c) {
+  (void)in, (void)info;
+  ocft_check_elements(got, want, tol, d[0] * d[1], c);
+}
+
+static const size_t bench_gpu[][OCFT_MAX_DIMS] = {
+    {256, 256, 256},    {512, 512, 512},    {1024, 1024, 1024}, {2048, 2048, 2048},
+    {4096, 4096, 4096}, {8192, 8192, 8192}, {1000, 1000, 1000}, {4097, 4095, 1023}};
+/* PoCL on 2 cores: ~50 GFLOP/s at best, and every program build costs a second or so. */
+static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
+    {128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {255, 257, 129}, {500, 300, 200}};
+static const size_t small[][OCFT_MAX_DIMS] = {{16, 16, 16}, {1, 1, 1}, {5, 7, 3}, {33, 17, 65}};
+
+const ocft_op_case ocft_op_matmul = {
+    .name = "matmul",
+    .function = "ocf_matmul",
+    .host_function = "ocf_matmul_host",
+    .ndims = 3,
+    .dims_help = "N or MxNxK",
+    .shape_text = shape_text,
+    .unit = "GFLOP/s",
+    .ceiling = OCFT_CEILING_FMA,
+    .work = work,
+    .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
+    .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},
+    .sweep_gpu = {2048, 2048, 2048},
+    .sweep_cpu = {256, 256, 256},
+    .sweep_non_powers = 0,
+    .small = {small, sizeof small / sizeof small[0]},
+    .extent = extent,
+    .device = device,
+    .host = host,
+    .reference = reference,
+    .check = check,
+};

@@ -1,0 +1,73 @@
+/* softmax: each row of a rows x cols matrix (ocf_softmax), judged by the row-factor model of
+   tolerance.c. */
+#include "op_cases.h"
+#include "reference.h"
+
+#include <stdio.h>
+
+static void shape_text(const size_t *d, char *out, size_t capacity) {
+  snprintf(out, capacity, "%zux%zu", d[0], d[1]);
+}
+
+/* One read and one write of each fp32 element. */
+static double work(const size_t *d) {
+  return 8.0 * (double)d[0] * (double)d[1];
+}
+
+static ocft_extent extent(const size_t *d) {
+  ocft_extent e = {{d[0] * d[1], 0}, d[0] * d[1]};
+  return e;
+}
+
+static ocf_status device(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
+                         const ocf_launch *launch) {
+  return ocf_softmax(ctx, d[0], d[1], in[0], 0, d[1], out, 0, d[1], launch);
+}
+
+static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in, float *out) {
+  return ocf_softmax_host(ctx, d[0], d[1], in[0], d[1], out, d[1]);
+}
+
+static void reference(const size_t *d, const float *const *in, double *want, double *tol) {
+  (void)tol;
+  ocf_ref_softmax(d[0], d[1], in[0], d[1], want);
+}
+
+/* A default launch (workgroup size 0: the model's floor, OCFT_SOFTMAX_DEFAULT_WORKGROUP). */
+static void check(const size_t *d, const float *const *in, const double *want, const double *tol,
+                  const float *got, const ocf_device_info *info, ocft_check *c) {
+  (void)tol;
+  ocft_check_softmax(d[0], d[1], in[0], d[1], want, got, d[1], 0, info, c);
+}
+
+/* Powers of two, and widths that are not (781: rows that start off a vector boundary; 50257: a
+   vocabulary; 262144 with few rows: rows split across workgroups). */
+static const size_t bench_gpu[][OCFT_MAX_DIMS] = {{65536, 128},  {16384, 1024}, {4096, 4096},
+                                                  {2048, 16384}, {1024, 65536}, {1823, 781},
+                                                  {512, 50257},  {128, 262144}};
+static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
+    {16384, 128}, {1024, 1024}, {64, 16384}, {16, 65536}, {1000, 781}};
+static const size_t small[][OCFT_MAX_DIMS] = {{4, 100}, {1, 1}, {7, 333}, {3, 3000}};
+
+const ocft_op_case ocft_op_softmax = {
+    .name = "softmax",
+    .function = "ocf_softmax",
+    .host_function = "ocf_softmax_host",
+    .ndims = 2,
+    .dims_help = "N or RxC",
+    .shape_text = shape_text,
+    .unit = "GB/s",
+    .ceiling = OCFT_CEILING_COPY,
+    .work = work,
+    .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
+    .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},
+    .sweep_gpu = {8192, 4096},
+    .sweep_cpu = {1024, 512},
+    .sweep_non_powers = 1,
+    .small = {small, sizeof small / sizeof small[0]},
+    .extent = extent,
+    .device = device,
+    .host = host,
+    .reference = reference,
+    .check = check,
+};

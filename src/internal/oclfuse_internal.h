@@ -1,0 +1,27 @@
+/*
+ * The one internal header a tool of this repository may include (CMake target oclfuse_internal:
+ * the static library, this folder, src/ and the generated program table; not installed, no
+ * promise of stability). It names what the public header does not give and the tuner needs: the
+ * ops' tunable schemas and their validator, the shape classes, the tuning database reader and
+ * writer, and the file helpers it writes the database with.
+ *
+ *   tuning/tuning.h       ocf_op, OCF_OP_COUNT, ocf_op_from_name, ocf_op_schema_get (the
+ *                         tunables and their ranges), ocf_tuning_values, ocf_tuning_fallbacks,
+ *                         ocf_tuning_parse, ocf_tuning_check, ocf_tuning_format
+ *   tuning/shape_class.h  ocf_shape, ocf_shape_class_count, _name, _doc, _of
+ *   tuning/db.h           ocf_tuning_db, ocf_tuning_db_parse, _add, _format_sparse, _free
+ *   runtime/files.h       ocf_read_file, ocf_make_dirs, ocf_write_file_atomic, ocf_fnv1a
+ *
+ * Everything else under src/ stays private to the library: the tool and the tests' generic
+ * suites use the public header (include/oclfuse.h) and the harness (harness/).
+ */
+#ifndef OCLFUSE_INTERNAL_H
+#define OCLFUSE_INTERNAL_H
+
+#include "oclfuse.h"
+#include "runtime/files.h"
+#include "tuning/db.h"
+#include "tuning/shape_class.h"
+#include "tuning/tuning.h"
+
+#endif /* OCLFUSE_INTERNAL_H */

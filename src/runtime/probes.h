@@ -1,0 +1,37 @@
+/*
+ * The capability probes of the matrix units (mma_probe.c, wgmma_probe.c; their shared machinery
+ * is runtime/probe_run.h): run once per context when a plan asks, their outcome kept in the
+ * context's facts.
+ */
+#ifndef OCLFUSE_PROBES_H
+#define OCLFUSE_PROBES_H
+
+#include "common.h"
+#include "plan/plan.h"
+
+/* ---- mma_probe.c ---- */
+
+/*
+ * Runs the probe a plan asked for (plan->probe): for OCF_PLAN_PROBE_MMA, the matrix-unit kernel
+ * built with plan->probe_bytes of local memory and run once on a small product whose exact
+ * answer is known, on the context's own queue (blocking). Its outcome goes into ctx->facts (the
+ * capability the first time, the local memory every time), so the caller plans again. A probe
+ * that fails is not an error of the call: the call runs on the SIMT kernels.
+ */
+void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan);
+/* Marks the matrix units unusable on this context (a build of one of their programs failed
+   after the probe passed): later plans take the SIMT kernels. */
+void ocf_probe_mma_failed(ocf_context *ctx, const char *why);
+
+/* ---- wgmma_probe.c ---- */
+
+/* The probe of the wgmma kernel (OCF_PLAN_PROBE_WGMMA, called by ocf_probe_run): the kernel
+   built for sm_90a with the tuning's geometry and run once on a small bf16 product whose exact
+   answer is known, on the context's own queue (blocking); its outcome goes into ctx->facts
+   (wgmma, wgmma_local_ok), once per context. */
+void ocf_probe_wgmma(ocf_context *ctx);
+/* Marks the wgmma kernel unusable on this context (its build failed after the probe passed):
+   later plans take the mma.sync kernel, then the SIMT kernels. */
+void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why);
+
+#endif /* OCLFUSE_PROBES_H */

@@ -1,0 +1,129 @@
+/* The run loop of every op (runtime/run.h). */
+#include "runtime/run.h"
+
+#include "runtime/log.h"
+#include "runtime/plan_cache.h"
+
+#include <string.h>
+
+/* A matrix-unit program that failed to build after its probe passed: marked failed for the
+   context (later plans take the next kernels), 1; any other plan, 0. */
+static int matrix_unit_failed(ocf_context *ctx, const ocf_plan *plan) {
+  if (plan->program == OCF_PROGRAM_MATMUL_MMA_NV) {
+    ocf_probe_mma_failed(ctx, ocf_last_error());
+    return 1;
+  }
+  if (plan->program == OCF_PROGRAM_MATMUL_WGMMA_NV) {
+    ocf_probe_wgmma_failed(ctx, ocf_last_error());
+    return 1;
+  }
+  return 0;
+}
+
+/* Plans the call and builds and checks its kernels into *out, planning again when a build
+   taught a limit, a probe was due or a matrix-unit program failed to build; each settles a
+   fact (a cap only ever lowered, a probe's outcome for good), so the bound is a guard, not a
+   path any device takes. *empty: the call has no work (out holds its plan, nothing is built).
+   *generation: the generation the plan was made in. */
+static ocf_status plan_and_build(ocf_context *ctx, const ocf_op_desc *desc, const void *call,
+                                 ocf_cached_plan *out, int *empty, unsigned long long *generation) {
+  ocf_shape shape;
+  ocf_dtype dtype;
+  desc->tuning_key(call, &shape, &dtype);
+  *empty = 0;
+  for (int attempt = 0;; attempt++) {
+    /* The generation first, then the facts and tuning it covers: a change after this read
+       raises it, and the entry made from older values is never found. */
+    ocf_device_facts facts;
+    pthread_mutex_lock(&ctx->lock);
+    *generation = ctx->plan_generation;
+    facts = ctx->facts;
+    pthread_mutex_unlock(&ctx->lock);
+    ocf_tuning_values tuning;
+    ocf_context_tuning_for(ctx, desc->op, dtype, &shape, &tuning);
+    ocf_plan *plan = &out->plan;
+    ocf_status status = desc->plan(&facts, &tuning, call, plan);
+    if (status != OCF_SUCCESS) return status;
+    if (desc->empty(call)) {
+      *empty = 1;
+      return OCF_SUCCESS;
+    }
+    if (plan->probe != OCF_PLAN_PROBE_NONE && attempt < 8) {
+      ocf_probe_run(ctx, plan);
+      continue;
+    }
+    int replan = 0;
+    memset(out->kernels, 0, sizeof out->kernels);
+    status = ocf_plan_build(ctx, plan, out->kernels, &replan);
+    if (status == OCF_ERR_BUILD_FAILED && attempt < 8 && matrix_unit_failed(ctx, plan)) replan = 1;
+    if (status == OCF_SUCCESS) {
+      ocf_plan_describe(plan, out->description, sizeof out->description);
+      return OCF_SUCCESS;
+    }
+    /* A default size the built kernel cannot run: nothing was enqueued, and the plan is made
+       again under the kernel's limit. An explicit size is the caller's, and its refusal is
+       the answer. */
+    if (!replan || attempt == 8) return status;
+    ocf_error_clear();
+  }
+}
+
+/* The cached plan of the call, or a new one (cached once built). */
+static ocf_status find_or_plan(ocf_context *ctx, const ocf_op_desc *desc, const void *call,
+                               ocf_cached_plan *out, int *empty) {
+  *empty = 0;
+  pthread_mutex_lock(&ctx->lock);
+  const ocf_cached_plan *found =
+      ocf_plan_cache_find(ctx->plan_cache, desc->op, call, desc->call_size, ctx->plan_generation);
+  if (found) {
+    out->plan = found->plan;
+    memcpy(out->kernels, found->kernels, sizeof out->kernels);
+    strcpy(out->description, found->description);
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  if (found) return OCF_SUCCESS;
+  unsigned long long generation = 0;
+  ocf_status status = plan_and_build(ctx, desc, call, out, empty, &generation);
+  if (status != OCF_SUCCESS || *empty) return status;
+  pthread_mutex_lock(&ctx->lock);
+  ocf_plan_cache_insert(&ctx->plan_cache, desc->op, call, desc->call_size, generation, out);
+  pthread_mutex_unlock(&ctx->lock);
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_run(ocf_context *ctx, const ocf_run_call *run) {
+  const ocf_op_desc *desc = ocf_op_desc_get(run->op);
+  if (!desc) return ocf_fail(OCF_ERR_INVALID_VALUE, "run: op %d is not an op", (int)run->op);
+  ocf_cached_plan p;
+  int empty = 0;
+  ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty);
+  if (status != OCF_SUCCESS) return status;
+  if (empty) return ocf_dispatch_nothing(run->queue, run->launch);
+  ocf_frame_storage frame;
+  cl_mem *scratch_slot = NULL;
+  desc->frame(&p.plan, run->call, run->source, NULL, &frame, &scratch_slot);
+  status =
+      ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, scratch_slot, run->launch);
+  if (status != OCF_SUCCESS) {
+    /* Nothing of the plan was at fault, most likely (a buffer, the queue): the entry goes all
+       the same, and the next call plans and checks afresh. */
+    pthread_mutex_lock(&ctx->lock);
+    ocf_plan_cache_remove(ctx->plan_cache, desc->op, run->call, desc->call_size);
+    pthread_mutex_unlock(&ctx->lock);
+    return status;
+  }
+  ocf_plan_note(p.description);
+  ocf_log(&ctx->log, OCF_LOG_DEBUG, "%s", p.description);
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_run_prepare(ocf_context *ctx, const ocf_run_call *run, size_t *workspace) {
+  *workspace = 0;
+  const ocf_op_desc *desc = ocf_op_desc_get(run->op);
+  if (!desc) return ocf_fail(OCF_ERR_INVALID_VALUE, "run: op %d is not an op", (int)run->op);
+  ocf_cached_plan p;
+  int empty = 0;
+  ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty);
+  if (status == OCF_SUCCESS && !empty) *workspace = p.plan.scratch_bytes;
+  return status;
+}

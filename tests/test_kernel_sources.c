@@ -1,0 +1,193 @@
+/*
+ * The embedded kernel sources (cmake/embed_kernels.cmake, src/runtime/sources.c) against the
+ * kernel descriptors (src/kernels/): device-free (label "plan").
+ *
+ * The host passes every tunable, so the schema is the one source of defaults: every `#ifndef X`
+ * of a program's files is followed by `#error "X: ..."` (a missing define is a compile error,
+ * never a second default), except the library's own OCF_* switches. What a program requires
+ * that way is exactly what each of its kernels' descriptors lists, and ocf_plan_verify (every
+ * plan) checks that a plan carries every define its kernels list: so a plan that compiles
+ * carries every value the kernel reads. Each kernel is compiled in its program alone
+ * (`#ifdef OCF_KERNEL_<name>`), and the benchmark-only kernels (the baselines) in no product
+ * program.
+ */
+#include "kernels/kernels.h"
+#include "runtime/sources.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+enum { MAX_NAMES = 64, NAME_CHARS = 48 };
+
+/* The names a program requires: every `#ifndef NAME` followed by `#error "NAME`. */
+typedef struct name_set {
+  char names[MAX_NAMES][NAME_CHARS];
+  unsigned count;
+} name_set;
+
+static int set_has(const name_set *set, const char *name) {
+  for (unsigned i = 0; i < set->count; i++)
+    if (strcmp(set->names[i], name) == 0) return 1;
+  return 0;
+}
+
+/* The identifier at p (letters, digits, underscores) into out; its length. */
+static size_t identifier(const char *p, char *out, size_t capacity) {
+  size_t n = 0;
+  while ((p[n] == '_' || (p[n] >= 'A' && p[n] <= 'Z') || (p[n] >= 'a' && p[n] <= 'z') ||
+          (p[n] >= '0' && p[n] <= '9')) &&
+         n + 1 < capacity) {
+    out[n] = p[n];
+    n++;
+  }
+  out[n] = '\0';
+  return n;
+}
+
+/* Scans one file of a program: adds what it requires to *set; 0, or -1 after printing each
+   `#ifndef` of a tunable that a default follows instead of an #error. */
+static int scan_file(const char *program, const char *file, const char *text, name_set *set) {
+  int status = 0;
+  for (const char *line = text; line && *line;
+       line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    if (strncmp(line, "#ifndef ", 8) != 0) continue;
+    char name[NAME_CHARS];
+    if (identifier(line + 8, name, sizeof name) == 0) continue;
+    if (strncmp(name, "OCF_", 4) == 0) continue; /* the library's switches: lab hooks, guards */
+    const char *next = strchr(line, '\n');
+    char expected[NAME_CHARS + 16];
+    snprintf(expected, sizeof expected, "#error \"%s:", name);
+    if (!next || strncmp(next + 1, expected, strlen(expected)) != 0) {
+      print_error("%s: %s: #ifndef %s is not followed by %s ...\"\n", program, file, name,
+                  expected);
+      status = -1;
+      continue;
+    }
+    if (!set_has(set, name)) {
+      assert_true(set->count < MAX_NAMES);
+      snprintf(set->names[set->count++], NAME_CHARS, "%s", name);
+    }
+  }
+  return status;
+}
+
+/* What a program requires; -1 when some tunable has a default. */
+static int program_requires(const ocf_program_source *source, name_set *set) {
+  int status = 0;
+  memset(set, 0, sizeof *set);
+  for (unsigned f = 0; f < source->count; f++)
+    if (scan_file(source->name, source->files[f], source->texts[f], set) != 0) status = -1;
+  return status;
+}
+
+/* Whether a program's text holds `#ifdef OCF_KERNEL_<name>` (at a line's start). */
+static int program_compiles(const ocf_program_source *source, const char *kernel) {
+  char guard[NAME_CHARS + 32];
+  snprintf(guard, sizeof guard, "#ifdef OCF_KERNEL_%s\n", kernel);
+  for (unsigned f = 0; f < source->count; f++)
+    for (const char *at = strstr(source->texts[f], guard); at; at = strstr(at + 1, guard))
+      if (at == source->texts[f] || at[-1] == '\n') return 1;
+  return 0;
+}
+
+/* Every program: files in build order, cl/common.cl first, texts of the stated lengths, digests
+   of their own. */
+static void test_programs_assembled(void **state) {
+  (void)state;
+  for (unsigned p = 0; p < OCF_PROGRAM_COUNT; p++) {
+    const ocf_program_source *source = ocf_program_source_get((ocf_program_id)p);
+    assert_non_null(source);
+    assert_true(source->count >= 2);
+    assert_string_equal(source->files[0], "common.cl");
+    for (unsigned f = 0; f < source->count; f++)
+      assert_int_equal(strlen(source->texts[f]), source->lengths[f]);
+    for (unsigned q = 0; q < p; q++)
+      assert_true(ocf_program_sources[q].digest != source->digest);
+  }
+  assert_null(ocf_program_source_get(OCF_PROGRAM_COUNT));
+}
+
+/* No tunable has a default in the kernels, and each kernel's descriptor lists exactly what its
+   program requires. */
+static void test_defines_required(void **state) {
+  (void)state;
+  int failures = 0;
+  for (unsigned p = 0; p < OCF_PROGRAM_COUNT; p++) {
+    const ocf_program_source *source = ocf_program_source_get((ocf_program_id)p);
+    name_set required;
+    if (program_requires(source, &required) != 0) failures++;
+    for (unsigned k = 0; k < OCF_KERNEL_COUNT; k++) {
+      const ocf_kernel_desc *desc = ocf_kernel_desc_get((ocf_kernel_id)k);
+      if (desc->program != (ocf_program_id)p) continue;
+      name_set listed;
+      memset(&listed, 0, sizeof listed);
+      for (const char *const *name = desc->defines; *name; name++) {
+        if (!set_has(&required, *name)) {
+          print_error("%s lists -D%s, which program %s does not require (#ifndef ... #error)\n",
+                      desc->name, *name, source->name);
+          failures++;
+        }
+        assert_true(listed.count < MAX_NAMES);
+        snprintf(listed.names[listed.count++], NAME_CHARS, "%s", *name);
+      }
+      for (unsigned i = 0; i < required.count; i++)
+        if (!set_has(&listed, required.names[i])) {
+          print_error("program %s requires -D%s, which %s's descriptor does not list\n",
+                      source->name, required.names[i], desc->name);
+          failures++;
+        }
+    }
+  }
+  assert_int_equal(failures, 0);
+}
+
+/* Each kernel is compiled in its own program and in no other: the benchmark's baselines sit in
+   programs of their own, the product programs hold none of them. */
+static void test_kernels_in_their_program(void **state) {
+  (void)state;
+  int failures = 0;
+  for (unsigned k = 0; k < OCF_KERNEL_COUNT; k++) {
+    const ocf_kernel_desc *desc = ocf_kernel_desc_get((ocf_kernel_id)k);
+    for (unsigned p = 0; p < OCF_PROGRAM_COUNT; p++) {
+      const ocf_program_source *source = ocf_program_source_get((ocf_program_id)p);
+      const int compiles = program_compiles(source, desc->name);
+      if (compiles != (desc->program == (ocf_program_id)p)) {
+        print_error("kernel %s %s in program %s\n", desc->name,
+                    compiles ? "is compiled" : "is missing", source->name);
+        failures++;
+      }
+    }
+  }
+  assert_int_equal(failures, 0);
+}
+
+/* The scan itself: a default is refused, an #error naming another define is refused, the
+   library's switches are left alone. */
+static void test_scan_refuses_defaults(void **state) {
+  (void)state;
+  name_set set;
+  memset(&set, 0, sizeof set);
+  assert_int_equal(scan_file("p", "f", "#ifndef WG\n#error \"WG: passed\"\n#endif\n", &set), 0);
+  assert_int_equal(set.count, 1);
+  assert_int_equal(scan_file("p", "f", "#ifndef VW\n#define VW 4\n#endif\n", &set), -1);
+  assert_int_equal(scan_file("p", "f", "#ifndef VW\n#error \"WG: passed\"\n#endif\n", &set), -1);
+  assert_int_equal(scan_file("p", "f", "#ifndef OCF_MMA_LADDR\n#define OCF_MMA_LADDR 0\n", &set),
+                   0);
+  assert_int_equal(set.count, 1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_programs_assembled),
+      cmocka_unit_test(test_defines_required),
+      cmocka_unit_test(test_kernels_in_their_program),
+      cmocka_unit_test(test_scan_refuses_defaults),
+  };
+  return cmocka_run_group_tests_name("kernel_sources", tests, NULL, NULL);
+}
