@@ -552,12 +552,8 @@ static void measure_candidate(void *user, const char *values, tune_result *resul
   int fatal = 0;
   for (int i = 0; i < s->shapes.count && !fatal; i++) {
     const tool_spec *shape = &s->shapes.shapes[i];
-    if (s->op == OCF_OP_ADD)
-      fatal = tool_bench_add(s->env, shape, 1);
-    else if (s->op == OCF_OP_SOFTMAX)
-      fatal = tool_bench_softmax(s->env, shape, 1);
-    else
-      fatal = tool_bench_matmul(s->env, shape, 1);
+    /* The op's series (its own, or the generic one: norm timed as matmul before). */
+    fatal = tool_series_of((tool_op)s->op)->bench(s->env, shape, 1);
   }
   double log_sum = 0.0;
   int timed = 0, wrong = 0;
