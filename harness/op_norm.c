@@ -66,6 +66,7 @@ const ocft_op_case ocft_op_norm = {
     .unit = "GB/s",
     .ceiling = OCFT_CEILING_COPY,
     .work = work,
+    .baseline = 1,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},
     .sweep_gpu = {8192, 4096},
