@@ -8,5 +8,6 @@
 extern const ocf_op_schema ocf_add_schema;
 extern const ocf_op_schema ocf_softmax_schema;
 extern const ocf_op_schema ocf_matmul_schema;
+extern const ocf_op_schema ocf_norm_schema;
 
 #endif /* OCLFUSE_SCHEMAS_H */

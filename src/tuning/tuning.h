@@ -16,7 +16,14 @@
 
 #include <stddef.h>
 
-typedef enum ocf_op { OCF_OP_ADD = 0, OCF_OP_SOFTMAX, OCF_OP_MATMUL, OCF_OP_COUNT } ocf_op;
+/* OCF_OP_NORM (issue 20): LayerNorm and RMSNorm share one op ("norm"). */
+typedef enum ocf_op {
+  OCF_OP_ADD = 0,
+  OCF_OP_SOFTMAX,
+  OCF_OP_MATMUL,
+  OCF_OP_NORM,
+  OCF_OP_COUNT
+} ocf_op;
 
 enum { OCF_DTYPE_COUNT = 3 };
 
@@ -139,6 +146,30 @@ typedef struct ocf_matmul_tuning {
   ocf_matmul_wgmma_tuning wgmma;
 } ocf_matmul_tuning;
 
+/* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). norm_rows: several rows a workgroup, each
+   row a segment of work-items holding it in registers. */
+typedef struct ocf_norm_rows_tuning {
+  int wg;        /* most work-items of norm_rows */
+  int items;     /* most vectors a work-item holds in registers */
+  int seg_items; /* vectors a work-item holds before its row gets more work-items */
+  int max_seg;   /* most work-items one row gets */
+  int seg_align; /* segments past this many work-items are multiples of it */
+} ocf_norm_rows_tuning;
+
+/* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the
+   unfused baseline). */
+typedef struct ocf_norm_split_tuning {
+  int wg;              /* work-items a workgroup (a workgroup a slice of a row) */
+  int unroll;          /* vectors a work-item loads per step of the loops */
+  int groups_per_unit; /* workgroups per compute unit that few long rows are cut to fill */
+} ocf_norm_split_tuning;
+
+typedef struct ocf_norm_tuning {
+  int vw; /* elements per aligned vector access (every family) */
+  ocf_norm_rows_tuning rows;
+  ocf_norm_split_tuning split;
+} ocf_norm_tuning;
+
 enum { OCF_TUNING_MAX = 80 };
 
 /* The resolved values of one op and data type: the op's struct, or its ints in schema order
@@ -148,6 +179,7 @@ typedef union ocf_tuning_values {
   ocf_add_tuning add;
   ocf_softmax_tuning softmax;
   ocf_matmul_tuning matmul;
+  ocf_norm_tuning norm;
 } ocf_tuning_values;
 
 /* The ints of a struct of values (an op's, a family's). */
