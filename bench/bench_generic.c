@@ -1,7 +1,9 @@
 /*
  * The series of an op the tool has no series of its own for (bench_ops.c): the harness's plain
- * call of the op (harness/op_cases.h) on each shape, variant oclfuse only, checked in full
- * against the op's reference before it is timed. A call with options is skipped with a note:
+ * call of the op (harness/op_cases.h) on each shape, variant oclfuse and, where the op's case
+ * says its device form has one, the unfused baseline (OCF_VARIANT_BASELINE) beside it (not in
+ * a sweep, nor with --library-only), each checked in full against the op's reference before it
+ * is timed. A call with options is skipped with a note:
  * options belong to an op's own series. So an op added to the harness's table is measured,
  * swept and checked by `oclfuse bench` and `check` before it has a series of its own.
  */
@@ -38,12 +40,15 @@ static int generic_verify(void *state, tool_verdict *v, char *err, size_t errlen
   return 0;
 }
 
-/* One row of the call s at workgroup size wg (0: the library's choice); -1 when out of memory. */
-static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int sweep) {
+/* One row of the call s at workgroup size wg (0: the library's choice) in variant (AUTO: the
+   row "oclfuse", BASELINE: "baseline"); -1 when out of memory. */
+static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int sweep,
+                       ocf_variant variant) {
   const ocft_op_case *op = tool_op_case(s->op);
   char shape[128];
   tool_spec_text(s, shape, sizeof shape);
-  tool_row *row = tool_results_add(env->results, op->name, shape, "oclfuse");
+  tool_row *row = tool_results_add(env->results, op->name, shape,
+                                   variant == OCF_VARIANT_BASELINE ? "baseline" : "oclfuse");
   if (!row) return -1;
   memcpy(row->dims, s->d, sizeof row->dims);
   row->ndims = op->ndims;
@@ -62,6 +67,7 @@ static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int s
   p.info = &env->info;
   ocf_launch_init(&p.launch);
   p.launch.workgroup_size = wg;
+  p.launch.variant = variant;
   if (ocft_call_make(&p.call, op, s->d, 1)) {
     ocft_call_free(&p.call);
     tool_error("out of host memory for %s %s", op->name, shape);
@@ -83,9 +89,18 @@ static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int s
   return 0;
 }
 
+size_t tool_generic_rows(const tool_bench_env *env, tool_op op) {
+  const ocft_op_case *c = tool_op_case(op);
+  return c && c->baseline && !env->library_only ? 2 : 1;
+}
+
 int tool_bench_generic(tool_bench_env *env, const tool_spec *specs, size_t count) {
-  for (size_t i = 0; i < count; i++)
-    if (generic_row(env, &specs[i], 0, 0)) return -1;
+  for (size_t i = 0; i < count; i++) {
+    if (generic_row(env, &specs[i], 0, 0, OCF_VARIANT_AUTO)) return -1;
+    if (tool_generic_rows(env, specs[i].op) == 2 &&
+        generic_row(env, &specs[i], 0, 0, OCF_VARIANT_BASELINE))
+      return -1;
+  }
   return 0;
 }
 
@@ -96,7 +111,7 @@ int tool_sweep_generic(tool_bench_env *env, tool_op op, const size_t *d, const s
   memcpy(s.d, d, sizeof s.d);
   s.ndims = tool_op_case(op)->ndims;
   for (size_t i = 0; i < count; i++)
-    if (generic_row(env, &s, wgs[i], 1)) return -1;
+    if (generic_row(env, &s, wgs[i], 1, OCF_VARIANT_AUTO)) return -1;
   return 0;
 }
 

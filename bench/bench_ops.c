@@ -7,12 +7,14 @@
 
 #include <string.h>
 
-static size_t two_rows(const tool_bench_env *env) {
+static size_t two_rows(const tool_bench_env *env, tool_op op) {
+  (void)op;
   return env->library_only ? 1 : 2; /* oclfuse and baseline */
 }
 
 /* oclfuse, baseline, CLBlast, and CLBlast tuned where its parameters apply. */
-static size_t matmul_rows(const tool_bench_env *env) {
+static size_t matmul_rows(const tool_bench_env *env, tool_op op) {
+  (void)op;
   if (env->library_only) return 1;
   return 3 + (size_t)(tool_clblast_available() && tool_clblast_tuned_applies(&env->info));
 }
@@ -36,11 +38,6 @@ static int sweep_matmul(tool_bench_env *env, tool_op op, const size_t *d, const 
   return tool_sweep_matmul(env, d[0], wgs, count);
 }
 
-static size_t one_row(const tool_bench_env *env) {
-  (void)env;
-  return 1;
-}
-
 static const tool_op_series own[] = {
     {"add", tool_bench_add, two_rows, sweep_add, tool_add_enqueue_bare},
     {"softmax", tool_bench_softmax, two_rows, sweep_softmax, tool_softmax_enqueue_bare},
@@ -48,8 +45,8 @@ static const tool_op_series own[] = {
 };
 
 /* Read-only, so that the tuner's build threads may look series up too. */
-static const tool_op_series generic = {NULL, tool_bench_generic, one_row, tool_sweep_generic,
-                                       tool_generic_enqueue_bare};
+static const tool_op_series generic = {NULL, tool_bench_generic, tool_generic_rows,
+                                       tool_sweep_generic, tool_generic_enqueue_bare};
 
 const tool_op_series *tool_series_of(tool_op op) {
   const ocft_op_case *c = tool_op_case(op);

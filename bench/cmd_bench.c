@@ -246,7 +246,7 @@ static size_t planned_rows(const tool_bench_env *env, const bench_options *o,
   size_t powers = tool_sweep_sizes(env, 0, wgs, sizeof wgs / sizeof wgs[0]);
   for (tool_op op = 0; op < tool_op_count(); op++) {
     if (!o->ops[op]) continue;
-    rows += tool_series_of(op)->rows_per_call(env) * sizes->count[op];
+    rows += tool_series_of(op)->rows_per_call(env, op) * sizes->count[op];
     if (o->sweep_wg) rows += tool_op_case(op)->sweep_non_powers ? with_non_powers : powers;
   }
   return rows;

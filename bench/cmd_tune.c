@@ -238,6 +238,24 @@ static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, clas
     }
     break;
   }
+  case OCF_OP_NORM: {
+    /* By row length as softmax's classes; the issue's table (8192 x 4096, 32768 x 1024,
+       1024 x 16384) among them. */
+    static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
+                                               {{32768, 1024}, {8192, 1823}},
+                                               {{8192, 4096}, {1024, 16384}},
+                                               {{1024, 65536}, {256, 200000}},
+                                               {{64, 1048576}, {8, 4000000}}};
+    static const size_t cpu_shapes[5][2][2] = {{{4096, 256}, {2048, 200}},
+                                               {{1024, 1024}, {512, 1823}},
+                                               {{256, 4096}, {64, 10000}},
+                                               {{16, 65536}, {4, 200000}},
+                                               {{2, 1048576}, {1, 3000000}}};
+    const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
+    SHAPE(s[0][0], s[0][1], 0, 2);
+    SHAPE(s[1][0], s[1][1], 0, 2);
+    break;
+  }
   case OCF_OP_ATTENTION:
     if (shape_class == 0) { /* decode: one query row against long keys (the decode split) */
       SHAPE5(1, 32, 1, gpu ? 8192 : 2048, 128);
@@ -551,14 +569,8 @@ static void measure_candidate(void *user, const char *values, tune_result *resul
   int fatal = 0;
   for (int i = 0; i < s->shapes.count && !fatal; i++) {
     const tool_spec *shape = &s->shapes.shapes[i];
-    if (s->op == OCF_OP_ADD)
-      fatal = tool_bench_add(s->env, shape, 1);
-    else if (s->op == OCF_OP_SOFTMAX)
-      fatal = tool_bench_softmax(s->env, shape, 1);
-    else if (s->op == OCF_OP_MATMUL)
-      fatal = tool_bench_matmul(s->env, shape, 1);
-    else
-      fatal = tool_bench_generic(s->env, shape, 1);
+    /* The op's series (its own, or the generic one: norm timed as matmul before). */
+    fatal = tool_series_of((tool_op)s->op)->bench(s->env, shape, 1);
   }
   double log_sum = 0.0;
   int timed = 0, wrong = 0;

@@ -406,8 +406,8 @@ typedef struct tool_op_series {
   const char *name; /* the op's name in the table (NULL: the generic series, any op) */
   /* The measured calls of specs (each spec's variants a row); 0, or -1 (fatal). */
   int (*bench)(tool_bench_env *env, const tool_spec *specs, size_t count);
-  /* The rows bench adds per spec (its variants), for the progress count. */
-  size_t (*rows_per_call)(const tool_bench_env *env);
+  /* The rows bench adds per spec of op (its variants), for the progress count. */
+  size_t (*rows_per_call)(const tool_bench_env *env, tool_op op);
   /* The workgroup sweep of op on the shape d. */
   int (*sweep)(tool_bench_env *env, tool_op op, const size_t *d, const size_t *wgs, size_t count);
   /* One call for its programs (the tuner's build pool): tool_add_enqueue_bare's contract. */
@@ -418,8 +418,11 @@ typedef struct tool_op_series {
 /* The series of an op: its own, or the generic one (bench_generic.c); NULL for no op. */
 const tool_op_series *tool_series_of(tool_op op);
 
-/* ---- bench_generic.c: an op through the harness's plain call (oclfuse variant only) ---- */
+/* ---- bench_generic.c: an op through the harness's plain call (oclfuse, and the baseline where
+   the op's case has one) ---- */
 
+/* The rows tool_bench_generic adds per spec of op. */
+size_t tool_generic_rows(const tool_bench_env *env, tool_op op);
 int tool_bench_generic(tool_bench_env *env, const tool_spec *specs, size_t count);
 int tool_sweep_generic(tool_bench_env *env, tool_op op, const size_t *d, const size_t *wgs,
                        size_t count);

@@ -40,14 +40,27 @@ ushort ocf_float_to_bf16(float f) {
   return (ushort)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-/* x rounded to TF32 (10 explicit mantissa bits), the rounding of the TF32 and 3XTF32 matmul
-   modes on every kernel, SIMT (matmul.cl, matmul_skinny.cl) and matrix-unit
-   (matmul_mma_nv.cl) alike, so that a result does not depend on which kernel ran: to nearest,
-   ties away from zero, as PTX's cvt.rna.tf32.f32; the low 13 bits of the result are 0. Adding
+/* x as the TF32 matmul mode multiplies it, on every kernel, SIMT (matmul.cl, matmul_skinny.cl,
+   the naive baseline) and matrix-unit alike, so that a result does not depend on which kernel
+   ran: truncated to TF32 (toward zero: the low 13 of the 23 mantissa bits cleared, 10 kept), as
+   Hopper's wgmma reads fp32 bits for .tf32 (the PTX ISA: it "will truncate lower 13 bits") and
+   as cuBLAS's TF32 GEMM feeds them; |x - trunc(x)| < 2^-10 |x| for a normal x. An infinity stays
+   one (the mask cannot carry). A NaN stays a NaN: its quiet bit is set before the low bits go,
+   so no payload truncates to an infinity (the wgmma kernel leaves the truncation to the matrix
+   unit, which turns a NaN whose payload lies only in the low 13 bits into an infinity: see
+   cl/matmul_wgmma_nv.cl). */
+float ocf_tf32_trunc(const float x) {
+  const uint u = as_uint(x);
+  return as_float((isnan(x) ? u | 0x00400000u : u) & 0xffffe000u);
+}
+
+/* x rounded to TF32 to nearest, ties away from zero, as PTX's cvt.rna.tf32.f32: the big part of
+   the 3XTF32 split on every kernel (the TF32 mode truncates instead: ocf_tf32_trunc). Adding
    half the dropped range to the magnitude carries into the exponent exactly as a wider mantissa
-   would, up to infinity (an infinity stays one). A NaN stays a NaN: its quiet bit is set before
-   the low bits go, so no payload can truncate to an infinity. (cvt.rna.tf32.f32 itself, on
-   sm_90 an add and a mask that skips non-finite inputs, turns 0x7f800001 into 0x7f800000.) */
+   would, up to infinity (an infinity stays one); the low 13 bits of the result are 0. A NaN stays
+   a NaN: its quiet bit is set before the low bits go, so no payload can truncate to an infinity.
+   (cvt.rna.tf32.f32 itself, on sm_90 an add and a mask that skips non-finite inputs, turns
+   0x7f800001 into 0x7f800000.) */
 float ocf_round_tf32(const float x) {
   const uint u = as_uint(x);
   if (isnan(x)) return as_float((u | 0x00400000u) & 0xffffe000u);

@@ -41,10 +41,11 @@
  *
  * Precision (PRECISION, for fp32 inputs; fp16 and bf16 values are exact in TF32 already):
  *   0 FP32    plain fp32 products.
- *   1 TF32    A and B rounded to TF32 (ocf_round_tf32: cvt.rna.tf32.f32's rounding, a NaN kept
- *             a NaN) as they enter local memory; products of TF32 values are exact in fp32,
- *             accumulation is fp32.
- *   2 3XTF32  each input split into big = tf32(x) and small = tf32(x - big) (ocf_tf32_small:
+ *   1 TF32    A and B truncated to TF32 (ocf_tf32_trunc: the low 13 mantissa bits cleared, as
+ *             Hopper's wgmma reads fp32 bits; a NaN kept a NaN) as they enter local memory;
+ *             products of TF32 values are exact in fp32, accumulation is fp32.
+ *   2 3XTF32  each input split into big = tf32(x), rounded to nearest (ocf_round_tf32,
+ *             cvt.rna.tf32.f32's rounding), and small = tf32(x - big) (ocf_tf32_small:
  *             an infinite input has no finite low part and gives NaN, on every kernel) once,
  *             as it enters local memory, which holds two parts in two halves of each buffer
  *             (twice the local memory): big_a and small_a of A, big_b and

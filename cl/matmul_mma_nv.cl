@@ -13,17 +13,21 @@
  *   C = act(v) (ACTIVATION: ocf_activate in cl/common.cl), rounded to C_DTYPE.
  *
  * Modes (-D):
- *   AB_DTYPE 0, PRECISION 1 (TF32)    fp32 A and B, each element rounded to TF32 by
- *                                     ocf_round_tf32 (cl/common.cl: nearest, ties away from
- *                                     zero, 10 mantissa bits; a NaN stays a NaN), the SIMT
- *                                     kernels' rounding. Not cvt.rna.tf32.f32: on sm_90 that is
- *                                     the same add-and-mask in software, but it skips NaNs, so
- *                                     a NaN whose payload lies in the 13 dropped bits becomes
- *                                     an infinity (0x7f800001 -> 0x7f800000, seen on the H200);
- *                                     the matrix unit reads only the top 19 bits, so the raw
- *                                     NaN would be an infinity too. The select that keeps it a
- *                                     NaN costs about one instruction a fragment register.
- *   AB_DTYPE 0, PRECISION 2 (3XTF32)  x = big + small, big = tf32(x), small = tf32(x - big)
+ *   AB_DTYPE 0, PRECISION 1 (TF32)    fp32 A and B, each element truncated to TF32 by
+ *                                     ocf_tf32_trunc (cl/common.cl: toward zero, the low 13
+ *                                     mantissa bits cleared, 10 kept; a NaN stays a NaN), the
+ *                                     SIMT kernels' TF32 and what wgmma does with fp32 bits.
+ *                                     In the fragments' registers, before the mma: PTX asks
+ *                                     mma.sync for .tf32 operands and, unlike for wgmma, says
+ *                                     nothing of raw fp32 bits, so the mask makes every
+ *                                     operand a TF32 value; the select
+ *                                     that keeps a NaN whose payload lies in the 13 dropped
+ *                                     bits a NaN (the bare mask, like cvt.rna.tf32.f32, would
+ *                                     make 0x7f800001 an infinity) costs about one instruction
+ *                                     a fragment register.
+ *   AB_DTYPE 0, PRECISION 2 (3XTF32)  x = big + small, big = tf32(x) rounded to nearest, ties
+ *                                     away (ocf_round_tf32, cvt.rna.tf32.f32's rounding),
+ *                                     small = tf32(x - big)
  *                                     (ocf_tf32_small: NaN for an infinite x, whose products
  *                                     are then NaN, as on the SIMT kernels); per mma tile
  *                                     acc += a_small b_big; acc += a_big b_small;
@@ -490,9 +494,10 @@ INLINE void mma(float *d, const uint *a, const uint *b) {
 #endif
 }
 
-/* x (raw bits) rounded to TF32 as the SIMT kernels round it (ocf_round_tf32, see the header). */
+/* x (raw bits) truncated to TF32 as the SIMT kernels truncate it (ocf_tf32_trunc, see the
+   header). */
 INLINE uint tf32_bits(const uint x) {
-  return as_uint(ocf_round_tf32(as_float(x)));
+  return as_uint(ocf_tf32_trunc(as_float(x)));
 }
 
 /* The 3XTF32 split of x (raw bits): *big = tf32(x), *small = tf32(x - big) (cl/common.cl's
@@ -653,7 +658,7 @@ INLINE void load_b_frags(__local const uint4 *tile, const uint tile_addr, const 
   }
 }
 
-/* TF32 inputs rounded (TF32 mode), in the fragments' registers. */
+/* TF32 inputs truncated (TF32 mode), in the fragments' registers. */
 INLINE void round_frags(uint af[MT][4], uint bf[NT][2]) {
 #if TF32_MODE && !SPLIT3
 #pragma unroll

@@ -180,19 +180,19 @@
 #define LOAD4_2_0(p) OCF_LOADV_2(4, p, 0)
 #define LOAD4(t, vec, p) OCF_CAT(OCF_CAT(OCF_CAT(LOAD4_, t), _), vec)(p)
 
-/* TF32 rounding as values are loaded (fp32 inputs in TF32 mode only). */
+/* TF32 truncation as values are loaded (fp32 inputs in TF32 mode only). */
 #if PRECISION == 1 && X_DTYPE == 0
-#define ROUND_X(x) ocf_round_tf32(x)
+#define ROUND_X(x) ocf_tf32_trunc(x)
 #else
 #define ROUND_X(x) (x)
 #endif
 #if PRECISION == 1 && V_DTYPE == 0
-#define ROUND_V(x) ocf_round_tf32(x)
+#define ROUND_V(x) ocf_tf32_trunc(x)
 #else
 #define ROUND_V(x) (x)
 #endif
 
-/* acc + x * v in the precision mode (TF32 inputs arrive rounded; 3XTF32 splits them here). */
+/* acc + x * v in the precision mode (TF32 inputs arrive truncated; 3XTF32 splits them here). */
 float mac(const float acc, const float x, const float v) {
 #if PRECISION == 2
   const float x_big = ocf_round_tf32(x), v_big = ocf_round_tf32(v);

@@ -62,8 +62,17 @@
  * workgroup g computes product g / (tiles_m * tiles_n), tile tile_of(g % (tiles_m * tiles_n)).
  * Local memory: STAGES * (BM + BN) * 128 + 1024 bytes, static (197632 for 128 x 256 in 4 stages:
  * above the 48 KiB the device reports, which NVIDIA's driver runs; the library plans it only
- * after its probe ran right with it). TF32 inputs are fp32 bits rounded to TF32 here
- * (ocf_round_tf32, the library's TF32 rounding) before the matrix unit reads the top 19 bits.
+ * after its probe ran right with it).
+ *
+ * TF32: the stages hold the caller's fp32 bits untouched, and the matrix unit truncates them (the
+ * PTX ISA: wgmma.mma_async with .tf32 "will truncate lower 13 bits of the 32-bit input data"),
+ * which is the library's TF32 (ocf_tf32_trunc, cl/common.cl) for every input but one kind: a
+ * NaN whose payload lies only in the 13 dropped bits, 0x7f800001..0x7f801fff and
+ * 0xff800001..0xff801fff (signalling NaNs with tiny payloads), reads as an infinity of its
+ * sign here, where ocf_tf32_trunc keeps it a NaN (a product with it is then an infinity or,
+ * times 0, NaN). No pass over local memory fixes it for free: cp.async copies global to local
+ * without registers, so a fix is a read and a write of every chunk, the pass (about a third of
+ * the TF32 rate on the H200) this design drops.
  */
 
 /* ---- tunables (the host passes every one: the schema holds the defaults) ---- */
@@ -306,34 +315,6 @@ INLINE void load_slice_fast(const uint stage, copy_plan *p, const operands *o, c
 #endif
 }
 
-/* TF32: the chunks this work-item copied into the stage, rounded to TF32 in place (the
-   library's rounding: the matrix unit itself would truncate to the top 19 bits), once its own
-   copies landed and before the barrier; a no-op at 16 bits. With TRANS_B 1 the stage is
-   BM + BN rows of 128 bytes in one swizzled layout (A_BYTES = BM * 128), and BM * 8 is a
-   multiple of THREADS, so chunk c here is the one load_kmajor (and load_slice_fast) gave
-   work-item c % THREADS: rows t / 8 + i THREADS / 8, whose swizzle term stays (THREADS / 8 a
-   multiple of 8). Unrolled, every load issued before the first store: the latencies overlap. */
-INLINE void round_own(__local uchar *stage, const uint t) {
-#if AB_DTYPE == 0
-#define NR ((BM + BN) * 8 / THREADS)
-  __local uchar *p = stage + swz(t / 8, t % 8);
-  uint4 w[NR];
-#pragma unroll
-  for (uint i = 0; i < NR; i++)
-    w[i] = *(__local uint4 *)(p + i * (THREADS / 8) * 128);
-#pragma unroll
-  for (uint i = 0; i < NR; i++)
-    *(__local uint4 *)(p + i * (THREADS / 8) * 128) =
-        (uint4)(as_uint(ocf_round_tf32(as_float(w[i].x))),
-                as_uint(ocf_round_tf32(as_float(w[i].y))),
-                as_uint(ocf_round_tf32(as_float(w[i].z))),
-                as_uint(ocf_round_tf32(as_float(w[i].w))));
-#undef NR
-#else
-  (void)stage, (void)t;
-#endif
-}
-
 /* The 4 k steps' descriptors of a stage for warpgroup wg. */
 INLINE void slice_descs(const uint stage, const uint wg, ulong *da, ulong *db) {
 #pragma unroll
@@ -433,8 +414,7 @@ INLINE void copy_slice(const uint stage, copy_plan *p, const operands *o, const 
 }
 
 /* Every work-item copies and multiplies; one barrier per slice (see the header). */
-INLINE void main_loop(float *acc, __local uchar *smem, const uint base, const operands *o,
-                      const uint t) {
+INLINE void main_loop(float *acc, const uint base, const operands *o, const uint t) {
   const ulong slices = (o->k + BK - 1) / BK;
   const uint wg = t / 128;
   const int inside = o->m0 + BM <= o->m && o->n0 + BN <= o->n;
@@ -448,7 +428,6 @@ INLINE void main_loop(float *acc, __local uchar *smem, const uint base, const op
   uint stage = 0, fill = (STAGES - 2) * STAGE_BYTES;
   for (ulong kt = 0; kt < slices; kt++) {
     cp_async_wait_slice();
-    round_own(smem + (base - local_addr(smem)) + stage, t);
     fence_proxy_async();
     barrier(CLK_LOCAL_MEM_FENCE);
     ulong da[4], db[4];
@@ -494,7 +473,7 @@ matmul_wgmma(const ulong m, const ulong n, const ulong k, const float alpha,
 #pragma unroll
   for (uint i = 0; i < NACC; i++)
     acc[i] = 0.0f;
-  main_loop(acc, smem, base, &o, t);
+  main_loop(acc, base, &o, t);
 
   const ulong c_at = c_off + product * stride_c;
   epilogue e;

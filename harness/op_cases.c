@@ -7,12 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const ocft_op_case ocft_op_add, ocft_op_softmax, ocft_op_matmul, ocft_op_attention;
+extern const ocft_op_case ocft_op_add, ocft_op_softmax, ocft_op_matmul, ocft_op_norm,
+    ocft_op_attention;
 
 /* The one list of ops, in the library's order (its tuning and warm-up names, kept equal to the
    library's by test_op_cases). A new op: its op_<name>.c, and a line here. */
 static const ocft_op_case *const cases[] = {&ocft_op_add, &ocft_op_softmax, &ocft_op_matmul,
-                                            &ocft_op_attention};
+                                            &ocft_op_norm, &ocft_op_attention};
 
 size_t ocft_op_count(void) {
   return sizeof cases / sizeof cases[0];

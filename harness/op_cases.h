@@ -63,6 +63,10 @@ typedef struct ocft_op_case {
   ocft_ceiling ceiling;
   double (*work)(const size_t *d);
 
+  /* Whether the device form runs the op's unfused baseline when launch->variant is
+     OCF_VARIANT_BASELINE: the bench's generic series then times it beside the op. */
+  int baseline;
+
   /* The default bench sizes on a GPU and on a CPU device, and the --sweep-wg shape. */
   ocft_shapes bench_gpu, bench_cpu;
   size_t sweep_gpu[OCFT_MAX_DIMS], sweep_cpu[OCFT_MAX_DIMS];

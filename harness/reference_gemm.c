@@ -6,12 +6,17 @@
 
 float ocf_ref_tf32(float x) {
   const uint32_t u = ocf_ref_bits_of(x);
+  return ocf_ref_float_of((isnan(x) ? u | 0x00400000u : u) & 0xffffe000u);
+}
+
+float ocf_ref_tf32_rna(float x) {
+  const uint32_t u = ocf_ref_bits_of(x);
   if (isnan(x)) return ocf_ref_float_of((u | 0x00400000u) & 0xffffe000u);
   return ocf_ref_float_of((u + 0x1000u) & 0xffffe000u);
 }
 
 float ocf_ref_tf32_small(float x, float big) {
-  return ocf_ref_tf32(x - big);
+  return ocf_ref_tf32_rna(x - big);
 }
 
 /* ---- the GEMM ---- */
@@ -48,11 +53,12 @@ static double product(double a, double b, int precision, int exact_inputs, doubl
     return a * b;
   }
   const float af = (float)a, bf = (float)b;
-  const float ah = ocf_ref_tf32(af), bh = ocf_ref_tf32(bf);
   if (precision == 1) {
-    *magnitude = fabs((double)ah * bh);
-    return (double)ah * bh;
+    const double at = ocf_ref_tf32(af), bt = ocf_ref_tf32(bf);
+    *magnitude = fabs(at * bt);
+    return at * bt;
   }
+  const float ah = ocf_ref_tf32_rna(af), bh = ocf_ref_tf32_rna(bf);
   const double al = ocf_ref_tf32_small(af, ah), bl = ocf_ref_tf32_small(bf, bh);
   const double big = (double)ah * bh, cross = al * bh + (double)ah * bl;
   *magnitude = fabs(big) + fabs(al * bh) + fabs((double)ah * bl);
@@ -92,8 +98,7 @@ void ocf_ref_gemm_run(const ocf_ref_gemm *g, int exact_inputs, double *want, dou
       double error = factor * scale;
       if (g->precision == 2) error *= 1.0 + 0x1p-10;
       if (exact_inputs && g->precision == 1)
-        error =
-            factor * scale * (1.0 + 0x1p-10) + (0x1p-10 + 0x1p-22) * fabs((double)g->alpha) * terms;
+        error = factor * scale + 0x1p-9 * fabs((double)g->alpha) * terms;
       if (exact_inputs && g->precision == 2) error += 12.1 * U * fabs((double)g->alpha) * terms;
       double y = activate(z, act);
       error = act_lipschitz[act] * error + act_rounding[act] * U * fabs(z);

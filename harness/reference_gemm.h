@@ -34,9 +34,15 @@
  *
  * Against the exact product of the unrounded fp32 inputs (what the documented bounds of the
  * modes say, tested separately):
- *   TF32    each input within 2^-11 of itself: a product within (2^-10 + 2^-22) |a b|, so the
- *           error is (2^-10 + 2^-22) S_ab + E, well within the (k + 2) 2^-11 S_ab of the
- *           header for every k >= 0;
+ *   TF32    each input truncated: 10 of the 23 mantissa bits kept, the dropped 13 worth less
+ *           than one ulp of the kept precision, 2^-10 of the leading bit, so
+ *           t(a) = a (1 - d_a) with 0 <= d_a < 2^-10 for a normal a (rounding to nearest was
+ *           half that: |d_a| <= 2^-11). A product of truncated inputs is
+ *           a b (1 - d_a) (1 - d_b), within (1 - (1 - 2^-10)^2) |a b| = (2^-9 - 2^-20) |a b|
+ *           < 2^-9 |a b| of a b, and no larger than |a b| (truncation never grows a
+ *           magnitude), so E on the truncated products is at most E on the exact ones: the
+ *           error is 2^-9 S_ab + E, include/oclfuse.h's (2^-9 + (k + 2) 2^-23) |alpha| |A||B|
+ *           (E twice that on the matrix units, whose sum truncates);
  *   3XTF32  the dropped terms al bl, ah br, ar bh (ar the part of a below its low TF32 half,
  *           |ar| <= 2^-22 |a|) come to at most 12.1 u |a b|: E + 12.1 u S_ab, inside the
  *           fp32 tolerance 2 (k + 2) u S of the plain suite as soon as k >= 11.
@@ -49,10 +55,13 @@
 
 #include "storage16.h" /* the 16-bit storage types */
 
-/* x rounded as cl/common.cl's ocf_round_tf32 (cvt.rna.tf32.f32's ties away from zero, 10
-   mantissa bits kept; an infinity stays one, a NaN a NaN). The low half of the 3XTF32 split,
-   big being ocf_ref_tf32(x): NaN for an infinite x, as ocf_tf32_small. */
+/* x as the TF32 mode multiplies it: truncated as cl/common.cl's ocf_tf32_trunc (toward zero,
+   10 mantissa bits kept; an infinity stays one, a NaN a NaN). */
 float ocf_ref_tf32(float x);
+/* The 3XTF32 split: big = x rounded as cl/common.cl's ocf_round_tf32 (cvt.rna.tf32.f32's
+   ties away from zero, 10 mantissa bits kept; an infinity stays one, a NaN a NaN); the low
+   half, big being ocf_ref_tf32_rna(x): NaN for an infinite x, as ocf_tf32_small. */
+float ocf_ref_tf32_rna(float x);
 float ocf_ref_tf32_small(float x, float big);
 
 /* ---- the GEMM ---- */

@@ -82,10 +82,10 @@
 #include "tolerance.h"
 
 #include "reference_attention.h"
+#include "reference_softmax.h" /* ocf_ref_half_ulp: the 16-bit types' rounding */
 
 #include <float.h>
 #include <math.h>
-#include <stdlib.h>
 
 static const double fp32_u = 0x1.0p-24;
 
@@ -275,6 +275,94 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
     softmax_row(&model, in + r * in_ld, want + r * cols, got + r * got_ld, r * cols, &part);
   part.checked = rows * cols;
   ocft_check_merge(check, &part, 0);
+}
+
+/* ---- norm ----
+ *
+ * Every kernel of cl/norm.cl computes a row's statistics about a shift s (LayerNorm: the row's
+ * first element, RMSNorm: 0), from z_k = fl(x_k - s):
+ *     m = fl(sum z) / cols (RMSNorm: 0),  d_k = fl(z_k - m),  V = fl(sum d_k^2) / cols,
+ *     rstd = rsqrt(V + eps),  y_k = fl(fl(fl(d_k rstd) w_k) + b_k)
+ * (norm_split_* merge (count, mean, M2) of slices with Chan's update instead of one sum: the same
+ * quantities, each merge a few roundings of values no larger than the row's). With exact values
+ * z, mu = sum z / n, delta_k = z_k - mu, var = sum delta^2 / n, rho = 1 / sqrt(var + eps), n =
+ * cols, and D the reduction's depth (below), every rounding at most u times its value:
+ *   - m: z_k carries u |z_k|, the sum gamma_D sum |z|, the division (a product with fl(1 / n))
+ *     2u |mu|; Chan's merges weigh means instead of adding terms, each merge within 3u of the
+ *     larger mean's magnitude. So |m - mu| <= dm = 3 (D + 5) u Zmax, Zmax = max |z_k|;
+ *   - d_k: |d_k - delta_k| <= E_k = (u |z_k| + dm)(1 + u) + u |delta_k|;
+ *   - V: sum d_k^2 differs from sum delta_k^2 by at most sum (2 |delta_k| E_k + E_k^2), and its
+ *     squares, sum (a tree of depth D over positive terms, or Chan's merges) and division add
+ *     a relative 3 (D + 4) u;
+ *   - rstd: the argument V + eps is off by e_a = |V - var| / (var + eps) + u relatively, so rstd
+ *     by e_a / (2 (1 - e_a)) from it, and rsqrt's 2 ulp (4u): e_rho;
+ *   - y_k: |w_k| rho (E_k + |delta_k| e_rho), then the two products and the sum (u each, of values
+ *     within (1 + e_rho) of |delta_k| rho |w_k| and |y_k|), then the output's storage rounding
+ *     (half an ulp of the type) and a floor of FLT_MIN for a flushed subnormal.
+ * The statistics: rstd within rho e_rho, the mean (s + m) within dm + u |mean|.
+ * D, the depth of the sums: a work-item adds at most max(128, ceil(n / W_lo)) of a row's values
+ * in sequence (norm_rows holds at most 128 floats a work-item: a rule of the tuning schema; the
+ * others stride by their workgroup), a split row merges its slices (fewer than n / W_lo) in
+ * sequence, and the workgroup combines its work-items in a tree of ceil(log2 W_hi) levels or, in
+ * norm_rows, in at most 16 + ceil(W_hi / 16) serial additions; no sum of n terms is deeper than
+ * n: D = min(n + 4, 2 (128 + ceil(n / W_lo)) + 32 + ceil(W_hi / 16) + ceil(log2 W_hi)).
+ * A row far from zero loses nothing here: z, m and d are all of the data's spread, not of its
+ * mean, which is what the shift is for. A one-pass E[x^2] - E[x]^2 in fp32 would carry an error
+ * of u D mean^2 instead (test_norm_large_mean shows it failing this model).
+ */
+void ocft_norm_tolerance(int rms, size_t rows, size_t cols, const float *x, size_t x_ld,
+                         const float *weight, const float *bias, double eps, const double *want,
+                         int out_dtype, size_t workgroup_size, const ocf_device_info *device,
+                         double *tol, double *mean_tol, double *rstd_tol) {
+  if (rows == 0 || cols == 0) return;
+  double w_lo = 1.0, w_hi = 65536.0;
+  if (workgroup_size) {
+    w_lo = w_hi = (double)workgroup_size;
+  } else if (device) {
+    w_hi = (double)device->max_workgroup_size;
+  }
+  const double n = (double)cols, u = fp32_u;
+  double depth = 2.0 * (128.0 + ceil(n / w_lo)) + 32.0 + ceil(w_hi / 16.0) + ceil(log2(w_hi));
+  if (depth > n + 4.0) depth = n + 4.0;
+  for (size_t r = 0; r < rows; r++) {
+    const float *row = x + r * x_ld;
+    const double s = rms ? 0.0 : (double)row[0];
+    double zmax = 0.0, mu = 0.0;
+    for (size_t c = 0; c < cols; c++) {
+      const double z = (double)row[c] - s;
+      if (fabs(z) > zmax) zmax = fabs(z);
+      mu += z;
+    }
+    mu = rms ? 0.0 : mu / n;
+    const double dm = rms ? 0.0 : 3.0 * (depth + 5.0) * u * zmax;
+    double var = 0.0, cross = 0.0;
+    for (size_t c = 0; c < cols; c++) {
+      const double z = (double)row[c] - s, delta = z - mu;
+      const double e = rms ? 0.0 : (u * fabs(z) + dm) * (1.0 + u) + u * fabs(delta);
+      var += delta * delta;
+      cross += 2.0 * fabs(delta) * e + e * e;
+    }
+    var /= n;
+    cross /= n;
+    const double v_err = cross + 3.0 * (depth + 4.0) * u * (var + cross);
+    const double e_a = v_err / (var + eps) + u;
+    const double e_rho = (e_a < 1.0 ? e_a / (2.0 * (1.0 - e_a)) : INFINITY) + 4.0 * u;
+    const double rho = 1.0 / sqrt(var + eps);
+    for (size_t c = 0; c < cols; c++) {
+      const double z = (double)row[c] - s, delta = z - mu;
+      const double e = rms ? 0.0 : (u * fabs(z) + dm) * (1.0 + u) + u * fabs(delta);
+      const double w = weight ? fabs((double)weight[c]) : 1.0;
+      const double y = fabs(want[r * cols + c]);
+      double t = w * rho * (e + fabs(delta) * e_rho);
+      t += 2.0 * u * w * rho * (fabs(delta) + e) * (1.0 + e_rho) + u * (y + t);
+      t += 4.0 * FLT_MIN;
+      if (out_dtype != 0) t += ocf_ref_half_ulp(out_dtype, y + t);
+      tol[r * cols + c] = t;
+    }
+    if (rstd_tol) rstd_tol[r] = rho * e_rho + FLT_MIN;
+    if (mean_tol) mean_tol[r] = dm + u * fabs(s + mu) + FLT_MIN;
+    (void)bias;
+  }
 }
 
 /* ---- attention ----

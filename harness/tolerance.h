@@ -6,6 +6,7 @@
  *   add      exact: fp32 addition is correctly rounded, so the reference is the one right answer
  *   softmax  each element against its row's common factor, tightly, and that factor against 1
  *   matmul   per element, from the partial sums of its dot product
+ *   norm     per element, from the shifted two-pass statistics of its row (LayerNorm, RMSNorm)
  *
  * A comparison reports its worst place as a ratio, the error there divided by the tolerance
  * there, so that 1 is the edge for every op and every element.
@@ -68,6 +69,21 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
  * a right result could fail a check, but a wrong one could never pass.
  */
 #define OCFT_SOFTMAX_DEFAULT_WORKGROUP 32
+
+/*
+ * norm (LayerNorm rms = 0, RMSNorm rms = 1; issue 20): the tolerance of each output of the
+ * normalization of x (rows x cols, row r at x[r * x_ld], the residual already added and rounded
+ * as the kernels do: ocf_ref_norm_residual) against ocf_ref_norm's want, into tol (rows x cols,
+ * dense), and of each row's mean and rstd into mean_tol and rstd_tol (either may be NULL).
+ * weight and bias as ocf_ref_norm's (NULL: 1 and 0), out_dtype the output's storage type (0 f32,
+ * 1 f16, 2 bf16). The work-items that may share a row come from the public side only, as for
+ * softmax: `workgroup_size` is the launch's (0: a default launch), `device` the device's
+ * description.
+ */
+void ocft_norm_tolerance(int rms, size_t rows, size_t cols, const float *x, size_t x_ld,
+                         const float *weight, const float *bias, double eps, const double *want,
+                         int out_dtype, size_t workgroup_size, const ocf_device_info *device,
+                         double *tol, double *mean_tol, double *rstd_tol);
 
 /* attention: the tolerance of each element of ocf_attention's
    out (tol, dense [b, h, lq, d]) and lse (tol_lse, [b, h, lq]; NULL: not wanted) against the

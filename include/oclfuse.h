@@ -2,11 +2,12 @@
  * @file oclfuse.h
  * liboclfuse: fused, tunable OpenCL kernels for C and C++ programs.
  *
- * The whole public API is in this header. Four operations, row-major:
+ * The whole public API is in this header. The operations, row-major:
  *
  *     add      out[i] = x[i] + y[i]                                   i < n
  *     softmax  out[r][c] = exp(in[r][c] - max_r) / sum_k exp(in[r][k] - max_r)
  *     matmul   C = alpha * op(A) * op(B) + beta * C                   (GEMM)
+ *     layernorm, rmsnorm  each row normalized (ocf_norm_options)
  *     attention out = softmax(scale * Q K^T + mask) V  (fused: the scores stay on chip)
  *
  * Every call comes in two forms:
@@ -32,6 +33,10 @@
  * on-disk cache or ocf_warmup() has them), enqueues its kernels and returns; the results are
  * there once the call's event (ocf_launch.event) has completed. Buffers are the caller's: the
  * library does not keep them past the call, and OpenCL keeps them alive for the enqueued kernels.
+ * A context remembers what it checked of a buffer (its context, size, sub-buffer origin) until
+ * the buffer is destroyed: the first call that passes a buffer registers a destructor callback on
+ * it (clSetMemObjectDestructorCallback, one per context; it runs briefly on the thread that
+ * destroys the buffer, after the context's release too, and then does nothing).
  *
  * Thread safety: calls on one context from several threads are safe. Releasing a context while
  * another thread uses it is not. Functions without a context are safe from any thread.
@@ -152,8 +157,8 @@ OCF_API const char *ocf_last_plan(void);
 /**
  * Storage type of an operand's elements. Arithmetic inside the kernels is fp32 whatever the
  * storage; a 16-bit output is rounded to nearest even. OCF_F16 (IEEE binary16) and OCF_BF16
- * (bfloat16, the top half of an fp32) are taken by ocf_softmax_ex and ocf_matmul_ex (ocf_add is
- * fp32 only).
+ * (bfloat16, the top half of an fp32) are taken by ocf_softmax_ex, ocf_matmul_ex,
+ * ocf_layernorm and ocf_rmsnorm (ocf_add is fp32 only).
  */
 typedef enum ocf_dtype { OCF_F32 = 0, OCF_F16 = 1, OCF_BF16 = 2 } ocf_dtype;
 
@@ -720,11 +725,142 @@ OCF_API ocf_status ocf_softmax_host(ocf_context *ctx, size_t rows, size_t cols, 
  * device buffers, runs ocf_softmax_ex on the context's queue and copies out's span back once
  * that call's event has completed (right on an out-of-order queue too). Every bad argument
  * (those of ocf_softmax_ex, NULL arrays) is refused before anything is enqueued; a length above
- * cols counts as cols, as in ocf_softmax_ex; out untouched. Thread-safe like every call on a context; the arrays are not kept.
+ * cols counts as cols, as in ocf_softmax_ex; out untouched. Thread-safe like every call on a
+ * context; the arrays are not kept.
  */
 OCF_API ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const void *in,
                                        size_t in_ld, void *out, size_t out_ld,
                                        const cl_uint *lengths, const ocf_softmax_options *options);
+
+/* ---- LayerNorm and RMSNorm ---------------------------------------------------------------- */
+
+/**
+ * Options of ocf_layernorm and ocf_rmsnorm. Initialise with OCF_NORM_OPTIONS_INIT.
+ *
+ * Each row r of the rows x cols input is normalized over its cols elements, in fp32 arithmetic
+ * whatever the storage types. With x the row (after the residual add, below):
+ *
+ *     LayerNorm  y = (x - mean) * rstd * weight + bias,  rstd = 1 / sqrt(var + eps)
+ *     RMSNorm    y = x * rstd * weight,                  rstd = 1 / sqrt(mean(x^2) + eps)
+ *
+ * var is the population variance (divided by cols), as torch.nn.functional.layer_norm has it.
+ * The mean and variance are exact two-pass statistics, shifted by the row's first element, so
+ * rows far from zero (1e4 + noise) keep their precision (docs/NORM.md).
+ *
+ * Residual (the pre-norm block's update): with `residual` set, x = round(in + residual) to
+ * residual_dtype (the sum in fp32, then stored as that type would store it) is what is
+ * normalized, and with `residual_out` set it is also written there (residual_out_offset +
+ * r * residual_out_ld, in residual_dtype). residual_out may be exactly residual (same buffer,
+ * offset and stride: the update in place) or share no element with any operand.
+ *
+ * Statistics for a backward pass: `mean` (LayerNorm only) and `rstd` receive one float per row,
+ * at mean_offset + r and rstd_offset + r, as the kernels used them (fp32 buffers).
+ *
+ * Non-finite values: a NaN or an infinity anywhere in a row (of x after the residual add) makes
+ * every output of that row NaN (y and its statistics; the written x' keeps its values); other
+ * rows are unaffected. A row whose sum, variance or mean square overflows fp32 (magnitudes near
+ * 1.8e19 and up) comes out NaN too. eps must be finite and >= 0; with eps = 0 a row of variance
+ * 0 (RMSNorm: a row of zeros) gives NaN (0 * inf), as PyTorch does; with eps > 0 a constant row
+ * gives y = bias.
+ *
+ * Refused before anything is enqueued, every output untouched: a data type out of range or eps
+ * not finite and >= 0 (OCF_ERR_INVALID_VALUE); an offset or stride given for an absent buffer
+ * (OCF_ERR_NULL_ARGUMENT, as softmax's lengths_offset); a bias or mean for ocf_rmsnorm
+ * (OCF_ERR_INVALID_VALUE); residual_out without residual (OCF_ERR_NULL_ARGUMENT); any buffer too
+ * small for its offset plus extent (weight and bias: cols elements; mean and rstd: rows floats) or
+ * of another context; strides shorter than cols; overlaps other than out exactly in place of in and
+ * residual_out exactly in place of residual (OCF_ERR_ALIASING); a launch workspace meeting any
+ * operand. Growing struct.
+ */
+typedef struct ocf_norm_options {
+  size_t size;                /**< sizeof(ocf_norm_options): set by OCF_NORM_OPTIONS_INIT */
+  ocf_dtype in_dtype;         /**< storage type of `in` (offsets and strides count its elements) */
+  ocf_dtype out_dtype;        /**< storage type of `out`; in place needs the same element size */
+  float eps;                  /**< added to the variance (mean square); finite and >= 0; 1e-5 */
+  cl_mem weight;              /**< gamma, cols elements of weight_dtype; NULL: 1 */
+  size_t weight_offset;       /**< in elements (0 without weight) */
+  cl_mem bias;                /**< beta (LayerNorm only), cols elements of weight_dtype; NULL: 0 */
+  size_t bias_offset;         /**< in elements (0 without bias) */
+  ocf_dtype weight_dtype;     /**< storage type of weight and bias */
+  cl_mem residual;            /**< added to `in` before normalizing; NULL: none */
+  size_t residual_offset;     /**< in elements of residual_dtype */
+  size_t residual_ld;         /**< row stride of residual, at least cols (0 without residual) */
+  ocf_dtype residual_dtype;   /**< storage type of residual and residual_out */
+  cl_mem residual_out;        /**< receives x = in + residual; NULL: not written */
+  size_t residual_out_offset; /**< in elements of residual_dtype */
+  size_t residual_out_ld;     /**< row stride of residual_out (0 without residual_out) */
+  cl_mem mean;                /**< LayerNorm: receives each row's mean (float); NULL: not written */
+  size_t mean_offset;         /**< in floats */
+  cl_mem rstd;                /**< receives each row's rstd (float); NULL: not written */
+  size_t rstd_offset;         /**< in floats */
+} ocf_norm_options;
+
+/** An ocf_norm_options with every default (fp32, eps 1e-5, no weight, bias, residual or
+    statistics). */
+#define OCF_NORM_OPTIONS_INIT                                                                 \
+  {                                                                                           \
+    sizeof(ocf_norm_options), OCF_F32, OCF_F32, 1e-5f, NULL, 0, NULL, 0, OCF_F32, NULL, 0, 0, \
+        OCF_F32, NULL, 0, 0, NULL, 0, NULL, 0                                                 \
+  }
+
+/**
+ * LayerNorm of each row of a rows x cols matrix (see ocf_norm_options for the formula and every
+ * option; NULL options: OCF_NORM_OPTIONS_INIT): row r of `in` starts at element
+ * in_offset + r * in_ld, row r of `out` at out_offset + r * out_ld (elements of the options'
+ * types; strides at least cols). out may be in exactly (same buffer, offset and stride: in
+ * place) or share no element with it. Elements between rows are not written. rows or cols 0
+ * succeeds and enqueues nothing. Asynchronous: enqueues one to three kernels on the launch's
+ * queue and returns; the outputs are there once launch->event has completed. Thread-safe like
+ * every call on a context.
+ */
+OCF_API ocf_status ocf_layernorm(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
+                                 size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
+                                 size_t out_ld, const ocf_norm_options *options,
+                                 const ocf_launch *launch);
+
+/** RMSNorm of each row, y = x / sqrt(mean(x^2) + eps) * weight: as ocf_layernorm in every other
+    respect (options->bias and options->mean must be NULL). */
+OCF_API ocf_status ocf_rmsnorm(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
+                               size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
+                               size_t out_ld, const ocf_norm_options *options,
+                               const ocf_launch *launch);
+
+/**
+ * Host-array form of ocf_layernorm: every option means what it means there, with host arrays in
+ * place of the buffers, each starting at its array's first element plus the options' offset.
+ * The options' cl_mem members must be NULL (OCF_ERR_INVALID_VALUE otherwise); the arrays come as
+ * arguments: weight and bias (weight_dtype), residual and residual_out (residual_dtype, strides
+ * residual_ld and residual_out_ld; residual_out may be residual itself, same stride), mean and
+ * rstd (float), each NULL when not used. Elements are fp32 as float, fp16 as cl_half bits, bf16
+ * as cl_ushort bits. in and out: in place (same array and stride) or no element shared; every
+ * output shares no byte with any other array but residual_out with residual in place.
+ * Synchronous: copies the spans to temporary device buffers, runs the device call on the
+ * context's queue and copies the outputs back once its event has completed; elements between
+ * rows keep their values. Every bad argument is refused before anything is enqueued, the
+ * outputs untouched. The arrays are not kept.
+ */
+OCF_API ocf_status ocf_layernorm_host(ocf_context *ctx, size_t rows, size_t cols, const void *in,
+                                      size_t in_ld, void *out, size_t out_ld, const void *weight,
+                                      const void *bias, const void *residual, void *residual_out,
+                                      float *mean, float *rstd, const ocf_norm_options *options);
+
+/** Host-array form of ocf_rmsnorm, as ocf_layernorm_host without bias and mean. */
+OCF_API ocf_status ocf_rmsnorm_host(ocf_context *ctx, size_t rows, size_t cols, const void *in,
+                                    size_t in_ld, void *out, size_t out_ld, const void *weight,
+                                    const void *residual, void *residual_out, float *rstd,
+                                    const ocf_norm_options *options);
+
+/**
+ * Writes to *bytes the workspace (ocf_launch.workspace_size) that ocf_layernorm (rms = 0) or
+ * ocf_rmsnorm (rms != 0) with the same arguments would use: 0 when its plan needs none (the
+ * split of long rows needs one). The arguments are checked as the call checks them where they
+ * concern sizes and values; the options' buffers are not queried (only whether each is set).
+ * Builds the plan's programs as the first such call would. Blocking; thread-safe.
+ */
+OCF_API ocf_status ocf_norm_workspace_size(ocf_context *ctx, int rms, size_t rows, size_t cols,
+                                           size_t in_offset, size_t in_ld, size_t out_offset,
+                                           size_t out_ld, const ocf_norm_options *options,
+                                           const ocf_launch *launch, size_t *bytes);
 
 /* ---- matmul (GEMM) ------------------------------------------------------------------------ */
 
@@ -747,16 +883,20 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
                               cl_mem c, size_t c_offset, size_t ldc, const ocf_launch *launch);
 
 /** How fp32 inputs are multiplied. FP32 is exact-product SIMT arithmetic (the reference).
-    TF32 rounds A and B to TF32 as PTX cvt.rna.tf32.f32 does (to nearest, ties away from zero,
-    10 mantissa bits kept) and accumulates in fp32: elementwise error within about
-    (2^-10 + (k + 2) 2^-23) |alpha| |A||B|. 3XTF32 splits each input x into big = tf32(x) and
+    TF32 truncates A and B to TF32 (toward zero: the low 13 mantissa bits dropped, 10 kept, as
+    Hopper's wgmma and cuBLAS's TF32 GEMM read fp32 data; an infinity stays one, a NaN a NaN)
+    and accumulates in fp32: elementwise error within about
+    (2^-9 + (k + 2) 2^-23) |alpha| |A||B|. 3XTF32 splits each input x into big = tf32(x),
+    rounded to nearest (ties away from zero, as PTX cvt.rna.tf32.f32), and
     small = tf32(x - big) and adds big_a big_b + small_a big_b + big_a small_b: fp32-class
     accuracy for finite inputs (an infinite input gives NaN, inf * 0 in the small products).
-    Devices with matrix units run TF32 and 3XTF32 on them, others with the same rounding on
+    Devices with matrix units run TF32 and 3XTF32 on them, others with the same arithmetic on
     SIMT (on NVIDIA compute capability 9.0, 16-bit calls, and TF32 calls with B transposed,
     with A not transposed and the rows, offsets and batch strides of A and B aligned to 16
-    bytes take the warpgroup units, wgmma, after a probe on the context; the same rounding,
-    epilogue and error bound). fp16 and
+    bytes take the warpgroup units, wgmma, after a probe on the context; the same truncation,
+    epilogue and error bound, with one exception: there the matrix unit itself truncates, and
+    reads a NaN whose payload lies only in the dropped bits, 0x7f800001..0x7f801fff or
+    0xff800001..0xff801fff, as an infinity of its sign). fp16 and
     bf16 inputs are exact in TF32, so the modes change nothing for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,

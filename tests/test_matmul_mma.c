@@ -6,14 +6,14 @@
  * (ocf_last_plan names it), so a silent fallback to the SIMT kernels fails here.
  *
  * Every output element and every untouched element of C is checked against
- * harness/reference_gemm.h with the input rounding of the mode (TF32: ocf_round_tf32; 3XTF32:
+ * harness/reference_gemm.h with the input conversion of the mode (TF32: ocf_tf32_trunc; 3XTF32:
  * the split into two TF32 parts), the tolerance doubled for the matrix units' truncating
  * accumulation (truncating_sum), then again against the unrounded inputs with the mode's
  * documented bound. Coverage: each mode (TF32, 3XTF32, fp16 and bf16 inputs) with C in fp32,
  * fp16 and bf16; ragged shapes from 1 x 1 x 1 to past several tiles; all four transposes;
  * offsets and leading dimensions that select each copy path (16-byte, 4-byte and element
  * copies); strided batches with a shared operand; every activation with a bias along n and
- * along m; column-major callers; the TF32 rounding exactly, NaN inputs included; the loop
+ * along m; column-major callers; the TF32 truncation exactly, NaN inputs included; the loop
  * options of the kernel and a local-memory probe above 48 KiB (ocf_context_set_tuning).
  */
 #include "matmul_check.h"
@@ -137,18 +137,19 @@ static void test_mma_column_major(void **state) {
   }
 }
 
-/* The TF32 rounding exactly (C = A times ones): ties away from zero, and NaNs, the one whose
-   payload lies in the dropped bits included (cvt.rna.tf32.f32 would make it an infinity), stay
-   NaN; 3XTF32 gives big + small, and NaN for an infinity; as on the SIMT kernels
-   (test_matmul_precision). */
-static void test_mma_tf32_rounding_exact(void **state) {
+/* The TF32 truncation exactly (C = A times ones): toward zero (1 + 2^-10 + 2^-11 gives
+   1 + 2^-10 where rounding to nearest gives 1 + 2^-9; the largest float stays finite), and NaNs,
+   the one whose payload lies in the dropped bits included (a bare mask, or cvt.rna.tf32.f32,
+   would make it an infinity), stay NaN; 3XTF32 gives big + small (big rounded to nearest), and
+   NaN where big is an infinity; as on the SIMT kernels (test_matmul_precision). */
+static void test_mma_tf32_truncation_exact(void **state) {
   ocft_env *env = ocft_get_env(state);
   enum { M = 16, N = 40 };
   const float values[8] = {1.0f + 0x1p-11f,
-                           -1.0f - 0x1p-11f,
-                           1.0f + 5 * 0x1p-11f,
-                           1.0f + 0x1p-12f,
-                           1.0f + 0x1p-11f + 0x1p-23f,
+                           -1.0f - 0x1p-10f - 0x1p-11f,
+                           1.0f + 0x1p-10f + 0x1p-11f,
+                           1.0f + 0x1p-10f - 0x1p-23f,
+                           0x1.fffffep127f,
                            3.0f,
                            INFINITY,
                            NAN};
@@ -170,9 +171,9 @@ static void test_mma_tf32_rounding_exact(void **state) {
     assert_non_null(strstr(ocf_last_plan(), "matmul_mma"));
     ocft_read(env, cb, M * N, c);
     for (size_t i = 0; i < M; i++) {
-      const float big = ocf_ref_tf32(a[i]);
-      const float want = isnan(a[i]) || (p == OCF_PRECISION_3XTF32 && isinf(a[i])) ? NAN
-                         : p == OCF_PRECISION_TF32                                 ? big
+      const float big = ocf_ref_tf32_rna(a[i]);
+      const float want = isnan(a[i]) || (p == OCF_PRECISION_3XTF32 && isinf(big)) ? NAN
+                         : p == OCF_PRECISION_TF32 ? ocf_ref_tf32(a[i])
                                                    : big + ocf_ref_tf32_small(a[i], big);
       for (size_t j = 0; j < N; j++) {
         const float got = c[i * N + j];
@@ -249,7 +250,7 @@ int main(void) {
       cmocka_unit_test(test_mma_offsets_strides_batches),
       cmocka_unit_test(test_mma_epilogue),
       cmocka_unit_test(test_mma_column_major),
-      cmocka_unit_test(test_mma_tf32_rounding_exact),
+      cmocka_unit_test(test_mma_tf32_truncation_exact),
       cmocka_unit_test(test_mma_loop_options_and_local_memory),
   };
   return cmocka_run_group_tests_name("matmul_mma", tests, group_setup, ocft_group_teardown);

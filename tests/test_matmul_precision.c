@@ -1,13 +1,15 @@
 /*
  * The precision modes and 16-bit storage on the SIMT kernels (the fallback every device runs):
  *
- *   TF32    inputs rounded as cvt.rna.tf32.f32 (nearest, ties away from zero, 10 mantissa bits).
- *           Checked exactly on crafted ties (1 + 2^-11 becomes 1 + 2^-10, where ties-to-even
- *           would give 1), on every kernel; on random data against a reference that applies the
- *           same rounding (then only the fp32 accumulation differs: the suite's fp32 tolerance),
- *           and against the unrounded inputs within the documented bound
- *           (2^-10 + 2^-22) |A||B| + the fp32 tolerance, inside the header's (k + 2) 2^-11.
- *   3XTF32  big = tf32(x), small = tf32(x - big), three products: against the split reference
+ *   TF32    inputs truncated to TF32 (toward zero, 10 mantissa bits kept), as Hopper's wgmma
+ *           reads fp32 bits. Checked exactly on values that rounding to nearest would carry up
+ *           (1 + 2^-10 + 2^-11 becomes 1 + 2^-10, not 1 + 2^-9; the largest float stays finite),
+ *           on every kernel; on random data against a reference that applies the same
+ *           truncation (then only the fp32 accumulation differs: the suite's fp32 tolerance),
+ *           and against the unrounded inputs within the documented bound 2^-9 |A||B| + the fp32
+ *           tolerance (include/oclfuse.h; harness/reference_gemm.h argues it).
+ *   3XTF32  big = tf32(x) rounded to nearest (ties away, as cvt.rna.tf32.f32),
+ *           small = tf32(x - big), three products: against the split reference
  *           with the fp32 tolerance, and against the exact fp32 product within the plain fp32
  *           tolerance of test_matmul for k >= 11 (the dropped terms, at most 12.1 u |a b|, fit
  *           in its factor 2 (k + 2) u from there on).
@@ -37,27 +39,27 @@ static const size_t path_shapes_small[][3] = {{16, 16, 16}, {9, 11, 13}, {3, 10,
 
 /* C = A B for an m x 1 A of crafted values (each twice, so that m = 16 reaches the skinny
    kernels on CPUs when n = 1; the last one a NaN whose payload lies in the 13 bits TF32 drops,
-   which cvt.rna.tf32.f32 would turn into an infinity) and a 1 x n B of ones: C[i][j] must be
-   exactly the mode's rounding of A[i] (products with 1 and alpha = 1 are exact). */
+   which a bare mask would turn into an infinity) and a 1 x n B of ones: C[i][j] must be
+   exactly the mode's conversion of A[i] (products with 1 and alpha = 1 are exact). TF32
+   truncates: each inexact value gives another answer than rounding to nearest (the 3XTF32
+   split's big part) would. */
 static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision precision,
                                    ocf_variant variant) {
-  const float tie = 1.0f + 0x1p-11f;              /* RNA: 1 + 2^-10; RNE would give 1 */
-  const float tie_odd = 1.0f + 5 * 0x1p-11f;      /* RNA: 1 + 3 2^-10; RNE 1 + 2 2^-10 */
-  const float below = 1.0f + 0x1p-12f;            /* below the tie: 1 */
-  const float above = 1.0f + 0x1p-11f + 0x1p-23f; /* above: 1 + 2^-10 */
-  const float values[8] = {tie, -tie, tie_odd, below, above, 3.0f, INFINITY, NAN};
-  const float tf32[8] = {1.0f + 0x1p-10f,
-                         -1.0f - 0x1p-10f,
-                         1.0f + 3 * 0x1p-10f,
-                         1.0f,
-                         1.0f + 0x1p-10f,
-                         3.0f,
-                         INFINITY,
-                         NAN};
+  const float tie = 1.0f + 0x1p-11f;                   /* trunc 1; RNA 1 + 2^-10 */
+  const float odd_tie = 1.0f + 0x1p-10f + 0x1p-11f;    /* trunc 1 + 2^-10; RNA 1 + 2^-9 */
+  const float below_next = 1.0f + 0x1p-10f - 0x1p-23f; /* trunc 1; RNA 1 + 2^-10 */
+  const float largest = 0x1.fffffep127f;               /* trunc (2 - 2^-10) 2^127; RNA infinity */
+  const float values[8] = {tie, -odd_tie, odd_tie, below_next, largest, 3.0f, INFINITY, NAN};
+  const float tf32[8] = {
+      1.0f, -1.0f - 0x1p-10f, 1.0f + 0x1p-10f, 1.0f, 0x1.ffcp127f, 3.0f, INFINITY, NAN};
   enum { M = 16 };
   float a[M];
-  for (size_t i = 0; i < M; i++)
+  for (size_t i = 0; i < M; i++) {
     a[i] = values[i % 8];
+    /* the table is the reference's truncation, and differs from rounding where it should */
+    assert_true(isnan(a[i]) ? isnan(ocf_ref_tf32(a[i])) : ocf_ref_tf32(a[i]) == tf32[i % 8]);
+    assert_true(i % 8 >= 5 || ocf_ref_tf32_rna(a[i]) != tf32[i % 8]);
+  }
   const uint32_t low_payload_nan = 0x7f800001u;
   memcpy(&a[M - 1], &low_payload_nan, sizeof a[M - 1]);
   float *b = ocft_alloc_floats(n), *c = ocft_alloc_floats(M * n);
@@ -74,14 +76,15 @@ static void check_rounding_exactly(const ocft_env *env, size_t n, ocf_precision 
                      OCF_SUCCESS);
   ocft_read(env, cb, M * n, c);
   for (size_t i = 0; i < M; i++) {
-    /* 3XTF32 gives big + small (x to within 2^-22 |x|: "above" loses its last bit);
-       infinities give NaN (an infinity has no finite low part: ocf_tf32_small), on the SIMT and
-       the matrix-unit kernels alike; a NaN stays a NaN in every mode. */
-    const float big = ocf_ref_tf32(a[i]), split = big + ocf_ref_tf32_small(a[i], big);
+    /* 3XTF32 gives big + small (x to within 2^-22 |x|); infinities give NaN (an infinity has no
+       finite low part: ocf_tf32_small), and so does the largest float, whose big part rounds
+       to an infinity, on the SIMT and the matrix-unit kernels alike; a NaN stays a NaN in
+       every mode. */
+    const float big = ocf_ref_tf32_rna(a[i]), split = big + ocf_ref_tf32_small(a[i], big);
     float want = isnan(a[i])                       ? NAN
                  : precision == OCF_PRECISION_FP32 ? a[i]
                  : precision == OCF_PRECISION_TF32 ? tf32[i % 8]
-                 : isinf(a[i])                     ? NAN
+                 : isinf(big)                      ? NAN
                                                    : split;
     for (size_t j = 0; j < n; j++) {
       float got = c[i * n + j];

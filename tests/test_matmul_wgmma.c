@@ -15,9 +15,16 @@
  * (scalar stores); aligned offsets and padded leading dimensions; strided batches with A shared;
  * column-major callers; every activation, a bias either way in each type, every C type; the
  * tile and ring tunables; the calls that go to mma.sync (misaligned, A transposed, TF32 with B
- * k x n); refusals before anything is enqueued.
+ * k x n); refusals before anything is enqueued; the TF32 truncation exactly, which the matrix
+ * unit does itself (the kernel stages fp32 bits untouched), NaNs included: the one documented
+ * difference from the library's TF32, a NaN whose payload lies only in the 13 dropped bits
+ * read as an infinity, is expected here and only here.
  */
 #include "matmul_check.h"
+
+#include "reference_gemm.h"
+
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -208,6 +215,70 @@ static void test_wgmma_fallbacks(void **state) {
   check_kernel(env, t, "matmul_mma");
 }
 
+/* The TF32 truncation exactly, by the matrix unit (C = A B^T, A a column of crafted values, B a
+   column of ones, k = 1 in rows of 4: the chunk's zero fill): toward zero, as ocf_tf32_trunc
+   (1 + 2^-10 + 2^-11 gives 1 + 2^-10 where rounding to nearest gives 1 + 2^-9; the largest
+   float stays finite); NaNs whose payload reaches the kept bits stay NaN, but one whose payload
+   lies only in the 13 dropped bits (0x7f800001..0x7f801fff, 0xff800001..0xff801fff) becomes an
+   infinity of its sign: the wgmma kernel's one difference from the library's TF32
+   (include/oclfuse.h, cl/matmul_wgmma_nv.cl), where mma.sync and the SIMT kernels keep it a NaN
+   (test_matmul_mma, test_matmul_precision). */
+static void test_wgmma_tf32_truncation_exact(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { M = 16, N = 40, LD = 4 };
+  static const uint32_t bits[M] = {
+      0x3f801000u, /* 1 + 2^-11: 1 */
+      0xbf803000u, /* -(1 + 2^-10 + 2^-11): -(1 + 2^-10) */
+      0x3f803000u, /* 1 + 2^-10 + 2^-11: 1 + 2^-10 */
+      0x3f801fffu, /* 1 + 2^-10 - 2^-23: 1 */
+      0x7f7fffffu, /* the largest float: (2 - 2^-10) 2^127 */
+      0x40400000u, /* 3 */
+      0x7f800000u, /* infinity */
+      0xff800000u, /* -infinity */
+      0x7fc00000u, /* the quiet NaN */
+      0x7f802000u, /* a signalling NaN, payload in the kept bits: NaN */
+      0xffc01234u, /* a negative quiet NaN with low payload bits: NaN */
+      0x7f800001u, /* signalling NaNs, payloads in the dropped bits only: +infinity */
+      0x7f801fffu, /* +infinity */
+      0xff800001u, /* -infinity */
+      0xff801fffu, /* -infinity */
+      0x00000000u, /* 0 */
+  };
+  float a[M * LD] = {0}, b[N * LD] = {0}, c[M * N];
+  for (size_t i = 0; i < M; i++)
+    memcpy(&a[i * LD], &bits[i], sizeof a[0]);
+  for (size_t j = 0; j < N; j++)
+    b[j * LD] = 1.0f;
+  cl_mem ab = ocft_buffer(env, M * LD, a), bb = ocft_buffer(env, N * LD, b),
+         cb = ocft_buffer(env, M * N, NULL);
+  ocf_matmul_options o = OCF_MATMUL_OPTIONS_INIT;
+  o.precision = OCF_PRECISION_TF32;
+  ocft_assert_status(ocf_matmul_ex(env->ctx, OCF_NO_TRANS, OCF_TRANS, M, N, 1, 1.0f, ab, 0, LD, bb,
+                                   0, LD, 0.0f, cb, 0, N, &o, NULL),
+                     OCF_SUCCESS);
+  const char *plan = ocf_last_plan();
+  if (strncmp(plan, "matmul_wgmma ", 13) != 0) {
+    print_error("ran %s, not matmul_wgmma\n", plan);
+    fail();
+  }
+  ocft_read(env, cb, M * N, c);
+  for (size_t i = 0; i < M; i++) {
+    const int low_payload = (bits[i] & 0x7fffe000u) == 0x7f800000u && (bits[i] & 0x1fffu) != 0;
+    const float want = low_payload ? copysignf(INFINITY, a[i * LD]) : ocf_ref_tf32(a[i * LD]);
+    for (size_t j = 0; j < N; j++) {
+      const float got = c[i * N + j];
+      if (isnan(want) ? !isnan(got) : got != want) {
+        print_error("A = 0x%08x gave %a, want %a%s\n", (unsigned)bits[i], (double)got, (double)want,
+                    low_payload && isnan(got) ? " (the unit kept the NaN: the documented edge "
+                                                "of wgmma's TF32 does not exist, fix the docs)"
+                                              : "");
+        fail();
+      }
+    }
+  }
+  clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(cb);
+}
+
 /* Bad calls that would have taken the kernel are refused before anything is enqueued: C and
    the inputs keep their pattern. */
 static void test_wgmma_refusals(void **state) {
@@ -256,6 +327,7 @@ int main(void) {
   }
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wgmma_types_layouts_shapes),
+      cmocka_unit_test(test_wgmma_tf32_truncation_exact),
       cmocka_unit_test(test_wgmma_offsets),
       cmocka_unit_test(test_wgmma_batches),
       cmocka_unit_test(test_wgmma_column_major),

@@ -2279,6 +2279,105 @@ static void test_plan_verify_catches_broken_plans(void **state) {
   assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_VALUE);
 }
 
+/* ---- norm (LayerNorm, RMSNorm; issue 20) ---- */
+
+static ocf_norm_call norm_call_of(int rms, size_t rows, size_t cols, size_t off, size_t ld_extra,
+                                  int variant, size_t workgroup) {
+  ocf_norm_call c;
+  memset(&c, 0, sizeof c);
+  c.rms = rms, c.rows = rows, c.cols = cols;
+  c.in_off = c.out_off = off, c.in_ld = c.out_ld = cols + ld_extra;
+  c.variant = variant, c.workgroup = workgroup;
+  c.has_weight = 1, c.has_bias = !rms, c.has_res = c.has_res_out = 1;
+  c.res_off = c.res_out_off = off, c.res_ld = c.res_out_ld = cols + ld_extra;
+  return c;
+}
+
+/* cl/norm.cl's assumptions: norm_rows holds every vector of a row (ceil(cols / VW) <= SEG *
+   ITEMS) in a SEG x (WG / SEG) workgroup; VW > 1 only with every row start and vector offset a
+   multiple of VW; the split covers the row with its slices and has scratch for their
+   statistics and the rows' shifts; the baseline runs three kernels (RMSNorm two). */
+static void check_norm_assumptions(const char *what, const ocf_plan *plan, const ocf_norm_call *c) {
+  const ocf_plan_step *st = &plan->steps[0];
+  const long long wg = define_of(plan, "WG"), vw = define_of(plan, "VW");
+  const long long items = define_of(plan, "ITEMS"), seg = define_of(plan, "SEG");
+  const size_t vecs = (c->cols + (size_t)vw - 1) / (size_t)vw;
+  ASSUME(plan->program == OCF_PROGRAM_NORM, "\n");
+  if (vw > 1)
+    ASSUME(c->in_off % vw == 0 && c->in_ld % vw == 0 && c->out_off % vw == 0 &&
+               c->out_ld % vw == 0 && c->res_off % vw == 0 && c->res_ld % vw == 0,
+           "  vw %lld\n", vw);
+  if (st->kernel == OCF_KERNEL_NORM_ROWS) {
+    ASSUME(vecs <= (size_t)(seg * items), "  vecs %zu seg %lld items %lld\n", vecs, seg, items);
+    ASSUME(st->local[0] == (size_t)seg && st->local[0] * st->local[1] == (size_t)wg, "\n");
+  } else if (st->kernel == OCF_KERNEL_NORM_SPLIT_STATS) {
+    ASSUME(plan->step_count == 2 && plan->steps[1].kernel == OCF_KERNEL_NORM_SPLIT_APPLY, "\n");
+    ASSUME(plan->parts * plan->part_vecs >= vecs, "\n");
+    ASSUME(plan->scratch_bytes >= (3 * c->rows * plan->parts + c->rows) * sizeof(float), "\n");
+  } else if (st->kernel == OCF_KERNEL_NORM_BASE_MEAN) {
+    ASSUME(plan->step_count == (c->rms ? 2u : 3u), "\n");
+    ASSUME(plan->scratch_bytes >= 3 * c->rows * sizeof(float), "\n");
+  } else {
+    ASSUME(st->kernel == OCF_KERNEL_NORM_GENERAL, "\n");
+  }
+  if (c->variant == GENERAL) ASSUME(st->kernel == OCF_KERNEL_NORM_GENERAL, "\n");
+  if (c->variant == BASELINE) ASSUME(st->kernel == OCF_KERNEL_NORM_BASE_MEAN, "\n");
+}
+
+/* Every device, shape, layout, variant and workgroup size: a plan that fits and keeps its
+   kernels' assumptions; and the kernels the built-in tuning gives the issue's shapes. */
+static void test_plan_norm(void **state) {
+  (void)state;
+  static const size_t widths[] = {1, 7, 64, 65, 1000, 4096, 4097, 16384, 16385, 50257, 1 << 20};
+  static const size_t row_counts[] = {1, 3, 1024, 32768};
+  static const size_t groups[] = {0, 1, 3, 32, 64, 256};
+  for (int d = 0; d < DEVICE_COUNT; d++)
+    for (size_t learnt = 0; learnt <= 32; learnt += 32) {
+      ocf_device_facts facts = facts_of((device_id)d, learnt);
+      const ocf_tuning_values t = tuning_of(&facts, (device_id)d, OCF_OP_NORM);
+      for (size_t w = 0; w < ARRAY_LEN(widths); w++)
+        for (size_t r = 0; r < ARRAY_LEN(row_counts); r++)
+          for (int variant = AUTO; variant <= BASELINE; variant++)
+            for (size_t g = 0; g < ARRAY_LEN(groups); g++)
+              for (size_t lay = 0; lay < 3; lay++) {
+                const ocf_norm_call c =
+                    norm_call_of((int)(w + r) % 2, row_counts[r], widths[w], lay == 1 ? 1 : 0,
+                                 lay == 2 ? 3 : 0, variant, groups[g]);
+                char what[160];
+                snprintf(what, sizeof what, "%s: norm %zu x %zu, layout %zu, variant %d, wg %zu",
+                         devices[d].name, c.rows, c.cols, lay, variant, c.workgroup);
+                ocf_plan plan;
+                const ocf_status status = ocf_plan_norm(&facts, &t, &c, &plan);
+                if (c.workgroup > facts.max_workgroup_size) {
+                  assert_int_equal(status, OCF_ERR_INVALID_WORKGROUP);
+                  continue;
+                }
+                expect_success(what, status);
+                if (!c.workgroup) check_fits(what, &plan, &facts);
+                check_norm_assumptions(what, &plan, &c);
+              }
+    }
+  /* The built-in tuning on the H200: rows of the issue's table held in registers, in vectors of
+     4; a misaligned offset takes vectors of 1; 65536 columns split. */
+  ocf_device_facts h200 = facts_of(H200, 0);
+  const ocf_tuning_values t = tuning_of(&h200, H200, OCF_OP_NORM);
+  static const size_t held[][2] = {{8192, 4096}, {32768, 1024}, {1024, 16384}};
+  for (size_t i = 0; i < ARRAY_LEN(held); i++) {
+    const ocf_norm_call c = norm_call_of(0, held[i][0], held[i][1], 0, 0, AUTO, 0);
+    ocf_plan plan;
+    expect_success("h200", ocf_plan_norm(&h200, &t, &c, &plan));
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_NORM_ROWS);
+    assert_int_equal(define_of(&plan, "VW"), 4);
+  }
+  ocf_norm_call c = norm_call_of(1, 8192, 4096, 1, 0, AUTO, 0);
+  ocf_plan plan;
+  expect_success("h200 misaligned", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 1);
+  c = norm_call_of(0, 1024, 65536, 0, 0, AUTO, 0);
+  expect_success("h200 long", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_NORM_SPLIT_STATS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_device_facts),
@@ -2299,6 +2398,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
+      cmocka_unit_test(test_plan_norm),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

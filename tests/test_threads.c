@@ -311,7 +311,7 @@ static void call_tuning(worker *w) {
     record_failure(w, "ocf_context_set_tuning", status);
     return;
   }
-  char values[2048]; /* matmul's take about 1300 bytes (oclfuse.h) */
+  char values[4096]; /* matmul's values with their family names take about 1250 bytes */
   status = ocf_context_get_tuning(w->env.ctx, s[0], OCF_F32, s[3], values, sizeof values);
   if (status != OCF_SUCCESS || !strchr(values, '='))
     record_failure(w, "ocf_context_get_tuning", status);

@@ -2,7 +2,7 @@
 # wgmma_copy_check.sh: the wgmma kernel's interior copy (load_slice_fast, copy_slice) against its
 # bounded one (load_slice) on the host, from the repo root:
 #   tools/wgmma_copy_check.sh [WORKDIR]
-# Cuts the copy functions out of cl/matmul_wgmma_nv.cl (from "---- tiles ----" to round_own, and
+# Cuts the copy functions out of cl/matmul_wgmma_nv.cl (from "---- tiles ----" to slice_descs, and
 # copy_slice), compiles them with tests/wgmma_copy_check.c (cp.async recorded as destination,
 # source and size) for every operand type, B layout, tile width and warpgroup count, and checks
 # that both place the same bytes at the same shared offsets, slice by slice.
@@ -13,7 +13,7 @@ mkdir -p "$work"
 cc=${CC:-cc}
 f=$root/cl/matmul_wgmma_nv.cl
 {
-  awk '/---- tiles ----/{on=1} /TF32: the chunks this work-item/{on=0} on' "$f"
+  awk '/---- tiles ----/{on=1} /descriptors of a stage for warpgroup/{on=0} on' "$f"
   awk '/^\/\* Slice kt into stage: the interior/{on=1} /^\/\* Every work-item copies/{on=0} on' "$f"
 } >"$work/part.cl"
 failed=0

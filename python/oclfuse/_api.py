@@ -408,6 +408,87 @@ class Context:
                                 _pointer(result)))
         return result
 
+    def layernorm(self, x, weight=None, bias=None, *, eps=1e-5, residual=None,
+                  out_dtype=None, return_residual=False, return_stats=False):
+        """LayerNorm of each row (the last axis) of x (ocf_layernorm_host):
+        (x - mean) / sqrt(var + eps) * weight + bias. residual: added to x first (fp32 sum,
+        stored in the residual's dtype), the sum normalized; return_residual: also return that
+        sum (the pre-norm block's updated residual). return_stats: also return each row's mean
+        and rstd (float32). Storage types float32, float16, bfloat16 in any mix; arithmetic
+        fp32. Returns y, then the residual sum, then (mean, rstd), as asked."""
+        return self._norm(False, x, weight, bias, eps, residual, out_dtype, return_residual,
+                          return_stats)
+
+    def rmsnorm(self, x, weight=None, *, eps=1e-5, residual=None, out_dtype=None,
+                return_residual=False, return_stats=False):
+        """RMSNorm of each row: x / sqrt(mean(x^2) + eps) * weight (ocf_rmsnorm_host); the
+        other arguments as layernorm's (return_stats gives rstd only)."""
+        return self._norm(True, x, weight, None, eps, residual, out_dtype, return_residual,
+                          return_stats)
+
+    def _norm(self, rms, x, weight, bias, eps, residual, out_dtype, return_residual,
+              return_stats):
+        name = "oclfuse.rmsnorm" if rms else "oclfuse.layernorm"
+        x = np.asarray(x)
+        if x.ndim == 0:
+            raise ValueError("%s: x needs at least one axis" % name)
+        cols = x.shape[-1]
+        x2 = np.ascontiguousarray(x).reshape(-1, cols)
+        rows = x2.shape[0]
+        in_code = dtype_code(x2.dtype)
+        out_code = dtype_code(out_dtype) if out_dtype is not None else in_code
+        y = np.empty((rows, cols), dtype=numpy_dtype(out_code))
+        options = _lib.NormOptions()
+        options.size = ctypes.sizeof(_lib.NormOptions)
+        options.in_dtype, options.out_dtype, options.eps = in_code, out_code, eps
+        w_code = None
+        vectors = []
+        for vector in (weight, bias):
+            if vector is None:
+                vectors.append(None)
+                continue
+            v = np.ascontiguousarray(vector).reshape(-1)
+            if v.size != cols:
+                raise ValueError("%s: weight and bias need %d elements" % (name, cols))
+            if w_code is not None and dtype_code(v.dtype) != w_code:
+                raise ValueError("%s: weight and bias differ in dtype" % name)
+            w_code = dtype_code(v.dtype)
+            vectors.append(v)
+        options.weight_dtype = w_code if w_code is not None else F32
+        res = res_out = None
+        if residual is not None:
+            res = np.ascontiguousarray(residual).reshape(-1, cols)
+            if res.shape != (rows, cols):
+                raise ValueError("%s: residual must have x's shape" % name)
+            options.residual_dtype = dtype_code(res.dtype)
+            options.residual_ld = cols
+            if return_residual:
+                res_out = np.empty_like(res)
+                options.residual_out_ld = cols
+        elif return_residual:
+            raise ValueError("%s: return_residual needs a residual" % name)
+        mean = rstd = None
+        if return_stats:
+            rstd = np.empty(rows, dtype=np.float32)
+            mean = None if rms else np.empty(rows, dtype=np.float32)
+        p = lambda a: _pointer(a) if a is not None else None  # noqa: E731
+        if rms:
+            status = _lib.ocf_rmsnorm_host(self.handle, rows, cols, _pointer(x2), cols,
+                                           _pointer(y), cols, p(vectors[0]), p(res), p(res_out),
+                                           p(rstd), ctypes.byref(options))
+        else:
+            status = _lib.ocf_layernorm_host(self.handle, rows, cols, _pointer(x2), cols,
+                                             _pointer(y), cols, p(vectors[0]), p(vectors[1]),
+                                             p(res), p(res_out), p(mean), p(rstd),
+                                             ctypes.byref(options))
+        check(status)
+        result = [y.reshape(x.shape)]
+        if return_residual:
+            result.append(res_out.reshape(x.shape))
+        if return_stats:
+            result.append(rstd if rms else (mean, rstd))
+        return result[0] if len(result) == 1 else tuple(result)
+
     def softmax(self, x, *, scale=1.0, log=False, lengths=None, causal=False,
                 causal_period=None, causal_offset=0, out_dtype=None, out=None):
         """Softmax (log=True: log-softmax) of scale * x along the last axis

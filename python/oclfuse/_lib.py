@@ -104,6 +104,32 @@ class MatmulOptions(ctypes.Structure):
     ]
 
 
+class NormOptions(ctypes.Structure):
+    """ocf_norm_options (0.3: LayerNorm and RMSNorm)."""
+    _fields_ = [
+        ("size", c_size_t),
+        ("in_dtype", c_int),
+        ("out_dtype", c_int),
+        ("eps", c_float),
+        ("weight", c_void_p),
+        ("weight_offset", c_size_t),
+        ("bias", c_void_p),
+        ("bias_offset", c_size_t),
+        ("weight_dtype", c_int),
+        ("residual", c_void_p),
+        ("residual_offset", c_size_t),
+        ("residual_ld", c_size_t),
+        ("residual_dtype", c_int),
+        ("residual_out", c_void_p),
+        ("residual_out_offset", c_size_t),
+        ("residual_out_ld", c_size_t),
+        ("mean", c_void_p),
+        ("mean_offset", c_size_t),
+        ("rstd", c_void_p),
+        ("rstd_offset", c_size_t),
+    ]
+
+
 class DeviceInfo(ctypes.Structure):
     """ocf_device_info."""
     _fields_ = [
@@ -190,6 +216,12 @@ ocf_matmul_host_ex = _declare("ocf_matmul_host_ex", _status, _ctx, c_int, c_int,
                               c_size_t, c_size_t, c_float, c_void_p, c_size_t, c_void_p, c_size_t,
                               c_float, c_void_p, c_size_t, c_void_p,
                               ctypes.POINTER(MatmulOptions))
+ocf_layernorm_host = _declare("ocf_layernorm_host", _status, _ctx, c_size_t, c_size_t, c_void_p,
+                              c_size_t, c_void_p, c_size_t, c_void_p, c_void_p, c_void_p,
+                              c_void_p, c_void_p, c_void_p, ctypes.POINTER(NormOptions))
+ocf_rmsnorm_host = _declare("ocf_rmsnorm_host", _status, _ctx, c_size_t, c_size_t, c_void_p,
+                            c_size_t, c_void_p, c_size_t, c_void_p, c_void_p, c_void_p, c_void_p,
+                            ctypes.POINTER(NormOptions))
 ocf_float_to_half = _declare("ocf_float_to_half", _status, c_size_t, c_void_p, c_void_p)
 ocf_half_to_float = _declare("ocf_half_to_float", _status, c_size_t, c_void_p, c_void_p)
 ocf_float_to_bfloat16 = _declare("ocf_float_to_bfloat16", _status, c_size_t, c_void_p, c_void_p)

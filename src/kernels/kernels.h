@@ -43,6 +43,13 @@
   X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY)    \
   X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                        \
   X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)                  \
+  X(NORM_ROWS, norm_rows, OCF_PROGRAM_NORM)                                   \
+  X(NORM_SPLIT_STATS, norm_split_stats, OCF_PROGRAM_NORM)                     \
+  X(NORM_SPLIT_APPLY, norm_split_apply, OCF_PROGRAM_NORM)                     \
+  X(NORM_GENERAL, norm_general, OCF_PROGRAM_NORM)                             \
+  X(NORM_BASE_MEAN, norm_base_mean, OCF_PROGRAM_NORM)                         \
+  X(NORM_BASE_VAR, norm_base_var, OCF_PROGRAM_NORM)                           \
+  X(NORM_BASE_APPLY, norm_base_apply, OCF_PROGRAM_NORM)                       \
   X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)                  \
   X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)                  \
   X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)
@@ -112,6 +119,30 @@ typedef struct ocf_softmax_frame {
   cl_ulong parts, part_vecs; /* split and coop kernels: slices per row, vectors per slice */
   cl_mem scratch; /* split, coop and baseline kernels: per-row statistics (baseline: and exp) */
 } ocf_softmax_frame;
+
+/* cl/norm.cl: LayerNorm and RMSNorm (absent buffers are NULL; their offsets and strides 0). */
+typedef struct ocf_norm_frame {
+  cl_ulong rows, cols;
+  cl_mem in;
+  cl_ulong in_off, in_ld;
+  cl_mem out;
+  cl_ulong out_off, out_ld;
+  cl_float eps;
+  cl_mem weight;
+  cl_ulong weight_off;
+  cl_mem bias;
+  cl_ulong bias_off;
+  cl_mem res;
+  cl_ulong res_off, res_ld;
+  cl_mem res_out;
+  cl_ulong res_out_off, res_out_ld;
+  cl_mem mean;
+  cl_ulong mean_off;
+  cl_mem rstd;
+  cl_ulong rstd_off;
+  cl_ulong parts, part_vecs; /* the split kernels: slices per row, vectors per slice */
+  cl_mem scratch;            /* the split's slice statistics, the baseline's row statistics */
+} ocf_norm_frame;
 
 /* cl/matmul.cl: the tiled kernels and their split-K pair, and cl/baselines/matmul_naive.cl; also
    the frame of

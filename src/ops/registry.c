@@ -30,10 +30,11 @@
 extern const ocf_op_desc ocf_add_op;
 extern const ocf_op_desc ocf_softmax_op;
 extern const ocf_op_desc ocf_matmul_op;
+extern const ocf_op_desc ocf_norm_op;
 extern const ocf_op_desc ocf_attention_op;
 
 static const ocf_op_desc *const rows[OCF_OP_COUNT] = {&ocf_add_op, &ocf_softmax_op, &ocf_matmul_op,
-                                                      &ocf_attention_op};
+                                                      &ocf_norm_op, &ocf_attention_op};
 
 const ocf_op_desc *ocf_op_desc_get(ocf_op op) {
   return (unsigned)op < OCF_OP_COUNT ? rows[op] : NULL;

@@ -45,7 +45,7 @@ typedef struct ocf_plan {
      (src/ops/<op>_row.c) reads. One op's at a time (a planner starts from a zeroed plan);
      C11 anonymous members, so they are named as plan->parts, plan->splits. */
   union {
-    struct { /* softmax's split kernels: slices per row, vectors per slice */
+    struct { /* softmax's and norm's split kernels: slices per row, vectors per slice */
       size_t parts, part_vecs;
     };
     struct { /* matmul: K splits and the K range of each (1 and k: not split); the skinny
@@ -115,6 +115,21 @@ typedef struct ocf_softmax_call {
   int causal;      /* the causal band (its period and offset are kernel arguments) */
 } ocf_softmax_call;
 
+/* LayerNorm or RMSNorm (issue 20). Offsets and strides of absent operands are 0. */
+typedef struct ocf_norm_call {
+  size_t rows, cols, in_off, in_ld, out_off, out_ld;
+  ocf_dtype in_dtype, out_dtype, res_dtype, weight_dtype;
+  int variant;
+  size_t workgroup;
+  int rms;                        /* RMSNorm (no mean, no bias) */
+  int has_weight, has_bias;       /* gamma, beta */
+  int has_res, has_res_out;       /* the residual add, x' written */
+  int has_mean, has_rstd;         /* the statistics written */
+  size_t weight_off, bias_off;    /* in elements */
+  size_t res_off, res_ld;         /* the residual */
+  size_t res_out_off, res_out_ld; /* x' */
+} ocf_norm_call;
+
 /* A row-major product (a column-major call arrives with its operands already swapped). Members
    after `workgroup` left 0 mean one product, FP32, no epilogue. */
 typedef struct ocf_matmul_call {
@@ -167,6 +182,8 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
                             const ocf_softmax_call *call, ocf_plan *plan);
 ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_plan *plan);
+ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                         const ocf_norm_call *call, ocf_plan *plan);
 
 ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_attention_call *call, ocf_plan *plan);

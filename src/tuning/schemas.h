@@ -8,6 +8,7 @@
 extern const ocf_op_schema ocf_add_schema;
 extern const ocf_op_schema ocf_softmax_schema;
 extern const ocf_op_schema ocf_matmul_schema;
+extern const ocf_op_schema ocf_norm_schema;
 extern const ocf_op_schema ocf_attention_schema;
 
 #endif /* OCLFUSE_SCHEMAS_H */

@@ -16,10 +16,12 @@
 
 #include <stddef.h>
 
+/* OCF_OP_NORM (issue 20): LayerNorm and RMSNorm share one op ("norm"). */
 typedef enum ocf_op {
   OCF_OP_ADD = 0,
   OCF_OP_SOFTMAX,
   OCF_OP_MATMUL,
+  OCF_OP_NORM,
   OCF_OP_ATTENTION,
   OCF_OP_COUNT
 } ocf_op;
@@ -145,6 +147,30 @@ typedef struct ocf_matmul_tuning {
   ocf_matmul_wgmma_tuning wgmma;
 } ocf_matmul_tuning;
 
+/* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). norm_rows: several rows a workgroup, each
+   row a segment of work-items holding it in registers. */
+typedef struct ocf_norm_rows_tuning {
+  int wg;        /* most work-items of norm_rows */
+  int items;     /* most vectors a work-item holds in registers */
+  int seg_items; /* vectors a work-item holds before its row gets more work-items */
+  int max_seg;   /* most work-items one row gets */
+  int seg_align; /* segments past this many work-items are multiples of it */
+} ocf_norm_rows_tuning;
+
+/* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the
+   unfused baseline). */
+typedef struct ocf_norm_split_tuning {
+  int wg;              /* work-items a workgroup (a workgroup a slice of a row) */
+  int unroll;          /* vectors a work-item loads per step of the loops */
+  int groups_per_unit; /* workgroups per compute unit that few long rows are cut to fill */
+} ocf_norm_split_tuning;
+
+typedef struct ocf_norm_tuning {
+  int vw; /* elements per aligned vector access (every family) */
+  ocf_norm_rows_tuning rows;
+  ocf_norm_split_tuning split;
+} ocf_norm_tuning;
+
 /* attention_tiled (cl/attention.cl): BQ query rows a workgroup, TPR work-items a row, K and V
    in tiles of BK keys through local memory. */
 typedef struct ocf_attention_tiled_tuning {
@@ -173,6 +199,7 @@ typedef union ocf_tuning_values {
   ocf_add_tuning add;
   ocf_softmax_tuning softmax;
   ocf_matmul_tuning matmul;
+  ocf_norm_tuning norm;
   ocf_attention_tuning attention;
 } ocf_tuning_values;
 

@@ -1,0 +1,787 @@
+/*
+ * norm.cl: LayerNorm and RMSNorm over the rows of a matrix, with an optional fused residual add,
+ * weight (gamma) and bias (beta), any storage type for x, y, the residual and the weights (f32,
+ * f16, bf16), fp32 arithmetic, and the per-row statistics for a backward pass.
+ *
+ *   x[r][c]  = round_RES(in[r][c] + res[r][c])        (HAS_RES; else in[r][c]); -> res_out
+ *   LayerNorm (RMS 0)                                  RMSNorm (RMS 1)
+ *     s = x[r][0] (the shift), z = x - s                 z = x
+ *     m = sum z / cols                                   m = 0
+ *     var = sum (z - m)^2 / cols                         var = sum z^2 / cols
+ *   rstd = 1 / sqrt(var + eps) when var is finite, else NaN
+ *   y[r][c] = (z - m) * rstd * weight[c] + bias[c]     (weight 1 and bias 0 when absent)
+ *   mean[r] = s + m (NaN when var is not finite), rstd[r] = rstd
+ *
+ * The statistics are the exact two-pass ones, taken about the row's first element: a row far
+ * from zero (1e4 + noise) loses nothing to cancellation, z - m is small where the data is, and a
+ * constant row gives z = 0 exactly (y = bias). A NaN or an infinity in a row, or a sum that
+ * overflows, makes var non-finite and so the whole row of y (and its statistics) NaN.
+ *
+ *   in:  element in_off + r * in_ld + c (res, res_out, out likewise with their own off, ld)
+ *   weight, bias: element weight_off + c, bias_off + c
+ *
+ *        |<------------------------------- cols ------------------------------->|
+ *        [ v0 | v1 | ... | vSEG-1 | vSEG | ...                    | v(nv-1) ]  nv = ceil(cols/VW)
+ *          ^ lane 0's vectors: v0, vSEG, v2SEG ... (vector k belongs to lane k % SEG)
+ *
+ * When VW > 1 the host guarantees that every row start (in, out, res, res_out) and weight_off
+ * and bias_off are multiples of VW, and the buffers start on their device's base alignment, so
+ * a whole vector is one aligned access; the last vector of a row may be partial (lane by lane).
+ *
+ * Kernels (the host picks; each is right for any rows, cols >= 1, strides and in-place use):
+ *   norm_rows          a 2-D workgroup of SEG x (WG / SEG) work-items, a row to each SEG, held in
+ *                      ITEMS registers of each (needs nv <= SEG * ITEMS): x (and res) read once,
+ *                      y (and x') written once. Two segment reductions (one for RMS).
+ *   norm_split_stats, norm_split_apply
+ *                      rows beyond registers: a row cut into `parts` slices of part_vecs vectors;
+ *                      stats writes each slice's (count, mean, M2) about the shift to scratch
+ *                      (Chan's merge over vectors, work-items, then the workgroup); apply merges
+ *                      the row's slices (the same order in every workgroup) and writes its
+ *                      slice. Reads x twice. scratch: 3 floats a slice, then the rows' shifts.
+ *   norm_general       the slow, obviously right reference: scalar, one workgroup a row, three
+ *                      passes over the row in global memory.
+ *   norm_base_mean, norm_base_var, norm_base_apply
+ *                      the benchmark's unfused baseline (mean, variance, normalize kernels):
+ *                      scratch[2r], [2r + 1] = shift and shifted mean, scratch[2 rows + r] = var
+ *                      (RMS: the mean square, from norm_base_mean; norm_base_var is not run).
+ *
+ * Every step but the last writes only scratch, so a call whose later kernel fails to enqueue
+ * changes no output. In place (out = in, res_out = res) is fine for every kernel: an element is
+ * read and then written by the same work-item, and the shift the split and baseline kernels
+ * need after the first step comes from scratch, not from a row that may be overwritten.
+ */
+
+/* ---- tunables: the host passes every one (src/plan/plan_norm.c); none has a default here ---- */
+
+#ifndef WG
+#error "WG: work-items per workgroup; the host passes it"
+#endif
+#ifndef VW
+#error "VW: elements per vector access: 1, 2, 4, 8 or 16; the host passes it"
+#endif
+#ifndef ITEMS
+#error "ITEMS: vectors norm_rows holds a work-item; the host passes it"
+#endif
+#ifndef SEG
+#error "SEG: work-items a row in norm_rows; divides WG; the host passes it"
+#endif
+#ifndef UNROLL
+#error "UNROLL: vectors a work-item loads per step of the split's loops; the host passes it"
+#endif
+#ifndef IN_DTYPE
+#error "IN_DTYPE: ocf_dtype of in: 0 f32, 1 f16, 2 bf16; the host passes it"
+#endif
+#ifndef OUT_DTYPE
+#error "OUT_DTYPE: ocf_dtype of out; the host passes it"
+#endif
+#ifndef RES_DTYPE
+#error "RES_DTYPE: ocf_dtype of res and res_out; the host passes it"
+#endif
+#ifndef W_DTYPE
+#error "W_DTYPE: ocf_dtype of weight and bias; the host passes it"
+#endif
+#ifndef RMS
+#error "RMS: 1: RMSNorm, 0: LayerNorm; the host passes it"
+#endif
+#ifndef HAS_WEIGHT
+#error "HAS_WEIGHT: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_BIAS
+#error "HAS_BIAS: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_RES
+#error "HAS_RES: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_RES_OUT
+#error "HAS_RES_OUT: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_MEAN
+#error "HAS_MEAN: 0 or 1; the host passes it"
+#endif
+#ifndef HAS_RSTD
+#error "HAS_RSTD: 0 or 1; the host passes it"
+#endif
+
+#if WG < 1 || SEG < 1 || WG % SEG
+#error "SEG must divide WG"
+#endif
+
+/* ---- derived ---- */
+
+#define ROWS_PER_GROUP (WG / SEG)
+/* segment_sum: each work-item folds CHUNK values, then the chunks' results. */
+#define CHUNK 16
+
+#define in_real OCF_STORAGE(IN_DTYPE)
+#define out_real OCF_STORAGE(OUT_DTYPE)
+#define res_real OCF_STORAGE(RES_DTYPE)
+#define w_real OCF_STORAGE(W_DTYPE)
+
+#define floatV OCF_FLOATN(VW)
+#define intV OCF_CAT(int, VW)
+#define uintV OCF_CAT(uint, VW)
+
+/* The smallest power of two >= WG: the workgroup reductions fold [WG_POW2 / 2, WG) first. */
+#define WG_POW2        \
+  (WG <= 1      ? 1    \
+   : WG <= 2    ? 2    \
+   : WG <= 4    ? 4    \
+   : WG <= 8    ? 8    \
+   : WG <= 16   ? 16   \
+   : WG <= 32   ? 32   \
+   : WG <= 64   ? 64   \
+   : WG <= 128  ? 128  \
+   : WG <= 256  ? 256  \
+   : WG <= 512  ? 512  \
+   : WG <= 1024 ? 1024 \
+   : WG <= 2048 ? 2048 \
+   : WG <= 4096 ? 4096 \
+   : WG <= 8192 ? 8192 \
+                : 16384)
+
+/* The kernels' common parameters, in the order of the host's frame (src/kernels/norm.c). */
+#define NORM_PARAMS                                                                                \
+  const ulong rows, const ulong cols, __global const in_real *in, const ulong in_off,              \
+      const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,          \
+      const float eps, __global const w_real *weight, const ulong weight_off,                      \
+      __global const w_real *bias, const ulong bias_off, __global const res_real *res,             \
+      const ulong res_off, const ulong res_ld, __global res_real *res_out,                         \
+      const ulong res_out_off, const ulong res_out_ld, __global float *mean, const ulong mean_off, \
+      __global float *rstd, const ulong rstd_off
+
+/* The weight and bias rows (no arithmetic on an absent buffer's NULL). */
+#if HAS_WEIGHT
+#define W_PTR (weight + weight_off)
+#else
+#define W_PTR weight
+#endif
+#if HAS_BIAS
+#define B_PTR (bias + bias_off)
+#else
+#define B_PTR bias
+#endif
+
+/* ---- lanes and vectors ---- */
+
+#if VW == 1
+#define LANE_IDS 0
+#elif VW == 2
+#define LANE_IDS (int2)(0, 1)
+#elif VW == 4
+#define LANE_IDS (int4)(0, 1, 2, 3)
+#elif VW == 8
+#define LANE_IDS (int8)(0, 1, 2, 3, 4, 5, 6, 7)
+#elif VW == 16
+#define LANE_IDS (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15)
+#else
+#error "VW must be 1, 2, 4, 8 or 16"
+#endif
+
+/* LANES(F) expands F(index, component) over the lanes of a floatV (VW > 1). */
+#define LANES_2(F) F(0, s0) F(1, s1)
+#define LANES_4(F) LANES_2(F) F(2, s2) F(3, s3)
+#define LANES_8(F) LANES_4(F) F(4, s4) F(5, s5) F(6, s6) F(7, s7)
+#define LANES_16(F) \
+  LANES_8(F) F(8, s8) F(9, s9) F(10, sa) F(11, sb) F(12, sc) F(13, sd) F(14, se) F(15, sf)
+#define LANES OCF_CAT(LANES_, VW)
+
+/* Horizontal sum of a vector (a fixed pairwise order). */
+float hsum1(float v) {
+  return v;
+}
+float hsum2(float2 v) {
+  return dot(v, (float2)(1.0f));
+}
+float hsum4(float4 v) {
+  return dot(v, (float4)(1.0f));
+}
+float hsum8(float8 v) {
+  return hsum4(v.s0123) + hsum4(v.s4567);
+}
+float hsum16(float16 v) {
+  return hsum8(v.s01234567) + hsum8(v.s89abcdef);
+}
+#define HSUM OCF_CAT(hsum, VW)
+
+/* Lanes of vector k at or past `cols` set to 0 (only the row's last vector has any). */
+floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
+#if VW == 1
+  (void)k, (void)cols;
+  return v;
+#else
+  const ulong first = k * VW;
+  if (first + VW <= cols) return v;
+  const int valid = (int)(cols - first);
+  return select(v, (floatV)(0.0f), LANE_IDS >= (intV)(valid));
+#endif
+}
+
+/* Loaders and storers of vector k (elements k*VW ..) of a row at p in one storage type: whole
+   vectors in one access, the row's partial last vector lane by lane (missing lanes read 0). */
+#if VW == 1
+#define DEFINE_ACCESS(suffix, T, t)                                                    \
+  float load_##suffix(__global const T *p, const ulong k, const ulong cols) {          \
+    (void)cols;                                                                        \
+    return OCF_LOAD(t, p, k);                                                          \
+  }                                                                                    \
+  void store_##suffix(__global T *p, const ulong k, const ulong cols, const float v) { \
+    (void)cols;                                                                        \
+    OCF_STORE(t, p, k, v);                                                             \
+  }
+#else
+#define DEFINE_ACCESS(suffix, T, t)                                                     \
+  floatV load_##suffix(__global const T *p, const ulong k, const ulong cols) {          \
+    const ulong first = k * VW;                                                         \
+    if (first + VW <= cols) return OCF_LOADV(t, VW, p, k);                              \
+    floatV v = (floatV)(0.0f);                                                          \
+    DEFINE_LOAD_LANES(t)                                                                \
+    return v;                                                                           \
+  }                                                                                     \
+  void store_##suffix(__global T *p, const ulong k, const ulong cols, const floatV v) { \
+    const ulong first = k * VW;                                                         \
+    if (first + VW <= cols) {                                                           \
+      OCF_STOREV(t, VW, p, k, v);                                                       \
+      return;                                                                           \
+    }                                                                                   \
+    DEFINE_STORE_LANES(t)                                                               \
+  }
+#define LOAD_LANE_0(j, s) \
+  if (first + j < cols) v.s = OCF_LOAD(0, p, first + j);
+#define LOAD_LANE_1(j, s) \
+  if (first + j < cols) v.s = OCF_LOAD(1, p, first + j);
+#define LOAD_LANE_2(j, s) \
+  if (first + j < cols) v.s = OCF_LOAD(2, p, first + j);
+#define STORE_LANE_0(j, s) \
+  if (first + j < cols) OCF_STORE(0, p, first + j, v.s);
+#define STORE_LANE_1(j, s) \
+  if (first + j < cols) OCF_STORE(1, p, first + j, v.s);
+#define STORE_LANE_2(j, s) \
+  if (first + j < cols) OCF_STORE(2, p, first + j, v.s);
+#define DEFINE_LOAD_LANES(t) LANES(OCF_CAT(LOAD_LANE_, t))
+#define DEFINE_STORE_LANES(t) LANES(OCF_CAT(STORE_LANE_, t))
+#endif
+
+DEFINE_ACCESS(in, in_real, IN_DTYPE)
+DEFINE_ACCESS(out, out_real, OUT_DTYPE)
+DEFINE_ACCESS(res, res_real, RES_DTYPE)
+DEFINE_ACCESS(w, w_real, W_DTYPE)
+
+/* x rounded to IEEE binary16 and back, as vstore_half_rte and vload_half would give it, in
+   float arithmetic (a half variable needs cl_khr_fp16): to nearest even on the grid 2^q of x's
+   binade, q = exponent - 10 (2^-24 below 2^-14: subnormals), an infinity from 65520 up, a NaN
+   kept. The powers of two are made from their bits (q + 127 within the normal range). */
+float round_f16(const float x) {
+  const int q = max((int)((as_uint(x) >> 23) & 0xffu) - 137, -24);
+  const float r = rint(x * as_float((uint)(127 - q) << 23)) * as_float((uint)(127 + q) << 23);
+  return fabs(x) >= 65520.0f ? copysign(INFINITY, x) : r;
+}
+
+/* x rounded to the residual's storage type and back (x' is what that type holds). */
+float round_res1(const float x) {
+#if RES_DTYPE == 0
+  return x;
+#elif RES_DTYPE == 1
+  return round_f16(x);
+#else
+  return OCF_BF16_TO_FLOAT(ocf_float_to_bf16(x));
+#endif
+}
+
+/* The same, lane by lane. */
+floatV round_res(const floatV v) {
+#if RES_DTYPE == 0
+  return v;
+#elif VW == 1
+  return round_res1(v);
+#elif RES_DTYPE == 1
+  const intV q =
+      max(OCF_CAT(as_int, VW)((OCF_CAT(as_uint, VW)(v) >> 23) & 0xffu) - 137, (intV)(-24));
+  const floatV r =
+      rint(v * OCF_CAT(as_float, VW)((127 - q) << 23)) * OCF_CAT(as_float, VW)((127 + q) << 23);
+  return select(r, copysign((floatV)(INFINITY), v), fabs(v) >= (floatV)(65520.0f));
+#else
+  const uintV u = OCF_CAT(as_uint, VW)(v);
+  const uintV rounded = (u + 0x7fffu + ((u >> 16) & 1u)) >> 16;
+  const uintV quiet = (u >> 16) | 0x40u;
+  const uintV bits = select(rounded, quiet, OCF_CAT(as_uint, VW)(isnan(v)));
+  return OCF_CAT(as_float, VW)(bits << 16);
+#endif
+}
+
+/* ---- a row as the kernels see it ---- */
+
+typedef struct row_ptrs {
+  __global const in_real *in;
+  __global out_real *out;
+  __global const res_real *res;
+  __global res_real *res_out;
+} row_ptrs;
+
+/* The pointers of row r. (Filled through a pointer: Oclgrind 21.10's uninitialized-value checker
+   crashes on structs passed by value.) */
+void row_at(row_ptrs *p, const ulong r, __global const in_real *in, const ulong in_off,
+            const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
+            __global const res_real *res, const ulong res_off, const ulong res_ld,
+            __global res_real *res_out, const ulong res_out_off, const ulong res_out_ld) {
+  p->in = in + in_off + r * in_ld;
+  p->out = out + out_off + r * out_ld;
+#if HAS_RES
+  p->res = res + res_off + r * res_ld;
+#else
+  (void)res_off, (void)res_ld;
+  p->res = res;
+#endif
+#if HAS_RES_OUT
+  p->res_out = res_out + res_out_off + r * res_out_ld;
+#else
+  (void)res_out_off, (void)res_out_ld;
+  p->res_out = res_out;
+#endif
+}
+
+/* Vector k of x (the residual added and rounded), missing lanes 0; with `write_x`, x' is
+   stored to res_out. */
+floatV load_x(const row_ptrs *p, const ulong k, const ulong cols, const int write_x) {
+  floatV x = load_in(p->in, k, cols);
+#if HAS_RES
+  x = round_res(x + load_res(p->res, k, cols));
+#if HAS_RES_OUT
+  if (write_x) store_res(p->res_out, k, cols, x);
+#else
+  (void)write_x;
+#endif
+#else
+  (void)write_x;
+#endif
+  return x;
+}
+
+/* Element c of row x, scalar (the residual added and rounded). */
+float load_x1(const row_ptrs *p, const ulong c) {
+  float x = OCF_LOAD(IN_DTYPE, p->in, c);
+#if HAS_RES
+  x = round_res1(x + OCF_LOAD(RES_DTYPE, p->res, c));
+#endif
+  return x;
+}
+
+/* Element 0 of row x: the shift of LayerNorm's statistics (0 for RMSNorm). */
+float row_shift(const row_ptrs *p) {
+#if RMS
+  (void)p;
+  return 0.0f;
+#else
+  return load_x1(p, 0);
+#endif
+}
+
+/* rstd of a row from its variance (mean square): NaN when that is not finite. */
+float rstd_of(const float var, const float eps) {
+  return isfinite(var) ? rsqrt(var + eps) : NAN;
+}
+
+/* y of the shifted values z of vector k: (z - m) * rstd * weight + bias. */
+floatV output_of(const floatV z, const float m, const float r, const ulong k, const ulong cols,
+                 __global const w_real *weight, __global const w_real *bias) {
+  floatV y = (z - m) * r;
+#if HAS_WEIGHT
+  y = y * load_w(weight, k, cols);
+#else
+  (void)weight;
+#endif
+#if HAS_BIAS
+  y = y + load_w(bias, k, cols);
+#else
+  (void)bias;
+#endif
+  (void)k, (void)cols;
+  return y;
+}
+
+/* The row's statistics outputs (one work-item calls it). */
+void write_stats(const ulong r, const float shift, const float m, const float var, const float rs,
+                 __global float *mean, const ulong mean_off, __global float *rstd,
+                 const ulong rstd_off) {
+#if HAS_MEAN
+  mean[mean_off + r] = isfinite(var) ? shift + m : NAN;
+#else
+  (void)mean, (void)mean_off, (void)shift, (void)m, (void)var;
+#endif
+#if HAS_RSTD
+  rstd[rstd_off + r] = rs;
+#else
+  (void)rstd, (void)rstd_off, (void)rs, (void)r;
+#endif
+}
+
+/* ---- reductions ---- */
+
+/* The sum of v over the SEG work-items of this work-item's segment (norm_rows's 2-D workgroup),
+   returned to all of them, bit for bit the same: CHUNK values a work-item, then the chunks.
+   `lv` and `lw` are WG floats; a caller alternates two such pairs, so that a pair is written
+   again only after a barrier that follows every read of it. */
+float segment_sum(__local float *lv, __local float *lw, const float v) {
+#if SEG == 1
+  (void)lv, (void)lw;
+  return v;
+#else
+  const uint base = get_local_id(1) * SEG, lid = base + get_local_id(0);
+  lv[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+#if SEG <= CHUNK
+  (void)lw;
+  float acc = lv[base];
+  for (uint j = 1; j < SEG; j++)
+    acc += lv[base + j];
+#else
+  const uint chunk = base + get_local_id(0) / CHUNK * CHUNK;
+  const uint count = min((uint)CHUNK, base + SEG - chunk);
+  float acc = lv[chunk];
+  for (uint j = 1; j < count; j++)
+    acc += lv[chunk + j];
+  lw[lid] = acc;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  acc = lw[base];
+  for (uint j = CHUNK; j < SEG; j += CHUNK)
+    acc += lw[base + j];
+#endif
+  return acc;
+#endif
+}
+
+/* The workgroup's sum of v (1-D workgroups), returned to every work-item. */
+float group_sum(__local float *lv, const float v) {
+  const uint lid = get_local_id(0);
+  lv[lid] = v;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint width = WG_POW2 / 2; width > 0; width >>= 1) {
+    if (lid < width && lid + width < WG) lv[lid] += lv[lid + width];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const float result = lv[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return result;
+}
+
+/* (n, m, M2) <- its merge with (nb, mb, M2b): Chan et al.'s pairwise update of a count, a mean
+   and a sum of squared deviations. An empty side changes nothing. */
+void chan_merge(float *n, float *m, float *q, const float nb, const float mb, const float qb) {
+  if (nb == 0.0f) return;
+  if (*n == 0.0f) {
+    *n = nb, *m = mb, *q = qb;
+    return;
+  }
+  const float total = *n + nb, delta = mb - *m;
+  *q = *q + qb + delta * delta * (*n * nb / total);
+  *m = *m + delta * (nb / total);
+  *n = total;
+}
+
+/* Replaces every work-item's (n, m, M2) by the workgroup's merge of them (1-D workgroups). */
+void group_merge(__local float *ln, __local float *lm, __local float *lq, float *n, float *m,
+                 float *q) {
+  const uint lid = get_local_id(0);
+  ln[lid] = *n;
+  lm[lid] = *m;
+  lq[lid] = *q;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint width = WG_POW2 / 2; width > 0; width >>= 1) {
+    if (lid < width && lid + width < WG) {
+      float pn = ln[lid], pm = lm[lid], pq = lq[lid];
+      chan_merge(&pn, &pm, &pq, ln[lid + width], lm[lid + width], lq[lid + width]);
+      ln[lid] = pn;
+      lm[lid] = pm;
+      lq[lid] = pq;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  *n = ln[0];
+  *m = lm[0];
+  *q = lq[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+/* ---- norm_rows: rows held in registers, several a workgroup ---- */
+
+/* Row b * ROWS_PER_GROUP + get_local_id(1) belongs to the SEG work-items of that segment, which
+   hold its vectors (vector k in lane k % SEG) from the one read to the one write. (2-D rather
+   than lid / SEG and lid % SEG: LLVM pairs those into a `freeze` that Oclgrind 21.10's
+   uninitialized-value checker cannot run.) */
+#ifdef OCF_KERNEL_norm_rows
+__kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void norm_rows(NORM_PARAMS) {
+  __local float la[WG], lb[WG], lc[WG], ld[WG];
+  const ulong batches = (rows + ROWS_PER_GROUP - 1) / ROWS_PER_GROUP;
+  const ulong nv = (cols + VW - 1) / VW;
+  const uint lane = get_local_id(0);
+  const float inv_cols = 1.0f / (float)cols;
+  for (ulong b = get_group_id(1); b < batches; b += get_num_groups(1)) {
+    const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
+    const int live = r < rows;
+    /* A row past `rows` reads and stores nothing (its work-items take part in the barriers
+       only; no early return: PoCL 3.1 miscompiles a return that precedes barriers). Reading
+       row 0 instead would race with row 0's in-place stores. */
+    row_ptrs p;
+    row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+           res_out_off, res_out_ld);
+    const float shift = live ? row_shift(&p) : 0.0f;
+#if HAS_RES_OUT && SEG > 1 && !RMS
+    /* Every lane has read the shift before any lane writes x' (which may be over the residual,
+       element 0 included). */
+    barrier(CLK_GLOBAL_MEM_FENCE);
+#endif
+    floatV z[ITEMS];
+    floatV acc = (floatV)(0.0f);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * SEG;
+      z[i] = (floatV)(0.0f);
+      if (live && k < nv) z[i] = tail_zero(load_x(&p, k, cols, 1) - shift, k, cols);
+#if RMS
+      acc += z[i] * z[i];
+#else
+      acc += z[i];
+#endif
+    }
+#if RMS
+    const float m = 0.0f;
+    const float var = segment_sum(la, lb, HSUM(acc)) * inv_cols;
+    (void)lc, (void)ld;
+#else
+    const float m = segment_sum(la, lb, HSUM(acc)) * inv_cols;
+    acc = (floatV)(0.0f);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * SEG;
+      if (k < nv) {
+        const floatV d = tail_zero(z[i] - m, k, cols);
+        acc += d * d;
+      }
+    }
+    const float var = segment_sum(lc, ld, HSUM(acc)) * inv_cols;
+#endif
+    const float rs = rstd_of(var, eps);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * SEG;
+      if (live && k < nv) store_out(p.out, k, cols, output_of(z[i], m, rs, k, cols, W_PTR, B_PTR));
+    }
+    if (live && lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
+  }
+}
+#endif
+
+/* ---- the split: a row's slices in several workgroups, two kernels ---- */
+
+/* Scratch: slice g = r * parts + p at 3 g (count, mean and M2 of z over the slice), then the
+   shift of row r at 3 rows parts + r (written by slice 0's workgroup). */
+
+#ifdef OCF_KERNEL_norm_split_stats
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+norm_split_stats(NORM_PARAMS, const ulong parts, const ulong part_vecs, __global float *scratch) {
+  __local float ln[WG], lm[WG], lq[WG];
+  const ulong nv = (cols + VW - 1) / VW;
+  (void)out, (void)out_off, (void)out_ld, (void)eps, (void)weight, (void)weight_off, (void)bias;
+  (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
+  for (ulong g = get_group_id(0); g < rows * parts; g += get_num_groups(0)) {
+    const ulong r = g / parts, first = (g - r * parts) * part_vecs;
+    const ulong limit = min(nv, first + part_vecs);
+    row_ptrs p;
+    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+           res_out_off, res_out_ld);
+    const float shift = row_shift(&p);
+    float n = 0.0f, m = 0.0f, q = 0.0f;
+    for (ulong base = first + get_local_id(0); base < limit; base += (ulong)WG * UNROLL) {
+#pragma unroll
+      for (uint u = 0; u < UNROLL; u++) {
+        const ulong k = base + (ulong)u * WG;
+        if (k < limit) {
+          /* The vector's own count, mean and M2 (two passes over its lanes), then merged. */
+          const floatV z = tail_zero(load_x(&p, k, cols, 0) - shift, k, cols);
+          const float count = (float)min((ulong)VW, cols - k * VW);
+#if RMS
+          chan_merge(&n, &m, &q, count, 0.0f, HSUM(z * z));
+#else
+          const float vm = HSUM(z) / count;
+          const floatV d = tail_zero(z - vm, k, cols);
+          chan_merge(&n, &m, &q, count, vm, HSUM(d * d));
+#endif
+        }
+      }
+    }
+#if RMS
+    /* RMSNorm needs sum z^2 only: the means stay 0, M2 adds up. */
+#endif
+    group_merge(ln, lm, lq, &n, &m, &q);
+    if (get_local_id(0) == 0) {
+      scratch[3 * g] = n;
+      scratch[3 * g + 1] = m;
+      scratch[3 * g + 2] = q;
+      if (first == 0) scratch[3 * rows * parts + r] = shift;
+    }
+  }
+}
+#endif
+
+#ifdef OCF_KERNEL_norm_split_apply
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+norm_split_apply(NORM_PARAMS, const ulong parts, const ulong part_vecs,
+                 __global const float *scratch) {
+  const ulong nv = (cols + VW - 1) / VW;
+  const ulong total = rows * parts;
+  for (ulong h = get_group_id(0); h < total; h += get_num_groups(0)) {
+    const ulong g = total - 1 - h; /* reverse order: the stats pass's last reads may be cached */
+    const ulong r = g / parts, first = (g - r * parts) * part_vecs;
+    const ulong limit = min(nv, first + part_vecs);
+    float n = 0.0f, m = 0.0f, q = 0.0f;
+    for (ulong s = 0; s < parts; s++) {
+      const ulong at = 3 * (r * parts + s);
+      chan_merge(&n, &m, &q, scratch[at], scratch[at + 1], scratch[at + 2]);
+    }
+    const float shift = scratch[3 * total + r];
+    const float var = q / n;
+    const float rs = rstd_of(var, eps);
+    row_ptrs p;
+    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+           res_out_off, res_out_ld);
+    for (ulong k = first + get_local_id(0); k < limit; k += WG) {
+      const floatV z = load_x(&p, k, cols, 1) - shift;
+      store_out(p.out, k, cols, output_of(z, m, rs, k, cols, W_PTR, B_PTR));
+    }
+    if (first == 0 && get_local_id(0) == 0)
+      write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
+  }
+}
+#endif
+
+/* ---- the reference kernel: scalar, three passes ---- */
+
+/* y of one shifted value z of column c. */
+float output1(const float z, const float m, const float r, const ulong c,
+              __global const w_real *weight, __global const w_real *bias) {
+  float y = (z - m) * r;
+#if HAS_WEIGHT
+  y = y * OCF_LOAD(W_DTYPE, weight, c);
+#else
+  (void)weight;
+#endif
+#if HAS_BIAS
+  y = y + OCF_LOAD(W_DTYPE, bias, c);
+#else
+  (void)bias;
+#endif
+  (void)c;
+  return y;
+}
+
+#ifdef OCF_KERNEL_norm_general
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_general(NORM_PARAMS) {
+  __local float lv[WG];
+  const uint lid = get_local_id(0);
+  for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
+    row_ptrs p;
+    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+           res_out_off, res_out_ld);
+    const float shift = row_shift(&p);
+    float m = 0.0f, acc = 0.0f;
+#if !RMS
+    for (ulong c = lid; c < cols; c += WG)
+      acc += load_x1(&p, c) - shift;
+    m = group_sum(lv, acc) / (float)cols;
+    acc = 0.0f;
+#endif
+    for (ulong c = lid; c < cols; c += WG) {
+      const float d = load_x1(&p, c) - shift - m;
+      acc += d * d;
+    }
+    const float var = group_sum(lv, acc) / (float)cols;
+    const float rs = rstd_of(var, eps);
+    for (ulong c = lid; c < cols; c += WG) {
+      const float x = load_x1(&p, c);
+#if HAS_RES_OUT
+      OCF_STORE(RES_DTYPE, p.res_out, c, x);
+#endif
+      OCF_STORE(OUT_DTYPE, p.out, c, output1(x - shift, m, rs, c, W_PTR, B_PTR));
+    }
+    if (lid == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
+  }
+}
+#endif
+
+/* ---- the unfused baseline: mean, variance and normalize kernels through global scratch ---- */
+
+#ifdef OCF_KERNEL_norm_base_mean
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+norm_base_mean(NORM_PARAMS, __global float *scratch) {
+  __local float lv[WG];
+  (void)out, (void)out_off, (void)out_ld, (void)eps, (void)weight, (void)weight_off, (void)bias;
+  (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
+  for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
+    row_ptrs p;
+    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+           res_out_off, res_out_ld);
+    const float shift = row_shift(&p);
+    float acc = 0.0f;
+    for (ulong c = get_local_id(0); c < cols; c += WG) {
+      const float z = load_x1(&p, c) - shift;
+#if RMS
+      acc += z * z;
+#else
+      acc += z;
+#endif
+    }
+    const float sum = group_sum(lv, acc) / (float)cols;
+    if (get_local_id(0) == 0) {
+      scratch[2 * r] = shift;
+#if RMS
+      scratch[2 * r + 1] = 0.0f;
+      scratch[2 * rows + r] = sum;
+#else
+      scratch[2 * r + 1] = sum;
+#endif
+    }
+  }
+}
+#endif
+
+#ifdef OCF_KERNEL_norm_base_var
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+norm_base_var(NORM_PARAMS, __global float *scratch) {
+  __local float lv[WG];
+  (void)out, (void)out_off, (void)out_ld, (void)eps, (void)weight, (void)weight_off, (void)bias;
+  (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
+  for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
+    row_ptrs p;
+    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+           res_out_off, res_out_ld);
+    const float shift = scratch[2 * r], m = scratch[2 * r + 1];
+    float acc = 0.0f;
+    for (ulong c = get_local_id(0); c < cols; c += WG) {
+      const float d = load_x1(&p, c) - shift - m;
+      acc += d * d;
+    }
+    const float var = group_sum(lv, acc) / (float)cols;
+    if (get_local_id(0) == 0) scratch[2 * rows + r] = var;
+  }
+}
+#endif
+
+#ifdef OCF_KERNEL_norm_base_apply
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+norm_base_apply(NORM_PARAMS, __global const float *scratch) {
+  for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
+    row_ptrs p;
+    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+           res_out_off, res_out_ld);
+    const float shift = scratch[2 * r], m = scratch[2 * r + 1], var = scratch[2 * rows + r];
+    const float rs = rstd_of(var, eps);
+    for (ulong c = get_local_id(0); c < cols; c += WG) {
+      const float x = load_x1(&p, c);
+#if HAS_RES_OUT
+      OCF_STORE(RES_DTYPE, p.res_out, c, x);
+#endif
+      OCF_STORE(OUT_DTYPE, p.out, c, output1(x - shift, m, rs, c, W_PTR, B_PTR));
+    }
+    if (get_local_id(0) == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
+  }
+}
+#endif

@@ -1,0 +1,229 @@
+/*
+ * The plan of ocf_layernorm and ocf_rmsnorm: which of cl/norm.cl's kernels, and their shapes.
+ *
+ * The default variant, each number a named tunable (src/tuning/schema_norm.c):
+ *
+ *   vector width   vw, or 1 when some row start (in, out, the residual, x') or the weight's or
+ *                  bias's offset is not a multiple of it; the budgets below then count as many
+ *                  elements in vectors of 1.
+ *   vecs           the vectors a row holds: ceil(cols / vw).
+ *   1. norm_rows, the row in registers, when it fits a segment of at most rows.max_seg
+ *      work-items (and rows.wg) with at most rows.items vectors each: seg = ceil(vecs /
+ *      rows.seg_items) rounded up the size ladder (1 2 3 4 6 8 12 16 24 32 48 ...) and, past
+ *      rows.seg_align, to a multiple of it, capped at rows.max_seg and rows.wg; then
+ *      ceil(vecs / seg) vectors a work-item (on the ladder), rows.wg / seg rows a group (halved
+ *      while they exceed the rows, and within the device's work-item size along dimension 1,
+ *      where they lie).
+ *   2. Longer rows: the two-kernel split, workgroups of split.wg work-items, each a slice of at
+ *      least four loop steps (split.wg * split.unroll vectors a step); rows too few to give
+ *      compute_units * split.groups_per_unit workgroups are cut into that many slices, as far
+ *      as the row allows. Reads x twice, writes once.
+ * OCF_VARIANT_GENERAL: norm_general (split.wg work-items a row, scalar); OCF_VARIANT_BASELINE:
+ * the unfused norm_base_mean, norm_base_var (LayerNorm only) and norm_base_apply.
+ *
+ * Kernel sizes that vary by shape (ITEMS, SEG) are rounded up the size ladder so that a program
+ * serves many widths: every distinct set of defines is one program build.
+ */
+#include "common.h"
+#include "plan/plan.h"
+
+#include <string.h>
+
+/* Bytes of local memory per work-item: norm_rows declares four WG-float arrays, the split's
+   stats kernel three, the others one. */
+enum { ROWS_LOCAL_BYTES_PER_ITEM = 16, SPLIT_LOCAL_BYTES_PER_ITEM = 12, ONE_LOCAL_BYTES = 4 };
+
+/* The smallest value >= x of the ladder 1 2 3 4 6 8 12 16 24 32 48 64 ...: at most a third
+   more than x. */
+static size_t ladder_up(size_t x) {
+  size_t p = ocf_pow2_ceil(x);
+  size_t three_quarters = p / 4 * 3;
+  return p >= 4 && three_quarters >= x ? three_quarters : p;
+}
+
+static size_t min_size(size_t a, size_t b) {
+  return a < b ? a : b;
+}
+
+static size_t max_size(size_t a, size_t b) {
+  return a > b ? a : b;
+}
+
+/* Workgroups to launch for `work` row units: the kernels loop grid-stride past this cap. */
+static size_t group_count(const ocf_device_facts *facts, size_t work) {
+  size_t cap = (size_t)facts->compute_units * 2048;
+  if (work == 0) work = 1;
+  return work < cap ? work : cap;
+}
+
+/* Whether every row start and vector offset of the call is a multiple of vw. */
+static int aligned_to(const ocf_norm_call *c, size_t vw) {
+  const size_t values[] = {c->in_off, c->in_ld,       c->out_off,    c->out_ld,     c->res_off,
+                           c->res_ld, c->res_out_off, c->res_out_ld, c->weight_off, c->bias_off};
+  for (size_t i = 0; i < OCF_ARRAY_LEN(values); i++)
+    if (values[i] % vw != 0) return 0;
+  return 1;
+}
+
+/* What one kernel choice fills in. */
+typedef struct norm_shape {
+  ocf_kernel_id kernels[3];
+  size_t count, wg, groups, vw, items, seg, unroll;
+} norm_shape;
+
+/* norm_rows for the call, or 0 when its rows are too long to hold. */
+static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                       const ocf_norm_call *c, size_t vecs, size_t items_max, size_t seg_items,
+                       size_t rows_wg, norm_shape *k) {
+  const int fixed = c->workgroup != 0;
+  size_t seg = ladder_up(ocf_div_ceil(vecs, seg_items));
+  const size_t align = (size_t)t->rows.seg_align;
+  if (seg > align) seg = ocf_round_up(seg, align);
+  /* The rows of a group lie along dimension 1, which some devices keep short. */
+  const size_t max_rows = facts->max_item_sizes[1] ? facts->max_item_sizes[1] : 1;
+  if (fixed) {
+    /* The shortest segment at least this long that divides the caller's size. */
+    seg = max_size(seg, ocf_div_ceil(c->workgroup, max_rows));
+    while (seg < c->workgroup && c->workgroup % seg != 0)
+      seg++;
+    seg = min_size(seg, c->workgroup);
+  } else {
+    seg = min_size(seg, min_size((size_t)t->rows.max_seg, rows_wg));
+  }
+  const size_t items = ladder_up(ocf_div_ceil(vecs, seg));
+  if (items > items_max) return 0;
+  size_t rows_per_group = fixed ? c->workgroup / seg : min_size(rows_wg / seg, max_rows);
+  if (rows_per_group == 0) rows_per_group = 1;
+  if (!fixed)
+    while (rows_per_group % 2 == 0 && rows_per_group / 2 >= (c->rows ? c->rows : 1))
+      rows_per_group /= 2;
+  k->kernels[0] = OCF_KERNEL_NORM_ROWS;
+  k->seg = seg;
+  k->wg = seg * rows_per_group;
+  k->items = items;
+  k->groups = group_count(facts, ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group));
+  return 1;
+}
+
+/* Picks the kernels for a call under workgroup sizes wg (split, general, baseline) and rows_wg
+   (norm_rows). */
+static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, const ocf_norm_call *c,
+                   size_t wg, size_t rows_wg, ocf_plan *plan) {
+  norm_shape k;
+  memset(&k, 0, sizeof k);
+  k.kernels[0] = OCF_KERNEL_NORM_GENERAL;
+  k.count = 1;
+  k.wg = wg;
+  k.groups = group_count(facts, c->rows);
+  k.vw = k.items = k.seg = k.unroll = 1;
+  const size_t rows = c->rows ? c->rows : 1;
+
+  if (c->variant == OCF_VARIANT_BASELINE) {
+    k.kernels[0] = OCF_KERNEL_NORM_BASE_MEAN;
+    if (c->rms) {
+      k.kernels[1] = OCF_KERNEL_NORM_BASE_APPLY;
+      k.count = 2;
+    } else {
+      k.kernels[1] = OCF_KERNEL_NORM_BASE_VAR;
+      k.kernels[2] = OCF_KERNEL_NORM_BASE_APPLY;
+      k.count = 3;
+    }
+    /* The shift and shifted mean of each row, then its variance (mean square). */
+    plan->scratch_bytes = 3 * rows * sizeof(float);
+  } else if (c->variant == OCF_VARIANT_AUTO) {
+    const size_t t_vw = (size_t)t->vw;
+    k.vw = aligned_to(c, t_vw) ? t_vw : 1;
+    const size_t cols = c->cols ? c->cols : 1;
+    const size_t vecs = ocf_div_ceil(cols, k.vw);
+    const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
+    const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
+    k.unroll = min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
+    if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, &k)) {
+      const size_t step = wg * k.unroll;
+      const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
+      const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
+      size_t parts = max_size(1, min_size(parts_fill, vecs / (4 * step)));
+      plan->part_vecs = ocf_div_ceil(ocf_div_ceil(vecs, parts), step) * step;
+      plan->parts = ocf_div_ceil(vecs, plan->part_vecs);
+      k.kernels[0] = OCF_KERNEL_NORM_SPLIT_STATS;
+      k.kernels[1] = OCF_KERNEL_NORM_SPLIT_APPLY;
+      k.count = 2;
+      k.wg = wg;
+      k.groups = group_count(facts, rows * plan->parts);
+      /* (count, mean, M2) a slice, then a shift a row. */
+      plan->scratch_bytes = (3 * rows * plan->parts + rows) * sizeof(float);
+    }
+  }
+  if (plan->parts == 0) plan->parts = 1;
+
+  ocf_plan_define(plan, "WG", (long long)k.wg);
+  ocf_plan_define(plan, "VW", (long long)k.vw);
+  ocf_plan_define(plan, "ITEMS", (long long)k.items);
+  ocf_plan_define(plan, "SEG", (long long)k.seg);
+  ocf_plan_define(plan, "UNROLL", (long long)k.unroll);
+  ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
+  ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
+  ocf_plan_define(plan, "RES_DTYPE", c->res_dtype);
+  ocf_plan_define(plan, "W_DTYPE", c->weight_dtype);
+  ocf_plan_define(plan, "RMS", c->rms ? 1 : 0);
+  ocf_plan_define(plan, "HAS_WEIGHT", c->has_weight ? 1 : 0);
+  ocf_plan_define(plan, "HAS_BIAS", c->has_bias ? 1 : 0);
+  ocf_plan_define(plan, "HAS_RES", c->has_res ? 1 : 0);
+  ocf_plan_define(plan, "HAS_RES_OUT", c->has_res_out ? 1 : 0);
+  ocf_plan_define(plan, "HAS_MEAN", c->has_mean ? 1 : 0);
+  ocf_plan_define(plan, "HAS_RSTD", c->has_rstd ? 1 : 0);
+  if (k.kernels[0] == OCF_KERNEL_NORM_ROWS) {
+    /* A 2-D workgroup: lanes of a row along dimension 0, its rows along dimension 1. */
+    const size_t global[2] = {k.seg, k.groups * (k.wg / k.seg)}, local[2] = {k.seg, k.wg / k.seg};
+    ocf_plan_step_add(plan, k.kernels[0], 2, global, local);
+    plan->local_mem_bytes = ROWS_LOCAL_BYTES_PER_ITEM * k.wg;
+  } else {
+    size_t global = k.groups * k.wg;
+    for (size_t s = 0; s < k.count; s++)
+      ocf_plan_step_add(plan, k.kernels[s], 1, &global, &k.wg);
+    plan->local_mem_bytes =
+        (k.kernels[0] == OCF_KERNEL_NORM_SPLIT_STATS ? SPLIT_LOCAL_BYTES_PER_ITEM
+                                                     : ONE_LOCAL_BYTES) *
+        k.wg;
+  }
+}
+
+ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                         const ocf_norm_call *call, ocf_plan *plan) {
+  const ocf_norm_tuning *t = &tuning->norm;
+  /* A fixed size above the device's maximum is refused before anything is planned (it also
+     bounds the segment search of choose_rows). */
+  if (call->workgroup > facts->max_workgroup_size)
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "workgroup of %zu work-items exceeds the device's maximum of %zu",
+                    call->workgroup, facts->max_workgroup_size);
+  /* A default size fits the device (workgroup, work-item and local memory limits) and the
+     limits learnt from built kernels: plan, and while a chosen kernel is known to accept fewer
+     work-items than planned, plan again under that limit (each round lowers the cap). */
+  size_t cap = facts->max_workgroup_size;
+  if (cap > facts->max_item_sizes[0]) cap = facts->max_item_sizes[0];
+  size_t local_cap =
+      (size_t)(ocf_facts_local_limit(facts, OCF_PROGRAM_NORM) / ROWS_LOCAL_BYTES_PER_ITEM);
+  if (local_cap >= 1 && cap > local_cap) cap = local_cap;
+  for (int round = 0; round < 8; round++) {
+    memset(plan, 0, sizeof *plan);
+    plan->program = OCF_PROGRAM_NORM;
+    plan->fixed_workgroup = call->workgroup != 0;
+    size_t wg = call->workgroup, rows_wg = call->workgroup;
+    if (!plan->fixed_workgroup) {
+      wg = min_size((size_t)t->split.wg, cap);
+      rows_wg = min_size((size_t)t->rows.wg, cap);
+    }
+    choose(facts, t, call, wg, rows_wg, plan);
+    if (plan->fixed_workgroup) break;
+    size_t lowest = cap;
+    for (unsigned s = 0; s < plan->step_count; s++) {
+      size_t limit = ocf_facts_workgroup_limit(facts, plan->steps[s].kernel);
+      if (limit < lowest) lowest = limit;
+    }
+    const ocf_plan_step *first = &plan->steps[0];
+    if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
+    cap = lowest;
+  }
+  return ocf_plan_verify(plan, facts);
+}

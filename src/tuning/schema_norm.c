@@ -1,0 +1,84 @@
+/* The tunables of ocf_layernorm and ocf_rmsnorm (one op, "norm") and the rules between them (how
+   the planner uses them: src/plan/plan_norm.c). */
+#include "tuning/schemas.h"
+
+#define NM(field) OCF_TUNING_INDEX(norm, field)
+
+/* Family names only: norm came after format 1, so it has no format-1 names to read. */
+
+static const ocf_tunable norm_tunables[] = {
+    /* shared */
+    [NM(vw)] = {"vw", 1, 16, 1, 4, "elements per aligned vector access", NULL},
+    /* rows: norm_rows, several rows a workgroup, a row held in a segment's registers */
+    [NM(rows.wg)] = {"rows.wg", 1, 16384, 0, 128, "most work-items of norm_rows", NULL},
+    [NM(rows.items)] = {"rows.items", 1, 64, 0, 8,
+                        "most vectors a norm_rows work-item holds in registers", NULL},
+    [NM(rows.seg_items)] = {"rows.seg_items", 1, 64, 0, 4,
+                            "vectors a norm_rows work-item holds before its row gets more "
+                            "work-items",
+                            NULL},
+    [NM(rows.max_seg)] = {"rows.max_seg", 1, 16384, 0, 128,
+                          "most work-items norm_rows gives one row", NULL},
+    [NM(rows.seg_align)] = {"rows.seg_align", 1, 64, 1, 1,
+                            "norm_rows segments longer than this are a multiple of it (a warp)",
+                            NULL},
+    /* split: rows beyond registers */
+    [NM(split.wg)] = {"split.wg", 1, 16384, 0, 128,
+                      "work-items of the split kernels (a workgroup a slice of a row), of "
+                      "norm_general and of the unfused baseline",
+                      NULL},
+    [NM(split.unroll)] = {"split.unroll", 1, 16, 0, 4,
+                          "vectors loaded per step of the split's loops", NULL},
+    [NM(split.groups_per_unit)] = {"split.groups_per_unit", 1, 64, 0, 4,
+                                   "workgroups per compute unit that few long rows are cut to "
+                                   "fill",
+                                   NULL},
+};
+
+enum { NM_COUNT = OCF_TUNING_INTS(ocf_norm_tuning) };
+_Static_assert(OCF_ARRAY_LEN(norm_tunables) == NM_COUNT, "a name for every norm tunable");
+_Static_assert((int)NM_COUNT <= (int)OCF_TUNING_MAX, "ocf_tuning_values holds norm's values");
+
+enum { NM_REGISTER_FLOATS = NM_COUNT };
+
+static const char *const norm_derived[] = {"vw*rows.items"};
+
+static void norm_derive(const ocf_tuning_values *values, long long *d) {
+  const ocf_norm_tuning *t = &values->norm;
+  d[0] = (long long)t->vw * t->rows.items;
+}
+
+/* Floats a norm_rows work-item holds: its shifted row values, from the one read to the one
+   write (the residual is added on the way in, not held). 128 keeps a 256-item group within
+   NVIDIA's 255 registers a thread with room for addresses. */
+#define HELD_FLOATS 128
+
+static const ocf_rule norm_rules[] = {
+    /* rows */
+    {OCF_RULE_LE, NM(rows.seg_items), NM(rows.items), 0, -1,
+     "rows.seg_items may not exceed rows.items"},
+    {OCF_RULE_AT_MOST, NM_REGISTER_FLOATS, 0, HELD_FLOATS, -1,
+     "a norm_rows work-item holds at most 128 floats in registers"},
+};
+
+static const ocf_tuning_family norm_families[] = {
+    {"", "shared by every norm kernel", NM(vw), 1, 0, 0},
+    {"rows", "norm_rows: several rows a workgroup, a row held in a segment's registers", NM(rows),
+     OCF_TUNING_INTS(ocf_norm_rows_tuning), 0, 2},
+    {"split",
+     "rows beyond registers: the two-kernel split (its workgroup size also norm_general's and "
+     "the unfused baseline's)",
+     NM(split), OCF_TUNING_INTS(ocf_norm_split_tuning), 2, 0},
+};
+
+const ocf_op_schema ocf_norm_schema = {OCF_OP_NORM,
+                                       "norm",
+                                       norm_tunables,
+                                       NM_COUNT,
+                                       norm_derived,
+                                       OCF_ARRAY_LEN(norm_derived),
+                                       norm_derive,
+                                       norm_rules,
+                                       OCF_ARRAY_LEN(norm_rules),
+                                       norm_families,
+                                       OCF_ARRAY_LEN(norm_families)};
