@@ -394,7 +394,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   if (call->variant == OCF_VARIANT_BASELINE)
     limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_NAIVE);
 
-  tile_set chosen;
+  tile_set chosen = {0}; /* set by choose_set; zeroed for compilers that cannot see it */
   size_t splits = 1;
   if (!choose_set(facts, t, call, limit, call->variant == OCF_VARIANT_AUTO, &chosen, &splits))
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
