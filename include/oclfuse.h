@@ -33,10 +33,6 @@
  * on-disk cache or ocf_warmup() has them), enqueues its kernels and returns; the results are
  * there once the call's event (ocf_launch.event) has completed. Buffers are the caller's: the
  * library does not keep them past the call, and OpenCL keeps them alive for the enqueued kernels.
- * A context remembers what it checked of a buffer (its context, size, sub-buffer origin) until
- * the buffer is destroyed: the first call that passes a buffer registers a destructor callback on
- * it (clSetMemObjectDestructorCallback, one per context; it runs briefly on the thread that
- * destroys the buffer, after the context's release too, and then does nothing).
  *
  * Thread safety: calls on one context from several threads are safe. Releasing a context while
  * another thread uses it is not. Functions without a context are safe from any thread.

@@ -1,6 +1,5 @@
 /* Context creation (own or wrapped OpenCL objects) with its settings, and release. */
 #include "runtime/context.h"
-#include "runtime/buffer_facts.h"
 #include "runtime/disk_cache.h"
 #include "runtime/files.h"
 #include "runtime/plan_cache.h"
@@ -144,7 +143,6 @@ static ocf_status context_alloc(const ocf_device_info *info, const ocf_settings 
     free(ctx);
     return ocf_fail(OCF_ERR_OUT_OF_HOST_MEMORY, "cannot create the context's probe mutex");
   }
-  ctx->buffer_facts = ocf_buffer_facts_create(); /* an optimisation: NULL is allowed */
   *out = ctx;
   return OCF_SUCCESS;
 }
@@ -325,7 +323,6 @@ void ocf_context_release(ocf_context *ctx) {
       (ctx->settings.cache_policy == OCF_CACHE_DEFAULT && !(ctx->info.type & CL_DEVICE_TYPE_CPU)))
     ocf_program_cache_persist(ctx);
   ocf_plan_cache_free(ctx->plan_cache);
-  ocf_buffer_facts_release(ctx->buffer_facts);
   ocf_program_cache_release(ctx);
   ocf_workspace_pool_free(ctx);
   clReleaseCommandQueue(ctx->queue);

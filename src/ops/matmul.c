@@ -169,11 +169,10 @@ static ocf_status measure(operand *x, size_t batch) {
 
 /* Refuses an output whose span meets an input's (OCF_ERR_ALIASING, naming the input), or passes
    on a failed buffer query. */
-static ocf_status check_disjoint(const ocf_context *ctx, const operand *out, const operand *in,
-                                 const char *in_name) {
+static ocf_status check_disjoint(const operand *out, const operand *in, const char *in_name) {
   int overlap = 0, same_start = 0;
   ocf_status status = ocf_ranges_overlap(
-      ctx, out->buffer, out->offset * out->element_size, out->span * out->element_size, in->buffer,
+      out->buffer, out->offset * out->element_size, out->span * out->element_size, in->buffer,
       in->offset * in->element_size, in->span * in->element_size, &overlap, &same_start);
   if (status != OCF_SUCCESS) return status;
   if (overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps %s", in_name);
@@ -214,11 +213,9 @@ static ocf_status check_problem(const ocf_context *ctx, problem *p) {
       return status;
   }
   /* p->a and p->b are named by the caller's operands, whichever way round they run. */
-  if ((status = check_disjoint(ctx, &p->c, &p->a, p->a.name + strlen("ocf_matmul: "))) !=
-          OCF_SUCCESS ||
-      (status = check_disjoint(ctx, &p->c, &p->b, p->b.name + strlen("ocf_matmul: "))) !=
-          OCF_SUCCESS ||
-      (has_bias && (status = check_disjoint(ctx, &p->c, &p->bias, "the bias")) != OCF_SUCCESS))
+  if ((status = check_disjoint(&p->c, &p->a, p->a.name + strlen("ocf_matmul: "))) != OCF_SUCCESS ||
+      (status = check_disjoint(&p->c, &p->b, p->b.name + strlen("ocf_matmul: "))) != OCF_SUCCESS ||
+      (has_bias && (status = check_disjoint(&p->c, &p->bias, "the bias")) != OCF_SUCCESS))
     return status;
   if (batch_self_overlap(p->c.rows, p->c.cols, p->c.ld, p->c.stride, p->batch))
     return ocf_fail(OCF_ERR_ALIASING,
@@ -322,10 +319,10 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
   operand *const operands[4] = {&p.a, &p.b, &p.c, &p.bias};
   for (int i = 0; i < 4; i++)
     if ((i < 3 || p.call.bias_axis != OCF_BIAS_NONE) &&
-        (status = ocf_workspace_check_disjoint(
-             ctx, &settings, operands[i]->name, operands[i]->buffer,
-             operands[i]->offset * operands[i]->element_size,
-             operands[i]->span * operands[i]->element_size)) != OCF_SUCCESS)
+        (status = ocf_workspace_check_disjoint(&settings, operands[i]->name, operands[i]->buffer,
+                                               operands[i]->offset * operands[i]->element_size,
+                                               operands[i]->span * operands[i]->element_size)) !=
+            OCF_SUCCESS)
       return status;
   /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */
   if (alpha == 0.0f) p.call.k = 0;

@@ -116,28 +116,26 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
   const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size};
   const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size};
   int overlap = 0, in_place = 0;
-  if ((status = ocf_matrices_overlap(ctx, &out_view, &in_view, &overlap, &in_place)) != OCF_SUCCESS)
+  if ((status = ocf_matrices_overlap(&out_view, &in_view, &overlap, &in_place)) != OCF_SUCCESS)
     return status;
   if (overlap && !in_place)
     return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out shares elements with in other than exactly "
                                       "in place (same buffer, offset and stride)");
   if (opt.lengths) {
     int lengths_overlap = 0, lengths_start = 0;
-    if ((status = ocf_ranges_overlap(ctx, out, out_offset * out_size, out_extent * out_size,
-                                     opt.lengths, opt.lengths_offset * sizeof(cl_uint),
-                                     rows * sizeof(cl_uint), &lengths_overlap, &lengths_start)) !=
-        OCF_SUCCESS)
+    if ((status = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, opt.lengths,
+                                     opt.lengths_offset * sizeof(cl_uint), rows * sizeof(cl_uint),
+                                     &lengths_overlap, &lengths_start)) != OCF_SUCCESS)
       return status;
     if (lengths_overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
   }
-  if ((status = ocf_workspace_check_disjoint(ctx, &settings, "ocf_softmax: in", in,
-                                             in_offset * in_size, in_extent * in_size)) !=
-          OCF_SUCCESS ||
-      (status = ocf_workspace_check_disjoint(ctx, &settings, "ocf_softmax: out", out,
+  if ((status = ocf_workspace_check_disjoint(&settings, "ocf_softmax: in", in, in_offset * in_size,
+                                             in_extent * in_size)) != OCF_SUCCESS ||
+      (status = ocf_workspace_check_disjoint(&settings, "ocf_softmax: out", out,
                                              out_offset * out_size, out_extent * out_size)) !=
           OCF_SUCCESS ||
       (opt.lengths &&
-       (status = ocf_workspace_check_disjoint(ctx, &settings, "ocf_softmax: lengths", opt.lengths,
+       (status = ocf_workspace_check_disjoint(&settings, "ocf_softmax: lengths", opt.lengths,
                                               opt.lengths_offset * sizeof(cl_uint),
                                               rows * sizeof(cl_uint))) != OCF_SUCCESS))
     return status;
@@ -249,8 +247,7 @@ ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols
     const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size};
     const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size};
     int overlap = 0;
-    if ((status = ocf_matrices_overlap(ctx, &out_view, &in_view, &overlap, &in_place[0])) !=
-        OCF_SUCCESS)
+    if ((status = ocf_matrices_overlap(&out_view, &in_view, &overlap, &in_place[0])) != OCF_SUCCESS)
       return status;
     cases = 1;
   }

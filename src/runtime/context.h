@@ -23,7 +23,6 @@
 
 typedef struct ocf_program_entry ocf_program_entry; /* program_cache.c */
 typedef struct ocf_plan_cache ocf_plan_cache;       /* plan_cache.c */
-typedef struct ocf_buffer_facts ocf_buffer_facts;   /* buffer_facts.c */
 
 /* A context's settings, resolved at creation from its ocf_context_config, the environment and
    the built-in defaults (api/context.c); fixed for the context's life but for the log's. */
@@ -70,9 +69,6 @@ struct ocf_context {
      generation it was made in. */
   unsigned long long plan_generation;
   ocf_plan_cache *plan_cache; /* under `lock`; NULL until the first plan is cached */
-  /* What the checks learnt of each buffer (buffer_facts.h), behind its own lock; NULL: none
-     (out of memory at creation), every check then queries. */
-  ocf_buffer_facts *buffer_facts;
 };
 
 /* ---- api/devices.c ---- */

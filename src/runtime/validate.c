@@ -1,6 +1,5 @@
 /* Argument checks shared by every operation. Each runs before anything is enqueued, so a call
    that fails here has changed nothing. */
-#include "runtime/buffer_facts.h"
 #include "runtime/context.h"
 
 #include <stddef.h>
@@ -26,23 +25,45 @@ ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t 
   return OCF_SUCCESS;
 }
 
+/* Follows a sub-buffer to its parent, adding the sub-buffer's origin to *byte_offset. */
+static cl_int resolve_parent(cl_mem buffer, cl_mem *parent, size_t *byte_offset) {
+  cl_mem associated = NULL;
+  cl_int err =
+      clGetMemObjectInfo(buffer, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof associated, &associated, NULL);
+  if (err != CL_SUCCESS) return err;
+  if (!associated) {
+    *parent = buffer;
+    return CL_SUCCESS;
+  }
+  size_t origin = 0;
+  err = clGetMemObjectInfo(buffer, CL_MEM_OFFSET, sizeof origin, &origin, NULL);
+  if (err != CL_SUCCESS) return err;
+  *byte_offset += origin;
+  *parent = associated;
+  return CL_SUCCESS;
+}
+
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
                             size_t extent, size_t element_size) {
   if (!buffer) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: buffer is NULL", name);
-  ocf_buffer_fact fact;
-  const char *query = "";
-  cl_int err = ocf_buffer_facts_get(ctx->buffer_facts, buffer, &fact, &query);
+  char what[160];
+  cl_context owner = NULL;
+  cl_int err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
   if (err != CL_SUCCESS) {
-    char what[160];
-    snprintf(what, sizeof what, "%s: %s", name, query);
+    snprintf(what, sizeof what, "%s: clGetMemObjectInfo(CL_MEM_CONTEXT)", name);
     return ocf_fail_cl(err, what);
   }
-  const cl_context owner = fact.context;
   if (owner != ctx->cl_ctx)
     return ocf_fail(OCF_ERR_CONTEXT_MISMATCH,
                     "%s: buffer was created in another OpenCL context than the ocf_context's",
                     name);
-  size_t capacity = fact.size / element_size;
+  size_t bytes = 0;
+  err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+  if (err != CL_SUCCESS) {
+    snprintf(what, sizeof what, "%s: clGetMemObjectInfo(CL_MEM_SIZE)", name);
+    return ocf_fail_cl(err, what);
+  }
+  size_t capacity = bytes / element_size;
   if (offset > capacity || extent > capacity - offset)
     return ocf_fail(OCF_ERR_BUFFER_TOO_SMALL,
                     "%s: buffer holds %zu elements of %zu bytes but offset %zu plus extent %zu "
@@ -52,44 +73,38 @@ ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buf
 }
 
 /* Where a buffer's bytes live: its root buffer (a sub-buffer's parent) and the byte there. */
-static ocf_status place_of(const ocf_context *ctx, cl_mem buffer, size_t byte, cl_mem *root,
-                           size_t *root_byte) {
+static ocf_status place_of(cl_mem buffer, size_t byte, cl_mem *root, size_t *root_byte) {
   *root = buffer;
   *root_byte = byte;
-  ocf_buffer_fact fact;
-  const char *query = "";
-  cl_int err = ocf_buffer_facts_get(ctx->buffer_facts, buffer, &fact, &query);
-  if (err != CL_SUCCESS) return ocf_fail_cl(err, query);
-  *root = fact.root;
-  *root_byte = fact.origin + byte;
+  cl_int err = resolve_parent(buffer, root, root_byte);
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetMemObjectInfo(sub-buffer parent)");
   return OCF_SUCCESS;
 }
 
-ocf_status ocf_ranges_overlap(const ocf_context *ctx, cl_mem a, size_t a_start, size_t a_bytes,
-                              cl_mem b, size_t b_start, size_t b_bytes, int *overlap,
-                              int *same_start) {
+ocf_status ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
+                              size_t b_bytes, int *overlap, int *same_start) {
   *overlap = *same_start = 0;
   cl_mem a_root, b_root;
   size_t a_begin, b_begin;
-  ocf_status status = place_of(ctx, a, a_start, &a_root, &a_begin);
-  if (status == OCF_SUCCESS) status = place_of(ctx, b, b_start, &b_root, &b_begin);
+  ocf_status status = place_of(a, a_start, &a_root, &a_begin);
+  if (status == OCF_SUCCESS) status = place_of(b, b_start, &b_root, &b_begin);
   if (status != OCF_SUCCESS || a_root != b_root || a_bytes == 0 || b_bytes == 0) return status;
   *same_start = a_begin == b_begin;
   *overlap = a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
   return OCF_SUCCESS;
 }
 
-ocf_status ocf_matrices_overlap(const ocf_context *ctx, const ocf_matrix_view *a,
-                                const ocf_matrix_view *b, int *overlap, int *in_place) {
+ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view *b, int *overlap,
+                                int *in_place) {
   *overlap = *in_place = 0;
   size_t a_extent = 0, b_extent = 0;
   if (a->rows && a->cols) a_extent = (a->rows - 1) * a->ld + a->cols;
   if (b->rows && b->cols) b_extent = (b->rows - 1) * b->ld + b->cols;
   cl_mem a_root, b_root;
   size_t a_begin, b_begin;
-  ocf_status status = place_of(ctx, a->buffer, a->offset * a->element_size, &a_root, &a_begin);
+  ocf_status status = place_of(a->buffer, a->offset * a->element_size, &a_root, &a_begin);
   if (status == OCF_SUCCESS)
-    status = place_of(ctx, b->buffer, b->offset * b->element_size, &b_root, &b_begin);
+    status = place_of(b->buffer, b->offset * b->element_size, &b_root, &b_begin);
   if (status != OCF_SUCCESS || a_root != b_root || a_extent == 0 || b_extent == 0) return status;
   const size_t a_end = a_begin + a_extent * a->element_size,
                b_end = b_begin + b_extent * b->element_size;

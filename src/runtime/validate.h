@@ -19,8 +19,7 @@ ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t 
                              size_t element_size, size_t *extent);
 
 /* A buffer argument: non-NULL, of ctx's OpenCL context, at least (offset + extent) elements of
-   `element_size` bytes. An extent of 0 still requires a non-NULL, valid buffer. The buffer's
-   facts come from the context's table once known (runtime/buffer_facts.h). */
+   `element_size` bytes. An extent of 0 still requires a non-NULL, valid buffer. */
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
                             size_t extent, size_t element_size);
 
@@ -28,9 +27,8 @@ ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buf
    overlap in memory, resolving sub-buffers to their parent, and *same_start when they also start
    at the same byte. The ranges come from checked offsets and extents, so they do not overflow.
    A failed buffer query is its OpenCL status. */
-ocf_status ocf_ranges_overlap(const ocf_context *ctx, cl_mem a, size_t a_start, size_t a_bytes,
-                              cl_mem b, size_t b_start, size_t b_bytes, int *overlap,
-                              int *same_start);
+ocf_status ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
+                              size_t b_bytes, int *overlap, int *same_start);
 
 /* A strided matrix in a buffer: rows x cols elements of element_size bytes, row r from element
    offset + r * ld (a checked extent). */
@@ -44,8 +42,8 @@ typedef struct ocf_matrix_view {
    matrices of one stride and element size (interleaved rows that share no element do not
    overlap); otherwise any intersection of the spans from first to last element counts. A failed
    buffer query is its OpenCL status. */
-ocf_status ocf_matrices_overlap(const ocf_context *ctx, const ocf_matrix_view *a,
-                                const ocf_matrix_view *b, int *overlap, int *in_place);
+ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view *b, int *overlap,
+                                int *in_place);
 
 /* Resolves the launch settings: NULL launch means defaults. Checks the struct's size, that the
    queue belongs to ctx's context and device, that the wait list is consistent (count and

@@ -86,14 +86,13 @@ ocf_status ocf_workspace_check(const ocf_context *ctx, const ocf_launch *launch)
   return OCF_SUCCESS;
 }
 
-ocf_status ocf_workspace_check_disjoint(const ocf_context *ctx, const ocf_launch *launch,
-                                        const char *what, cl_mem buffer, size_t start,
-                                        size_t bytes) {
+ocf_status ocf_workspace_check_disjoint(const ocf_launch *launch, const char *what, cl_mem buffer,
+                                        size_t start, size_t bytes) {
   if (!launch->workspace || !buffer || bytes == 0 || launch->workspace_size == 0)
     return OCF_SUCCESS;
   int overlap = 0, same_start = 0;
   ocf_status status =
-      ocf_ranges_overlap(ctx, launch->workspace, launch->workspace_offset, launch->workspace_size,
+      ocf_ranges_overlap(launch->workspace, launch->workspace_offset, launch->workspace_size,
                          buffer, start, bytes, &overlap, &same_start);
   if (status != OCF_SUCCESS) return status;
   if (overlap) return ocf_fail(OCF_ERR_ALIASING, "%s overlaps the launch workspace", what);

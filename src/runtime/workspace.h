@@ -42,9 +42,8 @@ ocf_status ocf_workspace_check(const ocf_context *ctx, const ocf_launch *launch)
 /* Refuses (OCF_ERR_ALIASING) a launch workspace whose bytes meet the operand's bytes
    [start, start + bytes) of `buffer`; `what` is "ocf_softmax: in", say. Nothing without a
    workspace or operand. */
-ocf_status ocf_workspace_check_disjoint(const ocf_context *ctx, const ocf_launch *launch,
-                                        const char *what, cl_mem buffer, size_t start,
-                                        size_t bytes);
+ocf_status ocf_workspace_check_disjoint(const ocf_launch *launch, const char *what, cl_mem buffer,
+                                        size_t start, size_t bytes);
 /* Before the lock: the scratch of `bytes` for a call on `queue`: from the launch's workspace
    (OCF_ERR_BUFFER_TOO_SMALL when it holds fewer bytes), a buffer of the call's own, or, for the
    pool, nothing yet (s->pooled set). */
