@@ -201,9 +201,9 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
         continue;
       if (w == 3 && o == 5) continue; /* checked as lse against out */
       int overlap = 0, same = 0;
-      if ((status = ocf_ranges_overlap(ctx, spans[w].buffer, spans[w].start, spans[w].bytes,
-                                       spans[o].buffer, spans[o].start, spans[o].bytes, &overlap,
-                                       &same)) != OCF_SUCCESS)
+      if ((status =
+               ocf_ranges_overlap(spans[w].buffer, spans[w].start, spans[w].bytes, spans[o].buffer,
+                                  spans[o].start, spans[o].bytes, &overlap, &same)) != OCF_SUCCESS)
         return status;
       if (overlap)
         return ocf_fail(OCF_ERR_ALIASING, "%s: %s overlaps %s", fn, spans[w].name, spans[o].name);
@@ -212,8 +212,8 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
     char label[64];
     snprintf(label, sizeof label, "%s: %s", fn, spans[i].name);
     if (spans[i].buffer &&
-        (status = ocf_workspace_check_disjoint(ctx, &settings, label, spans[i].buffer,
-                                               spans[i].start, spans[i].bytes)) != OCF_SUCCESS)
+        (status = ocf_workspace_check_disjoint(&settings, label, spans[i].buffer, spans[i].start,
+                                               spans[i].bytes)) != OCF_SUCCESS)
       return status;
   }
   if (rows == 0) return ocf_dispatch_nothing(queue, &settings);

@@ -174,8 +174,7 @@ static ocf_status norm_device(ocf_context *ctx, int rms, size_t rows, size_t col
     for (int j = 0; j < OP_COUNT; j++) {
       if (j == i || (j > OP_OUT && !ops.v[j].buffer) || (operand_written[j] && j < i)) continue;
       int overlap = 0, same = 0;
-      if ((status = ocf_matrices_overlap(ctx, &ops.v[i], &ops.v[j], &overlap, &same)) !=
-          OCF_SUCCESS)
+      if ((status = ocf_matrices_overlap(&ops.v[i], &ops.v[j], &overlap, &same)) != OCF_SUCCESS)
         return status;
       const int allowed = same && ((i == OP_OUT && j == OP_IN) || (i == OP_RES_OUT && j == OP_RES));
       if (overlap && !allowed)
@@ -189,7 +188,7 @@ static ocf_status norm_device(ocf_context *ctx, int rms, size_t rows, size_t col
   for (int i = 0; i < OP_COUNT; i++) {
     if (i > OP_OUT && !ops.v[i].buffer) continue;
     snprintf(label, sizeof label, "%s: %s", name, operand_names[i]);
-    if ((status = ocf_workspace_check_disjoint(ctx, &settings, label, ops.v[i].buffer,
+    if ((status = ocf_workspace_check_disjoint(&settings, label, ops.v[i].buffer,
                                                ops.v[i].offset * ops.v[i].element_size,
                                                extents[i] * ops.v[i].element_size)) != OCF_SUCCESS)
       return status;
