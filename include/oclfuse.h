@@ -510,8 +510,8 @@ OCF_API ocf_status ocf_context_set_tuning(ocf_context *ctx, const char *op, ocf_
  * Writes the values in force for `op`, `dtype` and `shape_class` as "name=value ..." text into
  * the caller's `values` (`capacity` bytes, always terminated; OCF_ERR_BUFFER_TOO_SMALL when cut
  * short): every tunable, under its kernel family's name (matmul's take about 1300 bytes; 2048
- * hold any op's). shape_class NULL or "*" is allowed when every class of the op has the same values.
- * Thread-safe.
+ * hold any op's). shape_class NULL or "*" is allowed when every class of the op has the same
+ * values. Thread-safe.
  */
 OCF_API ocf_status ocf_context_get_tuning(ocf_context *ctx, const char *op, ocf_dtype dtype,
                                           const char *shape_class, char *values, size_t capacity);

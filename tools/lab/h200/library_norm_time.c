@@ -19,7 +19,9 @@ static int cmp(const void *a, const void *b) {
 int main(int argc, char **argv) {
   if (argc < 5) return 2;
   const int rms = !strcmp(argv[1], "rms");
-  const ocf_dtype dt = !strcmp(argv[2], "f16") ? OCF_F16 : !strcmp(argv[2], "bf16") ? OCF_BF16 : OCF_F32;
+  const ocf_dtype dt = !strcmp(argv[2], "f16")    ? OCF_F16
+                       : !strcmp(argv[2], "bf16") ? OCF_BF16
+                                                  : OCF_F32;
   const size_t rows = strtoull(argv[3], 0, 10), cols = strtoull(argv[4], 0, 10);
   cl_platform_id p[8];
   cl_uint np;
@@ -48,7 +50,8 @@ int main(int argc, char **argv) {
       memcpy(host + i, &v, 4);
     else {
       /* bf16: the top half; f16: a small value's bits are fine for timing (0x3c00 = 1 +-). */
-      unsigned short h = dt == OCF_BF16 ? (unsigned short)(u >> 16) : (unsigned short)(0x3800 | (state >> 22));
+      unsigned short h =
+          dt == OCF_BF16 ? (unsigned short)(u >> 16) : (unsigned short)(0x3800 | (state >> 22));
       memcpy(host + i, &h, 2);
     }
   }

@@ -516,8 +516,8 @@ static void run_case(lab *l, size_t index, const lab_case *c) {
   char auto_plan[512];
   const ocf_kernel_id kind = describe_plan(l, c, auto_plan, sizeof auto_plan);
   const int sixteen = ocf_dtype_size(c->in) == 2;
-  const int wide = kind == OCF_KERNEL_SOFTMAX_ROWS || (kind == OCF_KERNEL_SOFTMAX_RESIDENT &&
-                                                       c->cols <= 16384);
+  const int wide =
+      kind == OCF_KERNEL_SOFTMAX_ROWS || (kind == OCF_KERNEL_SOFTMAX_RESIDENT && c->cols <= 16384);
   const char *const *configs = sixteen ? (wide ? rows16_configs : long16_configs)
                                : kind == OCF_KERNEL_SOFTMAX_ROWS     ? rows_configs
                                : kind == OCF_KERNEL_SOFTMAX_RESIDENT ? resident_configs
