@@ -22,6 +22,20 @@ size_t ocf_pow2_ceil(size_t x) {
   return p;
 }
 
+size_t ocf_min_size(size_t a, size_t b) {
+  return a < b ? a : b;
+}
+
+size_t ocf_max_size(size_t a, size_t b) {
+  return a > b ? a : b;
+}
+
+size_t ocf_ladder_up(size_t x) {
+  size_t p = ocf_pow2_ceil(x);
+  size_t three_quarters = p / 4 * 3;
+  return p >= 4 && three_quarters >= x ? three_quarters : p;
+}
+
 size_t ocf_pow2_floor(size_t x) {
   size_t p = 1;
   while (p <= x / 2)

@@ -47,6 +47,13 @@ size_t ocf_pow2_ceil(size_t x);
 size_t ocf_pow2_floor(size_t x);
 /* Non-zero when x is a power of two (1, 2, 4, ...). */
 int ocf_is_pow2(size_t x);
+/* The smaller and the larger of two sizes. */
+size_t ocf_min_size(size_t a, size_t b);
+size_t ocf_max_size(size_t a, size_t b);
+/* The smallest value >= x of the ladder 1 2 3 4 6 8 12 16 24 32 48 64 ... (powers of two and
+   three halves of them): at most a third more than x. The planners size workgroups and segments
+   on it, so that one program serves many widths. */
+size_t ocf_ladder_up(size_t x);
 /* Whether two matrices with the same row stride `ld` (>= both column counts) share an element:
    A has a_rows x a_cols elements from element a_start, its row i at a_start + i * ld, likewise
    B. Exact: interleaved rows that share no element do not overlap. Rows and stride are those of

@@ -137,3 +137,9 @@ ocf_status ocf_plan_verify(const ocf_plan *plan, const ocf_device_facts *facts) 
                     plan->local_mem_bytes, local_limit);
   return OCF_SUCCESS;
 }
+
+size_t ocf_plan_grid_groups(const ocf_device_facts *facts, size_t work) {
+  size_t cap = (size_t)facts->compute_units * 2048;
+  if (work == 0) work = 1;
+  return work < cap ? work : cap;
+}

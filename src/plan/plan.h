@@ -82,6 +82,9 @@ typedef enum ocf_plan_probe {
 void ocf_plan_define(ocf_plan *plan, const char *name, long long value);
 /* The value of a define, or `fallback` when the plan has none of that name. */
 long long ocf_plan_define_value(const ocf_plan *plan, const char *name, long long fallback);
+/* Workgroups to launch for `work` units of a grid-stride kernel (at least 1): capped at 2048 a
+   compute unit, which keeps the grid far below every device's limit on workgroup counts. */
+size_t ocf_plan_grid_groups(const ocf_device_facts *facts, size_t work);
 /* Appends a 1-D or 2-D step (global and local sizes in work-items, local[1] = 1 for 1-D). */
 void ocf_plan_step_add(ocf_plan *plan, ocf_kernel_id kernel, unsigned dims, const size_t *global,
                        const size_t *local);

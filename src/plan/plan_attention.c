@@ -49,10 +49,6 @@ enum { MAX_SPLITS = 1024, MERGE_WG = 64 };
    merge's loops over up to MAX_SPLITS ranges), kept free under a loop limit. */
 enum { LOOP_SLACK = 3 * MAX_SPLITS + 2048 };
 
-static size_t min_size(size_t a, size_t b) {
-  return a < b ? a : b;
-}
-
 ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_attention_call *call, ocf_plan *plan) {
   const ocf_attention_tuning *t = &tuning->attention;
@@ -75,8 +71,8 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
     while (bq > 1 && bq / 2 >= lq)
       bq /= 2;
     /* The device's and the kernel's limits on work-items. */
-    size_t cap = min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
-    cap = min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_TILED));
+    size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+    cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_TILED));
     while (bq * tpr > cap && bq > 1)
       bq /= 2;
     while (bq * tpr > cap && tpr > 1)
@@ -128,7 +124,8 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   const size_t split_min = (size_t)t->split.min;
   if (call->variant == OCF_VARIANT_AUTO && !call->workgroup && base_units < target &&
       call->lk / split_min >= 2) {
-    splits = min_size(min_size(ocf_div_ceil(target, base_units), call->lk / split_min), MAX_SPLITS);
+    splits = ocf_min_size(ocf_min_size(ocf_div_ceil(target, base_units), call->lk / split_min),
+                          MAX_SPLITS);
     split_keys = ocf_round_up(ocf_div_ceil(call->lk, splits), bk);
     splits = ocf_div_ceil(call->lk, split_keys);
   }
@@ -137,7 +134,7 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
     splits = ocf_div_ceil(call->lk, split_keys);
   }
   if (loop_keys) cap_groups = SIZE_MAX; /* a workgroup (and a merge work-item) one unit */
-  const size_t units = min_size(base_units * splits, cap_groups);
+  const size_t units = ocf_min_size(base_units * splits, cap_groups);
 
   ocf_plan_define(plan, "BQ", (long long)bq);
   ocf_plan_define(plan, "BK", (long long)bk);
@@ -160,11 +157,11 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_SPLIT, 1, &global, &wg);
   size_t merge_wg =
-      min_size(MERGE_WG, min_size(facts->max_workgroup_size, facts->max_item_sizes[0]));
-  merge_wg = min_size(merge_wg, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MERGE));
+      ocf_min_size(MERGE_WG, ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]));
+  merge_wg = ocf_min_size(merge_wg, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MERGE));
   const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq;
   const size_t merge_global =
-      min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
+      ocf_min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MERGE, 1, &merge_global, &merge_wg);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;

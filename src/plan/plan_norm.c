@@ -33,29 +33,6 @@
    stats kernel three, the others one. */
 enum { ROWS_LOCAL_BYTES_PER_ITEM = 16, SPLIT_LOCAL_BYTES_PER_ITEM = 12, ONE_LOCAL_BYTES = 4 };
 
-/* The smallest value >= x of the ladder 1 2 3 4 6 8 12 16 24 32 48 64 ...: at most a third
-   more than x. */
-static size_t ladder_up(size_t x) {
-  size_t p = ocf_pow2_ceil(x);
-  size_t three_quarters = p / 4 * 3;
-  return p >= 4 && three_quarters >= x ? three_quarters : p;
-}
-
-static size_t min_size(size_t a, size_t b) {
-  return a < b ? a : b;
-}
-
-static size_t max_size(size_t a, size_t b) {
-  return a > b ? a : b;
-}
-
-/* Workgroups to launch for `work` row units: the kernels loop grid-stride past this cap. */
-static size_t group_count(const ocf_device_facts *facts, size_t work) {
-  size_t cap = (size_t)facts->compute_units * 2048;
-  if (work == 0) work = 1;
-  return work < cap ? work : cap;
-}
-
 /* Whether every row start and vector offset of the call is a multiple of vw. */
 static int aligned_to(const ocf_norm_call *c, size_t vw) {
   const size_t values[] = {c->in_off, c->in_ld,       c->out_off,    c->out_ld,     c->res_off,
@@ -76,23 +53,23 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
                        const ocf_norm_call *c, size_t vecs, size_t items_max, size_t seg_items,
                        size_t rows_wg, norm_shape *k) {
   const int fixed = c->workgroup != 0;
-  size_t seg = ladder_up(ocf_div_ceil(vecs, seg_items));
+  size_t seg = ocf_ladder_up(ocf_div_ceil(vecs, seg_items));
   const size_t align = (size_t)t->rows.seg_align;
   if (seg > align) seg = ocf_round_up(seg, align);
   /* The rows of a group lie along dimension 1, which some devices keep short. */
   const size_t max_rows = facts->max_item_sizes[1] ? facts->max_item_sizes[1] : 1;
   if (fixed) {
     /* The shortest segment at least this long that divides the caller's size. */
-    seg = max_size(seg, ocf_div_ceil(c->workgroup, max_rows));
+    seg = ocf_max_size(seg, ocf_div_ceil(c->workgroup, max_rows));
     while (seg < c->workgroup && c->workgroup % seg != 0)
       seg++;
-    seg = min_size(seg, c->workgroup);
+    seg = ocf_min_size(seg, c->workgroup);
   } else {
-    seg = min_size(seg, min_size((size_t)t->rows.max_seg, rows_wg));
+    seg = ocf_min_size(seg, ocf_min_size((size_t)t->rows.max_seg, rows_wg));
   }
-  const size_t items = ladder_up(ocf_div_ceil(vecs, seg));
+  const size_t items = ocf_ladder_up(ocf_div_ceil(vecs, seg));
   if (items > items_max) return 0;
-  size_t rows_per_group = fixed ? c->workgroup / seg : min_size(rows_wg / seg, max_rows);
+  size_t rows_per_group = fixed ? c->workgroup / seg : ocf_min_size(rows_wg / seg, max_rows);
   if (rows_per_group == 0) rows_per_group = 1;
   if (!fixed)
     while (rows_per_group % 2 == 0 && rows_per_group / 2 >= (c->rows ? c->rows : 1))
@@ -101,7 +78,7 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   k->seg = seg;
   k->wg = seg * rows_per_group;
   k->items = items;
-  k->groups = group_count(facts, ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group));
+  k->groups = ocf_plan_grid_groups(facts, ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group));
   return 1;
 }
 
@@ -114,7 +91,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   k.kernels[0] = OCF_KERNEL_NORM_GENERAL;
   k.count = 1;
   k.wg = wg;
-  k.groups = group_count(facts, c->rows);
+  k.groups = ocf_plan_grid_groups(facts, c->rows);
   k.vw = k.items = k.seg = k.unroll = 1;
   const size_t rows = c->rows ? c->rows : 1;
 
@@ -137,19 +114,19 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const size_t vecs = ocf_div_ceil(cols, k.vw);
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
-    k.unroll = min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
+    k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
     if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, &k)) {
       const size_t step = wg * k.unroll;
       const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
       const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
-      size_t parts = max_size(1, min_size(parts_fill, vecs / (4 * step)));
+      size_t parts = ocf_max_size(1, ocf_min_size(parts_fill, vecs / (4 * step)));
       plan->part_vecs = ocf_div_ceil(ocf_div_ceil(vecs, parts), step) * step;
       plan->parts = ocf_div_ceil(vecs, plan->part_vecs);
       k.kernels[0] = OCF_KERNEL_NORM_SPLIT_STATS;
       k.kernels[1] = OCF_KERNEL_NORM_SPLIT_APPLY;
       k.count = 2;
       k.wg = wg;
-      k.groups = group_count(facts, rows * plan->parts);
+      k.groups = ocf_plan_grid_groups(facts, rows * plan->parts);
       /* (count, mean, M2) a slice, then a shift a row. */
       plan->scratch_bytes = (3 * rows * plan->parts + rows) * sizeof(float);
     }
@@ -211,8 +188,8 @@ ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values 
     plan->fixed_workgroup = call->workgroup != 0;
     size_t wg = call->workgroup, rows_wg = call->workgroup;
     if (!plan->fixed_workgroup) {
-      wg = min_size((size_t)t->split.wg, cap);
-      rows_wg = min_size((size_t)t->rows.wg, cap);
+      wg = ocf_min_size((size_t)t->split.wg, cap);
+      rows_wg = ocf_min_size((size_t)t->rows.wg, cap);
     }
     choose(facts, t, call, wg, rows_wg, plan);
     if (plan->fixed_workgroup) break;

@@ -57,22 +57,6 @@ enum { SOFTMAX_LOCAL_BYTES_PER_ITEM = 16, PAIR_BYTES_PER_ITEM = 8, COOP_FLAG_BYT
    COOP_MAX_PARTS slices (more: softmax_resident, which streams what it cannot hold). */
 enum { COOP_WAIT_POLLS = 1 << 21, COOP_MAX_PARTS = 1024 };
 
-/* The smallest value >= x of the ladder 1 2 3 4 6 8 12 16 24 32 48 64 ... (powers of two and
-   three halves of them): at most a third more than x. */
-static size_t ladder_up(size_t x) {
-  size_t p = ocf_pow2_ceil(x);
-  size_t three_quarters = p / 4 * 3;
-  return p >= 4 && three_quarters >= x ? three_quarters : p;
-}
-
-static size_t min_size(size_t a, size_t b) {
-  return a < b ? a : b;
-}
-
-static size_t max_size(size_t a, size_t b) {
-  return a > b ? a : b;
-}
-
 /* The tuning values a call works with: the resolved ones, with the caller's workgroup size in
    every size field when it fixed one, else each size capped at `cap`. */
 static void call_tuning(const ocf_softmax_tuning *t, size_t fixed_wg, size_t cap, size_t *wg,
@@ -81,17 +65,9 @@ static void call_tuning(const ocf_softmax_tuning *t, size_t fixed_wg, size_t cap
     *wg = *min_wg = *rows_wg = fixed_wg;
     return;
   }
-  *wg = min_size((size_t)t->long_rows.wg, cap);
-  *min_wg = min_size((size_t)t->long_rows.min_wg, *wg);
-  *rows_wg = min_size((size_t)t->rows.wg, cap);
-}
-
-/* Workgroups to launch for `work` row units: the kernels loop grid-stride past this cap, which
-   keeps the grid far below every device's limit on workgroup counts. */
-static size_t group_count(const ocf_device_facts *facts, size_t work) {
-  size_t cap = (size_t)facts->compute_units * 2048;
-  if (work == 0) work = 1;
-  return work < cap ? work : cap;
+  *wg = ocf_min_size((size_t)t->long_rows.wg, cap);
+  *min_wg = ocf_min_size((size_t)t->long_rows.min_wg, *wg);
+  *rows_wg = ocf_min_size((size_t)t->rows.wg, cap);
 }
 
 /* What one kernel choice fills in. */
@@ -119,7 +95,7 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
   b.items = (size_t)t->long_rows.items * t_vw / b.vw;
   b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw;
   b.seg_items = (size_t)t->rows.seg_items * t_vw / b.vw;
-  b.unroll = min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
+  b.unroll = ocf_min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
   b.coop_items = (size_t)t->long_rows.coop_items * t_vw / b.vw;
   return b;
 }
@@ -155,7 +131,7 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
                        const ocf_softmax_call *c, const budgets *b, size_t rows_wg,
                        softmax_shape *k) {
   const int fixed = c->workgroup != 0;
-  size_t seg = ladder_up(ocf_div_ceil(b->vecs, b->seg_items));
+  size_t seg = ocf_ladder_up(ocf_div_ceil(b->vecs, b->seg_items));
   const size_t align = (size_t)t->rows.seg_align;
   if (seg > align) seg = ocf_round_up(seg, align);
   /* The rows of a group lie along dimension 1, which some devices keep short (Apple's CPU: 1). */
@@ -163,17 +139,17 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
   if (fixed) {
     /* The shortest segment at least this long that divides the caller's size, else one row a
        workgroup; long enough that the rows fit dimension 1. */
-    seg = max_size(seg, ocf_div_ceil(c->workgroup, max_rows));
+    seg = ocf_max_size(seg, ocf_div_ceil(c->workgroup, max_rows));
     while (seg < c->workgroup && c->workgroup % seg != 0)
       seg++;
-    seg = min_size(seg, c->workgroup);
+    seg = ocf_min_size(seg, c->workgroup);
   } else {
     /* Past the longest segment, rows get more vectors a work-item (up to `items`). */
-    seg = min_size(seg, min_size((size_t)t->rows.max_seg, rows_wg));
+    seg = ocf_min_size(seg, ocf_min_size((size_t)t->rows.max_seg, rows_wg));
   }
-  const size_t items = ladder_up(ocf_div_ceil(b->vecs, seg));
+  const size_t items = ocf_ladder_up(ocf_div_ceil(b->vecs, seg));
   if (items > b->items) return 0;
-  size_t rows_per_group = fixed ? c->workgroup / seg : min_size(rows_wg / seg, max_rows);
+  size_t rows_per_group = fixed ? c->workgroup / seg : ocf_min_size(rows_wg / seg, max_rows);
   /* No larger than the rows need, halving (not cutting to the row count) so that few sizes,
      and so few programs, serve every row count. */
   if (!fixed)
@@ -186,7 +162,7 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
   k->prefetch = (size_t)t->rows.prefetch;
   const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
   const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
-  k->groups = persistent ? min_size(batches, persistent) : group_count(facts, batches);
+  k->groups = persistent ? ocf_min_size(batches, persistent) : ocf_plan_grid_groups(facts, batches);
   return 1;
 }
 
@@ -196,11 +172,11 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
 static void hold(const budgets *b, size_t vecs, size_t wg, size_t local_max, softmax_shape *k) {
   const size_t each = ocf_div_ceil(vecs, wg);
   if (each <= b->items) {
-    k->items = min_size(ladder_up(each), b->items);
+    k->items = ocf_min_size(ocf_ladder_up(each), b->items);
     k->local_items = 0;
   } else {
     k->items = b->items;
-    k->local_items = min_size(ladder_up(each - b->items), local_max);
+    k->local_items = ocf_min_size(ocf_ladder_up(each - b->items), local_max);
   }
 }
 
@@ -216,11 +192,11 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
   /* One workgroup a row: the smallest power of two from min_wg that holds it in registers. */
   size_t wg_row = wg_max;
   if (!fixed) {
-    size_t floor = min_size(ocf_pow2_ceil(b->vecs), min_wg);
-    wg_row = max_size(ocf_pow2_ceil(ocf_div_ceil(b->vecs, b->items)), floor);
-    wg_row = min_size(wg_row, wg_max);
+    size_t floor = ocf_min_size(ocf_pow2_ceil(b->vecs), min_wg);
+    wg_row = ocf_max_size(ocf_pow2_ceil(ocf_div_ceil(b->vecs, b->items)), floor);
+    wg_row = ocf_min_size(wg_row, wg_max);
   }
-  const size_t local_row = min_size(b->local_items, local_items_fit(facts, wg_row, b->vw));
+  const size_t local_row = ocf_min_size(b->local_items, local_items_fit(facts, wg_row, b->vw));
   const size_t row_cap = wg_row * (b->items + local_row);
 
   /* One or two work-items with scalar access hold no row: PoCL 3.1's compiler aborts on
@@ -228,31 +204,31 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
      The split, or softmax_general, instead. */
   const int tiny_scalar = wg_max <= 2 && b->vw == 1;
   if (t->long_rows.coop_spin > 0 && !c->in_place && !tiny_scalar) {
-    const size_t local_coop = min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
+    const size_t local_coop = ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
     const size_t part_cap = wg_max * (b->items + local_coop);
-    size_t parts = max_size(ocf_div_ceil(b->vecs, part_cap),
-                            min_size(parts_fill, max_size(1, b->vecs / (2 * wg_max))));
+    size_t parts = ocf_max_size(ocf_div_ceil(b->vecs, part_cap),
+                                ocf_min_size(parts_fill, ocf_max_size(1, b->vecs / (2 * wg_max))));
     if (parts > 1 && parts <= COOP_MAX_PARTS) {
       /* coop_items: smaller slices, each work-item's share in registers, so that more
          workgroups of a row are resident at once (a row that fits one workgroup, above, still
          decides by items and local_items), as far as COOP_MAX_PARTS slices. */
       if (b->coop_items)
-        parts = max_size(parts,
-                         min_size(ocf_div_ceil(b->vecs, wg_max * b->coop_items), COOP_MAX_PARTS));
+        parts = ocf_max_size(
+            parts, ocf_min_size(ocf_div_ceil(b->vecs, wg_max * b->coop_items), COOP_MAX_PARTS));
       plan->part_vecs = ocf_div_ceil(b->vecs, parts);
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
       k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;
       k->wg = wg_max;
       hold(b, plan->part_vecs, wg_max, local_coop, k);
-      k->spin =
-          max_size(1, min_size((size_t)t->long_rows.coop_spin, COOP_WAIT_POLLS / plan->parts));
+      k->spin = ocf_max_size(
+          1, ocf_min_size((size_t)t->long_rows.coop_spin, COOP_WAIT_POLLS / plan->parts));
       k->groups = rows * plan->parts; /* one slice a workgroup, no grid-stride loop */
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(cl_uint);
       return;
     }
   } else {
     const size_t step = wg_max * b->unroll;
-    const size_t parts = min_size(parts_fill, b->vecs / (4 * step));
+    const size_t parts = ocf_min_size(parts_fill, b->vecs / (4 * step));
     if (parts > 1) {
       plan->part_vecs = ocf_div_ceil(ocf_div_ceil(b->vecs, parts), step) * step;
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
@@ -260,7 +236,7 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
       k->kernels[1] = OCF_KERNEL_SOFTMAX_SPLIT_WRITE;
       k->count = 2;
       k->wg = wg_max;
-      k->groups = group_count(facts, rows * plan->parts);
+      k->groups = ocf_plan_grid_groups(facts, rows * plan->parts);
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(float);
       return;
     }
@@ -271,21 +247,21 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
        so shaped (with log-softmax, 16-bit output or local memory). */
     k->kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
     k->wg = wg_row;
-    k->groups = group_count(facts, rows);
+    k->groups = ocf_plan_grid_groups(facts, rows);
     return;
   }
   k->kernels[0] = OCF_KERNEL_SOFTMAX_RESIDENT;
   if (b->vecs <= row_cap) {
     k->wg = wg_row;
     hold(b, b->vecs, wg_row, local_row, k);
-    k->groups = group_count(facts, rows);
+    k->groups = ocf_plan_grid_groups(facts, rows);
   } else {
     /* Held as far as it goes, the rest streamed twice: few rows in flight at once, so that
        the second pass finds the first one's reads in cache. */
     k->wg = wg_max;
     k->items = b->items;
-    k->local_items = min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
-    k->groups = min_size(rows, max_size(target, 1));
+    k->local_items = ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
+    k->groups = ocf_min_size(rows, ocf_max_size(target, 1));
   }
 }
 
@@ -298,7 +274,7 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
   k.kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
   k.count = 1;
   k.wg = wg_max;
-  k.groups = group_count(facts, c->rows);
+  k.groups = ocf_plan_grid_groups(facts, c->rows);
   k.vw = k.items = k.seg = k.unroll = 1;
 
   if (c->variant == OCF_VARIANT_BASELINE) {
