@@ -143,3 +143,12 @@ size_t ocf_plan_grid_groups(const ocf_device_facts *facts, size_t work) {
   if (work == 0) work = 1;
   return work < cap ? work : cap;
 }
+
+size_t ocf_plan_steps_limit(const ocf_device_facts *facts, const ocf_plan *plan, size_t cap) {
+  size_t lowest = cap;
+  for (unsigned s = 0; s < plan->step_count; s++) {
+    size_t limit = ocf_facts_workgroup_limit(facts, plan->steps[s].kernel);
+    if (limit < lowest) lowest = limit;
+  }
+  return lowest;
+}

@@ -85,6 +85,10 @@ long long ocf_plan_define_value(const ocf_plan *plan, const char *name, long lon
 /* Workgroups to launch for `work` units of a grid-stride kernel (at least 1): capped at 2048 a
    compute unit, which keeps the grid far below every device's limit on workgroup counts. */
 size_t ocf_plan_grid_groups(const ocf_device_facts *facts, size_t work);
+/* The most work-items any step of the plan may put in one workgroup under the facts, at most
+   `cap`: the lowest of the steps' kernels' limits (learnt ones included), for a planner that
+   plans again at a lower cap when its first step's workgroup exceeds it. */
+size_t ocf_plan_steps_limit(const ocf_device_facts *facts, const ocf_plan *plan, size_t cap);
 /* Appends a 1-D or 2-D step (global and local sizes in work-items, local[1] = 1 for 1-D). */
 void ocf_plan_step_add(ocf_plan *plan, ocf_kernel_id kernel, unsigned dims, const size_t *global,
                        const size_t *local);

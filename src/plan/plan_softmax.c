@@ -356,11 +356,7 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
     choose(facts, t, call, wg, min_wg, rows_wg, plan);
     plan->program = ocf_kernel_desc_get(plan->steps[0].kernel)->program;
     if (plan->fixed_workgroup) break;
-    size_t lowest = cap;
-    for (unsigned s = 0; s < plan->step_count; s++) {
-      size_t limit = ocf_facts_workgroup_limit(facts, plan->steps[s].kernel);
-      if (limit < lowest) lowest = limit;
-    }
+    const size_t lowest = ocf_plan_steps_limit(facts, plan, cap);
     const ocf_plan_step *first = &plan->steps[0];
     if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
     cap = lowest;
