@@ -82,7 +82,7 @@ extern "C" {
 /* The one place the version is set: CMakeLists.txt reads these three lines. Before 1.0 every
    minor version may change the ABI (the SONAME is liboclfuse.so.MAJOR.MINOR). */
 #define OCF_VERSION_MAJOR 0 /**< The header's major version. */
-#define OCF_VERSION_MINOR 3 /**< The header's minor version. */
+#define OCF_VERSION_MINOR 4 /**< The header's minor version. */
 #define OCF_VERSION_PATCH 0 /**< The header's patch version. */
 /** The header's version as one number, MAJOR * 10000 + MINOR * 100 + PATCH (200 for 0.2.0). */
 #define OCF_VERSION_NUMBER (OCF_VERSION_MAJOR * 10000 + OCF_VERSION_MINOR * 100 + OCF_VERSION_PATCH)

@@ -105,7 +105,7 @@ class MatmulOptions(ctypes.Structure):
 
 
 class NormOptions(ctypes.Structure):
-    """ocf_norm_options (0.3: LayerNorm and RMSNorm)."""
+    """ocf_norm_options (0.4: LayerNorm and RMSNorm)."""
     _fields_ = [
         ("size", c_size_t),
         ("in_dtype", c_int),
@@ -170,13 +170,13 @@ _mem = c_void_p
 ocf_version_number = _declare("ocf_version_number", c_uint)
 ocf_version_string = _declare("ocf_version_string", c_char_p)
 
-# The structs above are those of 0.3 (the softmax band's fields among them); an older library
+# The structs above are those of 0.4 (the softmax band's fields, the norms and attention); an older library
 # would read them only up to its own sizes and silently drop what it does not know.
-_NEEDED_VERSION = 300
+_NEEDED_VERSION = 400
 if ocf_version_number() < _NEEDED_VERSION:
     raise ImportError(
         f"oclfuse: {path} is liboclfuse {ocf_version_string().decode()}; this package "
-        f"needs 0.3 or newer (set OCLFUSE_LIBRARY to a newer build)")
+        f"needs 0.4 or newer (set OCLFUSE_LIBRARY to a newer build)")
 ocf_status_name = _declare("ocf_status_name", c_char_p, _status)
 ocf_status_message = _declare("ocf_status_message", c_char_p, _status)
 ocf_last_error = _declare("ocf_last_error", c_char_p)

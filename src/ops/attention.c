@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The size of the first published ocf_attention_options. */
+/* The size of the first published ocf_attention_options (0.4). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_attention_options, lse_offset) + sizeof(size_t))
 
 enum { MAX_HEAD_DIM = 256 };

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The size of the first published ocf_norm_options (0.3). */
+/* The size of the first published ocf_norm_options (0.4). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_norm_options, rstd_offset) + sizeof(size_t))
 
 /* The operands of a call, for the overlap checks: 0 in, 1 out, 2 weight, 3 bias, 4 residual,
