@@ -130,6 +130,25 @@ class NormOptions(ctypes.Structure):
     ]
 
 
+class AttentionOptions(ctypes.Structure):
+    """ocf_attention_options (0.4)."""
+    _fields_ = [
+        ("size", c_size_t),
+        ("scale", c_float),
+        ("q_dtype", c_int),
+        ("k_dtype", c_int),
+        ("v_dtype", c_int),
+        ("out_dtype", c_int),
+        ("causal", c_int),
+        ("causal_offset_set", c_int),
+        ("causal_offset", ctypes.c_longlong),
+        ("lengths", c_void_p),
+        ("lengths_offset", c_size_t),
+        ("lse", c_void_p),
+        ("lse_offset", c_size_t),
+    ]
+
+
 class DeviceInfo(ctypes.Structure):
     """ocf_device_info."""
     _fields_ = [
@@ -222,6 +241,11 @@ ocf_layernorm_host = _declare("ocf_layernorm_host", _status, _ctx, c_size_t, c_s
 ocf_rmsnorm_host = _declare("ocf_rmsnorm_host", _status, _ctx, c_size_t, c_size_t, c_void_p,
                             c_size_t, c_void_p, c_size_t, c_void_p, c_void_p, c_void_p, c_void_p,
                             ctypes.POINTER(NormOptions))
+_strides = ctypes.POINTER(c_size_t)
+ocf_attention_host = _declare("ocf_attention_host", _status, _ctx, c_size_t, c_size_t, c_size_t,
+                              c_size_t, c_size_t, c_size_t, c_void_p, _strides, c_void_p,
+                              _strides, c_void_p, _strides, c_void_p, _strides, c_void_p,
+                              c_void_p, ctypes.POINTER(AttentionOptions))
 ocf_float_to_half = _declare("ocf_float_to_half", _status, c_size_t, c_void_p, c_void_p)
 ocf_half_to_float = _declare("ocf_half_to_float", _status, c_size_t, c_void_p, c_void_p)
 ocf_float_to_bfloat16 = _declare("ocf_float_to_bfloat16", _status, c_size_t, c_void_p, c_void_p)
