@@ -64,6 +64,7 @@ static ocf_status check_options(const ocf_matmul_options *opt) {
 typedef struct operand {
   const char *name; /* "ocf_matmul: A", for errors */
   cl_mem buffer;
+  ocf_place place; /* for the overlap tests: C's parent is queried once */
   size_t offset, ld, stride;
   size_t element_size;
   size_t rows, cols; /* as stored */
@@ -77,6 +78,7 @@ static operand operand_of(const char *name, cl_mem buffer, size_t offset, size_t
   memset(&x, 0, sizeof x);
   x.name = name;
   x.buffer = buffer;
+  x.place = ocf_place_of(buffer);
   x.offset = offset, x.ld = ld, x.stride = stride;
   x.element_size = ocf_dtype_size(dtype);
   return x;
@@ -169,10 +171,10 @@ static ocf_status measure(operand *x, size_t batch) {
 
 /* Refuses an output whose span meets an input's (OCF_ERR_ALIASING, naming the input), or passes
    on a failed buffer query. */
-static ocf_status check_disjoint(const operand *out, const operand *in, const char *in_name) {
+static ocf_status check_disjoint(operand *out, operand *in, const char *in_name) {
   int overlap = 0, same_start = 0;
-  ocf_status status = ocf_ranges_overlap(
-      out->buffer, out->offset * out->element_size, out->span * out->element_size, in->buffer,
+  ocf_status status = ocf_places_overlap(
+      &out->place, out->offset * out->element_size, out->span * out->element_size, &in->place,
       in->offset * in->element_size, in->span * in->element_size, &overlap, &same_start);
   if (status != OCF_SUCCESS) return status;
   if (overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps %s", in_name);
@@ -228,7 +230,7 @@ static ocf_status check_problem(const ocf_context *ctx, problem *p) {
 /* The call's arguments as the tiled kernels' frame, the source of every matmul frame
    (src/ops/matmul_row.c: the plan adds its K splits; the matrix-unit kernels take this frame,
    the skinny kernels one derived from it). Without a bias the kernels still take a buffer
-   argument, never read: a's. */
+   argument, never read: NULL, which the binder sets once, not at every call. */
 static ocf_matmul_frame frame_source(const problem *p) {
   const ocf_matmul_call *call = &p->call;
   ocf_matmul_frame f = {.m = call->m,
@@ -251,7 +253,7 @@ static ocf_matmul_frame frame_source(const problem *p) {
                         .c_off = p->c.offset,
                         .ldc = p->c.ld,
                         .stride_c = p->c.stride,
-                        .bias = call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : p->a.buffer,
+                        .bias = call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : NULL,
                         .bias_off = p->bias.offset,
                         .partial = NULL};
   return f;
