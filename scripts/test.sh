@@ -117,8 +117,9 @@ if [ "$fuzz_seconds" -gt 0 ] && command -v clang >/dev/null; then
     -DOCLFUSE_FUZZ_SECONDS="$fuzz_seconds"
   cmake --build "$build-fuzz" -j"$jobs" --target fuzz_args fuzz_device_spec fuzz_tuning_db
   log="$build-fuzz/fuzz.log"
-  if ! env "${sanitizer_env[@]}" ctest --test-dir "$build-fuzz" --output-on-failure -V -L fuzz \
-    >"$log" 2>&1; then
+  # The targets at once, each for its own $fuzz_seconds (libFuzzer runs one process a target).
+  if ! env "${sanitizer_env[@]}" ctest --test-dir "$build-fuzz" --output-on-failure -V \
+    -j"$jobs" -L fuzz >"$log" 2>&1; then
     tail -n 80 "$log"
     exit 1
   fi
