@@ -4,8 +4,8 @@
  *
  *   softmax_rows       short rows, several a workgroup: a 2-D workgroup of SEG x (WG / SEG)
  *                      work-items (any SEG dividing WG), a row to each SEG, held in ITEMS
- *                      registers of each (PACKED: a 16-bit row's bits). Assumes the row's nv <= SEG * ITEMS, and when VW > 1
- *                      that out's rows have in's heads (in_off = out_off and in_ld = out_ld
+ *                      registers of each (PACKED: a 16-bit row's bits). Assumes the row's nv <= SEG
+ * * ITEMS, and when VW > 1 that out's rows have in's heads (in_off = out_off and in_ld = out_ld
  *                      modulo VW). Row max, then the sum of exp through local memory. With
  *                      PREFETCH the next batch of rows is loaded before this one is reduced.
  */
@@ -101,13 +101,13 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
   float m = -INFINITY;
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++)
-    m = fmax(m, HMAX(held_float(v[i])));
+    m = fmax(m, HMAX(held_float(v[i], 0u)));
   m = segment_reduce(lmax, lmax2, m, 1);
   floatV acc = (floatV)(0.0f);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
 #if LOG || PACKED
-    acc += exp_shift_v(held_float(v[i]), m, a);
+    acc += exp_shift_v(held_float(v[i], unfolded_zero(m)), m, a);
 #else
     v[i] = exp_shift_v(v[i], m, a);
     acc += v[i];
@@ -123,7 +123,7 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
   for (uint i = 0; i < ITEMS; i++) {
     const ulong k = lane + (ulong)i * SEG;
 #if LOG || PACKED
-    const floatV y = output_of(held_float(v[i]), m, norm, a);
+    const floatV y = output_of(held_float(v[i], unfolded_zero(norm)), m, norm, a);
 #else
     const floatV y = v[i] * norm;
 #endif
