@@ -54,7 +54,7 @@ void slots_publish(__global uint *scratch, const ulong g, const float m, const f
 /* The (m, s) of slice p of a row, as the workgroup that owns it computes it (the held values are
    left in v and held); every work-item returns the pair in *pm, *ps and its own in *hm, *hs. */
 void slice_stats(__global const in_real *src, const row_view *w, const ulong p,
-                 const ulong part_vecs, floatV *v, __local floatV *held, __local float *lm,
+                 const ulong part_vecs, heldV *v, __local heldV *held, __local float *lm,
                  __local float *ls, const float a, float *hm, float *hs, float *pm, float *ps) {
   const ulong first = p * part_vecs;
   held_load(src, first, max(w->lo, first * VW), min(w->mid, (first + part_vecs) * VW), v, held);
@@ -88,7 +88,7 @@ softmax_coop(const ulong rows, const ulong cols, __global const in_real *in, con
   __global out_real *dst = out + (out_start - w.lo);
   __global uint *row_slots = scratch + 2 * r * parts;
 
-  floatV v[ITEMS];
+  heldV v[ITEMS];
   float hm, hs, pm, ps;
   slice_stats(src, &w, p, part_vecs, v, held, lm, ls, scale, &hm, &hs, &pm, &ps);
   if (lid == 0) slots_publish(row_slots, p, pm, ps);

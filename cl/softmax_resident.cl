@@ -22,7 +22,7 @@ softmax_resident(const ulong rows, const ulong cols, __global const in_real *in,
     view_at(&w, in_start, cols, len);
     __global const in_real *src = in + (in_start - w.lo);
     __global out_real *dst = out + (out_start - w.lo);
-    floatV v[ITEMS];
+    heldV v[ITEMS];
     held_load(src, 0, w.lo, w.mid, v, held);
     float hm, hs;
     held_stats(v, held, scale, &hm, &hs);

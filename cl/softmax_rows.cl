@@ -4,8 +4,8 @@
  *
  *   softmax_rows       short rows, several a workgroup: a 2-D workgroup of SEG x (WG / SEG)
  *                      work-items (any SEG dividing WG), a row to each SEG, held in ITEMS
- *                      registers of each. Assumes the row's nv <= SEG * ITEMS, and when VW > 1
- *                      that out's rows have in's heads (in_off = out_off and in_ld = out_ld
+ *                      registers of each (PACKED: a 16-bit row's bits). Assumes the row's nv <= SEG
+ * * ITEMS, and when VW > 1 that out's rows have in's heads (in_off = out_off and in_ld = out_ld
  *                      modulo VW). Row max, then the sum of exp through local memory. With
  *                      PREFETCH the next batch of rows is loaded before this one is reduced.
  */
@@ -76,7 +76,7 @@ float segment_reduce(__local float *lv, __local float *lw, const float v, const 
 /* Loads this work-item's vectors of row b * ROWS_PER_GROUP + (its segment) into v; a row past
    `rows` loads nothing (all -inf). */
 void rows_load(const ulong b, const ulong rows, const ulong cols, __global const in_real *in,
-               const ulong in_off, const ulong in_ld, MASK_PARAMS, floatV *v) {
+               const ulong in_off, const ulong in_ld, MASK_PARAMS, heldV *v) {
   const uint lane = get_local_id(0);
   const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
   const int live = r < rows;
@@ -86,13 +86,13 @@ void rows_load(const ulong b, const ulong rows, const ulong cols, __global const
   __global const in_real *src = in + (start - w.lo);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++)
-    v[i] = load_vec(src, lane + (ulong)i * SEG, w.lo, w.mid);
+    v[i] = load_held(src, lane + (ulong)i * SEG, w.lo, w.mid);
 }
 
 /* Reduces and stores the rows whose vectors v holds (rows_load's batch b). Every work-item
    calls it, those of rows past `rows` too (they take part in the barriers only). */
 void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out_real *out,
-                 const ulong out_off, const ulong out_ld, const float a, MASK_PARAMS, floatV *v,
+                 const ulong out_off, const ulong out_ld, const float a, MASK_PARAMS, heldV *v,
                  __local float *lmax, __local float *lmax2, __local float *lsum,
                  __local float *lsum2) {
   const uint lane = get_local_id(0);
@@ -101,13 +101,13 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
   float m = -INFINITY;
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++)
-    m = fmax(m, HMAX(v[i]));
+    m = fmax(m, HMAX(held_float(v[i], 0u)));
   m = segment_reduce(lmax, lmax2, m, 1);
   floatV acc = (floatV)(0.0f);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
-#if LOG
-    acc += exp_shift_v(v[i], m, a);
+#if LOG || PACKED
+    acc += exp_shift_v(held_float(v[i], unfolded_zero(m)), m, a);
 #else
     v[i] = exp_shift_v(v[i], m, a);
     acc += v[i];
@@ -122,8 +122,8 @@ void rows_finish(const ulong b, const ulong rows, const ulong cols, __global out
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
     const ulong k = lane + (ulong)i * SEG;
-#if LOG
-    const floatV y = shift_v(v[i], m, a) - norm;
+#if LOG || PACKED
+    const floatV y = output_of(held_float(v[i], unfolded_zero(norm)), m, norm, a);
 #else
     const floatV y = v[i] * norm;
 #endif
@@ -144,7 +144,7 @@ softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, con
              const float scale, MASK_PARAMS) {
   __local float lmax[WG], lmax2[WG], lsum[WG], lsum2[WG];
   const ulong batches = (rows + ROWS_PER_GROUP - 1) / ROWS_PER_GROUP;
-  floatV v[ITEMS];
+  heldV v[ITEMS];
 #if PREFETCH
   rows_load(get_group_id(1), rows, cols, in, in_off, in_ld, MASK_ARGS, v);
 #endif
@@ -152,7 +152,7 @@ softmax_rows(const ulong rows, const ulong cols, __global const in_real *in, con
 #if PREFETCH
     /* The next batch is in flight while this one is reduced and stored. In place, its rows are
        other rows than this batch's, so the loads never see this batch's stores. */
-    floatV next[ITEMS];
+    heldV next[ITEMS];
     rows_load(b + get_num_groups(1), rows, cols, in, in_off, in_ld, MASK_ARGS, next);
 #else
     rows_load(b, rows, cols, in, in_off, in_ld, MASK_ARGS, v);

@@ -44,8 +44,10 @@ static cl_program build(const ocft_env *env, int vw) {
   cl_program program = clCreateProgramWithSource(env->cl, 4, texts, NULL, &err);
   assert_int_equal(err, CL_SUCCESS);
   char options[256];
-  snprintf(options, sizeof options,
-           "-DVW=%d -DWG=64 -DIN_DTYPE=1 -DOUT_DTYPE=1 -DLOG=0 -DHAS_LENGTHS=0 -DCAUSAL=0", vw);
+  snprintf(
+      options, sizeof options,
+      "-DVW=%d -DWG=64 -DIN_DTYPE=1 -DOUT_DTYPE=1 -DLOG=0 -DHAS_LENGTHS=0 -DCAUSAL=0 -DPACKED=0",
+      vw);
   err = clBuildProgram(program, 1, &env->device, options, NULL, NULL);
   if (err != CL_SUCCESS) {
     char log[4096] = "";

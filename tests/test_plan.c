@@ -17,6 +17,8 @@
  * and from the kernels' own headers (cl/<op>.cl), not read off the planner's code.
  */
 #include "plan/plan.h"
+#include "tuning/db.h"
+#include "tuning/shape_class.h"
 #include "tuning/tuning.h"
 
 #include <setjmp.h>
@@ -2230,6 +2232,69 @@ static void test_plan_softmax_coop_work_bounded(void **state) {
   assert_int_equal(plan_value(&plan, "SPIN"), (1 << 21) / plan_value(&plan, "parts"));
 }
 
+/* The registers a softmax work-item holds its values in: 32-bit words, ITEMS vectors of VW
+   elements, two 16-bit elements a word when PACKED (cl/softmax_vector.clh). */
+static long long held_words(const ocf_plan *plan) {
+  const long long elements = plan_value(plan, "ITEMS") * plan_value(plan, "VW");
+  return plan_value(plan, "PACKED") == 1 ? (elements + 1) / 2 : elements;
+}
+
+/* 16-bit softmax holds its rows in the registers fp32 does, under the H200's values (built-in
+   and shipped database): ptxas -v found bf16's 16 x 12 floats a work-item at 255 registers where
+   fp32's 4 x 16 took 112, one 256-item workgroup a compute unit (issue 19). A 16-bit row is
+   held packed (PACKED=1), so registers follow bytes, not elements: under fp32's values with
+   vectors twice as long, a 16-bit row of the same bytes (twice the columns) gets fp32's plan
+   and words; and under the 16-bit database entries a row never holds more words than fp32's
+   plan of it. Checked to fail before the fix (floats held: twice the words). */
+static void test_plan_softmax_16bit_registers(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  const ocf_device_info info = info_of(H200);
+  static ocf_tuning_table table;
+  char origin[256];
+  assert_int_equal(ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name,
+                                              info.device_name, &table, origin, sizeof origin, NULL,
+                                              NULL),
+                   OCF_SUCCESS);
+  assert_non_null(strstr(origin, "nvidia-h200.tuning")); /* the shipped database applies whole */
+  static const size_t shapes[][2] = {{512, 50257},  {1024, 65536}, {128, 152064},
+                                     {256, 32000},  {1024, 30522}, {4096, 16384},
+                                     {32768, 4096}, {4096, 4096},  {8192, 1024}};
+  static const ocf_dtype halves[] = {OCF_F16, OCF_BF16};
+  for (size_t h = 0; h < ARRAY_LEN(shapes); h++) {
+    const ocf_shape shape = {{shapes[h][0], shapes[h][1], 0}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
+    ocf_softmax_call call = softmax_call(shapes[h][0], shapes[h][1], &TIGHT, AUTO, 0);
+    const ocf_tuning_values *fp32_values = &table[OCF_OP_SOFTMAX][OCF_F32][c];
+    ocf_plan plan;
+    expect_success("fp32", ocf_plan_softmax(&facts, fp32_values, &call, &plan));
+    const long long fp32_words = held_words(&plan);
+    const ocf_kernel_id fp32_kernel = plan.steps[0].kernel;
+    for (size_t d = 0; d < ARRAY_LEN(halves); d++) {
+      call.in_dtype = call.out_dtype = halves[d];
+      char what[128];
+      snprintf(what, sizeof what, "%zu x %zu %s", shapes[h][0], shapes[h][1],
+               ocf_dtype_name(halves[d]));
+      expect_success(what,
+                     ocf_plan_softmax(&facts, &table[OCF_OP_SOFTMAX][halves[d]][c], &call, &plan));
+      if (plan_value(&plan, "PACKED") != 1 || held_words(&plan) > fp32_words)
+        fail_msg("%s: PACKED=%lld, %lld words held a work-item, fp32 %lld", what,
+                 plan_value(&plan, "PACKED"), held_words(&plan), fp32_words);
+      ocf_tuning_values doubled = *fp32_values;
+      doubled.softmax.vw *= 2;
+      ocf_softmax_call same_bytes = softmax_call(shapes[h][0], 2 * shapes[h][1], &TIGHT, AUTO, 0);
+      same_bytes.in_dtype = same_bytes.out_dtype = halves[d];
+      expect_success(what, ocf_plan_softmax(&facts, &doubled, &same_bytes, &plan));
+      if (plan.steps[0].kernel != fp32_kernel || held_words(&plan) != fp32_words)
+        fail_msg("%s, twice the columns under fp32's values in vectors of %d: %s holding %lld "
+                 "words, fp32 %s %lld",
+                 what, doubled.softmax.vw, kernel_name(plan.steps[0].kernel), held_words(&plan),
+                 kernel_name(fp32_kernel), fp32_words);
+    }
+    call.in_dtype = call.out_dtype = OCF_F32;
+  }
+}
+
 /* ---- the plan's own checks ---- */
 
 /* ocf_plan_verify catches plans the kernels could not run (a library bug, never a caller's). */
@@ -2397,6 +2462,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
+      cmocka_unit_test(test_plan_softmax_16bit_registers),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),
   };

@@ -75,11 +75,14 @@ typedef struct softmax_shape {
   ocf_kernel_id kernels[3];
   size_t count, wg, groups;
   size_t vw, items, local_items, unroll, seg, prefetch, spin;
+  int packed; /* PACKED: the held vectors are 16-bit storage bits */
 } softmax_shape;
 
 /* The budgets of the default variant, in vectors of the call's width. */
 typedef struct budgets {
   size_t vw, vecs, items, local_items, seg_items, unroll, coop_items;
+  int packed;        /* rows, resident and coop hold the 16-bit input's bits (PACKED) */
+  size_t held_bytes; /* bytes of one held vector, in registers or local memory */
 } budgets;
 
 static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c) {
@@ -92,11 +95,19 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
   const int aligned = c->in_off % b.vw == 0 && c->in_ld % b.vw == 0;
   const size_t cols = c->cols ? c->cols : 1;
   b.vecs = ocf_div_ceil(cols + (aligned ? 0 : b.vw - 1), b.vw);
-  b.items = (size_t)t->long_rows.items * t_vw / b.vw;
-  b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw;
+  /* The registers a work-item holds are what its items cost: vw * items floats, or half as many
+     words when a 16-bit input is held packed. A 16-bit call whose tuning asks for packed values
+     but that runs in vectors of 1 (unpackable) holds half the elements, so that it needs the
+     registers its tuning was measured with. */
+  const int sixteen = ocf_dtype_size(c->in_dtype) == 2;
+  b.packed = sixteen && t->packed && b.vw >= 2;
+  const size_t share = sixteen && t->packed && !b.packed ? 2 : 1;
+  b.held_bytes = b.vw * (b.packed ? 2 : 4);
+  b.items = ocf_max_size((size_t)t->long_rows.items * t_vw / b.vw / share, 1);
+  b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw / share;
   b.seg_items = (size_t)t->rows.seg_items * t_vw / b.vw;
   b.unroll = ocf_min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
-  b.coop_items = (size_t)t->long_rows.coop_items * t_vw / b.vw;
+  b.coop_items = (size_t)t->long_rows.coop_items * t_vw / b.vw / share;
   return b;
 }
 
@@ -115,15 +126,15 @@ static unsigned long long softmax_local_limit(const ocf_device_facts *facts) {
   return limit;
 }
 
-/* Local vectors a work-item may hold in a workgroup of wg next to the kernel's own arrays. None
-   in workgroups of fewer than 4 work-items: there they would add little, and PoCL 3.1's compiler
-   aborts on such kernels with scalar access. */
-static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t vw) {
+/* Local vectors (of held_bytes each) a work-item may hold in a workgroup of wg next to the
+   kernel's own arrays. None in workgroups of fewer than 4 work-items: there they would add
+   little, and PoCL 3.1's compiler aborts on such kernels with scalar access. */
+static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t held_bytes) {
   if (wg < 4) return 0;
   unsigned long long own = PAIR_BYTES_PER_ITEM * (unsigned long long)wg + COOP_FLAG_BYTES;
   const unsigned long long local = softmax_local_limit(facts);
   if (local <= own) return 0;
-  return (size_t)((local - own) / ((unsigned long long)wg * vw * 4));
+  return (size_t)((local - own) / ((unsigned long long)wg * held_bytes));
 }
 
 /* softmax_rows for the call, or 0 when its rows are too long for a segment. */
@@ -196,7 +207,8 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
     wg_row = ocf_max_size(ocf_pow2_ceil(ocf_div_ceil(b->vecs, b->items)), floor);
     wg_row = ocf_min_size(wg_row, wg_max);
   }
-  const size_t local_row = ocf_min_size(b->local_items, local_items_fit(facts, wg_row, b->vw));
+  const size_t local_row =
+      ocf_min_size(b->local_items, local_items_fit(facts, wg_row, b->held_bytes));
   const size_t row_cap = wg_row * (b->items + local_row);
 
   /* One or two work-items with scalar access hold no row: PoCL 3.1's compiler aborts on
@@ -204,7 +216,8 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
      The split, or softmax_general, instead. */
   const int tiny_scalar = wg_max <= 2 && b->vw == 1;
   if (t->long_rows.coop_spin > 0 && !c->in_place && !tiny_scalar) {
-    const size_t local_coop = ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
+    const size_t local_coop =
+        ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->held_bytes));
     const size_t part_cap = wg_max * (b->items + local_coop);
     size_t parts = ocf_max_size(ocf_div_ceil(b->vecs, part_cap),
                                 ocf_min_size(parts_fill, ocf_max_size(1, b->vecs / (2 * wg_max))));
@@ -260,7 +273,7 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
        the second pass finds the first one's reads in cache. */
     k->wg = wg_max;
     k->items = b->items;
-    k->local_items = ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->vw));
+    k->local_items = ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->held_bytes));
     k->groups = ocf_min_size(rows, ocf_max_size(target, 1));
   }
 }
@@ -293,6 +306,10 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     k.unroll = b.unroll;
     if (!choose_rows(facts, t, c, &b, rows_wg, &k))
       choose_long(facts, t, c, &b, wg_max, min_wg, &k, plan);
+    /* Only the kernels that hold rows read PACKED (the others then share one program). */
+    const ocf_kernel_id held = k.kernels[0];
+    k.packed = b.packed && (held == OCF_KERNEL_SOFTMAX_ROWS ||
+                            held == OCF_KERNEL_SOFTMAX_RESIDENT || held == OCF_KERNEL_SOFTMAX_COOP);
   }
   if (plan->parts == 0) plan->parts = 1;
 
@@ -304,6 +321,7 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
   ocf_plan_define(plan, "SEG", (long long)k.seg);
   ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
   ocf_plan_define(plan, "SPIN", (long long)k.spin);
+  ocf_plan_define(plan, "PACKED", k.packed);
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "LOG", c->log ? 1 : 0);
@@ -326,7 +344,7 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     plan->local_mem_bytes = SOFTMAX_LOCAL_BYTES_PER_ITEM * k.wg;
   else if (first == OCF_KERNEL_SOFTMAX_RESIDENT || first == OCF_KERNEL_SOFTMAX_COOP)
     plan->local_mem_bytes = PAIR_BYTES_PER_ITEM * k.wg + COOP_FLAG_BYTES +
-                            4 * k.vw * (k.local_items ? k.local_items * k.wg : 1);
+                            (k.packed ? 2 : 4) * k.vw * (k.local_items ? k.local_items * k.wg : 1);
   else
     plan->local_mem_bytes = PAIR_BYTES_PER_ITEM * k.wg;
 }

@@ -7,6 +7,10 @@
 static const ocf_tunable softmax_tunables[] = {
     /* shared */
     [SM(vw)] = {"vw", 1, 16, 1, 4, "elements per aligned vector access", NULL},
+    [SM(packed)] = {"packed", 0, 1, 0, 1,
+                    "16-bit rows held as their storage bits, half the registers of floats "
+                    "(softmax_rows, softmax_resident, softmax_coop; vectors of 2 or more)",
+                    NULL},
     /* rows: softmax_rows, several rows a workgroup */
     [SM(rows.wg)] = {"rows.wg", 1, 16384, 0, 128, "most work-items of softmax_rows", "rows_wg"},
     [SM(rows.seg_items)] = {"rows.seg_items", 1, 32, 0, 4,
@@ -91,7 +95,7 @@ static const ocf_rule softmax_rules[] = {
 };
 
 static const ocf_tuning_family softmax_families[] = {
-    {"", "shared by every softmax kernel", SM(vw), 1, 0, 0},
+    {"", "shared by every softmax kernel", SM(vw), 2, 0, 0},
     {"rows", "softmax_rows: several rows a workgroup, a row a segment of work-items", SM(rows),
      OCF_TUNING_INTS(ocf_softmax_rows_tuning), 0, 1},
     {"long_rows",

@@ -63,7 +63,8 @@ typedef struct ocf_softmax_long_tuning {
 } ocf_softmax_long_tuning;
 
 typedef struct ocf_softmax_tuning {
-  int vw; /* elements per aligned vector access (every family) */
+  int vw;     /* elements per aligned vector access (every family) */
+  int packed; /* 16-bit rows held as their storage bits (rows, resident, coop) */
   ocf_softmax_rows_tuning rows;
   ocf_softmax_long_tuning long_rows;
 } ocf_softmax_tuning;
