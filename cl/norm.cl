@@ -65,6 +65,14 @@
 #ifndef SEG
 #error "SEG: work-items a row in norm_rows; divides WG; the host passes it"
 #endif
+#ifndef PREFETCH
+#error \
+    "PREFETCH: 1: norm_rows loads its next batch of rows before reducing this one; the host passes it"
+#endif
+#ifndef SHUFFLE
+#error \
+    "SHUFFLE: 1: norm_rows's segment sums through warp shuffles (NVIDIA only); the host passes it"
+#endif
 #ifndef UNROLL
 #error "UNROLL: vectors a work-item loads per step of the split's loops; the host passes it"
 #endif
@@ -104,6 +112,9 @@
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
+#endif
+#if SHUFFLE && (WG % 32 || (SEG % 32 && 32 % SEG))
+#error "SHUFFLE needs whole warps and a segment that divides 32 or is a multiple of it"
 #endif
 
 /* ---- derived ---- */
@@ -148,6 +159,10 @@
       const ulong res_off, const ulong res_ld, __global res_real *res_out,                         \
       const ulong res_out_off, const ulong res_out_ld, __global float *mean, const ulong mean_off, \
       __global float *rstd, const ulong rstd_off
+/* The same parameters passed on. */
+#define NORM_ARGS                                                                               \
+  rows, cols, in, in_off, in_ld, out, out_off, out_ld, eps, weight, weight_off, bias, bias_off, \
+      res, res_off, res_ld, res_out, res_out_off, res_out_ld, mean, mean_off, rstd, rstd_off
 
 /* The weight and bias rows (no arithmetic on an absent buffer's NULL). */
 #if HAS_WEIGHT
@@ -416,14 +431,56 @@ void write_stats(const ulong r, const float shift, const float m, const float va
 
 /* ---- reductions ---- */
 
+#if SHUFFLE
+/* Lanes a segment spans within one warp (SEG, or 32 when the segment spans whole warps). */
+#define WARP_SEG (SEG < 32 ? SEG : 32)
+
+/* v of the lane `mask` away (lane ^ mask) in this warp: NVIDIA's shfl.sync through inline PTX;
+   every lane of the warp takes part (whole warps, every work-item reaches every call). */
+float shuffle_xor(const float v, const uint mask) {
+  float r;
+  __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                   : "=f"(r)
+                   : "f"(v), "r"(mask));
+  return r;
+}
+
+/* The sum of v over the WARP_SEG lanes of a warp's part of the segment, the same bits in each:
+   a butterfly (lane i adds lane i ^ mask's value: each pair adds the same two numbers). */
+float warp_seg_sum(float v) {
+#pragma unroll
+  for (uint mask = 1; mask < WARP_SEG; mask <<= 1)
+    v += shuffle_xor(v, mask);
+  return v;
+}
+#endif
+
 /* The sum of v over the SEG work-items of this work-item's segment (norm_rows's 2-D workgroup),
-   returned to all of them, bit for bit the same: CHUNK values a work-item, then the chunks.
-   `lv` and `lw` are WG floats; a caller alternates two such pairs, so that a pair is written
-   again only after a barrier that follows every read of it. */
+   returned to all of them, bit for bit the same. Portable: CHUNK values a work-item through
+   local memory, then the chunks. SHUFFLE: each warp's part by shuffles (no barrier within a
+   warp), then, for segments of several warps, their sums in order through local memory (one
+   barrier). `lv` and `lw` are WG floats; a caller alternates two such pairs, so that a pair is
+   written again only after a barrier that follows every read of it. */
 float segment_sum(__local float *lv, __local float *lw, const float v) {
 #if SEG == 1
   (void)lv, (void)lw;
   return v;
+#elif SHUFFLE
+  (void)lw;
+#if SEG <= 32
+  (void)lv;
+  return warp_seg_sum(v);
+#else
+  const float part = warp_seg_sum(v);
+  const uint base = get_local_id(1) * (SEG / 32);
+  if (get_local_id(0) % 32 == 0) lv[base + get_local_id(0) / 32] = part;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float acc = lv[base];
+#pragma unroll
+  for (uint j = 1; j < SEG / 32; j++)
+    acc += lv[base + j];
+  return acc;
+#endif
 #else
   const uint base = get_local_id(1) * SEG, lid = base + get_local_id(0);
   lv[lid] = v;
@@ -503,69 +560,119 @@ void group_merge(__local float *ln, __local float *lm, __local float *lq, float 
 
 /* ---- norm_rows: rows held in registers, several a workgroup ---- */
 
+/* Loads this work-item's vectors of row b * ROWS_PER_GROUP + (its segment) into x (the residual
+   added and rounded; vector k in lane k % SEG) and the row's shift; a row past `rows` loads
+   nothing (x 0). x' is not written here: rows_finish writes it, after the segment's reductions,
+   whose barriers follow every lane's read of the shift (in place, x' may be over element 0). */
+void rows_load(const ulong b, NORM_PARAMS, floatV *x, float *shift) {
+  const uint lane = get_local_id(0);
+  const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
+  const int live = r < rows;
+  /* Reading row 0 instead of a dead row would race with row 0's in-place stores. */
+  const uint nv = live ? (uint)((cols + VW - 1) / VW) : 0;
+  row_ptrs p;
+  row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+         res_out_off, res_out_ld);
+  *shift = live ? row_shift(&p) : 0.0f;
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    x[i] = (floatV)(0.0f);
+    if (k < nv) x[i] = load_x(&p, k, cols, 0);
+  }
+}
+
+/* Reduces and stores the rows whose vectors x holds (rows_load's batch b): the two-pass
+   statistics about the shift, then y (and x'). Every work-item calls it, those of rows past
+   `rows` too (they take part in the barriers only; no early return: PoCL 3.1 miscompiles a
+   return that precedes barriers). */
+void rows_finish(const ulong b, NORM_PARAMS, const floatV *x, const float shift, const uint turn,
+                 __local float *la, __local float *lb, __local float *lc, __local float *ld) {
+  const uint lane = get_local_id(0);
+  const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
+  const int live = r < rows;
+  const uint nv = live ? (uint)((cols + VW - 1) / VW) : 0;
+  const float inv_cols = 1.0f / (float)cols;
+  floatV acc = (floatV)(0.0f);
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+      const floatV z = tail_zero(x[i] - shift, k, cols);
+#if RMS
+      acc += z * z;
+#else
+      acc += z;
+#endif
+    }
+  }
+#if RMS
+  /* One reduction a batch: the pairs alternate between batches (`turn`). */
+  const float m = 0.0f;
+  const float var = segment_sum(turn ? lc : la, turn ? ld : lb, HSUM(acc)) * inv_cols;
+#else
+  (void)turn;
+  const float m = segment_sum(la, lb, HSUM(acc)) * inv_cols;
+  acc = (floatV)(0.0f);
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+      const floatV d = tail_zero(x[i] - shift - m, k, cols);
+      acc += d * d;
+    }
+  }
+  const float var = segment_sum(lc, ld, HSUM(acc)) * inv_cols;
+#endif
+  const float rs = rstd_of(var, eps);
+  row_ptrs p;
+  row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
+         res_out_off, res_out_ld);
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+#if HAS_RES_OUT
+      store_res(p.res_out, k, cols, x[i]);
+#endif
+      store_out(p.out, k, cols, output_of(x[i] - shift, m, rs, k, cols, W_PTR, B_PTR));
+    }
+  }
+  if (live && lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
+}
+
 /* Row b * ROWS_PER_GROUP + get_local_id(1) belongs to the SEG work-items of that segment, which
-   hold its vectors (vector k in lane k % SEG) from the one read to the one write. (2-D rather
-   than lid / SEG and lid % SEG: LLVM pairs those into a `freeze` that Oclgrind 21.10's
-   uninitialized-value checker cannot run.) */
+   hold its vectors (vector k in lane k % SEG) from the one read to the one write. Batches of
+   rows are numbered along dimension 1; with PREFETCH the next batch is loaded before this one
+   is reduced (its rows are other rows, so in place its loads never see this batch's stores).
+   (2-D rather than lid / SEG and lid % SEG: LLVM pairs those into a `freeze` that Oclgrind
+   21.10's uninitialized-value checker cannot run.) */
 #ifdef OCF_KERNEL_norm_rows
 __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void norm_rows(NORM_PARAMS) {
   __local float la[WG], lb[WG], lc[WG], ld[WG];
   const ulong batches = (rows + ROWS_PER_GROUP - 1) / ROWS_PER_GROUP;
-  const ulong nv = (cols + VW - 1) / VW;
-  const uint lane = get_local_id(0);
-  const float inv_cols = 1.0f / (float)cols;
+  floatV x[ITEMS];
+  float shift;
+  uint turn = 0;
+#if PREFETCH
+  rows_load(get_group_id(1), NORM_ARGS, x, &shift);
+#endif
   for (ulong b = get_group_id(1); b < batches; b += get_num_groups(1)) {
-    const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
-    const int live = r < rows;
-    /* A row past `rows` reads and stores nothing (its work-items take part in the barriers
-       only; no early return: PoCL 3.1 miscompiles a return that precedes barriers). Reading
-       row 0 instead would race with row 0's in-place stores. */
-    row_ptrs p;
-    row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
-    const float shift = live ? row_shift(&p) : 0.0f;
-#if HAS_RES_OUT && SEG > 1 && !RMS
-    /* Every lane has read the shift before any lane writes x' (which may be over the residual,
-       element 0 included). */
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#endif
-    floatV z[ITEMS];
-    floatV acc = (floatV)(0.0f);
-#pragma unroll
-    for (uint i = 0; i < ITEMS; i++) {
-      const ulong k = lane + (ulong)i * SEG;
-      z[i] = (floatV)(0.0f);
-      if (live && k < nv) z[i] = tail_zero(load_x(&p, k, cols, 1) - shift, k, cols);
-#if RMS
-      acc += z[i] * z[i];
+#if PREFETCH
+    floatV next[ITEMS];
+    float next_shift;
+    rows_load(b + get_num_groups(1), NORM_ARGS, next, &next_shift);
 #else
-      acc += z[i];
+    rows_load(b, NORM_ARGS, x, &shift);
 #endif
-    }
-#if RMS
-    const float m = 0.0f;
-    const float var = segment_sum(la, lb, HSUM(acc)) * inv_cols;
-    (void)lc, (void)ld;
-#else
-    const float m = segment_sum(la, lb, HSUM(acc)) * inv_cols;
-    acc = (floatV)(0.0f);
+    rows_finish(b, NORM_ARGS, x, shift, turn, la, lb, lc, ld);
+    turn ^= 1u;
+#if PREFETCH
 #pragma unroll
-    for (uint i = 0; i < ITEMS; i++) {
-      const ulong k = lane + (ulong)i * SEG;
-      if (k < nv) {
-        const floatV d = tail_zero(z[i] - m, k, cols);
-        acc += d * d;
-      }
-    }
-    const float var = segment_sum(lc, ld, HSUM(acc)) * inv_cols;
+    for (uint i = 0; i < ITEMS; i++)
+      x[i] = next[i];
+    shift = next_shift;
 #endif
-    const float rs = rstd_of(var, eps);
-#pragma unroll
-    for (uint i = 0; i < ITEMS; i++) {
-      const ulong k = lane + (ulong)i * SEG;
-      if (live && k < nv) store_out(p.out, k, cols, output_of(z[i], m, rs, k, cols, W_PTR, B_PTR));
-    }
-    if (live && lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
   }
 }
 #endif

@@ -456,6 +456,16 @@ static void test_norm_in_place(void **state) {
   assert_int_equal(planned_kernel(env, &c), OCF_KERNEL_NORM_SPLIT_STATS);
   run_case(env, &c, NULL);
   tuning_apply(env, OCF_F32, NULL);
+  /* Batches prefetched: in place, the next batch's loads must not see this batch's stores. */
+  tuning_apply(env, OCF_F32, "rows.wg=8 rows.max_seg=4 rows.groups_per_unit=1 rows.prefetch=1");
+  for (int rms = 0; rms < 2; rms++) {
+    norm_case p = plain("in place, prefetched", rms, 11, 60);
+    p.in_place = 1, p.residual = p.residual_out = p.res_in_place = 1, p.res_ld = p.cols;
+    p.stats = 1;
+    assert_int_equal(planned_kernel(env, &p), OCF_KERNEL_NORM_ROWS);
+    run_case(env, &p, NULL);
+  }
+  tuning_apply(env, OCF_F32, NULL);
 }
 
 /* Every kernel of the default variant forced through the tuning values, as the planner picks
@@ -479,6 +489,14 @@ static void test_norm_forced_kernels(void **state) {
       {"vw=4 rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=8 split.unroll=1 "
        "split.groups_per_unit=64",
        OCF_KERNEL_NORM_SPLIT_STATS, 2, 4099},
+      /* A few workgroups looping over batches of rows, the next batch loaded before this one is
+         reduced: segments of 16 and of 1, a ragged last batch. */
+      {"vw=4 rows.items=4 rows.seg_items=1 rows.max_seg=16 rows.wg=32 rows.groups_per_unit=1 "
+       "rows.prefetch=1",
+       OCF_KERNEL_NORM_ROWS, 23, 200},
+      {"vw=4 rows.items=8 rows.seg_items=8 rows.max_seg=1 rows.wg=4 rows.groups_per_unit=1 "
+       "rows.prefetch=1",
+       OCF_KERNEL_NORM_ROWS, 13, 29},
   };
   for (int rms = 0; rms < 2; rms++)
     for (size_t f = 0; f < OCF_ARRAY_LEN_T(forced); f++) {

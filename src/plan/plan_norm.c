@@ -45,8 +45,17 @@ static int aligned_to(const ocf_norm_call *c, size_t vw) {
 /* What one kernel choice fills in. */
 typedef struct norm_shape {
   ocf_kernel_id kernels[3];
-  size_t count, wg, groups, vw, items, seg, unroll;
+  size_t count, wg, groups, vw, items, seg, unroll, prefetch, shuffle;
 } norm_shape;
+
+/* Whether norm_rows may sum a segment through warp shuffles: NVIDIA's inline PTX (shfl.sync,
+   compute capability 7.0 on), whole warps of 32, a segment within a warp or of whole warps. */
+static int shuffles(const ocf_device_facts *facts, size_t wg, size_t seg) {
+  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
+      facts->nv_compute_capability < 70)
+    return 0;
+  return wg % 32 == 0 && (seg % 32 == 0 || 32 % seg == 0);
+}
 
 /* norm_rows for the call, or 0 when its rows are too long to hold. */
 static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
@@ -78,7 +87,12 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   k->seg = seg;
   k->wg = seg * rows_per_group;
   k->items = items;
-  k->groups = ocf_plan_grid_groups(facts, ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group));
+  k->shuffle = t->rows.shuffle && shuffles(facts, k->wg, seg);
+  const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
+  const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
+  k->groups = persistent ? ocf_min_size(batches, persistent) : ocf_plan_grid_groups(facts, batches);
+  /* Prefetching needs a workgroup to loop over several batches. */
+  k->prefetch = t->rows.prefetch && k->groups < batches;
   return 1;
 }
 
@@ -138,6 +152,8 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   ocf_plan_define(plan, "ITEMS", (long long)k.items);
   ocf_plan_define(plan, "SEG", (long long)k.seg);
   ocf_plan_define(plan, "UNROLL", (long long)k.unroll);
+  ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
+  ocf_plan_define(plan, "SHUFFLE", (long long)k.shuffle);
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "RES_DTYPE", c->res_dtype);

@@ -22,6 +22,17 @@ static const ocf_tunable norm_tunables[] = {
     [NM(rows.seg_align)] = {"rows.seg_align", 1, 64, 1, 1,
                             "norm_rows segments longer than this are a multiple of it (a warp)",
                             NULL},
+    [NM(rows.groups_per_unit)] = {"rows.groups_per_unit", 0, 256, 0, 0,
+                                  "norm_rows workgroups per compute unit, looping over the "
+                                  "batches of rows; 0: one workgroup a batch",
+                                  NULL},
+    [NM(rows.prefetch)] = {"rows.prefetch", 0, 1, 0, 0,
+                           "norm_rows loads its next batch of rows before reducing the current",
+                           NULL},
+    [NM(rows.shuffle)] = {"rows.shuffle", 0, 1, 0, 0,
+                          "norm_rows sums a segment through warp shuffles (inline PTX; NVIDIA "
+                          "GPUs only, elsewhere ignored)",
+                          NULL},
     /* split: rows beyond registers */
     [NM(split.wg)] = {"split.wg", 1, 16384, 0, 128,
                       "work-items of the split kernels (a workgroup a slice of a row), of "
