@@ -19,7 +19,7 @@ start=$SECONDS
     -Wl,-rpath,$b -o /tmp/norm2_time || exit 1
   echo "built at $((SECONDS - start)) s"
   git log --oneline -1
-  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 40 tests/test_norm 2>&1 | tail -15)
+  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 30 tests/test_norm 2>&1 | tail -15)
   echo "test_norm done at $((SECONDS - start)) s"
   export OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_norm2
   rm -rf /tmp/occ_norm2
@@ -32,18 +32,18 @@ start=$SECONDS
     "rows.seg_items=4" "rows.seg_items=4 $P=8 rows.prefetch=1" "rows.seg_items=8"
     "rows.seg_items=8 $P=8 rows.prefetch=1" "rows.wg=128")
   short=("" "rows.shuffle=0" "$P=8 rows.prefetch=1")
-  timeout 25 $t layer f32 8192 4096 "${f32[@]}"
-  timeout 25 $t layer f32 32768 1024 "${f32[@]}"
-  timeout 25 $t rms f32 8192 4096 "${f32[@]}"
-  timeout 25 $t layer bf16 8192 4096 "${h16[@]}"
-  timeout 15 $t layer bf16 32768 1024 "${h16[@]}"
-  timeout 10 $t rms bf16 8192 4096 "${short[@]}"
-  timeout 10 $t rms f16 8192 4096 "${short[@]}"
-  timeout 10 $t layer f32 1024 16384 "${short[@]}"
-  timeout 10 $t rms f32 1024 16384 "${short[@]}"
-  timeout 10 $t layer f32 4096 4097 "${short[@]}"
-  timeout 10 $t layer f32 65536 128 "${short[@]}"
-  timeout 10 $t layer f32 256 262144 ""
+  timeout 20 $t layer f32 8192 4096 "${f32[@]}"
+  timeout 20 $t layer f32 32768 1024 "${f32[@]}"
+  timeout 20 $t rms f32 8192 4096 "${f32[@]}"
+  timeout 20 $t layer bf16 8192 4096 "${h16[@]}"
+  timeout 12 $t layer bf16 32768 1024 "${h16[@]}"
+  timeout 8 $t rms bf16 8192 4096 "${short[@]}"
+  timeout 8 $t rms f16 8192 4096 "${short[@]}"
+  timeout 8 $t layer f32 1024 16384 "${short[@]}"
+  timeout 8 $t rms f32 1024 16384 "${short[@]}"
+  timeout 8 $t layer f32 4096 4097 "${short[@]}"
+  timeout 8 $t layer f32 65536 128 "${short[@]}"
+  timeout 8 $t layer f32 256 262144 ""
   echo "done at $((SECONDS - start)) s"
 } >"$log" 2>&1
 tar czf "$out/norm2_ptx.tgz" -C /tmp occ_norm2 2>/dev/null
