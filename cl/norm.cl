@@ -31,7 +31,10 @@
  * Kernels (the host picks; each is right for any rows, cols >= 1, strides and in-place use):
  *   norm_rows          a 2-D workgroup of SEG x (WG / SEG) work-items, a row to each SEG, held in
  *                      ITEMS registers of each (needs nv <= SEG * ITEMS): x (and res) read once,
- *                      y (and x') written once. Two segment reductions (one for RMS).
+ *                      y (and x') written once. Two segment reductions (one for RMS): through
+ *                      local memory, or (SHUFFLE, NVIDIA) warp shuffles and one barrier. A
+ *                      workgroup loops over batches of rows; with PREFETCH it loads the next
+ *                      batch before reducing this one.
  *   norm_split_stats, norm_split_apply
  *                      rows beyond registers: a row cut into `parts` slices of part_vecs vectors;
  *                      stats writes each slice's (count, mean, M2) about the shift to scratch
@@ -73,6 +76,10 @@
 #error \
     "SHUFFLE: 1: norm_rows's segment sums through warp shuffles (NVIDIA only); the host passes it"
 #endif
+#ifndef MERGE
+#error \
+    "MERGE: 1: LayerNorm's norm_rows merges (count, mean, M2) in one segment reduction (SHUFFLE only); the host passes it"
+#endif
 #ifndef UNROLL
 #error "UNROLL: vectors a work-item loads per step of the split's loops; the host passes it"
 #endif
@@ -112,6 +119,9 @@
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
+#endif
+#if MERGE && !SHUFFLE
+#error "MERGE needs SHUFFLE"
 #endif
 #if SHUFFLE && (WG % 32 || (SEG % 32 && 32 % SEG))
 #error "SHUFFLE needs whole warps and a segment that divides 32 or is a multiple of it"
@@ -159,10 +169,13 @@
       const ulong res_off, const ulong res_ld, __global res_real *res_out,                         \
       const ulong res_out_off, const ulong res_out_ld, __global float *mean, const ulong mean_off, \
       __global float *rstd, const ulong rstd_off
-/* The same parameters passed on. */
+/* The same parameters passed on; row_at for row r of the kernel's parameters. */
 #define NORM_ARGS                                                                               \
   rows, cols, in, in_off, in_ld, out, out_off, out_ld, eps, weight, weight_off, bias, bias_off, \
       res, res_off, res_ld, res_out, res_out_off, res_out_ld, mean, mean_off, rstd, rstd_off
+#define ROW_AT(p, r)                                                                      \
+  row_at(&(p), r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out, \
+         res_out_off, res_out_ld)
 
 /* The weight and bias rows (no arithmetic on an absent buffer's NULL). */
 #if HAS_WEIGHT
@@ -534,6 +547,41 @@ void chan_merge(float *n, float *m, float *q, const float nb, const float mb, co
   *n = total;
 }
 
+#if MERGE
+/* Replaces every work-item's (n, m, M2) by its segment's merge of them (norm_rows's 2-D
+   workgroup), the same bits in each: a butterfly of shuffles within a warp, each pair merging
+   (lower lane, upper lane) in that order, then, for segments of several warps, the warps'
+   results merged in order through local memory (one barrier). `turn` alternates between two
+   halves of the arrays from one call to the next, so a half is written again only after a
+   barrier that follows every read of it. */
+void segment_merge(__local float *ln, __local float *lm, __local float *lq, const uint turn,
+                   float *n, float *m, float *q) {
+#pragma unroll
+  for (uint mask = 1; mask < WARP_SEG; mask <<= 1) {
+    float on = shuffle_xor(*n, mask), om = shuffle_xor(*m, mask), oq = shuffle_xor(*q, mask);
+    if (get_local_id(0) & mask) {
+      chan_merge(&on, &om, &oq, *n, *m, *q);
+      *n = on, *m = om, *q = oq;
+    } else {
+      chan_merge(n, m, q, on, om, oq);
+    }
+  }
+#if SEG > 32
+  const uint base = turn * (WG / 32) + get_local_id(1) * (SEG / 32);
+  if (get_local_id(0) % 32 == 0) {
+    const uint at = base + get_local_id(0) / 32;
+    ln[at] = *n, lm[at] = *m, lq[at] = *q;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *n = ln[base], *m = lm[base], *q = lq[base];
+  for (uint j = 1; j < SEG / 32; j++)
+    chan_merge(n, m, q, ln[base + j], lm[base + j], lq[base + j]);
+#else
+  (void)ln, (void)lm, (void)lq, (void)turn;
+#endif
+}
+#endif
+
 /* Replaces every work-item's (n, m, M2) by the workgroup's merge of them (1-D workgroups). */
 void group_merge(__local float *ln, __local float *lm, __local float *lq, float *n, float *m,
                  float *q) {
@@ -571,8 +619,7 @@ void rows_load(const ulong b, NORM_PARAMS, floatV *x, float *shift) {
   /* Reading row 0 instead of a dead row would race with row 0's in-place stores. */
   const uint nv = live ? (uint)((cols + VW - 1) / VW) : 0;
   row_ptrs p;
-  row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-         res_out_off, res_out_ld);
+  ROW_AT(p, live ? r : 0);
   *shift = live ? row_shift(&p) : 0.0f;
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
@@ -610,6 +657,27 @@ void rows_finish(const ulong b, NORM_PARAMS, const floatV *x, const float shift,
   /* One reduction a batch: the pairs alternate between batches (`turn`). */
   const float m = 0.0f;
   const float var = segment_sum(turn ? lc : la, turn ? ld : lb, HSUM(acc)) * inv_cols;
+#elif MERGE
+  /* This lane's count, mean and M2 of its values (two passes over its registers), then the
+     segment's, merged by Chan's update: one reduction. */
+  (void)ld;
+  float n = 0.0f, m = 0.0f, q = 0.0f;
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) n += (float)min((ulong)VW, cols - (ulong)k * VW);
+  }
+  if (n > 0.0f) m = HSUM(acc) / n;
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+      const floatV d = tail_zero(x[i] - shift - m, k, cols);
+      q += HSUM(d * d);
+    }
+  }
+  segment_merge(la, lb, lc, turn, &n, &m, &q);
+  const float var = q * inv_cols;
 #else
   (void)turn;
   const float m = segment_sum(la, lb, HSUM(acc)) * inv_cols;
@@ -626,8 +694,7 @@ void rows_finish(const ulong b, NORM_PARAMS, const floatV *x, const float shift,
 #endif
   const float rs = rstd_of(var, eps);
   row_ptrs p;
-  row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-         res_out_off, res_out_ld);
+  ROW_AT(p, live ? r : 0);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
     const uint k = lane + i * SEG;
@@ -693,8 +760,7 @@ norm_split_stats(NORM_PARAMS, const ulong parts, const ulong part_vecs, __global
     const ulong r = g / parts, first = (g - r * parts) * part_vecs;
     const ulong limit = min(nv, first + part_vecs);
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = row_shift(&p);
     float n = 0.0f, m = 0.0f, q = 0.0f;
     for (ulong base = first + get_local_id(0); base < limit; base += (ulong)WG * UNROLL) {
@@ -748,8 +814,7 @@ norm_split_apply(NORM_PARAMS, const ulong parts, const ulong part_vecs,
     const float var = q / n;
     const float rs = rstd_of(var, eps);
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     for (ulong k = first + get_local_id(0); k < limit; k += WG) {
       const floatV z = load_x(&p, k, cols, 1) - shift;
       store_out(p.out, k, cols, output_of(z, m, rs, k, cols, W_PTR, B_PTR));
@@ -780,14 +845,25 @@ float output1(const float z, const float m, const float r, const ulong c,
   return y;
 }
 
+/* The row's y (and x') from its statistics, scalar, the workgroup's items striding the row. */
+void apply_row1(const row_ptrs *p, const ulong cols, const float shift, const float m,
+                const float rs, __global const w_real *weight, __global const w_real *bias) {
+  for (ulong c = get_local_id(0); c < cols; c += WG) {
+    const float x = load_x1(p, c);
+#if HAS_RES_OUT
+    OCF_STORE(RES_DTYPE, p->res_out, c, x);
+#endif
+    OCF_STORE(OUT_DTYPE, p->out, c, output1(x - shift, m, rs, c, weight, bias));
+  }
+}
+
 #ifdef OCF_KERNEL_norm_general
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_general(NORM_PARAMS) {
   __local float lv[WG];
   const uint lid = get_local_id(0);
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = row_shift(&p);
     float m = 0.0f, acc = 0.0f;
 #if !RMS
@@ -802,13 +878,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_general(NORM_
     }
     const float var = group_sum(lv, acc) / (float)cols;
     const float rs = rstd_of(var, eps);
-    for (ulong c = lid; c < cols; c += WG) {
-      const float x = load_x1(&p, c);
-#if HAS_RES_OUT
-      OCF_STORE(RES_DTYPE, p.res_out, c, x);
-#endif
-      OCF_STORE(OUT_DTYPE, p.out, c, output1(x - shift, m, rs, c, W_PTR, B_PTR));
-    }
+    apply_row1(&p, cols, shift, m, rs, W_PTR, B_PTR);
     if (lid == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
   }
 }
@@ -824,8 +894,7 @@ norm_base_mean(NORM_PARAMS, __global float *scratch) {
   (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = row_shift(&p);
     float acc = 0.0f;
     for (ulong c = get_local_id(0); c < cols; c += WG) {
@@ -858,8 +927,7 @@ norm_base_var(NORM_PARAMS, __global float *scratch) {
   (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = scratch[2 * r], m = scratch[2 * r + 1];
     float acc = 0.0f;
     for (ulong c = get_local_id(0); c < cols; c += WG) {
@@ -877,17 +945,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 norm_base_apply(NORM_PARAMS, __global const float *scratch) {
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = scratch[2 * r], m = scratch[2 * r + 1], var = scratch[2 * rows + r];
     const float rs = rstd_of(var, eps);
-    for (ulong c = get_local_id(0); c < cols; c += WG) {
-      const float x = load_x1(&p, c);
-#if HAS_RES_OUT
-      OCF_STORE(RES_DTYPE, p.res_out, c, x);
-#endif
-      OCF_STORE(OUT_DTYPE, p.out, c, output1(x - shift, m, rs, c, W_PTR, B_PTR));
-    }
+    apply_row1(&p, cols, shift, m, rs, W_PTR, B_PTR);
     if (get_local_id(0) == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
   }
 }

@@ -13,7 +13,11 @@
  *      rows.seg_align, to a multiple of it, capped at rows.max_seg and rows.wg; then
  *      ceil(vecs / seg) vectors a work-item (on the ladder), rows.wg / seg rows a group (halved
  *      while they exceed the rows, and within the device's work-item size along dimension 1,
- *      where they lie).
+ *      where they lie). A workgroup a batch of rows, or, with rows.groups_per_unit,
+ *      compute_units * rows.groups_per_unit workgroups looping over the batches, each loading
+ *      its next batch before reducing this one when rows.prefetch is set (and it has a next
+ *      one). rows.shuffle sums segments through warp shuffles where shuffles() allows, and with
+ *      rows.merge LayerNorm's two reductions become one of (count, mean, M2).
  *   2. Longer rows: the two-kernel split, workgroups of split.wg work-items, each a slice of at
  *      least four loop steps (split.wg * split.unroll vectors a step); rows too few to give
  *      compute_units * split.groups_per_unit workgroups are cut into that many slices, as far
@@ -45,7 +49,7 @@ static int aligned_to(const ocf_norm_call *c, size_t vw) {
 /* What one kernel choice fills in. */
 typedef struct norm_shape {
   ocf_kernel_id kernels[3];
-  size_t count, wg, groups, vw, items, seg, unroll, prefetch, shuffle;
+  size_t count, wg, groups, vw, items, seg, unroll, prefetch, shuffle, merge;
 } norm_shape;
 
 /* Whether norm_rows may sum a segment through warp shuffles: NVIDIA's inline PTX (shfl.sync,
@@ -88,6 +92,7 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   k->wg = seg * rows_per_group;
   k->items = items;
   k->shuffle = t->rows.shuffle && shuffles(facts, k->wg, seg);
+  k->merge = k->shuffle && t->rows.merge && !c->rms;
   const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
   const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
   k->groups = persistent ? ocf_min_size(batches, persistent) : ocf_plan_grid_groups(facts, batches);
@@ -154,6 +159,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   ocf_plan_define(plan, "UNROLL", (long long)k.unroll);
   ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
   ocf_plan_define(plan, "SHUFFLE", (long long)k.shuffle);
+  ocf_plan_define(plan, "MERGE", (long long)k.merge);
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "RES_DTYPE", c->res_dtype);

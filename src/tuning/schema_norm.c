@@ -33,6 +33,10 @@ static const ocf_tunable norm_tunables[] = {
                           "norm_rows sums a segment through warp shuffles (inline PTX; NVIDIA "
                           "GPUs only, elsewhere ignored)",
                           NULL},
+    [NM(rows.merge)] = {"rows.merge", 0, 1, 0, 0,
+                        "with rows.shuffle, LayerNorm's norm_rows takes its statistics in one "
+                        "reduction, merging each work-item's (count, mean, M2) by Chan's update",
+                        NULL},
     /* split: rows beyond registers */
     [NM(split.wg)] = {"split.wg", 1, 16384, 0, 128,
                       "work-items of the split kernels (a workgroup a slice of a row), of "

@@ -158,6 +158,7 @@ typedef struct ocf_norm_rows_tuning {
   int groups_per_unit; /* workgroups a compute unit, looping over batches; 0: one a batch */
   int prefetch;        /* 1: the next batch of rows is loaded before this one is reduced */
   int shuffle;         /* 1: segment sums through warp shuffles (NVIDIA GPUs only) */
+  int merge;           /* 1 (with shuffle): LayerNorm's statistics in one Chan-merge reduction */
 } ocf_norm_rows_tuning;
 
 /* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the

@@ -25,13 +25,13 @@ start=$SECONDS
   rm -rf /tmp/occ_norm2
   t=/tmp/norm2_time
   P='rows.groups_per_unit'
-  f32=("" "rows.shuffle=0" "$P=4 rows.prefetch=1" "$P=8 rows.prefetch=1" "$P=16 rows.prefetch=1"
+  f32=("" "rows.merge=0" "rows.shuffle=0" "$P=8 rows.prefetch=1 rows.merge=0" "$P=4 rows.prefetch=1" "$P=8 rows.prefetch=1" "$P=16 rows.prefetch=1"
     "$P=8 rows.prefetch=0" "rows.seg_items=8" "rows.seg_items=8 $P=8 rows.prefetch=1"
     "rows.seg_items=16 $P=8 rows.prefetch=1" "rows.seg_items=16" "rows.wg=128")
-  h16=("" "rows.shuffle=0" "$P=4 rows.prefetch=1" "$P=8 rows.prefetch=1" "$P=16 rows.prefetch=1"
+  h16=("" "rows.merge=0" "rows.shuffle=0" "$P=4 rows.prefetch=1" "$P=8 rows.prefetch=1" "$P=16 rows.prefetch=1"
     "rows.seg_items=4" "rows.seg_items=4 $P=8 rows.prefetch=1" "rows.seg_items=8"
     "rows.seg_items=8 $P=8 rows.prefetch=1" "rows.wg=128")
-  short=("" "rows.shuffle=0" "$P=8 rows.prefetch=1")
+  short=("" "rows.merge=0" "rows.shuffle=0" "$P=8 rows.prefetch=1")
   timeout 20 $t layer f32 8192 4096 "${f32[@]}"
   timeout 20 $t layer f32 32768 1024 "${f32[@]}"
   timeout 20 $t rms f32 8192 4096 "${f32[@]}"
