@@ -111,7 +111,10 @@ int main(int argc, char **argv) {
   cl_mem y = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
   cl_mem w = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, cols * es, wh, &err);
   cl_mem bias = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, cols * es, bh, &err);
-  cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, 512u << 20, NULL, &err);
+  /* NORM_TIME_FLUSH_MB (512 unless set) sizes the fill: 1 under Oclgrind. */
+  const char *flush_mb = getenv("NORM_TIME_FLUSH_MB");
+  const size_t flush_bytes = (flush_mb ? strtoull(flush_mb, 0, 10) : 512) << 20;
+  cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, flush_bytes, NULL, &err);
   ocf_norm_options o = OCF_NORM_OPTIONS_INIT;
   o.in_dtype = o.out_dtype = o.weight_dtype = dt;
   o.weight = w;
@@ -128,7 +131,7 @@ int main(int argc, char **argv) {
     int failed = 0;
     for (int r = -3; r < REPS && !failed; r++) {
       cl_uchar z = (cl_uchar)r;
-      clEnqueueFillBuffer(q, flush, &z, 1, 0, 512u << 20, 0, NULL, NULL);
+      clEnqueueFillBuffer(q, flush, &z, 1, 0, flush_bytes, 0, NULL, NULL);
       cl_event ev = NULL, first = NULL;
       ocf_launch l = OCF_LAUNCH_INIT;
       l.event = &ev;
