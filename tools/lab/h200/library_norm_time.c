@@ -111,7 +111,9 @@ int main(int argc, char **argv) {
   cl_mem y = clCreateBuffer(cl, CL_MEM_READ_WRITE, bytes, NULL, &err);
   cl_mem w = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, cols * es, wh, &err);
   cl_mem bias = clCreateBuffer(cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, cols * es, bh, &err);
-  /* NORM_TIME_FLUSH_MB (512 unless set) sizes the fill: 1 under Oclgrind. */
+  /* NORM_TIME_FLUSH_MB (512 unless set) sizes the fill: 1 under Oclgrind; NORM_TIME_VARIANT
+     (an ocf_variant number) picks another variant than the default. */
+  const char *variant = getenv("NORM_TIME_VARIANT");
   const char *flush_mb = getenv("NORM_TIME_FLUSH_MB");
   const size_t flush_bytes = (flush_mb ? strtoull(flush_mb, 0, 10) : 512) << 20;
   cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, flush_bytes, NULL, &err);
@@ -136,6 +138,7 @@ int main(int argc, char **argv) {
       ocf_launch l = OCF_LAUNCH_INIT;
       l.event = &ev;
       l.first_event = &first;
+      l.variant = variant ? atoi(variant) : OCF_VARIANT_AUTO;
       ocf_status s = rms ? ocf_rmsnorm(ctx, rows, cols, x, 0, cols, y, 0, cols, &o, &l)
                          : ocf_layernorm(ctx, rows, cols, x, 0, cols, y, 0, cols, &o, &l);
       if (s) {
