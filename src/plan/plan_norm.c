@@ -17,7 +17,8 @@
  *      compute_units * rows.groups_per_unit workgroups looping over the batches, each loading
  *      its next batch before reducing this one when rows.prefetch is set (and it has a next
  *      one). rows.shuffle sums segments through warp shuffles where shuffles() allows, and with
- *      rows.merge LayerNorm's two reductions become one of (count, mean, M2).
+ *      rows.merge LayerNorm's two reductions become one of (count, mean, M2); rows.max_regs caps
+ *      its registers where the compiler takes a cap.
  *   2. Longer rows: the two-kernel split, workgroups of split.wg work-items, each a slice of at
  *      least four loop steps (split.wg * split.unroll vectors a step); rows too few to give
  *      compute_units * split.groups_per_unit workgroups are cut into that many slices, as far
@@ -176,6 +177,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const size_t global[2] = {k.seg, k.groups * (k.wg / k.seg)}, local[2] = {k.seg, k.wg / k.seg};
     ocf_plan_step_add(plan, k.kernels[0], 2, global, local);
     plan->local_mem_bytes = ROWS_LOCAL_BYTES_PER_ITEM * k.wg;
+    if (facts->nv_compiler_options) plan->max_registers = (unsigned)t->rows.max_regs;
   } else {
     size_t global = k.groups * k.wg;
     for (size_t s = 0; s < k.count; s++)

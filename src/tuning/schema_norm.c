@@ -37,6 +37,11 @@ static const ocf_tunable norm_tunables[] = {
                         "with rows.shuffle, LayerNorm's norm_rows takes its statistics in one "
                         "reduction, merging each work-item's (count, mean, M2) by Chan's update",
                         NULL},
+    [NM(rows.max_regs)] = {"rows.max_regs", 0, 255, 0, 0,
+                           "registers a norm_rows work-item may use where the compiler takes a "
+                           "cap (NVIDIA's -cl-nv-maxrregcount), so more workgroups fit a compute "
+                           "unit; 0: the compiler's choice",
+                           NULL},
     /* split: rows beyond registers */
     [NM(split.wg)] = {"split.wg", 1, 16384, 0, 128,
                       "work-items of the split kernels (a workgroup a slice of a row), of "
@@ -74,16 +79,18 @@ static const ocf_rule norm_rules[] = {
      "rows.seg_items may not exceed rows.items"},
     {OCF_RULE_AT_MOST, NM_REGISTER_FLOATS, 0, HELD_FLOATS, -1,
      "a norm_rows work-item holds at most 128 floats in registers"},
+    {OCF_RULE_AT_LEAST, NM(rows.max_regs), 0, 32, NM(rows.max_regs),
+     "rows.max_regs is 0 or at least 32"},
 };
 
 static const ocf_tuning_family norm_families[] = {
     {"", "shared by every norm kernel", NM(vw), 1, 0, 0},
     {"rows", "norm_rows: several rows a workgroup, a row held in a segment's registers", NM(rows),
-     OCF_TUNING_INTS(ocf_norm_rows_tuning), 0, 2},
+     OCF_TUNING_INTS(ocf_norm_rows_tuning), 0, 3},
     {"split",
      "rows beyond registers: the two-kernel split (its workgroup size also norm_general's and "
      "the unfused baseline's)",
-     NM(split), OCF_TUNING_INTS(ocf_norm_split_tuning), 2, 0},
+     NM(split), OCF_TUNING_INTS(ocf_norm_split_tuning), 3, 0},
 };
 
 const ocf_op_schema ocf_norm_schema = {OCF_OP_NORM,
