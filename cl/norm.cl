@@ -26,7 +26,8 @@
  *
  * When VW > 1 the host guarantees that every row start (in, out, res, res_out) and weight_off
  * and bias_off are multiples of VW, and the buffers start on their device's base alignment, so
- * a whole vector is one aligned access; the last vector of a row may be partial (lane by lane).
+ * a whole vector is one aligned access; the last vector of a row may be partial (lane by lane),
+ * unless EVEN (cols a multiple of VW), which leaves that code out.
  *
  * Kernels (the host picks; each is right for any rows, cols >= 1, strides and in-place use):
  *   norm_rows          a 2-D workgroup of SEG x (WG / SEG) work-items, a row to each SEG, held in
@@ -62,6 +63,9 @@
 #ifndef VW
 #error "VW: elements per vector access: 1, 2, 4, 8 or 16; the host passes it"
 #endif
+#ifndef EVEN
+#error "EVEN: 1 when cols is a multiple of VW (no partial vectors); the host passes it"
+#endif
 #ifndef ITEMS
 #error "ITEMS: vectors norm_rows holds a work-item; the host passes it"
 #endif
@@ -69,16 +73,13 @@
 #error "SEG: work-items a row in norm_rows; divides WG; the host passes it"
 #endif
 #ifndef PREFETCH
-#error \
-    "PREFETCH: 1: norm_rows loads its next batch of rows before reducing this one; the host passes it"
+#error "PREFETCH: 1: norm_rows loads its next batch early; the host passes it"
 #endif
 #ifndef SHUFFLE
-#error \
-    "SHUFFLE: 1: norm_rows's segment sums through warp shuffles (NVIDIA only); the host passes it"
+#error "SHUFFLE: 1: segment sums by warp shuffles (NVIDIA); the host passes it"
 #endif
 #ifndef MERGE
-#error \
-    "MERGE: 1: LayerNorm's norm_rows merges (count, mean, M2) in one segment reduction (SHUFFLE only); the host passes it"
+#error "MERGE: 1: one Chan-merge reduction (needs SHUFFLE); the host passes it"
 #endif
 #ifndef UNROLL
 #error "UNROLL: vectors a work-item loads per step of the split's loops; the host passes it"
@@ -238,7 +239,7 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
   return v;
 #else
   const ulong first = k * VW;
-  if (first + VW <= cols) return v;
+  if (EVEN || first + VW <= cols) return v;
   const int valid = (int)(cols - first);
   return select(v, (floatV)(0.0f), LANE_IDS >= (intV)(valid));
 #endif
@@ -257,18 +258,59 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
     OCF_STORE(t, p, k, v);                                                             \
   }
 #else
+#define ushortV OCF_CAT(ushort, VW)
+/* Whole vector k of bfloat16 in one aligned access of VW ushorts, converted in registers (vloadN
+   of a global pointer assumes only element alignment, and NVIDIA's OpenCL then loads element by
+   element: 16-bit norm_rows took fp32's time). The store rounds as OCF_STOREV, into a private
+   copy. fp16 keeps vload_halfN / vstore_halfN_rte. */
+/* The same bits as uints (whole 32-bit words, each two lanes: the compiler then issues 16-byte
+   accesses), and the lanes' interleaving of the low and high halves. */
+#if VW == 2
+#define uintH uint
+#define floatH float
+#define INTERLEAVE(lo, hi) (float2)(lo, hi)
+#elif VW == 4
+#define uintH uint2
+#define floatH float2
+#define INTERLEAVE(lo, hi) shuffle2(lo, hi, (uint4)(0, 2, 1, 3))
+#elif VW == 8
+#define uintH uint4
+#define floatH float4
+#define INTERLEAVE(lo, hi) shuffle2(lo, hi, (uint8)(0, 4, 1, 5, 2, 6, 3, 7))
+#else
+#define uintH uint8
+#define floatH float8
+#define INTERLEAVE(lo, hi) \
+  shuffle2(lo, hi, (uint16)(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15))
+#endif
+floatV load_bf16v(__global const uintH *p, const ulong k) {
+  const uintH w = p[k];
+  return INTERLEAVE(OCF_CAT(as_, floatH)(w << 16), OCF_CAT(as_, floatH)(w & 0xffff0000u));
+}
+void store_bf16v(__global uintH *p, const ulong k, const floatV v) {
+  ushortV bits;
+  OCF_STOREV(2, VW, (__private ushort *)&bits, 0, v);
+  p[k] = OCF_CAT(as_, uintH)(bits);
+}
+#define LOADW_0(p, k) (((__global const floatV *)(p))[k])
+#define LOADW_1(p, k) OCF_LOADV(1, VW, p, k)
+#define LOADW_2(p, k) load_bf16v((__global const uintH *)(p), k)
+#define STOREW_0(p, k, v) (((__global floatV *)(p))[k] = (v))
+#define STOREW_1(p, k, v) OCF_STOREV(1, VW, p, k, v)
+#define STOREW_2(p, k, v) store_bf16v((__global uintH *)(p), k, v)
+
 #define DEFINE_ACCESS(suffix, T, t)                                                     \
   floatV load_##suffix(__global const T *p, const ulong k, const ulong cols) {          \
     const ulong first = k * VW;                                                         \
-    if (first + VW <= cols) return OCF_LOADV(t, VW, p, k);                              \
+    if (EVEN || first + VW <= cols) return OCF_CAT(LOADW_, t)(p, k);                    \
     floatV v = (floatV)(0.0f);                                                          \
     DEFINE_LOAD_LANES(t)                                                                \
     return v;                                                                           \
   }                                                                                     \
   void store_##suffix(__global T *p, const ulong k, const ulong cols, const floatV v) { \
     const ulong first = k * VW;                                                         \
-    if (first + VW <= cols) {                                                           \
-      OCF_STOREV(t, VW, p, k, v);                                                       \
+    if (EVEN || first + VW <= cols) {                                                   \
+      OCF_CAT(STOREW_, t)(p, k, v);                                                     \
       return;                                                                           \
     }                                                                                   \
     DEFINE_STORE_LANES(t)                                                               \

@@ -158,6 +158,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   ocf_plan_define(plan, "ITEMS", (long long)k.items);
   ocf_plan_define(plan, "SEG", (long long)k.seg);
   ocf_plan_define(plan, "UNROLL", (long long)k.unroll);
+  ocf_plan_define(plan, "EVEN", (c->cols ? c->cols : 1) % k.vw == 0);
   ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
   ocf_plan_define(plan, "SHUFFLE", (long long)k.shuffle);
   ocf_plan_define(plan, "MERGE", (long long)k.merge);
