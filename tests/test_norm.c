@@ -405,6 +405,27 @@ static void test_norm_dtypes(void **state) {
       }
 }
 
+static void plant_non_finite(const norm_case *c, float *in, size_t in_len);
+
+/* 16-bit storage through whole aligned vectors (every row start a multiple of 16 elements): rows
+   of whole vectors (EVEN) and with a partial last one, NaN and infinities among them. */
+static void test_norm_dtypes_vectors(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_dtype types[] = {OCF_F16, OCF_BF16, OCF_F32};
+  static const size_t widths[] = {64, 21};
+  for (int rms = 0; rms < 2; rms++)
+    for (size_t a = 0; a < 2; a++)
+      for (size_t w = 0; w < OCF_ARRAY_LEN_T(widths); w++)
+        for (int special = 0; special < 2; special++) {
+          norm_case c = plain("dtypes, vectors", rms, 5, widths[w]);
+          c.in_dtype = c.out_dtype = types[a], c.w_dtype = types[a + 1];
+          c.res_dtype = types[(a + 1) % 2];
+          c.residual = c.residual_out = c.stats = 1;
+          c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = 64;
+          run_case(env, &c, special ? plant_non_finite : NULL);
+        }
+}
+
 /* Offsets and strides, aligned to every vector width and not, for each operand. */
 static void test_norm_offsets_and_strides(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -971,13 +992,21 @@ static void test_norm_workspace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_norm_widths),     cmocka_unit_test(test_norm_option_combinations),
-      cmocka_unit_test(test_norm_dtypes),     cmocka_unit_test(test_norm_offsets_and_strides),
-      cmocka_unit_test(test_norm_in_place),   cmocka_unit_test(test_norm_forced_kernels),
-      cmocka_unit_test(test_norm_large_mean), cmocka_unit_test(test_norm_constant_rows),
-      cmocka_unit_test(test_norm_non_finite), cmocka_unit_test(test_norm_workgroup_sizes),
-      cmocka_unit_test(test_norm_empty),      cmocka_unit_test(test_norm_rejects_bad_arguments),
-      cmocka_unit_test(test_norm_exact_fits), cmocka_unit_test(test_norm_host),
+      cmocka_unit_test(test_norm_widths),
+      cmocka_unit_test(test_norm_option_combinations),
+      cmocka_unit_test(test_norm_dtypes),
+      cmocka_unit_test(test_norm_dtypes_vectors),
+      cmocka_unit_test(test_norm_offsets_and_strides),
+      cmocka_unit_test(test_norm_in_place),
+      cmocka_unit_test(test_norm_forced_kernels),
+      cmocka_unit_test(test_norm_large_mean),
+      cmocka_unit_test(test_norm_constant_rows),
+      cmocka_unit_test(test_norm_non_finite),
+      cmocka_unit_test(test_norm_workgroup_sizes),
+      cmocka_unit_test(test_norm_empty),
+      cmocka_unit_test(test_norm_rejects_bad_arguments),
+      cmocka_unit_test(test_norm_exact_fits),
+      cmocka_unit_test(test_norm_host),
       cmocka_unit_test(test_norm_workspace),
   };
   /* OCFT_NORM_FILTER=test_norm_dtypes runs the tests whose names match (cmocka's pattern). */

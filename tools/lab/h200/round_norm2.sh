@@ -32,7 +32,7 @@ start=$SECONDS
   timeout 6 $t layer bf16 8192 4096 "${v[@]}"
   timeout 6 $t rms bf16 8192 4096 "${v[@]}"
   timeout 6 $t layer bf16 32768 1024 "${v[@]}"
-  timeout 3 $t rms f16 8192 4096 ""
+  timeout 4 $t rms f16 8192 4096 "" "$N"
   timeout 4 $t layer f32 1024 16384 "" "rows.max_regs=96"
   timeout 4 $t rms f32 1024 16384 "" "rows.max_regs=96"
   timeout 3 $t layer f32 4096 4097 ""
