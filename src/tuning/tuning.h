@@ -151,11 +151,16 @@ typedef struct ocf_matmul_tuning {
 /* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). norm_rows: several rows a workgroup, each
    row a segment of work-items holding it in registers. */
 typedef struct ocf_norm_rows_tuning {
-  int wg;        /* most work-items of norm_rows */
-  int items;     /* most vectors a work-item holds in registers */
-  int seg_items; /* vectors a work-item holds before its row gets more work-items */
-  int max_seg;   /* most work-items one row gets */
-  int seg_align; /* segments past this many work-items are multiples of it */
+  int wg;              /* most work-items of norm_rows */
+  int items;           /* most vectors a work-item holds in registers */
+  int seg_items;       /* vectors a work-item holds before its row gets more work-items */
+  int max_seg;         /* most work-items one row gets */
+  int seg_align;       /* segments past this many work-items are multiples of it */
+  int groups_per_unit; /* workgroups a compute unit, looping over batches; 0: one a batch */
+  int prefetch;        /* 1: the next batch of rows is loaded before this one is reduced */
+  int shuffle;         /* 1: segment sums through warp shuffles (NVIDIA GPUs only) */
+  int merge;           /* 1 (with shuffle): LayerNorm's statistics in one Chan-merge reduction */
+  int max_regs;        /* register cap of norm_rows (NVIDIA's -cl-nv-maxrregcount); 0: none */
 } ocf_norm_rows_tuning;
 
 /* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the
