@@ -113,18 +113,21 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   if ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 1)) return 0;
   size_t vec = call->kv_vector ? call->kv_vector : 1;
   if (call->k_dtype == OCF_F32 || call->v_dtype == OCF_F32) vec = ocf_min_size(vec, 4);
-  while (d_padded % vec)
+  while ((call->d ? call->d : 1) % vec)
     vec /= 2;
 
-  /* Key ranges: enough workgroups for decode.fill a compute unit, each at least split.min keys
-     (and one tile), a multiple of the tile, at most MAX_SPLITS. */
+  /* Key ranges: enough workgroups for decode.fill a compute unit, each about split.min keys or
+     more (and one tile at least), a multiple of the tile, at most MAX_SPLITS. */
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   const size_t target = (size_t)facts->compute_units * (size_t)t->decode.fill;
   size_t splits = ocf_div_ceil(target, base_units);
   splits = ocf_min_size(splits, ocf_max_size(call->lk / ocf_max_size((size_t)t->split.min, bk), 1));
   splits = ocf_min_size(splits, MAX_SPLITS);
-  const size_t split_keys = ocf_round_up(ocf_div_ceil(call->lk, splits), bk);
+  /* Rounded down to the tile: at least `splits` ranges. */
+  size_t split_keys = ocf_max_size(call->lk / splits / bk * bk, bk);
+  while (ocf_div_ceil(call->lk, split_keys) > MAX_SPLITS)
+    split_keys += bk;
   splits = ocf_div_ceil(call->lk, split_keys);
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 

@@ -4,7 +4,8 @@
    repetition (the L2 flushed). Prints TFLOP/s of 4 b h lq lk d (halved for causal lq = lk), GB/s
    of K and V read once in their storage type, the plan, and a check of sampled rows against a
    double reference on the host (max |error| / (tolerance), "ok" under 1).
-   usage: library_attention_time f32|f16|bf16 b h h_kv lq lk d [causal] */
+   usage: library_attention_time f32|f16|bf16 b h h_kv lq lk d [causal] ["tune=name=v name=v"]
+   (tune=: ocf_context_set_tuning of attention's tunables for every shape class) */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <math.h>
@@ -71,9 +72,18 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 6; i++)
     n[i] = strtoull(argv[2 + i], 0, 10);
   const size_t b = n[0], h = n[1], hkv = n[2], lq = n[3], lk = n[4], d = n[5];
-  const int causal = argc > 8 && !strcmp(argv[8], "causal");
+  int causal = 0;
+  const char *tune = NULL;
+  for (int i = 8; i < argc; i++) {
+    if (!strcmp(argv[i], "causal")) causal = 1;
+    if (!strncmp(argv[i], "tune=", 5)) tune = argv[i] + 5;
+  }
   ocf_context *ctx;
   if (ocf_context_create(NULL, &ctx)) {
+    fprintf(stderr, "%s\n", ocf_last_error());
+    return 1;
+  }
+  if (tune && ocf_context_set_tuning(ctx, "attention", dt, "*", tune)) {
     fprintf(stderr, "%s\n", ocf_last_error());
     return 1;
   }
@@ -155,8 +165,8 @@ int main(int argc, char **argv) {
   const double sec = t[REPS / 2];
   const double flop = 4.0 * b * h * lq * lk * d * (causal && lq == lk ? 0.5 : 1.0);
   printf("attention %-4s %zux%zux%zux%zux%zux%zu%s %9.4f ms %7.2f TFLOP/s %7.0f GB/s(KV) check "
-         "%s %.3g  plan: %s\n",
+         "%s %.3g %s plan: %s\n",
          argv[1], b, h, hkv, lq, lk, d, causal ? " causal" : "", sec * 1e3, flop / sec * 1e-12,
-         2.0 * nk * es / sec * 1e-9, worst < 1.0 ? "ok" : "FAIL", worst, plan);
+         2.0 * nk * es / sec * 1e-9, worst < 1.0 ? "ok" : "FAIL", worst, tune ? tune : "", plan);
   return 0;
 }
