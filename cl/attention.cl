@@ -351,19 +351,23 @@ __kernel void attention_merge(COMMON_PARAMS, const ulong splits, const ulong spl
  * the query rows of ALL the query heads that read this key head (flat row rho = g * lq + i of
  * head kv_head * group + g, rho < group * lq), so K and V are read once per key head, and
  * every range of split_keys keys is a workgroup of its own. DWG work-items; per tile of BK keys:
- *   1. the tile's K and V rows into kl, vl (VEC-wide loads along d)                   barrier
- *   2. the RB x BK scores, one work-item a (row, key) pair: pl[r][j]                   barrier
+ *   1. the tile's K and V rows into kl, vl as float4s (VEC-wide global loads)          barrier
+ *   2. the RB x BK scores, SPK work-items a (row, key) pair, each the dot product over the
+ *      float4 columns seg, seg + SPK, ...: pl[(r BK + j) SPK + seg]                     barrier
  *   3. work-item (kg, r, cq) of KG key groups x RB rows x D / CPT column blocks takes the keys
- *      j = kg, kg + KG, ... of row r and adds p_j V[j][cq CPT .. + CPT) to its own running
- *      (m, s, acc[CPT])
+ *      j = kg, kg + KG, ... of row r (the score: scale times the SPK parts, summed in order)
+ *      and adds p_j V[j][cq CPT .. + CPT) to its own running (m, s, acc[CPT])
  * After the range: the KG groups' (m, s, acc) are joined through local memory (as combine()
  * joins halves of a row) and written to scratch as attention_split writes them; attention_merge
  * then joins the ranges and writes out (and lse).
+ *
+ *   local (float4s)   ql [RB][D/4]        kl [BK][D/4 + 1] (a row one float4 past the last's
+ *                     vl [BK][D/4]        bank)          pl [RB BK SPK] floats, keptl [RB]
  */
 #ifndef DWG
 #error "DWG: the host passes every define (src/plan/plan_attention.c)"
 #endif
-/* Columns of out a work-item accumulates; divides D. */
+/* Columns of out a work-item accumulates; a multiple of 4 that divides D. */
 #ifndef CPT
 #error "CPT: the host passes every define (src/plan/plan_attention.c)"
 #endif
@@ -375,22 +379,35 @@ __kernel void attention_merge(COMMON_PARAMS, const ulong splits, const ulong spl
 #ifndef VEC
 #error "VEC: the host passes every define (src/plan/plan_attention.c)"
 #endif
-#if D % CPT || D % VEC
-#error "CPT and VEC must divide D"
+/* Work-items a score: divides D / 4. */
+#ifndef SPK
+#error "SPK: the host passes every define (src/plan/plan_attention.c)"
 #endif
+#if D % CPT || CPT % 4 || D % VEC || (D / 4) % SPK
+#error "CPT (a multiple of 4), VEC and 4 SPK must divide D"
+#endif
+#define D4 (D / 4)
+#define KSTRIDE4 (D4 + 1)
 #define RW (RB * (D / CPT)) /* work-items of one key group */
 #define KG (DWG / RW)       /* key groups (work-items past KG * RW only load and score) */
 #if KG < 1
 #error "DWG must hold RB * D / CPT work-items"
 #endif
 /* The join of the groups reuses the tiles' local memory. */
-#if KG * RB * (D + 2) > BK * (2 * D + 1)
+#if KG * RB * (D + 2) > BK * 4 * (2 * D4 + 1)
 #error "the key groups' partials must fit in the K and V tiles"
 #endif
 
-#if VEC > 1
-#define DEC_LOAD(t, p, e) OCF_LOADV(t, VEC, p, (e) / VEC)
-#define DEC_STORE(x, p) OCF_CAT(vstore, VEC)(x, 0, p)
+/* x (VEC floats) into local floats p .. p + VEC - 1, p 16-byte aligned for VEC >= 4. */
+#if VEC == 8
+#define DEC_LOAD(t, p, e) OCF_LOADV(t, 8, p, (e) / 8)
+#define DEC_STORE(x, p) (((__local float4 *)(p))[0] = (x).lo, ((__local float4 *)(p))[1] = (x).hi)
+#elif VEC == 4
+#define DEC_LOAD(t, p, e) OCF_LOADV(t, 4, p, (e) / 4)
+#define DEC_STORE(x, p) (((__local float4 *)(p))[0] = (x))
+#elif VEC == 2
+#define DEC_LOAD(t, p, e) OCF_LOADV(t, 2, p, (e) / 2)
+#define DEC_STORE(x, p) vstore2(x, 0, p)
 #else
 #define DEC_LOAD(t, p, e) OCF_LOAD(t, p, e)
 #define DEC_STORE(x, p) (*(p) = (x))
@@ -408,7 +425,7 @@ void decode_load_tile(__local float *kl, __local float *vl, __global const k_rea
       kx = DEC_LOAD(K_DTYPE, k, k_base + (j0 + j) * k_sr + c);
       vx = DEC_LOAD(V_DTYPE, v, v_base + (j0 + j) * v_sr + c);
     }
-    DEC_STORE(kx, kl + j * KSTRIDE + c);
+    DEC_STORE(kx, kl + j * 4 * KSTRIDE4 + c);
     DEC_STORE(vx, vl + j * D + c);
   }
 }
@@ -422,14 +439,24 @@ int decode_row(const ulong rho, const ulong group, const ulong lq, const ulong k
   return 1;
 }
 
+/* The score of row r's key j: its SPK parts, in order, times the scale. */
+float decode_score(__local const float *pl, const uint r, const uint j, const float scale) {
+  __local const float *part = pl + (r * BK + j) * SPK;
+  float sum = part[0];
+  for (uint g = 1; g < SPK; g++)
+    sum += part[g];
+  return scale * sum;
+}
+
 __kernel __attribute__((reqd_work_group_size(DWG, 1, 1))) void
 attention_decode(COMMON_PARAMS, const ulong splits, const ulong split_keys,
                  __global float *scratch) {
-  __local float ql[RB * D];
-  __local float kv[BK * (2 * D + 1)];
-  __local float pl[RB * BK];
+  __local float4 ql4[RB * D4];
+  __local float4 kv4[BK * (2 * D4 + 1)];
+  __local float pl[RB * BK * SPK];
   __local ulong keptl[RB];
-  __local float *kl = kv, *vl = kv + BK * KSTRIDE;
+  __local float *const kv = (__local float *)kv4, *const ql = (__local float *)ql4;
+  __local const float4 *const kl4 = kv4, *const vl4 = kv4 + BK * KSTRIDE4;
   const uint lid = get_local_id(0);
   const uint kg = lid / RW, rr = (lid - kg * RW) / (D / CPT);
   const uint c0 = (lid - kg * RW - rr * (D / CPT)) * CPT;
@@ -471,35 +498,37 @@ attention_decode(COMMON_PARAMS, const ulong splits, const ulong split_keys,
       acc[t] = 0.0f;
     for (ulong j0 = lo; j0 < hi; j0 += BK) {
       barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile is read */
-      decode_load_tile(kl, vl, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d);
+      decode_load_tile(kv, kv + BK * 4 * KSTRIDE4, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d);
       barrier(CLK_LOCAL_MEM_FENCE);
-      for (uint p = lid; p < RB * BK; p += DWG) {
-        const uint r = p / BK, j = p - r * BK;
+      for (uint p = lid; p < RB * BK * SPK; p += DWG) {
+        const uint pair = p / SPK, seg = p - pair * SPK, r = pair / BK, j = pair - r * BK;
         if (j0 + j < keptl[r]) {
-          __local const float *qr = ql + r * D, *kr = kl + j * KSTRIDE;
+          __local const float4 *qr = ql4 + r * D4, *kr = kl4 + j * KSTRIDE4;
           float4 sum = (float4)(0.0f);
-          for (uint c = 0; c < D; c += 4)
-            sum += vload4(0, qr + c) * vload4(0, kr + c);
-          pl[p] = scale * dot(sum, (float4)(1.0f));
+          for (uint c = seg; c < D4; c += SPK)
+            sum += qr[c] * kr[c];
+          pl[p] = dot(sum, (float4)(1.0f));
         }
       }
       barrier(CLK_LOCAL_MEM_FENCE);
       const uint n = kept > j0 ? (uint)(kept - j0 < BK ? kept - j0 : BK) : 0;
       if (active && kg < n) {
-        __local const float *pr = pl + rr * BK;
         float tm = -INFINITY;
         for (uint j = kg; j < n; j += KG)
-          tm = fmax(tm, pr[j]);
+          tm = fmax(tm, decode_score(pl, rr, j, scale));
         const float nm = fmax(m, tm), f = exp_shift(m, nm);
         s *= f;
         for (uint t = 0; t < CPT; t++)
           acc[t] *= f;
         for (uint j = kg; j < n; j += KG) {
-          const float e = exp_shift(pr[j], nm);
+          const float e = exp_shift(decode_score(pl, rr, j, scale), nm);
           s += e;
-          __local const float *vr = vl + j * D + c0;
-          for (uint t = 0; t < CPT; t++)
-            acc[t] += e * vr[t];
+          __local const float4 *vr = vl4 + j * D4 + c0 / 4;
+          for (uint t = 0; t < CPT / 4; t++) {
+            const float4 x = vr[t];
+            acc[4 * t] += e * x.x, acc[4 * t + 1] += e * x.y;
+            acc[4 * t + 2] += e * x.z, acc[4 * t + 3] += e * x.w;
+          }
         }
         m = nm;
       }
@@ -527,7 +556,7 @@ attention_decode(COMMON_PARAMS, const ulong splits, const ulong split_keys,
         gs += slot[1] * f;
         ga += slot[2 + c] * f;
       }
-      const ulong o = ((((batch * h + head) * lq + i) * splits + split)) * (d + 2);
+      const ulong o = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
       if (c == 0) scratch[o] = gm, scratch[o + 1] = gs;
       scratch[o + 2 + c] = ga;
     }

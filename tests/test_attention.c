@@ -833,8 +833,10 @@ static void test_decode_plans(const ocf_tuning_values *tuning) {
     if (call.lk >= 1000) assert_int_equal(wg, (size_t)t->wg); /* full workgroups */
     const size_t key_group = rows * (dp / cpt);
     assert_true(dp % cpt == 0 && key_group <= wg);
-    assert_true((wg / key_group) * rows * (dp + 2) <= bk * (2 * dp + 1));
-    assert_true(ocf_attention_decode_local_bytes(rows, bk, dp) <= (48 << 10));
+    const size_t spk = (size_t)ocf_plan_define_value(&plan, "SPK", 0);
+    assert_true(cpt % 4 == 0 && (dp / 4) % spk == 0 && (spk == 1 || spk * rows * bk <= wg));
+    assert_true((wg / key_group) * rows * (dp + 2) <= bk * (2 * dp + 4));
+    assert_true(ocf_attention_decode_local_bytes(rows, bk, dp, spk) <= (48 << 10));
     /* fp32: 16-byte loads at most, and the widest dividing d. */
     assert_int_equal(ocf_plan_define_value(&plan, "VEC", 0), call.d % 4 ? (call.d % 2 ? 1 : 2) : 4);
     /* Enough ranges (or one a split.min keys), each a multiple of the tile. */

@@ -26,7 +26,7 @@ static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",    
                                             "HAS_LENGTHS", "CAUSAL",  "HAS_LSE", NULL};
 
 static const char *const decode_defines[] = {
-    "BK",      "D",       "DWG",       "CPT",         "RB",     "VEC",     "Q_DTYPE",
+    "BK",      "D",       "DWG",       "CPT",         "RB",     "VEC",     "SPK", "Q_DTYPE",
     "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 #define KERNEL_D(ID, NAME, DEFINES, ARGS, APPLIES) \

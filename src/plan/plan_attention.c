@@ -49,8 +49,16 @@ enum { MAX_SPLITS = 1024, MERGE_WG = 64 };
    merge's loops over up to MAX_SPLITS ranges), kept free under a loop limit. */
 enum { LOOP_SLACK = 3 * MAX_SPLITS + 2048 };
 
-size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded) {
-  return 4 * (rows * d_padded + bk * (2 * d_padded + 1) + rows * bk) + 8 * rows;
+size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk) {
+  return 4 * (rows * d_padded + bk * (2 * d_padded + 4) + rows * bk * spk) + 8 * rows;
+}
+
+/* attention_decode's work-items a score: as many as leave none idle, dividing D / 4. */
+static size_t decode_spk(size_t wg, size_t rows, size_t bk, size_t d_padded) {
+  size_t spk = 1;
+  while (2 * spk * rows * bk <= wg && (d_padded / 4) % (2 * spk) == 0)
+    spk *= 2;
+  return spk;
 }
 
 /* The work-items of attention_merge's workgroup, and its grid (one work-item an element of out,
@@ -96,21 +104,27 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_DECODE));
   while (wg > cap)
     wg /= 2;
-  /* One key group: rows * D / cpt work-items (cpt up to 16, which divides D). */
+  /* One key group: rows * D / cpt work-items (cpt a multiple of 4, up to 16, which divides D). */
+  if (cpt < 4) cpt = 4;
   while (rows * (d_padded / cpt) > wg && cpt < 16)
     cpt *= 2;
   if (rows * (d_padded / cpt) > wg) return 0;
   const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION);
   if (bk < rows) bk = rows;
-  while (ocf_attention_decode_local_bytes(rows, bk, d_padded) > local && bk > rows && bk > 1)
+  while (ocf_attention_decode_local_bytes(rows, bk, d_padded, decode_spk(wg, rows, bk, d_padded)) >
+             local &&
+         bk > rows && bk > 1)
     bk /= 2;
-  if (ocf_attention_decode_local_bytes(rows, bk, d_padded) > local) return 0;
+  if (ocf_attention_decode_local_bytes(rows, bk, d_padded, decode_spk(wg, rows, bk, d_padded)) >
+      local)
+    return 0;
   /* The key groups' partials are joined in the tiles' local memory: fewer work-items (not below
      one key group) until they fit. */
-  while ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 1) &&
+  while ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 4) &&
          wg / 2 >= rows * (d_padded / cpt))
     wg /= 2;
-  if ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 1)) return 0;
+  if ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 4)) return 0;
+  const size_t spk = decode_spk(wg, rows, bk, d_padded);
   size_t vec = call->kv_vector ? call->kv_vector : 1;
   if (call->k_dtype == OCF_F32 || call->v_dtype == OCF_F32) vec = ocf_min_size(vec, 4);
   while ((call->d ? call->d : 1) % vec)
@@ -138,9 +152,10 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   ocf_plan_define(plan, "CPT", (long long)cpt);
   ocf_plan_define(plan, "RB", (long long)rows);
   ocf_plan_define(plan, "VEC", (long long)vec);
+  ocf_plan_define(plan, "SPK", (long long)spk);
   define_call(call, d_padded, plan);
   const size_t global = units * wg;
-  plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded);
+  plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_DECODE, 1, &global, &wg);
   add_merge(facts, call, (size_t)facts->compute_units * 2048, plan);
   plan->kv_splits = splits;

@@ -29,7 +29,7 @@ static const ocf_tunable attention_tunables[] = {
                        "work-items of attention_decode's workgroup (0: never that kernel)", NULL},
     [AT(decode.bk)] = {"decode.bk", 1, 256, 1, 32,
                        "keys and values a tile staged through local memory (halved to fit)", NULL},
-    [AT(decode.cpt)] = {"decode.cpt", 1, 16, 1, 8,
+    [AT(decode.cpt)] = {"decode.cpt", 4, 16, 1, 8,
                         "output columns a work-item accumulates (raised until a workgroup holds "
                         "one key group: rows x D / cpt work-items)",
                         NULL},
