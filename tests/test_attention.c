@@ -478,6 +478,45 @@ static void test_attention_split(void **state) {
                        OCF_SUCCESS);
 }
 
+/* attention_block (off on CPUs by default): its default tiles and small ones (several tiles,
+   row blocks and column blocks a work-item), every mask, lse, GQA, mixed storage types, an
+   interleaved layout and a NaN key. */
+static void test_attention_block(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
+  static const char *const settings[] = {
+      "block.bq=32 block.bk=32 block.rm=4 block.tc=16 decode.wg=0",
+      "block.bq=8 block.bk=8 block.rm=2 block.tc=8 decode.wg=0"};
+  for (int k = 0; k < 2; k++) {
+    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
+                         OCF_SUCCESS);
+    static const size_t shapes[][3] = {
+        {7, 7, 64}, {33, 70, 16}, {40, 100, 96}, {65, 129, 128}, {20, 50, 256}};
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+      for (int variant = 0; variant < 4; variant++) {
+        if (ocft_small() && (shapes[i][0] * shapes[i][1] > 2500 || variant > 1)) continue;
+        att_case c = base_case(2, 4, 2, shapes[i][0], shapes[i][1], shapes[i][2]);
+        c.lse = 1;
+        c.causal = variant % 2;
+        c.lengths = variant >= 2;
+        c.layout = variant == 3 ? INTERLEAVED : DENSE;
+        if (variant == 3) c.qt = OCF_BF16, c.vt = OCF_F16, c.ot = OCF_F16;
+        run_case(env, "attention_block", &c, 0);
+        assert_non_null(strstr(ocf_last_plan(), "attention_block"));
+      }
+    att_case c = base_case(1, 2, 2, 9, 40, 16);
+    c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
+    c.causal = 1, c.offset_set = 1, c.offset = 0;
+    c.lse = 1;
+    run_case(env, "attention_block NaN", &c, 0);
+    assert_non_null(strstr(ocf_last_plan(), "attention_block"));
+  }
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
+                       OCF_SUCCESS);
+}
+
 /* The host form: dense and strided, lengths and lse, 16-bit types. */
 static void test_attention_host(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -866,14 +905,67 @@ static void test_decode_plans(const ocf_tuning_values *tuning) {
   }
 }
 
+/* attention_block's plans: (bq / rm) x tc work-items, 4 tc dividing D and at most 32 columns
+   a work-item, bq no more than the rows need, the local memory within the device's, one
+   workgroup a query block; not taken with block.bq 0, a loop limit, the general variant or a
+   fixed size, nor where a row's columns would need more than 32 a work-item (d 144). */
+static void test_block_plans(const ocf_tuning_values *tuning) {
+  ocf_tuning_values tv = *tuning;
+  tv.attention.decode.wg = 0;
+  static const size_t dims[] = {16, 64, 96, 128, 256};
+  static const size_t lqs[] = {1, 7, 100, 4096};
+  ocf_device_facts facts = facts_of(1024, 48 << 10);
+  facts.type = CL_DEVICE_TYPE_GPU;
+  facts.compute_units = 132;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(dims); i++)
+    for (size_t j = 0; j < OCF_ARRAY_LEN_T(lqs); j++) {
+      ocf_attention_call call;
+      memset(&call, 0, sizeof call);
+      call.b = 2, call.h = 3, call.h_kv = 3, call.lq = lqs[j], call.lk = 500, call.d = dims[i];
+      ocf_plan plan;
+      ocft_assert_status(ocf_plan_attention(&facts, &tv, &call, &plan), OCF_SUCCESS);
+      assert_int_equal(plan.step_count, 1);
+      assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_BLOCK);
+      const size_t bq = (size_t)ocf_plan_define_value(&plan, "BQ", 0);
+      const size_t bk = (size_t)ocf_plan_define_value(&plan, "BK", 0);
+      const size_t rm = (size_t)ocf_plan_define_value(&plan, "RM", 0);
+      const size_t tc = (size_t)ocf_plan_define_value(&plan, "TC", 0);
+      const size_t dp = (size_t)ocf_plan_define_value(&plan, "D", 0);
+      assert_true(bq % rm == 0 && bk % tc == 0 && bk % 4 == 0 && dp % (4 * tc) == 0);
+      assert_true(dp / tc <= 32);
+      assert_true(bq <= (size_t)tv.attention.block.bq && (bq == rm || bq / 2 < call.lq));
+      assert_int_equal(plan.steps[0].local[0], bq / rm * tc);
+      assert_true(ocf_attention_block_local_bytes(bq, bk, dp) <= (48 << 10));
+      assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
+                       6 * ((call.lq + bq - 1) / bq));
+    }
+  for (int c = 0; c < 5; c++) {
+    ocf_device_facts f = facts;
+    ocf_tuning_values off = tv;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 4, call.h_kv = 4, call.lq = 300, call.lk = 300, call.d = 128;
+    if (c == 0) off.attention.block.bq = 0;
+    if (c == 1) f.loop_limit = 65535;
+    if (c == 2) call.variant = OCF_VARIANT_GENERAL;
+    if (c == 3) call.workgroup = 64;
+    if (c == 4) call.d = 144;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &off, &call, &plan), OCF_SUCCESS);
+    assert_true(plan.steps[0].kernel != OCF_KERNEL_ATTENTION_BLOCK);
+  }
+}
+
 static void test_attention_plans(void **state) {
   (void)state;
   ocf_tuning_values tuning;
   ocf_tuning_fallbacks(OCF_OP_ATTENTION, &tuning);
   assert_int_equal(ocf_tuning_check(OCF_OP_ATTENTION, &tuning, "fallbacks"), OCF_SUCCESS);
   test_decode_plans(&tuning);
-  /* attention_tiled and attention_split: attention_decode off. */
+  test_block_plans(&tuning);
+  /* attention_tiled and attention_split: attention_decode and attention_block off. */
   tuning.attention.decode.wg = 0;
+  tuning.attention.block.bq = 0;
   static const size_t dims[] = {1, 16, 17, 64, 100, 128, 255, 256};
   static const struct {
     size_t max_wg;
@@ -972,6 +1064,7 @@ int main(void) {
       cmocka_unit_test(test_attention_gqa),          cmocka_unit_test(test_attention_layouts),
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
+      cmocka_unit_test(test_attention_block),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }

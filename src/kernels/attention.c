@@ -29,6 +29,10 @@ static const char *const decode_defines[] = {
     "BK",      "D",       "DWG",       "CPT",         "RB",     "VEC",     "SPK", "Q_DTYPE",
     "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
+static const char *const block_defines[] = {
+    "BQ",      "BK",        "RM",          "TC",     "D",       "Q_DTYPE", "K_DTYPE",
+    "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
+
 #define KERNEL_D(ID, NAME, DEFINES, ARGS, APPLIES) \
   const ocf_kernel_desc ocf_kdesc_##NAME = {       \
       OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_ATTENTION, DEFINES, ARGS, OCF_ARRAY_LEN(ARGS), APPLIES}
@@ -46,3 +50,6 @@ KERNEL_D(ATTENTION_DECODE, attention_decode, decode_defines, split_args,
          "lq x group <= RB rows a key head: one workgroup per (batch, key head, block of RB "
          "query rows, range of split_keys keys), DWG work-items over keys and CPT-column blocks; "
          "each range's (m, s, acc) into scratch, then attention_merge");
+KERNEL_D(ATTENTION_BLOCK, attention_block, block_defines, tiled_args,
+         "GPUs, D / TC columns of out a work-item (at most 32): as attention_tiled, (BQ / RM) x TC "
+         "work-items, RM rows x BK / TC keys of scores and RM rows x D / TC columns of out each");

@@ -201,6 +201,8 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* The local memory of attention_decode with these sizes, in bytes. */
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
+/* The local memory of attention_block with these sizes, in bytes. */
+size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 

@@ -164,6 +164,58 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   return 1;
 }
 
+size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded) {
+  return 4 * (bq * d_padded + bk * (d_padded + 4) + bq * bk);
+}
+
+/* The register-blocked plan (attention_block), or 0 when the call is not one it takes: a
+   default variant and size, no loop limit, block.bq > 0 (CPUs: 0, builtin.tuning), at most 32
+   columns of out a work-item, local memory for a tile. */
+static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                      const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit || t->block.bq == 0)
+    return 0;
+  const size_t lq = call->lq ? call->lq : 1;
+  size_t bq = (size_t)t->block.bq, bk = (size_t)t->block.bk, rm = (size_t)t->block.rm;
+  size_t tc = (size_t)t->block.tc;
+  while (tc > 1 && (d_padded % (4 * tc) || bk % tc))
+    tc /= 2;
+  if (d_padded % (4 * tc) || d_padded / tc > 32 || bk % tc || bk % 4) return 0;
+  while (bq > rm && bq / 2 >= lq)
+    bq /= 2;
+  if (rm > bq) rm = bq;
+  size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_BLOCK));
+  while (bq / rm * tc > cap && bq > rm)
+    bq /= 2;
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION);
+  while (ocf_attention_block_local_bytes(bq, bk, d_padded) > local) {
+    if (bk / 2 >= tc && bk / 2 >= 4 && (bk / 2) % tc == 0)
+      bk /= 2;
+    else if (bq > rm)
+      bq /= 2;
+    else
+      return 0;
+  }
+  if (bq / rm * tc > cap) return 0;
+  const size_t wg = bq / rm * tc;
+  const size_t blocks = ocf_div_ceil(lq, bq);
+  const size_t units = ocf_min_size((call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks,
+                                    (size_t)facts->compute_units * 2048);
+  ocf_plan_define(plan, "BQ", (long long)bq);
+  ocf_plan_define(plan, "BK", (long long)bk);
+  ocf_plan_define(plan, "TPR", 1); /* attention_tiled's; unread by attention_block */
+  ocf_plan_define(plan, "RM", (long long)rm);
+  ocf_plan_define(plan, "TC", (long long)tc);
+  define_call(call, d_padded, plan);
+  const size_t global = units * wg;
+  plan->local_mem_bytes = ocf_attention_block_local_bytes(bq, bk, d_padded);
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_BLOCK, 1, &global, &wg);
+  plan->kv_splits = 1;
+  plan->split_keys = call->lk;
+  return 1;
+}
+
 ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_attention_call *call, ocf_plan *plan) {
   const ocf_attention_tuning *t = &tuning->attention;
@@ -171,6 +223,12 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   plan->program = OCF_PROGRAM_ATTENTION;
   if (plan_decode(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
     return ocf_plan_verify(plan, facts);
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_ATTENTION;
+  if (plan_block(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
+    return ocf_plan_verify(plan, facts);
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_ATTENTION;
   plan->fixed_workgroup = call->workgroup != 0;
   if (call->workgroup > facts->max_workgroup_size)
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,

@@ -39,6 +39,19 @@ static const ocf_tunable attention_tunables[] = {
                          NULL},
     [AT(decode.fill)] = {"decode.fill", 1, 64, 0, 4,
                          "workgroups per compute unit the key ranges aim at", NULL},
+    /* block: attention_block */
+    [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
+                      "query rows of attention_block's workgroup (0: never that kernel; halved "
+                      "to the rows there are, and after bk to fit local memory)",
+                      NULL},
+    [AT(block.bk)] = {"block.bk", 4, 256, 1, 32,
+                      "keys and values a tile staged through local memory (halved first to fit)",
+                      NULL},
+    [AT(block.rm)] = {"block.rm", 1, 16, 1, 4, "query rows a work-item", NULL},
+    [AT(block.tc)] = {"block.tc", 1, 32, 1, 16,
+                      "work-items across a tile's keys and across out's columns (halved until "
+                      "4 tc divides D)",
+                      NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };
@@ -70,6 +83,10 @@ static const ocf_tuning_family attention_families[] = {
      "attention_decode: the query rows of one key head a workgroup, keys over its work-items, "
      "key ranges over workgroups (then attention_merge)",
      AT(decode), OCF_TUNING_INTS(ocf_attention_decode_tuning), 2, 0},
+    {"block",
+     "attention_block: attention_tiled with register blocks, (bq / rm) x tc work-items, rm rows "
+     "a work-item",
+     AT(block), OCF_TUNING_INTS(ocf_attention_block_tuning), 2, 0},
 };
 
 const ocf_op_schema ocf_attention_schema = {OCF_OP_ATTENTION,

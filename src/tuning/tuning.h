@@ -194,10 +194,20 @@ typedef struct ocf_attention_decode_tuning {
   int fill; /* workgroups per compute unit the key ranges aim at */
 } ocf_attention_decode_tuning;
 
+/* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC
+   columns of out a work-item. */
+typedef struct ocf_attention_block_tuning {
+  int bq; /* query rows a workgroup; 0: never this kernel */
+  int bk; /* keys (and values) a tile in local memory */
+  int rm; /* query rows a work-item */
+  int tc; /* work-items across a tile's keys and out's columns */
+} ocf_attention_block_tuning;
+
 typedef struct ocf_attention_tuning {
   ocf_attention_tiled_tuning tiled;
   ocf_attention_split_tuning split;
   ocf_attention_decode_tuning decode;
+  ocf_attention_block_tuning block;
 } ocf_attention_tuning;
 
 enum { OCF_TUNING_MAX = 80 };

@@ -43,12 +43,14 @@ bf16 1 32 32 1 8192 128 "tune=decode.wg=0"
 f32 1 32 32 1024 1024 128
 bf16 1 32 32 1024 1024 128
 f16 1 32 32 1024 1024 128
-f32 1 32 32 1024 1024 128 "tune=tiled.bq=32 tiled.tpr=4"
-f32 1 32 32 1024 1024 128 "tune=tiled.bq=16 tiled.tpr=8"
-f32 1 32 32 1024 1024 128 "tune=tiled.bq=32 tiled.tpr=8 tiled.bk=16"
-f32 1 32 32 1024 1024 128 "tune=tiled.bq=64 tiled.tpr=4 tiled.bk=16"
-f32 1 32 32 1024 1024 128 "tune=tiled.bq=64 tiled.tpr=2 tiled.bk=16"
-f32 1 32 32 1024 1024 128 "tune=tiled.bq=16 tiled.tpr=16 tiled.bk=32"
+f32 1 32 32 1024 1024 128 "tune=block.bq=0"
+f32 1 32 32 1024 1024 128 "tune=block.bq=64 block.rm=4"
+f32 1 32 32 1024 1024 128 "tune=block.bq=64 block.rm=8"
+f32 1 32 32 1024 1024 128 "tune=block.bq=32 block.rm=2"
+f32 1 32 32 1024 1024 128 "tune=block.bk=64"
+f32 1 32 32 1024 1024 128 "tune=block.bk=16"
+f32 1 32 32 1024 1024 128 "tune=block.tc=8"
+bf16 1 32 32 1024 1024 128 "tune=block.bq=64 block.rm=8"
 bf16 8 16 16 1024 1024 64 causal
 bf16 4 32 32 4096 4096 128
 bf16 4 32 32 4096 4096 128 causal
