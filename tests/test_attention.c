@@ -859,7 +859,7 @@ static void test_decode_plans(const ocf_tuning_values *tuning) {
     ocft_assert_status(ocf_plan_attention(&facts, tuning, &call, &plan), OCF_SUCCESS);
     assert_int_equal(plan.step_count, 2);
     assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_DECODE);
-    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_MERGE);
+    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_JOIN);
     const size_t rows = (size_t)ocf_plan_define_value(&plan, "RB", 0);
     const size_t wg = (size_t)ocf_plan_define_value(&plan, "DWG", 0);
     const size_t cpt = (size_t)ocf_plan_define_value(&plan, "CPT", 0);

@@ -64,14 +64,14 @@ static size_t decode_spk(size_t wg, size_t rows, size_t bk, size_t d_padded) {
 /* The work-items of attention_merge's workgroup, and its grid (one work-item an element of out,
    at most cap_groups workgroups). */
 static void add_merge(const ocf_device_facts *facts, const ocf_attention_call *call,
-                      size_t cap_groups, ocf_plan *plan) {
+                      size_t cap_groups, ocf_kernel_id kernel, ocf_plan *plan) {
   size_t merge_wg =
       ocf_min_size(MERGE_WG, ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]));
-  merge_wg = ocf_min_size(merge_wg, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MERGE));
+  merge_wg = ocf_min_size(merge_wg, ocf_facts_workgroup_limit(facts, kernel));
   const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * call->lq;
   const size_t merge_global =
       ocf_min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
-  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MERGE, 1, &merge_global, &merge_wg);
+  ocf_plan_step_add(plan, kernel, 1, &merge_global, &merge_wg);
 }
 
 /* The storage types, masks and lse: the defines every plan sets. */
@@ -109,7 +109,7 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   while (rows * (d_padded / cpt) > wg && cpt < 16)
     cpt *= 2;
   if (rows * (d_padded / cpt) > wg) return 0;
-  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION);
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_DECODE);
   if (bk < rows) bk = rows;
   while (ocf_attention_decode_local_bytes(rows, bk, d_padded, decode_spk(wg, rows, bk, d_padded)) >
              local &&
@@ -145,8 +145,6 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   splits = ocf_div_ceil(call->lk, split_keys);
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
-  ocf_plan_define(plan, "BQ", 1); /* attention_tiled's; unread by attention_decode */
-  ocf_plan_define(plan, "TPR", 1);
   ocf_plan_define(plan, "BK", (long long)bk);
   ocf_plan_define(plan, "DWG", (long long)wg);
   ocf_plan_define(plan, "CPT", (long long)cpt);
@@ -157,7 +155,7 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_DECODE, 1, &global, &wg);
-  add_merge(facts, call, (size_t)facts->compute_units * 2048, plan);
+  add_merge(facts, call, (size_t)facts->compute_units * 2048, OCF_KERNEL_ATTENTION_JOIN, plan);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = (call->b ? call->b : 1) * h * lq * splits * (call->d + 2) * sizeof(float);
@@ -188,7 +186,7 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_BLOCK));
   while (bq / rm * tc > cap && bq > rm)
     bq /= 2;
-  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION);
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK);
   while (ocf_attention_block_local_bytes(bq, bk, d_padded) > local) {
     if (bk / 2 >= tc && bk / 2 >= 4 && (bk / 2) % tc == 0)
       bk /= 2;
@@ -204,7 +202,6 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
                                     (size_t)facts->compute_units * 2048);
   ocf_plan_define(plan, "BQ", (long long)bq);
   ocf_plan_define(plan, "BK", (long long)bk);
-  ocf_plan_define(plan, "TPR", 1); /* attention_tiled's; unread by attention_block */
   ocf_plan_define(plan, "RM", (long long)rm);
   ocf_plan_define(plan, "TC", (long long)tc);
   define_call(call, d_padded, plan);
@@ -220,11 +217,11 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
                               const ocf_attention_call *call, ocf_plan *plan) {
   const ocf_attention_tuning *t = &tuning->attention;
   memset(plan, 0, sizeof *plan);
-  plan->program = OCF_PROGRAM_ATTENTION;
+  plan->program = OCF_PROGRAM_ATTENTION_DECODE;
   if (plan_decode(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
     return ocf_plan_verify(plan, facts);
   memset(plan, 0, sizeof *plan);
-  plan->program = OCF_PROGRAM_ATTENTION;
+  plan->program = OCF_PROGRAM_ATTENTION_BLOCK;
   if (plan_block(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
     return ocf_plan_verify(plan, facts);
   memset(plan, 0, sizeof *plan);
@@ -324,7 +321,7 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
     return ocf_plan_verify(plan, facts);
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_SPLIT, 1, &global, &wg);
-  add_merge(facts, call, cap_groups, plan);
+  add_merge(facts, call, cap_groups, OCF_KERNEL_ATTENTION_MERGE, plan);
   const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq;
   plan->kv_splits = splits;
   plan->split_keys = split_keys;

@@ -141,7 +141,8 @@ int main(int argc, char **argv) {
     const size_t bh = (sample * 7919) % (b * h), i = lq == 1 ? 0 : (sample * 104729) % lq;
     const size_t batch = bh / h, head = bh % h, kvh = head / (h / hkv);
     const size_t qrow = (bh * lq + i) * d, kbase = (batch * hkv + kvh) * lk * d;
-    const size_t kept = causal ? (i + lk - lq + 1 < lk ? i + lk - lq + 1 : lk) : lk;
+    const long long limit = (long long)i + (long long)lk - (long long)lq + 1;
+    const size_t kept = !causal ? lk : limit <= 0 ? 0 : (size_t)limit < lk ? (size_t)limit : lk;
     double mx = -INFINITY, sum = 0.0;
     for (size_t j = 0; j < kept; j++) {
       double s = 0.0;
@@ -156,7 +157,7 @@ int main(int argc, char **argv) {
       double want = 0.0;
       for (size_t j = 0; j < kept; j++)
         want += p[j] * load(hv, kbase + j * d + c, dt);
-      want /= sum;
+      want = kept ? want / sum : 0.0;
       const double e = fabs(want - load(ho, qrow + c, dt)) / (tol * 2.0);
       if (!(e <= worst)) worst = e;
     }
