@@ -52,7 +52,10 @@
   X(NORM_BASE_APPLY, norm_base_apply, OCF_PROGRAM_NORM)                       \
   X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)                  \
   X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)                  \
-  X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)
+  X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)                  \
+  X(ATTENTION_DECODE, attention_decode, OCF_PROGRAM_ATTENTION_DECODE)         \
+  X(ATTENTION_JOIN, attention_join, OCF_PROGRAM_ATTENTION_DECODE)             \
+  X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

@@ -139,6 +139,19 @@ static ocf_status check_shape(const char *fn, size_t b, size_t h, size_t h_kv, s
   return OCF_SUCCESS;
 }
 
+/* The widest of 8, 4, 2 and 1 elements that divides d and every offset and stride of K and V:
+   the width of attention_decode's loads. */
+static size_t kv_vector(size_t d, size_t k_offset, const size_t *k_strides, size_t v_offset,
+                        const size_t *v_strides) {
+  size_t all = d | k_offset | v_offset;
+  for (int i = 0; i < 3; i++)
+    all |= k_strides[i] | v_strides[i];
+  size_t w = 8;
+  while (all % w)
+    w /= 2;
+  return w;
+}
+
 ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk,
                          size_t d, cl_mem q, size_t q_offset, const size_t *q_strides, cl_mem k,
                          size_t k_offset, const size_t *k_strides, cl_mem v, size_t v_offset,
@@ -221,6 +234,8 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
   ocf_attention_call call;
   memset(&call, 0, sizeof call); /* its bytes key the plan cache */
   call.b = b, call.h = h, call.lq = lq, call.lk = lk, call.d = d;
+  call.h_kv = h_kv;
+  call.kv_vector = kv_vector(d, k_offset, t[1].s, v_offset, t[2].s);
   call.q_dtype = opt.q_dtype, call.k_dtype = opt.k_dtype;
   call.v_dtype = opt.v_dtype, call.out_dtype = opt.out_dtype;
   call.variant = settings.variant;

@@ -157,6 +157,9 @@ typedef struct ocf_matmul_call {
 /* attention: the sizes that shape the plan. */
 typedef struct ocf_attention_call {
   size_t b, h, lq, lk, d;
+  size_t h_kv;      /* key heads (0: h) */
+  size_t kv_vector; /* the widest of 8, 4, 2, 1 elements dividing d and K's and V's offsets and
+                       strides (0: 1) */
   ocf_dtype q_dtype, k_dtype, v_dtype, out_dtype;
   int variant;
   size_t workgroup;
@@ -196,6 +199,10 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
                               const ocf_attention_call *call, ocf_plan *plan);
 /* The local memory of attention_tiled with these sizes, in bytes. */
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
+/* The local memory of attention_decode with these sizes, in bytes. */
+size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
+/* The local memory of attention_block with these sizes, in bytes. */
+size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 

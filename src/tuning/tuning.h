@@ -191,9 +191,29 @@ typedef struct ocf_attention_split_tuning {
   int min;  /* the fewest keys a split takes */
 } ocf_attention_split_tuning;
 
+/* attention_decode: all query heads of a key head in one workgroup, its keys over work-items. */
+typedef struct ocf_attention_decode_tuning {
+  int wg;   /* work-items a workgroup */
+  int bk;   /* keys (and values) a tile in local memory */
+  int cpt;  /* output columns a work-item accumulates */
+  int rows; /* the most query rows (heads x lq of one key head) a workgroup */
+  int fill; /* workgroups per compute unit the key ranges aim at */
+} ocf_attention_decode_tuning;
+
+/* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC
+   columns of out a work-item. */
+typedef struct ocf_attention_block_tuning {
+  int bq; /* query rows a workgroup; 0: never this kernel */
+  int bk; /* keys (and values) a tile in local memory */
+  int rm; /* query rows a work-item */
+  int tc; /* work-items across a tile's keys and out's columns */
+} ocf_attention_block_tuning;
+
 typedef struct ocf_attention_tuning {
   ocf_attention_tiled_tuning tiled;
   ocf_attention_split_tuning split;
+  ocf_attention_decode_tuning decode;
+  ocf_attention_block_tuning block;
 } ocf_attention_tuning;
 
 enum { OCF_TUNING_MAX = 80 };

@@ -20,32 +20,34 @@ start=$SECONDS
   t0=$SECONDS
   export OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_attention2
   rm -rf /tmp/occ_attention2
-  # dtype b h h_kv lq lk d [causal]
-  while read -r shape; do
-    [ -z "$shape" ] && continue
-    timeout 25 /tmp/att2_time $shape 2>&1 || echo "rc $? for $shape"
+  # dtype b h h_kv lq lk d [causal] ["tune=..."]: the decisive comparisons only (round 2: at
+  # most 60 s of GPU work): decode at the new defaults (wg=128 fill=8) and one step past them,
+  # GQA decode, then prefill on attention_tiled (tpr=16 on NVIDIA) against attention_block
+  # (off by default until measured) at a few shapes of its tiles.
+  while read -r line; do
+    [ -z "$line" ] && continue
+    [ $((SECONDS - t0)) -gt 55 ] && { echo "out of time before: $line"; continue; }
+    eval "set -- $line"
+    timeout 12 /tmp/att2_time "$@" 2>&1 || echo "rc $? for $line"
   done <<'SHAPES'
-f32 1 32 32 1 8192 128
 bf16 1 32 32 1 8192 128
-f16 1 32 32 1 8192 128
+bf16 1 32 32 1 8192 128 "tune=decode.fill=16"
+f32 1 32 32 1 8192 128
 bf16 16 32 32 1 4096 128
 bf16 1 32 8 1 8192 128
 bf16 4 32 8 4 8192 128
 f32 1 32 32 1024 1024 128
-bf16 1 32 32 1024 1024 128
-f16 1 32 32 1024 1024 128
+f32 1 32 32 1024 1024 128 "tune=block.bq=32"
+f32 1 32 32 1024 1024 128 "tune=block.bq=64 block.rm=8"
+f32 1 32 32 1024 1024 128 "tune=block.bq=64 block.rm=4"
+f32 1 32 32 1024 1024 128 "tune=block.bq=32 block.bk=16"
+bf16 1 32 32 1024 1024 128 "tune=block.bq=32"
 bf16 8 16 16 1024 1024 64 causal
+bf16 8 16 16 1024 1024 64 causal "tune=block.bq=32"
 bf16 4 32 32 4096 4096 128
-bf16 4 32 32 4096 4096 128 causal
-f32 4 32 32 4096 4096 128
+bf16 4 32 32 4096 4096 128 "tune=block.bq=32"
 SHAPES
   echo "timed in $((SECONDS - t0)) s"
-  tar czf "$out/ptx.tgz" -C /tmp/occ_attention2 programs 2>/dev/null
-  left=$((140 - (SECONDS - t0)))
-  if [ $left -gt 20 ]; then
-    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout $left ctest -R 'attention' -L 'unit|nvidia' \
-      -j4 --output-on-failure >/tmp/att2_ctest.txt 2>&1; echo "ctest rc $?")
-    grep -E "tests passed|Failed|FAILED|Timeout|Not Run|\*\*\*|Passed" /tmp/att2_ctest.txt | head -40
-  fi
+  (cd /tmp/occ_attention2 && find . -name '*.bin' | head -40 | tar czf "$out/ptx.tgz" -T -) 2>/dev/null
   echo "done at $((SECONDS - start)) s"
 } >"$log" 2>&1
