@@ -495,6 +495,8 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
      need no other). */
   const ocf_mma_outcome wg = ocf_matmul_wgmma_applies(facts, tuning, call)
                                  ? ocf_plan_matmul_wgmma(facts, tuning, call, plan)
+                             : ocf_matmul_wgmma_staged_applies(facts, tuning, call)
+                                 ? ocf_plan_matmul_wgmma_staged(facts, tuning, call, plan)
                                  : OCF_MMA_NOT_APPLICABLE;
   if (wg == OCF_MMA_PLANNED) return OCF_SUCCESS;
   size_t probe_bytes = 0;
