@@ -65,10 +65,11 @@ SHAPES
   echo "timed in $((SECONDS - t0)) s"
   left=$((145 - (SECONDS - t0)))
   if [ $left -gt 15 ]; then
-    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout $left ctest -L nvidia -R 'matmul|stage' -j4 \
+    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout $left ctest -L nvidia -R 'matmul_(staged|wgmma|mma)$' -j3 \
       --output-on-failure >/tmp/s3x_ctest.txt 2>&1; echo "ctest rc $?")
     grep -E "tests passed|Failed|FAILED|Timeout|Not Run|\*\*\*|Passed|err|stage3x" \
       /tmp/s3x_ctest.txt | head -80
+    grep -h "worst |error|" $b/Testing/Temporary/LastTest*.log 2>/dev/null | head -8
   fi
   echo "done at $((SECONDS - start)) s"
 } >"$log" 2>&1
