@@ -27,6 +27,20 @@
  *   3. Until the probe has run (facts->learnt.wgmma unknown) the call gets the next plan (mma.sync
  * or SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
  *      (src/runtime/wgmma_probe.c) and plans again.
+ *   4. Staged plans: an fp32 call in 3XTF32, or in TF32 that rule 1 leaves (B stored k x n, A
+ *      stored k x m or off 16-byte chunks), on the same device gates (the automatic variant, no
+ *      fixed workgroup, mma and wg on, NVIDIA 9.0, probe not failed, not `no_staging`), m, n, k
+ *      not 0 and m n k batch at least OCF_WGMMA_STAGED_MIN_WORK (256^3: below it the staging
+ *      pass costs more than the faster multiply saves), runs two steps: matmul_stage
+ *      (cl/matmul_stage.cl, a program of its own) writes B' (n rows a product) and, for 3XTF32 or
+ *      an A rule 1 cannot read, A' (m rows) as K-major rows of staged_ld = K' rounded up to 4
+ *      floats into the scratch, K' = 3k (3XTF32's [small, big, big] . [big, small, big]) or k;
+ *      then matmul_wgmma_sb (A as it lies) or matmul_wgmma_sab (A') runs the wgmma kernel with
+ *      TRANS_B 1 over K', the tile and ring of rule 2 for m x n. The scratch, batch (m + n) or
+ *      batch n rows of staged_ld floats, must fit an eighth of the device's memory, one
+ *      allocation (facts without either: no staging) and the caller's workspace where one is
+ *      given; else the call goes on to mma.sync. Nothing reads scratch the staging did not
+ *      write, so it is not zeroed (scratch_written).
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
