@@ -58,6 +58,11 @@ typedef struct stage_row {
   int valid, is_b;
 } stage_row;
 
+/* a / b, in 32 bits where both fit (a 64-bit division is a long software sequence). */
+ulong stage_div(const ulong a, const ulong b) {
+  return (a | b) <= 0xffffffffu ? (ulong)((uint)a / (uint)b) : a / b;
+}
+
 stage_row stage_row_of(const ulong r, const ulong m, const ulong n, const ulong batch,
                               __global const float *a, const ulong a_off, const ulong lda,
                               const ulong stride_a, __global const float *b, const ulong b_off,
@@ -68,11 +73,11 @@ stage_row stage_row_of(const ulong r, const ulong m, const ulong n, const ulong 
   s.is_b = r >= a_rows;
   s.out = r * lds;
   if (!s.is_b) {
-    const ulong q = r / m, i = r - q * m;
+    const ulong q = stage_div(r, m), i = r - q * m;
     s.x = a + a_off + q * stride_a + (STAGE_TRANS_A ? i : i * lda);
     s.ps = STAGE_TRANS_A ? lda : 1;
   } else {
-    const ulong rb = s.valid ? r - a_rows : 0, q = s.valid ? rb / n : 0, j = rb - q * n;
+    const ulong rb = s.valid ? r - a_rows : 0, q = s.valid ? stage_div(rb, n) : 0, j = rb - q * n;
     s.x = b + b_off + q * stride_b + (STAGE_TRANS_B ? j * ldb : j);
     s.ps = STAGE_TRANS_B ? 1 : ldb;
   }
@@ -93,26 +98,34 @@ matmul_stage(const ulong m, const ulong n, const ulong k, const ulong batch,
   __local float tile[ST_TILE][ST_TILE + 1];
   const uint lx = (uint)get_local_id(0), ly = (uint)get_local_id(1);
   const ulong p0 = (ulong)get_group_id(0) * ST_TILE, r0 = (ulong)get_group_id(1) * ST_TILE;
+  /* The rows this work-item writes (ly + u), each located once. */
+  stage_row rows[ST_TILE / ST_ROWS];
+  for (uint u = 0; u < ST_TILE / ST_ROWS; u++)
+    rows[u] = stage_row_of(r0 + ly + u * ST_ROWS, m, n, batch, a, a_off, lda, stride_a, b, b_off,
+                           ldb, stride_b, lds);
   /* The orientation of the tile's read: that of its first row's operand. */
-  const stage_row first =
-      stage_row_of(r0, m, n, batch, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, lds);
-  const int along_k = stage_kcont(first.is_b);
-  for (uint u = 0; u < ST_TILE; u += ST_ROWS) {
-    /* along K: work-item (lx, ly) reads row ly + u, element lx; else row lx, element ly + u */
-    const uint tr = along_k ? ly + u : lx, tp = along_k ? lx : ly + u;
-    const ulong r = r0 + tr, p = p0 + tp;
+  const int along_k = stage_kcont(
+      stage_row_of(r0, m, n, batch, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, lds).is_b);
+  if (along_k) { /* work-item (lx, ly) reads its rows' element lx */
+    const ulong p = p0 + lx;
+    for (uint u = 0; u < ST_TILE / ST_ROWS; u++)
+      tile[ly + u * ST_ROWS][lx] = rows[u].valid && p < k ? rows[u].x[p * rows[u].ps] : 0.0f;
+  } else { /* work-item (lx, ly) reads row lx's elements ly + u, adjacent work-items' rows
+              adjacent in memory */
     const stage_row s =
-        stage_row_of(r, m, n, batch, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, lds);
-    tile[tr][tp] = s.valid && p < k ? s.x[p * s.ps] : 0.0f;
+        stage_row_of(r0 + lx, m, n, batch, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, lds);
+    for (uint u = 0; u < ST_TILE; u += ST_ROWS) {
+      const ulong p = p0 + ly + u;
+      tile[lx][ly + u] = s.valid && p < k ? s.x[p * s.ps] : 0.0f;
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const ulong kk = PARTS * k;
-  for (uint u = 0; u < ST_TILE; u += ST_ROWS) {
-    const ulong r = r0 + ly + u, p = p0 + lx;
-    const stage_row s =
-        stage_row_of(r, m, n, batch, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, lds);
+  for (uint u = 0; u < ST_TILE / ST_ROWS; u++) {
+    const ulong p = p0 + lx;
+    const stage_row s = rows[u];
     if (!s.valid || p >= k) continue;
-    const float x = tile[ly + u][lx];
+    const float x = tile[ly + u * ST_ROWS][lx];
     __global float *o = partial + s.out;
 #if PARTS == 1
     o[p] = ocf_tf32_trunc(x);
