@@ -1628,7 +1628,14 @@ static void test_plan_matmul_wgmma_staged(void **state) {
   facts = passed;
   facts.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_STAGE] = 128;
   plan_wgmma_case("a staging limit of 128 work-items", &facts, &f32, &call, mma_4096, NULL, none);
-  /* Few products: 255^3 stays on mma.sync, 256^3 is staged. */
+  off = f32;
+  off.matmul.wgmma.stage_min = 0;
+  plan_wgmma_case("wgmma.stage_min=0", &passed, &off, &call, mma_4096, NULL, none);
+  off.matmul.wgmma.stage_min = 4097;
+  plan_wgmma_case("wgmma.stage_min=4097", &passed, &off, &call, mma_4096, NULL, none);
+  off.matmul.wgmma.stage_min = 4096;
+  plan_wgmma_case("wgmma.stage_min=4096", &passed, &off, &call, sab_4096, NULL, none);
+  /* Few products (the default stage_min, 256): 255^3 stays on mma.sync, 256^3 is staged. */
   call = typed_call(255, 256, 256, OCF_F32, OCF_PRECISION_3XTF32);
   ocf_plan plan;
   assert_int_equal(ocf_plan_matmul(&passed, &f32, &call, &plan), OCF_SUCCESS);

@@ -250,9 +250,8 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        ocf_plan *plan);
 
 /* Rule 4 of plan_matmul_wgmma.c: the calls the staged plans take (fp32 A and B in TF32 or
-   3XTF32 that rule 1 leaves, m n k batch at least OCF_WGMMA_STAGED_MIN_WORK, the scratch within
-   its cap), and their plan: matmul_stage, then matmul_wgmma_sb or _sab over K'. */
-#define OCF_WGMMA_STAGED_MIN_WORK (256.0 * 256.0 * 256.0)
+   3XTF32 that rule 1 leaves, m n k batch at least wgmma.stage_min^3, the scratch within its
+   cap), and their plan: matmul_stage, then matmul_wgmma_sb or _sab over K'. */
 int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                                     const ocf_matmul_call *call);
 ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
