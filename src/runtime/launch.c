@@ -129,8 +129,9 @@ ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_
   if (scratch.mem) *scratch_slot = scratch.mem;
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++)
     status = ocf_bind_arguments(kernels[s], frame);
-  /* Scratch not created zeroed is zeroed on the device first: the fill takes the launch's wait
-     list, the first kernel waits for the fill, and the call's first command is the fill. */
+  /* Scratch not created zeroed is zeroed on the device first (unless the plan's steps read only
+     what they wrote there, scratch_written): the fill takes the launch's wait list, the first
+     kernel waits for the fill, and the call's first command is the fill. */
   const int fill = scratch.mem && !scratch.zeroed && !plan->scratch_written;
   cl_event filled = NULL;
   ocf_launch steps = *launch;
