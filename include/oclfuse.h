@@ -897,12 +897,13 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     (m n k batch) take wgmma through a staging kernel that first writes the operands as
     K-major TF32 values into scratch memory (3XTF32: A as [small, big, big] and B as
     [big, small, big] along K, one TF32 product over 3k): the same arithmetic, error bound and
-    NaNs as the other kernels, and scratch of (m + n) k' 4 bytes a product (k' = k or 3k,
-    rounded up to 4; only B's n k' 4 for TF32 with A as it lies), at most an eighth of
-    the device's memory: from the context's pool or the launch's workspace (see
-    ocf_matmul_workspace_size); a workspace too small for it, or scratch the device cannot
-    allocate, runs the call on the next kernel instead (no error). fp16 and
-    bf16 inputs are exact in TF32, so the modes change nothing for them. */
+    NaNs as the other kernels (but for a TF32 A read as it lies, which keeps the exception),
+    and scratch of (m + n) k' 4 bytes a product (k' = k or 3k, rounded up to 4; only B's
+    n k' 4 for TF32 with A as it lies), at most an eighth of the device's memory: from the
+    context's pool or the launch's workspace (see ocf_matmul_workspace_size); a workspace too
+    small for it, or scratch the device cannot allocate, runs the call on the next kernel
+    instead (no error). fp16 and bf16 inputs are exact in TF32, so the modes change nothing
+    for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,
   OCF_PRECISION_TF32 = 1,
