@@ -26,7 +26,7 @@ start=$SECONDS
   # m n k ta tb [batch]: FP32, TF32, 3XTF32 on the same inputs
   while read -r shape; do
     [ -z "$shape" ] && continue
-    timeout 12 /tmp/s3x_error $shape 2>&1 || echo "rc $? for error $shape"
+    timeout 20 /tmp/s3x_error $shape 2>&1 || echo "rc $? for error $shape"
   done <<'SHAPES'
 2048 2048 2048 0 0
 1000 1030 1001 1 0 2
