@@ -100,6 +100,13 @@ static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t
   *cols = trans == OCF_TRANS ? outer : inner;
 }
 
+/* Whether the staged wgmma plans (src/plan/plan_matmul_wgmma.c, rule 4) may take the call:
+   fp32 A and B in TF32 or 3XTF32. */
+static int staging_may_apply(const ocf_matmul_call *call) {
+  return call->a_dtype == OCF_F32 && call->b_dtype == OCF_F32 &&
+         (call->precision == OCF_PRECISION_TF32 || call->precision == OCF_PRECISION_3XTF32);
+}
+
 static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m, size_t n, size_t k,
                          float alpha, cl_mem a, size_t a_offset, size_t lda, cl_mem b,
                          size_t b_offset, size_t ldb, float beta, cl_mem c, size_t c_offset,
@@ -141,6 +148,13 @@ static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
                     : o->bias_axis == OCF_BIAS_M ? OCF_BIAS_N
                                                  : OCF_BIAS_NONE;
   call->bias_dtype = o->bias_dtype;
+  /* A caller's workspace bounds the staged wgmma plans' scratch (which falls back to the next
+     plan when it does not fit); told only to the calls those plans may take, so that other
+     calls' cached plans do not depend on the workspace's size. */
+  if (staging_may_apply(call) && settings->workspace) {
+    call->has_workspace = 1;
+    call->workspace_bytes = settings->workspace_size;
+  }
 
   /* op(a) is m x k (stored k x m transposed), op(b) k x n (n x k), C m x n; a bias runs
      along n or m. */
@@ -329,7 +343,18 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
   /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */
   if (alpha == 0.0f) p.call.k = 0;
   if (p.call.k == 0) p.alpha = 0.0f;
-  return run_problem(ctx, queue, &settings, &p, NULL);
+  status = run_problem(ctx, queue, &settings, &p, NULL);
+  /* The library's scratch for a staged wgmma plan could not be had: nothing but scratch was
+     written (its steps before the last write only scratch), and the call runs without staging.
+   */
+  if ((status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ||
+       status == OCF_ERR_OUT_OF_HOST_MEMORY) &&
+      staging_may_apply(&p.call) && !settings.workspace) {
+    ocf_error_clear();
+    p.call.no_staging = 1;
+    status = run_problem(ctx, queue, &settings, &p, NULL);
+  }
+  return status;
 }
 
 ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,

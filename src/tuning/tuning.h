@@ -138,6 +138,7 @@ typedef struct ocf_matmul_wgmma_tuning {
   int stages;    /* K slices of 128 bytes in local memory */
   int consumers; /* warpgroups (64 rows of the tile each) */
   int group_m;   /* tile rows walked together (L2 reuse) */
+  int stage_min; /* staged 3XTF32 / TF32 plans from m n k batch >= stage_min^3; 0: none */
 } ocf_matmul_wgmma_tuning;
 
 typedef struct ocf_matmul_tuning {
