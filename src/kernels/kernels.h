@@ -55,7 +55,7 @@
   X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)                  \
   X(ATTENTION_DECODE, attention_decode, OCF_PROGRAM_ATTENTION_DECODE)         \
   X(ATTENTION_JOIN, attention_join, OCF_PROGRAM_ATTENTION_DECODE)             \
-  X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)             \
+  X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)            \
   X(MATMUL_WGMMA_SB, matmul_wgmma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)            \
   X(MATMUL_WGMMA_SAB, matmul_wgmma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)          \
   X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)
