@@ -446,7 +446,7 @@ static void test_attention_split(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   static const char *const settings[] = {
-      "split.fill=64 split.min=8 tiled.bk=8 decode.wg=0",
+      "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0",
       "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4"};
   static const char *const kernels[] = {"attention_split", "attention_decode"};
   /* llvmpipe's loop limit: attention_decode is not taken (the cases still run). */
