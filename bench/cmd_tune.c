@@ -165,111 +165,20 @@ _Static_assert((int)TOOL_OP_ADD == (int)OCF_OP_ADD && (int)TOOL_OP_SOFTMAX == (i
                    (int)TOOL_OP_MATMUL == (int)OCF_OP_MATMUL,
                "tool_op and ocf_op differ");
 
-/* Shapes that stand for a class: a power of two and ragged sizes where they matter, sized so
-   that one call moves several times the last-level cache on a GPU and stays quick on a CPU. */
+/* The shapes that stand for a class: the op case's (harness/op_<op>.c, tune_shapes). */
 static void representative_shapes(ocf_op op, unsigned shape_class, int gpu, class_shapes *out) {
   memset(out, 0, sizeof *out);
-#define SHAPE(a, b, c, n)                                    \
-  do {                                                       \
-    tool_spec *spec_ = &out->shapes[out->count++];           \
-    tool_spec_init(spec_, (tool_op)op);                      \
-    spec_->d[0] = (a), spec_->d[1] = (b), spec_->d[2] = (c); \
-    spec_->ndims = (n);                                      \
-  } while (0)
-#define SHAPE5(b_, h_, lq_, lk_, d_)                                                  \
-  do {                                                                                \
-    tool_spec *spec_ = &out->shapes[out->count++];                                    \
-    tool_spec_init(spec_, (tool_op)op);                                               \
-    spec_->d[0] = (b_), spec_->d[1] = (h_), spec_->d[2] = (lq_), spec_->d[3] = (lk_); \
-    spec_->d[4] = (d_), spec_->ndims = 5;                                             \
-  } while (0)
-  switch (op) {
-  case OCF_OP_ADD:
-    if (shape_class == 0) {
-      SHAPE(gpu ? (size_t)1 << 20 : (size_t)1 << 16, 0, 0, 1);
-      SHAPE(gpu ? 3000017 : 100003, 0, 0, 1);
-    } else {
-      SHAPE(gpu ? (size_t)1 << 26 : (size_t)1 << 22, 0, 0, 1);
-      SHAPE(gpu ? 50000017 : 5000011, 0, 0, 1);
-    }
-    break;
-  case OCF_OP_SOFTMAX: {
-    static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
-                                               {{16384, 1024}, {8192, 1823}},
-                                               {{4096, 4096}, {2048, 10000}},
-                                               {{1024, 65536}, {256, 200000}},
-                                               {{64, 1048576}, {8, 4000000}}};
-    static const size_t cpu_shapes[5][2][2] = {{{4096, 64}, {2048, 200}},
-                                               {{1024, 1024}, {512, 1823}},
-                                               {{128, 4096}, {64, 10000}},
-                                               {{16, 65536}, {4, 200000}},
-                                               {{2, 1048576}, {1, 3000000}}};
-    const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
-    SHAPE(s[0][0], s[0][1], 0, 2);
-    SHAPE(s[1][0], s[1][1], 0, 2);
-    break;
+  const ocft_op_case *c = ocft_op_at((size_t)op);
+  if (!c || !c->tune_shapes) return;
+  size_t d[OCFT_TUNE_SHAPES][OCFT_MAX_DIMS];
+  memset(d, 0, sizeof d);
+  const size_t count = c->tune_shapes(shape_class, gpu, d);
+  for (size_t i = 0; i < count && i < OCFT_TUNE_SHAPES && out->count < MAX_CLASS_SHAPES; i++) {
+    tool_spec *spec = &out->shapes[out->count++];
+    tool_spec_init(spec, (tool_op)op);
+    memcpy(spec->d, d[i], sizeof spec->d);
+    spec->ndims = c->ndims;
   }
-  case OCF_OP_MATMUL: {
-    size_t big = gpu ? 4096 : 512, mid = gpu ? 1024 : 128;
-    switch (shape_class) {
-    case 0: /* skinny */
-      SHAPE(1, big, big, 3);
-      SHAPE(big, 16, big, 3);
-      break;
-    case 1: /* small_k */
-      SHAPE(big, big, 64, 3);
-      SHAPE(big + 1, big - 1, 33, 3);
-      break;
-    case 2: /* large_k */
-      SHAPE(mid / 2, mid / 2, 8 * big, 3);
-      SHAPE(mid / 2 + 3, mid / 2 - 1, 8 * big + 5, 3);
-      break;
-    case 3: /* small */
-      SHAPE(mid / 2, mid / 2, mid / 2, 3);
-      SHAPE(mid - 24, mid - 24, mid - 24, 3);
-      break;
-    default: /* large */
-      SHAPE(big, big, big, 3);
-      SHAPE(big + 1, big - 1, big / 4 - 1, 3);
-      /* Ragged on every side and a few waves of tiles: on the H200, 4-wide A reads won 3-12 %
-         on the two above and lost 6-16 % on 3000^3 and 2000 x 3000 x 1500. */
-      SHAPE(gpu ? 3000 : 300, gpu ? 3000 : 300, gpu ? 3000 : 300, 3);
-      break;
-    }
-    break;
-  }
-  case OCF_OP_NORM: {
-    /* By row length as softmax's classes; the issue's table (8192 x 4096, 32768 x 1024,
-       1024 x 16384) among them. */
-    static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
-                                               {{32768, 1024}, {8192, 1823}},
-                                               {{8192, 4096}, {1024, 16384}},
-                                               {{1024, 65536}, {256, 200000}},
-                                               {{64, 1048576}, {8, 4000000}}};
-    static const size_t cpu_shapes[5][2][2] = {{{4096, 256}, {2048, 200}},
-                                               {{1024, 1024}, {512, 1823}},
-                                               {{256, 4096}, {64, 10000}},
-                                               {{16, 65536}, {4, 200000}},
-                                               {{2, 1048576}, {1, 3000000}}};
-    const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
-    SHAPE(s[0][0], s[0][1], 0, 2);
-    SHAPE(s[1][0], s[1][1], 0, 2);
-    break;
-  }
-  case OCF_OP_ATTENTION:
-    if (shape_class == 0) { /* decode: one query row against long keys (the decode split) */
-      SHAPE5(1, 32, 1, gpu ? 8192 : 2048, 128);
-      SHAPE5(4, 8, 1, gpu ? 4000 : 1000, 64);
-    } else { /* prefill */
-      SHAPE5(1, gpu ? 32 : 4, gpu ? 2048 : 256, gpu ? 2048 : 256, 128);
-      SHAPE5(2, gpu ? 16 : 2, gpu ? 1000 : 300, gpu ? 1000 : 300, 64);
-    }
-    break;
-  case OCF_OP_COUNT:
-    break;
-  }
-#undef SHAPE5
-#undef SHAPE
 }
 
 /* ---- the build pool: candidates' programs compiled on the host's cores, timing serial ---- */

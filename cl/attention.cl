@@ -41,14 +41,18 @@
  *                     (m, s, acc[0 .. d)) of each row to scratch, row R's split p at
  *                     (R * splits + p) * (d + 2); it never writes out.
  *   attention_merge   after it, one work-item an element of out: joins the row's splits as
- *                     combine() joins two halves of a row, and writes out (and lse).
+ *                     combine() joins two halves of a row, and writes out (and lse)
+ *                     (merge_ranges, attention_common.clh).
+ * Other programs of the same op: cl/attention_decode.cl (few query rows: every query head of a
+ * key head in one workgroup, keys over its work-items) and cl/attention_block.cl (register
+ * blocks for GPUs).
  *
  * Every work-item reaches every barrier: the unit and tile loops have the same bounds across a
  * workgroup, and only loads, scores and stores are guarded. Indices are 64-bit (ulong).
  */
 
 /* ---- tunables, each passed by the host (the schema, src/tuning/schema_attention.c, holds the
-   defaults) ---- */
+   defaults); the call's own defines: attention_common.clh ---- */
 
 /* Query rows a workgroup. */
 #ifndef BQ
@@ -61,35 +65,6 @@
 /* Work-items per query row: a power of two that divides D and BK. */
 #ifndef TPR
 #error "TPR: the host passes every define (src/plan/plan_attention.c)"
-#endif
-/* The padded head dimension: d <= D, a multiple of TPR (the host uses multiples of 16). */
-#ifndef D
-#error "D: the host passes every define (src/plan/plan_attention.c)"
-#endif
-/* Storage types (ocf_dtype: 0 f32, 1 f16, 2 bf16) of Q, K, V and out. */
-#ifndef Q_DTYPE
-#error "Q_DTYPE: the host passes every define (src/plan/plan_attention.c)"
-#endif
-#ifndef K_DTYPE
-#error "K_DTYPE: the host passes every define (src/plan/plan_attention.c)"
-#endif
-#ifndef V_DTYPE
-#error "V_DTYPE: the host passes every define (src/plan/plan_attention.c)"
-#endif
-#ifndef OUT_DTYPE
-#error "OUT_DTYPE: the host passes every define (src/plan/plan_attention.c)"
-#endif
-/* 1: `lengths` holds each batch's valid key length; 0: it is not read. */
-#ifndef HAS_LENGTHS
-#error "HAS_LENGTHS: the host passes every define (src/plan/plan_attention.c)"
-#endif
-/* 1: the causal mask (causal_offset is read); 0: none. */
-#ifndef CAUSAL
-#error "CAUSAL: the host passes every define (src/plan/plan_attention.c)"
-#endif
-/* 1: write each row's log-sum-exp to `lse`; 0: it is not written. */
-#ifndef HAS_LSE
-#error "HAS_LSE: the host passes every define (src/plan/plan_attention.c)"
 #endif
 
 #if BK % TPR || D % TPR || BQ < 1
@@ -104,28 +79,6 @@
 /* Floats per key row in local memory: lanes reading one column of consecutive keys fall in
    different banks. */
 #define KSTRIDE (D + 1)
-
-#define q_real OCF_STORAGE(Q_DTYPE)
-#define k_real OCF_STORAGE(K_DTYPE)
-#define v_real OCF_STORAGE(V_DTYPE)
-#define out_real OCF_STORAGE(OUT_DTYPE)
-
-/* exp(x - m) for x <= m or NaN, exactly 1 when x == m (also for infinite x == m): softmax.cl's
-   exp_shift with the scale already in the scores. */
-float exp_shift(const float x, const float m) {
-  return x == m ? 1.0f : exp(x - m);
-}
-
-/* The kept keys of query row i (see the header). */
-ulong kept_keys(const ulong i, const ulong len, const long causal_offset) {
-#if CAUSAL
-  const long limit = (long)i + causal_offset + 1;
-  if (limit <= 0) return 0;
-  return (ulong)limit < len ? (ulong)limit : len;
-#else
-  return len;
-#endif
-}
 
 /* Loads BQ query rows from row `row0` into ql, zeros past lq and past d. */
 void load_queries(__local float *ql, __global const q_real *q, const ulong base, const ulong sr,
@@ -190,32 +143,6 @@ void accumulate(float *m, float *s, float *acc, __local const float *pl_row,
       acc[t] += p * vr[TPR * t];
   }
   *m = nm;
-}
-
-/* The parameters every kernel of the file shares (the host binds them by these names). */
-#define COMMON_PARAMS                                                                             \
-  const ulong b, const ulong h, const ulong group, const ulong lq, const ulong lk, const ulong d, \
-      __global const q_real *q, const ulong q_off, const ulong q_sb, const ulong q_sh,            \
-      const ulong q_sr, __global const k_real *k, const ulong k_off, const ulong k_sb,            \
-      const ulong k_sh, const ulong k_sr, __global const v_real *v, const ulong v_off,            \
-      const ulong v_sb, const ulong v_sh, const ulong v_sr, __global out_real *out,               \
-      const ulong out_off, const ulong out_sb, const ulong out_sh, const ulong out_sr,            \
-      const float scale, __global const uint *lengths, const ulong lengths_off,                   \
-      const long causal_offset, __global float *lse, const ulong lse_off
-#define COMMON_ARGS                                                                               \
-  b, h, group, lq, lk, d, q, q_off, q_sb, q_sh, q_sr, k, k_off, k_sb, k_sh, k_sr, v, v_off, v_sb, \
-      v_sh, v_sr, out, out_off, out_sb, out_sh, out_sr, scale, lengths, lengths_off,              \
-      causal_offset, lse, lse_off
-
-/* The valid key length of a batch. */
-ulong batch_length(const ulong lk, __global const uint *lengths, const ulong lengths_off,
-                   const ulong batch) {
-  ulong len = lk;
-#if HAS_LENGTHS
-  const ulong given = lengths[lengths_off + batch];
-  if (given < len) len = given;
-#endif
-  return len;
 }
 
 /* The work of attention_tiled (splits 1: every key, the output written) and attention_split
@@ -312,34 +239,10 @@ attention_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
 #endif
 
 #ifdef OCF_KERNEL_attention_merge
-/* After attention_split: each work-item one element of out, joining its row's splits as
-   combine() joins two halves of a row; writes out (and lse). Any workgroup size. */
+/* After attention_split: merge_ranges (attention_common.clh). Any workgroup size. */
 __kernel void attention_merge(COMMON_PARAMS, const ulong splits, const ulong split_keys,
                               __global float *scratch) {
-  const ulong total = b * h * lq * d;
-  for (ulong e = get_global_id(0); e < total; e += get_global_size(0)) {
-    ulong c, i, head;
-    const ulong row = ocf_divmod(e, d, &c);
-    const ulong bh = ocf_divmod(row, lq, &i);
-    const ulong batch = ocf_divmod(bh, h, &head);
-    const ulong kept = kept_keys(i, batch_length(lk, lengths, lengths_off, batch), causal_offset);
-    const ulong base = row * splits * (d + 2);
-    float m = -INFINITY;
-    for (ulong p = 0; p < splits; p++)
-      m = fmax(m, scratch[base + p * (d + 2)]);
-    float s = 0.0f, a = 0.0f;
-    for (ulong p = 0; p < splits; p++) {
-      const float f = exp_shift(scratch[base + p * (d + 2)], m);
-      s += scratch[base + p * (d + 2) + 1] * f;
-      a += scratch[base + p * (d + 2) + 2 + c] * f;
-    }
-    const float norm = kept == 0 ? 0.0f : isfinite(m) ? 1.0f / s : NAN;
-    OCF_STORE(OUT_DTYPE, out, out_off + batch * out_sb + head * out_sh + i * out_sr + c, a * norm);
-#if HAS_LSE
-    if (c == 0) lse[lse_off + row] = kept == 0 ? -INFINITY : isfinite(m) ? m + log(s) : NAN;
-#endif
-  }
+  merge_ranges(COMMON_ARGS, splits, scratch);
   (void)split_keys;
-  (void)q, (void)k, (void)v;
 }
 #endif

@@ -444,9 +444,21 @@ INLINE void main_loop(float *acc, const uint base, const operands *o, const uint
 
 /* ---- the kernel ---- */
 
+/* The staged plans (src/plan/plan_matmul_wgmma.c, rule 4) run this kernel under the names
+   matmul_wgmma_sb and matmul_wgmma_sab, whose descriptors bind staged operands from the scratch
+   (cl/matmul_stage.cl); a program holds one of the three. */
 #ifdef OCF_KERNEL_matmul_wgmma
+#define WGMMA_ENTRY matmul_wgmma
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_sb
+#define WGMMA_ENTRY matmul_wgmma_sb
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_sab
+#define WGMMA_ENTRY matmul_wgmma_sab
+#endif
+#ifdef WGMMA_ENTRY
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
-matmul_wgmma(const ulong m, const ulong n, const ulong k, const float alpha,
+WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
              __global const uchar *a, const ulong a_off, const ulong lda, const ulong stride_a,
              __global const uchar *b, const ulong b_off, const ulong ldb, const ulong stride_b,
              const float beta, __global C_T *c, const ulong c_off, const ulong ldc,

@@ -26,12 +26,16 @@
  *
  * When VW > 1 the host guarantees that every row start (in, out, res, res_out) and weight_off
  * and bias_off are multiples of VW, and the buffers start on their device's base alignment, so
- * a whole vector is one aligned access; the last vector of a row may be partial (lane by lane).
+ * a whole vector is one aligned access; the last vector of a row may be partial (lane by lane),
+ * unless EVEN (cols a multiple of VW), which leaves that code out.
  *
  * Kernels (the host picks; each is right for any rows, cols >= 1, strides and in-place use):
  *   norm_rows          a 2-D workgroup of SEG x (WG / SEG) work-items, a row to each SEG, held in
  *                      ITEMS registers of each (needs nv <= SEG * ITEMS): x (and res) read once,
- *                      y (and x') written once. Two segment reductions (one for RMS).
+ *                      y (and x') written once. Two segment reductions (one for RMS): through
+ *                      local memory, or (SHUFFLE, NVIDIA) warp shuffles and one barrier. A
+ *                      workgroup loops over batches of rows; with PREFETCH it loads the next
+ *                      batch before reducing this one.
  *   norm_split_stats, norm_split_apply
  *                      rows beyond registers: a row cut into `parts` slices of part_vecs vectors;
  *                      stats writes each slice's (count, mean, M2) about the shift to scratch
@@ -59,11 +63,23 @@
 #ifndef VW
 #error "VW: elements per vector access: 1, 2, 4, 8 or 16; the host passes it"
 #endif
+#ifndef EVEN
+#error "EVEN: 1 when cols is a multiple of VW (no partial vectors); the host passes it"
+#endif
 #ifndef ITEMS
 #error "ITEMS: vectors norm_rows holds a work-item; the host passes it"
 #endif
 #ifndef SEG
 #error "SEG: work-items a row in norm_rows; divides WG; the host passes it"
+#endif
+#ifndef PREFETCH
+#error "PREFETCH: 1: norm_rows loads its next batch early; the host passes it"
+#endif
+#ifndef SHUFFLE
+#error "SHUFFLE: 1: segment sums by warp shuffles (NVIDIA); the host passes it"
+#endif
+#ifndef MERGE
+#error "MERGE: 1: one Chan-merge reduction (needs SHUFFLE); the host passes it"
 #endif
 #ifndef UNROLL
 #error "UNROLL: vectors a work-item loads per step of the split's loops; the host passes it"
@@ -104,6 +120,12 @@
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
+#endif
+#if MERGE && !SHUFFLE
+#error "MERGE needs SHUFFLE"
+#endif
+#if SHUFFLE && (WG % 32 || (SEG % 32 && 32 % SEG))
+#error "SHUFFLE needs whole warps and a segment that divides 32 or is a multiple of it"
 #endif
 
 /* ---- derived ---- */
@@ -148,6 +170,13 @@
       const ulong res_off, const ulong res_ld, __global res_real *res_out,                         \
       const ulong res_out_off, const ulong res_out_ld, __global float *mean, const ulong mean_off, \
       __global float *rstd, const ulong rstd_off
+/* The same parameters passed on; row_at for row r of the kernel's parameters. */
+#define NORM_ARGS                                                                               \
+  rows, cols, in, in_off, in_ld, out, out_off, out_ld, eps, weight, weight_off, bias, bias_off, \
+      res, res_off, res_ld, res_out, res_out_off, res_out_ld, mean, mean_off, rstd, rstd_off
+#define ROW_AT(p, r)                                                                      \
+  row_at(&(p), r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out, \
+         res_out_off, res_out_ld)
 
 /* The weight and bias rows (no arithmetic on an absent buffer's NULL). */
 #if HAS_WEIGHT
@@ -210,7 +239,7 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
   return v;
 #else
   const ulong first = k * VW;
-  if (first + VW <= cols) return v;
+  if (EVEN || first + VW <= cols) return v;
   const int valid = (int)(cols - first);
   return select(v, (floatV)(0.0f), LANE_IDS >= (intV)(valid));
 #endif
@@ -229,18 +258,74 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
     OCF_STORE(t, p, k, v);                                                             \
   }
 #else
+#define ushortV OCF_CAT(ushort, VW)
+/* Whole vector k of bfloat16 in one aligned access of VW ushorts, converted in registers (vloadN
+   of a global pointer assumes only element alignment, and NVIDIA's OpenCL then loads element by
+   element: 16-bit norm_rows took fp32's time). The bfloat16 store rounds as OCF_STOREV, into a
+   private copy; fp16 loads its words too and stores through vstore_halfN_rte. */
+/* The same bits as uints (whole 32-bit words, each two lanes: the compiler then issues 16-byte
+   accesses), and the lanes' interleaving of the low and high halves. */
+#if VW == 2
+#define uintH uint
+#define floatH float
+#define INTERLEAVE(lo, hi) (float2)(lo, hi)
+#elif VW == 4
+#define uintH uint2
+#define floatH float2
+#define INTERLEAVE(lo, hi) shuffle2(lo, hi, (uint4)(0, 2, 1, 3))
+#elif VW == 8
+#define uintH uint4
+#define floatH float4
+#define INTERLEAVE(lo, hi) shuffle2(lo, hi, (uint8)(0, 4, 1, 5, 2, 6, 3, 7))
+#else
+#define uintH uint8
+#define floatH float8
+#define INTERLEAVE(lo, hi) \
+  shuffle2(lo, hi, (uint16)(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15))
+#endif
+floatV load_bf16v(__global const uintH *p, const ulong k) {
+  const uintH w = p[k];
+  return INTERLEAVE(OCF_CAT(as_, floatH)(w << 16), OCF_CAT(as_, floatH)(w & 0xffff0000u));
+}
+/* fp16 bits (one in each uint) as floats, exactly (vload_half's values): a normal half moves its
+   exponent from bias 15 to 127, a subnormal is a whole multiple of 2^-24, inf and NaN keep their
+   mantissa. */
+floatH f16_bits_to_float(const uintH h) {
+  const uintH magnitude = h & 0x7fffu, sign = (h & 0x8000u) << 16;
+  const uintH normal = (magnitude << 13) + 0x38000000u;
+  const uintH tiny = OCF_CAT(as_, uintH)(OCF_CAT(convert_, floatH)(magnitude) * 0x1p-24f);
+  uintH r = select(normal, tiny, magnitude < 0x400u);
+  r = select(r, (magnitude << 13) | 0x7f800000u, magnitude >= 0x7c00u);
+  return OCF_CAT(as_, floatH)(r | sign);
+}
+floatV load_f16v(__global const uintH *p, const ulong k) {
+  const uintH w = p[k];
+  return INTERLEAVE(f16_bits_to_float(w & 0xffffu), f16_bits_to_float(w >> 16));
+}
+void store_bf16v(__global uintH *p, const ulong k, const floatV v) {
+  ushortV bits;
+  OCF_STOREV(2, VW, (__private ushort *)&bits, 0, v);
+  p[k] = OCF_CAT(as_, uintH)(bits);
+}
+#define LOADW_0(p, k) (((__global const floatV *)(p))[k])
+#define LOADW_1(p, k) load_f16v((__global const uintH *)(p), k)
+#define LOADW_2(p, k) load_bf16v((__global const uintH *)(p), k)
+#define STOREW_0(p, k, v) (((__global floatV *)(p))[k] = (v))
+#define STOREW_1(p, k, v) OCF_STOREV(1, VW, p, k, v)
+#define STOREW_2(p, k, v) store_bf16v((__global uintH *)(p), k, v)
+
 #define DEFINE_ACCESS(suffix, T, t)                                                     \
   floatV load_##suffix(__global const T *p, const ulong k, const ulong cols) {          \
     const ulong first = k * VW;                                                         \
-    if (first + VW <= cols) return OCF_LOADV(t, VW, p, k);                              \
+    if (EVEN || first + VW <= cols) return OCF_CAT(LOADW_, t)(p, k);                    \
     floatV v = (floatV)(0.0f);                                                          \
     DEFINE_LOAD_LANES(t)                                                                \
     return v;                                                                           \
   }                                                                                     \
   void store_##suffix(__global T *p, const ulong k, const ulong cols, const floatV v) { \
     const ulong first = k * VW;                                                         \
-    if (first + VW <= cols) {                                                           \
-      OCF_STOREV(t, VW, p, k, v);                                                       \
+    if (EVEN || first + VW <= cols) {                                                   \
+      OCF_CAT(STOREW_, t)(p, k, v);                                                     \
       return;                                                                           \
     }                                                                                   \
     DEFINE_STORE_LANES(t)                                                               \
@@ -416,14 +501,56 @@ void write_stats(const ulong r, const float shift, const float m, const float va
 
 /* ---- reductions ---- */
 
+#if SHUFFLE
+/* Lanes a segment spans within one warp (SEG, or 32 when the segment spans whole warps). */
+#define WARP_SEG (SEG < 32 ? SEG : 32)
+
+/* v of the lane `mask` away (lane ^ mask) in this warp: NVIDIA's shfl.sync through inline PTX;
+   every lane of the warp takes part (whole warps, every work-item reaches every call). */
+float shuffle_xor(const float v, const uint mask) {
+  float r;
+  __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
+                   : "=f"(r)
+                   : "f"(v), "r"(mask));
+  return r;
+}
+
+/* The sum of v over the WARP_SEG lanes of a warp's part of the segment, the same bits in each:
+   a butterfly (lane i adds lane i ^ mask's value: each pair adds the same two numbers). */
+float warp_seg_sum(float v) {
+#pragma unroll
+  for (uint mask = 1; mask < WARP_SEG; mask <<= 1)
+    v += shuffle_xor(v, mask);
+  return v;
+}
+#endif
+
 /* The sum of v over the SEG work-items of this work-item's segment (norm_rows's 2-D workgroup),
-   returned to all of them, bit for bit the same: CHUNK values a work-item, then the chunks.
-   `lv` and `lw` are WG floats; a caller alternates two such pairs, so that a pair is written
-   again only after a barrier that follows every read of it. */
+   returned to all of them, bit for bit the same. Portable: CHUNK values a work-item through
+   local memory, then the chunks. SHUFFLE: each warp's part by shuffles (no barrier within a
+   warp), then, for segments of several warps, their sums in order through local memory (one
+   barrier). `lv` and `lw` are WG floats; a caller alternates two such pairs, so that a pair is
+   written again only after a barrier that follows every read of it. */
 float segment_sum(__local float *lv, __local float *lw, const float v) {
 #if SEG == 1
   (void)lv, (void)lw;
   return v;
+#elif SHUFFLE
+  (void)lw;
+#if SEG <= 32
+  (void)lv;
+  return warp_seg_sum(v);
+#else
+  const float part = warp_seg_sum(v);
+  const uint base = get_local_id(1) * (SEG / 32);
+  if (get_local_id(0) % 32 == 0) lv[base + get_local_id(0) / 32] = part;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float acc = lv[base];
+#pragma unroll
+  for (uint j = 1; j < SEG / 32; j++)
+    acc += lv[base + j];
+  return acc;
+#endif
 #else
   const uint base = get_local_id(1) * SEG, lid = base + get_local_id(0);
   lv[lid] = v;
@@ -477,6 +604,41 @@ void chan_merge(float *n, float *m, float *q, const float nb, const float mb, co
   *n = total;
 }
 
+#if MERGE
+/* Replaces every work-item's (n, m, M2) by its segment's merge of them (norm_rows's 2-D
+   workgroup), the same bits in each: a butterfly of shuffles within a warp, each pair merging
+   (lower lane, upper lane) in that order, then, for segments of several warps, the warps'
+   results merged in order through local memory (one barrier). `turn` alternates between two
+   halves of the arrays from one call to the next, so a half is written again only after a
+   barrier that follows every read of it. */
+void segment_merge(__local float *ln, __local float *lm, __local float *lq, const uint turn,
+                   float *n, float *m, float *q) {
+#pragma unroll
+  for (uint mask = 1; mask < WARP_SEG; mask <<= 1) {
+    float on = shuffle_xor(*n, mask), om = shuffle_xor(*m, mask), oq = shuffle_xor(*q, mask);
+    if (get_local_id(0) & mask) {
+      chan_merge(&on, &om, &oq, *n, *m, *q);
+      *n = on, *m = om, *q = oq;
+    } else {
+      chan_merge(n, m, q, on, om, oq);
+    }
+  }
+#if SEG > 32
+  const uint base = turn * (WG / 32) + get_local_id(1) * (SEG / 32);
+  if (get_local_id(0) % 32 == 0) {
+    const uint at = base + get_local_id(0) / 32;
+    ln[at] = *n, lm[at] = *m, lq[at] = *q;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  *n = ln[base], *m = lm[base], *q = lq[base];
+  for (uint j = 1; j < SEG / 32; j++)
+    chan_merge(n, m, q, ln[base + j], lm[base + j], lq[base + j]);
+#else
+  (void)ln, (void)lm, (void)lq, (void)turn;
+#endif
+}
+#endif
+
 /* Replaces every work-item's (n, m, M2) by the workgroup's merge of them (1-D workgroups). */
 void group_merge(__local float *ln, __local float *lm, __local float *lq, float *n, float *m,
                  float *q) {
@@ -503,69 +665,138 @@ void group_merge(__local float *ln, __local float *lm, __local float *lq, float 
 
 /* ---- norm_rows: rows held in registers, several a workgroup ---- */
 
+/* Loads this work-item's vectors of row b * ROWS_PER_GROUP + (its segment) into x (the residual
+   added and rounded; vector k in lane k % SEG) and the row's shift; a row past `rows` loads
+   nothing (x 0). x' is not written here: rows_finish writes it, after the segment's reductions,
+   whose barriers follow every lane's read of the shift (in place, x' may be over element 0). */
+void rows_load(const ulong b, NORM_PARAMS, floatV *x, float *shift) {
+  const uint lane = get_local_id(0);
+  const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
+  const int live = r < rows;
+  /* Reading row 0 instead of a dead row would race with row 0's in-place stores. */
+  const uint nv = live ? (uint)((cols + VW - 1) / VW) : 0;
+  row_ptrs p;
+  ROW_AT(p, live ? r : 0);
+  *shift = live ? row_shift(&p) : 0.0f;
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    x[i] = (floatV)(0.0f);
+    if (k < nv) x[i] = load_x(&p, k, cols, 0);
+  }
+}
+
+/* Reduces and stores the rows whose vectors x holds (rows_load's batch b): the two-pass
+   statistics about the shift, then y (and x'). Every work-item calls it, those of rows past
+   `rows` too (they take part in the barriers only; no early return: PoCL 3.1 miscompiles a
+   return that precedes barriers). */
+void rows_finish(const ulong b, NORM_PARAMS, const floatV *x, const float shift, const uint turn,
+                 __local float *la, __local float *lb, __local float *lc, __local float *ld) {
+  const uint lane = get_local_id(0);
+  const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
+  const int live = r < rows;
+  const uint nv = live ? (uint)((cols + VW - 1) / VW) : 0;
+  const float inv_cols = 1.0f / (float)cols;
+  floatV acc = (floatV)(0.0f);
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+      const floatV z = tail_zero(x[i] - shift, k, cols);
+#if RMS
+      acc += z * z;
+#else
+      acc += z;
+#endif
+    }
+  }
+#if RMS
+  /* One reduction a batch: the pairs alternate between batches (`turn`). */
+  const float m = 0.0f;
+  const float var = segment_sum(turn ? lc : la, turn ? ld : lb, HSUM(acc)) * inv_cols;
+#elif MERGE
+  /* This lane's count, mean and M2 of its values (two passes over its registers), then the
+     segment's, merged by Chan's update: one reduction. */
+  (void)ld;
+  float n = 0.0f, m = 0.0f, q = 0.0f;
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) n += (float)min((ulong)VW, cols - (ulong)k * VW);
+  }
+  if (n > 0.0f) m = HSUM(acc) / n;
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+      const floatV d = tail_zero(x[i] - shift - m, k, cols);
+      q += HSUM(d * d);
+    }
+  }
+  segment_merge(la, lb, lc, turn, &n, &m, &q);
+  const float var = q * inv_cols;
+#else
+  (void)turn;
+  const float m = segment_sum(la, lb, HSUM(acc)) * inv_cols;
+  acc = (floatV)(0.0f);
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+      const floatV d = tail_zero(x[i] - shift - m, k, cols);
+      acc += d * d;
+    }
+  }
+  const float var = segment_sum(lc, ld, HSUM(acc)) * inv_cols;
+#endif
+  const float rs = rstd_of(var, eps);
+  row_ptrs p;
+  ROW_AT(p, live ? r : 0);
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++) {
+    const uint k = lane + i * SEG;
+    if (k < nv) {
+#if HAS_RES_OUT
+      store_res(p.res_out, k, cols, x[i]);
+#endif
+      store_out(p.out, k, cols, output_of(x[i] - shift, m, rs, k, cols, W_PTR, B_PTR));
+    }
+  }
+  if (live && lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
+}
+
 /* Row b * ROWS_PER_GROUP + get_local_id(1) belongs to the SEG work-items of that segment, which
-   hold its vectors (vector k in lane k % SEG) from the one read to the one write. (2-D rather
-   than lid / SEG and lid % SEG: LLVM pairs those into a `freeze` that Oclgrind 21.10's
-   uninitialized-value checker cannot run.) */
+   hold its vectors (vector k in lane k % SEG) from the one read to the one write. Batches of
+   rows are numbered along dimension 1; with PREFETCH the next batch is loaded before this one
+   is reduced (its rows are other rows, so in place its loads never see this batch's stores).
+   (2-D rather than lid / SEG and lid % SEG: LLVM pairs those into a `freeze` that Oclgrind
+   21.10's uninitialized-value checker cannot run.) */
 #ifdef OCF_KERNEL_norm_rows
 __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void norm_rows(NORM_PARAMS) {
   __local float la[WG], lb[WG], lc[WG], ld[WG];
   const ulong batches = (rows + ROWS_PER_GROUP - 1) / ROWS_PER_GROUP;
-  const ulong nv = (cols + VW - 1) / VW;
-  const uint lane = get_local_id(0);
-  const float inv_cols = 1.0f / (float)cols;
+  floatV x[ITEMS];
+  float shift;
+  uint turn = 0;
+#if PREFETCH
+  rows_load(get_group_id(1), NORM_ARGS, x, &shift);
+#endif
   for (ulong b = get_group_id(1); b < batches; b += get_num_groups(1)) {
-    const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
-    const int live = r < rows;
-    /* A row past `rows` reads and stores nothing (its work-items take part in the barriers
-       only; no early return: PoCL 3.1 miscompiles a return that precedes barriers). Reading
-       row 0 instead would race with row 0's in-place stores. */
-    row_ptrs p;
-    row_at(&p, live ? r : 0, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
-    const float shift = live ? row_shift(&p) : 0.0f;
-#if HAS_RES_OUT && SEG > 1 && !RMS
-    /* Every lane has read the shift before any lane writes x' (which may be over the residual,
-       element 0 included). */
-    barrier(CLK_GLOBAL_MEM_FENCE);
-#endif
-    floatV z[ITEMS];
-    floatV acc = (floatV)(0.0f);
-#pragma unroll
-    for (uint i = 0; i < ITEMS; i++) {
-      const ulong k = lane + (ulong)i * SEG;
-      z[i] = (floatV)(0.0f);
-      if (live && k < nv) z[i] = tail_zero(load_x(&p, k, cols, 1) - shift, k, cols);
-#if RMS
-      acc += z[i] * z[i];
+#if PREFETCH
+    floatV next[ITEMS];
+    float next_shift;
+    rows_load(b + get_num_groups(1), NORM_ARGS, next, &next_shift);
 #else
-      acc += z[i];
+    rows_load(b, NORM_ARGS, x, &shift);
 #endif
-    }
-#if RMS
-    const float m = 0.0f;
-    const float var = segment_sum(la, lb, HSUM(acc)) * inv_cols;
-    (void)lc, (void)ld;
-#else
-    const float m = segment_sum(la, lb, HSUM(acc)) * inv_cols;
-    acc = (floatV)(0.0f);
+    rows_finish(b, NORM_ARGS, x, shift, turn, la, lb, lc, ld);
+    turn ^= 1u;
+#if PREFETCH
 #pragma unroll
-    for (uint i = 0; i < ITEMS; i++) {
-      const ulong k = lane + (ulong)i * SEG;
-      if (k < nv) {
-        const floatV d = tail_zero(z[i] - m, k, cols);
-        acc += d * d;
-      }
-    }
-    const float var = segment_sum(lc, ld, HSUM(acc)) * inv_cols;
+    for (uint i = 0; i < ITEMS; i++)
+      x[i] = next[i];
+    shift = next_shift;
 #endif
-    const float rs = rstd_of(var, eps);
-#pragma unroll
-    for (uint i = 0; i < ITEMS; i++) {
-      const ulong k = lane + (ulong)i * SEG;
-      if (live && k < nv) store_out(p.out, k, cols, output_of(z[i], m, rs, k, cols, W_PTR, B_PTR));
-    }
-    if (live && lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
   }
 }
 #endif
@@ -586,8 +817,7 @@ norm_split_stats(NORM_PARAMS, const ulong parts, const ulong part_vecs, __global
     const ulong r = g / parts, first = (g - r * parts) * part_vecs;
     const ulong limit = min(nv, first + part_vecs);
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = row_shift(&p);
     float n = 0.0f, m = 0.0f, q = 0.0f;
     for (ulong base = first + get_local_id(0); base < limit; base += (ulong)WG * UNROLL) {
@@ -641,8 +871,7 @@ norm_split_apply(NORM_PARAMS, const ulong parts, const ulong part_vecs,
     const float var = q / n;
     const float rs = rstd_of(var, eps);
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     for (ulong k = first + get_local_id(0); k < limit; k += WG) {
       const floatV z = load_x(&p, k, cols, 1) - shift;
       store_out(p.out, k, cols, output_of(z, m, rs, k, cols, W_PTR, B_PTR));
@@ -673,14 +902,25 @@ float output1(const float z, const float m, const float r, const ulong c,
   return y;
 }
 
+/* The row's y (and x') from its statistics, scalar, the workgroup's items striding the row. */
+void apply_row1(const row_ptrs *p, const ulong cols, const float shift, const float m,
+                const float rs, __global const w_real *weight, __global const w_real *bias) {
+  for (ulong c = get_local_id(0); c < cols; c += WG) {
+    const float x = load_x1(p, c);
+#if HAS_RES_OUT
+    OCF_STORE(RES_DTYPE, p->res_out, c, x);
+#endif
+    OCF_STORE(OUT_DTYPE, p->out, c, output1(x - shift, m, rs, c, weight, bias));
+  }
+}
+
 #ifdef OCF_KERNEL_norm_general
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_general(NORM_PARAMS) {
   __local float lv[WG];
   const uint lid = get_local_id(0);
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = row_shift(&p);
     float m = 0.0f, acc = 0.0f;
 #if !RMS
@@ -695,13 +935,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_general(NORM_
     }
     const float var = group_sum(lv, acc) / (float)cols;
     const float rs = rstd_of(var, eps);
-    for (ulong c = lid; c < cols; c += WG) {
-      const float x = load_x1(&p, c);
-#if HAS_RES_OUT
-      OCF_STORE(RES_DTYPE, p.res_out, c, x);
-#endif
-      OCF_STORE(OUT_DTYPE, p.out, c, output1(x - shift, m, rs, c, W_PTR, B_PTR));
-    }
+    apply_row1(&p, cols, shift, m, rs, W_PTR, B_PTR);
     if (lid == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
   }
 }
@@ -717,8 +951,7 @@ norm_base_mean(NORM_PARAMS, __global float *scratch) {
   (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = row_shift(&p);
     float acc = 0.0f;
     for (ulong c = get_local_id(0); c < cols; c += WG) {
@@ -751,8 +984,7 @@ norm_base_var(NORM_PARAMS, __global float *scratch) {
   (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = scratch[2 * r], m = scratch[2 * r + 1];
     float acc = 0.0f;
     for (ulong c = get_local_id(0); c < cols; c += WG) {
@@ -770,17 +1002,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 norm_base_apply(NORM_PARAMS, __global const float *scratch) {
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
-    row_at(&p, r, in, in_off, in_ld, out, out_off, out_ld, res, res_off, res_ld, res_out,
-           res_out_off, res_out_ld);
+    ROW_AT(p, r);
     const float shift = scratch[2 * r], m = scratch[2 * r + 1], var = scratch[2 * rows + r];
     const float rs = rstd_of(var, eps);
-    for (ulong c = get_local_id(0); c < cols; c += WG) {
-      const float x = load_x1(&p, c);
-#if HAS_RES_OUT
-      OCF_STORE(RES_DTYPE, p.res_out, c, x);
-#endif
-      OCF_STORE(OUT_DTYPE, p.out, c, output1(x - shift, m, rs, c, W_PTR, B_PTR));
-    }
+    apply_row1(&p, cols, shift, m, rs, W_PTR, B_PTR);
     if (get_local_id(0) == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
   }
 }

@@ -1,6 +1,6 @@
 # Debian packages through CPack, one per install component (cmake/install.cmake):
 #   liboclfuse0.2   lib   the shared library (the name carries the SONAME's version, as Debian's
-#                         libraries do, so that 0.2 and 0.3 can be installed side by side)
+#                         libraries do, so that 0.3 and 0.4 can be installed side by side)
 #   liboclfuse-dev  dev   header, liboclfuse.so link, liboclfuse.a, CMake package, oclfuse.pc
 #   oclfuse         tool  the oclfuse command and its man page
 # scripts/package.sh builds them (configured with CMAKE_INSTALL_PREFIX=/usr, so that the

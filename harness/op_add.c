@@ -46,6 +46,15 @@ static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
     {1u << 16}, {1u << 18}, {1u << 20}, {1u << 22}, {1u << 24}};
 static const size_t small[][OCFT_MAX_DIMS] = {{1000}, {1}, {4099}};
 
+/* oclfuse tune: class 0 (fits a few waves) and 1 (many), a power of two and a ragged n. */
+static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]) {
+  static const size_t gpu_n[2][2] = {{(size_t)1 << 20, 3000017}, {(size_t)1 << 26, 50000017}};
+  static const size_t cpu_n[2][2] = {{(size_t)1 << 16, 100003}, {(size_t)1 << 22, 5000011}};
+  const size_t *n = (gpu ? gpu_n : cpu_n)[shape_class == 0 ? 0 : 1];
+  d[0][0] = n[0], d[1][0] = n[1];
+  return 2;
+}
+
 const ocft_op_case ocft_op_add = {
     .name = "add",
     .function = "ocf_add",
@@ -56,6 +65,7 @@ const ocft_op_case ocft_op_add = {
     .unit = "GB/s",
     .ceiling = OCFT_CEILING_STREAM,
     .work = work,
+    .tune_shapes = tune_shapes,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},
     .sweep_gpu = {1u << 24},

@@ -85,6 +85,20 @@ static void from_n(size_t n, size_t *d) {
   d[0] = d[1] = 1, d[2] = d[3] = n, d[4] = 64;
 }
 
+/* oclfuse tune: class 0 decode (one query row against long keys: the decode split), 1
+   prefill (b x h x lq x lk x d). */
+static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]) {
+  const size_t decode[2][5] = {{1, 32, 1, gpu ? 8192 : 2048, 128},
+                               {4, 8, 1, gpu ? 4000 : 1000, 64}};
+  const size_t prefill[2][5] = {{1, gpu ? 32 : 4, gpu ? 2048 : 256, gpu ? 2048 : 256, 128},
+                                {2, gpu ? 16 : 2, gpu ? 1000 : 300, gpu ? 1000 : 300, 64}};
+  const size_t(*s)[5] = shape_class == 0 ? decode : prefill;
+  for (int i = 0; i < 2; i++)
+    for (int j = 0; j < 5; j++)
+      d[i][j] = s[i][j];
+  return 2;
+}
+
 const ocft_op_case ocft_op_attention = {
     .name = "attention",
     .function = "ocf_attention",
@@ -96,6 +110,7 @@ const ocft_op_case ocft_op_attention = {
     .unit = "GFLOP/s",
     .ceiling = OCFT_CEILING_FMA,
     .work = work,
+    .tune_shapes = tune_shapes,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},
     .sweep_gpu = {1, 32, 1024, 1024, 128},

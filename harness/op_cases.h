@@ -24,8 +24,9 @@
 #include <stdint.h>
 
 enum {
-  OCFT_MAX_DIMS = 5,    /* numbers in a shape (attention: b, h, lq, lk, d) */
-  OCFT_MAX_OPERANDS = 3 /* inputs of a plain call (attention: q, k, v) */
+  OCFT_MAX_DIMS = 5,     /* numbers in a shape (attention: b, h, lq, lk, d) */
+  OCFT_MAX_OPERANDS = 3, /* inputs of a plain call (attention: q, k, v) */
+  OCFT_TUNE_SHAPES = 3   /* shapes `oclfuse tune` times for one shape class */
 };
 
 /* The measured ceiling a rate is compared with (bench/ceiling.c measures each). */
@@ -66,6 +67,13 @@ typedef struct ocft_op_case {
   /* Whether the device form runs the op's unfused baseline when launch->variant is
      OCF_VARIANT_BASELINE: the bench's generic series then times it beside the op. */
   int baseline;
+
+  /* `oclfuse tune`: the shapes that stand for the op's shape class `shape_class` (the library's
+     classes, in ocf_op_shape_class order) on a GPU (gpu 1) or a CPU device: a power of two and
+     ragged sizes where they matter, sized so that one call moves several times the last-level
+     cache on a GPU and stays quick on a CPU. Writes up to OCFT_TUNE_SHAPES shapes into d and
+     returns how many; NULL: the tool has none for the op. */
+  size_t (*tune_shapes)(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]);
 
   /* The default bench sizes on a GPU and on a CPU device, and the --sweep-wg shape. */
   ocft_shapes bench_gpu, bench_cpu;

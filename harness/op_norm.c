@@ -56,6 +56,26 @@ static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
     {4096, 256}, {1024, 1024}, {256, 4096}, {16, 65536}, {1000, 781}};
 static const size_t small[][OCFT_MAX_DIMS] = {{4, 100}, {1, 1}, {7, 333}, {3, 3000}};
 
+/* oclfuse tune: by row length as softmax's classes; the issue's table (8192 x 4096,
+   32768 x 1024, 1024 x 16384) among them. */
+static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]) {
+  static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
+                                             {{32768, 1024}, {8192, 1823}},
+                                             {{8192, 4096}, {1024, 16384}},
+                                             {{1024, 65536}, {256, 200000}},
+                                             {{64, 1048576}, {8, 4000000}}};
+  static const size_t cpu_shapes[5][2][2] = {{{4096, 256}, {2048, 200}},
+                                             {{1024, 1024}, {512, 1823}},
+                                             {{256, 4096}, {64, 10000}},
+                                             {{16, 65536}, {4, 200000}},
+                                             {{2, 1048576}, {1, 3000000}}};
+  if (shape_class >= 5) return 0;
+  const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
+  for (int i = 0; i < 2; i++)
+    d[i][0] = s[i][0], d[i][1] = s[i][1];
+  return 2;
+}
+
 const ocft_op_case ocft_op_norm = {
     .name = "norm",
     .function = "ocf_layernorm",
@@ -66,6 +86,7 @@ const ocft_op_case ocft_op_norm = {
     .unit = "GB/s",
     .ceiling = OCFT_CEILING_COPY,
     .work = work,
+    .tune_shapes = tune_shapes,
     .baseline = 1,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},

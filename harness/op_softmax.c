@@ -49,6 +49,25 @@ static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
     {16384, 128}, {1024, 1024}, {64, 16384}, {16, 65536}, {1000, 781}};
 static const size_t small[][OCFT_MAX_DIMS] = {{4, 100}, {1, 1}, {7, 333}, {3, 3000}};
 
+/* oclfuse tune: two shapes a class (narrow, medium, wide, long, huge rows). */
+static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]) {
+  static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
+                                             {{16384, 1024}, {8192, 1823}},
+                                             {{4096, 4096}, {2048, 10000}},
+                                             {{1024, 65536}, {256, 200000}},
+                                             {{64, 1048576}, {8, 4000000}}};
+  static const size_t cpu_shapes[5][2][2] = {{{4096, 64}, {2048, 200}},
+                                             {{1024, 1024}, {512, 1823}},
+                                             {{128, 4096}, {64, 10000}},
+                                             {{16, 65536}, {4, 200000}},
+                                             {{2, 1048576}, {1, 3000000}}};
+  if (shape_class >= 5) return 0;
+  const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
+  for (int i = 0; i < 2; i++)
+    d[i][0] = s[i][0], d[i][1] = s[i][1];
+  return 2;
+}
+
 const ocft_op_case ocft_op_softmax = {
     .name = "softmax",
     .function = "ocf_softmax",
@@ -59,6 +78,7 @@ const ocft_op_case ocft_op_softmax = {
     .unit = "GB/s",
     .ceiling = OCFT_CEILING_COPY,
     .work = work,
+    .tune_shapes = tune_shapes,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},
     .sweep_gpu = {8192, 4096},

@@ -82,7 +82,7 @@ extern "C" {
 /* The one place the version is set: CMakeLists.txt reads these three lines. Before 1.0 every
    minor version may change the ABI (the SONAME is liboclfuse.so.MAJOR.MINOR). */
 #define OCF_VERSION_MAJOR 0 /**< The header's major version. */
-#define OCF_VERSION_MINOR 3 /**< The header's minor version. */
+#define OCF_VERSION_MINOR 4 /**< The header's minor version. */
 #define OCF_VERSION_PATCH 0 /**< The header's patch version. */
 /** The header's version as one number, MAJOR * 10000 + MINOR * 100 + PATCH (200 for 0.2.0). */
 #define OCF_VERSION_NUMBER (OCF_VERSION_MAJOR * 10000 + OCF_VERSION_MINOR * 100 + OCF_VERSION_PATCH)
@@ -892,8 +892,18 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     bytes take the warpgroup units, wgmma, after a probe on the context; the same truncation,
     epilogue and error bound, with one exception: there the matrix unit itself truncates, and
     reads a NaN whose payload lies only in the dropped bits, 0x7f800001..0x7f801fff or
-    0xff800001..0xff801fff, as an infinity of its sign). fp16 and
-    bf16 inputs are exact in TF32, so the modes change nothing for them. */
+    0xff800001..0xff801fff, as an infinity of its sign). There, too, 3XTF32 calls and the
+    other TF32 calls (B stored k x n, A transposed or off 16 bytes) of at least 256^3 products
+    (m n k batch) take wgmma through a staging kernel that first writes the operands as
+    K-major TF32 values into scratch memory (3XTF32: A as [small, big, big] and B as
+    [big, small, big] along K, one TF32 product over 3k): the same arithmetic, error bound and
+    NaNs as the other kernels (but for a TF32 A read as it lies, which keeps the exception),
+    and scratch of (m + n) k' 4 bytes a product (k' = k or 3k, rounded up to 4; only B's
+    n k' 4 for TF32 with A as it lies), at most an eighth of the device's memory: from the
+    context's pool or the launch's workspace (see ocf_matmul_workspace_size); a workspace too
+    small for it, or scratch the device cannot allocate, runs the call on the next kernel
+    instead (no error). fp16 and bf16 inputs are exact in TF32, so the modes change nothing
+    for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,
   OCF_PRECISION_TF32 = 1,
@@ -1165,11 +1175,12 @@ OCF_API ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, siz
 
 /**
  * Writes to *bytes the workspace that ocf_matmul_ex with the same arguments would use: 0 when its
- * plan needs none (split-K needs one). The arguments are those of the call, checked the same way
- * where they concern sizes; the buffers a, b, c and options->bias may be NULL (they do not change
- * the plan). Builds the plan's programs as the first such call would, and on a device with
- * matrix units may run their one-time probe, so the size stays right for that call on this
- * context until its tuning changes. Blocking; thread-safe.
+ * plan needs none (split-K needs one, and so do the staged TF32 and 3XTF32 plans of compute
+ * capability 9.0: see ocf_precision; given a smaller workspace, those calls run unstaged). The
+ * arguments are those of the call, checked the same way where they concern sizes; the buffers a, b,
+ * c and options->bias may be NULL (they do not change the plan). Builds the plan's programs as the
+ * first such call would, and on a device with matrix units may run their one-time probe, so the
+ * size stays right for that call on this context until its tuning changes. Blocking; thread-safe.
  */
 OCF_API ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose trans_a,
                                              ocf_transpose trans_b, size_t m, size_t n, size_t k,

@@ -35,6 +35,8 @@ void ocf_device_facts_init(ocf_device_facts *facts, const ocf_device_info *info)
   for (size_t d = 0; d < 3; d++)
     facts->max_item_sizes[d] = info->max_work_item_sizes[d] ? info->max_work_item_sizes[d] : 1;
   facts->local_mem_bytes = info->local_mem_bytes;
+  facts->global_mem_bytes = info->global_mem_bytes;
+  facts->max_alloc_bytes = info->max_alloc_bytes;
   facts->nv_compute_capability =
       info->nv_compute_capability_major * 10 + info->nv_compute_capability_minor;
   if (ocf_contains_nocase(info->device_name, "llvmpipe")) facts->loop_limit = 65535;

@@ -65,6 +65,9 @@ typedef struct ocf_device_facts {
   size_t max_workgroup_size; /* CL_DEVICE_MAX_WORK_GROUP_SIZE, at least 1 */
   size_t max_item_sizes[3];  /* CL_DEVICE_MAX_WORK_ITEM_SIZES, each at least 1 */
   unsigned long long local_mem_bytes;
+  /* CL_DEVICE_GLOBAL_MEM_SIZE and CL_DEVICE_MAX_MEM_ALLOC_SIZE (0: not reported): the bounds of
+     scratch a plan may ask for. */
+  unsigned long long global_mem_bytes, max_alloc_bytes;
   /* NVIDIA's compute capability, major * 10 + minor (cl_nv_device_attribute_query), 0 where the
      device reports none. */
   unsigned nv_compute_capability;

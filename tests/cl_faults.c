@@ -16,6 +16,7 @@ static int window_open;
 static pthread_t window_thread;
 static unsigned long numbered;
 static const char *log_names[LOG_CAPACITY];
+static const void *log_sites[LOG_CAPACITY];
 static unsigned long armed_at;
 static const char *armed_name; /* with armed_nth: fail by name instead of by number */
 static unsigned armed_nth, named_seen;
@@ -81,6 +82,10 @@ const char *ocft_faults_call_name(unsigned long i) {
   return i >= 1 && i <= LOG_CAPACITY && i <= numbered ? log_names[i - 1] : "?";
 }
 
+const void *ocft_faults_call_site(unsigned long i) {
+  return i >= 1 && i <= LOG_CAPACITY && i <= numbered ? log_sites[i - 1] : NULL;
+}
+
 const char *ocft_faults_failed(void) {
   return failed_name;
 }
@@ -90,13 +95,14 @@ static int in_window(void) {
   return window_open && pthread_equal(pthread_self(), window_thread);
 }
 
-/* Numbers a call of `name`; returns the code to fail it with, or CL_SUCCESS to let it through. */
-static cl_int numbered_call(const char *name) {
+/* Numbers a call of `name` made from `site`; returns the code to fail it with, or CL_SUCCESS to
+   let it through. */
+static cl_int numbered_call(const char *name, const void *site) {
   pthread_mutex_lock(&lock);
   cl_int code = CL_SUCCESS;
   if (in_window()) {
     numbered++;
-    if (numbered <= LOG_CAPACITY) log_names[numbered - 1] = name;
+    if (numbered <= LOG_CAPACITY) log_names[numbered - 1] = name, log_sites[numbered - 1] = site;
     int hit = armed_name ? strcmp(armed_name, name) == 0 && ++named_seen == armed_nth
                          : armed_at != 0 && numbered == armed_at;
     if (hit && !failed_name) {
@@ -389,10 +395,13 @@ WRAP_DECLARE(cl_int, clGetEventInfo, (cl_event, cl_event_info, size_t, void *, s
 WRAP_DECLARE(cl_int, clRetainEvent, (cl_event))
 WRAP_DECLARE(cl_int, clReleaseEvent, (cl_event))
 
+/* numbered_call from a wrapper: its return address is the caller's call site. */
+#define NUMBERED(name) numbered_call(#name, __builtin_return_address(0))
+
 /* The body of a wrapper that only queries or acts: fail when armed, else call through. */
 #define PLAIN(name, args)                        \
   do {                                           \
-    cl_int injected = numbered_call(#name);      \
+    cl_int injected = NUMBERED(name);            \
     if (injected != CL_SUCCESS) return injected; \
     return __real_##name args;                   \
   } while (0)
@@ -400,7 +409,7 @@ WRAP_DECLARE(cl_int, clReleaseEvent, (cl_event))
 /* A create call: fail through errcode_ret, else count what it made. */
 #define CREATE(type, name, args, errcode_ret)     \
   do {                                            \
-    cl_int injected = numbered_call(#name);       \
+    cl_int injected = NUMBERED(name);             \
     if (injected != CL_SUCCESS) {                 \
       if (errcode_ret) *(errcode_ret) = injected; \
       return NULL;                                \
@@ -415,7 +424,7 @@ WRAP_DECLARE(cl_int, clReleaseEvent, (cl_event))
    asked for none: `event` is the wrapper's parameter, redirected). */
 #define ENQUEUE(name, args, event, wait_count, wait_list, blocking)        \
   do {                                                                     \
-    cl_int injected = numbered_call(#name);                                \
+    cl_int injected = NUMBERED(name);                                      \
     if (injected != CL_SUCCESS) return injected;                           \
     cl_event own_event_ = NULL;                                            \
     cl_event *const asked_ = (event);                                      \
@@ -431,7 +440,7 @@ WRAP_DECLARE(cl_int, clReleaseEvent, (cl_event))
 /* A retain: fail when armed, else count it. */
 #define RETAIN(name, object, type)                        \
   do {                                                    \
-    cl_int injected = numbered_call(#name);               \
+    cl_int injected = NUMBERED(name);                     \
     if (injected != CL_SUCCESS) return injected;          \
     cl_int err = __real_##name(object);                   \
     if (err == CL_SUCCESS) count_reference(object, type); \
@@ -510,7 +519,7 @@ cl_int __wrap_clReleaseCommandQueue(cl_command_queue q) {
 }
 
 cl_int __wrap_clFinish(cl_command_queue q) {
-  cl_int injected = numbered_call("clFinish");
+  cl_int injected = NUMBERED(clFinish);
   if (injected != CL_SUCCESS) return injected;
   cl_int err = __real_clFinish(q);
   if (err == CL_SUCCESS) order_add("clFinish", NULL, 0, NULL, 1, 1);

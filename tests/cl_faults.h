@@ -40,6 +40,9 @@ void ocft_faults_reset(void);
 unsigned long ocft_faults_count(void);
 /* The name of numbered call i (1-based, as far as the log reaches); "?" beyond it. */
 const char *ocft_faults_call_name(unsigned long i);
+/* Where numbered call i was made from (the return address of its wrapper: one per call site in
+   the caller's code), as far as the log reaches; NULL beyond it. */
+const void *ocft_faults_call_site(unsigned long i);
 /* The function that was made to fail since the last reset; NULL when none was. */
 const char *ocft_faults_failed(void);
 

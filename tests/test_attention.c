@@ -439,31 +439,83 @@ static void test_attention_workgroups(void **state) {
 
 /* The decode split (attention_split + attention_merge), forced on small shapes by the tuning:
    every mask, lse, rows without keys, NaN, GQA, 16-bit types, strides, and ragged lk. */
+/* The key ranges of a row over workgroups, joined by attention_merge: attention_split (with
+   attention_decode off), then attention_decode, each with small ranges and tiles so that the
+   cases here have several. */
 static void test_attention_split(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
+  static const char *const settings[] = {
+      "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0",
+      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4"};
+  static const char *const kernels[] = {"attention_split", "attention_decode"};
+  /* llvmpipe's loop limit: attention_decode is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  for (int k = 0; k < 2; k++) {
+    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
+                         OCF_SUCCESS);
+    static const size_t shapes[][3] = {{1, 17, 16}, {3, 64, 32}, {2, 100, 64}, {1, 1000, 128}};
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+      for (int variant = 0; variant < 4; variant++) {
+        if (ocft_small() && (shapes[i][1] > 64 || variant > 1)) continue;
+        att_case c = base_case(2, 2, 1, shapes[i][0], shapes[i][1], shapes[i][2]);
+        c.lse = 1;
+        c.causal = variant % 2;
+        c.lengths = variant >= 2;
+        c.layout = variant == 3 ? INTERLEAVED : DENSE;
+        if (variant == 3) c.qt = OCF_BF16, c.vt = OCF_F16, c.ot = OCF_F16;
+        run_case(env, kernels[k], &c, 0);
+        if (k == 0 || !limited) assert_non_null(strstr(ocf_last_plan(), kernels[k]));
+      }
+    att_case c = base_case(1, 2, 2, 4, 40, 16);
+    c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
+    c.causal = 1, c.offset_set = 1, c.offset = 0;
+    c.lse = 1;
+    run_case(env, kernels[k], &c, 0);
+    if (k == 0 || !limited) assert_non_null(strstr(ocf_last_plan(), kernels[k]));
+  }
   for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*",
-                                              "split.fill=64 split.min=8 tiled.bk=8"),
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
                        OCF_SUCCESS);
-  static const size_t shapes[][3] = {{1, 17, 16}, {3, 64, 32}, {2, 100, 64}, {1, 1000, 128}};
-  for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
-    for (int variant = 0; variant < 4; variant++) {
-      if (ocft_small() && (shapes[i][1] > 64 || variant > 1)) continue;
-      att_case c = base_case(2, 2, 1, shapes[i][0], shapes[i][1], shapes[i][2]);
-      c.lse = 1;
-      c.causal = variant % 2;
-      c.lengths = variant >= 2;
-      c.layout = variant == 3 ? INTERLEAVED : DENSE;
-      if (variant == 3) c.qt = OCF_BF16, c.vt = OCF_F16, c.ot = OCF_F16;
-      run_case(env, "attention split", &c, 0);
-      assert_non_null(strstr(ocf_last_plan(), "attention_split"));
-    }
-  att_case c = base_case(1, 2, 2, 4, 40, 16);
-  c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
-  c.causal = 1, c.offset_set = 1, c.offset = 0;
-  c.lse = 1;
-  run_case(env, "attention split NaN", &c, 0);
+}
+
+/* attention_block (off on CPUs by default): its default tiles and small ones (several tiles,
+   row blocks and column blocks a work-item), every mask, lse, GQA, mixed storage types, an
+   interleaved layout and a NaN key. */
+static void test_attention_block(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* llvmpipe's loop limit: attention_block is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
+  static const char *const settings[] = {
+      "block.bq=32 block.bk=32 block.rm=4 block.tc=16 decode.wg=0",
+      "block.bq=8 block.bk=8 block.rm=2 block.tc=8 decode.wg=0"};
+  for (int k = 0; k < 2; k++) {
+    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
+                         OCF_SUCCESS);
+    static const size_t shapes[][3] = {
+        {7, 7, 64}, {33, 70, 16}, {40, 100, 96}, {65, 129, 128}, {20, 50, 256}};
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+      for (int variant = 0; variant < 4; variant++) {
+        if (ocft_small() && (shapes[i][0] * shapes[i][1] > 2500 || variant > 1)) continue;
+        att_case c = base_case(2, 4, 2, shapes[i][0], shapes[i][1], shapes[i][2]);
+        c.lse = 1;
+        c.causal = variant % 2;
+        c.lengths = variant >= 2;
+        c.layout = variant == 3 ? INTERLEAVED : DENSE;
+        if (variant == 3) c.qt = OCF_BF16, c.vt = OCF_F16, c.ot = OCF_F16;
+        run_case(env, "attention_block", &c, 0);
+        if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_block"));
+      }
+    att_case c = base_case(1, 2, 2, 9, 40, 16);
+    c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
+    c.causal = 1, c.offset_set = 1, c.offset = 0;
+    c.lse = 1;
+    run_case(env, "attention_block NaN", &c, 0);
+    if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_block"));
+  }
   for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
     ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
                        OCF_SUCCESS);
@@ -787,11 +839,137 @@ static ocf_device_facts facts_of(size_t max_wg, unsigned long long local) {
   return facts;
 }
 
+/* attention_decode's plans: full workgroups (decode.wg work-items, every one of them in a key
+   group unless d is odd-sized), K and V read once per key head (every query head of a key head
+   in one workgroup), enough key ranges for decode.fill workgroups a compute unit, the tiles and
+   the groups' join within local memory; not taken past decode.rows rows a key head, under a
+   loop limit, in the general variant or with a fixed size. */
+static void test_decode_plans(const ocf_tuning_values *tuning) {
+  const ocf_attention_decode_tuning *t = &tuning->attention.decode;
+  static const struct {
+    size_t b, h, h_kv, lq, lk, d;
+  } calls[] = {{1, 32, 32, 1, 8192, 128}, {1, 32, 8, 1, 8192, 128}, {16, 32, 32, 1, 4096, 128},
+               {4, 32, 8, 4, 8192, 128},  {1, 8, 1, 2, 1000, 64},   {2, 4, 4, 3, 100, 256},
+               {1, 1, 1, 1, 3, 17},       {1, 16, 1, 1, 5000, 96}};
+  ocf_device_facts facts = facts_of(1024, 48 << 10);
+  facts.type = CL_DEVICE_TYPE_GPU;
+  facts.compute_units = 132;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(calls); i++) {
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = calls[i].b, call.h = calls[i].h, call.h_kv = calls[i].h_kv;
+    call.lq = calls[i].lq, call.lk = calls[i].lk, call.d = calls[i].d, call.kv_vector = 8;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&facts, tuning, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 2);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_DECODE);
+    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_JOIN);
+    const size_t rows = (size_t)ocf_plan_define_value(&plan, "RB", 0);
+    const size_t wg = (size_t)ocf_plan_define_value(&plan, "DWG", 0);
+    const size_t cpt = (size_t)ocf_plan_define_value(&plan, "CPT", 0);
+    const size_t bk = (size_t)ocf_plan_define_value(&plan, "BK", 0);
+    const size_t dp = (size_t)ocf_plan_define_value(&plan, "D", 0);
+    const size_t group = call.h / call.h_kv;
+    /* Every query row of a key head in one workgroup. */
+    assert_true(rows >= group * call.lq && rows < 2 * group * call.lq + 1);
+    assert_int_equal(plan.steps[0].local[0], wg);
+    if (call.lk >= 1000) assert_int_equal(wg, (size_t)t->wg); /* full workgroups */
+    const size_t key_group = rows * (dp / cpt);
+    assert_true(dp % cpt == 0 && key_group <= wg);
+    const size_t spk = (size_t)ocf_plan_define_value(&plan, "SPK", 0);
+    assert_true(cpt % 4 == 0 && (dp / 4) % spk == 0 && (spk == 1 || spk * rows * bk <= wg));
+    assert_true((wg / key_group) * rows * (dp + 2) <= bk * (2 * dp + 4));
+    assert_true(ocf_attention_decode_local_bytes(rows, bk, dp, spk) <= (48 << 10));
+    /* fp32: 16-byte loads at most, and the widest dividing d. */
+    assert_int_equal(ocf_plan_define_value(&plan, "VEC", 0), call.d % 4 ? (call.d % 2 ? 1 : 2) : 4);
+    /* Enough ranges (or one a split.min keys), each a multiple of the tile. */
+    const size_t units = plan.steps[0].global[0] / wg;
+    assert_int_equal(units, call.b * call.h_kv * plan.kv_splits);
+    assert_true(plan.split_keys % bk == 0 && plan.kv_splits * plan.split_keys >= call.lk &&
+                (plan.kv_splits - 1) * plan.split_keys < call.lk);
+    assert_true(units >= 132 * (size_t)t->fill ||
+                plan.kv_splits >= call.lk / (size_t)tuning->attention.split.min);
+    assert_int_equal(plan.scratch_bytes,
+                     call.b * call.h * call.lq * plan.kv_splits * (call.d + 2) * sizeof(float));
+  }
+  /* Not taken: more rows a key head than decode.rows, a loop limit, the general variant, a
+     fixed workgroup size. */
+  for (int c = 0; c < 4; c++) {
+    ocf_device_facts f = facts;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 32, call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
+    if (c == 0) call.h_kv = 1; /* 32 rows a key head */
+    if (c == 1) f.loop_limit = 65535;
+    if (c == 2) call.variant = OCF_VARIANT_GENERAL;
+    if (c == 3) call.workgroup = 64;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, tuning, &call, &plan), OCF_SUCCESS);
+    assert_true(plan.steps[0].kernel != OCF_KERNEL_ATTENTION_DECODE);
+  }
+}
+
+/* attention_block's plans: (bq / rm) x tc work-items, 4 tc dividing D and at most 32 columns
+   a work-item, bq no more than the rows need, the local memory within the device's, one
+   workgroup a query block; not taken with block.bq 0, a loop limit, the general variant or a
+   fixed size, nor where a row's columns would need more than 32 a work-item (d 144). */
+static void test_block_plans(const ocf_tuning_values *tuning) {
+  ocf_tuning_values tv = *tuning;
+  tv.attention.decode.wg = 0;
+  static const size_t dims[] = {16, 64, 96, 128, 256};
+  static const size_t lqs[] = {1, 7, 100, 4096};
+  ocf_device_facts facts = facts_of(1024, 48 << 10);
+  facts.type = CL_DEVICE_TYPE_GPU;
+  facts.compute_units = 132;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(dims); i++)
+    for (size_t j = 0; j < OCF_ARRAY_LEN_T(lqs); j++) {
+      ocf_attention_call call;
+      memset(&call, 0, sizeof call);
+      call.b = 2, call.h = 3, call.h_kv = 3, call.lq = lqs[j], call.lk = 500, call.d = dims[i];
+      ocf_plan plan;
+      ocft_assert_status(ocf_plan_attention(&facts, &tv, &call, &plan), OCF_SUCCESS);
+      assert_int_equal(plan.step_count, 1);
+      assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_BLOCK);
+      const size_t bq = (size_t)ocf_plan_define_value(&plan, "BQ", 0);
+      const size_t bk = (size_t)ocf_plan_define_value(&plan, "BK", 0);
+      const size_t rm = (size_t)ocf_plan_define_value(&plan, "RM", 0);
+      const size_t tc = (size_t)ocf_plan_define_value(&plan, "TC", 0);
+      const size_t dp = (size_t)ocf_plan_define_value(&plan, "D", 0);
+      assert_true(bq % rm == 0 && bk % tc == 0 && bk % 4 == 0 && dp % (4 * tc) == 0);
+      assert_true(dp / tc <= 32);
+      assert_true(bq <= (size_t)tv.attention.block.bq && (bq == rm || bq / 2 < call.lq));
+      assert_int_equal(plan.steps[0].local[0], bq / rm * tc);
+      assert_true(ocf_attention_block_local_bytes(bq, bk, dp) <= (48 << 10));
+      assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
+                       6 * ((call.lq + bq - 1) / bq));
+    }
+  for (int c = 0; c < 5; c++) {
+    ocf_device_facts f = facts;
+    ocf_tuning_values off = tv;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 4, call.h_kv = 4, call.lq = 300, call.lk = 300, call.d = 128;
+    if (c == 0) off.attention.block.bq = 0;
+    if (c == 1) f.loop_limit = 65535;
+    if (c == 2) call.variant = OCF_VARIANT_GENERAL;
+    if (c == 3) call.workgroup = 64;
+    if (c == 4) call.d = 144;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &off, &call, &plan), OCF_SUCCESS);
+    assert_true(plan.steps[0].kernel != OCF_KERNEL_ATTENTION_BLOCK);
+  }
+}
+
 static void test_attention_plans(void **state) {
   (void)state;
   ocf_tuning_values tuning;
   ocf_tuning_fallbacks(OCF_OP_ATTENTION, &tuning);
   assert_int_equal(ocf_tuning_check(OCF_OP_ATTENTION, &tuning, "fallbacks"), OCF_SUCCESS);
+  test_decode_plans(&tuning);
+  test_block_plans(&tuning);
+  /* attention_tiled and attention_split: attention_decode and attention_block off. */
+  tuning.attention.decode.wg = 0;
+  tuning.attention.block.bq = 0;
   static const size_t dims[] = {1, 16, 17, 64, 100, 128, 255, 256};
   static const struct {
     size_t max_wg;
@@ -890,6 +1068,7 @@ int main(void) {
       cmocka_unit_test(test_attention_gqa),          cmocka_unit_test(test_attention_layouts),
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
+      cmocka_unit_test(test_attention_block),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }

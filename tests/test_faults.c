@@ -9,9 +9,14 @@
  * baseline), around context creation, warm-up, a wrapped context and the on-disk program cache
  * (a temporary folder holding the program binaries of a good run for the "warm" runs; empty for
  * the "cold" runs, whose shorter program calls each op once, so that every program is built from
- * source and its binary stored). A reference run numbers its OpenCL calls, 1 to T. Then for
- * N = 1 .. T, and for each of CL_OUT_OF_RESOURCES and CL_OUT_OF_HOST_MEMORY, the program runs
- * again with call N failed (tests/cl_faults.h), and the step in which it failed must show:
+ * source and its binary stored). A reference run numbers its OpenCL calls, 1 to T, and notes
+ * each one's step and call site in the library. Then for N = 1 .. T, and for each of
+ * CL_OUT_OF_RESOURCES and CL_OUT_OF_HOST_MEMORY, the program runs again with call N failed
+ * (tests/cl_faults.h), but for two kinds of N whose path another N takes (OCFT_FAULTS_EVERY=1
+ * fails them too): a call inside a run of calls from one call site (a loop around that call: its
+ * first and last pass are failed), and in the warm runs a call the cold runs make too (the same
+ * site, its same pass in the same step: only the way the program came differs). The step in
+ * which it failed must show:
  *   - an error status, the injected OpenCL error (or OCF_ERR_ENQUEUED_WITHOUT_EVENT where the
  *     header allows it), whose ocf_last_error() names the failed call; or success with a right
  *     output, where the library recovers (a cached binary it cannot load is built from source,
@@ -587,6 +592,16 @@ static ocf_status step_once(program *p, const step *s) {
   return status;
 }
 
+/* The calls of a run with no fault, in order: each one's function and step (call i at i - 1). */
+enum { MAX_CALLS = 1 << 14 };
+typedef struct call_list {
+  unsigned long count;
+  const char *name[MAX_CALLS];
+  const void *site[MAX_CALLS]; /* the library's call site (tests/cl_faults.h) */
+  int step[MAX_CALLS];
+} call_list;
+static call_list last_calls; /* the last run with no fault */
+
 /* Runs the program (the cold runs' shorter one when `cold`) with numbered call `fail_at` (0:
    none) failing with `code`. */
 static void run_program(unsigned long fail_at, cl_int code, int cold, outcome *out) {
@@ -594,6 +609,7 @@ static void run_program(unsigned long fail_at, cl_int code, int cold, outcome *o
   memset(&p, 0, sizeof p);
   memset(out, 0, sizeof *out);
   out->step = -1;
+  if (!fail_at) last_calls.count = 0;
   ocft_faults_reset();
   ocft_faults_arm(fail_at, code);
   build_steps();
@@ -603,7 +619,15 @@ static void run_program(unsigned long fail_at, cl_int code, int cold, outcome *o
     p.op = s->op;
     s->prepare(&p);
     const int failed_before = ocft_faults_failed() != NULL;
+    const unsigned long calls_before = ocft_faults_count();
     ocf_status status = step_once(&p, s);
+    if (!fail_at)
+      for (unsigned long k = calls_before + 1; k <= ocft_faults_count() && k <= MAX_CALLS; k++) {
+        last_calls.name[k - 1] = ocft_faults_call_name(k);
+        last_calls.site[k - 1] = ocft_faults_call_site(k);
+        last_calls.step[k - 1] = i;
+        last_calls.count = k;
+      }
     const char *failed = failed_before ? NULL : ocft_faults_failed();
     /* The error text, read before the judge makes calls of its own. */
     char error[sizeof out->problem / 2];
@@ -737,16 +761,50 @@ static void print_summary(const char *title) {
 
 static FILE *csv;
 
-/* Every numbered call of the program failed in turn with `code`, the cache as `warm` says; with
-   OCFT_FAULTS_STRIDE=k (k > 1) only calls 1, 1 + k, 1 + 2k, ... (scripts/test.sh samples the
-   long warm sweep so, for CI's time; unset, every call). */
-static void sweep(cl_int code, int warm, unsigned long calls) {
+/* Whether call n (1-based) of `calls` lies inside a run of consecutive calls from one call site
+   of the library in one step, neither its first nor its last: a loop around that one call with
+   no other OpenCL call in it (a kernel's arguments set or queried one by one, a table of device
+   queries), whose every pass takes the same path on an error (the same line, the same cleanup,
+   only the index in the message differs), so that the run's first and last calls stand for the
+   passes between them. */
+static int inside_run(const call_list *calls, unsigned long n) {
+  if (n <= 1 || n >= calls->count) return 0;
+  const unsigned long i = n - 1;
+  return calls->site[i] && calls->site[i - 1] == calls->site[i] &&
+         calls->site[i + 1] == calls->site[i] && calls->step[i - 1] == calls->step[i] &&
+         calls->step[i + 1] == calls->step[i];
+}
+
+/* Whether call n (1-based) of `calls` is also a call of `other` (the same call site, its same
+   pass in the same step): the warm runs' calls that the cold runs make too (every call of a step
+   but its program's load from the disk cache), whose failure takes the same path whichever way
+   the program came (built from source or loaded). */
+static int also_in(const call_list *calls, unsigned long n, const call_list *other) {
+  const unsigned long i = n - 1;
+  unsigned pass = 0, passes = 0;
+  for (unsigned long k = 0; k <= i; k++)
+    pass += calls->step[k] == calls->step[i] && calls->site[k] == calls->site[i];
+  for (unsigned long k = 0; k < other->count && passes < pass; k++)
+    passes += other->step[k] == calls->step[i] && other->site[k] == calls->site[i];
+  return calls->site[i] && passes == pass;
+}
+
+/* The numbered calls of the program (listed in `calls` by its run with no fault) failed in turn
+   with `code`, the cache as `warm` says: each call but those inside a run from one call site
+   (inside_run) and, for a warm sweep, those the cold sweeps fail too (also_in `cold`); with
+   OCFT_FAULTS_EVERY=1 every call. OCFT_FAULTS_STRIDE=k (k > 1) then only tries the 1st,
+   (1 + k)th, (1 + 2k)th, ... of those points. */
+static void sweep(cl_int code, int warm, const call_list *calls, const call_list *cold) {
   unsigned problems = 0, leaks = 0;
   const char *stride_text = getenv("OCFT_FAULTS_STRIDE");
   const unsigned long stride =
       stride_text && atol(stride_text) > 1 ? (unsigned long)atol(stride_text) : 1;
-  unsigned long tried = 0;
-  for (unsigned long n = 1; n <= calls; n += stride) {
+  const char *every_text = getenv("OCFT_FAULTS_EVERY");
+  const int every = every_text && atoi(every_text) != 0;
+  unsigned long tried = 0, points = 0;
+  for (unsigned long n = 1; n <= calls->count; n++) {
+    if (!every && (inside_run(calls, n) || (warm && also_in(calls, n, cold)))) continue;
+    if (points++ % stride != 0) continue;
     tried++;
     if (warm)
       cache_warm();
@@ -772,16 +830,17 @@ static void sweep(cl_int code, int warm, unsigned long calls) {
     }
   }
   char title[160];
-  snprintf(
-      title, sizeof title, "%s, %s disk cache: %lu of %lu injection points, %u problems, %u leaks",
-      ocf_status_name((ocf_status)code), warm ? "warm" : "cold", tried, calls, problems, leaks);
+  snprintf(title, sizeof title,
+           "%s, %s disk cache: %lu of %lu injection points, %u problems, %u leaks",
+           ocf_status_name((ocf_status)code), warm ? "warm" : "cold", tried, calls->count, problems,
+           leaks);
   print_summary(title);
   fflush(stdout);
   if (problems || leaks) fail_msg("%s", title);
 }
 
-/* A run with no fault: it must succeed, and it numbers the calls. */
-static unsigned long reference_run(const char *what, int warm, int cold_program) {
+/* A run with no fault: it must succeed, and it numbers the calls, which it lists in `calls`. */
+static void reference_run(const char *what, int warm, int cold_program, call_list *calls) {
   if (warm)
     cache_warm();
   else
@@ -793,9 +852,17 @@ static unsigned long reference_run(const char *what, int warm, int cold_program)
   clock_gettime(CLOCK_MONOTONIC, &end);
   if (o.problem[0] || o.leaked[0])
     fail_msg("the program fails with no fault: %s %s", o.problem, o.leaked);
-  printf("%s: %lu OpenCL calls in %.0f ms\n", what, ocft_faults_count(),
-         (double)(end.tv_sec - start.tv_sec) * 1e3 + (double)(end.tv_nsec - start.tv_nsec) / 1e6);
-  return ocft_faults_count();
+  if (ocft_faults_count() > MAX_CALLS)
+    fail_msg("%s: %lu OpenCL calls, more than the %d listed", what, ocft_faults_count(),
+             (int)MAX_CALLS);
+  unsigned long inside = 0;
+  for (unsigned long n = 1; n <= last_calls.count; n++)
+    inside += (unsigned long)inside_run(&last_calls, n);
+  printf("%s: %lu OpenCL calls in %.0f ms (%lu inside runs from one call site)\n", what,
+         ocft_faults_count(),
+         (double)(end.tv_sec - start.tv_sec) * 1e3 + (double)(end.tv_nsec - start.tv_nsec) / 1e6,
+         inside);
+  if (calls) *calls = last_calls;
 }
 
 static int group_setup(void **state) {
@@ -822,10 +889,11 @@ static void test_faults_every_call(void **state) {
   ocft_get_env(state);
   /* A cold run fills the cache; its binaries are the warm runs' starting point. */
   /* The whole program from an empty cache stores every binary the warm runs start from. */
-  reference_run("whole program, cold disk cache", 0, 0);
+  static call_list warm_calls, cold_calls; /* large: not on the stack */
+  reference_run("whole program, cold disk cache", 0, 0, NULL);
   cache_keep_golden();
-  unsigned long warm_calls = reference_run("whole program, warm disk cache", 1, 0);
-  unsigned long cold_calls = reference_run("cold runs' program, cold disk cache", 0, 1);
+  reference_run("whole program, warm disk cache", 1, 0, &warm_calls);
+  reference_run("cold runs' program, cold disk cache", 0, 1, &cold_calls);
   /* OCFT_FAULTS_SWEEP="<error> <cold|warm>" runs one of the four sweeps (ctest runs them as
      four tests, in parallel); unset, all four. */
   const char *only = getenv("OCFT_FAULTS_SWEEP");
@@ -835,7 +903,8 @@ static void test_faults_every_call(void **state) {
       char name[64];
       snprintf(name, sizeof name, "%s %s", ocf_status_name((ocf_status)codes[c]),
                warm ? "warm" : "cold");
-      if (!only || strcmp(only, name) == 0) sweep(codes[c], warm, warm ? warm_calls : cold_calls);
+      if (!only || strcmp(only, name) == 0)
+        sweep(codes[c], warm, warm ? &warm_calls : &cold_calls, &cold_calls);
     }
 }
 

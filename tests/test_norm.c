@@ -405,6 +405,27 @@ static void test_norm_dtypes(void **state) {
       }
 }
 
+static void plant_non_finite(const norm_case *c, float *in, size_t in_len);
+
+/* 16-bit storage through whole aligned vectors (every row start a multiple of 16 elements): rows
+   of whole vectors (EVEN) and with a partial last one, NaN and infinities among them. */
+static void test_norm_dtypes_vectors(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_dtype types[] = {OCF_F16, OCF_BF16, OCF_F32};
+  static const size_t widths[] = {64, 21};
+  for (int rms = 0; rms < 2; rms++)
+    for (size_t a = 0; a < 2; a++)
+      for (size_t w = 0; w < OCF_ARRAY_LEN_T(widths); w++)
+        for (int special = 0; special < 2; special++) {
+          norm_case c = plain("dtypes, vectors", rms, 5, widths[w]);
+          c.in_dtype = c.out_dtype = types[a], c.w_dtype = types[a + 1];
+          c.res_dtype = types[(a + 1) % 2];
+          c.residual = c.residual_out = c.stats = 1;
+          c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = 64;
+          run_case(env, &c, special ? plant_non_finite : NULL);
+        }
+}
+
 /* Offsets and strides, aligned to every vector width and not, for each operand. */
 static void test_norm_offsets_and_strides(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -456,6 +477,16 @@ static void test_norm_in_place(void **state) {
   assert_int_equal(planned_kernel(env, &c), OCF_KERNEL_NORM_SPLIT_STATS);
   run_case(env, &c, NULL);
   tuning_apply(env, OCF_F32, NULL);
+  /* Batches prefetched: in place, the next batch's loads must not see this batch's stores. */
+  tuning_apply(env, OCF_F32, "rows.wg=8 rows.max_seg=4 rows.groups_per_unit=1 rows.prefetch=1");
+  for (int rms = 0; rms < 2; rms++) {
+    norm_case p = plain("in place, prefetched", rms, 11, 60);
+    p.in_place = 1, p.residual = p.residual_out = p.res_in_place = 1, p.res_ld = p.cols;
+    p.stats = 1;
+    assert_int_equal(planned_kernel(env, &p), OCF_KERNEL_NORM_ROWS);
+    run_case(env, &p, NULL);
+  }
+  tuning_apply(env, OCF_F32, NULL);
 }
 
 /* Every kernel of the default variant forced through the tuning values, as the planner picks
@@ -479,6 +510,14 @@ static void test_norm_forced_kernels(void **state) {
       {"vw=4 rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=8 split.unroll=1 "
        "split.groups_per_unit=64",
        OCF_KERNEL_NORM_SPLIT_STATS, 2, 4099},
+      /* A few workgroups looping over batches of rows, the next batch loaded before this one is
+         reduced: segments of 16 and of 1, a ragged last batch. */
+      {"vw=4 rows.items=4 rows.seg_items=1 rows.max_seg=16 rows.wg=32 rows.groups_per_unit=1 "
+       "rows.prefetch=1",
+       OCF_KERNEL_NORM_ROWS, 23, 200},
+      {"vw=4 rows.items=8 rows.seg_items=8 rows.max_seg=1 rows.wg=4 rows.groups_per_unit=1 "
+       "rows.prefetch=1",
+       OCF_KERNEL_NORM_ROWS, 13, 29},
   };
   for (int rms = 0; rms < 2; rms++)
     for (size_t f = 0; f < OCF_ARRAY_LEN_T(forced); f++) {
@@ -953,13 +992,21 @@ static void test_norm_workspace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_norm_widths),     cmocka_unit_test(test_norm_option_combinations),
-      cmocka_unit_test(test_norm_dtypes),     cmocka_unit_test(test_norm_offsets_and_strides),
-      cmocka_unit_test(test_norm_in_place),   cmocka_unit_test(test_norm_forced_kernels),
-      cmocka_unit_test(test_norm_large_mean), cmocka_unit_test(test_norm_constant_rows),
-      cmocka_unit_test(test_norm_non_finite), cmocka_unit_test(test_norm_workgroup_sizes),
-      cmocka_unit_test(test_norm_empty),      cmocka_unit_test(test_norm_rejects_bad_arguments),
-      cmocka_unit_test(test_norm_exact_fits), cmocka_unit_test(test_norm_host),
+      cmocka_unit_test(test_norm_widths),
+      cmocka_unit_test(test_norm_option_combinations),
+      cmocka_unit_test(test_norm_dtypes),
+      cmocka_unit_test(test_norm_dtypes_vectors),
+      cmocka_unit_test(test_norm_offsets_and_strides),
+      cmocka_unit_test(test_norm_in_place),
+      cmocka_unit_test(test_norm_forced_kernels),
+      cmocka_unit_test(test_norm_large_mean),
+      cmocka_unit_test(test_norm_constant_rows),
+      cmocka_unit_test(test_norm_non_finite),
+      cmocka_unit_test(test_norm_workgroup_sizes),
+      cmocka_unit_test(test_norm_empty),
+      cmocka_unit_test(test_norm_rejects_bad_arguments),
+      cmocka_unit_test(test_norm_exact_fits),
+      cmocka_unit_test(test_norm_host),
       cmocka_unit_test(test_norm_workspace),
   };
   /* OCFT_NORM_FILTER=test_norm_dtypes runs the tests whose names match (cmocka's pattern). */

@@ -164,7 +164,8 @@ static void plan_shape(const ocf_plan *plan, char *out, size_t capacity) {
 }
 
 /* A value of the plan by name: an upper-case name is a -D value, parts / part_vecs / scratch /
-   local_mem / fixed / splits / k_split / swapped / max_regs the plan's fields. -1 when the plan
+   local_mem / fixed / splits / k_split / swapped / max_regs / staged_k / staged_ld / staged_a /
+   scratch_written the plan's fields. -1 when the plan
    has no such value. */
 static long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "parts") == 0) return (long long)plan->parts;
@@ -176,6 +177,10 @@ static long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "k_split") == 0) return (long long)plan->k_split;
   if (strcmp(name, "swapped") == 0) return plan->swapped;
   if (strcmp(name, "max_regs") == 0) return plan->max_registers;
+  if (strcmp(name, "staged_k") == 0) return (long long)plan->staged_k;
+  if (strcmp(name, "staged_ld") == 0) return (long long)plan->staged_ld;
+  if (strcmp(name, "staged_a") == 0) return plan->staged_a;
+  if (strcmp(name, "scratch_written") == 0) return plan->scratch_written;
   return ocf_plan_define_value(plan, name, -1);
 }
 
@@ -1524,6 +1529,128 @@ static void test_plan_matmul_wgmma(void **state) {
   assert_int_not_equal(ocf_tuning_check(OCF_OP_MATMUL, &big, "test"), OCF_SUCCESS);
 }
 
+/*
+ * The staged wgmma plans (rule 4 of src/plan/plan_matmul_wgmma.c) on the H200 (141 GiB, 35 GiB
+ * a buffer: a scratch cap of 141 / 8 GiB): 3XTF32 in every layout and TF32 where rule 1 leaves
+ * it (B k x n, A transposed or off chunks) stage their operands with matmul_stage (32 x 8
+ * work-items a 32 x 32 tile of (row, k)) and multiply on the wgmma kernel over K' (3k or k);
+ * the gates fall back to mma.sync: a probe due or failed, 8.x, few products, no memory facts,
+ * a scratch past the cap or the caller's workspace, staging refused, the wg tunable off.
+ */
+static void test_plan_matmul_wgmma_staged(void **state) {
+  (void)state;
+  ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
+  passed.global_mem_bytes = 141ull << 30;
+  passed.max_alloc_bytes = 35ull << 30;
+  const ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
+  const char *const mma_4096 = "matmul_mma wg=128 groups=1024";
+  const int none = OCF_PLAN_PROBE_NONE;
+
+  /* 3XTF32, 4096^3: A' and B' (8192 rows of 3 x 4096), then matmul_wgmma_sab over K' = 12288. */
+  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
+  call.trans_b = 1;
+  const char *const sab_4096 =
+      "matmul_stage wg=32x8 groups=128x256 + matmul_wgmma_sab wg=256 groups=512";
+  plan_wgmma_case("3XTF32 NT", &passed, &f32, &call, sab_4096,
+                  "AB_DTYPE=0 TRANS_B=1 BN=256 STAGES=4 STAGE_TRANS_A=0 STAGE_TRANS_B=1 STAGE_A=1 "
+                  "PARTS=3 staged_k=12288 staged_ld=12288 staged_a=1 scratch=402653184 "
+                  "scratch_written=1 local_mem=197632",
+                  none);
+  call.trans_b = 0;
+  plan_wgmma_case("3XTF32 NN", &passed, &f32, &call, sab_4096, "TRANS_B=1 STAGE_TRANS_B=0 PARTS=3",
+                  none);
+  call.trans_a = 1;
+  plan_wgmma_case("3XTF32 TN", &passed, &f32, &call, sab_4096, "STAGE_TRANS_A=1 STAGE_A=1", none);
+  /* TF32 with B k x n: B' only (A read as it lies), K' = k. */
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  plan_wgmma_case("TF32 NN", &passed, &f32, &call,
+                  "matmul_stage wg=32x8 groups=128x128 + matmul_wgmma_sb wg=256 groups=512",
+                  "STAGE_A=0 PARTS=1 STAGE_TRANS_B=0 TRANS_B=1 staged_k=4096 staged_ld=4096 "
+                  "staged_a=0 scratch=67108864",
+                  none);
+  /* TF32 with A stored k x m, or off 16-byte chunks: A' too. */
+  call.trans_a = 1, call.trans_b = 1;
+  plan_wgmma_case(
+      "TF32 TT", &passed, &f32, &call, sab_4096 /* groups 128 x 256 */,
+      "STAGE_A=1 PARTS=1 STAGE_TRANS_A=1 STAGE_TRANS_B=1 staged_k=4096 scratch=134217728", none);
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  call.trans_b = 1, call.lda = 4098;
+  plan_wgmma_case("TF32 NT, lda 4098", &passed, &f32, &call, sab_4096, "STAGE_A=1 PARTS=1", none);
+  /* TF32 NT on chunks: rule 1, no staging. */
+  call.lda = 4096;
+  plan_wgmma_case("TF32 NT", &passed, &f32, &call, "matmul_wgmma wg=256 groups=512",
+                  "scratch=0 staged_k=0", none);
+
+  /* Ragged, a batch: K' = 3003 in rows of 3004 (the last float zero), 3 x 2030 rows. */
+  call = typed_call(1000, 1030, 1001, OCF_F32, OCF_PRECISION_3XTF32);
+  call.batch = 3, call.stride_a = 1000 * 1001, call.stride_b = 1001 * 1030;
+  call.stride_c = 1000 * 1030;
+  plan_wgmma_case("3XTF32 3 x 1000 x 1030 x 1001", &passed, &f32, &call,
+                  "matmul_stage wg=32x8 groups=32x191 + matmul_wgmma_sab wg=256 groups=120",
+                  "staged_k=3003 staged_ld=3004 scratch=73177440", none);
+  /* The epilogue is the wgmma kernel's. */
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
+  call.bias_axis = OCF_BIAS_N, call.bias_dtype = OCF_BF16;
+  call.activation = OCF_ACTIVATION_RELU, call.c_dtype = OCF_F16;
+  plan_wgmma_case("3XTF32 with an epilogue", &passed, &f32, &call, sab_4096,
+                  "BIAS=1 BIAS_DTYPE=2 ACTIVATION=1 C_DTYPE=1", none);
+
+  /* The gates: mma.sync (its own plan), or the wgmma probe first. */
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
+  ocf_device_facts facts = h200_wgmma(OCF_PROBE_UNKNOWN);
+  facts.global_mem_bytes = passed.global_mem_bytes, facts.max_alloc_bytes = passed.max_alloc_bytes;
+  plan_wgmma_case("before the wgmma probe", &facts, &f32, &call, mma_4096, "PRECISION=2",
+                  OCF_PLAN_PROBE_WGMMA);
+  facts.learnt.wgmma = OCF_PROBE_FAILED;
+  plan_wgmma_case("a failed wgmma probe", &facts, &f32, &call, mma_4096, "PRECISION=2", none);
+  facts = passed;
+  facts.nv_compute_capability = 89;
+  plan_wgmma_case("8.9", &facts, &f32, &call, mma_4096, "PRECISION=2", none);
+  facts = passed;
+  facts.global_mem_bytes = facts.max_alloc_bytes = 0;
+  plan_wgmma_case("no memory facts", &facts, &f32, &call, mma_4096, NULL, none);
+  facts.global_mem_bytes = 2ull << 30; /* a cap of 256 MiB: 384 MiB do not fit */
+  plan_wgmma_case("past an eighth of the memory", &facts, &f32, &call, mma_4096, NULL, none);
+  facts = passed;
+  facts.max_alloc_bytes = (384ull << 20) - 1;
+  plan_wgmma_case("past one allocation", &facts, &f32, &call, mma_4096, NULL, none);
+  facts.max_alloc_bytes = 384ull << 20;
+  plan_wgmma_case("one allocation exactly", &facts, &f32, &call, sab_4096, NULL, none);
+  ocf_matmul_call c2 = call;
+  c2.has_workspace = 1, c2.workspace_bytes = (384u << 20) - 4;
+  plan_wgmma_case("a workspace too small", &passed, &f32, &c2, mma_4096, NULL, none);
+  c2.workspace_bytes = 384u << 20;
+  plan_wgmma_case("a workspace that fits", &passed, &f32, &c2, sab_4096, NULL, none);
+  c2 = call;
+  c2.no_staging = 1;
+  plan_wgmma_case("staging refused (its scratch failed)", &passed, &f32, &c2, mma_4096, NULL, none);
+  ocf_tuning_values off = f32;
+  off.matmul.wgmma.on = 0;
+  plan_wgmma_case("wg=0", &passed, &off, &call, mma_4096, NULL, none);
+  facts = passed;
+  facts.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_STAGE] = 128;
+  plan_wgmma_case("a staging limit of 128 work-items", &facts, &f32, &call, mma_4096, NULL, none);
+  off = f32;
+  off.matmul.wgmma.stage_min = 0;
+  plan_wgmma_case("wgmma.stage_min=0", &passed, &off, &call, mma_4096, NULL, none);
+  off.matmul.wgmma.stage_min = 4097;
+  plan_wgmma_case("wgmma.stage_min=4097", &passed, &off, &call, mma_4096, NULL, none);
+  off.matmul.wgmma.stage_min = 4096;
+  plan_wgmma_case("wgmma.stage_min=4096", &passed, &off, &call, sab_4096, NULL, none);
+  /* Few products (the default stage_min, 256): 255^3 stays on mma.sync, 256^3 is staged. */
+  call = typed_call(255, 256, 256, OCF_F32, OCF_PRECISION_3XTF32);
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_matmul(&passed, &f32, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.program, OCF_PROGRAM_MATMUL_MMA_NV);
+  call.m = 256;
+  assert_int_equal(ocf_plan_matmul(&passed, &f32, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_STAGE);
+  /* Strict FP32 and 16-bit inputs are never staged. */
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_FP32);
+  plan_wgmma_case("FP32", &passed, &f32, &call, "matmul_tiled_fast wg=16x16 groups=32x32", NULL,
+                  none);
+}
+
 /* Set 1 below a workgroup per compute unit, batches, the copy paths by alignment. */
 static void test_plan_matmul_mma_shapes(void **state) {
   (void)state;
@@ -2242,11 +2369,11 @@ static long long held_words(const ocf_plan *plan) {
 /* 16-bit softmax holds its rows in the registers fp32 does, under the H200's values (built-in
    and shipped database): ptxas -v found bf16's 16 x 12 floats a work-item at 255 registers where
    fp32's 4 x 16 took 112, one 256-item workgroup a compute unit (issue 19). A 16-bit row is
-   held packed (PACKED=1, the default), so registers follow bytes, not elements: under fp32's values
-   with vectors twice as long, a 16-bit row of the same bytes (twice the columns) gets fp32's plan
-   and words; and under the 16-bit database entries (packed or not) a row never holds more words
-   than fp32's plan of it, on the wide and long rows where registers bind (medium f16 rows hold
-   32 floats as floats). Checked to fail before the fix (floats held: twice the words). */
+   held packed (packed=1), registers follow bytes, not elements: under fp32's values with
+   vectors twice as long and packed=1, a 16-bit row of the same bytes (twice the columns) gets
+   fp32's plan and words; and under the 16-bit database entries (packed or not) a row never holds
+   more words than fp32's plan of it, on the wide and long rows where registers bind (medium f16
+   rows hold 32 floats as floats). Checked to fail before the fix (floats held: twice the words). */
 static void test_plan_softmax_16bit_registers(void **state) {
   (void)state;
   ocf_device_facts facts = facts_of(H200, 0);
@@ -2282,6 +2409,7 @@ static void test_plan_softmax_16bit_registers(void **state) {
                  plan_value(&plan, "PACKED"), held_words(&plan), fp32_words);
       ocf_tuning_values doubled = *fp32_values;
       doubled.softmax.vw *= 2;
+      doubled.softmax.packed = 1;
       ocf_softmax_call same_bytes = softmax_call(shapes[h][0], 2 * shapes[h][1], &TIGHT, AUTO, 0);
       same_bytes.in_dtype = same_bytes.out_dtype = halves[d];
       expect_success(what, ocf_plan_softmax(&facts, &doubled, &same_bytes, &plan));
@@ -2457,6 +2585,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_mma_local_memory),
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),
       cmocka_unit_test(test_plan_matmul_wgmma),
+      cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),

@@ -274,6 +274,59 @@ static void test_plan_cache_threads(void **state) {
   ocf_context_set_tuning(env->ctx, "add", OCF_F32, NULL, NULL);
 }
 
+/* The held bytes of a kernel's buffer argument `offset` (runtime/program_cache.h). */
+static cl_mem held_buffer(const ocf_built_kernel *kernel, size_t offset) {
+  cl_mem held;
+  memcpy(&held, kernel->scalars + offset, sizeof held);
+  return held;
+}
+
+/* The binder skips a NULL buffer only where the kernel holds NULL: a kernel bound to a buffer
+   (a warm-up's dummy, say) and then to NULL holds NULL, not the buffer, which may be released
+   and its handle given to another. Any other buffer is set again, the same handle or not. */
+static void test_plan_cache_null_buffer(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  ocf_context *ctx = env->ctx;
+  ocf_softmax_call call;
+  memset(&call, 0, sizeof call);
+  call.rows = 4, call.cols = 64, call.in_ld = call.out_ld = 64;
+  call.in_dtype = call.out_dtype = OCF_F32;
+  const ocf_shape shape = {{4, 64}};
+  ocf_device_facts facts;
+  ocf_context_facts(ctx, &facts);
+  ocf_tuning_values tuning;
+  ocf_context_tuning_for(ctx, OCF_OP_SOFTMAX, OCF_F32, &shape, &tuning);
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_softmax(&facts, &tuning, &call, &plan), OCF_SUCCESS);
+  ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL};
+  int replan = 0;
+  assert_int_equal(ocf_plan_build(ctx, &plan, kernels, &replan), OCF_SUCCESS);
+  ocf_built_kernel *kernel = kernels[plan.step_count - 1];
+  cl_mem in = ocft_buffer(env, 256, NULL), out = ocft_buffer(env, 256, NULL);
+  cl_mem lengths = ocft_buffer(env, 4, NULL);
+  ocf_softmax_frame frame;
+  memset(&frame, 0, sizeof frame);
+  frame.rows = 4, frame.cols = 64, frame.in = in, frame.in_ld = 64, frame.out = out;
+  frame.out_ld = 64, frame.scale = 1.0f, frame.causal_period = 1, frame.parts = 1;
+  frame.lengths = lengths;
+  const size_t at = offsetof(ocf_softmax_frame, lengths);
+  pthread_mutex_lock(&ctx->lock);
+  assert_int_equal(ocf_bind_arguments(kernel, &frame), OCF_SUCCESS);
+  assert_ptr_equal(held_buffer(kernel, at), lengths);
+  frame.lengths = NULL;
+  assert_int_equal(ocf_bind_arguments(kernel, &frame), OCF_SUCCESS);
+  assert_ptr_equal(held_buffer(kernel, at), NULL);
+  assert_int_equal(ocf_bind_arguments(kernel, &frame), OCF_SUCCESS);
+  assert_ptr_equal(held_buffer(kernel, at), NULL);
+  frame.lengths = lengths;
+  assert_int_equal(ocf_bind_arguments(kernel, &frame), OCF_SUCCESS);
+  assert_ptr_equal(held_buffer(kernel, at), lengths);
+  pthread_mutex_unlock(&ctx->lock);
+  clReleaseMemObject(lengths);
+  clReleaseMemObject(out);
+  clReleaseMemObject(in);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_cache_same_plan),
@@ -282,6 +335,7 @@ int main(void) {
       cmocka_unit_test(test_plan_cache_learnt_limit),
       cmocka_unit_test(test_plan_cache_failed_launch),
       cmocka_unit_test(test_plan_cache_threads),
+      cmocka_unit_test(test_plan_cache_null_buffer),
   };
   return cmocka_run_group_tests_name("plan_cache", tests, ocft_group_setup, ocft_group_teardown);
 }

@@ -20,7 +20,7 @@ from ._errors import (AliasingError, BufferTooSmallError, BuildFailedError, Cont
                       OpenCLError, OutOfHostMemoryError, SizeOverflowError, UnsupportedError)
 from ._lib import path as library_path
 
-__version__ = "0.3.0"
+__version__ = "0.4.0"
 
 __all__ = [
     "Context", "Event", "F32", "F16", "BF16", "BFLOAT16", "version", "devices", "last_plan",

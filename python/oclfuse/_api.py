@@ -489,6 +489,76 @@ class Context:
             result.append(rstd if rms else (mean, rstd))
         return result[0] if len(result) == 1 else tuple(result)
 
+    def attention(self, q, k, v, *, scale=None, causal=False, causal_offset=None,
+                  lengths=None, out_dtype=None, return_lse=False):
+        """Fused attention, softmax(scale * q k^T + mask) v (ocf_attention_host), the scores
+        never stored. q: [b, h, lq, d] (or [h, lq, d], or [lq, d]); k and v: [b, h_kv, lk, d]
+        with h a multiple of h_kv (grouped-query attention), same number of axes as q; d up to
+        256. Storage types float32, float16, bfloat16 (ml_dtypes, or uint16 bits), any mix;
+        the softmax and the sums are fp32. Arrays whose last axis is contiguous are passed with
+        their strides as they lie (a head-interleaved view too), others are copied. scale: None
+        is 1 / sqrt(d). causal: key j kept for query i when j <= i + causal_offset (None: lk -
+        lq, FlashAttention's bottom-right alignment). lengths: b valid key counts (uint32; above
+        lk counts as lk). out_dtype: the result's type (default q's). return_lse: also return
+        the log-sum-exp of each query row's scaled scores, float32 [b, h, lq] (the shape of q
+        without d). Returns out [q's shape], then lse."""
+        arrays = [np.asarray(a) for a in (q, k, v)]
+        ndim = arrays[0].ndim
+        if not 2 <= ndim <= 4 or any(a.ndim != ndim for a in arrays):
+            raise ValueError("oclfuse.attention: q, k and v need the same number of axes, "
+                             "2 to 4 ([lq, d], [h, lq, d] or [b, h, lq, d])")
+        lead = (1,) * (4 - ndim)
+        arrays = [a.reshape(lead + a.shape) if ndim < 4 else a for a in arrays]
+        b, h, lq, d = arrays[0].shape
+        kb, h_kv, lk, kd = arrays[1].shape
+        if arrays[2].shape != arrays[1].shape or kd != d or kb != b:
+            raise ValueError("oclfuse.attention: k and v must both be [b, h_kv, lk, d] with q's "
+                             "b and d (q %s, k %s, v %s)" % (arrays[0].shape, arrays[1].shape,
+                                                            arrays[2].shape))
+        codes = [dtype_code(a.dtype) for a in arrays]
+        strides = []
+        for i, a in enumerate(arrays):
+            isz = a.dtype.itemsize
+            if a.shape[3] > 1 and a.strides[3] != isz or any(
+                    s < 0 or s % isz for s in a.strides[:3]):
+                a = arrays[i] = np.ascontiguousarray(a)
+            # Element strides of batch, head and row; a single row's stride is moot (d).
+            step = [st // isz for st in a.strides[:3]]
+            if a.shape[2] <= 1:
+                step[2] = d
+            strides.append((ctypes.c_size_t * 3)(*step))
+        out_code = dtype_code(out_dtype) if out_dtype is not None else codes[0]
+        out = np.empty((b, h, lq, d), dtype=numpy_dtype(out_code))
+        options = _lib.AttentionOptions()
+        options.size = ctypes.sizeof(_lib.AttentionOptions)
+        options.scale = 0.0 if scale is None else float(scale)
+        if scale is not None and options.scale == 0.0:
+            raise ValueError("oclfuse.attention: scale 0 is the library's 'default'; pass a "
+                             "non-zero scale or None")
+        options.q_dtype, options.k_dtype, options.v_dtype = codes
+        options.out_dtype = out_code
+        if causal_offset is not None and not causal:
+            raise ValueError("oclfuse.attention: causal_offset needs causal=True")
+        options.causal = 1 if causal else 0
+        if causal_offset is not None:
+            options.causal_offset_set, options.causal_offset = 1, operator.index(causal_offset)
+        lengths_array = None
+        if lengths is not None:
+            lengths_array = np.ascontiguousarray(lengths, dtype=np.uint32).reshape(-1)
+            if lengths_array.size != b:
+                raise ValueError("oclfuse.attention: %d lengths for a batch of %d"
+                                 % (lengths_array.size, b))
+        lse = np.empty((b, h, lq), dtype=np.float32) if return_lse else None
+        check(_lib.ocf_attention_host(
+            self.handle, b, h, h_kv, lq, lk, d,
+            _pointer(arrays[0]), strides[0], _pointer(arrays[1]), strides[1],
+            _pointer(arrays[2]), strides[2], _pointer(out), None,
+            _pointer(lengths_array) if lengths_array is not None else None,
+            _pointer(lse) if lse is not None else None, ctypes.byref(options)))
+        shape = np.asarray(q).shape
+        out = out.reshape(shape[:-1] + (d,))
+        return (out, lse.reshape(shape[:-1])) if return_lse else out
+
     def softmax(self, x, *, scale=1.0, log=False, lengths=None, causal=False,
                 causal_period=None, causal_offset=0, out_dtype=None, out=None):
         """Softmax (log=True: log-softmax) of scale * x along the last axis

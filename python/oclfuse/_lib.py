@@ -105,7 +105,7 @@ class MatmulOptions(ctypes.Structure):
 
 
 class NormOptions(ctypes.Structure):
-    """ocf_norm_options (0.3: LayerNorm and RMSNorm)."""
+    """ocf_norm_options (0.4: LayerNorm and RMSNorm)."""
     _fields_ = [
         ("size", c_size_t),
         ("in_dtype", c_int),
@@ -127,6 +127,25 @@ class NormOptions(ctypes.Structure):
         ("mean_offset", c_size_t),
         ("rstd", c_void_p),
         ("rstd_offset", c_size_t),
+    ]
+
+
+class AttentionOptions(ctypes.Structure):
+    """ocf_attention_options (0.4)."""
+    _fields_ = [
+        ("size", c_size_t),
+        ("scale", c_float),
+        ("q_dtype", c_int),
+        ("k_dtype", c_int),
+        ("v_dtype", c_int),
+        ("out_dtype", c_int),
+        ("causal", c_int),
+        ("causal_offset_set", c_int),
+        ("causal_offset", ctypes.c_longlong),
+        ("lengths", c_void_p),
+        ("lengths_offset", c_size_t),
+        ("lse", c_void_p),
+        ("lse_offset", c_size_t),
     ]
 
 
@@ -170,13 +189,13 @@ _mem = c_void_p
 ocf_version_number = _declare("ocf_version_number", c_uint)
 ocf_version_string = _declare("ocf_version_string", c_char_p)
 
-# The structs above are those of 0.3 (the softmax band's fields among them); an older library
+# The structs above are those of 0.4 (the softmax band's fields, the norms and attention); an older library
 # would read them only up to its own sizes and silently drop what it does not know.
-_NEEDED_VERSION = 300
+_NEEDED_VERSION = 400
 if ocf_version_number() < _NEEDED_VERSION:
     raise ImportError(
         f"oclfuse: {path} is liboclfuse {ocf_version_string().decode()}; this package "
-        f"needs 0.3 or newer (set OCLFUSE_LIBRARY to a newer build)")
+        f"needs 0.4 or newer (set OCLFUSE_LIBRARY to a newer build)")
 ocf_status_name = _declare("ocf_status_name", c_char_p, _status)
 ocf_status_message = _declare("ocf_status_message", c_char_p, _status)
 ocf_last_error = _declare("ocf_last_error", c_char_p)
@@ -222,6 +241,11 @@ ocf_layernorm_host = _declare("ocf_layernorm_host", _status, _ctx, c_size_t, c_s
 ocf_rmsnorm_host = _declare("ocf_rmsnorm_host", _status, _ctx, c_size_t, c_size_t, c_void_p,
                             c_size_t, c_void_p, c_size_t, c_void_p, c_void_p, c_void_p, c_void_p,
                             ctypes.POINTER(NormOptions))
+_strides = ctypes.POINTER(c_size_t)
+ocf_attention_host = _declare("ocf_attention_host", _status, _ctx, c_size_t, c_size_t, c_size_t,
+                              c_size_t, c_size_t, c_size_t, c_void_p, _strides, c_void_p,
+                              _strides, c_void_p, _strides, c_void_p, _strides, c_void_p,
+                              c_void_p, ctypes.POINTER(AttentionOptions))
 ocf_float_to_half = _declare("ocf_float_to_half", _status, c_size_t, c_void_p, c_void_p)
 ocf_half_to_float = _declare("ocf_half_to_float", _status, c_size_t, c_void_p, c_void_p)
 ocf_float_to_bfloat16 = _declare("ocf_float_to_bfloat16", _status, c_size_t, c_void_p, c_void_p)

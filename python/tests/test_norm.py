@@ -11,25 +11,9 @@ import numpy as np
 import pytest
 
 import oclfuse
+from storage import HALF_ULP, as_dtype, stored
 
 TOL = 4e-4
-HALF_ULP = {oclfuse.F32: 0.0, oclfuse.F16: 2.0 ** -11, oclfuse.BF16: 2.0 ** -8}
-
-
-def stored(array):
-    array = np.asarray(array)
-    if array.dtype == np.uint16:
-        return oclfuse.bfloat16_to_float(array).astype(np.float64)
-    return array.astype(np.float64)
-
-
-def as_dtype(x, code):
-    x = np.asarray(x, dtype=np.float32)
-    if code == oclfuse.F16:
-        return x.astype(np.float16)
-    if code == oclfuse.BF16:
-        return oclfuse.float_to_bfloat16(x)
-    return x
 
 
 def reference(x, weight, bias, eps, rms):

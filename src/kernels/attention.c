@@ -25,10 +25,18 @@ static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",    
                                             "Q_DTYPE",     "K_DTYPE", "V_DTYPE", "OUT_DTYPE",
                                             "HAS_LENGTHS", "CAUSAL",  "HAS_LSE", NULL};
 
-#define KERNEL(ID, NAME, ARGS, APPLIES)                                                    \
-  const ocf_kernel_desc ocf_kdesc_##NAME = {OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_ATTENTION, \
-                                            tiled_defines,   ARGS,  OCF_ARRAY_LEN(ARGS),   \
-                                            APPLIES}
+static const char *const decode_defines[] = {
+    "BK",      "DWG",     "CPT",       "RB",          "VEC",    "SPK",     "D", "Q_DTYPE",
+    "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
+
+static const char *const block_defines[] = {
+    "BQ",      "BK",        "RM",          "TC",     "D",       "Q_DTYPE", "K_DTYPE",
+    "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
+
+#define KERNEL_D(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
+  const ocf_kernel_desc ocf_kdesc_##NAME = {                \
+      OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_##PROGRAM, DEFINES, ARGS, OCF_ARRAY_LEN(ARGS), APPLIES}
+#define KERNEL(ID, NAME, ARGS, APPLIES) KERNEL_D(ID, NAME, ATTENTION, tiled_defines, ARGS, APPLIES)
 
 KERNEL(ATTENTION_TILED, attention_tiled, tiled_args,
        "any shape: one workgroup per (batch, head, block of BQ query rows), TPR work-items a "
@@ -38,3 +46,13 @@ KERNEL(ATTENTION_SPLIT, attention_split, split_args,
        "ranges of split_keys, each range's (m, s, acc) into scratch");
 KERNEL(ATTENTION_MERGE, attention_merge, split_args,
        "after attention_split: one work-item an output element, any workgroup size");
+KERNEL_D(ATTENTION_DECODE, attention_decode, ATTENTION_DECODE, decode_defines, split_args,
+         "lq x group <= RB rows a key head: one workgroup per (batch, key head, block of RB "
+         "query rows, range of split_keys keys), DWG work-items over keys and CPT-column blocks; "
+         "each range's (m, s, acc) into scratch, then attention_join");
+KERNEL_D(ATTENTION_JOIN, attention_join, ATTENTION_DECODE, decode_defines, split_args,
+         "after attention_decode (merge_ranges): one work-item an output element, any "
+         "workgroup size");
+KERNEL_D(ATTENTION_BLOCK, attention_block, ATTENTION_BLOCK, block_defines, tiled_args,
+         "GPUs, D / TC columns of out a work-item (at most 32): as attention_tiled, (BQ / RM) x TC "
+         "work-items, RM rows x BK / TC keys of scores and RM rows x D / TC columns of out each");

@@ -52,7 +52,13 @@
   X(NORM_BASE_APPLY, norm_base_apply, OCF_PROGRAM_NORM)                       \
   X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)                  \
   X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)                  \
-  X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)
+  X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)                  \
+  X(ATTENTION_DECODE, attention_decode, OCF_PROGRAM_ATTENTION_DECODE)         \
+  X(ATTENTION_JOIN, attention_join, OCF_PROGRAM_ATTENTION_DECODE)             \
+  X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)            \
+  X(MATMUL_WGMMA_SB, matmul_wgmma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)            \
+  X(MATMUL_WGMMA_SAB, matmul_wgmma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)          \
+  X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -161,7 +167,11 @@ typedef struct ocf_matmul_frame {
   cl_ulong c_off, ldc, stride_c;
   cl_mem bias; /* never read without a bias (then any valid buffer) */
   cl_ulong bias_off;
-  cl_mem partial; /* split kernels: the splits' sums (the plan's scratch) */
+  cl_mem partial; /* split kernels: the splits' sums (the plan's scratch); the staged wgmma
+                     plans' operands */
+  /* The staged wgmma plans (matmul_stage, then matmul_wgmma_sb or _sab): K' (k or 3k), the
+     staged rows' length, where B' starts in the scratch, and the products' strides there. */
+  cl_ulong ks, lds, s_zero, sb_off, s_stride_a, s_stride_b;
 } ocf_matmul_frame;
 
 /* cl/matmul_skinny.cl: Y = act(alpha X V + beta Y + bias), Y with at most 16 columns. */

@@ -31,3 +31,56 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma = {
     "B stored k x n (16-bit only) or n x k; A's and B's offsets, leading dimensions and batch "
     "strides multiples of 16 bytes; any C type, bias and activation; any m, n, k; batches; a 1-D "
     "grid of tiles x batch workgroups below 2^31"};
+
+/* The staged plans' wgmma step (plan_matmul_wgmma.c, rule 4): the same kernel under another name
+   (cl/matmul_wgmma_nv.cl), reading K' = ks and B' from the scratch the staging step wrote, A as
+   the caller stored it (_sb) or A' from the scratch too (_sab). */
+#define F ocf_matmul_frame
+/* An argument of the kernel's name read from another field of the frame. */
+#define AS(name, field, kind) \
+  { name, kind, offsetof(F, field) }
+static const ocf_arg_desc sb_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    AS("k", ks, OCF_ARG_ULONG),          OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+    OCF_ARG(F, a, OCF_ARG_BUFFER),       OCF_ARG(F, a_off, OCF_ARG_ULONG),
+    OCF_ARG(F, lda, OCF_ARG_ULONG),      OCF_ARG(F, stride_a, OCF_ARG_ULONG),
+    AS("b", partial, OCF_ARG_BUFFER),    AS("b_off", sb_off, OCF_ARG_ULONG),
+    AS("ldb", lds, OCF_ARG_ULONG),       AS("stride_b", s_stride_b, OCF_ARG_ULONG),
+    OCF_ARG(F, beta, OCF_ARG_FLOAT),     OCF_ARG(F, c, OCF_ARG_BUFFER),
+    OCF_ARG(F, c_off, OCF_ARG_ULONG),    OCF_ARG(F, ldc, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),
+    OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
+static const ocf_arg_desc sab_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    AS("k", ks, OCF_ARG_ULONG),          OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+    AS("a", partial, OCF_ARG_BUFFER),    AS("a_off", s_zero, OCF_ARG_ULONG),
+    AS("lda", lds, OCF_ARG_ULONG),       AS("stride_a", s_stride_a, OCF_ARG_ULONG),
+    AS("b", partial, OCF_ARG_BUFFER),    AS("b_off", sb_off, OCF_ARG_ULONG),
+    AS("ldb", lds, OCF_ARG_ULONG),       AS("stride_b", s_stride_b, OCF_ARG_ULONG),
+    OCF_ARG(F, beta, OCF_ARG_FLOAT),     OCF_ARG(F, c, OCF_ARG_BUFFER),
+    OCF_ARG(F, c_off, OCF_ARG_ULONG),    OCF_ARG(F, ldc, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),
+    OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
+#undef AS
+#undef F
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_sb = {
+    OCF_KERNEL_MATMUL_WGMMA_SB,
+    "matmul_wgmma_sb",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    sb_args,
+    OCF_ARRAY_LEN(sb_args),
+    "after matmul_stage (TF32, A stored m x k on 16-byte chunks, B in any other form): "
+    "matmul_wgmma "
+    "with TRANS_B 1 on A as stored and B' (B transposed, truncated to TF32) from the scratch"};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_sab = {
+    OCF_KERNEL_MATMUL_WGMMA_SAB,
+    "matmul_wgmma_sab",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    sab_args,
+    OCF_ARRAY_LEN(sab_args),
+    "after matmul_stage (3XTF32, or TF32 with A transposed or off 16-byte chunks): matmul_wgmma "
+    "with TRANS_B 1 over K' (3k or k) on A' and B' from the scratch"};

@@ -22,13 +22,16 @@ ocf_status ocf_add(ocf_context *ctx, size_t n, cl_mem x, size_t x_offset, cl_mem
       (status = ocf_check_buffer(ctx, "ocf_add: out", out, out_offset, n, size)) != OCF_SUCCESS)
     return status;
   int overlap = 0, same_start = 0;
-  if ((status = ocf_ranges_overlap(out, out_offset * size, n * size, x, x_offset * size, n * size,
-                                   &overlap, &same_start)) != OCF_SUCCESS)
+  ocf_place out_place = ocf_place_of(out), x_place = ocf_place_of(x), y_place = ocf_place_of(y);
+  if ((status = ocf_places_overlap(&out_place, out_offset * size, n * size, &x_place,
+                                   x_offset * size, n * size, &overlap, &same_start)) !=
+      OCF_SUCCESS)
     return status;
   if (overlap && !same_start)
     return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps x (only out == x is allowed)");
-  if ((status = ocf_ranges_overlap(out, out_offset * size, n * size, y, y_offset * size, n * size,
-                                   &overlap, &same_start)) != OCF_SUCCESS)
+  if ((status = ocf_places_overlap(&out_place, out_offset * size, n * size, &y_place,
+                                   y_offset * size, n * size, &overlap, &same_start)) !=
+      OCF_SUCCESS)
     return status;
   if (overlap && !same_start)
     return ocf_fail(OCF_ERR_ALIASING, "ocf_add: out partly overlaps y (only out == y is allowed)");

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The size of the first published ocf_attention_options. */
+/* The size of the first published ocf_attention_options (0.4). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_attention_options, lse_offset) + sizeof(size_t))
 
 enum { MAX_HEAD_DIM = 256 };
@@ -139,6 +139,19 @@ static ocf_status check_shape(const char *fn, size_t b, size_t h, size_t h_kv, s
   return OCF_SUCCESS;
 }
 
+/* The widest of 8, 4, 2 and 1 elements that divides d and every offset and stride of K and V:
+   the width of attention_decode's loads. */
+static size_t kv_vector(size_t d, size_t k_offset, const size_t *k_strides, size_t v_offset,
+                        const size_t *v_strides) {
+  size_t all = d | k_offset | v_offset;
+  for (int i = 0; i < 3; i++)
+    all |= k_strides[i] | v_strides[i];
+  size_t w = 8;
+  while (all % w)
+    w /= 2;
+  return w;
+}
+
 ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk,
                          size_t d, cl_mem q, size_t q_offset, const size_t *q_strides, cl_mem k,
                          size_t k_offset, const size_t *k_strides, cl_mem v, size_t v_offset,
@@ -159,39 +172,42 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
     return status;
   const cl_mem buffers[4] = {q, k, v, out};
   const size_t offsets[4] = {q_offset, k_offset, v_offset, out_offset};
+  /* The names of the messages below (q, k, v, out, lengths, lse), made once, not at each call. */
+  static const char *const labels[6] = {"ocf_attention: q",       "ocf_attention: k",
+                                        "ocf_attention: v",       "ocf_attention: out",
+                                        "ocf_attention: lengths", "ocf_attention: lse"};
   for (int i = 0; i < 4; i++) {
-    char label[64];
-    snprintf(label, sizeof label, "%s: %s", fn, t[i].name);
     t[i].offset = offsets[i];
-    if ((status = ocf_check_buffer(ctx, label, buffers[i], offsets[i], t[i].extent,
+    if ((status = ocf_check_buffer(ctx, labels[i], buffers[i], offsets[i], t[i].extent,
                                    t[i].element_size)) != OCF_SUCCESS)
       return status;
   }
   const size_t rows = b * h * lq; /* checked in check_shape */
-  if (opt.lengths &&
-      (status = ocf_check_buffer(ctx, "ocf_attention: lengths", opt.lengths, opt.lengths_offset, b,
-                                 sizeof(cl_uint))) != OCF_SUCCESS)
+  if (opt.lengths && (status = ocf_check_buffer(ctx, labels[4], opt.lengths, opt.lengths_offset, b,
+                                                sizeof(cl_uint))) != OCF_SUCCESS)
     return status;
-  if (opt.lse && (status = ocf_check_buffer(ctx, "ocf_attention: lse", opt.lse, opt.lse_offset,
-                                            rows, sizeof(float))) != OCF_SUCCESS)
+  if (opt.lse && (status = ocf_check_buffer(ctx, labels[5], opt.lse, opt.lse_offset, rows,
+                                            sizeof(float))) != OCF_SUCCESS)
     return status;
 
-  /* Aliasing: out and lse against every other operand, by their spans. */
+  /* Aliasing: out and lse against every other operand, by their spans (each buffer's place
+     resolved once, validate.h). */
   typedef struct span {
     const char *name;
     cl_mem buffer;
     size_t start, bytes;
+    ocf_place at;
   } span;
   span spans[6];
   for (int i = 0; i < 4; i++) {
     span s = {t[i].name, buffers[i], offsets[i] * t[i].element_size,
-              t[i].extent * t[i].element_size};
+              t[i].extent * t[i].element_size, ocf_place_of(buffers[i])};
     spans[i] = s;
   }
   const span lengths_span = {"lengths", opt.lengths, opt.lengths_offset * sizeof(cl_uint),
-                             opt.lengths ? b * sizeof(cl_uint) : 0};
+                             opt.lengths ? b * sizeof(cl_uint) : 0, ocf_place_of(opt.lengths)};
   const span lse_span = {"lse", opt.lse, opt.lse_offset * sizeof(float),
-                         opt.lse ? rows * sizeof(float) : 0};
+                         opt.lse ? rows * sizeof(float) : 0, ocf_place_of(opt.lse)};
   spans[4] = lengths_span;
   spans[5] = lse_span;
   for (int w = 3; w < 6; w += 2) /* out (3), then lse (5) */
@@ -201,26 +217,25 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
         continue;
       if (w == 3 && o == 5) continue; /* checked as lse against out */
       int overlap = 0, same = 0;
-      if ((status =
-               ocf_ranges_overlap(spans[w].buffer, spans[w].start, spans[w].bytes, spans[o].buffer,
-                                  spans[o].start, spans[o].bytes, &overlap, &same)) != OCF_SUCCESS)
+      if ((status = ocf_places_overlap(&spans[w].at, spans[w].start, spans[w].bytes, &spans[o].at,
+                                       spans[o].start, spans[o].bytes, &overlap, &same)) !=
+          OCF_SUCCESS)
         return status;
       if (overlap)
         return ocf_fail(OCF_ERR_ALIASING, "%s: %s overlaps %s", fn, spans[w].name, spans[o].name);
     }
-  for (int i = 0; i < 6; i++) {
-    char label[64];
-    snprintf(label, sizeof label, "%s: %s", fn, spans[i].name);
+  for (int i = 0; i < 6; i++)
     if (spans[i].buffer &&
-        (status = ocf_workspace_check_disjoint(&settings, label, spans[i].buffer, spans[i].start,
-                                               spans[i].bytes)) != OCF_SUCCESS)
+        (status = ocf_workspace_check_disjoint(&settings, labels[i], spans[i].buffer,
+                                               spans[i].start, spans[i].bytes)) != OCF_SUCCESS)
       return status;
-  }
   if (rows == 0) return ocf_dispatch_nothing(queue, &settings);
 
   ocf_attention_call call;
   memset(&call, 0, sizeof call); /* its bytes key the plan cache */
   call.b = b, call.h = h, call.lq = lq, call.lk = lk, call.d = d;
+  call.h_kv = h_kv;
+  call.kv_vector = kv_vector(d, k_offset, t[1].s, v_offset, t[2].s);
   call.q_dtype = opt.q_dtype, call.k_dtype = opt.k_dtype;
   call.v_dtype = opt.v_dtype, call.out_dtype = opt.out_dtype;
   call.variant = settings.variant;

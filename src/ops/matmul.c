@@ -64,6 +64,7 @@ static ocf_status check_options(const ocf_matmul_options *opt) {
 typedef struct operand {
   const char *name; /* "ocf_matmul: A", for errors */
   cl_mem buffer;
+  ocf_place place; /* for the overlap tests: C's parent is queried once */
   size_t offset, ld, stride;
   size_t element_size;
   size_t rows, cols; /* as stored */
@@ -77,6 +78,7 @@ static operand operand_of(const char *name, cl_mem buffer, size_t offset, size_t
   memset(&x, 0, sizeof x);
   x.name = name;
   x.buffer = buffer;
+  x.place = ocf_place_of(buffer);
   x.offset = offset, x.ld = ld, x.stride = stride;
   x.element_size = ocf_dtype_size(dtype);
   return x;
@@ -96,6 +98,13 @@ static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t
                          size_t *cols) {
   *rows = trans == OCF_TRANS ? inner : outer;
   *cols = trans == OCF_TRANS ? outer : inner;
+}
+
+/* Whether the staged wgmma plans (src/plan/plan_matmul_wgmma.c, rule 4) may take the call:
+   fp32 A and B in TF32 or 3XTF32. */
+static int staging_may_apply(const ocf_matmul_call *call) {
+  return call->a_dtype == OCF_F32 && call->b_dtype == OCF_F32 &&
+         (call->precision == OCF_PRECISION_TF32 || call->precision == OCF_PRECISION_3XTF32);
 }
 
 static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m, size_t n, size_t k,
@@ -139,6 +148,13 @@ static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
                     : o->bias_axis == OCF_BIAS_M ? OCF_BIAS_N
                                                  : OCF_BIAS_NONE;
   call->bias_dtype = o->bias_dtype;
+  /* A caller's workspace bounds the staged wgmma plans' scratch (which falls back to the next
+     plan when it does not fit); told only to the calls those plans may take, so that other
+     calls' cached plans do not depend on the workspace's size. */
+  if (staging_may_apply(call) && settings->workspace) {
+    call->has_workspace = 1;
+    call->workspace_bytes = settings->workspace_size;
+  }
 
   /* op(a) is m x k (stored k x m transposed), op(b) k x n (n x k), C m x n; a bias runs
      along n or m. */
@@ -169,10 +185,10 @@ static ocf_status measure(operand *x, size_t batch) {
 
 /* Refuses an output whose span meets an input's (OCF_ERR_ALIASING, naming the input), or passes
    on a failed buffer query. */
-static ocf_status check_disjoint(const operand *out, const operand *in, const char *in_name) {
+static ocf_status check_disjoint(operand *out, operand *in, const char *in_name) {
   int overlap = 0, same_start = 0;
-  ocf_status status = ocf_ranges_overlap(
-      out->buffer, out->offset * out->element_size, out->span * out->element_size, in->buffer,
+  ocf_status status = ocf_places_overlap(
+      &out->place, out->offset * out->element_size, out->span * out->element_size, &in->place,
       in->offset * in->element_size, in->span * in->element_size, &overlap, &same_start);
   if (status != OCF_SUCCESS) return status;
   if (overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul: C overlaps %s", in_name);
@@ -228,7 +244,7 @@ static ocf_status check_problem(const ocf_context *ctx, problem *p) {
 /* The call's arguments as the tiled kernels' frame, the source of every matmul frame
    (src/ops/matmul_row.c: the plan adds its K splits; the matrix-unit kernels take this frame,
    the skinny kernels one derived from it). Without a bias the kernels still take a buffer
-   argument, never read: a's. */
+   argument, never read: NULL, which the binder sets once, not at every call. */
 static ocf_matmul_frame frame_source(const problem *p) {
   const ocf_matmul_call *call = &p->call;
   ocf_matmul_frame f = {.m = call->m,
@@ -251,7 +267,7 @@ static ocf_matmul_frame frame_source(const problem *p) {
                         .c_off = p->c.offset,
                         .ldc = p->c.ld,
                         .stride_c = p->c.stride,
-                        .bias = call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : p->a.buffer,
+                        .bias = call->bias_axis != OCF_BIAS_NONE ? p->bias.buffer : NULL,
                         .bias_off = p->bias.offset,
                         .partial = NULL};
   return f;
@@ -327,7 +343,18 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
   /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */
   if (alpha == 0.0f) p.call.k = 0;
   if (p.call.k == 0) p.alpha = 0.0f;
-  return run_problem(ctx, queue, &settings, &p, NULL);
+  status = run_problem(ctx, queue, &settings, &p, NULL);
+  /* The library's scratch for a staged wgmma plan could not be had: nothing but scratch was
+     written (its steps before the last write only scratch), and the call runs without staging.
+   */
+  if ((status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ||
+       status == OCF_ERR_OUT_OF_HOST_MEMORY) &&
+      staging_may_apply(&p.call) && !settings.workspace) {
+    ocf_error_clear();
+    p.call.no_staging = 1;
+    status = run_problem(ctx, queue, &settings, &p, NULL);
+  }
+  return status;
 }
 
 ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose trans_b,

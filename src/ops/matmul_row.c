@@ -129,6 +129,13 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
   f->k_split = plan->k_split;
   f->splits = plan->splits;
   f->partial = NULL;
+  if (plan->staged_k) { /* the staged wgmma plans' operands in the scratch (matmul_stage.cl) */
+    f->ks = plan->staged_k;
+    f->lds = plan->staged_ld;
+    f->s_stride_a = t->m * plan->staged_ld;
+    f->s_stride_b = t->n * plan->staged_ld;
+    f->sb_off = plan->staged_a ? t->batch * f->s_stride_a : 0;
+  }
   *scratch = &f->partial;
 }
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The size of the first published ocf_norm_options (0.3). */
+/* The size of the first published ocf_norm_options (0.4). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_norm_options, rstd_offset) + sizeof(size_t))
 
 /* The operands of a call, for the overlap checks: 0 in, 1 out, 2 weight, 3 bias, 4 residual,
@@ -20,6 +20,18 @@ static const char *const operand_names[OP_COUNT] = {"in",       "out",          
                                                     "residual", "residual_out", "mean",   "rstd"};
 /* Which operands the call writes. */
 static const int operand_written[OP_COUNT] = {0, 1, 0, 0, 0, 1, 1, 1};
+
+/* The names in a device call's messages, made once rather than at every call: the function,
+   then "<function>: <operand>" in operand order, then "<function>: options". */
+enum { LABEL_FN, LABEL_OPERAND, LABEL_OPTIONS = LABEL_OPERAND + OP_COUNT, LABEL_COUNT };
+#define NORM_LABELS(fn)                                                                          \
+  {                                                                                              \
+    fn, fn ": in", fn ": out", fn ": weight", fn ": bias", fn ": residual", fn ": residual_out", \
+        fn ": mean", fn ": rstd", fn ": options"                                                 \
+  }
+static const char *const layernorm_labels[LABEL_COUNT] = NORM_LABELS("ocf_layernorm");
+static const char *const rmsnorm_labels[LABEL_COUNT] = NORM_LABELS("ocf_rmsnorm");
+static const char *const query_labels[LABEL_COUNT] = NORM_LABELS("ocf_norm_workspace_size");
 
 /* Checks the options' own values (those that need no buffer query). */
 static ocf_status check_options(const char *name, int rms, const ocf_norm_options *opt) {
@@ -63,39 +75,38 @@ static ocf_status check_options(const char *name, int rms, const ocf_norm_option
 /* Every operand of a call as a matrix in its buffer (absent ones with a NULL buffer). */
 typedef struct norm_operands {
   ocf_matrix_view v[OP_COUNT];
+  ocf_place at[OP_COUNT]; /* the buffers' places (v[i].place, for the overlap tests) */
 } norm_operands;
 
 /* The checks the call and its workspace size query share: the launch (*settings, *queue), the
-   options (read into *opt) and every operand's extent (into ops, without buffers). */
-static ocf_status check_call(ocf_context *ctx, const char *name, int rms, size_t rows, size_t cols,
-                             size_t in_ld, size_t out_ld, const ocf_norm_options *options,
-                             const ocf_launch *launch, ocf_launch *settings,
-                             cl_command_queue *queue, ocf_norm_options *opt, norm_operands *ops,
-                             size_t *extents) {
+   options (read into *opt) and every operand's extent (into ops, without buffers). `label`:
+   the names of the messages (NORM_LABELS). */
+static ocf_status check_call(ocf_context *ctx, const char *const *label, int rms, size_t rows,
+                             size_t cols, size_t in_ld, size_t out_ld,
+                             const ocf_norm_options *options, const ocf_launch *launch,
+                             ocf_launch *settings, cl_command_queue *queue, ocf_norm_options *opt,
+                             norm_operands *ops, size_t *extents) {
+  const char *name = label[LABEL_FN];
   ocf_status status = ocf_check_launch(ctx, launch, settings, queue);
   if (status != OCF_SUCCESS) return status;
   *opt = (ocf_norm_options)OCF_NORM_OPTIONS_INIT;
-  char label[96];
-  if (options) {
-    snprintf(label, sizeof label, "%s: options", name);
-    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
-        OCF_SUCCESS)
-      return status;
-  }
+  if (options && (status = ocf_read_struct(label[LABEL_OPTIONS], options, OPTIONS_FIRST_SIZE, opt,
+                                           sizeof *opt)) != OCF_SUCCESS)
+    return status;
   if ((status = check_options(name, rms, opt)) != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt->in_dtype), out_size = ocf_dtype_size(opt->out_dtype);
   const size_t w_size = ocf_dtype_size(opt->weight_dtype);
   const size_t r_size = ocf_dtype_size(opt->residual_dtype);
   /* rows x cols matrices; weight and bias one row of cols, mean and rstd one row of rows. */
   const ocf_matrix_view views[OP_COUNT] = {
-      {NULL, 0, rows, cols, in_ld, in_size},
-      {NULL, 0, rows, cols, out_ld, out_size},
-      {NULL, opt->weight_offset, 1, cols, cols, w_size},
-      {NULL, opt->bias_offset, 1, cols, cols, w_size},
-      {NULL, opt->residual_offset, rows, cols, opt->residual_ld, r_size},
-      {NULL, opt->residual_out_offset, rows, cols, opt->residual_out_ld, r_size},
-      {NULL, opt->mean_offset, 1, rows, rows, sizeof(float)},
-      {NULL, opt->rstd_offset, 1, rows, rows, sizeof(float)}};
+      {NULL, 0, rows, cols, in_ld, in_size, NULL},
+      {NULL, 0, rows, cols, out_ld, out_size, NULL},
+      {NULL, opt->weight_offset, 1, cols, cols, w_size, NULL},
+      {NULL, opt->bias_offset, 1, cols, cols, w_size, NULL},
+      {NULL, opt->residual_offset, rows, cols, opt->residual_ld, r_size, NULL},
+      {NULL, opt->residual_out_offset, rows, cols, opt->residual_out_ld, r_size, NULL},
+      {NULL, opt->mean_offset, 1, rows, rows, sizeof(float), NULL},
+      {NULL, opt->rstd_offset, 1, rows, rows, sizeof(float), NULL}};
   const int present[OP_COUNT] = {1,
                                  1,
                                  opt->weight != NULL,
@@ -108,9 +119,9 @@ static ocf_status check_call(ocf_context *ctx, const char *name, int rms, size_t
     ops->v[i] = views[i];
     extents[i] = 0;
     if (!present[i]) continue;
-    snprintf(label, sizeof label, "%s: %s", name, operand_names[i]);
-    if ((status = ocf_matrix_extent(label, views[i].rows, views[i].cols, views[i].ld,
-                                    views[i].element_size, &extents[i])) != OCF_SUCCESS)
+    if ((status = ocf_matrix_extent(label[LABEL_OPERAND + i], views[i].rows, views[i].cols,
+                                    views[i].ld, views[i].element_size, &extents[i])) !=
+        OCF_SUCCESS)
       return status;
   }
   return OCF_SUCCESS;
@@ -142,7 +153,8 @@ static ocf_status norm_device(ocf_context *ctx, int rms, size_t rows, size_t col
                               size_t in_offset, size_t in_ld, cl_mem out, size_t out_offset,
                               size_t out_ld, const ocf_norm_options *options,
                               const ocf_launch *launch) {
-  const char *name = rms ? "ocf_rmsnorm" : "ocf_layernorm";
+  const char *const *label = rms ? rmsnorm_labels : layernorm_labels;
+  const char *name = label[LABEL_FN];
   ocf_error_clear();
   if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: ctx is NULL", name);
   ocf_launch settings;
@@ -150,7 +162,7 @@ static ocf_status norm_device(ocf_context *ctx, int rms, size_t rows, size_t col
   ocf_norm_options opt;
   norm_operands ops;
   size_t extents[OP_COUNT];
-  ocf_status status = check_call(ctx, name, rms, rows, cols, in_ld, out_ld, options, launch,
+  ocf_status status = check_call(ctx, label, rms, rows, cols, in_ld, out_ld, options, launch,
                                  &settings, &queue, &opt, &ops, extents);
   if (status != OCF_SUCCESS) return status;
   ops.v[OP_IN].buffer = in, ops.v[OP_IN].offset = in_offset;
@@ -158,12 +170,14 @@ static ocf_status norm_device(ocf_context *ctx, int rms, size_t rows, size_t col
   ops.v[OP_WEIGHT].buffer = opt.weight, ops.v[OP_BIAS].buffer = opt.bias;
   ops.v[OP_RES].buffer = opt.residual, ops.v[OP_RES_OUT].buffer = opt.residual_out;
   ops.v[OP_MEAN].buffer = opt.mean, ops.v[OP_RSTD].buffer = opt.rstd;
-  char label[96];
+  for (int i = 0; i < OP_COUNT; i++) {
+    ops.at[i] = ocf_place_of(ops.v[i].buffer);
+    ops.v[i].place = &ops.at[i];
+  }
   for (int i = 0; i < OP_COUNT; i++) {
     if (i > OP_OUT && !ops.v[i].buffer) continue;
-    snprintf(label, sizeof label, "%s: %s", name, operand_names[i]);
-    if ((status = ocf_check_buffer(ctx, label, ops.v[i].buffer, ops.v[i].offset, extents[i],
-                                   ops.v[i].element_size)) != OCF_SUCCESS)
+    if ((status = ocf_check_buffer(ctx, label[LABEL_OPERAND + i], ops.v[i].buffer, ops.v[i].offset,
+                                   extents[i], ops.v[i].element_size)) != OCF_SUCCESS)
       return status;
   }
   /* Every output shares no element with any other operand, but for the two in-place updates:
@@ -187,8 +201,7 @@ static ocf_status norm_device(ocf_context *ctx, int rms, size_t rows, size_t col
   }
   for (int i = 0; i < OP_COUNT; i++) {
     if (i > OP_OUT && !ops.v[i].buffer) continue;
-    snprintf(label, sizeof label, "%s: %s", name, operand_names[i]);
-    if ((status = ocf_workspace_check_disjoint(&settings, label, ops.v[i].buffer,
+    if ((status = ocf_workspace_check_disjoint(&settings, label[LABEL_OPERAND + i], ops.v[i].buffer,
                                                ops.v[i].offset * ops.v[i].element_size,
                                                extents[i] * ops.v[i].element_size)) != OCF_SUCCESS)
       return status;
@@ -240,8 +253,8 @@ ocf_status ocf_norm_workspace_size(ocf_context *ctx, int rms, size_t rows, size_
   ocf_norm_options opt;
   norm_operands ops;
   size_t extents[OP_COUNT];
-  ocf_status status = check_call(ctx, "ocf_norm_workspace_size", rms != 0, rows, cols, in_ld,
-                                 out_ld, options, launch, &settings, &queue, &opt, &ops, extents);
+  ocf_status status = check_call(ctx, query_labels, rms != 0, rows, cols, in_ld, out_ld, options,
+                                 launch, &settings, &queue, &opt, &ops, extents);
   if (status != OCF_SUCCESS) return status;
   const ocf_norm_call call =
       norm_call(rms != 0, rows, cols, in_offset, in_ld, out_offset, out_ld, &opt, &settings);

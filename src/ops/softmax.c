@@ -62,31 +62,33 @@ static ocf_softmax_call softmax_call(size_t rows, size_t cols, size_t in_offset,
   return call;
 }
 
-/* The checks ocf_softmax_ex and its workspace size query share, so that the query answers for
-   the call it describes: the launch (*settings, *queue), the options (read into *opt) and the
-   extents of in and out. `name` begins every message. */
-static ocf_status check_call(ocf_context *ctx, const char *name, size_t rows, size_t cols,
-                             size_t in_ld, size_t out_ld, const ocf_softmax_options *options,
+/* The names of check_call's messages, for the call (0) and its workspace size query (1): made
+   once, not at every call. */
+static const char *const labels[2][3] = {
+    {"ocf_softmax: options", "ocf_softmax: in", "ocf_softmax: out"},
+    {"ocf_softmax_workspace_size: options", "ocf_softmax_workspace_size: in",
+     "ocf_softmax_workspace_size: out"}};
+
+/* The checks ocf_softmax_ex (query 0) and its workspace size query (1) share, so that the query
+   answers for the call it describes: the launch (*settings, *queue), the options (read into
+   *opt) and the extents of in and out. */
+static ocf_status check_call(ocf_context *ctx, int query, size_t rows, size_t cols, size_t in_ld,
+                             size_t out_ld, const ocf_softmax_options *options,
                              const ocf_launch *launch, ocf_launch *settings,
                              cl_command_queue *queue, ocf_softmax_options *opt, size_t *in_extent,
                              size_t *out_extent) {
   ocf_status status = ocf_check_launch(ctx, launch, settings, queue);
   if (status != OCF_SUCCESS) return status;
   *opt = (ocf_softmax_options)OCF_SOFTMAX_OPTIONS_INIT;
-  char label[64];
-  if (options) {
-    snprintf(label, sizeof label, "%s: options", name);
-    if ((status = ocf_read_struct(label, options, OPTIONS_FIRST_SIZE, opt, sizeof *opt)) !=
-        OCF_SUCCESS)
-      return status;
-  }
+  const char *const *label = labels[query];
+  if (options && (status = ocf_read_struct(label[0], options, OPTIONS_FIRST_SIZE, opt,
+                                           sizeof *opt)) != OCF_SUCCESS)
+    return status;
   if ((status = check_options(opt)) != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt->in_dtype), out_size = ocf_dtype_size(opt->out_dtype);
-  snprintf(label, sizeof label, "%s: in", name);
-  if ((status = ocf_matrix_extent(label, rows, cols, in_ld, in_size, in_extent)) != OCF_SUCCESS)
+  if ((status = ocf_matrix_extent(label[1], rows, cols, in_ld, in_size, in_extent)) != OCF_SUCCESS)
     return status;
-  snprintf(label, sizeof label, "%s: out", name);
-  return ocf_matrix_extent(label, rows, cols, out_ld, out_size, out_extent);
+  return ocf_matrix_extent(label[2], rows, cols, out_ld, out_size, out_extent);
 }
 
 ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in, size_t in_offset,
@@ -98,8 +100,8 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
   cl_command_queue queue = NULL;
   ocf_softmax_options opt;
   size_t in_extent = 0, out_extent = 0;
-  ocf_status status = check_call(ctx, "ocf_softmax", rows, cols, in_ld, out_ld, options, launch,
-                                 &settings, &queue, &opt, &in_extent, &out_extent);
+  ocf_status status = check_call(ctx, 0, rows, cols, in_ld, out_ld, options, launch, &settings,
+                                 &queue, &opt, &in_extent, &out_extent);
   if (status != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
   if ((status = ocf_check_buffer(ctx, "ocf_softmax: in", in, in_offset, in_extent, in_size)) !=
@@ -113,8 +115,9 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
     return status;
   /* Element-wise: rows of out may interleave with rows of in (same buffer and stride) as long
      as no element is both; each kernel reads only in's elements and writes only out's. */
-  const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size};
-  const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size};
+  ocf_place in_at = ocf_place_of(in), out_at = ocf_place_of(out);
+  const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size, &in_at};
+  const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size, &out_at};
   int overlap = 0, in_place = 0;
   if ((status = ocf_matrices_overlap(&out_view, &in_view, &overlap, &in_place)) != OCF_SUCCESS)
     return status;
@@ -123,9 +126,11 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                       "in place (same buffer, offset and stride)");
   if (opt.lengths) {
     int lengths_overlap = 0, lengths_start = 0;
-    if ((status = ocf_ranges_overlap(out, out_offset * out_size, out_extent * out_size, opt.lengths,
-                                     opt.lengths_offset * sizeof(cl_uint), rows * sizeof(cl_uint),
-                                     &lengths_overlap, &lengths_start)) != OCF_SUCCESS)
+    ocf_place lengths_at = ocf_place_of(opt.lengths);
+    if ((status = ocf_places_overlap(&out_at, out_offset * out_size, out_extent * out_size,
+                                     &lengths_at, opt.lengths_offset * sizeof(cl_uint),
+                                     rows * sizeof(cl_uint), &lengths_overlap, &lengths_start)) !=
+        OCF_SUCCESS)
       return status;
     if (lengths_overlap) return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out overlaps lengths");
   }
@@ -236,16 +241,16 @@ ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols
   cl_command_queue queue = NULL;
   ocf_softmax_options opt;
   size_t in_extent = 0, out_extent = 0;
-  ocf_status status = check_call(ctx, "ocf_softmax_workspace_size", rows, cols, in_ld, out_ld,
-                                 options, launch, &settings, &queue, &opt, &in_extent, &out_extent);
+  ocf_status status = check_call(ctx, 1, rows, cols, in_ld, out_ld, options, launch, &settings,
+                                 &queue, &opt, &in_extent, &out_extent);
   if (status != OCF_SUCCESS) return status;
   const size_t in_size = ocf_dtype_size(opt.in_dtype), out_size = ocf_dtype_size(opt.out_dtype);
   /* In place or not, as the call will tell from its buffers; without them, the larger of the
      two plans. */
   int in_place[2] = {0, 1}, cases = 2;
   if (in && out) {
-    const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size};
-    const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size};
+    const ocf_matrix_view in_view = {in, in_offset, rows, cols, in_ld, in_size, NULL};
+    const ocf_matrix_view out_view = {out, out_offset, rows, cols, out_ld, out_size, NULL};
     int overlap = 0;
     if ((status = ocf_matrices_overlap(&out_view, &in_view, &overlap, &in_place[0])) != OCF_SUCCESS)
       return status;

@@ -97,7 +97,9 @@ ocf_status ocf_plan_verify(const ocf_plan *plan, const ocf_device_facts *facts) 
   for (unsigned s = 0; s < plan->step_count; s++) {
     const ocf_plan_step *step = &plan->steps[s];
     const ocf_kernel_desc *desc = ocf_kernel_desc_get(step->kernel);
-    if (!desc || desc->program != plan->program)
+    /* The last step is of the plan's program; an earlier one may be of another (the staging
+       step of matmul's staged wgmma plans), built with the same options. */
+    if (!desc || (desc->program != plan->program && s + 1 == plan->step_count))
       return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: step %u's kernel is not of its program", s);
     /* The launch binds every step's arguments before the first enqueue: one kernel object
        cannot hold two steps' arguments. */

@@ -35,10 +35,13 @@ typedef struct ocf_plan {
   unsigned define_count;
   ocf_define defines[OCF_PLAN_MAX_DEFINES];
   /* The kernels in launch order, each a different kernel; every step but the last writes only
-     the scratch, never an output, so that a call whose later enqueue fails changes no output. */
+     the scratch, never an output, so that a call whose later enqueue fails changes no output.
+     The last step's kernel is of `program`; an earlier one may be of another program, built
+     with the same options. */
   unsigned step_count;
   ocf_plan_step steps[OCF_PLAN_MAX_STEPS];
   size_t scratch_bytes;   /* one buffer the steps share (the frame's scratch), 0: none */
+  int scratch_written;    /* the steps read only scratch an earlier step wrote: not zeroed */
   int fixed_workgroup;    /* the caller chose the workgroup size */
   size_t local_mem_bytes; /* local memory the plan's kernels declare (the largest step) */
   /* The op's own part of the plan: argument values its planner chooses and its frame builder
@@ -49,9 +52,12 @@ typedef struct ocf_plan {
       size_t parts, part_vecs;
     };
     struct { /* matmul: K splits and the K range of each (1 and k: not split); the skinny
-                kernels' operands swapped (C^T = op(B)^T op(A)^T: C has at most 16 rows) */
+                kernels' operands swapped (C^T = op(B)^T op(A)^T: C has at most 16 rows); the
+                staged wgmma plans' K' and staged row length (0: not staged), A staged too */
       size_t splits, k_split;
       int swapped;
+      size_t staged_k, staged_ld;
+      int staged_a;
     };
     struct { /* attention's decode split: key ranges a row, keys a range (1 and lk: none) */
       size_t kv_splits, split_keys;
@@ -152,11 +158,19 @@ typedef struct ocf_matmul_call {
   ocf_activation activation;
   ocf_bias_axis bias_axis;
   ocf_dtype bias_dtype;
+  /* The launch's workspace: given (then its bytes bound a plan's scratch where the plan has a
+     scratch-free alternative: the staged wgmma plans), or the library's scratch. */
+  int has_workspace;
+  size_t workspace_bytes;
+  int no_staging; /* the staged wgmma plans are not to be made (their scratch failed) */
 } ocf_matmul_call;
 
 /* attention: the sizes that shape the plan. */
 typedef struct ocf_attention_call {
   size_t b, h, lq, lk, d;
+  size_t h_kv;      /* key heads (0: h) */
+  size_t kv_vector; /* the widest of 8, 4, 2, 1 elements dividing d and K's and V's offsets and
+                       strides (0: 1) */
   ocf_dtype q_dtype, k_dtype, v_dtype, out_dtype;
   int variant;
   size_t workgroup;
@@ -196,6 +210,10 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
                               const ocf_attention_call *call, ocf_plan *plan);
 /* The local memory of attention_tiled with these sizes, in bytes. */
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
+/* The local memory of attention_decode with these sizes, in bytes. */
+size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
+/* The local memory of attention_block with these sizes, in bytes. */
+size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 
@@ -237,6 +255,15 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
 ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        const ocf_tuning_values *tuning, size_t m, size_t n,
                                        ocf_plan *plan);
+
+/* Rule 4 of plan_matmul_wgmma.c: the calls the staged plans take (fp32 A and B in TF32 or
+   3XTF32 that rule 1 leaves, m n k batch at least wgmma.stage_min^3, the scratch within its
+   cap), and their plan: matmul_stage, then matmul_wgmma_sb or _sab over K'. */
+int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                    const ocf_matmul_call *call);
+ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
+                                             const ocf_tuning_values *tuning,
+                                             const ocf_matmul_call *call, ocf_plan *plan);
 
 /* The wgmma kernel's static local memory: stages (64 consumers + bn) 128 + 1024 bytes. */
 size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages);

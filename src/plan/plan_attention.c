@@ -49,9 +49,181 @@ enum { MAX_SPLITS = 1024, MERGE_WG = 64 };
    merge's loops over up to MAX_SPLITS ranges), kept free under a loop limit. */
 enum { LOOP_SLACK = 3 * MAX_SPLITS + 2048 };
 
+size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk) {
+  return 4 * (rows * d_padded + bk * (2 * d_padded + 4) + rows * bk * spk) + 8 * rows;
+}
+
+/* attention_decode's work-items a score: as many as leave none idle, dividing D / 4. */
+static size_t decode_spk(size_t wg, size_t rows, size_t bk, size_t d_padded) {
+  size_t spk = 1;
+  while (2 * spk * rows * bk <= wg && (d_padded / 4) % (2 * spk) == 0)
+    spk *= 2;
+  return spk;
+}
+
+/* The work-items of attention_merge's workgroup, and its grid (one work-item an element of out,
+   at most cap_groups workgroups). */
+static void add_merge(const ocf_device_facts *facts, const ocf_attention_call *call,
+                      size_t cap_groups, ocf_kernel_id kernel, ocf_plan *plan) {
+  size_t merge_wg =
+      ocf_min_size(MERGE_WG, ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]));
+  merge_wg = ocf_min_size(merge_wg, ocf_facts_workgroup_limit(facts, kernel));
+  const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * call->lq;
+  const size_t merge_global =
+      ocf_min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
+  ocf_plan_step_add(plan, kernel, 1, &merge_global, &merge_wg);
+}
+
+/* The storage types, masks and lse: the defines every plan sets. */
+static void define_call(const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  ocf_plan_define(plan, "D", (long long)d_padded);
+  ocf_plan_define(plan, "Q_DTYPE", call->q_dtype);
+  ocf_plan_define(plan, "K_DTYPE", call->k_dtype);
+  ocf_plan_define(plan, "V_DTYPE", call->v_dtype);
+  ocf_plan_define(plan, "OUT_DTYPE", call->out_dtype);
+  ocf_plan_define(plan, "HAS_LENGTHS", call->has_lengths ? 1 : 0);
+  ocf_plan_define(plan, "CAUSAL", call->causal ? 1 : 0);
+  ocf_plan_define(plan, "HAS_LSE", call->has_lse ? 1 : 0);
+}
+
+/* The decode plan (attention_decode + attention_merge), or 0 when the call is not one it takes:
+   a default variant and size, lq * group rows of one key head within `decode.rows`, no loop
+   limit (the kernel's loops are not counted against one), local memory for a tile. */
+static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                       const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
+  const size_t group = h / h_kv, lq = call->lq ? call->lq : 1;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit ||
+      t->decode.wg == 0 || group * lq > (size_t)t->decode.rows || call->lk < 2)
+    return 0;
+  size_t rows = 1;
+  while (rows < group * lq)
+    rows *= 2;
+  size_t wg = (size_t)t->decode.wg, bk = (size_t)t->decode.bk, cpt = (size_t)t->decode.cpt;
+  size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_DECODE));
+  while (wg > cap)
+    wg /= 2;
+  /* One key group: rows * D / cpt work-items (cpt a multiple of 4, up to 16, which divides D). */
+  if (cpt < 4) cpt = 4;
+  while (rows * (d_padded / cpt) > wg && cpt < 16)
+    cpt *= 2;
+  if (rows * (d_padded / cpt) > wg) return 0;
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_DECODE);
+  if (bk < rows) bk = rows;
+  while (ocf_attention_decode_local_bytes(rows, bk, d_padded, decode_spk(wg, rows, bk, d_padded)) >
+             local &&
+         bk > rows && bk > 1)
+    bk /= 2;
+  if (ocf_attention_decode_local_bytes(rows, bk, d_padded, decode_spk(wg, rows, bk, d_padded)) >
+      local)
+    return 0;
+  /* The key groups' partials are joined in the tiles' local memory: fewer work-items (not below
+     one key group) until they fit. */
+  while ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 4) &&
+         wg / 2 >= rows * (d_padded / cpt))
+    wg /= 2;
+  if ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 4)) return 0;
+  const size_t spk = decode_spk(wg, rows, bk, d_padded);
+  size_t vec = call->kv_vector ? call->kv_vector : 1;
+  if (call->k_dtype == OCF_F32 || call->v_dtype == OCF_F32) vec = ocf_min_size(vec, 4);
+  while ((call->d ? call->d : 1) % vec)
+    vec /= 2;
+
+  /* Key ranges: enough workgroups for decode.fill a compute unit, each about split.min keys or
+     more (and one tile at least), a multiple of the tile, at most MAX_SPLITS. */
+  const size_t rblocks = ocf_div_ceil(group * lq, rows);
+  const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
+  const size_t target = (size_t)facts->compute_units * (size_t)t->decode.fill;
+  size_t splits = ocf_div_ceil(target, base_units);
+  splits = ocf_min_size(splits, ocf_max_size(call->lk / ocf_max_size((size_t)t->split.min, bk), 1));
+  splits = ocf_min_size(splits, MAX_SPLITS);
+  /* Rounded down to the tile: at least `splits` ranges. */
+  size_t split_keys = ocf_max_size(call->lk / splits / bk * bk, bk);
+  while (ocf_div_ceil(call->lk, split_keys) > MAX_SPLITS)
+    split_keys += bk;
+  splits = ocf_div_ceil(call->lk, split_keys);
+  const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
+
+  ocf_plan_define(plan, "BK", (long long)bk);
+  ocf_plan_define(plan, "DWG", (long long)wg);
+  ocf_plan_define(plan, "CPT", (long long)cpt);
+  ocf_plan_define(plan, "RB", (long long)rows);
+  ocf_plan_define(plan, "VEC", (long long)vec);
+  ocf_plan_define(plan, "SPK", (long long)spk);
+  define_call(call, d_padded, plan);
+  const size_t global = units * wg;
+  plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_DECODE, 1, &global, &wg);
+  add_merge(facts, call, (size_t)facts->compute_units * 2048, OCF_KERNEL_ATTENTION_JOIN, plan);
+  plan->kv_splits = splits;
+  plan->split_keys = split_keys;
+  plan->scratch_bytes = (call->b ? call->b : 1) * h * lq * splits * (call->d + 2) * sizeof(float);
+  return 1;
+}
+
+size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded) {
+  return 4 * (bq * d_padded + bk * (d_padded + 4) + bq * bk);
+}
+
+/* The register-blocked plan (attention_block), or 0 when the call is not one it takes: a
+   default variant and size, no loop limit, block.bq > 0 (CPUs: 0, builtin.tuning), at most 32
+   columns of out a work-item, local memory for a tile. */
+static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                      const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit || t->block.bq == 0)
+    return 0;
+  const size_t lq = call->lq ? call->lq : 1;
+  size_t bq = (size_t)t->block.bq, bk = (size_t)t->block.bk, rm = (size_t)t->block.rm;
+  size_t tc = (size_t)t->block.tc;
+  while (tc > 1 && (d_padded % (4 * tc) || bk % tc))
+    tc /= 2;
+  if (d_padded % (4 * tc) || d_padded / tc > 32 || bk % tc || bk % 4) return 0;
+  while (bq > rm && bq / 2 >= lq)
+    bq /= 2;
+  if (rm > bq) rm = bq;
+  size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_BLOCK));
+  while (bq / rm * tc > cap && bq > rm)
+    bq /= 2;
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK);
+  while (ocf_attention_block_local_bytes(bq, bk, d_padded) > local) {
+    if (bk / 2 >= tc && bk / 2 >= 4 && (bk / 2) % tc == 0)
+      bk /= 2;
+    else if (bq > rm)
+      bq /= 2;
+    else
+      return 0;
+  }
+  if (bq / rm * tc > cap) return 0;
+  const size_t wg = bq / rm * tc;
+  const size_t blocks = ocf_div_ceil(lq, bq);
+  const size_t units = ocf_min_size((call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks,
+                                    (size_t)facts->compute_units * 2048);
+  ocf_plan_define(plan, "BQ", (long long)bq);
+  ocf_plan_define(plan, "BK", (long long)bk);
+  ocf_plan_define(plan, "RM", (long long)rm);
+  ocf_plan_define(plan, "TC", (long long)tc);
+  define_call(call, d_padded, plan);
+  const size_t global = units * wg;
+  plan->local_mem_bytes = ocf_attention_block_local_bytes(bq, bk, d_padded);
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_BLOCK, 1, &global, &wg);
+  plan->kv_splits = 1;
+  plan->split_keys = call->lk;
+  return 1;
+}
+
 ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_attention_call *call, ocf_plan *plan) {
   const ocf_attention_tuning *t = &tuning->attention;
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_ATTENTION_DECODE;
+  if (plan_decode(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
+    return ocf_plan_verify(plan, facts);
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_ATTENTION_BLOCK;
+  if (plan_block(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
+    return ocf_plan_verify(plan, facts);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION;
   plan->fixed_workgroup = call->workgroup != 0;
@@ -139,14 +311,7 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   ocf_plan_define(plan, "BQ", (long long)bq);
   ocf_plan_define(plan, "BK", (long long)bk);
   ocf_plan_define(plan, "TPR", (long long)tpr);
-  ocf_plan_define(plan, "D", (long long)d_padded);
-  ocf_plan_define(plan, "Q_DTYPE", call->q_dtype);
-  ocf_plan_define(plan, "K_DTYPE", call->k_dtype);
-  ocf_plan_define(plan, "V_DTYPE", call->v_dtype);
-  ocf_plan_define(plan, "OUT_DTYPE", call->out_dtype);
-  ocf_plan_define(plan, "HAS_LENGTHS", call->has_lengths ? 1 : 0);
-  ocf_plan_define(plan, "CAUSAL", call->causal ? 1 : 0);
-  ocf_plan_define(plan, "HAS_LSE", call->has_lse ? 1 : 0);
+  define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_local_bytes(bq, bk, d_padded);
   if (splits < 2) {
@@ -156,13 +321,8 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
     return ocf_plan_verify(plan, facts);
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_SPLIT, 1, &global, &wg);
-  size_t merge_wg =
-      ocf_min_size(MERGE_WG, ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]));
-  merge_wg = ocf_min_size(merge_wg, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MERGE));
+  add_merge(facts, call, cap_groups, OCF_KERNEL_ATTENTION_MERGE, plan);
   const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq;
-  const size_t merge_global =
-      ocf_min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
-  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MERGE, 1, &merge_global, &merge_wg);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = rows * splits * (call->d + 2) * sizeof(float);

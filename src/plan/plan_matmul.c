@@ -13,7 +13,8 @@
  *      side of at least sk_wide_min takes the wide path (WIDE, sk_rl_w row lanes) when its
  *      staging fits in local memory.
  *   3. TF32 and fp16/bf16 inputs on Hopper's warpgroup matrix units where their probe passed
- *      (cl/matmul_wgmma_nv.cl, planned by plan_matmul_wgmma.c), then
+ *      (cl/matmul_wgmma_nv.cl, planned by plan_matmul_wgmma.c), or 3XTF32 and the other TF32
+ *      calls there through a staging step (its rule 4), then
  *      TF32, 3XTF32 and fp16/bf16 inputs on NVIDIA's matrix units where a probe found them:
  *      cl/matmul_mma_nv.cl, planned by plan_matmul_mma.c (its own rules there); while the probe
  *      is due, the plan of rule 4 with `probe` set.
@@ -495,6 +496,8 @@ ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_value
      need no other). */
   const ocf_mma_outcome wg = ocf_matmul_wgmma_applies(facts, tuning, call)
                                  ? ocf_plan_matmul_wgmma(facts, tuning, call, plan)
+                             : ocf_matmul_wgmma_staged_applies(facts, tuning, call)
+                                 ? ocf_plan_matmul_wgmma_staged(facts, tuning, call, plan)
                                  : OCF_MMA_NOT_APPLICABLE;
   if (wg == OCF_MMA_PLANNED) return OCF_SUCCESS;
   size_t probe_bytes = 0;

@@ -27,12 +27,27 @@
  *   3. Until the probe has run (facts->learnt.wgmma unknown) the call gets the next plan (mma.sync
  * or SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
  *      (src/runtime/wgmma_probe.c) and plans again.
+ *   4. Staged plans: an fp32 call in 3XTF32, or in TF32 that rule 1 leaves (B stored k x n, A
+ *      stored k x m or off 16-byte chunks), on the same device gates (the automatic variant, no
+ *      fixed workgroup, mma and wg on, NVIDIA 9.0, probe not failed, not `no_staging`), m, n, k
+ *      not 0 and m n k batch at least wgmma.stage_min^3 (the tunable, 0: never; below it the
+ *      staging pass costs more than the faster multiply saves), runs two steps: matmul_stage
+ *      (cl/matmul_stage.cl, a program of its own) writes B' (n rows a product) and, for 3XTF32 or
+ *      an A rule 1 cannot read, A' (m rows) as K-major rows of staged_ld = K' rounded up to 4
+ *      floats into the scratch, K' = 3k (3XTF32's [small, big, big] . [big, small, big]) or k;
+ *      then matmul_wgmma_sb (A as it lies) or matmul_wgmma_sab (A') runs the wgmma kernel with
+ *      TRANS_B 1 over K', the tile and ring of rule 2 for m x n. The scratch, batch (m + n) or
+ *      batch n rows of staged_ld floats, must fit an eighth of the device's memory, one
+ *      allocation (facts without either: no staging) and the caller's workspace where one is
+ *      given; else the call goes on to mma.sync. Nothing reads scratch the staging did not
+ *      write, so it is not zeroed (scratch_written).
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
 #include "common.h"
 #include "plan/plan.h"
 
+#include <stdint.h>
 #include <string.h>
 
 typedef struct wg_geometry {
@@ -110,9 +125,11 @@ static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
   ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA, 1, global, local);
 }
 
-ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
-                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
-                                      ocf_plan *plan) {
+/* The tile, ring and workgroups of an m x n C (rules 2 and 3), shared by the direct and the
+   staged plans. */
+static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                     const ocf_matmul_call *call, wg_geometry *out,
+                                     size_t *groups_out) {
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   const size_t batch = call->batch ? call->batch : 1;
@@ -128,13 +145,133 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
   while (geometry_bytes(&g) > facts->learnt.wgmma_local_ok && g.stages > 3) /* rule 2 */
     g.stages--;
   if (geometry_bytes(&g) > facts->learnt.wgmma_local_ok) return OCF_MMA_NOT_APPLICABLE;
+  *out = g;
+  *groups_out = groups * batch;
+  return OCF_MMA_PLANNED;
+}
+
+ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
+                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                                      ocf_plan *plan) {
+  wg_geometry g;
+  size_t groups = 0;
+  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, call, &g, &groups);
+  if (outcome != OCF_MMA_PLANNED) return outcome;
 
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->splits = 1;
   plan->k_split = call->k;
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
-  add_step(plan, &g, groups * batch);
+  add_step(plan, &g, groups);
+  plan->local_mem_bytes = geometry_bytes(&g);
+  return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
+}
+
+/* ---- the staged plans (rule 4) ---- */
+
+/* The staging kernel's tile and workgroup (cl/matmul_stage.cl: ST_TILE x ST_ROWS). */
+#define STAGE_TILE 32u
+#define STAGE_ROWS 8u
+
+/* Whether A is staged too: always for 3XTF32; for TF32 where the wgmma kernel cannot read A as
+   it lies (transposed, or off 16-byte chunks). */
+static int stage_a(const ocf_matmul_call *call) {
+  const size_t batch = call->batch ? call->batch : 1;
+  return call->precision == OCF_PRECISION_3XTF32 || call->trans_a ||
+         !chunk_aligned(OCF_F32, call->a_off, call->lda, call->stride_a, batch);
+}
+
+/* The most scratch a staged plan may take: an eighth of the device's memory and at most one
+   allocation (0 where the device reports neither), and the caller's workspace where one is
+   given. */
+static size_t staged_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call) {
+  unsigned long long cap = facts->global_mem_bytes / 8;
+  if (facts->max_alloc_bytes && (cap == 0 || facts->max_alloc_bytes < cap))
+    cap = facts->max_alloc_bytes;
+  if (cap > SIZE_MAX) cap = SIZE_MAX;
+  if (call->has_workspace && call->workspace_bytes < cap) cap = call->workspace_bytes;
+  return (size_t)cap;
+}
+
+/* The scratch of a staged plan in bytes (0 when it overflows): K' rows of staged_ld floats for
+   B (n a product) and, when staged, A (m a product). */
+static size_t staged_bytes(const ocf_matmul_call *call, size_t ld, int with_a) {
+  const size_t batch = call->batch ? call->batch : 1;
+  const size_t rows = with_a ? call->m + call->n : call->n;
+  if (rows < call->n || rows > SIZE_MAX / batch) return 0;
+  const size_t all = rows * batch;
+  if (ld > SIZE_MAX / sizeof(float) / all) return 0;
+  return all * ld * sizeof(float);
+}
+
+int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                    const ocf_matmul_call *call) {
+  const ocf_matmul_tuning *t = &tuning->matmul;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t->mma.on == 0 ||
+      t->wgmma.on == 0 || call->no_staging)
+    return 0;
+  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
+      facts->nv_compute_capability != 90 || facts->learnt.wgmma == OCF_PROBE_FAILED)
+    return 0;
+  if (call->a_dtype != OCF_F32 || call->b_dtype != OCF_F32) return 0;
+  if (call->precision != OCF_PRECISION_TF32 && call->precision != OCF_PRECISION_3XTF32) return 0;
+  if (call->m == 0 || call->n == 0 || call->k == 0) return 0;
+  /* Few products: the staging pass costs more than the faster multiply saves. */
+  const double work =
+      (double)call->m * (double)call->n * (double)call->k * (double)(call->batch ? call->batch : 1);
+  const double least = (double)t->wgmma.stage_min;
+  if (t->wgmma.stage_min <= 0 || work < least * least * least) return 0;
+  const size_t parts = call->precision == OCF_PRECISION_3XTF32 ? 3 : 1;
+  if (call->k > SIZE_MAX / 4 / parts) return 0;
+  const size_t ld = ocf_round_up(parts * call->k, 4);
+  const size_t bytes = staged_bytes(call, ld, stage_a(call));
+  if (bytes == 0 || bytes > staged_scratch_cap(facts, call)) return 0;
+  /* The staging kernel's workgroup, and its grid's rows within what a launch takes. */
+  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_STAGE);
+  return STAGE_TILE * STAGE_ROWS <= limit && STAGE_TILE <= facts->max_item_sizes[0] &&
+         STAGE_ROWS <= facts->max_item_sizes[1];
+}
+
+ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
+                                             const ocf_tuning_values *tuning,
+                                             const ocf_matmul_call *call, ocf_plan *plan) {
+  const size_t parts = call->precision == OCF_PRECISION_3XTF32 ? 3 : 1;
+  const int with_a = stage_a(call);
+  /* The wgmma step multiplies A' (or A) by B'^T over K'. */
+  ocf_matmul_call staged = *call;
+  staged.k = parts * call->k;
+  staged.trans_a = OCF_NO_TRANS;
+  staged.trans_b = OCF_TRANS;
+  wg_geometry g;
+  size_t groups = 0;
+  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, &staged, &g, &groups);
+  if (outcome != OCF_MMA_PLANNED) return outcome;
+
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
+  plan->splits = 1;
+  plan->k_split = call->k;
+  plan->staged_k = staged.k;
+  plan->staged_ld = ocf_round_up(staged.k, 4);
+  plan->staged_a = with_a;
+  plan->scratch_bytes = staged_bytes(call, plan->staged_ld, with_a);
+  plan->scratch_written = 1; /* matmul_stage writes every float the wgmma step reads */
+  define_all(plan, OCF_F32, 1, &g, call);
+  ocf_plan_define(plan, "STAGE_TRANS_A", call->trans_a == OCF_TRANS);
+  ocf_plan_define(plan, "STAGE_TRANS_B", call->trans_b == OCF_TRANS);
+  ocf_plan_define(plan, "STAGE_A", with_a);
+  ocf_plan_define(plan, "PARTS", (long long)parts);
+  const size_t batch = call->batch ? call->batch : 1;
+  const size_t rows = (with_a ? call->m + call->n : call->n) * batch;
+  const size_t local[2] = {STAGE_TILE, STAGE_ROWS};
+  const size_t global[2] = {ocf_div_ceil(call->k, STAGE_TILE) * STAGE_TILE,
+                            ocf_div_ceil(rows, STAGE_TILE) * STAGE_ROWS};
+  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_STAGE, 2, global, local);
+  const size_t wg_local[1] = {128u * (size_t)g.consumers};
+  const size_t wg_global[1] = {groups * wg_local[0]};
+  ocf_plan_step_add(plan, with_a ? OCF_KERNEL_MATMUL_WGMMA_SAB : OCF_KERNEL_MATMUL_WGMMA_SB, 1,
+                    wg_global, wg_local);
   plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }

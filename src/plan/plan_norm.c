@@ -13,7 +13,12 @@
  *      rows.seg_align, to a multiple of it, capped at rows.max_seg and rows.wg; then
  *      ceil(vecs / seg) vectors a work-item (on the ladder), rows.wg / seg rows a group (halved
  *      while they exceed the rows, and within the device's work-item size along dimension 1,
- *      where they lie).
+ *      where they lie). A workgroup a batch of rows, or, with rows.groups_per_unit,
+ *      compute_units * rows.groups_per_unit workgroups looping over the batches, each loading
+ *      its next batch before reducing this one when rows.prefetch is set (and it has a next
+ *      one). rows.shuffle sums segments through warp shuffles where shuffles() allows, and with
+ *      rows.merge LayerNorm's two reductions become one of (count, mean, M2); rows.max_regs caps
+ *      its registers where the compiler takes a cap.
  *   2. Longer rows: the two-kernel split, workgroups of split.wg work-items, each a slice of at
  *      least four loop steps (split.wg * split.unroll vectors a step); rows too few to give
  *      compute_units * split.groups_per_unit workgroups are cut into that many slices, as far
@@ -45,8 +50,17 @@ static int aligned_to(const ocf_norm_call *c, size_t vw) {
 /* What one kernel choice fills in. */
 typedef struct norm_shape {
   ocf_kernel_id kernels[3];
-  size_t count, wg, groups, vw, items, seg, unroll;
+  size_t count, wg, groups, vw, items, seg, unroll, prefetch, shuffle, merge;
 } norm_shape;
+
+/* Whether norm_rows may sum a segment through warp shuffles: NVIDIA's inline PTX (shfl.sync,
+   compute capability 7.0 on), whole warps of 32, a segment within a warp or of whole warps. */
+static int shuffles(const ocf_device_facts *facts, size_t wg, size_t seg) {
+  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
+      facts->nv_compute_capability < 70)
+    return 0;
+  return wg % 32 == 0 && (seg % 32 == 0 || 32 % seg == 0);
+}
 
 /* norm_rows for the call, or 0 when its rows are too long to hold. */
 static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
@@ -78,7 +92,13 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   k->seg = seg;
   k->wg = seg * rows_per_group;
   k->items = items;
-  k->groups = ocf_plan_grid_groups(facts, ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group));
+  k->shuffle = t->rows.shuffle && shuffles(facts, k->wg, seg);
+  k->merge = k->shuffle && t->rows.merge && !c->rms;
+  const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
+  const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
+  k->groups = persistent ? ocf_min_size(batches, persistent) : ocf_plan_grid_groups(facts, batches);
+  /* Prefetching needs a workgroup to loop over several batches. */
+  k->prefetch = t->rows.prefetch && k->groups < batches;
   return 1;
 }
 
@@ -138,6 +158,10 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   ocf_plan_define(plan, "ITEMS", (long long)k.items);
   ocf_plan_define(plan, "SEG", (long long)k.seg);
   ocf_plan_define(plan, "UNROLL", (long long)k.unroll);
+  ocf_plan_define(plan, "EVEN", (c->cols ? c->cols : 1) % k.vw == 0);
+  ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
+  ocf_plan_define(plan, "SHUFFLE", (long long)k.shuffle);
+  ocf_plan_define(plan, "MERGE", (long long)k.merge);
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "RES_DTYPE", c->res_dtype);
@@ -154,6 +178,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const size_t global[2] = {k.seg, k.groups * (k.wg / k.seg)}, local[2] = {k.seg, k.wg / k.seg};
     ocf_plan_step_add(plan, k.kernels[0], 2, global, local);
     plan->local_mem_bytes = ROWS_LOCAL_BYTES_PER_ITEM * k.wg;
+    if (facts->nv_compiler_options) plan->max_registers = (unsigned)t->rows.max_regs;
   } else {
     size_t global = k.groups * k.wg;
     for (size_t s = 0; s < k.count; s++)

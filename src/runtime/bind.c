@@ -9,6 +9,11 @@
    descriptor's. */
 static ocf_status check_arguments(const ocf_built_kernel *kernel) {
   const ocf_kernel_desc *desc = kernel->desc;
+  for (cl_uint i = 0; i < desc->arg_count; i++)
+    if (desc->args[i].offset + ocf_arg_kind_size(desc->args[i].kind) > sizeof kernel->scalars)
+      return ocf_fail(OCF_ERR_INVALID_VALUE,
+                      "kernel %s: argument %s lies past a frame's size (a bug)", desc->name,
+                      desc->args[i].name);
   cl_uint count = 0;
   cl_int err = clGetKernelInfo(kernel->kernel, CL_KERNEL_NUM_ARGS, sizeof count, &count, NULL);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetKernelInfo(CL_KERNEL_NUM_ARGS)");
@@ -43,20 +48,23 @@ ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame) {
   for (cl_uint i = 0; i < desc->arg_count; i++) {
     const ocf_arg_desc *arg = &desc->args[i];
     const size_t size = ocf_arg_kind_size(arg->kind);
-    if (arg->offset + size > sizeof kernel->scalars)
-      return ocf_fail(OCF_ERR_INVALID_VALUE,
-                      "kernel %s: argument %s lies past a frame's size (a bug)", desc->name,
-                      arg->name);
-    const int scalar = arg->kind != OCF_ARG_BUFFER;
-    if (scalar && bound && memcmp(kernel->scalars + arg->offset, bytes + arg->offset, size) == 0)
-      continue;
-    cl_int err = clSetKernelArg(kernel->kernel, i, size, bytes + arg->offset);
+    const unsigned char *value = bytes + arg->offset;
+    unsigned char *held = kernel->scalars + arg->offset;
+    /* A scalar of the bytes the kernel holds is not set again, nor a NULL buffer where the
+       kernel holds NULL (no buffer can come back under that handle); any other buffer is. */
+    if (bound && memcmp(held, value, size) == 0) {
+      if (arg->kind != OCF_ARG_BUFFER) continue;
+      cl_mem buffer;
+      memcpy(&buffer, value, sizeof buffer);
+      if (!buffer) continue;
+    }
+    cl_int err = clSetKernelArg(kernel->kernel, i, size, value);
     if (err != CL_SUCCESS) {
       char what[96];
       snprintf(what, sizeof what, "clSetKernelArg(%s, %u: %s)", desc->name, (unsigned)i, arg->name);
       return ocf_fail_cl(err, what);
     }
-    if (scalar) memcpy(kernel->scalars + arg->offset, bytes + arg->offset, size);
+    memcpy(held, value, size);
   }
   kernel->bound = 1;
   return OCF_SUCCESS;

@@ -83,7 +83,11 @@ static ocf_status build_steps(ocf_context *ctx, const ocf_plan *plan, const char
                               ocf_built_kernel **kernels, int *replan) {
   ocf_status status = OCF_SUCCESS;
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
-    status = ocf_kernel_get(ctx, plan->program, options, plan->steps[s].kernel, &kernels[s]);
+    /* A step before the last may be of another program (ocf_plan_verify), built with the same
+       options. */
+    const ocf_kernel_desc *desc = ocf_kernel_desc_get(plan->steps[s].kernel);
+    const ocf_program_id program = desc ? desc->program : plan->program;
+    status = ocf_kernel_get(ctx, program, options, plan->steps[s].kernel, &kernels[s]);
     if (status == OCF_SUCCESS) status = check_step(ctx, plan, &plan->steps[s], kernels[s], replan);
   }
   return status;
@@ -125,9 +129,10 @@ ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_
   if (scratch.mem) *scratch_slot = scratch.mem;
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++)
     status = ocf_bind_arguments(kernels[s], frame);
-  /* Scratch not created zeroed is zeroed on the device first: the fill takes the launch's wait
-     list, the first kernel waits for the fill, and the call's first command is the fill. */
-  const int fill = scratch.mem && !scratch.zeroed;
+  /* Scratch not created zeroed is zeroed on the device first (unless the plan's steps read only
+     what they wrote there, scratch_written): the fill takes the launch's wait list, the first
+     kernel waits for the fill, and the call's first command is the fill. */
+  const int fill = scratch.mem && !scratch.zeroed && !plan->scratch_written;
   cl_event filled = NULL;
   ocf_launch steps = *launch;
   if (fill && status == OCF_SUCCESS) {

@@ -19,9 +19,10 @@ typedef struct ocf_built_kernel {
   size_t max_workgroup;           /* CL_KERNEL_WORK_GROUP_SIZE */
   unsigned long long local_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE */
   int arguments_checked;          /* its arguments matched its descriptor */
-  /* The scalar arguments it holds (bytes of the frame last bound, valid when `bound`): a
-     scalar of the same bytes is not set again. Buffers are set at every call (a released
-     buffer's handle may come back as another buffer). Under ctx->lock, as every binding. */
+  /* The arguments it holds (bytes of the frame last bound, valid when `bound`): a scalar of
+     the same bytes is not set again, nor a NULL buffer held as NULL. Any other buffer is set at
+     every call (a released buffer's handle may come back as another buffer). Under ctx->lock,
+     as every binding. */
   int bound;
   unsigned char scalars[OCF_FRAME_MAX];
 } ocf_built_kernel;

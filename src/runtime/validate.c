@@ -72,26 +72,52 @@ ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buf
   return OCF_SUCCESS;
 }
 
-/* Where a buffer's bytes live: its root buffer (a sub-buffer's parent) and the byte there. */
-static ocf_status place_of(cl_mem buffer, size_t byte, cl_mem *root, size_t *root_byte) {
-  *root = buffer;
-  *root_byte = byte;
-  cl_int err = resolve_parent(buffer, root, root_byte);
+/* Resolves where a place's bytes live, querying its buffer at most once. */
+static ocf_status resolve(ocf_place *place) {
+  if (place->root) return OCF_SUCCESS;
+  cl_mem root = place->buffer;
+  size_t origin = 0;
+  cl_int err = resolve_parent(place->buffer, &root, &origin);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetMemObjectInfo(sub-buffer parent)");
+  place->root = root;
+  place->origin = origin;
+  return OCF_SUCCESS;
+}
+
+/* *same_root when byte a_byte of a and b_byte of b live in one root buffer, *a_begin and
+ *b_begin then their bytes in a common frame (a buffer compared with itself: its own). */
+static ocf_status common_root(ocf_place *a, size_t a_byte, ocf_place *b, size_t b_byte,
+                              int *same_root, size_t *a_begin, size_t *b_begin) {
+  *a_begin = a_byte;
+  *b_begin = b_byte;
+  *same_root = a->buffer == b->buffer;
+  if (*same_root) return OCF_SUCCESS;
+  ocf_status status = resolve(a);
+  if (status == OCF_SUCCESS) status = resolve(b);
+  if (status != OCF_SUCCESS) return status;
+  *same_root = a->root == b->root;
+  *a_begin += a->origin;
+  *b_begin += b->origin;
+  return OCF_SUCCESS;
+}
+
+ocf_status ocf_places_overlap(ocf_place *a, size_t a_start, size_t a_bytes, ocf_place *b,
+                              size_t b_start, size_t b_bytes, int *overlap, int *same_start) {
+  *overlap = *same_start = 0;
+  int same_root = 0;
+  size_t a_begin, b_begin;
+  ocf_status status = common_root(a, a_start, b, b_start, &same_root, &a_begin, &b_begin);
+  if (status != OCF_SUCCESS || !same_root || a_bytes == 0 || b_bytes == 0) return status;
+  *same_start = a_begin == b_begin;
+  *overlap = a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
   return OCF_SUCCESS;
 }
 
 ocf_status ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
                               size_t b_bytes, int *overlap, int *same_start) {
-  *overlap = *same_start = 0;
-  cl_mem a_root, b_root;
-  size_t a_begin, b_begin;
-  ocf_status status = place_of(a, a_start, &a_root, &a_begin);
-  if (status == OCF_SUCCESS) status = place_of(b, b_start, &b_root, &b_begin);
-  if (status != OCF_SUCCESS || a_root != b_root || a_bytes == 0 || b_bytes == 0) return status;
-  *same_start = a_begin == b_begin;
-  *overlap = a_begin < b_begin + b_bytes && b_begin < a_begin + a_bytes;
-  return OCF_SUCCESS;
+  ocf_place a_place = ocf_place_of(a), b_place = ocf_place_of(b);
+  return ocf_places_overlap(&a_place, a_start, a_bytes, &b_place, b_start, b_bytes, overlap,
+                            same_start);
 }
 
 ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view *b, int *overlap,
@@ -100,12 +126,13 @@ ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view 
   size_t a_extent = 0, b_extent = 0;
   if (a->rows && a->cols) a_extent = (a->rows - 1) * a->ld + a->cols;
   if (b->rows && b->cols) b_extent = (b->rows - 1) * b->ld + b->cols;
-  cl_mem a_root, b_root;
+  ocf_place a_own = ocf_place_of(a->buffer), b_own = ocf_place_of(b->buffer);
+  int same_root = 0;
   size_t a_begin, b_begin;
-  ocf_status status = place_of(a->buffer, a->offset * a->element_size, &a_root, &a_begin);
-  if (status == OCF_SUCCESS)
-    status = place_of(b->buffer, b->offset * b->element_size, &b_root, &b_begin);
-  if (status != OCF_SUCCESS || a_root != b_root || a_extent == 0 || b_extent == 0) return status;
+  ocf_status status = common_root(a->place ? a->place : &a_own, a->offset * a->element_size,
+                                  b->place ? b->place : &b_own, b->offset * b->element_size,
+                                  &same_root, &a_begin, &b_begin);
+  if (status != OCF_SUCCESS || !same_root || a_extent == 0 || b_extent == 0) return status;
   const size_t a_end = a_begin + a_extent * a->element_size,
                b_end = b_begin + b_extent * b->element_size;
   if (a_begin >= b_end || b_begin >= a_end) return OCF_SUCCESS; /* their spans are apart */
@@ -189,7 +216,9 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, oc
                       "ocf_context's",
                       (unsigned)i);
   }
-  if (launch->queue) {
+  /* The context's own queue (retained by it, checked when it was made or wrapped) needs no
+     query; any other is asked for its context and device at every call. */
+  if (launch->queue && launch->queue != ctx->queue) {
     cl_context queue_context = NULL;
     cl_device_id queue_device = NULL;
     cl_int err = clGetCommandQueueInfo(launch->queue, CL_QUEUE_CONTEXT, sizeof queue_context,
@@ -202,8 +231,8 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, oc
       return ocf_fail(OCF_ERR_CONTEXT_MISMATCH,
                       "launch queue belongs to another %s than the ocf_context's",
                       queue_context != ctx->cl_ctx ? "OpenCL context" : "device");
-    *queue = launch->queue;
   }
+  if (launch->queue) *queue = launch->queue;
   return ocf_workspace_check(ctx, resolved);
 }
 

@@ -23,18 +23,38 @@ ocf_status ocf_matrix_extent(const char *name, size_t rows, size_t cols, size_t 
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
                             size_t extent, size_t element_size);
 
+/* A buffer of a call and, once an overlap test below needed it, where its bytes live: its root
+   buffer (a sub-buffer's parent, else itself) and its first byte there. A call makes one place a
+   buffer (ocf_place_of) and passes it to each of its tests, so that each buffer's parent is
+   queried once a call, and not at all when a test compares a buffer with itself. */
+typedef struct ocf_place {
+  cl_mem buffer;
+  cl_mem root; /* NULL till resolved */
+  size_t origin;
+} ocf_place;
+
+static inline ocf_place ocf_place_of(cl_mem buffer) {
+  ocf_place place = {buffer, NULL, 0};
+  return place;
+}
+
 /* Sets *overlap when the byte ranges [a_start, a_start + a_bytes) of a and [b_start, ...) of b
    overlap in memory, resolving sub-buffers to their parent, and *same_start when they also start
    at the same byte. The ranges come from checked offsets and extents, so they do not overflow.
    A failed buffer query is its OpenCL status. */
+ocf_status ocf_places_overlap(ocf_place *a, size_t a_start, size_t a_bytes, ocf_place *b,
+                              size_t b_start, size_t b_bytes, int *overlap, int *same_start);
+/* The same for two buffers without places (their parents queried afresh). */
 ocf_status ocf_ranges_overlap(cl_mem a, size_t a_start, size_t a_bytes, cl_mem b, size_t b_start,
                               size_t b_bytes, int *overlap, int *same_start);
 
 /* A strided matrix in a buffer: rows x cols elements of element_size bytes, row r from element
-   offset + r * ld (a checked extent). */
+   offset + r * ld (a checked extent); `place`, where not NULL, is the buffer's place in the call
+   (ocf_place). */
 typedef struct ocf_matrix_view {
   cl_mem buffer;
   size_t offset, rows, cols, ld, element_size;
+  ocf_place *place;
 } ocf_matrix_view;
 
 /* Sets *overlap when the two matrices share a byte of memory (sub-buffers resolved), and

@@ -24,6 +24,34 @@ static const ocf_tunable attention_tunables[] = {
                         "workgroups (attention_split + attention_merge); 0: never",
                         NULL},
     [AT(split.min)] = {"split.min", 1, 1 << 20, 0, 256, "the fewest keys one split takes", NULL},
+    /* decode: attention_decode + attention_merge */
+    [AT(decode.wg)] = {"decode.wg", 0, 1024, 1, 256,
+                       "work-items of attention_decode's workgroup (0: never that kernel)", NULL},
+    [AT(decode.bk)] = {"decode.bk", 1, 256, 1, 32,
+                       "keys and values a tile staged through local memory (halved to fit)", NULL},
+    [AT(decode.cpt)] = {"decode.cpt", 4, 16, 1, 8,
+                        "output columns a work-item accumulates (raised until a workgroup holds "
+                        "one key group: rows x D / cpt work-items)",
+                        NULL},
+    [AT(decode.rows)] = {"decode.rows", 1, 64, 1, 16,
+                         "the most query rows a workgroup: the heads of one key head times lq; "
+                         "calls of more take attention_tiled",
+                         NULL},
+    [AT(decode.fill)] = {"decode.fill", 1, 64, 0, 4,
+                         "workgroups per compute unit the key ranges aim at", NULL},
+    /* block: attention_block */
+    [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
+                      "query rows of attention_block's workgroup (0: never that kernel; halved "
+                      "to the rows there are, and after bk to fit local memory)",
+                      NULL},
+    [AT(block.bk)] = {"block.bk", 4, 256, 1, 32,
+                      "keys and values a tile staged through local memory (halved first to fit)",
+                      NULL},
+    [AT(block.rm)] = {"block.rm", 1, 16, 1, 4, "query rows a work-item", NULL},
+    [AT(block.tc)] = {"block.tc", 1, 32, 1, 16,
+                      "work-items across a tile's keys and across out's columns (halved until "
+                      "4 tc divides D)",
+                      NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };
@@ -51,6 +79,14 @@ static const ocf_tuning_family attention_families[] = {
      AT(tiled), OCF_TUNING_INTS(ocf_attention_tiled_tuning), 0, 2},
     {"split", "the decode split: a row's keys over workgroups (attention_split, attention_merge)",
      AT(split), OCF_TUNING_INTS(ocf_attention_split_tuning), 2, 0},
+    {"decode",
+     "attention_decode: the query rows of one key head a workgroup, keys over its work-items, "
+     "key ranges over workgroups (then attention_merge)",
+     AT(decode), OCF_TUNING_INTS(ocf_attention_decode_tuning), 2, 0},
+    {"block",
+     "attention_block: attention_tiled with register blocks, (bq / rm) x tc work-items, rm rows "
+     "a work-item",
+     AT(block), OCF_TUNING_INTS(ocf_attention_block_tuning), 2, 0},
 };
 
 const ocf_op_schema ocf_attention_schema = {OCF_OP_ATTENTION,

@@ -135,6 +135,11 @@ static const ocf_tunable matmul_tunables[] = {
     [MM(wgmma.group_m)] = {"wgmma.group_m", 1, 64, 0, 8,
                            "tile rows that consecutive wgmma workgroups walk together",
                            "wg.group_m"},
+    [MM(wgmma.stage_min)] = {"wgmma.stage_min", 0, 65536, 0, 256,
+                             "3XTF32 and the TF32 calls wgmma cannot read as they lie run on it "
+                             "through a staging kernel from m n k batch >= stage_min^3 products "
+                             "(src/plan/plan_matmul_wgmma.c, rule 4); 0: never",
+                             NULL},
 };
 
 enum { MM_COUNT = OCF_TUNING_INTS(ocf_matmul_tuning) };

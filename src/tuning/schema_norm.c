@@ -22,6 +22,26 @@ static const ocf_tunable norm_tunables[] = {
     [NM(rows.seg_align)] = {"rows.seg_align", 1, 64, 1, 1,
                             "norm_rows segments longer than this are a multiple of it (a warp)",
                             NULL},
+    [NM(rows.groups_per_unit)] = {"rows.groups_per_unit", 0, 256, 0, 0,
+                                  "norm_rows workgroups per compute unit, looping over the "
+                                  "batches of rows; 0: one workgroup a batch",
+                                  NULL},
+    [NM(rows.prefetch)] = {"rows.prefetch", 0, 1, 0, 0,
+                           "norm_rows loads its next batch of rows before reducing the current",
+                           NULL},
+    [NM(rows.shuffle)] = {"rows.shuffle", 0, 1, 0, 0,
+                          "norm_rows sums a segment through warp shuffles (inline PTX; NVIDIA "
+                          "GPUs only, elsewhere ignored)",
+                          NULL},
+    [NM(rows.merge)] = {"rows.merge", 0, 1, 0, 0,
+                        "with rows.shuffle, LayerNorm's norm_rows takes its statistics in one "
+                        "reduction, merging each work-item's (count, mean, M2) by Chan's update",
+                        NULL},
+    [NM(rows.max_regs)] = {"rows.max_regs", 0, 255, 0, 0,
+                           "registers a norm_rows work-item may use where the compiler takes a "
+                           "cap (NVIDIA's -cl-nv-maxrregcount), so more workgroups fit a compute "
+                           "unit; 0: the compiler's choice",
+                           NULL},
     /* split: rows beyond registers */
     [NM(split.wg)] = {"split.wg", 1, 16384, 0, 128,
                       "work-items of the split kernels (a workgroup a slice of a row), of "
@@ -59,16 +79,18 @@ static const ocf_rule norm_rules[] = {
      "rows.seg_items may not exceed rows.items"},
     {OCF_RULE_AT_MOST, NM_REGISTER_FLOATS, 0, HELD_FLOATS, -1,
      "a norm_rows work-item holds at most 128 floats in registers"},
+    {OCF_RULE_AT_LEAST, NM(rows.max_regs), 0, 32, NM(rows.max_regs),
+     "rows.max_regs is 0 or at least 32"},
 };
 
 static const ocf_tuning_family norm_families[] = {
     {"", "shared by every norm kernel", NM(vw), 1, 0, 0},
     {"rows", "norm_rows: several rows a workgroup, a row held in a segment's registers", NM(rows),
-     OCF_TUNING_INTS(ocf_norm_rows_tuning), 0, 2},
+     OCF_TUNING_INTS(ocf_norm_rows_tuning), 0, 3},
     {"split",
      "rows beyond registers: the two-kernel split (its workgroup size also norm_general's and "
      "the unfused baseline's)",
-     NM(split), OCF_TUNING_INTS(ocf_norm_split_tuning), 2, 0},
+     NM(split), OCF_TUNING_INTS(ocf_norm_split_tuning), 3, 0},
 };
 
 const ocf_op_schema ocf_norm_schema = {OCF_OP_NORM,

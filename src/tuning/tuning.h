@@ -138,6 +138,7 @@ typedef struct ocf_matmul_wgmma_tuning {
   int stages;    /* K slices of 128 bytes in local memory */
   int consumers; /* warpgroups (64 rows of the tile each) */
   int group_m;   /* tile rows walked together (L2 reuse) */
+  int stage_min; /* staged 3XTF32 / TF32 plans from m n k batch >= stage_min^3; 0: none */
 } ocf_matmul_wgmma_tuning;
 
 typedef struct ocf_matmul_tuning {
@@ -151,11 +152,16 @@ typedef struct ocf_matmul_tuning {
 /* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). norm_rows: several rows a workgroup, each
    row a segment of work-items holding it in registers. */
 typedef struct ocf_norm_rows_tuning {
-  int wg;        /* most work-items of norm_rows */
-  int items;     /* most vectors a work-item holds in registers */
-  int seg_items; /* vectors a work-item holds before its row gets more work-items */
-  int max_seg;   /* most work-items one row gets */
-  int seg_align; /* segments past this many work-items are multiples of it */
+  int wg;              /* most work-items of norm_rows */
+  int items;           /* most vectors a work-item holds in registers */
+  int seg_items;       /* vectors a work-item holds before its row gets more work-items */
+  int max_seg;         /* most work-items one row gets */
+  int seg_align;       /* segments past this many work-items are multiples of it */
+  int groups_per_unit; /* workgroups a compute unit, looping over batches; 0: one a batch */
+  int prefetch;        /* 1: the next batch of rows is loaded before this one is reduced */
+  int shuffle;         /* 1: segment sums through warp shuffles (NVIDIA GPUs only) */
+  int merge;           /* 1 (with shuffle): LayerNorm's statistics in one Chan-merge reduction */
+  int max_regs;        /* register cap of norm_rows (NVIDIA's -cl-nv-maxrregcount); 0: none */
 } ocf_norm_rows_tuning;
 
 /* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the
@@ -186,9 +192,29 @@ typedef struct ocf_attention_split_tuning {
   int min;  /* the fewest keys a split takes */
 } ocf_attention_split_tuning;
 
+/* attention_decode: all query heads of a key head in one workgroup, its keys over work-items. */
+typedef struct ocf_attention_decode_tuning {
+  int wg;   /* work-items a workgroup */
+  int bk;   /* keys (and values) a tile in local memory */
+  int cpt;  /* output columns a work-item accumulates */
+  int rows; /* the most query rows (heads x lq of one key head) a workgroup */
+  int fill; /* workgroups per compute unit the key ranges aim at */
+} ocf_attention_decode_tuning;
+
+/* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC
+   columns of out a work-item. */
+typedef struct ocf_attention_block_tuning {
+  int bq; /* query rows a workgroup; 0: never this kernel */
+  int bk; /* keys (and values) a tile in local memory */
+  int rm; /* query rows a work-item */
+  int tc; /* work-items across a tile's keys and out's columns */
+} ocf_attention_block_tuning;
+
 typedef struct ocf_attention_tuning {
   ocf_attention_tiled_tuning tiled;
   ocf_attention_split_tuning split;
+  ocf_attention_decode_tuning decode;
+  ocf_attention_block_tuning block;
 } ocf_attention_tuning;
 
 enum { OCF_TUNING_MAX = 80 };

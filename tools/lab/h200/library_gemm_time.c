@@ -2,7 +2,8 @@
    end (profiling events), median of REPS after warm-up, a 512 MiB fill before each repetition;
    prints the rate and the plan the library ran (ocf_last_plan). The operands hold one small value
    (the timing, not the result, is the point: the suites check results).
-   usage: library_gemm_time dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k */
+   usage: library_gemm_time dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k [tuning]
+   tuning: matmul values for the context (ocf_context_set_tuning), "wg=0" say. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <oclfuse.h>
@@ -33,6 +34,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", ocf_last_error());
     return 1;
   }
+  if (argc > 6)
+    for (int d = 0; d < 3; d++)
+      if (ocf_context_set_tuning(ctx, "matmul", (ocf_dtype)d, NULL, argv[6])) {
+        fprintf(stderr, "%s\n", ocf_last_error());
+        return 1;
+      }
   ocf_matmul_options o = OCF_MATMUL_OPTIONS_INIT;
   ocf_dtype in = OCF_F32;
   if (!strcmp(dt, "f16")) in = OCF_F16;
@@ -78,7 +85,8 @@ int main(int argc, char **argv) {
     clReleaseEvent(first);
   }
   qsort(t, REPS, sizeof *t, cmp);
-  printf("%-5s B%s %6zux%6zux%6zu  %8.3f ms  %7.1f TFLOP/s  plan: %s\n", dt, tb ? "^T" : "  ", m, n,
-         k, t[REPS / 2] * 1e3, 2.0 * m * n * k / t[REPS / 2] * 1e-12, ocf_last_plan());
+  printf("%-5s B%s %6zux%6zux%6zu %s %8.3f ms  %7.1f TFLOP/s  plan: %s\n", dt, tb ? "^T" : "  ", m,
+         n, k, argc > 6 ? argv[6] : "", t[REPS / 2] * 1e3, 2.0 * m * n * k / t[REPS / 2] * 1e-12,
+         ocf_last_plan());
   return 0;
 }

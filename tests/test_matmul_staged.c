@@ -1,0 +1,163 @@
+/*
+ * ocf_matmul_ex's staged wgmma plans (src/plan/plan_matmul_wgmma.c, rule 4: cl/matmul_stage.cl,
+ * then matmul_wgmma_sb / _sab) on an NVIDIA GPU of compute capability 9.0; elsewhere the suite
+ * exits with 77, which ctest reports as skipped (label "nvidia", never "unit").
+ *
+ * Every call below is one the planner stages (each at least 256^3 products): it must have run
+ * matmul_stage (ocf_last_plan), and every output element and every untouched element of C is
+ * checked against harness/reference_gemm.h with the mode's input rounding and the matrix units'
+ * truncating-sum tolerance, then against the unrounded inputs with the mode's documented bound
+ * (as test_matmul_wgmma). 3XTF32 in every transpose pair, TF32 with B stored k x n, A
+ * transposed or off 16-byte chunks; ragged m, n, k; offsets and padded leading dimensions;
+ * strided batches, A shared; column-major callers; the epilogue (bias either way in each type,
+ * every activation, every C type, alpha and beta, C poisoned for beta 0). Then the error against
+ * the exact inputs beside TF32 and strict FP32 on the same inputs: 3XTF32 must be within FP32's
+ * own tolerance (fp32-class), which TF32 is not.
+ */
+#include "matmul_check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The exit status ctest reads as "skipped" (SKIP_STATUS in tests/CMakeLists.txt). */
+#define SKIP_STATUS 77
+
+/* Runs a case both ways (rounded inputs, tight tolerance; unrounded, the mode's bound) and checks
+   that the staged plan ran. */
+static void check_staged(const ocft_env *env, mmx_case t) {
+  t.truncating_sum = 1;
+  for (int exact = 0; exact < 2; exact++) {
+    t.exact_inputs = exact;
+    mmx_check(env, &t, NULL);
+    const char *plan = ocf_last_plan();
+    if (strncmp(plan, "matmul_stage ", 13) != 0) {
+      char what[400];
+      mmx_describe(&t, what, sizeof what);
+      print_error("%s\n  ran %s, not the staged plan\n", what, plan);
+      fail();
+    }
+  }
+}
+
+static mmx_case staged_case(ocf_precision precision, int ta, int tb, size_t m, size_t n, size_t k) {
+  mmx_case t = mmx_plain(m, n, k);
+  t.precision = precision;
+  t.ta = ta ? OCF_TRANS : OCF_NO_TRANS;
+  t.tb = tb ? OCF_TRANS : OCF_NO_TRANS;
+  return t;
+}
+
+/* 3XTF32 in every transpose pair, ragged and whole; TF32 where rule 1 leaves it. */
+static void test_staged_layouts(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][3] = {{256, 256, 256}, {257, 300, 251}, {130, 520, 333}};
+  for (int t = 0; t < 4; t++)
+    for (size_t s = 0; s < 3; s++) {
+      mmx_case c = staged_case(OCF_PRECISION_3XTF32, t & 1, t >> 1, shapes[s][0], shapes[s][1],
+                               shapes[s][2]);
+      c.lda_pad = s, c.ldb_pad = 2 * s;
+      if (s == 1) {
+        c.alpha = 1.5f, c.beta = -0.5f;
+      } else {
+        c.nan_c = 1;
+      }
+      check_staged(env, c);
+    }
+  /* TF32: B stored k x n (B' only), A stored k x m (A' too), A's rows off chunks. */
+  check_staged(env, staged_case(OCF_PRECISION_TF32, 0, 0, 300, 264, 270));
+  check_staged(env, staged_case(OCF_PRECISION_TF32, 1, 1, 257, 300, 251));
+  mmx_case c = staged_case(OCF_PRECISION_TF32, 0, 1, 300, 264, 270);
+  c.lda_pad = 1;
+  check_staged(env, c);
+}
+
+/* Offsets (any), C's odd ldc and offset, strided batches with A shared, column-major. */
+static void test_staged_offsets_batches(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  mmx_case c = staged_case(OCF_PRECISION_3XTF32, 0, 0, 301, 260, 250);
+  c.a_off = 3, c.b_off = 5, c.c_off = 1, c.ldc_pad = 1;
+  c.alpha = 0.75f, c.beta = 0.25f;
+  check_staged(env, c);
+  for (int shared = 0; shared < 2; shared++) {
+    c = staged_case(shared ? OCF_PRECISION_TF32 : OCF_PRECISION_3XTF32, shared, 0, 150, 260, 300);
+    c.batch = 3;
+    c.stride_a = shared ? 0 : MMX_PACKED;
+    c.stride_b = c.stride_c = MMX_PACKED;
+    c.beta = shared ? 0.5f : 0.0f;
+    check_staged(env, c);
+  }
+  c = staged_case(OCF_PRECISION_3XTF32, 0, 1, 270, 290, 260);
+  c.layout = OCF_COL_MAJOR;
+  c.beta = 0.5f;
+  check_staged(env, c);
+}
+
+/* Every activation, a bias along n and m in each type, every C type. */
+static void test_staged_epilogue(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int act = OCF_ACTIVATION_NONE; act <= OCF_ACTIVATION_SILU; act++) {
+    mmx_case c =
+        staged_case(act % 2 ? OCF_PRECISION_TF32 : OCF_PRECISION_3XTF32, act % 2, 0, 260, 270, 256);
+    c.activation = (ocf_activation)act;
+    c.bias_axis = act % 2 ? OCF_BIAS_N : OCF_BIAS_M;
+    c.bias_dtype = (ocf_dtype)(act % 3);
+    c.bias_off = 5;
+    c.c_dtype = (ocf_dtype)((act + 1) % 3);
+    c.beta = act % 2 ? 0.75f : 0.0f;
+    check_staged(env, c);
+  }
+}
+
+/* The error against the unrounded inputs, in units of strict FP32's own tolerance
+   (harness/reference_gemm.h), beside TF32 and FP32 on the same inputs: 3XTF32 within it. */
+static void test_staged_error_vs_fp32(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_precision modes[] = {OCF_PRECISION_FP32, OCF_PRECISION_TF32,
+                                        OCF_PRECISION_3XTF32};
+  for (int t = 0; t < 4; t++) {
+    double worst[3] = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+      mmx_case c = staged_case(modes[i], t & 1, t >> 1, 384, 320, 1000);
+      c.truncating_sum = i > 0;
+      c.exact_inputs = 1;
+      mmx_outcome out;
+      mmx_check(env, &c, &out);
+      worst[i] = out.worst_vs_fp32;
+    }
+    printf("ta %d tb %d 384 x 320 x 1000: worst |error| / FP32 tolerance: FP32 %.3g, TF32 %.3g, "
+           "3XTF32 %.3g (%s)\n",
+           t & 1, t >> 1, worst[0], worst[1], worst[2], ocf_last_plan());
+    if (worst[2] > 1.0) {
+      print_error("3XTF32 is not fp32-class: %.3g of FP32's tolerance\n", worst[2]);
+      fail();
+    }
+  }
+}
+
+/* Whether the default device is an NVIDIA GPU of compute capability 9.0. */
+static int have_wgmma(void) {
+  ocf_context *ctx = NULL;
+  if (ocf_context_create(getenv("OCLFUSE_TEST_DEVICE"), &ctx) != OCF_SUCCESS) return 0;
+  ocf_device_info info;
+  ocf_device_info_init(&info);
+  int have = ocf_context_device_info(ctx, &info) == OCF_SUCCESS &&
+             (info.type & CL_DEVICE_TYPE_GPU) && strstr(info.vendor, "NVIDIA") &&
+             info.nv_compute_capability_major == 9 && info.nv_compute_capability_minor == 0;
+  ocf_context_release(ctx);
+  return have;
+}
+
+int main(void) {
+  if (!have_wgmma()) {
+    printf("no NVIDIA GPU of compute capability 9.0: test_matmul_staged skipped\n");
+    return SKIP_STATUS;
+  }
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_staged_layouts),
+      cmocka_unit_test(test_staged_offsets_batches),
+      cmocka_unit_test(test_staged_epilogue),
+      cmocka_unit_test(test_staged_error_vs_fp32),
+  };
+  return cmocka_run_group_tests_name("matmul_staged", tests, ocft_group_setup, ocft_group_teardown);
+}
