@@ -678,9 +678,9 @@ static void test_softmax_options_every_kernel(void **state) {
   }
 }
 
-/* 16-bit rows held as floats (packed=0), where every other test holds them packed (the
+/* 16-bit rows held packed (packed=1), where every other test holds them as floats (the
    default): the first forced tuning of each holding kernel, with the 16-bit option sets. */
-static void test_softmax_options_unpacked(void **state) {
+static void test_softmax_options_packed(void **state) {
   ocft_env *env = ocft_get_env(state);
   int done[OCF_KERNEL_COUNT] = {0};
   for (size_t f = 0; f < OCF_ARRAY_LEN_T(forced); f++) {
@@ -690,16 +690,16 @@ static void test_softmax_options_unpacked(void **state) {
         done[k]++)
       continue;
     char tuning[512];
-    snprintf(tuning, sizeof tuning, "%s packed=0", forced[f].tuning);
-    forced_kernel unpacked = forced[f];
-    unpacked.tuning = tuning;
+    snprintf(tuning, sizeof tuning, "%s packed=1", forced[f].tuning);
+    forced_kernel packed = forced[f];
+    packed.tuning = tuning;
     const size_t rows = forced[f].shapes[0][0], cols = forced[f].shapes[0][1];
     uint32_t *len = ragged_lengths(rows, cols, 5);
     for (int set = 2; set <= 3; set++) {
-      sm_case c = dense("16-bit rows held as floats", rows, cols, 1.0f, 0);
+      sm_case c = dense("16-bit rows held packed", rows, cols, 1.0f, 0);
       apply_layout(&c, 0);
       apply_options(&c, set, len);
-      run_forced(env, &unpacked, &c, NULL);
+      run_forced(env, &packed, &c, NULL);
     }
     free(len);
   }
@@ -1170,7 +1170,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_dtypes),
       cmocka_unit_test(test_softmax_options_non_finite),
       cmocka_unit_test(test_softmax_options_every_kernel),
-      cmocka_unit_test(test_softmax_options_unpacked),
+      cmocka_unit_test(test_softmax_options_packed),
       cmocka_unit_test(test_softmax_options_reference_variants),
       cmocka_unit_test(test_softmax_options_causal),
       cmocka_unit_test(test_softmax_options_causal_dtypes),

@@ -7,7 +7,7 @@
 static const ocf_tunable softmax_tunables[] = {
     /* shared */
     [SM(vw)] = {"vw", 1, 16, 1, 4, "elements per aligned vector access", NULL},
-    [SM(packed)] = {"packed", 0, 1, 0, 1,
+    [SM(packed)] = {"packed", 0, 1, 0, 0,
                     "16-bit rows held as their storage bits, half the registers of floats "
                     "(softmax_rows, softmax_resident, softmax_coop; vectors of 2 or more)",
                     NULL},
