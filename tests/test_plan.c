@@ -737,6 +737,25 @@ static const softmax_case softmax_cases[] = {
      NULL},
     {LLVMPIPE, 32, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=8x4 groups=1x256", "SEG=8 ITEMS=4",
      NULL},
+    /* llvmpipe ends a work-item's loops after 65535 iterations: softmax_coop's polls stay within
+       half of it. 2 rows of 30000 floats (3750 float8) in slices of 32 x 4 held: 30 slices of
+       125, 4 a work-item; every slice computed again at worst, 30 x (4 + 8) = 360 steps; a
+       poller watches ceil(30 / 32) = 1 slot: SPIN (32767 - 360) / 1 = 32407, not 65536 (which
+       gave NaN rows on rusticl), nor the 2^20 asked ... */
+    {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=32407",
+     "coop_spin=65536 groups_per_unit=4"},
+    {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=32407",
+     "coop_spin=1048576 groups_per_unit=4"},
+    /* ... a smaller ask stands as it is, and on PoCL (no limit) 65536 stands too. */
+    {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=16384",
+     "coop_spin=16384 groups_per_unit=4"},
+    {POCL, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=65536",
+     "coop_spin=65536 groups_per_unit=4"},
+    /* A row whose slices, all computed again, would take more than half the limit by
+       themselves: 1024 slices of 32 x 28 float8 (1024 x (28 + 8) = 36864 > 32767) get no
+       softmax_coop on llvmpipe. */
+    {LLVMPIPE, 32, 1, 7340032, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1", NULL,
+     "coop_spin=4096 coop_items=28 items=28 local_items=0"},
 
     /* Apple's CPU, one work-item along dimension 1: before its first build a group holds one
        row (128 floats: SEG 4 of 4 float8) ... */

@@ -28,7 +28,9 @@
  *        for few rows enough to fill the device, but no slice under two vectors a work-item;
  *        with coop_items > 0, also enough that a work-item holds at most coop_items vectors;
  *        at most 1024 slices a row (more: softmax_resident), each polled at most
- *        min(coop_spin, 2^21 / slices) times (COOP_MAX_PARTS, COOP_WAIT_POLLS).
+ *        min(coop_spin, 2^21 / slices) times (COOP_MAX_PARTS, COOP_WAIT_POLLS), and on a
+ *        device with a loop limit (llvmpipe) at most what keeps a work-item's loops within half
+ *        of it (coop_spin_within_limit; none left: no softmax_coop).
  *      - Otherwise: softmax_resident (the part it cannot hold streamed twice, then with at most
  *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
  *        for rows too few to fill the device, the two-kernel split (slices of at least four
@@ -56,6 +58,25 @@ enum { SOFTMAX_LOCAL_BYTES_PER_ITEM = 16, PAIR_BYTES_PER_ITEM = 8, COOP_FLAG_BYT
    missing computes their slices itself, at worst the whole row, so a row has at most
    COOP_MAX_PARTS slices (more: softmax_resident, which streams what it cannot hold). */
 enum { COOP_WAIT_POLLS = 1 << 21, COOP_MAX_PARTS = 1024 };
+
+/* softmax_coop's pollers a workgroup (POLLERS in cl/softmax_coop.cl: a warp's worth). */
+enum { COOP_POLLERS = 32 };
+
+/* SPIN within a driver's loop limit (facts->loop_limit, llvmpipe's 65535 iterations a work-item;
+   0: none): a poller polls ceil(parts / pollers) slots SPIN times each, and a workgroup that
+   finds partners missing computes every slice, each work-item `share` vectors a slice (a few
+   loop steps more for its reductions), so polls get what half the limit leaves after that
+   (SPIN 65536 on 2 x 30000, 30 slices, gave NaN rows on rusticl: the driver had ended the
+   kernel's loops). 0: no SPIN fits, no softmax_coop. */
+static size_t coop_spin_within_limit(const ocf_device_facts *facts, size_t spin, size_t parts,
+                                     size_t wg, size_t share) {
+  if (!facts->loop_limit) return spin;
+  const size_t budget = (size_t)(facts->loop_limit / 2);
+  const size_t work = parts * (share + 8);
+  if (work >= budget) return 0;
+  const size_t slots = ocf_div_ceil(parts, ocf_min_size(wg, COOP_POLLERS));
+  return ocf_min_size(spin, (budget - work) / slots);
+}
 
 /* The tuning values a call works with: the resolved ones, with the caller's workgroup size in
    every size field when it fixed one, else each size capped at `cap`. */
@@ -221,20 +242,27 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
     const size_t part_cap = wg_max * (b->items + local_coop);
     size_t parts = ocf_max_size(ocf_div_ceil(b->vecs, part_cap),
                                 ocf_min_size(parts_fill, ocf_max_size(1, b->vecs / (2 * wg_max))));
-    if (parts > 1 && parts <= COOP_MAX_PARTS) {
-      /* coop_items: smaller slices, each work-item's share in registers, so that more
-         workgroups of a row are resident at once (a row that fits one workgroup, above, still
-         decides by items and local_items), as far as COOP_MAX_PARTS slices. */
-      if (b->coop_items)
-        parts = ocf_max_size(
-            parts, ocf_min_size(ocf_div_ceil(b->vecs, wg_max * b->coop_items), COOP_MAX_PARTS));
-      plan->part_vecs = ocf_div_ceil(b->vecs, parts);
-      plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
+    /* coop_items: smaller slices, each work-item's share in registers, so that more
+       workgroups of a row are resident at once (a row that fits one workgroup, above, still
+       decides by items and local_items), as far as COOP_MAX_PARTS slices. */
+    if (parts > 1 && parts <= COOP_MAX_PARTS && b->coop_items)
+      parts = ocf_max_size(
+          parts, ocf_min_size(ocf_div_ceil(b->vecs, wg_max * b->coop_items), COOP_MAX_PARTS));
+    const size_t part_vecs = parts ? ocf_div_ceil(b->vecs, parts) : 0;
+    const size_t slices = part_vecs ? ocf_div_ceil(b->vecs, part_vecs) : 0;
+    const size_t spin =
+        parts > 1 && parts <= COOP_MAX_PARTS
+            ? coop_spin_within_limit(
+                  facts, ocf_min_size((size_t)t->long_rows.coop_spin, COOP_WAIT_POLLS / slices),
+                  slices, wg_max, ocf_div_ceil(part_vecs, wg_max))
+            : 0;
+    if (spin > 0) {
+      plan->part_vecs = part_vecs;
+      plan->parts = slices;
       k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;
       k->wg = wg_max;
       hold(b, plan->part_vecs, wg_max, local_coop, k);
-      k->spin = ocf_max_size(
-          1, ocf_min_size((size_t)t->long_rows.coop_spin, COOP_WAIT_POLLS / plan->parts));
+      k->spin = spin;
       k->groups = rows * plan->parts; /* one slice a workgroup, no grid-stride loop */
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(cl_uint);
       return;
