@@ -892,9 +892,10 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     bytes take the warpgroup units, wgmma, after a probe on the context; the same truncation,
     epilogue and error bound, with one exception: there the matrix unit itself truncates, and
     reads a NaN whose payload lies only in the dropped bits, 0x7f800001..0x7f801fff or
-    0xff800001..0xff801fff, as an infinity of its sign). There, too, 3XTF32 calls and the
-    other TF32 calls (B stored k x n, A transposed or off 16 bytes) of at least 256^3 products
-    (m n k batch) take wgmma through a staging kernel that first writes the operands as
+    0xff800001..0xff801fff, as an infinity of its sign). Where the matmul tunable
+    wgmma.stage_min is set (0, off, by default: see docs/GEMM.md), 3XTF32 calls and the
+    other TF32 calls (B stored k x n, A transposed or off 16 bytes) of at least stage_min^3
+    products (m n k batch) take wgmma through a staging kernel that first writes the operands as
     K-major TF32 values into scratch memory (3XTF32: A as [small, big, big] and B as
     [big, small, big] along K, one TF32 product over 3k): the same arithmetic, error bound and
     NaNs as the other kernels (but for a TF32 A read as it lies, which keeps the exception),

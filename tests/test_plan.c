@@ -1561,9 +1561,13 @@ static void test_plan_matmul_wgmma_staged(void **state) {
   ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
   passed.global_mem_bytes = 141ull << 30;
   passed.max_alloc_bytes = 35ull << 30;
-  const ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
+  ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
   const char *const mma_4096 = "matmul_mma wg=128 groups=1024";
   const int none = OCF_PLAN_PROBE_NONE;
+  /* Off by default (0) until the H200 passes test_matmul_staged: never staged. */
+  ocf_matmul_call first = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
+  plan_wgmma_case("the default, stage_min 0", &passed, &f32, &first, mma_4096, NULL, none);
+  f32.matmul.wgmma.stage_min = 256;
 
   /* 3XTF32, 4096^3: A' and B' (8192 rows of 3 x 4096), then matmul_wgmma_sab over K' = 12288. */
   ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
@@ -1656,7 +1660,7 @@ static void test_plan_matmul_wgmma_staged(void **state) {
   plan_wgmma_case("wgmma.stage_min=4097", &passed, &off, &call, mma_4096, NULL, none);
   off.matmul.wgmma.stage_min = 4096;
   plan_wgmma_case("wgmma.stage_min=4096", &passed, &off, &call, sab_4096, NULL, none);
-  /* Few products (the default stage_min, 256): 255^3 stays on mma.sync, 256^3 is staged. */
+  /* Few products (stage_min 256): 255^3 stays on mma.sync, 256^3 is staged. */
   call = typed_call(255, 256, 256, OCF_F32, OCF_PRECISION_3XTF32);
   ocf_plan plan;
   assert_int_equal(ocf_plan_matmul(&passed, &f32, &call, &plan), OCF_SUCCESS);
