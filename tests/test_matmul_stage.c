@@ -160,10 +160,23 @@ static void test_stage_shared_operands(void **state) {
   run_case(env, &c);
 }
 
+/* The shape test_matmul_staged failed on the H200 (2026-12-02): 257 x 300 x 251 NN, 3XTF32,
+   lda = k + 1, ldb = n + 2 (tiles across A's last row and B's first ones). */
+static void test_stage_h200_case(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  stage_case c;
+  memset(&c, 0, sizeof c);
+  c.parts = 3, c.stage_a = 1, c.ta = 0, c.tb = 0;
+  c.m = 257, c.n = 300, c.k = 251, c.batch = 1;
+  c.lda = 252, c.ldb = 302;
+  run_case(env, &c);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stage_layouts),
       cmocka_unit_test(test_stage_shared_operands),
+      cmocka_unit_test(test_stage_h200_case),
   };
   return cmocka_run_group_tests_name("matmul_stage", tests, ocft_group_setup, ocft_group_teardown);
 }
