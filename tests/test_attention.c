@@ -441,13 +441,14 @@ static void test_attention_workgroups(void **state) {
    every mask, lse, rows without keys, NaN, GQA, 16-bit types, strides, and ragged lk. */
 /* The key ranges of a row over workgroups, joined by attention_merge: attention_split (with
    attention_decode off), then attention_decode, each with small ranges and tiles so that the
-   cases here have several. */
+   cases here have several; attention_block off (NVIDIA's built-in values turn it on, and it
+   would take these calls). */
 static void test_attention_split(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   static const char *const settings[] = {
-      "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0",
-      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4"};
+      "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0 block.bq=0",
+      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 block.bq=0"};
   static const char *const kernels[] = {"attention_split", "attention_decode"};
   /* llvmpipe's loop limit: attention_decode is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
