@@ -90,8 +90,18 @@ static void run_case(const ocft_env *env, const stage_case *c) {
   f.partial = ob, f.lds = ld;
   ocf_launch launch = OCF_LAUNCH_INIT;
   int replan = 0;
-  ocft_assert_status(ocf_launch_plan(env->ctx, env->queue, &plan, &f, NULL, &launch, &replan),
-                     OCF_SUCCESS);
+  const ocf_status status =
+      ocf_launch_plan(env->ctx, env->queue, &plan, &f, NULL, &launch, &replan);
+  if (status == OCF_ERR_INVALID_WORKGROUP &&
+      strstr(ocf_last_error(), "exceeds this kernel's maximum")) {
+    /* The kernel's 32 x 8 workgroup is more than this device allows it (rusticl: 32): the
+       planner never stages there (plan_matmul_wgmma.c), and the launch refused it cleanly. */
+    printf("skipped: %s\n", ocf_last_error());
+    clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
+    free(a), free(b), free(out);
+    skip();
+  }
+  ocft_assert_status(status, OCF_SUCCESS);
   ocft_read(env, ob, out_len, out);
 
   size_t bad = 0;
