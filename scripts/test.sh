@@ -16,8 +16,9 @@
 # CL_OUT_OF_RESOURCES fault sweep),
 # with ThreadSanitizer (the threads suite), and with clang's libFuzzer for a short fuzzing run of
 # each target (FUZZ_SECONDS, default 20; 0 skips it).   Usage: scripts/test.sh [build-dir]
-# It takes 13 to 38 minutes on 2 cores (each stage's time is in the summary at the end); a line
-# at least every minute says it is still running.
+# It takes 15 to 25 minutes on 2 cores (19 on 2026-12-02: build 34 s, suites 688, Python 13,
+# ASan 257, TSan 76, fuzz 66; each stage's time is in the summary at the end); a line at least
+# every minute says it is still running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -25,7 +26,7 @@ jobs=$(nproc)
 fuzz_seconds=${FUZZ_SECONDS:-20}
 scripts/install-deps.sh
 start=$(date +%s)
-echo "scripts/test.sh: about 13 to 38 minutes on 2 cores, less with more ($jobs here)"
+echo "scripts/test.sh: about 15 to 25 minutes on 2 cores, less with more ($jobs here)"
 # Each stage: its name, its seconds and its result, in a summary printed however the script ends.
 stages=() stage="" stage_start=$start
 stage_file=$(mktemp)
