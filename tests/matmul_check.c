@@ -285,6 +285,17 @@ void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out) {
   data_free(&d);
 }
 
+unsigned mmx_nvidia_compute_capability(void) {
+  ocf_context *ctx = NULL;
+  if (ocf_context_create(getenv("OCLFUSE_TEST_DEVICE"), &ctx) != OCF_SUCCESS) return 0;
+  ocf_device_info info;
+  ocf_device_info_init(&info);
+  const int nvidia = ocf_context_device_info(ctx, &info) == OCF_SUCCESS &&
+                     (info.type & CL_DEVICE_TYPE_GPU) && strstr(info.vendor, "NVIDIA");
+  ocf_context_release(ctx);
+  return nvidia ? info.nv_compute_capability_major * 10 + info.nv_compute_capability_minor : 0;
+}
+
 int mmx_have_clblast(void) {
 #ifdef OCF_HAVE_CLBLAST
   return !ocft_small();

@@ -56,6 +56,9 @@ void mmx_check_clblast(const ocft_env *env, const mmx_case *t);
 /* Non-zero when built with CLBlast and not under Oclgrind (where CLBlast's kernels would be
    simulated and judged too). */
 int mmx_have_clblast(void);
+/* The default device's NVIDIA compute capability as major * 10 + minor (90: Hopper), 0 when it
+   is not an NVIDIA GPU (the matrix-unit suites' gates). */
+unsigned mmx_nvidia_compute_capability(void);
 
 /* A short description of a case for failure messages. */
 void mmx_describe(const mmx_case *t, char *out, size_t capacity);

@@ -226,21 +226,8 @@ static int group_setup(void **state) {
   return 0;
 }
 
-/* Whether the default device is an NVIDIA GPU of compute capability 8.0 or more. */
-static int have_matrix_units(void) {
-  ocf_context *ctx = NULL;
-  if (ocf_context_create(getenv("OCLFUSE_TEST_DEVICE"), &ctx) != OCF_SUCCESS) return 0;
-  ocf_device_info info;
-  ocf_device_info_init(&info);
-  int have = ocf_context_device_info(ctx, &info) == OCF_SUCCESS &&
-             (info.type & CL_DEVICE_TYPE_GPU) && strstr(info.vendor, "NVIDIA") &&
-             info.nv_compute_capability_major >= 8;
-  ocf_context_release(ctx);
-  return have;
-}
-
 int main(void) {
-  if (!have_matrix_units()) {
+  if (mmx_nvidia_compute_capability() < 80) {
     printf("no NVIDIA GPU of compute capability 8.0 or more: test_matmul_mma skipped\n");
     return SKIP_STATUS;
   }

@@ -92,8 +92,7 @@ static void run_case(const ocft_env *env, const stage_case *c) {
   int replan = 0;
   const ocf_status status =
       ocf_launch_plan(env->ctx, env->queue, &plan, &f, NULL, &launch, &replan);
-  if (status == OCF_ERR_INVALID_WORKGROUP &&
-      strstr(ocf_last_error(), "exceeds this kernel's maximum")) {
+  if (ocft_refused_by_kernel_limit(status, local[0] * local[1])) {
     /* The kernel's 32 x 8 workgroup is more than this device allows it (rusticl: 32): the
        planner never stages there (plan_matmul_wgmma.c), and the launch refused it cleanly. */
     printf("skipped: %s\n", ocf_last_error());

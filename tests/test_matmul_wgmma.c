@@ -307,21 +307,8 @@ static void test_wgmma_refusals(void **state) {
   clReleaseMemObject(c);
 }
 
-/* Whether the default device is an NVIDIA GPU of compute capability 9.0. */
-static int have_wgmma(void) {
-  ocf_context *ctx = NULL;
-  if (ocf_context_create(getenv("OCLFUSE_TEST_DEVICE"), &ctx) != OCF_SUCCESS) return 0;
-  ocf_device_info info;
-  ocf_device_info_init(&info);
-  int have = ocf_context_device_info(ctx, &info) == OCF_SUCCESS &&
-             (info.type & CL_DEVICE_TYPE_GPU) && strstr(info.vendor, "NVIDIA") &&
-             info.nv_compute_capability_major == 9 && info.nv_compute_capability_minor == 0;
-  ocf_context_release(ctx);
-  return have;
-}
-
 int main(void) {
-  if (!have_wgmma()) {
+  if (mmx_nvidia_compute_capability() != 90) {
     printf("no NVIDIA GPU of compute capability 9.0: test_matmul_wgmma skipped\n");
     return SKIP_STATUS;
   }
