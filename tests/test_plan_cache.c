@@ -274,11 +274,12 @@ static void test_plan_cache_threads(void **state) {
   ocf_context_set_tuning(env->ctx, "add", OCF_F32, NULL, NULL);
 }
 
-/* The held bytes of a kernel's buffer argument `offset` (runtime/program_cache.h). */
+/* What a kernel's buffer argument reading frame field `offset` holds (runtime/program_cache.h). */
 static cl_mem held_buffer(const ocf_built_kernel *kernel, size_t offset) {
-  cl_mem held;
-  memcpy(&held, kernel->scalars + offset, sizeof held);
-  return held;
+  for (unsigned i = 0; i < kernel->desc->arg_count; i++)
+    if (kernel->desc->args[i].offset == offset) return kernel->held[i].buffer;
+  fail_msg("kernel %s has no argument at frame offset %zu", kernel->desc->name, offset);
+  return NULL;
 }
 
 /* The binder skips a NULL buffer only where the kernel holds NULL: a kernel bound to a buffer

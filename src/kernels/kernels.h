@@ -74,6 +74,17 @@ typedef enum ocf_arg_kind {
   OCF_ARG_FLOAT   /* cl_float */
 } ocf_arg_kind;
 
+/* The most arguments a kernel takes (matmul's skinny kernels: 35); the runtime keeps what each
+   argument holds in an array of this size (runtime/program_cache.h). */
+enum { OCF_KERNEL_ARGS_MAX = 48 };
+
+/* One argument's value, as clSetKernelArg takes it (ocf_arg_kind_size bytes of it). */
+typedef union ocf_arg_value {
+  cl_mem buffer;
+  cl_ulong ulong_value;
+  cl_float float_value;
+} ocf_arg_value;
+
 typedef struct ocf_arg_desc {
   const char *name; /* the kernel parameter's name in the .cl file, and the frame field's */
   ocf_arg_kind kind;

@@ -9,8 +9,12 @@
    descriptor's. */
 static ocf_status check_arguments(const ocf_built_kernel *kernel) {
   const ocf_kernel_desc *desc = kernel->desc;
+  if (desc->arg_count > OCF_KERNEL_ARGS_MAX)
+    return ocf_fail(OCF_ERR_INVALID_VALUE,
+                    "kernel %s takes %u arguments, more than OCF_KERNEL_ARGS_MAX (a bug)",
+                    desc->name, desc->arg_count);
   for (cl_uint i = 0; i < desc->arg_count; i++)
-    if (desc->args[i].offset + ocf_arg_kind_size(desc->args[i].kind) > sizeof kernel->scalars)
+    if (desc->args[i].offset + ocf_arg_kind_size(desc->args[i].kind) > OCF_FRAME_MAX)
       return ocf_fail(OCF_ERR_INVALID_VALUE,
                       "kernel %s: argument %s lies past a frame's size (a bug)", desc->name,
                       desc->args[i].name);
@@ -49,7 +53,7 @@ ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame) {
     const ocf_arg_desc *arg = &desc->args[i];
     const size_t size = ocf_arg_kind_size(arg->kind);
     const unsigned char *value = bytes + arg->offset;
-    unsigned char *held = kernel->scalars + arg->offset;
+    ocf_arg_value *held = &kernel->held[i];
     /* A scalar of the bytes the kernel holds is not set again, nor a NULL buffer where the
        kernel holds NULL (no buffer can come back under that handle); any other buffer is. */
     if (bound && memcmp(held, value, size) == 0) {

@@ -19,12 +19,13 @@ typedef struct ocf_built_kernel {
   size_t max_workgroup;           /* CL_KERNEL_WORK_GROUP_SIZE */
   unsigned long long local_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE */
   int arguments_checked;          /* its arguments matched its descriptor */
-  /* The arguments it holds (bytes of the frame last bound, valid when `bound`): a scalar of
-     the same bytes is not set again, nor a NULL buffer held as NULL. Any other buffer is set at
-     every call (a released buffer's handle may come back as another buffer). Under ctx->lock,
-     as every binding. */
+  /* What each argument holds (valid when `bound`), by argument index: an argument is not set
+     again to the same scalar, nor to NULL where it holds NULL. Any other buffer is set at every
+     call (a released buffer's handle may come back as another buffer). Kept per argument, not
+     per frame field: two arguments may read one field (matmul_wgmma_sab's lda and ldb are both
+     the staged operands' lds), and each holds its own value. Under ctx->lock, as every binding. */
   int bound;
-  unsigned char scalars[OCF_FRAME_MAX];
+  ocf_arg_value held[OCF_KERNEL_ARGS_MAX];
 } ocf_built_kernel;
 
 /*
