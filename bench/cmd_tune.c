@@ -657,14 +657,13 @@ typedef struct class_outcome {
   char kernel[64]; /* the kernel/workgroup the chosen values ran, "" when not seen this run */
 } class_outcome;
 
-/* The tuning key of a call: its op, the data type the library looks values up by (matmul: A's,
-   softmax: the input's; add and the generic series' plain calls are fp32) and its shape class
-   (attention's shape is lq, lk, d: src/ops/attention_row.c). */
+/* The tuning key of a call: the data type and shape class the library looks its values up by,
+   by the op's own rule (its registry row, through ocf_op_tuning_key), for the call's sizes and
+   the storage type of its first input. */
 static void key_of(const tool_spec *s, ocf_dtype *dtype, unsigned *shape_class) {
-  *dtype = s->op == TOOL_OP_MATMUL ? s->a_dtype : s->op == TOOL_OP_SOFTMAX ? s->in_dtype : OCF_F32;
-  const int at = s->op == OCF_OP_ATTENTION ? 2 : 0;
-  ocf_shape shape = {{s->d[at], s->d[at + 1], s->d[at + 2]}};
-  *shape_class = ocf_shape_class_of((ocf_op)s->op, &shape);
+  *dtype = OCF_F32;
+  *shape_class = 0;
+  ocf_op_tuning_key((ocf_op)s->op, s->d, tool_spec_dtype(s), dtype, shape_class);
 }
 
 /* --sizes: one outcome per tuning key, with the user's calls of that key as its shapes. */
