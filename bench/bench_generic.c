@@ -60,8 +60,7 @@ static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int s
   row->sweep = sweep;
   if (!tool_spec_case_call(s)) {
     row->status = ROW_SKIPPED;
-    tool_row_note(row, "the tool has no series of its own for %s: its case's options only",
-                  op->name);
+    tool_row_note(row, "offset= and pad= are the tool's own series' options, not %s's", op->name);
     return 0;
   }
   generic_problem p;

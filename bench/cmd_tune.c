@@ -38,8 +38,8 @@ static void usage(FILE *out) {
   tool_usage_ops(out);
   fprintf(out,
           "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
-          "                    transposes, data types, batch and epilogue included) instead of\n"
-          "                    each class's representative shapes: the calls are grouped by the\n"
+          "                    data types and every op's options included) instead of each\n"
+          "                    class's representative shapes: the calls are grouped by the\n"
           "                    database's key, (op, data type, shape class), each group's first\n"
           "                    4 are timed together, and the winners are written as the entries\n"
           "                    of those keys, which every call of that op, type and class then\n"
@@ -916,6 +916,9 @@ int cmd_tune(int argc, char **argv) {
     class_outcome *c = &outcomes[i];
     const char *op_name = ocf_op_schema_get(c->op)->name;
     const char *cls = ocf_shape_class_name(c->op, c->shape_class);
+    char label[48]; /* "wide/bf16": the class and a type other than fp32, for messages */
+    snprintf(label, sizeof label, "%s%s%s", cls, c->dtype == OCF_F32 ? "" : "/",
+             c->dtype == OCF_F32 ? "" : ocf_dtype_name(c->dtype));
     tune_state state;
     memset(&state, 0, sizeof state);
     state.env = &env;
@@ -953,14 +956,14 @@ int cmd_tune(int argc, char **argv) {
     free(state.tried);
     free(state.plans);
     if (!c->measured) {
-      tool_error("%s %s: the built-in choice could not be measured right", op_name, cls);
+      tool_error("%s %s: the built-in choice could not be measured right", op_name, label);
       continue;
     }
     measured_any = 1;
     /* Each class's own values stay set while the next is tuned (classes do not overlap). */
     ocf_context_set_tuning(ctx, op_name, c->dtype, cls, c->summary.best);
     if (write_database(path, &info, outcomes, i + 1) == 0)
-      tool_note("%s %s done: %.4g -> %.4g ms; %s updated", op_name, cls, c->summary.start_ms,
+      tool_note("%s %s done: %.4g -> %.4g ms; %s updated", op_name, label, c->summary.start_ms,
                 c->summary.best_ms, path);
   }
   if (progress) fclose(progress);
