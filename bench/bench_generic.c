@@ -1,11 +1,13 @@
 /*
- * The series of an op the tool has no series of its own for (bench_ops.c): the harness's plain
- * call of the op (harness/op_cases.h) on each shape, variant oclfuse and, where the op's case
+ * The series of an op the tool has no series of its own for (bench_ops.c): the harness's call
+ * of the op (harness/op_cases.h) on each shape, with the options its case declares (storage
+ * type, the op's own: "norm:8192x4096:bf16:residual"), variant oclfuse and, where the op's case
  * says its device form has one, the unfused baseline (OCF_VARIANT_BASELINE) beside it (not in
- * a sweep, nor with --library-only), each checked in full against the op's reference before it
- * is timed. A call with options is skipped with a note:
- * options belong to an op's own series. So an op added to the harness's table is measured,
- * swept and checked by `oclfuse bench` and `check` before it has a series of its own.
+ * a sweep, nor with --library-only), each checked in full against the op's reference (on the
+ * values its storage type holds, with the op's error model for that type) before it is timed.
+ * A call with the tool's own options (offset=, pad=: its own series') is skipped with a note.
+ * So an op added to the harness's table is measured, swept and checked by `oclfuse bench` and
+ * `check` before it has a series of its own.
  */
 #include "tool.h"
 
@@ -53,12 +55,12 @@ static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int s
   memcpy(row->dims, s->d, sizeof row->dims);
   row->ndims = op->ndims;
   row->unit = op->unit;
-  row->work = op->work(s->d);
+  row->work = op->work(s->d, &s->opts);
   row->workgroup_size = wg;
   row->sweep = sweep;
-  if (!tool_spec_plain(s)) {
+  if (!tool_spec_case_call(s)) {
     row->status = ROW_SKIPPED;
-    tool_row_note(row, "the tool has no series of its own for %s: plain calls only", op->name);
+    tool_row_note(row, "offset= and pad= are the tool's own series' options, not %s's", op->name);
     return 0;
   }
   generic_problem p;
@@ -68,7 +70,7 @@ static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int s
   ocf_launch_init(&p.launch);
   p.launch.workgroup_size = wg;
   p.launch.variant = variant;
-  if (ocft_call_make(&p.call, op, s->d, 1)) {
+  if (ocft_call_make_with(&p.call, op, s->d, &s->opts, 1)) {
     ocft_call_free(&p.call);
     tool_error("out of host memory for %s %s", op->name, shape);
     return -1;
@@ -120,7 +122,7 @@ int tool_generic_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_la
   const ocft_op_case *op = tool_op_case(s->op);
   ocft_call call;
   int rc = TOOL_FAILED;
-  if (ocft_call_make(&call, op, s->d, 1)) {
+  if (ocft_call_make_with(&call, op, s->d, &s->opts, 1)) {
     snprintf(err, errlen, "out of host memory");
   } else {
     cl_int e = ocft_call_buffers(&call, ocf_context_cl_context(ctx));

@@ -57,7 +57,7 @@ static void usage(FILE *out) {
         "                    and workgroup size\n"
         "\n",
         out);
-  fputs(tool_sizes_help, out);
+  tool_usage_sizes(out);
   tool_usage_common(out, 1);
 }
 

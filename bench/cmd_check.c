@@ -346,7 +346,9 @@ static const char option_calls[] =
     "matmul:30x40x20:bias=m:act=gelu; matmul:30x40x20:act=gelu_tanh:bf16;"
     "matmul:30x40x20:act=silu:bias=n:beta=1; matmul:1x300x200:tf32:bias=n;"
     "matmul:100x75x130:pad=3:offset=7:col:batch=2:bias=n:act=gelu:f16;"
-    "add:4099:offset=5";
+    "add:4099:offset=5;"
+    "layernorm:37x300:bf16:weight:bias:residual:stats; rmsnorm:20x1000:f16:weight:eps=1e-3;"
+    "attention:2x4x33x47x64:bf16:causal:kv=2; attention:1x2x1x300x40:f16:scale=0.5";
 
 /* Prints the rows from `first` on in the table's layout and counts them. */
 static void report_rows(check_run *run, const tool_results *results, size_t first) {

@@ -38,8 +38,8 @@ static void usage(FILE *out) {
   tool_usage_ops(out);
   fprintf(out,
           "  --sizes CALLS     tune for these calls (the language of `oclfuse bench --help`,\n"
-          "                    transposes, data types, batch and epilogue included) instead of\n"
-          "                    each class's representative shapes: the calls are grouped by the\n"
+          "                    data types and every op's options included) instead of each\n"
+          "                    class's representative shapes: the calls are grouped by the\n"
           "                    database's key, (op, data type, shape class), each group's first\n"
           "                    4 are timed together, and the winners are written as the entries\n"
           "                    of those keys, which every call of that op, type and class then\n"
@@ -657,14 +657,13 @@ typedef struct class_outcome {
   char kernel[64]; /* the kernel/workgroup the chosen values ran, "" when not seen this run */
 } class_outcome;
 
-/* The tuning key of a call: its op, the data type the library looks values up by (matmul: A's,
-   softmax: the input's; add and the generic series' plain calls are fp32) and its shape class
-   (attention's shape is lq, lk, d: src/ops/attention_row.c). */
+/* The tuning key of a call: the data type and shape class the library looks its values up by,
+   by the op's own rule (its registry row, through ocf_op_tuning_key), for the call's sizes and
+   the storage type of its first input. */
 static void key_of(const tool_spec *s, ocf_dtype *dtype, unsigned *shape_class) {
-  *dtype = s->op == TOOL_OP_MATMUL ? s->a_dtype : s->op == TOOL_OP_SOFTMAX ? s->in_dtype : OCF_F32;
-  const int at = s->op == OCF_OP_ATTENTION ? 2 : 0;
-  ocf_shape shape = {{s->d[at], s->d[at + 1], s->d[at + 2]}};
-  *shape_class = ocf_shape_class_of((ocf_op)s->op, &shape);
+  *dtype = OCF_F32;
+  *shape_class = 0;
+  ocf_op_tuning_key((ocf_op)s->op, s->d, tool_spec_dtype(s), dtype, shape_class);
 }
 
 /* --sizes: one outcome per tuning key, with the user's calls of that key as its shapes. */
@@ -917,6 +916,9 @@ int cmd_tune(int argc, char **argv) {
     class_outcome *c = &outcomes[i];
     const char *op_name = ocf_op_schema_get(c->op)->name;
     const char *cls = ocf_shape_class_name(c->op, c->shape_class);
+    char label[48]; /* "wide/bf16": the class and a type other than fp32, for messages */
+    snprintf(label, sizeof label, "%s%s%s", cls, c->dtype == OCF_F32 ? "" : "/",
+             c->dtype == OCF_F32 ? "" : ocf_dtype_name(c->dtype));
     tune_state state;
     memset(&state, 0, sizeof state);
     state.env = &env;
@@ -954,14 +956,14 @@ int cmd_tune(int argc, char **argv) {
     free(state.tried);
     free(state.plans);
     if (!c->measured) {
-      tool_error("%s %s: the built-in choice could not be measured right", op_name, cls);
+      tool_error("%s %s: the built-in choice could not be measured right", op_name, label);
       continue;
     }
     measured_any = 1;
     /* Each class's own values stay set while the next is tuned (classes do not overlap). */
     ocf_context_set_tuning(ctx, op_name, c->dtype, cls, c->summary.best);
     if (write_database(path, &info, outcomes, i + 1) == 0)
-      tool_note("%s %s done: %.4g -> %.4g ms; %s updated", op_name, cls, c->summary.start_ms,
+      tool_note("%s %s done: %.4g -> %.4g ms; %s updated", op_name, label, c->summary.start_ms,
                 c->summary.best_ms, path);
   }
   if (progress) fclose(progress);

@@ -28,9 +28,14 @@
  *              act=relu|gelu|gelu_tanh|silu   the epilogue's activation
  *              alpha=X, beta=X     C = alpha op(A) op(B) + beta C (1 and 0 by default)
  *              pad=P               every leading dimension P beyond the shortest legal one
+ *   any other  the words of its op case (harness/op_<op>.c: dtypes, options, aliases), parsed by
+ *              the harness (ocft_options_parse): norm and attention take f32 | f16 | bf16 and
+ *              their own options (norm: rms, weight, bias, residual, stats, eps=X; attention:
+ *              causal, kv=H, scale=X), and `layernorm` and `rmsnorm` name norm
  *
  * Example: 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu; softmax:4096x50257:bf16:log;
- * softmax:8192x1024:bf16:causal=1024'.
+ * softmax:8192x1024:bf16:causal=1024; rmsnorm:8192x4096:bf16:weight:residual;
+ * attention:1x32x2048x2048x128:bf16:causal:kv=8'.
  */
 #include "tool.h"
 
@@ -99,6 +104,7 @@ void tool_spec_init(tool_spec *s, tool_op op) {
   s->beta = 0.0f;
   s->scale = 1.0f;
   s->batch = 1;
+  ocft_options_init(&s->opts);
 }
 
 /* Copies text[0, len) into buf as a string; -1 when it does not fit. */
@@ -305,8 +311,15 @@ static int parse_option(tool_spec *s, const char *token, unsigned *seen, char *e
     if (parse_float(value, key[1] == 'l' ? &s->alpha : &s->beta))
       BAD_VALUE("wants a finite number");
   } else {
-    return spec_error(err, errlen, "unknown option '%s' for %s (see --help)", token,
-                      tool_op_name(s->op));
+    /* The op case's own words (harness/op_cases.h). */
+    char why[160];
+    int dtype_seen = (*seen & SEEN_DTYPE) != 0;
+    int r = ocft_options_parse(tool_op_case(s->op), token, &s->opts, &dtype_seen, why, sizeof why);
+    if (r < 0) return spec_error(err, errlen, "%s%s", why, "");
+    if (r > 0)
+      return spec_error(err, errlen, "unknown option '%s' for %s (see --help)", token,
+                        tool_op_name(s->op));
+    if (dtype_seen) *seen |= SEEN_DTYPE;
   }
 #undef ONCE
 #undef BAD_VALUE
@@ -317,6 +330,10 @@ static int parse_option(tool_spec *s, const char *token, unsigned *seen, char *e
 static int spec_validate(const tool_spec *s, const char *part, char *err, size_t errlen) {
   if (s->share_a + s->share_b && s->batch < 2)
     return spec_error(err, errlen, "'%s': share= needs batch= above 1%s", part, "");
+  const ocft_op_case *c = tool_op_case(s->op);
+  char why[160];
+  if (c->validate && c->validate(s->d, &s->opts, why, sizeof why))
+    return spec_error(err, errlen, "'%s': %s", part, why);
   return 0;
 }
 
@@ -330,6 +347,13 @@ int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, 
   if (!colon) return spec_error(err, errlen, "'%s' names no op%s", part, "");
   *colon = '\0';
   tool_op op = tool_op_from_name(part);
+  ocft_options preset;
+  ocft_options_init(&preset);
+  if (op < 0) {
+    /* Another name of an op, with its options preset ("rmsnorm": norm with rms). */
+    const ocft_op_case *alias = ocft_op_alias(part, &preset);
+    op = alias ? tool_op_from_name(alias->name) : -1;
+  }
   if (op < 0) {
     char names[160];
     ocft_op_names_text(" or ", names, sizeof names);
@@ -337,6 +361,7 @@ int tool_spec_parse_call(const char *text, size_t len, tool_spec *s, char *err, 
   }
   *colon = ':';
   tool_spec_init(s, op);
+  s->opts = preset;
   char *dims = colon + 1;
   size_t dims_len = strcspn(dims, ":");
   char dims_text[96];
@@ -375,6 +400,18 @@ int tool_spec_plain(const tool_spec *s) {
   memcpy(plain.d, s->d, sizeof plain.d);
   plain.ndims = s->ndims;
   return !memcmp(&plain, s, sizeof plain);
+}
+
+int tool_spec_case_call(const tool_spec *s) {
+  tool_spec own = *s;
+  ocft_options_init(&own.opts);
+  return tool_spec_plain(&own);
+}
+
+ocf_dtype tool_spec_dtype(const tool_spec *s) {
+  return s->op == TOOL_OP_MATMUL    ? s->a_dtype
+         : s->op == TOOL_OP_SOFTMAX ? s->in_dtype
+                                    : s->opts.dtype;
 }
 
 static const char *dtype_token(ocf_dtype t) {
@@ -424,6 +461,9 @@ void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity) {
     if (s->causal && s->causal_period && !s->causal_offset) ADD(":causal=%zu", s->causal_period);
     if (s->causal && s->causal_offset) ADD(":causal=%zu,%zu", s->causal_period, s->causal_offset);
   }
+  if (used < capacity)
+    ocft_options_text(tool_op_case(s->op), &s->opts, out + used, capacity - used);
+  used += strlen(out + used);
   if (s->pad) ADD(":pad=%zu", s->pad);
   if (s->offset) ADD(":offset=%zu", s->offset);
 #undef ADD
@@ -530,32 +570,42 @@ size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, siz
   return n;
 }
 
-const char tool_sizes_help[] =
-    "The --sizes language (bench, tune and check): calls separated by ';', each\n"
-    "  OP:SIZE[:OPTION...]  one call of add, softmax or matmul with its options, or\n"
-    "  SIZE[,SIZE...]       plain calls of every chosen op (--op) that the size fits\n"
-    "A SIZE is N (add n=N, softmax NxN, matmul NxNxN), RxC (softmax), MxNxK (matmul,\n"
-    "C is m x n) or BxHxLQxLKxD (attention: batch, heads, queries, keys, head dim), each a\n"
-    "decimal or 2^E. An option given twice, or one the op does not\n"
-    "have, is an error naming it. Options:\n"
-    "  any op   offset=E          operands start E elements into their buffers\n"
-    "  softmax  f32|f16|bf16      storage type of in and out (in=T, out=T: just one)\n"
-    "           log               log-softmax        scale=X   softmax(X x), X > 0\n"
-    "           lengths           random row lengths in [0, cols] (lengths=L: all L;\n"
-    "                             above cols counts as cols)\n"
-    "           causal            the causal band: row r keeps its first r + 1 columns\n"
-    "           causal=P[,O]      heads of P rows, each head's first row at key O: row r\n"
-    "                             keeps (r mod P) + O + 1 columns (O = cols - P: each\n"
-    "                             head's last row keeps all); with lengths, the shorter\n"
-    "           pad=P             row strides cols + P\n"
-    "  matmul   nn|nt|tn|tt       op(A), op(B): n as stored, t transposed\n"
-    "           f32|f16|bf16      storage type of A, B, C and the bias (a=T, b=T, c=T)\n"
-    "           fp32|tf32|3xtf32  precision mode     col       column-major (BLAS) storage\n"
-    "           batch=B           B packed products in one launch (share=a|b: one A or B)\n"
-    "           bias=n|m          a bias per column (n) or per row (m) of C\n"
-    "           act=relu|gelu|gelu_tanh|silu        the epilogue's activation\n"
-    "           alpha=X beta=X    C = alpha op(A) op(B) + beta C (default 1 and 0)\n"
-    "           pad=P             leading dimensions P beyond the shortest legal one\n"
-    "Example: --sizes 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu;\n"
-    "                  softmax:4096x50257:bf16:log; softmax:8192x1024:causal=1024;\n"
-    "                  2^20'\n";
+void tool_usage_sizes(FILE *out) {
+  fputs("The --sizes language (bench, tune and check): calls separated by ';', each\n"
+        "  OP:SIZE[:OPTION...]  one call of an op with its options, or\n"
+        "  SIZE[,SIZE...]       plain calls of every chosen op (--op) that the size fits\n"
+        "A SIZE is N (add n=N, softmax NxN, matmul NxNxN), RxC (softmax, norm), MxNxK (matmul,\n"
+        "C is m x n) or BxHxLQxLKxD (attention: batch, heads, queries, keys, head dim), each a\n"
+        "decimal or 2^E. An option given twice, or one the op does not\n"
+        "have, is an error naming it. Options:\n"
+        "  any op   offset=E          operands start E elements into their buffers\n"
+        "  softmax  f32|f16|bf16      storage type of in and out (in=T, out=T: just one)\n"
+        "           log               log-softmax        scale=X   softmax(X x), X > 0\n"
+        "           lengths           random row lengths in [0, cols] (lengths=L: all L;\n"
+        "                             above cols counts as cols)\n"
+        "           causal            the causal band: row r keeps its first r + 1 columns\n"
+        "           causal=P[,O]      heads of P rows, each head's first row at key O: row r\n"
+        "                             keeps (r mod P) + O + 1 columns (O = cols - P: each\n"
+        "                             head's last row keeps all); with lengths, the shorter\n"
+        "           pad=P             row strides cols + P\n"
+        "  matmul   nn|nt|tn|tt       op(A), op(B): n as stored, t transposed\n"
+        "           f32|f16|bf16      storage type of A, B, C and the bias (a=T, b=T, c=T)\n"
+        "           fp32|tf32|3xtf32  precision mode     col       column-major (BLAS) storage\n"
+        "           batch=B           B packed products in one launch (share=a|b: one A or B)\n"
+        "           bias=n|m          a bias per column (n) or per row (m) of C\n"
+        "           act=relu|gelu|gelu_tanh|silu        the epilogue's activation\n"
+        "           alpha=X beta=X    C = alpha op(A) op(B) + beta C (default 1 and 0)\n"
+        "           pad=P             leading dimensions P beyond the shortest legal one\n",
+        out);
+  for (tool_op op = 0; op < tool_op_count(); op++) {
+    char lines[1536];
+    ocft_options_help(tool_op_case(op), lines, sizeof lines);
+    fputs(lines, out);
+  }
+  fputs("Example: --sizes 'matmul:4096x4096x4096:tn:bf16:batch=4:bias=n:act=gelu;\n"
+        "                  softmax:4096x50257:bf16:log; softmax:8192x1024:causal=1024;\n"
+        "                  layernorm:8192x4096:bf16:residual:weight:bias;\n"
+        "                  attention:1x32x2048x2048x128:bf16:causal:kv=8;\n"
+        "                  2^20'\n",
+        out);
+}

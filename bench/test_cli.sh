@@ -132,6 +132,19 @@ expect 0 "tune --sizes with a build pool" -- env OCLFUSE_TUNING_DIR="$scratch/tu
 stderr_has "tune --build-threads 1" "^oclfuse tune: building candidates on 1 threads"
 stderr_has "tune's pool summary" "^oclfuse tune: the build pool prepared [0-9]+ candidates"
 grep -Eq "^add +small " "$out" || { echo "FAIL: tune --sizes 'add:5000' did not tune add small:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+# A call with its op case's options (harness/op_cases.h): bench times it after checking it, the
+# options in its shape text; tune keys it by the library's rule (ocf_op_tuning_key: the bf16
+# key and the row's shape class, where the tool once wrote norm and attention under fp32).
+expect 0 "bench of a bf16 layernorm with a residual and a causal bf16 attention" -- "$tool" bench \
+  --sizes 'layernorm:64x3000:bf16:residual; attention:1x2x40x40x32:bf16:causal' --repeat 2 --quiet
+grep -Eq '^norm +64x3000:bf16:residual +oclfuse +auto +[^ ]+ +ok ' "$out" &&
+  grep -Eq '^attention +1x2x40x40x32:bf16:causal +oclfuse +auto +[^ ]+ +ok ' "$out" ||
+  { echo "FAIL: bench of calls with options:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+expect 0 "tune --sizes of a bf16 rmsnorm and a bf16 attention" -- env OCLFUSE_TUNING_DIR="$scratch/tune2" \
+  "$tool" tune --sizes 'rmsnorm:64x3000:bf16:weight; attention:1x2x40x40x32:bf16:causal' \
+  --budget 4 --build-threads 0
+grep -Eq "^norm +wide/bf16 " "$out" && grep -Eq "^attention +prefill/bf16 " "$out" ||
+  { echo "FAIL: tune --sizes did not key norm wide/bf16 and attention prefill/bf16:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
 expect 2 "tune --build-threads x" -- "$tool" tune --build-threads x
 stderr_has "tune --build-threads x" "^oclfuse tune: --build-threads wants"
 

@@ -141,6 +141,37 @@ static void test_plain_sizes(void) {
   EXPECT(list.count == 2 && list.specs[0].op == TOOL_OP_MATMUL && list.specs[1].tb);
 }
 
+/* An op case's own words (harness/op_cases.h: norm, attention): its storage type, its options,
+   its aliases; the tool names none of them. */
+static void test_case_options(void) {
+  static tool_spec_list list;
+  const tool_op norm = tool_op_from_name("norm"), attention = tool_op_from_name("attention");
+  EXPECT(norm >= 0 && attention >= 0);
+  parse_ok("layernorm:8192x4096:bf16:residual; rmsnorm:64x1000:f16:weight:eps=1e-3;"
+           "attention:1x32x2048x2048x128:bf16:causal:kv=8; norm:10:stats",
+           all_ops, &list);
+  EXPECT(list.count == 4);
+  const tool_spec *s = &list.specs[0];
+  EXPECT(s->op == norm && s->d[0] == 8192 && s->d[1] == 4096 && s->opts.dtype == OCF_BF16);
+  EXPECT(tool_spec_dtype(s) == OCF_BF16 && !tool_spec_plain(s) && tool_spec_case_call(s));
+  char text[256];
+  tool_spec_text(s, text, sizeof text);
+  EXPECT(!strcmp(text, "8192x4096:bf16:residual"));
+  tool_spec_text(&list.specs[1], text, sizeof text);
+  EXPECT(!strcmp(text, "64x1000:f16:rms:weight:eps=0.001"));
+  EXPECT(list.specs[2].op == attention && tool_spec_dtype(&list.specs[2]) == OCF_BF16);
+  tool_spec_text(&list.specs[2], text, sizeof text);
+  EXPECT(!strcmp(text, "1x32x2048x2048x128:bf16:causal:kv=8"));
+  tool_spec_text(&list.specs[3], text, sizeof text);
+  EXPECT(!strcmp(text, "10x10:stats") && tool_spec_dtype(&list.specs[3]) == OCF_F32);
+  /* offset= is the tool's own: parsed, and the case's call is no longer the one made */
+  parse_ok("norm:10x10:bf16:offset=3", all_ops, &list);
+  EXPECT(list.count == 1 && !tool_spec_case_call(&list.specs[0]));
+  /* matmul's and softmax's key types stay their own fields' */
+  parse_ok("matmul:8x8x8:a=f16:b=bf16:c=f32; softmax:8x8:in=bf16:out=f32", all_ops, &list);
+  EXPECT(tool_spec_dtype(&list.specs[0]) == OCF_F16 && tool_spec_dtype(&list.specs[1]) == OCF_BF16);
+}
+
 /* Written back, a call parses to the same call. */
 static void test_round_trip(void) {
   static const char *const calls[] = {
@@ -151,7 +182,10 @@ static void test_round_trip(void) {
       "softmax:10x20:causal",
       "softmax:10x20:bf16:lengths=30:causal=5",
       "softmax:10x20:log:causal=5,15:pad=2:offset=3",
-      "add:77:offset=2"};
+      "add:77:offset=2",
+      "norm:10x20:f16:rms:weight:residual:stats:eps=0.5",
+      "rmsnorm:10x20:bf16",
+      "attention:2x4x8x9x16:bf16:causal:kv=2:scale=0.25"};
   for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
     static tool_spec_list first, again;
     parse_ok(calls[i], all_ops, &first);
@@ -201,6 +235,18 @@ static void test_refusals(void) {
   parse_bad("12,x", "'x'");
   parse_bad("64x64x64x64", "'64x64x64x64'");
   parse_bad("300;;400", "empty item");
+  parse_bad("norm:64x64:bf16:f16", "'f16'"); /* a second storage type */
+  parse_bad("norm:64x64:residual:residual", "'residual'");
+  parse_bad("norm:64x64:eps=2", "'eps=2'");
+  parse_bad("norm:64x64:eps", "'eps'"); /* a number wanted */
+  parse_bad("norm:64x64:residual=1", "'residual=1'");
+  parse_bad("rmsnorm:64x64:bias", "bias is LayerNorm's");
+  parse_bad("norm:64x64:causal", "'causal'"); /* attention's */
+  parse_bad("norm:64x64:log", "'log'");       /* softmax's */
+  parse_bad("attention:1x4x8x8x16:kv=3", "kv=3 does not divide");
+  parse_bad("attention:1x4x8x8x16:kv=0", "'kv=0'");
+  parse_bad("attention:1x4x8x8x16:scale=x", "'scale=x'");
+  parse_bad("layernorm:1x4x8x8x16", "'1x4x8x8x16'");
   static tool_spec_list list;
   char err[256] = "";
   const int add_only[TOOL_MAX_OPS] = {1, 0, 0};
@@ -217,6 +263,7 @@ int main(void) {
   test_softmax_and_add();
   test_causal();
   test_plain_sizes();
+  test_case_options();
   test_round_trip();
   test_refusals();
   printf("%d failed\n", failures);

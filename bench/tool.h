@@ -154,6 +154,9 @@ typedef struct tool_spec {
   int causal;           /* the causal band of ocf_softmax_options */
   size_t causal_period; /* with causal: rows per head; 0 (plain `causal`): rows */
   size_t causal_offset; /* with causal: key position of each head's first row */
+  /* any op whose case declares options (harness/op_cases.h: norm, attention): its storage type
+     and its own options, parsed by the harness */
+  ocft_options opts;
 } tool_spec;
 
 typedef struct tool_spec_list {
@@ -177,6 +180,12 @@ int tool_specs_parse(const char *text, const int ops[TOOL_MAX_OPS], tool_spec_li
 size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, size_t capacity);
 /* Non-zero when the call has no option (the plain fp32 call of ocf_add/softmax/matmul). */
 int tool_spec_plain(const tool_spec *s);
+/* Non-zero when the call has none of the tool's own options (every member but opts as
+   tool_spec_init leaves it): a call the harness's op case makes (bench_generic.c). */
+int tool_spec_case_call(const tool_spec *s);
+/* The storage type of the call's first input (matmul's A, softmax's input, the case's dtype):
+   the one its tuning key is by. */
+ocf_dtype tool_spec_dtype(const tool_spec *s);
 /* The options as the language writes them (":tn:bf16:batch=4"), "" for the plain call. */
 void tool_spec_options_text(const tool_spec *s, char *out, size_t capacity);
 /* The sizes and options: "n=1000", "4096x50257:bf16:log", "64x64x64:tn". */
@@ -184,8 +193,9 @@ void tool_spec_text(const tool_spec *s, char *out, size_t capacity);
 /* The --op line of a command's help: "  --op OPS  add, softmax, matmul or all (default), ...",
    from the table. */
 void tool_usage_ops(FILE *out);
-/* The language in words, for the commands' help texts (and so the man page). */
-extern const char tool_sizes_help[];
+/* The language in words, for the commands' help texts (and so the man page): the tool's own
+   words, then each op case's (harness/op_cases.h). */
+void tool_usage_sizes(FILE *out);
 
 /* ---- clutil.c ---- */
 

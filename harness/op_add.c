@@ -9,17 +9,20 @@ static void shape_text(const size_t *d, char *out, size_t capacity) {
 }
 
 /* Two reads and a write of n floats. */
-static double work(const size_t *d) {
+static double work(const size_t *d, const ocft_options *o) {
+  (void)o;
   return 3.0 * 4.0 * (double)d[0];
 }
 
-static ocft_extent extent(const size_t *d) {
-  ocft_extent e = {{d[0], d[0]}, d[0]};
+static ocft_extent extent(const size_t *d, const ocft_options *o) {
+  (void)o;
+  ocft_extent e = {.in = {d[0], d[0]}, .out = d[0]};
   return e;
 }
 
-static ocf_status device(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
-                         const ocf_launch *launch) {
+static ocf_status device(ocf_context *ctx, const size_t *d, const ocft_options *o, cl_mem const *in,
+                         cl_mem out, cl_mem const *extra, const ocf_launch *launch) {
+  (void)o, (void)extra;
   return ocf_add(ctx, d[0], in[0], 0, in[1], 0, out, 0, launch);
 }
 
@@ -27,14 +30,18 @@ static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in
   return ocf_add_host(ctx, d[0], in[0], in[1], out);
 }
 
-static void reference(const size_t *d, const float *const *in, double *want, double *tol) {
+static void reference(const size_t *d, const ocft_options *o, const float *const *in, double *want,
+                      double *tol) {
+  (void)o;
   (void)tol;
   ocf_ref_add(d[0], in[0], in[1], want);
 }
 
 /* fp32 addition is correctly rounded: the reference is the one right answer (tolerance 0). */
-static void check(const size_t *d, const float *const *in, const double *want, const double *tol,
-                  const float *got, const ocf_device_info *info, ocft_check *c) {
+static void check(const size_t *d, const ocft_options *o, const float *const *in,
+                  const double *want, const double *tol, const float *got,
+                  const ocf_device_info *info, ocft_check *c) {
+  (void)o;
   (void)in, (void)tol, (void)info;
   ocft_check_elements(got, want, NULL, d[0], c);
 }

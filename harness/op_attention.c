@@ -1,32 +1,82 @@
 /* attention: out = softmax(Q K^T / sqrt(d)) V for b x h heads, lq queries and lk keys of head
-   dim d, fp32, dense, no mask (ocf_attention with h_kv = h and default options), judged per
-   element by the model of tolerance.c (ocft_attention_tolerance). */
+   dim d (plain: fp32, dense, no mask, h_kv = h, default options), and the calls the tool may ask
+   for beyond it: the storage type of every tensor, the causal mask, grouped key and value heads
+   and the scale (test_attention covers lengths, strides, offsets, lse and mixed types). Judged
+   per element by the model of tolerance.c (ocft_attention_tolerance). */
 #include "op_cases.h"
 #include "reference_attention.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+/* The options of a call (the index of each in `options` below). */
+enum { CAUSAL, KV, SCALE };
+
+static const ocft_option options[] = {
+    [CAUSAL] = {"causal", OCFT_SWITCH, 0, 0,
+                "the causal mask, bottom-right: query i keeps keys <= i + lk - lq"},
+    [KV] = {"kv", OCFT_COUNT, 1, 65536, "key and value heads h_kv (grouped-query; divides h)"},
+    [SCALE] = {"scale", OCFT_NUMBER, -1e30, 1e30, "softmax(X Q K^T); 0: 1 / sqrt(d), the default"},
+};
+
+static int on(const ocft_options *o, int option) {
+  return (o->set >> option) & 1u;
+}
+
+/* The key and value heads. */
+static size_t kv_heads(const size_t *d, const ocft_options *o) {
+  return on(o, KV) ? (size_t)o->value[KV] : d[1];
+}
+
+static int validate(const size_t *d, const ocft_options *o, char *why, size_t capacity) {
+  if (d[1] % kv_heads(d, o)) {
+    snprintf(why, capacity, "kv=%zu does not divide the %zu heads", kv_heads(d, o), d[1]);
+    return -1;
+  }
+  return 0;
+}
 
 static void shape_text(const size_t *d, char *out, size_t capacity) {
   snprintf(out, capacity, "%zux%zux%zux%zux%zu", d[0], d[1], d[2], d[3], d[4]);
 }
 
-/* Two matrix products of b h lq lk d multiply-adds each (the softmax not counted). */
-static double work(const size_t *d) {
-  return 4.0 * (double)d[0] * (double)d[1] * (double)d[2] * (double)d[3] * (double)d[4];
+/* The keys query row i keeps (causal: bottom-right, as the library's default offset). */
+static size_t kept(const size_t *d, const ocft_options *o, size_t i) {
+  if (!on(o, CAUSAL)) return d[3];
+  const long long last = (long long)i + (long long)d[3] - (long long)d[2];
+  return last < 0 ? 0 : (size_t)last + 1 < d[3] ? (size_t)last + 1 : d[3];
 }
 
-static ocft_extent extent(const size_t *d) {
-  const size_t heads = d[0] * d[1];
-  ocft_extent e = {{heads * d[2] * d[4], heads * d[3] * d[4], heads * d[3] * d[4]},
-                   heads * d[2] * d[4]};
+/* Two matrix products of d multiply-adds per (query, kept key) pair, b h of them (the softmax not
+   counted; a causal call does the work of its band). */
+static double work(const size_t *d, const ocft_options *o) {
+  double pairs = 0.0;
+  for (size_t i = 0; i < d[2]; i++)
+    pairs += (double)kept(d, o, i);
+  return 4.0 * (double)d[0] * (double)d[1] * pairs * (double)d[4];
+}
+
+static ocft_extent extent(const size_t *d, const ocft_options *o) {
+  const size_t heads = d[0] * d[1], kv = d[0] * kv_heads(d, o);
+  ocft_extent e;
+  memset(&e, 0, sizeof e);
+  e.in[0] = heads * d[2] * d[4];
+  e.in[1] = e.in[2] = kv * d[3] * d[4];
+  e.out = heads * d[2] * d[4];
+  e.in_dtype[0] = e.in_dtype[1] = e.in_dtype[2] = e.out_dtype = o->dtype;
   return e;
 }
 
-static ocf_status device(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
-                         const ocf_launch *launch) {
-  return ocf_attention(ctx, d[0], d[1], d[1], d[2], d[3], d[4], in[0], 0, NULL, in[1], 0, NULL,
-                       in[2], 0, NULL, out, 0, NULL, NULL, launch);
+static ocf_status device(ocf_context *ctx, const size_t *d, const ocft_options *o, cl_mem const *in,
+                         cl_mem out, cl_mem const *extra, const ocf_launch *launch) {
+  (void)extra;
+  ocf_attention_options opt = OCF_ATTENTION_OPTIONS_INIT;
+  opt.q_dtype = opt.k_dtype = opt.v_dtype = opt.out_dtype = o->dtype;
+  opt.causal = on(o, CAUSAL);
+  opt.scale = on(o, SCALE) ? (float)o->value[SCALE] : 0.0f;
+  return ocf_attention(ctx, d[0], d[1], kv_heads(d, o), d[2], d[3], d[4], in[0], 0, NULL, in[1], 0,
+                       NULL, in[2], 0, NULL, out, 0, NULL, &opt, launch);
 }
 
 static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in, float *out) {
@@ -34,11 +84,15 @@ static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in
                             in[2], NULL, out, NULL, NULL, NULL, NULL);
 }
 
-static ocf_ref_attention_args args_of(const size_t *d, const float *const *in) {
-  const size_t b = d[0], h = d[1], lq = d[2], lk = d[3], dim = d[4];
+static ocf_ref_attention_args args_of(const size_t *d, const ocft_options *o,
+                                      const float *const *in) {
+  const size_t b = d[0], h = d[1], lq = d[2], lk = d[3], dim = d[4], hkv = kv_heads(d, o);
+  const double scale = on(o, SCALE) && o->value[SCALE] != 0.0
+                           ? (double)(float)o->value[SCALE]
+                           : (double)(float)(1.0 / sqrt((double)dim));
   ocf_ref_attention_args a = {b,
                               h,
-                              h,
+                              hkv,
                               lq,
                               lk,
                               dim,
@@ -46,26 +100,29 @@ static ocf_ref_attention_args args_of(const size_t *d, const float *const *in) {
                               in[1],
                               in[2],
                               {h * lq * dim, lq * dim, dim},
-                              {h * lk * dim, lk * dim, dim},
-                              {h * lk * dim, lk * dim, dim},
-                              (double)(float)(1.0 / sqrt((double)dim)),
+                              {hkv * lk * dim, lk * dim, dim},
+                              {hkv * lk * dim, lk * dim, dim},
+                              scale,
                               NULL,
-                              0,
-                              0};
+                              on(o, CAUSAL),
+                              (long long)lk - (long long)lq};
   return a;
 }
 
 /* The rescales of any plan (one a tile of at least one key, and a split's merge) are at most
-   lk + 2: the bound the model takes when it does not know the plan. */
-static void reference(const size_t *d, const float *const *in, double *want, double *tol) {
-  const ocf_ref_attention_args a = args_of(d, in);
+   lk + 2: the bound the model takes when it does not know the plan. The inputs are as their
+   storage type holds them and the model adds a 16-bit out's rounding (test_attention's). */
+static void reference(const size_t *d, const ocft_options *o, const float *const *in, double *want,
+                      double *tol) {
+  const ocf_ref_attention_args a = args_of(d, o, in);
   ocf_ref_attention(&a, want, NULL);
-  ocft_attention_tolerance(&a, want, NULL, 0, d[3] + 2, tol, NULL);
+  ocft_attention_tolerance(&a, want, NULL, (int)o->dtype, d[3] + 2, tol, NULL);
 }
 
-static void check(const size_t *d, const float *const *in, const double *want, const double *tol,
-                  const float *got, const ocf_device_info *info, ocft_check *c) {
-  (void)in, (void)info;
+static void check(const size_t *d, const ocft_options *o, const float *const *in,
+                  const double *want, const double *tol, const float *got,
+                  const ocf_device_info *info, ocft_check *c) {
+  (void)o, (void)in, (void)info;
   ocft_check_elements(got, want, tol, d[0] * d[1] * d[2] * d[4], c);
 }
 
@@ -110,6 +167,10 @@ const ocft_op_case ocft_op_attention = {
     .unit = "GFLOP/s",
     .ceiling = OCFT_CEILING_FMA,
     .work = work,
+    .dtypes = 1u << OCF_F16 | 1u << OCF_BF16,
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .validate = validate,
     .tune_shapes = tune_shapes,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},

@@ -10,17 +10,20 @@ static void shape_text(const size_t *d, char *out, size_t capacity) {
 }
 
 /* A multiply and an add per (i, j, p). */
-static double work(const size_t *d) {
+static double work(const size_t *d, const ocft_options *o) {
+  (void)o;
   return 2.0 * (double)d[0] * (double)d[1] * (double)d[2];
 }
 
-static ocft_extent extent(const size_t *d) {
-  ocft_extent e = {{d[0] * d[2], d[2] * d[1]}, d[0] * d[1]};
+static ocft_extent extent(const size_t *d, const ocft_options *o) {
+  (void)o;
+  ocft_extent e = {.in = {d[0] * d[2], d[2] * d[1]}, .out = d[0] * d[1]};
   return e;
 }
 
-static ocf_status device(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
-                         const ocf_launch *launch) {
+static ocf_status device(ocf_context *ctx, const size_t *d, const ocft_options *o, cl_mem const *in,
+                         cl_mem out, cl_mem const *extra, const ocf_launch *launch) {
+  (void)o, (void)extra;
   return ocf_matmul(ctx, OCF_NO_TRANS, OCF_NO_TRANS, d[0], d[1], d[2], 1.0f, in[0], 0, d[2], in[1],
                     0, d[1], 0.0f, out, 0, d[1], launch);
 }
@@ -30,14 +33,18 @@ static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in
                          in[1], d[1], 0.0f, out, d[1]);
 }
 
-static void reference(const size_t *d, const float *const *in, double *want, double *tol) {
+static void reference(const size_t *d, const ocft_options *o, const float *const *in, double *want,
+                      double *tol) {
+  (void)o;
   ocf_ref_matmul(0, 0, d[0], d[1], d[2], 1.0f, in[0], d[2], in[1], d[1], 0.0f, NULL, d[1], want);
   ocft_matmul_tolerance(0, 0, d[0], d[1], d[2], 1.0f, in[0], d[2], in[1], d[1], 0.0f, NULL, d[1],
                         tol);
 }
 
-static void check(const size_t *d, const float *const *in, const double *want, const double *tol,
-                  const float *got, const ocf_device_info *info, ocft_check *c) {
+static void check(const size_t *d, const ocft_options *o, const float *const *in,
+                  const double *want, const double *tol, const float *got,
+                  const ocf_device_info *info, ocft_check *c) {
+  (void)o;
   (void)in, (void)info;
   ocft_check_elements(got, want, tol, d[0] * d[1], c);
 }

@@ -1,28 +1,102 @@
-/* norm: LayerNorm of each row of a rows x cols matrix (ocf_layernorm, no options: eps 1e-5, no
-   weight, bias, residual or statistics; RMSNorm and the options are test_norm's), judged per
-   element by the shifted two-pass model of tolerance.c. */
+/* norm: LayerNorm of each row of a rows x cols matrix (ocf_layernorm; plain: fp32, eps 1e-5, no
+   weight, bias, residual or statistics), and the calls the tool may ask for beyond it: the
+   storage type of every tensor, RMSNorm, weight, bias, the residual add (x' written), the
+   statistics and eps (test_norm covers strides, offsets, in place and mixed types). Judged per
+   element by the shifted two-pass model of tolerance.c, on y; x' and the statistics are written
+   and not compared here (test_norm compares them). */
 #include "op_cases.h"
 #include "reference_norm.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The options of a call (the index of each in `options` below). */
+enum { RMS, WEIGHT, BIAS, RESIDUAL, STATS, EPS };
+
+static const ocft_option options[] = {
+    [RMS] = {"rms", OCFT_SWITCH, 0, 0, "RMSNorm (ocf_rmsnorm): no mean, no bias"},
+    [WEIGHT] = {"weight", OCFT_SWITCH, 0, 0, "a weight (gamma) of cols elements"},
+    [BIAS] = {"bias", OCFT_SWITCH, 0, 0, "a bias (beta) of cols elements; LayerNorm's"},
+    [RESIDUAL] = {"residual", OCFT_SWITCH, 0, 0, "x + residual normalized, and written out (x')"},
+    [STATS] = {"stats", OCFT_SWITCH, 0, 0, "each row's rstd (and LayerNorm's mean) written"},
+    [EPS] = {"eps", OCFT_NUMBER, 0.0, 1.0, "added to the variance, 0 .. 1 (default 1e-5)"},
+};
+
+/* layernorm:SIZE is norm:SIZE, rmsnorm:SIZE norm:SIZE:rms. */
+static const ocft_alias aliases[] = {{"layernorm", ""}, {"rmsnorm", "rms"}};
+
+static int on(const ocft_options *o, int option) {
+  return (o->set >> option) & 1u;
+}
+
+/* OCF_NORM_OPTIONS_INIT's eps unless the call gives one, as the kernels hold it (a float). */
+static double eps_of(const ocft_options *o) {
+  return (double)(float)(on(o, EPS) ? o->value[EPS] : 1e-5);
+}
+
+static int validate(const size_t *d, const ocft_options *o, char *why, size_t capacity) {
+  (void)d;
+  if (on(o, RMS) && on(o, BIAS)) {
+    snprintf(why, capacity, "bias is LayerNorm's: rms has none");
+    return -1;
+  }
+  return 0;
+}
 
 static void shape_text(const size_t *d, char *out, size_t capacity) {
   snprintf(out, capacity, "%zux%zu", d[0], d[1]);
 }
 
-/* One read and one write of each fp32 element (the GB/s). */
-static double work(const size_t *d) {
-  return 8.0 * (double)d[0] * (double)d[1];
+/* One read and one write of each element, in its storage type (the issue's GB/s), and what the
+   options add: the residual read and x' written, the weight and bias, the statistics. */
+static double work(const size_t *d, const ocft_options *o) {
+  const double size = o->dtype == OCF_F32 ? 4.0 : 2.0, elements = (double)d[0] * (double)d[1];
+  return size * elements * (on(o, RESIDUAL) ? 4.0 : 2.0) +
+         size * (double)d[1] * (on(o, WEIGHT) + on(o, BIAS)) +
+         4.0 * (double)d[0] * (on(o, STATS) ? 2 - on(o, RMS) : 0);
 }
 
-static ocft_extent extent(const size_t *d) {
-  ocft_extent e = {{d[0] * d[1], 0}, d[0] * d[1]};
+/* x, weight, bias, residual; out; x', mean, rstd. */
+static ocft_extent extent(const size_t *d, const ocft_options *o) {
+  const size_t n = d[0] * d[1];
+  ocft_extent e;
+  memset(&e, 0, sizeof e);
+  e.in[0] = n;
+  e.in[1] = on(o, WEIGHT) ? d[1] : 0;
+  e.in[2] = on(o, BIAS) ? d[1] : 0;
+  e.in[3] = on(o, RESIDUAL) ? n : 0;
+  e.out = n;
+  e.extra[0] = on(o, RESIDUAL) ? n : 0;
+  e.extra[1] = on(o, STATS) && !on(o, RMS) ? d[0] : 0;
+  e.extra[2] = on(o, STATS) ? d[0] : 0;
+  for (int i = 0; i < OCFT_MAX_OPERANDS; i++)
+    e.in_dtype[i] = o->dtype;
+  e.out_dtype = e.extra_dtype[0] = o->dtype;
+  e.extra_dtype[1] = e.extra_dtype[2] = OCF_F32;
   return e;
 }
 
-static ocf_status device(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
-                         const ocf_launch *launch) {
-  return ocf_layernorm(ctx, d[0], d[1], in[0], 0, d[1], out, 0, d[1], NULL, launch);
+static ocf_status device(ocf_context *ctx, const size_t *d, const ocft_options *o, cl_mem const *in,
+                         cl_mem out, cl_mem const *extra, const ocf_launch *launch) {
+  ocf_norm_options opt = OCF_NORM_OPTIONS_INIT;
+  opt.in_dtype = opt.out_dtype = opt.weight_dtype = opt.residual_dtype = o->dtype;
+  opt.eps = (float)eps_of(o);
+  if (on(o, WEIGHT)) opt.weight = in[1];
+  if (on(o, BIAS)) opt.bias = in[2];
+  if (on(o, RESIDUAL)) {
+    opt.residual = in[3];
+    opt.residual_ld = d[1];
+    opt.residual_out = extra ? extra[0] : NULL;
+    opt.residual_out_ld = opt.residual_out ? d[1] : 0;
+  }
+  if (on(o, STATS) && extra) {
+    opt.mean = on(o, RMS) ? NULL : extra[1];
+    opt.rstd = extra[2];
+  }
+  return on(o, RMS) ? ocf_rmsnorm(ctx, d[0], d[1], in[0], 0, d[1], out, 0, d[1], &opt, launch)
+                    : ocf_layernorm(ctx, d[0], d[1], in[0], 0, d[1], out, 0, d[1], &opt, launch);
 }
 
 static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in, float *out) {
@@ -30,21 +104,36 @@ static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in
                             NULL, NULL);
 }
 
-/* OCF_NORM_OPTIONS_INIT's eps. */
-#define EPS 1e-5
-
 /* The model with no device: its deepest sums (a work-item alone up to workgroups of 65536), so
-   that it holds for every launch, a default one or a swept workgroup size. */
-static void reference(const size_t *d, const float *const *in, double *want, double *tol) {
-  ocf_ref_norm(0, d[0], d[1], in[0], d[1], NULL, NULL, EPS, want, NULL, NULL);
-  ocft_norm_tolerance(0, d[0], d[1], in[0], d[1], NULL, NULL, EPS, want, 0, 0, NULL, tol, NULL,
-                      NULL);
+   that it holds for every launch, a default one or a swept workgroup size; the output's storage
+   rounding added for a 16-bit type, the inputs already as their type holds them, and the
+   residual's sum rounded to its type as the kernels round it (test_norm's argument). */
+static void reference(const size_t *d, const ocft_options *o, const float *const *in, double *want,
+                      double *tol) {
+  const size_t rows = d[0], cols = d[1];
+  const int rms = on(o, RMS);
+  float *sum = NULL;
+  const float *x = in[0];
+  if (on(o, RESIDUAL)) {
+    sum = malloc(rows * cols * sizeof *sum + 1);
+    if (!sum) {
+      for (size_t i = 0; i < rows * cols; i++)
+        want[i] = NAN, tol[i] = 0.0; /* out of memory: the check fails */
+      return;
+    }
+    ocf_ref_norm_residual(rows, cols, in[0], cols, in[3], cols, (int)o->dtype, sum);
+    x = sum;
+  }
+  ocf_ref_norm(rms, rows, cols, x, cols, in[1], in[2], eps_of(o), want, NULL, NULL);
+  ocft_norm_tolerance(rms, rows, cols, x, cols, in[1], in[2], eps_of(o), want, (int)o->dtype, 0,
+                      NULL, tol, NULL, NULL);
+  free(sum);
 }
 
-static void check(const size_t *d, const float *const *in, const double *want, const double *tol,
-                  const float *got, const ocf_device_info *info, ocft_check *c) {
-  (void)in;
-  (void)info;
+static void check(const size_t *d, const ocft_options *o, const float *const *in,
+                  const double *want, const double *tol, const float *got,
+                  const ocf_device_info *info, ocft_check *c) {
+  (void)o, (void)in, (void)info;
   ocft_check_elements(got, want, tol, d[0] * d[1], c);
 }
 
@@ -86,6 +175,12 @@ const ocft_op_case ocft_op_norm = {
     .unit = "GB/s",
     .ceiling = OCFT_CEILING_COPY,
     .work = work,
+    .dtypes = 1u << OCF_F16 | 1u << OCF_BF16,
+    .options = options,
+    .option_count = sizeof options / sizeof options[0],
+    .aliases = aliases,
+    .alias_count = sizeof aliases / sizeof aliases[0],
+    .validate = validate,
     .tune_shapes = tune_shapes,
     .baseline = 1,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},

@@ -10,17 +10,20 @@ static void shape_text(const size_t *d, char *out, size_t capacity) {
 }
 
 /* One read and one write of each fp32 element. */
-static double work(const size_t *d) {
+static double work(const size_t *d, const ocft_options *o) {
+  (void)o;
   return 8.0 * (double)d[0] * (double)d[1];
 }
 
-static ocft_extent extent(const size_t *d) {
-  ocft_extent e = {{d[0] * d[1], 0}, d[0] * d[1]};
+static ocft_extent extent(const size_t *d, const ocft_options *o) {
+  (void)o;
+  ocft_extent e = {.in = {d[0] * d[1]}, .out = d[0] * d[1]};
   return e;
 }
 
-static ocf_status device(ocf_context *ctx, const size_t *d, cl_mem const *in, cl_mem out,
-                         const ocf_launch *launch) {
+static ocf_status device(ocf_context *ctx, const size_t *d, const ocft_options *o, cl_mem const *in,
+                         cl_mem out, cl_mem const *extra, const ocf_launch *launch) {
+  (void)o, (void)extra;
   return ocf_softmax(ctx, d[0], d[1], in[0], 0, d[1], out, 0, d[1], launch);
 }
 
@@ -28,14 +31,18 @@ static ocf_status host(ocf_context *ctx, const size_t *d, const float *const *in
   return ocf_softmax_host(ctx, d[0], d[1], in[0], d[1], out, d[1]);
 }
 
-static void reference(const size_t *d, const float *const *in, double *want, double *tol) {
+static void reference(const size_t *d, const ocft_options *o, const float *const *in, double *want,
+                      double *tol) {
+  (void)o;
   (void)tol;
   ocf_ref_softmax(d[0], d[1], in[0], d[1], want);
 }
 
 /* A default launch (workgroup size 0: the model's floor, OCFT_SOFTMAX_DEFAULT_WORKGROUP). */
-static void check(const size_t *d, const float *const *in, const double *want, const double *tol,
-                  const float *got, const ocf_device_info *info, ocft_check *c) {
+static void check(const size_t *d, const ocft_options *o, const float *const *in,
+                  const double *want, const double *tol, const float *got,
+                  const ocf_device_info *info, ocft_check *c) {
+  (void)o;
   (void)tol;
   ocft_check_softmax(d[0], d[1], in[0], d[1], want, got, d[1], 0, info, c);
 }

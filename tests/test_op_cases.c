@@ -51,7 +51,10 @@ static void test_op_cases_entries_are_complete(void **state) {
     char text[64];
     op->shape_text(op->small.d[0], text, sizeof text);
     assert_true(text[0] != '\0');
-    assert_true(op->work(op->small.d[0]) > 0.0);
+    ocft_options plain;
+    ocft_options_init(&plain);
+    assert_true(op->work(op->small.d[0], &plain) > 0.0);
+    assert_true(op->option_count <= OCFT_MAX_OPTIONS);
   }
   /* "add, softmax or matmul": every name, in order, the last after " or ". */
   char names[512], want[512] = "";
@@ -93,11 +96,96 @@ static void test_op_cases_small_calls_pass(void **state) {
   }
 }
 
+/* Each case's words: an option parses, writes back as it was given, and is refused given twice;
+   an alias names its op with its presets (words of the case's own); a word of no case is not
+   parsed. */
+static void test_op_cases_options_parse_and_print(void **state) {
+  (void)state;
+  for (size_t i = 0; i < ocft_op_count(); i++) {
+    const ocft_op_case *op = ocft_op_at(i);
+    char why[160], text[128];
+    ocft_options o;
+    int dtype_seen = 0;
+    ocft_options_init(&o);
+    assert_int_equal(ocft_options_parse(op, "no-such-word", &o, &dtype_seen, why, sizeof why), 1);
+    if (!ocft_op_has_options(op)) continue;
+    for (size_t k = 0; k < op->option_count; k++) {
+      const ocft_option *opt = &op->options[k];
+      char token[64];
+      snprintf(token, sizeof token, "%s%s", opt->word, opt->kind == OCFT_SWITCH ? "" : "=1");
+      ocft_options_init(&o);
+      dtype_seen = 0;
+      assert_int_equal(ocft_options_parse(op, "bf16", &o, &dtype_seen, why, sizeof why), 0);
+      assert_int_equal(ocft_options_parse(op, token, &o, &dtype_seen, why, sizeof why), 0);
+      assert_int_equal(ocft_options_parse(op, token, &o, &dtype_seen, why, sizeof why), -1);
+      assert_int_equal(ocft_options_parse(op, "f16", &o, &dtype_seen, why, sizeof why), -1);
+      ocft_options_text(op, &o, text, sizeof text);
+      char want[80];
+      snprintf(want, sizeof want, ":bf16:%s", token);
+      assert_string_equal(text, want);
+      assert_false(ocft_options_plain(&o));
+      assert_true(ocft_option_value(op, &o, opt->word, -1.0) == 1.0);
+    }
+    for (size_t a = 0; a < op->alias_count; a++) {
+      ocft_options_init(&o);
+      assert_ptr_equal(ocft_op_alias(op->aliases[a].name, &o), op);
+      ocft_options_text(op, &o, text, sizeof text);
+      assert_string_equal(text + (text[0] == ':'), op->aliases[a].options);
+    }
+  }
+  ocft_options o;
+  ocft_options_init(&o);
+  assert_null(ocft_op_alias("no-such-op", &o));
+  assert_true(ocft_options_plain(&o));
+}
+
+/* The calls beyond the plain one that each case declares: bf16 with every switch the case's
+   validate allows at once, and f16 with none, on a small ragged shape, device form, against the
+   op's own check (the model for that storage type). Two programs an op: PoCL builds each. */
+static void test_op_cases_calls_with_options_pass(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (size_t i = 0; i < ocft_op_count(); i++) {
+    const ocft_op_case *op = ocft_op_at(i);
+    if (!ocft_op_has_options(op)) continue;
+    const size_t *d = op->small.d[op->small.count > 2 ? 2 : 0];
+    for (int every = 0; every < 2; every++) {
+      const int t = every ? OCF_BF16 : OCF_F16;
+      if (!(op->dtypes & (1u << t))) continue;
+      ocft_options o;
+      ocft_options_init(&o);
+      o.dtype = (ocf_dtype)t;
+      /* every switch (leaving out the first one that validate refuses), or none */
+      for (size_t k = 0; every && k < op->option_count; k++) {
+        if (op->options[k].kind != OCFT_SWITCH) continue;
+        o.set |= 1u << k;
+        o.value[k] = 1.0;
+        char why[160];
+        if (op->validate && op->validate(d, &o, why, sizeof why)) o.set &= ~(1u << k);
+      }
+      char what[160], options[96], shape[64];
+      op->shape_text(d, shape, sizeof shape);
+      ocft_options_text(op, &o, options, sizeof options);
+      snprintf(what, sizeof what, "%s %s%s", op->function, shape, options);
+      ocft_call call;
+      assert_int_equal(ocft_call_make_with(&call, op, d, &o, 60 + (uint64_t)t), 0);
+      assert_int_equal(ocft_call_buffers(&call, env->cl), CL_SUCCESS);
+      ocft_assert_status(ocft_call_device(&call, env->ctx, NULL), OCF_SUCCESS);
+      assert_int_equal(ocft_call_read(&call, env->queue, NULL), CL_SUCCESS);
+      ocft_check check;
+      ocft_call_check(&call, &env->info, &check);
+      ocft_assert_check(what, &check);
+      ocft_call_free(&call);
+    }
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_op_cases_names_are_the_library_ops),
       cmocka_unit_test(test_op_cases_entries_are_complete),
       cmocka_unit_test(test_op_cases_small_calls_pass),
+      cmocka_unit_test(test_op_cases_options_parse_and_print),
+      cmocka_unit_test(test_op_cases_calls_with_options_pass),
   };
   return cmocka_run_group_tests_name("op_cases", tests, ocft_group_setup, ocft_group_teardown);
 }

@@ -11,6 +11,7 @@
  *   tuning/shape_class.h  ocf_shape, ocf_shape_class_count, _name, _doc, _of
  *   tuning/db.h           ocf_tuning_db, ocf_tuning_db_parse, _add, _format_sparse, _free
  *   runtime/files.h       ocf_read_file, ocf_make_dirs, ocf_write_file_atomic, ocf_fnv1a
+ *   below                 ocf_op_tuning_key (src/ops/registry.c): the key a call is tuned under
  *
  * Everything else under src/ stays private to the library: the tool and the tests' generic
  * suites use the public header (include/oclfuse.h) and the harness (harness/).
@@ -23,5 +24,14 @@
 #include "tuning/db.h"
 #include "tuning/shape_class.h"
 #include "tuning/tuning.h"
+
+/* The tuning key of the dense call of `op` with the public sizes `dims` (the public call's size
+   arguments in order: add n; softmax and norm rows, cols; matmul m, n, k; attention b, h, lq, lk,
+   d) and every tensor stored as `dtype`: the data type (*key_dtype) and shape class
+   (*shape_class) its tuning values are looked up by, by the op's own rule (its registry row's
+   tuning_key and shape_class, as a call of the op resolves them). OCF_SUCCESS, or
+   OCF_ERR_INVALID_VALUE for an op or data type out of range or a NULL pointer. */
+ocf_status ocf_op_tuning_key(ocf_op op, const size_t *dims, ocf_dtype dtype, ocf_dtype *key_dtype,
+                             unsigned *shape_class);
 
 #endif /* OCLFUSE_INTERNAL_H */

@@ -26,6 +26,16 @@ static void tuning_key(const void *call, ocf_shape *shape, ocf_dtype *dtype) {
   *dtype = c->dtype;
 }
 
+/* The dense call of the public sizes (n) with every tensor of dtype: what
+   ocf_op_tuning_key keys. */
+static void sized_call(const size_t *dims, ocf_dtype dtype, void *call) {
+  ocf_add_call *c = call;
+  memset(c, 0, sizeof *c);
+  c->n = dims[0];
+  c->dtype = dtype;
+  c->variant = OCF_VARIANT_AUTO;
+}
+
 static ocf_status plan(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                        const void *call, ocf_plan *plan) {
   return ocf_plan_add(facts, tuning, call, plan);
@@ -66,4 +76,4 @@ static void warmup_grid(ocf_call_visit visit, void *user) {
 const ocf_op_desc ocf_add_op = {
     "add",       OCF_OP_ADD,           &ocf_add_schema, classes, OCF_ARRAY_LEN(classes),
     shape_class, sizeof(ocf_add_call), tuning_key,      plan,    empty,
-    frame,       warmup_grid};
+    frame,       warmup_grid,          sized_call};

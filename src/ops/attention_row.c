@@ -31,6 +31,16 @@ static void tuning_key(const void *call, ocf_shape *shape, ocf_dtype *dtype) {
   *dtype = c->q_dtype;
 }
 
+/* The dense call of the public sizes (b, h, lq, lk, d) with every tensor of dtype: what
+   ocf_op_tuning_key keys. */
+static void sized_call(const size_t *dims, ocf_dtype dtype, void *call) {
+  ocf_attention_call *c = call;
+  memset(c, 0, sizeof *c);
+  c->b = dims[0], c->h = c->h_kv = dims[1], c->lq = dims[2], c->lk = dims[3], c->d = dims[4];
+  c->q_dtype = c->k_dtype = c->v_dtype = c->out_dtype = dtype;
+  c->variant = OCF_VARIANT_AUTO;
+}
+
 static ocf_status plan(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                        const void *call, ocf_plan *plan) {
   return ocf_plan_attention(facts, tuning, call, plan);
@@ -97,4 +107,5 @@ const ocf_op_desc ocf_attention_op = {"attention",
                                       plan,
                                       empty,
                                       frame,
-                                      warmup_grid};
+                                      warmup_grid,
+                                      sized_call};

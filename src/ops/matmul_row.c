@@ -39,6 +39,17 @@ static void tuning_key(const void *call, ocf_shape *shape, ocf_dtype *dtype) {
   *dtype = c->a_dtype;
 }
 
+/* The dense call of the public sizes (m, n, k) with every tensor of dtype: what
+   ocf_op_tuning_key keys. */
+static void sized_call(const size_t *dims, ocf_dtype dtype, void *call) {
+  ocf_matmul_call *c = call;
+  memset(c, 0, sizeof *c);
+  c->m = dims[0], c->n = dims[1], c->k = dims[2];
+  c->lda = dims[2], c->ldb = c->ldc = dims[1];
+  c->a_dtype = c->b_dtype = c->c_dtype = c->bias_dtype = dtype;
+  c->variant = OCF_VARIANT_AUTO;
+}
+
 static ocf_status plan(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                        const void *call, ocf_plan *plan) {
   return ocf_plan_matmul(facts, tuning, call, plan);
@@ -174,4 +185,5 @@ const ocf_op_desc ocf_matmul_op = {"matmul",
                                    plan,
                                    empty,
                                    frame,
-                                   warmup_grid};
+                                   warmup_grid,
+                                   sized_call};

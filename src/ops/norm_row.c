@@ -33,6 +33,17 @@ static void tuning_key(const void *call, ocf_shape *shape, ocf_dtype *dtype) {
   *dtype = c->in_dtype;
 }
 
+/* The dense call of the public sizes (rows, cols) with every tensor of dtype: what
+   ocf_op_tuning_key keys. */
+static void sized_call(const size_t *dims, ocf_dtype dtype, void *call) {
+  ocf_norm_call *c = call;
+  memset(c, 0, sizeof *c);
+  c->rows = dims[0], c->cols = dims[1];
+  c->in_ld = c->out_ld = dims[1];
+  c->in_dtype = c->out_dtype = c->res_dtype = c->weight_dtype = dtype;
+  c->variant = OCF_VARIANT_AUTO;
+}
+
 static ocf_status plan(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                        const void *call, ocf_plan *plan) {
   return ocf_plan_norm(facts, tuning, call, plan);
@@ -88,15 +99,7 @@ static void warmup_grid(ocf_call_visit visit, void *user) {
         }
 }
 
-const ocf_op_desc ocf_norm_op = {"norm",
-                                 OCF_OP_NORM,
-                                 &ocf_norm_schema,
-                                 classes,
-                                 OCF_ARRAY_LEN(classes),
-                                 shape_class,
-                                 sizeof(ocf_norm_call),
-                                 tuning_key,
-                                 plan,
-                                 empty,
-                                 frame,
-                                 warmup_grid};
+const ocf_op_desc ocf_norm_op = {
+    "norm",      OCF_OP_NORM,           &ocf_norm_schema, classes, OCF_ARRAY_LEN(classes),
+    shape_class, sizeof(ocf_norm_call), tuning_key,       plan,    empty,
+    frame,       warmup_grid,           sized_call};

@@ -9,7 +9,8 @@
  *   - src/ops/<op>_row.c: its shape classes and the function that picks one, tuning_key (the
  *     shape and data type its tuning values are looked up by), the planner behind the
  *     registry's signature, empty (no work), the frame builder (the call's frame from the
- *     op's argument values, and a dry frame for warm-up) and the warm-up grid, in one
+ *     op's argument values, and a dry frame for warm-up), the warm-up grid and sized_call
+ *     (the dense call of the public sizes, for ocf_op_tuning_key), in one
  *     `const ocf_op_desc ocf_<op>_op`, declared below and listed in `rows` in ocf_op order;
  *   - src/ops/<op>.c: the public calls, which check their arguments, fill the call struct
  *     (memset first: its bytes key the plan cache) and the frame source, and call ocf_run
@@ -22,6 +23,7 @@
 #include "ops/registry.h"
 
 #include "common.h"
+#include "internal/oclfuse_internal.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +40,22 @@ static const ocf_op_desc *const rows[OCF_OP_COUNT] = {&ocf_add_op, &ocf_softmax_
 
 const ocf_op_desc *ocf_op_desc_get(ocf_op op) {
   return (unsigned)op < OCF_OP_COUNT ? rows[op] : NULL;
+}
+
+ocf_status ocf_op_tuning_key(ocf_op op, const size_t *dims, ocf_dtype dtype, ocf_dtype *key_dtype,
+                             unsigned *shape_class) {
+  const ocf_op_desc *desc = ocf_op_desc_get(op);
+  if (!desc || !dims || !key_dtype || !shape_class || (unsigned)dtype > OCF_BF16)
+    return OCF_ERR_INVALID_VALUE;
+  union {
+    unsigned char bytes[OCF_CALL_MAX];
+    long double align_;
+  } call;
+  ocf_shape shape;
+  desc->sized_call(dims, dtype, call.bytes);
+  desc->tuning_key(call.bytes, &shape, key_dtype);
+  *shape_class = desc->shape_class(&shape);
+  return OCF_SUCCESS;
 }
 
 void ocf_op_names(char *out, size_t capacity) {

@@ -64,6 +64,11 @@ typedef struct ocf_op_desc {
   /* Visits the calls of a grid whose plans cover every program the op may build (every shape
      class and every edge between plans): what ocf_warmup builds. */
   void (*warmup_grid)(ocf_call_visit visit, void *user);
+  /* Fills *call (the op's call struct) with the dense call of the public sizes `dims` (the
+     public call's size arguments in order, as the tool's --sizes writes them: add n; softmax
+     and norm rows, cols; matmul m, n, k; attention b, h, lq, lk, d) and every tensor stored as
+     dtype: the call ocf_op_tuning_key hands to tuning_key and shape_class. */
+  void (*sized_call)(const size_t *dims, ocf_dtype dtype, void *call);
 } ocf_op_desc;
 
 /* The row of `op`; NULL for OCF_OP_COUNT or any other value. */

@@ -32,6 +32,17 @@ static void tuning_key(const void *call, ocf_shape *shape, ocf_dtype *dtype) {
   *dtype = c->in_dtype;
 }
 
+/* The dense call of the public sizes (rows, cols) with every tensor of dtype: what
+   ocf_op_tuning_key keys. */
+static void sized_call(const size_t *dims, ocf_dtype dtype, void *call) {
+  ocf_softmax_call *c = call;
+  memset(c, 0, sizeof *c);
+  c->rows = dims[0], c->cols = dims[1];
+  c->in_ld = c->out_ld = dims[1];
+  c->in_dtype = c->out_dtype = dtype;
+  c->variant = OCF_VARIANT_AUTO;
+}
+
 static ocf_status plan(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                        const void *call, ocf_plan *plan) {
   return ocf_plan_softmax(facts, tuning, call, plan);
@@ -89,4 +100,5 @@ const ocf_op_desc ocf_softmax_op = {"softmax",
                                     plan,
                                     empty,
                                     frame,
-                                    warmup_grid};
+                                    warmup_grid,
+                                    sized_call};

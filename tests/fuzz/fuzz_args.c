@@ -447,7 +447,9 @@ static ocf_status fuzz_table_call(input *in, int host) {
       }
     size_t extents[OCFT_MAX_OPERANDS + 1], rooms[OCFT_MAX_OPERANDS + 1];
     const float *inputs[OCFT_MAX_OPERANDS];
-    ocft_extent e = op->extent(d);
+    ocft_options plain;
+    ocft_options_init(&plain);
+    ocft_extent e = op->extent(d, &plain);
     for (int i = 0; i < OCFT_MAX_OPERANDS; i++) {
       inputs[i] = take_host(in, &rooms[i]);
       extents[i] = overflows ? SIZE_MAX : e.in[i];
@@ -463,7 +465,10 @@ static ocf_status fuzz_table_call(input *in, int host) {
     inputs[i] = take_buffer(in);
   cl_mem out = take_buffer(in);
   const ocf_launch *launch = take_launch(in, &space);
-  ocf_status status = op->device(take_byte(in) % 16 ? ctx : NULL, d, inputs, out, launch);
+  ocft_options plain;
+  ocft_options_init(&plain);
+  ocf_status status =
+      op->device(take_byte(in) % 16 ? ctx : NULL, d, &plain, inputs, out, NULL, launch);
   finish_launch(launch, &space, status);
   return status;
 }
