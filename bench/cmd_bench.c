@@ -43,6 +43,10 @@ static void usage(FILE *out) {
         "                    language below, which tune and check take too\n"
         "  --repeat N        timed calls per measurement (default 10 on a GPU, 5 on a CPU;\n"
         "                    calls slower than the time budget get fewer, at least 3)\n"
+        "  --flush-mib N     before each timed call, fill a buffer of N MiB so that the call\n"
+        "                    finds nothing of the last call in the cache, and time the call from\n"
+        "                    the fill's end to its last kernel's end (default 512 on a GPU; 0 on\n"
+        "                    a CPU device: calls back to back, each from the previous one's end)\n"
         "  --format F        table (default), csv or json (layout: JSON.md, installed with\n"
         "                    the tool in share/doc/oclfuse)\n"
         "  --plot DIR        also write PNG charts (gnuplot), their data and charts.gp into DIR\n"
@@ -65,7 +69,8 @@ typedef struct bench_options {
   int ops[TOOL_MAX_OPS]; /* by the harness's table */
   const char *ops_text;
   const char *sizes;
-  int repeats; /* 0: by device type */
+  int repeats;   /* 0: by device type */
+  int flush_mib; /* -1: by device type */
   tool_format format;
   const char *plot_dir;
   int sweep_wg;
@@ -108,6 +113,7 @@ static int parse_options(int argc, char **argv, bench_options *o) {
   memset(o, 0, sizeof *o);
   every_op(o);
   o->ops_text = "all";
+  o->flush_mib = -1;
   for (int i = 1; i < argc; i++) {
     const char *v = NULL;
     int r = 0;
@@ -130,6 +136,14 @@ static int parse_options(int argc, char **argv, bench_options *o) {
       if (r < 0) return -1;
       if (tool_parse_count(v, 10000, &o->repeats)) {
         tool_error("--repeat wants a number from 1 to 10000, not '%s'", v);
+        return -1;
+      }
+    } else if ((r = tool_option(argc, argv, &i, "--flush-mib", &v)) != 0) {
+      if (r < 0) return -1;
+      if (!strcmp(v, "0")) {
+        o->flush_mib = 0;
+      } else if (tool_parse_count(v, 65536, &o->flush_mib)) {
+        tool_error("--flush-mib wants a number from 0 to 65536, not '%s'", v);
         return -1;
       }
     } else if ((r = tool_option(argc, argv, &i, "--format", &v)) != 0) {
@@ -290,15 +304,17 @@ int cmd_bench(int argc, char **argv) {
   env.timer = &timer;
   env.results = &results;
   int rc = TOOL_EXIT_FAILURE;
-  if (tool_timer_init(&timer, ctx, env.gpu ? 1000.0 : 400.0, tool_is_quiet()) == 0) {
+  if (tool_timer_init(&timer, ctx, env.gpu ? 1000.0 : 400.0, tool_is_quiet()) == 0 &&
+      tool_timer_set_flush(&timer, tool_flush_bytes(o.flush_mib, env.gpu, env.max_alloc)) == 0) {
     timer.rows = &results;
     size_t planned = planned_rows(&env, &o, sizes);
-    tool_note("%s (%s), %s sizes, %d repeats, %zu rows", env.info.device_name,
+    tool_note("%s (%s), %s sizes, %d repeats, %s, %zu rows", env.info.device_name,
               tool_device_type_name(env.info.type),
               o.sizes   ? "given"
               : env.gpu ? "default GPU"
                         : "default CPU",
-              env.repeats, planned);
+              env.repeats, timer.flush ? "cache flushed before each call" : "calls back to back",
+              planned);
     tool_progress_begin(planned);
     int fatal = tool_ceiling_measure(&timer, env.gpu, env.repeats, &results, &ceiling);
     for (tool_op op = 0; !fatal && op < tool_op_count(); op++)
@@ -307,8 +323,13 @@ int cmd_bench(int argc, char **argv) {
     tool_progress_clear();
     if (fatal) tool_error("stopped early (see above); reporting what was measured");
     tool_results_finish(&results, &ceiling);
-    tool_report_meta meta = {&env.info,  &ceiling,   env.repeats,
-                             o.ops_text, o.sweep_wg, now_seconds() - started};
+    tool_report_meta meta = {&env.info,
+                             &ceiling,
+                             env.repeats,
+                             o.ops_text,
+                             o.sweep_wg,
+                             timer.flush_bytes,
+                             now_seconds() - started};
     int compared = TOOL_EXIT_OK;
     if (o.compare_a)
       compared = tool_compare_run(o.compare_a, &results, &meta);

@@ -843,7 +843,13 @@ int cmd_tune(int argc, char **argv) {
   env.repeats = env.gpu ? 10 : 5;
   env.library_only = 1;
   tool_timer timer;
+  /* Timed as `oclfuse bench` times by default: the cache flushed before each call on a GPU. */
   if (tool_timer_init(&timer, ctx, env.gpu ? 300.0 : 400.0, 1)) {
+    ocf_context_release(ctx);
+    return TOOL_EXIT_FAILURE;
+  }
+  if (tool_timer_set_flush(&timer, tool_flush_bytes(-1, env.gpu, env.max_alloc))) {
+    tool_timer_release(&timer);
     ocf_context_release(ctx);
     return TOOL_EXIT_FAILURE;
   }

@@ -150,8 +150,8 @@ static void report_json(FILE *out, const tool_results *results, const tool_repor
   fputs("  \"settings\": {", out);
   json_key(out, "ops");
   tool_json_string(out, meta->ops);
-  fprintf(out, ", \"repeat\": %d, \"sweep_wg\": %s},\n", meta->repeats,
-          meta->sweep_wg ? "true" : "false");
+  fprintf(out, ", \"repeat\": %d, \"sweep_wg\": %s, \"flush_mib\": %zu},\n", meta->repeats,
+          meta->sweep_wg ? "true" : "false", meta->flush_bytes >> 20);
   fputs("  \"ceiling\": {\"copy_gbps\": ", out);
   json_number(out, meta->ceiling->copy_gbps);
   fputs(", \"copy_kernel_gbps\": ", out);
@@ -274,6 +274,13 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
           "%.3g MiB\n",
           c->copy_gbps, c->copy_kernel_gbps, c->copy_buffer_gbps, c->stream_gbps, c->fma_gflops,
           c->cache_bytes / 1048576.0);
+  if (meta->flush_bytes)
+    fprintf(out,
+            "each timed call after a %zu MiB fill (the cache flushed), from the fill's end "
+            "to the call's last kernel's end\n",
+            meta->flush_bytes >> 20);
+  else
+    fprintf(out, "timed calls back to back, each from the previous call's end (no cache flush)\n");
   fprintf(out, "times: device-side, median of repeats after warm-up; %%ceil is of the stream "
                "bandwidth (add), the copy bandwidth (softmax) or the FMA peak (matmul);\nerr/tol: "
                "the worst error "

@@ -109,6 +109,17 @@ grep -q "first call  add" "$out" && grep -q "first call  matmul" "$out" && ! gre
 grep -q '48x32x16' "$scratch/plots/matmul.dat" 2>/dev/null && grep -q '32x32x32:tn' "$scratch/plots/matmul.dat" ||
   { echo "FAIL: --plot left calls that are not square out of matmul.dat" >&2; cat "$err" >&2; failures=$((failures + 1)); }
 
+# The cache flush: none by default on a CPU device, --flush-mib N before each timed call, the
+# settings saying which; a bad value is refused.
+"$tool" bench --op add --sizes 1000 --repeat 3 --quiet --format json >"$scratch/noflush.json"
+grep -q '"flush_mib": 0}' "$scratch/noflush.json" ||
+  { echo "FAIL: a CPU run's settings do not say flush_mib 0" >&2; failures=$((failures + 1)); }
+"$tool" bench --op add --sizes 1000 --repeat 3 --quiet --flush-mib 4 --format json >"$scratch/flush.json"
+grep -q '"flush_mib": 4}' "$scratch/flush.json" && grep -q '"status": "ok"' "$scratch/flush.json" ||
+  { echo "FAIL: --flush-mib 4 is not in the settings, or its rows are not ok" >&2; failures=$((failures + 1)); }
+expect 2 "a bad --flush-mib" -- "$tool" bench --op add --flush-mib -1
+stderr_has "a bad --flush-mib" "^oclfuse bench: --flush-mib wants"
+
 # --compare: two saved runs row by row (no device), or a new run against a saved one; the JSON
 # carries each row's p10/p50/p90.
 "$tool" bench --op add --sizes 1000,4099 --repeat 5 --quiet --format json >"$scratch/a.json"

@@ -2,18 +2,24 @@
  * Device-side timing of one call, as the device sees it.
  *
  * A call may enqueue several kernels (the three-kernel softmax baseline, CLBlast's padding and
- * transposition kernels), while its out event covers only the last one. So a call is timed from
- * the end of the previous call to the end of its own, with the calls back to back on the
- * in-order queue:
+ * transposition kernels), while its out event covers only the last one. On a GPU each call is
+ * preceded by a fill of a buffer larger than the last-level cache (512 MiB by default:
+ * --flush-mib), so that no call finds its operands in L2 because the call before left them
+ * there, and each call is timed from the end of its fill to the end of its own last kernel, on
+ * the in-order queue:
  *
- *   gate | call 0 (warm) | call 1 | call 2 | ... | call N |
- *                       ^end0    ^end1    ^end2        ^endN      t_i = end_i - end_(i-1)
+ *   gate | fill 0 | call 0 (warm) | fill 1 | call 1 | ... | fill N | call N |
+ *                                        ^f1      ^e1               ^fN      ^eN   t_i = e_i - f_i
  *
- * That counts every kernel of the call and the gaps between them (what a pipeline of calls pays),
- * and nothing of the host. To keep the host's enqueue time out of it, the batch sits behind a
- * gate: one work-item spinning a dependent FMA chain for 2 ms plus 0.2 ms per call, long enough
- * for the host to enqueue every call before the device reaches them. (A user event would do the
- * same but could deadlock if a callee ever waited on the queue; a kernel always finishes.)
+ * That counts every kernel of the call and the gaps between them, from the launch of its first
+ * kernel (the gap after the fill, a few microseconds at most, is the one thing counted beyond the
+ * kernels) to its last kernel's end, and nothing of the host. Without a flush (CPU devices by
+ * default, or --flush-mib 0) the calls run back to back and t_i = e_i - e_(i-1): what a pipeline
+ * of calls pays, with whatever the cache keeps. To keep the host's enqueue time out of it, the
+ * batch sits behind a gate: one work-item spinning a dependent FMA chain for 2 ms plus 0.2 ms
+ * per call, long enough for the host to enqueue every call before the device reaches them. (A
+ * user event would do the same but could deadlock if a callee ever waited on the queue; a kernel
+ * always finishes.)
  *
  * A measurement first runs the call once and checks its output (so a wrong kernel is reported,
  * never timed; the run also builds the programs), then times a batch of `repeats` calls after one
@@ -90,7 +96,37 @@ int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int q
   return 0;
 }
 
+int tool_timer_set_flush(tool_timer *timer, size_t bytes) {
+  if (timer->flush) clReleaseMemObject(timer->flush);
+  timer->flush = NULL;
+  timer->flush_bytes = 0;
+  bytes = bytes / 16 * 16; /* whole float4 patterns */
+  if (bytes == 0) return 0;
+  cl_int err = CL_SUCCESS;
+  cl_mem flush =
+      clCreateBuffer(ocf_context_cl_context(timer->ctx), CL_MEM_READ_WRITE, bytes, NULL, &err);
+  if (err == CL_SUCCESS) {
+    /* Touch it once: a lazily allocated buffer would pay its allocation in the first flush. */
+    const cl_float pattern[4] = {0.0f, 1.0f, 2.0f, 3.0f};
+    err =
+        clEnqueueFillBuffer(timer->queue, flush, pattern, sizeof pattern, 0, bytes, 0, NULL, NULL);
+    if (err == CL_SUCCESS) err = clFinish(timer->queue);
+  }
+  if (err != CL_SUCCESS) {
+    if (flush) clReleaseMemObject(flush);
+    tool_error("the cache flush buffer of %zu MiB: %s", bytes >> 20,
+               ocf_status_name((ocf_status)err));
+    return -1;
+  }
+  timer->flush = flush;
+  timer->flush_bytes = bytes;
+  return 0;
+}
+
 void tool_timer_release(tool_timer *timer) {
+  if (timer->flush) clReleaseMemObject(timer->flush);
+  timer->flush = NULL;
+  timer->flush_bytes = 0;
   if (timer->delay_out) clReleaseMemObject(timer->delay_out);
   if (timer->delay) clReleaseKernel(timer->delay);
   if (timer->program) clReleaseProgram(timer->program);
@@ -143,15 +179,30 @@ static int wait_event(cl_event event, char *err, size_t errlen) {
   return 0;
 }
 
-/* Times `repeats` back-to-back calls behind the gate; fills times[0..repeats). 0 or -1. */
+/* Fills the flush buffer (the cache flush before a call); its event in *event. */
+static int run_flush(tool_timer *timer, cl_event *event, char *err, size_t errlen) {
+  const cl_float pattern[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  cl_int e = clEnqueueFillBuffer(timer->queue, timer->flush, pattern, sizeof pattern, 0,
+                                 timer->flush_bytes, 0, NULL, event);
+  if (e != CL_SUCCESS) {
+    snprintf(err, errlen, "the cache flush (clEnqueueFillBuffer): %s",
+             ocf_status_name((ocf_status)e));
+    return -1;
+  }
+  return 0;
+}
+
+/* Times `repeats` calls behind the gate, each after a cache flush when the timer has one, else
+   back to back; fills times[0..repeats). 0 or -1. */
 static int time_batch(tool_timer *timer, tool_enqueue_fn enqueue, void *state, int repeats,
                       double *times, char *err, size_t errlen) {
   size_t count = (size_t)repeats + 1;
-  cl_event *events = calloc(count, sizeof *events);
+  cl_event *events = calloc(2 * count, sizeof *events);
   if (!events) {
     snprintf(err, errlen, "out of host memory");
     return -1;
   }
+  cl_event *flushed = events + count; /* each call's flush, with a flush buffer */
   /* 2 ms, plus 0.2 ms a call for the host to enqueue it (CLBlast's calls cost most). */
   double iterations = (timer->gate_ms + 0.2 * (double)count) * timer->iterations_per_ms;
   if (iterations < 1024.0) iterations = 1024.0;
@@ -159,7 +210,8 @@ static int time_batch(tool_timer *timer, tool_enqueue_fn enqueue, void *state, i
   int rc = run_delay(timer, (cl_uint)iterations, NULL);
   if (rc) snprintf(err, errlen, "the timing gate kernel failed");
   for (size_t i = 0; rc == 0 && i < count; i++) {
-    rc = enqueue(state, &events[i], err, errlen);
+    if (timer->flush) rc = run_flush(timer, &flushed[i], err, errlen);
+    if (rc == 0) rc = enqueue(state, &events[i], err, errlen);
     if (rc == 0 && !events[i]) {
       snprintf(err, errlen, "the call returned no event");
       rc = -1;
@@ -174,22 +226,21 @@ static int time_batch(tool_timer *timer, tool_enqueue_fn enqueue, void *state, i
     rc = wait_event(events[i], err, errlen);
   cl_ulong previous_end = 0;
   for (size_t i = 0; rc == 0 && i < count; i++) {
-    cl_ulong start = 0, end = 0;
+    cl_ulong start = 0, end = 0, flush_end = 0;
     if (tool_event_ns(events[i], CL_PROFILING_COMMAND_START, &start) ||
-        tool_event_ns(events[i], CL_PROFILING_COMMAND_END, &end)) {
+        tool_event_ns(events[i], CL_PROFILING_COMMAND_END, &end) ||
+        (timer->flush && tool_event_ns(flushed[i], CL_PROFILING_COMMAND_END, &flush_end))) {
       snprintf(err, errlen, "no profiling information (is the queue's profiling enabled?)");
       rc = -1;
       break;
     }
-    if (i > 0) {
-      /* Back to back, the previous call's end is this call's start. Should the device clock
-         disagree (end before the previous end), fall back to this event alone. */
-      cl_ulong span = end > previous_end ? end - previous_end : end - start;
-      times[i - 1] = (double)span * 1e-6;
-    }
+    /* From the call's start: its flush's end, else (back to back) the previous call's end.
+       Should the device clock disagree (an end before that), fall back to this event alone. */
+    const cl_ulong from = timer->flush ? flush_end : previous_end;
+    if (i > 0) times[i - 1] = (double)(end > from ? end - from : end - start) * 1e-6;
     previous_end = end;
   }
-  for (size_t i = 0; i < count; i++)
+  for (size_t i = 0; i < 2 * count; i++)
     if (events[i]) clReleaseEvent(events[i]);
   free(events);
   return rc ? -1 : 0;
@@ -295,4 +346,12 @@ void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn ver
   if (count < repeats && !row->note[0])
     tool_row_note(row, "%d repeats (slow call, %.0f ms each)", count, estimate_ms);
   free(times);
+}
+
+size_t tool_flush_bytes(int flush_mib, int gpu, cl_ulong max_alloc) {
+  unsigned long long bytes = flush_mib >= 0 ? (unsigned long long)flush_mib << 20
+                             : gpu          ? 512ull << 20
+                                            : 0;
+  if (max_alloc && bytes > max_alloc) bytes = max_alloc;
+  return bytes > SIZE_MAX ? SIZE_MAX : (size_t)bytes;
 }

@@ -333,9 +333,20 @@ typedef struct tool_timer {
   /* `oclfuse check`: tool_measure runs and checks the call, and times nothing (a right row is
      ROW_OK with no times). Such a timer needs only ctx, queue, quiet and rows set. */
   int check_only;
+  /* The cache flush before each timed call (timing.c): a buffer filled before the call, NULL
+     for none (the calls then run back to back). */
+  cl_mem flush;
+  size_t flush_bytes;
 } tool_timer;
 
 int tool_timer_init(tool_timer *timer, ocf_context *ctx, double budget_ms, int quiet);
+/* Flushes the cache with a fill of `bytes` (rounded down to 16) before each timed call; 0: none.
+   0, or -1 when the buffer cannot be had (printed; the timer then has none). */
+int tool_timer_set_flush(tool_timer *timer, size_t bytes);
+/* The flush a command uses: --flush-mib when given (flush_mib >= 0), else 512 MiB on a GPU and
+   none on a CPU device (speed is not measured there), at most the device's largest
+   allocation. */
+size_t tool_flush_bytes(int flush_mib, int gpu, cl_ulong max_alloc);
 void tool_timer_release(tool_timer *timer);
 /* A progress step (tool_progress_step) for the row being measured, unless the timer is quiet. */
 void tool_progress(const tool_timer *timer, const char *fmt, ...) TOOL_PRINTF(2, 3);
@@ -521,6 +532,7 @@ typedef struct tool_report_meta {
   int repeats;
   const char *ops;
   int sweep_wg;
+  size_t flush_bytes; /* the cache flush before each timed call (0: none, back to back) */
   double seconds;
 } tool_report_meta;
 
