@@ -117,6 +117,7 @@
 #ifndef HAS_RSTD
 #error "HAS_RSTD: 0 or 1; the host passes it"
 #endif
+/* F16_CVT, how fp16 vectors are converted: cl/f16_words.clh, which checks it. */
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
@@ -262,8 +263,10 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
 /* Whole vector k of bfloat16 in one aligned access of VW ushorts, converted in registers (vloadN
    of a global pointer assumes only element alignment, and NVIDIA's OpenCL then loads element by
    element: 16-bit norm_rows took fp32's time). The bfloat16 store rounds as OCF_STOREV, into a
-   private copy. fp16 keeps vload_halfN / vstore_halfN_rte: its words converted in integer
-   arithmetic ran slower on the H200 (RMSNorm 8192 x 4096 1457 -> 1158 GB/s). */
+   private copy. fp16 as F16_CVT says (cl/f16_words.clh): 0 vload_halfN / vstore_halfN_rte of
+   the global pointer (element by element on NVIDIA; its words converted in integer arithmetic
+   instead ran slower on the H200, RMSNorm 8192 x 4096 1457 -> 1158 GB/s), 1 and 2 whole words
+   converted in registers. */
 /* The same bits as uints (whole 32-bit words, each two lanes: the compiler then issues 16-byte
    accesses), and the lanes' interleaving of the low and high halves. */
 #if VW == 2
@@ -294,10 +297,15 @@ void store_bf16v(__global uintH *p, const ulong k, const floatV v) {
   p[k] = OCF_CAT(as_, uintH)(bits);
 }
 #define LOADW_0(p, k) (((__global const floatV *)(p))[k])
-#define LOADW_1(p, k) OCF_LOADV(1, VW, p, k)
 #define LOADW_2(p, k) load_bf16v((__global const uintH *)(p), k)
 #define STOREW_0(p, k, v) (((__global floatV *)(p))[k] = (v))
+#if F16_CVT == 0
+#define LOADW_1(p, k) OCF_LOADV(1, VW, p, k)
 #define STOREW_1(p, k, v) OCF_STOREV(1, VW, p, k, v)
+#else
+#define LOADW_1(p, k) f16_words_load((__global const f16_wordsV *)(p), k)
+#define STOREW_1(p, k, v) f16_words_store((__global f16_wordsV *)(p), k, v)
+#endif
 #define STOREW_2(p, k, v) store_bf16v((__global uintH *)(p), k, v)
 
 #define DEFINE_ACCESS(suffix, T, t)                                                     \

@@ -97,6 +97,7 @@ typedef struct norm_case {
   size_t wg;
   float lo, hi; /* the inputs' range */
   float bump;   /* added to every input (rows far from zero) */
+  int f16_cvt;  /* the tuning's f16_cvt when the case ran (for the message only) */
 } norm_case;
 
 static norm_case plain(const char *what, int rms, size_t rows, size_t cols) {
@@ -219,10 +220,10 @@ static norm_result run_case(ocft_env *env, const norm_case *c, plant_fn plant) {
                          : ocf_layernorm(env->ctx, rows, cols, in_b, c->in_off, c->in_ld, out_b,
                                          out_off, out_ld, &opt, &launch);
   char what[256];
-  snprintf(what, sizeof what, "%s (%s %zu x %zu, %s/%s/%s/%s, variant %d, wg %zu)", c->what,
-           c->rms ? "rmsnorm" : "layernorm", rows, cols, ocf_dtype_name(c->in_dtype),
+  snprintf(what, sizeof what, "%s (%s %zu x %zu, %s/%s/%s/%s, variant %d, wg %zu, f16_cvt %d)",
+           c->what, c->rms ? "rmsnorm" : "layernorm", rows, cols, ocf_dtype_name(c->in_dtype),
            ocf_dtype_name(c->out_dtype), ocf_dtype_name(c->w_dtype), ocf_dtype_name(c->res_dtype),
-           c->variant, c->wg);
+           c->variant, c->wg, c->f16_cvt);
   if (c->wg && ocft_refused_by_kernel_limit(result.status, c->wg)) {
     result.refused_by_limit = 1;
   } else {
@@ -305,10 +306,9 @@ static norm_result run_case(ocft_env *env, const norm_case *c, plant_fn plant) {
   return result;
 }
 
-/* The first kernel the library plans for a case with the context's tuning now. */
-static ocf_kernel_id planned_kernel(ocft_env *env, const norm_case *c) {
-  ocf_device_facts facts;
-  ocf_context_facts(env->ctx, &facts);
+/* The plan the library makes for a case on a device of `facts` with the context's tuning now. */
+static void plan_case(ocft_env *env, const norm_case *c, const ocf_device_facts *facts,
+                      ocf_plan *plan) {
   ocf_norm_call call;
   memset(&call, 0, sizeof call);
   call.rows = c->rows, call.cols = c->cols;
@@ -329,8 +329,15 @@ static ocf_kernel_id planned_kernel(ocft_env *env, const norm_case *c) {
   const ocf_shape shape = {{c->rows, c->cols, 0}};
   ocf_tuning_values values;
   ocf_context_tuning_for(env->ctx, OCF_OP_NORM, c->in_dtype, &shape, &values);
+  ocft_assert_status(ocf_plan_norm(facts, &values, &call, plan), OCF_SUCCESS);
+}
+
+/* The first kernel the library plans for a case with the context's tuning now. */
+static ocf_kernel_id planned_kernel(ocft_env *env, const norm_case *c) {
+  ocf_device_facts facts;
+  ocf_context_facts(env->ctx, &facts);
   ocf_plan plan;
-  ocft_assert_status(ocf_plan_norm(&facts, &values, &call, &plan), OCF_SUCCESS);
+  plan_case(env, c, &facts, &plan);
   return plan.steps[0].kernel;
 }
 
@@ -409,21 +416,83 @@ static void plant_non_finite(const norm_case *c, float *in, size_t in_len);
 
 /* 16-bit storage through whole aligned vectors (every row start a multiple of 16 elements): rows
    of whole vectors (EVEN) and with a partial last one, NaN and infinities among them. */
+/* Each fp16 conversion (f16_cvt 0, 1, 2: cl/f16_words.clh; 2 is the portable 1 but on NVIDIA,
+   where it is inline PTX), every operand fp16 in one of the two type sets. */
 static void test_norm_dtypes_vectors(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const ocf_dtype types[] = {OCF_F16, OCF_BF16, OCF_F32};
   static const size_t widths[] = {64, 21};
-  for (int rms = 0; rms < 2; rms++)
-    for (size_t a = 0; a < 2; a++)
-      for (size_t w = 0; w < OCF_ARRAY_LEN_T(widths); w++)
-        for (int special = 0; special < 2; special++) {
-          norm_case c = plain("dtypes, vectors", rms, 5, widths[w]);
-          c.in_dtype = c.out_dtype = types[a], c.w_dtype = types[a + 1];
-          c.res_dtype = types[(a + 1) % 2];
-          c.residual = c.residual_out = c.stats = 1;
-          c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = 64;
-          run_case(env, &c, special ? plant_non_finite : NULL);
-        }
+  for (int cvt = 0; cvt <= 2; cvt++) {
+    char tuning[32];
+    snprintf(tuning, sizeof tuning, "f16_cvt=%d", cvt);
+    tuning_apply(env, OCF_F16, tuning);
+    tuning_apply(env, OCF_BF16, tuning);
+    for (int rms = 0; rms < 2; rms++)
+      for (size_t a = 0; a < 2; a++)
+        for (size_t w = 0; w < OCF_ARRAY_LEN_T(widths); w++)
+          for (int special = 0; special < 2; special++) {
+            norm_case c = plain("dtypes, vectors", rms, 5, widths[w]);
+            c.in_dtype = c.out_dtype = types[a], c.w_dtype = types[a + 1];
+            c.res_dtype = types[(a + 1) % 2];
+            c.residual = c.residual_out = c.stats = 1;
+            c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = 64;
+            c.f16_cvt = cvt;
+            run_case(env, &c, special ? plant_non_finite : NULL);
+          }
+  }
+  tuning_apply(env, OCF_F16, NULL);
+  tuning_apply(env, OCF_BF16, NULL);
+}
+
+/* F16_CVT of the plan for a case with f16_cvt=cvt on a device of `facts`. */
+static long long planned_f16_cvt(ocft_env *env, const norm_case *c, const ocf_device_facts *facts) {
+  ocf_plan plan;
+  plan_case(env, c, facts, &plan);
+  return ocf_plan_define_value(&plan, "F16_CVT", -1);
+}
+
+/* f16_cvt reaches the plan as F16_CVT where an fp16 operand moves in vectors, as 0 where none
+   does (one program for the calls it cannot change), and 2 (inline PTX) only on an NVIDIA GPU of
+   compute capability 8.0 on: 1 on any other device. */
+static void test_norm_f16_cvt_plans(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  ocf_device_facts devices[3];
+  ocf_context_facts(env->ctx, &devices[0]);
+  devices[1] = devices[0];
+  devices[1].vendor = OCF_VENDOR_NVIDIA;
+  devices[1].type = CL_DEVICE_TYPE_GPU;
+  devices[1].nv_compute_capability = 90;
+  devices[2] = devices[1];
+  devices[2].nv_compute_capability = 75;
+  for (int cvt = 0; cvt <= 2; cvt++) {
+    char tuning[64];
+    snprintf(tuning, sizeof tuning, "f16_cvt=%d vw=8", cvt);
+    tuning_apply(env, OCF_F16, tuning);
+    tuning_apply(env, OCF_BF16, tuning);
+    for (size_t d = 0; d < 3; d++) {
+      const ocf_device_facts *f = &devices[d];
+      const int ptx = f->vendor == OCF_VENDOR_NVIDIA && (f->type & CL_DEVICE_TYPE_GPU) &&
+                      f->nv_compute_capability >= 80;
+      const long long want = cvt == 2 && !ptx ? 1 : cvt;
+      norm_case c = plain("f16_cvt", 0, 4, 64);
+      c.in_dtype = c.out_dtype = OCF_F16, c.w_dtype = OCF_BF16;
+      assert_int_equal(planned_f16_cvt(env, &c, f), want);
+      /* Only the residual fp16. */
+      c.in_dtype = c.out_dtype = OCF_BF16, c.res_dtype = OCF_F16, c.residual = 1;
+      assert_int_equal(planned_f16_cvt(env, &c, f), want);
+      /* Only the weight's type fp16, with a weight; then without weight and bias. */
+      c.residual = 0, c.w_dtype = OCF_F16;
+      assert_int_equal(planned_f16_cvt(env, &c, f), want);
+      c.weight = c.bias = 0;
+      assert_int_equal(planned_f16_cvt(env, &c, f), 0);
+      /* fp16 rows that start off the vector: scalar access. */
+      c = plain("f16_cvt, unaligned", 0, 4, 64);
+      c.in_dtype = c.out_dtype = OCF_F16, c.in_off = 1;
+      assert_int_equal(planned_f16_cvt(env, &c, f), 0);
+    }
+  }
+  tuning_apply(env, OCF_F16, NULL);
+  tuning_apply(env, OCF_BF16, NULL);
 }
 
 /* Offsets and strides, aligned to every vector width and not, for each operand. */
@@ -992,21 +1061,14 @@ static void test_norm_workspace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_norm_widths),
-      cmocka_unit_test(test_norm_option_combinations),
-      cmocka_unit_test(test_norm_dtypes),
-      cmocka_unit_test(test_norm_dtypes_vectors),
-      cmocka_unit_test(test_norm_offsets_and_strides),
-      cmocka_unit_test(test_norm_in_place),
-      cmocka_unit_test(test_norm_forced_kernels),
-      cmocka_unit_test(test_norm_large_mean),
-      cmocka_unit_test(test_norm_constant_rows),
-      cmocka_unit_test(test_norm_non_finite),
-      cmocka_unit_test(test_norm_workgroup_sizes),
-      cmocka_unit_test(test_norm_empty),
-      cmocka_unit_test(test_norm_rejects_bad_arguments),
-      cmocka_unit_test(test_norm_exact_fits),
-      cmocka_unit_test(test_norm_host),
+      cmocka_unit_test(test_norm_widths),        cmocka_unit_test(test_norm_option_combinations),
+      cmocka_unit_test(test_norm_dtypes),        cmocka_unit_test(test_norm_dtypes_vectors),
+      cmocka_unit_test(test_norm_f16_cvt_plans), cmocka_unit_test(test_norm_offsets_and_strides),
+      cmocka_unit_test(test_norm_in_place),      cmocka_unit_test(test_norm_forced_kernels),
+      cmocka_unit_test(test_norm_large_mean),    cmocka_unit_test(test_norm_constant_rows),
+      cmocka_unit_test(test_norm_non_finite),    cmocka_unit_test(test_norm_workgroup_sizes),
+      cmocka_unit_test(test_norm_empty),         cmocka_unit_test(test_norm_rejects_bad_arguments),
+      cmocka_unit_test(test_norm_exact_fits),    cmocka_unit_test(test_norm_host),
       cmocka_unit_test(test_norm_workspace),
   };
   /* OCFT_NORM_FILTER=test_norm_dtypes runs the tests whose names match (cmocka's pattern). */

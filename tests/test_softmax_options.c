@@ -705,6 +705,92 @@ static void test_softmax_options_packed(void **state) {
   }
 }
 
+/* F16_CVT of the plan for a case on a device of `facts` (with the context's tuning now). */
+static long long planned_f16_cvt(ocft_env *env, const sm_case *c, const ocf_device_facts *facts) {
+  ocf_softmax_call call = {
+      c->rows,      c->cols,    c->in_off, c->in_ld,    c->out_off,         c->out_ld, c->in_dtype,
+      c->out_dtype, c->variant, c->wg,     c->log != 0, c->lengths != NULL, 0,         c->causal};
+  const ocf_shape shape = {{c->rows, c->cols, 0}};
+  ocf_tuning_values values;
+  ocf_context_tuning_for(env->ctx, OCF_OP_SOFTMAX, c->in_dtype, &shape, &values);
+  ocf_plan plan;
+  ocft_assert_status(ocf_plan_softmax(facts, &values, &call, &plan), OCF_SUCCESS);
+  return ocf_plan_define_value(&plan, "F16_CVT", -1);
+}
+
+/* Each fp16 conversion (f16_cvt 0, 1, 2: cl/f16_words.clh; 2 is the portable 1 but on an NVIDIA
+   GPU of compute capability 8.0 on, where it is inline PTX) through each vector kernel, held as
+   floats and packed: fp16 in and out, rows that start inside a vector (partial vectors), the
+   non-finite patterns, lengths (padding). Then the plans: F16_CVT is the tuning's where fp16
+   moves in vectors, 0 where it does not (one program for the calls it cannot change), and 2 only
+   on such a GPU, 1 on any other device. */
+static void test_softmax_options_f16_conversions(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int cvt = 0; cvt <= 2; cvt++) {
+    int done[OCF_KERNEL_COUNT] = {0};
+    for (size_t f = 0; f < OCF_ARRAY_LEN_T(forced); f++) {
+      const ocf_kernel_id k = forced[f].kernel;
+      if (done[k]++) continue;
+      for (int packed = 0; packed < (k == OCF_KERNEL_SOFTMAX_SPLIT_STATS ? 1 : 2); packed++) {
+        if (ocft_small() && packed) continue;
+        char tuning[512];
+        snprintf(tuning, sizeof tuning, "%s packed=%d f16_cvt=%d", forced[f].tuning, packed, cvt);
+        forced_kernel one = forced[f];
+        one.tuning = tuning;
+        enum { ROWS = 9 };
+        const size_t cols = forced[f].shapes[0][1];
+        uint32_t len[ROWS];
+        for (size_t r = 0; r < ROWS; r++)
+          len[r] = (uint32_t)(r % 2 ? cols : cols / 2 + 1);
+        sm_case c = dense("f16 conversions", ROWS, cols, 1.0f, 0);
+        c.in_dtype = c.out_dtype = OCF_F16;
+        c.in_off = c.out_off = 1;
+        c.in_ld = c.out_ld = cols + 3;
+        c.lengths = len;
+        const size_t in_len = c.in_off + extent_of(ROWS, cols, c.in_ld);
+        float *values = ocft_alloc_floats(in_len);
+        ocft_fill_uniform(values, in_len, -6.0f, 6.0f, 41 + (unsigned)f);
+        fill_non_finite(values + c.in_off, ROWS, cols, c.in_ld);
+        run_forced(env, &one, &c, values);
+        free(values);
+      }
+    }
+  }
+
+  ocf_device_facts devices[3];
+  ocf_context_facts(env->ctx, &devices[0]);
+  devices[1] = devices[0];
+  devices[1].vendor = OCF_VENDOR_NVIDIA;
+  devices[1].type = CL_DEVICE_TYPE_GPU;
+  devices[1].nv_compute_capability = 90;
+  devices[2] = devices[1];
+  devices[2].nv_compute_capability = 75;
+  for (int cvt = 0; cvt <= 2; cvt++) {
+    char tuning[64];
+    snprintf(tuning, sizeof tuning, "vw=8 f16_cvt=%d", cvt);
+    tuning_apply(env, OCF_F16, tuning);
+    tuning_apply(env, OCF_BF16, tuning);
+    for (size_t d = 0; d < 3; d++) {
+      const ocf_device_facts *fa = &devices[d];
+      const int ptx = fa->vendor == OCF_VENDOR_NVIDIA && (fa->type & CL_DEVICE_TYPE_GPU) &&
+                      fa->nv_compute_capability >= 80;
+      const long long want = cvt == 2 && !ptx ? 1 : cvt;
+      sm_case c = dense("f16_cvt", 4, 4096, 1.0f, 0);
+      c.in_dtype = OCF_F16;
+      assert_int_equal(planned_f16_cvt(env, &c, fa), want);
+      c.in_dtype = OCF_BF16, c.out_dtype = OCF_F16;
+      assert_int_equal(planned_f16_cvt(env, &c, fa), want);
+      c.out_dtype = OCF_BF16;
+      assert_int_equal(planned_f16_cvt(env, &c, fa), 0);
+      /* Rows with different heads in and out: scalar access. */
+      c.in_dtype = c.out_dtype = OCF_F16, c.out_off = 1;
+      assert_int_equal(planned_f16_cvt(env, &c, fa), 0);
+    }
+    tuning_restore(env, OCF_F16);
+    tuning_restore(env, OCF_BF16);
+  }
+}
+
 /* The general and baseline variants take every option too (layout i with option set i). */
 static void test_softmax_options_reference_variants(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -1171,6 +1257,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_non_finite),
       cmocka_unit_test(test_softmax_options_every_kernel),
       cmocka_unit_test(test_softmax_options_packed),
+      cmocka_unit_test(test_softmax_options_f16_conversions),
       cmocka_unit_test(test_softmax_options_reference_variants),
       cmocka_unit_test(test_softmax_options_causal),
       cmocka_unit_test(test_softmax_options_causal_dtypes),
@@ -1182,6 +1269,9 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_defaults_and_sizes),
       cmocka_unit_test(test_softmax_options_coop_longest_wait),
   };
+  /* OCFT_SOFTMAX_OPTIONS_FILTER=test_softmax_options_f16* runs the tests whose names match. */
+  if (getenv("OCFT_SOFTMAX_OPTIONS_FILTER"))
+    cmocka_set_test_filter(getenv("OCFT_SOFTMAX_OPTIONS_FILTER"));
   return cmocka_run_group_tests_name("softmax_options", tests, ocft_group_setup,
                                      ocft_group_teardown);
 }

@@ -26,6 +26,8 @@
  * OCF_VARIANT_GENERAL: norm_general (split.wg work-items a row, scalar); OCF_VARIANT_BASELINE:
  * the unfused norm_base_mean, norm_base_var (LayerNorm only) and norm_base_apply.
  *
+ * fp16 operands in vectors are converted as f16_cvt says (f16_conversion; cl/f16_words.clh).
+ *
  * Kernel sizes that vary by shape (ITEMS, SEG) are rounded up the size ladder so that a program
  * serves many widths: every distinct set of defines is one program build.
  */
@@ -60,6 +62,21 @@ static int shuffles(const ocf_device_facts *facts, size_t wg, size_t seg) {
       facts->nv_compute_capability < 70)
     return 0;
   return wg % 32 == 0 && (seg % 32 == 0 || 32 % seg == 0);
+}
+
+/* F16_CVT of a plan (cl/f16_words.clh): the tuning's choice where an fp16 operand moves in
+   vectors (vw > 1), else 0, so that calls it does not change share one program; 2 (inline PTX,
+   cvt.rn.f16x2.f32) only on NVIDIA GPUs of compute capability 8.0 on, 1 elsewhere. */
+static int f16_conversion(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                          const ocf_norm_call *c, size_t vw) {
+  const int f16 = c->in_dtype == OCF_F16 || c->out_dtype == OCF_F16 ||
+                  ((c->has_res || c->has_res_out) && c->res_dtype == OCF_F16) ||
+                  ((c->has_weight || c->has_bias) && c->weight_dtype == OCF_F16);
+  if (vw < 2 || !f16) return 0;
+  if (t->f16_cvt == 2 && (facts->vendor != OCF_VENDOR_NVIDIA ||
+                          !(facts->type & CL_DEVICE_TYPE_GPU) || facts->nv_compute_capability < 80))
+    return 1;
+  return t->f16_cvt;
 }
 
 /* norm_rows for the call, or 0 when its rows are too long to hold. */
@@ -162,6 +179,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
   ocf_plan_define(plan, "SHUFFLE", (long long)k.shuffle);
   ocf_plan_define(plan, "MERGE", (long long)k.merge);
+  ocf_plan_define(plan, "F16_CVT", f16_conversion(facts, t, c, k.vw));
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "RES_DTYPE", c->res_dtype);

@@ -39,6 +39,8 @@
  *        work-items with scalar access is never held (PoCL 3.1 aborts on resident so shaped,
  *        and coop holds the same way): the split where rows are too few, else softmax_general.
  *
+ * fp16 vectors are converted as f16_cvt says (f16_conversion; cl/f16_words.clh).
+ *
  * Kernel sizes that vary by shape (ITEMS, SEG, LOCAL_ITEMS) are rounded up the size ladder so
  * that a program serves many widths: every distinct set of defines is one program build.
  */
@@ -306,6 +308,19 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
   }
 }
 
+/* F16_CVT of a plan (cl/f16_words.clh): the tuning's choice where fp16 moves in vectors (vw > 1;
+   only the vector kernels have vw > 1), else 0, so that calls it does not change share one
+   program; 2 (inline PTX, cvt.rn.f16x2.f32) only on NVIDIA GPUs of compute capability 8.0 on, 1
+   elsewhere. */
+static int f16_conversion(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                          const ocf_softmax_call *c, size_t vw) {
+  if (vw < 2 || (c->in_dtype != OCF_F16 && c->out_dtype != OCF_F16)) return 0;
+  if (t->f16_cvt == 2 && (facts->vendor != OCF_VENDOR_NVIDIA ||
+                          !(facts->type & CL_DEVICE_TYPE_GPU) || facts->nv_compute_capability < 80))
+    return 1;
+  return t->f16_cvt;
+}
+
 /* Picks the kernels for a call under sizes wg_max / min_wg / rows_wg. */
 static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
                    const ocf_softmax_call *c, size_t wg_max, size_t min_wg, size_t rows_wg,
@@ -350,6 +365,7 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
   ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
   ocf_plan_define(plan, "SPIN", (long long)k.spin);
   ocf_plan_define(plan, "PACKED", k.packed);
+  ocf_plan_define(plan, "F16_CVT", f16_conversion(facts, t, c, k.vw));
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "LOG", c->log ? 1 : 0);

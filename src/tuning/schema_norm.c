@@ -9,6 +9,11 @@
 static const ocf_tunable norm_tunables[] = {
     /* shared */
     [NM(vw)] = {"vw", 1, 16, 1, 4, "elements per aligned vector access", NULL},
+    [NM(f16_cvt)] = {"f16_cvt", 0, 2, 0, 0,
+                     "fp16 vectors: 0 vload_halfN / vstore_halfN_rte on the buffer, 1 whole "
+                     "32-bit words converted by vload_halfN / vstore_halfN_rte on a private copy, "
+                     "2 whole words converted by PTX cvt (NVIDIA 8.0 on; elsewhere 1)",
+                     NULL},
     /* rows: norm_rows, several rows a workgroup, a row held in a segment's registers */
     [NM(rows.wg)] = {"rows.wg", 1, 16384, 0, 128, "most work-items of norm_rows", NULL},
     [NM(rows.items)] = {"rows.items", 1, 64, 0, 8,
@@ -84,7 +89,7 @@ static const ocf_rule norm_rules[] = {
 };
 
 static const ocf_tuning_family norm_families[] = {
-    {"", "shared by every norm kernel", NM(vw), 1, 0, 0},
+    {"", "shared by every norm kernel", NM(vw), 2, 0, 0},
     {"rows", "norm_rows: several rows a workgroup, a row held in a segment's registers", NM(rows),
      OCF_TUNING_INTS(ocf_norm_rows_tuning), 0, 3},
     {"split",

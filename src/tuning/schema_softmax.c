@@ -11,6 +11,11 @@ static const ocf_tunable softmax_tunables[] = {
                     "16-bit rows held as their storage bits, half the registers of floats "
                     "(softmax_rows, softmax_resident, softmax_coop; vectors of 2 or more)",
                     NULL},
+    [SM(f16_cvt)] = {"f16_cvt", 0, 2, 0, 0,
+                     "fp16 vectors: 0 converted in integer arithmetic, 1 converted by "
+                     "vload_halfN / vstore_halfN_rte on a private copy of their words, 2 "
+                     "converted by PTX cvt (NVIDIA 8.0 on; elsewhere 1)",
+                     NULL},
     /* rows: softmax_rows, several rows a workgroup */
     [SM(rows.wg)] = {"rows.wg", 1, 16384, 0, 128, "most work-items of softmax_rows", "rows_wg"},
     [SM(rows.seg_items)] = {"rows.seg_items", 1, 32, 0, 4,
@@ -95,7 +100,7 @@ static const ocf_rule softmax_rules[] = {
 };
 
 static const ocf_tuning_family softmax_families[] = {
-    {"", "shared by every softmax kernel", SM(vw), 2, 0, 0},
+    {"", "shared by every softmax kernel", SM(vw), 3, 0, 0},
     {"rows", "softmax_rows: several rows a workgroup, a row a segment of work-items", SM(rows),
      OCF_TUNING_INTS(ocf_softmax_rows_tuning), 0, 1},
     {"long_rows",

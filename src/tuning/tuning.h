@@ -63,8 +63,9 @@ typedef struct ocf_softmax_long_tuning {
 } ocf_softmax_long_tuning;
 
 typedef struct ocf_softmax_tuning {
-  int vw;     /* elements per aligned vector access (every family) */
-  int packed; /* 16-bit rows held as their storage bits (rows, resident, coop) */
+  int vw;      /* elements per aligned vector access (every family) */
+  int packed;  /* 16-bit rows held as their storage bits (rows, resident, coop) */
+  int f16_cvt; /* fp16 vectors: 0 integer arithmetic, 1 and 2 whole words converted in hardware */
   ocf_softmax_rows_tuning rows;
   ocf_softmax_long_tuning long_rows;
 } ocf_softmax_tuning;
@@ -173,7 +174,8 @@ typedef struct ocf_norm_split_tuning {
 } ocf_norm_split_tuning;
 
 typedef struct ocf_norm_tuning {
-  int vw; /* elements per aligned vector access (every family) */
+  int vw;      /* elements per aligned vector access (every family) */
+  int f16_cvt; /* fp16 vectors: 0 vload_half, 1 and 2 whole words converted in hardware */
   ocf_norm_rows_tuning rows;
   ocf_norm_split_tuning split;
 } ocf_norm_tuning;
