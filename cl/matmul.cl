@@ -91,6 +91,21 @@
  *   matmul_tiled       the general kernel: the same tiles with guarded loads (elements outside
  *                      the matrices read as 0, so the K remainder adds nothing) and guarded
  *                      stores; right for any m, n, k, offset and stride.
+ *   matmul_tiled_pad   the ragged path (docs/GEMM.md): after matmul_pad (cl/matmul_pad.cl) has
+ *                      copied the fp32 operands whose offset, leading dimension or batch stride
+ *                      forbids aligned vector loads (A_PAD, B_PAD) into zero-padded scratch
+ *                      (rows a multiple of 4, whole tiles and K slices), every tile reads those
+ *                      copies with unguarded aligned vector loads, interior and rim alike; only
+ *                      an operand left as it lies keeps the mixed kernel's guards, and edge
+ *                      tiles guard their stores:
+ *
+ *                          A (lda = k + 1)         A' (scratch): lds_a = k rounded up to KWG
+ *                          +-----------+.          +-----------+--+
+ *                          | m x k     |.  copy    | m x k     |0 |  rows up to a whole MWG,
+ *                          |           |.  ---->   |           |0 |  all 16-byte aligned
+ *                          +-----------+.          +-----------+--+
+ *                                                  |0 0 0 0 0 0 0 |
+ *                                                  +--------------+
  * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier.
  */
 
@@ -149,6 +164,13 @@
 /* Work-items per workgroup of matmul_reduce. */
 #ifndef REDUCE_WG
 #error "REDUCE_WG: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+/* 1: matmul_tiled_pad reads A (A_PAD) / B (B_PAD) from its zero-padded copy in `partial`. */
+#ifndef A_PAD
+#error "A_PAD: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+#ifndef B_PAD
+#error "B_PAD: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 
 /* ---- derived ---- */
@@ -373,11 +395,13 @@ void multiply_slice(__local const float *al, __local const float *bl, const uint
    point at element (x0, k0) of the tile's first slice. guarded: this tile may cross the bottom
    or right edge of C (rows >= mlim, columns >= nlim read as 0). k_tail: k may not be a multiple
    of KWG, so a whole tile's last, partial K slice is loaded guarded (its other slices are not).
-   Both are constants in the fast and general entries, so their unused paths compile away. */
+   pad_a / pad_b: that operand is a zero-padded copy (matmul_tiled_pad) holding whole tiles and
+   whole K slices, so its loads are never guarded. All are constants in each entry, so their
+   unused paths compile away. */
 void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global const B_T *b_slice,
                      const ulong ldb, const ulong k, const uint mlim, const uint nlim,
-                     const int guarded, const int k_tail, __local float *al, __local float *bl,
-                     float *acc) {
+                     const int guarded, const int k_tail, const int pad_a, const int pad_b,
+                     __local float *al, __local float *bl, float *acc) {
   const uint tn = get_local_id(0), tm = get_local_id(1);
   const uint tid = tm * NDIMC + tn;
 #if TRANS_A
@@ -401,8 +425,10 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
   if (slices > 0) {
     const uint klim = (uint)min((ulong)KWG, k);
     const int guard = guarded || (k_tail && klim < KWG);
-    load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
-    load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
+    load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard && !pad_a, tid,
+                 ra);
+    load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard && !pad_b, tid,
+                 rb);
     store_slice(al, ALD, A_PART, 0, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
     store_slice(bl, BLD, B_PART, 1, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
   }
@@ -415,8 +441,10 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
       b_slice += b_step;
       const uint klim = (uint)min((ulong)KWG, k - (t + 1) * KWG);
       const int guard = guarded || (k_tail && klim < KWG);
-      load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard, tid, ra);
-      load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard, tid, rb);
+      load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard && !pad_a, tid,
+                   ra);
+      load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard && !pad_b, tid,
+                   rb);
     }
     multiply_slice(al + cur * A_TILE, bl + cur * B_TILE, tm, tn, acc);
     if (more) {
@@ -560,6 +588,18 @@ void store_partial(__global float *part, const ulong ldp, const tile_place *p, c
   }
 }
 
+/* The epilogue and the stores of a tile of C: guarded (the tile may cross C's edge), or whole. */
+void store_tile(__global C_T *c, const ulong c_off, const ulong ldc, const ulong stride_c,
+                const tile_place *p, const int guarded, const float alpha, const float beta,
+                __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
+  const uint tn = get_local_id(0), tm = get_local_id(1);
+  __global C_T *c_tile = c + c_off + p->batch * stride_c + p->m0 * ldc + p->n0;
+  if (guarded)
+    store_c_guarded(c_tile, ldc, p, tm, tn, alpha, beta, bias, bias_off, acc);
+  else
+    store_c_whole(c_tile, ldc, p, tm, tn, alpha, beta, bias, bias_off, acc);
+}
+
 /* ---- entries ---- */
 
 /* The body of the three tiled entries: one tile of one product, epilogue and store.
@@ -571,13 +611,8 @@ void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *
   float acc[MWI * NWI];
   accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
                   b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k, p.mlim, p.nlim,
-                  guarded, !fast, al, bl, acc);
-  const uint tn = get_local_id(0), tm = get_local_id(1);
-  __global C_T *c_tile = c + c_off + p.batch * stride_c + p.m0 * ldc + p.n0;
-  if (guarded)
-    store_c_guarded(c_tile, ldc, &p, tm, tn, alpha, beta, bias, bias_off, acc);
-  else
-    store_c_whole(c_tile, ldc, &p, tm, tn, alpha, beta, bias, bias_off, acc);
+                  guarded, !fast, 0, 0, al, bl, acc);
+  store_tile(c, c_off, ldc, stride_c, &p, guarded, alpha, beta, bias, bias_off, acc);
 }
 
 #if !SPLIT_K
@@ -610,6 +645,42 @@ __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void matmul_tile
 }
 #endif
 
+#ifdef OCF_KERNEL_matmul_tiled_pad
+#if (A_PAD && A_DTYPE != 0) || (B_PAD && B_DTYPE != 0)
+#error "A_PAD, B_PAD: only fp32 operands are padded (cl/matmul_pad.cl copies floats)"
+#endif
+/* Operands with A_PAD / B_PAD are read from the copies matmul_pad (cl/matmul_pad.cl) wrote into
+   `partial`: product q's A' at q * s_stride_a with row stride lds_a, B' at sb_off + q * s_stride_b
+   with row stride lds_b, each as the operand is stored (transposed or not), 16-byte aligned, with
+   whole tiles and whole K slices (zeros past the matrix). Their loads are never guarded; the
+   other operand's are guarded as in matmul_tiled_mixed, and so are the stores of edge tiles. */
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
+matmul_tiled_pad(TILED_PARAMS, __global const float *restrict partial, const ulong sb_off,
+                 const ulong lds_a, const ulong s_stride_a, const ulong lds_b,
+                 const ulong s_stride_b) {
+  __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
+  const tile_place p = place_tile(m, n, 1);
+#if A_PAD
+  __global const A_T *a_at = a_tile(partial, p.batch * s_stride_a, lds_a, p.m0, 0);
+  const ulong lda_at = lds_a;
+#else
+  __global const A_T *a_at = a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0);
+  const ulong lda_at = lda;
+#endif
+#if B_PAD
+  __global const B_T *b_at = b_tile(partial, sb_off + p.batch * s_stride_b, lds_b, p.n0, 0);
+  const ulong ldb_at = lds_b;
+#else
+  __global const B_T *b_at = b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0);
+  const ulong ldb_at = ldb;
+#endif
+  float acc[MWI * NWI];
+  accumulate_tile(a_at, lda_at, b_at, ldb_at, k, p.mlim, p.nlim, p.edge, 1, A_PAD, B_PAD,
+                  (__local float *)al, (__local float *)bl, acc);
+  store_tile(c, c_off, ldc, stride_c, &p, p.edge, alpha, beta, bias, bias_off, acc);
+}
+#endif
+
 #else /* SPLIT_K */
 
 #ifdef OCF_KERNEL_matmul_tiled_split
@@ -625,7 +696,7 @@ matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_sp
   float acc[MWI * NWI];
   accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, k0), lda,
                   b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, k0), ldb, k_len, p.mlim, p.nlim,
-                  p.edge, 1, (__local float *)al, (__local float *)bl, acc);
+                  p.edge, 1, 0, 0, (__local float *)al, (__local float *)bl, acc);
   const ulong ldp = (n + 3) & ~(ulong)3;
   __global float *part = partial + ((p.batch * splits + p.split) * m + p.m0) * ldp + p.n0;
   store_partial(part, ldp, &p, get_local_id(1), get_local_id(0), acc);

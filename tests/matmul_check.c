@@ -257,6 +257,8 @@ void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out) {
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.variant = t->variant;
   launch.workgroup_size = t->workgroup;
+  launch.workspace = t->workspace;
+  launch.workspace_size = t->workspace_size;
   ocf_status status =
       ocf_matmul_ex(env->ctx, t->ta, t->tb, t->m, t->n, t->k, t->alpha, ab, t->a_off, d.ga.ld, bb,
                     t->b_off, d.gb.ld, t->beta, cb, t->c_off, d.gc.ld, &o, &launch);
@@ -283,6 +285,23 @@ void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out) {
   clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(cb);
   clReleaseMemObject(biasb);
   data_free(&d);
+}
+
+size_t mmx_workspace_size(const ocft_env *env, const mmx_case *t) {
+  mmx_data d;
+  data_make(t, &d);
+  ocf_matmul_options o = options_of(t, &d, NULL);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.variant = t->variant;
+  launch.workgroup_size = t->workgroup;
+  size_t bytes = 0;
+  ocft_assert_status(ocf_matmul_workspace_size(env->ctx, t->ta, t->tb, t->m, t->n, t->k, t->alpha,
+                                               NULL, t->a_off, d.ga.ld, NULL, t->b_off, d.gb.ld,
+                                               t->beta, NULL, t->c_off, d.gc.ld, &o, &launch,
+                                               &bytes),
+                     OCF_SUCCESS);
+  data_free(&d);
+  return bytes;
 }
 
 unsigned mmx_nvidia_compute_capability(void) {

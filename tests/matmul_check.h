@@ -34,6 +34,8 @@ typedef struct mmx_case {
   ocf_variant variant;
   size_t workgroup;
   int truncating_sum; /* judged as a matrix-unit sum (harness/reference_gemm.h) */
+  cl_mem workspace;   /* the launch's workspace (NULL: none), its first workspace_size bytes */
+  size_t workspace_size;
 } mmx_case;
 
 /* m x n x k, row-major, no transposes, alpha 1, beta 0, fp32, one product, no epilogue. */
@@ -48,6 +50,9 @@ typedef struct mmx_outcome {
 /* Runs the case and checks it (fails the test on the first wrong element, naming the case).
    out may be NULL. */
 void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out);
+
+/* ocf_matmul_workspace_size for the case's call (its buffers as mmx_check lays them out). */
+size_t mmx_workspace_size(const ocft_env *env, const mmx_case *t);
 
 /* Runs the case through CLBlast too (SgemmStridedBatched for a batch, else Sgemm) and checks
    both against the reference and each other (within twice the tolerance). Skips nothing: call

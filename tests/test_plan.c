@@ -165,7 +165,7 @@ static void plan_shape(const ocf_plan *plan, char *out, size_t capacity) {
 
 /* A value of the plan by name: an upper-case name is a -D value, parts / part_vecs / scratch /
    local_mem / fixed / splits / k_split / swapped / max_regs / staged_k / staged_ld / staged_a /
-   scratch_written the plan's fields. -1 when the plan
+   scratch_written / pad_lda / pad_rows_a / pad_ldb / pad_rows_b the plan's fields. -1 when the plan
    has no such value. */
 static long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "parts") == 0) return (long long)plan->parts;
@@ -181,6 +181,10 @@ static long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "staged_ld") == 0) return (long long)plan->staged_ld;
   if (strcmp(name, "staged_a") == 0) return plan->staged_a;
   if (strcmp(name, "scratch_written") == 0) return plan->scratch_written;
+  if (strcmp(name, "pad_lda") == 0) return (long long)plan->pad_lda;
+  if (strcmp(name, "pad_rows_a") == 0) return (long long)plan->pad_rows_a;
+  if (strcmp(name, "pad_ldb") == 0) return (long long)plan->pad_ldb;
+  if (strcmp(name, "pad_rows_b") == 0) return (long long)plan->pad_rows_b;
   return ocf_plan_define_value(plan, name, -1);
 }
 
@@ -1674,6 +1678,152 @@ static void test_plan_matmul_wgmma_staged(void **state) {
                   none);
 }
 
+/* One case of rule 5 (plan_matmul.c): the plan's steps and values, then the kernels'
+   assumptions. */
+static void plan_pad_case(const char *what, const ocf_device_facts *facts,
+                          const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                          const char *shape, const char *values) {
+  ocf_plan plan;
+  expect_plan(what, ocf_plan_matmul(facts, tuning, call, &plan), &plan, shape, values);
+  check_matmul_assumptions(what, &plan, call, facts);
+}
+
+/*
+ * The padded tiled plans, the ragged path (src/plan/plan_matmul.c, rule 5), on the H200's FP32
+ * rows (set 0: 128 x 128 tiles of 16 x 16 work-items, K slices of 8): off by default
+ * (tiled.pad_min 0); with pad_min 1024, an fp32 A or B off aligned vector loads (an offset, a
+ * leading dimension or a batch stride not a multiple of 4) is copied as stored into rows of whole
+ * tiles, zeros past it, before matmul_tiled_pad; aligned operands, 16-bit ones and C are left as
+ * they lie. The gates: the products, the split, the variant, a fixed workgroup, no_staging, the
+ * scratch against an eighth of the memory, one allocation and the caller's workspace, the copy
+ * kernel's learnt workgroup limit.
+ */
+static void test_plan_matmul_pad(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  facts.global_mem_bytes = 141ull << 30;
+  facts.max_alloc_bytes = 35ull << 30;
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  /* 4000^3, A's rows k + 1 apart: 32 x 32 tiles, the mixed kernel by default. */
+  ocf_matmul_call call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
+  call.lda = 4001;
+  const char *const mixed = "matmul_tiled_mixed wg=16x16 groups=32x32";
+  plan_pad_case("the default, pad_min 0", &facts, &t, &call, mixed,
+                "A_VEC=0 B_VEC=1 A_PAD=0 B_PAD=0 scratch=0");
+  t.matmul.tiled.pad_min = 1024;
+  /* A' of 4096 rows (m to whole 128-row tiles) of 4000 floats (k in whole K slices of 8). */
+  const char *const pad_4000 = "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 "
+                               "groups=32x32";
+  plan_pad_case("NN, lda 4001", &facts, &t, &call, pad_4000,
+                "A_PAD=1 B_PAD=0 A_VEC=1 B_VEC=1 C_VEC=1 PAD_WG=256 pad_lda=4000 "
+                "pad_rows_a=4096 pad_ldb=0 scratch=65536000 scratch_written=1 splits=1");
+  /* Both, every transpose pair, through the offsets: A' and B' by their stored shapes. */
+  call.lda = 4000, call.a_off = 1, call.b_off = 3;
+  plan_pad_case("NN, offsets 1 and 3", &facts, &t, &call,
+                "matmul_pad wg=256 groups=8096 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "A_PAD=1 B_PAD=1 pad_lda=4000 pad_rows_a=4096 pad_ldb=4096 pad_rows_b=4000 "
+                "scratch=131072000");
+  call.trans_a = 1, call.trans_b = 1;
+  plan_pad_case("TT, offsets 1 and 3", &facts, &t, &call,
+                "matmul_pad wg=256 groups=8096 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "TRANS_A=1 TRANS_B=1 pad_lda=4096 pad_rows_a=4000 pad_ldb=4000 pad_rows_b=4096");
+  /* k = 4001: K' 4008 (whole slices of 8); m = 3999 x n = 4001 round to 4096 and 4096. */
+  call = matmul_call(1, 0, 3999, 4001, 4001, 0, 0, AUTO, 0);
+  plan_pad_case("TN 3999 x 4001 x 4001, tight", &facts, &t, &call,
+                "matmul_pad wg=256 groups=8016 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "A_PAD=1 B_PAD=1 pad_lda=4096 pad_rows_a=4008 pad_ldb=4096 pad_rows_b=4008 "
+                "C_VEC=0");
+  /* B's rows only (A aligned: m and k multiples of 4), C left as it lies (its ldc is B's n). */
+  call = matmul_call(0, 1, 4096, 4095, 4096, 0, 0, AUTO, 0);
+  plan_pad_case("NT, k x n = 4096 x 4095 as B^T: aligned, tight", &facts, &t, &call,
+                "matmul_tiled_mixed wg=16x16 groups=32x32", "A_PAD=0 B_PAD=0 C_VEC=0");
+  call.ldb = 4097;
+  plan_pad_case("NT, ldb 4097", &facts, &t, &call,
+                "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "A_PAD=0 B_PAD=1 pad_ldb=4096 pad_rows_b=4096 B_VEC=1");
+  /* A batch: only B's stride is off 4; B' per product 2048 rows apart. */
+  call = matmul_call(0, 0, 2048, 2048, 1000, 0, 0, AUTO, 0);
+  call.batch = 3, call.stride_a = 2048 * 1000, call.stride_b = 1000 * 2048 + 1;
+  call.stride_c = 2048 * 2048;
+  plan_pad_case("a batch, stride_b off 4", &facts, &t, &call,
+                "matmul_pad wg=256 groups=3000 + matmul_tiled_pad wg=16x16 groups=48x16",
+                "A_PAD=0 B_PAD=1 pad_ldb=2048 pad_rows_b=1000 scratch=24576000");
+  /* 16-bit operands are never copied (their vloads need no alignment); C alone is not copied. */
+  call = matmul_call(0, 0, 4000, 4000, 4000, 0, 1, AUTO, 0);
+  call.a_dtype = OCF_F16;
+  call.b_off = 1;
+  plan_pad_case("A fp16, B off by 1", &facts, &t, &call,
+                "matmul_pad wg=256 groups=4000 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "A_PAD=0 B_PAD=1 pad_ldb=4096 pad_rows_b=4000");
+  call.b_dtype = OCF_BF16;
+  plan_pad_case("fp16 and bf16", &facts, &t, &call, mixed, "A_PAD=0 B_PAD=0 scratch=0");
+  call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
+  call.c_off = 1;
+  plan_pad_case("only C off by 1", &facts, &t, &call, mixed, "C_VEC=0 A_PAD=0 B_PAD=0");
+
+  /* The gates. */
+  call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
+  call.lda = 4001;
+  ocf_tuning_values gate = t;
+  gate.matmul.tiled.pad_min = 4001;
+  plan_pad_case("pad_min 4001", &facts, &gate, &call, mixed, "A_PAD=0 scratch=0");
+  gate.matmul.tiled.pad_min = 4000;
+  plan_pad_case("pad_min 4000", &facts, &gate, &call, pad_4000, "A_PAD=1");
+  ocf_matmul_call c2 = call;
+  c2.variant = OCF_VARIANT_GENERAL;
+  plan_pad_case("the general variant", &facts, &t, &c2, "matmul_tiled wg=16x16 groups=32x32",
+                "A_PAD=0 scratch=0");
+  c2 = call;
+  c2.workgroup = 256;
+  plan_pad_case("a fixed workgroup", &facts, &t, &c2, mixed, "A_PAD=0 fixed=1");
+  c2 = call;
+  c2.no_staging = 1;
+  plan_pad_case("no_staging (its scratch failed)", &facts, &t, &c2, mixed, "A_PAD=0");
+  c2.no_staging = 0;
+  c2.has_workspace = 1, c2.workspace_bytes = 65536000 - 1;
+  plan_pad_case("a workspace one byte short", &facts, &t, &c2, mixed, "A_PAD=0 scratch=0");
+  c2.workspace_bytes = 65536000;
+  plan_pad_case("a workspace that fits exactly", &facts, &t, &c2, pad_4000, "A_PAD=1");
+  ocf_device_facts small = facts;
+  small.max_alloc_bytes = 65536000 - 1;
+  plan_pad_case("past one allocation", &small, &t, &call, mixed, "A_PAD=0");
+  small = facts;
+  small.global_mem_bytes = 8ull * 65536000 - 8; /* an eighth: 4 bytes short */
+  plan_pad_case("past an eighth of the memory", &small, &t, &call, mixed, "A_PAD=0");
+  small.global_mem_bytes = small.max_alloc_bytes = 0;
+  plan_pad_case("no memory facts", &small, &t, &call, mixed, "A_PAD=0");
+  small = facts;
+  small.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_PAD] = 32;
+  plan_pad_case("a copy limit of 32 work-items", &small, &t, &call,
+                "matmul_pad wg=32 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "PAD_WG=32 A_PAD=1");
+  /* Split K stays split (few tiles, long K): no copies. */
+  call = matmul_call(0, 0, 256, 256, 65536, 0, 0, AUTO, 0);
+  call.lda = 65537;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_matmul(&facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_SPLIT);
+  assert_int_equal(plan.pad_lda, 0);
+  /* Whole tiles with A's rows off 4: the fast kernel's plan is padded too. */
+  call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
+  call.lda = 4100 + 1;
+  plan_pad_case("4096^3, lda 4101", &facts, &t, &call,
+                "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "A_PAD=1 pad_lda=4096 pad_rows_a=4096");
+
+  /* PoCL: 67 x 45 fills under half of set 0's 32 x 32 tiles (min_eff 50), so set 1's 16 x 16
+     tiles of 4 x 4 work-items, K slices of 16: A stored 70 x 67 becomes 80 x 80, B stored
+     45 x 70 becomes 48 x 80; small calls copied from pad_min 1. */
+  facts = facts_of(POCL, 0);
+  facts.global_mem_bytes = 8ull << 30;
+  t = matmul_tuning(&facts, POCL, OCF_F32);
+  t.matmul.tiled.pad_min = 1;
+  call = matmul_call(1, 1, 67, 45, 70, 0, 1, AUTO, 0);
+  plan_pad_case("PoCL TT 67 x 45 x 70, a_off 1", &facts, &t, &call,
+                "matmul_pad wg=256 groups=128 + matmul_tiled_pad wg=4x4 groups=3x5",
+                "A_PAD=1 B_PAD=1 pad_lda=80 pad_rows_a=80 pad_ldb=80 pad_rows_b=48 KWG=16");
+}
+
 /* Set 1 below a workgroup per compute unit, batches, the copy paths by alignment. */
 static void test_plan_matmul_mma_shapes(void **state) {
   (void)state;
@@ -1980,6 +2130,28 @@ static void check_skinny_assumptions(const char *what, const ocf_plan *plan,
    aligned vector loads only where the operand allows them; split K: K ranges of whole K slices
    covering K, scratch for every split's C, the reduce over every element; the skinny program
    only for a short side of at most 16; a register cap only where the compiler takes one. */
+/* Rule 5 of plan_matmul.c: matmul_pad copies only fp32 operands that cannot take aligned vector
+   loads, into rows of a multiple of 4 floats, the copies' floats the plan's scratch (written
+   whole); a grid of whole workgroups of PAD_WG; the automatic variant only, never split. */
+static void check_pad_assumptions(const char *what, const ocf_plan *plan, const ocf_matmul_call *c,
+                                  size_t batch) {
+  const ocf_plan_step *st = &plan->steps[0];
+  ASSUME(c->variant == AUTO && c->workgroup == 0 && !c->no_staging && c->m && c->n && c->k, "\n");
+  ASSUME(st->dims == 1 && st->local[0] == (size_t)define_of(plan, "PAD_WG"), "\n");
+  const int pad_a = plan->pad_lda != 0, pad_b = plan->pad_ldb != 0;
+  ASSUME(define_of(plan, "A_PAD") == pad_a && define_of(plan, "B_PAD") == pad_b && (pad_a || pad_b),
+         "\n");
+  ASSUME(pad_a == (c->a_dtype == OCF_F32 && !vec_aligned(c->a_off, c->lda, c->stride_a, batch)) &&
+             pad_b == (c->b_dtype == OCF_F32 && !vec_aligned(c->b_off, c->ldb, c->stride_b, batch)),
+         "\n");
+  ASSUME(plan->pad_lda % 4 == 0 && plan->pad_ldb % 4 == 0, "\n");
+  ASSUME(plan->scratch_written &&
+             plan->scratch_bytes ==
+                 batch * (plan->pad_rows_a * plan->pad_lda + plan->pad_rows_b * plan->pad_ldb) *
+                     sizeof(float),
+         "\n");
+}
+
 static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
                                      const ocf_matmul_call *c, const ocf_device_facts *facts) {
   const size_t batch = c->batch ? c->batch : 1;
@@ -1990,6 +2162,15 @@ static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
     return;
   }
   const ocf_plan_step *st = &plan->steps[0];
+  const int padded = st->kernel == OCF_KERNEL_MATMUL_PAD;
+  if (padded) { /* rule 5: the copies, then matmul_tiled_pad (checked below with the others) */
+    check_pad_assumptions(what, plan, c, batch);
+    st = &plan->steps[1];
+  } else {
+    ASSUME(define_of(plan, "A_PAD") == 0 && define_of(plan, "B_PAD") == 0 && plan->pad_lda == 0 &&
+               plan->pad_ldb == 0,
+           "\n");
+  }
   /* The baseline is a program of its own (cl/baselines/matmul_naive.cl). */
   ASSUME(plan->program == (st->kernel == OCF_KERNEL_MATMUL_NAIVE ? OCF_PROGRAM_MATMUL_BASELINE
                                                                  : OCF_PROGRAM_MATMUL),
@@ -2020,8 +2201,11 @@ static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
   ASSUME(st->global[0] / st->local[0] == n_tiles * plan->splits * batch &&
              st->global[1] / st->local[1] == m_tiles,
          "\n");
-  if (define_of(plan, "A_VEC")) ASSUME(vec_aligned(c->a_off, c->lda, c->stride_a, batch), "\n");
-  if (define_of(plan, "B_VEC")) ASSUME(vec_aligned(c->b_off, c->ldb, c->stride_b, batch), "\n");
+  /* (16-bit operands always: their vloads need no alignment; copies are aligned) */
+  if (define_of(plan, "A_VEC") && !padded && c->a_dtype == OCF_F32)
+    ASSUME(vec_aligned(c->a_off, c->lda, c->stride_a, batch), "\n");
+  if (define_of(plan, "B_VEC") && !padded && c->b_dtype == OCF_F32)
+    ASSUME(vec_aligned(c->b_off, c->ldb, c->stride_b, batch), "\n");
   if (define_of(plan, "C_VEC")) ASSUME(vec_aligned(c->c_off, c->ldc, c->stride_c, batch), "\n");
   if (st->kernel == OCF_KERNEL_MATMUL_TILED_FAST)
     ASSUME(c->m % mwg == 0 && c->n % nwg == 0 && c->k % kwg == 0, "\n");
@@ -2036,6 +2220,24 @@ static void check_matmul_assumptions(const char *what, const ocf_plan *plan,
                plan->steps[1].local[0] == (size_t)define_of(plan, "REDUCE_WG") &&
                plan->steps[1].global[0] >= c->m * c->n * batch,
            "\n");
+  } else if (padded) {
+    ASSUME(plan->step_count == 2 && plan->splits == 1 && st->kernel == OCF_KERNEL_MATMUL_TILED_PAD,
+           "\n");
+    /* The copies hold whole tiles and K slices along every dimension. */
+    const size_t rows_a = c->trans_a ? c->k : c->m, cols_a = c->trans_a ? c->m : c->k;
+    const size_t rows_b = c->trans_b ? c->n : c->k, cols_b = c->trans_b ? c->k : c->n;
+    const size_t ra = c->trans_a ? (size_t)kwg : (size_t)mwg,
+                 ca = c->trans_a ? (size_t)mwg : (size_t)kwg;
+    const size_t rb = c->trans_b ? (size_t)nwg : (size_t)kwg,
+                 cb = c->trans_b ? (size_t)kwg : (size_t)nwg;
+    if (plan->pad_lda)
+      ASSUME(plan->pad_rows_a >= rows_a && plan->pad_rows_a % ra == 0 && plan->pad_lda >= cols_a &&
+                 plan->pad_lda % ca == 0 && define_of(plan, "A_VEC") == 1,
+             "\n");
+    if (plan->pad_ldb)
+      ASSUME(plan->pad_rows_b >= rows_b && plan->pad_rows_b % rb == 0 && plan->pad_ldb >= cols_b &&
+                 plan->pad_ldb % cb == 0 && define_of(plan, "B_VEC") == 1,
+             "\n");
   } else {
     ASSUME(plan->step_count == 1 && plan->splits == 1, "\n");
   }
@@ -2113,12 +2315,15 @@ static void test_plan_defaults_always_fit(void **state) {
           }
           for (size_t s = 0; s < ARRAY_LEN(mm_sizes); s++) {
             for (size_t ld = 0; ld < ARRAY_LEN(mm_lds); ld++) {
-              for (int t = 0; t < 8; t++) {
-                /* t: the transposes, then one product in FP32 or a batch of 3 in 3XTF32 */
+              for (int t = 0; t < 16; t++) {
+                /* t: the transposes, then one product in FP32 or a batch of 3 in 3XTF32; from 8
+                   on the same with the padded plans on (tiled.pad_min=1, 16 GiB of memory for
+                   their scratch) */
+                const int pad = t >> 3;
                 ocf_matmul_call call =
                     matmul_call(t & 1, t >> 1 & 1, mm_sizes[s][0], mm_sizes[s][1], mm_sizes[s][2],
                                 mm_lds[ld], 0, variants[v], 0);
-                if (t >= 4) {
+                if ((t & 7) >= 4) {
                   call.batch = 3;
                   call.stride_a = call.lda * (call.trans_a ? call.k : call.m) + 1;
                   call.stride_b = call.ldb * (call.trans_b ? call.n : call.k);
@@ -2127,14 +2332,20 @@ static void test_plan_defaults_always_fit(void **state) {
                 }
                 snprintf(what, sizeof what,
                          "matmul on %s, local %llu, limit %zu: %zu x %zu x %zu, ld %zu, "
-                         "trans %d, batch %zu, precision %d, variant %d",
+                         "trans %d, batch %zu, precision %d, variant %d, pad_min %d",
                          devices[d].name, facts.local_mem_bytes, limits[l], mm_sizes[s][0],
                          mm_sizes[s][1], mm_sizes[s][2], mm_lds[ld], t & 3, call.batch,
-                         (int)call.precision, variants[v]);
-                ocf_status status = ocf_plan_matmul(&facts, &mm_t, &call, &plan);
+                         (int)call.precision, variants[v], pad);
+                ocf_tuning_values mm_tp = mm_t;
+                ocf_device_facts mm_facts = facts;
+                if (pad) {
+                  mm_tp.matmul.tiled.pad_min = 1;
+                  mm_facts.global_mem_bytes = 16ull << 30;
+                }
+                ocf_status status = ocf_plan_matmul(&mm_facts, &mm_tp, &call, &plan);
                 expect_success(what, status);
-                check_fits(what, &plan, &facts);
-                check_matmul_assumptions(what, &plan, &call, &facts);
+                check_fits(what, &plan, &mm_facts);
+                check_matmul_assumptions(what, &plan, &call, &mm_facts);
                 plans++;
               }
             }
@@ -2609,6 +2820,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),
       cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
+      cmocka_unit_test(test_plan_matmul_pad),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),

@@ -58,7 +58,9 @@
   X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)            \
   X(MATMUL_WGMMA_SB, matmul_wgmma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)            \
   X(MATMUL_WGMMA_SAB, matmul_wgmma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)          \
-  X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)
+  X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)                     \
+  X(MATMUL_TILED_PAD, matmul_tiled_pad, OCF_PROGRAM_MATMUL)                   \
+  X(MATMUL_PAD, matmul_pad, OCF_PROGRAM_MATMUL_PAD)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -181,8 +183,11 @@ typedef struct ocf_matmul_frame {
   cl_mem partial; /* split kernels: the splits' sums (the plan's scratch); the staged wgmma
                      plans' operands */
   /* The staged wgmma plans (matmul_stage, then matmul_wgmma_sb or _sab): K' (k or 3k), the
-     staged rows' length, where B' starts in the scratch, and the products' strides there. */
+     staged rows' length, where B' starts in the scratch, and the products' strides there. The
+     padded tiled plans (matmul_pad, then matmul_tiled_pad) take sb_off and the strides too, with
+     the row strides of their copies of A and B. */
   cl_ulong ks, lds, s_zero, sb_off, s_stride_a, s_stride_b;
+  cl_ulong lds_a, lds_b;
 } ocf_matmul_frame;
 
 /* cl/matmul_skinny.cl: Y = act(alpha X V + beta Y + bias), Y with at most 16 columns. */

@@ -1,4 +1,5 @@
-/* Descriptors of cl/matmul.cl's kernels and of the benchmark's cl/baselines/matmul_naive.cl. */
+/* Descriptors of cl/matmul.cl's kernels, of cl/matmul_pad.cl's copy step and of the benchmark's
+   cl/baselines/matmul_naive.cl. */
 #include "kernels/descriptors.h"
 
 #define F ocf_matmul_frame
@@ -29,6 +30,34 @@ static const ocf_arg_desc split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                           A_ARGS,
                                           B_ARGS,
                                           OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+/* matmul_tiled_pad: the tiled arguments, then where the copies of A and B lie in the scratch. */
+static const ocf_arg_desc pad_tiled_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                              OCF_ARG(F, n, OCF_ARG_ULONG),
+                                              OCF_ARG(F, k, OCF_ARG_ULONG),
+                                              OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+                                              A_ARGS,
+                                              B_ARGS,
+                                              OCF_ARG(F, beta, OCF_ARG_FLOAT),
+                                              C_ARGS,
+                                              OCF_ARG(F, partial, OCF_ARG_BUFFER),
+                                              OCF_ARG(F, sb_off, OCF_ARG_ULONG),
+                                              OCF_ARG(F, lds_a, OCF_ARG_ULONG),
+                                              OCF_ARG(F, s_stride_a, OCF_ARG_ULONG),
+                                              OCF_ARG(F, lds_b, OCF_ARG_ULONG),
+                                              OCF_ARG(F, s_stride_b, OCF_ARG_ULONG)};
+/* matmul_pad (cl/matmul_pad.cl): the sources, and the copies in the scratch. */
+static const ocf_arg_desc pad_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                        OCF_ARG(F, n, OCF_ARG_ULONG),
+                                        OCF_ARG(F, k, OCF_ARG_ULONG),
+                                        OCF_ARG(F, batch, OCF_ARG_ULONG),
+                                        A_ARGS,
+                                        B_ARGS,
+                                        OCF_ARG(F, partial, OCF_ARG_BUFFER),
+                                        OCF_ARG(F, sb_off, OCF_ARG_ULONG),
+                                        OCF_ARG(F, lds_a, OCF_ARG_ULONG),
+                                        OCF_ARG(F, s_stride_a, OCF_ARG_ULONG),
+                                        OCF_ARG(F, lds_b, OCF_ARG_ULONG),
+                                        OCF_ARG(F, s_stride_b, OCF_ARG_ULONG)};
 static const ocf_arg_desc reduce_args[] = {
     OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
     OCF_ARG(F, batch, OCF_ARG_ULONG),    OCF_ARG(F, splits, OCF_ARG_ULONG),
@@ -42,11 +71,25 @@ static const ocf_arg_desc reduce_args[] = {
 #define TYPES_AND_EPILOGUE                                                                        \
   "TRANS_A", "TRANS_B", "A_DTYPE", "B_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION", \
       "BIAS"
-static const char *const tiled_defines[] = {
-    "MDIMC", "NDIMC", "MWI",     "NWI",       "KWG",
-    "VWM",   "VWN",   "PADA",    "PADB",      "A_VEC",
-    "B_VEC", "C_VEC", "SPLIT_K", "REDUCE_WG", TYPES_AND_EPILOGUE,
-    NULL};
+static const char *const tiled_defines[] = {"MDIMC",
+                                            "NDIMC",
+                                            "MWI",
+                                            "NWI",
+                                            "KWG",
+                                            "VWM",
+                                            "VWN",
+                                            "PADA",
+                                            "PADB",
+                                            "A_VEC",
+                                            "B_VEC",
+                                            "C_VEC",
+                                            "SPLIT_K",
+                                            "REDUCE_WG",
+                                            "A_PAD",
+                                            "B_PAD",
+                                            TYPES_AND_EPILOGUE,
+                                            NULL};
+static const char *const pad_defines[] = {"TRANS_A", "TRANS_B", "A_PAD", "B_PAD", "PAD_WG", NULL};
 static const char *const naive_defines[] = {"MDIMC", "NDIMC", TYPES_AND_EPILOGUE, NULL};
 
 #define KERNEL(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
@@ -65,5 +108,13 @@ KERNEL(MATMUL_TILED_SPLIT, matmul_tiled_split, MATMUL, tiled_defines, split_args
        "into `partial`; before matmul_reduce");
 KERNEL(MATMUL_REDUCE, matmul_reduce, MATMUL, tiled_defines, reduce_args,
        "after matmul_tiled_split: adds the splits' sums, then the epilogue and the store");
+KERNEL(MATMUL_TILED_PAD, matmul_tiled_pad, MATMUL, tiled_defines, pad_tiled_args,
+       "after matmul_pad: any m, n, k; A (A_PAD) and / or B (B_PAD), fp32, read from their "
+       "zero-padded aligned copies in `partial` with unguarded vector loads; the other operand "
+       "and the stores of edge tiles guarded as in matmul_tiled_mixed");
+KERNEL(MATMUL_PAD, matmul_pad, MATMUL_PAD, pad_defines, pad_args,
+       "fp32 A and / or B in any transpose, offset, stride and batch: copied as stored into "
+       "`partial`, rows of lds_a / lds_b floats (multiples of 4), s_stride / lds rows a product, "
+       "zeros past the matrix; before matmul_tiled_pad; any device (portable OpenCL C)");
 KERNEL(MATMUL_NAIVE, matmul_naive, MATMUL_BASELINE, naive_defines, gemm_args,
        "the baseline: one output per work-item straight from global memory");

@@ -100,11 +100,13 @@ static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t
   *cols = trans == OCF_TRANS ? outer : inner;
 }
 
-/* Whether the staged wgmma plans (src/plan/plan_matmul_wgmma.c, rule 4) may take the call:
-   fp32 A and B in TF32 or 3XTF32. */
+/* Whether a plan with optional scratch may take the call: the staged wgmma plans
+   (src/plan/plan_matmul_wgmma.c, rule 4: fp32 A and B in TF32 or 3XTF32) or the padded tiled
+   plans (src/plan/plan_matmul.c, rule 5: an fp32 A or B off aligned vector loads). */
 static int staging_may_apply(const ocf_matmul_call *call) {
-  return call->a_dtype == OCF_F32 && call->b_dtype == OCF_F32 &&
-         (call->precision == OCF_PRECISION_TF32 || call->precision == OCF_PRECISION_3XTF32);
+  return (call->a_dtype == OCF_F32 && call->b_dtype == OCF_F32 &&
+          (call->precision == OCF_PRECISION_TF32 || call->precision == OCF_PRECISION_3XTF32)) ||
+         ocf_matmul_pad_may_apply(call);
 }
 
 static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m, size_t n, size_t k,
@@ -148,9 +150,9 @@ static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
                     : o->bias_axis == OCF_BIAS_M ? OCF_BIAS_N
                                                  : OCF_BIAS_NONE;
   call->bias_dtype = o->bias_dtype;
-  /* A caller's workspace bounds the staged wgmma plans' scratch (which falls back to the next
-     plan when it does not fit); told only to the calls those plans may take, so that other
-     calls' cached plans do not depend on the workspace's size. */
+  /* A caller's workspace bounds the scratch of the staged wgmma plans and of the padded tiled
+     plans (each falls back to the next plan when it does not fit); told only to the calls those
+     plans may take, so that other calls' cached plans do not depend on the workspace's size. */
   if (staging_may_apply(call) && settings->workspace) {
     call->has_workspace = 1;
     call->workspace_bytes = settings->workspace_size;
@@ -344,9 +346,9 @@ ocf_status ocf_matmul_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_transpose 
   if (alpha == 0.0f) p.call.k = 0;
   if (p.call.k == 0) p.alpha = 0.0f;
   status = run_problem(ctx, queue, &settings, &p, NULL);
-  /* The library's scratch for a staged wgmma plan could not be had: nothing but scratch was
-     written (its steps before the last write only scratch), and the call runs without staging.
-   */
+  /* The library's scratch for a staged wgmma plan or a padded tiled plan could not be had:
+     nothing but scratch was written (their steps before the last write only scratch), and the
+     call runs without them. */
   if ((status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES ||
        status == OCF_ERR_OUT_OF_HOST_MEMORY) &&
       staging_may_apply(&p.call) && !settings.workspace) {

@@ -113,6 +113,7 @@ static void dry_frame(const ocf_plan *plan, cl_mem dummy, ocf_frame_storage *sto
     f->ldc = (cl_ulong)ocf_plan_define_value(plan, "NDIMC", 1) *
              (cl_ulong)ocf_plan_define_value(plan, "NWI", 1);
     f->lda = f->ldb = 4;
+    f->lds_a = f->lds_b = 4; /* matmul_pad: no rows (s_stride 0) */
   } else { /* the matrix-unit kernels: m = n = 0, their workgroups leave at once */
     f->lda = f->ldb = f->ldc = 1;
   }
@@ -146,6 +147,13 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     f->s_stride_a = t->m * plan->staged_ld;
     f->s_stride_b = t->n * plan->staged_ld;
     f->sb_off = plan->staged_a ? t->batch * f->s_stride_a : 0;
+  }
+  if (plan->pad_lda || plan->pad_ldb) { /* the padded tiled plans' copies (matmul_pad.cl) */
+    f->lds_a = plan->pad_lda;
+    f->lds_b = plan->pad_ldb;
+    f->s_stride_a = plan->pad_rows_a * plan->pad_lda;
+    f->s_stride_b = plan->pad_rows_b * plan->pad_ldb;
+    f->sb_off = t->batch * f->s_stride_a;
   }
   *scratch = &f->partial;
 }

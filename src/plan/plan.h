@@ -53,11 +53,14 @@ typedef struct ocf_plan {
     };
     struct { /* matmul: K splits and the K range of each (1 and k: not split); the skinny
                 kernels' operands swapped (C^T = op(B)^T op(A)^T: C has at most 16 rows); the
-                staged wgmma plans' K' and staged row length (0: not staged), A staged too */
+                staged wgmma plans' K' and staged row length (0: not staged), A staged too; the
+                padded tiled plans' copies of A and B: row length (0: not copied) and rows a
+                product */
       size_t splits, k_split;
       int swapped;
       size_t staged_k, staged_ld;
       int staged_a;
+      size_t pad_lda, pad_rows_a, pad_ldb, pad_rows_b;
     };
     struct { /* attention's decode split: key ranges a row, keys a range (1 and lk: none) */
       size_t kv_splits, split_keys;
@@ -162,7 +165,8 @@ typedef struct ocf_matmul_call {
      scratch-free alternative: the staged wgmma plans), or the library's scratch. */
   int has_workspace;
   size_t workspace_bytes;
-  int no_staging; /* the staged wgmma plans are not to be made (their scratch failed) */
+  int no_staging; /* the staged wgmma plans and the padded tiled plans are not to be made (their
+                     scratch failed) */
 } ocf_matmul_call;
 
 /* attention: the sizes that shape the plan. */
@@ -214,6 +218,10 @@ size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
 /* The local memory of attention_block with these sizes, in bytes. */
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
+
+/* Whether the padded tiled plans (plan_matmul.c, rule 5) could take the call on some tuning: an
+   fp32 A or B whose offset, leading dimension or batch stride forbids aligned vector loads. */
+int ocf_matmul_pad_may_apply(const ocf_matmul_call *call);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 

@@ -27,6 +27,18 @@
  *      is tried, and the last set in use is the fallback. matmul_tiled_fast when every tile is
  *      whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
  *      matmul_tiled_split + matmul_reduce when split.
+ *   5. The padded plans (the ragged path, docs/GEMM.md): a plan of rule 4 that is not split, of
+ *      the automatic variant with no fixed workgroup and not `no_staging`, with m, n, k not 0
+ *      and m n k batch at least tiled.pad_min^3 (the tunable; 0, the default everywhere: never),
+ *      whose fp32 A or B the rule below denies aligned vector loads, first runs matmul_pad
+ *      (cl/matmul_pad.cl, a program of its own): each such operand is copied as it is stored
+ *      into the scratch, its rows made whole tiles (MWG, NWG or KWG, by the dimension they run
+ *      along) and their length lds too (a multiple of 4), zeros past the matrix; then
+ *      matmul_tiled_pad (A_PAD, B_PAD) reads the copies with unguarded aligned vector loads, the
+ *      other operand and C as matmul_tiled_mixed does. The scratch, batch rows x lds floats of
+ *      each copy, must fit an eighth of the device's memory, one allocation and the caller's
+ *      workspace where one is given; else the plan of rule 4 stands. matmul_pad writes every
+ *      float of the copies, so the scratch is not zeroed (scratch_written).
  * Vector accesses: an fp32 operand whose offset, leading dimension and (batched) stride are
  * multiples of 4 gets aligned vector loads (X_VEC = 1); otherwise element-aligned ones. 16-bit
  * operands always take their vloads, which need no alignment.
@@ -172,6 +184,20 @@ static int vector_ok(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size
 
 static size_t call_batch(const ocf_matmul_call *call) {
   return call->batch ? call->batch : 1;
+}
+
+/* Whether rule 5 would copy A (B): fp32, and no aligned vector loads as it lies. */
+static int pad_wants_a(const ocf_matmul_call *call) {
+  return call->a_dtype == OCF_F32 &&
+         !vector_ok(call->a_dtype, call->a_off, call->lda, call->stride_a, call_batch(call));
+}
+static int pad_wants_b(const ocf_matmul_call *call) {
+  return call->b_dtype == OCF_F32 &&
+         !vector_ok(call->b_dtype, call->b_off, call->ldb, call->stride_b, call_batch(call));
+}
+
+int ocf_matmul_pad_may_apply(const ocf_matmul_call *call) {
+  return pad_wants_a(call) || pad_wants_b(call);
 }
 
 /* The defines of the types, the precision mode and the epilogue, which both programs read. */
@@ -380,16 +406,83 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
   return have;
 }
 
+/* ---- rule 5: the padded copies ---- */
+
+/* The most scratch the padded plans may take: an eighth of the device's memory and at most one
+   allocation (0 where the device reports neither), and the caller's workspace where given. */
+static size_t pad_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call) {
+  unsigned long long cap = facts->global_mem_bytes / 8;
+  if (facts->max_alloc_bytes && (cap == 0 || facts->max_alloc_bytes < cap))
+    cap = facts->max_alloc_bytes;
+  if (cap > SIZE_MAX) cap = SIZE_MAX;
+  if (call->has_workspace && call->workspace_bytes < cap) cap = call->workspace_bytes;
+  return (size_t)cap;
+}
+
+/* Floats of `batch` copies of rows x ld; 0 on overflow. */
+static size_t pad_floats(size_t rows, size_t ld, size_t batch) {
+  if (rows == 0 || ld == 0) return 0;
+  if (rows > SIZE_MAX / ld || rows * ld > SIZE_MAX / sizeof(float) / batch) return 0;
+  return rows * ld * batch;
+}
+
+/* Work-items of matmul_pad: 256, or the most its kernel and the device take. */
+#define PAD_WG_WANT 256
+
+/* Rule 5 for the tiled plan of `kernel` with tiles of `s`: fills the copies' layout into *plan
+   (pad_lda, pad_rows_a, pad_ldb, pad_rows_b, scratch_bytes) and *pad_wg, and returns 1, or
+   returns 0 (the plan of rule 4 stands) with *plan unchanged. */
+static int plan_pad(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
+                    const ocf_matmul_call *call, const tile_set *s, ocf_kernel_id kernel,
+                    ocf_plan *plan, size_t *pad_wg) {
+  if (kernel != OCF_KERNEL_MATMUL_TILED_FAST && kernel != OCF_KERNEL_MATMUL_TILED_MIXED) return 0;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || call->no_staging) return 0;
+  if (t->pad_min <= 0 || call->m == 0 || call->n == 0 || call->k == 0) return 0;
+  const int pad_a = pad_wants_a(call), pad_b = pad_wants_b(call);
+  if (!pad_a && !pad_b) return 0;
+  const size_t batch = call_batch(call);
+  /* Few products: the copy costs more than the vector loads save. */
+  const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
+  const double least = (double)t->pad_min;
+  if (work < least * least * least) return 0;
+  /* Each copy as stored: rows of whole tiles along their dimension, rows' length too. */
+  const size_t mwg = set_mwg(s), nwg = set_nwg(s), kwg = s->kwg;
+  const size_t rows_a = call->trans_a ? ocf_round_up(call->k, kwg) : ocf_round_up(call->m, mwg);
+  const size_t ld_a =
+      ocf_round_up(call->trans_a ? ocf_round_up(call->m, mwg) : ocf_round_up(call->k, kwg), 4);
+  const size_t rows_b = call->trans_b ? ocf_round_up(call->n, nwg) : ocf_round_up(call->k, kwg);
+  const size_t ld_b =
+      ocf_round_up(call->trans_b ? ocf_round_up(call->k, kwg) : ocf_round_up(call->n, nwg), 4);
+  const size_t floats_a = pad_a ? pad_floats(rows_a, ld_a, batch) : 0;
+  const size_t floats_b = pad_b ? pad_floats(rows_b, ld_b, batch) : 0;
+  if ((pad_a && floats_a == 0) || (pad_b && floats_b == 0) ||
+      floats_a > SIZE_MAX / sizeof(float) - floats_b)
+    return 0;
+  const size_t bytes = (floats_a + floats_b) * sizeof(float);
+  if (bytes > pad_scratch_cap(facts, call)) return 0;
+  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
+  if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
+  *pad_wg = pow2_within(PAD_WG_WANT, limit);
+  plan->pad_lda = pad_a ? ld_a : 0;
+  plan->pad_rows_a = pad_a ? rows_a : 0;
+  plan->pad_ldb = pad_b ? ld_b : 0;
+  plan->pad_rows_b = pad_b ? rows_b : 0;
+  plan->scratch_bytes = bytes;
+  plan->scratch_written = 1; /* matmul_pad writes every float matmul_tiled_pad reads */
+  return 1;
+}
+
 static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
                              int max_regs, const ocf_matmul_call *call, ocf_plan *plan) {
   plan->program = OCF_PROGRAM_MATMUL;
   const size_t batch = call_batch(call);
 
   /* The tiled kernels share one body, so the lowest limit learnt for any of them applies. */
-  const ocf_kernel_id tiled[4] = {OCF_KERNEL_MATMUL_TILED, OCF_KERNEL_MATMUL_TILED_FAST,
-                                  OCF_KERNEL_MATMUL_TILED_MIXED, OCF_KERNEL_MATMUL_TILED_SPLIT};
+  const ocf_kernel_id tiled[5] = {OCF_KERNEL_MATMUL_TILED, OCF_KERNEL_MATMUL_TILED_FAST,
+                                  OCF_KERNEL_MATMUL_TILED_MIXED, OCF_KERNEL_MATMUL_TILED_SPLIT,
+                                  OCF_KERNEL_MATMUL_TILED_PAD};
   size_t limit = ocf_facts_workgroup_limit(facts, tiled[0]);
-  for (int i = 1; i < 4; i++)
+  for (int i = 1; i < 5; i++)
     if (ocf_facts_workgroup_limit(facts, tiled[i]) < limit)
       limit = ocf_facts_workgroup_limit(facts, tiled[i]);
   if (call->variant == OCF_VARIANT_BASELINE)
@@ -431,6 +524,9 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
     kernel = call->m % mwg == 0 && call->n % nwg == 0 && call->k % chosen.kwg == 0
                  ? OCF_KERNEL_MATMUL_TILED_FAST
                  : OCF_KERNEL_MATMUL_TILED_MIXED;
+  size_t pad_wg = 0;
+  const int padded = plan_pad(facts, t, call, &chosen, kernel, plan, &pad_wg);
+  if (padded) kernel = OCF_KERNEL_MATMUL_TILED_PAD;
   size_t local[2] = {chosen.ndimc, chosen.mdimc}, global[2];
   size_t m = call->m ? call->m : 1, n = call->n ? call->n : 1;
   if (kernel == OCF_KERNEL_MATMUL_NAIVE) {
@@ -457,13 +553,25 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   ocf_plan_define(plan, "TRANS_B", call->trans_b == OCF_TRANS);
   ocf_plan_define(plan, "A_DTYPE", call->a_dtype);
   ocf_plan_define(plan, "B_DTYPE", call->b_dtype);
+  /* A copy (rule 5) is aligned whatever the operand was. */
   ocf_plan_define(plan, "A_VEC",
-                  vector_ok(call->a_dtype, call->a_off, call->lda, call->stride_a, batch));
+                  plan->pad_lda ||
+                      vector_ok(call->a_dtype, call->a_off, call->lda, call->stride_a, batch));
   ocf_plan_define(plan, "B_VEC",
-                  vector_ok(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch));
+                  plan->pad_ldb ||
+                      vector_ok(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch));
   ocf_plan_define(plan, "C_VEC",
                   vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch));
+  ocf_plan_define(plan, "A_PAD", plan->pad_lda != 0);
+  ocf_plan_define(plan, "B_PAD", plan->pad_ldb != 0);
   define_types_and_epilogue(plan, call, (int)call->bias_axis);
+  if (padded) { /* rule 5: the copies first, a row of them a workgroup at a time */
+    ocf_plan_define(plan, "PAD_WG", (long long)pad_wg);
+    const size_t rows = batch * (plan->pad_rows_a + plan->pad_rows_b);
+    const size_t pad_local[1] = {pad_wg};
+    const size_t pad_global[1] = {ocf_plan_grid_groups(facts, rows) * pad_wg};
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_PAD, 1, pad_global, pad_local);
+  }
   ocf_plan_step_add(plan, kernel, 2, global, local);
   ocf_plan_define(plan, "SPLIT_K", kernel == OCF_KERNEL_MATMUL_TILED_SPLIT);
   if (kernel == OCF_KERNEL_MATMUL_TILED_SPLIT) {

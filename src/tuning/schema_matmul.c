@@ -74,6 +74,13 @@ static const ocf_tunable matmul_tunables[] = {
                               "workgroups per compute unit that splitting K aims at", "split_fill"},
     [MM(tiled.reduce_wg)] = {"tiled.reduce_wg", 1, 1024, 1, 64,
                              "work-items per workgroup of the split sums", "reduce_wg"},
+    /* 0 until the H200 measures it (tools/lab/h200/round_ragged.sh; docs/GEMM.md). */
+    [MM(tiled.pad_min)] = {"tiled.pad_min", 0, 65536, 0, 0,
+                           "fp32 A or B whose offset, leading dimension or batch stride is not a "
+                           "multiple of 4 is first copied into aligned, zero-padded scratch "
+                           "(cl/matmul_pad.cl) from m n k batch >= pad_min^3 products "
+                           "(src/plan/plan_matmul.c, rule 5); 0: never",
+                           NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,
                         "C with at most this many columns (or rows) takes the skinny kernels",

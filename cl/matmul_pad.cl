@@ -1,0 +1,121 @@
+/*
+ * matmul_pad.cl: the copy step of ocf_matmul's padded tiled plans (the ragged path:
+ * src/plan/plan_matmul.c, rule 5; docs/GEMM.md). Portable OpenCL C, tested on every device
+ * (test_matmul_pad, Oclgrind included).
+ *
+ * An fp32 operand whose offset, leading dimension or batch stride is not a multiple of 4 cannot
+ * take aligned vector loads anywhere (a row of lda = k + 1 floats starts on a different 16-byte
+ * phase each time), so the tiled kernels read it element by element, interior and rim alike.
+ * This kernel copies such an operand, as it is stored (transposed or not), into the plan's
+ * scratch with rows of `lds` floats (a multiple of 4) and whole tiles of rows, zeros past the
+ * matrix, so that matmul_tiled_pad (cl/matmul.cl) reads every tile with unguarded aligned loads:
+ *
+ *      X stored R x C, row stride ld           X' in scratch: R' x lds, R' >= R, lds >= C
+ *      (any offset, stride, alignment)         +-------------+----+
+ *      +-------------+ . .                     | x x x x x x | 0  |
+ *      | x x x x x x | . .   (gaps, other      | x x x x x x | 0  |
+ *      | x x x x x x | . .    products)  --->  +-------------+----+
+ *      +-------------+                         | 0 0 0 0 0 0   0  |   (to a whole tile)
+ *                                              +------------------+
+ *
+ * Scratch layout (floats): A' of product q at q s_stride_a, row r at + r lds_a; B' at
+ * sb_off + q s_stride_b, row r at + r lds_b; R' = s_stride / lds rows a product. The host makes
+ * sb_off, the strides and lds multiples of 4, so every row starts on 16 bytes (the scratch
+ * buffer itself is aligned far beyond that). Sources: row r of product q of A is
+ * a + a_off + q stride_a + r lda, stored k x m with TRANS_A (m x k otherwise); B likewise (n x k
+ * with TRANS_B, k x n otherwise). Every float of the copies is written, the zeros too, so the
+ * scratch needs no zeroing first, and nothing outside them is.
+ *
+ * Launch: 1-D, PAD_WG work-items a workgroup, any number of workgroups: each takes rows of the
+ * copies in turn (grid-stride), its work-items four floats of the row each, read as elements
+ * (the source has no alignment) and written as one aligned float4.
+ */
+
+/* 1: A is stored k x m (as cl/matmul_common.clh). */
+#ifndef TRANS_A
+#error "TRANS_A: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+/* 1: B is stored n x k. */
+#ifndef TRANS_B
+#error "TRANS_B: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+/* 1: A is copied (fp32 A then). */
+#ifndef A_PAD
+#error "A_PAD: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+/* 1: B is copied (fp32 B then). */
+#ifndef B_PAD
+#error "B_PAD: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+/* Work-items per workgroup of matmul_pad. */
+#ifndef PAD_WG
+#error "PAD_WG: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+
+/* One row of a copy: where it comes from and where it goes. */
+typedef struct pad_row {
+  __global const float *src; /* the source row (NULL: a row of zeros past the matrix) */
+  ulong cols;                /* floats of the source row */
+  __global float *dst;       /* the copy's row, lds floats, 16-byte aligned */
+  ulong lds;
+} pad_row;
+
+/* Row `row` of all copies: A's products' rows first (rows_a each), then B's (rows_b each). */
+pad_row pad_row_of(const ulong row, const ulong m, const ulong n, const ulong k, const ulong batch,
+                   __global const float *a, const ulong a_off, const ulong lda,
+                   const ulong stride_a, __global const float *b, const ulong b_off,
+                   const ulong ldb, const ulong stride_b, __global float *partial,
+                   const ulong sb_off, const ulong lds_a, const ulong s_stride_a, const ulong lds_b,
+                   const ulong s_stride_b) {
+  pad_row p;
+  const ulong rows_a = A_PAD ? s_stride_a / lds_a : 0;
+  const ulong all_a = batch * rows_a;
+  if (row < all_a) {
+    const ulong q = row / rows_a, r = row - q * rows_a;
+    const ulong stored_rows = TRANS_A ? k : m;
+    p.src = r < stored_rows ? a + a_off + q * stride_a + r * lda : 0;
+    p.cols = TRANS_A ? m : k;
+    p.dst = partial + q * s_stride_a + r * lds_a;
+    p.lds = lds_a;
+  } else {
+    const ulong rows_b = B_PAD ? s_stride_b / lds_b : 1;
+    const ulong q = (row - all_a) / rows_b, r = row - all_a - q * rows_b;
+    const ulong stored_rows = TRANS_B ? n : k;
+    p.src = r < stored_rows ? b + b_off + q * stride_b + r * ldb : 0;
+    p.cols = TRANS_B ? k : n;
+    p.dst = partial + sb_off + q * s_stride_b + r * lds_b;
+    p.lds = lds_b;
+  }
+  return p;
+}
+
+/* Copies one row: work-item lx writes floats 4 i .. 4 i + 3 for i = lx, lx + PAD_WG, ... */
+void pad_copy_row(const pad_row *p, const uint lx) {
+  for (ulong c = (ulong)lx * 4; c < p->lds; c += (ulong)PAD_WG * 4) {
+    float4 v = (float4)(0.0f);
+    if (p->src) {
+      if (c < p->cols) v.s0 = p->src[c];
+      if (c + 1 < p->cols) v.s1 = p->src[c + 1];
+      if (c + 2 < p->cols) v.s2 = p->src[c + 2];
+      if (c + 3 < p->cols) v.s3 = p->src[c + 3];
+    }
+    *(__global float4 *)(p->dst + c) = v;
+  }
+}
+
+#ifdef OCF_KERNEL_matmul_pad
+__kernel __attribute__((reqd_work_group_size(PAD_WG, 1, 1))) void
+matmul_pad(const ulong m, const ulong n, const ulong k, const ulong batch, __global const float *a,
+           const ulong a_off, const ulong lda, const ulong stride_a, __global const float *b,
+           const ulong b_off, const ulong ldb, const ulong stride_b, __global float *partial,
+           const ulong sb_off, const ulong lds_a, const ulong s_stride_a, const ulong lds_b,
+           const ulong s_stride_b) {
+  const ulong rows = batch * ((A_PAD ? s_stride_a / lds_a : 0) + (B_PAD ? s_stride_b / lds_b : 0));
+  const uint lx = (uint)get_local_id(0);
+  for (ulong row = get_group_id(0); row < rows; row += get_num_groups(0)) {
+    const pad_row p = pad_row_of(row, m, n, k, batch, a, a_off, lda, stride_a, b, b_off, ldb,
+                                 stride_b, partial, sb_off, lds_a, s_stride_a, lds_b, s_stride_b);
+    pad_copy_row(&p, lx);
+  }
+}
+#endif

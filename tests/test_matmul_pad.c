@@ -1,0 +1,345 @@
+/*
+ * ocf_matmul_ex's padded tiled plans, the ragged path (src/plan/plan_matmul.c, rule 5:
+ * cl/matmul_pad.cl, then matmul_tiled_pad of cl/matmul.cl), forced on through the context's
+ * tuning (tiled.pad_min=1: every call with an fp32 A or B off aligned vector loads; the default
+ * is 0, off, on every device until the H200 measures it). Runs everywhere, Oclgrind included.
+ *
+ * Every call below must have run the padded plan, with the copies the case implies (A_PAD,
+ * B_PAD in ocf_last_plan), and every output element and every untouched element of C is checked
+ * against harness/reference_gemm.h with the suites' tolerances (tests/matmul_check.c): ragged m,
+ * n, k around the tile sizes, every transpose pair, leading dimensions and offsets that deny
+ * vector loads to A, to B or to both (C's too), batch strides off 4 and A shared, column-major
+ * callers, the epilogue (bias either way in each type, every activation, every C type, alpha
+ * and beta, C poisoned for beta 0), the precision modes (SIMT here), a 16-bit operand beside a
+ * copied fp32 one. Then the workspace: ocf_matmul_workspace_size reports the copies, a caller's
+ * workspace of exactly that size is used, one byte short sends the call to the unpadded plan,
+ * right all the same. Then the copy kernel alone, bit for bit against the host's copy, the zeros
+ * included, nothing outside the copies touched.
+ */
+#include "matmul_check.h"
+
+#include "kernels/kernels.h"
+#include "plan/plan.h"
+#include "runtime/launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Turns the padded plans on for every call of the group's context (tiled.pad_min=1). */
+static void padding_on(const ocft_env *env) {
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(
+        ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, "tiled.pad_min=1"),
+        OCF_SUCCESS);
+}
+
+/* Whether the last plan is the padded one with these copies (-1: either). */
+static int ran_padded(int pad_a, int pad_b) {
+  const char *plan = ocf_last_plan();
+  if (strncmp(plan, "matmul_pad ", 11) != 0 || !strstr(plan, "matmul_tiled_pad ")) return 0;
+  char want[16];
+  snprintf(want, sizeof want, "-DA_PAD=%d ", pad_a);
+  if (pad_a >= 0 && !strstr(plan, want)) return 0;
+  snprintf(want, sizeof want, "-DB_PAD=%d ", pad_b);
+  return pad_b < 0 || strstr(plan, want) != NULL;
+}
+
+/* Runs and checks a case, which must have run the padded plan with these copies. */
+static void check_padded(const ocft_env *env, const mmx_case *t, int pad_a, int pad_b) {
+  mmx_check(env, t, NULL);
+  if (!ran_padded(pad_a, pad_b)) {
+    char what[400];
+    mmx_describe(t, what, sizeof what);
+    print_error("%s\n  ran %s, not the padded plan with A_PAD=%d B_PAD=%d\n", what, ocf_last_plan(),
+                pad_a, pad_b);
+    fail();
+  }
+}
+
+static mmx_case pad_case(int ta, int tb, size_t m, size_t n, size_t k) {
+  mmx_case t = mmx_plain(m, n, k);
+  t.ta = ta ? OCF_TRANS : OCF_NO_TRANS;
+  t.tb = tb ? OCF_TRANS : OCF_NO_TRANS;
+  return t;
+}
+
+/* Every transpose pair on ragged shapes (below, across and at the tile sizes; k below the
+   split-K threshold), both operands copied (offsets off 4), C's leading dimension off 4 too. */
+static void test_pad_layouts(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  padding_on(env);
+  static const size_t shapes[][3] = {
+      {67, 45, 70}, {130, 97, 33}, {64, 64, 64}, {5, 3, 1}, {33, 129, 127}};
+  const size_t count = ocft_small() ? 3 : sizeof shapes / sizeof shapes[0];
+  for (int t = 0; t < 4; t++)
+    for (size_t s = 0; s < count; s++) {
+      mmx_case c = pad_case(t & 1, t >> 1, shapes[s][0], shapes[s][1], shapes[s][2]);
+      /* offsets off 4 whatever the leading dimensions (which vary) */
+      c.a_off = 1, c.b_off = 2;
+      c.lda_pad = 1 + 2 * (s % 2), c.ldb_pad = 3, c.ldc_pad = s % 2;
+      if (s % 2) {
+        c.alpha = 1.5f, c.beta = -0.5f;
+      } else {
+        c.nan_c = 1;
+      }
+      check_padded(env, &c, 1, 1);
+    }
+}
+
+/* One operand copied, the other read as it lies (aligned, or 16-bit), through its leading
+   dimension or its offset; C's offset and leading dimension odd. */
+static void test_pad_one_operand(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  padding_on(env);
+  for (int t = 0; t < 4; t++) {
+    /* A's rows off 4; B's aligned (n and k multiples of 4), so left as it lies. */
+    mmx_case c = pad_case(t & 1, t >> 1, 70, 68, 52);
+    c.lda_pad = 1;
+    c.c_off = 1, c.ldc_pad = 3;
+    check_padded(env, &c, 1, 0);
+    /* B off by its offset only. */
+    c = pad_case(t & 1, t >> 1, 72, 70, 60);
+    c.b_off = 5;
+    c.beta = 0.25f;
+    check_padded(env, &c, 0, 1);
+  }
+  /* A in fp16 (never copied) beside a copied fp32 B, and the other way round. */
+  mmx_case c = pad_case(0, 1, 65, 66, 67);
+  c.a_dtype = OCF_F16;
+  c.ldb_pad = 2;
+  check_padded(env, &c, 0, 1);
+  c = pad_case(1, 0, 65, 66, 67);
+  c.b_dtype = OCF_BF16;
+  c.a_off = 3;
+  check_padded(env, &c, 1, 0);
+}
+
+/* Strided batches: strides off 4, A shared (stride 0), packed C; column-major callers. (Every
+   call of this suite keeps its copies within 64 KiB, which the library's own scratch zeroes from
+   the host: Oclgrind 21.10 misreports a fresh buffer that reuses freed memory; see
+   src/runtime/workspace.c.) */
+static void test_pad_batches_col_major(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  padding_on(env);
+  for (int shared = 0; shared < 2; shared++) {
+    mmx_case c = pad_case(shared, !shared, 30, 37, 21);
+    c.batch = 3;
+    c.lda_pad = 1;
+    /* A's rows: (k x m) transposed or (m x k); one float more than the matrix apart */
+    c.stride_a =
+        shared ? 0 : (c.ta ? (c.k - 1) * (c.m + 1) + c.m : (c.m - 1) * (c.k + 1) + c.k) + 1;
+    c.stride_b = c.stride_c = MMX_PACKED; /* multiples of 4: B copied only for its ldb */
+    c.ldb_pad = shared ? 2 : 0;
+    c.beta = shared ? 0.5f : 0.0f;
+    check_padded(env, &c, 1, shared ? 1 : -1);
+  }
+  /* A batch whose only misalignment is B's stride. */
+  mmx_case c = pad_case(0, 0, 40, 44, 48);
+  c.batch = 2;
+  c.stride_b = 48 * 44 + 1;
+  c.stride_a = c.stride_c = MMX_PACKED;
+  check_padded(env, &c, 0, 1);
+  /* Column-major: the row-major problem the kernels run has A and B swapped. */
+  for (int t = 0; t < 4; t++) {
+    c = pad_case(t & 1, t >> 1, 66, 71, 53);
+    c.layout = OCF_COL_MAJOR;
+    c.a_off = 1, c.b_off = 2;
+    c.lda_pad = 1, c.ldb_pad = 2;
+    c.beta = 0.5f;
+    check_padded(env, &c, 1, 1);
+  }
+}
+
+/* Every activation, a bias along n and m in each type, every C type, the precision modes. */
+static void test_pad_epilogue_precision(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  padding_on(env);
+  for (int act = OCF_ACTIVATION_NONE; act <= OCF_ACTIVATION_SILU; act++) {
+    mmx_case c = pad_case(act % 2, act / 2 % 2, 70, 66, 47);
+    c.a_off = 1, c.b_off = 3;
+    c.activation = (ocf_activation)act;
+    c.bias_axis = act % 2 ? OCF_BIAS_N : OCF_BIAS_M;
+    c.bias_dtype = (ocf_dtype)(act % 3);
+    c.bias_off = 5;
+    c.c_dtype = (ocf_dtype)((act + 1) % 3);
+    c.beta = act % 2 ? 0.75f : 0.0f;
+    check_padded(env, &c, 1, 1);
+  }
+  for (int p = OCF_PRECISION_TF32; p <= OCF_PRECISION_3XTF32; p++) {
+    mmx_case c = pad_case(p == OCF_PRECISION_TF32, 0, 69, 70, 71);
+    c.precision = (ocf_precision)p;
+    c.a_off = 1, c.ldb_pad = 3;
+    check_padded(env, &c, 1, 1);
+  }
+}
+
+/* The workspace: the size query reports the copies; a workspace of exactly that size is used,
+   one byte short runs the unpadded plan; both right. Then the gate: pad_min above the call's
+   products leaves it unpadded. */
+static void test_pad_workspace(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  padding_on(env);
+  mmx_case c = pad_case(0, 1, 70, 90, 61);
+  c.lda_pad = 1, c.ldb_pad = 1;
+  const size_t bytes = mmx_workspace_size(env, &c);
+  /* A' 70 rows (whole tiles) x 64 floats (k whole K slices) and B' likewise, at least */
+  if (bytes < (70 + 90) * 64 * sizeof(float)) {
+    print_error("the workspace query reports %zu bytes for the copies\n", bytes);
+    fail();
+  }
+  /* NaN in every float: a float of the copies that matmul_pad did not write would show in C (and
+     the buffer is initialised, which Oclgrind 21.10 needs: see src/runtime/workspace.c) */
+  unsigned char *nan_bytes = malloc(bytes);
+  assert_non_null(nan_bytes);
+  memset(nan_bytes, 0xff, bytes);
+  cl_int err;
+  cl_mem ws =
+      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, nan_bytes, &err);
+  free(nan_bytes);
+  assert_int_equal(err, CL_SUCCESS);
+  c.workspace = ws, c.workspace_size = bytes;
+  check_padded(env, &c, 1, 1);
+  c.workspace_size = bytes - 1;
+  mmx_check(env, &c, NULL);
+  if (strstr(ocf_last_plan(), "matmul_pad")) {
+    print_error("a workspace one byte short ran %s\n", ocf_last_plan());
+    fail();
+  }
+  c.workspace = NULL, c.workspace_size = 0;
+  clReleaseMemObject(ws);
+  /* 70 * 90 * 61 products: below 100^3 */
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, "tiled.pad_min=100"),
+                     OCF_SUCCESS);
+  mmx_check(env, &c, NULL);
+  if (strstr(ocf_last_plan(), "matmul_pad")) {
+    print_error("pad_min 100 padded 70 x 90 x 61: %s\n", ocf_last_plan());
+    fail();
+  }
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, NULL), OCF_SUCCESS);
+}
+
+/* ---- the copy kernel alone ---- */
+
+/* A pattern value for the scratch outside the copies: must survive. */
+#define GUARD 12345.0f
+
+typedef struct pad_kernel_case {
+  int ta, tb, pad_a, pad_b;
+  size_t m, n, k, batch;
+  size_t a_off, lda, stride_a, b_off, ldb, stride_b;
+  size_t rows_a, lds_a, rows_b, lds_b; /* the copies: rows a product, row length */
+  size_t wg, groups;
+} pad_kernel_case;
+
+static void run_pad_kernel(const ocft_env *env, const pad_kernel_case *c) {
+  const size_t a_rows = c->ta ? c->k : c->m, a_cols = c->ta ? c->m : c->k;
+  const size_t b_rows = c->tb ? c->n : c->k, b_cols = c->tb ? c->k : c->n;
+  const size_t a_len = c->a_off + (c->batch - 1) * c->stride_a + (a_rows - 1) * c->lda + a_cols;
+  const size_t b_len = c->b_off + (c->batch - 1) * c->stride_b + (b_rows - 1) * c->ldb + b_cols;
+  const size_t sa = c->pad_a ? c->rows_a * c->lds_a : 0, sb = c->pad_b ? c->rows_b * c->lds_b : 0;
+  const size_t sb_off = c->batch * sa, out_len = sb_off + c->batch * sb + 64;
+  float *a = ocft_alloc_floats(a_len), *b = ocft_alloc_floats(b_len);
+  float *out = ocft_alloc_floats(out_len);
+  for (size_t i = 0; i < a_len; i++)
+    a[i] = (float)(i % 251) * 0.5f + 1.0f;
+  for (size_t i = 0; i < b_len; i++)
+    b[i] = -(float)(i % 241) * 0.25f - 1.0f;
+  for (size_t i = 0; i < out_len; i++)
+    out[i] = GUARD;
+  cl_mem ab = ocft_buffer(env, a_len, a), bb = ocft_buffer(env, b_len, b),
+         ob = ocft_buffer(env, out_len, out);
+
+  ocf_plan plan;
+  memset(&plan, 0, sizeof plan);
+  plan.program = OCF_PROGRAM_MATMUL_PAD;
+  ocf_plan_define(&plan, "TRANS_A", c->ta);
+  ocf_plan_define(&plan, "TRANS_B", c->tb);
+  ocf_plan_define(&plan, "A_PAD", c->pad_a);
+  ocf_plan_define(&plan, "B_PAD", c->pad_b);
+  ocf_plan_define(&plan, "PAD_WG", (long long)c->wg);
+  const size_t local[1] = {c->wg}, global[1] = {c->groups * c->wg};
+  ocf_plan_step_add(&plan, OCF_KERNEL_MATMUL_PAD, 1, global, local);
+  ocf_matmul_frame f;
+  memset(&f, 0, sizeof f);
+  f.m = c->m, f.n = c->n, f.k = c->k, f.batch = c->batch;
+  f.a = ab, f.a_off = c->a_off, f.lda = c->lda, f.stride_a = c->stride_a;
+  f.b = bb, f.b_off = c->b_off, f.ldb = c->ldb, f.stride_b = c->stride_b;
+  f.partial = ob, f.sb_off = sb_off;
+  f.lds_a = c->lds_a, f.s_stride_a = sa, f.lds_b = c->lds_b, f.s_stride_b = sb;
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  int replan = 0;
+  const ocf_status status =
+      ocf_launch_plan(env->ctx, env->queue, &plan, &f, NULL, &launch, &replan);
+  if (ocft_refused_by_kernel_limit(status, c->wg)) {
+    /* More work-items than this device allows the kernel (rusticl: 32): the planner sizes its
+       workgroup from the learnt limit; the launch refused this one cleanly. */
+    printf("skipped: %s\n", ocf_last_error());
+    clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
+    free(a), free(b), free(out);
+    skip();
+  }
+  ocft_assert_status(status, OCF_SUCCESS);
+  ocft_read(env, ob, out_len, out);
+
+  size_t bad = 0;
+  for (int is_b = 0; is_b < 2; is_b++) {
+    if (!(is_b ? c->pad_b : c->pad_a)) continue;
+    const size_t rows = is_b ? c->rows_b : c->rows_a, lds = is_b ? c->lds_b : c->lds_a;
+    const size_t src_rows = is_b ? b_rows : a_rows, src_cols = is_b ? b_cols : a_cols;
+    for (size_t q = 0; q < c->batch; q++)
+      for (size_t r = 0; r < rows; r++)
+        for (size_t col = 0; col < lds; col++) {
+          float want = 0.0f;
+          if (r < src_rows && col < src_cols)
+            want = is_b ? b[c->b_off + q * c->stride_b + r * c->ldb + col]
+                        : a[c->a_off + q * c->stride_a + r * c->lda + col];
+          const size_t at = (is_b ? sb_off + q * sb : q * sa) + r * lds + col;
+          if (out[at] != want && bad++ < 5)
+            print_error("pad_a %d pad_b %d ta %d tb %d %zu x %zu x %zu batch %zu: %c' product "
+                        "%zu row %zu col %zu is %g, want %g\n",
+                        c->pad_a, c->pad_b, c->ta, c->tb, c->m, c->n, c->k, c->batch,
+                        is_b ? 'B' : 'A', q, r, col, out[at], want);
+        }
+  }
+  for (size_t i = sb_off + c->batch * sb; i < out_len; i++)
+    if (out[i] != GUARD && bad++ < 5) print_error("scratch float %zu past the copies written\n", i);
+  if (bad) fail();
+  clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
+  free(a), free(b), free(out);
+}
+
+/* Both copies, one of them, every transpose pair; offsets and strides off 4; fewer workgroups
+   than rows (the grid-stride loop), a workgroup wider than a row (lds / 4 < wg). */
+static void test_pad_kernel(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int t = 0; t < 4; t++)
+    for (int which = 1; which <= 3; which++) {
+      pad_kernel_case c;
+      memset(&c, 0, sizeof c);
+      c.ta = t & 1, c.tb = t >> 1, c.pad_a = which & 1, c.pad_b = which >> 1;
+      c.m = 13, c.n = 9, c.k = 21, c.batch = 2;
+      c.lda = (c.ta ? c.m : c.k) + 1, c.ldb = (c.tb ? c.k : c.n) + 3;
+      c.a_off = 3, c.b_off = 1;
+      c.stride_a = (c.ta ? c.k : c.m) * c.lda + 1;
+      c.stride_b = (c.tb ? c.n : c.k) * c.ldb + 2;
+      /* rows to whole tiles of 16 (m, n) or 8 (k); lengths likewise, multiples of 4 */
+      c.rows_a = c.ta ? 24 : 16, c.lds_a = c.ta ? 16 : 24;
+      c.rows_b = c.tb ? 16 : 24, c.lds_b = c.tb ? 24 : 16;
+      c.wg = t % 2 ? 4 : 8;
+      c.groups = 1 + (size_t)which * 3;
+      run_pad_kernel(env, &c);
+    }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_pad_kernel),
+      cmocka_unit_test(test_pad_layouts),
+      cmocka_unit_test(test_pad_one_operand),
+      cmocka_unit_test(test_pad_batches_col_major),
+      cmocka_unit_test(test_pad_epilogue_precision),
+      cmocka_unit_test(test_pad_workspace),
+  };
+  return cmocka_run_group_tests_name("matmul_pad", tests, ocft_group_setup, ocft_group_teardown);
+}

@@ -1,0 +1,45 @@
+#!/bin/bash
+# The ragged path's GPU round (issue 22, item 2: docs/GEMM.md, "Ragged shapes: padded copies"),
+# about 5 minutes on the H200 after the build: decides tiled.pad_min, which ships 0 (off).
+#   source .gpu/env.sh && OUT=$OUT/ragged bash tools/lab/h200/round_ragged.sh
+# 1. builds (Release, /tmp/b_ragged) and tools/lab/h200/ragged_gemm_time.c;
+# 2. each line of ragged_shapes.txt three ways, fp32 (FP32), first kernel start to last end, L2
+#    flushed: "mixed" with tiled.pad_min=0 (today's path: matmul_tiled_mixed, element loads),
+#    "padded" with tiled.pad_min=1 (matmul_pad + matmul_tiled_pad, the copy step timed too), and
+#    "aligned", its nearest aligned shape (sides rounded to multiples of 128, tight, default
+#    tuning); each line checks C and names its plan;
+# 3. cuBLAS fp32 via PyTorch on the same layouts and the aligned shapes, in the same run, and the
+#    table (ragged_peers.py);
+# 4. test_matmul_pad on the GPU (the padded plans forced on, every layout and epilogue).
+# Flip the default (src/tuning/builtin.tuning, the NVIDIA matmul f32 row: tiled.pad_min=N) when
+# padded / aligned >= 0.95 on the 3000-5000 shapes; N: the smallest side where padded beats mixed
+# (the 513-2049 lines).
+set -u
+out=${OUT:-/tmp/ragged}
+mkdir -p "$out"
+b=/tmp/b_ragged
+here=tools/lab/h200
+start=$SECONDS
+{
+  cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON >/tmp/rg_build.txt 2>&1 &&
+    cmake --build $b -j16 --target oclfuse test_matmul_pad >>/tmp/rg_build.txt 2>&1 ||
+    { tail -40 /tmp/rg_build.txt; exit 1; }
+  cc -std=c11 -O2 -Iinclude $here/ragged_gemm_time.c -L$b -loclfuse -lOpenCL -Wl,-rpath,$b \
+    -o /tmp/rg_time || exit 1
+  echo "built at $((SECONDS - start)) s"
+  al() { echo $(( ($1 + 64) / 128 * 128 )); }
+  grep -v '^#' $here/ragged_shapes.txt | while read -r ta tb m n k lda ldb ao bo; do
+    [ -z "$ta" ] && continue
+    timeout 60 /tmp/rg_time mixed $ta $tb $m $n $k $lda $ldb $ao $bo tiled.pad_min=0 2>&1
+    timeout 60 /tmp/rg_time padded $ta $tb $m $n $k $lda $ldb $ao $bo tiled.pad_min=1 2>&1
+    timeout 60 /tmp/rg_time aligned $ta $tb $(al $m) $(al $n) $(al $k) 0 0 0 0 2>&1
+  done | tee $out/lib.txt
+  echo "library timed at $((SECONDS - start)) s"
+  timeout 240 python3 $here/ragged_peers.py $here/ragged_shapes.txt $out/lib.txt 2>&1 |
+    tee $out/table.txt
+  echo "peers at $((SECONDS - start)) s"
+  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 300 ctest -R '^test_matmul_pad$' \
+    --output-on-failure >$out/ctest.txt 2>&1; echo "test_matmul_pad rc $?")
+  tail -5 $out/ctest.txt
+  echo "done at $((SECONDS - start)) s"
+} 2>&1 | tee "$out/round.txt"
