@@ -58,7 +58,8 @@
   X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)            \
   X(MATMUL_WGMMA_SB, matmul_wgmma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)            \
   X(MATMUL_WGMMA_SAB, matmul_wgmma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)          \
-  X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)
+  X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)                     \
+  X(ATTENTION_MMA, attention_mma, OCF_PROGRAM_ATTENTION_MMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

@@ -214,6 +214,8 @@ size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
 /* The local memory of attention_block with these sizes, in bytes. */
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
+/* The local memory of attention_mma with these sizes (emulate: MMA_EMULATE's words too). */
+size_t ocf_attention_mma_local_bytes(size_t warps, size_t bk, size_t d_padded, int emulate);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 
