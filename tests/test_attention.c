@@ -1088,6 +1088,83 @@ static void test_block_plans(const ocf_tuning_values *tuning) {
   }
 }
 
+/* attention_mma's plans: on an NVIDIA GPU of compute capability >= 8.0 with mma.on after the
+   matrix units' probe passed (before it: another kernel's plan asking for the probe; failed, or
+   below 8.0: never), inline PTX (MMA_EMULATE 0); elsewhere only with mma.on=2, emulated; 16 rows
+   a warp, warps halved to the rows there are, tiles halved to the local memory, 16-byte copies
+   only where kv_vector says K and V rows are 16-byte aligned; never for fp32 or mixed inputs,
+   d above 128, the general variant, a fixed size or under a loop limit. */
+static void test_mma_plans(const ocf_tuning_values *tuning) {
+  ocf_tuning_values on = *tuning, off = *tuning, emulated = *tuning;
+  on.attention.mma.on = 1, off.attention.mma.on = 0, emulated.attention.mma.on = 2;
+  ocf_device_facts nv = facts_of(1024, 48 << 10);
+  nv.type = CL_DEVICE_TYPE_GPU;
+  nv.vendor = OCF_VENDOR_NVIDIA;
+  nv.compute_units = 132;
+  nv.nv_compute_capability = 90;
+  nv.learnt.mma = OCF_PROBE_PASSED;
+  static const struct {
+    size_t lq, d, kv_vector;
+    size_t warps, bk, load;
+  } calls[] = {{4096, 128, 8, 4, 32, 16}, {4096, 64, 8, 4, 64, 16}, {1024, 100, 4, 4, 32, 0},
+               {20, 128, 8, 2, 32, 16},   {7, 16, 2, 1, 64, 0},     {300, 48, 8, 4, 64, 16}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(calls); i++) {
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 2, call.h = 8, call.h_kv = 2, call.lq = calls[i].lq, call.lk = 3000;
+    call.d = calls[i].d, call.kv_vector = calls[i].kv_vector;
+    call.q_dtype = call.k_dtype = call.v_dtype = OCF_BF16, call.out_dtype = OCF_F32;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&nv, &on, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 1);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA);
+    assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+    assert_int_equal(ocf_plan_define_value(&plan, "MMA_EMULATE", -1), 0);
+    assert_int_equal(ocf_plan_define_value(&plan, "MMA_DTYPE", -1), OCF_BF16);
+    const size_t warps = (size_t)ocf_plan_define_value(&plan, "WARPS", 0);
+    const size_t bk = (size_t)ocf_plan_define_value(&plan, "BK", 0);
+    const size_t dp = (size_t)ocf_plan_define_value(&plan, "D", 0);
+    assert_int_equal(warps, calls[i].warps);
+    assert_int_equal(bk, calls[i].bk);
+    assert_int_equal(ocf_plan_define_value(&plan, "KV_LOAD", -1), (long long)calls[i].load);
+    assert_int_equal(plan.steps[0].local[0], 32 * warps);
+    assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
+                     16 * ((call.lq + 16 * warps - 1) / (16 * warps)));
+    assert_true(ocf_attention_mma_local_bytes(warps, bk, dp, 0) <= (48 << 10));
+    assert_int_equal(plan.local_mem_bytes, ocf_attention_mma_local_bytes(warps, bk, dp, 0));
+  }
+  for (int c = 0; c < 13; c++) {
+    ocf_device_facts f = nv;
+    const ocf_tuning_values *tv = &on;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 4, call.h_kv = 4, call.lq = 300, call.lk = 300, call.d = 128;
+    call.kv_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_F16;
+    int probe = 0, emulated_plan = 0;
+    if (c == 0) f.learnt.mma = OCF_PROBE_UNKNOWN, probe = 1;
+    if (c == 1) f.learnt.mma = OCF_PROBE_FAILED;
+    if (c == 2) f.nv_compute_capability = 75;
+    if (c == 3) tv = &off;
+    if (c == 4) call.q_dtype = call.k_dtype = call.v_dtype = OCF_F32;
+    if (c == 5) call.v_dtype = OCF_BF16;
+    if (c == 6) call.d = 129;
+    if (c == 7) call.variant = OCF_VARIANT_GENERAL;
+    if (c == 8) call.workgroup = 64;
+    if (c == 9) f.loop_limit = 65535;
+    if (c == 10) f = facts_of(1024, 48 << 10); /* a CPU, mma.on=1 */
+    if (c == 11) f = facts_of(1024, 48 << 10), tv = &emulated, emulated_plan = 1;
+    if (c == 12) tv = &emulated; /* on NVIDIA: the PTX, never the emulation */
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, tv, &call, &plan), OCF_SUCCESS);
+    const int is_mma = plan.steps[0].kernel == OCF_KERNEL_ATTENTION_MMA;
+    assert_int_equal(is_mma, emulated_plan || c == 12);
+    assert_int_equal(plan.probe, probe ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE);
+    if (is_mma)
+      assert_int_equal(ocf_plan_define_value(&plan, "MMA_EMULATE", -1), emulated_plan ? 1 : 0);
+  }
+}
+
 static void test_attention_plans(void **state) {
   (void)state;
   ocf_tuning_values tuning;
@@ -1095,6 +1172,7 @@ static void test_attention_plans(void **state) {
   assert_int_equal(ocf_tuning_check(OCF_OP_ATTENTION, &tuning, "fallbacks"), OCF_SUCCESS);
   test_decode_plans(&tuning);
   test_block_plans(&tuning);
+  test_mma_plans(&tuning);
   /* attention_tiled and attention_split: attention_decode and attention_block off. */
   tuning.attention.decode.wg = 0;
   tuning.attention.block.bq = 0;
