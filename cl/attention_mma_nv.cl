@@ -62,10 +62,10 @@
 
 #define BQ (16 * WARPS)
 #define THREADS (32 * WARPS)
-#define KSTEPS (D / 16)       /* k steps of S = Q K^T, and pairs of out's 8-column tiles */
-#define OT (D / 8)            /* 8-column tiles of out a warp */
-#define ST (BK / 8)           /* 8-key tiles of S a warp */
-#define DCH (D / 8)           /* chunks of a tile row that hold data */
+#define KSTEPS (D / 16) /* k steps of S = Q K^T, and pairs of out's 8-column tiles */
+#define OT (D / 8)      /* 8-column tiles of out a warp */
+#define ST (BK / 8)     /* 8-key tiles of S a warp */
+#define DCH (D / 8)     /* chunks of a tile row that hold data */
 #define KV_CH (DCH <= 2 ? 2 : DCH <= 4 ? 4 : (DCH + 7) / 8 * 8) /* chunks a tile row */
 #define TILE_CHUNKS (BK * KV_CH)
 #if MMA_EMULATE
@@ -142,9 +142,9 @@ MMA_INLINE void load_q(__global const ushort *q, const ulong base, const ulong s
 
 /* One tile: S = Q K^T, the online softmax of the lane's two rows (m, l, and O rescaled), O += P V.
    kept[h]: the kept keys of row g + 8h; j0 the tile's first key. */
-MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, const uint qf[KSTEPS][4],
-                          const ulong j0, const ulong *kept, const float scale, float *m, float *l,
-                          float o[OT][4], const mma_lane w) {
+MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt,
+                          const uint qf[KSTEPS][4], const ulong j0, const ulong *kept,
+                          const float scale, float *m, float *l, float o[OT][4], const mma_lane w) {
   float s[ST][4];
   MMA_UNROLL
   for (uint n = 0; n < ST; n++)
@@ -289,7 +289,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma
       }
 #if HAS_LSE
       if ((w.lane & 3) == 0)
-        lse[lse_off + (batch * h + head) * lq + i] = kept[hh] == 0       ? -INFINITY
+        lse[lse_off + (batch * h + head) * lq + i] = kept[hh] == 0     ? -INFINITY
                                                      : isfinite(m[hh]) ? m[hh] + log(l[hh])
                                                                        : NAN;
 #endif

@@ -32,6 +32,8 @@
  * (BK halved to fit one), whatever the variant or workgroup size, and every workgroup and merge
  * work-item takes one unit (no grid cap). A row that would need more than 1024 ranges is
  * refused (OCF_ERR_UNSUPPORTED): a wrong answer is worse than none.
+ * The kernels are tried in order: attention_decode (few query rows), attention_mma (the matrix
+ * units: plan_mma says when), attention_block (GPUs), attention_tiled / attention_split.
  */
 #include "common.h"
 #include "plan/plan.h"

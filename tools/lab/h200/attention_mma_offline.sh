@@ -6,9 +6,11 @@
 # NVPTX (OpenCL C 1.2; tools/lab/mma/offline/stubs.h and the few stand-ins below replace the
 # builtins clang has no library for), linked down to the kernel, lowered to PTX and assembled by
 # ptxas for sm_90: so every inline-PTX statement and operand is checked by NVIDIA's assembler,
-# and the registers and spills show (clang's, not NVIDIA's OpenCL compiler's: a hint). The
-# emulated path (MMA_EMULATE 1) is what ctest's test_attention runs on PoCL and Oclgrind.
-# Exit status 0 when every configuration assembles.
+# and the registers and spills show (clang's, not NVIDIA's OpenCL compiler's: a hint). Then
+# tools/lab/h200/attention_mma_prims_check.c runs the emulated primitives (MMA_EMULATE 1, what
+# ctest's test_attention runs the kernel with on PoCL and Oclgrind) on the default OpenCL device
+# against the matrix-unit lab's transcription of the PTX ISA (tools/lab/mma/ptx_model.c).
+# Exit status 0 when every configuration assembles and every emulated register matches.
 set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/attention_mma_offline}
@@ -75,4 +77,7 @@ call() { # dtype out_dtype causal lengths lse
   check bf16_d16_w1_bk64 -DD=16 -DWARPS=1 -DBK=64 -DKV_LOAD=16 $(call 2 0 0 0 0)
   check f16_d112_w4_bk32 -DD=112 -DWARPS=4 -DBK=32 -DKV_LOAD=0 $(call 1 1 1 0 1)
 }
+echo "== the emulation against the PTX ISA's fragments (default OpenCL device) =="
+cc -std=c11 -O2 -Wall -Wextra -Werror -Itools/lab/mma tools/lab/h200/attention_mma_prims_check.c \
+  tools/lab/mma/ptx_model.c -lOpenCL -lm -o "$work/prims_check" && "$work/prims_check" || failed=1
 exit $failed
