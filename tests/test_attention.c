@@ -10,6 +10,7 @@
 #include "storage16.h"
 #include "test_common.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,7 +108,7 @@ static void tensor_set_nan(host_tensor *t, size_t i) {
   if (t->dtype == OCF_F32)
     memcpy(t->stored + 4 * i, &nan, 4);
   else {
-    const uint16_t x = 0x7e00;
+    const uint16_t x = t->dtype == OCF_F16 ? 0x7e00 : 0x7fc0; /* quiet NaNs of f16 and bf16 */
     memcpy(t->stored + 2 * i, &x, 2);
   }
 }
@@ -143,6 +144,69 @@ static int tensor_holds(const host_tensor *t, size_t d, size_t i) {
     rel -= idx * t->s[dim];
   }
   return rel < d;
+}
+
+static double gamma_of(double n, double u) {
+  return n * u / (1.0 - n * u);
+}
+
+/* attention_mma's arithmetic beyond the model of harness/tolerance.c (which holds for the SIMT
+   kernels), added to tol:
+   - P V multiplies the weights rounded to the inputs' 16-bit type (p_dtype) while the row sum
+     adds them unrounded: each weight of the numerator is off by a relative u16 (2^-8 bf16, 2^-11
+     f16, to nearest), moving out_c by at most u16 A_c (A_c = sum_j w_j |v_jc|), and a weight
+     below the type's normal range (f16: 2^-14; bf16: fp32's) by at most half its subnormal
+     spacing absolutely (2^-25 f16; FLT_MIN bf16), relative to the running max, so at most that
+     over the row's sum (>= 1) per key: kept 2^-25 max|v| in all;
+   - the matrix units' fp32 sums: the PTX ISA promises no rounding mode or order inside an mma
+     (NVIDIA's units align and truncate), so each addition is taken to cost 2u, one u more than
+     the model counts: for the scores once more gamma_d |scale| sum |q k| (through exp: twice
+     expm1 of it, relative to A_c, as the model's eps), for the sums of P V gamma_{kept + 1} A_c;
+   - then half an ulp more of a 16-bit out (the larger bound may cross into the next binade). */
+static void add_mma_tolerance(const ocf_ref_attention_args *a, const double *want,
+                              ocf_dtype p_dtype, int out_dtype, double *tol) {
+  const double u = 0x1.0p-24, u16 = p_dtype == OCF_F16 ? 0x1.0p-11 : 0x1.0p-8;
+  const double tiny = p_dtype == OCF_F16 ? 0x1.0p-25 : (double)FLT_MIN;
+  double *s = ocft_alloc_doubles(a->lk ? a->lk : 1),
+         *abs_dot = ocft_alloc_doubles(a->lk ? a->lk : 1);
+  for (size_t batch = 0; batch < a->b; batch++)
+    for (size_t head = 0; head < a->h; head++) {
+      const size_t kv_head = head / (a->h / a->h_kv);
+      for (size_t i = 0; i < a->lq; i++) {
+        const size_t row = (batch * a->h + head) * a->lq + i;
+        const size_t kept = ocf_ref_attention_scores(a, batch, head, i, s, abs_dot);
+        if (kept == 0 || isnan(want[row * a->d])) continue;
+        double m = -INFINITY, dot_max = 0.0, sum = 0.0;
+        for (size_t j = 0; j < kept; j++) {
+          if (s[j] > m) m = s[j];
+          if (abs_dot[j] > dot_max) dot_max = abs_dot[j];
+        }
+        for (size_t j = 0; j < kept; j++)
+          sum += exp(s[j] - m);
+        const double rel = u16 + 2.0 * expm1(gamma_of((double)a->d, u) * dot_max) +
+                           gamma_of((double)kept + 1.0, u);
+        for (size_t c = 0; c < a->d; c++) {
+          double abs_sum = 0.0, v_max = 0.0;
+          for (size_t j = 0; j < kept; j++) {
+            const double x =
+                fabs((double)a->v[batch * a->v_s[0] + kv_head * a->v_s[1] + j * a->v_s[2] + c]);
+            abs_sum += exp(s[j] - m) / sum * x;
+            if (x > v_max) v_max = x;
+          }
+          double extra = rel * abs_sum + (double)kept * tiny * v_max;
+          if (out_dtype) {
+            const int bits = out_dtype == 1 ? 11 : 8;
+            double mag = fabs(want[row * a->d + c]) + tol[row * a->d + c] + extra;
+            if (mag < (out_dtype == 1 ? 0x1.0p-14 : 0x1.0p-126))
+              mag = out_dtype == 1 ? 0x1.0p-14 : 0x1.0p-126;
+            extra += ldexp(1.0, ilogb(mag) - bits);
+          }
+          tol[row * a->d + c] += extra;
+        }
+      }
+    }
+  free(s);
+  free(abs_dot);
 }
 
 /* Runs one case through ocf_attention (or, with host != 0, ocf_attention_host) and checks out
@@ -240,6 +304,8 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     rescales = (c->lk + (size_t)atoi(bk + 5) - 1) / (size_t)atoi(bk + 5) + 2;
   }
   ocft_attention_tolerance(&args, want, want_lse, (int)c->ot, rescales, tol, tol_lse);
+  if (status == OCF_SUCCESS && strstr(plan, "attention_mma"))
+    add_mma_tolerance(&args, want, c->qt, (int)c->ot, tol);
   int refused = !host && ocft_refused_by_kernel_limit(status, c->workgroup);
   if (!refused) ocft_assert_status(status, OCF_SUCCESS);
 
@@ -516,6 +582,76 @@ static void test_attention_block(void **state) {
     c.lse = 1;
     run_case(env, "attention_block NaN", &c, 0);
     if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_block"));
+  }
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
+                       OCF_SUCCESS);
+}
+
+/* attention_mma (matrix units; emulated off NVIDIA: mma.on=2), forced by the tuning with its
+   default tiles and small ones (two warps, 16-key tiles: several tiles and row blocks): f16 and
+   bf16, ragged lq and lk, head dims 16 to 128 (d 100: padded), every mask, lse, GQA, batches,
+   fp32 and 16-bit out, the interleaved layout (element loads; dense: 16-byte copies where d
+   allows), rows without keys and a NaN key. Mixed input types, fp32 inputs and d above 128 go
+   to the next plan. */
+static void test_attention_mma(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
+  static const char *const settings[] = {"mma.on=2 mma.warps=2 mma.bk=16 decode.wg=0",
+                                         "mma.on=2 decode.wg=0"};
+  /* Under Oclgrind (small sizes) the emulation is slow (every mma a barrier pair and 64 local
+     reads a lane) and each -D set another build: the small tiles, one case of several tiles
+     and row blocks at d 16 (the double buffering under the race checker) and the rows without
+     keys, about 30 s of CPU. */
+  const size_t small_d = 16;
+  for (int k = 0; k < (ocft_small() ? 1 : 2); k++) {
+    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
+                         OCF_SUCCESS);
+    static const size_t shapes[][3] = {{1, 9, 64},     {7, 7, 64},     {33, 70, 16},
+                                       {40, 100, 100}, {65, 129, 128}, {100, 37, 128}};
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+      for (int variant = 0; variant < 5; variant++) {
+        if (ocft_small() && (shapes[i][2] != small_d || variant > 0)) continue;
+        att_case c = base_case(2, 4, 2, shapes[i][0], shapes[i][1], shapes[i][2]);
+        c.qt = c.kt = c.vt = variant % 2 ? OCF_F16 : OCF_BF16;
+        c.ot = variant == 2 ? OCF_BF16 : variant == 3 ? OCF_F16 : OCF_F32;
+        c.lse = 1;
+        c.causal = variant == 1 || variant == 3;
+        c.lengths = variant >= 2;
+        c.layout = variant == 3 ? INTERLEAVED : DENSE;
+        if (variant == 4) c.b = 3, c.h = c.h_kv = 3, c.causal = 1, c.offset_set = 1, c.offset = -2;
+        run_case(env, "attention_mma", &c, 0);
+        if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_mma"));
+      }
+    att_case c;
+    if (!ocft_small()) { /* (under Oclgrind: each is another build of the program) */
+      c = base_case(1, 2, 2, 9, 40, 16);
+      c.qt = c.kt = c.vt = OCF_BF16;
+      c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
+      c.causal = 1, c.offset_set = 1, c.offset = 0;
+      c.lse = 1;
+      run_case(env, "attention_mma NaN", &c, 0);
+      if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_mma"));
+    }
+    c = base_case(1, 2, 2, 20, 5, ocft_small() ? small_d : 64);
+    c.qt = c.kt = c.vt = OCF_F16;
+    c.causal = 1; /* offset lk - lq = -15: rows 0 .. 14 keep no key */
+    c.lse = 1;    /* (with small sizes the program of the f16 causal case above) */
+    run_case(env, "attention_mma rows without keys", &c, 0);
+    if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_mma"));
+    /* Not taken: fp32 or mixed inputs, d above 128 (the planner's tests, test_mma_plans, hold
+       the rules; these run the kernels taken instead). */
+    for (int n = 0; n < (ocft_small() ? 0 : 3); n++) {
+      c = base_case(1, 2, 2, 5, 9, n == 2 ? 144 : 32);
+      c.qt = c.kt = c.vt = OCF_BF16;
+      if (n == 0) c.qt = c.kt = c.vt = OCF_F32;
+      if (n == 1) c.kt = OCF_F16;
+      run_case(env, "attention_mma not taken", &c, 0);
+      assert_null(strstr(ocf_last_plan(), "attention_mma"));
+    }
   }
   for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
     ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
@@ -961,6 +1097,83 @@ static void test_block_plans(const ocf_tuning_values *tuning) {
   }
 }
 
+/* attention_mma's plans: on an NVIDIA GPU of compute capability >= 8.0 with mma.on after the
+   matrix units' probe passed (before it: another kernel's plan asking for the probe; failed, or
+   below 8.0: never), inline PTX (MMA_EMULATE 0); elsewhere only with mma.on=2, emulated; 16 rows
+   a warp, warps halved to the rows there are, tiles halved to the local memory, 16-byte copies
+   only where kv_vector says K and V rows are 16-byte aligned; never for fp32 or mixed inputs,
+   d above 128, the general variant, a fixed size or under a loop limit. */
+static void test_mma_plans(const ocf_tuning_values *tuning) {
+  ocf_tuning_values on = *tuning, off = *tuning, emulated = *tuning;
+  on.attention.mma.on = 1, off.attention.mma.on = 0, emulated.attention.mma.on = 2;
+  ocf_device_facts nv = facts_of(1024, 48 << 10);
+  nv.type = CL_DEVICE_TYPE_GPU;
+  nv.vendor = OCF_VENDOR_NVIDIA;
+  nv.compute_units = 132;
+  nv.nv_compute_capability = 90;
+  nv.learnt.mma = OCF_PROBE_PASSED;
+  static const struct {
+    size_t lq, d, kv_vector;
+    size_t warps, bk, load;
+  } calls[] = {{4096, 128, 8, 4, 32, 16}, {4096, 64, 8, 4, 64, 16}, {1024, 100, 4, 4, 32, 0},
+               {20, 128, 8, 2, 32, 16},   {7, 16, 2, 1, 64, 0},     {300, 48, 8, 4, 64, 16}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(calls); i++) {
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 2, call.h = 8, call.h_kv = 2, call.lq = calls[i].lq, call.lk = 3000;
+    call.d = calls[i].d, call.kv_vector = calls[i].kv_vector;
+    call.q_dtype = call.k_dtype = call.v_dtype = OCF_BF16, call.out_dtype = OCF_F32;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&nv, &on, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 1);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA);
+    assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+    assert_int_equal(ocf_plan_define_value(&plan, "MMA_EMULATE", -1), 0);
+    assert_int_equal(ocf_plan_define_value(&plan, "MMA_DTYPE", -1), OCF_BF16);
+    const size_t warps = (size_t)ocf_plan_define_value(&plan, "WARPS", 0);
+    const size_t bk = (size_t)ocf_plan_define_value(&plan, "BK", 0);
+    const size_t dp = (size_t)ocf_plan_define_value(&plan, "D", 0);
+    assert_int_equal(warps, calls[i].warps);
+    assert_int_equal(bk, calls[i].bk);
+    assert_int_equal(ocf_plan_define_value(&plan, "KV_LOAD", -1), (long long)calls[i].load);
+    assert_int_equal(plan.steps[0].local[0], 32 * warps);
+    assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
+                     16 * ((call.lq + 16 * warps - 1) / (16 * warps)));
+    assert_true(ocf_attention_mma_local_bytes(warps, bk, dp, 0) <= (48 << 10));
+    assert_int_equal(plan.local_mem_bytes, ocf_attention_mma_local_bytes(warps, bk, dp, 0));
+  }
+  for (int c = 0; c < 13; c++) {
+    ocf_device_facts f = nv;
+    const ocf_tuning_values *tv = &on;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 4, call.h_kv = 4, call.lq = 300, call.lk = 300, call.d = 128;
+    call.kv_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_F16;
+    int probe = 0, emulated_plan = 0;
+    if (c == 0) f.learnt.mma = OCF_PROBE_UNKNOWN, probe = 1;
+    if (c == 1) f.learnt.mma = OCF_PROBE_FAILED;
+    if (c == 2) f.nv_compute_capability = 75;
+    if (c == 3) tv = &off;
+    if (c == 4) call.q_dtype = call.k_dtype = call.v_dtype = OCF_F32;
+    if (c == 5) call.v_dtype = OCF_BF16;
+    if (c == 6) call.d = 129;
+    if (c == 7) call.variant = OCF_VARIANT_GENERAL;
+    if (c == 8) call.workgroup = 64;
+    if (c == 9) f.loop_limit = 65535;
+    if (c == 10) f = facts_of(1024, 48 << 10); /* a CPU, mma.on=1 */
+    if (c == 11) f = facts_of(1024, 48 << 10), tv = &emulated, emulated_plan = 1;
+    if (c == 12) tv = &emulated; /* on NVIDIA: the PTX, never the emulation */
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, tv, &call, &plan), OCF_SUCCESS);
+    const int is_mma = plan.steps[0].kernel == OCF_KERNEL_ATTENTION_MMA;
+    assert_int_equal(is_mma, emulated_plan || c == 12);
+    assert_int_equal(plan.probe, probe ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE);
+    if (is_mma)
+      assert_int_equal(ocf_plan_define_value(&plan, "MMA_EMULATE", -1), emulated_plan ? 1 : 0);
+  }
+}
+
 static void test_attention_plans(void **state) {
   (void)state;
   ocf_tuning_values tuning;
@@ -968,6 +1181,7 @@ static void test_attention_plans(void **state) {
   assert_int_equal(ocf_tuning_check(OCF_OP_ATTENTION, &tuning, "fallbacks"), OCF_SUCCESS);
   test_decode_plans(&tuning);
   test_block_plans(&tuning);
+  test_mma_plans(&tuning);
   /* attention_tiled and attention_split: attention_decode and attention_block off. */
   tuning.attention.decode.wg = 0;
   tuning.attention.block.bq = 0;
@@ -1069,7 +1283,7 @@ int main(void) {
       cmocka_unit_test(test_attention_gqa),          cmocka_unit_test(test_attention_layouts),
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
-      cmocka_unit_test(test_attention_block),
+      cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }

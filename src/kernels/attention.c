@@ -33,6 +33,10 @@ static const char *const block_defines[] = {
     "BQ",      "BK",        "RM",          "TC",     "D",       "Q_DTYPE", "K_DTYPE",
     "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
+static const char *const mma_defines[] = {
+    "WARPS",   "BK",      "KV_LOAD",   "MMA_EMULATE", "MMA_DTYPE", "D",       "Q_DTYPE",
+    "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL",    "HAS_LSE", NULL};
+
 #define KERNEL_D(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
   const ocf_kernel_desc ocf_kdesc_##NAME = {                \
       OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_##PROGRAM, DEFINES, ARGS, OCF_ARRAY_LEN(ARGS), APPLIES}
@@ -56,3 +60,7 @@ KERNEL_D(ATTENTION_JOIN, attention_join, ATTENTION_DECODE, decode_defines, split
 KERNEL_D(ATTENTION_BLOCK, attention_block, ATTENTION_BLOCK, block_defines, tiled_args,
          "GPUs, D / TC columns of out a work-item (at most 32): as attention_tiled, (BQ / RM) x TC "
          "work-items, RM rows x BK / TC keys of scores and RM rows x D / TC columns of out each");
+KERNEL_D(ATTENTION_MMA, attention_mma, ATTENTION_MMA_NV, mma_defines, tiled_args,
+         "q, k, v of one 16-bit type, d <= D <= 128: one workgroup of WARPS warps per (batch, "
+         "head, block of 16 WARPS query rows), mma.sync for Q K^T and P V (inline PTX on NVIDIA "
+         "compute capability >= 8.0, an exact emulation elsewhere: MMA_EMULATE)");

@@ -60,7 +60,8 @@
   X(MATMUL_WGMMA_SAB, matmul_wgmma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)          \
   X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)                     \
   X(MATMUL_TILED_PAD, matmul_tiled_pad, OCF_PROGRAM_MATMUL)                   \
-  X(MATMUL_PAD, matmul_pad, OCF_PROGRAM_MATMUL_PAD)
+  X(MATMUL_PAD, matmul_pad, OCF_PROGRAM_MATMUL_PAD)                           \
+  X(ATTENTION_MMA, attention_mma, OCF_PROGRAM_ATTENTION_MMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

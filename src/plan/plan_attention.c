@@ -32,11 +32,18 @@
  * (BK halved to fit one), whatever the variant or workgroup size, and every workgroup and merge
  * work-item takes one unit (no grid cap). A row that would need more than 1024 ranges is
  * refused (OCF_ERR_UNSUPPORTED): a wrong answer is worse than none.
+ * The kernels are tried in order: attention_decode (few query rows), attention_mma (the matrix
+ * units: plan_mma says when), attention_block (GPUs), attention_tiled / attention_split.
  */
 #include "common.h"
 #include "plan/plan.h"
 
 #include <string.h>
+
+/* attention_mma: the largest padded head dim, the emulation's local words a warp
+   (cl/attention_mma_prims.clh's MMA_EMU_WORDS), and the local memory its probe is asked to show
+   (the matmul probe's smallest: two stages of 16 KiB). */
+enum { MMA_MAX_D = 128, MMA_EMU_WORDS = 192, MMA_PROBE_BYTES = 32 << 10 };
 
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded) {
   return 4 * (bq * d_padded + bk * (d_padded + 1) + bk * d_padded + bq * bk);
@@ -213,13 +220,83 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
   return 1;
 }
 
-ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                              const ocf_attention_call *call, ocf_plan *plan) {
+size_t ocf_attention_mma_local_bytes(size_t warps, size_t bk, size_t d_padded, int emulate) {
+  const size_t dch = d_padded / 8;
+  const size_t kv_ch = dch <= 2 ? 2 : dch <= 4 ? 4 : ocf_round_up(dch, 8);
+  return 4 * bk * kv_ch * 16 + (emulate ? warps * MMA_EMU_WORDS * 4 : 0);
+}
+
+/* attention_mma's outcome: planned, not taken, or not taken until the matrix units' probe has
+   run on the context (src/runtime/mma_probe.c: the matmul kernel's, which shows that this
+   device's compiler takes the inline PTX and its mma.sync computes right). */
+enum { MMA_NOT_TAKEN = 0, MMA_PLANNED = 1, MMA_WANTS_PROBE = 2 };
+
+/* The matrix-unit plan (attention_mma): a default variant and size, mma.on, q, k and v of one
+   16-bit type, d <= 128, no loop limit; on NVIDIA compute capability >= 8.0 after the probe
+   passed (MMA_EMULATE 0), elsewhere with mma.on 2 (MMA_EMULATE 1); local memory for two
+   stages of a K and a V tile (bk halved to fit, not below 16). */
+static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                    const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit || t->mma.on == 0)
+    return MMA_NOT_TAKEN;
+  if (call->q_dtype == OCF_F32 || call->k_dtype != call->q_dtype ||
+      call->v_dtype != call->q_dtype || d_padded > MMA_MAX_D)
+    return MMA_NOT_TAKEN;
+  const int nvidia = facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU);
+  if (nvidia) {
+    if (facts->nv_compute_capability < 80 || facts->learnt.mma == OCF_PROBE_FAILED)
+      return MMA_NOT_TAKEN;
+    if (facts->learnt.mma != OCF_PROBE_PASSED) return MMA_WANTS_PROBE;
+  } else if (t->mma.on != 2) {
+    return MMA_NOT_TAKEN;
+  }
+  const int emulate = !nvidia;
+  const size_t lq = call->lq ? call->lq : 1;
+  size_t warps = (size_t)t->mma.warps, bk = (size_t)t->mma.bk;
+  while (warps > 1 && 16 * (warps / 2) >= lq)
+    warps /= 2;
+  size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA));
+  while (warps > 1 && 32 * warps > cap)
+    warps /= 2;
+  if (32 * warps > cap) return MMA_NOT_TAKEN;
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV);
+  while (bk > 16 && ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate) > local)
+    bk /= 2;
+  if (ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate) > local) return MMA_NOT_TAKEN;
+  const size_t wg = 32 * warps;
+  const size_t blocks = ocf_div_ceil(lq, 16 * warps);
+  const size_t units = ocf_min_size((call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks,
+                                    (size_t)facts->compute_units * 2048);
+  ocf_plan_define(plan, "WARPS", (long long)warps);
+  ocf_plan_define(plan, "BK", (long long)bk);
+  /* cp.async of 16 bytes: every K and V row start 16-byte aligned (kv_vector: d, the offsets and
+     the strides multiples of 8 elements). */
+  ocf_plan_define(plan, "KV_LOAD", call->kv_vector >= 8 ? 16 : 0);
+  ocf_plan_define(plan, "MMA_EMULATE", emulate);
+  ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
+  define_call(call, d_padded, plan);
+  const size_t global = units * wg;
+  plan->local_mem_bytes = ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate);
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA, 1, &global, &wg);
+  plan->kv_splits = 1;
+  plan->split_keys = call->lk;
+  return MMA_PLANNED;
+}
+
+/* The plan; *probe: attention_mma waits for the matrix units' probe (the plan is another's). */
+static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                               const ocf_attention_call *call, ocf_plan *plan, int *probe) {
   const ocf_attention_tuning *t = &tuning->attention;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_DECODE;
   if (plan_decode(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
     return ocf_plan_verify(plan, facts);
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;
+  const int mma = plan_mma(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan);
+  if (mma == MMA_PLANNED) return ocf_plan_verify(plan, facts);
+  *probe = mma == MMA_WANTS_PROBE;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_BLOCK;
   if (plan_block(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
@@ -327,4 +404,15 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
   plan->split_keys = split_keys;
   plan->scratch_bytes = rows * splits * (call->d + 2) * sizeof(float);
   return ocf_plan_verify(plan, facts);
+}
+
+ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                              const ocf_attention_call *call, ocf_plan *plan) {
+  int probe = 0;
+  const ocf_status status = plan_kernels(facts, tuning, call, plan, &probe);
+  if (status == OCF_SUCCESS && probe) {
+    plan->probe = OCF_PLAN_PROBE_MMA;
+    plan->probe_bytes = MMA_PROBE_BYTES;
+  }
+  return status;
 }

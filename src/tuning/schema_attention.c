@@ -1,6 +1,7 @@
 /* ocf_attention's tunables and the rules between them (how the planner uses them:
-   src/plan/plan_attention.c; what they mean in the kernel: cl/attention.cl). Two families:
-   attention_tiled's tiles (`tiled`) and the decode split of a row's keys (`split`). */
+   src/plan/plan_attention.c; what they mean in the kernel: cl/attention.cl). Families:
+   attention_tiled's tiles (`tiled`), the decode split of a row's keys (`split`), attention_decode
+   (`decode`), attention_block (`block`) and attention_mma (`mma`). */
 #include "tuning/schemas.h"
 
 #define AT(field) OCF_TUNING_INDEX(attention, field)
@@ -52,6 +53,19 @@ static const ocf_tunable attention_tunables[] = {
                       "work-items across a tile's keys and across out's columns (halved until "
                       "4 tc divides D)",
                       NULL},
+    /* mma: attention_mma */
+    [AT(mma.on)] = {"mma.on", 0, 2, 0, 0,
+                    "attention_mma (matrix units, 16-bit q, k, v of one type, d <= 128): 0 never, "
+                    "1 on NVIDIA compute capability >= 8.0, 2 also elsewhere through its "
+                    "emulation (slow: for tests)",
+                    NULL},
+    [AT(mma.warps)] = {"mma.warps", 1, 8, 1, 4,
+                       "warps of attention_mma's workgroup, 16 query rows each (halved to the "
+                       "rows there are)",
+                       NULL},
+    [AT(mma.bk)] = {"mma.bk", 16, 128, 1, 64,
+                    "keys and values a tile in local memory, two tiles in flight (halved to fit)",
+                    NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };
@@ -87,6 +101,10 @@ static const ocf_tuning_family attention_families[] = {
      "attention_block: attention_tiled with register blocks, (bq / rm) x tc work-items, rm rows "
      "a work-item",
      AT(block), OCF_TUNING_INTS(ocf_attention_block_tuning), 2, 0},
+    {"mma",
+     "attention_mma: NVIDIA's matrix units (mma.sync), 16 query rows a warp, K and V tiles "
+     "double-buffered",
+     AT(mma), OCF_TUNING_INTS(ocf_attention_mma_tuning), 2, 0},
 };
 
 const ocf_op_schema ocf_attention_schema = {OCF_OP_ATTENTION,

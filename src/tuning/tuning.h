@@ -213,11 +213,19 @@ typedef struct ocf_attention_block_tuning {
   int tc; /* work-items across a tile's keys and out's columns */
 } ocf_attention_block_tuning;
 
+/* attention_mma (cl/attention_mma_nv.cl): 16-bit Q, K, V on NVIDIA's matrix units. */
+typedef struct ocf_attention_mma_tuning {
+  int on;    /* 0 never; 1 on NVIDIA compute capability >= 8.0; 2 also emulated elsewhere */
+  int warps; /* warps a workgroup: 16 query rows each */
+  int bk;    /* keys (and values) a tile in local memory */
+} ocf_attention_mma_tuning;
+
 typedef struct ocf_attention_tuning {
   ocf_attention_tiled_tuning tiled;
   ocf_attention_split_tuning split;
   ocf_attention_decode_tuning decode;
   ocf_attention_block_tuning block;
+  ocf_attention_mma_tuning mma;
 } ocf_attention_tuning;
 
 enum { OCF_TUNING_MAX = 80 };
