@@ -20,11 +20,15 @@ typedef struct ocf_built_kernel {
   unsigned long long local_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE */
   int arguments_checked;          /* its arguments matched its descriptor */
   /* The arguments it holds (bytes of the frame last bound, valid when `bound`): a scalar of
-     the same bytes is not set again, nor a NULL buffer held as NULL. Any other buffer is set at
-     every call (a released buffer's handle may come back as another buffer). Under ctx->lock,
-     as every binding. */
+     the same bytes is not set again, nor a NULL buffer held as NULL, nor a buffer that was in
+     the buffer registry when set (bit i of `registered` for argument i) while the registry's
+     epoch is still `epoch` (no registered buffer destroyed since: its handle names the same
+     buffer). Any other buffer is set at every call (a released buffer's handle may come back as
+     another buffer). Under ctx->lock, as every binding. */
   int bound;
   unsigned char scalars[OCF_FRAME_MAX];
+  uint64_t registered;
+  unsigned long long epoch;
 } ocf_built_kernel;
 
 /*
