@@ -12,6 +12,7 @@
  *     apart ranges run;
  *   - destructor callbacks after the context is released (run it under ASan or valgrind to see
  *     a use after free), and many buffers made and released: the table keeps none of them;
+ *   - threads making, using and releasing buffers on one context (run it under TSan);
  *   - fallbacks: the registry's probe or a registration failed (the fault wrappers): the calls
  *     still run and are right, and ask about their buffers at every call, as before.
  * Where the runtime does not run destructor callbacks inside the release (the probe says so;
@@ -22,6 +23,7 @@
 #include "runtime/context.h"
 #include "test_common.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -360,6 +362,75 @@ static void test_registry_bounded(void **state) {
   clReleaseMemObject(x);
 }
 
+/* Threads on one context, each making, using and releasing its own output buffers while
+   sharing two inputs: registrations, lookups, bindings and destructor callbacks (from the
+   releasing threads and the runtime's) at once; every sum right (TSan: ctest -L threads). */
+enum { THREADS = 4 };
+
+typedef struct churn {
+  const ocft_env *env;
+  cl_mem x, y;
+  const float *xs, *ys;
+  size_t rounds;
+  int failures;
+} churn;
+
+static void *churn_thread(void *arg) {
+  churn *c = arg;
+  float *got = malloc(FLOATS * sizeof *got);
+  if (!got) {
+    c->failures++;
+    return NULL;
+  }
+  for (size_t r = 0; r < c->rounds; r++) {
+    const size_t n = SMALL + r % 5;
+    cl_int err = CL_SUCCESS;
+    cl_mem out = clCreateBuffer(c->env->cl, CL_MEM_READ_WRITE, n * sizeof(float), NULL, &err);
+    if (err != CL_SUCCESS) {
+      c->failures++;
+      break;
+    }
+    cl_event done = NULL;
+    ocf_launch launch = OCF_LAUNCH_INIT;
+    launch.event = &done;
+    if (ocf_add(c->env->ctx, n, c->x, 0, c->y, 0, out, 0, &launch) != OCF_SUCCESS ||
+        ocf_add(c->env->ctx, n + 1, c->x, 0, c->y, 0, out, 0, NULL) != OCF_ERR_BUFFER_TOO_SMALL ||
+        clEnqueueReadBuffer(c->env->queue, out, CL_TRUE, 0, n * sizeof(float), got, 1, &done,
+                            NULL) != CL_SUCCESS)
+      c->failures++;
+    else
+      for (size_t i = 0; i < n; i++)
+        if (got[i] != c->xs[i] + c->ys[i]) c->failures++;
+    if (done) clReleaseEvent(done);
+    clReleaseMemObject(out);
+  }
+  free(got);
+  return NULL;
+}
+
+static void test_registry_threads(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  float *x = ramp(FLOATS, 1.0f), *y = ramp(FLOATS, 0.25f);
+  cl_mem xb = ocft_buffer(env, FLOATS, x), yb = ocft_buffer(env, FLOATS, y);
+  churn work[THREADS];
+  pthread_t threads[THREADS];
+  for (int t = 0; t < THREADS; t++) {
+    work[t] = (churn){env, xb, yb, x, y, ocft_small() ? 20 : 200, 0};
+    assert_int_equal(pthread_create(&threads[t], NULL, churn_thread, &work[t]), 0);
+  }
+  int failures = 0;
+  for (int t = 0; t < THREADS; t++) {
+    assert_int_equal(pthread_join(threads[t], NULL), 0);
+    failures += work[t].failures;
+  }
+  assert_int_equal(failures, 0);
+  assert_int_equal(clFinish(env->queue), CL_SUCCESS);
+  clReleaseMemObject(yb);
+  clReleaseMemObject(xb);
+  free(y);
+  free(x);
+}
+
 /* A fresh context whose `nth` clSetMemObjectDestructorCallback fails (1: the probe's first;
    3: the first registration, after the probe's two): its calls still run, right, and it asks
    about its buffers at every call, as without the registry. */
@@ -419,6 +490,7 @@ int main(void) {
       cmocka_unit_test(test_registry_sub_buffers),
       cmocka_unit_test(test_registry_context_released_first),
       cmocka_unit_test(test_registry_bounded),
+      cmocka_unit_test(test_registry_threads),
       cmocka_unit_test(test_registry_probe_fails),
       cmocka_unit_test(test_registry_registration_fails),
   };
