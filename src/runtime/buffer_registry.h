@@ -60,10 +60,12 @@ int ocf_buffer_registry_holds(cl_mem buffer);
 /* Registered buffers now, and destructions seen since the process started (for tests). */
 void ocf_buffer_registry_stats(size_t *entries, unsigned long long *destroyed);
 
-/* Whether the runtime of `context` runs a buffer's destructor callbacks before its
-   clReleaseMemObject returns (the buffer idle: never used, or filled on a queue of its own and
-   finished), the promise the registry rests on: 1 if so, 0 if not or if any step failed. A
-   callback that runs later (or on another thread after the release returned) makes it 0. */
+/* Whether the runtime of `context` runs a buffer's destructor callbacks inside its
+   clReleaseMemObject, on the releasing thread (the buffer idle: never used, then three times
+   filled on a queue of the probe's own and finished), as the registry needs: 1 if so every
+   time, 0 if not or if any step failed. A conforming runtime that destroys a buffer later (a
+   command or a kernel argument still holding it) fails too: the probe only ever errs on the
+   safe side, for the buffers it tried. */
 int ocf_buffer_registry_probe(cl_context context, cl_device_id device);
 
 #endif /* OCLFUSE_BUFFER_REGISTRY_H */
