@@ -84,12 +84,31 @@ static void CL_CALLBACK destroyed_callback(cl_mem buffer, void *user) {
   pthread_mutex_unlock(&lock);
 }
 
+/* Each thread's last few answers, so that a call's checks and overlap tests and the next
+   call find their buffers without the lock: an answer found at epoch E still holds while the
+   epoch is E (the buffer was alive then, and no registered buffer has been destroyed since). */
+enum { RECENT = 4 };
+typedef struct recent {
+  cl_mem buffer; /* NULL: empty */
+  unsigned long long epoch;
+  ocf_buffer_facts facts;
+} recent;
+static _Thread_local recent recents[RECENT];
+
 int ocf_buffer_registry_find(cl_mem buffer, ocf_buffer_facts *facts) {
+  /* Read before the lookup: a destruction after it raises the epoch past it. */
+  const unsigned long long now = __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
+  recent *r = &recents[((uintptr_t)buffer >> 4) % RECENT];
+  if (r->buffer == buffer && r->epoch == now) {
+    *facts = r->facts;
+    return 1;
+  }
   pthread_mutex_lock(&lock);
   const size_t i = find(buffer);
   const int found = i != capacity && slots[i].complete;
   if (found) *facts = slots[i].facts;
   pthread_mutex_unlock(&lock);
+  if (found) *r = (recent){buffer, now, *facts};
   return found;
 }
 

@@ -39,7 +39,8 @@ typedef struct ocf_buffer_facts {
 } ocf_buffer_facts;
 
 /* The facts of a registered buffer: 1 and *facts filled, else 0 (never seen, its registration
-   refused or still under way, or destroyed since). */
+   refused or still under way, or destroyed since). Without the lock when the calling thread
+   found the buffer since the last destruction of a registered buffer (its last few answers). */
 int ocf_buffer_registry_find(cl_mem buffer, ocf_buffer_facts *facts);
 
 /* Records `facts` of `buffer` (asked of OpenCL by the caller) and registers the buffer's
