@@ -93,22 +93,28 @@ typedef struct recent {
   unsigned long long epoch;
   ocf_buffer_facts facts;
 } recent;
-static _Thread_local recent recents[RECENT];
+typedef struct recents {
+  recent entries[RECENT];
+  unsigned next; /* the one to replace next */
+} recents;
+static _Thread_local recents thread_recents;
 
 int ocf_buffer_registry_find(cl_mem buffer, ocf_buffer_facts *facts) {
   /* Read before the lookup: a destruction after it raises the epoch past it. */
   const unsigned long long now = __atomic_load_n(&epoch, __ATOMIC_ACQUIRE);
-  recent *r = &recents[((uintptr_t)buffer >> 4) % RECENT];
-  if (r->buffer == buffer && r->epoch == now) {
-    *facts = r->facts;
-    return 1;
-  }
+  recents *mine = &thread_recents;
+  __asm__("" : "+r"(mine)); /* one look-up of the thread's storage, not one per use */
+  for (int k = 0; k < RECENT; k++)
+    if (mine->entries[k].buffer == buffer && mine->entries[k].epoch == now) {
+      *facts = mine->entries[k].facts;
+      return 1;
+    }
   pthread_mutex_lock(&lock);
   const size_t i = find(buffer);
   const int found = i != capacity && slots[i].complete;
   if (found) *facts = slots[i].facts;
   pthread_mutex_unlock(&lock);
-  if (found) *r = (recent){buffer, now, *facts};
+  if (found) mine->entries[mine->next++ % RECENT] = (recent){buffer, now, *facts};
   return found;
 }
 
