@@ -33,6 +33,13 @@
  * on-disk cache or ocf_warmup() has them), enqueues its kernels and returns; the results are
  * there once the call's event (ocf_launch.event) has completed. Buffers are the caller's: the
  * library does not keep them past the call, and OpenCL keeps them alive for the enqueued kernels.
+ * What the checks learn of a buffer that cannot change (its context, size, a sub-buffer's parent
+ * and origin) is kept until the buffer is destroyed, so that a repeated call asks OpenCL nothing
+ * about it and sets no kernel argument again: the first call that passes a buffer registers one
+ * destructor callback on it (clSetMemObjectDestructorCallback; it runs briefly on the thread
+ * that destroys the buffer, also after every context is released; on Linux the library is
+ * linked so that dlclose does not unload it). Where the runtime does not run such callbacks
+ * inside clReleaseMemObject (probed when a context is made), or refuses one, nothing is kept.
  *
  * Thread safety: calls on one context from several threads are safe. Releasing a context while
  * another thread uses it is not. Functions without a context are safe from any thread.

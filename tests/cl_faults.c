@@ -352,6 +352,8 @@ WRAP_DECLARE(cl_mem, clCreateSubBuffer,
              (cl_mem, cl_mem_flags, cl_buffer_create_type, const void *, cl_int *))
 WRAP_DECLARE(cl_int, clGetMemObjectInfo, (cl_mem, cl_mem_info, size_t, void *, size_t *))
 WRAP_DECLARE(cl_int, clReleaseMemObject, (cl_mem))
+WRAP_DECLARE(cl_int, clSetMemObjectDestructorCallback,
+             (cl_mem, void(CL_CALLBACK *)(cl_mem, void *), void *))
 WRAP_DECLARE(cl_program, clCreateProgramWithSource,
              (cl_context, cl_uint, const char **, const size_t *, cl_int *))
 WRAP_DECLARE(cl_program, clCreateProgramWithBinary,
@@ -539,6 +541,11 @@ cl_mem __wrap_clCreateSubBuffer(cl_mem m, cl_mem_flags flags, cl_buffer_create_t
 cl_int __wrap_clGetMemObjectInfo(cl_mem m, cl_mem_info what, size_t size, void *value,
                                  size_t *size_ret) {
   PLAIN(clGetMemObjectInfo, (m, what, size, value, size_ret));
+}
+
+cl_int __wrap_clSetMemObjectDestructorCallback(cl_mem m, void(CL_CALLBACK *notify)(cl_mem, void *),
+                                               void *user) {
+  PLAIN(clSetMemObjectDestructorCallback, (m, notify, user));
 }
 
 cl_int __wrap_clReleaseMemObject(cl_mem m) {

@@ -557,7 +557,7 @@ static void test_context_kernel_mismatch(void **state) {
                {"an argument renamed", renamed_args, 2}};
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(wrong); i++) {
     ocf_kernel_desc desc = probe_desc(wrong[i].args, wrong[i].count);
-    ocf_built_kernel built = {kernel, &desc, 0, 0, 0, 0, {{0}}};
+    ocf_built_kernel built = {kernel, &desc, 0, 0, 0, 0, {{0}}, 0, 0};
     if (wrong[i].args == renamed_args) {
       char name[16];
       if (clGetKernelArgInfo(kernel, 1, CL_KERNEL_ARG_NAME, sizeof name, name, NULL) !=
@@ -576,7 +576,7 @@ static void test_context_kernel_mismatch(void **state) {
   }
 
   ocf_kernel_desc desc = probe_desc(probe_args, 2);
-  ocf_built_kernel built = {kernel, &desc, 0, 0, 0, 0, {{0}}};
+  ocf_built_kernel built = {kernel, &desc, 0, 0, 0, 0, {{0}}, 0, 0};
   ocft_assert_status(ocf_bind_arguments(&built, &frame), OCF_SUCCESS);
   assert_int_equal(built.arguments_checked, 1);
   size_t global = N;

@@ -1,5 +1,6 @@
 /* Context creation (own or wrapped OpenCL objects) with its settings, and release. */
 #include "runtime/context.h"
+#include "runtime/buffer_registry.h"
 #include "runtime/disk_cache.h"
 #include "runtime/files.h"
 #include "runtime/plan_cache.h"
@@ -147,6 +148,16 @@ static ocf_status context_alloc(const ocf_device_info *info, const ocf_settings 
   return OCF_SUCCESS;
 }
 
+/* Whether the context's buffer checks may keep what they learn of a buffer: where the
+   runtime runs destructor callbacks inside the release (runtime/buffer_registry.h). */
+static void decide_buffer_registry(ocf_context *ctx) {
+  ctx->buffer_registry = ocf_buffer_registry_probe(ctx->cl_ctx, ctx->device) ? 1 : -1;
+  ocf_log(&ctx->log, OCF_LOG_INFO, "buffer registry: %s",
+          ctx->buffer_registry > 0 ? "on"
+                                   : "off (destructor callbacks did not run inside the release): "
+                                     "buffers are asked about at every call");
+}
+
 static ocf_status context_create(const char *spec, int use_environment,
                                  const ocf_settings *settings, ocf_context **ctx_out);
 static ocf_status context_wrap(cl_context context, cl_device_id device, cl_command_queue queue,
@@ -201,6 +212,7 @@ static ocf_status context_create(const char *spec, int use_environment,
   ctx->device = info.device;
   ctx->queue = queue;
   ctx->pool.usable = settings->workspace_pool; /* our queue is in order */
+  decide_buffer_registry(ctx);
   *ctx_out = ctx;
   return OCF_SUCCESS;
 }
@@ -307,6 +319,7 @@ static ocf_status context_wrap(cl_context context, cl_device_id device, cl_comma
   /* The pool relies on the queue's order (include/oclfuse.h, "Workspaces"). */
   ctx->pool.usable =
       settings->workspace_pool && !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+  decide_buffer_registry(ctx);
   *ctx_out = ctx;
   return OCF_SUCCESS;
 }

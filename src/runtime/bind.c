@@ -1,12 +1,17 @@
 /* Binding a kernel's arguments from an op's frame, by its descriptor. */
+#include "runtime/buffer_registry.h"
 #include "runtime/program_cache.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 /* The first time: the kernel's argument count, and its argument names where the runtime reports
    them (the program is built with -cl-kernel-arg-info; a runtime may still decline), must be the
    descriptor's. */
+/* `registered` has a bit per argument. */
+_Static_assert(OCF_KERNEL_ARGS_MAX <= 64, "ocf_built_kernel.registered holds 64 bits");
+
 static ocf_status check_arguments(const ocf_built_kernel *kernel) {
   const ocf_kernel_desc *desc = kernel->desc;
   if (desc->arg_count > OCF_KERNEL_ARGS_MAX)
@@ -49,19 +54,24 @@ ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame) {
   const unsigned char *bytes = frame;
   const int bound = kernel->bound;
   kernel->bound = 0; /* till every argument is set */
+  /* Read before any argument is set: a registered buffer destroyed from now on raises it. */
+  const unsigned long long epoch = ocf_buffer_registry_epoch();
+  const int none_destroyed = bound && kernel->epoch == epoch;
   for (cl_uint i = 0; i < desc->arg_count; i++) {
     const ocf_arg_desc *arg = &desc->args[i];
     const size_t size = ocf_arg_kind_size(arg->kind);
     const unsigned char *value = bytes + arg->offset;
     ocf_arg_value *held = &kernel->held[i];
+    const uint64_t bit = (uint64_t)1 << i;
     /* A scalar of the bytes the kernel holds is not set again, nor a NULL buffer where the
-       kernel holds NULL (no buffer can come back under that handle); any other buffer is. */
-    if (bound && memcmp(held, value, size) == 0) {
-      if (arg->kind != OCF_ARG_BUFFER) continue;
-      cl_mem buffer;
-      memcpy(&buffer, value, sizeof buffer);
-      if (!buffer) continue;
-    }
+       kernel holds NULL (no buffer can come back under that handle), nor the buffer it holds
+       when that buffer was registered when set and no registered buffer has been destroyed
+       since (its handle names the same buffer); any other buffer is. */
+    cl_mem buffer = NULL;
+    if (arg->kind == OCF_ARG_BUFFER) memcpy(&buffer, value, sizeof buffer);
+    if (bound && memcmp(held, value, size) == 0 &&
+        (arg->kind != OCF_ARG_BUFFER || !buffer || (none_destroyed && (kernel->registered & bit))))
+      continue;
     cl_int err = clSetKernelArg(kernel->kernel, i, size, value);
     if (err != CL_SUCCESS) {
       char what[96];
@@ -69,7 +79,12 @@ ocf_status ocf_bind_arguments(ocf_built_kernel *kernel, const void *frame) {
       return ocf_fail_cl(err, what);
     }
     memcpy(held, value, size);
+    if (buffer && ocf_buffer_registry_holds(buffer))
+      kernel->registered |= bit;
+    else
+      kernel->registered &= ~bit;
   }
+  kernel->epoch = epoch;
   kernel->bound = 1;
   return OCF_SUCCESS;
 }

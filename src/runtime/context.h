@@ -69,6 +69,10 @@ struct ocf_context {
      generation it was made in. */
   unsigned long long plan_generation;
   ocf_plan_cache *plan_cache; /* under `lock`; NULL until the first plan is cached */
+  /* Whether the buffer checks use the buffer registry (runtime/buffer_registry.h): 1 yes
+     (its probe passed at the context's creation), -1 no (the probe failed, or the runtime
+     refused a registration since). Read and written atomically after creation. */
+  int buffer_registry;
 };
 
 /* ---- api/devices.c ---- */

@@ -20,12 +20,17 @@ typedef struct ocf_built_kernel {
   unsigned long long local_bytes; /* CL_KERNEL_LOCAL_MEM_SIZE */
   int arguments_checked;          /* its arguments matched its descriptor */
   /* What each argument holds (valid when `bound`), by argument index: an argument is not set
-     again to the same scalar, nor to NULL where it holds NULL. Any other buffer is set at every
-     call (a released buffer's handle may come back as another buffer). Kept per argument, not
-     per frame field: two arguments may read one field (matmul_wgmma_sab's lda and ldb are both
-     the staged operands' lds), and each holds its own value. Under ctx->lock, as every binding. */
+     again to the same scalar, nor to NULL where it holds NULL, nor to the buffer it holds when
+     that buffer was in the buffer registry when set (bit i of `registered` for argument i) while
+     the registry's epoch is still `epoch` (no registered buffer destroyed since: its handle names
+     the same buffer). Any other buffer is set at every call (a released buffer's handle may come
+     back as another buffer). Kept per argument, not per frame field: two arguments may read one
+     field (matmul_wgmma_sab's lda and ldb are both the staged operands' lds), and each holds its
+     own value. Under ctx->lock, as every binding. */
   int bound;
   ocf_arg_value held[OCF_KERNEL_ARGS_MAX];
+  uint64_t registered;
+  unsigned long long epoch;
 } ocf_built_kernel;
 
 /*

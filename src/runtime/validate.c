@@ -1,5 +1,6 @@
 /* Argument checks shared by every operation. Each runs before anything is enqueued, so a call
    that fails here has changed nothing. */
+#include "runtime/buffer_registry.h"
 #include "runtime/context.h"
 
 #include <stddef.h>
@@ -43,12 +44,38 @@ static cl_int resolve_parent(cl_mem buffer, cl_mem *parent, size_t *byte_offset)
   return CL_SUCCESS;
 }
 
+/* Whether ctx's buffer checks use the buffer registry: decided at the context's creation by
+   the registry's probe, turned off by a refused registration. */
+static int registry_in_use(const ocf_context *ctx) {
+  return __atomic_load_n(&ctx->buffer_registry, __ATOMIC_ACQUIRE) > 0;
+}
+
+/* Records a checked buffer of ctx in the registry: its parent and origin are asked now, once in
+   its lifetime. A failed query records nothing (the checks ask again next time); a refused
+   registration turns the registry off for the context (the state is the context's, written
+   through the const context the checks take). */
+static void registry_record(const ocf_context *ctx, cl_mem buffer, cl_context owner, size_t bytes) {
+  ocf_buffer_facts facts = {owner, bytes, buffer, 0};
+  if (resolve_parent(buffer, &facts.root, &facts.origin) != CL_SUCCESS) return;
+  cl_int refused = CL_SUCCESS;
+  if (!ocf_buffer_registry_add(buffer, &facts, &refused) && refused != CL_SUCCESS) {
+    __atomic_store_n((int *)&ctx->buffer_registry, -1, __ATOMIC_RELEASE);
+    ocf_log((ocf_log_sink *)&ctx->log, OCF_LOG_INFO,
+            "buffer registry: off (clSetMemObjectDestructorCallback refused: %s)",
+            ocf_cl_error_name(refused));
+  }
+}
+
 ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buffer, size_t offset,
                             size_t extent, size_t element_size) {
   if (!buffer) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: buffer is NULL", name);
+  const int use_registry = registry_in_use(ctx);
+  ocf_buffer_facts facts;
+  const int known = use_registry && ocf_buffer_registry_find(buffer, &facts);
   char what[160];
-  cl_context owner = NULL;
-  cl_int err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
+  cl_context owner = known ? facts.context : NULL;
+  cl_int err = CL_SUCCESS;
+  if (!known) err = clGetMemObjectInfo(buffer, CL_MEM_CONTEXT, sizeof owner, &owner, NULL);
   if (err != CL_SUCCESS) {
     snprintf(what, sizeof what, "%s: clGetMemObjectInfo(CL_MEM_CONTEXT)", name);
     return ocf_fail_cl(err, what);
@@ -57,12 +84,13 @@ ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buf
     return ocf_fail(OCF_ERR_CONTEXT_MISMATCH,
                     "%s: buffer was created in another OpenCL context than the ocf_context's",
                     name);
-  size_t bytes = 0;
-  err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
+  size_t bytes = known ? facts.size : 0;
+  if (!known) err = clGetMemObjectInfo(buffer, CL_MEM_SIZE, sizeof bytes, &bytes, NULL);
   if (err != CL_SUCCESS) {
     snprintf(what, sizeof what, "%s: clGetMemObjectInfo(CL_MEM_SIZE)", name);
     return ocf_fail_cl(err, what);
   }
+  if (use_registry && !known) registry_record(ctx, buffer, owner, bytes);
   size_t capacity = bytes / element_size;
   if (offset > capacity || extent > capacity - offset)
     return ocf_fail(OCF_ERR_BUFFER_TOO_SMALL,
@@ -75,6 +103,14 @@ ocf_status ocf_check_buffer(const ocf_context *ctx, const char *name, cl_mem buf
 /* Resolves where a place's bytes live, querying its buffer at most once. */
 static ocf_status resolve(ocf_place *place) {
   if (place->root) return OCF_SUCCESS;
+  /* A registered buffer's parent is known (an entry exists only where its runtime passed the
+     registry's probe, whichever context recorded it). */
+  ocf_buffer_facts facts;
+  if (ocf_buffer_registry_find(place->buffer, &facts)) {
+    place->root = facts.root;
+    place->origin = facts.origin;
+    return OCF_SUCCESS;
+  }
   cl_mem root = place->buffer;
   size_t origin = 0;
   cl_int err = resolve_parent(place->buffer, &root, &origin);

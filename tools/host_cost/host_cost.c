@@ -8,8 +8,9 @@
  * back to back and timed on the host from the first enqueue to the return of the last (the
  * queue is drained once per 1000 calls, untimed, so that it never fills). Prints microseconds
  * per call on the wall clock and in the calling thread's CPU time, each with its difference to
- * raw, then the OpenCL calls a call makes (counted over one more, untimed round: the figure
- * that carries over from one platform to another). Uses only the public header and OpenCL.
+ * raw (and on the wall clock to its op's held floor, below), then the OpenCL calls a call makes
+ * (counted over one more, untimed round: the figure that carries over from one platform to
+ * another). Uses only the public header and OpenCL.
  *
  * The count: this program defines the OpenCL functions a queued call may use, each counting
  * and then calling the loader's (dlsym RTLD_NEXT); exported from the executable
@@ -68,6 +69,8 @@ enum { BATCH = 1000 };
     (cl_mem m, cl_mem_flags f, cl_buffer_create_type t, const void *i, cl_int *r),                \
     (m, f, t, i, r))                                                                              \
   X(cl_int, clReleaseMemObject, (cl_mem m), (m))                                                  \
+  X(cl_int, clSetMemObjectDestructorCallback,                                                     \
+    (cl_mem m, void(CL_CALLBACK * f)(cl_mem, void *), void *u), (m, f, u))                        \
   X(cl_int, clRetainEvent, (cl_event e), (e))                                                     \
   X(cl_int, clReleaseEvent, (cl_event e), (e))                                                    \
   X(cl_int, clSetEventCallback,                                                                   \
@@ -116,11 +119,14 @@ static double clock_us(clockid_t clock) {
   return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
 }
 
-/* The floor of each op: an empty kernel with the argument list of the kernel the op runs for
+/* The floors of each op: an empty kernel with the argument list of the kernel the op runs for
    the timed shape (src/kernels/<op>.c), one letter an argument: U a ulong, F a float, B a
-   buffer, N a NULL buffer. Every argument is set once; the B buffers again before each enqueue,
-   as the library must (a released buffer's handle may come back as another buffer). An op's
-   cost over its floor is what the library adds to the launch it cannot avoid. */
+   buffer, N a NULL buffer. Every argument is set once; the "set" floor sets the B buffers again
+   before each enqueue (what the library does where it cannot keep its buffers' facts: a
+   released buffer's handle may come back as another buffer), the "held" floor only enqueues
+   (what the library does for registered buffers, src/runtime/buffer_registry.h). An op's cost
+   over its held floor is what the library adds to the launch it cannot avoid; the set floor
+   over the held one is what the driver charges for setting the buffers. */
 enum { FLOORS = 3, FLOOR_ARGS_MAX = 32 };
 static const struct {
   const char *op, *args;
@@ -164,6 +170,15 @@ static int call_floor(bench *b, int f) {
              : -1;
 }
 
+/* Floor `f` enqueued with the arguments it holds. */
+static int call_held(bench *b, int f) {
+  const size_t global = 64, local = 64;
+  return clEnqueueNDRangeKernel(b->queue, b->floor[f], 1, NULL, &global, &local, 0, NULL, NULL) ==
+                 CL_SUCCESS
+             ? 0
+             : -1;
+}
+
 static int call_floor_add(bench *b) {
   return call_floor(b, 0);
 }
@@ -174,6 +189,18 @@ static int call_floor_softmax(bench *b) {
 
 static int call_floor_matmul(bench *b) {
   return call_floor(b, 2);
+}
+
+static int call_held_add(bench *b) {
+  return call_held(b, 0);
+}
+
+static int call_held_softmax(bench *b) {
+  return call_held(b, 1);
+}
+
+static int call_held_matmul(bench *b) {
+  return call_held(b, 2);
 }
 
 static int call_add(bench *b) {
@@ -327,19 +354,22 @@ int main(int argc, char **argv) {
   ocf_context_device_info(b.ctx, &info);
   printf("device: %s (%s)\ncalls: %ld per case, on the context's queue\n", info.device_name,
          info.platform_name, calls);
-  enum { CASES = 7, LINE = 512 };
-  /* floor: the case's floor (a case index), -1 for none */
+  enum { CASES = 10, LINE = 512 };
+  /* floor: the case's held floor (a case index, timed before it), -1 for none */
   static const struct {
     const char *name, *op; /* op: what --op names, NULL for raw (always run) */
     call_fn fn;
     int floor;
   } cases[CASES] = {{"raw empty kernel", NULL, call_raw, -1},
-                    {"floor add", "add", call_floor_add, -1},
+                    {"floor add held", "add", call_held_add, -1},
+                    {"floor add set", "add", call_floor_add, 1},
                     {"ocf_add n=256", "add", call_add, 1},
-                    {"floor softmax", "softmax", call_floor_softmax, -1},
-                    {"ocf_softmax 4x64", "softmax", call_softmax, 3},
-                    {"floor matmul", "matmul", call_floor_matmul, -1},
-                    {"ocf_matmul 64^3", "matmul", call_matmul, 5}};
+                    {"floor softmax held", "softmax", call_held_softmax, -1},
+                    {"floor softmax set", "softmax", call_floor_softmax, 4},
+                    {"ocf_softmax 4x64", "softmax", call_softmax, 4},
+                    {"floor matmul held", "matmul", call_held_matmul, -1},
+                    {"floor matmul set", "matmul", call_floor_matmul, 7},
+                    {"ocf_matmul 64^3", "matmul", call_matmul, 7}};
   static char counts[CASES][LINE];
   double walls[CASES] = {0.0}, raw_cpu = 0.0;
   int failed = 0;
