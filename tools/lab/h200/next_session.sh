@@ -5,7 +5,8 @@
 # folders are links to it, so their builds find it done), then:
 #   1  the suites on the GPU: `ctest -L nvidia` with OCFT_STAGED=1 (test_matmul_staged after the
 #      binder fix, the f16_cvt PTX path, attention_mma's PTX path), `ctest -L unit`, the host
-#      cost against a raw launch (the buffer registry, issue 17's 1.5 us goal), and the f16_cvt
+#      cost against a raw launch (round_bufreg.sh: whether the buffer registry's probe passes on
+#      NVIDIA, test_buffer_registry there, issue 17's 1.5 us goal), and the f16_cvt
 #      round (round_f16cvt.sh: norm and softmax fp16, each conversion path, torch beside);
 #   2  attention_mma's round (round_attention_mma.sh: the suite, prefill and decode beside FA2 and
 #      cuDNN, the PTX);
@@ -27,7 +28,7 @@ b=/tmp/b
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON -DOCLFUSE_BUILD_LAB=ON \
   >"$work/build.txt" 2>&1 && cmake --build $b -j16 >>"$work/build.txt" 2>&1 ||
   { tail -40 "$work/build.txt"; exit 1; }
-for name in b_f16cvt b_attnmma b_ragged; do [ -e /tmp/$name ] || ln -s $b /tmp/$name; done
+for name in b_f16cvt b_attnmma b_ragged b_bufreg; do [ -e /tmp/$name ] || ln -s $b /tmp/$name; done
 echo "built at $((SECONDS - start)) s"
 
 case $call in
@@ -38,8 +39,8 @@ case $call in
   (cd $b && timeout 180 ctest -L unit -j8 --timeout 170 --output-on-failure >"$work/unit.txt" 2>&1)
   echo "unit suites rc $? at $((SECONDS - start)) s"
   grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/unit.txt" | head -20
-  timeout 60 $b/tools/host_cost/oclfuse_host_cost --calls 20000 >"$work/host_cost.txt" 2>&1
-  cat "$work/host_cost.txt" | head -40
+  OUT=$work/bufreg timeout 120 bash tools/lab/h200/round_bufreg.sh >"$work/bufreg.txt" 2>&1
+  tail -40 "$work/bufreg.txt"
   OUT=$work/f16cvt timeout 200 bash tools/lab/h200/round_f16cvt.sh >/dev/null 2>&1
   tail -40 "$work/f16cvt/f16cvt.txt" 2>/dev/null
   ;;
