@@ -224,6 +224,10 @@ size_t ocf_attention_mma_local_bytes(size_t warps, size_t bk, size_t d_padded, i
 /* Whether the padded tiled plans (plan_matmul.c, rule 5) could take the call on some tuning: an
    fp32 A or B whose offset, leading dimension or batch stride forbids aligned vector loads. */
 int ocf_matmul_pad_may_apply(const ocf_matmul_call *call);
+/* The most scratch a matmul plan's copies (the staged wgmma operands, the padded tiles) may
+   take: an eighth of the device's memory and at most one allocation (0 where the device reports
+   neither), and the caller's workspace where one is given. */
+size_t ocf_matmul_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 

@@ -408,9 +408,7 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
 
 /* ---- rule 5: the padded copies ---- */
 
-/* The most scratch the padded plans may take: an eighth of the device's memory and at most one
-   allocation (0 where the device reports neither), and the caller's workspace where given. */
-static size_t pad_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call) {
+size_t ocf_matmul_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call) {
   unsigned long long cap = facts->global_mem_bytes / 8;
   if (facts->max_alloc_bytes && (cap == 0 || facts->max_alloc_bytes < cap))
     cap = facts->max_alloc_bytes;
@@ -459,7 +457,7 @@ static int plan_pad(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning
       floats_a > SIZE_MAX / sizeof(float) - floats_b)
     return 0;
   const size_t bytes = (floats_a + floats_b) * sizeof(float);
-  if (bytes > pad_scratch_cap(facts, call)) return 0;
+  if (bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
   size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
   if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
   *pad_wg = pow2_within(PAD_WG_WANT, limit);

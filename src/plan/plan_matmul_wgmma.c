@@ -182,18 +182,6 @@ static int stage_a(const ocf_matmul_call *call) {
          !chunk_aligned(OCF_F32, call->a_off, call->lda, call->stride_a, batch);
 }
 
-/* The most scratch a staged plan may take: an eighth of the device's memory and at most one
-   allocation (0 where the device reports neither), and the caller's workspace where one is
-   given. */
-static size_t staged_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call) {
-  unsigned long long cap = facts->global_mem_bytes / 8;
-  if (facts->max_alloc_bytes && (cap == 0 || facts->max_alloc_bytes < cap))
-    cap = facts->max_alloc_bytes;
-  if (cap > SIZE_MAX) cap = SIZE_MAX;
-  if (call->has_workspace && call->workspace_bytes < cap) cap = call->workspace_bytes;
-  return (size_t)cap;
-}
-
 /* The scratch of a staged plan in bytes (0 when it overflows): K' rows of staged_ld floats for
    B (n a product) and, when staged, A (m a product). */
 static size_t staged_bytes(const ocf_matmul_call *call, size_t ld, int with_a) {
@@ -226,7 +214,7 @@ int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tun
   if (call->k > SIZE_MAX / 4 / parts) return 0;
   const size_t ld = ocf_round_up(parts * call->k, 4);
   const size_t bytes = staged_bytes(call, ld, stage_a(call));
-  if (bytes == 0 || bytes > staged_scratch_cap(facts, call)) return 0;
+  if (bytes == 0 || bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
   /* The staging kernel's workgroup, and its grid's rows within what a launch takes. */
   size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_STAGE);
   return STAGE_TILE * STAGE_ROWS <= limit && STAGE_TILE <= facts->max_item_sizes[0] &&
