@@ -342,8 +342,9 @@ static void test_registry_context_released_first(void **state) {
   clReleaseMemObject(out);
   clReleaseMemObject(x);
   if (on) {
-    ocf_buffer_registry_stats(&entries, &destroyed_after);
-    assert_int_equal(destroyed_after - destroyed, 2);
+    /* rusticl may destroy them a moment later, on its queue's thread (and an earlier test's
+       buffer may go meanwhile: at least these two). */
+    assert_true(wait_destroyed(destroyed + 2, &destroyed_after));
     assert_false(ocf_buffer_registry_holds(x));
     assert_false(ocf_buffer_registry_holds(out));
   }
@@ -376,9 +377,10 @@ static void test_registry_bounded(void **state) {
   ocf_buffer_registry_stats(&now, &destroyed_after);
   print_message("entries: %zu before, %zu at most, %zu after %zu buffers\n", entries, peak, now,
                 count);
+  /* Every one of them gone (an earlier test's buffer a runtime destroys late may go too). */
   if (registry_on(env->ctx)) {
-    assert_int_equal(destroyed_after - destroyed, count);
-    assert_int_equal(now, entries);
+    assert_true(destroyed_after - destroyed >= count);
+    assert_true(now <= entries);
   }
   clReleaseMemObject(x);
 }
