@@ -13,6 +13,12 @@
   OCF_ARG(F, c, OCF_ARG_BUFFER), OCF_ARG(F, c_off, OCF_ARG_ULONG), OCF_ARG(F, ldc, OCF_ARG_ULONG), \
       OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),                       \
       OCF_ARG(F, bias_off, OCF_ARG_ULONG)
+/* Where matmul_pad's copies of A and B lie in the scratch (written by it, read by
+   matmul_tiled_pad). */
+#define COPIES_ARGS                                                            \
+  OCF_ARG(F, partial, OCF_ARG_BUFFER), OCF_ARG(F, sb_off, OCF_ARG_ULONG),      \
+      OCF_ARG(F, lds_a, OCF_ARG_ULONG), OCF_ARG(F, s_stride_a, OCF_ARG_ULONG), \
+      OCF_ARG(F, lds_b, OCF_ARG_ULONG), OCF_ARG(F, s_stride_b, OCF_ARG_ULONG)
 
 static const ocf_arg_desc gemm_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                          OCF_ARG(F, n, OCF_ARG_ULONG),
@@ -39,12 +45,7 @@ static const ocf_arg_desc pad_tiled_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                               B_ARGS,
                                               OCF_ARG(F, beta, OCF_ARG_FLOAT),
                                               C_ARGS,
-                                              OCF_ARG(F, partial, OCF_ARG_BUFFER),
-                                              OCF_ARG(F, sb_off, OCF_ARG_ULONG),
-                                              OCF_ARG(F, lds_a, OCF_ARG_ULONG),
-                                              OCF_ARG(F, s_stride_a, OCF_ARG_ULONG),
-                                              OCF_ARG(F, lds_b, OCF_ARG_ULONG),
-                                              OCF_ARG(F, s_stride_b, OCF_ARG_ULONG)};
+                                              COPIES_ARGS};
 /* matmul_pad (cl/matmul_pad.cl): the sources, and the copies in the scratch. */
 static const ocf_arg_desc pad_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                         OCF_ARG(F, n, OCF_ARG_ULONG),
@@ -52,12 +53,7 @@ static const ocf_arg_desc pad_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                         OCF_ARG(F, batch, OCF_ARG_ULONG),
                                         A_ARGS,
                                         B_ARGS,
-                                        OCF_ARG(F, partial, OCF_ARG_BUFFER),
-                                        OCF_ARG(F, sb_off, OCF_ARG_ULONG),
-                                        OCF_ARG(F, lds_a, OCF_ARG_ULONG),
-                                        OCF_ARG(F, s_stride_a, OCF_ARG_ULONG),
-                                        OCF_ARG(F, lds_b, OCF_ARG_ULONG),
-                                        OCF_ARG(F, s_stride_b, OCF_ARG_ULONG)};
+                                        COPIES_ARGS};
 static const ocf_arg_desc reduce_args[] = {
     OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
     OCF_ARG(F, batch, OCF_ARG_ULONG),    OCF_ARG(F, splits, OCF_ARG_ULONG),
