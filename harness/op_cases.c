@@ -347,3 +347,12 @@ void ocft_call_free(ocft_call *call) {
   free(call->tol);
   memset(call, 0, sizeof *call);
 }
+
+size_t ocft_row_tune_shapes(const size_t (*gpu)[2][2], const size_t (*cpu)[2][2], unsigned classes,
+                            unsigned shape_class, int gpu_device, size_t d[][OCFT_MAX_DIMS]) {
+  if (shape_class >= classes) return 0;
+  const size_t(*s)[2] = gpu_device ? gpu[shape_class] : cpu[shape_class];
+  for (int i = 0; i < 2; i++)
+    d[i][0] = s[i][0], d[i][1] = s[i][1];
+  return 2;
+}

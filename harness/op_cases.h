@@ -165,6 +165,10 @@ const ocft_op_case *ocft_op_find(const char *name);
 int ocft_op_index(const char *name);
 /* "add, softmax or matmul": the names as a list in words, for help texts and errors. */
 void ocft_op_names_text(const char *last_joint, char *out, size_t capacity);
+/* A rows x cols op's tune_shapes from its tables of two shapes for each of `classes` classes
+   (GPU and CPU): the shapes of shape_class into d, and their count (0 past the classes). */
+size_t ocft_row_tune_shapes(const size_t (*gpu)[2][2], const size_t (*cpu)[2][2], unsigned classes,
+                            unsigned shape_class, int gpu_device, size_t d[][OCFT_MAX_DIMS]);
 /* The op an alias names ("rmsnorm": norm) with its preset options applied to *o (after
    ocft_options_init), or NULL when no case has that alias. */
 const ocft_op_case *ocft_op_alias(const char *name, ocft_options *o);

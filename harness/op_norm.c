@@ -158,11 +158,7 @@ static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIM
                                              {{256, 4096}, {64, 10000}},
                                              {{16, 65536}, {4, 200000}},
                                              {{2, 1048576}, {1, 3000000}}};
-  if (shape_class >= 5) return 0;
-  const size_t(*s)[2] = gpu ? gpu_shapes[shape_class] : cpu_shapes[shape_class];
-  for (int i = 0; i < 2; i++)
-    d[i][0] = s[i][0], d[i][1] = s[i][1];
-  return 2;
+  return ocft_row_tune_shapes(gpu_shapes, cpu_shapes, 5, shape_class, gpu, d);
 }
 
 const ocft_op_case ocft_op_norm = {
