@@ -18,7 +18,8 @@
  * the query rows of ALL the query heads that read this key head (flat row rho = g * lq + i of
  * head kv_head * group + g, rho < group * lq), so K and V are read once per key head, and
  * every range of split_keys keys is a workgroup of its own. DWG work-items; per tile of BK keys:
- *   1. the tile's K and V rows into kl, vl as float4s (VEC-wide global loads)          barrier
+ *   1. the tile's K and V rows into kl, vl as float4s (VEC-wide global loads; with PREFETCH
+ *      fetched into registers during the previous tile)                                 barrier
  *   2. the RB x BK scores, SPK work-items a (row, key) pair, each the dot product over the
  *      float4 columns seg, seg + SPK, ...: pl[(r BK + j) SPK + seg]                     barrier
  *   3. work-item (kg, r, cq) of KG key groups x RB rows x D / CPT column blocks takes the keys
@@ -50,6 +51,10 @@
 #ifndef SPK
 #error "SPK: the host passes every define (src/plan/plan_attention.c)"
 #endif
+/* 1: a work-item loads its share of the next tile into registers before scoring this one. */
+#ifndef PREFETCH
+#error "PREFETCH: the host passes every define (src/plan/plan_attention.c)"
+#endif
 #if D % CPT || CPT % 4 || D % VEC || (D / 4) % SPK
 #error "CPT (a multiple of 4), VEC and 4 SPK must divide D"
 #endif
@@ -80,20 +85,37 @@
 #define DEC_STORE(x, p) (*(p) = (x))
 #endif
 
-/* Key and value rows j0 .. j0 + BK - 1 (those below `hi`) into kl and vl, zeros elsewhere. */
-void decode_load_tile(__local float *kl, __local float *vl, __global const k_real *k,
-                      const ulong k_base, const ulong k_sr, __global const v_real *v,
-                      const ulong v_base, const ulong v_sr, const ulong j0, const ulong hi,
-                      const ulong d) {
-  for (uint idx = get_local_id(0); idx < BK * (D / VEC); idx += DWG) {
+/* The vectors of a tile a work-item loads: BK rows of D / VEC vectors over DWG work-items. */
+#define DEC_ITEMS ((BK * (D / VEC) + DWG - 1) / DWG)
+typedef OCF_FLOATN(VEC) dec_vec;
+
+/* This work-item's vectors of key and value rows j0 .. j0 + BK - 1 (zeros past `hi` and d) into
+   registers: decode_store_tile puts them in local memory. */
+void decode_fetch_tile(dec_vec *kx, dec_vec *vx, __global const k_real *k, const ulong k_base,
+                       const ulong k_sr, __global const v_real *v, const ulong v_base,
+                       const ulong v_sr, const ulong j0, const ulong hi, const ulong d) {
+#pragma unroll
+  for (uint u = 0; u < DEC_ITEMS; u++) {
+    const uint idx = get_local_id(0) + u * DWG;
     const uint j = idx / (D / VEC), c = (idx - j * (D / VEC)) * VEC;
-    OCF_FLOATN(VEC) kx = 0.0f, vx = 0.0f;
-    if (j0 + j < hi && c < d) {
-      kx = DEC_LOAD(K_DTYPE, k, k_base + (j0 + j) * k_sr + c);
-      vx = DEC_LOAD(V_DTYPE, v, v_base + (j0 + j) * v_sr + c);
+    kx[u] = 0.0f, vx[u] = 0.0f;
+    if (idx < BK * (D / VEC) && j0 + j < hi && c < d) {
+      kx[u] = DEC_LOAD(K_DTYPE, k, k_base + (j0 + j) * k_sr + c);
+      vx[u] = DEC_LOAD(V_DTYPE, v, v_base + (j0 + j) * v_sr + c);
     }
-    DEC_STORE(kx, kl + j * 4 * KSTRIDE4 + c);
-    DEC_STORE(vx, vl + j * D + c);
+  }
+}
+
+/* The fetched vectors into the tiles kl and vl. */
+void decode_store_tile(__local float *kl, __local float *vl, const dec_vec *kx, const dec_vec *vx) {
+#pragma unroll
+  for (uint u = 0; u < DEC_ITEMS; u++) {
+    const uint idx = get_local_id(0) + u * DWG;
+    const uint j = idx / (D / VEC), c = (idx - j * (D / VEC)) * VEC;
+    if (idx < BK * (D / VEC)) {
+      DEC_STORE(kx[u], kl + j * 4 * KSTRIDE4 + c);
+      DEC_STORE(vx[u], vl + j * D + c);
+    }
   }
 }
 
@@ -164,9 +186,20 @@ attention_decode(COMMON_PARAMS, const ulong splits, const ulong split_keys,
     float m = -INFINITY, s = 0.0f, acc[CPT];
     for (uint t = 0; t < CPT; t++)
       acc[t] = 0.0f;
+    /* With PREFETCH the next tile's loads are in flight while this one is scored and summed. */
+    dec_vec kx[DEC_ITEMS], vx[DEC_ITEMS];
+#if PREFETCH
+    if (lo < hi) decode_fetch_tile(kx, vx, k, k_base, k_sr, v, v_base, v_sr, lo, hi, d);
+#endif
     for (ulong j0 = lo; j0 < hi; j0 += BK) {
       barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile is read */
-      decode_load_tile(kv, kv + BK * 4 * KSTRIDE4, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d);
+#if !PREFETCH
+      decode_fetch_tile(kx, vx, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d);
+#endif
+      decode_store_tile(kv, kv + BK * 4 * KSTRIDE4, kx, vx);
+#if PREFETCH
+      if (j0 + BK < hi) decode_fetch_tile(kx, vx, k, k_base, k_sr, v, v_base, v_sr, j0 + BK, hi, d);
+#endif
       barrier(CLK_LOCAL_MEM_FENCE);
       for (uint p = lid; p < RB * BK * SPK; p += DWG) {
         const uint pair = p / SPK, seg = p - pair * SPK, r = pair / BK, j = pair - r * BK;

@@ -506,19 +506,21 @@ static void test_attention_workgroups(void **state) {
 /* The decode split (attention_split + attention_merge), forced on small shapes by the tuning:
    every mask, lse, rows without keys, NaN, GQA, 16-bit types, strides, and ragged lk. */
 /* The key ranges of a row over workgroups, joined by attention_merge: attention_split (with
-   attention_decode off), then attention_decode, each with small ranges and tiles so that the
-   cases here have several; attention_block off (NVIDIA's built-in values turn it on, and it
-   would take these calls). */
+   attention_decode off), then attention_decode (without and with decode.prefetch), each with small
+   ranges and tiles so that the cases here have several; attention_block off (NVIDIA's built-in
+   values turn it on, and it would take these calls). */
 static void test_attention_split(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   static const char *const settings[] = {
       "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0 block.bq=0",
-      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 block.bq=0"};
-  static const char *const kernels[] = {"attention_split", "attention_decode"};
+      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 block.bq=0",
+      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 decode.prefetch=1 "
+      "block.bq=0"};
+  static const char *const kernels[] = {"attention_split", "attention_decode", "attention_decode"};
   /* llvmpipe's loop limit: attention_decode is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
-  for (int k = 0; k < 2; k++) {
+  for (int k = 0; k < 3; k++) {
     for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
       ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
                          OCF_SUCCESS);
@@ -534,6 +536,7 @@ static void test_attention_split(void **state) {
         if (variant == 3) c.qt = OCF_BF16, c.vt = OCF_F16, c.ot = OCF_F16;
         run_case(env, kernels[k], &c, 0);
         if (k == 0 || !limited) assert_non_null(strstr(ocf_last_plan(), kernels[k]));
+        if (k == 2 && !limited) assert_non_null(strstr(ocf_last_plan(), "-DPREFETCH=1"));
       }
     att_case c = base_case(1, 2, 2, 4, 40, 16);
     c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
@@ -979,8 +982,8 @@ static ocf_device_facts facts_of(size_t max_wg, unsigned long long local) {
 /* attention_decode's plans: full workgroups (decode.wg work-items, every one of them in a key
    group unless d is odd-sized), K and V read once per key head (every query head of a key head
    in one workgroup), enough key ranges for decode.fill workgroups a compute unit, the tiles and
-   the groups' join within local memory; not taken past decode.rows rows a key head, under a
-   loop limit, in the general variant or with a fixed size. */
+   the groups' join within local memory, decode.prefetch's registers; not taken past
+   decode.rows rows a key head, under a loop limit, in the general variant or with a fixed size. */
 static void test_decode_plans(const ocf_tuning_values *tuning) {
   const ocf_attention_decode_tuning *t = &tuning->attention.decode;
   static const struct {
@@ -1017,6 +1020,11 @@ static void test_decode_plans(const ocf_tuning_values *tuning) {
     assert_true(cpt % 4 == 0 && (dp / 4) % spk == 0 && (spk == 1 || spk * rows * bk <= wg));
     assert_true((wg / key_group) * rows * (dp + 2) <= bk * (2 * dp + 4));
     assert_true(ocf_attention_decode_local_bytes(rows, bk, dp, spk) <= (48 << 10));
+    /* decode.prefetch: on where a work-item's share of a tile, 2 bk D / wg floats, is at most 64
+       (the tile halved to that, not below the rows), off elsewhere and without it. */
+    const int prefetch = (int)ocf_plan_define_value(&plan, "PREFETCH", -1);
+    assert_int_equal(prefetch, t->prefetch && 2 * bk * dp <= 64 * wg);
+    if (t->prefetch && bk > rows) assert_true(2 * bk * dp <= 64 * wg);
     /* fp32: 16-byte loads at most, and the widest dividing d. */
     assert_int_equal(ocf_plan_define_value(&plan, "VEC", 0), call.d % 4 ? (call.d % 2 ? 1 : 2) : 4);
     /* Enough ranges (or one a split.min keys), each a multiple of the tile. */
@@ -1180,6 +1188,12 @@ static void test_attention_plans(void **state) {
   ocf_tuning_fallbacks(OCF_OP_ATTENTION, &tuning);
   assert_int_equal(ocf_tuning_check(OCF_OP_ATTENTION, &tuning, "fallbacks"), OCF_SUCCESS);
   test_decode_plans(&tuning);
+  /* With decode.prefetch, and with it and tiles too large for the registers it allows. */
+  ocf_tuning_values prefetching = tuning;
+  prefetching.attention.decode.prefetch = 1;
+  test_decode_plans(&prefetching);
+  prefetching.attention.decode.bk = 128;
+  test_decode_plans(&prefetching);
   test_block_plans(&tuning);
   test_mma_plans(&tuning);
   /* attention_tiled and attention_split: attention_decode and attention_block off. */

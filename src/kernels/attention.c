@@ -26,8 +26,8 @@ static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",    
                                             "HAS_LENGTHS", "CAUSAL",  "HAS_LSE", NULL};
 
 static const char *const decode_defines[] = {
-    "BK",      "DWG",     "CPT",       "RB",          "VEC",    "SPK",     "D", "Q_DTYPE",
-    "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
+    "BK",      "DWG",     "CPT",     "RB",        "VEC",         "SPK",    "PREFETCH", "D",
+    "Q_DTYPE", "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE",  NULL};
 
 static const char *const block_defines[] = {
     "BQ",      "BK",        "RM",          "TC",     "D",       "Q_DTYPE", "K_DTYPE",

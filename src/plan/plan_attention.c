@@ -52,6 +52,9 @@ size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded) {
 /* The most splits of a row's keys, and the work-items of a workgroup of attention_merge. */
 enum { MAX_SPLITS = 1024, MERGE_WG = 64 };
 
+/* The most floats of K and V a work-item of attention_decode holds with decode.prefetch. */
+enum { PREFETCH_FLOATS = 64 };
+
 /* Iterations of a work-item that are not per key (the query loads, the loops' own steps, the
    merge's loops over up to MAX_SPLITS ranges), kept free under a loop limit. */
 enum { LOOP_SLACK = 3 * MAX_SPLITS + 2048 };
@@ -118,6 +121,11 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   if (rows * (d_padded / cpt) > wg) return 0;
   const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_DECODE);
   if (bk < rows) bk = rows;
+  /* A prefetching work-item holds its share of a tile's K and V rows, 2 bk d / wg floats, in
+     registers: at most PREFETCH_FLOATS. */
+  if (t->decode.prefetch)
+    while (2 * bk * d_padded > PREFETCH_FLOATS * wg && bk > rows && bk > 1)
+      bk /= 2;
   while (ocf_attention_decode_local_bytes(rows, bk, d_padded, decode_spk(wg, rows, bk, d_padded)) >
              local &&
          bk > rows && bk > 1)
@@ -132,6 +140,7 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
     wg /= 2;
   if ((wg / (rows * (d_padded / cpt))) * rows * (d_padded + 2) > bk * (2 * d_padded + 4)) return 0;
   const size_t spk = decode_spk(wg, rows, bk, d_padded);
+  const int prefetch = t->decode.prefetch && 2 * bk * d_padded <= PREFETCH_FLOATS * wg;
   size_t vec = call->kv_vector ? call->kv_vector : 1;
   if (call->k_dtype == OCF_F32 || call->v_dtype == OCF_F32) vec = ocf_min_size(vec, 4);
   while ((call->d ? call->d : 1) % vec)
@@ -158,6 +167,7 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   ocf_plan_define(plan, "RB", (long long)rows);
   ocf_plan_define(plan, "VEC", (long long)vec);
   ocf_plan_define(plan, "SPK", (long long)spk);
+  ocf_plan_define(plan, "PREFETCH", prefetch);
   define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);

@@ -40,6 +40,11 @@ static const ocf_tunable attention_tunables[] = {
                          NULL},
     [AT(decode.fill)] = {"decode.fill", 1, 64, 0, 4,
                          "workgroups per compute unit the key ranges aim at", NULL},
+    [AT(decode.prefetch)] = {"decode.prefetch", 0, 1, 0, 0,
+                             "1: a work-item loads its share of the next tile into registers "
+                             "while the workgroup scores this one (the tile halves to hold at "
+                             "most 64 floats a work-item)",
+                             NULL},
     /* block: attention_block */
     [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
                       "query rows of attention_block's workgroup (0: never that kernel; halved "

@@ -197,11 +197,12 @@ typedef struct ocf_attention_split_tuning {
 
 /* attention_decode: all query heads of a key head in one workgroup, its keys over work-items. */
 typedef struct ocf_attention_decode_tuning {
-  int wg;   /* work-items a workgroup */
-  int bk;   /* keys (and values) a tile in local memory */
-  int cpt;  /* output columns a work-item accumulates */
-  int rows; /* the most query rows (heads x lq of one key head) a workgroup */
-  int fill; /* workgroups per compute unit the key ranges aim at */
+  int wg;       /* work-items a workgroup */
+  int bk;       /* keys (and values) a tile in local memory */
+  int cpt;      /* output columns a work-item accumulates */
+  int rows;     /* the most query rows (heads x lq of one key head) a workgroup */
+  int fill;     /* workgroups per compute unit the key ranges aim at */
+  int prefetch; /* 1: the next tile's loads in registers while this tile is scored */
 } ocf_attention_decode_tuning;
 
 /* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC

@@ -7,7 +7,8 @@
 #      matmul mma.sync suite whose probe the attention plan waits for;
 #   3. times bf16 (and f16) prefill 1x32x1024^2x128 and 4x32x4096^2x128 (causal and not) on
 #      attention_mma (mma.on=1; warps 4 and 8) beside the default plan (attention_block), and the
-#      decode-like 16x32x1x4096x128 (attention_decode by default; attention_mma with decode.wg=0),
+#      decode-like 16x32x1x4096x128 and 1x32x1x8192x128 (attention_decode by default, and with
+#      decode.prefetch=1; attention_mma with decode.wg=0),
 #      each with its plan and a check of sampled rows against a double reference;
 #   4. FA2 and cuDNN (and efficient) through torch SDPA on the same shapes (attention_peers.py);
 #   5. the PTX of every program built (OCLFUSE_CACHE=always keeps it under the tuning folder)
@@ -53,12 +54,17 @@ bf16 4 32 32 4096 4096 128 causal "tune=mma.on=1 mma.warps=8"
 f16 4 32 32 4096 4096 128 "tune=mma.on=1"
 bf16 8 16 16 1024 1024 64 causal "tune=mma.on=1"
 bf16 16 32 32 1 4096 128
+bf16 16 32 32 1 4096 128 "tune=decode.prefetch=1"
+bf16 16 32 32 1 4096 128 "tune=decode.prefetch=1 decode.wg=256"
+bf16 1 32 32 1 8192 128
+bf16 1 32 32 1 8192 128 "tune=decode.prefetch=1"
+bf16 1 32 32 1 8192 128 "tune=decode.prefetch=1 decode.fill=8"
 bf16 16 32 32 1 4096 128 "tune=mma.on=1 decode.wg=0"
 SHAPES
   echo "timed in $((SECONDS - t0)) s"
   timeout 120 python3 tools/lab/h200/attention_peers.py 1x32x1024x1024x128:bf16 \
     4x32x4096x4096x128:bf16 4x32x4096x4096x128:bf16:causal 4x32x4096x4096x128:f16 \
-    8x16x1024x1024x64:bf16:causal 16x32x1x4096x128:bf16 2>&1
+    8x16x1024x1024x64:bf16:causal 16x32x1x4096x128:bf16 1x32x1x8192x128:bf16 2>&1
   echo "peers done at $((SECONDS - start)) s"
   (cd /tmp/occ_attnmma && find . -name '*.bin' | head -60 | tar czf "$out/ptx.tgz" -T -) 2>/dev/null
   echo "done at $((SECONDS - start)) s"
