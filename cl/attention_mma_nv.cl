@@ -14,12 +14,14 @@
  *   per tile of BK keys (j0 .. j0 + BK):
  *     S[BK/8][4] = Q K^T          mma per (k step of D, pair of key tiles); K's B fragments by
  *                                 ldmatrix from the K tile (rows = keys, d contiguous)
- *     mask, scale; row max over the lane's S, then quad shuffles (xor 1, 2): the 4 lanes of a
- *     row agree on it; rescale (m, l, O) where it grew; P = exp(S - m) in the S registers
+ *     mask, scale (times log2 e: m and S in base-2 units, so that each weight is one ex2 of the
+ *     special function unit); row max over the lane's S, then quad shuffles (xor 1, 2): the 4
+ *     lanes of a row agree on it; rescale (m, l, O) where it grew; P = 2^(S - m) in the S
+ *     registers
  *     P as 16-bit A fragments       the C-fragment-to-A-fragment identity: S tiles 2kk, 2kk + 1
  *                                 (c0 c1, c2 c3 each) are a0, a1, a2, a3 of P's k step kk
  *     O[D/8][4] += P V             V's B fragments by ldmatrix .trans from the V tile
- *   end: l summed over the quad; out = O / l, lse = m + log l.
+ *   end: l summed over the quad; out = O / l, lse = (m + log2 l) ln 2.
  *
  * K and V tiles go to local memory in two stages: while the warps work on tile i, the copies of
  * tile i + 1 (cp.async of 16 bytes where KV_LOAD is 16, element loads otherwise) fill the other
@@ -140,11 +142,19 @@ MMA_INLINE void load_q(__global const ushort *q, const ulong base, const ulong s
   }
 }
 
+/* 2^(x - m) for a row's running max m in base-2 units: 0 for x = -inf (a masked key), and for a
+   row whose keys so far are all masked (m = -inf) 2^(x - 0), so that -inf - -inf never occurs. */
+MMA_INLINE float weight2(const float x, const float m) {
+  return mma_exp2(x - (m == -INFINITY ? 0.0f : m));
+}
+
 /* One tile: S = Q K^T, the online softmax of the lane's two rows (m, l, and O rescaled), O += P V.
-   kept[h]: the kept keys of row g + 8h; j0 the tile's first key. */
+   kept[h]: the kept keys of row g + 8h; j0 the tile's first key; scale2 the scale times log2 e
+   (m in the same base-2 units). */
 MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt,
                           const uint qf[KSTEPS][4], const ulong j0, const ulong *kept,
-                          const float scale, float *m, float *l, float o[OT][4], const mma_lane w) {
+                          const float scale2, float *m, float *l, float o[OT][4],
+                          const mma_lane w) {
   float s[ST][4];
   MMA_UNROLL
   for (uint n = 0; n < ST; n++)
@@ -160,34 +170,44 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt,
     mma_16816(s[2 * p], qf[ks], kb, w);
     mma_16816(s[2 * p + 1], qf[ks], kb + 2, w);
   }
-  /* Scale and mask; the tile's max of each of the lane's rows, over its quad. */
+  /* Scale and mask (masked keys -inf; a tile every key of which both rows keep skips the
+     compares); the tile's max of each of the lane's rows, over its quad. */
   float mx[2] = {-INFINITY, -INFINITY};
-  MMA_UNROLL
-  for (uint n = 0; n < ST; n++)
+  if (j0 + BK <= kept[0] && j0 + BK <= kept[1]) {
     MMA_UNROLL
-  for (uint q = 0; q < 4; q++) {
-    const ulong key = j0 + 8 * n + 2 * (w.lane & 3) + (q & 1);
-    s[n][q] = key < kept[q >> 1] ? scale * s[n][q] : -INFINITY;
-    mx[q >> 1] = fmax(mx[q >> 1], s[n][q]);
+    for (uint n = 0; n < ST; n++)
+      MMA_UNROLL
+    for (uint q = 0; q < 4; q++) {
+      s[n][q] *= scale2;
+      mx[q >> 1] = fmax(mx[q >> 1], s[n][q]);
+    }
+  } else {
+    MMA_UNROLL
+    for (uint n = 0; n < ST; n++)
+      MMA_UNROLL
+    for (uint q = 0; q < 4; q++) {
+      const ulong key = j0 + 8 * n + 2 * (w.lane & 3) + (q & 1);
+      s[n][q] = key < kept[q >> 1] ? scale2 * s[n][q] : -INFINITY;
+      mx[q >> 1] = fmax(mx[q >> 1], s[n][q]);
+    }
   }
   MMA_UNROLL
   for (uint h = 0; h < 2; h++) {
     mx[h] = fmax(mx[h], mma_shfl_xor(mx[h], 1, w));
     mx[h] = fmax(mx[h], mma_shfl_xor(mx[h], 2, w));
-    const float nm = fmax(m[h], mx[h]), f = exp_shift(m[h], nm);
+    const float nm = fmax(m[h], mx[h]), f = weight2(m[h], nm);
     l[h] *= f;
     MMA_UNROLL
     for (uint n = 0; n < OT; n++)
       o[n][2 * h] *= f, o[n][2 * h + 1] *= f;
     m[h] = nm;
   }
-  /* The weights, into the S registers (0 for masked keys), summed by the lane. */
+  /* The weights, into the S registers (masked keys, -inf, give 0), summed by the lane. */
   MMA_UNROLL
   for (uint n = 0; n < ST; n++)
     MMA_UNROLL
   for (uint q = 0; q < 4; q++) {
-    const ulong key = j0 + 8 * n + 2 * (w.lane & 3) + (q & 1);
-    s[n][q] = key < kept[q >> 1] ? exp_shift(s[n][q], m[q >> 1]) : 0.0f;
+    s[n][q] = weight2(s[n][q], m[q >> 1]);
     l[q >> 1] += s[n][q];
   }
   /* O += P V: P's k step kk is S tiles 2kk and 2kk + 1 as 16-bit A fragments. */
@@ -268,7 +288,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma
       mma_cp_async_wait1();
       barrier(CLK_LOCAL_MEM_FENCE);
       __local const uint4 *kt = smem + (i & 1) * 2 * TILE_CHUNKS;
-      tile_step(kt, kt + TILE_CHUNKS, qf, i * BK, kept, scale, m, l, o, w);
+      tile_step(kt, kt + TILE_CHUNKS, qf, i * BK, kept, scale * M_LOG2E_F, m, l, o, w);
       barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
     }
     /* The row sums over the quad; out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
@@ -289,9 +309,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma
       }
 #if HAS_LSE
       if ((w.lane & 3) == 0)
-        lse[lse_off + (batch * h + head) * lq + i] = kept[hh] == 0     ? -INFINITY
-                                                     : isfinite(m[hh]) ? m[hh] + log(l[hh])
-                                                                       : NAN;
+        lse[lse_off + (batch * h + head) * lq + i] = kept[hh] == 0 ? -INFINITY
+                                                     : isfinite(m[hh])
+                                                         ? (m[hh] + log2(l[hh])) * M_LN2_F
+                                                         : NAN;
 #endif
     }
   }
