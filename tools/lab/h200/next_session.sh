@@ -16,12 +16,15 @@
 #           FA2 and cuDNN, the PTX (cap 520 s)
 #   ragged  round_ragged.sh: tiled.pad_min's decision, cuBLAS beside (cap 330 s)
 #   bench   `oclfuse bench`, the default GPU sweep with the L2 flushed before each call (cap 150 s)
+#   tune16  `oclfuse tune --sizes` for long 16-bit softmax rows (issue 19's widest gap: 0.5x
+#           torch), into $OUT/<steps>/tune16 (the database, and its .progress file, which a
+#           later run resumes from when copied back into OCLFUSE_TUNING_DIR) (cap 400 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench tune16)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -85,6 +88,17 @@ for step in "$@"; do
     timeout "$(budget 150)" $b/bench/oclfuse bench --format json >"$work/bench.json" \
       2>"$work/bench.err"
     echo "bench rc $?"
+    ;;
+  tune16)
+    mkdir -p "$work/tune16"
+    OCLFUSE_TUNING_DIR=$work/tune16 timeout "$(budget 400)" $b/bench/oclfuse tune \
+      --budget "$(($(budget 400) - 20))" --sizes \
+      'softmax:512x50257:bf16; softmax:1024x65536:bf16; softmax:256x128256:bf16;
+       softmax:512x50257:f16; softmax:1024x65536:f16; softmax:256x128256:f16' \
+      >"$work/tune16/tune.txt" 2>"$work/tune16/tune.err"
+    echo "tune rc $?"
+    tail -20 "$work/tune16/tune.txt"
+    rm -rf "$work/tune16/programs"
     ;;
   *) echo "unknown step $step" ;;
   esac
