@@ -23,11 +23,12 @@
 /* The exit status ctest reads as "skipped" (SKIP_STATUS in tests/CMakeLists.txt). */
 #define SKIP_STATUS 77
 
-/* Turns the staged plans on for the group's context (off by default: wgmma.stage_min 0). */
+/* Turns the staged plans on for the group's context, both modes from 256^3 products (whatever
+   the device's gates are). */
 static void staging_on(const ocft_env *env) {
-  ocft_assert_status(
-      ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, "wgmma.stage_min=256"),
-      OCF_SUCCESS);
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL,
+                                            "wgmma.stage_min=256 wgmma.tf32_stage_min=256"),
+                     OCF_SUCCESS);
 }
 
 /* Runs a case both ways (rounded inputs, tight tolerance; unrounded, the mode's bound) and checks

@@ -1572,6 +1572,7 @@ static void test_plan_matmul_wgmma_staged(void **state) {
   ocf_matmul_call first = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
   plan_wgmma_case("the default, stage_min 0", &passed, &f32, &first, mma_4096, NULL, none);
   f32.matmul.wgmma.stage_min = 256;
+  f32.matmul.wgmma.tf32_stage_min = 256;
 
   /* 3XTF32, 4096^3: A' and B' (8192 rows of 3 x 4096), then matmul_wgmma_sab over K' = 12288. */
   ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
@@ -1664,6 +1665,24 @@ static void test_plan_matmul_wgmma_staged(void **state) {
   plan_wgmma_case("wgmma.stage_min=4097", &passed, &off, &call, mma_4096, NULL, none);
   off.matmul.wgmma.stage_min = 4096;
   plan_wgmma_case("wgmma.stage_min=4096", &passed, &off, &call, sab_4096, NULL, none);
+  /* A gate per mode: 3XTF32 by stage_min alone, TF32 (B k x n) by tf32_stage_min alone. */
+  off = f32;
+  off.matmul.wgmma.stage_min = 0;
+  plan_wgmma_case("3XTF32, stage_min 0, tf32_stage_min 256", &passed, &off, &call, mma_4096, NULL,
+                  none);
+  ocf_matmul_call tf32 = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  const char *const sb_4096 =
+      "matmul_stage wg=32x8 groups=128x128 + matmul_wgmma_sb wg=256 groups=512";
+  plan_wgmma_case("TF32, stage_min 0, tf32_stage_min 256", &passed, &off, &tf32, sb_4096, NULL,
+                  none);
+  off = f32;
+  off.matmul.wgmma.tf32_stage_min = 0;
+  plan_wgmma_case("TF32, tf32_stage_min 0", &passed, &off, &tf32, mma_4096, NULL, none);
+  plan_wgmma_case("3XTF32, tf32_stage_min 0", &passed, &off, &call, sab_4096, NULL, none);
+  off.matmul.wgmma.tf32_stage_min = 4097;
+  plan_wgmma_case("TF32, tf32_stage_min 4097", &passed, &off, &tf32, mma_4096, NULL, none);
+  off.matmul.wgmma.tf32_stage_min = 4096;
+  plan_wgmma_case("TF32, tf32_stage_min 4096", &passed, &off, &tf32, sb_4096, NULL, none);
   /* Few products (stage_min 256): 255^3 stays on mma.sync, 256^3 is staged. */
   call = typed_call(255, 256, 256, OCF_F32, OCF_PRECISION_3XTF32);
   ocf_plan plan;

@@ -271,7 +271,8 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        ocf_plan *plan);
 
 /* Rule 4 of plan_matmul_wgmma.c: the calls the staged plans take (fp32 A and B in TF32 or
-   3XTF32 that rule 1 leaves, m n k batch at least wgmma.stage_min^3, the scratch within its
+   3XTF32 that rule 1 leaves, m n k batch at least wgmma.stage_min^3 (3XTF32) or
+   wgmma.tf32_stage_min^3 (TF32), the scratch within its
    cap), and their plan: matmul_stage, then matmul_wgmma_sb or _sab over K'. */
 int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                                     const ocf_matmul_call *call);

@@ -30,11 +30,13 @@
  *   4. Staged plans: an fp32 call in 3XTF32, or in TF32 that rule 1 leaves (B stored k x n, A
  *      stored k x m or off 16-byte chunks), on the same device gates (the automatic variant, no
  *      fixed workgroup, mma and wg on, NVIDIA 9.0, probe not failed, not `no_staging`), m, n, k
- *      not 0 and m n k batch at least wgmma.stage_min^3 (the tunable, 0: never; below it the
- *      staging pass costs more than the faster multiply saves), runs two steps: matmul_stage
- *      (cl/matmul_stage.cl, a program of its own) writes B' (n rows a product) and, for 3XTF32 or
- *      an A rule 1 cannot read, A' (m rows) as K-major rows of staged_ld = K' rounded up to 4
- *      floats into the scratch, K' = 3k (3XTF32's [small, big, big] . [big, small, big]) or k;
+ *      not 0 and m n k batch at least wgmma.stage_min^3 for 3XTF32, wgmma.tf32_stage_min^3 for
+ *      TF32 (the tunables, 0: never; below them the staging pass costs more than the faster
+ *      multiply saves, and TF32's pass, a third of 3XTF32's, pays from fewer products), runs two
+ *      steps: matmul_stage (cl/matmul_stage.cl, a program of its own) writes B' (n rows a
+ *      product) and, for 3XTF32 or an A rule 1 cannot read, A' (m rows) as K-major rows of
+ *      staged_ld = K' rounded up to 4 floats into the scratch, K' = 3k (3XTF32's [small, big,
+ *      big] . [big, small, big]) or k;
  *      then matmul_wgmma_sb (A as it lies) or matmul_wgmma_sab (A') runs the wgmma kernel with
  *      TRANS_B 1 over K', the tile and ring of rule 2 for m x n. The scratch, batch (m + n) or
  *      batch n rows of staged_ld floats, must fit an eighth of the device's memory, one
@@ -208,8 +210,10 @@ int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tun
   /* Few products: the staging pass costs more than the faster multiply saves. */
   const double work =
       (double)call->m * (double)call->n * (double)call->k * (double)(call->batch ? call->batch : 1);
-  const double least = (double)t->wgmma.stage_min;
-  if (t->wgmma.stage_min <= 0 || work < least * least * least) return 0;
+  const int gate =
+      call->precision == OCF_PRECISION_3XTF32 ? t->wgmma.stage_min : t->wgmma.tf32_stage_min;
+  const double least = (double)gate;
+  if (gate <= 0 || work < least * least * least) return 0;
   const size_t parts = call->precision == OCF_PRECISION_3XTF32 ? 3 : 1;
   if (call->k > SIZE_MAX / 4 / parts) return 0;
   const size_t ld = ocf_round_up(parts * call->k, 4);

@@ -144,11 +144,17 @@ static const ocf_tunable matmul_tunables[] = {
                            "wg.group_m"},
     /* 0 until the staged plans pass test_matmul_staged on the H200 (2026-12-02: a wrong
        result at 257 x 300 x 251 NN, 3XTF32, padded operands; see docs/GEMM.md). */
-    [MM(wgmma.stage_min)] = {"wgmma.stage_min", 0, 65536, 0, 0,
-                             "3XTF32 and the TF32 calls wgmma cannot read as they lie run on it "
-                             "through a staging kernel from m n k batch >= stage_min^3 products "
-                             "(src/plan/plan_matmul_wgmma.c, rule 4); 0: never",
-                             NULL},
+    [MM(wgmma.stage_min)] =
+        {"wgmma.stage_min", 0, 65536, 0, 0,
+         "3XTF32 runs on wgmma through a staging kernel from m n k batch >= "
+         "stage_min^3 products (src/plan/plan_matmul_wgmma.c, rule 4); 0: never",
+         NULL},
+    [MM(wgmma.tf32_stage_min)] =
+        {"wgmma.tf32_stage_min", 0, 65536, 0, 0,
+         "the TF32 calls wgmma cannot read as they lie run on it through a "
+         "staging kernel from m n k batch >= tf32_stage_min^3 products "
+         "(TF32 stages k floats a row, 3XTF32 3 k: a gate each); 0: never",
+         NULL},
 };
 
 enum { MM_COUNT = OCF_TUNING_INTS(ocf_matmul_tuning) };

@@ -135,12 +135,13 @@ typedef struct ocf_matmul_mma_tuning {
 /* Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl), taken before the mma kernel where its
    probe passed: whether to use it (with mma on), its tile and its ring. */
 typedef struct ocf_matmul_wgmma_tuning {
-  int on;        /* 1: wgmma on compute capability 9.0 (needs mma.on=1) */
-  int bn;        /* columns of its tile: 128, 192 or 256 */
-  int stages;    /* K slices of 128 bytes in local memory */
-  int consumers; /* warpgroups (64 rows of the tile each) */
-  int group_m;   /* tile rows walked together (L2 reuse) */
-  int stage_min; /* staged 3XTF32 / TF32 plans from m n k batch >= stage_min^3; 0: none */
+  int on;             /* 1: wgmma on compute capability 9.0 (needs mma.on=1) */
+  int bn;             /* columns of its tile: 128, 192 or 256 */
+  int stages;         /* K slices of 128 bytes in local memory */
+  int consumers;      /* warpgroups (64 rows of the tile each) */
+  int group_m;        /* tile rows walked together (L2 reuse) */
+  int stage_min;      /* staged 3XTF32 plans from m n k batch >= stage_min^3; 0: none */
+  int tf32_stage_min; /* staged TF32 plans from m n k batch >= tf32_stage_min^3; 0: none */
 } ocf_matmul_wgmma_tuning;
 
 typedef struct ocf_matmul_tuning {
