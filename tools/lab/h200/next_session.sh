@@ -6,14 +6,16 @@
 # links to it, so their builds find it done); every step is cut to what is left of DEADLINE
 # seconds (default 570) after the build, at most its own cap. The steps:
 #   nvidia  `ctest -L nvidia` with OCFT_STAGED=1: test_matmul_staged after the binder fix, the
-#           f16_cvt PTX path, attention_mma's PTX path (cap 200 s)
-#   unit    `ctest -L unit` on the GPU (cap 180 s)
+#           f16_cvt PTX path (test_f16_vectors_ptx, test_norm_f16_nvidia, test_softmax_f16_nvidia),
+#           test_matmul_mma and test_matmul_wgmma (cap 200 s)
+#   unit    `ctest -L unit` on the GPU, test_attention (attention_mma's PTX path) among them
+#           (cap 180 s)
 #   bufreg  round_bufreg.sh: whether the buffer registry's probe passes on NVIDIA, its suite
 #           there, the host cost against a raw launch (issue 17's 1.5 us goal) (cap 100 s)
 #   f16cvt  round_f16cvt.sh: norm and softmax fp16 under each conversion path, torch beside
 #           (cap 200 s)
-#   attn    round_attention_mma.sh: the suite, prefill and decode (decode.prefetch too) beside
-#           FA2 and cuDNN, the PTX (cap 520 s)
+#   attn    round_attention_mma.sh: test_attention on the GPU (unless `unit` ran), prefill and
+#           decode (decode.prefetch too) beside FA2 and cuDNN, the PTX (cap 520 s)
 #   ragged  round_ragged.sh: tiled.pad_min's decision, cuBLAS beside (cap 330 s)
 #   bench   `oclfuse bench`, the default GPU sweep with the L2 flushed before each call (cap 150 s)
 #   tune16  `oclfuse tune --sizes` for long 16-bit softmax rows (issue 19's widest gap: 0.5x
@@ -75,7 +77,10 @@ for step in "$@"; do
     tail -40 "$work/f16cvt/f16cvt.txt" 2>/dev/null
     ;;
   attn)
-    OUT=$work/attnmma timeout "$(budget 520)" bash tools/lab/h200/round_attention_mma.sh \
+    suites='^(test_attention|test_matmul_mma)$'
+    case " $* " in *" nvidia "*) suites='^test_attention$' ;; esac
+    case " $* " in *" unit "*) suites= ;; esac
+    SUITES=$suites OUT=$work/attnmma timeout "$(budget 520)" bash tools/lab/h200/round_attention_mma.sh \
       >"$work/attnmma.txt" 2>&1
     tail -60 "$work/attnmma.txt"
     ;;

@@ -14,7 +14,8 @@
 #   5. the PTX of every program built (OCLFUSE_CACHE=always keeps it under the tuning folder)
 #      in $OUT/ptx.tgz, for ptxas -v / nvdisasm on the host (registers, spills).
 #   source .gpu/env.sh && OUT=$OUT/attnmma bash tools/lab/h200/round_attention_mma.sh
-# What to read: round.txt (everything), ctest.txt. If test_attention_mma fails on the GPU, the
+# SUITES (a ctest -R regex; empty: none) replaces step 2's suites: next_session.sh leaves out
+# test_matmul_mma after its `nvidia` step, both after its `unit` step, which ran them. What to read: round.txt (everything), ctest.txt. If test_attention_mma fails on the GPU, the
 # PTX path differs from the emulation (the fragments' layout): mma.on must stay 0.
 set -u
 out=${OUT:-/tmp/attnmma}
@@ -28,10 +29,13 @@ start=$SECONDS
   cc -std=c11 -O2 -Iinclude tools/lab/h200/library_attention_time.c -L$b -loclfuse -lOpenCL -lm \
     -Wl,-rpath,$b -o /tmp/attnmma_time || exit 1
   echo "built at $((SECONDS - start)) s"
-  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 240 ctest -R '^(test_attention|test_matmul_mma)$' \
-    --output-on-failure >"$out/ctest.txt" 2>&1; echo "ctest rc $?")
-  grep -E "tests passed|Failed|FAILED|Timeout|Passed|\*\*\*|attention_mma" "$out/ctest.txt" | head -30
-  echo "ctest done at $((SECONDS - start)) s"
+  suites=${SUITES-'^(test_attention|test_matmul_mma)$'}
+  if [ -n "$suites" ]; then
+    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 240 ctest -R "$suites" \
+      --output-on-failure >"$out/ctest.txt" 2>&1; echo "ctest rc $?")
+    grep -E "tests passed|Failed|FAILED|Timeout|Passed|\*\*\*|attention_mma" "$out/ctest.txt" | head -30
+    echo "ctest done at $((SECONDS - start)) s"
+  fi
   t0=$SECONDS
   export OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_attnmma
   rm -rf /tmp/occ_attnmma
