@@ -98,8 +98,7 @@ for step in "$@"; do
     mkdir -p "$work/tune16"
     OCLFUSE_TUNING_DIR=$work/tune16 timeout "$(budget 400)" $b/bench/oclfuse tune \
       --budget "$(($(budget 400) - 20))" --sizes \
-      'softmax:512x50257:bf16; softmax:1024x65536:bf16; softmax:256x128256:bf16;
-       softmax:512x50257:f16; softmax:1024x65536:f16; softmax:256x128256:f16' \
+      'softmax:512x50257:bf16;softmax:1024x65536:bf16;softmax:256x128256:bf16;softmax:512x50257:f16;softmax:1024x65536:f16;softmax:256x128256:f16' \
       >"$work/tune16/tune.txt" 2>"$work/tune16/tune.err"
     echo "tune rc $?"
     tail -20 "$work/tune16/tune.txt"
