@@ -393,6 +393,48 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     plan->local_mem_bytes = PAIR_BYTES_PER_ITEM * k.wg;
 }
 
+/* The wide plan (rows.wide_wg): a call whose plan is one softmax_resident workgroup a row
+   gets that many work-items instead, beyond what the kernel reports (NVIDIA: 256 for every
+   kernel), up to the device's maximum `cap`, once the wide probe passed on the context
+   (src/runtime/wide_probe.c). The registers are capped so that the workgroup fits a compute
+   unit (ocf_wide_register_cap: 64 at 1024, 128 at 512) and a work-item holds at most half of
+   them as row values (the rest: addresses, loop and reduction state), so `items` shrinks to
+   fit; every other rule is the planner's as ever (choose). 1: *plan is replaced. */
+static int plan_wide(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                     const ocf_softmax_call *c, size_t cap, ocf_plan *plan) {
+  const ocf_plan_step *first = &plan->steps[0];
+  if (plan->step_count != 1 || first->kernel != OCF_KERNEL_SOFTMAX_RESIDENT) return 0;
+  const size_t wide = ocf_min_size((size_t)t->rows.wide_wg, cap);
+  if (wide <= first->local[0]) return 0;
+  const unsigned regs = facts->nv_compiler_options ? ocf_wide_register_cap(wide) : 0;
+  if (!ocf_facts_wide_allows(facts, OCF_KERNEL_SOFTMAX_RESIDENT, wide, regs)) return 0;
+  ocf_softmax_tuning w = *t;
+  w.long_rows.wg = w.long_rows.min_wg = (int)wide;
+  if (regs) {
+    /* Words one vector of the tuning's width holds: vw floats, or half as many words packed. */
+    const int packed = ocf_dtype_size(c->in_dtype) == 2 && t->packed && t->vw >= 2;
+    const unsigned words = packed ? (unsigned)t->vw / 2 : (unsigned)t->vw;
+    const unsigned held = regs / 2 / words;
+    if (held < (unsigned)w.long_rows.items) w.long_rows.items = held ? (int)held : 1;
+  }
+  ocf_plan wide_plan;
+  memset(&wide_plan, 0, sizeof wide_plan);
+  size_t wg, min_wg, rows_wg;
+  call_tuning(&w, 0, wide, &wg, &min_wg, &rows_wg);
+  choose(facts, &w, c, wg, min_wg, rows_wg, &wide_plan);
+  /* Still one row a workgroup, and as wide as asked (a row shorter than the workgroup keeps
+     the narrow plan: wide lanes would idle). */
+  const ocf_plan_step *step = &wide_plan.steps[0];
+  if (wide_plan.step_count != 1 || step->kernel != OCF_KERNEL_SOFTMAX_RESIDENT ||
+      step->local[0] != wide)
+    return 0;
+  wide_plan.program = ocf_kernel_desc_get(step->kernel)->program;
+  wide_plan.wide_workgroup = 1;
+  wide_plan.max_registers = regs;
+  *plan = wide_plan;
+  return 1;
+}
+
 ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                             const ocf_softmax_call *call, ocf_plan *plan) {
   const ocf_softmax_tuning *t = &tuning->softmax;
@@ -410,6 +452,7 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
   if (cap > facts->max_item_sizes[0]) cap = facts->max_item_sizes[0];
   size_t local_cap = (size_t)(softmax_local_limit(facts) / SOFTMAX_LOCAL_BYTES_PER_ITEM);
   if (local_cap >= 1 && cap > local_cap) cap = local_cap;
+  const size_t device_cap = cap; /* before the kernels' learnt limits: the wide plans' bound */
   for (int round = 0; round < 8; round++) {
     memset(plan, 0, sizeof *plan);
     plan->fixed_workgroup = call->workgroup != 0;
@@ -422,6 +465,16 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
     const ocf_plan_step *first = &plan->steps[0];
     if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
     cap = lowest;
+  }
+  /* The wide plan where the tuning asks for one and the compiler can cap registers (else no
+     workgroup is known to fit beyond the reported limit); the probe first. */
+  if (t->rows.wide_wg > 0 && !plan->fixed_workgroup && call->variant == OCF_VARIANT_AUTO &&
+      (facts->nv_compiler_options || facts->wide_without_register_cap) &&
+      plan->steps[0].kernel == OCF_KERNEL_SOFTMAX_RESIDENT) {
+    if (facts->learnt.wide == OCF_PROBE_UNKNOWN)
+      plan->probe = OCF_PLAN_PROBE_WIDE;
+    else
+      plan_wide(facts, t, call, device_cap, plan);
   }
   return ocf_plan_verify(plan, facts);
 }
