@@ -2620,10 +2620,12 @@ static long long held_words(const ocf_plan *plan) {
 }
 
 /* The wide plans (rows.wide_wg, src/plan/plan_softmax.c plan_wide) on the H200's built-in fp32
-   values (long_rows.wg=256, items=16 float4): 4096 x 16384 is one softmax_resident workgroup
-   of 256 a row (4096 vectors, 16 each). With rows.wide_wg, the plan asks for the wide probe
-   while its outcome is unknown, and after it passed runs the row with the asked-for workgroup,
-   registers capped to fit 65536 (128 at 512, 64 at 1024) and at most half of them held. */
+   values (long_rows.wg=256, items=16 float4; rows.wg=128, max_seg=128): 4096 x 16384 is one
+   softmax_resident workgroup of 256 a row (4096 vectors, 16 each), 4096 x 2048 one
+   softmax_rows workgroup of 128 a row. With rows.wide_wg, a plan of one workgroup a row asks
+   for the wide probe while its outcome is unknown, and after it passed runs the row with the
+   asked-for workgroup, registers capped to fit 65536 (128 at 512, 64 at 1024) and at most half
+   of them held. */
 static void expect_softmax_wide(const char *what, const ocf_device_facts *facts,
                                 const ocf_tuning_values *tuning, size_t rows, size_t cols,
                                 size_t wg, int probe, int wide, unsigned regs) {
@@ -2682,11 +2684,23 @@ static void test_plan_softmax_wide(void **state) {
   t.softmax.rows.wide_wg = 4096;
   expect_softmax_wide("4096 asked", &facts, &t, 4096, 16384, 1024, OCF_PLAN_PROBE_NONE, 1, 64);
   t.softmax.rows.wide_wg = 1024;
-  /* A row shorter than the wide workgroup, and softmax_rows plans: today's plans. */
-  expect_softmax_wide("short row", &facts, &t, 4096, 2048, 128, OCF_PLAN_PROBE_NONE, 0, 0);
+  /* softmax_rows with one row a workgroup (4096 x 2048: 512 vectors, 128 work-items of 4): the
+     whole workgroup a row, one vector each at 512; a row of fewer vectors than 1024 work-items
+     keeps its plan. Two rows a workgroup (1024 columns: 64 x 2) is no plan for it either. */
+  t.softmax.rows.wide_wg = 512;
+  expect_softmax_wide("rows 512", &facts, &t, 4096, 2048, 512, OCF_PLAN_PROBE_NONE, 1, 128);
+  ocf_softmax_call rows_call = softmax_call(4096, 2048, &TIGHT, AUTO, 0);
+  expect_success("rows 512 items", ocf_plan_softmax(&facts, &t, &rows_call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_SOFTMAX_ROWS);
+  assert_int_equal(plan_value(&plan, "SEG"), 512);
+  assert_int_equal(plan_value(&plan, "ITEMS"), 1);
+  t.softmax.rows.wide_wg = 1024;
+  expect_softmax_wide("rows short", &facts, &t, 4096, 2048, 128, OCF_PLAN_PROBE_NONE, 0, 0);
+  expect_softmax_wide("two rows a group", &facts, &t, 8192, 1024, 128, OCF_PLAN_PROBE_NONE, 0, 0);
   facts.learnt.wide = OCF_PROBE_UNKNOWN;
-  expect_softmax_wide("rows plan, no probe", &facts, &t, 4096, 2048, 128, OCF_PLAN_PROBE_NONE, 0,
+  expect_softmax_wide("rows, probe unknown", &facts, &t, 4096, 2048, 128, OCF_PLAN_PROBE_WIDE, 0,
                       0);
+  expect_softmax_wide("two rows, no probe", &facts, &t, 8192, 1024, 128, OCF_PLAN_PROBE_NONE, 0, 0);
   facts.learnt.wide = OCF_PROBE_PASSED;
   /* A caller's fixed size is the caller's. */
   call.workgroup = 256;

@@ -6,7 +6,7 @@
  * and the device, which has no register cap option, may plan wide without one.
  *   - the wide probe runs at the first call that wants it (a reduction over the device's
  *     maximum workgroup), and softmax then runs its rows with 64 work-items, four times what its
- *     kernel reports, and computes right;
+ *     kernels report (softmax_resident on long rows, softmax_rows on short), and computes right;
  *   - a wide launch the runtime refuses (CL_OUT_OF_RESOURCES, injected through the fault
  *     wrappers, tests/cl_faults.c) is learnt: the call runs on the narrow plan and computes
  *     right, and so do later calls;
@@ -23,13 +23,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { ROWS = 8, COLS = 1000, REPORTED = 16, WIDE = 64 };
+enum { ROWS = 8, COLS = 1000, SHORT_COLS = 256, REPORTED = 16 };
 
-/* Softmax rows of COLS as one softmax_resident workgroup a row, of 16 work-items holding 4
-   float4 each (the rest streamed), or, wide, of 64 holding the whole row. */
+/* Rows of COLS (250 float4) as one softmax_resident workgroup a row, of 16 work-items holding
+   4 float4 each (the rest streamed), or, wide, of 64 holding the whole row; rows of SHORT_COLS
+   (64 float4) as one softmax_rows workgroup a row, a segment of 16 work-items of 4 float4, or,
+   wide, of 64 of one. */
 static const char *const tuning =
-    "vw=4 rows.max_seg=4 rows.wide_wg=64 long_rows.wg=16 long_rows.min_wg=8 long_rows.items=4 "
-    "long_rows.local_items=0 long_rows.coop_spin=0 long_rows.groups_per_unit=1";
+    "vw=4 rows.wg=16 rows.max_seg=16 rows.seg_items=4 rows.wide_wg=64 long_rows.wg=16 "
+    "long_rows.min_wg=8 long_rows.items=4 long_rows.local_items=0 long_rows.coop_spin=0 "
+    "long_rows.groups_per_unit=1";
 
 /* A fresh context over the group's device (its facts learnt nothing yet) with the hook set
    and the tuning above. */
@@ -47,29 +50,34 @@ static ocf_learnt_facts learnt_of(ocf_context *ctx) {
   return facts.learnt;
 }
 
-/* One softmax call of ROWS x COLS, checked against the reference; the plan's description into
+/* One softmax call of ROWS x cols, checked against the reference; the plan's description into
    plan (as ocf_last_plan() gave it). */
-static void softmax_checked(const ocft_env *env, ocf_context *ctx, const char *what, char *plan,
-                            size_t capacity) {
-  const size_t n = (size_t)ROWS * COLS;
+static void softmax_cols(const ocft_env *env, ocf_context *ctx, size_t cols, const char *what,
+                         char *plan, size_t capacity) {
+  const size_t n = (size_t)ROWS * cols;
   float *x = ocft_alloc_floats(n), *got = ocft_alloc_floats(n);
   ocft_fill_uniform(x, n, -6.0f, 6.0f, 19);
   ocft_fill_uniform(got, n, 1e6f, 2e6f, 20);
   cl_mem in = ocft_buffer(env, n, x), out = ocft_buffer(env, n, got);
-  ocft_assert_status(ocf_softmax(ctx, ROWS, COLS, in, 0, COLS, out, 0, COLS, NULL), OCF_SUCCESS);
+  ocft_assert_status(ocf_softmax(ctx, ROWS, cols, in, 0, cols, out, 0, cols, NULL), OCF_SUCCESS);
   snprintf(plan, capacity, "%s", ocf_last_plan());
   ocft_read(env, out, n, got);
   double *want = ocft_alloc_doubles(n);
-  ocf_ref_softmax(ROWS, COLS, x, COLS, want);
+  ocf_ref_softmax(ROWS, cols, x, cols, want);
   ocft_check check;
   ocft_check_start(&check);
-  ocft_check_softmax(ROWS, COLS, x, COLS, want, got, COLS, 0, &env->info, &check);
+  ocft_check_softmax(ROWS, cols, x, cols, want, got, cols, 0, &env->info, &check);
   ocft_assert_check(what, &check);
   clReleaseMemObject(in);
   clReleaseMemObject(out);
   free(want);
   free(got);
   free(x);
+}
+
+static void softmax_checked(const ocft_env *env, ocf_context *ctx, const char *what, char *plan,
+                            size_t capacity) {
+  softmax_cols(env, ctx, COLS, what, plan, capacity);
 }
 
 static int is_wide(const char *plan) {
@@ -100,11 +108,19 @@ static void test_wide_workgroup_softmax(void **state) {
   /* The cached plan, again. */
   softmax_checked(env, ctx, "second call", plan, sizeof plan);
   assert_true(is_wide(plan));
+  /* softmax_rows: the row over the whole wide workgroup. */
+  softmax_cols(env, ctx, SHORT_COLS, "softmax_rows", plan, sizeof plan);
+  if (!strstr(plan, "softmax_rows wg=64x1 ") || !strstr(plan, ") wide"))
+    fail_msg("the plan is \"%s\", not softmax_rows of 64 wide", plan);
+  softmax_cols(env, ctx, SHORT_COLS, "softmax_rows", plan, sizeof plan);
   /* Off: the narrow plan within what the kernel reports. */
   ocft_assert_status(ocf_context_set_tuning(ctx, "softmax", OCF_F32, NULL, "rows.wide_wg=0"),
                      OCF_SUCCESS);
   softmax_checked(env, ctx, "wide_wg=0", plan, sizeof plan);
   if (!is_narrow(plan)) fail_msg("the plan is \"%s\", not softmax_resident of 16", plan);
+  softmax_cols(env, ctx, SHORT_COLS, "softmax_rows, wide_wg=0", plan, sizeof plan);
+  if (!strstr(plan, "softmax_rows wg=16x1 ") || strstr(plan, "wide"))
+    fail_msg("the plan is \"%s\", not softmax_rows of 16", plan);
   ocf_context_release(ctx);
 }
 

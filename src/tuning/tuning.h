@@ -48,8 +48,9 @@ typedef struct ocf_softmax_rows_tuning {
   int seg_align;       /* segments past this many work-items are multiples of it */
   int prefetch;        /* loads its next rows before reducing the current ones */
   int groups_per_unit; /* workgroups per compute unit (0: one per batch) */
-  int wide_wg; /* work-items of a wide softmax_resident plan (beyond the kernel's reported limit,
-                  after the wide probe passed, registers capped); 0: none */
+  int wide_wg;         /* work-items of a one-row-a-workgroup plan (softmax_rows, softmax_resident)
+                          beyond the kernel's reported limit, after the wide probe passed, registers
+                          capped; 0: none */
 } ocf_softmax_rows_tuning;
 
 /* Rows of one or more workgroups: softmax_resident, softmax_coop, the two-kernel split. */
