@@ -2888,6 +2888,65 @@ static void check_norm_assumptions(const char *what, const ocf_plan *plan, const
 
 /* Every device, shape, layout, variant and workgroup size: a plan that fits and keeps its
    kernels' assumptions; and the kernels the built-in tuning gives the issue's shapes. */
+/* norm's wide plans (rows.wide_wg, src/plan/plan_norm.c plan_wide) on the H200's built-in fp32
+   values: 1024 x 16384 is norm_rows of one row a workgroup of 256, 16 float4 each; with the
+   wide probe passed it takes 512 work-items of 8 at 128 registers, or 1024 of 4 at 64; a lower
+   rows.max_regs is kept; two rows a group (8192 x 1024: 64 x 4) and the split keep their
+   plans. */
+static void expect_norm_wide(const char *what, const ocf_device_facts *facts,
+                             const ocf_tuning_values *tuning, size_t rows, size_t cols, size_t wg,
+                             long long items, int probe, int wide, unsigned regs) {
+  const ocf_norm_call call = norm_call_of(0, rows, cols, 0, 0, AUTO, 0);
+  ocf_plan plan;
+  expect_success(what, ocf_plan_norm(facts, tuning, &call, &plan));
+  char text[512];
+  ocf_plan_describe(&plan, text, sizeof text);
+  const size_t got = plan.steps[0].local[0] * plan.steps[0].local[1];
+  if (got != wg || plan.probe != probe || plan.wide_workgroup != wide ||
+      (wide && plan.max_registers != regs) || (items && plan_value(&plan, "ITEMS") != items))
+    fail_msg("%s: %s: %zu work-items, probe %d, wide %d, %u registers; expected %zu (ITEMS "
+             "%lld), %d, %d, %u",
+             what, text, got, plan.probe, plan.wide_workgroup, plan.max_registers, wg, items, probe,
+             wide, regs);
+}
+
+static void test_plan_norm_wide(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  ocf_tuning_values t = tuning_of(&facts, H200, OCF_OP_NORM);
+  assert_int_equal(t.norm.rows.wide_wg, 0); /* off until measured */
+  expect_norm_wide("off", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);
+  t.norm.rows.wide_wg = 512;
+  expect_norm_wide("probe unknown", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_WIDE, 0, 0);
+  expect_norm_wide("two rows a group", &facts, &t, 8192, 1024, 256, 0, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide = OCF_PROBE_FAILED;
+  expect_norm_wide("probe failed", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide = OCF_PROBE_PASSED;
+  for (int k = 0; k < OCF_KERNEL_COUNT; k++)
+    facts.learnt.kernel_max_workgroup[k] = 256;
+  expect_norm_wide("512", &facts, &t, 1024, 16384, 512, 8, OCF_PLAN_PROBE_NONE, 1, 128);
+  t.norm.rows.wide_wg = 1024;
+  expect_norm_wide("1024", &facts, &t, 1024, 16384, 1024, 4, OCF_PLAN_PROBE_NONE, 1, 64);
+  t.norm.rows.max_regs = 48;
+  expect_norm_wide("max_regs 48", &facts, &t, 1024, 16384, 1024, 4, OCF_PLAN_PROBE_NONE, 1, 48);
+  t.norm.rows.max_regs = 0;
+  /* 1024 vectors: 1024 of one; a row shorter than the workgroup keeps its plan. */
+  expect_norm_wide("8192 x 4096", &facts, &t, 8192, 4096, 1024, 1, OCF_PLAN_PROBE_NONE, 1, 64);
+  expect_norm_wide("short row", &facts, &t, 8192, 2048, 256, 0, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide_refused[OCF_KERNEL_NORM_ROWS] = 1;
+  expect_norm_wide("refused", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);
+  ocf_device_facts amd = facts_of(AMD_GPU_1024, 0);
+  ocf_tuning_values amd_t = tuning_of(&amd, AMD_GPU_1024, OCF_OP_NORM);
+  amd_t.norm.rows.wide_wg = 1024;
+  const ocf_norm_call call = norm_call_of(0, 1024, 16384, 0, 0, AUTO, 0);
+  ocf_plan plan;
+  expect_success("amd", ocf_plan_norm(&amd, &amd_t, &call, &plan));
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  amd.learnt.wide = OCF_PROBE_PASSED;
+  expect_success("amd passed", ocf_plan_norm(&amd, &amd_t, &call, &plan));
+  assert_int_equal(plan.wide_workgroup, 0);
+}
+
 static void test_plan_norm(void **state) {
   (void)state;
   static const size_t widths[] = {1, 7, 64, 65, 1000, 4096, 4097, 16384, 16385, 50257, 1 << 20};
@@ -2965,6 +3024,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_wide),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),
+      cmocka_unit_test(test_plan_norm_wide),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
  *   - the wide probe runs at the first call that wants it (a reduction over the device's
  *     maximum workgroup), and softmax then runs its rows with 64 work-items, four times what its
  *     kernels report (softmax_resident on long rows, softmax_rows on short), and computes right;
+ *     so does RMSNorm's norm_rows;
  *   - a wide launch the runtime refuses (CL_OUT_OF_RESOURCES, injected through the fault
  *     wrappers, tests/cl_faults.c) is learnt: the call runs on the narrow plan and computes
  *     right, and so do later calls;
@@ -16,6 +17,7 @@
 #include "cl_faults.h"
 #include "internal/oclfuse_internal.h"
 #include "reference.h"
+#include "reference_norm.h"
 #include "runtime/context.h"
 #include "test_common.h"
 
@@ -80,6 +82,43 @@ static void softmax_checked(const ocft_env *env, ocf_context *ctx, const char *w
   softmax_cols(env, ctx, COLS, what, plan, capacity);
 }
 
+/* RMSNorm rows of SHORT_COLS (64 float4) as one norm_rows workgroup a row: a segment of 16
+   work-items of 4 float4, or, wide, of 64 of one. */
+static const char *const norm_tuning =
+    "vw=4 rows.wg=16 rows.max_seg=16 rows.items=4 rows.seg_items=4 rows.wide_wg=64";
+
+/* One RMSNorm call of ROWS x SHORT_COLS, checked against the reference; its plan into plan. */
+static void rmsnorm_checked(const ocft_env *env, ocf_context *ctx, const char *what, char *plan,
+                            size_t capacity) {
+  const size_t n = (size_t)ROWS * SHORT_COLS;
+  float *x = ocft_alloc_floats(n), *got = ocft_alloc_floats(n);
+  ocft_fill_uniform(x, n, -3.0f, 3.0f, 23);
+  ocft_fill_uniform(got, n, 1e6f, 2e6f, 24);
+  cl_mem in = ocft_buffer(env, n, x), out = ocft_buffer(env, n, got);
+  ocft_assert_status(
+      ocf_rmsnorm(ctx, ROWS, SHORT_COLS, in, 0, SHORT_COLS, out, 0, SHORT_COLS, NULL, NULL),
+      OCF_SUCCESS);
+  snprintf(plan, capacity, "%s", ocf_last_plan());
+  ocft_read(env, out, n, got);
+  double *want = ocft_alloc_doubles(n), *tol = ocft_alloc_doubles(n);
+  double *mean_tol = ocft_alloc_doubles(ROWS), *rstd_tol = ocft_alloc_doubles(ROWS);
+  ocf_ref_norm(1, ROWS, SHORT_COLS, x, SHORT_COLS, NULL, NULL, 1e-5, want, NULL, NULL);
+  ocft_norm_tolerance(1, ROWS, SHORT_COLS, x, SHORT_COLS, NULL, NULL, 1e-5, want, 0, 0, &env->info,
+                      tol, mean_tol, rstd_tol);
+  ocft_check check;
+  ocft_check_start(&check);
+  ocft_check_elements(got, want, tol, n, &check);
+  ocft_assert_check(what, &check);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  free(rstd_tol);
+  free(mean_tol);
+  free(tol);
+  free(want);
+  free(got);
+  free(x);
+}
+
 static int is_wide(const char *plan) {
   return strstr(plan, "softmax_resident wg=64 ") && strstr(plan, ") wide");
 }
@@ -121,6 +160,23 @@ static void test_wide_workgroup_softmax(void **state) {
   softmax_cols(env, ctx, SHORT_COLS, "softmax_rows, wide_wg=0", plan, sizeof plan);
   if (!strstr(plan, "softmax_rows wg=16x1 ") || strstr(plan, "wide"))
     fail_msg("the plan is \"%s\", not softmax_rows of 16", plan);
+  ocf_context_release(ctx);
+}
+
+static void test_wide_workgroup_norm(void **state) {
+  const ocft_env *env = ocft_get_env(state);
+  ocf_context *ctx = narrow_context(env);
+  ocft_assert_status(ocf_context_set_tuning(ctx, "norm", OCF_F32, NULL, norm_tuning), OCF_SUCCESS);
+  char plan[512];
+  rmsnorm_checked(env, ctx, "RMSNorm (probe, then the wide plan)", plan, sizeof plan);
+  require_probe_passed(ctx);
+  if (!strstr(plan, "norm_rows wg=64x1 ") || !strstr(plan, ") wide"))
+    fail_msg("the plan is \"%s\", not norm_rows of 64 wide", plan);
+  ocft_assert_status(ocf_context_set_tuning(ctx, "norm", OCF_F32, NULL, "rows.wide_wg=0"),
+                     OCF_SUCCESS);
+  rmsnorm_checked(env, ctx, "RMSNorm, wide_wg=0", plan, sizeof plan);
+  if (!strstr(plan, "norm_rows wg=16x1 ") || strstr(plan, "wide"))
+    fail_msg("the plan is \"%s\", not norm_rows of 16", plan);
   ocf_context_release(ctx);
 }
 
@@ -171,6 +227,7 @@ static void test_wide_workgroup_probe_refused(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wide_workgroup_softmax),
+      cmocka_unit_test(test_wide_workgroup_norm),
       cmocka_unit_test(test_wide_workgroup_refused_launch),
       cmocka_unit_test(test_wide_workgroup_probe_refused),
   };

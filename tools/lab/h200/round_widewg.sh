@@ -1,6 +1,6 @@
 #!/bin/bash
-# Wide softmax workgroups (issue 19, item 2): rows.wide_wg 0 (the shipped default, off), 512 and
-# 1024 on the H200, torch.softmax in the same call, one GPU round from the tree's root:
+# Wide softmax and norm workgroups (issue 19, item 2): rows.wide_wg 0 (the shipped default, off),
+# 512 and 1024 on the H200, torch beside in the same call, one GPU round from the tree's root:
 #   OUT=/some/dir bash tools/lab/h200/round_widewg.sh
 # NVIDIA's driver reports CL_KERNEL_WORK_GROUP_SIZE 256 for every kernel, yet runs 1024
 # work-items where the registers fit; rows.wide_wg gives plans of one workgroup a row
@@ -16,10 +16,14 @@
 #    skipped: 8192x1024, 1823x781, bf16 4096x4096 and bf16 512x50257 keep their plans and time
 #    auto only; docs/SOFTMAX.md lists the plans), each plan printed, each
 #    config checked against the CPU reference before it is timed;
-# 3. the peers: softmax_peers.py (torch.softmax, compiled) on the same shapes and types;
-# 4. ctest test_plan and test_wide_workgroup on the GPU (the probe, a wide launch, a refused
+# 3. library_norm_time.c: RMSNorm and LayerNorm fp32 and bf16 on 8192x4096, 1024x16384 and
+#    4096x8192 (norm_rows of one row a workgroup of 256 today) under norm's rows.wide_wg 0, 512,
+#    1024, each line with its plan and error;
+# 4. the peers: softmax_peers.py (torch.softmax, compiled) and norm_peers.py (F.layer_norm,
+#    F.rms_norm, compiled) on the same shapes and types;
+# 5. ctest test_plan and test_wide_workgroup on the GPU (the probe, a wide launch, a refused
 #    one, on NVIDIA's own driver).
-# About 2 minutes after the build. Writes $OUT/widewg.txt.
+# About 3 minutes after the build. Writes $OUT/widewg.txt.
 set -u
 out=${OUT:-/tmp/widewg}
 mkdir -p "$out"
@@ -35,6 +39,8 @@ start=$SECONDS
     tail -40 $b.build.txt
     exit 1
   fi
+  cc -std=c11 -O2 -Iinclude tools/lab/h200/library_norm_time.c -L$b -loclfuse -lOpenCL -lm \
+    -Wl,-rpath,$b -o /tmp/widewg_norm_time || exit 1
   echo "built at $((SECONDS - start)) s"
   shapes=(4096x4096 8192x1024 4096x16384 1823x781 512x50257)
   : >/tmp/widewg_shapes.txt
@@ -48,7 +54,19 @@ start=$SECONDS
     --shapes /tmp/widewg_shapes.txt --budget 100 2>/tmp/widewg_lab.err | cut -f2-4,8-17
   grep -v "^softmax_lab: \[" /tmp/widewg_lab.err | tail -5
   echo "   at $((SECONDS - start)) s"
+  echo "== norm (GB/s: one read and one write of x; \"\" is rows.wide_wg=0)"
+  for dt in f32 bf16; do
+    for s in "8192 4096" "1024 16384" "4096 8192"; do
+      for kind in rms layer; do
+        # shellcheck disable=SC2086
+        timeout 15 /tmp/widewg_norm_time $kind $dt $s "" "rows.wide_wg=512" "rows.wide_wg=1024"
+      done
+    done
+  done
+  echo "   at $((SECONDS - start)) s"
   echo "== peers (torch, same call)"
+  timeout 180 python3 tools/lab/h200/norm_peers.py 8192x4096:f32 1024x16384:f32 4096x8192:f32 \
+    8192x4096:bf16 1024x16384:bf16 4096x8192:bf16 2>&1 | tail -8
   peers=()
   for dt in f32 bf16; do
     for s in "${shapes[@]}"; do peers+=("$s:$dt"); done
