@@ -67,3 +67,18 @@ unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
              ? facts->learnt.mma_local_ok_reported
              : facts->local_mem_bytes;
 }
+
+unsigned ocf_wide_register_cap(size_t items) {
+  if (items == 0 || items > 8192) return 0;
+  const size_t cap = (65536 / items) / 8 * 8;
+  return cap > 255 ? 255 : (unsigned)cap;
+}
+
+int ocf_facts_wide_allows(const ocf_device_facts *facts, ocf_kernel_id kernel, size_t items,
+                          unsigned max_registers) {
+  if (facts->learnt.wide != OCF_PROBE_PASSED || items > facts->max_workgroup_size) return 0;
+  if ((size_t)kernel >= OCF_KERNEL_COUNT || facts->learnt.wide_refused[kernel]) return 0;
+  if (facts->wide_without_register_cap) return 1;
+  return facts->nv_compiler_options && max_registers > 0 &&
+         max_registers <= ocf_wide_register_cap(items);
+}

@@ -46,6 +46,14 @@ typedef struct ocf_learnt_facts {
      at most wgmma_local_ok. A build of it that fails after the probe passed sets FAILED too. */
   ocf_probe_state wgmma;
   unsigned long long wgmma_local_ok, wgmma_local_ok_reported;
+  /* Workgroups beyond a kernel's reported CL_KERNEL_WORK_GROUP_SIZE (src/runtime/wide_probe.c):
+     whether a reduction over a workgroup of the device's CL_DEVICE_MAX_WORK_GROUP_SIZE ran
+     right on this context. NVIDIA's driver reports 256 for every kernel, yet runs 1024 where
+     the registers fit (65536 a compute unit). */
+  ocf_probe_state wide;
+  /* Per kernel, 1: a wide launch of it was refused (CL_OUT_OF_RESOURCES,
+     CL_INVALID_WORK_GROUP_SIZE) after the probe passed; its plans stay within what it reports. */
+  unsigned char wide_refused[OCF_KERNEL_COUNT];
   /* Per kernel, the largest workgroup a built instance of it accepted
      (CL_KERNEL_WORK_GROUP_SIZE), learnt after builds; 0 while unknown. Plans whose sizes were
      not fixed by the caller stay within it. */
@@ -79,6 +87,11 @@ typedef struct ocf_device_facts {
      kernel's loops stop early and its result is silently wrong, so planners whose work-items
      loop over long rows keep each work-item's share below it. */
   unsigned long loop_limit;
+  /* Wide workgroups need no register cap here: set only by the tests' hook
+     (ocf_context_test_narrow_kernels, src/internal/oclfuse_internal.h), which makes a CPU
+     device's kernels report NVIDIA-like small limits; its registers bound nothing. Without it
+     or nv_compiler_options, no wide plan is made. */
+  int wide_without_register_cap;
   ocf_learnt_facts learnt; /* all zero for a device nothing was learnt of yet */
 } ocf_device_facts;
 
@@ -97,5 +110,17 @@ size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id ke
 unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program);
 unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
                                                 ocf_program_id program);
+
+/* The register cap (-cl-nv-maxrregcount) under which a workgroup of `items` work-items fits a
+   compute unit's 65536 32-bit registers: 65536 / items rounded down to a multiple of 8 (64 at
+   1024, 128 at 512), at most 255 (the most a work-item has); 0 for items above 8192. */
+unsigned ocf_wide_register_cap(size_t items);
+
+/* Whether a step of `kernel` may run `items` work-items, above what the built kernel reports,
+   with a plan's register cap `max_registers`: the wide probe passed, no wide launch of the
+   kernel was refused, items within the device's maximum, and registers capped so that the
+   workgroup fits (or the tests' device that needs no cap). */
+int ocf_facts_wide_allows(const ocf_device_facts *facts, ocf_kernel_id kernel, size_t items,
+                          unsigned max_registers);
 
 #endif /* OCLFUSE_DEVICE_FACTS_H */

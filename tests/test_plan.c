@@ -2619,6 +2619,122 @@ static long long held_words(const ocf_plan *plan) {
   return plan_value(plan, "PACKED") == 1 ? (elements + 1) / 2 : elements;
 }
 
+/* The wide plans (rows.wide_wg, src/plan/plan_softmax.c plan_wide) on the H200's built-in fp32
+   values (long_rows.wg=256, items=16 float4; rows.wg=128, max_seg=128): 4096 x 16384 is one
+   softmax_resident workgroup of 256 a row (4096 vectors, 16 each), 4096 x 2048 one
+   softmax_rows workgroup of 128 a row. With rows.wide_wg, a plan of one workgroup a row asks
+   for the wide probe while its outcome is unknown, and after it passed runs the row with the
+   asked-for workgroup, registers capped to fit 65536 (128 at 512, 64 at 1024) and at most half
+   of them held. */
+static void expect_softmax_wide(const char *what, const ocf_device_facts *facts,
+                                const ocf_tuning_values *tuning, size_t rows, size_t cols,
+                                size_t wg, int probe, int wide, unsigned regs) {
+  const ocf_softmax_call call = softmax_call(rows, cols, &TIGHT, AUTO, 0);
+  ocf_plan plan;
+  expect_success(what, ocf_plan_softmax(facts, tuning, &call, &plan));
+  char text[512];
+  ocf_plan_describe(&plan, text, sizeof text);
+  const size_t items = plan.steps[0].local[0] * plan.steps[0].local[1];
+  if (items != wg || plan.probe != probe || plan.wide_workgroup != wide ||
+      plan.max_registers != regs)
+    fail_msg("%s: %s: %zu work-items, probe %d, wide %d, %u registers; expected %zu, %d, %d, %u",
+             what, text, items, plan.probe, plan.wide_workgroup, plan.max_registers, wg, probe,
+             wide, regs);
+  if (wide) {
+    /* Half the registers at most hold row values; the row is held or streamed as ever. */
+    if (held_words(&plan) * 2 > (long long)regs && regs)
+      fail_msg("%s: %s holds %lld words under a cap of %u registers", what, text, held_words(&plan),
+               regs);
+    char options[512];
+    char cap[48];
+    assert_int_equal(ocf_plan_options(&plan, options, sizeof options), 0);
+    snprintf(cap, sizeof cap, "-cl-nv-maxrregcount=%u", regs);
+    if (regs && !strstr(options, cap)) fail_msg("%s: options %s lack %s", what, options, cap);
+  }
+}
+
+static void test_plan_softmax_wide(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  ocf_tuning_values t = tuning_of(&facts, H200, OCF_OP_SOFTMAX);
+  assert_int_equal(t.softmax.rows.wide_wg, 0); /* off until measured */
+  assert_int_equal(t.softmax.long_rows.wg, 256);
+  expect_softmax_wide("off", &facts, &t, 4096, 16384, 256, OCF_PLAN_PROBE_NONE, 0, 0);
+  t.softmax.rows.wide_wg = 512;
+  /* Unknown: today's plan, and the probe is due. */
+  expect_softmax_wide("probe unknown", &facts, &t, 4096, 16384, 256, OCF_PLAN_PROBE_WIDE, 0, 0);
+  /* Failed: today's plan, no probe again. */
+  facts.learnt.wide = OCF_PROBE_FAILED;
+  expect_softmax_wide("probe failed", &facts, &t, 4096, 16384, 256, OCF_PLAN_PROBE_NONE, 0, 0);
+  /* Passed: 512 work-items at 128 registers, 1024 at 64; above the 256 every kernel reports
+     and the context learnt. */
+  facts.learnt.wide = OCF_PROBE_PASSED;
+  for (int k = 0; k < OCF_KERNEL_COUNT; k++)
+    facts.learnt.kernel_max_workgroup[k] = 256;
+  expect_softmax_wide("512", &facts, &t, 4096, 16384, 512, OCF_PLAN_PROBE_NONE, 1, 128);
+  ocf_softmax_call call = softmax_call(4096, 16384, &TIGHT, AUTO, 0);
+  ocf_plan plan;
+  expect_success("512 items", ocf_plan_softmax(&facts, &t, &call, &plan));
+  assert_int_equal(plan_value(&plan, "ITEMS"), 8); /* 4096 vectors over 512 */
+  t.softmax.rows.wide_wg = 1024;
+  expect_softmax_wide("1024", &facts, &t, 4096, 16384, 1024, OCF_PLAN_PROBE_NONE, 1, 64);
+  expect_success("1024 items", ocf_plan_softmax(&facts, &t, &call, &plan));
+  assert_int_equal(plan_value(&plan, "ITEMS"), 4);
+  /* Beyond the device's maximum: cut to it. */
+  t.softmax.rows.wide_wg = 4096;
+  expect_softmax_wide("4096 asked", &facts, &t, 4096, 16384, 1024, OCF_PLAN_PROBE_NONE, 1, 64);
+  t.softmax.rows.wide_wg = 1024;
+  /* softmax_rows with one row a workgroup (4096 x 2048: 512 vectors, 128 work-items of 4): the
+     whole workgroup a row, one vector each at 512; a row of fewer vectors than 1024 work-items
+     keeps its plan. Two rows a workgroup (1024 columns: 64 x 2) is no plan for it either. */
+  t.softmax.rows.wide_wg = 512;
+  expect_softmax_wide("rows 512", &facts, &t, 4096, 2048, 512, OCF_PLAN_PROBE_NONE, 1, 128);
+  ocf_softmax_call rows_call = softmax_call(4096, 2048, &TIGHT, AUTO, 0);
+  expect_success("rows 512 items", ocf_plan_softmax(&facts, &t, &rows_call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_SOFTMAX_ROWS);
+  assert_int_equal(plan_value(&plan, "SEG"), 512);
+  assert_int_equal(plan_value(&plan, "ITEMS"), 1);
+  t.softmax.rows.wide_wg = 1024;
+  expect_softmax_wide("rows short", &facts, &t, 4096, 2048, 128, OCF_PLAN_PROBE_NONE, 0, 0);
+  expect_softmax_wide("two rows a group", &facts, &t, 8192, 1024, 128, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide = OCF_PROBE_UNKNOWN;
+  expect_softmax_wide("rows, probe unknown", &facts, &t, 4096, 2048, 128, OCF_PLAN_PROBE_WIDE, 0,
+                      0);
+  expect_softmax_wide("two rows, no probe", &facts, &t, 8192, 1024, 128, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide = OCF_PROBE_PASSED;
+  /* A caller's fixed size is the caller's. */
+  call.workgroup = 256;
+  expect_success("fixed", ocf_plan_softmax(&facts, &t, &call, &plan));
+  assert_int_equal(plan.wide_workgroup, 0);
+  assert_int_equal(plan.steps[0].local[0], 256);
+  /* A wide launch of softmax_resident was refused on this context: within the learnt 256. */
+  facts.learnt.wide_refused[OCF_KERNEL_SOFTMAX_RESIDENT] = 1;
+  expect_softmax_wide("refused", &facts, &t, 4096, 16384, 256, OCF_PLAN_PROBE_NONE, 0, 0);
+  /* No register cap option (any other vendor): never wide, never a probe. */
+  ocf_device_facts amd = facts_of(AMD_GPU_1024, 0);
+  ocf_tuning_values amd_t = tuning_of(&amd, AMD_GPU_1024, OCF_OP_SOFTMAX);
+  amd_t.softmax.rows.wide_wg = 1024;
+  ocf_softmax_call amd_call = softmax_call(4096, 16384, &TIGHT, AUTO, 0);
+  expect_success("amd unknown", ocf_plan_softmax(&amd, &amd_t, &amd_call, &plan));
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  assert_int_equal(plan.wide_workgroup, 0);
+  amd.learnt.wide = OCF_PROBE_PASSED;
+  expect_success("amd passed", ocf_plan_softmax(&amd, &amd_t, &amd_call, &plan));
+  assert_int_equal(plan.wide_workgroup, 0);
+  assert_int_equal(plan.max_registers, 0);
+  /* The facts' own gate: the cap must fit the workgroup. */
+  assert_int_equal(ocf_wide_register_cap(1024), 64);
+  assert_int_equal(ocf_wide_register_cap(512), 128);
+  assert_int_equal(ocf_wide_register_cap(384), 168);
+  assert_int_equal(ocf_wide_register_cap(256), 255);
+  facts.learnt.wide_refused[OCF_KERNEL_SOFTMAX_RESIDENT] = 0;
+  assert_true(ocf_facts_wide_allows(&facts, OCF_KERNEL_SOFTMAX_RESIDENT, 1024, 64));
+  assert_false(ocf_facts_wide_allows(&facts, OCF_KERNEL_SOFTMAX_RESIDENT, 1024, 72));
+  assert_false(ocf_facts_wide_allows(&facts, OCF_KERNEL_SOFTMAX_RESIDENT, 1024, 0));
+  assert_false(ocf_facts_wide_allows(&facts, OCF_KERNEL_SOFTMAX_RESIDENT, 2048, 32));
+  assert_false(ocf_facts_wide_allows(&amd, OCF_KERNEL_SOFTMAX_RESIDENT, 1024, 64));
+}
+
 /* 16-bit softmax holds its rows in the registers fp32 does, under the H200's values (built-in
    and shipped database): ptxas -v found bf16's 16 x 12 floats a work-item at 255 registers where
    fp32's 4 x 16 took 112, one 256-item workgroup a compute unit (issue 19). A 16-bit row is
@@ -2772,6 +2888,65 @@ static void check_norm_assumptions(const char *what, const ocf_plan *plan, const
 
 /* Every device, shape, layout, variant and workgroup size: a plan that fits and keeps its
    kernels' assumptions; and the kernels the built-in tuning gives the issue's shapes. */
+/* norm's wide plans (rows.wide_wg, src/plan/plan_norm.c plan_wide) on the H200's built-in fp32
+   values: 1024 x 16384 is norm_rows of one row a workgroup of 256, 16 float4 each; with the
+   wide probe passed it takes 512 work-items of 8 at 128 registers, or 1024 of 4 at 64; a lower
+   rows.max_regs is kept; two rows a group (8192 x 1024: 64 x 4) and the split keep their
+   plans. */
+static void expect_norm_wide(const char *what, const ocf_device_facts *facts,
+                             const ocf_tuning_values *tuning, size_t rows, size_t cols, size_t wg,
+                             long long items, int probe, int wide, unsigned regs) {
+  const ocf_norm_call call = norm_call_of(0, rows, cols, 0, 0, AUTO, 0);
+  ocf_plan plan;
+  expect_success(what, ocf_plan_norm(facts, tuning, &call, &plan));
+  char text[512];
+  ocf_plan_describe(&plan, text, sizeof text);
+  const size_t got = plan.steps[0].local[0] * plan.steps[0].local[1];
+  if (got != wg || plan.probe != probe || plan.wide_workgroup != wide ||
+      (wide && plan.max_registers != regs) || (items && plan_value(&plan, "ITEMS") != items))
+    fail_msg("%s: %s: %zu work-items, probe %d, wide %d, %u registers; expected %zu (ITEMS "
+             "%lld), %d, %d, %u",
+             what, text, got, plan.probe, plan.wide_workgroup, plan.max_registers, wg, items, probe,
+             wide, regs);
+}
+
+static void test_plan_norm_wide(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  ocf_tuning_values t = tuning_of(&facts, H200, OCF_OP_NORM);
+  assert_int_equal(t.norm.rows.wide_wg, 0); /* off until measured */
+  expect_norm_wide("off", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);
+  t.norm.rows.wide_wg = 512;
+  expect_norm_wide("probe unknown", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_WIDE, 0, 0);
+  expect_norm_wide("two rows a group", &facts, &t, 8192, 1024, 256, 0, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide = OCF_PROBE_FAILED;
+  expect_norm_wide("probe failed", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide = OCF_PROBE_PASSED;
+  for (int k = 0; k < OCF_KERNEL_COUNT; k++)
+    facts.learnt.kernel_max_workgroup[k] = 256;
+  expect_norm_wide("512", &facts, &t, 1024, 16384, 512, 8, OCF_PLAN_PROBE_NONE, 1, 128);
+  t.norm.rows.wide_wg = 1024;
+  expect_norm_wide("1024", &facts, &t, 1024, 16384, 1024, 4, OCF_PLAN_PROBE_NONE, 1, 64);
+  t.norm.rows.max_regs = 48;
+  expect_norm_wide("max_regs 48", &facts, &t, 1024, 16384, 1024, 4, OCF_PLAN_PROBE_NONE, 1, 48);
+  t.norm.rows.max_regs = 0;
+  /* 1024 vectors: 1024 of one; a row shorter than the workgroup keeps its plan. */
+  expect_norm_wide("8192 x 4096", &facts, &t, 8192, 4096, 1024, 1, OCF_PLAN_PROBE_NONE, 1, 64);
+  expect_norm_wide("short row", &facts, &t, 8192, 2048, 256, 0, OCF_PLAN_PROBE_NONE, 0, 0);
+  facts.learnt.wide_refused[OCF_KERNEL_NORM_ROWS] = 1;
+  expect_norm_wide("refused", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);
+  ocf_device_facts amd = facts_of(AMD_GPU_1024, 0);
+  ocf_tuning_values amd_t = tuning_of(&amd, AMD_GPU_1024, OCF_OP_NORM);
+  amd_t.norm.rows.wide_wg = 1024;
+  const ocf_norm_call call = norm_call_of(0, 1024, 16384, 0, 0, AUTO, 0);
+  ocf_plan plan;
+  expect_success("amd", ocf_plan_norm(&amd, &amd_t, &call, &plan));
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  amd.learnt.wide = OCF_PROBE_PASSED;
+  expect_success("amd passed", ocf_plan_norm(&amd, &amd_t, &call, &plan));
+  assert_int_equal(plan.wide_workgroup, 0);
+}
+
 static void test_plan_norm(void **state) {
   (void)state;
   static const size_t widths[] = {1, 7, 64, 65, 1000, 4096, 4097, 16384, 16385, 50257, 1 << 20};
@@ -2846,8 +3021,10 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_softmax_16bit_registers),
+      cmocka_unit_test(test_plan_softmax_wide),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),
+      cmocka_unit_test(test_plan_norm_wide),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

@@ -86,7 +86,7 @@ void ocf_plan_describe(const ocf_plan *plan, char *out, size_t capacity) {
   }
   char options[512];
   if (ocf_plan_options(plan, options, sizeof options) == 0)
-    snprintf(out + used, capacity - used, " (%s)", options);
+    snprintf(out + used, capacity - used, " (%s)%s", options, plan->wide_workgroup ? " wide" : "");
 }
 
 ocf_status ocf_plan_verify(const ocf_plan *plan, const ocf_device_facts *facts) {

@@ -79,12 +79,17 @@ typedef struct ocf_plan {
      workgroups share a compute unit (64 K of them: a 256-item workgroup at 129 registers runs
      alone, at 128 two run side by side). */
   unsigned max_registers;
+  /* 1: a step may run more work-items than its kernel reports (CL_KERNEL_WORK_GROUP_SIZE), up
+     to the device's maximum, as ocf_facts_wide_allows says (the wide probe passed, registers
+     capped to fit). The launch checks it again; a refused enqueue is learnt and re-planned. */
+  int wide_workgroup;
 } ocf_plan;
 
 typedef enum ocf_plan_probe {
   OCF_PLAN_PROBE_NONE = 0,
-  OCF_PLAN_PROBE_MMA = 1,  /* the mma.sync kernel, with probe_bytes of local memory */
-  OCF_PLAN_PROBE_WGMMA = 2 /* the wgmma kernel (sm_90a), the tuning's geometry */
+  OCF_PLAN_PROBE_MMA = 1,   /* the mma.sync kernel, with probe_bytes of local memory */
+  OCF_PLAN_PROBE_WGMMA = 2, /* the wgmma kernel (sm_90a), the tuning's geometry */
+  OCF_PLAN_PROBE_WIDE = 3   /* workgroups beyond the kernels' reported limit (wide_probe.c) */
 } ocf_plan_probe;
 
 /* Appends a -D value; plans never hold more than OCF_PLAN_MAX_DEFINES (a library bug). */

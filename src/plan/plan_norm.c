@@ -79,14 +79,16 @@ static int f16_conversion(const ocf_device_facts *facts, const ocf_norm_tuning *
   return t->f16_cvt;
 }
 
-/* norm_rows for the call, or 0 when its rows are too long to hold. */
+/* norm_rows for the call, or 0 when its rows are too long to hold. wide > 0: one row a
+   workgroup of `wide` work-items (plan_wide), 0 when a row has fewer vectors. */
 static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
                        const ocf_norm_call *c, size_t vecs, size_t items_max, size_t seg_items,
-                       size_t rows_wg, norm_shape *k) {
+                       size_t rows_wg, size_t wide, norm_shape *k) {
   const int fixed = c->workgroup != 0;
-  size_t seg = ocf_ladder_up(ocf_div_ceil(vecs, seg_items));
+  if (wide && vecs < wide) return 0;
+  size_t seg = wide ? wide : ocf_ladder_up(ocf_div_ceil(vecs, seg_items));
   const size_t align = (size_t)t->rows.seg_align;
-  if (seg > align) seg = ocf_round_up(seg, align);
+  if (seg > align && !wide) seg = ocf_round_up(seg, align);
   /* The rows of a group lie along dimension 1, which some devices keep short. */
   const size_t max_rows = facts->max_item_sizes[1] ? facts->max_item_sizes[1] : 1;
   if (fixed) {
@@ -95,12 +97,14 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
     while (seg < c->workgroup && c->workgroup % seg != 0)
       seg++;
     seg = ocf_min_size(seg, c->workgroup);
-  } else {
+  } else if (!wide) {
     seg = ocf_min_size(seg, ocf_min_size((size_t)t->rows.max_seg, rows_wg));
   }
   const size_t items = ocf_ladder_up(ocf_div_ceil(vecs, seg));
   if (items > items_max) return 0;
-  size_t rows_per_group = fixed ? c->workgroup / seg : ocf_min_size(rows_wg / seg, max_rows);
+  size_t rows_per_group = wide    ? 1
+                          : fixed ? c->workgroup / seg
+                                  : ocf_min_size(rows_wg / seg, max_rows);
   if (rows_per_group == 0) rows_per_group = 1;
   if (!fixed)
     while (rows_per_group % 2 == 0 && rows_per_group / 2 >= (c->rows ? c->rows : 1))
@@ -120,9 +124,9 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
 }
 
 /* Picks the kernels for a call under workgroup sizes wg (split, general, baseline) and rows_wg
-   (norm_rows). */
+   (norm_rows); wide > 0: only norm_rows, one row a workgroup of `wide` (plan_wide). */
 static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, const ocf_norm_call *c,
-                   size_t wg, size_t rows_wg, ocf_plan *plan) {
+                   size_t wg, size_t rows_wg, size_t wide, ocf_plan *plan) {
   norm_shape k;
   memset(&k, 0, sizeof k);
   k.kernels[0] = OCF_KERNEL_NORM_GENERAL;
@@ -152,7 +156,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
-    if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, &k)) {
+    if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
       const size_t step = wg * k.unroll;
       const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
       const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
@@ -208,6 +212,47 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   }
 }
 
+/* The wide plan (rows.wide_wg, as softmax's: docs/SOFTMAX.md, "Wide workgroups"): a norm_rows
+   plan of one row a workgroup gets that many work-items a row instead, beyond what the kernel
+   reports (NVIDIA: 256 for every kernel), up to the device's maximum `cap`, once the wide probe
+   passed on the context (src/runtime/wide_probe.c). Registers are capped so that the workgroup
+   fits a compute unit (ocf_wide_register_cap: 128 at 512, 64 at 1024; rows.max_regs where
+   lower) and a work-item holds at most half of them as row values (twice its share when
+   prefetching), so `items` shrinks to fit. A row of fewer vectors than work-items keeps its
+   plan (lanes would idle), and so do rows beyond what the wide workgroup holds (the split).
+   1: *plan is replaced. */
+static int plan_wide(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                     const ocf_norm_call *c, size_t cap, ocf_plan *plan) {
+  const ocf_plan_step *first = &plan->steps[0];
+  if (plan->step_count != 1 || first->kernel != OCF_KERNEL_NORM_ROWS || first->local[1] != 1)
+    return 0;
+  const size_t wide = ocf_min_size((size_t)t->rows.wide_wg, cap);
+  if (wide <= first->local[0]) return 0;
+  unsigned regs = facts->nv_compiler_options ? ocf_wide_register_cap(wide) : 0;
+  if (regs && t->rows.max_regs > 0 && (unsigned)t->rows.max_regs < regs)
+    regs = (unsigned)t->rows.max_regs;
+  if (!ocf_facts_wide_allows(facts, OCF_KERNEL_NORM_ROWS, wide, regs)) return 0;
+  ocf_norm_tuning w = *t;
+  if (regs) {
+    /* norm_rows holds floats: vw a vector of the tuning's width. */
+    const unsigned copies = t->rows.prefetch ? 2 : 1;
+    const unsigned held = regs / 2 / (unsigned)t->vw / copies;
+    if (held < (unsigned)w.rows.items) w.rows.items = held ? (int)held : 1;
+  }
+  ocf_plan wide_plan;
+  memset(&wide_plan, 0, sizeof wide_plan);
+  wide_plan.program = OCF_PROGRAM_NORM;
+  choose(facts, &w, c, ocf_min_size((size_t)t->split.wg, cap), wide, wide, &wide_plan);
+  const ocf_plan_step *step = &wide_plan.steps[0];
+  if (wide_plan.step_count != 1 || step->kernel != OCF_KERNEL_NORM_ROWS || step->local[0] != wide ||
+      step->local[1] != 1)
+    return 0;
+  wide_plan.wide_workgroup = 1;
+  wide_plan.max_registers = regs;
+  *plan = wide_plan;
+  return 1;
+}
+
 ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                          const ocf_norm_call *call, ocf_plan *plan) {
   const ocf_norm_tuning *t = &tuning->norm;
@@ -225,6 +270,7 @@ ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values 
   size_t local_cap =
       (size_t)(ocf_facts_local_limit(facts, OCF_PROGRAM_NORM) / ROWS_LOCAL_BYTES_PER_ITEM);
   if (local_cap >= 1 && cap > local_cap) cap = local_cap;
+  const size_t device_cap = cap; /* before the kernels' learnt limits: the wide plans' bound */
   for (int round = 0; round < 8; round++) {
     memset(plan, 0, sizeof *plan);
     plan->program = OCF_PROGRAM_NORM;
@@ -234,12 +280,24 @@ ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values 
       wg = ocf_min_size((size_t)t->split.wg, cap);
       rows_wg = ocf_min_size((size_t)t->rows.wg, cap);
     }
-    choose(facts, t, call, wg, rows_wg, plan);
+    choose(facts, t, call, wg, rows_wg, 0, plan);
     if (plan->fixed_workgroup) break;
     const size_t lowest = ocf_plan_steps_limit(facts, plan, cap);
     const ocf_plan_step *first = &plan->steps[0];
     if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
     cap = lowest;
+  }
+  /* The wide plan where the tuning asks for one and the compiler can cap registers (else no
+     workgroup is known to fit beyond the reported limit); the probe first. */
+  const ocf_plan_step *first = &plan->steps[0];
+  if (t->rows.wide_wg > 0 && !plan->fixed_workgroup && call->variant == OCF_VARIANT_AUTO &&
+      (facts->nv_compiler_options || facts->wide_without_register_cap) && plan->step_count == 1 &&
+      first->kernel == OCF_KERNEL_NORM_ROWS && first->local[1] == 1 &&
+      ocf_min_size((size_t)t->rows.wide_wg, device_cap) > first->local[0]) {
+    if (facts->learnt.wide == OCF_PROBE_UNKNOWN)
+      plan->probe = OCF_PLAN_PROBE_WIDE;
+    else
+      plan_wide(facts, t, call, device_cap, plan);
   }
   return ocf_plan_verify(plan, facts);
 }

@@ -39,6 +39,10 @@
  *        work-items with scalar access is never held (PoCL 3.1 aborts on resident so shaped,
  *        and coop holds the same way): the split where rows are too few, else softmax_general.
  *
+ *   3. rows.wide_wg > 0 (off by default): a plan of one workgroup a row (softmax_rows with one
+ *      row a group, softmax_resident) gets that many work-items, beyond what its kernel reports,
+ *      where the compiler caps registers and the context's wide probe passed (plan_wide).
+ *
  * fp16 vectors are converted as f16_cvt says (f16_conversion; cl/f16_words.clh).
  *
  * Kernel sizes that vary by shape (ITEMS, SEG, LOCAL_ITEMS) are rounded up the size ladder so
@@ -160,14 +164,16 @@ static size_t local_items_fit(const ocf_device_facts *facts, size_t wg, size_t h
   return (size_t)((local - own) / ((unsigned long long)wg * held_bytes));
 }
 
-/* softmax_rows for the call, or 0 when its rows are too long for a segment. */
+/* softmax_rows for the call, or 0 when its rows are too long for a segment. wide > 0: one row
+   a workgroup of `wide` work-items (plan_wide), 0 when a row has fewer vectors. */
 static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
-                       const ocf_softmax_call *c, const budgets *b, size_t rows_wg,
+                       const ocf_softmax_call *c, const budgets *b, size_t rows_wg, size_t wide,
                        softmax_shape *k) {
   const int fixed = c->workgroup != 0;
-  size_t seg = ocf_ladder_up(ocf_div_ceil(b->vecs, b->seg_items));
+  if (wide && b->vecs < wide) return 0;
+  size_t seg = wide ? wide : ocf_ladder_up(ocf_div_ceil(b->vecs, b->seg_items));
   const size_t align = (size_t)t->rows.seg_align;
-  if (seg > align) seg = ocf_round_up(seg, align);
+  if (seg > align && !wide) seg = ocf_round_up(seg, align);
   /* The rows of a group lie along dimension 1, which some devices keep short (Apple's CPU: 1). */
   const size_t max_rows = facts->max_item_sizes[1];
   if (fixed) {
@@ -177,13 +183,15 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
     while (seg < c->workgroup && c->workgroup % seg != 0)
       seg++;
     seg = ocf_min_size(seg, c->workgroup);
-  } else {
+  } else if (!wide) {
     /* Past the longest segment, rows get more vectors a work-item (up to `items`). */
     seg = ocf_min_size(seg, ocf_min_size((size_t)t->rows.max_seg, rows_wg));
   }
   const size_t items = ocf_ladder_up(ocf_div_ceil(b->vecs, seg));
   if (items > b->items) return 0;
-  size_t rows_per_group = fixed ? c->workgroup / seg : ocf_min_size(rows_wg / seg, max_rows);
+  size_t rows_per_group = wide    ? 1
+                          : fixed ? c->workgroup / seg
+                                  : ocf_min_size(rows_wg / seg, max_rows);
   /* No larger than the rows need, halving (not cutting to the row count) so that few sizes,
      and so few programs, serve every row count. */
   if (!fixed)
@@ -214,10 +222,11 @@ static void hold(const budgets *b, size_t vecs, size_t wg, size_t local_max, sof
   }
 }
 
-/* Longer rows: softmax_resident, softmax_coop or the two-kernel split. */
+/* Longer rows: softmax_resident, softmax_coop or the two-kernel split; one_row: only
+   softmax_resident (plan_wide's). */
 static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
                         const ocf_softmax_call *c, const budgets *b, size_t wg_max, size_t min_wg,
-                        softmax_shape *k, ocf_plan *plan) {
+                        int one_row, softmax_shape *k, ocf_plan *plan) {
   const int fixed = c->workgroup != 0;
   const size_t rows = c->rows ? c->rows : 1;
   const size_t target = (size_t)facts->compute_units * (size_t)t->long_rows.groups_per_unit;
@@ -238,7 +247,9 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
      softmax_resident so shaped (below), and softmax_coop holds its slices with the same code.
      The split, or softmax_general, instead. */
   const int tiny_scalar = wg_max <= 2 && b->vw == 1;
-  if (t->long_rows.coop_spin > 0 && !c->in_place && !tiny_scalar) {
+  if (one_row) {
+    /* A wide plan: the row in one workgroup, held or streamed (below). */
+  } else if (t->long_rows.coop_spin > 0 && !c->in_place && !tiny_scalar) {
     const size_t local_coop =
         ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->held_bytes));
     const size_t part_cap = wg_max * (b->items + local_coop);
@@ -321,10 +332,17 @@ static int f16_conversion(const ocf_device_facts *facts, const ocf_softmax_tunin
   return t->f16_cvt;
 }
 
+/* How plan_wide asks choose for its plan. */
+typedef enum wide_kind {
+  WIDE_NONE = 0,
+  WIDE_ROWS,    /* softmax_rows, one row a workgroup of wg_max */
+  WIDE_RESIDENT /* softmax_resident, one row a workgroup (wg_max where the row fills it) */
+} wide_kind;
+
 /* Picks the kernels for a call under sizes wg_max / min_wg / rows_wg. */
 static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
                    const ocf_softmax_call *c, size_t wg_max, size_t min_wg, size_t rows_wg,
-                   ocf_plan *plan) {
+                   wide_kind wide, ocf_plan *plan) {
   softmax_shape k;
   memset(&k, 0, sizeof k);
   k.kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
@@ -347,8 +365,10 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     const budgets b = budgets_of(t, c);
     k.vw = b.vw;
     k.unroll = b.unroll;
-    if (!choose_rows(facts, t, c, &b, rows_wg, &k))
-      choose_long(facts, t, c, &b, wg_max, min_wg, &k, plan);
+    if (wide == WIDE_ROWS)
+      choose_rows(facts, t, c, &b, rows_wg, wg_max, &k);
+    else if (wide == WIDE_RESIDENT || !choose_rows(facts, t, c, &b, rows_wg, 0, &k))
+      choose_long(facts, t, c, &b, wg_max, min_wg, wide == WIDE_RESIDENT, &k, plan);
     /* Only the kernels that hold rows read PACKED (the others then share one program). */
     const ocf_kernel_id held = k.kernels[0];
     k.packed = b.packed && (held == OCF_KERNEL_SOFTMAX_ROWS ||
@@ -393,6 +413,61 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     plan->local_mem_bytes = PAIR_BYTES_PER_ITEM * k.wg;
 }
 
+/* Whether a plan is one workgroup a row: softmax_resident, or softmax_rows with one row a
+   group (its segment the whole workgroup). */
+static wide_kind one_row_plan(const ocf_plan *plan) {
+  const ocf_plan_step *first = &plan->steps[0];
+  if (plan->step_count != 1) return WIDE_NONE;
+  if (first->kernel == OCF_KERNEL_SOFTMAX_RESIDENT) return WIDE_RESIDENT;
+  if (first->kernel == OCF_KERNEL_SOFTMAX_ROWS && first->dims == 2 && first->local[1] == 1)
+    return WIDE_ROWS;
+  return WIDE_NONE;
+}
+
+/* The wide plan (rows.wide_wg): a call whose plan is one workgroup a row (one_row_plan) gets
+   that many work-items a row instead, beyond what the kernel reports (NVIDIA: 256 for every
+   kernel), up to the device's maximum `cap`, once the wide probe passed on the context
+   (src/runtime/wide_probe.c). The registers are capped so that the workgroup fits a compute
+   unit (ocf_wide_register_cap: 128 at 512, 64 at 1024) and a work-item holds at most half of
+   them as row values (the rest: addresses, loop and reduction state), so `items` shrinks to
+   fit. softmax_rows then spreads the row over the whole workgroup (a row of fewer vectors than
+   work-items keeps its plan: lanes would idle); softmax_resident holds it, in local memory too,
+   or streams what it cannot hold, as ever, but is never cut into softmax_coop's or the split's
+   slices. 1: *plan is replaced. */
+static int plan_wide(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                     const ocf_softmax_call *c, size_t cap, ocf_plan *plan) {
+  const wide_kind kind = one_row_plan(plan);
+  const ocf_plan_step *first = &plan->steps[0];
+  const size_t wide = ocf_min_size((size_t)t->rows.wide_wg, cap);
+  if (kind == WIDE_NONE || wide <= first->local[0] * first->local[1]) return 0;
+  const unsigned regs = facts->nv_compiler_options ? ocf_wide_register_cap(wide) : 0;
+  if (!ocf_facts_wide_allows(facts, first->kernel, wide, regs)) return 0;
+  ocf_softmax_tuning w = *t;
+  w.long_rows.wg = w.long_rows.min_wg = (int)wide;
+  if (regs) {
+    /* Words one vector of the tuning's width holds: vw floats, or half as many words packed. */
+    const int packed = ocf_dtype_size(c->in_dtype) == 2 && t->packed && t->vw >= 2;
+    const unsigned words = packed ? (unsigned)t->vw / 2 : (unsigned)t->vw;
+    /* softmax_rows prefetching holds its next row's vectors too. */
+    const unsigned copies = kind == WIDE_ROWS && t->rows.prefetch ? 2 : 1;
+    const unsigned held = regs / 2 / words / copies;
+    if (held < (unsigned)w.long_rows.items) w.long_rows.items = held ? (int)held : 1;
+  }
+  ocf_plan wide_plan;
+  memset(&wide_plan, 0, sizeof wide_plan);
+  size_t wg, min_wg, rows_wg;
+  call_tuning(&w, 0, wide, &wg, &min_wg, &rows_wg);
+  choose(facts, &w, c, wide, min_wg, rows_wg, kind, &wide_plan);
+  /* Still one row a workgroup of the same kernel, and as wide as asked. */
+  const ocf_plan_step *step = &wide_plan.steps[0];
+  if (one_row_plan(&wide_plan) != kind || step->local[0] * step->local[1] != wide) return 0;
+  wide_plan.program = ocf_kernel_desc_get(step->kernel)->program;
+  wide_plan.wide_workgroup = 1;
+  wide_plan.max_registers = regs;
+  *plan = wide_plan;
+  return 1;
+}
+
 ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                             const ocf_softmax_call *call, ocf_plan *plan) {
   const ocf_softmax_tuning *t = &tuning->softmax;
@@ -410,18 +485,31 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
   if (cap > facts->max_item_sizes[0]) cap = facts->max_item_sizes[0];
   size_t local_cap = (size_t)(softmax_local_limit(facts) / SOFTMAX_LOCAL_BYTES_PER_ITEM);
   if (local_cap >= 1 && cap > local_cap) cap = local_cap;
+  const size_t device_cap = cap; /* before the kernels' learnt limits: the wide plans' bound */
   for (int round = 0; round < 8; round++) {
     memset(plan, 0, sizeof *plan);
     plan->fixed_workgroup = call->workgroup != 0;
     size_t wg, min_wg, rows_wg;
     call_tuning(t, call->workgroup, cap, &wg, &min_wg, &rows_wg);
-    choose(facts, t, call, wg, min_wg, rows_wg, plan);
+    choose(facts, t, call, wg, min_wg, rows_wg, WIDE_NONE, plan);
     plan->program = ocf_kernel_desc_get(plan->steps[0].kernel)->program;
     if (plan->fixed_workgroup) break;
     const size_t lowest = ocf_plan_steps_limit(facts, plan, cap);
     const ocf_plan_step *first = &plan->steps[0];
     if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
     cap = lowest;
+  }
+  /* The wide plan where the tuning asks for one and the compiler can cap registers (else no
+     workgroup is known to fit beyond the reported limit); the probe first. */
+  if (t->rows.wide_wg > 0 && !plan->fixed_workgroup && call->variant == OCF_VARIANT_AUTO &&
+      (facts->nv_compiler_options || facts->wide_without_register_cap) &&
+      one_row_plan(plan) != WIDE_NONE &&
+      ocf_min_size((size_t)t->rows.wide_wg, device_cap) >
+          plan->steps[0].local[0] * plan->steps[0].local[1]) {
+    if (facts->learnt.wide == OCF_PROBE_UNKNOWN)
+      plan->probe = OCF_PLAN_PROBE_WIDE;
+    else
+      plan_wide(facts, t, call, device_cap, plan);
   }
   return ocf_plan_verify(plan, facts);
 }

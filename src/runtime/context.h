@@ -73,6 +73,10 @@ struct ocf_context {
      (its probe passed at the context's creation), -1 no (the probe failed, or the runtime
      refused a registration since). Read and written atomically after creation. */
   int buffer_registry;
+  /* The tests' hook (ocf_context_test_narrow_kernels, src/internal/oclfuse_internal.h): every
+     kernel built after it reports at most this many work-items (0: what the runtime says), as
+     NVIDIA's driver reports 256 for every kernel. Under `lock`. */
+  size_t test_kernel_workgroup_cap;
 };
 
 /* ---- api/devices.c ---- */

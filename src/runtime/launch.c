@@ -20,11 +20,17 @@ void ocf_context_learn_workgroup(ocf_context *ctx, ocf_kernel_id kernel, size_t 
 }
 
 /* Checks a built kernel against the step that will run it. A default size above the kernel's
-   own limit is learnt (the caller re-plans); a fixed one is refused by name. */
+   own limit is learnt (the caller re-plans); a fixed one is refused by name; a wide plan's size
+   passes where ocf_facts_wide_allows says so. */
 static ocf_status check_step(ocf_context *ctx, const ocf_plan *plan, const ocf_plan_step *step,
                              const ocf_built_kernel *kernel, int *replan) {
   size_t items = step->local[0] * step->local[1] * step->local[2];
-  if (items > kernel->max_workgroup) {
+  /* A wide plan runs above what the kernel reports, where the facts allow it (the wide probe
+     passed on this context, registers capped to fit): the enqueue has the last word
+     (ocf_run learns a refusal). */
+  const int wide = plan->wide_workgroup &&
+                   ocf_facts_wide_allows(&ctx->facts, step->kernel, items, plan->max_registers);
+  if (items > kernel->max_workgroup && !wide) {
     /* Learnt here or, since this call copied the facts, by another thread's call: either way a
        plan made from the facts as they are now fits. */
     if (!plan->fixed_workgroup) {

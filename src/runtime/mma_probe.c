@@ -94,6 +94,7 @@ static void probe_mma(ocf_context *ctx, size_t bytes) {
 void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan) {
   if (plan->probe == OCF_PLAN_PROBE_MMA) probe_mma(ctx, plan->probe_bytes);
   if (plan->probe == OCF_PLAN_PROBE_WGMMA) ocf_probe_wgmma(ctx);
+  if (plan->probe == OCF_PLAN_PROBE_WIDE) ocf_probe_wide(ctx);
 }
 
 void ocf_probe_mma_failed(ocf_context *ctx, const char *why) {

@@ -1,7 +1,7 @@
 /*
  * The capability probes of the matrix units (mma_probe.c, wgmma_probe.c; their shared machinery
- * is runtime/probe_run.h): run once per context when a plan asks, their outcome kept in the
- * context's facts.
+ * is runtime/probe_run.h) and of workgroups beyond the kernels' reported limit (wide_probe.c):
+ * run once per context when a plan asks, their outcome kept in the context's facts.
  */
 #ifndef OCLFUSE_PROBES_H
 #define OCLFUSE_PROBES_H
@@ -33,5 +33,17 @@ void ocf_probe_wgmma(ocf_context *ctx);
 /* Marks the wgmma kernel unusable on this context (its build failed after the probe passed):
    later plans take the mma.sync kernel, then the SIMT kernels. */
 void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why);
+
+/* ---- wide_probe.c ---- */
+
+/* The probe of workgroups beyond the kernels' reported limit (OCF_PLAN_PROBE_WIDE, called by
+   ocf_probe_run): a reduction over two workgroups of the device's CL_DEVICE_MAX_WORK_GROUP_SIZE
+   work-items, checked exactly, on the context's own queue (blocking); its outcome goes into
+   ctx->facts (learnt.wide), once per context. A failure is no error of the call. */
+void ocf_probe_wide(ocf_context *ctx);
+/* A wide launch of `kernel` (reporting `reported` work-items) was refused by the enqueue:
+   learnt (learnt.wide_refused, the kernel's limit as reported), so that later plans of it
+   stay within what it reports. */
+void ocf_wide_refused(ocf_context *ctx, ocf_kernel_id kernel, size_t reported);
 
 #endif /* OCLFUSE_PROBES_H */

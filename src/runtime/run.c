@@ -91,30 +91,58 @@ static ocf_status find_or_plan(ocf_context *ctx, const ocf_op_desc *desc, const 
   return OCF_SUCCESS;
 }
 
+/* An enqueue of a wide plan (plan->wide_workgroup) that the runtime refused for its size: each
+   step above its kernel's reported limit is learnt as refused (its plans stay within that
+   limit from now on), 1; any other failure, 0. */
+static int wide_launch_refused(ocf_context *ctx, const ocf_cached_plan *p, ocf_status status) {
+  if (!p->plan.wide_workgroup || (status != (ocf_status)CL_OUT_OF_RESOURCES &&
+                                  status != (ocf_status)CL_INVALID_WORK_GROUP_SIZE))
+    return 0;
+  int refused = 0;
+  for (unsigned s = 0; s < p->plan.step_count; s++) {
+    const ocf_plan_step *step = &p->plan.steps[s];
+    const size_t items = step->local[0] * step->local[1] * step->local[2];
+    if (p->kernels[s] && items > p->kernels[s]->max_workgroup) {
+      ocf_wide_refused(ctx, step->kernel, p->kernels[s]->max_workgroup);
+      refused = 1;
+    }
+  }
+  return refused;
+}
+
 ocf_status ocf_run(ocf_context *ctx, const ocf_run_call *run) {
   const ocf_op_desc *desc = ocf_op_desc_get(run->op);
   if (!desc) return ocf_fail(OCF_ERR_INVALID_VALUE, "run: op %d is not an op", (int)run->op);
-  ocf_cached_plan p;
-  int empty = 0;
-  ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty);
-  if (status != OCF_SUCCESS) return status;
-  if (empty) return ocf_dispatch_nothing(run->queue, run->launch);
-  ocf_frame_storage frame;
-  cl_mem *scratch_slot = NULL;
-  desc->frame(&p.plan, run->call, run->source, NULL, &frame, &scratch_slot);
-  status =
-      ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, scratch_slot, run->launch);
-  if (status != OCF_SUCCESS) {
-    /* Nothing of the plan was at fault, most likely (a buffer, the queue): the entry goes all
-       the same, and the next call plans and checks afresh. */
-    pthread_mutex_lock(&ctx->lock);
-    ocf_plan_cache_remove(ctx->plan_cache, desc->op, run->call, desc->call_size);
-    pthread_mutex_unlock(&ctx->lock);
-    return status;
+  for (int attempt = 0;; attempt++) {
+    ocf_cached_plan p;
+    int empty = 0;
+    ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty);
+    if (status != OCF_SUCCESS) return status;
+    if (empty) return ocf_dispatch_nothing(run->queue, run->launch);
+    ocf_frame_storage frame;
+    cl_mem *scratch_slot = NULL;
+    desc->frame(&p.plan, run->call, run->source, NULL, &frame, &scratch_slot);
+    status = ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, scratch_slot,
+                              run->launch);
+    if (status != OCF_SUCCESS) {
+      /* Nothing of the plan was at fault, most likely (a buffer, the queue): the entry goes all
+         the same, and the next call plans and checks afresh. */
+      pthread_mutex_lock(&ctx->lock);
+      ocf_plan_cache_remove(ctx->plan_cache, desc->op, run->call, desc->call_size);
+      pthread_mutex_unlock(&ctx->lock);
+      /* A wide workgroup the runtime refused: learnt, and the call runs on the plan within the
+         kernels' reported limits (only the last step writes an output, so nothing of the
+         refused launch is seen). */
+      if (attempt == 0 && wide_launch_refused(ctx, &p, status)) {
+        ocf_error_clear();
+        continue;
+      }
+      return status;
+    }
+    ocf_plan_note(p.description);
+    ocf_log(&ctx->log, OCF_LOG_DEBUG, "%s", p.description);
+    return OCF_SUCCESS;
   }
-  ocf_plan_note(p.description);
-  ocf_log(&ctx->log, OCF_LOG_DEBUG, "%s", p.description);
-  return OCF_SUCCESS;
 }
 
 ocf_status ocf_run_prepare(ocf_context *ctx, const ocf_run_call *run, size_t *workspace) {

@@ -47,6 +47,11 @@ static const ocf_tunable norm_tunables[] = {
                            "cap (NVIDIA's -cl-nv-maxrregcount), so more workgroups fit a compute "
                            "unit; 0: the compiler's choice",
                            NULL},
+    [NM(rows.wide_wg)] = {"rows.wide_wg", 0, 4096, 1, 0,
+                          "work-items of a one-row-a-workgroup norm_rows plan beyond the kernel's "
+                          "reported limit, up to the device's, once the wide probe passed, "
+                          "registers capped to fit (NVIDIA); 0: off",
+                          NULL},
     /* split: rows beyond registers */
     [NM(split.wg)] = {"split.wg", 1, 16384, 0, 128,
                       "work-items of the split kernels (a workgroup a slice of a row), of "

@@ -33,6 +33,12 @@ static const ocf_tunable softmax_tunables[] = {
                                   "softmax_rows workgroups per compute unit, looping over the "
                                   "batches of rows; 0: one workgroup a batch",
                                   "rows_groups_per_unit"},
+    [SM(rows.wide_wg)] = {"rows.wide_wg", 0, 4096, 1, 0,
+                          "work-items of a one-row-a-workgroup plan (softmax_rows, "
+                          "softmax_resident) beyond the kernel's reported limit, up to the "
+                          "device's, once the wide probe passed, registers capped to fit "
+                          "(NVIDIA); 0: off",
+                          NULL},
     /* long_rows: a row in one workgroup (softmax_resident) or several (softmax_coop, the split) */
     [SM(long_rows.wg)] =
         {"long_rows.wg", 1, 16384, 0, 128,

@@ -48,6 +48,9 @@ typedef struct ocf_softmax_rows_tuning {
   int seg_align;       /* segments past this many work-items are multiples of it */
   int prefetch;        /* loads its next rows before reducing the current ones */
   int groups_per_unit; /* workgroups per compute unit (0: one per batch) */
+  int wide_wg;         /* work-items of a one-row-a-workgroup plan (softmax_rows, softmax_resident)
+                          beyond the kernel's reported limit, after the wide probe passed, registers
+                          capped; 0: none */
 } ocf_softmax_rows_tuning;
 
 /* Rows of one or more workgroups: softmax_resident, softmax_coop, the two-kernel split. */
@@ -165,6 +168,8 @@ typedef struct ocf_norm_rows_tuning {
   int shuffle;         /* 1: segment sums through warp shuffles (NVIDIA GPUs only) */
   int merge;           /* 1 (with shuffle): LayerNorm's statistics in one Chan-merge reduction */
   int max_regs;        /* register cap of norm_rows (NVIDIA's -cl-nv-maxrregcount); 0: none */
+  int wide_wg; /* work-items of a one-row-a-workgroup norm_rows plan beyond the kernel's reported
+                  limit, after the wide probe passed, registers capped; 0: none */
 } ocf_norm_rows_tuning;
 
 /* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the

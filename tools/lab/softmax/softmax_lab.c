@@ -335,6 +335,16 @@ static ocf_kernel_id describe_plan(lab *l, const lab_case *c, char *out, size_t 
     snprintf(out, capacity, "no plan: %s", ocf_last_error());
     return OCF_KERNEL_COUNT;
   }
+  if (plan.probe != OCF_PLAN_PROBE_NONE) {
+    /* A probe the plan waits for (rows.wide_wg's): run now, as the call would, so that the
+       plan described (and compared with those already timed) is the one the call runs. */
+    ocf_probe_run(l->ctx, &plan);
+    ocf_context_facts(l->ctx, &facts);
+    if (ocf_plan_softmax(&facts, &values, &call, &plan) != OCF_SUCCESS) {
+      snprintf(out, capacity, "no plan: %s", ocf_last_error());
+      return OCF_KERNEL_COUNT;
+    }
+  }
   ocf_plan_describe(&plan, out, capacity);
   return plan.steps[0].kernel;
 }
