@@ -1182,6 +1182,51 @@ static void test_mma_plans(const ocf_tuning_values *tuning) {
   }
 }
 
+/* mma.decode_fill: decoding calls (decode.wg on) go to attention_mma before attention_decode
+   where its workgroups (one a batch and head for lq <= 16) reach decode_fill a compute unit; to
+   attention_decode below that, with decode_fill 0, and (asking for the probe) until the probe
+   has run. */
+static void test_mma_decode_plans(const ocf_tuning_values *tuning) {
+  ocf_tuning_values tv = *tuning;
+  tv.attention.mma.on = 1, tv.attention.mma.decode_fill = 3, tv.attention.decode.wg = 128;
+  ocf_device_facts nv = facts_of(1024, 48 << 10);
+  nv.type = CL_DEVICE_TYPE_GPU;
+  nv.vendor = OCF_VENDOR_NVIDIA;
+  nv.compute_units = 132;
+  nv.nv_compute_capability = 90;
+  nv.learnt.mma = OCF_PROBE_PASSED;
+  static const struct {
+    size_t b, h, h_kv, lq;
+    int probe_passed, fill;
+    ocf_kernel_id kernel;
+    int probe;
+  } cases[] = {
+      {16, 32, 32, 1, 1, 3, OCF_KERNEL_ATTENTION_MMA, 0},    /* 512 >= 396 */
+      {1, 32, 32, 1, 1, 3, OCF_KERNEL_ATTENTION_DECODE, 0},  /* 32 */
+      {99, 4, 4, 1, 1, 3, OCF_KERNEL_ATTENTION_MMA, 0},      /* 396: the edge */
+      {395, 1, 1, 1, 1, 3, OCF_KERNEL_ATTENTION_DECODE, 0},  /* 395: one short */
+      {16, 32, 8, 4, 1, 3, OCF_KERNEL_ATTENTION_MMA, 0},     /* GQA, 4 rows a head */
+      {16, 32, 32, 1, 1, 0, OCF_KERNEL_ATTENTION_DECODE, 0}, /* decode_fill 0 */
+      {16, 32, 32, 1, 0, 3, OCF_KERNEL_ATTENTION_DECODE, 1}, /* probe not run: asked for */
+  };
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+    ocf_device_facts f = nv;
+    if (!cases[i].probe_passed) f.learnt.mma = OCF_PROBE_UNKNOWN;
+    tv.attention.mma.decode_fill = cases[i].fill;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = cases[i].b, call.h = cases[i].h, call.h_kv = cases[i].h_kv, call.lq = cases[i].lq;
+    call.lk = 4096, call.d = 128, call.kv_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &tv, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.steps[0].kernel, cases[i].kernel);
+    assert_int_equal(plan.probe, cases[i].probe ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE);
+    if (cases[i].kernel == OCF_KERNEL_ATTENTION_MMA)
+      assert_int_equal(ocf_plan_define_value(&plan, "WARPS", 0), 1);
+  }
+}
+
 static void test_attention_plans(void **state) {
   (void)state;
   ocf_tuning_values tuning;
@@ -1196,6 +1241,7 @@ static void test_attention_plans(void **state) {
   test_decode_plans(&prefetching);
   test_block_plans(&tuning);
   test_mma_plans(&tuning);
+  test_mma_decode_plans(&tuning);
   /* attention_tiled and attention_split: attention_decode and attention_block off. */
   tuning.attention.decode.wg = 0;
   tuning.attention.block.bq = 0;

@@ -148,15 +148,6 @@ static void test_staged_error_vs_fp32(void **state) {
 }
 
 int main(void) {
-  /* The staged plans are off by default (wgmma.stage_min 0) since this suite found a wrong
-     result on the H200 (2026-12-02: 257 x 300 x 251 NN, 3XTF32, padded operands; the binder's
-     skip of matmul_wgmma_sab's ldb, fixed and reproduced on PoCL by test_bind, not yet re-run
-     here); run it with OCFT_STAGED=1, which turns them on through the context's tuning. */
-  if (!getenv("OCFT_STAGED")) {
-    printf("the staged wgmma plans are off (wgmma.stage_min 0): test_matmul_staged skipped; "
-           "OCFT_STAGED=1 runs it\n");
-    return SKIP_STATUS;
-  }
   if (mmx_nvidia_compute_capability() != 90) {
     printf("no NVIDIA GPU of compute capability 9.0: test_matmul_staged skipped\n");
     return SKIP_STATUS;

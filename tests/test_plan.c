@@ -1568,9 +1568,26 @@ static void test_plan_matmul_wgmma_staged(void **state) {
   ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
   const char *const mma_4096 = "matmul_mma wg=128 groups=1024";
   const int none = OCF_PLAN_PROBE_NONE;
-  /* Off by default (0) until the H200 passes test_matmul_staged: never staged. */
-  ocf_matmul_call first = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_3XTF32);
-  plan_wgmma_case("the default, stage_min 0", &passed, &f32, &first, mma_4096, NULL, none);
+  /* The H200's gates (src/tuning/builtin.tuning): 3XTF32 from 1500^3 products, TF32 (B k x n)
+     from 768^3; below them mma.sync. */
+  assert_int_equal(f32.matmul.wgmma.stage_min, 1500);
+  assert_int_equal(f32.matmul.wgmma.tf32_stage_min, 768);
+  static const struct {
+    size_t side;
+    ocf_precision precision;
+    int staged;
+  } gates[] = {{1500, OCF_PRECISION_3XTF32, 1},
+               {1499, OCF_PRECISION_3XTF32, 0},
+               {768, OCF_PRECISION_TF32, 1},
+               {767, OCF_PRECISION_TF32, 0},
+               {1499, OCF_PRECISION_TF32, 1}};
+  for (size_t g = 0; g < sizeof gates / sizeof gates[0]; g++) {
+    ocf_matmul_call at_gate =
+        typed_call(gates[g].side, gates[g].side, gates[g].side, OCF_F32, gates[g].precision);
+    ocf_plan plan;
+    assert_int_equal(ocf_plan_matmul(&passed, &f32, &at_gate, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.steps[0].kernel == OCF_KERNEL_MATMUL_STAGE, gates[g].staged);
+  }
   f32.matmul.wgmma.stage_min = 256;
   f32.matmul.wgmma.tf32_stage_min = 256;
 

@@ -241,6 +241,20 @@ size_t ocf_attention_mma_local_bytes(size_t warps, size_t bk, size_t d_padded, i
    device's compiler takes the inline PTX and its mma.sync computes right). */
 enum { MMA_NOT_TAKEN = 0, MMA_PLANNED = 1, MMA_WANTS_PROBE = 2 };
 
+/* attention_mma's warps a workgroup: mma.warps, halved while half of them hold the rows. */
+static size_t mma_warps(const ocf_attention_tuning *t, size_t lq) {
+  size_t warps = (size_t)t->mma.warps;
+  while (warps > 1 && 16 * (warps / 2) >= lq)
+    warps /= 2;
+  return warps;
+}
+
+/* attention_mma's workgroups: one per (batch, head, block of 16 warps query rows). */
+static size_t mma_units(const ocf_attention_call *call, size_t warps) {
+  const size_t lq = call->lq ? call->lq : 1;
+  return (call->b ? call->b : 1) * (call->h ? call->h : 1) * ocf_div_ceil(lq, 16 * warps);
+}
+
 /* The matrix-unit plan (attention_mma): a default variant and size, mma.on, q, k and v of one
    16-bit type, d <= 128, no loop limit; on NVIDIA compute capability >= 8.0 after the probe
    passed (MMA_EMULATE 0), elsewhere with mma.on 2 (MMA_EMULATE 1); local memory for two
@@ -262,9 +276,7 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   }
   const int emulate = !nvidia;
   const size_t lq = call->lq ? call->lq : 1;
-  size_t warps = (size_t)t->mma.warps, bk = (size_t)t->mma.bk;
-  while (warps > 1 && 16 * (warps / 2) >= lq)
-    warps /= 2;
+  size_t warps = mma_warps(t, lq), bk = (size_t)t->mma.bk;
   size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA));
   while (warps > 1 && 32 * warps > cap)
@@ -275,9 +287,7 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
     bk /= 2;
   if (ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate) > local) return MMA_NOT_TAKEN;
   const size_t wg = 32 * warps;
-  const size_t blocks = ocf_div_ceil(lq, 16 * warps);
-  const size_t units = ocf_min_size((call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks,
-                                    (size_t)facts->compute_units * 2048);
+  const size_t units = ocf_min_size(mma_units(call, warps), (size_t)facts->compute_units * 2048);
   ocf_plan_define(plan, "WARPS", (long long)warps);
   ocf_plan_define(plan, "BK", (long long)bk);
   /* cp.async of 16 bytes: every K and V row start 16-byte aligned (kv_vector: d, the offsets and
@@ -298,19 +308,31 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
 static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                                const ocf_attention_call *call, ocf_plan *plan, int *probe) {
   const ocf_attention_tuning *t = &tuning->attention;
+  const size_t d_padded = ocf_round_up(call->d ? call->d : 1, 16);
+  /* attention_mma before attention_decode where its workgroups fill the device (H200, 16 x 32
+     heads x 1 x 4096 x 128 bf16: 512 workgroups of one warp read K and V at 3602 GB/s, against
+     attention_decode's 1202; 1 x 32 heads: 32 workgroups, 263 against 856). */
+  const size_t lq = call->lq ? call->lq : 1;
+  if (t->mma.decode_fill > 0 && mma_units(call, mma_warps(t, lq)) >=
+                                    (size_t)t->mma.decode_fill * (size_t)facts->compute_units) {
+    memset(plan, 0, sizeof *plan);
+    plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;
+    const int first = plan_mma(facts, t, call, d_padded, plan);
+    if (first == MMA_PLANNED) return ocf_plan_verify(plan, facts);
+    /* Until the probe has run, the call takes the next plan and asks for it. */
+    if (first == MMA_WANTS_PROBE) *probe = 1;
+  }
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_DECODE;
-  if (plan_decode(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
-    return ocf_plan_verify(plan, facts);
+  if (plan_decode(facts, t, call, d_padded, plan)) return ocf_plan_verify(plan, facts);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;
-  const int mma = plan_mma(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan);
+  const int mma = plan_mma(facts, t, call, d_padded, plan);
   if (mma == MMA_PLANNED) return ocf_plan_verify(plan, facts);
   *probe = mma == MMA_WANTS_PROBE;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_BLOCK;
-  if (plan_block(facts, t, call, ocf_round_up(call->d ? call->d : 1, 16), plan))
-    return ocf_plan_verify(plan, facts);
+  if (plan_block(facts, t, call, d_padded, plan)) return ocf_plan_verify(plan, facts);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION;
   plan->fixed_workgroup = call->workgroup != 0;
@@ -318,8 +340,6 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "workgroup of %zu work-items exceeds the device's maximum of %zu",
                     call->workgroup, facts->max_workgroup_size);
-  const size_t d_padded = ocf_round_up(call->d ? call->d : 1, 16);
-  const size_t lq = call->lq ? call->lq : 1;
   size_t tpr = (size_t)t->tiled.tpr, bq = (size_t)t->tiled.bq, bk = (size_t)t->tiled.bk;
   if (call->variant == OCF_VARIANT_GENERAL) tpr = bq = bk = 1;
   if (call->workgroup) {

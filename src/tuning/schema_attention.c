@@ -71,6 +71,11 @@ static const ocf_tunable attention_tunables[] = {
     [AT(mma.bk)] = {"mma.bk", 16, 128, 1, 64,
                     "keys and values a tile in local memory, two tiles in flight (halved to fit)",
                     NULL},
+    [AT(mma.decode_fill)] = {"mma.decode_fill", 0, 64, 0, 0,
+                             "attention_mma takes the calls attention_decode would (few query "
+                             "rows) where its workgroups, one a (batch, head) for lq <= 16, "
+                             "reach this many a compute unit; 0: never",
+                             NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };

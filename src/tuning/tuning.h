@@ -222,9 +222,10 @@ typedef struct ocf_attention_block_tuning {
 
 /* attention_mma (cl/attention_mma_nv.cl): 16-bit Q, K, V on NVIDIA's matrix units. */
 typedef struct ocf_attention_mma_tuning {
-  int on;    /* 0 never; 1 on NVIDIA compute capability >= 8.0; 2 also emulated elsewhere */
-  int warps; /* warps a workgroup: 16 query rows each */
-  int bk;    /* keys (and values) a tile in local memory */
+  int on;          /* 0 never; 1 on NVIDIA compute capability >= 8.0; 2 also emulated elsewhere */
+  int warps;       /* warps a workgroup: 16 query rows each */
+  int bk;          /* keys (and values) a tile in local memory */
+  int decode_fill; /* before attention_decode from this many workgroups a compute unit; 0 never */
 } ocf_attention_mma_tuning;
 
 typedef struct ocf_attention_tuning {

@@ -5,7 +5,7 @@
 # Each call builds once (Release, the lab on, /tmp/b; the round scripts' own build folders are
 # links to it, so their builds find it done); every step is cut to what is left of DEADLINE
 # seconds (default 570) after the build, at most its own cap. The steps:
-#   nvidia  `ctest -L nvidia` with OCFT_STAGED=1: test_matmul_staged after the binder fix, the
+#   nvidia  `ctest -L nvidia` : test_matmul_staged (the staged wgmma plans), the
 #           f16_cvt PTX path (test_f16_vectors_ptx, test_norm_f16_nvidia, test_softmax_f16_nvidia),
 #           test_matmul_mma and test_matmul_wgmma (cap 200 s)
 #   unit    `ctest -L unit` on the GPU, test_attention (attention_mma's PTX path) among them
@@ -56,7 +56,7 @@ for step in "$@"; do
   echo "== $step at $((SECONDS - start)) s"
   case $step in
   nvidia)
-    (cd $b && OCFT_STAGED=1 timeout "$(budget 200)" ctest -L nvidia -j4 --output-on-failure \
+    (cd $b && timeout "$(budget 200)" ctest -L nvidia -j4 --output-on-failure \
       >"$work/nvidia.txt" 2>&1)
     echo "nvidia suites rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/nvidia.txt" | head -20
