@@ -9,7 +9,9 @@
 /* A matrix-unit program that failed to build after its probe passed: marked failed for the
    context (later plans take the next kernels), 1; any other plan, 0. */
 static int matrix_unit_failed(ocf_context *ctx, const ocf_plan *plan) {
-  if (plan->program == OCF_PROGRAM_MATMUL_MMA_NV) {
+  /* attention_mma rests on the same probe as matmul's mma.sync kernel: a build of either that
+     fails after it passed takes the matrix units off the context (the SIMT kernels stay). */
+  if (plan->program == OCF_PROGRAM_MATMUL_MMA_NV || plan->program == OCF_PROGRAM_ATTENTION_MMA_NV) {
     ocf_probe_mma_failed(ctx, ocf_last_error());
     return 1;
   }
