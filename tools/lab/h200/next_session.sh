@@ -18,6 +18,8 @@
 #           decode (decode.prefetch too) beside FA2 and cuDNN, the PTX (cap 520 s)
 #   ragged  round_ragged.sh: tiled.pad_min's decision, cuBLAS beside (cap 330 s)
 #   bench   `oclfuse bench`, the default GPU sweep with the L2 flushed before each call (cap 150 s)
+#   widewg  round_widewg.sh: softmax and norms with rows.wide_wg 0 / 512 / 1024 (workgroups
+#           beyond the size NVIDIA reports, behind a probe), torch beside (cap 300 s)
 #   tune16  `oclfuse tune --sizes` for long 16-bit softmax rows (issue 19's widest gap: 0.5x
 #           torch), into $OUT/<steps>/tune16 (the database, and its .progress file, which a
 #           later run resumes from when copied back into OCLFUSE_TUNING_DIR) (cap 400 s)
@@ -26,7 +28,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench tune16)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench widewg tune16)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -40,7 +42,7 @@ b=/tmp/b
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON -DOCLFUSE_BUILD_LAB=ON \
   >"$work/build.txt" 2>&1 && cmake --build $b -j16 >>"$work/build.txt" 2>&1 ||
   { tail -40 "$work/build.txt"; exit 1; }
-for link in b_f16cvt b_attnmma b_ragged b_bufreg; do [ -e /tmp/$link ] || ln -s $b /tmp/$link; done
+for link in b_f16cvt b_attnmma b_ragged b_bufreg b_round_widewg; do [ -e /tmp/$link ] || ln -s $b /tmp/$link; done
 echo "built at $((SECONDS - start)) s"
 
 # The seconds a step may run: its cap, or what is left before the deadline (10 s kept for the
@@ -93,6 +95,11 @@ for step in "$@"; do
     timeout "$(budget 150)" $b/bench/oclfuse bench --format json >"$work/bench.json" \
       2>"$work/bench.err"
     echo "bench rc $?"
+    ;;
+  widewg)
+    OUT=$work/widewg timeout "$(budget 300)" bash tools/lab/h200/round_widewg.sh \
+      >"$work/widewg.txt" 2>&1
+    tail -50 "$work/widewg.txt"
     ;;
   tune16)
     mkdir -p "$work/tune16"
