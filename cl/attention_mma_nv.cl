@@ -36,6 +36,10 @@
  * its last row's kept length; keys past a row's own are -inf in S and 0 in P. Keys past the
  * block's length are copied as zeros (nothing is read), so a masked key never meets garbage.
  * The control flow around every primitive is uniform over the workgroup (the emulation needs it).
+ *
+ * attention_mma_split (decoding with few heads): the same, each row's keys cut into ranges of
+ * split_keys, one workgroup per (batch, head, block, range), each range's (m, l, O) to scratch;
+ * attention_mma_join (merge_ranges) then writes out and lse.
  */
 
 /* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention.c) ---- */
@@ -228,6 +232,83 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt,
   }
 }
 
+/* The block's rows (warp's rows r0 ..; kept[h] the kept keys of row g + 8h) over keys lo .. hi
+   of (batch, head): m (base-2 units), the lane's part of l and the unnormalised O. Tiles
+   start at lo; keys at or past hi are copied as zeros. lo and hi are the workgroup's, so the
+   tile loop, and every primitive in it, is uniform over the workgroup. attention_mma_split's;
+   attention_mma keeps its own copy of this loop: calling this (lo 0) from it failed
+   test_attention_mma on PoCL (f16, causal, two warps: wrong rows) while Oclgrind and this
+   kernel's own tests passed, cause not found (2026-12-02), so attention_mma, measured on the
+   H200, stays as it was. */
+MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, const ulong r0,
+                         const ulong lo, const ulong hi, const ulong *kept, __local uint4 *smem,
+                         const mma_lane w, float *m, float *l, float o[OT][4]) {
+  const uint tid = get_local_id(0);
+  __global const uchar *kp = (__global const uchar *)k, *vp = (__global const uchar *)v;
+  const ulong kv_head = head / group;
+  MMA_UNROLL
+  for (uint hh = 0; hh < 2; hh++)
+    m[hh] = -INFINITY, l[hh] = 0.0f;
+  MMA_UNROLL
+  for (uint n = 0; n < OT; n++)
+    MMA_UNROLL
+  for (uint e = 0; e < 4; e++)
+    o[n][e] = 0.0f;
+  uint qf[KSTEPS][4];
+  load_q((__global const ushort *)q, q_off + batch * q_sb + head * q_sh, q_sr, r0, lq, d, w.lane,
+         qf);
+  const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
+  const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
+  const ulong tiles = hi > lo ? (hi - lo + BK - 1) / BK : 0;
+  if (tiles > 0) {
+    load_tile(smem, kp, k_base, k_sr, lo, hi, d, tid);
+    load_tile(smem + TILE_CHUNKS, vp, v_base, v_sr, lo, hi, d, tid);
+  }
+  mma_cp_async_commit();
+  for (ulong i = 0; i < tiles; i++) {
+    /* Tile i + 1 into the other stage (its readers passed the barrier that ended tile i - 1),
+       then tile i has landed for every work-item. */
+    if (i + 1 < tiles) {
+      __local uint4 *next = smem + ((i + 1) & 1) * 2 * TILE_CHUNKS;
+      load_tile(next, kp, k_base, k_sr, lo + (i + 1) * BK, hi, d, tid);
+      load_tile(next + TILE_CHUNKS, vp, v_base, v_sr, lo + (i + 1) * BK, hi, d, tid);
+    }
+    mma_cp_async_commit();
+    mma_cp_async_wait1();
+    barrier(CLK_LOCAL_MEM_FENCE);
+    __local const uint4 *kt = smem + (i & 1) * 2 * TILE_CHUNKS;
+    tile_step(kt, kt + TILE_CHUNKS, qf, lo + i * BK, kept, scale * M_LOG2E_F, m, l, o, w);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
+  }
+}
+
+/* The local memory of a workgroup: two stages of a K and a V tile, 16-byte aligned (every
+   cp.async and ldmatrix row address is a whole chunk of it), and the emulation's words. */
+#if MMA_EMULATE
+#define MMA_LOCALS                                                  \
+  __local uint4 smem[4 * TILE_CHUNKS] __attribute__((aligned(16))); \
+  __local uint emu[WARPS * MMA_EMU_WORDS];                          \
+  mma_lane w;                                                       \
+  w.lane = get_local_id(0) % 32;                                    \
+  w.emu = emu + get_local_id(0) / 32 * MMA_EMU_WORDS
+#else
+#define MMA_LOCALS                                                  \
+  __local uint4 smem[4 * TILE_CHUNKS] __attribute__((aligned(16))); \
+  mma_lane w;                                                       \
+  w.lane = get_local_id(0) % 32;                                    \
+  w.emu = (__local uint *)0
+#endif
+
+/* The kept keys of the lane's rows g, g + 8 of the warp's rows r0 .. (0 past lq). */
+MMA_INLINE void mma_kept(const ulong r0, const ulong lq, const ulong len, const long causal_offset,
+                         const uint lane, ulong *kept) {
+  MMA_UNROLL
+  for (uint hh = 0; hh < 2; hh++) {
+    const ulong i = r0 + (lane >> 2) + 8 * hh;
+    kept[hh] = i < lq ? kept_keys(i, len, causal_offset) : 0;
+  }
+}
+
 #ifdef OCF_KERNEL_attention_mma
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma(COMMON_PARAMS) {
   /* 16-byte aligned: every cp.async and ldmatrix row address is a whole chunk of it. */
@@ -316,5 +397,63 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma
 #endif
     }
   }
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_mma_split
+/* attention_mma with each row's keys cut into `splits` ranges of split_keys (decoding with few
+   heads: the ranges are what fills the device): one workgroup per (batch, head, block of BQ
+   rows, range), keys split * split_keys .. min(limit, + split_keys) with limit the block's
+   last row's kept keys. Each row's (m, l, O) of the range goes to scratch as attention_decode
+   writes it, m in natural-log units (m ln 2: merge_ranges weighs by exp), a range none of
+   whose keys the row keeps as m -inf, l 0, O 0 (weight 0 in the merge); attention_mma_join
+   then joins the ranges and writes out (and lse). */
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
+attention_mma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                    __global float *scratch) {
+  MMA_LOCALS;
+  const uint warp = get_local_id(0) / 32;
+  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks * splits;
+  for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
+    ulong split, block, head;
+    const ulong rest = ocf_divmod(unit, splits, &split);
+    const ulong bh = ocf_divmod(rest, blocks, &block);
+    const ulong batch = ocf_divmod(bh, h, &head);
+    const ulong row0 = block * BQ, r0 = row0 + 16 * warp;
+    const ulong len = batch_length(lk, lengths, lengths_off, batch);
+    const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
+    const ulong limit = kept_keys(last, len, causal_offset);
+    const ulong lo = split * split_keys;
+    const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
+    ulong kept[2];
+    mma_kept(r0, lq, len, causal_offset, w.lane, kept);
+    float m[2], l[2], o[OT][4];
+    mma_rows(COMMON_ARGS, batch, head, r0, lo, hi, kept, smem, w, m, l, o);
+    MMA_UNROLL
+    for (uint hh = 0; hh < 2; hh++) {
+      l[hh] += mma_shfl_xor(l[hh], 1, w); /* the row's sum over its quad */
+      l[hh] += mma_shfl_xor(l[hh], 2, w);
+      const ulong i = r0 + (w.lane >> 2) + 8 * hh;
+      if (i >= lq) continue;
+      const ulong at = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
+      if ((w.lane & 3) == 0) scratch[at] = m[hh] * M_LN2_F, scratch[at + 1] = l[hh];
+      MMA_UNROLL
+      for (uint n = 0; n < OT; n++)
+        MMA_UNROLL
+      for (uint e = 0; e < 2; e++) {
+        const ulong col = 8 * n + 2 * (w.lane & 3) + e;
+        if (col < d) scratch[at + 2 + col] = o[n][2 * hh + e];
+      }
+    }
+  }
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_mma_join
+/* After attention_mma_split: merge_ranges (attention_common.clh). Any workgroup size. */
+__kernel void attention_mma_join(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                                 __global float *scratch) {
+  merge_ranges(COMMON_ARGS, splits, scratch);
+  (void)split_keys;
 }
 #endif

@@ -298,7 +298,8 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
   /* A split plan's rescales: one a tile of BK keys and the merge's (tolerance.c). */
   size_t rescales = 0;
   const char *plan = ocf_last_plan();
-  if (status == OCF_SUCCESS && strstr(plan, "attention_split")) {
+  if (status == OCF_SUCCESS &&
+      (strstr(plan, "attention_split") || strstr(plan, "attention_mma_split"))) {
     const char *bk = strstr(plan, "-DBK=");
     assert_non_null(bk);
     rescales = (c->lk + (size_t)atoi(bk + 5) - 1) / (size_t)atoi(bk + 5) + 2;
@@ -654,6 +655,61 @@ static void test_attention_mma(void **state) {
       if (n == 1) c.kt = OCF_F16;
       run_case(env, "attention_mma not taken", &c, 0);
       assert_null(strstr(ocf_last_plan(), "attention_mma"));
+    }
+  }
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
+                       OCF_SUCCESS);
+}
+
+/* attention_mma_split + attention_mma_join (emulated: mma.on=2), forced by mma.split_fill and
+   a small split.min and tile so that the small shapes take several key ranges: ranges of one
+   tile (one warp), and of two tiles (the double buffering within a range; two warps); lq 1 and
+   a few rows, lk ragged against the tile and the ranges, causal (rows without keys: every range
+   of theirs empty), lengths (0, and one that leaves the last ranges empty), lse, GQA, bf16 and
+   f16. */
+static void test_attention_mma_split(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
+  /* split.min 16: ranges of one tile of 16 (as many as lk / 16); 32: lk / 32 ranges of two. */
+  static const char *const settings[] = {
+      "mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0",
+      "mma.on=2 mma.warps=2 mma.bk=16 mma.split_fill=64 split.min=32 decode.wg=0"};
+  /* b, h, h_kv, lq, lk, dtype, out dtype, causal, lengths (with b 1: lk / 2 + 1), causal
+     offset (1: -2, rows 0 and 1 keep no key; else lk - lq). */
+  static const struct {
+    size_t b, h, h_kv, lq, lk;
+    ocf_dtype dt, ot;
+    int causal, lengths, offset;
+  } cases[] = {
+      {2, 4, 2, 1, 70, OCF_BF16, OCF_F32, 0, 0, 0}, {3, 2, 2, 1, 70, OCF_F16, OCF_F16, 0, 1, 0},
+      {2, 4, 2, 33, 70, OCF_F16, OCF_F32, 1, 0, 0}, {1, 4, 2, 5, 45, OCF_BF16, OCF_BF16, 1, 1, 0},
+      {1, 2, 1, 3, 40, OCF_F16, OCF_F32, 1, 0, 1},  {2, 2, 2, 17, 50, OCF_BF16, OCF_F32, 1, 1, 0},
+  };
+  for (int k = 0; k < 2; k++) {
+    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
+                         OCF_SUCCESS);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+      if (k == 1 && cases[i].lk < 64) continue; /* one range of 32 or more */
+      /* Under Oclgrind (each case another build, the emulation slow): GQA with every mask in
+         ranges of one tile, and the two warps' ranges of two tiles. */
+      if (ocft_small() && i != (k ? 2u : 3u)) continue;
+      att_case c = base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk, 16);
+      c.qt = c.kt = c.vt = cases[i].dt;
+      c.ot = cases[i].ot;
+      c.lse = 1;
+      c.causal = cases[i].causal;
+      c.lengths = cases[i].lengths;
+      if (cases[i].offset) c.offset_set = 1, c.offset = -2;
+      run_case(env, "attention_mma_split", &c, 0);
+      if (!limited) {
+        assert_non_null(strstr(ocf_last_plan(), "attention_mma_split"));
+        assert_non_null(strstr(ocf_last_plan(), "attention_mma_join"));
+        if (k == 1 && c.lq > 16) assert_non_null(strstr(ocf_last_plan(), "-DWARPS=2"));
+      }
     }
   }
   for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
@@ -1227,12 +1283,88 @@ static void test_mma_decode_plans(const ocf_tuning_values *tuning) {
   }
 }
 
+/* mma.split_fill: attention_mma's workgroups fewer than split_fill a compute unit (and lk two
+   ranges of split.min keys) take attention_mma_split + attention_mma_join, the ranges as
+   attention_decode's (enough for split_fill a compute unit, or one a split.min keys; a multiple
+   of the tile; every key in one), the scratch a (m, s, acc) a row and range; split_fill 0, many
+   workgroups or few keys: attention_mma alone. Through either route (decode.wg 0, or
+   mma.decode_fill below the workgroups), and emulated. */
+static void test_mma_split_plans(const ocf_tuning_values *tuning) {
+  ocf_device_facts nv = facts_of(1024, 48 << 10);
+  nv.type = CL_DEVICE_TYPE_GPU;
+  nv.vendor = OCF_VENDOR_NVIDIA;
+  nv.compute_units = 132;
+  nv.nv_compute_capability = 90;
+  nv.learnt.mma = OCF_PROBE_PASSED;
+  static const struct {
+    size_t b, h, h_kv, lq, lk;
+    int split_fill, decode_route, emulated, split;
+  } cases[] = {
+      {1, 32, 32, 1, 8192, 0, 0, 0, 0},  /* split_fill 0: never */
+      {1, 32, 32, 1, 8192, 4, 0, 0, 1},  /* 32 workgroups < 528 */
+      {1, 32, 32, 1, 8192, 8, 0, 0, 1},  /* more ranges */
+      {1, 32, 8, 1, 8192, 4, 0, 0, 1},   /* GQA */
+      {1, 32, 8, 4, 8191, 4, 0, 0, 1},   /* ragged lk, 4 rows a head */
+      {2, 4, 4, 40, 3000, 4, 0, 0, 1},   /* row blocks */
+      {1, 32, 32, 1, 300, 4, 0, 0, 0},   /* one range of split.min */
+      {32, 32, 32, 1, 8192, 4, 0, 0, 0}, /* 1024 workgroups >= 528 */
+      {16, 32, 32, 1, 4096, 8, 1, 0, 1}, /* via decode_fill (512 >= 396), 512 < 1056 */
+      {1, 32, 32, 1, 8192, 64, 0, 1, 1}, /* emulated (a CPU of 4 compute units) */
+  };
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+    ocf_tuning_values tv = *tuning;
+    tv.attention.mma.on = cases[i].emulated ? 2 : 1;
+    tv.attention.mma.split_fill = cases[i].split_fill;
+    tv.attention.decode.wg = cases[i].decode_route ? 128 : 0;
+    tv.attention.mma.decode_fill = cases[i].decode_route ? 3 : 0;
+    ocf_device_facts f = cases[i].emulated ? facts_of(1024, 48 << 10) : nv;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = cases[i].b, call.h = cases[i].h, call.h_kv = cases[i].h_kv, call.lq = cases[i].lq;
+    call.lk = cases[i].lk, call.d = 128, call.kv_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &tv, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(ocf_plan_define_value(&plan, "MMA_EMULATE", -1), cases[i].emulated);
+    const size_t warps = (size_t)ocf_plan_define_value(&plan, "WARPS", 0);
+    const size_t bk = (size_t)ocf_plan_define_value(&plan, "BK", 0);
+    const size_t base = call.b * call.h * ((call.lq + 16 * warps - 1) / (16 * warps));
+    const size_t units = plan.steps[0].global[0] / plan.steps[0].local[0];
+    assert_int_equal(plan.steps[0].local[0], 32 * warps);
+    if (!cases[i].split) {
+      assert_int_equal(plan.step_count, 1);
+      assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA);
+      assert_int_equal(plan.kv_splits, 1);
+      assert_int_equal(plan.scratch_bytes, 0);
+      assert_int_equal(units, base);
+      continue;
+    }
+    assert_int_equal(plan.step_count, 2);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA_SPLIT);
+    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_MMA_JOIN);
+    /* Ranges of a multiple of the tile, every key in one, none past lk. */
+    assert_true(plan.kv_splits >= 2 && plan.split_keys % bk == 0);
+    assert_true(plan.kv_splits * plan.split_keys >= call.lk &&
+                (plan.kv_splits - 1) * plan.split_keys < call.lk);
+    /* Enough for split_fill a compute unit, or one a split.min keys. */
+    assert_int_equal(units, base * plan.kv_splits);
+    assert_true(units >= f.compute_units * (size_t)cases[i].split_fill ||
+                plan.kv_splits >= call.lk / (size_t)tv.attention.split.min);
+    assert_true(plan.split_keys >= (size_t)tv.attention.split.min || plan.split_keys == bk);
+    assert_int_equal(plan.scratch_bytes,
+                     call.b * call.h * call.lq * plan.kv_splits * (call.d + 2) * sizeof(float));
+    /* The join: one work-item an element of out. */
+    assert_true(plan.steps[1].global[0] >= call.b * call.h * call.lq * call.d);
+  }
+}
+
 static void test_attention_plans(void **state) {
   (void)state;
   ocf_tuning_values tuning;
   ocf_tuning_fallbacks(OCF_OP_ATTENTION, &tuning);
   assert_int_equal(ocf_tuning_check(OCF_OP_ATTENTION, &tuning, "fallbacks"), OCF_SUCCESS);
   test_decode_plans(&tuning);
+  test_mma_split_plans(&tuning);
   /* With decode.prefetch, and with it and tiles too large for the registers it allows. */
   ocf_tuning_values prefetching = tuning;
   prefetching.attention.decode.prefetch = 1;
@@ -1344,6 +1476,7 @@ int main(void) {
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
       cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
+      cmocka_unit_test(test_attention_mma_split),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }

@@ -64,3 +64,10 @@ KERNEL_D(ATTENTION_MMA, attention_mma, ATTENTION_MMA_NV, mma_defines, tiled_args
          "q, k, v of one 16-bit type, d <= D <= 128: one workgroup of WARPS warps per (batch, "
          "head, block of 16 WARPS query rows), mma.sync for Q K^T and P V (inline PTX on NVIDIA "
          "compute capability >= 8.0, an exact emulation elsewhere: MMA_EMULATE)");
+KERNEL_D(ATTENTION_MMA_SPLIT, attention_mma_split, ATTENTION_MMA_NV, mma_defines, split_args,
+         "few (batch, head, row block) units, long rows: as attention_mma, each row's keys cut "
+         "into `splits` ranges of split_keys (a multiple of BK), one workgroup each; each range's "
+         "(m, s, acc) into scratch, then attention_mma_join");
+KERNEL_D(ATTENTION_MMA_JOIN, attention_mma_join, ATTENTION_MMA_NV, mma_defines, split_args,
+         "after attention_mma_split (merge_ranges): one work-item an output element, any "
+         "workgroup size");

@@ -61,7 +61,9 @@
   X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)                     \
   X(MATMUL_TILED_PAD, matmul_tiled_pad, OCF_PROGRAM_MATMUL)                   \
   X(MATMUL_PAD, matmul_pad, OCF_PROGRAM_MATMUL_PAD)                           \
-  X(ATTENTION_MMA, attention_mma, OCF_PROGRAM_ATTENTION_MMA_NV)
+  X(ATTENTION_MMA, attention_mma, OCF_PROGRAM_ATTENTION_MMA_NV)               \
+  X(ATTENTION_MMA_SPLIT, attention_mma_split, OCF_PROGRAM_ATTENTION_MMA_NV)   \
+  X(ATTENTION_MMA_JOIN, attention_mma_join, OCF_PROGRAM_ATTENTION_MMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

@@ -32,6 +32,9 @@
  * (BK halved to fit one), whatever the variant or workgroup size, and every workgroup and merge
  * work-item takes one unit (no grid cap). A row that would need more than 1024 ranges is
  * refused (OCF_ERR_UNSUPPORTED): a wrong answer is worse than none.
+ * attention_mma's split form: where its workgroups are fewer than compute_units * mma.split_fill
+ * (0: never) and lk holds two ranges of split.min keys, attention_mma_split takes each row's keys
+ * in ranges (as attention_decode's, a multiple of mma's BK), then attention_mma_join.
  * The kernels are tried in order: attention_decode (few query rows), attention_mma (the matrix
  * units: plan_mma says when), attention_block (GPUs), attention_tiled / attention_split.
  */
@@ -82,6 +85,22 @@ static void add_merge(const ocf_device_facts *facts, const ocf_attention_call *c
   const size_t merge_global =
       ocf_min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
   ocf_plan_step_add(plan, kernel, 1, &merge_global, &merge_wg);
+}
+
+/* The key ranges of attention_decode and attention_mma_split: enough workgroups (base_units a
+   range) for `target`, each about split_min keys or more (and one tile at least), a multiple of
+   the tile bk, at most MAX_SPLITS. Returns the ranges; *split_keys their keys. */
+static size_t key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min, size_t bk,
+                         size_t *split_keys) {
+  size_t splits = ocf_div_ceil(target, base_units);
+  splits = ocf_min_size(splits, ocf_max_size(lk / ocf_max_size(split_min, bk), 1));
+  splits = ocf_min_size(splits, MAX_SPLITS);
+  /* Rounded down to the tile: at least `splits` ranges. */
+  size_t keys = ocf_max_size(lk / splits / bk * bk, bk);
+  while (ocf_div_ceil(lk, keys) > MAX_SPLITS)
+    keys += bk;
+  *split_keys = keys;
+  return ocf_div_ceil(lk, keys);
 }
 
 /* The storage types, masks and lse: the defines every plan sets. */
@@ -146,19 +165,12 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   while ((call->d ? call->d : 1) % vec)
     vec /= 2;
 
-  /* Key ranges: enough workgroups for decode.fill a compute unit, each about split.min keys or
-     more (and one tile at least), a multiple of the tile, at most MAX_SPLITS. */
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
-  const size_t target = (size_t)facts->compute_units * (size_t)t->decode.fill;
-  size_t splits = ocf_div_ceil(target, base_units);
-  splits = ocf_min_size(splits, ocf_max_size(call->lk / ocf_max_size((size_t)t->split.min, bk), 1));
-  splits = ocf_min_size(splits, MAX_SPLITS);
-  /* Rounded down to the tile: at least `splits` ranges. */
-  size_t split_keys = ocf_max_size(call->lk / splits / bk * bk, bk);
-  while (ocf_div_ceil(call->lk, split_keys) > MAX_SPLITS)
-    split_keys += bk;
-  splits = ocf_div_ceil(call->lk, split_keys);
+  size_t split_keys;
+  const size_t splits =
+      key_ranges(call->lk, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill,
+                 (size_t)t->split.min, bk, &split_keys);
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
   ocf_plan_define(plan, "BK", (long long)bk);
@@ -279,6 +291,8 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   size_t warps = mma_warps(t, lq), bk = (size_t)t->mma.bk;
   size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA));
+  if (t->mma.split_fill > 0)
+    cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA_SPLIT));
   while (warps > 1 && 32 * warps > cap)
     warps /= 2;
   if (32 * warps > cap) return MMA_NOT_TAKEN;
@@ -287,7 +301,17 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
     bk /= 2;
   if (ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate) > local) return MMA_NOT_TAKEN;
   const size_t wg = 32 * warps;
-  const size_t units = ocf_min_size(mma_units(call, warps), (size_t)facts->compute_units * 2048);
+  const size_t base_units = mma_units(call, warps);
+  /* The split form: fewer workgroups than mma.split_fill a compute unit, and keys for two ranges
+     of split.min: each row's keys in ranges (as attention_decode's, aiming at split_fill
+     workgroups a compute unit), one workgroup each, then attention_mma_join. */
+  const size_t target = (size_t)facts->compute_units * (size_t)t->mma.split_fill;
+  size_t splits = 1, split_keys = call->lk;
+  if (t->mma.split_fill > 0 && base_units < target && t->split.min > 0 &&
+      call->lk / (size_t)t->split.min >= 2)
+    splits = key_ranges(call->lk, base_units, target, (size_t)t->split.min, bk, &split_keys);
+  if (splits < 2) splits = 1, split_keys = call->lk;
+  const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
   ocf_plan_define(plan, "WARPS", (long long)warps);
   ocf_plan_define(plan, "BK", (long long)bk);
   /* cp.async of 16 bytes: every K and V row start 16-byte aligned (kv_vector: d, the offsets and
@@ -298,9 +322,18 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate);
-  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA, 1, &global, &wg);
-  plan->kv_splits = 1;
-  plan->split_keys = call->lk;
+  if (splits < 2) {
+    ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA, 1, &global, &wg);
+    plan->kv_splits = 1;
+    plan->split_keys = call->lk;
+    return MMA_PLANNED;
+  }
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA_SPLIT, 1, &global, &wg);
+  add_merge(facts, call, (size_t)facts->compute_units * 2048, OCF_KERNEL_ATTENTION_MMA_JOIN, plan);
+  plan->kv_splits = splits;
+  plan->split_keys = split_keys;
+  plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq * splits *
+                        (call->d + 2) * sizeof(float);
   return MMA_PLANNED;
 }
 

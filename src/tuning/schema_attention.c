@@ -76,6 +76,12 @@ static const ocf_tunable attention_tunables[] = {
                              "rows) where its workgroups, one a (batch, head) for lq <= 16, "
                              "reach this many a compute unit; 0: never",
                              NULL},
+    [AT(mma.split_fill)] = {"mma.split_fill", 0, 64, 0, 0,
+                            "attention_mma_split cuts each row's keys into ranges (split.min keys "
+                            "or more), one workgroup each, then attention_mma_join merges them, "
+                            "where attention_mma's workgroups are fewer than this many a compute "
+                            "unit (and aims at that many); 0: never",
+                            NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };

@@ -226,6 +226,8 @@ typedef struct ocf_attention_mma_tuning {
   int warps;       /* warps a workgroup: 16 query rows each */
   int bk;          /* keys (and values) a tile in local memory */
   int decode_fill; /* before attention_decode from this many workgroups a compute unit; 0 never */
+  int split_fill;  /* key ranges over workgroups below this many workgroups a compute unit; 0 never
+                    */
 } ocf_attention_mma_tuning;
 
 typedef struct ocf_attention_tuning {
