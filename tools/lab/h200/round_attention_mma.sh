@@ -64,6 +64,9 @@ bf16 1 32 32 1 8192 128
 bf16 1 32 32 1 8192 128 "tune=decode.prefetch=1"
 bf16 1 32 32 1 8192 128 "tune=decode.prefetch=1 decode.fill=8"
 bf16 16 32 32 1 4096 128 "tune=mma.on=1 decode.wg=0"
+bf16 1 32 32 1 8192 128 "tune=mma.on=1 decode.wg=0 mma.split_fill=4"
+bf16 1 32 32 1 8192 128 "tune=mma.on=1 decode.wg=0 mma.split_fill=8"
+bf16 1 32 8 1 8192 128 "tune=mma.on=1 decode.wg=0 mma.split_fill=4"
 SHAPES
   echo "timed in $((SECONDS - t0)) s"
   timeout 120 python3 tools/lab/h200/attention_peers.py 1x32x1024x1024x128:bf16 \
