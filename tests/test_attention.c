@@ -504,6 +504,15 @@ static void test_attention_workgroups(void **state) {
   }
 }
 
+/* Sets the context's attention tuning for every storage type of q (NULL: back to the device's
+   own), as the forced-kernel suites below need for their calls of each type. */
+static void tune_every_dtype(const ocft_env *env, const char *settings) {
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings),
+                       OCF_SUCCESS);
+}
+
 /* The decode split (attention_split + attention_merge), forced on small shapes by the tuning:
    every mask, lse, rows without keys, NaN, GQA, 16-bit types, strides, and ragged lk. */
 /* The key ranges of a row over workgroups, joined by attention_merge: attention_split (with
@@ -512,7 +521,6 @@ static void test_attention_workgroups(void **state) {
    values turn it on, and it would take these calls). */
 static void test_attention_split(void **state) {
   ocft_env *env = ocft_get_env(state);
-  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   static const char *const settings[] = {
       "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0 block.bq=0",
       "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 block.bq=0",
@@ -522,9 +530,7 @@ static void test_attention_split(void **state) {
   /* llvmpipe's loop limit: attention_decode is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   for (int k = 0; k < 3; k++) {
-    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
-                         OCF_SUCCESS);
+    tune_every_dtype(env, settings[k]);
     static const size_t shapes[][3] = {{1, 17, 16}, {3, 64, 32}, {2, 100, 64}, {1, 1000, 128}};
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
       for (int variant = 0; variant < 4; variant++) {
@@ -546,9 +552,7 @@ static void test_attention_split(void **state) {
     run_case(env, kernels[k], &c, 0);
     if (k == 0 || !limited) assert_non_null(strstr(ocf_last_plan(), kernels[k]));
   }
-  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
-                       OCF_SUCCESS);
+  tune_every_dtype(env, NULL);
 }
 
 /* attention_block (off on CPUs by default): its default tiles and small ones (several tiles,
@@ -558,14 +562,11 @@ static void test_attention_block(void **state) {
   ocft_env *env = ocft_get_env(state);
   /* llvmpipe's loop limit: attention_block is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
-  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   static const char *const settings[] = {
       "block.bq=32 block.bk=32 block.rm=4 block.tc=16 decode.wg=0",
       "block.bq=8 block.bk=8 block.rm=2 block.tc=8 decode.wg=0"};
   for (int k = 0; k < 2; k++) {
-    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
-                         OCF_SUCCESS);
+    tune_every_dtype(env, settings[k]);
     static const size_t shapes[][3] = {
         {7, 7, 64}, {33, 70, 16}, {40, 100, 96}, {65, 129, 128}, {20, 50, 256}};
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
@@ -587,9 +588,7 @@ static void test_attention_block(void **state) {
     run_case(env, "attention_block NaN", &c, 0);
     if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_block"));
   }
-  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
-                       OCF_SUCCESS);
+  tune_every_dtype(env, NULL);
 }
 
 /* attention_mma (matrix units; emulated off NVIDIA: mma.on=2), forced by the tuning with its
@@ -602,7 +601,6 @@ static void test_attention_mma(void **state) {
   ocft_env *env = ocft_get_env(state);
   /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
-  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   static const char *const settings[] = {"mma.on=2 mma.warps=2 mma.bk=16 decode.wg=0",
                                          "mma.on=2 decode.wg=0"};
   /* Under Oclgrind (small sizes) the emulation is slow (every mma a barrier pair and 64 local
@@ -611,9 +609,7 @@ static void test_attention_mma(void **state) {
      keys, about 30 s of CPU. */
   const size_t small_d = 16;
   for (int k = 0; k < (ocft_small() ? 1 : 2); k++) {
-    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
-                         OCF_SUCCESS);
+    tune_every_dtype(env, settings[k]);
     static const size_t shapes[][3] = {{1, 9, 64},     {7, 7, 64},     {33, 70, 16},
                                        {40, 100, 100}, {65, 129, 128}, {100, 37, 128}};
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
@@ -657,9 +653,7 @@ static void test_attention_mma(void **state) {
       assert_null(strstr(ocf_last_plan(), "attention_mma"));
     }
   }
-  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
-                       OCF_SUCCESS);
+  tune_every_dtype(env, NULL);
 }
 
 /* attention_mma_split + attention_mma_join (emulated: mma.on=2), forced by mma.split_fill and
@@ -672,7 +666,6 @@ static void test_attention_mma_split(void **state) {
   ocft_env *env = ocft_get_env(state);
   /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
-  static const ocf_dtype dtypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   /* split.min 16: ranges of one tile of 16 (as many as lk / 16); 32: lk / 32 ranges of two. */
   static const char *const settings[] = {
       "mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0",
@@ -689,9 +682,7 @@ static void test_attention_mma_split(void **state) {
       {1, 2, 1, 3, 40, OCF_F16, OCF_F32, 1, 0, 1},  {2, 2, 2, 17, 50, OCF_BF16, OCF_F32, 1, 1, 0},
   };
   for (int k = 0; k < 2; k++) {
-    for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-      ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", settings[k]),
-                         OCF_SUCCESS);
+    tune_every_dtype(env, settings[k]);
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
       if (k == 1 && cases[i].lk < 64) continue; /* one range of 32 or more */
       /* Under Oclgrind (each case another build, the emulation slow): GQA with every mask in
@@ -714,9 +705,7 @@ static void test_attention_mma_split(void **state) {
       }
     }
   }
-  for (size_t t = 0; t < OCF_ARRAY_LEN_T(dtypes); t++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "attention", dtypes[t], "*", NULL),
-                       OCF_SUCCESS);
+  tune_every_dtype(env, NULL);
 }
 
 /* The host form: dense and strided, lengths and lse, 16-bit types. */
