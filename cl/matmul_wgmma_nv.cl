@@ -48,8 +48,10 @@
  * cp.async fills the rest with zeros (src-size), one wholly outside reads nothing: m, n and k
  * are arbitrary. A tile inside m x n copies every slice that lies inside k without those
  * bounds (load_slice_fast: per work-item pointers and strides computed once, one cp.async and
- * an add per chunk; a tile-uniform branch), the bounded copy only edge tiles and a last
- * partial slice. Needs (the planner checks): every 16-byte chunk starting on a row's first
+ * an add per chunk; a tile-uniform branch); an edge tile copies those slices the same way,
+ * each chunk's size known once per work-item (whole or nothing by row, a constant part of 16
+ * bytes for a k x n B's last column chunk), and only a last partial slice takes the bounded
+ * copy. Needs (the planner checks): every 16-byte chunk starting on a row's first
  * element, so a_off, lda, b_off, ldb and (batched) stride_a, stride_b multiples of 8 elements
  * at 16 bits, 4 at TF32, and the buffers 16-byte aligned; C has no alignment need (float2
  * stores where C is fp32 and c_off and ldc are even).
@@ -242,17 +244,30 @@ INLINE void load_slice(const uint stage, const operands *o, const ulong kt, cons
    per i, so its source advances by RS rows (a stride computed once) and its shared destination
    by RS * 128 bytes, the swizzle's (j ^ (row % 8)) term changing by the constant (i RS) % 8 (RS
    a power of two and t / W < RS: (t / W + i RS) % 8 = (t / W) % 8 ^ (i RS) % 8). Each chunk is
-   then one cp.async of 16 bytes and a 64-bit add. Same bytes in the same places as
+   then one cp.async of 16 bytes and a 64-bit add. An edge tile's chunks differ only in their
+   sizes, each fixed for the whole K loop (a chunk's rows or columns do not move with k), so it
+   takes the same copy with sizes worked out once: until 2026-12-02 edge tiles took the bounded
+   copy for every slice, at about 0.6 of the interior's rate, and a ragged shape's every wave
+   held some (3000^3 bf16 310 TFLOP/s against 677 at 4096^3). Same bytes in the same places as
    load_kmajor and load_mnmajor (tests/wgmma_copy_check.c compares the two offline). */
 #define FAST_MN (THREADS % (BN / 8) == 0) /* MN-major B (TRANS_B 0): BN 192 takes load_mnmajor */
 
-/* One work-item's plan for interior slices: first chunk of slice 0, strides in bytes. */
+/* One work-item's plan for the slices that lie inside k: first chunk of slice 0, strides in
+   bytes, and what an edge tile copies of each chunk. */
 typedef struct copy_plan {
   __global const uchar *a, *b; /* its first chunk of the next slice */
   ulong a_row, b_row;          /* bytes between its chunks i and i + 1 (RS rows) */
   ulong b_slice;               /* bytes from one slice of B to the next (A: 128) */
   uint a_dst, b_dst;           /* its first chunk's place in a stage (B's from the stage) */
+  uint a_rows, b_rows; /* edge tiles: its chunks i < a_rows (b_rows) lie in rows inside m (n) */
+  uint b_bytes;        /* edge tiles, k x n B: the valid bytes of its column's chunks */
 } copy_plan;
+
+/* How many of a work-item's chunks i = 0, 1, ..., each RS rows past the one before from its
+   first row `first`, lie in rows below `rows` (at most `chunks`). */
+INLINE uint rows_inside(const ulong first, const ulong rows, const uint rs, const uint chunks) {
+  return first < rows ? (uint)min((ulong)chunks, (rows - first + rs - 1) / rs) : 0u;
+}
 
 /* The swizzled place of chunk j of row r (r < 8 counts; the block's other terms added). */
 INLINE uint swz(const uint r, const uint j) {
@@ -264,32 +279,41 @@ INLINE void plan_copies(copy_plan *p, const operands *o, const uint t) {
   p->a = o->a + ((o->m0 + ra) * o->lda + ja * CE) * EB;
   p->a_row = (ulong)(THREADS / 8) * o->lda * EB;
   p->a_dst = swz(ra, ja);
+  p->a_rows = rows_inside(o->m0 + ra, o->m, THREADS / 8, BM * 8 / THREADS);
+  p->b_rows = 0, p->b_bytes = 0;
 #if TRANS_B
   p->b = o->b + ((o->n0 + ra) * o->ldb + ja * CE) * EB;
   p->b_row = (ulong)(THREADS / 8) * o->ldb * EB;
   p->b_slice = 128;
   p->b_dst = A_BYTES + swz(ra, ja);
+  p->b_rows = rows_inside(o->n0 + ra, o->n, THREADS / 8, BN * 8 / THREADS);
 #elif FAST_MN
   const uint rb = t / (BN / 8), nc = t % (BN / 8);
   p->b = o->b + (rb * o->ldb + o->n0 + nc * 8) * EB;
   p->b_row = (ulong)(THREADS / (BN / 8)) * o->ldb * EB;
   p->b_slice = (ulong)BK * o->ldb * EB;
   p->b_dst = A_BYTES + (nc / 8) * (BK * 128) + swz(rb, nc % 8);
+  p->b_bytes = chunk_bytes(o->n0 + nc * 8, o->n);
 #endif /* else B goes through load_mnmajor */
 }
 
 /* Chunk i (a constant after unrolling) of a block with RS rows per step: its place. */
 #define FAST_DST(d0, i, RS) (((d0) ^ ((((i) * (RS)) % 8) * 16)) + (i) * (RS)*128)
 
-/* Copies an interior slice into stage (a shared address) and moves p to the next slice; o for
-   load_mnmajor's B where BN / 8 does not divide THREADS. */
+/* Copies a slice that lies inside k into stage (a shared address) and moves p to the next
+   slice; o for load_mnmajor's B where BN / 8 does not divide THREADS. EDGE (a constant at each
+   call, so that the interior copy keeps no sizes): the tile reaches past m or n, and a chunk
+   outside copies nothing (its source then the operand's first element, never read) and a k x n
+   B's last column chunk its valid bytes, as load_slice would. */
 INLINE void load_slice_fast(const uint stage, copy_plan *p, const operands *o, const ulong kt,
-                            const uint t) {
+                            const uint t, const int EDGE) {
   {
     __global const uchar *x = p->a;
 #pragma unroll
-    for (uint i = 0; i < BM * 8 / THREADS; i++, x += p->a_row)
-      cp_async16(stage + FAST_DST(p->a_dst, i, THREADS / 8), x, 16);
+    for (uint i = 0; i < BM * 8 / THREADS; i++, x += p->a_row) {
+      const int in = !EDGE || i < p->a_rows;
+      cp_async16(stage + FAST_DST(p->a_dst, i, THREADS / 8), in ? x : o->a, in ? 16u : 0u);
+    }
     p->a += 128;
   }
 #if TRANS_B || FAST_MN
@@ -297,19 +321,24 @@ INLINE void load_slice_fast(const uint stage, copy_plan *p, const operands *o, c
 #if TRANS_B
 #define RS_B (THREADS / 8)
 #define NB (BN * 8 / THREADS)
+#define B_BYTES_OF(i) (!EDGE || (i) < p->b_rows ? 16u : 0u)
 #else
 #define RS_B (THREADS / (BN / 8))
 #define NB (BK * (BN / 8) / THREADS)
+#define B_BYTES_OF(i) (EDGE ? p->b_bytes : 16u)
 #endif
     __global const uchar *x = p->b;
 #pragma unroll
-    for (uint i = 0; i < NB; i++, x += p->b_row)
-      cp_async16(stage + FAST_DST(p->b_dst, i, RS_B), x, 16);
+    for (uint i = 0; i < NB; i++, x += p->b_row) {
+      const uint bytes = B_BYTES_OF(i);
+      cp_async16(stage + FAST_DST(p->b_dst, i, RS_B), bytes ? x : o->b, bytes);
+    }
     p->b += p->b_slice;
 #undef RS_B
 #undef NB
+#undef B_BYTES_OF
   }
-  (void)o, (void)kt, (void)t;
+  (void)kt, (void)t;
 #else
   load_mnmajor(stage + A_BYTES, o->b, o->ldb, o->k, o->n, kt * BK, o->n0, t);
 #endif
@@ -402,15 +431,17 @@ INLINE void tile_of(const uint g, const uint tiles_m, const uint tiles_n, uint *
   *tn = (g % per_group) / size;
 }
 
-/* Slice kt into stage: the interior copy when the tile lies inside m x n and the slice inside
-   k (p then moves on), else the bounded one: on an edge tile every slice, else only the last
-   one (k not a multiple of BK), after which p is not used. */
+/* Slice kt into stage: the planned copy when the slice lies inside k (p then moves on), its
+   interior form when the tile lies inside m x n; else the bounded one (the last slice, k not a
+   multiple of BK), after which p is not used. */
 INLINE void copy_slice(const uint stage, copy_plan *p, const operands *o, const int inside,
                        const ulong kt, const uint t) {
-  if (inside && (kt + 1) * BK <= o->k)
-    load_slice_fast(stage, p, o, kt, t);
-  else
+  if ((kt + 1) * BK > o->k)
     load_slice(stage, o, kt, t);
+  else if (inside)
+    load_slice_fast(stage, p, o, kt, t, 0);
+  else
+    load_slice_fast(stage, p, o, kt, t, 1);
 }
 
 /* Every work-item copies and multiplies; one barrier per slice (see the header). */

@@ -6,7 +6,8 @@
  *  - an interior slice by load_slice_fast (its plan moved on through the slices before) and by
  *    load_slice: the same chunks, all of 16 bytes, no destination twice;
  *  - every slice of whole problems by copy_slice and by load_slice, in order, on interior tiles
- *    (k a multiple of BK or not: the last slice bounded) and edge tiles.
+ *    and on edge tiles past m, n or both by whole chunks or a part of one (k a multiple of BK
+ *    or not: the last slice bounded); copy_slice takes load_slice_fast on every slice inside k.
  * Prints "ok" or what differed; exit status 1 on a difference.
  */
 #include <stdio.h>
@@ -95,7 +96,7 @@ int main(void) {
           plan_copies(&p, &o, t);
           for (ulong s = 0; s <= kt; s++) {
             const int before = ncopies;
-            load_slice_fast(stage, &p, &o, s, t);
+            load_slice_fast(stage, &p, &o, s, t, 0);
             if (s < kt) ncopies = before; /* the slices before only move the plan on */
           }
         }
@@ -119,13 +120,19 @@ int main(void) {
       }
 
   whole_only = 0;
+  /* Edge tiles: rows past m, columns past n (whole chunks outside, a chunk cut by n), either
+     or both, then an interior tile (the last case). */
   const ulong ks[] = {BK, 5 * BK, 5 * BK + 3, 7 * BK - CE, 2};
+  const ulong m_past[] = {5, BM - 1, 1, BM, BM, 64 + 3, 4 * BM};
+  const ulong n_past[] = {BN - 8, BN - 3, 1, 8 + 5, BN, BN, 3 * BN};
+  enum { CASES = sizeof m_past / sizeof m_past[0] };
   for (int ki = 0; ki < 5; ki++)
-    for (int inside = 0; inside < 2; inside++) {
+    for (int ci = 0; ci < CASES; ci++) {
+      const int inside = ci == CASES - 1;
       operands o = problem(8064, 8008);
       o.k = ks[ki], o.m0 = BM, o.n0 = 2 * BN;
-      o.m = inside ? 4 * BM : o.m0 + 5;
-      o.n = inside ? 3 * BN : o.n0 + BN - 8;
+      o.m = o.m0 + m_past[ci];
+      o.n = o.n0 + n_past[ci];
       const ulong slices = (o.k + BK - 1) / BK;
       for (uint t = 0; t < THREADS; t++) {
         copy_plan p;

@@ -14,7 +14,7 @@ cc=${CC:-cc}
 f=$root/cl/matmul_wgmma_nv.cl
 {
   awk '/---- tiles ----/{on=1} /descriptors of a stage for warpgroup/{on=0} on' "$f"
-  awk '/^\/\* Slice kt into stage: the interior/{on=1} /^\/\* Every work-item copies/{on=0} on' "$f"
+  awk '/^\/\* Slice kt into stage:/{on=1} /^\/\* Every work-item copies/{on=0} on' "$f"
 } >"$work/part.cl"
 failed=0
 for cfg in "0 1 128" "0 1 192" "0 1 256" "1 0 256" "1 1 256" "2 0 128" "2 0 192" "2 0 256" \
