@@ -2931,7 +2931,8 @@ static void test_plan_norm_wide(void **state) {
   (void)state;
   ocf_device_facts facts = facts_of(H200, 0);
   ocf_tuning_values t = tuning_of(&facts, H200, OCF_OP_NORM);
-  assert_int_equal(t.norm.rows.wide_wg, 0); /* off until measured */
+  assert_int_equal(t.norm.rows.wide_wg, 512); /* NVIDIA's built-in value */
+  t.norm.rows.wide_wg = 0;
   expect_norm_wide("off", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);
   t.norm.rows.wide_wg = 512;
   expect_norm_wide("probe unknown", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_WIDE, 0, 0);
@@ -2942,13 +2943,18 @@ static void test_plan_norm_wide(void **state) {
   for (int k = 0; k < OCF_KERNEL_COUNT; k++)
     facts.learnt.kernel_max_workgroup[k] = 256;
   expect_norm_wide("512", &facts, &t, 1024, 16384, 512, 8, OCF_PLAN_PROBE_NONE, 1, 128);
+  /* Two vectors of 4 a work-item at least: 1024 of them take 512 work-items, 1023 keep the
+     plan of 256. */
+  expect_norm_wide("512, 8192 x 4096", &facts, &t, 8192, 4096, 512, 2, OCF_PLAN_PROBE_NONE, 1, 128);
+  expect_norm_wide("512, 8192 x 4092", &facts, &t, 8192, 4092, 256, 4, OCF_PLAN_PROBE_NONE, 0, 0);
   t.norm.rows.wide_wg = 1024;
   expect_norm_wide("1024", &facts, &t, 1024, 16384, 1024, 4, OCF_PLAN_PROBE_NONE, 1, 64);
   t.norm.rows.max_regs = 48;
   expect_norm_wide("max_regs 48", &facts, &t, 1024, 16384, 1024, 4, OCF_PLAN_PROBE_NONE, 1, 48);
   t.norm.rows.max_regs = 0;
-  /* 1024 vectors: 1024 of one; a row shorter than the workgroup keeps its plan. */
-  expect_norm_wide("8192 x 4096", &facts, &t, 8192, 4096, 1024, 1, OCF_PLAN_PROBE_NONE, 1, 64);
+  /* 1024 vectors, one a work-item of 1024, and a row shorter than the workgroup keep their
+     plans. */
+  expect_norm_wide("8192 x 4096", &facts, &t, 8192, 4096, 256, 4, OCF_PLAN_PROBE_NONE, 0, 0);
   expect_norm_wide("short row", &facts, &t, 8192, 2048, 256, 0, OCF_PLAN_PROBE_NONE, 0, 0);
   facts.learnt.wide_refused[OCF_KERNEL_NORM_ROWS] = 1;
   expect_norm_wide("refused", &facts, &t, 1024, 16384, 256, 16, OCF_PLAN_PROBE_NONE, 0, 0);

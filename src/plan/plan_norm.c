@@ -80,12 +80,13 @@ static int f16_conversion(const ocf_device_facts *facts, const ocf_norm_tuning *
 }
 
 /* norm_rows for the call, or 0 when its rows are too long to hold. wide > 0: one row a
-   workgroup of `wide` work-items (plan_wide), 0 when a row has fewer vectors. */
+   workgroup of `wide` work-items (plan_wide), 0 when a row has fewer than two vectors a
+   work-item there. */
 static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
                        const ocf_norm_call *c, size_t vecs, size_t items_max, size_t seg_items,
                        size_t rows_wg, size_t wide, norm_shape *k) {
   const int fixed = c->workgroup != 0;
-  if (wide && vecs < wide) return 0;
+  if (wide && vecs < 2 * wide) return 0;
   size_t seg = wide ? wide : ocf_ladder_up(ocf_div_ceil(vecs, seg_items));
   const size_t align = (size_t)t->rows.seg_align;
   if (seg > align && !wide) seg = ocf_round_up(seg, align);
@@ -218,8 +219,14 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
    passed on the context (src/runtime/wide_probe.c). Registers are capped so that the workgroup
    fits a compute unit (ocf_wide_register_cap: 128 at 512, 64 at 1024; rows.max_regs where
    lower) and a work-item holds at most half of them as row values (twice its share when
-   prefetching), so `items` shrinks to fit. A row of fewer vectors than work-items keeps its
-   plan (lanes would idle), and so do rows beyond what the wide workgroup holds (the split).
+   prefetching), so `items` shrinks to fit. A row of fewer than two vectors a work-item keeps
+   its plan, and so do rows beyond what the wide workgroup holds (the split): on the H200
+   (2026-12-02, round_widewg.sh, 512 work-items) one vector a work-item lost to the narrow plan
+   (bf16 8192 x 4096: RMSNorm 3396 -> 2802 GB/s, LayerNorm 3175 -> 2302; the narrow plan there
+   keeps several rows in flight a compute unit, the wide one a reduction over 512 lanes a row of
+   512 vectors), two about even (fp32 8192 x 4096 +1 / -2 %, bf16 4096 x 8192 +5 / +2 %), four
+   or more won (fp32 1024 x 16384 RMSNorm 2660 -> 3192, bf16 1977 -> 2372, LayerNorm bf16 1811 ->
+   2142; LayerNorm fp32 2897 -> 2813 the one loss).
    1: *plan is replaced. */
 static int plan_wide(const ocf_device_facts *facts, const ocf_norm_tuning *t,
                      const ocf_norm_call *c, size_t cap, ocf_plan *plan) {
