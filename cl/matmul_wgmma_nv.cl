@@ -473,7 +473,33 @@ INLINE void main_loop(float *acc, const uint base, const operands *o, const uint
   wgmma_wait0(acc);
 }
 
-/* ---- the kernel ---- */
+/* The operands of workgroup tile (tm, tn) of product `product` over K elements [k0, k0 + kn):
+   k0 a multiple of BK (whole 16-byte chunks), so a K range is read as a problem of its own. */
+INLINE operands operands_of(__global const uchar *a, const ulong a_off, const ulong lda,
+                            const ulong stride_a, __global const uchar *b, const ulong b_off,
+                            const ulong ldb, const ulong stride_b, const ulong m, const ulong n,
+                            const ulong product, const ulong k0, const ulong kn, const uint tm,
+                            const uint tn) {
+  operands o;
+  o.a = a + (a_off + product * stride_a + k0) * EB;
+#if TRANS_B
+  o.b = b + (b_off + product * stride_b + k0) * EB;
+#else
+  o.b = b + (b_off + product * stride_b + k0 * ldb) * EB;
+#endif
+  o.lda = lda, o.ldb = ldb, o.m = m, o.n = n, o.k = kn;
+  o.m0 = (ulong)tm * BM, o.n0 = (ulong)tn * BN;
+  return o;
+}
+
+/* ---- the kernels ---- */
+
+/* The local memory of a workgroup: 1 KiB spare, as the swizzle needs every stage 1 KiB aligned
+   in the shared window (NVIDIA puts bytes of its own before static local arrays). */
+#define SMEM_BYTES (STAGES * STAGE_BYTES + 1024)
+INLINE uint stage_base(__local uchar *smem) {
+  return (local_addr(smem) + 1023u) & ~1023u;
+}
 
 /* The staged plans (src/plan/plan_matmul_wgmma.c, rule 4) run this kernel under the names
    matmul_wgmma_sb and matmul_wgmma_sab, whose descriptors bind staged operands from the scratch
@@ -494,10 +520,8 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
              __global const uchar *b, const ulong b_off, const ulong ldb, const ulong stride_b,
              const float beta, __global C_T *c, const ulong c_off, const ulong ldc,
              const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off) {
-  /* 1 KiB spare: the swizzle needs every stage 1 KiB aligned in the shared window (NVIDIA puts
-     bytes of its own before static local arrays). */
-  __local uchar smem[STAGES * STAGE_BYTES + 1024] __attribute__((aligned(1024)));
-  const uint base = (local_addr(smem) + 1023u) & ~1023u;
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = stage_base(smem);
   const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
   const uint tiles = tiles_m * tiles_n;
   if (tiles == 0) return; /* m or n is 0: nothing to write (the whole workgroup leaves) */
@@ -505,12 +529,8 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
   const uint t = (uint)get_local_id(0);
   uint tm, tn;
   tile_of(group - product * tiles, tiles_m, tiles_n, &tm, &tn);
-
-  operands o;
-  o.a = a + (a_off + product * stride_a) * EB;
-  o.b = b + (b_off + product * stride_b) * EB;
-  o.lda = lda, o.ldb = ldb, o.m = m, o.n = n, o.k = k;
-  o.m0 = (ulong)tm * BM, o.n0 = (ulong)tn * BN;
+  const operands o =
+      operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product, 0, k, tm, tn);
 
   float acc[NACC];
 #pragma unroll
@@ -523,5 +543,84 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
   e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
   store_tile(c + c_at, ldc, m, n, o.m0 + 64 * (t / 128), o.n0, acc, &e, ((c_at | ldc) & 1) == 0,
              t % 128);
+}
+#endif
+
+/* Split K (src/plan/plan_matmul_wgmma.c, rule 5: few tiles, long k): matmul_wgmma_split runs
+   workgroup g on tile g % tiles of slot g / tiles = product * splits + split, over the split's
+   K range [split k_split, min(k, (split + 1) k_split)) (k_split a multiple of BK), and writes
+   its raw sums (no alpha, no epilogue) to partial[(slot m + row) ldp + col], ldp = n rounded up
+   to 4 (the layout of cl/matmul.cl's matmul_tiled_split): every element of m x n of every slot,
+   so the scratch is never zeroed. matmul_wgmma_reduce then adds each element's splits in split
+   order and applies the epilogue, one work-item an element. */
+#ifdef OCF_KERNEL_matmul_wgmma_split
+/* Writes the warpgroup's raw 64 x BN sums at (row0, col0) of a slot's m x n partial sums (row
+   stride ldp, even: pairs of floats). */
+INLINE void store_raw(__global float *p, const ulong ldp, const ulong m, const ulong n,
+                      const ulong row0, const ulong col0, const float *acc, const uint l) {
+  const ulong r = row0 + 16 * (l / 32) + (l % 32) / 4;
+  const ulong cc = col0 + 2 * (l % 4);
+#pragma unroll
+  for (uint q = 0; q < BN / 8; q++)
+#pragma unroll
+    for (uint v1 = 0; v1 < 2; v1++) {
+      const ulong row = r + 8 * v1, col = cc + 8 * q;
+      if (row < m && col < n)
+        *(__global float2 *)(p + row * ldp + col) =
+            (float2)(acc[4 * q + 2 * v1], acc[4 * q + 2 * v1 + 1]);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
+matmul_wgmma_split(const ulong m, const ulong n, const ulong k, __global const uchar *a,
+                   const ulong a_off, const ulong lda, const ulong stride_a,
+                   __global const uchar *b, const ulong b_off, const ulong ldb,
+                   const ulong stride_b, const ulong splits, const ulong k_split,
+                   __global float *partial) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = stage_base(smem);
+  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
+  const uint tiles = tiles_m * tiles_n;
+  if (tiles == 0) return;
+  const uint group = (uint)get_group_id(0), slot = group / tiles;
+  const ulong product = slot / splits, k0 = (slot % splits) * k_split;
+  if (k0 >= k) return; /* the planner makes every split's range non-empty */
+  const uint t = (uint)get_local_id(0);
+  uint tm, tn;
+  tile_of(group - slot * tiles, tiles_m, tiles_n, &tm, &tn);
+  const operands o = operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product,
+                                 k0, min(k_split, k - k0), tm, tn);
+
+  float acc[NACC];
+#pragma unroll
+  for (uint i = 0; i < NACC; i++)
+    acc[i] = 0.0f;
+  main_loop(acc, base, &o, t);
+
+  const ulong ldp = (n + 3) & ~(ulong)3;
+  store_raw(partial + slot * m * ldp, ldp, m, n, o.m0 + 64 * (t / 128), o.n0, acc, t % 128);
+}
+#endif
+
+#ifdef OCF_KERNEL_matmul_wgmma_reduce
+/* Work-item e of the batch's m n batch elements, row-major within each C (any workgroup size). */
+__kernel void matmul_wgmma_reduce(const ulong m, const ulong n, const ulong batch,
+                                  const ulong splits, __global const float *partial,
+                                  const float alpha, const float beta, __global C_T *c,
+                                  const ulong c_off, const ulong ldc, const ulong stride_c,
+                                  __global const BIAS_T *bias, const ulong bias_off) {
+  const ulong e = get_global_id(0), per = m * n;
+  if (e >= per * batch) return;
+  const ulong product = e / per, at = e - product * per, row = at / n, col = at - row * n;
+  const ulong ldp = (n + 3) & ~(ulong)3;
+  __global const float *p = partial + (product * splits * m + row) * ldp + col;
+  float sum = 0.0f;
+  for (ulong s = 0; s < splits; s++)
+    sum += p[s * m * ldp];
+  epilogue ep;
+  ep.alpha = alpha, ep.beta = beta, ep.bias = bias, ep.bias_off = bias_off;
+  __global C_T *out = c + c_off + product * stride_c + row * ldc + col;
+  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;
+  OCF_STORE(C_DTYPE, out, 0, finish_at(sum, old, &ep, row, col));
 }
 #endif

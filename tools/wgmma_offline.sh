@@ -29,6 +29,11 @@ else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout,
     "-DAB_DTYPE=2 -DTRANS_B=1 -DBN=256 -DCONSUMERS=1 -DSTAGES=4 -DGROUP_M=8 $plain")
 fi
 cat "$root/cl/common.cl" "$root/cl/wgmma_asm.clh" "$root/cl/matmul_wgmma_nv.cl" >"$work/program.cl"
+# The kernels of the program: KERNELS (default matmul_wgmma; "matmul_wgmma_split
+# matmul_wgmma_reduce" is the split-K plan's program).
+kernels=${KERNELS:-matmul_wgmma}
+kernel_defines=$(for k in $kernels; do printf -- '-DOCF_KERNEL_%s ' "$k"; done)
+kernel_list=$(echo $kernels | tr ' ' ',')
 failed=0
 i=0
 for opts in "${configs[@]}"; do
@@ -37,13 +42,13 @@ for opts in "${configs[@]}"; do
   # shellcheck disable=SC2086
   if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
     -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
-    -DOCF_KERNEL_matmul_wgmma $opts -O2 -Xclang -disable-llvm-passes -emit-llvm -c \
+    $kernel_defines $opts -O2 -Xclang -disable-llvm-passes -emit-llvm -c \
     "$work/program.cl" -o "$base.bc" 2>"$base.clang.log"; then
     echo "[$opts] clang: $(grep -m1 error "$base.clang.log")"
     failed=1
     continue
   fi
-  opt-14 -internalize -internalize-public-api-list=matmul_wgmma -globaldce -O3 "$base.bc" \
+  opt-14 -internalize -internalize-public-api-list="$kernel_list" -globaldce -O3 "$base.bc" \
     -o "$base.opt.bc" && llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" \
     -o "$base.ptx" || { failed=1; continue; }
   sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 9.0/' "$base.ptx"

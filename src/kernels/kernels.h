@@ -63,7 +63,9 @@
   X(MATMUL_PAD, matmul_pad, OCF_PROGRAM_MATMUL_PAD)                           \
   X(ATTENTION_MMA, attention_mma, OCF_PROGRAM_ATTENTION_MMA_NV)               \
   X(ATTENTION_MMA_SPLIT, attention_mma_split, OCF_PROGRAM_ATTENTION_MMA_NV)   \
-  X(ATTENTION_MMA_JOIN, attention_mma_join, OCF_PROGRAM_ATTENTION_MMA_NV)
+  X(ATTENTION_MMA_JOIN, attention_mma_join, OCF_PROGRAM_ATTENTION_MMA_NV)     \
+  X(MATMUL_WGMMA_SPLIT, matmul_wgmma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)      \
+  X(MATMUL_WGMMA_REDUCE, matmul_wgmma_reduce, OCF_PROGRAM_MATMUL_WGMMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

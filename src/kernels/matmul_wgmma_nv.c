@@ -84,3 +84,43 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_sab = {
     OCF_ARRAY_LEN(sab_args),
     "after matmul_stage (3XTF32, or TF32 with A transposed or off 16-byte chunks): matmul_wgmma "
     "with TRANS_B 1 over K' (3k or k) on A' and B' from the scratch"};
+
+/* Split K (plan_matmul_wgmma.c, rule 5): the kernel over one of `splits` K ranges of k_split,
+   raw sums into the scratch, then their sum, the epilogue and the store. */
+#define F ocf_matmul_frame
+static const ocf_arg_desc split_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    OCF_ARG(F, k, OCF_ARG_ULONG),        OCF_ARG(F, a, OCF_ARG_BUFFER),
+    OCF_ARG(F, a_off, OCF_ARG_ULONG),    OCF_ARG(F, lda, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_a, OCF_ARG_ULONG), OCF_ARG(F, b, OCF_ARG_BUFFER),
+    OCF_ARG(F, b_off, OCF_ARG_ULONG),    OCF_ARG(F, ldb, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_b, OCF_ARG_ULONG), OCF_ARG(F, splits, OCF_ARG_ULONG),
+    OCF_ARG(F, k_split, OCF_ARG_ULONG),  OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+static const ocf_arg_desc reduce_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    OCF_ARG(F, batch, OCF_ARG_ULONG),    OCF_ARG(F, splits, OCF_ARG_ULONG),
+    OCF_ARG(F, partial, OCF_ARG_BUFFER), OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+    OCF_ARG(F, beta, OCF_ARG_FLOAT),     OCF_ARG(F, c, OCF_ARG_BUFFER),
+    OCF_ARG(F, c_off, OCF_ARG_ULONG),    OCF_ARG(F, ldc, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),
+    OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
+#undef F
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_split = {
+    OCF_KERNEL_MATMUL_WGMMA_SPLIT,
+    "matmul_wgmma_split",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    split_args,
+    OCF_ARRAY_LEN(split_args),
+    "matmul_wgmma's gates, few tiles and a long k: one of `splits` K ranges of k_split (a "
+    "multiple of the K slice) a workgroup, raw sums into `partial`; before matmul_wgmma_reduce"};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_reduce = {
+    OCF_KERNEL_MATMUL_WGMMA_REDUCE,
+    "matmul_wgmma_reduce",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    reduce_args,
+    OCF_ARRAY_LEN(reduce_args),
+    "after matmul_wgmma_split: adds the splits' sums in order, then the epilogue and the store"};

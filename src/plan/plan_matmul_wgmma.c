@@ -43,6 +43,14 @@
  *      allocation (facts without either: no staging) and the caller's workspace where one is
  *      given; else the call goes on to mma.sync. Nothing reads scratch the staging did not
  *      write, so it is not zeroed (scratch_written).
+ *   5. Split K: a direct plan (rules 1 to 3) whose tiles x batch fill fewer workgroups than the
+ *      device has compute units, where wgmma.split_min is set, runs the kernel over
+ *      s = min(units / (tiles x batch), k / split_min) ranges of K (when s >= 2; k_split a
+ *      multiple of the K slice, every range non-empty) as matmul_wgmma_split, each writing its raw
+ *      sums to scratch (batch s m rows of n rounded up to 4 floats, within the scratch cap and the
+ *      caller's workspace, else no split; every float the reduce reads is written:
+ *      scratch_written), then matmul_wgmma_reduce adds them in order with the epilogue: m 128,
+ *      n 8192 gets 64 tiles on the H200's 132 units, half of them idle without it.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -152,6 +160,44 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
   return OCF_MMA_PLANNED;
 }
 
+/* Rule 5: the K ranges of a call whose `groups` workgroups (tiles x batch) leave compute units
+   idle, into plan (splits, k_split, scratch_bytes); 0 where it keeps one range. */
+static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                      const ocf_matmul_call *call, size_t groups, ocf_plan *plan) {
+  const size_t min_k = (size_t)tuning->matmul.wgmma.split_min;
+  if (min_k == 0 || groups == 0 || groups >= facts->compute_units) return 0;
+  size_t splits = facts->compute_units / groups;
+  if (splits > call->k / min_k) splits = call->k / min_k;
+  if (splits < 2) return 0;
+  const size_t k_split =
+      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / element_bytes(call->a_dtype));
+  splits = ocf_div_ceil(call->k, k_split); /* every range non-empty */
+  if (splits < 2) return 0;
+  const size_t batch = call->batch ? call->batch : 1;
+  const size_t ldp = ocf_round_up(call->n, 4);
+  if (call->m > SIZE_MAX / ldp || call->m * ldp > SIZE_MAX / sizeof(float) / batch / splits)
+    return 0;
+  const size_t bytes = splits * batch * call->m * ldp * sizeof(float);
+  if (bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
+  plan->splits = splits;
+  plan->k_split = k_split;
+  plan->scratch_bytes = bytes;
+  plan->scratch_written = 1;
+  return 1;
+}
+
+/* The reduce step of a split plan: one work-item an element of the batch's C. */
+static void add_reduce_step(const ocf_device_facts *facts, const ocf_matmul_call *call,
+                            ocf_plan *plan) {
+  size_t wg = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_REDUCE);
+  if (wg > facts->max_item_sizes[0]) wg = facts->max_item_sizes[0];
+  if (wg > 256) wg = 256;
+  const size_t batch = call->batch ? call->batch : 1;
+  const size_t local[1] = {wg};
+  const size_t global[1] = {ocf_round_up(batch * call->m * call->n, wg)};
+  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_REDUCE, 1, global, local);
+}
+
 ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                                       ocf_plan *plan) {
@@ -165,7 +211,14 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
   plan->splits = 1;
   plan->k_split = call->k;
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
-  add_step(plan, &g, groups);
+  if (plan_split(facts, tuning, call, groups, plan)) { /* rule 5 */
+    const size_t local[1] = {128u * (size_t)g.consumers};
+    const size_t global[1] = {groups * plan->splits * local[0]};
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_SPLIT, 1, global, local);
+    add_reduce_step(facts, call, plan);
+  } else {
+    add_step(plan, &g, groups);
+  }
   plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }

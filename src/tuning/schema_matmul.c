@@ -155,6 +155,12 @@ static const ocf_tunable matmul_tunables[] = {
          "staging kernel from m n k batch >= tf32_stage_min^3 products "
          "(TF32 stages k floats a row, 3XTF32 3 k: a gate each); 0: never",
          NULL},
+    [MM(wgmma.split_min)] =
+        {"wgmma.split_min", 0, 1048576, 0, 0,
+         "where the wgmma tiles of a call fill fewer than the compute units, K split over "
+         "up to units / tiles workgroups of at least split_min elements each, then a reduce "
+         "(src/plan/plan_matmul_wgmma.c, rule 5); 0: never",
+         NULL},
 };
 
 enum { MM_COUNT = OCF_TUNING_INTS(ocf_matmul_tuning) };

@@ -145,6 +145,7 @@ typedef struct ocf_matmul_wgmma_tuning {
   int group_m;        /* tile rows walked together (L2 reuse) */
   int stage_min;      /* staged 3XTF32 plans from m n k batch >= stage_min^3; 0: none */
   int tf32_stage_min; /* staged TF32 plans from m n k batch >= tf32_stage_min^3; 0: none */
+  int split_min;      /* K ranges over workgroups of at least split_min elements; 0: none */
 } ocf_matmul_wgmma_tuning;
 
 typedef struct ocf_matmul_tuning {

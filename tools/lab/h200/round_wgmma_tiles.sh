@@ -4,6 +4,7 @@
 # waves (wgmma.bn 256 / 128, 3 stages at 128: two workgroups a compute unit), cuBLAS beside in
 # the same call, from the tree's root:
 #   source .gpu/env.sh && OUT=/some/dir bash tools/lab/h200/round_wgmma_tiles.sh
+# Then split K on few-row and mid-size shapes under wgmma.split_min 512 / 1024 / 2048.
 # 1. builds (Release, /tmp/b unless B is set: the library, test_matmul_wgmma);
 # 2. test_matmul_wgmma on the GPU (every edge tile now takes the planned copy);
 # 3. library_gemm_time.c on each shape under each tuning string below (the plan printed);
@@ -32,7 +33,7 @@ start=$SECONDS
     "bf16 0 3000 3000 3000" "bf16 0 4095 4104 4000" "bf16 1 8191 1032 8200" "bf16 0 2048 2048 2048"
     "bf16 1 128 8192 8192" "bf16 1 64 8192 8192" "bf16 1 4096 50257 4096" "bf16 0 5000 1234 777"
     "f16 0 3001 2999 3003" "tf32 1 3000 3000 3000" "bf16 0 4096 4096 4096" "bf16 0 8192 8192 8192")
-  tunings=("wgmma.on=1" "wgmma.bn=128" "wgmma.bn=128 wgmma.stages=3")
+  tunings=("wgmma.on=1") # 2026-12-02: bn=128 (and 3 stages) lost on every shape (GEMM.md)
   : >$out/shapes.txt
   for s in "${shapes[@]}"; do
     echo "$s" >>$out/shapes.txt
@@ -41,7 +42,20 @@ start=$SECONDS
       timeout 30 /tmp/wgmma_tiles_time $s "$t" 2>&1
     done
   done
+  # split K (wgmma.split_min, off by default): few-row and mid-size calls whose tiles leave
+  # compute units idle, test_matmul_wgmma's test_wgmma_split_k above checks the results
+  split_shapes=(
+    "bf16 1 128 8192 8192" "bf16 1 64 8192 8192" "bf16 1 32 8192 8192" "f16 1 128 8192 8192"
+    "bf16 0 128 8192 8192" "tf32 1 128 8192 8192" "bf16 1 128 4096 14336" "bf16 0 1024 1024 1024"
+    "bf16 0 1536 1536 1536" "bf16 1 256 4096 4096")
+  for s in "${split_shapes[@]}"; do
+    echo "$s" >>$out/shapes.txt
+    for t in "wgmma.on=1" "wgmma.split_min=512" "wgmma.split_min=1024" "wgmma.split_min=2048"; do
+      # shellcheck disable=SC2086
+      timeout 30 /tmp/wgmma_tiles_time $s "$t" 2>&1
+    done
+  done
   echo "timed at $((SECONDS - start)) s"
-  timeout 120 python3 tools/lab/h200/gemm_peers.py $out/shapes.txt 2>&1
+  timeout 150 python3 tools/lab/h200/gemm_peers.py $out/shapes.txt 2>&1
   echo "done at $((SECONDS - start)) s"
 } 2>&1 | tee "$log"
