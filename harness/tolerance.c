@@ -473,3 +473,63 @@ void ocft_attention_tolerance(const ocf_ref_attention_args *a, const double *wan
   free(s);
   free(abs_dot);
 }
+
+/* attention_mma's arithmetic beyond the model above (which holds for the SIMT kernels), added to
+   tol:
+   - P V multiplies the weights rounded to the inputs' 16-bit type (p_dtype) while the row sum
+     adds them unrounded: each weight of the numerator is off by a relative u16 (2^-8 bf16, 2^-11
+     f16, to nearest), moving out_c by at most u16 A_c (A_c = sum_j w_j |v_jc|), and a weight
+     below the type's normal range (f16: 2^-14; bf16: fp32's) by at most half its subnormal
+     spacing absolutely (2^-25 f16; FLT_MIN bf16), relative to the running max, so at most that
+     over the row's sum (>= 1) per key: kept 2^-25 max|v| in all;
+   - the matrix units' fp32 sums: the PTX ISA promises no rounding mode or order inside an mma
+     (NVIDIA's units align and truncate), so each addition is taken to cost 2u, one u more than
+     the model counts: for the scores once more gamma_d |scale| sum |q k| (through exp: twice
+     expm1 of it, relative to A_c, as the model's eps), for the sums of P V gamma_{kept + 1} A_c;
+   - then half an ulp more of a 16-bit out (the larger bound may cross into the next binade). */
+void ocft_attention_mma_tolerance(const ocf_ref_attention_args *a, const double *want, int p_dtype,
+                                  int out_dtype, double *tol) {
+  const double u = 0x1.0p-24, u16 = p_dtype == 1 ? 0x1.0p-11 : 0x1.0p-8;
+  const double tiny = p_dtype == 1 ? 0x1.0p-25 : (double)FLT_MIN;
+  double *s = malloc((a->lk ? a->lk : 1) * sizeof *s);
+  double *abs_dot = malloc((a->lk ? a->lk : 1) * sizeof *abs_dot);
+  if (!s || !abs_dot) abort();
+  for (size_t batch = 0; batch < a->b; batch++)
+    for (size_t head = 0; head < a->h; head++) {
+      const size_t kv_head = head / (a->h / a->h_kv);
+      for (size_t i = 0; i < a->lq; i++) {
+        const size_t row = (batch * a->h + head) * a->lq + i;
+        const size_t kept = ocf_ref_attention_scores(a, batch, head, i, s, abs_dot);
+        if (kept == 0 || isnan(want[row * a->d])) continue;
+        double m = -INFINITY, dot_max = 0.0, sum = 0.0;
+        for (size_t j = 0; j < kept; j++) {
+          if (s[j] > m) m = s[j];
+          if (abs_dot[j] > dot_max) dot_max = abs_dot[j];
+        }
+        for (size_t j = 0; j < kept; j++)
+          sum += exp(s[j] - m);
+        const double rel =
+            u16 + 2.0 * expm1(gamma_n((double)a->d, u) * dot_max) + gamma_n((double)kept + 1.0, u);
+        for (size_t c = 0; c < a->d; c++) {
+          double abs_sum = 0.0, v_max = 0.0;
+          for (size_t j = 0; j < kept; j++) {
+            const double x =
+                fabs((double)a->v[batch * a->v_s[0] + kv_head * a->v_s[1] + j * a->v_s[2] + c]);
+            abs_sum += exp(s[j] - m) / sum * x;
+            if (x > v_max) v_max = x;
+          }
+          double extra = rel * abs_sum + (double)kept * tiny * v_max;
+          if (out_dtype) {
+            const int bits = out_dtype == 1 ? 11 : 8;
+            double mag = fabs(want[row * a->d + c]) + tol[row * a->d + c] + extra;
+            if (mag < (out_dtype == 1 ? 0x1.0p-14 : 0x1.0p-126))
+              mag = out_dtype == 1 ? 0x1.0p-14 : 0x1.0p-126;
+            extra += ldexp(1.0, ilogb(mag) - bits);
+          }
+          tol[row * a->d + c] += extra;
+        }
+      }
+    }
+  free(s);
+  free(abs_dot);
+}

@@ -95,5 +95,10 @@ struct ocf_ref_attention_args;
 void ocft_attention_tolerance(const struct ocf_ref_attention_args *a, const double *want,
                               const double *lse, int out_dtype, size_t rescales, double *tol,
                               double *tol_lse);
+/* What attention_mma (NVIDIA's matrix units: P V on weights rounded to the 16-bit p_dtype, 1 f16
+   or 2 bf16, sums of no stated rounding) may add beyond that model, added to tol (tolerance.c);
+   out_dtype as above. */
+void ocft_attention_mma_tolerance(const struct ocf_ref_attention_args *a, const double *want,
+                                  int p_dtype, int out_dtype, double *tol);
 
 #endif /* OCLFUSE_TOLERANCE_H */
