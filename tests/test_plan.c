@@ -1414,62 +1414,73 @@ static void test_plan_matmul_wgmma(void **state) {
   call = typed_call(129, 8192, 1000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("bf16 129 x 8192 x 1000 (two tile rows: 256 columns)", &passed, &bf16, &call,
                   "matmul_wgmma wg=256 groups=64", "BN=256", none);
-  /* Split K (wgmma.split_min, 0 in the built-in values: off): 128 x 8192 x 8192 NT is 64 tiles
-     of 128 columns on 132 units, so min(132 / 64, 8192 / 1024) = 2 ranges of 4096, the raw sums
-     in 2 x 128 x 8192 floats, then one reduce work-item an element of C. */
+  /* Split K (wgmma.split_min): 128 x 8192 x 8192 NT is 32 tiles of 256 columns on 132 units
+     (a split plan keeps the tuning's width; one range takes 64 of 128 by rule 2), so
+     min(132 / 32, 8192 / 1024) = 4 ranges of 2048, the raw sums in 4 x 128 x 8192 floats, then
+     one reduce work-item an element of C. */
   ocf_tuning_values split = bf16;
-  split.matmul.wgmma.split_min = 1024;
+  split.matmul.wgmma.split_min = 0;
   ocf_device_facts mem = passed; /* the scratch cap: an eighth of the memory, one allocation */
   mem.global_mem_bytes = 141ull << 30;
   mem.max_alloc_bytes = 35ull << 30;
   call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = 1;
+  plan_wgmma_case("bf16 128 x 8192 x 8192 NT, split_min 0", &mem, &split, &call,
+                  "matmul_wgmma wg=256 groups=64", "BN=128 splits=1 k_split=8192 scratch=0", none);
+  split.matmul.wgmma.split_min = 1024;
   plan_wgmma_case("split_min 1024, no memory sizes known", &passed, &split, &call,
-                  "matmul_wgmma wg=256 groups=64", "splits=1", none);
-  plan_wgmma_case("bf16 128 x 8192 x 8192 NT, split_min 0", &passed, &bf16, &call,
-                  "matmul_wgmma wg=256 groups=64", "splits=1 k_split=8192 scratch=0", none);
+                  "matmul_wgmma wg=256 groups=64", "BN=128 splits=1", none);
   const char *const split_128 =
       "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096";
   plan_wgmma_case("bf16 128 x 8192 x 8192 NT, split_min 1024", &mem, &split, &call, split_128,
-                  "BN=128 splits=2 k_split=4096 scratch=8388608 scratch_written=1", none);
-  /* k 2048 makes two ranges of split_min, 2047 one (no split); 1000 rounds each range up to whole
-     K slices of 64: two of 512 for split_min 500. */
+                  "BN=256 splits=4 k_split=2048 scratch=16777216 scratch_written=1", none);
+  /* k 2048 makes two ranges of split_min, 2047 one (no split: rule 2's narrow tiles); 1000
+     rounds each range up to whole K slices of 64: two of 512 for split_min 500. */
+  const char *const split_64 =
+      "matmul_wgmma_split wg=256 groups=64 + matmul_wgmma_reduce wg=256 groups=4096";
   call.k = 2048;
-  plan_wgmma_case("k 2048, split_min 1024", &mem, &split, &call, split_128, "splits=2 k_split=1024",
+  plan_wgmma_case("k 2048, split_min 1024", &mem, &split, &call, split_64, "splits=2 k_split=1024",
                   none);
   call.k = 2047;
   plan_wgmma_case("k 2047, split_min 1024", &mem, &split, &call, "matmul_wgmma wg=256 groups=64",
-                  "splits=1", none);
+                  "BN=128 splits=1", none);
   call.k = 1000;
   split.matmul.wgmma.split_min = 500;
-  plan_wgmma_case("k 1000, split_min 500", &mem, &split, &call, split_128, "splits=2 k_split=512",
+  plan_wgmma_case("k 1000, split_min 500", &mem, &split, &call, split_64, "splits=2 k_split=512",
                   none);
   /* A caller's workspace bounds the scratch: one float short keeps one range. */
   call.k = 8192;
   split.matmul.wgmma.split_min = 1024;
   call.has_workspace = 1;
-  call.workspace_bytes = 8388608;
-  plan_wgmma_case("a workspace of the scratch", &mem, &split, &call, split_128, "splits=2", none);
-  call.workspace_bytes = 8388604;
+  call.workspace_bytes = 16777216;
+  plan_wgmma_case("a workspace of the scratch", &mem, &split, &call, split_128, "splits=4", none);
+  call.workspace_bytes = 16777212;
   plan_wgmma_case("a workspace one float short", &mem, &split, &call,
                   "matmul_wgmma wg=256 groups=64", "splits=1 scratch=0", none);
   call.has_workspace = 0;
-  /* Tiles that fill the units keep one range: a batch of 2 (128 workgroups: 132 / 128 = 1), and
-     4096^3 (512 tiles). */
+  /* A batch of 2 is 64 wide tiles: two ranges; 4096^3 (512 tiles) fills the units. */
   call.batch = 2, call.stride_a = 128 * 8192, call.stride_b = 8192 * 8192;
   call.stride_c = 128 * 8192;
-  plan_wgmma_case("a batch of 2", &mem, &split, &call, "matmul_wgmma wg=256 groups=128", "splits=1",
-                  none);
+  plan_wgmma_case("a batch of 2", &mem, &split, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=8192",
+                  "splits=2 k_split=4096 scratch=16777216", none);
   call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("4096^3, split_min 1024", &mem, &split, &call, "matmul_wgmma wg=256 groups=512",
                   "splits=1", none);
   /* Three ranges: 2048 x 256 x 6144 is 16 x 1 tiles of 128 x 256, 132 / 16 = 8 ranges wanted, k
-     6144 / 2048 = 3 allowed. */
+     6144 / 2048 = 3 allowed; 131 tiles would take 1 (no split), 66 two. */
   call = typed_call(2048, 256, 6144, OCF_BF16, OCF_PRECISION_FP32);
   split.matmul.wgmma.split_min = 2048;
   plan_wgmma_case("2048 x 256 x 6144, split_min 2048", &mem, &split, &call,
                   "matmul_wgmma_split wg=256 groups=48 + matmul_wgmma_reduce wg=256 groups=2048",
                   "BN=256 splits=3 k_split=2048 scratch=6291456", none);
+  call = typed_call(128 * 66, 256, 6144, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("66 tiles", &mem, &split, &call,
+                  "matmul_wgmma_split wg=256 groups=132 + matmul_wgmma_reduce wg=256 groups=8448",
+                  "splits=2", none);
+  call = typed_call(128 * 67, 256, 6144, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("67 tiles", &mem, &split, &call, "matmul_wgmma wg=256 groups=67", "splits=1",
+                  none);
 
   /* Before the probe: the mma.sync plan (or SIMT before its own probe), the wgmma probe due
      first. */

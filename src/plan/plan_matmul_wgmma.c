@@ -50,7 +50,9 @@
  *      sums to scratch (batch s m rows of n rounded up to 4 floats, within the scratch cap and the
  *      caller's workspace, else no split; every float the reduce reads is written:
  *      scratch_written), then matmul_wgmma_reduce adds them in order with the epilogue: m 128,
- *      n 8192 gets 64 tiles on the H200's 132 units, half of them idle without it.
+ *      n 8192 is 32 tiles on the H200's 132 units (64 of 128 columns by rule 2), 4 ranges of
+ *      K. A split plan keeps the tuning's tile width (rule 2's narrow tiles are for calls of
+ *      one range: with K split, wider tiles read each A slice for more columns).
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -138,8 +140,8 @@ static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
 /* The tile, ring and workgroups of an m x n C (rules 2 and 3), shared by the direct and the
    staged plans. */
 static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                                     const ocf_matmul_call *call, wg_geometry *out,
-                                     size_t *groups_out) {
+                                     const ocf_matmul_call *call, const int narrow_ok,
+                                     wg_geometry *out, size_t *groups_out) {
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   const size_t batch = call->batch ? call->batch : 1;
@@ -147,7 +149,7 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
   if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
   if (facts->learnt.wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
   const size_t narrow = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, 128u);
-  if (g.bn > 128 && call->m <= 64u * g.consumers &&
+  if (narrow_ok && g.bn > 128 && call->m <= 64u * g.consumers &&
       narrow <= facts->compute_units / batch) { /* rule 2: one tile row */
     g.bn = 128;
     groups = narrow;
@@ -161,7 +163,8 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
 }
 
 /* Rule 5: the K ranges of a call whose `groups` workgroups (tiles x batch) leave compute units
-   idle, into plan (splits, k_split, scratch_bytes); 0 where it keeps one range. */
+   idle, into plan (splits, k_split, scratch_bytes, scratch_written); 0 where it keeps one
+   range (and plan as it was). */
 static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                       const ocf_matmul_call *call, size_t groups, ocf_plan *plan) {
   const size_t min_k = (size_t)tuning->matmul.wgmma.split_min;
@@ -203,15 +206,22 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       ocf_plan *plan) {
   wg_geometry g;
   size_t groups = 0;
-  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, call, &g, &groups);
+  /* A split plan keeps the tuning's tile width: with K split, wider tiles read A fewer times
+     (each workgroup reads (BM + BN) k_split elements for BM BN k_split products). */
+  ocf_mma_outcome outcome = plan_geometry(facts, tuning, call, 0, &g, &groups);
   if (outcome != OCF_MMA_PLANNED) return outcome;
 
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->splits = 1;
   plan->k_split = call->k;
+  const int split = plan_split(facts, tuning, call, groups, plan); /* rule 5 */
+  if (!split) {
+    outcome = plan_geometry(facts, tuning, call, 1, &g, &groups);
+    if (outcome != OCF_MMA_PLANNED) return outcome;
+  }
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
-  if (plan_split(facts, tuning, call, groups, plan)) { /* rule 5 */
+  if (split) {
     const size_t local[1] = {128u * (size_t)g.consumers};
     const size_t global[1] = {groups * plan->splits * local[0]};
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_SPLIT, 1, global, local);
@@ -290,7 +300,7 @@ ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
   staged.trans_b = OCF_TRANS;
   wg_geometry g;
   size_t groups = 0;
-  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, &staged, &g, &groups);
+  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, &staged, 1, &g, &groups);
   if (outcome != OCF_MMA_PLANNED) return outcome;
 
   memset(plan, 0, sizeof *plan);

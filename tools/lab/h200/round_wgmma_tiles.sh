@@ -4,7 +4,8 @@
 # waves (wgmma.bn 256 / 128, 3 stages at 128: two workgroups a compute unit), cuBLAS beside in
 # the same call, from the tree's root:
 #   source .gpu/env.sh && OUT=/some/dir bash tools/lab/h200/round_wgmma_tiles.sh
-# Then split K on few-row and mid-size shapes under wgmma.split_min 512 / 1024 / 2048.
+# Then split K on few-row and mid-size shapes: the built-in values (split_min 1024, 256-column
+# tiles), no split, 128-column tiles split, ranges of 2048.
 # 1. builds (Release, /tmp/b unless B is set: the library, test_matmul_wgmma);
 # 2. test_matmul_wgmma on the GPU (every edge tile now takes the planned copy);
 # 3. library_gemm_time.c on each shape under each tuning string below (the plan printed);
@@ -50,7 +51,7 @@ start=$SECONDS
     "bf16 0 1536 1536 1536" "bf16 1 256 4096 4096")
   for s in "${split_shapes[@]}"; do
     echo "$s" >>$out/shapes.txt
-    for t in "wgmma.on=1" "wgmma.split_min=512" "wgmma.split_min=1024" "wgmma.split_min=2048"; do
+    for t in "wgmma.on=1" "wgmma.split_min=0" "wgmma.bn=128" "wgmma.split_min=2048"; do
       # shellcheck disable=SC2086
       timeout 30 /tmp/wgmma_tiles_time $s "$t" 2>&1
     done
