@@ -121,21 +121,31 @@ static double clock_us(clockid_t clock) {
 
 /* The floors of each op: an empty kernel with the argument list of the kernel the op runs for
    the timed shape (src/kernels/<op>.c), one letter an argument: U a ulong, F a float, B a
-   buffer, N a NULL buffer. Every argument is set once; the "set" floor sets the B buffers again
-   before each enqueue (what the library does where it cannot keep its buffers' facts: a
-   released buffer's handle may come back as another buffer), the "held" floor only enqueues
-   (what the library does for registered buffers, src/runtime/buffer_registry.h). An op's cost
-   over its held floor is what the library adds to the launch it cannot avoid; the set floor
-   over the held one is what the driver charges for setting the buffers. */
-enum { FLOORS = 3, FLOOR_ARGS_MAX = 32 };
+   buffer, N a NULL buffer, S a struct of 16 ulongs by value. Two more floors ask what a kernel
+   of fewer arguments would cost (issue 17: the held floors themselves sit 1.2-2.9 us above raw
+   on NVIDIA): matmul's four buffers alone, and with its 15 scalars packed in one struct. Every
+   argument is set once; the "set" floor sets the B buffers again before each enqueue (what the
+   library does where it cannot keep its buffers' facts: a released buffer's handle may come back as
+   another buffer), the "held" floor only enqueues (what the library does for registered buffers,
+   src/runtime/buffer_registry.h). An op's cost over its held floor is what the library adds to the
+   launch it cannot avoid; the set floor over the held one is what the driver charges for setting
+   the buffers. */
+enum { FLOORS = 5, FLOOR_ARGS_MAX = 32 };
 static const struct {
   const char *op, *args;
 } floors[FLOORS] = {
-    {"add", "UBUBUBU"},                 /* add_vector: n, x, x_off, y, y_off, out, out_off */
-    {"softmax", "UUBUUBUUFNUUU"},       /* softmax_rows: rows, cols, in (3), out (3), scale,
-                                           lengths (NULL: none), lengths_off, causal (2) */
-    {"matmul", "UUUFBUUUBUUUFBUUUNU"}}; /* matmul_tiled: m, n, k, alpha, A (4), B (4), beta,
-                                           C (4), bias (NULL: none), bias_off */
+    {"add", "UBUBUBU"},                /* add_vector: n, x, x_off, y, y_off, out, out_off */
+    {"softmax", "UUBUUBUUFNUUU"},      /* softmax_rows: rows, cols, in (3), out (3), scale,
+                                          lengths (NULL: none), lengths_off, causal (2) */
+    {"matmul", "UUUFBUUUBUUUFBUUUNU"}, /* matmul_tiled: m, n, k, alpha, A (4), B (4), beta,
+                                          C (4), bias (NULL: none), bias_off */
+    {"buffers", "BBBN"},               /* matmul's buffers alone */
+    {"packed", "BBBNS"}};              /* and its scalars in one struct */
+
+/* The struct of an S argument. */
+typedef struct packed_args {
+  cl_ulong v[16];
+} packed_args;
 
 typedef struct bench {
   ocf_context *ctx;
@@ -203,6 +213,14 @@ static int call_held_matmul(bench *b) {
   return call_held(b, 2);
 }
 
+static int call_held_buffers(bench *b) {
+  return call_held(b, 3);
+}
+
+static int call_held_packed(bench *b) {
+  return call_held(b, 4);
+}
+
 static int call_add(bench *b) {
   return ocf_add(b->ctx, 256, b->a, 0, b->b, 0, b->c, 0, NULL) == OCF_SUCCESS ? 0 : -1;
 }
@@ -243,7 +261,9 @@ static int time_calls(bench *b, call_fn fn, long calls, double *wall, double *cp
 
 /* The program of the empty kernel and of each floor ("floor_<op>"), its source into src. */
 static void floor_source(char *src, size_t size) {
-  int used = snprintf(src, size, "__kernel void empty(void) {}\n");
+  int used = snprintf(src, size,
+                      "__kernel void empty(void) {}\n"
+                      "typedef struct packed_args { ulong v[16]; } packed_args;\n");
   for (int f = 0; f < FLOORS; f++) {
     used += snprintf(src + used, size - (size_t)used, "__kernel void floor_%s(", floors[f].op);
     for (int i = 0; floors[f].args[i]; i++) {
@@ -251,6 +271,7 @@ static void floor_source(char *src, size_t size) {
       used += snprintf(src + used, size - (size_t)used, "%s%s a%d", i ? ", " : "",
                        c == 'U'   ? "ulong"
                        : c == 'F' ? "float"
+                       : c == 'S' ? "packed_args"
                                   : "__global float *",
                        i);
     }
@@ -263,6 +284,8 @@ static cl_int floor_kernels(bench *b, cl_program program) {
   const cl_mem buffers[3] = {b->a, b->b, b->c}, none = NULL;
   const cl_ulong zero = 0;
   const float one = 1.0f;
+  packed_args packed;
+  memset(&packed, 0, sizeof packed);
   cl_int err = CL_SUCCESS;
   for (int f = 0; f < FLOORS && err == CL_SUCCESS; f++) {
     char name[32];
@@ -274,6 +297,7 @@ static cl_int floor_kernels(bench *b, cl_program program) {
       err = c == 'U'   ? clSetKernelArg(b->floor[f], i, sizeof zero, &zero)
             : c == 'F' ? clSetKernelArg(b->floor[f], i, sizeof one, &one)
             : c == 'N' ? clSetKernelArg(b->floor[f], i, sizeof none, &none)
+            : c == 'S' ? clSetKernelArg(b->floor[f], i, sizeof packed, &packed)
                        : clSetKernelArg(b->floor[f], i, sizeof(cl_mem), &buffers[next++ % 3]);
     }
   }
@@ -312,7 +336,8 @@ int main(int argc, char **argv) {
     else if (strcmp(argv[i], "--op") == 0 && i + 1 < argc)
       only = argv[++i];
     else {
-      fprintf(stderr, "usage: host_cost [--calls N] [--device SPEC] [--op add|softmax|matmul]\n");
+      fprintf(stderr,
+              "usage: host_cost [--calls N] [--device SPEC] [--op add|softmax|matmul|args]\n");
       return 2;
     }
   }
@@ -354,7 +379,7 @@ int main(int argc, char **argv) {
   ocf_context_device_info(b.ctx, &info);
   printf("device: %s (%s)\ncalls: %ld per case, on the context's queue\n", info.device_name,
          info.platform_name, calls);
-  enum { CASES = 10, LINE = 512 };
+  enum { CASES = 12, LINE = 512 };
   /* floor: the case's held floor (a case index, timed before it), -1 for none */
   static const struct {
     const char *name, *op; /* op: what --op names, NULL for raw (always run) */
@@ -369,7 +394,9 @@ int main(int argc, char **argv) {
                     {"ocf_softmax 4x64", "softmax", call_softmax, 4},
                     {"floor matmul held", "matmul", call_held_matmul, -1},
                     {"floor matmul set", "matmul", call_floor_matmul, 7},
-                    {"ocf_matmul 64^3", "matmul", call_matmul, 7}};
+                    {"ocf_matmul 64^3", "matmul", call_matmul, 7},
+                    {"floor 4 buffers", "args", call_held_buffers, -1},
+                    {"floor 4 buf+struct", "args", call_held_packed, -1}};
   static char counts[CASES][LINE];
   double walls[CASES] = {0.0}, raw_cpu = 0.0;
   int failed = 0;
