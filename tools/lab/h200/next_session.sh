@@ -23,12 +23,18 @@
 #   tune16  `oclfuse tune --sizes` for long 16-bit softmax rows (issue 19's widest gap: 0.5x
 #           torch), into $OUT/<steps>/tune16 (the database, and its .progress file, which a
 #           later run resumes from when copied back into OCLFUSE_TUNING_DIR) (cap 400 s)
+#   wgmma   round_wgmma_tiles.sh: test_matmul_wgmma, ragged shapes, split K on few rows, cuBLAS
+#           beside (cap 300 s)
+#   hostcost  tools/host_cost three times: each op and its floors against a raw launch, and the
+#           floors of fewer arguments (matmul's buffers alone, and with one struct) (cap 60 s)
+#   tune32  `oclfuse tune --sizes` for mid-size fp32 GEMM (issue 22 item 4: 1000^3 at 0.67x
+#           cuBLAS), into $OUT/<steps>/tune32 (cap 300 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench widewg tune16)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench widewg tune16 wgmma hostcost tune32)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -110,6 +116,28 @@ for step in "$@"; do
     echo "tune rc $?"
     tail -20 "$work/tune16/tune.txt"
     rm -rf "$work/tune16/programs"
+    ;;
+  wgmma)
+    B=$b OUT=$work/wgmma timeout "$(budget 300)" bash tools/lab/h200/round_wgmma_tiles.sh \
+      >"$work/wgmma.txt" 2>&1
+    grep -v "^cuBLAS" "$work/wgmma.txt" | cut -c1-130 | tail -50
+    grep "^cuBLAS" "$work/wgmma.txt"
+    ;;
+  hostcost)
+    for i in 1 2 3; do
+      timeout "$(budget 20)" $b/tools/host_cost/oclfuse_host_cost --calls 20000
+    done >"$work/hostcost.txt" 2>&1
+    grep -E "^(raw|floor|ocf_)" "$work/hostcost.txt" | head -40
+    ;;
+  tune32)
+    mkdir -p "$work/tune32"
+    OCLFUSE_TUNING_DIR=$work/tune32 timeout "$(budget 300)" $b/bench/oclfuse tune \
+      --budget "$(($(budget 300) - 20))" --sizes \
+      'matmul:1000x1000x1000;matmul:1536x1536x1536;matmul:2000x2000x2000;matmul:1024x1024x1024' \
+      >"$work/tune32/tune.txt" 2>"$work/tune32/tune.err"
+    echo "tune rc $?"
+    tail -20 "$work/tune32/tune.txt"
+    rm -rf "$work/tune32/programs"
     ;;
   *) echo "unknown step $step" ;;
   esac
