@@ -40,8 +40,10 @@
  *      workspace where one is given; else the plan of rule 4 stands. matmul_pad writes every
  *      float of the copies, so the scratch is not zeroed (scratch_written).
  * Vector accesses: an fp32 operand whose offset, leading dimension and (batched) stride are
- * multiples of 4 gets aligned vector loads (X_VEC = 1); otherwise element-aligned ones. 16-bit
- * operands always take their vloads, which need no alignment.
+ * multiples of 4 gets aligned vector loads (A_VEC = 1); otherwise element-aligned ones. 16-bit
+ * operands of the tiled kernels always take their vloads, which need no alignment; the skinny
+ * kernels' 16-bit operands take aligned 8-byte words under the fp32 rule (X_VEC, V_VEC), their
+ * element-aligned vloads otherwise.
  * Registers: where the compiler takes a cap (facts.nv_compiler_options), the tiled program is
  * built with max_regs registers per work-item (0: none), so that a tile set stays on the side of
  * the register file's cliff that lets two workgroups share a compute unit.
@@ -179,6 +181,13 @@ static ocf_status apply_fixed_workgroup(size_t wg, tile_set *s) {
    4-wide vector accesses (always, for the 16-bit types, whose vloads need no alignment). */
 static int vector_ok(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
   if (dtype != OCF_F32) return 1;
+  return off % 4 == 0 && ld % 4 == 0 && (batch <= 1 || stride % 4 == 0);
+}
+
+/* Whether a skinny operand's four-element groups are aligned vector accesses (cl/matmul_skinny.cl's
+   X_VEC, V_VEC): offset, leading dimension and (batched) stride multiples of 4 elements, fp32
+   and the 16-bit types alike (these then load 8-byte word pairs). */
+static int skinny_vector_ok(size_t off, size_t ld, size_t stride, size_t batch) {
   return off % 4 == 0 && ld % 4 == 0 && (batch <= 1 || stride % 4 == 0);
 }
 
@@ -336,8 +345,8 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_sk
   ocf_plan_define(plan, "UNROLL", t->unroll);
   ocf_plan_define(plan, "X_KCONT", l.x_kcont);
   ocf_plan_define(plan, "V_SCONT", l.v_ss == 1 || l.small == 1);
-  ocf_plan_define(plan, "X_VEC", vector_ok(x_dtype, x_off, l.ldx, x_stride, batch));
-  ocf_plan_define(plan, "V_VEC", vector_ok(v_dtype, v_off, l.v_ps, v_stride, batch));
+  ocf_plan_define(plan, "X_VEC", skinny_vector_ok(x_off, l.ldx, x_stride, batch));
+  ocf_plan_define(plan, "V_VEC", skinny_vector_ok(v_off, l.v_ps, v_stride, batch));
   ocf_plan_define(plan, "X_DTYPE", x_dtype);
   ocf_plan_define(plan, "V_DTYPE", v_dtype);
   ocf_plan_define(plan, "WIDE", wide);
