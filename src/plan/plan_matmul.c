@@ -3,6 +3,10 @@
  *
  *   1. OCF_VARIANT_BASELINE: matmul_naive. OCF_VARIANT_GENERAL: matmul_tiled (guarded) with the
  *      tile set of rule 4, never split.
+ *   2a. 16-bit A and B with C's short side at most few.max (64), few.on set: the few-row
+ *      matrix-unit kernels of cl/matmul_few_mma.cl where plan_matmul_few.c takes the call
+ *      (NVIDIA after the mma probe; emulated elsewhere with few.on 2); while the probe is due,
+ *      the plan of the rules below with `probe` set.
  *   2. C with at most skinny_max columns or rows (the short side at most 16) and at least
  *      skinny_long_min on its long side: the skinny kernels of cl/matmul_skinny.cl, which
  *      stream the large operand once (smaller C's, batches of tiny matrices say, keep the
@@ -595,11 +599,32 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   return ocf_plan_verify(plan, facts);
 }
 
+static ocf_status plan_rest(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                            const ocf_matmul_call *call, ocf_plan *plan);
+
 ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->fixed_workgroup = call->workgroup != 0;
   plan->splits = 1;
+  /* Rule 2a: the few-row matrix-unit kernels (plan_matmul_few.c); while the mma probe is due,
+     the plan of the rules below, with the probe asked for. */
+  const ocf_mma_outcome few = ocf_plan_matmul_few(facts, tuning, call, plan);
+  if (few == OCF_MMA_PLANNED) return OCF_SUCCESS;
+  memset(plan, 0, sizeof *plan);
+  plan->fixed_workgroup = call->workgroup != 0;
+  plan->splits = 1;
+  const ocf_status status = plan_rest(facts, tuning, call, plan);
+  if (status == OCF_SUCCESS && few == OCF_MMA_PROBE && plan->probe == OCF_PLAN_PROBE_NONE) {
+    plan->probe = OCF_PLAN_PROBE_MMA;
+    plan->probe_bytes = OCF_MATMUL_FEW_PROBE_BYTES;
+  }
+  return status;
+}
+
+/* Rules 1 to 5 (rule 2a aside). */
+static ocf_status plan_rest(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                            const ocf_matmul_call *call, ocf_plan *plan) {
   const ocf_matmul_tuning *t = &tuning->matmul;
   size_t short_side = call->m < call->n ? call->m : call->n;
   size_t long_side = call->m < call->n ? call->n : call->m;
