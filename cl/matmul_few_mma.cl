@@ -119,8 +119,8 @@
 /* 8 elements of one row of an operand (k = p .. p + 7) as words (the lower k in the low half):
    one 16-byte load when `fast`, else element by element, each at base + (p + e) * ps, 0 where
    p + e >= k1 or the row is outside (`inside` 0). */
-uint4 load8(__global const ushort *row, const ulong ps, const ulong p, const ulong k1,
-            const int inside, const int fast) {
+MMA_INLINE uint4 load8(__global const ushort *row, const ulong ps, const ulong p, const ulong k1,
+                       const int inside, const int fast) {
   if (fast) return *(__global const uint4 *)(row + p);
   ushort e[8];
 #pragma unroll
@@ -132,9 +132,10 @@ uint4 load8(__global const ushort *row, const ulong ps, const ulong p, const ulo
 
 /* This warp's sums over its steps of [k0, k1) into acc[(mt * NT + nt) * 4 + q] (the D fragment
    of V group mt and X tile nt). r_tile: the first row of the warp's first tile. */
-void accumulate(__global const ushort *x, const ulong ldx, __global const ushort *v,
-                const ulong v_ps, const ulong v_ss, const ulong rows, const ulong r_tile,
-                const uint kw, const ulong k0, const ulong k1, const mma_lane w, float *acc) {
+MMA_INLINE void accumulate(__global const ushort *x, const ulong ldx, __global const ushort *v,
+                           const ulong v_ps, const ulong v_ss, const ulong rows, const ulong r_tile,
+                           const uint kw, const ulong k0, const ulong k1, const mma_lane w,
+                           float *acc) {
   const uint g = w.lane >> 2, t = w.lane & 3;
 #pragma unroll
   for (uint i = 0; i < MT * NT * 4; i++)
@@ -218,10 +219,10 @@ float finish(const float sum, const float alpha, const float beta, __global cons
 
 /* The shared body: the warps' sums, added over the k warps, then either the epilogue and the
    store of Y (to_partial 0) or the raw sums to `partial`. */
-void few(FEW_PARAMS, const int to_partial, const float alpha, const float beta, __global C_T *c,
-         const ulong c_off, const ulong c_rs, const ulong c_ss, const ulong stride_c,
-         __global const BIAS_T *bias, const ulong bias_off, __global float *partial,
-         __local float *red, __local uint *emu) {
+MMA_INLINE void few(FEW_PARAMS, const int to_partial, const float alpha, const float beta,
+                    __global C_T *c, const ulong c_off, const ulong c_rs, const ulong c_ss,
+                    const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off,
+                    __global float *partial, __local float *red, __local uint *emu) {
   const uint tid = get_local_id(0), warp = tid / 32;
   const uint rw = warp % RW, kw = warp / RW;
   mma_lane w;

@@ -78,7 +78,7 @@ static void test_few_shapes(void **state) {
         const size_t i = 4 * s + 2 * (size_t)swapped + (size_t)aligned;
         if (ocft_small() && i % 4 != 0 && shorts[s] != 7) continue;
         const ocf_dtype dtype = i % 2 ? OCF_F16 : OCF_BF16;
-        const size_t long_side = ocft_small() ? 27 : 141, k = ocft_small() ? 45 : 203;
+        const size_t long_side = ocft_small() ? 27 : 77, k = ocft_small() ? 45 : 99;
         mmx_case t = few_case(swapped, shorts[s], long_side, k, dtype);
         const int tr = (int)(i % 4);
         t.ta = (ocf_transpose)(tr & 1);
@@ -98,7 +98,7 @@ static void test_few_shapes(void **state) {
      k x n. */
   for (size_t s = 0; s < count; s++) {
     if (ocft_small() && s % 2) continue;
-    mmx_case t = few_case(1, shorts[s], ocft_small() ? 40 : 264, ocft_small() ? 64 : 256,
+    mmx_case t = few_case(1, shorts[s], ocft_small() ? 40 : 136, ocft_small() ? 64 : 128,
                           s % 2 ? OCF_F16 : OCF_BF16);
     t.tb = s % 3 == 2 ? OCF_NO_TRANS : OCF_TRANS;
     align_8(&t);
@@ -112,13 +112,13 @@ static void test_few_shapes(void **state) {
 static void test_few_split(void **state) {
   ocft_env *env = ocft_get_env(state);
   tune(env, FEW_ON " few.fill=64 skinny.split_min=64");
-  static const size_t shapes[][3] = {{1, 40, 3001}, {16, 24, 1000}, {40, 33, 777}, {64, 9, 1500}};
+  static const size_t shapes[][3] = {{1, 40, 1001}, {16, 24, 600}, {40, 33, 333}, {64, 9, 700}};
   for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
     if (ocft_small() && s % 2) continue;
     const int swapped = s != 3;
-    mmx_case t = few_case(
-        swapped, swapped ? shapes[s][0] : shapes[s][1], swapped ? shapes[s][1] : shapes[s][0],
-        ocft_small() ? shapes[s][2] / 4 : shapes[s][2], s % 2 ? OCF_F16 : OCF_BF16);
+    mmx_case t = few_case(swapped, swapped ? shapes[s][0] : shapes[s][1],
+                          swapped ? shapes[s][1] : shapes[s][0],
+                          ocft_small() ? 259 + s : shapes[s][2], s % 2 ? OCF_F16 : OCF_BF16);
     t.tb = (ocf_transpose)(s % 2 == 0);
     t.ta = (ocf_transpose)(s == 2);
     if (s < 2) align_8(&t);
@@ -137,7 +137,7 @@ static void test_few_batch_epilogue(void **state) {
   static const ocf_dtype ctypes[] = {OCF_F32, OCF_F16, OCF_BF16};
   for (int shared = 0; shared < 3; shared++) {
     if (ocft_small() && shared == 1) continue;
-    mmx_case t = few_case(shared != 2, 7 + 9 * (size_t)shared, ocft_small() ? 20 : 90, 70,
+    mmx_case t = few_case(shared != 2, 7 + 9 * (size_t)shared, ocft_small() ? 20 : 50, 70,
                           shared == 1 ? OCF_F16 : OCF_BF16);
     t.tb = OCF_TRANS;
     t.batch = 3;
@@ -176,8 +176,8 @@ static void test_few_tunables(void **state) {
     char settings[200];
     snprintf(settings, sizeof settings, "%s %s", FEW_ON, shapes[i]);
     tune(env, settings);
-    mmx_case t = few_case(i % 2 == 0, i % 2 ? 20 : 33, ocft_small() ? 30 : 100,
-                          ocft_small() ? 100 : 300, i % 2 ? OCF_F16 : OCF_BF16);
+    mmx_case t = few_case(i % 2 == 0, i % 2 ? 20 : 33, ocft_small() ? 30 : 70,
+                          ocft_small() ? 100 : 200, i % 2 ? OCF_F16 : OCF_BF16);
     t.tb = OCF_TRANS;
     if (i < 2) align_8(&t);
     t.beta = 1.0f;

@@ -5,7 +5,7 @@
  * offsets and leading dimensions, k from 0 to a few thousand (split into ranges with a reduce
  * when the rows alone leave compute units idle), batches with a shared operand, column-major
  * callers (BLAS gemv), caller-fixed workgroup sizes, the wide path (from 8 columns or rows: the
- * operands staged in local memory), fp16 and bf16 operands (aligned word pairs and element
+ * operands staged in local memory), fp16 and bf16 operands (aligned 8-byte words and element
  * loads); each against the CPU reference (harness/reference_gemm.h)
  * and CLBlast.
  */
@@ -196,7 +196,7 @@ static void test_skinny_wide_path(void **state) {
 
 /* fp16 and bf16 operands (C fp32 or the input type): every transpose, both orientations, the
    short side 1 to 16 (narrow and wide paths), k ragged (not a multiple of 4), offsets, leading
-   dimensions and batch strides multiples of 4 elements (X_VEC, V_VEC: aligned 8-byte word pairs)
+   dimensions and batch strides multiples of 4 elements (X_VEC, V_VEC: aligned 8-byte words)
    and odd ones (element-aligned vloads), a batch over a shared V with a bias and an activation,
    and a split K; the harness's 16-bit tolerance (harness/reference_gemm.h). */
 static void test_skinny_16bit(void **state) {

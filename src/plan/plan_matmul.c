@@ -190,7 +190,7 @@ static int vector_ok(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size
 
 /* Whether a skinny operand's four-element groups are aligned vector accesses (cl/matmul_skinny.cl's
    X_VEC, V_VEC): offset, leading dimension and (batched) stride multiples of 4 elements, fp32
-   and the 16-bit types alike (these then load 8-byte word pairs). */
+   and the 16-bit types alike (these then load 8-byte words). */
 static int skinny_vector_ok(size_t off, size_t ld, size_t stride, size_t batch) {
   return off % 4 == 0 && ld % 4 == 0 && (batch <= 1 || stride % 4 == 0);
 }
