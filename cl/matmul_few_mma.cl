@@ -112,8 +112,13 @@
 #define BIAS_T OCF_STORAGE(BIAS_DTYPE)
 #if MMA_EMULATE
 #define EMU_WORDS (WARPS * MMA_EMU_WORDS)
+/* The loops around the primitives: rolled in the emulation (each of its primitives passes two
+   barriers, and PoCL compiles every region between barriers of an unrolled body apart: minutes
+   for a 64-row program), unrolled on NVIDIA (fragments in registers). */
+#define MMA_LOOP _Pragma("nounroll")
 #else
 #define EMU_WORDS 1
+#define MMA_LOOP _Pragma("unroll")
 #endif
 
 /* 8 elements of one row of an operand (k = p .. p + 7) as words (the lower k in the low half):
@@ -177,21 +182,23 @@ MMA_INLINE void accumulate(__global const ushort *x, const ulong ldx, __global c
                                                             in, V_VEC && whole && in);
         }
     }
-#pragma unroll
-    for (uint u = 0; u < UNROLL; u++)
-#pragma unroll
-      for (uint j = 0; j < 2; j++)
-#pragma unroll
+    MMA_LOOP
+    for (uint u = 0; u < UNROLL; u++) {
+      MMA_LOOP
+      for (uint j = 0; j < 2; j++) {
+        MMA_LOOP
         for (uint mt = 0; mt < MT; mt++) {
           const uint4 lo = vw[u][mt][0], hi = vw[u][mt][1];
           const uint a[4] = {j ? lo.s2 : lo.s0, j ? hi.s2 : hi.s0, j ? lo.s3 : lo.s1,
                              j ? hi.s3 : hi.s1};
-#pragma unroll
+          MMA_LOOP
           for (uint nt = 0; nt < NT; nt++) {
             const uint b[2] = {j ? xw[u][nt].s2 : xw[u][nt].s0, j ? xw[u][nt].s3 : xw[u][nt].s1};
             mma_16816(acc + (mt * NT + nt) * 4, a, b, w);
           }
         }
+      }
+    }
   }
 }
 
@@ -228,7 +235,7 @@ MMA_INLINE void few(FEW_PARAMS, const int to_partial, const float alpha, const f
   mma_lane w;
   w.lane = tid % 32;
   w.emu = emu + (MMA_EMULATE ? warp * MMA_EMU_WORDS : 0);
-  const ulong row_blocks = (rows + RB - 1) / RB;
+  const ulong row_blocks = rows ? (rows + RB - 1) / RB : 1; /* 1 for the dry frame's 0 rows */
   ulong block, split;
   const ulong rest = ocf_divmod(get_group_id(0), row_blocks, &block);
   const ulong r0 = block * RB, bi = ocf_divmod(rest, splits, &split);
@@ -240,7 +247,7 @@ MMA_INLINE void few(FEW_PARAMS, const int to_partial, const float alpha, const f
 
   /* One group of V at a time: every warp's fragments into red, [kw][rw][lane][nt][q], then each
      output of the group summed over the k warps. */
-#pragma unroll
+  MMA_LOOP
   for (uint mt = 0; mt < MT; mt++) {
 #pragma unroll
     for (uint i = 0; i < NT * 4; i++)

@@ -177,7 +177,7 @@
    from a global pointer, which need only 2-byte alignment, element by element (16-bit loads at a
    third of the bandwidth of fp32, 2026-12-01); one aligned 64-bit load does not. A ulong rather
    than a uint2: clang 14 split the uint2's load into two 32-bit loads (its halves are used
-   apart), the ulong's it keeps whole (PTX ld.global.u64, tools/skinny16_offline.sh). */
+   apart), the ulong's it keeps whole (PTX ld.global.u64, tools/few_offline.sh). */
 float4 skinny_bf16x4(const ulong w) {
   const uint lo = (uint)w, hi = (uint)(w >> 32);
   return (float4)(as_float(lo << 16), as_float(lo & 0xffff0000u), as_float(hi << 16),

@@ -65,42 +65,41 @@ static void align_8(mmx_case *t) {
   t->a_off = 16, t->b_off = 8;
 }
 
-/* The short sides (1, 7, 16, 33, 64) both ways round, every transpose on some, bf16 and fp16,
-   ragged long sides and k, aligned and odd offsets. */
+/* The short sides (1, 7, 16, 33, 64) both ways round, each with another transpose pair (the
+   large operand X k-contiguous or not, V's too), aligned (16-byte loads where k-contiguous) or
+   odd, bf16 and fp16, ragged long sides and k, beta 0 over a NaN C on some. */
 static void test_few_shapes(void **state) {
   ocft_env *env = ocft_get_env(state);
   tune(env, FEW_ON);
-  static const size_t shorts[] = {1, 7, 16, 33, 64};
-  const size_t count = OCF_ARRAY_LEN_T(shorts);
-  for (size_t s = 0; s < count; s++)
-    for (int swapped = 0; swapped < 2; swapped++)
-      for (int aligned = 0; aligned < 2; aligned++) {
-        const size_t i = 4 * s + 2 * (size_t)swapped + (size_t)aligned;
-        if (ocft_small() && i % 4 != 0 && shorts[s] != 7) continue;
-        const ocf_dtype dtype = i % 2 ? OCF_F16 : OCF_BF16;
-        const size_t long_side = ocft_small() ? 27 : 77, k = ocft_small() ? 45 : 99;
-        mmx_case t = few_case(swapped, shorts[s], long_side, k, dtype);
-        const int tr = (int)(i % 4);
-        t.ta = (ocf_transpose)(tr & 1);
-        t.tb = (ocf_transpose)(tr >> 1);
-        if (aligned) {
-          align_8(&t);
-        } else {
-          t.lda_pad = 1, t.ldb_pad = 3, t.ldc_pad = 2;
-          t.a_off = 1, t.b_off = 3, t.c_off = 5;
-        }
-        t.alpha = 0.75f;
-        t.beta = i % 3 ? 0.5f : 0.0f;
-        t.nan_c = t.beta == 0.0f;
-        check_few(env, t, -1);
-      }
-  /* The inference layouts exactly: A m x k and B n x k (trans_b), aligned, every few; then B
-     k x n. */
-  for (size_t s = 0; s < count; s++) {
-    if (ocft_small() && s % 2) continue;
+  /* short side, swapped (m few), ta, tb, aligned */
+  static const int cases[][5] = {
+      {1, 1, 0, 1, 1},  {1, 0, 1, 0, 0},  {7, 1, 1, 0, 1},  {7, 0, 0, 1, 0},  {16, 1, 0, 1, 0},
+      {16, 0, 0, 0, 1}, {33, 1, 1, 1, 1}, {33, 0, 1, 1, 0}, {64, 1, 0, 0, 0}, {64, 0, 0, 1, 1}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+    if (ocft_small() && i % 3 != 0) continue;
+    const int *c = cases[i];
+    const size_t long_side = ocft_small() ? 27 : 77, k = ocft_small() ? 45 : 99;
+    mmx_case t = few_case(c[1], (size_t)c[0], long_side, k, i % 2 ? OCF_F16 : OCF_BF16);
+    t.ta = (ocf_transpose)c[2];
+    t.tb = (ocf_transpose)c[3];
+    if (c[4]) {
+      align_8(&t);
+    } else {
+      t.lda_pad = 1, t.ldb_pad = 3, t.ldc_pad = 2;
+      t.a_off = 1, t.b_off = 3, t.c_off = 5;
+    }
+    t.alpha = 0.75f;
+    t.beta = i % 3 ? 0.5f : 0.0f;
+    t.nan_c = t.beta == 0.0f;
+    check_few(env, t, -1);
+  }
+  /* The inference layouts exactly: A m x k and B n x k (trans_b), aligned, m 1, 16, 64 (16: B
+     k x n). */
+  static const size_t shorts[] = {1, 16, 64};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shorts); s++) {
     mmx_case t = few_case(1, shorts[s], ocft_small() ? 40 : 136, ocft_small() ? 64 : 128,
-                          s % 2 ? OCF_F16 : OCF_BF16);
-    t.tb = s % 3 == 2 ? OCF_NO_TRANS : OCF_TRANS;
+                          s == 1 ? OCF_F16 : OCF_BF16);
+    t.tb = s == 1 ? OCF_NO_TRANS : OCF_TRANS;
     align_8(&t);
     check_few(env, t, -1);
   }

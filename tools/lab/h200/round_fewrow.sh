@@ -11,8 +11,9 @@
 # 3. library_gemm_time.c, bf16 and f16, m in {1, 4, 16, 32, 64} x 8192 x 8192, B stored n x k
 #    (B^T, the inference layout) and k x n: "off" (few.on=0: today's plan, skinny for m <= 16,
 #    mma.sync / wgmma above) and "on" (few.on=1; k x n with few.x_rows=1, element loads of B);
-#    then a sweep of the few-row workgroup (warps, kw, nt, unroll) on bf16 B^T m 1, 16 and 64;
-#    each line names its plan;
+#    then the skinny kernels' skinny.unroll 4 and 8 on bf16 m 1 (both layouts) and 4, and a
+#    sweep of the few-row workgroup (warps, kw, nt, unroll) on bf16 B^T m 1, 16 and 64; each line
+#    names its plan;
 # 4. cuBLAS (torch.matmul, triton's do_bench) on the same shapes (gemm_peers.py).
 # The PTX of every program built is kept (OCLFUSE_CACHE=always) and tarred: fewrow_ptx.tgz, for
 # `ptxas -arch=sm_90 -v` off the GPU (registers, local memory, ld.global.v4 / .u64 counts).
@@ -21,7 +22,8 @@
 # "on" beats "off" at every m of B^T (goal: >= 3.5 TB/s of B, 16 x 8192 x 8192 at ~56 TFLOP/s,
 # at or above cuBLAS); few.x_rows=1 only if k x n "on" beats "off" too; the sweep's best
 # warps/kw/nt/unroll into the same rows. The skinny change needs no switch: m 1 and 4 "off"
-# against 2026-12-01's 1.2 TFLOP/s (bf16 1 x 8192 x 8192; 3.0 is 3 TB/s).
+# against 2026-12-01's 1.2 TFLOP/s (bf16 1 x 8192 x 8192; 3.0 is 3 TB/s); skinny.unroll=4 or 8
+# into the NVIDIA bf16 and f16 rows where it beats 2 at m 1 and 4.
 set -u
 out=${OUT:-/tmp/fewrow}
 mkdir -p "$out"
@@ -63,6 +65,13 @@ start=$SECONDS
     done
   done
   echo "   at $((SECONDS - start)) s"
+  echo "== the skinny kernels' 16-bit words: more loads in flight (skinny.unroll, H200 default 2)"
+  for tb in 1 0; do
+    for u in 4 8; do
+      timeout 20 $t bf16 $tb 1 8192 8192 "few.on=0 skinny.unroll=$u" 2>&1
+    done
+  done
+  timeout 20 $t bf16 1 4 8192 8192 "few.on=0 skinny.unroll=4" 2>&1
   echo "== sweep: bf16 B^T, the few-row workgroup"
   for m in 1 16 64; do
     for w in "few.warps=4 few.kw=1 few.nt=1 few.unroll=4" "few.warps=8 few.kw=2 few.nt=2 few.unroll=2" \
