@@ -246,7 +246,11 @@ MMA_INLINE void few(FEW_PARAMS, const int to_partial, const float alpha, const f
              r0 + 8 * NT * rw, kw, k0, k1, w, acc);
 
   /* One group of V at a time: every warp's fragments into red, [kw][rw][lane][nt][q], then each
-     output of the group summed over the k warps. */
+     output of the group summed over the k warps. Output o of the group: its block of 8 rows of
+     Y by 16 columns, (rw, nt), then within the block the columns fastest where they are
+     contiguous in memory (the partial sums; C with c_ss 1), else the rows (C with c_rs 1: C^T,
+     m few), so that consecutive work-items store to consecutive addresses. */
+  const int s_fast = to_partial || c_ss == 1;
   MMA_LOOP
   for (uint mt = 0; mt < MT; mt++) {
 #pragma unroll
@@ -254,13 +258,17 @@ MMA_INLINE void few(FEW_PARAMS, const int to_partial, const float alpha, const f
       red[((kw * RW + rw) * 32 + w.lane) * NT * 4 + i] = acc[mt * NT * 4 + i];
     barrier(CLK_LOCAL_MEM_FENCE);
     for (uint o = tid; o < RW * 32 * NT * 4; o += WG) {
-      const uint q = o % 4, nt = o / 4 % NT, lane = o / (4 * NT) % 32, orw = o / (128 * NT);
-      const ulong s = 16 * mt + (lane >> 2) + 8 * (q >> 1);
-      const ulong r = r0 + 8 * NT * orw + 8 * nt + 2 * (lane & 3) + (q & 1);
+      const uint in = o % 128, nt = o / 128 % NT, orw = o / (128 * NT);
+      const uint sl = s_fast ? in % 16 : in / 8, rl = s_fast ? in / 16 : in % 8;
+      /* the fragment that holds it: s = 16 mt + g + 8 h, r = 8 nt + 2 t + e (lane 4 g + t,
+         register 2 h + e) */
+      const uint lane = 4 * (sl % 8) + rl / 2, q = 2 * (sl / 8) + rl % 2;
+      const uint at = (orw * 32 + lane) * NT * 4 + nt * 4 + q;
+      const ulong s = 16 * mt + sl, r = r0 + 8 * NT * orw + 8 * nt + rl;
       if (s < N_SMALL && r < rows) {
         float sum = 0.0f;
         for (uint l = 0; l < KW; l++)
-          sum += red[l * RW * 32 * NT * 4 + o];
+          sum += red[l * RW * 32 * NT * 4 + at];
         if (to_partial) {
           partial[((bi * splits + split) * rows + r) * N_SMALL + s] = sum;
         } else {
