@@ -38,11 +38,11 @@
  *   matmul_few_mma_reduce  adds each element's splits in order, then the epilogue and the store.
  * The grid is one-dimensional: group = (batch_index * splits + split) * row_blocks + row_block.
  * Loads are 16-byte words where X_VEC (V_VEC) says the operand is k-contiguous with offset,
- * leading dimension and stride multiples of 8 elements and the whole step lies inside K; else
- * element by element, 0 past K and past V's N_SMALL columns (so that past K no product of
- * leftovers, an infinity times 0 say, reaches a sum), X's rows past the end read as the last
- * one and never stored. Every work-item calls every primitive in the same order (the emulation's
- * barriers), and reaches every barrier.
+ * leading dimension and stride multiples of 8 elements and the workgroup's unrolled step
+ * (32 KW UNROLL k) lies inside its K range; else element by element, 0 past K and past V's
+ * N_SMALL columns (so that past K no product of leftovers, an infinity times 0 say, reaches a
+ * sum), X's rows past the end read as the last one and never stored. Every work-item calls every
+ * primitive in the same order (the emulation's barriers), and reaches every barrier.
  */
 
 /* Columns of Y (C's short side), 1 to 64. */
