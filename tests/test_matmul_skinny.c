@@ -11,6 +11,7 @@
  */
 #include "matmul_check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The short side in every position, both orientations, with beta and padded strides. */
@@ -265,6 +266,8 @@ static void test_skinny_against_clblast(void **state) {
 }
 
 int main(void) {
+  /* OCFT_SKINNY_FILTER=test_skinny_16bit runs the tests whose names match (cmocka's pattern). */
+  if (getenv("OCFT_SKINNY_FILTER")) cmocka_set_test_filter(getenv("OCFT_SKINNY_FILTER"));
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_skinny_short_sides),
       cmocka_unit_test(test_skinny_unaligned),
