@@ -87,8 +87,9 @@
 #ifndef V_SCONT
 #error "V_SCONT: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
-/* 1: X's (or V's) four-element groups are aligned vector accesses (fp32: offsets, strides and
-   leading dimension multiples of 4; the 16-bit types' vloads need no alignment). */
+/* 1: X's (or V's) four-element groups are aligned vector accesses: offsets, strides and leading
+   dimension multiples of 4 elements (fp32: one 16-byte access; 16-bit types: one 8-byte word,
+   converted in registers). 0: element-aligned vloads. */
 #ifndef X_VEC
 #error "X_VEC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
@@ -170,13 +171,29 @@
 #define C_T OCF_STORAGE(C_DTYPE)
 #define BIAS_T OCF_STORAGE(BIAS_DTYPE)
 
-/* Four elements from p as a float4: an aligned vector access for fp32 with VEC, an
-   element-aligned vload4 without, cl/common.cl's vloads for the 16-bit types. */
+/* The four 16-bit elements of the 8-byte word w (element 0 in its lowest 16 bits), as floats,
+   converted in registers: bf16 by shifts, fp16 by vload_half4 of a private copy (the F16_CVT 1
+   conversion of cl/f16_words.clh). NVIDIA's OpenCL loads a vload_half4 or a vload4 of ushort
+   from a global pointer, which need only 2-byte alignment, element by element (16-bit loads at a
+   third of the bandwidth of fp32, 2026-12-01); one aligned 64-bit load does not. A ulong rather
+   than a uint2: clang 14 split the uint2's load into two 32-bit loads (its halves are used
+   apart), the ulong's it keeps whole (PTX ld.global.u64, tools/few_offline.sh). */
+float4 skinny_bf16x4(const ulong w) {
+  const uint lo = (uint)w, hi = (uint)(w >> 32);
+  return (float4)(as_float(lo << 16), as_float(lo & 0xffff0000u), as_float(hi << 16),
+                  as_float(hi & 0xffff0000u));
+}
+float4 skinny_f16x4(const ulong w) {
+  return vload_half4(0, (const __private half *)&w);
+}
+
+/* Four elements from p as a float4: an aligned vector access with VEC (fp32 one float4, the
+   16-bit types one ulong converted in registers), element-aligned vloads without. */
 #define LOAD4_0_1(p) (*(__global const float4 *)(p))
 #define LOAD4_0_0(p) vload4(0, p)
-#define LOAD4_1_1(p) vload_half4(0, p)
+#define LOAD4_1_1(p) skinny_f16x4(*(__global const ulong *)(p))
 #define LOAD4_1_0(p) vload_half4(0, p)
-#define LOAD4_2_1(p) OCF_LOADV_2(4, p, 0)
+#define LOAD4_2_1(p) skinny_bf16x4(*(__global const ulong *)(p))
 #define LOAD4_2_0(p) OCF_LOADV_2(4, p, 0)
 #define LOAD4(t, vec, p) OCF_CAT(OCF_CAT(OCF_CAT(LOAD4_, t), _), vec)(p)
 

@@ -109,6 +109,10 @@ softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max
 softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
 softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
 launch-fill-wait~src/runtime/launch.c~      steps.wait_events = &filled;~      steps.wait_events = launch->wait_events;~^test_faults_order$~the first kernel waits for the caller's events, not for the device fill of its scratch (out-of-order queues)
+skinny-bf16-word-halves~cl/matmul_skinny.cl~  return (float4)(as_float(lo << 16), as_float(lo & 0xffff0000u), as_float(hi << 16),~  return (float4)(as_float(lo & 0xffff0000u), as_float(lo << 16), as_float(hi << 16),~^test_matmul_skinny$~matmul_skinny: a bf16 8-byte word's first two elements swapped (X_VEC, V_VEC 1)
+few-k-tail-guard~cl/matmul_few_mma.cl~    e[i] = inside && p + i < k1 ? row[(p + i) * ps] : (ushort)0;~    e[i] = inside && p + i <= k1 ? row[(p + i) * ps] : (ushort)0;~^test_matmul_few$~matmul_few_mma: one element past K read into the sums
+few-row-guard~cl/matmul_few_mma.cl~      if (s < N_SMALL && r < rows) {~      if (s < N_SMALL) {~^test_matmul_few$~matmul_few_mma: rows of Y past the last one stored
+few-k-warps-sum~cl/matmul_few_mma.cl~        for (uint l = 0; l < KW; l++)~        for (uint l = 0; l + 1 < KW || l == 0; l++)~^test_matmul_few$~matmul_few_mma: the last k warp's sums dropped (few.kw > 1)
 EOF
 )
 

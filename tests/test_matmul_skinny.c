@@ -5,11 +5,13 @@
  * offsets and leading dimensions, k from 0 to a few thousand (split into ranges with a reduce
  * when the rows alone leave compute units idle), batches with a shared operand, column-major
  * callers (BLAS gemv), caller-fixed workgroup sizes, the wide path (from 8 columns or rows: the
- * operands staged in local memory); each against the CPU reference (harness/reference_gemm.h)
+ * operands staged in local memory), fp16 and bf16 operands (aligned 8-byte words and element
+ * loads); each against the CPU reference (harness/reference_gemm.h)
  * and CLBlast.
  */
 #include "matmul_check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The short side in every position, both orientations, with beta and padded strides. */
@@ -193,6 +195,59 @@ static void test_skinny_wide_path(void **state) {
   }
 }
 
+/* fp16 and bf16 operands (C fp32 or the input type): every transpose, both orientations, the
+   short side 1 to 16 (narrow and wide paths), k ragged (not a multiple of 4), offsets, leading
+   dimensions and batch strides multiples of 4 elements (X_VEC, V_VEC: aligned 8-byte words)
+   and odd ones (element-aligned vloads), a batch over a shared V with a bias and an activation,
+   and a split K; the harness's 16-bit tolerance (harness/reference_gemm.h). */
+static void test_skinny_16bit(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shorts[] = {1, 5, 11, 16};
+  static const ocf_dtype types[] = {OCF_BF16, OCF_F16};
+  for (size_t d = 0; d < 2; d++)
+    for (int tr = 0; tr < 4; tr++)
+      for (int aligned = 0; aligned < 2; aligned++) {
+        const int i = 8 * (int)d + 2 * tr + aligned;
+        if (ocft_small() && i % 3 != 0) continue;
+        const size_t small = shorts[(size_t)i % 4], rows = ocft_small() ? 37 : 141;
+        const size_t k = ocft_small() ? 43 : 203;
+        const int swapped = (tr + aligned + (int)d) % 2;
+        mmx_case t = mmx_plain(swapped ? small : rows, swapped ? rows : small, k);
+        t.ta = (ocf_transpose)(tr & 1);
+        t.tb = (ocf_transpose)(tr >> 1);
+        t.a_dtype = t.b_dtype = types[d];
+        t.c_dtype = i % 3 == 1 ? types[d] : OCF_F32;
+        t.alpha = 0.75f;
+        t.beta = 0.5f;
+        if (aligned) { /* leading dimensions rounded up to a multiple of 4, then 4 more */
+          const size_t lda = t.ta ? t.m : t.k, ldb = t.tb ? t.k : t.n;
+          t.lda_pad = (4 - lda % 4) % 4 + 4, t.ldb_pad = (4 - ldb % 4) % 4, t.ldc_pad = 1;
+          t.a_off = 4, t.b_off = 12, t.c_off = 3;
+        } else {
+          t.lda_pad = 1, t.ldb_pad = 3, t.ldc_pad = 2;
+          t.a_off = 1, t.b_off = 3, t.c_off = 5;
+        }
+        if (i % 4 == 2) {
+          t.batch = 3;
+          t.stride_a = MMX_PACKED, t.stride_b = swapped ? 0 : MMX_PACKED, t.stride_c = MMX_PACKED;
+          t.bias_axis = i % 8 == 2 ? OCF_BIAS_N : OCF_BIAS_M;
+          t.bias_dtype = types[d];
+          t.activation = OCF_ACTIVATION_SILU;
+        }
+        mmx_check(env, &t, NULL);
+      }
+  /* a split K, 16-bit, aligned and not */
+  for (int aligned = 0; aligned < 2; aligned++) {
+    mmx_case t = mmx_plain(aligned ? 1 : 9, aligned ? 300 : 2, ocft_small() ? 301 : 2999);
+    t.a_dtype = t.b_dtype = aligned ? OCF_BF16 : OCF_F16;
+    t.tb = OCF_TRANS;
+    t.a_off = aligned ? 8 : 1, t.b_off = aligned ? 4 : 7;
+    t.lda_pad = aligned ? (4 - t.k % 4) % 4 : 0, t.ldb_pad = aligned ? (4 - t.k % 4) % 4 : 0;
+    t.beta = -0.5f;
+    mmx_check(env, &t, NULL);
+  }
+}
+
 static void test_skinny_against_clblast(void **state) {
   ocft_env *env = ocft_get_env(state);
   if (!mmx_have_clblast()) skip();
@@ -211,6 +266,8 @@ static void test_skinny_against_clblast(void **state) {
 }
 
 int main(void) {
+  /* OCFT_SKINNY_FILTER=test_skinny_16bit runs the tests whose names match (cmocka's pattern). */
+  if (getenv("OCFT_SKINNY_FILTER")) cmocka_set_test_filter(getenv("OCFT_SKINNY_FILTER"));
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_skinny_short_sides),
       cmocka_unit_test(test_skinny_unaligned),
@@ -219,6 +276,7 @@ int main(void) {
       cmocka_unit_test(test_skinny_batched_and_column_major),
       cmocka_unit_test(test_skinny_workgroups_and_variants),
       cmocka_unit_test(test_skinny_wide_path),
+      cmocka_unit_test(test_skinny_16bit),
       cmocka_unit_test(test_skinny_against_clblast),
   };
   return cmocka_run_group_tests_name("matmul_skinny", tests, ocft_group_setup, ocft_group_teardown);

@@ -1328,6 +1328,190 @@ static void test_plan_matmul_mma_choice(void **state) {
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
 }
 
+/* ---- matmul's few-row matrix-unit kernels (src/plan/plan_matmul_few.c) ---- */
+
+/* Whether a plan is the few-row one. */
+static int is_few(const ocf_plan *plan) {
+  return plan->program == OCF_PROGRAM_MATMUL_FEW_MMA;
+}
+
+/* A case that must not take the few-row kernels: the planner succeeds, plans another program,
+   and asks for `probe` (OCF_PLAN_PROBE_NONE or _MMA, then of the few-row bytes) or, with probe
+   -1, whatever the other rules ask. */
+static void plan_not_few(const char *what, const ocf_device_facts *facts,
+                         const ocf_tuning_values *tuning, const ocf_matmul_call *call, int probe) {
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_matmul(facts, tuning, call, &plan), OCF_SUCCESS);
+  if (is_few(&plan) ||
+      (probe >= 0 && (plan.probe != probe || (probe == OCF_PLAN_PROBE_MMA &&
+                                              plan.probe_bytes != OCF_MATMUL_FEW_PROBE_BYTES)))) {
+    char got[512];
+    ocf_plan_describe(&plan, got, sizeof got);
+    print_error("%s: planned %s (probe %d), expected another program and probe %d\n", what, got,
+                plan.probe, probe);
+    fail();
+  }
+}
+
+/*
+ * Every gate of the few-row kernels, from the rules of src/plan/plan_matmul_few.c and the H200
+ * rows of src/tuning/builtin.tuning (few.on 0 there until measured; forced to 1 here), the
+ * schema's few.* fallbacks (4 warps, kw 1, nt 2, unroll 2, fill 4: 4 x 2 x 8 = 64 rows a
+ * workgroup, K split in ranges of a multiple of 32 x 2 = 64 while the row blocks give fewer than
+ * 4 x 132 workgroups) and skinny.long_min 256 / split_min 512:
+ * 16 x 8192 x 8192 bf16 with B n x k: 128 row blocks, so ceil(528 / 128) = 5 ranges of
+ * round_up(8192 / 5, 64) = 1664; the reduce 8192 x 16 elements in workgroups of 128.
+ */
+static void test_plan_matmul_few(void **state) {
+  (void)state;
+  const ocf_device_facts before = h200_probed(0), probed = h200_probed(49152);
+  const ocf_tuning_values bf16_default = matmul_tuning(&probed, H200, OCF_BF16);
+  ocf_tuning_values bf16 = bf16_default;
+  bf16.matmul.few.on = 1;
+  ocf_tuning_values f16 = matmul_tuning(&probed, H200, OCF_F16);
+  f16.matmul.few.on = 1;
+  ocf_matmul_call call = typed_call(16, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = 1;
+  call.ldb = 8192;
+
+  plan_not_few("off by default", &probed, &bf16_default, &call, OCF_PLAN_PROBE_NONE);
+  const char *const few_16 =
+      "matmul_few_mma_split wg=128 groups=640 + matmul_few_mma_reduce wg=128 groups=1024";
+  plan_mma_case("bf16 16 x 8192 x 8192, B n x k", &probed, &bf16, &call, few_16,
+                "N_SMALL=16 WARPS=4 KW=1 NT=2 UNROLL=2 X_KCONT=1 V_KCONT=1 X_VEC=1 V_VEC=1 "
+                "MMA_EMULATE=0 MMA_DTYPE=2 SPLIT=1 BIAS=0 swapped=1 splits=5 k_split=1664 "
+                "scratch=2621440 local_mem=4100",
+                OCF_PLAN_PROBE_NONE, 0);
+  /* Before the mma probe: the skinny plan, the probe asked for; after it failed, never. */
+  plan_not_few("before the probe", &before, &bf16, &call, OCF_PLAN_PROBE_MMA);
+  ocf_device_facts failed = probed;
+  failed.learnt.mma = OCF_PROBE_FAILED;
+  plan_not_few("a failed probe", &failed, &bf16, &call, OCF_PLAN_PROBE_NONE);
+  ocf_device_facts ampere_less = probed;
+  ampere_less.nv_compute_capability = 75;
+  plan_not_few("compute capability 7.5", &ampere_less, &bf16, &call, OCF_PLAN_PROBE_NONE);
+
+  /* One row, fp16, one workgroup of rows a 64: the bias along n is Y's rows (BIAS 2). */
+  ocf_matmul_call one = call;
+  one.m = 1;
+  one.a_dtype = one.b_dtype = OCF_F16;
+  one.bias_axis = OCF_BIAS_N;
+  plan_mma_case("f16 1 x 8192 x 8192", &probed, &f16, &one,
+                "matmul_few_mma_split wg=128 groups=640 + matmul_few_mma_reduce wg=128 groups=64",
+                "N_SMALL=1 MMA_DTYPE=1 BIAS=2", OCF_PLAN_PROBE_NONE, 0);
+  /* 64 rows: still few (the same 128 row blocks and ranges; the reduce 8192 x 64 elements). */
+  ocf_matmul_call rows64 = call;
+  rows64.m = 64;
+  rows64.bias_axis = OCF_BIAS_M;
+  plan_mma_case("bf16 64 x 8192 x 8192", &probed, &bf16, &rows64,
+                "matmul_few_mma_split wg=128 groups=640 + matmul_few_mma_reduce wg=128 groups=4096",
+                "N_SMALL=64 BIAS=1", OCF_PLAN_PROBE_NONE, 0);
+  rows64.m = 65;
+  plan_not_few("65 rows", &probed, &bf16, &rows64, -1);
+  ocf_tuning_values narrow = bf16;
+  narrow.matmul.few.max = 32;
+  rows64.m = 33;
+  plan_not_few("33 rows over few.max 32", &probed, &narrow, &rows64, -1);
+  rows64.m = 32;
+  plan_mma_case("32 rows within few.max 32", &probed, &narrow, &rows64,
+                "matmul_few_mma_split wg=128 groups=640 + matmul_few_mma_reduce wg=128 groups=2048",
+                "N_SMALL=32", OCF_PLAN_PROBE_NONE, 0);
+
+  /* Alignment: B's offset or leading dimension off 8 elements takes element loads of X; A's
+     (V's) likewise. */
+  ocf_matmul_call off = call;
+  off.b_off = 4;
+  plan_mma_case("B off 4 elements", &probed, &bf16, &off, few_16, "X_VEC=0 V_VEC=1",
+                OCF_PLAN_PROBE_NONE, 0);
+  off = call;
+  off.lda = 8196;
+  plan_mma_case("lda off 8", &probed, &bf16, &off, few_16, "X_VEC=1 V_VEC=0", OCF_PLAN_PROBE_NONE,
+                0);
+  off = call;
+  off.batch = 2;
+  off.stride_a = 16 * 8192;
+  off.stride_b = 8192 * 8192 + 4;
+  plan_mma_case("a batch, B's stride off 8", &probed, &bf16, &off,
+                "matmul_few_mma_split wg=128 groups=768 + matmul_few_mma_reduce wg=128 groups=2048",
+                "X_VEC=0 V_VEC=1 splits=3", OCF_PLAN_PROBE_NONE, 0);
+
+  /* B k x n (X row-contiguous): only with few.x_rows 1, element loads. */
+  ocf_matmul_call kn = call;
+  kn.trans_b = 0;
+  plan_not_few("B k x n, x_rows 0", &probed, &bf16, &kn, OCF_PLAN_PROBE_NONE);
+  ocf_tuning_values rows_too = bf16;
+  rows_too.matmul.few.x_rows = 1;
+  plan_mma_case("B k x n, x_rows 1", &probed, &rows_too, &kn, few_16, "X_KCONT=0 X_VEC=0 V_VEC=1",
+                OCF_PLAN_PROBE_NONE, 0);
+  /* n few (not swapped): X = A (k-contiguous), V = B k x n (V_KCONT 0). */
+  ocf_matmul_call tall = typed_call(8192, 16, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_mma_case("bf16 8192 x 16 x 8192", &probed, &bf16, &tall, few_16,
+                "N_SMALL=16 swapped=0 X_KCONT=1 V_KCONT=0 X_VEC=1 V_VEC=0", OCF_PLAN_PROBE_NONE, 0);
+
+  /* The workgroup: k warps dividing the warps, rows a workgroup 8 nt (warps / kw), the K
+     ranges' quantum 32 kw unroll; the device's limit halves the warps. */
+  ocf_tuning_values shape = bf16;
+  shape.matmul.few.warps = 8, shape.matmul.few.kw = 2, shape.matmul.few.nt = 4;
+  shape.matmul.few.unroll = 4;
+  /* 8 x 4 x 4 = 128 rows: 64 row blocks, ceil(528 / 64) = 9 ranges of round_up(911, 256) =
+     1024, so 8 */
+  plan_mma_case("8 warps, kw 2, nt 4, unroll 4", &probed, &shape, &call,
+                "matmul_few_mma_split wg=256 groups=512 + matmul_few_mma_reduce wg=256 groups=512",
+                "WARPS=8 KW=2 NT=4 UNROLL=4 splits=8 k_split=1024 local_mem=16388",
+                OCF_PLAN_PROBE_NONE, 0);
+  ocf_device_facts small_wg = probed;
+  small_wg.max_workgroup_size = 64;
+  /* 2 warps, both along K: 32 rows a workgroup, 256 row blocks, ceil(528 / 256) = 3 ranges of
+     round_up(2731, 256) = 2816 */
+  plan_mma_case("a device of 64 work-items", &small_wg, &shape, &call,
+                "matmul_few_mma_split wg=64 groups=768 + matmul_few_mma_reduce wg=64 groups=2048",
+                "WARPS=2 KW=2 NT=4 splits=3 k_split=2816", OCF_PLAN_PROBE_NONE, 0);
+
+  /* What never takes it: fp32 (any mode), mixed 16-bit types, the other variants, a fixed
+     workgroup, a short long side, k = 0. */
+  ocf_matmul_call other = call;
+  other.a_dtype = other.b_dtype = OCF_F32;
+  ocf_tuning_values f32 = matmul_tuning(&probed, H200, OCF_F32);
+  f32.matmul.few.on = 1;
+  plan_not_few("fp32", &probed, &f32, &other, -1);
+  other.precision = OCF_PRECISION_TF32;
+  plan_not_few("TF32", &probed, &f32, &other, -1);
+  other = call;
+  other.a_dtype = OCF_F16;
+  plan_not_few("f16 times bf16", &probed, &bf16, &other, -1);
+  other = call;
+  other.variant = GENERAL;
+  plan_not_few("the general variant", &probed, &bf16, &other, -1);
+  other = call;
+  other.workgroup = 128;
+  plan_not_few("a fixed workgroup", &probed, &bf16, &other, -1);
+  other = call;
+  other.n = 255;
+  plan_not_few("a long side below skinny.long_min", &probed, &bf16, &other, -1);
+  other = call;
+  other.k = 0;
+  plan_not_few("k 0", &probed, &bf16, &other, -1);
+
+  /* Other devices: never with few.on 1, nor a probe; emulated with few.on 2. */
+  const device_id others[] = {POCL, AMD_GPU, INTEL_GPU, LLVMPIPE};
+  for (size_t i = 0; i < ARRAY_LEN(others); i++) {
+    ocf_device_facts facts = facts_of(others[i], 0);
+    ocf_tuning_values t = matmul_tuning(&facts, others[i], OCF_BF16);
+    t.matmul.few.on = 1;
+    t.matmul.skinny.long_min = 256;
+    plan_not_few(devices[others[i]].name, &facts, &t, &call, OCF_PLAN_PROBE_NONE);
+    t.matmul.few.on = 2;
+    ocf_plan plan;
+    assert_int_equal(ocf_plan_matmul(&facts, &t, &call, &plan), OCF_SUCCESS);
+    if (!is_few(&plan) || ocf_plan_define_value(&plan, "MMA_EMULATE", -1) != 1 ||
+        plan.probe != OCF_PLAN_PROBE_NONE) {
+      print_error("%s: few.on 2 did not plan the emulated few-row kernels\n",
+                  devices[others[i]].name);
+      fail();
+    }
+  }
+}
+
 /* ---- matmul on Hopper's warpgroup units (src/plan/plan_matmul_wgmma.c) ---- */
 
 /* The H200 once the wgmma probe ran right with the built-in tile and ring (128 x 256, 4 stages:
@@ -3099,6 +3283,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_table),
       cmocka_unit_test(test_plan_matmul_table),
       cmocka_unit_test(test_plan_matmul_mma_choice),
+      cmocka_unit_test(test_plan_matmul_few),
       cmocka_unit_test(test_plan_matmul_mma_shapes),
       cmocka_unit_test(test_plan_matmul_mma_local_memory),
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),

@@ -65,7 +65,10 @@
   X(ATTENTION_MMA_SPLIT, attention_mma_split, OCF_PROGRAM_ATTENTION_MMA_NV)   \
   X(ATTENTION_MMA_JOIN, attention_mma_join, OCF_PROGRAM_ATTENTION_MMA_NV)     \
   X(MATMUL_WGMMA_SPLIT, matmul_wgmma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)      \
-  X(MATMUL_WGMMA_REDUCE, matmul_wgmma_reduce, OCF_PROGRAM_MATMUL_WGMMA_NV)
+  X(MATMUL_WGMMA_REDUCE, matmul_wgmma_reduce, OCF_PROGRAM_MATMUL_WGMMA_NV)    \
+  X(MATMUL_FEW_MMA, matmul_few_mma, OCF_PROGRAM_MATMUL_FEW_MMA)               \
+  X(MATMUL_FEW_MMA_SPLIT, matmul_few_mma_split, OCF_PROGRAM_MATMUL_FEW_MMA)   \
+  X(MATMUL_FEW_MMA_REDUCE, matmul_few_mma_reduce, OCF_PROGRAM_MATMUL_FEW_MMA)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -195,7 +198,8 @@ typedef struct ocf_matmul_frame {
   cl_ulong lds_a, lds_b;
 } ocf_matmul_frame;
 
-/* cl/matmul_skinny.cl: Y = act(alpha X V + beta Y + bias), Y with at most 16 columns. */
+/* cl/matmul_skinny.cl: Y = act(alpha X V + beta Y + bias), Y with at most 16 columns; also
+   cl/matmul_few_mma.cl's frame (Y with at most 64). */
 typedef struct ocf_matmul_skinny_frame {
   cl_ulong rows, k, k_split, splits, batch;
   cl_mem x;

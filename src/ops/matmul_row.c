@@ -60,7 +60,8 @@ static int empty(const void *call) {
   return c->m == 0 || c->n == 0;
 }
 
-/* The skinny kernels' frame (cl/matmul_skinny.cl) of the tiled frame `t` of the call. */
+/* The skinny kernels' frame (cl/matmul_skinny.cl, and cl/matmul_few_mma.cl's) of the tiled frame
+   `t` of the call. */
 static void skinny_frame(const ocf_plan *plan, const ocf_matmul_call *call,
                          const ocf_matmul_frame *t, ocf_matmul_skinny_frame *f) {
   ocf_skinny_layout l;
@@ -96,7 +97,7 @@ static void skinny_frame(const ocf_plan *plan, const ocf_matmul_call *call,
    zeros (beta = 0) into it. */
 static void dry_frame(const ocf_plan *plan, cl_mem dummy, ocf_frame_storage *storage,
                       cl_mem **scratch) {
-  if (plan->program == OCF_PROGRAM_MATMUL_SKINNY) {
+  if (plan->program == OCF_PROGRAM_MATMUL_SKINNY || plan->program == OCF_PROGRAM_MATMUL_FEW_MMA) {
     /* Every stride 0: whatever a kernel touches is element 0 of the dummy. */
     ocf_matmul_skinny_frame *f = (ocf_matmul_skinny_frame *)storage->bytes;
     memset(f, 0, sizeof *f);
@@ -130,7 +131,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     return;
   }
   const ocf_matmul_frame *t = source;
-  if (plan->program == OCF_PROGRAM_MATMUL_SKINNY) {
+  if (plan->program == OCF_PROGRAM_MATMUL_SKINNY || plan->program == OCF_PROGRAM_MATMUL_FEW_MMA) {
     ocf_matmul_skinny_frame *f = (ocf_matmul_skinny_frame *)storage->bytes;
     skinny_frame(plan, call, t, f);
     *scratch = &f->partial;

@@ -285,6 +285,21 @@ ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
                                              const ocf_tuning_values *tuning,
                                              const ocf_matmul_call *call, ocf_plan *plan);
 
+/* ---- matmul's few-row matrix-unit variant (plan_matmul_few.c), tried before the skinny rule ----
+ */
+
+/* The few-row plan of a call (cl/matmul_few_mma.cl): PLANNED, PROBE (on an NVIDIA GPU whose mma
+   probe has not run: plan the next rules, with probe OCF_PLAN_PROBE_MMA) or NOT_APPLICABLE. */
+/* The bytes of the mma probe a few-row call asks for: plan_matmul_mma.c's least, two stages of
+   16 KiB (the few-row kernels hold no stages: any passed probe covers them). */
+#define OCF_MATMUL_FEW_PROBE_BYTES ((size_t)32 << 10)
+ocf_mma_outcome ocf_plan_matmul_few(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                    const ocf_matmul_call *call, ocf_plan *plan);
+
+/* Bytes of local memory the few-row kernels declare: the k warps' sums of one 16-row group,
+   warps 32 nt 4 floats, and with the emulation its words (warps MMA_EMU_WORDS). */
+size_t ocf_matmul_few_local_bytes(size_t warps, size_t nt, int emulate);
+
 /* The wgmma kernel's static local memory: stages (64 consumers + bn) 128 + 1024 bytes. */
 size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages);
 

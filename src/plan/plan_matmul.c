@@ -3,6 +3,10 @@
  *
  *   1. OCF_VARIANT_BASELINE: matmul_naive. OCF_VARIANT_GENERAL: matmul_tiled (guarded) with the
  *      tile set of rule 4, never split.
+ *   2a. 16-bit A and B with C's short side at most few.max (64), few.on set: the few-row
+ *      matrix-unit kernels of cl/matmul_few_mma.cl where plan_matmul_few.c takes the call
+ *      (NVIDIA after the mma probe; emulated elsewhere with few.on 2); while the probe is due,
+ *      the plan of the rules below with `probe` set.
  *   2. C with at most skinny_max columns or rows (the short side at most 16) and at least
  *      skinny_long_min on its long side: the skinny kernels of cl/matmul_skinny.cl, which
  *      stream the large operand once (smaller C's, batches of tiny matrices say, keep the
@@ -40,8 +44,10 @@
  *      workspace where one is given; else the plan of rule 4 stands. matmul_pad writes every
  *      float of the copies, so the scratch is not zeroed (scratch_written).
  * Vector accesses: an fp32 operand whose offset, leading dimension and (batched) stride are
- * multiples of 4 gets aligned vector loads (X_VEC = 1); otherwise element-aligned ones. 16-bit
- * operands always take their vloads, which need no alignment.
+ * multiples of 4 gets aligned vector loads (A_VEC = 1); otherwise element-aligned ones. 16-bit
+ * operands of the tiled kernels always take their vloads, which need no alignment; the skinny
+ * kernels' 16-bit operands take aligned 8-byte words under the fp32 rule (X_VEC, V_VEC), their
+ * element-aligned vloads otherwise.
  * Registers: where the compiler takes a cap (facts.nv_compiler_options), the tiled program is
  * built with max_regs registers per work-item (0: none), so that a tile set stays on the side of
  * the register file's cliff that lets two workgroups share a compute unit.
@@ -179,6 +185,13 @@ static ocf_status apply_fixed_workgroup(size_t wg, tile_set *s) {
    4-wide vector accesses (always, for the 16-bit types, whose vloads need no alignment). */
 static int vector_ok(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
   if (dtype != OCF_F32) return 1;
+  return off % 4 == 0 && ld % 4 == 0 && (batch <= 1 || stride % 4 == 0);
+}
+
+/* Whether a skinny operand's four-element groups are aligned vector accesses (cl/matmul_skinny.cl's
+   X_VEC, V_VEC): offset, leading dimension and (batched) stride multiples of 4 elements, fp32
+   and the 16-bit types alike (these then load 8-byte words). */
+static int skinny_vector_ok(size_t off, size_t ld, size_t stride, size_t batch) {
   return off % 4 == 0 && ld % 4 == 0 && (batch <= 1 || stride % 4 == 0);
 }
 
@@ -336,8 +349,8 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_sk
   ocf_plan_define(plan, "UNROLL", t->unroll);
   ocf_plan_define(plan, "X_KCONT", l.x_kcont);
   ocf_plan_define(plan, "V_SCONT", l.v_ss == 1 || l.small == 1);
-  ocf_plan_define(plan, "X_VEC", vector_ok(x_dtype, x_off, l.ldx, x_stride, batch));
-  ocf_plan_define(plan, "V_VEC", vector_ok(v_dtype, v_off, l.v_ps, v_stride, batch));
+  ocf_plan_define(plan, "X_VEC", skinny_vector_ok(x_off, l.ldx, x_stride, batch));
+  ocf_plan_define(plan, "V_VEC", skinny_vector_ok(v_off, l.v_ps, v_stride, batch));
   ocf_plan_define(plan, "X_DTYPE", x_dtype);
   ocf_plan_define(plan, "V_DTYPE", v_dtype);
   ocf_plan_define(plan, "WIDE", wide);
@@ -586,11 +599,32 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   return ocf_plan_verify(plan, facts);
 }
 
+static ocf_status plan_rest(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                            const ocf_matmul_call *call, ocf_plan *plan);
+
 ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->fixed_workgroup = call->workgroup != 0;
   plan->splits = 1;
+  /* Rule 2a: the few-row matrix-unit kernels (plan_matmul_few.c); while the mma probe is due,
+     the plan of the rules below, with the probe asked for. */
+  const ocf_mma_outcome few = ocf_plan_matmul_few(facts, tuning, call, plan);
+  if (few == OCF_MMA_PLANNED) return OCF_SUCCESS;
+  memset(plan, 0, sizeof *plan);
+  plan->fixed_workgroup = call->workgroup != 0;
+  plan->splits = 1;
+  const ocf_status status = plan_rest(facts, tuning, call, plan);
+  if (status == OCF_SUCCESS && few == OCF_MMA_PROBE && plan->probe == OCF_PLAN_PROBE_NONE) {
+    plan->probe = OCF_PLAN_PROBE_MMA;
+    plan->probe_bytes = OCF_MATMUL_FEW_PROBE_BYTES;
+  }
+  return status;
+}
+
+/* Rules 1 to 5 (rule 2a aside). */
+static ocf_status plan_rest(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                            const ocf_matmul_call *call, ocf_plan *plan) {
   const ocf_matmul_tuning *t = &tuning->matmul;
   size_t short_side = call->m < call->n ? call->m : call->n;
   size_t long_side = call->m < call->n ? call->n : call->m;

@@ -11,7 +11,8 @@
 static int matrix_unit_failed(ocf_context *ctx, const ocf_plan *plan) {
   /* attention_mma rests on the same probe as matmul's mma.sync kernel: a build of either that
      fails after it passed takes the matrix units off the context (the SIMT kernels stay). */
-  if (plan->program == OCF_PROGRAM_MATMUL_MMA_NV || plan->program == OCF_PROGRAM_ATTENTION_MMA_NV) {
+  if (plan->program == OCF_PROGRAM_MATMUL_MMA_NV || plan->program == OCF_PROGRAM_ATTENTION_MMA_NV ||
+      plan->program == OCF_PROGRAM_MATMUL_FEW_MMA) {
     ocf_probe_mma_failed(ctx, ocf_last_error());
     return 1;
   }

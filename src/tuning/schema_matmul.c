@@ -161,6 +161,26 @@ static const ocf_tunable matmul_tunables[] = {
          "up to units / tiles workgroups of at least split_min elements each, then a reduce "
          "(src/plan/plan_matmul_wgmma.c, rule 5); 0: never",
          NULL},
+    /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
+    [MM(few.on)] = {"few.on", 0, 2, 0, 0,
+                    "16-bit A and B with C's short side at most few.max run on the few-row "
+                    "matrix-unit kernels (cl/matmul_few_mma.cl, mma.sync): 0 never, 1 on NVIDIA "
+                    "(compute capability 8.0, after the mma probe passed), 2 also elsewhere, "
+                    "emulated (for tests)",
+                    NULL},
+    [MM(few.max)] = {"few.max", 1, 64, 0, 64, "largest short side of C the few-row kernels take",
+                     NULL},
+    [MM(few.x_rows)] = {"few.x_rows", 0, 1, 0, 0,
+                        "1: the few-row kernels also take a large operand that is not "
+                        "k-contiguous (element loads); 0: k-contiguous only",
+                        NULL},
+    [MM(few.warps)] = {"few.warps", 1, 8, 1, 4, "warps of a few-row workgroup", NULL},
+    [MM(few.kw)] = {"few.kw", 1, 8, 1, 1, "of them along K (their sums meet in local memory)",
+                    NULL},
+    [MM(few.nt)] = {"few.nt", 1, 8, 0, 2, "tiles of 8 rows of the large operand a warp", NULL},
+    [MM(few.unroll)] = {"few.unroll", 1, 4, 0, 2, "steps of 32 k of loads in flight a warp", NULL},
+    [MM(few.fill)] = {"few.fill", 1, 64, 0, 4,
+                      "few-row workgroups per compute unit wanted before K is split", NULL},
 };
 
 enum { MM_COUNT = OCF_TUNING_INTS(ocf_matmul_tuning) };
@@ -297,6 +317,9 @@ static const ocf_rule matmul_rules[] = {
     {OCF_RULE_DIVISIBLE, MM(wgmma.bn), 0, 64, -1, "wgmma tiles are 128, 192 or 256 columns wide"},
     {OCF_RULE_AT_MOST, DERIVED_WG_BYTES, 0, 227 << 10, -1,
      "a Hopper workgroup has at most 227 KiB of shared memory"},
+    /* few */
+    {OCF_RULE_MULTIPLE_OF, MM(few.warps), MM(few.kw), 0, -1,
+     "the few-row k warps divide the workgroup's warps"},
 };
 
 enum {
@@ -304,7 +327,8 @@ enum {
   R_SKINNY = R_TILED + OCF_MATMUL_TILE_SETS * SET_RULE_COUNT,
   R_MMA = R_SKINNY + 4,
   R_WGMMA = R_MMA + OCF_MATMUL_MMA_SETS * MMA_SET_RULE_COUNT,
-  R_END = R_WGMMA + 2
+  R_FEW = R_WGMMA + 2,
+  R_END = R_FEW + 1
 };
 _Static_assert(OCF_ARRAY_LEN(matmul_rules) == R_END, "the families' rules are counted right");
 
@@ -319,7 +343,11 @@ static const ocf_tuning_family matmul_families[] = {
      "the matrix-unit kernel (cl/matmul_mma_nv.cl, NVIDIA mma.sync): two tile sets and its loop",
      MM(mma), OCF_TUNING_INTS(ocf_matmul_mma_tuning), R_MMA, R_WGMMA - R_MMA},
     {"wgmma", "Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl, compute capability 9.0)",
-     MM(wgmma), OCF_TUNING_INTS(ocf_matmul_wgmma_tuning), R_WGMMA, R_END - R_WGMMA},
+     MM(wgmma), OCF_TUNING_INTS(ocf_matmul_wgmma_tuning), R_WGMMA, R_FEW - R_WGMMA},
+    {"few",
+     "the few-row matrix-unit kernels (cl/matmul_few_mma.cl, mma.sync): 16-bit inputs, C with a "
+     "short side of at most 64",
+     MM(few), OCF_TUNING_INTS(ocf_matmul_few_tuning), R_FEW, R_END - R_FEW},
 };
 
 const ocf_op_schema ocf_matmul_schema = {OCF_OP_MATMUL,

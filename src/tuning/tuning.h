@@ -148,12 +148,27 @@ typedef struct ocf_matmul_wgmma_tuning {
   int split_min;      /* K ranges over workgroups of at least split_min elements; 0: none */
 } ocf_matmul_wgmma_tuning;
 
+/* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
+   at most `max`, taken before the skinny kernels where `on` says. */
+typedef struct ocf_matmul_few_tuning {
+  int on;     /* 0 never; 1 NVIDIA (compute capability 8.0, mma probe passed); 2 also elsewhere,
+                 emulated (tests) */
+  int max;    /* largest short side of C taken (at most 64) */
+  int x_rows; /* 1: also a row-contiguous large operand (element loads); 0: k-contiguous only */
+  int warps;  /* warps a workgroup */
+  int kw;     /* of them along K (dividing warps) */
+  int nt;     /* tiles of 8 rows of the large operand a warp */
+  int unroll; /* steps of 32 k of loads in flight a warp */
+  int fill;   /* workgroups per compute unit before K is split */
+} ocf_matmul_few_tuning;
+
 typedef struct ocf_matmul_tuning {
   int max_regs; /* register cap of the tiled and skinny kernels (NVIDIA); 0: none */
   ocf_matmul_tiled_tuning tiled;
   ocf_matmul_skinny_tuning skinny;
   ocf_matmul_mma_tuning mma;
   ocf_matmul_wgmma_tuning wgmma;
+  ocf_matmul_few_tuning few;
 } ocf_matmul_tuning;
 
 /* LayerNorm and RMSNorm (schema_norm.c, plan_norm.c). norm_rows: several rows a workgroup, each
@@ -239,7 +254,7 @@ typedef struct ocf_attention_tuning {
   ocf_attention_mma_tuning mma;
 } ocf_attention_tuning;
 
-enum { OCF_TUNING_MAX = 80 };
+enum { OCF_TUNING_MAX = 96 };
 
 /* The resolved values of one op and data type: the op's struct, or its ints in schema order
    (the validator, parser, formatter and tuner walk v[]). */
