@@ -1320,10 +1320,16 @@ static void test_plan_matmul_mma_choice(void **state) {
       fail();
     }
   }
-  /* A skinny C keeps the skinny kernels (they stream the large operand at bandwidth). */
+  /* A skinny C of 16-bit inputs takes the few-row kernels on NVIDIA (few.on 1 up to 16: wgmma
+     failed on these facts); with few.on 0, the skinny kernels (they stream the large operand at
+     bandwidth). */
   half = typed_call(4096, 8, 4096, OCF_BF16, OCF_PRECISION_FP32);
   ocf_plan plan;
   assert_int_equal(ocf_plan_matmul(&probed, &bf16, &half, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.program, OCF_PROGRAM_MATMUL_FEW_MMA);
+  ocf_tuning_values few_off = bf16;
+  few_off.matmul.few.on = 0;
+  assert_int_equal(ocf_plan_matmul(&probed, &few_off, &half, &plan), OCF_SUCCESS);
   assert_int_equal(plan.program, OCF_PROGRAM_MATMUL_SKINNY);
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
 }
@@ -1368,13 +1374,22 @@ static void test_plan_matmul_few(void **state) {
   const ocf_tuning_values bf16_default = matmul_tuning(&probed, H200, OCF_BF16);
   ocf_tuning_values bf16 = bf16_default;
   bf16.matmul.few.on = 1;
+  bf16.matmul.few.max = 64;
   ocf_tuning_values f16 = matmul_tuning(&probed, H200, OCF_F16);
   f16.matmul.few.on = 1;
+  f16.matmul.few.max = 64;
   ocf_matmul_call call = typed_call(16, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = 1;
   call.ldb = 8192;
 
-  plan_not_few("off by default", &probed, &bf16_default, &call, OCF_PLAN_PROBE_NONE);
+  /* NVIDIA's built-in values: on for a short side up to 16 (measured on the H200 against the
+     skinny kernels; from 17 the mma.sync or wgmma plans). */
+  assert_int_equal(bf16_default.matmul.few.on, 1);
+  assert_int_equal(bf16_default.matmul.few.max, 16);
+  ocf_matmul_call c17 = call;
+  c17.m = 17;
+  plan_not_few("17 rows, the built-in few.max 16", &probed, &bf16_default, &c17,
+               OCF_PLAN_PROBE_NONE);
   const char *const few_16 =
       "matmul_few_mma_split wg=128 groups=640 + matmul_few_mma_reduce wg=128 groups=1024";
   plan_mma_case("bf16 16 x 8192 x 8192, B n x k", &probed, &bf16, &call, few_16,
@@ -1665,6 +1680,31 @@ static void test_plan_matmul_wgmma(void **state) {
   call = typed_call(128 * 67, 256, 6144, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("67 tiles", &mem, &split, &call, "matmul_wgmma wg=256 groups=67", "splits=1",
                   none);
+  /* 16-bit few-row products go to wgmma before the few-row and skinny kernels (the built-in
+     values: few.on 1 up to 16 rows, skinny.max 16); TF32 keeps the skinny kernels; before the
+     wgmma probe its plan asks for it; a failed probe leaves them the few-row kernel. */
+  call = typed_call(16, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = 1;
+  plan_wgmma_case("bf16 16 x 8192 x 8192 NT", &mem, &bf16, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=512",
+                  "BN=256 splits=4", none);
+  call.m = 1;
+  plan_wgmma_case("bf16 1 x 8192 x 8192 NT", &passed, &bf16, &call, "matmul_wgmma wg=256 groups=64",
+                  "BN=128", none);
+  ocf_matmul_call tf32_few = typed_call(16, 8192, 8192, OCF_F32, OCF_PRECISION_TF32);
+  tf32_few.trans_b = 1;
+  ocf_plan skinny_plan;
+  assert_int_equal(ocf_plan_matmul(&mem, &f32, &tf32_few, &skinny_plan), OCF_SUCCESS);
+  assert_int_equal(skinny_plan.program, OCF_PROGRAM_MATMUL_SKINNY);
+  call.m = 16;
+  const ocf_device_facts unknown16 = h200_wgmma(OCF_PROBE_UNKNOWN);
+  ocf_plan due;
+  assert_int_equal(ocf_plan_matmul(&unknown16, &bf16, &call, &due), OCF_SUCCESS);
+  assert_int_equal(due.probe, OCF_PLAN_PROBE_WGMMA);
+  assert_int_not_equal(due.program, OCF_PROGRAM_MATMUL_SKINNY);
+  const ocf_device_facts failed16 = h200_wgmma(OCF_PROBE_FAILED);
+  assert_int_equal(ocf_plan_matmul(&failed16, &bf16, &call, &due), OCF_SUCCESS);
+  assert_int_equal(due.program, OCF_PROGRAM_MATMUL_FEW_MMA);
 
   /* Before the probe: the mma.sync plan (or SIMT before its own probe), the wgmma probe due
      first. */

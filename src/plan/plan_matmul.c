@@ -8,7 +8,9 @@
  *      (NVIDIA after the mma probe; emulated elsewhere with few.on 2); while the probe is due,
  *      the plan of the rules below with `probe` set.
  *   2. C with at most skinny_max columns or rows (the short side at most 16) and at least
- *      skinny_long_min on its long side: the skinny kernels of cl/matmul_skinny.cl, which
+ *      skinny_long_min on its long side, unless 16-bit inputs go to the wgmma kernel (it applies
+ *      and its probe has not failed: rule 3, which beats these on Hopper; likewise rule 2a's
+ *      few-row kernels): the skinny kernels of cl/matmul_skinny.cl, which
  *      stream the large operand once (smaller C's, batches of tiny matrices say, keep the
  *      small tile sets). The short side
  *      becomes Y's columns (operands swapped when it is m). Their K is split into ranges of at
@@ -602,14 +604,29 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
 static ocf_status plan_rest(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                             const ocf_matmul_call *call, ocf_plan *plan);
 
+/* Whether a 16-bit call with a short side of C goes to Hopper's wgmma kernel before the few-row
+   and skinny kernels (rules 2a and 2): where that kernel applies and its probe has not failed
+   (before the probe, rule 3 asks for it). On the H200 (2026-12-02) its split plans beat both on
+   every few-row product measured: bf16 m x 8192 x 8192, B stored n x k, m 1 / 4 / 16: wgmma
+   2.6 / 10.2 / 40.5 TFLOP/s, few-row kernel 2.4 / 8.8 / 34.8, skinny 1.3 / 3.3 / 4.9 (cuBLAS
+   3.0 / 12.2 / 47.8). */
+static int wgmma_first(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                       const ocf_matmul_call *call) {
+  return call->a_dtype == call->b_dtype && call->a_dtype != OCF_F32 &&
+         ocf_matmul_wgmma_applies(facts, tuning, call);
+}
+
 ocf_status ocf_plan_matmul(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
   plan->fixed_workgroup = call->workgroup != 0;
   plan->splits = 1;
   /* Rule 2a: the few-row matrix-unit kernels (plan_matmul_few.c); while the mma probe is due,
-     the plan of the rules below, with the probe asked for. */
-  const ocf_mma_outcome few = ocf_plan_matmul_few(facts, tuning, call, plan);
+     the plan of the rules below, with the probe asked for. A 16-bit call that Hopper's wgmma
+     kernel takes goes there instead (rule 3, split over K where its tiles are few). */
+  const ocf_mma_outcome few = wgmma_first(facts, tuning, call)
+                                  ? OCF_MMA_NOT_APPLICABLE
+                                  : ocf_plan_matmul_few(facts, tuning, call, plan);
   if (few == OCF_MMA_PLANNED) return OCF_SUCCESS;
   memset(plan, 0, sizeof *plan);
   plan->fixed_workgroup = call->workgroup != 0;
@@ -629,7 +646,8 @@ static ocf_status plan_rest(const ocf_device_facts *facts, const ocf_tuning_valu
   size_t short_side = call->m < call->n ? call->m : call->n;
   size_t long_side = call->m < call->n ? call->n : call->m;
   if (call->variant == OCF_VARIANT_AUTO && t->skinny.max > 0 && short_side > 0 &&
-      short_side <= (size_t)t->skinny.max && long_side >= (size_t)t->skinny.long_min)
+      short_side <= (size_t)t->skinny.max && long_side >= (size_t)t->skinny.long_min &&
+      !wgmma_first(facts, tuning, call))
     return plan_skinny(facts, &t->skinny, t->max_regs, call, plan);
   /* Rule 3: Hopper's wgmma (plan_matmul_wgmma.c), the matrix units (plan_matmul_mma.c), or
      rule 4 while a probe is due (the wgmma probe first: when it passes, the calls it covers
