@@ -1194,8 +1194,12 @@ static void test_mma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.steps[0].local[0], 32 * warps);
     assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
                      16 * ((call.lq + 16 * warps - 1) / (16 * warps)));
-    assert_true(ocf_attention_mma_local_bytes(warps, bk, dp, 0) <= (48 << 10));
-    assert_int_equal(plan.local_mem_bytes, ocf_attention_mma_local_bytes(warps, bk, dp, 0));
+    const ocf_attention_mma_shape shape = {warps, 16, bk, 2, 0};
+    assert_int_equal(ocf_plan_define_value(&plan, "ROWS", 0), 16);
+    assert_int_equal(ocf_plan_define_value(&plan, "STAGES", 0), 2);
+    assert_int_equal(ocf_plan_define_value(&plan, "Q_LOCAL", -1), 0);
+    assert_true(ocf_attention_mma_local_bytes(&shape, dp, 0) <= (48 << 10));
+    assert_int_equal(plan.local_mem_bytes, ocf_attention_mma_local_bytes(&shape, dp, 0));
   }
   for (int c = 0; c < 13; c++) {
     ocf_device_facts f = nv;
