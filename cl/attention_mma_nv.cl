@@ -396,8 +396,11 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
   load_q((__global const ushort *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
   (void)row0;
 #endif
-  for (uint t = 0; t + 1 < STAGES; t++)
-    kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, t, tiles);
+  /* The first STAGES - 1 tiles (written out, as in attention_mma). */
+  kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, 0, tiles);
+#if STAGES == 3
+  kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, 1, tiles);
+#endif
   for (ulong i = 0; i < tiles; i++) {
     /* Tile i + STAGES - 1 into its stage (its readers, of tile i - 1, passed the barrier that
        ended it), then tile i has landed for every work-item. */
@@ -493,8 +496,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma
     uint qf[RG][KSTEPS][4];
     load_q((__global const ushort *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
 #endif
-    for (uint t = 0; t + 1 < STAGES; t++)
-      kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, 0, limit, d, tid, t, tiles);
+    /* The first STAGES - 1 tiles (written out: PoCL 3.1's kernels went wrong, at random, with a
+       loop here; Oclgrind ran them right). */
+    kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, 0, limit, d, tid, 0, tiles);
+#if STAGES == 3
+    kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, 0, limit, d, tid, 1, tiles);
+#endif
     for (ulong i = 0; i < tiles; i++) {
       /* Tile i + STAGES - 1 into its stage (its readers, of tile i - 1, passed the barrier that
          ended it), then tile i has landed for every work-item. */

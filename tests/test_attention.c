@@ -708,6 +708,91 @@ static void test_attention_mma_split(void **state) {
   tune_every_dtype(env, NULL);
 }
 
+/* attention_mma's shapes beyond the default (emulated: mma.on=2), each forced by the tuning:
+   32 rows a warp (two row groups) with Q's fragments in registers, and from a Q tile in local
+   memory with three stages and the addresses recomputed (mma.remat), two warps and 16-key tiles
+   (several tiles and row blocks); then four warps with 64-key tiles, 16 rows a warp in three
+   stages, and 32 rows a warp with Q in local memory (FlashAttention-2's 128 x 64 at d 128).
+   Ragged lq and lk, causal (an offset that leaves rows without keys too), GQA, lengths, f16 and
+   bf16, d 64 and 128 (and 100: padded, the interleaved layout's element loads), lse, 16-bit
+   out; the two-warp shapes also through attention_mma_split's ranges. Each case is a program
+   (PoCL builds a handful a shape); under Oclgrind one small case a shape. */
+static void test_attention_mma_shapes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  static const struct {
+    const char *tuning, *defines[3];
+    int split; /* 1: also a case through attention_mma_split */
+  } shapes[] = {
+      {"mma.on=2 mma.rows=32 mma.warps=2 mma.bk=16 decode.wg=0",
+       {"-DROWS=32", "-DQ_LOCAL=0", "-DSTAGES=2"},
+       1},
+      {"mma.on=2 mma.rows=32 mma.q_local=1 mma.stages=3 mma.remat=1 mma.warps=2 mma.bk=16 "
+       "decode.wg=0",
+       {"-DROWS=32", "-DQ_LOCAL=1", "-DSTAGES=3"},
+       1},
+      {"mma.on=2 mma.stages=3 mma.bk=64 mma.remat=1 decode.wg=0",
+       {"-DROWS=16", "-DBK=64", "-DSTAGES=3"},
+       0},
+      {"mma.on=2 mma.rows=32 mma.q_local=1 mma.bk=64 mma.remat=1 decode.wg=0",
+       {"-DROWS=32", "-DQ_LOCAL=1", "-DBK=64"},
+       0},
+  };
+  /* b, h, h_kv, lq, lk, d, dtype, out dtype, causal, lengths, layout, offset (1: -2) */
+  static const struct {
+    size_t b, h, h_kv, lq, lk, d;
+    ocf_dtype dt, ot;
+    int causal, lengths, layout, offset;
+  } cases[] = {
+      {2, 4, 2, 65, 129, 128, OCF_BF16, OCF_F32, 1, 0, DENSE, 0},
+      {3, 2, 2, 33, 70, 64, OCF_F16, OCF_F16, 0, 1, DENSE, 0},
+      {1, 2, 2, 100, 37, 100, OCF_BF16, OCF_BF16, 1, 0, INTERLEAVED, 1},
+      {1, 2, 1, 130, 90, 128, OCF_F16, OCF_F32, 1, 1, DENSE, 0},
+  };
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(shapes); k++) {
+    tune_every_dtype(env, NULL); /* (settings add to those in force) */
+    tune_every_dtype(env, shapes[k].tuning);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+      att_case c =
+          base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk, cases[i].d);
+      if (ocft_small()) { /* one case a shape, d 16, f16 and bf16 in turn */
+        if (i > 0) continue;
+        c = base_case(1, 2, 1, 40, 45, 16);
+      }
+      c.qt = c.kt = c.vt = ocft_small() ? (k % 2 ? OCF_F16 : OCF_BF16) : cases[i].dt;
+      c.ot = cases[i].ot;
+      c.lse = 1;
+      c.causal = cases[i].causal;
+      c.lengths = cases[i].lengths;
+      c.layout = cases[i].layout;
+      if (cases[i].offset) c.offset_set = 1, c.offset = -2;
+      run_case(env, "attention_mma shapes", &c, 0);
+      if (!limited) {
+        const char *plan = ocf_last_plan();
+        assert_non_null(strstr(plan, "attention_mma"));
+        for (int j = 0; j < 3; j++)
+          if (!strstr(plan, shapes[k].defines[j])) fail_msg("%s: %s", shapes[k].defines[j], plan);
+      }
+    }
+    if (!shapes[k].split || ocft_small()) continue;
+    /* Ranges of two 16-key tiles (split.min 32), rows without keys (causal, lq > lk). */
+    char tuning[256];
+    snprintf(tuning, sizeof tuning, "%s mma.split_fill=64 split.min=32", shapes[k].tuning);
+    tune_every_dtype(env, tuning);
+    att_case c = base_case(2, 4, 2, 40, 70, 64);
+    c.qt = c.kt = c.vt = k ? OCF_F16 : OCF_BF16;
+    c.lse = 1;
+    c.causal = 1;
+    run_case(env, "attention_mma_split shapes", &c, 0);
+    if (!limited) {
+      assert_non_null(strstr(ocf_last_plan(), "attention_mma_split"));
+      assert_non_null(strstr(ocf_last_plan(), shapes[k].defines[1]));
+    }
+  }
+  tune_every_dtype(env, NULL);
+}
+
 /* The host form: dense and strided, lengths and lse, 16-bit types. */
 static void test_attention_host(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -1471,7 +1556,7 @@ int main(void) {
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
       cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
-      cmocka_unit_test(test_attention_mma_split),
+      cmocka_unit_test(test_attention_mma_split),    cmocka_unit_test(test_attention_mma_shapes),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }
