@@ -360,10 +360,12 @@ MMA_INLINE void kv_wait(void) {
    lane's row g + 8h of row group rg) over keys lo .. hi of (batch, head): m (base-2 units), the
    lane's part of l and the unnormalised O. Tiles start at lo; keys at or past hi are copied as
    zeros. lo and hi are the workgroup's, so the tile loop, and every primitive in it, is uniform
-   over the workgroup. attention_mma_split's; attention_mma keeps its own copy of this loop:
-   calling this (lo 0) from it failed test_attention_mma on PoCL (f16, causal, two warps: wrong
-   rows) while Oclgrind and this kernel's own tests passed, cause not found (2026-12-02), so
-   attention_mma, measured on the H200, stays as it was. */
+   over the workgroup. attention_mma's (lo 0) and attention_mma_split's. (attention_mma kept a
+   copy of this loop until 2026-12-02: calling this from it had failed test_attention_mma on
+   PoCL 3.1, f16 causal two warps lq 33 lk 70, while Oclgrind passed; a loop over the first
+   stages' copies failed the same way, at random, and its tiles written out passed: PoCL's
+   handling of such loops before a loop of barriers, it seems. The default shape's PTX is the
+   same but for a few scalar instructions, 252 registers as before.) */
 MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, const ulong row0,
                          const ulong r0, const ulong lo, const ulong hi, const ulong *kept,
                          __local uint4 *smem, const mma_lane w, float *m, float *l,
@@ -396,7 +398,8 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
   load_q((__global const ushort *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
   (void)row0;
 #endif
-  /* The first STAGES - 1 tiles (written out, as in attention_mma). */
+  /* The first STAGES - 1 tiles (written out: PoCL 3.1's kernels went wrong, at random, with a
+     loop here; Oclgrind ran them right). */
   kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, 0, tiles);
 #if STAGES == 3
   kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, 1, tiles);
@@ -445,74 +448,21 @@ MMA_INLINE void mma_kept(const ulong r0, const ulong lq, const ulong len, const 
 
 #ifdef OCF_KERNEL_attention_mma
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma(COMMON_PARAMS) {
-  /* 16-byte aligned: every cp.async and ldmatrix row address is a whole chunk of it. */
-  __local uint4 smem[KV_CHUNKS + Q_CHUNKS] __attribute__((aligned(16)));
-  const uint tid = get_local_id(0), warp = tid / 32;
-  mma_lane w;
-  w.lane = tid % 32;
-#if MMA_EMULATE
-  __local uint emu[WARPS * MMA_EMU_WORDS];
-  w.emu = emu + warp * MMA_EMU_WORDS;
-#else
-  w.emu = (__local uint *)0;
-#endif
-  __global const uchar *kp = (__global const uchar *)k, *vp = (__global const uchar *)v;
+  MMA_LOCALS;
+  const uint warp = get_local_id(0) / 32;
   const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
     ulong block, head;
     const ulong bh = ocf_divmod(unit, blocks, &block);
-    const ulong batch = ocf_divmod(bh, h, &head), kv_head = head / group;
+    const ulong batch = ocf_divmod(bh, h, &head);
     const ulong row0 = block * BQ, r0 = row0 + ROWS * warp;
     const ulong len = batch_length(lk, lengths, lengths_off, batch);
     const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
     const ulong limit = kept_keys(last, len, causal_offset);
     ulong kept[2 * RG];
-    float m[2 * RG], l[2 * RG];
-    MMA_UNROLL
-    for (uint r = 0; r < 2 * RG; r++) {
-      const ulong i = r0 + 16 * (r >> 1) + (w.lane >> 2) + 8 * (r & 1);
-      kept[r] = i < lq ? kept_keys(i, len, causal_offset) : 0;
-      m[r] = -INFINITY, l[r] = 0.0f;
-    }
-    float o[RG][OT][4];
-    MMA_UNROLL
-    for (uint g = 0; g < RG; g++)
-      MMA_UNROLL
-    for (uint n = 0; n < OT; n++)
-      MMA_UNROLL
-    for (uint q = 0; q < 4; q++)
-      o[g][n][q] = 0.0f;
-    const ulong q_base = q_off + batch * q_sb + head * q_sh;
-    const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
-    const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
-    const ulong tiles = (limit + BK - 1) / BK;
-#if Q_LOCAL
-    /* (Written only where a tile's barrier follows: the previous unit's reads ended with one.) */
-    __local const uint4 *qt = smem + KV_CHUNKS;
-    const uint qrow = ROWS * warp;
-    if (tiles > 0)
-      load_q_tile(smem + KV_CHUNKS, (__global const ushort *)q, q_base, q_sr, row0, lq, d, tid);
-#else
-    uint qf[RG][KSTEPS][4];
-    load_q((__global const ushort *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
-#endif
-    /* The first STAGES - 1 tiles (written out: PoCL 3.1's kernels went wrong, at random, with a
-       loop here; Oclgrind ran them right). */
-    kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, 0, limit, d, tid, 0, tiles);
-#if STAGES == 3
-    kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, 0, limit, d, tid, 1, tiles);
-#endif
-    for (ulong i = 0; i < tiles; i++) {
-      /* Tile i + STAGES - 1 into its stage (its readers, of tile i - 1, passed the barrier that
-         ended it), then tile i has landed for every work-item. */
-      kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, 0, limit, d, tid, i + STAGES - 1, tiles);
-      kv_wait();
-      barrier(CLK_LOCAL_MEM_FENCE);
-      __local const uint4 *kt = smem + (uint)(i % STAGES) * 2 * TILE_CHUNKS;
-      tile_step(kt, kt + TILE_CHUNKS, Q_ARGS(qf, qt, qrow), i * BK, kept, scale * M_LOG2E_F, m, l,
-                o, w);
-      barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + STAGES may fill it */
-    }
+    mma_kept(r0, lq, len, causal_offset, w.lane, kept);
+    float m[2 * RG], l[2 * RG], o[RG][OT][4];
+    mma_rows(COMMON_ARGS, batch, head, row0, r0, 0, limit, kept, smem, w, m, l, o);
     /* The row sums over the quad; out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
     MMA_UNROLL
     for (uint r = 0; r < 2 * RG; r++) {
