@@ -108,6 +108,10 @@ matmul-host-read-wait~src/ops/matmul.c~c, 1, &done, NULL);~c, 0, NULL, NULL);~^t
 softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max_workgroup_size)~  if (call->workgroup >= facts->max_workgroup_size)~^test_plan$~softmax refuses a fixed workgroup of exactly the device's maximum
 softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
 softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
+attn-mma-q-tile-chunk~cl/attention_mma_nv.cl~(2 * ks + (lane >> 4)) * 8);~(2 * ks) * 8);~^test_attention$~attention_mma with mma.q_local: Q's A fragments a2, a3 read from the k step's first 8 columns
+attn-mma-second-row-group~cl/attention_mma_nv.cl~    const ulong i = r0 + 16 * (r >> 1) + (lane >> 2) + 8 * (r & 1);~    const ulong i = r0 + (lane >> 2) + 8 * (r & 1);~^test_attention$~attention_mma with mma.rows=32: the second row group's rows keep the first's keys (masks)
+attn-mma-local-gate~src/plan/plan_attention.c~  const int beyond = nvidia && t->mma.local;~  const int beyond = nvidia;~^test_plan$~attention_mma beyond the reported local memory without mma.local
+attn-mma-probe-failed~src/plan/plan_attention.c~(failed == 0 || want < failed)~(failed == 0 || want <= failed)~^test_plan$~attention_mma asks the probe again for a size that failed
 launch-fill-wait~src/runtime/launch.c~      steps.wait_events = &filled;~      steps.wait_events = launch->wait_events;~^test_faults_order$~the first kernel waits for the caller's events, not for the device fill of its scratch (out-of-order queues)
 EOF
 )
