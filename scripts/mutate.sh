@@ -31,6 +31,8 @@ jobs=${JOBS:-$(nproc)}
 # test_tuning_db_every_range_edge, test_tuning_cache_keys_name_every_input,
 # test_tuning_fifo_in_cache, test_matmul_host, test_batched_multi_kernel_every_layout and
 # test_batched_split_k, test_faults_out_of_order_queue, test_plan's edges and bounds).
+# The four attn-mma mutations were run on 2026-12-02 (PoCL, 2 cores): all killed, the kernel's by
+# test_attention_mma_shapes, the planner's by test_plan_attention_mma_local_memory.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
