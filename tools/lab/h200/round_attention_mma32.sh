@@ -1,6 +1,6 @@
 #!/bin/bash
 # attention_mma's shapes beyond the default (issue 21: FlashAttention-2's tiles on the H200), in
-# one device call of about 8 minutes:
+# one device call of about 7 to 9 minutes (SUITES= skips step 2 where the unit suite ran):
 #   1. builds (Release, /tmp/b_attn32) and tools/lab/h200/library_attention_time.c;
 #   2. test_attention on the GPU (SUITES, a ctest -R regex; empty: none): its
 #      test_attention_mma_shapes forces mma.rows=32, mma.q_local, mma.stages=3, mma.bk=64 with
@@ -38,7 +38,7 @@ start=$SECONDS
   echo "built at $((SECONDS - start)) s"
   suites=${SUITES-'^test_attention$'}
   if [ -n "$suites" ]; then
-    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 150 ctest -R "$suites" \
+    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 120 ctest -R "$suites" \
       --output-on-failure >"$out/ctest.txt" 2>&1; echo "ctest rc $?")
     grep -E "tests passed|Failed|FAILED|Timeout|Passed|\*\*\*|attention_mma" "$out/ctest.txt" | head -30
     echo "ctest done at $((SECONDS - start)) s"
@@ -60,7 +60,7 @@ start=$SECONDS
   while read -r shape; do
     [ -z "$shape" ] && continue
     for c in "${configs[@]}"; do
-      [ $((SECONDS - t0)) -gt 300 ] && { echo "out of time before: $shape ${c%%=*}"; continue; }
+      [ $((SECONDS - t0)) -gt 270 ] && { echo "out of time before: $shape ${c%%=*}"; continue; }
       eval "set -- $shape"
       printf '%-7s ' "${c%%=*}"
       timeout 30 /tmp/attn32_time "$@" "tune=${c#*=}" 2>&1 || echo "rc $? for $shape ${c%%=*}"
@@ -73,7 +73,7 @@ bf16 1 32 32 1024 1024 128
 bf16 8 16 16 1024 1024 64 causal
 SHAPES
   echo "timed in $((SECONDS - t0)) s"
-  timeout 120 python3 tools/lab/h200/attention_peers.py 4x32x4096x4096x128:bf16 \
+  timeout 100 python3 tools/lab/h200/attention_peers.py 4x32x4096x4096x128:bf16 \
     4x32x4096x4096x128:bf16:causal 4x32x4096x4096x128:f16 1x32x1024x1024x128:bf16 \
     8x16x1024x1024x64:bf16:causal 2>&1
   echo "peers done at $((SECONDS - start)) s"
