@@ -7,12 +7,16 @@
  * on NVIDIA (compute capability 8.0 or higher), an exact emulation of their fragments elsewhere
  * (MMA_EMULATE 1: PoCL, Oclgrind; slow, for the tests).
  *
- * One workgroup per (batch, head, block of BQ = 16 WARPS query rows); warp w owns the 16 rows
- * 16w .. 16w + 15 of the block, lane (g = lane >> 2, t = lane & 3) rows g and g + 8 of them:
+ * One workgroup per (batch, head, block of BQ = ROWS WARPS query rows); warp w owns the ROWS
+ * rows ROWS w .. of the block, RG = ROWS / 16 row groups of 16, lane (g = lane >> 2,
+ * t = lane & 3) rows g and g + 8 of each (with RG 2 every K and V fragment serves both groups:
+ * half the ldmatrix traffic a flop):
  *
- *   Q fragments (registers, loaded once)   qf[D/16][4]: the A operand of S = Q K^T
+ *   Q fragments   qf[RG][D/16][4]: the A operand of S = Q K^T, in registers loaded once
+ *                 (Q_LOCAL 0), or by ldmatrix from a Q tile in local memory at every k step
+ *                 (Q_LOCAL 1: fewer registers)
  *   per tile of BK keys (j0 .. j0 + BK):
- *     S[BK/8][4] = Q K^T          mma per (k step of D, pair of key tiles); K's B fragments by
+ *     S[RG][BK/8][4] = Q K^T      mma per (k step of D, pair of key tiles); K's B fragments by
  *                                 ldmatrix from the K tile (rows = keys, d contiguous)
  *     mask, scale (times log2 e: m and S in base-2 units, so that each weight is one ex2 of the
  *     special function unit); row max over the lane's S, then quad shuffles (xor 1, 2): the 4
@@ -20,16 +24,17 @@
  *     registers
  *     P as 16-bit A fragments       the C-fragment-to-A-fragment identity: S tiles 2kk, 2kk + 1
  *                                 (c0 c1, c2 c3 each) are a0, a1, a2, a3 of P's k step kk
- *     O[D/8][4] += P V             V's B fragments by ldmatrix .trans from the V tile
+ *     O[RG][D/8][4] += P V        V's B fragments by ldmatrix .trans from the V tile
  *   end: l summed over the quad; out = O / l, lse = (m + log2 l) ln 2.
  *
- * K and V tiles go to local memory in two stages: while the warps work on tile i, the copies of
- * tile i + 1 (cp.async of 16 bytes where KV_LOAD is 16, element loads otherwise) fill the other
- * stage. A tile is BK rows of KV_CH 16-byte chunks (D / 8 of them hold data), chunk c of row r at
- * chunk r * KV_CH + (c ^ f(r)), cl/matmul_mma_nv.cl's XOR swizzle, so that the 8 rows of one
- * ldmatrix matrix fall in 8 distinct groups of banks.
+ * K and V tiles go to local memory in STAGES stages: while the warps work on tile i, the copies
+ * of tiles up to i + STAGES - 1 (cp.async of 16 bytes where KV_LOAD is 16, element loads
+ * otherwise) fill the others. A tile is BK rows of KV_CH 16-byte chunks (D / 8 of them hold
+ * data), chunk c of row r at chunk r * KV_CH + (c ^ f(r)), cl/matmul_mma_nv.cl's XOR swizzle,
+ * so that the 8 rows of one ldmatrix matrix fall in 8 distinct groups of banks.
  *
- *   local:  [ stage 0: K tile | V tile ][ stage 1: K tile | V tile ]   (8 BK KV_CH 16 bytes)
+ *   local:  [ stage 0: K tile | V tile ][ stage 1: K tile | V tile ] ...   (STAGES 2 BK KV_CH
+ *           16 bytes), then with Q_LOCAL the Q tile (BQ rows of KV_CH chunks, the same swizzle)
  *           emulation only: WARPS x MMA_EMU_WORDS words
  *
  * Masks keep a prefix of each row's keys (attention_common.clh): a block walks the tiles up to
@@ -44,9 +49,29 @@
 
 /* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention.c) ---- */
 
-/* Warps a workgroup: 16 WARPS query rows. */
+/* Warps a workgroup: ROWS query rows each. */
 #ifndef WARPS
 #error "WARPS: the host passes every define (src/plan/plan_attention.c)"
+#endif
+/* Query rows a warp: 16 (one m16 row group), or 32 (two row groups that share every K and V
+   fragment a ldmatrix brings). */
+#ifndef ROWS
+#error "ROWS: the host passes every define (src/plan/plan_attention.c)"
+#endif
+/* Q's A fragments: 0 held in registers from the block's start, 1 read by ldmatrix from a Q tile
+   in local memory at every k step of every K tile (fewer registers). */
+#ifndef Q_LOCAL
+#error "Q_LOCAL: the host passes every define (src/plan/plan_attention.c)"
+#endif
+/* K and V tiles in flight: 2 or 3 stages of local memory. */
+#ifndef STAGES
+#error "STAGES: the host passes every define (src/plan/plan_attention.c)"
+#endif
+/* The lane's ldmatrix addresses: 0 as the compiler likes (which holds each tile's few dozen
+   offsets in registers across the tile loop), 1 computed again at every tile from a lane number
+   the compiler cannot hoist (mma_opaque): fewer registers for a few integer operations a tile. */
+#ifndef REMAT
+#error "REMAT: the host passes every define (src/plan/plan_attention.c)"
 #endif
 /* Keys a tile: a multiple of 16. */
 #ifndef BK
@@ -60,13 +85,18 @@
 #if BK % 16 || D % 16 || D > 128 || WARPS < 1 || WARPS > 8
 #error "BK and D must be multiples of 16, D at most 128, WARPS 1 to 8"
 #endif
+#if (ROWS != 16 && ROWS != 32) || (STAGES != 2 && STAGES != 3) || \
+    (Q_LOCAL != 0 && Q_LOCAL != 1) || (REMAT != 0 && REMAT != 1)
+#error "ROWS must be 16 or 32, STAGES 2 or 3, Q_LOCAL and REMAT 0 or 1"
+#endif
 #if Q_DTYPE != MMA_DTYPE || K_DTYPE != MMA_DTYPE || V_DTYPE != MMA_DTYPE
 #error "Q, K and V must be stored as MMA_DTYPE"
 #endif
 
 /* ---- derived ---- */
 
-#define BQ (16 * WARPS)
+#define RG (ROWS / 16)    /* m16 row groups a warp */
+#define BQ (ROWS * WARPS) /* query rows a workgroup */
 #define THREADS (32 * WARPS)
 #define KSTEPS (D / 16) /* k steps of S = Q K^T, and pairs of out's 8-column tiles */
 #define OT (D / 8)      /* 8-column tiles of out a warp */
@@ -74,6 +104,8 @@
 #define DCH (D / 8)     /* chunks of a tile row that hold data */
 #define KV_CH (DCH <= 2 ? 2 : DCH <= 4 ? 4 : (DCH + 7) / 8 * 8) /* chunks a tile row */
 #define TILE_CHUNKS (BK * KV_CH)
+#define KV_CHUNKS (STAGES * 2 * TILE_CHUNKS) /* the stages of K and V tiles */
+#define Q_CHUNKS (Q_LOCAL ? BQ * KV_CH : 0)  /* the Q tile (Q_LOCAL 1), after them */
 #if MMA_EMULATE
 #define MMA_UNROLL
 #else
@@ -107,6 +139,13 @@ MMA_INLINE uint v_frag_byte(const uint lane, const uint kk, const uint p) {
   return kv_byte(16 * kk + (((lane >> 3) & 1u) << 3) + (lane & 7u), 16 * p + ((lane >> 4) << 3));
 }
 
+/* The lane's ldmatrix row address for Q's A fragments of the 16 rows r0 .. of the Q tile at k
+   step ks: matrix i is (rows r0 + 8 (i & 1) .., d chunk 2 ks + (i >> 1)), so that its registers
+   are a0 .. a3. */
+MMA_INLINE uint q_frag_byte(const uint lane, const uint r0, const uint ks) {
+  return kv_byte(r0 + (((lane >> 3) & 1u) << 3) + (lane & 7u), (2 * ks + (lane >> 4)) * 8);
+}
+
 /* Rows j0 .. j0 + BK of a K or V (16-bit elements from `base`, rows `sr` apart) into a tile:
    rows at or past `limit`, and columns at or past d, as zeros. */
 MMA_INLINE void load_tile(__local uint4 *tile, __global const uchar *p, const ulong base,
@@ -128,23 +167,48 @@ MMA_INLINE void load_tile(__local uint4 *tile, __global const uchar *p, const ul
   }
 }
 
-/* The A fragments of the warp's 16 query rows (r0 ..), zeros outside lq x d. */
+#if Q_LOCAL
+/* Q_LOCAL 1: the block's BQ query rows (row0 ..) into the Q tile by element loads (Q's layout
+   is any), zeros outside lq x d. Read after the first K tile's barrier. */
+MMA_INLINE void load_q_tile(__local uint4 *qt, __global const ushort *q, const ulong base,
+                            const ulong sr, const ulong row0, const ulong lq, const ulong d,
+                            const uint tid) {
+  for (uint u = tid; u < BQ * DCH; u += THREADS) {
+    const uint r = u / DCH, c = u - r * DCH;
+    const ulong row = row0 + r;
+    uint w[4] = {0, 0, 0, 0};
+    for (uint e = 0; e < 8; e++)
+      if (row < lq && 8 * c + e < d)
+        w[e / 2] |= (uint)q[base + row * sr + 8 * c + e] << (16 * (e % 2));
+    qt[kv_byte(r, 8 * c) / 16] = (uint4)(w[0], w[1], w[2], w[3]);
+  }
+}
+/* Where tile_step finds Q: the Q tile and the warp's first row in it. */
+#define Q_PARAM __local const uint4 *qt, const uint qrow
+#define Q_ARGS(qf, qt, qrow) qt, qrow
+#else
+/* The A fragments of the warp's RG x 16 query rows (r0 ..), zeros outside lq x d. */
 MMA_INLINE void load_q(__global const ushort *q, const ulong base, const ulong sr, const ulong r0,
-                       const ulong lq, const ulong d, const uint lane, uint qf[KSTEPS][4]) {
+                       const ulong lq, const ulong d, const uint lane, uint qf[RG][KSTEPS][4]) {
   MMA_UNROLL
+  for (uint g = 0; g < RG; g++)
+    MMA_UNROLL
   for (uint ks = 0; ks < KSTEPS; ks++)
     MMA_UNROLL
   for (uint i = 0; i < 4; i++) {
-    const ulong row = r0 + (lane >> 2) + 8 * (i & 1);
+    const ulong row = r0 + 16 * g + (lane >> 2) + 8 * (i & 1);
     const ulong col = 16 * ks + 2 * (lane & 3) + 8 * (i >> 1);
     uint x = 0;
     if (row < lq) {
       if (col < d) x = q[base + row * sr + col];
       if (col + 1 < d) x |= (uint)q[base + row * sr + col + 1] << 16;
     }
-    qf[ks][i] = x;
+    qf[g][ks][i] = x;
   }
 }
+#define Q_PARAM const uint qf[RG][KSTEPS][4]
+#define Q_ARGS(qf, qt, qrow) qf
+#endif
 
 /* 2^(x - m) for a row's running max m in base-2 units: 0 for x = -inf (a masked key), and for a
    row whose keys so far are all masked (m = -inf) 2^(x - 0), so that -inf - -inf never occurs. */
@@ -152,247 +216,274 @@ MMA_INLINE float weight2(const float x, const float m) {
   return mma_exp2(x - (m == -INFINITY ? 0.0f : m));
 }
 
-/* One tile: S = Q K^T, the online softmax of the lane's two rows (m, l, and O rescaled), O += P V.
-   kept[h]: the kept keys of row g + 8h; j0 the tile's first key; scale2 the scale times log2 e
-   (m in the same base-2 units). */
-MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt,
-                          const uint qf[KSTEPS][4], const ulong j0, const ulong *kept,
-                          const float scale2, float *m, float *l, float o[OT][4],
-                          const mma_lane w) {
-  float s[ST][4];
+/* One tile: S = Q K^T, the online softmax of the lane's 2 RG rows (m, l, and O rescaled),
+   O += P V. The lane's rows are g + 8h of each row group rg (index 2 rg + h of kept, m, l);
+   kept: their kept keys; j0 the tile's first key; scale2 the scale times log2 e (m in the same
+   base-2 units). With two row groups every K and V fragment serves both. */
+MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PARAM, const ulong j0,
+                          const ulong *kept, const float scale2, float *m, float *l,
+                          float o[RG][OT][4], const mma_lane w) {
+  const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
+  float s[RG][ST][4];
   MMA_UNROLL
+  for (uint g = 0; g < RG; g++)
+    MMA_UNROLL
   for (uint n = 0; n < ST; n++)
     MMA_UNROLL
   for (uint q = 0; q < 4; q++)
-    s[n][q] = 0.0f;
+    s[g][n][q] = 0.0f;
   MMA_UNROLL
-  for (uint ks = 0; ks < KSTEPS; ks++)
+  for (uint ks = 0; ks < KSTEPS; ks++) {
+#if Q_LOCAL
+    uint qa[RG][4];
     MMA_UNROLL
-  for (uint p = 0; p < ST / 2; p++) {
-    uint kb[4];
-    mma_ldsm_x4(kt, k_frag_byte(w.lane, p, ks), kb, w);
-    mma_16816(s[2 * p], qf[ks], kb, w);
-    mma_16816(s[2 * p + 1], qf[ks], kb + 2, w);
+    for (uint g = 0; g < RG; g++)
+      mma_ldsm_x4(qt, q_frag_byte(lane, qrow + 16 * g, ks), qa[g], w);
+#define QA(g) qa[g]
+#else
+#define QA(g) qf[g][ks]
+#endif
+    MMA_UNROLL
+    for (uint p = 0; p < ST / 2; p++) {
+      uint kb[4];
+      mma_ldsm_x4(kt, k_frag_byte(lane, p, ks), kb, w);
+      MMA_UNROLL
+      for (uint g = 0; g < RG; g++) {
+        mma_16816(s[g][2 * p], QA(g), kb, w);
+        mma_16816(s[g][2 * p + 1], QA(g), kb + 2, w);
+      }
+    }
+#undef QA
   }
-  /* Scale and mask (masked keys -inf; a tile every key of which both rows keep skips the
+  /* Scale and mask (masked keys -inf; a tile every key of which the lane's rows keep skips the
      compares); the tile's max of each of the lane's rows, over its quad. */
-  float mx[2] = {-INFINITY, -INFINITY};
-  if (j0 + BK <= kept[0] && j0 + BK <= kept[1]) {
+  float mx[2 * RG];
+  int whole = 1;
+  MMA_UNROLL
+  for (uint r = 0; r < 2 * RG; r++) {
+    mx[r] = -INFINITY;
+    whole = whole && j0 + BK <= kept[r];
+  }
+  if (whole) {
     MMA_UNROLL
+    for (uint g = 0; g < RG; g++)
+      MMA_UNROLL
     for (uint n = 0; n < ST; n++)
       MMA_UNROLL
     for (uint q = 0; q < 4; q++) {
-      s[n][q] *= scale2;
-      mx[q >> 1] = fmax(mx[q >> 1], s[n][q]);
+      s[g][n][q] *= scale2;
+      mx[2 * g + (q >> 1)] = fmax(mx[2 * g + (q >> 1)], s[g][n][q]);
     }
   } else {
     MMA_UNROLL
+    for (uint g = 0; g < RG; g++)
+      MMA_UNROLL
     for (uint n = 0; n < ST; n++)
       MMA_UNROLL
     for (uint q = 0; q < 4; q++) {
       const ulong key = j0 + 8 * n + 2 * (w.lane & 3) + (q & 1);
-      s[n][q] = key < kept[q >> 1] ? scale2 * s[n][q] : -INFINITY;
-      mx[q >> 1] = fmax(mx[q >> 1], s[n][q]);
+      const uint r = 2 * g + (q >> 1);
+      s[g][n][q] = key < kept[r] ? scale2 * s[g][n][q] : -INFINITY;
+      mx[r] = fmax(mx[r], s[g][n][q]);
     }
   }
   MMA_UNROLL
-  for (uint h = 0; h < 2; h++) {
-    mx[h] = fmax(mx[h], mma_shfl_xor(mx[h], 1, w));
-    mx[h] = fmax(mx[h], mma_shfl_xor(mx[h], 2, w));
-    const float nm = fmax(m[h], mx[h]), f = weight2(m[h], nm);
-    l[h] *= f;
+  for (uint r = 0; r < 2 * RG; r++) {
+    mx[r] = fmax(mx[r], mma_shfl_xor(mx[r], 1, w));
+    mx[r] = fmax(mx[r], mma_shfl_xor(mx[r], 2, w));
+    const float nm = fmax(m[r], mx[r]), f = weight2(m[r], nm);
+    l[r] *= f;
     MMA_UNROLL
     for (uint n = 0; n < OT; n++)
-      o[n][2 * h] *= f, o[n][2 * h + 1] *= f;
-    m[h] = nm;
+      o[r >> 1][n][2 * (r & 1)] *= f, o[r >> 1][n][2 * (r & 1) + 1] *= f;
+    m[r] = nm;
   }
   /* The weights, into the S registers (masked keys, -inf, give 0), summed by the lane. */
   MMA_UNROLL
+  for (uint g = 0; g < RG; g++)
+    MMA_UNROLL
   for (uint n = 0; n < ST; n++)
     MMA_UNROLL
   for (uint q = 0; q < 4; q++) {
-    s[n][q] = weight2(s[n][q], m[q >> 1]);
-    l[q >> 1] += s[n][q];
+    s[g][n][q] = weight2(s[g][n][q], m[2 * g + (q >> 1)]);
+    l[2 * g + (q >> 1)] += s[g][n][q];
   }
   /* O += P V: P's k step kk is S tiles 2kk and 2kk + 1 as 16-bit A fragments. */
   MMA_UNROLL
   for (uint kk = 0; kk < ST / 2; kk++) {
-    uint pa[4];
-    pa[0] = mma_pack2(s[2 * kk][0], s[2 * kk][1]);
-    pa[1] = mma_pack2(s[2 * kk][2], s[2 * kk][3]);
-    pa[2] = mma_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-    pa[3] = mma_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+    uint pa[RG][4];
+    MMA_UNROLL
+    for (uint g = 0; g < RG; g++) {
+      pa[g][0] = mma_pack2(s[g][2 * kk][0], s[g][2 * kk][1]);
+      pa[g][1] = mma_pack2(s[g][2 * kk][2], s[g][2 * kk][3]);
+      pa[g][2] = mma_pack2(s[g][2 * kk + 1][0], s[g][2 * kk + 1][1]);
+      pa[g][3] = mma_pack2(s[g][2 * kk + 1][2], s[g][2 * kk + 1][3]);
+    }
     MMA_UNROLL
     for (uint p = 0; p < KSTEPS; p++) {
       uint vb[4];
-      mma_ldsm_x4_trans(vt, v_frag_byte(w.lane, kk, p), vb, w);
-      mma_16816(o[2 * p], pa, vb, w);
-      mma_16816(o[2 * p + 1], pa, vb + 2, w);
+      mma_ldsm_x4_trans(vt, v_frag_byte(lane, kk, p), vb, w);
+      MMA_UNROLL
+      for (uint g = 0; g < RG; g++) {
+        mma_16816(o[g][2 * p], pa[g], vb, w);
+        mma_16816(o[g][2 * p + 1], pa[g], vb + 2, w);
+      }
     }
   }
 }
 
-/* The block's rows (warp's rows r0 ..; kept[h] the kept keys of row g + 8h) over keys lo .. hi
-   of (batch, head): m (base-2 units), the lane's part of l and the unnormalised O. Tiles
-   start at lo; keys at or past hi are copied as zeros. lo and hi are the workgroup's, so the
-   tile loop, and every primitive in it, is uniform over the workgroup. attention_mma_split's;
-   attention_mma keeps its own copy of this loop: calling this (lo 0) from it failed
-   test_attention_mma on PoCL (f16, causal, two warps: wrong rows) while Oclgrind and this
-   kernel's own tests passed, cause not found (2026-12-02), so attention_mma, measured on the
-   H200, stays as it was. */
-MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, const ulong r0,
-                         const ulong lo, const ulong hi, const ulong *kept, __local uint4 *smem,
-                         const mma_lane w, float *m, float *l, float o[OT][4]) {
+/* Tile t of the keys lo .. hi (keys lo + t BK ..) of K and V into stage t % STAGES when
+   t < tiles, then a commit group (empty past the last tile, so that the count of groups in
+   flight is the same at every tile). */
+MMA_INLINE void kv_fetch(__local uint4 *smem, __global const uchar *kp, const ulong k_base,
+                         const ulong k_sr, __global const uchar *vp, const ulong v_base,
+                         const ulong v_sr, const ulong lo, const ulong hi, const ulong d,
+                         const uint tid, const ulong t, const ulong tiles) {
+  if (t < tiles) {
+    __local uint4 *stage = smem + (uint)(t % STAGES) * 2 * TILE_CHUNKS;
+    load_tile(stage, kp, k_base, k_sr, lo + t * BK, hi, d, tid);
+    load_tile(stage + TILE_CHUNKS, vp, v_base, v_sr, lo + t * BK, hi, d, tid);
+  }
+  mma_cp_async_commit();
+}
+
+/* Until tile i's copies (the work-item's own) have landed: STAGES - 1 groups after it. */
+MMA_INLINE void kv_wait(void) {
+#if STAGES == 2
+  mma_cp_async_wait1();
+#else
+  mma_cp_async_wait2();
+#endif
+}
+
+/* The block's rows (warp's rows r0 .., the block's row0 ..; kept[2 rg + h] the kept keys of the
+   lane's row g + 8h of row group rg) over keys lo .. hi of (batch, head): m (base-2 units), the
+   lane's part of l and the unnormalised O. Tiles start at lo; keys at or past hi are copied as
+   zeros. lo and hi are the workgroup's, so the tile loop, and every primitive in it, is uniform
+   over the workgroup. attention_mma's (lo 0) and attention_mma_split's. (attention_mma kept a
+   copy of this loop until 2026-12-02: calling this from it had failed test_attention_mma on
+   PoCL 3.1, f16 causal two warps lq 33 lk 70, while Oclgrind passed; a loop over the first
+   stages' copies failed the same way, at random, and its tiles written out passed: PoCL's
+   handling of such loops before a loop of barriers, it seems. The default shape's PTX is the
+   same but for a few scalar instructions, 252 registers as before.) */
+MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, const ulong row0,
+                         const ulong r0, const ulong lo, const ulong hi, const ulong *kept,
+                         __local uint4 *smem, const mma_lane w, float *m, float *l,
+                         float o[RG][OT][4]) {
   const uint tid = get_local_id(0);
   __global const uchar *kp = (__global const uchar *)k, *vp = (__global const uchar *)v;
   const ulong kv_head = head / group;
   MMA_UNROLL
-  for (uint hh = 0; hh < 2; hh++)
-    m[hh] = -INFINITY, l[hh] = 0.0f;
+  for (uint r = 0; r < 2 * RG; r++)
+    m[r] = -INFINITY, l[r] = 0.0f;
   MMA_UNROLL
+  for (uint g = 0; g < RG; g++)
+    MMA_UNROLL
   for (uint n = 0; n < OT; n++)
     MMA_UNROLL
   for (uint e = 0; e < 4; e++)
-    o[n][e] = 0.0f;
-  uint qf[KSTEPS][4];
-  load_q((__global const ushort *)q, q_off + batch * q_sb + head * q_sh, q_sr, r0, lq, d, w.lane,
-         qf);
+    o[g][n][e] = 0.0f;
+  const ulong q_base = q_off + batch * q_sb + head * q_sh;
   const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
   const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
   const ulong tiles = hi > lo ? (hi - lo + BK - 1) / BK : 0;
-  if (tiles > 0) {
-    load_tile(smem, kp, k_base, k_sr, lo, hi, d, tid);
-    load_tile(smem + TILE_CHUNKS, vp, v_base, v_sr, lo, hi, d, tid);
-  }
-  mma_cp_async_commit();
+#if Q_LOCAL
+  /* (Written only where a tile's barrier follows: the previous unit's reads ended with one.) */
+  __local const uint4 *qt = smem + KV_CHUNKS;
+  const uint qrow = (uint)(r0 - row0);
+  if (tiles > 0)
+    load_q_tile(smem + KV_CHUNKS, (__global const ushort *)q, q_base, q_sr, row0, lq, d, tid);
+#else
+  uint qf[RG][KSTEPS][4];
+  load_q((__global const ushort *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
+  (void)row0;
+#endif
+  /* The first STAGES - 1 tiles (written out: PoCL 3.1's kernels went wrong, at random, with a
+     loop here; Oclgrind ran them right). */
+  kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, 0, tiles);
+#if STAGES == 3
+  kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, 1, tiles);
+#endif
   for (ulong i = 0; i < tiles; i++) {
-    /* Tile i + 1 into the other stage (its readers passed the barrier that ended tile i - 1),
-       then tile i has landed for every work-item. */
-    if (i + 1 < tiles) {
-      __local uint4 *next = smem + ((i + 1) & 1) * 2 * TILE_CHUNKS;
-      load_tile(next, kp, k_base, k_sr, lo + (i + 1) * BK, hi, d, tid);
-      load_tile(next + TILE_CHUNKS, vp, v_base, v_sr, lo + (i + 1) * BK, hi, d, tid);
-    }
-    mma_cp_async_commit();
-    mma_cp_async_wait1();
+    /* Tile i + STAGES - 1 into its stage (its readers, of tile i - 1, passed the barrier that
+       ended it), then tile i has landed for every work-item. */
+    kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, i + STAGES - 1, tiles);
+    kv_wait();
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local const uint4 *kt = smem + (i & 1) * 2 * TILE_CHUNKS;
-    tile_step(kt, kt + TILE_CHUNKS, qf, lo + i * BK, kept, scale * M_LOG2E_F, m, l, o, w);
-    barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
+    __local const uint4 *kt = smem + (uint)(i % STAGES) * 2 * TILE_CHUNKS;
+    tile_step(kt, kt + TILE_CHUNKS, Q_ARGS(qf, qt, qrow), lo + i * BK, kept, scale * M_LOG2E_F, m,
+              l, o, w);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + STAGES may fill it */
   }
 }
 
-/* The local memory of a workgroup: two stages of a K and a V tile, 16-byte aligned (every
-   cp.async and ldmatrix row address is a whole chunk of it), and the emulation's words. */
+/* The local memory of a workgroup: STAGES stages of a K and a V tile (then the Q tile with
+   Q_LOCAL), 16-byte aligned (every cp.async and ldmatrix row address is a whole chunk of it),
+   and the emulation's words. */
 #if MMA_EMULATE
-#define MMA_LOCALS                                                  \
-  __local uint4 smem[4 * TILE_CHUNKS] __attribute__((aligned(16))); \
-  __local uint emu[WARPS * MMA_EMU_WORDS];                          \
-  mma_lane w;                                                       \
-  w.lane = get_local_id(0) % 32;                                    \
+#define MMA_LOCALS                                                       \
+  __local uint4 smem[KV_CHUNKS + Q_CHUNKS] __attribute__((aligned(16))); \
+  __local uint emu[WARPS * MMA_EMU_WORDS];                               \
+  mma_lane w;                                                            \
+  w.lane = get_local_id(0) % 32;                                         \
   w.emu = emu + get_local_id(0) / 32 * MMA_EMU_WORDS
 #else
-#define MMA_LOCALS                                                  \
-  __local uint4 smem[4 * TILE_CHUNKS] __attribute__((aligned(16))); \
-  mma_lane w;                                                       \
-  w.lane = get_local_id(0) % 32;                                    \
+#define MMA_LOCALS                                                       \
+  __local uint4 smem[KV_CHUNKS + Q_CHUNKS] __attribute__((aligned(16))); \
+  mma_lane w;                                                            \
+  w.lane = get_local_id(0) % 32;                                         \
   w.emu = (__local uint *)0
 #endif
 
-/* The kept keys of the lane's rows g, g + 8 of the warp's rows r0 .. (0 past lq). */
+/* The kept keys of the lane's rows g + 8h of row group rg of the warp's rows r0 .. (index
+   2 rg + h; 0 past lq). */
 MMA_INLINE void mma_kept(const ulong r0, const ulong lq, const ulong len, const long causal_offset,
                          const uint lane, ulong *kept) {
   MMA_UNROLL
-  for (uint hh = 0; hh < 2; hh++) {
-    const ulong i = r0 + (lane >> 2) + 8 * hh;
-    kept[hh] = i < lq ? kept_keys(i, len, causal_offset) : 0;
+  for (uint r = 0; r < 2 * RG; r++) {
+    const ulong i = r0 + 16 * (r >> 1) + (lane >> 2) + 8 * (r & 1);
+    kept[r] = i < lq ? kept_keys(i, len, causal_offset) : 0;
   }
 }
 
 #ifdef OCF_KERNEL_attention_mma
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma(COMMON_PARAMS) {
-  /* 16-byte aligned: every cp.async and ldmatrix row address is a whole chunk of it. */
-  __local uint4 smem[4 * TILE_CHUNKS] __attribute__((aligned(16)));
-  const uint tid = get_local_id(0), warp = tid / 32;
-  mma_lane w;
-  w.lane = tid % 32;
-#if MMA_EMULATE
-  __local uint emu[WARPS * MMA_EMU_WORDS];
-  w.emu = emu + warp * MMA_EMU_WORDS;
-#else
-  w.emu = (__local uint *)0;
-#endif
-  __global const uchar *kp = (__global const uchar *)k, *vp = (__global const uchar *)v;
+  MMA_LOCALS;
+  const uint warp = get_local_id(0) / 32;
   const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
     ulong block, head;
     const ulong bh = ocf_divmod(unit, blocks, &block);
-    const ulong batch = ocf_divmod(bh, h, &head), kv_head = head / group;
-    const ulong row0 = block * BQ, r0 = row0 + 16 * warp;
+    const ulong batch = ocf_divmod(bh, h, &head);
+    const ulong row0 = block * BQ, r0 = row0 + ROWS * warp;
     const ulong len = batch_length(lk, lengths, lengths_off, batch);
     const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
     const ulong limit = kept_keys(last, len, causal_offset);
-    ulong kept[2];
-    float m[2], l[2];
-    MMA_UNROLL
-    for (uint hh = 0; hh < 2; hh++) {
-      const ulong i = r0 + (w.lane >> 2) + 8 * hh;
-      kept[hh] = i < lq ? kept_keys(i, len, causal_offset) : 0;
-      m[hh] = -INFINITY, l[hh] = 0.0f;
-    }
-    float o[OT][4];
-    MMA_UNROLL
-    for (uint n = 0; n < OT; n++)
-      MMA_UNROLL
-    for (uint q = 0; q < 4; q++)
-      o[n][q] = 0.0f;
-    uint qf[KSTEPS][4];
-    load_q((__global const ushort *)q, q_off + batch * q_sb + head * q_sh, q_sr, r0, lq, d, w.lane,
-           qf);
-    const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
-    const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
-    const ulong tiles = (limit + BK - 1) / BK;
-    if (tiles > 0) {
-      load_tile(smem, kp, k_base, k_sr, 0, limit, d, tid);
-      load_tile(smem + TILE_CHUNKS, vp, v_base, v_sr, 0, limit, d, tid);
-    }
-    mma_cp_async_commit();
-    for (ulong i = 0; i < tiles; i++) {
-      /* Tile i + 1 into the other stage (its readers passed the barrier that ended tile i - 1),
-         then tile i has landed for every work-item. */
-      if (i + 1 < tiles) {
-        __local uint4 *next = smem + ((i + 1) & 1) * 2 * TILE_CHUNKS;
-        load_tile(next, kp, k_base, k_sr, (i + 1) * BK, limit, d, tid);
-        load_tile(next + TILE_CHUNKS, vp, v_base, v_sr, (i + 1) * BK, limit, d, tid);
-      }
-      mma_cp_async_commit();
-      mma_cp_async_wait1();
-      barrier(CLK_LOCAL_MEM_FENCE);
-      __local const uint4 *kt = smem + (i & 1) * 2 * TILE_CHUNKS;
-      tile_step(kt, kt + TILE_CHUNKS, qf, i * BK, kept, scale * M_LOG2E_F, m, l, o, w);
-      barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
-    }
+    ulong kept[2 * RG];
+    mma_kept(r0, lq, len, causal_offset, w.lane, kept);
+    float m[2 * RG], l[2 * RG], o[RG][OT][4];
+    mma_rows(COMMON_ARGS, batch, head, row0, r0, 0, limit, kept, smem, w, m, l, o);
     /* The row sums over the quad; out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
     MMA_UNROLL
-    for (uint hh = 0; hh < 2; hh++) {
-      l[hh] += mma_shfl_xor(l[hh], 1, w);
-      l[hh] += mma_shfl_xor(l[hh], 2, w);
-      const ulong i = r0 + (w.lane >> 2) + 8 * hh;
+    for (uint r = 0; r < 2 * RG; r++) {
+      l[r] += mma_shfl_xor(l[r], 1, w);
+      l[r] += mma_shfl_xor(l[r], 2, w);
+      const ulong i = r0 + 16 * (r >> 1) + (w.lane >> 2) + 8 * (r & 1);
       if (i >= lq) continue;
-      const float norm = kept[hh] == 0 ? 0.0f : isfinite(m[hh]) ? 1.0f / l[hh] : NAN;
+      const float norm = kept[r] == 0 ? 0.0f : isfinite(m[r]) ? 1.0f / l[r] : NAN;
       const ulong at = out_off + batch * out_sb + head * out_sh + i * out_sr;
       MMA_UNROLL
       for (uint n = 0; n < OT; n++)
         MMA_UNROLL
       for (uint e = 0; e < 2; e++) {
         const ulong col = 8 * n + 2 * (w.lane & 3) + e;
-        if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[n][2 * hh + e] * norm);
+        if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[r >> 1][n][2 * (r & 1) + e] * norm);
       }
 #if HAS_LSE
       if ((w.lane & 3) == 0)
-        lse[lse_off + (batch * h + head) * lq + i] = kept[hh] == 0 ? -INFINITY
-                                                     : isfinite(m[hh])
-                                                         ? (m[hh] + log2(l[hh])) * M_LN2_F
+        lse[lse_off + (batch * h + head) * lq + i] = kept[r] == 0 ? -INFINITY
+                                                     : isfinite(m[r])
+                                                         ? (m[r] + log2(l[r])) * M_LN2_F
                                                          : NAN;
 #endif
     }
@@ -419,30 +510,30 @@ attention_mma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
     const ulong rest = ocf_divmod(unit, splits, &split);
     const ulong bh = ocf_divmod(rest, blocks, &block);
     const ulong batch = ocf_divmod(bh, h, &head);
-    const ulong row0 = block * BQ, r0 = row0 + 16 * warp;
+    const ulong row0 = block * BQ, r0 = row0 + ROWS * warp;
     const ulong len = batch_length(lk, lengths, lengths_off, batch);
     const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
     const ulong limit = kept_keys(last, len, causal_offset);
     const ulong lo = split * split_keys;
     const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
-    ulong kept[2];
+    ulong kept[2 * RG];
     mma_kept(r0, lq, len, causal_offset, w.lane, kept);
-    float m[2], l[2], o[OT][4];
-    mma_rows(COMMON_ARGS, batch, head, r0, lo, hi, kept, smem, w, m, l, o);
+    float m[2 * RG], l[2 * RG], o[RG][OT][4];
+    mma_rows(COMMON_ARGS, batch, head, row0, r0, lo, hi, kept, smem, w, m, l, o);
     MMA_UNROLL
-    for (uint hh = 0; hh < 2; hh++) {
-      l[hh] += mma_shfl_xor(l[hh], 1, w); /* the row's sum over its quad */
-      l[hh] += mma_shfl_xor(l[hh], 2, w);
-      const ulong i = r0 + (w.lane >> 2) + 8 * hh;
+    for (uint r = 0; r < 2 * RG; r++) {
+      l[r] += mma_shfl_xor(l[r], 1, w); /* the row's sum over its quad */
+      l[r] += mma_shfl_xor(l[r], 2, w);
+      const ulong i = r0 + 16 * (r >> 1) + (w.lane >> 2) + 8 * (r & 1);
       if (i >= lq) continue;
       const ulong at = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
-      if ((w.lane & 3) == 0) scratch[at] = m[hh] * M_LN2_F, scratch[at + 1] = l[hh];
+      if ((w.lane & 3) == 0) scratch[at] = m[r] * M_LN2_F, scratch[at + 1] = l[r];
       MMA_UNROLL
       for (uint n = 0; n < OT; n++)
         MMA_UNROLL
       for (uint e = 0; e < 2; e++) {
         const ulong col = 8 * n + 2 * (w.lane & 3) + e;
-        if (col < d) scratch[at + 2 + col] = o[n][2 * hh + e];
+        if (col < d) scratch[at + 2 + col] = o[r >> 1][n][2 * (r & 1) + e];
       }
     }
   }

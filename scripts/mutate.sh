@@ -31,6 +31,8 @@ jobs=${JOBS:-$(nproc)}
 # test_tuning_db_every_range_edge, test_tuning_cache_keys_name_every_input,
 # test_tuning_fifo_in_cache, test_matmul_host, test_batched_multi_kernel_every_layout and
 # test_batched_split_k, test_faults_out_of_order_queue, test_plan's edges and bounds).
+# The four attn-mma mutations were run on 2026-12-02 (PoCL, 2 cores): all killed, the kernel's by
+# test_attention_mma_shapes, the planner's by test_plan_attention_mma_local_memory.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -108,6 +110,10 @@ matmul-host-read-wait~src/ops/matmul.c~c, 1, &done, NULL);~c, 0, NULL, NULL);~^t
 softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max_workgroup_size)~  if (call->workgroup >= facts->max_workgroup_size)~^test_plan$~softmax refuses a fixed workgroup of exactly the device's maximum
 softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
 softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
+attn-mma-q-tile-chunk~cl/attention_mma_nv.cl~(2 * ks + (lane >> 4)) * 8);~(2 * ks) * 8);~^test_attention$~attention_mma with mma.q_local: Q's A fragments a2, a3 read from the k step's first 8 columns
+attn-mma-second-row-group~cl/attention_mma_nv.cl~    const ulong i = r0 + 16 * (r >> 1) + (lane >> 2) + 8 * (r & 1);~    const ulong i = r0 + (lane >> 2) + 8 * (r & 1);~^test_attention$~attention_mma with mma.rows=32: the second row group's rows keep the first's keys (masks)
+attn-mma-local-gate~src/plan/plan_attention.c~  const int beyond = nvidia && t->mma.local;~  const int beyond = nvidia;~^test_plan$~attention_mma beyond the reported local memory without mma.local
+attn-mma-probe-failed~src/plan/plan_attention.c~(failed == 0 || want < failed)~(failed == 0 || want <= failed)~^test_plan$~attention_mma asks the probe again for a size that failed
 launch-fill-wait~src/runtime/launch.c~      steps.wait_events = &filled;~      steps.wait_events = launch->wait_events;~^test_faults_order$~the first kernel waits for the caller's events, not for the device fill of its scratch (out-of-order queues)
 skinny-bf16-word-halves~cl/matmul_skinny.cl~  return (float4)(as_float(lo << 16), as_float(lo & 0xffff0000u), as_float(hi << 16),~  return (float4)(as_float(lo & 0xffff0000u), as_float(lo << 16), as_float(hi << 16),~^test_matmul_skinny$~matmul_skinny: a bf16 8-byte word's first two elements swapped (X_VEC, V_VEC 1)
 few-k-tail-guard~cl/matmul_few_mma.cl~    e[i] = inside && p + i < k1 ? row[(p + i) * ps] : (ushort)0;~    e[i] = inside && p + i <= k1 ? row[(p + i) * ps] : (ushort)0;~^test_matmul_few$~matmul_few_mma: one element past K read into the sums

@@ -49,11 +49,28 @@ size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id ke
   return learnt && learnt < limit ? learnt : limit;
 }
 
+unsigned long long ocf_facts_reported_local_limit(const ocf_device_facts *facts,
+                                                  ocf_program_id program) {
+  const unsigned long long learnt = facts->learnt.program_local_budget[program];
+  return learnt && learnt < facts->local_mem_bytes ? learnt : facts->local_mem_bytes;
+}
+
+/* attention_mma's program may declare what the matrix-unit probe ran right with (its plans do
+   with mma.local=1), within a budget learnt for the program. */
+static unsigned long long attention_mma_shown(const ocf_device_facts *facts) {
+  const unsigned long long learnt =
+      facts->learnt.program_local_budget[OCF_PROGRAM_ATTENTION_MMA_NV];
+  unsigned long long limit = facts->local_mem_bytes;
+  if (facts->learnt.mma == OCF_PROBE_PASSED && facts->learnt.mma_local_ok > limit)
+    limit = facts->learnt.mma_local_ok;
+  return learnt && learnt < limit ? learnt : limit;
+}
+
 unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program) {
   if (program == OCF_PROGRAM_MATMUL_MMA_NV) return facts->learnt.mma_local_ok;
   if (program == OCF_PROGRAM_MATMUL_WGMMA_NV) return facts->learnt.wgmma_local_ok;
-  const unsigned long long learnt = facts->learnt.program_local_budget[program];
-  return learnt && learnt < facts->local_mem_bytes ? learnt : facts->local_mem_bytes;
+  if (program == OCF_PROGRAM_ATTENTION_MMA_NV) return attention_mma_shown(facts);
+  return ocf_facts_reported_local_limit(facts, program);
 }
 
 unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
@@ -62,7 +79,10 @@ unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
     return facts->learnt.wgmma_local_ok_reported > facts->local_mem_bytes
                ? facts->learnt.wgmma_local_ok_reported
                : facts->local_mem_bytes;
-  if (program != OCF_PROGRAM_MATMUL_MMA_NV) return facts->local_mem_bytes;
+  if (program == OCF_PROGRAM_ATTENTION_MMA_NV && facts->learnt.mma != OCF_PROBE_PASSED)
+    return facts->local_mem_bytes;
+  if (program != OCF_PROGRAM_MATMUL_MMA_NV && program != OCF_PROGRAM_ATTENTION_MMA_NV)
+    return facts->local_mem_bytes;
   return facts->learnt.mma_local_ok_reported > facts->local_mem_bytes
              ? facts->learnt.mma_local_ok_reported
              : facts->local_mem_bytes;

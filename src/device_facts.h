@@ -106,8 +106,13 @@ void ocf_device_facts_init(ocf_device_facts *facts, const ocf_device_info *info)
 size_t ocf_facts_workgroup_limit(const ocf_device_facts *facts, ocf_kernel_id kernel);
 
 /* The local memory a plan of `program` may declare (the device's; for the matrix-unit program
-   what its probes ran right with), and the most a built kernel of it may report. */
+   what its probes ran right with; for attention_mma's, the more of the two), and the most a
+   built kernel of it may report. */
 unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program);
+/* The device's local memory, or less where a budget for `program` was learnt: what any program
+   may count on (attention_mma's plans without mma.local). */
+unsigned long long ocf_facts_reported_local_limit(const ocf_device_facts *facts,
+                                                  ocf_program_id program);
 unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
                                                 ocf_program_id program);
 

@@ -645,6 +645,98 @@ static void test_attention_mma_split(void **state) {
   tune_every_dtype(env, NULL);
 }
 
+/* attention_mma's shapes beyond the default (emulated: mma.on=2), each forced by the tuning:
+   32 rows a warp (two row groups) with Q's fragments in registers, and from a Q tile in local
+   memory with three stages and the addresses recomputed (mma.remat), two warps and 16-key tiles
+   (several tiles and row blocks); then four warps with 64-key tiles (mma.local: on NVIDIA
+   beyond the reported 48 KiB where the probe runs it), 16 rows a warp in three stages, and 32
+   rows a warp with Q in local memory (FlashAttention-2's 128 x 64 at d 128).
+   Ragged lq and lk, causal (an offset that leaves rows without keys too), GQA, lengths, f16 and
+   bf16, d 64 and 128 (and 100: padded, the interleaved layout's element loads), lse, 16-bit
+   out; the two-warp shapes also through attention_mma_split's ranges. Each case is a program
+   (PoCL builds a handful a shape); under Oclgrind one small case a shape. */
+static void test_attention_mma_shapes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  static const struct {
+    const char *tuning, *defines[3];
+    int split; /* 1: also a case through attention_mma_split */
+  } shapes[] = {
+      {"mma.on=2 mma.rows=32 mma.warps=2 mma.bk=16 decode.wg=0",
+       {"-DROWS=32", "-DQ_LOCAL=0", "-DSTAGES=2"},
+       1},
+      {"mma.on=2 mma.rows=32 mma.q_local=1 mma.stages=3 mma.remat=1 mma.warps=2 mma.bk=16 "
+       "decode.wg=0",
+       {"-DROWS=32", "-DQ_LOCAL=1", "-DSTAGES=3"},
+       1},
+      {"mma.on=2 mma.stages=3 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
+       {"-DROWS=16", "-DBK=64", "-DSTAGES=3"},
+       0},
+      {"mma.on=2 mma.rows=32 mma.q_local=1 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
+       {"-DROWS=32", "-DQ_LOCAL=1", "-DBK=64"},
+       0},
+  };
+  /* b, h, h_kv, lq, lk, d, dtype, out dtype, causal, lengths, layout, offset (1: -2) */
+  static const struct {
+    size_t b, h, h_kv, lq, lk, d;
+    ocf_dtype dt, ot;
+    int causal, lengths, layout, offset;
+  } cases[] = {
+      {2, 4, 2, 65, 129, 128, OCF_BF16, OCF_F32, 1, 0, DENSE, 0},
+      {3, 2, 2, 33, 70, 64, OCF_F16, OCF_F16, 0, 1, DENSE, 0},
+      {1, 2, 2, 100, 37, 100, OCF_BF16, OCF_BF16, 1, 0, INTERLEAVED, 1},
+      {1, 2, 1, 130, 90, 128, OCF_F16, OCF_F32, 1, 1, DENSE, 0},
+  };
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(shapes); k++) {
+    tune_every_dtype(env, NULL); /* (settings add to those in force) */
+    tune_every_dtype(env, shapes[k].tuning);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+      att_case c =
+          base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk, cases[i].d);
+      if (ocft_small()) { /* one case a shape, d 16, f16 and bf16 in turn */
+        if (i > 0) continue;
+        c = base_case(1, 2, 1, 40, 45, 16);
+      }
+      c.qt = c.kt = c.vt = ocft_small() ? (k % 2 ? OCF_F16 : OCF_BF16) : cases[i].dt;
+      c.ot = cases[i].ot;
+      c.lse = 1;
+      c.causal = cases[i].causal;
+      c.lengths = cases[i].lengths;
+      c.layout = cases[i].layout;
+      if (cases[i].offset) c.offset_set = 1, c.offset = -2;
+      run_case(env, "attention_mma shapes", &c, 0);
+      if (!limited) {
+        const char *plan = ocf_last_plan();
+        assert_non_null(strstr(plan, "attention_mma"));
+        /* On NVIDIA (the PTX) bk and the stages are what the matrix-unit probe ran (mma.local:
+           the planner asks it for the tuning's), so there only the rows are certain. */
+        const int ptx = strstr(plan, "-DMMA_EMULATE=0") != NULL;
+        for (int j = 0; j < 3; j++) {
+          const char *def = shapes[k].defines[j];
+          if (ptx && (strstr(def, "-DBK=") || strstr(def, "-DSTAGES="))) continue;
+          if (!strstr(plan, def)) fail_msg("%s: %s", def, plan);
+        }
+      }
+    }
+    if (!shapes[k].split || ocft_small()) continue;
+    /* Ranges of two 16-key tiles (split.min 32), rows without keys (causal, lq > lk). */
+    char tuning[256];
+    snprintf(tuning, sizeof tuning, "%s mma.split_fill=64 split.min=32", shapes[k].tuning);
+    tune_every_dtype(env, tuning);
+    att_case c = base_case(2, 4, 2, 40, 70, 64);
+    c.qt = c.kt = c.vt = k ? OCF_F16 : OCF_BF16;
+    c.lse = 1;
+    c.causal = 1;
+    run_case(env, "attention_mma_split shapes", &c, 0);
+    if (!limited) {
+      assert_non_null(strstr(ocf_last_plan(), "attention_mma_split"));
+      assert_non_null(strstr(ocf_last_plan(), shapes[k].defines[1]));
+    }
+  }
+  tune_every_dtype(env, NULL);
+}
+
 /* The host form: dense and strided, lengths and lse, 16-bit types. */
 static void test_attention_host(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -1131,8 +1223,12 @@ static void test_mma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.steps[0].local[0], 32 * warps);
     assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
                      16 * ((call.lq + 16 * warps - 1) / (16 * warps)));
-    assert_true(ocf_attention_mma_local_bytes(warps, bk, dp, 0) <= (48 << 10));
-    assert_int_equal(plan.local_mem_bytes, ocf_attention_mma_local_bytes(warps, bk, dp, 0));
+    const ocf_attention_mma_shape shape = {warps, 16, bk, 2, 0};
+    assert_int_equal(ocf_plan_define_value(&plan, "ROWS", 0), 16);
+    assert_int_equal(ocf_plan_define_value(&plan, "STAGES", 0), 2);
+    assert_int_equal(ocf_plan_define_value(&plan, "Q_LOCAL", -1), 0);
+    assert_true(ocf_attention_mma_local_bytes(&shape, dp, 0) <= (48 << 10));
+    assert_int_equal(plan.local_mem_bytes, ocf_attention_mma_local_bytes(&shape, dp, 0));
   }
   for (int c = 0; c < 13; c++) {
     ocf_device_facts f = nv;
@@ -1404,7 +1500,7 @@ int main(void) {
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
       cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
-      cmocka_unit_test(test_attention_mma_split),
+      cmocka_unit_test(test_attention_mma_split),    cmocka_unit_test(test_attention_mma_shapes),
   };
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }

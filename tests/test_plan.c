@@ -2246,6 +2246,123 @@ static void test_plan_matmul_mma_local_memory(void **state) {
   assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
 }
 
+/* attention_mma's plan of bf16 4 x 32 x 4096 x 4096 x 128 on the H200 with the built-in
+   tuning and `settings`; the probe it asks for checked (0 bytes: none). */
+static void plan_attention_mma_case(const char *what, const ocf_device_facts *facts,
+                                    const char *settings, const char *values, size_t probe_bytes) {
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  ocf_tuning_values t;
+  assert_int_equal(
+      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, facts, "NVIDIA H200", &t),
+      OCF_SUCCESS);
+  if (settings)
+    assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 4, call.h = call.h_kv = 32, call.lq = call.lk = 4096, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  const ocf_status status = ocf_plan_attention(facts, &t, &call, &plan);
+  const size_t warps = (size_t)plan_value(&plan, "WARPS");
+  const size_t rows_a_warp = (size_t)plan_value(&plan, "ROWS");
+  char shape[96];
+  snprintf(shape, sizeof shape, "attention_mma wg=%zu groups=%zu", 32 * warps,
+           4 * 32 * 4096 / (warps * rows_a_warp));
+  expect_plan(what, status, &plan, shape, values);
+  if (plan.probe != (probe_bytes ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE) ||
+      (probe_bytes && plan.probe_bytes != probe_bytes)) {
+    print_error("%s: probe %d of %zu bytes, expected %zu bytes\n", what, (int)plan.probe,
+                plan.probe_bytes, probe_bytes);
+    fail();
+  }
+  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
+}
+
+/* attention_mma's local memory: the device's reported 48 KiB (bk 32 at d 128) whatever the probe
+   showed, unless mma.local=1; then what the matrix-unit probe ran right (bk 64, three stages, a
+   Q tile), asking it for the tuning's size while that may still pass (at most its 128 KiB,
+   below a size that failed), fewer stages then smaller tiles meanwhile; never on the emulation
+   (no probe there); the verifier holds a plan to what ran. */
+static void test_plan_attention_mma_local_memory(void **state) {
+  (void)state;
+  ocf_device_facts facts = h200_probed(98304);
+  /* mma.local off (the default): 48 KiB even with 96 KiB shown, and no probe asked */
+  plan_attention_mma_case("local 0, 96 KiB shown", &facts, NULL,
+                          "BK=32 STAGES=2 ROWS=16 Q_LOCAL=0 REMAT=0 local_mem=32768", 0);
+  /* (fewer stages before smaller tiles) */
+  plan_attention_mma_case("local 0, stages 3", &facts, "mma.stages=3",
+                          "BK=32 STAGES=2 local_mem=32768", 0);
+  /* mma.local on: the tuning's bk 64 (64 KiB) once shown; asked for while it is not */
+  facts = h200_probed(32768);
+  plan_attention_mma_case("local 1, 32 KiB shown", &facts, "mma.local=1",
+                          "BK=32 STAGES=2 local_mem=32768", 65536);
+  facts.learnt.mma_local_ok = 65536;
+  plan_attention_mma_case("local 1, 64 KiB shown", &facts, "mma.local=1",
+                          "BK=64 STAGES=2 local_mem=65536", 0);
+  /* three stages (96 KiB): two meanwhile, then three once shown */
+  plan_attention_mma_case("stages 3, 64 KiB shown", &facts, "mma.local=1 mma.stages=3",
+                          "BK=64 STAGES=2 local_mem=65536", 98304);
+  facts.learnt.mma_local_ok = 98304;
+  plan_attention_mma_case("stages 3, 96 KiB shown", &facts, "mma.local=1 mma.stages=3",
+                          "BK=64 STAGES=3 local_mem=98304", 0);
+  /* 32 rows a warp with the Q tile: 64 + 32 KiB, 128 rows a workgroup of 4 warps */
+  plan_attention_mma_case("rows 32, Q tile", &facts, "mma.local=1 mma.rows=32 mma.q_local=1",
+                          "BK=64 STAGES=2 ROWS=32 Q_LOCAL=1 WARPS=4 local_mem=98304", 0);
+  /* the 96 KiB probe failed: no more asking, two stages */
+  facts.learnt.mma_local_ok = 65536;
+  facts.learnt.mma_local_failed = 98304;
+  plan_attention_mma_case("96 KiB failed", &facts, "mma.local=1 mma.stages=3",
+                          "BK=64 STAGES=2 local_mem=65536", 0);
+  /* 64 KiB failed: the reported 48 KiB, bk 32, nothing asked */
+  facts = h200_probed(49152);
+  facts.learnt.mma_local_failed = 65536;
+  plan_attention_mma_case("64 KiB failed", &facts, "mma.local=1", "BK=32 STAGES=2 local_mem=32768",
+                          0);
+  /* three stages of 128-key tiles (192 KiB) are past what the probe shows: none asked */
+  facts = h200_probed(131072);
+  plan_attention_mma_case("192 KiB", &facts, "mma.local=1 mma.stages=3 mma.bk=128",
+                          "BK=128 STAGES=2 local_mem=131072", 0);
+  /* before any probe: the first (32 KiB) probe, another kernel's plan meanwhile */
+  facts = h200_probed(0);
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  ocf_tuning_values t;
+  assert_int_equal(
+      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, &facts, "NVIDIA H200", &t),
+      OCF_SUCCESS);
+  t.attention.mma.local = 1;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 4, call.h = call.h_kv = 32, call.lq = call.lk = 4096, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(&facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_not_equal(plan.program, OCF_PROGRAM_ATTENTION_MMA_NV);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_MMA);
+  assert_int_equal(plan.probe_bytes, 32768);
+  /* the verifier: 64 KiB planned, then facts that show only 48 */
+  facts = h200_probed(65536);
+  assert_int_equal(ocf_plan_attention(&facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.local_mem_bytes, 65536);
+  facts.learnt.mma_local_ok = 49152;
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
+  /* the built kernel may report what the probe's kernel reported for its bytes */
+  facts.learnt.mma_local_ok = 65536;
+  facts.learnt.mma_local_ok_reported = 65536 + 16;
+  assert_int_equal(ocf_facts_kernel_local_limit(&facts, OCF_PROGRAM_ATTENTION_MMA_NV), 65552);
+  assert_int_equal(ocf_facts_reported_local_limit(&facts, OCF_PROGRAM_ATTENTION_MMA_NV), 49152);
+  /* the emulation (PoCL, mma.on=2): the reported size, no probe */
+  ocf_device_facts cpu = facts_of(POCL, 0);
+  t.attention.mma.on = 2, t.attention.mma.stages = 3;
+  assert_int_equal(ocf_plan_attention(&cpu, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.program, OCF_PROGRAM_ATTENTION_MMA_NV);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  assert_true(plan.local_mem_bytes <= cpu.local_mem_bytes);
+}
+
 /* The probe's own plan: bf16, 128 x 128 x 32, bytes / 16 KiB stages, one launch of the probe's
    C; bytes outside 32 .. 128 KiB or not whole stages are refused (a library bug). */
 static void test_plan_matmul_mma_probe_plan(void **state) {
@@ -3327,6 +3444,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_mma_shapes),
       cmocka_unit_test(test_plan_matmul_mma_local_memory),
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),
+      cmocka_unit_test(test_plan_attention_mma_local_memory),
       cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),

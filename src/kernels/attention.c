@@ -34,8 +34,9 @@ static const char *const block_defines[] = {
     "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const mma_defines[] = {
-    "WARPS",   "BK",      "KV_LOAD",   "MMA_EMULATE", "MMA_DTYPE", "D",       "Q_DTYPE",
-    "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL",    "HAS_LSE", NULL};
+    "WARPS",   "ROWS",        "Q_LOCAL",     "STAGES", "REMAT",   "BK",
+    "KV_LOAD", "MMA_EMULATE", "MMA_DTYPE",   "D",      "Q_DTYPE", "K_DTYPE",
+    "V_DTYPE", "OUT_DTYPE",   "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 #define KERNEL_D(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
   const ocf_kernel_desc ocf_kdesc_##NAME = {                \

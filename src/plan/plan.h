@@ -223,8 +223,14 @@ size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
 /* The local memory of attention_block with these sizes, in bytes. */
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
-/* The local memory of attention_mma with these sizes (emulate: MMA_EMULATE's words too). */
-size_t ocf_attention_mma_local_bytes(size_t warps, size_t bk, size_t d_padded, int emulate);
+/* attention_mma's workgroup shape (cl/attention_mma_nv.cl's WARPS, ROWS, BK, STAGES, Q_LOCAL). */
+typedef struct ocf_attention_mma_shape {
+  size_t warps, rows, bk, stages;
+  int q_local;
+} ocf_attention_mma_shape;
+/* The local memory of attention_mma with this shape (emulate: MMA_EMULATE's words too). */
+size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *shape, size_t d_padded,
+                                     int emulate);
 
 /* Whether the padded tiled plans (plan_matmul.c, rule 5) could take the call on some tuning: an
    fp32 A or B whose offset, leading dimension or batch stride forbids aligned vector loads. */

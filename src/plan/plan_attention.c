@@ -242,10 +242,13 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
   return 1;
 }
 
-size_t ocf_attention_mma_local_bytes(size_t warps, size_t bk, size_t d_padded, int emulate) {
+size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *s, size_t d_padded,
+                                     int emulate) {
   const size_t dch = d_padded / 8;
   const size_t kv_ch = dch <= 2 ? 2 : dch <= 4 ? 4 : ocf_round_up(dch, 8);
-  return 4 * bk * kv_ch * 16 + (emulate ? warps * MMA_EMU_WORDS * 4 : 0);
+  const size_t q_rows = s->q_local ? s->warps * s->rows : 0;
+  return (2 * s->stages * s->bk + q_rows) * kv_ch * 16 +
+         (emulate ? s->warps * MMA_EMU_WORDS * 4 : 0);
 }
 
 /* attention_mma's outcome: planned, not taken, or not taken until the matrix units' probe has
@@ -253,26 +256,42 @@ size_t ocf_attention_mma_local_bytes(size_t warps, size_t bk, size_t d_padded, i
    device's compiler takes the inline PTX and its mma.sync computes right). */
 enum { MMA_NOT_TAKEN = 0, MMA_PLANNED = 1, MMA_WANTS_PROBE = 2 };
 
-/* attention_mma's warps a workgroup: mma.warps, halved while half of them hold the rows. */
-static size_t mma_warps(const ocf_attention_tuning *t, size_t lq) {
-  size_t warps = (size_t)t->mma.warps;
-  while (warps > 1 && 16 * (warps / 2) >= lq)
-    warps /= 2;
-  return warps;
+/* attention_mma's warps a workgroup and rows a warp: mma.warps, halved while half of them hold
+   the rows; mma.rows, 16 where one warp of 16 holds them. */
+static void mma_rows_of(const ocf_attention_tuning *t, size_t lq, size_t *warps, size_t *rows) {
+  *rows = t->mma.rows == 32 ? 32 : 16;
+  *warps = (size_t)t->mma.warps;
+  while (*warps > 1 && *rows * (*warps / 2) >= lq)
+    *warps /= 2;
+  if (*warps == 1 && lq <= 16) *rows = 16;
 }
 
-/* attention_mma's workgroups: one per (batch, head, block of 16 warps query rows). */
-static size_t mma_units(const ocf_attention_call *call, size_t warps) {
+/* attention_mma's workgroups: one per (batch, head, block of rows x warps query rows). */
+static size_t mma_units(const ocf_attention_call *call, size_t block_rows) {
   const size_t lq = call->lq ? call->lq : 1;
-  return (call->b ? call->b : 1) * (call->h ? call->h : 1) * ocf_div_ceil(lq, 16 * warps);
+  return (call->b ? call->b : 1) * (call->h ? call->h : 1) * ocf_div_ceil(lq, block_rows);
+}
+
+/* The bytes the matrix-unit probe is asked to run for attention_mma's plan of `bytes`: whole
+   16 KiB stages of its geometry, two at least (src/plan/plan_matmul_mma.c's), or 0 when that is
+   more than the probe can show (8 stages). */
+static size_t mma_probe_bytes_for(size_t bytes) {
+  const size_t stage = (size_t)16 << 10;
+  const size_t rounded = ocf_max_size(ocf_round_up(bytes, stage), 2 * stage);
+  return rounded <= 8 * stage ? rounded : 0;
 }
 
 /* The matrix-unit plan (attention_mma): a default variant and size, mma.on, q, k and v of one
    16-bit type, d <= 128, no loop limit; on NVIDIA compute capability >= 8.0 after the probe
-   passed (MMA_EMULATE 0), elsewhere with mma.on 2 (MMA_EMULATE 1); local memory for two
-   stages of a K and a V tile (bk halved to fit, not below 16). */
+   passed (MMA_EMULATE 0), elsewhere with mma.on 2 (MMA_EMULATE 1); local memory for mma.stages
+   stages of a K and a V tile (and the Q tile with mma.q_local): fewer stages, then bk halved
+   (not below 16), until they fit the device's reported size, or with mma.local on NVIDIA the
+   most the matrix-unit probe ran right with on the context. Where the tuning's own tiles need
+   more than that, and a probe of them may still pass (not above 8 of its 16 KiB stages, below
+   any size that failed), *probe_bytes asks for it (the plan is made within what ran so far). */
 static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t,
-                    const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+                    const ocf_attention_call *call, size_t d_padded, ocf_plan *plan,
+                    size_t *probe_bytes) {
   if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit || t->mma.on == 0)
     return MMA_NOT_TAKEN;
   if (call->q_dtype == OCF_F32 || call->k_dtype != call->q_dtype ||
@@ -288,20 +307,42 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   }
   const int emulate = !nvidia;
   const size_t lq = call->lq ? call->lq : 1;
-  size_t warps = mma_warps(t, lq), bk = (size_t)t->mma.bk;
+  ocf_attention_mma_shape shape;
+  mma_rows_of(t, lq, &shape.warps, &shape.rows);
+  shape.bk = (size_t)t->mma.bk;
+  shape.stages = t->mma.stages == 3 ? 3 : 2;
+  shape.q_local = t->mma.q_local ? 1 : 0;
   size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA));
   if (t->mma.split_fill > 0)
     cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA_SPLIT));
-  while (warps > 1 && 32 * warps > cap)
-    warps /= 2;
-  if (32 * warps > cap) return MMA_NOT_TAKEN;
-  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV);
-  while (bk > 16 && ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate) > local)
-    bk /= 2;
-  if (ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate) > local) return MMA_NOT_TAKEN;
+  while (shape.warps > 1 && 32 * shape.warps > cap)
+    shape.warps /= 2;
+  if (32 * shape.warps > cap) return MMA_NOT_TAKEN;
+  /* The local memory: the reported size, or with mma.local (NVIDIA) what the probe ran. */
+  const int beyond = nvidia && t->mma.local;
+  const unsigned long long local =
+      beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV)
+             : ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV);
+  size_t ask = 0;
+  if (beyond) {
+    const size_t need = ocf_attention_mma_local_bytes(&shape, d_padded, 0);
+    const size_t want = mma_probe_bytes_for(need);
+    const unsigned long long failed = facts->learnt.mma_local_failed;
+    if (need > local && want > facts->learnt.mma_local_ok && (failed == 0 || want < failed))
+      ask = want;
+  }
+  while (ocf_attention_mma_local_bytes(&shape, d_padded, emulate) > local) {
+    if (shape.stages > 2)
+      shape.stages--;
+    else if (shape.bk > 16)
+      shape.bk /= 2;
+    else
+      return MMA_NOT_TAKEN;
+  }
+  const size_t warps = shape.warps, bk = shape.bk;
   const size_t wg = 32 * warps;
-  const size_t base_units = mma_units(call, warps);
+  const size_t base_units = mma_units(call, shape.rows * warps);
   /* The split form: fewer workgroups than mma.split_fill a compute unit, and keys for two ranges
      of split.min: each row's keys in ranges (as attention_decode's, aiming at split_fill
      workgroups a compute unit), one workgroup each, then attention_mma_join. */
@@ -313,6 +354,10 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
   ocf_plan_define(plan, "WARPS", (long long)warps);
+  ocf_plan_define(plan, "ROWS", (long long)shape.rows);
+  ocf_plan_define(plan, "Q_LOCAL", (long long)shape.q_local);
+  ocf_plan_define(plan, "STAGES", (long long)shape.stages);
+  ocf_plan_define(plan, "REMAT", t->mma.remat ? 1 : 0);
   ocf_plan_define(plan, "BK", (long long)bk);
   /* cp.async of 16 bytes: every K and V row start 16-byte aligned (kv_vector: d, the offsets and
      the strides multiples of 8 elements). */
@@ -321,7 +366,8 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
   define_call(call, d_padded, plan);
   const size_t global = units * wg;
-  plan->local_mem_bytes = ocf_attention_mma_local_bytes(warps, bk, d_padded, emulate);
+  plan->local_mem_bytes = ocf_attention_mma_local_bytes(&shape, d_padded, emulate);
+  *probe_bytes = ask;
   if (splits < 2) {
     ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA, 1, &global, &wg);
     plan->kv_splits = 1;
@@ -337,32 +383,36 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   return MMA_PLANNED;
 }
 
-/* The plan; *probe: attention_mma waits for the matrix units' probe (the plan is another's). */
+/* The plan; *probe_bytes (0: none): the local memory the matrix units' probe is to run, where
+   attention_mma waits for it (the plan is another's) or asks for more (mma.local). */
 static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                               const ocf_attention_call *call, ocf_plan *plan, int *probe) {
+                               const ocf_attention_call *call, ocf_plan *plan,
+                               size_t *probe_bytes) {
   const ocf_attention_tuning *t = &tuning->attention;
   const size_t d_padded = ocf_round_up(call->d ? call->d : 1, 16);
   /* attention_mma before attention_decode where its workgroups fill the device (H200, 16 x 32
      heads x 1 x 4096 x 128 bf16: 512 workgroups of one warp read K and V at 3602 GB/s, against
      attention_decode's 1202; 1 x 32 heads: 32 workgroups, 263 against 856). */
   const size_t lq = call->lq ? call->lq : 1;
-  if (t->mma.decode_fill > 0 && mma_units(call, mma_warps(t, lq)) >=
+  size_t mma_warps, mma_rows;
+  mma_rows_of(t, lq, &mma_warps, &mma_rows);
+  if (t->mma.decode_fill > 0 && mma_units(call, mma_rows * mma_warps) >=
                                     (size_t)t->mma.decode_fill * (size_t)facts->compute_units) {
     memset(plan, 0, sizeof *plan);
     plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;
-    const int first = plan_mma(facts, t, call, d_padded, plan);
+    const int first = plan_mma(facts, t, call, d_padded, plan, probe_bytes);
     if (first == MMA_PLANNED) return ocf_plan_verify(plan, facts);
     /* Until the probe has run, the call takes the next plan and asks for it. */
-    if (first == MMA_WANTS_PROBE) *probe = 1;
+    if (first == MMA_WANTS_PROBE) *probe_bytes = MMA_PROBE_BYTES;
   }
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_DECODE;
   if (plan_decode(facts, t, call, d_padded, plan)) return ocf_plan_verify(plan, facts);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;
-  const int mma = plan_mma(facts, t, call, d_padded, plan);
+  const int mma = plan_mma(facts, t, call, d_padded, plan, probe_bytes);
   if (mma == MMA_PLANNED) return ocf_plan_verify(plan, facts);
-  *probe = mma == MMA_WANTS_PROBE;
+  *probe_bytes = mma == MMA_WANTS_PROBE ? MMA_PROBE_BYTES : 0;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_BLOCK;
   if (plan_block(facts, t, call, d_padded, plan)) return ocf_plan_verify(plan, facts);
@@ -471,11 +521,11 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
 
 ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_attention_call *call, ocf_plan *plan) {
-  int probe = 0;
-  const ocf_status status = plan_kernels(facts, tuning, call, plan, &probe);
-  if (status == OCF_SUCCESS && probe) {
+  size_t probe_bytes = 0;
+  const ocf_status status = plan_kernels(facts, tuning, call, plan, &probe_bytes);
+  if (status == OCF_SUCCESS && probe_bytes) {
     plan->probe = OCF_PLAN_PROBE_MMA;
-    plan->probe_bytes = MMA_PROBE_BYTES;
+    plan->probe_bytes = probe_bytes;
   }
   return status;
 }

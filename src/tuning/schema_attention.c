@@ -82,6 +82,27 @@ static const ocf_tunable attention_tunables[] = {
                             "where attention_mma's workgroups are fewer than this many a compute "
                             "unit (and aims at that many); 0: never",
                             NULL},
+    [AT(mma.rows)] = {"mma.rows", 16, 32, 1, 16,
+                      "query rows a warp: 16, or 32 as two row groups that share every K and V "
+                      "fragment (half the local-memory reads a flop, twice the registers for O)",
+                      NULL},
+    [AT(mma.q_local)] = {"mma.q_local", 0, 1, 0, 0,
+                         "1: Q's fragments are read from a Q tile in local memory at every K "
+                         "tile instead of held in registers (fewer registers, more local memory)",
+                         NULL},
+    [AT(mma.stages)] = {"mma.stages", 2, 3, 0, 2,
+                        "K and V tiles in local memory at once: the one in use and those being "
+                        "copied (the planner lowers it, then bk, to fit)",
+                        NULL},
+    [AT(mma.local)] = {"mma.local", 0, 1, 0, 0,
+                       "1: on NVIDIA, local memory beyond what the device reports, up to what "
+                       "the matrix-unit probe ran right on the context (the plan asks it to try "
+                       "the tuning's tiles); 0: the reported size",
+                       NULL},
+    [AT(mma.remat)] = {"mma.remat", 0, 1, 0, 0,
+                       "1: the lane's ldmatrix addresses are computed again at every tile rather "
+                       "than held in registers across the tile loop (fewer registers)",
+                       NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };
@@ -118,8 +139,8 @@ static const ocf_tuning_family attention_families[] = {
      "a work-item",
      AT(block), OCF_TUNING_INTS(ocf_attention_block_tuning), 2, 0},
     {"mma",
-     "attention_mma: NVIDIA's matrix units (mma.sync), 16 query rows a warp, K and V tiles "
-     "double-buffered",
+     "attention_mma: NVIDIA's matrix units (mma.sync), 16 or 32 query rows a warp, K and V "
+     "tiles in 2 or 3 stages",
      AT(mma), OCF_TUNING_INTS(ocf_attention_mma_tuning), 2, 0},
 };
 

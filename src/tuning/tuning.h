@@ -244,6 +244,11 @@ typedef struct ocf_attention_mma_tuning {
   int decode_fill; /* before attention_decode from this many workgroups a compute unit; 0 never */
   int split_fill;  /* key ranges over workgroups below this many workgroups a compute unit; 0 never
                     */
+  int rows;        /* query rows a warp: 16 or 32 (two row groups sharing each K, V fragment) */
+  int q_local;     /* 1: Q's fragments read from a Q tile in local memory at every tile */
+  int stages;      /* K and V tiles in flight: 2 or 3 */
+  int local;       /* 1: local memory beyond the reported size where the mma probe ran it */
+  int remat;       /* 1: the lane's ldmatrix addresses computed again at every tile */
 } ocf_attention_mma_tuning;
 
 typedef struct ocf_attention_tuning {

@@ -21,6 +21,7 @@ cat >"$work/stubs2.h" <<'STUBS'
 #define get_num_groups(d) ((size_t)__nvvm_read_ptx_sreg_nctaid_x())
 #define isfinite(x) ((x) - (x) == 0.0f)
 #define log(x) (__nvvm_lg2_approx_f(x) * 0.69314718f)
+#define log2(x) __nvvm_lg2_approx_f(x)
 #define fmax(a, b) __nvvm_fmax_f(a, b)
 STUBS
 failed=0
@@ -41,21 +42,28 @@ check() { # label, -D values
     llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" -o "$base.ptx" ||
     { failed=1; return; }
   sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 8.0/' "$base.ptx"
+  local note=""
   if ! /usr/local/cuda/bin/ptxas -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
-    printf '%-34s ptxas: %s\n' "$label" "$(grep -m1 -i error "$base.ptxas.log")"
-    # ptxas holds static local memory to 48 KiB; the planner plans no more than the device
-    # reports (bk 64 at d 128 is 64 KiB: listed to show it)
+    # ptxas holds static local memory to 48 KiB, where NVIDIA's OpenCL driver runs more (the
+    # planner declares more only with mma.local=1, after the matrix-unit probe ran that much):
+    # the array is declared 48 KiB for ptxas (the instructions are the same text).
     if grep -q 'too much shared data' "$base.ptxas.log"; then
-      echo "  (expected: more than 48 KiB of static local memory, never planned)"
+      sed -i -E 's/^([[:space:]]*[.]shared [.]align 16 [.]b8 [^[]+)[[][0-9]+[]];/\1[49152];/' \
+        "$base.ptx"
+      note=" (smem declared 48 KiB for ptxas)"
+    fi
+    if ! /usr/local/cuda/bin/ptxas -arch=sm_90 -v "$base.ptx" -o "$base.cubin" \
+      2>"$base.ptxas.log"; then
+      printf '%-34s ptxas: %s\n' "$label" "$(grep -m1 -i error "$base.ptxas.log")"
+      failed=1
       return
     fi
-    failed=1
-    return
   fi
-  printf '%-34s ok  %s, %s, %s; %s mma, %s ldmatrix, %s cp.async, %s shfl\n' "$label" \
+  printf '%-34s ok  %s, %s, %s%s; %s mma, %s ldmatrix, %s cp.async, %s shfl\n' "$label" \
     "$(grep -o 'Used [0-9]* registers' "$base.ptxas.log" | head -n1)" \
     "$(grep -o '[0-9]* bytes spill stores' "$base.ptxas.log" | head -n1)" \
-    "$(grep -o '[0-9]* bytes smem' "$base.ptxas.log" | head -n1)" "$(grep -c 'mma.sync' "$base.ptx")" \
+    "$(grep -o '[0-9]* bytes smem' "$base.ptxas.log" | head -n1)" "$note" \
+    "$(grep -c 'mma.sync' "$base.ptx")" \
     "$(grep -c 'ldmatrix' "$base.ptx")" "$(grep -c 'cp.async.cg' "$base.ptx")" \
     "$(grep -c 'shfl.sync' "$base.ptx")"
 }
@@ -63,19 +71,37 @@ call() { # dtype out_dtype causal lengths lse
   echo "-DMMA_DTYPE=$1 -DQ_DTYPE=$1 -DK_DTYPE=$1 -DV_DTYPE=$1 -DOUT_DTYPE=$2 -DCAUSAL=$3" \
     "-DHAS_LENGTHS=$4 -DHAS_LSE=$5"
 }
+shape() { # warps rows q_local stages bk [remat]
+  echo "-DWARPS=$1 -DROWS=$2 -DQ_LOCAL=$3 -DSTAGES=$4 -DBK=$5 -DREMAT=${6:-1}"
+}
 # The H200's defaults (48 KiB: bk 32 at d 128, 64 at d 64), then masks and out types, the
-# element-load path, 8 warps, d 16 and 112 (a padded 100).
+# element-load path, 8 warps, d 16 and 112 (a padded 100); then the shapes beyond 48 KiB that
+# mma.local, mma.stages, mma.rows and mma.q_local give, with mma.remat=1 (name: w warps, r rows
+# a warp, bk, s3 three stages, ql Q from local memory, remat: the default's shape with it).
 # shellcheck disable=SC2046
 {
-  check bf16_d128_w4_bk32 -DD=128 -DWARPS=4 -DBK=32 -DKV_LOAD=16 $(call 2 2 0 0 0)
-  check bf16_d128_w4_bk32_causal_lse -DD=128 -DWARPS=4 -DBK=32 -DKV_LOAD=16 $(call 2 0 1 1 1)
-  check f16_d128_w4_bk32 -DD=128 -DWARPS=4 -DBK=32 -DKV_LOAD=16 $(call 1 1 0 0 0)
-  check bf16_d64_w4_bk64 -DD=64 -DWARPS=4 -DBK=64 -DKV_LOAD=16 $(call 2 2 1 0 0)
-  check f16_d64_w4_bk64_load0 -DD=64 -DWARPS=4 -DBK=64 -DKV_LOAD=0 $(call 1 0 0 1 1)
-  check bf16_d128_w8_bk32 -DD=128 -DWARPS=8 -DBK=32 -DKV_LOAD=16 $(call 2 2 0 0 0)
-  check bf16_d128_w4_bk64 -DD=128 -DWARPS=4 -DBK=64 -DKV_LOAD=16 $(call 2 2 0 0 0)
-  check bf16_d16_w1_bk64 -DD=16 -DWARPS=1 -DBK=64 -DKV_LOAD=16 $(call 2 0 0 0 0)
-  check f16_d112_w4_bk32 -DD=112 -DWARPS=4 -DBK=32 -DKV_LOAD=0 $(call 1 1 1 0 1)
+  check bf16_d128_w4_bk32 -DD=128 $(shape 4 16 0 2 32 0) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_bk32_causal_lse -DD=128 $(shape 4 16 0 2 32 0) -DKV_LOAD=16 $(call 2 0 1 1 1)
+  check f16_d128_w4_bk32 -DD=128 $(shape 4 16 0 2 32 0) -DKV_LOAD=16 $(call 1 1 0 0 0)
+  check bf16_d64_w4_bk64 -DD=64 $(shape 4 16 0 2 64 0) -DKV_LOAD=16 $(call 2 2 1 0 0)
+  check f16_d64_w4_bk64_load0 -DD=64 $(shape 4 16 0 2 64 0) -DKV_LOAD=0 $(call 1 0 0 1 1)
+  check bf16_d128_w8_bk32 -DD=128 $(shape 8 16 0 2 32 0) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d16_w1_bk64 -DD=16 $(shape 1 16 0 2 64 0) -DKV_LOAD=16 $(call 2 0 0 0 0)
+  check f16_d112_w4_bk32 -DD=112 $(shape 4 16 0 2 32 0) -DKV_LOAD=0 $(call 1 1 1 0 1)
+  check bf16_d128_w4_bk32_remat -DD=128 $(shape 4 16 0 2 32) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_bk64 -DD=128 $(shape 4 16 0 2 64) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_bk64_causal_lse -DD=128 $(shape 4 16 0 2 64) -DKV_LOAD=16 $(call 2 0 1 1 1)
+  check bf16_d128_w4_bk64_s3 -DD=128 $(shape 4 16 0 3 64) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_r32_bk32 -DD=128 $(shape 4 32 0 2 32) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_r32_bk32_ql -DD=128 $(shape 4 32 1 2 32) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_r32_bk64 -DD=128 $(shape 4 32 0 2 64) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_r32_bk64_ql -DD=128 $(shape 4 32 1 2 64) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d128_w4_r32_bk64_ql_causal_lse -DD=128 $(shape 4 32 1 2 64) -DKV_LOAD=16 \
+    $(call 2 0 1 1 1)
+  check f16_d128_w4_r32_bk64_ql -DD=128 $(shape 4 32 1 2 64) -DKV_LOAD=16 $(call 1 1 0 0 0)
+  check bf16_d128_w4_r32_bk64_ql_s3 -DD=128 $(shape 4 32 1 3 64) -DKV_LOAD=16 $(call 2 2 0 0 0)
+  check bf16_d64_w4_r32_bk64 -DD=64 $(shape 4 32 0 2 64) -DKV_LOAD=16 $(call 2 2 1 0 0)
+  check bf16_d64_w4_r32_bk64_s3 -DD=64 $(shape 4 32 0 3 64) -DKV_LOAD=16 $(call 2 2 1 0 0)
 }
 echo "== the emulation against the PTX ISA's fragments (default OpenCL device) =="
 cc -std=c11 -O2 -Wall -Wextra -Werror -Itools/lab/mma tools/lab/h200/attention_mma_prims_check.c \
