@@ -29,12 +29,16 @@
 #           floors of fewer arguments (matmul's buffers alone, and with one struct) (cap 60 s)
 #   tune32  `oclfuse tune --sizes` for mid-size fp32 GEMM (issue 22 item 4: 1000^3 at 0.67x
 #           cuBLAS), into $OUT/<steps>/tune32 (cap 300 s)
+#   attn32  round_attention_mma32.sh: test_attention on the GPU (unless `unit` ran: attention_mma
+#           now runs mma_rows, not yet run on the H200), then mma.local, mma.stages, mma.rows 32,
+#           mma.q_local, mma.remat against today's plan on issue 21's prefill shapes, FA2 and
+#           cuDNN beside (cap 540 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench widewg tune16 wgmma hostcost tune32)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench widewg tune16 wgmma hostcost tune32 attn32)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -138,6 +142,13 @@ for step in "$@"; do
     echo "tune rc $?"
     tail -20 "$work/tune32/tune.txt"
     rm -rf "$work/tune32/programs"
+    ;;
+  attn32)
+    suites='^test_attention$'
+    case " $* " in *" unit "*) suites= ;; esac
+    SUITES=$suites OUT=$work/attn32 timeout "$(budget 540)" bash tools/lab/h200/round_attention_mma32.sh \
+      >"$work/attn32.txt" 2>&1
+    tail -70 "$work/attn32.txt"
     ;;
   *) echo "unknown step $step" ;;
   esac
