@@ -552,6 +552,7 @@ static void test_attention_mma(void **state) {
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
       for (int variant = 0; variant < 5; variant++) {
         if (ocft_small() && (shapes[i][2] != small_d || variant > 0)) continue;
+        if (shapes[i][2] == 32 && variant > 1) continue; /* d 32: CI time; two builds a setting */
         att_case c = base_case(2, 4, 2, shapes[i][0], shapes[i][1], shapes[i][2]);
         c.qt = c.kt = c.vt = variant % 2 ? OCF_F16 : OCF_BF16;
         c.ot = variant == 2 ? OCF_BF16 : variant == 3 ? OCF_F16 : OCF_F32;
