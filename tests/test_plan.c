@@ -1691,6 +1691,11 @@ static void test_plan_matmul_wgmma(void **state) {
   call.m = 1;
   plan_wgmma_case("bf16 1 x 8192 x 8192 NT", &passed, &bf16, &call, "matmul_wgmma wg=256 groups=64",
                   "BN=128", none);
+  /* Few columns too: 8192 x 16 x 8192 is 64 x 1 tiles, two ranges of K. */
+  ocf_matmul_call cols = typed_call(8192, 16, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 8192 x 16 x 8192", &mem, &bf16, &cols,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=512",
+                  "BN=256 splits=2 k_split=4096", none);
   ocf_matmul_call tf32_few = typed_call(16, 8192, 8192, OCF_F32, OCF_PRECISION_TF32);
   tf32_few.trans_b = 1;
   ocf_plan skinny_plan;
