@@ -202,22 +202,6 @@ MMA_INLINE void accumulate(__global const ushort *x, const ulong ldx, __global c
   }
 }
 
-/* act(alpha * sum + beta * old + bias), as cl/matmul_skinny.cl's; old is read only when beta != 0.
- */
-float finish(const float sum, const float alpha, const float beta, __global const C_T *out,
-             __global const BIAS_T *bias, const ulong bias_off, const ulong r, const ulong s) {
-  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;
-#if BIAS == 1
-  const float b = OCF_LOAD(BIAS_DTYPE, bias, bias_off + s);
-#elif BIAS == 2
-  const float b = OCF_LOAD(BIAS_DTYPE, bias, bias_off + r);
-#else
-  const float b = 0.0f;
-  (void)bias, (void)bias_off, (void)r, (void)s;
-#endif
-  return ocf_matmul_finish(sum, alpha, beta, old, b, BIAS != 0, ACTIVATION);
-}
-
 #define FEW_PARAMS                                                                        \
   const ulong rows, const ulong k, const ulong k_split, const ulong splits,               \
       __global const ushort *x, const ulong x_off, const ulong ldx, const ulong stride_x, \
@@ -315,16 +299,8 @@ matmul_few_mma_reduce(const ulong rows, const ulong batch, const ulong splits,
                       __global C_T *restrict c, const ulong c_off, const ulong c_rs,
                       const ulong c_ss, const ulong stride_c, __global const BIAS_T *restrict bias,
                       const ulong bias_off) {
-  const ulong e = get_global_id(0), per = rows * N_SMALL;
-  if (e >= per * batch) return;
-  ulong at, s;
-  const ulong bi = ocf_divmod(e, per, &at), r = ocf_divmod(at, N_SMALL, &s);
-  __global const float *part = partial + (bi * splits * rows + r) * N_SMALL + s;
-  float sum = 0.0f;
-  for (ulong sp = 0; sp < splits; sp++)
-    sum += part[sp * rows * N_SMALL];
-  __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;
-  OCF_STORE(C_DTYPE, out, 0, finish(sum, alpha, beta, out, bias, bias_off, r, s));
+  skinny_reduce(rows, batch, splits, partial, alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias,
+                bias_off);
 }
 #endif
 

@@ -448,21 +448,6 @@ uint block_row(const uint i, const uint rl) {
 #endif
 }
 
-/* act(alpha * sum + beta * old + bias), as cl/matmul.cl's; old is read only when beta != 0. */
-float finish(const float sum, const float alpha, const float beta, __global const C_T *out,
-             __global const BIAS_T *bias, const ulong bias_off, const ulong r, const ulong s) {
-  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;
-#if BIAS == 1
-  const float b = OCF_LOAD(BIAS_DTYPE, bias, bias_off + s);
-#elif BIAS == 2
-  const float b = OCF_LOAD(BIAS_DTYPE, bias, bias_off + r);
-#else
-  const float b = 0.0f;
-  (void)bias, (void)bias_off, (void)r, (void)s;
-#endif
-  return ocf_matmul_finish(sum, alpha, beta, old, b, BIAS != 0, ACTIVATION);
-}
-
 /* The shared body: accumulate, add the k lanes' sums, then either the epilogue and the store of
    Y (split == 0 means direct) or the raw sums to `partial`. */
 #define SKINNY_PARAMS                                                                              \
@@ -556,16 +541,8 @@ matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
                      __global C_T *restrict c, const ulong c_off, const ulong c_rs,
                      const ulong c_ss, const ulong stride_c, __global const BIAS_T *restrict bias,
                      const ulong bias_off) {
-  const ulong e = get_global_id(0), per = rows * N_SMALL;
-  if (e >= per * batch) return;
-  ulong at, s;
-  const ulong bi = ocf_divmod(e, per, &at), r = ocf_divmod(at, N_SMALL, &s);
-  __global const float *part = partial + (bi * splits * rows + r) * N_SMALL + s;
-  float sum = 0.0f;
-  for (ulong sp = 0; sp < splits; sp++)
-    sum += part[sp * rows * N_SMALL];
-  __global C_T *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;
-  OCF_STORE(C_DTYPE, out, 0, finish(sum, alpha, beta, out, bias, bias_off, r, s));
+  skinny_reduce(rows, batch, splits, partial, alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias,
+                bias_off);
 }
 #endif
 

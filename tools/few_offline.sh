@@ -1,8 +1,9 @@
 #!/bin/bash
 # few_offline.sh: the 16-bit few-row programs checked without the GPU, from the repo root:
 #   tools/few_offline.sh [WORKDIR]
-# Assembles cl/matmul_few_mma.cl (after cl/common.cl and cl/attention_mma_prims.clh, the PTX
-# primitives: MMA_EMULATE 0) and cl/matmul_skinny.cl (after cl/common.cl) as the library does,
+# Assembles cl/matmul_few_mma.cl (after cl/common.cl, cl/attention_mma_prims.clh, the PTX
+# primitives: MMA_EMULATE 0, and cl/skinny_epilogue.clh) and cl/matmul_skinny.cl (after
+# cl/common.cl and cl/skinny_epilogue.clh) as the library does,
 # compiles them with clang-14 for NVPTX (tools/lab/mma/offline/stubs.h stands in for the OpenCL
 # builtins, and vload_half4 here), assembles the PTX with ptxas for sm_90, and prints per plan:
 # registers, spills, local-memory accesses, mma.sync count and the global loads by width. The
@@ -34,9 +35,9 @@ ocf_x_vlh4(size_t i, __global const half *p) {
 }
 #define vload_half4(i, p) ocf_x_vlh4(i, p)
 EOF
-cat "$root/cl/common.cl" "$root/cl/attention_mma_prims.clh" "$root/cl/matmul_few_mma.cl" \
+cat "$root/cl/common.cl" "$root/cl/attention_mma_prims.clh" "$root/cl/skinny_epilogue.clh" "$root/cl/matmul_few_mma.cl" \
   >"$work/few.cl"
-cat "$root/cl/common.cl" "$root/cl/matmul_skinny.cl" >"$work/skinny.cl"
+cat "$root/cl/common.cl" "$root/cl/skinny_epilogue.clh" "$root/cl/matmul_skinny.cl" >"$work/skinny.cl"
 epi="-DC_DTYPE=0 -DBIAS_DTYPE=0 -DACTIVATION=0 -DBIAS=0"
 few="-DWARPS=4 -DKW=1 -DNT=2 -DUNROLL=2 -DX_KCONT=1 -DV_KCONT=1 -DX_VEC=1 -DV_VEC=1 -DSPLIT=1 \
 -DMMA_EMULATE=0 $epi"

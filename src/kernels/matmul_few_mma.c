@@ -1,27 +1,11 @@
 /* Descriptors of cl/matmul_few_mma.cl's kernels: the skinny kernels' frame and arguments. */
 #include "kernels/descriptors.h"
+#include "kernels/skinny_args.h"
 
 #define F ocf_matmul_skinny_frame
-#define PROBLEM                                                              \
-  OCF_ARG(F, rows, OCF_ARG_ULONG), OCF_ARG(F, k, OCF_ARG_ULONG),             \
-      OCF_ARG(F, k_split, OCF_ARG_ULONG), OCF_ARG(F, splits, OCF_ARG_ULONG), \
-      OCF_ARG(F, x, OCF_ARG_BUFFER), OCF_ARG(F, x_off, OCF_ARG_ULONG),       \
-      OCF_ARG(F, ldx, OCF_ARG_ULONG), OCF_ARG(F, stride_x, OCF_ARG_ULONG),   \
-      OCF_ARG(F, v, OCF_ARG_BUFFER), OCF_ARG(F, v_off, OCF_ARG_ULONG),       \
-      OCF_ARG(F, v_ps, OCF_ARG_ULONG), OCF_ARG(F, v_ss, OCF_ARG_ULONG),      \
-      OCF_ARG(F, stride_v, OCF_ARG_ULONG)
-#define OUTPUT                                                               \
-  OCF_ARG(F, alpha, OCF_ARG_FLOAT), OCF_ARG(F, beta, OCF_ARG_FLOAT),         \
-      OCF_ARG(F, c, OCF_ARG_BUFFER), OCF_ARG(F, c_off, OCF_ARG_ULONG),       \
-      OCF_ARG(F, c_rs, OCF_ARG_ULONG), OCF_ARG(F, c_ss, OCF_ARG_ULONG),      \
-      OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER), \
-      OCF_ARG(F, bias_off, OCF_ARG_ULONG)
-
-static const ocf_arg_desc direct_args[] = {PROBLEM, OUTPUT};
-static const ocf_arg_desc split_args[] = {PROBLEM, OCF_ARG(F, partial, OCF_ARG_BUFFER)};
-static const ocf_arg_desc reduce_args[] = {
-    OCF_ARG(F, rows, OCF_ARG_ULONG), OCF_ARG(F, batch, OCF_ARG_ULONG),
-    OCF_ARG(F, splits, OCF_ARG_ULONG), OCF_ARG(F, partial, OCF_ARG_BUFFER), OUTPUT};
+static const ocf_arg_desc direct_args[] = {SKINNY_PROBLEM_ARGS, SKINNY_OUTPUT_ARGS};
+static const ocf_arg_desc split_args[] = {SKINNY_PROBLEM_ARGS, OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+static const ocf_arg_desc reduce_args[] = {SKINNY_REDUCE_ARGS};
 #undef F
 
 /* What the program requires (every #ifndef ... #error of cl/matmul_few_mma.cl and
