@@ -2285,6 +2285,48 @@ static void plan_attention_mma_case(const char *what, const ocf_device_facts *fa
   assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
 }
 
+/* The first kernel of attention's plan of a bf16 decoding step b x 32 heads x 1 x lk x 128 on
+   the H200 with the built-in tuning and mma.split_fill = split_fill. */
+static ocf_kernel_id decode_kernel(const ocf_device_facts *facts, size_t b, size_t lk,
+                                   int split_fill) {
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  ocf_tuning_values t;
+  assert_int_equal(
+      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, facts, "NVIDIA H200", &t),
+      OCF_SUCCESS);
+  t.attention.mma.split_fill = split_fill;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = b, call.h = call.h_kv = 32, call.lq = 1, call.lk = lk, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
+  return plan.steps[0].kernel;
+}
+
+/* A decoding step goes to attention_mma before attention_decode where its workgroups (one a
+   batch and head) reach mma.decode_fill (3) a compute unit, or where they are fewer than
+   mma.split_fill a compute unit and the keys hold two ranges of split.min (256): there it splits
+   them. Between the two, and for short keys, attention_decode. */
+static void test_plan_attention_decode_routes(void **state) {
+  (void)state;
+  const ocf_device_facts facts = h200_probed(49152);
+  /* without split_fill: attention_decode below 3 x 132 workgroups, attention_mma from it */
+  assert_int_equal(decode_kernel(&facts, 1, 8192, 0), OCF_KERNEL_ATTENTION_DECODE);
+  assert_int_equal(decode_kernel(&facts, 12, 8192, 0), OCF_KERNEL_ATTENTION_DECODE); /* 384 */
+  assert_int_equal(decode_kernel(&facts, 13, 8192, 0), OCF_KERNEL_ATTENTION_MMA);    /* 416 */
+  /* split_fill 2: 32 and 256 workgroups split (below 264), 288 and 384 do not */
+  assert_int_equal(decode_kernel(&facts, 1, 8192, 2), OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel(&facts, 8, 8192, 2), OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel(&facts, 9, 8192, 2), OCF_KERNEL_ATTENTION_DECODE);
+  assert_int_equal(decode_kernel(&facts, 13, 8192, 2), OCF_KERNEL_ATTENTION_MMA);
+  /* keys for one range of 256 only (511): attention_decode; two (512): split */
+  assert_int_equal(decode_kernel(&facts, 1, 511, 2), OCF_KERNEL_ATTENTION_DECODE);
+  assert_int_equal(decode_kernel(&facts, 1, 512, 2), OCF_KERNEL_ATTENTION_MMA_SPLIT);
+}
+
 /* attention_mma's local memory: the device's reported 48 KiB (bk 32 at d 128) whatever the probe
    showed, unless mma.local=1; then what the matrix-unit probe ran right (bk 64, three stages, a
    Q tile), asking it for the tuning's size while that may still pass (at most its 128 KiB,
@@ -3450,6 +3492,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_mma_local_memory),
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),
       cmocka_unit_test(test_plan_attention_mma_local_memory),
+      cmocka_unit_test(test_plan_attention_decode_routes),
       cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),

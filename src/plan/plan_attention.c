@@ -396,8 +396,15 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   const size_t lq = call->lq ? call->lq : 1;
   size_t mma_warps, mma_rows;
   mma_rows_of(t, lq, &mma_warps, &mma_rows);
-  if (t->mma.decode_fill > 0 && mma_units(call, mma_rows * mma_warps) >=
-                                    (size_t)t->mma.decode_fill * (size_t)facts->compute_units) {
+  const size_t mma_groups = mma_units(call, mma_rows * mma_warps);
+  const size_t cus = (size_t)facts->compute_units;
+  /* ... and where its split form runs (fewer workgroups than mma.split_fill a compute unit):
+     1 x 32 heads x 1 x 8192 x 128 bf16 split into key ranges 1854 GB/s, attention_decode's 832
+     (H200, 2026-12-02). */
+  const int mma_fills = t->mma.decode_fill > 0 && mma_groups >= (size_t)t->mma.decode_fill * cus;
+  const int mma_splits = t->mma.split_fill > 0 && mma_groups < (size_t)t->mma.split_fill * cus &&
+                         t->split.min > 0 && call->lk / (size_t)t->split.min >= 2;
+  if (mma_fills || mma_splits) {
     memset(plan, 0, sizeof *plan);
     plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;
     const int first = plan_mma(facts, t, call, d_padded, plan, probe_bytes);

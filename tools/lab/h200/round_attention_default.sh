@@ -17,12 +17,9 @@ start=$SECONDS
   echo "built at $((SECONDS - start)) s"
   export OCLFUSE_TUNING_DIR=/tmp/occ_attnd
   rm -rf /tmp/occ_attnd
-  # dtype b h h_kv lq lk d [causal] [tune=...]
-  while read -r line; do
-    [ -z "$line" ] && continue
-    eval "set -- $line"
-    timeout 30 /tmp/attnd_time "$@" 2>&1 | cut -c1-220 || echo "rc $? for $line"
-  done <<'SHAPES'
+  # dtype b h h_kv lq lk d [causal] ["tune=..."], a case a line; CASES (the same lines) and PEERS
+  # (attention_peers.py's arguments) replace the lists.
+  cases=$(cat <<'SHAPES'
 bf16 4 32 32 4096 4096 128
 bf16 4 32 32 4096 4096 128 causal
 f16 4 32 32 4096 4096 128
@@ -39,11 +36,18 @@ bf16 1 32 32 1 8192 128
 bf16 16 32 32 1 4096 128
 bf16 1 32 32 300 300 64 causal
 SHAPES
+  )
+  while read -r line; do
+    [ -z "$line" ] && continue
+    eval "set -- $line"
+    timeout 30 /tmp/attnd_time "$@" 2>&1 | cut -c1-220 || echo "rc $? for $line"
+  done <<<"${CASES:-$cases}"
   echo "timed at $((SECONDS - start)) s"
-  timeout 100 python3 tools/lab/h200/attention_peers.py 4x32x4096x4096x128:bf16 \
-    4x32x4096x4096x128:bf16:causal 4x32x4096x4096x128:f16 1x32x1024x1024x128:bf16 \
-    8x16x1024x1024x64:bf16:causal 4x32x4096x4096x64:bf16 1x32x1x8192x128:bf16 \
-    16x32x1x4096x128:bf16 1x32x300x300x64:bf16:causal 2>&1
+  peers="4x32x4096x4096x128:bf16 4x32x4096x4096x128:bf16:causal 4x32x4096x4096x128:f16"
+  peers+=" 1x32x1024x1024x128:bf16 8x16x1024x1024x64:bf16:causal 4x32x4096x4096x64:bf16"
+  peers+=" 1x32x1x8192x128:bf16 16x32x1x4096x128:bf16 1x32x300x300x64:bf16:causal"
+  # shellcheck disable=SC2086
+  timeout 100 python3 tools/lab/h200/attention_peers.py ${PEERS-$peers} 2>&1
   echo "done at $((SECONDS - start)) s"
 } >"$out/round.txt" 2>&1
 cat "$out/round.txt"

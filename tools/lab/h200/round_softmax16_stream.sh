@@ -22,21 +22,25 @@ start=$SECONDS
     exit 1
   fi
   echo "built at $((SECONDS - start)) s"
+  # Round 1's lists (CONFIGS and SHAPES, ';'-separated, replace them: round 2 below).
   s="packed=0 local_items=0 coop_spin=0"
   configs="auto;$s items=2 groups_per_unit=2 unroll=4;$s items=2 groups_per_unit=2 unroll=8"
   configs+=";$s items=2 groups_per_unit=3 unroll=8;$s items=4 groups_per_unit=1 unroll=8"
   configs+=";$s items=4 groups_per_unit=4 unroll=4;packed=0 items=8 coop_items=2"
   configs+=";$s items=1 groups_per_unit=4 unroll=8;$s items=2 groups_per_unit=2 unroll=8 wg=256;$s items=2 groups_per_unit=4 unroll=4 wg=256"
-  printf '%s\n' "512 50257 bf16" "1024 65536 bf16" "512 50257 f16" "128 152064 bf16" \
-    "256 32000 bf16" "1024 65536 f16" "4096 16384 bf16" |
-    awk '{print $1, $2, $3, $3, "softmax"}' >/tmp/shapes_s16.txt
+  shapes="512 50257 bf16;1024 65536 bf16;512 50257 f16;128 152064 bf16;256 32000 bf16"
+  shapes+=";1024 65536 f16;4096 16384 bf16"
+  configs=${CONFIGS:-$configs}
+  shapes=${SHAPES:-$shapes}
+  echo "$shapes" | tr ';' '\n' | awk 'NF {print $1, $2, $3, $3, "softmax"}' >/tmp/shapes_s16.txt
+  peers=$(echo "$shapes" | tr ';' '\n' | awk 'NF {printf "%sx%s:%s ", $1, $2, $3}')
   LAB_CONFIGS=$configs OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_s16 \
     timeout -k 2 110 $build/tools/lab/softmax/softmax_lab --shapes /tmp/shapes_s16.txt \
-    --budget 100 2>/tmp/lab_s16.err | cut -f2-4,8-17
+    --budget ${BUDGET:-100} 2>/tmp/lab_s16.err | cut -f2-4,8-17
   grep -v "^softmax_lab: \[" /tmp/lab_s16.err | tail -5
   echo "lab done at $((SECONDS - start)) s"
-  timeout 60 python3 tools/lab/h200/softmax_peers.py 512x50257:bf16 1024x65536:bf16 \
-    512x50257:f16 128x152064:bf16 256x32000:bf16 1024x65536:f16 4096x16384:bf16 2>&1
+  # shellcheck disable=SC2086
+  timeout 60 python3 tools/lab/h200/softmax_peers.py $peers 2>&1 | grep "^softmax"
   echo "done at $((SECONDS - start)) s"
 } >"$out/round.txt" 2>&1
 cat "$out/round.txt"
