@@ -119,6 +119,8 @@ skinny-bf16-word-halves~cl/matmul_skinny.cl~  return (float4)(as_float(lo << 16)
 few-k-tail-guard~cl/matmul_few_mma.cl~    e[i] = inside && p + i < k1 ? row[(p + i) * ps] : (ushort)0;~    e[i] = inside && p + i <= k1 ? row[(p + i) * ps] : (ushort)0;~^test_matmul_few$~matmul_few_mma: one element past K read into the sums
 few-row-guard~cl/matmul_few_mma.cl~      if (s < N_SMALL && r < rows) {~      if (s < N_SMALL) {~^test_matmul_few$~matmul_few_mma: rows of Y past the last one stored
 few-k-warps-sum~cl/matmul_few_mma.cl~        for (uint l = 0; l < KW; l++)~        for (uint l = 0; l + 1 < KW || l == 0; l++)~^test_matmul_few$~matmul_few_mma: the last k warp's sums dropped (few.kw > 1)
+scratch-norm-split~cl/norm.cl~      scratch[3 * g + 2] = q;~      if (g != 1) scratch[3 * g + 2] = q;~^test_norm$~norm_split_stats: a slice's M2 not written (the split's scratch is not zeroed: read as the workspace's NaN)
+scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )
 

@@ -259,6 +259,21 @@ void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out) {
   launch.workgroup_size = t->workgroup;
   launch.workspace = t->workspace;
   launch.workspace_size = t->workspace_size;
+  cl_mem nan_workspace = NULL;
+  if (t->nan_workspace && !t->workspace) {
+    const size_t ws_bytes = mmx_workspace_size(env, t);
+    if (ws_bytes) {
+      unsigned char *nan_bytes = malloc(ws_bytes);
+      assert_non_null(nan_bytes);
+      memset(nan_bytes, 0xff, ws_bytes);
+      cl_int err = CL_SUCCESS;
+      nan_workspace = clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ws_bytes,
+                                     nan_bytes, &err);
+      free(nan_bytes);
+      assert_int_equal(err, CL_SUCCESS);
+      launch.workspace = nan_workspace, launch.workspace_size = ws_bytes;
+    }
+  }
   ocf_status status =
       ocf_matmul_ex(env->ctx, t->ta, t->tb, t->m, t->n, t->k, t->alpha, ab, t->a_off, d.ga.ld, bb,
                     t->b_off, d.gb.ld, t->beta, cb, t->c_off, d.gc.ld, &o, &launch);
@@ -284,6 +299,7 @@ void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out) {
   free(after);
   clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(cb);
   clReleaseMemObject(biasb);
+  if (nan_workspace) clReleaseMemObject(nan_workspace);
   data_free(&d);
 }
 

@@ -36,6 +36,8 @@ typedef struct mmx_case {
   int truncating_sum; /* judged as a matrix-unit sum (harness/reference_gemm.h) */
   cl_mem workspace;   /* the launch's workspace (NULL: none), its first workspace_size bytes */
   size_t workspace_size;
+  int nan_workspace; /* without a workspace: one of the size the call asks, of NaN bytes (a split
+                        plan does not zero its scratch: every float read must be written) */
 } mmx_case;
 
 /* m x n x k, row-major, no transposes, alpha 1, beta 0, fp32, one product, no epilogue. */

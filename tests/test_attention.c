@@ -36,6 +36,9 @@ typedef struct att_case {
   size_t workgroup;
   /* special values: 1 a NaN in q's row 0 of (0, 0); 2 a NaN in k's key 1 of (0, 0) */
   int special;
+  /* 1: the call's scratch is a caller workspace of NaN bytes, not the pool (a split plan runs
+     without zeroing it: its kernels must write every float they read there) */
+  int poison;
 } att_case;
 
 static size_t max_size(size_t a, size_t b) {
@@ -223,6 +226,15 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = c->variant;
     launch.workgroup_size = c->workgroup;
+    /* At least any split's scratch: a (m, s, acc) a row and range, a range at least a key. */
+    const size_t ws_bytes = c->poison ? rows * (c->lk + 2) * (d + 2) * sizeof(float) : 0;
+    unsigned char *nan_bytes = c->poison ? malloc(ws_bytes) : NULL;
+    if (c->poison) {
+      assert_non_null(nan_bytes);
+      memset(nan_bytes, 0xff, ws_bytes);
+      launch.workspace = bytes_buffer(env, ws_bytes, nan_bytes);
+      launch.workspace_size = ws_bytes;
+    }
     status = ocf_attention(env->ctx, c->b, c->h, c->h_kv, c->lq, c->lk, d, qb, q.offset, q.s, kb,
                            k.offset, k.s, vb, v.offset, v.s, ob, out.offset, out.s, &opt, &launch);
     read_bytes(env, ob, out.extent * out.elem, got);
@@ -231,6 +243,8 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     clReleaseMemObject(ob);
     if (lb) clReleaseMemObject(lb);
     if (sb) clReleaseMemObject(sb);
+    if (launch.workspace) clReleaseMemObject(launch.workspace);
+    free(nan_bytes);
   }
   /* A split plan's rescales: one a tile of BK keys and the merge's (tolerance.c). */
   size_t rescales = 0;
@@ -478,6 +492,7 @@ static void test_attention_split(void **state) {
         c.lengths = variant >= 2;
         c.layout = variant == 3 ? INTERLEAVED : DENSE;
         if (variant == 3) c.qt = OCF_BF16, c.vt = OCF_F16, c.ot = OCF_F16;
+        c.poison = variant % 2; /* the scratch not zeroed: every float read must be written */
         run_case(env, kernels[k], &c, 0);
         if (k == 0 || !limited) assert_non_null(strstr(ocf_last_plan(), kernels[k]));
         if (k == 2 && !limited) assert_non_null(strstr(ocf_last_plan(), "-DPREFETCH=1"));
@@ -635,6 +650,7 @@ static void test_attention_mma_split(void **state) {
       c.causal = cases[i].causal;
       c.lengths = cases[i].lengths;
       if (cases[i].offset) c.offset_set = 1, c.offset = -2;
+      c.poison = 1; /* the scratch not zeroed: every float read must be written */
       run_case(env, "attention_mma_split", &c, 0);
       if (!limited) {
         assert_non_null(strstr(ocf_last_plan(), "attention_mma_split"));

@@ -130,7 +130,7 @@ static size_t check_softmax_case(const ocft_env *env, const softmax_case *c) {
 
   /* One byte short: refused, naming the size, nothing enqueued. */
   const size_t align = 4096; /* a multiple of every device's CL_DEVICE_MEM_BASE_ADDR_ALIGN */
-  cl_mem workspace = byte_buffer(env, align + bytes, 0xA5);
+  cl_mem workspace = byte_buffer(env, align + bytes, 0xFF); /* NaN floats */
   ocft_write(env, out, n, before);
   cl_event event = NULL;
   ocf_launch short_launch = OCF_LAUNCH_INIT;
@@ -145,7 +145,7 @@ static size_t check_softmax_case(const ocft_env *env, const softmax_case *c) {
   clFinish(env->queue);
   ocft_read(env, out, n, after);
   ocft_assert_unchanged("output after a short workspace", after, before, n);
-  assert_true(all_bytes(env, workspace, align + bytes, 0xA5));
+  assert_true(all_bytes(env, workspace, align + bytes, 0xFF));
 
   /* Exactly the size: the same bits as with the pool. */
   ocf_launch exact = OCF_LAUNCH_INIT;
@@ -161,11 +161,11 @@ static size_t check_softmax_case(const ocft_env *env, const softmax_case *c) {
       clEnqueueReadBuffer(env->queue, workspace, CL_TRUE, bytes, tail_bytes, tail, 0, NULL, NULL),
       CL_SUCCESS);
   for (size_t i = 0; i < tail_bytes; i++)
-    assert_int_equal(tail[i], 0xA5);
+    assert_int_equal(tail[i], 0xFF);
 
   /* At an aligned offset (a sub-buffer): the same bits again; the bytes before it untouched. */
   ocft_write(env, out, n, before);
-  const unsigned char pattern = 0xA5;
+  const unsigned char pattern = 0xFF;
   assert_int_equal(
       clEnqueueFillBuffer(env->queue, workspace, &pattern, 1, 0, align + bytes, 0, NULL, NULL),
       CL_SUCCESS);
@@ -173,7 +173,7 @@ static size_t check_softmax_case(const ocft_env *env, const softmax_case *c) {
   ocft_assert_status(run_softmax(env, c, in, out, &exact), OCF_SUCCESS);
   ocft_read(env, out, n, lent);
   ocft_assert_unchanged("output with a workspace at an offset", lent, pooled, n);
-  assert_true(all_bytes(env, workspace, align, 0xA5));
+  assert_true(all_bytes(env, workspace, align, 0xFF));
   clReleaseMemObject(workspace);
 
 done:
@@ -260,7 +260,7 @@ static void test_workspace_matmul(void **state) {
   free(want), free(tol);
 
   /* One byte short: refused, C and the workspace untouched. */
-  cl_mem workspace = byte_buffer(env, bytes, 0x5A);
+  cl_mem workspace = byte_buffer(env, bytes, 0xFF); /* NaN floats */
   ocft_write(env, cb, nc, c0);
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.workspace = workspace;
@@ -269,7 +269,7 @@ static void test_workspace_matmul(void **state) {
   clFinish(env->queue);
   ocft_read(env, cb, nc, after);
   ocft_assert_unchanged("C after a short workspace", after, c0, nc);
-  assert_true(all_bytes(env, workspace, bytes, 0x5A));
+  assert_true(all_bytes(env, workspace, bytes, 0xFF));
   /* Exactly the size: the same bits as with the pool. */
   launch.workspace_size = bytes;
   ocft_assert_status(run_matmul(env, s, ab, bb, cb, &launch), OCF_SUCCESS);

@@ -188,6 +188,7 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = (call->b ? call->b : 1) * h * lq * splits * (call->d + 2) * sizeof(float);
+  plan->scratch_written = 1; /* attention_decode writes every (m, s, acc) attention_join reads */
   return 1;
 }
 
@@ -380,6 +381,7 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   plan->split_keys = split_keys;
   plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq * splits *
                         (call->d + 2) * sizeof(float);
+  plan->scratch_written = 1; /* attention_mma_split writes every row's (m, l, O) of each range */
   return MMA_PLANNED;
 }
 
@@ -523,6 +525,7 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = rows * splits * (call->d + 2) * sizeof(float);
+  plan->scratch_written = 1; /* attention_split writes every (m, s, acc) attention_merge reads */
   return ocf_plan_verify(plan, facts);
 }
 

@@ -336,6 +336,7 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_sk
       plan->splits = splits;
       plan->k_split = k_split;
       plan->scratch_bytes = splits * per_split * sizeof(float);
+      plan->scratch_written = 1; /* matmul_skinny_split writes every sum the reduce reads */
     }
   }
 
@@ -525,6 +526,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
       plan->splits = n;
       plan->k_split = k_split;
       plan->scratch_bytes = n * per_split * sizeof(float);
+      plan->scratch_written = 1; /* matmul_tiled_split writes every C element of each range */
     }
   }
 

@@ -108,6 +108,7 @@ ocf_mma_outcome ocf_plan_matmul_few(const ocf_device_facts *facts, const ocf_tun
       plan->splits = splits;
       plan->k_split = k_split;
       plan->scratch_bytes = splits * per_split * sizeof(float);
+      plan->scratch_written = 1; /* matmul_few_mma_split writes every sum the reduce reads */
     }
   }
   if (groups * plan->splits > 0x7fffffffu) return OCF_MMA_NOT_APPLICABLE;

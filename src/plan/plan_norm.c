@@ -149,6 +149,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     }
     /* The shift and shifted mean of each row, then its variance (mean square). */
     plan->scratch_bytes = 3 * rows * sizeof(float);
+    plan->scratch_written = 1; /* each kernel writes a row's values before the next reads them */
   } else if (c->variant == OCF_VARIANT_AUTO) {
     const size_t t_vw = (size_t)t->vw;
     k.vw = aligned_to(c, t_vw) ? t_vw : 1;
@@ -171,6 +172,8 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
       k.groups = ocf_plan_grid_groups(facts, rows * plan->parts);
       /* (count, mean, M2) a slice, then a shift a row. */
       plan->scratch_bytes = (3 * rows * plan->parts + rows) * sizeof(float);
+      plan->scratch_written =
+          1; /* norm_split_stats writes every slice's triple, slice 0 the shift */
     }
   }
   if (plan->parts == 0) plan->parts = 1;

@@ -292,6 +292,7 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
       k->wg = wg_max;
       k->groups = ocf_plan_grid_groups(facts, rows * plan->parts);
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(float);
+      plan->scratch_written = 1; /* softmax_split_stats writes every slice's (m, s) */
       return;
     }
   }
@@ -361,6 +362,7 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
        floats more a row. */
     plan->scratch_bytes = (2 * c->rows + c->rows * c->cols) * sizeof(float);
     if (plan->scratch_bytes == 0) plan->scratch_bytes = sizeof(float);
+    plan->scratch_written = 1; /* each kernel writes what the next reads (exps only where read) */
   } else if (c->variant == OCF_VARIANT_AUTO) {
     const budgets b = budgets_of(t, c);
     k.vw = b.vw;
