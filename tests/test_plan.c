@@ -1909,6 +1909,15 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
                   "splits=1 lw_first=0 scratch=0", none);
   call.has_workspace = 0;
 
+  /* A workgroup limit learnt below 256 for either kernel keeps the one launch of matmul_wgmma. */
+  for (int which = 0; which < 2; which++) {
+    ocf_device_facts limited = mem;
+    limited.learnt.kernel_max_workgroup[which ? OCF_KERNEL_MATMUL_WGMMA_LW
+                                              : OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT] = 128;
+    plan_wgmma_case("a learnt limit of 128", &limited, &lw, &call, "matmul_wgmma wg=256 groups=288",
+                    "splits=1 lw_first=0", none);
+  }
+
   /* The threshold: at lastwave 20, 158 tiles leave 26 <= 26.4 (5 ranges of 832), 159 leave 27
      (none; at 21, 27 <= 27.72: 4 ranges of 1024). At 50, 198 tiles leave 66 = 132 / 2: two
      ranges; at 51, 199 leave 67 <= 67.32, but 132 / 67 is one range: none. */

@@ -65,6 +65,9 @@
  *      them that add the ranges in order and apply the epilogue (lw_first = W U). About W + 1 / s
  *      waves instead of W + 1: bf16 3000^3 is 288 tiles on 132 units, W 2 and R 24, s 5 with
  *      lastwave_min 512 (2 with 1024). Only the first step writes scratch and only the second C.
+ *      A workgroup limit learnt for either kernel below the tile's work-items keeps rule 2's
+ *      plan. The waves assume one workgroup a unit (the built-in tile; a smaller tile whose ring
+ *      lets two share a unit splits the same R tiles, right but by a wave model that is off).
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -211,6 +214,11 @@ static int plan_lastwave(const ocf_device_facts *facts, const ocf_tuning_values 
   const size_t min_k = (size_t)tuning->matmul.wgmma.lastwave_min;
   const size_t units = facts->compute_units;
   if (percent == 0 || min_k == 0 || units == 0 || groups <= units) return 0;
+  /* A limit learnt for either kernel below the workgroup keeps the plain plan (not mma.sync). */
+  const size_t threads = 128u * g->consumers;
+  if (ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT) < threads ||
+      ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_LW) < threads)
+    return 0;
   const size_t last = groups % units;
   if (last == 0 || last * 100 > units * percent) return 0;
   size_t splits = units / last;
