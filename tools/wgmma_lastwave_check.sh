@@ -5,7 +5,8 @@
 # Cuts from cl/matmul_wgmma_nv.cl the operands, the epilogue's element, tile_of, operands_of and
 # the last-wave section (float2 stores written for C), compiles them with
 # tests/wgmma_lastwave_check.c (main_loop and whole_tile stand in for the matrix units) for every
-# tile width and warpgroup count (tile groups of 3 and 8 rows), and checks every element of C and what the reduce read.
+# tile width and warpgroup count (tile groups of 3 and 8 rows), and checks every element of C and
+# what the reduce read.
 set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/wgmma_lastwave_check}
