@@ -513,22 +513,21 @@ INLINE uint stage_base(__local uchar *smem) {
 #ifdef OCF_KERNEL_matmul_wgmma_sab
 #define WGMMA_ENTRY matmul_wgmma_sab
 #endif
-#ifdef WGMMA_ENTRY
-__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
-WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
-             __global const uchar *a, const ulong a_off, const ulong lda, const ulong stride_a,
-             __global const uchar *b, const ulong b_off, const ulong ldb, const ulong stride_b,
-             const float beta, __global C_T *c, const ulong c_off, const ulong ldc,
-             const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off) {
-  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
-  const uint base = stage_base(smem);
-  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
-  const uint tiles = tiles_m * tiles_n;
-  if (tiles == 0) return; /* m or n is 0: nothing to write (the whole workgroup leaves) */
-  const uint group = (uint)get_group_id(0), product = group / tiles;
+/* One workgroup's whole-K tile: tile `slot` of the grid of tiles x batch (product slot / tiles,
+   tile tile_of(slot % tiles)), multiplied over all of K and finished into C with the epilogue.
+   matmul_wgmma's body; matmul_wgmma_lw runs it for the grid's first slots (the full waves). */
+#if defined(WGMMA_ENTRY) || defined(OCF_KERNEL_matmul_wgmma_lw)
+INLINE void whole_tile(const uint base, const uint slot, const uint tiles_m, const uint tiles_n,
+                       const ulong m, const ulong n, const ulong k, const float alpha,
+                       __global const uchar *a, const ulong a_off, const ulong lda,
+                       const ulong stride_a, __global const uchar *b, const ulong b_off,
+                       const ulong ldb, const ulong stride_b, const float beta, __global C_T *c,
+                       const ulong c_off, const ulong ldc, const ulong stride_c,
+                       __global const BIAS_T *bias, const ulong bias_off) {
+  const uint tiles = tiles_m * tiles_n, product = slot / tiles;
   const uint t = (uint)get_local_id(0);
   uint tm, tn;
-  tile_of(group - product * tiles, tiles_m, tiles_n, &tm, &tn);
+  tile_of(slot - product * tiles, tiles_m, tiles_n, &tm, &tn);
   const operands o =
       operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product, 0, k, tm, tn);
 
@@ -543,6 +542,22 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
   e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
   store_tile(c + c_at, ldc, m, n, o.m0 + 64 * (t / 128), o.n0, acc, &e, ((c_at | ldc) & 1) == 0,
              t % 128);
+}
+#endif
+
+#ifdef WGMMA_ENTRY
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
+WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
+             __global const uchar *a, const ulong a_off, const ulong lda, const ulong stride_a,
+             __global const uchar *b, const ulong b_off, const ulong ldb, const ulong stride_b,
+             const float beta, __global C_T *c, const ulong c_off, const ulong ldc,
+             const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = stage_base(smem);
+  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
+  if (tiles_m * tiles_n == 0) return; /* m or n is 0: nothing to write (the workgroup leaves) */
+  whole_tile(base, (uint)get_group_id(0), tiles_m, tiles_n, m, n, k, alpha, a, a_off, lda,
+             stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc, stride_c, bias, bias_off);
 }
 #endif
 
@@ -622,5 +637,129 @@ __kernel void matmul_wgmma_reduce(const ulong m, const ulong n, const ulong batc
   __global C_T *out = c + c_off + product * stride_c + row * ldc + col;
   const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;
   OCF_STORE(C_DTYPE, out, 0, finish_at(sum, old, &ep, row, col));
+}
+#endif
+
+/* The last-wave split (src/plan/plan_matmul_wgmma.c, rule 6: more tiles x batch than compute
+   units, a small last wave). Of the grid's slots (tile x product, numbered as matmul_wgmma's
+   workgroups), the first lw_first = W units are W full waves; the last R = tiles batch - lw_first
+   would run as a wave of R workgroups on `units` units, each over all of K. Instead:
+
+     matmul_wgmma_lw_split  workgroup g: last-wave tile j = g % R (slot lw_first + j) over K range
+                            split = g / R, [split k_split, min(k, (split + 1) k_split)), its raw
+                            BM x BN sums (rows and columns past m and n included: zeros) into
+                            partial[(split R + j) BM BN + r BN + c], R splits workgroups, every
+                            float of the scratch written;
+     matmul_wgmma_lw        workgroups g < lw_first: matmul_wgmma's workgroup g (whole_tile, the
+                            same tile order); the R splits after them: part p = i / R of last-wave
+                            tile j = i % R (i = g - lw_first), elements [p E, (p + 1) E) of the
+                            tile's BM BN, E = BM BN / splits rounded up to THREADS: the splits'
+                            sums added in split order, then the epilogue and the store, as
+                            matmul_wgmma_reduce does for an element.
+
+   The split step writes only scratch and runs first; the one launch that writes C runs after it,
+   so a call whose second enqueue fails has changed no output. */
+#if defined(OCF_KERNEL_matmul_wgmma_lw_split) || defined(OCF_KERNEL_matmul_wgmma_lw)
+/* The number of last-wave tiles R, or 0 where the grid has no tiles. */
+INLINE uint lw_tiles(const uint tiles, const ulong batch, const ulong lw_first) {
+  return tiles ? (uint)((ulong)tiles * batch - lw_first) : 0u;
+}
+#endif
+
+#ifdef OCF_KERNEL_matmul_wgmma_lw_split
+/* Writes the warpgroup's raw 64 x BN sums to rows [64 wg, 64 wg + 64) of a BM x BN tile of
+   partial sums (row stride BN): every element, as pairs of floats. */
+INLINE void store_raw_tile(__global float *p, const uint wg, const float *acc, const uint l) {
+  const uint r = 64 * wg + 16 * (l / 32) + (l % 32) / 4;
+  const uint cc = 2 * (l % 4);
+#pragma unroll
+  for (uint q = 0; q < BN / 8; q++)
+#pragma unroll
+    for (uint v1 = 0; v1 < 2; v1++)
+      *(__global float2 *)(p + (r + 8 * v1) * BN + cc + 8 * q) =
+          (float2)(acc[4 * q + 2 * v1], acc[4 * q + 2 * v1 + 1]);
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
+matmul_wgmma_lw_split(const ulong m, const ulong n, const ulong k, const ulong batch,
+                      __global const uchar *a, const ulong a_off, const ulong lda,
+                      const ulong stride_a, __global const uchar *b, const ulong b_off,
+                      const ulong ldb, const ulong stride_b, const ulong k_split,
+                      const ulong lw_first, __global float *partial) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = stage_base(smem);
+  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
+  const uint tiles = tiles_m * tiles_n, last = lw_tiles(tiles, batch, lw_first);
+  if (last == 0) return; /* m or n is 0 */
+  const uint group = (uint)get_group_id(0), j = group % last, split = group / last;
+  const ulong k0 = (ulong)split * k_split;
+  if (k0 >= k) return; /* the planner makes every split's range non-empty */
+  const uint slot = (uint)lw_first + j, product = slot / tiles;
+  const uint t = (uint)get_local_id(0);
+  uint tm, tn;
+  tile_of(slot - product * tiles, tiles_m, tiles_n, &tm, &tn);
+  const operands o = operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product,
+                                 k0, min(k_split, k - k0), tm, tn);
+
+  float acc[NACC];
+#pragma unroll
+  for (uint i = 0; i < NACC; i++)
+    acc[i] = 0.0f;
+  main_loop(acc, base, &o, t);
+
+  store_raw_tile(partial + ((ulong)split * last + j) * (BM * BN), t / 128, acc, t % 128);
+}
+#endif
+
+#ifdef OCF_KERNEL_matmul_wgmma_lw
+/* Part `part` of last-wave tile j (slot): its elements' splits added in order, finished into C. */
+INLINE void lw_reduce(const uint slot, const uint j, const uint part, const uint last,
+                      const uint tiles_m, const uint tiles_n, const ulong m, const ulong n,
+                      const ulong splits, __global const float *partial, const epilogue *ep,
+                      __global C_T *c, const ulong c_off, const ulong ldc, const ulong stride_c) {
+  const uint tiles = tiles_m * tiles_n, product = slot / tiles;
+  uint tm, tn;
+  tile_of(slot - product * tiles, tiles_m, tiles_n, &tm, &tn);
+  const ulong m0 = (ulong)tm * BM, n0 = (ulong)tn * BN;
+  const uint per = (uint)(((BM * BN + splits - 1) / splits + THREADS - 1) / THREADS * THREADS);
+  const uint lo = part * per, hi = min(lo + per, (uint)(BM * BN));
+  __global C_T *out = c + c_off + product * stride_c;
+  __global const float *p = partial + (ulong)j * (BM * BN);
+  const ulong tile_stride = (ulong)last * (BM * BN); /* one split to the next */
+  for (uint e = lo + (uint)get_local_id(0); e < hi; e += THREADS) {
+    const ulong row = m0 + e / BN, col = n0 + e % BN;
+    if (row >= m || col >= n) continue;
+    float sum = 0.0f;
+    for (ulong s = 0; s < splits; s++)
+      sum += p[s * tile_stride + e];
+    __global C_T *at = out + row * ldc + col;
+    const float old = ep->beta != 0.0f ? OCF_LOAD(C_DTYPE, at, 0) : 0.0f;
+    OCF_STORE(C_DTYPE, at, 0, finish_at(sum, old, ep, row, col));
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
+matmul_wgmma_lw(const ulong m, const ulong n, const ulong k, const ulong batch, const float alpha,
+                __global const uchar *a, const ulong a_off, const ulong lda,
+                const ulong stride_a, __global const uchar *b, const ulong b_off,
+                const ulong ldb, const ulong stride_b, const float beta, __global C_T *c,
+                const ulong c_off, const ulong ldc, const ulong stride_c,
+                __global const BIAS_T *bias, const ulong bias_off, const ulong splits,
+                const ulong lw_first, __global const float *partial) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
+  const uint last = lw_tiles(tiles_m * tiles_n, batch, lw_first);
+  if (last == 0) return; /* m or n is 0 */
+  const uint group = (uint)get_group_id(0);
+  if (group < lw_first) {
+    whole_tile(stage_base(smem), group, tiles_m, tiles_n, m, n, k, alpha, a, a_off, lda, stride_a,
+               b, b_off, ldb, stride_b, beta, c, c_off, ldc, stride_c, bias, bias_off);
+    return;
+  }
+  const uint i = group - (uint)lw_first, j = i % last;
+  epilogue ep;
+  ep.alpha = alpha, ep.beta = beta, ep.bias = bias, ep.bias_off = bias_off;
+  lw_reduce((uint)lw_first + j, j, i / last, last, tiles_m, tiles_n, m, n, splits, partial, &ep, c,
+            c_off, ldc, stride_c);
 }
 #endif

@@ -14,7 +14,8 @@
  * 8) from 1 x 1 x 1 to several tiles; alpha and beta, C poisoned for beta 0; odd ldc and c_off
  * (scalar stores); aligned offsets and padded leading dimensions; strided batches with A shared;
  * column-major callers; every activation, a bias either way in each type, every C type; the
- * tile and ring tunables; split K (matmul_wgmma_split, matmul_wgmma_reduce) forced on; the calls
+ * tile and ring tunables; split K (matmul_wgmma_split, matmul_wgmma_reduce) and the last-wave split
+ * (matmul_wgmma_lw_split, matmul_wgmma_lw) forced on; the calls
  * that go to mma.sync (misaligned, A transposed, TF32 with B k x n); refusals before anything is
  * enqueued; the TF32 truncation exactly, which the matrix unit does itself (the kernel stages fp32
  * bits untouched), NaNs included: the one documented difference from the library's TF32, a NaN
@@ -210,6 +211,95 @@ static void test_wgmma_split_k(void **state) {
                        OCF_SUCCESS);
 }
 
+/* Sets the matmul tuning of every type. */
+static void tune_all(const ocft_env *env, const char *values) {
+  for (int dt = 0; dt < 3; dt++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, values),
+                       OCF_SUCCESS);
+}
+
+/* The last-wave split (src/plan/plan_matmul_wgmma.c, rule 6) forced on: wgmma.lastwave=100 (any
+   last wave) and lastwave_min=64, on the H200's 132 units (a GPU of more units would plan
+   matmul_wgmma and fail here by name). Tiles of 64 x 128 (wg.consumers=1, wg.bn=128) keep the
+   references short:
+   - 700 x 1580 x 200 is 11 x 13 = 143 tiles, R 11 (edge tiles past m and n among them),
+     min(132 / 11, 200 / 64) = 3 ranges wanted of 128, 2 made (128 and 72; TF32 3 of 96: 96, 96,
+     8); every type and B layout, a bias either way in each type, every activation, every C type,
+     alpha and beta, C poisoned where beta is 0;
+   - a batch of 28 products of 300 x 100 x 400 (5 x 1 tiles) is 140 slots, R 8 straddling products
+     26 and 27, 4 ranges of 128 (the last 16; TF32 5 of 96, the last 16), A shared in one, beta,
+     odd ldc and c_off;
+   - 128 x 256 tiles (the built-in geometry): 3 x 1100 x 1300 x 200 is 3 x 9 x 6 = 162 tiles, R
+     30, 2 ranges of 128; a bias along m, SiLU, bf16 C, beta;
+   - a workspace of the scratch filled with NaN (a float the split did not write would show in
+     C), then one float short: matmul_wgmma runs. */
+static void test_wgmma_lastwave(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const char *const small = "wg.bn=128 wg.consumers=1 wgmma.lastwave=100 wgmma.lastwave_min=64";
+  tune_all(env, small);
+  int i = 0;
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+    for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++, i++) {
+      mmx_case t = wg_case(inputs[d], tb, 700, 1580, 200, (size_t)i % 2);
+      if (i % 2) {
+        t.alpha = 1.5f, t.beta = -0.5f;
+      } else {
+        t.nan_c = 1;
+      }
+      t.bias_axis = (i / 2) % 2 ? OCF_BIAS_M : OCF_BIAS_N;
+      t.bias_dtype = (ocf_dtype)(i % 3);
+      t.bias_off = 3;
+      t.activation = (ocf_activation)(i % (OCF_ACTIVATION_SILU + 1));
+      t.c_dtype = (ocf_dtype)((i + 1) % 3);
+      check_kernel(env, t, "matmul_wgmma_lw_split");
+    }
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+    const int tb = inputs[d] == OCF_F32 || d % 2;
+    mmx_case t = wg_case(inputs[d], tb, 300, 100, 400, 0);
+    const size_t lda = t.k + t.lda_pad, ldb = (tb ? t.k : t.n) + t.ldb_pad;
+    t.batch = 28;
+    t.stride_a = d == 0 ? 0 : t.m * lda;
+    t.stride_b = (tb ? t.n : t.k) * ldb + (inputs[d] == OCF_F32 ? 4 : 8);
+    t.stride_c = MMX_PACKED;
+    t.beta = 0.25f;
+    t.c_off = 1, t.ldc_pad = 1;
+    check_kernel(env, t, "matmul_wgmma_lw_split");
+  }
+  tune_all(env, "wgmma.lastwave=100 wgmma.lastwave_min=64");
+  mmx_case t = wg_case(OCF_BF16, 0, 1100, 1300, 200, 0);
+  const size_t lda = t.k + t.lda_pad, ldb = t.n + t.ldb_pad;
+  t.batch = 3;
+  t.stride_a = t.m * lda, t.stride_b = t.k * ldb, t.stride_c = MMX_PACKED;
+  t.bias_axis = OCF_BIAS_M;
+  t.bias_dtype = OCF_BF16;
+  t.activation = OCF_ACTIVATION_SILU;
+  t.c_dtype = OCF_BF16;
+  t.beta = 0.5f;
+  check_kernel(env, t, "matmul_wgmma_lw_split");
+
+  tune_all(env, small);
+  t = wg_case(OCF_BF16, 1, 700, 1580, 200, 0);
+  const size_t bytes = mmx_workspace_size(env, &t);
+  if (bytes != 2 * 11 * 64 * 128 * sizeof(float)) { /* 2 ranges of 11 tiles */
+    print_error("the workspace query reports %zu bytes for the last wave's sums\n", bytes);
+    fail();
+  }
+  unsigned char *nan_bytes = malloc(bytes);
+  assert_non_null(nan_bytes);
+  memset(nan_bytes, 0xff, bytes);
+  cl_int err;
+  cl_mem ws =
+      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, nan_bytes, &err);
+  free(nan_bytes);
+  assert_int_equal(err, CL_SUCCESS);
+  t.workspace = ws, t.workspace_size = bytes;
+  check_kernel(env, t, "matmul_wgmma_lw_split");
+  t.workspace_size = bytes - sizeof(float);
+  check_kernel(env, t, "matmul_wgmma");
+  clReleaseMemObject(ws);
+  tune_all(env, "");
+}
+
 /* Every activation, a bias along n and along m in each type, every C type, with and without
    beta, a batch (the bias shared by the products). */
 static void test_wgmma_epilogue(void **state) {
@@ -364,6 +454,7 @@ int main(void) {
       cmocka_unit_test(test_wgmma_epilogue),
       cmocka_unit_test(test_wgmma_tunables),
       cmocka_unit_test(test_wgmma_split_k),
+      cmocka_unit_test(test_wgmma_lastwave),
       cmocka_unit_test(test_wgmma_fallbacks),
       cmocka_unit_test(test_wgmma_refusals),
   };

@@ -165,8 +165,8 @@ static void plan_shape(const ocf_plan *plan, char *out, size_t capacity) {
 
 /* A value of the plan by name: an upper-case name is a -D value, parts / part_vecs / scratch /
    local_mem / fixed / splits / k_split / swapped / max_regs / staged_k / staged_ld / staged_a /
-   scratch_written / pad_lda / pad_rows_a / pad_ldb / pad_rows_b the plan's fields. -1 when the plan
-   has no such value. */
+   scratch_written / pad_lda / pad_rows_a / pad_ldb / pad_rows_b / lw_first the plan's fields. -1
+   when the plan has no such value. */
 static long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "parts") == 0) return (long long)plan->parts;
   if (strcmp(name, "part_vecs") == 0) return (long long)plan->part_vecs;
@@ -185,6 +185,7 @@ static long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "pad_rows_a") == 0) return (long long)plan->pad_rows_a;
   if (strcmp(name, "pad_ldb") == 0) return (long long)plan->pad_ldb;
   if (strcmp(name, "pad_rows_b") == 0) return (long long)plan->pad_rows_b;
+  if (strcmp(name, "lw_first") == 0) return (long long)plan->lw_first;
   return ocf_plan_define_value(plan, name, -1);
 }
 
@@ -1856,6 +1857,158 @@ static void test_plan_matmul_wgmma(void **state) {
  * the gates fall back to mma.sync: a probe due or failed, 8.x, few products, no memory facts,
  * a scratch past the cap or the caller's workspace, staging refused, the wg tunable off.
  */
+/*
+ * Rule 6 of src/plan/plan_matmul_wgmma.c, the last-wave split (wgmma.lastwave, 0 in the built-in
+ * values), on the H200's 132 units with 128 x 256 tiles: G = tiles x batch workgroups, W = G / 132
+ * full waves and R = G % 132 left; where 0 < R <= 132 lastwave / 100, the R tiles over
+ * s = min(132 / R, k / lastwave_min) ranges of K (whole slices: 64 at 16 bits, 32 at TF32, every
+ * range non-empty), matmul_wgmma_lw_split (R s workgroups, s R 128 x 256 floats of scratch)
+ * then matmul_wgmma_lw (W 132 + R s workgroups), lw_first = W 132.
+ */
+static void test_plan_matmul_wgmma_lastwave(void **state) {
+  (void)state;
+  const ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
+  ocf_device_facts mem = passed; /* the scratch cap: an eighth of the memory, one allocation */
+  mem.global_mem_bytes = 141ull << 30;
+  mem.max_alloc_bytes = 35ull << 30;
+  const ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
+  ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
+  const int none = OCF_PLAN_PROBE_NONE;
+  assert_int_equal(bf16.matmul.wgmma.lastwave, 0); /* off until the H200 round */
+  ocf_tuning_values lw = bf16;
+  lw.matmul.wgmma.lastwave = 50;
+  lw.matmul.wgmma.lastwave_min = 512;
+
+  /* 3000^3: 24 x 12 = 288 tiles, W 2, R 24: min(132 / 24, 3000 / 512) = 5 ranges of
+     ceil(600 / 64) 64 = 640 (the last 440), 5 x 24 x 32768 floats. */
+  ocf_matmul_call call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 3000^3, lastwave 0", &mem, &bf16, &call, "matmul_wgmma wg=256 groups=288",
+                  "splits=1 lw_first=0 scratch=0", none);
+  const char *const lw_3000 =
+      "matmul_wgmma_lw_split wg=256 groups=120 + matmul_wgmma_lw wg=256 groups=384";
+  plan_wgmma_case("bf16 3000^3, lastwave 50", &mem, &lw, &call, lw_3000,
+                  "BN=256 splits=5 k_split=640 lw_first=264 scratch=15728640 scratch_written=1",
+                  none);
+  /* lastwave_min 1024: 3000 / 1024 = 2 ranges of 1536; 3000 (one range) none. */
+  lw.matmul.wgmma.lastwave_min = 1024;
+  plan_wgmma_case("bf16 3000^3, lastwave_min 1024", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=48 + matmul_wgmma_lw wg=256 groups=312",
+                  "splits=2 k_split=1536 lw_first=264 scratch=6291456", none);
+  lw.matmul.wgmma.lastwave_min = 3000;
+  plan_wgmma_case("bf16 3000^3, lastwave_min 3000", &mem, &lw, &call,
+                  "matmul_wgmma wg=256 groups=288", "splits=1 lw_first=0", none);
+  lw.matmul.wgmma.lastwave_min = 512;
+  /* The scratch: no memory sizes known, the caller's workspace exactly, one float short. */
+  plan_wgmma_case("no memory sizes known", &passed, &lw, &call, "matmul_wgmma wg=256 groups=288",
+                  "splits=1 lw_first=0 scratch=0", none);
+  call.has_workspace = 1;
+  call.workspace_bytes = 15728640;
+  plan_wgmma_case("a workspace of the scratch", &mem, &lw, &call, lw_3000, "splits=5", none);
+  call.workspace_bytes = 15728636;
+  plan_wgmma_case("a workspace one float short", &mem, &lw, &call, "matmul_wgmma wg=256 groups=288",
+                  "splits=1 lw_first=0 scratch=0", none);
+  call.has_workspace = 0;
+
+  /* A workgroup limit learnt below 256 for either kernel keeps the one launch of matmul_wgmma. */
+  for (int which = 0; which < 2; which++) {
+    ocf_device_facts limited = mem;
+    limited.learnt.kernel_max_workgroup[which ? OCF_KERNEL_MATMUL_WGMMA_LW
+                                              : OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT] = 128;
+    plan_wgmma_case("a learnt limit of 128", &limited, &lw, &call, "matmul_wgmma wg=256 groups=288",
+                    "splits=1 lw_first=0", none);
+  }
+
+  /* The threshold: at lastwave 20, 158 tiles leave 26 <= 26.4 (5 ranges of 832), 159 leave 27
+     (none; at 21, 27 <= 27.72: 4 ranges of 1024). At 50, 198 tiles leave 66 = 132 / 2: two
+     ranges; at 51, 199 leave 67 <= 67.32, but 132 / 67 is one range: none. */
+  lw.matmul.wgmma.lastwave = 20;
+  call = typed_call(128 * 158, 256, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("158 tiles, lastwave 20", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=130 + matmul_wgmma_lw wg=256 groups=262",
+                  "splits=5 k_split=832 lw_first=132", none);
+  call.m = 128 * 159;
+  plan_wgmma_case("159 tiles, lastwave 20", &mem, &lw, &call, "matmul_wgmma wg=256 groups=159",
+                  "splits=1 lw_first=0", none);
+  lw.matmul.wgmma.lastwave = 21;
+  plan_wgmma_case("159 tiles, lastwave 21", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=108 + matmul_wgmma_lw wg=256 groups=240",
+                  "splits=4 k_split=1024 lw_first=132", none);
+  lw.matmul.wgmma.lastwave = 50;
+  call.m = 128 * 198;
+  plan_wgmma_case("198 tiles, lastwave 50", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=132 + matmul_wgmma_lw wg=256 groups=264",
+                  "splits=2 k_split=2048 lw_first=132", none);
+  call.m = 128 * 199;
+  plan_wgmma_case("199 tiles, lastwave 50", &mem, &lw, &call, "matmul_wgmma wg=256 groups=199",
+                  "splits=1 lw_first=0", none);
+  lw.matmul.wgmma.lastwave = 51;
+  plan_wgmma_case("199 tiles, lastwave 51", &mem, &lw, &call, "matmul_wgmma wg=256 groups=199",
+                  "splits=1 lw_first=0", none);
+  lw.matmul.wgmma.lastwave = 50;
+  /* Whole waves (264 tiles), one wave or fewer (132: rule 5's ground, 131 too), and a last wave
+     of more than half the units (4096^3: 512 tiles, R 116) keep one launch; at lastwave 100, 116
+     tiles would take 132 / 116 = 1 range: none either. */
+  call.m = 128 * 264;
+  plan_wgmma_case("264 tiles (two whole waves)", &mem, &lw, &call, "matmul_wgmma wg=256 groups=264",
+                  "lw_first=0", none);
+  call.m = 128 * 132;
+  plan_wgmma_case("132 tiles (one whole wave)", &mem, &lw, &call, "matmul_wgmma wg=256 groups=132",
+                  "lw_first=0", none);
+  call.m = 128 * 133;
+  plan_wgmma_case("133 tiles (R 1)", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=8 + matmul_wgmma_lw wg=256 groups=140",
+                  "splits=8 k_split=512 lw_first=132 scratch=1048576", none);
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("4096^3 (R 116)", &mem, &lw, &call, "matmul_wgmma wg=256 groups=512",
+                  "lw_first=0", none);
+  lw.matmul.wgmma.lastwave = 100;
+  plan_wgmma_case("4096^3 (R 116), lastwave 100", &mem, &lw, &call,
+                  "matmul_wgmma wg=256 groups=512", "lw_first=0", none);
+  lw.matmul.wgmma.lastwave = 50;
+  /* Short k: 1000 / 512 = 1 range. */
+  call = typed_call(3000, 3000, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 3000 x 3000 x 1000", &mem, &lw, &call, "matmul_wgmma wg=256 groups=288",
+                  "lw_first=0", none);
+  /* A batch: 5 x 1024^2 x 4096 is 5 x 32 = 160 tiles, R 28 (slots 132 to 159: product 4's
+     tiles 4 to 31), 4 ranges of 1024. */
+  call = typed_call(1024, 1024, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.batch = 5, call.stride_a = 1024 * 4096, call.stride_b = 4096 * 1024;
+  call.stride_c = 1024 * 1024;
+  plan_wgmma_case("a batch of 5", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=112 + matmul_wgmma_lw wg=256 groups=244",
+                  "splits=4 k_split=1024 lw_first=132 scratch=14680064", none);
+  /* Few tiles stay rule 5's (split_min 1024 in the built-in values). */
+  call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = 1;
+  plan_wgmma_case("bf16 128 x 8192 x 8192 NT", &mem, &lw, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+                  "splits=4 lw_first=0", none);
+  /* The measured shapes (tools/lab/h200/round_wgmma_lastwave.sh): 4095 x 4104 x 4000 is 32 x 17
+     = 544 tiles, R 16: min(8, 7) ranges of 576; 8191 x 1032 x 8200 NT 64 x 5 = 320, R 56: 2 of
+     4160 (4100 rounded up to 64 x 65); 5000^3 40 x 20 = 800, R 8: 9 of 576 (5000 / 9 = 556 rounds
+     up, 9 x 576 = 5184). */
+  call = typed_call(4095, 4104, 4000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 4095 x 4104 x 4000", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=112 + matmul_wgmma_lw wg=256 groups=640",
+                  "splits=7 k_split=576 lw_first=528", none);
+  call = typed_call(8191, 1032, 8200, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = 1;
+  plan_wgmma_case("bf16 8191 x 1032 x 8200 NT", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=112 + matmul_wgmma_lw wg=256 groups=376",
+                  "splits=2 k_split=4160 lw_first=264", none);
+  call = typed_call(5000, 5000, 5000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 5000^3", &mem, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=72 + matmul_wgmma_lw wg=256 groups=864",
+                  "splits=9 k_split=576 lw_first=792", none);
+  /* TF32 (K slices of 32): 3000^3 NT, 5 ranges of 608. */
+  f32.matmul.wgmma.lastwave = 50;
+  f32.matmul.wgmma.lastwave_min = 512;
+  call = typed_call(3000, 3000, 3000, OCF_F32, OCF_PRECISION_TF32);
+  call.trans_b = 1;
+  plan_wgmma_case("TF32 3000^3 NT", &mem, &f32, &call, lw_3000,
+                  "AB_DTYPE=0 splits=5 k_split=608 lw_first=264", none);
+}
+
 static void test_plan_matmul_wgmma_staged(void **state) {
   (void)state;
   ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
@@ -3494,6 +3647,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_mma_local_memory),
       cmocka_unit_test(test_plan_attention_decode_routes),
       cmocka_unit_test(test_plan_matmul_wgmma),
+      cmocka_unit_test(test_plan_matmul_wgmma_lastwave),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),
       cmocka_unit_test(test_plan_defaults_always_fit),

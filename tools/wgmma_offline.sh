@@ -30,7 +30,8 @@ else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout,
 fi
 cat "$root/cl/common.cl" "$root/cl/wgmma_asm.clh" "$root/cl/matmul_wgmma_nv.cl" >"$work/program.cl"
 # The kernels of the program: KERNELS (default matmul_wgmma; "matmul_wgmma_split
-# matmul_wgmma_reduce" is the split-K plan's program).
+# matmul_wgmma_reduce" is the split-K plan's program, "matmul_wgmma_lw_split matmul_wgmma_lw" the
+# last-wave split's). Registers and spills are printed for each entry.
 kernels=${KERNELS:-matmul_wgmma}
 kernel_defines=$(for k in $kernels; do printf -- '-DOCF_KERNEL_%s ' "$k"; done)
 kernel_list=$(echo $kernels | tr ' ' ',')
@@ -64,8 +65,11 @@ for opts in "${configs[@]}"; do
     failed=1
     continue
   fi
-  regs=$(grep -o 'Used [0-9]* registers' "$base.ptxas.log" | head -n1)
-  spill=$(grep -o '[0-9]* bytes spill stores' "$base.ptxas.log" | head -n1)
+  regs=$(awk '/Compiling entry function/ { name = $7; gsub("\047", "", name) }
+    /Used [0-9]+ registers/ { printf "%s%s %s registers", sep, name, $5; sep = ", " }' \
+    "$base.ptxas.log")
+  spill="$(grep -o '[0-9]* bytes spill stores' "$base.ptxas.log" |
+    awk '{ s += $1 } END { print s + 0 }') bytes spill stores"
   smem=$(grep -o '[0-9]* bytes smem' "$base.ptxas.log" | head -n1)
   warn=$(grep -c -i 'warning' "$base.ptxas.log")
   echo "[$opts] sm_90: $sm90 errors (shared-memory cap aside); sm_90a: $regs, $spill, $smem, $lines wgmma, $unsub unsubstituted, $warn warnings"

@@ -124,3 +124,52 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_reduce = {
     reduce_args,
     OCF_ARRAY_LEN(reduce_args),
     "after matmul_wgmma_split: adds the splits' sums in order, then the epilogue and the store"};
+
+/* The last-wave split (plan_matmul_wgmma.c, rule 6): the last wave's tiles over `splits` K ranges
+   of k_split into the scratch, then one launch of the full waves' tiles and the reduce of those
+   partial sums. */
+#define F ocf_matmul_frame
+static const ocf_arg_desc lw_split_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),       OCF_ARG(F, n, OCF_ARG_ULONG),
+    OCF_ARG(F, k, OCF_ARG_ULONG),       OCF_ARG(F, batch, OCF_ARG_ULONG),
+    OCF_ARG(F, a, OCF_ARG_BUFFER),      OCF_ARG(F, a_off, OCF_ARG_ULONG),
+    OCF_ARG(F, lda, OCF_ARG_ULONG),     OCF_ARG(F, stride_a, OCF_ARG_ULONG),
+    OCF_ARG(F, b, OCF_ARG_BUFFER),      OCF_ARG(F, b_off, OCF_ARG_ULONG),
+    OCF_ARG(F, ldb, OCF_ARG_ULONG),     OCF_ARG(F, stride_b, OCF_ARG_ULONG),
+    OCF_ARG(F, k_split, OCF_ARG_ULONG), OCF_ARG(F, lw_first, OCF_ARG_ULONG),
+    OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+static const ocf_arg_desc lw_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    OCF_ARG(F, k, OCF_ARG_ULONG),        OCF_ARG(F, batch, OCF_ARG_ULONG),
+    OCF_ARG(F, alpha, OCF_ARG_FLOAT),    OCF_ARG(F, a, OCF_ARG_BUFFER),
+    OCF_ARG(F, a_off, OCF_ARG_ULONG),    OCF_ARG(F, lda, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_a, OCF_ARG_ULONG), OCF_ARG(F, b, OCF_ARG_BUFFER),
+    OCF_ARG(F, b_off, OCF_ARG_ULONG),    OCF_ARG(F, ldb, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_b, OCF_ARG_ULONG), OCF_ARG(F, beta, OCF_ARG_FLOAT),
+    OCF_ARG(F, c, OCF_ARG_BUFFER),       OCF_ARG(F, c_off, OCF_ARG_ULONG),
+    OCF_ARG(F, ldc, OCF_ARG_ULONG),      OCF_ARG(F, stride_c, OCF_ARG_ULONG),
+    OCF_ARG(F, bias, OCF_ARG_BUFFER),    OCF_ARG(F, bias_off, OCF_ARG_ULONG),
+    OCF_ARG(F, splits, OCF_ARG_ULONG),   OCF_ARG(F, lw_first, OCF_ARG_ULONG),
+    OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+#undef F
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_lw_split = {
+    OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT,
+    "matmul_wgmma_lw_split",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    lw_split_args,
+    OCF_ARRAY_LEN(lw_split_args),
+    "matmul_wgmma's gates, more tiles x batch than compute units and a small last wave: the last "
+    "wave's tiles (grid slots from lw_first) over K ranges of k_split, raw sums into `partial`; "
+    "before matmul_wgmma_lw"};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_lw = {
+    OCF_KERNEL_MATMUL_WGMMA_LW,
+    "matmul_wgmma_lw",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    lw_args,
+    OCF_ARRAY_LEN(lw_args),
+    "after matmul_wgmma_lw_split: matmul_wgmma's workgroups for the slots before lw_first, then "
+    "the last wave's tiles from the splits' sums, added in order, with the epilogue and the store"};

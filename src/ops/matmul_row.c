@@ -141,6 +141,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
   *f = *t;
   f->k_split = plan->k_split;
   f->splits = plan->splits;
+  f->lw_first = plan->lw_first;
   f->partial = NULL;
   if (plan->staged_k) { /* the staged wgmma plans' operands in the scratch (matmul_stage.cl) */
     f->ks = plan->staged_k;

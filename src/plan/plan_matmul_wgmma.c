@@ -53,6 +53,21 @@
  *      n 8192 is 32 tiles on the H200's 132 units (64 of 128 columns by rule 2), 4 ranges of
  *      K. A split plan keeps the tuning's tile width (rule 2's narrow tiles are for calls of
  *      one range: with K split, wider tiles read each A slice for more columns).
+ *   6. The last-wave split: a direct plan (rules 1 to 3) whose G = tiles x batch workgroups
+ *      exceed the compute units U (one workgroup a unit: the 128 x 256 tile in 4 stages holds
+ *      197 KiB of local memory) runs W = G / U full waves and a last wave of R = G % U; where
+ *      wgmma.lastwave is set and 0 < R <= U lastwave / 100, the last wave's tiles run with K in
+ *      s = min(U / R, k / lastwave_min) ranges (s >= 2; k_split a multiple of the K slice, every
+ *      range non-empty): matmul_wgmma_lw_split writes each range's raw BM x BN sums of those R
+ *      tiles to scratch (s R BM BN floats, within the scratch cap and the caller's workspace,
+ *      else no split; every float read is written: scratch_written), then matmul_wgmma_lw runs
+ *      the first W U slots as matmul_wgmma does (the same tile order) and R s workgroups after
+ *      them that add the ranges in order and apply the epilogue (lw_first = W U). About W + 1 / s
+ *      waves instead of W + 1: bf16 3000^3 is 288 tiles on 132 units, W 2 and R 24, s 5 with
+ *      lastwave_min 512 (2 with 1024). Only the first step writes scratch and only the second C.
+ *      A workgroup limit learnt for either kernel below the tile's work-items keeps rule 2's
+ *      plan. The waves assume one workgroup a unit (the built-in tile; a smaller tile whose ring
+ *      lets two share a unit splits the same R tiles, right but by a wave model that is off).
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -189,6 +204,41 @@ static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tu
   return 1;
 }
 
+/* Rule 6: the last-wave split of a call of `groups` workgroups (tiles x batch) of BM x BN tiles,
+   into plan (splits, k_split, lw_first, scratch_bytes, scratch_written); 0 where it does not
+   apply (and plan as it was). */
+static int plan_lastwave(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                         const ocf_matmul_call *call, const wg_geometry *g, size_t groups,
+                         ocf_plan *plan) {
+  const size_t percent = (size_t)tuning->matmul.wgmma.lastwave;
+  const size_t min_k = (size_t)tuning->matmul.wgmma.lastwave_min;
+  const size_t units = facts->compute_units;
+  if (percent == 0 || min_k == 0 || units == 0 || groups <= units) return 0;
+  /* A limit learnt for either kernel below the workgroup keeps the plain plan (not mma.sync). */
+  const size_t threads = 128u * g->consumers;
+  if (ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT) < threads ||
+      ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_LW) < threads)
+    return 0;
+  const size_t last = groups % units;
+  if (last == 0 || last * 100 > units * percent) return 0;
+  size_t splits = units / last;
+  if (splits > call->k / min_k) splits = call->k / min_k;
+  if (splits < 2) return 0;
+  const size_t k_split =
+      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / element_bytes(call->a_dtype));
+  splits = ocf_div_ceil(call->k, k_split); /* every range non-empty */
+  if (splits < 2) return 0;
+  const size_t tile = 64u * g->consumers * g->bn;            /* floats of one range of one tile */
+  const size_t bytes = splits * last * tile * sizeof(float); /* at most units tiles: no overflow */
+  if (bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
+  plan->splits = splits;
+  plan->k_split = k_split;
+  plan->lw_first = groups - last;
+  plan->scratch_bytes = bytes;
+  plan->scratch_written = 1;
+  return 1;
+}
+
 /* The reduce step of a split plan: one work-item an element of the batch's C. */
 static void add_reduce_step(const ocf_device_facts *facts, const ocf_matmul_call *call,
                             ocf_plan *plan) {
@@ -216,12 +266,21 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
   plan->splits = 1;
   plan->k_split = call->k;
   const int split = plan_split(facts, tuning, call, groups, plan); /* rule 5 */
-  if (!split) {
+  /* Rule 6 needs more workgroups than units, where rule 2's narrow tiles never apply. */
+  const int lastwave = !split && plan_lastwave(facts, tuning, call, &g, groups, plan);
+  if (!split && !lastwave) {
     outcome = plan_geometry(facts, tuning, call, 1, &g, &groups);
     if (outcome != OCF_MMA_PLANNED) return outcome;
   }
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
-  if (split) {
+  if (lastwave) { /* the last wave's ranges (scratch only), then the one launch that writes C */
+    const size_t local[1] = {128u * (size_t)g.consumers};
+    const size_t extra = (groups - plan->lw_first) * plan->splits;
+    const size_t split_global[1] = {extra * local[0]};
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT, 1, split_global, local);
+    const size_t global[1] = {(plan->lw_first + extra) * local[0]};
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_LW, 1, global, local);
+  } else if (split) {
     const size_t local[1] = {128u * (size_t)g.consumers};
     const size_t global[1] = {groups * plan->splits * local[0]};
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_SPLIT, 1, global, local);

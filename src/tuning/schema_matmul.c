@@ -161,6 +161,16 @@ static const ocf_tunable matmul_tunables[] = {
          "up to units / tiles workgroups of at least split_min elements each, then a reduce "
          "(src/plan/plan_matmul_wgmma.c, rule 5); 0: never",
          NULL},
+    /* lastwave: unmeasured, off everywhere until the H200 round
+       (tools/lab/h200/round_wgmma_lastwave.sh) */
+    [MM(wgmma.lastwave)] =
+        {"wgmma.lastwave", 0, 100, 0, 0,
+         "where the wgmma tiles x batch exceed the compute units and the last wave holds at "
+         "most lastwave % of them, that wave's tiles run with K split over the idle units, "
+         "then a reduce (src/plan/plan_matmul_wgmma.c, rule 6); 0: never",
+         NULL},
+    [MM(wgmma.lastwave_min)] = {"wgmma.lastwave_min", 64, 1048576, 0, 512,
+                                "least K per range of the last-wave split", NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

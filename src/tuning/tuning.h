@@ -146,6 +146,9 @@ typedef struct ocf_matmul_wgmma_tuning {
   int stage_min;      /* staged 3XTF32 plans from m n k batch >= stage_min^3; 0: none */
   int tf32_stage_min; /* staged TF32 plans from m n k batch >= tf32_stage_min^3; 0: none */
   int split_min;      /* K ranges over workgroups of at least split_min elements; 0: none */
+  int lastwave;       /* the last-wave split for a last wave of at most lastwave % of the compute
+                         units; 0: none */
+  int lastwave_min;   /* least K per range of the last-wave split */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
