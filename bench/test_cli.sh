@@ -156,8 +156,8 @@ grep -Eq '^norm +64x3000:bf16:residual +oclfuse +auto +[^ ]+ +ok ' "$out" &&
 expect 0 "tune --sizes of a bf16 rmsnorm and a bf16 attention" -- env OCLFUSE_TUNING_DIR="$scratch/tune2" \
   "$tool" tune --sizes 'rmsnorm:64x3000:bf16:weight; attention:1x2x40x40x32:bf16:causal' \
   --budget 4 --build-threads 0
-grep -Eq "^norm +wide/bf16 " "$out" && grep -Eq "^attention +prefill/bf16 " "$out" ||
-  { echo "FAIL: tune --sizes did not key norm wide/bf16 and attention prefill/bf16:" >&2; cat "$out" >&2; failures=$((failures + 1)); }
+grep -Eq "^norm +wide/bf16 " "$out" && grep -Eq "^attention +prefill_d64/bf16 " "$out" ||
+  { echo "FAIL: tune --sizes did not key norm wide/bf16 and attention prefill_d64/bf16 (d 32):" >&2; cat "$out" >&2; failures=$((failures + 1)); }
 expect 2 "tune --build-threads x" -- "$tool" tune --build-threads x
 stderr_has "tune --build-threads x" "^oclfuse tune: --build-threads wants"
 

@@ -147,13 +147,15 @@ static void from_n(size_t n, size_t *d) {
 }
 
 /* oclfuse tune: class 0 decode (one query row against long keys: the decode split), 1
-   prefill (b x h x lq x lk x d). */
+   prefill of heads wider than 64, 2 prefill of heads of 64 (b x h x lq x lk x d). */
 static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]) {
   const size_t decode[2][5] = {{1, 32, 1, gpu ? 8192 : 2048, 128},
                                {4, 8, 1, gpu ? 4000 : 1000, 64}};
   const size_t prefill[2][5] = {{1, gpu ? 32 : 4, gpu ? 2048 : 256, gpu ? 2048 : 256, 128},
-                                {2, gpu ? 16 : 2, gpu ? 1000 : 300, gpu ? 1000 : 300, 64}};
-  const size_t(*s)[5] = shape_class == 0 ? decode : prefill;
+                                {2, gpu ? 16 : 2, gpu ? 1000 : 300, gpu ? 1000 : 300, 96}};
+  const size_t prefill_d64[2][5] = {{1, gpu ? 32 : 4, gpu ? 2048 : 256, gpu ? 2048 : 256, 64},
+                                    {2, gpu ? 16 : 2, gpu ? 1000 : 300, gpu ? 1000 : 300, 64}};
+  const size_t(*s)[5] = shape_class == 0 ? decode : shape_class == 1 ? prefill : prefill_d64;
   for (int i = 0; i < 2; i++)
     for (int j = 0; j < 5; j++)
       d[i][j] = s[i][j];

@@ -11,14 +11,17 @@ _Static_assert(sizeof(ocf_attention_call) <= OCF_CALL_MAX,
 _Static_assert(sizeof(ocf_attention_frame) <= OCF_FRAME_MAX,
                "ocf_attention_frame outgrew OCF_FRAME_MAX");
 
-/* Few query rows (a decoding step) or many. */
+/* Few query rows (a decoding step) or many, and of those, narrow heads apart: the matrix-unit
+   tiles that serve head dim 128 (32 query rows a warp) gain nothing at 64, where 16 rows in three
+   stages do (H200, docs/ATTENTION.md). */
 static const ocf_shape_class_desc classes[] = {
     {"decode", "lq <= 16: a few query rows against the keys"},
-    {"prefill", "lq > 16"},
+    {"prefill", "lq > 16, d > 64"},
+    {"prefill_d64", "lq > 16, d <= 64"},
 };
 
 static unsigned shape_class(const ocf_shape *s) {
-  return s->d[0] <= 16 ? 0 : 1;
+  return s->d[0] <= 16 ? 0 : s->d[2] <= 64 ? 2 : 1;
 }
 
 /* The shape is (lq, lk, d), the data type q's. */
