@@ -172,6 +172,13 @@
 #ifndef B_PAD
 #error "B_PAD: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
+/* 1: matmul_tiled_pad and matmul_tiled_mixed pick, per workgroup, one of two bodies built from
+   one source: whole tiles unguarded (the fast kernel's K loop, loads and vector stores; a
+   partial last K slice guarded, after the loop), rim tiles guarded; 0: one body with run-time
+   guards. */
+#ifndef RIM
+#error "RIM: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
 
 /* ---- derived ---- */
 #define MWG (MDIMC * MWI)   /* rows of the C tile */
@@ -193,6 +200,15 @@
 #define A_SLOTS ((A_GROUPS + WGS - 1) / WGS) /* load groups per work-item */
 #define B_SLOTS ((B_GROUPS + WGS - 1) / WGS)
 #define MAX_SLOTS (A_SLOTS > B_SLOTS ? A_SLOTS : B_SLOTS) /* a constant loop bound for both */
+
+/* RIM: the helpers of a tile are forced inline, so that each of the two bodies gets its own copy
+   with its guards folded to constants (the spelling NVIDIA's compiler takes, as in
+   cl/matmul_mma_nv.cl). RIM 0 leaves the inlining to the compiler, as before. */
+#if RIM
+#define RIM_INLINE static inline __attribute__((always_inline))
+#else
+#define RIM_INLINE
+#endif
 
 /* Vector types of the local-memory reads (OCF_FLOATN: cl/common.cl). */
 #define floatM OCF_FLOATN(VWM)
@@ -244,7 +260,7 @@
 /* Where load group e of an xwg x KWG slice lies: x along M (or N), kk along K. When K is the
    contiguous dimension (kcont), the group spans kk .. kk+3 of row x; otherwise x .. x+3 of k-row
    kk. Consecutive groups run along the contiguous dimension, so a warp reads whole segments. */
-void slice_coords(const uint e, const int kcont, const uint xwg, uint *x, uint *kk) {
+RIM_INLINE void slice_coords(const uint e, const int kcont, const uint xwg, uint *x, uint *kk) {
   if (kcont) {
     *x = e / (KWG / 4);
     *kk = (e % (KWG / 4)) * 4;
@@ -258,18 +274,19 @@ void slice_coords(const uint e, const int kcont, const uint xwg, uint *x, uint *
    precision mode says. guarded: only those with `inside` and index < avail are read, the rest
    are 0 (signed avail, no clamping: a clamped unsigned difference becomes an intrinsic Oclgrind
    lacks); unguarded: all four are inside. */
-#define DEFINE_LOAD_GROUP(NAME, T, DTYPE, VEC, ROUND)                                      \
-  float4 NAME(__global const T *p, const int guarded, const int inside, const int avail) { \
-    float4 v = (float4)(0.0f);                                                             \
-    if (!guarded) {                                                                        \
-      v = LOADV(DTYPE, VEC, 4, p);                                                         \
-    } else if (inside) {                                                                   \
-      if (avail > 0) v.s0 = OCF_LOAD(DTYPE, p, 0);                                         \
-      if (avail > 1) v.s1 = OCF_LOAD(DTYPE, p, 1);                                         \
-      if (avail > 2) v.s2 = OCF_LOAD(DTYPE, p, 2);                                         \
-      if (avail > 3) v.s3 = OCF_LOAD(DTYPE, p, 3);                                         \
-    }                                                                                      \
-    return (float4)(ROUND(v.s0), ROUND(v.s1), ROUND(v.s2), ROUND(v.s3));                   \
+#define DEFINE_LOAD_GROUP(NAME, T, DTYPE, VEC, ROUND)                              \
+  RIM_INLINE float4 NAME(__global const T *p, const int guarded, const int inside, \
+                         const int avail) {                                        \
+    float4 v = (float4)(0.0f);                                                     \
+    if (!guarded) {                                                                \
+      v = LOADV(DTYPE, VEC, 4, p);                                                 \
+    } else if (inside) {                                                           \
+      if (avail > 0) v.s0 = OCF_LOAD(DTYPE, p, 0);                                 \
+      if (avail > 1) v.s1 = OCF_LOAD(DTYPE, p, 1);                                 \
+      if (avail > 2) v.s2 = OCF_LOAD(DTYPE, p, 2);                                 \
+      if (avail > 3) v.s3 = OCF_LOAD(DTYPE, p, 3);                                 \
+    }                                                                              \
+    return (float4)(ROUND(v.s0), ROUND(v.s1), ROUND(v.s2), ROUND(v.s3));           \
   }
 DEFINE_LOAD_GROUP(load_group_a, A_T, A_DTYPE, A_VEC, ROUND_A)
 DEFINE_LOAD_GROUP(load_group_b, B_T, B_DTYPE, B_VEC, ROUND_B)
@@ -290,13 +307,13 @@ DEFINE_LOAD_GROUP(load_group_b, B_T, B_DTYPE, B_VEC, ROUND_B)
 #define LOAD_SLICE_PARAMS                                                               \
   const ulong ld, const int kcont, const uint xwg, const uint groups, const uint slots, \
       const uint xlim, const uint klim, const int guarded, const uint tid, float4 *regs
-void load_slice_a(__global const A_T *slice, LOAD_SLICE_PARAMS) {
+RIM_INLINE void load_slice_a(__global const A_T *slice, LOAD_SLICE_PARAMS) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
     LOAD_SLICE_BODY(load_group_a)
   }
 }
-void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
+RIM_INLINE void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
     LOAD_SLICE_BODY(load_group_b)
@@ -304,8 +321,8 @@ void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
 }
 
 /* One load group into a K-major local tile part of row stride ld_local at (x, kk). */
-void store_group(__local float *tile, const uint ld_local, const int kcont, const uint x,
-                 const uint kk, const float4 v) {
+RIM_INLINE void store_group(__local float *tile, const uint ld_local, const int kcont, const uint x,
+                            const uint kk, const float4 v) {
   if (kcont) {
     tile[(kk + 0) * ld_local + x] = v.s0;
     tile[(kk + 1) * ld_local + x] = v.s1;
@@ -319,9 +336,9 @@ void store_group(__local float *tile, const uint ld_local, const int kcont, cons
 /* Stores the groups loaded by load_slice_x into a K-major local tile of row stride ld_local;
    3XTF32: their big parts there and `part` floats further on their small parts (A) or
    big + small (B, is_b). */
-void store_slice(__local float *tile, const uint ld_local, const uint part, const int is_b,
-                 const int kcont, const uint xwg, const uint groups, const uint slots,
-                 const uint tid, const float4 *regs) {
+RIM_INLINE void store_slice(__local float *tile, const uint ld_local, const uint part,
+                            const int is_b, const int kcont, const uint xwg, const uint groups,
+                            const uint slots, const uint tid, const float4 *regs) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
     const uint e = tid + s * WGS;
@@ -345,8 +362,8 @@ void store_slice(__local float *tile, const uint ld_local, const uint part, cons
 
 /* ---- the register-blocked multiply: acc += A tile * B tile (one K slice) ---- */
 
-void multiply_slice(__local const float *al, __local const float *bl, const uint tm, const uint tn,
-                    float *acc) {
+RIM_INLINE void multiply_slice(__local const float *al, __local const float *bl, const uint tm,
+                               const uint tn, float *acc) {
 #pragma unroll
   for (uint kk = 0; kk < KWG; kk++) {
     float a[MWI], b[NWI];
@@ -396,12 +413,17 @@ void multiply_slice(__local const float *al, __local const float *bl, const uint
    or right edge of C (rows >= mlim, columns >= nlim read as 0). k_tail: k may not be a multiple
    of KWG, so a whole tile's last, partial K slice is loaded guarded (its other slices are not).
    pad_a / pad_b: that operand is a zero-padded copy (matmul_tiled_pad) holding whole tiles and
-   whole K slices, so its loads are never guarded. All are constants in each entry, so their
-   unused paths compile away. */
-void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global const B_T *b_slice,
-                     const ulong ldb, const ulong k, const uint mlim, const uint nlim,
-                     const int guarded, const int k_tail, const int pad_a, const int pad_b,
-                     __local float *al, __local float *bl, float *acc) {
+   whole K slices, so its loads are never guarded. peel (with k_tail): the double-buffered loop
+   runs the whole K slices only, their loads guarded by `guarded` alone (no guard at all in a
+   whole tile), and the partial last slice follows the loop, loaded guarded into the first
+   buffer (the loop's last barrier has freed both), one barrier, its multiply:
+       slices 0 .. k / KWG - 1: the loop, prefetched  |  k % KWG: guarded, after it
+   All are constants in each entry, so their unused paths compile away. */
+RIM_INLINE void accumulate_tile(__global const A_T *a_slice, const ulong lda,
+                                __global const B_T *b_slice, const ulong ldb, const ulong k,
+                                const uint mlim, const uint nlim, const int guarded,
+                                const int k_tail, const int peel, const int pad_a, const int pad_b,
+                                __local float *al, __local float *bl, float *acc) {
   const uint tn = get_local_id(0), tm = get_local_id(1);
   const uint tid = tm * NDIMC + tn;
 #if TRANS_A
@@ -422,9 +444,11 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
   float4 ra[A_SLOTS], rb[B_SLOTS];
 
   const ulong slices = (k + KWG - 1) / KWG;
-  if (slices > 0) {
+  const int peeled = peel && k_tail;            /* the partial slice after the loop */
+  const ulong loop = peeled ? k / KWG : slices; /* slices of the double-buffered loop */
+  if (loop > 0) {
     const uint klim = (uint)min((ulong)KWG, k);
-    const int guard = guarded || (k_tail && klim < KWG);
+    const int guard = guarded || (!peeled && k_tail && klim < KWG);
     load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard && !pad_a, tid,
                  ra);
     load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard && !pad_b, tid,
@@ -433,14 +457,14 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
     store_slice(bl, BLD, B_PART, 1, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (ulong t = 0; t < slices; t++) {
+  for (ulong t = 0; t < loop; t++) {
     const uint cur = (uint)(t & 1);
-    const int more = t + 1 < slices;
+    const int more = t + 1 < loop;
     if (more) { /* the next slice's loads, in flight during the multiply */
       a_slice += a_step;
       b_slice += b_step;
       const uint klim = (uint)min((ulong)KWG, k - (t + 1) * KWG);
-      const int guard = guarded || (k_tail && klim < KWG);
+      const int guard = guarded || (!peeled && k_tail && klim < KWG);
       load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard && !pad_a, tid,
                    ra);
       load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard && !pad_b, tid,
@@ -454,6 +478,20 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
                   rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  /* k, hence this branch, is the same for the whole workgroup: all of it reaches the barrier */
+  if (peeled && loop < slices) {
+    if (loop > 0) {
+      a_slice += a_step;
+      b_slice += b_step;
+    }
+    const uint klim = (uint)(k - loop * KWG);
+    load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, !pad_a, tid, ra);
+    load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, !pad_b, tid, rb);
+    store_slice(al, ALD, A_PART, 0, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
+    store_slice(bl, BLD, B_PART, 1, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    multiply_slice(al, bl, tm, tn, acc);
   }
 }
 
@@ -503,18 +541,19 @@ __global const B_T *b_tile(__global const B_T *b, const ulong b_off, const ulong
 /* ---- the epilogue and the stores of the C tile ---- */
 
 /* Row and column, within the C tile, of this work-item's accumulator (i, j). */
-uint tile_row(const uint i, const uint tm) {
+RIM_INLINE uint tile_row(const uint i, const uint tm) {
   return ((i / VWM) * MDIMC + tm) * VWM + i % VWM;
 }
-uint tile_col(const uint j, const uint tn) {
+RIM_INLINE uint tile_col(const uint j, const uint tn) {
   return ((j / VWN) * NDIMC + tn) * VWN + j % VWN;
 }
 
 /* Guarded: only rows < mlim and columns < nlim are written; C is read only when beta != 0.
    c_tile points at the tile's element (0, 0); (m0, n0) is where that is in C, for the bias. */
-void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
-                     const uint tn, const float alpha, const float beta,
-                     __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
+RIM_INLINE void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p,
+                                const uint tm, const uint tn, const float alpha, const float beta,
+                                __global const BIAS_T *bias, const ulong bias_off,
+                                const float *acc) {
 #pragma unroll
   for (uint i = 0; i < MWI; i++) {
     const uint r = tile_row(i, tm);
@@ -533,10 +572,20 @@ void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p,
   }
 }
 
+/* Whether C's VWN-wide group at p may be an aligned vector access. C_VEC 1: always. RIM with an
+   fp32 C off 16 bytes (ldc = n odd, say): where the group's address is a multiple of its size
+   (every second row for ldc odd and VWN 2), checked per group at run time; the 16-bit types'
+   accesses need no alignment. */
+#if RIM && C_DTYPE == 0 && !C_VEC
+#define C_VEC_AT(p) ((((size_t)(p)) & (sizeof(floatN) - 1)) == 0)
+#else
+#define C_VEC_AT(p) C_VEC
+#endif
+
 /* Whole tile: VWN-wide stores (and reads of C when beta != 0). */
-void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
-                   const uint tn, const float alpha, const float beta, __global const BIAS_T *bias,
-                   const ulong bias_off, const float *acc) {
+RIM_INLINE void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p,
+                              const uint tm, const uint tn, const float alpha, const float beta,
+                              __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
 #pragma unroll
   for (uint i = 0; i < MWI; i++) {
     const uint r = tile_row(i, tm);
@@ -545,8 +594,10 @@ void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p, c
     for (uint h = 0; h < NWI / VWN; h++) {
       const uint col = tile_col(h * VWN, tn);
       float old[VWN], out[VWN];
+      const int vec = C_VEC_AT(row + col);
       if (beta != 0.0f) {
-        floatN v = LOADV(C_DTYPE, C_VEC, VWN, row + col);
+        const floatN v =
+            vec ? LOADV(C_DTYPE, 1, VWN, row + col) : LOADV(C_DTYPE, 0, VWN, row + col);
         SPLIT_N(v, old);
       }
 #pragma unroll
@@ -558,7 +609,10 @@ void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p, c
 #else
       const floatN value = OCF_CAT(vload, VWN)(0, out);
 #endif
-      STOREV(C_DTYPE, C_VEC, VWN, row + col, value);
+      if (vec)
+        STOREV(C_DTYPE, 1, VWN, row + col, value);
+      else
+        STOREV(C_DTYPE, 0, VWN, row + col, value);
     }
   }
 }
@@ -589,9 +643,10 @@ void store_partial(__global float *part, const ulong ldp, const tile_place *p, c
 }
 
 /* The epilogue and the stores of a tile of C: guarded (the tile may cross C's edge), or whole. */
-void store_tile(__global C_T *c, const ulong c_off, const ulong ldc, const ulong stride_c,
-                const tile_place *p, const int guarded, const float alpha, const float beta,
-                __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
+RIM_INLINE void store_tile(__global C_T *c, const ulong c_off, const ulong ldc,
+                           const ulong stride_c, const tile_place *p, const int guarded,
+                           const float alpha, const float beta, __global const BIAS_T *bias,
+                           const ulong bias_off, const float *acc) {
   const uint tn = get_local_id(0), tm = get_local_id(1);
   __global C_T *c_tile = c + c_off + p->batch * stride_c + p->m0 * ldc + p->n0;
   if (guarded)
@@ -602,17 +657,56 @@ void store_tile(__global C_T *c, const ulong c_off, const ulong ldc, const ulong
 
 /* ---- entries ---- */
 
-/* The body of the three tiled entries: one tile of one product, epilogue and store.
-   guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge. */
-void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
-                __local float *bl) {
-  const tile_place p = place_tile(m, n, 1);
-  const int guarded = general || (!fast && p.edge);
+/* One tile of one product: its K loop, epilogue and stores. a_at / b_at point at the tile's
+   first A and B slices (row strides lda, ldb); guarded, k_tail, peel, pad_a, pad_b as in
+   accumulate_tile, guarded for the stores too. */
+RIM_INLINE void tile_body(__global const A_T *a_at, const ulong lda, __global const B_T *b_at,
+                          const ulong ldb, const ulong k, const tile_place *p, const int guarded,
+                          const int k_tail, const int peel, const int pad_a, const int pad_b,
+                          const float alpha, const float beta, __global C_T *c, const ulong c_off,
+                          const ulong ldc, const ulong stride_c, __global const BIAS_T *bias,
+                          const ulong bias_off, __local float *al, __local float *bl) {
   float acc[MWI * NWI];
-  accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
-                  b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k, p.mlim, p.nlim,
-                  guarded, !fast, 0, 0, al, bl, acc);
-  store_tile(c, c_off, ldc, stride_c, &p, guarded, alpha, beta, bias, bias_off, acc);
+  accumulate_tile(a_at, lda, b_at, ldb, k, p->mlim, p->nlim, guarded, k_tail, peel, pad_a, pad_b,
+                  al, bl, acc);
+  store_tile(c, c_off, ldc, stride_c, p, guarded, alpha, beta, bias, bias_off, acc);
+}
+
+/* RIM: the workgroup's tile picks its body, the same choice for every work-item of it (so every
+   work-item reaches every barrier of the body it runs): a whole tile runs tile_body with every
+   guard a constant 0 (K's partial slice, when k_tail, after the loop), a rim tile the guarded
+   one:
+
+       +------+------+--+      whole: tile_body(guarded 0): vector loads, C_VEC stores (or
+       |whole |whole |r |             vector stores on the rows whose address allows them)
+       +------+------+--+      r:     tile_body(guarded 1): guarded loads (copied operands
+       |  r   |  r   |r |             excepted) and guarded stores
+       +------+------+--+                                                                  */
+#define RIM_BODIES(p, k_tail, ...)                                \
+  do {                                                            \
+    if ((p).edge)                                                 \
+      tile_body(__VA_ARGS__, &(p), 1, k_tail, 1, TILE_BODY_REST); \
+    else                                                          \
+      tile_body(__VA_ARGS__, &(p), 0, k_tail, 1, TILE_BODY_REST); \
+  } while (0)
+
+/* The body of the three tiled entries: one tile of one product, epilogue and store.
+   guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge
+   (RIM: picks one of two bodies by it; forced inline too: left to PoCL 3.1's own inlining, its
+   mixed kernel wrote a rim tile's rows past C, which Oclgrind's run of the same did not). */
+RIM_INLINE void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
+                           __local float *bl) {
+  const tile_place p = place_tile(m, n, 1);
+  __global const A_T *a_at = a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0);
+  __global const B_T *b_at = b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0);
+#define TILE_BODY_REST 0, 0, alpha, beta, c, c_off, ldc, stride_c, bias, bias_off, al, bl
+#if RIM
+  if (!fast && !general)
+    RIM_BODIES(p, 1, a_at, lda, b_at, ldb, k);
+  else
+#endif
+    tile_body(a_at, lda, b_at, ldb, k, &p, general || (!fast && p.edge), !fast, 0, TILE_BODY_REST);
+#undef TILE_BODY_REST
 }
 
 #if !SPLIT_K
@@ -674,10 +768,17 @@ matmul_tiled_pad(TILED_PARAMS, __global const float *restrict partial, const ulo
   __global const B_T *b_at = b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0);
   const ulong ldb_at = ldb;
 #endif
-  float acc[MWI * NWI];
-  accumulate_tile(a_at, lda_at, b_at, ldb_at, k, p.mlim, p.nlim, p.edge, 1, A_PAD, B_PAD,
-                  (__local float *)al, (__local float *)bl, acc);
-  store_tile(c, c_off, ldc, stride_c, &p, p.edge, alpha, beta, bias, bias_off, acc);
+#define TILE_BODY_REST                                                                     \
+  A_PAD, B_PAD, alpha, beta, c, c_off, ldc, stride_c, bias, bias_off, (__local float *)al, \
+      (__local float *)bl
+#if RIM
+  /* K's partial slice needs guards only on an operand read as it lies; the copies hold zeros
+     there */
+  RIM_BODIES(p, !(A_PAD && B_PAD), a_at, lda_at, b_at, ldb_at, k);
+#else
+  tile_body(a_at, lda_at, b_at, ldb_at, k, &p, p.edge, 1, 0, TILE_BODY_REST);
+#endif
+#undef TILE_BODY_REST
 }
 #endif
 
@@ -696,7 +797,7 @@ matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_sp
   float acc[MWI * NWI];
   accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, k0), lda,
                   b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, k0), ldb, k_len, p.mlim, p.nlim,
-                  p.edge, 1, 0, 0, (__local float *)al, (__local float *)bl, acc);
+                  p.edge, 1, 0, 0, 0, (__local float *)al, (__local float *)bl, acc);
   const ulong ldp = (n + 3) & ~(ulong)3;
   __global float *part = partial + ((p.batch * splits + p.split) * m + p.m0) * ldp + p.n0;
   store_partial(part, ldp, &p, get_local_id(1), get_local_id(0), acc);
