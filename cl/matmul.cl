@@ -106,7 +106,11 @@
  *                          +-----------+.          +-----------+--+
  *                                                  |0 0 0 0 0 0 0 |
  *                                                  +--------------+
- * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier.
+ * RIM = 1 (tiled.rim, docs/GEMM.md "Ragged shapes: the rim"): matmul_tiled_mixed and
+ * matmul_tiled_pad pick per workgroup between two copies of one body (tile_body): whole tiles with
+ * no guard at all (a partial last K slice loaded guarded after the loop), rim tiles guarded.
+ * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier (RIM's
+ * branch is the workgroup's own, so all of it takes the same body and its barriers).
  */
 
 /* Work-items along M (local dimension 1); any power of two. */
