@@ -205,9 +205,11 @@
 #define B_SLOTS ((B_GROUPS + WGS - 1) / WGS)
 #define MAX_SLOTS (A_SLOTS > B_SLOTS ? A_SLOTS : B_SLOTS) /* a constant loop bound for both */
 
-/* RIM: the helpers of a tile are forced inline, so that each of the two bodies gets its own copy
-   with its guards folded to constants (the spelling NVIDIA's compiler takes, as in
-   cl/matmul_mma_nv.cl). RIM 0 leaves the inlining to the compiler, as before. */
+/* RIM: the functions of a tile where its two bodies part (tile_body, accumulate_tile and the
+   stores) are forced inline, so that each body gets its own copy with its guards folded to
+   constants (the spelling NVIDIA's compiler takes, as in cl/matmul_mma_nv.cl); the small helpers
+   they call are left to the compiler's own inlining, as with RIM 0 (forced too, Oclgrind 21.10
+   ran test_matmul_pad's TF32-rounded load groups as stores of undef). */
 #if RIM
 #define RIM_INLINE static inline __attribute__((always_inline))
 #else
@@ -264,7 +266,7 @@
 /* Where load group e of an xwg x KWG slice lies: x along M (or N), kk along K. When K is the
    contiguous dimension (kcont), the group spans kk .. kk+3 of row x; otherwise x .. x+3 of k-row
    kk. Consecutive groups run along the contiguous dimension, so a warp reads whole segments. */
-RIM_INLINE void slice_coords(const uint e, const int kcont, const uint xwg, uint *x, uint *kk) {
+void slice_coords(const uint e, const int kcont, const uint xwg, uint *x, uint *kk) {
   if (kcont) {
     *x = e / (KWG / 4);
     *kk = (e % (KWG / 4)) * 4;
@@ -278,19 +280,18 @@ RIM_INLINE void slice_coords(const uint e, const int kcont, const uint xwg, uint
    precision mode says. guarded: only those with `inside` and index < avail are read, the rest
    are 0 (signed avail, no clamping: a clamped unsigned difference becomes an intrinsic Oclgrind
    lacks); unguarded: all four are inside. */
-#define DEFINE_LOAD_GROUP(NAME, T, DTYPE, VEC, ROUND)                              \
-  RIM_INLINE float4 NAME(__global const T *p, const int guarded, const int inside, \
-                         const int avail) {                                        \
-    float4 v = (float4)(0.0f);                                                     \
-    if (!guarded) {                                                                \
-      v = LOADV(DTYPE, VEC, 4, p);                                                 \
-    } else if (inside) {                                                           \
-      if (avail > 0) v.s0 = OCF_LOAD(DTYPE, p, 0);                                 \
-      if (avail > 1) v.s1 = OCF_LOAD(DTYPE, p, 1);                                 \
-      if (avail > 2) v.s2 = OCF_LOAD(DTYPE, p, 2);                                 \
-      if (avail > 3) v.s3 = OCF_LOAD(DTYPE, p, 3);                                 \
-    }                                                                              \
-    return (float4)(ROUND(v.s0), ROUND(v.s1), ROUND(v.s2), ROUND(v.s3));           \
+#define DEFINE_LOAD_GROUP(NAME, T, DTYPE, VEC, ROUND)                                      \
+  float4 NAME(__global const T *p, const int guarded, const int inside, const int avail) { \
+    float4 v = (float4)(0.0f);                                                             \
+    if (!guarded) {                                                                        \
+      v = LOADV(DTYPE, VEC, 4, p);                                                         \
+    } else if (inside) {                                                                   \
+      if (avail > 0) v.s0 = OCF_LOAD(DTYPE, p, 0);                                         \
+      if (avail > 1) v.s1 = OCF_LOAD(DTYPE, p, 1);                                         \
+      if (avail > 2) v.s2 = OCF_LOAD(DTYPE, p, 2);                                         \
+      if (avail > 3) v.s3 = OCF_LOAD(DTYPE, p, 3);                                         \
+    }                                                                                      \
+    return (float4)(ROUND(v.s0), ROUND(v.s1), ROUND(v.s2), ROUND(v.s3));                   \
   }
 DEFINE_LOAD_GROUP(load_group_a, A_T, A_DTYPE, A_VEC, ROUND_A)
 DEFINE_LOAD_GROUP(load_group_b, B_T, B_DTYPE, B_VEC, ROUND_B)
@@ -311,13 +312,13 @@ DEFINE_LOAD_GROUP(load_group_b, B_T, B_DTYPE, B_VEC, ROUND_B)
 #define LOAD_SLICE_PARAMS                                                               \
   const ulong ld, const int kcont, const uint xwg, const uint groups, const uint slots, \
       const uint xlim, const uint klim, const int guarded, const uint tid, float4 *regs
-RIM_INLINE void load_slice_a(__global const A_T *slice, LOAD_SLICE_PARAMS) {
+void load_slice_a(__global const A_T *slice, LOAD_SLICE_PARAMS) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
     LOAD_SLICE_BODY(load_group_a)
   }
 }
-RIM_INLINE void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
+void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
     LOAD_SLICE_BODY(load_group_b)
@@ -325,8 +326,8 @@ RIM_INLINE void load_slice_b(__global const B_T *slice, LOAD_SLICE_PARAMS) {
 }
 
 /* One load group into a K-major local tile part of row stride ld_local at (x, kk). */
-RIM_INLINE void store_group(__local float *tile, const uint ld_local, const int kcont, const uint x,
-                            const uint kk, const float4 v) {
+void store_group(__local float *tile, const uint ld_local, const int kcont, const uint x,
+                 const uint kk, const float4 v) {
   if (kcont) {
     tile[(kk + 0) * ld_local + x] = v.s0;
     tile[(kk + 1) * ld_local + x] = v.s1;
@@ -340,9 +341,9 @@ RIM_INLINE void store_group(__local float *tile, const uint ld_local, const int 
 /* Stores the groups loaded by load_slice_x into a K-major local tile of row stride ld_local;
    3XTF32: their big parts there and `part` floats further on their small parts (A) or
    big + small (B, is_b). */
-RIM_INLINE void store_slice(__local float *tile, const uint ld_local, const uint part,
-                            const int is_b, const int kcont, const uint xwg, const uint groups,
-                            const uint slots, const uint tid, const float4 *regs) {
+void store_slice(__local float *tile, const uint ld_local, const uint part, const int is_b,
+                 const int kcont, const uint xwg, const uint groups, const uint slots,
+                 const uint tid, const float4 *regs) {
 #pragma unroll
   for (uint s = 0; s < MAX_SLOTS; s++) {
     const uint e = tid + s * WGS;
@@ -366,8 +367,8 @@ RIM_INLINE void store_slice(__local float *tile, const uint ld_local, const uint
 
 /* ---- the register-blocked multiply: acc += A tile * B tile (one K slice) ---- */
 
-RIM_INLINE void multiply_slice(__local const float *al, __local const float *bl, const uint tm,
-                               const uint tn, float *acc) {
+void multiply_slice(__local const float *al, __local const float *bl, const uint tm, const uint tn,
+                    float *acc) {
 #pragma unroll
   for (uint kk = 0; kk < KWG; kk++) {
     float a[MWI], b[NWI];
@@ -545,10 +546,10 @@ __global const B_T *b_tile(__global const B_T *b, const ulong b_off, const ulong
 /* ---- the epilogue and the stores of the C tile ---- */
 
 /* Row and column, within the C tile, of this work-item's accumulator (i, j). */
-RIM_INLINE uint tile_row(const uint i, const uint tm) {
+uint tile_row(const uint i, const uint tm) {
   return ((i / VWM) * MDIMC + tm) * VWM + i % VWM;
 }
-RIM_INLINE uint tile_col(const uint j, const uint tn) {
+uint tile_col(const uint j, const uint tn) {
   return ((j / VWN) * NDIMC + tn) * VWN + j % VWN;
 }
 
@@ -696,21 +697,14 @@ RIM_INLINE void tile_body(__global const A_T *a_at, const ulong lda, __global co
 
 /* The body of the three tiled entries: one tile of one product, epilogue and store.
    guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge
-   (RIM: picks one of two bodies by it; forced inline too: left to PoCL 3.1's own inlining, its
-   mixed kernel wrote a rim tile's rows past C, which Oclgrind's run of the same did not). */
-RIM_INLINE void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
-                           __local float *bl) {
+   (RIM: the mixed entry picks one of two bodies itself, below). */
+void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
+                __local float *bl) {
   const tile_place p = place_tile(m, n, 1);
-  __global const A_T *a_at = a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0);
-  __global const B_T *b_at = b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0);
-#define TILE_BODY_REST 0, 0, alpha, beta, c, c_off, ldc, stride_c, bias, bias_off, al, bl
-#if RIM
-  if (!fast && !general)
-    RIM_BODIES(p, 1, a_at, lda, b_at, ldb, k);
-  else
-#endif
-    tile_body(a_at, lda, b_at, ldb, k, &p, general || (!fast && p.edge), !fast, 0, TILE_BODY_REST);
-#undef TILE_BODY_REST
+  tile_body(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
+            b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k, &p,
+            general || (!fast && p.edge), !fast, 0, 0, 0, alpha, beta, c, c_off, ldc, stride_c,
+            bias, bias_off, al, bl);
 }
 
 #if !SPLIT_K
@@ -728,10 +722,23 @@ matmul_tiled_fast(TILED_PARAMS) {
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_mixed(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
+#if RIM
+  /* In the entry itself, as matmul_tiled_pad: through gemm_tiled, PoCL 3.1 (its own inlining)
+     stored a rim tile's rows past C, and forcing gemm_tiled inline handed Oclgrind 21.10 an
+     intrinsic it lacks (llvm.experimental.noalias.scope.decl, from its restrict pointers). */
+  const tile_place p = place_tile(m, n, 1);
+#define TILE_BODY_REST                                                             \
+  0, 0, alpha, beta, c, c_off, ldc, stride_c, bias, bias_off, (__local float *)al, \
+      (__local float *)bl
+  RIM_BODIES(p, 1, a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
+             b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k);
+#undef TILE_BODY_REST
+#else
   /* The edge test is the same for every work-item of the workgroup: a uniform choice of loads
      and stores, and every work-item still reaches every barrier of the one shared body. */
   gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
              stride_c, bias, bias_off, 0, 0, (__local float *)al, (__local float *)bl);
+#endif
 }
 #endif
 
