@@ -106,7 +106,11 @@
  *                          +-----------+.          +-----------+--+
  *                                                  |0 0 0 0 0 0 0 |
  *                                                  +--------------+
- * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier.
+ * RIM = 1 (tiled.rim, docs/GEMM.md "Ragged shapes: the rim"): matmul_tiled_mixed and
+ * matmul_tiled_pad pick per workgroup between two copies of one body (tile_body): whole tiles with
+ * no guard at all (a partial last K slice loaded guarded after the loop), rim tiles guarded.
+ * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier (RIM's
+ * branch is the workgroup's own, so all of it takes the same body and its barriers).
  */
 
 /* Work-items along M (local dimension 1); any power of two. */
@@ -172,6 +176,13 @@
 #ifndef B_PAD
 #error "B_PAD: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
+/* 1: matmul_tiled_pad and matmul_tiled_mixed pick, per workgroup, one of two bodies built from
+   one source: whole tiles unguarded (the fast kernel's K loop, loads and vector stores; a
+   partial last K slice guarded, after the loop), rim tiles guarded; 0: one body with run-time
+   guards. */
+#ifndef RIM
+#error "RIM: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
 
 /* ---- derived ---- */
 #define MWG (MDIMC * MWI)   /* rows of the C tile */
@@ -193,6 +204,17 @@
 #define A_SLOTS ((A_GROUPS + WGS - 1) / WGS) /* load groups per work-item */
 #define B_SLOTS ((B_GROUPS + WGS - 1) / WGS)
 #define MAX_SLOTS (A_SLOTS > B_SLOTS ? A_SLOTS : B_SLOTS) /* a constant loop bound for both */
+
+/* RIM: the functions of a tile where its two bodies part (tile_body, accumulate_tile and the
+   stores) are forced inline, so that each body gets its own copy with its guards folded to
+   constants (the spelling NVIDIA's compiler takes, as in cl/matmul_mma_nv.cl); the small helpers
+   they call are left to the compiler's own inlining, as with RIM 0 (forced too, Oclgrind 21.10
+   ran test_matmul_pad's TF32-rounded load groups as stores of undef). */
+#if RIM
+#define RIM_INLINE static inline __attribute__((always_inline))
+#else
+#define RIM_INLINE
+#endif
 
 /* Vector types of the local-memory reads (OCF_FLOATN: cl/common.cl). */
 #define floatM OCF_FLOATN(VWM)
@@ -396,12 +418,17 @@ void multiply_slice(__local const float *al, __local const float *bl, const uint
    or right edge of C (rows >= mlim, columns >= nlim read as 0). k_tail: k may not be a multiple
    of KWG, so a whole tile's last, partial K slice is loaded guarded (its other slices are not).
    pad_a / pad_b: that operand is a zero-padded copy (matmul_tiled_pad) holding whole tiles and
-   whole K slices, so its loads are never guarded. All are constants in each entry, so their
-   unused paths compile away. */
-void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global const B_T *b_slice,
-                     const ulong ldb, const ulong k, const uint mlim, const uint nlim,
-                     const int guarded, const int k_tail, const int pad_a, const int pad_b,
-                     __local float *al, __local float *bl, float *acc) {
+   whole K slices, so its loads are never guarded. peel (with k_tail): the double-buffered loop
+   runs the whole K slices only, their loads guarded by `guarded` alone (no guard at all in a
+   whole tile), and the partial last slice follows the loop, loaded guarded into the first
+   buffer (the loop's last barrier has freed both), one barrier, its multiply:
+       slices 0 .. k / KWG - 1: the loop, prefetched  |  k % KWG: guarded, after it
+   All are constants in each entry, so their unused paths compile away. */
+RIM_INLINE void accumulate_tile(__global const A_T *a_slice, const ulong lda,
+                                __global const B_T *b_slice, const ulong ldb, const ulong k,
+                                const uint mlim, const uint nlim, const int guarded,
+                                const int k_tail, const int peel, const int pad_a, const int pad_b,
+                                __local float *al, __local float *bl, float *acc) {
   const uint tn = get_local_id(0), tm = get_local_id(1);
   const uint tid = tm * NDIMC + tn;
 #if TRANS_A
@@ -422,9 +449,11 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
   float4 ra[A_SLOTS], rb[B_SLOTS];
 
   const ulong slices = (k + KWG - 1) / KWG;
-  if (slices > 0) {
+  const int peeled = peel && k_tail;            /* the partial slice after the loop */
+  const ulong loop = peeled ? k / KWG : slices; /* slices of the double-buffered loop */
+  if (loop > 0) {
     const uint klim = (uint)min((ulong)KWG, k);
-    const int guard = guarded || (k_tail && klim < KWG);
+    const int guard = guarded || (!peeled && k_tail && klim < KWG);
     load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard && !pad_a, tid,
                  ra);
     load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard && !pad_b, tid,
@@ -433,14 +462,14 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
     store_slice(bl, BLD, B_PART, 1, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (ulong t = 0; t < slices; t++) {
+  for (ulong t = 0; t < loop; t++) {
     const uint cur = (uint)(t & 1);
-    const int more = t + 1 < slices;
+    const int more = t + 1 < loop;
     if (more) { /* the next slice's loads, in flight during the multiply */
       a_slice += a_step;
       b_slice += b_step;
       const uint klim = (uint)min((ulong)KWG, k - (t + 1) * KWG);
-      const int guard = guarded || (k_tail && klim < KWG);
+      const int guard = guarded || (!peeled && k_tail && klim < KWG);
       load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, guard && !pad_a, tid,
                    ra);
       load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, guard && !pad_b, tid,
@@ -454,6 +483,20 @@ void accumulate_tile(__global const A_T *a_slice, const ulong lda, __global cons
                   rb);
     }
     barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  /* k, hence this branch, is the same for the whole workgroup: all of it reaches the barrier */
+  if (peeled && loop < slices) {
+    if (loop > 0) {
+      a_slice += a_step;
+      b_slice += b_step;
+    }
+    const uint klim = (uint)(k - loop * KWG);
+    load_slice_a(a_slice, lda, a_kcont, MWG, A_GROUPS, A_SLOTS, mlim, klim, !pad_a, tid, ra);
+    load_slice_b(b_slice, ldb, b_kcont, NWG, B_GROUPS, B_SLOTS, nlim, klim, !pad_b, tid, rb);
+    store_slice(al, ALD, A_PART, 0, a_kcont, MWG, A_GROUPS, A_SLOTS, tid, ra);
+    store_slice(bl, BLD, B_PART, 1, b_kcont, NWG, B_GROUPS, B_SLOTS, tid, rb);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    multiply_slice(al, bl, tm, tn, acc);
   }
 }
 
@@ -512,9 +555,10 @@ uint tile_col(const uint j, const uint tn) {
 
 /* Guarded: only rows < mlim and columns < nlim are written; C is read only when beta != 0.
    c_tile points at the tile's element (0, 0); (m0, n0) is where that is in C, for the bias. */
-void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
-                     const uint tn, const float alpha, const float beta,
-                     __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
+RIM_INLINE void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p,
+                                const uint tm, const uint tn, const float alpha, const float beta,
+                                __global const BIAS_T *bias, const ulong bias_off,
+                                const float *acc) {
 #pragma unroll
   for (uint i = 0; i < MWI; i++) {
     const uint r = tile_row(i, tm);
@@ -533,10 +577,20 @@ void store_c_guarded(__global C_T *c_tile, const ulong ldc, const tile_place *p,
   }
 }
 
+/* Whether C's VWN-wide group at p may be an aligned vector access. C_VEC 1: always. RIM with an
+   fp32 C off 16 bytes (ldc = n odd, say): where the group's address is a multiple of its size
+   (every second row for ldc odd and VWN 2), checked per group at run time; the 16-bit types'
+   accesses need no alignment. */
+#if RIM && C_DTYPE == 0 && !C_VEC
+#define C_VEC_AT(p) ((((size_t)(p)) & (sizeof(floatN) - 1)) == 0)
+#else
+#define C_VEC_AT(p) C_VEC
+#endif
+
 /* Whole tile: VWN-wide stores (and reads of C when beta != 0). */
-void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p, const uint tm,
-                   const uint tn, const float alpha, const float beta, __global const BIAS_T *bias,
-                   const ulong bias_off, const float *acc) {
+RIM_INLINE void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p,
+                              const uint tm, const uint tn, const float alpha, const float beta,
+                              __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
 #pragma unroll
   for (uint i = 0; i < MWI; i++) {
     const uint r = tile_row(i, tm);
@@ -545,8 +599,10 @@ void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p, c
     for (uint h = 0; h < NWI / VWN; h++) {
       const uint col = tile_col(h * VWN, tn);
       float old[VWN], out[VWN];
+      const int vec = C_VEC_AT(row + col);
       if (beta != 0.0f) {
-        floatN v = LOADV(C_DTYPE, C_VEC, VWN, row + col);
+        const floatN v =
+            vec ? LOADV(C_DTYPE, 1, VWN, row + col) : LOADV(C_DTYPE, 0, VWN, row + col);
         SPLIT_N(v, old);
       }
 #pragma unroll
@@ -558,7 +614,10 @@ void store_c_whole(__global C_T *c_tile, const ulong ldc, const tile_place *p, c
 #else
       const floatN value = OCF_CAT(vload, VWN)(0, out);
 #endif
-      STOREV(C_DTYPE, C_VEC, VWN, row + col, value);
+      if (vec)
+        STOREV(C_DTYPE, 1, VWN, row + col, value);
+      else
+        STOREV(C_DTYPE, 0, VWN, row + col, value);
     }
   }
 }
@@ -589,9 +648,10 @@ void store_partial(__global float *part, const ulong ldp, const tile_place *p, c
 }
 
 /* The epilogue and the stores of a tile of C: guarded (the tile may cross C's edge), or whole. */
-void store_tile(__global C_T *c, const ulong c_off, const ulong ldc, const ulong stride_c,
-                const tile_place *p, const int guarded, const float alpha, const float beta,
-                __global const BIAS_T *bias, const ulong bias_off, const float *acc) {
+RIM_INLINE void store_tile(__global C_T *c, const ulong c_off, const ulong ldc,
+                           const ulong stride_c, const tile_place *p, const int guarded,
+                           const float alpha, const float beta, __global const BIAS_T *bias,
+                           const ulong bias_off, const float *acc) {
   const uint tn = get_local_id(0), tm = get_local_id(1);
   __global C_T *c_tile = c + c_off + p->batch * stride_c + p->m0 * ldc + p->n0;
   if (guarded)
@@ -602,17 +662,49 @@ void store_tile(__global C_T *c, const ulong c_off, const ulong ldc, const ulong
 
 /* ---- entries ---- */
 
+/* One tile of one product: its K loop, epilogue and stores. a_at / b_at point at the tile's
+   first A and B slices (row strides lda, ldb); guarded, k_tail, peel, pad_a, pad_b as in
+   accumulate_tile, guarded for the stores too. */
+RIM_INLINE void tile_body(__global const A_T *a_at, const ulong lda, __global const B_T *b_at,
+                          const ulong ldb, const ulong k, const tile_place *p, const int guarded,
+                          const int k_tail, const int peel, const int pad_a, const int pad_b,
+                          const float alpha, const float beta, __global C_T *c, const ulong c_off,
+                          const ulong ldc, const ulong stride_c, __global const BIAS_T *bias,
+                          const ulong bias_off, __local float *al, __local float *bl) {
+  float acc[MWI * NWI];
+  accumulate_tile(a_at, lda, b_at, ldb, k, p->mlim, p->nlim, guarded, k_tail, peel, pad_a, pad_b,
+                  al, bl, acc);
+  store_tile(c, c_off, ldc, stride_c, p, guarded, alpha, beta, bias, bias_off, acc);
+}
+
+/* RIM: the workgroup's tile picks its body, the same choice for every work-item of it (so every
+   work-item reaches every barrier of the body it runs): a whole tile runs tile_body with every
+   guard a constant 0 (K's partial slice, when k_tail, after the loop), a rim tile the guarded
+   one:
+
+       +------+------+--+      whole: tile_body(guarded 0): vector loads, C_VEC stores (or
+       |whole |whole |r |             vector stores on the rows whose address allows them)
+       +------+------+--+      r:     tile_body(guarded 1): guarded loads (copied operands
+       |  r   |  r   |r |             excepted) and guarded stores
+       +------+------+--+                                                                  */
+#define RIM_BODIES(p, k_tail, ...)                                \
+  do {                                                            \
+    if ((p).edge)                                                 \
+      tile_body(__VA_ARGS__, &(p), 1, k_tail, 1, TILE_BODY_REST); \
+    else                                                          \
+      tile_body(__VA_ARGS__, &(p), 0, k_tail, 1, TILE_BODY_REST); \
+  } while (0)
+
 /* The body of the three tiled entries: one tile of one product, epilogue and store.
-   guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge. */
+   guarded / k_tail as in accumulate_tile; the mixed entry passes guarded = the tile's edge
+   (RIM: the mixed entry picks one of two bodies itself, below). */
 void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *al,
                 __local float *bl) {
   const tile_place p = place_tile(m, n, 1);
-  const int guarded = general || (!fast && p.edge);
-  float acc[MWI * NWI];
-  accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
-                  b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k, p.mlim, p.nlim,
-                  guarded, !fast, 0, 0, al, bl, acc);
-  store_tile(c, c_off, ldc, stride_c, &p, guarded, alpha, beta, bias, bias_off, acc);
+  tile_body(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
+            b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k, &p,
+            general || (!fast && p.edge), !fast, 0, 0, 0, alpha, beta, c, c_off, ldc, stride_c,
+            bias, bias_off, al, bl);
 }
 
 #if !SPLIT_K
@@ -630,10 +722,23 @@ matmul_tiled_fast(TILED_PARAMS) {
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_mixed(TILED_PARAMS) {
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
+#if RIM
+  /* In the entry itself, as matmul_tiled_pad: through gemm_tiled, PoCL 3.1 (its own inlining)
+     stored a rim tile's rows past C, and forcing gemm_tiled inline handed Oclgrind 21.10 an
+     intrinsic it lacks (llvm.experimental.noalias.scope.decl, from its restrict pointers). */
+  const tile_place p = place_tile(m, n, 1);
+#define TILE_BODY_REST                                                             \
+  0, 0, alpha, beta, c, c_off, ldc, stride_c, bias, bias_off, (__local float *)al, \
+      (__local float *)bl
+  RIM_BODIES(p, 1, a_tile(a, a_off + p.batch * stride_a, lda, p.m0, 0), lda,
+             b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0), ldb, k);
+#undef TILE_BODY_REST
+#else
   /* The edge test is the same for every work-item of the workgroup: a uniform choice of loads
      and stores, and every work-item still reaches every barrier of the one shared body. */
   gemm_tiled(m, n, k, alpha, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc,
              stride_c, bias, bias_off, 0, 0, (__local float *)al, (__local float *)bl);
+#endif
 }
 #endif
 
@@ -674,10 +779,17 @@ matmul_tiled_pad(TILED_PARAMS, __global const float *restrict partial, const ulo
   __global const B_T *b_at = b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, 0);
   const ulong ldb_at = ldb;
 #endif
-  float acc[MWI * NWI];
-  accumulate_tile(a_at, lda_at, b_at, ldb_at, k, p.mlim, p.nlim, p.edge, 1, A_PAD, B_PAD,
-                  (__local float *)al, (__local float *)bl, acc);
-  store_tile(c, c_off, ldc, stride_c, &p, p.edge, alpha, beta, bias, bias_off, acc);
+#define TILE_BODY_REST                                                                     \
+  A_PAD, B_PAD, alpha, beta, c, c_off, ldc, stride_c, bias, bias_off, (__local float *)al, \
+      (__local float *)bl
+#if RIM
+  /* K's partial slice needs guards only on an operand read as it lies; the copies hold zeros
+     there */
+  RIM_BODIES(p, !(A_PAD && B_PAD), a_at, lda_at, b_at, ldb_at, k);
+#else
+  tile_body(a_at, lda_at, b_at, ldb_at, k, &p, p.edge, 1, 0, TILE_BODY_REST);
+#endif
+#undef TILE_BODY_REST
 }
 #endif
 
@@ -696,7 +808,7 @@ matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_sp
   float acc[MWI * NWI];
   accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, k0), lda,
                   b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, k0), ldb, k_len, p.mlim, p.nlim,
-                  p.edge, 1, 0, 0, (__local float *)al, (__local float *)bl, acc);
+                  p.edge, 1, 0, 0, 0, (__local float *)al, (__local float *)bl, acc);
   const ulong ldp = (n + 3) & ~(ulong)3;
   __global float *part = partial + ((p.batch * splits + p.split) * m + p.m0) * ldp + p.n0;
   store_partial(part, ldp, &p, get_local_id(1), get_local_id(0), acc);

@@ -15,6 +15,12 @@
  * workspace of exactly that size is used, one byte short sends the call to the unpadded plan,
  * right all the same. Then the copy kernel alone, bit for bit against the host's copy, the zeros
  * included, nothing outside the copies touched.
+ *
+ * The suite runs twice: as "matmul_pad" with tiled.rim=0 (one kernel body, run-time guards) and
+ * as "matmul_pad_rim" with tiled.rim=1 (whole tiles and rim tiles in two bodies, K's partial
+ * slice peeled, C's vector stores where its rows allow); the second adds the shapes a tile's
+ * edges make (tile - 1, tile, tile + 1 along m, n and k, k odd) on the padded kernel and on the
+ * mixed one, whose plans must carry RIM=1.
  */
 #include "matmul_check.h"
 
@@ -29,10 +35,14 @@
 /* Turns the padded plans on for every call of the group's context (tiled.pad_min=1), and the
    matrix units off (mma.on=0 wgmma.on=0), which would otherwise take TF32, 3XTF32 and 16-bit
    calls on NVIDIA (the H200 ran this suite's TF32 case on matmul_mma, 2026-12-02). */
+/* tiled.rim of this run of the group (main runs it with 0, then 1). */
+static int rim_on;
+
 static void padding_on(const ocft_env *env) {
+  char values[96];
+  snprintf(values, sizeof values, "tiled.pad_min=1 tiled.rim=%d mma.on=0 wgmma.on=0", rim_on);
   for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL,
-                                              "tiled.pad_min=1 mma.on=0 wgmma.on=0"),
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, values),
                        OCF_SUCCESS);
 }
 
@@ -44,7 +54,9 @@ static int ran_padded(int pad_a, int pad_b) {
   snprintf(want, sizeof want, "-DA_PAD=%d ", pad_a);
   if (pad_a >= 0 && !strstr(plan, want)) return 0;
   snprintf(want, sizeof want, "-DB_PAD=%d ", pad_b);
-  return pad_b < 0 || strstr(plan, want) != NULL;
+  if (pad_b >= 0 && !strstr(plan, want)) return 0;
+  snprintf(want, sizeof want, "-DRIM=%d ", rim_on);
+  return strstr(plan, want) != NULL;
 }
 
 /* Runs and checks a case, which must have run the padded plan with these copies. */
@@ -221,6 +233,100 @@ static void test_pad_workspace(void **state) {
   ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, NULL), OCF_SUCCESS);
 }
 
+/* ---- tile edges (tiled.rim=1) ---- */
+
+/* The value of -DNAME=value in the last plan (-1: none). */
+static long plan_value(const char *name) {
+  char key[32];
+  snprintf(key, sizeof key, "-D%s=", name);
+  const char *at = strstr(ocf_last_plan(), key);
+  return at ? strtol(at + strlen(key), NULL, 10) : -1;
+}
+
+/* One tile set for this test, the others off, so that the shapes below sit at its edges on
+   every device: 16 x 32 tiles (4 x 8 work-items of 4 x 4), K slices of 8, C stored 4 wide. */
+#define EDGE_MWG 16
+#define EDGE_NWG 32
+#define EDGE_KWG 8
+#define EDGE_SET                                                                              \
+  "tiled.set0.mdimc=4 tiled.set0.ndimc=8 tiled.set0.mwi=4 tiled.set0.nwi=4 tiled.set0.kwg=8 " \
+  "tiled.set0.vwm=2 tiled.set0.vwn=4 tiled.set0.pada=4 tiled.set0.padb=4 tiled.set1.mdimc=0 " \
+  "tiled.set2.mdimc=0 tiled.set3.mdimc=0 tiled.split_k_min=0 tiled.min_eff=1"
+
+/* m, n at two tiles -1, 0, +1 (a whole interior tile beside rim tiles, or every tile whole), k
+   at two K slices -1, 0, +1 and below one slice (odd), every transpose pair in turn; once on the
+   padded kernel (A and B copied: offsets off 4) and once on the mixed one (A and B aligned as
+   they lie: leading dimensions rounded up to 4, offsets 0), C tight (its rows off 16 bytes when
+   n is odd: the whole tiles' 4-wide stores only where a row allows them) or at an odd offset,
+   beta 0 (C NaN first) or not. Each plan must be the one meant (RIM=1 on the padded and mixed
+   kernels, 0 on the fast one) with the test's tile, so that the shapes are the tile's edges. */
+static void test_rim_tile_edges(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  padding_on(env);
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, EDGE_SET),
+                       OCF_SUCCESS);
+  const size_t ks[] = {2 * EDGE_KWG - 1, 2 * EDGE_KWG, 2 * EDGE_KWG + 1, EDGE_KWG / 2 + 1};
+  const size_t k_count = ocft_small() ? 2 : 4;
+  size_t at = 0;
+  for (int padded = 1; padded >= 0; padded--)
+    for (int dm = -1; dm <= 1; dm++)
+      for (int dn = -1; dn <= 1; dn++)
+        for (size_t ki = 0; ki < k_count; ki++, at++) {
+          const int ta = at % 4 & 1, tb = at % 4 >> 1;
+          mmx_case c = pad_case(ta, tb, (size_t)(2 * EDGE_MWG + dm), (size_t)(2 * EDGE_NWG + dn),
+                                ks[(ki + at) % k_count]);
+          if (padded) {
+            c.a_off = 1, c.b_off = 3;
+          } else {
+            /* tight leading dimensions rounded up to 4: A, B aligned as they lie */
+            const size_t lda = ta ? c.m : c.k, ldb = tb ? c.k : c.n;
+            c.lda_pad = (4 - lda % 4) % 4, c.ldb_pad = (4 - ldb % 4) % 4;
+          }
+          c.c_off = at % 3 == 0 ? 1 : 0;
+          if (at % 2) {
+            c.alpha = 0.5f, c.beta = -1.25f;
+          } else {
+            c.nan_c = 1;
+          }
+          char what[400];
+          mmx_describe(&c, what, sizeof what);
+          if (padded) {
+            check_padded(env, &c, 1, 1);
+          } else {
+            mmx_check(env, &c, NULL);
+            const int mixed = strstr(ocf_last_plan(), "matmul_tiled_mixed ") != NULL;
+            if (!mixed && !strstr(ocf_last_plan(), "matmul_tiled_fast ")) {
+              print_error("%s\n  ran %s, not the mixed (or fast) kernel\n", what, ocf_last_plan());
+              fail();
+            }
+            if (plan_value("RIM") != mixed) {
+              print_error("%s\n  ran %s: RIM should be %d\n", what, ocf_last_plan(), mixed);
+              fail();
+            }
+          }
+          if (plan_value("MDIMC") * plan_value("MWI") != EDGE_MWG ||
+              plan_value("NDIMC") * plan_value("NWI") != EDGE_NWG ||
+              plan_value("KWG") != EDGE_KWG) {
+            print_error("%s\n  ran %s, not the test's tiles\n", what, ocf_last_plan());
+            fail();
+          }
+        }
+  /* A batch with an epilogue across the rim: bias along n in bf16, GELU, fp16 C. */
+  mmx_case c = pad_case(1, 0, EDGE_MWG + 1, EDGE_NWG - 1, 2 * EDGE_KWG + 1);
+  c.batch = 2;
+  c.stride_a = c.stride_b = c.stride_c = MMX_PACKED;
+  c.a_off = 2, c.ldb_pad = 2;
+  c.activation = OCF_ACTIVATION_GELU_TANH;
+  c.bias_axis = OCF_BIAS_N, c.bias_dtype = OCF_BF16, c.bias_off = 3;
+  c.c_dtype = OCF_F16;
+  c.beta = 0.5f;
+  check_padded(env, &c, 1, 1);
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, NULL),
+                       OCF_SUCCESS);
+}
+
 /* ---- the copy kernel alone ---- */
 
 /* A pattern value for the scratch outside the copies: must survive. */
@@ -343,5 +449,17 @@ int main(void) {
       cmocka_unit_test(test_pad_epilogue_precision),
       cmocka_unit_test(test_pad_workspace),
   };
-  return cmocka_run_group_tests_name("matmul_pad", tests, ocft_group_setup, ocft_group_teardown);
+  /* tiled.rim=1: the same cases (the copy kernel's aside), then the tile's edges */
+  const struct CMUnitTest rim_tests[] = {
+      cmocka_unit_test(test_pad_layouts),           cmocka_unit_test(test_pad_one_operand),
+      cmocka_unit_test(test_pad_batches_col_major), cmocka_unit_test(test_pad_epilogue_precision),
+      cmocka_unit_test(test_pad_workspace),         cmocka_unit_test(test_rim_tile_edges),
+  };
+  rim_on = 0;
+  int failed =
+      cmocka_run_group_tests_name("matmul_pad", tests, ocft_group_setup, ocft_group_teardown);
+  rim_on = 1;
+  failed += cmocka_run_group_tests_name("matmul_pad_rim", rim_tests, ocft_group_setup,
+                                        ocft_group_teardown);
+  return failed;
 }

@@ -2296,6 +2296,30 @@ static void test_plan_matmul_pad(void **state) {
                 "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32",
                 "A_PAD=1 pad_lda=4096 pad_rows_a=4096");
 
+  /* tiled.rim (0 by default: RIM=0 everywhere): RIM=1 on the padded and the mixed kernels only;
+     the fast, general and split plans, whose tiles are all whole or all guarded, keep RIM=0. */
+  call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
+  call.lda = 4001;
+  plan_pad_case("tiled.rim 0, padded", &facts, &t, &call, pad_4000, "A_PAD=1 RIM=0");
+  ocf_tuning_values rim = t;
+  rim.matmul.tiled.rim = 1;
+  plan_pad_case("tiled.rim 1, padded", &facts, &rim, &call, pad_4000, "A_PAD=1 RIM=1");
+  rim.matmul.tiled.pad_min = 0;
+  plan_pad_case("tiled.rim 1, mixed", &facts, &rim, &call, mixed, "A_PAD=0 RIM=1");
+  call.lda = 4096, call.m = call.n = call.k = 4096;
+  plan_pad_case("tiled.rim 1, fast", &facts, &rim, &call, "matmul_tiled_fast wg=16x16 groups=32x32",
+                "RIM=0");
+  call.variant = OCF_VARIANT_GENERAL;
+  plan_pad_case("tiled.rim 1, general", &facts, &rim, &call, "matmul_tiled wg=16x16 groups=32x32",
+                "RIM=0");
+  call = matmul_call(0, 0, 256, 256, 65536, 0, 0, AUTO, 0);
+  {
+    ocf_plan split;
+    assert_int_equal(ocf_plan_matmul(&facts, &rim, &call, &split), OCF_SUCCESS);
+    assert_int_equal(split.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_SPLIT);
+    assert_int_equal(ocf_plan_define_value(&split, "RIM", -1), 0);
+  }
+
   /* PoCL: 67 x 45 fills under half of set 0's 32 x 32 tiles (min_eff 50), so set 1's 16 x 16
      tiles of 4 x 4 work-items, K slices of 16: A stored 70 x 67 becomes 80 x 80, B stored
      45 x 70 becomes 48 x 80; small calls copied from pad_min 1. */

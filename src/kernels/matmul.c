@@ -67,24 +67,10 @@ static const ocf_arg_desc reduce_args[] = {
 #define TYPES_AND_EPILOGUE                                                                        \
   "TRANS_A", "TRANS_B", "A_DTYPE", "B_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION", \
       "BIAS"
-static const char *const tiled_defines[] = {"MDIMC",
-                                            "NDIMC",
-                                            "MWI",
-                                            "NWI",
-                                            "KWG",
-                                            "VWM",
-                                            "VWN",
-                                            "PADA",
-                                            "PADB",
-                                            "A_VEC",
-                                            "B_VEC",
-                                            "C_VEC",
-                                            "SPLIT_K",
-                                            "REDUCE_WG",
-                                            "A_PAD",
-                                            "B_PAD",
-                                            TYPES_AND_EPILOGUE,
-                                            NULL};
+static const char *const tiled_defines[] = {
+    "MDIMC", "NDIMC", "MWI",   "NWI",     "KWG",       "VWM",   "VWN",   "PADA", "PADB",
+    "A_VEC", "B_VEC", "C_VEC", "SPLIT_K", "REDUCE_WG", "A_PAD", "B_PAD", "RIM",  TYPES_AND_EPILOGUE,
+    NULL};
 static const char *const pad_defines[] = {"TRANS_A", "TRANS_B", "A_PAD", "B_PAD", "PAD_WG", NULL};
 static const char *const naive_defines[] = {"MDIMC", "NDIMC", TYPES_AND_EPILOGUE, NULL};
 

@@ -32,6 +32,8 @@
  *      split_max of them, each at least split_k_min long); else the next set
  *      is tried, and the last set in use is the fallback. matmul_tiled_fast when every tile is
  *      whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
+ *      with tiled.rim (0, the default everywhere, until the H200 measures it), matmul_tiled_mixed
+ *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1);
  *      matmul_tiled_split + matmul_reduce when split.
  *   5. The padded plans (the ragged path, docs/GEMM.md): a plan of rule 4 that is not split, of
  *      the automatic variant with no fixed workgroup and not `no_staging`, with m, n, k not 0
@@ -579,6 +581,10 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
                   vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch));
   ocf_plan_define(plan, "A_PAD", plan->pad_lda != 0);
   ocf_plan_define(plan, "B_PAD", plan->pad_ldb != 0);
+  /* tiled.rim: the two kernels with rim tiles run them in a body of their own */
+  ocf_plan_define(plan, "RIM",
+                  t->rim != 0 && (kernel == OCF_KERNEL_MATMUL_TILED_MIXED ||
+                                  kernel == OCF_KERNEL_MATMUL_TILED_PAD));
   define_types_and_epilogue(plan, call, (int)call->bias_axis);
   if (padded) { /* rule 5: the copies first, a row of them a workgroup at a time */
     ocf_plan_define(plan, "PAD_WG", (long long)pad_wg);

@@ -81,6 +81,12 @@ static const ocf_tunable matmul_tunables[] = {
                            "(cl/matmul_pad.cl) from m n k batch >= pad_min^3 products "
                            "(src/plan/plan_matmul.c, rule 5); 0: never",
                            NULL},
+    /* 0 until the H200 measures it (tools/lab/h200/round_ragged.sh; docs/GEMM.md). */
+    [MM(tiled.rim)] = {"tiled.rim", 0, 1, 0, 0,
+                       "1: matmul_tiled_pad and matmul_tiled_mixed pick per workgroup a whole-tile "
+                       "body (no guards, K's partial slice peeled, vector stores of C where "
+                       "aligned) or a guarded rim body; 0: one body with run-time guards",
+                       NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,
                         "C with at most this many columns (or rows) takes the skinny kernels",

@@ -101,6 +101,7 @@ typedef struct ocf_matmul_tiled_tuning {
   int split_fill;  /* workgroups per compute unit that splitting aims at */
   int reduce_wg;   /* work-items per workgroup of matmul_reduce */
   int pad_min; /* padded copies of misaligned fp32 A / B from m n k batch >= pad_min^3; 0: none */
+  int rim;     /* 1: matmul_tiled_pad / _mixed run whole tiles and rim tiles in separate bodies */
 } ocf_matmul_tiled_tuning;
 
 /* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */

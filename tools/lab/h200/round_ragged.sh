@@ -1,11 +1,14 @@
 #!/bin/bash
 # The ragged path's GPU round (issue 22, item 2: docs/GEMM.md, "Ragged shapes: padded copies"),
-# about 5 minutes on the H200 after the build: decides tiled.pad_min, which ships 0 (off).
+# about 6 minutes on the H200 after the build (the rim columns about 1 of them): decides
+# tiled.pad_min and tiled.rim, which ship 0 (off).
 #   source .gpu/env.sh && OUT=$OUT/ragged bash tools/lab/h200/round_ragged.sh
 # 1. builds (Release, /tmp/b_ragged) and tools/lab/h200/ragged_gemm_time.c;
-# 2. each line of ragged_shapes.txt three ways, fp32 (FP32), first kernel start to last end, L2
+# 2. each line of ragged_shapes.txt five ways, fp32 (FP32), first kernel start to last end, L2
 #    flushed: "mixed" with tiled.pad_min=0 (today's path: matmul_tiled_mixed, element loads),
-#    "padded" with tiled.pad_min=1 (matmul_pad + matmul_tiled_pad, the copy step timed too), and
+#    "padded" with tiled.pad_min=1 (matmul_pad + matmul_tiled_pad, the copy step timed too),
+#    "mixed_rim" and "padded_rim" the same with tiled.rim=1 (whole tiles and rim tiles in two
+#    kernel bodies, RIM=1 in the plan: docs/GEMM.md, "Ragged shapes: the rim"), and
 #    "aligned", its nearest aligned shape (sides rounded to multiples of 128, tight, default
 #    tuning); each line checks C and names its plan;
 # 3. cuBLAS fp32 via PyTorch on the same layouts and the aligned shapes, in the same run, and the
@@ -13,7 +16,10 @@
 # 4. test_matmul_pad on the GPU (the padded plans forced on, every layout and epilogue).
 # Flip the default (src/tuning/builtin.tuning, the NVIDIA matmul f32 row: tiled.pad_min=N) when
 # padded / aligned >= 0.95 on the 3000-5000 shapes; N: the smallest side where padded beats mixed
-# (the 513-2049 lines).
+# (the 513-2049 lines). tiled.rim=1 beside it when "padded rim / padded" >= 1.00 on every line
+# (and alone, for the mixed kernel, when "mixed rim / mixed" >= 1.00 on every line); the
+# tiles/waves column says which lines lose a wave to their rim (2049 x 2047: 272 tiles, 2 waves
+# of 264, against 256 in 1), which no kernel body fixes.
 set -u
 out=${OUT:-/tmp/ragged}
 mkdir -p "$out"
@@ -32,6 +38,10 @@ start=$SECONDS
     [ -z "$ta" ] && continue
     timeout 60 /tmp/rg_time mixed $ta $tb $m $n $k $lda $ldb $ao $bo tiled.pad_min=0 2>&1
     timeout 60 /tmp/rg_time padded $ta $tb $m $n $k $lda $ldb $ao $bo tiled.pad_min=1 2>&1
+    timeout 60 /tmp/rg_time mixed_rim $ta $tb $m $n $k $lda $ldb $ao $bo \
+      "tiled.pad_min=0 tiled.rim=1" 2>&1
+    timeout 60 /tmp/rg_time padded_rim $ta $tb $m $n $k $lda $ldb $ao $bo \
+      "tiled.pad_min=1 tiled.rim=1" 2>&1
     timeout 60 /tmp/rg_time aligned $ta $tb $(al $m) $(al $n) $(al $k) 0 0 0 0 2>&1
   done | tee $out/lib.txt
   echo "library timed at $((SECONDS - start)) s"
