@@ -687,12 +687,13 @@ RIM_INLINE void tile_body(__global const A_T *a_at, const ulong lda, __global co
        +------+------+--+      r:     tile_body(guarded 1): guarded loads (copied operands
        |  r   |  r   |r |             excepted) and guarded stores
        +------+------+--+                                                                  */
-#define RIM_BODIES(p, k_tail, ...)                                \
-  do {                                                            \
-    if ((p).edge)                                                 \
-      tile_body(__VA_ARGS__, &(p), 1, k_tail, 1, TILE_BODY_REST); \
-    else                                                          \
-      tile_body(__VA_ARGS__, &(p), 0, k_tail, 1, TILE_BODY_REST); \
+/* (Not variadic: NVIDIA's OpenCL C compiler refuses variadic macros, which clang takes.) */
+#define RIM_BODIES(p, k_tail, a0, lda0, b0, ldb0, k0)                        \
+  do {                                                                       \
+    if ((p).edge)                                                            \
+      tile_body(a0, lda0, b0, ldb0, k0, &(p), 1, k_tail, 1, TILE_BODY_REST); \
+    else                                                                     \
+      tile_body(a0, lda0, b0, ldb0, k0, &(p), 0, k_tail, 1, TILE_BODY_REST); \
   } while (0)
 
 /* The body of the three tiled entries: one tile of one product, epilogue and store.

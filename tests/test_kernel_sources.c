@@ -167,6 +167,39 @@ static void test_kernels_in_their_program(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* Whether text defines a variadic macro ("..." in a #define's parameters, or __VA_ARGS__). */
+static int has_variadic_macro(const char *text) {
+  if (strstr(text, "__VA_ARGS__")) return 1;
+  for (const char *at = strstr(text, "#define"); at; at = strstr(at + 1, "#define")) {
+    const char *open = strchr(at, '('), *eol = strchr(at, '\n');
+    if (!open || (eol && open > eol)) continue;
+    const char *close = strchr(open, ')');
+    if (!close || (eol && close > eol)) continue;
+    for (const char *c = open; c + 2 < close; c++)
+      if (c[0] == '.' && c[1] == '.' && c[2] == '.') return 1;
+  }
+  return 0;
+}
+
+/* No program defines a variadic macro: clang (PoCL, rusticl, Oclgrind) takes them in OpenCL C,
+   NVIDIA's compiler refuses the whole program ("variadic macros not supported in OpenCL"). */
+static void test_no_variadic_macros(void **state) {
+  (void)state;
+  int failures = 0;
+  for (unsigned p = 0; p < OCF_PROGRAM_COUNT; p++) {
+    const ocf_program_source *source = ocf_program_source_get((ocf_program_id)p);
+    for (unsigned f = 0; f < source->count; f++)
+      if (has_variadic_macro(source->texts[f])) {
+        print_error("program %s: %s defines a variadic macro\n", source->name, source->files[f]);
+        failures++;
+      }
+  }
+  assert_int_equal(failures, 0);
+  assert_true(has_variadic_macro("#define F(a, ...) g(a)\n"));
+  assert_true(has_variadic_macro("#define F(a) g(a, __VA_ARGS__)\n"));
+  assert_false(has_variadic_macro("#define F(a, b) g(a, b)\n#define N 3 /* ... */\n"));
+}
+
 /* The scan itself: a default is refused, an #error naming another define is refused, the
    library's switches are left alone. */
 static void test_scan_refuses_defaults(void **state) {
@@ -184,10 +217,9 @@ static void test_scan_refuses_defaults(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_programs_assembled),
-      cmocka_unit_test(test_defines_required),
-      cmocka_unit_test(test_kernels_in_their_program),
-      cmocka_unit_test(test_scan_refuses_defaults),
+      cmocka_unit_test(test_programs_assembled),       cmocka_unit_test(test_defines_required),
+      cmocka_unit_test(test_kernels_in_their_program), cmocka_unit_test(test_scan_refuses_defaults),
+      cmocka_unit_test(test_no_variadic_macros),
   };
   return cmocka_run_group_tests_name("kernel_sources", tests, NULL, NULL);
 }
