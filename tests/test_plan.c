@@ -2296,11 +2296,15 @@ static void test_plan_matmul_pad(void **state) {
                 "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32",
                 "A_PAD=1 pad_lda=4096 pad_rows_a=4096");
 
-  /* tiled.rim (0 by default: RIM=0 everywhere): RIM=1 on the padded and the mixed kernels only;
-     the fast, general and split plans, whose tiles are all whole or all guarded, keep RIM=0. */
+  /* tiled.rim (0 in the schema, 1 in NVIDIA's built-in values: RIM=0 everywhere when off): RIM=1
+     on the padded and the mixed kernels only; the fast, general and split plans, whose tiles are
+     all whole or all guarded, keep RIM=0. */
+  assert_int_equal(t.matmul.tiled.rim, 1);
   call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
   call.lda = 4001;
-  plan_pad_case("tiled.rim 0, padded", &facts, &t, &call, pad_4000, "A_PAD=1 RIM=0");
+  ocf_tuning_values no_rim = t;
+  no_rim.matmul.tiled.rim = 0;
+  plan_pad_case("tiled.rim 0, padded", &facts, &no_rim, &call, pad_4000, "A_PAD=1 RIM=0");
   ocf_tuning_values rim = t;
   rim.matmul.tiled.rim = 1;
   plan_pad_case("tiled.rim 1, padded", &facts, &rim, &call, pad_4000, "A_PAD=1 RIM=1");
