@@ -64,9 +64,9 @@ ulong stage_div(const ulong a, const ulong b) {
 }
 
 stage_row stage_row_of(const ulong r, const ulong m, const ulong n, const ulong batch,
-                              __global const float *a, const ulong a_off, const ulong lda,
-                              const ulong stride_a, __global const float *b, const ulong b_off,
-                              const ulong ldb, const ulong stride_b, const ulong lds) {
+                       __global const float *a, const ulong a_off, const ulong lda,
+                       const ulong stride_a, __global const float *b, const ulong b_off,
+                       const ulong ldb, const ulong stride_b, const ulong lds) {
   stage_row s;
   const ulong a_rows = STAGE_A ? batch * m : 0;
   s.valid = r < a_rows + batch * n;

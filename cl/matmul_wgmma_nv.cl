@@ -547,17 +547,17 @@ INLINE void whole_tile(const uint base, const uint slot, const uint tiles_m, con
 
 #ifdef WGMMA_ENTRY
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
-WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha,
-             __global const uchar *a, const ulong a_off, const ulong lda, const ulong stride_a,
-             __global const uchar *b, const ulong b_off, const ulong ldb, const ulong stride_b,
-             const float beta, __global C_T *c, const ulong c_off, const ulong ldc,
-             const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off) {
+WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __global const uchar *a,
+            const ulong a_off, const ulong lda, const ulong stride_a, __global const uchar *b,
+            const ulong b_off, const ulong ldb, const ulong stride_b, const float beta,
+            __global C_T *c, const ulong c_off, const ulong ldc, const ulong stride_c,
+            __global const BIAS_T *bias, const ulong bias_off) {
   __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
   const uint base = stage_base(smem);
   const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
   if (tiles_m * tiles_n == 0) return; /* m or n is 0: nothing to write (the workgroup leaves) */
-  whole_tile(base, (uint)get_group_id(0), tiles_m, tiles_n, m, n, k, alpha, a, a_off, lda,
-             stride_a, b, b_off, ldb, stride_b, beta, c, c_off, ldc, stride_c, bias, bias_off);
+  whole_tile(base, (uint)get_group_id(0), tiles_m, tiles_n, m, n, k, alpha, a, a_off, lda, stride_a,
+             b, b_off, ldb, stride_b, beta, c, c_off, ldc, stride_c, bias, bias_off);
 }
 #endif
 
@@ -740,12 +740,11 @@ INLINE void lw_reduce(const uint slot, const uint j, const uint part, const uint
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
 matmul_wgmma_lw(const ulong m, const ulong n, const ulong k, const ulong batch, const float alpha,
-                __global const uchar *a, const ulong a_off, const ulong lda,
-                const ulong stride_a, __global const uchar *b, const ulong b_off,
-                const ulong ldb, const ulong stride_b, const float beta, __global C_T *c,
-                const ulong c_off, const ulong ldc, const ulong stride_c,
-                __global const BIAS_T *bias, const ulong bias_off, const ulong splits,
-                const ulong lw_first, __global const float *partial) {
+                __global const uchar *a, const ulong a_off, const ulong lda, const ulong stride_a,
+                __global const uchar *b, const ulong b_off, const ulong ldb, const ulong stride_b,
+                const float beta, __global C_T *c, const ulong c_off, const ulong ldc,
+                const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off,
+                const ulong splits, const ulong lw_first, __global const float *partial) {
   __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
   const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
   const uint last = lw_tiles(tiles_m * tiles_n, batch, lw_first);
