@@ -313,6 +313,10 @@ static const char *judge_softmax_split(program *p, ocf_status status) {
   return judge_device(p, status, check_softmax_split);
 }
 
+static const char *check_softmax_split_or_coop(program *p) {
+  return check_softmax_dense(p, 1, SPLIT_COLS, 1, NULL);
+}
+
 /* The split again, its scratch in the caller's workspace at an offset (a sub-buffer). */
 static void prepare_softmax_workspace(program *p) {
   prepare_softmax_split(p);
@@ -980,6 +984,25 @@ static const char *judge_matmul_host_split(program *p, ocf_status status) {
   return check_matmul_c(0, MMS_M, MMS_N, MMS_K, 1.0f, p->a, p->b, 0.5f, p->before, p->got, MMS_N);
 }
 
+/* softmax_coop (SPLIT_COLS in slices of cooperating workgroups): the one plan whose scratch is
+   zeroed before its kernel (its slots start at zero), here the caller's workspace, which is never
+   created zeroed: the call's first command is a fill. Where the device takes another plan (the
+   spin cut to nothing) it is the split's check that runs. */
+static void prepare_softmax_coop(program *p) {
+  prepare_device(p, 17);
+  assert_int_equal(ocf_context_set_tuning(p->ctx, "softmax", OCF_F32, NULL,
+                                          "vw=8 items=4 unroll=2 coop_spin=64 groups_per_unit=2"),
+                   OCF_SUCCESS);
+  p->launch.workgroup_size = 1;
+  p->launch.first_event = &p->first_event;
+  p->launch.workspace = p->workspace;
+  p->launch.workspace_size = WORKSPACE_BYTES;
+}
+
+static const char *judge_softmax_coop(program *p, ocf_status status) {
+  return judge_device(p, status, check_softmax_split_or_coop);
+}
+
 /* Every op in both forms and every multi-kernel plan on an out-of-order queue (a wrapped
    context): each command the call enqueues waits for the one before it (or that one was a
    blocking transfer), the first for the caller's wait list, and the results are right. The
@@ -1004,13 +1027,22 @@ static void test_faults_out_of_order_queue(void **state) {
   p.in_a = ocft_buffer(&p.env, BIG, NULL);
   p.in_b = ocft_buffer(&p.env, BIG, NULL);
   p.out = ocft_buffer(&p.env, BIG, NULL);
+  p.workspace = ocft_buffer(&p.env, WORKSPACE_BYTES / sizeof(float), NULL);
   const step split = {"matmul_host_split",       0,
                       prepare_matmul_host_split, call_matmul_host_split,
                       judge_matmul_host_split,   NULL};
-  const step *const order[] = {
-      find_step("add+events"),       find_step("add_host"),      find_step("softmax"),
-      find_step("softmax_baseline"), find_step("softmax_split"), find_step("softmax_host"),
-      find_step("matmul"),           find_step("matmul_host"),   &split};
+  const step coop = {"softmax_coop",     0,   prepare_softmax_coop, call_softmax_split,
+                     judge_softmax_coop, NULL};
+  const step *const order[] = {find_step("add+events"),
+                               find_step("add_host"),
+                               find_step("softmax"),
+                               find_step("softmax_baseline"),
+                               find_step("softmax_split"),
+                               find_step("softmax_host"),
+                               find_step("matmul"),
+                               find_step("matmul_host"),
+                               &split,
+                               &coop};
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(order); i++) {
     const step *s = order[i];
     const int host = strstr(s->name, "_host") != NULL;
@@ -1027,12 +1059,17 @@ static void test_faults_out_of_order_queue(void **state) {
     if (!ordered) fail_msg("%s on an out-of-order queue: %s", s->name, why);
     const char *problem = s->judge(&p, status);
     if (problem) fail_msg("%s on an out-of-order queue: %s", s->name, problem);
+    /* softmax_coop on the pool's buffer (earlier steps made it): the fill, then the kernel */
+    if (s == &coop && strstr(ocf_last_plan(), "softmax_coop") && commands != 2)
+      fail_msg("softmax_coop: expected the scratch's fill and the kernel, got %u commands: %s",
+               commands, ocf_last_plan());
     printf("%-18s %u commands in order: %s\n", s->name, commands, ocf_last_plan());
     release_events(&p);
   }
-  /* Split-K sums past OCF_SCRATCH_HOST_ZEROED_MAX (64 KiB) are zeroed on the device
-     (src/runtime/launch.c): the fill waits for the caller's gate, the split kernel for the fill,
-     the reduce for the split. 96 x 96 x 128 in 4 splits: 144 KiB of sums. */
+  /* Split-K sums past OCF_SCRATCH_HOST_ZEROED_MAX (64 KiB), in a buffer not created zeroed: the
+     split kernel writes every sum the reduce reads, so nothing zeroes them (scratch_written);
+     the split kernel waits for the caller's gate, the reduce for the split. 96 x 96 x 128 in 4
+     splits: 144 KiB of sums. */
   enum { FM = 96, FN = 96, FK = 128 };
   static float fa[FM * FK], fb[FK * FN], fc[FM * FN], f0[FM * FN];
   ocft_fill_uniform(fa, FM * FK, -1.0f, 1.0f, 61);
@@ -1058,9 +1095,9 @@ static void test_faults_out_of_order_queue(void **state) {
   ocft_order_stop();
   assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
   ocft_assert_status(status, OCF_SUCCESS);
-  if (!ordered) fail_msg("split-K with a device fill on an out-of-order queue: %s", why);
-  if (commands != 3 || !strstr(ocf_last_plan(), "matmul_reduce"))
-    fail_msg("expected the fill, the split and the reduce, got %u commands: %s", commands,
+  if (!ordered) fail_msg("split-K behind a gate on an out-of-order queue: %s", why);
+  if (commands != 2 || !strstr(ocf_last_plan(), "matmul_reduce"))
+    fail_msg("expected the split and the reduce (no fill), got %u commands: %s", commands,
              ocf_last_plan());
   assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
   ocft_read(&p.env, cb, FM * FN, fc);
@@ -1070,8 +1107,8 @@ static void test_faults_out_of_order_queue(void **state) {
   ocft_check check;
   ocft_check_start(&check);
   ocft_check_elements(fc, want, tol, FM * FN, &check);
-  ocft_assert_check("split-K with a device fill on an out-of-order queue", &check);
-  printf("%-18s %u commands in order: %s\n", "matmul_split_fill", commands, ocf_last_plan());
+  ocft_assert_check("split-K behind a gate on an out-of-order queue", &check);
+  printf("%-18s %u commands in order: %s\n", "matmul_split_gate", commands, ocf_last_plan());
   clReleaseEvent(done);
   clReleaseEvent(gate);
   clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(cb);
@@ -1079,6 +1116,7 @@ static void test_faults_out_of_order_queue(void **state) {
   clReleaseMemObject(p.in_a);
   clReleaseMemObject(p.in_b);
   clReleaseMemObject(p.out);
+  clReleaseMemObject(p.workspace);
   clReleaseCommandQueue(queue);
 }
 
