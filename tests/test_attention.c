@@ -680,14 +680,14 @@ static void test_attention_mma_shapes(void **state) {
     const char *tuning, *defines[3];
     int split; /* 1: also a case through attention_mma_split */
   } shapes[] = {
-      {"mma.on=2 mma.rows=32 mma.warps=2 mma.bk=16 decode.wg=0",
+      {"mma.on=2 mma.rows=32 mma.q_local=0 mma.stages=2 mma.warps=2 mma.bk=16 decode.wg=0",
        {"-DROWS=32", "-DQ_LOCAL=0", "-DSTAGES=2"},
        1},
       {"mma.on=2 mma.rows=32 mma.q_local=1 mma.stages=3 mma.remat=1 mma.warps=2 mma.bk=16 "
        "decode.wg=0",
        {"-DROWS=32", "-DQ_LOCAL=1", "-DSTAGES=3"},
        1},
-      {"mma.on=2 mma.stages=3 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
+      {"mma.on=2 mma.rows=16 mma.stages=3 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
        {"-DROWS=16", "-DBK=64", "-DSTAGES=3"},
        0},
       {"mma.on=2 mma.rows=32 mma.q_local=1 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
