@@ -48,6 +48,11 @@ int ocft_small(void) {
   return small && small[0] && strcmp(small, "0") != 0;
 }
 
+void ocft_filter_tests(void) {
+  const char *only = getenv("OCFT_ONLY");
+  if (only && only[0]) cmocka_set_test_filter(only);
+}
+
 float *ocft_alloc_floats(size_t count) {
   float *data = malloc((count ? count : 1) * sizeof *data);
   assert_non_null(data);

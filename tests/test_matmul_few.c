@@ -31,9 +31,10 @@ static void tune(const ocft_env *env, const char *settings) {
                        OCF_SUCCESS);
 }
 
-/* wgmma.on=0: on Hopper the wgmma kernel takes aligned 16-bit calls first (plan_matmul.c,
-   wgmma_first), and these cases are for the few-row kernels. */
-#define FEW_ON "few.on=2 few.x_rows=1 skinny.long_min=8 wgmma.on=0"
+/* few.max=64 and wgmma.on=0: the H200's built-in values keep the few-row kernels to 16 rows,
+   and on Hopper the wgmma kernel takes aligned 16-bit calls first (plan_matmul.c, wgmma_first);
+   these cases are for the few-row kernels at every short side up to 64. */
+#define FEW_ON "few.on=2 few.max=64 few.x_rows=1 skinny.long_min=8 wgmma.on=0"
 
 /* Runs a case, which must take the few-row kernels (split when `split` is 1, not when 0, either
    when -1), and checks it. */
