@@ -68,14 +68,15 @@ static unsigned long long attention_mma_shown(const ocf_device_facts *facts) {
 
 unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program) {
   if (program == OCF_PROGRAM_MATMUL_MMA_NV) return facts->learnt.mma_local_ok;
-  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV) return facts->learnt.wgmma_local_ok;
+  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV || program == OCF_PROGRAM_ATTENTION_WGMMA_NV)
+    return facts->learnt.wgmma_local_ok;
   if (program == OCF_PROGRAM_ATTENTION_MMA_NV) return attention_mma_shown(facts);
   return ocf_facts_reported_local_limit(facts, program);
 }
 
 unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
                                                 ocf_program_id program) {
-  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV)
+  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV || program == OCF_PROGRAM_ATTENTION_WGMMA_NV)
     return facts->learnt.wgmma_local_ok_reported > facts->local_mem_bytes
                ? facts->learnt.wgmma_local_ok_reported
                : facts->local_mem_bytes;

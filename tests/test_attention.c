@@ -18,9 +18,11 @@
 
 /* Layouts of a tensor [n0, n1, l, d]. */
 enum {
-  DENSE = 0,      /* [b, h, l, d], offset 0 */
-  INTERLEAVED = 1 /* [b, l, h, d + 3] with 5 floats between batches, offset 7: heads not
-                     contiguous, rows with gaps */
+  DENSE = 0,       /* [b, h, l, d], offset 0 */
+  INTERLEAVED = 1, /* [b, l, h, d + 3] with 5 floats between batches, offset 7: heads not
+                      contiguous, rows with gaps */
+  CHUNKED = 2      /* [b, h, l, d] in rows of d rounded up to 8, plus 8, 16 elements between
+                      heads and batches, offset 8: gaps, every row on a 16-byte chunk at 16 bits */
 };
 
 typedef struct att_case {
@@ -62,9 +64,12 @@ static void tensor_make(host_tensor *t, size_t n0, size_t n1, size_t l, size_t d
   if (layout == DENSE) {
     t->s[2] = d, t->s[1] = l * d, t->s[0] = n1 * l * d;
     t->offset = 0;
-  } else {
+  } else if (layout == INTERLEAVED) {
     t->s[1] = d + 3, t->s[2] = n1 * (d + 3), t->s[0] = l * n1 * (d + 3) + 5;
     t->offset = 7;
+  } else {
+    t->s[2] = (d + 7) / 8 * 8 + 8, t->s[1] = l * t->s[2] + 16, t->s[0] = n1 * t->s[1] + 16;
+    t->offset = 8;
   }
   t->extent = t->offset + (n0 - 1) * t->s[0] + (n1 - 1) * t->s[1] + (l - 1) * t->s[2] + d;
   if (n0 == 0 || n1 == 0 || l == 0) t->extent = t->offset + 1;
@@ -256,7 +261,7 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     rescales = (c->lk + (size_t)atoi(bk + 5) - 1) / (size_t)atoi(bk + 5) + 2;
   }
   ocft_attention_tolerance(&args, want, want_lse, (int)c->ot, rescales, tol, tol_lse);
-  if (status == OCF_SUCCESS && strstr(plan, "attention_mma"))
+  if (status == OCF_SUCCESS && (strstr(plan, "attention_mma") || strstr(plan, "attention_wgmma")))
     ocft_attention_mma_tolerance(&args, want, c->qt, (int)c->ot, tol);
   int refused = !host && ocft_refused_by_kernel_limit(status, c->workgroup);
   if (!refused) ocft_assert_status(status, OCF_SUCCESS);
@@ -662,6 +667,66 @@ static void test_attention_mma_split(void **state) {
   tune_every_dtype(env, NULL);
 }
 
+/* attention_wgmma (Hopper's warpgroup units, sm_90a PTX: only on an NVIDIA GPU of compute
+   capability 9.0, where wgmma.on=1 must take every case; elsewhere the cases run on whatever the
+   planner picks, and none may be attention_wgmma): ragged lq and lk around the 128-row blocks
+   and the 64- and 128-key tiles, causal (offsets that leave rows without keys, blocks that end
+   past lq), lengths (0 and above lk), GQA, d 64 and 128 and the padded 40 and 72, f16 and bf16,
+   every out type, lse, rows with gaps (CHUNKED), NaN in q and k; tiles of 128 and 64 keys. */
+static void test_attention_wgmma(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const int hopper = strstr(env->info.vendor, "NVIDIA") != NULL &&
+                     env->info.nv_compute_capability_major == 9 &&
+                     env->info.nv_compute_capability_minor == 0;
+  /* b, h, h_kv, lq, lk, d, dtype, out dtype, causal, lengths, layout, offset (1: -2), special */
+  static const struct {
+    size_t b, h, h_kv, lq, lk, d;
+    ocf_dtype dt, ot;
+    int causal, lengths, layout, offset, special;
+  } cases[] = {
+      {2, 4, 2, 300, 300, 64, OCF_BF16, OCF_F32, 1, 0, DENSE, 0, 0},
+      {1, 2, 1, 129, 1000, 128, OCF_F16, OCF_F16, 0, 1, DENSE, 0, 0},
+      {3, 2, 2, 64, 65, 128, OCF_BF16, OCF_BF16, 0, 1, CHUNKED, 0, 0},
+      {1, 3, 1, 257, 130, 72, OCF_F16, OCF_F32, 1, 0, CHUNKED, 1, 0},
+      {2, 2, 2, 200, 70, 40, OCF_BF16, OCF_F16, 1, 0, DENSE, 0, 0},
+      {1, 1, 1, 1000, 4097, 128, OCF_BF16, OCF_F32, 1, 0, DENSE, 0, 0},
+      {1, 2, 2, 130, 200, 128, OCF_F16, OCF_F32, 0, 0, DENSE, 0, 1},
+      {1, 2, 2, 130, 200, 64, OCF_BF16, OCF_F32, 1, 0, DENSE, 0, 2},
+  };
+  static const char *const tunings[] = {"wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0",
+                                        "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0",
+                                        "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1",
+                                        "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1"};
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
+    tune_every_dtype(env, NULL);
+    tune_every_dtype(env, tunings[k]);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+      if (!hopper && (i > 1 || k > 0 || ocft_small())) continue; /* elsewhere: the gate only */
+      att_case c =
+          base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk, cases[i].d);
+      c.qt = c.kt = c.vt = cases[i].dt;
+      c.ot = cases[i].ot;
+      c.lse = 1;
+      c.causal = cases[i].causal;
+      c.lengths = cases[i].lengths;
+      c.layout = cases[i].layout;
+      c.special = cases[i].special;
+      if (cases[i].offset) c.offset_set = 1, c.offset = -2;
+      run_case(env, "attention_wgmma", &c, 0);
+      const char *plan = ocf_last_plan();
+      if (hopper && !strstr(plan, "attention_wgmma ")) fail_msg("not attention_wgmma: %s", plan);
+      if (!hopper) assert_null(strstr(plan, "attention_wgmma"));
+      if (hopper) { /* bk 128 in three stages fits at d 64 only */
+        char want[32];
+        snprintf(want, sizeof want, "-DBK=%d -DPIPE=%d",
+                 k == 0 || (k == 3 && cases[i].d <= 64) ? 128 : 64, k >= 2);
+        if (!strstr(plan, want)) fail_msg("%s: %s", want, plan);
+      }
+    }
+  }
+  tune_every_dtype(env, NULL);
+}
+
 /* attention_mma's shapes beyond the default (emulated: mma.on=2), each forced by the tuning:
    32 rows a warp (two row groups) with Q's fragments in registers, and from a Q tile in local
    memory with three stages and the addresses recomputed (mma.remat), two warps and 16-key tiles
@@ -725,7 +790,7 @@ static void test_attention_mma_shapes(void **state) {
       run_case(env, "attention_mma shapes", &c, 0);
       if (!limited) {
         const char *plan = ocf_last_plan();
-        assert_non_null(strstr(plan, "attention_mma"));
+        if (!strstr(plan, "attention_mma")) fail_msg("case %zu of shape %zu: %s", i, k, plan);
         /* On NVIDIA (the PTX) bk and the stages are what the matrix-unit probe ran (mma.local:
            the planner asks it for the tuning's), so there only the rows are certain. */
         const int ptx = strstr(plan, "-DMMA_EMULATE=0") != NULL;
@@ -1279,6 +1344,121 @@ static void test_mma_plans(const ocf_tuning_values *tuning) {
   }
 }
 
+/* attention_wgmma's plans: on an NVIDIA GPU of compute capability 9.0 with wgmma.on after the
+   wgmma probe passed, before attention_mma (before the probe: attention_mma's plan asking for
+   it; failed, another capability, off: never); one workgroup of 256 a block of 128 rows, D 64
+   or 128, bk halved to what the probe ran; never for fp32 or mixed inputs, d above 128, rows off
+   16-byte chunks (q_vector, kv_vector below 8), fewer rows than wgmma.min_lq, the general
+   variant, a fixed size or under a loop limit. */
+static void test_wgmma_plans(const ocf_tuning_values *tuning) {
+  ocf_tuning_values on = *tuning;
+  on.attention.mma.on = 1, on.attention.wgmma.on = 1, on.attention.wgmma.bk = 128;
+  on.attention.wgmma.min_lq = 64, on.attention.wgmma.pipe = 0;
+  ocf_device_facts nv = facts_of(1024, 48 << 10);
+  nv.type = CL_DEVICE_TYPE_GPU;
+  nv.vendor = OCF_VENDOR_NVIDIA;
+  nv.compute_units = 132;
+  nv.nv_compute_capability = 90;
+  nv.learnt.mma = OCF_PROBE_PASSED;
+  nv.learnt.wgmma = OCF_PROBE_PASSED;
+  nv.learnt.wgmma_local_ok = 197632;
+  /* lq, d, local shown by the probe; D, BK (0: not planned) */
+  static const struct {
+    size_t lq, d;
+    unsigned long long local;
+    size_t dw, bk;
+  } calls[] = {{4096, 128, 197632, 128, 128}, {4096, 64, 197632, 64, 128},
+               {300, 72, 197632, 128, 128},   {64, 40, 197632, 64, 128},
+               {4096, 128, 164864, 128, 128}, {4096, 128, 164863, 128, 64},
+               {4096, 128, 99328, 128, 64},   {4096, 128, 99327, 0, 0}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(calls); i++) {
+    ocf_device_facts f = nv;
+    f.learnt.wgmma_local_ok = calls[i].local;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 2, call.h = 8, call.h_kv = 2, call.lq = calls[i].lq, call.lk = 3000;
+    call.d = calls[i].d, call.kv_vector = call.q_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = OCF_BF16, call.out_dtype = OCF_F32;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &on, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 1);
+    assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+    if (!calls[i].bk) {
+      assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA);
+      continue;
+    }
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA);
+    assert_int_equal(plan.program, OCF_PROGRAM_ATTENTION_WGMMA_NV);
+    assert_int_equal(ocf_plan_define_value(&plan, "D", 0), (long long)calls[i].dw);
+    assert_int_equal(ocf_plan_define_value(&plan, "BK", 0), (long long)calls[i].bk);
+    assert_int_equal(ocf_plan_define_value(&plan, "MMA_EMULATE", -1), 0);
+    assert_int_equal(ocf_plan_define_value(&plan, "MMA_DTYPE", -1), OCF_BF16);
+    assert_int_equal(plan.steps[0].local[0], 256);
+    assert_int_equal(plan.steps[0].global[0], 256 * 16 * ((call.lq + 127) / 128));
+    assert_int_equal(ocf_plan_define_value(&plan, "PIPE", -1), 0);
+    assert_int_equal(plan.local_mem_bytes,
+                     ocf_attention_wgmma_local_bytes(calls[i].bk, calls[i].dw, 0));
+    assert_true(plan.local_mem_bytes <= calls[i].local);
+  }
+  /* wgmma.pipe: three stages, so 128-key tiles at d 128 need more than the probe shows. */
+  ocf_tuning_values piped = on;
+  piped.attention.wgmma.pipe = 1;
+  static const struct {
+    size_t d;
+    unsigned long long local;
+    size_t bk;
+  } piped_calls[] = {{128, 197632, 64}, {64, 197632, 128}, {128, 132096, 64}, {128, 132095, 0}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(piped_calls); i++) {
+    ocf_device_facts f = nv;
+    f.learnt.wgmma_local_ok = piped_calls[i].local;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 8, call.lq = 1000, call.lk = 1000, call.d = piped_calls[i].d;
+    call.kv_vector = call.q_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &piped, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.steps[0].kernel == OCF_KERNEL_ATTENTION_WGMMA, piped_calls[i].bk != 0);
+    if (!piped_calls[i].bk) continue;
+    assert_int_equal(ocf_plan_define_value(&plan, "PIPE", -1), 1);
+    assert_int_equal(ocf_plan_define_value(&plan, "BK", 0), (long long)piped_calls[i].bk);
+    assert_int_equal(plan.local_mem_bytes, ocf_attention_wgmma_local_bytes(
+                                               piped_calls[i].bk, call.d <= 64 ? 64 : 128, 1));
+  }
+  /* The edges: each case changes one thing from a call attention_wgmma takes. */
+  for (int c = 0; c < 15; c++) {
+    ocf_device_facts f = nv;
+    ocf_tuning_values tv = on;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 4, call.h_kv = 4, call.lq = 300, call.lk = 300, call.d = 128;
+    call.kv_vector = call.q_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_F16;
+    ocf_plan_probe probe = OCF_PLAN_PROBE_NONE;
+    int wgmma = 0;
+    if (c == 0) wgmma = 1;
+    if (c == 1) f.learnt.wgmma = OCF_PROBE_UNKNOWN, probe = OCF_PLAN_PROBE_WGMMA;
+    if (c == 2) f.learnt.wgmma = OCF_PROBE_FAILED;
+    if (c == 3) f.nv_compute_capability = 80;
+    if (c == 4) tv.attention.wgmma.on = 0;
+    if (c == 5) call.q_dtype = call.k_dtype = call.v_dtype = OCF_F32;
+    if (c == 6) call.v_dtype = OCF_BF16;
+    if (c == 7) call.d = 129;
+    if (c == 8) call.q_vector = 4;
+    if (c == 9) call.kv_vector = 4;
+    if (c == 10) call.lq = 63;
+    if (c == 11) call.lq = 64, wgmma = 1;
+    if (c == 12) call.variant = OCF_VARIANT_GENERAL;
+    if (c == 13) call.workgroup = 64;
+    if (c == 14) f.loop_limit = 65535;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &tv, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.steps[0].kernel == OCF_KERNEL_ATTENTION_WGMMA, wgmma);
+    assert_int_equal(plan.probe, probe);
+    if (c == 1) assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA);
+  }
+}
+
 /* mma.decode_fill: decoding calls (decode.wg on) go to attention_mma before attention_decode
    where its workgroups (one a batch and head for lq <= 16) reach decode_fill a compute unit; to
    attention_decode below that, with decode_fill 0, and (asking for the probe) until the probe
@@ -1414,6 +1594,7 @@ static void test_attention_plans(void **state) {
   test_decode_plans(&prefetching);
   test_block_plans(&tuning);
   test_mma_plans(&tuning);
+  test_wgmma_plans(&tuning);
   test_mma_decode_plans(&tuning);
   /* attention_tiled and attention_split: attention_decode and attention_block off. */
   tuning.attention.decode.wg = 0;
@@ -1518,6 +1699,8 @@ int main(void) {
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
       cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
       cmocka_unit_test(test_attention_mma_split),    cmocka_unit_test(test_attention_mma_shapes),
+      cmocka_unit_test(test_attention_wgmma),
   };
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);
 }

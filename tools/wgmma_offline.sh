@@ -28,7 +28,11 @@ else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout,
     "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=192 -DCONSUMERS=2 -DSTAGES=5 -DGROUP_M=8 $plain"
     "-DAB_DTYPE=2 -DTRANS_B=1 -DBN=256 -DCONSUMERS=1 -DSTAGES=4 -DGROUP_M=8 $plain")
 fi
-cat "$root/cl/common.cl" "$root/cl/wgmma_asm.clh" "$root/cl/matmul_wgmma_nv.cl" >"$work/program.cl"
+# The program's files (SOURCES, from cl/; default the GEMM's): the attention program is
+#   SOURCES="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
+#   attention_wgmma_nv.cl" KERNELS=attention_wgmma tools/wgmma_offline.sh /tmp/awg -DBK=128 ...
+sources=${SOURCES:-common.cl wgmma_asm.clh matmul_wgmma_nv.cl}
+for f in $sources; do cat "$root/cl/$f"; done >"$work/program.cl"
 # The kernels of the program: KERNELS (default matmul_wgmma; "matmul_wgmma_split
 # matmul_wgmma_reduce" is the split-K plan's program, "matmul_wgmma_lw_split matmul_wgmma_lw" the
 # last-wave split's). Registers and spills are printed for each entry.

@@ -38,6 +38,10 @@ static const char *const mma_defines[] = {
     "KV_LOAD", "MMA_EMULATE", "MMA_DTYPE",   "D",      "Q_DTYPE", "K_DTYPE",
     "V_DTYPE", "OUT_DTYPE",   "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
+static const char *const wgmma_defines[] = {
+    "BK",      "PIPE",      "MMA_EMULATE", "MMA_DTYPE", "D",       "Q_DTYPE", "K_DTYPE",
+    "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL",    "HAS_LSE", NULL};
+
 #define KERNEL_D(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
   const ocf_kernel_desc ocf_kdesc_##NAME = {                \
       OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_##PROGRAM, DEFINES, ARGS, OCF_ARRAY_LEN(ARGS), APPLIES}
@@ -72,3 +76,8 @@ KERNEL_D(ATTENTION_MMA_SPLIT, attention_mma_split, ATTENTION_MMA_NV, mma_defines
 KERNEL_D(ATTENTION_MMA_JOIN, attention_mma_join, ATTENTION_MMA_NV, mma_defines, split_args,
          "after attention_mma_split (merge_ranges): one work-item an output element, any "
          "workgroup size");
+KERNEL_D(ATTENTION_WGMMA, attention_wgmma, ATTENTION_WGMMA_NV, wgmma_defines, tiled_args,
+         "NVIDIA compute capability 9.0 after the wgmma probe passed (the program retargeted to "
+         "sm_90a): q, k, v of one 16-bit type, d <= D (64 or 128), Q's, K's and V's offsets and "
+         "strides multiples of 8 elements: one workgroup of two warpgroups (256 work-items) per "
+         "(batch, head, block of 128 query rows), wgmma for Q K^T and P V, BK keys a tile");

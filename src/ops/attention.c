@@ -139,13 +139,13 @@ static ocf_status check_shape(const char *fn, size_t b, size_t h, size_t h_kv, s
   return OCF_SUCCESS;
 }
 
-/* The widest of 8, 4, 2 and 1 elements that divides d and every offset and stride of K and V:
-   the width of attention_decode's loads. */
+/* The widest of 8, 4, 2 and 1 elements that divides d and every offset and stride of K and V
+   (attention_decode's loads; rows on 16-byte chunks at 8), or of Q (v_strides NULL). */
 static size_t kv_vector(size_t d, size_t k_offset, const size_t *k_strides, size_t v_offset,
                         const size_t *v_strides) {
   size_t all = d | k_offset | v_offset;
   for (int i = 0; i < 3; i++)
-    all |= k_strides[i] | v_strides[i];
+    all |= k_strides[i] | (v_strides ? v_strides[i] : 0);
   size_t w = 8;
   while (all % w)
     w /= 2;
@@ -236,6 +236,7 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
   call.b = b, call.h = h, call.lq = lq, call.lk = lk, call.d = d;
   call.h_kv = h_kv;
   call.kv_vector = kv_vector(d, k_offset, t[1].s, v_offset, t[2].s);
+  call.q_vector = kv_vector(d, q_offset, t[0].s, 0, NULL);
   call.q_dtype = opt.q_dtype, call.k_dtype = opt.k_dtype;
   call.v_dtype = opt.v_dtype, call.out_dtype = opt.out_dtype;
   call.variant = settings.variant;

@@ -181,6 +181,7 @@ typedef struct ocf_attention_call {
   size_t h_kv;      /* key heads (0: h) */
   size_t kv_vector; /* the widest of 8, 4, 2, 1 elements dividing d and K's and V's offsets and
                        strides (0: 1) */
+  size_t q_vector;  /* the same for d and Q's offset and strides */
   ocf_dtype q_dtype, k_dtype, v_dtype, out_dtype;
   int variant;
   size_t workgroup;
@@ -252,6 +253,20 @@ typedef enum ocf_mma_outcome {
   OCF_MMA_PLANNED,            /* *plan is the matrix-unit plan */
   OCF_MMA_PROBE /* a probe of *probe_bytes must run first; the SIMT kernels till then */
 } ocf_mma_outcome;
+
+/* ---- attention's Hopper variant (plan_attention_wgmma.c) ---- */
+
+/* The defines of the call every attention program reads (D the padded head dim, the storage
+   types, the masks, lse). */
+void ocf_attention_define_call(const ocf_attention_call *call, size_t d_padded, ocf_plan *plan);
+/* The local memory of attention_wgmma with tiles of bk keys at head dim D = d_wgmma, with and
+   without wgmma.pipe. */
+size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe);
+/* attention_wgmma's plan: PLANNED, PROBE (the wgmma probe has not run: plan the next kernels
+   with probe OCF_PLAN_PROBE_WGMMA) or NOT_APPLICABLE. */
+ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
+                                         const ocf_attention_tuning *t,
+                                         const ocf_attention_call *call, ocf_plan *plan);
 
 /* The matrix-unit plan of a call for which ocf_matmul_mma_applies holds. */
 ocf_mma_outcome ocf_plan_matmul_mma(const ocf_device_facts *facts, const ocf_tuning_values *tuning,

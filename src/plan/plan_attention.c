@@ -35,8 +35,10 @@
  * attention_mma's split form: where its workgroups are fewer than compute_units * mma.split_fill
  * (0: never) and lk holds two ranges of split.min keys, attention_mma_split takes each row's keys
  * in ranges (as attention_decode's, a multiple of mma's BK), then attention_mma_join.
- * The kernels are tried in order: attention_decode (few query rows), attention_mma (the matrix
- * units: plan_mma says when), attention_block (GPUs), attention_tiled / attention_split.
+ * The kernels are tried in order: attention_wgmma (Hopper: plan_attention_wgmma.c says when),
+ * attention_mma where mma.decode_fill or mma.split_fill asks, attention_decode (few query rows),
+ * attention_mma (the matrix units: plan_mma says when), attention_block (GPUs),
+ * attention_tiled / attention_split.
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -104,7 +106,7 @@ static size_t key_ranges(size_t lk, size_t base_units, size_t target, size_t spl
 }
 
 /* The storage types, masks and lse: the defines every plan sets. */
-static void define_call(const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+void ocf_attention_define_call(const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
   ocf_plan_define(plan, "D", (long long)d_padded);
   ocf_plan_define(plan, "Q_DTYPE", call->q_dtype);
   ocf_plan_define(plan, "K_DTYPE", call->k_dtype);
@@ -180,7 +182,7 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   ocf_plan_define(plan, "VEC", (long long)vec);
   ocf_plan_define(plan, "SPK", (long long)spk);
   ocf_plan_define(plan, "PREFETCH", prefetch);
-  define_call(call, d_padded, plan);
+  ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_DECODE, 1, &global, &wg);
@@ -234,7 +236,7 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
   ocf_plan_define(plan, "BK", (long long)bk);
   ocf_plan_define(plan, "RM", (long long)rm);
   ocf_plan_define(plan, "TC", (long long)tc);
-  define_call(call, d_padded, plan);
+  ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_block_local_bytes(bq, bk, d_padded);
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_BLOCK, 1, &global, &wg);
@@ -365,7 +367,7 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   ocf_plan_define(plan, "KV_LOAD", call->kv_vector >= 8 ? 16 : 0);
   ocf_plan_define(plan, "MMA_EMULATE", emulate);
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
-  define_call(call, d_padded, plan);
+  ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_mma_local_bytes(&shape, d_padded, emulate);
   *probe_bytes = ask;
@@ -388,10 +390,15 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
 /* The plan; *probe_bytes (0: none): the local memory the matrix units' probe is to run, where
    attention_mma waits for it (the plan is another's) or asks for more (mma.local). */
 static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                               const ocf_attention_call *call, ocf_plan *plan,
-                               size_t *probe_bytes) {
+                               const ocf_attention_call *call, ocf_plan *plan, size_t *probe_bytes,
+                               int *wgmma_probe) {
   const ocf_attention_tuning *t = &tuning->attention;
   const size_t d_padded = ocf_round_up(call->d ? call->d : 1, 16);
+  /* Hopper's warpgroup units first (calls of wgmma.min_lq query rows or more, never a decoding
+     step); until the wgmma probe has run, the next plan asks for it. */
+  const ocf_mma_outcome wgmma = ocf_plan_attention_wgmma(facts, t, call, plan);
+  if (wgmma == OCF_MMA_PLANNED) return ocf_plan_verify(plan, facts);
+  *wgmma_probe = wgmma == OCF_MMA_PROBE;
   /* attention_mma before attention_decode where its workgroups fill the device (H200, 16 x 32
      heads x 1 x 4096 x 128 bf16: 512 workgroups of one warp read K and V at 3602 GB/s, against
      attention_decode's 1202; 1 x 32 heads: 32 workgroups, 263 against 856). */
@@ -510,7 +517,7 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   ocf_plan_define(plan, "BQ", (long long)bq);
   ocf_plan_define(plan, "BK", (long long)bk);
   ocf_plan_define(plan, "TPR", (long long)tpr);
-  define_call(call, d_padded, plan);
+  ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_local_bytes(bq, bk, d_padded);
   if (splits < 2) {
@@ -532,8 +539,11 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
 ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_attention_call *call, ocf_plan *plan) {
   size_t probe_bytes = 0;
-  const ocf_status status = plan_kernels(facts, tuning, call, plan, &probe_bytes);
-  if (status == OCF_SUCCESS && probe_bytes) {
+  int wgmma_probe = 0;
+  const ocf_status status = plan_kernels(facts, tuning, call, plan, &probe_bytes, &wgmma_probe);
+  if (status == OCF_SUCCESS && wgmma_probe) {
+    plan->probe = OCF_PLAN_PROBE_WGMMA; /* first: its plans come before attention_mma's */
+  } else if (status == OCF_SUCCESS && probe_bytes) {
     plan->probe = OCF_PLAN_PROBE_MMA;
     plan->probe_bytes = probe_bytes;
   }

@@ -16,7 +16,10 @@ static int matrix_unit_failed(ocf_context *ctx, const ocf_plan *plan) {
     ocf_probe_mma_failed(ctx, ocf_last_error());
     return 1;
   }
-  if (plan->program == OCF_PROGRAM_MATMUL_WGMMA_NV) {
+  /* attention_wgmma rests on the GEMM's wgmma probe (the retarget and sm_90a build on the
+     context) the same way. */
+  if (plan->program == OCF_PROGRAM_MATMUL_WGMMA_NV ||
+      plan->program == OCF_PROGRAM_ATTENTION_WGMMA_NV) {
     ocf_probe_wgmma_failed(ctx, ocf_last_error());
     return 1;
   }

@@ -6,5 +6,5 @@ const ocf_program_source *ocf_program_source_get(ocf_program_id id) {
 }
 
 int ocf_program_retargets_sm90a(ocf_program_id id) {
-  return id == OCF_PROGRAM_MATMUL_WGMMA_NV;
+  return id == OCF_PROGRAM_MATMUL_WGMMA_NV || id == OCF_PROGRAM_ATTENTION_WGMMA_NV;
 }

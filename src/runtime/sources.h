@@ -29,7 +29,8 @@ extern const ocf_program_source ocf_program_sources[OCF_PROGRAM_COUNT];
 const ocf_program_source *ocf_program_source_get(ocf_program_id id);
 
 /* Whether the program's PTX is retargeted to sm_90a before it is used (src/ptx_retarget.h:
-   cl/matmul_wgmma_nv.cl), which program_cache.c does after the source build. */
+   cl/matmul_wgmma_nv.cl, cl/attention_wgmma_nv.cl), which program_cache.c does after the source
+   build. */
 int ocf_program_retargets_sm90a(ocf_program_id id);
 
 #endif /* OCLFUSE_SOURCES_H */

@@ -1,7 +1,7 @@
 /* ocf_attention's tunables and the rules between them (how the planner uses them:
    src/plan/plan_attention.c; what they mean in the kernel: cl/attention.cl). Families:
    attention_tiled's tiles (`tiled`), the decode split of a row's keys (`split`), attention_decode
-   (`decode`), attention_block (`block`) and attention_mma (`mma`). */
+   (`decode`), attention_block (`block`), attention_mma (`mma`) and attention_wgmma (`wgmma`). */
 #include "tuning/schemas.h"
 
 #define AT(field) OCF_TUNING_INDEX(attention, field)
@@ -103,6 +103,24 @@ static const ocf_tunable attention_tunables[] = {
                        "1: the lane's ldmatrix addresses are computed again at every tile rather "
                        "than held in registers across the tile loop (fewer registers)",
                        NULL},
+    /* wgmma: attention_wgmma */
+    [AT(wgmma.on)] = {"wgmma.on", 0, 1, 0, 0,
+                      "attention_wgmma (Hopper's warpgroup units, 16-bit q, k, v of one type, "
+                      "d <= 128, rows on 16-byte chunks): 0 never, 1 on NVIDIA compute "
+                      "capability 9.0 once the wgmma probe passed",
+                      NULL},
+    [AT(wgmma.bk)] = {"wgmma.bk", 64, 128, 1, 128,
+                      "keys and values a tile, two tiles in flight (halved to fit local memory)",
+                      NULL},
+    [AT(wgmma.min_lq)] = {"wgmma.min_lq", 1, 1 << 20, 0, 64,
+                          "the fewest query rows a call takes attention_wgmma with (its blocks "
+                          "are 128 rows)",
+                          NULL},
+    [AT(wgmma.pipe)] = {"wgmma.pipe", 0, 1, 0, 1,
+                        "1: each warpgroup's P V of the tile before runs while it computes this "
+                        "tile's weights (three stages of K and V); 0: S, softmax and P V in turn "
+                        "(two stages)",
+                        NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };
@@ -142,6 +160,10 @@ static const ocf_tuning_family attention_families[] = {
      "attention_mma: NVIDIA's matrix units (mma.sync), 16 or 32 query rows a warp, K and V "
      "tiles in 2 or 3 stages",
      AT(mma), OCF_TUNING_INTS(ocf_attention_mma_tuning), 2, 0},
+    {"wgmma",
+     "attention_wgmma: Hopper's warpgroup units (wgmma, sm_90a), 128 query rows a workgroup of "
+     "two warpgroups, K and V tiles of bk keys in 2 or 3 stages",
+     AT(wgmma), OCF_TUNING_INTS(ocf_attention_wgmma_tuning), 2, 0},
 };
 
 const ocf_op_schema ocf_attention_schema = {OCF_OP_ATTENTION,

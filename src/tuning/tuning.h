@@ -255,12 +255,21 @@ typedef struct ocf_attention_mma_tuning {
   int remat;       /* 1: the lane's ldmatrix addresses computed again at every tile */
 } ocf_attention_mma_tuning;
 
+/* attention_wgmma (cl/attention_wgmma_nv.cl): 16-bit Q, K, V on Hopper's warpgroup units. */
+typedef struct ocf_attention_wgmma_tuning {
+  int on;     /* 0 never; 1 on NVIDIA compute capability 9.0 where the wgmma probe passed */
+  int bk;     /* keys a tile: 64 or 128 (halved to fit local memory) */
+  int min_lq; /* the fewest query rows a call takes it with */
+  int pipe;   /* 1: P V of the tile before in flight while a tile's weights are computed */
+} ocf_attention_wgmma_tuning;
+
 typedef struct ocf_attention_tuning {
   ocf_attention_tiled_tuning tiled;
   ocf_attention_split_tuning split;
   ocf_attention_decode_tuning decode;
   ocf_attention_block_tuning block;
   ocf_attention_mma_tuning mma;
+  ocf_attention_wgmma_tuning wgmma;
 } ocf_attention_tuning;
 
 enum { OCF_TUNING_MAX = 96 };

@@ -51,3 +51,21 @@ float ocf_stub_erf(float x) {
 #define exp(x) ocf_stub_exp(x)
 #define tanh(x) ocf_stub_tanh(x)
 #define erf(x) ocf_stub_erf(x)
+/* The attention programs' few math calls (cl/attention_common.clh, attention_wgmma_nv.cl). */
+float __attribute__((overloadable)) ocf_stub_fmax(float a, float b) {
+  return __builtin_fmaxf(a, b);
+}
+int ocf_stub_isfinite(float x) {
+  return __builtin_fabsf(x) < __builtin_inff();
+}
+float ocf_stub_log2(float x) {
+  return __nvvm_lg2_approx_f(x);
+}
+float ocf_stub_log(float x) {
+  return __nvvm_lg2_approx_f(x) * 0.693147181f;
+}
+#define fmax(a, b) ocf_stub_fmax(a, b)
+#define isfinite(x) ocf_stub_isfinite(x)
+#define log2(x) ocf_stub_log2(x)
+#define log(x) ocf_stub_log(x)
+#define get_num_groups(d) ((size_t)__nvvm_read_ptx_sreg_nctaid_x())

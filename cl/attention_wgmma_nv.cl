@@ -1,0 +1,377 @@
+/*
+ * attention_wgmma_nv.cl: fused attention on Hopper's warpgroup matrix units (wgmma.mma_async,
+ * sm_90a, issue 21), out = softmax(scale * Q K^T + mask) V with the layout, masks and rules of
+ * cl/attention.cl (attention_common.clh). Q, K and V of one 16-bit type (MMA_DTYPE), out of any
+ * storage type; scores, softmax and sums fp32. Built as cl/matmul_wgmma_nv.cl is: the sm_90a
+ * lines (cl/attention_wgmma_asm.clh, generated) are PTX comments that the library uncomments
+ * and retargets to sm_90a (src/ptx_retarget.c); the rest of the PTX (shuffles, ex2, cvt,
+ * cp.async) is attention_mma_prims.clh's, with MMA_EMULATE 0: there is no emulation.
+ *
+ * One workgroup of two warpgroups (256 work-items) per (batch, head, block of BQ = 128 query
+ * rows); warpgroup wg owns rows 64 wg .. of the block, warp w of it rows 16 w .., lane l rows
+ * g = (l % 32) / 4 and g + 8 of those (the wgmma accumulator layout, validated by the GEMM:
+ * accumulator 4 q + 2 v1 + v0 of a lane is (row g + 8 v1, column 8 q + 2 (l % 4) + v0)):
+ *
+ *   Q tile     in local memory, loaded once per block
+ *   per tile of BK keys:
+ *     S[BK / 2] = Q K^T          wg_scores: D / 16 wgmma m64nBKk16, Q and K from descriptors
+ *     scale (times log2 e), mask, the row max over the lane's scores and its quad (shuffles
+ *     xor 1, 2), (m, l, O) rescaled where the max grew, P = 2^(S - m) in the S registers
+ *     P as A fragments            the accumulator-to-A-fragment identity (as attention_mma's):
+ *                                 S columns 16 kk .. 16 kk + 15 are P's key step kk
+ *     O[D / 2] += P V             wg_pv: BK / 16 wgmma m64nDk16, P from registers, V from
+ *                                 descriptors (MN-major: the transpose bit of B)
+ *   end: l summed over the quad; out = O / l, lse = (m + log2 l) ln 2.
+ *
+ * Local memory, every part 1 KiB aligned, in the 128-byte swizzle (16-byte chunk j of a
+ * 128-byte row r at (j ^ (r % 8)) * 16; cl/matmul_wgmma_nv.cl's layouts and descriptors):
+ *
+ *   Q          D / 64 slices of BQ rows x 128 bytes (K-major: slice s holds columns 64 s ..)
+ *   stage i    K tile: D / 64 slices of BK rows x 128 bytes (K-major, as Q)
+ *              V tile: BK / 64 slices of 64 keys, each D / 64 blocks of 64 columns (8 KiB:
+ *              key r at r * 128, columns 8 j .. 8 j + 7 in its chunk j): MN-major
+ *   descriptors: Q, K at slice + (step % 4) * 32 bytes, SBO 1 KiB; V at slice + (step % 4) *
+ *   2 KiB, LBO 8 KiB (the next 64 columns), SBO 1 KiB (the next 8 keys)
+ *
+ * Two stages: while the warpgroups multiply tile i, every work-item's cp.async copies of tile
+ * i + 1 fill the other stage (16 bytes each; rows at or past the block's kept keys and columns
+ * at or past d as zeros, nothing read). Needs (the planner checks): Q's, K's and V's offsets
+ * and strides multiples of 8 elements, so that every row starts on a 16-byte chunk. The tile
+ * loop, its barriers and every wgmma are uniform over the workgroup: it walks the tiles up to
+ * the block's last row's kept keys, and a row's keys past its own are -inf in S, 0 in P.
+ * With CAUSAL the blocks go last first (the longest rows first: the grid's tail is short).
+ */
+
+/* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention.c) ---- */
+
+/* Keys a tile: 64 or 128. */
+#ifndef BK
+#error "BK: the host passes every define (src/plan/plan_attention_wgmma.c)"
+#endif
+/* 0: each tile's S = Q K^T, softmax and P V in turn (two stages of K and V); 1: P V of the tile
+   before in flight while this tile's weights are computed (three stages). */
+#ifndef PIPE
+#error "PIPE: the host passes every define (src/plan/plan_attention_wgmma.c)"
+#endif
+#if (BK != 64 && BK != 128) || (D != 64 && D != 128)
+#error "BK must be 64 or 128, D 64 or 128"
+#endif
+#if MMA_EMULATE
+#error "attention_wgmma runs only as sm_90a PTX: MMA_EMULATE must be 0"
+#endif
+#if Q_DTYPE != MMA_DTYPE || K_DTYPE != MMA_DTYPE || V_DTYPE != MMA_DTYPE
+#error "Q, K and V must be stored as MMA_DTYPE"
+#endif
+
+/* ---- derived ---- */
+
+#define BQ 128      /* query rows a workgroup: two warpgroups of 64 */
+#define THREADS 256 /* two warpgroups */
+#define DCH (D / 8) /* 16-byte chunks of a row */
+#define Q_BYTES (D / 64 * BQ * 128)
+#define K_BYTES (D / 64 * BK * 128)
+#define V_BYTES K_BYTES
+#define STAGE_BYTES (K_BYTES + V_BYTES)
+#define STAGES (PIPE ? 3 : 2)
+#define SMEM_BYTES (Q_BYTES + STAGES * STAGE_BYTES + 1024) /* 1 KiB spare for the alignment */
+#define NS (BK / 2)                                        /* score accumulators a work-item */
+#define NO (D / 2)                                         /* out accumulators a work-item */
+
+#define AWG_INLINE static inline __attribute__((always_inline))
+
+/* A wgmma shared-memory descriptor with the 128-byte swizzle (cl/matmul_wgmma_nv.cl's). */
+AWG_INLINE ulong awg_desc(const uint addr, const uint lbo, const uint sbo) {
+  return (ulong)((addr >> 4) & 0x3FFFu) | ((ulong)((lbo >> 4) & 0x3FFFu) << 16) |
+         ((ulong)((sbo >> 4) & 0x3FFFu) << 32) | (1ul << 62);
+}
+
+/* The swizzled place of 16-byte chunk j (of 8) of 128-byte row r. */
+AWG_INLINE uint awg_swz(const uint r, const uint j) {
+  return r * 128 + ((j ^ (r % 8)) * 16);
+}
+
+/* Makes this work-item's generic-proxy writes of shared memory (cp.async's) visible to the
+   async proxy, which wgmma reads through. */
+AWG_INLINE void awg_fence_proxy_async(void) {
+  __asm__ volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+
+/* Until every cp.async group of this work-item has landed. */
+AWG_INLINE void awg_cp_async_wait0(void) {
+  __asm__ volatile("cp.async.wait_group 0;" ::: "memory");
+}
+
+/* One 16-byte chunk: `valid` elements (0 .. 8) of row `row` from column 8 c of a tensor whose
+   rows are `sr` elements apart from element `base`, into shared address dst, the rest zeros. */
+AWG_INLINE void awg_chunk(const uint dst, __global const uchar *x, const ulong base, const ulong sr,
+                          const ulong row, const uint c, const uint valid) {
+  __global const uchar *src = x + (valid ? (base + row * sr + 8 * c) * 2 : 0);
+  __asm__ volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"((ulong)src),
+                   "r"(2 * valid)
+                   : "memory");
+}
+
+/* The valid elements of chunk c of a row that is inside (0 outside, or past d). */
+AWG_INLINE uint awg_valid(const int inside, const uint c, const ulong d) {
+  return inside && 8 * c < d ? (uint)min((ulong)8, d - 8 * c) : 0u;
+}
+
+/* Rows r0 .. r0 + R (R of them) of a K-major operand into D / 64 slices of R rows at dst;
+   rows at or past `limit` as zeros. */
+AWG_INLINE void awg_load_kmajor(const uint dst, const uint R, __global const uchar *x,
+                                const ulong base, const ulong sr, const ulong r0, const ulong limit,
+                                const ulong d, const uint t) {
+  for (uint u = t; u < R * DCH; u += THREADS) {
+    const uint r = u / DCH, c = u % DCH;
+    const uint at = dst + (c / 8) * (R * 128) + awg_swz(r, c % 8);
+    awg_chunk(at, x, base, sr, r0 + r, c, awg_valid(r0 + r < limit, c, d));
+  }
+}
+
+/* Keys j0 .. j0 + BK of V into the MN-major tile at dst; keys at or past `limit` as zeros. */
+AWG_INLINE void awg_load_v(const uint dst, __global const uchar *x, const ulong base,
+                           const ulong sr, const ulong j0, const ulong limit, const ulong d,
+                           const uint t) {
+  for (uint u = t; u < BK * DCH; u += THREADS) {
+    const uint r = u / DCH, c = u % DCH;
+    const uint at = dst + (r / 64) * (D / 64 * 8192) + (c / 8) * 8192 + awg_swz(r % 64, c % 8);
+    awg_chunk(at, x, base, sr, j0 + r, c, awg_valid(j0 + r < limit, c, d));
+  }
+}
+
+/* 2^(x - m) for a row's running max m in base-2 units: 0 for x = -inf (a masked key), and for
+   a row whose keys so far are all masked (m = -inf) 2^(x - 0) (attention_mma's weight2). */
+AWG_INLINE float awg_weight(const float x, const float m) {
+  return mma_exp2(x - (m == -INFINITY ? 0.0f : m));
+}
+
+/* The value of lane (lane ^ mask) of the warp. */
+AWG_INLINE float awg_shfl_xor(const float x, const uint mask) {
+  mma_lane w;
+  w.lane = 0, w.emu = (__local uint *)0;
+  return mma_shfl_xor(x, mask, w);
+}
+
+/* One tile's weights: the scores s (the lane's two rows v1 = 0, 1; kept: their kept keys; j0
+   the tile's first key; scale2 the scale times log2 e) scaled and masked, each row's new max nm
+   (over its quad: the running max m and the tile's), s = 2^(s - nm), and each row's sum of them
+   over the lane's keys. */
+AWG_INLINE void awg_weights(float *s, const ulong j0, const ulong *kept, const float scale2,
+                            const uint quad, const float *m, float *nm, float *sum) {
+  float mx[2] = {-INFINITY, -INFINITY};
+  if (j0 + BK <= kept[0] && j0 + BK <= kept[1]) { /* every key of the tile kept by both rows */
+#pragma unroll
+    for (uint i = 0; i < NS; i++) {
+      s[i] *= scale2;
+      mx[(i >> 1) & 1] = fmax(mx[(i >> 1) & 1], s[i]);
+    }
+  } else {
+#pragma unroll
+    for (uint i = 0; i < NS; i++) {
+      const uint v1 = (i >> 1) & 1;
+      const ulong key = j0 + 8 * (i >> 2) + 2 * quad + (i & 1);
+      s[i] = key < kept[v1] ? scale2 * s[i] : -INFINITY;
+      mx[v1] = fmax(mx[v1], s[i]);
+    }
+  }
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    mx[v1] = fmax(mx[v1], awg_shfl_xor(mx[v1], 1));
+    mx[v1] = fmax(mx[v1], awg_shfl_xor(mx[v1], 2));
+    nm[v1] = fmax(m[v1], mx[v1]);
+    sum[v1] = 0.0f;
+  }
+#pragma unroll
+  for (uint i = 0; i < NS; i++) {
+    s[i] = awg_weight(s[i], nm[(i >> 1) & 1]);
+    sum[(i >> 1) & 1] += s[i];
+  }
+}
+
+/* The running (m, l, O) of the lane's rows moved to the new max nm, the tile's sums added. */
+AWG_INLINE void awg_rescale(float *o, float *m, float *l, const float *nm, const float *sum) {
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    const float f = awg_weight(m[v1], nm[v1]);
+    l[v1] = l[v1] * f + sum[v1];
+#pragma unroll
+    for (uint q = 0; q < D / 8; q++)
+      o[4 * q + 2 * v1] *= f, o[4 * q + 2 * v1 + 1] *= f;
+    m[v1] = nm[v1];
+  }
+}
+
+/* The weights as P's 16-bit A fragments. Key step kk's: (row g, keys 2t ..), (row g + 8,
+   2t ..), (row g, 2t + 8 ..), (row g + 8, 2t + 8 ..) of keys 16 kk ..: S tiles q = 2 kk and
+   2 kk + 1 (the accumulator-to-A-fragment identity). */
+AWG_INLINE void awg_pack(const float *s, uint *p) {
+#pragma unroll
+  for (uint kk = 0; kk < BK / 16; kk++) {
+    p[4 * kk] = mma_pack2(s[8 * kk], s[8 * kk + 1]);
+    p[4 * kk + 1] = mma_pack2(s[8 * kk + 2], s[8 * kk + 3]);
+    p[4 * kk + 2] = mma_pack2(s[8 * kk + 4], s[8 * kk + 5]);
+    p[4 * kk + 3] = mma_pack2(s[8 * kk + 6], s[8 * kk + 7]);
+  }
+}
+
+/* The descriptors of a stage's K tile (K-major, the k steps of d) and V tile (MN-major, the key
+   steps). */
+AWG_INLINE void awg_k_descs(const uint stage, ulong *dk) {
+#pragma unroll
+  for (uint ks = 0; ks < D / 16; ks++)
+    dk[ks] = awg_desc(stage + (ks / 4) * (BK * 128) + (ks % 4) * 32, 16, 1024);
+}
+AWG_INLINE void awg_v_descs(const uint stage, ulong *dv) {
+#pragma unroll
+  for (uint kk = 0; kk < BK / 16; kk++)
+    dv[kk] = awg_desc(stage + K_BYTES + (kk / 4) * (D / 64 * 8192) + (kk % 4) * 2048, 8192, 1024);
+}
+
+/* The scores of a stage's K tile, issued (s zeroed first). */
+AWG_INLINE void awg_issue_qk(float *s, const ulong *dq, const uint stage) {
+  ulong dk[D / 16];
+  awg_k_descs(stage, dk);
+#pragma unroll
+  for (uint j = 0; j < NS; j++)
+    s[j] = 0.0f;
+  wg_qk(s, dq, dk);
+}
+AWG_INLINE void awg_issue_pv(float *o, const uint *p, const uint stage) {
+  ulong dv[BK / 16];
+  awg_v_descs(stage, dv);
+  wg_pv(o, p, dv);
+}
+
+/* Tile `tile` of keys (j0 = tile * BK) of K and V into its stage, then a commit group (empty
+   past the last tile, so that every tile has one). */
+AWG_INLINE void awg_fetch(const uint base, __global const uchar *kp, const ulong k_base,
+                          const ulong k_sr, __global const uchar *vp, const ulong v_base,
+                          const ulong v_sr, const ulong tile, const ulong tiles, const ulong limit,
+                          const ulong d, const uint t) {
+  if (tile < tiles) {
+    const uint stage = base + Q_BYTES + (uint)(tile % STAGES) * STAGE_BYTES;
+    awg_load_kmajor(stage, BK, kp, k_base, k_sr, tile * BK, limit, d, t);
+    awg_load_v(stage + K_BYTES, vp, v_base, v_sr, tile * BK, limit, d, t);
+  }
+  mma_cp_async_commit();
+}
+
+#ifdef OCF_KERNEL_attention_wgmma
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_wgmma(COMMON_PARAMS) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = (mma_local_addr(smem) + 1023u) & ~1023u;
+  const uint t = get_local_id(0), wg = t / 128, lane = t % 32, quad = lane % 4;
+  /* The lane's rows in the block: 64 wg + 16 (warp in the warpgroup) + g, and + 8. */
+  const uint lane_row = 64 * wg + 16 * ((t % 128) / 32) + lane / 4;
+  __global const uchar *qp = (__global const uchar *)q, *kp = (__global const uchar *)k,
+                       *vp = (__global const uchar *)v;
+  const float scale2 = scale * M_LOG2E_F;
+  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
+  for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
+    ulong block, head;
+    const ulong bh = ocf_divmod(unit, blocks, &block);
+    const ulong batch = ocf_divmod(bh, h, &head);
+#if CAUSAL
+    block = blocks - 1 - block; /* the longest rows first */
+#endif
+    const ulong row0 = block * BQ;
+    const ulong len = batch_length(lk, lengths, lengths_off, batch);
+    const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
+    const ulong limit = kept_keys(last, len, causal_offset);
+    const ulong tiles = (limit + BK - 1) / BK;
+    ulong kept[2];
+#pragma unroll
+    for (uint v1 = 0; v1 < 2; v1++) {
+      const ulong i = row0 + lane_row + 8 * v1;
+      kept[v1] = i < lq ? kept_keys(i, len, causal_offset) : 0;
+    }
+    const ulong kv_head = head / group;
+    const ulong q_base = q_off + batch * q_sb + head * q_sh;
+    const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
+    const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, o[NO];
+#pragma unroll
+    for (uint i = 0; i < NO; i++)
+      o[i] = 0.0f;
+    if (tiles > 0) {
+      /* The Q tile with tile 0's group (the previous block's readers passed its last barrier). */
+      awg_load_kmajor(base, BQ, qp, q_base, q_sr, row0, lq, d, t);
+      awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, 0, tiles, limit, d, t);
+    }
+    ulong dq[D / 16];
+#pragma unroll
+    for (uint ks = 0; ks < D / 16; ks++)
+      dq[ks] = awg_desc(base + (ks / 4) * (BQ * 128) + wg * (64 * 128) + (ks % 4) * 32, 16, 1024);
+#if PIPE
+    /* Tile i + 1 is copied while tile i is multiplied, into the stage tile i - 2 used; P V of
+       tile i - 1 runs while tile i's weights are computed (its O is rescaled after it). */
+    uint p[BK / 4];
+    for (ulong i = 0; i < tiles; i++) {
+      awg_cp_async_wait0(); /* this work-item's copies of tile i (and Q) have landed */
+      awg_fence_proxy_async();
+      barrier(CLK_LOCAL_MEM_FENCE); /* and everyone's; tile i - 2's stage is read */
+      awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, i + 1, tiles, limit, d, t);
+      const uint stage = base + Q_BYTES + (uint)(i % STAGES) * STAGE_BYTES;
+      float s[NS], nm[2], sum[2];
+      awg_issue_qk(s, dq, stage);
+      if (i > 0) {
+        awg_issue_pv(o, p, base + Q_BYTES + (uint)((i - 1) % STAGES) * STAGE_BYTES);
+        wg_wait1_s(s);
+      } else {
+        wg_wait0_s(s);
+      }
+      awg_weights(s, i * BK, kept, scale2, quad, m, nm, sum);
+      if (i > 0) wg_wait0_o(o, p);
+      awg_rescale(o, m, l, nm, sum);
+      awg_pack(s, p);
+    }
+    if (tiles > 0) {
+      awg_issue_pv(o, p, base + Q_BYTES + (uint)((tiles - 1) % STAGES) * STAGE_BYTES);
+      wg_wait0_o(o, p);
+    }
+#else
+    for (ulong i = 0; i < tiles; i++) {
+      awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, i + 1, tiles, limit, d, t);
+      mma_cp_async_wait1(); /* this work-item's copies of tile i (and Q) have landed */
+      awg_fence_proxy_async();
+      barrier(CLK_LOCAL_MEM_FENCE); /* and everyone's */
+      const uint stage = base + Q_BYTES + (uint)(i % STAGES) * STAGE_BYTES;
+      float s[NS], nm[2], sum[2];
+      uint p[BK / 4];
+      awg_issue_qk(s, dq, stage);
+      wg_wait0_s(s);
+      awg_weights(s, i * BK, kept, scale2, quad, m, nm, sum);
+      awg_rescale(o, m, l, nm, sum);
+      awg_pack(s, p);
+      awg_issue_pv(o, p, stage);
+      wg_wait0_o(o, p);
+      barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
+    }
+#endif
+    /* The row sums over the quad; out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
+#pragma unroll
+    for (uint v1 = 0; v1 < 2; v1++) {
+      l[v1] += awg_shfl_xor(l[v1], 1);
+      l[v1] += awg_shfl_xor(l[v1], 2);
+      const ulong i = row0 + lane_row + 8 * v1;
+      if (i >= lq) continue;
+      const float norm = kept[v1] == 0 ? 0.0f : isfinite(m[v1]) ? 1.0f / l[v1] : NAN;
+      const ulong at = out_off + batch * out_sb + head * out_sh + i * out_sr;
+#pragma unroll
+      for (uint q = 0; q < D / 8; q++)
+#pragma unroll
+        for (uint v0 = 0; v0 < 2; v0++) {
+          const ulong col = 8 * q + 2 * quad + v0;
+          if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[4 * q + 2 * v1 + v0] * norm);
+        }
+#if HAS_LSE
+      if (quad == 0)
+        lse[lse_off + (batch * h + head) * lq + i] = kept[v1] == 0 ? -INFINITY
+                                                     : isfinite(m[v1])
+                                                         ? (m[v1] + log2(l[v1])) * M_LN2_F
+                                                         : NAN;
+#endif
+    }
+  }
+}
+#endif

@@ -1,0 +1,76 @@
+/*
+ * The plan of ocf_attention's Hopper variant, cl/attention_wgmma_nv.cl (issue 21: wgmma for
+ * Q K^T and P V, sm_90a). Tried before attention_mma (src/plan/plan_attention.c). The rules:
+ *
+ *   1. The automatic variant with no fixed workgroup, no loop limit, wgmma.on 1, q, k and v of
+ *      one 16-bit type, d <= 128 (D 64 or 128), lq at least wgmma.min_lq, and Q's, K's and V's
+ *      offsets, strides and d multiples of 8 elements (q_vector, kv_vector): every row on
+ *      16-byte chunks, as cp.async copies them.
+ *   2. An NVIDIA GPU of compute capability 9.0 where the wgmma probe (src/runtime/wgmma_probe.c,
+ *      the GEMM's: the retarget to sm_90a builds and computes right on the context) passed;
+ *      while it has not run, OCF_MMA_PROBE (the caller plans attention_mma and asks for it);
+ *      after it failed, never.
+ *   3. 256 work-items (two warpgroups) within the device's and the kernel's limits; local
+ *      memory for Q and two stages of K and V tiles of wgmma.bk keys, three with wgmma.pipe
+ *      (128 keys halved to 64 until it fits), within what the probe ran right with.
+ *   4. One workgroup per (batch, head, block of 128 query rows), at most compute_units * 2048
+ *      (the kernel loops over the rest).
+ * The planner is pure: the probe's outcome reaches it through the facts.
+ */
+#include "common.h"
+#include "plan/plan.h"
+
+#include <string.h>
+
+enum { WGMMA_THREADS = 256, WGMMA_ROWS = 128 };
+
+size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe) {
+  /* Q (128 rows) and two stages (three with pipe) of a K and a V tile, 2-byte elements; 1 KiB
+     for the alignment of the swizzled layout. */
+  return 2 * (WGMMA_ROWS * d_wgmma + (pipe ? 3 : 2) * 2 * bk * d_wgmma) + 1024;
+}
+
+ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
+                                         const ocf_attention_tuning *t,
+                                         const ocf_attention_call *call, ocf_plan *plan) {
+  /* Rule 1. */
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit || !t->wgmma.on)
+    return OCF_MMA_NOT_APPLICABLE;
+  if (call->q_dtype == OCF_F32 || call->k_dtype != call->q_dtype ||
+      call->v_dtype != call->q_dtype || call->d == 0 || call->d > 128 ||
+      call->lq < (size_t)t->wgmma.min_lq || call->q_vector < 8 || call->kv_vector < 8)
+    return OCF_MMA_NOT_APPLICABLE;
+  /* Rule 2. */
+  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
+      facts->nv_compute_capability != 90 || facts->learnt.wgmma == OCF_PROBE_FAILED)
+    return OCF_MMA_NOT_APPLICABLE;
+  if (facts->learnt.wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE;
+  /* Rule 3. */
+  size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_WGMMA));
+  if (cap < WGMMA_THREADS) return OCF_MMA_NOT_APPLICABLE;
+  const size_t d_wgmma = call->d <= 64 ? 64 : 128;
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_WGMMA_NV);
+  const int pipe = t->wgmma.pipe != 0;
+  size_t bk = t->wgmma.bk >= 128 ? 128 : 64;
+  while (bk > 64 && ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe) > local)
+    bk /= 2;
+  if (ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe) > local) return OCF_MMA_NOT_APPLICABLE;
+  /* Rule 4. */
+  const size_t blocks = ocf_div_ceil(call->lq, WGMMA_ROWS);
+  const size_t units = ocf_min_size((call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks,
+                                    (size_t)facts->compute_units * 2048);
+  memset(plan, 0, sizeof *plan);
+  plan->program = OCF_PROGRAM_ATTENTION_WGMMA_NV;
+  ocf_plan_define(plan, "BK", (long long)bk);
+  ocf_plan_define(plan, "PIPE", pipe);
+  ocf_plan_define(plan, "MMA_EMULATE", 0);
+  ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
+  ocf_attention_define_call(call, d_wgmma, plan);
+  plan->local_mem_bytes = ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe);
+  const size_t global = units * WGMMA_THREADS, wg = WGMMA_THREADS;
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA, 1, &global, &wg);
+  plan->kv_splits = 1;
+  plan->split_keys = call->lk;
+  return OCF_MMA_PLANNED;
+}
