@@ -2175,13 +2175,14 @@ static void plan_pad_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * The padded tiled plans, the ragged path (src/plan/plan_matmul.c, rule 5), on the H200's FP32
- * rows (set 0: 128 x 128 tiles of 16 x 16 work-items, K slices of 8): off by default
- * (tiled.pad_min 0); with pad_min 1024, an fp32 A or B off aligned vector loads (an offset, a
- * leading dimension or a batch stride not a multiple of 4) is copied as stored into rows of whole
- * tiles, zeros past it, before matmul_tiled_pad; aligned operands, 16-bit ones and C are left as
- * they lie. The gates: the products, the split, the variant, a fixed workgroup, no_staging, the
- * scratch against an eighth of the memory, one allocation and the caller's workspace, the copy
- * kernel's learnt workgroup limit.
+ * rows (set 0: 128 x 128 tiles of 16 x 16 work-items, K slices of 8) with the sides not gated
+ * (tiled.pad_sides 0, the schema's; NVIDIA's 2 is test_plan_matmul_pad_sides'): off with
+ * tiled.pad_min 0 (the schema's); with pad_min 1024, an fp32 A or B off aligned vector loads (an
+ * offset, a leading dimension or a batch stride not a multiple of 4) is copied as stored into
+ * rows of whole tiles, zeros past it, before matmul_tiled_pad; aligned operands, 16-bit ones and
+ * C are left as they lie. The gates: the products, the split, the variant, a fixed workgroup,
+ * no_staging, the scratch against an eighth of the memory, one allocation and the caller's
+ * workspace, the copy kernel's learnt workgroup limit.
  */
 static void test_plan_matmul_pad(void **state) {
   (void)state;
@@ -2189,12 +2190,12 @@ static void test_plan_matmul_pad(void **state) {
   facts.global_mem_bytes = 141ull << 30;
   facts.max_alloc_bytes = 35ull << 30;
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
-  /* 4000^3, A's rows k + 1 apart: 32 x 32 tiles, the mixed kernel by default. */
+  t.matmul.tiled.pad_min = 0, t.matmul.tiled.pad_sides = 0;
+  /* 4000^3, A's rows k + 1 apart: 32 x 32 tiles, the mixed kernel with pad_min 0. */
   ocf_matmul_call call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
   call.lda = 4001;
   const char *const mixed = "matmul_tiled_mixed wg=16x16 groups=32x32";
-  plan_pad_case("the default, pad_min 0", &facts, &t, &call, mixed,
-                "A_VEC=0 B_VEC=1 A_PAD=0 B_PAD=0 scratch=0");
+  plan_pad_case("pad_min 0", &facts, &t, &call, mixed, "A_VEC=0 B_VEC=1 A_PAD=0 B_PAD=0 scratch=0");
   t.matmul.tiled.pad_min = 1024;
   /* A' of 4096 rows (m to whole 128-row tiles) of 4000 floats (k in whole K slices of 8). */
   const char *const pad_4000 = "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 "
@@ -2335,6 +2336,140 @@ static void test_plan_matmul_pad(void **state) {
   plan_pad_case("PoCL TT 67 x 45 x 70, a_off 1", &facts, &t, &call,
                 "matmul_pad wg=256 groups=128 + matmul_tiled_pad wg=4x4 groups=3x5",
                 "A_PAD=1 B_PAD=1 pad_lda=80 pad_rows_a=80 pad_ldb=80 pad_rows_b=48 KWG=16");
+}
+
+/*
+ * Which sides rule 5 copies for (tiled.pad_sides), on the H200's built-in values: pad_min 1024,
+ * pad_sides 2 (whole tiles), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
+ * where the sides are whole tiles and only a leading dimension or an offset denies aligned vector
+ * loads, the copy wins (4096^3 with lda 4097; offsets 1 and 3); where a side is ragged the mixed
+ * kernel's rim path does (4097 x 4095 x 4093, 3001^3, 3999 x 3001 x 4999 A^T B^T). The edges: one
+ * side of 4093 beside whole ones, k a multiple of 4 but not of the K slice, the products at
+ * pad_min^3 and one K slice below, 16-bit operands, and pad_sides 1 (multiples of 4) and 0.
+ */
+static void test_plan_matmul_pad_sides(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  facts.global_mem_bytes = 141ull << 30;
+  facts.max_alloc_bytes = 35ull << 30;
+  const ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  assert_int_equal(t.matmul.tiled.pad_min, 1024);
+  assert_int_equal(t.matmul.tiled.pad_sides, 2);
+  assert_int_equal(t.matmul.tiled.rim, 1);
+  const char *const pad_a_4096 =
+      "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32";
+  const char *const mixed_4096 = "matmul_tiled_mixed wg=16x16 groups=32x32";
+  const char *const fast_4096 = "matmul_tiled_fast wg=16x16 groups=32x32";
+
+  /* Whole sides (128 x 128 tiles, K slices of 8), a misaligned layout: copied. */
+  ocf_matmul_call call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
+  call.lda = 4097;
+  plan_pad_case("4096^3, lda 4097", &facts, &t, &call, pad_a_4096,
+                "A_PAD=1 B_PAD=0 A_VEC=1 B_VEC=1 C_VEC=1 RIM=1 pad_lda=4096 pad_rows_a=4096 "
+                "scratch=67108864");
+  call.lda = 4096, call.a_off = 1, call.b_off = 3;
+  plan_pad_case("4096^3, offsets 1 and 3", &facts, &t, &call,
+                "matmul_pad wg=256 groups=8192 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "A_PAD=1 B_PAD=1 pad_lda=4096 pad_ldb=4096 scratch=134217728");
+  call.trans_a = call.trans_b = 1;
+  plan_pad_case("4096^3 A^T B^T, offsets 1 and 3", &facts, &t, &call,
+                "matmul_pad wg=256 groups=8192 + matmul_tiled_pad wg=16x16 groups=32x32",
+                "A_PAD=1 B_PAD=1 TRANS_A=1 TRANS_B=1");
+  call = matmul_call(0, 1, 4096, 4096, 4096, 0, 0, AUTO, 0);
+  call.ldb = 4099;
+  plan_pad_case("4096^3 A B^T, ldb 4099", &facts, &t, &call, pad_a_4096,
+                "A_PAD=0 B_PAD=1 pad_ldb=4096 pad_rows_b=4096");
+  /* A batch of whole sides (k = 1000: 125 K slices), B's stride off 4 */
+  call = matmul_call(0, 0, 2048, 2048, 1000, 0, 0, AUTO, 0);
+  call.batch = 3, call.stride_a = 2048 * 1000, call.stride_b = 1000 * 2048 + 1;
+  call.stride_c = 2048 * 2048;
+  plan_pad_case("a batch of 2048 x 2048 x 1000, stride_b off 4", &facts, &t, &call,
+                "matmul_pad wg=256 groups=3000 + matmul_tiled_pad wg=16x16 groups=48x16",
+                "A_PAD=0 B_PAD=1");
+
+  /* One side of 4093 (or k a multiple of 4 but not of 8) beside whole ones: the mixed kernel's
+     rim path, the operand read as it lies. */
+  call = matmul_call(0, 0, 4096, 4096, 4093, 0, 0, AUTO, 0); /* lda = k = 4093 */
+  plan_pad_case("4096 x 4096 x 4093, tight", &facts, &t, &call, mixed_4096,
+                "A_PAD=0 B_PAD=0 A_VEC=0 RIM=1 scratch=0");
+  call = matmul_call(0, 0, 4093, 4096, 4096, 0, 0, AUTO, 0);
+  call.lda = 4097;
+  plan_pad_case("4093 x 4096 x 4096, lda 4097", &facts, &t, &call, mixed_4096,
+                "A_PAD=0 A_VEC=0 RIM=1 scratch=0");
+  call = matmul_call(0, 0, 4096, 4093, 4096, 0, 0, AUTO, 0);
+  call.a_off = 1;
+  plan_pad_case("4096 x 4093 x 4096, a_off 1", &facts, &t, &call, mixed_4096,
+                "A_PAD=0 B_PAD=0 A_VEC=0 B_VEC=0 C_VEC=0 RIM=1 scratch=0");
+  call = matmul_call(0, 0, 4096, 4096, 4092, 0, 0, AUTO, 0);
+  call.lda = 4093;
+  plan_pad_case("4096 x 4096 x 4092, lda 4093", &facts, &t, &call, mixed_4096,
+                "A_PAD=0 A_VEC=0 RIM=1");
+  /* The measured ragged lines, tight: mixed, rim on. */
+  call = matmul_call(0, 0, 4097, 4095, 4093, 0, 0, AUTO, 0);
+  plan_pad_case("4097 x 4095 x 4093", &facts, &t, &call, "matmul_tiled_mixed wg=16x16 groups=32x33",
+                "A_PAD=0 B_PAD=0 RIM=1 scratch=0");
+  call = matmul_call(0, 0, 3001, 3003, 3005, 0, 0, AUTO, 0);
+  plan_pad_case("3001 x 3003 x 3005", &facts, &t, &call, "matmul_tiled_mixed wg=16x16 groups=24x24",
+                "A_PAD=0 B_PAD=0 RIM=1");
+  call = matmul_call(1, 1, 3999, 3001, 4999, 0, 0, AUTO, 0);
+  plan_pad_case("A^T B^T 3999 x 3001 x 4999", &facts, &t, &call,
+                "matmul_tiled_mixed wg=16x16 groups=24x32", "A_PAD=0 B_PAD=0 RIM=1");
+
+  /* The products: 1024^3 (set 1: 64 x 64 tiles, K slices of 16) is copied, one K slice fewer
+     is not (the fast kernel on A as it lies). */
+  call = matmul_call(0, 0, 1024, 1024, 1024, 0, 1, AUTO, 0);
+  plan_pad_case("1024^3, a_off 1", &facts, &t, &call,
+                "matmul_pad wg=256 groups=1024 + matmul_tiled_pad wg=16x16 groups=16x16",
+                "A_PAD=1 KWG=16 pad_lda=1024 pad_rows_a=1024");
+  call.k = 1008;
+  plan_pad_case("1024 x 1024 x 1008, a_off 1", &facts, &t, &call,
+                "matmul_tiled_fast wg=16x16 groups=16x16", "A_PAD=0 A_VEC=0 RIM=0 scratch=0");
+
+  /* 16-bit operands are read as they lie; an fp32 one beside them is still copied. */
+  call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
+  call.a_dtype = OCF_F16, call.lda = 4097;
+  plan_pad_case("4096^3, fp16 A, lda 4097", &facts, &t, &call, fast_4096,
+                "A_PAD=0 B_PAD=0 A_VEC=1 scratch=0");
+  call.b_off = 1;
+  plan_pad_case("4096^3, fp16 A, lda 4097, fp32 B off by 1", &facts, &t, &call, pad_a_4096,
+                "A_PAD=0 B_PAD=1");
+  call.b_dtype = OCF_BF16;
+  plan_pad_case("4096^3, fp16 A, bf16 B off by 1", &facts, &t, &call, fast_4096,
+                "A_PAD=0 B_PAD=0 scratch=0");
+
+  /* pad_sides 1: sides multiples of 4 are enough (4000 is not a whole tile, 4092 not a whole K
+     slice); an odd side is not. pad_sides 0: any sides. pad_min still gates. */
+  ocf_tuning_values four = t;
+  four.matmul.tiled.pad_sides = 1;
+  call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
+  call.lda = 4001;
+  const char *const pad_a_4000 =
+      "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32";
+  plan_pad_case("4000^3, lda 4001, pad_sides 2", &facts, &t, &call, mixed_4096, "A_PAD=0");
+  plan_pad_case("4000^3, lda 4001, pad_sides 1", &facts, &four, &call, pad_a_4000,
+                "A_PAD=1 pad_lda=4000 pad_rows_a=4096");
+  call = matmul_call(0, 0, 4096, 4096, 4092, 0, 0, AUTO, 0);
+  call.lda = 4093;
+  plan_pad_case("4096 x 4096 x 4092, lda 4093, pad_sides 1", &facts, &four, &call, pad_a_4096,
+                "A_PAD=1 pad_lda=4096");
+  call = matmul_call(0, 0, 4096, 4096, 4094, 0, 0, AUTO, 0);
+  call.lda = 4095;
+  plan_pad_case("4096 x 4096 x 4094, lda 4095, pad_sides 1", &facts, &four, &call, mixed_4096,
+                "A_PAD=0");
+  call = matmul_call(0, 0, 4097, 4095, 4093, 0, 0, AUTO, 0);
+  plan_pad_case("4097 x 4095 x 4093, pad_sides 1", &facts, &four, &call,
+                "matmul_tiled_mixed wg=16x16 groups=32x33", "A_PAD=0 B_PAD=0");
+  ocf_tuning_values any = t;
+  any.matmul.tiled.pad_sides = 0;
+  plan_pad_case("4097 x 4095 x 4093, pad_sides 0", &facts, &any, &call,
+                "matmul_pad wg=256 groups=8320 + matmul_tiled_pad wg=16x16 groups=32x33",
+                "A_PAD=1 B_PAD=1 pad_rows_a=4224 pad_rows_b=4096");
+  ocf_tuning_values gate = t;
+  gate.matmul.tiled.pad_min = 4097;
+  call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
+  call.lda = 4097;
+  plan_pad_case("4096^3, lda 4097, pad_min 4097", &facts, &gate, &call, fast_4096,
+                "A_PAD=0 A_VEC=0");
 }
 
 /* Set 1 below a workgroup per compute unit, batches, the copy paths by alignment. */
@@ -3011,7 +3146,7 @@ static void test_plan_defaults_always_fit(void **state) {
                 ocf_tuning_values mm_tp = mm_t;
                 ocf_device_facts mm_facts = facts;
                 if (pad) {
-                  mm_tp.matmul.tiled.pad_min = 1;
+                  mm_tp.matmul.tiled.pad_min = 1, mm_tp.matmul.tiled.pad_sides = 0;
                   mm_facts.global_mem_bytes = 16ull << 30;
                 }
                 ocf_status status = ocf_plan_matmul(&mm_facts, &mm_tp, &call, &plan);
@@ -3678,6 +3813,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_wgmma_lastwave),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),
+      cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),
