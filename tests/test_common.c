@@ -69,6 +69,19 @@ cl_mem ocft_buffer(const ocft_env *env, size_t count, const float *data) {
   return buffer;
 }
 
+cl_mem ocft_nan_buffer(const ocft_env *env, size_t bytes) {
+  if (bytes == 0) bytes = 1;
+  unsigned char *nan_bytes = malloc(bytes);
+  assert_non_null(nan_bytes);
+  memset(nan_bytes, 0xff, bytes);
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer =
+      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, nan_bytes, &err);
+  free(nan_bytes);
+  assert_int_equal(err, CL_SUCCESS);
+  return buffer;
+}
+
 void ocft_read(const ocft_env *env, cl_mem buffer, size_t count, float *data) {
   if (count == 0) return;
   assert_int_equal(clEnqueueReadBuffer(env->queue, buffer, CL_TRUE, 0, count * sizeof(float), data,

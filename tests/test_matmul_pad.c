@@ -205,16 +205,8 @@ static void test_pad_workspace(void **state) {
     print_error("the workspace query reports %zu bytes for the copies\n", bytes);
     fail();
   }
-  /* NaN in every float: a float of the copies that matmul_pad did not write would show in C (and
-     the buffer is initialised, which Oclgrind 21.10 needs: see src/runtime/workspace.c) */
-  unsigned char *nan_bytes = malloc(bytes);
-  assert_non_null(nan_bytes);
-  memset(nan_bytes, 0xff, bytes);
-  cl_int err;
-  cl_mem ws =
-      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, nan_bytes, &err);
-  free(nan_bytes);
-  assert_int_equal(err, CL_SUCCESS);
+  /* NaN in every float: a float of the copies that matmul_pad did not write would show in C */
+  cl_mem ws = ocft_nan_buffer(env, bytes);
   c.workspace = ws, c.workspace_size = bytes;
   check_padded(env, &c, 1, 1);
   c.workspace_size = bytes - 1;
