@@ -1542,6 +1542,23 @@ static ocf_device_facts h200_wgmma(ocf_probe_state wgmma) {
   return facts;
 }
 
+/* `facts` with the H200's memory sizes (141 GiB, allocations of 35 GiB): the scratch cap of the
+   split, last-wave, staged and padded plans is an eighth of the memory and one allocation, 0
+   where the sizes are unknown. */
+static ocf_device_facts with_h200_memory(ocf_device_facts facts) {
+  facts.global_mem_bytes = 141ull << 30;
+  facts.max_alloc_bytes = 35ull << 30;
+  return facts;
+}
+
+/* `tuning` with the last-wave split on (rule 6 of src/plan/plan_matmul_wgmma.c, off in the
+   built-in values): a last wave of at most half the units, K ranges of at least 512. */
+static ocf_tuning_values lastwave_on(ocf_tuning_values tuning) {
+  tuning.matmul.wgmma.lastwave = 50;
+  tuning.matmul.wgmma.lastwave_min = 512;
+  return tuning;
+}
+
 static void plan_wgmma_case(const char *what, const ocf_device_facts *facts,
                             const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                             const char *shape, const char *values, int probe) {
@@ -1620,9 +1637,7 @@ static void test_plan_matmul_wgmma(void **state) {
      one reduce work-item an element of C. */
   ocf_tuning_values split = bf16;
   split.matmul.wgmma.split_min = 0;
-  ocf_device_facts mem = passed; /* the scratch cap: an eighth of the memory, one allocation */
-  mem.global_mem_bytes = 141ull << 30;
-  mem.max_alloc_bytes = 35ull << 30;
+  const ocf_device_facts mem = with_h200_memory(passed);
   call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = 1;
   plan_wgmma_case("bf16 128 x 8192 x 8192 NT, split_min 0", &mem, &split, &call,
@@ -1868,16 +1883,11 @@ static void test_plan_matmul_wgmma(void **state) {
 static void test_plan_matmul_wgmma_lastwave(void **state) {
   (void)state;
   const ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
-  ocf_device_facts mem = passed; /* the scratch cap: an eighth of the memory, one allocation */
-  mem.global_mem_bytes = 141ull << 30;
-  mem.max_alloc_bytes = 35ull << 30;
+  const ocf_device_facts mem = with_h200_memory(passed);
   const ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
-  ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
   const int none = OCF_PLAN_PROBE_NONE;
   assert_int_equal(bf16.matmul.wgmma.lastwave, 0); /* off until the H200 round */
-  ocf_tuning_values lw = bf16;
-  lw.matmul.wgmma.lastwave = 50;
-  lw.matmul.wgmma.lastwave_min = 512;
+  ocf_tuning_values lw = lastwave_on(bf16);
 
   /* 3000^3: 24 x 12 = 288 tiles, W 2, R 24: min(132 / 24, 3000 / 512) = 5 ranges of
      ceil(600 / 64) 64 = 640 (the last 440), 5 x 24 x 32768 floats. */
@@ -2001,8 +2011,7 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
                   "matmul_wgmma_lw_split wg=256 groups=72 + matmul_wgmma_lw wg=256 groups=864",
                   "splits=9 k_split=576 lw_first=792", none);
   /* TF32 (K slices of 32): 3000^3 NT, 5 ranges of 608. */
-  f32.matmul.wgmma.lastwave = 50;
-  f32.matmul.wgmma.lastwave_min = 512;
+  const ocf_tuning_values f32 = lastwave_on(matmul_tuning(&passed, H200, OCF_F32));
   call = typed_call(3000, 3000, 3000, OCF_F32, OCF_PRECISION_TF32);
   call.trans_b = 1;
   plan_wgmma_case("TF32 3000^3 NT", &mem, &f32, &call, lw_3000,
@@ -2011,9 +2020,7 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
 
 static void test_plan_matmul_wgmma_staged(void **state) {
   (void)state;
-  ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
-  passed.global_mem_bytes = 141ull << 30;
-  passed.max_alloc_bytes = 35ull << 30;
+  const ocf_device_facts passed = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
   ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
   const char *const mma_4096 = "matmul_mma wg=128 groups=1024";
   const int none = OCF_PLAN_PROBE_NONE;
@@ -2186,9 +2193,7 @@ static void plan_pad_case(const char *what, const ocf_device_facts *facts,
  */
 static void test_plan_matmul_pad(void **state) {
   (void)state;
-  ocf_device_facts facts = facts_of(H200, 0);
-  facts.global_mem_bytes = 141ull << 30;
-  facts.max_alloc_bytes = 35ull << 30;
+  ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
   t.matmul.tiled.pad_min = 0, t.matmul.tiled.pad_sides = 0;
   /* 4000^3, A's rows k + 1 apart: 32 x 32 tiles, the mixed kernel with pad_min 0. */
@@ -2349,9 +2354,7 @@ static void test_plan_matmul_pad(void **state) {
  */
 static void test_plan_matmul_pad_sides(void **state) {
   (void)state;
-  ocf_device_facts facts = facts_of(H200, 0);
-  facts.global_mem_bytes = 141ull << 30;
-  facts.max_alloc_bytes = 35ull << 30;
+  ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   const ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
   assert_int_equal(t.matmul.tiled.pad_min, 1024);
   assert_int_equal(t.matmul.tiled.pad_sides, 2);
