@@ -69,17 +69,21 @@ cl_mem ocft_buffer(const ocft_env *env, size_t count, const float *data) {
   return buffer;
 }
 
-cl_mem ocft_nan_buffer(const ocft_env *env, size_t bytes) {
+cl_mem ocft_byte_buffer(const ocft_env *env, size_t bytes, unsigned char pattern) {
   if (bytes == 0) bytes = 1;
-  unsigned char *nan_bytes = malloc(bytes);
-  assert_non_null(nan_bytes);
-  memset(nan_bytes, 0xff, bytes);
+  unsigned char *data = malloc(bytes);
+  assert_non_null(data);
+  memset(data, pattern, bytes);
   cl_int err = CL_SUCCESS;
   cl_mem buffer =
-      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, nan_bytes, &err);
-  free(nan_bytes);
+      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, data, &err);
+  free(data);
   assert_int_equal(err, CL_SUCCESS);
   return buffer;
+}
+
+cl_mem ocft_nan_buffer(const ocft_env *env, size_t bytes) {
+  return ocft_byte_buffer(env, bytes, 0xff);
 }
 
 void ocft_read(const ocft_env *env, cl_mem buffer, size_t count, float *data) {
