@@ -2343,136 +2343,123 @@ static void test_plan_matmul_pad(void **state) {
                 "A_PAD=1 B_PAD=1 pad_lda=80 pad_rows_a=80 pad_ldb=80 pad_rows_b=48 KWG=16");
 }
 
+/* One call of test_plan_matmul_pad_sides: fp32, tight where lda / ldb are 0, the H200's built-in
+   pad_sides and pad_min where pad_sides is -1 and pad_min 0. */
+typedef struct pad_sides_case {
+  const char *what;
+  int trans_a, trans_b;
+  size_t m, n, k, lda, ldb, a_off, b_off;
+  int pad_sides, pad_min;
+  const char *shape, *values;
+} pad_sides_case;
+
+#define PAD_A_4096 "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32"
+#define PAD_AB_4096 "matmul_pad wg=256 groups=8192 + matmul_tiled_pad wg=16x16 groups=32x32"
+#define MIXED_4096 "matmul_tiled_mixed wg=16x16 groups=32x32"
+#define FAST_4096 "matmul_tiled_fast wg=16x16 groups=32x32"
+#define MIXED_4097 "matmul_tiled_mixed wg=16x16 groups=32x33"
+
+static const pad_sides_case pad_sides_cases[] = {
+    /* Whole sides (128 x 128 tiles, K slices of 8), a misaligned layout: copied. */
+    {"4096^3, lda 4097", 0, 0, 4096, 4096, 4096, 4097, 0, 0, 0, -1, 0, PAD_A_4096,
+     "A_PAD=1 B_PAD=0 A_VEC=1 B_VEC=1 C_VEC=1 RIM=1 pad_lda=4096 pad_rows_a=4096 "
+     "scratch=67108864"},
+    {"4096^3, offsets 1 and 3", 0, 0, 4096, 4096, 4096, 0, 0, 1, 3, -1, 0, PAD_AB_4096,
+     "A_PAD=1 B_PAD=1 pad_lda=4096 pad_ldb=4096 scratch=134217728"},
+    {"4096^3 A^T B^T, offsets 1 and 3", 1, 1, 4096, 4096, 4096, 0, 0, 1, 3, -1, 0, PAD_AB_4096,
+     "A_PAD=1 B_PAD=1 TRANS_A=1 TRANS_B=1"},
+    {"4096^3 A B^T, ldb 4099", 0, 1, 4096, 4096, 4096, 0, 4099, 0, 0, -1, 0, PAD_A_4096,
+     "A_PAD=0 B_PAD=1 pad_ldb=4096 pad_rows_b=4096"},
+    /* One side of 4093 (or k a multiple of 4 but not of 8) beside whole ones: the mixed kernel's
+       rim path, the operand read as it lies. */
+    {"4096 x 4096 x 4093, tight", 0, 0, 4096, 4096, 4093, 0, 0, 0, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 B_PAD=0 A_VEC=0 RIM=1 scratch=0"},
+    {"4093 x 4096 x 4096, lda 4097", 0, 0, 4093, 4096, 4096, 4097, 0, 0, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 A_VEC=0 RIM=1 scratch=0"},
+    {"4096 x 4093 x 4096, a_off 1", 0, 0, 4096, 4093, 4096, 0, 0, 1, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 B_PAD=0 A_VEC=0 B_VEC=0 C_VEC=0 RIM=1 scratch=0"},
+    {"4096 x 4096 x 4092, lda 4093", 0, 0, 4096, 4096, 4092, 4093, 0, 0, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 A_VEC=0 RIM=1"},
+    /* The measured ragged lines, tight: mixed, rim on. */
+    {"4097 x 4095 x 4093", 0, 0, 4097, 4095, 4093, 0, 0, 0, 0, -1, 0, MIXED_4097,
+     "A_PAD=0 B_PAD=0 RIM=1 scratch=0"},
+    {"3001 x 3003 x 3005", 0, 0, 3001, 3003, 3005, 0, 0, 0, 0, -1, 0,
+     "matmul_tiled_mixed wg=16x16 groups=24x24", "A_PAD=0 B_PAD=0 RIM=1"},
+    {"A^T B^T 3999 x 3001 x 4999", 1, 1, 3999, 3001, 4999, 0, 0, 0, 0, -1, 0,
+     "matmul_tiled_mixed wg=16x16 groups=24x32", "A_PAD=0 B_PAD=0 RIM=1"},
+    /* The products: 1024^3 (set 1: 64 x 64 tiles, K slices of 16) is copied, one K slice fewer
+       is not (the fast kernel on A as it lies). */
+    {"1024^3, a_off 1", 0, 0, 1024, 1024, 1024, 0, 0, 1, 0, -1, 0,
+     "matmul_pad wg=256 groups=1024 + matmul_tiled_pad wg=16x16 groups=16x16",
+     "A_PAD=1 KWG=16 pad_lda=1024 pad_rows_a=1024"},
+    {"1024 x 1024 x 1008, a_off 1", 0, 0, 1024, 1024, 1008, 0, 0, 1, 0, -1, 0,
+     "matmul_tiled_fast wg=16x16 groups=16x16", "A_PAD=0 A_VEC=0 RIM=0 scratch=0"},
+    /* pad_sides 1: sides multiples of 4 are enough (4000 is not a whole tile, 4092 not a whole K
+       slice); an odd side is not. pad_sides 0: any sides. pad_min still gates. */
+    {"4000^3, lda 4001", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, -1, 0, MIXED_4096, "A_PAD=0"},
+    {"4000^3, lda 4001, pad_sides 1", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, 1, 0, PAD_A_4096,
+     "A_PAD=1 pad_lda=4000 pad_rows_a=4096"},
+    {"4096 x 4096 x 4092, lda 4093, pad_sides 1", 0, 0, 4096, 4096, 4092, 4093, 0, 0, 0, 1, 0,
+     PAD_A_4096, "A_PAD=1 pad_lda=4096"},
+    {"4096 x 4096 x 4094, lda 4095, pad_sides 1", 0, 0, 4096, 4096, 4094, 4095, 0, 0, 0, 1, 0,
+     MIXED_4096, "A_PAD=0"},
+    {"4097 x 4095 x 4093, pad_sides 1", 0, 0, 4097, 4095, 4093, 0, 0, 0, 0, 1, 0, MIXED_4097,
+     "A_PAD=0 B_PAD=0"},
+    {"4097 x 4095 x 4093, pad_sides 0", 0, 0, 4097, 4095, 4093, 0, 0, 0, 0, 0, 0,
+     "matmul_pad wg=256 groups=8320 + matmul_tiled_pad wg=16x16 groups=32x33",
+     "A_PAD=1 B_PAD=1 pad_rows_a=4224 pad_rows_b=4096"},
+    {"4096^3, lda 4097, pad_min 4097", 0, 0, 4096, 4096, 4096, 4097, 0, 0, 0, -1, 4097, FAST_4096,
+     "A_PAD=0 A_VEC=0"},
+};
+
 /*
  * Which sides rule 5 copies for (tiled.pad_sides), on the H200's built-in values: pad_min 1024,
  * pad_sides 2 (whole tiles), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
  * where the sides are whole tiles and only a leading dimension or an offset denies aligned vector
  * loads, the copy wins (4096^3 with lda 4097; offsets 1 and 3); where a side is ragged the mixed
- * kernel's rim path does (4097 x 4095 x 4093, 3001^3, 3999 x 3001 x 4999 A^T B^T). The edges: one
- * side of 4093 beside whole ones, k a multiple of 4 but not of the K slice, the products at
- * pad_min^3 and one K slice below, 16-bit operands, and pad_sides 1 (multiples of 4) and 0.
+ * kernel's rim path does (4097 x 4095 x 4093, 3001^3, 3999 x 3001 x 4999 A^T B^T). The edges
+ * (pad_sides_cases): one side of 4093 beside whole ones, k a multiple of 4 but not of the K
+ * slice, the products at pad_min^3 and one K slice below, pad_sides 1 (multiples of 4) and 0;
+ * then a batch and 16-bit operands.
  */
 static void test_plan_matmul_pad_sides(void **state) {
   (void)state;
-  ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   const ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
   assert_int_equal(t.matmul.tiled.pad_min, 1024);
   assert_int_equal(t.matmul.tiled.pad_sides, 2);
   assert_int_equal(t.matmul.tiled.rim, 1);
-  const char *const pad_a_4096 =
-      "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32";
-  const char *const mixed_4096 = "matmul_tiled_mixed wg=16x16 groups=32x32";
-  const char *const fast_4096 = "matmul_tiled_fast wg=16x16 groups=32x32";
+  for (size_t i = 0; i < ARRAY_LEN(pad_sides_cases); i++) {
+    const pad_sides_case *c = &pad_sides_cases[i];
+    ocf_matmul_call call =
+        matmul_call(c->trans_a, c->trans_b, c->m, c->n, c->k, 0, c->a_off, AUTO, 0);
+    if (c->lda) call.lda = c->lda;
+    if (c->ldb) call.ldb = c->ldb;
+    call.b_off = c->b_off;
+    ocf_tuning_values tuning = t;
+    if (c->pad_sides >= 0) tuning.matmul.tiled.pad_sides = c->pad_sides;
+    if (c->pad_min) tuning.matmul.tiled.pad_min = c->pad_min;
+    plan_pad_case(c->what, &facts, &tuning, &call, c->shape, c->values);
+  }
 
-  /* Whole sides (128 x 128 tiles, K slices of 8), a misaligned layout: copied. */
-  ocf_matmul_call call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
-  call.lda = 4097;
-  plan_pad_case("4096^3, lda 4097", &facts, &t, &call, pad_a_4096,
-                "A_PAD=1 B_PAD=0 A_VEC=1 B_VEC=1 C_VEC=1 RIM=1 pad_lda=4096 pad_rows_a=4096 "
-                "scratch=67108864");
-  call.lda = 4096, call.a_off = 1, call.b_off = 3;
-  plan_pad_case("4096^3, offsets 1 and 3", &facts, &t, &call,
-                "matmul_pad wg=256 groups=8192 + matmul_tiled_pad wg=16x16 groups=32x32",
-                "A_PAD=1 B_PAD=1 pad_lda=4096 pad_ldb=4096 scratch=134217728");
-  call.trans_a = call.trans_b = 1;
-  plan_pad_case("4096^3 A^T B^T, offsets 1 and 3", &facts, &t, &call,
-                "matmul_pad wg=256 groups=8192 + matmul_tiled_pad wg=16x16 groups=32x32",
-                "A_PAD=1 B_PAD=1 TRANS_A=1 TRANS_B=1");
-  call = matmul_call(0, 1, 4096, 4096, 4096, 0, 0, AUTO, 0);
-  call.ldb = 4099;
-  plan_pad_case("4096^3 A B^T, ldb 4099", &facts, &t, &call, pad_a_4096,
-                "A_PAD=0 B_PAD=1 pad_ldb=4096 pad_rows_b=4096");
   /* A batch of whole sides (k = 1000: 125 K slices), B's stride off 4 */
-  call = matmul_call(0, 0, 2048, 2048, 1000, 0, 0, AUTO, 0);
+  ocf_matmul_call call = matmul_call(0, 0, 2048, 2048, 1000, 0, 0, AUTO, 0);
   call.batch = 3, call.stride_a = 2048 * 1000, call.stride_b = 1000 * 2048 + 1;
   call.stride_c = 2048 * 2048;
   plan_pad_case("a batch of 2048 x 2048 x 1000, stride_b off 4", &facts, &t, &call,
                 "matmul_pad wg=256 groups=3000 + matmul_tiled_pad wg=16x16 groups=48x16",
                 "A_PAD=0 B_PAD=1");
-
-  /* One side of 4093 (or k a multiple of 4 but not of 8) beside whole ones: the mixed kernel's
-     rim path, the operand read as it lies. */
-  call = matmul_call(0, 0, 4096, 4096, 4093, 0, 0, AUTO, 0); /* lda = k = 4093 */
-  plan_pad_case("4096 x 4096 x 4093, tight", &facts, &t, &call, mixed_4096,
-                "A_PAD=0 B_PAD=0 A_VEC=0 RIM=1 scratch=0");
-  call = matmul_call(0, 0, 4093, 4096, 4096, 0, 0, AUTO, 0);
-  call.lda = 4097;
-  plan_pad_case("4093 x 4096 x 4096, lda 4097", &facts, &t, &call, mixed_4096,
-                "A_PAD=0 A_VEC=0 RIM=1 scratch=0");
-  call = matmul_call(0, 0, 4096, 4093, 4096, 0, 0, AUTO, 0);
-  call.a_off = 1;
-  plan_pad_case("4096 x 4093 x 4096, a_off 1", &facts, &t, &call, mixed_4096,
-                "A_PAD=0 B_PAD=0 A_VEC=0 B_VEC=0 C_VEC=0 RIM=1 scratch=0");
-  call = matmul_call(0, 0, 4096, 4096, 4092, 0, 0, AUTO, 0);
-  call.lda = 4093;
-  plan_pad_case("4096 x 4096 x 4092, lda 4093", &facts, &t, &call, mixed_4096,
-                "A_PAD=0 A_VEC=0 RIM=1");
-  /* The measured ragged lines, tight: mixed, rim on. */
-  call = matmul_call(0, 0, 4097, 4095, 4093, 0, 0, AUTO, 0);
-  plan_pad_case("4097 x 4095 x 4093", &facts, &t, &call, "matmul_tiled_mixed wg=16x16 groups=32x33",
-                "A_PAD=0 B_PAD=0 RIM=1 scratch=0");
-  call = matmul_call(0, 0, 3001, 3003, 3005, 0, 0, AUTO, 0);
-  plan_pad_case("3001 x 3003 x 3005", &facts, &t, &call, "matmul_tiled_mixed wg=16x16 groups=24x24",
-                "A_PAD=0 B_PAD=0 RIM=1");
-  call = matmul_call(1, 1, 3999, 3001, 4999, 0, 0, AUTO, 0);
-  plan_pad_case("A^T B^T 3999 x 3001 x 4999", &facts, &t, &call,
-                "matmul_tiled_mixed wg=16x16 groups=24x32", "A_PAD=0 B_PAD=0 RIM=1");
-
-  /* The products: 1024^3 (set 1: 64 x 64 tiles, K slices of 16) is copied, one K slice fewer
-     is not (the fast kernel on A as it lies). */
-  call = matmul_call(0, 0, 1024, 1024, 1024, 0, 1, AUTO, 0);
-  plan_pad_case("1024^3, a_off 1", &facts, &t, &call,
-                "matmul_pad wg=256 groups=1024 + matmul_tiled_pad wg=16x16 groups=16x16",
-                "A_PAD=1 KWG=16 pad_lda=1024 pad_rows_a=1024");
-  call.k = 1008;
-  plan_pad_case("1024 x 1024 x 1008, a_off 1", &facts, &t, &call,
-                "matmul_tiled_fast wg=16x16 groups=16x16", "A_PAD=0 A_VEC=0 RIM=0 scratch=0");
-
   /* 16-bit operands are read as they lie; an fp32 one beside them is still copied. */
   call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
   call.a_dtype = OCF_F16, call.lda = 4097;
-  plan_pad_case("4096^3, fp16 A, lda 4097", &facts, &t, &call, fast_4096,
+  plan_pad_case("4096^3, fp16 A, lda 4097", &facts, &t, &call, FAST_4096,
                 "A_PAD=0 B_PAD=0 A_VEC=1 scratch=0");
   call.b_off = 1;
-  plan_pad_case("4096^3, fp16 A, lda 4097, fp32 B off by 1", &facts, &t, &call, pad_a_4096,
+  plan_pad_case("4096^3, fp16 A, lda 4097, fp32 B off by 1", &facts, &t, &call, PAD_A_4096,
                 "A_PAD=0 B_PAD=1");
   call.b_dtype = OCF_BF16;
-  plan_pad_case("4096^3, fp16 A, bf16 B off by 1", &facts, &t, &call, fast_4096,
+  plan_pad_case("4096^3, fp16 A, bf16 B off by 1", &facts, &t, &call, FAST_4096,
                 "A_PAD=0 B_PAD=0 scratch=0");
-
-  /* pad_sides 1: sides multiples of 4 are enough (4000 is not a whole tile, 4092 not a whole K
-     slice); an odd side is not. pad_sides 0: any sides. pad_min still gates. */
-  ocf_tuning_values four = t;
-  four.matmul.tiled.pad_sides = 1;
-  call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
-  call.lda = 4001;
-  const char *const pad_a_4000 =
-      "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32";
-  plan_pad_case("4000^3, lda 4001, pad_sides 2", &facts, &t, &call, mixed_4096, "A_PAD=0");
-  plan_pad_case("4000^3, lda 4001, pad_sides 1", &facts, &four, &call, pad_a_4000,
-                "A_PAD=1 pad_lda=4000 pad_rows_a=4096");
-  call = matmul_call(0, 0, 4096, 4096, 4092, 0, 0, AUTO, 0);
-  call.lda = 4093;
-  plan_pad_case("4096 x 4096 x 4092, lda 4093, pad_sides 1", &facts, &four, &call, pad_a_4096,
-                "A_PAD=1 pad_lda=4096");
-  call = matmul_call(0, 0, 4096, 4096, 4094, 0, 0, AUTO, 0);
-  call.lda = 4095;
-  plan_pad_case("4096 x 4096 x 4094, lda 4095, pad_sides 1", &facts, &four, &call, mixed_4096,
-                "A_PAD=0");
-  call = matmul_call(0, 0, 4097, 4095, 4093, 0, 0, AUTO, 0);
-  plan_pad_case("4097 x 4095 x 4093, pad_sides 1", &facts, &four, &call,
-                "matmul_tiled_mixed wg=16x16 groups=32x33", "A_PAD=0 B_PAD=0");
-  ocf_tuning_values any = t;
-  any.matmul.tiled.pad_sides = 0;
-  plan_pad_case("4097 x 4095 x 4093, pad_sides 0", &facts, &any, &call,
-                "matmul_pad wg=256 groups=8320 + matmul_tiled_pad wg=16x16 groups=32x33",
-                "A_PAD=1 B_PAD=1 pad_rows_a=4224 pad_rows_b=4096");
-  ocf_tuning_values gate = t;
-  gate.matmul.tiled.pad_min = 4097;
-  call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
-  call.lda = 4097;
-  plan_pad_case("4096^3, lda 4097, pad_min 4097", &facts, &gate, &call, fast_4096,
-                "A_PAD=0 A_VEC=0");
 }
 
 /* Set 1 below a workgroup per compute unit, batches, the copy paths by alignment. */
