@@ -1185,8 +1185,9 @@ OCF_API ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, siz
  * Writes to *bytes the workspace that ocf_matmul_ex with the same arguments would use: 0 when its
  * plan needs none (split-K needs one, and so do the staged TF32 and 3XTF32 plans of compute
  * capability 9.0: see ocf_precision, and the padded plans of fp32 A or B whose offset, leading
- * dimension or batch stride is not a multiple of 4, where the matmul tunable tiled.pad_min turns
- * them on (0, off, by default: docs/GEMM.md); given a smaller workspace, those calls run without
+ * dimension or batch stride is not a multiple of 4, where the matmul tunables tiled.pad_min and
+ * tiled.pad_sides turn them on (off in the schema; NVIDIA's built-in values from 1024^3 products
+ * whose sides are whole tiles: docs/GEMM.md); given a smaller workspace, those calls run without
  * the staging or the copies). The arguments are those of the call, checked the same way where
  * they concern sizes; the buffers a, b, c and options->bias may be NULL (they do not change the
  * plan). Builds the plan's programs as the first such call would, and on a device with matrix

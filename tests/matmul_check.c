@@ -263,14 +263,7 @@ void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out) {
   if (t->nan_workspace && !t->workspace) {
     const size_t ws_bytes = mmx_workspace_size(env, t);
     if (ws_bytes) {
-      unsigned char *nan_bytes = malloc(ws_bytes);
-      assert_non_null(nan_bytes);
-      memset(nan_bytes, 0xff, ws_bytes);
-      cl_int err = CL_SUCCESS;
-      nan_workspace = clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, ws_bytes,
-                                     nan_bytes, &err);
-      free(nan_bytes);
-      assert_int_equal(err, CL_SUCCESS);
+      nan_workspace = ocft_nan_buffer(env, ws_bytes);
       launch.workspace = nan_workspace, launch.workspace_size = ws_bytes;
     }
   }

@@ -233,11 +233,8 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     launch.workgroup_size = c->workgroup;
     /* At least any split's scratch: a (m, s, acc) a row and range, a range at least a key. */
     const size_t ws_bytes = c->poison ? rows * (c->lk + 2) * (d + 2) * sizeof(float) : 0;
-    unsigned char *nan_bytes = c->poison ? malloc(ws_bytes) : NULL;
     if (c->poison) {
-      assert_non_null(nan_bytes);
-      memset(nan_bytes, 0xff, ws_bytes);
-      launch.workspace = bytes_buffer(env, ws_bytes, nan_bytes);
+      launch.workspace = ocft_nan_buffer(env, ws_bytes);
       launch.workspace_size = ws_bytes;
     }
     status = ocf_attention(env->ctx, c->b, c->h, c->h_kv, c->lq, c->lk, d, qb, q.offset, q.s, kb,
@@ -249,7 +246,6 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     if (lb) clReleaseMemObject(lb);
     if (sb) clReleaseMemObject(sb);
     if (launch.workspace) clReleaseMemObject(launch.workspace);
-    free(nan_bytes);
   }
   /* A split plan's rescales: one a tile of BK keys and the merge's (tolerance.c). */
   size_t rescales = 0;

@@ -74,6 +74,23 @@ cl_mem ocft_buffer(const ocft_env *env, size_t count, const float *data) {
   return buffer;
 }
 
+cl_mem ocft_byte_buffer(const ocft_env *env, size_t bytes, unsigned char pattern) {
+  if (bytes == 0) bytes = 1;
+  unsigned char *data = malloc(bytes);
+  assert_non_null(data);
+  memset(data, pattern, bytes);
+  cl_int err = CL_SUCCESS;
+  cl_mem buffer =
+      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, data, &err);
+  free(data);
+  assert_int_equal(err, CL_SUCCESS);
+  return buffer;
+}
+
+cl_mem ocft_nan_buffer(const ocft_env *env, size_t bytes) {
+  return ocft_byte_buffer(env, bytes, 0xff);
+}
+
 void ocft_read(const ocft_env *env, cl_mem buffer, size_t count, float *data) {
   if (count == 0) return;
   assert_int_equal(clEnqueueReadBuffer(env->queue, buffer, CL_TRUE, 0, count * sizeof(float), data,

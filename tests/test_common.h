@@ -43,6 +43,12 @@ double *ocft_alloc_doubles(size_t count);
 
 /* A device buffer of `count` floats (at least one), initialised from data when not NULL. */
 cl_mem ocft_buffer(const ocft_env *env, size_t count, const float *data);
+/* A device buffer of `bytes` bytes (at least one), every byte `pattern`, initialised from the
+   host (as Oclgrind 21.10 needs of a workspace: see src/runtime/workspace.c). */
+cl_mem ocft_byte_buffer(const ocft_env *env, size_t bytes, unsigned char pattern);
+/* ocft_byte_buffer of 0xff bytes: every float (and every 16-bit float) in it a NaN. The workspace
+   of a plan that does not zero its scratch: a value it reads before writing shows in the output. */
+cl_mem ocft_nan_buffer(const ocft_env *env, size_t bytes);
 /* Blocking read of `count` floats from the start of a buffer. */
 void ocft_read(const ocft_env *env, cl_mem buffer, size_t count, float *data);
 /* Blocking write of `count` floats to the start of a buffer. */

@@ -284,14 +284,7 @@ static void test_wgmma_lastwave(void **state) {
     print_error("the workspace query reports %zu bytes for the last wave's sums\n", bytes);
     fail();
   }
-  unsigned char *nan_bytes = malloc(bytes);
-  assert_non_null(nan_bytes);
-  memset(nan_bytes, 0xff, bytes);
-  cl_int err;
-  cl_mem ws =
-      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, nan_bytes, &err);
-  free(nan_bytes);
-  assert_int_equal(err, CL_SUCCESS);
+  cl_mem ws = ocft_nan_buffer(env, bytes);
   t.workspace = ws, t.workspace_size = bytes;
   check_kernel(env, t, "matmul_wgmma_lw_split");
   t.workspace_size = bytes - sizeof(float);

@@ -1040,11 +1040,7 @@ static void test_norm_workspace(void **state) {
   ocft_fill_uniform(in, rows * cols, -1.0f, 1.0f, 3);
   cl_mem ib = ocft_buffer(env, rows * cols, in), ob = ocft_buffer(env, rows * cols, NULL);
   /* NaN bytes: the split does not zero its scratch, so every float it reads must be written */
-  unsigned char *nan_bytes = malloc(bytes);
-  assert_non_null(nan_bytes);
-  memset(nan_bytes, 0xff, bytes);
-  cl_mem ws = bytes_buffer(env, bytes, nan_bytes);
-  free(nan_bytes);
+  cl_mem ws = ocft_nan_buffer(env, bytes);
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.workspace = ws, launch.workspace_size = bytes - 1;
   ocft_assert_status(ocf_rmsnorm(env->ctx, rows, cols, ib, 0, cols, ob, 0, cols, NULL, &launch),

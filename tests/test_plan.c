@@ -1542,6 +1542,23 @@ static ocf_device_facts h200_wgmma(ocf_probe_state wgmma) {
   return facts;
 }
 
+/* `facts` with the H200's memory sizes (141 GiB, allocations of 35 GiB): the scratch cap of the
+   split, last-wave, staged and padded plans is an eighth of the memory and one allocation, 0
+   where the sizes are unknown. */
+static ocf_device_facts with_h200_memory(ocf_device_facts facts) {
+  facts.global_mem_bytes = 141ull << 30;
+  facts.max_alloc_bytes = 35ull << 30;
+  return facts;
+}
+
+/* `tuning` with the last-wave split on (rule 6 of src/plan/plan_matmul_wgmma.c, off in the
+   built-in values): a last wave of at most half the units, K ranges of at least 512. */
+static ocf_tuning_values lastwave_on(ocf_tuning_values tuning) {
+  tuning.matmul.wgmma.lastwave = 50;
+  tuning.matmul.wgmma.lastwave_min = 512;
+  return tuning;
+}
+
 static void plan_wgmma_case(const char *what, const ocf_device_facts *facts,
                             const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                             const char *shape, const char *values, int probe) {
@@ -1620,9 +1637,7 @@ static void test_plan_matmul_wgmma(void **state) {
      one reduce work-item an element of C. */
   ocf_tuning_values split = bf16;
   split.matmul.wgmma.split_min = 0;
-  ocf_device_facts mem = passed; /* the scratch cap: an eighth of the memory, one allocation */
-  mem.global_mem_bytes = 141ull << 30;
-  mem.max_alloc_bytes = 35ull << 30;
+  const ocf_device_facts mem = with_h200_memory(passed);
   call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = 1;
   plan_wgmma_case("bf16 128 x 8192 x 8192 NT, split_min 0", &mem, &split, &call,
@@ -1868,16 +1883,11 @@ static void test_plan_matmul_wgmma(void **state) {
 static void test_plan_matmul_wgmma_lastwave(void **state) {
   (void)state;
   const ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
-  ocf_device_facts mem = passed; /* the scratch cap: an eighth of the memory, one allocation */
-  mem.global_mem_bytes = 141ull << 30;
-  mem.max_alloc_bytes = 35ull << 30;
+  const ocf_device_facts mem = with_h200_memory(passed);
   const ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
-  ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
   const int none = OCF_PLAN_PROBE_NONE;
   assert_int_equal(bf16.matmul.wgmma.lastwave, 0); /* off until the H200 round */
-  ocf_tuning_values lw = bf16;
-  lw.matmul.wgmma.lastwave = 50;
-  lw.matmul.wgmma.lastwave_min = 512;
+  ocf_tuning_values lw = lastwave_on(bf16);
 
   /* 3000^3: 24 x 12 = 288 tiles, W 2, R 24: min(132 / 24, 3000 / 512) = 5 ranges of
      ceil(600 / 64) 64 = 640 (the last 440), 5 x 24 x 32768 floats. */
@@ -2001,8 +2011,7 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
                   "matmul_wgmma_lw_split wg=256 groups=72 + matmul_wgmma_lw wg=256 groups=864",
                   "splits=9 k_split=576 lw_first=792", none);
   /* TF32 (K slices of 32): 3000^3 NT, 5 ranges of 608. */
-  f32.matmul.wgmma.lastwave = 50;
-  f32.matmul.wgmma.lastwave_min = 512;
+  const ocf_tuning_values f32 = lastwave_on(matmul_tuning(&passed, H200, OCF_F32));
   call = typed_call(3000, 3000, 3000, OCF_F32, OCF_PRECISION_TF32);
   call.trans_b = 1;
   plan_wgmma_case("TF32 3000^3 NT", &mem, &f32, &call, lw_3000,
@@ -2011,9 +2020,7 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
 
 static void test_plan_matmul_wgmma_staged(void **state) {
   (void)state;
-  ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
-  passed.global_mem_bytes = 141ull << 30;
-  passed.max_alloc_bytes = 35ull << 30;
+  const ocf_device_facts passed = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
   ocf_tuning_values f32 = matmul_tuning(&passed, H200, OCF_F32);
   const char *const mma_4096 = "matmul_mma wg=128 groups=1024";
   const int none = OCF_PLAN_PROBE_NONE;
@@ -2175,26 +2182,25 @@ static void plan_pad_case(const char *what, const ocf_device_facts *facts,
 
 /*
  * The padded tiled plans, the ragged path (src/plan/plan_matmul.c, rule 5), on the H200's FP32
- * rows (set 0: 128 x 128 tiles of 16 x 16 work-items, K slices of 8): off by default
- * (tiled.pad_min 0); with pad_min 1024, an fp32 A or B off aligned vector loads (an offset, a
- * leading dimension or a batch stride not a multiple of 4) is copied as stored into rows of whole
- * tiles, zeros past it, before matmul_tiled_pad; aligned operands, 16-bit ones and C are left as
- * they lie. The gates: the products, the split, the variant, a fixed workgroup, no_staging, the
- * scratch against an eighth of the memory, one allocation and the caller's workspace, the copy
- * kernel's learnt workgroup limit.
+ * rows (set 0: 128 x 128 tiles of 16 x 16 work-items, K slices of 8) with the sides not gated
+ * (tiled.pad_sides 0, the schema's; NVIDIA's 2 is test_plan_matmul_pad_sides'): off with
+ * tiled.pad_min 0 (the schema's); with pad_min 1024, an fp32 A or B off aligned vector loads (an
+ * offset, a leading dimension or a batch stride not a multiple of 4) is copied as stored into
+ * rows of whole tiles, zeros past it, before matmul_tiled_pad; aligned operands, 16-bit ones and
+ * C are left as they lie. The gates: the products, the split, the variant, a fixed workgroup,
+ * no_staging, the scratch against an eighth of the memory, one allocation and the caller's
+ * workspace, the copy kernel's learnt workgroup limit.
  */
 static void test_plan_matmul_pad(void **state) {
   (void)state;
-  ocf_device_facts facts = facts_of(H200, 0);
-  facts.global_mem_bytes = 141ull << 30;
-  facts.max_alloc_bytes = 35ull << 30;
+  ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
-  /* 4000^3, A's rows k + 1 apart: 32 x 32 tiles, the mixed kernel by default. */
+  t.matmul.tiled.pad_min = 0, t.matmul.tiled.pad_sides = 0;
+  /* 4000^3, A's rows k + 1 apart: 32 x 32 tiles, the mixed kernel with pad_min 0. */
   ocf_matmul_call call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
   call.lda = 4001;
   const char *const mixed = "matmul_tiled_mixed wg=16x16 groups=32x32";
-  plan_pad_case("the default, pad_min 0", &facts, &t, &call, mixed,
-                "A_VEC=0 B_VEC=1 A_PAD=0 B_PAD=0 scratch=0");
+  plan_pad_case("pad_min 0", &facts, &t, &call, mixed, "A_VEC=0 B_VEC=1 A_PAD=0 B_PAD=0 scratch=0");
   t.matmul.tiled.pad_min = 1024;
   /* A' of 4096 rows (m to whole 128-row tiles) of 4000 floats (k in whole K slices of 8). */
   const char *const pad_4000 = "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 "
@@ -2335,6 +2341,125 @@ static void test_plan_matmul_pad(void **state) {
   plan_pad_case("PoCL TT 67 x 45 x 70, a_off 1", &facts, &t, &call,
                 "matmul_pad wg=256 groups=128 + matmul_tiled_pad wg=4x4 groups=3x5",
                 "A_PAD=1 B_PAD=1 pad_lda=80 pad_rows_a=80 pad_ldb=80 pad_rows_b=48 KWG=16");
+}
+
+/* One call of test_plan_matmul_pad_sides: fp32, tight where lda / ldb are 0, the H200's built-in
+   pad_sides and pad_min where pad_sides is -1 and pad_min 0. */
+typedef struct pad_sides_case {
+  const char *what;
+  int trans_a, trans_b;
+  size_t m, n, k, lda, ldb, a_off, b_off;
+  int pad_sides, pad_min;
+  const char *shape, *values;
+} pad_sides_case;
+
+#define PAD_A_4096 "matmul_pad wg=256 groups=4096 + matmul_tiled_pad wg=16x16 groups=32x32"
+#define PAD_AB_4096 "matmul_pad wg=256 groups=8192 + matmul_tiled_pad wg=16x16 groups=32x32"
+#define MIXED_4096 "matmul_tiled_mixed wg=16x16 groups=32x32"
+#define FAST_4096 "matmul_tiled_fast wg=16x16 groups=32x32"
+#define MIXED_4097 "matmul_tiled_mixed wg=16x16 groups=32x33"
+
+static const pad_sides_case pad_sides_cases[] = {
+    /* Whole sides (128 x 128 tiles, K slices of 8), a misaligned layout: copied. */
+    {"4096^3, lda 4097", 0, 0, 4096, 4096, 4096, 4097, 0, 0, 0, -1, 0, PAD_A_4096,
+     "A_PAD=1 B_PAD=0 A_VEC=1 B_VEC=1 C_VEC=1 RIM=1 pad_lda=4096 pad_rows_a=4096 "
+     "scratch=67108864"},
+    {"4096^3, offsets 1 and 3", 0, 0, 4096, 4096, 4096, 0, 0, 1, 3, -1, 0, PAD_AB_4096,
+     "A_PAD=1 B_PAD=1 pad_lda=4096 pad_ldb=4096 scratch=134217728"},
+    {"4096^3 A^T B^T, offsets 1 and 3", 1, 1, 4096, 4096, 4096, 0, 0, 1, 3, -1, 0, PAD_AB_4096,
+     "A_PAD=1 B_PAD=1 TRANS_A=1 TRANS_B=1"},
+    {"4096^3 A B^T, ldb 4099", 0, 1, 4096, 4096, 4096, 0, 4099, 0, 0, -1, 0, PAD_A_4096,
+     "A_PAD=0 B_PAD=1 pad_ldb=4096 pad_rows_b=4096"},
+    /* One side of 4093 (or k a multiple of 4 but not of 8) beside whole ones: the mixed kernel's
+       rim path, the operand read as it lies. */
+    {"4096 x 4096 x 4093, tight", 0, 0, 4096, 4096, 4093, 0, 0, 0, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 B_PAD=0 A_VEC=0 RIM=1 scratch=0"},
+    {"4093 x 4096 x 4096, lda 4097", 0, 0, 4093, 4096, 4096, 4097, 0, 0, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 A_VEC=0 RIM=1 scratch=0"},
+    {"4096 x 4093 x 4096, a_off 1", 0, 0, 4096, 4093, 4096, 0, 0, 1, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 B_PAD=0 A_VEC=0 B_VEC=0 C_VEC=0 RIM=1 scratch=0"},
+    {"4096 x 4096 x 4092, lda 4093", 0, 0, 4096, 4096, 4092, 4093, 0, 0, 0, -1, 0, MIXED_4096,
+     "A_PAD=0 A_VEC=0 RIM=1"},
+    /* The measured ragged lines, tight: mixed, rim on. */
+    {"4097 x 4095 x 4093", 0, 0, 4097, 4095, 4093, 0, 0, 0, 0, -1, 0, MIXED_4097,
+     "A_PAD=0 B_PAD=0 RIM=1 scratch=0"},
+    {"3001 x 3003 x 3005", 0, 0, 3001, 3003, 3005, 0, 0, 0, 0, -1, 0,
+     "matmul_tiled_mixed wg=16x16 groups=24x24", "A_PAD=0 B_PAD=0 RIM=1"},
+    {"A^T B^T 3999 x 3001 x 4999", 1, 1, 3999, 3001, 4999, 0, 0, 0, 0, -1, 0,
+     "matmul_tiled_mixed wg=16x16 groups=24x32", "A_PAD=0 B_PAD=0 RIM=1"},
+    /* The products: 1024^3 (set 1: 64 x 64 tiles, K slices of 16) is copied, one K slice fewer
+       is not (the fast kernel on A as it lies). */
+    {"1024^3, a_off 1", 0, 0, 1024, 1024, 1024, 0, 0, 1, 0, -1, 0,
+     "matmul_pad wg=256 groups=1024 + matmul_tiled_pad wg=16x16 groups=16x16",
+     "A_PAD=1 KWG=16 pad_lda=1024 pad_rows_a=1024"},
+    {"1024 x 1024 x 1008, a_off 1", 0, 0, 1024, 1024, 1008, 0, 0, 1, 0, -1, 0,
+     "matmul_tiled_fast wg=16x16 groups=16x16", "A_PAD=0 A_VEC=0 RIM=0 scratch=0"},
+    /* pad_sides 1: sides multiples of 4 are enough (4000 is not a whole tile, 4092 not a whole K
+       slice); an odd side is not. pad_sides 0: any sides. pad_min still gates. */
+    {"4000^3, lda 4001", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, -1, 0, MIXED_4096, "A_PAD=0"},
+    {"4000^3, lda 4001, pad_sides 1", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, 1, 0, PAD_A_4096,
+     "A_PAD=1 pad_lda=4000 pad_rows_a=4096"},
+    {"4096 x 4096 x 4092, lda 4093, pad_sides 1", 0, 0, 4096, 4096, 4092, 4093, 0, 0, 0, 1, 0,
+     PAD_A_4096, "A_PAD=1 pad_lda=4096"},
+    {"4096 x 4096 x 4094, lda 4095, pad_sides 1", 0, 0, 4096, 4096, 4094, 4095, 0, 0, 0, 1, 0,
+     MIXED_4096, "A_PAD=0"},
+    {"4097 x 4095 x 4093, pad_sides 1", 0, 0, 4097, 4095, 4093, 0, 0, 0, 0, 1, 0, MIXED_4097,
+     "A_PAD=0 B_PAD=0"},
+    {"4097 x 4095 x 4093, pad_sides 0", 0, 0, 4097, 4095, 4093, 0, 0, 0, 0, 0, 0,
+     "matmul_pad wg=256 groups=8320 + matmul_tiled_pad wg=16x16 groups=32x33",
+     "A_PAD=1 B_PAD=1 pad_rows_a=4224 pad_rows_b=4096"},
+    {"4096^3, lda 4097, pad_min 4097", 0, 0, 4096, 4096, 4096, 4097, 0, 0, 0, -1, 4097, FAST_4096,
+     "A_PAD=0 A_VEC=0"},
+};
+
+/*
+ * Which sides rule 5 copies for (tiled.pad_sides), on the H200's built-in values: pad_min 1024,
+ * pad_sides 2 (whole tiles), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
+ * where the sides are whole tiles and only a leading dimension or an offset denies aligned vector
+ * loads, the copy wins (4096^3 with lda 4097; offsets 1 and 3); where a side is ragged the mixed
+ * kernel's rim path does (4097 x 4095 x 4093, 3001^3, 3999 x 3001 x 4999 A^T B^T). The edges
+ * (pad_sides_cases): one side of 4093 beside whole ones, k a multiple of 4 but not of the K
+ * slice, the products at pad_min^3 and one K slice below, pad_sides 1 (multiples of 4) and 0;
+ * then a batch and 16-bit operands.
+ */
+static void test_plan_matmul_pad_sides(void **state) {
+  (void)state;
+  const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  const ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  assert_int_equal(t.matmul.tiled.pad_min, 1024);
+  assert_int_equal(t.matmul.tiled.pad_sides, 2);
+  assert_int_equal(t.matmul.tiled.rim, 1);
+  for (size_t i = 0; i < ARRAY_LEN(pad_sides_cases); i++) {
+    const pad_sides_case *c = &pad_sides_cases[i];
+    ocf_matmul_call call =
+        matmul_call(c->trans_a, c->trans_b, c->m, c->n, c->k, 0, c->a_off, AUTO, 0);
+    if (c->lda) call.lda = c->lda;
+    if (c->ldb) call.ldb = c->ldb;
+    call.b_off = c->b_off;
+    ocf_tuning_values tuning = t;
+    if (c->pad_sides >= 0) tuning.matmul.tiled.pad_sides = c->pad_sides;
+    if (c->pad_min) tuning.matmul.tiled.pad_min = c->pad_min;
+    plan_pad_case(c->what, &facts, &tuning, &call, c->shape, c->values);
+  }
+
+  /* A batch of whole sides (k = 1000: 125 K slices), B's stride off 4 */
+  ocf_matmul_call call = matmul_call(0, 0, 2048, 2048, 1000, 0, 0, AUTO, 0);
+  call.batch = 3, call.stride_a = 2048 * 1000, call.stride_b = 1000 * 2048 + 1;
+  call.stride_c = 2048 * 2048;
+  plan_pad_case("a batch of 2048 x 2048 x 1000, stride_b off 4", &facts, &t, &call,
+                "matmul_pad wg=256 groups=3000 + matmul_tiled_pad wg=16x16 groups=48x16",
+                "A_PAD=0 B_PAD=1");
+  /* 16-bit operands are read as they lie; an fp32 one beside them is still copied. */
+  call = matmul_call(0, 0, 4096, 4096, 4096, 0, 0, AUTO, 0);
+  call.a_dtype = OCF_F16, call.lda = 4097;
+  plan_pad_case("4096^3, fp16 A, lda 4097", &facts, &t, &call, FAST_4096,
+                "A_PAD=0 B_PAD=0 A_VEC=1 scratch=0");
+  call.b_off = 1;
+  plan_pad_case("4096^3, fp16 A, lda 4097, fp32 B off by 1", &facts, &t, &call, PAD_A_4096,
+                "A_PAD=0 B_PAD=1");
+  call.b_dtype = OCF_BF16;
+  plan_pad_case("4096^3, fp16 A, bf16 B off by 1", &facts, &t, &call, FAST_4096,
+                "A_PAD=0 B_PAD=0 scratch=0");
 }
 
 /* Set 1 below a workgroup per compute unit, batches, the copy paths by alignment. */
@@ -3011,7 +3136,7 @@ static void test_plan_defaults_always_fit(void **state) {
                 ocf_tuning_values mm_tp = mm_t;
                 ocf_device_facts mm_facts = facts;
                 if (pad) {
-                  mm_tp.matmul.tiled.pad_min = 1;
+                  mm_tp.matmul.tiled.pad_min = 1, mm_tp.matmul.tiled.pad_sides = 0;
                   mm_facts.global_mem_bytes = 16ull << 30;
                 }
                 ocf_status status = ocf_plan_matmul(&mm_facts, &mm_tp, &call, &plan);
@@ -3678,6 +3803,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_wgmma_lastwave),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),
+      cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),

@@ -39,19 +39,6 @@ static unsigned calls_named(const char *name) {
   return count;
 }
 
-/* A device buffer of `bytes` bytes, every byte `pattern`. */
-static cl_mem byte_buffer(const ocft_env *env, size_t bytes, unsigned char pattern) {
-  unsigned char *data = malloc(bytes);
-  assert_non_null(data);
-  memset(data, pattern, bytes);
-  cl_int err = CL_SUCCESS;
-  cl_mem buffer =
-      clCreateBuffer(env->cl, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, bytes, data, &err);
-  free(data);
-  assert_int_equal(err, CL_SUCCESS);
-  return buffer;
-}
-
 /* Whether every byte of a buffer's first `bytes` is `pattern`. */
 static int all_bytes(const ocft_env *env, cl_mem buffer, size_t bytes, unsigned char pattern) {
   unsigned char *data = malloc(bytes);
@@ -130,7 +117,7 @@ static size_t check_softmax_case(const ocft_env *env, const softmax_case *c) {
 
   /* One byte short: refused, naming the size, nothing enqueued. */
   const size_t align = 4096; /* a multiple of every device's CL_DEVICE_MEM_BASE_ADDR_ALIGN */
-  cl_mem workspace = byte_buffer(env, align + bytes, 0xFF); /* NaN floats */
+  cl_mem workspace = ocft_nan_buffer(env, align + bytes);
   ocft_write(env, out, n, before);
   cl_event event = NULL;
   ocf_launch short_launch = OCF_LAUNCH_INIT;
@@ -260,7 +247,7 @@ static void test_workspace_matmul(void **state) {
   free(want), free(tol);
 
   /* One byte short: refused, C and the workspace untouched. */
-  cl_mem workspace = byte_buffer(env, bytes, 0xFF); /* NaN floats */
+  cl_mem workspace = ocft_nan_buffer(env, bytes);
   ocft_write(env, cb, nc, c0);
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.workspace = workspace;
@@ -302,7 +289,7 @@ static void test_workspace_refused(void **state) {
   ocft_env *env = ocft_get_env(state);
   float x[64];
   ocft_fill_uniform(x, 64, -1.0f, 1.0f, 91);
-  cl_mem xb = ocft_buffer(env, 64, x), workspace = byte_buffer(env, 8192, 0);
+  cl_mem xb = ocft_buffer(env, 64, x), workspace = ocft_byte_buffer(env, 8192, 0);
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.workspace_size = 16; /* without a buffer */
   ocft_assert_status(ocf_add(env->ctx, 64, xb, 0, xb, 0, xb, 0, &launch), OCF_ERR_NULL_ARGUMENT);
@@ -414,7 +401,7 @@ static void test_workspace_pool(void **state) {
   assert_int_equal(bytes, large);
   assert_int_equal(creations, 2);
   /* A caller workspace: no buffer created, the pool unchanged. */
-  cl_mem workspace = byte_buffer(&env, 4096 + large, 0);
+  cl_mem workspace = ocft_byte_buffer(&env, 4096 + large, 0);
   ocf_launch lent = big;
   lent.workspace = workspace;
   lent.workspace_size = large;

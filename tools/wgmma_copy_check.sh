@@ -6,31 +6,19 @@
 # copy_slice), compiles them with tests/wgmma_copy_check.c (cp.async recorded as destination,
 # source and size) for every operand type, B layout, tile width and warpgroup count, and checks
 # that both place the same bytes at the same shared offsets, slice by slice.
-set -u -o pipefail
-root=$(pwd)
 work=${1:-/tmp/wgmma_copy_check}
-mkdir -p "$work"
-cc=${CC:-cc}
-f=$root/cl/matmul_wgmma_nv.cl
+# shellcheck source=tools/wgmma_host_common.sh
+source "$(dirname "$0")/wgmma_host_common.sh"
 {
   awk '/---- tiles ----/{on=1} /descriptors of a stage for warpgroup/{on=0} on' "$f"
   awk '/^\/\* Slice kt into stage:/{on=1} /^\/\* Every work-item copies/{on=0} on' "$f"
 } >"$work/part.cl"
-failed=0
 for cfg in "0 1 128" "0 1 192" "0 1 256" "1 0 256" "1 1 256" "2 0 128" "2 0 192" "2 0 256" \
   "2 1 128" "2 1 192" "2 1 256"; do
   for consumers in 1 2; do
     set -- $cfg
-    opts="-DAB_DTYPE=$1 -DTRANS_B=$2 -DBN=$3 -DCONSUMERS=$consumers"
-    # shellcheck disable=SC2086
-    if ! $cc -std=c11 -O1 -Wno-unknown-pragmas $opts -I "$work" \
-      "$root/tests/wgmma_copy_check.c" -o "$work/check" 2>"$work/cc.log"; then
-      echo "[$opts] compile: $(head -n3 "$work/cc.log")"
-      failed=1
+    host_run wgmma_copy_check.c "-DAB_DTYPE=$1 -DTRANS_B=$2 -DBN=$3 -DCONSUMERS=$consumers" ||
       continue
-    fi
-    out=$("$work/check")
-    echo "[$opts] $out"
     [ "$out" = "ok" ] || failed=1
   done
 done

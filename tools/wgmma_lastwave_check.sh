@@ -7,12 +7,9 @@
 # tests/wgmma_lastwave_check.c (main_loop and whole_tile stand in for the matrix units) for every
 # tile width and warpgroup count (tile groups of 3 and 8 rows), and checks every element of C and
 # what the reduce read.
-set -u -o pipefail
-root=$(pwd)
 work=${1:-/tmp/wgmma_lastwave_check}
-mkdir -p "$work"
-cc=${CC:-cc}
-f=$root/cl/matmul_wgmma_nv.cl
+# shellcheck source=tools/wgmma_host_common.sh
+source "$(dirname "$0")/wgmma_host_common.sh"
 {
   awk '/^typedef struct operands/{on=1} on{print} /^} operands;/{on=0}' "$f"
   awk '/^\/\* The epilogue.s arguments/{on=1} /^\/\* C\[i\] and, when two/{on=0} on' "$f"
@@ -20,19 +17,10 @@ f=$root/cl/matmul_wgmma_nv.cl
   awk '/^\/\* The operands of workgroup tile/{on=1} /---- the kernels ----/{on=0} on' "$f"
   awk '/^\/\* The last-wave split \(src/{on=1} on' "$f"
 } | sed -e 's/(float2)(/FLOAT2(/g' -e 's/__global float2 \*/float2 */g' >"$work/part.cl"
-failed=0
 for bn in 128 192 256; do
   for consumers in 1 2; do
-    opts="-DBN=$bn -DCONSUMERS=$consumers -DGROUP_M=$((consumers == 1 ? 3 : 8))"
-    # shellcheck disable=SC2086
-    if ! $cc -std=c11 -O1 -Wno-unknown-pragmas -Wno-attributes $opts -I "$work" \
-      "$root/tests/wgmma_lastwave_check.c" -o "$work/check" 2>"$work/cc.log"; then
-      echo "[$opts] compile: $(head -n5 "$work/cc.log")"
-      failed=1
-      continue
-    fi
-    out=$("$work/check")
-    echo "[$opts] $out"
+    host_run wgmma_lastwave_check.c \
+      "-DBN=$bn -DCONSUMERS=$consumers -DGROUP_M=$((consumers == 1 ? 3 : 8))" || continue
     [ "${out%% *}" = "ok" ] || failed=1
   done
 done

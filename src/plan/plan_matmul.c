@@ -32,13 +32,17 @@
  *      split_max of them, each at least split_k_min long); else the next set
  *      is tried, and the last set in use is the fallback. matmul_tiled_fast when every tile is
  *      whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
- *      with tiled.rim (0, the default everywhere, until the H200 measures it), matmul_tiled_mixed
+ *      with tiled.rim (0 in the schema, NVIDIA 1: docs/GEMM.md), matmul_tiled_mixed
  *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1);
  *      matmul_tiled_split + matmul_reduce when split.
  *   5. The padded plans (the ragged path, docs/GEMM.md): a plan of rule 4 that is not split, of
  *      the automatic variant with no fixed workgroup and not `no_staging`, with m, n, k not 0
- *      and m n k batch at least tiled.pad_min^3 (the tunable; 0, the default everywhere: never),
- *      whose fp32 A or B the rule below denies aligned vector loads, first runs matmul_pad
+ *      and m n k batch at least tiled.pad_min^3 (the tunable; 0 in the schema: never), with
+ *      sides as tiled.pad_sides asks (0, the schema's: any; 1: m, n and k multiples of 4, so
+ *      that only the caller's offset, leading dimension or stride denies the loads; 2: whole
+ *      tiles of the chosen set, where rule 4 took matmul_tiled_fast; other sides keep rule 4's
+ *      matmul_tiled_mixed, whose rim path wins there: docs/GEMM.md, "Ragged shapes: which
+ *      plan"), whose fp32 A or B the rule below denies aligned vector loads, first runs matmul_pad
  *      (cl/matmul_pad.cl, a program of its own): each such operand is copied as it is stored
  *      into the scratch, its rows made whole tiles (MWG, NWG or KWG, by the dimension they run
  *      along) and their length lds too (a multiple of 4), zeros past the matrix; then
@@ -445,6 +449,18 @@ static size_t pad_floats(size_t rows, size_t ld, size_t batch) {
 /* Work-items of matmul_pad: 256, or the most its kernel and the device take. */
 #define PAD_WG_WANT 256
 
+/* Whether the call's sides are those tiled.pad_sides asks of a padded plan with tiles of `s`:
+   0 any; 1 m, n and k multiples of the 4-wide load groups (tight rows would be aligned: only an
+   offset, a leading dimension or a stride denies the loads); 2 whole tiles and K slices, the
+   shapes of matmul_tiled_fast, so that the copy is the only difference from an aligned call
+   (neither kernel then has a rim). */
+static int pad_sides_ok(int pad_sides, const ocf_matmul_call *call, const tile_set *s) {
+  if (pad_sides == 1) return call->m % 4 == 0 && call->n % 4 == 0 && call->k % 4 == 0;
+  if (pad_sides == 2)
+    return call->m % set_mwg(s) == 0 && call->n % set_nwg(s) == 0 && call->k % s->kwg == 0;
+  return 1;
+}
+
 /* Rule 5 for the tiled plan of `kernel` with tiles of `s`: fills the copies' layout into *plan
    (pad_lda, pad_rows_a, pad_ldb, pad_rows_b, scratch_bytes) and *pad_wg, and returns 1, or
    returns 0 (the plan of rule 4 stands) with *plan unchanged. */
@@ -461,6 +477,7 @@ static int plan_pad(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning
   const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
   const double least = (double)t->pad_min;
   if (work < least * least * least) return 0;
+  if (!pad_sides_ok(t->pad_sides, call, s)) return 0;
   /* Each copy as stored: rows of whole tiles along their dimension, rows' length too. */
   const size_t mwg = set_mwg(s), nwg = set_nwg(s), kwg = s->kwg;
   const size_t rows_a = call->trans_a ? ocf_round_up(call->k, kwg) : ocf_round_up(call->m, mwg);

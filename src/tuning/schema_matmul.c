@@ -74,19 +74,28 @@ static const ocf_tunable matmul_tunables[] = {
                               "workgroups per compute unit that splitting K aims at", "split_fill"},
     [MM(tiled.reduce_wg)] = {"tiled.reduce_wg", 1, 1024, 1, 64,
                              "work-items per workgroup of the split sums", "reduce_wg"},
-    /* 0 until the H200 measures it (tools/lab/h200/round_ragged.sh; docs/GEMM.md). */
+    /* 0 in the schema; NVIDIA 1024 (builtin.tuning; tools/lab/h200/round_ragged.sh). */
     [MM(tiled.pad_min)] = {"tiled.pad_min", 0, 65536, 0, 0,
                            "fp32 A or B whose offset, leading dimension or batch stride is not a "
                            "multiple of 4 is first copied into aligned, zero-padded scratch "
-                           "(cl/matmul_pad.cl) from m n k batch >= pad_min^3 products "
-                           "(src/plan/plan_matmul.c, rule 5); 0: never",
+                           "(cl/matmul_pad.cl) from m n k batch >= pad_min^3 products, on the "
+                           "sides tiled.pad_sides allows (src/plan/plan_matmul.c, rule 5); 0: "
+                           "never",
                            NULL},
-    /* 0 until the H200 measures it (tools/lab/h200/round_ragged.sh; docs/GEMM.md). */
+    /* 0 in the schema; NVIDIA 1 (builtin.tuning; docs/GEMM.md, "Ragged shapes: the rim"). */
     [MM(tiled.rim)] = {"tiled.rim", 0, 1, 0, 0,
                        "1: matmul_tiled_pad and matmul_tiled_mixed pick per workgroup a whole-tile "
                        "body (no guards, K's partial slice peeled, vector stores of C where "
                        "aligned) or a guarded rim body; 0: one body with run-time guards",
                        NULL},
+    /* 0 in the schema; NVIDIA 2 (builtin.tuning; docs/GEMM.md, "Ragged shapes: which plan"). */
+    [MM(tiled.pad_sides)] = {"tiled.pad_sides", 0, 2, 0, 0,
+                             "the sides for which tiled.pad_min's copies are taken: 0 any; 1 m, n "
+                             "and k multiples of 4 (only an offset, leading dimension or batch "
+                             "stride denies vector loads); 2 m, n and k whole tiles of the plan's "
+                             "set (where matmul_tiled_fast would run); other sides keep "
+                             "matmul_tiled_mixed",
+                             NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,
                         "C with at most this many columns (or rows) takes the skinny kernels",

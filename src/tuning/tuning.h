@@ -100,8 +100,9 @@ typedef struct ocf_matmul_tiled_tuning {
   int split_max;   /* most K splits */
   int split_fill;  /* workgroups per compute unit that splitting aims at */
   int reduce_wg;   /* work-items per workgroup of matmul_reduce */
-  int pad_min; /* padded copies of misaligned fp32 A / B from m n k batch >= pad_min^3; 0: none */
-  int rim;     /* 1: matmul_tiled_pad / _mixed run whole tiles and rim tiles in separate bodies */
+  int pad_min;   /* padded copies of misaligned fp32 A / B from m n k batch >= pad_min^3; 0: none */
+  int rim;       /* 1: matmul_tiled_pad / _mixed run whole tiles and rim tiles in separate bodies */
+  int pad_sides; /* the sides pad_min's copies need: 0 any, 1 multiples of 4, 2 whole tiles */
 } ocf_matmul_tiled_tuning;
 
 /* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */

@@ -17,6 +17,8 @@
 #   attn    round_attention_mma.sh: test_attention on the GPU (unless `unit` ran), prefill and
 #           decode (decode.prefetch too) beside FA2 and cuDNN, the PTX (cap 520 s)
 #   ragged  round_ragged.sh: tiled.pad_min's decision, cuBLAS beside (cap 330 s)
+#   sides   round_ragged.sh on ragged_sides.txt: the built-in tiled.pad_min / pad_sides against
+#           the unpadded and padded plans, cuBLAS beside, no suite (cap 300 s)
 #   bench   `oclfuse bench`, the default GPU sweep with the L2 flushed before each call (cap 150 s)
 #   widewg  round_widewg.sh: softmax and norms with rows.wide_wg 0 / 512 / 1024 (workgroups
 #           beyond the size NVIDIA reports, behind a probe), torch beside (cap 300 s)
@@ -38,7 +40,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged bench widewg tune16 wgmma hostcost tune32 attn32)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -100,6 +102,12 @@ for step in "$@"; do
     OUT=$work/ragged timeout "$(budget 330)" bash tools/lab/h200/round_ragged.sh \
       >"$work/ragged.txt" 2>&1
     tail -50 "$work/ragged.txt"
+    ;;
+  sides)
+    OUT=$work/sides SHAPES=tools/lab/h200/ragged_sides.txt \
+      COLS="mixed_rim padded_rim aligned default" SUITE=0 \
+      timeout "$(budget 300)" bash tools/lab/h200/round_ragged.sh >"$work/sides.txt" 2>&1
+    tail -30 "$work/sides.txt"
     ;;
   bench)
     timeout "$(budget 150)" $b/bench/oclfuse bench --format json >"$work/bench.json" \

@@ -40,17 +40,20 @@ for line in open(sys.argv[2]):
     f = line.split()
     if len(f) < 15 or f[0] != "RESULT": continue
     tag, key = f[1], tuple(int(x) for x in f[2:11])
-    lib[(tag, key)] = (float(f[12]), f[13])
+    lib[(tag, key)] = (float(f[12]), f[13], f[14] if len(f) > 14 else "?")
 def waves(m, n):
     # 128 x 128 tiles (set 0 of the H200's large class), two workgroups a compute unit, 132 units
     t = -(-m // 128) * -(-n // 128)
     return f"{t}/{-(-t // 264)}"
 
 print()
+# "default": the built-in tuning as shipped (its first kernel named); "default / best" against
+# the better of "mixed rim" and "padded rim" (the sides rule, tiled.pad_sides: docs/GEMM.md)
 print("| shape (ta tb m n k lda ldb a_off b_off) | mixed | mixed rim | padded | padded rim | aligned "
       "| padded / aligned | padded rim / aligned | padded rim / padded | mixed rim / mixed "
+      "| padded rim / mixed rim | default | default / best "
       "| cuBLAS | cuBLAS aligned | padded rim / cuBLAS | tiles/waves (aligned) |")
-print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+print("| --- |" + " ---: |" * 16)
 for s in shapes:
     ta, tb, m, n, k = s[:5]
     lda = s[5] or (m if ta else k)
@@ -60,10 +63,14 @@ for s in shapes:
             aligned(k) if tb else aligned(n), 0, 0)
     mixed, pad, al = lib.get(("mixed", key)), lib.get(("padded", key)), lib.get(("aligned", akey))
     mrim, prim = lib.get(("mixed_rim", key)), lib.get(("padded_rim", key))
+    dflt = lib.get(("default", key))
+    best = max((x for x in (mrim, prim) if x), key=lambda x: x[0], default=None)
     def v(x): return f"{x[0]:.1f}" + ("" if x[1] == "ok" else " WRONG") if x else "-"
     def r(x, y): return f"{x[0] / y[0]:.2f}" if x and y and y[0] > 0 else "-"
     cub, cub_al = peers[s]
+    dv = f"{v(dflt)} ({dflt[2]})" if dflt else "-"
     print(f"| {' '.join(map(str, s))} | {v(mixed)} | {v(mrim)} | {v(pad)} | {v(prim)} | {v(al)} | "
-          f"{r(pad, al)} | {r(prim, al)} | {r(prim, pad)} | {r(mrim, mixed)} | {cub:.1f} | "
+          f"{r(pad, al)} | {r(prim, al)} | {r(prim, pad)} | {r(mrim, mixed)} | {r(prim, mrim)} | "
+          f"{dv} | {r(dflt, best)} | {cub:.1f} | "
           f"{cub_al:.1f} | {(f'{prim[0] / cub:.2f}' if prim and cub > 0 else '-')} | "
           f"{waves(m, n)} ({waves(aligned(m), aligned(n))}) |")

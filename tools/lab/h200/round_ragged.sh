@@ -1,16 +1,19 @@
 #!/bin/bash
 # The ragged path's GPU round (issue 22, item 2: docs/GEMM.md, "Ragged shapes: padded copies"),
-# about 6 minutes on the H200 after the build (the rim columns about 1 of them): decides
-# tiled.pad_min and tiled.rim, which ship 0 (off).
+# about 6 minutes on the H200 after the build (the rim columns about 1 of them): decided
+# tiled.rim (NVIDIA 1) and decides tiled.pad_min and tiled.pad_sides (NVIDIA 1024 and 2).
 #   source .gpu/env.sh && OUT=$OUT/ragged bash tools/lab/h200/round_ragged.sh
 # 1. builds (Release, /tmp/b_ragged) and tools/lab/h200/ragged_gemm_time.c;
-# 2. each line of ragged_shapes.txt five ways, fp32 (FP32), first kernel start to last end, L2
-#    flushed: "mixed" with tiled.pad_min=0 (today's path: matmul_tiled_mixed, element loads),
-#    "padded" with tiled.pad_min=1 (matmul_pad + matmul_tiled_pad, the copy step timed too),
-#    "mixed_rim" and "padded_rim" the same with tiled.rim=1 (whole tiles and rim tiles in two
-#    kernel bodies, RIM=1 in the plan: docs/GEMM.md, "Ragged shapes: the rim"), and
-#    "aligned", its nearest aligned shape (sides rounded to multiples of 128, tight, default
-#    tuning); each line checks C and names its plan;
+# 2. each line of ragged_shapes.txt six ways, fp32 (FP32), first kernel start to last end, L2
+#    flushed: "mixed" with tiled.pad_min=0 tiled.rim=0 (unpadded: matmul_tiled_mixed, or
+#    matmul_tiled_fast where the sides are whole tiles, element loads), "padded" with
+#    tiled.pad_min=1 tiled.pad_sides=0 tiled.rim=0 (matmul_pad + matmul_tiled_pad whatever the
+#    sides, the copy step timed too), "mixed_rim" and "padded_rim" the same with tiled.rim=1
+#    (whole tiles and rim tiles in two kernel bodies, RIM=1 in the plan: docs/GEMM.md, "Ragged
+#    shapes: the rim"), "aligned", its nearest aligned shape (sides rounded to multiples of 128,
+#    tight, built-in tuning), and "default", the built-in tuning as shipped (NVIDIA: rim 1,
+#    pad_min 1024, pad_sides 2: "Ragged shapes: which plan"); each line checks C and names its
+#    plan; COLS (a list of those six names) runs fewer;
 # 3. cuBLAS fp32 via PyTorch on the same layouts and the aligned shapes, in the same run, and the
 #    table (ragged_peers.py);
 # 4. test_matmul_pad on the GPU (the padded plans forced on, every layout and epilogue).
@@ -20,6 +23,12 @@
 # (and alone, for the mixed kernel, when "mixed rim / mixed" >= 1.00 on every line); the
 # tiles/waves column says which lines lose a wave to their rim (2049 x 2047: 272 tiles, 2 waves
 # of 264, against 256 in 1), which no kernel body fixes.
+# The sides rule (tiled.pad_sides, docs/GEMM.md "Ragged shapes: which plan") with
+#   SHAPES=tools/lab/h200/ragged_sides.txt COLS="mixed_rim padded_rim aligned default" SUITE=0:
+# the built-in values stand when "default / best" >= 0.98 on every line (the copies on the
+# whole-tile lines, the mixed kernel on the ragged ones); the 512^3 line's "padded rim /
+# mixed rim" says whether pad_min may go down to 512, the 4000^3 line's whether pad_sides may be
+# 1 (multiples of 4) rather than 2.
 # SHAPES (a file of ragged_shapes.txt's lines) replaces the list; SUITE=0 leaves out step 4.
 set -u
 out=${OUT:-/tmp/ragged}
@@ -36,15 +45,26 @@ start=$SECONDS
     -o /tmp/rg_time || exit 1
   echo "built at $((SECONDS - start)) s"
   al() { echo $(( ($1 + 64) / 128 * 128 )); }
+  cols=" ${COLS:-mixed padded mixed_rim padded_rim aligned default} "
+  # one run of a line: tag, then the tuning ("" for the built-in values)
+  one() {
+    case "$cols" in *" $1 "*) ;; *) return ;; esac
+    if [ -n "$2" ]; then
+      timeout 60 /tmp/rg_time $1 $ta $tb $m $n $k $lda $ldb $ao $bo "$2" 2>&1
+    else
+      timeout 60 /tmp/rg_time $1 $ta $tb $m $n $k $lda $ldb $ao $bo 2>&1
+    fi
+  }
   grep -v '^#' "$shapes" | while read -r ta tb m n k lda ldb ao bo; do
     [ -z "$ta" ] && continue
-    timeout 60 /tmp/rg_time mixed $ta $tb $m $n $k $lda $ldb $ao $bo tiled.pad_min=0 2>&1
-    timeout 60 /tmp/rg_time padded $ta $tb $m $n $k $lda $ldb $ao $bo tiled.pad_min=1 2>&1
-    timeout 60 /tmp/rg_time mixed_rim $ta $tb $m $n $k $lda $ldb $ao $bo \
-      "tiled.pad_min=0 tiled.rim=1" 2>&1
-    timeout 60 /tmp/rg_time padded_rim $ta $tb $m $n $k $lda $ldb $ao $bo \
-      "tiled.pad_min=1 tiled.rim=1" 2>&1
-    timeout 60 /tmp/rg_time aligned $ta $tb $(al $m) $(al $n) $(al $k) 0 0 0 0 2>&1
+    one mixed "tiled.pad_min=0 tiled.rim=0"
+    one padded "tiled.pad_min=1 tiled.pad_sides=0 tiled.rim=0"
+    one mixed_rim "tiled.pad_min=0 tiled.rim=1"
+    one padded_rim "tiled.pad_min=1 tiled.pad_sides=0 tiled.rim=1"
+    one default ""
+    case "$cols" in *" aligned "*)
+      timeout 60 /tmp/rg_time aligned $ta $tb $(al $m) $(al $n) $(al $k) 0 0 0 0 2>&1 ;;
+    esac
   done | tee $out/lib.txt
   echo "library timed at $((SECONDS - start)) s"
   timeout 240 python3 $here/ragged_peers.py "$shapes" $out/lib.txt 2>&1 |
