@@ -33,16 +33,20 @@
  *   descriptors: Q, K at slice + (step % 4) * 32 bytes, SBO 1 KiB; V at slice + (step % 4) *
  *   2 KiB, LBO 8 KiB (the next 64 columns), SBO 1 KiB (the next 8 keys)
  *
- * Two stages: while the warpgroups multiply tile i, every work-item's cp.async copies of tile
- * i + 1 fill the other stage (16 bytes each; rows at or past the block's kept keys and columns
- * at or past d as zeros, nothing read). Needs (the planner checks): Q's, K's and V's offsets
- * and strides multiples of 8 elements, so that every row starts on a 16-byte chunk. The tile
- * loop, its barriers and every wgmma are uniform over the workgroup: it walks the tiles up to
- * the block's last row's kept keys, and a row's keys past its own are -inf in S, 0 in P.
- * With CAUSAL the blocks go last first (the longest rows first: the grid's tail is short).
+ * While the warpgroups multiply tile i, every work-item's cp.async copies of tile i + 1 fill
+ * another stage (16 bytes each; rows at or past the block's kept keys and columns at or past d
+ * as zeros, nothing read). PIPE 0: two stages, and each tile's S, softmax and P V in turn.
+ * PIPE 1 (FlashAttention-3's overlap within a warpgroup): three stages; a warpgroup issues
+ * S = Q K_i^T, then P V of tile i - 1, waits for S only, computes tile i's weights while P V
+ * runs, then waits for it and rescales O (the new max is known by then). Needs (the planner
+ * checks): Q's, K's and V's offsets and strides multiples of 8 elements, so that every row starts
+ * on a 16-byte chunk. The tile loop, its barriers and every wgmma are uniform over the workgroup:
+ * it walks the tiles up to the block's last row's kept keys, and a row's keys past its own are -inf
+ * in S, 0 in P. With CAUSAL the blocks go last first (the longest rows first: the grid's tail is
+ * short).
  */
 
-/* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention.c) ---- */
+/* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention_wgmma.c) ---- */
 
 /* Keys a tile: 64 or 128. */
 #ifndef BK
@@ -329,6 +333,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_wgm
       awg_issue_pv(o, p, base + Q_BYTES + (uint)((tiles - 1) % STAGES) * STAGE_BYTES);
       wg_wait0_o(o, p);
     }
+    /* Both warpgroups are done with Q and the last stages before the next block's copies. */
+    barrier(CLK_LOCAL_MEM_FENCE);
 #else
     for (ulong i = 0; i < tiles; i++) {
       awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, i + 1, tiles, limit, d, t);
