@@ -1133,6 +1133,18 @@ static ocf_device_facts facts_of(size_t max_wg, unsigned long long local) {
   return facts;
 }
 
+/* An H200 as the planners see it: 132 compute units, 48 KiB of local memory reported,
+   compute capability 9.0, the mma.sync probe passed (the wgmma one not yet run). */
+static ocf_device_facts h200_facts(void) {
+  ocf_device_facts nv = facts_of(1024, 48 << 10);
+  nv.type = CL_DEVICE_TYPE_GPU;
+  nv.vendor = OCF_VENDOR_NVIDIA;
+  nv.compute_units = 132;
+  nv.nv_compute_capability = 90;
+  nv.learnt.mma = OCF_PROBE_PASSED;
+  return nv;
+}
+
 /* attention_decode's plans: full workgroups (decode.wg work-items, every one of them in a key
    group unless d is odd-sized), K and V read once per key head (every query head of a key head
    in one workgroup), enough key ranges for decode.fill workgroups a compute unit, the tiles and
@@ -1268,12 +1280,7 @@ static void test_block_plans(const ocf_tuning_values *tuning) {
 static void test_mma_plans(const ocf_tuning_values *tuning) {
   ocf_tuning_values on = *tuning, off = *tuning, emulated = *tuning;
   on.attention.mma.on = 1, off.attention.mma.on = 0, emulated.attention.mma.on = 2;
-  ocf_device_facts nv = facts_of(1024, 48 << 10);
-  nv.type = CL_DEVICE_TYPE_GPU;
-  nv.vendor = OCF_VENDOR_NVIDIA;
-  nv.compute_units = 132;
-  nv.nv_compute_capability = 90;
-  nv.learnt.mma = OCF_PROBE_PASSED;
+  ocf_device_facts nv = h200_facts();
   static const struct {
     size_t lq, d, kv_vector;
     size_t warps, bk, load;
@@ -1350,12 +1357,7 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
   ocf_tuning_values on = *tuning;
   on.attention.mma.on = 1, on.attention.wgmma.on = 1, on.attention.wgmma.bk = 128;
   on.attention.wgmma.min_lq = 64, on.attention.wgmma.pipe = 0;
-  ocf_device_facts nv = facts_of(1024, 48 << 10);
-  nv.type = CL_DEVICE_TYPE_GPU;
-  nv.vendor = OCF_VENDOR_NVIDIA;
-  nv.compute_units = 132;
-  nv.nv_compute_capability = 90;
-  nv.learnt.mma = OCF_PROBE_PASSED;
+  ocf_device_facts nv = h200_facts();
   nv.learnt.wgmma = OCF_PROBE_PASSED;
   nv.learnt.wgmma_local_ok = 197632;
   /* lq, d, local shown by the probe; D, BK (0: not planned) */
@@ -1462,12 +1464,7 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
 static void test_mma_decode_plans(const ocf_tuning_values *tuning) {
   ocf_tuning_values tv = *tuning;
   tv.attention.mma.on = 1, tv.attention.mma.decode_fill = 3, tv.attention.decode.wg = 128;
-  ocf_device_facts nv = facts_of(1024, 48 << 10);
-  nv.type = CL_DEVICE_TYPE_GPU;
-  nv.vendor = OCF_VENDOR_NVIDIA;
-  nv.compute_units = 132;
-  nv.nv_compute_capability = 90;
-  nv.learnt.mma = OCF_PROBE_PASSED;
+  ocf_device_facts nv = h200_facts();
   static const struct {
     size_t b, h, h_kv, lq;
     int probe_passed, fill;
@@ -1507,12 +1504,7 @@ static void test_mma_decode_plans(const ocf_tuning_values *tuning) {
    workgroups or few keys: attention_mma alone. Through either route (decode.wg 0, or
    mma.decode_fill below the workgroups), and emulated. */
 static void test_mma_split_plans(const ocf_tuning_values *tuning) {
-  ocf_device_facts nv = facts_of(1024, 48 << 10);
-  nv.type = CL_DEVICE_TYPE_GPU;
-  nv.vendor = OCF_VENDOR_NVIDIA;
-  nv.compute_units = 132;
-  nv.nv_compute_capability = 90;
-  nv.learnt.mma = OCF_PROBE_PASSED;
+  ocf_device_facts nv = h200_facts();
   static const struct {
     size_t b, h, h_kv, lq, lk;
     int split_fill, decode_route, emulated, split;
