@@ -895,8 +895,9 @@ void stream_apply(const row_ptrs *p, const ulong first, const ulong nv, const ul
 
 /* Row r of a workgroup: its head (vectors below WG * ITEMS, vector k in lane k % WG) read once
    into registers, the rest streamed twice; one reduction (RMSNorm: the sum of squares;
-   LayerNorm: (count, mean, M2), merged by Chan's update), whose barriers follow every lane's
-   read of the shift before lane 0 writes element 0 (held: it is written last). The reductions
+   LayerNorm: (count, mean, M2), merged by Chan's update), then (LayerNorm) a barrier with a
+   global fence between every lane's read of the shift and lane 0's write of element 0 (held:
+   it is written last). The reductions
    alternate between two halves of the local arrays from row to row (`turn`), as in norm_rows. */
 #ifdef OCF_KERNEL_norm_stream
 #if SEG != WG
@@ -965,6 +966,10 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_P
     group_merge(la, lb, lc, &n, &m, &q);
 #endif
     const float var = q * inv_cols;
+    /* Every lane read the shift (element 0 of in, and of res) above; lane 0 writes element 0 of
+       out and x' below, which in place are those: a barrier with a global fence orders them (the
+       reductions' barriers fence local memory only). RMSNorm reads no shift. */
+    barrier(CLK_GLOBAL_MEM_FENCE);
 #endif
     turn ^= 1u;
     const float rs = rstd_of(var, eps);
