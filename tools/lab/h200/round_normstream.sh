@@ -132,13 +132,14 @@ awk -F'\t' -v labels="${labels[*]}" '
     }
   }' FS='\t' "$map" FS=' ' "$raw" >"$out/normstream.txt"
 
+problems=$(grep -iE "error|fail|refused" "$raw" | grep -v " err " | head -10)
 {
   cat "$out/normstream.txt"
   echo "(GB/s; \"!\": error above 1e-2 of the row's largest |y|; configs: stream.min_cols=1 and"
   echo " auto: the context's own plan; s256: wg 256, items 2, unroll 2, 4 groups a unit; unroll4,"
   echo " items4, gpu2: s256 with that one change; s512: wg 512 (wide, after the probe);"
   echo " s512g2: and 2 groups a unit; vw2x: s256 in vectors of 8 (fp32) or 16 (bf16); plans in raw.txt)"
-  grep -iE "error|fail|refused" "$raw" | grep -v " err " | head -10
+  [ -z "$problems" ] || echo "$problems"
 } | tee -a "$raw"
 
 # The streamed cases of test_norm on the GPU (norm_stream with warp shuffles), if built.
