@@ -62,7 +62,8 @@
  * read and then written by the same work-item, and the shift the split and baseline kernels
  * need after the first step comes from scratch, not from a row that may be overwritten.
  * norm_stream's second pass reads x' back from res_out where it wrote it (res may be res_out),
- * each vector by the work-item that wrote it; element 0 (the shift) is held and written last.
+ * each vector by the work-item that wrote it; element 0 (the shift) is lane 0's alone (held,
+ * written last), the other lanes get the shift through local memory.
  */
 
 /* ---- tunables: the host passes every one (src/plan/plan_norm.c); none has a default here ---- */
@@ -77,8 +78,7 @@
 #error "EVEN: 1 when cols is a multiple of VW (no partial vectors); the host passes it"
 #endif
 #ifndef ITEMS
-#error \
-    "ITEMS: vectors norm_rows (norm_stream: of a row's head) holds a work-item; the host passes it"
+#error "ITEMS: vectors norm_rows (norm_stream: of the head) holds a work-item; the host passes it"
 #endif
 #ifndef SEG
 #error "SEG: work-items a row in norm_rows (WG in norm_stream); divides WG; the host passes it"
@@ -93,8 +93,7 @@
 #error "MERGE: 1: one Chan-merge reduction (needs SHUFFLE); the host passes it"
 #endif
 #ifndef UNROLL
-#error \
-    "UNROLL: vectors a work-item loads per step of the split's and norm_stream's loops; the host passes it"
+#error "UNROLL: vectors loaded per step of the split's and norm_stream's loops; the host passes it"
 #endif
 #ifndef IN_DTYPE
 #error "IN_DTYPE: ocf_dtype of in: 0 f32, 1 f16, 2 bf16; the host passes it"
@@ -809,6 +808,13 @@ __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void norm
 
 /* ---- norm_stream: a long row a workgroup, its head held, the rest streamed twice ---- */
 
+/* Lane 0 of a vector. */
+#if VW == 1
+#define FIRST_LANE(v) (v)
+#else
+#define FIRST_LANE(v) ((v).s0)
+#endif
+
 /* Vector k of x as the second pass reads it: x' from res_out where pass 1 wrote it there (in
    place, res_out is res, which then no longer holds the residual), else in (+ res) again. The
    work-item that reads vector k here is the one that wrote it in pass 1 (vector k belongs to
@@ -895,9 +901,9 @@ void stream_apply(const row_ptrs *p, const ulong first, const ulong nv, const ul
 
 /* Row r of a workgroup: its head (vectors below WG * ITEMS, vector k in lane k % WG) read once
    into registers, the rest streamed twice; one reduction (RMSNorm: the sum of squares;
-   LayerNorm: (count, mean, M2), merged by Chan's update), then (LayerNorm) a barrier with a
-   global fence between every lane's read of the shift and lane 0's write of element 0 (held:
-   it is written last). The reductions
+   LayerNorm: (count, mean, M2), merged by Chan's update). Element 0 (LayerNorm's shift) is read
+   and written by lane 0 only (held, written last), the others take the shift from local
+   memory: no lane reads what another writes. The reductions
    alternate between two halves of the local arrays from row to row (`turn`), as in norm_rows. */
 #ifdef OCF_KERNEL_norm_stream
 #if SEG != WG
@@ -913,7 +919,6 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_P
   for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
     row_ptrs p;
     ROW_AT(p, r);
-    const float shift = row_shift(&p);
     floatV x[ITEMS];
 #pragma unroll
     for (uint i = 0; i < ITEMS; i++) {
@@ -921,6 +926,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_P
       x[i] = k < nv ? load_x(&p, k, cols, 0) : (floatV)(0.0f);
     }
 #if RMS
+    const float shift = 0.0f;
     floatV acc = (floatV)(0.0f);
 #pragma unroll
     for (uint i = 0; i < ITEMS; i++) {
@@ -934,6 +940,13 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_P
     const float m = 0.0f;
     const float var = segment_sum(turn ? lc : la, turn ? ld : lb, own) * inv_cols;
 #else
+    /* The shift, element 0 of x: lane 0 holds it (vector 0) and hands it to the others through
+       local memory, so that no other lane reads element 0, which lane 0 overwrites in place at
+       the end. Its slot alternates with `turn`: written again two rows on, after the next row's
+       barrier, which follows every lane's read of it. */
+    if (lane == 0) ld[turn] = FIRST_LANE(x[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float shift = ld[turn];
     /* The held values' count, mean and M2 (two passes over the registers), the streamed steps
        merged in, then the workgroup's merge. */
     float n = 0.0f, m = 0.0f, q = 0.0f;
@@ -959,17 +972,11 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_P
     q = HSUM(acc);
     stream_stats(&p, held, nv, cols, shift, &n, &m, &q);
 #if SHUFFLE
-    (void)ld;
     segment_merge(la, lb, lc, turn, &n, &m, &q);
 #else
-    (void)ld; /* group_merge ends with a barrier: no turn */
-    group_merge(la, lb, lc, &n, &m, &q);
+    group_merge(la, lb, lc, &n, &m, &q); /* it ends with a barrier: no turn */
 #endif
     const float var = q * inv_cols;
-    /* Every lane read the shift (element 0 of in, and of res) above; lane 0 writes element 0 of
-       out and x' below, which in place are those: a barrier with a global fence orders them (the
-       reductions' barriers fence local memory only). RMSNorm reads no shift. */
-    barrier(CLK_GLOBAL_MEM_FENCE);
 #endif
     turn ^= 1u;
     const float rs = rstd_of(var, eps);
