@@ -33,6 +33,7 @@ jobs=16
 start=$SECONDS
 raw=$out/raw.txt
 : >"$raw"
+rm -f /tmp/normstream_time # a failed build below leaves none (its exit ends only the pipe)
 
 # The grid: a label and its tuning text (fp32; bf16's on the next line where it differs).
 S="stream.min_cols=1"
