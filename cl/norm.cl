@@ -36,6 +36,14 @@
  *                      local memory, or (SHUFFLE, NVIDIA) warp shuffles and one barrier. A
  *                      workgroup loops over batches of rows; with PREFETCH it loads the next
  *                      batch before reducing this one.
+ *   norm_stream        long rows, one a workgroup of WG work-items (SEG = WG): ITEMS vectors a
+ *                      work-item held in registers (the row's first WG * ITEMS vectors), the rest
+ *                      streamed twice: pass 1 reads it into the statistics (LayerNorm: each
+ *                      step's count, mean and M2 merged by Chan's update) and writes x', pass 2,
+ *                      backwards (into what pass 1 left in cache), reads x again (x' from
+ *                      res_out where it was written) and writes y; the held vectors' y and x'
+ *                      last. A workgroup loops over rows (the host launches few: fewer rows in
+ *                      flight, so that pass 2 hits).
  *   norm_split_stats, norm_split_apply
  *                      rows beyond registers: a row cut into `parts` slices of part_vecs vectors;
  *                      stats writes each slice's (count, mean, M2) about the shift to scratch
@@ -53,6 +61,9 @@
  * changes no output. In place (out = in, res_out = res) is fine for every kernel: an element is
  * read and then written by the same work-item, and the shift the split and baseline kernels
  * need after the first step comes from scratch, not from a row that may be overwritten.
+ * norm_stream's second pass reads x' back from res_out where it wrote it (res may be res_out),
+ * each vector by the work-item that wrote it; element 0 (the shift) is lane 0's alone (held,
+ * written last), the other lanes get the shift through local memory.
  */
 
 /* ---- tunables: the host passes every one (src/plan/plan_norm.c); none has a default here ---- */
@@ -67,10 +78,10 @@
 #error "EVEN: 1 when cols is a multiple of VW (no partial vectors); the host passes it"
 #endif
 #ifndef ITEMS
-#error "ITEMS: vectors norm_rows holds a work-item; the host passes it"
+#error "ITEMS: vectors norm_rows (norm_stream: of the head) holds a work-item; the host passes it"
 #endif
 #ifndef SEG
-#error "SEG: work-items a row in norm_rows; divides WG; the host passes it"
+#error "SEG: work-items a row in norm_rows (WG in norm_stream); divides WG; the host passes it"
 #endif
 #ifndef PREFETCH
 #error "PREFETCH: 1: norm_rows loads its next batch early; the host passes it"
@@ -82,7 +93,7 @@
 #error "MERGE: 1: one Chan-merge reduction (needs SHUFFLE); the host passes it"
 #endif
 #ifndef UNROLL
-#error "UNROLL: vectors a work-item loads per step of the split's loops; the host passes it"
+#error "UNROLL: vectors loaded per step of the split's and norm_stream's loops; the host passes it"
 #endif
 #ifndef IN_DTYPE
 #error "IN_DTYPE: ocf_dtype of in: 0 f32, 1 f16, 2 bf16; the host passes it"
@@ -598,7 +609,7 @@ void chan_merge(float *n, float *m, float *q, const float nb, const float mb, co
   *n = total;
 }
 
-#if MERGE
+#if SHUFFLE
 /* Replaces every work-item's (n, m, M2) by its segment's merge of them (norm_rows's 2-D
    workgroup), the same bits in each: a butterfly of shuffles within a warp, each pair merging
    (lower lane, upper lane) in that order, then, for segments of several warps, the warps'
@@ -791,6 +802,196 @@ __kernel __attribute__((reqd_work_group_size(SEG, ROWS_PER_GROUP, 1))) void norm
       x[i] = next[i];
     shift = next_shift;
 #endif
+  }
+}
+#endif
+
+/* ---- norm_stream: a long row a workgroup, its head held, the rest streamed twice ---- */
+
+/* Lane 0 of a vector. */
+#if VW == 1
+#define FIRST_LANE(v) (v)
+#else
+#define FIRST_LANE(v) ((v).s0)
+#endif
+
+/* Vector k of x as the second pass reads it: x' from res_out where pass 1 wrote it there (in
+   place, res_out is res, which then no longer holds the residual), else in (+ res) again. The
+   work-item that reads vector k here is the one that wrote it in pass 1 (vector k belongs to
+   lane k % WG in both passes): its own store, in program order, no fence needed. */
+floatV load_x_again(const row_ptrs *p, const ulong k, const ulong cols) {
+#if HAS_RES && HAS_RES_OUT
+  return load_res(p->res_out, k, cols);
+#else
+  return load_x(p, k, cols, 0);
+#endif
+}
+
+#if RMS
+/* Pass 1 for RMSNorm: this work-item's sum of squares over its vectors of [first, nv) (vector
+   k at lane k % WG), x' written on the way. */
+float stream_squares(const row_ptrs *p, const ulong first, const ulong nv, const ulong cols) {
+  floatV acc = (floatV)(0.0f);
+  for (ulong base = first + get_local_id(0); base < nv; base += (ulong)WG * UNROLL) {
+    floatV z[UNROLL];
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      const ulong k = base + (ulong)u * WG;
+      z[u] = k < nv ? tail_zero(load_x(p, k, cols, 1), k, cols) : (floatV)(0.0f);
+    }
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++)
+      acc += z[u] * z[u];
+  }
+  return HSUM(acc);
+}
+#else
+/* Pass 1 for LayerNorm: merges into this work-item's (n, m, M2) about the shift its vectors of
+   [first, nv), a step (UNROLL vectors) at a time: the step's own count, mean and M2 (two passes
+   over its registers), then Chan's update; x' written on the way. */
+void stream_stats(const row_ptrs *p, const ulong first, const ulong nv, const ulong cols,
+                  const float shift, float *n, float *m, float *q) {
+  for (ulong base = first + get_local_id(0); base < nv; base += (ulong)WG * UNROLL) {
+    floatV z[UNROLL];
+    float count = 0.0f;
+    floatV sum = (floatV)(0.0f);
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      const ulong k = base + (ulong)u * WG;
+      z[u] = (floatV)(0.0f);
+      if (k < nv) {
+        z[u] = tail_zero(load_x(p, k, cols, 1) - shift, k, cols);
+        count += (float)min((ulong)VW, cols - k * VW);
+      }
+      sum += z[u];
+    }
+    /* count > 0: vector `base` is in the row. */
+    const float sm = HSUM(sum) / count;
+    floatV dev = (floatV)(0.0f);
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      const ulong k = base + (ulong)u * WG;
+      if (k < nv) {
+        const floatV d = tail_zero(z[u] - sm, k, cols);
+        dev += d * d;
+      }
+    }
+    chan_merge(n, m, q, count, sm, HSUM(dev));
+  }
+}
+#endif
+
+/* Pass 2: y of this work-item's vectors of [first, nv), the last step first (the vectors pass 1
+   read last are the likeliest still in cache). */
+void stream_apply(const row_ptrs *p, const ulong first, const ulong nv, const ulong cols,
+                  const float shift, const float m, const float rs, __global const w_real *weight,
+                  __global const w_real *bias) {
+  const ulong step = (ulong)WG * UNROLL;
+  const ulong steps = nv > first ? (nv - first + step - 1) / step : 0;
+  for (ulong t = steps; t-- > 0;) {
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      const ulong k = first + t * step + (ulong)u * WG + get_local_id(0);
+      if (k < nv)
+        store_out(p->out, k, cols,
+                  output_of(load_x_again(p, k, cols) - shift, m, rs, k, cols, weight, bias));
+    }
+  }
+}
+
+/* Row r of a workgroup: its head (vectors below WG * ITEMS, vector k in lane k % WG) read once
+   into registers, the rest streamed twice; one reduction (RMSNorm: the sum of squares;
+   LayerNorm: (count, mean, M2), merged by Chan's update). Element 0 (LayerNorm's shift) is read
+   and written by lane 0 only (held, written last), the others take the shift from local
+   memory: no lane reads what another writes. The reductions
+   alternate between two halves of the local arrays from row to row (`turn`), as in norm_rows. */
+#ifdef OCF_KERNEL_norm_stream
+#if SEG != WG
+#error "norm_stream: SEG is WG (one row a workgroup)"
+#endif
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_PARAMS) {
+  __local float la[WG], lb[WG], lc[WG], ld[WG];
+  const uint lane = get_local_id(0);
+  const ulong nv = (cols + VW - 1) / VW;
+  const ulong held = (ulong)WG * ITEMS;
+  const float inv_cols = 1.0f / (float)cols;
+  uint turn = 0;
+  for (ulong r = get_group_id(0); r < rows; r += get_num_groups(0)) {
+    row_ptrs p;
+    ROW_AT(p, r);
+    floatV x[ITEMS];
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * WG;
+      x[i] = k < nv ? load_x(&p, k, cols, 0) : (floatV)(0.0f);
+    }
+#if RMS
+    const float shift = 0.0f;
+    floatV acc = (floatV)(0.0f);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * WG;
+      if (k < nv) {
+        const floatV z = tail_zero(x[i], k, cols);
+        acc += z * z;
+      }
+    }
+    const float own = HSUM(acc) + stream_squares(&p, held, nv, cols);
+    const float m = 0.0f;
+    const float var = segment_sum(turn ? lc : la, turn ? ld : lb, own) * inv_cols;
+#else
+    /* The shift, element 0 of x: lane 0 holds it (vector 0) and hands it to the others through
+       local memory, so that no other lane reads element 0, which lane 0 overwrites in place at
+       the end. Its slot alternates with `turn`: written again two rows on, after the next row's
+       barrier, which follows every lane's read of it. */
+    if (lane == 0) ld[turn] = FIRST_LANE(x[0]);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const float shift = ld[turn];
+    /* The held values' count, mean and M2 (two passes over the registers), the streamed steps
+       merged in, then the workgroup's merge. */
+    float n = 0.0f, m = 0.0f, q = 0.0f;
+    floatV acc = (floatV)(0.0f);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * WG;
+      if (k < nv) {
+        n += (float)min((ulong)VW, cols - k * VW);
+        acc += tail_zero(x[i] - shift, k, cols);
+      }
+    }
+    if (n > 0.0f) m = HSUM(acc) / n;
+    acc = (floatV)(0.0f);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * WG;
+      if (k < nv) {
+        const floatV d = tail_zero(x[i] - shift - m, k, cols);
+        acc += d * d;
+      }
+    }
+    q = HSUM(acc);
+    stream_stats(&p, held, nv, cols, shift, &n, &m, &q);
+#if SHUFFLE
+    segment_merge(la, lb, lc, turn, &n, &m, &q);
+#else
+    group_merge(la, lb, lc, &n, &m, &q); /* it ends with a barrier: no turn */
+#endif
+    const float var = q * inv_cols;
+#endif
+    turn ^= 1u;
+    const float rs = rstd_of(var, eps);
+    stream_apply(&p, held, nv, cols, shift, m, rs, W_PTR, B_PTR);
+#pragma unroll
+    for (uint i = 0; i < ITEMS; i++) {
+      const ulong k = lane + (ulong)i * WG;
+      if (k < nv) {
+#if HAS_RES_OUT
+        store_res(p.res_out, k, cols, x[i]);
+#endif
+        store_out(p.out, k, cols, output_of(x[i] - shift, m, rs, k, cols, W_PTR, B_PTR));
+      }
+    }
+    if (lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
   }
 }
 #endif

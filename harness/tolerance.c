@@ -283,7 +283,8 @@ void ocft_check_softmax(size_t rows, size_t cols, const float *in, size_t in_ld,
  * first element, RMSNorm: 0), from z_k = fl(x_k - s):
  *     m = fl(sum z) / cols (RMSNorm: 0),  d_k = fl(z_k - m),  V = fl(sum d_k^2) / cols,
  *     rstd = rsqrt(V + eps),  y_k = fl(fl(fl(d_k rstd) w_k) + b_k)
- * (norm_split_* merge (count, mean, M2) of slices with Chan's update instead of one sum: the same
+ * (norm_split_* merge (count, mean, M2) of slices with Chan's update instead of one sum, and
+ * norm_stream each work-item's held values and streamed steps, then the work-items: the same
  * quantities, each merge a few roundings of values no larger than the row's). With exact values
  * z, mu = sum z / n, delta_k = z_k - mu, var = sum delta^2 / n, rho = 1 / sqrt(var + eps), n =
  * cols, and D the reduction's depth (below), every rounding at most u times its value:

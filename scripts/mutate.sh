@@ -35,6 +35,8 @@ jobs=${JOBS:-$(nproc)}
 # test_attention_mma_shapes, the planner's by test_plan_attention_mma_local_memory.
 # The two lw- mutations were run on 2026-12-02 against tools/wgmma_lastwave_check.sh alone (no
 # GPU here; test_matmul_wgmma's test_wgmma_lastwave would catch them on the H200): both killed.
+# The two norm-stream- mutations were applied by hand on 2026-12-02 (PoCL, test_norm's
+# test_norm_streamed alone): both killed.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -124,6 +126,8 @@ few-k-tail-guard~cl/matmul_few_mma.cl~    e[i] = inside && p + i < k1 ? row[(p +
 few-row-guard~cl/matmul_few_mma.cl~      if (s < N_SMALL && r < rows) {~      if (s < N_SMALL) {~^test_matmul_few$~matmul_few_mma: rows of Y past the last one stored
 few-k-warps-sum~cl/matmul_few_mma.cl~        for (uint l = 0; l < KW; l++)~        for (uint l = 0; l + 1 < KW || l == 0; l++)~^test_matmul_few$~matmul_few_mma: the last k warp's sums dropped (few.kw > 1)
 scratch-norm-split~cl/norm.cl~      scratch[3 * g + 2] = q;~      if (g != 1) scratch[3 * g + 2] = q;~^test_norm$~norm_split_stats: a slice's M2 not written (the split's scratch is not zeroed: read as the workspace's NaN)
+norm-stream-reread~cl/norm.cl~#if HAS_RES && HAS_RES_OUT\n  return load_res(p->res_out, k, cols);~#if 0\n  return load_res(p->res_out, k, cols);~^test_norm$~norm_stream: the second pass adds in and res again instead of reading x' back (in place, res is x' by then)
+norm-stream-count~cl/norm.cl~        count += (float)min((ulong)VW, cols - k * VW);~        count += (float)VW;~^test_norm$~norm_stream: a step's count takes the row's partial last vector as whole (its mean and the merge's weights off)
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )

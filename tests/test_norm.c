@@ -3,9 +3,9 @@
  * double, the library's rule for non-finite rows), within the error model of
  * ocft_norm_tolerance (tests/tolerance.c): ragged widths, strides and offsets, every storage
  * type, weight, bias, residual (written out or not, in place), statistics, in-place output,
- * every kernel (variants, and the planner's choices forced through the tuning), rows far from
- * zero, constant and non-finite rows, refusals at their edges, the host forms and the workspace
- * size query.
+ * every kernel (variants, and the planner's choices forced through the tuning, norm_stream's
+ * long rows among them), rows far from zero, constant and non-finite rows, refusals at their
+ * edges, the host forms and the workspace size query.
  */
 #include "reference_norm.h"
 #include "storage16.h"
@@ -601,6 +601,118 @@ static void test_norm_forced_kernels(void **state) {
     }
 }
 
+/* norm_stream (stream.min_cols): a row a workgroup, its head held, the rest read twice, forced
+   on through the tuning with small workgroups so that rows of a few hundred columns stream most
+   of their vectors (held: stream.wg * stream.items). Two shapes of the kernel (vectors of 4,
+   workgroups looping over rows, three vectors a step; vectors of 8, a workgroup a row), on
+   ragged widths (a row shorter than the held part, a partial last vector, a last step of one
+   vector), unaligned and aligned offsets and strides (vectors of 1 and of the tuning's width),
+   the residual written to its own buffer and over itself (the second pass reads x' back), out
+   over in, every storage type (the L9 set of test_norm_dtypes), rows of 1e4 + noise, constant
+   rows (eps 0 too) and non-finite ones. */
+static void plant_constant(const norm_case *c, float *in, size_t in_len);
+
+/* NaN and infinities in the streamed part of even rows (near the end), and in row 4's first
+   element (the shift). */
+static void plant_non_finite_streamed(const norm_case *c, float *in, size_t in_len) {
+  (void)in_len;
+  static const float specials[] = {NAN, INFINITY, -INFINITY};
+  for (size_t r = 0; r < c->rows; r += 2) {
+    const size_t k = r == 4 ? 0 : (c->cols - 1 - r * 13 % c->cols);
+    in[c->in_off + r * c->in_ld + k] = specials[(r / 2) % 3];
+  }
+}
+
+static void stream_tuning(ocft_env *env, const char *text) {
+  tuning_apply(env, OCF_F32, text);
+  tuning_apply(env, OCF_F16, text);
+  tuning_apply(env, OCF_BF16, text);
+}
+
+static void run_streamed(ocft_env *env, const norm_case *c, plant_fn plant) {
+  assert_int_equal(planned_kernel(env, c), OCF_KERNEL_NORM_STREAM);
+  run_case(env, c, plant);
+}
+
+/* Every row start at a multiple of 16 elements (the vector path), strides past the row. */
+static void stream_aligned(norm_case *c) {
+  c->in_ld = c->out_ld = c->res_ld = c->res_out_ld = (c->cols + 15) / 16 * 16 + 16;
+}
+
+static void test_norm_streamed(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const char *const tunings[] = {
+      "vw=4 stream.min_cols=1 stream.wg=8 stream.items=2 stream.unroll=3 stream.groups_per_unit=1",
+      "vw=8 stream.min_cols=1 stream.wg=32 stream.items=1 stream.unroll=1 "
+      "stream.groups_per_unit=0",
+      /* NVIDIA only: segments of several warps, summed by shuffles and one barrier (elsewhere
+         the portable reduction of 32 work-items above covers what it would) */
+      "vw=4 stream.min_cols=1 stream.wg=96 stream.items=1 stream.unroll=2 "
+      "stream.groups_per_unit=1",
+  };
+  ocf_device_facts facts;
+  ocf_context_facts(env->ctx, &facts);
+  const int nvidia = facts.vendor == OCF_VENDOR_NVIDIA && (facts.type & CL_DEVICE_TYPE_GPU);
+  static const ocf_dtype types[] = {OCF_F32, OCF_F16, OCF_BF16};
+  const int small = ocft_small();
+  /* A row within the held part, then ragged ones; the last also rounded to whole vectors. */
+  const size_t widths[] = {1, 29, small ? 133 : 1001, small ? 261 : 4099};
+  for (size_t t = 0; t < OCF_ARRAY_LEN_T(tunings); t++) {
+    if (t == 2 && !nvidia) continue;
+    stream_tuning(env, tunings[t]);
+    for (int rms = 0; rms < 2; rms++) {
+      for (size_t w = 0; w < OCF_ARRAY_LEN_T(widths); w++) {
+        /* Vectors, the residual written to its own buffer at another offset. */
+        norm_case c = plain(tunings[t], rms, 7, widths[w]);
+        stream_aligned(&c);
+        c.residual = c.residual_out = c.stats = 1;
+        c.out_off = 16, c.res_out_off = 32, c.w_off = 16, c.b_off = 32;
+        run_streamed(env, &c, NULL);
+        /* Unaligned offsets and strides (vectors of 1), out over in, x' over the residual. */
+        c = plain(tunings[t], rms, 7, widths[w]);
+        c.in_off = 3, c.in_ld = c.cols + 5, c.in_place = 1;
+        c.residual = c.residual_out = c.res_in_place = c.stats = 1;
+        c.res_off = 1, c.res_ld = c.cols + 2;
+        c.w_off = 1, c.b_off = 2, c.mean_off = 1, c.rstd_off = 3;
+        run_streamed(env, &c, NULL);
+        /* Whole vectors (EVEN), in place in vectors, the residual read but not written. */
+        c = plain(tunings[t], rms, 5, (widths[w] + 15) / 16 * 16);
+        stream_aligned(&c);
+        c.in_off = 16, c.in_place = 1, c.residual = 1, c.res_off = 48, c.stats = 1;
+        run_streamed(env, &c, NULL);
+      }
+      /* Every storage type, with whole vectors and a partial last one. */
+      for (size_t a = 0; a < 3; a++)
+        for (size_t b = 0; b < 3; b++) {
+          norm_case c = plain(tunings[t], rms, 3, (a + b) % 2 ? widths[2] : widths[2] + 7);
+          stream_aligned(&c);
+          c.in_dtype = types[a], c.out_dtype = types[b], c.w_dtype = types[(a + b) % 3];
+          c.res_dtype = types[(a + 2 * b) % 3];
+          c.residual = c.residual_out = c.stats = 1;
+          c.res_in_place = b == 1;
+          run_streamed(env, &c, NULL);
+        }
+      /* Rows of 1e4 + noise, constant rows (eps 0 too), NaN and infinities. */
+      norm_case c = plain(tunings[t], rms, 4, widths[3]);
+      stream_aligned(&c);
+      c.lo = -1.0f, c.hi = 1.0f, c.bump = 1e4f, c.stats = 1;
+      run_streamed(env, &c, NULL);
+      for (int zero_eps = 0; zero_eps < 2; zero_eps++) {
+        c = plain(tunings[t], rms, 4, widths[2]);
+        stream_aligned(&c);
+        c.eps = zero_eps ? 0.0f : 1e-5f;
+        c.stats = 1;
+        run_streamed(env, &c, plant_constant);
+      }
+      c = plain(tunings[t], rms, 7, widths[3]);
+      stream_aligned(&c);
+      c.residual = c.residual_out = c.stats = 1;
+      run_streamed(env, &c, plant_non_finite_streamed);
+    }
+  }
+  stream_tuning(env, NULL);
+}
+
 /* Rows of 1e4 + noise: the model's tolerance is that of the noise, and the library is within it.
    A one-pass E[x^2] - E[x]^2 in fp32 is not: the same check fails it (shown on the host). */
 static void test_norm_large_mean(void **state) {
@@ -1070,7 +1182,7 @@ int main(void) {
       cmocka_unit_test(test_norm_non_finite),    cmocka_unit_test(test_norm_workgroup_sizes),
       cmocka_unit_test(test_norm_empty),         cmocka_unit_test(test_norm_rejects_bad_arguments),
       cmocka_unit_test(test_norm_exact_fits),    cmocka_unit_test(test_norm_host),
-      cmocka_unit_test(test_norm_workspace),
+      cmocka_unit_test(test_norm_workspace),     cmocka_unit_test(test_norm_streamed),
   };
   /* OCFT_NORM_FILTER=test_norm_dtypes runs the tests whose names match (cmocka's pattern). */
   if (getenv("OCFT_NORM_FILTER")) cmocka_set_test_filter(getenv("OCFT_NORM_FILTER"));

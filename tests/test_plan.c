@@ -3650,6 +3650,13 @@ static void check_norm_assumptions(const char *what, const ocf_plan *plan, const
   if (st->kernel == OCF_KERNEL_NORM_ROWS) {
     ASSUME(vecs <= (size_t)(seg * items), "  vecs %zu seg %lld items %lld\n", vecs, seg, items);
     ASSUME(st->local[0] == (size_t)seg && st->local[0] * st->local[1] == (size_t)wg, "\n");
+  } else if (st->kernel == OCF_KERNEL_NORM_STREAM) {
+    /* One row a 1-D workgroup of SEG = WG work-items, one step; any row length. */
+    ASSUME(plan->step_count == 1 && seg == wg && st->local[0] == (size_t)wg && st->local[1] == 1,
+           "  seg %lld wg %lld\n", seg, wg);
+    ASSUME(items >= 1 && define_of(plan, "UNROLL") >= 1, "\n");
+    ASSUME(plan->local_mem_bytes >= 16 * (size_t)wg, "\n");
+    ASSUME(c->variant == AUTO, "\n");
   } else if (st->kernel == OCF_KERNEL_NORM_SPLIT_STATS) {
     ASSUME(plan->step_count == 2 && plan->steps[1].kernel == OCF_KERNEL_NORM_SPLIT_APPLY, "\n");
     ASSUME(plan->parts * plan->part_vecs >= vecs, "\n");
@@ -3731,37 +3738,138 @@ static void test_plan_norm_wide(void **state) {
   assert_int_equal(plan.wide_workgroup, 0);
 }
 
+/* norm_stream's gate (stream.min_cols, src/plan/plan_norm.c): off by default; on from exactly
+   stream.min_cols columns, the default variant only; its shape (items and unroll scaled to
+   vectors of 1 where the call is not aligned, groups_per_unit workgroups a compute unit or one
+   a row, a fixed size kept); stream.wg beyond the kernel's reported limit asks the wide probe,
+   then runs wide with registers capped, and keeps 256 when the probe failed or the wide launch
+   was refused. */
+static void expect_norm_stream(const char *what, const ocf_device_facts *facts,
+                               const ocf_tuning_values *t, const ocf_norm_call *c, int stream,
+                               size_t wg, long long vw, long long items, long long unroll,
+                               size_t groups, int probe, int wide, unsigned regs) {
+  ocf_plan plan;
+  expect_success(what, ocf_plan_norm(facts, t, c, &plan));
+  char text[512];
+  ocf_plan_describe(&plan, text, sizeof text);
+  const ocf_plan_step *st = &plan.steps[0];
+  if ((st->kernel == OCF_KERNEL_NORM_STREAM) != stream || plan.probe != probe ||
+      plan.wide_workgroup != wide || (wide && plan.max_registers != regs))
+    fail_msg("%s: %s: probe %d, wide %d, %u registers", what, text, plan.probe, plan.wide_workgroup,
+             plan.max_registers);
+  if (!stream) return;
+  check_norm_assumptions(what, &plan, c);
+  if (st->local[0] != wg || define_of(&plan, "VW") != vw || define_of(&plan, "ITEMS") != items ||
+      define_of(&plan, "UNROLL") != unroll || st->global[0] != groups * wg ||
+      define_of(&plan, "SHUFFLE") != (facts->vendor == OCF_VENDOR_NVIDIA && wg % 32 == 0))
+    fail_msg("%s: %s: expected wg %zu, VW %lld, ITEMS %lld, UNROLL %lld, %zu groups", what, text,
+             wg, vw, items, unroll, groups);
+}
+
+static void test_plan_norm_stream(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  ocf_tuning_values t = tuning_of(&facts, H200, OCF_OP_NORM);
+  const size_t units = facts.compute_units;
+  assert_int_equal(t.norm.stream.min_cols, 0); /* off: the schema's default, no built-in value */
+  ocf_norm_call c = norm_call_of(0, 1024, 16384, 0, 0, AUTO, 0);
+  expect_norm_stream("off", &facts, &t, &c, 0, 0, 0, 0, 0, 0, OCF_PLAN_PROBE_WIDE, 0, 0);
+  t.norm.stream.min_cols = 16384;
+  expect_norm_stream("at min_cols", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE,
+                     0, 0);
+  c.cols = 16383;
+  expect_norm_stream("one below", &facts, &t, &c, 0, 0, 0, 0, 0, 0, OCF_PLAN_PROBE_WIDE, 0, 0);
+  c.cols = 16385;
+  expect_norm_stream("one above", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE,
+                     0, 0);
+  c.rms = 1;
+  expect_norm_stream("rms", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE, 0, 0);
+  /* Not aligned: vectors of 1, the same elements held and loaded a step. */
+  c = norm_call_of(0, 1024, 16384, 1, 0, AUTO, 0);
+  expect_norm_stream("misaligned", &facts, &t, &c, 1, 256, 1, 8, 8, 4 * units, OCF_PLAN_PROBE_NONE,
+                     0, 0);
+  /* Fewer rows than workgroups asked for; one workgroup a row. */
+  c = norm_call_of(0, 100, 65536, 0, 0, AUTO, 0);
+  expect_norm_stream("100 rows", &facts, &t, &c, 1, 256, 4, 2, 2, 100, OCF_PLAN_PROBE_NONE, 0, 0);
+  t.norm.stream.groups_per_unit = 0;
+  c.rows = 1024;
+  expect_norm_stream("a workgroup a row", &facts, &t, &c, 1, 256, 4, 2, 2, 1024,
+                     OCF_PLAN_PROBE_NONE, 0, 0);
+  t.norm.stream.groups_per_unit = 4;
+  /* The other variants never stream; a fixed workgroup size is the stream's. */
+  c = norm_call_of(0, 1024, 16384, 0, 0, GENERAL, 0);
+  expect_norm_stream("general", &facts, &t, &c, 0, 0, 0, 0, 0, 0, OCF_PLAN_PROBE_NONE, 0, 0);
+  c.variant = BASELINE;
+  expect_norm_stream("baseline", &facts, &t, &c, 0, 0, 0, 0, 0, 0, OCF_PLAN_PROBE_NONE, 0, 0);
+  c = norm_call_of(0, 1024, 16384, 0, 0, AUTO, 96);
+  expect_norm_stream("fixed 96", &facts, &t, &c, 1, 96, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE, 0,
+                     0);
+  /* stream.wg 512 where the kernel reports 256: the probe, then wide at 128 registers. */
+  for (int k = 0; k < OCF_KERNEL_COUNT; k++)
+    facts.learnt.kernel_max_workgroup[k] = 256;
+  t.norm.stream.wg = 512;
+  c = norm_call_of(0, 1024, 16384, 0, 0, AUTO, 0);
+  expect_norm_stream("512, probe unknown", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units,
+                     OCF_PLAN_PROBE_WIDE, 0, 0);
+  facts.learnt.wide = OCF_PROBE_PASSED;
+  expect_norm_stream("512", &facts, &t, &c, 1, 512, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE, 1,
+                     128);
+  t.norm.stream.wg = 1024;
+  expect_norm_stream("1024", &facts, &t, &c, 1, 1024, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE, 1,
+                     64);
+  t.norm.stream.wg = 256;
+  expect_norm_stream("256 with the probe passed", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units,
+                     OCF_PLAN_PROBE_NONE, 0, 0);
+  t.norm.stream.wg = 512;
+  facts.learnt.wide_refused[OCF_KERNEL_NORM_STREAM] = 1;
+  expect_norm_stream("512 refused", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE,
+                     0, 0);
+  facts.learnt.wide_refused[OCF_KERNEL_NORM_STREAM] = 0;
+  facts.learnt.wide = OCF_PROBE_FAILED;
+  expect_norm_stream("512, probe failed", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units,
+                     OCF_PLAN_PROBE_NONE, 0, 0);
+  /* A device without a register cap: never wide, no probe. */
+  ocf_device_facts amd = facts_of(AMD_GPU_1024, 256);
+  ocf_tuning_values amd_t = tuning_of(&amd, AMD_GPU_1024, OCF_OP_NORM);
+  amd_t.norm.stream.min_cols = 1, amd_t.norm.stream.wg = 1024;
+  expect_norm_stream("amd", &amd, &amd_t, &c, 1, 256, 4, 2, 2, 4 * amd.compute_units,
+                     OCF_PLAN_PROBE_NONE, 0, 0);
+}
+
 static void test_plan_norm(void **state) {
   (void)state;
   static const size_t widths[] = {1, 7, 64, 65, 1000, 4096, 4097, 16384, 16385, 50257, 1 << 20};
   static const size_t row_counts[] = {1, 3, 1024, 32768};
   static const size_t groups[] = {0, 1, 3, 32, 64, 256};
   for (int d = 0; d < DEVICE_COUNT; d++)
-    for (size_t learnt = 0; learnt <= 32; learnt += 32) {
-      ocf_device_facts facts = facts_of((device_id)d, learnt);
-      const ocf_tuning_values t = tuning_of(&facts, (device_id)d, OCF_OP_NORM);
-      for (size_t w = 0; w < ARRAY_LEN(widths); w++)
-        for (size_t r = 0; r < ARRAY_LEN(row_counts); r++)
-          for (int variant = AUTO; variant <= BASELINE; variant++)
-            for (size_t g = 0; g < ARRAY_LEN(groups); g++)
-              for (size_t lay = 0; lay < 3; lay++) {
-                const ocf_norm_call c =
-                    norm_call_of((int)(w + r) % 2, row_counts[r], widths[w], lay == 1 ? 1 : 0,
-                                 lay == 2 ? 3 : 0, variant, groups[g]);
-                char what[160];
-                snprintf(what, sizeof what, "%s: norm %zu x %zu, layout %zu, variant %d, wg %zu",
-                         devices[d].name, c.rows, c.cols, lay, variant, c.workgroup);
-                ocf_plan plan;
-                const ocf_status status = ocf_plan_norm(&facts, &t, &c, &plan);
-                if (c.workgroup > facts.max_workgroup_size) {
-                  assert_int_equal(status, OCF_ERR_INVALID_WORKGROUP);
-                  continue;
+    for (size_t learnt = 0; learnt <= 32; learnt += 32)
+      for (int stream = 0; stream < 2; stream++) {
+        ocf_device_facts facts = facts_of((device_id)d, learnt);
+        ocf_tuning_values t = tuning_of(&facts, (device_id)d, OCF_OP_NORM);
+        /* With norm_stream from 4097 columns, 512 work-items asked for. */
+        if (stream) t.norm.stream.min_cols = 4097, t.norm.stream.wg = 512;
+        for (size_t w = 0; w < ARRAY_LEN(widths); w++)
+          for (size_t r = 0; r < ARRAY_LEN(row_counts); r++)
+            for (int variant = AUTO; variant <= BASELINE; variant++)
+              for (size_t g = 0; g < ARRAY_LEN(groups); g++)
+                for (size_t lay = 0; lay < 3; lay++) {
+                  const ocf_norm_call c =
+                      norm_call_of((int)(w + r) % 2, row_counts[r], widths[w], lay == 1 ? 1 : 0,
+                                   lay == 2 ? 3 : 0, variant, groups[g]);
+                  char what[160];
+                  snprintf(what, sizeof what, "%s: norm %zu x %zu, layout %zu, variant %d, wg %zu",
+                           devices[d].name, c.rows, c.cols, lay, variant, c.workgroup);
+                  ocf_plan plan;
+                  const ocf_status status = ocf_plan_norm(&facts, &t, &c, &plan);
+                  if (c.workgroup > facts.max_workgroup_size) {
+                    assert_int_equal(status, OCF_ERR_INVALID_WORKGROUP);
+                    continue;
+                  }
+                  expect_success(what, status);
+                  if (!c.workgroup) check_fits(what, &plan, &facts);
+                  check_norm_assumptions(what, &plan, &c);
                 }
-                expect_success(what, status);
-                if (!c.workgroup) check_fits(what, &plan, &facts);
-                check_norm_assumptions(what, &plan, &c);
-              }
-    }
+      }
   /* The built-in tuning on the H200: rows of the issue's table held in registers, in vectors of
      4; a misaligned offset takes vectors of 1; 65536 columns split. */
   ocf_device_facts h200 = facts_of(H200, 0);
@@ -3814,6 +3922,7 @@ int main(void) {
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),
       cmocka_unit_test(test_plan_norm_wide),
+      cmocka_unit_test(test_plan_norm_stream),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

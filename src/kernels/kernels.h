@@ -71,7 +71,8 @@
   X(MATMUL_FEW_MMA_REDUCE, matmul_few_mma_reduce, OCF_PROGRAM_MATMUL_FEW_MMA)  \
   X(MATMUL_WGMMA_LW_SPLIT, matmul_wgmma_lw_split, OCF_PROGRAM_MATMUL_WGMMA_NV) \
   X(MATMUL_WGMMA_LW, matmul_wgmma_lw, OCF_PROGRAM_MATMUL_WGMMA_NV)             \
-  X(ATTENTION_WGMMA, attention_wgmma, OCF_PROGRAM_ATTENTION_WGMMA_NV)
+  X(ATTENTION_WGMMA, attention_wgmma, OCF_PROGRAM_ATTENTION_WGMMA_NV)          \
+  X(NORM_STREAM, norm_stream, OCF_PROGRAM_NORM)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

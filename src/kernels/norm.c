@@ -39,6 +39,10 @@ static const char *const norm_defines[] = {"WG",     "VW",      "ITEMS",        
 KERNEL(NORM_ROWS, norm_rows, fused_args,
        "rows held in registers, WG / SEG a workgroup: ceil(cols / VW) <= SEG * ITEMS; VW > 1 "
        "needs every row start, weight_off and bias_off a multiple of VW");
+KERNEL(NORM_STREAM, norm_stream, fused_args,
+       "long rows, one a workgroup (SEG = WG): the first WG * ITEMS vectors held, the rest read "
+       "twice (x' written in the first pass and read back in the second); alignment as "
+       "norm_rows");
 KERNEL(NORM_SPLIT_STATS, norm_split_stats, split_args,
        "rows beyond registers: per slice of part_vecs vectors, its (count, mean, M2) about the "
        "row's first element into scratch; alignment as norm_rows");

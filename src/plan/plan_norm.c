@@ -7,6 +7,12 @@
  *                  bias's offset is not a multiple of it; the budgets below then count as many
  *                  elements in vectors of 1.
  *   vecs           the vectors a row holds: ceil(cols / vw).
+ *   0. norm_stream, where stream.min_cols is set and a row has at least that many columns
+ *      (off by default): one row a workgroup of stream.wg work-items (beyond what the kernel
+ *      reports as a wide plan, once the wide probe passed), stream.items vectors a work-item of
+ *      the row's head held, the rest read twice in steps of stream.unroll vectors a work-item,
+ *      compute_units * stream.groups_per_unit workgroups looping over the rows; segment sums
+ *      through warp shuffles as rows.shuffle says.
  *   1. norm_rows, the row in registers, when it fits a segment of at most rows.max_seg
  *      work-items (and rows.wg) with at most rows.items vectors each: seg = ceil(vecs /
  *      rows.seg_items) rounded up the size ladder (1 2 3 4 6 8 12 16 24 32 48 ...) and, past
@@ -124,10 +130,34 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   return 1;
 }
 
-/* Picks the kernels for a call under workgroup sizes wg (split, general, baseline) and rows_wg
-   (norm_rows); wide > 0: only norm_rows, one row a workgroup of `wide` (plan_wide). */
+/* Whether a call's rows are streamed (norm_stream): the default variant, stream.min_cols set
+   and the row at least that long. */
+static int streams(const ocf_norm_tuning *t, const ocf_norm_call *c) {
+  return c->variant == OCF_VARIANT_AUTO && t->stream.min_cols > 0 &&
+         c->cols >= (size_t)t->stream.min_cols;
+}
+
+/* norm_stream for the call: one row a workgroup of stream_wg (the caller's size where fixed),
+   stream.items vectors of the tuning's width held a work-item (as many elements in vectors of
+   k->vw), the rest in steps of stream.unroll vectors; compute_units * stream.groups_per_unit
+   workgroups looping over the rows (0: a workgroup a row). */
+static void choose_stream(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                          const ocf_norm_call *c, size_t stream_wg, norm_shape *k) {
+  const size_t t_vw = (size_t)t->vw, rows = c->rows ? c->rows : 1;
+  k->kernels[0] = OCF_KERNEL_NORM_STREAM;
+  k->wg = k->seg = stream_wg;
+  k->items = (size_t)t->stream.items * t_vw / k->vw;
+  k->unroll = ocf_min_size((size_t)t->stream.unroll * t_vw / k->vw, 16);
+  k->shuffle = t->rows.shuffle && shuffles(facts, k->wg, k->seg);
+  const size_t persistent = (size_t)facts->compute_units * (size_t)t->stream.groups_per_unit;
+  k->groups = persistent ? ocf_min_size(rows, persistent) : ocf_plan_grid_groups(facts, rows);
+}
+
+/* Picks the kernels for a call under workgroup sizes wg (split, general, baseline), rows_wg
+   (norm_rows) and stream_wg (norm_stream); wide > 0: only norm_rows, one row a workgroup of
+   `wide` (plan_wide). */
 static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, const ocf_norm_call *c,
-                   size_t wg, size_t rows_wg, size_t wide, ocf_plan *plan) {
+                   size_t wg, size_t rows_wg, size_t stream_wg, size_t wide, ocf_plan *plan) {
   norm_shape k;
   memset(&k, 0, sizeof k);
   k.kernels[0] = OCF_KERNEL_NORM_GENERAL;
@@ -158,7 +188,9 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
-    if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
+    if (!wide && streams(t, c)) {
+      choose_stream(facts, t, c, stream_wg, &k);
+    } else if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
       const size_t step = wg * k.unroll;
       const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
       const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
@@ -210,8 +242,9 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     for (size_t s = 0; s < k.count; s++)
       ocf_plan_step_add(plan, k.kernels[s], 1, &global, &k.wg);
     plan->local_mem_bytes =
-        (k.kernels[0] == OCF_KERNEL_NORM_SPLIT_STATS ? SPLIT_LOCAL_BYTES_PER_ITEM
-                                                     : ONE_LOCAL_BYTES) *
+        (k.kernels[0] == OCF_KERNEL_NORM_STREAM        ? ROWS_LOCAL_BYTES_PER_ITEM
+         : k.kernels[0] == OCF_KERNEL_NORM_SPLIT_STATS ? SPLIT_LOCAL_BYTES_PER_ITEM
+                                                       : ONE_LOCAL_BYTES) *
         k.wg;
   }
 }
@@ -252,10 +285,31 @@ static int plan_wide(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   ocf_plan wide_plan;
   memset(&wide_plan, 0, sizeof wide_plan);
   wide_plan.program = OCF_PROGRAM_NORM;
-  choose(facts, &w, c, ocf_min_size((size_t)t->split.wg, cap), wide, wide, &wide_plan);
+  choose(facts, &w, c, ocf_min_size((size_t)t->split.wg, cap), wide, wide, wide, &wide_plan);
   const ocf_plan_step *step = &wide_plan.steps[0];
   if (wide_plan.step_count != 1 || step->kernel != OCF_KERNEL_NORM_ROWS || step->local[0] != wide ||
       step->local[1] != 1)
+    return 0;
+  wide_plan.wide_workgroup = 1;
+  wide_plan.max_registers = regs;
+  *plan = wide_plan;
+  return 1;
+}
+
+/* norm_stream's wide plan: stream.wg work-items (at most the device's `cap`) where the kernel
+   reports fewer, registers capped so that the workgroup fits a compute unit
+   (ocf_wide_register_cap); a work-item holds stream.items + stream.unroll vectors, far below
+   the cap (the schema keeps vw * stream.items at 128 floats at most). 1: *plan is replaced. */
+static int plan_wide_stream(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                            const ocf_norm_call *c, size_t cap, ocf_plan *plan) {
+  const size_t wide = ocf_min_size((size_t)t->stream.wg, cap);
+  const unsigned regs = facts->nv_compiler_options ? ocf_wide_register_cap(wide) : 0;
+  if (!ocf_facts_wide_allows(facts, OCF_KERNEL_NORM_STREAM, wide, regs)) return 0;
+  ocf_plan wide_plan;
+  memset(&wide_plan, 0, sizeof wide_plan);
+  wide_plan.program = OCF_PROGRAM_NORM;
+  choose(facts, t, c, ocf_min_size((size_t)t->split.wg, cap), wide, wide, 0, &wide_plan);
+  if (wide_plan.steps[0].kernel != OCF_KERNEL_NORM_STREAM || wide_plan.steps[0].local[0] != wide)
     return 0;
   wide_plan.wide_workgroup = 1;
   wide_plan.max_registers = regs;
@@ -285,21 +339,33 @@ ocf_status ocf_plan_norm(const ocf_device_facts *facts, const ocf_tuning_values 
     memset(plan, 0, sizeof *plan);
     plan->program = OCF_PROGRAM_NORM;
     plan->fixed_workgroup = call->workgroup != 0;
-    size_t wg = call->workgroup, rows_wg = call->workgroup;
+    size_t wg = call->workgroup, rows_wg = call->workgroup, stream_wg = call->workgroup;
     if (!plan->fixed_workgroup) {
       wg = ocf_min_size((size_t)t->split.wg, cap);
       rows_wg = ocf_min_size((size_t)t->rows.wg, cap);
+      stream_wg = ocf_min_size((size_t)t->stream.wg, cap);
     }
-    choose(facts, t, call, wg, rows_wg, 0, plan);
+    choose(facts, t, call, wg, rows_wg, stream_wg, 0, plan);
     if (plan->fixed_workgroup) break;
     const size_t lowest = ocf_plan_steps_limit(facts, plan, cap);
     const ocf_plan_step *first = &plan->steps[0];
     if (first->local[0] * first->local[1] * first->local[2] <= lowest) break;
     cap = lowest;
   }
+  const ocf_plan_step *first = &plan->steps[0];
+  /* norm_stream of more work-items than its kernel reports (stream.wg): as wide as the tuning
+     asks where the wide probe passed and registers can be capped to fit; the probe first. */
+  if (first->kernel == OCF_KERNEL_NORM_STREAM && !plan->fixed_workgroup &&
+      (facts->nv_compiler_options || facts->wide_without_register_cap) &&
+      ocf_min_size((size_t)t->stream.wg, device_cap) > first->local[0]) {
+    if (facts->learnt.wide == OCF_PROBE_UNKNOWN)
+      plan->probe = OCF_PLAN_PROBE_WIDE;
+    else
+      plan_wide_stream(facts, t, call, device_cap, plan);
+    return ocf_plan_verify(plan, facts);
+  }
   /* The wide plan where the tuning asks for one and the compiler can cap registers (else no
      workgroup is known to fit beyond the reported limit); the probe first. */
-  const ocf_plan_step *first = &plan->steps[0];
   if (t->rows.wide_wg > 0 && !plan->fixed_workgroup && call->variant == OCF_VARIANT_AUTO &&
       (facts->nv_compiler_options || facts->wide_without_register_cap) && plan->step_count == 1 &&
       first->kernel == OCF_KERNEL_NORM_ROWS && first->local[1] == 1 &&

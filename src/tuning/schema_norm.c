@@ -63,19 +63,40 @@ static const ocf_tunable norm_tunables[] = {
                                    "workgroups per compute unit that few long rows are cut to "
                                    "fill",
                                    NULL},
+    /* stream: long rows, one a workgroup, the head held, the rest read twice (norm_stream) */
+    [NM(stream.min_cols)] = {"stream.min_cols", 0, 1 << 30, 0, 0,
+                             "rows of at least this many columns take norm_stream (one a "
+                             "workgroup, its head held, the rest read twice); 0: none do",
+                             NULL},
+    [NM(stream.wg)] = {"stream.wg", 1, 16384, 0, 256,
+                       "work-items of norm_stream; beyond the kernel's reported limit once the "
+                       "wide probe passed, registers capped to fit (NVIDIA)",
+                       NULL},
+    [NM(stream.items)] = {"stream.items", 1, 64, 0, 2,
+                          "vectors of the row's head a norm_stream work-item holds in registers",
+                          NULL},
+    [NM(stream.unroll)] = {"stream.unroll", 1, 16, 0, 2,
+                           "vectors a norm_stream work-item loads per step of its two passes",
+                           NULL},
+    [NM(stream.groups_per_unit)] = {"stream.groups_per_unit", 0, 256, 0, 4,
+                                    "norm_stream workgroups per compute unit, looping over the "
+                                    "rows (fewer rows in flight: the second pass finds the first "
+                                    "one's reads in cache); 0: one workgroup a row",
+                                    NULL},
 };
 
 enum { NM_COUNT = OCF_TUNING_INTS(ocf_norm_tuning) };
 _Static_assert(OCF_ARRAY_LEN(norm_tunables) == NM_COUNT, "a name for every norm tunable");
 _Static_assert((int)NM_COUNT <= (int)OCF_TUNING_MAX, "ocf_tuning_values holds norm's values");
 
-enum { NM_REGISTER_FLOATS = NM_COUNT };
+enum { NM_REGISTER_FLOATS = NM_COUNT, NM_STREAM_FLOATS = NM_COUNT + 1 };
 
-static const char *const norm_derived[] = {"vw*rows.items"};
+static const char *const norm_derived[] = {"vw*rows.items", "vw*stream.items"};
 
 static void norm_derive(const ocf_tuning_values *values, long long *d) {
   const ocf_norm_tuning *t = &values->norm;
   d[0] = (long long)t->vw * t->rows.items;
+  d[1] = (long long)t->vw * t->stream.items;
 }
 
 /* Floats a norm_rows work-item holds: its shifted row values, from the one read to the one
@@ -91,6 +112,9 @@ static const ocf_rule norm_rules[] = {
      "a norm_rows work-item holds at most 128 floats in registers"},
     {OCF_RULE_AT_LEAST, NM(rows.max_regs), 0, 32, NM(rows.max_regs),
      "rows.max_regs is 0 or at least 32"},
+    /* stream */
+    {OCF_RULE_AT_MOST, NM_STREAM_FLOATS, 0, HELD_FLOATS, -1,
+     "a norm_stream work-item holds at most 128 floats in registers"},
 };
 
 static const ocf_tuning_family norm_families[] = {
@@ -101,6 +125,10 @@ static const ocf_tuning_family norm_families[] = {
      "rows beyond registers: the two-kernel split (its workgroup size also norm_general's and "
      "the unfused baseline's)",
      NM(split), OCF_TUNING_INTS(ocf_norm_split_tuning), 3, 0},
+    {"stream",
+     "norm_stream: long rows, one a workgroup, the row's head held in registers, the rest read "
+     "twice (the second pass backwards); off unless stream.min_cols is set",
+     NM(stream), OCF_TUNING_INTS(ocf_norm_stream_tuning), 3, 1},
 };
 
 const ocf_op_schema ocf_norm_schema = {OCF_OP_NORM,

@@ -201,11 +201,21 @@ typedef struct ocf_norm_split_tuning {
   int groups_per_unit; /* workgroups per compute unit that few long rows are cut to fill */
 } ocf_norm_split_tuning;
 
+/* Long rows streamed (norm_stream): one row a workgroup, its head held, the rest read twice. */
+typedef struct ocf_norm_stream_tuning {
+  int min_cols;        /* rows of at least this many columns take norm_stream; 0: none */
+  int wg;              /* work-items a workgroup (beyond the reported limit: the wide plan) */
+  int items;           /* vectors a work-item holds of the row's head */
+  int unroll;          /* vectors a work-item loads per step of the two streaming passes */
+  int groups_per_unit; /* workgroups a compute unit, looping over rows; 0: one a row */
+} ocf_norm_stream_tuning;
+
 typedef struct ocf_norm_tuning {
   int vw;      /* elements per aligned vector access (every family) */
   int f16_cvt; /* fp16 vectors: 0 vload_half, 1 and 2 whole words converted in hardware */
   ocf_norm_rows_tuning rows;
   ocf_norm_split_tuning split;
+  ocf_norm_stream_tuning stream;
 } ocf_norm_tuning;
 
 /* attention_tiled (cl/attention.cl): BQ query rows a workgroup, TPR work-items a row, K and V

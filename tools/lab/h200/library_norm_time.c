@@ -6,8 +6,8 @@
    last 64 (relative to the row's largest |y|). Inputs hold random values (a hash), weight and bias
    small ones. The context comes from ocf_context_create, so OCLFUSE_CACHE=always keeps the built
    programs (their PTX on NVIDIA) under OCLFUSE_TUNING_DIR. Each further argument is norm tuning
-   text
-   ("rows.prefetch=1 rows.groups_per_unit=8"; "" the resolved values) timed in turn.
+   text ("rows.prefetch=1 rows.groups_per_unit=8"; "" the resolved values) timed in turn, each
+   on the resolved values (before 2026-12-02's round_normstream.sh, each on the previous ones).
    usage: library_norm_time layer|rms f32|f16|bf16 rows cols [tuning ...] */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -124,6 +124,9 @@ int main(int argc, char **argv) {
   const int variants = argc > 5 ? argc - 5 : 1;
   for (int v = 0; v < variants; v++) {
     const char *tuning = argc > 5 ? argv[5 + v] : "";
+    /* Each text on the resolved values, not on the previous text's (set_tuning keeps the
+       tunables a text does not name). */
+    ocf_context_set_tuning(ctx, "norm", dt, "*", NULL);
     if (ocf_context_set_tuning(ctx, "norm", dt, "*", tuning)) {
       fprintf(stderr, "tuning '%s': %s\n", tuning, ocf_last_error());
       continue;
