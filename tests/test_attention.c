@@ -554,8 +554,8 @@ static void test_attention_mma(void **state) {
   ocft_env *env = ocft_get_env(state);
   /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
-  static const char *const settings[] = {"mma.on=2 mma.warps=2 mma.bk=16 decode.wg=0",
-                                         "mma.on=2 decode.wg=0"};
+  static const char *const settings[] = {"wgmma.on=0 mma.on=2 mma.warps=2 mma.bk=16 decode.wg=0",
+                                         "wgmma.on=0 mma.on=2 decode.wg=0"};
   /* Under Oclgrind (small sizes) the emulation is slow (every mma a barrier pair and 64 local
      reads a lane) and each -D set another build: the small tiles, one case of several tiles
      and row blocks at d 16 (the double buffering under the race checker) and the rows without
@@ -622,8 +622,8 @@ static void test_attention_mma_split(void **state) {
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   /* split.min 16: ranges of one tile of 16 (as many as lk / 16); 32: lk / 32 ranges of two. */
   static const char *const settings[] = {
-      "mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0",
-      "mma.on=2 mma.warps=2 mma.bk=16 mma.split_fill=64 split.min=32 decode.wg=0"};
+      "wgmma.on=0 mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0",
+      "wgmma.on=0 mma.on=2 mma.warps=2 mma.bk=16 mma.split_fill=64 split.min=32 decode.wg=0"};
   /* b, h, h_kv, lq, lk, dtype, out dtype, causal, lengths (with b 1: lk / 2 + 1), causal
      offset (1: -2, rows 0 and 1 keep no key; else lk - lq). */
   static const struct {
@@ -689,10 +689,12 @@ static void test_attention_wgmma(void **state) {
       {1, 2, 2, 130, 200, 128, OCF_F16, OCF_F32, 0, 0, DENSE, 0, 1},
       {1, 2, 2, 130, 200, 64, OCF_BF16, OCF_F32, 1, 0, DENSE, 0, 2},
   };
-  static const char *const tunings[] = {"wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0",
-                                        "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0",
-                                        "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1",
-                                        "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1"};
+  /* (mma.split_fill 0: rule 5 would send these few workgroups to attention_mma's split) */
+  static const char *const tunings[] = {
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 mma.split_fill=0"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -741,17 +743,20 @@ static void test_attention_mma_shapes(void **state) {
     const char *tuning, *defines[3];
     int split; /* 1: also a case through attention_mma_split */
   } shapes[] = {
-      {"mma.on=2 mma.rows=32 mma.q_local=0 mma.stages=2 mma.warps=2 mma.bk=16 decode.wg=0",
+      {"wgmma.on=0 mma.on=2 mma.rows=32 mma.q_local=0 mma.stages=2 mma.warps=2 mma.bk=16 "
+       "decode.wg=0",
        {"-DROWS=32", "-DQ_LOCAL=0", "-DSTAGES=2"},
        1},
-      {"mma.on=2 mma.rows=32 mma.q_local=1 mma.stages=3 mma.remat=1 mma.warps=2 mma.bk=16 "
+      {"wgmma.on=0 mma.on=2 mma.rows=32 mma.q_local=1 mma.stages=3 mma.remat=1 mma.warps=2 "
+       "mma.bk=16 "
        "decode.wg=0",
        {"-DROWS=32", "-DQ_LOCAL=1", "-DSTAGES=3"},
        1},
-      {"mma.on=2 mma.rows=16 mma.stages=3 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
+      {"wgmma.on=0 mma.on=2 mma.rows=16 mma.stages=3 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
        {"-DROWS=16", "-DBK=64", "-DSTAGES=3"},
        0},
-      {"mma.on=2 mma.rows=32 mma.q_local=1 mma.bk=64 mma.remat=1 mma.local=1 decode.wg=0",
+      {"wgmma.on=0 mma.on=2 mma.rows=32 mma.q_local=1 mma.bk=64 mma.remat=1 mma.local=1 "
+       "decode.wg=0",
        {"-DROWS=32", "-DQ_LOCAL=1", "-DBK=64"},
        0},
   };
@@ -1424,7 +1429,7 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
                                                piped_calls[i].bk, call.d <= 64 ? 64 : 128, 1));
   }
   /* The edges: each case changes one thing from a call attention_wgmma takes. */
-  for (int c = 0; c < 15; c++) {
+  for (int c = 0; c < 19; c++) {
     ocf_device_facts f = nv;
     ocf_tuning_values tv = on;
     ocf_attention_call call;
@@ -1449,6 +1454,14 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
     if (c == 12) call.variant = OCF_VARIANT_GENERAL;
     if (c == 13) call.workgroup = 64;
     if (c == 14) f.loop_limit = 65535;
+    /* Rule 5: 65 workgroups (a block of 128 rows a head) leave more than half the H200's 132
+       units idle where mma.split_fill 1 and keys for two ranges of split.min ask for the split;
+       66 do not, nor 511 keys, nor split_fill 0. */
+    if (c >= 15) {
+      tv.attention.mma.split_fill = c == 18 ? 0 : 1, tv.attention.split.min = 256;
+      call.h = call.h_kv = c == 16 ? 66 : 65, call.lq = 128, call.lk = c == 17 ? 511 : 512;
+      wgmma = c != 15;
+    }
     ocf_plan plan;
     ocft_assert_status(ocf_plan_attention(&f, &tv, &call, &plan), OCF_SUCCESS);
     assert_int_equal(plan.steps[0].kernel == OCF_KERNEL_ATTENTION_WGMMA, wgmma);

@@ -15,6 +15,13 @@
  *      (128 keys halved to 64 until it fits), within what the probe ran right with.
  *   4. One workgroup per (batch, head, block of 128 query rows), at most compute_units * 2048
  *      (the kernel loops over the rest).
+ *   5. Not where those workgroups are fewer than half of compute_units * mma.split_fill and the
+ *      keys make two ranges of split.min: attention_wgmma does not split a row's keys, and
+ *      attention_mma's split form then runs (plan_attention.c). H200, bf16, TFLOP/s unsplit
+ *      against split (split_fill 1; FA2 beside, which splits): 1 x 32 x 128 x 8192 x 128 (32
+ *      workgroups) 68.1 against 120.9 (241.9), 1 x 8 x 512 x 32768 (32) 68.1 against 156.8
+ *      (304.7), 1 x 32 x 256 x 16384 (64) 147.7 against 180.6 (296.7); 2 x 16 x 512 x 4096 x
+ *      64 (128 of 132 units busy) 189.6 against attention_mma's 153.4 unsplit.
  * The planner is pure: the probe's outcome reaches it through the facts.
  */
 #include "common.h"
@@ -56,10 +63,14 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   while (bk > 64 && ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe) > local)
     bk /= 2;
   if (ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe) > local) return OCF_MMA_NOT_APPLICABLE;
-  /* Rule 4. */
+  /* Rules 4 and 5. */
   const size_t blocks = ocf_div_ceil(call->lq, WGMMA_ROWS);
-  const size_t units = ocf_min_size((call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks,
-                                    (size_t)facts->compute_units * 2048);
+  const size_t groups = (call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks;
+  const size_t cus = (size_t)facts->compute_units;
+  if (t->mma.split_fill > 0 && 2 * groups < cus * (size_t)t->mma.split_fill && t->split.min > 0 &&
+      call->lk / (size_t)t->split.min >= 2)
+    return OCF_MMA_NOT_APPLICABLE;
+  const size_t units = ocf_min_size(groups, cus * 2048);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_WGMMA_NV;
   ocf_plan_define(plan, "BK", (long long)bk);

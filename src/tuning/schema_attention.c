@@ -109,14 +109,14 @@ static const ocf_tunable attention_tunables[] = {
                       "d <= 128, rows on 16-byte chunks): 0 never, 1 on NVIDIA compute "
                       "capability 9.0 once the wgmma probe passed",
                       NULL},
-    [AT(wgmma.bk)] = {"wgmma.bk", 64, 128, 1, 128,
+    [AT(wgmma.bk)] = {"wgmma.bk", 64, 128, 1, 64,
                       "keys and values a tile, two tiles in flight (halved to fit local memory)",
                       NULL},
     [AT(wgmma.min_lq)] = {"wgmma.min_lq", 1, 1 << 20, 0, 64,
                           "the fewest query rows a call takes attention_wgmma with (its blocks "
                           "are 128 rows)",
                           NULL},
-    [AT(wgmma.pipe)] = {"wgmma.pipe", 0, 1, 0, 1,
+    [AT(wgmma.pipe)] = {"wgmma.pipe", 0, 1, 0, 0,
                         "1: each warpgroup's P V of the tile before runs while it computes this "
                         "tile's weights (three stages of K and V); 0: S, softmax and P V in turn "
                         "(two stages)",

@@ -7,7 +7,7 @@
 #      test_matmul_few) on the GPU;
 #   3. times each configuration on issue 21's prefill shapes and more (the plan and a check of
 #      sampled rows printed with each: "ok" under 1);
-#   4. FA2 and cuDNN through torch SDPA on the same shapes (attention_peers.py).
+#   4. FA2 and cuDNN through torch SDPA on the same shapes (attention_peers.py; PEERS=0 skips).
 #   source .gpu/env.sh && OUT=$OUT/awg bash tools/lab/h200/round_attention_wgmma.sh
 # What decides: TFLOP/s of wg128 / wg64 against mma (the shipped plan) and FA2 on every shape;
 # a configuration whose "ok" fails, or a failing test_attention_wgmma, is out whatever its speed.
@@ -49,7 +49,7 @@ bf16 8 16 16 1024 1024 64 causal
 bf16 4 32 32 4096 4096 64
 bf16 2 16 4 2000 3000 128}"
 echo "timed in $((SECONDS - t0)) s"
-timeout 100 python3 tools/lab/h200/attention_peers.py 4x32x4096x4096x128:bf16 \
+[ "${PEERS:-1}" = 1 ] && timeout 100 python3 tools/lab/h200/attention_peers.py 4x32x4096x4096x128:bf16 \
   4x32x4096x4096x128:bf16:causal 4x32x4096x4096x128:f16 1x32x1024x1024x128:bf16 \
   8x16x1024x1024x64:bf16:causal 4x32x4096x4096x64:bf16 2>&1
 echo "peers done at $((SECONDS - start)) s"
