@@ -642,13 +642,14 @@ static void stream_aligned(norm_case *c) {
 static void test_norm_streamed(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const tunings[] = {
-      "vw=4 stream.min_cols=1 stream.wg=8 stream.items=2 stream.unroll=3 stream.groups_per_unit=1",
+      "vw=4 stream.min_cols=1 stream.wg=8 stream.items=2 stream.unroll=3 stream.groups_per_unit=1 "
+      "stream.unit_rows=0",
       "vw=8 stream.min_cols=1 stream.wg=32 stream.items=1 stream.unroll=1 "
-      "stream.groups_per_unit=0",
+      "stream.groups_per_unit=0 stream.unit_rows=0",
       /* NVIDIA only: segments of several warps, summed by shuffles and one barrier (elsewhere
          the portable reduction of 32 work-items above covers what it would) */
       "vw=4 stream.min_cols=1 stream.wg=96 stream.items=1 stream.unroll=2 "
-      "stream.groups_per_unit=1",
+      "stream.groups_per_unit=1 stream.unit_rows=0",
   };
   ocf_device_facts facts;
   ocf_context_facts(env->ctx, &facts);

@@ -7,12 +7,12 @@
  *                  bias's offset is not a multiple of it; the budgets below then count as many
  *                  elements in vectors of 1.
  *   vecs           the vectors a row holds: ceil(cols / vw).
- *   0. norm_stream, where stream.min_cols is set and a row has at least that many columns
- *      (off by default): one row a workgroup of stream.wg work-items (beyond what the kernel
- *      reports as a wide plan, once the wide probe passed), stream.items vectors a work-item of
- *      the row's head held, the rest read twice in steps of stream.unroll vectors a work-item,
- *      compute_units * stream.groups_per_unit workgroups looping over the rows; segment sums
- *      through warp shuffles as rows.shuffle says.
+ *   0. norm_stream, where stream.min_cols is set, a row has at least that many columns (off
+ *      by default) and the rows are at least stream.unit_rows a compute unit: one row a workgroup
+ * of stream.wg work-items (beyond what the kernel reports as a wide plan, once the wide probe
+ * passed), stream.items vectors a work-item of the row's head held, the rest read twice in steps of
+ * stream.unroll vectors a work-item, compute_units * stream.groups_per_unit workgroups looping over
+ * the rows; segment sums through warp shuffles as rows.shuffle says.
  *   1. norm_rows, the row in registers, when it fits a segment of at most rows.max_seg
  *      work-items (and rows.wg) with at most rows.items vectors each: seg = ceil(vecs /
  *      rows.seg_items) rounded up the size ladder (1 2 3 4 6 8 12 16 24 32 48 ...) and, past
@@ -130,11 +130,14 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   return 1;
 }
 
-/* Whether a call's rows are streamed (norm_stream): the default variant, stream.min_cols set
-   and the row at least that long. */
-static int streams(const ocf_norm_tuning *t, const ocf_norm_call *c) {
+/* Whether a call's rows are streamed (norm_stream): the default variant, stream.min_cols set,
+   the row at least that long and stream.unit_rows rows for every compute unit (norm_stream
+   never splits a row; fewer rows leave units idle that the split's slices fill). */
+static int streams(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                   const ocf_norm_call *c) {
   return c->variant == OCF_VARIANT_AUTO && t->stream.min_cols > 0 &&
-         c->cols >= (size_t)t->stream.min_cols;
+         c->cols >= (size_t)t->stream.min_cols &&
+         c->rows >= (size_t)facts->compute_units * (size_t)t->stream.unit_rows;
 }
 
 /* norm_stream for the call: one row a workgroup of stream_wg (the caller's size where fixed),
@@ -188,7 +191,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
-    if (!wide && streams(t, c)) {
+    if (!wide && streams(facts, t, c)) {
       choose_stream(facts, t, c, stream_wg, &k);
     } else if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
       const size_t step = wg * k.unroll;

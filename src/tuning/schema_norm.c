@@ -83,6 +83,11 @@ static const ocf_tunable norm_tunables[] = {
                                     "rows (fewer rows in flight: the second pass finds the first "
                                     "one's reads in cache); 0: one workgroup a row",
                                     NULL},
+    [NM(stream.unit_rows)] = {"stream.unit_rows", 0, 64, 0, 1,
+                              "rows a compute unit a call needs to stream (norm_stream never "
+                              "splits a row; fewer rows take the split, whose slices fill the "
+                              "units); 0: any",
+                              NULL},
 };
 
 enum { NM_COUNT = OCF_TUNING_INTS(ocf_norm_tuning) };

@@ -208,6 +208,7 @@ typedef struct ocf_norm_stream_tuning {
   int items;           /* vectors a work-item holds of the row's head */
   int unroll;          /* vectors a work-item loads per step of the two streaming passes */
   int groups_per_unit; /* workgroups a compute unit, looping over rows; 0: one a row */
+  int unit_rows;       /* the fewest rows a compute unit a streamed call needs; 0: any */
 } ocf_norm_stream_tuning;
 
 typedef struct ocf_norm_tuning {
