@@ -2370,16 +2370,16 @@ static const pad_sides_case pad_sides_cases[] = {
      "A_PAD=1 B_PAD=1 TRANS_A=1 TRANS_B=1"},
     {"4096^3 A B^T, ldb 4099", 0, 1, 4096, 4096, 4096, 0, 4099, 0, 0, -1, 0, PAD_A_4096,
      "A_PAD=0 B_PAD=1 pad_ldb=4096 pad_rows_b=4096"},
-    /* One side of 4093 (or k a multiple of 4 but not of 8) beside whole ones: the mixed kernel's
-       rim path, the operand read as it lies. */
+    /* One side of 4093 (or, with pad_sides 2, k a multiple of 4 but not of 8) beside whole
+       ones: the mixed kernel's rim path, the operand read as it lies. */
     {"4096 x 4096 x 4093, tight", 0, 0, 4096, 4096, 4093, 0, 0, 0, 0, -1, 0, MIXED_4096,
      "A_PAD=0 B_PAD=0 A_VEC=0 RIM=1 scratch=0"},
     {"4093 x 4096 x 4096, lda 4097", 0, 0, 4093, 4096, 4096, 4097, 0, 0, 0, -1, 0, MIXED_4096,
      "A_PAD=0 A_VEC=0 RIM=1 scratch=0"},
     {"4096 x 4093 x 4096, a_off 1", 0, 0, 4096, 4093, 4096, 0, 0, 1, 0, -1, 0, MIXED_4096,
      "A_PAD=0 B_PAD=0 A_VEC=0 B_VEC=0 C_VEC=0 RIM=1 scratch=0"},
-    {"4096 x 4096 x 4092, lda 4093", 0, 0, 4096, 4096, 4092, 4093, 0, 0, 0, -1, 0, MIXED_4096,
-     "A_PAD=0 A_VEC=0 RIM=1"},
+    {"4096 x 4096 x 4092, lda 4093, pad_sides 2", 0, 0, 4096, 4096, 4092, 4093, 0, 0, 0, 2, 0,
+     MIXED_4096, "A_PAD=0 A_VEC=0 RIM=1"},
     /* The measured ragged lines, tight: mixed, rim on. */
     {"4097 x 4095 x 4093", 0, 0, 4097, 4095, 4093, 0, 0, 0, 0, -1, 0, MIXED_4097,
      "A_PAD=0 B_PAD=0 RIM=1 scratch=0"},
@@ -2396,9 +2396,10 @@ static const pad_sides_case pad_sides_cases[] = {
      "matmul_tiled_fast wg=16x16 groups=16x16", "A_PAD=0 A_VEC=0 RIM=0 scratch=0"},
     /* pad_sides 1: sides multiples of 4 are enough (4000 is not a whole tile, 4092 not a whole K
        slice); an odd side is not. pad_sides 0: any sides. pad_min still gates. */
-    {"4000^3, lda 4001", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, -1, 0, MIXED_4096, "A_PAD=0"},
-    {"4000^3, lda 4001, pad_sides 1", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, 1, 0, PAD_A_4096,
-     "A_PAD=1 pad_lda=4000 pad_rows_a=4096"},
+    {"4000^3, lda 4001, pad_sides 2", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, 2, 0, MIXED_4096,
+     "A_PAD=0"},
+    {"4000^3, lda 4001 (pad_sides 1, built in)", 0, 0, 4000, 4000, 4000, 4001, 0, 0, 0, -1, 0,
+     PAD_A_4096, "A_PAD=1 pad_lda=4000 pad_rows_a=4096"},
     {"4096 x 4096 x 4092, lda 4093, pad_sides 1", 0, 0, 4096, 4096, 4092, 4093, 0, 0, 0, 1, 0,
      PAD_A_4096, "A_PAD=1 pad_lda=4096"},
     {"4096 x 4096 x 4094, lda 4095, pad_sides 1", 0, 0, 4096, 4096, 4094, 4095, 0, 0, 0, 1, 0,
@@ -2414,7 +2415,8 @@ static const pad_sides_case pad_sides_cases[] = {
 
 /*
  * Which sides rule 5 copies for (tiled.pad_sides), on the H200's built-in values: pad_min 1024,
- * pad_sides 2 (whole tiles), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
+ * pad_sides 1 (sides multiples of 4; 4000^3 with lda 4001 measured copied 40.4 against 34.0
+ * TFLOP/s), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
  * where the sides are whole tiles and only a leading dimension or an offset denies aligned vector
  * loads, the copy wins (4096^3 with lda 4097; offsets 1 and 3); where a side is ragged the mixed
  * kernel's rim path does (4097 x 4095 x 4093, 3001^3, 3999 x 3001 x 4999 A^T B^T). The edges
@@ -2427,7 +2429,7 @@ static void test_plan_matmul_pad_sides(void **state) {
   const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   const ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
   assert_int_equal(t.matmul.tiled.pad_min, 1024);
-  assert_int_equal(t.matmul.tiled.pad_sides, 2);
+  assert_int_equal(t.matmul.tiled.pad_sides, 1);
   assert_int_equal(t.matmul.tiled.rim, 1);
   for (size_t i = 0; i < ARRAY_LEN(pad_sides_cases); i++) {
     const pad_sides_case *c = &pad_sides_cases[i];
@@ -3788,9 +3790,26 @@ static void test_plan_norm_stream(void **state) {
   c = norm_call_of(0, 1024, 16384, 1, 0, AUTO, 0);
   expect_norm_stream("misaligned", &facts, &t, &c, 1, 256, 1, 8, 8, 4 * units, OCF_PLAN_PROBE_NONE,
                      0, 0);
-  /* Fewer rows than workgroups asked for; one workgroup a row. */
-  c = norm_call_of(0, 100, 65536, 0, 0, AUTO, 0);
-  expect_norm_stream("100 rows", &facts, &t, &c, 1, 256, 4, 2, 2, 100, OCF_PLAN_PROBE_NONE, 0, 0);
+  /* Fewer rows than workgroups asked for: one workgroup a row, down to a row a compute unit;
+     one row fewer takes the split, whose slices fill the units. */
+  c = norm_call_of(0, units, 65536, 0, 0, AUTO, 0);
+  expect_norm_stream("a row a unit", &facts, &t, &c, 1, 256, 4, 2, 2, units, OCF_PLAN_PROBE_NONE, 0,
+                     0);
+  c.rows = units - 1;
+  expect_norm_stream("a unit without a row", &facts, &t, &c, 0, 0, 0, 0, 0, 0, OCF_PLAN_PROBE_NONE,
+                     0, 0);
+  t.norm.stream.unit_rows = 0; /* no such rule: a workgroup a row however few */
+  c.rows = 3;
+  expect_norm_stream("3 rows, unit_rows 0", &facts, &t, &c, 1, 256, 4, 2, 2, 3, OCF_PLAN_PROBE_NONE,
+                     0, 0);
+  t.norm.stream.unit_rows = 2;
+  c.rows = 2 * units;
+  expect_norm_stream("two rows a unit", &facts, &t, &c, 1, 256, 4, 2, 2, 2 * units,
+                     OCF_PLAN_PROBE_NONE, 0, 0);
+  c.rows = 2 * units - 1;
+  expect_norm_stream("one row short of two a unit", &facts, &t, &c, 0, 0, 0, 0, 0, 0,
+                     OCF_PLAN_PROBE_NONE, 0, 0);
+  t.norm.stream.unit_rows = 1;
   t.norm.stream.groups_per_unit = 0;
   c.rows = 1024;
   expect_norm_stream("a workgroup a row", &facts, &t, &c, 1, 256, 4, 2, 2, 1024,
