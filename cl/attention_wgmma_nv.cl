@@ -44,6 +44,10 @@
  * it walks the tiles up to the block's last row's kept keys, and a row's keys past its own are -inf
  * in S, 0 in P. With CAUSAL the blocks go last first (the longest rows first: the grid's tail is
  * short).
+ *
+ * attention_wgmma_split + attention_wgmma_join (few blocks against long keys): the same rows
+ * over each of `splits` ranges of split_keys keys (a multiple of BK), one workgroup a range, each
+ * range's (m, l, O) to scratch; the join merges them as attention_mma_join does.
  */
 
 /* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention_wgmma.c) ---- */
@@ -260,16 +264,119 @@ AWG_INLINE void awg_fetch(const uint base, __global const uchar *kp, const ulong
   mma_cp_async_commit();
 }
 
-#ifdef OCF_KERNEL_attention_wgmma
-__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_wgmma(COMMON_PARAMS) {
-  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
-  const uint base = (mma_local_addr(smem) + 1023u) & ~1023u;
+/* The (m, l, O) of the lane's rows of block row0 of (batch, head) over keys lo .. hi (lo a
+   multiple of BK; hi at most `limit`, the block's last row's kept keys), their kept keys
+   (clipped to hi) in kept: tiles lo / BK .. of BK keys, Q loaded with the first (the previous
+   block's readers passed its last barrier), keys at or past hi zeros. m is in base-2 units;
+   l is the lane's share of the row sum (its quad's lanes hold the rest). */
+AWG_INLINE void awg_rows(COMMON_PARAMS, const ulong batch, const ulong head, const ulong row0,
+                         const ulong lo, const ulong hi, const uint base, ulong *kept, float *m,
+                         float *l, float *o) {
   const uint t = get_local_id(0), wg = t / 128, lane = t % 32, quad = lane % 4;
   /* The lane's rows in the block: 64 wg + 16 (warp in the warpgroup) + g, and + 8. */
   const uint lane_row = 64 * wg + 16 * ((t % 128) / 32) + lane / 4;
   __global const uchar *qp = (__global const uchar *)q, *kp = (__global const uchar *)k,
                        *vp = (__global const uchar *)v;
   const float scale2 = scale * M_LOG2E_F;
+  const ulong len = batch_length(lk, lengths, lengths_off, batch);
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    const ulong i = row0 + lane_row + 8 * v1;
+    const ulong row_kept = i < lq ? kept_keys(i, len, causal_offset) : 0;
+    kept[v1] = row_kept < hi ? row_kept : hi;
+  }
+  const ulong first = lo / BK, tiles = (hi + BK - 1) / BK;
+  const ulong kv_head = head / group;
+  const ulong q_base = q_off + batch * q_sb + head * q_sh;
+  const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
+  const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
+  m[0] = m[1] = -INFINITY, l[0] = l[1] = 0.0f;
+#pragma unroll
+  for (uint i = 0; i < NO; i++)
+    o[i] = 0.0f;
+  if (first < tiles) {
+    awg_load_kmajor(base, BQ, qp, q_base, q_sr, row0, lq, d, t);
+    awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, first, tiles, hi, d, t);
+  }
+  ulong dq[D / 16];
+#pragma unroll
+  for (uint ks = 0; ks < D / 16; ks++)
+    dq[ks] = awg_desc(base + (ks / 4) * (BQ * 128) + wg * (64 * 128) + (ks % 4) * 32, 16, 1024);
+#if PIPE
+  /* Tile i + 1 is copied while tile i is multiplied, into the stage tile i - 2 used; P V of
+     tile i - 1 runs while tile i's weights are computed (its O is rescaled after it). */
+  uint p[BK / 4];
+  for (ulong i = first; i < tiles; i++) {
+    awg_cp_async_wait0(); /* this work-item's copies of tile i (and Q) have landed */
+    awg_fence_proxy_async();
+    barrier(CLK_LOCAL_MEM_FENCE); /* and everyone's; tile i - 2's stage is read */
+    awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, i + 1, tiles, hi, d, t);
+    const uint stage = base + Q_BYTES + (uint)(i % STAGES) * STAGE_BYTES;
+    float s[NS], nm[2], sum[2];
+    awg_issue_qk(s, dq, stage);
+    if (i > first) {
+      awg_issue_pv(o, p, base + Q_BYTES + (uint)((i - 1) % STAGES) * STAGE_BYTES);
+      wg_wait1_s(s);
+    } else {
+      wg_wait0_s(s);
+    }
+    awg_weights(s, i * BK, kept, scale2, quad, m, nm, sum);
+    if (i > first) wg_wait0_o(o, p);
+    awg_rescale(o, m, l, nm, sum);
+    awg_pack(s, p);
+  }
+  if (first < tiles) {
+    awg_issue_pv(o, p, base + Q_BYTES + (uint)((tiles - 1) % STAGES) * STAGE_BYTES);
+    wg_wait0_o(o, p);
+  }
+  /* Both warpgroups are done with Q and the last stages before the next block's copies. */
+  barrier(CLK_LOCAL_MEM_FENCE);
+#else
+  for (ulong i = first; i < tiles; i++) {
+    awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, i + 1, tiles, hi, d, t);
+    mma_cp_async_wait1(); /* this work-item's copies of tile i (and Q) have landed */
+    awg_fence_proxy_async();
+    barrier(CLK_LOCAL_MEM_FENCE); /* and everyone's */
+    const uint stage = base + Q_BYTES + (uint)(i % STAGES) * STAGE_BYTES;
+    float s[NS], nm[2], sum[2];
+    uint p[BK / 4];
+    awg_issue_qk(s, dq, stage);
+    wg_wait0_s(s);
+    awg_weights(s, i * BK, kept, scale2, quad, m, nm, sum);
+    awg_rescale(o, m, l, nm, sum);
+    awg_pack(s, p);
+    awg_issue_pv(o, p, stage);
+    wg_wait0_o(o, p);
+    barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
+  }
+#endif
+  /* The row sums over the quad. */
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    l[v1] += awg_shfl_xor(l[v1], 1);
+    l[v1] += awg_shfl_xor(l[v1], 2);
+  }
+}
+
+/* The lane's first row of the block (the second is 8 below). */
+AWG_INLINE ulong awg_lane_row(const ulong row0) {
+  const uint t = get_local_id(0);
+  return row0 + 64 * (t / 128) + 16 * ((t % 128) / 32) + (t % 32) / 4;
+}
+
+/* The block's last row's kept keys: the tiles every row of the block needs. */
+AWG_INLINE ulong awg_block_keys(const ulong lq, const ulong lk, __global const uint *lengths,
+                                const ulong lengths_off, const long causal_offset,
+                                const ulong batch, const ulong row0) {
+  const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
+  return kept_keys(last, batch_length(lk, lengths, lengths_off, batch), causal_offset);
+}
+
+#ifdef OCF_KERNEL_attention_wgmma
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_wgmma(COMMON_PARAMS) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = (mma_local_addr(smem) + 1023u) & ~1023u;
+  const uint quad = get_local_id(0) % 4;
   const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
     ulong block, head;
@@ -279,96 +386,23 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_wgm
     block = blocks - 1 - block; /* the longest rows first */
 #endif
     const ulong row0 = block * BQ;
-    const ulong len = batch_length(lk, lengths, lengths_off, batch);
-    const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
-    const ulong limit = kept_keys(last, len, causal_offset);
-    const ulong tiles = (limit + BK - 1) / BK;
+    const ulong limit = awg_block_keys(lq, lk, lengths, lengths_off, causal_offset, batch, row0);
     ulong kept[2];
+    float m[2], l[2], o[NO];
+    awg_rows(COMMON_ARGS, batch, head, row0, 0, limit, base, kept, m, l, o);
+    /* out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
 #pragma unroll
     for (uint v1 = 0; v1 < 2; v1++) {
-      const ulong i = row0 + lane_row + 8 * v1;
-      kept[v1] = i < lq ? kept_keys(i, len, causal_offset) : 0;
-    }
-    const ulong kv_head = head / group;
-    const ulong q_base = q_off + batch * q_sb + head * q_sh;
-    const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
-    const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
-    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0.0f, 0.0f}, o[NO];
-#pragma unroll
-    for (uint i = 0; i < NO; i++)
-      o[i] = 0.0f;
-    if (tiles > 0) {
-      /* The Q tile with tile 0's group (the previous block's readers passed its last barrier). */
-      awg_load_kmajor(base, BQ, qp, q_base, q_sr, row0, lq, d, t);
-      awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, 0, tiles, limit, d, t);
-    }
-    ulong dq[D / 16];
-#pragma unroll
-    for (uint ks = 0; ks < D / 16; ks++)
-      dq[ks] = awg_desc(base + (ks / 4) * (BQ * 128) + wg * (64 * 128) + (ks % 4) * 32, 16, 1024);
-#if PIPE
-    /* Tile i + 1 is copied while tile i is multiplied, into the stage tile i - 2 used; P V of
-       tile i - 1 runs while tile i's weights are computed (its O is rescaled after it). */
-    uint p[BK / 4];
-    for (ulong i = 0; i < tiles; i++) {
-      awg_cp_async_wait0(); /* this work-item's copies of tile i (and Q) have landed */
-      awg_fence_proxy_async();
-      barrier(CLK_LOCAL_MEM_FENCE); /* and everyone's; tile i - 2's stage is read */
-      awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, i + 1, tiles, limit, d, t);
-      const uint stage = base + Q_BYTES + (uint)(i % STAGES) * STAGE_BYTES;
-      float s[NS], nm[2], sum[2];
-      awg_issue_qk(s, dq, stage);
-      if (i > 0) {
-        awg_issue_pv(o, p, base + Q_BYTES + (uint)((i - 1) % STAGES) * STAGE_BYTES);
-        wg_wait1_s(s);
-      } else {
-        wg_wait0_s(s);
-      }
-      awg_weights(s, i * BK, kept, scale2, quad, m, nm, sum);
-      if (i > 0) wg_wait0_o(o, p);
-      awg_rescale(o, m, l, nm, sum);
-      awg_pack(s, p);
-    }
-    if (tiles > 0) {
-      awg_issue_pv(o, p, base + Q_BYTES + (uint)((tiles - 1) % STAGES) * STAGE_BYTES);
-      wg_wait0_o(o, p);
-    }
-    /* Both warpgroups are done with Q and the last stages before the next block's copies. */
-    barrier(CLK_LOCAL_MEM_FENCE);
-#else
-    for (ulong i = 0; i < tiles; i++) {
-      awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, i + 1, tiles, limit, d, t);
-      mma_cp_async_wait1(); /* this work-item's copies of tile i (and Q) have landed */
-      awg_fence_proxy_async();
-      barrier(CLK_LOCAL_MEM_FENCE); /* and everyone's */
-      const uint stage = base + Q_BYTES + (uint)(i % STAGES) * STAGE_BYTES;
-      float s[NS], nm[2], sum[2];
-      uint p[BK / 4];
-      awg_issue_qk(s, dq, stage);
-      wg_wait0_s(s);
-      awg_weights(s, i * BK, kept, scale2, quad, m, nm, sum);
-      awg_rescale(o, m, l, nm, sum);
-      awg_pack(s, p);
-      awg_issue_pv(o, p, stage);
-      wg_wait0_o(o, p);
-      barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
-    }
-#endif
-    /* The row sums over the quad; out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
-#pragma unroll
-    for (uint v1 = 0; v1 < 2; v1++) {
-      l[v1] += awg_shfl_xor(l[v1], 1);
-      l[v1] += awg_shfl_xor(l[v1], 2);
-      const ulong i = row0 + lane_row + 8 * v1;
+      const ulong i = awg_lane_row(row0) + 8 * v1;
       if (i >= lq) continue;
       const float norm = kept[v1] == 0 ? 0.0f : isfinite(m[v1]) ? 1.0f / l[v1] : NAN;
       const ulong at = out_off + batch * out_sb + head * out_sh + i * out_sr;
 #pragma unroll
-      for (uint q = 0; q < D / 8; q++)
+      for (uint q8 = 0; q8 < D / 8; q8++)
 #pragma unroll
         for (uint v0 = 0; v0 < 2; v0++) {
-          const ulong col = 8 * q + 2 * quad + v0;
-          if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[4 * q + 2 * v1 + v0] * norm);
+          const ulong col = 8 * q8 + 2 * quad + v0;
+          if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[4 * q8 + 2 * v1 + v0] * norm);
         }
 #if HAS_LSE
       if (quad == 0)
@@ -379,5 +413,58 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_wgm
 #endif
     }
   }
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_wgmma_split
+/* attention_wgmma with each row's keys cut into `splits` ranges of split_keys (a multiple of
+   BK; few blocks against long keys, where the ranges are what fills the device): one workgroup
+   per (batch, head, block, range), keys split * split_keys .. min(limit, + split_keys). Each
+   row's (m, l, O) of the range goes to scratch as attention_mma_split writes it (m in natural-log
+   units; a range none of whose keys the row keeps: m -inf, l 0, O 0); attention_wgmma_join then
+   joins the ranges and writes out (and lse). */
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
+attention_wgmma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                      __global float *scratch) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = (mma_local_addr(smem) + 1023u) & ~1023u;
+  const uint quad = get_local_id(0) % 4;
+  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks * splits;
+  for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
+    ulong split, block, head;
+    const ulong rest = ocf_divmod(unit, splits, &split);
+    const ulong bh = ocf_divmod(rest, blocks, &block);
+    const ulong batch = ocf_divmod(bh, h, &head);
+    const ulong row0 = block * BQ;
+    const ulong limit = awg_block_keys(lq, lk, lengths, lengths_off, causal_offset, batch, row0);
+    const ulong lo = split * split_keys;
+    const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
+    ulong kept[2];
+    float m[2], l[2], o[NO];
+    awg_rows(COMMON_ARGS, batch, head, row0, lo, hi, base, kept, m, l, o);
+#pragma unroll
+    for (uint v1 = 0; v1 < 2; v1++) {
+      const ulong i = awg_lane_row(row0) + 8 * v1;
+      if (i >= lq) continue;
+      const ulong at = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
+      if (quad == 0) scratch[at] = m[v1] * M_LN2_F, scratch[at + 1] = l[v1];
+#pragma unroll
+      for (uint q8 = 0; q8 < D / 8; q8++)
+#pragma unroll
+        for (uint v0 = 0; v0 < 2; v0++) {
+          const ulong col = 8 * q8 + 2 * quad + v0;
+          if (col < d) scratch[at + 2 + col] = o[4 * q8 + 2 * v1 + v0];
+        }
+    }
+  }
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_wgmma_join
+/* After attention_wgmma_split: merge_ranges (attention_common.clh). Any workgroup size. */
+__kernel void attention_wgmma_join(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                                   __global float *scratch) {
+  merge_ranges(COMMON_ARGS, splits, scratch);
+  (void)split_keys;
 }
 #endif

@@ -668,7 +668,9 @@ static void test_attention_mma_split(void **state) {
    planner picks, and none may be attention_wgmma): ragged lq and lk around the 128-row blocks
    and the 64- and 128-key tiles, causal (offsets that leave rows without keys, blocks that end
    past lq), lengths (0 and above lk), GQA, d 64 and 128 and the padded 40 and 72, f16 and bf16,
-   every out type, lse, rows with gaps (CHUNKED), NaN in q and k; tiles of 128 and 64 keys. */
+   every out type, lse, rows with gaps (CHUNKED), NaN in q and k; tiles of 128 and 64 keys; then
+   each row's keys in ranges of 64 (attention_wgmma_split, ranges a row keeps none of, and
+   attention_wgmma_join), two stages and three. */
 static void test_attention_wgmma(void **state) {
   ocft_env *env = ocft_get_env(state);
   const int hopper = strstr(env->info.vendor, "NVIDIA") != NULL &&
@@ -689,12 +691,16 @@ static void test_attention_wgmma(void **state) {
       {1, 2, 2, 130, 200, 128, OCF_F16, OCF_F32, 0, 0, DENSE, 0, 1},
       {1, 2, 2, 130, 200, 64, OCF_BF16, OCF_F32, 1, 0, DENSE, 0, 2},
   };
-  /* (mma.split_fill 0: rule 5 would send these few workgroups to attention_mma's split) */
+  /* (mma.split_fill 0: rule 5 would send these few workgroups to attention_mma's split);
+     the last two split every case of 128 keys or more into ranges of 64 (wgmma.split_fill:
+     attention_wgmma_split and its join) */
   static const char *const tunings[] = {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 mma.split_fill=0"};
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=64 split.min=64",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -712,12 +718,14 @@ static void test_attention_wgmma(void **state) {
       if (cases[i].offset) c.offset_set = 1, c.offset = -2;
       run_case(env, "attention_wgmma", &c, 0);
       const char *plan = ocf_last_plan();
-      if (hopper && !strstr(plan, "attention_wgmma ")) fail_msg("not attention_wgmma: %s", plan);
+      const int split = k >= 4 && cases[i].lk >= 128;
+      const char *kernel = split ? "attention_wgmma_split " : "attention_wgmma ";
+      if (hopper && !strstr(plan, kernel)) fail_msg("not %s: %s", kernel, plan);
       if (!hopper) assert_null(strstr(plan, "attention_wgmma"));
       if (hopper) { /* bk 128 in three stages fits at d 64 only */
         char want[32];
         snprintf(want, sizeof want, "-DBK=%d -DPIPE=%d",
-                 k == 0 || (k == 3 && cases[i].d <= 64) ? 128 : 64, k >= 2);
+                 k == 0 || (k == 3 && cases[i].d <= 64) ? 128 : 64, k == 2 || k == 3 || k == 5);
         if (!strstr(plan, want)) fail_msg("%s: %s", want, plan);
       }
     }
@@ -1352,6 +1360,52 @@ static void test_mma_plans(const ocf_tuning_values *tuning) {
   }
 }
 
+/* attention_wgmma_split's plans (wgmma.split_fill 1, split.min 256, the H200's 132 units; bk
+   64): blocks of 128 rows a head, 65 of them (fewer than half the units) take it with 512 keys
+   (two ranges of 256: 130 workgroups, scratch for each row's (m, l, O) of both, the join over
+   every element of out), 66 do not, nor 511 keys; 8 heads against 32768 keys take ranges for
+   132 (18 ranges of 1920 keys: whole tiles, at least 132 / 8), for 264 with split_fill 2 (35 of
+   960); with wgmma.split_fill 0 rule 5 leaves 65 heads to attention_mma's split. */
+static void test_wgmma_split_plans(const ocf_tuning_values *on, const ocf_device_facts *nv) {
+  static const struct {
+    size_t h, lk;
+    int fill;
+    size_t splits, split_keys; /* 0: attention_wgmma unsplit; 1: not attention_wgmma */
+  } calls[] = {{65, 512, 1, 2, 256},    {66, 512, 1, 0, 0}, {65, 511, 1, 0, 0},
+               {8, 32768, 1, 18, 1920}, {65, 512, 0, 1, 0}, {8, 32768, 2, 35, 960}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(calls); i++) {
+    ocf_tuning_values tv = *on;
+    tv.attention.wgmma.split_fill = calls[i].fill, tv.attention.wgmma.bk = 64;
+    tv.attention.mma.split_fill = 1, tv.attention.split.min = 256;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = call.h_kv = calls[i].h, call.lq = 128, call.lk = calls[i].lk;
+    call.d = 128, call.kv_vector = call.q_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(nv, &tv, &call, &plan), OCF_SUCCESS);
+    char text[512];
+    ocf_plan_describe(&plan, text, sizeof text);
+    if (calls[i].splits == 1) {
+      if (plan.program == OCF_PROGRAM_ATTENTION_WGMMA_NV) fail_msg("case %zu: %s", i, text);
+      continue;
+    }
+    if (!calls[i].splits) {
+      if (plan.step_count != 1 || plan.steps[0].kernel != OCF_KERNEL_ATTENTION_WGMMA)
+        fail_msg("case %zu, unsplit: %s", i, text);
+      continue;
+    }
+    if (plan.step_count != 2 || plan.steps[0].kernel != OCF_KERNEL_ATTENTION_WGMMA_SPLIT ||
+        plan.steps[1].kernel != OCF_KERNEL_ATTENTION_WGMMA_JOIN ||
+        plan.kv_splits != calls[i].splits || plan.split_keys != calls[i].split_keys)
+      fail_msg("case %zu: %s (%zu ranges of %zu keys)", i, text, plan.kv_splits, plan.split_keys);
+    assert_int_equal(plan.steps[0].global[0], 256 * calls[i].h * calls[i].splits);
+    assert_int_equal(plan.scratch_bytes, calls[i].h * 128 * calls[i].splits * 130 * sizeof(float));
+    assert_true(plan.scratch_written);
+    assert_int_equal(ocf_plan_define_value(&plan, "BK", 0), 64);
+  }
+}
+
 /* attention_wgmma's plans: on an NVIDIA GPU of compute capability 9.0 with wgmma.on after the
    wgmma probe passed, before attention_mma (before the probe: attention_mma's plan asking for
    it; failed, another capability, off: never); one workgroup of 256 a block of 128 rows, D 64
@@ -1454,9 +1508,9 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
     if (c == 12) call.variant = OCF_VARIANT_GENERAL;
     if (c == 13) call.workgroup = 64;
     if (c == 14) f.loop_limit = 65535;
-    /* Rule 5: 65 workgroups (a block of 128 rows a head) leave more than half the H200's 132
-       units idle where mma.split_fill 1 and keys for two ranges of split.min ask for the split;
-       66 do not, nor 511 keys, nor split_fill 0. */
+    /* Rule 5 without wgmma.split_fill: 65 workgroups (a block of 128 rows a head) leave more
+       than half the H200's 132 units idle where mma.split_fill 1 and keys for two ranges of
+       split.min ask for attention_mma's split; 66 do not, nor 511 keys, nor split_fill 0. */
     if (c >= 15) {
       tv.attention.mma.split_fill = c == 18 ? 0 : 1, tv.attention.split.min = 256;
       call.h = call.h_kv = c == 16 ? 66 : 65, call.lq = 128, call.lk = c == 17 ? 511 : 512;
@@ -1468,6 +1522,7 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.probe, probe);
     if (c == 1) assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA);
   }
+  test_wgmma_split_plans(&on, &nv);
 }
 
 /* mma.decode_fill: decoding calls (decode.wg on) go to attention_mma before attention_decode

@@ -2,7 +2,8 @@
 # attention_wgmma_offline.sh: attention_wgmma's program (cl/attention_wgmma_nv.cl) checked without
 # the GPU, as tools/wgmma_offline.sh checks the GEMM's: assembled as the library assembles it,
 # compiled by clang-14 for NVPTX, its `// SM90A ` lines substituted, ptxas for sm_90a without
-# spills, in each tile (BK 64, 128), head dim (D 64, 128) and type (f16, bf16), with the masks
+# spills (attention_wgmma, its split and join), in each tile (BK 64, 128), head dim (D 64, 128)
+# and type (f16, bf16), with the masks
 # and lse on in half of them:   tools/attention_wgmma_offline.sh [WORKDIR]
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -13,7 +14,7 @@ for bk in 64 128; do
     for dt in 1 2; do
       masks="-DHAS_LENGTHS=$((bk == 64)) -DCAUSAL=$((dt == 2)) -DHAS_LSE=$((d == 128))"
       SOURCES="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
-        attention_wgmma_nv.cl" KERNELS=attention_wgmma bash "$root/tools/wgmma_offline.sh" \
+        attention_wgmma_nv.cl" KERNELS="attention_wgmma attention_wgmma_split attention_wgmma_join" bash "$root/tools/wgmma_offline.sh" \
         "$work/bk$bk-d$d-t$dt" -DBK=$bk -DD=$d -DMMA_DTYPE=$dt -DMMA_EMULATE=0 -DQ_DTYPE=$dt \
         -DK_DTYPE=$dt -DV_DTYPE=$dt -DOUT_DTYPE=$((3 - dt)) -DPIPE=$((bk + d < 256)) $masks ||
         failed=1

@@ -81,3 +81,11 @@ KERNEL_D(ATTENTION_WGMMA, attention_wgmma, ATTENTION_WGMMA_NV, wgmma_defines, ti
          "sm_90a): q, k, v of one 16-bit type, d <= D (64 or 128), Q's, K's and V's offsets and "
          "strides multiples of 8 elements: one workgroup of two warpgroups (256 work-items) per "
          "(batch, head, block of 128 query rows), wgmma for Q K^T and P V, BK keys a tile");
+KERNEL_D(ATTENTION_WGMMA_SPLIT, attention_wgmma_split, ATTENTION_WGMMA_NV, wgmma_defines,
+         split_args,
+         "few (batch, head, row block) units, long rows: as attention_wgmma, each row's keys cut "
+         "into `splits` ranges of split_keys (a multiple of BK), one workgroup each; each range's "
+         "(m, s, acc) into scratch, then attention_wgmma_join");
+KERNEL_D(ATTENTION_WGMMA_JOIN, attention_wgmma_join, ATTENTION_WGMMA_NV, wgmma_defines, split_args,
+         "after attention_wgmma_split (merge_ranges): one work-item an output element, any "
+         "workgroup size");

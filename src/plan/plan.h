@@ -259,6 +259,14 @@ typedef enum ocf_mma_outcome {
 /* The defines of the call every attention program reads (D the padded head dim, the storage
    types, the masks, lse). */
 void ocf_attention_define_call(const ocf_attention_call *call, size_t d_padded, ocf_plan *plan);
+/* The merge step after a split's ranges (`kernel`: attention_merge, attention_join or a join of
+   the matrix-unit kernels): one work-item an element of out, at most cap_groups workgroups. */
+void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_call *call,
+                             size_t cap_groups, ocf_kernel_id kernel, ocf_plan *plan);
+/* The key ranges of a split: enough for `target` workgroups of base_units a range, each about
+   split_min keys or more, a multiple of the tile bk; returns the ranges, *split_keys their keys. */
+size_t ocf_attention_key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min,
+                                size_t bk, size_t *split_keys);
 /* The local memory of attention_wgmma with tiles of bk keys at head dim D = d_wgmma, with and
    without wgmma.pipe. */
 size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe);

@@ -78,8 +78,8 @@ static size_t decode_spk(size_t wg, size_t rows, size_t bk, size_t d_padded) {
 
 /* The work-items of attention_merge's workgroup, and its grid (one work-item an element of out,
    at most cap_groups workgroups). */
-static void add_merge(const ocf_device_facts *facts, const ocf_attention_call *call,
-                      size_t cap_groups, ocf_kernel_id kernel, ocf_plan *plan) {
+void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_call *call,
+                             size_t cap_groups, ocf_kernel_id kernel, ocf_plan *plan) {
   size_t merge_wg =
       ocf_min_size(MERGE_WG, ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]));
   merge_wg = ocf_min_size(merge_wg, ocf_facts_workgroup_limit(facts, kernel));
@@ -92,8 +92,8 @@ static void add_merge(const ocf_device_facts *facts, const ocf_attention_call *c
 /* The key ranges of attention_decode and attention_mma_split: enough workgroups (base_units a
    range) for `target`, each about split_min keys or more (and one tile at least), a multiple of
    the tile bk, at most MAX_SPLITS. Returns the ranges; *split_keys their keys. */
-static size_t key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min, size_t bk,
-                         size_t *split_keys) {
+size_t ocf_attention_key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min,
+                                size_t bk, size_t *split_keys) {
   size_t splits = ocf_div_ceil(target, base_units);
   splits = ocf_min_size(splits, ocf_max_size(lk / ocf_max_size(split_min, bk), 1));
   splits = ocf_min_size(splits, MAX_SPLITS);
@@ -170,9 +170,9 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   size_t split_keys;
-  const size_t splits =
-      key_ranges(call->lk, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill,
-                 (size_t)t->split.min, bk, &split_keys);
+  const size_t splits = ocf_attention_key_ranges(
+      call->lk, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill,
+      (size_t)t->split.min, bk, &split_keys);
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
   ocf_plan_define(plan, "BK", (long long)bk);
@@ -186,7 +186,8 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_DECODE, 1, &global, &wg);
-  add_merge(facts, call, (size_t)facts->compute_units * 2048, OCF_KERNEL_ATTENTION_JOIN, plan);
+  ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048,
+                          OCF_KERNEL_ATTENTION_JOIN, plan);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = (call->b ? call->b : 1) * h * lq * splits * (call->d + 2) * sizeof(float);
@@ -353,7 +354,8 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   size_t splits = 1, split_keys = call->lk;
   if (t->mma.split_fill > 0 && base_units < target && t->split.min > 0 &&
       call->lk / (size_t)t->split.min >= 2)
-    splits = key_ranges(call->lk, base_units, target, (size_t)t->split.min, bk, &split_keys);
+    splits = ocf_attention_key_ranges(call->lk, base_units, target, (size_t)t->split.min, bk,
+                                      &split_keys);
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
   ocf_plan_define(plan, "WARPS", (long long)warps);
@@ -378,7 +380,8 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
     return MMA_PLANNED;
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA_SPLIT, 1, &global, &wg);
-  add_merge(facts, call, (size_t)facts->compute_units * 2048, OCF_KERNEL_ATTENTION_MMA_JOIN, plan);
+  ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048,
+                          OCF_KERNEL_ATTENTION_MMA_JOIN, plan);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq * splits *
@@ -527,7 +530,7 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
     return ocf_plan_verify(plan, facts);
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_SPLIT, 1, &global, &wg);
-  add_merge(facts, call, cap_groups, OCF_KERNEL_ATTENTION_MERGE, plan);
+  ocf_attention_add_merge(facts, call, cap_groups, OCF_KERNEL_ATTENTION_MERGE, plan);
   const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq;
   plan->kv_splits = splits;
   plan->split_keys = split_keys;

@@ -15,13 +15,20 @@
  *      (128 keys halved to 64 until it fits), within what the probe ran right with.
  *   4. One workgroup per (batch, head, block of 128 query rows), at most compute_units * 2048
  *      (the kernel loops over the rest).
- *   5. Not where those workgroups are fewer than half of compute_units * mma.split_fill and the
- *      keys make two ranges of split.min: attention_wgmma does not split a row's keys, and
- *      attention_mma's split form then runs (plan_attention.c). H200, bf16, TFLOP/s unsplit
- *      against split (split_fill 1; FA2 beside, which splits): 1 x 32 x 128 x 8192 x 128 (32
- *      workgroups) 68.1 against 120.9 (241.9), 1 x 8 x 512 x 32768 (32) 68.1 against 156.8
- *      (304.7), 1 x 32 x 256 x 16384 (64) 147.7 against 180.6 (296.7); 2 x 16 x 512 x 4096 x
- *      64 (128 of 132 units busy) 189.6 against attention_mma's 153.4 unsplit.
+ *   5. Few blocks against long keys. Where those workgroups are fewer than half of
+ *      compute_units * wgmma.split_fill and the keys make two ranges of split.min (and of a
+ *      tile): each row's keys in ranges for compute_units * wgmma.split_fill workgroups
+ *      (ocf_attention_key_ranges, as attention_mma's split), attention_wgmma_split into scratch,
+ *      then attention_wgmma_join. Without wgmma.split_fill, not where the workgroups are fewer
+ *      than half of compute_units * mma.split_fill with such keys: attention_mma's split form
+ *      then runs (plan_attention.c). H200, bf16, TFLOP/s, 2026-12-03: attention_wgmma unsplit /
+ *      attention_mma's split (mma.split_fill 1) / attention_wgmma_split for 132, 264 and 528
+ *      workgroups (FA2 beside, which splits too): 1 x 32 x 128 x 8192 x 128 (32 blocks) 68.1 /
+ *      120.7 / 159.1, 152.8, 130.8 (241.9); 1 x 8 x 512 x 32768 (32) 68.1 / 156.5 / 214.4,
+ *      232.4, 242.2 (304.7); 1 x 32 (8) x 256 x 16384 (64) 147.7 / 180.3 / 244.0, 246.2, 241.7
+ *      (296.7). Half the units, not all: 2 x 16 x 512 x 4096 x 64 (128 blocks of 132 units)
+ *      unsplit 191.1, split for 132 178.5; 1 x 32 x 1024^2 x 128 (256) unsplit 271.4, split for
+ *      264 113.5.
  * The planner is pure: the probe's outcome reaches it through the facts.
  */
 #include "common.h"
@@ -67,10 +74,17 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   const size_t blocks = ocf_div_ceil(call->lq, WGMMA_ROWS);
   const size_t groups = (call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks;
   const size_t cus = (size_t)facts->compute_units;
-  if (t->mma.split_fill > 0 && 2 * groups < cus * (size_t)t->mma.split_fill && t->split.min > 0 &&
-      call->lk / (size_t)t->split.min >= 2)
+  const size_t split_min = t->split.min > 0 ? (size_t)t->split.min : 0;
+  const int long_keys = split_min > 0 && call->lk / split_min >= 2;
+  const size_t target = cus * (size_t)t->wgmma.split_fill;
+  size_t splits = 1, split_keys = call->lk;
+  if (t->wgmma.split_fill > 0 && 2 * groups < target && long_keys)
+    splits = ocf_attention_key_ranges(call->lk, groups, target, split_min, bk, &split_keys);
+  else if (t->wgmma.split_fill == 0 && t->mma.split_fill > 0 &&
+           2 * groups < cus * (size_t)t->mma.split_fill && long_keys)
     return OCF_MMA_NOT_APPLICABLE;
-  const size_t units = ocf_min_size(groups, cus * 2048);
+  if (splits < 2) splits = 1, split_keys = call->lk;
+  const size_t units = ocf_min_size(groups * splits, cus * 2048);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_WGMMA_NV;
   ocf_plan_define(plan, "BK", (long long)bk);
@@ -80,8 +94,18 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   ocf_attention_define_call(call, d_wgmma, plan);
   plan->local_mem_bytes = ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe);
   const size_t global = units * WGMMA_THREADS, wg = WGMMA_THREADS;
-  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA, 1, &global, &wg);
-  plan->kv_splits = 1;
-  plan->split_keys = call->lk;
+  if (splits < 2) {
+    ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA, 1, &global, &wg);
+    plan->kv_splits = 1;
+    plan->split_keys = call->lk;
+    return OCF_MMA_PLANNED;
+  }
+  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA_SPLIT, 1, &global, &wg);
+  ocf_attention_add_merge(facts, call, cus * 2048, OCF_KERNEL_ATTENTION_WGMMA_JOIN, plan);
+  plan->kv_splits = splits;
+  plan->split_keys = split_keys;
+  plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) * call->lq * splits *
+                        (call->d + 2) * sizeof(float);
+  plan->scratch_written = 1; /* attention_wgmma_split writes every row's (m, l, O) of each range */
   return OCF_MMA_PLANNED;
 }

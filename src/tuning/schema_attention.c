@@ -121,6 +121,14 @@ static const ocf_tunable attention_tunables[] = {
                         "tile's weights (three stages of K and V); 0: S, softmax and P V in turn "
                         "(two stages)",
                         NULL},
+    [AT(wgmma.split_fill)] = {"wgmma.split_fill", 0, 64, 0, 0,
+                              "where the blocks (a workgroup each) are fewer than half this "
+                              "many a compute unit and the keys make two ranges of split.min: "
+                              "each row's keys in ranges for this many, attention_wgmma_split "
+                              "then attention_wgmma_join; 0: never (rule 5 of "
+                              "plan_attention_wgmma.c may then leave the call to attention_mma's "
+                              "split)",
+                              NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };

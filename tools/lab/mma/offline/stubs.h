@@ -69,3 +69,4 @@ float ocf_stub_log(float x) {
 #define log2(x) ocf_stub_log2(x)
 #define log(x) ocf_stub_log(x)
 #define get_num_groups(d) ((size_t)__nvvm_read_ptx_sreg_nctaid_x())
+#define get_global_size(d) (get_num_groups(d) * get_local_size(d))
