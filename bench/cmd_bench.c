@@ -205,19 +205,20 @@ static int parse_sizes(const char *text, const bench_options *o, size_lists *l) 
   return 0;
 }
 
-/* Each op's default sizes on this device type (the harness's table). */
-static void default_sizes(int gpu, size_lists *l) {
+/* Each op's default calls on this device type (the harness's table); 0, or -1 (said) where an
+   op's own calls do not parse, which test_spec.c rules out. */
+static int default_sizes(int gpu, size_lists *l) {
   memset(l, 0, sizeof *l);
   for (tool_op op = 0; op < tool_op_count(); op++) {
-    const ocft_op_case *c = tool_op_case(op);
-    const ocft_shapes *shapes = gpu ? &c->bench_gpu : &c->bench_cpu;
-    for (size_t i = 0; i < shapes->count && l->count[op] < TOOL_MAX_SPECS; i++) {
-      tool_spec *s = &l->specs[op][l->count[op]++];
-      tool_spec_init(s, op);
-      memcpy(s->d, shapes->d[i], sizeof s->d);
-      s->ndims = c->ndims;
+    char err[256];
+    const int n = tool_default_specs(op, gpu, l->specs[op], TOOL_MAX_SPECS, err, sizeof err);
+    if (n < 0) {
+      tool_error("the default calls of %s: %s", tool_op_name(op), err);
+      return -1;
     }
+    l->count[op] = (size_t)n;
   }
+  return 0;
 }
 
 /* ---- the run ---- */
@@ -295,7 +296,10 @@ int cmd_bench(int argc, char **argv) {
   env.gpu = (env.info.type & CL_DEVICE_TYPE_GPU) != 0;
   env.max_alloc = tool_max_alloc(env.info.device);
   env.repeats = o.repeats ? o.repeats : env.gpu ? 10 : 5;
-  default_sizes(env.gpu, &defaults);
+  if (default_sizes(env.gpu, &defaults)) {
+    ocf_context_release(ctx);
+    return TOOL_EXIT_FAILURE;
+  }
   const size_lists *sizes = o.sizes ? &sizes_given : &defaults;
 
   tool_timer timer;

@@ -570,6 +570,25 @@ size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, siz
   return n;
 }
 
+int tool_default_specs(tool_op op, int gpu, tool_spec *out, size_t capacity, char *err,
+                       size_t errlen) {
+  const ocft_op_case *c = tool_op_case(op);
+  const ocft_shapes *shapes = gpu ? &c->bench_gpu : &c->bench_cpu;
+  size_t n = 0;
+  for (size_t i = 0; i < shapes->count && n < capacity; i++) {
+    tool_spec_init(&out[n], op);
+    memcpy(out[n].d, shapes->d[i], sizeof out[n].d);
+    out[n++].ndims = c->ndims;
+  }
+  const char *calls = gpu ? c->bench_gpu_calls : c->bench_cpu_calls;
+  if (!calls) return (int)n;
+  static tool_spec_list list; /* large: off the stack */
+  int only[TOOL_MAX_OPS] = {0};
+  only[op] = 1;
+  if (tool_specs_parse(calls, only, &list, err, errlen)) return -1;
+  return (int)(n + tool_specs_of(&list, op, out + n, capacity - n));
+}
+
 void tool_usage_sizes(FILE *out) {
   fputs("The --sizes language (bench, tune and check): calls separated by ';', each\n"
         "  OP:SIZE[:OPTION...]  one call of an op with its options, or\n"

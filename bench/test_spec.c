@@ -256,6 +256,41 @@ static void test_refusals(void) {
   EXPECT(strstr(err, "--op") != NULL);
 }
 
+/* The bench's default calls: every op's, on a GPU and a CPU, parse (a typo in a harness table
+   would otherwise fail only `oclfuse bench` without --sizes), the plain sizes first, then the
+   op's own calls; attention's and norm's GPU calls are the 16-bit ones models run. */
+static void test_default_calls(void) {
+  static tool_spec specs[TOOL_MAX_SPECS];
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    for (int gpu = 0; gpu < 2; gpu++) {
+      char err[256] = "";
+      const int n = tool_default_specs(op, gpu, specs, TOOL_MAX_SPECS, err, sizeof err);
+      const ocft_op_case *c = tool_op_case(op);
+      const ocft_shapes *shapes = gpu ? &c->bench_gpu : &c->bench_cpu;
+      if (n < 0) {
+        printf("FAIL: %s's default calls (gpu %d): %s\n", tool_op_name(op), gpu, err);
+        failures++;
+        continue;
+      }
+      EXPECT((size_t)n >= shapes->count);
+      for (size_t i = 0; i < (size_t)n; i++)
+        EXPECT(specs[i].op == op && (i >= shapes->count || tool_spec_plain(&specs[i])));
+      if ((gpu ? c->bench_gpu_calls : c->bench_cpu_calls) != NULL)
+        EXPECT((size_t)n > shapes->count && !tool_spec_plain(&specs[n - 1]));
+    }
+  const tool_op attention = tool_op_from_name("attention"), norm = tool_op_from_name("norm");
+  const int n = tool_default_specs(attention, 1, specs, TOOL_MAX_SPECS, NULL, 0);
+  const size_t plain = tool_op_case(attention)->bench_gpu.count;
+  EXPECT(n == (int)plain + 7 && tool_spec_dtype(&specs[plain]) == OCF_BF16);
+  char text[256];
+  tool_spec_text(&specs[plain + 1], text, sizeof text);
+  EXPECT(!strcmp(text, "4x32x4096x4096x128:bf16:causal"));
+  EXPECT(tool_default_specs(norm, 1, specs, TOOL_MAX_SPECS, NULL, 0) ==
+         (int)tool_op_case(norm)->bench_gpu.count + 5);
+  /* capacity bounds what is written */
+  EXPECT(tool_default_specs(attention, 1, specs, 2, NULL, 0) == 2);
+}
+
 int main(void) {
   for (tool_op op = 0; op < tool_op_count(); op++)
     all_ops[op] = 1;
@@ -266,6 +301,7 @@ int main(void) {
   test_case_options();
   test_round_trip();
   test_refusals();
+  test_default_calls();
   printf("%d failed\n", failures);
   return failures ? 1 : 0;
 }

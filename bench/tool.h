@@ -178,6 +178,11 @@ int tool_specs_parse(const char *text, const int ops[TOOL_MAX_OPS], tool_spec_li
                      size_t errlen);
 /* The calls of one op, in order; returns how many were copied. */
 size_t tool_specs_of(const tool_spec_list *list, tool_op op, tool_spec *out, size_t capacity);
+/* The bench's default calls of an op on a GPU (gpu 1) or a CPU device: its plain sizes, then its
+   own calls (the harness's bench_gpu_calls / bench_cpu_calls), at most `capacity`, into out;
+   returns how many, or -1 with err naming the call that does not parse. */
+int tool_default_specs(tool_op op, int gpu, tool_spec *out, size_t capacity, char *err,
+                       size_t errlen);
 /* Non-zero when the call has no option (the plain fp32 call of ocf_add/softmax/matmul). */
 int tool_spec_plain(const tool_spec *s);
 /* Non-zero when the call has none of the tool's own options (every member but opts as

@@ -132,6 +132,10 @@ typedef struct ocft_op_case {
 
   /* The default bench sizes on a GPU and on a CPU device, and the --sweep-wg shape. */
   ocft_shapes bench_gpu, bench_cpu;
+  /* Calls the bench times by default after those sizes (NULL: none), in the --sizes language
+     (bench/spec.c), each "OP:SIZE[:OPTION...]" of this op: the storage types and options a
+     client runs, which the plain fp32 calls above leave out. */
+  const char *bench_gpu_calls, *bench_cpu_calls;
   size_t sweep_gpu[OCFT_MAX_DIMS], sweep_cpu[OCFT_MAX_DIMS];
   int sweep_non_powers; /* the sweep also tries sizes that are not powers of two */
 

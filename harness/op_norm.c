@@ -143,6 +143,12 @@ static const size_t bench_gpu[][OCFT_MAX_DIMS] = {{8192, 4096}, {32768, 1024}, {
                                                   {65536, 128}, {4096, 4097},  {256, 262144}};
 static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
     {4096, 256}, {1024, 1024}, {256, 4096}, {16, 65536}, {1000, 781}};
+/* ... and issue 20's bf16 rows, LayerNorm with its weight and bias and RMSNorm with its weight,
+   and a long row. */
+static const char bench_gpu_calls[] =
+    "layernorm:8192x4096:bf16:weight:bias; rmsnorm:8192x4096:bf16:weight;"
+    "layernorm:1024x16384:bf16:weight:bias; rmsnorm:1024x16384:bf16:weight;"
+    "rmsnorm:256x65536:bf16:weight";
 static const size_t small[][OCFT_MAX_DIMS] = {{4, 100}, {1, 1}, {7, 333}, {3, 3000}};
 
 /* oclfuse tune: by row length as softmax's classes; the issue's table (8192 x 4096,
@@ -181,6 +187,7 @@ const ocft_op_case ocft_op_norm = {
     .baseline = 1,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},
+    .bench_gpu_calls = bench_gpu_calls,
     .sweep_gpu = {8192, 4096},
     .sweep_cpu = {1024, 512},
     .sweep_non_powers = 1,
