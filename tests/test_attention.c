@@ -1404,6 +1404,24 @@ static void test_wgmma_split_plans(const ocf_tuning_values *on, const ocf_device
     assert_true(plan.scratch_written);
     assert_int_equal(ocf_plan_define_value(&plan, "BK", 0), 64);
   }
+  /* A limit learnt from the split kernel (fewer than its 256 work-items) ends the family's plans
+     where it may split (else the run loop would plan the refused kernel again), not where it
+     never splits. */
+  ocf_device_facts limited = *nv;
+  limited.learnt.kernel_max_workgroup[OCF_KERNEL_ATTENTION_WGMMA_SPLIT] = 128;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = call.h_kv = 8, call.lq = 128, call.lk = 32768, call.d = 128;
+  call.kv_vector = call.q_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_tuning_values tv = *on;
+  tv.attention.wgmma.split_fill = 1, tv.attention.split.min = 256;
+  ocf_plan plan;
+  ocft_assert_status(ocf_plan_attention(&limited, &tv, &call, &plan), OCF_SUCCESS);
+  assert_int_not_equal(plan.program, OCF_PROGRAM_ATTENTION_WGMMA_NV);
+  tv.attention.wgmma.split_fill = 0, tv.attention.mma.split_fill = 0;
+  ocft_assert_status(ocf_plan_attention(&limited, &tv, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA);
 }
 
 /* attention_wgmma's plans: on an NVIDIA GPU of compute capability 9.0 with wgmma.on after the

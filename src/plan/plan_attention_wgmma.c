@@ -10,7 +10,7 @@
  *      the GEMM's: the retarget to sm_90a builds and computes right on the context) passed;
  *      while it has not run, OCF_MMA_PROBE (the caller plans attention_mma and asks for it);
  *      after it failed, never.
- *   3. 256 work-items (two warpgroups) within the device's and the kernel's limits; local
+ *   3. 256 work-items (two warpgroups) within the device's and the kernels' limits; local
  *      memory for Q and two stages of K and V tiles of wgmma.bk keys, three with wgmma.pipe
  *      (128 keys halved to 64 until it fits), within what the probe ran right with.
  *   4. One workgroup per (batch, head, block of 128 query rows), at most compute_units * 2048
@@ -62,6 +62,9 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   /* Rule 3. */
   size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_WGMMA));
+  /* (the split kernel's too where it may run: a limit learnt from it must end its plans) */
+  if (t->wgmma.split_fill > 0)
+    cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_WGMMA_SPLIT));
   if (cap < WGMMA_THREADS) return OCF_MMA_NOT_APPLICABLE;
   const size_t d_wgmma = call->d <= 64 ? 64 : 128;
   const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_WGMMA_NV);
