@@ -692,15 +692,17 @@ static void test_attention_wgmma(void **state) {
       {1, 2, 2, 130, 200, 64, OCF_BF16, OCF_F32, 1, 0, DENSE, 0, 2},
   };
   /* (mma.split_fill 0: rule 5 would send these few workgroups to attention_mma's split);
-     the last two split every case of 128 keys or more into ranges of 64 (wgmma.split_fill:
-     attention_wgmma_split and its join) */
+     the fifth and sixth split every case of 128 keys or more into ranges of 64
+     (wgmma.split_fill: attention_wgmma_split and its join); the last caps the registers at 128
+     (two workgroups a compute unit) */
   static const char *const tunings[] = {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=64 split.min=64",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64"};
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 mma.split_fill=0 wgmma.max_regs=128"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -718,7 +720,7 @@ static void test_attention_wgmma(void **state) {
       if (cases[i].offset) c.offset_set = 1, c.offset = -2;
       run_case(env, "attention_wgmma", &c, 0);
       const char *plan = ocf_last_plan();
-      const int split = k >= 4 && cases[i].lk >= 128;
+      const int split = (k == 4 || k == 5) && cases[i].lk >= 128;
       const char *kernel = split ? "attention_wgmma_split " : "attention_wgmma ";
       if (hopper && !strstr(plan, kernel)) fail_msg("not %s: %s", kernel, plan);
       if (!hopper) assert_null(strstr(plan, "attention_wgmma"));
@@ -1422,6 +1424,17 @@ static void test_wgmma_split_plans(const ocf_tuning_values *on, const ocf_device
   tv.attention.wgmma.split_fill = 0, tv.attention.mma.split_fill = 0;
   ocft_assert_status(ocf_plan_attention(&limited, &tv, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA);
+  /* wgmma.max_regs: the register cap of the build where the compiler takes one (NVIDIA's
+     options), none by default. */
+  limited.nv_compiler_options = 1;
+  ocft_assert_status(ocf_plan_attention(&limited, &tv, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.max_registers, 0);
+  tv.attention.wgmma.max_regs = 128;
+  ocft_assert_status(ocf_plan_attention(&limited, &tv, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.max_registers, 128);
+  limited.nv_compiler_options = 0;
+  ocft_assert_status(ocf_plan_attention(&limited, &tv, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.max_registers, 0);
 }
 
 /* attention_wgmma's plans: on an NVIDIA GPU of compute capability 9.0 with wgmma.on after the

@@ -357,6 +357,8 @@ static void test_plan_bad_rows_reported(void **state) {
       {OCF_OP_MATMUL, "set0.kwg=6", "global loads along K come in groups of 4"},
       {OCF_OP_MATMUL, "set0.mwi=2 set0.vwm=4", "a work-item's rows are whole vectors"},
       {OCF_OP_MATMUL, "set1.mdimc=1 set1.mwi=2 set1.vwm=2", "global loads along M"},
+      /* attention_wgmma's register cap: 0 or at least 64 (63 fails; 0 and 64 pass below) */
+      {OCF_OP_ATTENTION, "wgmma.max_regs=63", "wgmma.max_regs is 0 or at least 64"},
   };
   ocf_device_facts facts = facts_of(POCL, 0);
   for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
@@ -373,16 +375,22 @@ static void test_plan_bad_rows_reported(void **state) {
       fail();
     }
   }
-  /* The softmax rules' edges pass. */
-  static const char *const edges[] = {"vw=16 items=16", "vw=4 seg_items=32",
-                                      "vw=4 seg_items=16 prefetch=1"};
+  /* The rules' edges pass. */
+  static const struct {
+    ocf_op op;
+    const char *values;
+  } edges[] = {{OCF_OP_SOFTMAX, "vw=16 items=16"},
+               {OCF_OP_SOFTMAX, "vw=4 seg_items=32"},
+               {OCF_OP_SOFTMAX, "vw=4 seg_items=16 prefetch=1"},
+               {OCF_OP_ATTENTION, "wgmma.max_regs=64"},
+               {OCF_OP_ATTENTION, "wgmma.max_regs=0"}};
   for (size_t i = 0; i < ARRAY_LEN(edges); i++) {
     const ocf_tuning_row rows[] = {
-        {{OCF_OP_SOFTMAX, OCF_F32, OCF_VENDOR_ANY, CPU, NULL}, edges[i], "an edge row"}};
+        {{edges[i].op, OCF_F32, OCF_VENDOR_ANY, CPU, NULL}, edges[i].values, "an edge row"}};
     ocf_tuning_values values;
-    if (ocf_tuning_resolve(rows, 1, OCF_OP_SOFTMAX, OCF_F32, &facts, devices[POCL].name, &values) !=
+    if (ocf_tuning_resolve(rows, 1, edges[i].op, OCF_F32, &facts, devices[POCL].name, &values) !=
         OCF_SUCCESS) {
-      print_error("row \"%s\": %s\n", edges[i], ocf_last_error());
+      print_error("row \"%s\": %s\n", edges[i].values, ocf_last_error());
       fail();
     }
   }

@@ -14,7 +14,7 @@
  *      memory for Q and two stages of K and V tiles of wgmma.bk keys, three with wgmma.pipe
  *      (128 keys halved to 64 until it fits), within what the probe ran right with.
  *   4. One workgroup per (batch, head, block of 128 query rows), at most compute_units * 2048
- *      (the kernel loops over the rest).
+ *      (the kernel loops over the rest); registers capped at wgmma.max_regs where set.
  *   5. Few blocks against long keys. Where those workgroups are fewer than half of
  *      compute_units * wgmma.split_fill and the keys make two ranges of split.min (and of a
  *      tile): each row's keys in ranges for compute_units * wgmma.split_fill workgroups
@@ -96,6 +96,7 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
   ocf_attention_define_call(call, d_wgmma, plan);
   plan->local_mem_bytes = ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe);
+  if (facts->nv_compiler_options) plan->max_registers = (unsigned)t->wgmma.max_regs;
   const size_t global = units * WGMMA_THREADS, wg = WGMMA_THREADS;
   if (splits < 2) {
     ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA, 1, &global, &wg);

@@ -129,6 +129,13 @@ static const ocf_tunable attention_tunables[] = {
                               "plan_attention_wgmma.c may then leave the call to attention_mma's "
                               "split)",
                               NULL},
+    [AT(wgmma.max_regs)] = {"wgmma.max_regs", 0, 255, 0, 0,
+                            "a register cap for attention_wgmma's kernels (NVIDIA's "
+                            "-cl-nv-maxrregcount): 128 lets two workgroups of 256 share a "
+                            "compute unit's 65536 registers (sm_90a offline, BK 64: D 64 needs "
+                            "126 without spills, D 128 spills 32-84 bytes); 0: the compiler's "
+                            "choice (150-255 registers, one workgroup a unit)",
+                            NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };
@@ -149,6 +156,9 @@ static const ocf_rule attention_rules[] = {
     {OCF_RULE_LE, AT(tiled.tpr), AT(tiled.bk), 0, -1,
      "a tile's keys are shared evenly among a row's work-items (tpr <= bk, both powers of two)"},
     {OCF_RULE_AT_MOST, AT_WG, 0, 1024, -1, "a workgroup has at most 1024 work-items"},
+    /* wgmma */
+    {OCF_RULE_AT_LEAST, AT(wgmma.max_regs), 0, 64, AT(wgmma.max_regs),
+     "wgmma.max_regs is 0 or at least 64"},
 };
 
 static const ocf_tuning_family attention_families[] = {
@@ -171,7 +181,7 @@ static const ocf_tuning_family attention_families[] = {
     {"wgmma",
      "attention_wgmma: Hopper's warpgroup units (wgmma, sm_90a), 128 query rows a workgroup of "
      "two warpgroups, K and V tiles of bk keys in 2 or 3 stages",
-     AT(wgmma), OCF_TUNING_INTS(ocf_attention_wgmma_tuning), 2, 0},
+     AT(wgmma), OCF_TUNING_INTS(ocf_attention_wgmma_tuning), 2, 1},
 };
 
 const ocf_op_schema ocf_attention_schema = {OCF_OP_ATTENTION,

@@ -274,6 +274,7 @@ typedef struct ocf_attention_wgmma_tuning {
   int min_lq;     /* the fewest query rows a call takes it with */
   int pipe;       /* 1: P V of the tile before in flight while a tile's weights are computed */
   int split_fill; /* few blocks: keys split into ranges for this many workgroups a unit; 0: no */
+  int max_regs;   /* a register cap for its kernels (NVIDIA); 0: the compiler's choice */
 } ocf_attention_wgmma_tuning;
 
 typedef struct ocf_attention_tuning {
