@@ -669,8 +669,8 @@ static void test_attention_mma_split(void **state) {
    and the 64- and 128-key tiles, causal (offsets that leave rows without keys, blocks that end
    past lq), lengths (0 and above lk), GQA, d 64 and 128 and the padded 40 and 72, f16 and bf16,
    every out type, lse, rows with gaps (CHUNKED), NaN in q and k; tiles of 128 and 64 keys; then
-   each row's keys in ranges of 64 (attention_wgmma_split, ranges a row keeps none of, and
-   attention_wgmma_join), two stages and three. */
+   each row's keys in ranges of 64 and of 128 (attention_wgmma_split, ranges a row keeps none
+   of, and attention_wgmma_join), two stages and three; a register cap. */
 static void test_attention_wgmma(void **state) {
   ocft_env *env = ocft_get_env(state);
   const int hopper = strstr(env->info.vendor, "NVIDIA") != NULL &&
@@ -691,18 +691,21 @@ static void test_attention_wgmma(void **state) {
       {1, 2, 2, 130, 200, 128, OCF_F16, OCF_F32, 0, 0, DENSE, 0, 1},
       {1, 2, 2, 130, 200, 64, OCF_BF16, OCF_F32, 1, 0, DENSE, 0, 2},
   };
-  /* (mma.split_fill 0: rule 5 would send these few workgroups to attention_mma's split);
-     the fifth and sixth split every case of 128 keys or more into ranges of 64
-     (wgmma.split_fill: attention_wgmma_split and its join); the last caps the registers at 128
-     (two workgroups a compute unit) */
+  /* (wgmma.split_fill 0 and mma.split_fill 0: neither split takes these few workgroups, as
+     rule 5 would on NVIDIA, whose built-in values split); the fifth, sixth and eighth split
+     every case of 128 keys or more into ranges of 64 (of 128 with 128-key tiles:
+     attention_wgmma_split and its join); the seventh caps the registers at 128 (two
+     workgroups a compute unit) */
   static const char *const tunings[] = {
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=0 mma.split_fill=0",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 wgmma.split_fill=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=64 split.min=64",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 mma.split_fill=0 wgmma.max_regs=128"};
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
+      "wgmma.max_regs=128",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 split.min=64"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -720,14 +723,15 @@ static void test_attention_wgmma(void **state) {
       if (cases[i].offset) c.offset_set = 1, c.offset = -2;
       run_case(env, "attention_wgmma", &c, 0);
       const char *plan = ocf_last_plan();
-      const int split = (k == 4 || k == 5) && cases[i].lk >= 128;
+      const int split = (k == 4 || k == 5 || k == 7) && cases[i].lk >= 128;
       const char *kernel = split ? "attention_wgmma_split " : "attention_wgmma ";
       if (hopper && !strstr(plan, kernel)) fail_msg("not %s: %s", kernel, plan);
       if (!hopper) assert_null(strstr(plan, "attention_wgmma"));
       if (hopper) { /* bk 128 in three stages fits at d 64 only */
         char want[32];
         snprintf(want, sizeof want, "-DBK=%d -DPIPE=%d",
-                 k == 0 || (k == 3 && cases[i].d <= 64) ? 128 : 64, k == 2 || k == 3 || k == 5);
+                 k == 0 || k == 7 || (k == 3 && cases[i].d <= 64) ? 128 : 64,
+                 k == 2 || k == 3 || k == 5);
         if (!strstr(plan, want)) fail_msg("%s: %s", want, plan);
       }
     }
