@@ -3,7 +3,9 @@
    prints the rate and the plan the library ran (ocf_last_plan). The operands hold one small value
    (the timing, not the result, is the point: the suites check results).
    usage: library_gemm_time dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k [tuning]
-   tuning: matmul values for the context (ocf_context_set_tuning), "wg=0" say. */
+   tuning: matmul values for the context (ocf_context_set_tuning), "wg=0" say.
+   PAD_A, PAD_B (environment, elements, default 0): added to A's and B's leading dimension (tight
+   otherwise), so that rows start off the 128-byte lines without a ragged side. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <oclfuse.h>
@@ -48,22 +50,25 @@ int main(int argc, char **argv) {
   if (!strcmp(dt, "3x")) o.precision = OCF_PRECISION_3XTF32;
   o.a_dtype = o.b_dtype = in;
   size_t es = ocf_dtype_size(in);
-  cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE, m * k * es, NULL, &err);
-  cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, k * n * es, NULL, &err);
+  const size_t pad_a = getenv("PAD_A") ? strtoull(getenv("PAD_A"), 0, 10) : 0;
+  const size_t pad_b = getenv("PAD_B") ? strtoull(getenv("PAD_B"), 0, 10) : 0;
+  const size_t lda = k + pad_a, ldb = (tb ? k : n) + pad_b;
+  const size_t a_size = m * lda, b_size = (tb ? n : k) * ldb;
+  cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE, a_size * es, NULL, &err);
+  cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, b_size * es, NULL, &err);
   cl_mem c = clCreateBuffer(cl, CL_MEM_READ_WRITE, m * n * 4, NULL, &err);
   cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, 512u << 20, NULL, &err);
   cl_ushort one = in == OCF_F32 ? 0 : (in == OCF_F16 ? 0x2c00 : 0x3e00); /* small values */
   float onef = 0.0625f;
   if (in == OCF_F32) {
-    clEnqueueFillBuffer(q, a, &onef, 4, 0, m * k * 4, 0, NULL, NULL);
-    clEnqueueFillBuffer(q, b, &onef, 4, 0, k * n * 4, 0, NULL, NULL);
+    clEnqueueFillBuffer(q, a, &onef, 4, 0, a_size * 4, 0, NULL, NULL);
+    clEnqueueFillBuffer(q, b, &onef, 4, 0, b_size * 4, 0, NULL, NULL);
   } else {
-    clEnqueueFillBuffer(q, a, &one, 2, 0, m * k * 2, 0, NULL, NULL);
-    clEnqueueFillBuffer(q, b, &one, 2, 0, k * n * 2, 0, NULL, NULL);
+    clEnqueueFillBuffer(q, a, &one, 2, 0, a_size * 2, 0, NULL, NULL);
+    clEnqueueFillBuffer(q, b, &one, 2, 0, b_size * 2, 0, NULL, NULL);
   }
   enum { REPS = 15 };
   double t[REPS];
-  size_t ldb = tb ? k : n;
   for (int r = -3; r < REPS; r++) {
     cl_uchar z = (cl_uchar)r;
     clEnqueueFillBuffer(q, flush, &z, 1, 0, 512u << 20, 0, NULL, NULL);
@@ -71,7 +76,7 @@ int main(int argc, char **argv) {
     ocf_launch l = OCF_LAUNCH_INIT;
     l.event = &ev;
     l.first_event = &first;
-    if (ocf_matmul_ex(ctx, OCF_NO_TRANS, tb ? OCF_TRANS : OCF_NO_TRANS, m, n, k, 1.0f, a, 0, k, b,
+    if (ocf_matmul_ex(ctx, OCF_NO_TRANS, tb ? OCF_TRANS : OCF_NO_TRANS, m, n, k, 1.0f, a, 0, lda, b,
                       0, ldb, 0.0f, c, 0, n, &o, &l)) {
       fprintf(stderr, "%s\n", ocf_last_error());
       return 1;
@@ -85,8 +90,8 @@ int main(int argc, char **argv) {
     clReleaseEvent(first);
   }
   qsort(t, REPS, sizeof *t, cmp);
-  printf("%-5s B%s %6zux%6zux%6zu %s %8.3f ms  %7.1f TFLOP/s  plan: %s\n", dt, tb ? "^T" : "  ", m,
-         n, k, argc > 6 ? argv[6] : "", t[REPS / 2] * 1e3, 2.0 * m * n * k / t[REPS / 2] * 1e-12,
+  printf("%-5s B%s %6zux%6zux%6zu pad %zu,%zu %s %8.3f ms  %7.1f TFLOP/s  plan: %s\n", dt,
+         tb ? "^T" : "  ", m, n, k, pad_a, pad_b, argc > 6 ? argv[6] : "", t[REPS / 2] * 1e3, 2.0 * m * n * k / t[REPS / 2] * 1e-12,
          ocf_last_plan());
   return 0;
 }
