@@ -91,7 +91,7 @@ int main(int argc, char **argv) {
   }
   qsort(t, REPS, sizeof *t, cmp);
   printf("%-5s B%s %6zux%6zux%6zu pad %zu,%zu %s %8.3f ms  %7.1f TFLOP/s  plan: %s\n", dt,
-         tb ? "^T" : "  ", m, n, k, pad_a, pad_b, argc > 6 ? argv[6] : "", t[REPS / 2] * 1e3, 2.0 * m * n * k / t[REPS / 2] * 1e-12,
-         ocf_last_plan());
+         tb ? "^T" : "  ", m, n, k, pad_a, pad_b, argc > 6 ? argv[6] : "", t[REPS / 2] * 1e3,
+         2.0 * m * n * k / t[REPS / 2] * 1e-12, ocf_last_plan());
   return 0;
 }
