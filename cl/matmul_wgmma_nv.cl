@@ -250,7 +250,12 @@ INLINE void load_slice(const uint stage, const operands *o, const ulong kt, cons
    copy for every slice, at about 0.6 of the interior's rate, and a ragged shape's every wave
    held some (3000^3 bf16 310 TFLOP/s against 677 at 4096^3). Same bytes in the same places as
    load_kmajor and load_mnmajor (tests/wgmma_copy_check.c compares the two offline). */
-#define FAST_MN (THREADS % (BN / 8) == 0) /* MN-major B (TRANS_B 0): BN 192 takes load_mnmajor */
+/* MN-major B (TRANS_B 0) in rows of BN / 8 chunks where those divide the work-items (BN 128
+   and 256 with two warpgroups); else (BN 192) in its 64-column blocks, BK rows of 8 chunks each,
+   work-item t copying chunk t % 8 of rows t / 8 + s THREADS / 8 of every block. Until
+   2026-12-03 BN 192 took the bounded load_mnmajor for every slice: 351 TFLOP/s at bf16 3072^3
+   where K-major B's 192-column tiles ran 595. */
+#define FAST_MN (THREADS % (BN / 8) == 0)
 
 /* One work-item's plan for the slices that lie inside k: first chunk of slice 0, strides in
    bytes, and what an edge tile copies of each chunk. */
@@ -261,6 +266,9 @@ typedef struct copy_plan {
   uint a_dst, b_dst;           /* its first chunk's place in a stage (B's from the stage) */
   uint a_rows, b_rows; /* edge tiles: its chunks i < a_rows (b_rows) lie in rows inside m (n) */
   uint b_bytes;        /* edge tiles, k x n B: the valid bytes of its column's chunks */
+#if !TRANS_B && !FAST_MN
+  uint b_block[BN / 64]; /* edge tiles, k x n B by blocks: the valid bytes of its chunk in each */
+#endif
 } copy_plan;
 
 /* How many of a work-item's chunks i = 0, 1, ..., each RS rows past the one before from its
@@ -294,14 +302,22 @@ INLINE void plan_copies(copy_plan *p, const operands *o, const uint t) {
   p->b_slice = (ulong)BK * o->ldb * EB;
   p->b_dst = A_BYTES + (nc / 8) * (BK * 128) + swz(rb, nc % 8);
   p->b_bytes = chunk_bytes(o->n0 + nc * 8, o->n);
-#endif /* else B goes through load_mnmajor */
+#else /* by 64-column blocks: the K-major mapping within each */
+  p->b = o->b + (ra * o->ldb + o->n0 + ja * 8) * EB;
+  p->b_row = (ulong)(THREADS / 8) * o->ldb * EB;
+  p->b_slice = (ulong)BK * o->ldb * EB;
+  p->b_dst = A_BYTES + swz(ra, ja);
+#pragma unroll
+  for (uint b = 0; b < BN / 64; b++)
+    p->b_block[b] = chunk_bytes(o->n0 + b * 64 + ja * 8, o->n);
+#endif
 }
 
 /* Chunk i (a constant after unrolling) of a block with RS rows per step: its place. */
 #define FAST_DST(d0, i, RS) (((d0) ^ ((((i) * (RS)) % 8) * 16)) + (i) * (RS)*128)
 
 /* Copies a slice that lies inside k into stage (a shared address) and moves p to the next
-   slice; o for load_mnmajor's B where BN / 8 does not divide THREADS. EDGE (a constant at each
+   slice; o names the source of chunks that copy nothing. EDGE (a constant at each
    call, so that the interior copy keeps no sizes): the tile reaches past m or n, and a chunk
    outside copies nothing (its source then the operand's first element, never read) and a k x n
    B's last column chunk its valid bytes, as load_slice would. */
@@ -338,10 +354,21 @@ INLINE void load_slice_fast(const uint stage, copy_plan *p, const operands *o, c
 #undef NB
 #undef B_BYTES_OF
   }
-  (void)kt, (void)t;
-#else
-  load_mnmajor(stage + A_BYTES, o->b, o->ldb, o->k, o->n, kt * BK, o->n0, t);
+#else /* MN-major B by 64-column blocks (block b at b * BK * 128 of the stage, 128 bytes on) */
+  {
+#pragma unroll
+    for (uint b = 0; b < BN / 64; b++) {
+      const uint bytes = EDGE ? p->b_block[b] : 16u;
+      __global const uchar *x = p->b + b * 128;
+#pragma unroll
+      for (uint i = 0; i < BK * 8 / THREADS; i++, x += p->b_row)
+        cp_async16(stage + b * (BK * 128) + FAST_DST(p->b_dst, i, THREADS / 8), bytes ? x : o->b,
+                   bytes);
+    }
+    p->b += p->b_slice;
+  }
 #endif
+  (void)kt, (void)t;
 }
 
 /* The 4 k steps' descriptors of a stage for warpgroup wg. */
