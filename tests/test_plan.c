@@ -1873,6 +1873,103 @@ static void test_plan_matmul_wgmma(void **state) {
 }
 
 /*
+ * Rule 2's waves (src/plan/plan_matmul_wgmma.c): with wgmma.wave_bn=192 in 5 stages (205824
+ * bytes, what the probe then runs), a whole-K call of more tiles than the H200's 132 compute
+ * units takes 192-column tiles where ceil(G192 / 132) 192 is below 0.95 ceil(G256 / 132) 256:
+ * 3072^3 is 288 tiles (3 waves, 768) or 384 (3 waves, 576); 4095 x 4104 is 5 waves or 6 (1280
+ * or 1152); 4096 x 3072 is 3 or 4 (768 either way: no); 4096^3 4 or 6; 8192^3 16 or 21 (4096
+ * or 4032: within 5 %); 2048^3 one wave (128 tiles); a batch of two 2048^3 2 or 3. A ring the
+ * probe did not run loses stages; one tile row keeps rule 2's 128 columns; split plans keep the
+ * tuning's width; wave_bn 0 never.
+ */
+static void test_plan_wgmma_waves(void **state) {
+  (void)state;
+  ocf_device_facts facts = h200_wgmma(OCF_PROBE_PASSED);
+  facts.learnt.wgmma_local_ok = 205824;
+  ocf_tuning_values waves = matmul_tuning(&facts, H200, OCF_BF16);
+  assert_int_equal(
+      ocf_tuning_parse(OCF_OP_MATMUL, "wgmma.wave_bn=192 wgmma.wave_stages=5", &waves, "test"),
+      OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_check(OCF_OP_MATMUL, &waves, "test"), OCF_SUCCESS);
+  const int none = OCF_PLAN_PROBE_NONE;
+  const char *const narrow = "BN=192 CONSUMERS=2 STAGES=5 GROUP_M=8 local_mem=205824";
+  const char *const wide = "BN=256 CONSUMERS=2 STAGES=4 GROUP_M=8 local_mem=197632";
+
+  ocf_matmul_call call = typed_call(3072, 3072, 3072, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("3072^3 NN", &facts, &waves, &call, "matmul_wgmma wg=256 groups=384", narrow,
+                  none);
+  call.trans_b = 1;
+  plan_wgmma_case("3072^3 NT", &facts, &waves, &call, "matmul_wgmma wg=256 groups=384", narrow,
+                  none);
+  call = typed_call(4095, 4104, 4000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("4095 x 4104 x 4000", &facts, &waves, &call, "matmul_wgmma wg=256 groups=704",
+                  narrow, none);
+  call = typed_call(4096, 3072, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("4096 x 3072 (equal costs)", &facts, &waves, &call,
+                  "matmul_wgmma wg=256 groups=384", wide, none);
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("4096^3", &facts, &waves, &call, "matmul_wgmma wg=256 groups=512", wide, none);
+  call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("8192^3 (within 5 %)", &facts, &waves, &call, "matmul_wgmma wg=256 groups=2048",
+                  wide, none);
+  call = typed_call(2048, 2048, 2048, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("2048^3 (one wave)", &facts, &waves, &call, "matmul_wgmma wg=256 groups=128",
+                  wide, none);
+  call.batch = 2, call.stride_a = call.stride_b = call.stride_c = 2048 * 2048;
+  plan_wgmma_case("2 x 2048^3", &facts, &waves, &call, "matmul_wgmma wg=256 groups=256", wide,
+                  none);
+  /* A probe of the built-in ring only (197632 bytes): 192 columns in 4 stages. */
+  ocf_device_facts small = facts;
+  small.learnt.wgmma_local_ok = 197632;
+  call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("3000^3, the probe's 197632 bytes", &small, &waves, &call,
+                  "matmul_wgmma wg=256 groups=384", "BN=192 STAGES=4 local_mem=164864", none);
+  /* One tile row stays 128 columns; a split plan keeps 256. */
+  call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = 1;
+  plan_wgmma_case("128 x 8192 x 8192 NT", &facts, &waves, &call, "matmul_wgmma wg=256 groups=64",
+                  "BN=128", none);
+  const ocf_device_facts mem = with_h200_memory(facts);
+  plan_wgmma_case("128 x 8192 x 8192 NT, split", &mem, &waves, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+                  "BN=256", none);
+  /* wave_bn 0: never. */
+  ocf_tuning_values off = waves;
+  off.matmul.wgmma.wave_bn = 0;
+  call = typed_call(3072, 3072, 3072, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("3072^3, wave_bn 0", &facts, &off, &call, "matmul_wgmma wg=256 groups=288", wide,
+                  none);
+
+  /* The probe runs the larger ring (205824 of 192 x 5 against 197632), else the tuning's. */
+  const ocf_device_facts fresh = h200_wgmma(OCF_PROBE_UNKNOWN);
+  ocf_plan plan;
+  expect_plan("the wgmma probe, waves",
+              ocf_plan_matmul_wgmma_probe(&fresh, &waves, 160, 264, &plan), &plan,
+              "matmul_wgmma wg=256 groups=4", narrow);
+  ocf_tuning_values small_ring = waves;
+  small_ring.matmul.wgmma.wave_stages = 4;
+  expect_plan("the wgmma probe, waves in 4 stages",
+              ocf_plan_matmul_wgmma_probe(&fresh, &small_ring, 160, 264, &plan), &plan,
+              "matmul_wgmma wg=256 groups=4", wide);
+  /* The tuning's rules: 128, 192 or 256 (or 0); the ring at most 227 KiB. */
+  const char *const bad[] = {"wgmma.wave_bn=64", "wgmma.wave_bn=160",
+                             "wgmma.wave_bn=256 wgmma.wave_stages=5"};
+  for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+    ocf_tuning_values t = waves;
+    assert_int_equal(ocf_tuning_parse(OCF_OP_MATMUL, bad[i], &t, "test"), OCF_SUCCESS);
+    if (ocf_tuning_check(OCF_OP_MATMUL, &t, "test") == OCF_SUCCESS) {
+      print_error("%s passed the tuning's rules\n", bad[i]);
+      fail();
+    }
+  }
+  ocf_tuning_values edge = waves;
+  assert_int_equal(
+      ocf_tuning_parse(OCF_OP_MATMUL, "wgmma.wave_bn=128 wgmma.wave_stages=6", &edge, "test"),
+      OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_check(OCF_OP_MATMUL, &edge, "test"), OCF_SUCCESS);
+}
+
+/*
  * The staged wgmma plans (rule 4 of src/plan/plan_matmul_wgmma.c) on the H200 (141 GiB, 35 GiB
  * a buffer: a scratch cap of 141 / 8 GiB): 3XTF32 in every layout and TF32 where rule 1 leaves
  * it (B k x n, A transposed or off chunks) stage their operands with matmul_stage (32 x 8
@@ -3935,6 +4032,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_mma_local_memory),
       cmocka_unit_test(test_plan_attention_decode_routes),
       cmocka_unit_test(test_plan_matmul_wgmma),
+      cmocka_unit_test(test_plan_wgmma_waves),
       cmocka_unit_test(test_plan_matmul_wgmma_lastwave),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),

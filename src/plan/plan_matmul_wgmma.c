@@ -21,9 +21,15 @@
  *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m), with
  *      tiles of 128 columns instead for a call of one tile row (m at most 64 consumers) where
  *      those still make at most one workgroup per compute unit (tiles x batch): m 128, n 8192
- *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. Its static
- *      local memory, stages (64 consumers + bn) 128 + 1024 bytes, must be at most what the
- *      probe ran right with: fewer stages (down to 3) while it is more, else rule 1 fails.
+ *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. A whole-K
+ *      call of more tiles than compute units, where wgmma.wave_bn is set, takes that width
+ *      (in wgmma.wave_stages) instead where its waves cost 5 % less, a wave of one workgroup
+ *      a unit costing its tile width: bf16 3072^3 is 288 tiles of 256 columns on the H200's
+ *      132 units (3 waves for 2.18 of work, 768) or 384 of 192 (3 waves for 2.91, 576), and
+ *      4096^3 keeps 256 (4 waves, 1024, against 6 of 192, 1152). Its static local memory,
+ *      stages (64 consumers + bn) 128 + 1024 bytes, must be at most what the probe ran right
+ *      with: fewer stages (down to 3) while it is more, else rule 1 fails; the probe runs the
+ *      larger of the two rings.
  *   3. Until the probe has run (facts->learnt.wgmma unknown) the call gets the next plan (mma.sync
  * or SIMT) with `probe` set to OCF_PLAN_PROBE_WGMMA: the op runs the probe
  *      (src/runtime/wgmma_probe.c) and plans again.
@@ -152,22 +158,51 @@ static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
   ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA, 1, global, local);
 }
 
+/* The geometry of the other tile width the wave model weighs (wgmma.wave_bn, in its own ring). */
+static wg_geometry wave_geometry_of(const ocf_matmul_wgmma_tuning *t) {
+  wg_geometry g = geometry_of(t);
+  g.bn = (unsigned)t->wave_bn;
+  g.stages = (unsigned)t->wave_stages;
+  return g;
+}
+
+/* Rule 2's waves: one workgroup a compute unit (the ring's local memory), a wave of tiles BN
+   columns wide taking a time in proportion to BN, so G tiles cost ceil(G / units) BN; the
+   other width wins by 5 % at least (the narrower tile multiplies a little less a cycle: 682
+   against 695 TFLOP/s a full wave at bf16 3072^3). */
+static int other_width_wins(size_t units, size_t tiles, unsigned bn, size_t other_tiles,
+                            unsigned other_bn) {
+  const size_t cost = ocf_div_ceil(tiles, units) * bn;
+  const size_t other = ocf_div_ceil(other_tiles, units) * other_bn;
+  return other * 20 < cost * 19;
+}
+
 /* The tile, ring and workgroups of an m x n C (rules 2 and 3), shared by the direct and the
-   staged plans. */
+   staged plans; `direct`: a whole-K plan (rule 2's narrow tiles and waves). */
 static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                                     const ocf_matmul_call *call, const int narrow_ok,
+                                     const ocf_matmul_call *call, const int direct,
                                      wg_geometry *out, size_t *groups_out) {
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   const size_t batch = call->batch ? call->batch : 1;
-  size_t groups = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, g.bn);
+  const size_t tile_rows = ocf_div_ceil(call->m, 64u * g.consumers);
+  size_t groups = tile_rows * ocf_div_ceil(call->n, g.bn);
   if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
   if (facts->learnt.wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
-  const size_t narrow = ocf_div_ceil(call->m, 64u * g.consumers) * ocf_div_ceil(call->n, 128u);
-  if (narrow_ok && g.bn > 128 && call->m <= 64u * g.consumers &&
-      narrow <= facts->compute_units / batch) { /* rule 2: one tile row */
+  const size_t narrow = tile_rows * ocf_div_ceil(call->n, 128u);
+  const size_t units = facts->compute_units;
+  const wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  if (direct && g.bn > 128 && call->m <= 64u * g.consumers &&
+      narrow <= units / batch) { /* rule 2: one tile row */
     g.bn = 128;
     groups = narrow;
+  } else if (direct && wave.bn > 0 && wave.bn != g.bn && groups * batch > units) {
+    const size_t wave_groups = tile_rows * ocf_div_ceil(call->n, wave.bn);
+    if (wave_groups <= 0x7fffffffu / batch &&
+        other_width_wins(units, groups * batch, g.bn, wave_groups * batch, wave.bn)) {
+      g = wave; /* rule 2: the waves */
+      groups = wave_groups;
+    }
   }
   while (geometry_bytes(&g) > facts->learnt.wgmma_local_ok && g.stages > 3) /* rule 2 */
     g.stages--;
@@ -394,7 +429,7 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        const ocf_tuning_values *tuning, size_t m, size_t n,
                                        ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
-  const wg_geometry g = geometry_of(&tuning->matmul.wgmma);
+  wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g))
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "wgmma probe: %u work-items exceed the device's or the kernel's limit",
@@ -402,6 +437,9 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->is_probe = 1;
   plan->splits = 1;
+  const wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  if (wave.bn > 0 && geometry_bytes(&wave) > geometry_bytes(&g)) /* the larger ring runs */
+    g = wave;
   define_all(plan, OCF_BF16, 0, &g, NULL);
   add_step(plan, &g, ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn));
   plan->local_mem_bytes = geometry_bytes(&g);

@@ -186,6 +186,13 @@ static const ocf_tunable matmul_tunables[] = {
          NULL},
     [MM(wgmma.lastwave_min)] = {"wgmma.lastwave_min", 64, 1048576, 0, 512,
                                 "least K per range of the last-wave split", NULL},
+    [MM(wgmma.wave_bn)] = {"wgmma.wave_bn", 0, 256, 0, 0,
+                           "the other wgmma tile width (128, 192 or 256) a whole-K call of "
+                           "more tiles than compute units takes where its waves cost 5 % less "
+                           "(src/plan/plan_matmul_wgmma.c, rule 2); 0: never",
+                           NULL},
+    [MM(wgmma.wave_stages)] = {"wgmma.wave_stages", 3, 6, 0, 4, "the ring of wave_bn's tiles",
+                               NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "
@@ -220,9 +227,11 @@ enum { D_MMA_THREADS, D_MMA_BLOCK, D_PER_MMA_SET };
 #define DERIVED_MMA(s, d) (DERIVED(OCF_MATMUL_TILE_SETS, 0) + (s)*D_PER_MMA_SET + (d))
 /* The wgmma kernel's static local memory: stages (64 consumers + bn) 128 + 1024 bytes. */
 #define DERIVED_WG_BYTES DERIVED_MMA(OCF_MATMUL_MMA_SETS, 0)
+/* The same of wave_bn's ring (wave_bn 0: 0). */
+#define DERIVED_WAVE_BYTES (DERIVED_WG_BYTES + 1)
 
 static const char *const
-    matmul_derived[OCF_MATMUL_TILE_SETS * D_PER_SET + OCF_MATMUL_MMA_SETS * D_PER_MMA_SET + 1] = {
+    matmul_derived[OCF_MATMUL_TILE_SETS * D_PER_SET + OCF_MATMUL_MMA_SETS * D_PER_MMA_SET + 2] = {
         "tiled.set0.mdimc*mwi",
         "tiled.set0.ndimc*nwi",
         "tiled.set0.mwi*nwi",
@@ -239,7 +248,8 @@ static const char *const
         "mma.set0.wm*wn",
         "mma.set1 work-items (32 bm bn / (wm wn))",
         "mma.set1.wm*wn",
-        "wgmma local bytes (stages (64 consumers + bn) 128 + 1024)"};
+        "wgmma local bytes (stages (64 consumers + bn) 128 + 1024)",
+        "wgmma wave_bn's local bytes (wave_stages (64 consumers + wave_bn) 128 + 1024)"};
 
 static void matmul_derive(const ocf_tuning_values *values, long long *d) {
   const ocf_matmul_tuning *t = &values->matmul;
@@ -257,8 +267,12 @@ static void matmul_derive(const ocf_tuning_values *values, long long *d) {
     out[D_MMA_THREADS] = wm && wn ? 32 * ((long long)set->bm / wm) * ((long long)set->bn / wn) : 0;
     out[D_MMA_BLOCK] = wm * wn;
   }
-  d[OCF_MATMUL_TILE_SETS * D_PER_SET + OCF_MATMUL_MMA_SETS * D_PER_MMA_SET] =
-      (long long)t->wgmma.stages * (64LL * t->wgmma.consumers + t->wgmma.bn) * 128 + 1024;
+  long long *wg = d + OCF_MATMUL_TILE_SETS * D_PER_SET + OCF_MATMUL_MMA_SETS * D_PER_MMA_SET;
+  wg[0] = (long long)t->wgmma.stages * (64LL * t->wgmma.consumers + t->wgmma.bn) * 128 + 1024;
+  wg[1] = t->wgmma.wave_bn ? (long long)t->wgmma.wave_stages *
+                                     (64LL * t->wgmma.consumers + t->wgmma.wave_bn) * 128 +
+                                 1024
+                           : 0;
 }
 
 /* A rule that applies while tile set s is in use (its mdimc non-zero). */
@@ -340,8 +354,14 @@ static const ocf_rule matmul_rules[] = {
     MMA_SET_RULES(1),
     /* wgmma */
     {OCF_RULE_DIVISIBLE, MM(wgmma.bn), 0, 64, -1, "wgmma tiles are 128, 192 or 256 columns wide"},
+    {OCF_RULE_DIVISIBLE, MM(wgmma.wave_bn), 0, 64, -1,
+     "wgmma tiles are 128, 192 or 256 columns wide (wave_bn 0: none)"},
+    {OCF_RULE_AT_LEAST, MM(wgmma.wave_bn), 0, 128, MM(wgmma.wave_bn),
+     "wgmma tiles are 128, 192 or 256 columns wide (wave_bn 0: none)"},
     {OCF_RULE_AT_MOST, DERIVED_WG_BYTES, 0, 227 << 10, -1,
      "a Hopper workgroup has at most 227 KiB of shared memory"},
+    {OCF_RULE_AT_MOST, DERIVED_WAVE_BYTES, 0, 227 << 10, -1,
+     "a Hopper workgroup has at most 227 KiB of shared memory (wave_bn's ring)"},
     /* few */
     {OCF_RULE_MULTIPLE_OF, MM(few.warps), MM(few.kw), 0, -1,
      "the few-row k warps divide the workgroup's warps"},
@@ -352,7 +372,7 @@ enum {
   R_SKINNY = R_TILED + OCF_MATMUL_TILE_SETS * SET_RULE_COUNT,
   R_MMA = R_SKINNY + 4,
   R_WGMMA = R_MMA + OCF_MATMUL_MMA_SETS * MMA_SET_RULE_COUNT,
-  R_FEW = R_WGMMA + 2,
+  R_FEW = R_WGMMA + 5,
   R_END = R_FEW + 1
 };
 _Static_assert(OCF_ARRAY_LEN(matmul_rules) == R_END, "the families' rules are counted right");

@@ -151,6 +151,8 @@ typedef struct ocf_matmul_wgmma_tuning {
   int lastwave;       /* the last-wave split for a last wave of at most lastwave % of the compute
                          units; 0: none */
   int lastwave_min;   /* least K per range of the last-wave split */
+  int wave_bn;        /* the other tile width whole-K calls of several waves may take; 0: none */
+  int wave_stages;    /* the ring of wave_bn's tiles */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
