@@ -218,6 +218,35 @@ static void tune_all(const ocft_env *env, const char *values) {
                        OCF_SUCCESS);
 }
 
+/* Rule 2's waves (wgmma.wave_bn=192, wave_stages=5) on the H200's 132 units: 2100 x 2100 is
+   17 x 9 = 153 tiles of 128 x 256 (2 waves, 512) or 17 x 11 = 187 of 192 columns (2 waves,
+   384); one warpgroup, 1300 x 1580 is 21 x 7 = 147 of 64 x 256 or 21 x 9 = 189 of 64 x 192.
+   Every type and B layout (a k x n B in 64-column blocks), edge tiles past m and n, k ragged
+   and short (the references stay short); C poisoned, then alpha and beta. */
+static void test_wgmma_waves(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const struct {
+    const char *tuning;
+    size_t m, n, k;
+  } cases[] = {{"wgmma.wave_bn=192 wgmma.wave_stages=5", 2100, 2100, 40},
+               {"wgmma.wave_bn=192 wgmma.wave_stages=5 wgmma.consumers=1", 1300, 1580, 72}};
+  for (size_t c = 0; c < OCF_ARRAY_LEN_T(cases); c++) {
+    tune_all(env, cases[c].tuning);
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+      for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++) {
+        mmx_case t = wg_case(inputs[d], tb, cases[c].m, cases[c].n, cases[c].k, c);
+        if (c) {
+          t.alpha = 0.5f, t.beta = 1.25f;
+        } else {
+          t.nan_c = 1;
+        }
+        check_wgmma(env, t);
+        assert_non_null(strstr(ocf_last_plan(), "-DBN=192 "));
+      }
+  }
+  tune_all(env, "");
+}
+
 /* The last-wave split (src/plan/plan_matmul_wgmma.c, rule 6) forced on: wgmma.lastwave=100 (any
    last wave) and lastwave_min=64, on the H200's 132 units (a GPU of more units would plan
    matmul_wgmma and fail here by name). Tiles of 64 x 128 (wg.consumers=1, wg.bn=128) keep the
@@ -448,8 +477,10 @@ int main(void) {
       cmocka_unit_test(test_wgmma_tunables),
       cmocka_unit_test(test_wgmma_split_k),
       cmocka_unit_test(test_wgmma_lastwave),
+      cmocka_unit_test(test_wgmma_waves),
       cmocka_unit_test(test_wgmma_fallbacks),
       cmocka_unit_test(test_wgmma_refusals),
   };
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("matmul_wgmma", tests, ocft_group_setup, ocft_group_teardown);
 }

@@ -1538,14 +1538,15 @@ static void test_plan_matmul_few(void **state) {
 
 /* ---- matmul on Hopper's warpgroup units (src/plan/plan_matmul_wgmma.c) ---- */
 
-/* The H200 once the wgmma probe ran right with the built-in tile and ring (128 x 256, 4 stages:
-   4 (128 + 256) 128 + 1024 = 197632 bytes), and the mma.sync probe of 48 KiB too. */
+/* The H200 once the wgmma probe ran right with the larger of the built-in rings (128 x 192 in 5
+   stages, wgmma.wave_bn: 5 (128 + 192) 128 + 1024 = 205824 bytes; 128 x 256 in 4 takes 197632),
+   and the mma.sync probe of 48 KiB too. */
 static ocf_device_facts h200_wgmma(ocf_probe_state wgmma) {
   ocf_device_facts facts = h200_probed(49152);
   facts.learnt.wgmma = wgmma;
   if (wgmma == OCF_PROBE_PASSED) {
-    facts.learnt.wgmma_local_ok = 197632;
-    facts.learnt.wgmma_local_ok_reported = 197632 + 16;
+    facts.learnt.wgmma_local_ok = 205824;
+    facts.learnt.wgmma_local_ok_reported = 205824 + 16;
   }
   return facts;
 }
@@ -1613,10 +1614,11 @@ static void test_plan_matmul_wgmma(void **state) {
   call.precision = OCF_PRECISION_FP32;
   plan_wgmma_case("FP32", &passed, &f32, &call, simt_4096, NULL, none);
 
-  /* Ragged shapes and batches stay on it; the grid counts tiles x batch. */
+  /* Ragged shapes and batches stay on it; the grid counts tiles x batch (4095 x 4104 takes
+     the built-in 192-column tiles by rule 2's waves: 6 waves of 192 against 5 of 256). */
   call = typed_call(4095, 4104, 4000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("bf16 4095 x 4104 x 4000", &passed, &bf16, &call,
-                  "matmul_wgmma wg=256 groups=544", "k_split=4000", none);
+                  "matmul_wgmma wg=256 groups=704", "BN=192 k_split=4000", none);
   call = typed_call(1000, 1000, 1001, OCF_BF16, OCF_PRECISION_FP32);
   call.lda = 1008, call.ldb = 1000, call.ldc = 1001;
   call.batch = 3, call.stride_a = 1000 * 1008, call.stride_b = 1001 * 1000;
@@ -1857,11 +1859,12 @@ static void test_plan_matmul_wgmma(void **state) {
   plan_wgmma_case("one warpgroup", &narrow, &one, &call, "matmul_wgmma wg=128 groups=1024",
                   "CONSUMERS=1 local_mem=164864", none);
 
-  /* The probe's own plan: bf16, B stored k x n, the tuning's geometry, 160 x 264 (2 x 2 tiles). */
+  /* The probe's own plan: bf16, B stored k x n, the larger of the tuning's rings (the built-in
+     wave_bn's 192 x 5), 160 x 264 (2 x 2 tiles). */
   ocf_plan plan;
   expect_plan("the wgmma probe", ocf_plan_matmul_wgmma_probe(&fresh, &bf16, 160, 264, &plan), &plan,
               "matmul_wgmma wg=256 groups=4",
-              "AB_DTYPE=2 TRANS_B=0 BN=256 STAGES=4 local_mem=197632");
+              "AB_DTYPE=2 TRANS_B=0 BN=192 STAGES=5 local_mem=205824");
   assert_int_equal(plan.is_probe, 1);
   /* The tuning's rule: at most 227 KiB (5 stages of 128 x 256 are 241 KiB). */
   ocf_tuning_values big = bf16;
@@ -1989,7 +1992,8 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
   (void)state;
   const ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
   const ocf_device_facts mem = with_h200_memory(passed);
-  const ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
+  ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
+  bf16.matmul.wgmma.wave_bn = 0; /* the plain plans below in 256 columns (rule 2's waves aside) */
   const int none = OCF_PLAN_PROBE_NONE;
   assert_int_equal(bf16.matmul.wgmma.lastwave, 0); /* off until the H200 round */
   ocf_tuning_values lw = lastwave_on(bf16);

@@ -1,7 +1,8 @@
 /*
  * The probe of Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl) on a context: does its PTX,
  * retargeted to sm_90a (src/ptx_retarget.c), build with this driver, and does it compute right
- * with the static local memory of the tuning's tile and ring? The planner
+ * with the static local memory of the larger of the tuning's rings (wgmma.bn's and wgmma.wave_bn's:
+ * no plan gets more than the probe ran)? The planner
  * (src/plan/plan_matmul_wgmma.c) plans the kernel only after this probe passed; until then the
  * call gets the next plan with `probe` set, and src/ops/matmul.c runs the probe here, once per
  * context, at the first call that would use the kernel.
@@ -9,14 +10,14 @@
  * The probe is the kernel itself as the library builds it (the program cache with the
  * retarget, the disk cache, the launch), with bf16 inputs and B stored k x n (the transpose bit
  * of wgmma), on a 160 x 264 x 200 product: a whole 128-row tile and a ragged one, a whole
- * column tile and one of 8 columns, three full K slices and one of 8 elements (the ring wraps
- * with 3 stages, nearly with 4), from C's poisoned (all-NaN) start. Its inputs are small
- * integers, so every sum is exact in fp32 whatever the order, and every element must come out
- * exactly; the padding of C's rows must stay poison. A kernel that built but multiplied nothing
- * (the sm_90a lines left as comments) leaves zeros: wrong. Any failure (a refused retarget, a
- * build or launch error, a wrong element) marks the kernel unusable on the context: calls go to
- * the mma.sync kernel, then the SIMT kernels. A device fault would lose the CUDA context: the
- * kernel's addresses are those of the lab kernel that ran every check on the H200
+ * column tile and a ragged one (8 columns of 256, 72 of 192), three full K slices and one of 8
+ * elements (the ring wraps with 3 stages, nearly with 4), from C's poisoned (all-NaN) start. Its
+ * inputs are small integers, so every sum is exact in fp32 whatever the order, and every element
+ * must come out exactly; the padding of C's rows must stay poison. A kernel that built but
+ * multiplied nothing (the sm_90a lines left as comments) leaves zeros: wrong. Any failure (a
+ * refused retarget, a build or launch error, a wrong element) marks the kernel unusable on the
+ * context: calls go to the mma.sync kernel, then the SIMT kernels. A device fault would lose the
+ * CUDA context: the kernel's addresses are those of the lab kernel that ran every check on the H200
  * (tools/lab/wgmma).
  */
 #include "runtime/context.h"
