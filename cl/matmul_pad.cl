@@ -29,6 +29,12 @@
  * Launch: 1-D, PAD_WG work-items a workgroup, any number of workgroups: each takes rows of the
  * copies in turn (grid-stride), its work-items four floats of the row each, read as elements
  * (the source has no alignment) and written as one aligned float4.
+ *
+ * PAD_DTYPE 1 or 2 (f16, bf16): the 16-bit operands of the wgmma kernel's aligned plans
+ * (src/plan/plan_matmul_wgmma.c, rule 4), copied bit for bit into rows of lds values that the
+ * host makes a multiple of 64 (every row on a 128-byte line), eight values a work-item written
+ * as one aligned 16-byte vector; the rows are the matrix's own (the wgmma kernel bounds its
+ * edge tiles itself). Scratch offsets and strides are then in 16-bit values.
  */
 
 /* 1: A is stored k x m (as cl/matmul_common.clh). */
@@ -51,20 +57,31 @@
 #ifndef PAD_WG
 #error "PAD_WG: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
+/* The operands' storage type (ocf_dtype): 0 fp32, 1 f16, 2 bf16. */
+#ifndef PAD_DTYPE
+#error "PAD_DTYPE: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+#if PAD_DTYPE == 0
+#define PAD_T float
+#define PAD_LANES 4 /* values a work-item writes at once: 16 bytes */
+#else
+#define PAD_T ushort /* the 16-bit values' bits, never converted */
+#define PAD_LANES 8
+#endif
 
 /* One row of a copy: where it comes from and where it goes. */
 typedef struct pad_row {
-  __global const float *src; /* the source row (NULL: a row of zeros past the matrix) */
-  ulong cols;                /* floats of the source row */
-  __global float *dst;       /* the copy's row, lds floats, 16-byte aligned */
+  __global const PAD_T *src; /* the source row (NULL: a row of zeros past the matrix) */
+  ulong cols;                /* values of the source row */
+  __global PAD_T *dst;       /* the copy's row, lds values, 16-byte aligned */
   ulong lds;
 } pad_row;
 
 /* Row `row` of all copies: A's products' rows first (rows_a each), then B's (rows_b each). */
 pad_row pad_row_of(const ulong row, const ulong m, const ulong n, const ulong k, const ulong batch,
-                   __global const float *a, const ulong a_off, const ulong lda,
-                   const ulong stride_a, __global const float *b, const ulong b_off,
-                   const ulong ldb, const ulong stride_b, __global float *partial,
+                   __global const PAD_T *a, const ulong a_off, const ulong lda,
+                   const ulong stride_a, __global const PAD_T *b, const ulong b_off,
+                   const ulong ldb, const ulong stride_b, __global PAD_T *partial,
                    const ulong sb_off, const ulong lds_a, const ulong s_stride_a, const ulong lds_b,
                    const ulong s_stride_b) {
   pad_row p;
@@ -89,25 +106,26 @@ pad_row pad_row_of(const ulong row, const ulong m, const ulong n, const ulong k,
   return p;
 }
 
-/* Copies one row: work-item lx writes floats 4 i .. 4 i + 3 for i = lx, lx + PAD_WG, ... */
+/* Copies one row: work-item lx writes values L i .. L i + L - 1 (L = PAD_LANES) for i = lx,
+   lx + PAD_WG, ... */
 void pad_copy_row(const pad_row *p, const uint lx) {
-  for (ulong c = (ulong)lx * 4; c < p->lds; c += (ulong)PAD_WG * 4) {
-    float4 v = (float4)(0.0f);
-    if (p->src) {
-      if (c < p->cols) v.s0 = p->src[c];
-      if (c + 1 < p->cols) v.s1 = p->src[c + 1];
-      if (c + 2 < p->cols) v.s2 = p->src[c + 2];
-      if (c + 3 < p->cols) v.s3 = p->src[c + 3];
-    }
-    *(__global float4 *)(p->dst + c) = v;
+  for (ulong c = (ulong)lx * PAD_LANES; c < p->lds; c += (ulong)PAD_WG * PAD_LANES) {
+    PAD_T v[PAD_LANES];
+    for (uint j = 0; j < PAD_LANES; j++)
+      v[j] = p->src && c + j < p->cols ? p->src[c + j] : (PAD_T)0;
+#if PAD_DTYPE == 0
+    *(__global float4 *)(p->dst + c) = (float4)(v[0], v[1], v[2], v[3]);
+#else
+    *(__global ushort8 *)(p->dst + c) = (ushort8)(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+#endif
   }
 }
 
 #ifdef OCF_KERNEL_matmul_pad
 __kernel __attribute__((reqd_work_group_size(PAD_WG, 1, 1))) void
-matmul_pad(const ulong m, const ulong n, const ulong k, const ulong batch, __global const float *a,
-           const ulong a_off, const ulong lda, const ulong stride_a, __global const float *b,
-           const ulong b_off, const ulong ldb, const ulong stride_b, __global float *partial,
+matmul_pad(const ulong m, const ulong n, const ulong k, const ulong batch, __global const PAD_T *a,
+           const ulong a_off, const ulong lda, const ulong stride_a, __global const PAD_T *b,
+           const ulong b_off, const ulong ldb, const ulong stride_b, __global PAD_T *partial,
            const ulong sb_off, const ulong lds_a, const ulong s_stride_a, const ulong lds_b,
            const ulong s_stride_b) {
   const ulong rows = batch * ((A_PAD ? s_stride_a / lds_a : 0) + (B_PAD ? s_stride_b / lds_b : 0));

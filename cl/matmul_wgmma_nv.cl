@@ -530,7 +530,8 @@ INLINE uint stage_base(__local uchar *smem) {
 
 /* The staged plans (src/plan/plan_matmul_wgmma.c, rule 4) run this kernel under the names
    matmul_wgmma_sb and matmul_wgmma_sab, whose descriptors bind staged operands from the scratch
-   (cl/matmul_stage.cl); a program holds one of the three. */
+   (cl/matmul_stage.cl), and matmul_wgmma_pb and matmul_wgmma_pab, whose descriptors bind the
+   16-bit copies on 128-byte lines (cl/matmul_pad.cl); a program holds one of the five. */
 #ifdef OCF_KERNEL_matmul_wgmma
 #define WGMMA_ENTRY matmul_wgmma
 #endif
@@ -539,6 +540,12 @@ INLINE uint stage_base(__local uchar *smem) {
 #endif
 #ifdef OCF_KERNEL_matmul_wgmma_sab
 #define WGMMA_ENTRY matmul_wgmma_sab
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_pb
+#define WGMMA_ENTRY matmul_wgmma_pb
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_pab
+#define WGMMA_ENTRY matmul_wgmma_pab
 #endif
 /* One workgroup's whole-K tile: tile `slot` of the grid of tiles x batch (product slot / tiles,
    tile tile_of(slot % tiles)), multiplied over all of K and finished into C with the epilogue.

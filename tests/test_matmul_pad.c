@@ -29,6 +29,7 @@
 #include "plan/plan.h"
 #include "runtime/launch.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -324,34 +325,69 @@ static void test_rim_tile_edges(void **state) {
 
 /* ---- the copy kernel alone ---- */
 
-/* A pattern value for the scratch outside the copies: must survive. */
-#define GUARD 12345.0f
-
 typedef struct pad_kernel_case {
   int ta, tb, pad_a, pad_b;
+  int dtype; /* PAD_DTYPE: 0 fp32, 1 f16, 2 bf16 (values copied as bits) */
   size_t m, n, k, batch;
   size_t a_off, lda, stride_a, b_off, ldb, stride_b;
   size_t rows_a, lds_a, rows_b, lds_b; /* the copies: rows a product, row length */
   size_t wg, groups;
 } pad_kernel_case;
 
+/* The bits of element i of A (is_b 0) or B in a case of element size es: fp32 values as before
+   the 16-bit copies (small multiples of a half and a quarter), any 16-bit pattern. */
+static uint32_t pad_source_bits(size_t i, int is_b, size_t es) {
+  if (es == 2) return (uint32_t)((i * 40503u + (is_b ? 7919u : 0u)) & 0xffffu);
+  const float v = is_b ? -(float)(i % 241) * 0.25f - 1.0f : (float)(i % 251) * 0.5f + 1.0f;
+  uint32_t bits;
+  memcpy(&bits, &v, 4);
+  return bits;
+}
+
+static uint32_t get_bits(const unsigned char *x, size_t i, size_t es) {
+  uint32_t v = 0;
+  if (es == 2) {
+    uint16_t h;
+    memcpy(&h, x + 2 * i, 2);
+    v = h;
+  } else {
+    memcpy(&v, x + 4 * i, 4);
+  }
+  return v;
+}
+
+static void set_bits(unsigned char *x, size_t i, size_t es, uint32_t v) {
+  if (es == 2) {
+    const uint16_t h = (uint16_t)v;
+    memcpy(x + 2 * i, &h, 2);
+  } else {
+    memcpy(x + 4 * i, &v, 4);
+  }
+}
+
 static void run_pad_kernel(const ocft_env *env, const pad_kernel_case *c) {
+  const size_t es = c->dtype ? 2 : 4;
+  const uint32_t guard = es == 2 ? 0xabcdu : 0x4640e400u; /* 12345.0f */
   const size_t a_rows = c->ta ? c->k : c->m, a_cols = c->ta ? c->m : c->k;
   const size_t b_rows = c->tb ? c->n : c->k, b_cols = c->tb ? c->k : c->n;
   const size_t a_len = c->a_off + (c->batch - 1) * c->stride_a + (a_rows - 1) * c->lda + a_cols;
   const size_t b_len = c->b_off + (c->batch - 1) * c->stride_b + (b_rows - 1) * c->ldb + b_cols;
   const size_t sa = c->pad_a ? c->rows_a * c->lds_a : 0, sb = c->pad_b ? c->rows_b * c->lds_b : 0;
   const size_t sb_off = c->batch * sa, out_len = sb_off + c->batch * sb + 64;
-  float *a = ocft_alloc_floats(a_len), *b = ocft_alloc_floats(b_len);
-  float *out = ocft_alloc_floats(out_len);
+  /* held in floats for the harness's buffers, es bytes an element */
+  const size_t a_floats = a_len * es / 4 + 1, b_floats = b_len * es / 4 + 1,
+               out_floats = out_len * es / 4 + 1;
+  float *af = ocft_alloc_floats(a_floats), *bf = ocft_alloc_floats(b_floats);
+  float *of = ocft_alloc_floats(out_floats);
+  unsigned char *a = (unsigned char *)af, *b = (unsigned char *)bf, *out = (unsigned char *)of;
   for (size_t i = 0; i < a_len; i++)
-    a[i] = (float)(i % 251) * 0.5f + 1.0f;
+    set_bits(a, i, es, pad_source_bits(i, 0, es));
   for (size_t i = 0; i < b_len; i++)
-    b[i] = -(float)(i % 241) * 0.25f - 1.0f;
+    set_bits(b, i, es, pad_source_bits(i, 1, es));
   for (size_t i = 0; i < out_len; i++)
-    out[i] = GUARD;
-  cl_mem ab = ocft_buffer(env, a_len, a), bb = ocft_buffer(env, b_len, b),
-         ob = ocft_buffer(env, out_len, out);
+    set_bits(out, i, es, guard);
+  cl_mem ab = ocft_buffer(env, a_floats, af), bb = ocft_buffer(env, b_floats, bf),
+         ob = ocft_buffer(env, out_floats, of);
 
   ocf_plan plan;
   memset(&plan, 0, sizeof plan);
@@ -361,6 +397,7 @@ static void run_pad_kernel(const ocft_env *env, const pad_kernel_case *c) {
   ocf_plan_define(&plan, "A_PAD", c->pad_a);
   ocf_plan_define(&plan, "B_PAD", c->pad_b);
   ocf_plan_define(&plan, "PAD_WG", (long long)c->wg);
+  ocf_plan_define(&plan, "PAD_DTYPE", c->dtype);
   const size_t local[1] = {c->wg}, global[1] = {c->groups * c->wg};
   ocf_plan_step_add(&plan, OCF_KERNEL_MATMUL_PAD, 1, global, local);
   ocf_matmul_frame f;
@@ -379,11 +416,11 @@ static void run_pad_kernel(const ocft_env *env, const pad_kernel_case *c) {
        workgroup from the learnt limit; the launch refused this one cleanly. */
     printf("skipped: %s\n", ocf_last_error());
     clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
-    free(a), free(b), free(out);
+    free(af), free(bf), free(of);
     skip();
   }
   ocft_assert_status(status, OCF_SUCCESS);
-  ocft_read(env, ob, out_len, out);
+  ocft_read(env, ob, out_floats, of);
 
   size_t bad = 0;
   for (int is_b = 0; is_b < 2; is_b++) {
@@ -393,23 +430,25 @@ static void run_pad_kernel(const ocft_env *env, const pad_kernel_case *c) {
     for (size_t q = 0; q < c->batch; q++)
       for (size_t r = 0; r < rows; r++)
         for (size_t col = 0; col < lds; col++) {
-          float want = 0.0f;
+          uint32_t want = 0;
           if (r < src_rows && col < src_cols)
-            want = is_b ? b[c->b_off + q * c->stride_b + r * c->ldb + col]
-                        : a[c->a_off + q * c->stride_a + r * c->lda + col];
+            want = is_b ? get_bits(b, c->b_off + q * c->stride_b + r * c->ldb + col, es)
+                        : get_bits(a, c->a_off + q * c->stride_a + r * c->lda + col, es);
           const size_t at = (is_b ? sb_off + q * sb : q * sa) + r * lds + col;
-          if (out[at] != want && bad++ < 5)
-            print_error("pad_a %d pad_b %d ta %d tb %d %zu x %zu x %zu batch %zu: %c' product "
-                        "%zu row %zu col %zu is %g, want %g\n",
-                        c->pad_a, c->pad_b, c->ta, c->tb, c->m, c->n, c->k, c->batch,
-                        is_b ? 'B' : 'A', q, r, col, out[at], want);
+          const uint32_t got = get_bits(out, at, es);
+          if (got != want && bad++ < 5)
+            print_error("dtype %d pad_a %d pad_b %d ta %d tb %d %zu x %zu x %zu batch %zu: %c' "
+                        "product %zu row %zu col %zu is 0x%x, want 0x%x\n",
+                        c->dtype, c->pad_a, c->pad_b, c->ta, c->tb, c->m, c->n, c->k, c->batch,
+                        is_b ? 'B' : 'A', q, r, col, (unsigned)got, (unsigned)want);
         }
   }
   for (size_t i = sb_off + c->batch * sb; i < out_len; i++)
-    if (out[i] != GUARD && bad++ < 5) print_error("scratch float %zu past the copies written\n", i);
+    if (get_bits(out, i, es) != guard && bad++ < 5)
+      print_error("scratch element %zu past the copies written\n", i);
   if (bad) fail();
   clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
-  free(a), free(b), free(out);
+  free(af), free(bf), free(of);
 }
 
 /* Both copies, one of them, every transpose pair; offsets and strides off 4; fewer workgroups
@@ -435,9 +474,37 @@ static void test_pad_kernel(void **state) {
     }
 }
 
+/* The 16-bit copies of the wgmma kernel's aligned plans (PAD_DTYPE 1 and 2): the rows the
+   matrix's own, each 64 values or a multiple (eight a work-item), every transpose pair, one
+   copy or both, offsets and strides off 16-byte chunks, rows past 64 and past 128 values,
+   fewer workgroups than rows, a workgroup wider than a row's vectors. */
+static void test_pad_kernel_16bit(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int dtype = 1; dtype <= 2; dtype++)
+    for (int t = 0; t < 4; t++)
+      for (int which = 1; which <= 3; which++) {
+        if (ocft_small() && (t + which + dtype) % 6) continue; /* 5 of the 24 */
+        pad_kernel_case c;
+        memset(&c, 0, sizeof c);
+        c.dtype = dtype;
+        c.ta = t & 1, c.tb = t >> 1, c.pad_a = which & 1, c.pad_b = which >> 1;
+        c.m = 13, c.n = 70, c.k = 133, c.batch = 2;
+        c.lda = (c.ta ? c.m : c.k) + 1 + (size_t)dtype, c.ldb = (c.tb ? c.k : c.n) + 3;
+        c.a_off = 3, c.b_off = 5 + (size_t)t;
+        c.stride_a = (c.ta ? c.k : c.m) * c.lda + 1;
+        c.stride_b = (c.tb ? c.n : c.k) * c.ldb + 2;
+        c.rows_a = c.ta ? c.k : c.m, c.lds_a = c.ta ? 64 : 192;
+        c.rows_b = c.tb ? c.n : c.k, c.lds_b = c.tb ? 192 : 128;
+        c.wg = which == 2 ? 32 : 8;
+        c.groups = 1 + (size_t)which * 5;
+        run_pad_kernel(env, &c);
+      }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pad_kernel),
+      cmocka_unit_test(test_pad_kernel_16bit),
       cmocka_unit_test(test_pad_layouts),
       cmocka_unit_test(test_pad_one_operand),
       cmocka_unit_test(test_pad_batches_col_major),

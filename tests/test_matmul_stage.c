@@ -52,26 +52,11 @@ static float staged_ref(float x, int parts, int is_b, int seg) {
   return (seg == 0) == (is_b != 0) ? big : small;
 }
 
-static void run_case(const ocft_env *env, const stage_case *c) {
-  const size_t rows_a = c->stage_a ? c->batch * c->m : 0, rows = rows_a + c->batch * c->n;
-  const size_t kk = (size_t)c->parts * c->k, ld = (kk + 3) / 4 * 4;
-  const size_t a_rows = c->ta ? c->k : c->m, a_cols = c->ta ? c->m : c->k;
-  const size_t b_rows = c->tb ? c->n : c->k, b_cols = c->tb ? c->k : c->n;
-  const size_t a_len = c->a_off + (c->batch - 1) * c->stride_a + (a_rows - 1) * c->lda + a_cols;
-  const size_t b_len = c->b_off + (c->batch - 1) * c->stride_b + (b_rows - 1) * c->ldb + b_cols;
-  const size_t out_len = rows * ld + 64;
-  float *a = ocft_alloc_floats(a_len), *b = ocft_alloc_floats(b_len);
-  float *out = ocft_alloc_floats(out_len);
-  uint64_t seed = 0x243f6a8885a308d3ull + c->m * 131 + c->k;
-  for (size_t i = 0; i < a_len; i++)
-    a[i] = input_value(i, &seed);
-  for (size_t i = 0; i < b_len; i++)
-    b[i] = input_value(i + 11, &seed);
-  for (size_t i = 0; i < out_len; i++)
-    out[i] = GUARD;
-  cl_mem ab = ocft_buffer(env, a_len, a), bb = ocft_buffer(env, b_len, b),
-         ob = ocft_buffer(env, out_len, out);
-
+/* Launches matmul_stage alone over the case's operands (STAGE_DTYPE dtype) into rows of ld
+   elements of ob; 0 where the device refused its workgroup (the test is then skipped). */
+static int launch_stage(const ocft_env *env, const stage_case *c, int dtype, cl_mem ab, cl_mem bb,
+                        cl_mem ob, size_t ld) {
+  const size_t rows = (c->stage_a ? c->batch * c->m : 0) + c->batch * c->n;
   ocf_plan plan;
   memset(&plan, 0, sizeof plan);
   plan.program = OCF_PROGRAM_MATMUL_STAGE;
@@ -79,6 +64,7 @@ static void run_case(const ocft_env *env, const stage_case *c) {
   ocf_plan_define(&plan, "STAGE_TRANS_B", c->tb);
   ocf_plan_define(&plan, "STAGE_A", c->stage_a);
   ocf_plan_define(&plan, "PARTS", c->parts);
+  ocf_plan_define(&plan, "STAGE_DTYPE", dtype);
   const size_t local[2] = {32, 8};
   const size_t global[2] = {(c->k + 31) / 32 * 32, (rows + 31) / 32 * 8};
   ocf_plan_step_add(&plan, OCF_KERNEL_MATMUL_STAGE, 2, global, local);
@@ -96,26 +82,62 @@ static void run_case(const ocft_env *env, const stage_case *c) {
     /* The kernel's 32 x 8 workgroup is more than this device allows it (rusticl: 32): the
        planner never stages there (plan_matmul_wgmma.c), and the launch refused it cleanly. */
     printf("skipped: %s\n", ocf_last_error());
+    return 0;
+  }
+  ocft_assert_status(status, OCF_SUCCESS);
+  return 1;
+}
+
+/* The lengths in elements of the case's A and B as stored. */
+static void operand_lengths(const stage_case *c, size_t *a_len, size_t *b_len) {
+  const size_t a_rows = c->ta ? c->k : c->m, a_cols = c->ta ? c->m : c->k;
+  const size_t b_rows = c->tb ? c->n : c->k, b_cols = c->tb ? c->k : c->n;
+  *a_len = c->a_off + (c->batch - 1) * c->stride_a + (a_rows - 1) * c->lda + a_cols;
+  *b_len = c->b_off + (c->batch - 1) * c->stride_b + (b_rows - 1) * c->ldb + b_cols;
+}
+
+/* Element p of staged row r's source: its index in A or B (is_b set for B). */
+static size_t source_index(const stage_case *c, size_t r, size_t p, int *is_b) {
+  const size_t rows_a = c->stage_a ? c->batch * c->m : 0;
+  *is_b = r >= rows_a;
+  const size_t q = *is_b ? (r - rows_a) / c->n : r / c->m;
+  const size_t i = *is_b ? (r - rows_a) % c->n : r % c->m;
+  return *is_b ? c->b_off + q * c->stride_b + (c->tb ? i * c->ldb + p : p * c->ldb + i)
+               : c->a_off + q * c->stride_a + (c->ta ? p * c->lda + i : i * c->lda + p);
+}
+
+static void run_case(const ocft_env *env, const stage_case *c) {
+  const size_t rows_a = c->stage_a ? c->batch * c->m : 0, rows = rows_a + c->batch * c->n;
+  const size_t kk = (size_t)c->parts * c->k, ld = (kk + 3) / 4 * 4;
+  size_t a_len, b_len;
+  operand_lengths(c, &a_len, &b_len);
+  const size_t out_len = rows * ld + 64;
+  float *a = ocft_alloc_floats(a_len), *b = ocft_alloc_floats(b_len);
+  float *out = ocft_alloc_floats(out_len);
+  uint64_t seed = 0x243f6a8885a308d3ull + c->m * 131 + c->k;
+  for (size_t i = 0; i < a_len; i++)
+    a[i] = input_value(i, &seed);
+  for (size_t i = 0; i < b_len; i++)
+    b[i] = input_value(i + 11, &seed);
+  for (size_t i = 0; i < out_len; i++)
+    out[i] = GUARD;
+  cl_mem ab = ocft_buffer(env, a_len, a), bb = ocft_buffer(env, b_len, b),
+         ob = ocft_buffer(env, out_len, out);
+  if (!launch_stage(env, c, 0, ab, bb, ob, ld)) {
     clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
     free(a), free(b), free(out);
     skip();
   }
-  ocft_assert_status(status, OCF_SUCCESS);
   ocft_read(env, ob, out_len, out);
 
   size_t bad = 0;
   for (size_t r = 0; r < rows; r++) {
-    const int is_b = r >= rows_a;
-    const size_t q = is_b ? (r - rows_a) / c->n : r / c->m;
-    const size_t i = is_b ? (r - rows_a) % c->n : r % c->m;
     for (size_t col = 0; col < ld; col++) {
       float want = 0.0f;
       if (col < kk) {
-        const size_t p = col % c->k;
-        const float x =
-            is_b ? b[c->b_off + q * c->stride_b + (c->tb ? i * c->ldb + p : p * c->ldb + i)]
-                 : a[c->a_off + q * c->stride_a + (c->ta ? p * c->lda + i : i * c->lda + p)];
-        want = staged_ref(x, c->parts, is_b, (int)(col / c->k));
+        int is_b;
+        const size_t at = source_index(c, r, col % c->k, &is_b);
+        want = staged_ref(is_b ? b[at] : a[at], c->parts, is_b, (int)(col / c->k));
       }
       const float got = out[r * ld + col];
       const int same = isnan(want) ? isnan(got) : ocf_ref_bits_of(got) == ocf_ref_bits_of(want);
@@ -131,6 +153,87 @@ static void run_case(const ocft_env *env, const stage_case *c) {
   if (bad) fail();
   clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
   free(a), free(b), free(out);
+}
+
+/* A pattern for the 16-bit scratch past the staged rows: must survive. */
+#define GUARD16 0xabcdu
+
+/* 16-bit operands (STAGE_DTYPE 1 or 2: bits copied, whatever they encode, NaNs too) into rows of
+   K rounded up to 64 values, the zeros past K written, nothing past the rows. */
+static void run_case16(const ocft_env *env, const stage_case *c, int dtype) {
+  const size_t rows = (c->stage_a ? c->batch * c->m : 0) + c->batch * c->n;
+  const size_t ld = (c->k + 63) / 64 * 64;
+  size_t a_len, b_len;
+  operand_lengths(c, &a_len, &b_len);
+  const size_t out_len = rows * ld + 64;
+  /* held in floats (two values each) for the harness's buffers; read through uint16_t */
+  float *af = ocft_alloc_floats(a_len / 2 + 1), *bf = ocft_alloc_floats(b_len / 2 + 1);
+  float *of = ocft_alloc_floats(out_len / 2 + 1);
+  uint16_t *a = (uint16_t *)(void *)af, *b = (uint16_t *)(void *)bf, *out = (uint16_t *)(void *)of;
+  uint64_t seed = 0x13198a2e03707344ull + c->n * 7 + c->k;
+  for (size_t i = 0; i < a_len + b_len; i++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    if (i < a_len)
+      a[i] = (uint16_t)(seed >> 40);
+    else
+      b[i - a_len] = (uint16_t)(seed >> 40);
+  }
+  for (size_t i = 0; i < out_len; i++)
+    out[i] = GUARD16;
+  cl_mem ab = ocft_buffer(env, a_len / 2 + 1, af), bb = ocft_buffer(env, b_len / 2 + 1, bf),
+         ob = ocft_buffer(env, out_len / 2 + 1, of);
+  if (!launch_stage(env, c, dtype, ab, bb, ob, ld)) {
+    clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
+    free(af), free(bf), free(of);
+    skip();
+  }
+  ocft_read(env, ob, out_len / 2 + 1, of);
+  size_t bad = 0;
+  for (size_t r = 0; r < rows; r++)
+    for (size_t col = 0; col < ld; col++) {
+      uint16_t want = 0;
+      if (col < c->k) {
+        int is_b;
+        const size_t at = source_index(c, r, col, &is_b);
+        want = is_b ? b[at] : a[at];
+      }
+      if (out[r * ld + col] != want && bad++ < 5)
+        print_error("dtype %d stage_a %d ta %d tb %d %zu x %zu x %zu batch %zu: row %zu col %zu "
+                    "is 0x%04x, want 0x%04x\n",
+                    dtype, c->stage_a, c->ta, c->tb, c->m, c->n, c->k, c->batch, r, col,
+                    out[r * ld + col], want);
+    }
+  for (size_t i = rows * ld; i < out_len; i++)
+    if (out[i] != GUARD16 && bad++ < 5) print_error("scratch value %zu past the rows written\n", i);
+  if (bad) fail();
+  clReleaseMemObject(ab), clReleaseMemObject(bb), clReleaseMemObject(ob);
+  free(af), free(bf), free(of);
+}
+
+/* 16-bit staging, f16 and bf16, staged A or not, every transpose pair, on ragged shapes (k
+   past one and two rows of 64, a row of exactly 64) with leading dimensions and offsets off
+   16-byte chunks and a batch. */
+static void test_stage_16bit(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][4] = {
+      {1, 1, 1, 1}, {5, 7, 3, 2}, {33, 40, 65, 1}, {31, 17, 130, 3}, {64, 64, 64, 2}};
+  const size_t count = ocft_small() ? 3 : sizeof shapes / sizeof shapes[0];
+  for (int dtype = 1; dtype <= 2; dtype++)
+    for (int stage_a = 0; stage_a < 2; stage_a++)
+      for (int t = 0; t < 4; t++)
+        for (size_t s = 0; s < count; s++) {
+          if (ocft_small() && (dtype == 2) != (s % 2 == 1)) continue;
+          stage_case c;
+          memset(&c, 0, sizeof c);
+          c.parts = 1, c.stage_a = stage_a, c.ta = t & 1, c.tb = t >> 1;
+          c.m = shapes[s][0], c.n = shapes[s][1], c.k = shapes[s][2], c.batch = shapes[s][3];
+          c.lda = (c.ta ? c.m : c.k) + (s + dtype) % 3;
+          c.ldb = (c.tb ? c.k : c.n) + (s + 1) % 5;
+          c.a_off = s + 1, c.b_off = 3 * s;
+          c.stride_a = (c.ta ? c.k : c.m) * c.lda + s % 2;
+          c.stride_b = (c.tb ? c.n : c.k) * c.ldb + 5;
+          run_case16(env, &c, dtype);
+        }
 }
 
 /* Every part count, staged A or not, transpose pair, on ragged shapes with padded leading
@@ -186,6 +289,7 @@ int main(void) {
       cmocka_unit_test(test_stage_layouts),
       cmocka_unit_test(test_stage_shared_operands),
       cmocka_unit_test(test_stage_h200_case),
+      cmocka_unit_test(test_stage_16bit),
   };
   return cmocka_run_group_tests_name("matmul_stage", tests, ocft_group_setup, ocft_group_teardown);
 }

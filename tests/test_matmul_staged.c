@@ -7,12 +7,12 @@
  * matmul_stage (ocf_last_plan), and every output element and every untouched element of C is
  * checked against harness/reference_gemm.h with the mode's input rounding and the matrix units'
  * truncating-sum tolerance, then against the unrounded inputs with the mode's documented bound
- * (as test_matmul_wgmma). 3XTF32 in every transpose pair, TF32 with B stored k x n, A
- * transposed or off 16-byte chunks; ragged m, n, k; offsets and padded leading dimensions;
- * strided batches, A shared; column-major callers; the epilogue (bias either way in each type,
- * every activation, every C type, alpha and beta, C poisoned for beta 0). Then the error against
- * the exact inputs beside TF32 and strict FP32 on the same inputs: 3XTF32 must be within FP32's
- * own tolerance (fp32-class), which TF32 is not.
+ * (as test_matmul_wgmma). 16-bit operands staged onto 128-byte lines; 3XTF32 in every transpose
+ * pair, TF32 with B stored k x n, A transposed or off 16-byte chunks; ragged m, n, k; offsets and
+ * padded leading dimensions; strided batches, A shared; column-major callers; the epilogue (bias
+ * either way in each type, every activation, every C type, alpha and beta, C poisoned for beta 0).
+ * Then the error against the exact inputs beside TF32 and strict FP32 on the same inputs: 3XTF32
+ * must be within FP32's own tolerance (fp32-class), which TF32 is not.
  */
 #include "matmul_check.h"
 
@@ -39,7 +39,10 @@ static void check_staged(const ocft_env *env, mmx_case t) {
     t.exact_inputs = exact;
     mmx_check(env, &t, NULL);
     const char *plan = ocf_last_plan();
-    if (strncmp(plan, "matmul_stage ", 13) != 0) {
+    /* 16-bit A stored m x k: the aligned copies (matmul_pad) instead of matmul_stage */
+    const int aligned = t.a_dtype != OCF_F32 && t.ta == OCF_NO_TRANS;
+    const char *const first = aligned ? "matmul_pad " : "matmul_stage ";
+    if (strncmp(plan, first, strlen(first)) != 0) {
       char what[400];
       mmx_describe(&t, what, sizeof what);
       print_error("%s\n  ran %s, not the staged plan\n", what, plan);
@@ -120,6 +123,64 @@ static void test_staged_epilogue(void **state) {
   }
 }
 
+/* 16-bit operands copied onto 128-byte lines (wgmma.align_rows=64: every call below): B k x n
+   and n x k off lines or off 16-byte chunks, copied as stored into rows of their length
+   rounded up to 64 values (A too where it is off chunks: matmul_pad, then matmul_wgmma_pb or
+   _pab), A transposed (matmul_stage's K-major A' and B', then matmul_wgmma_sab), offsets on
+   chunks and off lines, a strided batch with A shared, a column-major caller, the epilogue;
+   f16 and bf16. */
+static void test_staged_16bit(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int dt = OCF_F16; dt <= OCF_BF16; dt++)
+    ocft_assert_status(
+        ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, "wgmma.align_rows=64"),
+        OCF_SUCCESS);
+  for (int dt = OCF_F16; dt <= OCF_BF16; dt++) {
+    const ocf_dtype type = (ocf_dtype)dt;
+    mmx_case c = staged_case(OCF_PRECISION_FP32, 0, 0, 300, 520, 333);
+    c.a_dtype = c.b_dtype = type;
+    c.lda_pad = 3, c.ldb_pad = 8; /* lda 336 on chunks, ldb 528 off lines */
+    c.nan_c = 1;
+    check_staged(env, c);
+    c = staged_case(OCF_PRECISION_FP32, 0, 1, 257, 300, 251); /* lda, ldb off chunks: A' too */
+    c.a_dtype = c.b_dtype = type;
+    c.alpha = 1.5f, c.beta = -0.5f;
+    check_staged(env, c);
+    c = staged_case(OCF_PRECISION_FP32, 1, 0, 260, 270, 256); /* A transposed */
+    c.a_dtype = c.b_dtype = type;
+    check_staged(env, c);
+    c = staged_case(OCF_PRECISION_FP32, 0, 1, 201, 135, 136); /* offsets on chunks */
+    c.a_dtype = c.b_dtype = type;
+    c.a_off = 8, c.b_off = 16, c.c_off = 3, c.ldc_pad = 1;
+    check_staged(env, c);
+    for (int shared = 0; shared < 2; shared++) {
+      c = staged_case(OCF_PRECISION_FP32, 0, shared, 150, 260, 300);
+      c.a_dtype = c.b_dtype = type;
+      c.batch = 3;
+      c.stride_a = shared ? 0 : MMX_PACKED;
+      c.stride_b = c.stride_c = MMX_PACKED;
+      c.beta = shared ? 0.5f : 0.0f;
+      check_staged(env, c);
+    }
+    c = staged_case(OCF_PRECISION_FP32, 0, 1, 270, 290, 260);
+    c.a_dtype = c.b_dtype = type;
+    c.layout = OCF_COL_MAJOR;
+    c.beta = 0.5f;
+    check_staged(env, c);
+    c = staged_case(OCF_PRECISION_FP32, dt == OCF_BF16, 0, 260, 270, 200);
+    c.a_dtype = c.b_dtype = type;
+    c.activation = dt == OCF_BF16 ? OCF_ACTIVATION_GELU_TANH : OCF_ACTIVATION_SILU;
+    c.bias_axis = dt == OCF_BF16 ? OCF_BIAS_N : OCF_BIAS_M;
+    c.bias_dtype = type;
+    c.c_dtype = type;
+    c.alpha = 0.5f, c.beta = 0.25f;
+    check_staged(env, c);
+  }
+  for (int dt = OCF_F16; dt <= OCF_BF16; dt++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, ""),
+                       OCF_SUCCESS);
+}
+
 /* The error against the unrounded inputs, in units of strict FP32's own tolerance
    (harness/reference_gemm.h), beside TF32 and FP32 on the same inputs: 3XTF32 within it. */
 static void test_staged_error_vs_fp32(void **state) {
@@ -153,10 +214,10 @@ int main(void) {
     return SKIP_STATUS;
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_staged_layouts),
-      cmocka_unit_test(test_staged_offsets_batches),
-      cmocka_unit_test(test_staged_epilogue),
-      cmocka_unit_test(test_staged_error_vs_fp32),
+      cmocka_unit_test(test_staged_layouts),  cmocka_unit_test(test_staged_offsets_batches),
+      cmocka_unit_test(test_staged_epilogue), cmocka_unit_test(test_staged_error_vs_fp32),
+      cmocka_unit_test(test_staged_16bit),
   };
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("matmul_staged", tests, ocft_group_setup, ocft_group_teardown);
 }

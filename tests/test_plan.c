@@ -1981,6 +1981,126 @@ static void test_plan_wgmma_waves(void **state) {
  * a scratch past the cap or the caller's workspace, staging refused, the wg tunable off.
  */
 /*
+ * Rule 4's 16-bit copies (src/plan/plan_matmul_wgmma.c) on the H200 with wgmma.align_rows=2048:
+ * 16-bit calls of m >= 2048 and 2048^3 products or more whose B rows lie off 64-byte steps of
+ * 128-byte lines, or that rule 1 cannot read (A or B off 16-byte chunks, A transposed), copy B
+ * as stored into rows of its length rounded up to 64 values (A too where it is off chunks:
+ * matmul_pad, 256 work-items a row at a time), then run matmul_wgmma_pb or _pab in the call's
+ * layout; A transposed goes through matmul_stage (B' and A' K-major) and matmul_wgmma_sab.
+ * Aligned calls, fewer rows or products, align_rows 0 stay as they were.
+ */
+static void test_plan_wgmma_staged16(void **state) {
+  (void)state;
+  const ocf_device_facts passed = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
+  ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
+  bf16.matmul.wgmma.align_rows = 2048;
+  ocf_tuning_values f16 = matmul_tuning(&passed, H200, OCF_F16);
+  f16.matmul.wgmma.align_rows = 2048;
+  const int none = OCF_PLAN_PROBE_NONE;
+  const char *const pb_4096 = "matmul_pad wg=256 groups=4096 + matmul_wgmma_pb wg=256 groups=512";
+
+  /* B k x n with ldb 4104: 4096 rows of 4096 values (32 MiB), multiplied as stored. */
+  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.ldb = 4104;
+  plan_wgmma_case("bf16 NN, ldb 4104", &passed, &bf16, &call, pb_4096,
+                  "AB_DTYPE=2 TRANS_B=0 BN=256 TRANS_A=0 A_PAD=0 B_PAD=1 PAD_WG=256 PAD_DTYPE=2 "
+                  "pad_lda=0 pad_rows_a=0 pad_ldb=4096 pad_rows_b=4096 staged_k=0 "
+                  "scratch=33554432 scratch_written=1",
+                  none);
+  /* On 64-byte steps (ldb 4128: 8256 bytes), and on lines: the direct plan. */
+  call.ldb = 4128;
+  plan_wgmma_case("bf16 NN, ldb 4128", &passed, &bf16, &call, "matmul_wgmma wg=256 groups=512",
+                  "TRANS_B=0 scratch=0", none);
+  call.ldb = 4160;
+  plan_wgmma_case("bf16 NN, ldb 4160", &passed, &bf16, &call, "matmul_wgmma wg=256 groups=512",
+                  "scratch=0", none);
+  /* B n x k with k 4040 (rows of 8080 bytes): 4096 rows of 4096; k 4000 (8000 bytes, on 64-byte
+     steps): direct. */
+  call = typed_call(4096, 4096, 4040, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = 1, call.lda = 4040, call.ldb = 4040;
+  plan_wgmma_case("bf16 NT, k 4040", &passed, &bf16, &call, pb_4096,
+                  "TRANS_B=1 PAD_DTYPE=2 pad_ldb=4096 pad_rows_b=4096 scratch=33554432", none);
+  call.k = call.lda = call.ldb = 4000;
+  plan_wgmma_case("bf16 NT, k 4000", &passed, &bf16, &call, "matmul_wgmma wg=256 groups=512",
+                  "scratch=0", none);
+  /* f16 3000^3: 3000 rows of 3008; the wgmma step takes rule 2's 192-column tiles. */
+  call = typed_call(3000, 3000, 3000, OCF_F16, OCF_PRECISION_FP32);
+  plan_wgmma_case("f16 3000^3", &passed, &f16, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384",
+                  "AB_DTYPE=1 BN=192 PAD_DTYPE=1 pad_ldb=3008 pad_rows_b=3000 scratch=18048000",
+                  none);
+  /* B's offset or batch stride off 64-byte steps (on chunks). */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.b_off = 8;
+  plan_wgmma_case("bf16 NN, b_off 8", &passed, &bf16, &call, pb_4096, "A_PAD=0", none);
+  call = typed_call(2048, 2048, 2048, OCF_BF16, OCF_PRECISION_FP32);
+  call.batch = 2, call.stride_a = 2048 * 2048, call.stride_b = 2048 * 2048 + 8;
+  call.stride_c = 2048 * 2048;
+  plan_wgmma_case("bf16 2 x 2048^3, stride_b off lines", &passed, &bf16, &call,
+                  "matmul_pad wg=256 groups=4096 + matmul_wgmma_pb wg=256 groups=256",
+                  "scratch=16777216", none);
+  /* A off chunks: A copied too (4096 rows of k rounded up to 64: 4096). */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.lda = 4097;
+  plan_wgmma_case("bf16 NN, lda 4097", &passed, &bf16, &call,
+                  "matmul_pad wg=256 groups=8192 + matmul_wgmma_pab wg=256 groups=512",
+                  "A_PAD=1 B_PAD=1 pad_lda=4096 pad_rows_a=4096 pad_ldb=4096 scratch=67108864",
+                  none);
+  /* A transposed: matmul_stage's K-major A' and B' (rows of K rounded up to 64). */
+  call.lda = 4096, call.trans_a = 1;
+  plan_wgmma_case("bf16 TN", &passed, &bf16, &call,
+                  "matmul_stage wg=32x8 groups=128x256 + matmul_wgmma_sab wg=256 groups=512",
+                  "TRANS_B=1 STAGE_TRANS_A=1 STAGE_TRANS_B=0 STAGE_A=1 PARTS=1 STAGE_DTYPE=2 "
+                  "staged_k=4096 staged_ld=4096 staged_a=1 scratch=67108864",
+                  none);
+  call.k = 4000;
+  plan_wgmma_case("bf16 TN, k 4000", &passed, &bf16, &call,
+                  "matmul_stage wg=32x8 groups=125x256 + matmul_wgmma_sab wg=256 groups=512",
+                  "staged_k=4000 staged_ld=4032 scratch=66060288", none);
+  /* The gates: m 2047 (rows), 2048 x 2048 x 2047 (products), align_rows 0; off chunks below
+     them: mma.sync as before. */
+  call = typed_call(2047, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.ldb = 4104;
+  plan_wgmma_case("bf16 2047 x 4096 x 4096, ldb 4104", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=256", "scratch=0", none);
+  call = typed_call(2048, 2048, 2047, OCF_BF16, OCF_PRECISION_FP32);
+  call.lda = 2048, call.ldb = 2056;
+  plan_wgmma_case("bf16 2048 x 2048 x 2047, ldb 2056", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=128", "scratch=0", none);
+  call.k = 2048;
+  plan_wgmma_case("bf16 2048^3, ldb 2056", &passed, &bf16, &call,
+                  "matmul_pad wg=256 groups=2048 + matmul_wgmma_pb wg=256 groups=128",
+                  "pad_ldb=2048", none);
+  ocf_tuning_values off = bf16;
+  off.matmul.wgmma.align_rows = 0;
+  plan_wgmma_case("bf16 2048^3, ldb 2056, align_rows 0", &passed, &off, &call,
+                  "matmul_wgmma wg=256 groups=128", "scratch=0", none);
+  call = typed_call(1000, 1000, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  call.lda = 1001;
+  plan_wgmma_case("bf16 1000^3, lda 1001", &passed, &bf16, &call, "matmul_mma wg=128 groups=256",
+                  NULL, none);
+  /* No memory sizes known, or a workspace one byte short: no scratch, the direct plan. */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.ldb = 4104;
+  const ocf_device_facts unknown = h200_wgmma(OCF_PROBE_PASSED);
+  plan_wgmma_case("bf16 NN, ldb 4104, no memory sizes", &unknown, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=512", "scratch=0", none);
+  call.has_workspace = 1;
+  call.workspace_bytes = 33554432;
+  plan_wgmma_case("bf16 NN, ldb 4104, a workspace of the copy", &passed, &bf16, &call, pb_4096,
+                  NULL, none);
+  call.workspace_bytes = 33554431;
+  plan_wgmma_case("bf16 NN, ldb 4104, a workspace a byte short", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=512", "scratch=0", none);
+  /* The copy kernel's learnt limit below 32 work-items: no copies. */
+  ocf_device_facts tiny = passed;
+  tiny.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_PAD] = 16;
+  call.has_workspace = 0;
+  plan_wgmma_case("bf16 NN, ldb 4104, a copy limit of 16", &tiny, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=512", "scratch=0", none);
+}
+
+/*
  * Rule 6 of src/plan/plan_matmul_wgmma.c, the last-wave split (wgmma.lastwave, 0 in the built-in
  * values), on the H200's 132 units with 128 x 256 tiles: G = tiles x batch workgroups, W = G / 132
  * full waves and R = G % 132 left; where 0 < R <= 132 lastwave / 100, the R tiles over
@@ -4037,6 +4157,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_decode_routes),
       cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_wgmma_waves),
+      cmocka_unit_test(test_plan_wgmma_staged16),
       cmocka_unit_test(test_plan_matmul_wgmma_lastwave),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),

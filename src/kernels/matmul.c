@@ -71,7 +71,8 @@ static const char *const tiled_defines[] = {
     "MDIMC", "NDIMC", "MWI",   "NWI",     "KWG",       "VWM",   "VWN",   "PADA", "PADB",
     "A_VEC", "B_VEC", "C_VEC", "SPLIT_K", "REDUCE_WG", "A_PAD", "B_PAD", "RIM",  TYPES_AND_EPILOGUE,
     NULL};
-static const char *const pad_defines[] = {"TRANS_A", "TRANS_B", "A_PAD", "B_PAD", "PAD_WG", NULL};
+static const char *const pad_defines[] = {"TRANS_A", "TRANS_B",   "A_PAD", "B_PAD",
+                                          "PAD_WG",  "PAD_DTYPE", NULL};
 static const char *const naive_defines[] = {"MDIMC", "NDIMC", TYPES_AND_EPILOGUE, NULL};
 
 #define KERNEL(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
@@ -95,8 +96,10 @@ KERNEL(MATMUL_TILED_PAD, matmul_tiled_pad, MATMUL, tiled_defines, pad_tiled_args
        "zero-padded aligned copies in `partial` with unguarded vector loads; the other operand "
        "and the stores of edge tiles guarded as in matmul_tiled_mixed");
 KERNEL(MATMUL_PAD, matmul_pad, MATMUL_PAD, pad_defines, pad_args,
-       "fp32 A and / or B in any transpose, offset, stride and batch: copied as stored into "
-       "`partial`, rows of lds_a / lds_b floats (multiples of 4), s_stride / lds rows a product, "
-       "zeros past the matrix; before matmul_tiled_pad; any device (portable OpenCL C)");
+       "fp32 (or 16-bit: PAD_DTYPE) A and / or B in any transpose, offset, stride and batch: "
+       "copied as stored into `partial`, rows of lds_a / lds_b values (multiples of 4 floats, of "
+       "64 16-bit values), s_stride / lds rows a product, zeros past the matrix; before "
+       "matmul_tiled_pad (fp32) or matmul_wgmma_pb / _pab (16-bit); any device (portable OpenCL "
+       "C)");
 KERNEL(MATMUL_NAIVE, matmul_naive, MATMUL_BASELINE, naive_defines, gemm_args,
        "the baseline: one output per work-item straight from global memory");

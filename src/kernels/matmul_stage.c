@@ -13,8 +13,8 @@ static const ocf_arg_desc stage_args[] = {
     OCF_ARG(F, partial, OCF_ARG_BUFFER), OCF_ARG(F, lds, OCF_ARG_ULONG)};
 #undef F
 
-static const char *const stage_defines[] = {"STAGE_TRANS_A", "STAGE_TRANS_B", "STAGE_A", "PARTS",
-                                            NULL};
+static const char *const stage_defines[] = {"STAGE_TRANS_A", "STAGE_TRANS_B", "STAGE_A",
+                                            "PARTS",         "STAGE_DTYPE",   NULL};
 
 const ocf_kernel_desc ocf_kdesc_matmul_stage = {
     OCF_KERNEL_MATMUL_STAGE,
@@ -23,6 +23,7 @@ const ocf_kernel_desc ocf_kdesc_matmul_stage = {
     stage_defines,
     stage_args,
     OCF_ARRAY_LEN(stage_args),
-    "fp32 A and B in any transpose, offset, stride and batch: writes K-major TF32 operands (PARTS "
-    "1: truncated; 3: the 3XTF32 split as [small, big, big] and [big, small, big]) into the "
-    "scratch for matmul_wgmma_sb / _sab; any device (portable OpenCL C)"};
+    "fp32, f16 or bf16 A and B in any transpose, offset, stride and batch: writes K-major "
+    "operands into the scratch for matmul_wgmma_sb / _sab (fp32: TF32, PARTS 1 truncated, 3 the "
+    "3XTF32 split as [small, big, big] and [big, small, big]; 16-bit: copied, rows on 128-byte "
+    "lines); any device (portable OpenCL C)"};

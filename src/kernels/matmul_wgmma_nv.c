@@ -61,8 +61,51 @@ static const ocf_arg_desc sab_args[] = {
     OCF_ARG(F, c_off, OCF_ARG_ULONG),    OCF_ARG(F, ldc, OCF_ARG_ULONG),
     OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),
     OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
+/* The aligned plans' copies (cl/matmul_pad.cl with PAD_DTYPE 1 or 2): B as stored, on lines. */
+static const ocf_arg_desc pb_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    OCF_ARG(F, k, OCF_ARG_ULONG),        OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+    OCF_ARG(F, a, OCF_ARG_BUFFER),       OCF_ARG(F, a_off, OCF_ARG_ULONG),
+    OCF_ARG(F, lda, OCF_ARG_ULONG),      OCF_ARG(F, stride_a, OCF_ARG_ULONG),
+    AS("b", partial, OCF_ARG_BUFFER),    AS("b_off", sb_off, OCF_ARG_ULONG),
+    AS("ldb", lds_b, OCF_ARG_ULONG),     AS("stride_b", s_stride_b, OCF_ARG_ULONG),
+    OCF_ARG(F, beta, OCF_ARG_FLOAT),     OCF_ARG(F, c, OCF_ARG_BUFFER),
+    OCF_ARG(F, c_off, OCF_ARG_ULONG),    OCF_ARG(F, ldc, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),
+    OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
+static const ocf_arg_desc pab_args[] = {
+    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
+    OCF_ARG(F, k, OCF_ARG_ULONG),        OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+    AS("a", partial, OCF_ARG_BUFFER),    AS("a_off", s_zero, OCF_ARG_ULONG),
+    AS("lda", lds_a, OCF_ARG_ULONG),     AS("stride_a", s_stride_a, OCF_ARG_ULONG),
+    AS("b", partial, OCF_ARG_BUFFER),    AS("b_off", sb_off, OCF_ARG_ULONG),
+    AS("ldb", lds_b, OCF_ARG_ULONG),     AS("stride_b", s_stride_b, OCF_ARG_ULONG),
+    OCF_ARG(F, beta, OCF_ARG_FLOAT),     OCF_ARG(F, c, OCF_ARG_BUFFER),
+    OCF_ARG(F, c_off, OCF_ARG_ULONG),    OCF_ARG(F, ldc, OCF_ARG_ULONG),
+    OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),
+    OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
 #undef AS
 #undef F
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_pb = {
+    OCF_KERNEL_MATMUL_WGMMA_PB,
+    "matmul_wgmma_pb",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    pb_args,
+    OCF_ARRAY_LEN(pb_args),
+    "after matmul_pad (16-bit, B's rows off 128-byte lines or off 16-byte chunks): matmul_wgmma on "
+    "A as stored and B as stored from the scratch, rows of lds_b values (a multiple of 64)"};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_pab = {
+    OCF_KERNEL_MATMUL_WGMMA_PAB,
+    "matmul_wgmma_pab",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    pab_args,
+    OCF_ARRAY_LEN(pab_args),
+    "after matmul_pad (16-bit, A's rows off 16-byte chunks): matmul_wgmma on A and B as stored "
+    "from the scratch, rows of lds_a and lds_b values (multiples of 64)"};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_sb = {
     OCF_KERNEL_MATMUL_WGMMA_SB,

@@ -300,15 +300,17 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       ocf_plan *plan);
 
 /* The plan of the wgmma probe (src/runtime/wgmma_probe.c): bf16 inputs, B stored k x n, the
-   tile and ring of `tuning`, over an m x n C. */
+   larger of `tuning`'s rings (wgmma.bn's, wgmma.wave_bn's), over an m x n C. */
 ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        const ocf_tuning_values *tuning, size_t m, size_t n,
                                        ocf_plan *plan);
 
 /* Rule 4 of plan_matmul_wgmma.c: the calls the staged plans take (fp32 A and B in TF32 or
-   3XTF32 that rule 1 leaves, m n k batch at least wgmma.stage_min^3 (3XTF32) or
-   wgmma.tf32_stage_min^3 (TF32), the scratch within its
-   cap), and their plan: matmul_stage, then matmul_wgmma_sb or _sab over K'. */
+   3XTF32, m n k batch at least wgmma.stage_min^3 (3XTF32) or wgmma.tf32_stage_min^3 (TF32);
+   16-bit A and B whose B rows lie off 128-byte lines, or that rule 1 cannot read, of m at
+   least wgmma.align_rows and align_rows^3 products; the scratch within its cap), and their
+   plan: matmul_stage, then matmul_wgmma_sb or _sab over K'. The op tries the 16-bit ones before
+   rule 1, the fp32 ones after it. */
 int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                                     const ocf_matmul_call *call);
 ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,

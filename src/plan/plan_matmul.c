@@ -605,6 +605,7 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   define_types_and_epilogue(plan, call, (int)call->bias_axis);
   if (padded) { /* rule 5: the copies first, a row of them a workgroup at a time */
     ocf_plan_define(plan, "PAD_WG", (long long)pad_wg);
+    ocf_plan_define(plan, "PAD_DTYPE", OCF_F32);
     const size_t rows = batch * (plan->pad_rows_a + plan->pad_rows_b);
     const size_t pad_local[1] = {pad_wg};
     const size_t pad_global[1] = {ocf_plan_grid_groups(facts, rows) * pad_wg};
@@ -677,11 +678,15 @@ static ocf_status plan_rest(const ocf_device_facts *facts, const ocf_tuning_valu
   /* Rule 3: Hopper's wgmma (plan_matmul_wgmma.c), the matrix units (plan_matmul_mma.c), or
      rule 4 while a probe is due (the wgmma probe first: when it passes, the calls it covers
      need no other). */
-  const ocf_mma_outcome wg = ocf_matmul_wgmma_applies(facts, tuning, call)
-                                 ? ocf_plan_matmul_wgmma(facts, tuning, call, plan)
-                             : ocf_matmul_wgmma_staged_applies(facts, tuning, call)
+  /* 16-bit operands staged onto 128-byte lines come before the direct plan (their gate
+     asks for it: rule 4 of plan_matmul_wgmma.c); fp32 ones only where it cannot run. */
+  const int staged = ocf_matmul_wgmma_staged_applies(facts, tuning, call);
+  const ocf_mma_outcome wg = staged && call->a_dtype != OCF_F32
                                  ? ocf_plan_matmul_wgmma_staged(facts, tuning, call, plan)
-                                 : OCF_MMA_NOT_APPLICABLE;
+                             : ocf_matmul_wgmma_applies(facts, tuning, call)
+                                 ? ocf_plan_matmul_wgmma(facts, tuning, call, plan)
+                             : staged ? ocf_plan_matmul_wgmma_staged(facts, tuning, call, plan)
+                                      : OCF_MMA_NOT_APPLICABLE;
   if (wg == OCF_MMA_PLANNED) return OCF_SUCCESS;
   size_t probe_bytes = 0;
   const ocf_mma_outcome mma = ocf_matmul_mma_applies(facts, tuning, call)

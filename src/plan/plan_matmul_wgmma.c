@@ -49,6 +49,18 @@
  *      allocation (facts without either: no staging) and the caller's workspace where one is
  *      given; else the call goes on to mma.sync. Nothing reads scratch the staging did not
  *      write, so it is not zeroed (scratch_written).
+ *      16-bit A and B take two steps too, before rule 1, where wgmma.align_rows is set, m is
+ *      at least align_rows and m n k batch at least align_rows^3, and either B's rows lie off
+ *      64-byte steps of 128-byte lines (offset, ldb or batch stride not a multiple of 32
+ *      values: each 128 bytes of a K slice then spans two lines at a bad phase, and the kernel
+ *      ran bf16 4096^3 with ldb 4104 at 527 TFLOP/s against 706 on the H200) or rule 1 cannot
+ *      read the call (A or B off 16-byte chunks, A transposed). With A stored m x k, matmul_pad
+ *      (PAD_DTYPE) copies B as stored, and A where it is off chunks, bit for bit into rows of
+ *      their length rounded up to 64 values (pad_ldb, pad_lda; the rows the matrix's own), and
+ *      matmul_wgmma_pb or _pab multiplies them in the call's layout. With A transposed,
+ *      matmul_stage (STAGE_DTYPE) writes K-major A' and B' in rows of K rounded up to 64
+ *      (staged_ld) for matmul_wgmma_sab. A few-row call stays direct: the pass moves B twice
+ *      where its multiply reads it once.
  *   5. Split K: a direct plan (rules 1 to 3) whose tiles x batch fill fewer workgroups than the
  *      device has compute units, where wgmma.split_min is set, runs the kernel over
  *      s = min(units / (tiles x batch), k / split_min) ranges of K (when s >= 2; k_split a
@@ -333,23 +345,72 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
 #define STAGE_TILE 32u
 #define STAGE_ROWS 8u
 
-/* Whether A is staged too: always for 3XTF32; for TF32 where the wgmma kernel cannot read A as
-   it lies (transposed, or off 16-byte chunks). */
+/* Whether A is staged too: always for 3XTF32; else where the wgmma kernel cannot read A as it
+   lies (transposed, or off 16-byte chunks). */
 static int stage_a(const ocf_matmul_call *call) {
   const size_t batch = call->batch ? call->batch : 1;
   return call->precision == OCF_PRECISION_3XTF32 || call->trans_a ||
-         !chunk_aligned(OCF_F32, call->a_off, call->lda, call->stride_a, batch);
+         !chunk_aligned(call->a_dtype, call->a_off, call->lda, call->stride_a, batch);
 }
 
-/* The scratch of a staged plan in bytes (0 when it overflows): K' rows of staged_ld floats for
-   B (n a product) and, when staged, A (m a product). */
+/* The staged row length in elements: K' rounded up to 4 floats (16 bytes); 16-bit rows to 64
+   values, so that every row starts on a 128-byte line (the reason they are staged). */
+static size_t staged_ld(const ocf_matmul_call *call, size_t staged_k) {
+  return ocf_round_up(staged_k, call->a_dtype == OCF_F32 ? 4 : 64);
+}
+
+/* The scratch of a staged plan in bytes (0 when it overflows): K' rows of staged_ld elements
+   for B (n a product) and, when staged, A (m a product). */
 static size_t staged_bytes(const ocf_matmul_call *call, size_t ld, int with_a) {
   const size_t batch = call->batch ? call->batch : 1;
   const size_t rows = with_a ? call->m + call->n : call->n;
+  const size_t size = element_bytes(call->a_dtype);
   if (rows < call->n || rows > SIZE_MAX / batch) return 0;
   const size_t all = rows * batch;
-  if (ld > SIZE_MAX / sizeof(float) / all) return 0;
-  return all * ld * sizeof(float);
+  if (ld > SIZE_MAX / size / all) return 0;
+  return all * ld * size;
+}
+
+/* A 16-bit operand's rows on 64-byte steps of 128-byte lines (offset, leading dimension, batch
+   stride multiples of 32 values): a row at 64 bytes past a line costs the kernel little (bf16
+   4096 x 4096 x 4000, B n x k: 666 TFLOP/s), one at 16 bytes a quarter (ldb 4104: 544). */
+static int on_lines(size_t off, size_t ld, size_t stride, size_t batch) {
+  return off % 32 == 0 && ld % 32 == 0 && (batch <= 1 || stride % 32 == 0);
+}
+
+/* The 16-bit aligned copies of a call whose A is stored m x k (matmul_pad, PAD_DTYPE): B as
+   stored, in rows of its own length rounded up to 64 values, and A likewise where the kernel
+   cannot read it (off 16-byte chunks); their layout into *plan, 0 on overflow. */
+static int aligned16_layout(const ocf_matmul_call *call, ocf_plan *plan) {
+  const size_t batch = call->batch ? call->batch : 1;
+  const int copy_a = stage_a(call);
+  const size_t rows_b = call->trans_b ? call->n : call->k;
+  const size_t cols_b = call->trans_b ? call->k : call->n;
+  if (cols_b > SIZE_MAX - 64 || call->k > SIZE_MAX - 64) return 0;
+  const size_t ld_b = ocf_round_up(cols_b, 64), ld_a = ocf_round_up(call->k, 64);
+  if (rows_b > SIZE_MAX / ld_b / batch || call->m > SIZE_MAX / ld_a / batch) return 0;
+  const size_t values_b = rows_b * ld_b * batch, values_a = copy_a ? call->m * ld_a * batch : 0;
+  if (values_a > SIZE_MAX / 2 - values_b) return 0;
+  plan->pad_lda = copy_a ? ld_a : 0;
+  plan->pad_rows_a = copy_a ? call->m : 0;
+  plan->pad_ldb = ld_b;
+  plan->pad_rows_b = rows_b;
+  plan->scratch_bytes = (values_a + values_b) * 2;
+  return 1;
+}
+
+/* Rule 4's 16-bit gate: a call the direct plan reads off 128-byte lines (B) or cannot read at
+   all (A or B off 16-byte chunks, A transposed), of at least wgmma.align_rows rows sharing each
+   staged value of B and align_rows^3 products (fewer: the pass costs more than it saves). */
+static int b16_stage_wanted(const ocf_matmul_tuning *t, const ocf_matmul_call *call) {
+  if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
+  const size_t least = (size_t)t->wgmma.align_rows;
+  const double work =
+      (double)call->m * (double)call->n * (double)call->k * (double)(call->batch ? call->batch : 1);
+  if (least == 0 || call->m < least || work < (double)least * (double)least * (double)least)
+    return 0;
+  const size_t batch = call->batch ? call->batch : 1;
+  return stage_a(call) || !on_lines(call->b_off, call->ldb, call->stride_b, batch);
 }
 
 int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -361,31 +422,90 @@ int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tun
   if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
       facts->nv_compute_capability != 90 || facts->learnt.wgmma == OCF_PROBE_FAILED)
     return 0;
-  if (call->a_dtype != OCF_F32 || call->b_dtype != OCF_F32) return 0;
-  if (call->precision != OCF_PRECISION_TF32 && call->precision != OCF_PRECISION_3XTF32) return 0;
   if (call->m == 0 || call->n == 0 || call->k == 0) return 0;
-  /* Few products: the staging pass costs more than the faster multiply saves. */
-  const double work =
-      (double)call->m * (double)call->n * (double)call->k * (double)(call->batch ? call->batch : 1);
-  const int gate =
-      call->precision == OCF_PRECISION_3XTF32 ? t->wgmma.stage_min : t->wgmma.tf32_stage_min;
-  const double least = (double)gate;
-  if (gate <= 0 || work < least * least * least) return 0;
-  const size_t parts = call->precision == OCF_PRECISION_3XTF32 ? 3 : 1;
-  if (call->k > SIZE_MAX / 4 / parts) return 0;
-  const size_t ld = ocf_round_up(parts * call->k, 4);
-  const size_t bytes = staged_bytes(call, ld, stage_a(call));
+  if (call->a_dtype != OCF_F32) {
+    if (!b16_stage_wanted(t, call)) return 0;
+  } else {
+    if (call->b_dtype != OCF_F32) return 0;
+    if (call->precision != OCF_PRECISION_TF32 && call->precision != OCF_PRECISION_3XTF32) return 0;
+    /* Few products: the staging pass costs more than the faster multiply saves. */
+    const double work = (double)call->m * (double)call->n * (double)call->k *
+                        (double)(call->batch ? call->batch : 1);
+    const int gate =
+        call->precision == OCF_PRECISION_3XTF32 ? t->wgmma.stage_min : t->wgmma.tf32_stage_min;
+    const double least = (double)gate;
+    if (gate <= 0 || work < least * least * least) return 0;
+  }
+  const size_t parts = call->precision == OCF_PRECISION_3XTF32 && call->a_dtype == OCF_F32 ? 3 : 1;
+  if (call->k > SIZE_MAX / 4 / parts - 64) return 0;
+  size_t bytes = staged_bytes(call, staged_ld(call, parts * call->k), stage_a(call));
+  if (call->a_dtype != OCF_F32 && !call->trans_a) { /* the aligned copies instead */
+    ocf_plan layout;
+    memset(&layout, 0, sizeof layout);
+    bytes = aligned16_layout(call, &layout) ? layout.scratch_bytes : 0;
+  }
   if (bytes == 0 || bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
+  if (call->a_dtype != OCF_F32 && !call->trans_a) {
+    size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
+    return limit >= 32 && facts->max_item_sizes[0] >= 32;
+  }
   /* The staging kernel's workgroup, and its grid's rows within what a launch takes. */
   size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_STAGE);
   return STAGE_TILE * STAGE_ROWS <= limit && STAGE_TILE <= facts->max_item_sizes[0] &&
          STAGE_ROWS <= facts->max_item_sizes[1];
 }
 
+/* The copies' workgroup: 256 work-items, or the most a power of two the kernel and the device
+   take (at least 32: the gate). */
+static size_t pad_workgroup(const ocf_device_facts *facts) {
+  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
+  if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
+  size_t wg = 256;
+  while (wg > limit)
+    wg /= 2;
+  return wg;
+}
+
+/* Rule 4's 16-bit plan for A stored m x k: matmul_pad's aligned copies, then the wgmma kernel
+   on them in the call's own layout (matmul_wgmma_pb, or _pab with A copied too). */
+static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
+                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                                      ocf_plan *plan) {
+  wg_geometry g;
+  size_t groups = 0;
+  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, call, 1, &g, &groups);
+  if (outcome != OCF_MMA_PLANNED) return outcome;
+  memset(plan, 0, sizeof *plan);
+  if (!aligned16_layout(call, plan)) return OCF_MMA_NOT_APPLICABLE;
+  plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
+  plan->splits = 1;
+  plan->k_split = call->k;
+  plan->scratch_written = 1; /* matmul_pad writes every value the wgmma step reads */
+  define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
+  const size_t pad_wg = pad_workgroup(facts);
+  ocf_plan_define(plan, "TRANS_A", 0);
+  ocf_plan_define(plan, "A_PAD", plan->pad_lda != 0);
+  ocf_plan_define(plan, "B_PAD", 1);
+  ocf_plan_define(plan, "PAD_WG", (long long)pad_wg);
+  ocf_plan_define(plan, "PAD_DTYPE", call->a_dtype);
+  const size_t batch = call->batch ? call->batch : 1;
+  const size_t rows = batch * (plan->pad_rows_a + plan->pad_rows_b);
+  const size_t pad_local[1] = {pad_wg};
+  const size_t pad_global[1] = {ocf_plan_grid_groups(facts, rows) * pad_wg};
+  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_PAD, 1, pad_global, pad_local);
+  const size_t local[1] = {128u * (size_t)g.consumers};
+  const size_t global[1] = {groups * local[0]};
+  ocf_plan_step_add(plan, plan->pad_lda ? OCF_KERNEL_MATMUL_WGMMA_PAB : OCF_KERNEL_MATMUL_WGMMA_PB,
+                    1, global, local);
+  plan->local_mem_bytes = geometry_bytes(&g);
+  return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
+}
+
 ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
                                              const ocf_tuning_values *tuning,
                                              const ocf_matmul_call *call, ocf_plan *plan) {
-  const size_t parts = call->precision == OCF_PRECISION_3XTF32 ? 3 : 1;
+  if (call->a_dtype != OCF_F32 && !call->trans_a) return plan_aligned16(facts, tuning, call, plan);
+  const size_t parts = call->precision == OCF_PRECISION_3XTF32 && call->a_dtype == OCF_F32 ? 3 : 1;
   const int with_a = stage_a(call);
   /* The wgmma step multiplies A' (or A) by B'^T over K'. */
   ocf_matmul_call staged = *call;
@@ -402,15 +522,16 @@ ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
   plan->splits = 1;
   plan->k_split = call->k;
   plan->staged_k = staged.k;
-  plan->staged_ld = ocf_round_up(staged.k, 4);
+  plan->staged_ld = staged_ld(call, staged.k);
   plan->staged_a = with_a;
   plan->scratch_bytes = staged_bytes(call, plan->staged_ld, with_a);
-  plan->scratch_written = 1; /* matmul_stage writes every float the wgmma step reads */
-  define_all(plan, OCF_F32, 1, &g, call);
+  plan->scratch_written = 1; /* matmul_stage writes every element the wgmma step reads */
+  define_all(plan, call->a_dtype, 1, &g, call);
   ocf_plan_define(plan, "STAGE_TRANS_A", call->trans_a == OCF_TRANS);
   ocf_plan_define(plan, "STAGE_TRANS_B", call->trans_b == OCF_TRANS);
   ocf_plan_define(plan, "STAGE_A", with_a);
   ocf_plan_define(plan, "PARTS", (long long)parts);
+  ocf_plan_define(plan, "STAGE_DTYPE", call->a_dtype);
   const size_t batch = call->batch ? call->batch : 1;
   const size_t rows = (with_a ? call->m + call->n : call->n) * batch;
   const size_t local[2] = {STAGE_TILE, STAGE_ROWS};

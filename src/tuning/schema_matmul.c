@@ -193,6 +193,13 @@ static const ocf_tunable matmul_tunables[] = {
                            NULL},
     [MM(wgmma.wave_stages)] = {"wgmma.wave_stages", 3, 6, 0, 4, "the ring of wave_bn's tiles",
                                NULL},
+    [MM(wgmma.align_rows)] =
+        {"wgmma.align_rows", 0, 1048576, 0, 0,
+         "16-bit calls of m >= align_rows and m n k batch >= align_rows^3 whose B rows lie off "
+         "128-byte lines (or that the wgmma kernel cannot read: off 16-byte chunks, A "
+         "transposed) copy their operands onto aligned rows first (src/plan/plan_matmul_wgmma.c, "
+         "rule 4); 0: never",
+         NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

@@ -153,6 +153,9 @@ typedef struct ocf_matmul_wgmma_tuning {
   int lastwave_min;   /* least K per range of the last-wave split */
   int wave_bn;        /* the other tile width whole-K calls of several waves may take; 0: none */
   int wave_stages;    /* the ring of wave_bn's tiles */
+  int align_rows;     /* 16-bit calls of m >= align_rows (and align_rows^3 products) whose B rows
+                         lie off 128-byte lines, or that the direct plan cannot read, stage their
+                         operands first; 0: never */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
