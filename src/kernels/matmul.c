@@ -1,18 +1,9 @@
 /* Descriptors of cl/matmul.cl's kernels, of cl/matmul_pad.cl's copy step and of the benchmark's
    cl/baselines/matmul_naive.cl. */
 #include "kernels/descriptors.h"
+#include "kernels/matmul_args.h"
 
 #define F ocf_matmul_frame
-#define A_ARGS                                                                                     \
-  OCF_ARG(F, a, OCF_ARG_BUFFER), OCF_ARG(F, a_off, OCF_ARG_ULONG), OCF_ARG(F, lda, OCF_ARG_ULONG), \
-      OCF_ARG(F, stride_a, OCF_ARG_ULONG)
-#define B_ARGS                                                                                     \
-  OCF_ARG(F, b, OCF_ARG_BUFFER), OCF_ARG(F, b_off, OCF_ARG_ULONG), OCF_ARG(F, ldb, OCF_ARG_ULONG), \
-      OCF_ARG(F, stride_b, OCF_ARG_ULONG)
-#define C_ARGS                                                                                     \
-  OCF_ARG(F, c, OCF_ARG_BUFFER), OCF_ARG(F, c_off, OCF_ARG_ULONG), OCF_ARG(F, ldc, OCF_ARG_ULONG), \
-      OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),                       \
-      OCF_ARG(F, bias_off, OCF_ARG_ULONG)
 /* Where matmul_pad's copies of A and B lie in the scratch (written by it, read by
    matmul_tiled_pad). */
 #define COPIES_ARGS                                                            \
@@ -24,41 +15,41 @@ static const ocf_arg_desc gemm_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                          OCF_ARG(F, n, OCF_ARG_ULONG),
                                          OCF_ARG(F, k, OCF_ARG_ULONG),
                                          OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-                                         A_ARGS,
-                                         B_ARGS,
+                                         MATMUL_A_ARGS,
+                                         MATMUL_B_ARGS,
                                          OCF_ARG(F, beta, OCF_ARG_FLOAT),
-                                         C_ARGS};
+                                         MATMUL_C_ARGS};
 static const ocf_arg_desc split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                           OCF_ARG(F, n, OCF_ARG_ULONG),
                                           OCF_ARG(F, k, OCF_ARG_ULONG),
                                           OCF_ARG(F, k_split, OCF_ARG_ULONG),
                                           OCF_ARG(F, splits, OCF_ARG_ULONG),
-                                          A_ARGS,
-                                          B_ARGS,
+                                          MATMUL_A_ARGS,
+                                          MATMUL_B_ARGS,
                                           OCF_ARG(F, partial, OCF_ARG_BUFFER)};
 /* matmul_tiled_pad: the tiled arguments, then where the copies of A and B lie in the scratch. */
 static const ocf_arg_desc pad_tiled_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                               OCF_ARG(F, n, OCF_ARG_ULONG),
                                               OCF_ARG(F, k, OCF_ARG_ULONG),
                                               OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-                                              A_ARGS,
-                                              B_ARGS,
+                                              MATMUL_A_ARGS,
+                                              MATMUL_B_ARGS,
                                               OCF_ARG(F, beta, OCF_ARG_FLOAT),
-                                              C_ARGS,
+                                              MATMUL_C_ARGS,
                                               COPIES_ARGS};
 /* matmul_pad (cl/matmul_pad.cl): the sources, and the copies in the scratch. */
 static const ocf_arg_desc pad_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                         OCF_ARG(F, n, OCF_ARG_ULONG),
                                         OCF_ARG(F, k, OCF_ARG_ULONG),
                                         OCF_ARG(F, batch, OCF_ARG_ULONG),
-                                        A_ARGS,
-                                        B_ARGS,
+                                        MATMUL_A_ARGS,
+                                        MATMUL_B_ARGS,
                                         COPIES_ARGS};
 static const ocf_arg_desc reduce_args[] = {
     OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
     OCF_ARG(F, batch, OCF_ARG_ULONG),    OCF_ARG(F, splits, OCF_ARG_ULONG),
     OCF_ARG(F, partial, OCF_ARG_BUFFER), OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-    OCF_ARG(F, beta, OCF_ARG_FLOAT),     C_ARGS};
+    OCF_ARG(F, beta, OCF_ARG_FLOAT),     MATMUL_C_ARGS};
 #undef F
 
 /* The -D values of cl/matmul_common.clh (operands, precision, epilogue). Each kernel lists what

@@ -1,21 +1,17 @@
 /* The descriptor of cl/matmul_wgmma_nv.cl's kernel: the tiled kernels' frame and arguments. */
 #include "kernels/descriptors.h"
+#include "kernels/matmul_args.h"
 
 #define F ocf_matmul_frame
 /* An argument of the kernel's name read from another field of the frame. */
 #define AS(name, field, kind) \
   { name, kind, offsetof(F, field) }
 /* The whole-tile kernel's arguments in order: m, n, k (from the frame field K), alpha; A's four
-   and B's four (the caller's, or a copy's in the scratch); then C and its epilogue. */
+   and B's four (the caller's, kernels/matmul_args.h, or a copy's in the scratch); then beta, C
+   and its bias. */
 #define WG_MNK(K)                                                                        \
   OCF_ARG(F, m, OCF_ARG_ULONG), OCF_ARG(F, n, OCF_ARG_ULONG), AS("k", K, OCF_ARG_ULONG), \
       OCF_ARG(F, alpha, OCF_ARG_FLOAT)
-#define WG_A_CALLER                                                                                \
-  OCF_ARG(F, a, OCF_ARG_BUFFER), OCF_ARG(F, a_off, OCF_ARG_ULONG), OCF_ARG(F, lda, OCF_ARG_ULONG), \
-      OCF_ARG(F, stride_a, OCF_ARG_ULONG)
-#define WG_B_CALLER                                                                                \
-  OCF_ARG(F, b, OCF_ARG_BUFFER), OCF_ARG(F, b_off, OCF_ARG_ULONG), OCF_ARG(F, ldb, OCF_ARG_ULONG), \
-      OCF_ARG(F, stride_b, OCF_ARG_ULONG)
 /* A copy of A (B) in the scratch: rows of LD, products STRIDE apart, A's at 0, B's at sb_off. */
 #define WG_A_SCRATCH(LD, STRIDE)                                        \
   AS("a", partial, OCF_ARG_BUFFER), AS("a_off", s_zero, OCF_ARG_ULONG), \
@@ -23,13 +19,9 @@
 #define WG_B_SCRATCH(LD, STRIDE)                                        \
   AS("b", partial, OCF_ARG_BUFFER), AS("b_off", sb_off, OCF_ARG_ULONG), \
       AS("ldb", LD, OCF_ARG_ULONG), AS("stride_b", STRIDE, OCF_ARG_ULONG)
-#define WG_C_EPILOGUE                                                        \
-  OCF_ARG(F, beta, OCF_ARG_FLOAT), OCF_ARG(F, c, OCF_ARG_BUFFER),            \
-      OCF_ARG(F, c_off, OCF_ARG_ULONG), OCF_ARG(F, ldc, OCF_ARG_ULONG),      \
-      OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER), \
-      OCF_ARG(F, bias_off, OCF_ARG_ULONG)
+#define WG_C_EPILOGUE OCF_ARG(F, beta, OCF_ARG_FLOAT), MATMUL_C_ARGS
 
-static const ocf_arg_desc wgmma_args[] = {WG_MNK(k), WG_A_CALLER, WG_B_CALLER, WG_C_EPILOGUE};
+static const ocf_arg_desc wgmma_args[] = {WG_MNK(k), MATMUL_A_ARGS, MATMUL_B_ARGS, WG_C_EPILOGUE};
 
 static const char *const wgmma_defines[] = {"AB_DTYPE", "TRANS_B",    "BN",      "CONSUMERS",
                                             "STAGES",   "GROUP_M",    "C_DTYPE", "ACTIVATION",
@@ -51,13 +43,13 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma = {
 /* The staged plans' wgmma step (plan_matmul_wgmma.c, rule 4): the same kernel under another name
    (cl/matmul_wgmma_nv.cl), reading K' = ks and B' from the scratch the staging step wrote, A as
    the caller stored it (_sb) or A' from the scratch too (_sab). */
-static const ocf_arg_desc sb_args[] = {WG_MNK(ks), WG_A_CALLER, WG_B_SCRATCH(lds, s_stride_b),
+static const ocf_arg_desc sb_args[] = {WG_MNK(ks), MATMUL_A_ARGS, WG_B_SCRATCH(lds, s_stride_b),
                                        WG_C_EPILOGUE};
 static const ocf_arg_desc sab_args[] = {WG_MNK(ks), WG_A_SCRATCH(lds, s_stride_a),
                                         WG_B_SCRATCH(lds, s_stride_b), WG_C_EPILOGUE};
 /* The aligned plans' copies (cl/matmul_pad.cl with PAD_DTYPE 1 or 2): B as stored, on lines, and
    A too where it is off 16-byte chunks (_pab). */
-static const ocf_arg_desc pb_args[] = {WG_MNK(k), WG_A_CALLER, WG_B_SCRATCH(lds_b, s_stride_b),
+static const ocf_arg_desc pb_args[] = {WG_MNK(k), MATMUL_A_ARGS, WG_B_SCRATCH(lds_b, s_stride_b),
                                        WG_C_EPILOGUE};
 static const ocf_arg_desc pab_args[] = {WG_MNK(k), WG_A_SCRATCH(lds_a, s_stride_a),
                                         WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE};
@@ -105,22 +97,21 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_sab = {
 
 /* Split K (plan_matmul_wgmma.c, rule 5): the kernel over one of `splits` K ranges of k_split,
    raw sums into the scratch, then their sum, the epilogue and the store. */
-static const ocf_arg_desc split_args[] = {
-    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
-    OCF_ARG(F, k, OCF_ARG_ULONG),        OCF_ARG(F, a, OCF_ARG_BUFFER),
-    OCF_ARG(F, a_off, OCF_ARG_ULONG),    OCF_ARG(F, lda, OCF_ARG_ULONG),
-    OCF_ARG(F, stride_a, OCF_ARG_ULONG), OCF_ARG(F, b, OCF_ARG_BUFFER),
-    OCF_ARG(F, b_off, OCF_ARG_ULONG),    OCF_ARG(F, ldb, OCF_ARG_ULONG),
-    OCF_ARG(F, stride_b, OCF_ARG_ULONG), OCF_ARG(F, splits, OCF_ARG_ULONG),
-    OCF_ARG(F, k_split, OCF_ARG_ULONG),  OCF_ARG(F, partial, OCF_ARG_BUFFER)};
-static const ocf_arg_desc reduce_args[] = {
-    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
-    OCF_ARG(F, batch, OCF_ARG_ULONG),    OCF_ARG(F, splits, OCF_ARG_ULONG),
-    OCF_ARG(F, partial, OCF_ARG_BUFFER), OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-    OCF_ARG(F, beta, OCF_ARG_FLOAT),     OCF_ARG(F, c, OCF_ARG_BUFFER),
-    OCF_ARG(F, c_off, OCF_ARG_ULONG),    OCF_ARG(F, ldc, OCF_ARG_ULONG),
-    OCF_ARG(F, stride_c, OCF_ARG_ULONG), OCF_ARG(F, bias, OCF_ARG_BUFFER),
-    OCF_ARG(F, bias_off, OCF_ARG_ULONG)};
+static const ocf_arg_desc split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                          OCF_ARG(F, n, OCF_ARG_ULONG),
+                                          OCF_ARG(F, k, OCF_ARG_ULONG),
+                                          MATMUL_A_ARGS,
+                                          MATMUL_B_ARGS,
+                                          OCF_ARG(F, splits, OCF_ARG_ULONG),
+                                          OCF_ARG(F, k_split, OCF_ARG_ULONG),
+                                          OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+static const ocf_arg_desc reduce_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                           OCF_ARG(F, n, OCF_ARG_ULONG),
+                                           OCF_ARG(F, batch, OCF_ARG_ULONG),
+                                           OCF_ARG(F, splits, OCF_ARG_ULONG),
+                                           OCF_ARG(F, partial, OCF_ARG_BUFFER),
+                                           OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+                                           WG_C_EPILOGUE};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_split = {
     OCF_KERNEL_MATMUL_WGMMA_SPLIT,
@@ -144,28 +135,26 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_reduce = {
 /* The last-wave split (plan_matmul_wgmma.c, rule 6): the last wave's tiles over `splits` K ranges
    of k_split into the scratch, then one launch of the full waves' tiles and the reduce of those
    partial sums. */
-static const ocf_arg_desc lw_split_args[] = {
-    OCF_ARG(F, m, OCF_ARG_ULONG),       OCF_ARG(F, n, OCF_ARG_ULONG),
-    OCF_ARG(F, k, OCF_ARG_ULONG),       OCF_ARG(F, batch, OCF_ARG_ULONG),
-    OCF_ARG(F, a, OCF_ARG_BUFFER),      OCF_ARG(F, a_off, OCF_ARG_ULONG),
-    OCF_ARG(F, lda, OCF_ARG_ULONG),     OCF_ARG(F, stride_a, OCF_ARG_ULONG),
-    OCF_ARG(F, b, OCF_ARG_BUFFER),      OCF_ARG(F, b_off, OCF_ARG_ULONG),
-    OCF_ARG(F, ldb, OCF_ARG_ULONG),     OCF_ARG(F, stride_b, OCF_ARG_ULONG),
-    OCF_ARG(F, k_split, OCF_ARG_ULONG), OCF_ARG(F, lw_first, OCF_ARG_ULONG),
-    OCF_ARG(F, partial, OCF_ARG_BUFFER)};
-static const ocf_arg_desc lw_args[] = {
-    OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
-    OCF_ARG(F, k, OCF_ARG_ULONG),        OCF_ARG(F, batch, OCF_ARG_ULONG),
-    OCF_ARG(F, alpha, OCF_ARG_FLOAT),    OCF_ARG(F, a, OCF_ARG_BUFFER),
-    OCF_ARG(F, a_off, OCF_ARG_ULONG),    OCF_ARG(F, lda, OCF_ARG_ULONG),
-    OCF_ARG(F, stride_a, OCF_ARG_ULONG), OCF_ARG(F, b, OCF_ARG_BUFFER),
-    OCF_ARG(F, b_off, OCF_ARG_ULONG),    OCF_ARG(F, ldb, OCF_ARG_ULONG),
-    OCF_ARG(F, stride_b, OCF_ARG_ULONG), OCF_ARG(F, beta, OCF_ARG_FLOAT),
-    OCF_ARG(F, c, OCF_ARG_BUFFER),       OCF_ARG(F, c_off, OCF_ARG_ULONG),
-    OCF_ARG(F, ldc, OCF_ARG_ULONG),      OCF_ARG(F, stride_c, OCF_ARG_ULONG),
-    OCF_ARG(F, bias, OCF_ARG_BUFFER),    OCF_ARG(F, bias_off, OCF_ARG_ULONG),
-    OCF_ARG(F, splits, OCF_ARG_ULONG),   OCF_ARG(F, lw_first, OCF_ARG_ULONG),
-    OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+static const ocf_arg_desc lw_split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                             OCF_ARG(F, n, OCF_ARG_ULONG),
+                                             OCF_ARG(F, k, OCF_ARG_ULONG),
+                                             OCF_ARG(F, batch, OCF_ARG_ULONG),
+                                             MATMUL_A_ARGS,
+                                             MATMUL_B_ARGS,
+                                             OCF_ARG(F, k_split, OCF_ARG_ULONG),
+                                             OCF_ARG(F, lw_first, OCF_ARG_ULONG),
+                                             OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+static const ocf_arg_desc lw_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                       OCF_ARG(F, n, OCF_ARG_ULONG),
+                                       OCF_ARG(F, k, OCF_ARG_ULONG),
+                                       OCF_ARG(F, batch, OCF_ARG_ULONG),
+                                       OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+                                       MATMUL_A_ARGS,
+                                       MATMUL_B_ARGS,
+                                       WG_C_EPILOGUE,
+                                       OCF_ARG(F, splits, OCF_ARG_ULONG),
+                                       OCF_ARG(F, lw_first, OCF_ARG_ULONG),
+                                       OCF_ARG(F, partial, OCF_ARG_BUFFER)};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_lw_split = {
     OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT,
