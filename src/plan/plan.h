@@ -241,6 +241,9 @@ int ocf_matmul_pad_may_apply(const ocf_matmul_call *call);
    take: an eighth of the device's memory and at most one allocation (0 where the device reports
    neither), and the caller's workspace where one is given. */
 size_t ocf_matmul_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call);
+/* The workgroup of matmul_pad's copies (the padded tiled plans' and the wgmma kernel's 16-bit
+   aligned ones): 256 work-items, or the largest power of two its kernel and the device take. */
+size_t ocf_matmul_pad_workgroup(const ocf_device_facts *facts);
 
 /* ---- matmul's matrix-unit variant (plan_matmul_mma.c) ---- */
 

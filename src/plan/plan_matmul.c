@@ -449,6 +449,12 @@ static size_t pad_floats(size_t rows, size_t ld, size_t batch) {
 /* Work-items of matmul_pad: 256, or the most its kernel and the device take. */
 #define PAD_WG_WANT 256
 
+size_t ocf_matmul_pad_workgroup(const ocf_device_facts *facts) {
+  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
+  if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
+  return pow2_within(PAD_WG_WANT, limit);
+}
+
 /* Whether the call's sides are those tiled.pad_sides asks of a padded plan with tiles of `s`:
    0 any; 1 m, n and k multiples of the 4-wide load groups (tight rows would be aligned: only an
    offset, a leading dimension or a stride denies the loads); 2 whole tiles and K slices, the
@@ -493,9 +499,7 @@ static int plan_pad(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning
     return 0;
   const size_t bytes = (floats_a + floats_b) * sizeof(float);
   if (bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
-  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
-  if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
-  *pad_wg = pow2_within(PAD_WG_WANT, limit);
+  *pad_wg = ocf_matmul_pad_workgroup(facts);
   plan->pad_lda = pad_a ? ld_a : 0;
   plan->pad_rows_a = pad_a ? rows_a : 0;
   plan->pad_ldb = pad_b ? ld_b : 0;

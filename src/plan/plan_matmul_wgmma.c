@@ -405,11 +405,10 @@ static int aligned16_layout(const ocf_matmul_call *call, ocf_plan *plan) {
 static int b16_stage_wanted(const ocf_matmul_tuning *t, const ocf_matmul_call *call) {
   if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
   const size_t least = (size_t)t->wgmma.align_rows;
-  const double work =
-      (double)call->m * (double)call->n * (double)call->k * (double)(call->batch ? call->batch : 1);
+  const size_t batch = call->batch ? call->batch : 1;
+  const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
   if (least == 0 || call->m < least || work < (double)least * (double)least * (double)least)
     return 0;
-  const size_t batch = call->batch ? call->batch : 1;
   return stage_a(call) || !on_lines(call->b_off, call->ldb, call->stride_b, batch);
 }
 
@@ -436,34 +435,21 @@ int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tun
     const double least = (double)gate;
     if (gate <= 0 || work < least * least * least) return 0;
   }
-  const size_t parts = call->precision == OCF_PRECISION_3XTF32 && call->a_dtype == OCF_F32 ? 3 : 1;
-  if (call->k > SIZE_MAX / 4 / parts - 64) return 0;
-  size_t bytes = staged_bytes(call, staged_ld(call, parts * call->k), stage_a(call));
-  if (call->a_dtype != OCF_F32 && !call->trans_a) { /* the aligned copies instead */
+  if (call->a_dtype != OCF_F32 && !call->trans_a) { /* the aligned copies (matmul_pad) */
     ocf_plan layout;
     memset(&layout, 0, sizeof layout);
-    bytes = aligned16_layout(call, &layout) ? layout.scratch_bytes : 0;
+    return aligned16_layout(call, &layout) &&
+           layout.scratch_bytes <= ocf_matmul_scratch_cap(facts, call) &&
+           ocf_matmul_pad_workgroup(facts) >= 32;
   }
+  const size_t parts = call->precision == OCF_PRECISION_3XTF32 && call->a_dtype == OCF_F32 ? 3 : 1;
+  if (call->k > SIZE_MAX / 4 / parts - 64) return 0;
+  const size_t bytes = staged_bytes(call, staged_ld(call, parts * call->k), stage_a(call));
   if (bytes == 0 || bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
-  if (call->a_dtype != OCF_F32 && !call->trans_a) {
-    size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
-    return limit >= 32 && facts->max_item_sizes[0] >= 32;
-  }
   /* The staging kernel's workgroup, and its grid's rows within what a launch takes. */
   size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_STAGE);
   return STAGE_TILE * STAGE_ROWS <= limit && STAGE_TILE <= facts->max_item_sizes[0] &&
          STAGE_ROWS <= facts->max_item_sizes[1];
-}
-
-/* The copies' workgroup: 256 work-items, or the most a power of two the kernel and the device
-   take (at least 32: the gate). */
-static size_t pad_workgroup(const ocf_device_facts *facts) {
-  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_PAD);
-  if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
-  size_t wg = 256;
-  while (wg > limit)
-    wg /= 2;
-  return wg;
 }
 
 /* Rule 4's 16-bit plan for A stored m x k: matmul_pad's aligned copies, then the wgmma kernel
@@ -482,7 +468,7 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   plan->k_split = call->k;
   plan->scratch_written = 1; /* matmul_pad writes every value the wgmma step reads */
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
-  const size_t pad_wg = pad_workgroup(facts);
+  const size_t pad_wg = ocf_matmul_pad_workgroup(facts); /* at least 32: the gate */
   ocf_plan_define(plan, "TRANS_A", 0);
   ocf_plan_define(plan, "A_PAD", plan->pad_lda != 0);
   ocf_plan_define(plan, "B_PAD", 1);
