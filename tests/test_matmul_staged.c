@@ -84,6 +84,15 @@ static void test_staged_layouts(void **state) {
   check_staged(env, c);
 }
 
+/* Case c as a strided batch of 3 packed products, A shared (stride 0, and beta 0.5) or not. */
+static mmx_case batch_of_three(mmx_case c, int shared) {
+  c.batch = 3;
+  c.stride_a = shared ? 0 : MMX_PACKED;
+  c.stride_b = c.stride_c = MMX_PACKED;
+  c.beta = shared ? 0.5f : 0.0f;
+  return c;
+}
+
 /* Offsets (any), C's odd ldc and offset, strided batches with A shared, column-major. */
 static void test_staged_offsets_batches(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -92,14 +101,10 @@ static void test_staged_offsets_batches(void **state) {
   c.a_off = 3, c.b_off = 5, c.c_off = 1, c.ldc_pad = 1;
   c.alpha = 0.75f, c.beta = 0.25f;
   check_staged(env, c);
-  for (int shared = 0; shared < 2; shared++) {
-    c = staged_case(shared ? OCF_PRECISION_TF32 : OCF_PRECISION_3XTF32, shared, 0, 150, 260, 300);
-    c.batch = 3;
-    c.stride_a = shared ? 0 : MMX_PACKED;
-    c.stride_b = c.stride_c = MMX_PACKED;
-    c.beta = shared ? 0.5f : 0.0f;
-    check_staged(env, c);
-  }
+  for (int shared = 0; shared < 2; shared++)
+    check_staged(env, batch_of_three(staged_case(shared ? OCF_PRECISION_TF32 : OCF_PRECISION_3XTF32,
+                                                 shared, 0, 150, 260, 300),
+                                     shared));
   c = staged_case(OCF_PRECISION_3XTF32, 0, 1, 270, 290, 260);
   c.layout = OCF_COL_MAJOR;
   c.beta = 0.5f;
@@ -156,11 +161,7 @@ static void test_staged_16bit(void **state) {
     for (int shared = 0; shared < 2; shared++) {
       c = staged_case(OCF_PRECISION_FP32, 0, shared, 150, 260, 300);
       c.a_dtype = c.b_dtype = type;
-      c.batch = 3;
-      c.stride_a = shared ? 0 : MMX_PACKED;
-      c.stride_b = c.stride_c = MMX_PACKED;
-      c.beta = shared ? 0.5f : 0.0f;
-      check_staged(env, c);
+      check_staged(env, batch_of_three(c, shared));
     }
     c = staged_case(OCF_PRECISION_FP32, 0, 1, 270, 290, 260);
     c.a_dtype = c.b_dtype = type;
