@@ -229,6 +229,50 @@ static void test_pad_workspace(void **state) {
   ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, NULL), OCF_SUCCESS);
 }
 
+/* tiled.pad_waves: a call of at most pad_waves tiles a compute unit copies every fp32 operand
+   that spans a rim though it is aligned, on any sides (pad_sides 2 here, where the alignment
+   copies would need whole tiles): m, n and k multiples of 4 (every leading dimension aligned,
+   either transpose) but off the tiles copy both, a 16-bit B stays as it lies, a batch counts
+   its tiles; a call of more tiles (pad_waves 1, 200 of them: more than this device's compute
+   units here and on the H200) keeps the mixed kernel. */
+static void test_pad_few_waves(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  char values[160];
+  snprintf(values, sizeof values,
+           "tiled.pad_min=1 tiled.pad_sides=2 tiled.pad_waves=64 tiled.rim=%d mma.on=0 wgmma.on=0",
+           rim_on);
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, values),
+                     OCF_SUCCESS);
+  for (int t = 0; t < 4; t++) {
+    mmx_case c = pad_case(t & 1, t >> 1, 68, 72, 52);
+    c.beta = t % 2 ? 0.5f : 0.0f;
+    c.nan_c = t % 2 == 0;
+    check_padded(env, &c, 1, 1);
+  }
+  mmx_case c = pad_case(0, 1, 68, 36, 44);
+  c.b_dtype = OCF_BF16;
+  check_padded(env, &c, 1, 0);
+  c = pad_case(1, 0, 36, 40, 28);
+  c.batch = 3;
+  c.stride_a = c.stride_b = c.stride_c = MMX_PACKED;
+  check_padded(env, &c, 1, 1);
+  /* 200 products of one tile each, beyond one a compute unit */
+  snprintf(values, sizeof values,
+           "tiled.pad_min=1 tiled.pad_sides=2 tiled.pad_waves=1 tiled.rim=%d mma.on=0 wgmma.on=0",
+           rim_on);
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, values),
+                     OCF_SUCCESS);
+  c = pad_case(0, 0, 36, 20, 4);
+  c.batch = 200;
+  c.stride_a = c.stride_b = c.stride_c = MMX_PACKED;
+  mmx_check(env, &c, NULL);
+  if (strstr(ocf_last_plan(), "matmul_pad") || !strstr(ocf_last_plan(), "matmul_tiled_mixed ")) {
+    print_error("200 tiles with pad_waves 1 ran %s\n", ocf_last_plan());
+    fail();
+  }
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, NULL), OCF_SUCCESS);
+}
+
 /* ---- tile edges (tiled.rim=1) ---- */
 
 /* The value of -DNAME=value in the last plan (-1: none). */
@@ -510,12 +554,14 @@ int main(void) {
       cmocka_unit_test(test_pad_batches_col_major),
       cmocka_unit_test(test_pad_epilogue_precision),
       cmocka_unit_test(test_pad_workspace),
+      cmocka_unit_test(test_pad_few_waves),
   };
   /* tiled.rim=1: the same cases (the copy kernel's aside), then the tile's edges */
   const struct CMUnitTest rim_tests[] = {
       cmocka_unit_test(test_pad_layouts),           cmocka_unit_test(test_pad_one_operand),
       cmocka_unit_test(test_pad_batches_col_major), cmocka_unit_test(test_pad_epilogue_precision),
-      cmocka_unit_test(test_pad_workspace),         cmocka_unit_test(test_rim_tile_edges),
+      cmocka_unit_test(test_pad_workspace),         cmocka_unit_test(test_pad_few_waves),
+      cmocka_unit_test(test_rim_tile_edges),
   };
   rim_on = 0;
   int failed =

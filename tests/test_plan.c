@@ -1994,8 +1994,10 @@ static void test_plan_wgmma_staged16(void **state) {
   const ocf_device_facts passed = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
   ocf_tuning_values bf16 = matmul_tuning(&passed, H200, OCF_BF16);
   bf16.matmul.wgmma.align_rows = 2048;
+  bf16.matmul.wgmma.unread_rows = 0; /* align_rows' gate for every call; 512 at the end */
   ocf_tuning_values f16 = matmul_tuning(&passed, H200, OCF_F16);
   f16.matmul.wgmma.align_rows = 2048;
+  f16.matmul.wgmma.unread_rows = 0;
   const int none = OCF_PLAN_PROBE_NONE;
   const char *const pb_4096 = "matmul_pad wg=256 groups=4096 + matmul_wgmma_pb wg=256 groups=512";
 
@@ -2098,6 +2100,44 @@ static void test_plan_wgmma_staged16(void **state) {
   call.has_workspace = 0;
   plan_wgmma_case("bf16 NN, ldb 4104, a copy limit of 16", &tiny, &bf16, &call,
                   "matmul_wgmma wg=256 groups=512", "scratch=0", none);
+
+  /* wgmma.unread_rows 512: the calls rule 1 cannot read take that gate instead of align_rows'
+     (2048): 1000^3 with lda 1001 is copied (A and B into rows of 1024); 511 rows, or 512 x 512 x
+     511 products, stay on mma.sync; B off chunks (ldb 1001) is copied; a call rule 1 reads, off
+     lines (ldb 1032), keeps align_rows' gate; A transposed goes through matmul_stage. */
+  ocf_tuning_values unread = bf16;
+  unread.matmul.wgmma.unread_rows = 512;
+  call = typed_call(1000, 1000, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  call.lda = 1001;
+  plan_wgmma_case("bf16 1000^3, lda 1001, unread_rows 512", &passed, &unread, &call,
+                  "matmul_pad wg=256 groups=2000 + matmul_wgmma_pab wg=256 groups=32",
+                  "A_PAD=1 B_PAD=1 pad_lda=1024 pad_rows_a=1000 pad_ldb=1024 pad_rows_b=1000 "
+                  "scratch=4096000",
+                  none);
+  call = typed_call(511, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.lda = 4097;
+  plan_wgmma_case("bf16 511 x 4096 x 4096, lda 4097, unread_rows 512", &passed, &unread, &call,
+                  "matmul_mma wg=128 groups=512", "scratch=0", none);
+  call = typed_call(512, 512, 511, OCF_BF16, OCF_PRECISION_FP32);
+  call.lda = 513;
+  plan_wgmma_case("bf16 512 x 512 x 511, lda 513, unread_rows 512", &passed, &unread, &call,
+                  "matmul_mma wg=128 groups=64", "scratch=0", none);
+  call.k = 512;
+  plan_wgmma_case("bf16 512^3, lda 513, unread_rows 512", &passed, &unread, &call,
+                  "matmul_pad wg=256 groups=1024 + matmul_wgmma_pab wg=256 groups=8", "A_PAD=1",
+                  none);
+  call = typed_call(1000, 1000, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  call.ldb = 1001;
+  plan_wgmma_case("bf16 1000^3, ldb 1001, unread_rows 512", &passed, &unread, &call,
+                  "matmul_pad wg=256 groups=1000 + matmul_wgmma_pb wg=256 groups=32",
+                  "A_PAD=0 B_PAD=1 pad_ldb=1024", none);
+  call.ldb = 1032;
+  plan_wgmma_case("bf16 1000^3, ldb 1032, unread_rows 512", &passed, &unread, &call,
+                  "matmul_wgmma wg=256 groups=32", "scratch=0", none);
+  call.ldb = 1000, call.trans_a = 1;
+  plan_wgmma_case("bf16 TN 1000^3, unread_rows 512", &passed, &unread, &call,
+                  "matmul_stage wg=32x8 groups=32x63 + matmul_wgmma_sab wg=256 groups=32",
+                  "STAGE_TRANS_A=1 STAGE_DTYPE=2", none);
 }
 
 /*
@@ -2646,6 +2686,48 @@ static const pad_sides_case pad_sides_cases[] = {
 };
 
 /*
+ * Rule 5 in few waves (tiled.pad_waves 2 here) on the H200's 132 units: a call whose tiles are
+ * at most 2 x 132 copies every fp32 operand across a rim, aligned or not, on any sides (the
+ * sides rule is for the alignment copies); 2000^3 in 128 x 128 tiles is 256, 2000 x 2100 x 2000
+ * is 272; whole tiles take matmul_tiled_fast with no copy; pad_min still bounds the products.
+ */
+static void test_plan_matmul_pad_waves(void **state) {
+  (void)state;
+  const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  t.matmul.tiled.pad_waves = 2;
+  ocf_matmul_call call = matmul_call(0, 0, 2000, 2000, 2000, 0, 0, AUTO, 0);
+  /* A' 2048 rows (m to whole tiles) of 2000 (k in whole slices of 8); B' 2000 rows of 2048 */
+  plan_pad_case("2000^3, pad_waves 2", &facts, &t, &call,
+                "matmul_pad wg=256 groups=4048 + matmul_tiled_pad wg=16x16 groups=16x16",
+                "A_PAD=1 B_PAD=1 pad_lda=2000 pad_rows_a=2048 pad_ldb=2048 pad_rows_b=2000 "
+                "scratch=32768000 RIM=1");
+  ocf_tuning_values off = t;
+  off.matmul.tiled.pad_waves = 0;
+  plan_pad_case("2000^3, pad_waves 0", &facts, &off, &call,
+                "matmul_tiled_mixed wg=16x16 groups=16x16", "A_PAD=0 B_PAD=0 scratch=0");
+  call.n = 2100;
+  plan_pad_case("2000 x 2100 x 2000 (272 tiles)", &facts, &t, &call,
+                "matmul_tiled_mixed wg=16x16 groups=17x16", "A_PAD=0 B_PAD=0 scratch=0");
+  /* m and k whole: only B (n 2001, off 4 too, which pad_sides 1 would refuse) */
+  call = matmul_call(0, 0, 2048, 2001, 2048, 0, 0, AUTO, 0);
+  plan_pad_case("2048 x 2001 x 2048", &facts, &t, &call,
+                "matmul_pad wg=256 groups=2048 + matmul_tiled_pad wg=16x16 groups=16x16",
+                "A_PAD=0 B_PAD=1 pad_ldb=2048");
+  call = matmul_call(0, 0, 2048, 2048, 2048, 0, 0, AUTO, 0);
+  plan_pad_case("2048^3: whole tiles", &facts, &t, &call, "matmul_tiled_fast wg=16x16 groups=16x16",
+                "scratch=0");
+  /* 1000^3 (64 x 64 tiles: 256) is below pad_min 1024, above 512 */
+  call = matmul_call(1, 1, 1000, 1000, 1000, 0, 0, AUTO, 0);
+  plan_pad_case("TT 1000^3, pad_min 1024", &facts, &t, &call,
+                "matmul_tiled_mixed wg=16x16 groups=16x16", "scratch=0");
+  t.matmul.tiled.pad_min = 512;
+  plan_pad_case("TT 1000^3, pad_min 512", &facts, &t, &call,
+                "matmul_pad wg=256 groups=2032 + matmul_tiled_pad wg=16x16 groups=16x16",
+                "A_PAD=1 B_PAD=1");
+}
+
+/*
  * Which sides rule 5 copies for (tiled.pad_sides), on the H200's built-in values: pad_min 1024,
  * pad_sides 1 (sides multiples of 4; 4000^3 with lda 4001 measured copied 40.4 against 34.0
  * TFLOP/s), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
@@ -3161,9 +3243,11 @@ static void check_skinny_assumptions(const char *what, const ocf_plan *plan,
    aligned vector loads only where the operand allows them; split K: K ranges of whole K slices
    covering K, scratch for every split's C, the reduce over every element; the skinny program
    only for a short side of at most 16; a register cap only where the compiler takes one. */
-/* Rule 5 of plan_matmul.c: matmul_pad copies only fp32 operands that cannot take aligned vector
-   loads, into rows of a multiple of 4 floats, the copies' floats the plan's scratch (written
-   whole); a grid of whole workgroups of PAD_WG; the automatic variant only, never split. */
+/* Rule 5 of plan_matmul.c: matmul_pad copies every fp32 operand that cannot take aligned vector
+   loads, and otherwise only an fp32 operand across a rim (tiled.pad_waves: its rows, columns or
+   K off whole tiles), into rows of a multiple of 4 floats, the copies' floats the plan's scratch
+   (written whole); a grid of whole workgroups of PAD_WG; the automatic variant only, never
+   split. */
 static void check_pad_assumptions(const char *what, const ocf_plan *plan, const ocf_matmul_call *c,
                                   size_t batch) {
   const ocf_plan_step *st = &plan->steps[0];
@@ -3172,9 +3256,17 @@ static void check_pad_assumptions(const char *what, const ocf_plan *plan, const 
   const int pad_a = plan->pad_lda != 0, pad_b = plan->pad_ldb != 0;
   ASSUME(define_of(plan, "A_PAD") == pad_a && define_of(plan, "B_PAD") == pad_b && (pad_a || pad_b),
          "\n");
-  ASSUME(pad_a == (c->a_dtype == OCF_F32 && !vec_aligned(c->a_off, c->lda, c->stride_a, batch)) &&
-             pad_b == (c->b_dtype == OCF_F32 && !vec_aligned(c->b_off, c->ldb, c->stride_b, batch)),
+  const size_t mwg = (size_t)(define_of(plan, "MDIMC") * define_of(plan, "MWI"));
+  const size_t nwg = (size_t)(define_of(plan, "NDIMC") * define_of(plan, "NWI"));
+  const size_t kwg = (size_t)define_of(plan, "KWG");
+  const int misaligned_a = !vec_aligned(c->a_off, c->lda, c->stride_a, batch);
+  const int misaligned_b = !vec_aligned(c->b_off, c->ldb, c->stride_b, batch);
+  const int rim_a = c->m % mwg != 0 || c->k % kwg != 0, rim_b = c->n % nwg != 0 || c->k % kwg != 0;
+  ASSUME((!pad_a || c->a_dtype == OCF_F32) && (!pad_b || c->b_dtype == OCF_F32), "\n");
+  ASSUME(pad_a >= (c->a_dtype == OCF_F32 && misaligned_a) &&
+             pad_b >= (c->b_dtype == OCF_F32 && misaligned_b),
          "\n");
+  ASSUME((!pad_a || misaligned_a || rim_a) && (!pad_b || misaligned_b || rim_b), "\n");
   ASSUME(plan->pad_lda % 4 == 0 && plan->pad_ldb % 4 == 0, "\n");
   ASSUME(plan->scratch_written &&
              plan->scratch_bytes ==
@@ -4165,6 +4257,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
       cmocka_unit_test(test_plan_matmul_pad),
       cmocka_unit_test(test_plan_matmul_pad_sides),
+      cmocka_unit_test(test_plan_matmul_pad_waves),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),

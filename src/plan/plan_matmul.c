@@ -42,7 +42,10 @@
  *      that only the caller's offset, leading dimension or stride denies the loads; 2: whole
  *      tiles of the chosen set, where rule 4 took matmul_tiled_fast; other sides keep rule 4's
  *      matmul_tiled_mixed, whose rim path wins there: docs/GEMM.md, "Ragged shapes: which
- *      plan"), whose fp32 A or B the rule below denies aligned vector loads, first runs matmul_pad
+ *      plan"), whose fp32 A or B the rule below denies aligned vector loads, or (in few waves,
+ *      on any sides) whose tiles make at most tiled.pad_waves workgroups a compute unit (0 in the
+ *      schema: never) with an fp32 A or B spanning a rim (its rows, columns or K off whole
+ *      tiles: the rim tiles' guarded loads would set the call's length), first runs matmul_pad
  *      (cl/matmul_pad.cl, a program of its own): each such operand is copied as it is stored
  *      into the scratch, its rows made whole tiles (MWG, NWG or KWG, by the dimension they run
  *      along) and their length lds too (a multiple of 4), zeros past the matrix; then
@@ -218,7 +221,8 @@ static int pad_wants_b(const ocf_matmul_call *call) {
 }
 
 int ocf_matmul_pad_may_apply(const ocf_matmul_call *call) {
-  return pad_wants_a(call) || pad_wants_b(call);
+  /* Misaligned operands, or (tiled.pad_waves) any fp32 operand off whole tiles. */
+  return call->a_dtype == OCF_F32 || call->b_dtype == OCF_F32;
 }
 
 /* The defines of the types, the precision mode and the epilogue, which both programs read. */
@@ -467,6 +471,24 @@ static int pad_sides_ok(int pad_sides, const ocf_matmul_call *call, const tile_s
   return 1;
 }
 
+/* Whether the tiles of `s` over the call make at most tiled.pad_waves waves of one workgroup a
+   compute unit: then the rim tiles run beside the whole ones, and the call lasts as long as a
+   rim tile, whose guarded loads are the slowest (H200: 2000^3 ran at 30.9 TFLOP/s where 2048^3,
+   the same 256 tiles, ran at 45.0). */
+static int few_waves(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
+                     const ocf_matmul_call *call, const tile_set *s) {
+  if (t->pad_waves <= 0 || facts->compute_units == 0) return 0;
+  const double tiles = (double)ocf_div_ceil(call->m, set_mwg(s)) *
+                       (double)ocf_div_ceil(call->n, set_nwg(s)) * (double)call_batch(call);
+  return tiles <= (double)t->pad_waves * (double)facts->compute_units;
+}
+
+/* Whether an fp32 operand spans a rim: rows x cols of its two dimensions (m or n, and k) that
+   are not whole tiles (mn_tile) and K slices. */
+static int ragged_operand(ocf_dtype dtype, size_t mn, size_t mn_tile, size_t k, size_t kwg) {
+  return dtype == OCF_F32 && (mn % mn_tile != 0 || k % kwg != 0);
+}
+
 /* Rule 5 for the tiled plan of `kernel` with tiles of `s`: fills the copies' layout into *plan
    (pad_lda, pad_rows_a, pad_ldb, pad_rows_b, scratch_bytes) and *pad_wg, and returns 1, or
    returns 0 (the plan of rule 4 stands) with *plan unchanged. */
@@ -476,16 +498,21 @@ static int plan_pad(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning
   if (kernel != OCF_KERNEL_MATMUL_TILED_FAST && kernel != OCF_KERNEL_MATMUL_TILED_MIXED) return 0;
   if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || call->no_staging) return 0;
   if (t->pad_min <= 0 || call->m == 0 || call->n == 0 || call->k == 0) return 0;
-  const int pad_a = pad_wants_a(call), pad_b = pad_wants_b(call);
+  const size_t mwg = set_mwg(s), nwg = set_nwg(s), kwg = s->kwg;
+  /* In few waves, every operand across a rim too (then on any sides). */
+  const int few = few_waves(facts, t, call, s);
+  const int pad_a =
+      pad_wants_a(call) || (few && ragged_operand(call->a_dtype, call->m, mwg, call->k, kwg));
+  const int pad_b =
+      pad_wants_b(call) || (few && ragged_operand(call->b_dtype, call->n, nwg, call->k, kwg));
   if (!pad_a && !pad_b) return 0;
   const size_t batch = call_batch(call);
   /* Few products: the copy costs more than the vector loads save. */
   const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
   const double least = (double)t->pad_min;
   if (work < least * least * least) return 0;
-  if (!pad_sides_ok(t->pad_sides, call, s)) return 0;
+  if (!few && !pad_sides_ok(t->pad_sides, call, s)) return 0;
   /* Each copy as stored: rows of whole tiles along their dimension, rows' length too. */
-  const size_t mwg = set_mwg(s), nwg = set_nwg(s), kwg = s->kwg;
   const size_t rows_a = call->trans_a ? ocf_round_up(call->k, kwg) : ocf_round_up(call->m, mwg);
   const size_t ld_a =
       ocf_round_up(call->trans_a ? ocf_round_up(call->m, mwg) : ocf_round_up(call->k, kwg), 4);

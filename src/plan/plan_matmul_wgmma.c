@@ -54,9 +54,10 @@
  *      64-byte steps of 128-byte lines (offset, ldb or batch stride not a multiple of 32
  *      values: each 128 bytes of a K slice then spans two lines at a bad phase, and the kernel
  *      ran bf16 4096^3 with ldb 4104 at 527 TFLOP/s against 706 on the H200) or rule 1 cannot
- *      read the call (A or B off 16-byte chunks, A transposed). With A stored m x k, matmul_pad
- *      (PAD_DTYPE) copies B as stored, and A where it is off chunks, bit for bit into rows of
- *      their length rounded up to 64 values (pad_ldb, pad_lda; the rows the matrix's own), and
+ *      read the call (A or B off 16-byte chunks, A transposed); such a call would run on
+ *      mma.sync, so it takes the gate of wgmma.unread_rows instead where that is set. With A stored
+ * m x k, matmul_pad (PAD_DTYPE) copies B as stored, and A where it is off chunks, bit for bit into
+ * rows of their length rounded up to 64 values (pad_ldb, pad_lda; the rows the matrix's own), and
  *      matmul_wgmma_pb or _pab multiplies them in the call's layout. With A transposed,
  *      matmul_stage (STAGE_DTYPE) writes K-major A' and B' in rows of K rounded up to 64
  *      (staged_ld) for matmul_wgmma_sab. A few-row call stays direct: the pass moves B twice
@@ -399,17 +400,20 @@ static int aligned16_layout(const ocf_matmul_call *call, ocf_plan *plan) {
   return 1;
 }
 
-/* Rule 4's 16-bit gate: a call the direct plan reads off 128-byte lines (B) or cannot read at
-   all (A or B off 16-byte chunks, A transposed), of at least wgmma.align_rows rows sharing each
-   staged value of B and align_rows^3 products (fewer: the pass costs more than it saves). */
+/* Rule 4's 16-bit gate: a call the direct plan reads off 128-byte lines (B), of at least
+   wgmma.align_rows rows sharing each staged value of B and align_rows^3 products (fewer: the
+   pass costs more than it saves), or one it cannot read at all (A or B off 16-byte chunks, A
+   transposed), which would run on mma.sync instead, from wgmma.unread_rows (where set) on. */
 static int b16_stage_wanted(const ocf_matmul_tuning *t, const ocf_matmul_call *call) {
   if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
-  const size_t least = (size_t)t->wgmma.align_rows;
   const size_t batch = call->batch ? call->batch : 1;
+  const int unreadable =
+      stage_a(call) || !chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch);
+  if (!unreadable && on_lines(call->b_off, call->ldb, call->stride_b, batch)) return 0;
+  const size_t least =
+      (size_t)(unreadable && t->wgmma.unread_rows ? t->wgmma.unread_rows : t->wgmma.align_rows);
   const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
-  if (least == 0 || call->m < least || work < (double)least * (double)least * (double)least)
-    return 0;
-  return stage_a(call) || !on_lines(call->b_off, call->ldb, call->stride_b, batch);
+  return least > 0 && call->m >= least && work >= (double)least * (double)least * (double)least;
 }
 
 int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,

@@ -96,6 +96,12 @@ static const ocf_tunable matmul_tunables[] = {
                              "set (where matmul_tiled_fast would run); other sides keep "
                              "matmul_tiled_mixed",
                              NULL},
+    [MM(tiled.pad_waves)] = {"tiled.pad_waves", 0, 64, 0, 0,
+                             "calls whose tiles make at most pad_waves workgroups a compute unit "
+                             "also copy (within tiled.pad_min) every fp32 operand that spans a rim "
+                             "(rows, columns or K off whole tiles), on any sides, so that no tile "
+                             "runs the guarded rim loads beside the whole ones; 0: never",
+                             NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,
                         "C with at most this many columns (or rows) takes the skinny kernels",
@@ -199,6 +205,11 @@ static const ocf_tunable matmul_tunables[] = {
          "128-byte lines (or that the wgmma kernel cannot read: off 16-byte chunks, A "
          "transposed) copy their operands onto aligned rows first (src/plan/plan_matmul_wgmma.c, "
          "rule 4); 0: never",
+         NULL},
+    [MM(wgmma.unread_rows)] =
+        {"wgmma.unread_rows", 0, 1048576, 0, 0,
+         "align_rows' gate for the 16-bit calls the wgmma kernel cannot read (A or B off 16-byte "
+         "chunks, A transposed), which run on mma.sync unless copied; 0: align_rows' gate",
          NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,

@@ -103,6 +103,8 @@ typedef struct ocf_matmul_tiled_tuning {
   int pad_min;   /* padded copies of misaligned fp32 A / B from m n k batch >= pad_min^3; 0: none */
   int rim;       /* 1: matmul_tiled_pad / _mixed run whole tiles and rim tiles in separate bodies */
   int pad_sides; /* the sides pad_min's copies need: 0 any, 1 multiples of 4, 2 whole tiles */
+  int pad_waves; /* calls of at most pad_waves tiles a compute unit copy every operand across a
+                    rim too (on any sides); 0: never */
 } ocf_matmul_tiled_tuning;
 
 /* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */
@@ -156,6 +158,9 @@ typedef struct ocf_matmul_wgmma_tuning {
   int align_rows;     /* 16-bit calls of m >= align_rows (and align_rows^3 products) whose B rows
                          lie off 128-byte lines, or that the direct plan cannot read, stage their
                          operands first; 0: never */
+  int unread_rows;    /* the same gate for the 16-bit calls the direct plan cannot read (A or B
+                         off 16-byte chunks, A transposed), which would run on mma.sync; 0:
+                         align_rows' gate */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
