@@ -128,7 +128,8 @@
 #ifndef HAS_RSTD
 #error "HAS_RSTD: 0 or 1; the host passes it"
 #endif
-/* F16_CVT, how fp16 vectors are converted: cl/f16_words.clh, which checks it. */
+/* F16_CVT, how fp16 vectors are converted: cl/f16_words.clh, which checks it; BF16_CVT, how
+   bfloat16 vectors are stored: cl/bf16_words.clh, which checks it. */
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
@@ -270,14 +271,14 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
     OCF_STORE(t, p, k, v);                                                             \
   }
 #else
-#define ushortV OCF_CAT(ushort, VW)
 /* Whole vector k of bfloat16 in one aligned access of VW ushorts, converted in registers (vloadN
    of a global pointer assumes only element alignment, and NVIDIA's OpenCL then loads element by
-   element: 16-bit norm_rows took fp32's time). The bfloat16 store rounds as OCF_STOREV, into a
-   private copy. fp16 as F16_CVT says (cl/f16_words.clh): 0 vload_halfN / vstore_halfN_rte of
-   the global pointer (element by element on NVIDIA; its words converted in integer arithmetic
-   instead ran slower on the H200, RMSNorm 8192 x 4096 1457 -> 1158 GB/s), 1 and 2 whole words
-   converted in registers. */
+   element: 16-bit norm_rows took fp32's time). The bfloat16 store rounds as BF16_CVT says
+   (cl/bf16_words.clh: 0 OCF_STOREV's integer arithmetic into a private copy, 1 PTX
+   cvt.rn.bf16x2.f32) and stores the words in one access. fp16 as F16_CVT says
+   (cl/f16_words.clh): 0 vload_halfN / vstore_halfN_rte of the global pointer (element by element
+   on NVIDIA; its words converted in integer arithmetic instead ran slower on the H200, RMSNorm
+   8192 x 4096 1457 -> 1158 GB/s), 1 and 2 whole words converted in registers. */
 /* The same bits as uints (whole 32-bit words, each two lanes: the compiler then issues 16-byte
    accesses), and the lanes' interleaving of the low and high halves. */
 #if VW == 2
@@ -302,11 +303,6 @@ floatV load_bf16v(__global const uintH *p, const ulong k) {
   const uintH w = p[k];
   return INTERLEAVE(OCF_CAT(as_, floatH)(w << 16), OCF_CAT(as_, floatH)(w & 0xffff0000u));
 }
-void store_bf16v(__global uintH *p, const ulong k, const floatV v) {
-  ushortV bits;
-  OCF_STOREV(2, VW, (__private ushort *)&bits, 0, v);
-  p[k] = OCF_CAT(as_, uintH)(bits);
-}
 #define LOADW_0(p, k) (((__global const floatV *)(p))[k])
 #define LOADW_2(p, k) load_bf16v((__global const uintH *)(p), k)
 #define STOREW_0(p, k, v) (((__global floatV *)(p))[k] = (v))
@@ -317,7 +313,7 @@ void store_bf16v(__global uintH *p, const ulong k, const floatV v) {
 #define LOADW_1(p, k) f16_words_load((__global const f16_wordsV *)(p), k)
 #define STOREW_1(p, k, v) f16_words_store((__global f16_wordsV *)(p), k, v)
 #endif
-#define STOREW_2(p, k, v) store_bf16v((__global uintH *)(p), k, v)
+#define STOREW_2(p, k, v) bf16_words_store((__global bf16_wordsV *)(p), k, v)
 
 #define DEFINE_ACCESS(suffix, T, t)                                                     \
   floatV load_##suffix(__global const T *p, const ulong k, const ulong cols) {          \

@@ -98,6 +98,7 @@ typedef struct norm_case {
   float lo, hi; /* the inputs' range */
   float bump;   /* added to every input (rows far from zero) */
   int f16_cvt;  /* the tuning's f16_cvt when the case ran (for the message only) */
+  int bf16_cvt; /* and its bf16_cvt */
 } norm_case;
 
 static norm_case plain(const char *what, int rms, size_t rows, size_t cols) {
@@ -220,10 +221,11 @@ static norm_result run_case(ocft_env *env, const norm_case *c, plant_fn plant) {
                          : ocf_layernorm(env->ctx, rows, cols, in_b, c->in_off, c->in_ld, out_b,
                                          out_off, out_ld, &opt, &launch);
   char what[256];
-  snprintf(what, sizeof what, "%s (%s %zu x %zu, %s/%s/%s/%s, variant %d, wg %zu, f16_cvt %d)",
-           c->what, c->rms ? "rmsnorm" : "layernorm", rows, cols, ocf_dtype_name(c->in_dtype),
+  snprintf(what, sizeof what,
+           "%s (%s %zu x %zu, %s/%s/%s/%s, variant %d, wg %zu, f16_cvt %d, bf16_cvt %d)", c->what,
+           c->rms ? "rmsnorm" : "layernorm", rows, cols, ocf_dtype_name(c->in_dtype),
            ocf_dtype_name(c->out_dtype), ocf_dtype_name(c->w_dtype), ocf_dtype_name(c->res_dtype),
-           c->variant, c->wg, c->f16_cvt);
+           c->variant, c->wg, c->f16_cvt, c->bf16_cvt);
   if (c->wg && ocft_refused_by_kernel_limit(result.status, c->wg)) {
     result.refused_by_limit = 1;
   } else {
@@ -417,14 +419,17 @@ static void plant_non_finite(const norm_case *c, float *in, size_t in_len);
 /* 16-bit storage through whole aligned vectors (every row start a multiple of 16 elements): rows
    of whole vectors (EVEN) and with a partial last one, NaN and infinities among them. */
 /* Each fp16 conversion (f16_cvt 0, 1, 2: cl/f16_words.clh; 2 is the portable 1 but on NVIDIA,
-   where it is inline PTX), every operand fp16 in one of the two type sets. */
+   where it is inline PTX), every operand fp16 in one of the two type sets; with it each bfloat16
+   store (bf16_cvt 0 with f16_cvt 0, else 1: cl/bf16_words.clh; 1 is inline PTX on NVIDIA 8.0 on,
+   0 elsewhere): out bfloat16 in the second set, res_out in the first. */
 static void test_norm_dtypes_vectors(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const ocf_dtype types[] = {OCF_F16, OCF_BF16, OCF_F32};
   static const size_t widths[] = {64, 21};
   for (int cvt = 0; cvt <= 2; cvt++) {
-    char tuning[32];
-    snprintf(tuning, sizeof tuning, "f16_cvt=%d", cvt);
+    const int bf16_cvt = cvt > 0;
+    char tuning[48];
+    snprintf(tuning, sizeof tuning, "f16_cvt=%d bf16_cvt=%d", cvt, bf16_cvt);
     tuning_apply(env, OCF_F16, tuning);
     tuning_apply(env, OCF_BF16, tuning);
     for (int rms = 0; rms < 2; rms++)
@@ -436,7 +441,7 @@ static void test_norm_dtypes_vectors(void **state) {
             c.res_dtype = types[(a + 1) % 2];
             c.residual = c.residual_out = c.stats = 1;
             c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = 64;
-            c.f16_cvt = cvt;
+            c.f16_cvt = cvt, c.bf16_cvt = bf16_cvt;
             run_case(env, &c, special ? plant_non_finite : NULL);
           }
   }

@@ -4234,6 +4234,91 @@ static void test_plan_norm(void **state) {
   assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_NORM_SPLIT_STATS);
 }
 
+/* ---- bf16_cvt (cl/bf16_words.clh) ---- */
+
+/* BF16_CVT of a plan, after checking that the planner succeeded and that VW is `vw` (1: scalar
+   access, else at least 2). */
+static long long bf16_cvt_of(const char *what, ocf_status status, const ocf_plan *plan, int vw) {
+  expect_success(what, status);
+  const long long got_vw = define_of(plan, "VW");
+  if (vw == 1 ? got_vw != 1 : got_vw < 2)
+    fail_msg("%s: VW %lld, expected %s", what, got_vw, vw == 1 ? "1" : "2 or more");
+  return define_of(plan, "BF16_CVT");
+}
+
+/* bf16_cvt reaches a plan as BF16_CVT 1 only where a bfloat16 operand is stored in vectors
+   (softmax's out; norm's out or res_out) on an NVIDIA GPU of compute capability 8.0 on; as 0
+   everywhere else: PoCL, an AMD GPU, compute capability 7.5, fp16 or fp32 output, bfloat16 only
+   read, scalar access (rows off the vector, the general variant), and bf16_cvt=0. */
+static void test_plan_bf16_cvt(void **state) {
+  (void)state;
+  typedef struct {
+    const char *name;
+    device_id id;
+    unsigned cc; /* 0: as the device reports */
+    int ptx;     /* whether BF16_CVT 1 may reach its plans */
+  } bf16_device;
+  static const bf16_device cases[] = {{"H200", H200, 0, 1},
+                                      {"H200 as 8.0", H200, 80, 1},
+                                      {"H200 as 7.5", H200, 75, 0},
+                                      {"PoCL", POCL, 0, 0},
+                                      {"AMD GPU", AMD_GPU, 0, 0}};
+  for (size_t d = 0; d < ARRAY_LEN(cases); d++)
+    for (int cvt = 0; cvt <= 1; cvt++) {
+      ocf_device_facts facts = facts_of(cases[d].id, 0);
+      if (cases[d].cc) facts.nv_compute_capability = cases[d].cc;
+      const long long want = cvt && cases[d].ptx;
+      char what[128];
+      ocf_plan plan;
+
+      ocf_tuning_values t = tuning_of(&facts, cases[d].id, OCF_OP_SOFTMAX);
+      t.softmax.vw = 8;
+      t.softmax.bf16_cvt = cvt;
+      ocf_softmax_call sc = softmax_call(64, 4096, &TIGHT, AUTO, 0);
+      static const ocf_dtype ins[] = {OCF_BF16, OCF_F16, OCF_F32};
+      for (size_t i = 0; i < ARRAY_LEN(ins); i++) {
+        sc.in_dtype = ins[i];
+        sc.out_dtype = OCF_BF16;
+        snprintf(what, sizeof what, "%s bf16_cvt=%d softmax %s -> bf16", cases[d].name, cvt,
+                 ocf_dtype_name(ins[i]));
+        assert_int_equal(bf16_cvt_of(what, ocf_plan_softmax(&facts, &t, &sc, &plan), &plan, 8),
+                         want);
+        sc.out_dtype = OCF_F16;
+        assert_int_equal(bf16_cvt_of(what, ocf_plan_softmax(&facts, &t, &sc, &plan), &plan, 8), 0);
+        sc.out_dtype = OCF_F32;
+        assert_int_equal(bf16_cvt_of(what, ocf_plan_softmax(&facts, &t, &sc, &plan), &plan, 8), 0);
+      }
+      snprintf(what, sizeof what, "%s bf16_cvt=%d softmax bf16, scalar", cases[d].name, cvt);
+      sc = softmax_call(64, 4096, &IN_OFF_1, AUTO, 0);
+      sc.in_dtype = sc.out_dtype = OCF_BF16;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_softmax(&facts, &t, &sc, &plan), &plan, 1), 0);
+      sc = softmax_call(64, 4096, &TIGHT, GENERAL, 0);
+      sc.in_dtype = sc.out_dtype = OCF_BF16;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_softmax(&facts, &t, &sc, &plan), &plan, 1), 0);
+
+      t = tuning_of(&facts, cases[d].id, OCF_OP_NORM);
+      t.norm.vw = 8;
+      t.norm.bf16_cvt = cvt;
+      snprintf(what, sizeof what, "%s bf16_cvt=%d norm", cases[d].name, cvt);
+      /* out bfloat16; then only res_out; then the residual only read, bfloat16 only read, fp16
+         out, and rows off the vector. */
+      ocf_norm_call nc = norm_call_of(0, 64, 4096, 0, 0, AUTO, 0);
+      nc.in_dtype = nc.out_dtype = nc.res_dtype = nc.weight_dtype = OCF_BF16;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 8), want);
+      nc.in_dtype = nc.out_dtype = nc.weight_dtype = OCF_F32;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 8), want);
+      nc.has_res_out = 0;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 8), 0);
+      nc.in_dtype = nc.weight_dtype = OCF_BF16;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 8), 0);
+      nc.out_dtype = OCF_F16;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 8), 0);
+      nc = norm_call_of(1, 64, 4096, 1, 0, AUTO, 0);
+      nc.in_dtype = nc.out_dtype = nc.res_dtype = OCF_BF16;
+      assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 1), 0);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_device_facts),
@@ -4269,6 +4354,7 @@ int main(void) {
       cmocka_unit_test(test_plan_norm),
       cmocka_unit_test(test_plan_norm_wide),
       cmocka_unit_test(test_plan_norm_stream),
+      cmocka_unit_test(test_plan_bf16_cvt),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

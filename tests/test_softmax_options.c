@@ -791,6 +791,48 @@ static void test_softmax_options_f16_conversions(void **state) {
   }
 }
 
+/* Each bfloat16 store (bf16_cvt 0, 1: cl/bf16_words.clh; 1 is inline PTX cvt.rn.bf16x2.f32 on an
+   NVIDIA GPU of compute capability 8.0 on, and the planner gives it 0 anywhere else) through each
+   vector kernel: bfloat16 in and out, held as floats and packed, and fp32 in, bfloat16 out; rows
+   that start inside a vector (partial vectors), the non-finite patterns, lengths (padding). The
+   plans' gate is test_plan's test_plan_bf16_cvt. */
+static void test_softmax_options_bf16_conversions(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int cvt = 0; cvt <= 1; cvt++) {
+    int done[OCF_KERNEL_COUNT] = {0};
+    for (size_t f = 0; f < OCF_ARRAY_LEN_T(forced); f++) {
+      const ocf_kernel_id k = forced[f].kernel;
+      if (done[k]++) continue;
+      /* 0, 1: bfloat16 in, held as floats, packed; 2: fp32 in. */
+      for (int set = 0; set < 3; set++) {
+        const int packed = set == 1;
+        if (packed && (ocft_small() || k == OCF_KERNEL_SOFTMAX_SPLIT_STATS)) continue;
+        char tuning[512];
+        snprintf(tuning, sizeof tuning, "%s packed=%d bf16_cvt=%d", forced[f].tuning, packed, cvt);
+        forced_kernel one = forced[f];
+        one.tuning = tuning;
+        enum { ROWS = 9 };
+        const size_t cols = forced[f].shapes[0][1];
+        uint32_t len[ROWS];
+        for (size_t r = 0; r < ROWS; r++)
+          len[r] = (uint32_t)(r % 2 ? cols : cols / 2 + 1);
+        sm_case c = dense("bf16 conversions", ROWS, cols, 1.0f, 0);
+        c.in_dtype = set == 2 ? OCF_F32 : OCF_BF16;
+        c.out_dtype = OCF_BF16;
+        c.in_off = c.out_off = 1;
+        c.in_ld = c.out_ld = cols + 3;
+        c.lengths = len;
+        const size_t in_len = c.in_off + extent_of(ROWS, cols, c.in_ld);
+        float *values = ocft_alloc_floats(in_len);
+        ocft_fill_uniform(values, in_len, -6.0f, 6.0f, 43 + (unsigned)f);
+        fill_non_finite(values + c.in_off, ROWS, cols, c.in_ld);
+        run_forced(env, &one, &c, values);
+        free(values);
+      }
+    }
+  }
+}
+
 /* The general and baseline variants take every option too (layout i with option set i). */
 static void test_softmax_options_reference_variants(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -1258,6 +1300,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_every_kernel),
       cmocka_unit_test(test_softmax_options_packed),
       cmocka_unit_test(test_softmax_options_f16_conversions),
+      cmocka_unit_test(test_softmax_options_bf16_conversions),
       cmocka_unit_test(test_softmax_options_reference_variants),
       cmocka_unit_test(test_softmax_options_causal),
       cmocka_unit_test(test_softmax_options_causal_dtypes),

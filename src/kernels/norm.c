@@ -28,9 +28,9 @@ static const ocf_arg_desc base_args[] = {NORM_ARGS, SCRATCH};
 #define OPTION_DEFINES                                                                         \
   "IN_DTYPE", "OUT_DTYPE", "RES_DTYPE", "W_DTYPE", "RMS", "HAS_WEIGHT", "HAS_BIAS", "HAS_RES", \
       "HAS_RES_OUT", "HAS_MEAN", "HAS_RSTD"
-static const char *const norm_defines[] = {"WG",     "VW",      "ITEMS",        "SEG",
-                                           "UNROLL", "EVEN",    "PREFETCH",     "SHUFFLE",
-                                           "MERGE",  "F16_CVT", OPTION_DEFINES, NULL};
+static const char *const norm_defines[] = {
+    "WG",      "VW",    "ITEMS",   "SEG",      "UNROLL",       "EVEN", "PREFETCH",
+    "SHUFFLE", "MERGE", "F16_CVT", "BF16_CVT", OPTION_DEFINES, NULL};
 
 #define KERNEL(ID, NAME, ARGS, APPLIES)      \
   const ocf_kernel_desc ocf_kdesc_##NAME = { \

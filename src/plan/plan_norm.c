@@ -33,6 +33,7 @@
  * the unfused norm_base_mean, norm_base_var (LayerNorm only) and norm_base_apply.
  *
  * fp16 operands in vectors are converted as f16_cvt says (f16_conversion; cl/f16_words.clh).
+ * bfloat16 vectors are stored as bf16_cvt says (bf16_conversion; cl/bf16_words.clh).
  *
  * Kernel sizes that vary by shape (ITEMS, SEG) are rounded up the size ladder so that a program
  * serves many widths: every distinct set of defines is one program build.
@@ -83,6 +84,19 @@ static int f16_conversion(const ocf_device_facts *facts, const ocf_norm_tuning *
                           !(facts->type & CL_DEVICE_TYPE_GPU) || facts->nv_compute_capability < 80))
     return 1;
   return t->f16_cvt;
+}
+
+/* BF16_CVT of a plan (cl/bf16_words.clh): the tuning's choice where a bfloat16 operand is stored
+   in vectors (vw > 1: out, or res_out), and only on NVIDIA GPUs of compute capability 8.0 on
+   (inline PTX, cvt.rn.bf16x2.f32); else 0, so that calls it does not change share one program,
+   and no other device ever builds the PTX (PoCL aborts the process on it). */
+static int bf16_conversion(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                           const ocf_norm_call *c, size_t vw) {
+  const int stored = c->out_dtype == OCF_BF16 || (c->has_res_out && c->res_dtype == OCF_BF16);
+  if (vw < 2 || !stored || facts->vendor != OCF_VENDOR_NVIDIA ||
+      !(facts->type & CL_DEVICE_TYPE_GPU) || facts->nv_compute_capability < 80)
+    return 0;
+  return t->bf16_cvt;
 }
 
 /* norm_rows for the call, or 0 when its rows are too long to hold. wide > 0: one row a
@@ -223,6 +237,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   ocf_plan_define(plan, "SHUFFLE", (long long)k.shuffle);
   ocf_plan_define(plan, "MERGE", (long long)k.merge);
   ocf_plan_define(plan, "F16_CVT", f16_conversion(facts, t, c, k.vw));
+  ocf_plan_define(plan, "BF16_CVT", bf16_conversion(facts, t, c, k.vw));
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "RES_DTYPE", c->res_dtype);

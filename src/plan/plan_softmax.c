@@ -44,6 +44,7 @@
  *      where the compiler caps registers and the context's wide probe passed (plan_wide).
  *
  * fp16 vectors are converted as f16_cvt says (f16_conversion; cl/f16_words.clh).
+ * bfloat16 output vectors are stored as bf16_cvt says (bf16_conversion; cl/bf16_words.clh).
  *
  * Kernel sizes that vary by shape (ITEMS, SEG, LOCAL_ITEMS) are rounded up the size ladder so
  * that a program serves many widths: every distinct set of defines is one program build.
@@ -333,6 +334,18 @@ static int f16_conversion(const ocf_device_facts *facts, const ocf_softmax_tunin
   return t->f16_cvt;
 }
 
+/* BF16_CVT of a plan (cl/bf16_words.clh): the tuning's choice where bfloat16 output moves in
+   vectors (vw > 1), and only on NVIDIA GPUs of compute capability 8.0 on (inline PTX,
+   cvt.rn.bf16x2.f32); else 0, so that calls it does not change share one program, and no other
+   device ever builds the PTX (PoCL aborts the process on it). */
+static int bf16_conversion(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                           const ocf_softmax_call *c, size_t vw) {
+  if (vw < 2 || c->out_dtype != OCF_BF16 || facts->vendor != OCF_VENDOR_NVIDIA ||
+      !(facts->type & CL_DEVICE_TYPE_GPU) || facts->nv_compute_capability < 80)
+    return 0;
+  return t->bf16_cvt;
+}
+
 /* How plan_wide asks choose for its plan. */
 typedef enum wide_kind {
   WIDE_NONE = 0,
@@ -388,6 +401,7 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
   ocf_plan_define(plan, "SPIN", (long long)k.spin);
   ocf_plan_define(plan, "PACKED", k.packed);
   ocf_plan_define(plan, "F16_CVT", f16_conversion(facts, t, c, k.vw));
+  ocf_plan_define(plan, "BF16_CVT", bf16_conversion(facts, t, c, k.vw));
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);
   ocf_plan_define(plan, "OUT_DTYPE", c->out_dtype);
   ocf_plan_define(plan, "LOG", c->log ? 1 : 0);

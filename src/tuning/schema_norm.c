@@ -14,6 +14,11 @@ static const ocf_tunable norm_tunables[] = {
                      "32-bit words converted by vload_halfN / vstore_halfN_rte on a private copy, "
                      "2 whole words converted by PTX cvt (NVIDIA 8.0 on; elsewhere 1)",
                      NULL},
+    [NM(bf16_cvt)] = {"bf16_cvt", 0, 1, 0, 0,
+                      "bfloat16 vectors stored (out, res_out): 0 rounded in integer arithmetic, "
+                      "1 rounded by PTX cvt.rn.bf16x2.f32, two lanes a word (NVIDIA 8.0 on; "
+                      "elsewhere 0)",
+                      NULL},
     /* rows: norm_rows, several rows a workgroup, a row held in a segment's registers */
     [NM(rows.wg)] = {"rows.wg", 1, 16384, 0, 128, "most work-items of norm_rows", NULL},
     [NM(rows.items)] = {"rows.items", 1, 64, 0, 8,
@@ -123,7 +128,7 @@ static const ocf_rule norm_rules[] = {
 };
 
 static const ocf_tuning_family norm_families[] = {
-    {"", "shared by every norm kernel", NM(vw), 2, 0, 0},
+    {"", "shared by every norm kernel", NM(vw), 3, 0, 0},
     {"rows", "norm_rows: several rows a workgroup, a row held in a segment's registers", NM(rows),
      OCF_TUNING_INTS(ocf_norm_rows_tuning), 0, 3},
     {"split",

@@ -16,6 +16,10 @@ static const ocf_tunable softmax_tunables[] = {
                      "vload_halfN / vstore_halfN_rte on a private copy of their words, 2 "
                      "converted by PTX cvt (NVIDIA 8.0 on; elsewhere 1)",
                      NULL},
+    [SM(bf16_cvt)] = {"bf16_cvt", 0, 1, 0, 0,
+                      "bfloat16 output vectors: 0 rounded in integer arithmetic, 1 rounded by "
+                      "PTX cvt.rn.bf16x2.f32, two lanes a word (NVIDIA 8.0 on; elsewhere 0)",
+                      NULL},
     /* rows: softmax_rows, several rows a workgroup */
     [SM(rows.wg)] = {"rows.wg", 1, 16384, 0, 128, "most work-items of softmax_rows", "rows_wg"},
     [SM(rows.seg_items)] = {"rows.seg_items", 1, 32, 0, 4,
@@ -106,7 +110,7 @@ static const ocf_rule softmax_rules[] = {
 };
 
 static const ocf_tuning_family softmax_families[] = {
-    {"", "shared by every softmax kernel", SM(vw), 3, 0, 0},
+    {"", "shared by every softmax kernel", SM(vw), 4, 0, 0},
     {"rows", "softmax_rows: several rows a workgroup, a row a segment of work-items", SM(rows),
      OCF_TUNING_INTS(ocf_softmax_rows_tuning), 0, 1},
     {"long_rows",

@@ -66,9 +66,10 @@ typedef struct ocf_softmax_long_tuning {
 } ocf_softmax_long_tuning;
 
 typedef struct ocf_softmax_tuning {
-  int vw;      /* elements per aligned vector access (every family) */
-  int packed;  /* 16-bit rows held as their storage bits (rows, resident, coop) */
-  int f16_cvt; /* fp16 vectors: 0 integer arithmetic, 1 and 2 whole words converted in hardware */
+  int vw;       /* elements per aligned vector access (every family) */
+  int packed;   /* 16-bit rows held as their storage bits (rows, resident, coop) */
+  int f16_cvt;  /* fp16 vectors: 0 integer arithmetic, 1 and 2 whole words converted in hardware */
+  int bf16_cvt; /* bfloat16 vector stores: 0 integer arithmetic, 1 PTX cvt (NVIDIA 8.0 on) */
   ocf_softmax_rows_tuning rows;
   ocf_softmax_long_tuning long_rows;
 } ocf_softmax_tuning;
@@ -222,8 +223,9 @@ typedef struct ocf_norm_stream_tuning {
 } ocf_norm_stream_tuning;
 
 typedef struct ocf_norm_tuning {
-  int vw;      /* elements per aligned vector access (every family) */
-  int f16_cvt; /* fp16 vectors: 0 vload_half, 1 and 2 whole words converted in hardware */
+  int vw;       /* elements per aligned vector access (every family) */
+  int f16_cvt;  /* fp16 vectors: 0 vload_half, 1 and 2 whole words converted in hardware */
+  int bf16_cvt; /* bfloat16 vector stores: 0 integer arithmetic, 1 PTX cvt (NVIDIA 8.0 on) */
   ocf_norm_rows_tuning rows;
   ocf_norm_split_tuning split;
   ocf_norm_stream_tuning stream;
