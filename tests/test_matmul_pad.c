@@ -230,16 +230,16 @@ static void test_pad_workspace(void **state) {
 }
 
 /* tiled.pad_waves: a call of at most pad_waves tiles a compute unit copies every fp32 operand
-   that spans a rim though it is aligned, on any sides (pad_sides 2 here, where the alignment
-   copies would need whole tiles): m, n and k multiples of 4 (every leading dimension aligned,
-   either transpose) but off the tiles copy both, a 16-bit B stays as it lies, a batch counts
-   its tiles; a call of more tiles (pad_waves 1, 200 of them: more than this device's compute
-   units here and on the H200) keeps the mixed kernel. */
+   that spans a rim though it is aligned, on the sides pad_sides allows (1 here: multiples of 4):
+   m, n and k multiples of 4 (every leading dimension aligned, either transpose) but off the tiles
+   copy both, a 16-bit B stays as it lies, a batch counts its tiles; a side off 4 keeps the mixed
+   kernel, and so does a call of more tiles (pad_waves 1, 200 of them: more than this device's
+   compute units here and on the H200). */
 static void test_pad_few_waves(void **state) {
   ocft_env *env = ocft_get_env(state);
   char values[160];
   snprintf(values, sizeof values,
-           "tiled.pad_min=1 tiled.pad_sides=2 tiled.pad_waves=64 tiled.rim=%d mma.on=0 wgmma.on=0",
+           "tiled.pad_min=1 tiled.pad_sides=1 tiled.pad_waves=64 tiled.rim=%d mma.on=0 wgmma.on=0",
            rim_on);
   ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, values),
                      OCF_SUCCESS);
@@ -256,9 +256,16 @@ static void test_pad_few_waves(void **state) {
   c.batch = 3;
   c.stride_a = c.stride_b = c.stride_c = MMX_PACKED;
   check_padded(env, &c, 1, 1);
+  /* m 37: off 4 */
+  c = pad_case(0, 0, 37, 40, 28);
+  mmx_check(env, &c, NULL);
+  if (strstr(ocf_last_plan(), "matmul_pad") || !strstr(ocf_last_plan(), "matmul_tiled_mixed ")) {
+    print_error("37 x 40 x 28 with pad_sides 1 ran %s\n", ocf_last_plan());
+    fail();
+  }
   /* 200 products of one tile each, beyond one a compute unit */
   snprintf(values, sizeof values,
-           "tiled.pad_min=1 tiled.pad_sides=2 tiled.pad_waves=1 tiled.rim=%d mma.on=0 wgmma.on=0",
+           "tiled.pad_min=1 tiled.pad_sides=1 tiled.pad_waves=1 tiled.rim=%d mma.on=0 wgmma.on=0",
            rim_on);
   ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, values),
                      OCF_SUCCESS);

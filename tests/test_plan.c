@@ -2687,9 +2687,9 @@ static const pad_sides_case pad_sides_cases[] = {
 
 /*
  * Rule 5 in few waves (tiled.pad_waves 2 here) on the H200's 132 units: a call whose tiles are
- * at most 2 x 132 copies every fp32 operand across a rim, aligned or not, on any sides (the
- * sides rule is for the alignment copies); 2000^3 in 128 x 128 tiles is 256, 2000 x 2100 x 2000
- * is 272; whole tiles take matmul_tiled_fast with no copy; pad_min still bounds the products.
+ * at most 2 x 132 copies every fp32 operand across a rim, aligned or not; 2000^3 in 128 x 128
+ * tiles is 256, 2000 x 2100 x 2000 is 272; whole tiles take matmul_tiled_fast with no copy;
+ * pad_min and pad_sides (1: multiples of 4) still bound it.
  */
 static void test_plan_matmul_pad_waves(void **state) {
   (void)state;
@@ -2709,11 +2709,14 @@ static void test_plan_matmul_pad_waves(void **state) {
   call.n = 2100;
   plan_pad_case("2000 x 2100 x 2000 (272 tiles)", &facts, &t, &call,
                 "matmul_tiled_mixed wg=16x16 groups=17x16", "A_PAD=0 B_PAD=0 scratch=0");
-  /* m and k whole: only B (n 2001, off 4 too, which pad_sides 1 would refuse) */
-  call = matmul_call(0, 0, 2048, 2001, 2048, 0, 0, AUTO, 0);
-  plan_pad_case("2048 x 2001 x 2048", &facts, &t, &call,
+  /* m and k whole: only B; n 2001 (off 4) is refused by pad_sides 1 */
+  call = matmul_call(0, 0, 2048, 2000, 2048, 0, 0, AUTO, 0);
+  plan_pad_case("2048 x 2000 x 2048", &facts, &t, &call,
                 "matmul_pad wg=256 groups=2048 + matmul_tiled_pad wg=16x16 groups=16x16",
                 "A_PAD=0 B_PAD=1 pad_ldb=2048");
+  call = matmul_call(0, 0, 2048, 2001, 2048, 0, 0, AUTO, 0);
+  plan_pad_case("2048 x 2001 x 2048", &facts, &t, &call, "matmul_tiled_mixed wg=16x16 groups=16x16",
+                "A_PAD=0 B_PAD=0 scratch=0");
   call = matmul_call(0, 0, 2048, 2048, 2048, 0, 0, AUTO, 0);
   plan_pad_case("2048^3: whole tiles", &facts, &t, &call, "matmul_tiled_fast wg=16x16 groups=16x16",
                 "scratch=0");

@@ -42,10 +42,10 @@
  *      that only the caller's offset, leading dimension or stride denies the loads; 2: whole
  *      tiles of the chosen set, where rule 4 took matmul_tiled_fast; other sides keep rule 4's
  *      matmul_tiled_mixed, whose rim path wins there: docs/GEMM.md, "Ragged shapes: which
- *      plan"), whose fp32 A or B the rule below denies aligned vector loads, or (in few waves,
- *      on any sides) whose tiles make at most tiled.pad_waves workgroups a compute unit (0 in the
- *      schema: never) with an fp32 A or B spanning a rim (its rows, columns or K off whole
- *      tiles: the rim tiles' guarded loads would set the call's length), first runs matmul_pad
+ *      plan"), whose fp32 A or B the rule below denies aligned vector loads, or whose tiles
+ *      make at most tiled.pad_waves workgroups a compute unit (0 in the schema: never) with an
+ *      fp32 A or B spanning a rim (its rows, columns or K off whole tiles: in so few waves the
+ *      rim tiles' guarded loads would set the call's length), first runs matmul_pad
  *      (cl/matmul_pad.cl, a program of its own): each such operand is copied as it is stored
  *      into the scratch, its rows made whole tiles (MWG, NWG or KWG, by the dimension they run
  *      along) and their length lds too (a multiple of 4), zeros past the matrix; then
@@ -499,7 +499,7 @@ static int plan_pad(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning
   if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || call->no_staging) return 0;
   if (t->pad_min <= 0 || call->m == 0 || call->n == 0 || call->k == 0) return 0;
   const size_t mwg = set_mwg(s), nwg = set_nwg(s), kwg = s->kwg;
-  /* In few waves, every operand across a rim too (then on any sides). */
+  /* In few waves, every operand across a rim too. */
   const int few = few_waves(facts, t, call, s);
   const int pad_a =
       pad_wants_a(call) || (few && ragged_operand(call->a_dtype, call->m, mwg, call->k, kwg));
@@ -511,7 +511,7 @@ static int plan_pad(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning
   const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
   const double least = (double)t->pad_min;
   if (work < least * least * least) return 0;
-  if (!few && !pad_sides_ok(t->pad_sides, call, s)) return 0;
+  if (!pad_sides_ok(t->pad_sides, call, s)) return 0;
   /* Each copy as stored: rows of whole tiles along their dimension, rows' length too. */
   const size_t rows_a = call->trans_a ? ocf_round_up(call->k, kwg) : ocf_round_up(call->m, mwg);
   const size_t ld_a =

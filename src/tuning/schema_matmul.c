@@ -98,9 +98,10 @@ static const ocf_tunable matmul_tunables[] = {
                              NULL},
     [MM(tiled.pad_waves)] = {"tiled.pad_waves", 0, 64, 0, 0,
                              "calls whose tiles make at most pad_waves workgroups a compute unit "
-                             "also copy (within tiled.pad_min) every fp32 operand that spans a rim "
-                             "(rows, columns or K off whole tiles), on any sides, so that no tile "
-                             "runs the guarded rim loads beside the whole ones; 0: never",
+                             "also copy (within tiled.pad_min and tiled.pad_sides) every fp32 "
+                             "operand that spans a rim (rows, columns or K off whole tiles), so "
+                             "that no tile runs the guarded rim loads beside the whole ones; 0: "
+                             "never",
                              NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,

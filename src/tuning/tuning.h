@@ -105,7 +105,7 @@ typedef struct ocf_matmul_tiled_tuning {
   int rim;       /* 1: matmul_tiled_pad / _mixed run whole tiles and rim tiles in separate bodies */
   int pad_sides; /* the sides pad_min's copies need: 0 any, 1 multiples of 4, 2 whole tiles */
   int pad_waves; /* calls of at most pad_waves tiles a compute unit copy every operand across a
-                    rim too (on any sides); 0: never */
+                    rim too (on the sides pad_sides allows); 0: never */
 } ocf_matmul_tiled_tuning;
 
 /* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */
