@@ -3842,6 +3842,63 @@ static void test_plan_softmax_wide(void **state) {
   assert_false(ocf_facts_wide_allows(&amd, OCF_KERNEL_SOFTMAX_RESIDENT, 1024, 64));
 }
 
+/*
+ * packed=2 (src/plan/plan_softmax.c, choose): 16-bit rows held as floats where those take them in
+ * softmax_rows, else as bits in twice the items (the same registers) where the bits hold the row
+ * in a better way: in softmax_rows instead of softmax_resident, or whole where floats would
+ * stream it. On the H200's shipped bf16 wide values (vectors of 16, long_rows.items 2 in 256
+ * work-items, softmax_rows of 128 work-items holding 2 vectors a lane) with packed 2:
+ *   4096 columns: softmax_rows as floats (as packed 0);
+ *   8192: softmax_resident as floats (2 x 16 x 256 = 8192, whole), softmax_rows as bits (4 a lane);
+ *   16384: softmax_resident streamed as floats, whole as bits (4 x 16 x 256);
+ *   65536: streamed either way: floats, as packed 0;
+ * fp32 input is never packed.
+ */
+static void test_plan_softmax_packed_where_held(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(H200, 0);
+  const ocf_device_info info = info_of(H200);
+  static ocf_tuning_table table;
+  char origin[256];
+  assert_int_equal(ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name,
+                                              info.device_name, &table, origin, sizeof origin, NULL,
+                                              NULL),
+                   OCF_SUCCESS);
+  static const struct {
+    size_t rows, cols;
+    const char *shape, *values;
+  } cases[] = {
+      {4096, 4096, "softmax_rows wg=128x1 groups=1x4096", "PACKED=0 ITEMS=2"},
+      {4096, 8192, "softmax_rows wg=128x1 groups=1x4096", "PACKED=1 ITEMS=4"},
+      {4096, 16384, "softmax_resident wg=256 groups=4096", "PACKED=1 ITEMS=4"},
+      {256, 65536, "softmax_split_stats wg=256 groups=512 + softmax_split_write wg=256 groups=512", "PACKED=0"},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
+    ocf_tuning_values values = table[OCF_OP_SOFTMAX][OCF_BF16][c];
+    values.softmax.packed = 2;
+    ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
+    call.in_dtype = call.out_dtype = OCF_BF16;
+    char what[96];
+    snprintf(what, sizeof what, "bf16 %zu x %zu, packed 2", cases[i].rows, cases[i].cols);
+    ocf_plan plan;
+    expect_plan(what, ocf_plan_softmax(&facts, &values, &call, &plan), &plan, cases[i].shape,
+                cases[i].values);
+    /* the bits hold no more words than the floats would */
+    ocf_tuning_values floats = values;
+    floats.softmax.packed = 0;
+    ocf_plan float_plan;
+    expect_success(what, ocf_plan_softmax(&facts, &floats, &call, &float_plan));
+    if (held_words(&plan) > held_words(&float_plan))
+      fail_msg("%s: %lld words held a work-item, %lld as floats", what, held_words(&plan),
+               held_words(&float_plan));
+    call.in_dtype = OCF_F32;
+    expect_success(what, ocf_plan_softmax(&facts, &values, &call, &plan));
+    assert_int_equal(plan_value(&plan, "PACKED"), 0);
+  }
+}
+
 /* 16-bit softmax holds its rows in the registers fp32 does, under the H200's values (built-in
    and shipped database): ptxas -v found bf16's 16 x 12 floats a work-item at 255 registers where
    fp32's 4 x 16 took 112, one 256-item workgroup a compute unit (issue 19). A 16-bit row is
@@ -4352,6 +4409,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_softmax_16bit_registers),
+      cmocka_unit_test(test_plan_softmax_packed_where_held),
       cmocka_unit_test(test_plan_softmax_wide),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),

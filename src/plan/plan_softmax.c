@@ -113,7 +113,9 @@ typedef struct budgets {
   size_t held_bytes; /* bytes of one held vector, in registers or local memory */
 } budgets;
 
-static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c) {
+/* The budgets of the call held as floats (packed 0) or as bits (1: the tuning's items; 2: twice
+   its items, the registers of its floats). */
+static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c, int packed) {
   budgets b;
   const size_t t_vw = (size_t)t->vw;
   b.vw = t_vw;
@@ -128,14 +130,15 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
      but that runs in vectors of 1 (unpackable) holds half the elements, so that it needs the
      registers its tuning was measured with. */
   const int sixteen = ocf_dtype_size(c->in_dtype) == 2;
-  b.packed = sixteen && t->packed && b.vw >= 2;
-  const size_t share = sixteen && t->packed && !b.packed ? 2 : 1;
+  b.packed = sixteen && packed && b.vw >= 2;
+  const size_t share = sixteen && packed && !b.packed ? 2 : 1;
+  const size_t twice = b.packed && packed == 2 ? 2 : 1;
   b.held_bytes = b.vw * (b.packed ? 2 : 4);
-  b.items = ocf_max_size((size_t)t->long_rows.items * t_vw / b.vw / share, 1);
-  b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw / share;
+  b.items = ocf_max_size((size_t)t->long_rows.items * t_vw / b.vw / share, 1) * twice;
+  b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw / share * twice;
   b.seg_items = (size_t)t->rows.seg_items * t_vw / b.vw;
   b.unroll = ocf_min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
-  b.coop_items = (size_t)t->long_rows.coop_items * t_vw / b.vw / share;
+  b.coop_items = (size_t)t->long_rows.coop_items * t_vw / b.vw / share * twice;
   return b;
 }
 
@@ -353,6 +356,37 @@ typedef enum wide_kind {
   WIDE_RESIDENT /* softmax_resident, one row a workgroup (wg_max where the row fills it) */
 } wide_kind;
 
+/* How a plan holds its rows, worst first: streamed (softmax_resident past what it holds, the
+   split), held in slices (softmax_coop), whole in one workgroup (softmax_resident), in
+   softmax_rows (several rows a workgroup, or one). */
+enum { HELD_STREAMED, HELD_IN_SLICES, HELD_WHOLE, HELD_IN_ROWS };
+
+/* The default variant's kernels for the call held as `packed` says (budgets_of), into *k and
+ *plan; returns how they hold its rows. */
+static int choose_auto(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                       const ocf_softmax_call *c, int packed, size_t wg_max, size_t min_wg,
+                       size_t rows_wg, wide_kind wide, softmax_shape *k, ocf_plan *plan) {
+  const budgets b = budgets_of(t, c, packed);
+  k->vw = b.vw;
+  k->unroll = b.unroll;
+  int rows = 0;
+  if (wide == WIDE_ROWS)
+    rows = choose_rows(facts, t, c, &b, rows_wg, wg_max, k);
+  else if (wide == WIDE_RESIDENT || !(rows = choose_rows(facts, t, c, &b, rows_wg, 0, k)))
+    choose_long(facts, t, c, &b, wg_max, min_wg, wide == WIDE_RESIDENT, k, plan);
+  /* Only the kernels that hold rows read PACKED (the others then share one program). */
+  const ocf_kernel_id first = k->kernels[0];
+  k->packed =
+      b.packed && (first == OCF_KERNEL_SOFTMAX_ROWS || first == OCF_KERNEL_SOFTMAX_RESIDENT ||
+                   first == OCF_KERNEL_SOFTMAX_COOP);
+  if (rows || first == OCF_KERNEL_SOFTMAX_ROWS) return HELD_IN_ROWS;
+  if (first == OCF_KERNEL_SOFTMAX_COOP) return HELD_IN_SLICES;
+  if (first == OCF_KERNEL_SOFTMAX_RESIDENT && plan->parts <= 1 &&
+      b.vecs <= k->wg * (k->items + k->local_items))
+    return HELD_WHOLE;
+  return HELD_STREAMED;
+}
+
 /* Picks the kernels for a call under sizes wg_max / min_wg / rows_wg. */
 static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
                    const ocf_softmax_call *c, size_t wg_max, size_t min_wg, size_t rows_wg,
@@ -377,17 +411,20 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     if (plan->scratch_bytes == 0) plan->scratch_bytes = sizeof(float);
     plan->scratch_written = 1; /* each kernel writes what the next reads (exps only where read) */
   } else if (c->variant == OCF_VARIANT_AUTO) {
-    const budgets b = budgets_of(t, c);
-    k.vw = b.vw;
-    k.unroll = b.unroll;
-    if (wide == WIDE_ROWS)
-      choose_rows(facts, t, c, &b, rows_wg, wg_max, &k);
-    else if (wide == WIDE_RESIDENT || !choose_rows(facts, t, c, &b, rows_wg, 0, &k))
-      choose_long(facts, t, c, &b, wg_max, min_wg, wide == WIDE_RESIDENT, &k, plan);
-    /* Only the kernels that hold rows read PACKED (the others then share one program). */
-    const ocf_kernel_id held = k.kernels[0];
-    k.packed = b.packed && (held == OCF_KERNEL_SOFTMAX_ROWS ||
-                            held == OCF_KERNEL_SOFTMAX_RESIDENT || held == OCF_KERNEL_SOFTMAX_COOP);
+    const softmax_shape start = k;
+    const ocf_plan before = *plan;
+    const int packed = t->packed == 2 ? 0 : t->packed;
+    const int held = choose_auto(facts, t, c, packed, wg_max, min_wg, rows_wg, wide, &k, plan);
+    if (t->packed == 2 && held < HELD_IN_ROWS) {
+      /* packed 2: the bits instead, where they hold the row in a better way (unchanged
+         otherwise, so that the 16-bit rows floats hold well keep their program). */
+      softmax_shape bits = start;
+      ocf_plan bits_plan = before;
+      if (choose_auto(facts, t, c, 2, wg_max, min_wg, rows_wg, wide, &bits, &bits_plan) > held) {
+        k = bits;
+        *plan = bits_plan;
+      }
+    }
   }
   if (plan->parts == 0) plan->parts = 1;
 
@@ -461,8 +498,9 @@ static int plan_wide(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
   ocf_softmax_tuning w = *t;
   w.long_rows.wg = w.long_rows.min_wg = (int)wide;
   if (regs) {
-    /* Words one vector of the tuning's width holds: vw floats, or half as many words packed. */
-    const int packed = ocf_dtype_size(c->in_dtype) == 2 && t->packed && t->vw >= 2;
+    /* Words one vector of the tuning's width holds: vw floats, or half as many words packed
+       (packed 2 plans floats first, and its bits in twice their items: the floats' registers). */
+    const int packed = ocf_dtype_size(c->in_dtype) == 2 && t->packed == 1 && t->vw >= 2;
     const unsigned words = packed ? (unsigned)t->vw / 2 : (unsigned)t->vw;
     /* softmax_rows prefetching holds its next row's vectors too. */
     const unsigned copies = kind == WIDE_ROWS && t->rows.prefetch ? 2 : 1;

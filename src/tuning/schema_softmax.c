@@ -7,9 +7,12 @@
 static const ocf_tunable softmax_tunables[] = {
     /* shared */
     [SM(vw)] = {"vw", 1, 16, 1, 4, "elements per aligned vector access", NULL},
-    [SM(packed)] = {"packed", 0, 1, 0, 0,
+    [SM(packed)] = {"packed", 0, 2, 0, 0,
                     "16-bit rows held as their storage bits, half the registers of floats "
-                    "(softmax_rows, softmax_resident, softmax_coop; vectors of 2 or more)",
+                    "(softmax_rows, softmax_resident, softmax_coop; vectors of 2 or more): 0 "
+                    "never, 1 always, 2 only where the bits, twice the items in the same "
+                    "registers, hold a row that floats would stream, or give softmax_rows a "
+                    "row it could not take",
                     NULL},
     [SM(f16_cvt)] = {"f16_cvt", 0, 2, 0, 0,
                      "fp16 vectors: 0 converted in integer arithmetic, 1 converted by "

@@ -67,7 +67,8 @@ typedef struct ocf_softmax_long_tuning {
 
 typedef struct ocf_softmax_tuning {
   int vw;       /* elements per aligned vector access (every family) */
-  int packed;   /* 16-bit rows held as their storage bits (rows, resident, coop) */
+  int packed;   /* 16-bit rows held as their storage bits (rows, resident, coop): 0 never,
+                   1 always, 2 where that holds a row floats would not */
   int f16_cvt;  /* fp16 vectors: 0 integer arithmetic, 1 and 2 whole words converted in hardware */
   int bf16_cvt; /* bfloat16 vector stores: 0 integer arithmetic, 1 PTX cvt (NVIDIA 8.0 on) */
   ocf_softmax_rows_tuning rows;
