@@ -35,7 +35,9 @@
 #include <string.h>
 
 /* Turns the padded plans on for every call of the group's context (tiled.pad_min=1, whatever
-   the sides: tiled.pad_sides=0, where NVIDIA's built-in 2 would copy for whole tiles only), and
+   the sides: tiled.pad_sides=0, where NVIDIA's built-in 1 would copy for sides of multiples of 4
+   only), for misaligned operands only (tiled.pad_waves=0: NVIDIA's built-in 2 would copy aligned
+   operands across a rim too, test_pad_few_waves's subject), and
    the matrix units off (mma.on=0 wgmma.on=0), which would otherwise take TF32, 3XTF32 and 16-bit
    calls on NVIDIA (the H200 ran this suite's TF32 case on matmul_mma, 2026-12-02). */
 /* tiled.rim of this run of the group (main runs it with 0, then 1). */
@@ -44,7 +46,8 @@ static int rim_on;
 static void padding_on(const ocft_env *env) {
   char values[128];
   snprintf(values, sizeof values,
-           "tiled.pad_min=1 tiled.pad_sides=0 tiled.rim=%d mma.on=0 wgmma.on=0", rim_on);
+           "tiled.pad_min=1 tiled.pad_sides=0 tiled.pad_waves=0 tiled.rim=%d mma.on=0 wgmma.on=0",
+           rim_on);
   for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
     ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, values),
                        OCF_SUCCESS);
