@@ -96,5 +96,14 @@ int main(int argc, char **argv) {
   printf("RESULT %s %d %d %zu %zu %zu %zu %zu %zu %zu %.3f %.1f %s %s\n", tag, ta, tb, m, n, k, lda,
          ldb, a_off, b_off, t[REPS / 2] * 1e3, 2.0 * m * n * k / t[REPS / 2] * 1e-12,
          ok ? "ok" : "WRONG", ocf_last_plan());
+  /* The release stores the built programs (their PTX on NVIDIA) in the disk cache, with
+     OCLFUSE_CACHE=always and OCLFUSE_TUNING_DIR set: the way to read them with ptxas -v. */
+  clReleaseMemObject(a);
+  clReleaseMemObject(b);
+  clReleaseMemObject(c);
+  clReleaseMemObject(flush);
+  ocf_context_release(ctx);
+  clReleaseCommandQueue(q);
+  clReleaseContext(cl);
   return 0;
 }
