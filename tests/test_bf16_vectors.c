@@ -19,7 +19,7 @@
  * "nvidia": PoCL aborts the whole process on inline PTX), and then alone; on anything but an
  * NVIDIA GPU of compute capability 8.0 on, that run exits 77 (skipped).
  */
-#include "runtime/sources.h"
+#include "fragment_build.h"
 #include "storage16.h"
 #include "test_common.h"
 
@@ -44,43 +44,19 @@ static const char test_kernels[] =
     "  OCF_STORE(2, out, i, as_float(in[i]));\n"
     "}\n";
 
-/* The text of file `name` of the softmax_rows program (which holds the vector fragments). */
-static const char *fragment(const char *name) {
-  const ocf_program_source *source = ocf_program_source_get(OCF_PROGRAM_SOFTMAX_ROWS);
-  assert_non_null(source);
-  for (unsigned i = 0; i < source->count; i++)
-    if (strcmp(source->files[i], name) == 0) return source->texts[i];
-  fail_msg("softmax_rows has no file %s", name);
-  return NULL;
-}
-
 static cl_program build(const ocft_env *env, int vw, int cvt) {
-  const char *texts[6] = {fragment("common.cl"),          fragment("softmax_common.clh"),
-                          fragment("f16_words.clh"),      fragment("bf16_words.clh"),
-                          fragment("softmax_vector.clh"), test_kernels};
-  cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(env->cl, 6, texts, NULL, &err);
-  assert_int_equal(err, CL_SUCCESS);
+  const char *const texts[6] = {ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "common.cl"),
+                                ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "softmax_common.clh"),
+                                ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "f16_words.clh"),
+                                ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "bf16_words.clh"),
+                                ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "softmax_vector.clh"),
+                                test_kernels};
   char options[256];
   snprintf(options, sizeof options,
            "-DVW=%d -DWG=64 -DIN_DTYPE=2 -DOUT_DTYPE=2 -DLOG=0 -DHAS_LENGTHS=0 -DCAUSAL=0 "
            "-DPACKED=0 -DF16_CVT=0 -DBF16_CVT=%d",
            vw, cvt);
-  err = clBuildProgram(program, 1, &env->device, options, NULL, NULL);
-  if (err != CL_SUCCESS) {
-    char log[4096] = "";
-    clGetProgramBuildInfo(program, env->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-    fail_msg("build with %s failed (%d):\n%s", options, err, log);
-  }
-  return program;
-}
-
-static cl_mem buffer(const ocft_env *env, size_t bytes, const void *data) {
-  cl_int err = CL_SUCCESS;
-  cl_mem b = clCreateBuffer(env->cl, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-                            (void *)data, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  return b;
+  return ocft_build_texts(env, texts, 6, options);
 }
 
 static int is_nan_bf16(uint16_t h) {
@@ -110,8 +86,8 @@ static void pack_floats(const ocft_env *env, cl_program program, const char *nam
                         const uint32_t *floats, size_t count, int vw, int cvt) {
   uint16_t *got = malloc(count * sizeof *got);
   assert_non_null(got);
-  cl_mem in = buffer(env, count * sizeof *floats, floats);
-  cl_mem out = buffer(env, count * sizeof *got, NULL);
+  cl_mem in = ocft_bytes_buffer(env, count * sizeof *floats, floats);
+  cl_mem out = ocft_bytes_buffer(env, count * sizeof *got, NULL);
   cl_int err = CL_SUCCESS;
   cl_kernel kernel = clCreateKernel(program, name, &err);
   assert_int_equal(err, CL_SUCCESS);

@@ -15,7 +15,7 @@
  * "nvidia": PoCL aborts the whole process on inline PTX), and then alone; on anything but an
  * NVIDIA GPU of compute capability 8.0 on, that run exits 77 (skipped).
  */
-#include "runtime/sources.h"
+#include "fragment_build.h"
 #include "storage16.h"
 #include "test_common.h"
 
@@ -45,42 +45,18 @@ static const char test_kernels[] =
     "  ((__global pairV *)out)[k] = F16_PACK(v);\n"
     "}\n";
 
-/* The text of file `name` of the softmax_rows program (which holds the vector fragment). */
-static const char *fragment(const char *name) {
-  const ocf_program_source *source = ocf_program_source_get(OCF_PROGRAM_SOFTMAX_ROWS);
-  assert_non_null(source);
-  for (unsigned i = 0; i < source->count; i++)
-    if (strcmp(source->files[i], name) == 0) return source->texts[i];
-  fail_msg("softmax_rows has no file %s", name);
-  return NULL;
-}
-
 static cl_program build(const ocft_env *env, int vw, int cvt) {
-  const char *texts[5] = {fragment("common.cl"), fragment("softmax_common.clh"),
-                          fragment("f16_words.clh"), fragment("softmax_vector.clh"), test_kernels};
-  cl_int err = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(env->cl, 5, texts, NULL, &err);
-  assert_int_equal(err, CL_SUCCESS);
+  const char *const texts[5] = {ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "common.cl"),
+                                ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "softmax_common.clh"),
+                                ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "f16_words.clh"),
+                                ocft_fragment(OCF_PROGRAM_SOFTMAX_ROWS, "softmax_vector.clh"),
+                                test_kernels};
   char options[256];
   snprintf(options, sizeof options,
            "-DVW=%d -DWG=64 -DIN_DTYPE=1 -DOUT_DTYPE=1 -DLOG=0 -DHAS_LENGTHS=0 -DCAUSAL=0 "
            "-DPACKED=0 -DF16_CVT=%d",
            vw, cvt);
-  err = clBuildProgram(program, 1, &env->device, options, NULL, NULL);
-  if (err != CL_SUCCESS) {
-    char log[4096] = "";
-    clGetProgramBuildInfo(program, env->device, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
-    fail_msg("build with %s failed (%d):\n%s", options, err, log);
-  }
-  return program;
-}
-
-static cl_mem buffer(const ocft_env *env, size_t bytes, const void *data) {
-  cl_int err = CL_SUCCESS;
-  cl_mem b = clCreateBuffer(env->cl, CL_MEM_READ_WRITE | (data ? CL_MEM_COPY_HOST_PTR : 0), bytes,
-                            (void *)data, &err);
-  assert_int_equal(err, CL_SUCCESS);
-  return b;
+  return ocft_build_texts(env, texts, 5, options);
 }
 
 /* Runs kernel `name` of `program` over `count` elements (count / vw work-items). */
@@ -124,8 +100,8 @@ static void unpack_every_half(const ocft_env *env, cl_program program, const cha
   assert_non_null(got);
   for (uint32_t i = 0; i < COUNT; i++)
     halves[i] = (uint16_t)i;
-  cl_mem in = buffer(env, COUNT * sizeof *halves, halves);
-  cl_mem out = buffer(env, COUNT * sizeof *got, NULL);
+  cl_mem in = ocft_bytes_buffer(env, COUNT * sizeof *halves, halves);
+  cl_mem out = ocft_bytes_buffer(env, COUNT * sizeof *got, NULL);
   run(env, program, kernel, in, out, COUNT, vw);
   assert_int_equal(
       clEnqueueReadBuffer(env->queue, out, CL_TRUE, 0, COUNT * sizeof *got, got, 0, NULL, NULL),
@@ -160,8 +136,8 @@ static void pack_floats(const ocft_env *env, cl_program program, const char *ker
       for (uint32_t kept = 0; kept < 1024; kept++)
         for (int t = 0; t < 8; t++)
           floats[n++] = (sign << 31) | (exponent << 23) | (kept << 13) | tails[t];
-  cl_mem in = buffer(env, count * sizeof *floats, floats);
-  cl_mem out = buffer(env, count * sizeof *got, NULL);
+  cl_mem in = ocft_bytes_buffer(env, count * sizeof *floats, floats);
+  cl_mem out = ocft_bytes_buffer(env, count * sizeof *got, NULL);
   run(env, program, kernel, in, out, count, vw);
   assert_int_equal(
       clEnqueueReadBuffer(env->queue, out, CL_TRUE, 0, count * sizeof *got, got, 0, NULL, NULL),
