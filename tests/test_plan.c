@@ -3842,6 +3842,19 @@ static void test_plan_softmax_wide(void **state) {
   assert_false(ocf_facts_wide_allows(&amd, OCF_KERNEL_SOFTMAX_RESIDENT, 1024, 64));
 }
 
+/* The H200's resolved tuning (built-in values and its shipped database, which applies whole) into
+ *table, for the facts *facts. */
+static void resolve_h200(ocf_device_facts *facts, ocf_tuning_table *table) {
+  *facts = facts_of(H200, 0);
+  const ocf_device_info info = info_of(H200);
+  char origin[256];
+  assert_int_equal(ocf_tuning_resolve_library(facts, info.vendor, info.platform_name,
+                                              info.device_name, table, origin, sizeof origin, NULL,
+                                              NULL),
+                   OCF_SUCCESS);
+  assert_non_null(strstr(origin, "nvidia-h200.tuning"));
+}
+
 /*
  * packed=2 (src/plan/plan_softmax.c, choose): 16-bit rows held as floats where those take them in
  * softmax_rows, else as bits in twice the items (the same registers) where the bits hold the row
@@ -3856,14 +3869,9 @@ static void test_plan_softmax_wide(void **state) {
  */
 static void test_plan_softmax_packed_where_held(void **state) {
   (void)state;
-  ocf_device_facts facts = facts_of(H200, 0);
-  const ocf_device_info info = info_of(H200);
+  ocf_device_facts facts;
   static ocf_tuning_table table;
-  char origin[256];
-  assert_int_equal(ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name,
-                                              info.device_name, &table, origin, sizeof origin, NULL,
-                                              NULL),
-                   OCF_SUCCESS);
+  resolve_h200(&facts, &table);
   static const struct {
     size_t rows, cols;
     const char *shape, *values;
@@ -3910,15 +3918,9 @@ static void test_plan_softmax_packed_where_held(void **state) {
    rows hold 32 floats as floats). Checked to fail before the fix (floats held: twice the words). */
 static void test_plan_softmax_16bit_registers(void **state) {
   (void)state;
-  ocf_device_facts facts = facts_of(H200, 0);
-  const ocf_device_info info = info_of(H200);
+  ocf_device_facts facts;
   static ocf_tuning_table table;
-  char origin[256];
-  assert_int_equal(ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name,
-                                              info.device_name, &table, origin, sizeof origin, NULL,
-                                              NULL),
-                   OCF_SUCCESS);
-  assert_non_null(strstr(origin, "nvidia-h200.tuning")); /* the shipped database applies whole */
+  resolve_h200(&facts, &table);
   static const size_t shapes[][2] = {{512, 50257},  {1024, 65536}, {128, 152064}, {256, 32000},
                                      {1024, 30522}, {4096, 16384}, {32768, 4096}, {4096, 4096}};
   static const ocf_dtype halves[] = {OCF_F16, OCF_BF16};
