@@ -718,6 +718,35 @@ static long long planned_f16_cvt(ocft_env *env, const sm_case *c, const ocf_devi
   return ocf_plan_define_value(&plan, "F16_CVT", -1);
 }
 
+/* One conversion case on forced[f]'s kernel under its tuning and `extra` (the conversion's
+   tunables): 9 rows of its first shape's width, in -> out of these types, rows that start inside
+   a vector (offsets 1, rows cols + 3 apart), the non-finite patterns, every other row's length
+   half the row plus one (padding). */
+static void run_conversion(ocft_env *env, size_t f, const char *extra, ocf_dtype in_dtype,
+                           ocf_dtype out_dtype, const char *what, unsigned seed) {
+  char tuning[512];
+  snprintf(tuning, sizeof tuning, "%s %s", forced[f].tuning, extra);
+  forced_kernel one = forced[f];
+  one.tuning = tuning;
+  enum { ROWS = 9 };
+  const size_t cols = forced[f].shapes[0][1];
+  uint32_t len[ROWS];
+  for (size_t r = 0; r < ROWS; r++)
+    len[r] = (uint32_t)(r % 2 ? cols : cols / 2 + 1);
+  sm_case c = dense(what, ROWS, cols, 1.0f, 0);
+  c.in_dtype = in_dtype;
+  c.out_dtype = out_dtype;
+  c.in_off = c.out_off = 1;
+  c.in_ld = c.out_ld = cols + 3;
+  c.lengths = len;
+  const size_t in_len = c.in_off + extent_of(ROWS, cols, c.in_ld);
+  float *values = ocft_alloc_floats(in_len);
+  ocft_fill_uniform(values, in_len, -6.0f, 6.0f, seed);
+  fill_non_finite(values + c.in_off, ROWS, cols, c.in_ld);
+  run_forced(env, &one, &c, values);
+  free(values);
+}
+
 /* Each fp16 conversion (f16_cvt 0, 1, 2: cl/f16_words.clh; 2 is the portable 1 but on an NVIDIA
    GPU of compute capability 8.0 on, where it is inline PTX) through each vector kernel, held as
    floats and packed: fp16 in and out, rows that start inside a vector (partial vectors), the
@@ -733,26 +762,9 @@ static void test_softmax_options_f16_conversions(void **state) {
       if (done[k]++) continue;
       for (int packed = 0; packed < (k == OCF_KERNEL_SOFTMAX_SPLIT_STATS ? 1 : 2); packed++) {
         if (ocft_small() && packed) continue;
-        char tuning[512];
-        snprintf(tuning, sizeof tuning, "%s packed=%d f16_cvt=%d", forced[f].tuning, packed, cvt);
-        forced_kernel one = forced[f];
-        one.tuning = tuning;
-        enum { ROWS = 9 };
-        const size_t cols = forced[f].shapes[0][1];
-        uint32_t len[ROWS];
-        for (size_t r = 0; r < ROWS; r++)
-          len[r] = (uint32_t)(r % 2 ? cols : cols / 2 + 1);
-        sm_case c = dense("f16 conversions", ROWS, cols, 1.0f, 0);
-        c.in_dtype = c.out_dtype = OCF_F16;
-        c.in_off = c.out_off = 1;
-        c.in_ld = c.out_ld = cols + 3;
-        c.lengths = len;
-        const size_t in_len = c.in_off + extent_of(ROWS, cols, c.in_ld);
-        float *values = ocft_alloc_floats(in_len);
-        ocft_fill_uniform(values, in_len, -6.0f, 6.0f, 41 + (unsigned)f);
-        fill_non_finite(values + c.in_off, ROWS, cols, c.in_ld);
-        run_forced(env, &one, &c, values);
-        free(values);
+        char extra[64];
+        snprintf(extra, sizeof extra, "packed=%d f16_cvt=%d", packed, cvt);
+        run_conversion(env, f, extra, OCF_F16, OCF_F16, "f16 conversions", 41 + (unsigned)f);
       }
     }
   }
@@ -807,27 +819,10 @@ static void test_softmax_options_bf16_conversions(void **state) {
       for (int set = 0; set < 3; set++) {
         const int packed = set == 1;
         if (packed && (ocft_small() || k == OCF_KERNEL_SOFTMAX_SPLIT_STATS)) continue;
-        char tuning[512];
-        snprintf(tuning, sizeof tuning, "%s packed=%d bf16_cvt=%d", forced[f].tuning, packed, cvt);
-        forced_kernel one = forced[f];
-        one.tuning = tuning;
-        enum { ROWS = 9 };
-        const size_t cols = forced[f].shapes[0][1];
-        uint32_t len[ROWS];
-        for (size_t r = 0; r < ROWS; r++)
-          len[r] = (uint32_t)(r % 2 ? cols : cols / 2 + 1);
-        sm_case c = dense("bf16 conversions", ROWS, cols, 1.0f, 0);
-        c.in_dtype = set == 2 ? OCF_F32 : OCF_BF16;
-        c.out_dtype = OCF_BF16;
-        c.in_off = c.out_off = 1;
-        c.in_ld = c.out_ld = cols + 3;
-        c.lengths = len;
-        const size_t in_len = c.in_off + extent_of(ROWS, cols, c.in_ld);
-        float *values = ocft_alloc_floats(in_len);
-        ocft_fill_uniform(values, in_len, -6.0f, 6.0f, 43 + (unsigned)f);
-        fill_non_finite(values + c.in_off, ROWS, cols, c.in_ld);
-        run_forced(env, &one, &c, values);
-        free(values);
+        char extra[64];
+        snprintf(extra, sizeof extra, "packed=%d bf16_cvt=%d", packed, cvt);
+        run_conversion(env, f, extra, set == 2 ? OCF_F32 : OCF_BF16, OCF_BF16, "bf16 conversions",
+                       43 + (unsigned)f);
       }
     }
   }
