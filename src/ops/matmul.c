@@ -103,7 +103,7 @@ static void stored_shape(ocf_transpose trans, size_t inner, size_t outer, size_t
 /* Whether a plan with optional scratch may take the call: the staged wgmma plans
    (src/plan/plan_matmul_wgmma.c, rule 4: fp32 A and B in TF32 or 3XTF32), its split-K plans
    (rule 5: those and 16-bit A and B), or the padded tiled plans (src/plan/plan_matmul.c, rule 5:
-   an fp32 A or B off aligned vector loads). */
+   an fp32 A or B off aligned vector loads, or across a rim in few waves). */
 static int staging_may_apply(const ocf_matmul_call *call) {
   return (call->a_dtype == OCF_F32 && call->b_dtype == OCF_F32 &&
           (call->precision == OCF_PRECISION_TF32 || call->precision == OCF_PRECISION_3XTF32)) ||

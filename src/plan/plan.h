@@ -235,7 +235,8 @@ size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *shape, size_
                                      int emulate);
 
 /* Whether the padded tiled plans (plan_matmul.c, rule 5) could take the call on some tuning: an
-   fp32 A or B whose offset, leading dimension or batch stride forbids aligned vector loads. */
+   fp32 A or B (one whose offset, leading dimension or batch stride forbids aligned vector
+   loads, or, with tiled.pad_waves, any across a rim). */
 int ocf_matmul_pad_may_apply(const ocf_matmul_call *call);
 /* The most scratch a matmul plan's copies (the staged wgmma operands, the padded tiles) may
    take: an eighth of the device's memory and at most one allocation (0 where the device reports
