@@ -1,11 +1,11 @@
 /*
  * attention_mma_nv.cl: fused attention on NVIDIA's matrix units (FlashAttention-2's scheme),
  * out = softmax(scale * Q K^T + mask) V with the layout, masks and rules of cl/attention.cl
- * (attention_common.clh holds what they share). Q, K and V of one 16-bit type (MMA_DTYPE), out
- * of any storage type; scores, softmax and sums fp32. The matrix-unit primitives (mma.sync
- * m16n8k16, ldmatrix, quad shuffles, cp.async) are those of attention_mma_prims.clh: inline PTX
- * on NVIDIA (compute capability 8.0 or higher), an exact emulation of their fragments elsewhere
- * (MMA_EMULATE 1: PoCL, Oclgrind; slow, for the tests).
+ * (attention_common.clh holds what they share). Q, K and V of one 16-bit type (MMA_DTYPE), or
+ * fp32 in TF32 parts (below), out of any storage type; scores, softmax and sums fp32. The
+ * matrix-unit primitives (mma.sync m16n8k16, ldmatrix, quad shuffles, cp.async) are those of
+ * attention_mma_prims.clh: inline PTX on NVIDIA (compute capability 8.0 or higher), an exact
+ * emulation of their fragments elsewhere (MMA_EMULATE 1: PoCL, Oclgrind; slow, for the tests).
  *
  * One workgroup per (batch, head, block of BQ = ROWS WARPS query rows); warp w owns the ROWS
  * rows ROWS w .. of the block, RG = ROWS / 16 row groups of 16, lane (g = lane >> 2,
@@ -41,6 +41,17 @@
  * its last row's kept length; keys past a row's own are -inf in S and 0 in P. Keys past the
  * block's length are copied as zeros (nothing is read), so a masked key never meets garbage.
  * The control flow around every primitive is uniform over the workgroup (the emulation needs it).
+ *
+ * fp32 Q, K and V (MMA_DTYPE 0, with ocf_attention_options.precision TF32 or 3XTF32:
+ * PRECISION 1 or 2) take the same scheme on m16n8k8 TF32 products (mma_1688): tiles hold fp32
+ * rows of D + 4 words (no swizzle: with the row pitch 4 or 20 words mod 32, the lanes' scalar
+ * fragment reads, 8 rows by 4 columns or 4 row pairs by 8 columns, meet 32 distinct banks),
+ * every element split into its TF32 parts (mma_tf32_big, mma_tf32_small) where it is read, Q
+ * once (split into the registers, or into a big and a small Q tile), and each product one to
+ * three MMAs (mma_tf32_products). P V: the lane holds S tile n's keys 2t and 2t + 1 where an
+ * m16n8k8 A fragment holds k t and t + 4, so P's k step n takes key 2t as k t and 2t + 1 as
+ * k t + 4, and V's B fragment reads the same keys (rows 2t, 2t + 1 of the 8): a sum over keys
+ * in any order.
  *
  * attention_mma_split (decoding with few heads): the same, each row's keys cut into ranges of
  * split_keys, one workgroup per (batch, head, block, range), each range's (m, l, O) to scratch;
@@ -92,29 +103,51 @@
 #if Q_DTYPE != MMA_DTYPE || K_DTYPE != MMA_DTYPE || V_DTYPE != MMA_DTYPE
 #error "Q, K and V must be stored as MMA_DTYPE"
 #endif
+/* fp32 inputs' products (MMA_DTYPE 0): 1 TF32, 2 3XTF32 (ocf_precision); the host passes 0 for
+   16-bit inputs, whose products are exact. */
+#ifndef PRECISION
+#error "PRECISION: the host passes every define (src/plan/plan_attention.c)"
+#endif
 
 /* ---- derived ---- */
 
 #define RG (ROWS / 16)    /* m16 row groups a warp */
 #define BQ (ROWS * WARPS) /* query rows a workgroup */
 #define THREADS (32 * WARPS)
+#define OT (D / 8)  /* 8-column tiles of out a warp */
+#define ST (BK / 8) /* 8-key tiles of S a warp */
+#if MMA_DTYPE == 0
+#define ELEM 4                          /* bytes an element of Q, K and V */
+#define KSTEPS (D / 8)                  /* k steps of S = Q K^T (m16n8k8) */
+#define DCH (D / 4)                     /* chunks of a tile row that hold data */
+#define KV_CH (DCH + 1)                 /* chunks a tile row: D + 4 words */
+#define KV_W (4 * KV_CH)                /* words a tile row */
+#define QPARTS (PRECISION == 2 ? 2 : 1) /* Q's TF32 parts: big (and small) */
+typedef uint mma_elem;
+#else
+#define ELEM 2
 #define KSTEPS (D / 16) /* k steps of S = Q K^T, and pairs of out's 8-column tiles */
-#define OT (D / 8)      /* 8-column tiles of out a warp */
-#define ST (BK / 8)     /* 8-key tiles of S a warp */
-#define DCH (D / 8)     /* chunks of a tile row that hold data */
-#define KV_CH (DCH <= 2 ? 2 : DCH <= 4 ? 4 : (DCH + 7) / 8 * 8) /* chunks a tile row */
+#define DCH (D / 8)
+#define KV_CH (DCH <= 2 ? 2 : DCH <= 4 ? 4 : (DCH + 7) / 8 * 8)
+#define QPARTS 1
+typedef ushort mma_elem;
+#endif
+#define EPC (16 / ELEM) /* elements a 16-byte chunk */
 #define TILE_CHUNKS (BK * KV_CH)
-#define KV_CHUNKS (STAGES * 2 * TILE_CHUNKS) /* the stages of K and V tiles */
-#define Q_CHUNKS (Q_LOCAL ? BQ * KV_CH : 0)  /* the Q tile (Q_LOCAL 1), after them */
+#define KV_CHUNKS (STAGES * 2 * TILE_CHUNKS)         /* the stages of K and V tiles */
+#define Q_CHUNKS (Q_LOCAL ? QPARTS * BQ * KV_CH : 0) /* the Q tile(s) (Q_LOCAL 1), after them */
 #if MMA_EMULATE
 #define MMA_UNROLL
 #else
 #define MMA_UNROLL _Pragma("unroll")
 #endif
 
-/* Byte offset, within a tile, of element e (16-bit) of row r (cl/matmul_mma_nv.cl's tile_byte
-   for KV_CH chunks a row). */
+/* Byte offset, within a tile, of element e of row r: fp32 rows of KV_W words; 16-bit ones
+   cl/matmul_mma_nv.cl's tile_byte for KV_CH chunks a row. */
 MMA_INLINE uint kv_byte(const uint r, const uint e) {
+#if MMA_DTYPE == 0
+  return (r * KV_W + e) * 4u;
+#else
   const uint c = e / 8;
   uint f = 0;
   if (KV_CH >= 8)
@@ -124,6 +157,7 @@ MMA_INLINE uint kv_byte(const uint r, const uint e) {
   else
     f = (r >> 2) & 1u;
   return (r * KV_CH + (c ^ f)) * 16u + (e % 8) * 2u;
+#endif
 }
 
 /* The lane's ldmatrix row address for K's B fragments of key tiles 2p, 2p + 1 at k step ks:
@@ -146,28 +180,58 @@ MMA_INLINE uint q_frag_byte(const uint lane, const uint r0, const uint ks) {
   return kv_byte(r0 + (((lane >> 3) & 1u) << 3) + (lane & 7u), (2 * ks + (lane >> 4)) * 8);
 }
 
-/* Rows j0 .. j0 + BK of a K or V (16-bit elements from `base`, rows `sr` apart) into a tile:
-   rows at or past `limit`, and columns at or past d, as zeros. */
+/* Element e (0 .. EPC - 1) of a 16-byte chunk's words w: a word, or a 16-bit half. */
+MMA_INLINE void chunk_put(uint *w, const uint e, const uint x) {
+#if MMA_DTYPE == 0
+  w[e] = x;
+#else
+  w[e / 2] |= x << (16 * (e % 2));
+#endif
+}
+
+/* Rows j0 .. j0 + BK of a K or V (elements from `base`, rows `sr` apart) into a tile: rows at
+   or past `limit`, and columns at or past d, as zeros. */
 MMA_INLINE void load_tile(__local uint4 *tile, __global const uchar *p, const ulong base,
                           const ulong sr, const ulong j0, const ulong limit, const ulong d,
                           const uint tid) {
   for (uint u = tid; u < BK * DCH; u += THREADS) {
     const uint r = u / DCH, c = u - r * DCH;
     const ulong j = j0 + r;
-    const uint valid = j < limit && 8 * c < d ? (uint)min((ulong)8, d - 8 * c) : 0;
-    __global const uchar *src = p + (valid ? (base + j * sr + 8 * c) * 2 : 0);
+    const uint valid = j < limit && EPC * c < d ? (uint)min((ulong)EPC, d - EPC * c) : 0;
+    __global const uchar *src = p + (valid ? (base + j * sr + EPC * c) * ELEM : 0);
 #if KV_LOAD == 16
-    mma_cp_async16(tile, kv_byte(r, 8 * c), src, 2 * valid);
+    mma_cp_async16(tile, kv_byte(r, EPC * c), src, ELEM * valid);
 #else
     uint w[4] = {0, 0, 0, 0};
-    for (uint e = 0; e < 8; e++)
-      if (e < valid) w[e / 2] |= (uint)((__global const ushort *)src)[e] << (16 * (e % 2));
-    tile[kv_byte(r, 8 * c) / 16] = (uint4)(w[0], w[1], w[2], w[3]);
+    for (uint e = 0; e < EPC; e++)
+      if (e < valid) chunk_put(w, e, (uint)((__global const mma_elem *)src)[e]);
+    tile[kv_byte(r, EPC * c) / 16] = (uint4)(w[0], w[1], w[2], w[3]);
 #endif
   }
 }
 
-#if Q_LOCAL
+#if Q_LOCAL && MMA_DTYPE == 0
+/* Q_LOCAL 1, fp32: the block's BQ query rows (row0 ..) as their TF32 parts, big in the first Q
+   tile and (3XTF32) small in the second, by element loads (Q's layout is any), zeros outside
+   lq x d. Read after the first K tile's barrier. */
+MMA_INLINE void load_q_tile(__local uint4 *qt, __global const uint *q, const ulong base,
+                            const ulong sr, const ulong row0, const ulong lq, const ulong d,
+                            const uint tid) {
+  __local uint *words = (__local uint *)qt;
+  for (uint u = tid; u < BQ * D; u += THREADS) {
+    const uint r = u / D, c = u - r * D;
+    const ulong row = row0 + r;
+    const float x = row < lq && c < d ? as_float(q[base + row * sr + c]) : 0.0f;
+    const uint big = mma_tf32_big(x);
+    words[r * KV_W + c] = big;
+#if PRECISION == 2
+    words[BQ * KV_W + r * KV_W + c] = mma_tf32_small(x, big);
+#endif
+  }
+}
+#define Q_PARAM __local const uint4 *qt, const uint qrow
+#define Q_ARGS(qf, qt, qrow) qt, qrow
+#elif Q_LOCAL
 /* Q_LOCAL 1: the block's BQ query rows (row0 ..) into the Q tile by element loads (Q's layout
    is any), zeros outside lq x d. Read after the first K tile's barrier. */
 MMA_INLINE void load_q_tile(__local uint4 *qt, __global const ushort *q, const ulong base,
@@ -186,6 +250,29 @@ MMA_INLINE void load_q_tile(__local uint4 *qt, __global const ushort *q, const u
 /* Where tile_step finds Q: the Q tile and the warp's first row in it. */
 #define Q_PARAM __local const uint4 *qt, const uint qrow
 #define Q_ARGS(qf, qt, qrow) qt, qrow
+#elif MMA_DTYPE == 0
+/* fp32: the TF32 parts of the A fragments of the warp's RG x 16 query rows (r0 ..), part 0 big,
+   1 small (3XTF32), zeros outside lq x d. */
+MMA_INLINE void load_q(__global const uint *q, const ulong base, const ulong sr, const ulong r0,
+                       const ulong lq, const ulong d, const uint lane,
+                       uint qf[RG][KSTEPS][QPARTS][4]) {
+  MMA_UNROLL
+  for (uint g = 0; g < RG; g++)
+    MMA_UNROLL
+  for (uint ks = 0; ks < KSTEPS; ks++)
+    MMA_UNROLL
+  for (uint i = 0; i < 4; i++) {
+    const ulong row = r0 + 16 * g + (lane >> 2) + 8 * (i & 1);
+    const ulong col = 8 * ks + (lane & 3) + 4 * (i >> 1);
+    const float x = row < lq && col < d ? as_float(q[base + row * sr + col]) : 0.0f;
+    qf[g][ks][0][i] = mma_tf32_big(x);
+#if PRECISION == 2
+    qf[g][ks][1][i] = mma_tf32_small(x, qf[g][ks][0][i]);
+#endif
+  }
+}
+#define Q_PARAM const uint qf[RG][KSTEPS][QPARTS][4]
+#define Q_ARGS(qf, qt, qrow) qf
 #else
 /* The A fragments of the warp's RG x 16 query rows (r0 ..), zeros outside lq x d. */
 MMA_INLINE void load_q(__global const ushort *q, const ulong base, const ulong sr, const ulong r0,
@@ -216,45 +303,13 @@ MMA_INLINE float weight2(const float x, const float m) {
   return mma_exp2(x - (m == -INFINITY ? 0.0f : m));
 }
 
-/* One tile: S = Q K^T, the online softmax of the lane's 2 RG rows (m, l, and O rescaled),
-   O += P V. The lane's rows are g + 8h of each row group rg (index 2 rg + h of kept, m, l);
-   kept: their kept keys; j0 the tile's first key; scale2 the scale times log2 e (m in the same
-   base-2 units). With two row groups every K and V fragment serves both. */
-MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PARAM, const ulong j0,
-                          const ulong *kept, const float scale2, float *m, float *l,
-                          float o[RG][OT][4], const mma_lane w) {
-  const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
-  float s[RG][ST][4];
-  MMA_UNROLL
-  for (uint g = 0; g < RG; g++)
-    MMA_UNROLL
-  for (uint n = 0; n < ST; n++)
-    MMA_UNROLL
-  for (uint q = 0; q < 4; q++)
-    s[g][n][q] = 0.0f;
-  MMA_UNROLL
-  for (uint ks = 0; ks < KSTEPS; ks++) {
-#if Q_LOCAL
-    uint qa[RG][4];
-    MMA_UNROLL
-    for (uint g = 0; g < RG; g++)
-      mma_ldsm_x4(qt, q_frag_byte(lane, qrow + 16 * g, ks), qa[g], w);
-#define QA(g) qa[g]
-#else
-#define QA(g) qf[g][ks]
-#endif
-    MMA_UNROLL
-    for (uint p = 0; p < ST / 2; p++) {
-      uint kb[4];
-      mma_ldsm_x4(kt, k_frag_byte(lane, p, ks), kb, w);
-      MMA_UNROLL
-      for (uint g = 0; g < RG; g++) {
-        mma_16816(s[g][2 * p], QA(g), kb, w);
-        mma_16816(s[g][2 * p + 1], QA(g), kb + 2, w);
-      }
-    }
-#undef QA
-  }
+/* The online softmax of one tile's scores s (C fragments; the lane's rows g + 8h of each row
+   group rg, index 2 rg + h of kept, m and l): scale and mask, the rows' max over their quad, the
+   rescale of (m, l, O) where it grew, then the weights 2^(s - m) into s, summed into l. j0 is the
+   tile's first key, scale2 the scale times log2 e (m in the same base-2 units). */
+MMA_INLINE void online_softmax(float s[RG][ST][4], const ulong j0, const ulong *kept,
+                               const float scale2, float *m, float *l, float o[RG][OT][4],
+                               const mma_lane w) {
   /* Scale and mask (masked keys -inf; a tile every key of which the lane's rows keep skips the
      compares); the tile's max of each of the lane's rows, over its quad. */
   float mx[2 * RG];
@@ -308,6 +363,47 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
     s[g][n][q] = weight2(s[g][n][q], m[2 * g + (q >> 1)]);
     l[2 * g + (q >> 1)] += s[g][n][q];
   }
+}
+
+#if MMA_DTYPE != 0
+/* One tile: S = Q K^T, the online softmax of the lane's 2 RG rows (online_softmax), O += P V.
+   With two row groups every K and V fragment serves both. */
+MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PARAM, const ulong j0,
+                          const ulong *kept, const float scale2, float *m, float *l,
+                          float o[RG][OT][4], const mma_lane w) {
+  const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
+  float s[RG][ST][4];
+  MMA_UNROLL
+  for (uint g = 0; g < RG; g++)
+    MMA_UNROLL
+  for (uint n = 0; n < ST; n++)
+    MMA_UNROLL
+  for (uint q = 0; q < 4; q++)
+    s[g][n][q] = 0.0f;
+  MMA_UNROLL
+  for (uint ks = 0; ks < KSTEPS; ks++) {
+#if Q_LOCAL
+    uint qa[RG][4];
+    MMA_UNROLL
+    for (uint g = 0; g < RG; g++)
+      mma_ldsm_x4(qt, q_frag_byte(lane, qrow + 16 * g, ks), qa[g], w);
+#define QA(g) qa[g]
+#else
+#define QA(g) qf[g][ks]
+#endif
+    MMA_UNROLL
+    for (uint p = 0; p < ST / 2; p++) {
+      uint kb[4];
+      mma_ldsm_x4(kt, k_frag_byte(lane, p, ks), kb, w);
+      MMA_UNROLL
+      for (uint g = 0; g < RG; g++) {
+        mma_16816(s[g][2 * p], QA(g), kb, w);
+        mma_16816(s[g][2 * p + 1], QA(g), kb + 2, w);
+      }
+    }
+#undef QA
+  }
+  online_softmax(s, j0, kept, scale2, m, l, o, w);
   /* O += P V: P's k step kk is S tiles 2kk and 2kk + 1 as 16-bit A fragments. */
   MMA_UNROLL
   for (uint kk = 0; kk < ST / 2; kk++) {
@@ -331,6 +427,81 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
     }
   }
 }
+
+#else
+/* fp32 (TF32 parts): as above on m16n8k8 products, the fragments read from the tiles' words and
+   split where read (Q's parts ready in the registers or the Q tiles). */
+MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_PARAM,
+                          const ulong j0, const ulong *kept, const float scale2, float *m, float *l,
+                          float o[RG][OT][4], const mma_lane w) {
+  __local const float *kt = (__local const float *)kt4, *vt = (__local const float *)vt4;
+  const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
+  const uint g = lane >> 2, t = lane & 3;
+  float s[RG][ST][4];
+  MMA_UNROLL
+  for (uint rg = 0; rg < RG; rg++)
+    MMA_UNROLL
+  for (uint n = 0; n < ST; n++)
+    MMA_UNROLL
+  for (uint q = 0; q < 4; q++)
+    s[rg][n][q] = 0.0f;
+  MMA_UNROLL
+  for (uint ks = 0; ks < KSTEPS; ks++) {
+#if Q_LOCAL
+    __local const uint *qw = (__local const uint *)qt;
+    uint qa[RG][QPARTS][4];
+    MMA_UNROLL
+    for (uint rg = 0; rg < RG; rg++)
+      MMA_UNROLL
+    for (uint part = 0; part < QPARTS; part++)
+      MMA_UNROLL
+    for (uint i = 0; i < 4; i++)
+      qa[rg][part][i] = qw[part * BQ * KV_W + (qrow + 16 * rg + g + 8 * (i & 1)) * KV_W + 8 * ks +
+                           t + 4 * (i >> 1)];
+#define QA(rg, part) qa[rg][part]
+#else
+#define QA(rg, part) qf[rg][ks][part]
+#endif
+    MMA_UNROLL
+    for (uint n = 0; n < ST; n++) {
+      /* B (k t and t + 4 of the step, key g of tile n): K's row 8n + g. */
+      const float k0 = kt[(8 * n + g) * KV_W + 8 * ks + t];
+      const float k1 = kt[(8 * n + g) * KV_W + 8 * ks + t + 4];
+      const uint kb[2] = {mma_tf32_big(k0), mma_tf32_big(k1)};
+      const uint ksm[2] = {mma_tf32_small(k0, kb[0]), mma_tf32_small(k1, kb[1])};
+      MMA_UNROLL
+      for (uint rg = 0; rg < RG; rg++)
+        mma_tf32_products(s[rg][n], QA(rg, 0), QA(rg, QPARTS - 1), kb, ksm, w);
+    }
+#undef QA
+  }
+  online_softmax(s, j0, kept, scale2, m, l, o, w);
+  /* O += P V, P's k step n the keys of S tile n: k t is key 2t (c0, c2), k t + 4 key 2t + 1 (c1,
+     c3); V's B fragment: rows 8n + 2t and 8n + 2t + 1, column g of out tile p. */
+  MMA_UNROLL
+  for (uint n = 0; n < ST; n++) {
+    uint pb[RG][4], ps[RG][4];
+    MMA_UNROLL
+    for (uint rg = 0; rg < RG; rg++)
+      MMA_UNROLL
+    for (uint i = 0; i < 4; i++) {
+      const float x = s[rg][n][(i >> 1) | ((i & 1) << 1)];
+      pb[rg][i] = mma_tf32_big(x);
+      ps[rg][i] = mma_tf32_small(x, pb[rg][i]);
+    }
+    MMA_UNROLL
+    for (uint p = 0; p < OT; p++) {
+      const float v0 = vt[(8 * n + 2 * t) * KV_W + 8 * p + g];
+      const float v1 = vt[(8 * n + 2 * t + 1) * KV_W + 8 * p + g];
+      const uint vb[2] = {mma_tf32_big(v0), mma_tf32_big(v1)};
+      const uint vs[2] = {mma_tf32_small(v0, vb[0]), mma_tf32_small(v1, vb[1])};
+      MMA_UNROLL
+      for (uint rg = 0; rg < RG; rg++)
+        mma_tf32_products(o[rg][p], pb[rg], ps[rg], vb, vs, w);
+    }
+  }
+}
+#endif
 
 /* Tile t of the keys lo .. hi (keys lo + t BK ..) of K and V into stage t % STAGES when
    t < tiles, then a commit group (empty past the last tile, so that the count of groups in
@@ -392,10 +563,14 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
   __local const uint4 *qt = smem + KV_CHUNKS;
   const uint qrow = (uint)(r0 - row0);
   if (tiles > 0)
-    load_q_tile(smem + KV_CHUNKS, (__global const ushort *)q, q_base, q_sr, row0, lq, d, tid);
+    load_q_tile(smem + KV_CHUNKS, (__global const mma_elem *)q, q_base, q_sr, row0, lq, d, tid);
+#else
+#if MMA_DTYPE == 0
+  uint qf[RG][KSTEPS][QPARTS][4];
 #else
   uint qf[RG][KSTEPS][4];
-  load_q((__global const ushort *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
+#endif
+  load_q((__global const mma_elem *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
   (void)row0;
 #endif
   /* The first STAGES - 1 tiles (written out: PoCL 3.1's kernels went wrong, at random, with a

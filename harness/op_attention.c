@@ -1,8 +1,8 @@
 /* attention: out = softmax(Q K^T / sqrt(d)) V for b x h heads, lq queries and lk keys of head
    dim d (plain: fp32, dense, no mask, h_kv = h, default options), and the calls the tool may ask
-   for beyond it: the storage type of every tensor, the causal mask, grouped key and value heads
-   and the scale (test_attention covers lengths, strides, offsets, lse and mixed types). Judged
-   per element by the model of tolerance.c (ocft_attention_tolerance). */
+   for beyond it: the storage type of every tensor, the causal mask, grouped key and value heads,
+   the scale and fp32 inputs' precision (test_attention covers lengths, strides, offsets, lse and
+   mixed types). Judged per element by the model of tolerance.c (ocft_attention_tolerance). */
 #include "op_cases.h"
 #include "reference_attention.h"
 
@@ -11,13 +11,15 @@
 #include <string.h>
 
 /* The options of a call (the index of each in `options` below). */
-enum { CAUSAL, KV, SCALE };
+enum { CAUSAL, KV, SCALE, PRECISION };
 
 static const ocft_option options[] = {
     [CAUSAL] = {"causal", OCFT_SWITCH, 0, 0,
                 "the causal mask, bottom-right: query i keeps keys <= i + lk - lq"},
     [KV] = {"kv", OCFT_COUNT, 1, 65536, "key and value heads h_kv (grouped-query; divides h)"},
     [SCALE] = {"scale", OCFT_NUMBER, -1e30, 1e30, "softmax(X Q K^T); 0: 1 / sqrt(d), the default"},
+    [PRECISION] = {"precision", OCFT_COUNT, 0, 2,
+                   "fp32 inputs' products (ocf_precision): 0 FP32, the default; 1 TF32; 2 3XTF32"},
 };
 
 static int on(const ocft_options *o, int option) {
@@ -27,6 +29,10 @@ static int on(const ocft_options *o, int option) {
 /* The key and value heads. */
 static size_t kv_heads(const size_t *d, const ocft_options *o) {
   return on(o, KV) ? (size_t)o->value[KV] : d[1];
+}
+
+static ocf_precision precision_of(const ocft_options *o) {
+  return on(o, PRECISION) ? (ocf_precision)o->value[PRECISION] : OCF_PRECISION_FP32;
 }
 
 static int validate(const size_t *d, const ocft_options *o, char *why, size_t capacity) {
@@ -75,6 +81,7 @@ static ocf_status device(ocf_context *ctx, const size_t *d, const ocft_options *
   opt.q_dtype = opt.k_dtype = opt.v_dtype = opt.out_dtype = o->dtype;
   opt.causal = on(o, CAUSAL);
   opt.scale = on(o, SCALE) ? (float)o->value[SCALE] : 0.0f;
+  opt.precision = precision_of(o);
   return ocf_attention(ctx, d[0], d[1], kv_heads(d, o), d[2], d[3], d[4], in[0], 0, NULL, in[1], 0,
                        NULL, in[2], 0, NULL, out, 0, NULL, &opt, launch);
 }
@@ -112,15 +119,17 @@ static ocf_ref_attention_args args_of(const size_t *d, const ocft_options *o,
 /* The rescales of any plan (one a tile of at least one key, and a split's merge) are at most
    lk + 2: the bound the model takes when it does not know the plan. The inputs are as their
    storage type holds them and the model adds a 16-bit out's rounding (test_attention's); 16-bit
-   inputs may run on attention_mma (NVIDIA), so theirs adds its terms too (a looser bound for
-   the other kernels, which the suites check with their own). */
+   inputs, and fp32 ones with a precision other than FP32, may run on attention_mma (NVIDIA), so
+   theirs adds its terms too (a looser bound for the other kernels, which the suites check with
+   their own). */
 static void reference(const size_t *d, const ocft_options *o, const float *const *in, double *want,
                       double *tol) {
   const ocf_ref_attention_args a = args_of(d, o, in);
   ocf_ref_attention(&a, want, NULL);
   ocft_attention_tolerance(&a, want, NULL, (int)o->dtype, d[3] + 2, tol, NULL);
-  if (o->dtype != OCF_F32)
-    ocft_attention_mma_tolerance(&a, want, (int)o->dtype, (int)o->dtype, tol);
+  if (o->dtype != OCF_F32 || precision_of(o) != OCF_PRECISION_FP32)
+    ocft_attention_mma_tolerance(&a, want, (int)o->dtype, (int)precision_of(o), (int)o->dtype, tol,
+                                 NULL);
 }
 
 static void check(const size_t *d, const ocft_options *o, const float *const *in,

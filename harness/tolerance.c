@@ -487,10 +487,27 @@ void ocft_attention_tolerance(const ocf_ref_attention_args *a, const double *wan
      (NVIDIA's units align and truncate), so each addition is taken to cost 2u, one u more than
      the model counts: for the scores once more gamma_d |scale| sum |q k| (through exp: twice
      expm1 of it, relative to A_c, as the model's eps), for the sums of P V gamma_{kept + 1} A_c;
-   - then half an ulp more of a 16-bit out (the larger bound may cross into the next binade). */
+   - then half an ulp more of a 16-bit out (the larger bound may cross into the next binade).
+   fp32 inputs (p_dtype 0) in TF32 parts (precision 1 TF32, 2 3XTF32; cl/attention_mma_prims.clh)
+   instead of 16-bit weights: every product of Q K^T and of P V (weights and V both split) is
+   off by a relative p_u of |x y|, TF32 truncating both factors (2^-10 each: 2^-9 + 2^-20), 3XTF32
+   big = x rounded (2^-11 |x|) and small = x - big truncated (2^-21 |x| left), whose three
+   products miss 2 2^-21 (1 + 2^-11) + 2^-22 + 2^-32 of |x y|, below 5 2^-22 + 2^-29: p_u A_c on
+   out_c, and p_u |scale| sum |q k| on each score, through exp with the sums' gamma_d; each weight
+   is an ex2.approx of the special function unit (2^-22 relative), and the row sum and P V share
+   it: 2 2^-22 A_c; weights below FLT_MIN are flushed: FLT_MIN max|v| a key. lse (tol_lse,
+   NULL: not wanted) moves with the scores' errors and, through the log, the weights'. */
 void ocft_attention_mma_tolerance(const ocf_ref_attention_args *a, const double *want, int p_dtype,
-                                  int out_dtype, double *tol) {
-  const double u = 0x1.0p-24, u16 = p_dtype == 1 ? 0x1.0p-11 : 0x1.0p-8;
+                                  int precision, int out_dtype, double *tol, double *tol_lse) {
+  const double u = 0x1.0p-24;
+  /* p_u: a product's relative error (the weights' rounding at 16 bits, where Q K^T is exact);
+     s_u: that of the scores' products; the weights' own exp2 error. */
+  const double p_u = p_dtype == 1     ? 0x1.0p-11
+                     : p_dtype == 2   ? 0x1.0p-8
+                     : precision == 1 ? 0x1.0p-9 + 0x1.0p-20
+                                      : 5.0 * 0x1.0p-22 + 0x1.0p-29;
+  const double s_u = p_dtype == 0 ? p_u : 0.0, exp2_u = p_dtype == 0 ? 2.0 * 0x1.0p-22 : 0.0;
+  const double u16 = p_u + exp2_u;
   const double tiny = p_dtype == 1 ? 0x1.0p-25 : (double)FLT_MIN;
   double *s = malloc((a->lk ? a->lk : 1) * sizeof *s);
   double *abs_dot = malloc((a->lk ? a->lk : 1) * sizeof *abs_dot);
@@ -509,8 +526,11 @@ void ocft_attention_mma_tolerance(const ocf_ref_attention_args *a, const double 
         }
         for (size_t j = 0; j < kept; j++)
           sum += exp(s[j] - m);
-        const double rel =
-            u16 + 2.0 * expm1(gamma_n((double)a->d, u) * dot_max) + gamma_n((double)kept + 1.0, u);
+        const double rel = u16 + 2.0 * expm1((gamma_n((double)a->d, u) + s_u) * dot_max) +
+                           gamma_n((double)kept + 1.0, u);
+        /* lse = max + log(sum): moved by the scores' product errors, and by the weights' exp2
+           through the log. */
+        if (tol_lse) tol_lse[row] += (gamma_n((double)a->d, u) + s_u) * dot_max + 2.0 * exp2_u;
         for (size_t c = 0; c < a->d; c++) {
           double abs_sum = 0.0, v_max = 0.0;
           for (size_t j = 0; j < kept; j++) {

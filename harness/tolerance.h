@@ -96,9 +96,11 @@ void ocft_attention_tolerance(const struct ocf_ref_attention_args *a, const doub
                               const double *lse, int out_dtype, size_t rescales, double *tol,
                               double *tol_lse);
 /* What attention_mma (NVIDIA's matrix units: P V on weights rounded to the 16-bit p_dtype, 1 f16
-   or 2 bf16, sums of no stated rounding) may add beyond that model, added to tol (tolerance.c);
-   out_dtype as above. */
+   or 2 bf16, or with p_dtype 0 every product of fp32 inputs in TF32 parts, precision 1 TF32 or
+   2 3XTF32; sums of no stated rounding) may add beyond that model, added to tol (tolerance.c);
+   out_dtype as above; tol_lse (NULL: not wanted) gains the lse's share. */
 void ocft_attention_mma_tolerance(const struct ocf_ref_attention_args *a, const double *want,
-                                  int p_dtype, int out_dtype, double *tol);
+                                  int p_dtype, int precision, int out_dtype, double *tol,
+                                  double *tol_lse);
 
 #endif /* OCLFUSE_TOLERANCE_H */

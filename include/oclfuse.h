@@ -1072,13 +1072,26 @@ typedef struct ocf_attention_options {
       head) * lq + i] (dense [b, h, lq]); -inf for a row with no kept key. NULL: not written. */
   cl_mem lse;
   size_t lse_offset; /**< in floats */
+  /** How the products of fp32 Q, K and V may be formed (ignored unless all three are fp32:
+      16-bit inputs are exact either way; options of the first layout, without this field, read
+      as FP32). FP32 (the default): exact fp32 products on every
+      kernel. TF32 and 3XTF32 let the matrix-unit kernel run where it is taken (NVIDIA compute
+      capability 8.0 or higher, after the matrix units' probe; the mma.* tunables), with the
+      arithmetic of ocf_precision: TF32 truncates Q, K, V and the softmax weights to TF32
+      (relative error 2^-10 a product), 3XTF32 splits each into two TF32 parts and adds three
+      products (about 2^-20 a product: SDPA's memory-efficient kernel computes fp32 attention
+      this way on such GPUs). Elsewhere, and for calls that kernel does not take (decoding
+      steps, d above 128), the call runs in FP32, within either bound. 3XTF32 is for finite
+      inputs: an infinite element of q, k or v gives NaN where it is used, as ocf_matmul's. */
+  ocf_precision precision;
 } ocf_attention_options;
 
-/** An ocf_attention_options with every default (fp32, scale 1 / sqrt(d), no mask, no lse). */
+/** An ocf_attention_options with every default (fp32, scale 1 / sqrt(d), no mask, no lse, FP32
+    products). */
 #define OCF_ATTENTION_OPTIONS_INIT                                                             \
   {                                                                                            \
     sizeof(ocf_attention_options), 0.0f, OCF_F32, OCF_F32, OCF_F32, OCF_F32, 0, 0, 0, NULL, 0, \
-        NULL, 0                                                                                \
+        NULL, 0, OCF_PRECISION_FP32                                                            \
   }
 
 /**

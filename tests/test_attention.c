@@ -41,6 +41,7 @@ typedef struct att_case {
   /* 1: the call's scratch is a caller workspace of NaN bytes, not the pool (a split plan runs
      without zeroing it: its kernels must write every float they read there) */
   int poison;
+  ocf_precision precision; /* of fp32 inputs (ocf_attention_options.precision) */
 } att_case;
 
 static size_t max_size(size_t a, size_t b) {
@@ -204,6 +205,7 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
   opt.causal = c->causal;
   opt.causal_offset_set = c->offset_set;
   opt.causal_offset = c->offset;
+  opt.precision = c->precision;
   const size_t lse_off = 3, lse_len = lse_off + rows + 2;
   float *lse_got = ocft_alloc_floats(lse_len), *lse_before = ocft_alloc_floats(lse_len);
   ocft_fill_uniform(lse_before, lse_len, 5.0f, 6.0f, seed + 5);
@@ -258,7 +260,7 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
   }
   ocft_attention_tolerance(&args, want, want_lse, (int)c->ot, rescales, tol, tol_lse);
   if (status == OCF_SUCCESS && (strstr(plan, "attention_mma") || strstr(plan, "attention_wgmma")))
-    ocft_attention_mma_tolerance(&args, want, c->qt, (int)c->ot, tol);
+    ocft_attention_mma_tolerance(&args, want, c->qt, (int)c->precision, (int)c->ot, tol, tol_lse);
   int refused = !host && ocft_refused_by_kernel_limit(status, c->workgroup);
   if (!refused) ocft_assert_status(status, OCF_SUCCESS);
 
@@ -659,6 +661,68 @@ static void test_attention_mma_split(void **state) {
         if (k == 1 && c.lq > 16) assert_non_null(strstr(ocf_last_plan(), "-DWARPS=2"));
       }
     }
+  }
+  tune_every_dtype(env, NULL);
+}
+
+/* attention_mma on fp32 inputs in TF32 parts (ocf_attention_options.precision TF32 and 3XTF32;
+   emulated off NVIDIA: mma.on=2), each forced by the tuning: Q's parts in registers (rows 16)
+   and in the Q tiles (rows 32, three stages), two warps and 16-key tiles (several tiles and row
+   blocks); ragged lq and lk, d 16 to 128 (d 100 and 20: padded, and 20 off the 16-byte copies),
+   every mask, lse, GQA, f16 and fp32 out, the interleaved layout (element loads; dense: 16-byte
+   copies where d allows), a NaN key (a NaN in either part), rows without keys; then the key
+   ranges of attention_mma_split. The same calls with FP32 (the default) never take it. */
+static void test_attention_mma_fp32(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  static const char *const settings[] = {
+      "wgmma.on=0 mma.on=2 mma.warps=2 mma.bk=16 mma.rows=16 mma.q_local=0 decode.wg=0",
+      "wgmma.on=0 mma.on=2 mma.warps=2 mma.bk=16 mma.rows=32 mma.q_local=1 mma.stages=3 "
+      "mma.remat=1 decode.wg=0",
+      "wgmma.on=0 mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0"};
+  /* Under Oclgrind (each -D set a build, the emulation slow): d 16, one case a setting. */
+  static const size_t shapes[][3] = {{33, 70, 16}, {40, 100, 100}, {1, 45, 20}, {65, 129, 128}};
+  for (int k = 0; k < 3; k++) {
+    tune_every_dtype(env, settings[k]);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
+      for (int variant = 0; variant < 4; variant++) {
+        if (ocft_small() && (shapes[i][2] != 16 || variant != k)) continue;
+        if (k == 2 && (shapes[i][2] > 64 || variant > 1)) continue; /* CI time */
+        if (shapes[i][2] == 128 && variant > 0) continue;
+        if ((shapes[i][2] == 100 || shapes[i][2] == 20) && variant != k) continue;
+        att_case c = base_case(2, 4, 2, shapes[i][0], shapes[i][1], shapes[i][2]);
+        c.precision = variant % 2 ? OCF_PRECISION_TF32 : OCF_PRECISION_3XTF32;
+        c.ot = variant == 2 ? OCF_F16 : OCF_F32;
+        c.lse = 1;
+        c.causal = variant == 1 || variant == 3;
+        c.lengths = variant >= 2;
+        c.layout = variant == 3 ? INTERLEAVED : DENSE;
+        if (k == 2) c.poison = 1; /* the split's scratch not zeroed */
+        run_case(env, "attention_mma fp32", &c, 0);
+        if (!limited)
+          assert_non_null(
+              strstr(ocf_last_plan(), k == 2 ? "attention_mma_split" : "attention_mma"));
+      }
+    if (ocft_small() || k > 0) continue;
+    att_case c = base_case(1, 2, 2, 9, 40, 32);
+    c.precision = OCF_PRECISION_3XTF32;
+    c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
+    c.causal = 1, c.offset_set = 1, c.offset = 0;
+    c.lse = 1;
+    run_case(env, "attention_mma fp32 NaN", &c, 0);
+    c.precision = OCF_PRECISION_TF32;
+    run_case(env, "attention_mma fp32 NaN", &c, 0);
+    if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_mma"));
+    c = base_case(1, 2, 2, 20, 5, 64);
+    c.precision = OCF_PRECISION_3XTF32;
+    c.causal = 1; /* offset lk - lq = -15: rows 0 .. 14 keep no key */
+    c.lse = 1;
+    run_case(env, "attention_mma fp32 rows without keys", &c, 0);
+    if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_mma"));
+    c = base_case(1, 2, 2, 20, 50, 64);
+    run_case(env, "attention_mma fp32 not taken (FP32)", &c, 0);
+    assert_null(strstr(ocf_last_plan(), "attention_mma"));
   }
   tune_every_dtype(env, NULL);
 }
@@ -1327,7 +1391,7 @@ static void test_mma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.steps[0].local[0], 32 * warps);
     assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
                      16 * ((call.lq + 16 * warps - 1) / (16 * warps)));
-    const ocf_attention_mma_shape shape = {warps, 16, bk, 2, 0};
+    const ocf_attention_mma_shape shape = {warps, 16, bk, 2, 0, 0};
     assert_int_equal(ocf_plan_define_value(&plan, "ROWS", 0), 16);
     assert_int_equal(ocf_plan_define_value(&plan, "STAGES", 0), 2);
     assert_int_equal(ocf_plan_define_value(&plan, "Q_LOCAL", -1), 0);
@@ -1790,7 +1854,7 @@ int main(void) {
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
       cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
       cmocka_unit_test(test_attention_mma_split),    cmocka_unit_test(test_attention_mma_shapes),
-      cmocka_unit_test(test_attention_wgmma),
+      cmocka_unit_test(test_attention_mma_fp32),     cmocka_unit_test(test_attention_wgmma),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

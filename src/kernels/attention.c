@@ -34,9 +34,9 @@ static const char *const block_defines[] = {
     "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const mma_defines[] = {
-    "WARPS",   "ROWS",        "Q_LOCAL",     "STAGES", "REMAT",   "BK",
-    "KV_LOAD", "MMA_EMULATE", "MMA_DTYPE",   "D",      "Q_DTYPE", "K_DTYPE",
-    "V_DTYPE", "OUT_DTYPE",   "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
+    "WARPS",       "ROWS",        "Q_LOCAL",   "STAGES",  "REMAT",   "BK",      "KV_LOAD",
+    "MMA_EMULATE", "MMA_DTYPE",   "PRECISION", "D",       "Q_DTYPE", "K_DTYPE", "V_DTYPE",
+    "OUT_DTYPE",   "HAS_LENGTHS", "CAUSAL",    "HAS_LSE", NULL};
 
 static const char *const wgmma_defines[] = {
     "BK",      "PIPE",      "MMA_EMULATE", "MMA_DTYPE", "D",       "Q_DTYPE", "K_DTYPE",
@@ -66,7 +66,8 @@ KERNEL_D(ATTENTION_BLOCK, attention_block, ATTENTION_BLOCK, block_defines, tiled
          "GPUs, D / TC columns of out a work-item (at most 32): as attention_tiled, (BQ / RM) x TC "
          "work-items, RM rows x BK / TC keys of scores and RM rows x D / TC columns of out each");
 KERNEL_D(ATTENTION_MMA, attention_mma, ATTENTION_MMA_NV, mma_defines, tiled_args,
-         "q, k, v of one 16-bit type, d <= D <= 128: one workgroup of WARPS warps per (batch, "
+         "q, k, v of one 16-bit type, or fp32 as TF32 parts (PRECISION), d <= D <= 128: one "
+         "workgroup of WARPS warps per (batch, "
          "head, block of 16 WARPS query rows), mma.sync for Q K^T and P V (inline PTX on NVIDIA "
          "compute capability >= 8.0, an exact emulation elsewhere: MMA_EMULATE)");
 KERNEL_D(ATTENTION_MMA_SPLIT, attention_mma_split, ATTENTION_MMA_NV, mma_defines, split_args,

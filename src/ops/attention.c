@@ -92,6 +92,9 @@ static ocf_status check_options(const char *fn, const ocf_attention_options *opt
   if (!opt->lse && opt->lse_offset != 0)
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: lse_offset is %zu but lse is NULL", fn,
                     opt->lse_offset);
+  if ((unsigned)opt->precision > OCF_PRECISION_3XTF32)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: precision %d is not an ocf_precision", fn,
+                    (int)opt->precision);
   if (!opt->causal && (opt->causal_offset_set || opt->causal_offset != 0))
     return ocf_fail(OCF_ERR_INVALID_VALUE,
                     "%s: causal_offset given but causal is 0 (set causal to use the mask)", fn);
@@ -244,6 +247,9 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
   call.has_lengths = opt.lengths != NULL;
   call.causal = opt.causal != 0;
   call.has_lse = opt.lse != NULL;
+  /* Only fp32 inputs have products to round (and only then does it key another plan). */
+  if (opt.q_dtype == OCF_F32 && opt.k_dtype == OCF_F32 && opt.v_dtype == OCF_F32)
+    call.precision = opt.precision;
   const long long causal_offset =
       opt.causal_offset_set ? opt.causal_offset : (long long)lk - (long long)lq;
   const float scale = opt.scale != 0.0f ? opt.scale : (float)(1.0 / sqrt((double)d));

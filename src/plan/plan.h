@@ -186,6 +186,7 @@ typedef struct ocf_attention_call {
   int variant;
   size_t workgroup;
   int has_lengths, causal, has_lse;
+  ocf_precision precision; /* of fp32 inputs (OCF_PRECISION_FP32 for any other) */
 } ocf_attention_call;
 
 /* How the skinny kernels (cl/matmul_skinny.cl) see a call: Y = X V with Y's short side last.
@@ -225,10 +226,12 @@ size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
 /* The local memory of attention_block with these sizes, in bytes. */
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
-/* attention_mma's workgroup shape (cl/attention_mma_nv.cl's WARPS, ROWS, BK, STAGES, Q_LOCAL). */
+/* attention_mma's workgroup shape (cl/attention_mma_nv.cl's WARPS, ROWS, BK, STAGES, Q_LOCAL,
+   PRECISION: 0 for 16-bit inputs, else fp32 ones in TF32 parts, rows of d + 4 words). */
 typedef struct ocf_attention_mma_shape {
   size_t warps, rows, bk, stages;
   int q_local;
+  int precision;
 } ocf_attention_mma_shape;
 /* The local memory of attention_mma with this shape (emulate: MMA_EMULATE's words too). */
 size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *shape, size_t d_padded,

@@ -248,10 +248,15 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
 
 size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *s, size_t d_padded,
                                      int emulate) {
+  /* A tile row: 16-bit elements in swizzled 16-byte chunks, or fp32 in d + 4 words. */
   const size_t dch = d_padded / 8;
-  const size_t kv_ch = dch <= 2 ? 2 : dch <= 4 ? 4 : ocf_round_up(dch, 8);
-  const size_t q_rows = s->q_local ? s->warps * s->rows : 0;
-  return (2 * s->stages * s->bk + q_rows) * kv_ch * 16 +
+  const size_t row_bytes = s->precision ? (d_padded + 4) * 4
+                           : dch <= 2   ? 32
+                           : dch <= 4   ? 64
+                                        : ocf_round_up(dch, 8) * 16;
+  /* The Q tile: 3XTF32 holds Q's big and small parts, a tile each. */
+  const size_t q_rows = s->q_local ? s->warps * s->rows * (s->precision == 2 ? 2 : 1) : 0;
+  return (2 * s->stages * s->bk + q_rows) * row_bytes +
          (emulate ? s->warps * MMA_EMU_WORDS * 4 : 0);
 }
 
@@ -286,7 +291,8 @@ static size_t mma_probe_bytes_for(size_t bytes) {
 }
 
 /* The matrix-unit plan (attention_mma): a default variant and size, mma.on, q, k and v of one
-   16-bit type, d <= 128, no loop limit; on NVIDIA compute capability >= 8.0 after the probe
+   16-bit type, or fp32 with a precision of TF32 or 3XTF32 (the caller's leave to round them),
+   d <= 128, no loop limit; on NVIDIA compute capability >= 8.0 after the probe
    passed (MMA_EMULATE 0), elsewhere with mma.on 2 (MMA_EMULATE 1); local memory for mma.stages
    stages of a K and a V tile (and the Q tile with mma.q_local): fewer stages, then bk halved
    (not below 16), until they fit the device's reported size, or with mma.local on NVIDIA the
@@ -298,8 +304,8 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
                     size_t *probe_bytes) {
   if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit || t->mma.on == 0)
     return MMA_NOT_TAKEN;
-  if (call->q_dtype == OCF_F32 || call->k_dtype != call->q_dtype ||
-      call->v_dtype != call->q_dtype || d_padded > MMA_MAX_D)
+  if ((call->q_dtype == OCF_F32 && call->precision == OCF_PRECISION_FP32) ||
+      call->k_dtype != call->q_dtype || call->v_dtype != call->q_dtype || d_padded > MMA_MAX_D)
     return MMA_NOT_TAKEN;
   const int nvidia = facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU);
   if (nvidia) {
@@ -316,6 +322,7 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   shape.bk = (size_t)t->mma.bk;
   shape.stages = t->mma.stages == 3 ? 3 : 2;
   shape.q_local = t->mma.q_local ? 1 : 0;
+  shape.precision = call->q_dtype == OCF_F32 ? (int)call->precision : 0;
   size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA));
   if (t->mma.split_fill > 0)
@@ -365,10 +372,12 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   ocf_plan_define(plan, "REMAT", t->mma.remat ? 1 : 0);
   ocf_plan_define(plan, "BK", (long long)bk);
   /* cp.async of 16 bytes: every K and V row start 16-byte aligned (kv_vector: d, the offsets and
-     the strides multiples of 8 elements). */
-  ocf_plan_define(plan, "KV_LOAD", call->kv_vector >= 8 ? 16 : 0);
+     the strides multiples of 16 bytes' elements: 8 at 16 bits, 4 in fp32). */
+  const size_t chunk_elements = call->q_dtype == OCF_F32 ? 4 : 8;
+  ocf_plan_define(plan, "KV_LOAD", call->kv_vector >= chunk_elements ? 16 : 0);
   ocf_plan_define(plan, "MMA_EMULATE", emulate);
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
+  ocf_plan_define(plan, "PRECISION", shape.precision);
   ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_mma_local_bytes(&shape, d_padded, emulate);

@@ -4,8 +4,10 @@
    repetition (the L2 flushed). Prints TFLOP/s of 4 b h lq lk d (halved for causal lq = lk), GB/s
    of K and V read once in their storage type, the plan, and a check of sampled rows against a
    double reference on the host (max |error| / (tolerance), "ok" under 1).
-   usage: library_attention_time f32|f16|bf16 b h h_kv lq lk d [causal] ["tune=name=v name=v"]
-   (tune=: ocf_context_set_tuning of attention's tunables for every shape class) */
+   usage: library_attention_time f32|f16|bf16 b h h_kv lq lk d [causal] [prec=0|1|2]
+          ["tune=name=v name=v"]
+   (prec=: ocf_attention_options.precision, FP32 / TF32 / 3XTF32; tune=: ocf_context_set_tuning
+   of attention's tunables for every shape class) */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <math.h>
@@ -72,10 +74,11 @@ int main(int argc, char **argv) {
   for (int i = 0; i < 6; i++)
     n[i] = strtoull(argv[2 + i], 0, 10);
   const size_t b = n[0], h = n[1], hkv = n[2], lq = n[3], lk = n[4], d = n[5];
-  int causal = 0;
+  int causal = 0, precision = 0;
   const char *tune = NULL;
   for (int i = 8; i < argc; i++) {
     if (!strcmp(argv[i], "causal")) causal = 1;
+    if (!strncmp(argv[i], "prec=", 5)) precision = atoi(argv[i] + 5);
     if (!strncmp(argv[i], "tune=", 5)) tune = argv[i] + 5;
   }
   ocf_context *ctx;
@@ -83,7 +86,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", ocf_last_error());
     return 1;
   }
-  if (tune && ocf_context_set_tuning(ctx, "attention", dt, "*", tune)) {
+  if (tune && tune[0] && ocf_context_set_tuning(ctx, "attention", dt, "*", tune)) {
     fprintf(stderr, "%s\n", ocf_last_error());
     return 1;
   }
@@ -104,6 +107,7 @@ int main(int argc, char **argv) {
   ocf_attention_options o = OCF_ATTENTION_OPTIONS_INIT;
   o.q_dtype = o.k_dtype = o.v_dtype = o.out_dtype = dt;
   o.causal = causal;
+  o.precision = (ocf_precision)precision;
   enum { REPS = 11 };
   double t[REPS];
   for (int r = -2; r < REPS; r++) {
