@@ -295,7 +295,8 @@ static size_t mma_probe_bytes_for(size_t bytes) {
    d <= 128, no loop limit; on NVIDIA compute capability >= 8.0 after the probe
    passed (MMA_EMULATE 0), elsewhere with mma.on 2 (MMA_EMULATE 1); local memory for mma.stages
    stages of a K and a V tile (and the Q tile with mma.q_local): fewer stages, then bk halved
-   (not below 16), until they fit the device's reported size, or with mma.local on NVIDIA the
+   (not below 16), then Q in registers (with the tuning's stages and bk again), until they fit
+   the device's reported size, or with mma.local on NVIDIA the
    most the matrix-unit probe ran right with on the context. Where the tuning's own tiles need
    more than that, and a probe of them may still pass (not above 8 of its 16 KiB stages, below
    any size that failed), *probe_bytes asks for it (the plan is made within what ran so far). */
@@ -343,13 +344,21 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
     if (need > local && want > facts->learnt.mma_local_ok && (failed == 0 || want < failed))
       ask = want;
   }
+  /* Q's tile(s) do not shrink with the K and V tiles: where even 16-key tiles leave no room for
+     them (fp32 Q in two parts: 2 BQ (D + 4) 4 bytes), Q's fragments go to the registers and the
+     tuning's tiles are fitted again. */
+  const ocf_attention_mma_shape tuned = shape;
   while (ocf_attention_mma_local_bytes(&shape, d_padded, emulate) > local) {
-    if (shape.stages > 2)
+    if (shape.stages > 2) {
       shape.stages--;
-    else if (shape.bk > 16)
+    } else if (shape.bk > 16) {
       shape.bk /= 2;
-    else
+    } else if (shape.q_local) {
+      shape = tuned;
+      shape.q_local = 0;
+    } else {
       return MMA_NOT_TAKEN;
+    }
   }
   const size_t warps = shape.warps, bk = shape.bk;
   const size_t wg = 32 * warps;
