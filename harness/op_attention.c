@@ -147,14 +147,16 @@ static const size_t bench_gpu[][OCFT_MAX_DIMS] = {{4, 32, 4096, 4096, 128},
                                                   {4, 32, 1, 8192, 128}};
 static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
     {1, 4, 300, 300, 64}, {1, 8, 1024, 1024, 64}, {1, 32, 1, 4096, 128}};
-/* ... and the calls models run: issue 21's 16-bit table (prefill, causal, heads of 64, decode)
-   and a chunk of a prompt against a long context (grouped key heads); on a CPU, the client's
+/* ... and the calls models run: issue 21's 16-bit table (prefill, causal, heads of 64, decode),
+   a chunk of a prompt against a long context (grouped key heads) and fp32 prefill in 3XTF32
+   (SDPA's fp32 arithmetic on the matrix units); on a CPU, the client's
    call of issue 21 (4 heads, 300 x 64, causal) in bf16. */
 static const char bench_gpu_calls[] =
     "attention:4x32x4096x4096x128:bf16; attention:4x32x4096x4096x128:bf16:causal;"
     "attention:4x32x4096x4096x128:f16; attention:8x16x1024x1024x64:bf16:causal;"
     "attention:1x32x1x8192x128:bf16; attention:16x32x1x4096x128:bf16;"
-    "attention:1x32x256x16384x128:bf16:kv=8";
+    "attention:1x32x256x16384x128:bf16:kv=8; attention:4x32x4096x4096x128:precision=2;"
+    "attention:1x32x1024x1024x128:precision=2";
 static const char bench_cpu_calls[] = "attention:1x4x300x300x64:bf16:causal";
 static const size_t small[][OCFT_MAX_DIMS] = {
     {1, 1, 3, 5, 8}, {2, 3, 17, 33, 64}, {1, 2, 1, 300, 40}, {1, 1, 65, 7, 128}};

@@ -12,6 +12,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1139,6 +1140,21 @@ static void test_attention_refusals(void **state) {
     case 25:
       what = "edge: out's heads just apart";
       a.os[0] = 48, a.os[1] = 24, a.os[2] = 8, a.osp = a.os, a.out_off = N - 96;
+      expected = OCF_SUCCESS;
+      break;
+    case 26:
+      what = "precision 3", a.opt.precision = (ocf_precision)3, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 27:
+      what = "precision -1", a.opt.precision = (ocf_precision)-1, expected = OCF_ERR_INVALID_VALUE;
+      break;
+    case 28: /* options of the first layout end before precision: a bad value there is unread */
+      what = "edge: options without precision";
+      a.opt.size = offsetof(ocf_attention_options, precision);
+      a.opt.precision = (ocf_precision)7, expected = OCF_SUCCESS;
+      break;
+    case 29:
+      what = "edge: precision 3XTF32", a.opt.precision = OCF_PRECISION_3XTF32;
       expected = OCF_SUCCESS;
       break;
     default:
