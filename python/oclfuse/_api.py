@@ -490,7 +490,7 @@ class Context:
         return result[0] if len(result) == 1 else tuple(result)
 
     def attention(self, q, k, v, *, scale=None, causal=False, causal_offset=None,
-                  lengths=None, out_dtype=None, return_lse=False):
+                  lengths=None, out_dtype=None, return_lse=False, precision="fp32"):
         """Fused attention, softmax(scale * q k^T + mask) v (ocf_attention_host), the scores
         never stored. q: [b, h, lq, d] (or [h, lq, d], or [lq, d]); k and v: [b, h_kv, lk, d]
         with h a multiple of h_kv (grouped-query attention), same number of axes as q; d up to
@@ -501,7 +501,10 @@ class Context:
         lq, FlashAttention's bottom-right alignment). lengths: b valid key counts (uint32; above
         lk counts as lk). out_dtype: the result's type (default q's). return_lse: also return
         the log-sum-exp of each query row's scaled scores, float32 [b, h, lq] (the shape of q
-        without d). Returns out [q's shape], then lse."""
+        without d). precision: how fp32 q, k and v may be multiplied, "fp32" (exact products,
+        the default), "tf32" or "3xtf32" (NVIDIA's matrix units where the library's
+        attention_mma takes the call; ocf_attention_options.precision). Returns out [q's shape],
+        then lse."""
         arrays = [np.asarray(a) for a in (q, k, v)]
         ndim = arrays[0].ndim
         if not 2 <= ndim <= 4 or any(a.ndim != ndim for a in arrays):
@@ -540,6 +543,7 @@ class Context:
         if causal_offset is not None and not causal:
             raise ValueError("oclfuse.attention: causal_offset needs causal=True")
         options.causal = 1 if causal else 0
+        options.precision = _choice(_PRECISIONS, precision, "precision")
         if causal_offset is not None:
             options.causal_offset_set, options.causal_offset = 1, operator.index(causal_offset)
         lengths_array = None

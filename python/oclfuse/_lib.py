@@ -131,7 +131,7 @@ class NormOptions(ctypes.Structure):
 
 
 class AttentionOptions(ctypes.Structure):
-    """ocf_attention_options (0.4)."""
+    """ocf_attention_options (0.4, with precision)."""
     _fields_ = [
         ("size", c_size_t),
         ("scale", c_float),
@@ -146,6 +146,7 @@ class AttentionOptions(ctypes.Structure):
         ("lengths_offset", c_size_t),
         ("lse", c_void_p),
         ("lse_offset", c_size_t),
+        ("precision", c_int),
     ]
 
 

@@ -110,6 +110,24 @@ def test_attention_strided_views_and_shapes(ctx, rng):
     assert out3.shape == (3, 5, 8) and lse3.shape == (3, 5)
 
 
+@pytest.mark.parametrize("precision", ["3xtf32", "tf32"])
+def test_attention_fp32_precision(ctx, rng, precision):
+    """Leave to multiply in TF32 parts (NVIDIA's matrix units; elsewhere exact fp32). 3XTF32's
+    products are off by at most 5 2^-22 of |x y|: each score by 1.2e-6 |scale| sum |q k| <= 1e-5
+    (d 64), the weights by twice that relatively, within TOL. TF32 truncates each factor (2^-10):
+    2^-9 |scale| sum |q k| <= 0.016 on a score, so out moves by up to 2 expm1(0.016) + 2^-9 of
+    max|v|, below 0.04."""
+    q, k, v = random_qkv(rng, 2, 4, 2, 33, 70, 64)
+    out, lse = ctx.attention(q, k, v, causal=True, return_lse=True, precision=precision)
+    want, want_lse = reference(q, k, v, causal=True)
+    if precision == "3xtf32":
+        assert_close(out, want, v)
+        assert np.allclose(lse, want_lse, rtol=0, atol=1e-4)
+    else:
+        assert np.max(np.abs(out - want)) <= 0.04 * np.max(np.abs(v))
+        assert np.allclose(lse, want_lse, rtol=0, atol=0.02)
+
+
 def test_attention_refusals(ctx, rng):
     q, k, v = random_qkv(rng, 1, 3, 2, 4, 4, 8)
     with pytest.raises(oclfuse.InvalidValueError):
@@ -123,6 +141,8 @@ def test_attention_refusals(ctx, rng):
         ctx.attention(q, k, v, causal_offset=1)
     with pytest.raises(oclfuse.InvalidValueError):
         ctx.attention(q, k, v, scale=float("nan"))
+    with pytest.raises(ValueError):
+        ctx.attention(q, k, v, precision="fp16")
     with pytest.raises(oclfuse.InvalidValueError):
         ctx.attention(rng.uniform(-1, 1, (1, 1, 2, 300)).astype(np.float32),
                       *random_qkv(rng, 1, 1, 1, 2, 2, 300)[1:])
