@@ -173,5 +173,6 @@ int main(int argc, char **argv) {
          "%s %.3g %s plan: %s\n",
          argv[1], b, h, hkv, lq, lk, d, causal ? " causal" : "", sec * 1e3, flop / sec * 1e-12,
          2.0 * nk * es / sec * 1e-9, worst < 1.0 ? "ok" : "FAIL", worst, tune ? tune : "", plan);
+  ocf_context_release(ctx); /* (the disk cache stores the context's programs here) */
   return 0;
 }

@@ -8,7 +8,9 @@
 #      cases force mma.on=2, which on NVIDIA is the PTX) against the double reference;
 #   3. times each configuration (prec= and tune=, CONFIGS) on the fp32 shapes (SHAPES), with the
 #      plan and a check of sampled rows ("ok" under 1);
-#   4. efficient and math through torch SDPA on the same shapes (PEERS=0 skips).
+#   4. efficient and math through torch SDPA on the same shapes (PEERS=0 skips);
+#   5. each attention_mma program the timings built, assembled by ptxas -v for sm_90 (Triton's
+#      copy): registers and spills a kernel (PTXAS=0 skips).
 #   source .gpu/env.sh && OUT=$OUT/af bash tools/lab/h200/round_attention_fp32.sh
 # What decides: TFLOP/s of each 3XTF32 configuration against efficient on every shape; one whose
 # check fails, or a failing suite, is out whatever its speed.
@@ -57,3 +59,11 @@ echo "timed in $((SECONDS - t0)) s"
   ${PEER_SHAPES:-4x32x4096x4096x128:f32 1x32x1024x1024x128:f32 4x32x4096x4096x128:f32:causal \
   8x16x1024x1024x64:f32:causal 4x32x4096x4096x64:f32} 2>&1
 echo "peers done at $((SECONDS - start)) s"
+[ "${PTXAS:-1}" = 1 ] || exit 0
+ptxas=$(python3 -c "import os, triton; print(os.path.join(os.path.dirname(triton.__file__), 'backends/nvidia/bin/ptxas'))")
+for f in /tmp/occ_af/programs/*.bin; do
+  grep -q "OCF_KERNEL_attention_mma " <(sed -n 2p "$f") || continue
+  echo "== $(sed -n 2p "$f" | grep -o 'WARPS=[0-9]*\|Q_LOCAL=[0-9]\|BK=[0-9]*\|PRECISION=[0-9]\|-DD=[0-9]*' | tr '\n' ' ')"
+  tail -n +3 "$f" | tr -d '\000' >/tmp/af_ptxas.ptx
+  "$ptxas" -arch=sm_90 -v /tmp/af_ptxas.ptx -o /tmp/af_ptxas.cubin 2>&1 | grep -E "registers|spill" | head -4
+done | tee "$out/ptxas.txt"
