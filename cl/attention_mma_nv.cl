@@ -46,13 +46,12 @@
  * PRECISION 1 or 2) take the same scheme on m16n8k8 TF32 products (mma_1688): tiles hold fp32
  * rows of D + 4 words (no swizzle: with the row pitch 4 or 20 words mod 32, the lanes' scalar
  * fragment reads, 8 rows by 4 columns or 4 row pairs by 8 columns, meet 32 distinct banks),
- * every element split into its TF32 parts (mma_tf32_big, mma_tf32_small) once: Q into the
- * registers or a big and a small Q tile, each landed K and V tile by the whole workgroup
- * (split_tiles: big in place, 3XTF32's small into small tiles) rather than by each warp that
- * reads it, so that a fragment is a load; each product one to three MMAs (mma_tf32_products). P V:
- * the lane holds S tile n's keys 2t and 2t + 1 where an m16n8k8 A fragment holds k t and t + 4, so
- * P's k step n takes key 2t as k t and 2t + 1 as k t + 4, and V's B fragment reads the same keys
- * (rows 2t, 2t + 1 of the 8): a sum over keys in any order.
+ * every element split into its TF32 parts (mma_tf32_big, mma_tf32_small) where it is read, Q
+ * once (split into the registers, or into a big and a small Q tile), and each product one to
+ * three MMAs (mma_tf32_products). P V: the lane holds S tile n's keys 2t and 2t + 1 where an
+ * m16n8k8 A fragment holds k t and t + 4, so P's k step n takes key 2t as k t and 2t + 1 as
+ * k t + 4, and V's B fragment reads the same keys (rows 2t, 2t + 1 of the 8): a sum over keys
+ * in any order.
  *
  * attention_mma_split (decoding with few heads): the same, each row's keys cut into ranges of
  * split_keys, one workgroup per (batch, head, block, range), each range's (m, l, O) to scratch;
@@ -137,8 +136,6 @@ typedef ushort mma_elem;
 #define TILE_CHUNKS (BK * KV_CH)
 #define KV_CHUNKS (STAGES * 2 * TILE_CHUNKS)         /* the stages of K and V tiles */
 #define Q_CHUNKS (Q_LOCAL ? QPARTS * BQ * KV_CH : 0) /* the Q tile(s) (Q_LOCAL 1), after them */
-/* 3XTF32: the small parts of the K and V tile in use, after those */
-#define SMALL_CHUNKS (MMA_DTYPE == 0 && PRECISION == 2 ? 2 * TILE_CHUNKS : 0)
 #if MMA_EMULATE
 #define MMA_UNROLL
 #else
@@ -432,39 +429,12 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
 }
 
 #else
-/* fp32: the landed K and V tile (2 BK rows of KV_W words from kv) as their TF32 parts, once for
-   the workgroup rather than by every warp that reads them: big in place, and with 3XTF32 small
-   at the same word of the small tiles. */
-MMA_INLINE void split_tiles(__local uint4 *kv, __local uint4 *small, const uint tid) {
-  __local uint *words = (__local uint *)kv;
-  for (uint u = tid; u < 2 * BK * D; u += THREADS) {
-    const uint at = (u / D) * KV_W + u % D;
-    const float x = as_float(words[at]);
-    const uint big = mma_tf32_big(x);
-    words[at] = big;
-#if PRECISION == 2
-    ((__local uint *)small)[at] = mma_tf32_small(x, big);
-#else
-    (void)small;
-#endif
-  }
-}
-
-/* fp32 (TF32 parts): as above on m16n8k8 products, K's and V's parts read from the tiles that
-   split_tiles wrote (kt, vt: big; small: the small K tile, then the small V tile), Q's ready in
-   the registers or the Q tiles. */
-MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4,
-                          __local const uint4 *small, Q_PARAM, const ulong j0, const ulong *kept,
-                          const float scale2, float *m, float *l, float o[RG][OT][4],
-                          const mma_lane w) {
-  __local const uint *kt = (__local const uint *)kt4, *vt = (__local const uint *)vt4;
-#if PRECISION == 2
-  __local const uint *ks_words = (__local const uint *)small;
-  __local const uint *vs_words = ks_words + 4 * TILE_CHUNKS;
-#else
-  (void)small;
-  __local const uint *ks_words = kt, *vs_words = vt; /* (unread: TF32 has no small parts) */
-#endif
+/* fp32 (TF32 parts): as above on m16n8k8 products, the fragments read from the tiles' words and
+   split where read (Q's parts ready in the registers or the Q tiles). */
+MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_PARAM,
+                          const ulong j0, const ulong *kept, const float scale2, float *m, float *l,
+                          float o[RG][OT][4], const mma_lane w) {
+  __local const float *kt = (__local const float *)kt4, *vt = (__local const float *)vt4;
   const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
   const uint g = lane >> 2, t = lane & 3;
   float s[RG][ST][4];
@@ -495,9 +465,10 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4,
     MMA_UNROLL
     for (uint n = 0; n < ST; n++) {
       /* B (k t and t + 4 of the step, key g of tile n): K's row 8n + g. */
-      const uint at = (8 * n + g) * KV_W + 8 * ks + t;
-      const uint kb[2] = {kt[at], kt[at + 4]};
-      const uint ksm[2] = {ks_words[at], ks_words[at + 4]};
+      const float k0 = kt[(8 * n + g) * KV_W + 8 * ks + t];
+      const float k1 = kt[(8 * n + g) * KV_W + 8 * ks + t + 4];
+      const uint kb[2] = {mma_tf32_big(k0), mma_tf32_big(k1)};
+      const uint ksm[2] = {mma_tf32_small(k0, kb[0]), mma_tf32_small(k1, kb[1])};
       MMA_UNROLL
       for (uint rg = 0; rg < RG; rg++)
         mma_tf32_products(s[rg][n], QA(rg, 0), QA(rg, QPARTS - 1), kb, ksm, w);
@@ -520,9 +491,10 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4,
     }
     MMA_UNROLL
     for (uint p = 0; p < OT; p++) {
-      const uint at = (8 * n + 2 * t) * KV_W + 8 * p + g;
-      const uint vb[2] = {vt[at], vt[at + KV_W]};
-      const uint vs[2] = {vs_words[at], vs_words[at + KV_W]};
+      const float v0 = vt[(8 * n + 2 * t) * KV_W + 8 * p + g];
+      const float v1 = vt[(8 * n + 2 * t + 1) * KV_W + 8 * p + g];
+      const uint vb[2] = {mma_tf32_big(v0), mma_tf32_big(v1)};
+      const uint vs[2] = {mma_tf32_small(v0, vb[0]), mma_tf32_small(v1, vb[1])};
       MMA_UNROLL
       for (uint rg = 0; rg < RG; rg++)
         mma_tf32_products(o[rg][p], pb[rg], ps[rg], vb, vs, w);
@@ -613,17 +585,9 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
     kv_fetch(smem, kp, k_base, k_sr, vp, v_base, v_sr, lo, hi, d, tid, i + STAGES - 1, tiles);
     kv_wait();
     barrier(CLK_LOCAL_MEM_FENCE);
-    __local uint4 *kt = smem + (uint)(i % STAGES) * 2 * TILE_CHUNKS;
-#if MMA_DTYPE == 0
-    __local uint4 *small = smem + KV_CHUNKS + Q_CHUNKS;
-    split_tiles(kt, small, tid);
-    barrier(CLK_LOCAL_MEM_FENCE);
-    tile_step(kt, kt + TILE_CHUNKS, small, Q_ARGS(qf, qt, qrow), lo + i * BK, kept,
-              scale * M_LOG2E_F, m, l, o, w);
-#else
+    __local const uint4 *kt = smem + (uint)(i % STAGES) * 2 * TILE_CHUNKS;
     tile_step(kt, kt + TILE_CHUNKS, Q_ARGS(qf, qt, qrow), lo + i * BK, kept, scale * M_LOG2E_F, m,
               l, o, w);
-#endif
     barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + STAGES may fill it */
   }
 }
@@ -632,17 +596,17 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
    Q_LOCAL), 16-byte aligned (every cp.async and ldmatrix row address is a whole chunk of it),
    and the emulation's words. */
 #if MMA_EMULATE
-#define MMA_LOCALS                                                                      \
-  __local uint4 smem[KV_CHUNKS + Q_CHUNKS + SMALL_CHUNKS] __attribute__((aligned(16))); \
-  __local uint emu[WARPS * MMA_EMU_WORDS];                                              \
-  mma_lane w;                                                                           \
-  w.lane = get_local_id(0) % 32;                                                        \
+#define MMA_LOCALS                                                       \
+  __local uint4 smem[KV_CHUNKS + Q_CHUNKS] __attribute__((aligned(16))); \
+  __local uint emu[WARPS * MMA_EMU_WORDS];                               \
+  mma_lane w;                                                            \
+  w.lane = get_local_id(0) % 32;                                         \
   w.emu = emu + get_local_id(0) / 32 * MMA_EMU_WORDS
 #else
-#define MMA_LOCALS                                                                      \
-  __local uint4 smem[KV_CHUNKS + Q_CHUNKS + SMALL_CHUNKS] __attribute__((aligned(16))); \
-  mma_lane w;                                                                           \
-  w.lane = get_local_id(0) % 32;                                                        \
+#define MMA_LOCALS                                                       \
+  __local uint4 smem[KV_CHUNKS + Q_CHUNKS] __attribute__((aligned(16))); \
+  mma_lane w;                                                            \
+  w.lane = get_local_id(0) % 32;                                         \
   w.emu = (__local uint *)0
 #endif
 

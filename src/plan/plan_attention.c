@@ -254,11 +254,9 @@ size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *s, size_t d_
                            : dch <= 2   ? 32
                            : dch <= 4   ? 64
                                         : ocf_round_up(dch, 8) * 16;
-  /* The Q tile: 3XTF32 holds Q's big and small parts, a tile each; and the small parts of the K
-     and V tile in use. */
+  /* The Q tile: 3XTF32 holds Q's big and small parts, a tile each. */
   const size_t q_rows = s->q_local ? s->warps * s->rows * (s->precision == 2 ? 2 : 1) : 0;
-  const size_t small_rows = s->precision == 2 ? 2 * s->bk : 0;
-  return (2 * s->stages * s->bk + q_rows + small_rows) * row_bytes +
+  return (2 * s->stages * s->bk + q_rows) * row_bytes +
          (emulate ? s->warps * MMA_EMU_WORDS * 4 : 0);
 }
 
