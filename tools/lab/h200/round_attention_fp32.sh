@@ -64,6 +64,6 @@ ptxas=$(python3 -c "import os, triton; print(os.path.join(os.path.dirname(triton
 for f in /tmp/occ_af/programs/*.bin; do
   grep -q "OCF_KERNEL_attention_mma " <(sed -n 2p "$f") || continue
   echo "== $(sed -n 2p "$f" | grep -o 'WARPS=[0-9]*\|Q_LOCAL=[0-9]\|BK=[0-9]*\|PRECISION=[0-9]\|-DD=[0-9]*' | tr '\n' ' ')"
-  tail -n +3 "$f" | tr -d '\000' >/tmp/af_ptxas.ptx
+  tail -n +3 "$f" | tr -d "\000" | sed "s/^.version 9.0/.version 8.4/" >/tmp/af_ptxas.ptx
   "$ptxas" -arch=sm_90 -v /tmp/af_ptxas.ptx -o /tmp/af_ptxas.cubin 2>&1 | grep -E "registers|spill" | head -4
 done | tee "$out/ptxas.txt"

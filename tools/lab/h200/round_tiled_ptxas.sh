@@ -33,7 +33,7 @@ run() { OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=$cache timeout 30 /tmp/rg_ptxas 
 ptxas=$(python3 -c "import os, triton; print(os.path.join(os.path.dirname(triton.__file__), 'backends/nvidia/bin/ptxas'))")
 for f in "$cache"/programs/*.bin; do
   echo "== $(sed -n 2p "$f" | grep -o 'OCF_KERNEL_[a-z_]*\|RIM=[0-9]\|A_PAD=[0-9]\|B_PAD=[0-9]\|MWI=[0-9]*' | tr '\n' ' ')"
-  tail -n +3 "$f" | tr -d '\000' >/tmp/tiled_ptxas.ptx
+  tail -n +3 "$f" | tr -d "\000" | sed "s/^.version 9.0/.version 8.4/" >/tmp/tiled_ptxas.ptx
   "$ptxas" -arch=sm_90 -v /tmp/tiled_ptxas.ptx -o /tmp/tiled_ptxas.cubin 2>&1 |
     grep -E "Compiling|registers|spill"
 done | tee "$out/ptxas.txt"
