@@ -281,10 +281,14 @@ static void test_default_calls(void) {
   const tool_op attention = tool_op_from_name("attention"), norm = tool_op_from_name("norm");
   const int n = tool_default_specs(attention, 1, specs, TOOL_MAX_SPECS, NULL, 0);
   const size_t plain = tool_op_case(attention)->bench_gpu.count;
-  EXPECT(n == (int)plain + 7 && tool_spec_dtype(&specs[plain]) == OCF_BF16);
+  EXPECT(n == (int)plain + 9 && tool_spec_dtype(&specs[plain]) == OCF_BF16);
   char text[256];
   tool_spec_text(&specs[plain + 1], text, sizeof text);
   EXPECT(!strcmp(text, "4x32x4096x4096x128:bf16:causal"));
+  /* the fp32 calls in 3XTF32 (an option, not a storage type) */
+  tool_spec_text(&specs[plain + 7], text, sizeof text);
+  EXPECT(!strcmp(text, "4x32x4096x4096x128:precision=2") &&
+         tool_spec_dtype(&specs[plain + 7]) == OCF_F32);
   EXPECT(tool_default_specs(norm, 1, specs, TOOL_MAX_SPECS, NULL, 0) ==
          (int)tool_op_case(norm)->bench_gpu.count + 5);
   /* capacity bounds what is written */
