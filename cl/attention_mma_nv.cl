@@ -365,6 +365,17 @@ MMA_INLINE void online_softmax(float s[RG][ST][4], const ulong j0, const ulong *
   }
 }
 
+/* A tile's score accumulators, cleared. */
+MMA_INLINE void zero_scores(float s[RG][ST][4]) {
+  MMA_UNROLL
+  for (uint rg = 0; rg < RG; rg++)
+    MMA_UNROLL
+  for (uint n = 0; n < ST; n++)
+    MMA_UNROLL
+  for (uint q = 0; q < 4; q++)
+    s[rg][n][q] = 0.0f;
+}
+
 #if MMA_DTYPE != 0
 /* One tile: S = Q K^T, the online softmax of the lane's 2 RG rows (online_softmax), O += P V.
    With two row groups every K and V fragment serves both. */
@@ -373,13 +384,7 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
                           float o[RG][OT][4], const mma_lane w) {
   const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
   float s[RG][ST][4];
-  MMA_UNROLL
-  for (uint g = 0; g < RG; g++)
-    MMA_UNROLL
-  for (uint n = 0; n < ST; n++)
-    MMA_UNROLL
-  for (uint q = 0; q < 4; q++)
-    s[g][n][q] = 0.0f;
+  zero_scores(s);
   MMA_UNROLL
   for (uint ks = 0; ks < KSTEPS; ks++) {
 #if Q_LOCAL
@@ -429,6 +434,14 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
 }
 
 #else
+/* fp32: the TF32 parts of a B fragment's two elements, words at0 and at1 of a tile. */
+MMA_INLINE void b_parts(__local const float *tile, const uint at0, const uint at1, uint *big,
+                        uint *small) {
+  const float x0 = tile[at0], x1 = tile[at1];
+  big[0] = mma_tf32_big(x0), big[1] = mma_tf32_big(x1);
+  small[0] = mma_tf32_small(x0, big[0]), small[1] = mma_tf32_small(x1, big[1]);
+}
+
 /* fp32 (TF32 parts): as above on m16n8k8 products, the fragments read from the tiles' words and
    split where read (Q's parts ready in the registers or the Q tiles). */
 MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_PARAM,
@@ -438,13 +451,7 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_
   const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
   const uint g = lane >> 2, t = lane & 3;
   float s[RG][ST][4];
-  MMA_UNROLL
-  for (uint rg = 0; rg < RG; rg++)
-    MMA_UNROLL
-  for (uint n = 0; n < ST; n++)
-    MMA_UNROLL
-  for (uint q = 0; q < 4; q++)
-    s[rg][n][q] = 0.0f;
+  zero_scores(s);
   MMA_UNROLL
   for (uint ks = 0; ks < KSTEPS; ks++) {
 #if Q_LOCAL
@@ -465,10 +472,9 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_
     MMA_UNROLL
     for (uint n = 0; n < ST; n++) {
       /* B (k t and t + 4 of the step, key g of tile n): K's row 8n + g. */
-      const float k0 = kt[(8 * n + g) * KV_W + 8 * ks + t];
-      const float k1 = kt[(8 * n + g) * KV_W + 8 * ks + t + 4];
-      const uint kb[2] = {mma_tf32_big(k0), mma_tf32_big(k1)};
-      const uint ksm[2] = {mma_tf32_small(k0, kb[0]), mma_tf32_small(k1, kb[1])};
+      const uint at = (8 * n + g) * KV_W + 8 * ks + t;
+      uint kb[2], ksm[2];
+      b_parts(kt, at, at + 4, kb, ksm);
       MMA_UNROLL
       for (uint rg = 0; rg < RG; rg++)
         mma_tf32_products(s[rg][n], QA(rg, 0), QA(rg, QPARTS - 1), kb, ksm, w);
@@ -491,10 +497,9 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_
     }
     MMA_UNROLL
     for (uint p = 0; p < OT; p++) {
-      const float v0 = vt[(8 * n + 2 * t) * KV_W + 8 * p + g];
-      const float v1 = vt[(8 * n + 2 * t + 1) * KV_W + 8 * p + g];
-      const uint vb[2] = {mma_tf32_big(v0), mma_tf32_big(v1)};
-      const uint vs[2] = {mma_tf32_small(v0, vb[0]), mma_tf32_small(v1, vb[1])};
+      const uint at = (8 * n + 2 * t) * KV_W + 8 * p + g;
+      uint vb[2], vs[2];
+      b_parts(vt, at, at + KV_W, vb, vs);
       MMA_UNROLL
       for (uint rg = 0; rg < RG; rg++)
         mma_tf32_products(o[rg][p], pb[rg], ps[rg], vb, vs, w);

@@ -507,7 +507,7 @@ void ocft_attention_mma_tolerance(const ocf_ref_attention_args *a, const double 
                      : precision == 1 ? 0x1.0p-9 + 0x1.0p-20
                                       : 5.0 * 0x1.0p-22 + 0x1.0p-29;
   const double s_u = p_dtype == 0 ? p_u : 0.0, exp2_u = p_dtype == 0 ? 2.0 * 0x1.0p-22 : 0.0;
-  const double u16 = p_u + exp2_u;
+  const double pv_u = p_u + exp2_u; /* P V's relative error a term */
   const double tiny = p_dtype == 1 ? 0x1.0p-25 : (double)FLT_MIN;
   double *s = malloc((a->lk ? a->lk : 1) * sizeof *s);
   double *abs_dot = malloc((a->lk ? a->lk : 1) * sizeof *abs_dot);
@@ -526,7 +526,7 @@ void ocft_attention_mma_tolerance(const ocf_ref_attention_args *a, const double 
         }
         for (size_t j = 0; j < kept; j++)
           sum += exp(s[j] - m);
-        const double rel = u16 + 2.0 * expm1((gamma_n((double)a->d, u) + s_u) * dot_max) +
+        const double rel = pv_u + 2.0 * expm1((gamma_n((double)a->d, u) + s_u) * dot_max) +
                            gamma_n((double)kept + 1.0, u);
         /* lse = max + log(sum): moved by the scores' product errors, and by the weights' exp2
            through the log. */
