@@ -2731,6 +2731,59 @@ static void test_plan_matmul_pad_waves(void **state) {
 }
 
 /*
+ * Rule 4's wave split (tiled.wave_min 85, wave_k_min 128 here; pad_waves 0 so that rule 5 does
+ * not take the unsplit plans) on the H200's 132 units, set 0's 128 x 128 tiles: 1500^3's 144
+ * workgroups fill 54 % of two waves; 2 splits 73 %, 3 82 %, 4 (576 workgroups, K ranges of 376)
+ * 87 %. 3000^3's 576 fill 87 % unsplit; wave_min 90 splits them in 2 (1152, 97 %); 2048^3's
+ * 256 fill 96 %. The edges: K too short for two ranges of wave_k_min (1500 x 1500 x 255), a
+ * split_max below the splits wanted, no split where no count reaches wave_min within them, the
+ * fixed variants, and wave_min 0 (the schema's).
+ */
+static void test_plan_matmul_wave_split(void **state) {
+  (void)state;
+  const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  t.matmul.tiled.pad_waves = 0;
+  t.matmul.tiled.wave_min = 85, t.matmul.tiled.wave_k_min = 128;
+  ocf_matmul_call call = matmul_call(0, 0, 1500, 1500, 1500, 0, 0, AUTO, 0);
+  const char *const split4 = "matmul_tiled_split wg=16x16 groups=48x12 + matmul_reduce wg=256 "
+                             "groups=8790";
+  plan_pad_case("1500^3, wave_min 85", &facts, &t, &call, split4, "splits=4 k_split=376");
+  ocf_tuning_values off = t;
+  off.matmul.tiled.wave_min = 0;
+  const char *const unsplit = "matmul_tiled_mixed wg=16x16 groups=12x12";
+  plan_pad_case("1500^3, wave_min 0", &facts, &off, &call, unsplit, "scratch=0");
+  ocf_tuning_values capped = t;
+  capped.matmul.tiled.split_max = 3; /* 3 splits fill 82 %: none reaches 85 */
+  plan_pad_case("1500^3, split_max 3", &facts, &capped, &call, unsplit, "scratch=0");
+  capped.matmul.tiled.wave_min = 80;
+  plan_pad_case("1500^3, split_max 3, wave_min 80", &facts, &capped, &call,
+                "matmul_tiled_split wg=16x16 groups=36x12 + matmul_reduce wg=256 groups=8790",
+                "splits=3 k_split=504");
+  ocf_tuning_values longer = t;
+  longer.matmul.tiled.wave_k_min = 376; /* 1500 / 376: 3 ranges at most */
+  plan_pad_case("1500^3, wave_k_min 376", &facts, &longer, &call, unsplit, "scratch=0");
+  longer.matmul.tiled.wave_k_min = 375;
+  plan_pad_case("1500^3, wave_k_min 375", &facts, &longer, &call, split4, "splits=4");
+  call.variant = OCF_VARIANT_GENERAL;
+  plan_pad_case("1500^3, the general variant", &facts, &t, &call,
+                "matmul_tiled wg=16x16 groups=12x12", "scratch=0");
+  call = matmul_call(0, 0, 1500, 1500, 255, 0, 0, AUTO, 0);
+  plan_pad_case("1500 x 1500 x 255: one range of 128", &facts, &t, &call, unsplit, "scratch=0");
+  call = matmul_call(0, 0, 3000, 3000, 3000, 0, 0, AUTO, 0);
+  plan_pad_case("3000^3, wave_min 85", &facts, &t, &call,
+                "matmul_tiled_mixed wg=16x16 groups=24x24", "scratch=0");
+  ocf_tuning_values tight = t;
+  tight.matmul.tiled.wave_min = 90;
+  plan_pad_case("3000^3, wave_min 90", &facts, &tight, &call,
+                "matmul_tiled_split wg=16x16 groups=48x24 + matmul_reduce wg=256 groups=35157",
+                "splits=2 k_split=1504");
+  call = matmul_call(0, 0, 2048, 2048, 2048, 0, 0, AUTO, 0);
+  plan_pad_case("2048^3, wave_min 90", &facts, &tight, &call,
+                "matmul_tiled_fast wg=16x16 groups=16x16", "scratch=0");
+}
+
+/*
  * Which sides rule 5 copies for (tiled.pad_sides), on the H200's built-in values: pad_min 1024,
  * pad_sides 1 (sides multiples of 4; 4000^3 with lda 4001 measured copied 40.4 against 34.0
  * TFLOP/s), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
@@ -4406,6 +4459,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_pad),
       cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_matmul_pad_waves),
+      cmocka_unit_test(test_plan_matmul_wave_split),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),

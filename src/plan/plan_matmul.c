@@ -30,7 +30,10 @@
  *      is still taken, with K split, when K holds two ranges of split_k_min and at least two
  *      splits fit in split_fill workgroups per compute unit: as many splits as fit (at most
  *      split_max of them, each at least split_k_min long); else the next set
- *      is tried, and the last set in use is the fallback. matmul_tiled_fast when every tile is
+ *      is tried, and the last set in use is the fallback. A set taken unsplit whose workgroups
+ *      fill less than tiled.wave_min % of their whole waves (0 in the schema: never) has K
+ *      split into the fewest ranges, each at least tiled.wave_k_min and at most split_max of
+ *      them, whose workgroups fill that much (none: unsplit). matmul_tiled_fast when every tile is
  *      whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
  *      with tiled.rim (0 in the schema, NVIDIA 1: docs/GEMM.md), matmul_tiled_mixed
  *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1);
@@ -393,6 +396,27 @@ static unsigned local_parts(const ocf_matmul_call *call) {
   return call->precision == OCF_PRECISION_3XTF32 ? 2 : 1;
 }
 
+/* % of its whole waves that `groups` workgroups fill, a wave one workgroup a compute unit: the
+   busiest unit runs ceil(groups / units) of them while the average one runs groups / units. */
+static size_t wave_fill(size_t groups, size_t units) {
+  return 100 * groups / (ocf_div_ceil(groups, units) * units);
+}
+
+/* Rule 4's wave split (tiled.wave_min): K splits for the `groups` workgroups of a taken set
+   that fill less than wave_min % of their waves (1500^3 in 128 x 128 tiles: 144 workgroups on
+   132 units fill 54 %, two tiles' time for 1.09 tiles of work): the fewest splits, each at
+   least wave_k_min long and at most split_max of them, whose workgroups fill wave_min %; 1
+   where none does or the rule is off. */
+static size_t wave_splits(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t, size_t k,
+                          size_t groups) {
+  const size_t units = facts->compute_units;
+  if (t->wave_min <= 0 || units == 0 || wave_fill(groups, units) >= (size_t)t->wave_min) return 1;
+  const size_t most = k / (size_t)t->wave_k_min;
+  for (size_t n = 2; n <= most && n <= (size_t)t->split_max; n++)
+    if (groups <= SIZE_MAX / n && wave_fill(groups * n, units) >= (size_t)t->wave_min) return n;
+  return 1;
+}
+
 /* The tile set for the call, and its K splits (1: none), by rule 4. Returns 0 when no set
    fits the device. */
 static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
@@ -414,7 +438,10 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
     have = 1;
     if (set_efficiency(&set, call->m, call->n) < (double)t->min_eff) continue;
     size_t groups = set_groups(&set, call->m, call->n) * batch;
-    if (groups >= want) return 1;
+    if (groups >= want) {
+      if (may_split) *splits = wave_splits(facts, t, call->k, groups);
+      return 1;
+    }
     if (may_split && split_min > 0 && call->k >= 2 * split_min) {
       /* Rounded down: the splits' workgroups fill split_fill per compute unit at most, one
          wave, rather than spill a few into a second (64 tiles of 1024^2 on 132 compute units:

@@ -103,6 +103,14 @@ static const ocf_tunable matmul_tunables[] = {
                              "that no tile runs the guarded rim loads beside the whole ones; 0: "
                              "never",
                              NULL},
+    /* 0 in the schema; NVIDIA: builtin.tuning (tools/lab/h200/round_waves.sh). */
+    [MM(tiled.wave_min)] = {"tiled.wave_min", 0, 100, 0, 0,
+                            "a tile set taken with fewer workgroups than this % of its whole waves "
+                            "(ceil(workgroups / compute units) of one workgroup a unit) splits K "
+                            "into the fewest ranges whose workgroups fill that much; 0: never",
+                            NULL},
+    [MM(tiled.wave_k_min)] = {"tiled.wave_k_min", 1, 1 << 20, 0, 256,
+                              "least K per range of tiled.wave_min's splits", NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,
                         "C with at most this many columns (or rows) takes the skinny kernels",

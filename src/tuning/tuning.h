@@ -107,6 +107,8 @@ typedef struct ocf_matmul_tiled_tuning {
   int pad_sides; /* the sides pad_min's copies need: 0 any, 1 multiples of 4, 2 whole tiles */
   int pad_waves; /* calls of at most pad_waves tiles a compute unit copy every operand across a
                     rim too (on the sides pad_sides allows); 0: never */
+  int wave_min;  /* % of whole waves a taken set's workgroups must fill, else K split; 0: never */
+  int wave_k_min; /* least K per split of the wave rule */
 } ocf_matmul_tiled_tuning;
 
 /* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */
@@ -299,7 +301,7 @@ typedef struct ocf_attention_tuning {
   ocf_attention_wgmma_tuning wgmma;
 } ocf_attention_tuning;
 
-enum { OCF_TUNING_MAX = 96 };
+enum { OCF_TUNING_MAX = 112 };
 
 /* The resolved values of one op and data type: the op's struct, or its ints in schema order
    (the validator, parser, formatter and tuner walk v[]). */
