@@ -11,15 +11,8 @@ set -u
 out=${OUT:-/tmp/tiled_ptxas}
 mkdir -p "$out"
 b=${B:-/tmp/b}
-if [ ! -f "$b/liboclfuse.so" ]; then
-  if ! cmake -S . -B "$b" -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON >"$out/build.txt" 2>&1 ||
-    ! cmake --build "$b" -j16 --target oclfuse >>"$out/build.txt" 2>&1; then
-    tail -40 "$out/build.txt"
-    exit 1
-  fi
-fi
-cc -std=c11 -O2 -Iinclude tools/lab/h200/ragged_gemm_time.c -L"$b" -loclfuse -lOpenCL \
-  -Wl,-rpath,"$b" -o /tmp/rg_ptxas || exit 1
+. tools/lab/h200/ragged_time_build.sh
+ragged_time_build /tmp/rg_ptxas
 cache=/tmp/occ_tiled_ptxas
 rm -rf "$cache"
 run() { OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=$cache timeout 30 /tmp/rg_ptxas "$@" | cut -c1-160; }
