@@ -12,12 +12,13 @@
 #   5. each attention_mma program the timings built, assembled by ptxas -v for sm_90 (Triton's
 #      copy): registers and spills a kernel (PTXAS=0 skips).
 #   source .gpu/env.sh && OUT=$OUT/af bash tools/lab/h200/round_attention_fp32.sh
+# B names the build tree (default /tmp/b_af; a second source tree needs a tree of its own).
 # What decides: TFLOP/s of each 3XTF32 configuration against efficient on every shape; one whose
 # check fails, or a failing suite, is out whatever its speed.
 set -u
 out=${OUT:-/tmp/af}
 mkdir -p "$out"
-b=/tmp/b_af
+b=${B:-/tmp/b_af}
 start=$SECONDS
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON >/tmp/af_build.txt 2>&1 &&
   cmake --build $b -j16 >>/tmp/af_build.txt 2>&1 || { tail -40 /tmp/af_build.txt; exit 1; }
