@@ -935,13 +935,17 @@ static const matmul_case matmul_cases[] = {
     /* H200: 128 x 128 tiles need ceil(n / 128)^2 >= 132: 1409 (12 x 12 = 144) takes them,
        1408 (11 x 11 = 121) does not (and k = 1408 < 2 x 1024 does not split); 64 x 64 tiles
        need ceil(n / 64)^2 >= 132: 705 takes them, 704 takes 32 x 32. Leading dimensions 1412
-       and 708 keep every row aligned. */
-    {H200, 0, 0, 0, 1409, 1409, 1409, 1412, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=12x12",
-     "MDIMC=16 NDIMC=16 MWI=8 NWI=8 KWG=8 VWM=2 VWN=2 max_regs=128 A_VEC=1 C_VEC=1", 1, 0},
+       and 708 keep every row aligned. The 144 tiles of 1409 and 705 fill 54 % of two waves, so
+       tiled.wave_min 80 splits K in 3 (432 workgroups, 82 %). */
+    {H200, 0, 0, 0, 1409, 1409, 1409, 1412, 0, AUTO,
+     "matmul_tiled_split wg=16x16 groups=36x12 + matmul_reduce wg=256 groups=7756",
+     "MDIMC=16 NDIMC=16 MWI=8 NWI=8 KWG=8 VWM=2 VWN=2 max_regs=128 A_VEC=1 splits=3 k_split=472", 1,
+     0},
     {H200, 0, 0, 0, 1408, 1408, 1408, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=22x22",
      "MWI=4 NWI=4 KWG=16 VWM=4", 1, 0},
-    {H200, 0, 0, 0, 705, 705, 705, 708, 0, AUTO, "matmul_tiled_mixed wg=16x16 groups=12x12",
-     "MWI=4 NWI=4 KWG=16", 1, 0},
+    {H200, 0, 0, 0, 705, 705, 705, 708, 0, AUTO,
+     "matmul_tiled_split wg=16x16 groups=36x12 + matmul_reduce wg=256 groups=1942",
+     "MWI=4 NWI=4 KWG=16 splits=3 k_split=240", 1, 0},
     {H200, 0, 0, 0, 704, 704, 704, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=22x22",
      "MDIMC=8 NDIMC=8 MWI=4 NWI=4 KWG=16", 1, 0},
     /* Not square: one row of 128-tiles needs 132 of them along N: 16769 columns (ceil = 132)
@@ -1016,7 +1020,8 @@ static const matmul_case matmul_cases[] = {
 
     /* H200 skinny, 8192 rows by a short side, k = 8192. 16 columns: the wide path, 32 row
        lanes, 128-row blocks: 64 < 528 wanted, ceil(528 / 64) = 9 splits of 912; 17 columns
-       are tiled (the 32 x 32 set, the first with half its padded tiles in C: 53 %). 8
+       are tiled: no set has min_eff's 75 % of its padded tiles in C, and the 32 x 32 set is
+       the larger of the two with the most (53 %, as the 16 x 16 set's). 8
        columns: the wide path too (local 2 x (4224 + 256) floats); 7: the narrow path,
        8 row lanes, 256 blocks, 3 splits of 2732. */
     {H200, 0, 0, 0, 8192, 16, 8192, 0, 0, AUTO,
@@ -2696,6 +2701,7 @@ static void test_plan_matmul_pad_waves(void **state) {
   const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
   t.matmul.tiled.pad_waves = 2;
+  t.matmul.tiled.wave_min = 0; /* rule 4 would split 2000 x 2100 x 2000's 272 tiles */
   ocf_matmul_call call = matmul_call(0, 0, 2000, 2000, 2000, 0, 0, AUTO, 0);
   /* A' 2048 rows (m to whole tiles) of 2000 (k in whole slices of 8); B' 2000 rows of 2048 */
   plan_pad_case("2000^3, pad_waves 2", &facts, &t, &call,

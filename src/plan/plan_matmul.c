@@ -29,12 +29,13 @@
  *      unit and at least min_eff % of its padded tiles are C. A set that falls short of the fill
  *      is still taken, with K split, when K holds two ranges of split_k_min and at least two
  *      splits fit in split_fill workgroups per compute unit: as many splits as fit (at most
- *      split_max of them, each at least split_k_min long); else the next set
- *      is tried, and the last set in use is the fallback. A set taken unsplit whose workgroups
- *      fill less than tiled.wave_min % of their whole waves (0 in the schema: never) has K
- *      split into the fewest ranges, each at least tiled.wave_k_min and at most split_max of
- *      them, whose workgroups fill that much (none: unsplit). matmul_tiled_fast when every tile is
- *      whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
+ *      split_max of them, each at least split_k_min long); else the next set is tried. The
+ *      fallback is the last set in use that passed min_eff or, where none did, the one with the
+ *      most of C in its padded tiles (the larger of equals). A set taken unsplit whose
+ *      workgroups fill less than tiled.wave_min % of their whole waves (0 in the schema: never)
+ *      has K split into the fewest ranges, each at least tiled.wave_k_min and at most split_max
+ *      of them, whose workgroups fill that much (none: unsplit). matmul_tiled_fast when every
+ *      tile is whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
  *      with tiled.rim (0 in the schema, NVIDIA 1: docs/GEMM.md), matmul_tiled_mixed
  *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1);
  *      matmul_tiled_split + matmul_reduce when split.
@@ -427,16 +428,23 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
   const size_t split_min = (size_t)t->split_k_min;
   const unsigned long long local_bytes =
       ocf_facts_local_limit(facts, OCF_PROGRAM_MATMUL) / local_parts(call);
-  int have = 0;
+  /* The fallback: the last set in use that passed min_eff; where none did, the one with the
+     most of C in its padded tiles (the largest of equals: 8192 x 17 fills 53 % of 32- and of
+     16-column tiles, and the larger tiles run faster). */
+  int have = 0, passed = 0;
+  double best = -1.0;
   *splits = 1;
   for (int s = 0; s < OCF_MATMUL_TILE_SETS && t->set[s].mdimc != 0; s++) {
     tile_set set = tile_set_of(&t->set[s]);
     if (call->workgroup == 0 && !set_fits(&set, limit, facts->max_item_sizes, local_bytes) &&
         !set_fit(&set, limit, facts->max_item_sizes, local_bytes))
       continue;
-    *chosen = set; /* the last set in use is the fallback */
+    const double eff = set_efficiency(&set, call->m, call->n);
+    if (eff >= (double)t->min_eff || (!passed && eff > best)) *chosen = set;
+    if (eff > best) best = eff;
     have = 1;
-    if (set_efficiency(&set, call->m, call->n) < (double)t->min_eff) continue;
+    if (eff < (double)t->min_eff) continue;
+    passed = 1;
     size_t groups = set_groups(&set, call->m, call->n) * batch;
     if (groups >= want) {
       if (may_split) *splits = wave_splits(facts, t, call->k, groups);
