@@ -2790,6 +2790,37 @@ static void test_plan_matmul_wave_split(void **state) {
 }
 
 /*
+ * tiled.mixed_c_check (NVIDIA 1): matmul_tiled_mixed with the rim body and an fp32 C is built
+ * with C_VEC 0, so that its stores check C's alignment at run time, even where C is aligned
+ * (3000^3); off, C_VEC 1. matmul_tiled_pad (2000^3, few waves), matmul_tiled_fast (2048^3), the
+ * mixed kernel without the rim body and an f16 C keep the plan's C_VEC.
+ */
+static void test_plan_matmul_mixed_c_check(void **state) {
+  (void)state;
+  const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  assert_int_equal(t.matmul.tiled.mixed_c_check, 1);
+  const char *const mixed = "matmul_tiled_mixed wg=16x16 groups=24x24";
+  ocf_matmul_call call = matmul_call(0, 0, 3000, 3000, 3000, 0, 0, AUTO, 0);
+  plan_pad_case("3000^3", &facts, &t, &call, mixed, "RIM=1 C_VEC=0 A_VEC=1 B_VEC=1");
+  ocf_tuning_values off = t;
+  off.matmul.tiled.mixed_c_check = 0;
+  plan_pad_case("3000^3, mixed_c_check 0", &facts, &off, &call, mixed, "RIM=1 C_VEC=1");
+  ocf_tuning_values no_rim = t;
+  no_rim.matmul.tiled.rim = 0;
+  plan_pad_case("3000^3, rim 0", &facts, &no_rim, &call, mixed, "RIM=0 C_VEC=1");
+  call.c_dtype = OCF_F16;
+  plan_pad_case("3000^3, f16 C", &facts, &t, &call, mixed, "RIM=1 C_VEC=1");
+  call = matmul_call(0, 0, 2000, 2000, 2000, 0, 0, AUTO, 0);
+  plan_pad_case("2000^3 (padded)", &facts, &t, &call,
+                "matmul_pad wg=256 groups=4048 + matmul_tiled_pad wg=16x16 groups=16x16",
+                "RIM=1 C_VEC=1");
+  call = matmul_call(0, 0, 2048, 2048, 2048, 0, 0, AUTO, 0);
+  plan_pad_case("2048^3", &facts, &t, &call, "matmul_tiled_fast wg=16x16 groups=16x16",
+                "RIM=0 C_VEC=1");
+}
+
+/*
  * Which sides rule 5 copies for (tiled.pad_sides), on the H200's built-in values: pad_min 1024,
  * pad_sides 1 (sides multiples of 4; 4000^3 with lda 4001 measured copied 40.4 against 34.0
  * TFLOP/s), rim 1. Measured there (docs/GEMM.md, "Ragged shapes: which plan"):
@@ -4466,6 +4497,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_matmul_pad_waves),
       cmocka_unit_test(test_plan_matmul_wave_split),
+      cmocka_unit_test(test_plan_matmul_mixed_c_check),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_softmax_fixed_workgroup_edges),

@@ -660,14 +660,20 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   ocf_plan_define(plan, "B_VEC",
                   plan->pad_ldb ||
                       vector_ok(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch));
+  /* tiled.rim: the two kernels with rim tiles run them in a body of their own */
+  const int rim = t->rim != 0 && (kernel == OCF_KERNEL_MATMUL_TILED_MIXED ||
+                                  kernel == OCF_KERNEL_MATMUL_TILED_PAD);
+  /* tiled.mixed_c_check: the run-time check of C's alignment (C_VEC_AT in cl/matmul.cl) in
+     place of the known-aligned stores; the H200's mixed kernel ran 1.25-1.4x faster so
+     (docs/GEMM.md, "Mid sizes: C's stores"), its padded one slower. */
+  const int c_check = t->mixed_c_check != 0 && rim && kernel == OCF_KERNEL_MATMUL_TILED_MIXED &&
+                      call->c_dtype == OCF_F32;
   ocf_plan_define(plan, "C_VEC",
-                  vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch));
+                  !c_check &&
+                      vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch));
   ocf_plan_define(plan, "A_PAD", plan->pad_lda != 0);
   ocf_plan_define(plan, "B_PAD", plan->pad_ldb != 0);
-  /* tiled.rim: the two kernels with rim tiles run them in a body of their own */
-  ocf_plan_define(plan, "RIM",
-                  t->rim != 0 && (kernel == OCF_KERNEL_MATMUL_TILED_MIXED ||
-                                  kernel == OCF_KERNEL_MATMUL_TILED_PAD));
+  ocf_plan_define(plan, "RIM", rim);
   define_types_and_epilogue(plan, call, (int)call->bias_axis);
   if (padded) { /* rule 5: the copies first, a row of them a workgroup at a time */
     ocf_plan_define(plan, "PAD_WG", (long long)pad_wg);

@@ -103,6 +103,12 @@ static const ocf_tunable matmul_tunables[] = {
                              "that no tile runs the guarded rim loads beside the whole ones; 0: "
                              "never",
                              NULL},
+    /* 0 in the schema; NVIDIA 1 (builtin.tuning; docs/GEMM.md, "Mid sizes: C's stores"). */
+    [MM(tiled.mixed_c_check)] = {"tiled.mixed_c_check", 0, 1, 0, 0,
+                                 "1: matmul_tiled_mixed with tiled.rim and an fp32 C checks each "
+                                 "group of C's stores for alignment at run time (C_VEC 0) even "
+                                 "where the plan knows every group aligned",
+                                 NULL},
     /* 0 in the schema; NVIDIA: builtin.tuning (tools/lab/h200/round_waves.sh). */
     [MM(tiled.wave_min)] = {"tiled.wave_min", 0, 100, 0, 0,
                             "a tile set taken with fewer workgroups than this % of its whole waves "

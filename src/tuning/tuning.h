@@ -107,7 +107,8 @@ typedef struct ocf_matmul_tiled_tuning {
   int pad_sides; /* the sides pad_min's copies need: 0 any, 1 multiples of 4, 2 whole tiles */
   int pad_waves; /* calls of at most pad_waves tiles a compute unit copy every operand across a
                     rim too (on the sides pad_sides allows); 0: never */
-  int wave_min;  /* % of whole waves a taken set's workgroups must fill, else K split; 0: never */
+  int mixed_c_check; /* 1: matmul_tiled_mixed with the rim body checks C's alignment per store */
+  int wave_min;   /* % of whole waves a taken set's workgroups must fill, else K split; 0: never */
   int wave_k_min; /* least K per split of the wave rule */
 } ocf_matmul_tiled_tuning;
 
