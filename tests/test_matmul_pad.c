@@ -307,7 +307,8 @@ static long plan_value(const char *name) {
 #define EDGE_SET                                                                              \
   "tiled.set0.mdimc=4 tiled.set0.ndimc=8 tiled.set0.mwi=4 tiled.set0.nwi=4 tiled.set0.kwg=8 " \
   "tiled.set0.vwm=2 tiled.set0.vwn=4 tiled.set0.pada=4 tiled.set0.padb=4 tiled.set1.mdimc=0 " \
-  "tiled.set2.mdimc=0 tiled.set3.mdimc=0 tiled.split_k_min=0 tiled.min_eff=1"
+  "tiled.set2.mdimc=0 tiled.set3.mdimc=0 tiled.split_k_min=0 tiled.min_eff=1 "                \
+  "tiled.mixed_c_check=1"
 
 /* m, n at two tiles -1, 0, +1 (a whole interior tile beside rim tiles, or every tile whole), k
    at two K slices -1, 0, +1 and below one slice (odd), every transpose pair in turn; once on the
@@ -315,7 +316,9 @@ static long plan_value(const char *name) {
    they lie: leading dimensions rounded up to 4, offsets 0), C tight (its rows off 16 bytes when
    n is odd: the whole tiles' 4-wide stores only where a row allows them) or at an odd offset,
    beta 0 (C NaN first) or not. Each plan must be the one meant (RIM=1 on the padded and mixed
-   kernels, 0 on the fast one) with the test's tile, so that the shapes are the tile's edges. */
+   kernels, 0 on the fast one) with the test's tile, so that the shapes are the tile's edges;
+   tiled.mixed_c_check=1 (NVIDIA's) builds the mixed kernel's rim body with C_VEC 0, so that its
+   stores check C's alignment at run time, aligned rows included. */
 static void test_rim_tile_edges(void **state) {
   ocft_env *env = ocft_get_env(state);
   padding_on(env);
@@ -358,6 +361,10 @@ static void test_rim_tile_edges(void **state) {
             }
             if (plan_value("RIM") != mixed) {
               print_error("%s\n  ran %s: RIM should be %d\n", what, ocf_last_plan(), mixed);
+              fail();
+            }
+            if (mixed && rim_on && plan_value("C_VEC") != 0) {
+              print_error("%s\n  ran %s: mixed_c_check wants C_VEC 0\n", what, ocf_last_plan());
               fail();
             }
           }
