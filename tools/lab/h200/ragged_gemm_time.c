@@ -4,7 +4,7 @@
    512 MiB fill before each repetition. A and B hold 1/16 everywhere (their gaps too), so every
    element of C is k / 256 exactly; the corners and the middle of C are checked ("ok" or
    "WRONG"), a guard against a plan that is fast because it is wrong (the suites check results).
-   usage: ragged_gemm_time tag ta tb m n k lda ldb a_off b_off [tuning]
+   usage: ragged_gemm_time tag ta tb m n k lda ldb a_off b_off [tuning [ldc]]
      lda, ldb: 0 for the tight value (k or m for A, n or k for B); tuning: matmul values for the
      context (ocf_context_set_tuning, every dtype), "tiled.pad_min=1" say.
    prints: RESULT tag ta tb m n k lda ldb a_off b_off ms TFLOP/s ok|WRONG plan */
@@ -49,7 +49,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s\n", ocf_last_error());
     return 1;
   }
-  if (argc > 11)
+  const size_t ldc = argc > 12 ? strtoull(argv[12], 0, 10) : n;
+  if (argc > 11 && argv[11][0])
     for (int d = 0; d < 3; d++)
       if (ocf_context_set_tuning(ctx, "matmul", (ocf_dtype)d, NULL, argv[11])) {
         fprintf(stderr, "%s\n", ocf_last_error());
@@ -57,7 +58,7 @@ int main(int argc, char **argv) {
       }
   cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE, a_len * 4, NULL, &err);
   cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, b_len * 4, NULL, &err);
-  cl_mem c = clCreateBuffer(cl, CL_MEM_READ_WRITE, m * n * 4, NULL, &err);
+  cl_mem c = clCreateBuffer(cl, CL_MEM_READ_WRITE, m * ldc * 4, NULL, &err);
   cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, 512u << 20, NULL, &err);
   const float sixteenth = 0.0625f;
   clEnqueueFillBuffer(q, a, &sixteenth, 4, 0, a_len * 4, 0, NULL, NULL);
@@ -72,7 +73,7 @@ int main(int argc, char **argv) {
     l.event = &ev;
     l.first_event = &first;
     if (ocf_matmul_ex(ctx, ta ? OCF_TRANS : OCF_NO_TRANS, tb ? OCF_TRANS : OCF_NO_TRANS, m, n, k,
-                      1.0f, a, a_off, lda, b, b_off, ldb, 0.0f, c, 0, n, NULL, &l)) {
+                      1.0f, a, a_off, lda, b, b_off, ldb, 0.0f, c, 0, ldc, NULL, &l)) {
       fprintf(stderr, "%s\n", ocf_last_error());
       return 1;
     }
@@ -85,7 +86,7 @@ int main(int argc, char **argv) {
     clReleaseEvent(first);
   }
   /* The corners and the middle of C: k / 256, exact in fp32 for these k. */
-  const size_t at[5] = {0, n - 1, (m - 1) * n, m * n - 1, (m / 2) * n + n / 2};
+  const size_t at[5] = {0, n - 1, (m - 1) * ldc, (m - 1) * ldc + n - 1, (m / 2) * ldc + n / 2};
   int ok = 1;
   for (int i = 0; i < 5; i++) {
     float v = 0.0f;

@@ -43,7 +43,7 @@ while read -r m n k; do
   for c in "${configs[@]}"; do
     tune=${c#*=}
     OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_waves timeout 40 /tmp/rg_waves "${c%%=*}" 0 0 "$m" "$n" "$k" 0 0 0 0 ${tune:+"$tune"} |
-      cut -c1-200 || echo "rc $? $c $m $n $k"
+      cut -c1-600 || echo "rc $? $c $m $n $k"
   done
 done <<<"$shapes" | tee "$out/times.txt"
 timeout 120 python3 tools/lab/h200/gemm_peers.py "$out/peers_in.txt" 2>&1 | tee "$out/peers.txt"
