@@ -568,10 +568,43 @@ static void test_pad_kernel_16bit(void **state) {
       }
 }
 
+/* Source rows that start on 16 bytes take the copy's vector reads (pad_copy_row), the others
+   its element reads, for each element size: every row aligned with whole vectors only (form 0),
+   every row aligned with a ragged end (1: the last part vector read value by value), every
+   other row aligned (2: the leading dimension half a vector past a whole one, offsets on
+   vectors); rows past the matrix (zeros) after each copy. */
+static void test_pad_kernel_aligned(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int dtype = 0; dtype <= 2; dtype++)
+    for (int form = 0; form < 3; form++) {
+      const size_t lanes = dtype ? 8 : 4; /* values in 16 bytes */
+      pad_kernel_case c;
+      memset(&c, 0, sizeof c);
+      c.dtype = dtype;
+      c.ta = form == 1, c.tb = form != 1, c.pad_a = 1, c.pad_b = 1;
+      c.batch = 2;
+      c.m = 2 * lanes + (form ? 1 : 0);
+      c.n = 3 * lanes + (form ? 5 : 0);
+      c.k = 5 * lanes - (form ? 3 : 0);
+      const size_t a_rows = c.ta ? c.k : c.m, a_cols = c.ta ? c.m : c.k;
+      const size_t b_rows = c.tb ? c.n : c.k, b_cols = c.tb ? c.k : c.n;
+      const size_t skew = form == 2 ? lanes / 2 : 0;
+      c.lda = ocf_round_up(a_cols, lanes) + skew, c.ldb = ocf_round_up(b_cols, lanes) + skew;
+      c.a_off = form == 2 ? lanes : 0, c.b_off = form == 2 ? 2 * lanes : 0;
+      c.stride_a = a_rows * c.lda, c.stride_b = b_rows * c.ldb;
+      c.rows_a = a_rows + 3, c.rows_b = b_rows + 2;
+      const size_t line = dtype ? 64 : 4; /* the host's row lengths: 128-byte lines, 16 bytes */
+      c.lds_a = ocf_round_up(a_cols + 1, line), c.lds_b = ocf_round_up(b_cols + 1, line);
+      c.wg = 8, c.groups = 5;
+      run_pad_kernel(env, &c);
+    }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pad_kernel),
       cmocka_unit_test(test_pad_kernel_16bit),
+      cmocka_unit_test(test_pad_kernel_aligned),
       cmocka_unit_test(test_pad_layouts),
       cmocka_unit_test(test_pad_one_operand),
       cmocka_unit_test(test_pad_batches_col_major),
