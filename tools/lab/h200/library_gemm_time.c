@@ -1,11 +1,12 @@
 /* Times ocf_matmul_ex through the public API on the first GPU: first kernel start to last kernel
    end (profiling events), median of REPS after warm-up, a 512 MiB fill before each repetition;
-   prints the rate and the plan the library ran (ocf_last_plan). The operands hold one small value
-   (the timing, not the result, is the point: the suites check results).
-   usage: library_gemm_time dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k [tuning]
-   tuning: matmul values for the context (ocf_context_set_tuning), "wg=0" say.
-   PAD_A, PAD_B (environment, elements, default 0): added to A's and B's leading dimension (tight
-   otherwise), so that rows start off the 128-byte lines without a ragged side. */
+   prints the rate, the first step's own time where the plan has more than one (a copy, a split's
+   partial sums: median of the same repetitions) and the plan the library ran (ocf_last_plan). The
+   operands hold one small value (the timing, not the result, is the point: the suites check
+   results). usage: library_gemm_time dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k [tuning] tuning:
+   matmul values for the context (ocf_context_set_tuning), "wg=0" say. PAD_A, PAD_B (environment,
+   elements, default 0): added to A's and B's leading dimension (tight otherwise), so that rows
+   start off the 128-byte lines without a ragged side. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <oclfuse.h>
@@ -68,7 +69,7 @@ int main(int argc, char **argv) {
     clEnqueueFillBuffer(q, b, &one, 2, 0, b_size * 2, 0, NULL, NULL);
   }
   enum { REPS = 15 };
-  double t[REPS];
+  double t[REPS], first_step[REPS];
   for (int r = -3; r < REPS; r++) {
     cl_uchar z = (cl_uchar)r;
     clEnqueueFillBuffer(q, flush, &z, 1, 0, 512u << 20, 0, NULL, NULL);
@@ -82,16 +83,20 @@ int main(int argc, char **argv) {
       return 1;
     }
     clWaitForEvents(1, &ev);
-    cl_ulong s, e;
+    cl_ulong s, e, first_end;
     clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, 8, &s, NULL);
+    clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_END, 8, &first_end, NULL);
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, 8, &e, NULL);
     if (r >= 0) t[r] = (e - s) * 1e-9;
+    if (r >= 0) first_step[r] = first == ev ? 0.0 : (first_end - s) * 1e-9;
     clReleaseEvent(ev);
     clReleaseEvent(first);
   }
   qsort(t, REPS, sizeof *t, cmp);
-  printf("%-5s B%s %6zux%6zux%6zu pad %zu,%zu %s %8.3f ms  %7.1f TFLOP/s  plan: %s\n", dt,
-         tb ? "^T" : "  ", m, n, k, pad_a, pad_b, argc > 6 ? argv[6] : "", t[REPS / 2] * 1e3,
-         2.0 * m * n * k / t[REPS / 2] * 1e-12, ocf_last_plan());
+  qsort(first_step, REPS, sizeof *first_step, cmp);
+  printf("%-5s B%s %6zux%6zux%6zu pad %zu,%zu %s %8.3f ms  %7.1f TFLOP/s  first step %.3f ms  "
+         "plan: %s\n",
+         dt, tb ? "^T" : "  ", m, n, k, pad_a, pad_b, argc > 6 ? argv[6] : "", t[REPS / 2] * 1e3,
+         2.0 * m * n * k / t[REPS / 2] * 1e-12, first_step[REPS / 2] * 1e3, ocf_last_plan());
   return 0;
 }
