@@ -57,13 +57,16 @@ static const size_t bench_cpu[][OCFT_MAX_DIMS] = {
     {128, 128, 128}, {256, 256, 256}, {512, 512, 512}, {255, 257, 129}, {500, 300, 200}};
 static const size_t small[][OCFT_MAX_DIMS] = {{16, 16, 16}, {1, 1, 1}, {5, 7, 3}, {33, 17, 65}};
 
-/* oclfuse tune: the classes skinny, small_k, large_k, small and large (m x n x k). */
+/* oclfuse tune: the classes skinny, small_k, large_k, few_rows, small and large (m x n x k). */
 static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]) {
   const size_t big = gpu ? 4096 : 512, mid = gpu ? 1024 : 128;
   const size_t skinny[2][3] = {{1, big, big}, {big, 16, big}};
   const size_t small_k[2][3] = {{big, big, 64}, {big + 1, big - 1, 33}};
   const size_t large_k[2][3] = {{mid / 2, mid / 2, 8 * big},
                                 {mid / 2 + 3, mid / 2 - 1, 8 * big + 5}};
+  /* Few rows over a long K (k >= 4096 on every device): a prompt's or a batch's tokens through
+     a layer's weights, a ragged side too. */
+  const size_t few_rows[2][3] = {{gpu ? 128 : 32, big, 4096}, {gpu ? 64 : 24, 2 * big + 3, 4096}};
   const size_t few_tiles[2][3] = {{mid / 2, mid / 2, mid / 2}, {mid - 24, mid - 24, mid - 24}};
   /* Ragged on every side and a few waves of tiles: on the H200, 4-wide A reads won 3-12 % on
      the first two and lost 6-16 % on 3000^3 and 2000 x 3000 x 1500. */
@@ -73,9 +76,10 @@ static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIM
   const size_t(*s)[3] = shape_class == 0   ? skinny
                         : shape_class == 1 ? small_k
                         : shape_class == 2 ? large_k
-                        : shape_class == 3 ? few_tiles
+                        : shape_class == 3 ? few_rows
+                        : shape_class == 4 ? few_tiles
                                            : large;
-  const size_t count = shape_class >= 4 ? 3 : 2;
+  const size_t count = shape_class >= 5 ? 3 : 2;
   for (size_t i = 0; i < count; i++)
     d[i][0] = s[i][0], d[i][1] = s[i][1], d[i][2] = s[i][2];
   return count;

@@ -2790,6 +2790,68 @@ static void test_plan_matmul_wave_split(void **state) {
 }
 
 /*
+ * The few_rows class (m <= 128 < n, k >= 4096, none of the earlier classes) and the H200's entry
+ * for it (64 x 128 tiles in set 1, set 2's K slices of 32, K split in ranges from 512): the
+ * class's edges, then its plans (2026-12-03: 64 x 4096 x 4096 25.7 -> 31.5 TFLOP/s, 128 x 4096 x
+ * 4096 27.5 -> 34.1). 64 rows take set 1's 64 x 128 tiles (128 x 128 would be half empty) in 8
+ * ranges of 512 (32 tiles, 256 workgroups); 128 rows set 0 in 8 ranges; shorter K keeps the
+ * small class's plans.
+ */
+static void resolve_h200(ocf_device_facts *facts, ocf_tuning_table *table);
+
+static void test_plan_matmul_few_rows(void **state) {
+  (void)state;
+  static const struct {
+    size_t m, n, k;
+    const char *class_name;
+  } classes[] = {
+      {128, 4096, 4096, "few_rows"}, {17, 600, 4096, "few_rows"},   {129, 4096, 4096, "small"},
+      {128, 128, 4096, "large_k"},   {64, 4096, 4095, "small"},     {16, 4096, 4096, "skinny"},
+      {128, 4096, 64, "small_k"},    {128, 8192, 8192, "few_rows"},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(classes); i++) {
+    const ocf_shape shape = {{classes[i].m, classes[i].n, classes[i].k}};
+    const char *got =
+        ocf_shape_class_name(OCF_OP_MATMUL, ocf_shape_class_of(OCF_OP_MATMUL, &shape));
+    if (strcmp(got, classes[i].class_name) != 0)
+      fail_msg("%zu x %zu x %zu is of class %s, want %s", classes[i].m, classes[i].n, classes[i].k,
+               got, classes[i].class_name);
+  }
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  facts.learnt.wgmma = OCF_PROBE_FAILED;
+  facts.learnt.mma = OCF_PROBE_FAILED;
+  static const struct {
+    size_t m, n, k;
+    const char *shape, *values;
+  } cases[] = {
+      {64, 4096, 4096,
+       "matmul_tiled_split wg=16x16 groups=256x1 + matmul_reduce wg=256 groups=1024",
+       "MWI=4 NWI=8 splits=8 k_split=512"},
+      {128, 4096, 4096,
+       "matmul_tiled_split wg=16x16 groups=256x1 + matmul_reduce wg=256 groups=2048",
+       "MWI=8 NWI=8 splits=8 k_split=512"},
+      {64, 11008, 4096,
+       "matmul_tiled_split wg=16x16 groups=258x1 + matmul_reduce wg=256 groups=2752",
+       "MWI=4 NWI=8 splits=3"},
+      {32, 11008, 4096, "matmul_tiled_fast wg=8x8 groups=344x1", "MWI=4 NWI=4 KWG=32 splits=1"},
+      {64, 2048, 2048, "matmul_tiled_split wg=16x16 groups=64x1 + matmul_reduce wg=256 groups=512",
+       "MWI=4 NWI=4 KWG=16 splits=2"},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_shape shape = {{cases[i].m, cases[i].n, cases[i].k}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_MATMUL, &shape);
+    ocf_matmul_call call = matmul_call(0, 0, cases[i].m, cases[i].n, cases[i].k, 0, 0, AUTO, 0);
+    char what[96];
+    snprintf(what, sizeof what, "H200 fp32 %zu x %zu x %zu", cases[i].m, cases[i].n, cases[i].k);
+    ocf_plan plan;
+    expect_plan(what, ocf_plan_matmul(&facts, &table[OCF_OP_MATMUL][OCF_F32][c], &call, &plan),
+                &plan, cases[i].shape, cases[i].values);
+  }
+}
+
+/*
  * tiled.mixed_c_check (NVIDIA 1): matmul_tiled_mixed with the rim body and an fp32 C is built
  * with C_VEC 0, so that its stores check C's alignment at run time, even where C is aligned
  * (3000^3); off, C_VEC 1. matmul_tiled_pad (2000^3, few waves), matmul_tiled_fast (2048^3), the
@@ -4497,6 +4559,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_matmul_pad_waves),
       cmocka_unit_test(test_plan_matmul_wave_split),
+      cmocka_unit_test(test_plan_matmul_few_rows),
       cmocka_unit_test(test_plan_matmul_mixed_c_check),
       cmocka_unit_test(test_plan_defaults_always_fit),
       cmocka_unit_test(test_plan_fixed_workgroups),

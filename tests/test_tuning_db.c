@@ -361,7 +361,9 @@ static void test_tuning_db_reads_format_1(void **state) {
   }
   ocf_tuning_values mm;
   ocf_tuning_fallbacks(OCF_OP_MATMUL, &mm);
-  assert_int_equal(ocf_tuning_db_apply(&old, OCF_OP_MATMUL, OCF_F32, 4, &mm), OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_db_apply(&old, OCF_OP_MATMUL, OCF_F32,
+                                       (unsigned)ocf_shape_class_find(OCF_OP_MATMUL, "large"), &mm),
+                   OCF_SUCCESS);
   assert_int_equal(mm.matmul.tiled.set[0].kwg, 8);
   assert_int_equal(mm.matmul.skinny.wg, 128);
   assert_int_equal(mm.matmul.mma.set[0].bk, 32);

@@ -16,6 +16,7 @@ static const ocf_shape_class_desc classes[] = {
     {"skinny", "m <= 16 or n <= 16: matrix-vector-like, bound by memory"},
     {"small_k", "k <= 64 (and not skinny)"},
     {"large_k", "k >= 8 max(m, n) (and not skinny)"},
+    {"few_rows", "m <= 128 < n, k >= 4096 (and none of the above): tokens through a layer"},
     {"small", "m n <= 2^20 (and none of the above): few tiles"},
     {"large", "everything else"},
 };
@@ -26,8 +27,13 @@ static unsigned shape_class(const ocf_shape *s) {
   if (m <= 16 || n <= 16) return 0;
   if (k <= 64) return 1;
   if (larger <= SIZE_MAX / 8 && k >= 8 * larger) return 2;
-  if (m <= ((size_t)1 << 20) / n) return 3;
-  return 4;
+  /* Few rows by many columns over a long K (a prompt's or a batch's tokens through a layer's
+     weights) want tiles of their own (64 x 128 where 128 x 128 would be half empty) and K split
+     deeper, where the few tiles of a small square product want small tiles: apart, each class
+     is tuned on shapes of its kind. A shorter K cannot be split deeper. */
+  if (m <= 128 && n > 128 && k >= 4096) return 3;
+  if (m <= ((size_t)1 << 20) / n) return 4;
+  return 5;
 }
 
 static void tuning_key(const void *call, ocf_shape *shape, ocf_dtype *dtype) {
