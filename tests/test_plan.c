@@ -2790,6 +2790,65 @@ static void test_plan_matmul_wave_split(void **state) {
 }
 
 /*
+ * Rule 4's split filled to a wave (tiled.wave_min, 80 on the H200, wave_k_min 128): the small
+ * class's set 0 (256 x 128 tiles) over 1024 x 1024 x 2048 makes 32 tiles, and K holds only two
+ * ranges of split_k_min (1024): 64 workgroups on 132 units, 48 % of a wave. 3 ranges fill 72 %,
+ * 4 (ranges of 512) 96 %: the fewest that reach wave_min (2026-12-03: 19.4 -> 35.1 TFLOP/s).
+ * The edges: wave_min 72 takes 3, 0 keeps 2; wave_k_min 512 allows 4, 513 (three ranges at most)
+ * keeps 2; split_max 3 keeps 2. 256 x 1024 x 2048 (8 tiles) takes 14 ranges (112 workgroups,
+ * 84 %: 5.0 -> 23.1); 1024 x 1024 x 4096 already fills 96 % in its 4 ranges of 1024.
+ */
+static void resolve_h200(ocf_device_facts *facts, ocf_tuning_table *table);
+
+static void test_plan_matmul_split_to_wave(void **state) {
+  (void)state;
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  facts.learnt.wgmma = OCF_PROBE_FAILED;
+  facts.learnt.mma = OCF_PROBE_FAILED;
+  const ocf_shape shape = {{1024, 1024, 2048}};
+  const unsigned small = ocf_shape_class_of(OCF_OP_MATMUL, &shape);
+  assert_string_equal(ocf_shape_class_name(OCF_OP_MATMUL, small), "small");
+  const ocf_tuning_values shipped = table[OCF_OP_MATMUL][OCF_F32][small];
+  assert_int_equal(shipped.matmul.tiled.wave_min, 80);
+  assert_int_equal(shipped.matmul.tiled.wave_k_min, 128);
+  assert_int_equal(shipped.matmul.tiled.split_k_min, 1024);
+  static const struct {
+    size_t m, n, k;
+    int wave_min, wave_k_min, split_max;
+    const char *what, *groups;
+    size_t reduce_groups;
+    const char *values;
+  } cases[] = {
+      {1024, 1024, 2048, 80, 128, 16, "shipped", "32x4", 4096, "splits=4 k_split=512"},
+      {1024, 1024, 2048, 72, 128, 16, "wave_min 72", "24x4", 4096, "splits=3"},
+      {1024, 1024, 2048, 0, 128, 16, "wave_min 0", "16x4", 4096, "splits=2 k_split=1024"},
+      {1024, 1024, 2048, 80, 512, 16, "wave_k_min 512", "32x4", 4096, "splits=4 k_split=512"},
+      {1024, 1024, 2048, 80, 513, 16, "wave_k_min 513", "16x4", 4096, "splits=2 k_split=1024"},
+      {1024, 1024, 2048, 80, 128, 3, "split_max 3", "16x4", 4096, "splits=2 k_split=1024"},
+      {256, 1024, 2048, 80, 128, 16, "shipped", "112x1", 1024, "splits=14"},
+      {1024, 1024, 4096, 80, 128, 16, "shipped", "32x4", 4096, "splits=4 k_split=1024"},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    ocf_tuning_values t = shipped;
+    t.matmul.tiled.wave_min = cases[i].wave_min;
+    t.matmul.tiled.wave_k_min = cases[i].wave_k_min;
+    t.matmul.tiled.split_max = cases[i].split_max;
+    ocf_matmul_call call = matmul_call(0, 0, cases[i].m, cases[i].n, cases[i].k, 0, 0, AUTO, 0);
+    char what[96];
+    snprintf(what, sizeof what, "H200 fp32 %zu x %zu x %zu, %s", cases[i].m, cases[i].n, cases[i].k,
+             cases[i].what);
+    char expected[160];
+    snprintf(expected, sizeof expected,
+             "matmul_tiled_split wg=16x32 groups=%s + matmul_reduce wg=256 groups=%zu",
+             cases[i].groups, cases[i].reduce_groups);
+    ocf_plan plan;
+    expect_plan(what, ocf_plan_matmul(&facts, &t, &call, &plan), &plan, expected, cases[i].values);
+  }
+}
+
+/*
  * The few_rows class (m <= 128 < n, k >= 4096, none of the earlier classes) and the H200's entry
  * for it (64 x 128 tiles in set 1, set 2's K slices of 32, K split in ranges from 512): the
  * class's edges, then its plans (2026-12-03: 64 x 4096 x 4096 25.7 -> 31.5 TFLOP/s, 128 x 4096 x
@@ -2797,8 +2856,6 @@ static void test_plan_matmul_wave_split(void **state) {
  * ranges of 512 (32 tiles, 256 workgroups); 128 rows set 0 in 8 ranges; shorter K keeps the
  * small class's plans.
  */
-static void resolve_h200(ocf_device_facts *facts, ocf_tuning_table *table);
-
 static void test_plan_matmul_few_rows(void **state) {
   (void)state;
   static const struct {
@@ -2836,8 +2893,8 @@ static void test_plan_matmul_few_rows(void **state) {
        "matmul_tiled_split wg=16x16 groups=258x1 + matmul_reduce wg=256 groups=2752",
        "MWI=4 NWI=8 splits=3"},
       {32, 11008, 4096, "matmul_tiled_fast wg=8x8 groups=344x1", "MWI=4 NWI=4 KWG=32 splits=1"},
-      {64, 2048, 2048, "matmul_tiled_split wg=16x16 groups=64x1 + matmul_reduce wg=256 groups=512",
-       "MWI=4 NWI=4 KWG=16 splits=2"},
+      {64, 2048, 2048, "matmul_tiled_split wg=16x16 groups=128x1 + matmul_reduce wg=256 groups=512",
+       "MWI=4 NWI=4 KWG=16 splits=4"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
     const ocf_shape shape = {{cases[i].m, cases[i].n, cases[i].k}};
@@ -4559,6 +4616,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_matmul_pad_waves),
       cmocka_unit_test(test_plan_matmul_wave_split),
+      cmocka_unit_test(test_plan_matmul_split_to_wave),
       cmocka_unit_test(test_plan_matmul_few_rows),
       cmocka_unit_test(test_plan_matmul_mixed_c_check),
       cmocka_unit_test(test_plan_defaults_always_fit),

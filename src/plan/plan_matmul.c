@@ -29,7 +29,9 @@
  *      unit and at least min_eff % of its padded tiles are C. A set that falls short of the fill
  *      is still taken, with K split, when K holds two ranges of split_k_min and at least two
  *      splits fit in split_fill workgroups per compute unit: as many splits as fit (at most
- *      split_max of them, each at least split_k_min long); else the next set is tried. The
+ *      split_max of them, each at least split_k_min long), or, where their workgroups fill less
+ *      than tiled.wave_min % of one wave, the fewest more that fill it, each at least
+ *      tiled.wave_k_min long (none: those first ones); else the next set is tried. The
  *      fallback is the last set in use that passed min_eff or, where none did, the one with the
  *      most of C in its padded tiles (the larger of equals). A set taken unsplit whose
  *      workgroups fill less than tiled.wave_min % of their whole waves (0 in the schema: never)
@@ -403,19 +405,22 @@ static size_t wave_fill(size_t groups, size_t units) {
   return 100 * groups / (ocf_div_ceil(groups, units) * units);
 }
 
-/* Rule 4's wave split (tiled.wave_min): K splits for the `groups` workgroups of a taken set
-   that fill less than wave_min % of their waves (1500^3 in 128 x 128 tiles: 144 workgroups on
-   132 units fill 54 %, two tiles' time for 1.09 tiles of work): the fewest splits, each at
-   least wave_k_min long and at most split_max of them, whose workgroups fill wave_min %; 1
-   where none does or the rule is off. */
+/* Rule 4's wave splits (tiled.wave_min): where `groups` workgroups in `from` ranges of K fill
+   less than wave_min % of their waves, the fewest more ranges, each at least wave_k_min long and
+   at most split_max of them, that fill wave_min %; `from` where none does or the rule is off.
+   From 1 for a set taken unsplit (1500^3 in 128 x 128 tiles: 144 workgroups on 132 units fill
+   54 %, two tiles' time for 1.09 tiles of work); from the split rule's ranges of split_k_min
+   where they leave one wave short (1024 x 1024 x 2048 in 256 x 128 tiles: 32 tiles in 2 ranges
+   of 1024 are 64 workgroups on 132 units, 48 %; 4 ranges of 512 fill 97 %). */
 static size_t wave_splits(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t, size_t k,
-                          size_t groups) {
+                          size_t groups, size_t from) {
   const size_t units = facts->compute_units;
-  if (t->wave_min <= 0 || units == 0 || wave_fill(groups, units) >= (size_t)t->wave_min) return 1;
+  if (t->wave_min <= 0 || units == 0 || wave_fill(groups * from, units) >= (size_t)t->wave_min)
+    return from;
   const size_t most = k / (size_t)t->wave_k_min;
-  for (size_t n = 2; n <= most && n <= (size_t)t->split_max; n++)
+  for (size_t n = from + 1; n <= most && n <= (size_t)t->split_max; n++)
     if (groups <= SIZE_MAX / n && wave_fill(groups * n, units) >= (size_t)t->wave_min) return n;
-  return 1;
+  return from;
 }
 
 /* The tile set for the call, and its K splits (1: none), by rule 4. Returns 0 when no set
@@ -447,7 +452,7 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
     passed = 1;
     size_t groups = set_groups(&set, call->m, call->n) * batch;
     if (groups >= want) {
-      if (may_split) *splits = wave_splits(facts, t, call->k, groups);
+      if (may_split) *splits = wave_splits(facts, t, call->k, groups, 1);
       return 1;
     }
     if (may_split && split_min > 0 && call->k >= 2 * split_min) {
@@ -459,7 +464,7 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
       if (n > call->k / split_min) n = call->k / split_min;
       if (n > (size_t)t->split_max) n = (size_t)t->split_max;
       if (n >= 2) {
-        *splits = n;
+        *splits = wave_splits(facts, t, call->k, groups, n);
         return 1;
       }
     }
