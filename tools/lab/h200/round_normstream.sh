@@ -47,6 +47,22 @@ if [ "$smoke" = 1 ]; then
   shapes=("64 4096" "16 16385")
   export NORM_TIME_FLUSH_MB=16
 fi
+dtypes=(f32 bf16)
+kinds=(rms layer)
+# CONFIGS "label=tuning;..." (every dtype), SHAPES "rows cols;...", DTYPES and KINDS (words)
+# replace the grid above: another question asked of the same machinery.
+if [ -n "${CONFIGS:-}" ]; then
+  IFS=';' read -r -a pairs <<<"$CONFIGS"
+  labels=() f32_cfg=()
+  for pair in "${pairs[@]}"; do
+    labels+=("${pair%%=*}")
+    f32_cfg+=("${pair#*=}")
+  done
+  bf16_cfg=("${f32_cfg[@]}")
+fi
+[ -n "${SHAPES:-}" ] && IFS=';' read -r -a shapes <<<"$SHAPES"
+[ -n "${DTYPES:-}" ] && read -r -a dtypes <<<"$DTYPES"
+[ -n "${KINDS:-}" ] && read -r -a kinds <<<"$KINDS"
 
 {
   echo "== round_normstream $(git log --oneline -1 2>/dev/null) (smoke $smoke)"
@@ -72,15 +88,17 @@ rm -rf /tmp/occ_normstream
 map=$out/configs.txt
 : >"$map"
 for i in "${!labels[@]}"; do
-  printf 'f32\t%s\t%s\n' "${f32_cfg[$i]}" "${labels[$i]}" >>"$map"
-  printf 'bf16\t%s\t%s\n' "${bf16_cfg[$i]}" "${labels[$i]}" >>"$map"
+  for dt in "${dtypes[@]}"; do
+    if [ $dt = bf16 ]; then c=${bf16_cfg[$i]}; else c=${f32_cfg[$i]}; fi
+    printf '%s\t%s\t%s\n' "$dt" "$c" "${labels[$i]}" >>"$map"
+  done
 done
 {
   echo "== norm (library_norm_time; GB/s: one read and one write of x)"
-  for dt in f32 bf16; do
-    if [ $dt = f32 ]; then cfg=("${f32_cfg[@]}"); else cfg=("${bf16_cfg[@]}"); fi
+  for dt in "${dtypes[@]}"; do
+    if [ $dt = bf16 ]; then cfg=("${bf16_cfg[@]}"); else cfg=("${f32_cfg[@]}"); fi
     for s in "${shapes[@]}"; do
-      for kind in rms layer; do
+      for kind in "${kinds[@]}"; do
         # shellcheck disable=SC2086
         timeout 25 /tmp/normstream_time $kind $dt $s "${cfg[@]}"
       done
@@ -89,7 +107,7 @@ done
   echo "   lib at $((SECONDS - start)) s"
   if [ "$smoke" != 1 ]; then
     peers=()
-    for dt in f32 bf16; do
+    for dt in "${dtypes[@]}"; do
       for s in "${shapes[@]}"; do peers+=("${s% *}x${s#* }:$dt"); done
     done
     timeout 170 python3 tools/lab/h200/norm_peers.py "${peers[@]}" 2>&1 | grep "^norm"
@@ -136,10 +154,14 @@ awk -F'\t' -v labels="${labels[*]}" '
 problems=$(grep -iE "error|fail|refused" "$raw" | grep -v " err " | head -10)
 {
   cat "$out/normstream.txt"
-  echo "(GB/s; \"!\": error above 1e-2 of the row's largest |y|; configs: stream.min_cols=1 and"
-  echo " auto: the context's own plan; s256: wg 256, items 2, unroll 2, 4 groups a unit; unroll4,"
-  echo " items4, gpu2: s256 with that one change; s512: wg 512 (wide, after the probe);"
-  echo " s512g2: and 2 groups a unit; vw2x: s256 in vectors of 8 (fp32) or 16 (bf16); plans in raw.txt)"
+  echo "(GB/s; \"!\": error above 1e-2 of the row's largest |y|; plans in raw.txt)"
+  if [ -n "${CONFIGS:-}" ]; then
+    for i in "${!labels[@]}"; do echo " ${labels[$i]}: ${f32_cfg[$i]:-(the resolved values)}"; done
+  else
+    echo " auto: the context's own plan; s256: wg 256, items 2, unroll 2, 4 groups a unit; unroll4,"
+    echo " items4, gpu2: s256 with that one change; s512: wg 512 (wide, after the probe);"
+    echo " s512g2: and 2 groups a unit; vw2x: s256 in vectors of 8 (fp32) or 16 (bf16); plans in raw.txt)"
+  fi
   [ -z "$problems" ] || echo "$problems"
 } | tee -a "$raw"
 
