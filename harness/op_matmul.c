@@ -66,20 +66,24 @@ static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIM
                                 {mid / 2 + 3, mid / 2 - 1, 8 * big + 5}};
   /* Few rows over a long K (k >= 4096 on every device): a prompt's or a batch's tokens through
      a layer's weights, a ragged side too. */
-  const size_t few_rows[2][3] = {{gpu ? 128 : 32, big, 4096}, {gpu ? 64 : 24, 2 * big + 3, 4096}};
-  const size_t few_tiles[2][3] = {{mid / 2, mid / 2, mid / 2}, {mid - 24, mid - 24, mid - 24}};
+  const size_t few_rows[2][3] = {{gpu ? 128 : 32, gpu ? big : 640, 4096},
+                                 {gpu ? 64 : 24, 2 * big + 3, 4096}};
+  /* Fewer than 128 tiles of 128 x 128 (m n <= 2^21), a K of a layer's among them. */
+  const size_t few_tiles_gpu[3][3] = {{512, 512, 512}, {1000, 1000, 1000}, {768, 2048, 2048}};
+  const size_t few_tiles_cpu[3][3] = {{72, 72, 72}, {104, 104, 104}, {96, 256, 256}};
   /* Ragged on every side and a few waves of tiles: on the H200, 4-wide A reads won 3-12 % on
-     the first two and lost 6-16 % on 3000^3 and 2000 x 3000 x 1500. */
-  const size_t large[3][3] = {{big, big, big},
-                              {big + 1, big - 1, big / 4 - 1},
-                              {gpu ? 3000 : 300, gpu ? 3000 : 300, gpu ? 3000 : 300}};
+     the first two and lost 6-16 % on 3000^3 and 2000 x 3000 x 1500. A CPU's of the class too
+     (m n > 2^21), over a short K. */
+  const size_t large_gpu[3][3] = {
+      {big, big, big}, {big + 1, big - 1, big / 4 - 1}, {3000, 3000, 3000}};
+  const size_t large_cpu[3][3] = {{1536, 1536, 128}, {1537, 1535, 127}, {2048, 1100, 96}};
   const size_t(*s)[3] = shape_class == 0   ? skinny
                         : shape_class == 1 ? small_k
                         : shape_class == 2 ? large_k
                         : shape_class == 3 ? few_rows
-                        : shape_class == 4 ? few_tiles
-                                           : large;
-  const size_t count = shape_class >= 5 ? 3 : 2;
+                        : shape_class == 4 ? (gpu ? few_tiles_gpu : few_tiles_cpu)
+                                           : (gpu ? large_gpu : large_cpu);
+  const size_t count = shape_class >= 4 ? 3 : 2;
   for (size_t i = 0; i < count; i++)
     d[i][0] = s[i][0], d[i][1] = s[i][1], d[i][2] = s[i][2];
   return count;

@@ -68,6 +68,40 @@ static void test_op_cases_entries_are_complete(void **state) {
   assert_string_equal(names, want);
 }
 
+/* The shapes `oclfuse tune` times for a class (tune_shapes) are of that class, on GPUs and on
+   CPUs: the tuner sets a candidate's values for the class alone, so a shape of another class
+   would time every candidate alike and the search would keep noise. */
+static void test_op_cases_tune_shapes_are_of_their_class(void **state) {
+  (void)state;
+  int strays = 0;
+  for (size_t i = 0; i < ocft_op_count(); i++) {
+    const ocft_op_case *op = ocft_op_at(i);
+    if (!op->tune_shapes) continue;
+    for (unsigned c = 0; c < ocf_shape_class_count((ocf_op)i); c++)
+      for (int gpu = 0; gpu <= 1; gpu++) {
+        size_t d[OCFT_TUNE_SHAPES][OCFT_MAX_DIMS];
+        memset(d, 0, sizeof d);
+        const size_t count = op->tune_shapes(c, gpu, d);
+        assert_true(count > 0 && count <= OCFT_TUNE_SHAPES);
+        for (size_t s = 0; s < count; s++) {
+          ocf_dtype key_dtype;
+          unsigned got;
+          ocft_assert_status(ocf_op_tuning_key((ocf_op)i, d[s], OCF_F32, &key_dtype, &got),
+                             OCF_SUCCESS);
+          if (got != c) {
+            char text[64];
+            op->shape_text(d[s], text, sizeof text);
+            print_error("%s: the %s tune shape %s (%s) is of class %s\n", op->name,
+                        ocf_shape_class_name((ocf_op)i, c), text, gpu ? "GPU" : "CPU",
+                        ocf_shape_class_name((ocf_op)i, got));
+            strays++;
+          }
+        }
+      }
+  }
+  assert_int_equal(strays, 0);
+}
+
 /* Each op's small shapes, device form and host form, against the op's own check. */
 static void test_op_cases_small_calls_pass(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -183,6 +217,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_op_cases_names_are_the_library_ops),
       cmocka_unit_test(test_op_cases_entries_are_complete),
+      cmocka_unit_test(test_op_cases_tune_shapes_are_of_their_class),
       cmocka_unit_test(test_op_cases_small_calls_pass),
       cmocka_unit_test(test_op_cases_options_parse_and_print),
       cmocka_unit_test(test_op_cases_calls_with_options_pass),

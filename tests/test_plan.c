@@ -2862,9 +2862,21 @@ static void test_plan_matmul_few_rows(void **state) {
     size_t m, n, k;
     const char *class_name;
   } classes[] = {
-      {128, 4096, 4096, "few_rows"}, {17, 600, 4096, "few_rows"},   {129, 4096, 4096, "small"},
-      {128, 128, 4096, "large_k"},   {64, 4096, 4095, "small"},     {16, 4096, 4096, "skinny"},
-      {128, 4096, 64, "small_k"},    {128, 8192, 8192, "few_rows"},
+      {128, 4096, 4096, "few_rows"},
+      {17, 600, 4096, "few_rows"},
+      {129, 4096, 4096, "small"},
+      {128, 128, 4096, "large_k"},
+      {64, 4096, 4095, "small"},
+      {16, 4096, 4096, "skinny"},
+      {128, 4096, 64, "small_k"},
+      {128, 8192, 8192, "few_rows"},
+      /* small against large: m n <= 2^21 (1024 x 2048), under 128 tiles of 128 x 128 */
+      {1024, 2048, 2048, "small"},
+      {1025, 2048, 2048, "large"},
+      {2048, 1024, 4096, "small"},
+      {2048, 1025, 4096, "large"},
+      {1448, 1448, 1448, "small"},
+      {1449, 1448, 1448, "large"},
   };
   for (size_t i = 0; i < ARRAY_LEN(classes); i++) {
     const ocf_shape shape = {{classes[i].m, classes[i].n, classes[i].k}};

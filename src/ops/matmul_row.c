@@ -17,7 +17,7 @@ static const ocf_shape_class_desc classes[] = {
     {"small_k", "k <= 64 (and not skinny)"},
     {"large_k", "k >= 8 max(m, n) (and not skinny)"},
     {"few_rows", "m <= 128 < n, k >= 4096 (and none of the above): tokens through a layer"},
-    {"small", "m n <= 2^20 (and none of the above): few tiles"},
+    {"small", "m n <= 2^21 (and none of the above): few tiles (128 of 128 x 128)"},
     {"large", "everything else"},
 };
 
@@ -32,7 +32,10 @@ static unsigned shape_class(const ocf_shape *s) {
      deeper, where the few tiles of a small square product want small tiles: apart, each class
      is tuned on shapes of its kind. A shorter K cannot be split deeper. */
   if (m <= 128 && n > 128 && k >= 4096) return 3;
-  if (m <= ((size_t)1 << 20) / n) return 4;
+  /* Fewer tiles of 128 x 128 than a wave of a large GPU (128): 2^21 rather than 2^20 since
+     2026-12-03 (H200, small's values over large's: 768 x 2048 x 4096 27.6 -> 36.3 TFLOP/s,
+     1024 x 2048 x 2048 34.4 -> 37.3; 2048^3 and 1024 x 4096 x 1024 lost with them). */
+  if (m <= ((size_t)1 << 21) / n) return 4;
   return 5;
 }
 
