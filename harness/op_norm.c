@@ -151,20 +151,17 @@ static const char bench_gpu_calls[] =
     "rmsnorm:256x65536:bf16:weight";
 static const size_t small[][OCFT_MAX_DIMS] = {{4, 100}, {1, 1}, {7, 333}, {3, 3000}};
 
-/* oclfuse tune: by row length as softmax's classes; the issue's table (8192 x 4096,
-   32768 x 1024, 1024 x 16384) among them. */
+/* oclfuse tune: by row length as the classes (src/ops/norm_row.c); the issue's table (8192 x
+   4096, 32768 x 1024, 1024 x 16384) among them. */
 static size_t tune_shapes(unsigned shape_class, int gpu, size_t d[][OCFT_MAX_DIMS]) {
-  static const size_t gpu_shapes[5][2][2] = {{{65536, 128}, {32768, 200}},
-                                             {{32768, 1024}, {8192, 1823}},
-                                             {{8192, 4096}, {1024, 16384}},
-                                             {{1024, 65536}, {256, 200000}},
-                                             {{64, 1048576}, {8, 4000000}}};
-  static const size_t cpu_shapes[5][2][2] = {{{4096, 256}, {2048, 200}},
-                                             {{1024, 1024}, {512, 1823}},
-                                             {{256, 4096}, {64, 10000}},
-                                             {{16, 65536}, {4, 200000}},
-                                             {{2, 1048576}, {1, 3000000}}};
-  return ocft_row_tune_shapes(gpu_shapes, cpu_shapes, 5, shape_class, gpu, d);
+  static const size_t gpu_shapes[6][2][2] = {
+      {{65536, 128}, {32768, 200}},   {{32768, 1024}, {8192, 1823}},
+      {{8192, 4096}, {4096, 8192}},   {{1024, 16384}, {2048, 12288}},
+      {{1024, 65536}, {256, 200000}}, {{64, 1048576}, {8, 4000000}}};
+  static const size_t cpu_shapes[6][2][2] = {
+      {{4096, 256}, {2048, 200}}, {{1024, 1024}, {512, 1823}}, {{256, 4096}, {64, 8000}},
+      {{64, 10000}, {16, 16384}}, {{16, 65536}, {4, 200000}},  {{2, 1048576}, {1, 3000000}}};
+  return ocft_row_tune_shapes(gpu_shapes, cpu_shapes, 6, shape_class, gpu, d);
 }
 
 const ocft_op_case ocft_op_norm = {

@@ -4348,6 +4348,47 @@ static void test_plan_norm_wide(void **state) {
   assert_int_equal(plan.wide_workgroup, 0);
 }
 
+/* The H200's bfloat16 norm rows of 8193 .. 16384 columns (the wider class) run a workgroup a
+   row, where the wide class's (2049 .. 8192) loop four workgroups a compute unit over the rows,
+   each loading its next row early (the shipped entry): 1024 x 16384 ran 2672 GB/s looping and
+   3062 not, 4096 x 8192 3331 looping and 3011 not (LayerNorm, 2026-12-03). */
+static void test_plan_norm_wider(void **state) {
+  (void)state;
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  static const struct {
+    size_t rows, cols;
+    const char *class_name;
+    long long prefetch;
+    size_t groups;
+  } cases[] = {
+      {4096, 8192, "wide", 1, 4 * 132}, {1024, 8192, "wide", 1, 4 * 132},
+      {1024, 8193, "wider", 0, 1024},   {1024, 16384, "wider", 0, 1024},
+      {2048, 16384, "wider", 0, 2048},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_NORM, &shape);
+    assert_string_equal(ocf_shape_class_name(OCF_OP_NORM, c), cases[i].class_name);
+    ocf_norm_call call = norm_call_of(1, cases[i].rows, cases[i].cols, 0, 0, AUTO, 0);
+    call.has_res = call.has_res_out = 0;
+    call.in_dtype = call.out_dtype = call.weight_dtype = OCF_BF16;
+    ocf_plan plan;
+    char what[64];
+    snprintf(what, sizeof what, "bf16 RMSNorm %zu x %zu", cases[i].rows, cases[i].cols);
+    expect_success(what, ocf_plan_norm(&facts, &table[OCF_OP_NORM][OCF_BF16][c], &call, &plan));
+    const size_t groups = plan.steps[0].global[1] / plan.steps[0].local[1];
+    if (plan.steps[0].kernel != OCF_KERNEL_NORM_ROWS ||
+        plan_value(&plan, "PREFETCH") != cases[i].prefetch || groups != cases[i].groups) {
+      char text[512];
+      ocf_plan_describe(&plan, text, sizeof text);
+      fail_msg("%s: %s; expected norm_rows, PREFETCH %lld, %zu workgroups", what, text,
+               cases[i].prefetch, cases[i].groups);
+    }
+  }
+}
+
 /* norm_stream's gate (stream.min_cols, src/plan/plan_norm.c): off by default; on from exactly
    stream.min_cols columns, the default variant only; its shape (items and unroll scaled to
    vectors of 1 where the call is not aligned, groups_per_unit workgroups a compute unit or one
@@ -4642,6 +4683,7 @@ int main(void) {
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),
       cmocka_unit_test(test_plan_norm_wide),
+      cmocka_unit_test(test_plan_norm_wider),
       cmocka_unit_test(test_plan_norm_stream),
       cmocka_unit_test(test_plan_bf16_cvt),
   };

@@ -11,18 +11,28 @@ _Static_assert(sizeof(ocf_norm_call) <= OCF_CALL_MAX, "ocf_norm_call outgrew OCF
 _Static_assert(sizeof(ocf_norm_frame) <= OCF_FRAME_MAX, "ocf_norm_frame outgrew OCF_FRAME_MAX");
 
 /* By row length, as softmax's: where a row lives (a segment's registers, one workgroup's, the
-   split). */
+   split). Softmax's wide class is two here: a row of more than 8192 columns fills a workgroup's
+   registers twice as deep, and on the H200 its bfloat16 rows ran fastest a workgroup a row where
+   shorter ones ran fastest four workgroups a compute unit looping over the rows, each loading
+   its next row early (2026-12-03: RMSNorm 1024 x 16384 2672 GB/s looping, 3062 not; LayerNorm
+   4096 x 8192 3331 looping, 3011 not). */
 static const ocf_shape_class_desc classes[] = {
     {"narrow", "cols <= 256: several rows a workgroup"},
     {"medium", "cols 257 .. 2048"},
-    {"wide", "cols 2049 .. 16384: a row in one workgroup's registers"},
+    {"wide", "cols 2049 .. 8192: a row in one workgroup's registers"},
+    {"wider", "cols 8193 .. 16384: a row in one workgroup's registers, twice as deep"},
     {"long", "cols 16385 .. 262144: rows split over workgroups"},
     {"huge", "cols > 262144"},
 };
 
 static unsigned shape_class(const ocf_shape *s) {
   size_t cols = s->d[1];
-  return cols <= 256 ? 0 : cols <= 2048 ? 1 : cols <= 16384 ? 2 : cols <= 262144 ? 3 : 4;
+  return cols <= 256      ? 0
+         : cols <= 2048   ? 1
+         : cols <= 8192   ? 2
+         : cols <= 16384  ? 3
+         : cols <= 262144 ? 4
+                          : 5;
 }
 
 static void tuning_key(const void *call, ocf_shape *shape, ocf_dtype *dtype) {
