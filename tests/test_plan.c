@@ -2790,13 +2790,19 @@ static void test_plan_matmul_wave_split(void **state) {
 }
 
 /*
- * Rule 4's split filled to a wave (tiled.wave_min, 80 on the H200, wave_k_min 128): the small
- * class's set 0 (256 x 128 tiles) over 1024 x 1024 x 2048 makes 32 tiles, and K holds only two
- * ranges of split_k_min (1024): 64 workgroups on 132 units, 48 % of a wave. 3 ranges fill 72 %,
- * 4 (ranges of 512) 96 %: the fewest that reach wave_min (2026-12-03: 19.4 -> 35.1 TFLOP/s).
- * The edges: wave_min 72 takes 3, 0 keeps 2; wave_k_min 512 allows 4, 513 (three ranges at most)
- * keeps 2; split_max 3 keeps 2. 256 x 1024 x 2048 (8 tiles) takes 14 ranges (112 workgroups,
- * 84 %: 5.0 -> 23.1); 1024 x 1024 x 4096 already fills 96 % in its 4 ranges of 1024.
+ * Rule 4's split filled to a wave (tiled.wave_min, 80 on the H200, wave_k_min 128), under the
+ * H200's small and large_k values with split_k_min 1024 (the rule's own case, whatever the
+ * entries hold). The small class's set 0 (256 x 128 tiles) over 1024 x 1024 x 2048 makes 32
+ * tiles, and K holds only two ranges of 1024: 64 workgroups on 132 units, 48 % of a wave. 3
+ * ranges fill 72 %, 4 (ranges of 512) 96 %: the fewest that reach wave_min (2026-12-03: 19.4 ->
+ * 35.1 TFLOP/s). wave_min 72 takes 3, 0 keeps 2; wave_k_min 512 allows 4; where the split stays
+ * short (wave_k_min 513: three ranges at most; split_max 3) the set is passed over for set 1's
+ * 64 x 64 tiles, 256 of them, unsplit. 256 x 1024 x 2048 (8 tiles) takes 14 ranges (112
+ * workgroups, 84 %: 5.0 -> 23.1); 1024 x 1024 x 4096 already fills 96 % in its 4 ranges. In
+ * large_k, 256 x 256 x 4096 in set 0's 128 x 128 tiles is 4 tiles, 64 workgroups in 16 ranges
+ * (48 %): set 1's 16 tiles in 7 ranges fill 84 % (4.6 -> 14.5); where no set fills it (32 x 32 x
+ * 4096: one 32 x 32 tile, or four of 16 x 16, in 16 ranges at most) the first split stands, set
+ * 2's in the split rule's 4 ranges.
  */
 static void resolve_h200(ocf_device_facts *facts, ocf_tuning_table *table);
 
@@ -2807,31 +2813,45 @@ static void test_plan_matmul_split_to_wave(void **state) {
   resolve_h200(&facts, &table);
   facts.learnt.wgmma = OCF_PROBE_FAILED;
   facts.learnt.mma = OCF_PROBE_FAILED;
-  const ocf_shape shape = {{1024, 1024, 2048}};
-  const unsigned small = ocf_shape_class_of(OCF_OP_MATMUL, &shape);
-  assert_string_equal(ocf_shape_class_name(OCF_OP_MATMUL, small), "small");
-  const ocf_tuning_values shipped = table[OCF_OP_MATMUL][OCF_F32][small];
-  assert_int_equal(shipped.matmul.tiled.wave_min, 80);
-  assert_int_equal(shipped.matmul.tiled.wave_k_min, 128);
-  assert_int_equal(shipped.matmul.tiled.split_k_min, 1024);
+  const char *const split4 =
+      "matmul_tiled_split wg=16x32 groups=32x4 + matmul_reduce wg=256 groups=4096";
+  const char *const fast = "matmul_tiled_fast wg=16x16 groups=16x16";
   static const struct {
     size_t m, n, k;
+    const char *class_name;
     int wave_min, wave_k_min, split_max;
-    const char *what, *groups;
-    size_t reduce_groups;
-    const char *values;
+    const char *what, *shape, *values;
   } cases[] = {
-      {1024, 1024, 2048, 80, 128, 16, "shipped", "32x4", 4096, "splits=4 k_split=512"},
-      {1024, 1024, 2048, 72, 128, 16, "wave_min 72", "24x4", 4096, "splits=3"},
-      {1024, 1024, 2048, 0, 128, 16, "wave_min 0", "16x4", 4096, "splits=2 k_split=1024"},
-      {1024, 1024, 2048, 80, 512, 16, "wave_k_min 512", "32x4", 4096, "splits=4 k_split=512"},
-      {1024, 1024, 2048, 80, 513, 16, "wave_k_min 513", "16x4", 4096, "splits=2 k_split=1024"},
-      {1024, 1024, 2048, 80, 128, 3, "split_max 3", "16x4", 4096, "splits=2 k_split=1024"},
-      {256, 1024, 2048, 80, 128, 16, "shipped", "112x1", 1024, "splits=14"},
-      {1024, 1024, 4096, 80, 128, 16, "shipped", "32x4", 4096, "splits=4 k_split=1024"},
+      {1024, 1024, 2048, "small", 80, 128, 16, "shipped", NULL, "splits=4 k_split=512"},
+      {1024, 1024, 2048, "small", 72, 128, 16, "wave_min 72",
+       "matmul_tiled_split wg=16x32 groups=24x4 + matmul_reduce wg=256 groups=4096", "splits=3"},
+      {1024, 1024, 2048, "small", 0, 128, 16, "wave_min 0",
+       "matmul_tiled_split wg=16x32 groups=16x4 + matmul_reduce wg=256 groups=4096",
+       "splits=2 k_split=1024"},
+      {1024, 1024, 2048, "small", 80, 512, 16, "wave_k_min 512", NULL, "splits=4 k_split=512"},
+      {1024, 1024, 2048, "small", 80, 513, 16, "wave_k_min 513", "", "MWI=4 NWI=4 splits=1"},
+      {1024, 1024, 2048, "small", 80, 128, 3, "split_max 3", "", "MWI=4 NWI=4 splits=1"},
+      {256, 1024, 2048, "small", 80, 128, 16, "shipped",
+       "matmul_tiled_split wg=16x32 groups=112x1 + matmul_reduce wg=256 groups=1024", "splits=14"},
+      {1024, 1024, 4096, "small", 80, 128, 16, "shipped", NULL, "splits=4 k_split=1024"},
+      {256, 256, 4096, "large_k", 80, 128, 16, "shipped",
+       "matmul_tiled_split wg=16x16 groups=28x4 + matmul_reduce wg=256 groups=256",
+       "MWI=4 NWI=4 splits=7"},
+      {256, 256, 4096, "large_k", 0, 128, 16, "wave_min 0",
+       "matmul_tiled_split wg=16x16 groups=8x2 + matmul_reduce wg=256 groups=256",
+       "MWI=8 NWI=8 splits=4"},
+      {32, 32, 4096, "large_k", 80, 128, 16, "shipped",
+       "matmul_tiled_split wg=8x8 groups=4x1 + matmul_reduce wg=256 groups=4",
+       "MWI=4 NWI=4 splits=4"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-    ocf_tuning_values t = shipped;
+    const ocf_shape key = {{cases[i].m, cases[i].n, cases[i].k}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_MATMUL, &key);
+    assert_string_equal(ocf_shape_class_name(OCF_OP_MATMUL, c), cases[i].class_name);
+    ocf_tuning_values t = table[OCF_OP_MATMUL][OCF_F32][c];
+    assert_int_equal(t.matmul.tiled.wave_min, 80);
+    assert_int_equal(t.matmul.tiled.wave_k_min, 128);
+    t.matmul.tiled.split_k_min = 1024;
     t.matmul.tiled.wave_min = cases[i].wave_min;
     t.matmul.tiled.wave_k_min = cases[i].wave_k_min;
     t.matmul.tiled.split_max = cases[i].split_max;
@@ -2839,12 +2859,9 @@ static void test_plan_matmul_split_to_wave(void **state) {
     char what[96];
     snprintf(what, sizeof what, "H200 fp32 %zu x %zu x %zu, %s", cases[i].m, cases[i].n, cases[i].k,
              cases[i].what);
-    char expected[160];
-    snprintf(expected, sizeof expected,
-             "matmul_tiled_split wg=16x32 groups=%s + matmul_reduce wg=256 groups=%zu",
-             cases[i].groups, cases[i].reduce_groups);
+    const char *shape = cases[i].shape == NULL ? split4 : cases[i].shape[0] ? cases[i].shape : fast;
     ocf_plan plan;
-    expect_plan(what, ocf_plan_matmul(&facts, &t, &call, &plan), &plan, expected, cases[i].values);
+    expect_plan(what, ocf_plan_matmul(&facts, &t, &call, &plan), &plan, shape, cases[i].values);
   }
 }
 

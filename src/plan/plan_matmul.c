@@ -31,9 +31,11 @@
  *      splits fit in split_fill workgroups per compute unit: as many splits as fit (at most
  *      split_max of them, each at least split_k_min long), or, where their workgroups fill less
  *      than tiled.wave_min % of one wave, the fewest more that fill it, each at least
- *      tiled.wave_k_min long (none: those first ones); else the next set is tried. The
- *      fallback is the last set in use that passed min_eff or, where none did, the one with the
- *      most of C in its padded tiles (the larger of equals). A set taken unsplit whose
+ *      tiled.wave_k_min long; a split that no count fills so passes the set over for a later
+ *      one, and stands only where no later set is taken (256 x 256 x 4096: 4 tiles of 128 x
+ *      128 in 16 ranges fill 48 %, 16 of 64 x 64 in 7 ranges 84 %); else the next set is
+ *      tried. The fallback is the last set in use that passed min_eff or, where none did, the
+ *      one with the most of C in its padded tiles (the larger of equals). A set taken unsplit whose
  *      workgroups fill less than tiled.wave_min % of their whole waves (0 in the schema: never)
  *      has K split into the fewest ranges, each at least tiled.wave_k_min and at most split_max
  *      of them, whose workgroups fill that much (none: unsplit). matmul_tiled_fast when every
@@ -438,6 +440,8 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
      16-column tiles, and the larger tiles run faster). */
   int have = 0, passed = 0;
   double best = -1.0;
+  tile_set short_set = {0};
+  size_t short_splits = 0;
   *splits = 1;
   for (int s = 0; s < OCF_MATMUL_TILE_SETS && t->set[s].mdimc != 0; s++) {
     tile_set set = tile_set_of(&t->set[s]);
@@ -464,11 +468,18 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
       if (n > call->k / split_min) n = call->k / split_min;
       if (n > (size_t)t->split_max) n = (size_t)t->split_max;
       if (n >= 2) {
-        *splits = wave_splits(facts, t, call->k, groups, n);
-        return 1;
+        n = wave_splits(facts, t, call->k, groups, n);
+        if (t->wave_min <= 0 ||
+            wave_fill(groups * n, facts->compute_units) >= (size_t)t->wave_min) {
+          *splits = n;
+          return 1;
+        }
+        /* Short of a wave even split: a later set may fill it; else the first such split. */
+        if (!short_splits) short_set = set, short_splits = n;
       }
     }
   }
+  if (short_splits) *chosen = short_set, *splits = short_splits;
   return have;
 }
 
