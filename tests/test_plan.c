@@ -2922,8 +2922,8 @@ static void test_plan_matmul_few_rows(void **state) {
        "matmul_tiled_split wg=16x16 groups=258x1 + matmul_reduce wg=256 groups=2752",
        "MWI=4 NWI=8 splits=3"},
       {32, 11008, 4096, "matmul_tiled_fast wg=8x8 groups=344x1", "MWI=4 NWI=4 KWG=32 splits=1"},
-      {64, 2048, 2048, "matmul_tiled_split wg=16x16 groups=128x1 + matmul_reduce wg=256 groups=512",
-       "MWI=4 NWI=4 KWG=16 splits=4"},
+      {64, 2048, 2048, "matmul_tiled_split wg=16x16 groups=256x1 + matmul_reduce wg=256 groups=512",
+       "MWI=4 NWI=4 KWG=16 splits=8"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
     const ocf_shape shape = {{cases[i].m, cases[i].n, cases[i].k}};
