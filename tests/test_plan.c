@@ -936,16 +936,16 @@ static const matmul_case matmul_cases[] = {
        1408 (11 x 11 = 121) does not (and k = 1408 < 2 x 1024 does not split); 64 x 64 tiles
        need ceil(n / 64)^2 >= 132: 705 takes them, 704 takes 32 x 32. Leading dimensions 1412
        and 708 keep every row aligned. The 144 tiles of 1409 and 705 fill 54 % of two waves, so
-       tiled.wave_min 80 splits K in 3 (432 workgroups, 82 %). */
+       tiled.few_wave_min 90 (in two waves or fewer) splits K in 5 (720 workgroups, 91 %). */
     {H200, 0, 0, 0, 1409, 1409, 1409, 1412, 0, AUTO,
-     "matmul_tiled_split wg=16x16 groups=36x12 + matmul_reduce wg=256 groups=7756",
-     "MDIMC=16 NDIMC=16 MWI=8 NWI=8 KWG=8 VWM=2 VWN=2 max_regs=128 A_VEC=1 splits=3 k_split=472", 1,
+     "matmul_tiled_split wg=16x16 groups=60x12 + matmul_reduce wg=256 groups=7756",
+     "MDIMC=16 NDIMC=16 MWI=8 NWI=8 KWG=8 VWM=2 VWN=2 max_regs=128 A_VEC=1 splits=5 k_split=288", 1,
      0},
     {H200, 0, 0, 0, 1408, 1408, 1408, 0, 0, AUTO, "matmul_tiled_fast wg=16x16 groups=22x22",
      "MWI=4 NWI=4 KWG=16 VWM=4", 1, 0},
     {H200, 0, 0, 0, 705, 705, 705, 708, 0, AUTO,
-     "matmul_tiled_split wg=16x16 groups=36x12 + matmul_reduce wg=256 groups=1942",
-     "MWI=4 NWI=4 KWG=16 splits=3 k_split=240", 1, 0},
+     "matmul_tiled_split wg=16x16 groups=60x12 + matmul_reduce wg=256 groups=1942",
+     "MWI=4 NWI=4 KWG=16 splits=5 k_split=144", 1, 0},
     {H200, 0, 0, 0, 704, 704, 704, 0, 0, AUTO, "matmul_tiled_fast wg=8x8 groups=22x22",
      "MDIMC=8 NDIMC=8 MWI=4 NWI=4 KWG=16", 1, 0},
     /* Not square: one row of 128-tiles needs 132 of them along N: 16769 columns (ceil = 132)
@@ -2750,6 +2750,9 @@ static void test_plan_matmul_wave_split(void **state) {
   const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
   t.matmul.tiled.pad_waves = 0;
+  assert_int_equal(t.matmul.tiled.few_waves, 2); /* NVIDIA's built-in values, */
+  assert_int_equal(t.matmul.tiled.few_wave_min, 90);
+  t.matmul.tiled.few_waves = 0; /* off but in their own cases below */
   t.matmul.tiled.wave_min = 85, t.matmul.tiled.wave_k_min = 128;
   ocf_matmul_call call = matmul_call(0, 0, 1500, 1500, 1500, 0, 0, AUTO, 0);
   const char *const split4 = "matmul_tiled_split wg=16x16 groups=48x12 + matmul_reduce wg=256 "
@@ -2787,6 +2790,36 @@ static void test_plan_matmul_wave_split(void **state) {
   call = matmul_call(0, 0, 2048, 2048, 2048, 0, 0, AUTO, 0);
   plan_pad_case("2048^3, wave_min 90", &facts, &tight, &call,
                 "matmul_tiled_fast wg=16x16 groups=16x16", "scratch=0");
+  /* tiled.few_waves 2, few_wave_min 90 (NVIDIA's): 1500^3's 144 workgroups make 2 waves, so
+     they split to 90 % (5 ranges, 720 workgroups, 91 %) where wave_min 85 alone takes 4;
+     1800^3's 225 (2 waves, 85 %) split in 4 (900, 97 %); 3000^3's 576 (5 waves, 87 %) stay
+     whole; 5 waves as few (few_waves 5) would split them in 2 (1152, 97 %); few_wave_min below
+     wave_min keeps wave_min; wave_min 0 keeps the rule off. */
+  ocf_tuning_values few = t;
+  few.matmul.tiled.few_waves = 2, few.matmul.tiled.few_wave_min = 90;
+  call = matmul_call(0, 0, 1500, 1500, 1500, 0, 0, AUTO, 0);
+  plan_pad_case("1500^3, few_waves 2", &facts, &few, &call,
+                "matmul_tiled_split wg=16x16 groups=60x12 + matmul_reduce wg=256 groups=8790",
+                "splits=5");
+  ocf_tuning_values few_low = few;
+  few_low.matmul.tiled.few_wave_min = 50;
+  plan_pad_case("1500^3, few_wave_min 50", &facts, &few_low, &call, split4, "splits=4");
+  ocf_tuning_values few_off = few;
+  few_off.matmul.tiled.wave_min = 0;
+  plan_pad_case("1500^3, few_waves 2, wave_min 0", &facts, &few_off, &call, unsplit, "scratch=0");
+  call = matmul_call(0, 0, 1800, 1800, 1800, 0, 0, AUTO, 0);
+  plan_pad_case("1800^3, few_waves 2", &facts, &few, &call,
+                "matmul_tiled_split wg=16x16 groups=60x15 + matmul_reduce wg=256 groups=12657",
+                "splits=4");
+  plan_pad_case("1800^3, wave_min 85", &facts, &t, &call,
+                "matmul_tiled_mixed wg=16x16 groups=15x15", "scratch=0");
+  call = matmul_call(0, 0, 3000, 3000, 3000, 0, 0, AUTO, 0);
+  plan_pad_case("3000^3, few_waves 2", &facts, &few, &call,
+                "matmul_tiled_mixed wg=16x16 groups=24x24", "scratch=0");
+  few.matmul.tiled.few_waves = 5;
+  plan_pad_case("3000^3, few_waves 5", &facts, &few, &call,
+                "matmul_tiled_split wg=16x16 groups=48x24 + matmul_reduce wg=256 groups=35157",
+                "splits=2");
 }
 
 /*

@@ -36,9 +36,10 @@
  *      128 in 16 ranges fill 48 %, 16 of 64 x 64 in 7 ranges 84 %); else the next set is
  *      tried. The fallback is the last set in use that passed min_eff or, where none did, the
  *      one with the most of C in its padded tiles (the larger of equals). A set taken unsplit whose
- *      workgroups fill less than tiled.wave_min % of their whole waves (0 in the schema: never)
- *      has K split into the fewest ranges, each at least tiled.wave_k_min and at most split_max
- *      of them, whose workgroups fill that much (none: unsplit). matmul_tiled_fast when every
+ *      workgroups fill less than tiled.wave_min % of their whole waves (0 in the schema: never;
+ *      tiled.few_wave_min where they make at most tiled.few_waves waves) has K split into the
+ *      fewest ranges, each at least tiled.wave_k_min and at most split_max of them, whose
+ *      workgroups fill that much (none: unsplit). matmul_tiled_fast when every
  *      tile is whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
  *      with tiled.rim (0 in the schema, NVIDIA 1: docs/GEMM.md), matmul_tiled_mixed
  *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1);
@@ -407,22 +408,36 @@ static size_t wave_fill(size_t groups, size_t units) {
   return 100 * groups / (ocf_div_ceil(groups, units) * units);
 }
 
-/* Rule 4's wave splits (tiled.wave_min): where `groups` workgroups in `from` ranges of K fill
-   less than wave_min % of their waves, the fewest more ranges, each at least wave_k_min long and
-   at most split_max of them, that fill wave_min %; `from` where none does or the rule is off.
-   From 1 for a set taken unsplit (1500^3 in 128 x 128 tiles: 144 workgroups on 132 units fill
-   54 %, two tiles' time for 1.09 tiles of work); from the split rule's ranges of split_k_min
-   where they leave one wave short (1024 x 1024 x 2048 in 256 x 128 tiles: 32 tiles in 2 ranges
-   of 1024 are 64 workgroups on 132 units, 48 %; 4 ranges of 512 fill 97 %). */
+/* Rule 4's wave splits: where `groups` workgroups in `from` ranges of K fill less than
+   `wave_min` % of their waves, the fewest more ranges, each at least wave_k_min long and at most
+   split_max of them, that fill wave_min %; `from` where none does or the rule is off. From 1 for
+   a set taken unsplit (1500^3 in 128 x 128 tiles: 144 workgroups on 132 units fill 54 %, two
+   tiles' time for 1.09 tiles of work); from the split rule's ranges of split_k_min where they
+   leave one wave short (1024 x 1024 x 2048 in 256 x 128 tiles: 32 tiles in 2 ranges of 1024 are
+   64 workgroups on 132 units, 48 %; 4 ranges of 512 fill 97 %). */
 static size_t wave_splits(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t, size_t k,
-                          size_t groups, size_t from) {
+                          size_t groups, size_t from, int wave_min) {
   const size_t units = facts->compute_units;
-  if (t->wave_min <= 0 || units == 0 || wave_fill(groups * from, units) >= (size_t)t->wave_min)
+  if (wave_min <= 0 || units == 0 || wave_fill(groups * from, units) >= (size_t)wave_min)
     return from;
   const size_t most = k / (size_t)t->wave_k_min;
   for (size_t n = from + 1; n <= most && n <= (size_t)t->split_max; n++)
-    if (groups <= SIZE_MAX / n && wave_fill(groups * n, units) >= (size_t)t->wave_min) return n;
+    if (groups <= SIZE_MAX / n && wave_fill(groups * n, units) >= (size_t)wave_min) return n;
   return from;
+}
+
+/* The wave_min of a set taken unsplit: tiled.few_wave_min (where above tiled.wave_min, and the
+   rule on) where its workgroups make at most tiled.few_waves waves (a wave one workgroup a
+   unit), tiled.wave_min otherwise. In one or two
+   waves the split paid to 90 % on the H200 (1800^3: 225 tiles, 85 %, in 4 ranges 27.4 TFLOP/s
+   against 24.5) where in five it lost (3000^3's 576 tiles, 87 %: 37.9 unsplit, 31.8 in 2). */
+static int unsplit_wave_min(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
+                            size_t groups) {
+  const size_t units = facts->compute_units;
+  if (t->wave_min > 0 && t->few_waves > 0 && units > 0 &&
+      ocf_div_ceil(groups, units) <= (size_t)t->few_waves)
+    return t->few_wave_min > t->wave_min ? t->few_wave_min : t->wave_min;
+  return t->wave_min;
 }
 
 /* The tile set for the call, and its K splits (1: none), by rule 4. Returns 0 when no set
@@ -456,7 +471,8 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
     passed = 1;
     size_t groups = set_groups(&set, call->m, call->n) * batch;
     if (groups >= want) {
-      if (may_split) *splits = wave_splits(facts, t, call->k, groups, 1);
+      if (may_split)
+        *splits = wave_splits(facts, t, call->k, groups, 1, unsplit_wave_min(facts, t, groups));
       return 1;
     }
     if (may_split && split_min > 0 && call->k >= 2 * split_min) {
@@ -468,7 +484,7 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
       if (n > call->k / split_min) n = call->k / split_min;
       if (n > (size_t)t->split_max) n = (size_t)t->split_max;
       if (n >= 2) {
-        n = wave_splits(facts, t, call->k, groups, n);
+        n = wave_splits(facts, t, call->k, groups, n, t->wave_min);
         if (t->wave_min <= 0 ||
             wave_fill(groups * n, facts->compute_units) >= (size_t)t->wave_min) {
           *splits = n;

@@ -117,6 +117,14 @@ static const ocf_tunable matmul_tunables[] = {
                             NULL},
     [MM(tiled.wave_k_min)] = {"tiled.wave_k_min", 1, 1 << 20, 0, 256,
                               "least K per range of tiled.wave_min's splits", NULL},
+    /* 0 in the schema; NVIDIA 2 and 90 (docs/GEMM.md, "Mid sizes: few waves"). */
+    [MM(tiled.few_waves)] = {"tiled.few_waves", 0, 64, 0, 0,
+                             "a tile set taken unsplit whose workgroups make at most this many "
+                             "waves (of one workgroup a compute unit) fills tiled.few_wave_min % "
+                             "of them instead of tiled.wave_min; 0: never",
+                             NULL},
+    [MM(tiled.few_wave_min)] = {"tiled.few_wave_min", 0, 100, 0, 0,
+                                "tiled.wave_min for the sets of tiled.few_waves", NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,
                         "C with at most this many columns (or rows) takes the skinny kernels",

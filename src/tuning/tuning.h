@@ -110,6 +110,8 @@ typedef struct ocf_matmul_tiled_tuning {
   int mixed_c_check; /* 1: matmul_tiled_mixed with the rim body checks C's alignment per store */
   int wave_min;   /* % of whole waves a taken set's workgroups must fill, else K split; 0: never */
   int wave_k_min; /* least K per split of the wave rule */
+  int few_waves;  /* a set taken unsplit in at most this many waves aims at few_wave_min; 0: none */
+  int few_wave_min; /* wave_min for those few waves */
 } ocf_matmul_tiled_tuning;
 
 /* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */
