@@ -35,12 +35,17 @@
 #           now runs mma_rows, not yet run on the H200), then mma.local, mma.stages, mma.rows 32,
 #           mma.q_local, mma.remat against today's plan on issue 21's prefill shapes, FA2 and
 #           cuDNN beside (cap 540 s)
+#   fewwaves round_waves.sh: tiled.few_waves 2 against 0 on shapes of one or two waves no
+#           round has timed, 3000^3 beside as a five-wave control, cuBLAS beside (cap 200 s)
+#   pad     test_matmul_pad on the GPU: the padded copies' 16-bit path runs only there (cap 90 s)
+#   normall round_normstream.sh: LayerNorm and RMSNorm, the context's plan, fp32, fp16 and bf16 on
+#           issue 20's table and the wide / wider edge, torch beside (cap 300 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -157,6 +162,29 @@ for step in "$@"; do
     SUITES=$suites OUT=$work/attn32 timeout "$(budget 540)" bash tools/lab/h200/round_attention_mma32.sh \
       >"$work/attn32.txt" 2>&1
     tail -70 "$work/attn32.txt"
+    ;;
+  fewwaves)
+    B=$b OUT=$work/fewwaves CONFIGS="few2=;few0=tiled.few_waves=0" SHAPES="1600 1600 1600
+1900 1900 1900
+1450 1550 1500
+1700 1500 2000
+1200 1800 1800
+1300 1700 1500
+700 700 2800
+3000 3000 3000" timeout "$(budget 200)" bash tools/lab/h200/round_waves.sh >/dev/null 2>&1
+    awk '/^RESULT/{printf "%s %s %s %s %s %s\n",$2,$5,$6,$7,$13,$14}' "$work/fewwaves/times.txt"
+    awk '{print $4,$5,$6,$9}' "$work/fewwaves/peers.txt"
+    ;;
+  pad)
+    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout "$(budget 90)" ctest -R '^test_matmul_pad$' \
+      --output-on-failure >"$work/pad.txt" 2>&1)
+    echo "test_matmul_pad rc $?"
+    grep -E "tests passed|Failed|\*\*\*" "$work/pad.txt" | head -5
+    ;;
+  normall)
+    B=$b OUT=$work/normall CONFIGS="auto=" DTYPES="f32 f16 bf16" \
+      SHAPES="8192 4096;32768 1024;1024 16384;4096 8192;2048 12288" \
+      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A16 "op dtype"
     ;;
   *) echo "unknown step $step" ;;
   esac
