@@ -428,9 +428,9 @@ static size_t wave_splits(const ocf_device_facts *facts, const ocf_matmul_tiled_
 
 /* The wave_min of a set taken unsplit: tiled.few_wave_min (where above tiled.wave_min, and the
    rule on) where its workgroups make at most tiled.few_waves waves (a wave one workgroup a
-   unit), tiled.wave_min otherwise. In one or two
-   waves the split paid to 90 % on the H200 (1800^3: 225 tiles, 85 %, in 4 ranges 27.4 TFLOP/s
-   against 24.5) where in five it lost (3000^3's 576 tiles, 87 %: 37.9 unsplit, 31.8 in 2). */
+   unit), tiled.wave_min otherwise. In one or two waves the split paid to 90 % on the H200
+   (1800^3: 225 tiles, 85 %, in 4 ranges 27.4 TFLOP/s against 24.5) where in five it lost
+   (3000^3's 576 tiles, 87 %: 37.9 unsplit, 31.8 in 2). */
 static int unsplit_wave_min(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
                             size_t groups) {
   const size_t units = facts->compute_units;
@@ -485,7 +485,7 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
       if (n > (size_t)t->split_max) n = (size_t)t->split_max;
       if (n >= 2) {
         n = wave_splits(facts, t, call->k, groups, n, t->wave_min);
-        if (t->wave_min <= 0 ||
+        if (t->wave_min <= 0 || facts->compute_units == 0 ||
             wave_fill(groups * n, facts->compute_units) >= (size_t)t->wave_min) {
           *splits = n;
           return 1;
