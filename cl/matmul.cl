@@ -107,8 +107,9 @@
  *                                                  |0 0 0 0 0 0 0 |
  *                                                  +--------------+
  * RIM = 1 (tiled.rim, docs/GEMM.md "Ragged shapes: the rim"): matmul_tiled_mixed and
- * matmul_tiled_pad pick per workgroup between two copies of one body (tile_body): whole tiles with
- * no guard at all (a partial last K slice loaded guarded after the loop), rim tiles guarded.
+ * matmul_tiled_pad (and matmul_tiled_split with tiled.rim 2) pick per workgroup between two
+ * copies of one body (tile_body; the split kernel's accumulate_tile): whole tiles with no guard
+ * at all (a partial last K slice loaded guarded after the loop), rim tiles guarded.
  * Every work-item reaches every barrier: guards wrap loads and stores, never a barrier (RIM's
  * branch is the workgroup's own, so all of it takes the same body and its barriers).
  */
@@ -797,6 +798,18 @@ matmul_tiled_pad(TILED_PARAMS, __global const float *restrict partial, const ulo
 #else /* SPLIT_K */
 
 #ifdef OCF_KERNEL_matmul_tiled_split
+/* One K range of one tile: its sums, stored raw to the partial buffer at `part`. guarded and
+   peel as in accumulate_tile (k_tail always: a range may end in a partial slice). */
+RIM_INLINE void split_body(__global const A_T *a_at, const ulong lda, __global const B_T *b_at,
+                           const ulong ldb, const ulong k_len, const tile_place *p,
+                           const int guarded, const int peel, __global float *part, const ulong ldp,
+                           __local float *al, __local float *bl) {
+  float acc[MWI * NWI];
+  accumulate_tile(a_at, lda, b_at, ldb, k_len, p->mlim, p->nlim, guarded, 1, peel, 0, 0, al, bl,
+                  acc);
+  store_partial(part, ldp, p, get_local_id(1), get_local_id(0), acc);
+}
+
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_split,
                    const ulong splits, __global const A_T *restrict a, const ulong a_off,
@@ -806,13 +819,26 @@ matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_sp
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
   const tile_place p = place_tile(m, n, splits);
   const ulong k0 = p.split * k_split, k_len = min(k_split, k - k0);
-  float acc[MWI * NWI];
-  accumulate_tile(a_tile(a, a_off + p.batch * stride_a, lda, p.m0, k0), lda,
-                  b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, k0), ldb, k_len, p.mlim, p.nlim,
-                  p.edge, 1, 0, 0, 0, (__local float *)al, (__local float *)bl, acc);
+  __global const A_T *a_at = a_tile(a, a_off + p.batch * stride_a, lda, p.m0, k0);
+  __global const B_T *b_at = b_tile(b, b_off + p.batch * stride_b, ldb, p.n0, k0);
   const ulong ldp = (n + 3) & ~(ulong)3;
   __global float *part = partial + ((p.batch * splits + p.split) * m + p.m0) * ldp + p.n0;
-  store_partial(part, ldp, &p, get_local_id(1), get_local_id(0), acc);
+#if RIM
+  /* tiled.rim 2: two bodies as the mixed kernel's, whole tiles without a guard (the last range's
+     partial slice peeled), rim tiles guarded; the workgroup's own choice, so every work-item
+     reaches every barrier of the body it runs. Each body ends the kernel, its stores inside:
+     with one store after the two, PoCL 3.1 stored wrong sums (NaN) in 5 runs of 16 of
+     test_rim_split_edges, where Oclgrind found no race. */
+  if (p.edge)
+    split_body(a_at, lda, b_at, ldb, k_len, &p, 1, 1, part, ldp, (__local float *)al,
+               (__local float *)bl);
+  else
+    split_body(a_at, lda, b_at, ldb, k_len, &p, 0, 1, part, ldp, (__local float *)al,
+               (__local float *)bl);
+#else
+  split_body(a_at, lda, b_at, ldb, k_len, &p, p.edge, 0, part, ldp, (__local float *)al,
+             (__local float *)bl);
+#endif
 }
 #endif
 

@@ -21,7 +21,7 @@
  * as "matmul_pad_rim" with tiled.rim=1 (whole tiles and rim tiles in two bodies, K's partial
  * slice peeled, C's vector stores where its rows allow); the second adds the shapes a tile's
  * edges make (tile - 1, tile, tile + 1 along m, n and k, k odd) on the padded kernel and on the
- * mixed one, whose plans must carry RIM=1.
+ * mixed one, whose plans must carry RIM=1, and on the split kernel with tiled.rim=2.
  */
 #include "matmul_check.h"
 
@@ -390,6 +390,70 @@ static void test_rim_tile_edges(void **state) {
                        OCF_SUCCESS);
 }
 
+/* tiled.rim 2: the split kernel's two bodies (matmul_tiled_split under RIM, cl/matmul.cl), on
+   the test's tiles with K in ranges of two slices: m and n at two tiles -1, 0, +1 (whole tiles
+   beside rim tiles), the last range whole (k 32), short of a slice by one (47: its partial
+   slice peeled) or a single value (33); every transpose pair in turn, A and B as they lie
+   (aligned or not), alpha and beta, C NaN for beta 0, the scratch NaN (every partial sum read
+   must have been written). Each plan must be matmul_tiled_split with RIM=1 on the test's tiles;
+   tiled.rim 1 keeps the split kernel's one body (RIM=0). */
+static void test_rim_split_edges(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  char split[256];
+  snprintf(split, sizeof split,
+           "tiled.rim=2 tiled.pad_min=0 tiled.fill=64 tiled.split_fill=64 tiled.split_k_min=%d "
+           "tiled.split_max=16 mma.on=0 wgmma.on=0",
+           2 * EDGE_KWG);
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++) {
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, EDGE_SET),
+                       OCF_SUCCESS);
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, split),
+                       OCF_SUCCESS);
+  }
+  const size_t ks[] = {4 * EDGE_KWG, 6 * EDGE_KWG - 1, 4 * EDGE_KWG + 1};
+  const size_t k_count = ocft_small() ? 2 : 3;
+  size_t at = 0;
+  for (int dm = -1; dm <= 1; dm++)
+    for (int dn = -1; dn <= 1; dn++)
+      for (size_t ki = 0; ki < k_count; ki++, at++) {
+        const int ta = at % 4 & 1, tb = at % 4 >> 1;
+        mmx_case c = pad_case(ta, tb, (size_t)(2 * EDGE_MWG + dm), (size_t)(2 * EDGE_NWG + dn),
+                              ks[(ki + at) % k_count]);
+        if (at % 3 == 1) c.a_off = 1, c.b_off = 3; /* element loads in the rim body */
+        if (at % 2) {
+          c.alpha = 0.5f, c.beta = -1.25f;
+        } else {
+          c.nan_c = 1;
+        }
+        c.nan_workspace = 1;
+        char what[400];
+        mmx_describe(&c, what, sizeof what);
+        mmx_check(env, &c, NULL);
+        if (!strstr(ocf_last_plan(), "matmul_tiled_split ") || plan_value("RIM") != 1) {
+          print_error("%s\n  ran %s, not the split kernel with RIM=1\n", what, ocf_last_plan());
+          fail();
+        }
+        if (plan_value("MDIMC") * plan_value("MWI") != EDGE_MWG ||
+            plan_value("NDIMC") * plan_value("NWI") != EDGE_NWG || plan_value("KWG") != EDGE_KWG) {
+          print_error("%s\n  ran %s, not the test's tiles\n", what, ocf_last_plan());
+          fail();
+        }
+      }
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(
+        ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, "tiled.rim=1"),
+        OCF_SUCCESS);
+  mmx_case c = pad_case(0, 0, 2 * EDGE_MWG + 1, 2 * EDGE_NWG - 1, 6 * EDGE_KWG - 1);
+  mmx_check(env, &c, NULL);
+  if (!strstr(ocf_last_plan(), "matmul_tiled_split ") || plan_value("RIM") != 0) {
+    print_error("tiled.rim 1: ran %s, not the split kernel with RIM=0\n", ocf_last_plan());
+    fail();
+  }
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, NULL),
+                       OCF_SUCCESS);
+}
+
 /* ---- the copy kernel alone ---- */
 
 typedef struct pad_kernel_case {
@@ -617,7 +681,7 @@ int main(void) {
       cmocka_unit_test(test_pad_layouts),           cmocka_unit_test(test_pad_one_operand),
       cmocka_unit_test(test_pad_batches_col_major), cmocka_unit_test(test_pad_epilogue_precision),
       cmocka_unit_test(test_pad_workspace),         cmocka_unit_test(test_pad_few_waves),
-      cmocka_unit_test(test_rim_tile_edges),
+      cmocka_unit_test(test_rim_tile_edges),        cmocka_unit_test(test_rim_split_edges),
   };
   rim_on = 0;
   int failed =

@@ -2605,6 +2605,15 @@ static void test_plan_matmul_pad(void **state) {
     assert_int_equal(ocf_plan_matmul(&facts, &rim, &call, &split), OCF_SUCCESS);
     assert_int_equal(split.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_SPLIT);
     assert_int_equal(ocf_plan_define_value(&split, "RIM", -1), 0);
+    /* tiled.rim 2: the split kernel's two bodies too (the mixed kernel's stay) */
+    ocf_tuning_values rim2 = rim;
+    rim2.matmul.tiled.rim = 2;
+    assert_int_equal(ocf_plan_matmul(&facts, &rim2, &call, &split), OCF_SUCCESS);
+    assert_int_equal(split.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_SPLIT);
+    assert_int_equal(ocf_plan_define_value(&split, "RIM", -1), 1);
+    ocf_matmul_call ragged = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
+    ragged.lda = 4001;
+    plan_pad_case("tiled.rim 2, mixed", &facts, &rim2, &ragged, mixed, "A_PAD=0 RIM=1");
   }
 
   /* PoCL: 67 x 45 fills under half of set 0's 32 x 32 tiles (min_eff 50), so set 1's 16 x 16

@@ -42,7 +42,8 @@
  *      workgroups fill that much (none: unsplit). matmul_tiled_fast when every
  *      tile is whole (m, n, k multiples of the tile and K slice), matmul_tiled_mixed otherwise;
  *      with tiled.rim (0 in the schema, NVIDIA 1: docs/GEMM.md), matmul_tiled_mixed
- *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1);
+ *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1), and
+ *      with tiled.rim 2 (unmeasured: off everywhere) matmul_tiled_split too;
  *      matmul_tiled_split + matmul_reduce when split.
  *   5. The padded plans (the ragged path, docs/GEMM.md): a plan of rule 4 that is not split, of
  *      the automatic variant with no fixed workgroup and not `no_staging`, with m, n, k not 0
@@ -692,9 +693,11 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   ocf_plan_define(plan, "B_VEC",
                   plan->pad_ldb ||
                       vector_ok(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch));
-  /* tiled.rim: the two kernels with rim tiles run them in a body of their own */
-  const int rim = t->rim != 0 && (kernel == OCF_KERNEL_MATMUL_TILED_MIXED ||
-                                  kernel == OCF_KERNEL_MATMUL_TILED_PAD);
+  /* tiled.rim: the two kernels with rim tiles run them in a body of their own; 2, the split
+     kernel too */
+  const int rim = (t->rim != 0 && (kernel == OCF_KERNEL_MATMUL_TILED_MIXED ||
+                                   kernel == OCF_KERNEL_MATMUL_TILED_PAD)) ||
+                  (t->rim >= 2 && kernel == OCF_KERNEL_MATMUL_TILED_SPLIT);
   /* tiled.mixed_c_check: the run-time check of C's alignment (C_VEC_AT in cl/matmul.cl) in
      place of the known-aligned stores; the H200's mixed kernel ran 1.25-1.4x faster so
      (docs/GEMM.md, "Mid sizes: C's stores"), its padded one slower. */

@@ -83,10 +83,11 @@ static const ocf_tunable matmul_tunables[] = {
                            "never",
                            NULL},
     /* 0 in the schema; NVIDIA 1 (builtin.tuning; docs/GEMM.md, "Ragged shapes: the rim"). */
-    [MM(tiled.rim)] = {"tiled.rim", 0, 1, 0, 0,
+    [MM(tiled.rim)] = {"tiled.rim", 0, 2, 0, 0,
                        "1: matmul_tiled_pad and matmul_tiled_mixed pick per workgroup a whole-tile "
                        "body (no guards, K's partial slice peeled, vector stores of C where "
-                       "aligned) or a guarded rim body; 0: one body with run-time guards",
+                       "aligned) or a guarded rim body; 2: matmul_tiled_split too; 0: one body "
+                       "with run-time guards",
                        NULL},
     /* 0 in the schema; NVIDIA 2 (builtin.tuning; docs/GEMM.md, "Ragged shapes: which plan"). */
     [MM(tiled.pad_sides)] = {"tiled.pad_sides", 0, 2, 0, 0,

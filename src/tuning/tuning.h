@@ -103,7 +103,8 @@ typedef struct ocf_matmul_tiled_tuning {
   int split_fill;  /* workgroups per compute unit that splitting aims at */
   int reduce_wg;   /* work-items per workgroup of matmul_reduce */
   int pad_min;   /* padded copies of misaligned fp32 A / B from m n k batch >= pad_min^3; 0: none */
-  int rim;       /* 1: matmul_tiled_pad / _mixed run whole tiles and rim tiles in separate bodies */
+  int rim;       /* 1: matmul_tiled_pad / _mixed run whole tiles and rim tiles in separate bodies;
+                    2: matmul_tiled_split too */
   int pad_sides; /* the sides pad_min's copies need: 0 any, 1 multiples of 4, 2 whole tiles */
   int pad_waves; /* calls of at most pad_waves tiles a compute unit copy every operand across a
                     rim too (on the sides pad_sides allows); 0: never */

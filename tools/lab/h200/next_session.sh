@@ -36,7 +36,8 @@
 #           mma.q_local, mma.remat against today's plan on issue 21's prefill shapes, FA2 and
 #           cuDNN beside (cap 540 s)
 #   fewwaves round_waves.sh: tiled.few_waves 2 against 0 on shapes of one or two waves no
-#           round has timed, 3000^3 beside as a five-wave control, cuBLAS beside (cap 200 s)
+#           round has timed, 3000^3 beside as a five-wave control, and tiled.rim 2 (the split
+#           kernel's two bodies) on them and on three split plans, cuBLAS beside (cap 200 s)
 #   pad     test_matmul_pad on the GPU: the padded copies' 16-bit path runs only there (cap 90 s)
 #   normall round_normstream.sh: LayerNorm and RMSNorm, the context's plan, fp32, fp16 and bf16 on
 #           issue 20's table and the wide / wider edge, torch beside (cap 300 s)
@@ -164,7 +165,10 @@ for step in "$@"; do
     tail -70 "$work/attn32.txt"
     ;;
   fewwaves)
-    B=$b OUT=$work/fewwaves CONFIGS="few2=;few0=tiled.few_waves=0" SHAPES="1600 1600 1600
+    B=$b OUT=$work/fewwaves CONFIGS="few2=;few0=tiled.few_waves=0;rim2=tiled.rim=2" SHAPES="1600 1600 1600
+1024 1024 2048
+256 256 4096
+1500 1500 1500
 1900 1900 1900
 1450 1550 1500
 1700 1500 2000
