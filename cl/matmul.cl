@@ -798,6 +798,7 @@ matmul_tiled_pad(TILED_PARAMS, __global const float *restrict partial, const ulo
 #else /* SPLIT_K */
 
 #ifdef OCF_KERNEL_matmul_tiled_split
+#if RIM
 /* One K range of one tile: its sums, stored raw to the partial buffer at `part`. guarded and
    peel as in accumulate_tile (k_tail always: a range may end in a partial slice). */
 RIM_INLINE void split_body(__global const A_T *a_at, const ulong lda, __global const B_T *b_at,
@@ -809,6 +810,7 @@ RIM_INLINE void split_body(__global const A_T *a_at, const ulong lda, __global c
                   acc);
   store_partial(part, ldp, p, get_local_id(1), get_local_id(0), acc);
 }
+#endif
 
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
 matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_split,
@@ -836,8 +838,10 @@ matmul_tiled_split(const ulong m, const ulong n, const ulong k, const ulong k_sp
     split_body(a_at, lda, b_at, ldb, k_len, &p, 0, 1, part, ldp, (__local float *)al,
                (__local float *)bl);
 #else
-  split_body(a_at, lda, b_at, ldb, k_len, &p, p.edge, 0, part, ldp, (__local float *)al,
-             (__local float *)bl);
+  float acc[MWI * NWI];
+  accumulate_tile(a_at, lda, b_at, ldb, k_len, p.mlim, p.nlim, p.edge, 1, 0, 0, 0,
+                  (__local float *)al, (__local float *)bl, acc);
+  store_partial(part, ldp, &p, get_local_id(1), get_local_id(0), acc);
 #endif
 }
 #endif
