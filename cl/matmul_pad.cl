@@ -65,9 +65,13 @@
 #if PAD_DTYPE == 0
 #define PAD_T float
 #define PAD_LANES 4 /* values a work-item writes at once: 16 bytes */
+#define PAD_VEC float4
+#define PAD_VEC_OF(e) (float4)((e)[0], (e)[1], (e)[2], (e)[3])
 #else
 #define PAD_T ushort /* the 16-bit values' bits, never converted */
 #define PAD_LANES 8
+#define PAD_VEC ushort8
+#define PAD_VEC_OF(e) (ushort8)((e)[0], (e)[1], (e)[2], (e)[3], (e)[4], (e)[5], (e)[6], (e)[7])
 #endif
 
 /* One row of a copy: where it comes from and where it goes. */
@@ -116,29 +120,16 @@ pad_row pad_row_of(const ulong row, const ulong m, const ulong n, const ulong k,
 void pad_copy_row(const pad_row *p, const uint lx) {
   const int whole_vectors = p->src && ((size_t)p->src & 15) == 0;
   for (ulong c = (ulong)lx * PAD_LANES; c < p->lds; c += (ulong)PAD_WG * PAD_LANES) {
-#if PAD_DTYPE == 0
-    float4 v;
+    PAD_VEC v;
     if (whole_vectors && c + PAD_LANES <= p->cols) {
-      v = *(__global const float4 *)(p->src + c);
+      v = *(__global const PAD_VEC *)(p->src + c);
     } else {
-      float e[PAD_LANES];
+      PAD_T e[PAD_LANES];
       for (uint j = 0; j < PAD_LANES; j++)
-        e[j] = p->src && c + j < p->cols ? p->src[c + j] : 0.0f;
-      v = (float4)(e[0], e[1], e[2], e[3]);
+        e[j] = p->src && c + j < p->cols ? p->src[c + j] : (PAD_T)0;
+      v = PAD_VEC_OF(e);
     }
-    *(__global float4 *)(p->dst + c) = v;
-#else
-    ushort8 v;
-    if (whole_vectors && c + PAD_LANES <= p->cols) {
-      v = *(__global const ushort8 *)(p->src + c);
-    } else {
-      ushort e[PAD_LANES];
-      for (uint j = 0; j < PAD_LANES; j++)
-        e[j] = p->src && c + j < p->cols ? p->src[c + j] : (ushort)0;
-      v = (ushort8)(e[0], e[1], e[2], e[3], e[4], e[5], e[6], e[7]);
-    }
-    *(__global ushort8 *)(p->dst + c) = v;
-#endif
+    *(__global PAD_VEC *)(p->dst + c) = v;
   }
 }
 
