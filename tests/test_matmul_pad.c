@@ -43,14 +43,20 @@
 /* tiled.rim of this run of the group (main runs it with 0, then 1). */
 static int rim_on;
 
+/* Sets matmul tuning `values` for every input type on the group's context (NULL: back to the
+   resolved values). */
+static void tune_matmul(const ocft_env *env, const char *values) {
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, values),
+                       OCF_SUCCESS);
+}
+
 static void padding_on(const ocft_env *env) {
   char values[128];
   snprintf(values, sizeof values,
            "tiled.pad_min=1 tiled.pad_sides=0 tiled.pad_waves=0 tiled.rim=%d mma.on=0 wgmma.on=0",
            rim_on);
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, values),
-                       OCF_SUCCESS);
+  tune_matmul(env, values);
 }
 
 /* Whether the last plan is the padded one with these copies (-1: either). */
@@ -310,6 +316,28 @@ static long plan_value(const char *name) {
   "tiled.set2.mdimc=0 tiled.set3.mdimc=0 tiled.split_k_min=0 tiled.min_eff=1 "                \
   "tiled.mixed_c_check=1"
 
+/* Case `at` of an edge sweep: m and n at two of the test's tiles + dm, + dn, K k, the transpose
+   pair at's, alpha 0.5 and beta -1.25 on odd cases, beta 0 over a NaN C on even ones. */
+static mmx_case edge_case(size_t at, int dm, int dn, size_t k) {
+  const int ta = at % 4 & 1, tb = at % 4 >> 1;
+  mmx_case c = pad_case(ta, tb, (size_t)(2 * EDGE_MWG + dm), (size_t)(2 * EDGE_NWG + dn), k);
+  if (at % 2) {
+    c.alpha = 0.5f, c.beta = -1.25f;
+  } else {
+    c.nan_c = 1;
+  }
+  return c;
+}
+
+/* The last plan ran the test's tiles and K slices (so that the sweep's shapes are its edges). */
+static void expect_edge_tiles(const char *what) {
+  if (plan_value("MDIMC") * plan_value("MWI") != EDGE_MWG ||
+      plan_value("NDIMC") * plan_value("NWI") != EDGE_NWG || plan_value("KWG") != EDGE_KWG) {
+    print_error("%s\n  ran %s, not the test's tiles\n", what, ocf_last_plan());
+    fail();
+  }
+}
+
 /* m, n at two tiles -1, 0, +1 (a whole interior tile beside rim tiles, or every tile whole), k
    at two K slices -1, 0, +1 and below one slice (odd), every transpose pair in turn; once on the
    padded kernel (A and B copied: offsets off 4) and once on the mixed one (A and B aligned as
@@ -322,9 +350,7 @@ static long plan_value(const char *name) {
 static void test_rim_tile_edges(void **state) {
   ocft_env *env = ocft_get_env(state);
   padding_on(env);
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, EDGE_SET),
-                       OCF_SUCCESS);
+  tune_matmul(env, EDGE_SET);
   const size_t ks[] = {2 * EDGE_KWG - 1, 2 * EDGE_KWG, 2 * EDGE_KWG + 1, EDGE_KWG / 2 + 1};
   const size_t k_count = ocft_small() ? 2 : 4;
   size_t at = 0;
@@ -332,22 +358,15 @@ static void test_rim_tile_edges(void **state) {
     for (int dm = -1; dm <= 1; dm++)
       for (int dn = -1; dn <= 1; dn++)
         for (size_t ki = 0; ki < k_count; ki++, at++) {
-          const int ta = at % 4 & 1, tb = at % 4 >> 1;
-          mmx_case c = pad_case(ta, tb, (size_t)(2 * EDGE_MWG + dm), (size_t)(2 * EDGE_NWG + dn),
-                                ks[(ki + at) % k_count]);
+          mmx_case c = edge_case(at, dm, dn, ks[(ki + at) % k_count]);
           if (padded) {
             c.a_off = 1, c.b_off = 3;
           } else {
             /* tight leading dimensions rounded up to 4: A, B aligned as they lie */
-            const size_t lda = ta ? c.m : c.k, ldb = tb ? c.k : c.n;
+            const size_t lda = c.ta == OCF_TRANS ? c.m : c.k, ldb = c.tb == OCF_TRANS ? c.k : c.n;
             c.lda_pad = (4 - lda % 4) % 4, c.ldb_pad = (4 - ldb % 4) % 4;
           }
           c.c_off = at % 3 == 0 ? 1 : 0;
-          if (at % 2) {
-            c.alpha = 0.5f, c.beta = -1.25f;
-          } else {
-            c.nan_c = 1;
-          }
           char what[400];
           mmx_describe(&c, what, sizeof what);
           if (padded) {
@@ -368,12 +387,7 @@ static void test_rim_tile_edges(void **state) {
               fail();
             }
           }
-          if (plan_value("MDIMC") * plan_value("MWI") != EDGE_MWG ||
-              plan_value("NDIMC") * plan_value("NWI") != EDGE_NWG ||
-              plan_value("KWG") != EDGE_KWG) {
-            print_error("%s\n  ran %s, not the test's tiles\n", what, ocf_last_plan());
-            fail();
-          }
+          expect_edge_tiles(what);
         }
   /* A batch with an epilogue across the rim: bias along n in bf16, GELU, fp16 C. */
   mmx_case c = pad_case(1, 0, EDGE_MWG + 1, EDGE_NWG - 1, 2 * EDGE_KWG + 1);
@@ -385,9 +399,7 @@ static void test_rim_tile_edges(void **state) {
   c.c_dtype = OCF_F16;
   c.beta = 0.5f;
   check_padded(env, &c, 1, 1);
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, NULL),
-                       OCF_SUCCESS);
+  tune_matmul(env, NULL);
 }
 
 /* tiled.rim 2: the split kernel's two bodies (matmul_tiled_split under RIM, cl/matmul.cl), on
@@ -404,27 +416,16 @@ static void test_rim_split_edges(void **state) {
            "tiled.rim=2 tiled.pad_min=0 tiled.fill=64 tiled.split_fill=64 tiled.split_k_min=%d "
            "tiled.split_max=16 mma.on=0 wgmma.on=0",
            2 * EDGE_KWG);
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++) {
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, EDGE_SET),
-                       OCF_SUCCESS);
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, split),
-                       OCF_SUCCESS);
-  }
+  tune_matmul(env, EDGE_SET);
+  tune_matmul(env, split);
   const size_t ks[] = {4 * EDGE_KWG, 6 * EDGE_KWG - 1, 4 * EDGE_KWG + 1};
   const size_t k_count = ocft_small() ? 2 : 3;
   size_t at = 0;
   for (int dm = -1; dm <= 1; dm++)
     for (int dn = -1; dn <= 1; dn++)
       for (size_t ki = 0; ki < k_count; ki++, at++) {
-        const int ta = at % 4 & 1, tb = at % 4 >> 1;
-        mmx_case c = pad_case(ta, tb, (size_t)(2 * EDGE_MWG + dm), (size_t)(2 * EDGE_NWG + dn),
-                              ks[(ki + at) % k_count]);
+        mmx_case c = edge_case(at, dm, dn, ks[(ki + at) % k_count]);
         if (at % 3 == 1) c.a_off = 1, c.b_off = 3; /* element loads in the rim body */
-        if (at % 2) {
-          c.alpha = 0.5f, c.beta = -1.25f;
-        } else {
-          c.nan_c = 1;
-        }
         c.nan_workspace = 1;
         char what[400];
         mmx_describe(&c, what, sizeof what);
@@ -433,25 +434,16 @@ static void test_rim_split_edges(void **state) {
           print_error("%s\n  ran %s, not the split kernel with RIM=1\n", what, ocf_last_plan());
           fail();
         }
-        if (plan_value("MDIMC") * plan_value("MWI") != EDGE_MWG ||
-            plan_value("NDIMC") * plan_value("NWI") != EDGE_NWG || plan_value("KWG") != EDGE_KWG) {
-          print_error("%s\n  ran %s, not the test's tiles\n", what, ocf_last_plan());
-          fail();
-        }
+        expect_edge_tiles(what);
       }
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(
-        ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, "tiled.rim=1"),
-        OCF_SUCCESS);
+  tune_matmul(env, "tiled.rim=1");
   mmx_case c = pad_case(0, 0, 2 * EDGE_MWG + 1, 2 * EDGE_NWG - 1, 6 * EDGE_KWG - 1);
   mmx_check(env, &c, NULL);
   if (!strstr(ocf_last_plan(), "matmul_tiled_split ") || plan_value("RIM") != 0) {
     print_error("tiled.rim 1: ran %s, not the split kernel with RIM=0\n", ocf_last_plan());
     fail();
   }
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, NULL),
-                       OCF_SUCCESS);
+  tune_matmul(env, NULL);
 }
 
 /* ---- the copy kernel alone ---- */
