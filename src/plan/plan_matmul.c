@@ -409,6 +409,12 @@ static size_t wave_fill(size_t groups, size_t units) {
   return 100 * groups / (ocf_div_ceil(groups, units) * units);
 }
 
+/* Whether `groups` workgroups fill wave_min % of their waves; every count does where the rule is
+   off (wave_min 0) or the device reports no units. */
+static int fills_waves(size_t groups, size_t units, int wave_min) {
+  return wave_min <= 0 || units == 0 || wave_fill(groups, units) >= (size_t)wave_min;
+}
+
 /* Rule 4's wave splits: where `groups` workgroups in `from` ranges of K fill less than
    `wave_min` % of their waves, the fewest more ranges, each at least wave_k_min long and at most
    split_max of them, that fill wave_min %; `from` where none does or the rule is off. From 1 for
@@ -419,11 +425,10 @@ static size_t wave_fill(size_t groups, size_t units) {
 static size_t wave_splits(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t, size_t k,
                           size_t groups, size_t from, int wave_min) {
   const size_t units = facts->compute_units;
-  if (wave_min <= 0 || units == 0 || wave_fill(groups * from, units) >= (size_t)wave_min)
-    return from;
+  if (fills_waves(groups * from, units, wave_min)) return from;
   const size_t most = k / (size_t)t->wave_k_min;
   for (size_t n = from + 1; n <= most && n <= (size_t)t->split_max; n++)
-    if (groups <= SIZE_MAX / n && wave_fill(groups * n, units) >= (size_t)wave_min) return n;
+    if (groups <= SIZE_MAX / n && fills_waves(groups * n, units, wave_min)) return n;
   return from;
 }
 
@@ -486,8 +491,7 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
       if (n > (size_t)t->split_max) n = (size_t)t->split_max;
       if (n >= 2) {
         n = wave_splits(facts, t, call->k, groups, n, t->wave_min);
-        if (t->wave_min <= 0 || facts->compute_units == 0 ||
-            wave_fill(groups * n, facts->compute_units) >= (size_t)t->wave_min) {
+        if (fills_waves(groups * n, facts->compute_units, t->wave_min)) {
           *splits = n;
           return 1;
         }
