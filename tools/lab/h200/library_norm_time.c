@@ -117,6 +117,27 @@ int main(int argc, char **argv) {
   const char *flush_mb = getenv("NORM_TIME_FLUSH_MB");
   const size_t flush_bytes = (flush_mb ? strtoull(flush_mb, 0, 10) : 512) << 20;
   cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, flush_bytes, NULL, &err);
+  /* The copy ceiling at this size: clEnqueueCopyBuffer of x's bytes, after the same fill (issue
+     20's "0.9x the copy ceiling", read as a copy of the same bytes on the same terms). */
+  {
+    enum { REPS = 21 };
+    double t[REPS];
+    for (int r = -3; r < REPS; r++) {
+      cl_uchar z = (cl_uchar)r;
+      clEnqueueFillBuffer(q, flush, &z, 1, 0, flush_bytes, 0, NULL, NULL);
+      cl_event ev = NULL;
+      clEnqueueCopyBuffer(q, x, y, 0, 0, bytes, 0, NULL, &ev);
+      clWaitForEvents(1, &ev);
+      cl_ulong start, end;
+      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, 8, &start, NULL);
+      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, 8, &end, NULL);
+      if (r >= 0) t[r] = (double)(end - start) * 1e-9;
+      clReleaseEvent(ev);
+    }
+    qsort(t, REPS, sizeof *t, cmp);
+    printf("copy %-4s %6zux%-6zu %8.4f ms %7.0f GB/s\n", argv[2], rows, cols, t[REPS / 2] * 1e3,
+           2.0 * (double)bytes / t[REPS / 2] * 1e-9);
+  }
   ocf_norm_options o = OCF_NORM_OPTIONS_INIT;
   o.in_dtype = o.out_dtype = o.weight_dtype = dt;
   o.weight = w;

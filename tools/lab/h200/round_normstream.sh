@@ -130,6 +130,8 @@ awk -F'\t' -v labels="${labels[*]}" '
     if (err + 0 > 1e-2 || err ~ /nan/) v[key, label] = gbs "!"
     next
   }
+  /^copy / { split($0, f, / +/); gbs = $0; sub(/ GB\/s.*/, "", gbs); sub(/.* /, "", gbs)
+             copy[f[2] " " f[3]] = gbs; next }
   /^norm [0-9]+x[0-9]+ [a-z0-9]+ GB\/s:/ {
     ng = split($0, g, / +/); shape = g[2]; dt = g[3]
     for (i = 5; i < ng; i += 2) {
@@ -142,12 +144,13 @@ awk -F'\t' -v labels="${labels[*]}" '
     nl = split(labels, L, " ")
     printf "%-24s", "op dtype shape"
     for (i = 1; i <= nl; i++) printf " %8s", L[i]
-    printf " %8s\n", "torch"
+    printf " %8s %8s\n", "torch", "copy"
     for (r = 1; r <= n; r++) {
       key = order[r]
       printf "%-24s", key
       for (i = 1; i <= nl; i++) printf " %8s", ((key, L[i]) in v) ? v[key, L[i]] : "-"
-      printf " %8s\n", (key in peer) ? peer[key] : "-"
+      split(key, k, " ")
+      printf " %8s %8s\n", (key in peer) ? peer[key] : "-", ((k[2] " " k[3]) in copy) ? copy[k[2] " " k[3]] : "-"
     }
   }' FS='\t' "$map" FS=' ' "$raw" >"$out/normstream.txt"
 

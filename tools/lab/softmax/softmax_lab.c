@@ -414,9 +414,12 @@ static int buffers_make(lab *l, const lab_case *c, case_buffers *b) {
   return 0;
 }
 
-static ocf_status call(lab *l, const lab_case *c, case_buffers *b, cl_event *event) {
+/* One call; its last kernel's event in *event and, where `first` is not NULL, its first's. */
+static ocf_status call(lab *l, const lab_case *c, case_buffers *b, cl_event *event,
+                       cl_event *first) {
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.event = event;
+  launch.first_event = first;
   return ocf_softmax_ex(l->ctx, c->rows, c->cols, b->in, 0, c->cols, b->out, 0, c->cols, &b->opt,
                         &launch);
 }
@@ -474,38 +477,57 @@ static double verify(lab *l, const lab_case *c, case_buffers *b) {
   return worst;
 }
 
+/* A call's span (its last kernel's end after the previous call's), its last kernel's time, and
+   the parts of a call of several kernels: the first kernel's time, the gap from the first's end
+   to the last's start (other kernels in between, and the launches), the lead from the previous
+   call's end to this call's first start. One kernel: first = kernel, gap 0. */
 typedef struct timing {
-  double span_ms, kernel_ms;
+  double span_ms, kernel_ms, first_ms, gap_ms, lead_ms;
 } timing;
+
+static double event_gap_ms(cl_event from, cl_profiling_info from_info, cl_event to,
+                           cl_profiling_info to_info) {
+  cl_ulong a = 0, b = 0;
+  clGetEventProfilingInfo(from, from_info, sizeof a, &a, NULL);
+  clGetEventProfilingInfo(to, to_info, sizeof b, &b, NULL);
+  return b > a ? (double)(b - a) * 1e-6 : 0.0;
+}
 
 /* Median span and kernel time of a batch of calls behind the gate. */
 static int time_config(lab *l, const lab_case *c, case_buffers *b, double estimate_ms, timing *t) {
   int count = estimate_ms > 0 ? (int)(25.0 / estimate_ms) : 20;
   if (count < 5) count = 5;
   if (count > 30) count = 30;
-  cl_event ev[31] = {NULL};
-  double spans[31], kernels[31];
+  cl_event ev[31] = {NULL}, firsts[31] = {NULL};
+  double spans[31], kernels[31], first_ms[31], gaps[31], leads[31];
   if (!run_spin(l, 2.0 + 0.05 * count)) return -1;
   int n = 0;
   for (int i = 0; i <= count; i++, n++)
-    if (call(l, c, b, &ev[i]) != OCF_SUCCESS) break;
+    if (call(l, c, b, &ev[i], &firsts[i]) != OCF_SUCCESS) break;
   clFinish(l->queue);
   int spans_n = 0;
-  for (int i = 0; i < n; i++) {
-    if (i > 0) {
-      cl_ulong prev = 0, end = 0;
-      clGetEventProfilingInfo(ev[i - 1], CL_PROFILING_COMMAND_END, sizeof prev, &prev, NULL);
-      clGetEventProfilingInfo(ev[i], CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
-      kernels[spans_n] = event_ms(ev[i], CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
-      spans[spans_n] = end > prev ? (double)(end - prev) * 1e-6 : kernels[spans_n];
-      spans_n++;
-    }
+  for (int i = 1; i < n; i++, spans_n++) {
+    kernels[spans_n] = event_ms(ev[i], CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
+    const double span =
+        event_gap_ms(ev[i - 1], CL_PROFILING_COMMAND_END, ev[i], CL_PROFILING_COMMAND_END);
+    spans[spans_n] = span > 0 ? span : kernels[spans_n];
+    first_ms[spans_n] = event_ms(firsts[i], CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
+    gaps[spans_n] = firsts[i] == ev[i] ? 0.0
+                                       : event_gap_ms(firsts[i], CL_PROFILING_COMMAND_END, ev[i],
+                                                      CL_PROFILING_COMMAND_START);
+    leads[spans_n] =
+        event_gap_ms(ev[i - 1], CL_PROFILING_COMMAND_END, firsts[i], CL_PROFILING_COMMAND_START);
   }
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
     clReleaseEvent(ev[i]);
+    clReleaseEvent(firsts[i]);
+  }
   if (n != count + 1) return -1;
   t->span_ms = median(spans, (size_t)spans_n);
   t->kernel_ms = median(kernels, (size_t)spans_n);
+  t->first_ms = median(first_ms, (size_t)spans_n);
+  t->gap_ms = median(gaps, (size_t)spans_n);
+  t->lead_ms = median(leads, (size_t)spans_n);
   return 0;
 }
 
@@ -568,7 +590,7 @@ static void run_case(lab *l, size_t index, const lab_case *c) {
     clEnqueueFillBuffer(l->queue, b.out, (cl_uchar[]){0xff}, 1, 0,
                         c->rows * c->cols * ocf_dtype_size(c->out), 0, NULL, NULL);
     cl_event first = NULL;
-    ocf_status status = call(l, c, &b, &first);
+    ocf_status status = call(l, c, &b, &first, NULL);
     double estimate = 0.0;
     if (status == OCF_SUCCESS) {
       clWaitForEvents(1, &first);
@@ -585,7 +607,7 @@ static void run_case(lab *l, size_t index, const lab_case *c) {
       continue;
     }
     const double error = verify(l, c, &b);
-    timing t = {0, 0};
+    timing t = {0, 0, 0, 0, 0};
     if (error < 0 || error > 1.0) {
       printf("wrong (error %.3g of allowed)\t\t\t\t\t\t\t\t%s\n", error, plan);
       continue;
@@ -596,9 +618,10 @@ static void run_case(lab *l, size_t index, const lab_case *c) {
     }
     const double ms = t.span_ms;
     const double gbps = bytes / (ms * 1e6);
-    printf("ok\t%.2f\t%.2f\t%.1f\t%.1f\t%.1f\t%.3g\t%.3g\t%s\n", t.span_ms * 1e3, t.kernel_ms * 1e3,
-           gbps, bytes / (t.kernel_ms * 1e6), l->ceiling > 0 ? 100.0 * gbps / l->ceiling : 0.0,
-           (double)c->rows / (ms * 1e-3), error, plan);
+    printf("ok\t%.2f\t%.2f\t%.1f\t%.1f\t%.1f\t%.3g\t%.3g\t%s\t%.2f\t%.2f\t%.2f\n", t.span_ms * 1e3,
+           t.kernel_ms * 1e3, gbps, bytes / (t.kernel_ms * 1e6),
+           l->ceiling > 0 ? 100.0 * gbps / l->ceiling : 0.0, (double)c->rows / (ms * 1e-3), error,
+           plan, t.first_ms * 1e3, t.gap_ms * 1e3, t.lead_ms * 1e3);
     fflush(stdout);
   }
   apply_config(l, c->in, "");
@@ -633,7 +656,7 @@ int main(int argc, char **argv) {
   printf("#device\t%s\t%s\n", info.device_name, info.driver_version);
   printf("#ceiling\t%.1f\n", l.ceiling);
   printf("#case\trows\tcols\tin\tout\tmode\tlengths\tconfig\tstatus\tspan_us\tkernel_us\tGB/s"
-         "\tkernel_GB/s\tpct_copy\trows_per_s\tmax_err/allowed\tplan\n");
+         "\tkernel_GB/s\tpct_copy\trows_per_s\tmax_err/allowed\tplan\tfirst_us\tgap_us\tlead_us\n");
   fflush(stdout);
   for (size_t i = 0; i < count; i++)
     run_case(&l, i, &cases[i]);
