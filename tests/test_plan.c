@@ -4407,24 +4407,41 @@ static void test_plan_norm_wide(void **state) {
   assert_int_equal(plan.wide_workgroup, 0);
 }
 
-/* The H200's bfloat16 norm rows of 8193 .. 16384 columns (the wider class) run a workgroup a
-   row, where the wide class's (2049 .. 8192) loop four workgroups a compute unit over the rows,
-   each loading its next row early (the shipped entry): 1024 x 16384 ran 2672 GB/s looping and
-   3062 not, 4096 x 8192 3331 looping and 3011 not (LayerNorm, 2026-12-03). */
-static void test_plan_norm_wider(void **state) {
+/* The H200's norm plans by class and type (src/tuning/shipped/nvidia-h200.tuning). Narrow rows
+   (cols <= 256) in vectors of 4, two a work-item, 16 rows a workgroup of 256, in every type:
+   the fp32 entry applies to the 16-bit types too, and its earlier scalar accesses had left them
+   at half their speed (65536 x 128 bf16 RMSNorm 1337 -> 2615 GB/s, fp32 2658 -> 3231,
+   2026-12-03). Rows of 8193 .. 16384 (the wider class): fp32 loops four workgroups a compute
+   unit over the rows, each loading its next row early (RMSNorm 1024 x 16384 3182 -> 3374 GB/s,
+   LayerNorm 2838 -> 3170), the 16-bit types a workgroup a row (bf16 1024 x 16384 ran 2672
+   GB/s looping and 3062 not); bf16's wide class (2049 .. 8192) loops (4096 x 8192 LayerNorm
+   3331 looping, 3011 not), fp32's does not. Without the wide probe's result (these facts), the
+   wide and wider rows take workgroups of 256, as NVIDIA reports. */
+static void test_plan_norm_h200_classes(void **state) {
   (void)state;
   ocf_device_facts facts;
   static ocf_tuning_table table;
   resolve_h200(&facts, &table);
   static const struct {
+    ocf_dtype dtype;
     size_t rows, cols;
     const char *class_name;
-    long long prefetch;
+    long long vw, seg, prefetch;
     size_t groups;
   } cases[] = {
-      {4096, 8192, "wide", 1, 4 * 132}, {1024, 8192, "wide", 1, 4 * 132},
-      {1024, 8193, "wider", 0, 1024},   {1024, 16384, "wider", 0, 1024},
-      {2048, 16384, "wider", 0, 2048},
+      {OCF_BF16, 4096, 8192, "wide", 8, 256, 1, 4 * 132},
+      {OCF_BF16, 1024, 8192, "wide", 8, 256, 1, 4 * 132},
+      {OCF_BF16, 1024, 8193, "wider", 1, 256, 0, 1024},
+      {OCF_BF16, 1024, 16384, "wider", 8, 256, 0, 1024},
+      {OCF_BF16, 2048, 16384, "wider", 8, 256, 0, 2048},
+      {OCF_F16, 1024, 16384, "wider", 8, 256, 0, 1024},
+      {OCF_F32, 1024, 16384, "wider", 4, 256, 1, 4 * 132},
+      {OCF_F32, 2048, 16384, "wider", 4, 256, 1, 4 * 132},
+      {OCF_F32, 4096, 8192, "wide", 4, 256, 0, 4096},
+      {OCF_F32, 65536, 128, "narrow", 4, 16, 0, 4096},
+      {OCF_BF16, 65536, 128, "narrow", 4, 16, 0, 4096},
+      {OCF_F16, 65536, 128, "narrow", 4, 16, 0, 4096},
+      {OCF_BF16, 16384, 256, "narrow", 4, 32, 0, 2048},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
     const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
@@ -4432,18 +4449,21 @@ static void test_plan_norm_wider(void **state) {
     assert_string_equal(ocf_shape_class_name(OCF_OP_NORM, c), cases[i].class_name);
     ocf_norm_call call = norm_call_of(1, cases[i].rows, cases[i].cols, 0, 0, AUTO, 0);
     call.has_res = call.has_res_out = 0;
-    call.in_dtype = call.out_dtype = call.weight_dtype = OCF_BF16;
+    call.in_dtype = call.out_dtype = call.weight_dtype = cases[i].dtype;
     ocf_plan plan;
     char what[64];
-    snprintf(what, sizeof what, "bf16 RMSNorm %zu x %zu", cases[i].rows, cases[i].cols);
-    expect_success(what, ocf_plan_norm(&facts, &table[OCF_OP_NORM][OCF_BF16][c], &call, &plan));
+    snprintf(what, sizeof what, "%s RMSNorm %zu x %zu", ocf_dtype_name(cases[i].dtype),
+             cases[i].rows, cases[i].cols);
+    expect_success(what,
+                   ocf_plan_norm(&facts, &table[OCF_OP_NORM][cases[i].dtype][c], &call, &plan));
     const size_t groups = plan.steps[0].global[1] / plan.steps[0].local[1];
-    if (plan.steps[0].kernel != OCF_KERNEL_NORM_ROWS ||
+    if (plan.steps[0].kernel != OCF_KERNEL_NORM_ROWS || plan_value(&plan, "VW") != cases[i].vw ||
+        plan_value(&plan, "SEG") != cases[i].seg ||
         plan_value(&plan, "PREFETCH") != cases[i].prefetch || groups != cases[i].groups) {
       char text[512];
       ocf_plan_describe(&plan, text, sizeof text);
-      fail_msg("%s: %s; expected norm_rows, PREFETCH %lld, %zu workgroups", what, text,
-               cases[i].prefetch, cases[i].groups);
+      fail_msg("%s: %s; expected norm_rows, VW %lld, SEG %lld, PREFETCH %lld, %zu workgroups", what,
+               text, cases[i].vw, cases[i].seg, cases[i].prefetch, cases[i].groups);
     }
   }
 }
@@ -4742,7 +4762,7 @@ int main(void) {
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),
       cmocka_unit_test(test_plan_norm_wide),
-      cmocka_unit_test(test_plan_norm_wider),
+      cmocka_unit_test(test_plan_norm_h200_classes),
       cmocka_unit_test(test_plan_norm_stream),
       cmocka_unit_test(test_plan_bf16_cvt),
   };
