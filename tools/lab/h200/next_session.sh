@@ -41,12 +41,19 @@
 #   pad     test_matmul_pad on the GPU: the padded copies' 16-bit path runs only there (cap 90 s)
 #   normall round_normstream.sh: LayerNorm and RMSNorm, the context's plan, fp32, fp16 and bf16 on
 #           issue 20's table and the wide / wider edge, torch beside (cap 300 s)
+#   split16 round_softmax16_stream.sh on few long 16-bit rows: the two-kernel split's stats kernel
+#           runs 1.3 waves (75 registers: docs/SOFTMAX.md); long_rows.groups_per_unit 2 makes
+#           128 rows 3 parts (384 workgroups, one wave), 3 and unroll 1 beside; each call's first
+#           kernel and gap; the programs' PTX into split16/programs.tgz (cap 200 s)
+#   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
+#           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
+#           the copy beside (cap 240 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 narrow16)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -188,7 +195,21 @@ for step in "$@"; do
   normall)
     B=$b OUT=$work/normall CONFIGS="auto=" DTYPES="f32 f16 bf16" \
       SHAPES="8192 4096;32768 1024;1024 16384;4096 8192;2048 12288" \
-      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A16 "op dtype"
+      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A40 "op dtype"
+    ;;
+  split16)
+    OUT=$work/split16 BUDGET=$(($(budget 200) - 60)) SHAPES="128 152064 bf16;64 262144 bf16;96 128256 bf16;128 152064 f16;256 100003 f16;512 50257 bf16" \
+      CONFIGS="auto;long_rows.groups_per_unit=2;long_rows.groups_per_unit=3;long_rows.unroll=1" \
+      timeout "$(budget 200)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
+    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
+      "$work/split16/round.txt"
+    # the programs' PTX, for tools/lab/h200/ptx_registers.sh on the host
+    tar czf "$work/split16/programs.tgz" -C /tmp/occ_s16 programs 2>/dev/null
+    ;;
+  narrow16)
+    B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \
+      CONFIGS="auto=;v8s1w128=vw=8 rows.seg_items=1 rows.wg=128;v4s1=vw=4 rows.seg_items=1;g4=rows.groups_per_unit=4 rows.prefetch=1;v2s4=vw=2 rows.seg_items=4" \
+      timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A20 "op dtype"
     ;;
   *) echo "unknown step $step" ;;
   esac
