@@ -271,40 +271,16 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
     OCF_STORE(t, p, k, v);                                                             \
   }
 #else
-/* Whole vector k of bfloat16 in one aligned access of VW ushorts, converted in registers (vloadN
-   of a global pointer assumes only element alignment, and NVIDIA's OpenCL then loads element by
-   element: 16-bit norm_rows took fp32's time). The bfloat16 store rounds as BF16_CVT says
-   (cl/bf16_words.clh: 0 OCF_STOREV's integer arithmetic into a private copy, 1 PTX
-   cvt.rn.bf16x2.f32) and stores the words in one access. fp16 as F16_CVT says
+/* Whole vector k of bfloat16 in one aligned access of its words, converted in registers
+   (cl/bf16_words.clh, bf16_words_load; vloadN of a global pointer assumes only element alignment,
+   and NVIDIA's OpenCL then loads element by element: 16-bit norm_rows took fp32's time). The
+   bfloat16 store rounds as BF16_CVT says (cl/bf16_words.clh: 0 OCF_STOREV's integer arithmetic into
+   a private copy, 1 PTX cvt.rn.bf16x2.f32) and stores the words in one access. fp16 as F16_CVT says
    (cl/f16_words.clh): 0 vload_halfN / vstore_halfN_rte of the global pointer (element by element
    on NVIDIA; its words converted in integer arithmetic instead ran slower on the H200, RMSNorm
    8192 x 4096 1457 -> 1158 GB/s), 1 and 2 whole words converted in registers. */
-/* The same bits as uints (whole 32-bit words, each two lanes: the compiler then issues 16-byte
-   accesses), and the lanes' interleaving of the low and high halves. */
-#if VW == 2
-#define uintH uint
-#define floatH float
-#define INTERLEAVE(lo, hi) (float2)(lo, hi)
-#elif VW == 4
-#define uintH uint2
-#define floatH float2
-#define INTERLEAVE(lo, hi) shuffle2(lo, hi, (uint4)(0, 2, 1, 3))
-#elif VW == 8
-#define uintH uint4
-#define floatH float4
-#define INTERLEAVE(lo, hi) shuffle2(lo, hi, (uint8)(0, 4, 1, 5, 2, 6, 3, 7))
-#else
-#define uintH uint8
-#define floatH float8
-#define INTERLEAVE(lo, hi) \
-  shuffle2(lo, hi, (uint16)(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15))
-#endif
-floatV load_bf16v(__global const uintH *p, const ulong k) {
-  const uintH w = p[k];
-  return INTERLEAVE(OCF_CAT(as_, floatH)(w << 16), OCF_CAT(as_, floatH)(w & 0xffff0000u));
-}
 #define LOADW_0(p, k) (((__global const floatV *)(p))[k])
-#define LOADW_2(p, k) load_bf16v((__global const uintH *)(p), k)
+#define LOADW_2(p, k) bf16_words_load((__global const bf16_wordsV *)(p), k)
 #define STOREW_0(p, k, v) (((__global floatV *)(p))[k] = (v))
 #if F16_CVT == 0
 #define LOADW_1(p, k) OCF_LOADV(1, VW, p, k)
