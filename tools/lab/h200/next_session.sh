@@ -45,6 +45,10 @@
 #           runs 1.3 waves (75 registers: docs/SOFTMAX.md); long_rows.groups_per_unit 2 makes
 #           128 rows 3 parts (384 workgroups, one wave), 3 and unroll 1 beside; each call's first
 #           kernel and gap; the programs' PTX into split16/programs.tgz (cap 200 s)
+#   bf16loads round_softmax16_stream.sh twice: the tree, and the tree with
+#           softmax_bf16_word_loads.patch (bf16 vectors loaded as whole words, as norm's are:
+#           the shipped form loads a vector of 16 in four 8-byte loads), bf16 softmax of every
+#           class, torch beside the first (cap 2 x 130 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -53,7 +57,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 narrow16)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -205,6 +209,25 @@ for step in "$@"; do
       "$work/split16/round.txt"
     # the programs' PTX, for tools/lab/h200/ptx_registers.sh on the host
     tar czf "$work/split16/programs.tgz" -C /tmp/occ_s16 programs 2>/dev/null
+    ;;
+  bf16loads)
+    # the tree against the tree with softmax_bf16_word_loads.patch (LOADA_2 through
+    # bf16_words_load: whole words, as norm loads them), bf16 softmax across the classes
+    words=/tmp/bf16loads_src
+    rm -rf "$words" && mkdir -p "$words"
+    tar --exclude=./.gpu --exclude=./build -cf - . | tar -C "$words" -xf -
+    (cd "$words" && patch -s -p1 <tools/lab/h200/softmax_bf16_word_loads.patch) || echo "patch failed"
+    shapes="128 152064 bf16;64 262144 bf16;512 50257 bf16;1024 65536 bf16;4096 16384 bf16;4096 4096 bf16;8192 1024 bf16;32768 512 bf16"
+    for v in tree words; do
+      src=.
+      [ $v = words ] && src=$words
+      peers=1
+      [ $v = words ] && peers=0
+      (cd "$src" && OUT=$work/bf16loads_$v BUILD=/tmp/b_s16_$v PEERS=$peers CONFIGS=auto SHAPES="$shapes" \
+        BUDGET=60 timeout "$(budget 130)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1)
+      awk -F'\t' -v v=$v 'NF > 15 && $1 != "rows" {print v, $1, $2, $3, $6, $8, $14, $15, $7, substr($13, 1, 50)} /^softmax /' \
+        "$work/bf16loads_$v/round.txt"
+    done
     ;;
   narrow16)
     B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \

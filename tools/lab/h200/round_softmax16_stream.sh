@@ -8,11 +8,11 @@
 # L2, with groups_per_unit workgroups a compute unit (fewer rows in flight: the second read
 # hits), or the two-kernel split (coop_spin=0 with rows too few to fill the device), against
 # the shipped plan ("auto") and torch beside. Builds softmax_lab (Release, /tmp/b_softmax16);
-# about 2 minutes after the build. Writes $OUT/round.txt.
+# about 2 minutes after the build. Writes $OUT/round.txt. PEERS=0 leaves torch out.
 set -u
 out=${OUT:-/tmp/s16}
 mkdir -p "$out"
-build=/tmp/b_softmax16
+build=${BUILD:-/tmp/b_softmax16} # BUILD: another folder (a second tree timed beside this one)
 start=$SECONDS
 {
   echo "== round_softmax16_stream $(git log --oneline -1 2>/dev/null)"
@@ -40,7 +40,7 @@ start=$SECONDS
   grep -v "^softmax_lab: \[" /tmp/lab_s16.err | tail -5
   echo "lab done at $((SECONDS - start)) s"
   # shellcheck disable=SC2086
-  timeout 60 python3 tools/lab/h200/softmax_peers.py $peers 2>&1 | grep "^softmax"
+  [ "${PEERS:-1}" = 0 ] || timeout 60 python3 tools/lab/h200/softmax_peers.py $peers 2>&1 | grep "^softmax"
   echo "done at $((SECONDS - start)) s"
 } >"$out/round.txt" 2>&1
 cat "$out/round.txt"
