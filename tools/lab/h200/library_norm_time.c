@@ -22,6 +22,14 @@ static int cmp(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+/* Seconds from event first's start to event last's end. */
+static double span_s(cl_event first, cl_event last) {
+  cl_ulong start = 0, end = 0;
+  clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL);
+  clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL);
+  return (double)(end - start) * 1e-9;
+}
+
 /* Element i of a buffer of dtype dt as a double. */
 static double value_at(const unsigned char *p, ocf_dtype dt, size_t i) {
   if (dt == OCF_F32) {
@@ -128,10 +136,7 @@ int main(int argc, char **argv) {
       cl_event ev = NULL;
       clEnqueueCopyBuffer(q, x, y, 0, 0, bytes, 0, NULL, &ev);
       clWaitForEvents(1, &ev);
-      cl_ulong start, end;
-      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, 8, &start, NULL);
-      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, 8, &end, NULL);
-      if (r >= 0) t[r] = (double)(end - start) * 1e-9;
+      if (r >= 0) t[r] = span_s(ev, ev);
       clReleaseEvent(ev);
     }
     qsort(t, REPS, sizeof *t, cmp);
@@ -171,10 +176,7 @@ int main(int argc, char **argv) {
         break;
       }
       clWaitForEvents(1, &ev);
-      cl_ulong start, end;
-      clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, 8, &start, NULL);
-      clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, 8, &end, NULL);
-      if (r >= 0) t[r] = (double)(end - start) * 1e-9;
+      if (r >= 0) t[r] = span_s(first, ev);
       clReleaseEvent(ev);
       clReleaseEvent(first);
     }

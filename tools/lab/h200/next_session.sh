@@ -219,10 +219,8 @@ for step in "$@"; do
     (cd "$words" && patch -s -p1 <tools/lab/h200/softmax_bf16_word_loads.patch) || echo "patch failed"
     shapes="128 152064 bf16;64 262144 bf16;512 50257 bf16;1024 65536 bf16;4096 16384 bf16;4096 4096 bf16;8192 1024 bf16;32768 512 bf16"
     for v in tree words; do
-      src=.
-      [ $v = words ] && src=$words
-      peers=1
-      [ $v = words ] && peers=0
+      src=. peers=1
+      if [ $v = words ]; then src=$words peers=0; fi
       (cd "$src" && OUT=$work/bf16loads_$v BUILD=/tmp/b_s16_$v PEERS=$peers CONFIGS=auto SHAPES="$shapes" \
         BUDGET=60 timeout "$(budget 130)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1)
       awk -F'\t' -v v=$v 'NF > 15 && $1 != "rows" {print v, $1, $2, $3, $6, $8, $14, $15, $7, substr($13, 1, 50)} /^softmax /' \

@@ -85,11 +85,17 @@ static int cl_ok(cl_int err, const char *what) {
   return 0;
 }
 
-static double event_ms(cl_event e, cl_profiling_info from, cl_profiling_info to) {
+/* Milliseconds from one profiling point of event `from` to one of event `to` (0 if not after). */
+static double event_gap_ms(cl_event from, cl_profiling_info from_info, cl_event to,
+                           cl_profiling_info to_info) {
   cl_ulong a = 0, b = 0;
-  clGetEventProfilingInfo(e, from, sizeof a, &a, NULL);
-  clGetEventProfilingInfo(e, to, sizeof b, &b, NULL);
+  clGetEventProfilingInfo(from, from_info, sizeof a, &a, NULL);
+  clGetEventProfilingInfo(to, to_info, sizeof b, &b, NULL);
   return b > a ? (double)(b - a) * 1e-6 : 0.0;
+}
+
+static double event_ms(cl_event e, cl_profiling_info from, cl_profiling_info to) {
+  return event_gap_ms(e, from, e, to);
 }
 
 static int compare_doubles(const void *pa, const void *pb) {
@@ -485,14 +491,6 @@ typedef struct timing {
   double span_ms, kernel_ms, first_ms, gap_ms, lead_ms;
 } timing;
 
-static double event_gap_ms(cl_event from, cl_profiling_info from_info, cl_event to,
-                           cl_profiling_info to_info) {
-  cl_ulong a = 0, b = 0;
-  clGetEventProfilingInfo(from, from_info, sizeof a, &a, NULL);
-  clGetEventProfilingInfo(to, to_info, sizeof b, &b, NULL);
-  return b > a ? (double)(b - a) * 1e-6 : 0.0;
-}
-
 /* Median span and kernel time of a batch of calls behind the gate. */
 static int time_config(lab *l, const lab_case *c, case_buffers *b, double estimate_ms, timing *t) {
   int count = estimate_ms > 0 ? (int)(25.0 / estimate_ms) : 20;
@@ -511,16 +509,17 @@ static int time_config(lab *l, const lab_case *c, case_buffers *b, double estima
     const double span =
         event_gap_ms(ev[i - 1], CL_PROFILING_COMMAND_END, ev[i], CL_PROFILING_COMMAND_END);
     spans[spans_n] = span > 0 ? span : kernels[spans_n];
-    first_ms[spans_n] = event_ms(firsts[i], CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
-    gaps[spans_n] = firsts[i] == ev[i] ? 0.0
-                                       : event_gap_ms(firsts[i], CL_PROFILING_COMMAND_END, ev[i],
-                                                      CL_PROFILING_COMMAND_START);
+    /* A call with no work has no first event: its marker stands for both. */
+    const cl_event first = firsts[i] ? firsts[i] : ev[i];
+    first_ms[spans_n] = event_ms(first, CL_PROFILING_COMMAND_START, CL_PROFILING_COMMAND_END);
+    gaps[spans_n] =
+        event_gap_ms(first, CL_PROFILING_COMMAND_END, ev[i], CL_PROFILING_COMMAND_START);
     leads[spans_n] =
-        event_gap_ms(ev[i - 1], CL_PROFILING_COMMAND_END, firsts[i], CL_PROFILING_COMMAND_START);
+        event_gap_ms(ev[i - 1], CL_PROFILING_COMMAND_END, first, CL_PROFILING_COMMAND_START);
   }
   for (int i = 0; i < n; i++) {
     clReleaseEvent(ev[i]);
-    clReleaseEvent(firsts[i]);
+    if (firsts[i]) clReleaseEvent(firsts[i]);
   }
   if (n != count + 1) return -1;
   t->span_ms = median(spans, (size_t)spans_n);
