@@ -4239,6 +4239,52 @@ static void test_plan_softmax_16bit_registers(void **state) {
   }
 }
 
+/* long_rows.split_steps: a few long rows are split in two kernels only where each slice runs at
+ * least split_steps steps of wg x unroll vectors. The H200's 16-bit long entries load one vector
+ * a step (unroll 1: the stats kernel's registers) and keep the threshold of their earlier unroll
+ * (bf16 8 x 1 = 4 x 2, f16 16 x 1 = 4 x 4; 256 work-items, vectors of 16). 256 rows fill 3 parts
+ * of the 132 x 4 workgroups, so the first split is 2 slices of 8 (bf16) or 16 (f16) steps:
+ * bf16 65536 columns (4096 vectors) split, 65520 (4095) stay in softmax_resident, and f16 at
+ * twice that; under split_steps 4, 65520 bf16 columns would split in 3.
+ */
+static void test_plan_softmax_split_steps(void **state) {
+  (void)state;
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  static const char split2[] =
+      "softmax_split_stats wg=256 groups=512 + softmax_split_write wg=256 groups=512";
+  static const struct {
+    ocf_dtype dtype;
+    size_t cols;
+    int split_steps; /* 0: the shipped value */
+    const char *shape, *values;
+  } cases[] = {
+      {OCF_BF16, 65536, 0, split2, "UNROLL=1"},
+      {OCF_BF16, 65520, 0, "softmax_resident wg=256 groups=256", "UNROLL=1 ITEMS=2"},
+      {OCF_BF16, 65520, 4,
+       "softmax_split_stats wg=256 groups=768 + softmax_split_write wg=256 groups=768",
+       "UNROLL=1"},
+      {OCF_F16, 131072, 0, split2, "UNROLL=1"},
+      {OCF_F16, 131056, 0, "softmax_resident wg=256 groups=256", "UNROLL=1 ITEMS=2"},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_shape shape = {{256, cases[i].cols, 0}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
+    ocf_tuning_values values = table[OCF_OP_SOFTMAX][cases[i].dtype][c];
+    assert_int_equal(values.softmax.long_rows.unroll, 1);
+    if (cases[i].split_steps) values.softmax.long_rows.split_steps = cases[i].split_steps;
+    ocf_softmax_call call = softmax_call(256, cases[i].cols, &TIGHT, AUTO, 0);
+    call.in_dtype = call.out_dtype = cases[i].dtype;
+    char what[96];
+    snprintf(what, sizeof what, "%s 256 x %zu, split_steps %d", ocf_dtype_name(cases[i].dtype),
+             cases[i].cols, values.softmax.long_rows.split_steps);
+    ocf_plan plan;
+    expect_plan(what, ocf_plan_softmax(&facts, &values, &call, &plan), &plan, cases[i].shape,
+                cases[i].values);
+  }
+}
+
 /* ---- the plan's own checks ---- */
 
 /* ocf_plan_verify catches plans the kernels could not run (a library bug, never a caller's). */
@@ -4758,6 +4804,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_softmax_16bit_registers),
       cmocka_unit_test(test_plan_softmax_packed_where_held),
+      cmocka_unit_test(test_plan_softmax_split_steps),
       cmocka_unit_test(test_plan_softmax_wide),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),

@@ -33,8 +33,8 @@
  *        of it (coop_spin_within_limit; none left: no softmax_coop).
  *      - Otherwise: softmax_resident (the part it cannot hold streamed twice, then with at most
  *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
- *        for rows too few to fill the device, the two-kernel split (slices of at least four
- *        loop steps).
+ *        for rows too few to fill the device, the two-kernel split (slices of at least
+ *        long_rows.split_steps loop steps).
  *      - Local memory holds nothing in workgroups under 4 work-items, and a row of one or two
  *        work-items with scalar access is never held (PoCL 3.1 aborts on resident so shaped,
  *        and coop holds the same way): the split where rows are too few, else softmax_general.
@@ -286,7 +286,8 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
     }
   } else {
     const size_t step = wg_max * b->unroll;
-    const size_t parts = ocf_min_size(parts_fill, b->vecs / (4 * step));
+    const size_t parts =
+        ocf_min_size(parts_fill, b->vecs / ((size_t)t->long_rows.split_steps * step));
     if (parts > 1) {
       plan->part_vecs = ocf_div_ceil(ocf_div_ceil(b->vecs, parts), step) * step;
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);

@@ -78,6 +78,12 @@ static const ocf_tunable softmax_tunables[] = {
                                   "more of a row's workgroups resident at once); 0: as many as "
                                   "items and local_items allow",
                                   "coop_items"},
+    [SM(long_rows.split_steps)] = {"long_rows.split_steps", 1, 64, 0, 4,
+                                   "fewest steps of long_rows.unroll vectors a work-item loads "
+                                   "in a slice of the two-kernel split: rows shorter than two "
+                                   "such slices stay in one workgroup (a cheaper unroll keeps "
+                                   "the split's threshold by raising this)",
+                                   NULL},
 };
 
 enum { SM_COUNT = OCF_TUNING_INTS(ocf_softmax_tuning) };

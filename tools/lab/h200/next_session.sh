@@ -49,6 +49,10 @@
 #           softmax_bf16_word_loads.patch (bf16 vectors loaded as whole words, as norm's are:
 #           the shipped form loads a vector of 16 in four 8-byte loads), bf16 softmax of every
 #           class, torch beside the first (cap 2 x 130 s)
+#   long16  round_softmax16_stream.sh on the long 16-bit class: the shipped entries (long_rows.unroll
+#           1, the split's threshold kept by long_rows.split_steps 8 / 16) against the earlier
+#           ones (unroll 2 / 4, split_steps 4) and split_steps 6 (more slices), torch beside
+#           (cap 240 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -57,7 +61,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -226,6 +230,14 @@ for step in "$@"; do
       awk -F'\t' -v v=$v 'NF > 15 && $1 != "rows" {print v, $1, $2, $3, $6, $8, $14, $15, $7, substr($13, 1, 50)} /^softmax /' \
         "$work/bf16loads_$v/round.txt"
     done
+    ;;
+  long16)
+    OUT=$work/long16 BUDGET=$(($(budget 240) - 60)) \
+      SHAPES="128 152064 bf16;64 262144 bf16;96 128256 bf16;512 50257 bf16;1024 65536 bf16;256 100003 bf16;32 250000 bf16;2048 32768 bf16;128 152064 f16;64 262144 f16;256 100003 f16;512 50257 f16;1024 65536 f16" \
+      CONFIGS="auto;long_rows.unroll=2 long_rows.split_steps=4;long_rows.unroll=4 long_rows.split_steps=4;long_rows.split_steps=6" \
+      timeout "$(budget 240)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
+    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
+      "$work/long16/round.txt"
     ;;
   narrow16)
     B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \
