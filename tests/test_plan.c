@@ -4239,46 +4239,47 @@ static void test_plan_softmax_16bit_registers(void **state) {
   }
 }
 
-/* long_rows.split_steps: a few long rows are split in two kernels only where each slice runs at
- * least split_steps steps of wg x unroll vectors. The H200's 16-bit long entries load one vector
- * a step (unroll 1: the stats kernel's registers) and keep the threshold of their earlier unroll
- * (bf16 8 x 1 = 4 x 2, f16 16 x 1 = 4 x 4; 256 work-items, vectors of 16). 256 rows fill 3 parts
- * of the 132 x 4 workgroups, so the first split is 2 slices of 8 (bf16) or 16 (f16) steps:
- * bf16 65536 columns (4096 vectors) split, 65520 (4095) stay in softmax_resident, and f16 at
- * twice that; under split_steps 4, 65520 bf16 columns would split in 3.
+/* The H200's 16-bit long entries cut rows in slices only below 1.5 rows a compute unit
+ * (split_rows_pct 150: 198 of 132 units), where whole rows leave units idle or run a ragged last
+ * wave: 128 rows of 152064 columns split (9504 vectors of 16 in 5 slices, filling 4 workgroups
+ * a unit: 528 / 128) and 197 rows in 3, loading one vector a step (split_unroll 1: the stats
+ * kernel's registers), while 198 rows, and 256 of 100003 columns, stay whole in
+ * softmax_resident, streaming two vectors a step (unroll 2). Under split_rows_pct 0
+ * (groups_per_unit's 4 a unit) 256 rows would split in 3.
  */
-static void test_plan_softmax_split_steps(void **state) {
+static void test_plan_softmax_split_rows(void **state) {
   (void)state;
   ocf_device_facts facts;
   static ocf_tuning_table table;
   resolve_h200(&facts, &table);
-  static const char split2[] =
-      "softmax_split_stats wg=256 groups=512 + softmax_split_write wg=256 groups=512";
+  assert_int_equal(facts.compute_units, 132);
   static const struct {
     ocf_dtype dtype;
-    size_t cols;
-    int split_steps; /* 0: the shipped value */
+    size_t rows, cols;
+    int split_rows_pct; /* -1: the shipped value */
     const char *shape, *values;
   } cases[] = {
-      {OCF_BF16, 65536, 0, split2, "UNROLL=1"},
-      {OCF_BF16, 65520, 0, "softmax_resident wg=256 groups=256", "UNROLL=1 ITEMS=2"},
-      {OCF_BF16, 65520, 4,
-       "softmax_split_stats wg=256 groups=768 + softmax_split_write wg=256 groups=768",
-       "UNROLL=1"},
-      {OCF_F16, 131072, 0, split2, "UNROLL=1"},
-      {OCF_F16, 131056, 0, "softmax_resident wg=256 groups=256", "UNROLL=1 ITEMS=2"},
+      {OCF_BF16, 128, 152064, -1,
+       "softmax_split_stats wg=256 groups=640 + softmax_split_write wg=256 groups=640", "UNROLL=1"},
+      {OCF_F16, 197, 152064, -1,
+       "softmax_split_stats wg=256 groups=591 + softmax_split_write wg=256 groups=591", "UNROLL=1"},
+      {OCF_BF16, 198, 152064, -1, "softmax_resident wg=256 groups=198", "UNROLL=2 ITEMS=2"},
+      {OCF_F16, 256, 100003, -1, "softmax_resident wg=256 groups=256", "UNROLL=2 ITEMS=2"},
+      {OCF_BF16, 256, 100003, 0,
+       "softmax_split_stats wg=256 groups=768 + softmax_split_write wg=256 groups=768", "UNROLL=1"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-    const ocf_shape shape = {{256, cases[i].cols, 0}};
+    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
     const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
     ocf_tuning_values values = table[OCF_OP_SOFTMAX][cases[i].dtype][c];
-    assert_int_equal(values.softmax.long_rows.unroll, 1);
-    if (cases[i].split_steps) values.softmax.long_rows.split_steps = cases[i].split_steps;
-    ocf_softmax_call call = softmax_call(256, cases[i].cols, &TIGHT, AUTO, 0);
+    assert_int_equal(values.softmax.long_rows.split_unroll, 1);
+    if (cases[i].split_rows_pct >= 0)
+      values.softmax.long_rows.split_rows_pct = cases[i].split_rows_pct;
+    ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
     call.in_dtype = call.out_dtype = cases[i].dtype;
     char what[96];
-    snprintf(what, sizeof what, "%s 256 x %zu, split_steps %d", ocf_dtype_name(cases[i].dtype),
-             cases[i].cols, values.softmax.long_rows.split_steps);
+    snprintf(what, sizeof what, "%s %zu x %zu, split_rows_pct %d", ocf_dtype_name(cases[i].dtype),
+             cases[i].rows, cases[i].cols, values.softmax.long_rows.split_rows_pct);
     ocf_plan plan;
     expect_plan(what, ocf_plan_softmax(&facts, &values, &call, &plan), &plan, cases[i].shape,
                 cases[i].values);
@@ -4804,7 +4805,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_softmax_16bit_registers),
       cmocka_unit_test(test_plan_softmax_packed_where_held),
-      cmocka_unit_test(test_plan_softmax_split_steps),
+      cmocka_unit_test(test_plan_softmax_split_rows),
       cmocka_unit_test(test_plan_softmax_wide),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),

@@ -593,6 +593,16 @@ static const forced_kernel forced[] = {
      OCF_KERNEL_SOFTMAX_SPLIT_STATS,
      4,
      {{2, 200}, {3, 517}, {1, 129}}},
+    /* The split on its own unroll: unroll 16 would leave rows of 200 columns (50 vectors)
+       whole, slices being at least 4 steps of 4 x 16 vectors; split_unroll 1 cuts them in 3
+       (4 x 4 x 1). */
+    {"split, split_unroll",
+     "vw=4 wg=4 min_wg=4 items=1 unroll=16 long_rows.split_unroll=1 "
+     "long_rows.split_rows_pct=6400 max_seg=1 seg_items=1 rows_wg=1 coop_spin=0 "
+     "groups_per_unit=64",
+     OCF_KERNEL_SOFTMAX_SPLIT_STATS,
+     4,
+     {{2, 200}, {3, 517}, {1, 129}}},
 };
 
 /* Layouts: dense; rows that start inside a vector (same heads in and out: vector access with a

@@ -33,8 +33,8 @@
  *        of it (coop_spin_within_limit; none left: no softmax_coop).
  *      - Otherwise: softmax_resident (the part it cannot hold streamed twice, then with at most
  *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
- *        for rows too few to fill the device, the two-kernel split (slices of at least
- *        long_rows.split_steps loop steps).
+ *        for rows too few to fill the device (below split_rows_pct % of its units), the
+ *        two-kernel split (slices of at least four steps of its own unroll, split_unroll).
  *      - Local memory holds nothing in workgroups under 4 work-items, and a row of one or two
  *        work-items with scalar access is never held (PoCL 3.1 aborts on resident so shaped,
  *        and coop holds the same way): the split where rows are too few, else softmax_general.
@@ -108,7 +108,7 @@ typedef struct softmax_shape {
 
 /* The budgets of the default variant, in vectors of the call's width. */
 typedef struct budgets {
-  size_t vw, vecs, items, local_items, seg_items, unroll, coop_items;
+  size_t vw, vecs, items, local_items, seg_items, unroll, split_unroll, coop_items;
   int packed;        /* rows, resident and coop hold the 16-bit input's bits (PACKED) */
   size_t held_bytes; /* bytes of one held vector, in registers or local memory */
 } budgets;
@@ -138,6 +138,9 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
   b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw / share * twice;
   b.seg_items = (size_t)t->rows.seg_items * t_vw / b.vw;
   b.unroll = ocf_min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
+  const int split_unroll =
+      t->long_rows.split_unroll ? t->long_rows.split_unroll : t->long_rows.unroll;
+  b.split_unroll = ocf_min_size((size_t)split_unroll * t_vw / b.vw, 16);
   b.coop_items = (size_t)t->long_rows.coop_items * t_vw / b.vw / share * twice;
   return b;
 }
@@ -234,7 +237,12 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
   const int fixed = c->workgroup != 0;
   const size_t rows = c->rows ? c->rows : 1;
   const size_t target = (size_t)facts->compute_units * (size_t)t->long_rows.groups_per_unit;
-  const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
+  /* Rows are cut in slices only below split_rows_pct % of the compute units, where whole rows
+     would leave units idle or run a ragged last wave, and then into as many as fill the target. */
+  const size_t split_pct = t->long_rows.split_rows_pct ? (size_t)t->long_rows.split_rows_pct
+                                                       : 100 * (size_t)t->long_rows.groups_per_unit;
+  const size_t split_below = ocf_div_ceil((size_t)facts->compute_units * split_pct, 100);
+  const size_t parts_fill = rows < target && rows < split_below ? ocf_div_ceil(target, rows) : 1;
 
   /* One workgroup a row: the smallest power of two from min_wg that holds it in registers. */
   size_t wg_row = wg_max;
@@ -285,9 +293,8 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
       return;
     }
   } else {
-    const size_t step = wg_max * b->unroll;
-    const size_t parts =
-        ocf_min_size(parts_fill, b->vecs / ((size_t)t->long_rows.split_steps * step));
+    const size_t step = wg_max * b->split_unroll;
+    const size_t parts = ocf_min_size(parts_fill, b->vecs / (4 * step));
     if (parts > 1) {
       plan->part_vecs = ocf_div_ceil(ocf_div_ceil(b->vecs, parts), step) * step;
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);
@@ -295,6 +302,7 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
       k->kernels[1] = OCF_KERNEL_SOFTMAX_SPLIT_WRITE;
       k->count = 2;
       k->wg = wg_max;
+      k->unroll = b->split_unroll;
       k->groups = ocf_plan_grid_groups(facts, rows * plan->parts);
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(float);
       plan->scratch_written = 1; /* softmax_split_stats writes every slice's (m, s) */

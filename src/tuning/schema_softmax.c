@@ -78,12 +78,16 @@ static const ocf_tunable softmax_tunables[] = {
                                   "more of a row's workgroups resident at once); 0: as many as "
                                   "items and local_items allow",
                                   "coop_items"},
-    [SM(long_rows.split_steps)] = {"long_rows.split_steps", 1, 64, 0, 4,
-                                   "fewest steps of long_rows.unroll vectors a work-item loads "
-                                   "in a slice of the two-kernel split: rows shorter than two "
-                                   "such slices stay in one workgroup (a cheaper unroll keeps "
-                                   "the split's threshold by raising this)",
-                                   NULL},
+    [SM(long_rows.split_unroll)] = {"long_rows.split_unroll", 0, 16, 0, 0,
+                                    "vectors loaded per step of the two-kernel split's loops "
+                                    "(its stats kernel's registers); 0: long_rows.unroll",
+                                    NULL},
+    [SM(long_rows.split_rows_pct)] = {"long_rows.split_rows_pct", 0, 6400, 0, 0,
+                                      "rows, in percent of the compute units, below which long "
+                                      "rows are cut in slices (softmax_coop, the split) that then "
+                                      "fill long_rows.groups_per_unit workgroups a unit; 0: 100 x "
+                                      "long_rows.groups_per_unit",
+                                      NULL},
 };
 
 enum { SM_COUNT = OCF_TUNING_INTS(ocf_softmax_tuning) };

@@ -63,7 +63,9 @@ typedef struct ocf_softmax_long_tuning {
   int groups_per_unit; /* workgroups per compute unit below which rows are split */
   int coop_spin;       /* softmax_coop's polls of a partner; 0: split rows with two kernels */
   int coop_items;      /* most vectors a softmax_coop work-item holds; 0: items + local */
-  int split_steps;     /* fewest streaming steps a slice of the split runs */
+  int split_unroll;    /* vectors a work-item loads per step of the split's kernels; 0: unroll */
+  int split_rows_pct;  /* rows, in % of the compute units, below which rows are split; 0: 100
+                          x groups_per_unit */
 } ocf_softmax_long_tuning;
 
 typedef struct ocf_softmax_tuning {

@@ -49,10 +49,10 @@
 #           softmax_bf16_word_loads.patch (bf16 vectors loaded as whole words, as norm's are:
 #           the shipped form loads a vector of 16 in four 8-byte loads), bf16 softmax of every
 #           class, torch beside the first (cap 2 x 130 s)
-#   long16  round_softmax16_stream.sh on the long 16-bit class: the shipped entries (long_rows.unroll
-#           1, the split's threshold kept by long_rows.split_steps 8 / 16) against the earlier
-#           ones (unroll 2 / 4, split_steps 4) and split_steps 6 (more slices), torch beside
-#           (cap 240 s)
+#   long16  round_softmax16_stream.sh on the long 16-bit class: the shipped entries (split only
+#           below 1.5 rows a compute unit, split_rows_pct 150; the split's kernels one vector a
+#           step, split_unroll 1) against the earlier ones (bf16: unroll 2, f16: unroll 4, split
+#           below 4 rows a unit) and split_rows_pct 200, torch beside (cap 240 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -233,8 +233,8 @@ for step in "$@"; do
     ;;
   long16)
     OUT=$work/long16 BUDGET=$(($(budget 240) - 60)) \
-      SHAPES="128 152064 bf16;64 262144 bf16;96 128256 bf16;512 50257 bf16;1024 65536 bf16;256 100003 bf16;32 250000 bf16;2048 32768 bf16;128 152064 f16;64 262144 f16;256 100003 f16;512 50257 f16;1024 65536 f16" \
-      CONFIGS="auto;long_rows.unroll=2 long_rows.split_steps=4;long_rows.unroll=4 long_rows.split_steps=4;long_rows.split_steps=6" \
+      SHAPES="128 152064 bf16;64 262144 bf16;96 128256 bf16;32 250000 bf16;160 131072 bf16;200 100000 bf16;256 100003 bf16;512 50257 bf16;1024 65536 bf16;2048 32768 bf16;128 152064 f16;160 131072 f16;256 100003 f16;1024 65536 f16" \
+      CONFIGS="auto;long_rows.split_unroll=0 long_rows.split_rows_pct=0;long_rows.unroll=4 long_rows.split_unroll=0 long_rows.split_rows_pct=0;long_rows.split_rows_pct=200" \
       timeout "$(budget 240)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
     awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
       "$work/long16/round.txt"
