@@ -121,7 +121,12 @@ if [ "$fuzz_seconds" -gt 0 ] && command -v clang >/dev/null; then
   # The targets at once, each for its own $fuzz_seconds (libFuzzer runs one process a target).
   if ! env "${sanitizer_env[@]}" ctest --test-dir "$build-fuzz" --output-on-failure -V \
     -j"$jobs" -L fuzz >"$log" 2>&1; then
-    tail -n 80 "$log"
+    # ctest -V numbers each target's lines: print the failed targets' own (their sanitizer
+    # reports), which the other targets' progress lines would push out of a plain tail.
+    for n in $(sed -nE 's/.*Test +#([0-9]+): .*\*\*\*.*/\1/p' "$log"); do
+      grep -E "^$n: " "$log" | grep -vE "^$n: #[0-9]+ +(NEW|REDUCE|pulse|INITED)" | tail -n 120
+    done
+    tail -n 15 "$log"
     exit 1
   fi
   # Executions per target (and how many of fuzz_args' calls were refused before any kernel).

@@ -435,16 +435,12 @@ static ocf_status fuzz_table_call(input *in, int host) {
   for (int i = 0; i < op->ndims; i++)
     d[i] = take_size(in);
   if (host) {
-    /* The operands' extents, unless the shape's elements overflow (to be refused first). */
-    size_t product = 1;
-    int overflows = 0;
-    for (int i = 0; i < op->ndims; i++)
-      if (d[i] && !overflows) {
-        if (product > SIZE_MAX / sizeof(float) / d[i])
-          overflows = 1;
-        else
-          product *= d[i];
-      }
+    /* The operands' extents as the table computes them, in size_t arithmetic that wraps. An
+       extent that did not wrap is the library's own, so a call is made only when it fits its
+       array; one that wrapped is some operand's elements overflowing, which the library must
+       refuse before it reads anything, whatever the wrapped value. (The product of all the
+       dims says nothing about any one operand: attention's q is b h lq d, matmul's A is m k, and
+       either may fit size_t, and be over the array, while b h lq lk d or m n k overflows.) */
     size_t extents[OCFT_MAX_OPERANDS + 1], rooms[OCFT_MAX_OPERANDS + 1];
     const float *inputs[OCFT_MAX_OPERANDS];
     ocft_options plain;
@@ -452,10 +448,10 @@ static ocf_status fuzz_table_call(input *in, int host) {
     ocft_extent e = op->extent(d, &plain);
     for (int i = 0; i < OCFT_MAX_OPERANDS; i++) {
       inputs[i] = take_host(in, &rooms[i]);
-      extents[i] = overflows ? SIZE_MAX : e.in[i];
+      extents[i] = e.in[i];
     }
     float *out = take_host(in, &rooms[OCFT_MAX_OPERANDS]);
-    extents[OCFT_MAX_OPERANDS] = overflows ? SIZE_MAX : e.out;
+    extents[OCFT_MAX_OPERANDS] = e.out;
     if (!host_call_safe(extents, rooms, OCFT_MAX_OPERANDS + 1)) return OCF_SUCCESS;
     return op->host(take_byte(in) % 16 ? ctx : NULL, d, inputs, out);
   }
