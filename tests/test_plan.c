@@ -4159,8 +4159,7 @@ static void test_plan_softmax_packed_where_held(void **state) {
       {4096, 4096, "softmax_rows wg=128x1 groups=1x4096", "PACKED=0 ITEMS=2"},
       {4096, 8192, "softmax_rows wg=128x1 groups=1x4096", "PACKED=1 ITEMS=4"},
       {4096, 16384, "softmax_resident wg=256 groups=4096", "PACKED=1 ITEMS=4"},
-      {256, 65536, "softmax_split_stats wg=256 groups=512 + softmax_split_write wg=256 groups=512",
-       "PACKED=0"},
+      {256, 65536, "softmax_resident wg=256 groups=256", "PACKED=0 ITEMS=2"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
     const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};

@@ -27,7 +27,9 @@
  *        wg workgroups that each hold theirs (softmax_coop): enough slices to hold the row, and
  *        for few rows enough to fill the device, but no slice under two vectors a work-item;
  *        with coop_items > 0, also enough that a work-item holds at most coop_items vectors;
- *        at most 1024 slices a row (more: softmax_resident), each polled at most
+ *        at most 1024 slices a row, and compute_units * coop_unit_slices where that is set
+ *        (slices wait for each other, so must be resident together; more: the split or
+ *        softmax_resident), each polled at most
  *        min(coop_spin, 2^21 / slices) times (COOP_MAX_PARTS, COOP_WAIT_POLLS), and on a
  *        device with a loop limit (llvmpipe) at most what keeps a work-item's loops within half
  *        of it (coop_spin_within_limit; none left: no softmax_coop).
@@ -265,18 +267,27 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
     const size_t local_coop =
         ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->held_bytes));
     const size_t part_cap = wg_max * (b->items + local_coop);
-    size_t parts = ocf_max_size(ocf_div_ceil(b->vecs, part_cap),
-                                ocf_min_size(parts_fill, ocf_max_size(1, b->vecs / (2 * wg_max))));
+    /* A row's slices wait for each other, so they must be resident together: at most
+       coop_unit_slices a compute unit (the H200 ran a row of 528 slices, 4 a unit, at 3 GB/s
+       and of 264 at 728: SOFTMAX.md, "Slices that wait"). */
+    const size_t max_parts =
+        t->long_rows.coop_unit_slices
+            ? ocf_min_size(COOP_MAX_PARTS,
+                           (size_t)facts->compute_units * (size_t)t->long_rows.coop_unit_slices)
+            : COOP_MAX_PARTS;
+    size_t parts = ocf_max_size(
+        ocf_div_ceil(b->vecs, part_cap),
+        ocf_min_size(max_parts, ocf_min_size(parts_fill, ocf_max_size(1, b->vecs / (2 * wg_max)))));
     /* coop_items: smaller slices, each work-item's share in registers, so that more
        workgroups of a row are resident at once (a row that fits one workgroup, above, still
-       decides by items and local_items), as far as COOP_MAX_PARTS slices. */
-    if (parts > 1 && parts <= COOP_MAX_PARTS && b->coop_items)
-      parts = ocf_max_size(
-          parts, ocf_min_size(ocf_div_ceil(b->vecs, wg_max * b->coop_items), COOP_MAX_PARTS));
+       decides by items and local_items), as far as max_parts slices. */
+    if (parts > 1 && parts <= max_parts && b->coop_items)
+      parts = ocf_max_size(parts,
+                           ocf_min_size(ocf_div_ceil(b->vecs, wg_max * b->coop_items), max_parts));
     const size_t part_vecs = parts ? ocf_div_ceil(b->vecs, parts) : 0;
     const size_t slices = part_vecs ? ocf_div_ceil(b->vecs, part_vecs) : 0;
     const size_t spin =
-        parts > 1 && parts <= COOP_MAX_PARTS
+        parts > 1 && parts <= max_parts
             ? coop_spin_within_limit(
                   facts, ocf_min_size((size_t)t->long_rows.coop_spin, COOP_WAIT_POLLS / slices),
                   slices, wg_max, ocf_div_ceil(part_vecs, wg_max))

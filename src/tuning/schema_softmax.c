@@ -78,6 +78,12 @@ static const ocf_tunable softmax_tunables[] = {
                                   "more of a row's workgroups resident at once); 0: as many as "
                                   "items and local_items allow",
                                   "coop_items"},
+    [SM(long_rows.coop_unit_slices)] = {"long_rows.coop_unit_slices", 0, 64, 0, 0,
+                                        "most softmax_coop slices of one row a compute unit "
+                                        "(they must all be resident at once: a row needing "
+                                        "more takes the split or softmax_resident); 0: no "
+                                        "limit but the planner's 1024",
+                                        NULL},
     [SM(long_rows.split_unroll)] = {"long_rows.split_unroll", 0, 16, 0, 0,
                                     "vectors loaded per step of the two-kernel split's loops "
                                     "(its stats kernel's registers); 0: long_rows.unroll",

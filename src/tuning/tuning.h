@@ -55,17 +55,18 @@ typedef struct ocf_softmax_rows_tuning {
 
 /* Rows of one or more workgroups: softmax_resident, softmax_coop, the two-kernel split. */
 typedef struct ocf_softmax_long_tuning {
-  int wg;              /* work-items of the one-row-a-group kernels, the most resident grows to */
-  int min_wg;          /* the fewest softmax_resident shrinks to for short rows */
-  int items;           /* most vectors a work-item holds in registers (resident, coop) */
-  int local_items;     /* most vectors a work-item holds in local memory beyond them */
-  int unroll;          /* vectors a work-item loads per step of the streaming loops */
-  int groups_per_unit; /* workgroups per compute unit below which rows are split */
-  int coop_spin;       /* softmax_coop's polls of a partner; 0: split rows with two kernels */
-  int coop_items;      /* most vectors a softmax_coop work-item holds; 0: items + local */
-  int split_unroll;    /* vectors a work-item loads per step of the split's kernels; 0: unroll */
-  int split_rows_pct;  /* rows, in % of the compute units, below which rows are split; 0: 100
-                          x groups_per_unit */
+  int wg;               /* work-items of the one-row-a-group kernels, the most resident grows to */
+  int min_wg;           /* the fewest softmax_resident shrinks to for short rows */
+  int items;            /* most vectors a work-item holds in registers (resident, coop) */
+  int local_items;      /* most vectors a work-item holds in local memory beyond them */
+  int unroll;           /* vectors a work-item loads per step of the streaming loops */
+  int groups_per_unit;  /* workgroups per compute unit below which rows are split */
+  int coop_spin;        /* softmax_coop's polls of a partner; 0: split rows with two kernels */
+  int coop_items;       /* most vectors a softmax_coop work-item holds; 0: items + local */
+  int coop_unit_slices; /* most softmax_coop slices of a row a compute unit; 0: no such limit */
+  int split_unroll;     /* vectors a work-item loads per step of the split's kernels; 0: unroll */
+  int split_rows_pct;   /* rows, in % of the compute units, below which rows are split; 0: 100
+                           x groups_per_unit */
 } ocf_softmax_long_tuning;
 
 typedef struct ocf_softmax_tuning {

@@ -53,6 +53,13 @@
 #           below 1.5 rows a compute unit, split_rows_pct 150; the split's kernels one vector a
 #           step, split_unroll 1) against the earlier ones (bf16: unroll 2, f16: unroll 4, split
 #           below 4 rows a unit) and split_rows_pct 200, torch beside (cap 240 s)
+#   huge    round_softmax16_stream.sh on rows of 262147 .. 4000000 columns in every type: the
+#           context's plan (softmax_coop's slices capped at long_rows.coop_unit_slices 2 a
+#           compute unit) against no cap and the split (coop_spin 0, unroll 8 or split_unroll
+#           1), torch beside (cap 200 s)
+#   rows32  round_softmax16_stream.sh: fp32 wide rows under rows.wg 256 and bf16 medium rows
+#           in vectors of 16, a vector a lane (tools/lab/softmax/run.sh found +7 % and +9 %)
+#           (cap 150 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -61,7 +68,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -238,6 +245,22 @@ for step in "$@"; do
       timeout "$(budget 240)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
     awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
       "$work/long16/round.txt"
+    ;;
+  huge)
+    OUT=$work/huge BUDGET=$(($(budget 200) - 50)) \
+      SHAPES="1 4000000 f32;8 4000000 f32;16 1000003 f32;64 262147 f32;2 2000000 f32;1 4000000 bf16;8 4000000 bf16;16 1000003 bf16;64 262147 bf16;8 4000000 f16;16 1000003 f16" \
+      CONFIGS="auto;long_rows.coop_unit_slices=0;long_rows.coop_spin=0 long_rows.unroll=8;long_rows.coop_spin=0;long_rows.coop_spin=0 long_rows.split_unroll=1" \
+      timeout "$(budget 200)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
+    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
+      "$work/huge/round.txt"
+    ;;
+  rows32)
+    OUT=$work/rows32 BUDGET=$(($(budget 150) - 50)) \
+      SHAPES="4096 16384 f32;2048 12345 f32;4096 8192 f32;8192 3001 f32;4096 5000 f32;8192 4096 f32;32768 512 bf16;16384 1024 bf16;8192 2048 bf16;65536 300 bf16" \
+      CONFIGS="auto;rows.wg=256;vw=16 long_rows.items=8 rows.wg=128 rows.seg_items=1 rows.max_seg=128 rows.seg_align=32" \
+      timeout "$(budget 150)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
+    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
+      "$work/rows32/round.txt"
     ;;
   narrow16)
     B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \
