@@ -766,8 +766,9 @@ static const softmax_case softmax_cases[] = {
      "coop_spin=65536 groups_per_unit=4"},
     /* A row whose slices, all computed again, would take more than half the limit by
        themselves: 1024 slices of 32 x 28 float8 (1024 x (28 + 8) = 36864 > 32767) get no
-       softmax_coop on llvmpipe. */
-    {LLVMPIPE, 32, 1, 7340032, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1", NULL,
+       softmax_coop on llvmpipe, but the split (one workgroup would stream the row alone). */
+    {LLVMPIPE, 32, 1, 7340032, &ALIGNED, AUTO,
+     "softmax_split_stats wg=32 groups=16 + softmax_split_write wg=32 groups=16", NULL,
      "coop_spin=4096 coop_items=28 items=28 local_items=0"},
 
     /* Apple's CPU, one work-item along dimension 1: before its first build a group holds one

@@ -1081,7 +1081,11 @@ static void test_softmax_options_plans(void **state) {
       /* Longer rows, or too few to fill the device: cooperating slices. */
       {1, 1024, 65536, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 4},
       {1, 128, 262144, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 16},
-      {1, 1, 4000000, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 528},
+      /* ... at most 2 slices of a row a compute unit (coop_unit_slices: they wait for each
+         other), 264 on the H200; a row that needs more (8e6 floats: 489 of 4096 float4) takes
+         the split. */
+      {1, 1, 4000000, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 264},
+      {1, 1, 8000000, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_SPLIT_STATS, 4, 0},
       {1, 128, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_COOP, 4, 5},
       /* In place, never cooperating slices: the row is held as far as it goes and streamed. */
       {1, 1024, 65536, 0, 0, OCF_F32, 1, OCF_KERNEL_SOFTMAX_RESIDENT, 4, 0},

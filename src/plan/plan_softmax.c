@@ -32,7 +32,7 @@
  *        softmax_resident), each polled at most
  *        min(coop_spin, 2^21 / slices) times (COOP_MAX_PARTS, COOP_WAIT_POLLS), and on a
  *        device with a loop limit (llvmpipe) at most what keeps a work-item's loops within half
- *        of it (coop_spin_within_limit; none left: no softmax_coop).
+ *        of it (coop_spin_within_limit; none left: no softmax_coop, the split below instead).
  *      - Otherwise: softmax_resident (the part it cannot hold streamed twice, then with at most
  *        compute_units * groups_per_unit workgroups so the second pass finds it in cache), or,
  *        for rows too few to fill the device (below split_rows_pct % of its units), the
@@ -65,7 +65,7 @@ enum { SOFTMAX_LOCAL_BYTES_PER_ITEM = 16, PAIR_BYTES_PER_ITEM = 8, COOP_FLAG_BYT
    parts * SPIN polls in all, which SPIN is cut to keep within COOP_WAIT_POLLS (coop_spin=2^24
    with 118 slices a row kept PoCL polling for minutes); and a workgroup that finds partners
    missing computes their slices itself, at worst the whole row, so a row has at most
-   COOP_MAX_PARTS slices (more: softmax_resident, which streams what it cannot hold). */
+   COOP_MAX_PARTS slices (more: the split, or softmax_resident streaming what it cannot hold). */
 enum { COOP_WAIT_POLLS = 1 << 21, COOP_MAX_PARTS = 1024 };
 
 /* softmax_coop's pollers a workgroup (POLLERS in cl/softmax_coop.cl: a warp's worth). */
@@ -261,9 +261,8 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
      softmax_resident so shaped (below), and softmax_coop holds its slices with the same code.
      The split, or softmax_general, instead. */
   const int tiny_scalar = wg_max <= 2 && b->vw == 1;
-  if (one_row) {
-    /* A wide plan: the row in one workgroup, held or streamed (below). */
-  } else if (t->long_rows.coop_spin > 0 && !c->in_place && !tiny_scalar) {
+  /* A wide plan (one_row) holds the row in one workgroup, or streams it (below). */
+  if (!one_row && t->long_rows.coop_spin > 0 && !c->in_place && !tiny_scalar) {
     const size_t local_coop =
         ocf_min_size(b->local_items, local_items_fit(facts, wg_max, b->held_bytes));
     const size_t part_cap = wg_max * (b->items + local_coop);
@@ -303,7 +302,10 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
       plan->scratch_bytes = 2 * rows * plan->parts * sizeof(cl_uint);
       return;
     }
-  } else {
+  }
+  /* The split where softmax_coop is off or does not take the row (its slices too many to be
+     resident together, or past a loop limit): a row left to one workgroup would stream alone. */
+  if (!one_row) {
     const size_t step = wg_max * b->split_unroll;
     const size_t parts = ocf_min_size(parts_fill, b->vecs / (4 * step));
     if (parts > 1) {
