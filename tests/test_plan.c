@@ -4286,6 +4286,35 @@ static void test_plan_softmax_split_rows(void **state) {
   }
 }
 
+/* The H200's huge rows (more than 262144 columns) run the split in every type, never
+ * softmax_coop's waiting slices (16-bit slices waited at 1.4-1.7 GB/s, fp32 lost 8 x 4e6 by
+ * 1.7x; SOFTMAX.md, "Slices that wait"): fp32 streams 8 vectors a step, 16-bit one. */
+static void test_plan_softmax_huge_split(void **state) {
+  (void)state;
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  static const size_t shapes[][2] = {{1, 4000000}, {8, 4000000}, {16, 1000003}, {64, 262147}};
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_BF16, OCF_F16};
+  for (size_t h = 0; h < ARRAY_LEN(shapes); h++)
+    for (size_t d = 0; d < ARRAY_LEN(dtypes); d++) {
+      const ocf_shape shape = {{shapes[h][0], shapes[h][1], 0}};
+      const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
+      assert_string_equal(ocf_shape_class_name(OCF_OP_SOFTMAX, c), "huge");
+      ocf_softmax_call call = softmax_call(shapes[h][0], shapes[h][1], &TIGHT, AUTO, 0);
+      call.in_dtype = call.out_dtype = dtypes[d];
+      ocf_plan plan;
+      expect_success("huge",
+                     ocf_plan_softmax(&facts, &table[OCF_OP_SOFTMAX][dtypes[d]][c], &call, &plan));
+      const long long unroll = dtypes[d] == OCF_F32 ? 8 : 1;
+      if (plan.steps[0].kernel != OCF_KERNEL_SOFTMAX_SPLIT_STATS ||
+          plan_value(&plan, "UNROLL") != unroll)
+        fail_msg("%zu x %zu %s: %s, UNROLL=%lld (expected the split, %lld)", shapes[h][0],
+                 shapes[h][1], ocf_dtype_name(dtypes[d]), kernel_name(plan.steps[0].kernel),
+                 plan_value(&plan, "UNROLL"), unroll);
+    }
+}
+
 /* ---- the plan's own checks ---- */
 
 /* ocf_plan_verify catches plans the kernels could not run (a library bug, never a caller's). */
@@ -4806,6 +4835,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_16bit_registers),
       cmocka_unit_test(test_plan_softmax_packed_where_held),
       cmocka_unit_test(test_plan_softmax_split_rows),
+      cmocka_unit_test(test_plan_softmax_huge_split),
       cmocka_unit_test(test_plan_softmax_wide),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_norm),
