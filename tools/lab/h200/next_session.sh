@@ -60,6 +60,9 @@
 #   rows32  round_softmax16_stream.sh: fp32 wide rows under rows.wg 256 and bf16 medium rows
 #           in vectors of 16, a vector a lane (tools/lab/softmax/run.sh found +7 % and +9 %)
 #           (cap 150 s)
+#   mid16   round_softmax16_stream.sh: 16-bit medium rows, ragged widths (300, 781, 1000, 1500
+#           columns) and 512, in vectors of 16, 8 and 4, torch beside (rows32 found bf16's
+#           vectors of 16 +10-16 % at 512-2048 columns, -13 % at 300) (cap 150 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -68,7 +71,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -261,6 +264,14 @@ for step in "$@"; do
       timeout "$(budget 150)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
     awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
       "$work/rows32/round.txt"
+    ;;
+  mid16)
+    OUT=$work/mid16 BUDGET=$(($(budget 150) - 50)) \
+      SHAPES="65536 300 bf16;65536 300 f16;30000 781 bf16;30000 781 f16;16384 1000 bf16;8192 1500 f16;32768 512 f16" \
+      CONFIGS="auto;vw=16 rows.seg_items=1;vw=8 rows.seg_items=2;vw=4 rows.seg_items=4" \
+      timeout "$(budget 150)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
+    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
+      "$work/mid16/round.txt"
     ;;
   narrow16)
     B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \
