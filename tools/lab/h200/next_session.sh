@@ -95,6 +95,16 @@ budget() {
   [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
 }
 
+# One round_softmax16_stream.sh round into $work/NAME, cut to CAP seconds of which KEEP are left
+# to torch, then its table (a line a config and shape, torch's lines):
+#   softmax_round NAME CAP KEEP "rows cols dtype;..." "auto;config;..."
+softmax_round() {
+  OUT=$work/$1 BUDGET=$(($(budget "$2") - $3)) SHAPES=$4 CONFIGS=$5 \
+    timeout "$(budget "$2")" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
+  awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
+    "$work/$1/round.txt"
+}
+
 for step in "$@"; do
   t=$(budget 600)
   if [ "$t" -lt 20 ]; then echo "== $step: out of time"; continue; fi
@@ -216,11 +226,9 @@ for step in "$@"; do
       timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A40 "op dtype"
     ;;
   split16)
-    OUT=$work/split16 BUDGET=$(($(budget 200) - 60)) SHAPES="128 152064 bf16;64 262144 bf16;96 128256 bf16;128 152064 f16;256 100003 f16;512 50257 bf16" \
-      CONFIGS="auto;long_rows.groups_per_unit=2;long_rows.groups_per_unit=3;long_rows.unroll=1" \
-      timeout "$(budget 200)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
-    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
-      "$work/split16/round.txt"
+    softmax_round split16 200 60 \
+      "128 152064 bf16;64 262144 bf16;96 128256 bf16;128 152064 f16;256 100003 f16;512 50257 bf16" \
+      "auto;long_rows.groups_per_unit=2;long_rows.groups_per_unit=3;long_rows.unroll=1"
     # the programs' PTX, for tools/lab/h200/ptx_registers.sh on the host
     tar czf "$work/split16/programs.tgz" -C /tmp/occ_s16 programs 2>/dev/null
     ;;
@@ -242,36 +250,24 @@ for step in "$@"; do
     done
     ;;
   long16)
-    OUT=$work/long16 BUDGET=$(($(budget 240) - 60)) \
-      SHAPES="128 152064 bf16;64 262144 bf16;96 128256 bf16;32 250000 bf16;160 131072 bf16;200 100000 bf16;256 100003 bf16;512 50257 bf16;1024 65536 bf16;2048 32768 bf16;128 152064 f16;160 131072 f16;256 100003 f16;1024 65536 f16" \
-      CONFIGS="auto;long_rows.split_unroll=0 long_rows.split_rows_pct=0;long_rows.unroll=4 long_rows.split_unroll=0 long_rows.split_rows_pct=0;long_rows.split_rows_pct=200" \
-      timeout "$(budget 240)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
-    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
-      "$work/long16/round.txt"
+    softmax_round long16 240 60 \
+      "128 152064 bf16;64 262144 bf16;96 128256 bf16;32 250000 bf16;160 131072 bf16;200 100000 bf16;256 100003 bf16;512 50257 bf16;1024 65536 bf16;2048 32768 bf16;128 152064 f16;160 131072 f16;256 100003 f16;1024 65536 f16" \
+      "auto;long_rows.split_unroll=0 long_rows.split_rows_pct=0;long_rows.unroll=4 long_rows.split_unroll=0 long_rows.split_rows_pct=0;long_rows.split_rows_pct=200"
     ;;
   huge)
-    OUT=$work/huge BUDGET=$(($(budget 200) - 50)) \
-      SHAPES="1 4000000 f32;8 4000000 f32;16 1000003 f32;64 262147 f32;2 2000000 f32;1 4000000 bf16;8 4000000 bf16;16 1000003 bf16;64 262147 bf16;8 4000000 f16;16 1000003 f16" \
-      CONFIGS="auto;long_rows.coop_unit_slices=0;long_rows.coop_spin=0 long_rows.unroll=8;long_rows.coop_spin=0;long_rows.coop_spin=0 long_rows.split_unroll=1" \
-      timeout "$(budget 200)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
-    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
-      "$work/huge/round.txt"
+    softmax_round huge 200 50 \
+      "1 4000000 f32;8 4000000 f32;16 1000003 f32;64 262147 f32;2 2000000 f32;1 4000000 bf16;8 4000000 bf16;16 1000003 bf16;64 262147 bf16;8 4000000 f16;16 1000003 f16" \
+      "auto;long_rows.coop_unit_slices=0;long_rows.coop_spin=0 long_rows.unroll=8;long_rows.coop_spin=0;long_rows.coop_spin=0 long_rows.split_unroll=1"
     ;;
   rows32)
-    OUT=$work/rows32 BUDGET=$(($(budget 150) - 50)) \
-      SHAPES="4096 16384 f32;2048 12345 f32;4096 8192 f32;8192 3001 f32;4096 5000 f32;8192 4096 f32;32768 512 bf16;16384 1024 bf16;8192 2048 bf16;65536 300 bf16" \
-      CONFIGS="auto;rows.wg=256;vw=16 long_rows.items=8 rows.wg=128 rows.seg_items=1 rows.max_seg=128 rows.seg_align=32" \
-      timeout "$(budget 150)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
-    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
-      "$work/rows32/round.txt"
+    softmax_round rows32 150 50 \
+      "4096 16384 f32;2048 12345 f32;4096 8192 f32;8192 3001 f32;4096 5000 f32;8192 4096 f32;32768 512 bf16;16384 1024 bf16;8192 2048 bf16;65536 300 bf16" \
+      "auto;rows.wg=256;vw=16 long_rows.items=8 rows.wg=128 rows.seg_items=1 rows.max_seg=128 rows.seg_align=32"
     ;;
   mid16)
-    OUT=$work/mid16 BUDGET=$(($(budget 150) - 50)) \
-      SHAPES="65536 300 bf16;65536 300 f16;30000 781 bf16;30000 781 f16;16384 1000 bf16;8192 1500 f16;32768 512 f16" \
-      CONFIGS="auto;vw=16 rows.seg_items=1;vw=8 rows.seg_items=2;vw=4 rows.seg_items=4" \
-      timeout "$(budget 150)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
-    awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
-      "$work/mid16/round.txt"
+    softmax_round mid16 150 50 \
+      "65536 300 bf16;65536 300 f16;30000 781 bf16;30000 781 f16;16384 1000 bf16;8192 1500 f16;32768 512 f16" \
+      "auto;vw=16 rows.seg_items=1;vw=8 rows.seg_items=2;vw=4 rows.seg_items=4"
     ;;
   narrow16)
     B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \
