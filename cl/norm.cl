@@ -86,9 +86,6 @@
 #ifndef PREFETCH
 #error "PREFETCH: 1: norm_rows loads its next batch early; the host passes it"
 #endif
-#ifndef SHUFFLE
-#error "SHUFFLE: 1: segment sums by warp shuffles (NVIDIA); the host passes it"
-#endif
 #ifndef MERGE
 #error "MERGE: 1: one Chan-merge reduction (needs SHUFFLE); the host passes it"
 #endif
@@ -129,16 +126,14 @@
 #error "HAS_RSTD: 0 or 1; the host passes it"
 #endif
 /* F16_CVT, how fp16 vectors are converted: cl/f16_words.clh, which checks it; BF16_CVT, how
-   bfloat16 vectors are stored: cl/bf16_words.clh, which checks it. */
+   bfloat16 vectors are stored: cl/bf16_words.clh, which checks it; SHUFFLE, segment sums by warp
+   shuffles (NVIDIA): cl/warp_shuffle.clh, which checks it. */
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
 #endif
 #if MERGE && !SHUFFLE
 #error "MERGE needs SHUFFLE"
-#endif
-#if SHUFFLE && (WG % 32 || (SEG % 32 && 32 % SEG))
-#error "SHUFFLE needs whole warps and a segment that divides 32 or is a multiple of it"
 #endif
 
 /* ---- derived ---- */
@@ -477,30 +472,6 @@ void write_stats(const ulong r, const float shift, const float m, const float va
 }
 
 /* ---- reductions ---- */
-
-#if SHUFFLE
-/* Lanes a segment spans within one warp (SEG, or 32 when the segment spans whole warps). */
-#define WARP_SEG (SEG < 32 ? SEG : 32)
-
-/* v of the lane `mask` away (lane ^ mask) in this warp: NVIDIA's shfl.sync through inline PTX;
-   every lane of the warp takes part (whole warps, every work-item reaches every call). */
-float shuffle_xor(const float v, const uint mask) {
-  float r;
-  __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;"
-                   : "=f"(r)
-                   : "f"(v), "r"(mask));
-  return r;
-}
-
-/* The sum of v over the WARP_SEG lanes of a warp's part of the segment, the same bits in each:
-   a butterfly (lane i adds lane i ^ mask's value: each pair adds the same two numbers). */
-float warp_seg_sum(float v) {
-#pragma unroll
-  for (uint mask = 1; mask < WARP_SEG; mask <<= 1)
-    v += shuffle_xor(v, mask);
-  return v;
-}
-#endif
 
 /* The sum of v over the SEG work-items of this work-item's segment (norm_rows's 2-D workgroup),
    returned to all of them, bit for bit the same. Portable: CHUNK values a work-item through

@@ -24,6 +24,13 @@
 #ifndef PREFETCH
 #error "PREFETCH: the host passes every tunable (src/plan/plan_softmax.c)"
 #endif
+/* 1: a vector that straddles a row's ends is read whole (its lanes outside the row then -inf)
+   where it lies within in's rows: the host passes 1 only where out's elements lie apart from
+   in's span (softmax_vector.clh, load_vec_ends). SHUFFLE (segment reductions by warp
+   shuffles): cl/warp_shuffle.clh, which checks it. */
+#ifndef WHOLE_ENDS
+#error "WHOLE_ENDS: the host passes every tunable (src/plan/plan_softmax.c)"
+#endif
 
 #if WG < 1 || SEG < 1 || WG % SEG
 #error "SEG must divide WG"
@@ -37,14 +44,33 @@
 #define CHUNK 16
 
 /* The max (is_max) or sum of v over the SEG work-items of this work-item's segment, returned to
-   all of them, bit for bit the same (each folds the same values in the same order): first the
-   CHUNK values of a chunk, then the chunks' results. No barrier when SEG is 1, one when SEG <=
-   CHUNK, else two. `lv` and `lw` are WG floats each; a caller alternates two such pairs (max,
-   then sum), so a pair is written again only after a barrier that follows every read of it. */
+   all of them, bit for bit the same (each folds the same values in the same order). Portable:
+   first the CHUNK values of a chunk through local memory, then the chunks' results; no barrier
+   when SEG is 1, one when SEG <= CHUNK, else two. SHUFFLE (NVIDIA): each warp's part by
+   shuffles (cl/warp_shuffle.clh), then, for a segment of several warps, their results in order
+   through local memory: no barrier within a warp, else one. `lv` and `lw` are WG floats each; a
+   caller alternates two such pairs (max, then sum), so a pair is written again only after a
+   barrier that follows every read of it. */
 float segment_reduce(__local float *lv, __local float *lw, const float v, const int is_max) {
 #if SEG == 1
   (void)lv, (void)lw, (void)is_max;
   return v;
+#elif SHUFFLE
+  (void)lw;
+  const float part = is_max ? warp_seg_max(v) : warp_seg_sum(v);
+#if SEG <= 32
+  (void)lv;
+  return part;
+#else
+  const uint base = get_local_id(1) * (SEG / 32);
+  if (get_local_id(0) % 32 == 0) lv[base + get_local_id(0) / 32] = part;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  float acc = lv[base];
+#pragma unroll
+  for (uint j = 1; j < SEG / 32; j++)
+    acc = is_max ? fmax(acc, lv[base + j]) : acc + lv[base + j];
+  return acc;
+#endif
 #else
   /* softmax_rows's 2-D workgroup: segment get_local_id(1), lane get_local_id(0). */
   const uint base = get_local_id(1) * SEG, lid = base + get_local_id(0);
@@ -84,9 +110,18 @@ void rows_load(const ulong b, const ulong rows, const ulong cols, __global const
   row_view w;
   view_at(&w, start, cols, live ? row_length(MASK_ARGS, r, cols) : 0);
   __global const in_real *src = in + (start - w.lo);
+#if WHOLE_ENDS
+  /* Elements of in's rows from the row's aligned start: in_off + (rows - 1) * in_ld + cols in
+     all, the extent the host checked. */
+  const ulong avail = in_off + (rows - 1) * in_ld + cols - (start - w.lo);
+#pragma unroll
+  for (uint i = 0; i < ITEMS; i++)
+    v[i] = load_held_ends(src, lane + (ulong)i * SEG, w.lo, w.mid, avail);
+#else
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++)
     v[i] = load_held(src, lane + (ulong)i * SEG, w.lo, w.mid);
+#endif
 }
 
 /* Reduces and stores the rows whose vectors v holds (rows_load's batch b). Every work-item

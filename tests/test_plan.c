@@ -583,9 +583,14 @@ static const softmax_case softmax_cases[] = {
     {H200, 0, 16384, 1024, &ALIGNED, AUTO, "softmax_rows wg=64x2 groups=1x8192", "SEG=64 ITEMS=4",
      NULL},
     /* The ladder: 384 floats = 96 float4, SEG = L(24) = 24 (not past seg_align 32), ITEMS 4,
-       128 / 24 = 5 rows a group of 120: ceil(4096 / 5) = 820 groups ... */
+       128 / 24 = 5 rows a group of 120: ceil(4096 / 5) = 820 groups, reduced through local
+       memory ... */
     {H200, 0, 4096, 384, &ALIGNED, AUTO, "softmax_rows wg=24x5 groups=1x820",
-     "SEG=24 ITEMS=4 WG=120", NULL},
+     "SEG=24 ITEMS=4 WG=120 SHUFFLE=0", "rows.shuffle=0"},
+    /* ... or, with NVIDIA's warp shuffles (built in), a warp: SEG 32, ITEMS L(3) = 3, 4 rows a
+       group of 128, 1024 groups ... */
+    {H200, 0, 4096, 384, &ALIGNED, AUTO, "softmax_rows wg=32x4 groups=1x1024",
+     "SEG=32 ITEMS=3 WG=128 SHUFFLE=1 WHOLE_ENDS=0", NULL},
     /* ... 768 = 192 float4: L(48) = 48 is past 32, so SEG = 64, ITEMS = L(3) = 3 ... */
     {H200, 0, 4096, 768, &ALIGNED, AUTO, "softmax_rows wg=64x2 groups=1x2048", "SEG=64 ITEMS=3",
      NULL},
@@ -675,9 +680,22 @@ static const softmax_case softmax_cases[] = {
     {H200, 0, 4096, 16385, &IN_OFF_1, AUTO, "softmax_coop wg=256 groups=8192",
      "VW=1 ITEMS=48 parts=2 part_vecs=8193", NULL},
     /* In and out one float in alike: float4 kept, a row touches ceil(131 / 4) = 33 of them:
-       SEG = L(9) = 12, ITEMS = L(3) = 3, 10 rows a group of 120. */
+       SEG = L(9) = 12, ITEMS = L(3) = 3, 10 rows a group of 120 (local memory); with warp
+       shuffles 16, 8 rows a group of 128, the ends read whole where asked. */
     {H200, 0, 4096, 128, &BOTH_OFF_1, AUTO, "softmax_rows wg=12x10 groups=1x410",
-     "VW=4 SEG=12 ITEMS=3 WG=120", NULL},
+     "VW=4 SEG=12 ITEMS=3 WG=120 SHUFFLE=0 WHOLE_ENDS=0", "rows.shuffle=0"},
+    {H200, 0, 4096, 128, &BOTH_OFF_1, AUTO, "softmax_rows wg=16x8 groups=1x512",
+     "VW=4 SEG=16 ITEMS=3 WG=128 SHUFFLE=1 WHOLE_ENDS=1", "rows.whole_ends=1"},
+    {H200, 0, 4096, 128, &ALIGNED, AUTO, "softmax_rows wg=8x16 groups=1x256",
+     "VW=4 SEG=8 ITEMS=4 WG=128 SHUFFLE=1 WHOLE_ENDS=0", "rows.whole_ends=1"},
+    /* In place, a vector's other lanes may be another row's, written meanwhile: lane by lane. */
+    {H200, 0, 4096, 130, &IN_PLACE, AUTO, "softmax_rows wg=16x8 groups=1x512",
+     "VW=4 SEG=16 ITEMS=3 SHUFFLE=1 WHOLE_ENDS=0", "rows.whole_ends=1"},
+    /* One row of 8 work-items is no whole warp: local memory. */
+    {H200, 0, 1, 128, &ALIGNED, AUTO, "softmax_rows wg=8x1 groups=1x1", "SEG=8 SHUFFLE=0", NULL},
+    /* Warp shuffles are NVIDIA's inline PTX: elsewhere the ladder's segment, local memory. */
+    {AMD_GPU, 0, 4096, 384, &ALIGNED, AUTO, "softmax_rows wg=24x10 groups=1x410",
+     "SEG=24 SHUFFLE=0", "rows.shuffle=1"},
     /* A tight stride: 128 aligned; 8193 is not, but alike for in and out, so float4 stay:
        ceil(8196 / 4) = 2049 vectors, as aligned 8193. */
     {H200, 0, 4096, 128, &TIGHT, AUTO, "softmax_rows wg=8x16 groups=1x256", "VW=4 SEG=8", NULL},
@@ -852,7 +870,8 @@ static ocf_softmax_call softmax_call(size_t rows, size_t cols, const layout *l, 
                                  .out_dtype = OCF_F32,
                                  .variant = variant,
                                  .workgroup = workgroup,
-                                 .in_place = l->in_place};
+                                 .in_place = l->in_place,
+                                 .spans_meet = l->in_place};
   return call;
 }
 

@@ -191,10 +191,10 @@ static ocf_kernel_id planned_kernel(ocft_env *env, const sm_case *c) {
   ocf_context_facts(env->ctx, &facts);
   const size_t out_off = c->in_place ? c->in_off : c->out_off;
   const size_t out_ld = c->in_place ? c->in_ld : c->out_ld;
-  ocf_softmax_call call = {c->rows,     c->cols,  c->in_off,   c->in_ld,
-                           out_off,     out_ld,   c->in_dtype, c->out_dtype,
-                           c->variant,  c->wg,    c->log != 0, c->lengths != NULL,
-                           c->in_place, c->causal};
+  ocf_softmax_call call = {c->rows,     c->cols,   c->in_off,   c->in_ld,
+                           out_off,     out_ld,    c->in_dtype, c->out_dtype,
+                           c->variant,  c->wg,     c->log != 0, c->lengths != NULL,
+                           c->in_place, c->causal, c->in_place};
   const ocf_shape shape = {{c->rows, c->cols, 0}};
   ocf_tuning_values values;
   ocf_context_tuning_for(env->ctx, OCF_OP_SOFTMAX, c->in_dtype, &shape, &values);
@@ -564,6 +564,14 @@ static const forced_kernel forced[] = {
      OCF_KERNEL_SOFTMAX_ROWS,
      1,
      {{7, 33}, {61, 40}, {5, 2}}},
+    /* The same with the vectors that straddle a row's ends read whole (rows.whole_ends): the
+       layouts with heads, lengths that end rows mid-vector; in place stays lane by lane. */
+    {"rows, whole ends",
+     "vw=4 items=8 rows_wg=24 seg_items=2 max_seg=12 seg_align=1 prefetch=0 "
+     "rows_groups_per_unit=0 rows.whole_ends=1",
+     OCF_KERNEL_SOFTMAX_ROWS,
+     1,
+     {{7, 33}, {37, 61}, {5, 2}}},
     /* 8 work-items holding 2 vectors in registers and 3 in local memory (160 floats); longer
        rows stream the rest twice. Segments of one work-item take rows of 2 vectors only. */
     {"resident, local memory, streamed rest",
@@ -718,8 +726,9 @@ static void test_softmax_options_packed(void **state) {
 /* F16_CVT of the plan for a case on a device of `facts` (with the context's tuning now). */
 static long long planned_f16_cvt(ocft_env *env, const sm_case *c, const ocf_device_facts *facts) {
   ocf_softmax_call call = {
-      c->rows,      c->cols,    c->in_off, c->in_ld,    c->out_off,         c->out_ld, c->in_dtype,
-      c->out_dtype, c->variant, c->wg,     c->log != 0, c->lengths != NULL, 0,         c->causal};
+      c->rows,     c->cols,      c->in_off,  c->in_ld, c->out_off,  c->out_ld,
+      c->in_dtype, c->out_dtype, c->variant, c->wg,    c->log != 0, c->lengths != NULL,
+      0,           c->causal,    0};
   const ocf_shape shape = {{c->rows, c->cols, 0}};
   ocf_tuning_values values;
   ocf_context_tuning_for(env->ctx, OCF_OP_SOFTMAX, c->in_dtype, &shape, &values);
@@ -1104,7 +1113,7 @@ static void test_softmax_options_plans(void **state) {
                        OCF_SUCCESS);
     const ocf_softmax_call call = {e->rows, e->cols,  e->in_off,   e->cols, e->out_off,
                                    e->cols, e->dtype, e->dtype,    0,       0,
-                                   0,       0,        e->in_place, 0};
+                                   0,       0,        e->in_place, 0,       e->in_place};
     ocf_plan plan;
     ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &plan), OCF_SUCCESS);
     char described[512];
@@ -1114,6 +1123,42 @@ static void test_softmax_options_plans(void **state) {
         (e->parts && plan.parts != e->parts)) {
       print_error("%zu x %zu on %s: planned %s, parts %zu\n", e->rows, e->cols,
                   e->gpu ? "H200" : "PoCL", described, plan.parts);
+      fail();
+    }
+  }
+}
+
+/* An output of wider elements than in's halves the tuned vector per doubling (stores no wider
+   than the loads were tuned at), an output as wide or narrower keeps it; the kernel stays the
+   same-type call's. Built-in rows: f16 vw=8, f32 vw=4 on the H200. */
+static void test_softmax_options_mixed_vector(void **state) {
+  (void)state;
+  static const struct {
+    ocf_dtype in, out;
+    long long vw;
+  } table[] = {
+      {OCF_F16, OCF_F16, 8},  {OCF_F16, OCF_F32, 4}, {OCF_BF16, OCF_F32, 4},
+      {OCF_F16, OCF_BF16, 8}, {OCF_F32, OCF_F16, 4}, {OCF_F32, OCF_F32, 4},
+  };
+  size_t row_count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
+  const ocf_device_facts facts = fake_facts(1);
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(table); i++) {
+    ocf_tuning_values t;
+    ocft_assert_status(
+        ocf_tuning_resolve(rows, row_count, OCF_OP_SOFTMAX, table[i].in, &facts, "NVIDIA H200", &t),
+        OCF_SUCCESS);
+    ocf_softmax_call call = {4096, 4096, 0, 4096, 0, 4096, table[i].in, table[i].in, 0,
+                             0,    0,    0, 0,    0, 0};
+    ocf_plan same, mixed;
+    ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &same), OCF_SUCCESS);
+    call.out_dtype = table[i].out;
+    ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &mixed), OCF_SUCCESS);
+    if (ocf_plan_define_value(&mixed, "VW", 0) != table[i].vw ||
+        mixed.steps[0].kernel != same.steps[0].kernel) {
+      char described[512];
+      ocf_plan_describe(&mixed, described, sizeof described);
+      print_error("%d -> %d: planned %s\n", (int)table[i].in, (int)table[i].out, described);
       fail();
     }
   }
@@ -1317,6 +1362,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_causal_reference_variants),
       cmocka_unit_test(test_softmax_options_user_event),
       cmocka_unit_test(test_softmax_options_plans),
+      cmocka_unit_test(test_softmax_options_mixed_vector),
       cmocka_unit_test(test_softmax_options_rejects_bad_values),
       cmocka_unit_test(test_softmax_options_defaults_and_sizes),
       cmocka_unit_test(test_softmax_options_coop_longest_wait),

@@ -31,8 +31,9 @@ static const ocf_arg_desc base_divide_args[] = {ROWS_COLS, IN, OUT, SCALE, MASK,
 /* Each kernel lists the -D values its program requires (every #ifndef ... #error of its files:
    tests/test_kernel_sources.c checks the two agree); every plan sets all of them. */
 #define OPTION_DEFINES "IN_DTYPE", "OUT_DTYPE", "LOG", "HAS_LENGTHS", "CAUSAL"
-static const char *const rows_defines[] = {
-    "WG", "VW", "ITEMS", "SEG", "PREFETCH", "PACKED", "F16_CVT", "BF16_CVT", OPTION_DEFINES, NULL};
+static const char *const rows_defines[] = {"WG",       "VW",         "ITEMS",        "SEG",
+                                           "PREFETCH", "PACKED",     "F16_CVT",      "BF16_CVT",
+                                           "SHUFFLE",  "WHOLE_ENDS", OPTION_DEFINES, NULL};
 static const char *const resident_defines[] = {"WG",           "VW",     "ITEMS",   "LOCAL_ITEMS",
                                                "UNROLL",       "PACKED", "F16_CVT", "BF16_CVT",
                                                OPTION_DEFINES, NULL};

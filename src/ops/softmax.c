@@ -47,7 +47,7 @@ static ocf_status check_options(const ocf_softmax_options *opt) {
 static ocf_softmax_call softmax_call(size_t rows, size_t cols, size_t in_offset, size_t in_ld,
                                      size_t out_offset, size_t out_ld,
                                      const ocf_softmax_options *opt, const ocf_launch *settings,
-                                     int in_place) {
+                                     int in_place, int spans_meet) {
   ocf_softmax_call call;
   memset(&call, 0, sizeof call); /* its bytes key the plan cache */
   call.rows = rows, call.cols = cols;
@@ -58,6 +58,7 @@ static ocf_softmax_call softmax_call(size_t rows, size_t cols, size_t in_offset,
   call.log = opt->log != 0;
   call.has_lengths = opt->lengths != NULL;
   call.in_place = in_place;
+  call.spans_meet = spans_meet || in_place;
   call.causal = opt->causal != 0;
   return call;
 }
@@ -124,6 +125,13 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
   if (overlap && !in_place)
     return ocf_fail(OCF_ERR_ALIASING, "ocf_softmax: out shares elements with in other than exactly "
                                       "in place (same buffer, offset and stride)");
+  /* Whether out's span meets in's, though no element is both (rows interleaved): the kernels
+     then read nothing of in's span outside its rows (WHOLE_ENDS, cl/softmax_rows.cl). */
+  int spans_meet = 0, same_start = 0;
+  if ((status = ocf_places_overlap(&out_at, out_offset * out_size, out_extent * out_size, &in_at,
+                                   in_offset * in_size, in_extent * in_size, &spans_meet,
+                                   &same_start)) != OCF_SUCCESS)
+    return status;
   if (opt.lengths) {
     int lengths_overlap = 0, lengths_start = 0;
     ocf_place lengths_at = ocf_place_of(opt.lengths);
@@ -145,8 +153,8 @@ ocf_status ocf_softmax_ex(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                               rows * sizeof(cl_uint))) != OCF_SUCCESS))
     return status;
 
-  const ocf_softmax_call call =
-      softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld, &opt, &settings, in_place);
+  const ocf_softmax_call call = softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld, &opt,
+                                             &settings, in_place, spans_meet);
   /* The lengths and the band are read on the device only (row_length() in cl/softmax_common.clh,
      which also takes a length above cols as cols): the call never waits for its wait list. */
   ocf_softmax_frame frame = {rows,
@@ -259,7 +267,7 @@ ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols
   *bytes = 0;
   for (int i = 0; i < cases; i++) {
     const ocf_softmax_call call = softmax_call(rows, cols, in_offset, in_ld, out_offset, out_ld,
-                                               &opt, &settings, in_place[i]);
+                                               &opt, &settings, in_place[i], 0);
     const ocf_run_call run = {OCF_OP_SOFTMAX, &call, NULL, queue, &settings};
     size_t needed = 0;
     if ((status = ocf_run_prepare(ctx, &run, &needed)) != OCF_SUCCESS) return status;

@@ -146,6 +146,13 @@ size_t ocf_plan_grid_groups(const ocf_device_facts *facts, size_t work) {
   return work < cap ? work : cap;
 }
 
+int ocf_plan_warp_shuffles(const ocf_device_facts *facts, size_t wg, size_t seg) {
+  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
+      facts->nv_compute_capability < 70 || seg == 0)
+    return 0;
+  return wg % 32 == 0 && (seg % 32 == 0 || 32 % seg == 0);
+}
+
 size_t ocf_plan_steps_limit(const ocf_device_facts *facts, const ocf_plan *plan, size_t cap) {
   size_t lowest = cap;
   for (unsigned s = 0; s < plan->step_count; s++) {

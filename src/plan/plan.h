@@ -100,6 +100,10 @@ long long ocf_plan_define_value(const ocf_plan *plan, const char *name, long lon
 /* Workgroups to launch for `work` units of a grid-stride kernel (at least 1): capped at 2048 a
    compute unit, which keeps the grid far below every device's limit on workgroup counts. */
 size_t ocf_plan_grid_groups(const ocf_device_facts *facts, size_t work);
+/* Whether a row kernel of a 2-D workgroup (segments of `seg` work-items, `wg` in all) may reduce
+   its segments through warp shuffles (cl/warp_shuffle.clh): NVIDIA's inline PTX shfl.sync
+   (compute capability 7.0 on), whole warps of 32, a segment within a warp or of whole warps. */
+int ocf_plan_warp_shuffles(const ocf_device_facts *facts, size_t wg, size_t seg);
 /* The most work-items any step of the plan may put in one workgroup under the facts, at most
    `cap`: the lowest of the steps' kernels' limits (learnt ones included), for a planner that
    plans again at a lower cap when its first step's workgroup exceeds it. */
@@ -135,6 +139,7 @@ typedef struct ocf_softmax_call {
   int has_lengths; /* per-row valid lengths are given */
   int in_place;    /* out is in (same buffer, offset and stride) */
   int causal;      /* the causal band (its period and offset are kernel arguments) */
+  int spans_meet;  /* out's span of elements meets in's (in place, or rows interleaved) */
 } ocf_softmax_call;
 
 /* LayerNorm or RMSNorm (issue 20). Offsets and strides of absent operands are 0. */

@@ -22,9 +22,9 @@
  *      where they lie). A workgroup a batch of rows, or, with rows.groups_per_unit,
  *      compute_units * rows.groups_per_unit workgroups looping over the batches, each loading
  *      its next batch before reducing this one when rows.prefetch is set (and it has a next
- *      one). rows.shuffle sums segments through warp shuffles where shuffles() allows, and with
- *      rows.merge LayerNorm's two reductions become one of (count, mean, M2); rows.max_regs caps
- *      its registers where the compiler takes a cap.
+ *      one). rows.shuffle sums segments through warp shuffles where ocf_plan_warp_shuffles allows,
+ * and with rows.merge LayerNorm's two reductions become one of (count, mean, M2); rows.max_regs
+ * caps its registers where the compiler takes a cap.
  *   2. Longer rows: the two-kernel split, workgroups of split.wg work-items, each a slice of at
  *      least four loop steps (split.wg * split.unroll vectors a step); rows too few to give
  *      compute_units * split.groups_per_unit workgroups are cut into that many slices, as far
@@ -61,15 +61,6 @@ typedef struct norm_shape {
   ocf_kernel_id kernels[3];
   size_t count, wg, groups, vw, items, seg, unroll, prefetch, shuffle, merge;
 } norm_shape;
-
-/* Whether norm_rows may sum a segment through warp shuffles: NVIDIA's inline PTX (shfl.sync,
-   compute capability 7.0 on), whole warps of 32, a segment within a warp or of whole warps. */
-static int shuffles(const ocf_device_facts *facts, size_t wg, size_t seg) {
-  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
-      facts->nv_compute_capability < 70)
-    return 0;
-  return wg % 32 == 0 && (seg % 32 == 0 || 32 % seg == 0);
-}
 
 /* F16_CVT of a plan (cl/f16_words.clh): the tuning's choice where an fp16 operand moves in
    vectors (vw > 1), else 0, so that calls it does not change share one program; 2 (inline PTX,
@@ -134,7 +125,7 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   k->seg = seg;
   k->wg = seg * rows_per_group;
   k->items = items;
-  k->shuffle = t->rows.shuffle && shuffles(facts, k->wg, seg);
+  k->shuffle = t->rows.shuffle && ocf_plan_warp_shuffles(facts, k->wg, seg);
   k->merge = k->shuffle && t->rows.merge && !c->rms;
   const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
   const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
@@ -165,7 +156,7 @@ static void choose_stream(const ocf_device_facts *facts, const ocf_norm_tuning *
   k->wg = k->seg = stream_wg;
   k->items = (size_t)t->stream.items * t_vw / k->vw;
   k->unroll = ocf_min_size((size_t)t->stream.unroll * t_vw / k->vw, 16);
-  k->shuffle = t->rows.shuffle && shuffles(facts, k->wg, k->seg);
+  k->shuffle = t->rows.shuffle && ocf_plan_warp_shuffles(facts, k->wg, k->seg);
   const size_t persistent = (size_t)facts->compute_units * (size_t)t->stream.groups_per_unit;
   k->groups = persistent ? ocf_min_size(rows, persistent) : ocf_plan_grid_groups(facts, rows);
 }

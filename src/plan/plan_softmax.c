@@ -18,7 +18,11 @@
  *      rows_wg / seg rows a group (no more than there are rows, nor than the device's work-item
  *      size along dimension 1, where they lie). rows_groups_per_unit > 0 caps
  *      the grid at that many groups a compute unit (a persistent loop over the batches, whose
- *      loads overlap the reductions with `prefetch`).
+ *      loads overlap the reductions with `prefetch`). With rows.shuffle on an NVIDIA GPU the
+ *      segment, as far as max_seg allows, is a power of two up to a warp of 32 or whole warps,
+ *      and is reduced through warp shuffles (SHUFFLE: cl/warp_shuffle.clh) where the group is
+ *      whole warps. With rows.whole_ends, out apart from in's span and rows that start or end
+ *      inside vectors, a vector straddling a row's end is read in one access (WHOLE_ENDS).
  *   2. Longer rows: one workgroup of wg_row work-items (a power of two from min_wg up to wg that
  *      holds the row in `items` vectors each) holds wg_row * (items + local_items) vectors, the
  *      local ones as far as local memory allows.
@@ -45,6 +49,7 @@
  *      row a group, softmax_resident) gets that many work-items, beyond what its kernel reports,
  *      where the compiler caps registers and the context's wide probe passed (plan_wide).
  *
+ * An output of wider elements than the input's narrows the vector (stored_vw).
  * fp16 vectors are converted as f16_cvt says (f16_conversion; cl/f16_words.clh).
  * bfloat16 output vectors are stored as bf16_cvt says (bf16_conversion; cl/bf16_words.clh).
  *
@@ -105,7 +110,9 @@ typedef struct softmax_shape {
   ocf_kernel_id kernels[3];
   size_t count, wg, groups;
   size_t vw, items, local_items, unroll, seg, prefetch, spin;
-  int packed; /* PACKED: the held vectors are 16-bit storage bits */
+  int packed;     /* PACKED: the held vectors are 16-bit storage bits */
+  int shuffle;    /* SHUFFLE: softmax_rows reduces segments through warp shuffles */
+  int whole_ends; /* WHOLE_ENDS: softmax_rows reads vectors straddling a row's ends whole */
 } softmax_shape;
 
 /* The budgets of the default variant, in vectors of the call's width. */
@@ -115,12 +122,25 @@ typedef struct budgets {
   size_t held_bytes; /* bytes of one held vector, in registers or local memory */
 } budgets;
 
+/* The tuning's vector width for the call: its entry is keyed by in's type and was measured with
+   out as wide, so an output of wider elements (f16 -> f32) narrows the vector until out's stores
+   are no wider than in's loads were tuned at (its budgets below keep the elements a work-item
+   holds). Rows of 4096 f16 -> f32 on the H200 stored 16 floats a vector (64 bytes) at 2003 GB/s
+   and ran at 2982 in vectors of 8 (2026-12-04). */
+static size_t stored_vw(const size_t t_vw, const ocf_softmax_call *c) {
+  const size_t in_size = ocf_dtype_size(c->in_dtype), out_size = ocf_dtype_size(c->out_dtype);
+  size_t vw = t_vw;
+  while (vw > 1 && vw * out_size > t_vw * in_size)
+    vw /= 2;
+  return vw;
+}
+
 /* The budgets of the call held as floats (packed 0) or as bits (1: the tuning's items; 2: twice
    its items, the registers of its floats). */
 static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c, int packed) {
   budgets b;
   const size_t t_vw = (size_t)t->vw;
-  b.vw = t_vw;
+  b.vw = stored_vw(t_vw, c);
   if ((c->in_off + b.vw - c->out_off % b.vw) % b.vw != 0 ||
       (c->in_ld + b.vw - c->out_ld % b.vw) % b.vw != 0)
     b.vw = 1;
@@ -194,7 +214,13 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
     seg = ocf_min_size(seg, c->workgroup);
   } else if (!wide) {
     /* Past the longest segment, rows get more vectors a work-item (up to `items`). */
-    seg = ocf_min_size(seg, ocf_min_size((size_t)t->rows.max_seg, rows_wg));
+    const size_t longest = ocf_min_size((size_t)t->rows.max_seg, rows_wg);
+    seg = ocf_min_size(seg, longest);
+    /* Warp shuffles want a segment of a power of two work-items up to a warp, or whole warps
+       (24 becomes 32, 48 becomes 64), as far as the longest segment allows. */
+    const size_t whole = seg < 32 ? ocf_pow2_ceil(seg) : ocf_round_up(seg, 32);
+    if (t->rows.shuffle && ocf_plan_warp_shuffles(facts, 32, whole) && whole <= longest)
+      seg = whole;
   }
   const size_t items = ocf_ladder_up(ocf_div_ceil(b->vecs, seg));
   if (items > b->items) return 0;
@@ -211,6 +237,13 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
   k->wg = seg * rows_per_group;
   k->items = items;
   k->prefetch = (size_t)t->rows.prefetch;
+  k->shuffle = t->rows.shuffle && ocf_plan_warp_shuffles(facts, k->wg, seg);
+  /* A vector straddles a row's ends only where rows start or end inside vectors (offsets,
+     strides, widths, lengths, the causal band): elsewhere the whole reads would only cost
+     (H200: 32768 x 512 f16 2583 -> 2267 GB/s, 4096 x 4096 bf16 2456 -> 2352). */
+  const int straddles =
+      c->in_off % b->vw || c->in_ld % b->vw || c->cols % b->vw || c->has_lengths || c->causal;
+  k->whole_ends = t->rows.whole_ends && !c->spans_meet && b->vw > 1 && straddles;
   const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
   const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
   k->groups = persistent ? ocf_min_size(batches, persistent) : ocf_plan_grid_groups(facts, batches);
@@ -459,6 +492,8 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
   ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
   ocf_plan_define(plan, "SPIN", (long long)k.spin);
   ocf_plan_define(plan, "PACKED", k.packed);
+  ocf_plan_define(plan, "SHUFFLE", k.shuffle);
+  ocf_plan_define(plan, "WHOLE_ENDS", k.whole_ends);
   ocf_plan_define(plan, "F16_CVT", f16_conversion(facts, t, c, k.vw));
   ocf_plan_define(plan, "BF16_CVT", bf16_conversion(facts, t, c, k.vw));
   ocf_plan_define(plan, "IN_DTYPE", c->in_dtype);

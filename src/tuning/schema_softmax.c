@@ -46,6 +46,16 @@ static const ocf_tunable softmax_tunables[] = {
                           "device's, once the wide probe passed, registers capped to fit "
                           "(NVIDIA); 0: off",
                           NULL},
+    [SM(rows.shuffle)] = {"rows.shuffle", 0, 1, 0, 0,
+                          "softmax_rows reduces a segment through warp shuffles (NVIDIA GPUs "
+                          "only; elsewhere 0), its segments then a power of two work-items up to "
+                          "a warp of 32, or whole warps",
+                          NULL},
+    [SM(rows.whole_ends)] = {"rows.whole_ends", 0, 1, 0, 0,
+                             "softmax_rows reads a vector that straddles a row's ends in one "
+                             "access (its lanes outside the row discarded) where out lies apart "
+                             "from in and rows start or end inside vectors; 0: lane by lane",
+                             NULL},
     /* long_rows: a row in one workgroup (softmax_resident) or several (softmax_coop, the split) */
     [SM(long_rows.wg)] =
         {"long_rows.wg", 1, 16384, 0, 128,

@@ -51,6 +51,9 @@ typedef struct ocf_softmax_rows_tuning {
   int wide_wg;         /* work-items of a one-row-a-workgroup plan (softmax_rows, softmax_resident)
                           beyond the kernel's reported limit, after the wide probe passed, registers
                           capped; 0: none */
+  int shuffle;         /* 1: segment reductions through warp shuffles (NVIDIA GPUs only), segments
+                          of a power of two work-items up to a warp, or whole warps */
+  int whole_ends;      /* 1: a vector straddling a row's ends is read whole (out apart from in) */
 } ocf_softmax_rows_tuning;
 
 /* Rows of one or more workgroups: softmax_resident, softmax_coop, the two-kernel split. */

@@ -63,6 +63,16 @@
 #   mid16   round_softmax16_stream.sh: 16-bit medium rows, ragged widths (300, 781, 1000, 1500
 #           columns) and 512, in vectors of 16, 8 and 4, torch beside (rows32 found bf16's
 #           vectors of 16 +10-16 % at 512-2048 columns, -13 % at 300) (cap 150 s)
+#   midalign round_softmax16_stream.sh: medium rows of ragged widths (300, 781) beside the
+#           nearest widths whose rows start on whole vectors (304, 320, 784), under segments of
+#           32 work-items (rows.seg_align 16), 256-item groups, prefetch and vectors of 4: what
+#           the 0.5x-torch.compile gap of 16-bit 300-column rows is made of (cap 200 s)
+#   rowsshfl round_softmax16_stream.sh: softmax_rows with segment reductions through warp
+#           shuffles (rows.shuffle 1; segments then of a power of two work-items or whole warps)
+#           and without a straddling row end read whole (rows.whole_ends 0), on medium and wide
+#           rows of every type, torch beside (cap 300 s)
+#   mixed   round_softmax16_stream.sh: f16/bf16 -> f32 and f32 -> bf16 rows under the vector
+#           narrowed for a wider output, packed=0 and vw=16 beside (cap 120 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -71,7 +81,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl mixed)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -268,6 +278,21 @@ for step in "$@"; do
     softmax_round mid16 150 50 \
       "65536 300 bf16;65536 300 f16;30000 781 bf16;30000 781 f16;16384 1000 bf16;8192 1500 f16;32768 512 f16" \
       "auto;vw=16 rows.seg_items=1;vw=8 rows.seg_items=2;vw=4 rows.seg_items=4"
+    ;;
+  midalign)
+    softmax_round midalign 200 50 \
+      "65536 300 bf16;65536 304 bf16;65536 320 bf16;65536 300 f16;30000 781 bf16;30000 784 bf16;30000 781 f32;30000 784 f32" \
+      "auto;rows.seg_align=16;rows.seg_align=16 rows.wg=256;rows.prefetch=1;vw=4 rows.seg_items=4 rows.seg_align=16"
+    ;;
+  rowsshfl)
+    softmax_round rowsshfl 300 60 \
+      "65536 300 bf16;65536 300 f16;65536 304 bf16;30000 781 bf16;30000 781 f16;30000 781 f32;16384 1000 bf16;8192 1500 f16;32768 512 f16;32768 512 f32;4096 4096 f32;4096 4096 bf16;8192 3001 f32;2048 12345 f32;4096 16384 f32" \
+      "auto;rows.whole_ends=0;rows.shuffle=1;rows.shuffle=1 rows.whole_ends=0;rows.shuffle=1 rows.seg_items=3;rows.shuffle=1 rows.seg_items=3 rows.whole_ends=0;rows.shuffle=1 vw=4 rows.seg_items=4 rows.whole_ends=0"
+    ;;
+  mixed)
+    softmax_round mixed 120 40 \
+      "4096 4096 f16 f32;4096 4096 f16;8192 1024 bf16 f32;2048 12345 f16 f32;4096 4096 f32 bf16;30000 781 bf16 f32" \
+      "auto;packed=0;vw=16"
     ;;
   narrow16)
     B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \

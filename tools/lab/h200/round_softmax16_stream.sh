@@ -8,7 +8,7 @@
 # L2, with groups_per_unit workgroups a compute unit (fewer rows in flight: the second read
 # hits), or the two-kernel split (coop_spin=0 with rows too few to fill the device), against
 # the shipped plan ("auto") and torch beside. Builds softmax_lab (Release, /tmp/b_softmax16);
-# about 2 minutes after the build. Writes $OUT/round.txt. PEERS=0 leaves torch out.
+# about 2 minutes after the build. A shape "rows cols in out" times a mixed call (no peer). Writes $OUT/round.txt. PEERS=0 leaves torch out.
 set -u
 out=${OUT:-/tmp/s16}
 mkdir -p "$out"
@@ -32,8 +32,8 @@ start=$SECONDS
   shapes+=";1024 65536 f16;4096 16384 bf16"
   configs=${CONFIGS:-$configs}
   shapes=${SHAPES:-$shapes}
-  echo "$shapes" | tr ';' '\n' | awk 'NF {print $1, $2, $3, $3, "softmax"}' >/tmp/shapes_s16.txt
-  peers=$(echo "$shapes" | tr ';' '\n' | awk 'NF {printf "%sx%s:%s ", $1, $2, $3}')
+  echo "$shapes" | tr ';' '\n' | awk 'NF {print $1, $2, $3, (NF > 3 ? $4 : $3), "softmax"}' >/tmp/shapes_s16.txt
+  peers=$(echo "$shapes" | tr ';' '\n' | awk 'NF == 3 {printf "%sx%s:%s ", $1, $2, $3}')
   LAB_CONFIGS=$configs OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_s16 \
     timeout -k 2 110 $build/tools/lab/softmax/softmax_lab --shapes /tmp/shapes_s16.txt \
     --budget ${BUDGET:-100} 2>/tmp/lab_s16.err | cut -f2-4,8-
