@@ -71,6 +71,11 @@
 #           shuffles (rows.shuffle 1; segments then of a power of two work-items or whole warps)
 #           and without a straddling row end read whole (rows.whole_ends 0), on medium and wide
 #           rows of every type, torch beside (cap 300 s)
+#   bf16mid round_softmax16_stream.sh: bf16 medium rows in vectors of 16 (f16's medium entry)
+#           under 3, 2 and 1 vectors a work-item before the segment grows, against the shipped
+#           vectors of 8 (the sweep found +15 % at 32768 x 512), torch beside (cap 120 s)
+#   softmaxgpu test_softmax_options, test_softmax and test_norm on the GPU: the warp-shuffle
+#           reductions and the whole-ends reads in every layout and option (cap 150 s)
 #   mixed   round_softmax16_stream.sh: f16/bf16 -> f32 and f32 -> bf16 rows under the vector
 #           narrowed for a wider output, packed=0 and vw=16 beside (cap 120 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
@@ -81,7 +86,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl mixed)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid softmaxgpu mixed)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -288,6 +293,17 @@ for step in "$@"; do
     softmax_round rowsshfl 300 60 \
       "65536 300 bf16;65536 300 f16;65536 304 bf16;30000 781 bf16;30000 781 f16;30000 781 f32;16384 1000 bf16;8192 1500 f16;32768 512 f16;32768 512 f32;4096 4096 f32;4096 4096 bf16;8192 3001 f32;2048 12345 f32;4096 16384 f32" \
       "auto;rows.whole_ends=0;rows.shuffle=1;rows.shuffle=1 rows.whole_ends=0;rows.shuffle=1 rows.seg_items=3;rows.shuffle=1 rows.seg_items=3 rows.whole_ends=0;rows.shuffle=1 vw=4 rows.seg_items=4 rows.whole_ends=0"
+    ;;
+  bf16mid)
+    softmax_round bf16mid 120 40 \
+      "65536 300 bf16;30000 781 bf16;16384 1000 bf16;8192 1500 bf16;32768 512 bf16;16384 1024 bf16;8192 2048 bf16" \
+      "auto;vw=16;vw=16 rows.seg_items=1;vw=16 rows.seg_items=2"
+    ;;
+  softmaxgpu)
+    (cd $b && timeout "$(budget 150)" ctest -R "test_softmax_options|test_softmax$|test_norm$" -j3 \
+      --output-on-failure >"$work/softmaxgpu.txt" 2>&1)
+    echo "softmax suites rc $?"
+    grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/softmaxgpu.txt" | head -20
     ;;
   mixed)
     softmax_round mixed 120 40 \
