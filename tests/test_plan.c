@@ -691,6 +691,18 @@ static const softmax_case softmax_cases[] = {
     /* In place, a vector's other lanes may be another row's, written meanwhile: lane by lane. */
     {H200, 0, 4096, 130, &IN_PLACE, AUTO, "softmax_rows wg=16x8 groups=1x512",
      "VW=4 SEG=16 ITEMS=3 SHUFFLE=1 WHOLE_ENDS=0", "rows.whole_ends=1"},
+    /* Rows on whole vectors of rows.aligned_vw take that width and rows.aligned_seg_items
+       where that leaves no more of the segment's slots empty than the plain plan: 512 = 64
+       vectors of 8, one a lane, against 128 float4 in 64 x 2 (both full) ... */
+    {H200, 0, 4096, 512, &ALIGNED, AUTO, "softmax_rows wg=64x2 groups=1x2048",
+     "VW=8 SEG=64 ITEMS=1", "rows.seg_items=3 rows.aligned_vw=8 rows.aligned_seg_items=1"},
+    /* ... 320 = 40 vectors of 8 would leave 24 of a 64-lane segment empty, 80 float4 in 32 x 3
+       only 16 of 96: the plain plan ... */
+    {H200, 0, 4096, 320, &ALIGNED, AUTO, "softmax_rows wg=32x4 groups=1x1024",
+     "VW=4 SEG=32 ITEMS=3", "rows.seg_items=3 rows.aligned_vw=8 rows.aligned_seg_items=1"},
+    /* ... and rows off whole vectors (starting one float in) never take it. */
+    {H200, 0, 4096, 512, &BOTH_OFF_1, AUTO, "softmax_rows wg=64x2 groups=1x2048",
+     "VW=4 SEG=64 ITEMS=3", "rows.seg_items=3 rows.aligned_vw=8 rows.aligned_seg_items=1"},
     /* One row of 8 work-items is no whole warp: local memory. */
     {H200, 0, 1, 128, &ALIGNED, AUTO, "softmax_rows wg=8x1 groups=1x1", "SEG=8 SHUFFLE=0", NULL},
     /* Warp shuffles are NVIDIA's inline PTX: elsewhere the ladder's segment, local memory. */

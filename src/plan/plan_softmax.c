@@ -23,6 +23,8 @@
  *      and is reduced through warp shuffles (SHUFFLE: cl/warp_shuffle.clh) where the group is
  *      whole warps. With rows.whole_ends, out apart from in's span and rows that start or end
  *      inside vectors, a vector straddling a row's end is read in one access (WHOLE_ENDS).
+ *      Rows that start and end on whole vectors take rows.aligned_seg_items where it is set,
+ *      and those on whole vectors of rows.aligned_vw (where set) that width.
  *   2. Longer rows: one workgroup of wg_row work-items (a power of two from min_wg up to wg that
  *      holds the row in `items` vectors each) holds wg_row * (items + local_items) vectors, the
  *      local ones as far as local memory allows.
@@ -120,6 +122,7 @@ typedef struct budgets {
   size_t vw, vecs, items, local_items, seg_items, unroll, split_unroll, coop_items;
   int packed;        /* rows, resident and coop hold the 16-bit input's bits (PACKED) */
   size_t held_bytes; /* bytes of one held vector, in registers or local memory */
+  int straddles;     /* some vector straddles a row's start or end */
 } budgets;
 
 /* The tuning's vector width for the call: its entry is keyed by in's type and was measured with
@@ -136,17 +139,26 @@ static size_t stored_vw(const size_t t_vw, const ocf_softmax_call *c) {
 }
 
 /* The budgets of the call held as floats (packed 0) or as bits (1: the tuning's items; 2: twice
-   its items, the registers of its floats). */
-static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c, int packed) {
+   its items, the registers of its floats); own_whole: those of rows on whole vectors where the
+   tuning has them (rows.aligned_vw, rows.aligned_seg_items). */
+static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c, int packed,
+                          int own_whole) {
   budgets b;
   const size_t t_vw = (size_t)t->vw;
-  b.vw = stored_vw(t_vw, c);
+  /* Rows that start and end on whole vectors of rows.aligned_vw, in and out, take that width
+     (and rows.aligned_seg_items in its vectors). */
+  const size_t whole_vw =
+      own_whole && t->rows.aligned_vw ? stored_vw((size_t)t->rows.aligned_vw, c) : 0;
+  const int on_whole = whole_vw > 1 && c->in_off % whole_vw == 0 && c->in_ld % whole_vw == 0 &&
+                       c->out_off % whole_vw == 0 && c->out_ld % whole_vw == 0 &&
+                       c->cols % whole_vw == 0 && !c->has_lengths && !c->causal;
+  b.vw = on_whole ? whole_vw : stored_vw(t_vw, c);
   if ((c->in_off + b.vw - c->out_off % b.vw) % b.vw != 0 ||
       (c->in_ld + b.vw - c->out_ld % b.vw) % b.vw != 0)
     b.vw = 1;
-  const int aligned = c->in_off % b.vw == 0 && c->in_ld % b.vw == 0;
+  const int starts_whole = c->in_off % b.vw == 0 && c->in_ld % b.vw == 0;
   const size_t cols = c->cols ? c->cols : 1;
-  b.vecs = ocf_div_ceil(cols + (aligned ? 0 : b.vw - 1), b.vw);
+  b.vecs = ocf_div_ceil(cols + (starts_whole ? 0 : b.vw - 1), b.vw);
   /* The registers a work-item holds are what its items cost: vw * items floats, or half as many
      words when a 16-bit input is held packed. A 16-bit call whose tuning asks for packed values
      but that runs in vectors of 1 (unpackable) holds half the elements, so that it needs the
@@ -158,7 +170,16 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
   b.held_bytes = b.vw * (b.packed ? 2 : 4);
   b.items = ocf_max_size((size_t)t->long_rows.items * t_vw / b.vw / share, 1) * twice;
   b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw / share * twice;
-  b.seg_items = (size_t)t->rows.seg_items * t_vw / b.vw;
+  /* A vector straddles a row's ends only where rows start or end inside vectors (offsets,
+     strides, widths, lengths, the causal band); rows on whole vectors take their own
+     seg_items where the tuning gives one. */
+  b.straddles = b.vw > 1 && (c->in_off % b.vw || c->in_ld % b.vw || c->cols % b.vw ||
+                             c->has_lengths || c->causal);
+  const int seg_items = own_whole && !b.straddles && t->rows.aligned_seg_items
+                            ? t->rows.aligned_seg_items
+                            : t->rows.seg_items;
+  const size_t seg_vw = on_whole ? (size_t)t->rows.aligned_vw : t_vw;
+  b.seg_items = ocf_max_size((size_t)seg_items * seg_vw / b.vw, 1);
   b.unroll = ocf_min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
   const int split_unroll =
       t->long_rows.split_unroll ? t->long_rows.split_unroll : t->long_rows.unroll;
@@ -238,12 +259,9 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
   k->items = items;
   k->prefetch = (size_t)t->rows.prefetch;
   k->shuffle = t->rows.shuffle && ocf_plan_warp_shuffles(facts, k->wg, seg);
-  /* A vector straddles a row's ends only where rows start or end inside vectors (offsets,
-     strides, widths, lengths, the causal band): elsewhere the whole reads would only cost
-     (H200: 32768 x 512 f16 2583 -> 2267 GB/s, 4096 x 4096 bf16 2456 -> 2352). */
-  const int straddles =
-      c->in_off % b->vw || c->in_ld % b->vw || c->cols % b->vw || c->has_lengths || c->causal;
-  k->whole_ends = t->rows.whole_ends && !c->spans_meet && b->vw > 1 && straddles;
+  /* Whole reads only where vectors straddle rows' ends: elsewhere they would only cost (H200:
+     32768 x 512 f16 2583 -> 2267 GB/s, 4096 x 4096 bf16 2456 -> 2352). */
+  k->whole_ends = t->rows.whole_ends && !c->spans_meet && b->vw > 1 && b->straddles;
   const size_t batches = ocf_div_ceil(c->rows ? c->rows : 1, rows_per_group);
   const size_t persistent = (size_t)facts->compute_units * (size_t)t->rows.groups_per_unit;
   k->groups = persistent ? ocf_min_size(batches, persistent) : ocf_plan_grid_groups(facts, batches);
@@ -416,18 +434,45 @@ typedef enum wide_kind {
    softmax_rows (several rows a workgroup, or one). */
 enum { HELD_STREAMED, HELD_IN_SLICES, HELD_WHOLE, HELD_IN_ROWS };
 
+/* softmax_rows under budgets *b or, for rows on whole vectors, under their own (budgets_of's
+   aligned ones), whichever leaves fewer of its segments' vector slots empty (ties: the
+   aligned): vectors of 16 a lane won bf16 rows of 512, 1024 and 2048 columns (+15-35 %, H200,
+   2026-12-04) and lost those of 640 and 768, whose 40 and 48 vectors leave a warp-shuffled
+   segment of 64 lanes a third and a quarter empty. *b becomes the budgets taken. */
+static int choose_rows_either(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                              const ocf_softmax_call *c, int packed, budgets *b, size_t rows_wg,
+                              softmax_shape *k) {
+  softmax_shape plain = *k;
+  const int plain_ok = choose_rows(facts, t, c, b, rows_wg, 0, &plain);
+  const budgets a = budgets_of(t, c, packed, 1);
+  if (a.vw != b->vw || a.seg_items != b->seg_items) {
+    softmax_shape own = *k;
+    own.vw = a.vw;
+    own.unroll = a.unroll;
+    if (choose_rows(facts, t, c, &a, rows_wg, 0, &own) &&
+        (!plain_ok || a.vecs * plain.seg * plain.items >= b->vecs * own.seg * own.items)) {
+      *k = own;
+      *b = a;
+      return 1;
+    }
+  }
+  if (plain_ok) *k = plain;
+  return plain_ok;
+}
+
 /* The default variant's kernels for the call held as `packed` says (budgets_of), into *k and
  *plan; returns how they hold its rows. */
 static int choose_auto(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
                        const ocf_softmax_call *c, int packed, size_t wg_max, size_t min_wg,
                        size_t rows_wg, wide_kind wide, softmax_shape *k, ocf_plan *plan) {
-  const budgets b = budgets_of(t, c, packed);
+  budgets b = budgets_of(t, c, packed, 0);
   k->vw = b.vw;
   k->unroll = b.unroll;
   int rows = 0;
   if (wide == WIDE_ROWS)
     rows = choose_rows(facts, t, c, &b, rows_wg, wg_max, k);
-  else if (wide == WIDE_RESIDENT || !(rows = choose_rows(facts, t, c, &b, rows_wg, 0, k)))
+  else if (wide == WIDE_RESIDENT ||
+           !(rows = choose_rows_either(facts, t, c, packed, &b, rows_wg, k)))
     choose_long(facts, t, c, &b, wg_max, min_wg, wide == WIDE_RESIDENT, k, plan);
   /* Only the kernels that hold rows read PACKED (the others then share one program). */
   const ocf_kernel_id first = k->kernels[0];

@@ -54,6 +54,8 @@ typedef struct ocf_softmax_rows_tuning {
   int shuffle;         /* 1: segment reductions through warp shuffles (NVIDIA GPUs only), segments
                           of a power of two work-items up to a warp, or whole warps */
   int whole_ends;      /* 1: a vector straddling a row's ends is read whole (out apart from in) */
+  int aligned_seg_items; /* seg_items of rows on whole vectors (none straddles); 0: seg_items */
+  int aligned_vw;        /* the vector width of rows on whole vectors of it; 0: vw */
 } ocf_softmax_rows_tuning;
 
 /* Rows of one or more workgroups: softmax_resident, softmax_coop, the two-kernel split. */

@@ -74,6 +74,12 @@
 #   bf16mid round_softmax16_stream.sh: bf16 medium rows in vectors of 16 (f16's medium entry)
 #           under 3, 2 and 1 vectors a work-item before the segment grows, against the shipped
 #           vectors of 8 (the sweep found +15 % at 32768 x 512), torch beside (cap 120 s)
+#   aligned16 round_softmax16_stream.sh: 16-bit medium rows on whole vectors of 16 under
+#           rows.aligned_vw 16 and rows.aligned_seg_items 1, 2, 3, 300 columns beside as a control
+#           (bf16mid found vectors of 16, one a lane, +14-34 % on 512-2048 columns, -10 % on 768,
+#           -2-10 % on ragged widths), torch beside (cap 150 s)
+#   final16 round_softmax16_stream.sh: the shipped plans of 16-bit medium rows, aligned and
+#           ragged, torch beside (cap 120 s)
 #   softmaxgpu test_softmax_options, test_softmax and test_norm on the GPU: the warp-shuffle
 #           reductions and the whole-ends reads in every layout and option (cap 150 s)
 #   mixed   round_softmax16_stream.sh: f16/bf16 -> f32 and f32 -> bf16 rows under the vector
@@ -86,7 +92,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid softmaxgpu mixed)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 softmaxgpu mixed)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -298,6 +304,16 @@ for step in "$@"; do
     softmax_round bf16mid 120 40 \
       "65536 300 bf16;30000 781 bf16;16384 1000 bf16;8192 1500 bf16;32768 512 bf16;16384 1024 bf16;8192 2048 bf16" \
       "auto;vw=16;vw=16 rows.seg_items=1;vw=16 rows.seg_items=2"
+    ;;
+  aligned16)
+    softmax_round aligned16 150 40 \
+      "32768 512 bf16;16384 640 bf16;16384 768 bf16;16384 1024 bf16;8192 1280 bf16;8192 1536 bf16;8192 2048 bf16;32768 512 f16;16384 640 f16;16384 768 f16;16384 1024 f16;8192 1280 f16;8192 1536 f16;8192 2048 f16;65536 300 bf16" \
+      "auto;rows.aligned_vw=16 rows.aligned_seg_items=1;rows.aligned_vw=16 rows.aligned_seg_items=2;rows.aligned_vw=16 rows.aligned_seg_items=3"
+    ;;
+  final16)
+    softmax_round final16 120 40 \
+      "65536 300 bf16;32768 512 bf16;16384 640 bf16;16384 768 bf16;30000 781 bf16;16384 1000 bf16;16384 1024 bf16;8192 1536 bf16;8192 2048 bf16;65536 300 f16;32768 512 f16;16384 768 f16;30000 781 f16;16384 1024 f16;8192 1500 f16;8192 2048 f16" \
+      "auto"
     ;;
   softmaxgpu)
     (cd $b && timeout "$(budget 150)" ctest -R "test_softmax_options|test_softmax$|test_norm$" -j3 \
