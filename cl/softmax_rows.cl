@@ -1,13 +1,14 @@
 /*
  * softmax_rows.cl: several short rows a workgroup (the arithmetic, the mask and the row layout:
- * softmax_common.clh and softmax_vector.clh).
+ * softmax_common.clh and softmax_vector.clh; warp shuffles: warp_shuffle.clh).
  *
- *   softmax_rows       short rows, several a workgroup: a 2-D workgroup of SEG x (WG / SEG)
- *                      work-items (any SEG dividing WG), a row to each SEG, held in ITEMS
- *                      registers of each (PACKED: a 16-bit row's bits). Assumes the row's nv <= SEG
- * * ITEMS, and when VW > 1 that out's rows have in's heads (in_off = out_off and in_ld = out_ld
- *                      modulo VW). Row max, then the sum of exp through local memory. With
- *                      PREFETCH the next batch of rows is loaded before this one is reduced.
+ *   softmax_rows  short rows, several a workgroup: a 2-D workgroup of SEG x (WG / SEG) work-items
+ *                 (any SEG dividing WG), a row to each SEG, held in ITEMS registers of each
+ *                 (PACKED: a 16-bit row's bits). Assumes the row's nv <= SEG * ITEMS, and when
+ *                 VW > 1 that out's rows have in's heads (in_off = out_off and in_ld = out_ld
+ *                 modulo VW). Row max, then the sum of exp, through local memory or (SHUFFLE)
+ *                 warp shuffles. With PREFETCH the next batch of rows is loaded before this one
+ *                 is reduced; with WHOLE_ENDS a vector straddling a row's ends is one access.
  */
 
 /* ---- tunables ---- */

@@ -8,7 +8,8 @@
 # L2, with groups_per_unit workgroups a compute unit (fewer rows in flight: the second read
 # hits), or the two-kernel split (coop_spin=0 with rows too few to fill the device), against
 # the shipped plan ("auto") and torch beside. Builds softmax_lab (Release, /tmp/b_softmax16);
-# about 2 minutes after the build. A shape "rows cols in out" times a mixed call (no peer). Writes $OUT/round.txt. PEERS=0 leaves torch out.
+# about 2 minutes after the build. Writes $OUT/round.txt. PEERS=0 leaves torch out. A shape
+# "rows cols in out" times a call of two types (no peer).
 set -u
 out=${OUT:-/tmp/s16}
 mkdir -p "$out"
