@@ -184,18 +184,18 @@ static void test_softmax_in_place(void **state) {
   }
 }
 
-/* out's rows interleaved with in's in one buffer, sharing no element (in: columns 0..cols-1 of
-   a 2 cols wide matrix, out: the columns after them, or the other way round): allowed, softmax
-   of in lands in out, and in, read only, keeps every value. */
-static void test_softmax_interleaved(void **state) {
-  ocft_env *env = ocft_get_env(state);
-  static const size_t shapes[][2] = {{8, 8}, {3, 100}, {2, 3001}, {5, 1}};
+/* test_softmax_interleaved's cases on the context's tuning now. */
+static void interleaved_cases(ocft_env *env, const size_t (*shapes)[2], size_t count) {
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(all_variants); v++)
-    for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
-      for (int out_first = 0; out_first < 2; out_first++) {
+    for (size_t i = 0; i < count; i++)
+      for (int order = 0; order < 3; order++) {
+        /* out after in's rows, before them, or one element on (in's and out's rows then start
+           alike within a vector when cols is a multiple of it, and in's row r + 1 starts where
+           out's row r, written by another segment, ends). */
         const size_t rows = shapes[i][0], cols = shapes[i][1], ld = 2 * cols;
-        const size_t in_off = out_first ? cols : 0, out_off = out_first ? 0 : cols;
-        const size_t len = rows * ld;
+        const size_t in_off = order == 1 ? cols : order == 2 ? 1 : 0;
+        const size_t out_off = order == 1 ? 0 : order == 2 ? 1 + cols : cols;
+        const size_t len = (rows + 1) * ld;
         float *data = ocft_alloc_floats(len), *got = ocft_alloc_floats(len);
         double *want = ocft_alloc_doubles(rows * cols);
         ocft_fill_uniform(data, len, -5.0f, 5.0f, 90 + (unsigned)i);
@@ -205,6 +205,11 @@ static void test_softmax_interleaved(void **state) {
         launch.variant = all_variants[v];
         ocft_assert_status(
             ocf_softmax(env->ctx, rows, cols, b, in_off, ld, b, out_off, ld, &launch), OCF_SUCCESS);
+        if (strstr(ocf_last_plan(), "WHOLE_ENDS=1")) {
+          print_error("softmax interleaved %zu x %zu planned whole ends: %s\n", rows, cols,
+                      ocf_last_plan());
+          fail();
+        }
         ocft_read(env, b, len, got);
         assert_softmax(env, "softmax interleaved", rows, cols, data + in_off, ld, want,
                        got + out_off, ld, &launch);
@@ -225,6 +230,37 @@ static void test_softmax_interleaved(void **state) {
         clReleaseMemObject(b);
         free(data), free(got), free(want);
       }
+}
+
+/* out's rows interleaved with in's in one buffer, sharing no element (in: columns 0..cols-1 of
+   a 2 cols wide matrix, out: the columns after them, or the other way round): allowed, softmax
+   of in lands in out, and in, read only, keeps every value. Also with rows.whole_ends, which a
+   call whose out meets in's span must not take (its whole reads would read out's elements as
+   other work-items write them: a race Oclgrind reports). */
+static void test_softmax_interleaved(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const size_t shapes[][2] = {{8, 8}, {3, 100}, {40, 104}, {2, 3001}, {5, 1}};
+  for (int whole_ends = 0; whole_ends < 2; whole_ends++) {
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "softmax", OCF_F32, NULL,
+                                              whole_ends ? "rows.whole_ends=1" : NULL),
+                       OCF_SUCCESS);
+    interleaved_cases(env, shapes, OCF_ARRAY_LEN_T(shapes));
+  }
+  /* The control: the same tuning with out in a buffer of its own does read whole ends. */
+  enum { ROWS = 3, COLS = 101 };
+  float data[ROWS * COLS];
+  ocft_fill_uniform(data, ROWS * COLS, -5.0f, 5.0f, 95);
+  cl_mem in = ocft_buffer(env, ROWS * COLS, data), out = ocft_buffer(env, ROWS * COLS, NULL);
+  ocft_assert_status(ocf_softmax(env->ctx, ROWS, COLS, in, 0, COLS, out, 0, COLS, NULL),
+                     OCF_SUCCESS);
+  if (!strstr(ocf_last_plan(), "WHOLE_ENDS=1")) {
+    print_error("softmax %d x %d, out apart, planned no whole ends: %s\n", ROWS, COLS,
+                ocf_last_plan());
+    fail();
+  }
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "softmax", OCF_F32, NULL, NULL), OCF_SUCCESS);
 }
 
 /* Many short rows, several a workgroup (softmax_rows on every tuning row): lengths around a warp
