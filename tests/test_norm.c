@@ -524,6 +524,10 @@ static void test_norm_offsets_and_strides(void **state) {
         c.out_ld = c.res_ld = c.res_out_ld = (c.cols + 15) / 16 * 16;
         c.in_off = 16, c.in_ld = c.out_ld;
         run_case(env, &c, NULL);
+        /* Every start two elements off a vector of 4 (strides of 2 mod 4): vectors of 2. */
+        c.in_off = c.w_off = 2, c.out_off = 6, c.res_off = 10, c.res_out_off = c.b_off = 14;
+        c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = (c.cols + 3) / 4 * 4 + 2;
+        run_case(env, &c, NULL);
       }
 }
 

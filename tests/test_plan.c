@@ -4725,7 +4725,7 @@ static void test_plan_norm(void **state) {
                 }
       }
   /* The built-in tuning on the H200: rows of the issue's table held in registers, in vectors of
-     4; a misaligned offset takes vectors of 1; 65536 columns split. */
+     4; an odd offset takes vectors of 1, one of 2 vectors of 2; 65536 columns split. */
   ocf_device_facts h200 = facts_of(H200, 0);
   const ocf_tuning_values t = tuning_of(&h200, H200, OCF_OP_NORM);
   static const size_t held[][2] = {{8192, 4096}, {32768, 1024}, {1024, 16384}};
@@ -4740,6 +4740,12 @@ static void test_plan_norm(void **state) {
   ocf_plan plan;
   expect_success("h200 misaligned", ocf_plan_norm(&h200, &t, &c, &plan));
   assert_int_equal(define_of(&plan, "VW"), 1);
+  /* Rows two floats off (a stride of 4098): vectors of 2, the same elements a work-item. */
+  c = norm_call_of(0, 8192, 4096, 2, 2, AUTO, 0);
+  expect_success("h200 two off", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 2);
+  assert_int_equal(define_of(&plan, "VW") * define_of(&plan, "ITEMS") * define_of(&plan, "SEG"),
+                   4 * 16 * 64);
   c = norm_call_of(0, 1024, 65536, 0, 0, AUTO, 0);
   expect_success("h200 long", ocf_plan_norm(&h200, &t, &c, &plan));
   assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_NORM_SPLIT_STATS);

@@ -3,9 +3,9 @@
  *
  * The default variant, each number a named tunable (src/tuning/schema_norm.c):
  *
- *   vector width   vw, or 1 when some row start (in, out, the residual, x') or the weight's or
- *                  bias's offset is not a multiple of it; the budgets below then count as many
- *                  elements in vectors of 1.
+ *   vector width   vw, or the widest power of two below it that every row start (in, out, the
+ *                  residual, x') and the weight's and bias's offsets are multiples of (1 for an
+ *                  odd one); the budgets below then count as many elements in those vectors.
  *   vecs           the vectors a row holds: ceil(cols / vw).
  *   0. norm_stream, where stream.min_cols is set, a row has at least that many columns (off
  *      by default) and the rows are at least stream.unit_rows a compute unit: one row a workgroup
@@ -47,13 +47,16 @@
    stats kernel three, the others one. */
 enum { ROWS_LOCAL_BYTES_PER_ITEM = 16, SPLIT_LOCAL_BYTES_PER_ITEM = 12, ONE_LOCAL_BYTES = 4 };
 
-/* Whether every row start and vector offset of the call is a multiple of vw. */
-static int aligned_to(const ocf_norm_call *c, size_t vw) {
+/* The widest vector, at most vw (a power of two), that every row start and vector offset of
+   the call is a multiple of: rows of an odd stride move element by element, those of a stride
+   of 4 (mod 8) in vectors of 4 rather than of 1. */
+static size_t widest_aligned(const ocf_norm_call *c, size_t vw) {
   const size_t values[] = {c->in_off, c->in_ld,       c->out_off,    c->out_ld,     c->res_off,
                            c->res_ld, c->res_out_off, c->res_out_ld, c->weight_off, c->bias_off};
   for (size_t i = 0; i < OCF_ARRAY_LEN(values); i++)
-    if (values[i] % vw != 0) return 0;
-  return 1;
+    while (values[i] % vw != 0)
+      vw /= 2;
+  return vw;
 }
 
 /* What one kernel choice fills in. */
@@ -190,7 +193,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     plan->scratch_written = 1; /* each kernel writes a row's values before the next reads them */
   } else if (c->variant == OCF_VARIANT_AUTO) {
     const size_t t_vw = (size_t)t->vw;
-    k.vw = aligned_to(c, t_vw) ? t_vw : 1;
+    k.vw = widest_aligned(c, t_vw);
     const size_t cols = c->cols ? c->cols : 1;
     const size_t vecs = ocf_div_ceil(cols, k.vw);
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
