@@ -80,6 +80,9 @@
 #           -2-10 % on ragged widths), torch beside (cap 150 s)
 #   final16 round_softmax16_stream.sh: the shipped plans of 16-bit medium rows, aligned and
 #           ragged, torch beside (cap 120 s)
+#   normragged library_norm_time: RMSNorm and LayerNorm, fp32 and bf16, 8192 rows of 4096,
+#           4097, 4098 and 4100 columns (dense: rows on vectors of 2 or 4 only now move in those,
+#           before element by element), torch beside (cap about 150 s)
 #   softmaxgpu test_softmax_options, test_softmax and test_norm on the GPU: the warp-shuffle
 #           reductions and the whole-ends reads in every layout and option (cap 150 s)
 #   mixed   round_softmax16_stream.sh: f16/bf16 -> f32 and f32 -> bf16 rows under the vector
@@ -92,7 +95,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 softmaxgpu mixed)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 normragged softmaxgpu mixed)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -314,6 +317,23 @@ for step in "$@"; do
     softmax_round final16 120 40 \
       "65536 300 bf16;32768 512 bf16;16384 640 bf16;16384 768 bf16;30000 781 bf16;16384 1000 bf16;16384 1024 bf16;8192 1536 bf16;8192 2048 bf16;65536 300 f16;32768 512 f16;16384 768 f16;30000 781 f16;16384 1024 f16;8192 1500 f16;8192 2048 f16" \
       "auto"
+    ;;
+  normragged)
+    # Dense rows whose width sits on vectors of 2 or 4 only (ld = cols): vectors of 2 (4098
+    # fp32, 4098 bf16) and of 4 (4100 bf16) since 2026-12-04, element by element before (as
+    # 4097 still is), beside 4096; torch beside.
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_norm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o /tmp/norm_time_ragged || echo "normragged: no build"
+    for op in rms layer; do
+      for dt in f32 bf16; do
+        for c in 4096 4097 4098 4100; do
+          timeout "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_ragged \
+            /tmp/norm_time_ragged $op $dt 8192 $c "" 2>&1 | grep "^norm" | cut -c1-150
+        done
+      done
+    done
+    timeout "$(budget 60)" python3 tools/lab/h200/norm_peers.py 8192x4096:f32 8192x4098:f32 \
+      8192x4096:bf16 8192x4098:bf16 2>&1 | tail -8
     ;;
   softmaxgpu)
     (cd $b && timeout "$(budget 150)" ctest -R "test_softmax_options|test_softmax$|test_norm$" -j3 \
