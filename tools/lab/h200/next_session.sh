@@ -80,6 +80,10 @@
 #           -2-10 % on ragged widths), torch beside (cap 150 s)
 #   final16 round_softmax16_stream.sh: the shipped plans of 16-bit medium rows, aligned and
 #           ragged, torch beside (cap 120 s)
+#   wide32  round_softmax16_stream.sh: fp32 rows of 3001-30522 columns (0.82-0.97 of Triton)
+#           under workgroups of 512 and 1024 a row (rows.wide_wg, behind the wide probe), and of
+#           256: measured off before the warp shuffles, whose reductions of a long segment cost
+#           one barrier now; Triton's kernel spreads a 16384-wide row over 512 threads (cap 150 s)
 #   normragged library_norm_time: RMSNorm and LayerNorm, fp32 and bf16, 8192 rows of 4096,
 #           4097, 4098 and 4100 columns (dense: rows on vectors of 2 or 4 only now move in those,
 #           before element by element), torch beside (cap about 150 s)
@@ -95,7 +99,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 normragged softmaxgpu mixed)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -317,6 +321,11 @@ for step in "$@"; do
     softmax_round final16 120 40 \
       "65536 300 bf16;32768 512 bf16;16384 640 bf16;16384 768 bf16;30000 781 bf16;16384 1000 bf16;16384 1024 bf16;8192 1536 bf16;8192 2048 bf16;65536 300 f16;32768 512 f16;16384 768 f16;30000 781 f16;16384 1024 f16;8192 1500 f16;8192 2048 f16" \
       "auto"
+    ;;
+  wide32)
+    softmax_round wide32 150 40 \
+      "2048 12345 f32;4096 16384 f32;4096 5000 f32;4096 4096 f32;8192 3001 f32;1024 30522 f32" \
+      "auto;rows.wide_wg=512;rows.wide_wg=1024;rows.wg=256 rows.max_seg=256;rows.wg=256"
     ;;
   normragged)
     # Dense rows whose width sits on vectors of 2 or 4 only (ld = cols): vectors of 2 (4098
