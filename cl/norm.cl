@@ -489,15 +489,7 @@ float segment_sum(__local float *lv, __local float *lw, const float v) {
   (void)lv;
   return warp_seg_sum(v);
 #else
-  const float part = warp_seg_sum(v);
-  const uint base = get_local_id(1) * (SEG / 32);
-  if (get_local_id(0) % 32 == 0) lv[base + get_local_id(0) / 32] = part;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  float acc = lv[base];
-#pragma unroll
-  for (uint j = 1; j < SEG / 32; j++)
-    acc += lv[base + j];
-  return acc;
+  return segment_warps_fold(lv, warp_seg_sum(v), 0);
 #endif
 #else
   const uint base = get_local_id(1) * SEG, lid = base + get_local_id(0);

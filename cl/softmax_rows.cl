@@ -63,14 +63,7 @@ float segment_reduce(__local float *lv, __local float *lw, const float v, const 
   (void)lv;
   return part;
 #else
-  const uint base = get_local_id(1) * (SEG / 32);
-  if (get_local_id(0) % 32 == 0) lv[base + get_local_id(0) / 32] = part;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  float acc = lv[base];
-#pragma unroll
-  for (uint j = 1; j < SEG / 32; j++)
-    acc = is_max ? fmax(acc, lv[base + j]) : acc + lv[base + j];
-  return acc;
+  return segment_warps_fold(lv, part, is_max);
 #endif
 #else
   /* softmax_rows's 2-D workgroup: segment get_local_id(1), lane get_local_id(0). */
