@@ -29,6 +29,15 @@
  * a whole vector is one aligned access; the last vector of a row may be partial (lane by lane),
  * unless EVEN (cols a multiple of VW), which leaves that code out.
  *
+ * SHIFTED (norm_rows only): rows may start inside a vector, `lead` elements in, the same for
+ * every operand's row r (the host guarantees equal offsets and strides modulo VW), weight_off
+ * and bias_off multiples of VW. The kernel then works on the buffer's vectors: a row is the
+ * elements [lead, lead + cols) of its vector-aligned start, ceil((lead + cols) / VW) vectors
+ * whose first and last may be partial (lane by lane, only the row's own elements touched, so a
+ * neighbouring row's lanes in the same vector are never read or written), and each vector's
+ * weights and biases are two of their own aligned vectors shifted `lead` lanes in registers
+ * (realign). Rows of 4097 floats, say, so move in float4 but for two vectors a row.
+ *
  * Kernels (the host picks; each is right for any rows, cols >= 1, strides and in-place use):
  *   norm_rows          a 2-D workgroup of SEG x (WG / SEG) work-items, a row to each SEG, held in
  *                      ITEMS registers of each (needs nv <= SEG * ITEMS): x (and res) read once,
@@ -83,6 +92,9 @@
 #ifndef SEG
 #error "SEG: work-items a row in norm_rows (WG in norm_stream); divides WG; the host passes it"
 #endif
+#ifndef SHIFTED
+#error "SHIFTED: 1: norm_rows's rows may start inside vectors (see above); the host passes it"
+#endif
 #ifndef PREFETCH
 #error "PREFETCH: 1: norm_rows loads its next batch early; the host passes it"
 #endif
@@ -134,6 +146,9 @@
 #endif
 #if MERGE && !SHUFFLE
 #error "MERGE needs SHUFFLE"
+#endif
+#if SHIFTED && (VW == 1 || EVEN || !defined(OCF_KERNEL_norm_rows))
+#error "SHIFTED is norm_rows's, in vectors, with partial vectors (not EVEN)"
 #endif
 
 /* ---- derived ---- */
@@ -253,17 +268,37 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
 #endif
 }
 
-/* Loaders and storers of vector k (elements k*VW ..) of a row at p in one storage type: whole
-   vectors in one access, the row's partial last vector lane by lane (missing lanes read 0). */
+/* Lanes of vector k outside a held row's elements [lo, hi) set to 0 (only its first and last
+   vectors have any; lo < VW). In 32 bits, as the _span accessors below: norm_rows's rows are
+   far shorter than 2^32 elements, and at a few vectors a work-item 64-bit index arithmetic was
+   a good part of its instructions. */
+floatV span_zero(const floatV v, const uint k, const uint lo, const uint hi) {
 #if VW == 1
-#define DEFINE_ACCESS(suffix, T, t)                                                    \
-  float load_##suffix(__global const T *p, const ulong k, const ulong cols) {          \
-    (void)cols;                                                                        \
-    return OCF_LOAD(t, p, k);                                                          \
-  }                                                                                    \
-  void store_##suffix(__global T *p, const ulong k, const ulong cols, const float v) { \
-    (void)cols;                                                                        \
-    OCF_STORE(t, p, k, v);                                                             \
+  (void)k, (void)lo, (void)hi;
+  return v;
+#else
+  const uint first = k * VW;
+  if (EVEN || ((first >= lo) & (first + VW <= hi))) return v;
+  /* Signed differences (a row's indices are far below 2^31): a clamp to 0 here became LLVM's
+     usub.sat, which Oclgrind 21.10 cannot run. */
+  const int from = (int)lo - (int)first, to = (int)hi - (int)first;
+  return select(v, (floatV)(0.0f), (LANE_IDS < (intV)(from)) | (LANE_IDS >= (intV)(to)));
+#endif
+}
+
+/* Loaders and storers of vector k (elements k*VW ..) of a row at p in one storage type that touch
+   only its elements [lo, hi): whole vectors in one access, a partial one (the row's last, and
+   with SHIFTED its first) lane by lane, missing lanes read 0. NAME_span in 32-bit indices
+   (norm_rows), NAME_from in 64 (every kernel; lo 0). */
+#if VW == 1
+#define DEFINE_ACCESS_OF(name, idx, T, t)                                                    \
+  float load_##name(__global const T *p, const idx k, const idx lo, const idx hi) {          \
+    (void)lo, (void)hi;                                                                      \
+    return OCF_LOAD(t, p, k);                                                                \
+  }                                                                                          \
+  void store_##name(__global T *p, const idx k, const idx lo, const idx hi, const float v) { \
+    (void)lo, (void)hi;                                                                      \
+    OCF_STORE(t, p, k, v);                                                                   \
   }
 #else
 /* Whole vector k of bfloat16 in one aligned access of its words, converted in registers
@@ -286,42 +321,115 @@ floatV tail_zero(const floatV v, const ulong k, const ulong cols) {
 #endif
 #define STOREW_2(p, k, v) bf16_words_store((__global bf16_wordsV *)(p), k, v)
 
-#define DEFINE_ACCESS(suffix, T, t)                                                     \
-  floatV load_##suffix(__global const T *p, const ulong k, const ulong cols) {          \
-    const ulong first = k * VW;                                                         \
-    if (EVEN || first + VW <= cols) return OCF_CAT(LOADW_, t)(p, k);                    \
-    floatV v = (floatV)(0.0f);                                                          \
-    DEFINE_LOAD_LANES(t)                                                                \
-    return v;                                                                           \
-  }                                                                                     \
-  void store_##suffix(__global T *p, const ulong k, const ulong cols, const floatV v) { \
-    const ulong first = k * VW;                                                         \
-    if (EVEN || first + VW <= cols) {                                                   \
-      OCF_CAT(STOREW_, t)(p, k, v);                                                     \
-      return;                                                                           \
-    }                                                                                   \
-    DEFINE_STORE_LANES(t)                                                               \
+#define DEFINE_ACCESS_OF(name, idx, T, t)                                                     \
+  floatV load_##name(__global const T *p, const idx k, const idx lo, const idx hi) {          \
+    const idx first = k * VW;                                                                 \
+    if (EVEN || ((first >= lo) & (first + VW <= hi))) return OCF_CAT(LOADW_, t)(p, k);        \
+    floatV v = (floatV)(0.0f);                                                                \
+    DEFINE_LOAD_LANES(t)                                                                      \
+    return v;                                                                                 \
+  }                                                                                           \
+  void store_##name(__global T *p, const idx k, const idx lo, const idx hi, const floatV v) { \
+    const idx first = k * VW;                                                                 \
+    if (EVEN || ((first >= lo) & (first + VW <= hi))) {                                       \
+      OCF_CAT(STOREW_, t)(p, k, v);                                                           \
+      return;                                                                                 \
+    }                                                                                         \
+    DEFINE_STORE_LANES(t)                                                                     \
   }
+#define IN_SPAN(j) ((first + j >= lo) & (first + j < hi))
 #define LOAD_LANE_0(j, s) \
-  if (first + j < cols) v.s = OCF_LOAD(0, p, first + j);
+  if (IN_SPAN(j)) v.s = OCF_LOAD(0, p, first + j);
 #define LOAD_LANE_1(j, s) \
-  if (first + j < cols) v.s = OCF_LOAD(1, p, first + j);
+  if (IN_SPAN(j)) v.s = OCF_LOAD(1, p, first + j);
 #define LOAD_LANE_2(j, s) \
-  if (first + j < cols) v.s = OCF_LOAD(2, p, first + j);
+  if (IN_SPAN(j)) v.s = OCF_LOAD(2, p, first + j);
 #define STORE_LANE_0(j, s) \
-  if (first + j < cols) OCF_STORE(0, p, first + j, v.s);
+  if (IN_SPAN(j)) OCF_STORE(0, p, first + j, v.s);
 #define STORE_LANE_1(j, s) \
-  if (first + j < cols) OCF_STORE(1, p, first + j, v.s);
+  if (IN_SPAN(j)) OCF_STORE(1, p, first + j, v.s);
 #define STORE_LANE_2(j, s) \
-  if (first + j < cols) OCF_STORE(2, p, first + j, v.s);
+  if (IN_SPAN(j)) OCF_STORE(2, p, first + j, v.s);
 #define DEFINE_LOAD_LANES(t) LANES(OCF_CAT(LOAD_LANE_, t))
 #define DEFINE_STORE_LANES(t) LANES(OCF_CAT(STORE_LANE_, t))
 #endif
+#define DEFINE_ACCESS(suffix, T, t)           \
+  DEFINE_ACCESS_OF(suffix##_span, uint, T, t) \
+  DEFINE_ACCESS_OF(suffix##_from, ulong, T, t)
 
 DEFINE_ACCESS(in, in_real, IN_DTYPE)
 DEFINE_ACCESS(out, out_real, OUT_DTYPE)
 DEFINE_ACCESS(res, res_real, RES_DTYPE)
 DEFINE_ACCESS(w, w_real, W_DTYPE)
+
+/* Vector k of a row of `cols` elements that starts on a vector (lanes past cols read 0). */
+floatV load_in(__global const in_real *p, const ulong k, const ulong cols) {
+  return load_in_from(p, k, 0, cols);
+}
+floatV load_res(__global const res_real *p, const ulong k, const ulong cols) {
+  return load_res_from(p, k, 0, cols);
+}
+floatV load_w(__global const w_real *p, const ulong k, const ulong cols) {
+  return load_w_from(p, k, 0, cols);
+}
+void store_out(__global out_real *p, const ulong k, const ulong cols, const floatV v) {
+  store_out_from(p, k, 0, cols, v);
+}
+void store_res(__global res_real *p, const ulong k, const ulong cols, const floatV v) {
+  store_res_from(p, k, 0, cols, v);
+}
+
+#if SHIFTED
+/* v rotated up by s lanes (lane j takes lane (j - s) mod VW), each vector built from single
+   lanes: every lane of both rotations below feeds the result, so none becomes an undefined lane
+   of an LLVM shuffle (a shifted pair whose unused lanes did crashed Oclgrind 21.10's
+   uninitialized-value checker). */
+#if VW == 2
+#define ROTATE_1(v) ((float2)(v.s1, v.s0))
+#elif VW == 4
+#define ROTATE_2(v) ((float4)(v.s2, v.s3, v.s0, v.s1))
+#define ROTATE_1(v) ((float4)(v.s3, v.s0, v.s1, v.s2))
+#elif VW == 8
+#define ROTATE_4(v) ((float8)(v.s4, v.s5, v.s6, v.s7, v.s0, v.s1, v.s2, v.s3))
+#define ROTATE_2(v) ((float8)(v.s6, v.s7, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5))
+#define ROTATE_1(v) ((float8)(v.s7, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6))
+#else
+#define ROTATE_8(v)                                                                              \
+  ((float16)(v.s8, v.s9, v.sa, v.sb, v.sc, v.sd, v.se, v.sf, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, \
+             v.s6, v.s7))
+#define ROTATE_4(v)                                                                              \
+  ((float16)(v.sc, v.sd, v.se, v.sf, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6, v.s7, v.s8, v.s9, \
+             v.sa, v.sb))
+#define ROTATE_2(v)                                                                              \
+  ((float16)(v.se, v.sf, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6, v.s7, v.s8, v.s9, v.sa, v.sb, \
+             v.sc, v.sd))
+#define ROTATE_1(v)                                                                              \
+  ((float16)(v.sf, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6, v.s7, v.s8, v.s9, v.sa, v.sb, v.sc, \
+             v.sd, v.se))
+#endif
+
+/* The weights (biases) of the columns that vector k of a row `lead` elements into its first
+   vector holds: lane j is column k * VW + j - lead, from the weight's own aligned vectors k - 1
+   and k (prev, cur): both rotated up by lead lanes, a power of two at a time, then lanes below
+   lead from prev, the others from cur. Lanes outside the row (columns < 0 or >= cols) read 0
+   or another lane's weight, and are never stored. */
+floatV load_w_shifted(__global const w_real *w, const uint k, const uint lead, const uint cols) {
+  floatV cur = load_w_span(w, k, 0, cols);
+  if (lead == 0) return cur;
+  floatV prev = k > 0 ? load_w_span(w, k - 1, 0, cols) : (floatV)(0.0f);
+#if VW == 16
+  if (lead & 8) cur = ROTATE_8(cur), prev = ROTATE_8(prev);
+#endif
+#if VW >= 8
+  if (lead & 4) cur = ROTATE_4(cur), prev = ROTATE_4(prev);
+#endif
+#if VW >= 4
+  if (lead & 2) cur = ROTATE_2(cur), prev = ROTATE_2(prev);
+#endif
+  if (lead & 1) cur = ROTATE_1(cur), prev = ROTATE_1(prev);
+  return select(cur, prev, LANE_IDS < (intV)((int)lead));
+}
+#endif
 
 /* x rounded to IEEE binary16 and back, as vstore_half_rte and vload_half would give it, in
    float arithmetic (a half variable needs cl_khr_fp16): to nearest even on the grid 2^q of x's
@@ -372,45 +480,67 @@ typedef struct row_ptrs {
   __global out_real *out;
   __global const res_real *res;
   __global res_real *res_out;
+  uint lead; /* SHIFTED: the row's elements are [lead, lead + cols) of the pointers; else 0 */
 } row_ptrs;
 
-/* The pointers of row r. (Filled through a pointer: Oclgrind 21.10's uninitialized-value checker
-   crashes on structs passed by value.) */
+/* The pointers of row r, with SHIFTED those of the vector its elements start in. (Filled through a
+   pointer: Oclgrind 21.10's uninitialized-value checker crashes on structs passed by value.) */
 void row_at(row_ptrs *p, const ulong r, __global const in_real *in, const ulong in_off,
             const ulong in_ld, __global out_real *out, const ulong out_off, const ulong out_ld,
             __global const res_real *res, const ulong res_off, const ulong res_ld,
             __global res_real *res_out, const ulong res_out_off, const ulong res_out_ld) {
-  p->in = in + in_off + r * in_ld;
-  p->out = out + out_off + r * out_ld;
+#if SHIFTED
+  const uint lead = (uint)((in_off + r * in_ld) % VW);
+#else
+  const uint lead = 0;
+#endif
+  p->lead = lead;
+  p->in = in + in_off + r * in_ld - lead;
+  p->out = out + out_off + r * out_ld - lead;
 #if HAS_RES
-  p->res = res + res_off + r * res_ld;
+  p->res = res + res_off + r * res_ld - lead;
 #else
   (void)res_off, (void)res_ld;
   p->res = res;
 #endif
 #if HAS_RES_OUT
-  p->res_out = res_out + res_out_off + r * res_out_ld;
+  p->res_out = res_out + res_out_off + r * res_out_ld - lead;
 #else
   (void)res_out_off, (void)res_out_ld;
   p->res_out = res_out;
 #endif
 }
 
-/* Vector k of x (the residual added and rounded), missing lanes 0; with `write_x`, x' is
-   stored to res_out. */
-floatV load_x(const row_ptrs *p, const ulong k, const ulong cols, const int write_x) {
-  floatV x = load_in(p->in, k, cols);
+/* Vector k of x (the residual added and rounded), lanes outside the row's elements [lo, hi)
+   0; with `write_x`, x' is stored to res_out. load_x_span in 32-bit indices (norm_rows),
+   load_x_from in 64. */
+#if HAS_RES && HAS_RES_OUT
+#define STORE_X(name, p, k, lo, hi, x) \
+  if (write_x) OCF_CAT(store_res_, name)(p->res_out, k, lo, hi, x);
+#else
+#define STORE_X(name, p, k, lo, hi, x)
+#endif
 #if HAS_RES
-  x = round_res(x + load_res(p->res, k, cols));
-#if HAS_RES_OUT
-  if (write_x) store_res(p->res_out, k, cols, x);
+#define ADD_RES(name, p, k, lo, hi, x)                            \
+  x = round_res(x + OCF_CAT(load_res_, name)(p->res, k, lo, hi)); \
+  STORE_X(name, p, k, lo, hi, x)
 #else
-  (void)write_x;
+#define ADD_RES(name, p, k, lo, hi, x)
 #endif
-#else
-  (void)write_x;
-#endif
-  return x;
+#define DEFINE_LOAD_X(name, idx)                                                            \
+  floatV OCF_CAT(load_x_, name)(const row_ptrs *p, const idx k, const idx lo, const idx hi, \
+                                const int write_x) {                                        \
+    floatV x = OCF_CAT(load_in_, name)(p->in, k, lo, hi);                                   \
+    ADD_RES(name, p, k, lo, hi, x)                                                          \
+    (void)write_x;                                                                          \
+    return x;                                                                               \
+  }
+DEFINE_LOAD_X(span, uint)
+DEFINE_LOAD_X(from, ulong)
+
+/* Vector k of x of a row of `cols` elements that starts on a vector. */
+floatV load_x(const row_ptrs *p, const ulong k, const ulong cols, const int write_x) {
+  return load_x_from(p, k, 0, cols, write_x);
 }
 
 /* Element c of row x, scalar (the residual added and rounded). */
@@ -428,7 +558,7 @@ float row_shift(const row_ptrs *p) {
   (void)p;
   return 0.0f;
 #else
-  return load_x1(p, 0);
+  return load_x1(p, p->lead);
 #endif
 }
 
@@ -437,21 +567,29 @@ float rstd_of(const float var, const float eps) {
   return isfinite(var) ? rsqrt(var + eps) : NAN;
 }
 
-/* y of the shifted values z of vector k: (z - m) * rstd * weight + bias. */
-floatV output_of(const floatV z, const float m, const float r, const ulong k, const ulong cols,
-                 __global const w_real *weight, __global const w_real *bias) {
+/* The weight or bias vector of a row's vector k: SHIFTED, realigned to the row's lead. */
+#if SHIFTED
+#define ROW_W(w, k, lead, cols) load_w_shifted(w, (uint)(k), lead, (uint)(cols))
+#else
+#define ROW_W(w, k, lead, cols) load_w(w, k, cols)
+#endif
+
+/* y of the shifted values z of vector k of a row `lead` elements into its first vector (0
+   unless SHIFTED): (z - m) * rstd * weight + bias. */
+floatV output_of(const floatV z, const float m, const float r, const ulong k, const uint lead,
+                 const ulong cols, __global const w_real *weight, __global const w_real *bias) {
   floatV y = (z - m) * r;
 #if HAS_WEIGHT
-  y = y * load_w(weight, k, cols);
+  y = y * ROW_W(weight, k, lead, cols);
 #else
   (void)weight;
 #endif
 #if HAS_BIAS
-  y = y + load_w(bias, k, cols);
+  y = y + ROW_W(bias, k, lead, cols);
 #else
   (void)bias;
 #endif
-  (void)k, (void)cols;
+  (void)k, (void)lead, (void)cols;
   return y;
 }
 
@@ -614,15 +752,16 @@ void rows_load(const ulong b, NORM_PARAMS, floatV *x, float *shift) {
   const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
   const int live = r < rows;
   /* Reading row 0 instead of a dead row would race with row 0's in-place stores. */
-  const uint nv = live ? (uint)((cols + VW - 1) / VW) : 0;
   row_ptrs p;
   ROW_AT(p, live ? r : 0);
+  const uint hi = p.lead + (uint)cols;
+  const uint nv = live ? (hi + VW - 1) / VW : 0;
   *shift = live ? row_shift(&p) : 0.0f;
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
     const uint k = lane + i * SEG;
     x[i] = (floatV)(0.0f);
-    if (k < nv) x[i] = load_x(&p, k, cols, 0);
+    if (k < nv) x[i] = load_x_span(&p, k, p.lead, hi, 0);
   }
 }
 
@@ -635,14 +774,17 @@ void rows_finish(const ulong b, NORM_PARAMS, const floatV *x, const float shift,
   const uint lane = get_local_id(0);
   const ulong r = b * ROWS_PER_GROUP + get_local_id(1);
   const int live = r < rows;
-  const uint nv = live ? (uint)((cols + VW - 1) / VW) : 0;
+  row_ptrs p;
+  ROW_AT(p, live ? r : 0);
+  const uint lo = p.lead, hi = lo + (uint)cols;
+  const uint nv = live ? (hi + VW - 1) / VW : 0;
   const float inv_cols = 1.0f / (float)cols;
   floatV acc = (floatV)(0.0f);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
     const uint k = lane + i * SEG;
     if (k < nv) {
-      const floatV z = tail_zero(x[i] - shift, k, cols);
+      const floatV z = span_zero(x[i] - shift, k, lo, hi);
 #if RMS
       acc += z * z;
 #else
@@ -662,14 +804,14 @@ void rows_finish(const ulong b, NORM_PARAMS, const floatV *x, const float shift,
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
     const uint k = lane + i * SEG;
-    if (k < nv) n += (float)min((ulong)VW, cols - (ulong)k * VW);
+    if (k < nv) n += (float)(min(hi, k * VW + VW) - max(lo, k * VW));
   }
   if (n > 0.0f) m = HSUM(acc) / n;
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
     const uint k = lane + i * SEG;
     if (k < nv) {
-      const floatV d = tail_zero(x[i] - shift - m, k, cols);
+      const floatV d = span_zero(x[i] - shift - m, k, lo, hi);
       q += HSUM(d * d);
     }
   }
@@ -683,23 +825,22 @@ void rows_finish(const ulong b, NORM_PARAMS, const floatV *x, const float shift,
   for (uint i = 0; i < ITEMS; i++) {
     const uint k = lane + i * SEG;
     if (k < nv) {
-      const floatV d = tail_zero(x[i] - shift - m, k, cols);
+      const floatV d = span_zero(x[i] - shift - m, k, lo, hi);
       acc += d * d;
     }
   }
   const float var = segment_sum(lc, ld, HSUM(acc)) * inv_cols;
 #endif
   const float rs = rstd_of(var, eps);
-  row_ptrs p;
-  ROW_AT(p, live ? r : 0);
 #pragma unroll
   for (uint i = 0; i < ITEMS; i++) {
     const uint k = lane + i * SEG;
     if (k < nv) {
 #if HAS_RES_OUT
-      store_res(p.res_out, k, cols, x[i]);
+      store_res_span(p.res_out, k, lo, hi, x[i]);
 #endif
-      store_out(p.out, k, cols, output_of(x[i] - shift, m, rs, k, cols, W_PTR, B_PTR));
+      store_out_span(p.out, k, lo, hi,
+                     output_of(x[i] - shift, m, rs, k, p.lead, cols, W_PTR, B_PTR));
     }
   }
   if (live && lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
@@ -829,7 +970,7 @@ void stream_apply(const row_ptrs *p, const ulong first, const ulong nv, const ul
       const ulong k = first + t * step + (ulong)u * WG + get_local_id(0);
       if (k < nv)
         store_out(p->out, k, cols,
-                  output_of(load_x_again(p, k, cols) - shift, m, rs, k, cols, weight, bias));
+                  output_of(load_x_again(p, k, cols) - shift, m, rs, k, 0, cols, weight, bias));
     }
   }
 }
@@ -923,7 +1064,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_P
 #if HAS_RES_OUT
         store_res(p.res_out, k, cols, x[i]);
 #endif
-        store_out(p.out, k, cols, output_of(x[i] - shift, m, rs, k, cols, W_PTR, B_PTR));
+        store_out(p.out, k, cols, output_of(x[i] - shift, m, rs, k, 0, cols, W_PTR, B_PTR));
       }
     }
     if (lane == 0) write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);
@@ -1004,7 +1145,7 @@ norm_split_apply(NORM_PARAMS, const ulong parts, const ulong part_vecs,
     ROW_AT(p, r);
     for (ulong k = first + get_local_id(0); k < limit; k += WG) {
       const floatV z = load_x(&p, k, cols, 1) - shift;
-      store_out(p.out, k, cols, output_of(z, m, rs, k, cols, W_PTR, B_PTR));
+      store_out(p.out, k, cols, output_of(z, m, rs, k, 0, cols, W_PTR, B_PTR));
     }
     if (first == 0 && get_local_id(0) == 0)
       write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);

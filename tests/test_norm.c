@@ -531,6 +531,79 @@ static void test_norm_offsets_and_strides(void **state) {
       }
 }
 
+/* Runs a case after checking that its plan is norm_rows SHIFTED where `held` (rows that norm_rows
+   holds on every device), else norm_rows SHIFTED or another kernel not SHIFTED (only norm_rows
+   is): longer rows, or narrower vectors, may not fit its registers here (PoCL). */
+static void run_shifted(ocft_env *env, const norm_case *c, int must_hold) {
+  ocf_device_facts facts;
+  ocf_context_facts(env->ctx, &facts);
+  ocf_plan plan;
+  plan_case(env, c, &facts, &plan);
+  const int held = plan.steps[0].kernel == OCF_KERNEL_NORM_ROWS;
+  if ((!held && must_hold) || ocf_plan_define_value(&plan, "SHIFTED", -1) != held) {
+    char text[512];
+    ocf_plan_describe(&plan, text, sizeof text);
+    fail_msg("%s %s %zu x %zu: not norm_rows SHIFTED: %s", c->what, ocf_dtype_name(c->in_dtype),
+             c->rows, c->cols, text);
+  }
+  run_case(env, c, NULL);
+}
+
+/* Rows that start inside vectors, as far in for every operand (rows.shifted, SHIFTED in
+   cl/norm.cl): whole vectors of the buffer, a row's first and last lane by lane, the weights
+   and biases realigned to each row. Adjacent rows of an odd stride (each row its own lead, and
+   the vector where one ends and the next starts touched by both, in place too), strides that
+   differ by multiples of 16, every storage type, both ops with everything on; rows far from
+   zero (LayerNorm's shift is the row's first element, `lead` lanes into its vector); batches
+   looping with the next one prefetched. */
+static void test_norm_shifted(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_dtype types[] = {OCF_F32, OCF_F16, OCF_BF16};
+  static const size_t widths[] = {67, 200, 1001};
+  /* Each vector width: every realignment of the weights (moves of 8, 4, 2 and 1 lanes). */
+  static const char *const widths_vw[] = {"rows.shifted=1", "rows.shifted=1 vw=2",
+                                          "rows.shifted=1 vw=8 rows.items=8 rows.seg_items=4",
+                                          "rows.shifted=1 vw=16 rows.items=8 rows.seg_items=4"};
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(widths_vw); v++)
+    for (int rms = 0; rms < 2; rms++)
+      for (size_t t = 0; t < OCF_ARRAY_LEN_T(types); t++)
+        for (size_t i = 0; i < OCF_ARRAY_LEN_T(widths); i++) {
+          const size_t cols = widths[i];
+          if (ocft_small() && cols > 200) continue;
+          tuning_apply(env, types[t], widths_vw[v]);
+          norm_case c = plain("shifted", rms, 9, cols);
+          c.in_dtype = c.out_dtype = c.w_dtype = c.res_dtype = types[t];
+          c.residual = c.residual_out = c.stats = 1;
+          c.in_off = 3, c.out_off = 19, c.res_off = 35, c.res_out_off = 51;
+          c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = cols;
+          c.w_off = 16, c.b_off = 32, c.mean_off = 1, c.rstd_off = 2;
+          const int must_hold = v == 0 && cols <= 256;
+          run_shifted(env, &c, must_hold);
+          c.out_ld = cols + 16, c.res_out_ld = cols + 32;
+          run_shifted(env, &c, must_hold);
+          c.in_place = c.res_in_place = 1;
+          run_shifted(env, &c, must_hold);
+          tuning_apply(env, types[t], NULL);
+        }
+  /* 1e4 + noise, every row a different lead. */
+  tuning_apply(env, OCF_F32, "rows.shifted=1");
+  norm_case c = plain("shifted, 1e4 + noise", 0, 8, ocft_small() ? 65 : 4097);
+  c.in_off = 1, c.out_off = 5, c.stats = 1;
+  c.lo = -1.0f, c.hi = 1.0f, c.bump = 1e4f;
+  run_shifted(env, &c, ocft_small());
+  /* A workgroup looping over batches, the next loaded before this one is reduced. */
+  tuning_apply(env, OCF_F32,
+               "rows.shifted=1 rows.wg=8 rows.max_seg=4 rows.groups_per_unit=1 rows.prefetch=1");
+  for (int rms = 0; rms < 2; rms++) {
+    norm_case p = plain("shifted, prefetched", rms, 11, 61);
+    p.in_place = 1, p.residual = p.residual_out = p.res_in_place = 1;
+    p.in_off = p.res_off = 2, p.res_ld = p.in_ld;
+    p.stats = 1;
+    run_shifted(env, &p, 1);
+  }
+  tuning_apply(env, OCF_F32, NULL);
+}
+
 /* out over in, x' over the residual, both, through every variant and the split. */
 static void test_norm_in_place(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -1184,15 +1257,25 @@ static void test_norm_workspace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_norm_widths),        cmocka_unit_test(test_norm_option_combinations),
-      cmocka_unit_test(test_norm_dtypes),        cmocka_unit_test(test_norm_dtypes_vectors),
-      cmocka_unit_test(test_norm_f16_cvt_plans), cmocka_unit_test(test_norm_offsets_and_strides),
-      cmocka_unit_test(test_norm_in_place),      cmocka_unit_test(test_norm_forced_kernels),
-      cmocka_unit_test(test_norm_large_mean),    cmocka_unit_test(test_norm_constant_rows),
-      cmocka_unit_test(test_norm_non_finite),    cmocka_unit_test(test_norm_workgroup_sizes),
-      cmocka_unit_test(test_norm_empty),         cmocka_unit_test(test_norm_rejects_bad_arguments),
-      cmocka_unit_test(test_norm_exact_fits),    cmocka_unit_test(test_norm_host),
-      cmocka_unit_test(test_norm_workspace),     cmocka_unit_test(test_norm_streamed),
+      cmocka_unit_test(test_norm_widths),
+      cmocka_unit_test(test_norm_option_combinations),
+      cmocka_unit_test(test_norm_dtypes),
+      cmocka_unit_test(test_norm_dtypes_vectors),
+      cmocka_unit_test(test_norm_f16_cvt_plans),
+      cmocka_unit_test(test_norm_offsets_and_strides),
+      cmocka_unit_test(test_norm_shifted),
+      cmocka_unit_test(test_norm_in_place),
+      cmocka_unit_test(test_norm_forced_kernels),
+      cmocka_unit_test(test_norm_large_mean),
+      cmocka_unit_test(test_norm_constant_rows),
+      cmocka_unit_test(test_norm_non_finite),
+      cmocka_unit_test(test_norm_workgroup_sizes),
+      cmocka_unit_test(test_norm_empty),
+      cmocka_unit_test(test_norm_rejects_bad_arguments),
+      cmocka_unit_test(test_norm_exact_fits),
+      cmocka_unit_test(test_norm_host),
+      cmocka_unit_test(test_norm_workspace),
+      cmocka_unit_test(test_norm_streamed),
   };
   /* OCFT_NORM_FILTER=test_norm_dtypes runs the tests whose names match (cmocka's pattern). */
   if (getenv("OCFT_NORM_FILTER")) cmocka_set_test_filter(getenv("OCFT_NORM_FILTER"));

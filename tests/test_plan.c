@@ -4419,12 +4419,25 @@ static void check_norm_assumptions(const char *what, const ocf_plan *plan, const
   const long long items = define_of(plan, "ITEMS"), seg = define_of(plan, "SEG");
   const size_t vecs = (c->cols + (size_t)vw - 1) / (size_t)vw;
   ASSUME(plan->program == OCF_PROGRAM_NORM, "\n");
-  if (vw > 1)
+  const long long shifted = define_of(plan, "SHIFTED");
+  if (shifted) {
+    /* Every operand's rows as far inside a vector as in's; weight and bias on one. */
+    const size_t o = c->in_off % (size_t)vw, l = c->in_ld % (size_t)vw;
+    ASSUME(vw > 1 && st->kernel == OCF_KERNEL_NORM_ROWS && define_of(plan, "EVEN") == 0, "\n");
+    ASSUME(c->out_off % vw == o && c->out_ld % vw == l, "  vw %lld\n", vw);
+    ASSUME(!c->has_res || (c->res_off % vw == o && c->res_ld % vw == l), "  vw %lld\n", vw);
+    ASSUME(!c->has_res_out || (c->res_out_off % vw == o && c->res_out_ld % vw == l), "  vw %lld\n",
+           vw);
+    ASSUME(c->weight_off % vw == 0 && c->bias_off % vw == 0, "  vw %lld\n", vw);
+  } else if (vw > 1) {
     ASSUME(c->in_off % vw == 0 && c->in_ld % vw == 0 && c->out_off % vw == 0 &&
                c->out_ld % vw == 0 && c->res_off % vw == 0 && c->res_ld % vw == 0,
            "  vw %lld\n", vw);
+  }
   if (st->kernel == OCF_KERNEL_NORM_ROWS) {
-    ASSUME(vecs <= (size_t)(seg * items), "  vecs %zu seg %lld items %lld\n", vecs, seg, items);
+    /* SHIFTED: a row may touch one vector more. */
+    const size_t held = shifted ? (c->cols + 2 * (size_t)vw - 2) / (size_t)vw : vecs;
+    ASSUME(held <= (size_t)(seg * items), "  vecs %zu seg %lld items %lld\n", held, seg, items);
     ASSUME(st->local[0] == (size_t)seg && st->local[0] * st->local[1] == (size_t)wg, "\n");
   } else if (st->kernel == OCF_KERNEL_NORM_STREAM) {
     /* One row a 1-D workgroup of SEG = WG work-items, one step; any row length. */
@@ -4487,6 +4500,21 @@ static void test_plan_norm_wide(void **state) {
   for (int k = 0; k < OCF_KERNEL_COUNT; k++)
     facts.learnt.kernel_max_workgroup[k] = 256;
   expect_norm_wide("512", &facts, &t, 1024, 16384, 512, 8, OCF_PLAN_PROBE_NONE, 1, 128);
+  {
+    /* RMSNorm's rows one float into their vectors: SHIFTED where 256 work-items hold the row
+       (16380 columns, 4095 vectors), which keeps them; where they do not (16384, 4097
+       vectors), the wide plan, not SHIFTED. */
+    ocf_norm_call shifted = norm_call_of(1, 1024, 16380, 1, 0, AUTO, 0);
+    ocf_plan plan;
+    expect_success("512, shifted", ocf_plan_norm(&facts, &t, &shifted, &plan));
+    assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+    assert_int_equal(plan.steps[0].local[0], 256);
+    assert_int_equal(plan.wide_workgroup, 0);
+    shifted = norm_call_of(1, 1024, 16384, 1, 0, AUTO, 0);
+    expect_success("512, too long to shift", ocf_plan_norm(&facts, &t, &shifted, &plan));
+    assert_int_equal(define_of(&plan, "SHIFTED"), 0);
+    assert_int_equal(plan.steps[0].local[0], 512);
+  }
   /* Two vectors of 4 a work-item at least: 1024 of them take 512 work-items, 1023 keep the
      plan of 256. */
   expect_norm_wide("512, 8192 x 4096", &facts, &t, 8192, 4096, 512, 2, OCF_PLAN_PROBE_NONE, 1, 128);
@@ -4538,7 +4566,7 @@ static void test_plan_norm_h200_classes(void **state) {
   } cases[] = {
       {OCF_BF16, 4096, 8192, "wide", 8, 256, 1, 4 * 132},
       {OCF_BF16, 1024, 8192, "wide", 8, 256, 1, 4 * 132},
-      {OCF_BF16, 1024, 8193, "wider", 1, 256, 0, 1024},
+      {OCF_BF16, 1024, 8193, "wider", 1, 256, 0, 1024}, /* 16-bit: rows.shifted=0 */
       {OCF_BF16, 1024, 16384, "wider", 8, 256, 0, 1024},
       {OCF_BF16, 2048, 16384, "wider", 8, 256, 0, 2048},
       {OCF_F16, 1024, 16384, "wider", 8, 256, 0, 1024},
@@ -4736,13 +4764,60 @@ static void test_plan_norm(void **state) {
     assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_NORM_ROWS);
     assert_int_equal(define_of(&plan, "VW"), 4);
   }
+  /* RMSNorm's rows one float in (an offset of 1): SHIFTED (rows.shifted=2), in vectors of 4,
+     one vector more a row; with y's rows elsewhere in theirs, or rows.shifted 0, vectors of 1;
+     LayerNorm's in vectors of 1 unless rows.shifted is 1. */
   ocf_norm_call c = norm_call_of(1, 8192, 4096, 1, 0, AUTO, 0);
   ocf_plan plan;
   expect_success("h200 misaligned", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 4);
+  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  assert_true(define_of(&plan, "SEG") * define_of(&plan, "ITEMS") >= 1025);
+  c.out_off = 2;
+  expect_success("h200 misaligned, out apart", ocf_plan_norm(&h200, &t, &c, &plan));
   assert_int_equal(define_of(&plan, "VW"), 1);
-  /* Rows two floats off (a stride of 4098): vectors of 2, the same elements a work-item. */
-  c = norm_call_of(0, 8192, 4096, 2, 2, AUTO, 0);
+  assert_int_equal(define_of(&plan, "SHIFTED"), 0);
+  c.out_off = 5, c.res_out_ld = c.in_ld + 4, c.weight_off = 8; /* each as far in as x's */
+  expect_success("h200 misaligned, congruent", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 4);
+  c.weight_off = 2; /* the weight off its vectors of 4: SHIFTED in vectors of 2 */
+  expect_success("h200 misaligned, weight off", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 2);
+  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  ocf_tuning_values off = t;
+  off.norm.rows.shifted = 0;
+  c = norm_call_of(1, 8192, 4096, 1, 0, AUTO, 0);
+  expect_success("h200 misaligned, shifted=0", ocf_plan_norm(&h200, &off, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 1);
+  c = norm_call_of(0, 8192, 4096, 1, 0, AUTO, 0);
+  expect_success("h200 misaligned LayerNorm", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 1);
+  ocf_tuning_values both = t;
+  both.norm.rows.shifted = 1;
+  expect_success("h200 misaligned LayerNorm, shifted=1", ocf_plan_norm(&h200, &both, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 4);
+  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  /* RMSNorm's rows of an odd stride (4097): SHIFTED; 13 columns take vectors of 2 at most (a
+     row spans at least four), 7 of 1. */
+  c = norm_call_of(1, 8192, 4097, 0, 0, AUTO, 0);
+  expect_success("h200 4097", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 4);
+  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  c = norm_call_of(1, 8192, 13, 0, 0, AUTO, 0);
+  expect_success("h200 13", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 2);
+  c = norm_call_of(1, 8192, 7, 0, 0, AUTO, 0);
+  expect_success("h200 7", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 1);
+  assert_int_equal(define_of(&plan, "SHIFTED"), 0);
+  /* Rows two floats off (a stride of 4098): vectors of 2, the same elements a work-item, not
+     SHIFTED (only rows that would go element by element are), both ops. */
+  c = norm_call_of(1, 8192, 4096, 2, 2, AUTO, 0);
   expect_success("h200 two off", ocf_plan_norm(&h200, &t, &c, &plan));
+  assert_int_equal(define_of(&plan, "VW"), 2);
+  assert_int_equal(define_of(&plan, "SHIFTED"), 0);
+  c = norm_call_of(0, 8192, 4096, 2, 2, AUTO, 0);
+  expect_success("h200 two off LayerNorm", ocf_plan_norm(&h200, &both, &c, &plan));
   assert_int_equal(define_of(&plan, "VW"), 2);
   assert_int_equal(define_of(&plan, "VW") * define_of(&plan, "ITEMS") * define_of(&plan, "SEG"),
                    4 * 16 * 64);
@@ -4818,7 +4893,7 @@ static void test_plan_bf16_cvt(void **state) {
       t.norm.bf16_cvt = cvt;
       snprintf(what, sizeof what, "%s bf16_cvt=%d norm", cases[d].name, cvt);
       /* out bfloat16; then only res_out; then the residual only read, bfloat16 only read, fp16
-         out, and rows off the vector. */
+         out, and rows off the vector (out's otherwise than in's). */
       ocf_norm_call nc = norm_call_of(0, 64, 4096, 0, 0, AUTO, 0);
       nc.in_dtype = nc.out_dtype = nc.res_dtype = nc.weight_dtype = OCF_BF16;
       assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 8), want);
@@ -4832,6 +4907,7 @@ static void test_plan_bf16_cvt(void **state) {
       assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 8), 0);
       nc = norm_call_of(1, 64, 4096, 1, 0, AUTO, 0);
       nc.in_dtype = nc.out_dtype = nc.res_dtype = OCF_BF16;
+      nc.out_off = 0; /* y's rows not as far inside their vectors as x's: not even SHIFTED */
       assert_int_equal(bf16_cvt_of(what, ocf_plan_norm(&facts, &t, &nc, &plan), &plan, 1), 0);
     }
 }

@@ -29,8 +29,8 @@ static const ocf_arg_desc base_args[] = {NORM_ARGS, SCRATCH};
   "IN_DTYPE", "OUT_DTYPE", "RES_DTYPE", "W_DTYPE", "RMS", "HAS_WEIGHT", "HAS_BIAS", "HAS_RES", \
       "HAS_RES_OUT", "HAS_MEAN", "HAS_RSTD"
 static const char *const norm_defines[] = {
-    "WG",      "VW",    "ITEMS",   "SEG",      "UNROLL",       "EVEN", "PREFETCH",
-    "SHUFFLE", "MERGE", "F16_CVT", "BF16_CVT", OPTION_DEFINES, NULL};
+    "WG",       "VW",      "ITEMS", "SEG",     "UNROLL",   "EVEN",         "SHIFTED",
+    "PREFETCH", "SHUFFLE", "MERGE", "F16_CVT", "BF16_CVT", OPTION_DEFINES, NULL};
 
 #define KERNEL(ID, NAME, ARGS, APPLIES)      \
   const ocf_kernel_desc ocf_kdesc_##NAME = { \
@@ -38,7 +38,9 @@ static const char *const norm_defines[] = {
 
 KERNEL(NORM_ROWS, norm_rows, fused_args,
        "rows held in registers, WG / SEG a workgroup: ceil(cols / VW) <= SEG * ITEMS; VW > 1 "
-       "needs every row start, weight_off and bias_off a multiple of VW");
+       "needs every row start, weight_off and bias_off a multiple of VW, or with SHIFTED "
+       "(ceil((cols + VW - 1) / VW) <= SEG * ITEMS) every operand's row r as far inside a vector "
+       "as in's and weight_off and bias_off multiples of VW");
 KERNEL(NORM_STREAM, norm_stream, fused_args,
        "long rows, one a workgroup (SEG = WG): the first WG * ITEMS vectors held, the rest read "
        "twice (x' written in the first pass and read back in the second); alignment as "

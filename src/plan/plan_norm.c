@@ -6,7 +6,14 @@
  *   vector width   vw, or the widest power of two below it that every row start (in, out, the
  *                  residual, x') and the weight's and bias's offsets are multiples of (1 for an
  *                  odd one); the budgets below then count as many elements in those vectors.
- *   vecs           the vectors a row holds: ceil(cols / vw).
+ *                  With rows.shifted (2: RMSNorm only), norm_rows takes instead the widest
+ *                  vector, at most vw, for
+ *                  which every operand's rows start as far inside their vectors as in's and the
+ *                  weight and bias start on one (widest_shifted), where every start allows
+ *                  only vectors of 1 and that is wider: SHIFTED
+ *                  (cl/norm.cl), the buffer's vectors, each row one vector more; where such a
+ *                  row does not fit norm_rows, the aligned width and the kernels below.
+ *   vecs           the vectors a row holds: ceil(cols / vw) (SHIFTED: ceil((cols + vw - 1) / vw)).
  *   0. norm_stream, where stream.min_cols is set, a row has at least that many columns (off
  *      by default) and the rows are at least stream.unit_rows a compute unit: one row a workgroup
  * of stream.wg work-items (beyond what the kernel reports as a wide plan, once the wide probe
@@ -59,10 +66,34 @@ static size_t widest_aligned(const ocf_norm_call *c, size_t vw) {
   return vw;
 }
 
+/* The widest vector, at most vw, in which norm_rows can move rows that start inside vectors
+   (SHIFTED): every operand's row r starts as far inside a vector as in's (the same offset and
+   stride modulo the width, for the operands the call has), and the weight and bias start on
+   one (they are realigned to each row in registers); and a row spans at least four of them
+   (a row's first and last vectors go lane by lane: in narrower rows they are most of it). */
+static size_t widest_shifted(const ocf_norm_call *c, size_t vw) {
+  while (vw > 1 && c->cols < 4 * vw)
+    vw /= 2;
+  const size_t pairs[][2] = {
+      {c->out_off, c->out_ld},
+      {c->has_res ? c->res_off : c->in_off, c->has_res ? c->res_ld : c->in_ld},
+      {c->has_res_out ? c->res_out_off : c->in_off, c->has_res_out ? c->res_out_ld : c->in_ld}};
+  const size_t starts[] = {c->has_weight ? c->weight_off : 0, c->has_bias ? c->bias_off : 0};
+  for (; vw > 1; vw /= 2) {
+    int fits = 1;
+    for (size_t i = 0; i < OCF_ARRAY_LEN(pairs); i++)
+      fits &= pairs[i][0] % vw == c->in_off % vw && pairs[i][1] % vw == c->in_ld % vw;
+    for (size_t i = 0; i < OCF_ARRAY_LEN(starts); i++)
+      fits &= starts[i] % vw == 0;
+    if (fits) break;
+  }
+  return vw;
+}
+
 /* What one kernel choice fills in. */
 typedef struct norm_shape {
   ocf_kernel_id kernels[3];
-  size_t count, wg, groups, vw, items, seg, unroll, prefetch, shuffle, merge;
+  size_t count, wg, groups, vw, items, seg, unroll, prefetch, shuffle, merge, shifted;
 } norm_shape;
 
 /* F16_CVT of a plan (cl/f16_words.clh): the tuning's choice where an fp16 operand moves in
@@ -193,13 +224,27 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     plan->scratch_written = 1; /* each kernel writes a row's values before the next reads them */
   } else if (c->variant == OCF_VARIANT_AUTO) {
     const size_t t_vw = (size_t)t->vw;
-    k.vw = widest_aligned(c, t_vw);
     const size_t cols = c->cols ? c->cols : 1;
+    /* Rows that start inside vectors, where every start allows only vectors of 1: norm_rows
+       SHIFTED, whose rows may touch one vector more. (Where they allow vectors of 2 or 4,
+       those won: H200, fp32 RMSNorm 8192 x 4098 3852 GB/s in vectors of 2, 3523 SHIFTED in 4.) */
+    const int shifts = t->rows.shifted == 1 || (t->rows.shifted == 2 && c->rms);
+    const size_t shifted_vw = shifts ? widest_shifted(c, t_vw) : 1;
+    k.vw = widest_aligned(c, t_vw);
+    if (k.vw == 1 && shifted_vw > 1 && !wide && !streams(facts, t, c) &&
+        choose_rows(facts, t, c, ocf_div_ceil(cols + shifted_vw - 1, shifted_vw),
+                    (size_t)t->rows.items * t_vw / shifted_vw,
+                    (size_t)t->rows.seg_items * t_vw / shifted_vw, rows_wg, wide, &k)) {
+      k.vw = shifted_vw;
+      k.shifted = 1;
+    }
     const size_t vecs = ocf_div_ceil(cols, k.vw);
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
-    if (!wide && streams(facts, t, c)) {
+    if (k.shifted) {
+      /* planned above */
+    } else if (!wide && streams(facts, t, c)) {
       choose_stream(facts, t, c, stream_wg, &k);
     } else if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
       const size_t step = wg * k.unroll;
@@ -226,7 +271,8 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
   ocf_plan_define(plan, "ITEMS", (long long)k.items);
   ocf_plan_define(plan, "SEG", (long long)k.seg);
   ocf_plan_define(plan, "UNROLL", (long long)k.unroll);
-  ocf_plan_define(plan, "EVEN", (c->cols ? c->cols : 1) % k.vw == 0);
+  ocf_plan_define(plan, "EVEN", !k.shifted && (c->cols ? c->cols : 1) % k.vw == 0);
+  ocf_plan_define(plan, "SHIFTED", (long long)k.shifted);
   ocf_plan_define(plan, "PREFETCH", (long long)k.prefetch);
   ocf_plan_define(plan, "SHUFFLE", (long long)k.shuffle);
   ocf_plan_define(plan, "MERGE", (long long)k.merge);
@@ -281,6 +327,11 @@ static int plan_wide(const ocf_device_facts *facts, const ocf_norm_tuning *t,
   const ocf_plan_step *first = &plan->steps[0];
   if (plan->step_count != 1 || first->kernel != OCF_KERNEL_NORM_ROWS || first->local[1] != 1)
     return 0;
+  /* SHIFTED rows keep their plan, and a wide plan is never SHIFTED (choose): a vector or two a
+     work-item of 512 is mostly the per-row and per-vector work SHIFTED adds (H200, fp32
+     RMSNorm, GB/s wide -> not: 8192 x 4097 2908 -> 3433, 4096 x 8191 2624 -> 3692; LayerNorm
+     2232 -> 3172, 1986 -> 2559). */
+  if (ocf_plan_define_value(plan, "SHIFTED", 0)) return 0;
   const size_t wide = ocf_min_size((size_t)t->rows.wide_wg, cap);
   if (wide <= first->local[0]) return 0;
   unsigned regs = facts->nv_compiler_options ? ocf_wide_register_cap(wide) : 0;

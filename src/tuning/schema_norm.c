@@ -57,6 +57,13 @@ static const ocf_tunable norm_tunables[] = {
                           "reported limit, up to the device's, once the wide probe passed, "
                           "registers capped to fit (NVIDIA); 0: off",
                           NULL},
+    [NM(rows.shifted)] = {"rows.shifted", 0, 2, 0, 1,
+                          "rows that start inside a vector still move in whole vectors (the "
+                          "buffer's, a row's first and last lane by lane, the weights realigned), "
+                          "where x, y, the residual and x' start equally far inside theirs: 1 "
+                          "both ops, 2 RMSNorm only (one weight to realign, no bias); 0: such rows "
+                          "take the widest vector every row start is a multiple of",
+                          NULL},
     /* split: rows beyond registers */
     [NM(split.wg)] = {"split.wg", 1, 16384, 0, 128,
                       "work-items of the split kernels (a workgroup a slice of a row), of "

@@ -218,6 +218,9 @@ typedef struct ocf_norm_rows_tuning {
   int max_regs;        /* register cap of norm_rows (NVIDIA's -cl-nv-maxrregcount); 0: none */
   int wide_wg; /* work-items of a one-row-a-workgroup norm_rows plan beyond the kernel's reported
                   limit, after the wide probe passed, registers capped; 0: none */
+  int shifted; /* rows that start inside a vector move in whole vectors all the same (SHIFTED),
+                  where every operand's rows start equally far inside theirs: 1 both ops, 2
+                  RMSNorm only, 0 off */
 } ocf_norm_rows_tuning;
 
 /* Rows beyond registers: the two-kernel split (its workgroup also that of norm_general and the
