@@ -91,6 +91,12 @@
 #           reductions and the whole-ends reads in every layout and option (cap 150 s)
 #   mixed   round_softmax16_stream.sh: f16/bf16 -> f32 and f32 -> bf16 rows under the vector
 #           narrowed for a wider output, packed=0 and vw=16 beside (cap 120 s)
+#   shifted round_normstream.sh: norm rows that start inside vectors (odd and 2-off strides),
+#           SHIFTED against rows.shifted=0, torch and the copy beside (cap 300 s)
+#   softcfg round_softmax16_stream.sh: 16-bit 300/781-column rows in vectors of 4, fp32 rows
+#           with segments up to 256, torch beside; then torch.compile's generated plan (290 s)
+#   shiftptx library_norm_time and ptx_report.sh: SHIFTED norm_rows and the aligned plans,
+#           timed, with ptxas's registers, spills and stack for each program (cap 150 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -99,7 +105,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -359,6 +365,39 @@ for step in "$@"; do
     B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \
       CONFIGS="auto=;v8s1w128=vw=8 rows.seg_items=1 rows.wg=128;v4s1=vw=4 rows.seg_items=1;g4=rows.groups_per_unit=4 rows.prefetch=1;v2s4=vw=2 rows.seg_items=4" \
       timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A20 "op dtype"
+    ;;
+  shifted)
+    # Norm rows that start inside vectors (rows.shifted, SHIFTED): odd and 2-off strides in the
+    # buffer's vectors, against rows.shifted=0 (vectors of 1 or 2), aligned 4096 beside.
+    B=$b OUT=$work/shifted DTYPES="f32 bf16" KINDS="rms layer" \
+      SHAPES="${SHIFT_SHAPES:-8192 4096;8192 4097;8192 4098;4096 8191;32768 1023;65536 201;1024 16385}" \
+      CONFIGS="${SHIFT_CONFIGS:-auto=;noshift=rows.shifted=0}" \
+      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
+    ;;
+  softcfg)
+    # 16-bit narrow rows: vectors of 4 (8 bytes: 300-column rows all start on one) in segments
+    # of 16 and 32; fp32 mid rows with segments of up to 256; torch beside; then Inductor's plan.
+    softmax_round softcfg 200 60 \
+      "65536 300 bf16;65536 300 f16;30000 781 bf16;4096 4096 f32;1024 30522 f32;16384 2048 f32;8192 6000 f32" \
+      "auto;vw=4 rows.seg_items=3 rows.whole_ends=0;vw=4 rows.seg_items=6 rows.whole_ends=0;rows.max_seg=256;rows.max_seg=256 rows.wg=256"
+    timeout "$(budget 90)" python3 tools/lab/softmax/inductor_code.py 65536x300:bf16 \
+      30000x781:bf16 4096x4096:f32 >"$work/inductor.txt" 2>&1
+    grep -E "====|num_warps|XBLOCK|RBLOCK|R0_BLOCK|launch|reduction_hint|persistent" \
+      "$work/inductor.txt" | head -60
+    ;;
+  shiftptx)
+    # The SHIFTED norm_rows programs beside the aligned ones, timed, then ptxas's registers,
+    # spills and stack for each (ptx_report.sh), the PTX under $work/ptx.
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_norm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o /tmp/norm_time_ptx || echo "shiftptx: no build"
+    rm -rf /tmp/occ_ptx
+    for run in "layer f32 8192 4097" "rms f32 8192 4098" "rms bf16 4096 8191" "layer bf16 32768 1023"; do
+      for cfg in "" "rows.shifted=0"; do
+        timeout "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_ptx \
+          /tmp/norm_time_ptx $run "$cfg" 2>&1 | grep "^norm" | cut -c1-200
+      done
+    done
+    OUT=$work/ptx timeout "$(budget 60)" bash tools/lab/h200/ptx_report.sh /tmp/occ_ptx
     ;;
   *) echo "unknown step $step" ;;
   esac
