@@ -17,11 +17,18 @@ for f in "$dir"/programs/*.bin; do
   key=$(sed -n 2p "$f")
   case $key in *"$kernel"*) ;; *) continue ;; esac
   n=$((n + 1))
-  tail -n +3 "$f" >"$out/p$n.ptx"
+  # The binary is the PTX text and its terminating NUL.
+  tail -n +3 "$f" | tr -d '\000' >"$out/p$n.ptx"
   echo "== p$n: $(echo "$key" | grep -o -- '-D[A-Z_0-9]*=[^ ]*' | tr '\n' ' ')"
   if [ -n "$ptxas" ]; then
-    "$ptxas" -v --gpu-name sm_90 "$out/p$n.ptx" -o /dev/null 2>&1 |
-      grep -E "registers|spill|stack" | sed 's/^ptxas info *: //' | head -6
+    report=$("$ptxas" -v --gpu-name sm_90 "$out/p$n.ptx" -o /dev/null 2>&1)
+    if echo "$report" | grep -qE "registers"; then
+      echo "$report" | grep -E "registers|spill|stack" | sed 's/^ptxas info *: //' | head -6
+    else
+      echo "ptxas ($ptxas) gave no figures: $(echo "$report" | head -2)"
+    fi
+  else
+    echo "no ptxas found (Triton's or on PATH)"
   fi
   grep -c "ld.local\|st.local" "$out/p$n.ptx" | sed 's/^/local accesses in PTX: /'
 done
