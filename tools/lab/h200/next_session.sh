@@ -92,9 +92,12 @@
 #   mixed   round_softmax16_stream.sh: f16/bf16 -> f32 and f32 -> bf16 rows under the vector
 #           narrowed for a wider output, packed=0 and vw=16 beside (cap 120 s)
 #   shifted round_normstream.sh: norm rows that start inside vectors (odd and 2-off strides),
-#           SHIFTED against rows.shifted=0, torch and the copy beside (cap 300 s)
+#           the plan against rows.shifted=0 (vectors of 1 or 2), 1 (LayerNorm and 16-bit too)
+#           and 1 with rows.merge, torch and the copy beside (cap 300 s)
 #   softcfg round_softmax16_stream.sh: 16-bit 300/781-column rows in vectors of 4, fp32 rows
 #           with segments up to 256, torch beside; then torch.compile's generated plan (290 s)
+#   seg256  round_softmax16_stream.sh: fp32 softmax rows of 2048 to 50257 columns in segments of
+#           256 against the plan's 128 (and softmax_resident past 16384), torch beside (240 s)
 #   shiftptx library_norm_time and ptx_report.sh: SHIFTED norm_rows and the aligned plans,
 #           timed, with ptxas's registers, spills and stack for each program (cap 150 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
@@ -105,7 +108,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -371,7 +374,7 @@ for step in "$@"; do
     # buffer's vectors, against rows.shifted=0 (vectors of 1 or 2), aligned 4096 beside.
     B=$b OUT=$work/shifted DTYPES="f32 bf16" KINDS="rms layer" \
       SHAPES="${SHIFT_SHAPES:-8192 4096;8192 4097;8192 4098;4096 8191;32768 1023;65536 201;1024 16385}" \
-      CONFIGS="${SHIFT_CONFIGS:-auto=;noshift=rows.shifted=0}" \
+      CONFIGS="${SHIFT_CONFIGS:-auto=;noshift=rows.shifted=0;both=rows.shifted=1;merge=rows.shifted=1 rows.merge=1}" \
       timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
     ;;
   softcfg)
@@ -398,6 +401,14 @@ for step in "$@"; do
       done
     done
     OUT=$work/ptx timeout "$(budget 60)" bash tools/lab/h200/ptx_report.sh /tmp/occ_ptx
+    ;;
+  seg256)
+    # fp32 softmax rows in segments of 256 across the widths around the two shapes where they
+    # won (4096 columns: 4 vectors a work-item; 30522: held by softmax_rows, not resident) and
+    # lost (5000 and up), torch beside: is there a class rule?
+    softmax_round seg256 240 60 \
+      "8192 2048 f32;4096 3072 f32;4096 4096 f32;4096 4500 f32;1024 16500 f32;1024 20000 f32;1024 24576 f32;1024 30522 f32;1024 32768 f32;512 50257 f32" \
+      "auto;rows.max_seg=256 rows.wg=256"
     ;;
   *) echo "unknown step $step" ;;
   esac
