@@ -37,6 +37,10 @@ jobs=${JOBS:-$(nproc)}
 # GPU here; test_matmul_wgmma's test_wgmma_lastwave would catch them on the H200): both killed.
 # The two norm-stream- mutations were applied by hand on 2026-12-02 (PoCL, test_norm's
 # test_norm_streamed alone): both killed.
+# The four norm-shifted- mutations were run on 2026-12-04 (PoCL, 2 cores): all killed, by
+# test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan. A fifth,
+# a row's first vector loaded from its row's start rather than from its lead, survived and was
+# dropped: the lanes before the lead are zeroed again before the sums and never stored.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -128,6 +132,10 @@ few-k-warps-sum~cl/matmul_few_mma.cl~        for (uint l = 0; l < KW; l++)~     
 scratch-norm-split~cl/norm.cl~      scratch[3 * g + 2] = q;~      if (g != 1) scratch[3 * g + 2] = q;~^test_norm$~norm_split_stats: a slice's M2 not written (the split's scratch is not zeroed: read as the workspace's NaN)
 norm-stream-reread~cl/norm.cl~#if HAS_RES && HAS_RES_OUT\n  return load_res(p->res_out, k, cols);~#if 0\n  return load_res(p->res_out, k, cols);~^test_norm$~norm_stream: the second pass adds in and res again instead of reading x' back (in place, res is x' by then)
 norm-stream-count~cl/norm.cl~        count += (float)min((ulong)VW, cols - k * VW);~        count += (float)VW;~^test_norm$~norm_stream: a step's count takes the row's partial last vector as whole (its mean and the merge's weights off)
+norm-shifted-rotate~cl/norm.cl~#define ROTATE_1(v) ((float8)(v.s7, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6))~#define ROTATE_1(v) ((float8)(v.s6, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6))~^test_norm$~norm_rows SHIFTED: vectors of 8 rotated by one lane take a wrong lane (weights of rows an odd number of lanes in)
+norm-shifted-join~cl/norm.cl~  return select(cur, prev, LANE_IDS < (intV)((int)lead));~  return select(cur, prev, LANE_IDS <= (intV)((int)lead));~^test_norm$~norm_rows SHIFTED: the realigned weight takes one lane too many from the previous vector
+norm-shifted-first~cl/norm.cl~      store_out_span(p.out, k, lo, hi,~      store_out_span(p.out, k, 0, hi,~^test_norm$~norm_rows SHIFTED: a row's first vector stores over the previous row's last elements (its reads are zeroed twice over: load and span_zero, each alone enough)
+norm-shifted-gate~src/plan/plan_norm.c~      fits &= pairs[i][0] % vw == c->in_off % vw && pairs[i][1] % vw == c->in_ld % vw;~      fits &= pairs[i][1] % vw == c->in_ld % vw;~^test_norm$|^test_plan$~widest_shifted: SHIFTED for an operand whose rows start elsewhere in their vectors than x's
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )
