@@ -2,7 +2,7 @@
 #include "kernels/descriptors.h"
 
 #define F ocf_norm_frame
-/* cl/norm.cl's NORM_PARAMS, the same in every kernel. */
+/* cl/norm_common.clh's NORM_PARAMS, the same in every kernel. */
 #define NORM_ARGS                                                                  \
   OCF_ARG(F, rows, OCF_ARG_ULONG), OCF_ARG(F, cols, OCF_ARG_ULONG),                \
       OCF_ARG(F, in, OCF_ARG_BUFFER), OCF_ARG(F, in_off, OCF_ARG_ULONG),           \
@@ -23,8 +23,8 @@ static const ocf_arg_desc fused_args[] = {NORM_ARGS};
 static const ocf_arg_desc split_args[] = {NORM_ARGS, PARTS, SCRATCH};
 static const ocf_arg_desc base_args[] = {NORM_ARGS, SCRATCH};
 
-/* Each kernel lists the -D values its code reads; every plan sets all of them (cl/norm.cl
-   refuses to build without one). */
+/* Each kernel lists the -D values its code reads; every plan sets all of them
+   (cl/norm_common.clh refuses to build without one). */
 #define OPTION_DEFINES                                                                         \
   "IN_DTYPE", "OUT_DTYPE", "RES_DTYPE", "W_DTYPE", "RMS", "HAS_WEIGHT", "HAS_BIAS", "HAS_RES", \
       "HAS_RES_OUT", "HAS_MEAN", "HAS_RSTD"

@@ -10,9 +10,9 @@
  *                  vector, at most vw, for
  *                  which every operand's rows start as far inside their vectors as in's and the
  *                  weight and bias start on one (widest_shifted), where every start allows
- *                  only vectors of 1 and that is wider: SHIFTED
- *                  (cl/norm.cl), the buffer's vectors, each row one vector more; where such a
- *                  row does not fit norm_rows, the aligned width and the kernels below.
+ *                  only vectors of 1 and that is wider: SHIFTED (cl/norm_common.clh), the
+ *                  buffer's vectors, each row one vector more; where such a row does not fit
+ *                  norm_rows, the aligned width and the kernels below.
  *   vecs           the vectors a row holds: ceil(cols / vw) (SHIFTED: ceil((cols + vw - 1) / vw)).
  *   0. norm_stream, where stream.min_cols is set, a row has at least that many columns (off
  *      by default) and the rows are at least stream.unit_rows a compute unit: one row a workgroup
