@@ -98,7 +98,7 @@
 #           with segments up to 256, torch beside; then torch.compile's generated plan (290 s)
 #   seg256  round_softmax16_stream.sh: fp32 softmax rows of 2048 to 50257 columns in segments of
 #           256 against the plan's 128 (and softmax_resident past 16384), torch beside (240 s)
-#   shiftptx library_norm_time and ptx_report.sh: SHIFTED norm_rows and the aligned plans,
+#   shiftptx library_norm_time and ptx_registers.sh: SHIFTED norm_rows and the aligned plans,
 #           timed, with ptxas's registers, spills and stack for each program (cap 150 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
@@ -389,8 +389,8 @@ for step in "$@"; do
       "$work/inductor.txt" | head -60
     ;;
   shiftptx)
-    # The SHIFTED norm_rows programs beside the aligned ones, timed, then ptxas's registers,
-    # spills and stack for each (ptx_report.sh), the PTX under $work/ptx.
+    # The SHIFTED norm_rows programs beside the aligned ones, timed, then ptxas's registers for
+    # each (ptx_registers.sh, with the ptxas Triton ships), the programs in $work/programs.tgz.
     cc -std=c11 -O2 -Iinclude tools/lab/h200/library_norm_time.c -L$b -loclfuse -lOpenCL -lm \
       -Wl,-rpath,$b -o /tmp/norm_time_ptx || echo "shiftptx: no build"
     rm -rf /tmp/occ_ptx
@@ -400,7 +400,9 @@ for step in "$@"; do
           /tmp/norm_time_ptx $run "$cfg" 2>&1 | grep "^norm" | cut -c1-200
       done
     done
-    OUT=$work/ptx timeout "$(budget 60)" bash tools/lab/h200/ptx_report.sh /tmp/occ_ptx
+    tar czf "$work/programs.tgz" -C /tmp/occ_ptx programs 2>/dev/null
+    ptxas=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas"))' 2>/dev/null)
+    timeout "$(budget 60)" bash tools/lab/h200/ptx_registers.sh /tmp/occ_ptx/programs "$ptxas"
     ;;
   seg256)
     # fp32 softmax rows in segments of 256 across the widths around the two shapes where they
