@@ -4409,6 +4409,16 @@ static ocf_norm_call norm_call_of(int rms, size_t rows, size_t cols, size_t off,
   return c;
 }
 
+/* Plans c under t on facts and checks its vector width and SHIFTED (-1: either), the plan left
+   in *plan for further checks. */
+static void expect_norm_vectors(const char *what, const ocf_device_facts *facts,
+                                const ocf_tuning_values *t, const ocf_norm_call *c, long long vw,
+                                long long shifted, ocf_plan *plan) {
+  expect_success(what, ocf_plan_norm(facts, t, c, plan));
+  assert_int_equal(define_of(plan, "VW"), vw);
+  if (shifted >= 0) assert_int_equal(define_of(plan, "SHIFTED"), shifted);
+}
+
 /* cl/norm.cl's assumptions: norm_rows holds every vector of a row (ceil(cols / VW) <= SEG *
    ITEMS) in a SEG x (WG / SEG) workgroup; VW > 1 only with every row start and vector offset a
    multiple of VW; the split covers the row with its slices and has scratch for their
@@ -4769,56 +4779,37 @@ static void test_plan_norm(void **state) {
      LayerNorm's in vectors of 1 unless rows.shifted is 1. */
   ocf_norm_call c = norm_call_of(1, 8192, 4096, 1, 0, AUTO, 0);
   ocf_plan plan;
-  expect_success("h200 misaligned", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 4);
-  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  expect_norm_vectors("h200 misaligned", &h200, &t, &c, 4, 1, &plan);
   assert_true(define_of(&plan, "SEG") * define_of(&plan, "ITEMS") >= 1025);
   c.out_off = 2;
-  expect_success("h200 misaligned, out apart", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 1);
-  assert_int_equal(define_of(&plan, "SHIFTED"), 0);
+  expect_norm_vectors("h200 misaligned, out apart", &h200, &t, &c, 1, 0, &plan);
   c.out_off = 5, c.res_out_ld = c.in_ld + 4, c.weight_off = 8; /* each as far in as x's */
-  expect_success("h200 misaligned, congruent", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 4);
+  expect_norm_vectors("h200 misaligned, congruent", &h200, &t, &c, 4, -1, &plan);
   c.weight_off = 2; /* the weight off its vectors of 4: SHIFTED in vectors of 2 */
-  expect_success("h200 misaligned, weight off", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 2);
-  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  expect_norm_vectors("h200 misaligned, weight off", &h200, &t, &c, 2, 1, &plan);
   ocf_tuning_values off = t;
   off.norm.rows.shifted = 0;
   c = norm_call_of(1, 8192, 4096, 1, 0, AUTO, 0);
-  expect_success("h200 misaligned, shifted=0", ocf_plan_norm(&h200, &off, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 1);
+  expect_norm_vectors("h200 misaligned, shifted=0", &h200, &off, &c, 1, -1, &plan);
   c = norm_call_of(0, 8192, 4096, 1, 0, AUTO, 0);
-  expect_success("h200 misaligned LayerNorm", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 1);
+  expect_norm_vectors("h200 misaligned LayerNorm", &h200, &t, &c, 1, -1, &plan);
   ocf_tuning_values both = t;
   both.norm.rows.shifted = 1;
-  expect_success("h200 misaligned LayerNorm, shifted=1", ocf_plan_norm(&h200, &both, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 4);
-  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  expect_norm_vectors("h200 misaligned LayerNorm, shifted=1", &h200, &both, &c, 4, 1, &plan);
   /* RMSNorm's rows of an odd stride (4097): SHIFTED; 13 columns take vectors of 2 at most (a
      row spans at least four), 7 of 1. */
   c = norm_call_of(1, 8192, 4097, 0, 0, AUTO, 0);
-  expect_success("h200 4097", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 4);
-  assert_int_equal(define_of(&plan, "SHIFTED"), 1);
+  expect_norm_vectors("h200 4097", &h200, &t, &c, 4, 1, &plan);
   c = norm_call_of(1, 8192, 13, 0, 0, AUTO, 0);
-  expect_success("h200 13", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 2);
+  expect_norm_vectors("h200 13", &h200, &t, &c, 2, -1, &plan);
   c = norm_call_of(1, 8192, 7, 0, 0, AUTO, 0);
-  expect_success("h200 7", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 1);
-  assert_int_equal(define_of(&plan, "SHIFTED"), 0);
+  expect_norm_vectors("h200 7", &h200, &t, &c, 1, 0, &plan);
   /* Rows two floats off (a stride of 4098): vectors of 2, the same elements a work-item, not
      SHIFTED (only rows that would go element by element are), both ops. */
   c = norm_call_of(1, 8192, 4096, 2, 2, AUTO, 0);
-  expect_success("h200 two off", ocf_plan_norm(&h200, &t, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 2);
-  assert_int_equal(define_of(&plan, "SHIFTED"), 0);
+  expect_norm_vectors("h200 two off", &h200, &t, &c, 2, 0, &plan);
   c = norm_call_of(0, 8192, 4096, 2, 2, AUTO, 0);
-  expect_success("h200 two off LayerNorm", ocf_plan_norm(&h200, &both, &c, &plan));
-  assert_int_equal(define_of(&plan, "VW"), 2);
+  expect_norm_vectors("h200 two off LayerNorm", &h200, &both, &c, 2, -1, &plan);
   assert_int_equal(define_of(&plan, "VW") * define_of(&plan, "ITEMS") * define_of(&plan, "SEG"),
                    4 * 16 * 64);
   c = norm_call_of(0, 1024, 65536, 0, 0, AUTO, 0);
