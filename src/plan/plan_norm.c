@@ -234,7 +234,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     if (k.vw == 1 && shifted_vw > 1 && !wide && !streams(facts, t, c) &&
         choose_rows(facts, t, c, ocf_div_ceil(cols + shifted_vw - 1, shifted_vw),
                     (size_t)t->rows.items * t_vw / shifted_vw,
-                    (size_t)t->rows.seg_items * t_vw / shifted_vw, rows_wg, wide, &k)) {
+                    (size_t)t->rows.seg_items * t_vw / shifted_vw, rows_wg, 0, &k)) {
       k.vw = shifted_vw;
       k.shifted = 1;
     }
@@ -243,7 +243,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
     if (k.shifted) {
-      /* planned above */
+      /* norm_rows SHIFTED, planned above */
     } else if (!wide && streams(facts, t, c)) {
       choose_stream(facts, t, c, stream_wg, &k);
     } else if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
