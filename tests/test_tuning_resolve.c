@@ -73,10 +73,10 @@ static void resolve_device(const described_device *d, all_values *values) {
   ocf_device_facts facts;
   describe(d, &info, &facts);
   char origin[256];
-  assert_int_equal(ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name,
-                                              info.device_name, values, origin, sizeof origin, NULL,
-                                              NULL),
-                   OCF_SUCCESS);
+  const ocf_status resolved =
+      ocf_tuning_resolve_library(&facts, info.vendor, info.platform_name, info.device_name, values,
+                                 origin, sizeof origin, NULL, NULL);
+  if (resolved != OCF_SUCCESS) fail_msg("%s: %s", d->label, ocf_last_error());
 }
 
 static const char *table_path;
