@@ -100,6 +100,10 @@
 #           256 against the plan's 128 (and softmax_resident past 16384), torch beside (240 s)
 #   shiftptx library_norm_time and ptx_registers.sh: SHIFTED norm_rows and the aligned plans,
 #           timed, with ptxas's registers, spills and stack for each program (cap 150 s)
+#   longseg round_softmax16_stream.sh: long fp32 rows under rows.long_seg / rows.items against
+#           both 0, torch beside (cap 200 s)
+#   longseg16 the same on 16-bit rows in vectors of 16, rows.items 8 (cap 220 s)
+#   normtest `ctest -R "test_norm$|test_softmax$"`, two at a time (cap 300 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -108,7 +112,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 normtest)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -372,7 +376,7 @@ for step in "$@"; do
   shifted)
     # Norm rows that start inside vectors (rows.shifted, SHIFTED): odd and 2-off strides in the
     # buffer's vectors, against rows.shifted=0 (vectors of 1 or 2), aligned 4096 beside.
-    B=$b OUT=$work/shifted DTYPES="f32 bf16" KINDS="rms layer" \
+    B=$b OUT=$work/shifted DTYPES="${SHIFT_DTYPES:-f32 bf16}" KINDS="${SHIFT_KINDS:-rms layer}" \
       SHAPES="${SHIFT_SHAPES:-8192 4096;8192 4097;8192 4098;4096 8191;32768 1023;65536 201;1024 16385}" \
       CONFIGS="${SHIFT_CONFIGS:-auto=;noshift=rows.shifted=0;both=rows.shifted=1;merge=rows.shifted=1 rows.merge=1}" \
       timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
@@ -411,6 +415,26 @@ for step in "$@"; do
     softmax_round seg256 240 60 \
       "8192 2048 f32;4096 3072 f32;4096 4096 f32;4096 4500 f32;1024 16500 f32;1024 20000 f32;1024 24576 f32;1024 30522 f32;1024 32768 f32;512 50257 f32" \
       "auto;rows.max_seg=256 rows.wg=256"
+    ;;
+  longseg)
+    # Long fp32 softmax rows in segments of up to 256 (rows.long_seg, rows.items 32: the H200's
+    # long class) against the plans before (both 0: softmax_rows 48 a work-item, or resident).
+    softmax_round longseg 200 60 \
+      "1024 16500 f32;1024 20000 f32;4096 20000 f32;1024 30522 f32;2048 32768 f32;1024 32769 f32;512 50257 f32;4096 16384 f32" \
+      "auto;rows.long_seg=0 rows.items=0"
+    ;;
+  longseg16)
+    # The same for 16-bit rows (vectors of 16, rows.items 8: 128 values a work-item), both off in
+    # the shipped 16-bit entries.
+    softmax_round longseg16 220 70 \
+      "1024 16500 bf16;1024 20000 bf16;4096 20000 bf16;1024 30522 bf16;2048 32768 bf16;1024 20000 f16;1024 30522 f16;2048 32768 f16" \
+      "auto;rows.long_seg=256 rows.items=8"
+    ;;
+  normtest)
+    (cd $b && timeout "$(budget 300)" ctest -R "test_norm$|test_softmax$" -j2 --output-on-failure \
+      >"$work/normtest.txt" 2>&1)
+    echo "test_norm, test_softmax rc $?"
+    grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*|FAILED|Total Test" "$work/normtest.txt" | head -20
     ;;
   *) echo "unknown step $step" ;;
   esac
