@@ -4317,6 +4317,56 @@ static void test_plan_softmax_split_rows(void **state) {
   }
 }
 
+/* The H200's long fp32 class (shipped database): softmax_rows holds at most 32 float4 a
+ * work-item (rows.items; the class's long_rows.items is 48), and rows that 128 work-items cannot
+ * hold so take segments of up to 256 (rows.long_seg), one row a workgroup, before
+ * softmax_resident: 16500 columns = 4125 float4, 33 a work-item of 128 (over 32), 17 -> L(17) =
+ * 24 of 256; 32768 = 8192 float4 = 256 x 32, the longest; one float more is 8193, over 256 x
+ * 32: softmax_resident. Rows 128 work-items hold keep them (the wide class's 16384, and 4500
+ * columns: 9 -> 12). Without rows.long_seg the long rows go to softmax_resident; without
+ * rows.items too, softmax_rows takes 48 a work-item, the plan that ran at 1374-1633 GB/s. The
+ * 16-bit long rows keep theirs (both off).
+ */
+static void test_plan_softmax_long_segments(void **state) {
+  (void)state;
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  static const struct {
+    ocf_dtype dtype;
+    size_t rows, cols;
+    const char *tuning; /* over the shipped values, or NULL */
+    const char *shape, *values;
+  } cases[] = {
+      {OCF_F32, 1024, 16500, NULL, "softmax_rows wg=256x1 groups=1x1024", "SEG=256 ITEMS=24"},
+      {OCF_F32, 1024, 24576, NULL, "softmax_rows wg=256x1 groups=1x1024", "SEG=256 ITEMS=24"},
+      {OCF_F32, 1024, 32768, NULL, "softmax_rows wg=256x1 groups=1x1024", "SEG=256 ITEMS=32"},
+      {OCF_F32, 1024, 32769, NULL, "softmax_resident wg=256 groups=1024", NULL},
+      {OCF_F32, 4096, 16384, NULL, "softmax_rows wg=128x1 groups=1x4096", "SEG=128 ITEMS=32"},
+      {OCF_F32, 4096, 4500, NULL, "softmax_rows wg=128x1 groups=1x4096", "SEG=128 ITEMS=12"},
+      {OCF_F32, 1024, 16500, "rows.long_seg=0", "softmax_resident wg=128 groups=1024", NULL},
+      {OCF_F32, 1024, 16500, "rows.long_seg=0 rows.items=0", "softmax_rows wg=128x1 groups=1x1024",
+       "SEG=128 ITEMS=48"},
+      {OCF_BF16, 1024, 20000, NULL, "softmax_resident wg=256 groups=528", NULL},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
+    ocf_tuning_values values = table[OCF_OP_SOFTMAX][cases[i].dtype][c];
+    if (cases[i].tuning)
+      assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, cases[i].tuning, &values, "case"),
+                       OCF_SUCCESS);
+    ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
+    call.in_dtype = call.out_dtype = cases[i].dtype;
+    char what[128];
+    snprintf(what, sizeof what, "%s %zu x %zu, %s", ocf_dtype_name(cases[i].dtype), cases[i].rows,
+             cases[i].cols, cases[i].tuning ? cases[i].tuning : "shipped");
+    ocf_plan plan;
+    expect_plan(what, ocf_plan_softmax(&facts, &values, &call, &plan), &plan, cases[i].shape,
+                cases[i].values);
+  }
+}
+
 /* The H200's huge rows (more than 262144 columns) run the split in every type, never
  * softmax_coop's waiting slices (16-bit slices waited at 1.4-1.7 GB/s, fp32 lost 8 x 4e6 by
  * 1.7x; SOFTMAX.md, "Slices that wait"): fp32 streams 8 vectors a step, 16-bit one. */
@@ -4939,6 +4989,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_16bit_registers),
       cmocka_unit_test(test_plan_softmax_packed_where_held),
       cmocka_unit_test(test_plan_softmax_split_rows),
+      cmocka_unit_test(test_plan_softmax_long_segments),
       cmocka_unit_test(test_plan_softmax_huge_split),
       cmocka_unit_test(test_plan_softmax_wide),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),

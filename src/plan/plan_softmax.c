@@ -24,7 +24,10 @@
  *      whole warps. With rows.whole_ends, out apart from in's span and rows that start or end
  *      inside vectors, a vector straddling a row's end is read in one access (WHOLE_ENDS).
  *      Rows that start and end on whole vectors take rows.aligned_seg_items where it is set,
- *      and those on whole vectors of rows.aligned_vw (where set) that width.
+ *      and those on whole vectors of rows.aligned_vw (where set) that width. A work-item holds
+ *      at most rows.items vectors (0: long_rows.items); rows longer than max_seg work-items
+ *      hold that way take segments of up to rows.long_seg work-items, one row a workgroup,
+ *      where it is set (choose_rows_long).
  *   2. Longer rows: one workgroup of wg_row work-items (a power of two from min_wg up to wg that
  *      holds the row in `items` vectors each) holds wg_row * (items + local_items) vectors, the
  *      local ones as far as local memory allows.
@@ -97,14 +100,16 @@ static size_t coop_spin_within_limit(const ocf_device_facts *facts, size_t spin,
 /* The tuning values a call works with: the resolved ones, with the caller's workgroup size in
    every size field when it fixed one, else each size capped at `cap`. */
 static void call_tuning(const ocf_softmax_tuning *t, size_t fixed_wg, size_t cap, size_t *wg,
-                        size_t *min_wg, size_t *rows_wg) {
+                        size_t *min_wg, size_t *rows_wg, size_t *long_seg) {
   if (fixed_wg) {
     *wg = *min_wg = *rows_wg = fixed_wg;
+    *long_seg = 0;
     return;
   }
   *wg = ocf_min_size((size_t)t->long_rows.wg, cap);
   *min_wg = ocf_min_size((size_t)t->long_rows.min_wg, *wg);
   *rows_wg = ocf_min_size((size_t)t->rows.wg, cap);
+  *long_seg = ocf_min_size((size_t)t->rows.long_seg, cap);
 }
 
 /* What one kernel choice fills in. */
@@ -120,6 +125,7 @@ typedef struct softmax_shape {
 /* The budgets of the default variant, in vectors of the call's width. */
 typedef struct budgets {
   size_t vw, vecs, items, local_items, seg_items, unroll, split_unroll, coop_items;
+  size_t rows_items; /* softmax_rows's most vectors a work-item (rows.items, else items) */
   int packed;        /* rows, resident and coop hold the 16-bit input's bits (PACKED) */
   size_t held_bytes; /* bytes of one held vector, in registers or local memory */
   int straddles;     /* some vector straddles a row's start or end */
@@ -170,6 +176,9 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
   b.held_bytes = b.vw * (b.packed ? 2 : 4);
   b.items = ocf_max_size((size_t)t->long_rows.items * t_vw / b.vw / share, 1) * twice;
   b.local_items = (size_t)t->long_rows.local_items * t_vw / b.vw / share * twice;
+  b.rows_items = t->rows.items
+                     ? ocf_max_size((size_t)t->rows.items * t_vw / b.vw / share, 1) * twice
+                     : b.items;
   /* A vector straddles a row's ends only where rows start or end inside vectors (offsets,
      strides, widths, lengths, the causal band); rows on whole vectors take their own
      seg_items where the tuning gives one. */
@@ -244,7 +253,7 @@ static int choose_rows(const ocf_device_facts *facts, const ocf_softmax_tuning *
       seg = whole;
   }
   const size_t items = ocf_ladder_up(ocf_div_ceil(b->vecs, seg));
-  if (items > b->items) return 0;
+  if (items > b->rows_items) return 0;
   size_t rows_per_group = wide    ? 1
                           : fixed ? c->workgroup / seg
                                   : ocf_min_size(rows_wg / seg, max_rows);
@@ -460,11 +469,26 @@ static int choose_rows_either(const ocf_device_facts *facts, const ocf_softmax_t
   return plain_ok;
 }
 
+/* softmax_rows in segments of up to long_seg work-items (rows.long_seg), one row a workgroup,
+   for rows that rows.max_seg work-items cannot hold: on the H200, fp32 rows of 16385 to 32768
+   columns held in 128 work-items of 48 float4 each (the long class's items) ran at 1374-1633
+   GB/s, in 256 of 24 at 2444-3096, and rows of 30522 and 32768 in 256 of 32 beat
+   softmax_resident (3170 and 3307 against 2897 and 3046; docs/SOFTMAX.md). */
+static int choose_rows_long(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
+                            const ocf_softmax_call *c, const budgets *b, size_t long_seg,
+                            softmax_shape *k) {
+  if (long_seg <= (size_t)t->rows.max_seg) return 0;
+  ocf_softmax_tuning longer = *t;
+  longer.rows.max_seg = (int)long_seg;
+  return choose_rows(facts, &longer, c, b, long_seg, 0, k);
+}
+
 /* The default variant's kernels for the call held as `packed` says (budgets_of), into *k and
  *plan; returns how they hold its rows. */
 static int choose_auto(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
                        const ocf_softmax_call *c, int packed, size_t wg_max, size_t min_wg,
-                       size_t rows_wg, wide_kind wide, softmax_shape *k, ocf_plan *plan) {
+                       size_t rows_wg, size_t long_seg, wide_kind wide, softmax_shape *k,
+                       ocf_plan *plan) {
   budgets b = budgets_of(t, c, packed, 0);
   k->vw = b.vw;
   k->unroll = b.unroll;
@@ -472,7 +496,8 @@ static int choose_auto(const ocf_device_facts *facts, const ocf_softmax_tuning *
   if (wide == WIDE_ROWS)
     rows = choose_rows(facts, t, c, &b, rows_wg, wg_max, k);
   else if (wide == WIDE_RESIDENT ||
-           !(rows = choose_rows_either(facts, t, c, packed, &b, rows_wg, k)))
+           !(rows = choose_rows_either(facts, t, c, packed, &b, rows_wg, k) ||
+                    choose_rows_long(facts, t, c, &b, long_seg, k)))
     choose_long(facts, t, c, &b, wg_max, min_wg, wide == WIDE_RESIDENT, k, plan);
   /* Only the kernels that hold rows read PACKED (the others then share one program). */
   const ocf_kernel_id first = k->kernels[0];
@@ -490,7 +515,7 @@ static int choose_auto(const ocf_device_facts *facts, const ocf_softmax_tuning *
 /* Picks the kernels for a call under sizes wg_max / min_wg / rows_wg. */
 static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
                    const ocf_softmax_call *c, size_t wg_max, size_t min_wg, size_t rows_wg,
-                   wide_kind wide, ocf_plan *plan) {
+                   size_t long_seg, wide_kind wide, ocf_plan *plan) {
   softmax_shape k;
   memset(&k, 0, sizeof k);
   k.kernels[0] = OCF_KERNEL_SOFTMAX_GENERAL;
@@ -514,13 +539,15 @@ static void choose(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     const softmax_shape start = k;
     const ocf_plan before = *plan;
     const int packed = t->packed == 2 ? 0 : t->packed;
-    const int held = choose_auto(facts, t, c, packed, wg_max, min_wg, rows_wg, wide, &k, plan);
+    const int held =
+        choose_auto(facts, t, c, packed, wg_max, min_wg, rows_wg, long_seg, wide, &k, plan);
     if (t->packed == 2 && held < HELD_IN_ROWS) {
       /* packed 2: the bits instead, where they hold the row in a better way (unchanged
          otherwise, so that the 16-bit rows floats hold well keep their program). */
       softmax_shape bits = start;
       ocf_plan bits_plan = before;
-      if (choose_auto(facts, t, c, 2, wg_max, min_wg, rows_wg, wide, &bits, &bits_plan) > held) {
+      if (choose_auto(facts, t, c, 2, wg_max, min_wg, rows_wg, long_seg, wide, &bits, &bits_plan) >
+          held) {
         k = bits;
         *plan = bits_plan;
       }
@@ -608,12 +635,13 @@ static int plan_wide(const ocf_device_facts *facts, const ocf_softmax_tuning *t,
     const unsigned copies = kind == WIDE_ROWS && t->rows.prefetch ? 2 : 1;
     const unsigned held = regs / 2 / words / copies;
     if (held < (unsigned)w.long_rows.items) w.long_rows.items = held ? (int)held : 1;
+    if (held < (unsigned)w.rows.items) w.rows.items = held ? (int)held : 1;
   }
   ocf_plan wide_plan;
   memset(&wide_plan, 0, sizeof wide_plan);
-  size_t wg, min_wg, rows_wg;
-  call_tuning(&w, 0, wide, &wg, &min_wg, &rows_wg);
-  choose(facts, &w, c, wide, min_wg, rows_wg, kind, &wide_plan);
+  size_t wg, min_wg, rows_wg, long_seg;
+  call_tuning(&w, 0, wide, &wg, &min_wg, &rows_wg, &long_seg);
+  choose(facts, &w, c, wide, min_wg, rows_wg, 0, kind, &wide_plan);
   /* Still one row a workgroup of the same kernel, and as wide as asked. */
   const ocf_plan_step *step = &wide_plan.steps[0];
   if (one_row_plan(&wide_plan) != kind || step->local[0] * step->local[1] != wide) return 0;
@@ -645,9 +673,9 @@ ocf_status ocf_plan_softmax(const ocf_device_facts *facts, const ocf_tuning_valu
   for (int round = 0; round < 8; round++) {
     memset(plan, 0, sizeof *plan);
     plan->fixed_workgroup = call->workgroup != 0;
-    size_t wg, min_wg, rows_wg;
-    call_tuning(t, call->workgroup, cap, &wg, &min_wg, &rows_wg);
-    choose(facts, t, call, wg, min_wg, rows_wg, WIDE_NONE, plan);
+    size_t wg, min_wg, rows_wg, long_seg;
+    call_tuning(t, call->workgroup, cap, &wg, &min_wg, &rows_wg, &long_seg);
+    choose(facts, t, call, wg, min_wg, rows_wg, long_seg, WIDE_NONE, plan);
     plan->program = ocf_kernel_desc_get(plan->steps[0].kernel)->program;
     if (plan->fixed_workgroup) break;
     const size_t lowest = ocf_plan_steps_limit(facts, plan, cap);

@@ -65,6 +65,13 @@ static const ocf_tunable softmax_tunables[] = {
                              "the vector width of rows that start and end on whole vectors of "
                              "it, in and out (rows.aligned_seg_items then counts these); 0: vw",
                              NULL},
+    [SM(rows.items)] = {"rows.items", 0, 64, 0, 0,
+                        "most vectors a softmax_rows work-item holds; 0: long_rows.items", NULL},
+    [SM(rows.long_seg)] = {"rows.long_seg", 0, 16384, 0, 0,
+                           "rows that rows.max_seg work-items cannot hold in rows.items vectors "
+                           "each take segments of up to this many, one row a workgroup, before "
+                           "the longer rows' kernels; 0: none",
+                           NULL},
     /* long_rows: a row in one workgroup (softmax_resident) or several (softmax_coop, the split) */
     [SM(long_rows.wg)] =
         {"long_rows.wg", 1, 16384, 0, 128,
@@ -119,11 +126,16 @@ enum { SM_COUNT = OCF_TUNING_INTS(ocf_softmax_tuning) };
 _Static_assert(OCF_ARRAY_LEN(softmax_tunables) == SM_COUNT, "a name for every softmax tunable");
 _Static_assert((int)SM_COUNT <= (int)OCF_TUNING_MAX, "ocf_tuning_values holds softmax's values");
 
-enum { SM_REGISTER_FLOATS = SM_COUNT, SM_SEGMENT_FLOATS, SM_ALIGNED_SEGMENT_FLOATS };
+enum {
+  SM_REGISTER_FLOATS = SM_COUNT,
+  SM_SEGMENT_FLOATS,
+  SM_ALIGNED_SEGMENT_FLOATS,
+  SM_ROW_ITEM_FLOATS
+};
 
 static const char *const softmax_derived[] = {
     "vw*long_rows.items", "vw*rows.seg_items*(1+rows.prefetch)",
-    "max(vw,rows.aligned_vw)*rows.aligned_seg_items*(1+rows.prefetch)"};
+    "max(vw,rows.aligned_vw)*rows.aligned_seg_items*(1+rows.prefetch)", "vw*rows.items"};
 
 static void softmax_derive(const ocf_tuning_values *values, long long *d) {
   const ocf_softmax_tuning *t = &values->softmax;
@@ -131,6 +143,7 @@ static void softmax_derive(const ocf_tuning_values *values, long long *d) {
   d[1] = (long long)t->vw * t->rows.seg_items * (1 + t->rows.prefetch);
   const int aligned_vw = t->rows.aligned_vw > t->vw ? t->rows.aligned_vw : t->vw;
   d[2] = (long long)aligned_vw * t->rows.aligned_seg_items * (1 + t->rows.prefetch);
+  d[3] = (long long)t->vw * t->rows.items;
 }
 
 /* Floats one work-item may hold in registers. A row-holding work-item of 256 floats needs most
@@ -145,6 +158,8 @@ static const ocf_rule softmax_rules[] = {
      "a softmax_rows work-item holds at most 128 floats (twice its row share when prefetching)"},
     {OCF_RULE_AT_MOST, SM_ALIGNED_SEGMENT_FLOATS, 0, SEGMENT_FLOATS, -1,
      "a softmax_rows work-item holds at most 128 floats of rows on whole vectors too"},
+    {OCF_RULE_AT_MOST, SM_ROW_ITEM_FLOATS, 0, SEGMENT_FLOATS, -1,
+     "rows.items holds at most 128 floats a softmax_rows work-item"},
     /* long_rows */
     {OCF_RULE_LE, SM(long_rows.min_wg), SM(long_rows.wg), 0, -1,
      "long_rows.min_wg may not exceed long_rows.wg"},
@@ -155,11 +170,11 @@ static const ocf_rule softmax_rules[] = {
 static const ocf_tuning_family softmax_families[] = {
     {"", "shared by every softmax kernel", SM(vw), 4, 0, 0},
     {"rows", "softmax_rows: several rows a workgroup, a row a segment of work-items", SM(rows),
-     OCF_TUNING_INTS(ocf_softmax_rows_tuning), 0, 2},
+     OCF_TUNING_INTS(ocf_softmax_rows_tuning), 0, 3},
     {"long_rows",
      "longer rows: one workgroup a row (softmax_resident), cooperating workgroups (softmax_coop) "
      "or the two-kernel split",
-     SM(long_rows), OCF_TUNING_INTS(ocf_softmax_long_tuning), 2, 2},
+     SM(long_rows), OCF_TUNING_INTS(ocf_softmax_long_tuning), 3, 2},
 };
 
 const ocf_op_schema ocf_softmax_schema = {OCF_OP_SOFTMAX,
