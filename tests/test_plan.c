@@ -4663,6 +4663,52 @@ static void test_plan_norm_h200_classes(void **state) {
   }
 }
 
+/* The H200's long norm rows (shipped database, the wide probe passed): fp32 rows of up to 32768
+   floats are held by norm_rows in 512 work-items (stream.min_cols 32769: held ran 1.1-1.4x the
+   stream), longer ones streamed; rows in vectors of 1 (odd widths) take the split, never the
+   stream (split 1.2-2x the scalar stream); bf16 rows, which norm_rows does not hold, stream. */
+static void test_plan_norm_h200_long(void **state) {
+  (void)state;
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  for (int k = 0; k < OCF_KERNEL_COUNT; k++)
+    facts.learnt.kernel_max_workgroup[k] = 256;
+  facts.learnt.wide = OCF_PROBE_PASSED;
+  static const struct {
+    ocf_dtype dtype;
+    size_t rows, cols;
+    ocf_kernel_id kernel;
+    size_t wg;
+  } cases[] = {
+      {OCF_F32, 1024, 20000, OCF_KERNEL_NORM_ROWS, 512},
+      {OCF_F32, 1024, 32768, OCF_KERNEL_NORM_ROWS, 512},
+      {OCF_F32, 1024, 32776, OCF_KERNEL_NORM_STREAM, 256},
+      {OCF_F32, 256, 65536, OCF_KERNEL_NORM_STREAM, 256},
+      {OCF_F32, 512, 50257, OCF_KERNEL_NORM_SPLIT_STATS, 256},
+      {OCF_BF16, 512, 50257, OCF_KERNEL_NORM_SPLIT_STATS, 256},
+      {OCF_BF16, 1024, 20000, OCF_KERNEL_NORM_STREAM, 512},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
+    const unsigned c = ocf_shape_class_of(OCF_OP_NORM, &shape);
+    ocf_norm_call call = norm_call_of(1, cases[i].rows, cases[i].cols, 0, 0, AUTO, 0);
+    call.has_res = call.has_res_out = 0;
+    call.in_dtype = call.out_dtype = call.weight_dtype = cases[i].dtype;
+    ocf_plan plan;
+    char what[64], text[512];
+    snprintf(what, sizeof what, "%s RMSNorm %zu x %zu", ocf_dtype_name(cases[i].dtype),
+             cases[i].rows, cases[i].cols);
+    expect_success(what,
+                   ocf_plan_norm(&facts, &table[OCF_OP_NORM][cases[i].dtype][c], &call, &plan));
+    ocf_plan_describe(&plan, text, sizeof text);
+    const ocf_plan_step *st = &plan.steps[0];
+    if (st->kernel != cases[i].kernel || st->local[0] * st->local[1] != cases[i].wg)
+      fail_msg("%s: %s; expected %s in workgroups of %zu", what, text, kernel_name(cases[i].kernel),
+               cases[i].wg);
+  }
+}
+
 /* norm_stream's gate (stream.min_cols, src/plan/plan_norm.c): off by default; on from exactly
    stream.min_cols columns, the default variant only; its shape (items and unroll scaled to
    vectors of 1 where the call is not aligned, groups_per_unit workgroups a compute unit or one
@@ -4709,9 +4755,13 @@ static void test_plan_norm_stream(void **state) {
                      0, 0);
   c.rms = 1;
   expect_norm_stream("rms", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE, 0, 0);
-  /* Not aligned: vectors of 1, the same elements held and loaded a step. */
+  /* Not aligned: rows in vectors of 1 are never streamed (norm_rows or the split instead). */
   c = norm_call_of(0, 1024, 16384, 1, 0, AUTO, 0);
-  expect_norm_stream("misaligned", &facts, &t, &c, 1, 256, 1, 8, 8, 4 * units, OCF_PLAN_PROBE_NONE,
+  expect_norm_stream("misaligned", &facts, &t, &c, 0, 0, 0, 0, 0, 0, OCF_PLAN_PROBE_WIDE, 0, 0);
+  c = norm_call_of(0, 1024, 50257, 0, 0, AUTO, 0);
+  expect_norm_stream("odd width", &facts, &t, &c, 0, 0, 0, 0, 0, 0, OCF_PLAN_PROBE_NONE, 0, 0);
+  c = norm_call_of(0, 1024, 50256, 0, 0, AUTO, 0);
+  expect_norm_stream("even width", &facts, &t, &c, 1, 256, 4, 2, 2, 4 * units, OCF_PLAN_PROBE_NONE,
                      0, 0);
   /* Fewer rows than workgroups asked for: one workgroup a row, down to a row a compute unit;
      one row fewer takes the split, whose slices fill the units. */
@@ -4996,6 +5046,7 @@ int main(void) {
       cmocka_unit_test(test_plan_norm),
       cmocka_unit_test(test_plan_norm_wide),
       cmocka_unit_test(test_plan_norm_h200_classes),
+      cmocka_unit_test(test_plan_norm_h200_long),
       cmocka_unit_test(test_plan_norm_stream),
       cmocka_unit_test(test_plan_bf16_cvt),
   };

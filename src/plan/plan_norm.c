@@ -15,7 +15,8 @@
  *                  norm_rows, the aligned width and the kernels below.
  *   vecs           the vectors a row holds: ceil(cols / vw) (SHIFTED: ceil((cols + vw - 1) / vw)).
  *   0. norm_stream, where stream.min_cols is set, a row has at least that many columns (off
- *      by default) and the rows are at least stream.unit_rows a compute unit: one row a workgroup
+ *      by default), the rows move in vectors (vw > 1; in vectors of 1 the split below won) and
+ *      the rows are at least stream.unit_rows a compute unit: one row a workgroup
  * of stream.wg work-items (beyond what the kernel reports as a wide plan, once the wide probe
  * passed), stream.items vectors a work-item of the row's head held, the rest read twice in steps of
  * stream.unroll vectors a work-item, compute_units * stream.groups_per_unit workgroups looping over
@@ -231,7 +232,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     const int shifts = t->rows.shifted == 1 || (t->rows.shifted == 2 && c->rms);
     const size_t shifted_vw = shifts ? widest_shifted(c, t_vw) : 1;
     k.vw = widest_aligned(c, t_vw);
-    if (k.vw == 1 && shifted_vw > 1 && !wide && !streams(facts, t, c) &&
+    if (k.vw == 1 && shifted_vw > 1 && !wide &&
         choose_rows(facts, t, c, ocf_div_ceil(cols + shifted_vw - 1, shifted_vw),
                     (size_t)t->rows.items * t_vw / shifted_vw,
                     (size_t)t->rows.seg_items * t_vw / shifted_vw, rows_wg, 0, &k)) {
@@ -244,7 +245,9 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
     if (k.shifted) {
       /* norm_rows SHIFTED, planned above */
-    } else if (!wide && streams(facts, t, c)) {
+    } else if (!wide && k.vw > 1 && streams(facts, t, c)) {
+      /* (Rows in vectors of 1 take the split: streamed element by element they ran at half its
+         speed. H200, 512 x 50257 fp32 LayerNorm 617 -> 1222 GB/s split, bf16 360 -> 683.) */
       choose_stream(facts, t, c, stream_wg, &k);
     } else if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
       const size_t step = wg * k.unroll;
