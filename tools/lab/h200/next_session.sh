@@ -103,6 +103,12 @@
 #   longseg round_softmax16_stream.sh: long fp32 rows under rows.long_seg / rows.items against
 #           both 0, torch beside (cap 200 s)
 #   longseg16 the same on 16-bit rows in vectors of 16, rows.items 8 (cap 220 s)
+#   sweep   norms and softmax at widths no issue names, the context's plans, torch beside
+#           (cap 240 + 200 s)
+#   streamodd long norm rows of odd width (vectors of 1) and LayerNorm 1024 x 20000 under
+#           norm_stream's knobs and the split, torch beside (cap 300 s)
+#   heldlong fp32 long norm rows held by wide norm_rows against norm_stream, torch beside
+#           (cap 240 s)
 #   normtest `ctest -R "test_norm$|test_softmax$"`, two at a time (cap 300 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
@@ -112,7 +118,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 normtest)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong normtest)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -429,6 +435,35 @@ for step in "$@"; do
     softmax_round longseg16 220 70 \
       "1024 16500 bf16;1024 20000 bf16;4096 20000 bf16;1024 30522 bf16;2048 32768 bf16;1024 20000 f16;1024 30522 f16;2048 32768 f16" \
       "auto;rows.long_seg=256 rows.items=8"
+    ;;
+  sweep)
+    # Widths no issue names, to find holes like the long fp32 softmax rows' (seg256): norms
+    # (fp32, bf16; both ops) and softmax (fp32, 16-bit) under the context's plans, torch beside.
+    B=$b OUT=$work/normsweep DTYPES="f32 bf16" KINDS="rms layer" CONFIGS="auto=" \
+      SHAPES="4096 3072;4096 5000;2048 10000;1024 12288;1024 20000;512 30000;512 50257;256 100000" \
+      timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A40 "op dtype"
+    softmax_round sweep 200 70 \
+      "2048 3000 f32;4096 5000 f32;2048 10000 f32;256 20000 f32;8192 20000 f32;256 32768 f32;2048 3000 bf16;4096 5000 bf16;2048 10000 bf16;1024 20000 bf16;256 50257 bf16;4096 5000 f16" \
+      "auto"
+    ;;
+  streamodd)
+    # Long norm rows the sweep found slow: odd widths stream in vectors of 1 (512 x 50257 fp32
+    # RMSNorm 1058 GB/s, LayerNorm 641, against torch.compile 2020 / 1819), and LayerNorm 1024 x
+    # 20000 (2268 against 2604): norm_stream's knobs, and no stream (the split), torch beside.
+    B=$b OUT=$work/streamodd DTYPES="f32 bf16" KINDS="rms layer" SHAPES="512 50257;1024 20000;256 100001" \
+      CONFIGS="auto=;s512=stream.wg=512;s256=stream.wg=256;u1=stream.unroll=1;g2=stream.groups_per_unit=2;nost=stream.min_cols=0" \
+      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A20 "op dtype"
+    grep "^norm" "$work/streamodd/raw.txt" | grep -E "\[(stream.min_cols=0)?\]" | cut -c1-170
+    ;;
+  heldlong)
+    # fp32 long norm rows that norm_rows holds (wide, 512 work-items) against norm_stream (the
+    # long class's plan), 256 x 65536 (not held) as the control; odd widths (vectors of 1: now
+    # the split) beside; torch beside.
+    B=$b OUT=$work/heldlong DTYPES="f32" KINDS="rms layer" \
+      SHAPES="1024 16400;1024 24576;1024 32768;4096 20000;2048 24000;256 65536;512 50257;1024 16385" \
+      CONFIGS="auto=;held=stream.min_cols=0" \
+      timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A20 "op dtype"
+    grep "^norm" "$work/heldlong/raw.txt" | cut -c1-150
     ;;
   normtest)
     (cd $b && timeout "$(budget 300)" ctest -R "test_norm$|test_softmax$" -j2 --output-on-failure \
