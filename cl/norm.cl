@@ -62,7 +62,10 @@ float segment_sum(__local float *lv, __local float *lw, const float v) {
 #else
   const uint base = get_local_id(1) * SEG, lid = base + get_local_id(0);
   lv[lid] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
+  /* The global fence orders every lane's read of the row's shift (element 0 of x, in v's sum)
+     before lane 0's later store over it in place (Oclgrind's race detector flagged the local
+     fence alone). */
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
 #if SEG <= CHUNK
   (void)lw;
   float acc = lv[base];
@@ -88,7 +91,7 @@ float segment_sum(__local float *lv, __local float *lw, const float v) {
 float group_sum(__local float *lv, const float v) {
   const uint lid = get_local_id(0);
   lv[lid] = v;
-  barrier(CLK_LOCAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* the shift's reads: segment_sum */
   for (uint width = WG_POW2 / 2; width > 0; width >>= 1) {
     if (lid < width && lid + width < WG) lv[lid] += lv[lid + width];
     barrier(CLK_LOCAL_MEM_FENCE);
@@ -511,14 +514,16 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void norm_stream(NORM_P
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 norm_split_stats(NORM_PARAMS, const ulong parts, const ulong part_vecs, __global float *scratch) {
   __local float ln[WG], lm[WG], lq[WG];
-  const ulong nv = (cols + VW - 1) / VW;
   (void)out, (void)out_off, (void)out_ld, (void)eps, (void)weight, (void)weight_off, (void)bias;
   (void)bias_off, (void)mean, (void)mean_off, (void)rstd, (void)rstd_off;
   for (ulong g = get_group_id(0); g < rows * parts; g += get_num_groups(0)) {
     const ulong r = g / parts, first = (g - r * parts) * part_vecs;
-    const ulong limit = min(nv, first + part_vecs);
     row_ptrs p;
     ROW_AT(p, r);
+    /* The row's elements [lo, hi) of its vectors (SHIFTED: lo is its lead; a slice past its
+       last vector is empty, its statistics (0, 0, 0)). */
+    const ulong lo = p.lead, hi = lo + cols;
+    const ulong limit = min((hi + VW - 1) / VW, first + part_vecs);
     const float shift = row_shift(&p);
     float n = 0.0f, m = 0.0f, q = 0.0f;
     for (ulong base = first + get_local_id(0); base < limit; base += (ulong)WG * UNROLL) {
@@ -527,13 +532,13 @@ norm_split_stats(NORM_PARAMS, const ulong parts, const ulong part_vecs, __global
         const ulong k = base + (ulong)u * WG;
         if (k < limit) {
           /* The vector's own count, mean and M2 (two passes over its lanes), then merged. */
-          const floatV z = tail_zero(load_x(&p, k, cols, 0) - shift, k, cols);
-          const float count = (float)min((ulong)VW, cols - k * VW);
+          const floatV z = span_zero_from(load_x_from(&p, k, lo, hi, 0) - shift, k, lo, hi);
+          const float count = (float)(min(hi, k * VW + VW) - max(lo, k * VW));
 #if RMS
           chan_merge(&n, &m, &q, count, 0.0f, HSUM(z * z));
 #else
           const float vm = HSUM(z) / count;
-          const floatV d = tail_zero(z - vm, k, cols);
+          const floatV d = span_zero_from(z - vm, k, lo, hi);
           chan_merge(&n, &m, &q, count, vm, HSUM(d * d));
 #endif
         }
@@ -557,12 +562,10 @@ norm_split_stats(NORM_PARAMS, const ulong parts, const ulong part_vecs, __global
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 norm_split_apply(NORM_PARAMS, const ulong parts, const ulong part_vecs,
                  __global const float *scratch) {
-  const ulong nv = (cols + VW - 1) / VW;
   const ulong total = rows * parts;
   for (ulong h = get_group_id(0); h < total; h += get_num_groups(0)) {
     const ulong g = total - 1 - h; /* reverse order: the stats pass's last reads may be cached */
     const ulong r = g / parts, first = (g - r * parts) * part_vecs;
-    const ulong limit = min(nv, first + part_vecs);
     float n = 0.0f, m = 0.0f, q = 0.0f;
     for (ulong s = 0; s < parts; s++) {
       const ulong at = 3 * (r * parts + s);
@@ -573,9 +576,11 @@ norm_split_apply(NORM_PARAMS, const ulong parts, const ulong part_vecs,
     const float rs = rstd_of(var, eps);
     row_ptrs p;
     ROW_AT(p, r);
+    const ulong lo = p.lead, hi = lo + cols;
+    const ulong limit = min((hi + VW - 1) / VW, first + part_vecs);
     for (ulong k = first + get_local_id(0); k < limit; k += WG) {
-      const floatV z = load_x(&p, k, cols, 1) - shift;
-      store_out(p.out, k, cols, output_of(z, m, rs, k, 0, cols, W_PTR, B_PTR));
+      const floatV z = load_x_from(&p, k, lo, hi, 1) - shift;
+      store_out_from(p.out, k, lo, hi, output_of(z, m, rs, k, p.lead, cols, W_PTR, B_PTR));
     }
     if (first == 0 && get_local_id(0) == 0)
       write_stats(r, shift, m, var, rs, mean, mean_off, rstd, rstd_off);

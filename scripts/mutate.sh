@@ -37,6 +37,8 @@ jobs=${JOBS:-$(nproc)}
 # GPU here; test_matmul_wgmma's test_wgmma_lastwave would catch them on the H200): both killed.
 # The two norm-stream- mutations were applied by hand on 2026-12-02 (PoCL, test_norm's
 # test_norm_streamed alone): both killed.
+# The three norm-split-shifted- mutations were run on 2026-12-04, twenty-second session (PoCL, 2
+# cores, OCLFUSE_TEST_SMALL=1): see its closing note.
 # The four norm-shifted- mutations were run on 2026-12-04 (PoCL, 2 cores): all killed, by
 # test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan. A fifth,
 # a row's first vector loaded from its row's start rather than from its lead, survived and was
@@ -136,6 +138,9 @@ norm-shifted-rotate~cl/norm_vector.clh~#define ROTATE_1(v) ((float8)(v.s7, v.s0,
 norm-shifted-join~cl/norm_vector.clh~  return select(cur, prev, LANE_IDS < (intV)((int)lead));~  return select(cur, prev, LANE_IDS <= (intV)((int)lead));~^test_norm$~norm_rows SHIFTED: the realigned weight takes one lane too many from the previous vector
 norm-shifted-first~cl/norm.cl~      store_out_span(p.out, k, lo, hi,~      store_out_span(p.out, k, 0, hi,~^test_norm$~norm_rows SHIFTED: a row's first vector stores over the previous row's last elements (its reads are zeroed twice over: load and span_zero, each alone enough)
 norm-shifted-gate~src/plan/plan_norm.c~      fits &= pairs[i][0] % vw == c->in_off % vw && pairs[i][1] % vw == c->in_ld % vw;~      fits &= pairs[i][1] % vw == c->in_ld % vw;~^test_norm$|^test_plan$~widest_shifted: SHIFTED for an operand whose rows start elsewhere in their vectors than x's
+norm-split-shifted-store~cl/norm.cl~      store_out_from(p.out, k, lo, hi, output_of(z, m, rs, k, p.lead, cols, W_PTR, B_PTR));~      store_out_from(p.out, k, 0, hi, output_of(z, m, rs, k, p.lead, cols, W_PTR, B_PTR));~^test_norm$~the split SHIFTED: a row's first vector stores over the previous row's last elements
+norm-split-shifted-count~cl/norm.cl~          const float count = (float)(min(hi, k * VW + VW) - max(lo, k * VW));~          const float count = (float)min((ulong)VW, hi - k * VW);~^test_norm$~the split SHIFTED: a row's first vector counts the lanes before its lead
+norm-split-shifted-limit~cl/norm.cl~    const ulong limit = min((hi + VW - 1) / VW, first + part_vecs);\n    for (ulong k = first~    const ulong limit = min((cols + VW - 1) / VW, first + part_vecs);\n    for (ulong k = first~^test_norm$~the split SHIFTED: a row's last vector (past ceil(cols / VW)) never read or written
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )

@@ -531,16 +531,19 @@ static void test_norm_offsets_and_strides(void **state) {
       }
 }
 
-/* Runs a case after checking that its plan is norm_rows SHIFTED where `held` (rows that norm_rows
-   holds on every device), else norm_rows SHIFTED or another kernel not SHIFTED (only norm_rows
-   is): longer rows, or narrower vectors, may not fit its registers here (PoCL). */
+/* Runs a case after checking that its plan is norm_rows SHIFTED where `must_hold` (rows that
+   norm_rows holds on every device), else SHIFTED in norm_rows or the split (the tunings here set
+   rows.shifted and split.shifted), or another kernel not SHIFTED: longer rows, or narrower
+   vectors, may not fit norm_rows's registers here (PoCL). */
 static void run_shifted(ocft_env *env, const norm_case *c, int must_hold) {
   ocf_device_facts facts;
   ocf_context_facts(env->ctx, &facts);
   ocf_plan plan;
   plan_case(env, c, &facts, &plan);
-  const int held = plan.steps[0].kernel == OCF_KERNEL_NORM_ROWS;
-  if ((!held && must_hold) || ocf_plan_define_value(&plan, "SHIFTED", -1) != held) {
+  const ocf_kernel_id kernel = plan.steps[0].kernel;
+  const int held = kernel == OCF_KERNEL_NORM_ROWS;
+  const int shifts = held || kernel == OCF_KERNEL_NORM_SPLIT_STATS;
+  if ((!held && must_hold) || ocf_plan_define_value(&plan, "SHIFTED", -1) != shifts) {
     char text[512];
     ocf_plan_describe(&plan, text, sizeof text);
     fail_msg("%s %s %zu x %zu: not norm_rows SHIFTED: %s", c->what, ocf_dtype_name(c->in_dtype),
@@ -561,9 +564,10 @@ static void test_norm_shifted(void **state) {
   static const ocf_dtype types[] = {OCF_F32, OCF_F16, OCF_BF16};
   static const size_t widths[] = {67, 200, 1001};
   /* Each vector width: every realignment of the weights (moves of 8, 4, 2 and 1 lanes). */
-  static const char *const widths_vw[] = {"rows.shifted=1", "rows.shifted=1 vw=2",
-                                          "rows.shifted=1 vw=8 rows.items=8 rows.seg_items=4",
-                                          "rows.shifted=1 vw=16 rows.items=8 rows.seg_items=4"};
+  static const char *const widths_vw[] = {
+      "rows.shifted=1 split.shifted=1", "rows.shifted=1 split.shifted=1 vw=2",
+      "rows.shifted=1 split.shifted=1 vw=8 rows.items=8 rows.seg_items=4",
+      "rows.shifted=1 split.shifted=1 vw=16 rows.items=8 rows.seg_items=4"};
   for (size_t v = 0; v < OCF_ARRAY_LEN_T(widths_vw); v++)
     for (int rms = 0; rms < 2; rms++)
       for (size_t t = 0; t < OCF_ARRAY_LEN_T(types); t++)
@@ -586,7 +590,7 @@ static void test_norm_shifted(void **state) {
           tuning_apply(env, types[t], NULL);
         }
   /* 1e4 + noise, every row a different lead. */
-  tuning_apply(env, OCF_F32, "rows.shifted=1");
+  tuning_apply(env, OCF_F32, "rows.shifted=1 split.shifted=1");
   norm_case c = plain("shifted, 1e4 + noise", 0, 8, ocft_small() ? 65 : 4097);
   c.in_off = 1, c.out_off = 5, c.stats = 1;
   c.lo = -1.0f, c.hi = 1.0f, c.bump = 1e4f;
@@ -601,6 +605,64 @@ static void test_norm_shifted(void **state) {
     p.stats = 1;
     run_shifted(env, &p, 1);
   }
+  tuning_apply(env, OCF_F32, NULL);
+}
+
+/* Runs a case after checking that its plan is the split SHIFTED, in `parts` slices a row at least
+   (several slices: their bounds fall inside the row's vectors). */
+static void run_split_shifted(ocft_env *env, const norm_case *c, size_t parts) {
+  ocf_device_facts facts;
+  ocf_context_facts(env->ctx, &facts);
+  ocf_plan plan;
+  plan_case(env, c, &facts, &plan);
+  if (plan.steps[0].kernel != OCF_KERNEL_NORM_SPLIT_STATS ||
+      ocf_plan_define_value(&plan, "SHIFTED", -1) != 1 || plan.parts < parts) {
+    char text[512];
+    ocf_plan_describe(&plan, text, sizeof text);
+    fail_msg("%s %s %zu x %zu: not the split SHIFTED in %zu slices or more: %s (%zu slices)",
+             c->what, ocf_dtype_name(c->in_dtype), c->rows, c->cols, parts, text, plan.parts);
+  }
+  run_case(env, c, NULL);
+}
+
+/* The split SHIFTED (split.shifted): rows that norm_rows is kept from holding (segments of one
+   work-item holding one vector) cut into slices of a few loop steps. A row's vectors start
+   `lead` lanes before it and a slice's bounds fall anywhere inside them; its last slice may be
+   past the row's last vector (empty: statistics (0, 0, 0)). Adjacent rows of an odd stride,
+   every vector width (each realignment of the weights), every storage type, both ops with the
+   residual, x' and the statistics, in place, rows of 1e4 + noise. */
+static void test_norm_shifted_split(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const ocf_dtype types[] = {OCF_F32, OCF_F16, OCF_BF16};
+#define SPLIT_ONLY "rows.items=1 rows.seg_items=1 rows.max_seg=1 split.groups_per_unit=64 "
+  static const char *const tunings[] = {SPLIT_ONLY "vw=2 split.wg=8 split.unroll=2 split.shifted=1",
+                                        SPLIT_ONLY "vw=4 split.wg=8 split.unroll=1 split.shifted=1",
+                                        SPLIT_ONLY "vw=8 split.wg=4 split.unroll=1 split.shifted=1",
+                                        SPLIT_ONLY
+                                        "vw=16 split.wg=2 split.unroll=1 split.shifted=1"};
+#undef SPLIT_ONLY
+  const size_t cols = ocft_small() ? 301 : 3001;
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(tunings); v++)
+    for (int rms = 0; rms < 2; rms++)
+      for (size_t t = 0; t < OCF_ARRAY_LEN_T(types); t++) {
+        tuning_apply(env, types[t], tunings[v]);
+        norm_case c = plain("shifted split", rms, 5, cols);
+        c.in_dtype = c.out_dtype = c.w_dtype = c.res_dtype = types[t];
+        c.residual = c.residual_out = c.stats = 1;
+        c.in_off = 3, c.out_off = 19, c.res_off = 35, c.res_out_off = 51;
+        c.in_ld = c.out_ld = c.res_ld = c.res_out_ld = cols;
+        c.w_off = 16, c.b_off = 32, c.mean_off = 1, c.rstd_off = 2;
+        run_split_shifted(env, &c, 2);
+        c.in_place = c.res_in_place = 1;
+        run_split_shifted(env, &c, 2);
+        tuning_apply(env, types[t], NULL);
+      }
+  /* 1e4 + noise, every row a different lead. */
+  tuning_apply(env, OCF_F32, tunings[1]);
+  norm_case c = plain("shifted split, 1e4 + noise", 0, 8, ocft_small() ? 257 : 4097);
+  c.in_off = 1, c.out_off = 5, c.stats = 1;
+  c.lo = -1.0f, c.hi = 1.0f, c.bump = 1e4f;
+  run_split_shifted(env, &c, 2);
   tuning_apply(env, OCF_F32, NULL);
 }
 
@@ -1259,25 +1321,16 @@ static void test_norm_workspace(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_norm_widths),
-      cmocka_unit_test(test_norm_option_combinations),
-      cmocka_unit_test(test_norm_dtypes),
-      cmocka_unit_test(test_norm_dtypes_vectors),
-      cmocka_unit_test(test_norm_f16_cvt_plans),
-      cmocka_unit_test(test_norm_offsets_and_strides),
-      cmocka_unit_test(test_norm_shifted),
-      cmocka_unit_test(test_norm_in_place),
-      cmocka_unit_test(test_norm_forced_kernels),
-      cmocka_unit_test(test_norm_large_mean),
-      cmocka_unit_test(test_norm_constant_rows),
-      cmocka_unit_test(test_norm_non_finite),
-      cmocka_unit_test(test_norm_workgroup_sizes),
-      cmocka_unit_test(test_norm_empty),
-      cmocka_unit_test(test_norm_rejects_bad_arguments),
-      cmocka_unit_test(test_norm_exact_fits),
-      cmocka_unit_test(test_norm_host),
-      cmocka_unit_test(test_norm_workspace),
-      cmocka_unit_test(test_norm_streamed),
+      cmocka_unit_test(test_norm_widths),        cmocka_unit_test(test_norm_option_combinations),
+      cmocka_unit_test(test_norm_dtypes),        cmocka_unit_test(test_norm_dtypes_vectors),
+      cmocka_unit_test(test_norm_f16_cvt_plans), cmocka_unit_test(test_norm_offsets_and_strides),
+      cmocka_unit_test(test_norm_shifted),       cmocka_unit_test(test_norm_shifted_split),
+      cmocka_unit_test(test_norm_in_place),      cmocka_unit_test(test_norm_forced_kernels),
+      cmocka_unit_test(test_norm_large_mean),    cmocka_unit_test(test_norm_constant_rows),
+      cmocka_unit_test(test_norm_non_finite),    cmocka_unit_test(test_norm_workgroup_sizes),
+      cmocka_unit_test(test_norm_empty),         cmocka_unit_test(test_norm_rejects_bad_arguments),
+      cmocka_unit_test(test_norm_exact_fits),    cmocka_unit_test(test_norm_host),
+      cmocka_unit_test(test_norm_workspace),     cmocka_unit_test(test_norm_streamed),
   };
   /* OCFT_NORM_FILTER=test_norm_dtypes runs the tests whose names match (cmocka's pattern). */
   if (getenv("OCFT_NORM_FILTER")) cmocka_set_test_filter(getenv("OCFT_NORM_FILTER"));

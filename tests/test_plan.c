@@ -4471,8 +4471,10 @@ static void expect_norm_vectors(const char *what, const ocf_device_facts *facts,
 
 /* cl/norm.cl's assumptions: norm_rows holds every vector of a row (ceil(cols / VW) <= SEG *
    ITEMS) in a SEG x (WG / SEG) workgroup; VW > 1 only with every row start and vector offset a
-   multiple of VW; the split covers the row with its slices and has scratch for their
-   statistics and the rows' shifts; the baseline runs three kernels (RMSNorm two). */
+   multiple of VW, or SHIFTED (norm_rows or the split) with every operand's rows as far inside
+   their vectors as in's, a row touching one vector more; the split covers the row with its
+   slices and has scratch for their statistics and the rows' shifts; the baseline runs three
+   kernels (RMSNorm two). */
 static void check_norm_assumptions(const char *what, const ocf_plan *plan, const ocf_norm_call *c) {
   const ocf_plan_step *st = &plan->steps[0];
   const long long wg = define_of(plan, "WG"), vw = define_of(plan, "VW");
@@ -4483,7 +4485,9 @@ static void check_norm_assumptions(const char *what, const ocf_plan *plan, const
   if (shifted) {
     /* Every operand's rows as far inside a vector as in's; weight and bias on one. */
     const size_t o = c->in_off % (size_t)vw, l = c->in_ld % (size_t)vw;
-    ASSUME(vw > 1 && st->kernel == OCF_KERNEL_NORM_ROWS && define_of(plan, "EVEN") == 0, "\n");
+    ASSUME(vw > 1 && define_of(plan, "EVEN") == 0, "\n");
+    ASSUME(st->kernel == OCF_KERNEL_NORM_ROWS || st->kernel == OCF_KERNEL_NORM_SPLIT_STATS, "\n");
+    ASSUME(c->cols < ((size_t)1 << 31), "\n"); /* the weights' realignment: 32-bit indices */
     ASSUME(c->out_off % vw == o && c->out_ld % vw == l, "  vw %lld\n", vw);
     ASSUME(!c->has_res || (c->res_off % vw == o && c->res_ld % vw == l), "  vw %lld\n", vw);
     ASSUME(!c->has_res_out || (c->res_out_off % vw == o && c->res_out_ld % vw == l), "  vw %lld\n",
@@ -4508,7 +4512,9 @@ static void check_norm_assumptions(const char *what, const ocf_plan *plan, const
     ASSUME(c->variant == AUTO, "\n");
   } else if (st->kernel == OCF_KERNEL_NORM_SPLIT_STATS) {
     ASSUME(plan->step_count == 2 && plan->steps[1].kernel == OCF_KERNEL_NORM_SPLIT_APPLY, "\n");
-    ASSUME(plan->parts * plan->part_vecs >= vecs, "\n");
+    /* SHIFTED: a row may touch one vector more. */
+    const size_t touched = shifted ? (c->cols + 2 * (size_t)vw - 2) / (size_t)vw : vecs;
+    ASSUME(plan->parts * plan->part_vecs >= touched, "  vecs %zu\n", touched);
     ASSUME(plan->scratch_bytes >= (3 * c->rows * plan->parts + c->rows) * sizeof(float), "\n");
   } else if (st->kernel == OCF_KERNEL_NORM_BASE_MEAN) {
     ASSUME(plan->step_count == (c->rms ? 2u : 3u), "\n");

@@ -36,7 +36,9 @@
  *   2. Longer rows: the two-kernel split, workgroups of split.wg work-items, each a slice of at
  *      least four loop steps (split.wg * split.unroll vectors a step); rows too few to give
  *      compute_units * split.groups_per_unit workgroups are cut into that many slices, as far
- *      as the row allows. Reads x twice, writes once.
+ *      as the row allows. Reads x twice, writes once. With split.shifted (2: RMSNorm only),
+ *      where every start allows only vectors of 1, SHIFTED in the widest such vector as
+ *      norm_rows takes it (rows below 2^31 elements).
  * OCF_VARIANT_GENERAL: norm_general (split.wg work-items a row, scalar); OCF_VARIANT_BASELINE:
  * the unfused norm_base_mean, norm_base_var (LayerNorm only) and norm_base_apply.
  *
@@ -239,7 +241,7 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
       k.vw = shifted_vw;
       k.shifted = 1;
     }
-    const size_t vecs = ocf_div_ceil(cols, k.vw);
+    size_t vecs = ocf_div_ceil(cols, k.vw);
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
@@ -250,6 +252,17 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
          speed. H200, 512 x 50257 fp32 LayerNorm 617 -> 1222 GB/s split, bf16 360 -> 683.) */
       choose_stream(facts, t, c, stream_wg, &k);
     } else if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
+      /* The split SHIFTED where split.shifted allows it and every start allows only vectors of 1
+         (its weight realignment indexes vectors in 32 bits: rows below 2^31 elements). */
+      const int split_shifts = t->split.shifted == 1 || (t->split.shifted == 2 && c->rms);
+      const size_t split_shifted_vw =
+          split_shifts && k.vw == 1 && cols < ((size_t)1 << 31) ? widest_shifted(c, t_vw) : 1;
+      if (split_shifted_vw > 1) {
+        k.vw = split_shifted_vw;
+        k.shifted = 1;
+        vecs = ocf_div_ceil(cols + k.vw - 1, k.vw);
+        k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
+      }
       const size_t step = wg * k.unroll;
       const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
       const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;

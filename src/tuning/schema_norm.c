@@ -75,6 +75,12 @@ static const ocf_tunable norm_tunables[] = {
                                    "workgroups per compute unit that few long rows are cut to "
                                    "fill",
                                    NULL},
+    [NM(split.shifted)] = {"split.shifted", 0, 2, 0, 1,
+                           "the split moves rows that start inside a vector in whole vectors, "
+                           "as rows.shifted does norm_rows's (where the same operands allow it): "
+                           "1 both ops, 2 RMSNorm only; 0: such rows take the widest vector "
+                           "every row start is a multiple of",
+                           NULL},
     /* stream: long rows, one a workgroup, the head held, the rest read twice (norm_stream) */
     [NM(stream.min_cols)] = {"stream.min_cols", 0, 1 << 30, 0, 0,
                              "rows of at least this many columns take norm_stream (one a "

@@ -231,6 +231,8 @@ typedef struct ocf_norm_split_tuning {
   int wg;              /* work-items a workgroup (a workgroup a slice of a row) */
   int unroll;          /* vectors a work-item loads per step of the loops */
   int groups_per_unit; /* workgroups per compute unit that few long rows are cut to fill */
+  int shifted; /* the split moves rows that start inside a vector in whole vectors (SHIFTED), as
+                  rows.shifted does norm_rows's: 1 both ops, 2 RMSNorm only, 0 off */
 } ocf_norm_split_tuning;
 
 /* Long rows streamed (norm_stream): one row a workgroup, its head held, the rest read twice. */
