@@ -334,12 +334,17 @@ static void plan_case(ocft_env *env, const norm_case *c, const ocf_device_facts 
   ocft_assert_status(ocf_plan_norm(facts, &values, &call, plan), OCF_SUCCESS);
 }
 
-/* The first kernel the library plans for a case with the context's tuning now. */
-static ocf_kernel_id planned_kernel(ocft_env *env, const norm_case *c) {
+/* The plan the library makes for a case with the context's facts and tuning now. */
+static void plan_now(ocft_env *env, const norm_case *c, ocf_plan *plan) {
   ocf_device_facts facts;
   ocf_context_facts(env->ctx, &facts);
+  plan_case(env, c, &facts, plan);
+}
+
+/* Its first kernel. */
+static ocf_kernel_id planned_kernel(ocft_env *env, const norm_case *c) {
   ocf_plan plan;
-  plan_case(env, c, &facts, &plan);
+  plan_now(env, c, &plan);
   return plan.steps[0].kernel;
 }
 
@@ -536,10 +541,8 @@ static void test_norm_offsets_and_strides(void **state) {
    rows.shifted and split.shifted), or another kernel not SHIFTED: longer rows, or narrower
    vectors, may not fit norm_rows's registers here (PoCL). */
 static void run_shifted(ocft_env *env, const norm_case *c, int must_hold) {
-  ocf_device_facts facts;
-  ocf_context_facts(env->ctx, &facts);
   ocf_plan plan;
-  plan_case(env, c, &facts, &plan);
+  plan_now(env, c, &plan);
   const ocf_kernel_id kernel = plan.steps[0].kernel;
   const int held = kernel == OCF_KERNEL_NORM_ROWS;
   const int shifts = held || kernel == OCF_KERNEL_NORM_SPLIT_STATS;
@@ -611,10 +614,8 @@ static void test_norm_shifted(void **state) {
 /* Runs a case after checking that its plan is the split SHIFTED, in `parts` slices a row at least
    (several slices: their bounds fall inside the row's vectors). */
 static void run_split_shifted(ocft_env *env, const norm_case *c, size_t parts) {
-  ocf_device_facts facts;
-  ocf_context_facts(env->ctx, &facts);
   ocf_plan plan;
-  plan_case(env, c, &facts, &plan);
+  plan_now(env, c, &plan);
   if (plan.steps[0].kernel != OCF_KERNEL_NORM_SPLIT_STATS ||
       ocf_plan_define_value(&plan, "SHIFTED", -1) != 1 || plan.parts < parts) {
     char text[512];
