@@ -154,6 +154,14 @@ softmax_round() {
     "$work/$1/round.txt"
 }
 
+# One round_normstream.sh round into $work/NAME, cut to CAP seconds, then its table (GB/s, a
+# column a config, torch's best and the copy beside):
+#   norm_round NAME CAP "dtype ..." "kind ..." "rows cols;..." "label=tuning;..."
+norm_round() {
+  B=$b OUT=$work/$1 DTYPES=$3 KINDS=$4 SHAPES=$5 CONFIGS=$6 \
+    timeout "$(budget "$2")" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
+}
+
 for step in "$@"; do
   t=$(budget 600)
   if [ "$t" -lt 20 ]; then echo "== $step: out of time"; continue; fi
@@ -270,9 +278,8 @@ for step in "$@"; do
     grep -E "tests passed|Failed|\*\*\*" "$work/pad.txt" | head -5
     ;;
   normall)
-    B=$b OUT=$work/normall CONFIGS="auto=" DTYPES="f32 f16 bf16" \
-      SHAPES="8192 4096;32768 1024;1024 16384;4096 8192;2048 12288" \
-      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A40 "op dtype"
+    norm_round normall 300 "f32 f16 bf16" "rms layer" \
+      "8192 4096;32768 1024;1024 16384;4096 8192;2048 12288" "auto="
     ;;
   split16)
     softmax_round split16 200 60 \
@@ -377,17 +384,15 @@ for step in "$@"; do
       "auto;packed=0;vw=16"
     ;;
   narrow16)
-    B=$b OUT=$work/narrow16 DTYPES="bf16 f16" SHAPES="65536 128;16384 256;32768 200;131072 64" \
-      CONFIGS="auto=;v8s1w128=vw=8 rows.seg_items=1 rows.wg=128;v4s1=vw=4 rows.seg_items=1;g4=rows.groups_per_unit=4 rows.prefetch=1;v2s4=vw=2 rows.seg_items=4" \
-      timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A20 "op dtype"
+    norm_round narrow16 240 "bf16 f16" "rms layer" "65536 128;16384 256;32768 200;131072 64" \
+      "auto=;v8s1w128=vw=8 rows.seg_items=1 rows.wg=128;v4s1=vw=4 rows.seg_items=1;g4=rows.groups_per_unit=4 rows.prefetch=1;v2s4=vw=2 rows.seg_items=4"
     ;;
   shifted)
     # Norm rows that start inside vectors (rows.shifted, SHIFTED): odd and 2-off strides in the
     # buffer's vectors, against rows.shifted=0 (vectors of 1 or 2), aligned 4096 beside.
-    B=$b OUT=$work/shifted DTYPES="${SHIFT_DTYPES:-f32 bf16}" KINDS="${SHIFT_KINDS:-rms layer}" \
-      SHAPES="${SHIFT_SHAPES:-8192 4096;8192 4097;8192 4098;4096 8191;32768 1023;65536 201;1024 16385}" \
-      CONFIGS="${SHIFT_CONFIGS:-auto=;noshift=rows.shifted=0;both=rows.shifted=1;merge=rows.shifted=1 rows.merge=1}" \
-      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
+    norm_round shifted 300 "${SHIFT_DTYPES:-f32 bf16}" "${SHIFT_KINDS:-rms layer}" \
+      "${SHIFT_SHAPES:-8192 4096;8192 4097;8192 4098;4096 8191;32768 1023;65536 201;1024 16385}" \
+      "${SHIFT_CONFIGS:-auto=;noshift=rows.shifted=0;both=rows.shifted=1;merge=rows.shifted=1 rows.merge=1}"
     ;;
   softcfg)
     # 16-bit narrow rows: vectors of 4 (8 bytes: 300-column rows all start on one) in segments
@@ -441,9 +446,8 @@ for step in "$@"; do
   sweep)
     # Widths no issue names, to find holes like the long fp32 softmax rows' (seg256): norms
     # (fp32, bf16; both ops) and softmax (fp32, 16-bit) under the context's plans, torch beside.
-    B=$b OUT=$work/normsweep DTYPES="f32 bf16" KINDS="rms layer" CONFIGS="auto=" \
-      SHAPES="4096 3072;4096 5000;2048 10000;1024 12288;1024 20000;512 30000;512 50257;256 100000" \
-      timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A40 "op dtype"
+    norm_round normsweep 240 "f32 bf16" "rms layer" \
+      "4096 3072;4096 5000;2048 10000;1024 12288;1024 20000;512 30000;512 50257;256 100000" "auto="
     softmax_round sweep 200 70 \
       "2048 3000 f32;4096 5000 f32;2048 10000 f32;256 20000 f32;8192 20000 f32;256 32768 f32;2048 3000 bf16;4096 5000 bf16;2048 10000 bf16;1024 20000 bf16;256 50257 bf16;4096 5000 f16" \
       "auto"
@@ -452,28 +456,24 @@ for step in "$@"; do
     # Long norm rows the sweep found slow: odd widths stream in vectors of 1 (512 x 50257 fp32
     # RMSNorm 1058 GB/s, LayerNorm 641, against torch.compile 2020 / 1819), and LayerNorm 1024 x
     # 20000 (2268 against 2604): norm_stream's knobs, and no stream (the split), torch beside.
-    B=$b OUT=$work/streamodd DTYPES="f32 bf16" KINDS="rms layer" SHAPES="512 50257;1024 20000;256 100001" \
-      CONFIGS="auto=;s512=stream.wg=512;s256=stream.wg=256;u1=stream.unroll=1;g2=stream.groups_per_unit=2;nost=stream.min_cols=0" \
-      timeout "$(budget 300)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A20 "op dtype"
+    norm_round streamodd 300 "f32 bf16" "rms layer" "512 50257;1024 20000;256 100001" \
+      "auto=;s512=stream.wg=512;s256=stream.wg=256;u1=stream.unroll=1;g2=stream.groups_per_unit=2;nost=stream.min_cols=0"
     grep "^norm" "$work/streamodd/raw.txt" | grep -E "\[(stream.min_cols=0)?\]" | cut -c1-170
     ;;
   heldlong)
     # fp32 long norm rows that norm_rows holds (wide, 512 work-items) against norm_stream (the
     # long class's plan), 256 x 65536 (not held) as the control; odd widths (vectors of 1: now
     # the split) beside; torch beside.
-    B=$b OUT=$work/heldlong DTYPES="f32" KINDS="rms layer" \
-      SHAPES="1024 16400;1024 24576;1024 32768;4096 20000;2048 24000;256 65536;512 50257;1024 16385" \
-      CONFIGS="auto=;held=stream.min_cols=0" \
-      timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A20 "op dtype"
+    norm_round heldlong 240 "f32" "rms layer" \
+      "1024 16400;1024 24576;1024 32768;4096 20000;2048 24000;256 65536;512 50257;1024 16385" \
+      "auto=;held=stream.min_cols=0"
     grep "^norm" "$work/heldlong/raw.txt" | cut -c1-150
     ;;
   splitshift)
     # The split SHIFTED (split.shifted, off on NVIDIA until timed) on long rows of odd width,
     # which take the split in vectors of 1 today; test_norm's SHIFTED cases forced on after.
-    B=$b OUT=$work/splitshift DTYPES="f32 bf16" KINDS="rms layer" \
-      SHAPES="512 50257;256 100001;1024 16385;64 262147;4096 12289" \
-      CONFIGS="auto=;shift=split.shifted=1" \
-      timeout "$(budget 240)" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A24 "op dtype"
+    norm_round splitshift 240 "f32 bf16" "rms layer" \
+      "512 50257;256 100001;1024 16385;64 262147;4096 12289" "auto=;shift=split.shifted=1"
     grep "^norm" "$work/splitshift/raw.txt" | cut -c1-150
     ;;
   normtest)
