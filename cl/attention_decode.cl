@@ -119,15 +119,6 @@ void decode_store_tile(__local float *kl, __local float *vl, const dec_vec *kx, 
   }
 }
 
-/* The block's rows: (head, i) of flat row rho of key head kv_head; 0 when past the group. */
-int decode_row(const ulong rho, const ulong group, const ulong lq, const ulong kv_head, ulong *head,
-               ulong *i) {
-  if (rho >= group * lq) return 0;
-  const ulong g = ocf_divmod(rho, lq, i);
-  *head = kv_head * group + g;
-  return 1;
-}
-
 /* The score of row r's key j: its SPK parts, in order, times the scale. */
 float decode_score(__local const float *pl, const uint r, const uint j, const float scale) {
   __local const float *part = pl + (r * BK + j) * SPK;
@@ -154,23 +145,21 @@ attention_decode(COMMON_PARAMS, const ulong splits, const ulong split_keys,
   const ulong rblocks = (group * lq + RB - 1) / RB, h_kv = h / group;
   const ulong units = b * h_kv * rblocks * splits;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
-    ulong split, rblock, kv_head;
-    const ulong rest = ocf_divmod(unit, splits, &split);
-    const ulong bk_ = ocf_divmod(rest, rblocks, &rblock);
-    const ulong batch = ocf_divmod(bk_, h_kv, &kv_head);
+    ulong batch, kv_head, rblock, split;
+    key_head_unit(unit, splits, rblocks, h_kv, &batch, &kv_head, &rblock, &split);
     const ulong len = batch_length(lk, lengths, lengths_off, batch);
     /* The block's rows: queries into ql (zeros past the group), kept keys into keptl. */
     for (uint idx = lid; idx < RB * D; idx += DWG) {
       const uint r = idx / D, c = idx - r * D;
       ulong head, i;
       float x = 0.0f;
-      if (decode_row(rblock * RB + r, group, lq, kv_head, &head, &i) && c < d)
+      if (key_head_row(rblock * RB + r, group, lq, kv_head, &head, &i) && c < d)
         x = OCF_LOAD(Q_DTYPE, q, q_off + batch * q_sb + head * q_sh + i * q_sr + c);
       ql[idx] = x;
     }
     for (uint r = lid; r < RB; r += DWG) {
       ulong head, i;
-      keptl[r] = decode_row(rblock * RB + r, group, lq, kv_head, &head, &i)
+      keptl[r] = key_head_row(rblock * RB + r, group, lq, kv_head, &head, &i)
                      ? kept_keys(i, len, causal_offset)
                      : 0;
     }
@@ -243,24 +232,8 @@ attention_decode(COMMON_PARAMS, const ulong splits, const ulong split_keys,
         slot[2 + c0 + t] = acc[t];
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint idx = lid; idx < RB * D; idx += DWG) {
-      const uint r = idx / D, c = idx - r * D;
-      ulong head, i;
-      if (!decode_row(rblock * RB + r, group, lq, kv_head, &head, &i) || c >= d) continue;
-      float gm = -INFINITY;
-      for (uint g = 0; g < KG; g++)
-        gm = fmax(gm, kv[(g * RB + r) * (D + 2)]);
-      float gs = 0.0f, ga = 0.0f;
-      for (uint g = 0; g < KG; g++) {
-        __local const float *slot = kv + (g * RB + r) * (D + 2);
-        const float f = exp_shift(slot[0], gm);
-        gs += slot[1] * f;
-        ga += slot[2 + c] * f;
-      }
-      const ulong o = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
-      if (c == 0) scratch[o] = gm, scratch[o + 1] = gs;
-      scratch[o + 2 + c] = ga;
-    }
+    write_range_partials(kv, KG, RB, rblock * RB, group, lq, kv_head, batch, h, d, splits, split,
+                         scratch);
     barrier(CLK_LOCAL_MEM_FENCE); /* before the next unit overwrites ql, keptl and kv */
   }
 }

@@ -39,6 +39,11 @@ jobs=${JOBS:-$(nproc)}
 # test_norm_streamed alone): both killed.
 # The three norm-split-shifted- mutations were run on 2026-12-04, twenty-second session (PoCL, 2
 # cores, OCLFUSE_TEST_SMALL=1): see its closing note.
+# The three lanes- mutations and decode-join-scale were run on 2026-12-04, twenty-third session
+# (PoCL, 2 cores, OCLFUSE_TEST_SMALL=1): all killed, by test_attention_lanes and
+# test_attention_split. (A fifth,
+# keys past the range's end weighted, survived rightly: ranges are whole steps, so a kept key is
+# always below the range's end, and that check left the kernel.)
 # The four norm-shifted- mutations were run on 2026-12-04 (PoCL, 2 cores): all killed, by
 # test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan. A fifth,
 # a row's first vector loaded from its row's start rather than from its lead, survived and was
@@ -141,6 +146,10 @@ norm-shifted-gate~src/plan/plan_norm.c~      fits &= pairs[i][0] % vw == c->in_o
 norm-split-shifted-store~cl/norm.cl~      store_out_from(p.out, k, lo, hi, output_of(z, m, rs, k, p.lead, cols, W_PTR, B_PTR));~      store_out_from(p.out, k, 0, hi, output_of(z, m, rs, k, p.lead, cols, W_PTR, B_PTR));~^test_norm$~the split SHIFTED: a row's first vector stores over the previous row's last elements
 norm-split-shifted-count~cl/norm.cl~          const float count = (float)(min(hi, k * VW + VW) - max(lo, k * VW));~          const float count = (float)min((ulong)VW, hi - k * VW);~^test_norm$~the split SHIFTED: a row's first vector counts the lanes before its lead
 norm-split-shifted-limit~cl/norm.cl~    const ulong limit = min((hi + VW - 1) / VW, first + part_vecs);\n    for (ulong k = first~    const ulong limit = min((cols + VW - 1) / VW, first + part_vecs);\n    for (ulong k = first~^test_norm$~the split SHIFTED: a row's last vector (past ceil(cols / VW)) never read or written
+lanes-causal~cl/attention_lanes.cl~      kept[r] = row ? kept_keys(i, len, causal_offset) : 0;~      kept[r] = row ? len : 0;~^test_attention$~attention_lanes: the causal mask ignored (every row keeps the batch's keys)
+lanes-rescale~cl/attention_lanes.cl~        if (nm > m[r]) {~        if (nm > m[r] + 1.0f) {~^test_attention$~attention_lanes: a row's sums not rescaled when its max grows by less than 1
+decode-join-scale~cl/attention_common.clh~      gs += part[1] * f;~      gs += part[1];~^test_attention$~attention_decode's and attention_lanes's partials joined without their max's factor
+lanes-local-sum~cl/attention_lanes.cl~      for (uint l = 1; l < SEG; l++)~      for (uint l = 1; l < SEG / 2; l++)~^test_attention$~attention_lanes without shuffles: a key's dot product misses its upper lanes' parts
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )

@@ -468,23 +468,48 @@ static void tune_every_dtype(const ocft_env *env, const char *settings) {
                        OCF_SUCCESS);
 }
 
+/* A causal case of 2 heads x lq rows over 40 keys of head dim 16 (q, k, v of `dtype`, the
+   causal offset `offset`) with a NaN in key 1: the rows that keep it are NaN, lse too. Where
+   `check`, the plan must be `kernel`'s. */
+static void run_nan_key(ocft_env *env, const char *kernel, size_t lq, long long offset,
+                        ocf_dtype dtype, int check) {
+  att_case c = base_case(1, 2, 2, lq, 40, 16);
+  c.qt = c.kt = c.vt = dtype;
+  c.special = 2;
+  c.causal = 1, c.offset_set = 1, c.offset = offset;
+  c.lse = 1;
+  char what[64];
+  snprintf(what, sizeof what, "%s NaN", kernel);
+  run_case(env, what, &c, 0);
+  if (check) assert_non_null(strstr(ocf_last_plan(), kernel));
+}
+
 /* The decode split (attention_split + attention_merge), forced on small shapes by the tuning:
    every mask, lse, rows without keys, NaN, GQA, 16-bit types, strides, and ragged lk. */
 /* The key ranges of a row over workgroups, joined by attention_merge: attention_split (with
-   attention_decode off), then attention_decode (without and with decode.prefetch), each with small
-   ranges and tiles so that the cases here have several; attention_block off (NVIDIA's built-in
-   values turn it on, and it would take these calls). */
+   attention_decode off), then attention_decode (without and with decode.prefetch), then
+   attention_lanes (4 lanes a key in pairs of keys, 8 lanes in threes over workgroups of one and
+   two warps: on NVIDIA the second sums by shuffles), each with small ranges and tiles so that the
+   cases here have several; attention_block off (NVIDIA's built-in values turn it on, and it would
+   take these calls), and so are attention_lanes for attention_decode's cases and the matrix
+   units' decoding routes for attention_lanes's. */
 static void test_attention_split(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const settings[] = {
       "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0 block.bq=0",
-      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 block.bq=0",
+      "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 decode.lanes=0 "
+      "block.bq=0",
       "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 decode.prefetch=1 "
-      "block.bq=0"};
-  static const char *const kernels[] = {"attention_split", "attention_decode", "attention_decode"};
+      "decode.lanes=0 block.bq=0",
+      "split.min=8 decode.fill=64 decode.wg=16 decode.lanes=4 decode.unroll=2 block.bq=0 "
+      "mma.decode_fill=0 mma.split_fill=0",
+      "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=3 block.bq=0 "
+      "mma.decode_fill=0 mma.split_fill=0"};
+  static const char *const kernels[] = {"attention_split", "attention_decode", "attention_decode",
+                                        "attention_lanes", "attention_lanes"};
   /* llvmpipe's loop limit: attention_decode is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
-  for (int k = 0; k < 3; k++) {
+  for (int k = 0; k < (int)OCF_ARRAY_LEN_T(kernels); k++) {
     tune_every_dtype(env, settings[k]);
     static const size_t shapes[][3] = {{1, 17, 16}, {3, 64, 32}, {2, 100, 64}, {1, 1000, 128}};
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(shapes); i++)
@@ -501,12 +526,54 @@ static void test_attention_split(void **state) {
         if (k == 0 || !limited) assert_non_null(strstr(ocf_last_plan(), kernels[k]));
         if (k == 2 && !limited) assert_non_null(strstr(ocf_last_plan(), "-DPREFETCH=1"));
       }
-    att_case c = base_case(1, 2, 2, 4, 40, 16);
-    c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
-    c.causal = 1, c.offset_set = 1, c.offset = 0;
-    c.lse = 1;
-    run_case(env, kernels[k], &c, 0);
-    if (k == 0 || !limited) assert_non_null(strstr(ocf_last_plan(), kernels[k]));
+    run_nan_key(env, kernels[k], 4, 0, OCF_F32, k == 0 || !limited);
+  }
+  tune_every_dtype(env, NULL);
+}
+
+/* attention_lanes (decode.lanes), forced on: head dims whose chunks leave lanes idle or take
+   several a lane (1, 17, 96, 200, 256), 16-byte, 4-byte and element loads (dense, chunked
+   and interleaved layouts), every storage type and mixes, more query rows of a key head
+   than a work-item holds (16 heads on one key head: row blocks; 4 heads x 3 rows), short and
+   ragged key ranges, every mask, lse, rows without keys, a NaN key, the scratch poisoned; one
+   workgroup of 32 lanes a key and one of 16 in single keys. */
+static void test_attention_lanes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const char *const settings[] = {
+      "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=32 decode.unroll=2 block.bq=0 "
+      "mma.decode_fill=0 mma.split_fill=0",
+      "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
+      "block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+  static const struct {
+    size_t b, h, h_kv, lq, lk, d;
+    ocf_dtype qt, kt, vt;
+    int layout, causal, lengths;
+  } cases[] = {
+      {2, 2, 2, 1, 300, 1, OCF_F32, OCF_F32, OCF_F32, DENSE, 0, 0},
+      {1, 2, 1, 1, 97, 17, OCF_BF16, OCF_BF16, OCF_BF16, INTERLEAVED, 1, 0},
+      {2, 2, 2, 1, 130, 96, OCF_F16, OCF_F16, OCF_F16, CHUNKED, 0, 1},
+      {1, 4, 2, 1, 64, 200, OCF_F32, OCF_BF16, OCF_F16, DENSE, 1, 1},
+      {1, 2, 2, 1, 45, 256, OCF_BF16, OCF_BF16, OCF_BF16, DENSE, 0, 0},
+      {1, 16, 1, 1, 77, 128, OCF_F32, OCF_F32, OCF_F32, DENSE, 1, 0},
+      {2, 4, 1, 3, 2, 64, OCF_BF16, OCF_F16, OCF_BF16, INTERLEAVED, 1, 1},
+      {1, 8, 2, 2, 1000, 128, OCF_BF16, OCF_BF16, OCF_BF16, CHUNKED, 0, 0},
+  };
+  /* llvmpipe's loop limit: attention_lanes is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
+    tune_every_dtype(env, settings[k]);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+      if (ocft_small() && cases[i].lk > 300) continue;
+      att_case c =
+          base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk, cases[i].d);
+      c.qt = cases[i].qt, c.kt = cases[i].kt, c.vt = cases[i].vt, c.ot = cases[i].vt;
+      c.layout = cases[i].layout, c.causal = cases[i].causal, c.lengths = cases[i].lengths;
+      c.lse = 1;
+      c.poison = (int)(i % 2);
+      run_case(env, "attention_lanes", &c, 0);
+      if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_lanes"));
+    }
+    run_nan_key(env, "attention_lanes", 1, 3, OCF_F32, !limited);
   }
   tune_every_dtype(env, NULL);
 }
@@ -537,12 +604,7 @@ static void test_attention_block(void **state) {
         run_case(env, "attention_block", &c, 0);
         if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_block"));
       }
-    att_case c = base_case(1, 2, 2, 9, 40, 16);
-    c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
-    c.causal = 1, c.offset_set = 1, c.offset = 0;
-    c.lse = 1;
-    run_case(env, "attention_block NaN", &c, 0);
-    if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_block"));
+    run_nan_key(env, "attention_block", 9, 0, OCF_F32, !limited);
   }
   tune_every_dtype(env, NULL);
 }
@@ -583,17 +645,9 @@ static void test_attention_mma(void **state) {
         run_case(env, "attention_mma", &c, 0);
         if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_mma"));
       }
-    att_case c;
-    if (!ocft_small()) { /* (under Oclgrind: each is another build of the program) */
-      c = base_case(1, 2, 2, 9, 40, 16);
-      c.qt = c.kt = c.vt = OCF_BF16;
-      c.special = 2; /* a NaN in key 1: the rows that keep it are NaN */
-      c.causal = 1, c.offset_set = 1, c.offset = 0;
-      c.lse = 1;
-      run_case(env, "attention_mma NaN", &c, 0);
-      if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_mma"));
-    }
-    c = base_case(1, 2, 2, 20, 5, ocft_small() ? small_d : 64);
+    if (!ocft_small()) /* (under Oclgrind: each is another build of the program) */
+      run_nan_key(env, "attention_mma", 9, 0, OCF_BF16, !limited);
+    att_case c = base_case(1, 2, 2, 20, 5, ocft_small() ? small_d : 64);
     c.qt = c.kt = c.vt = OCF_F16;
     c.causal = 1; /* offset lk - lq = -15: rows 0 .. 14 keep no key */
     c.lse = 1;    /* (with small sizes the program of the f16 causal case above) */
@@ -1244,6 +1298,96 @@ static ocf_device_facts h200_facts(void) {
   return nv;
 }
 
+/* attention_lanes's plans (decode.lanes `lanes`, decode.unroll `unroll`) on a GPU of 48 KiB
+   of local memory, NVIDIA (nvidia: warp shuffles) or not: two chunks a lane or more (one lane
+   a key at most), whole slots, a work-item's queries and sums within 128 floats and its loads
+   within 64, every query row of a key head in one workgroup where they fit (row blocks
+   otherwise), the join (and the lanes' sums without shuffles) within local memory, key ranges
+   of whole steps reaching decode.fill workgroups a compute unit (or split.min keys each);
+   calls past decode.rows rows a key head, under a loop limit, in the general variant or with a
+   fixed size take another kernel. */
+static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unroll, int nvidia) {
+  ocf_tuning_values tuning = *base;
+  tuning.attention.decode.lanes = lanes;
+  tuning.attention.decode.unroll = unroll;
+  tuning.attention.mma.on = 0;
+  const ocf_attention_decode_tuning *t = &tuning.attention.decode;
+  static const struct {
+    size_t b, h, h_kv, lq, lk, d, kv_vector;
+  } calls[] = {
+      {1, 32, 32, 1, 8192, 128, 8}, {1, 32, 8, 1, 8192, 128, 8}, {16, 32, 32, 1, 4096, 128, 8},
+      {4, 32, 8, 4, 8192, 128, 8},  {1, 8, 1, 2, 1000, 64, 4},   {2, 4, 4, 3, 100, 256, 8},
+      {1, 1, 1, 1, 3, 17, 1},       {1, 16, 1, 1, 5000, 96, 2},  {1, 16, 16, 1, 2, 200, 8}};
+  ocf_device_facts facts = facts_of(1024, 48 << 10);
+  facts.type = CL_DEVICE_TYPE_GPU;
+  facts.compute_units = 132;
+  if (nvidia) facts.vendor = OCF_VENDOR_NVIDIA, facts.nv_compute_capability = 90;
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(calls); i++) {
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = calls[i].b, call.h = calls[i].h, call.h_kv = calls[i].h_kv;
+    call.lq = calls[i].lq, call.lk = calls[i].lk, call.d = calls[i].d;
+    call.kv_vector = calls[i].kv_vector;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = i % 2 ? OCF_BF16 : OCF_F32;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&facts, &tuning, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 2);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_LANES_JOIN);
+    const size_t wg = (size_t)ocf_plan_define_value(&plan, "WG", 0);
+    const size_t seg = (size_t)ocf_plan_define_value(&plan, "SEG", 0);
+    const size_t rows = (size_t)ocf_plan_define_value(&plan, "RB", 0);
+    const size_t vec = (size_t)ocf_plan_define_value(&plan, "VEC", 0);
+    const size_t un = (size_t)ocf_plan_define_value(&plan, "UNROLL", 0);
+    const int shuffle = (int)ocf_plan_define_value(&plan, "SHUFFLE", -1);
+    const size_t dp = (size_t)ocf_plan_define_value(&plan, "D", 0);
+    assert_int_equal(plan.steps[0].local[0], wg);
+    /* The loads: 16 bytes at most, dividing d and what the call's layout allows. */
+    assert_true(vec * (i % 2 ? 2 : 4) <= 16 && call.d % vec == 0 && calls[i].kv_vector % vec == 0);
+    /* Lanes: a power of two up to decode.lanes, two chunks a lane or one lane, whole slots. */
+    assert_true(seg >= 1 && (seg & (seg - 1)) == 0 && seg <= (size_t)lanes && wg % seg == 0);
+    assert_true(seg == 1 || 2 * seg * vec <= dp);
+    if (2 * seg * vec * 2 <= dp && seg < wg) assert_int_equal(seg, (size_t)lanes);
+    const size_t per_row = 2 * ((dp + vec * seg - 1) / (vec * seg)) * vec;
+    assert_true(rows == 1 || rows * per_row <= 128);
+    assert_true(un >= 1 && un <= (size_t)unroll && (un == 1 || un * per_row <= 64));
+    const size_t group_rows = call.h / call.h_kv * call.lq;
+    assert_true(rows >= group_rows || 2 * rows * per_row > 128);
+    assert_int_equal(shuffle, nvidia && wg % 32 == 0 && 32 % seg == 0);
+    assert_true(ocf_attention_lanes_local_bytes(wg, seg, rows, un, dp, shuffle) <= (48 << 10));
+    assert_int_equal(plan.local_mem_bytes,
+                     ocf_attention_lanes_local_bytes(wg, seg, rows, un, dp, shuffle));
+    /* Ranges of whole steps reaching the fill (or split.min keys each). */
+    const size_t step = wg / seg * un, rblocks = (group_rows + rows - 1) / rows;
+    const size_t units = plan.steps[0].global[0] / wg;
+    assert_int_equal(units, call.b * call.h_kv * rblocks * plan.kv_splits);
+    assert_true(plan.split_keys % step == 0 || plan.kv_splits == 1);
+    assert_true(plan.kv_splits * plan.split_keys >= call.lk &&
+                (plan.kv_splits - 1) * plan.split_keys < call.lk);
+    assert_true(units >= 132 * (size_t)t->fill ||
+                plan.kv_splits >= call.lk / (size_t)tuning.attention.split.min ||
+                call.lk / plan.kv_splits < step * 2);
+    assert_int_equal(plan.scratch_bytes,
+                     call.b * call.h * call.lq * plan.kv_splits * (call.d + 2) * sizeof(float));
+  }
+  for (int c = 0; c < 5; c++) {
+    ocf_device_facts f = facts;
+    ocf_tuning_values off = tuning;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = 32, call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
+    if (c == 0) call.h_kv = 1; /* 32 rows a key head */
+    if (c == 1) f.loop_limit = 65535;
+    if (c == 2) call.variant = OCF_VARIANT_GENERAL;
+    if (c == 3) call.workgroup = 64;
+    if (c == 4) off.attention.decode.lanes = 0;
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &off, &call, &plan), OCF_SUCCESS);
+    assert_true(plan.steps[0].kernel != OCF_KERNEL_ATTENTION_LANES);
+    if (c == 4) assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_DECODE);
+  }
+}
+
 /* attention_decode's plans: full workgroups (decode.wg work-items, every one of them in a key
    group unless d is odd-sized), K and V read once per key head (every query head of a key head
    in one workgroup), enough key ranges for decode.fill workgroups a compute unit, the tiles and
@@ -1764,6 +1908,10 @@ static void test_attention_plans(void **state) {
   prefetching.attention.decode.bk = 128;
   test_decode_plans(&prefetching);
   test_block_plans(&tuning);
+  static const int lanes[][2] = {{16, 2}, {32, 4}, {8, 1}, {1, 8}, {4, 3}};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(lanes); i++)
+    for (int nvidia = 0; nvidia < 2; nvidia++)
+      test_lanes_plans(&tuning, lanes[i][0], lanes[i][1], nvidia);
   test_mma_plans(&tuning);
   test_wgmma_plans(&tuning);
   test_mma_decode_plans(&tuning);
@@ -1871,6 +2019,7 @@ int main(void) {
       cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
       cmocka_unit_test(test_attention_mma_split),    cmocka_unit_test(test_attention_mma_shapes),
       cmocka_unit_test(test_attention_mma_fp32),     cmocka_unit_test(test_attention_wgmma),
+      cmocka_unit_test(test_attention_lanes),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

@@ -3188,16 +3188,21 @@ static void test_plan_matmul_mma_local_memory(void **state) {
   assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
 }
 
+/* The H200's built-in attention values for bf16 (the tuning a bf16 call resolves there). */
+static void h200_bf16_attention(const ocf_device_facts *facts, ocf_tuning_values *t) {
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  assert_int_equal(
+      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, facts, "NVIDIA H200", t),
+      OCF_SUCCESS);
+}
+
 /* attention_mma's plan of bf16 4 x 32 x 4096 x 4096 x 128 on the H200 with the built-in
    tuning and `settings`; the probe it asks for checked (0 bytes: none). */
 static void plan_attention_mma_case(const char *what, const ocf_device_facts *facts,
                                     const char *settings, const char *values, size_t probe_bytes) {
-  size_t count = 0;
-  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
   ocf_tuning_values t;
-  assert_int_equal(
-      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, facts, "NVIDIA H200", &t),
-      OCF_SUCCESS);
+  h200_bf16_attention(facts, &t);
   if (settings)
     assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
   ocf_attention_call call;
@@ -3222,25 +3227,28 @@ static void plan_attention_mma_case(const char *what, const ocf_device_facts *fa
   assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
 }
 
-/* The first kernel of attention's plan of a bf16 decoding step b x 32 heads x 1 x lk x 128 on
-   the H200 with the built-in tuning and mma.split_fill = split_fill. */
-static ocf_kernel_id decode_kernel(const ocf_device_facts *facts, size_t b, size_t lk,
-                                   int split_fill) {
-  size_t count = 0;
-  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+/* The first kernel of attention's plan of a bf16 decoding step b x 32 heads x lq x lk x d on
+   the H200 with the built-in tuning, mma.split_fill = split_fill and decode.lanes = lanes. */
+static ocf_kernel_id decode_kernel_of(const ocf_device_facts *facts, size_t b, size_t lq, size_t lk,
+                                      size_t d, int split_fill, int lanes) {
   ocf_tuning_values t;
-  assert_int_equal(
-      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, facts, "NVIDIA H200", &t),
-      OCF_SUCCESS);
+  h200_bf16_attention(facts, &t);
   t.attention.mma.split_fill = split_fill;
+  t.attention.decode.lanes = lanes;
   ocf_attention_call call;
   memset(&call, 0, sizeof call);
-  call.b = b, call.h = call.h_kv = 32, call.lq = 1, call.lk = lk, call.d = 128;
+  call.b = b, call.h = call.h_kv = 32, call.lq = lq, call.lk = lk, call.d = d;
   call.kv_vector = 8;
   call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
   ocf_plan plan;
   assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
   return plan.steps[0].kernel;
+}
+
+/* decode_kernel_of for one query row of head dim 128, attention_lanes off. */
+static ocf_kernel_id decode_kernel(const ocf_device_facts *facts, size_t b, size_t lk,
+                                   int split_fill) {
+  return decode_kernel_of(facts, b, 1, lk, 128, split_fill, 0);
 }
 
 /* A decoding step goes to attention_mma before attention_decode where its workgroups (one a
@@ -3262,6 +3270,45 @@ static void test_plan_attention_decode_routes(void **state) {
   /* keys for one range of 256 only (511): attention_decode; two (512): split */
   assert_int_equal(decode_kernel(&facts, 1, 511, 2), OCF_KERNEL_ATTENTION_DECODE);
   assert_int_equal(decode_kernel(&facts, 1, 512, 2), OCF_KERNEL_ATTENTION_MMA_SPLIT);
+}
+
+/* With decode.lanes (the H200's built-in 16), attention_lanes takes one query row a head of
+   more than 64 columns before the matrix units, whatever their fill (it reads K and V once a
+   key head); 4 query rows a head and heads of 64 go to the matrix units' routes first, and
+   attention_lanes takes what they leave (short keys, heads past 128) before attention_decode. */
+static void test_plan_attention_lanes_routes(void **state) {
+  (void)state;
+  const ocf_device_facts facts = h200_probed(49152);
+  ocf_tuning_values t;
+  h200_bf16_attention(&facts, &t);
+  /* (mma.split_fill 2 as the H200's shipped database sets it for decoding) */
+  const int lanes = t.attention.decode.lanes, split = 2;
+  assert_int_equal(lanes, 16);
+  static const size_t batches[] = {1, 9, 13, 64};
+  for (size_t i = 0; i < ARRAY_LEN(batches); i++) {
+    assert_int_equal(decode_kernel_of(&facts, batches[i], 1, 8192, 128, split, lanes),
+                     OCF_KERNEL_ATTENTION_LANES);
+    assert_int_equal(decode_kernel_of(&facts, batches[i], 1, 8192, 80, split, lanes),
+                     OCF_KERNEL_ATTENTION_LANES);
+  }
+  /* heads of 64 and 4 rows a head: the matrix units (split below 264 workgroups, whole from
+     396), attention_lanes between them, where attention_decode ran */
+  assert_int_equal(decode_kernel_of(&facts, 1, 1, 8192, 64, split, lanes),
+                   OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel_of(&facts, 13, 1, 8192, 64, split, lanes),
+                   OCF_KERNEL_ATTENTION_MMA);
+  assert_int_equal(decode_kernel_of(&facts, 9, 1, 8192, 64, split, lanes),
+                   OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(decode_kernel_of(&facts, 1, 4, 8192, 128, split, lanes),
+                   OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel_of(&facts, 1, 4, 511, 128, split, lanes),
+                   OCF_KERNEL_ATTENTION_LANES);
+  /* heads past attention_mma's 128 */
+  assert_int_equal(decode_kernel_of(&facts, 1, 4, 8192, 256, split, lanes),
+                   OCF_KERNEL_ATTENTION_LANES);
+  /* off: attention_decode where it ran */
+  assert_int_equal(decode_kernel_of(&facts, 1, 1, 8192, 256, split, 0),
+                   OCF_KERNEL_ATTENTION_DECODE);
 }
 
 /* attention_mma's local memory: the device's reported 48 KiB (bk 32 at d 128) whatever the probe
@@ -3310,12 +3357,8 @@ static void test_plan_attention_mma_local_memory(void **state) {
                           "BK=128 STAGES=2 local_mem=131072", 0);
   /* before any probe: the first (32 KiB) probe, another kernel's plan meanwhile */
   facts = h200_probed(0);
-  size_t count = 0;
-  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
   ocf_tuning_values t;
-  assert_int_equal(
-      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, &facts, "NVIDIA H200", &t),
-      OCF_SUCCESS);
+  h200_bf16_attention(&facts, &t);
   t.attention.mma.local = 1;
   ocf_attention_call call;
   memset(&call, 0, sizeof call);
@@ -5025,6 +5068,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_mma_probe_plan),
       cmocka_unit_test(test_plan_attention_mma_local_memory),
       cmocka_unit_test(test_plan_attention_decode_routes),
+      cmocka_unit_test(test_plan_attention_lanes_routes),
       cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_wgmma_waves),
       cmocka_unit_test(test_plan_wgmma_staged16),

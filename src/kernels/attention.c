@@ -29,6 +29,10 @@ static const char *const decode_defines[] = {
     "BK",      "DWG",     "CPT",     "RB",        "VEC",         "SPK",    "PREFETCH", "D",
     "Q_DTYPE", "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE",  NULL};
 
+static const char *const lanes_defines[] = {
+    "WG",      "SEG",     "RB",        "VEC",         "UNROLL", "SHUFFLE", "D", "Q_DTYPE",
+    "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
+
 static const char *const block_defines[] = {
     "BQ",      "BK",        "RM",          "TC",     "D",       "Q_DTYPE", "K_DTYPE",
     "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
@@ -62,6 +66,14 @@ KERNEL_D(ATTENTION_DECODE, attention_decode, ATTENTION_DECODE, decode_defines, s
 KERNEL_D(ATTENTION_JOIN, attention_join, ATTENTION_DECODE, decode_defines, split_args,
          "after attention_decode (merge_ranges): one work-item an output element, any "
          "workgroup size");
+KERNEL_D(ATTENTION_LANES, attention_lanes, ATTENTION_LANES, lanes_defines, split_args,
+         "lq x group <= RB rows a key head: one workgroup per (batch, key head, block of RB "
+         "query rows, range of split_keys keys), SEG work-items a key and WG / SEG keys at once, "
+         "K and V straight into registers; each range's (m, s, acc) into scratch, then "
+         "attention_lanes_join");
+KERNEL_D(ATTENTION_LANES_JOIN, attention_lanes_join, ATTENTION_LANES, lanes_defines, split_args,
+         "after attention_lanes (merge_ranges): one work-item an output element, any workgroup "
+         "size");
 KERNEL_D(ATTENTION_BLOCK, attention_block, ATTENTION_BLOCK, block_defines, tiled_args,
          "GPUs, D / TC columns of out a work-item (at most 32): as attention_tiled, (BQ / RM) x TC "
          "work-items, RM rows x BK / TC keys of scores and RM rows x D / TC columns of out each");

@@ -229,6 +229,13 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* The local memory of attention_decode with these sizes, in bytes. */
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
+/* attention_lanes's plan (plan_attention_lanes.c): 1 with *plan filled, 0 when it does not take
+   the call (decode.lanes 0, not a decoding call, no fitting shape). */
+int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                             const ocf_attention_call *call, size_t d_padded, ocf_plan *plan);
+/* The local memory of attention_lanes with these sizes (shuffle: SHUFFLE), in bytes. */
+size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t rows, size_t unroll,
+                                       size_t d_padded, int shuffle);
 /* The local memory of attention_block with these sizes, in bytes. */
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* attention_mma's workgroup shape (cl/attention_mma_nv.cl's WARPS, ROWS, BK, STAGES, Q_LOCAL,
@@ -275,6 +282,12 @@ void ocf_attention_define_call(const ocf_attention_call *call, size_t d_padded, 
    the matrix-unit kernels): one work-item an element of out, at most cap_groups workgroups. */
 void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_call *call,
                              size_t cap_groups, ocf_kernel_id kernel, ocf_plan *plan);
+/* The steps of a decoding plan: `kernel` over `units` workgroups of wg work-items (each a range
+   of split_keys keys of one of `splits`), writing every range's (m, s, acc) to scratch, then
+   `join` (ocf_attention_add_merge). */
+void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention_call *call,
+                              ocf_kernel_id kernel, ocf_kernel_id join, size_t units, size_t wg,
+                              size_t splits, size_t split_keys, ocf_plan *plan);
 /* The key ranges of a split: enough for `target` workgroups of base_units a range, each about
    split_min keys or more, a multiple of the tile bk; returns the ranges, *split_keys their keys. */
 size_t ocf_attention_key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min,

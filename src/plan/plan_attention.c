@@ -36,9 +36,10 @@
  * (0: never) and lk holds two ranges of split.min keys, attention_mma_split takes each row's keys
  * in ranges (as attention_decode's, a multiple of mma's BK), then attention_mma_join.
  * The kernels are tried in order: attention_wgmma (Hopper: plan_attention_wgmma.c says when),
- * attention_mma where mma.decode_fill or mma.split_fill asks, attention_decode (few query rows),
- * attention_mma (the matrix units: plan_mma says when), attention_block (GPUs),
- * attention_tiled / attention_split.
+ * attention_lanes where decode.lanes asks (plan_attention_lanes.c; one query row a head wider
+ * than 64, else after the next), attention_mma where mma.decode_fill or mma.split_fill asks,
+ * attention_decode (few query rows), attention_mma (the matrix units: plan_mma says when),
+ * attention_block (GPUs), attention_tiled / attention_split.
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -87,6 +88,19 @@ void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_
   const size_t merge_global =
       ocf_min_size(ocf_div_ceil(rows * (call->d ? call->d : 1), merge_wg), cap_groups) * merge_wg;
   ocf_plan_step_add(plan, kernel, 1, &merge_global, &merge_wg);
+}
+
+void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention_call *call,
+                              ocf_kernel_id kernel, ocf_kernel_id join, size_t units, size_t wg,
+                              size_t splits, size_t split_keys, ocf_plan *plan) {
+  const size_t global = units * wg;
+  ocf_plan_step_add(plan, kernel, 1, &global, &wg);
+  ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048, join, plan);
+  plan->kv_splits = splits;
+  plan->split_keys = split_keys;
+  plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) *
+                        (call->lq ? call->lq : 1) * splits * (call->d + 2) * sizeof(float);
+  plan->scratch_written = 1; /* `kernel` writes every (m, s, acc) of every range `join` reads */
 }
 
 /* The key ranges of attention_decode and attention_mma_split: enough workgroups (base_units a
@@ -183,15 +197,9 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   ocf_plan_define(plan, "SPK", (long long)spk);
   ocf_plan_define(plan, "PREFETCH", prefetch);
   ocf_attention_define_call(call, d_padded, plan);
-  const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);
-  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_DECODE, 1, &global, &wg);
-  ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048,
-                          OCF_KERNEL_ATTENTION_JOIN, plan);
-  plan->kv_splits = splits;
-  plan->split_keys = split_keys;
-  plan->scratch_bytes = (call->b ? call->b : 1) * h * lq * splits * (call->d + 2) * sizeof(float);
-  plan->scratch_written = 1; /* attention_decode writes every (m, s, acc) attention_join reads */
+  ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_DECODE, OCF_KERNEL_ATTENTION_JOIN,
+                           units, wg, splits, split_keys, plan);
   return 1;
 }
 
@@ -420,10 +428,24 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   const ocf_mma_outcome wgmma = ocf_plan_attention_wgmma(facts, t, call, plan);
   if (wgmma == OCF_MMA_PLANNED) return ocf_plan_verify(plan, facts);
   *wgmma_probe = wgmma == OCF_MMA_PROBE;
+  /* attention_lanes, where decode.lanes asks for it, takes the calls attention_decode would:
+     before the matrix units' routes below for one query row a head with heads wider than 64
+     (there attention_mma's 16-row tiles hold one row; H200, bf16, GB/s of K and V, attention_mma
+     or its split -> attention_lanes: 1 x 32 x 1 x 8192 x 128 1995 -> 2075, 16 x 32 x 1 x 4096 x
+     128 3568 -> 3785, 1 x 32 x 1 x 32768 x 128 2486 -> 2997, 1 x 32 (8 key heads) x 1 x 8192 x
+     128 483 -> 756), after them otherwise (at d 64 1591 -> 1454; with 4 query rows a head the
+     matrix units take the rows' products: 1991 -> 1033). */
+  const size_t lq = call->lq ? call->lq : 1;
+  const int lanes_first = lq == 1 && d_padded > 64;
+  if (lanes_first) {
+    memset(plan, 0, sizeof *plan);
+    plan->program = OCF_PROGRAM_ATTENTION_LANES;
+    if (ocf_plan_attention_lanes(facts, t, call, d_padded, plan))
+      return ocf_plan_verify(plan, facts);
+  }
   /* attention_mma before attention_decode where its workgroups fill the device (H200, 16 x 32
      heads x 1 x 4096 x 128 bf16: 512 workgroups of one warp read K and V at 3602 GB/s, against
      attention_decode's 1202; 1 x 32 heads: 32 workgroups, 263 against 856). */
-  const size_t lq = call->lq ? call->lq : 1;
   size_t mma_warps, mma_rows;
   mma_rows_of(t, lq, &mma_warps, &mma_rows);
   const size_t mma_groups = mma_units(call, mma_rows * mma_warps);
@@ -441,6 +463,12 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
     if (first == MMA_PLANNED) return ocf_plan_verify(plan, facts);
     /* Until the probe has run, the call takes the next plan and asks for it. */
     if (first == MMA_WANTS_PROBE) *probe_bytes = MMA_PROBE_BYTES;
+  }
+  if (!lanes_first) {
+    memset(plan, 0, sizeof *plan);
+    plan->program = OCF_PROGRAM_ATTENTION_LANES;
+    if (ocf_plan_attention_lanes(facts, t, call, d_padded, plan))
+      return ocf_plan_verify(plan, facts);
   }
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_DECODE;

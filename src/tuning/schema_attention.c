@@ -26,8 +26,10 @@ static const ocf_tunable attention_tunables[] = {
                         NULL},
     [AT(split.min)] = {"split.min", 1, 1 << 20, 0, 256, "the fewest keys one split takes", NULL},
     /* decode: attention_decode + attention_merge */
-    [AT(decode.wg)] = {"decode.wg", 0, 1024, 1, 256,
-                       "work-items of attention_decode's workgroup (0: never that kernel)", NULL},
+    [AT(decode.wg)] =
+        {"decode.wg", 0, 1024, 1, 256,
+         "work-items of attention_decode's (or attention_lanes') workgroup (0: never either)",
+         NULL},
     [AT(decode.bk)] = {"decode.bk", 1, 256, 1, 32,
                        "keys and values a tile staged through local memory (halved to fit)", NULL},
     [AT(decode.cpt)] = {"decode.cpt", 4, 16, 1, 8,
@@ -45,6 +47,15 @@ static const ocf_tunable attention_tunables[] = {
                              "while the workgroup scores this one (the tile halves to hold at "
                              "most 64 floats a work-item)",
                              NULL},
+    [AT(decode.lanes)] = {"decode.lanes", 0, 32, 1, 0,
+                          "attention_lanes instead of attention_decode: K and V straight into "
+                          "registers, this many work-items a key (halved to fit a key's "
+                          "columns and the workgroup); 0: attention_decode",
+                          NULL},
+    [AT(decode.unroll)] = {"decode.unroll", 1, 8, 0, 2,
+                           "attention_lanes: keys a work-item loads before it scores them (the "
+                           "loads in flight)",
+                           NULL},
     /* block: attention_block */
     [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
                       "query rows of attention_block's workgroup (0: never that kernel; halved "
@@ -167,8 +178,8 @@ static const ocf_tuning_family attention_families[] = {
     {"split", "the decode split: a row's keys over workgroups (attention_split, attention_merge)",
      AT(split), OCF_TUNING_INTS(ocf_attention_split_tuning), 2, 0},
     {"decode",
-     "attention_decode: the query rows of one key head a workgroup, keys over its work-items, "
-     "key ranges over workgroups (then attention_merge)",
+     "attention_decode (or with lanes attention_lanes): the query rows of one key head a "
+     "workgroup, keys over its work-items, key ranges over workgroups (then a join)",
      AT(decode), OCF_TUNING_INTS(ocf_attention_decode_tuning), 2, 0},
     {"block",
      "attention_block: attention_tiled with register blocks, (bq / rm) x tc work-items, rm rows "

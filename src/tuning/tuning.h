@@ -276,6 +276,8 @@ typedef struct ocf_attention_decode_tuning {
   int rows;     /* the most query rows (heads x lq of one key head) a workgroup */
   int fill;     /* workgroups per compute unit the key ranges aim at */
   int prefetch; /* 1: the next tile's loads in registers while this tile is scored */
+  int lanes;    /* attention_lanes instead, this many work-items a key; 0: attention_decode */
+  int unroll;   /* attention_lanes: keys a work-item loads before scoring them */
 } ocf_attention_decode_tuning;
 
 /* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC

@@ -1,0 +1,278 @@
+/*
+ * attention_lanes.cl: fused attention for few query rows against long keys (decoding), out =
+ * softmax(scale * Q K^T + mask) V, the layout, mask and rules of cl/attention.cl
+ * (attention_common.clh holds what they share), with K and V streamed through registers: no tile
+ * in local memory and, with SHUFFLE, no barrier in the key loop. Two kernels: attention_lanes
+ * (below), then attention_lanes_join, which joins each row's key ranges and writes out (and lse).
+ *
+ * Decoding reads every key once and does little with it, so its speed is how many bytes are in
+ * flight: cl/attention_decode.cl stages each tile through local memory behind barriers (a third
+ * of the copy ceiling on the H200); here each key row goes straight from global memory into the
+ * registers of the SEG work-items that score it.
+ */
+
+/* ---- tunables, each passed by the host (src/plan/plan_attention_lanes.c) ---- */
+
+/* Work-items a workgroup: SLOTS = WG / SEG keys in flight at once (UNROLL each). */
+#ifndef WG
+#error "WG: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+/* Work-items (lanes) a key: a power of two dividing WG; with SHUFFLE at most 32. */
+#ifndef SEG
+#error "SEG: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+/* Query rows a workgroup (of the group * lq rows that share a key head). */
+#ifndef RB
+#error "RB: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+/* Elements a K, V or Q load (1, 2, 4 or 8): divides d, and every K and V offset and stride. */
+#ifndef VEC
+#error "VEC: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+/* Keys a lane loads before it scores any of them. */
+#ifndef UNROLL
+#error "UNROLL: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+#if WG % SEG || (SEG & (SEG - 1)) || D % VEC || UNROLL < 1 || RB < 1
+#error "SEG must be a power of two dividing WG, VEC must divide D, UNROLL and RB at least 1"
+#endif
+#if SHUFFLE && SEG > 32
+#error "SHUFFLE sums a key's lanes within one warp: SEG <= 32"
+#endif
+
+/* ---- attention_lanes ----
+ *
+ * One workgroup per unit (batch, key head, block of RB rows, key range of split_keys keys, a
+ * multiple of SLOTS UNROLL: a step never crosses into the next range, so a key a row keeps, j <
+ * kept(i), is one of this range's below hi), as attention_decode's:
+ * the block's rows are the query rows of all the query heads that read this key head (flat row
+ * rho = g * lq + i of head kv_head * group + g), so K and V are read once per key head.
+ * Work-item `lane` of slot `slot` (SLOTS slots of SEG lanes) holds the columns of its chunks,
+ * chunk t at columns (t SEG + lane) VEC .. + VEC (NCH chunks: every column of D once), of the
+ * block's queries and of its rows' running acc. Per step of SLOTS UNROLL keys, slot `slot` takes
+ * keys j0 + u SLOTS + slot (u < UNROLL):
+ *   1. each lane loads its chunks of those K and V rows (VEC-wide, UNROLL rows in flight)
+ *   2. its part of each (row, key) dot product; the slot's lanes sum their parts (a butterfly
+ *      of warp shuffles, or through local memory and two barriers), the same bits in each lane
+ *   3. each row's (m, s, acc) takes the step's kept keys: one rescale, then a weight a key
+ * The lanes of a slot agree on (m, s); after the range the slots' (m, s, acc) are joined through
+ * local memory and written to scratch as attention_decode writes them.
+ *
+ *   local   joinl [SLOTS][RB][D + 2] floats       redl [RB UNROLL][WG] floats (no SHUFFLE)
+ */
+#define SLOTS (WG / SEG)
+#define NCH ((D + VEC * SEG - 1) / (VEC * SEG)) /* chunks a lane */
+typedef OCF_FLOATN(VEC) lanes_vec;
+
+/* The dot product of two chunks; a chunk from VEC floats at private or local p, and into them. */
+#if VEC == 8
+#define LANES_DOT(a, b) (dot((a).lo, (b).lo) + dot((a).hi, (b).hi))
+#define LANES_FROM(p) vload8(0, p)
+#define LANES_INTO(x, p) vstore8(x, 0, p)
+#elif VEC == 4
+#define LANES_DOT(a, b) dot(a, b)
+#define LANES_FROM(p) vload4(0, p)
+#define LANES_INTO(x, p) vstore4(x, 0, p)
+#elif VEC == 2
+#define LANES_DOT(a, b) dot(a, b)
+#define LANES_FROM(p) vload2(0, p)
+#define LANES_INTO(x, p) vstore2(x, 0, p)
+#else
+#define LANES_DOT(a, b) ((a) * (b))
+#define LANES_FROM(p) (*(p))
+#define LANES_INTO(x, p) (*(p) = (x))
+#endif
+
+/* VEC elements of storage T from element e of p (e a multiple of VEC): one aligned access of
+   the whole chunk. (vloadN on a 16-bit pointer assumes 2-byte alignment only, and NVIDIA's
+   OpenCL then loads element by element: bf16 decoding ran at 1213 GB/s so on the H200.) */
+#if VEC == 1
+#define LANES_LOAD(T, p, e) OCF_LOAD(T, p, e)
+#else
+#define LANES_LOAD(T, p, e) OCF_CAT(LANES_LOAD_, T)(p, e)
+#define LANES_LOAD_0(p, e) OCF_LOADV(0, VEC, p, (e) / VEC)
+#define LANES_LOAD_1(p, e) lanes_load16((__global const ushort *)(p), e, 0)
+#define LANES_LOAD_2(p, e) lanes_load16((__global const ushort *)(p), e, 1)
+#if VEC == 2
+#define LANES_WORDS uint
+#define LANES_WORDS_AT(w, i) (w)
+#elif VEC == 4
+#define LANES_WORDS uint2
+#define LANES_WORDS_AT(w, i) ((i) ? (w).y : (w).x)
+#else
+#define LANES_WORDS uint4
+#define LANES_WORDS_AT(w, i) ((i) == 0 ? (w).x : (i) == 1 ? (w).y : (i) == 2 ? (w).z : (w).w)
+#endif
+
+/* A chunk of halves (bf16 0) or bfloat16s (bf16 1): its VEC / 2 words in one load, each word's
+   lower half the lower element; halves converted from a private copy (vload_half2 there may
+   become a register conversion), bfloat16s by moving their bits into a float's upper half. */
+lanes_vec lanes_load16(__global const ushort *p, const ulong e, const int bf16) {
+  const LANES_WORDS w = *(__global const LANES_WORDS *)(p + e);
+  float x[VEC];
+#pragma unroll
+  for (uint i = 0; i < VEC / 2; i++) {
+    const uint word = LANES_WORDS_AT(w, i);
+    if (bf16) {
+      x[2 * i] = as_float(word << 16), x[2 * i + 1] = as_float(word & 0xffff0000u);
+    } else {
+      const float2 pair = vload_half2(0, (__private const half *)&word);
+      x[2 * i] = pair.x, x[2 * i + 1] = pair.y;
+    }
+  }
+  return LANES_FROM(x);
+}
+#endif
+
+/* The first column of this lane's chunk t. */
+uint lanes_column(const uint lane, const uint t) {
+  return (t * SEG + lane) * VEC;
+}
+
+#if !SHUFFLE
+/* Each of the RB UNROLL parts summed over the SEG lanes of this work-item's slot through local
+   memory `redl`, in lane order (the same bits in each lane). Every work-item must call it. */
+void lanes_sum_local(__local float *redl, float part[RB][UNROLL]) {
+  const uint lid = get_local_id(0), first = lid / SEG * SEG;
+  for (uint r = 0; r < RB; r++)
+    for (uint u = 0; u < UNROLL; u++)
+      redl[(r * UNROLL + u) * WG + lid] = part[r][u];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint r = 0; r < RB; r++)
+    for (uint u = 0; u < UNROLL; u++) {
+      __local const float *x = redl + (r * UNROLL + u) * WG + first;
+      float sum = x[0];
+      for (uint l = 1; l < SEG; l++)
+        sum += x[l];
+      part[r][u] = sum;
+    }
+  barrier(CLK_LOCAL_MEM_FENCE); /* read before the next step writes */
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_lanes
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                __global float *scratch) {
+  __local float joinl[SLOTS * RB * (D + 2)];
+#if !SHUFFLE
+  __local float redl[RB * UNROLL * WG];
+#endif
+  const uint lid = get_local_id(0), slot = lid / SEG, lane = lid - slot * SEG;
+  const ulong rblocks = (group * lq + RB - 1) / RB, h_kv = h / group;
+  const ulong units = b * h_kv * rblocks * splits;
+  for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
+    ulong batch, kv_head, rblock, split;
+    key_head_unit(unit, splits, rblocks, h_kv, &batch, &kv_head, &rblock, &split);
+    const ulong len = batch_length(lk, lengths, lengths_off, batch);
+    /* The block's queries (zeros past the group and past d) and kept keys. */
+    lanes_vec qx[RB][NCH];
+    ulong kept[RB], limit = 0;
+    for (uint r = 0; r < RB; r++) {
+      ulong head, i;
+      const int row = key_head_row(rblock * RB + r, group, lq, kv_head, &head, &i);
+      const ulong q_base = q_off + batch * q_sb + head * q_sh + i * q_sr;
+      /* Element by element: Q's offsets and strides need not allow VEC-wide loads. */
+      for (uint t = 0; t < NCH; t++) {
+        const uint c = lanes_column(lane, t);
+        float x[VEC];
+        for (uint e = 0; e < VEC; e++)
+          x[e] = row && c < d ? OCF_LOAD(Q_DTYPE, q, q_base + c + e) : 0.0f;
+        qx[r][t] = LANES_FROM(x);
+      }
+      kept[r] = row ? kept_keys(i, len, causal_offset) : 0;
+      limit = kept[r] > limit ? kept[r] : limit;
+    }
+    const ulong lo = split * split_keys;
+    const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
+    const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
+    const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
+    float m[RB], s[RB];
+    lanes_vec acc[RB][NCH];
+    for (uint r = 0; r < RB; r++) {
+      m[r] = -INFINITY, s[r] = 0.0f;
+      for (uint t = 0; t < NCH; t++)
+        acc[r][t] = 0.0f;
+    }
+    /* The same bounds in every work-item: the barriers of lanes_sum_local are uniform. */
+    for (ulong j0 = lo; j0 < hi; j0 += SLOTS * UNROLL) {
+      lanes_vec kx[UNROLL][NCH], vx[UNROLL][NCH];
+#pragma unroll
+      for (uint u = 0; u < UNROLL; u++) {
+        const ulong j = j0 + u * SLOTS + slot;
+        for (uint t = 0; t < NCH; t++) {
+          const uint c = lanes_column(lane, t);
+          kx[u][t] = 0.0f, vx[u][t] = 0.0f;
+          if (j < hi && c < d) {
+            kx[u][t] = LANES_LOAD(K_DTYPE, k, k_base + j * k_sr + c);
+            vx[u][t] = LANES_LOAD(V_DTYPE, v, v_base + j * v_sr + c);
+          }
+        }
+      }
+      float score[RB][UNROLL];
+      for (uint r = 0; r < RB; r++) {
+#pragma unroll
+        for (uint u = 0; u < UNROLL; u++) {
+          float part = LANES_DOT(qx[r][0], kx[u][0]);
+          for (uint t = 1; t < NCH; t++)
+            part += LANES_DOT(qx[r][t], kx[u][t]);
+#if SHUFFLE
+          part = warp_seg_sum(part);
+#endif
+          score[r][u] = part;
+        }
+      }
+#if !SHUFFLE
+      lanes_sum_local(redl, score);
+#endif
+      for (uint r = 0; r < RB; r++) {
+        float tm = -INFINITY;
+#pragma unroll
+        for (uint u = 0; u < UNROLL; u++) {
+          score[r][u] *= scale;
+          if (j0 + u * SLOTS + slot < kept[r]) tm = fmax(tm, score[r][u]);
+        }
+        /* A rescale only where the max grew (elsewhere its factor is exactly 1). */
+        const float nm = fmax(m[r], tm);
+        if (nm > m[r]) {
+          const float f = exp_shift(m[r], nm);
+          s[r] *= f;
+          for (uint t = 0; t < NCH; t++)
+            acc[r][t] *= f;
+        }
+#pragma unroll
+        for (uint u = 0; u < UNROLL; u++)
+          if (j0 + u * SLOTS + slot < kept[r]) {
+            const float e = exp_shift(score[r][u], nm);
+            s[r] += e;
+            for (uint t = 0; t < NCH; t++)
+              acc[r][t] += e * vx[u][t];
+          }
+        m[r] = nm;
+      }
+    }
+    /* The slots' partials: slot g's row r at joinl + (g RB + r) (D + 2). */
+    for (uint r = 0; r < RB; r++) {
+      __local float *part = joinl + (slot * RB + r) * (D + 2);
+      if (lane == 0) part[0] = m[r], part[1] = s[r];
+      for (uint t = 0; t < NCH; t++) {
+        const uint c = lanes_column(lane, t);
+        if (c < D) LANES_INTO(acc[r][t], part + 2 + c);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    write_range_partials(joinl, SLOTS, RB, rblock * RB, group, lq, kv_head, batch, h, d, splits,
+                         split, scratch);
+    barrier(CLK_LOCAL_MEM_FENCE); /* before the next unit overwrites joinl */
+  }
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_lanes_join
+/* After attention_lanes: merge_ranges (attention_common.clh). Any workgroup size. */
+__kernel void attention_lanes_join(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                                   __global float *scratch) {
+  merge_ranges(COMMON_ARGS, splits, scratch);
+  (void)split_keys;
+}
+#endif

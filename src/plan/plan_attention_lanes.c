@@ -1,0 +1,90 @@
+/*
+ * The plan of attention_lanes (cl/attention_lanes.cl): decoding with K and V streamed from
+ * global memory into registers, for the calls attention_decode would take (few query rows a key
+ * head, a default variant and size, no loop limit) where decode.lanes is set.
+ *
+ *   VEC     elements a load: the widest of 8, 4, 2, 1 that divides d and K's and V's offsets and
+ *           strides (kv_vector), at most 4 (16 bytes) where K or V is fp32.
+ *   SEG     decode.lanes work-items a key, halved while a lane would hold fewer than two of a
+ *           key's D / VEC chunks and while SEG exceeds WG: a key's reductions, weight and
+ *           rescale cost the same however few columns a lane holds (H200, bf16 1 x 32 x 1 x
+ *           8192 x 128, GB/s: 16 lanes, one chunk, 1294; 8 lanes, two, 2075; 4, four, 1993).
+ *   RB      the group's query rows (group * lq, up to decode.rows) rounded up to a power of two,
+ *           halved while a work-item's queries and running sums (2 RB D / SEG floats) pass
+ *           LANES_FLOATS; rows past RB take more row blocks (K and V read once a block).
+ *   UNROLL  decode.unroll, halved while its K and V chunks (2 UNROLL D / SEG floats) pass
+ *           LANES_FLOATS / 2.
+ *   WG      decode.wg (the device's and the kernel's limits), halved (not below SEG) until the
+ *           slots' join, WG / SEG x RB x (D + 2) floats, and without shuffles the lanes' sums,
+ *           RB x UNROLL x WG floats, fit local memory.
+ *   SHUFFLE NVIDIA (compute capability 7.0 on) with whole warps: a key's lanes sum by shuffles.
+ * Key ranges as attention_decode's (ocf_attention_key_ranges: decode.fill workgroups a compute
+ * unit, split.min keys or more), each a multiple of a step, WG / SEG x UNROLL keys.
+ */
+#include "common.h"
+#include "plan/plan.h"
+
+/* The most floats a work-item of attention_lanes holds of its rows' queries and sums. */
+enum { LANES_FLOATS = 128 };
+
+size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t rows, size_t unroll,
+                                       size_t d_padded, int shuffle) {
+  return 4 * ((wg / seg) * rows * (d_padded + 2) + (shuffle ? 0 : rows * unroll * wg));
+}
+
+int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                             const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
+  const size_t group = h / h_kv, lq = call->lq ? call->lq : 1;
+  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit ||
+      t->decode.wg == 0 || t->decode.lanes == 0 || group * lq > (size_t)t->decode.rows ||
+      call->lk < 2)
+    return 0;
+  size_t vec = call->kv_vector ? call->kv_vector : 1;
+  if (call->k_dtype == OCF_F32 || call->v_dtype == OCF_F32) vec = ocf_min_size(vec, 4);
+  while ((call->d ? call->d : 1) % vec)
+    vec /= 2;
+  size_t wg = (size_t)t->decode.wg;
+  size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_LANES));
+  while (wg > cap)
+    wg /= 2;
+  size_t seg = (size_t)t->decode.lanes;
+  while (seg > 1 && (2 * seg * vec > d_padded || seg > wg))
+    seg /= 2;
+  const size_t per_row = 2 * ocf_div_ceil(d_padded, vec * seg) * vec; /* queries and sums */
+  size_t rows = 1;
+  while (rows < group * lq && 2 * rows * per_row <= LANES_FLOATS)
+    rows *= 2;
+  size_t unroll = (size_t)t->decode.unroll;
+  while (unroll > 1 && unroll * per_row > LANES_FLOATS / 2)
+    unroll /= 2;
+  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_LANES);
+  int shuffle = ocf_plan_warp_shuffles(facts, wg, seg);
+  while (ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle) > local &&
+         wg / 2 >= seg) {
+    wg /= 2;
+    shuffle = ocf_plan_warp_shuffles(facts, wg, seg);
+  }
+  if (ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle) > local) return 0;
+
+  const size_t rblocks = ocf_div_ceil(group * lq, rows);
+  const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
+  size_t split_keys;
+  const size_t splits = ocf_attention_key_ranges(
+      call->lk, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill,
+      (size_t)t->split.min, (wg / seg) * unroll, &split_keys);
+  const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
+
+  ocf_plan_define(plan, "WG", (long long)wg);
+  ocf_plan_define(plan, "SEG", (long long)seg);
+  ocf_plan_define(plan, "RB", (long long)rows);
+  ocf_plan_define(plan, "VEC", (long long)vec);
+  ocf_plan_define(plan, "UNROLL", (long long)unroll);
+  ocf_plan_define(plan, "SHUFFLE", shuffle);
+  ocf_attention_define_call(call, d_padded, plan);
+  plan->local_mem_bytes = ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);
+  ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
+                           units, wg, splits, split_keys, plan);
+  return 1;
+}
