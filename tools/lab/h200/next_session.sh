@@ -112,6 +112,14 @@
 #   splitshift the split SHIFTED against the split in vectors of 1 on long odd rows, torch
 #           beside (cap 240 s)
 #   normtest `ctest -R "test_norm$|test_softmax$"`, two at a time (cap 300 s)
+#   lnsplit long odd rows that norm_rows holds in vectors of 1 (LayerNorm; RMSNorm SHIFTED)
+#           against the split SHIFTED (rows.items=1 keeps norm_rows from holding them), torch
+#           beside (cap 200 s)
+#   lanes   attention_lanes (decode.lanes: K and V straight into registers) against the shipped
+#           decode routes on few-head, GQA, many-head and long decodes, FA2 and cuDNN beside
+#           (cap 300 s)
+#   attntest test_attention's tests matching ATTN_ONLY (default test_attention_split:
+#           attention_lanes with shuffles among them) (cap 200 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
@@ -120,7 +128,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes attntest)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -134,7 +142,7 @@ b=/tmp/b
 cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON -DOCLFUSE_BUILD_LAB=ON \
   >"$work/build.txt" 2>&1 && cmake --build $b -j16 >>"$work/build.txt" 2>&1 ||
   { tail -40 "$work/build.txt"; exit 1; }
-for link in b_f16cvt b_attnmma b_ragged b_bufreg b_round_widewg; do [ -e /tmp/$link ] || ln -s $b /tmp/$link; done
+for link in b_f16cvt b_attnmma b_ragged b_bufreg b_round_widewg b_attn32; do [ -e /tmp/$link ] || ln -s $b /tmp/$link; done
 echo "built at $((SECONDS - start)) s"
 
 # The seconds a step may run: its cap, or what is left before the deadline (10 s kept for the
@@ -481,6 +489,58 @@ for step in "$@"; do
       >"$work/normtest.txt" 2>&1)
     echo "test_norm, test_softmax rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*|FAILED|Total Test" "$work/normtest.txt" | head -20
+    ;;
+  lnsplit)
+    norm_round lnsplit 200 "f32 bf16" "layer rms" \
+      "1024 16385;4096 12289;2048 8191" "auto=;split=rows.items=1 rows.seg_items=1"
+    grep "^norm" "$work/lnsplit/raw.txt" | cut -c1-150
+    ;;
+  lanes)
+    # LANES_CASES replaces the list; LANES_PEERS (attention_peers.py's arguments) adds peers.
+    CASES=${LANES_CASES:-$(cat <<'SHAPES'
+bf16 1 32 32 1 8192 128
+bf16 1 32 32 1 8192 128 "tune=decode.lanes=8 decode.unroll=2"
+bf16 1 32 32 1 8192 128 "tune=decode.lanes=8 decode.unroll=4"
+bf16 1 32 32 1 8192 128 "tune=decode.lanes=4 decode.unroll=2"
+bf16 1 32 32 1 8192 128 "tune=decode.lanes=4 decode.unroll=4"
+bf16 1 32 32 1 8192 128 "tune=decode.lanes=8 decode.unroll=4 decode.wg=256"
+bf16 1 32 32 1 8192 128 "tune=decode.lanes=4 decode.unroll=2 decode.fill=8"
+bf16 1 32 8 1 8192 128
+bf16 1 32 8 1 8192 128 "tune=decode.lanes=8 decode.unroll=2"
+bf16 1 32 8 1 8192 128 "tune=decode.lanes=4 decode.unroll=2"
+bf16 16 32 32 1 4096 128
+bf16 16 32 32 1 4096 128 "tune=decode.lanes=8 decode.unroll=2"
+bf16 16 32 32 1 4096 128 "tune=decode.lanes=4 decode.unroll=2"
+bf16 16 32 32 1 4096 128 "tune=decode.lanes=8 decode.unroll=4"
+bf16 4 32 32 1 8192 128
+bf16 4 32 32 1 8192 128 "tune=decode.lanes=8 decode.unroll=2"
+bf16 4 32 32 1 8192 128 "tune=decode.lanes=4 decode.unroll=2"
+bf16 1 32 32 1 32768 128
+bf16 1 32 32 1 32768 128 "tune=decode.lanes=8 decode.unroll=2"
+bf16 1 32 32 1 32768 128 "tune=decode.lanes=4 decode.unroll=2"
+bf16 1 8 8 1 8192 128
+bf16 1 8 8 1 8192 128 "tune=decode.lanes=8 decode.unroll=2"
+bf16 1 8 8 1 8192 128 "tune=decode.lanes=4 decode.unroll=2"
+bf16 1 32 32 1 8192 64
+bf16 1 32 32 1 8192 64 "tune=decode.lanes=8 decode.unroll=2"
+bf16 1 32 32 1 8192 64 "tune=decode.lanes=4 decode.unroll=2"
+f16 1 32 32 4 8192 128
+f16 1 32 32 4 8192 128 "tune=decode.lanes=8 decode.unroll=2"
+f16 1 32 32 4 8192 128 "tune=decode.lanes=4 decode.unroll=2"
+f32 1 32 32 1 8192 128
+f32 1 32 32 1 8192 128 "tune=decode.lanes=8 decode.unroll=2"
+f32 1 32 32 1 8192 128 "tune=decode.lanes=4 decode.unroll=2"
+SHAPES
+    )}
+    CASES=$CASES PEERS=${LANES_PEERS:-} OUT=$work/lanes timeout "$(budget 300)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-200 "$work/lanes/round.txt"
+    ;;
+  attntest)
+    (cd $b && OCFT_ONLY=${ATTN_ONLY:-test_attention_split} timeout "$(budget 200)" \
+      ./tests/test_attention >"$work/attntest.txt" 2>&1)
+    echo "test_attention rc $?"
+    grep -E "OK|FAILED|PASSED|rror" "$work/attntest.txt" | head -20
     ;;
   *) echo "unknown step $step" ;;
   esac
