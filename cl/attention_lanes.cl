@@ -33,6 +33,10 @@
 #ifndef UNROLL
 #error "UNROLL: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif
+/* 1: a step's loads are issued before the step before it is scored (its chunks held twice). */
+#ifndef AHEAD
+#error "AHEAD: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
 #if WG % SEG || (SEG & (SEG - 1)) || D % VEC || UNROLL < 1 || RB < 1
 #error "SEG must be a power of two dividing WG, VEC must divide D, UNROLL and RB at least 1"
 #endif
@@ -51,7 +55,8 @@
  * chunk t at columns (t SEG + lane) VEC .. + VEC (NCH chunks: every column of D once), of the
  * block's queries and of its rows' running acc. Per step of SLOTS UNROLL keys, slot `slot` takes
  * keys j0 + u SLOTS + slot (u < UNROLL):
- *   1. each lane loads its chunks of those K and V rows (VEC-wide, UNROLL rows in flight)
+ *   1. each lane loads its chunks of those K and V rows (VEC-wide, UNROLL rows in flight; with
+ *      AHEAD during the step before)
  *   2. its part of each (row, key) dot product; the slot's lanes sum their parts (a butterfly
  *      of warp shuffles, or through local memory and two barriers), the same bits in each lane
  *   3. each row's (m, s, acc) takes the step's kept keys: one rescale, then a weight a key
@@ -83,16 +88,30 @@ typedef OCF_FLOATN(VEC) lanes_vec;
 #define LANES_INTO(x, p) (*(p) = (x))
 #endif
 
-/* VEC elements of storage T from element e of p (e a multiple of VEC): one aligned access of
-   the whole chunk. (vloadN on a 16-bit pointer assumes 2-byte alignment only, and NVIDIA's
-   OpenCL then loads element by element: bf16 decoding ran at 1213 GB/s so on the H200.) */
+/* A chunk of K or V as loaded (raw: LANES_RAW(T)) and as floats (LANES_CVT(T, raw)): VEC
+   elements of storage T from element e of p (e a multiple of VEC) in one aligned access of the
+   whole chunk (LANES_FETCH(T, p, e)). (vloadN on a 16-bit pointer assumes 2-byte alignment only,
+   and NVIDIA's OpenCL then loads element by element: bf16 decoding ran at 1213 GB/s so on the
+   H200.) 16-bit chunks stay as their words until they are used (half the registers in flight):
+   each word's lower half is the lower element; halves convert from a private copy
+   (vload_half2 there may become a register conversion), bfloat16s by moving their bits into a
+   float's upper half. A raw 0 is 0.0 in every type. */
+#define LANES_RAW(T) OCF_CAT(LANES_RAW_, T)
+#define LANES_FETCH(T, p, e) OCF_CAT(LANES_FETCH_, T)(p, e)
+#define LANES_CVT(T, x) OCF_CAT(LANES_CVT_, T)(x)
+#define LANES_RAW_0 lanes_vec
+#define LANES_CVT_0(x) (x)
+#define LANES_FETCH_1(p, e) LANES_FETCH_16(p, e)
+#define LANES_FETCH_2(p, e) LANES_FETCH_16(p, e)
 #if VEC == 1
-#define LANES_LOAD(T, p, e) OCF_LOAD(T, p, e)
+#define LANES_FETCH_0(p, e) OCF_LOAD(0, p, e)
+#define LANES_RAW_1 ushort
+#define LANES_RAW_2 ushort
+#define LANES_FETCH_16(p, e) (((__global const ushort *)(p))[e])
+#define LANES_CVT_1(x) vload_half(0, (__private const half *)&(x))
+#define LANES_CVT_2(x) OCF_BF16_TO_FLOAT(x)
 #else
-#define LANES_LOAD(T, p, e) OCF_CAT(LANES_LOAD_, T)(p, e)
-#define LANES_LOAD_0(p, e) OCF_LOADV(0, VEC, p, (e) / VEC)
-#define LANES_LOAD_1(p, e) lanes_load16((__global const ushort *)(p), e, 0)
-#define LANES_LOAD_2(p, e) lanes_load16((__global const ushort *)(p), e, 1)
+#define LANES_FETCH_0(p, e) OCF_LOADV(0, VEC, p, (e) / VEC)
 #if VEC == 2
 #define LANES_WORDS uint
 #define LANES_WORDS_AT(w, i) (w)
@@ -103,12 +122,14 @@ typedef OCF_FLOATN(VEC) lanes_vec;
 #define LANES_WORDS uint4
 #define LANES_WORDS_AT(w, i) ((i) == 0 ? (w).x : (i) == 1 ? (w).y : (i) == 2 ? (w).z : (w).w)
 #endif
+#define LANES_RAW_1 LANES_WORDS
+#define LANES_RAW_2 LANES_WORDS
+#define LANES_FETCH_16(p, e) (*(__global const LANES_WORDS *)((__global const ushort *)(p) + (e)))
+#define LANES_CVT_1(w) lanes_words_to_float(w, 0)
+#define LANES_CVT_2(w) lanes_words_to_float(w, 1)
 
-/* A chunk of halves (bf16 0) or bfloat16s (bf16 1): its VEC / 2 words in one load, each word's
-   lower half the lower element; halves converted from a private copy (vload_half2 there may
-   become a register conversion), bfloat16s by moving their bits into a float's upper half. */
-lanes_vec lanes_load16(__global const ushort *p, const ulong e, const int bf16) {
-  const LANES_WORDS w = *(__global const LANES_WORDS *)(p + e);
+/* A chunk of halves (bf16 0) or bfloat16s (bf16 1) from its words. */
+lanes_vec lanes_words_to_float(const LANES_WORDS w, const int bf16) {
   float x[VEC];
 #pragma unroll
   for (uint i = 0; i < VEC / 2; i++) {
@@ -123,10 +144,32 @@ lanes_vec lanes_load16(__global const ushort *p, const ulong e, const int bf16) 
   return LANES_FROM(x);
 }
 #endif
+typedef LANES_RAW(K_DTYPE) k_chunk;
+typedef LANES_RAW(V_DTYPE) v_chunk;
 
 /* The first column of this lane's chunk t. */
 uint lanes_column(const uint lane, const uint t) {
   return (t * SEG + lane) * VEC;
+}
+
+/* This lane's chunks of the K and V rows of keys j0 + u SLOTS + slot (u < UNROLL), raw; zeros
+   for keys from hi on and columns from d on. */
+void lanes_fetch(k_chunk kx[UNROLL][NCH], v_chunk vx[UNROLL][NCH], __global const k_real *k,
+                 const ulong k_base, const ulong k_sr, __global const v_real *v, const ulong v_base,
+                 const ulong v_sr, const ulong j0, const ulong hi, const ulong d, const uint slot,
+                 const uint lane) {
+#pragma unroll
+  for (uint u = 0; u < UNROLL; u++) {
+    const ulong j = j0 + u * SLOTS + slot;
+    for (uint t = 0; t < NCH; t++) {
+      const uint c = lanes_column(lane, t);
+      kx[u][t] = 0, vx[u][t] = 0;
+      if (j < hi && c < d) {
+        kx[u][t] = LANES_FETCH(K_DTYPE, k, k_base + j * k_sr + c);
+        vx[u][t] = LANES_FETCH(V_DTYPE, v, v_base + j * v_sr + c);
+      }
+    }
+  }
 }
 
 #if !SHUFFLE
@@ -194,28 +237,28 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys,
       for (uint t = 0; t < NCH; t++)
         acc[r][t] = 0.0f;
     }
+    k_chunk kx[UNROLL][NCH];
+    v_chunk vx[UNROLL][NCH];
+#if AHEAD
+    lanes_fetch(kx, vx, k, k_base, k_sr, v, v_base, v_sr, lo, hi, d, slot, lane);
+#endif
     /* The same bounds in every work-item: the barriers of lanes_sum_local are uniform. */
     for (ulong j0 = lo; j0 < hi; j0 += SLOTS * UNROLL) {
-      lanes_vec kx[UNROLL][NCH], vx[UNROLL][NCH];
-#pragma unroll
-      for (uint u = 0; u < UNROLL; u++) {
-        const ulong j = j0 + u * SLOTS + slot;
-        for (uint t = 0; t < NCH; t++) {
-          const uint c = lanes_column(lane, t);
-          kx[u][t] = 0.0f, vx[u][t] = 0.0f;
-          if (j < hi && c < d) {
-            kx[u][t] = LANES_LOAD(K_DTYPE, k, k_base + j * k_sr + c);
-            vx[u][t] = LANES_LOAD(V_DTYPE, v, v_base + j * v_sr + c);
-          }
-        }
-      }
+#if AHEAD
+      /* The next step's chunks in flight while this step's are scored and weighed. */
+      k_chunk kn[UNROLL][NCH];
+      v_chunk vn[UNROLL][NCH];
+      lanes_fetch(kn, vn, k, k_base, k_sr, v, v_base, v_sr, j0 + SLOTS * UNROLL, hi, d, slot, lane);
+#else
+      lanes_fetch(kx, vx, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d, slot, lane);
+#endif
       float score[RB][UNROLL];
       for (uint r = 0; r < RB; r++) {
 #pragma unroll
         for (uint u = 0; u < UNROLL; u++) {
-          float part = LANES_DOT(qx[r][0], kx[u][0]);
+          float part = LANES_DOT(qx[r][0], LANES_CVT(K_DTYPE, kx[u][0]));
           for (uint t = 1; t < NCH; t++)
-            part += LANES_DOT(qx[r][t], kx[u][t]);
+            part += LANES_DOT(qx[r][t], LANES_CVT(K_DTYPE, kx[u][t]));
 #if SHUFFLE
           part = warp_seg_sum(part);
 #endif
@@ -246,10 +289,15 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys,
             const float e = exp_shift(score[r][u], nm);
             s[r] += e;
             for (uint t = 0; t < NCH; t++)
-              acc[r][t] += e * vx[u][t];
+              acc[r][t] += e * LANES_CVT(V_DTYPE, vx[u][t]);
           }
         m[r] = nm;
       }
+#if AHEAD
+      for (uint u = 0; u < UNROLL; u++)
+        for (uint t = 0; t < NCH; t++)
+          kx[u][t] = kn[u][t], vx[u][t] = vn[u][t];
+#endif
     }
     /* The slots' partials: slot g's row r at joinl + (g RB + r) (D + 2). */
     for (uint r = 0; r < RB; r++) {

@@ -149,6 +149,7 @@ norm-split-shifted-limit~cl/norm.cl~    const ulong limit = min((hi + VW - 1) / 
 lanes-causal~cl/attention_lanes.cl~      kept[r] = row ? kept_keys(i, len, causal_offset) : 0;~      kept[r] = row ? len : 0;~^test_attention$~attention_lanes: the causal mask ignored (every row keeps the batch's keys)
 lanes-rescale~cl/attention_lanes.cl~        if (nm > m[r]) {~        if (nm > m[r] + 1.0f) {~^test_attention$~attention_lanes: a row's sums not rescaled when its max grows by less than 1
 decode-join-scale~cl/attention_common.clh~      gs += part[1] * f;~      gs += part[1];~^test_attention$~attention_decode's and attention_lanes's partials joined without their max's factor
+lanes-ahead-copy~cl/attention_lanes.cl~          kx[u][t] = kn[u][t], vx[u][t] = vn[u][t];~          vx[u][t] = vn[u][t];~^test_attention$~attention_lanes with decode.ahead: each step scores the first step's keys (the look-ahead's K not kept)
 lanes-local-sum~cl/attention_lanes.cl~      for (uint l = 1; l < SEG; l++)~      for (uint l = 1; l < SEG / 2; l++)~^test_attention$~attention_lanes without shuffles: a key's dot product misses its upper lanes' parts
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF

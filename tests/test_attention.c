@@ -536,14 +536,15 @@ static void test_attention_split(void **state) {
    and interleaved layouts), every storage type and mixes, more query rows of a key head
    than a work-item holds (16 heads on one key head: row blocks; 4 heads x 3 rows), short and
    ragged key ranges, every mask, lse, rows without keys, a NaN key, the scratch poisoned; one
-   workgroup of 32 lanes a key and one of 16 in single keys. */
+   workgroup of 32 lanes a key and one of 16 in single keys, each step's loads issued a step
+   ahead (decode.ahead). */
 static void test_attention_lanes(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const settings[] = {
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=32 decode.unroll=2 block.bq=0 "
       "mma.decode_fill=0 mma.split_fill=0",
       "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
-      "block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+      "decode.ahead=1 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
   static const struct {
     size_t b, h, h_kv, lq, lk, d;
     ocf_dtype qt, kt, vt;
@@ -1306,10 +1307,12 @@ static ocf_device_facts h200_facts(void) {
    of whole steps reaching decode.fill workgroups a compute unit (or split.min keys each);
    calls past decode.rows rows a key head, under a loop limit, in the general variant or with a
    fixed size take another kernel. */
-static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unroll, int nvidia) {
+static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unroll, int ahead,
+                             int nvidia) {
   ocf_tuning_values tuning = *base;
   tuning.attention.decode.lanes = lanes;
   tuning.attention.decode.unroll = unroll;
+  tuning.attention.decode.ahead = ahead;
   tuning.attention.mma.on = 0;
   const ocf_attention_decode_tuning *t = &tuning.attention.decode;
   static const struct {
@@ -1350,7 +1353,11 @@ static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unrol
     if (2 * seg * vec * 2 <= dp && seg < wg) assert_int_equal(seg, (size_t)lanes);
     const size_t per_row = 2 * ((dp + vec * seg - 1) / (vec * seg)) * vec;
     assert_true(rows == 1 || rows * per_row <= 128);
-    assert_true(un >= 1 && un <= (size_t)unroll && (un == 1 || un * per_row <= 64));
+    /* (with decode.ahead, the next step's chunks too) */
+    assert_int_equal(ocf_plan_define_value(&plan, "AHEAD", -1), ahead);
+    assert_true(un >= 1 && un <= (size_t)unroll &&
+                (un == 1 || (ahead ? 2 : 1) * un * per_row <= 64));
+    if (un < (size_t)unroll) assert_true((ahead ? 2 : 1) * (2 * un + 1) * per_row > 64);
     const size_t group_rows = call.h / call.h_kv * call.lq;
     assert_true(rows >= group_rows || 2 * rows * per_row > 128);
     assert_int_equal(shuffle, nvidia && wg % 32 == 0 && 32 % seg == 0);
@@ -1908,10 +1915,11 @@ static void test_attention_plans(void **state) {
   prefetching.attention.decode.bk = 128;
   test_decode_plans(&prefetching);
   test_block_plans(&tuning);
-  static const int lanes[][2] = {{16, 2}, {32, 4}, {8, 1}, {1, 8}, {4, 3}};
+  static const int lanes[][3] = {{16, 2, 0}, {32, 4, 0}, {8, 1, 1},
+                                 {1, 8, 1},  {4, 3, 0},  {16, 4, 1}};
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(lanes); i++)
     for (int nvidia = 0; nvidia < 2; nvidia++)
-      test_lanes_plans(&tuning, lanes[i][0], lanes[i][1], nvidia);
+      test_lanes_plans(&tuning, lanes[i][0], lanes[i][1], lanes[i][2], nvidia);
   test_mma_plans(&tuning);
   test_wgmma_plans(&tuning);
   test_mma_decode_plans(&tuning);

@@ -12,8 +12,9 @@
  *   RB      the group's query rows (group * lq, up to decode.rows) rounded up to a power of two,
  *           halved while a work-item's queries and running sums (2 RB D / SEG floats) pass
  *           LANES_FLOATS; rows past RB take more row blocks (K and V read once a block).
- *   UNROLL  decode.unroll, halved while its K and V chunks (2 UNROLL D / SEG floats) pass
- *           LANES_FLOATS / 2.
+ *   UNROLL  decode.unroll, halved while its K and V chunks (2 UNROLL D / SEG floats, twice that
+ *           with AHEAD) pass LANES_FLOATS / 2.
+ *   AHEAD   decode.ahead: the next step's chunks loaded while this one is scored.
  *   WG      decode.wg (the device's and the kernel's limits), halved (not below SEG) until the
  *           slots' join, WG / SEG x RB x (D + 2) floats, and without shuffles the lanes' sums,
  *           RB x UNROLL x WG floats, fit local memory.
@@ -57,7 +58,8 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   while (rows < group * lq && 2 * rows * per_row <= LANES_FLOATS)
     rows *= 2;
   size_t unroll = (size_t)t->decode.unroll;
-  while (unroll > 1 && unroll * per_row > LANES_FLOATS / 2)
+  const size_t copies = t->decode.ahead ? 2 : 1;
+  while (unroll > 1 && copies * unroll * per_row > LANES_FLOATS / 2)
     unroll /= 2;
   const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_LANES);
   int shuffle = ocf_plan_warp_shuffles(facts, wg, seg);
@@ -81,6 +83,7 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   ocf_plan_define(plan, "RB", (long long)rows);
   ocf_plan_define(plan, "VEC", (long long)vec);
   ocf_plan_define(plan, "UNROLL", (long long)unroll);
+  ocf_plan_define(plan, "AHEAD", t->decode.ahead ? 1 : 0);
   ocf_plan_define(plan, "SHUFFLE", shuffle);
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes = ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);

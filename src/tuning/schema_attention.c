@@ -56,6 +56,10 @@ static const ocf_tunable attention_tunables[] = {
                            "attention_lanes: keys a work-item loads before it scores them (the "
                            "loads in flight)",
                            NULL},
+    [AT(decode.ahead)] = {"decode.ahead", 0, 1, 0, 0,
+                          "attention_lanes: 1: a step's loads issued while the step before is "
+                          "scored (its chunks held twice: unroll halves to fit)",
+                          NULL},
     /* block: attention_block */
     [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
                       "query rows of attention_block's workgroup (0: never that kernel; halved "

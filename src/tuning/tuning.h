@@ -278,6 +278,7 @@ typedef struct ocf_attention_decode_tuning {
   int prefetch; /* 1: the next tile's loads in registers while this tile is scored */
   int lanes;    /* attention_lanes instead, this many work-items a key; 0: attention_decode */
   int unroll;   /* attention_lanes: keys a work-item loads before scoring them */
+  int ahead;    /* attention_lanes: 1: a step's loads issued while the step before is scored */
 } ocf_attention_decode_tuning;
 
 /* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC

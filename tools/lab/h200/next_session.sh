@@ -118,6 +118,8 @@
 #   lanes   attention_lanes (decode.lanes: K and V straight into registers) against the shipped
 #           decode routes on few-head, GQA, many-head and long decodes, FA2 and cuDNN beside
 #           (cap 300 s)
+#   ahead   attention_lanes with decode.ahead (loads a step ahead) against without, FA2 and cuDNN
+#           beside on two shapes (cap 200 s)
 #   attntest test_attention's tests matching ATTN_ONLY (default test_attention_split:
 #           attention_lanes with shuffles among them) (cap 200 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
@@ -128,7 +130,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes attntest)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead attntest)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -535,6 +537,34 @@ SHAPES
     CASES=$CASES PEERS=${LANES_PEERS:-} OUT=$work/lanes timeout "$(budget 300)" \
       bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-200 "$work/lanes/round.txt"
+    ;;
+  ahead)
+    # decode.ahead (the next step's K and V loads in flight while a step is scored) against the
+    # shipped attention_lanes (decode.ahead=0), few-head and long decodes first.
+    A="tune=decode.ahead=1"
+    CASES=$(cat <<SHAPES
+bf16 1 32 32 1 8192 128
+bf16 1 32 32 1 8192 128 "$A"
+bf16 1 32 32 1 8192 128 "$A decode.unroll=1"
+bf16 1 32 32 1 8192 128 "$A decode.unroll=4"
+bf16 1 8 8 1 8192 128
+bf16 1 8 8 1 8192 128 "$A"
+bf16 1 32 32 1 32768 128
+bf16 1 32 32 1 32768 128 "$A"
+bf16 4 32 32 1 8192 128
+bf16 4 32 32 1 8192 128 "$A"
+bf16 16 32 32 1 4096 128
+bf16 16 32 32 1 4096 128 "$A"
+bf16 1 32 8 1 8192 128
+bf16 1 32 8 1 8192 128 "$A"
+f32 1 32 32 1 8192 128
+f32 1 32 32 1 8192 128 "$A"
+f32 1 32 32 1 8192 128 "$A decode.unroll=2"
+SHAPES
+    )
+    CASES=$CASES PEERS="1x32x1x8192x128:bf16 1x8x1x8192x128:bf16" OUT=$work/ahead \
+      timeout "$(budget 200)" bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-200 "$work/ahead/round.txt"
     ;;
   attntest)
     (cd $b && OCFT_ONLY=${ATTN_ONLY:-test_attention_split} timeout "$(budget 200)" \
