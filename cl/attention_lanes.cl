@@ -6,9 +6,9 @@
  * (below), then attention_lanes_join, which joins each row's key ranges and writes out (and lse).
  *
  * Decoding reads every key once and does little with it, so its speed is how many bytes are in
- * flight: cl/attention_decode.cl stages each tile through local memory behind barriers (a third
- * of the copy ceiling on the H200); here each key row goes straight from global memory into the
- * registers of the SEG work-items that score it.
+ * flight: cl/attention_decode.cl stages each tile through local memory behind barriers (a fifth
+ * to a half of the copy ceiling on the H200); here each key row goes straight from global memory
+ * into the registers of the SEG work-items that score it.
  */
 
 /* ---- tunables, each passed by the host (src/plan/plan_attention_lanes.c) ---- */
