@@ -39,7 +39,7 @@ jobs=${JOBS:-$(nproc)}
 # test_norm_streamed alone): both killed.
 # The three norm-split-shifted- mutations were run on 2026-12-04, twenty-second session (PoCL, 2
 # cores, OCLFUSE_TEST_SMALL=1): see its closing note.
-# The three lanes- mutations and decode-join-scale were run on 2026-12-04, twenty-third session
+# The four lanes- mutations and decode-join-scale were run on 2026-12-04, twenty-third session
 # (PoCL, 2 cores, OCLFUSE_TEST_SMALL=1): all killed, by test_attention_lanes and
 # test_attention_split. (A fifth,
 # keys past the range's end weighted, survived rightly: ranges are whole steps, so a kept key is
