@@ -4,12 +4,13 @@
 # error, not from a --log file: Oclgrind 21.10 opens that file afresh for every context, so a
 # suite that creates several kept only what its last context reported (the norm suite's data
 # races went unseen until 2026-12-04). Reports of uninitialized values fail it too, except in
-# the suites run with UNINITIALIZED_COUNTED on (test_norm, test_softmax_options), where they are
-# counted: Oclgrind 21.10 makes them where there are none, in vectors of 16 lanes (the kernel of
-# tools/lab/oclgrind/float16_uninit.c reproduces it: test_norm's SHIFTED rows in vectors of 16
-# draw them) and in buffers that reuse freed memory (src/runtime/workspace.c: softmax's unfused
-# baseline with the causal band draws them after other tests, never alone); the count is
-# printed so that a new one shows. Both streams go to LOG.
+# the suites run with UNINITIALIZED_COUNTED on (test_softmax_options), where they are counted:
+# Oclgrind 21.10 makes them where there are none, in buffers that reuse freed memory
+# (src/runtime/workspace.c: softmax's unfused baseline with the causal band draws them after
+# other tests, never alone) and in vectors of 16 lanes (the kernel of
+# tools/lab/oclgrind/float16_uninit.c reproduces it; test_norm's SHIFTED suites leave their
+# 16-lane tunings out under Oclgrind); the count is printed so that a new one shows. Both
+# streams go to LOG.
 #   cmake -DOCLGRIND=<oclgrind> -DPROGRAM=<test> -DLOG=<file> [-DUNINITIALIZED_COUNTED=ON]
 #         -P run_oclgrind.cmake
 file(REMOVE "${LOG}")

@@ -555,6 +555,13 @@ static void run_shifted(ocft_env *env, const norm_case *c, int must_hold) {
   run_case(env, c, NULL);
 }
 
+/* 1 under Oclgrind, whose 21.10 reports uninitialized values in vectors of 16 lanes where there
+   are none (tools/lab/oclgrind/float16_uninit.c): the suites below leave their last tuning, the
+   16-lane one, to the other platforms there, so that Oclgrind's reports can fail this suite. */
+static size_t oclgrind_lanes16(const ocft_env *env) {
+  return strstr(env->info.device_name, "Oclgrind") != NULL;
+}
+
 /* Rows that start inside vectors, as far in for every operand (rows.shifted, SHIFTED in
    cl/norm.cl): whole vectors of the buffer, a row's first and last lane by lane, the weights
    and biases realigned to each row. Adjacent rows of an odd stride (each row its own lead, and
@@ -571,7 +578,7 @@ static void test_norm_shifted(void **state) {
       "rows.shifted=1 split.shifted=1", "rows.shifted=1 split.shifted=1 vw=2",
       "rows.shifted=1 split.shifted=1 vw=8 rows.items=8 rows.seg_items=4",
       "rows.shifted=1 split.shifted=1 vw=16 rows.items=8 rows.seg_items=4"};
-  for (size_t v = 0; v < OCF_ARRAY_LEN_T(widths_vw); v++)
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(widths_vw) - oclgrind_lanes16(env); v++)
     for (int rms = 0; rms < 2; rms++)
       for (size_t t = 0; t < OCF_ARRAY_LEN_T(types); t++)
         for (size_t i = 0; i < OCF_ARRAY_LEN_T(widths); i++) {
@@ -643,7 +650,7 @@ static void test_norm_shifted_split(void **state) {
                                         "vw=16 split.wg=2 split.unroll=1 split.shifted=1"};
 #undef SPLIT_ONLY
   const size_t cols = ocft_small() ? 301 : 3001;
-  for (size_t v = 0; v < OCF_ARRAY_LEN_T(tunings); v++)
+  for (size_t v = 0; v < OCF_ARRAY_LEN_T(tunings) - oclgrind_lanes16(env); v++)
     for (int rms = 0; rms < 2; rms++)
       for (size_t t = 0; t < OCF_ARRAY_LEN_T(types); t++) {
         tuning_apply(env, types[t], tunings[v]);

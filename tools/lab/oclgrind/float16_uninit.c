@@ -4,9 +4,8 @@
  * partial vectors, cl/norm_vector.clh), zeroes the lanes outside [lo, hi) and sums the squares.
  * With float8 Oclgrind says nothing; with float16 it reports "Controlflow depends on
  * uninitialized value" at the dot products, and the result is right (50 = 3^2 + 4^2 + 5^2). This
- * is why tests/run_oclgrind.cmake counts uninitialized-value reports in test_norm (its SHIFTED
- * rows in vectors of 16 draw them) and test_softmax_options instead of failing on them, as it
- * does in every other suite.
+ * is why test_norm's SHIFTED suites leave their 16-lane tunings out under Oclgrind (which fails
+ * a suite on an uninitialized-value report, tests/run_oclgrind.cmake).
  *
  *   cc -std=c11 tools/lab/oclgrind/float16_uninit.c -lOpenCL -o /tmp/float16_uninit
  *   oclgrind --uninitialized /tmp/float16_uninit 8    # silent
