@@ -1299,6 +1299,16 @@ static ocf_device_facts h200_facts(void) {
   return nv;
 }
 
+/* The call's plan, which must be `kernel` over key ranges, then `join`. */
+static void plan_ranges(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                        const ocf_attention_call *call, ocf_kernel_id kernel, ocf_kernel_id join,
+                        ocf_plan *plan) {
+  ocft_assert_status(ocf_plan_attention(facts, tuning, call, plan), OCF_SUCCESS);
+  assert_int_equal(plan->step_count, 2);
+  assert_int_equal(plan->steps[0].kernel, kernel);
+  assert_int_equal(plan->steps[1].kernel, join);
+}
+
 /* attention_lanes's plans (decode.lanes `lanes`, decode.unroll `unroll`) on a GPU of 48 KiB
    of local memory, NVIDIA (nvidia: warp shuffles) or not: two chunks a lane or more (one lane
    a key at most), whole slots, a work-item's queries and sums within 128 floats and its loads
@@ -1333,10 +1343,8 @@ static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unrol
     call.kv_vector = calls[i].kv_vector;
     call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = i % 2 ? OCF_BF16 : OCF_F32;
     ocf_plan plan;
-    ocft_assert_status(ocf_plan_attention(&facts, &tuning, &call, &plan), OCF_SUCCESS);
-    assert_int_equal(plan.step_count, 2);
-    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
-    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_LANES_JOIN);
+    plan_ranges(&facts, &tuning, &call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
+                &plan);
     const size_t wg = (size_t)ocf_plan_define_value(&plan, "WG", 0);
     const size_t seg = (size_t)ocf_plan_define_value(&plan, "SEG", 0);
     const size_t rows = (size_t)ocf_plan_define_value(&plan, "RB", 0);
@@ -1416,10 +1424,8 @@ static void test_decode_plans(const ocf_tuning_values *tuning) {
     call.b = calls[i].b, call.h = calls[i].h, call.h_kv = calls[i].h_kv;
     call.lq = calls[i].lq, call.lk = calls[i].lk, call.d = calls[i].d, call.kv_vector = 8;
     ocf_plan plan;
-    ocft_assert_status(ocf_plan_attention(&facts, tuning, &call, &plan), OCF_SUCCESS);
-    assert_int_equal(plan.step_count, 2);
-    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_DECODE);
-    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_JOIN);
+    plan_ranges(&facts, tuning, &call, OCF_KERNEL_ATTENTION_DECODE, OCF_KERNEL_ATTENTION_JOIN,
+                &plan);
     const size_t rows = (size_t)ocf_plan_define_value(&plan, "RB", 0);
     const size_t wg = (size_t)ocf_plan_define_value(&plan, "DWG", 0);
     const size_t cpt = (size_t)ocf_plan_define_value(&plan, "CPT", 0);
