@@ -1299,6 +1299,24 @@ static ocf_device_facts h200_facts(void) {
   return nv;
 }
 
+/* The first kernel of the plan of a decoding call, 1 x 32 heads x 1 x 8192 x 128, made in the way
+   `refusal` keeps the decoding kernels from it (0: 32 rows a key head; 1: a loop limit; 2: the
+   general variant; 3: a fixed workgroup size; -1: none). */
+static ocf_kernel_id decode_refused(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                    int refusal) {
+  ocf_device_facts f = *facts;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = 32, call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
+  if (refusal == 0) call.h_kv = 1;
+  if (refusal == 1) f.loop_limit = 65535;
+  if (refusal == 2) call.variant = OCF_VARIANT_GENERAL;
+  if (refusal == 3) call.workgroup = 64;
+  ocf_plan plan;
+  ocft_assert_status(ocf_plan_attention(&f, tuning, &call, &plan), OCF_SUCCESS);
+  return plan.steps[0].kernel;
+}
+
 /* The call's plan, which must be `kernel` over key ranges, then `join`. */
 static void plan_ranges(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                         const ocf_attention_call *call, ocf_kernel_id kernel, ocf_kernel_id join,
@@ -1385,22 +1403,11 @@ static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unrol
     assert_int_equal(plan.scratch_bytes,
                      call.b * call.h * call.lq * plan.kv_splits * (call.d + 2) * sizeof(float));
   }
-  for (int c = 0; c < 5; c++) {
-    ocf_device_facts f = facts;
-    ocf_tuning_values off = tuning;
-    ocf_attention_call call;
-    memset(&call, 0, sizeof call);
-    call.b = 1, call.h = 32, call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
-    if (c == 0) call.h_kv = 1; /* 32 rows a key head */
-    if (c == 1) f.loop_limit = 65535;
-    if (c == 2) call.variant = OCF_VARIANT_GENERAL;
-    if (c == 3) call.workgroup = 64;
-    if (c == 4) off.attention.decode.lanes = 0;
-    ocf_plan plan;
-    ocft_assert_status(ocf_plan_attention(&f, &off, &call, &plan), OCF_SUCCESS);
-    assert_true(plan.steps[0].kernel != OCF_KERNEL_ATTENTION_LANES);
-    if (c == 4) assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_DECODE);
-  }
+  for (int c = 0; c < 4; c++)
+    assert_true(decode_refused(&facts, &tuning, c) != OCF_KERNEL_ATTENTION_LANES);
+  ocf_tuning_values off = tuning;
+  off.attention.decode.lanes = 0;
+  assert_int_equal(decode_refused(&facts, &off, -1), OCF_KERNEL_ATTENTION_DECODE);
 }
 
 /* attention_decode's plans: full workgroups (decode.wg work-items, every one of them in a key
@@ -1461,19 +1468,8 @@ static void test_decode_plans(const ocf_tuning_values *tuning) {
   }
   /* Not taken: more rows a key head than decode.rows, a loop limit, the general variant, a
      fixed workgroup size. */
-  for (int c = 0; c < 4; c++) {
-    ocf_device_facts f = facts;
-    ocf_attention_call call;
-    memset(&call, 0, sizeof call);
-    call.b = 1, call.h = 32, call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
-    if (c == 0) call.h_kv = 1; /* 32 rows a key head */
-    if (c == 1) f.loop_limit = 65535;
-    if (c == 2) call.variant = OCF_VARIANT_GENERAL;
-    if (c == 3) call.workgroup = 64;
-    ocf_plan plan;
-    ocft_assert_status(ocf_plan_attention(&f, tuning, &call, &plan), OCF_SUCCESS);
-    assert_true(plan.steps[0].kernel != OCF_KERNEL_ATTENTION_DECODE);
-  }
+  for (int c = 0; c < 4; c++)
+    assert_true(decode_refused(&facts, tuning, c) != OCF_KERNEL_ATTENTION_DECODE);
 }
 
 /* attention_block's plans: (bq / rm) x tc work-items, 4 tc dividing D and at most 32 columns
