@@ -293,9 +293,10 @@ static const char *judge_softmax_baseline(program *p, ocf_status status) {
    1 x 2: min(compute units x 2, 25 / 8) = 3 parts on 2 cores; set_tuning makes no OpenCL call). */
 static void prepare_softmax_split(program *p) {
   prepare_device(p, 15);
-  assert_int_equal(ocf_context_set_tuning(p->ctx, "softmax", OCF_F32, NULL,
-                                          "vw=8 items=4 unroll=2 coop_spin=0 groups_per_unit=2"),
-                   OCF_SUCCESS);
+  assert_int_equal(
+      ocf_context_set_tuning(p->ctx, "softmax", OCF_F32, NULL,
+                             "vw=8 items=4 rows.items=0 unroll=2 coop_spin=0 groups_per_unit=2"),
+      OCF_SUCCESS);
   p->launch.workgroup_size = 1;
   p->launch.first_event = &p->first_event;
 }
@@ -990,9 +991,10 @@ static const char *judge_matmul_host_split(program *p, ocf_status status) {
    spin cut to nothing) it is the split's check that runs. */
 static void prepare_softmax_coop(program *p) {
   prepare_device(p, 17);
-  assert_int_equal(ocf_context_set_tuning(p->ctx, "softmax", OCF_F32, NULL,
-                                          "vw=8 items=4 unroll=2 coop_spin=64 groups_per_unit=2"),
-                   OCF_SUCCESS);
+  assert_int_equal(
+      ocf_context_set_tuning(p->ctx, "softmax", OCF_F32, NULL,
+                             "vw=8 items=4 rows.items=0 unroll=2 coop_spin=64 groups_per_unit=2"),
+      OCF_SUCCESS);
   p->launch.workgroup_size = 1;
   p->launch.first_event = &p->first_event;
   p->launch.workspace = p->workspace;
