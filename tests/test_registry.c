@@ -58,12 +58,14 @@ static void visit(void *user, const void *call) {
      member where the plan needs scratch. */
   ocf_frame_storage source, frame;
   memset(&source, 0, sizeof source);
-  cl_mem *scratch = NULL;
-  w->desc->frame(&plan, call, source.bytes, NULL, &frame, &scratch);
-  if (plan.scratch_bytes) assert_non_null(scratch);
-  scratch = NULL;
-  w->desc->frame(&plan, call, NULL, (cl_mem)&frame, &frame, &scratch);
-  if (plan.scratch_bytes) assert_non_null(scratch);
+  ocf_frame_slots slots = {NULL, NULL};
+  w->desc->frame(&plan, call, source.bytes, NULL, &frame, &slots);
+  if (plan.scratch_bytes) assert_non_null(slots.scratch);
+  if (plan.arrivals) assert_non_null(slots.arrivals);
+  slots.scratch = slots.arrivals = NULL;
+  w->desc->frame(&plan, call, NULL, (cl_mem)&frame, &frame, &slots);
+  if (plan.scratch_bytes) assert_non_null(slots.scratch);
+  if (plan.arrivals) assert_non_null(slots.arrivals);
 }
 
 static void test_registry_rows(void **state) {

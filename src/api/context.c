@@ -338,6 +338,7 @@ void ocf_context_release(ocf_context *ctx) {
   ocf_plan_cache_free(ctx->plan_cache);
   ocf_program_cache_release(ctx);
   ocf_workspace_pool_free(ctx);
+  ocf_arrivals_free(ctx);
   clReleaseCommandQueue(ctx->queue);
   clReleaseDevice(ctx->device);
   clReleaseContext(ctx->cl_ctx);

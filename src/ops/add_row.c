@@ -47,7 +47,7 @@ static int empty(const void *call) {
 
 /* source: an ocf_add_frame, used as it is. */
 static void frame(const ocf_plan *plan, const void *call, const void *source, cl_mem dummy,
-                  ocf_frame_storage *storage, cl_mem **scratch) {
+                  ocf_frame_storage *storage, ocf_frame_slots *slots) {
   (void)plan, (void)call;
   ocf_add_frame *f = (ocf_add_frame *)storage->bytes;
   if (source) {
@@ -56,7 +56,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     memset(f, 0, sizeof *f);
     f->x = f->y = f->out = dummy;
   }
-  *scratch = NULL;
+  slots->scratch = slots->arrivals = NULL;
 }
 
 static void warmup_grid(ocf_call_visit visit, void *user) {

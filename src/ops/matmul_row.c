@@ -134,16 +134,17 @@ static void dry_frame(const ocf_plan *plan, cl_mem dummy, ocf_frame_storage *sto
    partial left to the plan); the matrix-unit kernels take the same frame, the skinny kernels
    one derived from it. */
 static void frame(const ocf_plan *plan, const void *call, const void *source, cl_mem dummy,
-                  ocf_frame_storage *storage, cl_mem **scratch) {
+                  ocf_frame_storage *storage, ocf_frame_slots *slots) {
+  slots->arrivals = NULL;
   if (!source) {
-    dry_frame(plan, dummy, storage, scratch);
+    dry_frame(plan, dummy, storage, &slots->scratch);
     return;
   }
   const ocf_matmul_frame *t = source;
   if (plan->program == OCF_PROGRAM_MATMUL_SKINNY || plan->program == OCF_PROGRAM_MATMUL_FEW_MMA) {
     ocf_matmul_skinny_frame *f = (ocf_matmul_skinny_frame *)storage->bytes;
     skinny_frame(plan, call, t, f);
-    *scratch = &f->partial;
+    slots->scratch = &f->partial;
     return;
   }
   ocf_matmul_frame *f = (ocf_matmul_frame *)storage->bytes;
@@ -166,7 +167,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     f->s_stride_b = plan->pad_rows_b * plan->pad_ldb;
     f->sb_off = t->batch * f->s_stride_a;
   }
-  *scratch = &f->partial;
+  slots->scratch = &f->partial;
 }
 
 /* Every tile set a class may choose, whole (matmul_tiled_fast) and ragged (mixed), split or

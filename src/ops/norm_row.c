@@ -68,7 +68,7 @@ static int empty(const void *call) {
    kernels' slices (parts, part_vecs). The dry frame has rows 0: every kernel loops over
    nothing. */
 static void frame(const ocf_plan *plan, const void *call, const void *source, cl_mem dummy,
-                  ocf_frame_storage *storage, cl_mem **scratch) {
+                  ocf_frame_storage *storage, ocf_frame_slots *slots) {
   (void)call;
   ocf_norm_frame *f = (ocf_norm_frame *)storage->bytes;
   if (source) {
@@ -82,7 +82,8 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     f->in_ld = f->out_ld = f->res_ld = f->res_out_ld = f->parts = f->part_vecs = 1;
     f->cols = 1;
   }
-  *scratch = &f->scratch;
+  slots->scratch = &f->scratch;
+  slots->arrivals = NULL;
 }
 
 /* LayerNorm with weight and bias and RMSNorm with weight, fp32, over rows of every class,

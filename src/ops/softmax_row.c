@@ -56,7 +56,7 @@ static int empty(const void *call) {
 /* source: an ocf_softmax_frame of the call's buffers and scalars; the plan adds the split
    kernels' slices (parts, part_vecs). */
 static void frame(const ocf_plan *plan, const void *call, const void *source, cl_mem dummy,
-                  ocf_frame_storage *storage, cl_mem **scratch) {
+                  ocf_frame_storage *storage, ocf_frame_slots *slots) {
   (void)call;
   ocf_softmax_frame *f = (ocf_softmax_frame *)storage->bytes;
   if (source) {
@@ -68,7 +68,8 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     f->in = f->out = f->scratch = f->lengths = dummy;
     f->in_ld = f->out_ld = f->parts = f->causal_period = 1;
   }
-  *scratch = &f->scratch;
+  slots->scratch = &f->scratch;
+  slots->arrivals = NULL;
 }
 
 static void warmup_grid(ocf_call_visit visit, void *user) {

@@ -30,6 +30,13 @@ typedef struct ocf_plan_step {
   size_t global[3], local[3];
 } ocf_plan_step;
 
+/* Where the run loop puts the buffers it lends a plan: members of the op's frame (NULL: the op's
+   kernels take none). */
+typedef struct ocf_frame_slots {
+  cl_mem *scratch;  /* the plan's scratch, scratch_bytes of it */
+  cl_mem *arrivals; /* the plan's arrival counters, `arrivals` of them */
+} ocf_frame_slots;
+
 typedef struct ocf_plan {
   ocf_program_id program;
   unsigned define_count;
@@ -42,6 +49,7 @@ typedef struct ocf_plan {
   ocf_plan_step steps[OCF_PLAN_MAX_STEPS];
   size_t scratch_bytes;   /* one buffer the steps share (the frame's scratch), 0: none */
   int scratch_written;    /* the steps read only scratch an earlier step wrote: not zeroed */
+  size_t arrivals;        /* arrival counters (runtime/arrivals.h, the frame's), 0: none */
   int fixed_workgroup;    /* the caller chose the workgroup size */
   size_t local_mem_bytes; /* local memory the plan's kernels declare (the largest step) */
   /* The op's own part of the plan: argument values its planner chooses and its frame builder

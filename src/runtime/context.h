@@ -1,9 +1,10 @@
 /*
- * The context (struct ocf_context): its OpenCL objects, lock, facts, tuning, settings, log, pool
- * and plan cache; device selection (api/devices.c) and the context's tuning (tuning_context.c).
+ * The context (struct ocf_context): its OpenCL objects, lock, facts, tuning, settings, log, pool,
+ * arrival counters and plan cache; device selection (api/devices.c) and the context's tuning
+ * (tuning_context.c).
  * The runtime's other parts have headers of their own: program_cache.h (programs, kernels,
- * binding), launch.h (launch and dispatch), probes.h, validate.h, workspace.h, host_buffers.h,
- * plan_cache.h and run.h.
+ * binding), launch.h (launch and dispatch), probes.h, validate.h, workspace.h, arrivals.h,
+ * host_buffers.h, plan_cache.h and run.h.
  */
 #ifndef OCLFUSE_CONTEXT_H
 #define OCLFUSE_CONTEXT_H
@@ -12,6 +13,7 @@
 #include "device_facts.h"
 #include "ops/registry.h"
 #include "plan/plan.h"
+#include "runtime/arrivals.h"
 #include "runtime/disk_cache.h"
 #include "runtime/log.h"
 #include "runtime/workspace.h"
@@ -64,6 +66,7 @@ struct ocf_context {
   ocf_log_sink log;
   pthread_mutex_t log_lock;
   ocf_workspace_pool pool;
+  ocf_arrivals arrivals; /* under `lock` */
   /* Raised (under `lock`) whenever what decides a plan changes: tuning set, a fact learnt (a
      kernel limit, a local budget, a probe's outcome). A plan cache entry is valid for the
      generation it was made in. */

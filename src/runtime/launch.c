@@ -112,8 +112,12 @@ ocf_status ocf_plan_build(ocf_context *ctx, const ocf_plan *plan, ocf_built_kern
 }
 
 ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
-                            ocf_built_kernel *const *kernels, void *frame, cl_mem *scratch_slot,
-                            const ocf_launch *launch) {
+                            ocf_built_kernel *const *kernels, void *frame,
+                            const ocf_frame_slots *slots, const ocf_launch *launch) {
+  cl_mem *scratch_slot = slots ? slots->scratch : NULL;
+  cl_mem *arrivals_slot = slots ? slots->arrivals : NULL;
+  if (plan->arrivals && !arrivals_slot)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: arrival counters for an op without them (a bug)");
   /* Scratch: the launch's workspace (too small: refused here), a buffer of the call's own, or
      the context's pool, which is taken under the lock below. */
   ocf_scratch scratch = {NULL, 0, 0, 0};
@@ -133,6 +137,11 @@ ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_
   ocf_status status = OCF_SUCCESS;
   if (scratch.pooled) status = ocf_scratch_pool_take(ctx, plan->scratch_bytes, &scratch);
   if (scratch.mem) *scratch_slot = scratch.mem;
+  ocf_arrival_use arrivals = {NULL, NULL};
+  if (plan->arrivals && status == OCF_SUCCESS) {
+    status = ocf_arrivals_take(ctx, queue, plan->arrivals, &arrivals);
+    if (status == OCF_SUCCESS) *arrivals_slot = arrivals.counters;
+  }
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++)
     status = ocf_bind_arguments(kernels[s], frame);
   /* Scratch not created zeroed is zeroed on the device first (unless the plan's steps read only
@@ -164,6 +173,7 @@ ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_
                                 &first_kernel, &last);
   if (first_kernel) first = first_kernel;
   ocf_scratch_used(ctx, &scratch, last ? last : filled);
+  ocf_arrivals_used(&arrivals, last);
   pthread_mutex_unlock(&ctx->lock);
   ocf_scratch_release(&scratch, last ? last : filled);
   if (filled) clReleaseEvent(filled);
@@ -181,12 +191,12 @@ ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_
 }
 
 ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
-                           void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
+                           void *frame, const ocf_frame_slots *slots, const ocf_launch *launch,
                            int *replan) {
   ocf_built_kernel *kernels[OCF_PLAN_MAX_STEPS] = {NULL, NULL, NULL};
   ocf_status status = ocf_plan_build(ctx, plan, kernels, replan);
   if (status == OCF_SUCCESS)
-    status = ocf_plan_enqueue(ctx, queue, plan, kernels, frame, scratch_slot, launch);
+    status = ocf_plan_enqueue(ctx, queue, plan, kernels, frame, slots, launch);
   if (status != OCF_SUCCESS) return status;
   char description[512];
   ocf_plan_describe(plan, description, sizeof description);

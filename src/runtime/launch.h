@@ -17,13 +17,15 @@
  * in order, so that a failure before the first enqueue leaves nothing queued. `frame` is the op's
  * frame struct; when the plan needs scratch, plan->scratch_bytes of it come from the launch's
  * workspace, the context's pool or a buffer of the call's own (runtime/workspace.c), stored in
- * *scratch_slot (a field of the frame) and zero-filled before the first kernel.
+ * *slots->scratch (a member of the frame) and zero-filled before the first kernel unless the
+ * plan writes it first; its arrival counters (runtime/arrivals.c) go to *slots->arrivals.
+ * `slots` may be NULL for a plan that needs neither.
  * When a kernel the plan chose with a default workgroup size accepts fewer work-items than
  * planned, its limit is remembered in ctx->facts, *replan is set and OCF_ERR_INVALID_WORKGROUP
  * returned with nothing enqueued: the caller plans again.
  */
 ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
-                           void *frame, cl_mem *scratch_slot, const ocf_launch *launch,
+                           void *frame, const ocf_frame_slots *slots, const ocf_launch *launch,
                            int *replan);
 
 /* Builds (once) and checks every kernel of a plan into kernels[step] (the program cache's),
@@ -31,11 +33,11 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
 ocf_status ocf_plan_build(ocf_context *ctx, const ocf_plan *plan, ocf_built_kernel **kernels,
                           int *replan);
 
-/* The second half of ocf_launch_plan: the scratch, then under the lock the binding of every
-   built kernel's arguments from `frame` and the enqueues. */
+/* The second half of ocf_launch_plan: the scratch, then under the lock the arrival counters,
+   the binding of every built kernel's arguments from `frame` and the enqueues. */
 ocf_status ocf_plan_enqueue(ocf_context *ctx, cl_command_queue queue, const ocf_plan *plan,
-                            ocf_built_kernel *const *kernels, void *frame, cl_mem *scratch_slot,
-                            const ocf_launch *launch);
+                            ocf_built_kernel *const *kernels, void *frame,
+                            const ocf_frame_slots *slots, const ocf_launch *launch);
 
 /* Under ctx->lock: learns that `kernel` accepts at most `limit` work-items (a limit only ever
    lowers), raising the plan generation when it does. */

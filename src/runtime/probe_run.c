@@ -79,8 +79,8 @@ static int probe_once(ocf_context *ctx, const ocf_plan *plan, const ocf_probe_pr
     cl_event done = NULL;
     launch.event = &done;
     int replan = 0;
-    ocf_status status =
-        ocf_launch_plan(ctx, ctx->queue, plan, &frame, &frame.partial, &launch, &replan);
+    const ocf_frame_slots slots = {&frame.partial, NULL};
+    ocf_status status = ocf_launch_plan(ctx, ctx->queue, plan, &frame, &slots, &launch, &replan);
     if (status == OCF_SUCCESS)
       err = clEnqueueReadBuffer(ctx->queue, cb, CL_TRUE, 0, c_count * sizeof *c, c, done ? 1 : 0,
                                 done ? &done : NULL, NULL);

@@ -126,9 +126,9 @@ ocf_status ocf_run(ocf_context *ctx, const ocf_run_call *run) {
     if (status != OCF_SUCCESS) return status;
     if (empty) return ocf_dispatch_nothing(run->queue, run->launch);
     ocf_frame_storage frame;
-    cl_mem *scratch_slot = NULL;
-    desc->frame(&p.plan, run->call, run->source, NULL, &frame, &scratch_slot);
-    status = ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, scratch_slot,
+    ocf_frame_slots slots = {NULL, NULL};
+    desc->frame(&p.plan, run->call, run->source, NULL, &frame, &slots);
+    status = ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, &slots,
                               run->launch);
     if (status != OCF_SUCCESS) {
       /* Nothing of the plan was at fault, most likely (a buffer, the queue): the entry goes all

@@ -82,8 +82,8 @@ static ocf_status warm_plan(ocf_context *ctx, const ocf_op_desc *desc, const ocf
                                 NULL, &err);
   if (err != CL_SUCCESS) return ocf_fail_cl(err, "clCreateBuffer(warm-up)");
   ocf_frame_storage frame;
-  cl_mem *scratch = NULL;
-  desc->frame(plan, NULL, NULL, dummy, &frame, &scratch);
+  ocf_frame_slots slots = {NULL, NULL};
+  desc->frame(plan, NULL, NULL, dummy, &frame, &slots);
   ocf_status status = OCF_SUCCESS;
   pthread_mutex_lock(&ctx->lock);
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {

@@ -9,10 +9,10 @@ static void CL_CALLBACK release_buffer(cl_event event, cl_int event_status, void
   clReleaseMemObject((cl_mem)buffer);
 }
 
-/* Releases a buffer once `done` (NULL: nothing pending) completes. OpenCL would keep a buffer
-   released right after enqueue alive anyway; releasing it from the completion callback also keeps
-   implementations that free early (Oclgrind) from reading freed scratch. */
-static void release_after(cl_mem buffer, cl_event done) {
+/* OpenCL would keep a buffer released right after enqueue alive anyway; releasing it from the
+   completion callback also keeps implementations that free early (Oclgrind) from reading freed
+   scratch. */
+void ocf_release_after(cl_mem buffer, cl_event done) {
   if (!done || clSetEventCallback(done, CL_COMPLETE, release_buffer, buffer) != CL_SUCCESS)
     clReleaseMemObject(buffer);
 }
@@ -148,7 +148,7 @@ ocf_status ocf_scratch_pool_take(ocf_context *ctx, size_t bytes, ocf_scratch *s)
   ocf_status status = create_buffer(ctx, bytes, &fresh, &zeroed);
   if (status != OCF_SUCCESS) return status;
   /* The smaller buffer goes once the commands enqueued on it so far have finished. */
-  if (pool->buffer) release_after(pool->buffer, pool->last);
+  if (pool->buffer) ocf_release_after(pool->buffer, pool->last);
   if (pool->last) clReleaseEvent(pool->last);
   pool->buffer = fresh;
   pool->bytes = bytes;
@@ -169,7 +169,7 @@ void ocf_scratch_used(ocf_context *ctx, const ocf_scratch *s, cl_event last) {
 }
 
 void ocf_scratch_release(const ocf_scratch *s, cl_event last) {
-  if (s->owned && s->mem) release_after(s->mem, last);
+  if (s->owned && s->mem) ocf_release_after(s->mem, last);
 }
 
 void ocf_workspace_pool_free(ocf_context *ctx) {
@@ -196,7 +196,7 @@ ocf_status ocf_context_trim_workspace(ocf_context *ctx) {
   ocf_error_clear();
   if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "ocf_context_trim_workspace: ctx is NULL");
   pthread_mutex_lock(&ctx->lock);
-  if (ctx->pool.buffer) release_after(ctx->pool.buffer, ctx->pool.last);
+  if (ctx->pool.buffer) ocf_release_after(ctx->pool.buffer, ctx->pool.last);
   if (ctx->pool.last) clReleaseEvent(ctx->pool.last);
   ctx->pool.buffer = NULL;
   ctx->pool.last = NULL;
