@@ -43,6 +43,7 @@ typedef struct att_case {
      without zeroing it: its kernels must write every float they read there) */
   int poison;
   ocf_precision precision; /* of fp32 inputs (ocf_attention_options.precision) */
+  cl_command_queue queue;  /* the launch's queue; NULL: the context's */
 } att_case;
 
 static size_t max_size(size_t a, size_t b) {
@@ -234,6 +235,7 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     ocf_launch launch = OCF_LAUNCH_INIT;
     launch.variant = c->variant;
     launch.workgroup_size = c->workgroup;
+    launch.queue = c->queue;
     /* At least any split's scratch: a (m, s, acc) a row and range, a range at least a key. */
     const size_t ws_bytes = c->poison ? rows * (c->lk + 2) * (d + 2) * sizeof(float) : 0;
     if (c->poison) {
@@ -242,6 +244,7 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     }
     status = ocf_attention(env->ctx, c->b, c->h, c->h_kv, c->lq, c->lk, d, qb, q.offset, q.s, kb,
                            k.offset, k.s, vb, v.offset, v.s, ob, out.offset, out.s, &opt, &launch);
+    if (c->queue) assert_int_equal(clFinish(c->queue), CL_SUCCESS);
     read_bytes(env, ob, out.extent * out.elem, got);
     if (sb) read_bytes(env, sb, lse_len * sizeof(float), lse_got);
     clReleaseMemObject(qb), clReleaseMemObject(kb), clReleaseMemObject(vb);
@@ -538,6 +541,41 @@ static void test_attention_split(void **state) {
    ragged key ranges, every mask, lse, rows without keys, a NaN key, the scratch poisoned; one
    workgroup of 32 lanes a key and one of 16 in single keys, each step's loads issued a step
    ahead (decode.ahead). */
+static const struct {
+  size_t b, h, h_kv, lq, lk, d;
+  ocf_dtype qt, kt, vt;
+  int layout, causal, lengths;
+} lanes_cases[] = {
+    {2, 2, 2, 1, 300, 1, OCF_F32, OCF_F32, OCF_F32, DENSE, 0, 0},
+    {1, 2, 1, 1, 97, 17, OCF_BF16, OCF_BF16, OCF_BF16, INTERLEAVED, 1, 0},
+    {2, 2, 2, 1, 130, 96, OCF_F16, OCF_F16, OCF_F16, CHUNKED, 0, 1},
+    {1, 4, 2, 1, 64, 200, OCF_F32, OCF_BF16, OCF_F16, DENSE, 1, 1},
+    {1, 2, 2, 1, 45, 256, OCF_BF16, OCF_BF16, OCF_BF16, DENSE, 0, 0},
+    {1, 16, 1, 1, 77, 128, OCF_F32, OCF_F32, OCF_F32, DENSE, 1, 0},
+    {2, 4, 1, 3, 2, 64, OCF_BF16, OCF_F16, OCF_BF16, INTERLEAVED, 1, 1},
+    {1, 8, 2, 2, 1000, 128, OCF_BF16, OCF_BF16, OCF_BF16, CHUNKED, 0, 0},
+};
+
+/* lanes_cases[i] on `queue` (NULL: the context's), its scratch poisoned in every other case; the
+   plan must be attention_lanes's, and with `joined` one kernel (decode.join 2). */
+static void run_lanes_case(ocft_env *env, size_t i, cl_command_queue queue, int joined) {
+  /* llvmpipe's loop limit: attention_lanes is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  att_case c = base_case(lanes_cases[i].b, lanes_cases[i].h, lanes_cases[i].h_kv, lanes_cases[i].lq,
+                         lanes_cases[i].lk, lanes_cases[i].d);
+  c.qt = lanes_cases[i].qt, c.kt = lanes_cases[i].kt, c.vt = lanes_cases[i].vt;
+  c.ot = lanes_cases[i].vt;
+  c.layout = lanes_cases[i].layout, c.causal = lanes_cases[i].causal;
+  c.lengths = lanes_cases[i].lengths;
+  c.lse = 1;
+  c.poison = (int)(i % 2);
+  c.queue = queue;
+  run_case(env, joined ? "attention_lanes joined" : "attention_lanes", &c, 0);
+  if (limited) return;
+  assert_non_null(strstr(ocf_last_plan(), "attention_lanes"));
+  if (joined) assert_null(strstr(ocf_last_plan(), "attention_lanes_join"));
+}
+
 static void test_attention_lanes(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const settings[] = {
@@ -545,36 +583,53 @@ static void test_attention_lanes(void **state) {
       "mma.decode_fill=0 mma.split_fill=0",
       "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
       "decode.ahead=1 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
-  static const struct {
-    size_t b, h, h_kv, lq, lk, d;
-    ocf_dtype qt, kt, vt;
-    int layout, causal, lengths;
-  } cases[] = {
-      {2, 2, 2, 1, 300, 1, OCF_F32, OCF_F32, OCF_F32, DENSE, 0, 0},
-      {1, 2, 1, 1, 97, 17, OCF_BF16, OCF_BF16, OCF_BF16, INTERLEAVED, 1, 0},
-      {2, 2, 2, 1, 130, 96, OCF_F16, OCF_F16, OCF_F16, CHUNKED, 0, 1},
-      {1, 4, 2, 1, 64, 200, OCF_F32, OCF_BF16, OCF_F16, DENSE, 1, 1},
-      {1, 2, 2, 1, 45, 256, OCF_BF16, OCF_BF16, OCF_BF16, DENSE, 0, 0},
-      {1, 16, 1, 1, 77, 128, OCF_F32, OCF_F32, OCF_F32, DENSE, 1, 0},
-      {2, 4, 1, 3, 2, 64, OCF_BF16, OCF_F16, OCF_BF16, INTERLEAVED, 1, 1},
-      {1, 8, 2, 2, 1000, 128, OCF_BF16, OCF_BF16, OCF_BF16, CHUNKED, 0, 0},
-  };
-  /* llvmpipe's loop limit: attention_lanes is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
     tune_every_dtype(env, settings[k]);
-    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
-      if (ocft_small() && cases[i].lk > 300) continue;
-      att_case c =
-          base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk, cases[i].d);
-      c.qt = cases[i].qt, c.kt = cases[i].kt, c.vt = cases[i].vt, c.ot = cases[i].vt;
-      c.layout = cases[i].layout, c.causal = cases[i].causal, c.lengths = cases[i].lengths;
-      c.lse = 1;
-      c.poison = (int)(i % 2);
-      run_case(env, "attention_lanes", &c, 0);
-      if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_lanes"));
-    }
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(lanes_cases); i++)
+      if (!ocft_small() || lanes_cases[i].lk <= 300) run_lanes_case(env, i, NULL, 0);
     run_nan_key(env, "attention_lanes", 1, 3, OCF_F32, !limited);
+  }
+  tune_every_dtype(env, NULL);
+}
+
+/* attention_lanes with decode.join: the last range of a row block to arrive joins the block's
+   ranges, in the one kernel. The cases of test_attention_lanes one after another on the
+   context's queue (each call finds the counters the one before left at zero, and a block never
+   joined would leave out's 100 .. 200), growing the queue's counters as the row blocks grow;
+   then on a second in-order queue (counters of its own) and an out-of-order one where the
+   device has it (counters of the call's own), each followed by a call on the context's queue.
+   Not under Oclgrind: it reports the joining workgroup's reads of the others' partials as races,
+   as OpenCL 1.2 orders nothing between workgroups (hence the planner's rule: PTX fences on
+   NVIDIA, or a CPU's coherent memory). */
+static void test_attention_lanes_join(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  if (strstr(env->info.device_name, "Oclgrind")) skip();
+  static const char *const settings[] = {
+      "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=2 decode.join=2 "
+      "block.bq=0 mma.decode_fill=0 mma.split_fill=0",
+      "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
+      "decode.join=2 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
+    tune_every_dtype(env, settings[k]);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(lanes_cases); i++)
+      if (!ocft_small() || lanes_cases[i].lk <= 300) run_lanes_case(env, i, NULL, 1);
+    run_nan_key(env, "attention_lanes", 1, 3, OCF_F32, !limited);
+  }
+  cl_int err = CL_SUCCESS;
+  cl_command_queue second = clCreateCommandQueue(env->cl, env->device, 0, &err);
+  assert_int_equal(err, CL_SUCCESS);
+  run_lanes_case(env, 5, second, 1);
+  run_lanes_case(env, 1, second, 1);
+  run_lanes_case(env, 5, NULL, 1);
+  clReleaseCommandQueue(second);
+  cl_command_queue unordered =
+      clCreateCommandQueue(env->cl, env->device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  if (err == CL_SUCCESS) {
+    run_lanes_case(env, 3, unordered, 1);
+    run_lanes_case(env, 3, NULL, 1);
+    clReleaseCommandQueue(unordered);
   }
   tune_every_dtype(env, NULL);
 }
@@ -2029,7 +2084,7 @@ int main(void) {
       cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
       cmocka_unit_test(test_attention_mma_split),    cmocka_unit_test(test_attention_mma_shapes),
       cmocka_unit_test(test_attention_mma_fp32),     cmocka_unit_test(test_attention_wgmma),
-      cmocka_unit_test(test_attention_lanes),
+      cmocka_unit_test(test_attention_lanes),        cmocka_unit_test(test_attention_lanes_join),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

@@ -3311,6 +3311,50 @@ static void test_plan_attention_lanes_routes(void **state) {
                    OCF_KERNEL_ATTENTION_DECODE);
 }
 
+/* attention_lanes's plan of a decoding step 2 x 32 heads (h_kv key heads) x 1 x 8192 x 128 on
+   `facts` with decode.join = join, attention_lanes on (64 work-items, 8 lanes a key). */
+static ocf_plan lanes_join_plan(const ocf_device_facts *facts, int join, size_t h_kv) {
+  ocf_tuning_values t;
+  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
+  t.attention.decode.wg = 64, t.attention.decode.lanes = 8, t.attention.decode.join = join;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 2, call.h = 32, call.h_kv = h_kv, call.lq = 1, call.lk = 8192, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  return plan;
+}
+
+/* decode.join makes attention_lanes one kernel, a counter a row block (2 batches x 32 heads,
+   one query row a block; with 8 key heads and decode.join 2, the 4 query rows of a key head in
+   one block), where the device orders workgroups: PTX fences on NVIDIA (JOIN 2), mem_fence on a
+   CPU (1); other GPUs, join 0 and blocks of several rows under join 1 keep attention_lanes_join
+   after it, and no counters. */
+static void test_plan_attention_lanes_join(void **state) {
+  (void)state;
+  const struct {
+    ocf_device_facts facts;
+    int join;
+    size_t h_kv;
+    int define;
+  } cases[] = {{h200_probed(49152), 1, 32, 2},   {facts_of(POCL, 0), 1, 32, 1},
+               {facts_of(AMD_GPU, 0), 1, 32, 0}, {facts_of(INTEL_GPU, 0), 1, 32, 0},
+               {h200_probed(49152), 0, 32, 0},   {facts_of(POCL, 0), 0, 32, 0},
+               {h200_probed(49152), 1, 8, 0},    {facts_of(POCL, 0), 1, 8, 0},
+               {h200_probed(49152), 2, 8, 2},    {facts_of(POCL, 0), 2, 8, 1}};
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_plan plan = lanes_join_plan(&cases[i].facts, cases[i].join, cases[i].h_kv);
+    assert_int_equal(plan_value(&plan, "JOIN"), cases[i].define);
+    assert_int_equal(plan.step_count, cases[i].define ? 1 : 2);
+    assert_int_equal(plan.arrivals, cases[i].define ? (cases[i].h_kv == 8 ? 16 : 64) : 0);
+    if (!cases[i].define) assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_LANES_JOIN);
+    assert_int_equal(ocf_plan_verify(&plan, &cases[i].facts), OCF_SUCCESS);
+  }
+}
+
 /* attention_mma's local memory: the device's reported 48 KiB (bk 32 at d 128) whatever the probe
    showed, unless mma.local=1; then what the matrix-unit probe ran right (bk 64, three stages, a
    Q tile), asking it for the tuning's size while that may still pass (at most its 128 KiB,
@@ -5069,6 +5113,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_mma_local_memory),
       cmocka_unit_test(test_plan_attention_decode_routes),
       cmocka_unit_test(test_plan_attention_lanes_routes),
+      cmocka_unit_test(test_plan_attention_lanes_join),
       cmocka_unit_test(test_plan_matmul_wgmma),
       cmocka_unit_test(test_plan_wgmma_waves),
       cmocka_unit_test(test_plan_wgmma_staged16),

@@ -20,6 +20,7 @@
 
 static const ocf_arg_desc tiled_args[] = {COMMON};
 static const ocf_arg_desc split_args[] = {COMMON, SPLIT};
+static const ocf_arg_desc lanes_args[] = {COMMON, SPLIT, OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 
 static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",     "D",
                                             "Q_DTYPE",     "K_DTYPE", "V_DTYPE", "OUT_DTYPE",
@@ -30,7 +31,7 @@ static const char *const decode_defines[] = {
     "Q_DTYPE", "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE",  NULL};
 
 static const char *const lanes_defines[] = {
-    "WG",      "SEG",     "RB",      "VEC",       "UNROLL",      "AHEAD",  "SHUFFLE", "D",
+    "WG",      "SEG",     "RB",      "VEC",       "UNROLL",      "AHEAD",  "SHUFFLE", "JOIN", "D",
     "Q_DTYPE", "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const block_defines[] = {
@@ -66,11 +67,11 @@ KERNEL_D(ATTENTION_DECODE, attention_decode, ATTENTION_DECODE, decode_defines, s
 KERNEL_D(ATTENTION_JOIN, attention_join, ATTENTION_DECODE, decode_defines, split_args,
          "after attention_decode (merge_ranges): one work-item an output element, any "
          "workgroup size");
-KERNEL_D(ATTENTION_LANES, attention_lanes, ATTENTION_LANES, lanes_defines, split_args,
+KERNEL_D(ATTENTION_LANES, attention_lanes, ATTENTION_LANES, lanes_defines, lanes_args,
          "lq x group <= RB rows a key head: one workgroup per (batch, key head, block of RB "
          "query rows, range of split_keys keys), SEG work-items a key and WG / SEG keys at once, "
          "K and V straight into registers; each range's (m, s, acc) into scratch, then "
-         "attention_lanes_join");
+         "attention_lanes_join, or (JOIN) the block's last range to arrive joins them");
 KERNEL_D(ATTENTION_LANES_JOIN, attention_lanes_join, ATTENTION_LANES, lanes_defines, split_args,
          "after attention_lanes (merge_ranges): one work-item an output element, any workgroup "
          "size");

@@ -245,6 +245,7 @@ typedef struct ocf_attention_frame {
   cl_ulong lse_off;
   cl_ulong splits, split_keys; /* attention_split and _merge: key splits a row, keys a split */
   cl_mem scratch;              /* their (m, s, acc) partials: the plan's scratch */
+  cl_mem arrivals;             /* attention_lanes: the plan's arrival counters (JOIN 1) */
 } ocf_attention_frame;
 
 #endif /* OCLFUSE_KERNELS_H */

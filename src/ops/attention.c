@@ -288,6 +288,7 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
                                opt.lse_offset,
                                1,
                                0,
+                               NULL,
                                NULL};
   const ocf_run_call run = {OCF_OP_ATTENTION, &call, &frame, queue, &settings};
   return ocf_run(ctx, &run);

@@ -55,9 +55,9 @@ static int empty(const void *call) {
 }
 
 /* source: an ocf_attention_frame with every argument but the split's (splits, split_keys: the
-   plan's) and the scratch (the run loop's). */
+   plan's) and the scratch and arrival counters (the run loop's). */
 static void frame(const ocf_plan *plan, const void *call, const void *source, cl_mem dummy,
-                  ocf_frame_storage *storage, cl_mem **scratch) {
+                  ocf_frame_storage *storage, ocf_frame_slots *slots) {
   (void)call;
   ocf_attention_frame *f = (ocf_attention_frame *)storage->bytes;
   if (source) {
@@ -68,11 +68,12 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     /* b = 0: every workgroup of attention_tiled and attention_split leaves at once, and
        attention_merge has no row to write. */
     memset(f, 0, sizeof *f);
-    f->q = f->k = f->v = f->out = f->lengths = f->lse = f->scratch = dummy;
+    f->q = f->k = f->v = f->out = f->lengths = f->lse = f->scratch = f->arrivals = dummy;
     f->h = f->group = f->lq = f->lk = f->d = 1;
     f->splits = f->split_keys = 1;
   }
-  *scratch = &f->scratch;
+  slots->scratch = &f->scratch;
+  slots->arrivals = &f->arrivals;
 }
 
 /* The two commonest head dims (each 16-wide band is a program of its own; PoCL took 4.6 minutes

@@ -19,6 +19,14 @@
  *           slots' join, WG / SEG x RB x (D + 2) floats, and without shuffles the lanes' sums,
  *           RB x UNROLL x WG floats, fit local memory.
  *   SHUFFLE NVIDIA (compute capability 7.0 on) with whole warps: a key's lanes sum by shuffles.
+ *   JOIN    decode.join: the last range of a row block to arrive joins the block's ranges, in
+ *           one kernel (plan->arrivals: a counter a row block), its ranges' (m, s) held in the
+ *           slots' join memory (2 splits <= WG / SEG x (D + 2)); decode.join 1 for blocks of one
+ *           row (on the H200 blocks of 2 and 4 rows ran 4-20 % slower joined, of 1 row 3-20 %
+ *           faster: docs/ATTENTION.md), 2 for every block. JOIN 2 where PTX fences order the
+ *           workgroups (NVIDIA GPUs, compute capability 7.0 on), 1 on CPUs (mem_fence: their
+ *           memory is coherent); elsewhere 0, as OpenCL 1.2 orders nothing between workgroups:
+ *           then attention_lanes_join after it.
  * Key ranges as attention_decode's (ocf_attention_key_ranges: decode.fill workgroups a compute
  * unit, split.min keys or more), each a multiple of a step, WG / SEG x UNROLL keys.
  */
@@ -85,9 +93,22 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   ocf_plan_define(plan, "UNROLL", (long long)unroll);
   ocf_plan_define(plan, "AHEAD", t->decode.ahead ? 1 : 0);
   ocf_plan_define(plan, "SHUFFLE", shuffle);
+  const int ptx_fences = facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU) &&
+                         facts->nv_compute_capability >= 70;
+  const int join = !t->decode.join || (rows > 1 && t->decode.join < 2) ||
+                           2 * splits > (wg / seg) * (d_padded + 2)
+                       ? 0
+                   : ptx_fences                              ? 2
+                   : (facts->type & CL_DEVICE_TYPE_CPU) != 0 ? 1
+                                                             : 0;
+  ocf_plan_define(plan, "JOIN", join);
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes = ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);
   ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
                            units, wg, splits, split_keys, plan);
+  if (join) { /* one step: the join happens in it */
+    plan->step_count = 1;
+    plan->arrivals = base_units;
+  }
   return 1;
 }

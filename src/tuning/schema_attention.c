@@ -60,6 +60,13 @@ static const ocf_tunable attention_tunables[] = {
                           "attention_lanes: 1: a step's loads issued while the step before is "
                           "scored (its chunks held twice: unroll halves to fit)",
                           NULL},
+    [AT(decode.join)] = {"decode.join", 0, 2, 0, 0,
+                         "attention_lanes: the last workgroup to finish a row block's key ranges "
+                         "joins them (one kernel, arrival counters kept zero per queue) where the "
+                         "device orders it (NVIDIA's PTX fences, a CPU's coherent memory): 1 "
+                         "blocks of one query row, 2 every block; 0: attention_lanes_join after "
+                         "it",
+                         NULL},
     /* block: attention_block */
     [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
                       "query rows of attention_block's workgroup (0: never that kernel; halved "

@@ -279,6 +279,8 @@ typedef struct ocf_attention_decode_tuning {
   int lanes;    /* attention_lanes instead, this many work-items a key; 0: attention_decode */
   int unroll;   /* attention_lanes: keys a work-item loads before scoring them */
   int ahead;    /* attention_lanes: 1: a step's loads issued while the step before is scored */
+  int join;     /* attention_lanes: the last range of a row block joins them (one kernel): 1
+                   blocks of one row, 2 every block */
 } ocf_attention_decode_tuning;
 
 /* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC
