@@ -9,7 +9,7 @@
 #           f16_cvt PTX path (test_f16_vectors_ptx, test_norm_f16_nvidia, test_softmax_f16_nvidia),
 #           test_matmul_mma and test_matmul_wgmma (cap 200 s)
 #   unit    `ctest -L unit` on the GPU, test_attention (attention_mma's PTX path) among them
-#           (cap 180 s)
+#           (cap UNIT_CAP, default 180 s)
 #   bufreg  round_bufreg.sh: whether the buffer registry's probe passes on NVIDIA, its suite
 #           there, the host cost against a raw launch (issue 17's 1.5 us goal) (cap 100 s)
 #   f16cvt  round_f16cvt.sh: norm and softmax fp16 under each conversion path, torch beside
@@ -120,6 +120,9 @@
 #           (cap 300 s)
 #   ahead   attention_lanes with decode.ahead (loads a step ahead) against without, FA2 and cuDNN
 #           beside on two shapes (cap 200 s)
+#   join    decode.join on and off (and 4 lanes a key) on decoding shapes, FA2 and cuDNN beside
+#   joinrule decode.join with 4 or 8 lanes by key-head units, grouped heads by fill
+#   joinptx ptxas's registers of attention_lanes with and without decode.join
 #   attntest test_attention's tests matching ATTN_ONLY (default test_attention_split:
 #           attention_lanes with shuffles among them) (cap 200 s)
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
@@ -184,8 +187,8 @@ for step in "$@"; do
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/nvidia.txt" | head -20
     ;;
   unit)
-    (cd $b && timeout "$(budget 180)" ctest -L unit -j8 --timeout 170 --output-on-failure \
-      >"$work/unit.txt" 2>&1)
+    (cd $b && timeout "$(budget ${UNIT_CAP:-180})" ctest -L unit -j8 \
+      --timeout $((${UNIT_CAP:-180} - 10)) --output-on-failure >"$work/unit.txt" 2>&1)
     echo "unit suites rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/unit.txt" | head -20
     ;;
@@ -565,6 +568,95 @@ SHAPES
     CASES=$CASES PEERS="1x32x1x8192x128:bf16 1x8x1x8192x128:bf16" OUT=$work/ahead \
       timeout "$(budget 200)" bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-200 "$work/ahead/round.txt"
+    ;;
+  join)
+    # decode.join (the last workgroup of a row block joins its ranges: one kernel) against the
+    # shipped two kernels, and 4 and 8 lanes a key under it, on the decoding shapes.
+    J="tune=decode.join=1"
+    CASES=$(cat <<SHAPES
+bf16 1 32 32 1 8192 128
+bf16 1 32 32 1 8192 128 "$J"
+bf16 1 32 32 1 8192 128 "$J decode.lanes=8"
+bf16 1 32 32 1 8192 128 "$J decode.lanes=4"
+bf16 1 32 32 1 8192 128 "$J decode.lanes=4 decode.unroll=4"
+bf16 1 8 8 1 8192 128
+bf16 1 8 8 1 8192 128 "$J"
+bf16 1 8 8 1 8192 128 "$J decode.lanes=4"
+bf16 1 32 8 1 8192 128
+bf16 1 32 8 1 8192 128 "$J"
+bf16 1 32 32 1 32768 128
+bf16 1 32 32 1 32768 128 "$J"
+bf16 1 32 32 1 32768 128 "$J decode.lanes=4"
+bf16 4 32 32 1 8192 128
+bf16 4 32 32 1 8192 128 "$J"
+bf16 4 32 32 1 8192 128 "$J decode.lanes=4"
+bf16 16 32 32 1 4096 128
+bf16 16 32 32 1 4096 128 "$J"
+bf16 16 32 32 1 4096 128 "$J decode.lanes=4"
+bf16 1 32 32 1 8192 256
+bf16 1 32 32 1 8192 256 "$J"
+bf16 1 32 32 1 2048 128
+bf16 1 32 32 1 2048 128 "$J"
+f16 1 32 32 1 8192 128
+f16 1 32 32 1 8192 128 "$J"
+f32 1 32 32 1 8192 128
+f32 1 32 32 1 8192 128 "$J"
+f32 16 32 32 1 4096 128
+f32 16 32 32 1 4096 128 "$J"
+SHAPES
+    )
+    CASES=$CASES PEERS="1x32x1x8192x128:bf16 1x8x1x8192x128:bf16 1x32x1x32768x128:bf16 4x32x1x8192x128:bf16 16x32x1x4096x128:bf16" \
+      OUT=$work/join timeout "$(budget 240)" bash tools/lab/h200/round_attention_default.sh \
+      >/dev/null 2>&1
+    sed 's/plan:.*(/(/' "$work/join/round.txt" | cut -c1-230
+    ;;
+  joinrule)
+    # Under decode.join: 4 against 8 lanes a key by the call's key-head units (b x h_kv row
+    # blocks: 16 .. 256 against 132 compute units), and grouped heads (4 rows a block) by fill.
+    J="tune=decode.join=1"
+    CASES=$(cat <<SHAPES
+bf16 1 16 16 1 8192 128 "$J"
+bf16 1 16 16 1 8192 128 "$J decode.lanes=4"
+bf16 2 32 32 1 8192 128 "$J"
+bf16 2 32 32 1 8192 128 "$J decode.lanes=4"
+bf16 8 32 32 1 4096 128 "$J"
+bf16 8 32 32 1 4096 128 "$J decode.lanes=4"
+bf16 4 32 32 1 2048 128 "$J"
+bf16 4 32 32 1 2048 128 "$J decode.lanes=4"
+f32 1 32 32 1 8192 128 "$J decode.lanes=8"
+f32 4 32 32 1 8192 128 "$J"
+f32 4 32 32 1 8192 128 "$J decode.lanes=8"
+bf16 1 32 8 1 8192 128
+bf16 1 32 8 1 8192 128 "$J"
+bf16 1 32 8 1 8192 128 "$J decode.fill=2"
+bf16 1 32 8 1 8192 128 "$J decode.fill=8"
+bf16 4 32 8 1 8192 128
+bf16 4 32 8 1 8192 128 "$J"
+bf16 1 32 16 1 8192 128
+bf16 1 32 16 1 8192 128 "$J"
+SHAPES
+    )
+    CASES=$CASES PEERS="" OUT=$work/joinrule timeout "$(budget 200)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    sed 's/plan:.*(/(/' "$work/joinrule/round.txt" | cut -c1-200
+    ;;
+  joinptx)
+    # ptxas's registers, spills and stack of attention_lanes with and without decode.join (the
+    # ptxas Triton ships), the programs in $work/programs.tgz.
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_attention_time.c -L$b -loclfuse -lOpenCL \
+      -lm -Wl,-rpath,$b -o /tmp/attn_time_ptx || echo "joinptx: no build"
+    rm -rf /tmp/join_ptx
+    for run in "bf16 1 32 32 1 8192 128" "bf16 1 32 8 1 8192 128" "f32 1 32 32 1 8192 128"; do
+      for cfg in "" "tune=decode.join=1"; do
+        timeout "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/join_ptx \
+          /tmp/attn_time_ptx $run "$cfg" 2>&1 | grep "^attention" | cut -c1-200
+      done
+    done
+    tar czf "$work/programs.tgz" -C /tmp/join_ptx programs 2>/dev/null
+    ptxas=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas"))' 2>/dev/null)
+    echo "ptxas: $ptxas"
+    timeout "$(budget 60)" bash tools/lab/h200/ptx_registers.sh /tmp/join_ptx/programs "$ptxas" 2>&1 |
+      cut -c1-300
     ;;
   attntest)
     (cd $b && OCFT_ONLY=${ATTN_ONLY:-test_attention_split} timeout "$(budget 200)" \
