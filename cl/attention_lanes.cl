@@ -42,7 +42,7 @@
 #endif
 /* 0: attention_lanes_join joins the ranges; 1: the last range of a row block to arrive joins
    them (join_block), ordered by mem_fence; 2: the same, ordered by PTX fences (NVIDIA compute
-   capability 7.0 on). The host keeps 2 splits <= SLOTS (D + 2). */
+   capability 7.0 on). The host keeps 3 splits + 1 <= SLOTS (D + 2). */
 #ifndef JOIN
 #error "JOIN: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif
@@ -235,15 +235,19 @@ int arrive_last(__global uint *arrivals, const ulong block, const ulong splits, 
   return *last;
 }
 
-/* Ranges whose acc a work-item of join_block reads at once. */
+/* Ranges whose acc a work-item of join_elements reads at once. */
 #define JOIN_BATCH 16
 
-/* The last arrival's join of its row block, in two parts with a barrier between them (outside
-   the branch that calls them: PoCL's barriers fail inside one). join_stats: every (row,
-   range)'s (m, s) into `stats` (local, RB x splits pairs: the host keeps 2 splits <= SLOTS (D +
-   2), joinl's floats a row). join_elements: each element of out from its ranges' acc in range
-   order, as merge_element joins them (the same bits), only acc read from global memory. The
-   block's first flat row is rho0 of key head kv_head. */
+/* The last arrival's join of its row block, in three parts with a barrier after each of the
+   first two (outside the branch that calls them: PoCL's barriers fail inside one), in `stats`
+   (local: joinl, the host keeps 3 splits + 1 <= SLOTS (D + 2), its floats a row): for range p of
+   the block's row r, its m at stats[2 (r splits + p)], its s after it, its weight exp(m - M) at
+   stats[2 RB splits + r splits + p], and the row's largest m, M, at stats[3 RB splits + r].
+   join_stats: every (m, s) from scratch. join_weights: M and the weights, each exp once (an
+   element a work-item, every element computing every weight, took 20 us with four rows a block
+   on the H200). join_elements: each element of out from its ranges' acc in range order, as
+   merge_element joins them (the same bits), only acc read from global memory. The block's first
+   flat row is rho0 of key head kv_head. */
 void join_stats(COMMON_PARAMS, const ulong splits, __global const float *scratch, const ulong rho0,
                 const ulong kv_head, const ulong batch, __local float *stats) {
   const ulong stride = d + 2;
@@ -259,6 +263,19 @@ void join_stats(COMMON_PARAMS, const ulong splits, __global const float *scratch
   }
 }
 
+void join_weights(const ulong splits, __local float *stats) {
+  __local float *weight = stats + 2 * RB * splits;
+  for (uint idx = get_local_id(0); idx < RB * splits; idx += WG) {
+    const uint r = idx / splits;
+    __local const float *row = stats + 2 * r * splits;
+    float m = -INFINITY;
+    for (uint p = 0; p < splits; p++)
+      m = fmax(m, row[2 * p]);
+    weight[idx] = exp_shift(stats[2 * idx], m);
+    if (idx == r * splits) weight[RB * splits + r] = m;
+  }
+}
+
 void join_elements(COMMON_PARAMS, const ulong splits, __global const float *scratch,
                    const ulong rho0, const ulong kv_head, const ulong batch,
                    __local const float *stats) {
@@ -269,10 +286,8 @@ void join_elements(COMMON_PARAMS, const ulong splits, __global const float *scra
     if (c >= d || !key_head_row(rho0 + r, group, lq, kv_head, &head, &i)) continue;
     const ulong row = (batch * h + head) * lq + i;
     __local const float *st = stats + 2 * r * splits;
+    __local const float *weight = stats + 2 * RB * splits + r * splits;
     __global const float *acc = scratch + row * splits * stride + 2 + c;
-    float m = -INFINITY;
-    for (uint p = 0; p < splits; p++)
-      m = fmax(m, st[2 * p]);
     float s = 0.0f, a = 0.0f;
     for (uint p0 = 0; p0 < splits; p0 += JOIN_BATCH) {
       float pa[JOIN_BATCH];
@@ -282,12 +297,12 @@ void join_elements(COMMON_PARAMS, const ulong splits, __global const float *scra
 #pragma unroll
       for (uint u = 0; u < JOIN_BATCH; u++)
         if (p0 + u < splits) {
-          const float f = exp_shift(st[2 * (p0 + u)], m);
+          const float f = weight[p0 + u];
           s += st[2 * (p0 + u) + 1] * f;
           a += pa[u] * f;
         }
     }
-    write_joined(COMMON_ARGS, row, c, m, s, a);
+    write_joined(COMMON_ARGS, row, c, stats[3 * RB * splits + r], s, a);
   }
 }
 #endif
@@ -416,6 +431,8 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
 #if JOIN
     const int joins = arrive_last(arrivals, unit / splits, splits, &last);
     if (joins) join_stats(COMMON_ARGS, splits, scratch, rblock * RB, kv_head, batch, joinl);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (joins) join_weights(splits, joinl);
     barrier(CLK_LOCAL_MEM_FENCE);
     if (joins) join_elements(COMMON_ARGS, splits, scratch, rblock * RB, kv_head, batch, joinl);
 #else

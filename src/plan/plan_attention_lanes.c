@@ -20,10 +20,10 @@
  *           RB x UNROLL x WG floats, fit local memory.
  *   SHUFFLE NVIDIA (compute capability 7.0 on) with whole warps: a key's lanes sum by shuffles.
  *   JOIN    decode.join: the last range of a row block to arrive joins the block's ranges, in
- *           one kernel (plan->arrivals: a counter a row block), its ranges' (m, s) held in the
- *           slots' join memory (2 splits <= WG / SEG x (D + 2)); decode.join 1 for blocks of one
- *           row (on the H200 blocks of 2 and 4 rows ran 4-20 % slower joined, of 1 row 3-20 %
- *           faster: docs/ATTENTION.md), 2 for every block. JOIN 2 where PTX fences order the
+ *           one kernel (plan->arrivals: a counter a row block), its ranges' (m, s), weights and
+ *           maxima held in the slots' join memory (3 splits + 1 <= WG / SEG x (D + 2));
+ *           decode.join 1 for blocks of one query row, 2 for every block (blocks of several
+ *           rows gain less joined: docs/ATTENTION.md). JOIN 2 where PTX fences order the
  *           workgroups (NVIDIA GPUs, compute capability 7.0 on), 1 on CPUs (mem_fence: their
  *           memory is coherent); elsewhere 0, as OpenCL 1.2 orders nothing between workgroups:
  *           then attention_lanes_join after it.
@@ -96,7 +96,7 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   const int ptx_fences = facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU) &&
                          facts->nv_compute_capability >= 70;
   const int join = !t->decode.join || (rows > 1 && t->decode.join < 2) ||
-                           2 * splits > (wg / seg) * (d_padded + 2)
+                           3 * splits + 1 > (wg / seg) * (d_padded + 2)
                        ? 0
                    : ptx_fences                              ? 2
                    : (facts->type & CL_DEVICE_TYPE_CPU) != 0 ? 1
