@@ -237,6 +237,11 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* The local memory of attention_decode with these sizes, in bytes. */
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
+/* Whether a decoding kernel (attention_decode, attention_lanes) may take the call: a default
+   variant and workgroup size, no loop limit (their loops are not counted against one),
+   decode.wg set, the lq x group rows of a key head within decode.rows, two keys or more. */
+int ocf_attention_decodes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                          const ocf_attention_call *call);
 /* attention_lanes's plan (plan_attention_lanes.c): 1 with *plan filled, 0 when it does not take
    the call (decode.lanes 0, not a decoding call, no fitting shape). */
 int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,

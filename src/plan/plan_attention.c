@@ -131,16 +131,21 @@ void ocf_attention_define_call(const ocf_attention_call *call, size_t d_padded, 
   ocf_plan_define(plan, "HAS_LSE", call->has_lse ? 1 : 0);
 }
 
-/* The decode plan (attention_decode + attention_merge), or 0 when the call is not one it takes:
-   a default variant and size, lq * group rows of one key head within `decode.rows`, no loop
-   limit (the kernel's loops are not counted against one), local memory for a tile. */
-static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning *t,
-                       const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+int ocf_attention_decodes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                          const ocf_attention_call *call) {
   const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
   const size_t group = h / h_kv, lq = call->lq ? call->lq : 1;
-  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit ||
-      t->decode.wg == 0 || group * lq > (size_t)t->decode.rows || call->lk < 2)
-    return 0;
+  return call->variant == OCF_VARIANT_AUTO && !call->workgroup && !facts->loop_limit &&
+         t->decode.wg != 0 && group * lq <= (size_t)t->decode.rows && call->lk >= 2;
+}
+
+/* The decode plan (attention_decode + attention_merge), or 0 when the call is not one it takes
+   (ocf_attention_decodes) or local memory holds no tile. */
+static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                       const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  if (!ocf_attention_decodes(facts, t, call)) return 0;
+  const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
+  const size_t group = h / h_kv, lq = call->lq ? call->lq : 1;
   size_t rows = 1;
   while (rows < group * lq)
     rows *= 2;

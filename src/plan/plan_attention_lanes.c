@@ -43,12 +43,9 @@ size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t rows, size_
 
 int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                              const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  if (t->decode.lanes == 0 || !ocf_attention_decodes(facts, t, call)) return 0;
   const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
   const size_t group = h / h_kv, lq = call->lq ? call->lq : 1;
-  if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit ||
-      t->decode.wg == 0 || t->decode.lanes == 0 || group * lq > (size_t)t->decode.rows ||
-      call->lk < 2)
-    return 0;
   size_t vec = call->kv_vector ? call->kv_vector : 1;
   if (call->k_dtype == OCF_F32 || call->v_dtype == OCF_F32) vec = ocf_min_size(vec, 4);
   while ((call->d ? call->d : 1) % vec)
