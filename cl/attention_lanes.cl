@@ -41,8 +41,9 @@
 #error "AHEAD: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif
 /* 0: attention_lanes_join joins the ranges; 1: the last range of a row block to arrive joins
-   them (join_block), ordered by mem_fence; 2: the same, ordered by PTX fences (NVIDIA compute
-   capability 7.0 on). The host keeps 3 splits + 1 <= SLOTS (D + 2). */
+   them (arrive_last and the joins of attention_common.clh, in joinl), ordered by mem_fence; 2:
+   the same, ordered by PTX fences (NVIDIA compute capability 7.0 on). The host keeps 3 splits +
+   1 <= SLOTS (D + 2). */
 #ifndef JOIN
 #error "JOIN: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif
@@ -202,111 +203,6 @@ void lanes_sum_local(__local float *redl, float part[RB][UNROLL]) {
 }
 #endif
 
-#if JOIN
-/* Counts this workgroup's range in at row block `block`'s counter, after its writes of the range
-   (release), and returns 1 in the block's last range to arrive, which sets the counter back to
-   zero for the next call (runtime/arrivals.h) and then sees every range's writes (acquire), at
-   device scope. JOIN 2: one work-item's PTX fences next to the barriers (fences are cumulative:
-   the barrier orders the others' writes before it, as CUTLASS's semaphores rely on); JOIN 1:
-   every work-item's mem_fence (CPUs, whose memory is coherent). *last: local, the answer. Every
-   work-item calls it. */
-int arrive_last(__global uint *arrivals, const ulong block, const ulong splits, __local int *last) {
-#if JOIN == 1
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
-#endif
-  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-  if (get_local_id(0) == 0) {
-#if JOIN == 2
-    __asm__ volatile("fence.acq_rel.gpu;" ::: "memory");
-#endif
-    const int is_last = atomic_inc(arrivals + block) == (uint)(splits - 1);
-    if (is_last) {
-      atomic_xchg(arrivals + block, 0u);
-#if JOIN == 2
-      __asm__ volatile("fence.acq_rel.gpu;" ::: "memory");
-#endif
-    }
-    *last = is_last;
-  }
-  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
-#if JOIN == 1
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
-#endif
-  return *last;
-}
-
-/* Ranges whose acc a work-item of join_elements reads at once. */
-#define JOIN_BATCH 16
-
-/* The last arrival's join of its row block, in three parts with a barrier after each of the
-   first two (outside the branch that calls them: PoCL's barriers fail inside one), in `stats`
-   (local: joinl, the host keeps 3 splits + 1 <= SLOTS (D + 2), its floats a row): for range p of
-   the block's row r, its m at stats[2 (r splits + p)], its s after it, its weight exp(m - M) at
-   stats[2 RB splits + r splits + p], and the row's largest m, M, at stats[3 RB splits + r].
-   join_stats: every (m, s) from scratch. join_weights: M and the weights, each exp once (an
-   element a work-item, every element computing every weight, took 20 us with four rows a block
-   on the H200). join_elements: each element of out from its ranges' acc in range order, as
-   merge_element joins them (the same bits), only acc read from global memory. The block's first
-   flat row is rho0 of key head kv_head. */
-void join_stats(COMMON_PARAMS, const ulong splits, __global const float *scratch, const ulong rho0,
-                const ulong kv_head, const ulong batch, __local float *stats) {
-  const ulong stride = d + 2;
-  for (uint idx = get_local_id(0); idx < RB * splits; idx += WG) {
-    const uint r = idx / splits, p = idx - r * splits;
-    ulong head, i;
-    float m = -INFINITY, s = 0.0f;
-    if (key_head_row(rho0 + r, group, lq, kv_head, &head, &i)) {
-      __global const float *range = scratch + (((batch * h + head) * lq + i) * splits + p) * stride;
-      m = range[0], s = range[1];
-    }
-    stats[2 * idx] = m, stats[2 * idx + 1] = s;
-  }
-}
-
-void join_weights(const ulong splits, __local float *stats) {
-  __local float *weight = stats + 2 * RB * splits;
-  for (uint idx = get_local_id(0); idx < RB * splits; idx += WG) {
-    const uint r = idx / splits;
-    __local const float *row = stats + 2 * r * splits;
-    float m = -INFINITY;
-    for (uint p = 0; p < splits; p++)
-      m = fmax(m, row[2 * p]);
-    weight[idx] = exp_shift(stats[2 * idx], m);
-    if (idx == r * splits) weight[RB * splits + r] = m;
-  }
-}
-
-void join_elements(COMMON_PARAMS, const ulong splits, __global const float *scratch,
-                   const ulong rho0, const ulong kv_head, const ulong batch,
-                   __local const float *stats) {
-  const ulong stride = d + 2;
-  for (uint idx = get_local_id(0); idx < RB * D; idx += WG) {
-    const uint r = idx / D, c = idx - r * D;
-    ulong head, i;
-    if (c >= d || !key_head_row(rho0 + r, group, lq, kv_head, &head, &i)) continue;
-    const ulong row = (batch * h + head) * lq + i;
-    __local const float *st = stats + 2 * r * splits;
-    __local const float *weight = stats + 2 * RB * splits + r * splits;
-    __global const float *acc = scratch + row * splits * stride + 2 + c;
-    float s = 0.0f, a = 0.0f;
-    for (uint p0 = 0; p0 < splits; p0 += JOIN_BATCH) {
-      float pa[JOIN_BATCH];
-#pragma unroll
-      for (uint u = 0; u < JOIN_BATCH; u++)
-        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride];
-#pragma unroll
-      for (uint u = 0; u < JOIN_BATCH; u++)
-        if (p0 + u < splits) {
-          const float f = weight[p0 + u];
-          s += st[2 * (p0 + u) + 1] * f;
-          a += pa[u] * f;
-        }
-    }
-    write_joined(COMMON_ARGS, row, c, stats[3 * RB * splits + r], s, a);
-  }
-}
-#endif
-
 #ifdef OCF_KERNEL_attention_lanes
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __global float *scratch,
@@ -429,12 +325,15 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
     write_range_partials(joinl, SLOTS, RB, rblock * RB, group, lq, kv_head, batch, h, d, splits,
                          split, scratch);
 #if JOIN
+    /* The block's rows are flat rows (batch h + kv_head group) lq + rho, rho from rblock RB. */
+    const ulong rho0 = rblock * RB, rows = group * lq - rho0 < RB ? group * lq - rho0 : RB;
+    const ulong first_row = (batch * h + kv_head * group) * lq + rho0;
     const int joins = arrive_last(arrivals, unit / splits, splits, &last);
-    if (joins) join_stats(COMMON_ARGS, splits, scratch, rblock * RB, kv_head, batch, joinl);
+    if (joins) join_stats(splits, scratch, d, first_row, (uint)rows, joinl);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (joins) join_weights(splits, joinl);
+    if (joins) join_weights(splits, (uint)rows, joinl);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (joins) join_elements(COMMON_ARGS, splits, scratch, rblock * RB, kv_head, batch, joinl);
+    if (joins) join_elements(COMMON_ARGS, splits, scratch, first_row, (uint)rows, joinl);
 #else
     (void)arrivals;
 #endif
