@@ -678,11 +678,15 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma
    last row's kept keys. Each row's (m, l, O) of the range goes to scratch as attention_decode
    writes it, m in natural-log units (m ln 2: merge_ranges weighs by exp), a range none of
    whose keys the row keeps as m -inf, l 0, O 0 (weight 0 in the merge); attention_mma_join
-   then joins the ranges and writes out (and lse). */
+   then joins the ranges and writes out (and lse), or with JOIN the block's last range to arrive
+   (attention_common.clh), its ranges' statistics in the tiles' local memory. */
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
 attention_mma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
-                    __global float *scratch) {
+                    __global float *scratch, __global uint *arrivals) {
   MMA_LOCALS;
+#if JOIN
+  __local int arrived_last;
+#endif
   const uint warp = get_local_id(0) / 32;
   const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks * splits;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
@@ -716,6 +720,22 @@ attention_mma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
         if (col < d) scratch[at + 2 + col] = o[r >> 1][n][2 * (r & 1) + e];
       }
     }
+#if JOIN
+    /* The block's rows are flat rows (batch h + head) lq + row0 on; the tiles are free once
+       arrive_last's barrier has passed, and taken again after the last barrier here. */
+    const uint rows = (uint)(last - row0 + 1);
+    const ulong first_row = bh * lq + row0;
+    __local float *stats = (__local float *)smem;
+    const int joins = arrive_last(arrivals, rest, splits, &arrived_last);
+    if (joins) join_stats(splits, scratch, d, first_row, rows, stats);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (joins) join_weights(splits, rows, stats);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (joins) join_elements(COMMON_ARGS, splits, scratch, first_row, rows, stats);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
+    (void)arrivals;
+#endif
   }
 }
 #endif

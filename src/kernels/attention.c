@@ -20,6 +20,7 @@
 
 static const ocf_arg_desc tiled_args[] = {COMMON};
 static const ocf_arg_desc split_args[] = {COMMON, SPLIT};
+/* The split kernels that may join their ranges themselves (JOIN): the arrival counters too. */
 static const ocf_arg_desc lanes_args[] = {COMMON, SPLIT, OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 
 static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",     "D",
@@ -39,9 +40,9 @@ static const char *const block_defines[] = {
     "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const mma_defines[] = {
-    "WARPS",       "ROWS",        "Q_LOCAL",   "STAGES",  "REMAT",   "BK",      "KV_LOAD",
-    "MMA_EMULATE", "MMA_DTYPE",   "PRECISION", "D",       "Q_DTYPE", "K_DTYPE", "V_DTYPE",
-    "OUT_DTYPE",   "HAS_LENGTHS", "CAUSAL",    "HAS_LSE", NULL};
+    "WARPS",       "ROWS",      "Q_LOCAL",     "STAGES", "REMAT",   "BK",      "KV_LOAD",
+    "MMA_EMULATE", "MMA_DTYPE", "PRECISION",   "JOIN",   "D",       "Q_DTYPE", "K_DTYPE",
+    "V_DTYPE",     "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const wgmma_defines[] = {
     "BK",      "PIPE",      "MMA_EMULATE", "MMA_DTYPE", "D",       "Q_DTYPE", "K_DTYPE",
@@ -83,10 +84,11 @@ KERNEL_D(ATTENTION_MMA, attention_mma, ATTENTION_MMA_NV, mma_defines, tiled_args
          "workgroup of WARPS warps per (batch, "
          "head, block of 16 WARPS query rows), mma.sync for Q K^T and P V (inline PTX on NVIDIA "
          "compute capability >= 8.0, an exact emulation elsewhere: MMA_EMULATE)");
-KERNEL_D(ATTENTION_MMA_SPLIT, attention_mma_split, ATTENTION_MMA_NV, mma_defines, split_args,
+KERNEL_D(ATTENTION_MMA_SPLIT, attention_mma_split, ATTENTION_MMA_NV, mma_defines, lanes_args,
          "few (batch, head, row block) units, long rows: as attention_mma, each row's keys cut "
          "into `splits` ranges of split_keys (a multiple of BK), one workgroup each; each range's "
-         "(m, s, acc) into scratch, then attention_mma_join");
+         "(m, s, acc) into scratch, then attention_mma_join, or (JOIN) the block's last range to "
+         "arrive joins them");
 KERNEL_D(ATTENTION_MMA_JOIN, attention_mma_join, ATTENTION_MMA_NV, mma_defines, split_args,
          "after attention_mma_split (merge_ranges): one work-item an output element, any "
          "workgroup size");

@@ -237,6 +237,11 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* The local memory of attention_decode with these sizes, in bytes. */
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
+/* The JOIN define of a kernel whose last workgroup of a block joins the block's key ranges
+   (attention_common.clh), where `want` asks for it: 2 with PTX fences (NVIDIA GPUs, compute
+   capability 7.0 on), 1 on CPUs (mem_fence: coherent memory), else 0 (OpenCL 1.2 orders nothing
+   between workgroups: a join kernel after it). */
+int ocf_attention_join_fences(const ocf_device_facts *facts, int want);
 /* Whether a decoding kernel (attention_decode, attention_lanes) may take the call: a default
    variant and workgroup size, no loop limit (their loops are not counted against one),
    decode.wg set, the lq x group rows of a key head within decode.rows, two keys or more. */

@@ -131,6 +131,14 @@ void ocf_attention_define_call(const ocf_attention_call *call, size_t d_padded, 
   ocf_plan_define(plan, "HAS_LSE", call->has_lse ? 1 : 0);
 }
 
+int ocf_attention_join_fences(const ocf_device_facts *facts, int want) {
+  if (!want) return 0;
+  if (facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU) &&
+      facts->nv_compute_capability >= 70)
+    return 2;
+  return (facts->type & CL_DEVICE_TYPE_CPU) ? 1 : 0;
+}
+
 int ocf_attention_decodes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                           const ocf_attention_call *call) {
   const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
@@ -400,6 +408,14 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   ocf_plan_define(plan, "MMA_EMULATE", emulate);
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
   ocf_plan_define(plan, "PRECISION", shape.precision);
+  /* mma.join: the split's last range of a block joins it, the ranges' statistics (3 splits + 1
+     floats a row of the block) in the tiles' local memory. */
+  const size_t block_rows = ocf_min_size(shape.rows * warps, lq);
+  const int join =
+      ocf_attention_join_fences(facts, splits >= 2 && t->mma.join &&
+                                           4 * block_rows * (3 * splits + 1) <=
+                                               ocf_attention_mma_local_bytes(&shape, d_padded, 0));
+  ocf_plan_define(plan, "JOIN", join);
   ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;
   plan->local_mem_bytes = ocf_attention_mma_local_bytes(&shape, d_padded, emulate);
@@ -411,8 +427,11 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
     return MMA_PLANNED;
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA_SPLIT, 1, &global, &wg);
-  ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048,
-                          OCF_KERNEL_ATTENTION_MMA_JOIN, plan);
+  if (join)
+    plan->arrivals = base_units; /* a counter a (batch, head, block of rows) */
+  else
+    ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048,
+                            OCF_KERNEL_ATTENTION_MMA_JOIN, plan);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq * splits *

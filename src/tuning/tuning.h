@@ -305,6 +305,7 @@ typedef struct ocf_attention_mma_tuning {
   int stages;      /* K and V tiles in flight: 2 or 3 */
   int local;       /* 1: local memory beyond the reported size where the mma probe ran it */
   int remat;       /* 1: the lane's ldmatrix addresses computed again at every tile */
+  int join;        /* 1: attention_mma_split's last range of a row block joins them (one kernel) */
 } ocf_attention_mma_tuning;
 
 /* attention_wgmma (cl/attention_wgmma_nv.cl): 16-bit Q, K, V on Hopper's warpgroup units. */
