@@ -121,6 +121,7 @@
 #   ahead   attention_lanes with decode.ahead (loads a step ahead) against without, FA2 and cuDNN
 #           beside on two shapes (cap 200 s)
 #   join    decode.join on and off (and 4 lanes a key) on decoding shapes, FA2 and cuDNN beside
+#   mmajoin mma.join on and off on attention_mma_split's calls; decode.lanes 4 against 8 by heads
 #   joinrule decode.join with 4 or 8 lanes by key-head units, grouped heads by fill
 #   joinptx ptxas's registers of attention_lanes with and without decode.join
 #   attntest test_attention's tests matching ATTN_ONLY (default test_attention_split:
@@ -639,6 +640,37 @@ SHAPES
     CASES=$CASES PEERS="" OUT=$work/joinrule timeout "$(budget 200)" \
       bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     sed 's/plan:.*(/(/' "$work/joinrule/round.txt" | cut -c1-200
+    ;;
+  mmajoin)
+    # mma.join (attention_mma_split's last workgroup of a block joins it, one kernel) against
+    # attention_mma_join after it, where the split runs: heads of 64, 4 query rows a head (the
+    # matrix units' decoding routes), prompt chunks; then lanes 4 against 8 under decode.join on
+    # more head counts (the rule docs/ATTENTION.md asks for).
+    M="tune=mma.join=1"
+    CASES=$(cat <<SHAPES
+bf16 1 32 32 1 8192 64
+bf16 1 32 32 1 8192 64 "$M"
+bf16 1 8 8 1 8192 64
+bf16 1 8 8 1 8192 64 "$M"
+f16 1 32 32 4 8192 128
+f16 1 32 32 4 8192 128 "$M"
+bf16 1 32 32 16 8192 128
+bf16 1 32 32 16 8192 128 "$M"
+bf16 1 32 8 64 4096 128
+bf16 1 32 8 64 4096 128 "$M"
+bf16 1 16 16 1 8192 128
+bf16 1 16 16 1 8192 128 "tune=decode.lanes=4"
+bf16 1 24 24 1 8192 128
+bf16 1 24 24 1 8192 128 "tune=decode.lanes=4"
+bf16 2 32 32 1 8192 128
+bf16 2 32 32 1 8192 128 "tune=decode.lanes=4"
+bf16 1 32 32 1 8192 128
+bf16 1 32 32 1 8192 128 "tune=decode.lanes=4"
+SHAPES
+    )
+    CASES=$CASES PEERS="1x32x1x8192x64:bf16 1x8x1x8192x64:bf16" OUT=$work/mmajoin \
+      timeout "$(budget 240)" bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    sed 's/plan:.*(/(/' "$work/mmajoin/round.txt" | cut -c1-200
     ;;
   joinptx)
     # ptxas's registers, spills and stack of attention_lanes with and without decode.join (the
