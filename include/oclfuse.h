@@ -1176,6 +1176,13 @@ OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size
  *   3. otherwise (another queue, an out-of-order default queue, or workspace_pool off): a buffer
  *      created for the call and released when its kernels finish.
  * The scratch's contents between calls are unspecified.
+ *
+ * A few plans also keep arrival counters (attention's decoding kernels that join their own key
+ * ranges: docs/ATTENTION.md, decode.join): a few bytes a block of rows, which every call leaves
+ * as it found them. The context keeps a set for each of the first 8 in-order queues it runs
+ * such a call on, and retains those queues until ocf_context_release(); a call on an
+ * out-of-order queue, or on a later queue, creates its own and releases it when its kernel
+ * finishes. Calls on one queue are ordered by it, so they share a set safely.
  */
 
 /**
