@@ -56,9 +56,9 @@ typedef struct ocf_op_desc {
   int (*empty)(const void *call);
   /* Fills *frame, the arguments of `plan`'s kernels, from `source` (the op's argument values:
      a frame the op filled with its buffers, offsets and scalars; see the row) and sets
-     slots->scratch and slots->arrivals to the frame's members (NULL: the op takes none). With source NULL,
-     a dry frame for warm-up: zero sizes, every buffer `dummy`, on which each kernel does
-     nothing (or stores into dummy only; see warmup.c). */
+     slots->scratch and slots->arrivals to the frame's members (NULL: the op takes none). With
+     source NULL, a dry frame for warm-up: zero sizes, every buffer `dummy`, on which each kernel
+     does nothing (or stores into dummy only; see warmup.c). */
   void (*frame)(const ocf_plan *plan, const void *call, const void *source, cl_mem dummy,
                 ocf_frame_storage *frame, ocf_frame_slots *slots);
   /* Visits the calls of a grid whose plans cover every program the op may build (every shape

@@ -128,8 +128,8 @@ ocf_status ocf_run(ocf_context *ctx, const ocf_run_call *run) {
     ocf_frame_storage frame;
     ocf_frame_slots slots = {NULL, NULL};
     desc->frame(&p.plan, run->call, run->source, NULL, &frame, &slots);
-    status = ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, &slots,
-                              run->launch);
+    status =
+        ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, &slots, run->launch);
     if (status != OCF_SUCCESS) {
       /* Nothing of the plan was at fault, most likely (a buffer, the queue): the entry goes all
          the same, and the next call plans and checks afresh. */
