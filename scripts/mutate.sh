@@ -153,9 +153,9 @@ lanes-rescale~cl/attention_lanes.cl~        if (nm > m[r]) {~        if (nm > m[
 decode-join-scale~cl/attention_common.clh~      gs += part[1] * f;~      gs += part[1];~^test_attention$~attention_decode's and attention_lanes's partials joined without their max's factor
 lanes-ahead-copy~cl/attention_lanes.cl~          kx[u][t] = kn[u][t], vx[u][t] = vn[u][t];~          vx[u][t] = vn[u][t];~^test_attention$~attention_lanes with decode.ahead: each step scores the first step's keys (the look-ahead's K not kept)
 lanes-local-sum~cl/attention_lanes.cl~      for (uint l = 1; l < SEG; l++)~      for (uint l = 1; l < SEG / 2; l++)~^test_attention$~attention_lanes without shuffles: a key's dot product misses its upper lanes' parts
-lanes-join-reset~cl/attention_lanes.cl~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_attention$~attention_lanes with decode.join: the row block's counter not set back to zero (the next call on the queue never joins)
-lanes-join-column~cl/attention_lanes.cl~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride];~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride - (c > 0)];~^test_attention$~attention_lanes with decode.join: each element joins its left neighbour's acc
-lanes-join-sum~cl/attention_lanes.cl~          s += st[2 * (p0 + u) + 1] * f;~          s += st[2 * (p0 + u) + 1];~^test_attention$~attention_lanes with decode.join: the ranges' sums joined without their max's factor
+lanes-join-reset~cl/attention_common.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_attention$~attention_lanes with decode.join: the row block's counter not set back to zero (the next call on the queue never joins)
+lanes-join-column~cl/attention_common.clh~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride];~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride - (c > 0)];~^test_attention$~attention_lanes with decode.join: each element joins its left neighbour's acc
+lanes-join-sum~cl/attention_common.clh~          s += st[2 * (p0 + u) + 1] * f;~          s += st[2 * (p0 + u) + 1];~^test_attention$~attention_lanes with decode.join: the ranges' sums joined without their max's factor
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )
