@@ -108,6 +108,11 @@
 #ifndef PRECISION
 #error "PRECISION: the host passes every define (src/plan/plan_attention.c)"
 #endif
+/* attention_mma_split's join: 0 attention_mma_join after it; 1 (mem_fence, CPUs) or 2 (PTX
+   fences, NVIDIA) its last range of a block of rows joins the block (attention_common.clh). */
+#ifndef JOIN
+#error "JOIN: the host passes every define (src/plan/plan_attention.c)"
+#endif
 
 /* ---- derived ---- */
 
