@@ -1124,7 +1124,9 @@ typedef struct ocf_attention_options {
  * few query rows for the device (b * h * ceil(lq / rows a workgroup) below what fills it) and
  * long rows of keys splits each row's keys over workgroups and merges their partial sums, the
  * first kernel writing only scratch memory (see Workspaces; b * h * lq * splits * (d + 2)
- * floats). launch->workgroup_size, when set, is the work-items of a workgroup (query rows times
+ * floats), or, where the device orders its workgroups (NVIDIA's decoding, decode.join), one
+ * kernel whose last workgroup of each block of rows merges them (with arrival counters, see
+ * Workspaces). launch->workgroup_size, when set, is the work-items of a workgroup (query rows times
  * work-items per row, see docs/ATTENTION.md), and the call is not split, except on a device whose
  * driver ends long loops early (Mesa's llvmpipe): there rows of many keys are always split, and
  * rows that would need more than 1024 splits are refused with OCF_ERR_UNSUPPORTED.
