@@ -44,8 +44,8 @@ jobs=${JOBS:-$(nproc)}
 # test_attention_split. (A fifth,
 # keys past the range's end weighted, survived rightly: ranges are whole steps, so a kept key is
 # always below the range's end, and that check left the kernel.)
-# The three lanes-join- mutations were run on 2026-12-04, twenty-fourth session (PoCL): see its
-# closing note.
+# The three lanes-join- mutations and mma-join-rows were run on 2026-12-04, twenty-fourth session
+# (PoCL): see its closing note.
 # The four norm-shifted- mutations were run on 2026-12-04 (PoCL, 2 cores): all killed, by
 # test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan. A fifth,
 # a row's first vector loaded from its row's start rather than from its lead, survived and was
@@ -153,9 +153,10 @@ lanes-rescale~cl/attention_lanes.cl~        if (nm > m[r]) {~        if (nm > m[
 decode-join-scale~cl/attention_common.clh~      gs += part[1] * f;~      gs += part[1];~^test_attention$~attention_decode's and attention_lanes's partials joined without their max's factor
 lanes-ahead-copy~cl/attention_lanes.cl~          kx[u][t] = kn[u][t], vx[u][t] = vn[u][t];~          vx[u][t] = vn[u][t];~^test_attention$~attention_lanes with decode.ahead: each step scores the first step's keys (the look-ahead's K not kept)
 lanes-local-sum~cl/attention_lanes.cl~      for (uint l = 1; l < SEG; l++)~      for (uint l = 1; l < SEG / 2; l++)~^test_attention$~attention_lanes without shuffles: a key's dot product misses its upper lanes' parts
-lanes-join-reset~cl/attention_common.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_attention$~attention_lanes with decode.join: the row block's counter not set back to zero (the next call on the queue never joins)
-lanes-join-column~cl/attention_common.clh~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride];~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride - (c > 0)];~^test_attention$~attention_lanes with decode.join: each element joins its left neighbour's acc
-lanes-join-sum~cl/attention_common.clh~          s += st[2 * (p0 + u) + 1] * f;~          s += st[2 * (p0 + u) + 1];~^test_attention$~attention_lanes with decode.join: the ranges' sums joined without their max's factor
+lanes-join-reset~cl/attention_common.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_attention$~the in-kernel join (decode.join, mma.join): a block's counter not set back to zero (the next call on the queue never joins)
+lanes-join-column~cl/attention_common.clh~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride];~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride - (c > 0)];~^test_attention$~the in-kernel join (decode.join, mma.join): each element joins its left neighbour's acc
+lanes-join-sum~cl/attention_common.clh~          s += st[2 * (p0 + u) + 1] * f;~          s += st[2 * (p0 + u) + 1];~^test_attention$~the in-kernel join (decode.join, mma.join): the ranges' sums joined without their max's factor
+mma-join-rows~cl/attention_mma_nv.cl~    const ulong first_row = bh * lq + row0;~    const ulong first_row = bh * lq;~^test_attention$~attention_mma_split with mma.join: every block of rows joins the head's first block's rows
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )
