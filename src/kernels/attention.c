@@ -21,7 +21,7 @@
 static const ocf_arg_desc tiled_args[] = {COMMON};
 static const ocf_arg_desc split_args[] = {COMMON, SPLIT};
 /* The split kernels that may join their ranges themselves (JOIN): the arrival counters too. */
-static const ocf_arg_desc lanes_args[] = {COMMON, SPLIT, OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
+static const ocf_arg_desc join_args[] = {COMMON, SPLIT, OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 
 static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",     "D",
                                             "Q_DTYPE",     "K_DTYPE", "V_DTYPE", "OUT_DTYPE",
@@ -68,7 +68,7 @@ KERNEL_D(ATTENTION_DECODE, attention_decode, ATTENTION_DECODE, decode_defines, s
 KERNEL_D(ATTENTION_JOIN, attention_join, ATTENTION_DECODE, decode_defines, split_args,
          "after attention_decode (merge_ranges): one work-item an output element, any "
          "workgroup size");
-KERNEL_D(ATTENTION_LANES, attention_lanes, ATTENTION_LANES, lanes_defines, lanes_args,
+KERNEL_D(ATTENTION_LANES, attention_lanes, ATTENTION_LANES, lanes_defines, join_args,
          "lq x group <= RB rows a key head: one workgroup per (batch, key head, block of RB "
          "query rows, range of split_keys keys), SEG work-items a key and WG / SEG keys at once, "
          "K and V straight into registers; each range's (m, s, acc) into scratch, then "
@@ -84,7 +84,7 @@ KERNEL_D(ATTENTION_MMA, attention_mma, ATTENTION_MMA_NV, mma_defines, tiled_args
          "workgroup of WARPS warps per (batch, "
          "head, block of 16 WARPS query rows), mma.sync for Q K^T and P V (inline PTX on NVIDIA "
          "compute capability >= 8.0, an exact emulation elsewhere: MMA_EMULATE)");
-KERNEL_D(ATTENTION_MMA_SPLIT, attention_mma_split, ATTENTION_MMA_NV, mma_defines, lanes_args,
+KERNEL_D(ATTENTION_MMA_SPLIT, attention_mma_split, ATTENTION_MMA_NV, mma_defines, join_args,
          "few (batch, head, row block) units, long rows: as attention_mma, each row's keys cut "
          "into `splits` ranges of split_keys (a multiple of BK), one workgroup each; each range's "
          "(m, s, acc) into scratch, then attention_mma_join, or (JOIN) the block's last range to "

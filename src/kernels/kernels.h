@@ -245,7 +245,8 @@ typedef struct ocf_attention_frame {
   cl_ulong lse_off;
   cl_ulong splits, split_keys; /* attention_split and _merge: key splits a row, keys a split */
   cl_mem scratch;              /* their (m, s, acc) partials: the plan's scratch */
-  cl_mem arrivals;             /* attention_lanes: the plan's arrival counters (JOIN 1) */
+  cl_mem
+      arrivals; /* the split kernels that join their ranges (JOIN): the plan's arrival counters */
 } ocf_attention_frame;
 
 #endif /* OCLFUSE_KERNELS_H */

@@ -302,10 +302,11 @@ void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_
                              size_t cap_groups, ocf_kernel_id kernel, ocf_plan *plan);
 /* The steps of a decoding plan: `kernel` over `units` workgroups of wg work-items (each a range
    of split_keys keys of one of `splits`), writing every range's (m, s, acc) to scratch, then
-   `join` (ocf_attention_add_merge). */
+   `join` (ocf_attention_add_merge); or, with `arrivals` counters (JOIN), `kernel` alone, its
+   last workgroup of each block of rows joining the block. */
 void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention_call *call,
                               ocf_kernel_id kernel, ocf_kernel_id join, size_t units, size_t wg,
-                              size_t splits, size_t split_keys, ocf_plan *plan);
+                              size_t splits, size_t split_keys, size_t arrivals, ocf_plan *plan);
 /* The key ranges of a split: enough for `target` workgroups of base_units a range, each about
    split_min keys or more, a multiple of the tile bk; returns the ranges, *split_keys their keys. */
 size_t ocf_attention_key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min,

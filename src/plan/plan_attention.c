@@ -92,10 +92,13 @@ void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_
 
 void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention_call *call,
                               ocf_kernel_id kernel, ocf_kernel_id join, size_t units, size_t wg,
-                              size_t splits, size_t split_keys, ocf_plan *plan) {
+                              size_t splits, size_t split_keys, size_t arrivals, ocf_plan *plan) {
   const size_t global = units * wg;
   ocf_plan_step_add(plan, kernel, 1, &global, &wg);
-  ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048, join, plan);
+  if (arrivals)
+    plan->arrivals = arrivals; /* `kernel` joins the ranges itself (JOIN) */
+  else
+    ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048, join, plan);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
   plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) *
@@ -212,7 +215,7 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes = ocf_attention_decode_local_bytes(rows, bk, d_padded, spk);
   ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_DECODE, OCF_KERNEL_ATTENTION_JOIN,
-                           units, wg, splits, split_keys, plan);
+                           units, wg, splits, split_keys, 0, plan);
   return 1;
 }
 
@@ -426,17 +429,10 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
     plan->split_keys = call->lk;
     return MMA_PLANNED;
   }
-  ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_MMA_SPLIT, 1, &global, &wg);
-  if (join)
-    plan->arrivals = base_units; /* a counter a (batch, head, block of rows) */
-  else
-    ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048,
-                            OCF_KERNEL_ATTENTION_MMA_JOIN, plan);
-  plan->kv_splits = splits;
-  plan->split_keys = split_keys;
-  plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq * splits *
-                        (call->d + 2) * sizeof(float);
-  plan->scratch_written = 1; /* attention_mma_split writes every row's (m, l, O) of each range */
+  /* Joined: a counter a (batch, head, block of rows). */
+  ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_MMA_SPLIT,
+                           OCF_KERNEL_ATTENTION_MMA_JOIN, units, wg, splits, split_keys,
+                           join ? base_units : 0, plan);
   return MMA_PLANNED;
 }
 

@@ -97,10 +97,6 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes = ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);
   ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
-                           units, wg, splits, split_keys, plan);
-  if (join) { /* one step: the join happens in it */
-    plan->step_count = 1;
-    plan->arrivals = base_units;
-  }
+                           units, wg, splits, split_keys, join ? base_units : 0, plan);
   return 1;
 }
