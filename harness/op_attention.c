@@ -197,6 +197,7 @@ const ocft_op_case ocft_op_attention = {
     .options = options,
     .option_count = sizeof options / sizeof options[0],
     .validate = validate,
+    .baseline = 1,
     .tune_shapes = tune_shapes,
     .bench_gpu = {bench_gpu, sizeof bench_gpu / sizeof bench_gpu[0]},
     .bench_cpu = {bench_cpu, sizeof bench_cpu / sizeof bench_cpu[0]},

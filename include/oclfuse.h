@@ -1130,6 +1130,15 @@ typedef struct ocf_attention_options {
  * work-items per row, see docs/ATTENTION.md), and the call is not split, except on a device whose
  * driver ends long loops early (Mesa's llvmpipe): there rows of many keys are always split, and
  * rows that would need more than 1024 splits are refused with OCF_ERR_UNSUPPORTED.
+ *
+ * launch->variant OCF_VARIANT_BASELINE runs the unfused composition instead, for tests and
+ * benchmarks: S = scale Q K^T (ocf_matmul_ex, fp32 scores in a buffer the call creates and
+ * releases, b * h * lq * lk floats), P = softmax(S) in place with the causal band
+ * (ocf_softmax_ex), out = P V (ocf_matmul_ex), each call after the one before, the last one's
+ * event the call's. It refuses with OCF_ERR_UNSUPPORTED, before anything is enqueued, lengths,
+ * lse, a negative causal offset and an out whose heads the last product cannot write in one
+ * call (grouped heads need each key head's query heads one after another in out, and b above 1
+ * a batch stride of h heads).
  */
 OCF_API ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq,
                                  size_t lk, size_t d, cl_mem q, size_t q_offset,
@@ -1243,7 +1252,9 @@ typedef enum ocf_variant {
   OCF_VARIANT_AUTO = 0,    /**< the fastest kernel whose assumptions the call meets */
   OCF_VARIANT_GENERAL = 1, /**< the general kernel, right for any size, offset and stride */
   OCF_VARIANT_BASELINE = 2 /**< the unfused / untiled baseline: one element per work-item add,
-                              three-kernel softmax, one-output-per-work-item matmul */
+                              three-kernel softmax, one-output-per-work-item matmul, norm's
+                              separate passes, attention's matmul, softmax and matmul (see
+                              ocf_attention) */
 } ocf_variant;
 
 #ifdef __cplusplus

@@ -50,6 +50,8 @@ jobs=${JOBS:-$(nproc)}
 # test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan. A fifth,
 # a row's first vector loaded from its row's start rather than from its lead, survived and was
 # dropped: the lanes before the lead are zeroed again before the sums and never stored.
+# baseline-group-rows and baseline-causal-offset were run by hand on 2026-12-04 (twenty-fifth
+# session, PoCL): both killed by test_attention_baseline.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -157,6 +159,8 @@ lanes-join-reset~cl/attention_common.clh~      atomic_xchg(arrivals + block, 0u)
 lanes-join-column~cl/attention_common.clh~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride];~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride - (c > 0)];~^test_attention$~the in-kernel join (decode.join, mma.join): each element joins its left neighbour's acc
 lanes-join-sum~cl/attention_common.clh~          s += st[2 * (p0 + u) + 1] * f;~          s += st[2 * (p0 + u) + 1];~^test_attention$~the in-kernel join (decode.join, mma.join): the ranges' sums joined without their max's factor
 mma-join-rows~cl/attention_mma_nv.cl~    const ulong first_row = bh * lq + row0;~    const ulong first_row = bh * lq;~^test_attention$~attention_mma_split with mma.join: every block of rows joins the head's first block's rows
+baseline-group-rows~src/ops/attention_unfused.c~f->q_off + bi * f->q_sb + g * f->q_sh~f->q_off + bi * f->q_sb~^test_attention$~attention's unfused baseline: every query head of a key head scores the first one's queries
+baseline-causal-offset~src/ops/attention_unfused.c~so.causal_offset = so.causal ? f->causal_offset : 0;~so.causal_offset = 0;~^test_attention$~attention's unfused baseline: the causal band from key 0 whatever the offset
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )

@@ -34,6 +34,7 @@ typedef struct att_case {
   int lengths; /* per-batch lengths: a pattern with 0 and lengths above lk */
   int lse;
   int layout;
+  int q_interleaved; /* q alone INTERLEAVED, the others as `layout` (a fused QKV projection's) */
   float scale;
   ocf_variant variant;
   size_t workgroup;
@@ -163,7 +164,8 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
   const size_t d = c->d, rows = c->b * c->h * c->lq;
   host_tensor q, k, v, out;
   const unsigned seed = (unsigned)(c->b * 7 + c->h * 13 + c->lq * 31 + c->lk * 17 + d);
-  tensor_make(&q, c->b, c->h, c->lq, d, c->layout, c->qt, seed + 1, -1.0f, 1.0f);
+  tensor_make(&q, c->b, c->h, c->lq, d, c->q_interleaved ? INTERLEAVED : c->layout, c->qt, seed + 1,
+              -1.0f, 1.0f);
   tensor_make(&k, c->b, c->h_kv, c->lk, d, c->layout, c->kt, seed + 2, -1.0f, 1.0f);
   tensor_make(&v, c->b, c->h_kv, c->lk, d, c->layout, c->vt, seed + 3, -2.0f, 2.0f);
   tensor_make(&out, c->b, c->h, c->lq, d, c->layout, c->ot, seed + 4, 100.0f, 200.0f);
@@ -263,6 +265,11 @@ static void run_case(ocft_env *env, const char *what, const att_case *c, int hos
     rescales = (c->lk + (size_t)atoi(bk + 5) - 1) / (size_t)atoi(bk + 5) + 2;
   }
   ocft_attention_tolerance(&args, want, want_lse, (int)c->ot, rescales, tol, tol_lse);
+  /* The unfused baseline rounds the scores to fp32 in memory and sums in the products' own
+     order: within twice the model (test_attention_unfused's argument). */
+  if (c->variant == OCF_VARIANT_BASELINE)
+    for (size_t i = 0; i < rows * d; i++)
+      tol[i] *= 2.0;
   if (status == OCF_SUCCESS && (strstr(plan, "attention_mma") || strstr(plan, "attention_wgmma")))
     ocft_attention_mma_tolerance(&args, want, c->qt, (int)c->precision, (int)c->ot, tol, tol_lse);
   int refused = !host && ocft_refused_by_kernel_limit(status, c->workgroup);
@@ -1114,6 +1121,93 @@ static void test_attention_unfused(void **state) {
   clReleaseMemObject(ob), clReleaseMemObject(sb), clReleaseMemObject(pb);
   clReleaseMemObject(ub);
   free(q), free(k), free(v), free(fused), free(unfused), free(want), free(tol);
+}
+
+/* ocf_attention's unfused baseline (OCF_VARIANT_BASELINE: ocf_matmul_ex, ocf_softmax_ex,
+   ocf_matmul_ex) against the reference: grouped heads (the query heads of a key head as one
+   product), the causal band at its default and a given offset, mixed 16-bit types, no keys,
+   a head-interleaved q (one product per query head of a key head and per batch) and a
+   head-interleaved out of one batch; then what it refuses, before anything is enqueued, and
+   the events of its chain of calls. */
+static void test_attention_baseline(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t lq = ocft_small() ? 5 : 37, lk = ocft_small() ? 9 : 70;
+  att_case c = base_case(2, 4, 2, lq, lk, 24);
+  c.variant = OCF_VARIANT_BASELINE;
+  run_case(env, "baseline GQA", &c, 0);
+  assert_non_null(strstr(ocf_last_plan(), "matmul")); /* the last call's: P V */
+  c.causal = 1;
+  run_case(env, "baseline causal", &c, 0);
+  c.offset_set = 1, c.offset = 3;
+  run_case(env, "baseline causal offset 3", &c, 0);
+  c.qt = OCF_BF16, c.kt = OCF_F16, c.vt = OCF_BF16, c.ot = OCF_F16;
+  run_case(env, "baseline 16-bit", &c, 0);
+  c = base_case(2, 4, 2, lq, 0, 16);
+  c.variant = OCF_VARIANT_BASELINE;
+  run_case(env, "baseline no keys", &c, 0);
+  c = base_case(2, 6, 2, lq, lk, 40);
+  c.variant = OCF_VARIANT_BASELINE;
+  c.q_interleaved = 1;
+  c.causal = 1;
+  run_case(env, "baseline interleaved q", &c, 0);
+  c = base_case(1, 3, 3, lq, lk, 16);
+  c.variant = OCF_VARIANT_BASELINE;
+  c.layout = INTERLEAVED;
+  run_case(env, "baseline interleaved", &c, 0);
+
+  /* Refusals: b 2, h 2, h_kv 1, lq 3, lk 4, d 8, dense unless said. */
+  enum { N = 256 };
+  float *before = ocft_alloc_floats(N), *after = ocft_alloc_floats(N);
+  ocft_fill_uniform(before, N, -1.0f, 1.0f, 78);
+  cl_mem q = ocft_buffer(env, 96, before), k = ocft_buffer(env, 64, before);
+  cl_mem v = ocft_buffer(env, 64, before), out = ocft_buffer(env, N, before);
+  cl_mem lengths = ocft_buffer(env, 2, NULL), lse = ocft_buffer(env, 12, NULL);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.variant = OCF_VARIANT_BASELINE;
+  for (int row = 0; row < 4; row++) {
+    ocf_attention_options opt = OCF_ATTENTION_OPTIONS_INIT;
+    /* out's heads 12 floats apart, rows 24 (interleaved): two products of P V */
+    const size_t interleaved[3] = {72, 8, 16};
+    const size_t *os = NULL;
+    if (row == 0) opt.lengths = lengths;
+    if (row == 1) opt.lse = lse;
+    if (row == 2) opt.causal = 1, opt.causal_offset_set = 1, opt.causal_offset = -1;
+    if (row == 3) os = interleaved;
+    ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                     out, 0, os, &opt, &launch),
+                       OCF_ERR_UNSUPPORTED);
+    assert_non_null(strstr(ocf_last_error(), "OCF_VARIANT_BASELINE"));
+    ocft_read(env, out, N, after);
+    ocft_assert_unchanged("baseline refused: out", after, before, N);
+  }
+
+  /* The chain's events: it waits for the caller's gate, and its first and last events bound
+     it (first_event released by the caller, as for any call). */
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(env->cl, &err), done = NULL, first = NULL;
+  assert_int_equal(err, CL_SUCCESS);
+  launch.num_wait_events = 1, launch.wait_events = &gate;
+  launch.event = &done, launch.first_event = &first;
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                   out, 0, NULL, NULL, &launch),
+                     OCF_SUCCESS);
+  assert_non_null(done);
+  assert_non_null(first);
+  cl_int state_now = CL_COMPLETE;
+  assert_int_equal(
+      clGetEventInfo(done, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof state_now, &state_now, NULL),
+      CL_SUCCESS);
+  assert_true(state_now != CL_COMPLETE); /* held by the gate */
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(1, &done), CL_SUCCESS);
+  ocft_read(env, out, N, after);
+  ocft_assert_unchanged("baseline: out past its 96 floats", after + 96, before + 96, N - 96);
+  for (size_t i = 0; i < 96; i++)
+    assert_true(fabsf(after[i]) <= 1.0f); /* weighted means of values in [-1, 1] */
+  clReleaseEvent(done), clReleaseEvent(first), clReleaseEvent(gate);
+  clReleaseMemObject(q), clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(out);
+  clReleaseMemObject(lengths), clReleaseMemObject(lse);
+  free(before), free(after);
 }
 
 /* ---- refusals: every bad call refused before anything is enqueued, out untouched ---- */
@@ -2089,11 +2183,12 @@ int main(void) {
       cmocka_unit_test(test_attention_masks),        cmocka_unit_test(test_attention_dtypes),
       cmocka_unit_test(test_attention_gqa),          cmocka_unit_test(test_attention_layouts),
       cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
-      cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_split),
-      cmocka_unit_test(test_attention_block),        cmocka_unit_test(test_attention_mma),
-      cmocka_unit_test(test_attention_mma_split),    cmocka_unit_test(test_attention_mma_shapes),
-      cmocka_unit_test(test_attention_mma_fp32),     cmocka_unit_test(test_attention_wgmma),
-      cmocka_unit_test(test_attention_lanes),        cmocka_unit_test(test_attention_lanes_join),
+      cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_baseline),
+      cmocka_unit_test(test_attention_split),        cmocka_unit_test(test_attention_block),
+      cmocka_unit_test(test_attention_mma),          cmocka_unit_test(test_attention_mma_split),
+      cmocka_unit_test(test_attention_mma_shapes),   cmocka_unit_test(test_attention_mma_fp32),
+      cmocka_unit_test(test_attention_wgmma),        cmocka_unit_test(test_attention_lanes),
+      cmocka_unit_test(test_attention_lanes_join),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

@@ -1,6 +1,7 @@
 /* ocf_attention and ocf_attention_host: argument checks, then the run loop
    (src/runtime/run.c) with the plan of src/plan/plan_attention.c (its row:
-   src/ops/attention_row.c). */
+   src/ops/attention_row.c), or the unfused baseline (attention_unfused.c). */
+#include "ops/attention_unfused.h"
 #include "runtime/context.h"
 #include "runtime/run.h"
 
@@ -290,6 +291,8 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
                                0,
                                NULL,
                                NULL};
+  if (settings.variant == OCF_VARIANT_BASELINE)
+    return ocf_attention_unfused(ctx, &frame, &opt, &settings);
   const ocf_run_call run = {OCF_OP_ATTENTION, &call, &frame, queue, &settings};
   return ocf_run(ctx, &run);
 }

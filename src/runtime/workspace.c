@@ -42,6 +42,11 @@ static ocf_status create_buffer(ocf_context *ctx, size_t bytes, cl_mem *buffer, 
   return OCF_SUCCESS;
 }
 
+ocf_status ocf_scratch_create(ocf_context *ctx, size_t bytes, cl_mem *buffer) {
+  int zeroed = 0;
+  return create_buffer(ctx, bytes, buffer, &zeroed);
+}
+
 /* The buffer a sub-buffer of `buffer` must be made from (a sub-buffer's parent: OpenCL makes no
    sub-buffer of a sub-buffer), and the byte where `buffer` starts in it. */
 static ocf_status root_of(cl_mem buffer, cl_mem *root, size_t *base) {

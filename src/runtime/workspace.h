@@ -56,6 +56,9 @@ ocf_status ocf_scratch_pool_take(ocf_context *ctx, size_t bytes, ocf_scratch *s)
 void ocf_scratch_used(ocf_context *ctx, const ocf_scratch *s, cl_event last);
 /* After the lock: releases owned scratch once `last` completes (at once when NULL). */
 void ocf_scratch_release(const ocf_scratch *s, cl_event last);
+/* A buffer of `bytes` (at least 1) of a call's own, for data that passes between the calls of a
+   composition (attention's unfused baseline: its scores); small ones come zeroed, as scratch. */
+ocf_status ocf_scratch_create(ocf_context *ctx, size_t bytes, cl_mem *buffer);
 /* Releases `buffer` once `done` (NULL: nothing pending) completes. */
 void ocf_release_after(cl_mem buffer, cl_event done);
 /* At context release, after clFinish: frees the pool. */
