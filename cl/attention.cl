@@ -12,7 +12,8 @@
  *
  *              local memory                          work-item (row r, lane l) holds
  *   ql [BQ][D]    the block's queries (zero padded)  acc[D / TPR]: out[r][l + TPR t], t < D / TPR
- *   kl [BK][D+1]  a tile of keys (one pad float)     m: the row's running max of scores
+ *   kl [BK][D+1]  a tile of keys (one pad float;     m: the row's running max of scores
+ *                 WIDE_ROWS: [D][BK], transposed)
  *   vl [BK][D]    the same tile of values            s: the row's running sum of exp(score - m)
  *   pl [BQ][BK]   the tile's scores
  *
@@ -23,6 +24,14 @@
  *        finds the new max, rescales (s, acc) and adds exp(pl[r][j] - m) (times vl[j]) barrier
  * Every lane of a row computes the same (m, s), in the same order, so no lane waits for another.
  * At the end out = acc / s and lse = m + log(s).
+ *
+ * With one work-item a row and tiles of whole vectors (TPR 1, BK a multiple of 16: CPUs' row,
+ * WIDE_ROWS) the same steps run on vectors of 16 floats: kl holds the tile's keys transposed
+ * (kl[c][j]), so that step 2 scores 16 keys a vector with no sum across lanes, and step 3 takes
+ * the max and the weights 16 keys at a time and adds V's rows into the row's D / 16 output
+ * vectors. PoCL vectorises across work-items only code between barriers that has no loop of its
+ * own; these vectors are what its compiler keeps in registers instead (2.9 times the per-element
+ * form's speed, docs/ATTENTION.md).
  *
  * The mask: keys j < kept(i) take part in query row i, kept(i) = min(len, max(0, i +
  * causal_offset + 1) (CAUSAL)), len = min(lk, lengths[lengths_off + batch] (HAS_LENGTHS)). Both
@@ -80,6 +89,13 @@
    different banks. */
 #define KSTRIDE (D + 1)
 
+/* One work-item a row and tiles of whole vectors: the steps on vectors of 16 floats (the
+   header; D is a multiple of 16). */
+#define WIDE_ROWS (TPR == 1 && BK % 16 == 0)
+#if WIDE_ROWS && D % 16
+#error "WIDE_ROWS: D must be a multiple of 16"
+#endif
+
 /* Loads BQ query rows from row `row0` into ql, zeros past lq and past d. */
 void load_queries(__local float *ql, __global const q_real *q, const ulong base, const ulong sr,
                   const ulong row0, const ulong lq, const ulong d) {
@@ -90,6 +106,27 @@ void load_queries(__local float *ql, __global const q_real *q, const ulong base,
     ql[idx] = x;
   }
 }
+
+#if WIDE_ROWS
+/* load_tile for one work-item a row: a work-item a key row, its columns in a loop a CPU's
+   compiler vectorises (the keys transposed into kl[c][j] for score_keys_wide). */
+void load_tile_wide(__local float *kl, __local float *vl, __global const k_real *k,
+                    const ulong k_base, const ulong k_sr, __global const v_real *v,
+                    const ulong v_base, const ulong v_sr, const ulong j0, const ulong limit,
+                    const uint d) {
+  for (uint j = get_local_id(0); j < BK; j += WG) {
+    __local float *vrow = vl + j * D;
+    const uint valid = j0 + j < limit ? d : 0;
+    const ulong kb = k_base + (j0 + j) * k_sr, vb = v_base + (j0 + j) * v_sr;
+    for (uint c = 0; c < valid; c++) {
+      kl[c * BK + j] = OCF_LOAD(K_DTYPE, k, kb + c);
+      vrow[c] = OCF_LOAD(V_DTYPE, v, vb + c);
+    }
+    for (uint c = valid; c < D; c++)
+      kl[c * BK + j] = 0.0f, vrow[c] = 0.0f;
+  }
+}
+#endif
 
 /* Loads key and value rows j0 .. j0 + BK - 1 (those below `limit`) into kl and vl, zeros
    elsewhere. */
@@ -107,6 +144,75 @@ void load_tile(__local float *kl, __local float *vl, __global const k_real *k, c
     vl[idx] = vx;
   }
 }
+
+#if WIDE_ROWS
+/* x's 16 elements summed (a tree), and their max (fmax: a NaN only where all are), through
+   private memory: Oclgrind's uninitialised-value checker crashes on swizzles. */
+float sum16(const float16 x) {
+  float t[16];
+  vstore16(x, 0, t);
+  return dot(vload4(0, t) + vload4(1, t) + (vload4(2, t) + vload4(3, t)), (float4)(1.0f));
+}
+
+float max16(const float16 x) {
+  float t[16];
+  vstore16(x, 0, t);
+  const float4 a = fmax(fmax(vload4(0, t), vload4(1, t)), fmax(vload4(2, t), vload4(3, t)));
+  return fmax(fmax(a.x, a.y), fmax(a.z, a.w));
+}
+
+/* score_keys for the row's work-item, 16 keys a vector from the transposed tile (kl[c][j], see
+   load_tile): no sum across a vector's lanes. Every key of the tile, those at or past n too
+   (their scores are finite or masked later, and so every score accumulate_wide reads is
+   written); four sums of every fourth column, so that four chains of additions overlap. */
+void score_keys_wide(__local float *pl_row, __local const float *ql_row, __local const float *kl,
+                     const float scale) {
+  for (uint j0 = 0; j0 < BK; j0 += 16) {
+    float16 s0 = (float16)(0.0f), s1 = s0, s2 = s0, s3 = s0;
+    for (uint c = 0; c < D; c += 4) {
+      s0 += ql_row[c] * vload16(0, kl + c * BK + j0);
+      s1 += ql_row[c + 1] * vload16(0, kl + (c + 1) * BK + j0);
+      s2 += ql_row[c + 2] * vload16(0, kl + (c + 2) * BK + j0);
+      s3 += ql_row[c + 3] * vload16(0, kl + (c + 3) * BK + j0);
+    }
+    vstore16(scale * ((s0 + s1) + (s2 + s3)), 0, pl_row + j0);
+  }
+}
+
+/* accumulate for the row's work-item: the max and the weights 16 keys at a time (keys at or
+   past n weigh 0), the weights written over the row's scores (no other work-item reads them),
+   then the row's outputs, D / 16 vectors in registers, over the n keys (each element sums its
+   keys in key order, as accumulate does; the vectors' chains of additions overlap). */
+void accumulate_wide(float *m, float *s, float *acc, __local float *pl_row, __local const float *vl,
+                     const uint n) {
+  const int16 lanes = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+  float16 tm = (float16)(-INFINITY);
+  for (uint j0 = 0; j0 < BK; j0 += 16)
+    tm = fmax(tm, select(vload16(0, pl_row + j0), (float16)(-INFINITY), lanes + (int)j0 >= (int)n));
+  const float nm = fmax(*m, max16(tm));
+  const float f = exp_shift(*m, nm);
+  float16 sum = (float16)(0.0f);
+  for (uint j0 = 0; j0 < BK; j0 += 16) {
+    const float16 x = vload16(0, pl_row + j0);
+    float16 p = select(exp(x - nm), (float16)(1.0f), x == nm);
+    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);
+    vstore16(p, 0, pl_row + j0);
+    sum += p;
+  }
+  *s = *s * f + sum16(sum);
+  float16 a[D / 16]; /* the row's outputs, in registers across the keys */
+  for (uint t = 0; t < D / 16; t++)
+    a[t] = vload16(t, acc) * f;
+  for (uint j = 0; j < n; j++) {
+    const float p = pl_row[j];
+    for (uint t = 0; t < D / 16; t++)
+      a[t] += p * vload16(t, vl + j * D);
+  }
+  for (uint t = 0; t < D / 16; t++)
+    vstore16(a[t], t, acc);
+  *m = nm;
+}
+#endif
 
 /* The scores of this lane's keys of the tile (keys lane + TPR u below n): pl[r][j]. */
 void score_keys(__local float *pl_row, __local const float *ql_row, __local const float *kl,
@@ -179,12 +285,22 @@ void attention_body(COMMON_PARAMS, const ulong splits, const ulong split_keys,
       acc[t] = 0.0f;
     for (ulong j0 = lo; j0 < hi; j0 += BK) {
       barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile (and the queries) are read */
+#if WIDE_ROWS
+      load_tile_wide(kl, vl, k, k_base, k_sr, v, v_base, v_sr, j0, hi, (uint)d);
+#else
       load_tile(kl, vl, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d);
+#endif
       barrier(CLK_LOCAL_MEM_FENCE);
       const uint n = top > j0 ? (uint)(top - j0 < BK ? top - j0 : BK) : 0;
+#if WIDE_ROWS
+      score_keys_wide(pl + r * BK, ql + r * D, kl, scale);
+      barrier(CLK_LOCAL_MEM_FENCE);
+      if (n) accumulate_wide(&m, &s, acc, pl + r * BK, vl, (uint)n);
+#else
       score_keys(pl + r * BK, ql + r * D, kl, lane, n, scale);
       barrier(CLK_LOCAL_MEM_FENCE);
       if (n) accumulate(&m, &s, acc, pl + r * BK, vl, lane, n);
+#endif
     }
     barrier(CLK_LOCAL_MEM_FENCE); /* before the next unit overwrites ql */
 

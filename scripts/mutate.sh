@@ -161,6 +161,9 @@ lanes-join-sum~cl/attention_common.clh~          s += st[2 * (p0 + u) + 1] * f;~
 mma-join-rows~cl/attention_mma_nv.cl~    const ulong first_row = bh * lq + row0;~    const ulong first_row = bh * lq;~^test_attention$~attention_mma_split with mma.join: every block of rows joins the head's first block's rows
 baseline-group-rows~src/ops/attention_unfused.c~f->q_off + bi * f->q_sb + g * f->q_sh~f->q_off + bi * f->q_sb~^test_attention$~attention's unfused baseline: every query head of a key head scores the first one's queries
 baseline-causal-offset~src/ops/attention_unfused.c~so.causal_offset = so.causal ? f->causal_offset : 0;~so.causal_offset = 0;~^test_attention$~attention's unfused baseline: the causal band from key 0 whatever the offset
+wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in
+wide-column~cl/attention.cl~      s1 += ql_row[c + 1] * vload16(0, kl + (c + 1) * BK + j0);~      s1 += ql_row[c] * vload16(0, kl + (c + 1) * BK + j0);~^test_attention$~attention_tiled's wide rows: every second column of four scored with the first's query element
+wide-rescale~cl/attention.cl~    a[t] = vload16(t, acc) * f;~    a[t] = vload16(t, acc);~^test_attention$~attention_tiled's wide rows: the outputs not rescaled to a tile's new max
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )
