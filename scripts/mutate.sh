@@ -50,8 +50,9 @@ jobs=${JOBS:-$(nproc)}
 # test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan. A fifth,
 # a row's first vector loaded from its row's start rather than from its lead, survived and was
 # dropped: the lanes before the lead are zeroed again before the sums and never stored.
-# baseline-group-rows and baseline-causal-offset were run by hand on 2026-12-04 (twenty-fifth
-# session, PoCL): both killed by test_attention_baseline.
+# baseline-group-rows, baseline-causal-offset and the three wide- mutations were run on
+# 2026-12-04 (twenty-fifth session, PoCL, OCLFUSE_TEST_SMALL=1): all killed, the first two by
+# test_attention_baseline, the wide- ones by test_attention_special_rows and _shapes.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
