@@ -1123,6 +1123,31 @@ static void test_attention_unfused(void **state) {
   free(q), free(k), free(v), free(fused), free(unfused), free(want), free(tol);
 }
 
+/* The small call of the refusal tests: b 2, h 2, h_kv 1, lq 3, lk 4, d 8 (q and out 96 floats,
+   k and v 64, dense), out SMALL_OUT floats, each filled from `before` (uniform in [-1, 1]), a
+   lengths buffer of 2 and an lse of 12 floats (unfilled), and `after` to read out into. */
+enum { SMALL_OUT = 256 };
+typedef struct small_call {
+  float *before, *after;
+  cl_mem q, k, v, out, lengths, lse;
+} small_call;
+
+static small_call small_call_make(ocft_env *env, unsigned seed) {
+  small_call s;
+  s.before = ocft_alloc_floats(SMALL_OUT), s.after = ocft_alloc_floats(SMALL_OUT);
+  ocft_fill_uniform(s.before, SMALL_OUT, -1.0f, 1.0f, seed);
+  s.q = ocft_buffer(env, 96, s.before), s.k = ocft_buffer(env, 64, s.before);
+  s.v = ocft_buffer(env, 64, s.before), s.out = ocft_buffer(env, SMALL_OUT, s.before);
+  s.lengths = ocft_buffer(env, 2, NULL), s.lse = ocft_buffer(env, 12, NULL);
+  return s;
+}
+
+static void small_call_free(small_call *s) {
+  clReleaseMemObject(s->q), clReleaseMemObject(s->k), clReleaseMemObject(s->v);
+  clReleaseMemObject(s->out), clReleaseMemObject(s->lengths), clReleaseMemObject(s->lse);
+  free(s->before), free(s->after);
+}
+
 /* ocf_attention's unfused baseline (OCF_VARIANT_BASELINE: ocf_matmul_ex, ocf_softmax_ex,
    ocf_matmul_ex) against the reference: grouped heads (the query heads of a key head as one
    product), the causal band at its default and a given offset, mixed 16-bit types, no keys,
@@ -1155,13 +1180,11 @@ static void test_attention_baseline(void **state) {
   c.layout = INTERLEAVED;
   run_case(env, "baseline interleaved", &c, 0);
 
-  /* Refusals: b 2, h 2, h_kv 1, lq 3, lk 4, d 8, dense unless said. */
-  enum { N = 256 };
-  float *before = ocft_alloc_floats(N), *after = ocft_alloc_floats(N);
-  ocft_fill_uniform(before, N, -1.0f, 1.0f, 78);
-  cl_mem q = ocft_buffer(env, 96, before), k = ocft_buffer(env, 64, before);
-  cl_mem v = ocft_buffer(env, 64, before), out = ocft_buffer(env, N, before);
-  cl_mem lengths = ocft_buffer(env, 2, NULL), lse = ocft_buffer(env, 12, NULL);
+  /* Refusals, on the small call (dense unless said). */
+  enum { N = SMALL_OUT };
+  small_call t = small_call_make(env, 78);
+  float *before = t.before, *after = t.after;
+  const cl_mem q = t.q, k = t.k, v = t.v, out = t.out;
   ocf_launch launch = OCF_LAUNCH_INIT;
   launch.variant = OCF_VARIANT_BASELINE;
   for (int row = 0; row < 4; row++) {
@@ -1169,8 +1192,8 @@ static void test_attention_baseline(void **state) {
     /* out's heads 12 floats apart, rows 24 (interleaved): two products of P V */
     const size_t interleaved[3] = {72, 8, 16};
     const size_t *os = NULL;
-    if (row == 0) opt.lengths = lengths;
-    if (row == 1) opt.lse = lse;
+    if (row == 0) opt.lengths = t.lengths;
+    if (row == 1) opt.lse = t.lse;
     if (row == 2) opt.causal = 1, opt.causal_offset_set = 1, opt.causal_offset = -1;
     if (row == 3) os = interleaved;
     ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
@@ -1205,9 +1228,7 @@ static void test_attention_baseline(void **state) {
   for (size_t i = 0; i < 96; i++)
     assert_true(fabsf(after[i]) <= 1.0f); /* weighted means of values in [-1, 1] */
   clReleaseEvent(done), clReleaseEvent(first), clReleaseEvent(gate);
-  clReleaseMemObject(q), clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(out);
-  clReleaseMemObject(lengths), clReleaseMemObject(lse);
-  free(before), free(after);
+  small_call_free(&t);
 }
 
 /* ---- refusals: every bad call refused before anything is enqueued, out untouched ---- */
@@ -1230,14 +1251,11 @@ static ocf_status call(ocft_env *env, call_args *a) {
 
 static void test_attention_refusals(void **state) {
   ocft_env *env = ocft_get_env(state);
-  /* b 2, h 2, h_kv 1, lq 3, lk 4, d 8: q and out 96 floats, k and v 64. */
-  enum { N = 256 };
-  float *before = ocft_alloc_floats(N), *after = ocft_alloc_floats(N);
-  ocft_fill_uniform(before, N, -1.0f, 1.0f, 77);
-  cl_mem q = ocft_buffer(env, 96, before), k = ocft_buffer(env, 64, before);
-  cl_mem v = ocft_buffer(env, 64, before), out = ocft_buffer(env, N, before);
-  cl_mem small = ocft_buffer(env, 95, before), lengths = ocft_buffer(env, 2, NULL);
-  cl_mem lse = ocft_buffer(env, 12, NULL);
+  enum { N = SMALL_OUT };
+  small_call t = small_call_make(env, 77);
+  float *before = t.before, *after = t.after;
+  const cl_mem q = t.q, k = t.k, v = t.v, out = t.out, lengths = t.lengths, lse = t.lse;
+  cl_mem small = ocft_buffer(env, 95, before);
   cl_uint two[2] = {2, 2};
   assert_int_equal(
       clEnqueueWriteBuffer(env->queue, lengths, CL_TRUE, 0, sizeof two, two, 0, NULL, NULL),
@@ -1425,10 +1443,8 @@ static void test_attention_refusals(void **state) {
   ocft_assert_status(ocf_attention_host(env->ctx, 2, 2, 1, 3, 4, 8, host_q, NULL, host_kv, NULL,
                                         host_kv, NULL, host_out, NULL, NULL, host_out + 90, NULL),
                      OCF_ERR_ALIASING);
-  clReleaseMemObject(out_sub);
-  clReleaseMemObject(q), clReleaseMemObject(k), clReleaseMemObject(v), clReleaseMemObject(out);
-  clReleaseMemObject(small), clReleaseMemObject(lengths), clReleaseMemObject(lse);
-  free(before), free(after);
+  clReleaseMemObject(out_sub), clReleaseMemObject(small);
+  small_call_free(&t);
   assert_int_equal(failures, 0);
 }
 
