@@ -51,6 +51,7 @@ typedef enum device_id {
   MALI,         /* ARM Mali (Bifrost): a device maximum of 384, small local memory; kernels
                    report what their registers allow (8 to 32 here) */
   ADRENO,       /* Qualcomm Adreno: two compute units, 32 KiB local memory, register-limited */
+  OCLGRIND,     /* Oclgrind 21.10's simulator: every device type at once (15), one compute unit */
   DEVICE_COUNT
 } device_id;
 
@@ -87,6 +88,8 @@ static const fake_device devices[DEVICE_COUNT] = {
         "ARM Platform", GPU, 12, 384, {384, 384, 384}, 16 * KIB},
     [ADRENO]       = {"QUALCOMM Adreno(TM) 640", "QUALCOMM",
         "QUALCOMM Snapdragon(TM)", GPU, 2, 1024, {1024, 1024, 1024}, 32 * KIB},
+    [OCLGRIND]     = {"Oclgrind Simulator", "Oclgrind",
+        "Oclgrind", 15, 1, 1024, {1024, 1024, 1024}, 32 * KIB},
 };
 /* clang-format on */
 
