@@ -162,7 +162,7 @@ float max16(const float16 x) {
 }
 
 /* score_keys for the row's work-item, 16 keys a vector from the transposed tile (kl[c][j], see
-   load_tile): no sum across a vector's lanes. Every key of the tile, those at or past n too
+   load_tile_wide): no sum across a vector's lanes. Every key of the tile, those at or past n too
    (their scores are finite or masked later, and so every score accumulate_wide reads is
    written); four sums of every fourth column, so that four chains of additions overlap. */
 void score_keys_wide(__local float *pl_row, __local const float *ql_row, __local const float *kl,
