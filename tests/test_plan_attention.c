@@ -1,0 +1,289 @@
+/*
+ * The planner on described devices: attention on the H200 (src/plan/plan_attention.c): which
+ * kernel takes a decoding step (attention_decode, attention_lanes, attention_mma and its split),
+ * the joined kernels (decode.join, mma.join), and attention_mma's local memory and probes. The
+ * method, the devices and the helpers: tests/plan_fixture.h.
+ */
+
+#include "plan_fixture.h"
+
+/* The H200's built-in attention values for bf16 (the tuning a bf16 call resolves there). */
+static void h200_bf16_attention(const ocf_device_facts *facts, ocf_tuning_values *t) {
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  assert_int_equal(
+      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_BF16, facts, "NVIDIA H200", t),
+      OCF_SUCCESS);
+}
+
+/* attention_mma's plan of bf16 4 x 32 x 4096 x 4096 x 128 on the H200 with the built-in
+   tuning and `settings`; the probe it asks for checked (0 bytes: none). */
+static void plan_attention_mma_case(const char *what, const ocf_device_facts *facts,
+                                    const char *settings, const char *values, size_t probe_bytes) {
+  ocf_tuning_values t;
+  h200_bf16_attention(facts, &t);
+  if (settings)
+    assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 4, call.h = call.h_kv = 32, call.lq = call.lk = 4096, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  const ocf_status status = ocf_plan_attention(facts, &t, &call, &plan);
+  const size_t warps = (size_t)plan_value(&plan, "WARPS");
+  const size_t rows_a_warp = (size_t)plan_value(&plan, "ROWS");
+  char shape[96];
+  snprintf(shape, sizeof shape, "attention_mma wg=%zu groups=%zu", 32 * warps,
+           4 * 32 * 4096 / (warps * rows_a_warp));
+  expect_plan(what, status, &plan, shape, values);
+  if (plan.probe != (probe_bytes ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE) ||
+      (probe_bytes && plan.probe_bytes != probe_bytes)) {
+    print_error("%s: probe %d of %zu bytes, expected %zu bytes\n", what, (int)plan.probe,
+                plan.probe_bytes, probe_bytes);
+    fail();
+  }
+  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
+}
+
+/* The first kernel of attention's plan of a bf16 decoding step b x 32 heads x lq x lk x d on
+   the H200 with the built-in tuning, mma.split_fill = split_fill and decode.lanes = lanes. */
+static ocf_kernel_id decode_kernel_of(const ocf_device_facts *facts, size_t b, size_t lq, size_t lk,
+                                      size_t d, int split_fill, int lanes) {
+  ocf_tuning_values t;
+  h200_bf16_attention(facts, &t);
+  t.attention.mma.split_fill = split_fill;
+  t.attention.decode.lanes = lanes;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = b, call.h = call.h_kv = 32, call.lq = lq, call.lk = lk, call.d = d;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
+  return plan.steps[0].kernel;
+}
+
+/* decode_kernel_of for one query row of head dim 128, attention_lanes off. */
+static ocf_kernel_id decode_kernel(const ocf_device_facts *facts, size_t b, size_t lk,
+                                   int split_fill) {
+  return decode_kernel_of(facts, b, 1, lk, 128, split_fill, 0);
+}
+
+/* A decoding step goes to attention_mma before attention_decode where its workgroups (one a
+   batch and head) reach mma.decode_fill (3) a compute unit, or where they are fewer than
+   mma.split_fill a compute unit and the keys hold two ranges of split.min (256): there it splits
+   them. Between the two, and for short keys, attention_decode. */
+static void test_plan_attention_decode_routes(void **state) {
+  (void)state;
+  const ocf_device_facts facts = h200_probed(49152);
+  /* without split_fill: attention_decode below 3 x 132 workgroups, attention_mma from it */
+  assert_int_equal(decode_kernel(&facts, 1, 8192, 0), OCF_KERNEL_ATTENTION_DECODE);
+  assert_int_equal(decode_kernel(&facts, 12, 8192, 0), OCF_KERNEL_ATTENTION_DECODE); /* 384 */
+  assert_int_equal(decode_kernel(&facts, 13, 8192, 0), OCF_KERNEL_ATTENTION_MMA);    /* 416 */
+  /* split_fill 2: 32 and 256 workgroups split (below 264), 288 and 384 do not */
+  assert_int_equal(decode_kernel(&facts, 1, 8192, 2), OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel(&facts, 8, 8192, 2), OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel(&facts, 9, 8192, 2), OCF_KERNEL_ATTENTION_DECODE);
+  assert_int_equal(decode_kernel(&facts, 13, 8192, 2), OCF_KERNEL_ATTENTION_MMA);
+  /* keys for one range of 256 only (511): attention_decode; two (512): split */
+  assert_int_equal(decode_kernel(&facts, 1, 511, 2), OCF_KERNEL_ATTENTION_DECODE);
+  assert_int_equal(decode_kernel(&facts, 1, 512, 2), OCF_KERNEL_ATTENTION_MMA_SPLIT);
+}
+
+/* With decode.lanes (the H200's built-in 16), attention_lanes takes one query row a head of
+   more than 64 columns before the matrix units, whatever their fill (it reads K and V once a
+   key head); 4 query rows a head and heads of 64 go to the matrix units' routes first, and
+   attention_lanes takes what they leave (short keys, heads past 128) before attention_decode. */
+static void test_plan_attention_lanes_routes(void **state) {
+  (void)state;
+  const ocf_device_facts facts = h200_probed(49152);
+  ocf_tuning_values t;
+  h200_bf16_attention(&facts, &t);
+  /* (mma.split_fill 2 as the H200's shipped database sets it for decoding) */
+  const int lanes = t.attention.decode.lanes, split = 2;
+  assert_int_equal(lanes, 16);
+  static const size_t batches[] = {1, 9, 13, 64};
+  for (size_t i = 0; i < ARRAY_LEN(batches); i++) {
+    assert_int_equal(decode_kernel_of(&facts, batches[i], 1, 8192, 128, split, lanes),
+                     OCF_KERNEL_ATTENTION_LANES);
+    assert_int_equal(decode_kernel_of(&facts, batches[i], 1, 8192, 80, split, lanes),
+                     OCF_KERNEL_ATTENTION_LANES);
+  }
+  /* heads of 64 and 4 rows a head: the matrix units (split below 264 workgroups, whole from
+     396), attention_lanes between them, where attention_decode ran */
+  assert_int_equal(decode_kernel_of(&facts, 1, 1, 8192, 64, split, lanes),
+                   OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel_of(&facts, 13, 1, 8192, 64, split, lanes),
+                   OCF_KERNEL_ATTENTION_MMA);
+  assert_int_equal(decode_kernel_of(&facts, 9, 1, 8192, 64, split, lanes),
+                   OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(decode_kernel_of(&facts, 1, 4, 8192, 128, split, lanes),
+                   OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(decode_kernel_of(&facts, 1, 4, 511, 128, split, lanes),
+                   OCF_KERNEL_ATTENTION_LANES);
+  /* heads past attention_mma's 128 */
+  assert_int_equal(decode_kernel_of(&facts, 1, 4, 8192, 256, split, lanes),
+                   OCF_KERNEL_ATTENTION_LANES);
+  /* off: attention_decode where it ran */
+  assert_int_equal(decode_kernel_of(&facts, 1, 1, 8192, 256, split, 0),
+                   OCF_KERNEL_ATTENTION_DECODE);
+}
+
+/* attention_lanes's plan of a decoding step 2 x 32 heads (h_kv key heads) x 1 x 8192 x 128 on
+   `facts` with decode.join = join, attention_lanes on (64 work-items, 8 lanes a key). */
+static ocf_plan lanes_join_plan(const ocf_device_facts *facts, int join, size_t h_kv) {
+  ocf_tuning_values t;
+  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
+  t.attention.decode.wg = 64, t.attention.decode.lanes = 8, t.attention.decode.join = join;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 2, call.h = 32, call.h_kv = h_kv, call.lq = 1, call.lk = 8192, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  return plan;
+}
+
+/* decode.join makes attention_lanes one kernel, a counter a row block (2 batches x 32 heads,
+   one query row a block; with 8 key heads and decode.join 2, the 4 query rows of a key head in
+   one block), where the device orders workgroups: PTX fences on NVIDIA (JOIN 2), mem_fence on a
+   CPU (1); other GPUs, join 0 and blocks of several rows under join 1 keep attention_lanes_join
+   after it, and no counters. */
+static void test_plan_attention_lanes_join(void **state) {
+  (void)state;
+  const struct {
+    ocf_device_facts facts;
+    int join;
+    size_t h_kv;
+    int define;
+  } cases[] = {{h200_probed(49152), 1, 32, 2},   {facts_of(POCL, 0), 1, 32, 1},
+               {facts_of(AMD_GPU, 0), 1, 32, 0}, {facts_of(INTEL_GPU, 0), 1, 32, 0},
+               {h200_probed(49152), 0, 32, 0},   {facts_of(POCL, 0), 0, 32, 0},
+               {h200_probed(49152), 1, 8, 0},    {facts_of(POCL, 0), 1, 8, 0},
+               {h200_probed(49152), 2, 8, 2},    {facts_of(POCL, 0), 2, 8, 1}};
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const ocf_plan plan = lanes_join_plan(&cases[i].facts, cases[i].join, cases[i].h_kv);
+    assert_int_equal(plan_value(&plan, "JOIN"), cases[i].define);
+    assert_int_equal(plan.step_count, cases[i].define ? 1 : 2);
+    assert_int_equal(plan.arrivals, cases[i].define ? (cases[i].h_kv == 8 ? 16 : 64) : 0);
+    if (!cases[i].define) assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_LANES_JOIN);
+    assert_int_equal(ocf_plan_verify(&plan, &cases[i].facts), OCF_SUCCESS);
+  }
+}
+
+/* mma.join makes attention_mma_split one kernel on NVIDIA (JOIN 2, a counter a (batch, head,
+   block of rows): 32 for one decoding row a head of 32), two kernels without it. */
+static void test_plan_attention_mma_join(void **state) {
+  (void)state;
+  const ocf_device_facts facts = h200_probed(49152);
+  for (int join = 0; join < 2; join++) {
+    ocf_tuning_values t;
+    h200_bf16_attention(&facts, &t);
+    t.attention.mma.split_fill = 2, t.attention.mma.join = join;
+    ocf_attention_call call;
+    memset(&call, 0, sizeof call);
+    call.b = 1, call.h = call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 64;
+    call.kv_vector = 8;
+    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+    ocf_plan plan;
+    assert_int_equal(ocf_plan_attention(&facts, &t, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA_SPLIT);
+    assert_int_equal(plan_value(&plan, "JOIN"), join ? 2 : 0);
+    assert_int_equal(plan.step_count, join ? 1 : 2);
+    assert_int_equal(plan.arrivals, join ? 32 : 0);
+    assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_SUCCESS);
+  }
+}
+
+/* attention_mma's local memory: the device's reported 48 KiB (bk 32 at d 128) whatever the probe
+   showed, unless mma.local=1; then what the matrix-unit probe ran right (bk 64, three stages, a
+   Q tile), asking it for the tuning's size while that may still pass (at most its 128 KiB,
+   below a size that failed), fewer stages then smaller tiles meanwhile; never on the emulation
+   (no probe there); the verifier holds a plan to what ran. */
+static void test_plan_attention_mma_local_memory(void **state) {
+  (void)state;
+  ocf_device_facts facts = h200_probed(98304);
+  /* mma.local off (the default): 48 KiB even with 96 KiB shown, and no probe asked */
+  plan_attention_mma_case("local 0, 96 KiB shown", &facts, NULL,
+                          "BK=32 STAGES=2 ROWS=16 Q_LOCAL=0 REMAT=0 local_mem=32768", 0);
+  /* (fewer stages before smaller tiles) */
+  plan_attention_mma_case("local 0, stages 3", &facts, "mma.stages=3",
+                          "BK=32 STAGES=2 local_mem=32768", 0);
+  /* mma.local on: the tuning's bk 64 (64 KiB) once shown; asked for while it is not */
+  facts = h200_probed(32768);
+  plan_attention_mma_case("local 1, 32 KiB shown", &facts, "mma.local=1",
+                          "BK=32 STAGES=2 local_mem=32768", 65536);
+  facts.learnt.mma_local_ok = 65536;
+  plan_attention_mma_case("local 1, 64 KiB shown", &facts, "mma.local=1",
+                          "BK=64 STAGES=2 local_mem=65536", 0);
+  /* three stages (96 KiB): two meanwhile, then three once shown */
+  plan_attention_mma_case("stages 3, 64 KiB shown", &facts, "mma.local=1 mma.stages=3",
+                          "BK=64 STAGES=2 local_mem=65536", 98304);
+  facts.learnt.mma_local_ok = 98304;
+  plan_attention_mma_case("stages 3, 96 KiB shown", &facts, "mma.local=1 mma.stages=3",
+                          "BK=64 STAGES=3 local_mem=98304", 0);
+  /* 32 rows a warp with the Q tile: 64 + 32 KiB, 128 rows a workgroup of 4 warps */
+  plan_attention_mma_case("rows 32, Q tile", &facts, "mma.local=1 mma.rows=32 mma.q_local=1",
+                          "BK=64 STAGES=2 ROWS=32 Q_LOCAL=1 WARPS=4 local_mem=98304", 0);
+  /* the 96 KiB probe failed: no more asking, two stages */
+  facts.learnt.mma_local_ok = 65536;
+  facts.learnt.mma_local_failed = 98304;
+  plan_attention_mma_case("96 KiB failed", &facts, "mma.local=1 mma.stages=3",
+                          "BK=64 STAGES=2 local_mem=65536", 0);
+  /* 64 KiB failed: the reported 48 KiB, bk 32, nothing asked */
+  facts = h200_probed(49152);
+  facts.learnt.mma_local_failed = 65536;
+  plan_attention_mma_case("64 KiB failed", &facts, "mma.local=1", "BK=32 STAGES=2 local_mem=32768",
+                          0);
+  /* three stages of 128-key tiles (192 KiB) are past what the probe shows: none asked */
+  facts = h200_probed(131072);
+  plan_attention_mma_case("192 KiB", &facts, "mma.local=1 mma.stages=3 mma.bk=128",
+                          "BK=128 STAGES=2 local_mem=131072", 0);
+  /* before any probe: the first (32 KiB) probe, another kernel's plan meanwhile */
+  facts = h200_probed(0);
+  ocf_tuning_values t;
+  h200_bf16_attention(&facts, &t);
+  t.attention.mma.local = 1;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 4, call.h = call.h_kv = 32, call.lq = call.lk = 4096, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(&facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_not_equal(plan.program, OCF_PROGRAM_ATTENTION_MMA_NV);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_MMA);
+  assert_int_equal(plan.probe_bytes, 32768);
+  /* the verifier: 64 KiB planned, then facts that show only 48 */
+  facts = h200_probed(65536);
+  assert_int_equal(ocf_plan_attention(&facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.local_mem_bytes, 65536);
+  facts.learnt.mma_local_ok = 49152;
+  assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_ERR_INVALID_WORKGROUP);
+  /* the built kernel may report what the probe's kernel reported for its bytes */
+  facts.learnt.mma_local_ok = 65536;
+  facts.learnt.mma_local_ok_reported = 65536 + 16;
+  assert_int_equal(ocf_facts_kernel_local_limit(&facts, OCF_PROGRAM_ATTENTION_MMA_NV), 65552);
+  assert_int_equal(ocf_facts_reported_local_limit(&facts, OCF_PROGRAM_ATTENTION_MMA_NV), 49152);
+  /* the emulation (PoCL, mma.on=2): the reported size, no probe */
+  ocf_device_facts cpu = facts_of(POCL, 0);
+  t.attention.mma.on = 2, t.attention.mma.stages = 3;
+  assert_int_equal(ocf_plan_attention(&cpu, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.program, OCF_PROGRAM_ATTENTION_MMA_NV);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  assert_true(plan.local_mem_bytes <= cpu.local_mem_bytes);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_plan_attention_mma_local_memory),
+      cmocka_unit_test(test_plan_attention_decode_routes),
+      cmocka_unit_test(test_plan_attention_lanes_routes),
+      cmocka_unit_test(test_plan_attention_lanes_join),
+      cmocka_unit_test(test_plan_attention_mma_join),
+  };
+  return cmocka_run_group_tests_name("plan_attention", tests, NULL, NULL);
+}
