@@ -30,7 +30,8 @@ jobs=${JOBS:-$(nproc)}
 # each by a test written for it (test_context_validation_edges, test_add's refusal table,
 # test_tuning_db_every_range_edge, test_tuning_cache_keys_name_every_input,
 # test_tuning_fifo_in_cache, test_matmul_host, test_batched_multi_kernel_every_layout and
-# test_batched_split_k, test_faults_out_of_order_queue, test_plan's edges and bounds).
+# test_batched_split_k, test_faults_out_of_order_queue, test_plan's edges and bounds, now in
+# test_plan_softmax).
 # The four attn-mma mutations were run on 2026-12-02 (PoCL, 2 cores): all killed, the kernel's by
 # test_attention_mma_shapes, the planner's by test_plan_attention_mma_local_memory.
 # The two lw- mutations were run on 2026-12-02 against tools/wgmma_lastwave_check.sh alone (no
@@ -47,7 +48,8 @@ jobs=${JOBS:-$(nproc)}
 # The three lanes-join- mutations and mma-join-rows were run on 2026-12-04, twenty-fourth session
 # (PoCL): see its closing note.
 # The four norm-shifted- mutations were run on 2026-12-04 (PoCL, 2 cores): all killed, by
-# test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan. A fifth,
+# test_norm (test_norm_widths: rows of odd stride are SHIFTED on PoCL) and test_plan (now
+# test_plan_norm and test_plan's test_plan_bf16_cvt). A fifth,
 # a row's first vector loaded from its row's start rather than from its lead, survived and was
 # dropped: the lanes before the lead are zeroed again before the sums and never stored.
 # baseline-group-rows, baseline-causal-offset and the three wide- mutations were run on
@@ -65,7 +67,7 @@ softmax-load-mask~cl/softmax_vector.clh~  if (first >= lo && first + VW <= hi) r
 softmax-store-mask~cl/softmax_vector.clh~  if (first >= lo && first + VW <= min(mid, hi)) {~  if (first >= lo) {~^test_softmax$~a row's last partial vector stored whole (writes past cols)
 softmax-dead-rows~cl/softmax_rows.cl~    if (live && k < w.nv) store_vec(dst, k, w.lo, w.mid, w.hi, y);~    if (k < w.nv) store_vec(dst, k, w.lo, w.mid, w.hi, y);~^test_softmax$~softmax_rows: the rows past the last of a ragged batch store too (over row 0)
 softmax-baseline-max~cl/baselines/softmax_unfused.cl~exp(scale * (OCF_LOAD(IN_DTYPE, src, c) - m))~exp(scale * OCF_LOAD(IN_DTYPE, src, c))~^test_softmax$|^test_softmax_options$~the baseline's exp without the row max subtracted
-softmax-vector-out-ld~src/plan/plan_softmax.c~(c->in_ld + b.vw - c->out_ld % b.vw) % b.vw != 0)~0)~^test_plan$|^test_softmax$~vector access ignores whether out's stride puts its rows' heads where in's are
+softmax-vector-out-ld~src/plan/plan_softmax.c~(c->in_ld + b.vw - c->out_ld % b.vw) % b.vw != 0)~0)~^test_plan$|^test_plan_softmax$|^test_softmax$~vector access ignores whether out's stride puts its rows' heads where in's are
 softmax-alias-check~src/ops/softmax.c~  if (overlap && !in_place)~  if (overlap && !in_place && 0)~^test_softmax$~softmax: out sharing elements with in is no longer refused
 softmax-coop-partner~cl/softmax_coop.cl~  for (ulong q = lid; q < parts; q += WG)~  for (ulong q = lid; q + 1 < parts; q += WG)~^test_softmax_options$~softmax_coop: the last slice's published (m, s) left out of the row's statistics
 softmax-coop-slice-bound~cl/softmax_coop.cl~min(w->mid, (first + part_vecs) * VW)~min(w->mid, (first + part_vecs + 1) * VW)~^test_softmax_options$~softmax_coop: a slice's statistics read one vector of the next slice
@@ -79,7 +81,7 @@ matmul-k-remainder~cl/matmul.cl~  const ulong slices = (k + KWG - 1) / KWG;~  co
 matmul-edge-guard~cl/matmul.cl~        if (col < p->nlim) {~        if (col <= p->nlim) {~^test_matmul$~the guarded store writes one column past the edge
 skinny-read-c-beta-sign~cl/skinny_epilogue.clh~  const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;~  const float old = beta == 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;~^test_matmul_skinny$~the skinny kernels read C only when beta = 0 (beta * C is lost). (The read and ocf_matmul_finish both guard beta = 0, so dropping one guard is equivalent.)
 matmul-read-ab-alpha-zero~src/ops/matmul.c~  /* alpha == 0 or k == 0: C = act(beta * C + bias); A and B are not read (no K loop). */\n  if (alpha == 0.0f) p.call.k = 0;~  if (0) p.call.k = 0;~^test_matmul$~A and B read when alpha = 0 (NaN in A gives NaN instead of beta * C)
-matmul-aligned-ldc~src/plan/plan_matmul.c~vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch)~vector_ok(call->c_dtype, call->c_off, 4, call->stride_c, batch)~^test_plan$|^test_matmul$~the tiled kernels' aligned C accesses ignore ldc % 4
+matmul-aligned-ldc~src/plan/plan_matmul.c~vector_ok(call->c_dtype, call->c_off, call->ldc, call->stride_c, batch)~vector_ok(call->c_dtype, call->c_off, 4, call->stride_c, batch)~^test_plan$|^test_plan_matmul$|^test_matmul$~the tiled kernels' aligned C accesses ignore ldc % 4
 matmul-3xtf32-cross~cl/matmul.cl~fma(a[i], b_sum[j], fma(a_small[i], b[j], acc[i * NWI + j]))~fma(a[i], b_sum[j], acc[i * NWI + j])~^test_matmul_precision$~3XTF32 in the tiled kernels: the small_a * big_b product dropped
 matmul-tf32-trunc-mask~cl/common.cl~  return as_float((isnan(x) ? u | 0x00400000u : u) & 0xffffe000u);~  return as_float(isnan(x) ? u | 0x00400000u : u);~^test_matmul_precision$~TF32: the truncation mask dropped (the SIMT kernels multiply the fp32 inputs)
 matmul-split-reduce~cl/matmul.cl~  for (ulong s = 0; s < splits; s++)~  for (ulong s = 1; s < splits; s++)~^test_matmul_batched$|^test_matmul_epilogue$~matmul_reduce: the first split's partial sums dropped
@@ -129,13 +131,13 @@ skinny-reduce-batch-partial~cl/skinny_epilogue.clh~partial + (bi * splits * rows
 skinny-reduce-layout~cl/skinny_epilogue.clh~    sum += part[sp * rows * N_SMALL];\n  __global OCF_STORAGE(C_DTYPE) *out = c + c_off + bi * stride_c + r * c_rs + s * c_ss;~    sum += part[sp * rows * N_SMALL];\n  __global OCF_STORAGE(C_DTYPE) *out = c + c_off + bi * stride_c + r * c_ss + s * c_rs;~^test_matmul_batched$~matmul_skinny_reduce: C's row and column strides swapped (right only where they agree)
 host-read-wait~src/runtime/host_buffers.c~after ? 1 : 0, after ? &after : NULL, NULL);~0, NULL, NULL);~^test_faults_order$~the host forms' read-back does not wait for the call's kernels (out-of-order queues)
 matmul-host-read-wait~src/ops/matmul.c~c, 1, &done, NULL);~c, 0, NULL, NULL);~^test_faults_order$~matmul_host's read-back does not wait for the call's kernels (out-of-order queues)
-softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max_workgroup_size)~  if (call->workgroup >= facts->max_workgroup_size)~^test_plan$~softmax refuses a fixed workgroup of exactly the device's maximum
-softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
-softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
+softmax-fixed-wg-edge~src/plan/plan_softmax.c~  if (call->workgroup > facts->max_workgroup_size)~  if (call->workgroup >= facts->max_workgroup_size)~^test_plan_softmax$~softmax refuses a fixed workgroup of exactly the device's maximum
+softmax-coop-poll-budget~src/plan/plan_softmax.c~COOP_WAIT_POLLS / plan->parts~COOP_WAIT_POLLS~^test_plan_softmax$~softmax_coop's polls bounded per slot, not per workgroup (slices x coop_spin polls)
+softmax-coop-max-parts~src/plan/plan_softmax.c~    if (parts > 1 && parts <= COOP_MAX_PARTS) {~    if (parts > 1) {~^test_plan_softmax$~softmax_coop with any number of slices a row (a missing partner's slices recomputed: up to the whole row per workgroup)
 attn-mma-q-tile-chunk~cl/attention_mma_nv.cl~(2 * ks + (lane >> 4)) * 8);~(2 * ks) * 8);~^test_attention$~attention_mma with mma.q_local: Q's A fragments a2, a3 read from the k step's first 8 columns
 attn-mma-second-row-group~cl/attention_mma_nv.cl~    const ulong i = r0 + 16 * (r >> 1) + (lane >> 2) + 8 * (r & 1);~    const ulong i = r0 + (lane >> 2) + 8 * (r & 1);~^test_attention$~attention_mma with mma.rows=32: the second row group's rows keep the first's keys (masks)
-attn-mma-local-gate~src/plan/plan_attention.c~  const int beyond = nvidia && t->mma.local;~  const int beyond = nvidia;~^test_plan$~attention_mma beyond the reported local memory without mma.local
-attn-mma-probe-failed~src/plan/plan_attention.c~(failed == 0 || want < failed)~(failed == 0 || want <= failed)~^test_plan$~attention_mma asks the probe again for a size that failed
+attn-mma-local-gate~src/plan/plan_attention.c~  const int beyond = nvidia && t->mma.local;~  const int beyond = nvidia;~^test_plan_attention$~attention_mma beyond the reported local memory without mma.local
+attn-mma-probe-failed~src/plan/plan_attention.c~(failed == 0 || want < failed)~(failed == 0 || want <= failed)~^test_plan_attention$~attention_mma asks the probe again for a size that failed
 launch-fill-wait~src/runtime/launch.c~      steps.wait_events = &filled;~      steps.wait_events = launch->wait_events;~^test_faults_order$~the first kernel waits for the caller's events, not for the device fill of its scratch (out-of-order queues)
 skinny-bf16-word-halves~cl/matmul_skinny.cl~  return (float4)(as_float(lo << 16), as_float(lo & 0xffff0000u), as_float(hi << 16),~  return (float4)(as_float(lo & 0xffff0000u), as_float(lo << 16), as_float(hi << 16),~^test_matmul_skinny$~matmul_skinny: a bf16 8-byte word's first two elements swapped (X_VEC, V_VEC 1)
 few-k-tail-guard~cl/matmul_few_mma.cl~    e[i] = inside && p + i < k1 ? row[(p + i) * ps] : (ushort)0;~    e[i] = inside && p + i <= k1 ? row[(p + i) * ps] : (ushort)0;~^test_matmul_few$~matmul_few_mma: one element past K read into the sums
@@ -147,7 +149,7 @@ norm-stream-count~cl/norm.cl~        count += (float)min((ulong)VW, cols - k * V
 norm-shifted-rotate~cl/norm_vector.clh~#define ROTATE_1(v) ((float8)(v.s7, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6))~#define ROTATE_1(v) ((float8)(v.s6, v.s0, v.s1, v.s2, v.s3, v.s4, v.s5, v.s6))~^test_norm$~norm_rows SHIFTED: vectors of 8 rotated by one lane take a wrong lane (weights of rows an odd number of lanes in)
 norm-shifted-join~cl/norm_vector.clh~  return select(cur, prev, LANE_IDS < (intV)((int)lead));~  return select(cur, prev, LANE_IDS <= (intV)((int)lead));~^test_norm$~norm_rows SHIFTED: the realigned weight takes one lane too many from the previous vector
 norm-shifted-first~cl/norm.cl~      store_out_span(p.out, k, lo, hi,~      store_out_span(p.out, k, 0, hi,~^test_norm$~norm_rows SHIFTED: a row's first vector stores over the previous row's last elements (its reads are zeroed twice over: load and span_zero, each alone enough)
-norm-shifted-gate~src/plan/plan_norm.c~      fits &= pairs[i][0] % vw == c->in_off % vw && pairs[i][1] % vw == c->in_ld % vw;~      fits &= pairs[i][1] % vw == c->in_ld % vw;~^test_norm$|^test_plan$~widest_shifted: SHIFTED for an operand whose rows start elsewhere in their vectors than x's
+norm-shifted-gate~src/plan/plan_norm.c~      fits &= pairs[i][0] % vw == c->in_off % vw && pairs[i][1] % vw == c->in_ld % vw;~      fits &= pairs[i][1] % vw == c->in_ld % vw;~^test_norm$|^test_plan_norm$|^test_plan$~widest_shifted: SHIFTED for an operand whose rows start elsewhere in their vectors than x's
 norm-split-shifted-store~cl/norm.cl~      store_out_from(p.out, k, lo, hi, output_of(z, m, rs, k, p.lead, cols, W_PTR, B_PTR));~      store_out_from(p.out, k, 0, hi, output_of(z, m, rs, k, p.lead, cols, W_PTR, B_PTR));~^test_norm$~the split SHIFTED: a row's first vector stores over the previous row's last elements
 norm-split-shifted-count~cl/norm.cl~          const float count = (float)(min(hi, k * VW + VW) - max(lo, k * VW));~          const float count = (float)min((ulong)VW, hi - k * VW);~^test_norm$~the split SHIFTED: a row's first vector counts the lanes before its lead
 norm-split-shifted-limit~cl/norm.cl~    const ulong limit = min((hi + VW - 1) / VW, first + part_vecs);\n    for (ulong k = first~    const ulong limit = min((cols + VW - 1) / VW, first + part_vecs);\n    for (ulong k = first~^test_norm$~the split SHIFTED: a row's last vector (past ceil(cols / VW)) never read or written

@@ -1,6 +1,6 @@
 /*
  * The planner and the tuning rows, for devices that are not here: what the plan suites share
- * (tests/test_plan*.c, label "plan", an executable each). These suites link only the device-free
+ * (listed below, label "plan", an executable each). These suites link only the device-free
  * objects (oclfuse_plan: tuning, planning, kernel descriptors) and no OpenCL library, so they run
  * where no OpenCL platform is installed, and a planner that called OpenCL would not even link. No
  * test creates a context.

@@ -1314,7 +1314,7 @@ static void test_softmax_options_defaults_and_sizes(void **state) {
 
 /* The most waiting a valid tuning can ask of softmax_coop (coop_spin 2^24 polls a partner, a
    work-item's share of one vector, a device filled 64 times over): 2 x 30000 took over 300 s on
-   PoCL before the planner bounded the polls of a workgroup (test_plan's
+   PoCL before the planner bounded the polls of a workgroup (test_plan_softmax's
    test_plan_softmax_coop_work_bounded); it must give the right answer, as any tuning does. */
 static void test_softmax_options_coop_longest_wait(void **state) {
   ocft_env *env = ocft_get_env(state);
@@ -1327,7 +1327,7 @@ static void test_softmax_options_coop_longest_wait(void **state) {
     skip();
   }
   /* Under Oclgrind (small sizes) the first workgroup's 2^21 polls would be interpreted one by
-     one: test_plan's bound is the guard there. */
+     one: test_plan_softmax's bound is the guard there. */
   if (ocft_small()) skip();
   const size_t rows = 2, cols = 30000;
   tuning_apply(env, OCF_F32, "coop_spin=16777216 coop_items=1 groups_per_unit=64");

@@ -2,7 +2,8 @@
  * The planner: for each op, a pure function "call arguments + device facts + tuning values ->
  * plan". A plan names the program, its -D values, the kernels in launch order with their global
  * and local sizes, and the scratch the kernels share. Planners make no OpenCL calls, so they are
- * tested for devices that are not present (tests/test_plan.c, `ctest -L plan`).
+ * tested for devices that are not present (tests/test_plan.c, tests/test_plan_<op>.c,
+ * `ctest -L plan`).
  *
  * Workgroup limits: a plan fits the device's workgroup and work-item limits and its local
  * memory, and the per-kernel limits learnt from built kernels (ocf_device_facts). When the caller

@@ -9,8 +9,8 @@
 # -cl-nv-maxrregcount=65536/wg (128 at 512, 64 at 1024) and at most half of those registers
 # holding the row (docs/SOFTMAX.md, "Wide workgroups"). Every other value is the context's
 # (built-in and shipped).
-# 1. builds (Release, /tmp/b_round_widewg: the library, softmax_lab, test_plan,
-#    test_wide_workgroup);
+# 1. builds (Release, /tmp/b_round_widewg: the library, softmax_lab, test_plan_softmax,
+#    test_plan_norm, test_wide_workgroup);
 # 2. softmax_lab: fp32 and bf16 on 4096x4096, 8192x1024, 4096x16384, 1823x781, 512x50257 under
 #    auto, rows.wide_wg=512 and rows.wide_wg=1024 (a config that plans as one already timed is
 #    skipped: 8192x1024, 1823x781, bf16 4096x4096 and bf16 512x50257 keep their plans and time
@@ -21,8 +21,8 @@
 #    1024, each line with its plan and error;
 # 4. the peers: softmax_peers.py (torch.softmax, compiled) and norm_peers.py (F.layer_norm,
 #    F.rms_norm, compiled) on the same shapes and types;
-# 5. ctest test_plan and test_wide_workgroup on the GPU (the probe, a wide launch, a refused
-#    one, on NVIDIA's own driver).
+# 5. ctest test_plan_softmax, test_plan_norm and test_wide_workgroup on the GPU (the probe, a
+#    wide launch, a refused one, on NVIDIA's own driver).
 # About 3 minutes after the build. Writes $OUT/widewg.txt.
 set -u
 out=${OUT:-/tmp/widewg}
@@ -34,7 +34,8 @@ start=$SECONDS
   echo "== round_widewg $(git log --oneline -1 2>/dev/null)"
   if ! cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON -DOCLFUSE_BUILD_LAB=ON \
     >$b.build.txt 2>&1 ||
-    ! cmake --build $b -j16 --target oclfuse softmax_lab test_plan test_wide_workgroup \
+    ! cmake --build $b -j16 --target oclfuse softmax_lab test_plan_softmax test_plan_norm \
+      test_wide_workgroup \
       >>$b.build.txt 2>&1; then
     tail -40 $b.build.txt
     exit 1
@@ -73,8 +74,9 @@ start=$SECONDS
   done
   timeout 180 python3 tools/lab/h200/softmax_peers.py "${peers[@]}" 2>&1 | tail -10
   echo "   at $((SECONDS - start)) s"
-  echo "== ctest test_plan, test_wide_workgroup (NVIDIA)"
-  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 120 ctest -R '^test_plan$|^test_wide_workgroup$' \
+  echo "== ctest test_plan_softmax, test_plan_norm, test_wide_workgroup (NVIDIA)"
+  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout 120 \
+    ctest -R '^test_plan_softmax$|^test_plan_norm$|^test_wide_workgroup$' \
       --output-on-failure 2>&1 | grep -E "Test +#|tests passed|FAILED|fail|Skipped|SKIPPED" | head -20)
   echo "done at $((SECONDS - start)) s"
 } >"$log" 2>&1
