@@ -167,6 +167,114 @@ static void test_kernels_in_their_program(void **state) {
   assert_int_equal(failures, 0);
 }
 
+/* Whether one of a program's files #defines `name` (a macro of its own, which a condition may
+   read). */
+static int program_defines(const ocf_program_source *source, const char *name) {
+  for (unsigned f = 0; f < source->count; f++)
+    for (const char *line = source->texts[f]; line && *line;
+         line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+      while (*line == ' ')
+        line++;
+      char defined[NAME_CHARS];
+      if (strncmp(line, "#define ", 8) == 0 && identifier(line + 8, defined, sizeof defined) &&
+          strcmp(defined, name) == 0)
+        return 1;
+    }
+  return 0;
+}
+
+/* Adds to *read every identifier a preprocessor condition of `text` names (#if, #elif, #ifdef,
+   #ifndef; comments left out), but `defined` and the compiler's own __NAMES__. */
+static void conditions_read(const char *text, name_set *read) {
+  for (const char *line = text; line && *line;
+       line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+    const char *p = line;
+    while (*p == ' ')
+      p++;
+    if (*p++ != '#') continue;
+    while (*p == ' ')
+      p++;
+    if (strncmp(p, "if", 2) != 0 && strncmp(p, "elif", 4) != 0) continue;
+    p += strncmp(p, "elif", 4) == 0     ? 4
+         : strncmp(p, "ifndef", 6) == 0 ? 6
+         : strncmp(p, "ifdef", 5) == 0  ? 5
+                                        : 2;
+    const char *eol = strchr(p, '\n');
+    if (!eol) eol = p + strlen(p);
+    while (p < eol) {
+      if (p[0] == '/' && (p[1] == '/' || p[1] == '*')) break; /* a comment to the line's end */
+      char name[NAME_CHARS];
+      size_t n = identifier(p, name, sizeof name);
+      if (n == 0) {
+        p++;
+        continue;
+      }
+      p += n;
+      if ((name[0] >= '0' && name[0] <= '9') || strcmp(name, "defined") == 0 ||
+          strncmp(name, "__", 2) == 0 || set_has(read, name))
+        continue; /* a number, or no define of the library's */
+      assert_true(read->count < MAX_NAMES);
+      snprintf(read->names[read->count++], NAME_CHARS, "%s", name);
+    }
+  }
+}
+
+/* What a program's conditions read that it does not require: a define's misspelt name (an
+   #if of an undefined name is 0, silently), or an optional value. A program whose kernels can
+   be a plan's earlier step (matmul_pad, matmul_stage) is built with only the defines its
+   descriptors list (ocf_plan_program_options), so it may read no other; the optional values
+   of the shared headers are listed here, each where its programs read it. */
+static void test_defines_read(void **state) {
+  (void)state;
+  static const struct {
+    const char *program, *name;
+  } optional[] = {
+      /* cl/attention_common.clh: the join of a row's ranges in the kernel that writes them
+         (attention_lanes, attention_mma_split); the other attention programs never join */
+      {"attention", "JOIN"},
+      {"attention_decode", "JOIN"},
+      {"attention_block", "JOIN"},
+      {"attention_wgmma_nv", "JOIN"},
+      /* cl/attention_mma_prims.clh: fp32 products' TF32 parts, which attention's wgmma kernel
+         and the few-row kernel of 16-bit operands never take */
+      {"attention_wgmma_nv", "PRECISION"},
+      {"matmul_few_mma", "PRECISION"},
+  };
+  int failures = 0;
+  for (unsigned p = 0; p < OCF_PROGRAM_COUNT; p++) {
+    const ocf_program_source *source = ocf_program_source_get((ocf_program_id)p);
+    name_set required, read;
+    program_requires(source, &required);
+    memset(&read, 0, sizeof read);
+    for (unsigned f = 0; f < source->count; f++)
+      conditions_read(source->texts[f], &read);
+    for (unsigned i = 0; i < read.count; i++) {
+      const char *name = read.names[i];
+      if (set_has(&required, name) || program_defines(source, name) ||
+          strncmp(name, "OCF_", 4) == 0)
+        continue;
+      int allowed = 0;
+      for (size_t o = 0; o < sizeof optional / sizeof optional[0]; o++)
+        allowed = allowed || (strcmp(optional[o].program, source->name) == 0 &&
+                              strcmp(optional[o].name, name) == 0);
+      if (!allowed) {
+        print_error("program %s: a condition reads %s, which it neither requires nor defines\n",
+                    source->name, name);
+        failures++;
+      }
+    }
+  }
+  assert_int_equal(failures, 0);
+  /* The scan itself: names of conditions, not of comments, numbers or `defined`. */
+  name_set read;
+  memset(&read, 0, sizeof read);
+  conditions_read("#if defined(JOIN) && JOIN > 0x1Fu // not THIS\n  #elif VW == 2 /* NOR */\n"
+                  "#ifdef OCF_KERNEL_x\nint IGNORED;\n",
+                  &read);
+  assert_int_equal(read.count, 3);
+  assert_true(set_has(&read, "JOIN") && set_has(&read, "VW") && set_has(&read, "OCF_KERNEL_x"));
+}
+
 /* Whether text defines a variadic macro ("..." in a #define's parameters, or __VA_ARGS__). */
 static int has_variadic_macro(const char *text) {
   if (strstr(text, "__VA_ARGS__")) return 1;
@@ -219,7 +327,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_programs_assembled),       cmocka_unit_test(test_defines_required),
       cmocka_unit_test(test_kernels_in_their_program), cmocka_unit_test(test_scan_refuses_defaults),
-      cmocka_unit_test(test_no_variadic_macros),
+      cmocka_unit_test(test_no_variadic_macros),       cmocka_unit_test(test_defines_read),
   };
   return cmocka_run_group_tests_name("kernel_sources", tests, NULL, NULL);
 }

@@ -320,6 +320,57 @@ static void plan_pad_case(const char *what, const ocf_device_facts *facts,
 }
 
 /*
+ * The build options of a padded plan's two programs (ocf_plan_program_options): the copy step's
+ * matmul_pad is built with the defines its descriptor lists and its own kernel's switch, the
+ * same for every tile, epilogue and register cap after it; the tiled program takes every define,
+ * its kernel's switch alone and the register cap. The plan's description keeps both kernels.
+ */
+static void test_plan_matmul_program_options(void **state) {
+  (void)state;
+  ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  t.matmul.tiled.pad_min = 1024, t.matmul.tiled.pad_sides = 0;
+  ocf_matmul_call call = matmul_call(0, 0, 4000, 4000, 4000, 0, 0, AUTO, 0);
+  call.lda = 4001; /* A copied (A_PAD 1), B as it lies */
+  ocf_plan plan;
+  expect_success("padded", ocf_plan_matmul(&facts, &t, &call, &plan));
+  assert_int_equal(plan.step_count, 2);
+  assert_int_equal(ocf_plan_step_program(&plan, 0), OCF_PROGRAM_MATMUL_PAD);
+  assert_int_equal(ocf_plan_step_program(&plan, 1), OCF_PROGRAM_MATMUL);
+  assert_int_equal(plan.program, OCF_PROGRAM_MATMUL);
+  plan.max_registers = 128; /* (as a cap would be set where the compiler takes one) */
+  char copy[512], tiled[512], whole[512];
+  assert_int_equal(ocf_plan_program_options(&plan, OCF_PROGRAM_MATMUL_PAD, copy, sizeof copy), 0);
+  assert_string_equal(copy, "-DTRANS_A=0 -DTRANS_B=0 -DA_PAD=1 -DB_PAD=0 -DPAD_WG=256 "
+                            "-DPAD_DTYPE=0 -DOCF_KERNEL_matmul_pad");
+  assert_int_equal(ocf_plan_program_options(&plan, OCF_PROGRAM_MATMUL, tiled, sizeof tiled), 0);
+  assert_non_null(strstr(tiled, "-DMDIMC=16 "));
+  assert_non_null(strstr(tiled, "-DPAD_WG=256 "));
+  assert_non_null(strstr(tiled, " -DOCF_KERNEL_matmul_tiled_pad -cl-nv-maxrregcount=128"));
+  assert_null(strstr(tiled, "OCF_KERNEL_matmul_pad"));
+  assert_int_equal(ocf_plan_options(&plan, whole, sizeof whole), 0);
+  assert_non_null(strstr(whole, "-DOCF_KERNEL_matmul_pad -DOCF_KERNEL_matmul_tiled_pad"));
+  /* Other tiles and an epilogue: the same copy program. */
+  t.matmul.tiled.set[0].mdimc = 8, t.matmul.tiled.set[0].ndimc = 8;
+  call.activation = OCF_ACTIVATION_RELU;
+  expect_success("padded, other tiles", ocf_plan_matmul(&facts, &t, &call, &plan));
+  char other[512];
+  assert_int_equal(ocf_plan_program_options(&plan, OCF_PROGRAM_MATMUL_PAD, other, sizeof other), 0);
+  assert_string_equal(other, copy);
+  assert_int_equal(ocf_plan_program_options(&plan, OCF_PROGRAM_MATMUL, other, sizeof other), 0);
+  assert_string_not_equal(other, tiled);
+  /* A one-program plan: its options are the plan's. */
+  call.lda = 4000;
+  expect_success("aligned", ocf_plan_matmul(&facts, &t, &call, &plan));
+  assert_int_equal(plan.step_count, 1);
+  assert_int_equal(ocf_plan_step_program(&plan, 0), plan.program);
+  assert_int_equal(ocf_plan_program_options(&plan, plan.program, tiled, sizeof tiled), 0);
+  assert_int_equal(ocf_plan_options(&plan, whole, sizeof whole), 0);
+  assert_string_equal(tiled, whole);
+  assert_int_equal(ocf_plan_program_options(&plan, plan.program, tiled, 8), -1); /* too long */
+}
+
+/*
  * The padded tiled plans, the ragged path (src/plan/plan_matmul.c, rule 5), on the H200's FP32
  * rows (set 0: 128 x 128 tiles of 16 x 16 work-items, K slices of 8) with the sides not gated
  * (tiled.pad_sides 0, the schema's; NVIDIA's 2 is test_plan_matmul_pad_sides'): off with
@@ -925,6 +976,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_matmul_table),
       cmocka_unit_test(test_plan_matmul_pad),
+      cmocka_unit_test(test_plan_matmul_program_options),
       cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_matmul_pad_waves),
       cmocka_unit_test(test_plan_matmul_wave_split),

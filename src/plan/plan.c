@@ -43,12 +43,28 @@ static int append_option(char *out, size_t capacity, size_t *used, const char *n
   return 0;
 }
 
-int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity) {
+/* Whether one of `program`'s steps reads the define `name` (its descriptor lists it). */
+static int program_reads(const ocf_plan *plan, ocf_program_id program, const char *name) {
+  for (unsigned s = 0; s < plan->step_count && s < OCF_PLAN_MAX_STEPS; s++) {
+    const ocf_kernel_desc *desc = ocf_kernel_desc_get(plan->steps[s].kernel);
+    if (!desc || desc->program != program) continue;
+    for (const char *const *read = desc->defines; *read; read++)
+      if (strcmp(*read, name) == 0) return 1;
+  }
+  return 0;
+}
+
+/* The options of `program` (every step's when `all`): the -D values, each step's kernel, the
+   register cap. */
+static int write_options(const ocf_plan *plan, ocf_program_id program, int all, char *out,
+                         size_t capacity) {
   size_t used = 0;
   char text[96];
   if (capacity == 0) return -1;
   out[0] = '\0';
+  const int own = all || program == plan->program;
   for (unsigned i = 0; i < plan->define_count && i < OCF_PLAN_MAX_DEFINES; i++) {
+    if (!own && !program_reads(plan, program, plan->defines[i].name)) continue;
     snprintf(text, sizeof text, "%s=%lld", plan->defines[i].name, plan->defines[i].value);
     if (append_option(out, capacity, &used, "-D", text) != 0) return -1;
   }
@@ -57,13 +73,30 @@ int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity) {
   for (unsigned s = 0; s < plan->step_count && s < OCF_PLAN_MAX_STEPS; s++) {
     const ocf_kernel_desc *desc = ocf_kernel_desc_get(plan->steps[s].kernel);
     if (!desc) return -1;
+    if (!all && desc->program != program) continue;
     if (append_option(out, capacity, &used, "-DOCF_KERNEL_", desc->name) != 0) return -1;
   }
-  if (plan->max_registers) {
+  if (plan->max_registers && own) {
     snprintf(text, sizeof text, "%u", plan->max_registers);
     if (append_option(out, capacity, &used, "-cl-nv-maxrregcount=", text) != 0) return -1;
   }
   return 0;
+}
+
+int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity) {
+  return write_options(plan, plan->program, 1, out, capacity);
+}
+
+int ocf_plan_program_options(const ocf_plan *plan, ocf_program_id program, char *out,
+                             size_t capacity) {
+  return write_options(plan, program, 0, out, capacity);
+}
+
+ocf_program_id ocf_plan_step_program(const ocf_plan *plan, unsigned step) {
+  const ocf_kernel_desc *desc = step < plan->step_count && step < OCF_PLAN_MAX_STEPS
+                                    ? ocf_kernel_desc_get(plan->steps[step].kernel)
+                                    : NULL;
+  return desc ? desc->program : plan->program;
 }
 
 void ocf_plan_describe(const ocf_plan *plan, char *out, size_t capacity) {

@@ -120,10 +120,20 @@ size_t ocf_plan_steps_limit(const ocf_device_facts *facts, const ocf_plan *plan,
 /* Appends a 1-D or 2-D step (global and local sizes in work-items, local[1] = 1 for 1-D). */
 void ocf_plan_step_add(ocf_plan *plan, ocf_kernel_id kernel, unsigned dims, const size_t *global,
                        const size_t *local);
-/* Writes the build options of the plan into out: "-DNAME=value ...", then -DOCF_KERNEL_<name>
-   for each step's kernel (a program holds only those), then the register cap; 0, or -1 when
-   too long. */
+/* Writes the plan's options into out, as the plan's description and the warm-up tell plans
+   apart: "-DNAME=value ..." (every define), then -DOCF_KERNEL_<name> for each step's kernel,
+   then the register cap; 0, or -1 when too long. */
 int ocf_plan_options(const ocf_plan *plan, char *out, size_t capacity);
+/* Writes the build options of one of the plan's programs into out: -DOCF_KERNEL_<name> for its
+   own steps' kernels only (a program holds only those), and for the plan's program every
+   define and the register cap, for an earlier step's program (matmul_pad's copies,
+   matmul_stage's parts) only the defines its kernels' descriptors list. Such a step is then
+   one build for every tile, epilogue and register cap after it; its sources read no other
+   define (tests/test_kernel_sources.c). 0, or -1 when too long. */
+int ocf_plan_program_options(const ocf_plan *plan, ocf_program_id program, char *out,
+                             size_t capacity);
+/* The program of step `step`'s kernel (the plan's program where the step is unknown). */
+ocf_program_id ocf_plan_step_program(const ocf_plan *plan, unsigned step);
 /* One line for OCLFUSE_VERBOSE and the benchmark: "softmax_rows wg=128 (WG=128 VW=4 ...)". */
 void ocf_plan_describe(const ocf_plan *plan, char *out, size_t capacity);
 /* Checks the plan's own consistency (every define its kernels read is set, sizes are whole

@@ -83,30 +83,26 @@ static ocf_status zero_scratch(cl_command_queue queue, cl_mem scratch, size_t by
   return OCF_SUCCESS;
 }
 
-/* Builds (or finds) and checks every kernel of the plan; called and returns with ctx->lock held
-   (released during a build). */
-static ocf_status build_steps(ocf_context *ctx, const ocf_plan *plan, const char *options,
-                              ocf_built_kernel **kernels, int *replan) {
-  ocf_status status = OCF_SUCCESS;
-  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
-    /* A step before the last may be of another program (ocf_plan_verify), built with the same
-       options. */
-    const ocf_kernel_desc *desc = ocf_kernel_desc_get(plan->steps[s].kernel);
-    const ocf_program_id program = desc ? desc->program : plan->program;
-    status = ocf_kernel_get(ctx, program, options, plan->steps[s].kernel, &kernels[s]);
-    if (status == OCF_SUCCESS) status = check_step(ctx, plan, &plan->steps[s], kernels[s], replan);
-  }
-  return status;
+ocf_status ocf_plan_step_kernel(ocf_context *ctx, const ocf_plan *plan, unsigned step,
+                                ocf_built_kernel **kernel) {
+  /* A step before the last may be of another program (ocf_plan_verify), built with the
+     defines its own kernel reads. */
+  const ocf_program_id program = ocf_plan_step_program(plan, step);
+  char options[512];
+  if (ocf_plan_program_options(plan, program, options, sizeof options) != 0)
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: build options too long (a library bug)");
+  return ocf_kernel_get(ctx, program, options, plan->steps[step].kernel, kernel);
 }
 
 ocf_status ocf_plan_build(ocf_context *ctx, const ocf_plan *plan, ocf_built_kernel **kernels,
                           int *replan) {
   *replan = 0;
-  char options[512];
-  if (ocf_plan_options(plan, options, sizeof options) != 0)
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "plan: build options too long (a library bug)");
+  ocf_status status = OCF_SUCCESS;
   pthread_mutex_lock(&ctx->lock);
-  ocf_status status = build_steps(ctx, plan, options, kernels, replan);
+  for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
+    status = ocf_plan_step_kernel(ctx, plan, s, &kernels[s]);
+    if (status == OCF_SUCCESS) status = check_step(ctx, plan, &plan->steps[s], kernels[s], replan);
+  }
   pthread_mutex_unlock(&ctx->lock);
   return status;
 }

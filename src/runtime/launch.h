@@ -28,6 +28,12 @@ ocf_status ocf_launch_plan(ocf_context *ctx, cl_command_queue queue, const ocf_p
                            void *frame, const ocf_frame_slots *slots, const ocf_launch *launch,
                            int *replan);
 
+/* Builds (or finds) the kernel of step `step` of a plan, in its own program with that
+   program's options (ocf_plan_program_options). Called with ctx->lock held (released during a
+   build). */
+ocf_status ocf_plan_step_kernel(ocf_context *ctx, const ocf_plan *plan, unsigned step,
+                                ocf_built_kernel **kernel);
+
 /* Builds (once) and checks every kernel of a plan into kernels[step] (the program cache's),
    enqueuing nothing; *replan as in ocf_launch_plan. Takes the lock. */
 ocf_status ocf_plan_build(ocf_context *ctx, const ocf_plan *plan, ocf_built_kernel **kernels,

@@ -105,7 +105,7 @@ static int probe_once(ocf_context *ctx, const ocf_plan *plan, const ocf_probe_pr
 /* The local memory the probe's kernel reports (CL_KERNEL_LOCAL_MEM_SIZE), from the cache. */
 static unsigned long long reported_local(ocf_context *ctx, const ocf_plan *plan, ocf_kernel_id id) {
   char options[512];
-  if (ocf_plan_options(plan, options, sizeof options) != 0) return 0;
+  if (ocf_plan_program_options(plan, plan->program, options, sizeof options) != 0) return 0;
   ocf_built_kernel *kernel = NULL;
   pthread_mutex_lock(&ctx->lock);
   ocf_status status = ocf_kernel_get(ctx, plan->program, options, id, &kernel);

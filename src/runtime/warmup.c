@@ -10,6 +10,7 @@
  */
 #include "ops/registry.h"
 #include "runtime/context.h"
+#include "runtime/launch.h"
 #include "runtime/log.h"
 
 #include <stdlib.h>
@@ -75,8 +76,7 @@ static size_t dummy_floats(const ocf_plan *plan) {
 }
 
 /* Builds a plan's program and runs each of its kernels once on no work. */
-static ocf_status warm_plan(ocf_context *ctx, const ocf_op_desc *desc, const ocf_plan *plan,
-                            const char *options) {
+static ocf_status warm_plan(ocf_context *ctx, const ocf_op_desc *desc, const ocf_plan *plan) {
   cl_int err = CL_SUCCESS;
   cl_mem dummy = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, dummy_floats(plan) * sizeof(float),
                                 NULL, &err);
@@ -89,7 +89,7 @@ static ocf_status warm_plan(ocf_context *ctx, const ocf_op_desc *desc, const ocf
   for (unsigned s = 0; s < plan->step_count && status == OCF_SUCCESS; s++) {
     const ocf_plan_step *step = &plan->steps[s];
     ocf_built_kernel *kernel = NULL;
-    status = ocf_kernel_get(ctx, plan->program, options, step->kernel, &kernel);
+    status = ocf_plan_step_kernel(ctx, plan, s, &kernel);
     size_t items = step->local[0] * step->local[1] * step->local[2];
     if (status != OCF_SUCCESS || items > kernel->max_workgroup) continue; /* a call re-plans */
     status = ocf_bind_arguments(kernel, frame.bytes);
@@ -134,7 +134,7 @@ ocf_status ocf_warmup(ocf_context *ctx, const char *op, size_t *plans) {
   double start = ocf_now_ms();
   ocf_status status = OCF_SUCCESS;
   for (size_t i = 0; i < set->count && status == OCF_SUCCESS; i++)
-    status = warm_plan(ctx, set->ops[i], &set->plans[i], set->options[i]);
+    status = warm_plan(ctx, set->ops[i], &set->plans[i]);
   if (status == OCF_SUCCESS) {
     pthread_mutex_lock(&ctx->lock);
     ocf_program_cache_persist(ctx);
