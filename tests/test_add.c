@@ -290,6 +290,7 @@ static void test_add_past_2_31(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_add_sizes_all_variants),
       cmocka_unit_test(test_add_offsets),

@@ -189,6 +189,7 @@ static int ptx_device(void) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   if (ptx_run() && !ptx_device()) {
     printf("no NVIDIA GPU of compute capability 8.0 or more: BF16_CVT 1 skipped\n");
     return 77;

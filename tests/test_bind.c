@@ -90,6 +90,7 @@ static void test_bind_shared_field(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_bind_shared_field),
   };

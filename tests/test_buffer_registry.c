@@ -505,6 +505,7 @@ static void test_registry_registration_fails(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_registry_repeated_call),
       cmocka_unit_test(test_registry_reused_handle_smaller),

@@ -499,6 +499,7 @@ static void test_config_log_threads(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_config_precedence),
       cmocka_unit_test(test_config_user_database_switch),

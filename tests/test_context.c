@@ -642,6 +642,7 @@ static void test_context_threads(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_context_status_names),
       cmocka_unit_test(test_context_device_listing),

@@ -1123,6 +1123,7 @@ static void test_faults_out_of_order_queue(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_faults_out_of_order_queue),
       cmocka_unit_test(test_faults_multi_kernel_enqueues),

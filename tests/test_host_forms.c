@@ -852,6 +852,7 @@ static void test_host_ex_refusals(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_convert_widen_every_pattern),
       cmocka_unit_test(test_convert_narrow_edges_and_random),

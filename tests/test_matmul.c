@@ -722,6 +722,7 @@ static void test_matmul_against_clblast(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_matmul_small_and_prime_shapes),
       cmocka_unit_test(test_matmul_tile_remainders),

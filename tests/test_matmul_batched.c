@@ -364,6 +364,7 @@ static void test_batched_multi_kernel_every_layout(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_batched_shapes),
       cmocka_unit_test(test_batched_odd_strides),

@@ -196,6 +196,7 @@ static void test_epilogue_rejects(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_epilogue_every_activation),
       cmocka_unit_test(test_epilogue_on_every_kernel),

@@ -199,6 +199,7 @@ static void test_few_off_by_default(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_few_shapes),         cmocka_unit_test(test_few_split),
       cmocka_unit_test(test_few_batch_epilogue), cmocka_unit_test(test_few_tunables),

@@ -227,6 +227,7 @@ static int group_setup(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   if (mmx_nvidia_compute_capability() < 80) {
     printf("no NVIDIA GPU of compute capability 8.0 or more: test_matmul_mma skipped\n");
     return SKIP_STATUS;

@@ -657,6 +657,7 @@ static void test_pad_kernel_aligned(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pad_kernel),
       cmocka_unit_test(test_pad_kernel_16bit),

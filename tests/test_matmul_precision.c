@@ -258,6 +258,7 @@ static void test_precision_rejects(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_precision_rounding_exact),
       cmocka_unit_test(test_precision_modes_on_every_kernel),

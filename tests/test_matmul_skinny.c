@@ -267,8 +267,7 @@ static void test_skinny_against_clblast(void **state) {
 }
 
 int main(void) {
-  /* OCFT_SKINNY_FILTER=test_skinny_16bit runs the tests whose names match (cmocka's pattern). */
-  if (getenv("OCFT_SKINNY_FILTER")) cmocka_set_test_filter(getenv("OCFT_SKINNY_FILTER"));
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_skinny_short_sides),
       cmocka_unit_test(test_skinny_unaligned),

@@ -285,6 +285,7 @@ static void test_stage_h200_case(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stage_layouts),
       cmocka_unit_test(test_stage_shared_operands),

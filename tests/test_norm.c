@@ -1340,7 +1340,6 @@ int main(void) {
       cmocka_unit_test(test_norm_exact_fits),    cmocka_unit_test(test_norm_host),
       cmocka_unit_test(test_norm_workspace),     cmocka_unit_test(test_norm_streamed),
   };
-  /* OCFT_NORM_FILTER=test_norm_dtypes runs the tests whose names match (cmocka's pattern). */
-  if (getenv("OCFT_NORM_FILTER")) cmocka_set_test_filter(getenv("OCFT_NORM_FILTER"));
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("norm", tests, ocft_group_setup, ocft_group_teardown);
 }

@@ -214,6 +214,7 @@ static void test_op_cases_calls_with_options_pass(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_op_cases_names_are_the_library_ops),
       cmocka_unit_test(test_op_cases_entries_are_complete),

@@ -329,6 +329,7 @@ static void test_plan_cache_null_buffer(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_cache_same_plan),
       cmocka_unit_test(test_plan_cache_own_arguments),

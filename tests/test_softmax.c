@@ -680,6 +680,7 @@ static void test_softmax_host(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_softmax_shapes_all_variants),
       cmocka_unit_test(test_softmax_offsets_and_strides),

@@ -1367,9 +1367,7 @@ int main(void) {
       cmocka_unit_test(test_softmax_options_defaults_and_sizes),
       cmocka_unit_test(test_softmax_options_coop_longest_wait),
   };
-  /* OCFT_SOFTMAX_OPTIONS_FILTER=test_softmax_options_f16* runs the tests whose names match. */
-  if (getenv("OCFT_SOFTMAX_OPTIONS_FILTER"))
-    cmocka_set_test_filter(getenv("OCFT_SOFTMAX_OPTIONS_FILTER"));
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("softmax_options", tests, ocft_group_setup,
                                      ocft_group_teardown);
 }

@@ -467,6 +467,7 @@ static void test_threads_shared_context(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_threads_shared_context),
   };

@@ -190,6 +190,7 @@ static void test_tolerance_matmul(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tolerance_elements),
       cmocka_unit_test(test_tolerance_softmax),

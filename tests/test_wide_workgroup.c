@@ -226,6 +226,7 @@ static void test_wide_workgroup_probe_refused(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_wide_workgroup_softmax),
       cmocka_unit_test(test_wide_workgroup_norm),

@@ -549,6 +549,7 @@ static void test_workspace_pool_threads(void **state) {
 }
 
 int main(void) {
+  ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_workspace_softmax),      cmocka_unit_test(test_workspace_matmul),
       cmocka_unit_test(test_workspace_refused),      cmocka_unit_test(test_workspace_pool),

@@ -7,7 +7,7 @@
 # 1. builds (Release, /tmp/b_fewrow: the library, test_matmul_few, test_matmul_skinny);
 # 2. the suites on the GPU first: test_matmul_few (few.on=2 forces the PTX path after the mma
 #    probe: every short side 1..64, layout, alignment, split, epilogue) and test_matmul_skinny's
-#    test_skinny_16bit (the word loads; OCFT_SKINNY_FILTER);
+#    test_skinny_16bit (the word loads; OCFT_ONLY);
 # 3. library_gemm_time.c, bf16 and f16, m in {1, 4, 16, 32, 64} x 8192 x 8192, B stored n x k
 #    (B^T, the inference layout) and k x n: "off" (few.on=0: today's plan, skinny for m <= 16,
 #    mma.sync / wgmma above) and "on" (few.on=1; k x n with few.x_rows=1, element loads of B);
@@ -45,7 +45,7 @@ start=$SECONDS
   cc -std=c11 -O2 -Iinclude $here/library_gemm_time.c -L$b -loclfuse -lOpenCL \
     -Wl,-rpath,$b -o /tmp/fewrow_time || exit 1
   echo "built at $((SECONDS - start)) s"
-  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA OCFT_SKINNY_FILTER=test_skinny_16bit timeout 150 \
+  (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA OCFT_ONLY=test_skinny_16bit timeout 150 \
     ctest -R '^test_matmul_(few|skinny)$' --output-on-failure >"$out/ctest.txt" 2>&1
     echo "ctest rc $?")
   grep -E "tests passed|FAILED|Passed|Failed" "$out/ctest.txt" | head -8
