@@ -49,8 +49,9 @@ int ocft_small(void) {
 }
 
 void ocft_filter_tests(void) {
-  const char *only = getenv("OCFT_ONLY");
+  const char *only = getenv("OCFT_ONLY"), *skip = getenv("OCFT_SKIP");
   if (only && only[0]) cmocka_set_test_filter(only);
+  if (skip && skip[0]) cmocka_set_skip_filter(skip);
 }
 
 float *ocft_alloc_floats(size_t count) {

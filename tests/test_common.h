@@ -34,7 +34,8 @@ ocft_env *ocft_get_env(void **state);
 /* Non-zero under Oclgrind (OCLFUSE_TEST_SMALL set): tests then use their small sizes only. */
 int ocft_small(void);
 /* Runs only the tests whose names match OCFT_ONLY (CMocka's pattern: * and ?), where it is set:
-   one test of a long suite on the GPU. Call before running the group. */
+   one test of a long suite on the GPU; and none whose names match OCFT_SKIP (a suite's run
+   under valgrind leaves out what only varies the kernels). Call before running the group. */
 void ocft_filter_tests(void);
 
 /* malloc that fails the test instead of returning NULL; count 0 allocates one element. */
