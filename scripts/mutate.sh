@@ -167,6 +167,8 @@ baseline-causal-offset~src/ops/attention_unfused.c~so.causal_offset = so.causal 
 wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in
 wide-column~cl/attention.cl~      s1 += ql_row[c + 1] * vload16(0, kl + (c + 1) * BK + j0);~      s1 += ql_row[c] * vload16(0, kl + (c + 1) * BK + j0);~^test_attention$~attention_tiled's wide rows: every second column of four scored with the first's query element
 wide-rescale~cl/attention.cl~    a[t] = vload16(t, acc) * f;~    a[t] = vload16(t, acc);~^test_attention$~attention_tiled's wide rows: the outputs not rescaled to a tile's new max
+block-mask~cl/attention_block.cl~          pl[(tr * RM + a) * BK + j] = j0 + j < kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~          pl[(tr * RM + a) * BK + j] = j0 + j <= kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~^test_attention$~attention_block: the first key past a row's kept ones weighed in
+block-lengths~cl/attention_block.cl~    const ulong len = batch_length(lk, lengths, lengths_off, batch);~    const ulong len = lk;~^test_attention$~attention_block: the per-batch lengths ignored (every batch keeps lk keys)
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
 EOF
 )
