@@ -62,7 +62,7 @@ static int write_options(const ocf_plan *plan, ocf_program_id program, int all, 
   char text[96];
   if (capacity == 0) return -1;
   out[0] = '\0';
-  const int own = all || program == plan->program;
+  const int own = program == plan->program; /* (ocf_plan_options: the plan's program) */
   for (unsigned i = 0; i < plan->define_count && i < OCF_PLAN_MAX_DEFINES; i++) {
     if (!own && !program_reads(plan, program, plan->defines[i].name)) continue;
     snprintf(text, sizeof text, "%s=%lld", plan->defines[i].name, plan->defines[i].value);

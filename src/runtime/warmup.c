@@ -75,7 +75,7 @@ static size_t dummy_floats(const ocf_plan *plan) {
   return (size_t)(rows * cols) + 16;
 }
 
-/* Builds a plan's program and runs each of its kernels once on no work. */
+/* Builds a plan's programs and runs each of its kernels once on no work. */
 static ocf_status warm_plan(ocf_context *ctx, const ocf_op_desc *desc, const ocf_plan *plan) {
   cl_int err = CL_SUCCESS;
   cl_mem dummy = clCreateBuffer(ctx->cl_ctx, CL_MEM_READ_WRITE, dummy_floats(plan) * sizeof(float),
