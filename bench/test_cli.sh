@@ -13,6 +13,14 @@ trap 'rm -rf "$scratch"' EXIT
 out=$scratch/out
 err=$scratch/err
 
+# show_stderr: the last command's stderr without its progress lines ("oclfuse tune: [3/69] ..."),
+# which run to hundreds and pushed the error itself out of CI's shortened log, then its last lines.
+show_stderr() {
+  grep -Ev '^oclfuse [a-z]+: \[[0-9]+/[0-9]+\]' "$err" | head -60 >&2
+  echo "(its last 10 lines:)" >&2
+  tail -10 "$err" >&2
+}
+
 # expect STATUS DESCRIPTION -- COMMAND...: runs it, compares its exit status, keeps its stderr.
 expect() {
   local want=$1 what=$2
@@ -21,7 +29,7 @@ expect() {
   local got=$?
   if [ "$got" != "$want" ]; then
     echo "FAIL: $what: exit status $got, not $want; stderr:" >&2
-    cat "$err" >&2
+    show_stderr
     failures=$((failures + 1))
   else
     echo "ok: $what (exit status $got)"
@@ -30,7 +38,7 @@ expect() {
 stderr_has() { # stderr_has DESCRIPTION PATTERN: the last command's stderr matches
   if ! grep -Eq "$2" "$err"; then
     echo "FAIL: $1: stderr lacks /$2/:" >&2
-    cat "$err" >&2
+    show_stderr
     failures=$((failures + 1))
   fi
 }
