@@ -353,19 +353,32 @@ static void test_wgmma_epilogue(void **state) {
   }
 }
 
-/* What the wgmma kernel does not take runs on mma.sync, right. */
+/* What the wgmma kernel does not read runs on mma.sync, right, unless the 16-bit operands are
+   copied onto aligned rows first (wgmma.align_rows, wgmma.unread_rows: the H200's built-in
+   values copy calls of 64 rows and 64^3 products on, as these): with the copies off, mma.sync;
+   with the context's values, matmul_pad then the wgmma kernel of copied operands. */
 static void test_wgmma_fallbacks(void **state) {
   ocft_env *env = ocft_get_env(state);
-  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
-    const int tf32 = inputs[d] == OCF_F32;
-    mmx_case t = wg_case(inputs[d], tf32, 130, 140, 90, 0);
-    t.lda_pad += 1; /* A's rows not whole 16-byte chunks */
-    check_kernel(env, t, "matmul_mma");
-    t = wg_case(inputs[d], tf32, 130, 140, 96, 0);
-    t.ta = OCF_TRANS; /* A stored k x m */
-    t.lda_pad = 6;
-    check_kernel(env, t, "matmul_mma");
-  }
+  for (int copies = 0; copies < 2; copies++)
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+      const int tf32 = inputs[d] == OCF_F32;
+      /* TF32's operands are never copied: mma.sync both ways */
+      const char *kernel = copies && !tf32 ? "matmul_pad" : "matmul_mma";
+      ocft_assert_status(
+          ocf_context_set_tuning(env->ctx, "matmul", inputs[d], NULL,
+                                 copies ? "" : "wgmma.align_rows=0 wgmma.unread_rows=0"),
+          OCF_SUCCESS);
+      mmx_case t = wg_case(inputs[d], tf32, 130, 140, 90, 0);
+      t.lda_pad += 1; /* A's rows not whole 16-byte chunks */
+      check_kernel(env, t, kernel);
+      if (copies && !tf32) assert_non_null(strstr(ocf_last_plan(), "matmul_wgmma_pab"));
+      t = wg_case(inputs[d], tf32, 130, 140, 96, 0);
+      t.ta = OCF_TRANS; /* A stored k x m */
+      t.lda_pad = 6;
+      check_kernel(env, t, copies && !tf32 ? "matmul_stage" : "matmul_mma");
+      ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", inputs[d], NULL, ""),
+                         OCF_SUCCESS);
+    }
   mmx_case t = wg_case(OCF_F32, 0, 130, 140, 96, 0); /* TF32 with B stored k x n */
   check_kernel(env, t, "matmul_mma");
 }
