@@ -754,15 +754,17 @@ static void test_attention_mma_split(void **state) {
   /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   /* split.min 16: ranges of one tile of 16 (as many as lk / 16); 32: lk / 32 ranges of two;
-     each again with mma.join (the last range of a block joins them, no attention_mma_join;
+     each again with mma.join=2 (the last range of any block joins them, no attention_mma_join;
      not under Oclgrind, which reports the join's reads of other workgroups' ranges as races). */
   static const char *const settings[] = {
-      "wgmma.on=0 mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0",
-      "wgmma.on=0 mma.on=2 mma.warps=2 mma.bk=16 mma.split_fill=64 split.min=32 decode.wg=0",
       "wgmma.on=0 mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0 "
-      "mma.join=1",
+      "mma.join=0",
       "wgmma.on=0 mma.on=2 mma.warps=2 mma.bk=16 mma.split_fill=64 split.min=32 decode.wg=0 "
-      "mma.join=1"};
+      "mma.join=0",
+      "wgmma.on=0 mma.on=2 mma.warps=1 mma.bk=16 mma.split_fill=64 split.min=16 decode.wg=0 "
+      "mma.join=2",
+      "wgmma.on=0 mma.on=2 mma.warps=2 mma.bk=16 mma.split_fill=64 split.min=32 decode.wg=0 "
+      "mma.join=2"};
   const int oclgrind = strstr(env->info.device_name, "Oclgrind") != NULL;
   /* b, h, h_kv, lq, lk, dtype, out dtype, causal, lengths (with b 1: lk / 2 + 1), causal
      offset (1: -2, rows 0 and 1 keep no key; else lk - lq). */

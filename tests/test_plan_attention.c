@@ -175,27 +175,31 @@ static void test_plan_attention_lanes_join(void **state) {
 }
 
 /* mma.join makes attention_mma_split one kernel on NVIDIA (JOIN 2, a counter a (batch, head,
-   block of rows): 32 for one decoding row a head of 32), two kernels without it. */
+   block of rows): 32 for one decoding row a head of 32), two kernels without it; mma.join 1
+   joins blocks of one query row only (4 rows a head: two kernels), 2 every block (a counter a
+   head's block of 4 rows). */
 static void test_plan_attention_mma_join(void **state) {
   (void)state;
   const ocf_device_facts facts = h200_probed(49152);
-  for (int join = 0; join < 2; join++) {
-    ocf_tuning_values t;
-    h200_bf16_attention(&facts, &t);
-    t.attention.mma.split_fill = 2, t.attention.mma.join = join;
-    ocf_attention_call call;
-    memset(&call, 0, sizeof call);
-    call.b = 1, call.h = call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 64;
-    call.kv_vector = 8;
-    call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
-    ocf_plan plan;
-    assert_int_equal(ocf_plan_attention(&facts, &t, &call, &plan), OCF_SUCCESS);
-    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA_SPLIT);
-    assert_int_equal(plan_value(&plan, "JOIN"), join ? 2 : 0);
-    assert_int_equal(plan.step_count, join ? 1 : 2);
-    assert_int_equal(plan.arrivals, join ? 32 : 0);
-    assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_SUCCESS);
-  }
+  for (size_t lq = 1; lq <= 4; lq += 3)
+    for (int join = 0; join <= 2; join++) {
+      ocf_tuning_values t;
+      h200_bf16_attention(&facts, &t);
+      t.attention.mma.split_fill = 2, t.attention.mma.join = join;
+      ocf_attention_call call;
+      memset(&call, 0, sizeof call);
+      call.b = 1, call.h = call.h_kv = 32, call.lq = lq, call.lk = 8192, call.d = 64;
+      call.kv_vector = 8;
+      call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+      ocf_plan plan;
+      assert_int_equal(ocf_plan_attention(&facts, &t, &call, &plan), OCF_SUCCESS);
+      assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA_SPLIT);
+      const int joined = join == 2 || (join == 1 && lq == 1);
+      assert_int_equal(plan_value(&plan, "JOIN"), joined ? 2 : 0);
+      assert_int_equal(plan.step_count, joined ? 1 : 2);
+      assert_int_equal(plan.arrivals, joined ? 32 : 0);
+      assert_int_equal(ocf_plan_verify(&plan, &facts), OCF_SUCCESS);
+    }
 }
 
 /* attention_mma's local memory: the device's reported 48 KiB (bk 32 at d 128) whatever the probe

@@ -412,12 +412,13 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
   ocf_plan_define(plan, "PRECISION", shape.precision);
   /* mma.join: the split's last range of a block joins it, the ranges' statistics (3 splits + 1
-     floats a row of the block) in the tiles' local memory. */
+     floats a row of the block) in the tiles' local memory; 1 only for blocks of one query row
+     (several rows gained nothing joined on the H200 and 16 lost half: docs/ATTENTION.md). */
   const size_t block_rows = ocf_min_size(shape.rows * warps, lq);
-  const int join =
-      ocf_attention_join_fences(facts, splits >= 2 && t->mma.join &&
-                                           4 * block_rows * (3 * splits + 1) <=
-                                               ocf_attention_mma_local_bytes(&shape, d_padded, 0));
+  const int join = ocf_attention_join_fences(
+      facts,
+      splits >= 2 && t->mma.join && (block_rows == 1 || t->mma.join >= 2) &&
+          4 * block_rows * (3 * splits + 1) <= ocf_attention_mma_local_bytes(&shape, d_padded, 0));
   ocf_plan_define(plan, "JOIN", join);
   ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;

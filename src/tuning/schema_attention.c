@@ -125,11 +125,12 @@ static const ocf_tunable attention_tunables[] = {
                        "1: the lane's ldmatrix addresses are computed again at every tile rather "
                        "than held in registers across the tile loop (fewer registers)",
                        NULL},
-    [AT(mma.join)] = {"mma.join", 0, 1, 0, 0,
-                      "1: attention_mma_split's last workgroup to finish a block of rows joins "
-                      "its key ranges (one kernel, as decode.join) where the device orders it "
+    [AT(mma.join)] = {"mma.join", 0, 2, 0, 0,
+                      "attention_mma_split's last workgroup to finish a block of rows joins its "
+                      "key ranges (one kernel, as decode.join) where the device orders it "
                       "(NVIDIA's PTX fences, a CPU's coherent memory) and its tiles' local memory "
-                      "holds the ranges' statistics; 0: attention_mma_join after it",
+                      "holds the ranges' statistics: 1 blocks of one query row, 2 every block; "
+                      "0: attention_mma_join after it",
                       NULL},
     /* wgmma: attention_wgmma */
     [AT(wgmma.on)] = {"wgmma.on", 0, 1, 0, 0,
