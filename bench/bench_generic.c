@@ -3,8 +3,9 @@
  * of the op (harness/op_cases.h) on each shape, with the options its case declares (storage
  * type, the op's own: "norm:8192x4096:bf16:residual"), variant oclfuse and, where the op's case
  * says its device form has one, the unfused baseline (OCF_VARIANT_BASELINE) beside it (not in
- * a sweep, nor with --library-only), each checked in full against the op's reference (on the
- * values its storage type holds, with the op's error model for that type) before it is timed.
+ * a sweep, nor with --library-only), each checked against the op's reference (on the values
+ * its storage type holds, with the op's error model for that type) before it is timed: in full,
+ * or on sampled rows where the reference would cost the host minutes (ocft_call_make_with).
  * A call with the tool's own options (offset=, pad=: its own series') is skipped with a note.
  * So an op added to the harness's table is measured, swept and checked by `oclfuse bench` and
  * `check` before it has a series of its own.
@@ -80,7 +81,7 @@ static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int s
     row->status = ROW_FAILED;
     tool_row_note(row, "clCreateBuffer: %s", ocf_status_name((ocf_status)e));
   } else {
-    snprintf(row->checked, sizeof row->checked, "all %zu outputs", p.call.extent.out);
+    ocft_call_checked_text(&p.call, row->checked, sizeof row->checked);
     if (wg)
       tool_progress(env->timer, "%s %s %s wg=%zu", op->name, row->shape, row->variant, wg);
     else

@@ -122,14 +122,43 @@ static ocf_ref_attention_args args_of(const size_t *d, const ocft_options *o,
    inputs, and fp32 ones with a precision other than FP32, may run on attention_mma (NVIDIA), so
    theirs adds its terms too (a looser bound for the other kernels, which the suites check with
    their own). */
+static void reference_of(const ocf_ref_attention_args *a, const ocft_options *o, double *want,
+                         double *tol) {
+  ocf_ref_attention(a, want, NULL);
+  ocft_attention_tolerance(a, want, NULL, (int)o->dtype, a->lk + 2, tol, NULL);
+  if (o->dtype != OCF_F32 || precision_of(o) != OCF_PRECISION_FP32)
+    ocft_attention_mma_tolerance(a, want, (int)o->dtype, (int)precision_of(o), (int)o->dtype, tol,
+                                 NULL);
+}
+
 static void reference(const size_t *d, const ocft_options *o, const float *const *in, double *want,
                       double *tol) {
   const ocf_ref_attention_args a = args_of(d, o, in);
-  ocf_ref_attention(&a, want, NULL);
-  ocft_attention_tolerance(&a, want, NULL, (int)o->dtype, d[3] + 2, tol, NULL);
-  if (o->dtype != OCF_F32 || precision_of(o) != OCF_PRECISION_FP32)
-    ocft_attention_mma_tolerance(&a, want, (int)o->dtype, (int)precision_of(o), (int)o->dtype, tol,
-                                 NULL);
+  reference_of(&a, o, want, tol);
+}
+
+/* out's rows: one a (batch, head, query) of d values. */
+static size_t out_rows(const size_t *d, const ocft_options *o) {
+  (void)o;
+  return d[0] * d[1] * d[2];
+}
+
+/* The reference of the given rows: each as a call of its own (one batch, head and query row,
+   the causal band moved by the row's index), which the model judges as it would in the whole. */
+static void reference_rows(const size_t *d, const ocft_options *o, const float *const *in,
+                           const size_t *rows, size_t count, double *want, double *tol) {
+  const ocf_ref_attention_args a = args_of(d, o, in);
+  for (size_t r = 0; r < count; r++) {
+    const size_t i = rows[r] % a.lq, head = rows[r] / a.lq % a.h, batch = rows[r] / a.lq / a.h;
+    const size_t kv_head = head / (a.h / a.h_kv);
+    ocf_ref_attention_args row = a;
+    row.b = row.h = row.h_kv = row.lq = 1;
+    row.q = a.q + batch * a.q_s[0] + head * a.q_s[1] + i * a.q_s[2];
+    row.k = a.k + batch * a.k_s[0] + kv_head * a.k_s[1];
+    row.v = a.v + batch * a.v_s[0] + kv_head * a.v_s[1];
+    row.causal_offset = a.causal_offset + (long long)i;
+    reference_of(&row, o, want + r * a.d, tol + r * a.d);
+  }
 }
 
 static void check(const size_t *d, const ocft_options *o, const float *const *in,
@@ -212,4 +241,6 @@ const ocft_op_case ocft_op_attention = {
     .host = host,
     .reference = reference,
     .check = check,
+    .out_rows = out_rows,
+    .reference_rows = reference_rows,
 };

@@ -258,12 +258,31 @@ int ocft_call_make_with(ocft_call *call, const ocft_op_case *op, const size_t *d
   }
   size_t out = call->extent.out ? call->extent.out : 1;
   call->got = alloc_floats(out);
-  call->want = malloc(out * sizeof(double));
-  call->tol = malloc(out * sizeof(double));
-  if (!call->got || !call->want || !call->tol) return -1;
+  if (!call->got) return -1;
   for (size_t i = 0; i < call->extent.out; i++)
     call->got[i] = NAN;
-  op->reference(call->d, &call->options, (const float *const *)call->in, call->want, call->tol);
+  const size_t rows = op->reference_rows && call->extent.out &&
+                              op->work(call->d, &call->options) > OCFT_FULL_REFERENCE_WORK
+                          ? op->out_rows(call->d, &call->options)
+                          : 0;
+  if (rows > OCFT_SAMPLED_ROWS) {
+    /* Rows spread evenly over the output, the first and the last among them. */
+    call->sampled_count = OCFT_SAMPLED_ROWS;
+    call->row_length = call->extent.out / rows;
+    call->sampled = malloc(OCFT_SAMPLED_ROWS * sizeof *call->sampled);
+    if (!call->sampled) return -1;
+    for (size_t r = 0; r < OCFT_SAMPLED_ROWS; r++)
+      call->sampled[r] = r * (rows - 1) / (OCFT_SAMPLED_ROWS - 1);
+    out = OCFT_SAMPLED_ROWS * call->row_length;
+  }
+  call->want = malloc(out * sizeof(double));
+  call->tol = malloc(out * sizeof(double));
+  if (!call->want || !call->tol) return -1;
+  if (call->sampled)
+    op->reference_rows(call->d, &call->options, (const float *const *)call->in, call->sampled,
+                       call->sampled_count, call->want, call->tol);
+  else
+    op->reference(call->d, &call->options, (const float *const *)call->in, call->want, call->tol);
   return 0;
 }
 
@@ -330,8 +349,27 @@ cl_int ocft_call_read(ocft_call *call, cl_command_queue queue, cl_event after) {
 
 void ocft_call_check(const ocft_call *call, const ocf_device_info *device, ocft_check *check) {
   ocft_check_start(check);
-  call->op->check(call->d, &call->options, (const float *const *)call->in, call->want, call->tol,
-                  call->got, device, check);
+  if (!call->sampled) {
+    call->op->check(call->d, &call->options, (const float *const *)call->in, call->want, call->tol,
+                    call->got, device, check);
+    return;
+  }
+  const size_t length = call->row_length;
+  for (size_t r = 0; r < call->sampled_count; r++) {
+    ocft_check row;
+    ocft_check_start(&row);
+    ocft_check_elements(call->got + call->sampled[r] * length, call->want + r * length,
+                        call->tol + r * length, length, &row);
+    ocft_check_merge(check, &row, call->sampled[r] * length);
+  }
+}
+
+void ocft_call_checked_text(const ocft_call *call, char *out, size_t capacity) {
+  if (call->sampled)
+    snprintf(out, capacity, "%zu of %zu rows (%zu outputs)", call->sampled_count,
+             call->extent.out / call->row_length, call->sampled_count * call->row_length);
+  else
+    snprintf(out, capacity, "all %zu outputs", call->extent.out);
 }
 
 void ocft_call_free(ocft_call *call) {
@@ -345,6 +383,7 @@ void ocft_call_free(ocft_call *call) {
   free(call->got);
   free(call->want);
   free(call->tol);
+  free(call->sampled);
   memset(call, 0, sizeof *call);
 }
 

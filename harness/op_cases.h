@@ -159,7 +159,20 @@ typedef struct ocft_op_case {
   void (*check)(const size_t *d, const ocft_options *o, const float *const *in, const double *want,
                 const double *tol, const float *got, const ocf_device_info *device,
                 ocft_check *check);
+  /* Calls whose reference would cost the host minutes (work above OCFT_FULL_REFERENCE_WORK:
+     attention's GPU bench and tune shapes, 275 GFLOP at 4 x 32 x 4096^2 x 128) are checked on
+     sampled rows of out: out_rows rows of equal length, compared element by element, and
+     reference_rows the reference and tolerance of `count` of them (rows[r] the index of the r-th,
+     its values at want + r x the row's length). NULL: always checked in full. */
+  size_t (*out_rows)(const size_t *d, const ocft_options *o);
+  void (*reference_rows)(const size_t *d, const ocft_options *o, const float *const *in,
+                         const size_t *rows, size_t count, double *want, double *tol);
 } ocft_op_case;
+
+/* The work (the case's unit) above which a case with reference_rows is checked on sampled rows,
+   and how many: 2^32 flops, about a second of the double-precision reference on a host core. */
+#define OCFT_FULL_REFERENCE_WORK 4294967296.0
+#define OCFT_SAMPLED_ROWS 256
 
 /* The ops, in the library's order. */
 size_t ocft_op_count(void);
@@ -208,9 +221,11 @@ typedef struct ocft_call {
   ocft_options options;
   ocft_extent extent;
   float *in[OCFT_MAX_OPERANDS]; /* the values, as their storage types hold them */
-  float *got;   /* extent.out floats, NaN until an output is read or written into it */
-  double *want; /* the reference */
-  double *tol;  /* per-element tolerance, or NULL */
+  float *got;      /* extent.out floats, NaN until an output is read or written into it */
+  double *want;    /* the reference: of every output, or of the sampled rows' one after another */
+  double *tol;     /* per-element tolerance, or NULL */
+  size_t *sampled; /* the sampled rows of out (ascending), NULL: every output has its reference */
+  size_t sampled_count, row_length;
   cl_mem in_mem[OCFT_MAX_OPERANDS], out_mem, extra_mem[OCFT_MAX_EXTRA];
 } ocft_call;
 
@@ -219,7 +234,8 @@ typedef struct ocft_call {
    freed). */
 int ocft_call_make(ocft_call *call, const ocft_op_case *op, const size_t *d, uint64_t seed);
 /* The same for the call with options o (NULL: the plain call), the inputs rounded to their
-   storage types. */
+   storage types; the reference of sampled rows only where the case allows it and the call's work
+   passes OCFT_FULL_REFERENCE_WORK. */
 int ocft_call_make_with(ocft_call *call, const ocft_op_case *op, const size_t *d,
                         const ocft_options *o, uint64_t seed);
 /* Device buffers in cl: the inputs copied in their storage types, the outputs full of NaN;
@@ -230,8 +246,12 @@ ocf_status ocft_call_device(ocft_call *call, ocf_context *ctx, const ocf_launch 
 ocf_status ocft_call_host(ocft_call *call, ocf_context *ctx);
 /* Reads the output buffer into got on queue after `after` (NULL: none); a blocking read. */
 cl_int ocft_call_read(ocft_call *call, cl_command_queue queue, cl_event after);
-/* Compares got with the reference (a fresh check). */
+/* Compares got with the reference (a fresh check): every output, or the sampled rows' (the worst
+   place then an index of the whole output). */
 void ocft_call_check(const ocft_call *call, const ocf_device_info *device, ocft_check *check);
+/* What the check compares, for reports: "all 67108864 outputs", "256 of 524288 rows (32768
+   outputs)". */
+void ocft_call_checked_text(const ocft_call *call, char *out, size_t capacity);
 /* Releases what the call holds (the buffers too); an empty call is fine. */
 void ocft_call_free(ocft_call *call);
 

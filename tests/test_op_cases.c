@@ -9,6 +9,7 @@
 #include "test_common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The same names as the library's tunable ops (tuning/tuning.h: ocf_op, ocf_op_from_name), in
@@ -46,6 +47,7 @@ static void test_op_cases_entries_are_complete(void **state) {
     assert_non_null(op->host);
     assert_non_null(op->reference);
     assert_non_null(op->check);
+    assert_true((op->out_rows == NULL) == (op->reference_rows == NULL)); /* both or neither */
     for (int k = 0; k < op->ndims; k++)
       assert_true(op->sweep_gpu[k] > 0 && op->sweep_cpu[k] > 0);
     char text[64];
@@ -213,6 +215,75 @@ static void test_op_cases_calls_with_options_pass(void **state) {
   }
 }
 
+/* Sampled rows (ocft_call_make_with): each case's reference_rows is its reference, bit for bit,
+   on every row of its small shapes, plain and with options (bf16, causal, one key head); a
+   call past OCFT_FULL_REFERENCE_WORK takes OCFT_SAMPLED_ROWS rows from the first to the last, and
+   its check compares those alone, naming the worst place by its index in the whole output. */
+static void test_op_cases_sampled_rows(void **state) {
+  (void)state;
+  for (size_t i = 0; i < ocft_op_count(); i++) {
+    const ocft_op_case *op = ocft_op_at(i);
+    if (!op->reference_rows) continue;
+    for (size_t s = 0; s < op->small.count; s++)
+      for (int variant = 0; variant < 2; variant++) {
+        ocft_options o;
+        ocft_options_init(&o);
+        int dtype_seen = 0;
+        char why[256];
+        /* the second: every word the case knows that applies to any shape */
+        static const char *const words[] = {"bf16", "causal", "kv=1"};
+        for (size_t w = 0; variant && w < OCF_ARRAY_LEN_T(words); w++)
+          ocft_options_parse(op, words[w], &o, &dtype_seen, why, sizeof why);
+        ocft_call call;
+        assert_int_equal(ocft_call_make_with(&call, op, op->small.d[s], &o, 70 + s), 0);
+        assert_null(call.sampled); /* small: the full reference */
+        const size_t rows = op->out_rows(call.d, &o), out = call.extent.out;
+        assert_true(rows > 0 && out % rows == 0);
+        size_t *all = malloc(rows * sizeof *all);
+        double *want = malloc(out * sizeof *want), *tol = malloc(out * sizeof *tol);
+        assert_true(all && want && tol);
+        for (size_t r = 0; r < rows; r++)
+          all[r] = r;
+        op->reference_rows(call.d, &o, (const float *const *)call.in, all, rows, want, tol);
+        assert_memory_equal(want, call.want, out * sizeof *want);
+        assert_memory_equal(tol, call.tol, out * sizeof *tol);
+        free(all), free(want), free(tol);
+        ocft_call_free(&call);
+      }
+  }
+  /* attention 1 x 1 x 65536 x 16384 x 4: 2^34 flops, its sampled reference a few million. */
+  const ocft_op_case *attention = ocft_op_find("attention");
+  const size_t d[OCFT_MAX_DIMS] = {1, 1, 65536, 16384, 4};
+  ocft_options o;
+  ocft_options_init(&o);
+  assert_true(attention->work(d, &o) > OCFT_FULL_REFERENCE_WORK);
+  ocft_call call;
+  assert_int_equal(ocft_call_make_with(&call, attention, d, &o, 5), 0);
+  assert_non_null(call.sampled);
+  assert_int_equal(call.sampled_count, OCFT_SAMPLED_ROWS);
+  assert_int_equal(call.row_length, 4);
+  assert_int_equal(call.sampled[0], 0);
+  assert_int_equal(call.sampled[OCFT_SAMPLED_ROWS - 1], 65535);
+  char text[80];
+  ocft_call_checked_text(&call, text, sizeof text);
+  assert_string_equal(text, "256 of 65536 rows (1024 outputs)");
+  /* got: the sampled rows' reference, the rest NaN (never compared) */
+  for (size_t r = 0; r < call.sampled_count; r++)
+    for (size_t c = 0; c < 4; c++)
+      call.got[call.sampled[r] * 4 + c] = (float)call.want[r * 4 + c];
+  ocft_check check;
+  ocft_call_check(&call, NULL, &check);
+  assert_true(ocft_check_passed(&check));
+  assert_int_equal(check.checked, OCFT_SAMPLED_ROWS * 4);
+  /* one element of row 100 off by 10 tolerances: the worst place is its index in out */
+  const size_t r = 100, c = 3, place = call.sampled[r] * 4 + c;
+  call.got[place] = (float)(call.want[r * 4 + c] + 10.0 * call.tol[r * 4 + c] + 1e-3);
+  ocft_call_check(&call, NULL, &check);
+  assert_false(ocft_check_passed(&check));
+  assert_int_equal(check.worst, place);
+  ocft_call_free(&call);
+}
+
 int main(void) {
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
@@ -222,6 +293,7 @@ int main(void) {
       cmocka_unit_test(test_op_cases_small_calls_pass),
       cmocka_unit_test(test_op_cases_options_parse_and_print),
       cmocka_unit_test(test_op_cases_calls_with_options_pass),
+      cmocka_unit_test(test_op_cases_sampled_rows),
   };
   return cmocka_run_group_tests_name("op_cases", tests, ocft_group_setup, ocft_group_teardown);
 }
