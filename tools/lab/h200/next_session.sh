@@ -720,9 +720,9 @@ SHAPES
       cut -c1-300
     ;;
   checks)
-    # The plan label on the GPU machine (device-free suites, and wgmma_copy_check and
-    # wgmma_lastwave_check, which need its tools) and the matmul warm-up, whose plans of two
-    # programs (padded copies, staged wgmma) failed before ocf_plan_step_kernel (2026-12-05).
+    # The plan label (device-free suites) built on the GPU machine, and the matmul warm-up, whose
+    # plans of two programs (padded copies, staged wgmma) failed before ocf_plan_step_kernel
+    # (2026-12-05).
     (cd $b && timeout "$(budget 150)" ctest -L plan -j8 --output-on-failure \
       >"$work/plan.txt" 2>&1)
     echo "plan suites rc $?"
