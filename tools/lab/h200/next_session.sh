@@ -20,7 +20,8 @@
 #   sides   round_ragged.sh on ragged_sides.txt: the built-in tiled.pad_min / pad_sides against
 #           the unpadded and padded plans, cuBLAS beside, no suite (cap 300 s)
 #   bench   `oclfuse bench`, the default GPU sweep with the L2 flushed before each call (cap
-#           BENCH_CAP, default 150 s: it needed more on 2026-12-05, 88 of 114 rows in 140 s)
+#           BENCH_CAP, default 150 s: it needed more on 2026-12-05, 88 of 114 rows in 140 s);
+#           with PEERS_CAP (s), bench/peers.py on its JSON after it
 #   widewg  round_widewg.sh: softmax and norms with rows.wide_wg 0 / 512 / 1024 (workgroups
 #           beyond the size NVIDIA reports, behind a probe), torch beside (cap 300 s)
 #   tune16  `oclfuse tune --sizes` for long 16-bit softmax rows (issue 19's widest gap: 0.5x
@@ -228,6 +229,14 @@ for step in "$@"; do
     timeout "$(budget ${BENCH_CAP:-150})" $b/bench/oclfuse bench --format json >"$work/bench.json" \
       2>"$work/bench.err"
     echo "bench rc $?"
+    # PEERS_CAP > 0: bench/peers.py on the run (softmax against torch and torch.compile, matmul
+    # against cuBLAS), the table into peers.tsv.
+    if [ "${PEERS_CAP:-0}" -gt 0 ] && [ -s "$work/bench.json" ]; then
+      timeout "$(budget $PEERS_CAP)" python3 bench/peers.py --bench "$work/bench.json" \
+        --budget $((PEERS_CAP - 20)) --out "$work/peers.tsv" >"$work/peers.txt" 2>&1
+      echo "peers rc $?"
+      cut -c1-160 "$work/peers.txt" | tail -40
+    fi
     ;;
   widewg)
     OUT=$work/widewg timeout "$(budget 300)" bash tools/lab/h200/round_widewg.sh \
