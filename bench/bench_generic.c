@@ -123,7 +123,7 @@ int tool_generic_enqueue_bare(ocf_context *ctx, const tool_spec *s, const ocf_la
   const ocft_op_case *op = tool_op_case(s->op);
   ocft_call call;
   int rc = TOOL_FAILED;
-  if (ocft_call_make_with(&call, op, s->d, &s->opts, 1)) {
+  if (ocft_call_make_unchecked(&call, op, s->d, &s->opts, 1)) { /* never read back */
     snprintf(err, errlen, "out of host memory");
   } else {
     cl_int e = ocft_call_buffers(&call, ocf_context_cl_context(ctx));

@@ -238,8 +238,8 @@ int ocft_call_make(ocft_call *call, const ocft_op_case *op, const size_t *d, uin
   return ocft_call_make_with(call, op, d, NULL, seed);
 }
 
-int ocft_call_make_with(ocft_call *call, const ocft_op_case *op, const size_t *d,
-                        const ocft_options *o, uint64_t seed) {
+int ocft_call_make_unchecked(ocft_call *call, const ocft_op_case *op, const size_t *d,
+                             const ocft_options *o, uint64_t seed) {
   memset(call, 0, sizeof *call);
   call->op = op;
   if (o)
@@ -256,6 +256,12 @@ int ocft_call_make_with(ocft_call *call, const ocft_op_case *op, const size_t *d
     ocft_fill_uniform(call->in[i], call->extent.in[i], -1.0f, 1.0f, seed + (uint64_t)i);
     round_to(call->extent.in_dtype[i], call->in[i], call->extent.in[i]);
   }
+  return 0;
+}
+
+int ocft_call_make_with(ocft_call *call, const ocft_op_case *op, const size_t *d,
+                        const ocft_options *o, uint64_t seed) {
+  if (ocft_call_make_unchecked(call, op, d, o, seed)) return -1;
   size_t out = call->extent.out ? call->extent.out : 1;
   call->got = alloc_floats(out);
   if (!call->got) return -1;

@@ -238,6 +238,10 @@ int ocft_call_make(ocft_call *call, const ocft_op_case *op, const size_t *d, uin
    passes OCFT_FULL_REFERENCE_WORK. */
 int ocft_call_make_with(ocft_call *call, const ocft_op_case *op, const size_t *d,
                         const ocft_options *o, uint64_t seed);
+/* The same call's inputs alone (the same values for the same seed): no reference and no got,
+   for a call that is enqueued and never read back or checked (the tool's build pool). */
+int ocft_call_make_unchecked(ocft_call *call, const ocft_op_case *op, const size_t *d,
+                             const ocft_options *o, uint64_t seed);
 /* Device buffers in cl: the inputs copied in their storage types, the outputs full of NaN;
    CL_SUCCESS or the error. */
 cl_int ocft_call_buffers(ocft_call *call, cl_context cl);

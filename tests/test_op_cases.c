@@ -284,6 +284,30 @@ static void test_op_cases_sampled_rows(void **state) {
   ocft_call_free(&call);
 }
 
+/* An unchecked call (the tool's build pool enqueues one and never reads it back) has the checked
+   call's inputs for the same seed, and no reference or got to spend the host's time on. */
+static void test_op_cases_unchecked_calls(void **state) {
+  (void)state;
+  for (size_t i = 0; i < ocft_op_count(); i++) {
+    const ocft_op_case *op = ocft_op_at(i);
+    ocft_call checked, unchecked;
+    assert_int_equal(ocft_call_make_with(&checked, op, op->small.d[op->small.count - 1], NULL, 9),
+                     0);
+    assert_int_equal(
+        ocft_call_make_unchecked(&unchecked, op, op->small.d[op->small.count - 1], NULL, 9), 0);
+    assert_null(unchecked.want);
+    assert_null(unchecked.tol);
+    assert_null(unchecked.got);
+    for (int k = 0; k < OCFT_MAX_OPERANDS; k++) {
+      assert_int_equal(unchecked.extent.in[k], checked.extent.in[k]);
+      if (checked.extent.in[k])
+        assert_memory_equal(unchecked.in[k], checked.in[k], checked.extent.in[k] * sizeof(float));
+    }
+    ocft_call_free(&checked);
+    ocft_call_free(&unchecked);
+  }
+}
+
 int main(void) {
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
@@ -294,6 +318,7 @@ int main(void) {
       cmocka_unit_test(test_op_cases_options_parse_and_print),
       cmocka_unit_test(test_op_cases_calls_with_options_pass),
       cmocka_unit_test(test_op_cases_sampled_rows),
+      cmocka_unit_test(test_op_cases_unchecked_calls),
   };
   return cmocka_run_group_tests_name("op_cases", tests, ocft_group_setup, ocft_group_teardown);
 }
