@@ -354,9 +354,10 @@ static void test_wgmma_epilogue(void **state) {
 }
 
 /* What the wgmma kernel does not read runs on mma.sync, right, unless the 16-bit operands are
-   copied onto aligned rows first (wgmma.align_rows, wgmma.unread_rows: the H200's built-in
-   values copy calls of 64 rows and 64^3 products on, as these): with the copies off, mma.sync;
-   with the context's values, matmul_pad then the wgmma kernel of copied operands. */
+   copied onto aligned rows first (wgmma.align_rows, wgmma.unread_rows): with the copies off,
+   mma.sync; with wgmma.unread_rows=64 (NVIDIA's built-in value since 2026-12-03: calls of 64 rows
+   and 64^3 products on, as these), matmul_pad (A off chunks) or matmul_stage (A transposed), then
+   the wgmma kernel of copied operands. */
 static void test_wgmma_fallbacks(void **state) {
   ocft_env *env = ocft_get_env(state);
   for (int copies = 0; copies < 2; copies++)
@@ -364,10 +365,10 @@ static void test_wgmma_fallbacks(void **state) {
       const int tf32 = inputs[d] == OCF_F32;
       /* TF32's operands are never copied: mma.sync both ways */
       const char *kernel = copies && !tf32 ? "matmul_pad" : "matmul_mma";
-      ocft_assert_status(
-          ocf_context_set_tuning(env->ctx, "matmul", inputs[d], NULL,
-                                 copies ? "" : "wgmma.align_rows=0 wgmma.unread_rows=0"),
-          OCF_SUCCESS);
+      ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", inputs[d], NULL,
+                                                copies ? "wgmma.unread_rows=64"
+                                                       : "wgmma.align_rows=0 wgmma.unread_rows=0"),
+                         OCF_SUCCESS);
       mmx_case t = wg_case(inputs[d], tf32, 130, 140, 90, 0);
       t.lda_pad += 1; /* A's rows not whole 16-byte chunks */
       check_kernel(env, t, kernel);
