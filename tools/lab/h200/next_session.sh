@@ -180,6 +180,16 @@ norm_round() {
     timeout "$(budget "$2")" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
 }
 
+# One round_attention_default.sh round of $CASES into $work/NAME, cut to CAP seconds, peers
+# (SDPA's backends) on PEERS, then its lines without the plans' kernels (their options kept),
+# WIDTH (default 200) characters each:
+#   CASES=... attention_round NAME CAP "b x h x lq x lk x d:dtype ..." [WIDTH]
+attention_round() {
+  CASES=$CASES PEERS=$3 OUT=$work/$1 timeout "$(budget "$2")" \
+    bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+  sed 's/plan:.*(/(/' "$work/$1/round.txt" | cut -c1-"${4:-200}"
+}
+
 for step in "$@"; do
   t=$(budget 600)
   if [ "$t" -lt 20 ]; then echo "== $step: out of time"; continue; fi
@@ -618,10 +628,7 @@ f32 16 32 32 1 4096 128
 f32 16 32 32 1 4096 128 "$J"
 SHAPES
     )
-    CASES=$CASES PEERS="1x32x1x8192x128:bf16 1x8x1x8192x128:bf16 1x32x1x32768x128:bf16 4x32x1x8192x128:bf16 16x32x1x4096x128:bf16" \
-      OUT=$work/join timeout "$(budget 240)" bash tools/lab/h200/round_attention_default.sh \
-      >/dev/null 2>&1
-    sed 's/plan:.*(/(/' "$work/join/round.txt" | cut -c1-230
+    attention_round join 240 "1x32x1x8192x128:bf16 1x8x1x8192x128:bf16 1x32x1x32768x128:bf16 4x32x1x8192x128:bf16 16x32x1x4096x128:bf16" 230
     ;;
   joinrule)
     # Under decode.join: 4 against 8 lanes a key by the call's key-head units (b x h_kv row
@@ -649,9 +656,7 @@ bf16 1 32 16 1 8192 128
 bf16 1 32 16 1 8192 128 "$J"
 SHAPES
     )
-    CASES=$CASES PEERS="" OUT=$work/joinrule timeout "$(budget 200)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    sed 's/plan:.*(/(/' "$work/joinrule/round.txt" | cut -c1-200
+    attention_round joinrule 200 ""
     ;;
   mmajoin)
     # mma.join (attention_mma_split's last workgroup of a block joins it, one kernel) against
@@ -680,9 +685,7 @@ bf16 1 32 32 1 8192 128
 bf16 1 32 32 1 8192 128 "tune=decode.lanes=4"
 SHAPES
     )
-    CASES=$CASES PEERS="1x32x1x8192x64:bf16 1x8x1x8192x64:bf16" OUT=$work/mmajoin \
-      timeout "$(budget 240)" bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    sed 's/plan:.*(/(/' "$work/mmajoin/round.txt" | cut -c1-200
+    attention_round mmajoin 240 "1x32x1x8192x64:bf16 1x8x1x8192x64:bf16"
     ;;
   mmajoin2)
     # The built-in mma.join=1 (blocks of one query row join; 2026-12-05) against mma.join=0 on
@@ -706,9 +709,7 @@ f16 1 32 32 4 8192 128
 f16 1 32 32 4 8192 128 "$Z"
 SHAPES
     )
-    CASES=$CASES PEERS="1x16x1x4096x64:bf16 4x32x1x8192x64:bf16" OUT=$work/mmajoin2 \
-      timeout "$(budget 200)" bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    sed 's/plan:.*(/(/' "$work/mmajoin2/round.txt" | cut -c1-200
+    attention_round mmajoin2 200 "1x16x1x4096x64:bf16 4x32x1x8192x64:bf16"
     ;;
   joinptx)
     # ptxas's registers, spills and stack of attention_lanes with and without decode.join (the
