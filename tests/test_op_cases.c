@@ -233,7 +233,7 @@ static void test_op_cases_sampled_rows(void **state) {
         /* the second: every word the case knows that applies to any shape */
         static const char *const words[] = {"bf16", "causal", "kv=1"};
         for (size_t w = 0; variant && w < OCF_ARRAY_LEN_T(words); w++)
-          ocft_options_parse(op, words[w], &o, &dtype_seen, why, sizeof why);
+          assert_int_equal(ocft_options_parse(op, words[w], &o, &dtype_seen, why, sizeof why), 0);
         ocft_call call;
         assert_int_equal(ocft_call_make_with(&call, op, op->small.d[s], &o, 70 + s), 0);
         assert_null(call.sampled); /* small: the full reference */
