@@ -5,10 +5,12 @@
 #include <string.h>
 
 static void usage(FILE *out) {
+  char ops[128]; /* the harness's table of ops, so that a new op is named here too */
+  ocft_op_names_text(" and ", ops, sizeof ops);
   fprintf(out,
           "usage: oclfuse <command> [options]\n"
           "\n"
-          "liboclfuse %s: fused, tunable OpenCL kernels (add, softmax, matmul).\n"
+          "liboclfuse %s: fused, tunable OpenCL kernels (%s).\n"
           "\n"
           "commands:\n"
           "  devices   list every OpenCL platform and device, and the default choice\n"
@@ -27,7 +29,7 @@ static void usage(FILE *out) {
           "%s"
           "\n"
           "%s",
-          ocf_version_string(), tool_exit_status_table, tool_environment_table);
+          ocf_version_string(), ops, tool_exit_status_table, tool_environment_table);
 }
 
 typedef struct command {
