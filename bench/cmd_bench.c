@@ -1,12 +1,17 @@
 /*
  * `oclfuse bench`: times the ops against their baselines and the device's measured ceiling.
  *
- * The default run (no --op, no --sizes) is sized by device type to finish within a minute both
- * on PoCL with 2 CPU cores and on a large GPU. A GPU estimate (H200): the ceiling and add up to
- * 2^28 elements take well under a second of device time; softmax 8 shapes of at most 1 GiB,
- * likewise; matmul 256..8192 is ~2-3 s for liboclfuse and CLBlast (8192^3 is 1.1 TFLOP, ~50 ms a
- * call, x ~13 calls x 3 variants), plus the naive kernel, ~1 s a call at 4096 (cut to 3 repeats,
- * so ~5 s) and skipped at 8192; program builds and host-side data generation add ~10 s.
+ * The default run (no --op, no --sizes) is sized by device type: on PoCL with 2 CPU cores
+ * within a few minutes; on a large GPU it is the 114 rows of every op's bench_gpu shapes and
+ * calls (harness/op_*.c). A GPU estimate (H200): the ceiling and add up to 2^28 elements take
+ * well under a second of device time; softmax 8 shapes of at most 1 GiB, likewise; matmul
+ * 256..8192 is ~2-3 s for liboclfuse and CLBlast (8192^3 is 1.1 TFLOP, ~50 ms a call, x ~13
+ * calls x 3 variants), plus the naive kernel, ~1 s a call at 4096 (cut to 3 repeats, so ~5 s)
+ * and skipped at 8192; attention's prefill calls (275 GFLOP at 4 x 32 x 4096^2 x 128) a few
+ * ms a call, with their unfused baseline beside them; the host's share is the program builds
+ * and the references (calls past 2^32 flops checked on sampled rows, 1-6 s each on one host
+ * core). On 2026-12-05 the H200 run had reached 88 of its rows in 140 s, before the sampled
+ * references; no complete GPU run is timed yet.
  */
 #include "tool.h"
 
@@ -19,7 +24,7 @@
 static void usage(FILE *out) {
   fputs("usage: oclfuse bench [options]\n"
         "\n"
-        "Times add, softmax and matmul on the device (profiling events, median of repeats after\n"
+        "Times every op (--op below) on the device (profiling events, median of repeats after\n"
         "warm-up) against their baselines and the same run's ceiling (copy bandwidth, FMA peak).\n"
         "Every variant is checked against the CPU reference first (the error models of\n"
         "`oclfuse check`): a wrong one is reported as wrong and not timed.\n"
@@ -27,10 +32,11 @@ static void usage(FILE *out) {
         "Each row names the kernel and workgroup size the library chose (the table's\n"
         "kernel/workgroup column, the `plan` field of CSV and JSON). %ceil is the rate as a\n"
         "percentage of the same run's ceiling for the op's own traffic: a stream kernel with\n"
-        "two reads and a write (add), a copy (softmax), the FMA peak (matmul), each the best\n"
-        "call of several. Above 100 the note says \"cache-resident\" where the call's bytes fit\n"
-        "the device's cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE), and otherwise that the ceiling\n"
-        "kernel reached less than the call. err/tol: the worst error over its tolerance.\n"
+        "two reads and a write (add), a copy (softmax, norm), the FMA peak (matmul,\n"
+        "attention), each the best call of several. Above 100 the note says \"cache-resident\"\n"
+        "where the call's bytes fit the device's cache (CL_DEVICE_GLOBAL_MEM_CACHE_SIZE), and\n"
+        "otherwise that the ceiling kernel reached less than the call. err/tol: the worst\n"
+        "error over its tolerance.\n"
         "Rows refused by the device (a workgroup size) or skipped on purpose (a size beyond\n"
         "its memory, a missing CLBlast) carry a note and are not failures; a wrong or failed\n"
         "row is (exit status 1, the report still complete), and so is a run in which no op\n"

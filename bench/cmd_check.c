@@ -13,37 +13,45 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Prints one op's error model under its name: its lines from the harness's table, indented. */
+static void print_error_help(FILE *out, const ocft_op_case *c) {
+  const char *line = c->error_help;
+  fprintf(out, "  %-9s ", c->name);
+  for (const char *end; (end = strchr(line, '\n')) != NULL; line = end + 1)
+    fprintf(out, "%.*s\n%12s", (int)(end - line), line, "");
+  fprintf(out, "%s\n", line);
+}
+
 static void usage(FILE *out) {
+  char ops[128];
+  ocft_op_names_text(" and ", ops, sizeof ops);
   fprintf(out,
           "usage: oclfuse check [options]\n"
           "\n"
-          "Runs add, softmax and matmul (variants auto, general and baseline) on a few shapes\n"
-          "and compares every output with the CPU reference (double accumulation). Prints\n"
-          "op, shape, variant, the kernel and workgroup size the library chose, the max error,\n"
-          "the tolerance and pass/FAIL; the exit status is 1 if any case fails.\n"
+          "Runs every op on a few shapes (variants auto, general and baseline) and compares\n"
+          "every output with the CPU reference (double accumulation). The ops:\n"
+          "%s.\n"
+          "Prints op, shape, variant, the kernel and workgroup size the library chose, the max\n"
+          "error, the tolerance and pass/FAIL; the exit status is 1 if any case fails.\n"
           "\n"
           "The error of each output is measured against its own tolerance, from these error\n"
           "models, the tests' own (u = 2^-24, fp32's unit roundoff), and reported as err/tol,\n"
-          "1 the limit:\n"
-          "  add      exact: fp32 addition is correctly rounded, so the tolerance is 0\n"
-          "  softmax  per row: each element against its reference times the row's common\n"
-          "           factor rho (the sum of the outputs over the sum of the references),\n"
-          "           relatively within u (14 + |x - max|) plus the row's mean of that; then\n"
-          "           rho against 1, within a bound that grows with the additions one\n"
-          "           work-item makes in sequence (the depth of the reduction)\n"
-          "  matmul   per element: u (|alpha| sum_p (|a_p b_p| + |s_p|) + |alpha s_k|), s_p the\n"
-          "           partial sums of its dot product, plus u (|beta c| + |result|) when\n"
-          "           beta != 0, plus second-order terms\n"
-          "Calls with options (16-bit storage, log-softmax, scale, row lengths, the causal\n"
-          "band, transposes, column-major, batch, epilogue, precision modes, padding and\n"
-          "offsets) are then checked the same way, variants auto and baseline, against\n"
-          "error models that add the storage rounding, the precision mode and the\n"
-          "epilogue's error (softmax: over each row's kept columns).\n"
-          "The first call of each kernel builds its program (seconds on a CPU device).\n"
-          "\n"
-          "options:\n"
-          "  --sizes CALLS     check these calls instead (the language of `oclfuse bench\n"
-          "                    --help`), variants auto and baseline\n");
+          "1 the limit:\n",
+          ops);
+  for (tool_op op = 0; op < tool_op_count(); op++)
+    print_error_help(out, tool_op_case(op));
+  fputs("Calls with options (16-bit storage, log-softmax, scale, row lengths, the causal\n"
+        "band, transposes, column-major, batch, epilogue, precision modes, padding and\n"
+        "offsets, norm's weight, bias and residual, attention's masks and key heads) are\n"
+        "then checked the same way, variants auto and baseline, against error models that\n"
+        "add the storage rounding, the precision mode and the epilogue's error (softmax:\n"
+        "over each row's kept columns).\n"
+        "The first call of each kernel builds its program (seconds on a CPU device).\n"
+        "\n"
+        "options:\n"
+        "  --sizes CALLS     check these calls instead (the language of `oclfuse bench\n"
+        "                    --help`), variants auto and baseline\n",
+        out);
   tool_usage_common(out, 1);
 }
 

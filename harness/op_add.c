@@ -67,6 +67,7 @@ const ocft_op_case ocft_op_add = {
     .function = "ocf_add",
     .host_function = "ocf_add_host",
     .ndims = 1,
+    .error_help = "exact: fp32 addition is correctly rounded, so the tolerance is 0",
     .dims_help = "N",
     .shape_text = shape_text,
     .unit = "GB/s",

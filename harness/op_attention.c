@@ -216,6 +216,10 @@ const ocft_op_case ocft_op_attention = {
     .function = "ocf_attention",
     .host_function = "ocf_attention_host",
     .ndims = 5,
+    .error_help = "per element: each weight's relative error E (the score's dot product,\n"
+                  "exp, the online softmax's rescales) moves the output by at most\n"
+                  "2 expm1(E) sum_j |w_j v_j| / (1 - expm1(E)); the sums of the kept\n"
+                  "keys add gamma_(3 kept + 2), then the storage rounding; lse likewise",
     .dims_help = "N (1x1xNxNx64) or BxHxLQxLKxD",
     .from_n = from_n,
     .shape_text = shape_text,

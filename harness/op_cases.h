@@ -95,7 +95,10 @@ typedef struct ocft_op_case {
   const char *name;     /* the library's name: "add" */
   const char *function; /* its device-form call, for messages: "ocf_add" */
   const char *host_function;
-  int ndims;             /* numbers in a shape: N, RxC or MxNxK */
+  int ndims; /* numbers in a shape: N, RxC or MxNxK */
+  /* Its error model in a few lines for `oclfuse check --help`, each of at most 70 characters
+     (the check indents them under the op's name); the model itself is the op's check. */
+  const char *error_help;
   const char *dims_help; /* how a --sizes SIZE fits it: "N or RxC" */
   /* The shape a single number N stands for (NULL: every number N). */
   void (*from_n)(size_t n, size_t *d);

@@ -94,6 +94,9 @@ const ocft_op_case ocft_op_matmul = {
     .function = "ocf_matmul",
     .host_function = "ocf_matmul_host",
     .ndims = 3,
+    .error_help = "per element: u (|alpha| sum_p (|a_p b_p| + |s_p|) + |alpha s_k|), s_p\n"
+                  "the partial sums of its dot product, plus u (|beta c| + |result|) when\n"
+                  "beta != 0, plus second-order terms",
     .dims_help = "N or MxNxK",
     .shape_text = shape_text,
     .unit = "GFLOP/s",

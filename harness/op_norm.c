@@ -169,6 +169,11 @@ const ocft_op_case ocft_op_norm = {
     .function = "ocf_layernorm",
     .host_function = "ocf_layernorm_host",
     .ndims = 2,
+    .error_help = "per element: the row's mean and variance about a shift (LayerNorm: its\n"
+                  "first element), each within the roundings of sums as deep as the\n"
+                  "reduction, put rstd within e_rho; y_k within |w_k| rho (E_k + |d_k|\n"
+                  "e_rho), E_k the error of x_k - mean, plus the products', the bias's\n"
+                  "and the storage's roundings; the mean and rstd outputs likewise",
     .dims_help = "N or RxC",
     .shape_text = shape_text,
     .unit = "GB/s",

@@ -76,6 +76,11 @@ const ocft_op_case ocft_op_softmax = {
     .function = "ocf_softmax",
     .host_function = "ocf_softmax_host",
     .ndims = 2,
+    .error_help = "per row: each element against its reference times the row's common\n"
+                  "factor rho (the sum of the outputs over the sum of the references),\n"
+                  "relatively within u (14 + |x - max|) plus the row's mean of that; then\n"
+                  "rho against 1, within a bound that grows with the additions one\n"
+                  "work-item makes in sequence (the depth of the reduction)",
     .dims_help = "N or RxC",
     .shape_text = shape_text,
     .unit = "GB/s",

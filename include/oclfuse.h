@@ -488,8 +488,9 @@ OCF_API const char *ocf_context_cache_dir(const ocf_context *ctx);
  * same validator. The caller's launch settings (ocf_launch.workgroup_size) come before all.
  */
 
-/** Returns how many ops this library has (3 in this version: add, softmax, matmul; a later
-    version may have more). Their names index the tuning calls, ocf_warmup and the tool. */
+/** Returns how many ops this library has (5 in this version: add, softmax, matmul, norm (both
+    ocf_layernorm and ocf_rmsnorm) and attention; a later version may have more). Their names
+    index the tuning calls, ocf_warmup and the tool. */
 OCF_API size_t ocf_op_count(void);
 
 /** Returns the name of op `index` ("add"; 0 <= index < ocf_op_count()), or NULL past the last;
@@ -497,8 +498,9 @@ OCF_API size_t ocf_op_count(void);
 OCF_API const char *ocf_op_name(size_t index);
 
 /**
- * Sets tunables of `op` ("add", "softmax", "matmul") for data type `dtype` and shape class
- * `shape_class` (NULL or "*": every class of the op) on this context, from text
+ * Sets tunables of `op` (a name of ocf_op_name: "add", "softmax", "matmul", "norm",
+ * "attention") for data type `dtype` and shape class `shape_class` (NULL or "*": every class
+ * of the op) on this context, from text
  * "name=value name=value ..."; tunables not named keep their values. Names are those of the
  * kernel families ("tiled.set0.kwg", "skinny.wg", "mma.on", "long_rows.items", "rows.seg_items")
  * or, as before them, the unqualified format-1 names ("set0.kwg", "sk_wg", "mma", "items",

@@ -38,6 +38,13 @@ static void test_op_cases_entries_are_complete(void **state) {
     assert_non_null(op->function);
     assert_non_null(op->host_function);
     assert_non_null(op->dims_help);
+    /* `oclfuse check --help` states every op's error model, in lines of at most 70 characters */
+    assert_non_null(op->error_help);
+    for (const char *line = op->error_help, *end; *line; line = *end ? end + 1 : end) {
+      end = strchr(line, '\n');
+      if (!end) end = line + strlen(line);
+      assert_true(end > line && end - line <= 70);
+    }
     assert_non_null(op->unit);
     assert_true(op->bench_gpu.count > 0 && op->bench_cpu.count > 0 && op->small.count > 0);
     assert_non_null(op->shape_text);
