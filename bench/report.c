@@ -242,6 +242,32 @@ static void report_csv(FILE *out, const tool_results *results, const tool_report
   }
 }
 
+/* "the stream bandwidth (add), the copy bandwidth (softmax, norm) or the FMA peak (matmul,
+   attention)": each ceiling with the ops the harness's table measures against it. */
+static void ceilings_text(char *out, size_t capacity) {
+  static const char *const names[] = {[OCFT_CEILING_STREAM] = "the stream bandwidth",
+                                      [OCFT_CEILING_COPY] = "the copy bandwidth",
+                                      [OCFT_CEILING_FMA] = "the FMA peak"};
+  enum { kinds = sizeof names / sizeof names[0] };
+  char parts[kinds][128];
+  size_t count = 0;
+  for (size_t kind = 0; kind < kinds; kind++) {
+    char ops[96] = "";
+    for (tool_op op = 0; op < tool_op_count(); op++)
+      if (tool_op_case(op)->ceiling == (ocft_ceiling)kind)
+        snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%s", ops[0] ? ", " : "",
+                 tool_op_case(op)->name);
+    if (ops[0]) snprintf(parts[count++], sizeof parts[0], "%s (%s)", names[kind], ops);
+  }
+  out[0] = '\0';
+  for (size_t i = 0; i < count; i++)
+    snprintf(out + strlen(out), capacity - strlen(out), "%s%s",
+             i == 0           ? ""
+             : i + 1 == count ? " or "
+                              : ", ",
+             parts[i]);
+}
+
 /* ---- table ---- */
 
 static void table_number(FILE *out, int width, const char *format, double v) {
@@ -281,10 +307,12 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
             meta->flush_bytes >> 20);
   else
     fprintf(out, "timed calls back to back, each from the previous call's end (no cache flush)\n");
-  fprintf(out, "times: device-side, median of repeats after warm-up; %%ceil is of the stream "
-               "bandwidth (add), the copy bandwidth (softmax) or the FMA peak (matmul);\nerr/tol: "
-               "the worst error "
-               "over its own tolerance (1 the limit, - unchecked)\n");
+  char ceilings[256];
+  ceilings_text(ceilings, sizeof ceilings);
+  fprintf(out,
+          "times: device-side, median of repeats after warm-up; %%ceil is of %s;\nerr/tol: the "
+          "worst error over its own tolerance (1 the limit, - unchecked)\n",
+          ceilings);
   int sweep_header = 0, shape_width = 16;
   const char *last_op = "";
   for (size_t i = 0; i < results->count; i++) {
