@@ -267,6 +267,41 @@ def _softmax_options(in_code, out_code, scale, log, lengths, lengths_offset, cau
                                _size(causal_offset, "causal_offset"))
 
 
+_LONG_LONG_MIN, _LONG_LONG_MAX = -2 ** 63, 2 ** 63 - 1
+
+
+def _long_long(value, what):
+    """value as a long long (ctypes would wrap one out of range silently)."""
+    value = operator.index(value)
+    if not _LONG_LONG_MIN <= value <= _LONG_LONG_MAX:
+        raise ValueError("oclfuse: %s is %d, outside a long long" % (what, value))
+    return value
+
+
+def _attention_scale(scale, name):
+    """ocf_attention_options.scale for `scale`: None is the library's 1 / sqrt(d), which the
+    struct spells 0, so an explicit 0 would silently mean the default and is refused here."""
+    if scale is None:
+        return 0.0
+    value = float(scale)
+    if value == 0.0:
+        raise ValueError("%s: scale 0 is the library's 'default'; pass a non-zero scale or "
+                         "None" % name)
+    return value
+
+
+def _tensor_strides(strides, what):
+    """An attention tensor's (batch, head, row) strides in elements as the size_t[3] that
+    ocf_attention reads, or None (NULL: the dense [b, h, l, d] layout)."""
+    if strides is None:
+        return None
+    strides = tuple(strides)
+    if len(strides) != 3:
+        raise ValueError("oclfuse: %s must be 3 strides (batch, head, row), not %d"
+                         % (what, len(strides)))
+    return (ctypes.c_size_t * 3)(*(_size(s, "%s[%d]" % (what, i)) for i, s in enumerate(strides)))
+
+
 class Context:
     """One device, its OpenCL context and queue, its tuning and built programs
     (ocf_context). Context(spec) picks a device as ocf_context_create does ("P:D", a name
@@ -534,10 +569,7 @@ class Context:
         out = np.empty((b, h, lq, d), dtype=numpy_dtype(out_code))
         options = _lib.AttentionOptions()
         options.size = ctypes.sizeof(_lib.AttentionOptions)
-        options.scale = 0.0 if scale is None else float(scale)
-        if scale is not None and options.scale == 0.0:
-            raise ValueError("oclfuse.attention: scale 0 is the library's 'default'; pass a "
-                             "non-zero scale or None")
+        options.scale = _attention_scale(scale, "oclfuse.attention")
         options.q_dtype, options.k_dtype, options.v_dtype = codes
         options.out_dtype = out_code
         if causal_offset is not None and not causal:
@@ -795,5 +827,146 @@ class Context:
         check(_lib.ocf_matmul_ex(self.handle, ta, tb, m, n, k, float(alpha), _handle(a, "a"),
                                  a_offset, lda, _handle(b, "b"), b_offset, ldb, float(beta),
                                  _handle(c, "c"), c_offset, ldc, ctypes.byref(options),
+                                 ctypes.byref(args.launch)))
+        return args.result()
+
+    def layernorm_buffers(self, rows, cols, x, out, *, in_offset=0, in_ld=None, out_offset=0,
+                          out_ld=None, in_dtype="f32", out_dtype=None, eps=1e-5, weight=None,
+                          weight_offset=0, bias=None, bias_offset=0, weight_dtype=None,
+                          residual=None, residual_offset=0, residual_ld=None,
+                          residual_dtype=None, residual_out=None, residual_out_offset=0,
+                          residual_out_ld=None, mean=None, mean_offset=0, rstd=None,
+                          rstd_offset=0, queue=None, wait_for=None, workgroup_size=0):
+        """ocf_layernorm on cl_mem buffers: each of the rows x cols rows of x (in_dtype, from
+        in_offset, row stride in_ld) normalized into out (out_dtype), every member of
+        ocf_norm_options by name. weight and bias: buffers of cols elements of weight_dtype
+        from their offsets. residual: added to x first (the sum stored as residual_dtype is
+        what is normalized), and written to residual_out when given (residual_out=residual
+        with the same offset and stride updates it in place). mean and rstd: float32 buffers
+        that receive one value per row from their offsets. The dtypes default to in_dtype,
+        the row strides to cols (packed; residual_ld and residual_out_ld only where their
+        buffer is given). out may be x exactly (in place). Returns the call's event."""
+        return self._norm_buffers(
+            _lib.ocf_layernorm, rows, cols, x, out, in_offset=in_offset, in_ld=in_ld,
+            out_offset=out_offset, out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype,
+            eps=eps, weight=weight, weight_offset=weight_offset, bias=bias,
+            bias_offset=bias_offset, weight_dtype=weight_dtype, residual=residual,
+            residual_offset=residual_offset, residual_ld=residual_ld,
+            residual_dtype=residual_dtype, residual_out=residual_out,
+            residual_out_offset=residual_out_offset, residual_out_ld=residual_out_ld, mean=mean,
+            mean_offset=mean_offset, rstd=rstd, rstd_offset=rstd_offset, queue=queue,
+            wait_for=wait_for, workgroup_size=workgroup_size)
+
+    def rmsnorm_buffers(self, rows, cols, x, out, *, in_offset=0, in_ld=None, out_offset=0,
+                        out_ld=None, in_dtype="f32", out_dtype=None, eps=1e-5, weight=None,
+                        weight_offset=0, weight_dtype=None, residual=None, residual_offset=0,
+                        residual_ld=None, residual_dtype=None, residual_out=None,
+                        residual_out_offset=0, residual_out_ld=None, rstd=None, rstd_offset=0,
+                        queue=None, wait_for=None, workgroup_size=0):
+        """ocf_rmsnorm on cl_mem buffers, y = x / sqrt(mean(x^2) + eps) * weight: as
+        layernorm_buffers without bias and mean. Returns the call's event."""
+        return self._norm_buffers(
+            _lib.ocf_rmsnorm, rows, cols, x, out, in_offset=in_offset, in_ld=in_ld,
+            out_offset=out_offset, out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype,
+            eps=eps, weight=weight, weight_offset=weight_offset, bias=None, bias_offset=0,
+            weight_dtype=weight_dtype, residual=residual, residual_offset=residual_offset,
+            residual_ld=residual_ld, residual_dtype=residual_dtype, residual_out=residual_out,
+            residual_out_offset=residual_out_offset, residual_out_ld=residual_out_ld, mean=None,
+            mean_offset=0, rstd=rstd, rstd_offset=rstd_offset, queue=queue, wait_for=wait_for,
+            workgroup_size=workgroup_size)
+
+    def _norm_buffers(self, function, rows, cols, x, out, *, in_offset, in_ld, out_offset,
+                      out_ld, in_dtype, out_dtype, eps, weight, weight_offset, bias, bias_offset,
+                      weight_dtype, residual, residual_offset, residual_ld, residual_dtype,
+                      residual_out, residual_out_offset, residual_out_ld, mean, mean_offset,
+                      rstd, rstd_offset, queue, wait_for, workgroup_size):
+        """The device call `function` (ocf_layernorm or ocf_rmsnorm) with its options built
+        from the keywords: every value goes to the library as given, which refuses what does
+        not make a call (an offset or stride for an absent buffer, a bias for RMSNorm)."""
+        rows, cols = _size(rows, "rows"), _size(cols, "cols")
+        in_code = dtype_code(in_dtype)
+
+        def code_or_input(dtype):
+            return dtype_code(dtype) if dtype is not None else in_code
+
+        def stride_of(buffer, ld, what):  # packed when its buffer is given, else 0 (absent)
+            if ld is None:
+                return cols if buffer is not None else 0
+            return _size(ld, what)
+
+        options = _lib.NormOptions()
+        options.size = ctypes.sizeof(_lib.NormOptions)
+        options.in_dtype, options.out_dtype = in_code, code_or_input(out_dtype)
+        options.eps = float(eps)
+        options.weight = _handle(weight, "weight")
+        options.weight_offset = _size(weight_offset, "weight_offset")
+        options.bias = _handle(bias, "bias")
+        options.bias_offset = _size(bias_offset, "bias_offset")
+        options.weight_dtype = code_or_input(weight_dtype)
+        options.residual = _handle(residual, "residual")
+        options.residual_offset = _size(residual_offset, "residual_offset")
+        options.residual_ld = stride_of(residual, residual_ld, "residual_ld")
+        options.residual_dtype = code_or_input(residual_dtype)
+        options.residual_out = _handle(residual_out, "residual_out")
+        options.residual_out_offset = _size(residual_out_offset, "residual_out_offset")
+        options.residual_out_ld = stride_of(residual_out, residual_out_ld, "residual_out_ld")
+        options.mean = _handle(mean, "mean")
+        options.mean_offset = _size(mean_offset, "mean_offset")
+        options.rstd = _handle(rstd, "rstd")
+        options.rstd_offset = _size(rstd_offset, "rstd_offset")
+        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
+        check(function(self.handle, rows, cols, _handle(x, "x"), _size(in_offset, "in_offset"),
+                       cols if in_ld is None else _size(in_ld, "in_ld"), _handle(out, "out"),
+                       _size(out_offset, "out_offset"),
+                       cols if out_ld is None else _size(out_ld, "out_ld"),
+                       ctypes.byref(options), ctypes.byref(args.launch)))
+        return args.result()
+
+    def attention_buffers(self, b, h, h_kv, lq, lk, d, q, k, v, out, *, q_offset=0,
+                          q_strides=None, k_offset=0, k_strides=None, v_offset=0,
+                          v_strides=None, out_offset=0, out_strides=None, q_dtype="f32",
+                          k_dtype=None, v_dtype=None, out_dtype=None, scale=None, causal=False,
+                          causal_offset=None, lengths=None, lengths_offset=0, lse=None,
+                          lse_offset=0, precision="fp32", queue=None, wait_for=None,
+                          workgroup_size=0):
+        """ocf_attention on cl_mem buffers: out = softmax(scale q k^T + mask) v for q and out
+        [b, h, lq, d], k and v [b, h_kv, lk, d] (h a multiple of h_kv: grouped-query
+        attention), every member of ocf_attention_options by name. Each tensor starts at its
+        offset; its strides are (batch, head, row) in elements, the d elements of a row
+        contiguous (None: the dense [b, h, l, d] layout; a head-interleaved [b, l, h, d]
+        tensor is (l h d, d, h d)). k_dtype, v_dtype and out_dtype default to q_dtype.
+        scale: None is 1 / sqrt(d). causal: key j kept for query i when j <= i +
+        causal_offset (None: lk - lq). lengths: a buffer of b cl_uint valid key counts from
+        lengths_offset. lse: a float32 buffer receiving each query row's log-sum-exp, dense
+        [b, h, lq] from lse_offset. precision: "fp32", "tf32" or "3xtf32". Returns the call's
+        event."""
+        q_code = dtype_code(q_dtype)
+        options = _lib.AttentionOptions()
+        options.size = ctypes.sizeof(_lib.AttentionOptions)
+        options.scale = _attention_scale(scale, "oclfuse.attention_buffers")
+        options.q_dtype = q_code
+        options.k_dtype, options.v_dtype, options.out_dtype = (
+            dtype_code(dtype) if dtype is not None else q_code
+            for dtype in (k_dtype, v_dtype, out_dtype))
+        options.causal = 1 if causal else 0
+        if causal_offset is not None:  # without causal, the library refuses it
+            options.causal_offset_set = 1
+            options.causal_offset = _long_long(causal_offset, "causal_offset")
+        options.lengths = _handle(lengths, "lengths")
+        options.lengths_offset = _size(lengths_offset, "lengths_offset")
+        options.lse = _handle(lse, "lse")
+        options.lse_offset = _size(lse_offset, "lse_offset")
+        options.precision = _choice(_PRECISIONS, precision, "precision")
+        sizes = [_size(value, what) for value, what in
+                 zip((b, h, h_kv, lq, lk, d), ("b", "h", "h_kv", "lq", "lk", "d"))]
+        tensors = []
+        for name, buffer, offset, strides in (("q", q, q_offset, q_strides),
+                                              ("k", k, k_offset, k_strides),
+                                              ("v", v, v_offset, v_strides),
+                                              ("out", out, out_offset, out_strides)):
+            tensors += [_handle(buffer, name), _size(offset, name + "_offset"),
+                        _tensor_strides(strides, name + "_strides")]
+        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
+        check(_lib.ocf_attention(self.handle, *sizes, *tensors, ctypes.byref(options),
                                  ctypes.byref(args.launch)))
         return args.result()

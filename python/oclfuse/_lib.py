@@ -247,6 +247,16 @@ ocf_attention_host = _declare("ocf_attention_host", _status, _ctx, c_size_t, c_s
                               c_size_t, c_size_t, c_size_t, c_void_p, _strides, c_void_p,
                               _strides, c_void_p, _strides, c_void_p, _strides, c_void_p,
                               c_void_p, ctypes.POINTER(AttentionOptions))
+ocf_layernorm = _declare("ocf_layernorm", _status, _ctx, c_size_t, c_size_t, _mem, c_size_t,
+                         c_size_t, _mem, c_size_t, c_size_t, ctypes.POINTER(NormOptions),
+                         ctypes.POINTER(Launch))
+ocf_rmsnorm = _declare("ocf_rmsnorm", _status, _ctx, c_size_t, c_size_t, _mem, c_size_t, c_size_t,
+                       _mem, c_size_t, c_size_t, ctypes.POINTER(NormOptions),
+                       ctypes.POINTER(Launch))
+ocf_attention = _declare("ocf_attention", _status, _ctx, c_size_t, c_size_t, c_size_t, c_size_t,
+                         c_size_t, c_size_t, _mem, c_size_t, _strides, _mem, c_size_t, _strides,
+                         _mem, c_size_t, _strides, _mem, c_size_t, _strides,
+                         ctypes.POINTER(AttentionOptions), ctypes.POINTER(Launch))
 ocf_float_to_half = _declare("ocf_float_to_half", _status, c_size_t, c_void_p, c_void_p)
 ocf_half_to_float = _declare("ocf_half_to_float", _status, c_size_t, c_void_p, c_void_p)
 ocf_float_to_bfloat16 = _declare("ocf_float_to_bfloat16", _status, c_size_t, c_void_p, c_void_p)
