@@ -62,7 +62,9 @@ static void test_plan_builtin_rows(void **state) {
   (void)state;
   size_t count = 0;
   const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  if (count == 0) print_error("src/tuning/builtin.tuning: %s\n", ocf_builtin_error());
   assert_true(count > 0);
+  assert_string_equal(ocf_builtin_error(), "");
   int used[64] = {0};
   assert_true(count <= ARRAY_LEN(used));
   for (size_t r = 0; r < count; r++) {

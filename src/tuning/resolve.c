@@ -56,7 +56,8 @@ ocf_status ocf_tuning_resolve_library(const ocf_device_facts *facts, const char 
   size_t row_count = 0;
   const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
   if (row_count == 0)
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "src/tuning/builtin.tuning does not parse");
+    return ocf_fail(OCF_ERR_INVALID_VALUE, "src/tuning/builtin.tuning does not parse: %s",
+                    ocf_builtin_error());
   for (int op = 0; op < OCF_OP_COUNT; op++)
     for (int t = 0; t < OCF_DTYPE_COUNT; t++) {
       ocf_tuning_values resolved;

@@ -454,6 +454,8 @@ typedef struct ocf_tuning_row {
 /* The built-in rows: src/tuning/builtin.tuning's entries, keyed by its `match` lines, in file
    order (parsed once; none when it does not parse, which the plan tests catch). */
 const ocf_tuning_row *ocf_builtin_rows(size_t *count);
+/* Why ocf_builtin_rows has none ("tuning database line 38: ..."); "" when it has them. */
+const char *ocf_builtin_error(void);
 
 /* Whether a key matches a device (its facts and its name). */
 int ocf_tuning_key_matches(const ocf_tuning_key *key, const ocf_device_facts *facts,
