@@ -417,8 +417,9 @@ class Context:
         return _lib.ocf_context_tuning_origin(self.handle).decode()
 
     def warmup(self, op=None):
-        """Builds (or loads) every program op ("add", "softmax", "matmul"; None: all) needs,
-        blocking; returns the number of kernel plans prepared."""
+        """Builds (or loads) every program op ("add", "softmax", "matmul", "norm",
+        "attention"; None: all) needs, blocking; returns the number of kernel plans
+        prepared."""
         plans = ctypes.c_size_t(0)
         check(_lib.ocf_warmup(self.handle, op.encode() if op else None, ctypes.byref(plans)))
         return plans.value
