@@ -537,10 +537,11 @@ OCF_API const char *ocf_context_tuning_origin(const ocf_context *ctx);
 OCF_API ocf_status ocf_tuning_database_path(const ocf_context *ctx, char *path, size_t capacity);
 
 /**
- * Builds, or loads from the on-disk program cache, every program `op` ("add", "softmax",
- * "matmul"; NULL: every op) will need on this device with its tuning in force, and runs each
- * kernel once on no work, so that a service pays the compile cost at start-up rather than in its
- * first calls. Writes the number of distinct kernel plans prepared to *plans (may be NULL).
+ * Builds, or loads from the on-disk program cache, every program `op` (a name of ocf_op_name:
+ * "add", "softmax", "matmul", "norm", "attention"; NULL: every op) will need on this device
+ * with its tuning in force, and runs each kernel once on no work, so that a service pays the
+ * compile cost at start-up rather than in its first calls. Writes the number of distinct kernel
+ * plans prepared to *plans (may be NULL).
  * Blocking: it runs the kernels on the context's default queue and waits for that queue
  * (clFinish), so it also waits for work enqueued there before. Safe to call from several
  * threads. The disk cache (programs/ under the tuning folder above, or
@@ -750,7 +751,10 @@ OCF_API ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t col
  *
  * var is the population variance (divided by cols), as torch.nn.functional.layer_norm has it.
  * The mean and variance are exact two-pass statistics, shifted by the row's first element, so
- * rows far from zero (1e4 + noise) keep their precision (docs/NORM.md).
+ * rows far from zero (1e4 + noise) keep their precision (docs/NORM.md). Their sums follow the
+ * kernel's vectors, and a row that starts inside a vector is summed in another order than the
+ * same row on a vector's start: the same data at another offset or row stride may differ in
+ * the last bits (within the error bound docs/NORM.md argues), as may another device or plan.
  *
  * Residual (the pre-norm block's update): with `residual` set, x = round(in + residual) to
  * residual_dtype (the sum in fp32, then stored as that type would store it) is what is
@@ -1174,7 +1178,9 @@ OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size
 /*
  * Some plans run several kernels that share scratch memory on the device: softmax's split of a
  * few long rows (two kernels, or one cooperative kernel) and its unfused baseline, matmul's
- * split-K (partial sums, then their reduction). That memory comes from, in this order:
+ * split-K (partial sums, then their reduction), the norms' split of long rows, attention's
+ * decode split (each range of keys' partial sums, then their merge). Each op's
+ * ..._workspace_size query says how much a call takes. That memory comes from, in this order:
  *   1. the caller's workspace, ocf_launch.workspace: nothing is allocated. A workspace smaller
  *      than the plan needs is OCF_ERR_BUFFER_TOO_SMALL (the text names both sizes), with nothing
  *      enqueued. The call zero-fills the bytes it uses and writes them in its kernels, after the
@@ -1234,6 +1240,22 @@ OCF_API ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose tra
                                              cl_mem c, size_t c_offset, size_t ldc,
                                              const ocf_matmul_options *options,
                                              const ocf_launch *launch, size_t *bytes);
+
+/**
+ * Writes to *bytes the workspace that ocf_attention with the same arguments would use: 0 when its
+ * plan needs none (the decode split of long key rows needs one: each range's partial sums). The
+ * arguments are those of the call without its buffers, checked the same way where they concern
+ * sizes and values; the options' buffers (lengths, lse) are not queried, only whether each is
+ * set. The unfused baseline (launch->variant OCF_VARIANT_BASELINE) is OCF_ERR_UNSUPPORTED here:
+ * it is other ops' calls, which size their own workspaces. Builds the plan's programs as the
+ * first such call would, so the size stays right for that call on this context until its tuning
+ * changes. Blocking; thread-safe.
+ */
+OCF_API ocf_status ocf_attention_workspace_size(
+    ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,
+    size_t q_offset, const size_t *q_strides, size_t k_offset, const size_t *k_strides,
+    size_t v_offset, const size_t *v_strides, size_t out_offset, const size_t *out_strides,
+    const ocf_attention_options *options, const ocf_launch *launch, size_t *bytes);
 
 /** Writes to *bytes the size of the context's workspace pool now (0: empty) and, if `creations`
     is not NULL, how many buffers the pool has created so far. Thread-safe. */

@@ -552,6 +552,83 @@ static void test_attention_split(void **state) {
   tune_every_dtype(env, NULL);
 }
 
+/* The workspace query (ocf_attention_workspace_size) agrees with the plan the call runs: the
+   decode split's size serves the call through a caller's workspace (NaN bytes: every float
+   read is written first) with the pool's result bit for bit, one byte less is
+   OCF_ERR_BUFFER_TOO_SMALL with out unchanged; a plan that does not split needs 0; the baseline
+   and bad arguments are refused. */
+static void test_attention_workspace(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { H = 2, LK = 200, D = 64, QN = H * D, KN = H * LK * D };
+  tune_every_dtype(env, "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 decode.wg=0 block.bq=0");
+  size_t bytes = 0;
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, H, H, 1, LK, D, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, NULL, NULL, &bytes),
+                     OCF_SUCCESS);
+  /* at least two ranges of each row's (m, s, acc) */
+  assert_true(bytes >= 2 * H * (D + 2) * sizeof(float));
+  float *q = ocft_alloc_floats(QN), *kv = ocft_alloc_floats(KN);
+  float *before = ocft_alloc_floats(QN), *pooled = ocft_alloc_floats(QN);
+  float *got = ocft_alloc_floats(QN);
+  ocft_fill_uniform(q, QN, -1.0f, 1.0f, 81), ocft_fill_uniform(kv, KN, -1.0f, 1.0f, 82);
+  ocft_fill_uniform(before, QN, -1.0f, 1.0f, 83);
+  cl_mem qb = ocft_buffer(env, QN, q), kb = ocft_buffer(env, KN, kv), vb = ocft_buffer(env, KN, kv);
+  cl_mem ob = ocft_buffer(env, QN, before), ws = ocft_nan_buffer(env, bytes);
+  ocft_assert_status(ocf_attention(env->ctx, 1, H, H, 1, LK, D, qb, 0, NULL, kb, 0, NULL, vb, 0,
+                                   NULL, ob, 0, NULL, NULL, NULL),
+                     OCF_SUCCESS);
+  assert_non_null(strstr(ocf_last_plan(), "attention_split"));
+  ocft_read(env, ob, QN, pooled);
+  ocft_write(env, ob, QN, before);
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.workspace = ws, launch.workspace_size = bytes - 1;
+  ocft_assert_status(ocf_attention(env->ctx, 1, H, H, 1, LK, D, qb, 0, NULL, kb, 0, NULL, vb, 0,
+                                   NULL, ob, 0, NULL, NULL, &launch),
+                     OCF_ERR_BUFFER_TOO_SMALL);
+  ocft_read(env, ob, QN, got);
+  ocft_assert_unchanged("a workspace one byte short: out", got, before, QN);
+  launch.workspace_size = bytes;
+  ocft_assert_status(ocf_attention(env->ctx, 1, H, H, 1, LK, D, qb, 0, NULL, kb, 0, NULL, vb, 0,
+                                   NULL, ob, 0, NULL, NULL, &launch),
+                     OCF_SUCCESS);
+  ocft_read(env, ob, QN, got);
+  assert_memory_equal(got, pooled, QN * sizeof(float));
+
+  /* One workgroup a row, no split: nothing to lend. */
+  tune_every_dtype(env, "split.min=100000");
+  bytes = 1;
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, H, H, 1, LK, D, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, NULL, NULL, &bytes),
+                     OCF_SUCCESS);
+  assert_int_equal(bytes, 0);
+  tune_every_dtype(env, NULL);
+
+  /* Refusals, *bytes untouched. */
+  bytes = 7;
+  ocft_assert_status(ocf_attention_workspace_size(NULL, 1, H, H, 1, LK, D, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, NULL, NULL, &bytes),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, H, H, 1, LK, D, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, NULL, NULL, NULL),
+                     OCF_ERR_NULL_ARGUMENT);
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, 3, 2, 1, LK, D, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, NULL, NULL, &bytes),
+                     OCF_ERR_INVALID_VALUE);
+  const size_t short_rows[3] = {0, 0, D - 1};
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, H, H, 1, LK, D, 0, short_rows, 0,
+                                                  NULL, 0, NULL, 0, NULL, NULL, NULL, &bytes),
+                     OCF_ERR_INVALID_STRIDE);
+  launch = (ocf_launch)OCF_LAUNCH_INIT;
+  launch.variant = OCF_VARIANT_BASELINE;
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, H, H, 1, LK, D, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, NULL, &launch, &bytes),
+                     OCF_ERR_UNSUPPORTED);
+  assert_int_equal(bytes, 7);
+  clReleaseMemObject(qb), clReleaseMemObject(kb), clReleaseMemObject(vb);
+  clReleaseMemObject(ob), clReleaseMemObject(ws);
+  free(q), free(kv), free(before), free(pooled), free(got);
+}
+
 /* attention_lanes (decode.lanes), forced on: head dims whose chunks leave lanes idle or take
    several a lane (1, 17, 96, 200, 256), 16-byte, 4-byte and element loads (dense, chunked
    and interleaved layouts), every storage type and mixes, more query rows of a key head
@@ -2219,7 +2296,7 @@ int main(void) {
       cmocka_unit_test(test_attention_mma),          cmocka_unit_test(test_attention_mma_split),
       cmocka_unit_test(test_attention_mma_shapes),   cmocka_unit_test(test_attention_mma_fp32),
       cmocka_unit_test(test_attention_wgmma),        cmocka_unit_test(test_attention_lanes),
-      cmocka_unit_test(test_attention_lanes_join),
+      cmocka_unit_test(test_attention_lanes_join),   cmocka_unit_test(test_attention_workspace),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

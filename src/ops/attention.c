@@ -156,6 +156,29 @@ static size_t kv_vector(size_t d, size_t k_offset, const size_t *k_strides, size
   return w;
 }
 
+/* The plan's key of a call whose shape and options check_shape has passed (t: its tensors). */
+static ocf_attention_call call_of(size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,
+                                  const size_t offsets[4], const tensor t[4],
+                                  const ocf_attention_options *opt, const ocf_launch *settings) {
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call); /* its bytes key the plan cache */
+  call.b = b, call.h = h, call.lq = lq, call.lk = lk, call.d = d;
+  call.h_kv = h_kv;
+  call.kv_vector = kv_vector(d, offsets[1], t[1].s, offsets[2], t[2].s);
+  call.q_vector = kv_vector(d, offsets[0], t[0].s, 0, NULL);
+  call.q_dtype = opt->q_dtype, call.k_dtype = opt->k_dtype;
+  call.v_dtype = opt->v_dtype, call.out_dtype = opt->out_dtype;
+  call.variant = settings->variant;
+  call.workgroup = settings->workgroup_size;
+  call.has_lengths = opt->lengths != NULL;
+  call.causal = opt->causal != 0;
+  call.has_lse = opt->lse != NULL;
+  /* Only fp32 inputs have products to round (and only then does it key another plan). */
+  if (opt->q_dtype == OCF_F32 && opt->k_dtype == OCF_F32 && opt->v_dtype == OCF_F32)
+    call.precision = opt->precision;
+  return call;
+}
+
 ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk,
                          size_t d, cl_mem q, size_t q_offset, const size_t *q_strides, cl_mem k,
                          size_t k_offset, const size_t *k_strides, cl_mem v, size_t v_offset,
@@ -235,22 +258,7 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
       return status;
   if (rows == 0) return ocf_dispatch_nothing(queue, &settings);
 
-  ocf_attention_call call;
-  memset(&call, 0, sizeof call); /* its bytes key the plan cache */
-  call.b = b, call.h = h, call.lq = lq, call.lk = lk, call.d = d;
-  call.h_kv = h_kv;
-  call.kv_vector = kv_vector(d, k_offset, t[1].s, v_offset, t[2].s);
-  call.q_vector = kv_vector(d, q_offset, t[0].s, 0, NULL);
-  call.q_dtype = opt.q_dtype, call.k_dtype = opt.k_dtype;
-  call.v_dtype = opt.v_dtype, call.out_dtype = opt.out_dtype;
-  call.variant = settings.variant;
-  call.workgroup = settings.workgroup_size;
-  call.has_lengths = opt.lengths != NULL;
-  call.causal = opt.causal != 0;
-  call.has_lse = opt.lse != NULL;
-  /* Only fp32 inputs have products to round (and only then does it key another plan). */
-  if (opt.q_dtype == OCF_F32 && opt.k_dtype == OCF_F32 && opt.v_dtype == OCF_F32)
-    call.precision = opt.precision;
+  const ocf_attention_call call = call_of(b, h, h_kv, lq, lk, d, offsets, t, &opt, &settings);
   const long long causal_offset =
       opt.causal_offset_set ? opt.causal_offset : (long long)lk - (long long)lq;
   const float scale = opt.scale != 0.0f ? opt.scale : (float)(1.0 / sqrt((double)d));
@@ -295,6 +303,37 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
     return ocf_attention_unfused(ctx, &frame, &opt, &settings);
   const ocf_run_call run = {OCF_OP_ATTENTION, &call, &frame, queue, &settings};
   return ocf_run(ctx, &run);
+}
+
+ocf_status ocf_attention_workspace_size(
+    ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,
+    size_t q_offset, const size_t *q_strides, size_t k_offset, const size_t *k_strides,
+    size_t v_offset, const size_t *v_strides, size_t out_offset, const size_t *out_strides,
+    const ocf_attention_options *options, const ocf_launch *launch, size_t *bytes) {
+  static const char fn[] = "ocf_attention_workspace_size";
+  ocf_error_clear();
+  if (!ctx || !bytes)
+    return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: %s is NULL", fn, !ctx ? "ctx" : "bytes");
+  ocf_launch settings;
+  cl_command_queue queue = NULL;
+  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
+  if (status != OCF_SUCCESS) return status;
+  ocf_attention_options opt;
+  tensor t[4];
+  const size_t *strides[4] = {q_strides, k_strides, v_strides, out_strides};
+  if ((status = check_shape(fn, b, h, h_kv, lq, lk, d, strides, options, &opt, t)) != OCF_SUCCESS)
+    return status;
+  /* The baseline is other ops' calls, each lent the workspace in turn: their own queries size
+     it (ocf_matmul_workspace_size, ocf_softmax_workspace_size). */
+  if (settings.variant == OCF_VARIANT_BASELINE)
+    return ocf_fail(OCF_ERR_UNSUPPORTED,
+                    "%s: the unfused baseline's calls size their workspace themselves", fn);
+  *bytes = 0;
+  if (b * h * lq == 0) return OCF_SUCCESS; /* checked in check_shape */
+  const size_t offsets[4] = {q_offset, k_offset, v_offset, out_offset};
+  const ocf_attention_call call = call_of(b, h, h_kv, lq, lk, d, offsets, t, &opt, &settings);
+  const ocf_run_call run = {OCF_OP_ATTENTION, &call, NULL, queue, &settings};
+  return ocf_run_prepare(ctx, &run, bytes);
 }
 
 /* ---- the host form ---- */
