@@ -2,7 +2,6 @@
 (npy_half_to_float / npy_float_to_half, written apart from liboclfuse), and a bfloat16 rounding
 written here in numpy integer arithmetic (and ml_dtypes' where it is installed)."""
 import numpy as np
-import pytest
 
 import oclfuse
 

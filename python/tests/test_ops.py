@@ -11,9 +11,9 @@ Tolerances (u = 2^-24, the fp32 unit roundoff):
     exact: the reference takes the stored values.
   - matmul: each element is a dot product of k fp32 products summed in order, within
     (k + 2) u (|alpha| |A||B| + |beta C| + |bias|), doubled (harness/tolerance.c's model); TF32
-    adds 2^-9 |alpha| |A||B| (the documented bound of its truncation); an activation adds the error of erf,
-    tanh or exp and a division (16u of the output) to the propagated error (slopes below 1.2).
-    A 16-bit C adds half an ulp of its type at the result.
+    adds 2^-9 |alpha| |A||B| (the documented bound of its truncation); an activation adds the
+    error of erf, tanh or exp and a division (16u of the output) to the propagated error (slopes
+    below 1.2). A 16-bit C adds half an ulp of its type at the result.
 """
 import numpy as np
 import pytest
