@@ -365,9 +365,11 @@ static void test_plan_fixed_workgroups(void **state) {
   /* With 16 KiB of local memory, softmax_rows's 16 bytes a work-item fit 1024 work-items
      exactly (short rows of 16 float8 on PoCL: SEG 4, 256 rows a group), 2048 not; a long row
      (12500 float8, streamed by resident: 4 groups for 4 rows) needs 8 bytes a work-item + 8 +
-     one float8 held: 8232 bytes for 1024, 16424 for 2048, which do not fit either. */
+     one float8 held: 8232 bytes for 1024, 16424 for 2048, which do not fit either (vectors of
+     8, as these sizes were worked out; the built-in CPU row has 16). */
   facts = facts_of(POCL, 0);
   t = tuning_of(&facts, POCL, OCF_OP_SOFTMAX);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, "vw=8", &t, "test"), OCF_SUCCESS);
   facts.local_mem_bytes = 16 * KIB;
   sm = softmax_call(4, 128, &ALIGNED, AUTO, 1024);
   expect_plan("softmax fixed 1024, 16 KiB, short rows", ocf_plan_softmax(&facts, &t, &sm, &plan),

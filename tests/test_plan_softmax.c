@@ -226,89 +226,98 @@ static const softmax_case softmax_cases[] = {
      "softmax_base_divide wg=256 groups=4096",
      "scratch=16416768", NULL},
 
-    /* PoCL: rows up to 8 x 4 float8 = 256 floats: 128 floats are SEG L(4) = 4, 16 rows a
-       group; 256 SEG 8, 8 rows. */
+    /* PoCL, in the vectors of 8 these rows were worked out in (vw=8; the built-in CPU row's
+       vectors of 16 follow them): rows up to 8 x 4 float8 = 256 floats: 128 floats are SEG
+       L(4) = 4, 16 rows a group; 256 SEG 8, 8 rows. */
     {POCL, 0, 16384, 128, &ALIGNED, AUTO, "softmax_rows wg=4x16 groups=1x1024",
-     "VW=8 SEG=4 ITEMS=4", NULL},
+     "VW=8 SEG=4 ITEMS=4", "vw=8"},
     {POCL, 0, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=8x8 groups=1x128", "VW=8 SEG=8 ITEMS=4",
-     NULL},
+     "vw=8"},
     /* 257 floats = 33 float8: resident in pow2(ceil(33 / 4)) = 16, ITEMS L(3) = 3. */
     {POCL, 0, 1024, 257, &ALIGNED, AUTO, "softmax_resident wg=16 groups=1024", "VW=8 ITEMS=3",
-     NULL},
+     "vw=8"},
     /* 2048 = 256 float8 = 64 x 4: the longest held row; 2049 is streamed, 2 x 2 groups. */
-    {POCL, 0, 1024, 2048, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4", NULL},
+    {POCL, 0, 1024, 2048, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4", "vw=8"},
     {POCL, 0, 1024, 2049, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "ITEMS=4 UNROLL=2",
-     NULL},
+     "vw=8"},
     /* With local_items=4, 512 float8 fit 64 x (4 + 4): held, LOCAL_ITEMS 4. */
     {POCL, 0, 1024, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024",
-     "ITEMS=4 LOCAL_ITEMS=4 local_mem=8712", "local_items=4"},
+     "ITEMS=4 LOCAL_ITEMS=4 local_mem=8712", "vw=8 local_items=4"},
     /* No coop on CPUs: long rows split below 4 rows, in steps of 64 x 2 vectors: 3 rows of
        2048 float8 make 2 slices of 1024; one row 4 of 512; 4 rows are resident and streamed;
        one row of 512 float8 allows 512 / 512 = 1 slice: streamed. */
     {POCL, 0, 3, 16384, &ALIGNED, AUTO,
      "softmax_split_stats wg=64 groups=6 + softmax_split_write wg=64 groups=6",
-     "parts=2 part_vecs=1024 scratch=48", NULL},
+     "parts=2 part_vecs=1024 scratch=48", "vw=8"},
     {POCL, 0, 1, 16384, &ALIGNED, AUTO,
      "softmax_split_stats wg=64 groups=4 + softmax_split_write wg=64 groups=4",
-     "parts=4 part_vecs=512", NULL},
-    {POCL, 0, 4, 16384, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "parts=1", NULL},
-    {POCL, 0, 1, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1", "parts=1", NULL},
+     "parts=4 part_vecs=512", "vw=8"},
+    {POCL, 0, 4, 16384, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "parts=1", "vw=8"},
+    {POCL, 0, 1, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1", "parts=1", "vw=8"},
     /* 10^6 short rows: 62500 batches of 16 rows, capped at 2 x 2048 (grid-stride). */
-    {POCL, 0, 1000000, 128, &ALIGNED, AUTO, "softmax_rows wg=4x16 groups=1x4096", "SEG=4", NULL},
+    {POCL, 0, 1000000, 128, &ALIGNED, AUTO, "softmax_rows wg=4x16 groups=1x4096", "SEG=4", "vw=8"},
     /* Misaligned: VW = 1, items 4 x 8 = 32, seg_items 32: 256 floats, SEG 8, ITEMS 32. */
     {POCL, 0, 1024, 256, &IN_OFF_1, AUTO, "softmax_rows wg=8x8 groups=1x128",
-     "VW=1 SEG=8 ITEMS=32 UNROLL=16", NULL},
+     "VW=1 SEG=8 ITEMS=32 UNROLL=16", "vw=8"},
+
+    /* The built-in CPU row, vectors of 16: rows up to 8 x 4 float16 = 512 floats; 128 floats
+       are SEG L(2) = 2, 32 rows a group; 1024 floats = 64 float16 are resident in
+       pow2(ceil(64 / 4)) = 16, ITEMS 4. */
+    {POCL, 0, 16384, 128, &ALIGNED, AUTO, "softmax_rows wg=2x32 groups=1x512",
+     "VW=16 SEG=2 ITEMS=4", NULL},
+    {POCL, 0, 1024, 1024, &ALIGNED, AUTO, "softmax_resident wg=16 groups=1024", "VW=16 ITEMS=4",
+     NULL},
 
     /* llvmpipe before its first build: as PoCL (8 compute units). 1025 floats = 129 float8 are
        resident in pow2(ceil(129 / 4)) = 64, ITEMS L(3) = 3 ... */
     {LLVMPIPE, 0, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=3",
-     NULL},
+     "vw=8"},
     /* ... and once its kernels report 32, 32 x 4 float8 hold 1024 floats: 1025 is streamed,
        8 x 2 = 16 groups; with one local vector more (32 x 5 = 160) it is held again. */
     {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=32 groups=16", "WG=32 ITEMS=4",
-     NULL},
+     "vw=8"},
     {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024",
-     "ITEMS=4 LOCAL_ITEMS=1 local_mem=1288", "local_items=1"},
+     "ITEMS=4 LOCAL_ITEMS=1 local_mem=1288", "vw=8 local_items=1"},
     {LLVMPIPE, 32, 1024, 1024, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024", "ITEMS=4",
-     NULL},
+     "vw=8"},
     {LLVMPIPE, 32, 1024, 256, &ALIGNED, AUTO, "softmax_rows wg=8x4 groups=1x256", "SEG=8 ITEMS=4",
-     NULL},
+     "vw=8"},
     /* llvmpipe ends a work-item's loops after 65535 iterations: softmax_coop's polls stay within
        half of it. 2 rows of 30000 floats (3750 float8) in slices of 32 x 4 held: 30 slices of
        125, 4 a work-item; every slice computed again at worst, 30 x (4 + 8) = 360 steps; a
        poller watches ceil(30 / 32) = 1 slot: SPIN (32767 - 360) / 1 = 32407, not 65536 (which
        gave NaN rows on rusticl), nor the 2^20 asked ... */
     {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=32407",
-     "coop_spin=65536 groups_per_unit=4"},
+     "vw=8 coop_spin=65536 groups_per_unit=4"},
     {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=32407",
-     "coop_spin=1048576 groups_per_unit=4"},
+     "vw=8 coop_spin=1048576 groups_per_unit=4"},
     /* ... a smaller ask stands as it is, and on PoCL (no limit) 65536 stands too. */
     {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=16384",
-     "coop_spin=16384 groups_per_unit=4"},
+     "vw=8 coop_spin=16384 groups_per_unit=4"},
     {POCL, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=65536",
-     "coop_spin=65536 groups_per_unit=4"},
+     "vw=8 coop_spin=65536 groups_per_unit=4"},
     /* A row whose slices, all computed again, would take more than half the limit by
        themselves: 1024 slices of 32 x 28 float8 (1024 x (28 + 8) = 36864 > 32767) get no
        softmax_coop on llvmpipe, but the split (one workgroup would stream the row alone). */
     {LLVMPIPE, 32, 1, 7340032, &ALIGNED, AUTO,
      "softmax_split_stats wg=32 groups=16 + softmax_split_write wg=32 groups=16", NULL,
-     "coop_spin=4096 coop_items=28 items=28 local_items=0"},
+     "vw=8 coop_spin=4096 coop_items=28 items=28 local_items=0"},
 
     /* Apple's CPU, one work-item along dimension 1: before its first build a group holds one
        row (128 floats: SEG 4 of 4 float8) ... */
     {APPLE_CPU, 0, 1024, 128, &ALIGNED, AUTO, "softmax_rows wg=4x1 groups=1x1024", "SEG=4 WG=4",
-     NULL},
+     "vw=8"},
     /* ... and once its kernels report 1, a segment of 1 holds 4 float8 (32 floats); 33 and up
        are streamed by 12 x 2 = 24 groups. One long row splits into 24 slices of 22 float8
        (steps of 1 x 2). */
     {APPLE_CPU, 1, 1024, 32, &ALIGNED, AUTO, "softmax_rows wg=1x1 groups=1x1024", "SEG=1 ITEMS=4",
-     NULL},
-    {APPLE_CPU, 1, 1024, 33, &ALIGNED, AUTO, "softmax_resident wg=1 groups=24", "ITEMS=4", NULL},
+     "vw=8"},
+    {APPLE_CPU, 1, 1024, 33, &ALIGNED, AUTO, "softmax_resident wg=1 groups=24", "ITEMS=4", "vw=8"},
     {APPLE_CPU, 1, 1, 4096, &ALIGNED, AUTO,
      "softmax_split_stats wg=1 groups=24 + softmax_split_write wg=1 groups=24",
-     "parts=24 part_vecs=22", NULL},
+     "parts=24 part_vecs=22", "vw=8"},
     /* Scalar access in one work-item, rows enough not to split: softmax_general. */
-    {APPLE_CPU, 1, 1024, 1000, &IN_OFF_1, AUTO, "softmax_general wg=1 groups=1024", "VW=1", NULL},
+    {APPLE_CPU, 1, 1024, 1000, &IN_OFF_1, AUTO, "softmax_general wg=1 groups=1024", "VW=1", "vw=8"},
 
     /* Mali, fallbacks: 512 floats = 128 float4 fit 32 work-items of 4 (SEG 32), 4 rows a
        group of 128; 513 is resident in pow2(ceil(129 / 4)) = 64, ITEMS L(3) = 3. */

@@ -1099,8 +1099,8 @@ static void test_softmax_options_plans(void **state) {
       /* In place, never cooperating slices: the row is held as far as it goes and streamed. */
       {1, 1024, 65536, 0, 0, OCF_F32, 1, OCF_KERNEL_SOFTMAX_RESIDENT, 4, 0},
       /* PoCL: the two-kernel split for few long rows, no cooperation. */
-      {0, 1, 40009, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_SPLIT_STATS, 8, 0},
-      {0, 64, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_RESIDENT, 8, 0},
+      {0, 1, 40009, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_SPLIT_STATS, 16, 0},
+      {0, 64, 16384, 0, 0, OCF_F32, 0, OCF_KERNEL_SOFTMAX_RESIDENT, 16, 0},
   };
   size_t row_count = 0;
   const ocf_tuning_row *rows = ocf_builtin_rows(&row_count);
