@@ -155,10 +155,11 @@ cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_WERROR=ON -DOCLFUSE_BUILD_
 for link in b_f16cvt b_attnmma b_ragged b_bufreg b_round_widewg b_attn32; do [ -e /tmp/$link ] || ln -s $b /tmp/$link; done
 echo "built at $((SECONDS - start)) s"
 
-# The seconds a step may run: its cap, or what is left before the deadline (10 s kept for the
-# archive), whichever is less.
+# The seconds a step may run: its cap, or what is left before the deadline (20 s kept: 10 for
+# the archive, 10 for `timeout -k 10` to kill a step that ignores its TERM, so that one stuck
+# step does not take the call past the device's limit), whichever is less.
 budget() {
-  local left=$((deadline - (SECONDS - start) - 10))
+  local left=$((deadline - (SECONDS - start) - 20))
   [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
 }
 
@@ -167,7 +168,7 @@ budget() {
 #   softmax_round NAME CAP KEEP "rows cols dtype;..." "auto;config;..."
 softmax_round() {
   OUT=$work/$1 BUDGET=$(($(budget "$2") - $3)) SHAPES=$4 CONFIGS=$5 \
-    timeout "$(budget "$2")" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
+    timeout -k 10 "$(budget "$2")" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1
   awk -F'\t' 'NF > 15 {print $1, $2, $3, $4, $6, $8, $14, $15, $7, substr($13, 1, 60)} /^softmax /' \
     "$work/$1/round.txt"
 }
@@ -177,7 +178,7 @@ softmax_round() {
 #   norm_round NAME CAP "dtype ..." "kind ..." "rows cols;..." "label=tuning;..."
 norm_round() {
   B=$b OUT=$work/$1 DTYPES=$3 KINDS=$4 SHAPES=$5 CONFIGS=$6 \
-    timeout "$(budget "$2")" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
+    timeout -k 10 "$(budget "$2")" bash tools/lab/h200/round_normstream.sh 2>&1 | grep -A60 "op dtype"
 }
 
 # One round_attention_default.sh round of $CASES into $work/NAME, cut to CAP seconds, peers
@@ -185,7 +186,7 @@ norm_round() {
 # WIDTH (default 200) characters each:
 #   CASES=... attention_round NAME CAP "b x h x lq x lk x d:dtype ..." [WIDTH]
 attention_round() {
-  CASES=$CASES PEERS=$3 OUT=$work/$1 timeout "$(budget "$2")" \
+  CASES=$CASES PEERS=$3 OUT=$work/$1 timeout -k 10 "$(budget "$2")" \
     bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
   sed 's/plan:.*(/(/' "$work/$1/round.txt" | cut -c1-"${4:-200}"
 }
@@ -196,66 +197,66 @@ for step in "$@"; do
   echo "== $step at $((SECONDS - start)) s"
   case $step in
   nvidia)
-    (cd $b && timeout "$(budget 200)" ctest -L nvidia -j4 --output-on-failure \
+    (cd $b && timeout -k 10 "$(budget 200)" ctest -L nvidia -j4 --output-on-failure \
       >"$work/nvidia.txt" 2>&1)
     echo "nvidia suites rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/nvidia.txt" | head -20
     ;;
   unit)
-    (cd $b && timeout "$(budget ${UNIT_CAP:-180})" ctest -L unit -j8 \
+    (cd $b && timeout -k 10 "$(budget ${UNIT_CAP:-180})" ctest -L unit -j8 \
       --timeout $((${UNIT_CAP:-180} - 10)) --output-on-failure >"$work/unit.txt" 2>&1)
     echo "unit suites rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/unit.txt" | head -20
     ;;
   bufreg)
-    OUT=$work/bufreg timeout "$(budget 100)" bash tools/lab/h200/round_bufreg.sh \
+    OUT=$work/bufreg timeout -k 10 "$(budget 100)" bash tools/lab/h200/round_bufreg.sh \
       >"$work/bufreg.txt" 2>&1
     tail -40 "$work/bufreg.txt"
     ;;
   f16cvt)
-    OUT=$work/f16cvt timeout "$(budget 200)" bash tools/lab/h200/round_f16cvt.sh >/dev/null 2>&1
+    OUT=$work/f16cvt timeout -k 10 "$(budget 200)" bash tools/lab/h200/round_f16cvt.sh >/dev/null 2>&1
     tail -40 "$work/f16cvt/f16cvt.txt" 2>/dev/null
     ;;
   attn)
     suites='^(test_attention|test_matmul_mma)$'
     case " $* " in *" nvidia "*) suites='^test_attention$' ;; esac
     case " $* " in *" unit "*) suites= ;; esac
-    SUITES=$suites OUT=$work/attnmma timeout "$(budget 520)" bash tools/lab/h200/round_attention_mma.sh \
+    SUITES=$suites OUT=$work/attnmma timeout -k 10 "$(budget 520)" bash tools/lab/h200/round_attention_mma.sh \
       >"$work/attnmma.txt" 2>&1
     tail -60 "$work/attnmma.txt"
     ;;
   ragged)
-    OUT=$work/ragged timeout "$(budget 330)" bash tools/lab/h200/round_ragged.sh \
+    OUT=$work/ragged timeout -k 10 "$(budget 330)" bash tools/lab/h200/round_ragged.sh \
       >"$work/ragged.txt" 2>&1
     tail -50 "$work/ragged.txt"
     ;;
   sides)
     OUT=$work/sides SHAPES=tools/lab/h200/ragged_sides.txt \
       COLS="mixed_rim padded_rim aligned default" SUITE=0 \
-      timeout "$(budget 300)" bash tools/lab/h200/round_ragged.sh >"$work/sides.txt" 2>&1
+      timeout -k 10 "$(budget 300)" bash tools/lab/h200/round_ragged.sh >"$work/sides.txt" 2>&1
     tail -30 "$work/sides.txt"
     ;;
   bench)
-    timeout "$(budget ${BENCH_CAP:-150})" $b/bench/oclfuse bench --format json >"$work/bench.json" \
+    timeout -k 10 "$(budget ${BENCH_CAP:-150})" $b/bench/oclfuse bench --format json >"$work/bench.json" \
       2>"$work/bench.err"
     echo "bench rc $?"
     # PEERS_CAP > 0: bench/peers.py on the run (softmax against torch and torch.compile, matmul
     # against cuBLAS), the table into peers.tsv.
     if [ "${PEERS_CAP:-0}" -gt 0 ] && [ -s "$work/bench.json" ]; then
-      timeout "$(budget $PEERS_CAP)" python3 bench/peers.py --bench "$work/bench.json" \
+      timeout -k 10 "$(budget $PEERS_CAP)" python3 bench/peers.py --bench "$work/bench.json" \
         --budget $((PEERS_CAP - 20)) --out "$work/peers.tsv" >"$work/peers.txt" 2>&1
       echo "peers rc $?"
       cut -c1-160 "$work/peers.txt" | tail -40
     fi
     ;;
   widewg)
-    OUT=$work/widewg timeout "$(budget 300)" bash tools/lab/h200/round_widewg.sh \
+    OUT=$work/widewg timeout -k 10 "$(budget 300)" bash tools/lab/h200/round_widewg.sh \
       >"$work/widewg.txt" 2>&1
     tail -50 "$work/widewg.txt"
     ;;
   tune16)
     mkdir -p "$work/tune16"
-    OCLFUSE_TUNING_DIR=$work/tune16 timeout "$(budget 400)" $b/bench/oclfuse tune \
+    OCLFUSE_TUNING_DIR=$work/tune16 timeout -k 10 "$(budget 400)" $b/bench/oclfuse tune \
       --budget "$(($(budget 400) - 20))" --sizes \
       'softmax:512x50257:bf16;softmax:1024x65536:bf16;softmax:256x128256:bf16;softmax:512x50257:f16;softmax:1024x65536:f16;softmax:256x128256:f16' \
       >"$work/tune16/tune.txt" 2>"$work/tune16/tune.err"
@@ -264,20 +265,20 @@ for step in "$@"; do
     rm -rf "$work/tune16/programs"
     ;;
   wgmma)
-    B=$b OUT=$work/wgmma timeout "$(budget 300)" bash tools/lab/h200/round_wgmma_tiles.sh \
+    B=$b OUT=$work/wgmma timeout -k 10 "$(budget 300)" bash tools/lab/h200/round_wgmma_tiles.sh \
       >"$work/wgmma.txt" 2>&1
     grep -v "^cuBLAS" "$work/wgmma.txt" | cut -c1-130 | tail -50
     grep "^cuBLAS" "$work/wgmma.txt"
     ;;
   hostcost)
     for i in 1 2 3; do
-      timeout "$(budget 20)" $b/tools/host_cost/oclfuse_host_cost --calls 20000
+      timeout -k 10 "$(budget 20)" $b/tools/host_cost/oclfuse_host_cost --calls 20000
     done >"$work/hostcost.txt" 2>&1
     grep -E "^(raw|floor|ocf_)" "$work/hostcost.txt" | head -40
     ;;
   tune32)
     mkdir -p "$work/tune32"
-    OCLFUSE_TUNING_DIR=$work/tune32 timeout "$(budget 300)" $b/bench/oclfuse tune \
+    OCLFUSE_TUNING_DIR=$work/tune32 timeout -k 10 "$(budget 300)" $b/bench/oclfuse tune \
       --budget "$(($(budget 300) - 20))" --sizes \
       'matmul:1000x1000x1000;matmul:1536x1536x1536;matmul:2000x2000x2000;matmul:1024x1024x1024' \
       >"$work/tune32/tune.txt" 2>"$work/tune32/tune.err"
@@ -288,7 +289,7 @@ for step in "$@"; do
   attn32)
     suites='^test_attention$'
     case " $* " in *" unit "*) suites= ;; esac
-    SUITES=$suites OUT=$work/attn32 timeout "$(budget 540)" bash tools/lab/h200/round_attention_mma32.sh \
+    SUITES=$suites OUT=$work/attn32 timeout -k 10 "$(budget 540)" bash tools/lab/h200/round_attention_mma32.sh \
       >"$work/attn32.txt" 2>&1
     tail -70 "$work/attn32.txt"
     ;;
@@ -303,12 +304,12 @@ for step in "$@"; do
 1200 1800 1800
 1300 1700 1500
 700 700 2800
-3000 3000 3000" timeout "$(budget 200)" bash tools/lab/h200/round_waves.sh >/dev/null 2>&1
+3000 3000 3000" timeout -k 10 "$(budget 200)" bash tools/lab/h200/round_waves.sh >/dev/null 2>&1
     awk '/^RESULT/{printf "%s %s %s %s %s %s\n",$2,$5,$6,$7,$13,$14}' "$work/fewwaves/times.txt"
     awk '{print $4,$5,$6,$9}' "$work/fewwaves/peers.txt"
     ;;
   pad)
-    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout "$(budget 90)" ctest -R '^test_matmul_pad$' \
+    (cd $b && OCLFUSE_TEST_DEVICE=NVIDIA timeout -k 10 "$(budget 90)" ctest -R '^test_matmul_pad$' \
       --output-on-failure >"$work/pad.txt" 2>&1)
     echo "test_matmul_pad rc $?"
     grep -E "tests passed|Failed|\*\*\*" "$work/pad.txt" | head -5
@@ -336,7 +337,7 @@ for step in "$@"; do
       src=. peers=1
       if [ $v = words ]; then src=$words peers=0; fi
       (cd "$src" && OUT=$work/bf16loads_$v BUILD=/tmp/b_s16_$v PEERS=$peers CONFIGS=auto SHAPES="$shapes" \
-        BUDGET=60 timeout "$(budget 130)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1)
+        BUDGET=60 timeout -k 10 "$(budget 130)" bash tools/lab/h200/round_softmax16_stream.sh >/dev/null 2>&1)
       awk -F'\t' -v v=$v 'NF > 15 && $1 != "rows" {print v, $1, $2, $3, $6, $8, $14, $15, $7, substr($13, 1, 50)} /^softmax /' \
         "$work/bf16loads_$v/round.txt"
     done
@@ -400,16 +401,16 @@ for step in "$@"; do
     for op in rms layer; do
       for dt in f32 bf16; do
         for c in 4096 4097 4098 4100; do
-          timeout "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_ragged \
+          timeout -k 10 "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_ragged \
             /tmp/norm_time_ragged $op $dt 8192 $c "" 2>&1 | grep "^norm" | cut -c1-150
         done
       done
     done
-    timeout "$(budget 60)" python3 tools/lab/h200/norm_peers.py 8192x4096:f32 8192x4098:f32 \
+    timeout -k 10 "$(budget 60)" python3 tools/lab/h200/norm_peers.py 8192x4096:f32 8192x4098:f32 \
       8192x4096:bf16 8192x4098:bf16 2>&1 | tail -8
     ;;
   softmaxgpu)
-    (cd $b && timeout "$(budget 150)" ctest -R "test_softmax_options|test_softmax$|test_norm$" -j3 \
+    (cd $b && timeout -k 10 "$(budget 150)" ctest -R "test_softmax_options|test_softmax$|test_norm$" -j3 \
       --output-on-failure >"$work/softmaxgpu.txt" 2>&1)
     echo "softmax suites rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/softmaxgpu.txt" | head -20
@@ -436,7 +437,7 @@ for step in "$@"; do
     softmax_round softcfg 200 60 \
       "65536 300 bf16;65536 300 f16;30000 781 bf16;4096 4096 f32;1024 30522 f32;16384 2048 f32;8192 6000 f32" \
       "auto;vw=4 rows.seg_items=3 rows.whole_ends=0;vw=4 rows.seg_items=6 rows.whole_ends=0;rows.max_seg=256;rows.max_seg=256 rows.wg=256"
-    timeout "$(budget 90)" python3 tools/lab/softmax/inductor_code.py 65536x300:bf16 \
+    timeout -k 10 "$(budget 90)" python3 tools/lab/softmax/inductor_code.py 65536x300:bf16 \
       30000x781:bf16 4096x4096:f32 >"$work/inductor.txt" 2>&1
     grep -E "====|num_warps|XBLOCK|RBLOCK|R0_BLOCK|launch|reduction_hint|persistent" \
       "$work/inductor.txt" | head -60
@@ -449,13 +450,13 @@ for step in "$@"; do
     rm -rf /tmp/occ_ptx
     for run in "layer f32 8192 4097" "rms f32 8192 4098" "rms bf16 4096 8191" "layer bf16 32768 1023"; do
       for cfg in "" "rows.shifted=0"; do
-        timeout "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_ptx \
+        timeout -k 10 "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_ptx \
           /tmp/norm_time_ptx $run "$cfg" 2>&1 | grep "^norm" | cut -c1-200
       done
     done
     tar czf "$work/programs.tgz" -C /tmp/occ_ptx programs 2>/dev/null
     ptxas=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas"))' 2>/dev/null)
-    timeout "$(budget 60)" bash tools/lab/h200/ptx_registers.sh /tmp/occ_ptx/programs "$ptxas"
+    timeout -k 10 "$(budget 60)" bash tools/lab/h200/ptx_registers.sh /tmp/occ_ptx/programs "$ptxas"
     ;;
   seg256)
     # fp32 softmax rows in segments of 256 across the widths around the two shapes where they
@@ -513,7 +514,7 @@ for step in "$@"; do
     grep "^norm" "$work/splitshift/raw.txt" | cut -c1-150
     ;;
   normtest)
-    (cd $b && timeout "$(budget 300)" ctest -R "test_norm$|test_softmax$" -j2 --output-on-failure \
+    (cd $b && timeout -k 10 "$(budget 300)" ctest -R "test_norm$|test_softmax$" -j2 --output-on-failure \
       >"$work/normtest.txt" 2>&1)
     echo "test_norm, test_softmax rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*|FAILED|Total Test" "$work/normtest.txt" | head -20
@@ -560,7 +561,7 @@ f32 1 32 32 1 8192 128 "tune=decode.lanes=8 decode.unroll=2"
 f32 1 32 32 1 8192 128 "tune=decode.lanes=4 decode.unroll=2"
 SHAPES
     )}
-    CASES=$CASES PEERS=${LANES_PEERS:-} OUT=$work/lanes timeout "$(budget 300)" \
+    CASES=$CASES PEERS=${LANES_PEERS:-} OUT=$work/lanes timeout -k 10 "$(budget 300)" \
       bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-200 "$work/lanes/round.txt"
     ;;
@@ -589,7 +590,7 @@ f32 1 32 32 1 8192 128 "$A decode.unroll=2"
 SHAPES
     )
     CASES=$CASES PEERS="1x32x1x8192x128:bf16 1x8x1x8192x128:bf16" OUT=$work/ahead \
-      timeout "$(budget 200)" bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+      timeout -k 10 "$(budget 200)" bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-200 "$work/ahead/round.txt"
     ;;
   join)
@@ -719,31 +720,31 @@ SHAPES
     rm -rf /tmp/join_ptx
     for run in "bf16 1 32 32 1 8192 128" "bf16 1 32 8 1 8192 128" "f32 1 32 32 1 8192 128"; do
       for cfg in "" "tune=decode.join=1"; do
-        timeout "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/join_ptx \
+        timeout -k 10 "$(budget 30)" env OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/join_ptx \
           /tmp/attn_time_ptx $run "$cfg" 2>&1 | grep "^attention" | cut -c1-200
       done
     done
     tar czf "$work/programs.tgz" -C /tmp/join_ptx programs 2>/dev/null
     ptxas=$(python3 -c 'import os, triton; print(os.path.join(os.path.dirname(triton.__file__), "backends/nvidia/bin/ptxas"))' 2>/dev/null)
     echo "ptxas: $ptxas"
-    timeout "$(budget 60)" bash tools/lab/h200/ptx_registers.sh /tmp/join_ptx/programs "$ptxas" 2>&1 |
+    timeout -k 10 "$(budget 60)" bash tools/lab/h200/ptx_registers.sh /tmp/join_ptx/programs "$ptxas" 2>&1 |
       cut -c1-300
     ;;
   checks)
     # The plan label (device-free suites) built on the GPU machine, and the matmul warm-up, whose
     # plans of two programs (padded copies, staged wgmma) failed before ocf_plan_step_kernel
     # (2026-12-05).
-    (cd $b && timeout "$(budget 150)" ctest -L plan -j8 --output-on-failure \
+    (cd $b && timeout -k 10 "$(budget 150)" ctest -L plan -j8 --output-on-failure \
       >"$work/plan.txt" 2>&1)
     echo "plan suites rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/plan.txt" | head -20
-    timeout "$(budget 150)" env OCLFUSE_TUNING_DIR=/tmp/warm_matmul $b/bench/oclfuse warmup \
+    timeout -k 10 "$(budget 150)" env OCLFUSE_TUNING_DIR=/tmp/warm_matmul $b/bench/oclfuse warmup \
       --op matmul >"$work/warmup.txt" 2>&1
     echo "warmup --op matmul rc $?"
     tail -5 "$work/warmup.txt" | cut -c1-300
     ;;
   attntest)
-    (cd $b && OCFT_ONLY=${ATTN_ONLY:-test_attention_split} timeout "$(budget 200)" \
+    (cd $b && OCFT_ONLY=${ATTN_ONLY:-test_attention_split} timeout -k 10 "$(budget 200)" \
       ./tests/test_attention >"$work/attntest.txt" 2>&1)
     echo "test_attention rc $?"
     grep -E "OK|FAILED|PASSED|rror" "$work/attntest.txt" | head -20
