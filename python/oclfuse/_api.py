@@ -191,11 +191,45 @@ def _wrap_event(handle):
     return Event(handle)
 
 
-class _LaunchArgs:
-    """An ocf_launch for one device call: the queue, the wait list, the workgroup size and the
-    out event, kept alive for the call."""
+_CL_MEM_SIZE = 0x1102
 
-    def __init__(self, queue, wait_for, workgroup_size, variant):
+
+def _buffer_bytes(buffer):
+    """The size of cl_mem `buffer` in bytes, asked of the OpenCL library that liboclfuse links
+    (CL_MEM_SIZE, what the library reads itself); 0 when the query fails, so that the library's
+    own check of the handle, on the call, says what is wrong with it."""
+    if _lib.opencl is None:
+        raise ValueError("oclfuse: no OpenCL library is loaded here to read the workspace's "
+                         "size; pass workspace_size")
+    size = ctypes.c_size_t(0)
+    status = _lib.opencl.clGetMemObjectInfo(ctypes.c_void_p(buffer), _CL_MEM_SIZE,
+                                            ctypes.sizeof(size), ctypes.byref(size), None)
+    return size.value if status == 0 else 0
+
+
+def _workspace_bytes(workspace, offset, size):
+    """ocf_launch.workspace_size for the keywords: `size` as given, or, for None, the rest of
+    the buffer from `offset` (0 without a workspace).
+
+    None reads the buffer's size rather than being refused: lending a whole buffer is the usual
+    case, and the size read cannot go wrong unseen, as the library reads the buffer's size
+    itself and checks the lent range against it and against the call's operands. Where no
+    OpenCL library can be loaded here, the size must be given. A size given without a workspace
+    goes to the library as given, which refuses it."""
+    if size is not None:
+        return _size(size, "workspace_size")
+    if workspace is None:
+        return 0
+    total = _buffer_bytes(workspace)
+    return total - offset if offset <= total else 0  # past the end: the library says so
+
+
+class _LaunchArgs:
+    """An ocf_launch for one device call: the queue, the wait list, the workgroup size, the
+    out event and the caller's workspace, kept alive for the call."""
+
+    def __init__(self, queue, wait_for, workgroup_size, variant, workspace=None,
+                 workspace_offset=0, workspace_size=None):
         self.launch = _lib.Launch()
         self.launch.size = ctypes.sizeof(_lib.Launch)
         self.launch.workgroup_size = int(workgroup_size or 0)
@@ -207,9 +241,42 @@ class _LaunchArgs:
         self.event = ctypes.c_void_p()
         self.launch.event = ctypes.pointer(self.event)
         self.launch.variant = int(variant)
+        self.launch.workspace = _handle(workspace, "workspace")
+        self.launch.workspace_offset = _size(workspace_offset, "workspace_offset")
+        self.launch.workspace_size = _workspace_bytes(self.launch.workspace,
+                                                      self.launch.workspace_offset,
+                                                      workspace_size)
 
     def result(self):
         return _wrap_event(self.event.value)
+
+
+class _Request:
+    """One call of an op as both its device form and its workspace size query take it, built
+    once from the caller's keywords so that the size answers for exactly that call. The two
+    argument lists are the same values; the query's leaves out the buffers where the C query
+    takes none (the norms, attention)."""
+
+    def __init__(self, handle, call, call_args, query, query_args, options, launch):
+        self.handle = handle
+        self.call, self.call_args = call, call_args
+        self.query, self.query_args = query, query_args
+        self.options = options
+        self.launch = launch
+
+    def enqueue(self):
+        """Enqueues the call; returns its event."""
+        check(self.call(self.handle, *self.call_args, ctypes.byref(self.options),
+                        ctypes.byref(self.launch.launch)))
+        return self.launch.result()
+
+    def workspace_size(self):
+        """The bytes of workspace the call would use (0: its plan needs none)."""
+        self.launch.launch.event = None  # a query enqueues nothing, so it asks for no event
+        size = ctypes.c_size_t(0)
+        check(self.query(self.handle, *self.query_args, ctypes.byref(self.options),
+                         ctypes.byref(self.launch.launch), ctypes.byref(size)))
+        return size.value
 
 
 # ---- numpy arrays as the host forms take them ----
@@ -308,7 +375,16 @@ class Context:
     substring, None: $OCLFUSE_DEVICE, else the first GPU, else any device); Context.wrap and
     Context.from_queue run on the caller's OpenCL objects (pyopencl's or raw handles), which
     are retained, not owned. Calls on one context from several threads are safe. Release it
-    with close() or a with-block; it is also released when collected."""
+    with close() or a with-block; it is also released when collected.
+
+    Workspaces: a plan of several kernels (softmax's split of long rows, matmul's split-K, the
+    norms' split, attention's decode split) keeps scratch on the device, from the context's pool
+    or, given the keyword `workspace` of a *_buffers method, from the caller's buffer:
+    workspace_size bytes (None: the rest of the buffer) from byte workspace_offset (0 or a
+    multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN), not overlapping an operand. One
+    too small is refused (BufferTooSmallError, nothing enqueued); calls that share a workspace
+    must be ordered by the caller (one in-order queue, or events). The *_workspace_size methods
+    say how many bytes a call would use (0: its plan needs none)."""
 
     def __init__(self, spec=None):
         handle = ctypes.c_void_p()
@@ -758,12 +834,14 @@ class Context:
     # -- OpenCL buffers (asynchronous, zero-copy) --
 
     def add_buffers(self, n, x, y, out, *, x_offset=0, y_offset=0, out_offset=0, queue=None,
-                    wait_for=None, workgroup_size=0):
+                    wait_for=None, workgroup_size=0, workspace=None, workspace_offset=0,
+                    workspace_size=None):
         """ocf_add on cl_mem buffers (pyopencl.Buffer, objects with int_ptr, or handles):
         out[i] = x[i] + y[i], float32, offsets in elements. Enqueued on `queue` (default: the
         context's) after `wait_for`; returns the call's event (a pyopencl.Event with pyopencl,
-        else an oclfuse.Event)."""
-        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
+        else an oclfuse.Event). A workspace is checked, never used: add is one kernel."""
+        args = _LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                           workspace_size)
         check(_lib.ocf_add(self.handle, n, _handle(x, "x"), x_offset, _handle(y, "y"), y_offset,
                            _handle(out, "out"), out_offset, ctypes.byref(args.launch)))
         return args.result()
@@ -771,32 +849,103 @@ class Context:
     def softmax_buffers(self, rows, cols, x, out, *, in_offset=0, in_ld=None, out_offset=0,
                         out_ld=None, in_dtype="f32", out_dtype=None, scale=1.0, log=False,
                         lengths=None, lengths_offset=0, causal=False, causal_period=None,
-                        causal_offset=0, queue=None, wait_for=None, workgroup_size=0):
+                        causal_offset=0, queue=None, wait_for=None, workgroup_size=0,
+                        workspace=None, workspace_offset=0, workspace_size=None):
         """ocf_softmax_ex on cl_mem buffers: rows x cols elements of in_dtype from in_offset
         with row stride in_ld (default cols) into out (out_dtype, default in_dtype). lengths:
         an optional buffer of cl_uint row lengths (one above cols counts as cols). causal,
         causal_period (default rows: one head), causal_offset: the causal band, as
-        Context.softmax. Returns the call's event."""
+        Context.softmax. workspace: scratch lent for a split plan (see Context;
+        softmax_workspace_size gives the bytes). Returns the call's event."""
+        return self._softmax_request(
+            rows, cols, x, out, in_offset=in_offset, in_ld=in_ld, out_offset=out_offset,
+            out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype, scale=scale, log=log,
+            lengths=lengths, lengths_offset=lengths_offset, causal=causal,
+            causal_period=causal_period, causal_offset=causal_offset,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).enqueue()
+
+    def softmax_workspace_size(self, rows, cols, x=None, out=None, *, in_offset=0, in_ld=None,
+                               out_offset=0, out_ld=None, in_dtype="f32", out_dtype=None,
+                               scale=1.0, log=False, lengths=None, lengths_offset=0,
+                               causal=False, causal_period=None, causal_offset=0, queue=None,
+                               wait_for=None, workgroup_size=0, workspace=None,
+                               workspace_offset=0, workspace_size=None):
+        """The bytes of workspace softmax_buffers with the same arguments would use
+        (ocf_softmax_workspace_size; 0: its plan needs none). x and out may be left out: they
+        only tell an in-place call, which can plan differently, and without them the size
+        covers both. The lengths are not read. Builds the plan's programs as the first call
+        would (blocking), so the size holds on this context until its tuning changes."""
+        return self._softmax_request(
+            rows, cols, x, out, in_offset=in_offset, in_ld=in_ld, out_offset=out_offset,
+            out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype, scale=scale, log=log,
+            lengths=lengths, lengths_offset=lengths_offset, causal=causal,
+            causal_period=causal_period, causal_offset=causal_offset,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).workspace_size()
+
+    def _softmax_request(self, rows, cols, x, out, *, in_offset, in_ld, out_offset, out_ld,
+                         in_dtype, out_dtype, scale, log, lengths, lengths_offset, causal,
+                         causal_period, causal_offset, launch):
+        """softmax_buffers' and softmax_workspace_size's call: one argument list for both."""
         in_code = dtype_code(in_dtype)
         out_code = dtype_code(out_dtype) if out_dtype is not None else in_code
         options = _softmax_options(in_code, out_code, scale, log, _handle(lengths, "lengths"),
                                    lengths_offset, causal, causal_period, causal_offset, rows)
-        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
-        check(_lib.ocf_softmax_ex(self.handle, rows, cols, _handle(x, "x"), in_offset,
-                                  cols if in_ld is None else in_ld, _handle(out, "out"),
-                                  out_offset, cols if out_ld is None else out_ld,
-                                  ctypes.byref(options), ctypes.byref(args.launch)))
-        return args.result()
+        args = (rows, cols, _handle(x, "x"), in_offset, cols if in_ld is None else in_ld,
+                _handle(out, "out"), out_offset, cols if out_ld is None else out_ld)
+        return _Request(self.handle, _lib.ocf_softmax_ex, args, _lib.ocf_softmax_workspace_size,
+                        args, options, launch)
 
     def matmul_buffers(self, m, n, k, a, b, c, *, alpha=1.0, beta=0.0, trans_a=False,
                        trans_b=False, a_offset=0, lda=None, b_offset=0, ldb=None, c_offset=0,
                        ldc=None, a_dtype="f32", b_dtype="f32", c_dtype="f32", precision="fp32",
                        layout="row", batch=1, stride_a=0, stride_b=0, stride_c=0,
                        activation=None, bias=None, bias_axis=None, bias_offset=0,
-                       bias_dtype="f32", queue=None, wait_for=None, workgroup_size=0):
+                       bias_dtype="f32", queue=None, wait_for=None, workgroup_size=0,
+                       workspace=None, workspace_offset=0, workspace_size=None):
         """ocf_matmul_ex on cl_mem buffers: C = act(alpha op(A) op(B) + beta C + bias), every
         option of ocf_matmul_options by name; leading dimensions default to the packed ones
-        of the layout. Returns the call's event."""
+        of the layout. workspace: scratch lent for split-K and the other plans with scratch
+        (see Context; matmul_workspace_size gives the bytes). Returns the call's event."""
+        return self._matmul_request(
+            m, n, k, a, b, c, alpha=alpha, beta=beta, trans_a=trans_a, trans_b=trans_b,
+            a_offset=a_offset, lda=lda, b_offset=b_offset, ldb=ldb, c_offset=c_offset, ldc=ldc,
+            a_dtype=a_dtype, b_dtype=b_dtype, c_dtype=c_dtype, precision=precision,
+            layout=layout, batch=batch, stride_a=stride_a, stride_b=stride_b, stride_c=stride_c,
+            activation=activation, bias=bias, bias_axis=bias_axis, bias_offset=bias_offset,
+            bias_dtype=bias_dtype,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).enqueue()
+
+    def matmul_workspace_size(self, m, n, k, a=None, b=None, c=None, *, alpha=1.0, beta=0.0,
+                              trans_a=False, trans_b=False, a_offset=0, lda=None, b_offset=0,
+                              ldb=None, c_offset=0, ldc=None, a_dtype="f32", b_dtype="f32",
+                              c_dtype="f32", precision="fp32", layout="row", batch=1,
+                              stride_a=0, stride_b=0, stride_c=0, activation=None, bias=None,
+                              bias_axis=None, bias_offset=0, bias_dtype="f32", queue=None,
+                              wait_for=None, workgroup_size=0, workspace=None,
+                              workspace_offset=0, workspace_size=None):
+        """The bytes of workspace matmul_buffers with the same arguments would use
+        (ocf_matmul_workspace_size; 0: its plan needs none). a, b and c may be left out: they
+        do not change the plan. A workspace given here bounds what the plans that can do
+        without scratch take, as it does for the call. Builds the plan's programs as the first
+        call would (blocking), so the size holds on this context until its tuning changes."""
+        return self._matmul_request(
+            m, n, k, a, b, c, alpha=alpha, beta=beta, trans_a=trans_a, trans_b=trans_b,
+            a_offset=a_offset, lda=lda, b_offset=b_offset, ldb=ldb, c_offset=c_offset, ldc=ldc,
+            a_dtype=a_dtype, b_dtype=b_dtype, c_dtype=c_dtype, precision=precision,
+            layout=layout, batch=batch, stride_a=stride_a, stride_b=stride_b, stride_c=stride_c,
+            activation=activation, bias=bias, bias_axis=bias_axis, bias_offset=bias_offset,
+            bias_dtype=bias_dtype,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).workspace_size()
+
+    def _matmul_request(self, m, n, k, a, b, c, *, alpha, beta, trans_a, trans_b, a_offset, lda,
+                        b_offset, ldb, c_offset, ldc, a_dtype, b_dtype, c_dtype, precision,
+                        layout, batch, stride_a, stride_b, stride_c, activation, bias, bias_axis,
+                        bias_offset, bias_dtype, launch):
+        """matmul_buffers' and matmul_workspace_size's call: one argument list for both."""
         col = _choice(_LAYOUTS, layout, "layout") == 1
         ta, tb = int(bool(trans_a)), int(bool(trans_b))
 
@@ -824,12 +973,10 @@ class Context:
         options.bias = _handle(bias, "bias")
         options.bias_offset = bias_offset
         options.bias_dtype = dtype_code(bias_dtype)
-        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
-        check(_lib.ocf_matmul_ex(self.handle, ta, tb, m, n, k, float(alpha), _handle(a, "a"),
-                                 a_offset, lda, _handle(b, "b"), b_offset, ldb, float(beta),
-                                 _handle(c, "c"), c_offset, ldc, ctypes.byref(options),
-                                 ctypes.byref(args.launch)))
-        return args.result()
+        args = (ta, tb, m, n, k, float(alpha), _handle(a, "a"), a_offset, lda, _handle(b, "b"),
+                b_offset, ldb, float(beta), _handle(c, "c"), c_offset, ldc)
+        return _Request(self.handle, _lib.ocf_matmul_ex, args, _lib.ocf_matmul_workspace_size,
+                        args, options, launch)
 
     def layernorm_buffers(self, rows, cols, x, out, *, in_offset=0, in_ld=None, out_offset=0,
                           out_ld=None, in_dtype="f32", out_dtype=None, eps=1e-5, weight=None,
@@ -837,7 +984,8 @@ class Context:
                           residual=None, residual_offset=0, residual_ld=None,
                           residual_dtype=None, residual_out=None, residual_out_offset=0,
                           residual_out_ld=None, mean=None, mean_offset=0, rstd=None,
-                          rstd_offset=0, queue=None, wait_for=None, workgroup_size=0):
+                          rstd_offset=0, queue=None, wait_for=None, workgroup_size=0,
+                          workspace=None, workspace_offset=0, workspace_size=None):
         """ocf_layernorm on cl_mem buffers: each of the rows x cols rows of x (in_dtype, from
         in_offset, row stride in_ld) normalized into out (out_dtype), every member of
         ocf_norm_options by name. weight and bias: buffers of cols elements of weight_dtype
@@ -846,44 +994,97 @@ class Context:
         with the same offset and stride updates it in place). mean and rstd: float32 buffers
         that receive one value per row from their offsets. The dtypes default to in_dtype,
         the row strides to cols (packed; residual_ld and residual_out_ld only where their
-        buffer is given). out may be x exactly (in place). Returns the call's event."""
-        return self._norm_buffers(
-            _lib.ocf_layernorm, rows, cols, x, out, in_offset=in_offset, in_ld=in_ld,
+        buffer is given). out may be x exactly (in place). workspace: scratch lent for the
+        split of long rows (see Context; layernorm_workspace_size gives the bytes). Returns
+        the call's event."""
+        return self._norm_request(
+            False, rows, cols, x, out, in_offset=in_offset, in_ld=in_ld, out_offset=out_offset,
+            out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype, eps=eps, weight=weight,
+            weight_offset=weight_offset, bias=bias, bias_offset=bias_offset,
+            weight_dtype=weight_dtype, residual=residual, residual_offset=residual_offset,
+            residual_ld=residual_ld, residual_dtype=residual_dtype, residual_out=residual_out,
+            residual_out_offset=residual_out_offset, residual_out_ld=residual_out_ld, mean=mean,
+            mean_offset=mean_offset, rstd=rstd, rstd_offset=rstd_offset,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).enqueue()
+
+    def layernorm_workspace_size(self, rows, cols, *, in_offset=0, in_ld=None, out_offset=0,
+                                 out_ld=None, in_dtype="f32", out_dtype=None, eps=1e-5,
+                                 weight=None, weight_offset=0, bias=None, bias_offset=0,
+                                 weight_dtype=None, residual=None, residual_offset=0,
+                                 residual_ld=None, residual_dtype=None, residual_out=None,
+                                 residual_out_offset=0, residual_out_ld=None, mean=None,
+                                 mean_offset=0, rstd=None, rstd_offset=0, queue=None,
+                                 wait_for=None, workgroup_size=0, workspace=None,
+                                 workspace_offset=0, workspace_size=None):
+        """The bytes of workspace layernorm_buffers with the same arguments would use
+        (ocf_norm_workspace_size; 0: its plan needs none). It takes no x and out; the options'
+        buffers (weight, bias, residual, ...) only count as given or not, and are not queried.
+        Builds the plan's programs as the first call would (blocking), so the size holds on
+        this context until its tuning changes."""
+        return self._norm_request(
+            False, rows, cols, None, None, in_offset=in_offset, in_ld=in_ld,
             out_offset=out_offset, out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype,
             eps=eps, weight=weight, weight_offset=weight_offset, bias=bias,
             bias_offset=bias_offset, weight_dtype=weight_dtype, residual=residual,
             residual_offset=residual_offset, residual_ld=residual_ld,
             residual_dtype=residual_dtype, residual_out=residual_out,
             residual_out_offset=residual_out_offset, residual_out_ld=residual_out_ld, mean=mean,
-            mean_offset=mean_offset, rstd=rstd, rstd_offset=rstd_offset, queue=queue,
-            wait_for=wait_for, workgroup_size=workgroup_size)
+            mean_offset=mean_offset, rstd=rstd, rstd_offset=rstd_offset,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).workspace_size()
 
     def rmsnorm_buffers(self, rows, cols, x, out, *, in_offset=0, in_ld=None, out_offset=0,
                         out_ld=None, in_dtype="f32", out_dtype=None, eps=1e-5, weight=None,
                         weight_offset=0, weight_dtype=None, residual=None, residual_offset=0,
                         residual_ld=None, residual_dtype=None, residual_out=None,
                         residual_out_offset=0, residual_out_ld=None, rstd=None, rstd_offset=0,
-                        queue=None, wait_for=None, workgroup_size=0):
+                        queue=None, wait_for=None, workgroup_size=0, workspace=None,
+                        workspace_offset=0, workspace_size=None):
         """ocf_rmsnorm on cl_mem buffers, y = x / sqrt(mean(x^2) + eps) * weight: as
-        layernorm_buffers without bias and mean. Returns the call's event."""
-        return self._norm_buffers(
-            _lib.ocf_rmsnorm, rows, cols, x, out, in_offset=in_offset, in_ld=in_ld,
+        layernorm_buffers without bias and mean (rmsnorm_workspace_size gives a workspace's
+        bytes). Returns the call's event."""
+        return self._norm_request(
+            True, rows, cols, x, out, in_offset=in_offset, in_ld=in_ld, out_offset=out_offset,
+            out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype, eps=eps, weight=weight,
+            weight_offset=weight_offset, bias=None, bias_offset=0, weight_dtype=weight_dtype,
+            residual=residual, residual_offset=residual_offset, residual_ld=residual_ld,
+            residual_dtype=residual_dtype, residual_out=residual_out,
+            residual_out_offset=residual_out_offset, residual_out_ld=residual_out_ld, mean=None,
+            mean_offset=0, rstd=rstd, rstd_offset=rstd_offset,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).enqueue()
+
+    def rmsnorm_workspace_size(self, rows, cols, *, in_offset=0, in_ld=None, out_offset=0,
+                               out_ld=None, in_dtype="f32", out_dtype=None, eps=1e-5,
+                               weight=None, weight_offset=0, weight_dtype=None, residual=None,
+                               residual_offset=0, residual_ld=None, residual_dtype=None,
+                               residual_out=None, residual_out_offset=0, residual_out_ld=None,
+                               rstd=None, rstd_offset=0, queue=None, wait_for=None,
+                               workgroup_size=0, workspace=None, workspace_offset=0,
+                               workspace_size=None):
+        """The bytes of workspace rmsnorm_buffers with the same arguments would use
+        (ocf_norm_workspace_size; 0: its plan needs none), as layernorm_workspace_size."""
+        return self._norm_request(
+            True, rows, cols, None, None, in_offset=in_offset, in_ld=in_ld,
             out_offset=out_offset, out_ld=out_ld, in_dtype=in_dtype, out_dtype=out_dtype,
             eps=eps, weight=weight, weight_offset=weight_offset, bias=None, bias_offset=0,
             weight_dtype=weight_dtype, residual=residual, residual_offset=residual_offset,
             residual_ld=residual_ld, residual_dtype=residual_dtype, residual_out=residual_out,
             residual_out_offset=residual_out_offset, residual_out_ld=residual_out_ld, mean=None,
-            mean_offset=0, rstd=rstd, rstd_offset=rstd_offset, queue=queue, wait_for=wait_for,
-            workgroup_size=workgroup_size)
+            mean_offset=0, rstd=rstd, rstd_offset=rstd_offset,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).workspace_size()
 
-    def _norm_buffers(self, function, rows, cols, x, out, *, in_offset, in_ld, out_offset,
-                      out_ld, in_dtype, out_dtype, eps, weight, weight_offset, bias, bias_offset,
+    def _norm_request(self, rms, rows, cols, x, out, *, in_offset, in_ld, out_offset, out_ld,
+                      in_dtype, out_dtype, eps, weight, weight_offset, bias, bias_offset,
                       weight_dtype, residual, residual_offset, residual_ld, residual_dtype,
                       residual_out, residual_out_offset, residual_out_ld, mean, mean_offset,
-                      rstd, rstd_offset, queue, wait_for, workgroup_size):
-        """The device call `function` (ocf_layernorm or ocf_rmsnorm) with its options built
-        from the keywords: every value goes to the library as given, which refuses what does
-        not make a call (an offset or stride for an absent buffer, a bias for RMSNorm)."""
+                      rstd, rstd_offset, launch):
+        """The call of ocf_layernorm (rms False) or ocf_rmsnorm and of ocf_norm_workspace_size,
+        the options built from the keywords: every value goes to the library as given, which
+        refuses what does not make a call (an offset or stride for an absent buffer, a bias for
+        RMSNorm)."""
         rows, cols = _size(rows, "rows"), _size(cols, "cols")
         in_code = dtype_code(in_dtype)
 
@@ -915,13 +1116,14 @@ class Context:
         options.mean_offset = _size(mean_offset, "mean_offset")
         options.rstd = _handle(rstd, "rstd")
         options.rstd_offset = _size(rstd_offset, "rstd_offset")
-        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
-        check(function(self.handle, rows, cols, _handle(x, "x"), _size(in_offset, "in_offset"),
-                       cols if in_ld is None else _size(in_ld, "in_ld"), _handle(out, "out"),
-                       _size(out_offset, "out_offset"),
-                       cols if out_ld is None else _size(out_ld, "out_ld"),
-                       ctypes.byref(options), ctypes.byref(args.launch)))
-        return args.result()
+        in_offset, out_offset = _size(in_offset, "in_offset"), _size(out_offset, "out_offset")
+        in_ld = cols if in_ld is None else _size(in_ld, "in_ld")
+        out_ld = cols if out_ld is None else _size(out_ld, "out_ld")
+        call_args = (rows, cols, _handle(x, "x"), in_offset, in_ld, _handle(out, "out"),
+                     out_offset, out_ld)
+        query_args = (1 if rms else 0, rows, cols, in_offset, in_ld, out_offset, out_ld)
+        return _Request(self.handle, _lib.ocf_rmsnorm if rms else _lib.ocf_layernorm, call_args,
+                        _lib.ocf_norm_workspace_size, query_args, options, launch)
 
     def attention_buffers(self, b, h, h_kv, lq, lk, d, q, k, v, out, *, q_offset=0,
                           q_strides=None, k_offset=0, k_strides=None, v_offset=0,
@@ -929,7 +1131,8 @@ class Context:
                           k_dtype=None, v_dtype=None, out_dtype=None, scale=None, causal=False,
                           causal_offset=None, lengths=None, lengths_offset=0, lse=None,
                           lse_offset=0, precision="fp32", queue=None, wait_for=None,
-                          workgroup_size=0):
+                          workgroup_size=0, workspace=None, workspace_offset=0,
+                          workspace_size=None):
         """ocf_attention on cl_mem buffers: out = softmax(scale q k^T + mask) v for q and out
         [b, h, lq, d], k and v [b, h_kv, lk, d] (h a multiple of h_kv: grouped-query
         attention), every member of ocf_attention_options by name. Each tensor starts at its
@@ -939,8 +1142,48 @@ class Context:
         scale: None is 1 / sqrt(d). causal: key j kept for query i when j <= i +
         causal_offset (None: lk - lq). lengths: a buffer of b cl_uint valid key counts from
         lengths_offset. lse: a float32 buffer receiving each query row's log-sum-exp, dense
-        [b, h, lq] from lse_offset. precision: "fp32", "tf32" or "3xtf32". Returns the call's
-        event."""
+        [b, h, lq] from lse_offset. precision: "fp32", "tf32" or "3xtf32". workspace: scratch
+        lent for the decode split (see Context; attention_workspace_size gives the bytes).
+        Returns the call's event."""
+        return self._attention_request(
+            b, h, h_kv, lq, lk, d, q, k, v, out, q_offset=q_offset, q_strides=q_strides,
+            k_offset=k_offset, k_strides=k_strides, v_offset=v_offset, v_strides=v_strides,
+            out_offset=out_offset, out_strides=out_strides, q_dtype=q_dtype, k_dtype=k_dtype,
+            v_dtype=v_dtype, out_dtype=out_dtype, scale=scale, causal=causal,
+            causal_offset=causal_offset, lengths=lengths, lengths_offset=lengths_offset,
+            lse=lse, lse_offset=lse_offset, precision=precision,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).enqueue()
+
+    def attention_workspace_size(self, b, h, h_kv, lq, lk, d, *, q_offset=0, q_strides=None,
+                                 k_offset=0, k_strides=None, v_offset=0, v_strides=None,
+                                 out_offset=0, out_strides=None, q_dtype="f32", k_dtype=None,
+                                 v_dtype=None, out_dtype=None, scale=None, causal=False,
+                                 causal_offset=None, lengths=None, lengths_offset=0, lse=None,
+                                 lse_offset=0, precision="fp32", queue=None, wait_for=None,
+                                 workgroup_size=0, workspace=None, workspace_offset=0,
+                                 workspace_size=None):
+        """The bytes of workspace attention_buffers with the same arguments would use
+        (ocf_attention_workspace_size; 0: its plan needs none). It takes no q, k, v and out;
+        lengths and lse only count as given or not, and are not queried. Builds the plan's
+        programs as the first call would (blocking), so the size holds on this context until
+        its tuning changes."""
+        return self._attention_request(
+            b, h, h_kv, lq, lk, d, None, None, None, None, q_offset=q_offset,
+            q_strides=q_strides, k_offset=k_offset, k_strides=k_strides, v_offset=v_offset,
+            v_strides=v_strides, out_offset=out_offset, out_strides=out_strides,
+            q_dtype=q_dtype, k_dtype=k_dtype, v_dtype=v_dtype, out_dtype=out_dtype, scale=scale,
+            causal=causal, causal_offset=causal_offset, lengths=lengths,
+            lengths_offset=lengths_offset, lse=lse, lse_offset=lse_offset, precision=precision,
+            launch=_LaunchArgs(queue, wait_for, workgroup_size, 0, workspace, workspace_offset,
+                               workspace_size)).workspace_size()
+
+    def _attention_request(self, b, h, h_kv, lq, lk, d, q, k, v, out, *, q_offset, q_strides,
+                           k_offset, k_strides, v_offset, v_strides, out_offset, out_strides,
+                           q_dtype, k_dtype, v_dtype, out_dtype, scale, causal, causal_offset,
+                           lengths, lengths_offset, lse, lse_offset, precision, launch):
+        """attention_buffers' and attention_workspace_size's call: the query's arguments are
+        the call's without the four tensors' buffers."""
         q_code = dtype_code(q_dtype)
         options = _lib.AttentionOptions()
         options.size = ctypes.sizeof(_lib.AttentionOptions)
@@ -958,16 +1201,16 @@ class Context:
         options.lse = _handle(lse, "lse")
         options.lse_offset = _size(lse_offset, "lse_offset")
         options.precision = _choice(_PRECISIONS, precision, "precision")
-        sizes = [_size(value, what) for value, what in
-                 zip((b, h, h_kv, lq, lk, d), ("b", "h", "h_kv", "lq", "lk", "d"))]
-        tensors = []
+        sizes = tuple(_size(value, what) for value, what in
+                      zip((b, h, h_kv, lq, lk, d), ("b", "h", "h_kv", "lq", "lk", "d")))
+        call_args, query_args = sizes, sizes
         for name, buffer, offset, strides in (("q", q, q_offset, q_strides),
                                               ("k", k, k_offset, k_strides),
                                               ("v", v, v_offset, v_strides),
                                               ("out", out, out_offset, out_strides)):
-            tensors += [_handle(buffer, name), _size(offset, name + "_offset"),
-                        _tensor_strides(strides, name + "_strides")]
-        args = _LaunchArgs(queue, wait_for, workgroup_size, 0)
-        check(_lib.ocf_attention(self.handle, *sizes, *tensors, ctypes.byref(options),
-                                 ctypes.byref(args.launch)))
-        return args.result()
+            placement = (_size(offset, name + "_offset"),
+                         _tensor_strides(strides, name + "_strides"))
+            call_args += (_handle(buffer, name),) + placement
+            query_args += placement
+        return _Request(self.handle, _lib.ocf_attention, call_args,
+                        _lib.ocf_attention_workspace_size, query_args, options, launch)

@@ -53,7 +53,8 @@ lib, path = _load()
 
 
 class Launch(ctypes.Structure):
-    """ocf_launch."""
+    """ocf_launch, the caller's workspace included (size is sizeof the whole struct, as
+    OCF_LAUNCH_INIT sets it)."""
     _fields_ = [
         ("size", c_size_t),
         ("workgroup_size", c_size_t),
@@ -63,6 +64,9 @@ class Launch(ctypes.Structure):
         ("event", ctypes.POINTER(c_void_p)),
         ("variant", c_int),
         ("first_event", ctypes.POINTER(c_void_p)),
+        ("workspace", c_void_p),
+        ("workspace_offset", c_size_t),
+        ("workspace_size", c_size_t),
     ]
 
 
@@ -190,8 +194,8 @@ _mem = c_void_p
 ocf_version_number = _declare("ocf_version_number", c_uint)
 ocf_version_string = _declare("ocf_version_string", c_char_p)
 
-# The structs above are those of 0.4 (the softmax band's fields, the norms and attention); an older library
-# would read them only up to its own sizes and silently drop what it does not know.
+# The structs above are those of 0.4 (the softmax band's fields, the norms and attention); an
+# older library would read them only up to its own sizes and silently drop what it does not know.
 _NEEDED_VERSION = 400
 if ocf_version_number() < _NEEDED_VERSION:
     raise ImportError(
@@ -257,6 +261,26 @@ ocf_attention = _declare("ocf_attention", _status, _ctx, c_size_t, c_size_t, c_s
                          c_size_t, c_size_t, _mem, c_size_t, _strides, _mem, c_size_t, _strides,
                          _mem, c_size_t, _strides, _mem, c_size_t, _strides,
                          ctypes.POINTER(AttentionOptions), ctypes.POINTER(Launch))
+_bytes_out = ctypes.POINTER(c_size_t)
+ocf_softmax_workspace_size = _declare("ocf_softmax_workspace_size", _status, _ctx, c_size_t,
+                                      c_size_t, _mem, c_size_t, c_size_t, _mem, c_size_t,
+                                      c_size_t, ctypes.POINTER(SoftmaxOptions),
+                                      ctypes.POINTER(Launch), _bytes_out)
+ocf_matmul_workspace_size = _declare("ocf_matmul_workspace_size", _status, _ctx, c_int, c_int,
+                                     c_size_t, c_size_t, c_size_t, c_float, _mem, c_size_t,
+                                     c_size_t, _mem, c_size_t, c_size_t, c_float, _mem, c_size_t,
+                                     c_size_t, ctypes.POINTER(MatmulOptions),
+                                     ctypes.POINTER(Launch), _bytes_out)
+ocf_norm_workspace_size = _declare("ocf_norm_workspace_size", _status, _ctx, c_int, c_size_t,
+                                   c_size_t, c_size_t, c_size_t, c_size_t, c_size_t,
+                                   ctypes.POINTER(NormOptions), ctypes.POINTER(Launch),
+                                   _bytes_out)
+ocf_attention_workspace_size = _declare("ocf_attention_workspace_size", _status, _ctx, c_size_t,
+                                        c_size_t, c_size_t, c_size_t, c_size_t, c_size_t,
+                                        c_size_t, _strides, c_size_t, _strides, c_size_t,
+                                        _strides, c_size_t, _strides,
+                                        ctypes.POINTER(AttentionOptions), ctypes.POINTER(Launch),
+                                        _bytes_out)
 ocf_float_to_half = _declare("ocf_float_to_half", _status, c_size_t, c_void_p, c_void_p)
 ocf_half_to_float = _declare("ocf_half_to_float", _status, c_size_t, c_void_p, c_void_p)
 ocf_float_to_bfloat16 = _declare("ocf_float_to_bfloat16", _status, c_size_t, c_void_p, c_void_p)
@@ -264,7 +288,8 @@ ocf_bfloat16_to_float = _declare("ocf_bfloat16_to_float", _status, c_size_t, c_v
 
 
 def _load_opencl():
-    """The OpenCL ICD loader, for the events of a call when pyopencl is not installed."""
+    """The OpenCL ICD loader (the one liboclfuse links, loaded once in the process), for the
+    events of a call when pyopencl is not installed and for the size of a lent workspace."""
     for name in ("OpenCL", "libOpenCL.so.1"):
         found = ctypes.util.find_library(name) if name == "OpenCL" else name
         if not found:
@@ -282,6 +307,9 @@ def _load_opencl():
         opencl.clGetEventInfo.restype = c_int
         opencl.clGetEventInfo.argtypes = [c_void_p, c_uint, c_size_t, c_void_p,
                                           ctypes.POINTER(c_size_t)]
+        opencl.clGetMemObjectInfo.restype = c_int
+        opencl.clGetMemObjectInfo.argtypes = [c_void_p, c_uint, c_size_t, c_void_p,
+                                              ctypes.POINTER(c_size_t)]
         return opencl
     return None
 
