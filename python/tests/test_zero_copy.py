@@ -5,8 +5,12 @@ kernels on the same shapes from offset 0, so the device forms' results must equa
 for bit. For LayerNorm and RMSNorm that holds where each row starts at the same place inside
 the kernels' vectors as in the host form's packed copy (offsets and strides congruent modulo
 16 elements, the widest vector): rows that start elsewhere are summed in another grouping, and
-are checked against the float64 reference of test_norm.py instead."""
+are checked against the float64 reference of test_norm.py instead. The workspaces of the plans
+of several kernels (each forced by tuning as the C tests force it): the size queries against
+the calls, a lent workspace's results against the pool's, and the refusals."""
+import contextlib
 import ctypes
+import inspect
 
 import numpy as np
 import pytest
@@ -469,3 +473,261 @@ def test_buffers_refusals_leave_outputs_unchanged(ctx, rng):
     assert np.all(from_device(queue, out, x) == 7)
     assert np.all(from_device(queue, att_out, q) == 7)
     assert np.all(from_device(queue, lse_short, np.empty(3 * 17 - 1, np.float32)) == 7)
+
+
+# ---- workspaces: the caller's scratch for the plans of several kernels ----
+
+@contextlib.contextmanager
+def forced_tuning(ctx, op, values):
+    """op's fp32 tunables set to `values` (None: left alone) in every shape class, restored
+    afterwards (ctx is the session's: the next test must find the tuning it was created with)."""
+    if values:
+        ctx.set_tuning(op, values)
+    try:
+        yield
+    finally:
+        if values:
+            ctx.set_tuning(op, None)
+
+
+class SplitCall:
+    """One op call on buffers of the queue's context: size(**launch) is its workspace query,
+    run(**launch) enqueues it, both with the same launch keywords; `out` is the buffer it
+    writes (like `like`), `operand` one it reads."""
+
+    def __init__(self, size, run, out, like, operand):
+        self.size, self.run = size, run
+        self.out, self.like, self.operand = out, like, operand
+
+
+def softmax_split(ctx, queue, rng):
+    # One row of 200 under a workgroup of one work-item.
+    x = to_device(queue, rng.uniform(-4, 4, 200).astype(np.float32))
+    like = np.zeros(200, np.float32)
+    out = to_device(queue, like)
+    fixed = dict(workgroup_size=1, queue=queue)
+    return SplitCall(lambda **ws: ctx.softmax_workspace_size(1, 200, x, out, **fixed, **ws),
+                     lambda **ws: ctx.softmax_buffers(1, 200, x, out, **fixed, **ws),
+                     out, like, x)
+
+
+def matmul_split(ctx, queue, rng):
+    # Few output tiles over a long K: K is split where the tiles alone leave compute units idle
+    # (tests/test_workspace.c picks its shape so); a device of many units splits none of them.
+    for m, n, k in [(8, 8, 4096), (32, 32, 4096), (64, 64, 8192)]:
+        if ctx.matmul_workspace_size(m, n, k, queue=queue):
+            break
+    else:
+        pytest.skip("the device splits K in none of the shapes")
+    a = to_device(queue, rng.uniform(-1, 1, (m, k)).astype(np.float32))
+    b = to_device(queue, rng.uniform(-1, 1, (k, n)).astype(np.float32))
+    like = np.zeros((m, n), np.float32)
+    c = to_device(queue, like)
+    return SplitCall(lambda **ws: ctx.matmul_workspace_size(m, n, k, a, b, c, queue=queue, **ws),
+                     lambda **ws: ctx.matmul_buffers(m, n, k, a, b, c, queue=queue, **ws),
+                     c, like, a)
+
+
+def norm_split(rms):
+    def make(ctx, queue, rng):
+        # 3 rows of 3000; LayerNorm with weight and bias, which the query counts as given.
+        x = to_device(queue, rng.uniform(-2, 2, (3, 3000)).astype(np.float32))
+        like = np.zeros((3, 3000), np.float32)
+        out = to_device(queue, like)
+        if rms:
+            return SplitCall(lambda **ws: ctx.rmsnorm_workspace_size(3, 3000, queue=queue, **ws),
+                             lambda **ws: ctx.rmsnorm_buffers(3, 3000, x, out, queue=queue, **ws),
+                             out, like, x)
+        weights = dict(weight=to_device(queue, rng.uniform(0.5, 1.5, 3000).astype(np.float32)),
+                       bias=to_device(queue, rng.uniform(-1, 1, 3000).astype(np.float32)),
+                       queue=queue)
+        return SplitCall(lambda **ws: ctx.layernorm_workspace_size(3, 3000, **weights, **ws),
+                         lambda **ws: ctx.layernorm_buffers(3, 3000, x, out, **weights, **ws),
+                         out, like, x)
+    return make
+
+
+def attention_split(ctx, queue, rng):
+    # One query row of each of 2 heads over 200 keys of 64: the decode split.
+    q, k, v = (to_device(queue, a) for a in random_qkv(rng, 1, 2, 2, 1, 200, 64))
+    like = np.zeros((1, 2, 1, 64), np.float32)
+    out = to_device(queue, like)
+    shape = (1, 2, 2, 1, 200, 64)
+    return SplitCall(lambda **ws: ctx.attention_workspace_size(*shape, queue=queue, **ws),
+                     lambda **ws: ctx.attention_buffers(*shape, q, k, v, out, queue=queue, **ws),
+                     out, like, k)
+
+
+class Split:
+    """An op whose call splits on any device under `tuning` (None: the shape alone), naming
+    `kernel` in its plan; make(ctx, queue, rng) gives the call (a SplitCall) and unsplit(ctx)
+    queries a call whose plan does not split under `unsplit_tuning`."""
+
+    def __init__(self, op, tuning, kernel, make, unsplit, unsplit_tuning=None):
+        self.op, self.tuning, self.kernel, self.make = op, tuning, kernel, make
+        self.unsplit, self.unsplit_tuning = unsplit, unsplit_tuning
+
+
+# The tunings force the plans the C tests force: tests/test_workspace.c, test_norm.c's
+# test_norm_workspace, test_attention.c's test_attention_workspace.
+NORM_SPLIT = "rows.items=1 rows.seg_items=1 rows.max_seg=1 split.wg=16 split.unroll=1"
+SPLITS = {
+    "softmax": Split("softmax",
+                     "vw=8 items=4 rows.items=0 unroll=2 coop_spin=0 groups_per_unit=2",
+                     "softmax_split_write", softmax_split,
+                     lambda ctx: ctx.softmax_workspace_size(4, 64)),
+    "matmul": Split("matmul", None, "split", matmul_split,
+                    lambda ctx: ctx.matmul_workspace_size(64, 64, 8)),
+    "layernorm": Split("norm", NORM_SPLIT, "norm_split_apply", norm_split(False),
+                       lambda ctx: ctx.layernorm_workspace_size(4, 32)),
+    "rmsnorm": Split("norm", NORM_SPLIT, "norm_split_apply", norm_split(True),
+                     lambda ctx: ctx.rmsnorm_workspace_size(4, 32)),
+    "attention": Split("attention", "split.fill=64 split.min=8 tiled.bk=8 tiled.tpr=4 "
+                       "decode.wg=0 block.bq=0", "attention_split", attention_split,
+                       lambda ctx: ctx.attention_workspace_size(1, 2, 2, 1, 200, 64),
+                       "split.min=100000"),  # the same shape, one workgroup a row
+}
+ALIGN = 4096  # a multiple of every device's CL_DEVICE_MEM_BASE_ADDR_ALIGN
+
+
+def byte_buffer(queue, nbytes, value=0xFF):
+    return to_device(queue, np.full(nbytes, value, np.uint8))
+
+
+@pytest.mark.parametrize("name", sorted(SPLITS))
+def test_workspace_of_a_split_plan(ctx, rng, name):
+    # The query agrees with the plan the call runs: a workspace of exactly its size gives the
+    # pool's bits, so does the rest of a buffer from an aligned offset (workspace_size None);
+    # one byte less is refused with out and the workspace as they were.
+    split = SPLITS[name]
+    queue = pocl_queue(ctx)
+    with forced_tuning(ctx, split.op, split.tuning):
+        call = split.make(ctx, queue, rng)
+        size = call.size()
+        assert size > 0
+        pooled = from_device(queue, call.out, call.like, wait_for=[call.run()])
+        assert split.kernel in oclfuse.last_plan()
+        workspace = byte_buffer(queue, ALIGN + size)
+        fill = np.full_like(call.like, 7)
+        cl.enqueue_copy(queue, call.out, fill)
+        with pytest.raises(oclfuse.BufferTooSmallError, match="needs %d" % size):
+            call.run(workspace=workspace, workspace_size=size - 1)
+        assert np.array_equal(from_device(queue, call.out, fill), fill)
+        assert np.all(from_device(queue, workspace, np.empty(ALIGN + size, np.uint8)) == 0xFF)
+        # The query takes the workspace as the call does, and its answer stays the same.
+        assert call.size(workspace=workspace, workspace_size=size) == size
+        event = call.run(workspace=workspace, workspace_size=size)
+        assert np.array_equal(from_device(queue, call.out, call.like, wait_for=[event]), pooled)
+        # The rest of the buffer from ALIGN is exactly `size` bytes; the bytes before stay.
+        cl.enqueue_copy(queue, workspace, np.full(ALIGN, 0xFF, np.uint8))
+        cl.enqueue_copy(queue, call.out, fill)
+        event = call.run(workspace=workspace, workspace_offset=ALIGN)
+        assert np.array_equal(from_device(queue, call.out, call.like, wait_for=[event]), pooled)
+        assert np.all(from_device(queue, workspace, np.empty(ALIGN, np.uint8)) == 0xFF)
+    with forced_tuning(ctx, split.op, split.unsplit_tuning):
+        assert split.unsplit(ctx) == 0
+
+
+def test_workspace_refusals_leave_out_unchanged(ctx, rng):
+    queue = pocl_queue(ctx)
+    with forced_tuning(ctx, "norm", NORM_SPLIT):
+        call = norm_split(True)(ctx, queue, rng)
+        size = call.size()
+        workspace = byte_buffer(queue, ALIGN + size)
+        other = cl.Context([cl.Device.from_int_ptr(ctx.device_ptr, retain=False)])
+        foreign = cl.Buffer(other, cl.mem_flags.READ_WRITE, size)
+        fill = np.full_like(call.like, 7)
+        cl.enqueue_copy(queue, call.out, fill)
+        refusals = [
+            (oclfuse.InvalidValueError, "CL_DEVICE_MEM_BASE_ADDR_ALIGN",
+             dict(workspace=workspace, workspace_offset=1, workspace_size=size)),
+            (oclfuse.AliasingError, "overlaps the launch workspace",
+             dict(workspace=call.operand)),
+            (oclfuse.AliasingError, "overlaps the launch workspace", dict(workspace=call.out)),
+            (oclfuse.ContextMismatchError, "launch workspace", dict(workspace=foreign)),
+            # Given without a workspace: the library's refusal, naming the values it was given.
+            (oclfuse.NullArgumentError, r"offset \(0\) or size \(16\)",
+             dict(workspace_size=16)),
+            (oclfuse.NullArgumentError, r"offset \(128\) or size \(0\)",
+             dict(workspace_offset=128)),
+            (oclfuse.BufferTooSmallError, "launch workspace",
+             dict(workspace=workspace, workspace_size=ALIGN + size + 1)),
+            # The rest of the buffer from past its end: no bytes, and the offset is refused.
+            (oclfuse.BufferTooSmallError, "offset %d" % (2 * ALIGN),
+             dict(workspace=workspace, workspace_offset=2 * ALIGN)),
+        ]
+        for error, words, launch in refusals:
+            with pytest.raises(error, match=words):
+                call.run(**launch)
+        # The query checks the launch as the call does.
+        with pytest.raises(oclfuse.InvalidValueError, match="CL_DEVICE_MEM_BASE_ADDR_ALIGN"):
+            call.size(workspace=workspace, workspace_offset=1, workspace_size=size)
+        with pytest.raises(oclfuse.NullArgumentError):
+            call.size(workspace_size=16)
+        # What Python decides itself.
+        for launch in [dict(workspace=workspace, workspace_size=-1),
+                       dict(workspace=workspace, workspace_offset=-ALIGN)]:
+            with pytest.raises(ValueError):
+                call.run(**launch)
+        with pytest.raises(TypeError):
+            call.run(workspace="not a buffer")
+        assert np.array_equal(from_device(queue, call.out, fill), fill)
+        # A call whose plan needs none takes a workspace and leaves it alone.
+        x = to_device(queue, np.ones(64, np.float32))
+        event = ctx.add_buffers(64, x, x, x, workspace=workspace, queue=queue)
+        got = from_device(queue, workspace, np.empty(ALIGN + size, np.uint8), wait_for=[event])
+        assert np.all(got == 0xFF)
+
+
+def test_workspace_raw_handles_without_pyopencl(ctx, rng, monkeypatch):
+    # The workspace as a handle (an int, or on a plain object), its size read through the
+    # OpenCL library liboclfuse links when not given; events as oclfuse.Event.
+    monkeypatch.setattr(api, "_cl", None)
+    opencl = raw_opencl()
+    x = rng.uniform(-2, 2, (3, 3000)).astype(np.float32)
+    with forced_tuning(ctx, "norm", NORM_SPLIT):
+        size = ctx.rmsnorm_workspace_size(3, 3000)
+        assert size > 0
+        xb, ob = raw_buffer(opencl, ctx, x), raw_buffer(opencl, ctx, nbytes=x.nbytes)
+        workspace = raw_buffer(opencl, ctx, nbytes=size)
+        try:
+            pooled = ctx.rmsnorm_buffers(3, 3000, xb, ob)
+            want = raw_read(opencl, ctx, ob, x, pooled)
+            with pytest.raises(oclfuse.BufferTooSmallError, match="needs %d" % size):
+                ctx.rmsnorm_buffers(3, 3000, xb, ob, workspace=workspace,
+                                    workspace_size=size - 1)
+            for lent in (workspace, Handle(workspace)):
+                done = ctx.rmsnorm_buffers(3, 3000, Handle(xb), ob, workspace=lent)
+                assert isinstance(done, oclfuse.Event)
+                assert np.array_equal(raw_read(opencl, ctx, ob, x, done), want)
+            assert ctx.rmsnorm_workspace_size(3, 3000, workspace=Handle(workspace)) == size
+        finally:
+            for buffer in (xb, ob, workspace):
+                opencl.clReleaseMemObject(buffer)
+
+
+@pytest.mark.parametrize("op", ["softmax", "matmul", "layernorm", "rmsnorm", "attention"])
+def test_workspace_queries_take_the_calls_keywords(op):
+    # The same keyword arguments, defaults included, as the call they size (a drift between the
+    # two signatures would make a query answer for another call).
+    def keywords(method):
+        return [(p.name, p.default) for p in inspect.signature(method).parameters.values()
+                if p.kind == p.KEYWORD_ONLY]
+
+    call = getattr(oclfuse.Context, op + "_buffers")
+    query = getattr(oclfuse.Context, op + "_workspace_size")
+    assert keywords(query) == keywords(call)
+    assert "workspace" in dict(keywords(call))
+
+
+def test_workspace_queries_without_buffers(ctx, rng):
+    # softmax's and matmul's queries take their buffers or not: without them softmax's covers
+    # an in-place call and one that is not, matmul's is the same (the buffers do not change
+    # its plan).
+    queue = pocl_queue(ctx)
+    with forced_tuning(ctx, "softmax", SPLITS["softmax"].tuning):
+        call = softmax_split(ctx, queue, rng)
+        assert ctx.softmax_workspace_size(1, 200, workgroup_size=1) >= call.size() > 0
+    a = to_device(queue, np.zeros((32, 4096), np.float32))
+    assert (ctx.matmul_workspace_size(32, 32, 4096, a, a, None)
+            == ctx.matmul_workspace_size(32, 32, 4096))
