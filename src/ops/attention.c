@@ -156,6 +156,18 @@ static size_t kv_vector(size_t d, size_t k_offset, const size_t *k_strides, size
   return w;
 }
 
+/* The checks the call and its workspace query share: the launch settings (into *settings and
+ *queue), then the shape, strides and options (into *opt and t). */
+static ocf_status check_call(const char *fn, ocf_context *ctx, const ocf_launch *launch, size_t b,
+                             size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,
+                             const size_t *strides[4], const ocf_attention_options *options,
+                             ocf_launch *settings, cl_command_queue *queue,
+                             ocf_attention_options *opt, tensor t[4]) {
+  ocf_status status = ocf_check_launch(ctx, launch, settings, queue);
+  if (status != OCF_SUCCESS) return status;
+  return check_shape(fn, b, h, h_kv, lq, lk, d, strides, options, opt, t);
+}
+
 /* The plan's key of a call whose shape and options check_shape has passed (t: its tensors). */
 static ocf_attention_call call_of(size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,
                                   const size_t offsets[4], const tensor t[4],
@@ -190,13 +202,12 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
   if (!ctx) return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: ctx is NULL", fn);
   ocf_launch settings;
   cl_command_queue queue = NULL;
-  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
-  if (status != OCF_SUCCESS) return status;
   ocf_attention_options opt;
   tensor t[4];
   const size_t *strides[4] = {q_strides, k_strides, v_strides, out_strides};
-  if ((status = check_shape(fn, b, h, h_kv, lq, lk, d, strides, options, &opt, t)) != OCF_SUCCESS)
-    return status;
+  ocf_status status = check_call(fn, ctx, launch, b, h, h_kv, lq, lk, d, strides, options,
+                                 &settings, &queue, &opt, t);
+  if (status != OCF_SUCCESS) return status;
   const cl_mem buffers[4] = {q, k, v, out};
   const size_t offsets[4] = {q_offset, k_offset, v_offset, out_offset};
   /* The names of the messages below (q, k, v, out, lengths, lse), made once, not at each call. */
@@ -316,13 +327,12 @@ ocf_status ocf_attention_workspace_size(
     return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s: %s is NULL", fn, !ctx ? "ctx" : "bytes");
   ocf_launch settings;
   cl_command_queue queue = NULL;
-  ocf_status status = ocf_check_launch(ctx, launch, &settings, &queue);
-  if (status != OCF_SUCCESS) return status;
   ocf_attention_options opt;
   tensor t[4];
   const size_t *strides[4] = {q_strides, k_strides, v_strides, out_strides};
-  if ((status = check_shape(fn, b, h, h_kv, lq, lk, d, strides, options, &opt, t)) != OCF_SUCCESS)
-    return status;
+  ocf_status status = check_call(fn, ctx, launch, b, h, h_kv, lq, lk, d, strides, options,
+                                 &settings, &queue, &opt, t);
+  if (status != OCF_SUCCESS) return status;
   /* The baseline is other ops' calls, each lent the workspace in turn: their own queries size
      it (ocf_matmul_workspace_size, ocf_softmax_workspace_size). */
   if (settings.variant == OCF_VARIANT_BASELINE)
