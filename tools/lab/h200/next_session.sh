@@ -22,6 +22,9 @@
 #   bench   `oclfuse bench`, the default GPU sweep with the L2 flushed before each call (cap
 #           BENCH_CAP, default 150 s: it needed more on 2026-12-05, 88 of 114 rows in 140 s);
 #           with PEERS_CAP (s), bench/peers.py on its JSON after it
+#   peers   bench/peers.py (every row's PyTorch peers, triton.testing.do_bench) on PEERS_JSON, a
+#           bench JSON of an earlier call copied into the tree (cap PEERS_CAP, default 500 s):
+#           the peers of a whole sweep take longer than one call leaves after the sweep
 #   widewg  round_widewg.sh: softmax and norms with rows.wide_wg 0 / 512 / 1024 (workgroups
 #           beyond the size NVIDIA reports, behind a probe), torch beside (cap 300 s)
 #   tune16  `oclfuse tune --sizes` for long 16-bit softmax rows (issue 19's widest gap: 0.5x
@@ -138,7 +141,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -248,6 +251,13 @@ for step in "$@"; do
       echo "peers rc $?"
       cut -c1-160 "$work/peers.txt" | tail -40
     fi
+    ;;
+  peers)
+    [ -s "${PEERS_JSON:-}" ] || { echo "peers: PEERS_JSON names no bench JSON"; continue; }
+    timeout -k 10 "$(budget ${PEERS_CAP:-500})" python3 bench/peers.py --bench "$PEERS_JSON" \
+      --budget $(($(budget ${PEERS_CAP:-500}) - 30)) --out "$work/peers.tsv" >"$work/peers.txt" 2>&1
+    echo "peers rc $?"
+    cut -c1-160 "$work/peers.txt" | tail -60
     ;;
   widewg)
     OUT=$work/widewg timeout -k 10 "$(budget 300)" bash tools/lab/h200/round_widewg.sh \
