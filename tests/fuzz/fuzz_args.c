@@ -13,6 +13,10 @@
  * array holds what the arguments say (or when the sizes overflow, which must be refused first);
  * workgroup sizes come from a short list, so that few programs are ever built.
  *
+ * The launch's workspace is fuzzed too (none, a buffer of its own at fuzzed offsets and sizes,
+ * an operand's or another context's buffer), and so are the workspace size queries: softmax's
+ * and matmul's on their calls' arguments, the norms' and attention's on arguments of their own
+ * (fuzz_queries); a query sets no event and, when it succeeds, writes a size.
  * Besides each op's own call with every option (fuzz_add, fuzz_softmax, fuzz_matmul), every op
  * of the harness's table (harness/op_cases.h) is called through the table's plain call with
  * fuzzed shapes, buffers, host arrays and launch settings (a first byte from 243 up): an op added
@@ -29,6 +33,7 @@
 #include <string.h>
 
 enum { BUFFER_FLOATS = 256, HOST_FLOATS = 4096, EVENTS = 4, OPS_MAX = 32 };
+enum { WORKSPACE_BYTES = 1 << 16 };
 
 /* ---- reading the input ---- */
 
@@ -111,7 +116,7 @@ static float take_float(input *in) {
 static ocf_context *ctx;
 static cl_context cl;
 static cl_command_queue queue, own_queue;
-static cl_mem in_buffer, out_buffer, out_sub, lengths_buffer;
+static cl_mem in_buffer, out_buffer, out_sub, lengths_buffer, workspace_buffer;
 static cl_context foreign_context;
 static cl_mem foreign_buffer;
 static cl_command_queue foreign_queue;
@@ -156,6 +161,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   out_sub =
       clCreateSubBuffer(out_buffer, CL_MEM_READ_WRITE, CL_BUFFER_CREATE_TYPE_REGION, &half, &err);
   must(err, "clCreateSubBuffer");
+  workspace_buffer = clCreateBuffer(cl, CL_MEM_READ_WRITE, WORKSPACE_BYTES, NULL, &err);
+  must(err, "clCreateBuffer(workspace)");
   cl_uint lengths[BUFFER_FLOATS];
   for (size_t i = 0; i < BUFFER_FLOATS; i++)
     lengths[i] = (cl_uint)(i % 5);
@@ -225,6 +232,17 @@ static const ocf_launch *take_launch(input *in, launch_space *space) {
   l->first_event = events & 2 ? &space->first_event : NULL;
   uint8_t variant = take_byte(in);
   l->variant = variant < 200 ? variant % 3 : (int)(int8_t)variant;
+  /* A caller's workspace: mostly none; a buffer of its own, at an aligned or a ragged offset,
+     of its whole size or less (too small is refused), or an operand's or another context's
+     buffer (refused), or a size or offset without one (refused). */
+  uint8_t workspace = take_byte(in) % 8;
+  if (workspace >= 3) {
+    l->workspace = workspace <= 5 ? workspace_buffer : take_buffer(in);
+    l->workspace_offset = take_byte(in) % 2 ? 128 * (size_t)(take_byte(in) % 4) : take_size(in);
+    l->workspace_size = take_byte(in) % 2 ? WORKSPACE_BYTES - l->workspace_offset : take_size(in);
+  } else if (workspace == 2) {
+    l->workspace_offset = take_size(in), l->workspace_size = take_size(in);
+  }
   return l;
 }
 
@@ -236,6 +254,17 @@ static void finish_launch(const ocf_launch *launch, launch_space *space, ocf_sta
                ocf_status_name(status));
   if (space->event) clReleaseEvent(space->event);
   if (space->first_event) clReleaseEvent(space->first_event);
+}
+
+/* After a workspace query: it enqueues nothing, so it sets no event; on success it wrote a size
+   (one past the device's memory would say the plan is wrong). */
+static void finish_query(const ocf_launch *launch, launch_space *space, ocf_status status,
+                         size_t bytes) {
+  if (launch)
+    FUZZ_CHECK(!space->event && !space->first_event, "a workspace query (%s) set an event",
+               ocf_status_name(status));
+  if (status == OCF_SUCCESS)
+    FUZZ_CHECK(bytes != SIZE_MAX, "a workspace query succeeded without writing the size");
 }
 
 /* ---- device buffers and host arrays: restored before a call, compared after a refusal ---- */
@@ -369,6 +398,13 @@ static ocf_status fuzz_softmax(input *in, int host) {
     options->lengths_offset = take_byte(in) % 2 ? 0 : take_size(in);
   }
   const ocf_launch *launch = take_launch(in, &space);
+  if (take_byte(in) % 8 == 0) {
+    size_t bytes = SIZE_MAX;
+    ocf_status status = ocf_softmax_workspace_size(ctx, rows, cols, src, in_off, in_ld, dst,
+                                                   out_off, out_ld, options, launch, &bytes);
+    finish_query(launch, &space, status, bytes);
+    return status;
+  }
   ocf_status status =
       ocf_softmax_ex(ctx, rows, cols, src, in_off, in_ld, dst, out_off, out_ld, options, launch);
   finish_launch(launch, &space, status);
@@ -422,6 +458,13 @@ static ocf_status fuzz_matmul(input *in, int host) {
     options->bias_dtype = (ocf_dtype)(take_byte(in) % 4);
   }
   const ocf_launch *launch = take_launch(in, &space);
+  if (take_byte(in) % 8 == 0) {
+    size_t bytes = SIZE_MAX;
+    ocf_status status = ocf_matmul_workspace_size(ctx, ta, tb, m, n, k, alpha, a, ao, lda, b, bo,
+                                                  ldb, beta, c, co, ldc, options, launch, &bytes);
+    finish_query(launch, &space, status, bytes);
+    return status;
+  }
   ocf_status status = ocf_matmul_ex(take_byte(in) % 16 ? ctx : NULL, ta, tb, m, n, k, alpha, a, ao,
                                     lda, b, bo, ldb, beta, c, co, ldc, options, launch);
   finish_launch(launch, &space, status);
@@ -509,6 +552,64 @@ static ocf_status fuzz_tuning(input *in) {
   return status;
 }
 
+/* The norms' and attention's workspace queries, which the table's plain calls do not reach:
+   sizes, offsets, strides and the options' types and flags fuzzed (the options' buffers are
+   only set or not: the queries do not query them). */
+static ocf_status fuzz_queries(input *in) {
+  launch_space space;
+  size_t bytes = SIZE_MAX;
+  ocf_status status;
+  if (take_byte(in) % 2) {
+    const int rms = take_byte(in) % 2;
+    size_t rows = take_size(in), cols = take_size(in), in_off = take_size(in),
+           in_ld = take_size(in), out_off = take_size(in), out_ld = take_size(in);
+    ocf_norm_options options = OCF_NORM_OPTIONS_INIT;
+    options.in_dtype = (ocf_dtype)(take_byte(in) % 5 - 1);
+    options.out_dtype = (ocf_dtype)(take_byte(in) % 5 - 1);
+    options.eps = take_float(in);
+    options.weight = take_byte(in) % 2 ? in_buffer : NULL;
+    options.bias = take_byte(in) % 2 ? in_buffer : NULL;
+    options.residual = take_byte(in) % 2 ? in_buffer : NULL;
+    options.residual_ld = take_byte(in) % 2 ? 0 : take_size(in);
+    options.mean = take_byte(in) % 2 ? out_buffer : NULL;
+    options.rstd = take_byte(in) % 2 ? out_buffer : NULL;
+    const ocf_launch *launch = take_launch(in, &space);
+    status = ocf_norm_workspace_size(take_byte(in) % 16 ? ctx : NULL, rms, rows, cols, in_off,
+                                     in_ld, out_off, out_ld, take_byte(in) % 8 ? &options : NULL,
+                                     launch, take_byte(in) % 16 ? &bytes : NULL);
+    finish_query(launch, &space, status, bytes);
+    return status;
+  }
+  size_t d[6], offsets[4], strides[4][3]; /* b, h, h_kv, lq, lk, d */
+  for (int i = 0; i < 6; i++)
+    d[i] = take_byte(in) % 4 ? take_byte(in) % 9 : take_size(in);
+  const size_t *given[4];
+  for (int t = 0; t < 4; t++) {
+    offsets[t] = take_byte(in) % 2 ? 0 : take_size(in);
+    for (int i = 0; i < 3; i++)
+      strides[t][i] = take_size(in);
+    given[t] = take_byte(in) % 2 ? strides[t] : NULL;
+  }
+  ocf_attention_options options = OCF_ATTENTION_OPTIONS_INIT;
+  options.q_dtype = (ocf_dtype)(take_byte(in) % 5 - 1);
+  options.k_dtype = options.v_dtype = (ocf_dtype)(take_byte(in) % 4);
+  options.out_dtype = (ocf_dtype)(take_byte(in) % 4);
+  options.scale = take_float(in);
+  options.causal = take_byte(in) % 2;
+  options.causal_offset_set = take_byte(in) % 2;
+  options.causal_offset = (long long)take_word(in);
+  options.lengths = take_byte(in) % 2 ? lengths_buffer : NULL;
+  options.lse = take_byte(in) % 2 ? out_buffer : NULL;
+  options.precision = (ocf_precision)(take_byte(in) % 5 - 1);
+  const ocf_launch *launch = take_launch(in, &space);
+  status = ocf_attention_workspace_size(
+      take_byte(in) % 16 ? ctx : NULL, d[0], d[1], d[2], d[3], d[4], d[5], offsets[0], given[0],
+      offsets[1], given[1], offsets[2], given[2], offsets[3], given[3],
+      take_byte(in) % 8 ? &options : NULL, launch, take_byte(in) % 16 ? &bytes : NULL);
+  finish_query(launch, &space, status, bytes);
+  return status;
+}
+
 static ocf_status fuzz_info(input *in) {
   /* Room for four elements of a struct up to 64 bytes larger than ours. */
   static unsigned char storage[4 * (sizeof(ocf_device_info) + 64)];
@@ -550,7 +651,7 @@ static ocf_status fuzz_info(input *in) {
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   input in = {data, size, 0};
-  uint8_t first = take_byte(&in), call = first % 9;
+  uint8_t first = take_byte(&in), call = first % 10;
   restore_buffers();
   restore_host();
   ocf_status status = OCF_SUCCESS;
@@ -575,6 +676,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       break;
     case 6:
       status = fuzz_tuning(&in);
+      break;
+    case 7:
+      status = fuzz_queries(&in);
       break;
     default:
       status = fuzz_info(&in);
