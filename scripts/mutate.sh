@@ -55,6 +55,8 @@ jobs=${JOBS:-$(nproc)}
 # baseline-group-rows, baseline-causal-offset and the three wide- mutations were run on
 # 2026-12-04 (twenty-fifth session, PoCL, OCLFUSE_TEST_SMALL=1): all killed, the first two by
 # test_attention_baseline, the wide- ones by test_attention_special_rows and _shapes.
+# attn-ws-baseline and attn-ws-zero were run on 2026-12-05 (twenty-eighth session, PoCL,
+# OCFT_ONLY=test_attention_workspace): both killed by test_attention_workspace.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -164,6 +166,8 @@ lanes-join-sum~cl/attention_common.clh~          s += st[2 * (p0 + u) + 1] * f;~
 mma-join-rows~cl/attention_mma_nv.cl~    const ulong first_row = bh * lq + row0;~    const ulong first_row = bh * lq;~^test_attention$~attention_mma_split with mma.join: every block of rows joins the head's first block's rows
 baseline-group-rows~src/ops/attention_unfused.c~f->q_off + bi * f->q_sb + g * f->q_sh~f->q_off + bi * f->q_sb~^test_attention$~attention's unfused baseline: every query head of a key head scores the first one's queries
 baseline-causal-offset~src/ops/attention_unfused.c~so.causal_offset = so.causal ? f->causal_offset : 0;~so.causal_offset = 0;~^test_attention$~attention's unfused baseline: the causal band from key 0 whatever the offset
+attn-ws-baseline~src/ops/attention.c~  if (settings.variant == OCF_VARIANT_BASELINE)\n    return ocf_fail(OCF_ERR_UNSUPPORTED,~  if (0)\n    return ocf_fail(OCF_ERR_UNSUPPORTED,~^test_attention$~ocf_attention_workspace_size: the unfused baseline sized as the fused plan
+attn-ws-zero~src/ops/attention.c~  return ocf_run_prepare(ctx, &run, bytes);\n}\n\n/* ---- the host form ---- */~  return OCF_SUCCESS;\n}\n\n/* ---- the host form ---- */~^test_attention$~ocf_attention_workspace_size: 0 whatever the plan needs
 wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in
 wide-column~cl/attention.cl~      s1 += ql_row[c + 1] * vload16(0, kl + (c + 1) * BK + j0);~      s1 += ql_row[c] * vload16(0, kl + (c + 1) * BK + j0);~^test_attention$~attention_tiled's wide rows: every second column of four scored with the first's query element
 wide-rescale~cl/attention.cl~    a[t] = vload16(t, acc) * f;~    a[t] = vload16(t, acc);~^test_attention$~attention_tiled's wide rows: the outputs not rescaled to a tile's new max
