@@ -55,8 +55,9 @@ static int generic_row(tool_bench_env *env, const tool_spec *s, size_t wg, int s
   if (!row) return -1;
   memcpy(row->dims, s->d, sizeof row->dims);
   row->ndims = op->ndims;
-  row->unit = op->unit;
-  row->work = op->work(s->d, &s->opts);
+  const double traffic = op->traffic ? op->traffic(s->d, &s->opts) : 0.0;
+  row->unit = traffic > 0.0 ? "GB/s" : op->unit;
+  row->work = traffic > 0.0 ? traffic : op->work(s->d, &s->opts);
   row->workgroup_size = wg;
   row->sweep = sweep;
   if (!tool_spec_case_call(s)) {

@@ -242,8 +242,9 @@ static void report_csv(FILE *out, const tool_results *results, const tool_report
   }
 }
 
-/* "the stream bandwidth (add), the copy bandwidth (softmax, norm) or the FMA peak (matmul,
-   attention)": each ceiling with the ops the harness's table measures against it. */
+/* "the stream bandwidth (add), the copy bandwidth (softmax, norm, attention in GB/s) or the FMA
+   peak (matmul, attention)": each ceiling with the ops the harness's table measures against it
+   (an op whose bandwidth-bound calls are rated in GB/s against the copy too). */
 static void ceilings_text(char *out, size_t capacity) {
   static const char *const names[] = {[OCFT_CEILING_STREAM] = "the stream bandwidth",
                                       [OCFT_CEILING_COPY] = "the copy bandwidth",
@@ -253,10 +254,13 @@ static void ceilings_text(char *out, size_t capacity) {
   size_t count = 0;
   for (size_t kind = 0; kind < kinds; kind++) {
     char ops[96] = "";
-    for (tool_op op = 0; op < tool_op_count(); op++)
-      if (tool_op_case(op)->ceiling == (ocft_ceiling)kind)
-        snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%s", ops[0] ? ", " : "",
-                 tool_op_case(op)->name);
+    for (tool_op op = 0; op < tool_op_count(); op++) {
+      const ocft_op_case *c = tool_op_case(op);
+      const int in_bytes = kind == OCFT_CEILING_COPY && c->traffic && c->ceiling != kind;
+      if (c->ceiling == (ocft_ceiling)kind || in_bytes)
+        snprintf(ops + strlen(ops), sizeof ops - strlen(ops), "%s%s%s", ops[0] ? ", " : "", c->name,
+                 in_bytes ? " in GB/s" : "");
+    }
     if (ops[0]) snprintf(parts[count++], sizeof parts[0], "%s (%s)", names[kind], ops);
   }
   out[0] = '\0';

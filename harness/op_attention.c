@@ -63,6 +63,20 @@ static double work(const size_t *d, const ocft_options *o) {
   return 4.0 * (double)d[0] * (double)d[1] * pairs * (double)d[4];
 }
 
+/* Decoding is bound by reading K and V, not by its flops: a key costs 4 d flops for each query
+   row of its key head (lq times the query heads a key head serves) against 2 d elements of K
+   and V, 2 lq g / element size flops a byte, below the H200's 15 (fp32 FMA over copy) for up to
+   16 such rows in fp32, and far below its matrix units' ridge in 16 bits. Those calls are
+   rated in GB/s of K and V read, as issue 21's goal for them is (0.8 of the copy ceiling). */
+enum { DECODE_ROWS = 16 };
+
+static double traffic(const size_t *d, const ocft_options *o) {
+  const size_t kv = kv_heads(d, o);
+  if (kv == 0 || d[2] * (d[1] / kv) > DECODE_ROWS) return 0.0;
+  return 2.0 * (double)d[0] * (double)kv * (double)d[3] * (double)d[4] *
+         (double)ocf_dtype_size(o->dtype);
+}
+
 static ocft_extent extent(const size_t *d, const ocft_options *o) {
   const size_t heads = d[0] * d[1], kv = d[0] * kv_heads(d, o);
   ocft_extent e;
@@ -226,6 +240,7 @@ const ocft_op_case ocft_op_attention = {
     .unit = "GFLOP/s",
     .ceiling = OCFT_CEILING_FMA,
     .work = work,
+    .traffic = traffic,
     .dtypes = 1u << OCF_F16 | 1u << OCF_BF16,
     .options = options,
     .option_count = sizeof options / sizeof options[0],

@@ -109,6 +109,10 @@ typedef struct ocft_op_case {
   const char *unit; /* "GB/s" or "GFLOP/s" */
   ocft_ceiling ceiling;
   double (*work)(const size_t *d, const ocft_options *o);
+  /* NULL, or the bytes a call of a flops-rated op must read where they, not its flops, bound
+     it (attention's decoding: K and V), and 0 where they do not: such a call is rated in GB/s
+     of them against the copy ceiling, as its goal is stated. */
+  double (*traffic)(const size_t *d, const ocft_options *o);
 
   /* What the tool may ask beyond the plain call (all 0: nothing; the tool's own series of add,
      softmax and matmul parse their words in bench/spec.c). dtypes: bit 1 << t for each storage

@@ -315,6 +315,30 @@ static void test_op_cases_unchecked_calls(void **state) {
   }
 }
 
+/* Attention's decoding calls are rated in bytes of K and V: up to 16 query rows a key head (lq
+   times the query heads of a key head), 2 b h_kv lk d element sizes; prompts by their flops. */
+static void test_op_cases_attention_traffic(void **state) {
+  (void)state;
+  const ocft_op_case *attention = ocft_op_find("attention");
+  assert_non_null(attention->traffic);
+  ocft_options o;
+  ocft_options_init(&o);
+  const size_t decode[OCFT_MAX_DIMS] = {2, 32, 1, 4096, 128};
+  assert_true(attention->traffic(decode, &o) == 2.0 * 2 * 32 * 4096 * 128 * 4);
+  const size_t sixteen[OCFT_MAX_DIMS] = {1, 4, 4, 1000, 64},
+               seventeen[OCFT_MAX_DIMS] = {1, 1, 17, 1000, 64};
+  assert_true(attention->traffic(sixteen, &o) > 0.0);
+  assert_true(attention->traffic(seventeen, &o) == 0.0);
+  int seen = 0;
+  char why[128];
+  assert_int_equal(ocft_options_parse(attention, "bf16", &o, &seen, why, sizeof why), 0);
+  assert_int_equal(ocft_options_parse(attention, "kv=8", &o, &seen, why, sizeof why), 0);
+  const size_t grouped[OCFT_MAX_DIMS] = {1, 32, 4, 8192, 128},
+               chunk[OCFT_MAX_DIMS] = {1, 32, 5, 8192, 128};
+  assert_true(attention->traffic(grouped, &o) == 2.0 * 8 * 8192 * 128 * 2); /* 4 x 4 rows */
+  assert_true(attention->traffic(chunk, &o) == 0.0);                        /* 5 x 4 */
+}
+
 int main(void) {
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
@@ -326,6 +350,7 @@ int main(void) {
       cmocka_unit_test(test_op_cases_calls_with_options_pass),
       cmocka_unit_test(test_op_cases_sampled_rows),
       cmocka_unit_test(test_op_cases_unchecked_calls),
+      cmocka_unit_test(test_op_cases_attention_traffic),
   };
   return cmocka_run_group_tests_name("op_cases", tests, ocft_group_setup, ocft_group_teardown);
 }
