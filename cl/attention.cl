@@ -179,12 +179,10 @@ void score_keys_wide(__local float *pl_row, __local const float *ql_row, __local
   }
 }
 
-/* accumulate for the row's work-item: the max and the weights 16 keys at a time (keys at or
-   past n weigh 0), the weights written over the row's scores (no other work-item reads them),
-   then the row's outputs, D / 16 vectors in registers, over the n keys (each element sums its
-   keys in key order, as accumulate does; the vectors' chains of additions overlap). */
-void accumulate_wide(float *m, float *s, float *acc, __local float *pl_row, __local const float *vl,
-                     const uint n) {
+/* The first half of accumulate for the row's work-item: the max and the weights 16 keys at a
+   time (keys at or past n weigh 0), the weights written over the row's scores (no other
+   work-item reads them), (m, s) moved on; returns the factor of the row's outputs. */
+float weigh_wide(float *m, float *s, __local float *pl_row, const uint n) {
   const int16 lanes = (int16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   float16 tm = (float16)(-INFINITY);
   for (uint j0 = 0; j0 < BK; j0 += 16)
@@ -200,6 +198,16 @@ void accumulate_wide(float *m, float *s, float *acc, __local float *pl_row, __lo
     sum += p;
   }
   *s = *s * f + sum16(sum);
+  *m = nm;
+  return f;
+}
+
+/* accumulate for the row's work-item: weigh_wide, then the row's outputs, D / 16 vectors in
+   registers, over the n keys (each element sums its keys in key order, as accumulate does; the
+   vectors' chains of additions overlap). */
+void accumulate_wide(float *m, float *s, float *acc, __local float *pl_row, __local const float *vl,
+                     const uint n) {
+  const float f = weigh_wide(m, s, pl_row, n);
   float16 a[D / 16]; /* the row's outputs, in registers across the keys */
   for (uint t = 0; t < D / 16; t++)
     a[t] = vload16(t, acc) * f;
@@ -210,7 +218,56 @@ void accumulate_wide(float *m, float *s, float *acc, __local float *pl_row, __lo
   }
   for (uint t = 0; t < D / 16; t++)
     vstore16(a[t], t, acc);
-  *m = nm;
+}
+
+/* 16 elements from p as floats, at any element's alignment (vload16 for f32; the 16-bit loads
+   need none). */
+#define LOAD16_0(p) vload16(0, (p))
+#define LOAD16_1(p) vload_half16(0, (p))
+#define LOAD16_2(p) OCF_BF16_LOADV(16, (p), 0)
+#define LOAD16(t, p) OCF_CAT(LOAD16_, t)(p)
+
+/* Decoding's tile (BQ 1: one query row a workgroup, so nothing shares the tile and staging it
+   through local memory only costs: the keys' transposed stores were most of a decoding step's
+   time on PoCL): the row's scores straight from K's rows in global memory, each key's D
+   products summed in two vectors and then across them, 0 for keys at or past n (weigh_wide
+   masks them; a key past the row's range is never read). Rows of exactly D elements. */
+void score_keys_direct(__local float *pl_row, __local const float *ql_row, __global const k_real *k,
+                       const ulong k_base, const ulong k_sr, const ulong j0, const uint n,
+                       const float scale) {
+  for (uint j = 0; j < BK; j++) {
+    float x = 0.0f;
+    if (j < n) {
+      __global const k_real *kr = k + k_base + (j0 + j) * k_sr;
+      float16 s0 = (float16)(0.0f), s1 = s0;
+      uint c = 0;
+      for (; c + 32 <= D; c += 32) {
+        s0 += vload16(0, ql_row + c) * LOAD16(K_DTYPE, kr + c);
+        s1 += vload16(0, ql_row + c + 16) * LOAD16(K_DTYPE, kr + c + 16);
+      }
+      if (c < D) s0 += vload16(0, ql_row + c) * LOAD16(K_DTYPE, kr + c);
+      x = scale * sum16(s0 + s1);
+    }
+    pl_row[j] = x;
+  }
+}
+
+/* accumulate_wide with the values straight from V's rows in global memory (decoding's tile). */
+void accumulate_direct(float *m, float *s, float *acc, __local float *pl_row,
+                       __global const v_real *v, const ulong v_base, const ulong v_sr,
+                       const ulong j0, const uint n) {
+  const float f = weigh_wide(m, s, pl_row, n);
+  float16 a[D / 16];
+  for (uint t = 0; t < D / 16; t++)
+    a[t] = vload16(t, acc) * f;
+  for (uint j = 0; j < n; j++) {
+    const float p = pl_row[j];
+    __global const v_real *vr = v + v_base + (j0 + j) * v_sr;
+    for (uint t = 0; t < D / 16; t++)
+      a[t] += p * LOAD16(V_DTYPE, vr + 16 * t);
+  }
+  for (uint t = 0; t < D / 16; t++)
+    vstore16(a[t], t, acc);
 }
 #endif
 
@@ -284,6 +341,15 @@ void attention_body(COMMON_PARAMS, const ulong splits, const ulong split_keys,
     for (uint t = 0; t < DPT; t++)
       acc[t] = 0.0f;
     for (ulong j0 = lo; j0 < hi; j0 += BK) {
+#if WIDE_ROWS
+      /* One work-item (BQ 1, TPR 1): no barrier to keep, the tile read where it lies. */
+      if (BQ == 1 && d == D) {
+        const uint n = top > j0 ? (uint)(top - j0 < BK ? top - j0 : BK) : 0;
+        score_keys_direct(pl, ql, k, k_base, k_sr, j0, n, scale);
+        if (n) accumulate_direct(&m, &s, acc, pl, v, v_base, v_sr, j0, n);
+        continue;
+      }
+#endif
       barrier(CLK_LOCAL_MEM_FENCE); /* the previous tile (and the queries) are read */
 #if WIDE_ROWS
       load_tile_wide(kl, vl, k, k_base, k_sr, v, v_base, v_sr, j0, hi, (uint)d);

@@ -55,6 +55,9 @@ jobs=${JOBS:-$(nproc)}
 # baseline-group-rows, baseline-causal-offset and the three wide- mutations were run on
 # 2026-12-04 (twenty-fifth session, PoCL, OCLFUSE_TEST_SMALL=1): all killed, the first two by
 # test_attention_baseline, the wide- ones by test_attention_special_rows and _shapes.
+# direct-key-row and direct-key-tail were run on 2026-12-05 (twenty-eighth session, PoCL, the
+# whole test_attention): both killed by test_attention_shapes (the second once it had decoding
+# rows of 48 and 80 columns; it survived the suite before them).
 # attn-ws-baseline and attn-ws-zero were run on 2026-12-05 (twenty-eighth session, PoCL,
 # OCFT_ONLY=test_attention_workspace): both killed by test_attention_workspace.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
@@ -168,6 +171,8 @@ baseline-group-rows~src/ops/attention_unfused.c~f->q_off + bi * f->q_sb + g * f-
 baseline-causal-offset~src/ops/attention_unfused.c~so.causal_offset = so.causal ? f->causal_offset : 0;~so.causal_offset = 0;~^test_attention$~attention's unfused baseline: the causal band from key 0 whatever the offset
 attn-ws-baseline~src/ops/attention.c~  if (settings.variant == OCF_VARIANT_BASELINE)\n    return ocf_fail(OCF_ERR_UNSUPPORTED,~  if (0)\n    return ocf_fail(OCF_ERR_UNSUPPORTED,~^test_attention$~ocf_attention_workspace_size: the unfused baseline sized as the fused plan
 attn-ws-zero~src/ops/attention.c~  return ocf_run_prepare(ctx, &run, bytes);\n}\n\n/* ---- the host form ---- */~  return OCF_SUCCESS;\n}\n\n/* ---- the host form ---- */~^test_attention$~ocf_attention_workspace_size: 0 whatever the plan needs
+direct-key-row~cl/attention.cl~      __global const k_real *kr = k + k_base + (j0 + j) * k_sr;~      __global const k_real *kr = k + k_base + j0 * k_sr;~^test_attention$~attention_tiled's decoding tile: every key of the tile scored as its first
+direct-key-tail~cl/attention.cl~      if (c < D) s0 += vload16(0, ql_row + c) * LOAD16(K_DTYPE, kr + c);~      (void)c;~^test_attention$~attention_tiled's decoding tile: a head dim of an odd number of 16s loses its last 16 products
 wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in
 wide-column~cl/attention.cl~      s1 += ql_row[c + 1] * vload16(0, kl + (c + 1) * BK + j0);~      s1 += ql_row[c] * vload16(0, kl + (c + 1) * BK + j0);~^test_attention$~attention_tiled's wide rows: every second column of four scored with the first's query element
 wide-rescale~cl/attention.cl~    a[t] = vload16(t, acc) * f;~    a[t] = vload16(t, acc);~^test_attention$~attention_tiled's wide rows: the outputs not rescaled to a tile's new max
