@@ -5,10 +5,10 @@ Reads the JSON of `oclfuse bench --format json` (--bench) and times, on the same
 PyTorch (CUDA), the peers of each liboclfuse row (variant oclfuse, not a sweep, status ok), with
 the row's storage types and options (its `shape`, in the bench's --sizes language):
   add        x + y
-  softmax    torch.softmax (log_softmax for `log`, the input scaled first for `scale=`), a
-             causal band as a mask the user builds once, rows `pad=` apart as a strided view;
-             eager and under torch.compile (Inductor's Triton kernel). Rows with random
-             `lengths` have no peer (no torch call takes them).
+  softmax    torch.softmax (log_softmax for `log`, the input scaled first for `scale=`), row
+             lengths and a causal band as a mask the user builds once (random lengths in
+             [0, cols], as the bench draws them, or all `lengths=L`), rows `pad=` apart as a
+             strided view; eager and under torch.compile (Inductor's Triton kernel).
   norm       F.layer_norm / F.rms_norm with the row's weight and bias, its residual added first
              (and the sum returned, as the library writes it); eager and under torch.compile.
              `stats` rows are timed against the plain forward (torch returns no statistics).
@@ -97,9 +97,6 @@ def add_peers(p, dims, options):
 
 def softmax_peers(p, dims, options):
     rows, cols = dims
-    if "lengths" in options:
-        p.none = "random row lengths: no torch call takes them"
-        return
     in_type, out_type = storage(options, "in"), storage(options, "out")
     scale = float(options.get("scale", 1.0))
     log = "log" in options
@@ -112,6 +109,14 @@ def softmax_peers(p, dims, options):
         x = tensor(torch, in_type, rows, cols + pad)[:, :cols]
         out_dtype = getattr(torch, TORCH_DTYPES[out_type])
         keep = None
+        lengths = options.get("lengths")
+        if lengths:
+            # row r keeps its first length columns (a length above cols keeps them all)
+            if lengths is True:
+                length = torch.randint(0, cols + 1, (rows, 1), device="cuda")
+            else:
+                length = torch.full((rows, 1), int(lengths), device="cuda")
+            keep = torch.arange(cols, device="cuda").unsqueeze(0) < length
         if causal:
             # row r keeps columns 0 .. (r mod P) + O: `causal` is one head from key 0, causal=P
             # heads of P rows whose last rows keep every column (O = cols - P), causal=P,O both
@@ -123,7 +128,8 @@ def softmax_peers(p, dims, options):
                 offset = int(offset) if offset else cols - period
             r = torch.arange(rows, device="cuda").unsqueeze(1)
             c = torch.arange(cols, device="cuda").unsqueeze(0)
-            keep = c <= (r % period) + offset
+            band = c <= (r % period) + offset
+            keep = band if keep is None else keep & band
         op = torch.log_softmax if log else torch.softmax
         cast = {} if in_type == out_type else {"dtype": out_dtype}
 

@@ -41,7 +41,7 @@ class Tensor:
         other_shape = other.shape if isinstance(other, Tensor) else ()
         return Tensor(broadcast(self.shape, other_shape), self.dtype)
 
-    __add__ = __radd__ = __mul__ = __rmul__ = __mod__ = __le__ = _with
+    __add__ = __radd__ = __mul__ = __rmul__ = __mod__ = __le__ = __lt__ = __and__ = _with
 
     def __invert__(self):
         return self
@@ -100,6 +100,8 @@ def make_torch():
     torch.randn = randn
     torch.ones = lambda *shape, device=None, dtype=None: Tensor(shape, dtype)
     torch.arange = lambda n, device=None: Tensor((n,), "int64")
+    torch.randint = lambda low, high, shape, device=None: Tensor(shape, "int64")
+    torch.full = lambda shape, value, device=None: Tensor(shape, "int64")
     torch.matmul = matmul
     torch.softmax = torch.log_softmax = softmax
     torch.compile = lambda fn, dynamic=None: fn
