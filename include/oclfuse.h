@@ -591,8 +591,9 @@ typedef struct ocf_launch {
   /** The caller's workspace for the call's scratch memory, instead of the context's pool (see
       "Workspaces" below): `workspace_size` bytes from byte `workspace_offset` of this buffer of
       the context's OpenCL context, not overlapping an operand of the call (OCF_ERR_ALIASING).
-      NULL: none (offset and size must then be 0). Calls whose plan needs no scratch (every
-      ocf_add, most softmax and matmul calls) check it and leave it alone. */
+      NULL: none (offset and size must then be 0). Its size bounds the call's plan: a plan
+      needing more takes fewer ranges of its split, or none. Calls whose plan needs no scratch
+      (every ocf_add, most softmax and matmul calls) check it and leave it alone. */
   cl_mem workspace;
   /** In bytes; 0 or a multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (given in bits:
       128 bytes on many GPUs), as the call hands its kernels a sub-buffer from there. */
@@ -861,8 +862,9 @@ OCF_API ocf_status ocf_rmsnorm_host(ocf_context *ctx, size_t rows, size_t cols, 
 
 /**
  * Writes to *bytes the workspace (ocf_launch.workspace_size) that ocf_layernorm (rms = 0) or
- * ocf_rmsnorm (rms != 0) with the same arguments would use: 0 when its plan needs none (the
- * split of long rows needs one). The arguments are checked as the call checks them where they
+ * ocf_rmsnorm (rms != 0) with the same arguments would use given at least as much (a smaller one
+ * bounds the plan: see Workspaces): 0 when its plan needs none (the split of long rows needs
+ * one). The arguments are checked as the call checks them where they
  * concern sizes and values; the options' buffers are not queried (only whether each is set).
  * Builds the plan's programs as the first such call would. Blocking; thread-safe.
  */
@@ -915,9 +917,9 @@ OCF_API ocf_status ocf_matmul(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     and scratch of (m + n) k' 4 bytes a product (k' = k or 3k, rounded up to 4; only B's
     n k' 4 for TF32 with A as it lies), at most an eighth of the device's memory: from the
     context's pool or the launch's workspace (see ocf_matmul_workspace_size); a workspace too
-    small for it, or scratch the device cannot allocate, runs the call on the next kernel
-    instead (no error). fp16 and bf16 inputs are exact in TF32, so the modes change nothing
-    for them. */
+    small for it (see Workspaces), or scratch the device cannot allocate, runs the call on the
+    next kernel instead (no error). fp16 and bf16 inputs are exact in TF32, so the modes
+    change nothing for them. */
 typedef enum ocf_precision {
   OCF_PRECISION_FP32 = 0,
   OCF_PRECISION_TF32 = 1,
@@ -1181,11 +1183,18 @@ OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size
  * split-K (partial sums, then their reduction), the norms' split of long rows, attention's
  * decode split (each range of keys' partial sums, then their merge). Each op's
  * ..._workspace_size query says how much a call takes. That memory comes from, in this order:
- *   1. the caller's workspace, ocf_launch.workspace: nothing is allocated. A workspace smaller
- *      than the plan needs is OCF_ERR_BUFFER_TOO_SMALL (the text names both sizes), with nothing
- *      enqueued. The call zero-fills the bytes it uses and writes them in its kernels, after the
- *      launch's wait list; calls that share a workspace must be ordered by the caller (one
- *      in-order queue, or events), as the library does not track it.
+ *   1. the caller's workspace, ocf_launch.workspace: nothing is allocated. It bounds the plan,
+ *      as cuBLAS's workspace does: a call whose plan needs more runs the best plan that fits it
+ *      (fewer ranges of a split, or no split: slower, and its last bits may differ, as a sum in
+ *      another order), and touches no byte past workspace_size. Only a plan with no smaller form
+ *      refuses a workspace too small, with OCF_ERR_BUFFER_TOO_SMALL (the text names both
+ *      sizes) and nothing enqueued: the unfused baselines (launch->variant
+ *      OCF_VARIANT_BASELINE), and attention's rows of many keys on a device whose driver ends
+ *      long loops early (see ocf_attention). The ..._workspace_size queries give the size of
+ *      the call's unbounded plan, the one a workspace of at least that size runs. The call
+ *      zero-fills the bytes it uses and writes them in its kernels, after the launch's wait
+ *      list; calls that share a workspace must be ordered by the caller (one in-order queue, or
+ *      events), as the library does not track it.
  *   2. the context's pool, for calls on the context's default queue when that queue is in order
  *      (every ocf_context_create queue; a wrapped queue unless created out of order): one buffer,
  *      grown to the largest scratch asked for and kept until ocf_context_release() or
@@ -1206,13 +1215,14 @@ OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size
 
 /**
  * Writes to *bytes the workspace (ocf_launch.workspace_size) that ocf_softmax_ex with the same
- * arguments would use: 0 when its plan needs none. The arguments are those of the call, checked
- * the same way where they concern sizes; `in` and `out` may be NULL (they serve only to tell an
- * in-place call, which can plan differently: with either NULL the size covers both cases), the
- * lengths in the options are not read, and the launch's workgroup size and variant count.
- * Builds the plan's programs as the first such call would (learning the kernels' limits, which
- * can change a plan), so the size stays right for that call on this context until its tuning
- * changes (ocf_context_set_tuning). Blocking; thread-safe.
+ * arguments would use given at least as much (a launch workspace's own size does not bound the
+ * answer: a smaller one bounds the call's plan, see Workspaces): 0 when its plan needs none.
+ * The arguments are those of the call, checked the same way where they concern sizes; `in` and
+ * `out` may be NULL (they serve only to tell an in-place call, which can plan differently: with
+ * either NULL the size covers both cases), the lengths in the options are not read, and the
+ * launch's workgroup size and variant count. Builds the plan's programs as the first such call
+ * would (learning the kernels' limits, which can change a plan), so the size stays right for that
+ * call on this context until its tuning changes (ocf_context_set_tuning). Blocking; thread-safe.
  */
 OCF_API ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, size_t cols, cl_mem in,
                                               size_t in_offset, size_t in_ld, cl_mem out,
@@ -1221,17 +1231,17 @@ OCF_API ocf_status ocf_softmax_workspace_size(ocf_context *ctx, size_t rows, siz
                                               const ocf_launch *launch, size_t *bytes);
 
 /**
- * Writes to *bytes the workspace that ocf_matmul_ex with the same arguments would use: 0 when its
- * plan needs none (split-K needs one, and so do the staged TF32 and 3XTF32 plans of compute
- * capability 9.0: see ocf_precision, and the padded plans of fp32 A or B whose offset, leading
- * dimension or batch stride is not a multiple of 4, where the matmul tunables tiled.pad_min and
- * tiled.pad_sides turn them on (off in the schema; NVIDIA's built-in values from 1024^3 products
- * whose sides are whole tiles: docs/GEMM.md); given a smaller workspace, those calls run without
- * the staging or the copies). The arguments are those of the call, checked the same way where
- * they concern sizes; the buffers a, b, c and options->bias may be NULL (they do not change the
- * plan). Builds the plan's programs as the first such call would, and on a device with matrix
- * units may run their one-time probe, so the size stays right for that call on this context until
- * its tuning changes. Blocking; thread-safe.
+ * Writes to *bytes the workspace that ocf_matmul_ex with the same arguments would use given at
+ * least as much (a smaller one bounds the plan: see Workspaces): 0 when its plan needs none
+ * (split-K needs one, and so do the staged TF32 and 3XTF32 plans of compute capability 9.0: see
+ * ocf_precision, and the padded plans of fp32 A or B whose offset, leading dimension or batch
+ * stride is not a multiple of 4, where the matmul tunables tiled.pad_min and tiled.pad_sides turn
+ * them on (off in the schema; NVIDIA's built-in values from 1024^3 products whose sides are whole
+ * tiles: docs/GEMM.md). The arguments are those of the call, checked the same way where they
+ * concern sizes; the buffers a, b, c and options->bias may be NULL (they do not change the plan).
+ * Builds the plan's programs as the first such call would, and on a device with matrix units may
+ * run their one-time probe, so the size stays right for that call on this context until its tuning
+ * changes. Blocking; thread-safe.
  */
 OCF_API ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose trans_a,
                                              ocf_transpose trans_b, size_t m, size_t n, size_t k,
@@ -1242,14 +1252,14 @@ OCF_API ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose tra
                                              const ocf_launch *launch, size_t *bytes);
 
 /**
- * Writes to *bytes the workspace that ocf_attention with the same arguments would use: 0 when its
- * plan needs none (the decode split of long key rows needs one: each range's partial sums). The
- * arguments are those of the call without its buffers, checked the same way where they concern
- * sizes and values; the options' buffers (lengths, lse) are not queried, only whether each is
- * set. The unfused baseline (launch->variant OCF_VARIANT_BASELINE) is OCF_ERR_UNSUPPORTED here:
- * it is other ops' calls, which size their own workspaces. Builds the plan's programs as the
- * first such call would, so the size stays right for that call on this context until its tuning
- * changes. Blocking; thread-safe.
+ * Writes to *bytes the workspace that ocf_attention with the same arguments would use given at
+ * least as much (a smaller one bounds the plan: see Workspaces): 0 when its plan needs none (the
+ * decode split of long key rows needs one: each range's partial sums). The arguments are those of
+ * the call without its buffers, checked the same way where they concern sizes and values; the
+ * options' buffers (lengths, lse) are not queried, only whether each is set. The unfused baseline
+ * (launch->variant OCF_VARIANT_BASELINE) is OCF_ERR_UNSUPPORTED here: it is other ops' calls, which
+ * size their own workspaces. Builds the plan's programs as the first such call would, so the size
+ * stays right for that call on this context until its tuning changes. Blocking; thread-safe.
  */
 OCF_API ocf_status ocf_attention_workspace_size(
     ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,

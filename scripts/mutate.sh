@@ -60,6 +60,8 @@ jobs=${JOBS:-$(nproc)}
 # rows of 48 and 80 columns; it survived the suite before them).
 # attn-ws-baseline and attn-ws-zero were run on 2026-12-05 (twenty-eighth session, PoCL,
 # OCFT_ONLY=test_attention_workspace): both killed by test_attention_workspace.
+# The six bound- mutations (a caller's workspace bounds the plan) were run on 2026-12-05
+# (twenty-ninth session, PoCL): see its closing note.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -171,6 +173,13 @@ baseline-group-rows~src/ops/attention_unfused.c~f->q_off + bi * f->q_sb + g * f-
 baseline-causal-offset~src/ops/attention_unfused.c~so.causal_offset = so.causal ? f->causal_offset : 0;~so.causal_offset = 0;~^test_attention$~attention's unfused baseline: the causal band from key 0 whatever the offset
 attn-ws-baseline~src/ops/attention.c~  if (settings.variant == OCF_VARIANT_BASELINE)\n    return ocf_fail(OCF_ERR_UNSUPPORTED,~  if (0)\n    return ocf_fail(OCF_ERR_UNSUPPORTED,~^test_attention$~ocf_attention_workspace_size: the unfused baseline sized as the fused plan
 attn-ws-zero~src/ops/attention.c~  return ocf_run_prepare(ctx, &run, bytes);\n}\n\n/* ---- the host form ---- */~  return OCF_SUCCESS;\n}\n\n/* ---- the host form ---- */~^test_attention$~ocf_attention_workspace_size: 0 whatever the plan needs
+bound-replan~src/runtime/run.c~      p->plan.scratch_bytes <= launch->workspace_size)~      1)~^test_workspace$~a caller's workspace short of the plan's scratch refused instead of bounding the plan
+bound-ranges~src/plan/plan.c~  return per_range ? (bound->bytes - fixed) / per_range : SIZE_MAX;~  return per_range ? (bound->bytes - fixed) / per_range + 1 : SIZE_MAX;~^test_plan$~a split's ranges within a scratch bound counted one too many
+bound-softmax-split~src/plan/plan_softmax.c~                     ocf_scratch_ranges(&c->scratch_bound, 2 * rows * sizeof(float), 0));~                     SIZE_MAX);~^test_plan$|^test_workspace$~softmax's split ignores a caller's workspace
+bound-norm-stream~src/plan/plan_norm.c~      if (split_fit > 0)~      if (1)~^test_plan$|^test_norm$~norm's split of one slice a row past a caller's workspace that holds none
+bound-attention-fit~src/plan/plan_attention.c~  if (most == 0) return 0;~  if (most == 0) most = 1;~^test_plan$~attention_decode and attention_lanes split past a caller's workspace that holds not one range
+bound-matmul-tiled~src/plan/plan_matmul.c~  splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));
+  if (splits > 1) {~  if (splits > 1) {~^test_plan$|^test_workspace$~matmul_tiled_split ignores a caller's workspace
 direct-key-row~cl/attention.cl~      __global const k_real *kr = k + k_base + (j0 + j) * k_sr;~      __global const k_real *kr = k + k_base + j0 * k_sr;~^test_attention$~attention_tiled's decoding tile: every key of the tile scored as its first
 direct-key-tail~cl/attention.cl~      if (c < D) s0 += vload16(0, ql_row + c) * LOAD16(K_DTYPE, kr + c);~      (void)c;~^test_attention$~attention_tiled's decoding tile: a head dim of an odd number of 16s loses its last 16 products
 wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in

@@ -565,9 +565,9 @@ static void test_attention_split(void **state) {
 
 /* The workspace query (ocf_attention_workspace_size) agrees with the plan the call runs: the
    decode split's size serves the call through a caller's workspace (NaN bytes: every float
-   read is written first) with the pool's result bit for bit, one byte less is
-   OCF_ERR_BUFFER_TOO_SMALL with out unchanged; a plan that does not split needs 0; the baseline
-   and bad arguments are refused. */
+   read is written first) with the pool's result bit for bit; one byte less, or none, bounds the
+   plan (fewer ranges, or one), right to the tolerance and no byte written past the size lent; a
+   plan that does not split needs 0; the baseline and bad arguments are refused. */
 static void test_attention_workspace(void **state) {
   ocft_env *env = ocft_get_env(state);
   enum { H = 2, LK = 200, D = 64, QN = H * D, KN = H * LK * D };
@@ -592,12 +592,42 @@ static void test_attention_workspace(void **state) {
   ocft_read(env, ob, QN, pooled);
   ocft_write(env, ob, QN, before);
   ocf_launch launch = OCF_LAUNCH_INIT;
-  launch.workspace = ws, launch.workspace_size = bytes - 1;
-  ocft_assert_status(ocf_attention(env->ctx, 1, H, H, 1, LK, D, qb, 0, NULL, kb, 0, NULL, vb, 0,
-                                   NULL, ob, 0, NULL, NULL, &launch),
-                     OCF_ERR_BUFFER_TOO_SMALL);
-  ocft_read(env, ob, QN, got);
-  ocft_assert_unchanged("a workspace one byte short: out", got, before, QN);
+  launch.workspace = ws;
+  const ocf_ref_attention_args args = {1,
+                                       H,
+                                       H,
+                                       1,
+                                       LK,
+                                       D,
+                                       q,
+                                       kv,
+                                       kv,
+                                       {QN, D, D},
+                                       {KN, LK * D, D},
+                                       {KN, LK * D, D},
+                                       (double)(float)(1.0 / sqrt((double)D)),
+                                       NULL,
+                                       0,
+                                       0};
+  double *want = ocft_alloc_doubles(QN), *tol = ocft_alloc_doubles(QN);
+  ocf_ref_attention(&args, want, NULL);
+  /* Ranges of at least tiled.bk = 8 keys, whatever their number within the workspace. */
+  ocft_attention_tolerance(&args, want, NULL, 0, LK / 8 + 3, tol, NULL);
+  const size_t sizes[] = {bytes - 1, 0};
+  for (size_t i = 0; i < 2; i++) {
+    ocft_fill_bytes(env, ws, 0, bytes, 0xFF);
+    ocft_write(env, ob, QN, before);
+    launch.workspace_size = sizes[i];
+    ocft_assert_status(ocf_attention(env->ctx, 1, H, H, 1, LK, D, qb, 0, NULL, kb, 0, NULL, vb, 0,
+                                     NULL, ob, 0, NULL, NULL, &launch),
+                       OCF_SUCCESS);
+    if (sizes[i] == 0) assert_null(strstr(ocf_last_plan(), "attention_split"));
+    ocft_read(env, ob, QN, got);
+    ocft_assert_close("attention within a short workspace", got, want, tol, QN);
+    assert_true(ocft_bytes_are(env, ws, sizes[i], bytes, 0xFF));
+  }
+  free(want), free(tol);
+  ocft_fill_bytes(env, ws, 0, bytes, 0xFF);
   launch.workspace_size = bytes;
   ocft_assert_status(ocf_attention(env->ctx, 1, H, H, 1, LK, D, qb, 0, NULL, kb, 0, NULL, vb, 0,
                                    NULL, ob, 0, NULL, NULL, &launch),

@@ -50,6 +50,13 @@ cl_mem ocft_byte_buffer(const ocft_env *env, size_t bytes, unsigned char pattern
 /* ocft_byte_buffer of 0xff bytes: every float (and every 16-bit float) in it a NaN. The workspace
    of a plan that does not zero its scratch: a value it reads before writing shows in the output. */
 cl_mem ocft_nan_buffer(const ocft_env *env, size_t bytes);
+/* Sets bytes [start, end) of a buffer to `pattern` (blocking). */
+void ocft_fill_bytes(const ocft_env *env, cl_mem buffer, size_t start, size_t end,
+                     unsigned char pattern);
+/* Whether every byte of a buffer in [start, end) is `pattern`: a workspace's bytes past the size
+   a call was lent, which it must not touch. */
+int ocft_bytes_are(const ocft_env *env, cl_mem buffer, size_t start, size_t end,
+                   unsigned char pattern);
 /* Blocking read of `count` floats from the start of a buffer. */
 void ocft_read(const ocft_env *env, cl_mem buffer, size_t count, float *data);
 /* Blocking write of `count` floats to the start of a buffer. */

@@ -1289,7 +1289,9 @@ static void test_norm_host(void **state) {
 }
 
 /* The workspace size query: 0 for rows held in registers, the split's scratch for long rows,
-   and a caller's workspace of exactly that size serves the call (one byte less is refused). */
+   and a caller's workspace of exactly that size serves the call; one byte less, or none, bounds
+   the plan (fewer slices, or norm_stream), right to the tolerance and no byte written past the
+   size lent; the baseline, which cannot shrink, is refused one byte short. */
 static void test_norm_workspace(void **state) {
   ocft_env *env = ocft_get_env(state);
   size_t bytes = 1;
@@ -1303,26 +1305,52 @@ static void test_norm_workspace(void **state) {
       ocf_norm_workspace_size(env->ctx, 1, rows, cols, 0, cols, 0, cols, NULL, NULL, &bytes),
       OCF_SUCCESS);
   assert_true(bytes >= (3 * rows + rows) * sizeof(float));
-  float *in = ocft_alloc_floats(rows * cols);
+  float *in = ocft_alloc_floats(rows * cols), *got = ocft_alloc_floats(rows * cols);
+  double *want = ocft_alloc_doubles(rows * cols), *tol = ocft_alloc_doubles(rows * cols);
   ocft_fill_uniform(in, rows * cols, -1.0f, 1.0f, 3);
+  ocf_ref_norm(1, rows, cols, in, cols, NULL, NULL, 1e-5, want, NULL, NULL);
+  ocft_norm_tolerance(1, rows, cols, in, cols, NULL, NULL, 1e-5, want, 0, 0, &env->info, tol, NULL,
+                      NULL);
   cl_mem ib = ocft_buffer(env, rows * cols, in), ob = ocft_buffer(env, rows * cols, NULL);
   /* NaN bytes: the split does not zero its scratch, so every float it reads must be written */
   cl_mem ws = ocft_nan_buffer(env, bytes);
   ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.workspace = ws;
+  const size_t sizes[] = {bytes, bytes - 1, 0};
+  for (size_t i = 0; i < 3; i++) {
+    ocft_fill_bytes(env, ws, 0, bytes, 0xFF);
+    launch.workspace_size = sizes[i];
+    ocft_assert_status(ocf_rmsnorm(env->ctx, rows, cols, ib, 0, cols, ob, 0, cols, NULL, &launch),
+                       OCF_SUCCESS);
+    assert_true(strstr(ocf_last_plan(), "norm_split") ? i < 2 : i > 0);
+    ocft_read(env, ob, rows * cols, got);
+    ocft_assert_close("workspace", got, want, tol, rows * cols);
+    assert_true(ocft_bytes_are(env, ws, sizes[i], bytes, 0xFF));
+  }
+  tuning_apply(env, OCF_F32, NULL);
+
+  /* The baseline's scratch: exactly its size serves it, one byte less is refused, out and the
+     workspace untouched. */
+  launch = (ocf_launch)OCF_LAUNCH_INIT;
+  launch.variant = OCF_VARIANT_BASELINE;
+  ocft_assert_status(
+      ocf_norm_workspace_size(env->ctx, 1, rows, cols, 0, cols, 0, cols, NULL, &launch, &bytes),
+      OCF_SUCCESS);
+  assert_int_equal(bytes, 3 * rows * sizeof(float));
   launch.workspace = ws, launch.workspace_size = bytes - 1;
+  ocft_write(env, ob, rows * cols, in);
+  ocft_fill_bytes(env, ws, 0, bytes, 0xFF);
   ocft_assert_status(ocf_rmsnorm(env->ctx, rows, cols, ib, 0, cols, ob, 0, cols, NULL, &launch),
                      OCF_ERR_BUFFER_TOO_SMALL);
+  clFinish(env->queue);
+  ocft_read(env, ob, rows * cols, got);
+  ocft_assert_unchanged("out after a short workspace", got, in, rows * cols);
+  assert_true(ocft_bytes_are(env, ws, 0, bytes, 0xFF));
   launch.workspace_size = bytes;
   ocft_assert_status(ocf_rmsnorm(env->ctx, rows, cols, ib, 0, cols, ob, 0, cols, NULL, &launch),
                      OCF_SUCCESS);
-  float *got = ocft_alloc_floats(rows * cols);
-  double *want = ocft_alloc_doubles(rows * cols), *tol = ocft_alloc_doubles(rows * cols);
   ocft_read(env, ob, rows * cols, got);
-  ocf_ref_norm(1, rows, cols, in, cols, NULL, NULL, 1e-5, want, NULL, NULL);
-  ocft_norm_tolerance(1, rows, cols, in, cols, NULL, NULL, 1e-5, want, 0, 0, &env->info, tol, NULL,
-                      NULL);
-  ocft_assert_close("workspace", got, want, tol, rows * cols);
-  tuning_apply(env, OCF_F32, NULL);
+  ocft_assert_close("baseline in a workspace", got, want, tol, rows * cols);
   clReleaseMemObject(ib), clReleaseMemObject(ob), clReleaseMemObject(ws);
   free(in), free(got), free(want), free(tol);
 }

@@ -8,6 +8,11 @@
 
 #include "plan_fixture.h"
 
+#include "ops/registry.h"
+
+#include <stdio.h>
+#include <string.h>
+
 /* ---- device facts and vendors ---- */
 
 /* A CPU device gets the CPU rows whoever made the chip; a GPU's vendor comes from its vendor
@@ -574,6 +579,106 @@ static void test_plan_bf16_cvt(void **state) {
     }
 }
 
+/* ---- scratch within a caller's workspace ---- */
+
+/* The op's plan of `call` (its registry row's call struct) under a scratch bound of `bytes`
+   (set 0: none), as the run loop plans a call within a short workspace. */
+static ocf_status plan_bounded(const ocf_op_desc *desc, const ocf_device_facts *facts,
+                               const ocf_tuning_values *t, const ocf_call_storage *call, int set,
+                               size_t bytes, ocf_plan *plan) {
+  ocf_call_storage bounded = *call;
+  ocf_scratch_bound bound;
+  memset(&bound, 0, sizeof bound);
+  bound.set = set;
+  bound.bytes = bytes;
+  memcpy(bounded.bytes + desc->scratch_bound_at, &bound, sizeof bound);
+  memset(plan, 0, sizeof *plan);
+  return desc->plan(facts, t, bounded.bytes, plan);
+}
+
+/* Every plan with scratch, on every kind of device, shrinks to a caller's workspace: a bound of
+   its own size keeps it as it is; bounds of a byte less, half, one byte and none give plans of
+   no more scratch (fewer ranges of the split, or none), which pass the plan's checks. Only a
+   split a device's loop limit forces (llvmpipe's long attention rows) keeps its size: the launch
+   refuses it then. */
+static void test_plan_scratch_bounds(void **state) {
+  (void)state;
+  ocf_device_facts wgmma = with_h200_memory(h200_probed(49152));
+  wgmma.learnt.wgmma = OCF_PROBE_PASSED;
+  wgmma.learnt.wgmma_local_ok = 205824;
+  wgmma.learnt.wgmma_local_ok_reported = 205824 + 16;
+  const struct {
+    device_id id;
+    ocf_device_facts facts;
+  } devs[] = {{H200, wgmma},
+              {H200, with_h200_memory(h200_probed(49152))},
+              {POCL, facts_of(POCL, 0)},
+              {LLVMPIPE, facts_of(LLVMPIPE, 0)},
+              {AMD_GPU, facts_of(AMD_GPU, 0)},
+              {OCLGRIND, facts_of(OCLGRIND, 0)}};
+  /* Calls that split on some device: long rows, few output tiles over a long K, decoding. */
+  static const struct {
+    ocf_op op;
+    size_t dims[5];
+  } calls[] = {
+      {OCF_OP_SOFTMAX, {1, 262144}},
+      {OCF_OP_SOFTMAX, {4, 100000}},
+      {OCF_OP_SOFTMAX, {16, 65536}},
+      {OCF_OP_NORM, {1, 262144}},
+      {OCF_OP_NORM, {3, 50257}},
+      {OCF_OP_MATMUL, {16, 16, 65536}},
+      {OCF_OP_MATMUL, {64, 64, 8192}},
+      {OCF_OP_MATMUL, {1, 4096, 8192}},
+      {OCF_OP_MATMUL, {128, 8192, 4096}},
+      {OCF_OP_ATTENTION, {1, 32, 1, 8192, 128}},
+      {OCF_OP_ATTENTION, {1, 8, 1, 4096, 64}},
+      {OCF_OP_ATTENTION, {2, 32, 4, 4096, 128}},
+  };
+  static const ocf_dtype dtypes[] = {OCF_F32, OCF_BF16};
+  size_t count = 0;
+  const ocf_tuning_row *rows = NULL;
+  size_t row_count = 0;
+  rows = ocf_builtin_rows(&row_count);
+  for (size_t d = 0; d < ARRAY_LEN(devs); d++)
+    for (size_t c = 0; c < ARRAY_LEN(calls); c++)
+      for (size_t k = 0; k < ARRAY_LEN(dtypes); k++) {
+        const ocf_op_desc *desc = ocf_op_desc_get(calls[c].op);
+        assert_non_null(desc);
+        assert_true(desc->scratch_bound_at > 0);
+        const ocf_device_facts *facts = &devs[d].facts;
+        ocf_tuning_values t;
+        assert_int_equal(ocf_tuning_resolve(rows, row_count, calls[c].op, dtypes[k], facts,
+                                            devices[devs[d].id].name, &t),
+                         OCF_SUCCESS);
+        ocf_call_storage call;
+        memset(&call, 0, sizeof call);
+        desc->sized_call(calls[c].dims, dtypes[k], call.bytes);
+        char what[128];
+        snprintf(what, sizeof what, "%s %s %zu x %zu x %zu dtype %d", devices[devs[d].id].name,
+                 desc->name, calls[c].dims[0], calls[c].dims[1], calls[c].dims[2], (int)dtypes[k]);
+        ocf_plan plan;
+        const ocf_status status = plan_bounded(desc, facts, &t, &call, 0, 0, &plan);
+        if (status != OCF_SUCCESS) continue; /* a refusal (a loop limit) is another test's */
+        const size_t full = plan.scratch_bytes;
+        if (full == 0 || plan.probe != OCF_PLAN_PROBE_NONE) continue;
+        count++;
+        expect_success(what, plan_bounded(desc, facts, &t, &call, 1, full, &plan));
+        assert_int_equal(plan.scratch_bytes, full);
+        const size_t bounds[] = {full - 1, full / 2, 1, 0};
+        for (size_t b = 0; b < ARRAY_LEN(bounds); b++) {
+          expect_success(what, plan_bounded(desc, facts, &t, &call, 1, bounds[b], &plan));
+          expect_success(what, ocf_plan_verify(&plan, facts));
+          const int forced = devs[d].id == LLVMPIPE && calls[c].op == OCF_OP_ATTENTION;
+          if (plan.scratch_bytes > bounds[b] && !forced) {
+            print_error("%s: %zu bytes of scratch within a bound of %zu (%zu unbounded)\n", what,
+                        plan.scratch_bytes, bounds[b], full);
+            fail();
+          }
+        }
+      }
+  assert_true(count >= 20);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_device_facts),
@@ -584,6 +689,7 @@ int main(void) {
       cmocka_unit_test(test_plan_fixed_workgroups),
       cmocka_unit_test(test_plan_verify_catches_broken_plans),
       cmocka_unit_test(test_plan_bf16_cvt),
+      cmocka_unit_test(test_plan_scratch_bounds),
   };
   return cmocka_run_group_tests_name("plan", tests, NULL, NULL);
 }

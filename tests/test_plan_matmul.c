@@ -461,9 +461,9 @@ static void test_plan_matmul_pad(void **state) {
   c2.no_staging = 1;
   plan_pad_case("no_staging (its scratch failed)", &facts, &t, &c2, mixed, "A_PAD=0");
   c2.no_staging = 0;
-  c2.has_workspace = 1, c2.workspace_bytes = 65536000 - 1;
+  c2.scratch_bound.set = 1, c2.scratch_bound.bytes = 65536000 - 1;
   plan_pad_case("a workspace one byte short", &facts, &t, &c2, mixed, "A_PAD=0 scratch=0");
-  c2.workspace_bytes = 65536000;
+  c2.scratch_bound.bytes = 65536000;
   plan_pad_case("a workspace that fits exactly", &facts, &t, &c2, pad_4000, "A_PAD=1");
   ocf_device_facts small = facts;
   small.max_alloc_bytes = 65536000 - 1;

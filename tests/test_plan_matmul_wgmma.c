@@ -138,13 +138,13 @@ static void test_plan_matmul_wgmma(void **state) {
   /* A caller's workspace bounds the scratch: one float short keeps one range. */
   call.k = 8192;
   split.matmul.wgmma.split_min = 1024;
-  call.has_workspace = 1;
-  call.workspace_bytes = 16777216;
+  call.scratch_bound.set = 1;
+  call.scratch_bound.bytes = 16777216;
   plan_wgmma_case("a workspace of the scratch", &mem, &split, &call, split_128, "splits=4", none);
-  call.workspace_bytes = 16777212;
+  call.scratch_bound.bytes = 16777212;
   plan_wgmma_case("a workspace one float short", &mem, &split, &call,
                   "matmul_wgmma wg=256 groups=64", "splits=1 scratch=0", none);
-  call.has_workspace = 0;
+  call.scratch_bound.set = 0;
   /* A batch of 2 is 64 wide tiles: two ranges; 4096^3 (512 tiles) fills the units. */
   call.batch = 2, call.stride_a = 128 * 8192, call.stride_b = 8192 * 8192;
   call.stride_c = 128 * 8192;
@@ -541,17 +541,17 @@ static void test_plan_wgmma_staged16(void **state) {
   const ocf_device_facts unknown = h200_wgmma(OCF_PROBE_PASSED);
   plan_wgmma_case("bf16 NN, ldb 4104, no memory sizes", &unknown, &bf16, &call,
                   "matmul_wgmma wg=256 groups=512", "scratch=0", none);
-  call.has_workspace = 1;
-  call.workspace_bytes = 33554432;
+  call.scratch_bound.set = 1;
+  call.scratch_bound.bytes = 33554432;
   plan_wgmma_case("bf16 NN, ldb 4104, a workspace of the copy", &passed, &bf16, &call, pb_4096,
                   NULL, none);
-  call.workspace_bytes = 33554431;
+  call.scratch_bound.bytes = 33554431;
   plan_wgmma_case("bf16 NN, ldb 4104, a workspace a byte short", &passed, &bf16, &call,
                   "matmul_wgmma wg=256 groups=512", "scratch=0", none);
   /* The copy kernel's learnt limit below 32 work-items: no copies. */
   ocf_device_facts tiny = passed;
   tiny.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_PAD] = 16;
-  call.has_workspace = 0;
+  call.scratch_bound.set = 0;
   plan_wgmma_case("bf16 NN, ldb 4104, a copy limit of 16", &tiny, &bf16, &call,
                   "matmul_wgmma wg=256 groups=512", "scratch=0", none);
 
@@ -637,13 +637,13 @@ static void test_plan_matmul_wgmma_lastwave(void **state) {
   /* The scratch: no memory sizes known, the caller's workspace exactly, one float short. */
   plan_wgmma_case("no memory sizes known", &passed, &lw, &call, "matmul_wgmma wg=256 groups=288",
                   "splits=1 lw_first=0 scratch=0", none);
-  call.has_workspace = 1;
-  call.workspace_bytes = 15728640;
+  call.scratch_bound.set = 1;
+  call.scratch_bound.bytes = 15728640;
   plan_wgmma_case("a workspace of the scratch", &mem, &lw, &call, lw_3000, "splits=5", none);
-  call.workspace_bytes = 15728636;
+  call.scratch_bound.bytes = 15728636;
   plan_wgmma_case("a workspace one float short", &mem, &lw, &call, "matmul_wgmma wg=256 groups=288",
                   "splits=1 lw_first=0 scratch=0", none);
-  call.has_workspace = 0;
+  call.scratch_bound.set = 0;
 
   /* A workgroup limit learnt below 256 for either kernel keeps the one launch of matmul_wgmma. */
   for (int which = 0; which < 2; which++) {
@@ -852,9 +852,9 @@ static void test_plan_matmul_wgmma_staged(void **state) {
   facts.max_alloc_bytes = 384ull << 20;
   plan_wgmma_case("one allocation exactly", &facts, &f32, &call, sab_4096, NULL, none);
   ocf_matmul_call c2 = call;
-  c2.has_workspace = 1, c2.workspace_bytes = (384u << 20) - 4;
+  c2.scratch_bound.set = 1, c2.scratch_bound.bytes = (384u << 20) - 4;
   plan_wgmma_case("a workspace too small", &passed, &f32, &c2, mma_4096, NULL, none);
-  c2.workspace_bytes = 384u << 20;
+  c2.scratch_bound.bytes = 384u << 20;
   plan_wgmma_case("a workspace that fits", &passed, &f32, &c2, sab_4096, NULL, none);
   c2 = call;
   c2.no_staging = 1;

@@ -194,7 +194,7 @@ static ocf_kernel_id planned_kernel(ocft_env *env, const sm_case *c) {
   ocf_softmax_call call = {c->rows,     c->cols,   c->in_off,   c->in_ld,
                            out_off,     out_ld,    c->in_dtype, c->out_dtype,
                            c->variant,  c->wg,     c->log != 0, c->lengths != NULL,
-                           c->in_place, c->causal, c->in_place};
+                           c->in_place, c->causal, c->in_place, {0, 0}};
   const ocf_shape shape = {{c->rows, c->cols, 0}};
   ocf_tuning_values values;
   ocf_context_tuning_for(env->ctx, OCF_OP_SOFTMAX, c->in_dtype, &shape, &values);
@@ -725,10 +725,10 @@ static void test_softmax_options_packed(void **state) {
 
 /* F16_CVT of the plan for a case on a device of `facts` (with the context's tuning now). */
 static long long planned_f16_cvt(ocft_env *env, const sm_case *c, const ocf_device_facts *facts) {
-  ocf_softmax_call call = {
-      c->rows,     c->cols,      c->in_off,  c->in_ld, c->out_off,  c->out_ld,
-      c->in_dtype, c->out_dtype, c->variant, c->wg,    c->log != 0, c->lengths != NULL,
-      0,           c->causal,    0};
+  ocf_softmax_call call = {c->rows,    c->cols,   c->in_off,   c->in_ld,
+                           c->out_off, c->out_ld, c->in_dtype, c->out_dtype,
+                           c->variant, c->wg,     c->log != 0, c->lengths != NULL,
+                           0,          c->causal, 0,           {0, 0}};
   const ocf_shape shape = {{c->rows, c->cols, 0}};
   ocf_tuning_values values;
   ocf_context_tuning_for(env->ctx, OCF_OP_SOFTMAX, c->in_dtype, &shape, &values);
@@ -1111,9 +1111,9 @@ static void test_softmax_options_plans(void **state) {
     ocft_assert_status(ocf_tuning_resolve(rows, row_count, OCF_OP_SOFTMAX, e->dtype, &facts,
                                           e->gpu ? "NVIDIA H200" : "pthread-cpu", &t),
                        OCF_SUCCESS);
-    const ocf_softmax_call call = {e->rows, e->cols,  e->in_off,   e->cols, e->out_off,
-                                   e->cols, e->dtype, e->dtype,    0,       0,
-                                   0,       0,        e->in_place, 0,       e->in_place};
+    const ocf_softmax_call call = {e->rows,     e->cols,  e->in_off,   e->cols, e->out_off, e->cols,
+                                   e->dtype,    e->dtype, 0,           0,       0,          0,
+                                   e->in_place, 0,        e->in_place, {0, 0}};
     ocf_plan plan;
     ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &plan), OCF_SUCCESS);
     char described[512];
@@ -1148,8 +1148,8 @@ static void test_softmax_options_mixed_vector(void **state) {
     ocft_assert_status(
         ocf_tuning_resolve(rows, row_count, OCF_OP_SOFTMAX, table[i].in, &facts, "NVIDIA H200", &t),
         OCF_SUCCESS);
-    ocf_softmax_call call = {4096, 4096, 0, 4096, 0, 4096, table[i].in, table[i].in, 0,
-                             0,    0,    0, 0,    0, 0};
+    ocf_softmax_call call = {4096, 4096, 0, 4096, 0, 4096, table[i].in, table[i].in,
+                             0,    0,    0, 0,    0, 0,    0,           {0, 0}};
     ocf_plan same, mixed;
     ocft_assert_status(ocf_plan_softmax(&facts, &t, &call, &same), OCF_SUCCESS);
     call.out_dtype = table[i].out;

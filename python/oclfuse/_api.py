@@ -381,10 +381,12 @@ class Context:
     norms' split, attention's decode split) keeps scratch on the device, from the context's pool
     or, given the keyword `workspace` of a *_buffers method, from the caller's buffer:
     workspace_size bytes (None: the rest of the buffer) from byte workspace_offset (0 or a
-    multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN), not overlapping an operand. One
-    too small is refused (BufferTooSmallError, nothing enqueued); calls that share a workspace
-    must be ordered by the caller (one in-order queue, or events). The *_workspace_size methods
-    say how many bytes a call would use (0: its plan needs none)."""
+    multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN), not overlapping an operand. Its
+    size bounds the plan (fewer ranges of a split, or none, where the plan needs more); only a
+    plan with no smaller form (a baseline's) refuses one too small (BufferTooSmallError,
+    nothing enqueued). Calls that share a workspace must be ordered by the caller (one in-order
+    queue, or events). The *_workspace_size methods say how many bytes a call's unbounded plan
+    uses (0: it needs none)."""
 
     def __init__(self, spec=None):
         handle = ctypes.c_void_p()

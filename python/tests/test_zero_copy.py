@@ -598,7 +598,8 @@ def byte_buffer(queue, nbytes, value=0xFF):
 def test_workspace_of_a_split_plan(ctx, rng, name):
     # The query agrees with the plan the call runs: a workspace of exactly its size gives the
     # pool's bits, so does the rest of a buffer from an aligned offset (workspace_size None);
-    # one byte less is refused with out and the workspace as they were.
+    # one byte less bounds the plan (fewer ranges of the split, or none): the same values but
+    # for sums in another order, and no byte written past the size lent.
     split = SPLITS[name]
     queue = pocl_queue(ctx)
     with forced_tuning(ctx, split.op, split.tuning):
@@ -610,10 +611,15 @@ def test_workspace_of_a_split_plan(ctx, rng, name):
         workspace = byte_buffer(queue, ALIGN + size)
         fill = np.full_like(call.like, 7)
         cl.enqueue_copy(queue, call.out, fill)
-        with pytest.raises(oclfuse.BufferTooSmallError, match="needs %d" % size):
-            call.run(workspace=workspace, workspace_size=size - 1)
-        assert np.array_equal(from_device(queue, call.out, fill), fill)
-        assert np.all(from_device(queue, workspace, np.empty(ALIGN + size, np.uint8)) == 0xFF)
+        event = call.run(workspace=workspace, workspace_size=size - 1)
+        short = from_device(queue, call.out, call.like, wait_for=[event])
+        # fp32 sums of these few terms in another order: within a few ulps of the largest value.
+        scale = float(np.abs(pooled.astype(np.float32)).max())
+        np.testing.assert_allclose(short.astype(np.float32), pooled.astype(np.float32), rtol=0,
+                                   atol=32 * np.finfo(np.float32).eps * scale)
+        tail = from_device(queue, workspace, np.empty(ALIGN + size, np.uint8))[size - 1:]
+        assert np.all(tail == 0xFF)
+        cl.enqueue_copy(queue, call.out, fill)
         # The query takes the workspace as the call does, and its answer stays the same.
         assert call.size(workspace=workspace, workspace_size=size) == size
         event = call.run(workspace=workspace, workspace_size=size)
@@ -693,9 +699,11 @@ def test_workspace_raw_handles_without_pyopencl(ctx, rng, monkeypatch):
         try:
             pooled = ctx.rmsnorm_buffers(3, 3000, xb, ob)
             want = raw_read(opencl, ctx, ob, x, pooled)
-            with pytest.raises(oclfuse.BufferTooSmallError, match="needs %d" % size):
-                ctx.rmsnorm_buffers(3, 3000, xb, ob, workspace=workspace,
-                                    workspace_size=size - 1)
+            # One byte short: the plan takes fewer slices; the values within a few ulps.
+            done = ctx.rmsnorm_buffers(3, 3000, xb, ob, workspace=workspace,
+                                       workspace_size=size - 1)
+            np.testing.assert_allclose(raw_read(opencl, ctx, ob, x, done), want, rtol=0,
+                                       atol=32 * np.finfo(np.float32).eps * np.abs(want).max())
             for lent in (workspace, Handle(workspace)):
                 done = ctx.rmsnorm_buffers(3, 3000, Handle(xb), ob, workspace=lent)
                 assert isinstance(done, oclfuse.Event)

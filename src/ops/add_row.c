@@ -73,7 +73,17 @@ static void warmup_grid(ocf_call_visit visit, void *user) {
     }
 }
 
-const ocf_op_desc ocf_add_op = {
-    "add",       OCF_OP_ADD,           &ocf_add_schema, classes, OCF_ARRAY_LEN(classes),
-    shape_class, sizeof(ocf_add_call), tuning_key,      plan,    empty,
-    frame,       warmup_grid,          sized_call};
+const ocf_op_desc ocf_add_op = {"add",
+                                OCF_OP_ADD,
+                                &ocf_add_schema,
+                                classes,
+                                OCF_ARRAY_LEN(classes),
+                                shape_class,
+                                sizeof(ocf_add_call),
+                                0,
+                                tuning_key,
+                                plan,
+                                empty,
+                                frame,
+                                warmup_grid,
+                                sized_call};

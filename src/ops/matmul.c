@@ -152,13 +152,6 @@ static void make_problem(ocf_transpose trans_a, ocf_transpose trans_b, size_t m,
                     : o->bias_axis == OCF_BIAS_M ? OCF_BIAS_N
                                                  : OCF_BIAS_NONE;
   call->bias_dtype = o->bias_dtype;
-  /* A caller's workspace bounds the scratch of the staged wgmma plans and of the padded tiled
-     plans (each falls back to the next plan when it does not fit); told only to the calls those
-     plans may take, so that other calls' cached plans do not depend on the workspace's size. */
-  if (staging_may_apply(call) && settings->workspace) {
-    call->has_workspace = 1;
-    call->workspace_bytes = settings->workspace_size;
-  }
 
   /* op(a) is m x k (stored k x m transposed), op(b) k x n (n x k), C m x n; a bias runs
      along n or m. */

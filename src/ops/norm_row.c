@@ -110,7 +110,17 @@ static void warmup_grid(ocf_call_visit visit, void *user) {
         }
 }
 
-const ocf_op_desc ocf_norm_op = {
-    "norm",      OCF_OP_NORM,           &ocf_norm_schema, classes, OCF_ARRAY_LEN(classes),
-    shape_class, sizeof(ocf_norm_call), tuning_key,       plan,    empty,
-    frame,       warmup_grid,           sized_call};
+const ocf_op_desc ocf_norm_op = {"norm",
+                                 OCF_OP_NORM,
+                                 &ocf_norm_schema,
+                                 classes,
+                                 OCF_ARRAY_LEN(classes),
+                                 shape_class,
+                                 sizeof(ocf_norm_call),
+                                 offsetof(ocf_norm_call, scratch_bound),
+                                 tuning_key,
+                                 plan,
+                                 empty,
+                                 frame,
+                                 warmup_grid,
+                                 sized_call};

@@ -22,6 +22,13 @@
    time): the plan cache keeps a call's bytes, the run loop a frame on its stack. */
 enum { OCF_CALL_MAX = 256, OCF_FRAME_MAX = 512 };
 
+/* Room for one call struct of any op (a copy the run loop changes). */
+typedef union ocf_call_storage {
+  unsigned char bytes[OCF_CALL_MAX];
+  long double align_;
+  size_t align_size_;
+} ocf_call_storage;
+
 /* Room for one frame of any op. */
 typedef union ocf_frame_storage {
   unsigned char bytes[OCF_FRAME_MAX];
@@ -48,6 +55,10 @@ typedef struct ocf_op_desc {
      tuning values are looked up by. A call struct is built with memset first (its bytes,
      padding included, key the plan cache). */
   size_t call_size;
+  /* Where the call struct keeps its ocf_scratch_bound (offsetof), which the run loop sets to plan
+     a call again within a caller's workspace smaller than its plan's scratch; 0: the op's plans
+     take no scratch. */
+  size_t scratch_bound_at;
   void (*tuning_key)(const void *call, ocf_shape *shape, ocf_dtype *dtype);
   /* The planner (src/plan/plan_<op>.c) behind one signature. */
   ocf_status (*plan)(const ocf_device_facts *facts, const ocf_tuning_values *tuning,

@@ -194,3 +194,9 @@ size_t ocf_plan_steps_limit(const ocf_device_facts *facts, const ocf_plan *plan,
   }
   return lowest;
 }
+
+size_t ocf_scratch_ranges(const ocf_scratch_bound *bound, size_t per_range, size_t fixed) {
+  if (!bound->set) return SIZE_MAX;
+  if (bound->bytes < fixed) return 0;
+  return per_range ? (bound->bytes - fixed) / per_range : SIZE_MAX;
+}

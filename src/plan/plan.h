@@ -142,6 +142,20 @@ ocf_status ocf_plan_verify(const ocf_plan *plan, const ocf_device_facts *facts);
 
 /* ---- calls, as the planners see them (already validated) ---- */
 
+/* The most scratch a plan may take: set only where a caller lends a workspace smaller than the
+   scratch of the call's unbounded plan (the run loop then plans the call again with the
+   workspace's size here: runtime/run.c), so that every other call shares one cached plan. A
+   planner takes fewer ranges of a split, or none, to fit; a plan with no scratch-free
+   alternative (a baseline's) keeps its size, and the launch refuses it. */
+typedef struct ocf_scratch_bound {
+  int set;
+  size_t bytes;
+} ocf_scratch_bound;
+
+/* How many ranges of `per_range` bytes of scratch each (a split's parts) fit within the bound
+   beside `fixed` bytes: SIZE_MAX unbounded, 0 where not even the fixed part fits. */
+size_t ocf_scratch_ranges(const ocf_scratch_bound *bound, size_t per_range, size_t fixed);
+
 typedef struct ocf_add_call {
   size_t n, x_off, y_off, out_off;
   ocf_dtype dtype;
@@ -159,6 +173,7 @@ typedef struct ocf_softmax_call {
   int in_place;    /* out is in (same buffer, offset and stride) */
   int causal;      /* the causal band (its period and offset are kernel arguments) */
   int spans_meet;  /* out's span of elements meets in's (in place, or rows interleaved) */
+  ocf_scratch_bound scratch_bound;
 } ocf_softmax_call;
 
 /* LayerNorm or RMSNorm (issue 20). Offsets and strides of absent operands are 0. */
@@ -174,6 +189,7 @@ typedef struct ocf_norm_call {
   size_t weight_off, bias_off;    /* in elements */
   size_t res_off, res_ld;         /* the residual */
   size_t res_out_off, res_out_ld; /* x' */
+  ocf_scratch_bound scratch_bound;
 } ocf_norm_call;
 
 /* A row-major product (a column-major call arrives with its operands already swapped). Members
@@ -191,10 +207,7 @@ typedef struct ocf_matmul_call {
   ocf_activation activation;
   ocf_bias_axis bias_axis;
   ocf_dtype bias_dtype;
-  /* The launch's workspace: given (then its bytes bound a plan's scratch where the plan has a
-     scratch-free alternative: the staged wgmma plans), or the library's scratch. */
-  int has_workspace;
-  size_t workspace_bytes;
+  ocf_scratch_bound scratch_bound;
   int no_staging; /* the staged wgmma plans and the padded tiled plans are not to be made (their
                      scratch failed) */
 } ocf_matmul_call;
@@ -211,6 +224,7 @@ typedef struct ocf_attention_call {
   size_t workgroup;
   int has_lengths, causal, has_lse;
   ocf_precision precision; /* of fp32 inputs (OCF_PRECISION_FP32 for any other) */
+  ocf_scratch_bound scratch_bound;
 } ocf_attention_call;
 
 /* How the skinny kernels (cl/matmul_skinny.cl) see a call: Y = X V with Y's short side last.
@@ -318,10 +332,14 @@ void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_
 void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention_call *call,
                               ocf_kernel_id kernel, ocf_kernel_id join, size_t units, size_t wg,
                               size_t splits, size_t split_keys, size_t arrivals, ocf_plan *plan);
-/* The key ranges of a split: enough for `target` workgroups of base_units a range, each about
-   split_min keys or more, a multiple of the tile bk; returns the ranges, *split_keys their keys. */
-size_t ocf_attention_key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min,
-                                size_t bk, size_t *split_keys);
+/* The most key ranges whose partials (m, s, acc: d + 2 floats a query row a range) fit the
+   call's scratch bound, at most 1024 (the merge's limit); 0 where not one range's do. */
+size_t ocf_attention_ranges_fit(const ocf_attention_call *call);
+/* The key ranges of a split of the call's lk keys: enough for `target` workgroups of base_units
+   a range, each about split_min keys or more, a multiple of the tile bk, at most
+   ocf_attention_ranges_fit; returns the ranges (0: that is 0), *split_keys their keys. */
+size_t ocf_attention_key_ranges(const ocf_attention_call *call, size_t base_units, size_t target,
+                                size_t split_min, size_t bk, size_t *split_keys);
 /* The local memory of attention_wgmma with tiles of bk keys at head dim D = d_wgmma, with and
    without wgmma.pipe. */
 size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe);

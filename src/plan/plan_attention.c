@@ -106,17 +106,23 @@ void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention
   plan->scratch_written = 1; /* `kernel` writes every (m, s, acc) of every range `join` reads */
 }
 
-/* The key ranges of attention_decode and attention_mma_split: enough workgroups (base_units a
-   range) for `target`, each about split_min keys or more (and one tile at least), a multiple of
-   the tile bk, at most MAX_SPLITS. Returns the ranges; *split_keys their keys. */
-size_t ocf_attention_key_ranges(size_t lk, size_t base_units, size_t target, size_t split_min,
-                                size_t bk, size_t *split_keys) {
+size_t ocf_attention_ranges_fit(const ocf_attention_call *call) {
+  const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * (call->lq ? call->lq : 1);
+  return ocf_min_size(MAX_SPLITS, ocf_scratch_ranges(&call->scratch_bound,
+                                                     rows * (call->d + 2) * sizeof(float), 0));
+}
+
+size_t ocf_attention_key_ranges(const ocf_attention_call *call, size_t base_units, size_t target,
+                                size_t split_min, size_t bk, size_t *split_keys) {
+  const size_t lk = call->lk, most = ocf_attention_ranges_fit(call);
+  *split_keys = lk;
+  if (most == 0) return 0;
   size_t splits = ocf_div_ceil(target, base_units);
   splits = ocf_min_size(splits, ocf_max_size(lk / ocf_max_size(split_min, bk), 1));
-  splits = ocf_min_size(splits, MAX_SPLITS);
+  splits = ocf_min_size(splits, most);
   /* Rounded down to the tile: at least `splits` ranges. */
   size_t keys = ocf_max_size(lk / splits / bk * bk, bk);
-  while (ocf_div_ceil(lk, keys) > MAX_SPLITS)
+  while (ocf_div_ceil(lk, keys) > most)
     keys += bk;
   *split_keys = keys;
   return ocf_div_ceil(lk, keys);
@@ -201,8 +207,9 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   size_t split_keys;
   const size_t splits = ocf_attention_key_ranges(
-      call->lk, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill,
-      (size_t)t->split.min, bk, &split_keys);
+      call, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill, (size_t)t->split.min,
+      bk, &split_keys);
+  if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
   ocf_plan_define(plan, "BK", (long long)bk);
@@ -394,8 +401,8 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   size_t splits = 1, split_keys = call->lk;
   if (t->mma.split_fill > 0 && base_units < target && t->split.min > 0 &&
       call->lk / (size_t)t->split.min >= 2)
-    splits = ocf_attention_key_ranges(call->lk, base_units, target, (size_t)t->split.min, bk,
-                                      &split_keys);
+    splits =
+        ocf_attention_key_ranges(call, base_units, target, (size_t)t->split.min, bk, &split_keys);
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
   ocf_plan_define(plan, "WARPS", (long long)warps);
@@ -573,7 +580,7 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   if (call->variant == OCF_VARIANT_AUTO && !call->workgroup && base_units < target &&
       call->lk / split_min >= 2) {
     splits = ocf_min_size(ocf_min_size(ocf_div_ceil(target, base_units), call->lk / split_min),
-                          MAX_SPLITS);
+                          ocf_max_size(ocf_attention_ranges_fit(call), 1));
     split_keys = ocf_round_up(ocf_div_ceil(call->lk, splits), bk);
     splits = ocf_div_ceil(call->lk, split_keys);
   }

@@ -79,8 +79,9 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   size_t split_keys;
   const size_t splits = ocf_attention_key_ranges(
-      call->lk, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill,
-      (size_t)t->split.min, (wg / seg) * unroll, &split_keys);
+      call, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill, (size_t)t->split.min,
+      (wg / seg) * unroll, &split_keys);
+  if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
   ocf_plan_define(plan, "WG", (long long)wg);

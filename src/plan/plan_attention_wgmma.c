@@ -82,7 +82,7 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   const size_t target = cus * (size_t)t->wgmma.split_fill;
   size_t splits = 1, split_keys = call->lk;
   if (t->wgmma.split_fill > 0 && 2 * groups < target && long_keys)
-    splits = ocf_attention_key_ranges(call->lk, groups, target, split_min, bk, &split_keys);
+    splits = ocf_attention_key_ranges(call, groups, target, split_min, bk, &split_keys);
   else if (t->wgmma.split_fill == 0 && t->mma.split_fill > 0 &&
            2 * groups < cus * (size_t)t->mma.split_fill && long_keys)
     return OCF_MMA_NOT_APPLICABLE;

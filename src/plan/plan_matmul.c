@@ -346,12 +346,13 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_sk
   plan->splits = 1;
   plan->k_split = call->k;
   if (groups < want && call->k >= 2 * min_k) {
+    const size_t per_split = l.rows * l.small * batch;
     size_t splits = ocf_div_ceil(want, groups);
     if (splits > call->k / min_k) splits = call->k / min_k;
     if (splits > 64) splits = 64;
-    size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), 4);
+    splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));
+    size_t k_split = ocf_round_up(ocf_div_ceil(call->k, ocf_max_size(splits, 1)), 4);
     splits = ocf_div_ceil(call->k, k_split);
-    size_t per_split = l.rows * l.small * batch;
     if (splits >= 2 && per_split <= SPLIT_SCRATCH_MAX / sizeof(float) / splits) {
       plan->splits = splits;
       plan->k_split = k_split;
@@ -511,7 +512,7 @@ size_t ocf_matmul_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_ca
   if (facts->max_alloc_bytes && (cap == 0 || facts->max_alloc_bytes < cap))
     cap = facts->max_alloc_bytes;
   if (cap > SIZE_MAX) cap = SIZE_MAX;
-  if (call->has_workspace && call->workspace_bytes < cap) cap = call->workspace_bytes;
+  if (call->scratch_bound.set && call->scratch_bound.bytes < cap) cap = call->scratch_bound.bytes;
   return (size_t)cap;
 }
 
@@ -640,10 +641,11 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   /* K ranges of whole K slices; scratch for every split's C. */
   plan->splits = 1;
   plan->k_split = call->k;
+  const size_t per_split = call->m * ocf_round_up(call->n, 4) * batch;
+  splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));
   if (splits > 1) {
     size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), chosen.kwg);
     size_t n = ocf_div_ceil(call->k, k_split);
-    size_t per_split = call->m * ocf_round_up(call->n, 4) * batch;
     if (n >= 2 && per_split <= SPLIT_SCRATCH_MAX / sizeof(float) / n) {
       plan->splits = n;
       plan->k_split = k_split;

@@ -98,12 +98,13 @@ ocf_mma_outcome ocf_plan_matmul_few(const ocf_device_facts *facts, const ocf_tun
   plan->splits = 1;
   plan->k_split = call->k;
   if (groups < want && call->k >= 2 * min_k) {
+    const size_t per_split = l.rows * l.small * batch;
     size_t splits = ocf_div_ceil(want, groups);
     if (splits > call->k / min_k) splits = call->k / min_k;
     if (splits > 64) splits = 64;
-    const size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), quantum);
+    splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));
+    const size_t k_split = ocf_round_up(ocf_div_ceil(call->k, ocf_max_size(splits, 1)), quantum);
     splits = ocf_div_ceil(call->k, k_split);
-    const size_t per_split = l.rows * l.small * batch;
     if (splits >= 2 && per_split <= FEW_SCRATCH_MAX / sizeof(float) / splits) {
       plan->splits = splits;
       plan->k_split = k_split;

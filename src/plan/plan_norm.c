@@ -198,6 +198,41 @@ static void choose_stream(const ocf_device_facts *facts, const ocf_norm_tuning *
   k->groups = persistent ? ocf_min_size(rows, persistent) : ocf_plan_grid_groups(facts, rows);
 }
 
+/* The split of long rows (norm_split_stats, then norm_split_apply) under workgroups of wg, in
+   at most `fit` slices a row (what a caller's workspace holds); vecs: the row in vectors of
+   k->vw. */
+static void choose_split(const ocf_device_facts *facts, const ocf_norm_tuning *t,
+                         const ocf_norm_call *c, size_t wg, size_t vecs, size_t fit, norm_shape *k,
+                         ocf_plan *plan) {
+  const size_t t_vw = (size_t)t->vw, cols = c->cols ? c->cols : 1, rows = c->rows ? c->rows : 1;
+  /* The split SHIFTED where split.shifted allows it and every start allows only vectors of 1
+     (its weight realignment indexes vectors in 32 bits: rows below 2^31 elements). */
+  const int split_shifts = t->split.shifted == 1 || (t->split.shifted == 2 && c->rms);
+  const size_t split_shifted_vw =
+      split_shifts && k->vw == 1 && cols < ((size_t)1 << 31) ? widest_shifted(c, t_vw) : 1;
+  if (split_shifted_vw > 1) {
+    k->vw = split_shifted_vw;
+    k->shifted = 1;
+    vecs = ocf_div_ceil(cols + k->vw - 1, k->vw);
+    k->unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k->vw, 16);
+  }
+  const size_t step = wg * k->unroll;
+  const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
+  const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
+  const size_t parts =
+      ocf_max_size(1, ocf_min_size(ocf_min_size(parts_fill, vecs / (4 * step)), fit));
+  plan->part_vecs = ocf_div_ceil(ocf_div_ceil(vecs, parts), step) * step;
+  plan->parts = ocf_div_ceil(vecs, plan->part_vecs);
+  k->kernels[0] = OCF_KERNEL_NORM_SPLIT_STATS;
+  k->kernels[1] = OCF_KERNEL_NORM_SPLIT_APPLY;
+  k->count = 2;
+  k->wg = wg;
+  k->groups = ocf_plan_grid_groups(facts, rows * plan->parts);
+  /* (count, mean, M2) a slice, then a shift a row. */
+  plan->scratch_bytes = (3 * rows * plan->parts + rows) * sizeof(float);
+  plan->scratch_written = 1; /* norm_split_stats writes every slice's triple, slice 0 the shift */
+}
+
 /* Picks the kernels for a call under workgroup sizes wg (split, general, baseline), rows_wg
    (norm_rows) and stream_wg (norm_stream); wide > 0: only norm_rows, one row a workgroup of
    `wide` (plan_wide). */
@@ -241,10 +276,14 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
       k.vw = shifted_vw;
       k.shifted = 1;
     }
-    size_t vecs = ocf_div_ceil(cols, k.vw);
+    const size_t vecs = ocf_div_ceil(cols, k.vw);
     const size_t items_max = (size_t)t->rows.items * t_vw / k.vw;
     const size_t seg_items = (size_t)t->rows.seg_items * t_vw / k.vw;
     k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
+    /* The split's slices a row within a caller's workspace: (count, mean, M2) a slice and a
+       shift a row. */
+    const size_t split_fit =
+        ocf_scratch_ranges(&c->scratch_bound, 3 * rows * sizeof(float), rows * sizeof(float));
     if (k.shifted) {
       /* norm_rows SHIFTED, planned above */
     } else if (!wide && k.vw > 1 && streams(facts, t, c)) {
@@ -252,32 +291,10 @@ static void choose(const ocf_device_facts *facts, const ocf_norm_tuning *t, cons
          speed. H200, 512 x 50257 fp32 LayerNorm 617 -> 1222 GB/s split, bf16 360 -> 683.) */
       choose_stream(facts, t, c, stream_wg, &k);
     } else if (!choose_rows(facts, t, c, vecs, items_max, seg_items, rows_wg, wide, &k) && !wide) {
-      /* The split SHIFTED where split.shifted allows it and every start allows only vectors of 1
-         (its weight realignment indexes vectors in 32 bits: rows below 2^31 elements). */
-      const int split_shifts = t->split.shifted == 1 || (t->split.shifted == 2 && c->rms);
-      const size_t split_shifted_vw =
-          split_shifts && k.vw == 1 && cols < ((size_t)1 << 31) ? widest_shifted(c, t_vw) : 1;
-      if (split_shifted_vw > 1) {
-        k.vw = split_shifted_vw;
-        k.shifted = 1;
-        vecs = ocf_div_ceil(cols + k.vw - 1, k.vw);
-        k.unroll = ocf_min_size((size_t)t->split.unroll * t_vw / k.vw, 16);
-      }
-      const size_t step = wg * k.unroll;
-      const size_t target = (size_t)facts->compute_units * (size_t)t->split.groups_per_unit;
-      const size_t parts_fill = rows < target ? ocf_div_ceil(target, rows) : 1;
-      size_t parts = ocf_max_size(1, ocf_min_size(parts_fill, vecs / (4 * step)));
-      plan->part_vecs = ocf_div_ceil(ocf_div_ceil(vecs, parts), step) * step;
-      plan->parts = ocf_div_ceil(vecs, plan->part_vecs);
-      k.kernels[0] = OCF_KERNEL_NORM_SPLIT_STATS;
-      k.kernels[1] = OCF_KERNEL_NORM_SPLIT_APPLY;
-      k.count = 2;
-      k.wg = wg;
-      k.groups = ocf_plan_grid_groups(facts, rows * plan->parts);
-      /* (count, mean, M2) a slice, then a shift a row. */
-      plan->scratch_bytes = (3 * rows * plan->parts + rows) * sizeof(float);
-      plan->scratch_written =
-          1; /* norm_split_stats writes every slice's triple, slice 0 the shift */
+      if (split_fit > 0)
+        choose_split(facts, t, c, wg, vecs, split_fit, &k, plan);
+      else /* no split within a caller's workspace (not even one slice a row) */
+        choose_stream(facts, t, c, stream_wg, &k);
     }
   }
   if (plan->parts == 0) plan->parts = 1;

@@ -351,7 +351,9 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
                   facts, ocf_min_size((size_t)t->long_rows.coop_spin, COOP_WAIT_POLLS / slices),
                   slices, wg_max, ocf_div_ceil(part_vecs, wg_max))
             : 0;
-    if (spin > 0) {
+    /* Its arrival counters within a caller's workspace, else the split below. */
+    if (spin > 0 &&
+        slices <= ocf_scratch_ranges(&c->scratch_bound, 2 * rows * sizeof(cl_uint), 0)) {
       plan->part_vecs = part_vecs;
       plan->parts = slices;
       k->kernels[0] = OCF_KERNEL_SOFTMAX_COOP;
@@ -367,7 +369,10 @@ static void choose_long(const ocf_device_facts *facts, const ocf_softmax_tuning 
      resident together, or past a loop limit): a row left to one workgroup would stream alone. */
   if (!one_row) {
     const size_t step = wg_max * b->split_unroll;
-    const size_t parts = ocf_min_size(parts_fill, b->vecs / (4 * step));
+    /* As many slices as a caller's workspace holds the statistics of, if fewer. */
+    const size_t parts =
+        ocf_min_size(ocf_min_size(parts_fill, b->vecs / (4 * step)),
+                     ocf_scratch_ranges(&c->scratch_bound, 2 * rows * sizeof(float), 0));
     if (parts > 1) {
       plan->part_vecs = ocf_div_ceil(ocf_div_ceil(b->vecs, parts), step) * step;
       plan->parts = ocf_div_ceil(b->vecs, plan->part_vecs);

@@ -97,6 +97,34 @@ static ocf_status find_or_plan(ocf_context *ctx, const ocf_op_desc *desc, const 
   return OCF_SUCCESS;
 }
 
+/* The plan of run->call within the launch's workspace into *p, *call the call it is of: where
+   the caller lends one smaller than the plan's scratch, the call is planned again (a copy in
+   *bounded) with the workspace's size as its scratch bound, for fewer ranges of a split or none.
+   A plan that cannot shrink (a baseline's, a split a loop limit forces) keeps its size, and the
+   launch refuses it (OCF_ERR_BUFFER_TOO_SMALL). Any other call keeps its one cached plan. */
+static ocf_status plan_within_workspace(ocf_context *ctx, const ocf_op_desc *desc,
+                                        const ocf_run_call *run, ocf_call_storage *bounded,
+                                        const void **call, ocf_cached_plan *p, int *empty) {
+  *call = run->call;
+  ocf_status status = find_or_plan(ctx, desc, run->call, p, empty);
+  const ocf_launch *launch = run->launch;
+  if (status != OCF_SUCCESS || *empty || !launch->workspace || desc->scratch_bound_at == 0 ||
+      p->plan.scratch_bytes <= launch->workspace_size)
+    return status;
+  ocf_scratch_bound bound;
+  memset(&bound, 0, sizeof bound); /* its padding too: the call's bytes key the plan cache */
+  bound.set = 1;
+  bound.bytes = launch->workspace_size;
+  memcpy(bounded->bytes, run->call, desc->call_size);
+  memcpy(bounded->bytes + desc->scratch_bound_at, &bound, sizeof bound);
+  *call = bounded->bytes;
+  ocf_log(&ctx->log, OCF_LOG_DEBUG,
+          "%s: the plan's %zu bytes of scratch exceed the launch workspace's %zu: planned within "
+          "it",
+          desc->name, p->plan.scratch_bytes, launch->workspace_size);
+  return find_or_plan(ctx, desc, *call, p, empty);
+}
+
 /* An enqueue of a wide plan (plan->wide_workgroup) that the runtime refused for its size: each
    step above its kernel's reported limit is learnt as refused (its plans stay within that
    limit from now on), 1; any other failure, 0. */
@@ -121,20 +149,22 @@ ocf_status ocf_run(ocf_context *ctx, const ocf_run_call *run) {
   if (!desc) return ocf_fail(OCF_ERR_INVALID_VALUE, "run: op %d is not an op", (int)run->op);
   for (int attempt = 0;; attempt++) {
     ocf_cached_plan p;
+    ocf_call_storage bounded;
+    const void *call = NULL;
     int empty = 0;
-    ocf_status status = find_or_plan(ctx, desc, run->call, &p, &empty);
+    ocf_status status = plan_within_workspace(ctx, desc, run, &bounded, &call, &p, &empty);
     if (status != OCF_SUCCESS) return status;
     if (empty) return ocf_dispatch_nothing(run->queue, run->launch);
     ocf_frame_storage frame;
     ocf_frame_slots slots = {NULL, NULL};
-    desc->frame(&p.plan, run->call, run->source, NULL, &frame, &slots);
+    desc->frame(&p.plan, call, run->source, NULL, &frame, &slots);
     status =
         ocf_plan_enqueue(ctx, run->queue, &p.plan, p.kernels, frame.bytes, &slots, run->launch);
     if (status != OCF_SUCCESS) {
       /* Nothing of the plan was at fault, most likely (a buffer, the queue): the entry goes all
          the same, and the next call plans and checks afresh. */
       pthread_mutex_lock(&ctx->lock);
-      ocf_plan_cache_remove(ctx->plan_cache, desc->op, run->call, desc->call_size);
+      ocf_plan_cache_remove(ctx->plan_cache, desc->op, call, desc->call_size);
       pthread_mutex_unlock(&ctx->lock);
       /* A wide workgroup the runtime refused: learnt, and the call runs on the plan within the
          kernels' reported limits (only the last step writes an output, so nothing of the

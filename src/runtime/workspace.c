@@ -111,8 +111,8 @@ ocf_status ocf_scratch_prepare(ocf_context *ctx, cl_command_queue queue, const o
   if (launch->workspace) {
     if (launch->workspace_size < bytes)
       return ocf_fail(OCF_ERR_BUFFER_TOO_SMALL,
-                      "launch workspace holds %zu bytes; this call's plan needs %zu (the "
-                      "op's _workspace_size function gives it)",
+                      "launch workspace holds %zu bytes; this call needs %zu, as no plan of it "
+                      "takes less (the op's _workspace_size function gives it)",
                       launch->workspace_size, bytes);
     if (launch->workspace_offset == 0) {
       s->mem = launch->workspace;

@@ -45,7 +45,8 @@ ocf_status ocf_workspace_check(const ocf_context *ctx, const ocf_launch *launch)
 ocf_status ocf_workspace_check_disjoint(const ocf_launch *launch, const char *what, cl_mem buffer,
                                         size_t start, size_t bytes);
 /* Before the lock: the scratch of `bytes` for a call on `queue`: from the launch's workspace
-   (OCF_ERR_BUFFER_TOO_SMALL when it holds fewer bytes), a buffer of the call's own, or, for the
+   (OCF_ERR_BUFFER_TOO_SMALL when it holds fewer bytes: the run loop has planned the call
+   within it, so no plan of the call takes less), a buffer of the call's own, or, for the
    pool, nothing yet (s->pooled set). */
 ocf_status ocf_scratch_prepare(ocf_context *ctx, cl_command_queue queue, const ocf_launch *launch,
                                size_t bytes, ocf_scratch *s);
