@@ -61,7 +61,9 @@ jobs=${JOBS:-$(nproc)}
 # attn-ws-baseline and attn-ws-zero were run on 2026-12-05 (twenty-eighth session, PoCL,
 # OCFT_ONLY=test_attention_workspace): both killed by test_attention_workspace.
 # The six bound- mutations (a caller's workspace bounds the plan) were run on 2026-12-05
-# (twenty-ninth session, PoCL): see its closing note.
+# (twenty-ninth session, PoCL, 2 cores): all killed, by test_plan_scratch_bounds and each op's
+# workspace test (test_workspace_softmax and _matmul, test_norm_workspace,
+# test_attention_workspace).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -177,9 +179,8 @@ bound-replan~src/runtime/run.c~      p->plan.scratch_bytes <= launch->workspace_
 bound-ranges~src/plan/plan.c~  return per_range ? (bound->bytes - fixed) / per_range : SIZE_MAX;~  return per_range ? (bound->bytes - fixed) / per_range + 1 : SIZE_MAX;~^test_plan$~a split's ranges within a scratch bound counted one too many
 bound-softmax-split~src/plan/plan_softmax.c~                     ocf_scratch_ranges(&c->scratch_bound, 2 * rows * sizeof(float), 0));~                     SIZE_MAX);~^test_plan$|^test_workspace$~softmax's split ignores a caller's workspace
 bound-norm-stream~src/plan/plan_norm.c~      if (split_fit > 0)~      if (1)~^test_plan$|^test_norm$~norm's split of one slice a row past a caller's workspace that holds none
-bound-attention-fit~src/plan/plan_attention.c~  if (most == 0) return 0;~  if (most == 0) most = 1;~^test_plan$~attention_decode and attention_lanes split past a caller's workspace that holds not one range
-bound-matmul-tiled~src/plan/plan_matmul.c~  splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));
-  if (splits > 1) {~  if (splits > 1) {~^test_plan$|^test_workspace$~matmul_tiled_split ignores a caller's workspace
+bound-attention-fit~src/plan/plan_attention.c~  return ocf_min_size(MAX_SPLITS, ocf_scratch_ranges(&call->scratch_bound,~  return ocf_min_size(MAX_SPLITS, ocf_scratch_ranges(&(ocf_scratch_bound){0, 0},~^test_plan$|^test_attention$~attention's key ranges (decode, lanes, mma, wgmma and the tiled split) ignore a caller's workspace
+bound-matmul-tiled~src/plan/plan_matmul.c~  splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));\n  if (splits > 1) {~  if (splits > 1) {~^test_plan$|^test_workspace$~matmul_tiled_split ignores a caller's workspace
 direct-key-row~cl/attention.cl~      __global const k_real *kr = k + k_base + (j0 + j) * k_sr;~      __global const k_real *kr = k + k_base + j0 * k_sr;~^test_attention$~attention_tiled's decoding tile: every key of the tile scored as its first
 direct-key-tail~cl/attention.cl~      if (c < D) s0 += vload16(0, ql_row + c) * LOAD16(K_DTYPE, kr + c);~      (void)c;~^test_attention$~attention_tiled's decoding tile: a head dim of an odd number of 16s loses its last 16 products
 wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in
