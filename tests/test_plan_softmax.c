@@ -236,10 +236,22 @@ static const softmax_case softmax_cases[] = {
     /* 257 floats = 33 float8: resident in pow2(ceil(33 / 4)) = 16, ITEMS L(3) = 3. */
     {POCL, 0, 1024, 257, &ALIGNED, AUTO, "softmax_resident wg=16 groups=1024", "VW=8 ITEMS=3",
      "vw=8"},
-    /* 2048 = 256 float8 = 64 x 4: the longest held row; 2049 is streamed, 2 x 2 groups. */
+    /* 2048 = 256 float8 = 64 x 4: the longest row held in registers; without local memory
+       2049 is streamed, 2 x 2 groups; with the built-in 64 local vectors a work-item it is
+       held, its one vector more in local memory (LOCAL_ITEMS L(1) = 1). */
     {POCL, 0, 1024, 2048, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=4", "vw=8"},
     {POCL, 0, 1024, 2049, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "ITEMS=4 UNROLL=2",
-     "vw=8"},
+     "vw=8 local_items=0"},
+    {POCL, 0, 1024, 2049, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024",
+     "ITEMS=4 LOCAL_ITEMS=1", "vw=8"},
+    /* Vocabulary rows in the built-in vectors of 16: 50257 floats = 3142 float16, 50 a work-item
+       of 64: 4 in registers, L(46) = 48 in local memory (64 x 48 x 64 bytes = 192 KiB, within
+       PoCL's 512): held, read once. 65536 floats (4096 float16: 64 a work-item) still fit,
+       69632 is the most; 152064 (vocabulary of 152k) is streamed past what it holds. */
+    {POCL, 0, 128, 50257, &ALIGNED, AUTO, "softmax_resident wg=64 groups=128",
+     "VW=16 ITEMS=4 LOCAL_ITEMS=48", NULL},
+    {POCL, 0, 8, 152064, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4",
+     "VW=16 ITEMS=4 LOCAL_ITEMS=64", NULL},
     /* With local_items=4, 512 float8 fit 64 x (4 + 4): held, LOCAL_ITEMS 4. */
     {POCL, 0, 1024, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024",
      "ITEMS=4 LOCAL_ITEMS=4 local_mem=8712", "vw=8 local_items=4"},
@@ -252,8 +264,10 @@ static const softmax_case softmax_cases[] = {
     {POCL, 0, 1, 16384, &ALIGNED, AUTO,
      "softmax_split_stats wg=64 groups=4 + softmax_split_write wg=64 groups=4",
      "parts=4 part_vecs=512", "vw=8"},
-    {POCL, 0, 4, 16384, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "parts=1", "vw=8"},
-    {POCL, 0, 1, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1", "parts=1", "vw=8"},
+    {POCL, 0, 4, 16384, &ALIGNED, AUTO, "softmax_resident wg=64 groups=4", "parts=1",
+     "vw=8 local_items=0"},
+    {POCL, 0, 1, 4096, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1", "parts=1",
+     "vw=8 local_items=0"},
     /* 10^6 short rows: 62500 batches of 16 rows, capped at 2 x 2048 (grid-stride). */
     {POCL, 0, 1000000, 128, &ALIGNED, AUTO, "softmax_rows wg=4x16 groups=1x4096", "SEG=4", "vw=8"},
     /* Misaligned: VW = 1, items 4 x 8 = 32, seg_items 32: 256 floats, SEG 8, ITEMS 32. */
@@ -272,10 +286,11 @@ static const softmax_case softmax_cases[] = {
        resident in pow2(ceil(129 / 4)) = 64, ITEMS L(3) = 3 ... */
     {LLVMPIPE, 0, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=64 groups=1024", "ITEMS=3",
      "vw=8"},
-    /* ... and once its kernels report 32, 32 x 4 float8 hold 1024 floats: 1025 is streamed,
-       8 x 2 = 16 groups; with one local vector more (32 x 5 = 160) it is held again. */
+    /* ... and once its kernels report 32, 32 x 4 float8 hold 1024 floats: without local
+       memory 1025 is streamed, 8 x 2 = 16 groups; with one local vector more (32 x 5 = 160) it
+       is held again. */
     {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=32 groups=16", "WG=32 ITEMS=4",
-     "vw=8"},
+     "vw=8 local_items=0"},
     {LLVMPIPE, 32, 1024, 1025, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024",
      "ITEMS=4 LOCAL_ITEMS=1 local_mem=1288", "vw=8 local_items=1"},
     {LLVMPIPE, 32, 1024, 1024, &ALIGNED, AUTO, "softmax_resident wg=32 groups=1024", "ITEMS=4",
@@ -288,14 +303,14 @@ static const softmax_case softmax_cases[] = {
        poller watches ceil(30 / 32) = 1 slot: SPIN (32767 - 360) / 1 = 32407, not 65536 (which
        gave NaN rows on rusticl), nor the 2^20 asked ... */
     {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=32407",
-     "vw=8 coop_spin=65536 groups_per_unit=4"},
+     "vw=8 coop_spin=65536 groups_per_unit=4 local_items=0"},
     {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=32407",
-     "vw=8 coop_spin=1048576 groups_per_unit=4"},
+     "vw=8 coop_spin=1048576 groups_per_unit=4 local_items=0"},
     /* ... a smaller ask stands as it is, and on PoCL (no limit) 65536 stands too. */
     {LLVMPIPE, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=16384",
-     "vw=8 coop_spin=16384 groups_per_unit=4"},
+     "vw=8 coop_spin=16384 groups_per_unit=4 local_items=0"},
     {POCL, 32, 2, 30000, &ALIGNED, AUTO, "softmax_coop wg=32 groups=60", "SPIN=65536",
-     "vw=8 coop_spin=65536 groups_per_unit=4"},
+     "vw=8 coop_spin=65536 groups_per_unit=4 local_items=0"},
     /* A row whose slices, all computed again, would take more than half the limit by
        themselves: 1024 slices of 32 x 28 float8 (1024 x (28 + 8) = 36864 > 32767) get no
        softmax_coop on llvmpipe, but the split (one workgroup would stream the row alone). */
