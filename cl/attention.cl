@@ -79,6 +79,11 @@
 #if BK % TPR || D % TPR || BQ < 1
 #error "TPR must divide BK and D"
 #endif
+/* Query heads a workgroup decodes at once (attention_heads: one key head's query heads, one
+   query row each); 1: a workgroup a head. */
+#ifndef HG
+#error "HG: the host passes every define (src/plan/plan_attention.c)"
+#endif
 
 /* ---- derived ---- */
 
@@ -94,6 +99,9 @@
 #define WIDE_ROWS (TPR == 1 && BK % 16 == 0)
 #if WIDE_ROWS && D % 16
 #error "WIDE_ROWS: D must be a multiple of 16"
+#endif
+#if HG > 1 && !(WIDE_ROWS && BQ == 1)
+#error "HG: query heads together only for one query row a work-item (WIDE_ROWS, BQ 1)"
 #endif
 
 /* Loads BQ query rows from row `row0` into ql, zeros past lq and past d. */
@@ -269,6 +277,64 @@ void accumulate_direct(float *m, float *s, float *acc, __local float *pl_row,
   for (uint t = 0; t < D / 16; t++)
     vstore16(a[t], t, acc);
 }
+
+#if HG > 1
+/* score_keys_direct for the HG query heads staged in ql (head g's row at ql + g D, its scores
+   at pl + g BK): each key row is read once for them all, and each head's products are summed as
+   score_keys_direct sums them. Rows of exactly D elements. */
+void score_heads_direct(__local float *pl, __local const float *ql, __global const k_real *k,
+                        const ulong k_base, const ulong k_sr, const ulong j0, const uint n,
+                        const float scale) {
+  for (uint j = 0; j < BK; j++) {
+    float16 s0[HG], s1[HG];
+    for (uint g = 0; g < HG; g++)
+      s0[g] = s1[g] = (float16)(0.0f);
+    if (j < n) {
+      __global const k_real *kr = k + k_base + (j0 + j) * k_sr;
+      uint c = 0;
+      for (; c + 32 <= D; c += 32) {
+        const float16 k0 = LOAD16(K_DTYPE, kr + c), k1 = LOAD16(K_DTYPE, kr + c + 16);
+        for (uint g = 0; g < HG; g++) {
+          s0[g] += vload16(0, ql + g * D + c) * k0;
+          s1[g] += vload16(0, ql + g * D + c + 16) * k1;
+        }
+      }
+      if (c < D) {
+        const float16 k0 = LOAD16(K_DTYPE, kr + c);
+        for (uint g = 0; g < HG; g++)
+          s0[g] += vload16(0, ql + g * D + c) * k0;
+      }
+    }
+    for (uint g = 0; g < HG; g++)
+      pl[g * BK + j] = j < n ? scale * sum16(s0[g] + s1[g]) : 0.0f;
+  }
+}
+
+/* accumulate_direct for the HG heads: each head's weights (weigh_wide), then the outputs 16
+   columns at a time, each value row's 16 read once and added into every head's (HG vectors in
+   registers, where all of a head's D / 16 would spill); each element sums its keys in key order
+   from acc times the head's factor, as accumulate_direct does. */
+void accumulate_heads_direct(float *m, float *s, float *acc, __local float *pl,
+                             __global const v_real *v, const ulong v_base, const ulong v_sr,
+                             const ulong j0, const uint n) {
+  float f[HG];
+  for (uint g = 0; g < HG; g++)
+    f[g] = weigh_wide(m + g, s + g, pl + g * BK, n);
+  __global const v_real *vt = v + v_base + j0 * v_sr;
+  for (uint t = 0; t < D / 16; t++) {
+    float16 a[HG];
+    for (uint g = 0; g < HG; g++)
+      a[g] = vload16(t, acc + g * D) * f[g];
+    for (uint j = 0; j < n; j++) {
+      const float16 x = LOAD16(V_DTYPE, vt + j * v_sr + 16 * t);
+      for (uint g = 0; g < HG; g++)
+        a[g] += pl[g * BK + j] * x;
+    }
+    for (uint g = 0; g < HG; g++)
+      vstore16(a[g], t, acc + g * D);
+  }
+}
+#endif
 #endif
 
 /* The scores of this lane's keys of the tile (keys lane + TPR u below n): pl[r][j]. */
@@ -395,19 +461,84 @@ void attention_body(COMMON_PARAMS, const ulong splits, const ulong split_keys,
   }
 }
 
+#if HG > 1
+/* attention_body for decoding grouped-query heads (lq 1, one work-item, HG > 1): a unit is
+   (batch, HG consecutive query heads of one key head, split), so each K and V row is read once
+   for the HG heads where a workgroup a head read it HG times (their queries staged in ql, their
+   scores in pl). The same masks, rules, scratch slots and outputs as attention_body's; head dims
+   of exactly D (the host plans it only for d a multiple of 16). */
+void attention_heads(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                     __global float *scratch, __local float *ql, __local float *pl) {
+  const ulong head_groups = h / HG, units = b * head_groups * splits;
+  for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
+    ulong split, hg;
+    const ulong rest = ocf_divmod(unit, splits, &split);
+    const ulong batch = ocf_divmod(rest, head_groups, &hg);
+    const ulong head0 = hg * HG, kv_head = head0 / group;
+    const ulong kept = kept_keys(0, batch_length(lk, lengths, lengths_off, batch), causal_offset);
+    /* This unit's keys: [lo, hi). */
+    const ulong lo = split * split_keys;
+    const ulong hi = lo >= kept ? lo : (kept - lo < split_keys ? kept : lo + split_keys);
+    for (uint g = 0; g < HG; g++)
+      load_queries(ql + g * D, q, q_off + batch * q_sb + (head0 + g) * q_sh, q_sr, 0, lq, d);
+    const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
+    const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
+    float m[HG], s[HG], acc[HG * D];
+    for (uint g = 0; g < HG; g++)
+      m[g] = -INFINITY, s[g] = 0.0f;
+    for (uint c = 0; c < HG * D; c++)
+      acc[c] = 0.0f;
+    for (ulong j0 = lo; j0 < hi; j0 += BK) {
+      const uint n = (uint)(hi - j0 < BK ? hi - j0 : BK);
+      score_heads_direct(pl, ql, k, k_base, k_sr, j0, n, scale);
+      accumulate_heads_direct(m, s, acc, pl, v, v_base, v_sr, j0, n);
+    }
+    for (uint g = 0; g < HG; g++) {
+      const ulong row = (batch * h + head0 + g) * lq; /* the head's one query row */
+      if (scratch) {
+        const ulong slot = (row * splits + split) * (d + 2);
+        scratch[slot] = m[g], scratch[slot + 1] = s[g];
+        for (uint c = 0; c < d; c++)
+          scratch[slot + 2 + c] = acc[g * D + c];
+      } else {
+        /* kept 0: out 0, lse -inf; a non-finite max (+inf, or all -inf): NaN. */
+        const float norm = kept == 0 ? 0.0f : isfinite(m[g]) ? 1.0f / s[g] : NAN;
+        const ulong o = out_off + batch * out_sb + (head0 + g) * out_sh;
+        for (uint c = 0; c < d; c++)
+          OCF_STORE(OUT_DTYPE, out, o + c, acc[g * D + c] * norm);
+#if HAS_LSE
+        lse[lse_off + row] = kept == 0 ? -INFINITY : isfinite(m[g]) ? m[g] + log(s[g]) : NAN;
+#endif
+      }
+    }
+  }
+}
+#endif
+
 #if defined(OCF_KERNEL_attention_tiled) || defined(OCF_KERNEL_attention_split)
-/* The local memory of the two tiled kernels. */
+/* The local memory of the two tiled kernels: attention_heads's queries and scores, else
+   attention_body's tiles. */
+#if HG > 1
+#define DECLARE_TILES       \
+  __local float ql[HG * D]; \
+  __local float pl[HG * BK]
+#define RUN_BODY(splits, split_keys, scratch) \
+  attention_heads(COMMON_ARGS, splits, split_keys, scratch, ql, pl)
+#else
 #define DECLARE_TILES             \
   __local float ql[BQ * D];       \
   __local float kl[BK * KSTRIDE]; \
   __local float vl[BK * D];       \
   __local float pl[BQ * BK]
+#define RUN_BODY(splits, split_keys, scratch) \
+  attention_body(COMMON_ARGS, splits, split_keys, scratch, ql, kl, vl, pl)
+#endif
 #endif
 
 #ifdef OCF_KERNEL_attention_tiled
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void attention_tiled(COMMON_PARAMS) {
   DECLARE_TILES;
-  attention_body(COMMON_ARGS, 1, lk, 0, ql, kl, vl, pl);
+  RUN_BODY(1, lk, 0);
 }
 #endif
 
@@ -416,7 +547,7 @@ __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 attention_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
                 __global float *scratch) {
   DECLARE_TILES;
-  attention_body(COMMON_ARGS, splits, split_keys, scratch, ql, kl, vl, pl);
+  RUN_BODY(splits, split_keys, scratch);
 }
 #endif
 

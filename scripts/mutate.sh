@@ -64,6 +64,9 @@ jobs=${JOBS:-$(nproc)}
 # (twenty-ninth session, PoCL, 2 cores): all killed, by test_plan_scratch_bounds and each op's
 # workspace test (test_workspace_softmax and _matmul, test_norm_workspace,
 # test_attention_workspace).
+# The four heads- mutations (grouped query heads decoded together on CPUs) were run on
+# 2026-12-05 (twenty-ninth session, PoCL, 2 cores): all killed, by test_attention_gqa_decode,
+# test_attention_masks and test_plan_attention_heads.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -181,6 +184,10 @@ bound-softmax-split~src/plan/plan_softmax.c~                     ocf_scratch_ran
 bound-norm-stream~src/plan/plan_norm.c~      if (split_fit > 0)~      if (1)~^test_plan$|^test_norm$~norm's split of one slice a row past a caller's workspace that holds none
 bound-attention-fit~src/plan/plan_attention.c~  return ocf_min_size(MAX_SPLITS, ocf_scratch_ranges(&call->scratch_bound,~  return ocf_min_size(MAX_SPLITS, ocf_scratch_ranges(&(ocf_scratch_bound){0, 0},~^test_plan$|^test_attention$~attention's key ranges (decode, lanes, mma, wgmma and the tiled split) ignore a caller's workspace
 bound-matmul-tiled~src/plan/plan_matmul.c~  splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));\n  if (splits > 1) {~  if (splits > 1) {~^test_plan$|^test_workspace$~matmul_tiled_split ignores a caller's workspace
+heads-kv-head~cl/attention.cl~    const ulong head0 = hg * HG, kv_head = head0 / group;~    const ulong head0 = hg * HG, kv_head = hg;~^test_attention$~attention_heads: a group of query heads reads the key head of its own index (right only where HG is the whole group)
+heads-value-weight~cl/attention.cl~        a[g] += pl[g * BK + j] * x;~        a[g] += pl[j] * x;~^test_attention$~attention_heads: every head's outputs weighted by the first head's scores
+heads-score-tail~cl/attention.cl~      if (c < D) {\n        const float16 k0 = LOAD16(K_DTYPE, kr + c);~      if (0) {\n        const float16 k0 = LOAD16(K_DTYPE, kr + c);~^test_attention$~attention_heads: a head dim of an odd number of 16-float vectors scored without its last vector
+heads-units~src/plan/plan_attention.c~  const size_t base_units = (call->b ? call->b : 1) * (call->h ? call->h : 1) / hg * blocks;~  const size_t base_units = (call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks;~^test_attention$|^test_plan_attention$~attention_tiled with HG launched a workgroup a query head (units past the last group's)
 direct-key-row~cl/attention.cl~      __global const k_real *kr = k + k_base + (j0 + j) * k_sr;~      __global const k_real *kr = k + k_base + j0 * k_sr;~^test_attention$~attention_tiled's decoding tile: every key of the tile scored as its first
 direct-key-tail~cl/attention.cl~      if (c < D) s0 += vload16(0, ql_row + c) * LOAD16(K_DTYPE, kr + c);~      (void)c;~^test_attention$~attention_tiled's decoding tile: a head dim of an odd number of 16s loses its last 16 products
 wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in

@@ -563,6 +563,63 @@ static void test_attention_split(void **state) {
   tune_every_dtype(env, NULL);
 }
 
+/* The query heads attention_tiled decodes together (-DHG= of the last plan; 1 without one). */
+static long plan_heads(void) {
+  const char *hg = strstr(ocf_last_plan(), "-DHG=");
+  return hg ? atol(hg + 5) : 1;
+}
+
+/* Decoding grouped-query heads together (attention_heads: tiled.heads query heads of one key
+   head a work-item, one query row each), with and without the key split (attention_split with
+   HG, merged by attention_merge): groups of 2, 3, 4 and 8 (MQA, capped so that a workgroup is
+   left for each compute unit), head dims of one to five vectors of 16 (40: not whole vectors,
+   one head a workgroup), every mask, lse, rows without keys, 16-bit types, interleaved heads, a
+   NaN in a query (its head's row alone) and in a key (every head of its key head), the scratch
+   poisoned. Where no loop limit stands in the way (llvmpipe's), the plan must group heads. */
+static void test_attention_gqa_decode(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const char *const settings[] = {
+      "tiled.tpr=1 tiled.bq=32 tiled.bk=32 tiled.heads=8 split.fill=0 decode.wg=0 decode.lanes=0 "
+      "block.bq=0 mma.on=0",
+      "tiled.tpr=1 tiled.bq=32 tiled.bk=16 tiled.heads=8 split.fill=64 split.min=16 decode.wg=0 "
+      "decode.lanes=0 block.bq=0 mma.on=0"};
+  static const struct {
+    size_t b, h, h_kv, lk, d;
+  } cases[] = {{2, 8, 2, 77, 64},  {1, 6, 2, 300, 32}, {3, 4, 1, 50, 16},
+               {1, 8, 1, 129, 48}, {2, 6, 3, 40, 80},  {2, 8, 2, 60, 40}};
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
+    tune_every_dtype(env, settings[k]);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++)
+      for (int variant = 0; variant < 4; variant++) {
+        if (ocft_small() && (variant > 1 || cases[i].lk > 100)) continue;
+        att_case c = base_case(cases[i].b, cases[i].h, cases[i].h_kv, 1, cases[i].lk, cases[i].d);
+        c.lse = variant != 1;
+        c.causal = variant % 2;
+        c.lengths = variant >= 2; /* batch 1 keeps no key, batch 2 more than lk */
+        c.layout = variant == 3 ? INTERLEAVED : DENSE;
+        if (variant == 2) c.qt = OCF_F16, c.kt = OCF_BF16, c.vt = OCF_BF16, c.ot = OCF_BF16;
+        c.special = variant == 1 ? 1 : variant == 3 ? 2 : 0;
+        c.poison = k == 1;
+        run_case(env, "attention gqa decode", &c, 0);
+        /* The most heads of the group (at most 8) that divide it and leave a workgroup for
+           every compute unit; none for a head dim of part of a vector. */
+        const size_t group = c.h / c.h_kv;
+        size_t want = c.d % 16 ? 1 : group < 8 ? group : 8;
+        while (want > 1 && (group % want || c.b * c.h / want < env->info.compute_units))
+          want--;
+        const long hg = plan_heads();
+        if (!limited && hg != (long)want) {
+          print_error("b %zu h %zu h_kv %zu d %zu: HG %ld, expected %zu (%s)\n", c.b, c.h, c.h_kv,
+                      c.d, hg, want, ocf_last_plan());
+          fail();
+        }
+        if (k == 1 && !limited) assert_non_null(strstr(ocf_last_plan(), "attention_split"));
+      }
+  }
+  tune_every_dtype(env, NULL);
+}
+
 /* The workspace query (ocf_attention_workspace_size) agrees with the plan the call runs: the
    decode split's size serves the call through a caller's workspace (NaN bytes: every float
    read is written first) with the pool's result bit for bit; one byte less, or none, bounds the
@@ -2338,6 +2395,7 @@ int main(void) {
       cmocka_unit_test(test_attention_mma_shapes),   cmocka_unit_test(test_attention_mma_fp32),
       cmocka_unit_test(test_attention_wgmma),        cmocka_unit_test(test_attention_lanes),
       cmocka_unit_test(test_attention_lanes_join),   cmocka_unit_test(test_attention_workspace),
+      cmocka_unit_test(test_attention_gqa_decode),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

@@ -281,6 +281,41 @@ static void test_plan_attention_mma_local_memory(void **state) {
   assert_true(plan.local_mem_bytes <= cpu.local_mem_bytes);
 }
 
+/* The query heads attention_tiled decodes together on a CPU (built-in tiled.heads 8), one
+   query row of fp32 heads of dim `d`: its plan's first kernel and workgroups, and HG. */
+static void expect_heads(const char *what, device_id id, size_t b, size_t h, size_t h_kv, size_t lq,
+                         size_t d, const char *shape, long long hg) {
+  ocf_device_facts facts = facts_of(id, 0);
+  if (id == LLVMPIPE) facts = facts_of(id, 32);
+  ocf_tuning_values t = tuning_of(&facts, id, OCF_OP_ATTENTION);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = b, call.h = h, call.h_kv = h_kv, call.lq = lq, call.lk = 4096, call.d = d;
+  call.kv_vector = call.q_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_F32;
+  ocf_plan plan;
+  char values[32];
+  snprintf(values, sizeof values, "HG=%lld", hg);
+  expect_plan(what, ocf_plan_attention(&facts, &t, &call, &plan), &plan, shape, values);
+}
+
+/* PoCL (2 compute units): 32 query heads over 8 key heads, 4 a work-item (8 workgroups); 8
+   heads over one key head (MQA) 4 a work-item, leaving a workgroup for each unit (two, which
+   the key split then makes four: split.fill 2); 6 over 2, all 3; head dims of part of a vector,
+   several query rows, and llvmpipe's loop limit: one head a workgroup. */
+static void test_plan_attention_heads(void **state) {
+  (void)state;
+  expect_heads("gqa 4", POCL, 1, 32, 8, 1, 128, "attention_tiled wg=1 groups=8", 4);
+  expect_heads("mqa", POCL, 1, 8, 1, 1, 64,
+               "attention_split wg=1 groups=4 + attention_merge wg=64 groups=8", 4);
+  expect_heads("gqa 3", POCL, 2, 6, 2, 1, 64, "attention_tiled wg=1 groups=4", 3);
+  expect_heads("no gqa", POCL, 1, 32, 32, 1, 128, "attention_tiled wg=1 groups=32", 1);
+  expect_heads("d 40", POCL, 1, 32, 8, 1, 40, "attention_tiled wg=1 groups=32", 1);
+  expect_heads("lq 2", POCL, 1, 32, 8, 2, 128, "attention_tiled wg=2 groups=32", 1);
+  expect_heads("llvmpipe", LLVMPIPE, 1, 32, 8, 1, 128,
+               "attention_split wg=1 groups=768 + attention_merge wg=32 groups=128", 1);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_attention_mma_local_memory),
@@ -288,6 +323,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_lanes_routes),
       cmocka_unit_test(test_plan_attention_lanes_join),
       cmocka_unit_test(test_plan_attention_mma_join),
+      cmocka_unit_test(test_plan_attention_heads),
   };
   return cmocka_run_group_tests_name("plan_attention", tests, NULL, NULL);
 }

@@ -23,9 +23,9 @@ static const ocf_arg_desc split_args[] = {COMMON, SPLIT};
 /* The split kernels that may join their ranges themselves (JOIN): the arrival counters too. */
 static const ocf_arg_desc join_args[] = {COMMON, SPLIT, OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 
-static const char *const tiled_defines[] = {"BQ",          "BK",      "TPR",     "D",
-                                            "Q_DTYPE",     "K_DTYPE", "V_DTYPE", "OUT_DTYPE",
-                                            "HAS_LENGTHS", "CAUSAL",  "HAS_LSE", NULL};
+static const char *const tiled_defines[] = {
+    "BQ",      "BK",        "TPR",         "HG",     "D",       "Q_DTYPE", "K_DTYPE",
+    "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const decode_defines[] = {
     "BK",      "DWG",     "CPT",     "RB",        "VEC",         "SPK",    "PREFETCH", "D",
@@ -55,7 +55,8 @@ static const char *const wgmma_defines[] = {
 
 KERNEL(ATTENTION_TILED, attention_tiled, tiled_args,
        "any shape: one workgroup per (batch, head, block of BQ query rows), TPR work-items a "
-       "row, d <= D (D a multiple of 16 and of TPR, BK a multiple of TPR)");
+       "row, d <= D (D a multiple of 16 and of TPR, BK a multiple of TPR); HG > 1 (decoding "
+       "grouped-query heads on CPUs): one per (batch, HG query heads of a key head), d = D");
 KERNEL(ATTENTION_SPLIT, attention_split, split_args,
        "few query blocks, long rows: as attention_tiled, each row's keys cut into `splits` "
        "ranges of split_keys, each range's (m, s, acc) into scratch");

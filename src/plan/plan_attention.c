@@ -444,6 +444,34 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   return MMA_PLANNED;
 }
 
+/* attention_heads's local memory: HG query rows and their scores of a tile. */
+static size_t heads_local_bytes(size_t hg, size_t bk, size_t d_padded) {
+  return 4 * hg * (d_padded + bk);
+}
+
+/* The query heads attention_tiled decodes together (HG, cl/attention.cl's attention_heads): up
+   to tiled.heads of one key head where one work-item takes a query row whole from K and V as
+   they lie (tpr 1, tiles of whole vectors, the one query row of a decoding step) and d is whole
+   vectors, as many as divide the group, fit local memory and leave a workgroup for every compute
+   unit; 1 under a loop limit (a key's steps grow with the heads), a fixed workgroup size or
+   another variant. On PoCL (2 cores), 1 x 32 heads x 1 x 4096 x 128 fp32 with 8 key heads read
+   K and V once instead of four times (docs/ATTENTION.md, "Grouped heads on CPUs"). */
+static size_t heads_together(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                             const ocf_attention_call *call, size_t bq, size_t bk, size_t tpr,
+                             size_t d_padded, unsigned long long local) {
+  const size_t b = call->b ? call->b : 1, h = call->h ? call->h : 1;
+  const size_t group = h / (call->h_kv ? call->h_kv : h);
+  if (t->tiled.heads < 2 || group < 2 || tpr != 1 || bk % 16 || bq != 1 || call->lq != 1 ||
+      call->d != d_padded || facts->loop_limit || call->workgroup ||
+      call->variant != OCF_VARIANT_AUTO)
+    return 1;
+  size_t hg = ocf_min_size((size_t)t->tiled.heads, group);
+  while (hg > 1 && (group % hg || b * h / hg < (size_t)facts->compute_units ||
+                    heads_local_bytes(hg, bk, d_padded) > local))
+    hg--;
+  return hg;
+}
+
 /* The plan; *probe_bytes (0: none): the local memory the matrix units' probe is to run, where
    attention_mma waits for it (the plan is another's) or asks for more (mma.local). */
 static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -570,7 +598,8 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
 
   const size_t wg = bq * tpr;
   const size_t blocks = ocf_div_ceil(lq, bq);
-  const size_t base_units = (call->b ? call->b : 1) * (call->h ? call->h : 1) * blocks;
+  const size_t hg = heads_together(facts, t, call, bq, bk, tpr, d_padded, local);
+  const size_t base_units = (call->b ? call->b : 1) * (call->h ? call->h : 1) / hg * blocks;
   size_t cap_groups = (size_t)facts->compute_units * 2048;
 
   /* The decode split: too few units to fill the device, and keys enough for two splits. */
@@ -594,9 +623,11 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   ocf_plan_define(plan, "BQ", (long long)bq);
   ocf_plan_define(plan, "BK", (long long)bk);
   ocf_plan_define(plan, "TPR", (long long)tpr);
+  ocf_plan_define(plan, "HG", (long long)hg);
   ocf_attention_define_call(call, d_padded, plan);
   const size_t global = units * wg;
-  plan->local_mem_bytes = ocf_attention_local_bytes(bq, bk, d_padded);
+  plan->local_mem_bytes =
+      hg > 1 ? heads_local_bytes(hg, bk, d_padded) : ocf_attention_local_bytes(bq, bk, d_padded);
   if (splits < 2) {
     ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_TILED, 1, &global, &wg);
     plan->kv_splits = 1;

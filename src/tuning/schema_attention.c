@@ -19,6 +19,11 @@ static const ocf_tunable attention_tunables[] = {
                        "work-items per query row: each scores bk / tpr keys of a tile and "
                        "accumulates D / tpr of the row's output",
                        NULL},
+    [AT(tiled.heads)] = {"tiled.heads", 1, 16, 0, 1,
+                         "most query heads of one key head a work-item decodes together "
+                         "(grouped-query attention, one query row, tpr 1 with bk a multiple of "
+                         "16: each K and V row read once for them); 1: a workgroup a head",
+                         NULL},
     /* split: attention_split + attention_merge */
     [AT(split.fill)] = {"split.fill", 0, 64, 0, 2,
                         "workgroups per compute unit below which each row's keys are split over "

@@ -257,9 +257,10 @@ typedef struct ocf_norm_tuning {
 /* attention_tiled (cl/attention.cl): BQ query rows a workgroup, TPR work-items a row, K and V
    in tiles of BK keys through local memory. */
 typedef struct ocf_attention_tiled_tuning {
-  int bq;  /* query rows a workgroup */
-  int bk;  /* keys (and values) a tile in local memory */
-  int tpr; /* work-items per query row */
+  int bq;    /* query rows a workgroup */
+  int bk;    /* keys (and values) a tile in local memory */
+  int tpr;   /* work-items per query row */
+  int heads; /* most query heads of a key head decoded by one work-item (HG); 1: one */
 } ocf_attention_tiled_tuning;
 
 /* The decode split (attention_split + attention_merge): each row's keys over workgroups. */
