@@ -473,6 +473,29 @@ static void test_plan_norm(void **state) {
   assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_NORM_SPLIT_STATS);
 }
 
+/* The CPU row: rows of 32768 floats and more in norm_stream (512 work-items of 8 vectors of 16:
+   65536 floats held), shorter ones and bfloat16 in the split; the workgroup a row. */
+static void test_plan_norm_cpu_stream(void **state) {
+  (void)state;
+  ocf_device_facts facts = facts_of(POCL, 0);
+  ocf_tuning_values t = tuning_of(&facts, POCL, OCF_OP_NORM);
+  ocf_norm_call c = norm_call_of(0, 16, 65536, 0, 0, AUTO, 0);
+  expect_norm_stream("pocl 16 x 65536", &facts, &t, &c, 1, 512, 16, 8, 2, 16, 0, 0, 0);
+  c = norm_call_of(1, 64, 32768, 0, 0, AUTO, 0);
+  expect_norm_stream("pocl 64 x 32768 rms", &facts, &t, &c, 1, 512, 16, 8, 2, 64, 0, 0, 0);
+  c = norm_call_of(0, 64, 32752, 0, 0, AUTO, 0);
+  expect_norm_stream("pocl 64 x 32752", &facts, &t, &c, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  ocf_tuning_values bf16;
+  assert_int_equal(
+      ocf_tuning_resolve(rows, count, OCF_OP_NORM, OCF_BF16, &facts, devices[POCL].name, &bf16),
+      OCF_SUCCESS);
+  c = norm_call_of(0, 16, 65536, 0, 0, AUTO, 0);
+  c.in_dtype = c.out_dtype = c.res_dtype = c.weight_dtype = OCF_BF16;
+  expect_norm_stream("pocl 16 x 65536 bf16", &facts, &bf16, &c, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_norm),
@@ -480,6 +503,7 @@ int main(void) {
       cmocka_unit_test(test_plan_norm_h200_classes),
       cmocka_unit_test(test_plan_norm_h200_long),
       cmocka_unit_test(test_plan_norm_stream),
+      cmocka_unit_test(test_plan_norm_cpu_stream),
   };
   return cmocka_run_group_tests_name("plan_norm", tests, NULL, NULL);
 }
