@@ -261,6 +261,10 @@ static const matmul_case matmul_cases[] = {
        path, 8 row lanes, 10 blocks of 32 rows. */
     {MALI, 0, 0, 0, 300, 12, 50, 0, 0, AUTO, "matmul_skinny wg=64 groups=10",
      "WIDE=0 RL=8 local_mem=4096", 1, 0},
+    /* PoCL's matrix-vector product of a row-major B (C = a B: X = B^T, rows contiguous): 4 row
+       lanes (16 rows a workgroup of 64), where 16 ran at a quarter of the copy ceiling. */
+    {POCL, 0, 0, 0, 1, 4096, 4096, 0, 0, AUTO, "matmul_skinny wg=64 groups=256",
+     "swapped=1 X_KCONT=0 RL=4 WIDE=0", 1, 0},
 
     /* AMD, 60 wanted: 128-tiles from ceil(n / 128)^2 >= 60 (897: 8 x 8), 64-tiles from
        ceil(n / 64)^2 >= 60 (449), 32-tiles below. Its big set reads K in slices of 16. */
