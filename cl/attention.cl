@@ -313,7 +313,9 @@ void score_heads_direct(__local float *pl, __local const float *ql, __global con
 /* accumulate_direct for the HG heads: each head's weights (weigh_wide), then the outputs 16
    columns at a time, each value row's 16 read once and added into every head's (HG vectors in
    registers, where all of a head's D / 16 would spill); each element sums its keys in key order
-   from acc times the head's factor, as accumulate_direct does. */
+   from acc times the head's factor, as accumulate_direct does. One head keeps accumulate_direct
+   and score_keys_direct: these with HG 1 ran single-head decoding 5-8 % slower on PoCL (all D /
+   16 output vectors across the keys suit one head; 2026-12-05). */
 void accumulate_heads_direct(float *m, float *s, float *acc, __local float *pl,
                              __global const v_real *v, const ulong v_base, const ulong v_sr,
                              const ulong j0, const uint n) {
