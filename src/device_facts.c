@@ -68,6 +68,9 @@ static unsigned long long attention_mma_shown(const ocf_device_facts *facts) {
 
 unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_program_id program) {
   if (program == OCF_PROGRAM_MATMUL_MMA_NV) return facts->learnt.mma_local_ok;
+  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV && facts->learnt.wgmma_tma == OCF_PROBE_PASSED &&
+      facts->learnt.wgmma_tma_local_ok > facts->learnt.wgmma_local_ok)
+    return facts->learnt.wgmma_tma_local_ok; /* the TMA form's ring, barriers and maps */
   if (program == OCF_PROGRAM_MATMUL_WGMMA_NV || program == OCF_PROGRAM_ATTENTION_WGMMA_NV)
     return facts->learnt.wgmma_local_ok;
   if (program == OCF_PROGRAM_ATTENTION_MMA_NV) return attention_mma_shown(facts);
@@ -76,10 +79,13 @@ unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_prog
 
 unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
                                                 ocf_program_id program) {
-  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV || program == OCF_PROGRAM_ATTENTION_WGMMA_NV)
-    return facts->learnt.wgmma_local_ok_reported > facts->local_mem_bytes
-               ? facts->learnt.wgmma_local_ok_reported
-               : facts->local_mem_bytes;
+  if (program == OCF_PROGRAM_MATMUL_WGMMA_NV || program == OCF_PROGRAM_ATTENTION_WGMMA_NV) {
+    unsigned long long reported = facts->learnt.wgmma_local_ok_reported;
+    if (program == OCF_PROGRAM_MATMUL_WGMMA_NV && facts->learnt.wgmma_tma == OCF_PROBE_PASSED &&
+        facts->learnt.wgmma_tma_local_ok_reported > reported)
+      reported = facts->learnt.wgmma_tma_local_ok_reported;
+    return reported > facts->local_mem_bytes ? reported : facts->local_mem_bytes;
+  }
   if (program == OCF_PROGRAM_ATTENTION_MMA_NV && facts->learnt.mma != OCF_PROBE_PASSED)
     return facts->local_mem_bytes;
   if (program != OCF_PROGRAM_MATMUL_MMA_NV && program != OCF_PROGRAM_ATTENTION_MMA_NV)

@@ -46,6 +46,11 @@ typedef struct ocf_learnt_facts {
      at most wgmma_local_ok. A build of it that fails after the probe passed sets FAILED too. */
   ocf_probe_state wgmma;
   unsigned long long wgmma_local_ok, wgmma_local_ok_reported;
+  /* Its TMA-fed form (matmul_wgmma_tma, a workgroup of 288 work-items that makes its own tensor
+     maps), as its own probe found it (src/runtime/wgmma_probe.c), run once the wgmma and the
+     wide probes passed: the same three facts for that kernel. */
+  ocf_probe_state wgmma_tma;
+  unsigned long long wgmma_tma_local_ok, wgmma_tma_local_ok_reported;
   /* Workgroups beyond a kernel's reported CL_KERNEL_WORK_GROUP_SIZE (src/runtime/wide_probe.c):
      whether a reduction over a workgroup of the device's CL_DEVICE_MAX_WORK_GROUP_SIZE ran
      right on this context. NVIDIA's driver reports 256 for every kernel, yet runs 1024 where

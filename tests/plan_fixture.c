@@ -156,6 +156,7 @@ long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "k_split") == 0) return (long long)plan->k_split;
   if (strcmp(name, "swapped") == 0) return plan->swapped;
   if (strcmp(name, "max_regs") == 0) return plan->max_registers;
+  if (strcmp(name, "wide") == 0) return plan->wide_workgroup;
   if (strcmp(name, "staged_k") == 0) return (long long)plan->staged_k;
   if (strcmp(name, "staged_ld") == 0) return (long long)plan->staged_ld;
   if (strcmp(name, "staged_a") == 0) return plan->staged_a;

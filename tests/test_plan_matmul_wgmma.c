@@ -11,10 +11,12 @@
 
 /* The H200 once the wgmma probe ran right with the larger of the built-in rings (128 x 192 in 5
    stages, wgmma.wave_bn: 5 (128 + 192) 128 + 1024 = 205824 bytes; 128 x 256 in 4 takes 197632),
-   and the mma.sync probe of 48 KiB too. */
+   and the mma.sync probe of 48 KiB too; its TMA-fed form failed its probe (the cp.async kernel's
+   rules; test_plan_matmul_wgmma_tma has the TMA form's). */
 static ocf_device_facts h200_wgmma(ocf_probe_state wgmma) {
   ocf_device_facts facts = h200_probed(49152);
   facts.learnt.wgmma = wgmma;
+  facts.learnt.wgmma_tma = OCF_PROBE_FAILED;
   if (wgmma == OCF_PROBE_PASSED) {
     facts.learnt.wgmma_local_ok = 205824;
     facts.learnt.wgmma_local_ok_reported = 205824 + 16;
@@ -904,6 +906,125 @@ static void test_plan_matmul_wgmma_staged(void **state) {
                   none);
 }
 
+/*
+ * Rule 7, the TMA-fed form (matmul_wgmma_tma): the whole-K direct plans take it where wgmma.tma
+ * is set, the wide and the TMA probes passed and the maps' scratch
+ * (256 bytes a workgroup) fits; before either probe the cp.async kernel runs with that probe due
+ * (the wide one first); a failed probe, a refused wide launch, a compiler without register caps,
+ * m, n or k of 2^31, a workspace short of the maps, or wgmma.tma=0 keep the cp.async kernel;
+ * split, last-wave and copied plans keep theirs. Its workgroup: 2 warpgroups and a warp, 288
+ * work-items (a wide plan, registers capped at 65536 / 288 rounded down to 8: 224); its local
+ * memory: the ring, 2 x 4 mbarriers and the two maps on 128 bytes, and 1 KiB of alignment:
+ * round_up(4 (128 + 256) 128 + 64, 128) + 256 + 1024 = 198016 bytes (5 (128 + 192) 128 for the
+ * 192-column ring: 206208, what the probe ran).
+ */
+static void test_plan_matmul_wgmma_tma(void **state) {
+  (void)state;
+  ocf_device_facts tma = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
+  tma.learnt.wide = OCF_PROBE_PASSED;
+  tma.learnt.wgmma_tma = OCF_PROBE_PASSED;
+  tma.learnt.wgmma_tma_local_ok = 206208;
+  tma.learnt.wgmma_tma_local_ok_reported = 206208 + 16;
+  ocf_tuning_values bf16 = matmul_tuning(&tma, H200, OCF_BF16);
+  ocf_tuning_values f32 = matmul_tuning(&tma, H200, OCF_F32);
+  assert_int_equal(bf16.matmul.wgmma.tma, 0); /* off until the H200 runs it */
+  bf16.matmul.wgmma.tma = 1, f32.matmul.wgmma.tma = 1;
+  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 2, 4), 198016);
+  assert_int_equal(ocf_wgmma_tma_local_bytes(192, 2, 5), 206208);
+  const char *const tma_4096 = "matmul_wgmma_tma wg=288 groups=512";
+  const char *const wg_4096 = "matmul_wgmma wg=256 groups=512";
+  const char *const tma_values =
+      "BN=256 STAGES=4 TMA_WAIT_LIMIT=0 wide=1 max_regs=224 scratch=131072 scratch_written=1 "
+      "local_mem=198016";
+  const char *const plain = "TMA_WAIT_LIMIT=0 wide=0 scratch=0 local_mem=197632";
+  const int none = OCF_PLAN_PROBE_NONE;
+
+  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 NN", &tma, &bf16, &call, tma_4096, tma_values, none);
+  call.trans_b = OCF_TRANS;
+  plan_wgmma_case("bf16 NT", &tma, &bf16, &call, tma_4096, "TRANS_B=1 wide=1", none);
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  call.trans_b = OCF_TRANS;
+  plan_wgmma_case("TF32 NT", &tma, &f32, &call, tma_4096, "AB_DTYPE=0 TRANS_B=1 wide=1", none);
+  /* the waves' 192-column tiles in 5 stages: 3072^3 is 24 x 16 = 384 tiles */
+  call = typed_call(3072, 3072, 3072, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 3072^3", &tma, &bf16, &call, "matmul_wgmma_tma wg=288 groups=384",
+                  "BN=192 STAGES=5 scratch=98304 local_mem=206208", none);
+  /* a batch of 3: 1536 workgroups, one pair of maps each */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call.batch = 3, call.stride_a = 4096 * 4096, call.stride_b = 4096 * 4096;
+  call.stride_c = 4096 * 4096;
+  plan_wgmma_case("bf16 batch 3", &tma, &bf16, &call, "matmul_wgmma_tma wg=288 groups=1536",
+                  "scratch=393216", none);
+
+  /* before the probes: the cp.async kernel, the wide probe first, then the TMA probe */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  ocf_device_facts before = tma;
+  before.learnt.wide = OCF_PROBE_UNKNOWN;
+  before.learnt.wgmma_tma = OCF_PROBE_UNKNOWN;
+  plan_wgmma_case("before the wide probe", &before, &bf16, &call, wg_4096, plain,
+                  OCF_PLAN_PROBE_WIDE);
+  before.learnt.wide = OCF_PROBE_PASSED;
+  plan_wgmma_case("before the TMA probe", &before, &bf16, &call, wg_4096, plain,
+                  OCF_PLAN_PROBE_WGMMA_TMA);
+  /* either failed, a refused wide launch, no register caps: the cp.async kernel for good */
+  ocf_device_facts off = tma;
+  off.learnt.wgmma_tma = OCF_PROBE_FAILED;
+  plan_wgmma_case("TMA probe failed", &off, &bf16, &call, wg_4096, plain, none);
+  off = tma, off.learnt.wide = OCF_PROBE_FAILED, off.learnt.wgmma_tma = OCF_PROBE_UNKNOWN;
+  plan_wgmma_case("wide probe failed", &off, &bf16, &call, wg_4096, plain, none);
+  off = tma, off.learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA] = 1;
+  plan_wgmma_case("wide launch refused", &off, &bf16, &call, wg_4096, plain, none);
+  off = tma, off.nv_compiler_options = 0;
+  plan_wgmma_case("no register caps", &off, &bf16, &call, wg_4096, plain, none);
+  off = tma, off.learnt.wgmma_tma_local_ok = 198015;
+  plan_wgmma_case("a ring past the probe's", &off, &bf16, &call, wg_4096, plain, none);
+  ocf_tuning_values tma_off = bf16;
+  tma_off.matmul.wgmma.tma = 0;
+  plan_wgmma_case("wgmma.tma=0", &tma, &tma_off, &call, wg_4096, plain, none);
+
+  /* the workspace: the maps' 131072 bytes fit or the cp.async kernel (no scratch) runs */
+  call.scratch_bound.set = 1, call.scratch_bound.bytes = 131072;
+  plan_wgmma_case("a workspace of the maps", &tma, &bf16, &call, tma_4096, "scratch=131072", none);
+  call.scratch_bound.bytes = 131071;
+  plan_wgmma_case("a workspace 1 byte short", &tma, &bf16, &call, wg_4096, plain, none);
+
+  /* 2^31 rows: box coordinates are signed 32-bit (2^31 - 128 rows take the TMA) */
+  call = typed_call((size_t)1 << 31, 256, 64, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("m 2^31", &tma, &bf16, &call, "matmul_wgmma wg=256 groups=16777216", "wide=0",
+                  none);
+  call.m = ((size_t)1 << 31) - 128;
+  plan_wgmma_case("m 2^31 - 128", &tma, &bf16, &call, "matmul_wgmma_tma wg=288 groups=16777215",
+                  "wide=1", none);
+
+  /* split, last-wave and copied plans keep their kernels */
+  call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = OCF_TRANS;
+  plan_wgmma_case("split K", &tma, &bf16, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+                  "wide=0", none);
+  call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384", "wide=0",
+                  none);
+  ocf_tuning_values lw = lastwave_on(bf16);
+  lw.matmul.wgmma.wave_bn = 0, lw.matmul.wgmma.align_rows = 0;
+  plan_wgmma_case("3000^3 last wave", &tma, &lw, &call,
+                  "matmul_wgmma_lw_split wg=256 groups=120 + matmul_wgmma_lw wg=256 groups=384",
+                  "wide=0", none);
+  lw.matmul.wgmma.lastwave = 0; /* the direct plan: on the TMA */
+  plan_wgmma_case("3000^3 direct", &tma, &lw, &call, "matmul_wgmma_tma wg=288 groups=288", "wide=1",
+                  none);
+
+  /* the probe's plan: the larger ring (192 columns, 5 stages), bounded waits, the maps' scratch */
+  ocf_plan plan;
+  expect_plan("TMA probe", ocf_plan_matmul_wgmma_tma_probe(&before, &bf16, 160, 264, &plan), &plan,
+              "matmul_wgmma_tma wg=288 groups=4",
+              "BN=192 STAGES=5 TMA_WAIT_LIMIT=4194304 wide=1 max_regs=224 scratch=1024 "
+              "local_mem=206208");
+  assert_true(plan.is_probe);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_matmul_wgmma),
@@ -911,6 +1032,7 @@ int main(void) {
       cmocka_unit_test(test_plan_wgmma_staged16),
       cmocka_unit_test(test_plan_matmul_wgmma_lastwave),
       cmocka_unit_test(test_plan_matmul_wgmma_staged),
+      cmocka_unit_test(test_plan_matmul_wgmma_tma),
   };
   return cmocka_run_group_tests_name("plan_matmul_wgmma", tests, NULL, NULL);
 }

@@ -17,13 +17,13 @@ if [ $# -gt 0 ]; then
   configs=("$*")
 else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout, two epilogues,
   # and the other tiles
-  plain="-DC_DTYPE=0 -DACTIVATION=0 -DBIAS=0 -DBIAS_DTYPE=0"
+  plain="-DC_DTYPE=0 -DACTIVATION=0 -DBIAS=0 -DBIAS_DTYPE=0 -DTMA_WAIT_LIMIT=0"
   h200="-DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 $plain"
   configs=("-DAB_DTYPE=2 -DTRANS_B=0 $h200" "-DAB_DTYPE=2 -DTRANS_B=1 $h200"
     "-DAB_DTYPE=1 -DTRANS_B=0 $h200" "-DAB_DTYPE=1 -DTRANS_B=1 $h200"
     "-DAB_DTYPE=0 -DTRANS_B=1 $h200"
-    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=2 -DACTIVATION=3 -DBIAS=1 -DBIAS_DTYPE=1"
-    "-DAB_DTYPE=0 -DTRANS_B=1 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=1 -DACTIVATION=2 -DBIAS=2 -DBIAS_DTYPE=2"
+    "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=2 -DACTIVATION=3 -DBIAS=1 -DBIAS_DTYPE=1 -DTMA_WAIT_LIMIT=0"
+    "-DAB_DTYPE=0 -DTRANS_B=1 -DBN=256 -DCONSUMERS=2 -DSTAGES=4 -DGROUP_M=8 -DC_DTYPE=1 -DACTIVATION=2 -DBIAS=2 -DBIAS_DTYPE=2 -DTMA_WAIT_LIMIT=0"
     "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=128 -DCONSUMERS=2 -DSTAGES=6 -DGROUP_M=8 $plain"
     "-DAB_DTYPE=2 -DTRANS_B=0 -DBN=192 -DCONSUMERS=2 -DSTAGES=5 -DGROUP_M=8 $plain"
     "-DAB_DTYPE=2 -DTRANS_B=1 -DBN=256 -DCONSUMERS=1 -DSTAGES=4 -DGROUP_M=8 $plain")
@@ -33,10 +33,11 @@ fi
 #   attention_wgmma_nv.cl" KERNELS=attention_wgmma tools/wgmma_offline.sh /tmp/awg -DBK=128 ...
 sources=${SOURCES:-common.cl wgmma_asm.clh matmul_wgmma_nv.cl}
 for f in $sources; do cat "$root/cl/$f"; done >"$work/program.cl"
-# The kernels of the program: KERNELS (default matmul_wgmma; "matmul_wgmma_split
-# matmul_wgmma_reduce" is the split-K plan's program, "matmul_wgmma_lw_split matmul_wgmma_lw" the
-# last-wave split's). Registers and spills are printed for each entry.
-kernels=${KERNELS:-matmul_wgmma}
+# The kernels of the program: KERNELS (default matmul_wgmma and its TMA-fed form
+# matmul_wgmma_tma; "matmul_wgmma_split matmul_wgmma_reduce" is the split-K plan's program,
+# "matmul_wgmma_lw_split matmul_wgmma_lw" the last-wave split's). Registers and spills are printed
+# for each entry.
+kernels=${KERNELS:-matmul_wgmma matmul_wgmma_tma}
 kernel_defines=$(for k in $kernels; do printf -- '-DOCF_KERNEL_%s ' "$k"; done)
 kernel_list=$(echo $kernels | tr ' ' ',')
 failed=0

@@ -78,7 +78,8 @@
   X(MATMUL_WGMMA_PB, matmul_wgmma_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)                \
   X(MATMUL_WGMMA_PAB, matmul_wgmma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)              \
   X(ATTENTION_LANES, attention_lanes, OCF_PROGRAM_ATTENTION_LANES)                \
-  X(ATTENTION_LANES_JOIN, attention_lanes_join, OCF_PROGRAM_ATTENTION_LANES)
+  X(ATTENTION_LANES_JOIN, attention_lanes_join, OCF_PROGRAM_ATTENTION_LANES)      \
+  X(MATMUL_WGMMA_TMA, matmul_wgmma_tma, OCF_PROGRAM_MATMUL_WGMMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

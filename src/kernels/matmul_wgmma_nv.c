@@ -23,9 +23,9 @@
 
 static const ocf_arg_desc wgmma_args[] = {WG_MNK(k), MATMUL_A_ARGS, MATMUL_B_ARGS, WG_C_EPILOGUE};
 
-static const char *const wgmma_defines[] = {"AB_DTYPE", "TRANS_B",    "BN",      "CONSUMERS",
-                                            "STAGES",   "GROUP_M",    "C_DTYPE", "ACTIVATION",
-                                            "BIAS",     "BIAS_DTYPE", NULL};
+static const char *const wgmma_defines[] = {
+    "AB_DTYPE", "TRANS_B",    "BN",   "CONSUMERS",  "STAGES",         "GROUP_M",
+    "C_DTYPE",  "ACTIVATION", "BIAS", "BIAS_DTYPE", "TMA_WAIT_LIMIT", NULL};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma = {
     OCF_KERNEL_MATMUL_WGMMA,
@@ -39,6 +39,23 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma = {
     "B stored k x n (16-bit only) or n x k; A's and B's offsets, leading dimensions and batch "
     "strides multiples of 16 bytes; any C type, bias and activation; any m, n, k; batches; a 1-D "
     "grid of tiles x batch workgroups below 2^31"};
+
+/* The TMA-fed form (plan_matmul_wgmma.c, rule 7): matmul_wgmma's arguments, then the scratch
+   that holds each workgroup's two tensor maps (256 bytes a workgroup, written by the kernel). */
+static const ocf_arg_desc tma_args[] = {WG_MNK(k), MATMUL_A_ARGS, MATMUL_B_ARGS, WG_C_EPILOGUE,
+                                        AS("maps", partial, OCF_ARG_BUFFER)};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma = {
+    OCF_KERNEL_MATMUL_WGMMA_TMA,
+    "matmul_wgmma_tma",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    tma_args,
+    OCF_ARRAY_LEN(tma_args),
+    "matmul_wgmma's gates with m, n and k below 2^31, where the TMA probe passed on this context "
+    "(tensor maps made on the device, a workgroup of one more warp than matmul_wgmma's): the same "
+    "tiles, their stages filled by the tensor memory accelerator; 256 bytes of scratch a "
+    "workgroup"};
 
 /* The staged plans' wgmma step (plan_matmul_wgmma.c, rule 4): the same kernel under another name
    (cl/matmul_wgmma_nv.cl), reading K' = ks and B' from the scratch the staging step wrote, A as

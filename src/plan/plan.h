@@ -97,9 +97,10 @@ typedef struct ocf_plan {
 
 typedef enum ocf_plan_probe {
   OCF_PLAN_PROBE_NONE = 0,
-  OCF_PLAN_PROBE_MMA = 1,   /* the mma.sync kernel, with probe_bytes of local memory */
-  OCF_PLAN_PROBE_WGMMA = 2, /* the wgmma kernel (sm_90a), the tuning's geometry */
-  OCF_PLAN_PROBE_WIDE = 3   /* workgroups beyond the kernels' reported limit (wide_probe.c) */
+  OCF_PLAN_PROBE_MMA = 1,      /* the mma.sync kernel, with probe_bytes of local memory */
+  OCF_PLAN_PROBE_WGMMA = 2,    /* the wgmma kernel (sm_90a), the tuning's geometry */
+  OCF_PLAN_PROBE_WIDE = 3,     /* workgroups beyond the kernels' reported limit (wide_probe.c) */
+  OCF_PLAN_PROBE_WGMMA_TMA = 4 /* the wgmma kernel's TMA-fed form, the tuning's geometry */
 } ocf_plan_probe;
 
 /* Appends a -D value; plans never hold more than OCF_PLAN_MAX_DEFINES (a library bug). */
@@ -372,6 +373,11 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                                       ocf_plan *plan);
 
+/* The plan of the TMA probe (src/runtime/wgmma_probe.c): matmul_wgmma_tma on the same product,
+   bf16, B stored k x n, the larger of the tuning's rings, its waits bounded. */
+ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
+                                           const ocf_tuning_values *tuning, size_t m, size_t n,
+                                           ocf_plan *plan);
 /* The plan of the wgmma probe (src/runtime/wgmma_probe.c): bf16 inputs, B stored k x n, the
    larger of `tuning`'s rings (wgmma.bn's, wgmma.wave_bn's), over an m x n C. */
 ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
@@ -407,5 +413,8 @@ size_t ocf_matmul_few_local_bytes(size_t warps, size_t nt, int emulate);
 
 /* The wgmma kernel's static local memory: stages (64 consumers + bn) 128 + 1024 bytes. */
 size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages);
+/* The same of matmul_wgmma_tma: the ring, 2 stages mbarriers of 8 bytes, the two maps on 128
+   bytes, the 1 KiB of alignment. */
+size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stages);
 
 #endif /* OCLFUSE_PLAN_H */

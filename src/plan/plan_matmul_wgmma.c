@@ -87,6 +87,17 @@
  *      A workgroup limit learnt for either kernel below the tile's work-items keeps rule 2's
  *      plan. The waves assume one workgroup a unit (the built-in tile; a smaller tile whose ring
  *      lets two share a unit splits the same R tiles, right but by a wave model that is off).
+ *   7. The TMA-fed form: a direct whole-K plan (rules 1 to 3, neither split) where
+ *      wgmma.tma is set, m, n and k are below 2^31 (the TMA's box coordinates are signed 32-bit)
+ *      and the scratch cap and the caller's workspace hold 256 bytes a workgroup (its two tensor
+ *      maps) runs matmul_wgmma_tma instead of matmul_wgmma: the same tile, ring and grid, one
+ *      more warp a workgroup (128 consumers + 32 work-items: a wide plan above the 256 the
+ *      kernel reports, registers capped to fit, ocf_facts_wide_allows) that makes the maps and
+ *      drives the TMA, and its own local memory (the ring, 2 stages mbarriers and the maps:
+ *      ocf_wgmma_tma_local_bytes), at most what its probe ran right with. Until the wide probe
+ *      and then the TMA probe have run (learnt.wide, learnt.wgmma_tma unknown) the call runs
+ *      matmul_wgmma with `probe` set to OCF_PLAN_PROBE_WIDE or OCF_PLAN_PROBE_WGMMA_TMA; where
+ *      either failed, or a wide launch of the kernel was refused, matmul_wgmma stays.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -110,6 +121,16 @@ size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages) {
 
 static size_t geometry_bytes(const wg_geometry *g) {
   return ocf_wgmma_local_bytes(g->bn, g->consumers, g->stages);
+}
+
+size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stages) {
+  const size_t ring = (size_t)stages * (64u * consumers + bn) * 128u;
+  return ocf_round_up(ring + 16u * stages, 128) + 256u + 1024u; /* + mbarriers, maps, alignment */
+}
+
+/* Work-items of the TMA-fed form's workgroup: the consumers and the producer warp. */
+static size_t tma_threads(const wg_geometry *g) {
+  return 128u * g->consumers + 32u;
 }
 
 static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
@@ -163,6 +184,7 @@ static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_ge
   ocf_plan_define(plan, "CONSUMERS", g->consumers);
   ocf_plan_define(plan, "STAGES", g->stages);
   ocf_plan_define(plan, "GROUP_M", g->group_m);
+  ocf_plan_define(plan, "TMA_WAIT_LIMIT", 0); /* unbounded (the TMA probe's bounded) */
 }
 
 static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
@@ -287,6 +309,41 @@ static int plan_lastwave(const ocf_device_facts *facts, const ocf_tuning_values 
   return 1;
 }
 
+/* Rule 7: whether the direct plan of geometry g and `groups` workgroups takes the TMA-fed form;
+   OCF_MMA_PROBE where a probe it needs has not run (the caller runs matmul_wgmma meanwhile). */
+static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                const ocf_matmul_call *call, const wg_geometry *g, size_t groups) {
+  if (tuning->matmul.wgmma.tma == 0 || !facts->nv_compiler_options) return OCF_MMA_NOT_APPLICABLE;
+  const size_t below = (size_t)1 << 31;
+  if (call->m >= below || call->n >= below || call->k >= below) return OCF_MMA_NOT_APPLICABLE;
+  if (groups > ocf_matmul_scratch_cap(facts, call) / 256) return OCF_MMA_NOT_APPLICABLE;
+  const size_t items = tma_threads(g);
+  if (items > facts->max_workgroup_size || items > facts->max_item_sizes[0] ||
+      facts->learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA])
+    return OCF_MMA_NOT_APPLICABLE;
+  if (facts->learnt.wide == OCF_PROBE_FAILED || facts->learnt.wgmma_tma == OCF_PROBE_FAILED)
+    return OCF_MMA_NOT_APPLICABLE;
+  if (facts->learnt.wide != OCF_PROBE_PASSED || facts->learnt.wgmma_tma != OCF_PROBE_PASSED)
+    return OCF_MMA_PROBE;
+  if (!ocf_facts_wide_allows(facts, OCF_KERNEL_MATMUL_WGMMA_TMA, items,
+                             ocf_wide_register_cap(items)) ||
+      ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages) > facts->learnt.wgmma_tma_local_ok)
+    return OCF_MMA_NOT_APPLICABLE;
+  return OCF_MMA_PLANNED;
+}
+
+/* Rule 7's step: matmul_wgmma_tma over `groups` workgroups, a wide plan with the maps' scratch. */
+static void add_tma_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
+  const size_t local[1] = {tma_threads(g)};
+  const size_t global[1] = {groups * local[0]};
+  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, 1, global, local);
+  plan->wide_workgroup = 1;
+  plan->max_registers = ocf_wide_register_cap(local[0]);
+  plan->scratch_bytes = groups * 256u;
+  plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
+  plan->local_mem_bytes = ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages);
+}
+
 /* The reduce step of a split plan: one work-item an element of the batch's C. */
 static void add_reduce_step(const ocf_device_facts *facts, const ocf_matmul_call *call,
                             ocf_plan *plan) {
@@ -333,10 +390,19 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
     const size_t global[1] = {groups * plan->splits * local[0]};
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_SPLIT, 1, global, local);
     add_reduce_step(facts, call, plan);
-  } else {
-    add_step(plan, &g, groups);
   }
   plan->local_mem_bytes = geometry_bytes(&g);
+  if (!split && !lastwave) {
+    const ocf_mma_outcome tma = tma_form(facts, tuning, call, &g, groups); /* rule 7 */
+    if (tma == OCF_MMA_PLANNED) {
+      add_tma_step(plan, &g, groups);
+    } else {
+      add_step(plan, &g, groups);
+      if (tma == OCF_MMA_PROBE)
+        plan->probe =
+            facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA : OCF_PLAN_PROBE_WIDE;
+    }
+  }
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }
 
@@ -534,6 +600,34 @@ ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
                     wg_global, wg_local);
   plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
+}
+
+ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
+                                           const ocf_tuning_values *tuning, size_t m, size_t n,
+                                           ocf_plan *plan) {
+  memset(plan, 0, sizeof *plan);
+  wg_geometry g = geometry_of(&tuning->matmul.wgmma);
+  const wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  if (wave.bn > 0 && ocf_wgmma_tma_local_bytes(wave.bn, wave.consumers, wave.stages) >
+                         ocf_wgmma_tma_local_bytes(g.bn, g.consumers, g.stages))
+    g = wave; /* the larger ring runs */
+  const size_t items = tma_threads(&g);
+  if (!facts->nv_compiler_options || items > facts->max_workgroup_size ||
+      items > facts->max_item_sizes[0])
+    return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
+                    "wgmma TMA probe: %zu work-items exceed the device's limit", items);
+  plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
+  plan->is_probe = 1;
+  plan->splits = 1;
+  define_all(plan, OCF_BF16, 0, &g, NULL);
+  /* Bounded waits: a map the TMA copies nothing with ends the probe wrong, not hung. */
+  for (unsigned i = 0; i < plan->define_count && i < OCF_PLAN_MAX_DEFINES; i++)
+    if (strcmp(plan->defines[i].name, "TMA_WAIT_LIMIT") == 0) plan->defines[i].value = 1 << 22;
+  add_tma_step(plan, &g, ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn));
+  ocf_device_facts assumed = *facts; /* finding out is the point */
+  assumed.learnt.wgmma_tma = OCF_PROBE_PASSED;
+  assumed.learnt.wgmma_tma_local_ok = plan->local_mem_bytes;
+  return ocf_plan_verify(plan, &assumed);
 }
 
 ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,

@@ -100,6 +100,7 @@ void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan) {
   if (plan->probe == OCF_PLAN_PROBE_MMA) probe_mma(ctx, plan->probe_bytes);
   if (plan->probe == OCF_PLAN_PROBE_WGMMA) ocf_probe_wgmma(ctx);
   if (plan->probe == OCF_PLAN_PROBE_WIDE) ocf_probe_wide(ctx);
+  if (plan->probe == OCF_PLAN_PROBE_WGMMA_TMA) ocf_probe_wgmma_tma(ctx);
 }
 
 void ocf_probe_mma_failed(ocf_context *ctx, const char *why) {

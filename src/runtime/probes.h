@@ -30,6 +30,10 @@ void ocf_probe_mma_failed(ocf_context *ctx, const char *why);
    answer is known, on the context's own queue (blocking); its outcome goes into ctx->facts
    (wgmma, wgmma_local_ok), once per context. */
 void ocf_probe_wgmma(ocf_context *ctx);
+/* The probe of the wgmma kernel's TMA-fed form (OCF_PLAN_PROBE_WGMMA_TMA): matmul_wgmma_tma as
+   plans run it (288 work-items, tensor maps made on the device in its scratch) on the same
+   product; its outcome goes into ctx->facts (wgmma_tma, wgmma_tma_local_ok), once per context. */
+void ocf_probe_wgmma_tma(ocf_context *ctx);
 /* Marks the wgmma kernel unusable on this context (its build failed after the probe passed):
    later plans take the mma.sync kernel, then the SIMT kernels. */
 void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why);

@@ -235,6 +235,12 @@ static const ocf_tunable matmul_tunables[] = {
          "align_rows' gate for the 16-bit calls the wgmma kernel cannot read (A or B off 16-byte "
          "chunks, A transposed), which run on mma.sync unless copied; 0: align_rows' gate",
          NULL},
+    /* tma: off until the H200 measures it (tools/lab/h200/round_tma_maps.sh) */
+    [MM(wgmma.tma)] = {"wgmma.tma", 0, 1, 0, 0,
+                       "1: whole-K wgmma calls take the kernel whose stages the tensor memory "
+                       "accelerator fills (matmul_wgmma_tma, its maps made on the device) where "
+                       "its probe passed (src/plan/plan_matmul_wgmma.c, rule 7); 0: never",
+                       NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

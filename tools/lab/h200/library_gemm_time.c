@@ -2,9 +2,10 @@
    end (profiling events), median of REPS after warm-up, a 512 MiB fill before each repetition;
    prints the rate, the first step's own time where the plan has more than one (a copy, a split's
    partial sums: median of the same repetitions) and the plan the library ran (ocf_last_plan). The
-   operands hold one small value (the timing, not the result, is the point: the suites check
-   results). usage: library_gemm_time dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k [tuning] tuning:
-   matmul values for the context (ocf_context_set_tuning), "wg=0" say. PAD_A, PAD_B (environment,
+   operands hold random values (the timing, not the result, is the point: the suites check
+   results); C is in the inputs' type unless C32 is set. usage: library_gemm_time
+   dtype(f32|f16|bf16|tf32|3x) transB(0|1) m n k [tuning] tuning: matmul values for the context
+   (ocf_context_set_tuning), "wg=0" say. PAD_A, PAD_B (environment,
    elements, default 0): added to A's and B's leading dimension (tight otherwise), so that rows
    start off the 128-byte lines without a ragged side. */
 #define CL_TARGET_OPENCL_VERSION 300
@@ -57,16 +58,37 @@ int main(int argc, char **argv) {
   const size_t a_size = m * lda, b_size = (tb ? n : k) * ldb;
   cl_mem a = clCreateBuffer(cl, CL_MEM_READ_WRITE, a_size * es, NULL, &err);
   cl_mem b = clCreateBuffer(cl, CL_MEM_READ_WRITE, b_size * es, NULL, &err);
+  /* C in the inputs' type (as torch.matmul writes it), fp32 with C32=1 or fp32 inputs */
+  if (in != OCF_F32 && !getenv("C32")) o.c_dtype = in;
   cl_mem c = clCreateBuffer(cl, CL_MEM_READ_WRITE, m * n * 4, NULL, &err);
   cl_mem flush = clCreateBuffer(cl, CL_MEM_READ_WRITE, 512u << 20, NULL, &err);
-  cl_ushort one = in == OCF_F32 ? 0 : (in == OCF_F16 ? 0x2c00 : 0x3e00); /* small values */
-  float onef = 0.0625f;
-  if (in == OCF_F32) {
-    clEnqueueFillBuffer(q, a, &onef, 4, 0, a_size * 4, 0, NULL, NULL);
-    clEnqueueFillBuffer(q, b, &onef, 4, 0, b_size * 4, 0, NULL, NULL);
-  } else {
-    clEnqueueFillBuffer(q, a, &one, 2, 0, a_size * 2, 0, NULL, NULL);
-    clEnqueueFillBuffer(q, b, &one, 2, 0, b_size * 2, 0, NULL, NULL);
+  /* Random values in [-1, 1) (uniform bits of each type's mantissa): the matrix units draw
+     more power on random data than on one repeated value, and the clock follows (bf16 4096^3
+     ran 704 TFLOP/s on ones and 565 on random data, 2026-12-05), so peers' random inputs are
+     matched. */
+  unsigned long long rng = 0x9E3779B97F4A7C15ull;
+  for (int which = 0; which < 2; which++) {
+    const size_t count = which ? b_size : a_size;
+    unsigned char *host = malloc(count * es);
+    for (size_t i = 0; i < count; i++) {
+      rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+      const float v = (float)((double)(rng >> 11) * 0x1.0p-52 - 1.0);
+      unsigned int u;
+      memcpy(&u, &v, 4);
+      if (in == OCF_F32) {
+        memcpy(host + 4 * i, &v, 4);
+      } else {
+        cl_ushort h = (cl_ushort)(u >> 16); /* bf16: truncated */
+        if (in == OCF_F16) {                /* |v| < 1: a normal half or a signed zero, truncated */
+          const int e = (int)((u >> 23) & 0xFF) - 127 + 15;
+          h = (cl_ushort)(((u >> 16) & 0x8000u) |
+                          (e > 0 ? ((unsigned)e << 10) | ((u >> 13) & 0x3FFu) : 0u));
+        }
+        memcpy(host + 2 * i, &h, 2);
+      }
+    }
+    clEnqueueWriteBuffer(q, which ? b : a, CL_TRUE, 0, count * es, host, 0, NULL, NULL);
+    free(host);
   }
   enum { REPS = 15 };
   double t[REPS], first_step[REPS];

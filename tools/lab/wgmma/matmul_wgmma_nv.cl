@@ -79,7 +79,10 @@
 /* 0: every work-item copies (cp.async) and multiplies, one barrier per slice; 1: one more
    warpgroup (the first) only copies (cp.async + mbarrier ring, no CTA barrier in the loop);
    2: one more warp (the last) only copies, with the tensor memory accelerator (TMA:
-   cp.async.bulk.tensor from two tensor maps the host encodes, 128-byte swizzle) */
+   cp.async.bulk.tensor from two tensor maps the host encodes, 128-byte swizzle);
+   3: as 2, but that warp makes the two maps itself (tensormap.replace of every field of a
+   zeroed map in local memory, then tensormap.cp_fenceproxy to this workgroup's 256 bytes of
+   `maps`): no CUDA driver call at all */
 #ifndef OCF_WG_PRODUCER
 #error "OCF_WG_PRODUCER missing"
 #endif
@@ -92,7 +95,7 @@
 #define BN OCF_WG_BN
 #define BM (64 * OCF_WG_CONSUMERS)
 #define STAGES OCF_WG_STAGES
-#if OCF_WG_PRODUCER == 2
+#if OCF_WG_PRODUCER >= 2
 #define THREADS (128 * OCF_WG_CONSUMERS + 32)
 #else
 #define THREADS (128 * OCF_WG_CONSUMERS + 128 * OCF_WG_PRODUCER)
@@ -354,7 +357,62 @@ INLINE void produce(const uint base, const uint bars, __global const uchar *a, c
   }
   OCF_ASM volatile("cp.async.wait_all;" ::: "memory");
 }
-#if OCF_WG_PRODUCER == 2
+#if OCF_WG_PRODUCER == 3
+/* A 2-D tensor map made from nothing in local memory at s (128 bytes, 128-byte aligned, zeroed):
+   every field tensormap.replace sets, 128-byte swizzle, zeros outside (fill 0), elements of
+   OCF_WG_DTYPE's width moved as bits (u16 / u32). dim0 is the contiguous dimension; stride1
+   the bytes between its rows. sm_90a only: behind the prefix. */
+#if OCF_WG_DTYPE == 2
+#define MAP_ELEMTYPE "2"
+#else
+#define MAP_ELEMTYPE "1"
+#endif
+INLINE void make_map(const uint s, const ulong addr, const uint dim0, const uint dim1,
+                     const ulong stride1, const uint box0, const uint box1) {
+  OCF_ASM volatile(
+      "// SM90A tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;\n\t"
+      "// SM90A tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], 1;\n\t"
+      "// SM90A tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 0, %2;\n\t"
+      "// SM90A tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 1, %3;\n\t"
+      "// SM90A tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 0, %4;\n\t"
+      "// SM90A tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 1, %5;\n\t"
+      "// SM90A tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %6;\n\t"
+      "// SM90A tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 0, 1;\n\t"
+      "// SM90A tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 1, 1;\n\t"
+      "// SM90A tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], " MAP_ELEMTYPE ";\n\t"
+      "// SM90A tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%0], 0;\n\t"
+      "// SM90A tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;\n\t"
+      "// SM90A tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%0], 0;" ::"r"(s),
+      "l"(addr), "r"(box0), "r"(box1), "r"(dim0), "r"(dim1), "l"(stride1)
+      : "memory");
+}
+/* The producer warp: zero 256 bytes at s, lane 0 fills A's map (s) and B's (s + 128), the warp
+   copies both to g (global, this workgroup's slot) with the release fence the TMA needs. */
+INLINE void make_maps(const uint s, __global uchar *g, const uint lane, __global const uchar *a,
+                      const uint lda, __global const uchar *b, const uint ldb, const uint m,
+                      const uint n, const uint k) {
+  OCF_ASM volatile("st.shared.v2.u32 [%0], {%1, %1};" ::"r"(s + 8 * lane), "r"(0u) : "memory");
+  OCF_ASM volatile("bar.warp.sync -1;" ::: "memory");
+  if (lane == 0) {
+    make_map(s, (ulong)a, k, m, (ulong)lda * EB, BK, BM);
+#if OCF_WG_BT
+    make_map(s + 128, (ulong)b, k, n, (ulong)ldb * EB, BK, BN);
+#else
+    make_map(s + 128, (ulong)b, n, k, (ulong)ldb * EB, 64, BK);
+#endif
+  }
+  OCF_ASM volatile("bar.warp.sync -1;" ::: "memory");
+  OCF_ASM volatile("// SM90A "
+                   "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync."
+                   "aligned [%0], [%1], 128;\n\t"
+                   "// SM90A "
+                   "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync."
+                   "aligned [%2], [%3], 128;" ::"l"((ulong)g),
+                   "r"(s), "l"((ulong)(g + 128)), "r"(s + 128)
+                   : "memory");
+}
+#endif
+#if OCF_WG_PRODUCER >= 2
 /* One work-item drives the TMA: per slice, wait until the stage is released, announce its
    bytes on the full barrier, and copy A's box (BK x BM) and B's (BK x BN, or BN / 64 boxes of
    64 columns x BK rows when B is MN-major); out-of-range elements arrive as zeros. */
@@ -398,14 +456,16 @@ INLINE void consume(float *acc, const uint base, const uint bars, const uint k, 
 /* ---- kernel ---- */
 
 /* Leading dimensions in elements; lda, ldb, ldc * EB multiples of 16 bytes. maps: the TMA's
-   tensor maps of A and B (128 bytes each, 64-byte aligned; OCF_WG_PRODUCER 2 only). */
+   tensor maps of A and B (128 bytes each, 64-byte aligned; OCF_WG_PRODUCER 2), or 256 bytes per
+   workgroup that it writes its maps to (OCF_WG_PRODUCER 3). */
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
 matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __global const uchar *a,
              const uint lda, __global const uchar *b, const uint ldb, const float beta,
-             __global float *c, const uint ldc, __global const uchar *maps) {
+             __global float *c, const uint ldc, __global uchar *maps) {
   /* 1 KiB spare: the swizzle needs every stage 1 KiB aligned in the shared window; then the
      ring's mbarriers (full, empty) */
-  __local uchar smem[STAGES * STAGE_BYTES + 1024 + 16 * STAGES] __attribute__((aligned(1024)));
+  __local uchar smem[STAGES * STAGE_BYTES + 1024 + 16 * STAGES + 384]
+      __attribute__((aligned(1024)));
   const uint base = (local_addr(smem) + 1023u) & ~1023u;
   const uint t = get_local_id(0);
   uint tm, tn;
@@ -429,6 +489,22 @@ matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __glob
   if (t >= 128 * OCF_WG_CONSUMERS) {
     if (t == 128 * OCF_WG_CONSUMERS)
       produce_tma(base, bars, (ulong)maps, (ulong)(maps + 128), k, m0, n0);
+  } else {
+    consume(acc, base, bars, k, t / 128);
+    store_tile(c, ldc, m, n, m0 + 64 * (t / 128), n0, acc, alpha, beta, t % 128);
+  }
+#elif OCF_WG_PRODUCER == 3
+  const uint bars = base + STAGES * STAGE_BYTES;
+  if (t < STAGES) {
+    mbar_init(bars + 8 * t, 1);
+    mbar_init(bars + 8 * (STAGES + t), 128 * OCF_WG_CONSUMERS);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t >= 128 * OCF_WG_CONSUMERS) {
+    __global uchar *g = (__global uchar *)maps + 256 * (ulong)get_group_id(0);
+    make_maps((bars + 16 * STAGES + 127u) & ~127u, g, t - 128 * OCF_WG_CONSUMERS, a, lda, b, ldb, m,
+              n, k);
+    if (t == 128 * OCF_WG_CONSUMERS) produce_tma(base, bars, (ulong)g, (ulong)(g + 128), k, m0, n0);
   } else {
     consume(acc, base, bars, k, t / 128);
     store_tile(c, ldc, m, n, m0 + 64 * (t / 128), n0, acc, alpha, beta, t % 128);

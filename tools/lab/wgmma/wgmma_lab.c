@@ -40,7 +40,13 @@ typedef struct {
 
 static const variant variants[] = {
     /* name, dtype, BN, consumer warpgroups, stages, B transposed, group, swap, producer
-       (0 none: cp.async by every work-item, 1 cp.async warpgroup, 2 TMA warp) */
+       (0 none: cp.async by every work-item, 1 cp.async warpgroup, 2 TMA warp, 3 TMA warp with
+       the maps it makes itself) */
+    {"dev_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 3},
+    {"dev_bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 3},
+    {"dev_f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 3},
+    {"dev_tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 3},
+    {"dev_bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 3},
     {"tma_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 2},
     {"tma_bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 2},
     {"tma_bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 2},
@@ -452,13 +458,16 @@ static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, 
       return 1;
     }
   }
+  const size_t tiles = (size_t)((m + bm - 1) / bm) * ((n + v->bn - 1) / v->bn);
+  /* producer 3: 256 bytes per workgroup, which it fills with its own maps */
+  unsigned char *slots = calloc(v->producer == 3 ? tiles : 1, 256);
   cl_mem dmaps =
-      clCreateBuffer(e->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, 256, maps, &err);
+      clCreateBuffer(e->context, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                     (v->producer == 3 ? tiles : 1) * 256, v->producer == 3 ? slots : maps, &err);
   CHECK(err);
   CHECK(clSetKernelArg(kern, 11, sizeof(cl_mem), &dmaps));
-  const size_t tiles = (size_t)((m + bm - 1) / bm) * ((n + v->bn - 1) / v->bn);
   const size_t local = 128u * (size_t)v->consumers +
-                       (v->producer == 2 ? 32u : 128u * (size_t)v->producer),
+                       (v->producer >= 2 ? 32u : 128u * (size_t)v->producer),
                global = tiles * local;
   cl_event ev;
   err = clEnqueueNDRangeKernel(e->queue, kern, 1, NULL, &global, &local, 0, NULL, &ev);
@@ -468,6 +477,20 @@ static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, 
     return 1;
   }
   CHECK(clEnqueueReadBuffer(e->queue, dc, CL_TRUE, 0, csize * 4, C, 0, NULL, NULL));
+  if (v->producer == 3 && reps == 0 && getenv("WG_DUMP")) { /* workgroup 0's maps beside the
+                                                               driver's for the same call */
+    CHECK(clEnqueueReadBuffer(e->queue, dmaps, CL_TRUE, 0, 256, slots, 0, NULL, NULL));
+    const char *msg = tma_maps(e, v, da, db, m, n, k, maps);
+    for (int half = 0; half < 2; half++) {
+      append_row(out, "%-22s %5ux%5ux%5u map %c device :", v->name, m, n, k, "AB"[half]);
+      for (int i = 0; i < 128; i++)
+        append_row(out, "%s%02x", i % 8 ? "" : " ", slots[128 * half + i]);
+      append_row(out, "\n%-22s %5ux%5ux%5u map %c driver :", v->name, m, n, k, "AB"[half]);
+      for (int i = 0; i < 128; i++)
+        append_row(out, "%s%02x", i % 8 ? "" : " ", msg ? 0 : maps[128 * half + i]);
+      append_row(out, "%s\n", msg ? msg : "");
+    }
+  }
   /* check: every element when small, else a sampled grid with the first and last rows/cols */
   const unsigned srows = m <= 512 ? m : 48, scols = n <= 512 ? n : 48;
   double max_u = 0, max_rel = 0, sum_rel = 0;
@@ -547,6 +570,7 @@ static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, 
     append_row(out, "\n");
   clReleaseEvent(ev);
   clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dc), clReleaseMemObject(dmaps);
+  free(slots);
   free(A.dev), free(A.value), free(B.dev), free(B.value), free(C0), free(C);
   return !pass;
 }
@@ -657,18 +681,19 @@ int main(int argc, char **argv) {
       if (st != 0) printf("%-22s build child status %d\n", variants[i].name, st);
     }
   printf("builds done at %.1f s\n", now() - t0);
-  int tma_failed = 0;
+  int tma_failed[4] = {0, 0, 0, 0}; /* per producer: 1 failed, -1 passed its quick check */
   for (int i = 0; i < NV; i++) {
     if (!ok[i]) continue;
-    if (variants[i].producer == 2 && tma_failed > 0) {
+    const int pr = variants[i].producer;
+    if (pr >= 2 && tma_failed[pr] > 0) {
       printf("%-22s SKIP (an earlier TMA variant failed)\n", variants[i].name);
       continue;
     }
-    if (variants[i].producer == 2 && tma_failed == 0) { /* a hang costs 15 s, not 40 */
+    if (pr >= 2 && tma_failed[pr] == 0) { /* a hang costs 15 s, not 40 */
       setenv("WG_QUICK", "1", 1);
       const int q = wait_child(spawn(argv[0], "--run", i, out), 15);
       unsetenv("WG_QUICK");
-      tma_failed = q != 0 ? 1 : -1;
+      tma_failed[pr] = q != 0 ? 1 : -1;
       if (q != 0) {
         printf("%-22s TMA quick check failed, status %d%s\n", variants[i].name, q,
                q == -1000 ? " (killed: 15 s, a hang)" : "");
@@ -681,7 +706,7 @@ int main(int argc, char **argv) {
       continue;
     }
     const int st = wait_child(spawn(argv[0], "--run", i, out), left < 40 ? left : 40);
-    if (st < 0 && variants[i].producer == 2) tma_failed = 1; /* a hang or a signal */
+    if (st < 0 && pr >= 2) tma_failed[pr] = 1; /* a hang or a signal */
     if (st != 0)
       printf("%-22s run child status %d%s\n", variants[i].name, st,
              st == -1000 ? " (killed: time limit)" : "");
