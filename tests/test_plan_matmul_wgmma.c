@@ -1016,6 +1016,28 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   plan_wgmma_case("3000^3 direct", &tma, &lw, &call, "matmul_wgmma_tma wg=288 groups=288", "wide=1",
                   none);
 
+  /* wgmma.tma 2: a readable 16-bit call off the lines goes direct (the TMA reads it), once the
+     probes passed; before, it is copied with the due probe asked for; unreadable calls are
+     copied as before */
+  ocf_tuning_values lines = bf16;
+  lines.matmul.wgmma.tma = 2;
+  call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("tma 2, 3000^3", &tma, &lines, &call, "matmul_wgmma_tma wg=288 groups=384",
+                  "BN=192 wide=1 scratch=98304", none);
+  const char *const padded = "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384";
+  before.learnt.wide = OCF_PROBE_UNKNOWN;
+  plan_wgmma_case("tma 2, 3000^3, before the wide probe", &before, &lines, &call, padded, "wide=0",
+                  OCF_PLAN_PROBE_WIDE);
+  before.learnt.wide = OCF_PROBE_PASSED;
+  plan_wgmma_case("tma 2, 3000^3, before the TMA probe", &before, &lines, &call, padded, "wide=0",
+                  OCF_PLAN_PROBE_WGMMA_TMA);
+  off = tma, off.learnt.wgmma_tma = OCF_PROBE_FAILED;
+  plan_wgmma_case("tma 2, 3000^3, TMA probe failed", &off, &lines, &call, padded, "wide=0", none);
+  call.lda = 3001; /* A off 16-byte chunks: copied whatever the TMA */
+  plan_wgmma_case("tma 2, lda 3001", &tma, &lines, &call,
+                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_pab wg=256 groups=384", "wide=0",
+                  none);
+
   /* the probe's plan: the larger ring (192 columns, 5 stages), bounded waits, the maps' scratch */
   ocf_plan plan;
   expect_plan("TMA probe", ocf_plan_matmul_wgmma_tma_probe(&before, &bf16, 160, 264, &plan), &plan,

@@ -53,15 +53,16 @@
  *      at least align_rows and m n k batch at least align_rows^3, and either B's rows lie off
  *      64-byte steps of 128-byte lines (offset, ldb or batch stride not a multiple of 32
  *      values: each 128 bytes of a K slice then spans two lines at a bad phase, and the kernel
- *      ran bf16 4096^3 with ldb 4104 at 527 TFLOP/s against 706 on the H200) or rule 1 cannot
- *      read the call (A or B off 16-byte chunks, A transposed); such a call would run on
- *      mma.sync, so it takes the gate of wgmma.unread_rows instead where that is set. With A stored
- * m x k, matmul_pad (PAD_DTYPE) copies B as stored, and A where it is off chunks, bit for bit into
- * rows of their length rounded up to 64 values (pad_ldb, pad_lda; the rows the matrix's own), and
- *      matmul_wgmma_pb or _pab multiplies them in the call's layout. With A transposed,
- *      matmul_stage (STAGE_DTYPE) writes K-major A' and B' in rows of K rounded up to 64
- *      (staged_ld) for matmul_wgmma_sab. A few-row call stays direct: the pass moves B twice
- *      where its multiply reads it once.
+ *      ran bf16 4096^3 with ldb 4104 at 527 TFLOP/s against 706 on the H200; with
+ *      wgmma.tma 2 and the TMA probes passed such rows stay where they are: rule 7 reads them)
+ *      or rule 1 cannot read the call (A or B off 16-byte chunks, A transposed); such a
+ *      call would run on mma.sync, so it takes the gate of wgmma.unread_rows instead where
+ *      that is set. With A stored m x k, matmul_pad (PAD_DTYPE) copies B as stored, and A where
+ *      it is off chunks, bit for bit into rows of their length rounded up to 64 values
+ *      (pad_ldb, pad_lda; the rows the matrix's own), and matmul_wgmma_pb or _pab multiplies
+ *      them in the call's layout. With A transposed, matmul_stage (STAGE_DTYPE) writes
+ *      K-major A' and B' in rows of K rounded up to 64 (staged_ld) for matmul_wgmma_sab. A
+ *      few-row call stays direct: the pass moves B twice where its multiply reads it once.
  *   5. Split K: a direct plan (rules 1 to 3) whose tiles x batch fill fewer workgroups than the
  *      device has compute units, where wgmma.split_min is set, runs the kernel over
  *      s = min(units / (tiles x batch), k / split_min) ranges of K (when s >= 2; k_split a
@@ -468,14 +469,21 @@ static int aligned16_layout(const ocf_matmul_call *call, ocf_plan *plan) {
 
 /* Rule 4's 16-bit gate: a call the direct plan reads off 128-byte lines (B), of at least
    wgmma.align_rows rows sharing each staged value of B and align_rows^3 products (fewer: the
-   pass costs more than it saves), or one it cannot read at all (A or B off 16-byte chunks, A
-   transposed), which would run on mma.sync instead, from wgmma.unread_rows (where set) on. */
-static int b16_stage_wanted(const ocf_matmul_tuning *t, const ocf_matmul_call *call) {
+   pass costs more than it saves) unless the TMA form reads it (wgmma.tma 2), or one it cannot
+   read at all (A or B off 16-byte chunks, A transposed), which would run on mma.sync instead,
+   from wgmma.unread_rows (where set) on. */
+static int b16_stage_wanted(const ocf_device_facts *facts, const ocf_matmul_tuning *t,
+                            const ocf_matmul_call *call) {
   if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
   const size_t batch = call->batch ? call->batch : 1;
   const int unreadable =
       stage_a(call) || !chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch);
   if (!unreadable && on_lines(call->b_off, call->ldb, call->stride_b, batch)) return 0;
+  /* wgmma.tma 2: the TMA reads rows off the lines itself, so a readable call goes direct once
+     its probes passed (rule 7 then takes it, or matmul_wgmma where it cannot). */
+  if (!unreadable && t->wgmma.tma == 2 && facts->learnt.wgmma_tma == OCF_PROBE_PASSED &&
+      facts->learnt.wide == OCF_PROBE_PASSED)
+    return 0;
   const size_t least =
       (size_t)(unreadable && t->wgmma.unread_rows ? t->wgmma.unread_rows : t->wgmma.align_rows);
   const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
@@ -493,7 +501,7 @@ int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tun
     return 0;
   if (call->m == 0 || call->n == 0 || call->k == 0) return 0;
   if (call->a_dtype != OCF_F32) {
-    if (!b16_stage_wanted(t, call)) return 0;
+    if (!b16_stage_wanted(facts, t, call)) return 0;
   } else {
     if (call->b_dtype != OCF_F32) return 0;
     if (call->precision != OCF_PRECISION_TF32 && call->precision != OCF_PRECISION_3XTF32) return 0;
@@ -553,6 +561,13 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   const size_t global[1] = {groups * local[0]};
   ocf_plan_step_add(plan, plan->pad_lda ? OCF_KERNEL_MATMUL_WGMMA_PAB : OCF_KERNEL_MATMUL_WGMMA_PB,
                     1, global, local);
+  /* wgmma.tma 2: this call would go direct once the TMA probes passed (b16_stage_wanted) */
+  const size_t batch_b = call->batch ? call->batch : 1;
+  if (tuning->matmul.wgmma.tma == 2 && !stage_a(call) &&
+      chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch_b) &&
+      facts->learnt.wide != OCF_PROBE_FAILED && facts->learnt.wgmma_tma == OCF_PROBE_UNKNOWN)
+    plan->probe = facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA
+                                                          : OCF_PLAN_PROBE_WIDE;
   plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }

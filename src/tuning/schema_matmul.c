@@ -236,10 +236,12 @@ static const ocf_tunable matmul_tunables[] = {
          "chunks, A transposed), which run on mma.sync unless copied; 0: align_rows' gate",
          NULL},
     /* tma: off until the H200 measures it (tools/lab/h200/round_tma_maps.sh) */
-    [MM(wgmma.tma)] = {"wgmma.tma", 0, 1, 0, 0,
+    [MM(wgmma.tma)] = {"wgmma.tma", 0, 2, 0, 0,
                        "1: whole-K wgmma calls take the kernel whose stages the tensor memory "
                        "accelerator fills (matmul_wgmma_tma, its maps made on the device) where "
-                       "its probe passed (src/plan/plan_matmul_wgmma.c, rule 7); 0: never",
+                       "its probe passed (src/plan/plan_matmul_wgmma.c, rule 7); 2: also the "
+                       "16-bit calls whose B rows lie off 128-byte lines, read where they lie "
+                       "instead of copied first (rule 4); 0: never",
                        NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,

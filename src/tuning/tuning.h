@@ -181,7 +181,8 @@ typedef struct ocf_matmul_wgmma_tuning {
                          off 16-byte chunks, A transposed), which would run on mma.sync; 0:
                          align_rows' gate */
   int tma;            /* 1: whole-K plans of the direct kernel take its TMA-fed form (rule 7)
-                         where its probe passed */
+                         where its probe passed; 2: also 16-bit calls with B off the 128-byte
+                         lines, uncopied (rule 4) */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
