@@ -417,7 +417,7 @@ INLINE float finish_at(const float v, const float c_old, const epilogue *e, cons
 }
 
 /* C[i] and, when two, C[i + 1] (row `row`, columns col and col + 1) from the sums v0 and v1.
-   pair: the two are float2-aligned (fp32 C only). */
+   pair: i is even, so the two are one aligned 8-byte (fp32) or 4-byte (16-bit) store. */
 INLINE void store_pair(__global C_T *c, const ulong i, const int two, const int pair,
                        const float v0, const float v1, const epilogue *e, const ulong row,
                        const ulong col) {
@@ -429,7 +429,13 @@ INLINE void store_pair(__global C_T *c, const ulong i, const int two, const int 
     return;
   }
 #else
-  (void)pair;
+  if (two && pair) { /* 16-bit C: the pair as one 4-byte store (half the store instructions) */
+    const float2 old = e->beta != 0.0f ? OCF_LOADV(C_DTYPE, 2, c, i / 2) : (float2)(0.0f);
+    const float2 v =
+        (float2)(finish_at(v0, old.x, e, row, col), finish_at(v1, old.y, e, row, col + 1));
+    OCF_STOREV(C_DTYPE, 2, c, i / 2, v);
+    return;
+  }
 #endif
   OCF_STORE(C_DTYPE, c, i,
             finish_at(v0, e->beta != 0.0f ? OCF_LOAD(C_DTYPE, c, i) : 0.0f, e, row, col));

@@ -36,6 +36,36 @@ void ocf_stub_store_half(float v, size_t i, __global half *p) {
 }
 #define vload_half(i, p) ocf_stub_load_half(i, p)
 #define vstore_half_rte(v, i, p) ocf_stub_store_half(v, i, p)
+/* Two lanes (the wgmma kernel's paired 16-bit C stores): the same, lane by lane. */
+float2 ocf_stub_load_half2(size_t i, __global const half *p) {
+  return (float2)(ocf_stub_load_half(2 * i, p), ocf_stub_load_half(2 * i + 1, p));
+}
+void ocf_stub_store_half2(float2 v, size_t i, __global half *p) {
+  ocf_stub_store_half(v.x, 2 * i, p);
+  ocf_stub_store_half(v.y, 2 * i + 1, p);
+}
+#define vload_half2(i, p) ocf_stub_load_half2(i, p)
+#define vstore_half2_rte(v, i, p) ocf_stub_store_half2(v, i, p)
+uint2 __attribute__((overloadable)) ocf_stub_convert_uint2(ushort2 v) {
+  return (uint2)(v.x, v.y);
+}
+ushort2 __attribute__((overloadable)) ocf_stub_convert_ushort2(uint2 v) {
+  return (ushort2)((ushort)v.x, (ushort)v.y);
+}
+ushort2 ocf_stub_vload2(size_t i, __global const ushort *p) {
+  return (ushort2)(p[2 * i], p[2 * i + 1]);
+}
+void ocf_stub_vstore2(ushort2 v, size_t i, __global ushort *p) {
+  p[2 * i] = v.x, p[2 * i + 1] = v.y;
+}
+uint2 __attribute__((overloadable)) ocf_stub_select(uint2 a, uint2 b, uint2 c) {
+  return (uint2)((int)c.x < 0 ? b.x : a.x, (int)c.y < 0 ? b.y : a.y);
+}
+#define select(a, b, c) ocf_stub_select(a, b, c)
+#define convert_uint2(v) ocf_stub_convert_uint2(v)
+#define convert_ushort2(v) ocf_stub_convert_ushort2(v)
+#define vload2(i, p) ocf_stub_vload2(i, p)
+#define vstore2(v, i, p) ocf_stub_vstore2(v, i, p)
 /* The epilogue's activations (ocf_activate): stand-ins with the right types, for compiling only
    (what they compute is not checked offline). */
 float ocf_stub_exp(float x) {
