@@ -20,8 +20,8 @@ grep -c 'wgmma.tma=1' src/tuning/builtin.tuning >"$out/builtin_tma.txt"
   cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L/tmp/b -loclfuse -lOpenCL -lm \
     -Wl,-rpath,/tmp/b -o /tmp/lgt) &
 builder=$!
-WG_DUMP=1 timeout -k 5 240 tools/lab/wgmma/run.sh "$out/lab" "${LAB_BUDGET:-140}" \
-  "${LAB_ONLY:-256x4_n}" >"$out/lab.txt" 2>&1
+WG_DUMP=1 timeout -k 5 240 tools/lab/wgmma/run.sh "$out/lab" "${LAB_BUDGET:-100}" \
+  "${LAB_ONLY:-dev_bf16_256x4_nn,dev_bf16_256x4_nt,dev_f16_256x4_nn,dev_tf32_256x4_nt,tma_bf16_256x4_nn,tma_tf32_256x4_nt,bf16_256x4_nn}" >"$out/lab.txt" 2>&1
 echo "lab done at $((SECONDS - start)) s" >>"$out/lab.txt"
 wait $builder || { tail -20 /tmp/b.build.log >"$out/lib.txt"; exit 0; }
 {
@@ -57,3 +57,15 @@ timeout 60 python3 tools/lab/h200/gemm_peers.py /tmp/tma_shapes.txt >"$out/peers
 left=$((${DEADLINE:-560} - (SECONDS - start)))
 [ $left -gt 20 ] && (cd /tmp/b && timeout $left ctest -R "test_matmul_wgmma|test_matmul_pad" --output-on-failure >"$out/ctest.txt" 2>&1)
 echo "ctest done at $((SECONDS - start)) s" >>"$out/lib.txt"
+# 4. where time is left: the bench and its PyTorch peers on the issue's GEMM shapes (the built-in
+#    values with the TMA form on, as above)
+left=$((${DEADLINE:-560} - (SECONDS - start)))
+if [ $left -gt 150 ]; then
+  timeout $((left - 100)) /tmp/b/bench/oclfuse bench --quiet --format json --sizes \
+    "matmul:4096x4096x4096:bf16;matmul:4096x4096x4096:f16;matmul:8192x8192x8192:bf16;matmul:4096x4096x4096:tf32;matmul:3000x3000x3000:bf16;matmul:128x8192x8192:bf16" \
+    >"$out/bench.json" 2>"$out/bench.err"
+  left=$((${DEADLINE:-560} - (SECONDS - start)))
+  [ $left -gt 30 ] && timeout $((left - 10)) python3 bench/peers.py --bench "$out/bench.json" \
+    --budget $((left - 20)) --out "$out/bench.tsv" >"$out/bench.txt" 2>&1
+fi
+echo "all done at $((SECONDS - start)) s" >>"$out/lib.txt"

@@ -649,6 +649,20 @@ static int wait_child(int pid, double limit) {
   }
 }
 
+/* Whether the variant is among those asked for: all (NULL), the names holding `only`, or, where
+   `only` holds commas, exactly the names it lists. */
+static int picked(const char *name, const char *only) {
+  if (!only) return 1;
+  if (!strchr(only, ',')) return strstr(name, only) != NULL;
+  const size_t n = strlen(name);
+  for (const char *p = only; *p;) {
+    const size_t len = strcspn(p, ",");
+    if (len == n && strncmp(p, name, n) == 0) return 1;
+    p += len + (p[len] == ',');
+  }
+  return 0;
+}
+
 int main(int argc, char **argv) {
   if (argc >= 4 && strcmp(argv[1], "--build") == 0) return child_build(atoi(argv[2]), argv[3]);
   if (argc >= 4 && strcmp(argv[1], "--run") == 0) return child_run(atoi(argv[2]), argv[3]);
@@ -671,7 +685,7 @@ int main(int argc, char **argv) {
   const double t0 = now();
   int pids[NV], ok[NV];
   for (int i = 0; i < NV; i++) {
-    pids[i] = (!only || strstr(variants[i].name, only)) ? spawn(argv[0], "--build", i, out) : 0;
+    pids[i] = picked(variants[i].name, only) ? spawn(argv[0], "--build", i, out) : 0;
     ok[i] = 0;
   }
   for (int i = 0; i < NV; i++)
