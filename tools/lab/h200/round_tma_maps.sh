@@ -48,11 +48,19 @@ bf16 0 6144 6144 6144 wgmma.tma=0
 bf16 0 6144 6144 6144 wgmma.tma=1
 bf16 0 4097 4095 1023 wgmma.tma=0
 bf16 0 4097 4095 1023 wgmma.tma=1 wgmma.align_rows=0
+bf16 0 128 8192 8192 wgmma.tma=1
+bf16 0 128 8192 8192 wgmma.tma=1 wgmma.split_min=0
+bf16 1 128 8192 8192 wgmma.tma=1 wgmma.split_min=0
+bf16 0 64 8192 8192 wgmma.tma=1
+bf16 0 64 8192 8192 wgmma.tma=1 wgmma.split_min=0
+bf16 0 256 4096 4096 wgmma.tma=1
+bf16 0 256 4096 4096 wgmma.tma=1 wgmma.split_min=0
 LIST
 } >"$out/lib.txt" 2>&1
 echo "lib done at $((SECONDS - start)) s" >>"$out/lib.txt"
 printf '%s\n' "bf16 0 3000 3000 3000" "bf16 0 2048 2048 2048" "bf16 0 6144 6144 6144" \
-  "bf16 0 4097 4095 1023" >/tmp/tma_shapes.txt
+  "bf16 0 4097 4095 1023" "bf16 0 128 8192 8192" "bf16 1 128 8192 8192" "bf16 0 64 8192 8192" \
+  "bf16 0 256 4096 4096" >/tmp/tma_shapes.txt
 timeout 60 python3 tools/lab/h200/gemm_peers.py /tmp/tma_shapes.txt >"$out/peers.txt" 2>&1
 left=$((${DEADLINE:-560} - (SECONDS - start)))
 [ $left -gt 20 ] && (cd /tmp/b && timeout $left ctest -R "test_matmul_wgmma|test_matmul_pad" --output-on-failure >"$out/ctest.txt" 2>&1)
