@@ -461,6 +461,18 @@ INLINE void store_tile(__global C_T *c, const ulong ldc, const ulong m, const ul
     }
 }
 
+/* A consumer work-item's part of the tile of operands o, finished with the epilogue into the
+   product's C, which starts at element c_at. */
+INLINE void finish_tile(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
+                        const ulong n, const operands *o, const float *acc, const float alpha,
+                        const float beta, __global const BIAS_T *bias, const ulong bias_off,
+                        const uint t) {
+  epilogue e;
+  e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
+  store_tile(c + c_at, ldc, m, n, o->m0 + 64 * (t / 128), o->n0, acc, &e, ((c_at | ldc) & 1) == 0,
+             t % 128);
+}
+
 /* The tile of launch group g, grouped GROUP_M tile rows at a time for L2 reuse. */
 INLINE void tile_of(const uint g, const uint tiles_m, const uint tiles_n, uint *tm, uint *tn) {
   const uint per_group = GROUP_M * tiles_n;
@@ -583,11 +595,7 @@ INLINE void whole_tile(const uint base, const uint slot, const uint tiles_m, con
     acc[i] = 0.0f;
   main_loop(acc, base, &o, t);
 
-  const ulong c_at = c_off + product * stride_c;
-  epilogue e;
-  e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
-  store_tile(c + c_at, ldc, m, n, o.m0 + 64 * (t / 128), o.n0, acc, &e, ((c_at | ldc) & 1) == 0,
-             t % 128);
+  finish_tile(c, c_off + product * stride_c, ldc, m, n, &o, acc, alpha, beta, bias, bias_off, t);
 }
 #endif
 
@@ -795,11 +803,7 @@ matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
   for (uint i = 0; i < NACC; i++)
     acc[i] = 0.0f;
   consume(acc, base, bars, k, t / 128);
-  const ulong c_at = c_off + product * stride_c;
-  epilogue e;
-  e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
-  store_tile(c + c_at, ldc, m, n, o.m0 + 64 * (t / 128), o.n0, acc, &e, ((c_at | ldc) & 1) == 0,
-             t % 128);
+  finish_tile(c, c_off + product * stride_c, ldc, m, n, &o, acc, alpha, beta, bias, bias_off, t);
 }
 #endif
 

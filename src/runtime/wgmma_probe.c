@@ -40,54 +40,20 @@ static int probe_b(size_t p, size_t j) {
 static const ocf_probe_product probe_product = {PROBE_M,   PROBE_N, PROBE_K,
                                                 PROBE_LDC, probe_a, probe_b};
 
-void ocf_probe_wgmma(ocf_context *ctx) {
+/* The two forms the probes below run: the plain kernel and its TMA-fed form. */
+typedef struct wgmma_form {
+  int tma;
+  const char *name, *fallback;
+} wgmma_form;
+
+/* Runs one form's probe once per context: its outcome, local memory and what the built kernel
+   reported into the facts (wgmma, wgmma_local_ok, ...; wgmma_tma, wgmma_tma_local_ok, ...). */
+static void probe_form(ocf_context *ctx, const wgmma_form *form) {
   pthread_mutex_lock(&ctx->probe_lock);
   ocf_device_facts facts;
   ocf_context_facts(ctx, &facts);
-  if (facts.learnt.wgmma != OCF_PROBE_UNKNOWN) { /* another call's probe answered meanwhile */
-    pthread_mutex_unlock(&ctx->probe_lock);
-    return;
-  }
-  ocf_tuning_values tuning;
-  ocf_probe_outcome out;
-  ocf_probe_begin(ctx, &probe_product, &tuning, &out);
-  ocf_plan plan;
-  const ocf_status planned = ocf_plan_matmul_wgmma_probe(&facts, &tuning, PROBE_M, PROBE_N, &plan);
-  ocf_probe_finish(ctx, planned, &plan, &probe_product, OCF_KERNEL_MATMUL_WGMMA, &out);
-  const int ok = out.ok;
-
-  pthread_mutex_lock(&ctx->lock);
-  ctx->plan_generation++;
-  ocf_device_facts *f = &ctx->facts;
-  f->learnt.wgmma = ok ? OCF_PROBE_PASSED : OCF_PROBE_FAILED;
-  if (ok) {
-    f->learnt.wgmma_local_ok = plan.local_mem_bytes;
-    f->learnt.wgmma_local_ok_reported = out.reported;
-  }
-  pthread_mutex_unlock(&ctx->lock);
-  ocf_log(&ctx->log, OCF_LOG_INFO,
-          "wgmma probe (sm_90a, %zu bytes of local memory): %s%s%s (%.0f ms); the warpgroup "
-          "kernel is %s",
-          plan.local_mem_bytes, ok ? "right" : "failed", ok ? "" : ": ", out.why,
-          ocf_now_ms() - out.start_ms,
-          ok ? "in use" : "not used on this context (mma.sync takes its calls)");
-  pthread_mutex_unlock(&ctx->probe_lock);
-}
-
-/* The TMA-fed form: the same product through matmul_wgmma_tma. It needs what only a run shows
-   on this driver: the tensor maps its producer warp makes with tensormap.replace from zeroed
-   bytes (a format no document fixes: Triton's device-side descriptors are made the same way),
-   the TMA's swizzle landing where the descriptors read it, the mbarrier ring, and a workgroup of
-   288 work-items where the kernel reports 256 (the wide probe passed first). A map the TMA
-   cannot use faults or copies nothing; the ring's waits then never end, so a wrong map could
-   hang the probe, not just fail it: the probe runs only after the wgmma and wide probes passed
-   and only where the tuning asks for the form (wgmma.tma). Any failure keeps the cp.async
-   form. */
-void ocf_probe_wgmma_tma(ocf_context *ctx) {
-  pthread_mutex_lock(&ctx->probe_lock);
-  ocf_device_facts facts;
-  ocf_context_facts(ctx, &facts);
-  if (facts.learnt.wgmma_tma != OCF_PROBE_UNKNOWN) {
+  const ocf_probe_state known = form->tma ? facts.learnt.wgmma_tma : facts.learnt.wgmma;
+  if (known != OCF_PROBE_UNKNOWN) { /* another call's probe answered meanwhile */
     pthread_mutex_unlock(&ctx->probe_lock);
     return;
   }
@@ -96,26 +62,49 @@ void ocf_probe_wgmma_tma(ocf_context *ctx) {
   ocf_probe_begin(ctx, &probe_product, &tuning, &out);
   ocf_plan plan;
   const ocf_status planned =
-      ocf_plan_matmul_wgmma_tma_probe(&facts, &tuning, PROBE_M, PROBE_N, &plan);
-  ocf_probe_finish(ctx, planned, &plan, &probe_product, OCF_KERNEL_MATMUL_WGMMA_TMA, &out);
+      form->tma ? ocf_plan_matmul_wgmma_tma_probe(&facts, &tuning, PROBE_M, PROBE_N, &plan)
+                : ocf_plan_matmul_wgmma_probe(&facts, &tuning, PROBE_M, PROBE_N, &plan);
+  ocf_probe_finish(ctx, planned, &plan, &probe_product,
+                   form->tma ? OCF_KERNEL_MATMUL_WGMMA_TMA : OCF_KERNEL_MATMUL_WGMMA, &out);
   const int ok = out.ok;
 
   pthread_mutex_lock(&ctx->lock);
   ctx->plan_generation++;
-  ocf_device_facts *f = &ctx->facts;
-  f->learnt.wgmma_tma = ok ? OCF_PROBE_PASSED : OCF_PROBE_FAILED;
+  ocf_learnt_facts *l = &ctx->facts.learnt;
+  *(form->tma ? &l->wgmma_tma : &l->wgmma) = ok ? OCF_PROBE_PASSED : OCF_PROBE_FAILED;
   if (ok) {
-    f->learnt.wgmma_tma_local_ok = plan.local_mem_bytes;
-    f->learnt.wgmma_tma_local_ok_reported = out.reported;
+    *(form->tma ? &l->wgmma_tma_local_ok : &l->wgmma_local_ok) = plan.local_mem_bytes;
+    *(form->tma ? &l->wgmma_tma_local_ok_reported : &l->wgmma_local_ok_reported) = out.reported;
   }
   pthread_mutex_unlock(&ctx->lock);
   ocf_log(&ctx->log, OCF_LOG_INFO,
-          "wgmma TMA probe (%zu bytes of local memory): %s%s%s (%.0f ms); the TMA-fed kernel is "
-          "%s",
-          plan.local_mem_bytes, ok ? "right" : "failed", ok ? "" : ": ", out.why,
-          ocf_now_ms() - out.start_ms,
-          ok ? "in use" : "not used on this context (the cp.async form takes its calls)");
+          "%s probe (sm_90a, %zu bytes of local memory): %s%s%s (%.0f ms); the %s is %s",
+          form->name, plan.local_mem_bytes, ok ? "right" : "failed", ok ? "" : ": ", out.why,
+          ocf_now_ms() - out.start_ms, form->tma ? "TMA-fed kernel" : "warpgroup kernel",
+          ok ? "in use" : form->fallback);
   pthread_mutex_unlock(&ctx->probe_lock);
+}
+
+void ocf_probe_wgmma(ocf_context *ctx) {
+  static const wgmma_form plain = {0, "wgmma",
+                                   "not used on this context (mma.sync takes its calls)"};
+  probe_form(ctx, &plain);
+}
+
+/* The TMA-fed form: the same product through matmul_wgmma_tma. It needs what only a run shows
+   on this driver: the tensor maps its producer warp makes with tensormap.replace from zeroed
+   bytes (a format no document fixes: Triton's device-side descriptors are made the same way),
+   the TMA's swizzle landing where the descriptors read it, the mbarrier ring, and a workgroup of
+   288 work-items where the kernel reports 256 (the wide probe passed first). A map the TMA
+   copies nothing with would leave the ring waiting forever: the probe's build bounds its waits
+   (TMA_WAIT_LIMIT), so it ends wrong, not hung; one the TMA faults on cannot be contained (as
+   for any kernel's fault), which is why the probe runs only after the wgmma and wide probes
+   passed and only where the tuning asks for the form (wgmma.tma). Any failure keeps the
+   cp.async form. */
+void ocf_probe_wgmma_tma(ocf_context *ctx) {
+  static const wgmma_form tma = {1, "wgmma TMA",
+                                 "not used on this context (the cp.async form takes its calls)"};
+  probe_form(ctx, &tma);
 }
 
 void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why) {
