@@ -908,7 +908,7 @@ static void test_plan_matmul_wgmma_staged(void **state) {
 
 /*
  * Rule 7, the TMA-fed form (matmul_wgmma_tma): the whole-K direct plans take it where wgmma.tma
- * is set, the wide and the TMA probes passed and the maps' scratch
+ * is set (the H200's built-in values), the wide and the TMA probes passed and the maps' scratch
  * (256 bytes a workgroup) fits; before either probe the cp.async kernel runs with that probe due
  * (the wide one first); a failed probe, a refused wide launch, a compiler without register caps,
  * m, n or k of 2^31, a workspace short of the maps, or wgmma.tma=0 keep the cp.async kernel;
@@ -927,8 +927,8 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   tma.learnt.wgmma_tma_local_ok_reported = 206208 + 16;
   ocf_tuning_values bf16 = matmul_tuning(&tma, H200, OCF_BF16);
   ocf_tuning_values f32 = matmul_tuning(&tma, H200, OCF_F32);
-  assert_int_equal(bf16.matmul.wgmma.tma, 0); /* off until the H200 runs it */
-  bf16.matmul.wgmma.tma = 1, f32.matmul.wgmma.tma = 1;
+  assert_int_equal(bf16.matmul.wgmma.tma, 1); /* the H200's built-in values */
+  assert_int_equal(f32.matmul.wgmma.tma, 1);
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 2, 4), 198016);
   assert_int_equal(ocf_wgmma_tma_local_bytes(192, 2, 5), 206208);
   const char *const tma_4096 = "matmul_wgmma_tma wg=288 groups=512";

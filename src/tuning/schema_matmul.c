@@ -235,7 +235,7 @@ static const ocf_tunable matmul_tunables[] = {
          "align_rows' gate for the 16-bit calls the wgmma kernel cannot read (A or B off 16-byte "
          "chunks, A transposed), which run on mma.sync unless copied; 0: align_rows' gate",
          NULL},
-    /* tma: off until the H200 measures it (tools/lab/h200/round_tma_maps.sh) */
+    /* tma: 0 in the schema; the H200 row of builtin.tuning sets 1 (measured 2026-12-05) */
     [MM(wgmma.tma)] = {"wgmma.tma", 0, 2, 0, 0,
                        "1: whole-K wgmma calls take the kernel whose stages the tensor memory "
                        "accelerator fills (matmul_wgmma_tma, its maps made on the device) where "

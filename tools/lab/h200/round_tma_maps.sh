@@ -7,14 +7,12 @@
 #     cuBLAS beside (lab.txt, lab/);
 #  2. the library on random data, C in the inputs' type, wgmma.tma=0 (cp.async) against the
 #     built-in plans (wgmma.tma=1), the first run verbose for the probes' log (lib.txt);
-#  3. test_matmul_wgmma on the GPU with the built-in tuning (every direct plan on the TMA form).
+#  3. test_matmul_wgmma on the GPU with the built-in tuning (every direct plan on the TMA form:
+#     the H200 row sets wgmma.tma=1 since this round; on 2026-12-05 the round added it to its copy).
 #   source .gpu/env.sh && OUT=$OUT bash tools/lab/h200/round_tma_maps.sh
 set -u
 out=${OUT:?OUT}
 start=$SECONDS
-# the built-in H200 values with the TMA form on (this copy of the tree only), for the suite
-sed -i '/^entry matmul f32 \* wgmma.on=1/s/$/ wgmma.tma=1/' src/tuning/builtin.tuning
-grep -c 'wgmma.tma=1' src/tuning/builtin.tuning >"$out/builtin_tma.txt"
 (cmake -S . -B /tmp/b -DCMAKE_BUILD_TYPE=Release >/tmp/b.cfg.log 2>&1 &&
   cmake --build /tmp/b -j12 >/tmp/b.build.log 2>&1 &&
   cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L/tmp/b -loclfuse -lOpenCL -lm \
@@ -65,8 +63,7 @@ timeout 60 python3 tools/lab/h200/gemm_peers.py /tmp/tma_shapes.txt >"$out/peers
 left=$((${DEADLINE:-560} - (SECONDS - start)))
 [ $left -gt 20 ] && (cd /tmp/b && timeout $left ctest -R "test_matmul_wgmma|test_matmul_pad" --output-on-failure >"$out/ctest.txt" 2>&1)
 echo "ctest done at $((SECONDS - start)) s" >>"$out/lib.txt"
-# 4. where time is left: the bench and its PyTorch peers on the issue's GEMM shapes (the built-in
-#    values with the TMA form on, as above)
+# 4. where time is left: the bench and its PyTorch peers on the issue's GEMM shapes
 left=$((${DEADLINE:-560} - (SECONDS - start)))
 if [ $left -gt 150 ]; then
   timeout $((left - 100)) /tmp/b/bench/oclfuse bench --quiet --format json --sizes \
