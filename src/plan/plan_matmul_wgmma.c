@@ -110,6 +110,7 @@
 
 typedef struct wg_geometry {
   unsigned bn, consumers, stages, group_m;
+  int c_stage; /* the TMA form's staged epilogue (wgmma.c_stage) */
 } wg_geometry;
 
 static size_t element_bytes(ocf_dtype dtype) {
@@ -136,7 +137,7 @@ static size_t tma_threads(const wg_geometry *g) {
 
 static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
   wg_geometry g = {(unsigned)t->bn, (unsigned)t->consumers, (unsigned)t->stages,
-                   (unsigned)t->group_m};
+                   (unsigned)t->group_m, t->c_stage};
   return g;
 }
 
@@ -186,6 +187,7 @@ static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_ge
   ocf_plan_define(plan, "STAGES", g->stages);
   ocf_plan_define(plan, "GROUP_M", g->group_m);
   ocf_plan_define(plan, "TMA_WAIT_LIMIT", 0); /* unbounded (the TMA probe's bounded) */
+  ocf_plan_define(plan, "C_STAGE", g->c_stage);
 }
 
 static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
@@ -566,8 +568,8 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   if (tuning->matmul.wgmma.tma == 2 && !stage_a(call) &&
       chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch_b) &&
       facts->learnt.wide != OCF_PROBE_FAILED && facts->learnt.wgmma_tma == OCF_PROBE_UNKNOWN)
-    plan->probe = facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA
-                                                          : OCF_PLAN_PROBE_WIDE;
+    plan->probe =
+        facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA : OCF_PLAN_PROBE_WIDE;
   plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }

@@ -243,6 +243,13 @@ static const ocf_tunable matmul_tunables[] = {
                        "16-bit calls whose B rows lie off 128-byte lines, read where they lie "
                        "instead of copied first (rule 4); 0: never",
                        NULL},
+    /* c_stage: built 2026-12-05 without a GPU, off until the H200 runs it
+       (tools/lab/h200/round_pack16.sh) */
+    [MM(wgmma.c_stage)] = {"wgmma.c_stage", 0, 1, 0, 0,
+                           "1: matmul_wgmma_tma stages each warpgroup's finished block of C in "
+                           "local memory and stores it in rows of 16-byte chunks; 0: each "
+                           "work-item stores its own pairs",
+                           NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

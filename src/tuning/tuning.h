@@ -183,6 +183,8 @@ typedef struct ocf_matmul_wgmma_tuning {
   int tma;            /* 1: whole-K plans of the direct kernel take its TMA-fed form (rule 7)
                          where its probe passed; 2: also 16-bit calls with B off the 128-byte
                          lines, uncopied (rule 4) */
+  int c_stage;        /* 1: the TMA form stages its finished tile in local memory and stores it
+                         in rows of 16-byte chunks */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
