@@ -1,7 +1,8 @@
 #!/bin/bash
 # round_pack16.sh (H200, issue 18; prepared 2026-12-05 for the next session): with 16-bit C the
 # wgmma kernels ran bf16 4096^3 at 596 TFLOP/s where fp32 C (twice the bytes) ran 705, their
-# column pairs written as two 2-byte stores. tools/lab/h200/pack16_store.patch packs each pair
+# column pairs stored through vstore2 / vstore_half2 (which promise only 2-byte alignment).
+# tools/lab/h200/pack16_store.patch packs each pair
 # into one 32-bit store (bf16: the library's rounding; f16: cvt.rn.f16x2.f32, round to nearest
 # even as vstore_half_rte). In this copy of the tree: the library without and with the patch on
 # random operands (16-bit C and fp32 C), then test_matmul_wgmma with it (its 16-bit C cases check
