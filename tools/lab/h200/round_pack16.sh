@@ -40,6 +40,13 @@ build /tmp/after || { echo "patched build failed" >"$out/pack16.txt"; exit 0; }
   echo "== before"; times /tmp/before
   echo "== after (pack16)"; times /tmp/after
 } >"$out/pack16.txt" 2>&1
+# the stores NVIDIA's compiler wrote in each cached TMA-form program (the disk cache holds its PTX)
+for f in $(grep -l -a "OCF_KERNEL_matmul_wgmma_tma" "${XDG_CACHE_HOME:-$HOME/.cache}"/oclfuse/*.bin \
+  2>/dev/null); do
+  echo "$(grep -a -o -m1 'source [0-9a-f]*' "$f") $(grep -a -o -m1 'C_DTYPE=[0-9]' "$f") \
+$(grep -a -o -m1 'C_STAGE=[0-9]' "$f") $(grep -a -o 'st\.global[.a-z0-9]*' "$f" | sort | uniq -c |
+    tr '\n' ' ')"
+done >"$out/stores.txt" 2>&1
 (cd /tmp/after && timeout 260 ctest -R test_matmul_wgmma --output-on-failure >"$out/ctest_pack16.txt" 2>&1)
 echo "suite done at $((SECONDS - start)) s" >>"$out/pack16.txt"
 left=$((${DEADLINE:-560} - (SECONDS - start)))
