@@ -816,13 +816,12 @@ INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ld
     for (uint v1 = 0; v1 < 2; v1++) {
       const uint lr = r + 8 * v1, lc = cc + 8 * q;
       const ulong row = row0 + lr, col = col0 + lc;
-      float old0 = 0.0f, old1 = 0.0f;
-      if (beta != 0.0f && row < m) {
-        if (col < n) old0 = OCF_LOAD(C_DTYPE, cp, row * ldc + col);
-        if (col + 1 < n) old1 = OCF_LOAD(C_DTYPE, cp, row * ldc + col + 1);
-      }
-      const float f0 = finish_at(acc[4 * q + 2 * v1], old0, &e, row, col);
-      const float f1 = finish_at(acc[4 * q + 2 * v1 + 1], old1, &e, row, col + 1);
+      /* only elements inside m x n read C and the bias (the rest are never stored) */
+      const int in0 = row < m && col < n, in1 = row < m && col + 1 < n;
+      const float old0 = in0 && beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col) : 0.0f;
+      const float old1 = in1 && beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col + 1) : 0.0f;
+      const float f0 = in0 ? finish_at(acc[4 * q + 2 * v1], old0, &e, row, col) : 0.0f;
+      const float f1 = in1 ? finish_at(acc[4 * q + 2 * v1 + 1], old1, &e, row, col + 1) : 0.0f;
       const uint at = block + lr * C_ROW + lc * C_BYTES;
 #if C_DTYPE == 0
       __asm__ volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(f0), "f"(f1) : "memory");
