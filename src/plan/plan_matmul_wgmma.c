@@ -632,7 +632,9 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
   if (!facts->nv_compiler_options || items > facts->max_workgroup_size ||
       items > facts->max_item_sizes[0])
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
-                    "wgmma TMA probe: %zu work-items exceed the device's limit", items);
+                    "wgmma TMA probe: needs register caps (cl_nv_compiler_options) and workgroups "
+                    "of %zu work-items",
+                    items);
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->is_probe = 1;
   plan->splits = 1;
