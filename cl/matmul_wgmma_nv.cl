@@ -403,6 +403,13 @@ typedef struct epilogue {
   ulong bias_off;
 } epilogue;
 
+INLINE epilogue epilogue_of(const float alpha, const float beta, __global const BIAS_T *bias,
+                            const ulong bias_off) {
+  epilogue e;
+  e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
+  return e;
+}
+
 /* The bias of element (row, col) of C (0 without one). */
 INLINE float bias_at(const epilogue *e, const ulong row, const ulong col) {
 #if BIAS == 1
@@ -473,8 +480,7 @@ INLINE void finish_tile(__global C_T *c, const ulong c_at, const ulong ldc, cons
                         const ulong n, const operands *o, const float *acc, const float alpha,
                         const float beta, __global const BIAS_T *bias, const ulong bias_off,
                         const uint t) {
-  epilogue e;
-  e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
+  const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
   store_tile(c + c_at, ldc, m, n, o->m0 + 64 * (t / 128), o->n0, acc, &e, ((c_at | ldc) & 1) == 0,
              t % 128);
 }
@@ -549,6 +555,21 @@ INLINE operands operands_of(__global const uchar *a, const ulong a_off, const ul
   return o;
 }
 
+/* The whole-K operands of grid slot `slot` (tile x product, tiles in tile_of's order) and its
+   product: matmul_wgmma's and matmul_wgmma_tma's workgroups. */
+INLINE operands slot_operands(const uint slot, const uint tiles_m, const uint tiles_n,
+                              __global const uchar *a, const ulong a_off, const ulong lda,
+                              const ulong stride_a, __global const uchar *b, const ulong b_off,
+                              const ulong ldb, const ulong stride_b, const ulong m, const ulong n,
+                              const ulong k, uint *product) {
+  const uint tiles = tiles_m * tiles_n;
+  *product = slot / tiles;
+  uint tm, tn;
+  tile_of(slot - *product * tiles, tiles_m, tiles_n, &tm, &tn);
+  return operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, *product, 0, k, tm,
+                     tn);
+}
+
 /* ---- the kernels ---- */
 
 /* The local memory of a workgroup: 1 KiB spare, as the swizzle needs every stage 1 KiB aligned
@@ -588,12 +609,10 @@ INLINE void whole_tile(const uint base, const uint slot, const uint tiles_m, con
                        const ulong ldb, const ulong stride_b, const float beta, __global C_T *c,
                        const ulong c_off, const ulong ldc, const ulong stride_c,
                        __global const BIAS_T *bias, const ulong bias_off) {
-  const uint tiles = tiles_m * tiles_n, product = slot / tiles;
   const uint t = (uint)get_local_id(0);
-  uint tm, tn;
-  tile_of(slot - product * tiles, tiles_m, tiles_n, &tm, &tn);
-  const operands o =
-      operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product, 0, k, tm, tn);
+  uint product;
+  const operands o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb,
+                                   stride_b, m, n, k, &product);
 
   float acc[NACC];
 #pragma unroll
@@ -805,8 +824,7 @@ INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ld
   const uint wg = t / 128, l = t % 128;
   const uint block = base + wg * (64 * C_ROW);
   const ulong row0 = o->m0 + 64 * wg, col0 = o->n0;
-  epilogue e;
-  e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
+  const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
   __global C_T *cp = c + c_at;
   __asm__ volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory"); /* the ring is free */
   const uint r = 16 * (l / 32) + (l % 32) / 4, cc = 2 * (l % 4);
@@ -872,14 +890,11 @@ matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
   __local uchar smem[TMA_SMEM_BYTES] __attribute__((aligned(1024)));
   const uint base = stage_base(smem), bars = base + TMA_BARS;
   const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
-  const uint tiles = tiles_m * tiles_n;
-  if (tiles == 0) return; /* m or n is 0: nothing to write (the workgroup leaves) */
-  const uint slot = (uint)get_group_id(0), product = slot / tiles;
-  const uint t = (uint)get_local_id(0);
-  uint tm, tn;
-  tile_of(slot - product * tiles, tiles_m, tiles_n, &tm, &tn);
-  const operands o =
-      operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product, 0, k, tm, tn);
+  if (tiles_m * tiles_n == 0) return; /* m or n is 0: nothing to write (the workgroup leaves) */
+  const uint slot = (uint)get_group_id(0), t = (uint)get_local_id(0);
+  uint product;
+  const operands o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb,
+                                   stride_b, m, n, k, &product);
   if (t < STAGES) {
     mbar_init(bars + 8 * t, 1);                  /* full: the producer's expect_tx + bytes */
     mbar_init(bars + 8 * (STAGES + t), THREADS); /* empty: every consumer work-item */
@@ -976,8 +991,7 @@ __kernel void matmul_wgmma_reduce(const ulong m, const ulong n, const ulong batc
   float sum = 0.0f;
   for (ulong s = 0; s < splits; s++)
     sum += p[s * m * ldp];
-  epilogue ep;
-  ep.alpha = alpha, ep.beta = beta, ep.bias = bias, ep.bias_off = bias_off;
+  const epilogue ep = epilogue_of(alpha, beta, bias, bias_off);
   __global C_T *out = c + c_off + product * stride_c + row * ldc + col;
   const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, 0) : 0.0f;
   OCF_STORE(C_DTYPE, out, 0, finish_at(sum, old, &ep, row, col));
@@ -1100,8 +1114,7 @@ matmul_wgmma_lw(const ulong m, const ulong n, const ulong k, const ulong batch, 
     return;
   }
   const uint i = group - (uint)lw_first, j = i % last;
-  epilogue ep;
-  ep.alpha = alpha, ep.beta = beta, ep.bias = bias, ep.bias_off = bias_off;
+  const epilogue ep = epilogue_of(alpha, beta, bias, bias_off);
   lw_reduce((uint)lw_first + j, j, i / last, last, tiles_m, tiles_n, m, n, splits, partial, &ep, c,
             c_off, ldc, stride_c);
 }
