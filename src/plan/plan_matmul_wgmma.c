@@ -110,7 +110,9 @@
 
 typedef struct wg_geometry {
   unsigned bn, consumers, stages, group_m;
-  int c_stage; /* the TMA form's staged epilogue (wgmma.c_stage) */
+  int c_stage;         /* the TMA form's staged epilogue (wgmma.c_stage) */
+  unsigned wait_limit; /* the TMA form's polls of a barrier before it gives up: 0 none (plans),
+                          the probe's bound */
 } wg_geometry;
 
 static size_t element_bytes(ocf_dtype dtype) {
@@ -136,8 +138,9 @@ static size_t tma_threads(const wg_geometry *g) {
 }
 
 static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
-  wg_geometry g = {(unsigned)t->bn, (unsigned)t->consumers, (unsigned)t->stages,
-                   (unsigned)t->group_m, t->c_stage};
+  wg_geometry g = {(unsigned)t->bn,     (unsigned)t->consumers,
+                   (unsigned)t->stages, (unsigned)t->group_m,
+                   t->c_stage,          0};
   return g;
 }
 
@@ -186,7 +189,7 @@ static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_ge
   ocf_plan_define(plan, "CONSUMERS", g->consumers);
   ocf_plan_define(plan, "STAGES", g->stages);
   ocf_plan_define(plan, "GROUP_M", g->group_m);
-  ocf_plan_define(plan, "TMA_WAIT_LIMIT", 0); /* unbounded (the TMA probe's bounded) */
+  ocf_plan_define(plan, "TMA_WAIT_LIMIT", g->wait_limit);
   ocf_plan_define(plan, "C_STAGE", g->c_stage);
 }
 
@@ -312,6 +315,11 @@ static int plan_lastwave(const ocf_device_facts *facts, const ocf_tuning_values 
   return 1;
 }
 
+/* The probe a TMA plan waits for, the wide one first. */
+static ocf_plan_probe tma_probe_due(const ocf_device_facts *facts) {
+  return facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA : OCF_PLAN_PROBE_WIDE;
+}
+
 /* Rule 7: whether the direct plan of geometry g and `groups` workgroups takes the TMA-fed form;
    OCF_MMA_PROBE where a probe it needs has not run (the caller runs matmul_wgmma meanwhile). */
 static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -401,9 +409,7 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
       add_tma_step(plan, &g, groups);
     } else {
       add_step(plan, &g, groups);
-      if (tma == OCF_MMA_PROBE)
-        plan->probe =
-            facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA : OCF_PLAN_PROBE_WIDE;
+      if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
     }
   }
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
@@ -474,12 +480,19 @@ static int aligned16_layout(const ocf_matmul_call *call, ocf_plan *plan) {
    pass costs more than it saves) unless the TMA form reads it (wgmma.tma 2), or one it cannot
    read at all (A or B off 16-byte chunks, A transposed), which would run on mma.sync instead,
    from wgmma.unread_rows (where set) on. */
+/* Whether the direct wgmma plan reads A and B as they lie (A stored m x k on 16-byte chunks, B
+   on 16-byte chunks). */
+static int directly_readable(const ocf_matmul_call *call) {
+  const size_t batch = call->batch ? call->batch : 1;
+  return !stage_a(call) &&
+         chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch);
+}
+
 static int b16_stage_wanted(const ocf_device_facts *facts, const ocf_matmul_tuning *t,
                             const ocf_matmul_call *call) {
   if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
   const size_t batch = call->batch ? call->batch : 1;
-  const int unreadable =
-      stage_a(call) || !chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch);
+  const int unreadable = !directly_readable(call);
   if (!unreadable && on_lines(call->b_off, call->ldb, call->stride_b, batch)) return 0;
   /* wgmma.tma 2: the TMA reads rows off the lines itself, so a readable call goes direct once
      its probes passed (rule 7 then takes it, or matmul_wgmma where it cannot). */
@@ -564,12 +577,9 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   ocf_plan_step_add(plan, plan->pad_lda ? OCF_KERNEL_MATMUL_WGMMA_PAB : OCF_KERNEL_MATMUL_WGMMA_PB,
                     1, global, local);
   /* wgmma.tma 2: this call would go direct once the TMA probes passed (b16_stage_wanted) */
-  const size_t batch_b = call->batch ? call->batch : 1;
-  if (tuning->matmul.wgmma.tma == 2 && !stage_a(call) &&
-      chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch_b) &&
+  if (tuning->matmul.wgmma.tma == 2 && directly_readable(call) &&
       facts->learnt.wide != OCF_PROBE_FAILED && facts->learnt.wgmma_tma == OCF_PROBE_UNKNOWN)
-    plan->probe =
-        facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA : OCF_PLAN_PROBE_WIDE;
+    plan->probe = tma_probe_due(facts);
   plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }
@@ -638,10 +648,8 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->is_probe = 1;
   plan->splits = 1;
+  g.wait_limit = 1u << 22; /* a map the TMA copies nothing with ends the probe wrong, not hung */
   define_all(plan, OCF_BF16, 0, &g, NULL);
-  /* Bounded waits: a map the TMA copies nothing with ends the probe wrong, not hung. */
-  for (unsigned i = 0; i < plan->define_count && i < OCF_PLAN_MAX_DEFINES; i++)
-    if (strcmp(plan->defines[i].name, "TMA_WAIT_LIMIT") == 0) plan->defines[i].value = 1 << 22;
   add_tma_step(plan, &g, ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn));
   ocf_device_facts assumed = *facts; /* finding out is the point */
   assumed.learnt.wgmma_tma = OCF_PROBE_PASSED;
