@@ -662,7 +662,8 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __gl
    give edges for free: a box reaching past m, n or k arrives with zeros there, so one loop
    serves every tile. Needs what matmul_wgmma needs (16-byte chunks) and m, n, k below 2^31
    (box coordinates are signed 32-bit). */
-#ifdef OCF_KERNEL_matmul_wgmma_tma
+#if defined(OCF_KERNEL_matmul_wgmma_tma) || defined(OCF_KERNEL_matmul_wgmma_tma_split)
+#define TMA_FORM 1
 #define TMA_THREADS (THREADS + 32)
 
 INLINE void mbar_init(const uint bar, const uint count) {
@@ -789,7 +790,7 @@ INLINE void consume(float *acc, const uint base, const uint bars, const ulong k,
   wgmma_wait0(acc);
 }
 
-#if C_STAGE
+#if C_STAGE && defined(OCF_KERNEL_matmul_wgmma_tma)
 /* The staged epilogue (C_STAGE 1). Written into the pairs' own stores, a 16-bit C went out as
    2-byte stores of 8 rows a warp instruction: the H200 ran bf16 4096^3 at 596 TFLOP/s with bf16
    C and at 705 with fp32 C, twice the bytes (2026-12-05). Here, once both warpgroups are done
@@ -880,6 +881,32 @@ INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ld
 #define TMA_MAPS ((TMA_BARS + 16 * STAGES + 127) & ~127)
 #define TMA_SMEM_BYTES (TMA_MAPS + 256 + 1024)
 
+/* One workgroup's product of the operands o (over o->k) into the consumers' acc: the ring's
+   barriers set up, the producer warp's maps made into `maps` (this workgroup's 256 bytes of
+   global memory) and its slices issued, the consumers' sums. Returns 0 in the producer warp,
+   whose work is then done, and 1 in a consumer, whose acc then holds its 64 x BN sums. */
+INLINE int tma_multiply(float *acc, const uint base, __global uchar *maps, const operands *o,
+                        const uint t) {
+  const uint bars = base + TMA_BARS;
+  if (t < STAGES) {
+    mbar_init(bars + 8 * t, 1);                  /* full: the producer's expect_tx + bytes */
+    mbar_init(bars + 8 * (STAGES + t), THREADS); /* empty: every consumer work-item */
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t >= THREADS) { /* the producer warp */
+    make_maps(base + TMA_MAPS, maps, t - THREADS, o);
+    if (t == THREADS) produce(base, bars, maps, o);
+    return 0;
+  }
+#pragma unroll
+  for (uint i = 0; i < NACC; i++)
+    acc[i] = 0.0f;
+  consume(acc, base, bars, o->k, t / 128);
+  return 1;
+}
+#endif
+
+#ifdef OCF_KERNEL_matmul_wgmma_tma
 __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void
 matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
                  __global const uchar *a, const ulong a_off, const ulong lda, const ulong stride_a,
@@ -888,29 +915,15 @@ matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
                  const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off,
                  __global uchar *maps) {
   __local uchar smem[TMA_SMEM_BYTES] __attribute__((aligned(1024)));
-  const uint base = stage_base(smem), bars = base + TMA_BARS;
+  const uint base = stage_base(smem);
   const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
   if (tiles_m * tiles_n == 0) return; /* m or n is 0: nothing to write (the workgroup leaves) */
   const uint slot = (uint)get_group_id(0), t = (uint)get_local_id(0);
   uint product;
   const operands o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb,
                                    stride_b, m, n, k, &product);
-  if (t < STAGES) {
-    mbar_init(bars + 8 * t, 1);                  /* full: the producer's expect_tx + bytes */
-    mbar_init(bars + 8 * (STAGES + t), THREADS); /* empty: every consumer work-item */
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (t >= THREADS) { /* the producer warp */
-    __global uchar *g = maps + 256 * (ulong)slot;
-    make_maps(base + TMA_MAPS, g, t - THREADS, &o);
-    if (t == THREADS) produce(base, bars, g, &o);
-    return;
-  }
   float acc[NACC];
-#pragma unroll
-  for (uint i = 0; i < NACC; i++)
-    acc[i] = 0.0f;
-  consume(acc, base, bars, k, t / 128);
+  if (!tma_multiply(acc, base, maps + 256 * (ulong)slot, &o, t)) return;
 #if C_STAGE
   finish_tile_staged(c, c_off + product * stride_c, ldc, m, n, &o, acc, alpha, beta, bias, bias_off,
                      base, t);
@@ -927,7 +940,7 @@ matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
    to 4 (the layout of cl/matmul.cl's matmul_tiled_split): every element of m x n of every slot,
    so the scratch is never zeroed. matmul_wgmma_reduce then adds each element's splits in split
    order and applies the epilogue, one work-item an element. */
-#ifdef OCF_KERNEL_matmul_wgmma_split
+#if defined(OCF_KERNEL_matmul_wgmma_split) || defined(OCF_KERNEL_matmul_wgmma_tma_split)
 /* Writes the warpgroup's raw 64 x BN sums at (row0, col0) of a slot's m x n partial sums (row
    stride ldp, even: pairs of floats). */
 INLINE void store_raw(__global float *p, const ulong ldp, const ulong m, const ulong n,
@@ -945,6 +958,29 @@ INLINE void store_raw(__global float *p, const ulong ldp, const ulong m, const u
     }
 }
 
+/* Workgroup `group`'s operands: its tile and its K range of slot group / tiles (product slot /
+   splits, range slot % splits) into o and *slot; 0 where the grid has no tiles or the range is
+   empty (the planner makes every range non-empty), and the workgroup leaves. */
+INLINE int split_operands(const uint group, const ulong m, const ulong n, const ulong k,
+                          __global const uchar *a, const ulong a_off, const ulong lda,
+                          const ulong stride_a, __global const uchar *b, const ulong b_off,
+                          const ulong ldb, const ulong stride_b, const ulong splits,
+                          const ulong k_split, operands *o, uint *slot) {
+  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
+  const uint tiles = tiles_m * tiles_n;
+  if (tiles == 0) return 0;
+  *slot = group / tiles;
+  const ulong product = *slot / splits, k0 = (*slot % splits) * k_split;
+  if (k0 >= k) return 0;
+  uint tm, tn;
+  tile_of(group - *slot * tiles, tiles_m, tiles_n, &tm, &tn);
+  *o = operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product, k0,
+                   min(k_split, k - k0), tm, tn);
+  return 1;
+}
+#endif
+
+#ifdef OCF_KERNEL_matmul_wgmma_split
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
 matmul_wgmma_split(const ulong m, const ulong n, const ulong k, __global const uchar *a,
                    const ulong a_off, const ulong lda, const ulong stride_a,
@@ -953,17 +989,12 @@ matmul_wgmma_split(const ulong m, const ulong n, const ulong k, __global const u
                    __global float *partial) {
   __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
   const uint base = stage_base(smem);
-  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
-  const uint tiles = tiles_m * tiles_n;
-  if (tiles == 0) return;
-  const uint group = (uint)get_group_id(0), slot = group / tiles;
-  const ulong product = slot / splits, k0 = (slot % splits) * k_split;
-  if (k0 >= k) return; /* the planner makes every split's range non-empty */
+  operands o;
+  uint slot;
+  if (!split_operands((uint)get_group_id(0), m, n, k, a, a_off, lda, stride_a, b, b_off, ldb,
+                      stride_b, splits, k_split, &o, &slot))
+    return;
   const uint t = (uint)get_local_id(0);
-  uint tm, tn;
-  tile_of(group - slot * tiles, tiles_m, tiles_n, &tm, &tn);
-  const operands o = operands_of(a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m, n, product,
-                                 k0, min(k_split, k - k0), tm, tn);
 
   float acc[NACC];
 #pragma unroll
@@ -971,6 +1002,33 @@ matmul_wgmma_split(const ulong m, const ulong n, const ulong k, __global const u
     acc[i] = 0.0f;
   main_loop(acc, base, &o, t);
 
+  const ulong ldp = (n + 3) & ~(ulong)3;
+  store_raw(partial + slot * m * ldp, ldp, m, n, o.m0 + 64 * (t / 128), o.n0, acc, t % 128);
+}
+#endif
+
+/* The TMA-fed split (rules 5 and 7): matmul_wgmma_split's ranges and sums, its stages filled as
+   matmul_wgmma_tma's are. The maps of workgroup g lie maps_at + 256 g bytes into the scratch,
+   past the sums (maps_at a multiple of 256); a range's maps start at its first K column and end
+   at its last, so the TMA's zero fill ends each range as it ends K. */
+#ifdef OCF_KERNEL_matmul_wgmma_tma_split
+__kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void
+matmul_wgmma_tma_split(const ulong m, const ulong n, const ulong k, __global const uchar *a,
+                       const ulong a_off, const ulong lda, const ulong stride_a,
+                       __global const uchar *b, const ulong b_off, const ulong ldb,
+                       const ulong stride_b, const ulong splits, const ulong k_split,
+                       __global float *partial, const ulong maps_at) {
+  __local uchar smem[TMA_SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = stage_base(smem), group = (uint)get_group_id(0);
+  operands o;
+  uint slot;
+  if (!split_operands(group, m, n, k, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, splits,
+                      k_split, &o, &slot))
+    return;
+  const uint t = (uint)get_local_id(0);
+  float acc[NACC];
+  __global uchar *maps = (__global uchar *)partial + maps_at + 256 * (ulong)group;
+  if (!tma_multiply(acc, base, maps, &o, t)) return;
   const ulong ldp = (n + 3) & ~(ulong)3;
   store_raw(partial + slot * m * ldp, ldp, m, n, o.m0 + 64 * (t / 128), o.n0, acc, t % 128);
 }

@@ -1183,7 +1183,8 @@ OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size
  * split-K (partial sums, then their reduction), the norms' split of long rows, attention's
  * decode split (each range of keys' partial sums, then their merge); one kernel too, where it
  * writes what it later reads: Hopper's TMA-fed GEMM keeps the tensor maps each workgroup makes
- * (256 bytes a workgroup; a workspace short of them runs the cp.async form). Each op's
+ * (256 bytes a workgroup, after a split's partial sums; a workspace short of them runs the
+ * cp.async form). Each op's
  * ..._workspace_size query says how much a call takes. That memory comes from, in this order:
  *   1. the caller's workspace, ocf_launch.workspace: nothing is allocated. It bounds the plan,
  *      as cuBLAS's workspace does: a call whose plan needs more runs the best plan that fits it

@@ -174,40 +174,47 @@ static void test_wgmma_tunables(void **state) {
 
 /* Split K (wgmma.split_min=64: every call below leaves units idle, so K splits into ranges of
    whole slices, the last one ragged): every type and B layout, alpha and beta, a bias either
-   way, 16-bit C, a batch with A shared, then the reduce's epilogue. 300 x 520 x 1000 is 3 x 3
-   tiles: min(132 / 9, 1000 / 64) = 14 ranges wanted, 8 of 128 (the last 104). */
+   way, 16-bit C, a batch with A shared, then the reduce's epilogue; with the cp.async split and
+   then the TMA-fed one (wgmma.tma_split=1: each range's maps end where it does). 300 x 520 x 1000
+   is 3 x 3 tiles: min(132 / 9, 1000 / 64) = 14 ranges wanted, 8 of 128 (the last 104). */
 static void test_wgmma_split_k(void **state) {
   ocft_env *env = ocft_get_env(state);
-  for (int dt = 0; dt < 3; dt++)
-    ocft_assert_status(
-        ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, "wgmma.split_min=64"),
-        OCF_SUCCESS);
-  static const size_t shapes[][3] = {{300, 520, 1000}, {77, 130, 333}, {129, 257, 700}};
-  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
-    for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++)
-      for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
-        mmx_case t = wg_case(inputs[d], tb, shapes[s][0], shapes[s][1], shapes[s][2], s % 2);
-        if (s == 1) {
-          t.alpha = 1.5f, t.beta = -0.5f;
-          t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
-          t.bias_dtype = (ocf_dtype)d;
-          t.activation = OCF_ACTIVATION_GELU_TANH;
-        } else {
-          t.nan_c = 1;
+  static const char *const forms[][2] = {
+      {"wgmma.split_min=64", "matmul_wgmma_split"},
+      {"wgmma.split_min=64 wgmma.tma_split=1", "matmul_wgmma_tma_split"}};
+  for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
+    const char *const kernel = forms[f][1];
+    for (int dt = 0; dt < 3; dt++)
+      ocft_assert_status(
+          ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, forms[f][0]),
+          OCF_SUCCESS);
+    static const size_t shapes[][3] = {{300, 520, 1000}, {77, 130, 333}, {129, 257, 700}};
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+      for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++)
+        for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
+          mmx_case t = wg_case(inputs[d], tb, shapes[s][0], shapes[s][1], shapes[s][2], s % 2);
+          if (s == 1) {
+            t.alpha = 1.5f, t.beta = -0.5f;
+            t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
+            t.bias_dtype = (ocf_dtype)d;
+            t.activation = OCF_ACTIVATION_GELU_TANH;
+          } else {
+            t.nan_c = 1;
+          }
+          if (s == 2) t.c_dtype = d == 0 ? OCF_BF16 : OCF_F16;
+          check_kernel(env, t, kernel);
         }
-        if (s == 2) t.c_dtype = d == 0 ? OCF_BF16 : OCF_F16;
-        check_kernel(env, t, "matmul_wgmma_split");
-      }
-  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
-    mmx_case t = wg_case(inputs[d], 1, 150, 260, 888, 0);
-    const size_t ldb = t.k + t.ldb_pad;
-    t.batch = 2;
-    t.stride_a = 0;
-    t.stride_b = t.n * ldb + (inputs[d] == OCF_F32 ? 4 : 8);
-    t.stride_c = MMX_PACKED;
-    t.beta = 0.25f;
-    t.c_off = 1, t.ldc_pad = 1;
-    check_kernel(env, t, "matmul_wgmma_split");
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+      mmx_case t = wg_case(inputs[d], 1, 150, 260, 888, 0);
+      const size_t ldb = t.k + t.ldb_pad;
+      t.batch = 2;
+      t.stride_a = 0;
+      t.stride_b = t.n * ldb + (inputs[d] == OCF_F32 ? 4 : 8);
+      t.stride_c = MMX_PACKED;
+      t.beta = 0.25f;
+      t.c_off = 1, t.ldc_pad = 1;
+      check_kernel(env, t, kernel);
+    }
   }
   for (int dt = 0; dt < 3; dt++)
     ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, ""),

@@ -918,6 +918,61 @@ static void test_plan_matmul_wgmma_staged(void **state) {
  * round_up(4 (128 + 256) 128 + 64, 128) + 256 + 1024 = 198016 bytes (5 (128 + 192) 128 for the
  * 192-column ring: 206208, what the probe ran).
  */
+/* Rule 7 for split plans (wgmma.tma_split): the TMA-fed split takes rule 5's ranges where the
+   whole-K form's gates hold, its maps after the sums rounded up to 256 bytes. 128 x 8192 x 8192
+   (B n x k): 32 tiles x 4 ranges = 128 workgroups; sums 4 x 128 x 8192 floats = 16777216 bytes,
+   the maps 128 x 256 more. 97 x 8188: sums 4 x 97 x 8188 x 4 = 12707776 bytes, maps from
+   12707840. */
+static void test_tma_split(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
+  ocf_tuning_values on = *bf16;
+  on.matmul.wgmma.tma_split = 1;
+  const char *const tma_split =
+      "matmul_wgmma_tma_split wg=288 groups=128 + matmul_wgmma_reduce wg=256 groups=4096";
+  const char *const cp_split =
+      "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096";
+  const int none = OCF_PLAN_PROBE_NONE;
+  ocf_matmul_call call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = OCF_TRANS;
+  plan_wgmma_case("split K, tma_split 0", tma, bf16, &call, cp_split, "wide=0 maps_at=0", none);
+  plan_wgmma_case("split K, tma_split 1", tma, &on, &call, tma_split,
+                  "splits=4 k_split=2048 maps_at=16777216 scratch=16809984 scratch_written=1 "
+                  "wide=1 max_regs=224 local_mem=198016 BN=256 STAGES=4 TMA_WAIT_LIMIT=0",
+                  none);
+  call.trans_b = OCF_NO_TRANS; /* B k x n: the same plan, its maps of 64-column boxes */
+  plan_wgmma_case("split K, B k x n", tma, &on, &call, tma_split, "TRANS_B=0 maps_at=16777216",
+                  none);
+  call = typed_call(97, 8188, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = OCF_TRANS, call.ldb = 8192; /* B n x k: rows on the lines (k x n of 8188 copied) */
+  plan_wgmma_case("split K, sums off 256 bytes", tma, &on, &call,
+                  "matmul_wgmma_tma_split wg=288 groups=128 + matmul_wgmma_reduce wg=256 "
+                  "groups=3103",
+                  "maps_at=12707840 scratch=12740608", none);
+
+  /* the probes not yet run: the cp.async split asks for them, the wide one first */
+  call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  ocf_device_facts before = *tma;
+  before.learnt.wide = OCF_PROBE_UNKNOWN;
+  before.learnt.wgmma_tma = OCF_PROBE_UNKNOWN;
+  plan_wgmma_case("split K before the wide probe", &before, &on, &call, cp_split, "wide=0",
+                  OCF_PLAN_PROBE_WIDE);
+  before.learnt.wide = OCF_PROBE_PASSED;
+  plan_wgmma_case("split K before the TMA probe", &before, &on, &call, cp_split, "wide=0",
+                  OCF_PLAN_PROBE_WGMMA_TMA);
+  /* its own refused wide launch, a failed probe: the cp.async split */
+  ocf_device_facts off = *tma;
+  off.learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT] = 1;
+  plan_wgmma_case("split K, wide launch refused", &off, &on, &call, cp_split, "wide=0", none);
+  off = *tma, off.learnt.wgmma_tma = OCF_PROBE_FAILED;
+  plan_wgmma_case("split K, TMA probe failed", &off, &on, &call, cp_split, "wide=0", none);
+  /* the workspace: the sums and the maps, or the sums alone for the cp.async split */
+  call.scratch_bound.set = 1, call.scratch_bound.bytes = 16809984;
+  plan_wgmma_case("split K, a workspace of sums and maps", tma, &on, &call, tma_split,
+                  "scratch=16809984", none);
+  call.scratch_bound.bytes = 16809983;
+  plan_wgmma_case("split K, a workspace 1 byte short", tma, &on, &call, cp_split,
+                  "wide=0 scratch=16777216 maps_at=0", none);
+}
+
 static void test_plan_matmul_wgmma_tma(void **state) {
   (void)state;
   ocf_device_facts tma = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
@@ -1007,6 +1062,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   plan_wgmma_case("split K", &tma, &bf16, &call,
                   "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
                   "wide=0", none);
+  test_tma_split(&tma, &bf16);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384", "wide=0",

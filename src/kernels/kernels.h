@@ -79,7 +79,8 @@
   X(MATMUL_WGMMA_PAB, matmul_wgmma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)              \
   X(ATTENTION_LANES, attention_lanes, OCF_PROGRAM_ATTENTION_LANES)                \
   X(ATTENTION_LANES_JOIN, attention_lanes_join, OCF_PROGRAM_ATTENTION_LANES)      \
-  X(MATMUL_WGMMA_TMA, matmul_wgmma_tma, OCF_PROGRAM_MATMUL_WGMMA_NV)
+  X(MATMUL_WGMMA_TMA, matmul_wgmma_tma, OCF_PROGRAM_MATMUL_WGMMA_NV)              \
+  X(MATMUL_WGMMA_TMA_SPLIT, matmul_wgmma_tma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -209,6 +210,8 @@ typedef struct ocf_matmul_frame {
   cl_ulong lds_a, lds_b;
   cl_ulong lw_first; /* the last-wave split (matmul_wgmma_lw_split, matmul_wgmma_lw): the grid's
                         first slot (tile x product) of the last wave, after its full waves */
+  cl_ulong maps_at;  /* the TMA-fed split (matmul_wgmma_tma_split): where its workgroups' tensor
+                        maps start in the scratch, in bytes, past the splits' sums */
 } ocf_matmul_frame;
 
 /* cl/matmul_skinny.cl: Y = act(alpha X V + beta Y + bias), Y with at most 16 columns; also

@@ -114,14 +114,13 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_sab = {
 
 /* Split K (plan_matmul_wgmma.c, rule 5): the kernel over one of `splits` K ranges of k_split,
    raw sums into the scratch, then their sum, the epilogue and the store. */
-static const ocf_arg_desc split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
-                                          OCF_ARG(F, n, OCF_ARG_ULONG),
-                                          OCF_ARG(F, k, OCF_ARG_ULONG),
-                                          MATMUL_A_ARGS,
-                                          MATMUL_B_ARGS,
-                                          OCF_ARG(F, splits, OCF_ARG_ULONG),
-                                          OCF_ARG(F, k_split, OCF_ARG_ULONG),
-                                          OCF_ARG(F, partial, OCF_ARG_BUFFER)};
+#define WG_SPLIT_ARGS                                                                       \
+  OCF_ARG(F, m, OCF_ARG_ULONG), OCF_ARG(F, n, OCF_ARG_ULONG), OCF_ARG(F, k, OCF_ARG_ULONG), \
+      MATMUL_A_ARGS, MATMUL_B_ARGS, OCF_ARG(F, splits, OCF_ARG_ULONG),                      \
+      OCF_ARG(F, k_split, OCF_ARG_ULONG), OCF_ARG(F, partial, OCF_ARG_BUFFER)
+static const ocf_arg_desc split_args[] = {WG_SPLIT_ARGS};
+/* The TMA-fed split: the same, and where its maps lie in the scratch (past the sums). */
+static const ocf_arg_desc tma_split_args[] = {WG_SPLIT_ARGS, OCF_ARG(F, maps_at, OCF_ARG_ULONG)};
 static const ocf_arg_desc reduce_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                            OCF_ARG(F, n, OCF_ARG_ULONG),
                                            OCF_ARG(F, batch, OCF_ARG_ULONG),
@@ -139,6 +138,17 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_split = {
     OCF_ARRAY_LEN(split_args),
     "matmul_wgmma's gates, few tiles and a long k: one of `splits` K ranges of k_split (a "
     "multiple of the K slice) a workgroup, raw sums into `partial`; before matmul_wgmma_reduce"};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma_split = {
+    OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT,
+    "matmul_wgmma_tma_split",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    tma_split_args,
+    OCF_ARRAY_LEN(tma_split_args),
+    "matmul_wgmma_split's ranges with matmul_wgmma_tma's gates (the TMA probe passed, m, n, k "
+    "below 2^31): the stages filled by the tensor memory accelerator; 256 bytes of scratch a "
+    "workgroup for its maps, maps_at bytes in; before matmul_wgmma_reduce"};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_reduce = {
     OCF_KERNEL_MATMUL_WGMMA_REDUCE,

@@ -152,6 +152,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
   f->k_split = plan->k_split;
   f->splits = plan->splits;
   f->lw_first = plan->lw_first;
+  f->maps_at = plan->maps_at;
   f->partial = NULL;
   if (plan->staged_k) { /* the staged wgmma plans' operands in the scratch (matmul_stage.cl) */
     f->ks = plan->staged_k;

@@ -71,6 +71,7 @@ typedef struct ocf_plan {
       int staged_a;
       size_t pad_lda, pad_rows_a, pad_ldb, pad_rows_b;
       size_t lw_first; /* the wgmma last-wave split: its first slot (0: none) */
+      size_t maps_at;  /* the TMA-fed wgmma split: its maps' offset in the scratch, in bytes */
     };
     struct { /* attention's decode split: key ranges a row, keys a range (1 and lk: none) */
       size_t kv_splits, split_keys;

@@ -99,6 +99,11 @@
  *      and then the TMA probe have run (learnt.wide, learnt.wgmma_tma unknown) the call runs
  *      matmul_wgmma with `probe` set to OCF_PLAN_PROBE_WIDE or OCF_PLAN_PROBE_WGMMA_TMA; where
  *      either failed, or a wide launch of the kernel was refused, matmul_wgmma stays.
+ *      Where wgmma.tma_split is set, a split plan (rule 5) takes the same form on the same
+ *      gates (its own refusal of a wide launch included): matmul_wgmma_tma_split, the ranges and
+ *      sums of matmul_wgmma_split, each workgroup's maps at maps_at + 256 g bytes of the scratch,
+ *      maps_at the sums' bytes rounded up to 256 (each range's maps start at its first K column
+ *      and end at its last); until the probes ran the cp.async split runs with the probe due.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -320,37 +325,44 @@ static ocf_plan_probe tma_probe_due(const ocf_device_facts *facts) {
   return facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA : OCF_PLAN_PROBE_WIDE;
 }
 
-/* Rule 7: whether the direct plan of geometry g and `groups` workgroups takes the TMA-fed form;
-   OCF_MMA_PROBE where a probe it needs has not run (the caller runs matmul_wgmma meanwhile). */
-static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                                const ocf_matmul_call *call, const wg_geometry *g, size_t groups) {
-  if (tuning->matmul.wgmma.tma == 0 || !facts->nv_compiler_options) return OCF_MMA_NOT_APPLICABLE;
+/* Rule 7: whether `kernel` (matmul_wgmma_tma or matmul_wgmma_tma_split) of geometry g over
+   `groups` workgroups may run, its maps (256 bytes a workgroup) in the scratch after `before`
+   bytes of the plan's own; OCF_MMA_PROBE where a probe it needs has not run (the caller runs
+   the cp.async kernel meanwhile). The split kernel runs the whole-K kernel's producer and ring
+   and so stands on the same probe. */
+static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_matmul_call *call,
+                                ocf_kernel_id kernel, const wg_geometry *g, size_t groups,
+                                size_t before) {
+  if (!facts->nv_compiler_options) return OCF_MMA_NOT_APPLICABLE;
   const size_t below = (size_t)1 << 31;
   if (call->m >= below || call->n >= below || call->k >= below) return OCF_MMA_NOT_APPLICABLE;
-  if (groups > ocf_matmul_scratch_cap(facts, call) / 256) return OCF_MMA_NOT_APPLICABLE;
+  const size_t cap = ocf_matmul_scratch_cap(facts, call);
+  if (before > cap || groups > (cap - before) / 256) return OCF_MMA_NOT_APPLICABLE;
   const size_t items = tma_threads(g);
   if (items > facts->max_workgroup_size || items > facts->max_item_sizes[0] ||
-      facts->learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA])
+      facts->learnt.wide_refused[kernel])
     return OCF_MMA_NOT_APPLICABLE;
   if (facts->learnt.wide == OCF_PROBE_FAILED || facts->learnt.wgmma_tma == OCF_PROBE_FAILED)
     return OCF_MMA_NOT_APPLICABLE;
   if (facts->learnt.wide != OCF_PROBE_PASSED || facts->learnt.wgmma_tma != OCF_PROBE_PASSED)
     return OCF_MMA_PROBE;
-  if (!ocf_facts_wide_allows(facts, OCF_KERNEL_MATMUL_WGMMA_TMA, items,
-                             ocf_wide_register_cap(items)) ||
+  if (!ocf_facts_wide_allows(facts, kernel, items, ocf_wide_register_cap(items)) ||
       ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages) > facts->learnt.wgmma_tma_local_ok)
     return OCF_MMA_NOT_APPLICABLE;
   return OCF_MMA_PLANNED;
 }
 
-/* Rule 7's step: matmul_wgmma_tma over `groups` workgroups, a wide plan with the maps' scratch. */
-static void add_tma_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
+/* Rule 7's step: `kernel` over `groups` workgroups, a wide plan whose scratch holds `before`
+   bytes of the plan's own and then the maps. */
+static void add_tma_step(ocf_plan *plan, ocf_kernel_id kernel, const wg_geometry *g, size_t groups,
+                         size_t before) {
   const size_t local[1] = {tma_threads(g)};
   const size_t global[1] = {groups * local[0]};
-  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, 1, global, local);
+  ocf_plan_step_add(plan, kernel, 1, global, local);
   plan->wide_workgroup = 1;
   plan->max_registers = ocf_wide_register_cap(local[0]);
-  plan->scratch_bytes = groups * 256u;
+  plan->maps_at = before;
+  plan->scratch_bytes = before + groups * 256u;
   plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
   plan->local_mem_bytes = ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages);
 }
@@ -396,17 +408,31 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT, 1, split_global, local);
     const size_t global[1] = {(plan->lw_first + extra) * local[0]};
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_LW, 1, global, local);
-  } else if (split) {
-    const size_t local[1] = {128u * (size_t)g.consumers};
-    const size_t global[1] = {groups * plan->splits * local[0]};
-    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_SPLIT, 1, global, local);
-    add_reduce_step(facts, call, plan);
   }
   plan->local_mem_bytes = geometry_bytes(&g);
-  if (!split && !lastwave) {
-    const ocf_mma_outcome tma = tma_form(facts, tuning, call, &g, groups); /* rule 7 */
+  if (split) { /* rule 7 for the ranges where wgmma.tma_split is set, the maps after the sums */
+    const size_t split_groups = groups * plan->splits;
+    const size_t sums = ocf_round_up(plan->scratch_bytes, 256);
+    const ocf_mma_outcome tma =
+        tuning->matmul.wgmma.tma_split
+            ? tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT, &g, split_groups, sums)
+            : OCF_MMA_NOT_APPLICABLE;
     if (tma == OCF_MMA_PLANNED) {
-      add_tma_step(plan, &g, groups);
+      add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT, &g, split_groups, sums);
+    } else {
+      const size_t local[1] = {128u * (size_t)g.consumers};
+      const size_t global[1] = {split_groups * local[0]};
+      ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_SPLIT, 1, global, local);
+      if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
+    }
+    add_reduce_step(facts, call, plan);
+  } else if (!lastwave) {
+    const ocf_mma_outcome tma =
+        tuning->matmul.wgmma.tma
+            ? tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA, &g, groups, 0) /* rule 7 */
+            : OCF_MMA_NOT_APPLICABLE;
+    if (tma == OCF_MMA_PLANNED) {
+      add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, &g, groups, 0);
     } else {
       add_step(plan, &g, groups);
       if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
@@ -650,7 +676,8 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
   plan->splits = 1;
   g.wait_limit = 1u << 22; /* a map the TMA copies nothing with ends the probe wrong, not hung */
   define_all(plan, OCF_BF16, 0, &g, NULL);
-  add_tma_step(plan, &g, ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn));
+  add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, &g,
+               ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn), 0);
   ocf_device_facts assumed = *facts; /* finding out is the point */
   assumed.learnt.wgmma_tma = OCF_PROBE_PASSED;
   assumed.learnt.wgmma_tma_local_ok = plan->local_mem_bytes;

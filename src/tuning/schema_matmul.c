@@ -250,6 +250,13 @@ static const ocf_tunable matmul_tunables[] = {
                            "local memory and stores it in rows of 16-byte chunks; 0: each "
                            "work-item stores its own pairs",
                            NULL},
+    /* tma_split: built 2026-12-05 without a GPU, off until the H200 runs it
+       (tools/lab/h200/round_tma_split.sh) */
+    [MM(wgmma.tma_split)] = {"wgmma.tma_split", 0, 1, 0, 0,
+                             "1: split-K wgmma calls (src/plan/plan_matmul_wgmma.c, rule 5) take "
+                             "matmul_wgmma_tma_split, their stages filled by the tensor memory "
+                             "accelerator, where rule 7's gates hold; 0: the cp.async split",
+                             NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

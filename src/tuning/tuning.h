@@ -185,6 +185,8 @@ typedef struct ocf_matmul_wgmma_tuning {
                          lines, uncopied (rule 4) */
   int c_stage;        /* 1: the TMA form stages its finished tile in local memory and stores it
                          in rows of 16-byte chunks */
+  int tma_split;      /* 1: split-K plans (rule 5) take the TMA-fed split where rule 7's gates
+                         hold */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of

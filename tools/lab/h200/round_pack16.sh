@@ -38,6 +38,12 @@ git apply tools/lab/h200/pack16_store.patch || { echo "patch failed" >"$out/pack
 build /tmp/after || { echo "patched build failed" >"$out/pack16.txt"; exit 0; }
 {
   echo "== before"; times /tmp/before
+  echo "== split K: cp.async, then the TMA-fed split (wgmma.tma_split=1)"
+  for shape in "1 128 8192 8192" "0 128 8192 8192" "1 64 8192 8192" "1 256 4096 4096" \
+    "1 128 4096 14336"; do
+    /tmp/before/lgt bf16 $shape | cut -c1-100
+    /tmp/before/lgt bf16 $shape "wgmma.tma_split=1" | cut -c1-100
+  done
   echo "== after (pack16)"; times /tmp/after
 } >"$out/pack16.txt" 2>&1
 # the stores NVIDIA's compiler wrote in each cached TMA-form program (the disk cache holds its PTX)
