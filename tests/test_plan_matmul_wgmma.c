@@ -984,22 +984,23 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   ocf_tuning_values f32 = matmul_tuning(&tma, H200, OCF_F32);
   assert_int_equal(bf16.matmul.wgmma.tma, 1); /* the H200's built-in values */
   assert_int_equal(f32.matmul.wgmma.tma, 1);
+  assert_int_equal(bf16.matmul.wgmma.c_stage, 1);
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 2, 4), 198016);
   assert_int_equal(ocf_wgmma_tma_local_bytes(192, 2, 5), 206208);
   const char *const tma_4096 = "matmul_wgmma_tma wg=288 groups=512";
   const char *const wg_4096 = "matmul_wgmma wg=256 groups=512";
   const char *const tma_values =
-      "BN=256 STAGES=4 TMA_WAIT_LIMIT=0 C_STAGE=0 wide=1 max_regs=224 scratch=131072 "
+      "BN=256 STAGES=4 TMA_WAIT_LIMIT=0 C_STAGE=1 wide=1 max_regs=224 scratch=131072 "
       "scratch_written=1 local_mem=198016";
   const char *const plain = "TMA_WAIT_LIMIT=0 wide=0 scratch=0 local_mem=197632";
   const int none = OCF_PLAN_PROBE_NONE;
 
   ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("bf16 NN", &tma, &bf16, &call, tma_4096, tma_values, none);
-  ocf_tuning_values staged = bf16; /* the staged epilogue: a define, the same ring */
-  staged.matmul.wgmma.c_stage = 1;
-  plan_wgmma_case("bf16 NN, c_stage 1", &tma, &staged, &call, tma_4096,
-                  "C_STAGE=1 local_mem=198016", none);
+  ocf_tuning_values pairs = bf16; /* the staged epilogue off: a define, the same ring */
+  pairs.matmul.wgmma.c_stage = 0;
+  plan_wgmma_case("bf16 NN, c_stage 0", &tma, &pairs, &call, tma_4096, "C_STAGE=0 local_mem=198016",
+                  none);
   call.trans_b = OCF_TRANS;
   plan_wgmma_case("bf16 NT", &tma, &bf16, &call, tma_4096, "TRANS_B=1 wide=1", none);
   call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);

@@ -243,8 +243,8 @@ static const ocf_tunable matmul_tunables[] = {
                        "16-bit calls whose B rows lie off 128-byte lines, read where they lie "
                        "instead of copied first (rule 4); 0: never",
                        NULL},
-    /* c_stage: built 2026-12-05 without a GPU, off until the H200 runs it
-       (tools/lab/h200/round_pack16.sh) */
+    /* c_stage: 0 in the schema; the NVIDIA row of builtin.tuning sets 1 (measured on an H100,
+       2026-12-05, tools/lab/h200/round_pack16.sh) */
     [MM(wgmma.c_stage)] = {"wgmma.c_stage", 0, 1, 0, 0,
                            "1: matmul_wgmma_tma stages each warpgroup's finished block of C in "
                            "local memory and stores it in rows of 16-byte chunks; 0: each "
