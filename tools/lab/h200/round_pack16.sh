@@ -1,7 +1,7 @@
 #!/bin/bash
 # Ran 2026-12-05 (thirty-first session) on an H100 80GB HBM3, the H200 being unavailable: its
 # figures are in docs/GEMM.md ("The 16-bit C stores"). The patch went into main after it
-# (be8c0b0 and later); to repeat the comparison, run this at 65d09ff, where it still applies.
+# (3ee7c61); to repeat the comparison, run this at 65d09ff, where it still applies.
 # round_pack16.sh (H200, issue 18; prepared 2026-12-05 for the next session): with 16-bit C the
 # wgmma kernels ran bf16 4096^3 at 596 TFLOP/s where fp32 C (twice the bytes) ran 705, their
 # column pairs stored through vstore2 / vstore_half2 (which promise only 2-byte alignment).
