@@ -946,7 +946,8 @@ matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
    to 4 (the layout of cl/matmul.cl's matmul_tiled_split): every element of m x n of every slot,
    so the scratch is never zeroed. matmul_wgmma_reduce then adds each element's splits in split
    order and applies the epilogue, one work-item an element. */
-#if defined(OCF_KERNEL_matmul_wgmma_split) || defined(OCF_KERNEL_matmul_wgmma_tma_split)
+#if defined(OCF_KERNEL_matmul_wgmma_split) || defined(OCF_KERNEL_matmul_wgmma_tma_split) || \
+    defined(OCF_KERNEL_matmul_wgmma_split_join)
 /* Writes the warpgroup's raw 64 x BN sums at (row0, col0) of a slot's m x n partial sums (row
    stride ldp, even: pairs of floats). */
 INLINE void store_raw(__global float *p, const ulong ldp, const ulong m, const ulong n,
@@ -1010,6 +1011,106 @@ matmul_wgmma_split(const ulong m, const ulong n, const ulong k, __global const u
 
   const ulong ldp = (n + 3) & ~(ulong)3;
   store_raw(partial + slot * m * ldp, ldp, m, n, o.m0 + 64 * (t / 128), o.n0, acc, t % 128);
+}
+#endif
+
+/* The split that joins its ranges itself (rule 5 with wgmma.split_join): matmul_wgmma_split's
+   workgroups, each writing its range's raw sums, then counting itself in at its tile's arrival
+   counter; the tile's last range to arrive adds the ranges' sums from the scratch in range order
+   (the sums and the order of matmul_wgmma_reduce, so the same bits) and finishes the tile into
+   C with the epilogue. One launch where the split took two: no reduce kernel and no gap before
+   it, the sums read back from L2 while they are still there. The counters (the plan's arrivals, one
+   a tile of each product) are zero before the launch and left zero: the last arrival resets its
+   own. */
+#ifdef OCF_KERNEL_matmul_wgmma_split_join
+/* Counts this workgroup in at `counter` after its sums are written; 1 in every work-item of the
+   counter's last (splits-th) arrival, which then sees every range's sums (a release by each
+   writer after its workgroup's barrier, an acquire by the last one before the barrier after). */
+INLINE int join_arrive(__global uint *counter, const ulong splits, __local int *last) {
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  if (get_local_id(0) == 0) {
+    uint before;
+    __asm__ volatile("fence.acq_rel.gpu;\n\tatom.global.add.u32 %0, [%1], 1;"
+                     : "=r"(before)
+                     : "l"(counter)
+                     : "memory");
+    const int is_last = before == (uint)(splits - 1);
+    if (is_last)
+      __asm__ volatile("atom.global.exch.b32 %0, [%1], 0;\n\tfence.acq_rel.gpu;"
+                       : "=r"(before)
+                       : "l"(counter)
+                       : "memory");
+    *last = is_last;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE);
+  return *last;
+}
+
+/* A pair of another range's sums, read past L1 (written by another compute unit during this
+   launch). */
+INLINE float2 load_sums(__global const float *p) {
+  float2 v;
+  __asm__ volatile("ld.global.cg.v2.f32 {%0, %1}, [%2];"
+                   : "=f"(v.x), "=f"(v.y)
+                   : "l"(p)
+                   : "memory");
+  return v;
+}
+
+/* The last range's work-item l of its warpgroup (rows from row0): the pairs it wrote for its own
+   range, each summed over every range in range order from the scratch (its own read back: the
+   accumulators are free by then) and finished into C, only what lies inside m x n. */
+INLINE void join_tile(__global C_T *c, const ulong ldc, __global const float *first,
+                      const ulong range_stride, const ulong ldp, const ulong splits, const ulong m,
+                      const ulong n, const ulong row0, const ulong col0, const epilogue *e,
+                      const int pair, const uint l) {
+  const ulong r = row0 + 16 * (l / 32) + (l % 32) / 4;
+  const ulong cc = col0 + 2 * (l % 4);
+  for (uint q = 0; q < BN / 8; q++)
+#pragma unroll
+    for (uint v1 = 0; v1 < 2; v1++) {
+      const ulong row = r + 8 * v1, col = cc + 8 * q;
+      if (row >= m || col >= n) continue;
+      __global const float *p = first + row * ldp + col;
+      float2 sum = (float2)(0.0f);
+      for (ulong s = 0; s < splits; s++)
+        sum += load_sums(p + s * range_stride);
+      store_pair(c, row * ldc + col, col + 1 < n, pair, sum.x, sum.y, e, row, col);
+    }
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_wgmma_split_join(
+    const ulong m, const ulong n, const ulong k, __global const uchar *a, const ulong a_off,
+    const ulong lda, const ulong stride_a, __global const uchar *b, const ulong b_off,
+    const ulong ldb, const ulong stride_b, const ulong splits, const ulong k_split,
+    __global float *partial, const float alpha, const float beta, __global C_T *c,
+    const ulong c_off, const ulong ldc, const ulong stride_c, __global const BIAS_T *bias,
+    const ulong bias_off, __global uint *arrivals) {
+  __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
+  __local int last;
+  const uint base = stage_base(smem), group = (uint)get_group_id(0);
+  operands o;
+  uint slot;
+  if (!split_operands(group, m, n, k, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, splits,
+                      k_split, &o, &slot))
+    return;
+  const uint t = (uint)get_local_id(0);
+
+  float acc[NACC];
+#pragma unroll
+  for (uint i = 0; i < NACC; i++)
+    acc[i] = 0.0f;
+  main_loop(acc, base, &o, t);
+
+  const ulong ldp = (n + 3) & ~(ulong)3, product = slot / splits;
+  const ulong row0 = o.m0 + 64 * (t / 128);
+  store_raw(partial + slot * m * ldp, ldp, m, n, row0, o.n0, acc, t % 128);
+  const uint tiles = (uint)(((m + BM - 1) / BM) * ((n + BN - 1) / BN));
+  if (!join_arrive(arrivals + product * tiles + (group - slot * tiles), splits, &last)) return;
+  const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
+  const ulong c_at = c_off + product * stride_c;
+  join_tile(c + c_at, ldc, partial + product * splits * m * ldp, m * ldp, ldp, splits, m, n, row0,
+            o.n0, &e, ((c_at | ldc) & 1) == 0, t % 128);
 }
 #endif
 

@@ -167,6 +167,7 @@ long long plan_value(const ocf_plan *plan, const char *name) {
   if (strcmp(name, "pad_rows_b") == 0) return (long long)plan->pad_rows_b;
   if (strcmp(name, "lw_first") == 0) return (long long)plan->lw_first;
   if (strcmp(name, "maps_at") == 0) return (long long)plan->maps_at;
+  if (strcmp(name, "arrivals") == 0) return (long long)plan->arrivals;
   return ocf_plan_define_value(plan, name, -1);
 }
 

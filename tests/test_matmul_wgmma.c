@@ -174,14 +174,16 @@ static void test_wgmma_tunables(void **state) {
 
 /* Split K (wgmma.split_min=64: every call below leaves units idle, so K splits into ranges of
    whole slices, the last one ragged): every type and B layout, alpha and beta, a bias either
-   way, 16-bit C, a batch with A shared, then the reduce's epilogue; with the cp.async split and
-   then the TMA-fed one (wgmma.tma_split=1: each range's maps end where it does). 300 x 520 x 1000
-   is 3 x 3 tiles: min(132 / 9, 1000 / 64) = 14 ranges wanted, 8 of 128 (the last 104). */
+   way, 16-bit C, a batch with A shared, then the reduce's epilogue; with the cp.async split,
+   the TMA-fed one (wgmma.tma_split=1: each range's maps end where it does) and the one that
+   joins its ranges itself (wgmma.split_join=1: each tile's last range finishes it). 300 x 520 x
+   1000 is 3 x 3 tiles: min(132 / 9, 1000 / 64) = 14 ranges wanted, 8 of 128 (the last 104). */
 static void test_wgmma_split_k(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const forms[][2] = {
       {"wgmma.split_min=64", "matmul_wgmma_split"},
-      {"wgmma.split_min=64 wgmma.tma_split=1", "matmul_wgmma_tma_split"}};
+      {"wgmma.split_min=64 wgmma.tma_split=1", "matmul_wgmma_tma_split"},
+      {"wgmma.split_min=64 wgmma.split_join=1", "matmul_wgmma_split_join"}};
   for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
     const char *const kernel = forms[f][1];
     for (int dt = 0; dt < 3; dt++)

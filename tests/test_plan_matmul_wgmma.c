@@ -973,6 +973,42 @@ static void test_tma_split(const ocf_device_facts *tma, const ocf_tuning_values 
                   "wide=0 scratch=16777216 maps_at=0", none);
 }
 
+/* Rule 5's join (wgmma.split_join): the cp.async split alone, a counter a tile of each product,
+   the same scratch; the TMA-fed split keeps its reduce; a workgroup limit learnt for the join
+   below the tile keeps the two kernels. 128 x 8192 x 8192: 32 tiles x 4 ranges; batch 3 of
+   128 x 4096 x 8192: 16 tiles, 2 ranges each (132 / 48), 48 counters. */
+static void test_split_join(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
+  ocf_tuning_values join = *bf16;
+  join.matmul.wgmma.split_join = 1;
+  const int none = OCF_PLAN_PROBE_NONE;
+  ocf_matmul_call call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("split join", tma, &join, &call, "matmul_wgmma_split_join wg=256 groups=128",
+                  "splits=4 k_split=2048 arrivals=32 scratch=16777216 scratch_written=1 wide=0",
+                  none);
+  plan_wgmma_case("split, no join", tma, bf16, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+                  "arrivals=0", none);
+  call.batch = 3, call.stride_a = 128 * 8192, call.stride_b = 0, call.stride_c = 128 * 4096;
+  call.n = 4096, call.ldc = 4096, call.ldb = 4096;
+  plan_wgmma_case("split join, batch 3", tma, &join, &call,
+                  "matmul_wgmma_split_join wg=256 groups=96", "splits=2 arrivals=48", none);
+  call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  ocf_tuning_values both = join;
+  both.matmul.wgmma.tma_split = 1;
+  plan_wgmma_case("split join and tma_split: the TMA split, its reduce", tma, &both, &call,
+                  "matmul_wgmma_tma_split wg=288 groups=128 + matmul_wgmma_reduce wg=256 "
+                  "groups=4096",
+                  "arrivals=0", none);
+  ocf_device_facts small = *tma;
+  small.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN] = 255;
+  plan_wgmma_case("split join limited to 255 work-items", &small, &join, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+                  "arrivals=0", none);
+  small.learnt.kernel_max_workgroup[OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN] = 256;
+  plan_wgmma_case("split join limited to 256 work-items", &small, &join, &call,
+                  "matmul_wgmma_split_join wg=256 groups=128", "arrivals=32", none);
+}
+
 static void test_plan_matmul_wgmma_tma(void **state) {
   (void)state;
   ocf_device_facts tma = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
@@ -1064,6 +1100,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
                   "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
                   "wide=0", none);
   test_tma_split(&tma, &bf16);
+  test_split_join(&tma, &bf16);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384", "wide=0",

@@ -80,7 +80,8 @@
   X(ATTENTION_LANES, attention_lanes, OCF_PROGRAM_ATTENTION_LANES)                \
   X(ATTENTION_LANES_JOIN, attention_lanes_join, OCF_PROGRAM_ATTENTION_LANES)      \
   X(MATMUL_WGMMA_TMA, matmul_wgmma_tma, OCF_PROGRAM_MATMUL_WGMMA_NV)              \
-  X(MATMUL_WGMMA_TMA_SPLIT, matmul_wgmma_tma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)
+  X(MATMUL_WGMMA_TMA_SPLIT, matmul_wgmma_tma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)  \
+  X(MATMUL_WGMMA_SPLIT_JOIN, matmul_wgmma_split_join, OCF_PROGRAM_MATMUL_WGMMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -212,6 +213,8 @@ typedef struct ocf_matmul_frame {
                         first slot (tile x product) of the last wave, after its full waves */
   cl_ulong maps_at;  /* the TMA-fed split (matmul_wgmma_tma_split): where its workgroups' tensor
                         maps start in the scratch, in bytes, past the splits' sums */
+  cl_mem arrivals;   /* the split that joins itself (matmul_wgmma_split_join): a counter a tile
+                        of each product (the plan's arrivals) */
 } ocf_matmul_frame;
 
 /* cl/matmul_skinny.cl: Y = act(alpha X V + beta Y + bias), Y with at most 16 columns; also

@@ -119,6 +119,9 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_sab = {
       MATMUL_A_ARGS, MATMUL_B_ARGS, OCF_ARG(F, splits, OCF_ARG_ULONG),                      \
       OCF_ARG(F, k_split, OCF_ARG_ULONG), OCF_ARG(F, partial, OCF_ARG_BUFFER)
 static const ocf_arg_desc split_args[] = {WG_SPLIT_ARGS};
+/* The split that joins its ranges: the same, then the epilogue's and the tiles' counters. */
+static const ocf_arg_desc join_args[] = {WG_SPLIT_ARGS, OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+                                         WG_C_EPILOGUE, OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 /* The TMA-fed split: the same, and where its maps lie in the scratch (past the sums). */
 static const ocf_arg_desc tma_split_args[] = {WG_SPLIT_ARGS, OCF_ARG(F, maps_at, OCF_ARG_ULONG)};
 static const ocf_arg_desc reduce_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
@@ -149,6 +152,17 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma_split = {
     "matmul_wgmma_split's ranges with matmul_wgmma_tma's gates (the TMA probe passed, m, n, k "
     "below 2^31): the stages filled by the tensor memory accelerator; 256 bytes of scratch a "
     "workgroup for its maps, maps_at bytes in; before matmul_wgmma_reduce"};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_split_join = {
+    OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN,
+    "matmul_wgmma_split_join",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    join_args,
+    OCF_ARRAY_LEN(join_args),
+    "matmul_wgmma_split's gates and ranges, alone: each tile's last range to arrive (a counter a "
+    "tile of each product, zero before and after) adds the ranges' sums in order and finishes "
+    "the tile into C with the epilogue"};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_reduce = {
     OCF_KERNEL_MATMUL_WGMMA_REDUCE,

@@ -105,19 +105,19 @@ static void skinny_frame(const ocf_plan *plan, const ocf_matmul_call *call,
 /* A dry frame: zero sizes, every buffer `dummy`; the unguarded tiled kernels store one tile of
    zeros (beta = 0) into it. */
 static void dry_frame(const ocf_plan *plan, cl_mem dummy, ocf_frame_storage *storage,
-                      cl_mem **scratch) {
+                      ocf_frame_slots *slots) {
   if (plan->program == OCF_PROGRAM_MATMUL_SKINNY || plan->program == OCF_PROGRAM_MATMUL_FEW_MMA) {
     /* Every stride 0: whatever a kernel touches is element 0 of the dummy. */
     ocf_matmul_skinny_frame *f = (ocf_matmul_skinny_frame *)storage->bytes;
     memset(f, 0, sizeof *f);
     f->x = f->v = f->c = f->bias = f->partial = dummy;
     f->k_split = f->splits = f->batch = 1;
-    *scratch = &f->partial;
+    slots->scratch = &f->partial;
     return;
   }
   ocf_matmul_frame *f = (ocf_matmul_frame *)storage->bytes;
   memset(f, 0, sizeof *f);
-  f->a = f->b = f->c = f->bias = f->partial = dummy;
+  f->a = f->b = f->c = f->bias = f->partial = f->arrivals = dummy;
   f->k_split = f->splits = f->batch = 1;
   if (plan->program == OCF_PROGRAM_MATMUL || plan->program == OCF_PROGRAM_MATMUL_BASELINE) {
     f->ldc = (cl_ulong)ocf_plan_define_value(plan, "NDIMC", 1) *
@@ -127,7 +127,8 @@ static void dry_frame(const ocf_plan *plan, cl_mem dummy, ocf_frame_storage *sto
   } else { /* the matrix-unit kernels: m = n = 0, their workgroups leave at once */
     f->lda = f->ldb = f->ldc = 1;
   }
-  *scratch = &f->partial;
+  slots->scratch = &f->partial;
+  slots->arrivals = &f->arrivals;
 }
 
 /* source: the tiled kernels' ocf_matmul_frame of the row-major problem (k_split, splits and
@@ -137,7 +138,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
                   ocf_frame_storage *storage, ocf_frame_slots *slots) {
   slots->arrivals = NULL;
   if (!source) {
-    dry_frame(plan, dummy, storage, &slots->scratch);
+    dry_frame(plan, dummy, storage, slots);
     return;
   }
   const ocf_matmul_frame *t = source;
@@ -153,7 +154,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
   f->splits = plan->splits;
   f->lw_first = plan->lw_first;
   f->maps_at = plan->maps_at;
-  f->partial = NULL;
+  f->partial = f->arrivals = NULL;
   if (plan->staged_k) { /* the staged wgmma plans' operands in the scratch (matmul_stage.cl) */
     f->ks = plan->staged_k;
     f->lds = plan->staged_ld;
@@ -169,6 +170,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     f->sb_off = t->batch * f->s_stride_a;
   }
   slots->scratch = &f->partial;
+  slots->arrivals = &f->arrivals;
 }
 
 /* Every tile set a class may choose, whole (matmul_tiled_fast) and ragged (mixed), split or

@@ -72,7 +72,12 @@
  *      scratch_written), then matmul_wgmma_reduce adds them in order with the epilogue: m 128,
  *      n 8192 is 32 tiles on the H200's 132 units (64 of 128 columns by rule 2), 4 ranges of
  *      K. A split plan keeps the tuning's tile width (rule 2's narrow tiles are for calls of
- *      one range: with K split, wider tiles read each A slice for more columns).
+ *      one range: with K split, wider tiles read each A slice for more columns). Where
+ *      wgmma.split_join is set (and the kernel's workgroup limit allows the tile) the ranges
+ *      join in the same launch instead: matmul_wgmma_split_join writes the same sums, counts
+ *      each range in at its tile's arrival counter (plan->arrivals: tiles x batch), and the
+ *      tile's last range adds them in order (the reduce's bits) and finishes the tile; one
+ *      step, the only one, writes C.
  *   6. The last-wave split: a direct plan (rules 1 to 3) whose G = tiles x batch workgroups
  *      exceed the compute units U (one workgroup a unit: the 128 x 256 tile in 4 stages holds
  *      197 KiB of local memory) runs W = G / U full waves and a last wave of R = G % U; where
@@ -419,13 +424,22 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
             : OCF_MMA_NOT_APPLICABLE;
     if (tma == OCF_MMA_PLANNED) {
       add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT, &g, split_groups, sums);
+      add_reduce_step(facts, call, plan);
     } else {
+      const int join = tuning->matmul.wgmma.split_join &&
+                       ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN) >=
+                           128u * (size_t)g.consumers;
       const size_t local[1] = {128u * (size_t)g.consumers};
       const size_t global[1] = {split_groups * local[0]};
-      ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_SPLIT, 1, global, local);
+      ocf_plan_step_add(plan,
+                        join ? OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN : OCF_KERNEL_MATMUL_WGMMA_SPLIT,
+                        1, global, local);
+      if (join)
+        plan->arrivals = groups; /* a counter a tile of each product */
+      else
+        add_reduce_step(facts, call, plan);
       if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
     }
-    add_reduce_step(facts, call, plan);
   } else if (!lastwave) {
     const ocf_mma_outcome tma =
         tuning->matmul.wgmma.tma

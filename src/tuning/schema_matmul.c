@@ -257,6 +257,13 @@ static const ocf_tunable matmul_tunables[] = {
                              "matmul_wgmma_tma_split, their stages filled by the tensor memory "
                              "accelerator, where rule 7's gates hold; 0: the cp.async split",
                              NULL},
+    /* split_join: built 2026-12-05 without a GPU, off until the H200 runs it */
+    [MM(wgmma.split_join)] = {"wgmma.split_join", 0, 1, 0, 0,
+                              "1: split-K wgmma calls on the cp.async kernel join their K ranges "
+                              "in the same launch (matmul_wgmma_split_join: each tile's last "
+                              "range adds the ranges' sums and finishes the tile); 0: "
+                              "matmul_wgmma_split, then matmul_wgmma_reduce",
+                              NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

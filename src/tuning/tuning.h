@@ -187,6 +187,8 @@ typedef struct ocf_matmul_wgmma_tuning {
                          in rows of 16-byte chunks */
   int tma_split;      /* 1: split-K plans (rule 5) take the TMA-fed split where rule 7's gates
                          hold */
+  int split_join;     /* 1: split-K plans (rule 5) that keep cp.async join their ranges in the
+                         same kernel (arrival counters) instead of a reduce kernel */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
