@@ -987,6 +987,28 @@ INLINE int split_operands(const uint group, const ulong m, const ulong n, const 
 }
 #endif
 
+#if defined(OCF_KERNEL_matmul_wgmma_split) || defined(OCF_KERNEL_matmul_wgmma_split_join)
+/* Workgroup `group`'s range on the cp.async ring: its operands into o and *slot, its sums into
+   acc and written raw to the scratch; 0 where it has no range (the workgroup leaves). */
+INLINE int split_range(float *acc, const uint base, const uint group, const ulong m, const ulong n,
+                       const ulong k, __global const uchar *a, const ulong a_off, const ulong lda,
+                       const ulong stride_a, __global const uchar *b, const ulong b_off,
+                       const ulong ldb, const ulong stride_b, const ulong splits,
+                       const ulong k_split, __global float *partial, operands *o, uint *slot) {
+  if (!split_operands(group, m, n, k, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, splits,
+                      k_split, o, slot))
+    return 0;
+  const uint t = (uint)get_local_id(0);
+#pragma unroll
+  for (uint i = 0; i < NACC; i++)
+    acc[i] = 0.0f;
+  main_loop(acc, base, o, t);
+  const ulong ldp = (n + 3) & ~(ulong)3;
+  store_raw(partial + *slot * m * ldp, ldp, m, n, o->m0 + 64 * (t / 128), o->n0, acc, t % 128);
+  return 1;
+}
+#endif
+
 #ifdef OCF_KERNEL_matmul_wgmma_split
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
 matmul_wgmma_split(const ulong m, const ulong n, const ulong k, __global const uchar *a,
@@ -995,22 +1017,11 @@ matmul_wgmma_split(const ulong m, const ulong n, const ulong k, __global const u
                    const ulong stride_b, const ulong splits, const ulong k_split,
                    __global float *partial) {
   __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
-  const uint base = stage_base(smem);
+  float acc[NACC];
   operands o;
   uint slot;
-  if (!split_operands((uint)get_group_id(0), m, n, k, a, a_off, lda, stride_a, b, b_off, ldb,
-                      stride_b, splits, k_split, &o, &slot))
-    return;
-  const uint t = (uint)get_local_id(0);
-
-  float acc[NACC];
-#pragma unroll
-  for (uint i = 0; i < NACC; i++)
-    acc[i] = 0.0f;
-  main_loop(acc, base, &o, t);
-
-  const ulong ldp = (n + 3) & ~(ulong)3;
-  store_raw(partial + slot * m * ldp, ldp, m, n, o.m0 + 64 * (t / 128), o.n0, acc, t % 128);
+  split_range(acc, stage_base(smem), (uint)get_group_id(0), m, n, k, a, a_off, lda, stride_a, b,
+              b_off, ldb, stride_b, splits, k_split, partial, &o, &slot);
 }
 #endif
 
@@ -1088,23 +1099,15 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_wgmma_
     const ulong bias_off, __global uint *arrivals) {
   __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
   __local int last;
-  const uint base = stage_base(smem), group = (uint)get_group_id(0);
+  const uint group = (uint)get_group_id(0), t = (uint)get_local_id(0);
+  float acc[NACC];
   operands o;
   uint slot;
-  if (!split_operands(group, m, n, k, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, splits,
-                      k_split, &o, &slot))
+  if (!split_range(acc, stage_base(smem), group, m, n, k, a, a_off, lda, stride_a, b, b_off, ldb,
+                   stride_b, splits, k_split, partial, &o, &slot))
     return;
-  const uint t = (uint)get_local_id(0);
-
-  float acc[NACC];
-#pragma unroll
-  for (uint i = 0; i < NACC; i++)
-    acc[i] = 0.0f;
-  main_loop(acc, base, &o, t);
-
   const ulong ldp = (n + 3) & ~(ulong)3, product = slot / splits;
   const ulong row0 = o.m0 + 64 * (t / 128);
-  store_raw(partial + slot * m * ldp, ldp, m, n, row0, o.n0, acc, t % 128);
   const uint tiles = (uint)(((m + BM - 1) / BM) * ((n + BN - 1) / BN));
   if (!join_arrive(arrivals + product * tiles + (group - slot * tiles), splits, &last)) return;
   const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
