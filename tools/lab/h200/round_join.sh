@@ -5,13 +5,14 @@
 # step of 128 x 8192 x 8192 took 0.064 ms of the call's 0.078 (cuBLAS: 0.059 in all), so the
 # reduce and the gap before it are a sixth of the call. In one call: the library built,
 # library_gemm_time on few-row shapes with and without the join, test_wgmma_split_k alone (every
-# type, layout and epilogue in the three forms), then the square shapes of the issue.
+# type, layout and epilogue in the three forms), the square shapes of the issue, then the bench
+# of the issue's shapes with bench/peers.py (cuBLAS) in the same call.
 #   source .gpu/env.sh && OUT=$OUT bash tools/lab/h200/round_join.sh      (carry .gpu)
 set -u
 out=${OUT:?OUT}
 b=/tmp/join_build
 { cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release >/dev/null 2>&1 &&
-  cmake --build $b -j16 --target oclfuse test_matmul_wgmma >/dev/null 2>&1 &&
+  cmake --build $b -j16 --target oclfuse oclfuse_tool test_matmul_wgmma >/dev/null 2>&1 &&
   cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
     -Wl,-rpath,$b -o $b/lgt; } || { echo "build failed" >"$out/join.txt"; exit 0; }
 nvidia-smi --query-gpu=name --format=csv,noheader >"$out/join.txt" 2>&1
@@ -32,3 +33,12 @@ nvidia-smi --query-gpu=name --format=csv,noheader >"$out/join.txt" 2>&1
     $b/lgt $shape | cut -c1-110
   done
 } >>"$out/join.txt" 2>&1
+# the issue's GEMM shapes against cuBLAS in the same call (the H200's first figures with the
+# staged 16-bit C epilogue)
+$b/bench/oclfuse bench --quiet --format json --sizes "matmul:4096x4096x4096:bf16;\
+matmul:4096x4096x4096:f16;matmul:8192x8192x8192:bf16;matmul:8192x8192x8192:f16;\
+matmul:3000x3000x3000:bf16;matmul:4097x4095x1023:bf16;matmul:128x8192x8192:bf16" \
+  >"$out/bench.json" 2>"$out/bench.err" &&
+  timeout 150 python3 bench/peers.py --bench "$out/bench.json" --budget 120 --out "$out/peers.tsv" \
+    >"$out/peers.txt" 2>&1
+
