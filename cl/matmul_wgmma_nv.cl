@@ -679,7 +679,25 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __gl
    give edges for free: a box reaching past m, n or k arrives with zeros there, so one loop
    serves every tile. Needs what matmul_wgmma needs (16-byte chunks) and m, n, k below 2^31
    (box coordinates are signed 32-bit). */
-#if defined(OCF_KERNEL_matmul_wgmma_tma) || defined(OCF_KERNEL_matmul_wgmma_tma_split)
+/* The TMA-fed whole-K kernel runs under five names, as matmul_wgmma does: matmul_wgmma_tma on
+   the caller's operands, matmul_wgmma_tma_sb, _sab, _pb and _pab on the staged or copied ones
+   in the scratch (their descriptors bind them, and the maps after them at maps_at). */
+#ifdef OCF_KERNEL_matmul_wgmma_tma
+#define TMA_ENTRY matmul_wgmma_tma
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_sb
+#define TMA_ENTRY matmul_wgmma_tma_sb
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_sab
+#define TMA_ENTRY matmul_wgmma_tma_sab
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_pb
+#define TMA_ENTRY matmul_wgmma_tma_pb
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_pab
+#define TMA_ENTRY matmul_wgmma_tma_pab
+#endif
+#if defined(TMA_ENTRY) || defined(OCF_KERNEL_matmul_wgmma_tma_split)
 #define TMA_FORM 1
 #define TMA_THREADS (THREADS + 32)
 
@@ -807,7 +825,7 @@ INLINE void consume(float *acc, const uint base, const uint bars, const ulong k,
   wgmma_wait0(acc);
 }
 
-#if C_STAGE && defined(OCF_KERNEL_matmul_wgmma_tma)
+#if C_STAGE && defined(TMA_ENTRY)
 /* The staged epilogue (C_STAGE 1). Written into the pairs' own stores, a 16-bit C went out as
    2-byte stores of 8 rows a warp instruction: the H200 ran bf16 4096^3 at 596 TFLOP/s with bf16
    C and at 705 with fp32 C, twice the bytes (2026-12-05). Here, once both warpgroups are done
@@ -912,14 +930,16 @@ INLINE int tma_multiply(float *acc, const uint base, __global uchar *maps, const
 }
 #endif
 
-#ifdef OCF_KERNEL_matmul_wgmma_tma
+#ifdef TMA_ENTRY
+/* maps: the scratch, whose bytes from maps_at hold 256 a workgroup (a multiple of 256: past the
+   staged or copied operands where those are there too). */
 __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void
-matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
-                 __global const uchar *a, const ulong a_off, const ulong lda, const ulong stride_a,
-                 __global const uchar *b, const ulong b_off, const ulong ldb, const ulong stride_b,
-                 const float beta, __global C_T *c, const ulong c_off, const ulong ldc,
-                 const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off,
-                 __global uchar *maps) {
+TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __global const uchar *a,
+          const ulong a_off, const ulong lda, const ulong stride_a, __global const uchar *b,
+          const ulong b_off, const ulong ldb, const ulong stride_b, const float beta,
+          __global C_T *c, const ulong c_off, const ulong ldc, const ulong stride_c,
+          __global const BIAS_T *bias, const ulong bias_off, __global uchar *maps,
+          const ulong maps_at) {
   __local uchar smem[TMA_SMEM_BYTES] __attribute__((aligned(1024)));
   const uint base = stage_base(smem);
   const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
@@ -929,7 +949,7 @@ matmul_wgmma_tma(const ulong m, const ulong n, const ulong k, const float alpha,
   const operands o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb,
                                    stride_b, m, n, k, &product);
   float acc[NACC];
-  if (!tma_multiply(acc, base, maps + 256 * (ulong)slot, &o, t)) return;
+  if (!tma_multiply(acc, base, maps + maps_at + 256 * (ulong)slot, &o, t)) return;
 #if C_STAGE
   finish_tile_staged(c, c_off + product * stride_c, ldc, m, n, &o, acc, alpha, beta, bias, bias_off,
                      base, t);

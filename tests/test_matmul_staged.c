@@ -23,12 +23,23 @@
 /* The exit status ctest reads as "skipped" (SKIP_STATUS in tests/CMakeLists.txt). */
 #define SKIP_STATUS 77
 
+/* The form of the plans' wgmma step in the tests below: the cp.async kernel, or in
+   test_staged_tma's pass its TMA-fed twin (form_values "wgmma.tma_copies=1"), whose name each
+   plan must then show (form_kernel). */
+static const char *form_values = "";
+static const char *form_kernel = NULL;
+
+/* Sets the matmul tuning of `dtype` to `values` and the pass's form. */
+static void tune(const ocft_env *env, ocf_dtype dtype, const char *values) {
+  char all[200];
+  snprintf(all, sizeof all, "%s %s", values, form_values);
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", dtype, NULL, all), OCF_SUCCESS);
+}
+
 /* Turns the staged plans on for the group's context, both modes from 256^3 products (whatever
    the device's gates are). */
 static void staging_on(const ocft_env *env) {
-  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL,
-                                            "wgmma.stage_min=256 wgmma.tf32_stage_min=256"),
-                     OCF_SUCCESS);
+  tune(env, OCF_F32, "wgmma.stage_min=256 wgmma.tf32_stage_min=256");
 }
 
 /* Runs a case both ways (rounded inputs, tight tolerance; unrounded, the mode's bound) and checks
@@ -42,10 +53,12 @@ static void check_staged(const ocft_env *env, mmx_case t) {
     /* 16-bit: the aligned copies (matmul_pad) where A is stored m x k as the op sees it (a
        column-major call arrives with its operands swapped), else matmul_stage */
     const int copied = t.a_dtype != OCF_F32 && strncmp(plan, "matmul_pad ", 11) == 0;
-    if (!copied && strncmp(plan, "matmul_stage ", 13) != 0) {
+    if ((!copied && strncmp(plan, "matmul_stage ", 13) != 0) ||
+        (form_kernel && !strstr(plan, form_kernel))) {
       char what[400];
       mmx_describe(&t, what, sizeof what);
-      print_error("%s\n  ran %s, not the staged plan\n", what, plan);
+      print_error("%s\n  ran %s, not the staged plan%s%s\n", what, plan, form_kernel ? " on " : "",
+                  form_kernel ? form_kernel : "");
       fail();
     }
   }
@@ -137,9 +150,7 @@ static void test_staged_epilogue(void **state) {
 static void test_staged_16bit(void **state) {
   ocft_env *env = ocft_get_env(state);
   for (int dt = OCF_F16; dt <= OCF_BF16; dt++)
-    ocft_assert_status(
-        ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, "wgmma.align_rows=64"),
-        OCF_SUCCESS);
+    tune(env, (ocf_dtype)dt, "wgmma.align_rows=64");
   for (int dt = OCF_F16; dt <= OCF_BF16; dt++) {
     const ocf_dtype type = (ocf_dtype)dt;
     mmx_case c = staged_case(OCF_PRECISION_FP32, 0, 0, 300, 520, 333);
@@ -209,6 +220,21 @@ static void test_staged_error_vs_fp32(void **state) {
   }
 }
 
+/* The layouts, offsets, batches, epilogues and 16-bit copies again with the wgmma step on its
+   TMA-fed twin (wgmma.tma_copies=1: matmul_wgmma_tma_sb, _sab, _pb or _pab, the maps after the
+   staged or copied operands in the scratch). */
+static void test_staged_tma(void **state) {
+  form_values = "wgmma.tma_copies=1";
+  form_kernel = "matmul_wgmma_tma_";
+  test_staged_layouts(state);
+  test_staged_offsets_batches(state);
+  test_staged_epilogue(state);
+  test_staged_16bit(state);
+  form_values = "";
+  form_kernel = NULL;
+  staging_on(ocft_get_env(state));
+}
+
 int main(void) {
   if (mmx_nvidia_compute_capability() != 90) {
     printf("no NVIDIA GPU of compute capability 9.0: test_matmul_staged skipped\n");
@@ -217,7 +243,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_staged_layouts),  cmocka_unit_test(test_staged_offsets_batches),
       cmocka_unit_test(test_staged_epilogue), cmocka_unit_test(test_staged_error_vs_fp32),
-      cmocka_unit_test(test_staged_16bit),
+      cmocka_unit_test(test_staged_16bit),    cmocka_unit_test(test_staged_tma),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("matmul_staged", tests, ocft_group_setup, ocft_group_teardown);

@@ -1009,6 +1009,52 @@ static void test_split_join(const ocf_device_facts *tma, const ocf_tuning_values
                   "matmul_wgmma_split_join wg=256 groups=128", "arrivals=32", none);
 }
 
+/* Rule 7 for the staged and copied plans (wgmma.tma_copies): their wgmma step on its TMA-fed
+   twin, the maps after the operands (maps_at their bytes rounded up to 256), the same geometry;
+   before the probes the cp.async step with the probe due; the tunable off, the cp.async step.
+   bf16 3000^3: B copied to rows of 3008 (18048000 bytes), 384 tiles of 192 columns. TF32 4096^3
+   B k x n: B' of 4096 rows of 4096 floats (67108864 bytes), 512 tiles. 3XTF32 4096^3: A' and B'
+   of 8192 rows of 12288 floats (402653184 bytes). */
+static void test_tma_copies(const ocf_device_facts *tma, const ocf_tuning_values *bf16,
+                            const ocf_tuning_values *f32) {
+  ocf_tuning_values on16 = *bf16, on32 = *f32;
+  on16.matmul.wgmma.tma_copies = on32.matmul.wgmma.tma_copies = 1;
+  on32.matmul.wgmma.stage_min = on32.matmul.wgmma.tf32_stage_min = 256;
+  const int none = OCF_PLAN_PROBE_NONE;
+  ocf_matmul_call call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  const char *const pb = "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=384";
+  plan_wgmma_case("copied B on the TMA", tma, &on16, &call, pb,
+                  "B_PAD=1 A_PAD=0 BN=192 STAGES=5 pad_ldb=3008 maps_at=18048000 "
+                  "scratch=18146304 scratch_written=1 wide=1 max_regs=224 local_mem=206208",
+                  none);
+  plan_wgmma_case("copied B, tma_copies 0", tma, bf16, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384",
+                  "wide=0 maps_at=0 scratch=18048000", none);
+  call.lda = 3001; /* A off 16-byte chunks: copied too */
+  plan_wgmma_case("copied A and B on the TMA", tma, &on16, &call,
+                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_pab wg=288 groups=384",
+                  "A_PAD=1 pad_lda=3008 maps_at=36096000 scratch=36194304 wide=1", none);
+  ocf_device_facts before = *tma;
+  before.learnt.wgmma_tma = OCF_PROBE_UNKNOWN;
+  call.lda = 3000;
+  plan_wgmma_case("copied B before the TMA probe", &before, &on16, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384",
+                  "wide=0 maps_at=0", OCF_PLAN_PROBE_WGMMA_TMA);
+  call.scratch_bound.set = 1, call.scratch_bound.bytes = 18146303; /* a byte short of the maps */
+  plan_wgmma_case("copied B, a workspace short of the maps", tma, &on16, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384",
+                  "wide=0 scratch=18048000", none);
+
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  plan_wgmma_case("TF32 B k x n staged, on the TMA", tma, &on32, &call,
+                  "matmul_stage wg=32x8 groups=128x128 + matmul_wgmma_tma_sb wg=288 groups=512",
+                  "STAGE_A=0 staged_k=4096 maps_at=67108864 scratch=67239936 wide=1", none);
+  call.precision = OCF_PRECISION_3XTF32;
+  plan_wgmma_case("3XTF32 staged, on the TMA", tma, &on32, &call,
+                  "matmul_stage wg=32x8 groups=128x256 + matmul_wgmma_tma_sab wg=288 groups=512",
+                  "PARTS=3 staged_k=12288 maps_at=402653184 scratch=402784256 wide=1", none);
+}
+
 static void test_plan_matmul_wgmma_tma(void **state) {
   (void)state;
   ocf_device_facts tma = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
@@ -1101,6 +1147,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
                   "wide=0", none);
   test_tma_split(&tma, &bf16);
   test_split_join(&tma, &bf16);
+  test_tma_copies(&tma, &bf16, &f32);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384", "wide=0",

@@ -19,69 +19,73 @@
 #include <stddef.h>
 
 /* Every kernel: X(ID, name in the .cl file, program). The enum and the names come from here. */
-#define OCF_KERNEL_LIST(X)                                                        \
-  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                                      \
-  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                                    \
-  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD_BASELINE)                         \
-  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX_ROWS)                         \
-  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX_RESIDENT)             \
-  X(SOFTMAX_COOP, softmax_coop, OCF_PROGRAM_SOFTMAX_COOP)                         \
-  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX_SPLIT)          \
-  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX_SPLIT)          \
-  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX_GENERAL)                \
-  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX_BASELINE)             \
-  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX_BASELINE)     \
-  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX_BASELINE)       \
-  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)                     \
-  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)                   \
-  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                               \
-  X(MATMUL_TILED_SPLIT, matmul_tiled_split, OCF_PROGRAM_MATMUL)                   \
-  X(MATMUL_REDUCE, matmul_reduce, OCF_PROGRAM_MATMUL)                             \
-  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL_BASELINE)                      \
-  X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)                      \
-  X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)          \
-  X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY)        \
-  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                            \
-  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)                      \
-  X(NORM_ROWS, norm_rows, OCF_PROGRAM_NORM)                                       \
-  X(NORM_SPLIT_STATS, norm_split_stats, OCF_PROGRAM_NORM)                         \
-  X(NORM_SPLIT_APPLY, norm_split_apply, OCF_PROGRAM_NORM)                         \
-  X(NORM_GENERAL, norm_general, OCF_PROGRAM_NORM)                                 \
-  X(NORM_BASE_MEAN, norm_base_mean, OCF_PROGRAM_NORM)                             \
-  X(NORM_BASE_VAR, norm_base_var, OCF_PROGRAM_NORM)                               \
-  X(NORM_BASE_APPLY, norm_base_apply, OCF_PROGRAM_NORM)                           \
-  X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)                      \
-  X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)                      \
-  X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)                      \
-  X(ATTENTION_DECODE, attention_decode, OCF_PROGRAM_ATTENTION_DECODE)             \
-  X(ATTENTION_JOIN, attention_join, OCF_PROGRAM_ATTENTION_DECODE)                 \
-  X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)                \
-  X(MATMUL_WGMMA_SB, matmul_wgmma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)                \
-  X(MATMUL_WGMMA_SAB, matmul_wgmma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)              \
-  X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)                         \
-  X(MATMUL_TILED_PAD, matmul_tiled_pad, OCF_PROGRAM_MATMUL)                       \
-  X(MATMUL_PAD, matmul_pad, OCF_PROGRAM_MATMUL_PAD)                               \
-  X(ATTENTION_MMA, attention_mma, OCF_PROGRAM_ATTENTION_MMA_NV)                   \
-  X(ATTENTION_MMA_SPLIT, attention_mma_split, OCF_PROGRAM_ATTENTION_MMA_NV)       \
-  X(ATTENTION_MMA_JOIN, attention_mma_join, OCF_PROGRAM_ATTENTION_MMA_NV)         \
-  X(MATMUL_WGMMA_SPLIT, matmul_wgmma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)          \
-  X(MATMUL_WGMMA_REDUCE, matmul_wgmma_reduce, OCF_PROGRAM_MATMUL_WGMMA_NV)        \
-  X(MATMUL_FEW_MMA, matmul_few_mma, OCF_PROGRAM_MATMUL_FEW_MMA)                   \
-  X(MATMUL_FEW_MMA_SPLIT, matmul_few_mma_split, OCF_PROGRAM_MATMUL_FEW_MMA)       \
-  X(MATMUL_FEW_MMA_REDUCE, matmul_few_mma_reduce, OCF_PROGRAM_MATMUL_FEW_MMA)     \
-  X(MATMUL_WGMMA_LW_SPLIT, matmul_wgmma_lw_split, OCF_PROGRAM_MATMUL_WGMMA_NV)    \
-  X(MATMUL_WGMMA_LW, matmul_wgmma_lw, OCF_PROGRAM_MATMUL_WGMMA_NV)                \
-  X(ATTENTION_WGMMA, attention_wgmma, OCF_PROGRAM_ATTENTION_WGMMA_NV)             \
-  X(NORM_STREAM, norm_stream, OCF_PROGRAM_NORM)                                   \
-  X(ATTENTION_WGMMA_SPLIT, attention_wgmma_split, OCF_PROGRAM_ATTENTION_WGMMA_NV) \
-  X(ATTENTION_WGMMA_JOIN, attention_wgmma_join, OCF_PROGRAM_ATTENTION_WGMMA_NV)   \
-  X(MATMUL_WGMMA_PB, matmul_wgmma_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)                \
-  X(MATMUL_WGMMA_PAB, matmul_wgmma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)              \
-  X(ATTENTION_LANES, attention_lanes, OCF_PROGRAM_ATTENTION_LANES)                \
-  X(ATTENTION_LANES_JOIN, attention_lanes_join, OCF_PROGRAM_ATTENTION_LANES)      \
-  X(MATMUL_WGMMA_TMA, matmul_wgmma_tma, OCF_PROGRAM_MATMUL_WGMMA_NV)              \
-  X(MATMUL_WGMMA_TMA_SPLIT, matmul_wgmma_tma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)  \
-  X(MATMUL_WGMMA_SPLIT_JOIN, matmul_wgmma_split_join, OCF_PROGRAM_MATMUL_WGMMA_NV)
+#define OCF_KERNEL_LIST(X)                                                         \
+  X(ADD_VECTOR, add_vector, OCF_PROGRAM_ADD)                                       \
+  X(ADD_GENERAL, add_general, OCF_PROGRAM_ADD)                                     \
+  X(ADD_BASELINE, add_baseline, OCF_PROGRAM_ADD_BASELINE)                          \
+  X(SOFTMAX_ROWS, softmax_rows, OCF_PROGRAM_SOFTMAX_ROWS)                          \
+  X(SOFTMAX_RESIDENT, softmax_resident, OCF_PROGRAM_SOFTMAX_RESIDENT)              \
+  X(SOFTMAX_COOP, softmax_coop, OCF_PROGRAM_SOFTMAX_COOP)                          \
+  X(SOFTMAX_SPLIT_STATS, softmax_split_stats, OCF_PROGRAM_SOFTMAX_SPLIT)           \
+  X(SOFTMAX_SPLIT_WRITE, softmax_split_write, OCF_PROGRAM_SOFTMAX_SPLIT)           \
+  X(SOFTMAX_GENERAL, softmax_general, OCF_PROGRAM_SOFTMAX_GENERAL)                 \
+  X(SOFTMAX_BASE_MAX, softmax_base_max, OCF_PROGRAM_SOFTMAX_BASELINE)              \
+  X(SOFTMAX_BASE_EXP_SUM, softmax_base_exp_sum, OCF_PROGRAM_SOFTMAX_BASELINE)      \
+  X(SOFTMAX_BASE_DIVIDE, softmax_base_divide, OCF_PROGRAM_SOFTMAX_BASELINE)        \
+  X(MATMUL_TILED_FAST, matmul_tiled_fast, OCF_PROGRAM_MATMUL)                      \
+  X(MATMUL_TILED_MIXED, matmul_tiled_mixed, OCF_PROGRAM_MATMUL)                    \
+  X(MATMUL_TILED, matmul_tiled, OCF_PROGRAM_MATMUL)                                \
+  X(MATMUL_TILED_SPLIT, matmul_tiled_split, OCF_PROGRAM_MATMUL)                    \
+  X(MATMUL_REDUCE, matmul_reduce, OCF_PROGRAM_MATMUL)                              \
+  X(MATMUL_NAIVE, matmul_naive, OCF_PROGRAM_MATMUL_BASELINE)                       \
+  X(MATMUL_SKINNY, matmul_skinny, OCF_PROGRAM_MATMUL_SKINNY)                       \
+  X(MATMUL_SKINNY_SPLIT, matmul_skinny_split, OCF_PROGRAM_MATMUL_SKINNY)           \
+  X(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, OCF_PROGRAM_MATMUL_SKINNY)         \
+  X(MATMUL_MMA, matmul_mma, OCF_PROGRAM_MATMUL_MMA_NV)                             \
+  X(MATMUL_WGMMA, matmul_wgmma, OCF_PROGRAM_MATMUL_WGMMA_NV)                       \
+  X(NORM_ROWS, norm_rows, OCF_PROGRAM_NORM)                                        \
+  X(NORM_SPLIT_STATS, norm_split_stats, OCF_PROGRAM_NORM)                          \
+  X(NORM_SPLIT_APPLY, norm_split_apply, OCF_PROGRAM_NORM)                          \
+  X(NORM_GENERAL, norm_general, OCF_PROGRAM_NORM)                                  \
+  X(NORM_BASE_MEAN, norm_base_mean, OCF_PROGRAM_NORM)                              \
+  X(NORM_BASE_VAR, norm_base_var, OCF_PROGRAM_NORM)                                \
+  X(NORM_BASE_APPLY, norm_base_apply, OCF_PROGRAM_NORM)                            \
+  X(ATTENTION_TILED, attention_tiled, OCF_PROGRAM_ATTENTION)                       \
+  X(ATTENTION_SPLIT, attention_split, OCF_PROGRAM_ATTENTION)                       \
+  X(ATTENTION_MERGE, attention_merge, OCF_PROGRAM_ATTENTION)                       \
+  X(ATTENTION_DECODE, attention_decode, OCF_PROGRAM_ATTENTION_DECODE)              \
+  X(ATTENTION_JOIN, attention_join, OCF_PROGRAM_ATTENTION_DECODE)                  \
+  X(ATTENTION_BLOCK, attention_block, OCF_PROGRAM_ATTENTION_BLOCK)                 \
+  X(MATMUL_WGMMA_SB, matmul_wgmma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)                 \
+  X(MATMUL_WGMMA_SAB, matmul_wgmma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)               \
+  X(MATMUL_STAGE, matmul_stage, OCF_PROGRAM_MATMUL_STAGE)                          \
+  X(MATMUL_TILED_PAD, matmul_tiled_pad, OCF_PROGRAM_MATMUL)                        \
+  X(MATMUL_PAD, matmul_pad, OCF_PROGRAM_MATMUL_PAD)                                \
+  X(ATTENTION_MMA, attention_mma, OCF_PROGRAM_ATTENTION_MMA_NV)                    \
+  X(ATTENTION_MMA_SPLIT, attention_mma_split, OCF_PROGRAM_ATTENTION_MMA_NV)        \
+  X(ATTENTION_MMA_JOIN, attention_mma_join, OCF_PROGRAM_ATTENTION_MMA_NV)          \
+  X(MATMUL_WGMMA_SPLIT, matmul_wgmma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)           \
+  X(MATMUL_WGMMA_REDUCE, matmul_wgmma_reduce, OCF_PROGRAM_MATMUL_WGMMA_NV)         \
+  X(MATMUL_FEW_MMA, matmul_few_mma, OCF_PROGRAM_MATMUL_FEW_MMA)                    \
+  X(MATMUL_FEW_MMA_SPLIT, matmul_few_mma_split, OCF_PROGRAM_MATMUL_FEW_MMA)        \
+  X(MATMUL_FEW_MMA_REDUCE, matmul_few_mma_reduce, OCF_PROGRAM_MATMUL_FEW_MMA)      \
+  X(MATMUL_WGMMA_LW_SPLIT, matmul_wgmma_lw_split, OCF_PROGRAM_MATMUL_WGMMA_NV)     \
+  X(MATMUL_WGMMA_LW, matmul_wgmma_lw, OCF_PROGRAM_MATMUL_WGMMA_NV)                 \
+  X(ATTENTION_WGMMA, attention_wgmma, OCF_PROGRAM_ATTENTION_WGMMA_NV)              \
+  X(NORM_STREAM, norm_stream, OCF_PROGRAM_NORM)                                    \
+  X(ATTENTION_WGMMA_SPLIT, attention_wgmma_split, OCF_PROGRAM_ATTENTION_WGMMA_NV)  \
+  X(ATTENTION_WGMMA_JOIN, attention_wgmma_join, OCF_PROGRAM_ATTENTION_WGMMA_NV)    \
+  X(MATMUL_WGMMA_PB, matmul_wgmma_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)                 \
+  X(MATMUL_WGMMA_PAB, matmul_wgmma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)               \
+  X(ATTENTION_LANES, attention_lanes, OCF_PROGRAM_ATTENTION_LANES)                 \
+  X(ATTENTION_LANES_JOIN, attention_lanes_join, OCF_PROGRAM_ATTENTION_LANES)       \
+  X(MATMUL_WGMMA_TMA, matmul_wgmma_tma, OCF_PROGRAM_MATMUL_WGMMA_NV)               \
+  X(MATMUL_WGMMA_TMA_SPLIT, matmul_wgmma_tma_split, OCF_PROGRAM_MATMUL_WGMMA_NV)   \
+  X(MATMUL_WGMMA_SPLIT_JOIN, matmul_wgmma_split_join, OCF_PROGRAM_MATMUL_WGMMA_NV) \
+  X(MATMUL_WGMMA_TMA_SB, matmul_wgmma_tma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)         \
+  X(MATMUL_WGMMA_TMA_SAB, matmul_wgmma_tma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)       \
+  X(MATMUL_WGMMA_TMA_PB, matmul_wgmma_tma_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)         \
+  X(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -211,8 +215,9 @@ typedef struct ocf_matmul_frame {
   cl_ulong lds_a, lds_b;
   cl_ulong lw_first; /* the last-wave split (matmul_wgmma_lw_split, matmul_wgmma_lw): the grid's
                         first slot (tile x product) of the last wave, after its full waves */
-  cl_ulong maps_at;  /* the TMA-fed split (matmul_wgmma_tma_split): where its workgroups' tensor
-                        maps start in the scratch, in bytes, past the splits' sums */
+  cl_ulong maps_at;  /* the TMA-fed kernels: where their workgroups' tensor maps start in the
+                        scratch, in bytes (past a split's sums, a staged or copied plan's
+                        operands; 0 where the maps are all of it) */
   cl_mem arrivals;   /* the split that joins itself (matmul_wgmma_split_join): a counter a tile
                         of each product (the plan's arrivals) */
 } ocf_matmul_frame;

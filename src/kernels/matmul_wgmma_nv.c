@@ -41,9 +41,11 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma = {
     "grid of tiles x batch workgroups below 2^31"};
 
 /* The TMA-fed form (plan_matmul_wgmma.c, rule 7): matmul_wgmma's arguments, then the scratch
-   that holds each workgroup's two tensor maps (256 bytes a workgroup, written by the kernel). */
+   that holds each workgroup's two tensor maps (256 bytes a workgroup, written by the kernel)
+   from maps_at on. */
+#define WG_MAPS AS("maps", partial, OCF_ARG_BUFFER), OCF_ARG(F, maps_at, OCF_ARG_ULONG)
 static const ocf_arg_desc tma_args[] = {WG_MNK(k), MATMUL_A_ARGS, MATMUL_B_ARGS, WG_C_EPILOGUE,
-                                        AS("maps", partial, OCF_ARG_BUFFER)};
+                                        WG_MAPS};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma = {
     OCF_KERNEL_MATMUL_WGMMA_TMA,
@@ -70,6 +72,32 @@ static const ocf_arg_desc pb_args[] = {WG_MNK(k), MATMUL_A_ARGS, WG_B_SCRATCH(ld
                                        WG_C_EPILOGUE};
 static const ocf_arg_desc pab_args[] = {WG_MNK(k), WG_A_SCRATCH(lds_a, s_stride_a),
                                         WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE};
+/* The same four in the TMA-fed form: their operands, then the maps after them in the scratch. */
+static const ocf_arg_desc tma_sb_args[] = {WG_MNK(ks), MATMUL_A_ARGS, WG_B_SCRATCH(lds, s_stride_b),
+                                           WG_C_EPILOGUE, WG_MAPS};
+static const ocf_arg_desc tma_sab_args[] = {WG_MNK(ks), WG_A_SCRATCH(lds, s_stride_a),
+                                            WG_B_SCRATCH(lds, s_stride_b), WG_C_EPILOGUE, WG_MAPS};
+static const ocf_arg_desc tma_pb_args[] = {WG_MNK(k), MATMUL_A_ARGS,
+                                           WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE, WG_MAPS};
+static const ocf_arg_desc tma_pab_args[] = {WG_MNK(k), WG_A_SCRATCH(lds_a, s_stride_a),
+                                            WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE,
+                                            WG_MAPS};
+
+/* A TMA-fed twin of a staged or copied kernel: the same program, defines and purpose. */
+#define TMA_TWIN(id, name, args, what)                                                  \
+  const ocf_kernel_desc ocf_kdesc_##name = {OCF_KERNEL_##id,                            \
+                                            #name,                                      \
+                                            OCF_PROGRAM_MATMUL_WGMMA_NV,                \
+                                            wgmma_defines,                              \
+                                            args,                                       \
+                                            OCF_ARRAY_LEN(args),                        \
+                                            what                                        \
+                                            "; its stages filled by the tensor memory " \
+                                            "accelerator, the maps after them in the scratch"}
+TMA_TWIN(MATMUL_WGMMA_TMA_SB, matmul_wgmma_tma_sb, tma_sb_args, "matmul_wgmma_sb's operands");
+TMA_TWIN(MATMUL_WGMMA_TMA_SAB, matmul_wgmma_tma_sab, tma_sab_args, "matmul_wgmma_sab's operands");
+TMA_TWIN(MATMUL_WGMMA_TMA_PB, matmul_wgmma_tma_pb, tma_pb_args, "matmul_wgmma_pb's operands");
+TMA_TWIN(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, tma_pab_args, "matmul_wgmma_pab's operands");
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_pb = {
     OCF_KERNEL_MATMUL_WGMMA_PB,

@@ -384,6 +384,29 @@ static void add_reduce_step(const ocf_device_facts *facts, const ocf_matmul_call
   ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_REDUCE, 1, global, local);
 }
 
+/* The wgmma step of a staged or copied plan (rule 4) whose operands take the plan's scratch so
+   far: `plain` over `groups` workgroups, or its TMA-fed twin `tma` (rule 7, where
+   wgmma.tma_copies is set and the form's gates hold for `multiplied`, the product the step runs)
+   with the maps after the operands; until the TMA probes ran, `plain` with the probe due. */
+static void add_copied_step(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                            const ocf_matmul_call *multiplied, ocf_kernel_id plain,
+                            ocf_kernel_id tma, const wg_geometry *g, size_t groups,
+                            ocf_plan *plan) {
+  const size_t before = ocf_round_up(plan->scratch_bytes, 256);
+  const ocf_mma_outcome form = tuning->matmul.wgmma.tma_copies
+                                   ? tma_form(facts, multiplied, tma, g, groups, before)
+                                   : OCF_MMA_NOT_APPLICABLE;
+  if (form == OCF_MMA_PLANNED) {
+    add_tma_step(plan, tma, g, groups, before);
+    return;
+  }
+  const size_t local[1] = {128u * (size_t)g->consumers};
+  const size_t global[1] = {groups * local[0]};
+  ocf_plan_step_add(plan, plain, 1, global, local);
+  plan->local_mem_bytes = geometry_bytes(g);
+  if (form == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
+}
+
 ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                                       ocf_plan *plan) {
@@ -612,15 +635,16 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   const size_t pad_local[1] = {pad_wg};
   const size_t pad_global[1] = {ocf_plan_grid_groups(facts, rows) * pad_wg};
   ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_PAD, 1, pad_global, pad_local);
-  const size_t local[1] = {128u * (size_t)g.consumers};
-  const size_t global[1] = {groups * local[0]};
-  ocf_plan_step_add(plan, plan->pad_lda ? OCF_KERNEL_MATMUL_WGMMA_PAB : OCF_KERNEL_MATMUL_WGMMA_PB,
-                    1, global, local);
+  if (plan->pad_lda)
+    add_copied_step(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_PAB,
+                    OCF_KERNEL_MATMUL_WGMMA_TMA_PAB, &g, groups, plan);
+  else
+    add_copied_step(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_PB, OCF_KERNEL_MATMUL_WGMMA_TMA_PB,
+                    &g, groups, plan);
   /* wgmma.tma 2: this call would go direct once the TMA probes passed (b16_stage_wanted) */
   if (tuning->matmul.wgmma.tma == 2 && directly_readable(call) &&
       facts->learnt.wide != OCF_PROBE_FAILED && facts->learnt.wgmma_tma == OCF_PROBE_UNKNOWN)
     plan->probe = tma_probe_due(facts);
-  plan->local_mem_bytes = geometry_bytes(&g);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }
 
@@ -661,11 +685,12 @@ ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
   const size_t global[2] = {ocf_div_ceil(call->k, STAGE_TILE) * STAGE_TILE,
                             ocf_div_ceil(rows, STAGE_TILE) * STAGE_ROWS};
   ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_STAGE, 2, global, local);
-  const size_t wg_local[1] = {128u * (size_t)g.consumers};
-  const size_t wg_global[1] = {groups * wg_local[0]};
-  ocf_plan_step_add(plan, with_a ? OCF_KERNEL_MATMUL_WGMMA_SAB : OCF_KERNEL_MATMUL_WGMMA_SB, 1,
-                    wg_global, wg_local);
-  plan->local_mem_bytes = geometry_bytes(&g);
+  if (with_a)
+    add_copied_step(facts, tuning, &staged, OCF_KERNEL_MATMUL_WGMMA_SAB,
+                    OCF_KERNEL_MATMUL_WGMMA_TMA_SAB, &g, groups, plan);
+  else
+    add_copied_step(facts, tuning, &staged, OCF_KERNEL_MATMUL_WGMMA_SB,
+                    OCF_KERNEL_MATMUL_WGMMA_TMA_SB, &g, groups, plan);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }
 

@@ -264,6 +264,13 @@ static const ocf_tunable matmul_tunables[] = {
                               "range adds the ranges' sums and finishes the tile); 0: "
                               "matmul_wgmma_split, then matmul_wgmma_reduce",
                               NULL},
+    /* tma_copies: built 2026-12-05 without a GPU, off until the H200 runs it */
+    [MM(wgmma.tma_copies)] = {"wgmma.tma_copies", 0, 1, 0, 0,
+                              "1: the staged and copied wgmma plans (src/plan/plan_matmul_wgmma.c, "
+                              "rule 4) multiply on the TMA-fed form (matmul_wgmma_tma_sb, _sab, "
+                              "_pb, _pab: the maps after their operands in the scratch) where rule "
+                              "7's gates hold; 0: on the cp.async kernel",
+                              NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

@@ -189,6 +189,8 @@ typedef struct ocf_matmul_wgmma_tuning {
                          hold */
   int split_join;     /* 1: split-K plans (rule 5) that keep cp.async join their ranges in the
                          same kernel (arrival counters) instead of a reduce kernel */
+  int tma_copies;     /* 1: staged and copied plans (rule 4) multiply on the TMA-fed form where
+                         rule 7's gates hold */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of

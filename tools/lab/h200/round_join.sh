@@ -4,15 +4,18 @@
 # built without a GPU) beside the two-kernel split and the TMA-fed split. On the H100 the split
 # step of 128 x 8192 x 8192 took 0.064 ms of the call's 0.078 (cuBLAS: 0.059 in all), so the
 # reduce and the gap before it are a sixth of the call. In one call: the library built,
-# library_gemm_time on few-row shapes with and without the join, test_wgmma_split_k alone (every
-# type, layout and epilogue in the three forms), the square shapes of the issue, then the bench
-# of the issue's shapes with bench/peers.py (cuBLAS) in the same call.
+# library_gemm_time on few-row shapes with and without the join and on staged and copied plans
+# with and without their TMA-fed step (wgmma.tma_copies=1, also built without a GPU),
+# test_wgmma_split_k alone (every type, layout and epilogue in the three forms), test_staged_tma
+# alone (the staged and copied plans on the TMA-fed step), the square shapes of the issue, then
+# the bench of the issue's shapes with bench/peers.py (cuBLAS) in the same call.
 #   source .gpu/env.sh && OUT=$OUT bash tools/lab/h200/round_join.sh      (carry .gpu)
 set -u
 out=${OUT:?OUT}
 b=/tmp/join_build
 { cmake -S . -B $b -DCMAKE_BUILD_TYPE=Release >/dev/null 2>&1 &&
-  cmake --build $b -j16 --target oclfuse oclfuse_tool test_matmul_wgmma >/dev/null 2>&1 &&
+  cmake --build $b -j16 --target oclfuse oclfuse_tool test_matmul_wgmma test_matmul_staged \
+    >/dev/null 2>&1 &&
   cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
     -Wl,-rpath,$b -o $b/lgt; } || { echo "build failed" >"$out/join.txt"; exit 0; }
 nvidia-smi --query-gpu=name --format=csv,noheader >"$out/join.txt" 2>&1
@@ -24,8 +27,18 @@ nvidia-smi --query-gpu=name --format=csv,noheader >"$out/join.txt" 2>&1
     $b/lgt bf16 $shape "wgmma.split_join=1" | cut -c1-110
   done
 } >>"$out/join.txt" 2>&1
+{
+  echo "== staged and copied plans: cp.async step, then wgmma.tma_copies=1"
+  for shape in "bf16 0 3000 3000 3000" "bf16 0 4095 4104 4000" "tf32 0 4096 4096 4096" \
+    "3x 1 4096 4096 4096" "3x 1 8192 8192 8192"; do
+    $b/lgt $shape | cut -c1-110
+    $b/lgt $shape "wgmma.tma_copies=1" | cut -c1-110
+  done
+} >>"$out/join.txt" 2>&1
 (cd $b && OCFT_ONLY=test_wgmma_split_k timeout 240 tests/test_matmul_wgmma >"$out/split_test.txt" 2>&1
   echo "exit $?" >>"$out/split_test.txt")
+(cd $b && OCFT_ONLY=test_staged_tma timeout 240 tests/test_matmul_staged >"$out/staged_test.txt" 2>&1
+  echo "exit $?" >>"$out/staged_test.txt")
 {
   echo "== square, the shipped plans"
   for shape in "bf16 0 4096 4096 4096" "f16 0 4096 4096 4096" "bf16 0 8192 8192 8192" \
