@@ -66,6 +66,13 @@
  * above the 48 KiB the device reports, which NVIDIA's driver runs; the library plans it only
  * after its probe ran right with it).
  *
+ * The other entries, each described where it is defined below (a program holds only its plan's
+ * kernels): matmul_wgmma_sb, _sab, _pb and _pab (this kernel on staged or copied operands in the
+ * scratch); matmul_wgmma_tma and its twins _tma_sb, _tma_sab, _tma_pb, _tma_pab (the stages
+ * filled by the tensor memory accelerator for one more warp); split K as matmul_wgmma_split then
+ * matmul_wgmma_reduce, as matmul_wgmma_tma_split then the reduce, or as matmul_wgmma_split_join
+ * alone; the last-wave split, matmul_wgmma_lw_split then matmul_wgmma_lw.
+ *
  * TF32: the stages hold the caller's fp32 bits untouched, and the matrix unit truncates them (the
  * PTX ISA: wgmma.mma_async with .tf32 "will truncate lower 13 bits of the 32-bit input data"),
  * which is the library's TF32 (ocf_tf32_trunc, cl/common.cl) for every input but one kind: a
