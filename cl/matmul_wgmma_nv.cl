@@ -1110,10 +1110,12 @@ INLINE void join_tile(__global C_T *c, const ulong ldc, __global const float *fi
       const ulong row = r + 8 * v1, col = cc + 8 * q;
       if (row >= m || col >= n) continue;
       __global const float *p = first + row * ldp + col;
-      float2 sum = (float2)(0.0f);
-      for (ulong s = 0; s < splits; s++)
-        sum += load_sums(p + s * range_stride);
-      store_pair(c, row * ldc + col, col + 1 < n, pair, sum.x, sum.y, e, row, col);
+      float sum0 = 0.0f, sum1 = 0.0f;
+      for (ulong s = 0; s < splits; s++) {
+        const float2 v = load_sums(p + s * range_stride);
+        sum0 += v.x, sum1 += v.y;
+      }
+      store_pair(c, row * ldc + col, col + 1 < n, pair, sum0, sum1, e, row, col);
     }
 }
 

@@ -10,6 +10,8 @@
 # alone (the staged and copied plans on the TMA-fed step), the square shapes of the issue, then
 # the bench of the issue's shapes with bench/peers.py (cuBLAS) in the same call.
 #   source .gpu/env.sh && OUT=$OUT bash tools/lab/h200/round_join.sh      (carry .gpu)
+# (each shape is words for library_gemm_time's arguments: unquoted on purpose)
+# shellcheck disable=SC2086
 set -u
 out=${OUT:?OUT}
 b=/tmp/join_build

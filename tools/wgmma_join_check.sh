@@ -1,0 +1,31 @@
+#!/bin/bash
+# wgmma_join_check.sh: the split that joins its ranges (matmul_wgmma_split_join) run on the host
+# for its indexing and its counters, from the repo root:
+#   tools/wgmma_join_check.sh [WORKDIR]
+# Cuts from cl/matmul_wgmma_nv.cl the operands, the epilogue and its pair store (float2 stores
+# written for C), tile_of, operands_of and the split section up to the TMA-fed split, leaving out
+# the two NVIDIA-only pieces (the arrival's fences and atomics, the read past L1), which
+# tests/wgmma_join_check.c stands in for with main_loop; compiles them for every tile width and
+# warpgroup count and checks every element of C, what the joins read and the counters.
+# (f, out and failed come from wgmma_host_common.sh)
+# shellcheck disable=SC2154
+work=${1:-/tmp/wgmma_join_check}
+# shellcheck source=tools/wgmma_host_common.sh
+source "$(dirname "$0")/wgmma_host_common.sh"
+{
+  awk '/^typedef struct operands/{on=1} on{print} /^} operands;/{on=0}' "$f"
+  awk '/^\/\* The epilogue.s arguments/{on=1} /^\/\* Writes the warpgroup.s 64 x BN block/{on=0} on' "$f"
+  awk '/^\/\* The tile of launch group g/{on=1} /^\/\* Slice kt into stage/{on=0} on' "$f"
+  awk '/^\/\* The operands of workgroup tile/{on=1} /---- the kernels ----/{on=0} on' "$f"
+  awk '/^#if defined\(OCF_KERNEL_matmul_wgmma_split\) \|\| defined\(OCF_KERNEL_matmul_wgmma_tma_split/{on=1}
+       /^\/\* Counts this workgroup in at/{on=0} /^\/\* The last range.s work-item/{on=1}
+       /^\/\* The TMA-fed split \(rules/{on=0} on' "$f"
+} | sed -e 's/(float2)(/FLOAT2(/g' -e 's/__global float2 \*/float2 */g' >"$work/part.cl"
+for bn in 128 192 256; do
+  for consumers in 1 2; do
+    host_run wgmma_join_check.c \
+      "-DBN=$bn -DCONSUMERS=$consumers -DGROUP_M=$((consumers == 1 ? 3 : 8))" || continue
+    [ "${out%% *}" = "ok" ] || failed=1
+  done
+done
+exit "$failed"
