@@ -7,8 +7,9 @@
 # library_gemm_time on few-row shapes with and without the join and on staged and copied plans
 # with and without their TMA-fed step (wgmma.tma_copies=1, also built without a GPU),
 # test_wgmma_split_k alone (every type, layout and epilogue in the three forms), test_staged_tma
-# alone (the staged and copied plans on the TMA-fed step), the square shapes of the issue, then
-# the bench of the issue's shapes with bench/peers.py (cuBLAS) in the same call.
+# alone (the staged and copied plans on the TMA-fed step), the square shapes of the issue, each
+# mode's error beside cuBLAS's (gemm_errors.c, .py), then the bench of the issue's shapes with
+# bench/peers.py (cuBLAS) in the same call.
 #   source .gpu/env.sh && OUT=$OUT bash tools/lab/h200/round_join.sh      (carry .gpu)
 # (each shape is words for library_gemm_time's arguments: unquoted on purpose)
 # shellcheck disable=SC2086
@@ -48,6 +49,12 @@ nvidia-smi --query-gpu=name --format=csv,noheader >"$out/join.txt" 2>&1
     $b/lgt $shape | cut -c1-110
   done
 } >>"$out/join.txt" 2>&1
+# each mode's error against fp64, the library's beside cuBLAS's on the same inputs (issue 18's
+# table of modes and errors)
+cc -std=c11 -O2 -Iinclude tools/lab/h200/gemm_errors.c -L$b -loclfuse -lOpenCL \
+  -Wl,-rpath,$b -o $b/gemm_errors && mkdir -p /tmp/gemm_errors &&
+  $b/gemm_errors /tmp/gemm_errors 4096 4096 4096 >"$out/errors_plans.txt" 2>&1 &&
+  python3 tools/lab/h200/gemm_errors.py /tmp/gemm_errors 4096 4096 4096 >"$out/errors.md" 2>&1
 # the issue's GEMM shapes against cuBLAS in the same call (the H200's first figures with the
 # staged 16-bit C epilogue)
 $b/bench/oclfuse bench --quiet --format json --sizes "matmul:4096x4096x4096:bf16;\
