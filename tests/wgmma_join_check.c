@@ -17,89 +17,8 @@
  *  - each tile joined once, by the range that arrived last, and every counter back at zero.
  * Prints "ok" or what differed; exit status 1 on a difference.
  */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-typedef unsigned int uint;
-typedef unsigned long ulong;
-typedef unsigned char uchar;
-#define __global
-#define __local
-#define __kernel
-#define INLINE static inline
-#define min(a, b) ((a) < (b) ? (a) : (b))
 #define OCF_KERNEL_matmul_wgmma_split_join
-
-/* as cl/matmul_wgmma_nv.cl derives them, 16-bit inputs, fp32 C */
-#define BM (64 * CONSUMERS)
-#define THREADS (128 * CONSUMERS)
-#define EB 2
-#define BK 64
-#define NACC (BN / 2)
-#define SMEM_BYTES 16
-#define C_DTYPE 0
-#define BIAS_DTYPE 0
-#define BIAS 1
-#define ACTIVATION 0
-#define C_T float
-#define BIAS_T float
-#define OCF_LOAD(dtype, p, i) ((float)(p)[i])
-#define OCF_STORE(dtype, p, i, v) store_c(&(p)[i], (v))
-
-static uint group_id, local_id;
-static uint get_group_id(int d) {
-  (void)d;
-  return group_id;
-}
-static uint get_local_id(int d) {
-  (void)d;
-  return local_id;
-}
-
-static float *c_base;
-static size_t c_size;
-static unsigned char *written;
-static int failures;
-
-static void store_c(float *p, const float v) {
-  const size_t i = (size_t)(p - c_base);
-  if (p < c_base || i >= c_size) {
-    if (failures++ < 5) printf("a store outside C (element %ld)\n", (long)(p - c_base));
-    return;
-  }
-  written[i]++;
-  *p = v;
-}
-
-static float ocf_matmul_finish(const float v, const float alpha, const float beta,
-                               const float c_old, const float bias, const int has_bias,
-                               const int act) {
-  (void)act;
-  return alpha * v + (beta != 0.0f ? beta * c_old : 0.0f) + (has_bias ? bias : 0.0f);
-}
-
-/* A stand-in for the product's element: small integers, exact in floats times k. */
-static float w_of(const ulong product, const ulong row, const ulong col) {
-  return (float)((product * 7 + row * 3 + col) % 61 + 1);
-}
-
-static const uchar *origin = (const uchar *)0x100000000ul; /* never read */
-#define SA 1000000ul /* the A stride of a product: k0 and the product read back from o->a */
-
-/* float2 values: the script writes (float2)(...) as FLOAT2(...) and drops __global there */
-typedef struct float2 {
-  float x, y;
-} float2;
-#define FLOAT2(...) ((float2){__VA_ARGS__})
-
-typedef struct operands operands;
-static void main_loop(float *acc, const uint base, const operands *o, const uint t);
-static uint stage_base(void *smem) {
-  (void)smem;
-  return 0;
-}
+#include "wgmma_host_check.h"
 
 /* The arrival: work-item 0 of a workgroup counts it in, the others see its answer (they run
    after it); the last arrival resets the counter and is counted as the tile's join. */
@@ -123,28 +42,7 @@ static float2 load_sums(__global const float *p) {
 
 #include "part.cl"
 
-/* The accumulators of work-item t as the matrix units leave them (the header's layout). */
-static void fake_acc(float *acc, const ulong product, const ulong kn, const ulong m, const ulong n,
-                     const ulong m0, const ulong n0, const uint t) {
-  const uint wg = t / 128, l = t % 128;
-  for (uint q = 0; q < BN / 8; q++)
-    for (uint v1 = 0; v1 < 2; v1++)
-      for (uint v0 = 0; v0 < 2; v0++) {
-        const ulong row = m0 + 64 * wg + 16 * (l / 32) + (l % 32) / 4 + 8 * v1;
-        const ulong col = n0 + 8 * q + 2 * (l % 4) + v0;
-        acc[4 * q + 2 * v1 + v0] = row < m && col < n ? (float)kn * w_of(product, row, col) : 0.0f;
-      }
-}
-
-static void main_loop(float *acc, const uint base, const operands *o, const uint t) {
-  (void)base;
-  const ulong at = (ulong)(o->a - origin) / EB; /* product SA + k0 */
-  fake_acc(acc, at / SA, o->k, o->m, o->n, o->m0, o->n0, t);
-}
-
-static ulong div_ceil(const ulong a, const ulong b) {
-  return (a + b - 1) / b;
-}
+#include "wgmma_host_acc.h"
 
 /* One plan of rule 5 (split_min min_k) run in a shuffled workgroup order and checked; 0 when
    the shape does not split (not counted). */
@@ -158,26 +56,15 @@ static int check(const ulong units, const ulong m, const ulong n, const ulong k,
   splits = div_ceil(k, k_split);
   if (splits < 2) return 0;
 
-  const ulong ldc = n + 3, stride_c = (m + 2) * ldc, c_off = 5; /* odd: one-element stores */
+  /* C_OFF is odd: the joins store one element at a time, each store counted */
   const ulong ldp = (n + 3) / 4 * 4;
-  c_size = c_off + batch * stride_c;
-  c_base = malloc(c_size * sizeof(float));
-  written = calloc(c_size, 1);
-  const size_t floats = splits * batch * m * ldp;
-  float *partial = malloc(floats * sizeof(float));
-  float *bias = malloc((n + 9) * sizeof(float));
+  check_arrays x = arrays_of(m, n, batch, splits * batch * m * ldp);
   uint *counters = calloc(groups, sizeof(uint));
   uint *order = malloc(groups * splits * sizeof(uint));
-  if (!c_base || !written || !partial || !bias || !counters || !order) {
+  if (!counters || !order) {
     printf("out of memory\n");
     exit(1);
   }
-  for (size_t i = 0; i < c_size; i++)
-    c_base[i] = (float)(i % 13);
-  for (size_t i = 0; i < floats; i++)
-    partial[i] = NAN;
-  for (ulong i = 0; i < n + 9; i++)
-    bias[i] = (float)(i % 5) - 2.0f;
   const float alpha = 0.5f;
   const ulong launched = groups * splits;
   for (ulong g = 0; g < launched; g++)
@@ -193,31 +80,20 @@ static int check(const ulong units, const ulong m, const ulong n, const ulong k,
   for (ulong g = 0; g < launched; g++) {
     group_id = order[g];
     for (local_id = 0; local_id < THREADS; local_id++)
-      matmul_wgmma_split_join(m, n, k, origin, 0, k, SA, origin, 0, n, 0, splits, k_split, partial,
-                              alpha, beta, c_base, c_off, ldc, stride_c, bias, 9, counters);
+      matmul_wgmma_split_join(m, n, k, origin, 0, k, SA, origin, 0, n, 0, splits, k_split,
+                              x.scratch, alpha, beta, c_base, C_OFF, x.ldc, x.stride_c, x.bias,
+                              BIAS_OFF, counters);
   }
 
-  for (size_t i = 0; i < c_size; i++) {
-    const size_t rel = i - c_off, product = rel / stride_c, row = rel % stride_c / ldc,
-                 col = rel % ldc;
-    const int inside = i >= c_off && row < m && col < n;
-    const float old = (float)(i % 13);
-    const float want = inside ? alpha * (float)k * w_of(product, row, col) +
-                                    (beta != 0.0f ? beta * old : 0.0f) + bias[9 + col]
-                              : old;
-    if (written[i] != inside || c_base[i] != want) {
-      if (failures++ < 5)
-        printf("units %lu, %lu x %lu x %lu, batch %lu (%lu ranges of %lu): C[%zu] (product %zu, "
-               "row %zu, col %zu) is %g written %d times, want %g %s\n",
-               units, m, n, k, batch, splits, k_split, i, product, row, col, (double)c_base[i],
-               written[i], (double)want, inside ? "once" : "never");
-    }
-  }
+  char plan[160];
+  snprintf(plan, sizeof plan, "units %lu, %lu x %lu x %lu, batch %lu (%lu ranges of %lu)", units, m,
+           n, k, batch, splits, k_split);
+  check_c(plan, &x, m, n, k, alpha, beta);
   if (joins != groups && failures++ < 5)
     printf("%lu x %lu x %lu, batch %lu: %lu joins for %lu tiles\n", m, n, k, batch, joins, groups);
   for (ulong i = 0; i < groups; i++)
     if (counters[i] != 0 && failures++ < 5) printf("counter %lu left at %u\n", i, counters[i]);
-  free(c_base), free(written), free(partial), free(bias), free(counters), free(order);
+  free(counters), free(order);
   return 1;
 }
 

@@ -1,0 +1,32 @@
+/*
+ * wgmma_host_acc.h: the matrix units' stand-in for the host checks of cl/matmul_wgmma_nv.cl
+ * (after wgmma_host_check.h and part.cl, which defines the operands): a work-item's accumulator
+ * for element (row, col) of product p over a K range of kn is kn w(p, row, col) (0 outside
+ * m x n), whose sum over the ranges is exactly k w in floats.
+ */
+#ifndef OCLFUSE_TESTS_WGMMA_HOST_ACC_H
+#define OCLFUSE_TESTS_WGMMA_HOST_ACC_H
+
+/* The accumulators of work-item t as the matrix units leave them (the kernel's header's
+   layout). */
+static void fake_acc(float *acc, const ulong product, const ulong kn, const ulong m, const ulong n,
+                     const ulong m0, const ulong n0, const uint t) {
+  const uint wg = t / 128, l = t % 128;
+  for (uint q = 0; q < BN / 8; q++)
+    for (uint v1 = 0; v1 < 2; v1++)
+      for (uint v0 = 0; v0 < 2; v0++) {
+        const ulong row = m0 + 64 * wg + 16 * (l / 32) + (l % 32) / 4 + 8 * v1;
+        const ulong col = n0 + 8 * q + 2 * (l % 4) + v0;
+        acc[4 * q + 2 * v1 + v0] = row < m && col < n ? (float)kn * w_of(product, row, col) : 0.0f;
+      }
+}
+
+/* The ring's product of operands o: the product and k0 read back from o->a (origin + (product
+   SA + k0) EB), the range's length from o->k. */
+static void main_loop(float *acc, const uint base, const operands *o, const uint t) {
+  (void)base;
+  const ulong at = (ulong)(o->a - origin) / EB;
+  fake_acc(acc, at / SA, o->k, o->m, o->n, o->m0, o->n0, t);
+}
+
+#endif /* OCLFUSE_TESTS_WGMMA_HOST_ACC_H */
