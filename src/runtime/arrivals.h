@@ -1,8 +1,9 @@
 /*
  * Arrival counters (arrivals.c): uints that a plan's kernel finds at zero and leaves at zero.
  * A kernel whose work is cut into pieces over workgroups counts the pieces that have arrived,
- * and the last workgroup to arrive joins them (attention_lanes with JOIN 1): one kernel where a
- * second one would cost a launch and the gap before it. The last arrival sets its counter back
+ * and the last workgroup to arrive joins them (attention's split kernels with JOIN, matmul's
+ * matmul_wgmma_split_join): one kernel where a second one would cost a launch and the gap
+ * before it. The last arrival sets its counter back
  * to zero, so counters stay zero between calls as long as the calls that use them run one after
  * another. Hence one set per in-order queue, kept by the context (the queue retained) until
  * ocf_context_release(); a call on an out-of-order queue, or on a queue past the first
