@@ -109,6 +109,10 @@
  *      sums of matmul_wgmma_split, each workgroup's maps at maps_at + 256 g bytes of the scratch,
  *      maps_at the sums' bytes rounded up to 256 (each range's maps start at its first K column
  *      and end at its last); until the probes ran the cp.async split runs with the probe due.
+ *      Where wgmma.tma_copies is set, the staged and copied plans (rule 4) take it for their
+ *      wgmma step on the gates of the product that step runs: matmul_wgmma_tma_sb, _sab, _pb,
+ *      _pab, the maps after the staged or copied operands (maps_at their bytes rounded up to
+ *      256).
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -407,6 +411,37 @@ static void add_copied_step(const ocf_device_facts *facts, const ocf_tuning_valu
   if (form == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
 }
 
+/* Rule 5's steps for `groups` workgroups of tiles x batch, the ranges already in plan (splits,
+   k_split, the sums' scratch): the TMA-fed split and the reduce (rule 7, wgmma.tma_split),
+   else the cp.async split joining its ranges itself (wgmma.split_join, within the kernel's
+   workgroup limit) or followed by the reduce. */
+static void add_split_steps(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                            const ocf_matmul_call *call, const wg_geometry *g, size_t groups,
+                            ocf_plan *plan) {
+  const size_t split_groups = groups * plan->splits;
+  const size_t sums = ocf_round_up(plan->scratch_bytes, 256); /* the maps after the sums */
+  const ocf_mma_outcome tma =
+      tuning->matmul.wgmma.tma_split
+          ? tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT, g, split_groups, sums)
+          : OCF_MMA_NOT_APPLICABLE;
+  if (tma == OCF_MMA_PLANNED) {
+    add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT, g, split_groups, sums);
+    add_reduce_step(facts, call, plan);
+    return;
+  }
+  const size_t local[1] = {128u * (size_t)g->consumers};
+  const size_t global[1] = {split_groups * local[0]};
+  const int join = tuning->matmul.wgmma.split_join &&
+                   ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN) >= local[0];
+  ocf_plan_step_add(plan, join ? OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN : OCF_KERNEL_MATMUL_WGMMA_SPLIT,
+                    1, global, local);
+  if (join)
+    plan->arrivals = groups; /* a counter a tile of each product */
+  else
+    add_reduce_step(facts, call, plan);
+  if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
+}
+
 ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                                       ocf_plan *plan) {
@@ -438,31 +473,8 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_WGMMA_LW, 1, global, local);
   }
   plan->local_mem_bytes = geometry_bytes(&g);
-  if (split) { /* rule 7 for the ranges where wgmma.tma_split is set, the maps after the sums */
-    const size_t split_groups = groups * plan->splits;
-    const size_t sums = ocf_round_up(plan->scratch_bytes, 256);
-    const ocf_mma_outcome tma =
-        tuning->matmul.wgmma.tma_split
-            ? tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT, &g, split_groups, sums)
-            : OCF_MMA_NOT_APPLICABLE;
-    if (tma == OCF_MMA_PLANNED) {
-      add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA_SPLIT, &g, split_groups, sums);
-      add_reduce_step(facts, call, plan);
-    } else {
-      const int join = tuning->matmul.wgmma.split_join &&
-                       ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN) >=
-                           128u * (size_t)g.consumers;
-      const size_t local[1] = {128u * (size_t)g.consumers};
-      const size_t global[1] = {split_groups * local[0]};
-      ocf_plan_step_add(plan,
-                        join ? OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN : OCF_KERNEL_MATMUL_WGMMA_SPLIT,
-                        1, global, local);
-      if (join)
-        plan->arrivals = groups; /* a counter a tile of each product */
-      else
-        add_reduce_step(facts, call, plan);
-      if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
-    }
+  if (split) {
+    add_split_steps(facts, tuning, call, &g, groups, plan);
   } else if (!lastwave) {
     const ocf_mma_outcome tma =
         tuning->matmul.wgmma.tma
