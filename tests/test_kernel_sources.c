@@ -9,7 +9,9 @@
  * plan) checks that a plan carries every define its kernels list: so a plan that compiles
  * carries every value the kernel reads. Each kernel is compiled in its program alone
  * (`#ifdef OCF_KERNEL_<name>`), and the benchmark-only kernels (the baselines) in no product
- * program.
+ * program. Each kernel's parameters, in every definition of it (under an alias such as
+ * WGMMA_ENTRY too, through parameter macros such as TILED_PARAMS), are its descriptor's
+ * arguments by name and in order: what the binding sets is what the kernel reads.
  */
 #include "kernels/kernels.h"
 #include "runtime/sources.h"
@@ -162,6 +164,153 @@ static void test_kernels_in_their_program(void **state) {
                     compiles ? "is compiled" : "is missing", source->name);
         failures++;
       }
+    }
+  }
+  assert_int_equal(failures, 0);
+}
+
+/* Whether `text` holds `#define ALIAS NAME` (a kernel written once under an alias: the wgmma
+   kernels' WGMMA_ENTRY and TMA_ENTRY). */
+static int defines_alias(const char *text, const char *alias, const char *name) {
+  char line[2 * NAME_CHARS + 16];
+  snprintf(line, sizeof line, "#define %s %s\n", alias, name);
+  return strstr(text, line) != NULL;
+}
+
+/* The body of object-like macro `name` as one of the program's files #defines it (continuation
+   lines joined), into out; 0 when no file defines it. */
+static int macro_body(const ocf_program_source *source, const char *name, char *out,
+                      size_t capacity) {
+  char head[NAME_CHARS + 16];
+  snprintf(head, sizeof head, "#define %s", name);
+  for (unsigned f = 0; f < source->count; f++)
+    for (const char *at = strstr(source->texts[f], head); at; at = strstr(at + 1, head)) {
+      const char after = at[strlen(head)];
+      if (after != ' ' && after != '\\') continue; /* a longer name, or a function-like macro */
+      size_t n = 0;
+      for (const char *p = at + strlen(head); *p && n + 1 < capacity; p++) {
+        if (*p == '\\' && p[1] == '\n') {
+          p++;
+          continue;
+        }
+        if (*p == '\n') break;
+        out[n++] = *p;
+      }
+      out[n] = '\0';
+      return 1;
+    }
+  return 0;
+}
+
+/* Appends to names (from *count on) the parameter names of the list in [p, end) (comments left
+   out): each parameter's last identifier, or, where a parameter is one name that the program
+   #defines (TILED_PARAMS, MASK_PARAMS), the names of its body's list; 0, or -1 past MAX_NAMES
+   or too deep. */
+static int parameter_names(const ocf_program_source *source, const char *p, const char *end,
+                           char names[][NAME_CHARS], int *count, int depth) {
+  char last[NAME_CHARS] = "";
+  int words = 0, level = 0;
+  for (; p <= end; p++) {
+    if (p < end && p[0] == '/' && p[1] == '*') {
+      const char *close = strstr(p + 2, "*/");
+      p = close ? close + 1 : end;
+      continue;
+    }
+    if (p < end && (*p == '(' || *p == '[')) level++;
+    if (p < end && (*p == ')' || *p == ']')) level--;
+    if (p == end || (*p == ',' && level == 0)) {
+      char body[2048];
+      if (words == 1 && depth < 4 && macro_body(source, last, body, sizeof body)) {
+        if (parameter_names(source, body, body + strlen(body), names, count, depth + 1) != 0)
+          return -1;
+      } else if (words > 0) {
+        if (*count == MAX_NAMES) return -1;
+        snprintf(names[(*count)++], NAME_CHARS, "%s", last);
+      }
+      words = 0;
+      continue;
+    }
+    char word[NAME_CHARS];
+    const size_t n = identifier(p, word, sizeof word);
+    if (n > 0) {
+      if (!(word[0] >= '0' && word[0] <= '9')) {
+        snprintf(last, sizeof last, "%s", word);
+        words++;
+      }
+      p += n - 1;
+    }
+  }
+  return 0;
+}
+
+/* The ')' that closes the '(' at open; NULL when the text ends first. */
+static const char *closing(const char *open) {
+  int depth = 0;
+  for (const char *p = open; *p; p++) {
+    if (*p == '(') depth++;
+    if (*p == ')' && --depth == 0) return p;
+  }
+  return NULL;
+}
+
+/* Each kernel's parameters in its program's source, by name and in order, are its descriptor's
+   arguments: the binding sets argument i from the frame field the descriptor names, so a
+   parameter added to a kernel and not to its descriptor (or the other way) would bind the wrong
+   values, which only a GPU run would show for the NVIDIA-only kernels. Every definition counts
+   (a kernel written under #if in two forms must match in both). */
+static void test_parameters_match_descriptors(void **state) {
+  (void)state;
+  int failures = 0;
+  static char names[MAX_NAMES][NAME_CHARS];
+  for (unsigned k = 0; k < OCF_KERNEL_COUNT; k++) {
+    const ocf_kernel_desc *desc = ocf_kernel_desc_get((ocf_kernel_id)k);
+    const ocf_program_source *source = ocf_program_source_get(desc->program);
+    int definitions = 0;
+    for (unsigned f = 0; f < source->count; f++)
+      for (const char *at = strstr(source->texts[f], "__kernel"); at;
+           at = strstr(at + 8, "__kernel")) {
+        const char *open = strchr(at, '('), *word = open;
+        while (open && (strncmp(open - 13, "__attribute__", 13) == 0 ||
+                        strncmp(open - 21, "reqd_work_group_size", 20) == 0 ||
+                        strncmp(open - 20, "reqd_work_group_size", 20) == 0))
+          open = strchr(strchr(open, ')') + 1, '('); /* past the attribute's parentheses */
+        if (!open) break;
+        word = open;
+        while (word > at && word[-1] == ' ')
+          word--;
+        const char *start = word;
+        while (start > at &&
+               (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
+                (start[-1] >= 'A' && start[-1] <= 'Z') || (start[-1] >= '0' && start[-1] <= '9')))
+          start--;
+        char kernel[NAME_CHARS];
+        identifier(start, kernel, sizeof kernel);
+        if (strcmp(kernel, desc->name) != 0 && !defines_alias(source->texts[f], kernel, desc->name))
+          continue;
+        definitions++;
+        const char *close = closing(open);
+        int count = 0;
+        if (!close || parameter_names(source, open + 1, close, names, &count, 0) != 0) count = -1;
+        int same = count == (int)desc->arg_count;
+        for (int i = 0; same && i < count; i++)
+          same = strcmp(names[i], desc->args[i].name) == 0;
+        if (!same) {
+          print_error("%s (%s): %d parameters, its descriptor %u arguments; first difference:\n",
+                      desc->name, source->files[f], count, desc->arg_count);
+          for (int i = 0; i < count || i < (int)desc->arg_count; i++)
+            if (i >= count || i >= (int)desc->arg_count ||
+                strcmp(names[i], desc->args[i].name) != 0) {
+              print_error("  %d: %s in the source, %s in the descriptor\n", i,
+                          i < count ? names[i] : "-",
+                          i < (int)desc->arg_count ? desc->args[i].name : "-");
+              break;
+            }
+          failures++;
+        }
+      }
+    if (definitions == 0) {
+      print_error("%s: no definition found in program %s\n", desc->name, source->name);
+      failures++;
     }
   }
   assert_int_equal(failures, 0);
@@ -325,9 +474,13 @@ static void test_scan_refuses_defaults(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_programs_assembled),       cmocka_unit_test(test_defines_required),
-      cmocka_unit_test(test_kernels_in_their_program), cmocka_unit_test(test_scan_refuses_defaults),
-      cmocka_unit_test(test_no_variadic_macros),       cmocka_unit_test(test_defines_read),
+      cmocka_unit_test(test_programs_assembled),
+      cmocka_unit_test(test_defines_required),
+      cmocka_unit_test(test_kernels_in_their_program),
+      cmocka_unit_test(test_scan_refuses_defaults),
+      cmocka_unit_test(test_parameters_match_descriptors),
+      cmocka_unit_test(test_no_variadic_macros),
+      cmocka_unit_test(test_defines_read),
   };
   return cmocka_run_group_tests_name("kernel_sources", tests, NULL, NULL);
 }
