@@ -269,22 +269,17 @@ static void test_parameters_match_descriptors(void **state) {
     for (unsigned f = 0; f < source->count; f++)
       for (const char *at = strstr(source->texts[f], "__kernel"); at;
            at = strstr(at + 8, "__kernel")) {
-        const char *open = strchr(at, '('), *word = open;
-        while (open && (strncmp(open - 13, "__attribute__", 13) == 0 ||
-                        strncmp(open - 21, "reqd_work_group_size", 20) == 0 ||
-                        strncmp(open - 20, "reqd_work_group_size", 20) == 0))
-          open = strchr(strchr(open, ')') + 1, '('); /* past the attribute's parentheses */
-        if (!open) break;
-        word = open;
-        while (word > at && word[-1] == ' ')
-          word--;
-        const char *start = word;
-        while (start > at &&
-               (start[-1] == '_' || (start[-1] >= 'a' && start[-1] <= 'z') ||
-                (start[-1] >= 'A' && start[-1] <= 'Z') || (start[-1] >= '0' && start[-1] <= '9')))
-          start--;
+        /* `__kernel [attributes] void NAME(`: the name after the void */
+        const char *name = strstr(at, "void");
+        if (!name) break;
+        name += 4;
+        while (*name == ' ' || *name == '\n')
+          name++;
         char kernel[NAME_CHARS];
-        identifier(start, kernel, sizeof kernel);
+        const char *open = name + identifier(name, kernel, sizeof kernel);
+        while (*open == ' ' || *open == '\n')
+          open++;
+        if (*open != '(') continue;
         if (strcmp(kernel, desc->name) != 0 && !defines_alias(source->texts[f], kernel, desc->name))
           continue;
         definitions++;
