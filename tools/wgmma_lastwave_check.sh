@@ -11,17 +11,9 @@ work=${1:-/tmp/wgmma_lastwave_check}
 # shellcheck source=tools/wgmma_host_common.sh
 source "$(dirname "$0")/wgmma_host_common.sh"
 {
-  awk '/^typedef struct operands/{on=1} on{print} /^} operands;/{on=0}' "$f"
+  cut_split_common
   awk '/^\/\* The epilogue.s arguments/{on=1} /^\/\* C\[i\] and, when two/{on=0} on' "$f"
-  awk '/^\/\* The tile of launch group g/{on=1} /^\/\* Slice kt into stage/{on=0} on' "$f"
-  awk '/^\/\* The operands of workgroup tile/{on=1} /---- the kernels ----/{on=0} on' "$f"
   awk '/^\/\* The last-wave split \(src/{on=1} on' "$f"
-} | sed -e 's/(float2)(/FLOAT2(/g' -e 's/__global float2 \*/float2 */g' >"$work/part.cl"
-for bn in 128 192 256; do
-  for consumers in 1 2; do
-    host_run wgmma_lastwave_check.c \
-      "-DBN=$bn -DCONSUMERS=$consumers -DGROUP_M=$((consumers == 1 ? 3 : 8))" || continue
-    [ "${out%% *}" = "ok" ] || failed=1
-  done
-done
-exit $failed
+} | as_c >"$work/part.cl"
+run_tile_configs wgmma_lastwave_check.c
+exit "$failed"
