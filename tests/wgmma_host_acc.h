@@ -7,16 +7,23 @@
 #ifndef OCLFUSE_TESTS_WGMMA_HOST_ACC_H
 #define OCLFUSE_TESTS_WGMMA_HOST_ACC_H
 
-/* The accumulators of work-item t as the matrix units leave them (the kernel's header's
-   layout). */
+/* The element of a tile at (m0, n0) that work-item t's accumulator 4 q + 2 v1 + v0 holds (the
+   kernel's header's layout) into *row, *col. */
+static void acc_element(const uint t, const uint q, const uint v1, const uint v0, const ulong m0,
+                        const ulong n0, ulong *row, ulong *col) {
+  const uint wg = t / 128, l = t % 128;
+  *row = m0 + 64 * wg + 16 * (l / 32) + (l % 32) / 4 + 8 * v1;
+  *col = n0 + 8 * q + 2 * (l % 4) + v0;
+}
+
+/* The accumulators of work-item t as the matrix units leave them. */
 static void fake_acc(float *acc, const ulong product, const ulong kn, const ulong m, const ulong n,
                      const ulong m0, const ulong n0, const uint t) {
-  const uint wg = t / 128, l = t % 128;
   for (uint q = 0; q < BN / 8; q++)
     for (uint v1 = 0; v1 < 2; v1++)
       for (uint v0 = 0; v0 < 2; v0++) {
-        const ulong row = m0 + 64 * wg + 16 * (l / 32) + (l % 32) / 4 + 8 * v1;
-        const ulong col = n0 + 8 * q + 2 * (l % 4) + v0;
+        ulong row, col;
+        acc_element(t, q, v1, v0, m0, n0, &row, &col);
         acc[4 * q + 2 * v1 + v0] = row < m && col < n ? (float)kn * w_of(product, row, col) : 0.0f;
       }
 }
