@@ -41,9 +41,9 @@
 #error "AHEAD: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif
 /* 0: attention_lanes_join joins the ranges; 1: the last range of a row block to arrive joins
-   them (arrive_last and the joins of attention_common.clh, in joinl), ordered by mem_fence; 2:
-   the same, ordered by PTX fences (NVIDIA compute capability 7.0 on). The host keeps 3 splits +
-   1 <= SLOTS (D + 2). */
+   them (arrive_last of join.clh and the joins of attention_common.clh, in joinl), ordered by
+   mem_fence; 2: the same, ordered by PTX fences (NVIDIA compute capability 7.0 on). The host
+   keeps 3 splits + 1 <= SLOTS (D + 2). */
 #ifndef JOIN
 #error "JOIN: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif

@@ -186,6 +186,14 @@ int ocf_plan_warp_shuffles(const ocf_device_facts *facts, size_t wg, size_t seg)
   return wg % 32 == 0 && (seg % 32 == 0 || 32 % seg == 0);
 }
 
+int ocf_plan_join_fences(const ocf_device_facts *facts, int want) {
+  if (!want) return 0;
+  if (facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU) &&
+      facts->nv_compute_capability >= 70)
+    return 2;
+  return (facts->type & CL_DEVICE_TYPE_CPU) ? 1 : 0;
+}
+
 size_t ocf_plan_steps_limit(const ocf_device_facts *facts, const ocf_plan *plan, size_t cap) {
   size_t lowest = cap;
   for (unsigned s = 0; s < plan->step_count; s++) {

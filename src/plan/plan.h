@@ -115,6 +115,11 @@ size_t ocf_plan_grid_groups(const ocf_device_facts *facts, size_t work);
    its segments through warp shuffles (cl/warp_shuffle.clh): NVIDIA's inline PTX shfl.sync
    (compute capability 7.0 on), whole warps of 32, a segment within a warp or of whole warps. */
 int ocf_plan_warp_shuffles(const ocf_device_facts *facts, size_t wg, size_t seg);
+/* The JOIN define of a kernel whose last workgroup to arrive at a block joins what the block's
+   workgroups wrote (cl/join.clh: attention's joins, matmul_tiled_stream), where `want` asks for
+   it: 2 with PTX fences (NVIDIA GPUs, compute capability 7.0 on), 1 on CPUs (mem_fence: coherent
+   memory), else 0 (OpenCL 1.2 orders nothing between workgroups: a join kernel after it). */
+int ocf_plan_join_fences(const ocf_device_facts *facts, int want);
 /* The most work-items any step of the plan may put in one workgroup under the facts, at most
    `cap`: the lowest of the steps' kernels' limits (learnt ones included), for a planner that
    plans again at a lower cap when its first step's workgroup exceeds it. */
@@ -264,11 +269,6 @@ ocf_status ocf_plan_attention(const ocf_device_facts *facts, const ocf_tuning_va
 size_t ocf_attention_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* The local memory of attention_decode with these sizes, in bytes. */
 size_t ocf_attention_decode_local_bytes(size_t rows, size_t bk, size_t d_padded, size_t spk);
-/* The JOIN define of a kernel whose last workgroup of a block joins the block's key ranges
-   (attention_common.clh), where `want` asks for it: 2 with PTX fences (NVIDIA GPUs, compute
-   capability 7.0 on), 1 on CPUs (mem_fence: coherent memory), else 0 (OpenCL 1.2 orders nothing
-   between workgroups: a join kernel after it). */
-int ocf_attention_join_fences(const ocf_device_facts *facts, int want);
 /* Whether a decoding kernel (attention_decode, attention_lanes) may take the call: a default
    variant and workgroup size, no loop limit (their loops are not counted against one),
    decode.wg set, the lq x group rows of a key head within decode.rows, two keys or more. */

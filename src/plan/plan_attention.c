@@ -140,14 +140,6 @@ void ocf_attention_define_call(const ocf_attention_call *call, size_t d_padded, 
   ocf_plan_define(plan, "HAS_LSE", call->has_lse ? 1 : 0);
 }
 
-int ocf_attention_join_fences(const ocf_device_facts *facts, int want) {
-  if (!want) return 0;
-  if (facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU) &&
-      facts->nv_compute_capability >= 70)
-    return 2;
-  return (facts->type & CL_DEVICE_TYPE_CPU) ? 1 : 0;
-}
-
 int ocf_attention_decodes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                           const ocf_attention_call *call) {
   const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
@@ -422,7 +414,7 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
      floats a row of the block) in the tiles' local memory; 1 only for blocks of one query row
      (on the H200 blocks of 4 and 16 rows lost 17 and 90 % joined: docs/ATTENTION.md). */
   const size_t block_rows = ocf_min_size(shape.rows * warps, lq);
-  const int join = ocf_attention_join_fences(
+  const int join = ocf_plan_join_fences(
       facts,
       splits >= 2 && t->mma.join && (block_rows == 1 || t->mma.join >= 2) &&
           4 * block_rows * (3 * splits + 1) <= ocf_attention_mma_local_bytes(&shape, d_padded, 0));

@@ -92,8 +92,8 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   ocf_plan_define(plan, "AHEAD", t->decode.ahead ? 1 : 0);
   ocf_plan_define(plan, "SHUFFLE", shuffle);
   const int join =
-      ocf_attention_join_fences(facts, t->decode.join && (rows == 1 || t->decode.join >= 2) &&
-                                           3 * splits + 1 <= (wg / seg) * (d_padded + 2));
+      ocf_plan_join_fences(facts, t->decode.join && (rows == 1 || t->decode.join >= 2) &&
+                                      3 * splits + 1 <= (wg / seg) * (d_padded + 2));
   ocf_plan_define(plan, "JOIN", join);
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes = ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);

@@ -15,7 +15,7 @@ set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/attention_mma_offline}
 rm -rf "$work" && mkdir -p "$work"
-cat cl/common.cl cl/attention_common.clh cl/attention_mma_prims.clh cl/attention_mma_nv.cl \
+cat cl/common.cl cl/join.clh cl/attention_common.clh cl/attention_mma_prims.clh cl/attention_mma_nv.cl \
   >"$work/attention_mma_nv.cl"
 cat >"$work/stubs2.h" <<'STUBS'
 #define get_num_groups(d) ((size_t)__nvvm_read_ptx_sreg_nctaid_x())
