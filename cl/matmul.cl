@@ -63,7 +63,8 @@
  *
  * The program is cl/common.cl, cl/matmul_common.clh (the operands' types, the precision mode, the
  * epilogue, shared with the benchmark's baseline cl/baselines/matmul_naive.cl) and this file.
- * Kernels, the host picks one (SPLIT_K = 1 builds the split pair, 0 the others):
+ * Kernels, the host picks one (SPLIT_K = 1 builds the split pair, 2 the stream kernel, 0 the
+ * others):
  *   matmul_tiled_fast  the fast path. Assumes m % MWG == 0, n % NWG == 0, k % KWG == 0, so every
  *                      tile is whole: no bound checks at all.
  *   matmul_tiled_mixed any m, n, k. A workgroup whose tile lies wholly inside C runs the
@@ -88,6 +89,11 @@
  *                      than C is wide, when the tiles alone would leave compute units idle.
  *   matmul_reduce      one work-item per element of the batch's C: adds the splits' partial
  *                      sums in split order, then the epilogue and the store.
+ *   matmul_tiled_stream stream-K: the tiles' K slices, all in one sequence, cut into one
+ *                      equal range per workgroup, as many workgroups as run at once; a tile
+ *                      split between ranges is joined by its last part to arrive (JOIN,
+ *                      cl/join.clh), in the same launch. For calls whose tiles fill their last
+ *                      wave poorly (mid sizes): every workgroup does the same work.
  *   matmul_tiled       the general kernel: the same tiles with guarded loads (elements outside
  *                      the matrices read as 0, so the K remainder adds nothing) and guarded
  *                      stores; right for any m, n, k, offset and stride.
@@ -160,11 +166,15 @@
 #ifndef C_VEC
 #error "C_VEC: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
-/* 1: the program holds the split-K pair (matmul_tiled_split, matmul_reduce), 0: the other
-   kernels. A program holds only what its plan runs: some implementations (Oclgrind) charge a
-   kernel with every __local array of its program. */
+/* 1: the program holds the split-K pair (matmul_tiled_split, matmul_reduce), 2: the stream-K
+   kernel (matmul_tiled_stream), 0: the other kernels. A program holds only what its plan runs:
+   some implementations (Oclgrind) charge a kernel with every __local array of its program. */
 #ifndef SPLIT_K
 #error "SPLIT_K: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+/* The fences of matmul_tiled_stream's joins (cl/join.clh; 0 in the other programs). */
+#ifndef JOIN
+#error "JOIN: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* Work-items per workgroup of matmul_reduce. */
 #ifndef REDUCE_WG
@@ -511,19 +521,27 @@ typedef struct tile_place {
   int edge;        /* the tile crosses the bottom or right edge of C */
 } tile_place;
 
-tile_place place_tile(const ulong m, const ulong n, const ulong splits) {
+/* The tile (tile_m, tile_n) of product `batch`, K range `split`. */
+tile_place tile_at(const ulong m, const ulong n, const ulong tile_m, const ulong tile_n,
+                   const ulong batch, const ulong split) {
   tile_place p;
-  const ulong n_tiles = (n + NWG - 1) / NWG;
-  ulong tile_n, split;
-  const ulong rest = ocf_divmod(get_group_id(0), n_tiles, &tile_n);
+  p.m0 = tile_m * MWG;
   p.n0 = tile_n * NWG;
-  p.m0 = (ulong)get_group_id(1) * MWG;
-  p.batch = ocf_divmod(rest, splits, &split);
+  p.batch = batch;
   p.split = split;
   p.mlim = (uint)min((ulong)MWG, m - p.m0);
   p.nlim = (uint)min((ulong)NWG, n - p.n0);
   p.edge = p.mlim < MWG || p.nlim < NWG;
   return p;
+}
+
+/* This workgroup's tile, by the grid's layout (the header's "grid"). */
+tile_place place_tile(const ulong m, const ulong n, const ulong splits) {
+  const ulong n_tiles = (n + NWG - 1) / NWG;
+  ulong tile_n, split;
+  const ulong rest = ocf_divmod(get_group_id(0), n_tiles, &tile_n);
+  const ulong batch = ocf_divmod(rest, splits, &split);
+  return tile_at(m, n, get_group_id(1), tile_n, batch, split);
 }
 
 /* Pointers to element (x0, k0) of the tile's first A and B slices. */
@@ -709,7 +727,7 @@ void gemm_tiled(TILED_PARAMS, const int fast, const int general, __local float *
             bias, bias_off, al, bl);
 }
 
-#if !SPLIT_K
+#if SPLIT_K == 0
 
 #ifdef OCF_KERNEL_matmul_tiled_fast
 __kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
@@ -795,7 +813,7 @@ matmul_tiled_pad(TILED_PARAMS, __global const float *restrict partial, const ulo
 }
 #endif
 
-#else /* SPLIT_K */
+#elif SPLIT_K == 1
 
 #ifdef OCF_KERNEL_matmul_tiled_split
 #if RIM
@@ -865,6 +883,108 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
   __global C_T *out = c + c_off + bi * stride_c + i * ldc;
   const float old = beta != 0.0f ? OCF_LOAD(C_DTYPE, out, j) : 0.0f;
   OCF_STORE(C_DTYPE, out, j, finish(sum, alpha, beta, old, bias_of(bias, bias_off, i, j)));
+}
+#endif
+
+#else /* SPLIT_K == 2: stream-K */
+
+#ifdef OCF_KERNEL_matmul_tiled_stream
+#if !JOIN
+#error "matmul_tiled_stream: JOIN 1 or 2 (the last part of a tile to arrive joins the tile)"
+#endif
+/* Stream-K (docs/GEMM.md, "Mid sizes: stream-K"). The call's work, `tiles` tiles (of every
+   product) of `slices` K slices each, is one sequence of steps, a tile's slices one after the
+   other and the tiles in the grid's order (along N, then M, then the batch), cut into as many
+   equal ranges as the host launches workgroups (as many as run at once), so that every
+   workgroup does the same work however the tiles fall into waves:
+
+       steps:   | tile 0          | tile 1          | tile 2          |
+       ranges:  | g0         | g1         | g2         | g3          |
+
+   A workgroup runs its range a tile at a time. A tile it holds whole goes through the epilogue
+   at once; a part of a tile (the one that begins its range or the one that ends it) goes raw to
+   the workgroup's slot of that side in the scratch, and the workgroup arrives at the tile's
+   counter (join.clh); the tile's last part to arrive adds all its parts in range order (the same
+   bits whatever the order of arrival) and finishes the tile. No workgroup waits for another. */
+
+/* The first step of workgroup g's range: g work / groups, rounded down. The host keeps groups *
+   work below 2^63 and launches at most `work` workgroups, so that no range is empty (a tile's
+   parts are then its owners' ranges, each one part). */
+ulong stream_first(const ulong g, const ulong work, const ulong groups) {
+  return g * work / groups;
+}
+
+/* The workgroup whose range holds step x: the last g with stream_first(g) <= x, that is
+   g < (x + 1) groups / work. */
+ulong stream_owner(const ulong x, const ulong work, const ulong groups) {
+  return ((x + 1) * groups + work - 1) / work - 1;
+}
+
+/* Workgroup g's slot for the part of a tile that begins its range (begins 1) or ends it: a
+   partial tile of MWG x NWG floats (row stride NWG, a multiple of 4: aligned vector stores). */
+__global float *stream_slot(__global float *partial, const ulong g, const int begins) {
+  return partial + (2 * g + (begins ? 0 : 1)) * (ulong)(MWG * NWG);
+}
+
+/* Adds a part (as store_partial wrote it, row stride NWG) to this work-item's acc: only the
+   elements inside C, the only ones written. */
+void add_part(__global const float *part, const tile_place *p, const uint tm, const uint tn,
+              float *acc) {
+#pragma unroll
+  for (uint i = 0; i < MWI; i++) {
+    const uint r = tile_row(i, tm);
+#pragma unroll
+    for (uint j = 0; j < NWI; j++) {
+      const uint col = tile_col(j, tn);
+      if (r < p->mlim && col < p->nlim) acc[i * NWI + j] += part[(ulong)r * NWG + col];
+    }
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(NDIMC, MDIMC, 1))) void
+matmul_tiled_stream(TILED_PARAMS, const ulong batch, __global float *restrict partial,
+                    __global uint *restrict arrivals) {
+  __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
+  __local int last;
+  const uint tn = get_local_id(0), tm = get_local_id(1);
+  const ulong m_tiles = (m + MWG - 1) / MWG, n_tiles = (n + NWG - 1) / NWG;
+  const ulong slices = (k + KWG - 1) / KWG, work = m_tiles * n_tiles * batch * slices;
+  const ulong groups = get_num_groups(0), g = get_group_id(0);
+  const ulong first = stream_first(g, work, groups), end = stream_first(g + 1, work, groups);
+  for (ulong step = first; step < end;) {
+    ulong tile_n, tile_m;
+    const ulong tile = step / slices, s0 = step - tile * slices;
+    const ulong s1 = min(slices, s0 + (end - step));
+    const ulong product = ocf_divmod(ocf_divmod(tile, n_tiles, &tile_n), m_tiles, &tile_m);
+    const tile_place p = tile_at(m, n, tile_m, tile_n, product, 0);
+    const ulong k0 = s0 * KWG;
+    float acc[MWI * NWI];
+    accumulate_tile(a_tile(a, a_off + product * stride_a, lda, p.m0, k0), lda,
+                    b_tile(b, b_off + product * stride_b, ldb, p.n0, k0), ldb,
+                    min(s1 * KWG, k) - k0, p.mlim, p.nlim, p.edge, 1, 0, 0, 0, (__local float *)al,
+                    (__local float *)bl, acc);
+    /* A part goes to the slot of its side; a whole tile counts in as its own last part (every
+       segment reaches arrive_last's barriers, none of them inside a branch) */
+    const int whole = s0 == 0 && s1 == slices;
+    if (!whole) store_partial(stream_slot(partial, g, step == first), NWG, &p, tm, tn, acc);
+    const ulong owner = stream_owner(tile * slices, work, groups);
+    const ulong parts =
+        whole ? 1 : stream_owner(tile * slices + slices - 1, work, groups) - owner + 1;
+    if (arrive_last(arrivals, tile, parts, &last)) {
+      if (!whole) {
+#pragma unroll
+        for (uint i = 0; i < MWI * NWI; i++)
+          acc[i] = 0.0f;
+        for (ulong w = owner; w < owner + parts; w++)
+          add_part(stream_slot(partial, w, stream_first(w, work, groups) >= tile * slices), &p, tm,
+                   tn, acc);
+      }
+      store_tile(c, c_off, ldc, stride_c, &p, p.edge, alpha, beta, bias, bias_off, acc);
+    }
+    /* the next segment's first slice goes into the local tiles this one's last slice read */
+    barrier(CLK_LOCAL_MEM_FENCE);
+    step = tile * slices + s1;
+  }
 }
 #endif
 

@@ -67,6 +67,9 @@ jobs=${JOBS:-$(nproc)}
 # The four heads- mutations (grouped query heads decoded together on CPUs) were run on
 # 2026-12-05 (twenty-ninth session, PoCL, 2 cores): all killed, by test_attention_gqa_decode,
 # test_attention_masks and test_plan_attention_heads.
+# The three stream-join- mutations were applied by hand on 2026-12-05 (thirty-second session,
+# PoCL, 2 cores): all killed by test_matmul_stream (test_stream_shapes and
+# test_stream_batch_epilogue each).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -170,7 +173,7 @@ lanes-rescale~cl/attention_lanes.cl~        if (nm > m[r]) {~        if (nm > m[
 decode-join-scale~cl/attention_common.clh~      gs += part[1] * f;~      gs += part[1];~^test_attention$~attention_decode's and attention_lanes's partials joined without their max's factor
 lanes-ahead-copy~cl/attention_lanes.cl~          kx[u][t] = kn[u][t], vx[u][t] = vn[u][t];~          vx[u][t] = vn[u][t];~^test_attention$~attention_lanes with decode.ahead: each step scores the first step's keys (the look-ahead's K not kept)
 lanes-local-sum~cl/attention_lanes.cl~      for (uint l = 1; l < SEG; l++)~      for (uint l = 1; l < SEG / 2; l++)~^test_attention$~attention_lanes without shuffles: a key's dot product misses its upper lanes' parts
-lanes-join-reset~cl/attention_common.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_attention$~the in-kernel join (decode.join, mma.join): a block's counter not set back to zero (the next call on the queue never joins)
+lanes-join-reset~cl/join.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_attention$~the in-kernel join (decode.join, mma.join): a block's counter not set back to zero (the next call on the queue never joins)
 lanes-join-column~cl/attention_common.clh~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride];~        pa[u] = acc[(p0 + u < splits ? p0 + u : 0) * stride - (c > 0)];~^test_attention$~the in-kernel join (decode.join, mma.join): each element joins its left neighbour's acc
 lanes-join-sum~cl/attention_common.clh~          s += st[2 * (p0 + u) + 1] * f;~          s += st[2 * (p0 + u) + 1];~^test_attention$~the in-kernel join (decode.join, mma.join): the ranges' sums joined without their max's factor
 mma-join-rows~cl/attention_mma_nv.cl~    const ulong first_row = bh * lq + row0;~    const ulong first_row = bh * lq;~^test_attention$~attention_mma_split with mma.join: every block of rows joins the head's first block's rows
@@ -196,6 +199,9 @@ wide-rescale~cl/attention.cl~    a[t] = vload16(t, acc) * f;~    a[t] = vload16(
 block-mask~cl/attention_block.cl~          pl[(tr * RM + a) * BK + j] = j0 + j < kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~          pl[(tr * RM + a) * BK + j] = j0 + j <= kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~^test_attention$~attention_block: the first key past a row's kept ones weighed in
 block-lengths~cl/attention_block.cl~    const ulong len = batch_length(lk, lengths, lengths_off, batch);~    const ulong len = lk;~^test_attention$~attention_block: the per-batch lengths ignored (every batch keeps lk keys)
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
+stream-join-parts~cl/matmul.cl~        for (ulong w = owner; w < owner + parts; w++)~        for (ulong w = owner; w + 1 < owner + parts; w++)~^test_matmul_stream$~matmul_tiled_stream: a tile's join leaves out its last part
+stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~stream_first(w, work, groups) > tile * slices)~^test_matmul_stream$~matmul_tiled_stream: a join reads the part that begins a range at the tile's first slice from the other slot
+stream-join-reset~cl/join.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_matmul_stream$~matmul_tiled_stream: a tile's counter not set back to zero (the next call's tile never joins)
 EOF
 )
 

@@ -504,9 +504,30 @@ void check_matmul_assumptions(const char *what, const ocf_plan *plan, const ocf_
          "\n");
   const size_t n_tiles = (c->n ? c->n + (size_t)nwg - 1 : (size_t)nwg) / (size_t)nwg;
   const size_t m_tiles = (c->m ? c->m + (size_t)mwg - 1 : (size_t)mwg) / (size_t)mwg;
-  ASSUME(st->global[0] / st->local[0] == n_tiles * plan->splits * batch &&
-             st->global[1] / st->local[1] == m_tiles,
-         "\n");
+  const int stream = st->kernel == OCF_KERNEL_MATMUL_TILED_STREAM;
+  if (stream) {
+    /* One row of workgroups, each one range of the tiles' K slices, none empty; two partial
+       tiles a workgroup and a counter a tile; the joins' fences (cl/join.clh). */
+    const size_t groups = st->global[0] / st->local[0];
+    const size_t slices = (c->k + (size_t)kwg - 1) / (size_t)kwg;
+    ASSUME(c->variant == AUTO && c->workgroup == 0 && plan->step_count == 1 && plan->splits == 1,
+           "\n");
+    ASSUME(st->global[1] == st->local[1] && groups >= 2 &&
+               groups <= m_tiles * n_tiles * batch * slices,
+           "\n");
+    ASSUME(plan->scratch_written &&
+               plan->scratch_bytes == groups * 2 * (size_t)(mwg * nwg) * sizeof(float) &&
+               plan->arrivals == m_tiles * n_tiles * batch,
+           "\n");
+    ASSUME(define_of(plan, "JOIN") == ocf_plan_join_fences(facts, 1) &&
+               define_of(plan, "JOIN") != 0,
+           "\n");
+  } else {
+    ASSUME(st->global[0] / st->local[0] == n_tiles * plan->splits * batch &&
+               st->global[1] / st->local[1] == m_tiles,
+           "\n");
+    ASSUME(define_of(plan, "JOIN") == 0 && plan->arrivals == 0, "\n");
+  }
   /* (16-bit operands always: their vloads need no alignment; copies are aligned) */
   if (define_of(plan, "A_VEC") && !padded && c->a_dtype == OCF_F32)
     ASSUME(vec_aligned(c->a_off, c->lda, c->stride_a, batch), "\n");
@@ -515,7 +536,10 @@ void check_matmul_assumptions(const char *what, const ocf_plan *plan, const ocf_
   if (define_of(plan, "C_VEC")) ASSUME(vec_aligned(c->c_off, c->ldc, c->stride_c, batch), "\n");
   if (st->kernel == OCF_KERNEL_MATMUL_TILED_FAST)
     ASSUME(c->m % mwg == 0 && c->n % nwg == 0 && c->k % kwg == 0, "\n");
-  ASSUME(define_of(plan, "SPLIT_K") == (st->kernel == OCF_KERNEL_MATMUL_TILED_SPLIT), "\n");
+  ASSUME(define_of(plan, "SPLIT_K") == (stream                                        ? 2
+                                        : st->kernel == OCF_KERNEL_MATMUL_TILED_SPLIT ? 1
+                                                                                      : 0),
+         "\n");
   if (st->kernel == OCF_KERNEL_MATMUL_TILED_SPLIT) {
     ASSUME(c->variant == AUTO && plan->splits >= 2 && plan->k_split % (size_t)kwg == 0, "\n");
     ASSUME((plan->splits - 1) * plan->k_split < c->k && plan->splits * plan->k_split >= c->k, "\n");
@@ -526,6 +550,8 @@ void check_matmul_assumptions(const char *what, const ocf_plan *plan, const ocf_
                plan->steps[1].local[0] == (size_t)define_of(plan, "REDUCE_WG") &&
                plan->steps[1].global[0] >= c->m * c->n * batch,
            "\n");
+  } else if (stream) {
+    /* (checked with the grid above) */
   } else if (padded) {
     ASSUME(plan->step_count == 2 && plan->splits == 1 && st->kernel == OCF_KERNEL_MATMUL_TILED_PAD,
            "\n");

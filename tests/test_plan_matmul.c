@@ -976,6 +976,83 @@ static void test_plan_matmul_pad_sides(void **state) {
                 "A_PAD=0 B_PAD=0 scratch=0");
 }
 
+/*
+ * Rule 4's stream-K (tiled.stream, 0 in the schema and in every built-in row until a GPU has
+ * measured it) in place of the split plans, wave_min 85 and wave_k_min 128 as in
+ * test_plan_matmul_wave_split. On the H200's 132 units, 1500^3 (set 0's 128 x 128 tiles, K slices
+ * of 8, as its split's k_split of 376 shows) splits in 4; with tiled.stream 2 it runs instead as
+ * one launch of 264 workgroups over the 144 tiles' 188 slices each (27072 steps, ranges of 102 or
+ * 103 slices), two 64 KiB partial tiles a workgroup (34603008 bytes) and a counter a tile, its
+ * joins ordered by PTX fences (JOIN 2). tiled.stream 16 asks for 2112 workgroups, but a range
+ * must hold wave_k_min's 16 slices: 27072 / 16 = 1692. The split plan stands where the rule is
+ * off (stream 0), for the general variant and a fixed workgroup, on a GPU without the fences
+ * (AMD's), and where the caller's workspace is short of two workgroups' slots (262144 bytes):
+ * there the split's own scratch does not fit either, so K stays whole; a bound of five slots and
+ * a half gets 5 workgroups. A call rule 4 leaves unsplit (3000^3: 87 % of its waves) stays so.
+ * PoCL's CPU joins by mem_fence (JOIN 1).
+ */
+static void test_plan_matmul_stream(void **state) {
+  (void)state;
+  const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  assert_int_equal(t.matmul.tiled.stream, 0); /* off in NVIDIA's built-in row */
+  t.matmul.tiled.pad_waves = 0, t.matmul.tiled.few_waves = 0;
+  t.matmul.tiled.wave_min = 85, t.matmul.tiled.wave_k_min = 128;
+  ocf_matmul_call call = matmul_call(0, 0, 1500, 1500, 1500, 0, 0, AUTO, 0);
+  const char *const split4 = "matmul_tiled_split wg=16x16 groups=48x12 + matmul_reduce wg=256 "
+                             "groups=8790";
+  plan_pad_case("1500^3, stream 0", &facts, &t, &call, split4, "splits=4 JOIN=0 arrivals=0");
+  ocf_tuning_values on = t;
+  on.matmul.tiled.stream = 2;
+  plan_pad_case("1500^3, stream 2", &facts, &on, &call, "matmul_tiled_stream wg=16x16 groups=264x1",
+                "splits=1 SPLIT_K=2 JOIN=2 RIM=0 scratch=34603008 scratch_written=1 "
+                "arrivals=144");
+  ocf_tuning_values many = t;
+  many.matmul.tiled.stream = 16;
+  plan_pad_case("1500^3, stream 16", &facts, &many, &call,
+                "matmul_tiled_stream wg=16x16 groups=1692x1", "arrivals=144");
+  call.variant = OCF_VARIANT_GENERAL;
+  plan_pad_case("1500^3, stream 2, the general variant", &facts, &on, &call,
+                "matmul_tiled wg=16x16 groups=12x12", "JOIN=0 scratch=0");
+  call = matmul_call(0, 0, 1500, 1500, 1500, 0, 0, AUTO, 256);
+  ocf_plan plan;
+  expect_success("1500^3, stream 2, a fixed workgroup", ocf_plan_matmul(&facts, &on, &call, &plan));
+  assert_int_not_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_STREAM);
+  /* the caller's workspace: two slots exactly, one byte short of them, five and a half */
+  call = matmul_call(0, 0, 1500, 1500, 1500, 0, 0, AUTO, 0);
+  call.scratch_bound.set = 1, call.scratch_bound.bytes = 262144;
+  plan_pad_case("1500^3, stream 2, 2 slots", &facts, &on, &call,
+                "matmul_tiled_stream wg=16x16 groups=2x1", "scratch=262144");
+  call.scratch_bound.bytes = 262143;
+  plan_pad_case("1500^3, stream 2, short of 2 slots", &facts, &on, &call,
+                "matmul_tiled_mixed wg=16x16 groups=12x12", "scratch=0");
+  call.scratch_bound.bytes = 5 * 131072 + 65536;
+  plan_pad_case("1500^3, stream 2, 5.5 slots", &facts, &on, &call,
+                "matmul_tiled_stream wg=16x16 groups=5x1", "scratch=655360");
+  call = matmul_call(0, 0, 3000, 3000, 3000, 0, 0, AUTO, 0);
+  plan_pad_case("3000^3, stream 2", &facts, &on, &call, "matmul_tiled_mixed wg=16x16 groups=24x24",
+                "scratch=0 JOIN=0");
+  /* No fences between workgroups on AMD's GPU: its split plan, whatever the tuning asks. */
+  const ocf_device_facts amd = facts_of(AMD_GPU, 0);
+  ocf_tuning_values amd_t = matmul_tuning(&amd, AMD_GPU, OCF_F32);
+  amd_t.matmul.tiled.stream = 2;
+  call = matmul_call(0, 0, 256, 256, 8192, 0, 0, AUTO, 0);
+  expect_success("AMD, stream 2", ocf_plan_matmul(&amd, &amd_t, &call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_SPLIT);
+  check_matmul_assumptions("AMD, stream 2", &plan, &call, &amd);
+  /* PoCL, K split where its 64 tiles of 256 x 256 x 8192 give fewer than 64 workgroups a unit
+     (its two): the joins by mem_fence on a CPU's coherent memory */
+  ocf_device_facts pocl = facts_of(POCL, 0);
+  pocl.global_mem_bytes = 24ull << 30, pocl.max_alloc_bytes = 6ull << 30; /* the scratch's cap */
+  ocf_tuning_values pocl_t = matmul_tuning(&pocl, POCL, OCF_F32);
+  pocl_t.matmul.tiled.stream = 2;
+  pocl_t.matmul.tiled.fill = 64, pocl_t.matmul.tiled.split_fill = 64;
+  expect_success("PoCL, stream 2", ocf_plan_matmul(&pocl, &pocl_t, &call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_STREAM);
+  assert_int_equal(define_of(&plan, "JOIN"), 1);
+  check_matmul_assumptions("PoCL, stream 2", &plan, &call, &pocl);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_matmul_table),
@@ -984,6 +1061,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_pad_sides),
       cmocka_unit_test(test_plan_matmul_pad_waves),
       cmocka_unit_test(test_plan_matmul_wave_split),
+      cmocka_unit_test(test_plan_matmul_stream),
       cmocka_unit_test(test_plan_matmul_split_to_wave),
       cmocka_unit_test(test_plan_matmul_few_rows),
       cmocka_unit_test(test_plan_matmul_mixed_c_check),

@@ -85,7 +85,8 @@
   X(MATMUL_WGMMA_TMA_SB, matmul_wgmma_tma_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)         \
   X(MATMUL_WGMMA_TMA_SAB, matmul_wgmma_tma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)       \
   X(MATMUL_WGMMA_TMA_PB, matmul_wgmma_tma_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)         \
-  X(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)
+  X(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)       \
+  X(MATMUL_TILED_STREAM, matmul_tiled_stream, OCF_PROGRAM_MATMUL)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

@@ -45,6 +45,18 @@ static const ocf_arg_desc pad_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                         MATMUL_A_ARGS,
                                         MATMUL_B_ARGS,
                                         COPIES_ARGS};
+/* matmul_tiled_stream: the tiled arguments, the batch, its parts' slots and the tiles' counters. */
+static const ocf_arg_desc stream_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
+                                           OCF_ARG(F, n, OCF_ARG_ULONG),
+                                           OCF_ARG(F, k, OCF_ARG_ULONG),
+                                           OCF_ARG(F, alpha, OCF_ARG_FLOAT),
+                                           MATMUL_A_ARGS,
+                                           MATMUL_B_ARGS,
+                                           OCF_ARG(F, beta, OCF_ARG_FLOAT),
+                                           MATMUL_C_ARGS,
+                                           OCF_ARG(F, batch, OCF_ARG_ULONG),
+                                           OCF_ARG(F, partial, OCF_ARG_BUFFER),
+                                           OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 static const ocf_arg_desc reduce_args[] = {
     OCF_ARG(F, m, OCF_ARG_ULONG),        OCF_ARG(F, n, OCF_ARG_ULONG),
     OCF_ARG(F, batch, OCF_ARG_ULONG),    OCF_ARG(F, splits, OCF_ARG_ULONG),
@@ -58,10 +70,26 @@ static const ocf_arg_desc reduce_args[] = {
 #define TYPES_AND_EPILOGUE                                                                        \
   "TRANS_A", "TRANS_B", "A_DTYPE", "B_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION", \
       "BIAS"
-static const char *const tiled_defines[] = {
-    "MDIMC", "NDIMC", "MWI",   "NWI",     "KWG",       "VWM",   "VWN",   "PADA", "PADB",
-    "A_VEC", "B_VEC", "C_VEC", "SPLIT_K", "REDUCE_WG", "A_PAD", "B_PAD", "RIM",  TYPES_AND_EPILOGUE,
-    NULL};
+static const char *const tiled_defines[] = {"MDIMC",
+                                            "NDIMC",
+                                            "MWI",
+                                            "NWI",
+                                            "KWG",
+                                            "VWM",
+                                            "VWN",
+                                            "PADA",
+                                            "PADB",
+                                            "A_VEC",
+                                            "B_VEC",
+                                            "C_VEC",
+                                            "SPLIT_K",
+                                            "REDUCE_WG",
+                                            "A_PAD",
+                                            "B_PAD",
+                                            "RIM",
+                                            "JOIN",
+                                            TYPES_AND_EPILOGUE,
+                                            NULL};
 static const char *const pad_defines[] = {"TRANS_A", "TRANS_B",   "A_PAD", "B_PAD",
                                           "PAD_WG",  "PAD_DTYPE", NULL};
 static const char *const naive_defines[] = {"MDIMC", "NDIMC", TYPES_AND_EPILOGUE, NULL};
@@ -82,6 +110,11 @@ KERNEL(MATMUL_TILED_SPLIT, matmul_tiled_split, MATMUL, tiled_defines, split_args
        "into `partial`; before matmul_reduce");
 KERNEL(MATMUL_REDUCE, matmul_reduce, MATMUL, tiled_defines, reduce_args,
        "after matmul_tiled_split: adds the splits' sums, then the epilogue and the store");
+KERNEL(MATMUL_TILED_STREAM, matmul_tiled_stream, MATMUL, tiled_defines, stream_args,
+       "stream-K: every tile's K slices in one sequence cut into one equal range a workgroup; "
+       "a tile split between ranges is joined by its last part to arrive (JOIN 1 or 2: "
+       "cl/join.clh) from the parts' slots in `partial`, two MWG x NWG tiles a workgroup, "
+       "counted at `arrivals`, one a tile");
 KERNEL(MATMUL_TILED_PAD, matmul_tiled_pad, MATMUL, tiled_defines, pad_tiled_args,
        "after matmul_pad: any m, n, k; A (A_PAD) and / or B (B_PAD), fp32, read from their "
        "zero-padded aligned copies in `partial` with unguarded vector loads; the other operand "

@@ -505,6 +505,32 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
   return have;
 }
 
+/* ---- rule 4's stream-K ---- */
+
+/* Workgroups of matmul_tiled_stream for a call that rule 4 split over K with tiles of `s`
+   (tiled.stream, 0 in the schema: never), or 0 where the split plan stands: units x
+   tiled.stream of them, so that one wave holds them all, fewer where a range would hold less
+   than tiled.wave_k_min of K (so none is empty: the kernel needs that), on a device whose joins
+   have fences (ocf_plan_join_fences), with its scratch (two partial tiles a workgroup) within
+   the split's cap and the caller's bound. The default variant and workgroup only. */
+static size_t stream_groups(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
+                            const ocf_matmul_call *call, const tile_set *s) {
+  if (t->stream <= 0 || call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || call->k == 0 ||
+      !ocf_plan_join_fences(facts, 1))
+    return 0;
+  const size_t slices = ocf_div_ceil(call->k, s->kwg);
+  const size_t tiles = set_groups(s, call->m, call->n) * call_batch(call);
+  if (tiles > ((size_t)1 << 40) / slices) return 0; /* groups x steps stays below 2^63 */
+  const size_t steps = tiles * slices;
+  size_t groups = (size_t)facts->compute_units * (size_t)t->stream;
+  const size_t range_min = ocf_div_ceil((size_t)t->wave_k_min, s->kwg);
+  if (groups > steps / range_min) groups = steps / range_min;
+  const size_t slot_bytes = 2 * set_mwg(s) * set_nwg(s) * sizeof(float);
+  const size_t cap = ocf_min_size(SPLIT_SCRATCH_MAX, ocf_matmul_scratch_cap(facts, call));
+  if (groups > cap / slot_bytes) groups = cap / slot_bytes;
+  return groups >= 2 ? groups : 0;
+}
+
 /* ---- rule 5: the padded copies ---- */
 
 size_t ocf_matmul_scratch_cap(const ocf_device_facts *facts, const ocf_matmul_call *call) {
@@ -615,11 +641,11 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   const size_t batch = call_batch(call);
 
   /* The tiled kernels share one body, so the lowest limit learnt for any of them applies. */
-  const ocf_kernel_id tiled[5] = {OCF_KERNEL_MATMUL_TILED, OCF_KERNEL_MATMUL_TILED_FAST,
+  const ocf_kernel_id tiled[6] = {OCF_KERNEL_MATMUL_TILED,       OCF_KERNEL_MATMUL_TILED_FAST,
                                   OCF_KERNEL_MATMUL_TILED_MIXED, OCF_KERNEL_MATMUL_TILED_SPLIT,
-                                  OCF_KERNEL_MATMUL_TILED_PAD};
+                                  OCF_KERNEL_MATMUL_TILED_PAD,   OCF_KERNEL_MATMUL_TILED_STREAM};
   size_t limit = ocf_facts_workgroup_limit(facts, tiled[0]);
-  for (int i = 1; i < 5; i++)
+  for (int i = 1; i < 6; i++)
     if (ocf_facts_workgroup_limit(facts, tiled[i]) < limit)
       limit = ocf_facts_workgroup_limit(facts, tiled[i]);
   if (call->variant == OCF_VARIANT_BASELINE)
@@ -638,12 +664,18 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   }
   const size_t mwg = set_mwg(&chosen), nwg = set_nwg(&chosen);
 
-  /* K ranges of whole K slices; scratch for every split's C. */
+  /* Where rule 4 splits K: stream-K in its place (tiled.stream), else K ranges of whole K
+     slices, scratch for every split's C. */
   plan->splits = 1;
   plan->k_split = call->k;
+  const size_t streams = splits > 1 ? stream_groups(facts, t, call, &chosen) : 0;
   const size_t per_split = call->m * ocf_round_up(call->n, 4) * batch;
   splits = ocf_min_size(splits, ocf_scratch_ranges(&call->scratch_bound, per_split * 4, 0));
-  if (splits > 1) {
+  if (streams) {
+    plan->scratch_bytes = streams * 2 * mwg * nwg * sizeof(float);
+    plan->scratch_written = 1; /* a join reads only the parts its tile's ranges wrote */
+    plan->arrivals = set_groups(&chosen, call->m, call->n) * batch;
+  } else if (splits > 1) {
     size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), chosen.kwg);
     size_t n = ocf_div_ceil(call->k, k_split);
     if (n >= 2 && per_split <= SPLIT_SCRATCH_MAX / sizeof(float) / n) {
@@ -657,6 +689,8 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
   ocf_kernel_id kernel = OCF_KERNEL_MATMUL_TILED;
   if (call->variant == OCF_VARIANT_BASELINE)
     kernel = OCF_KERNEL_MATMUL_NAIVE;
+  else if (streams)
+    kernel = OCF_KERNEL_MATMUL_TILED_STREAM;
   else if (call->variant == OCF_VARIANT_AUTO && plan->splits > 1)
     kernel = OCF_KERNEL_MATMUL_TILED_SPLIT;
   else if (call->variant == OCF_VARIANT_AUTO)
@@ -673,8 +707,10 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
     global[0] = ocf_round_up(n, local[0]) * batch;
     global[1] = ocf_round_up(m, local[1]);
   } else {
-    global[0] = ocf_div_ceil(n, nwg) * plan->splits * batch * local[0];
-    global[1] = ocf_div_ceil(m, mwg) * local[1];
+    /* the tiles' grid (the header of cl/matmul.cl), or stream-K's row of ranges */
+    global[0] =
+        streams ? streams * local[0] : ocf_div_ceil(n, nwg) * plan->splits * batch * local[0];
+    global[1] = streams ? local[1] : ocf_div_ceil(m, mwg) * local[1];
     plan->local_mem_bytes = set_local_bytes(&chosen) * local_parts(call);
     if (facts->nv_compiler_options) plan->max_registers = (unsigned)max_regs;
   }
@@ -725,7 +761,8 @@ static ocf_status plan_tiled(const ocf_device_facts *facts, const ocf_matmul_til
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_PAD, 1, pad_global, pad_local);
   }
   ocf_plan_step_add(plan, kernel, 2, global, local);
-  ocf_plan_define(plan, "SPLIT_K", kernel == OCF_KERNEL_MATMUL_TILED_SPLIT);
+  ocf_plan_define(plan, "SPLIT_K", streams ? 2 : kernel == OCF_KERNEL_MATMUL_TILED_SPLIT ? 1 : 0);
+  ocf_plan_define(plan, "JOIN", streams ? ocf_plan_join_fences(facts, 1) : 0);
   if (kernel == OCF_KERNEL_MATMUL_TILED_SPLIT) {
     size_t reduce_limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_REDUCE);
     if (reduce_limit > facts->max_item_sizes[0]) reduce_limit = facts->max_item_sizes[0];

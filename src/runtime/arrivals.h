@@ -2,13 +2,12 @@
  * Arrival counters (arrivals.c): uints that a plan's kernel finds at zero and leaves at zero.
  * A kernel whose work is cut into pieces over workgroups counts the pieces that have arrived,
  * and the last workgroup to arrive joins them (attention's split kernels with JOIN, matmul's
- * matmul_wgmma_split_join): one kernel where a second one would cost a launch and the gap
- * before it. The last arrival sets its counter back
- * to zero, so counters stay zero between calls as long as the calls that use them run one after
- * another. Hence one set per in-order queue, kept by the context (the queue retained) until
- * ocf_context_release(); a call on an out-of-order queue, or on a queue past the first
- * OCF_ARRIVAL_QUEUES, gets a set of its own, created zeroed and released when its kernels
- * finish.
+ * matmul_wgmma_split_join and matmul_tiled_stream; cl/join.clh): one kernel where a second one
+ * would cost a launch and the gap before it. The last arrival sets its counter back to zero, so
+ * counters stay zero between calls as long as the calls that use them run one after another. Hence
+ * one set per in-order queue, kept by the context (the queue retained) until ocf_context_release();
+ * a call on an out-of-order queue, or on a queue past the first OCF_ARRIVAL_QUEUES, gets a set of
+ * its own, created zeroed and released when its kernels finish.
  */
 #ifndef OCLFUSE_ARRIVALS_H
 #define OCLFUSE_ARRIVALS_H

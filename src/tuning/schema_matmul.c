@@ -126,6 +126,14 @@ static const ocf_tunable matmul_tunables[] = {
                              NULL},
     [MM(tiled.few_wave_min)] = {"tiled.few_wave_min", 0, 100, 0, 0,
                                 "tiled.wave_min for the sets of tiled.few_waves", NULL},
+    /* 0 in the schema and everywhere until a GPU has measured it (docs/GEMM.md, "Mid sizes:
+       stream-K"). */
+    [MM(tiled.stream)] = {"tiled.stream", 0, 16, 0, 0,
+                          "where K would be split (tiled.split_k_min, tiled.wave_min), one launch "
+                          "of matmul_tiled_stream instead: this many workgroups a compute unit "
+                          "share every tile's K slices equally, a tile split between them joined "
+                          "by its last part (devices with fences for it: NVIDIA, CPUs); 0: never",
+                          NULL},
     /* skinny */
     [MM(skinny.max)] = {"skinny.max", 0, 16, 0, 16,
                         "C with at most this many columns (or rows) takes the skinny kernels",

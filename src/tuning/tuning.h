@@ -124,6 +124,7 @@ typedef struct ocf_matmul_tiled_tuning {
   int wave_k_min; /* least K per split of the wave rule */
   int few_waves;  /* a set taken unsplit in at most this many waves aims at few_wave_min; 0: none */
   int few_wave_min; /* wave_min for those few waves */
+  int stream;       /* stream-K in place of K splits: workgroups a compute unit; 0: never */
 } ocf_matmul_tiled_tuning;
 
 /* The skinny kernels (cl/matmul_skinny.cl): C with a short side. */

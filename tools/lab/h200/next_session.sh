@@ -136,12 +136,15 @@
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
+#   stream  round_stream.sh: fp32 stream-K (tiled.stream 1, 2, 3; on every call under 99 % of
+#           its waves) against the shipped wave splits on mid and small shapes, cuBLAS beside,
+#           test_matmul_stream on the GPU (cap 330 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -758,6 +761,14 @@ SHAPES
       ./tests/test_attention >"$work/attntest.txt" 2>&1)
     echo "test_attention rc $?"
     grep -E "OK|FAILED|PASSED|rror" "$work/attntest.txt" | head -20
+    ;;
+  stream)
+    B=$b OUT=$work/stream timeout -k 10 "$(budget 330)" bash tools/lab/h200/round_stream.sh \
+      >/dev/null 2>&1
+    awk '/^RESULT/{printf "%s %s %s %s %s %s\n",$2,$5,$6,$7,$13,$14}' "$work/stream/times.txt"
+    grep -E "^rc |failed" "$work/stream/times.txt"
+    tail -3 "$work/stream/test_matmul_stream.txt"
+    awk '{print $4,$5,$6,$9}' "$work/stream/peers.txt"
     ;;
   *) echo "unknown step $step" ;;
   esac
