@@ -11,14 +11,13 @@
       OCF_ARG(F, lds_a, OCF_ARG_ULONG), OCF_ARG(F, s_stride_a, OCF_ARG_ULONG), \
       OCF_ARG(F, lds_b, OCF_ARG_ULONG), OCF_ARG(F, s_stride_b, OCF_ARG_ULONG)
 
-static const ocf_arg_desc gemm_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
-                                         OCF_ARG(F, n, OCF_ARG_ULONG),
-                                         OCF_ARG(F, k, OCF_ARG_ULONG),
-                                         OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-                                         MATMUL_A_ARGS,
-                                         MATMUL_B_ARGS,
-                                         OCF_ARG(F, beta, OCF_ARG_FLOAT),
-                                         MATMUL_C_ARGS};
+/* The arguments of a whole GEMM (cl/matmul_common.clh's TILED_PARAMS). */
+#define GEMM_ARGS                                                                           \
+  OCF_ARG(F, m, OCF_ARG_ULONG), OCF_ARG(F, n, OCF_ARG_ULONG), OCF_ARG(F, k, OCF_ARG_ULONG), \
+      OCF_ARG(F, alpha, OCF_ARG_FLOAT), MATMUL_A_ARGS, MATMUL_B_ARGS,                       \
+      OCF_ARG(F, beta, OCF_ARG_FLOAT), MATMUL_C_ARGS
+
+static const ocf_arg_desc gemm_args[] = {GEMM_ARGS};
 static const ocf_arg_desc split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                           OCF_ARG(F, n, OCF_ARG_ULONG),
                                           OCF_ARG(F, k, OCF_ARG_ULONG),
@@ -28,15 +27,7 @@ static const ocf_arg_desc split_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                           MATMUL_B_ARGS,
                                           OCF_ARG(F, partial, OCF_ARG_BUFFER)};
 /* matmul_tiled_pad: the tiled arguments, then where the copies of A and B lie in the scratch. */
-static const ocf_arg_desc pad_tiled_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
-                                              OCF_ARG(F, n, OCF_ARG_ULONG),
-                                              OCF_ARG(F, k, OCF_ARG_ULONG),
-                                              OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-                                              MATMUL_A_ARGS,
-                                              MATMUL_B_ARGS,
-                                              OCF_ARG(F, beta, OCF_ARG_FLOAT),
-                                              MATMUL_C_ARGS,
-                                              COPIES_ARGS};
+static const ocf_arg_desc pad_tiled_args[] = {GEMM_ARGS, COPIES_ARGS};
 /* matmul_pad (cl/matmul_pad.cl): the sources, and the copies in the scratch. */
 static const ocf_arg_desc pad_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                         OCF_ARG(F, n, OCF_ARG_ULONG),
@@ -46,15 +37,7 @@ static const ocf_arg_desc pad_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
                                         MATMUL_B_ARGS,
                                         COPIES_ARGS};
 /* matmul_tiled_stream: the tiled arguments, the batch, its parts' slots and the tiles' counters. */
-static const ocf_arg_desc stream_args[] = {OCF_ARG(F, m, OCF_ARG_ULONG),
-                                           OCF_ARG(F, n, OCF_ARG_ULONG),
-                                           OCF_ARG(F, k, OCF_ARG_ULONG),
-                                           OCF_ARG(F, alpha, OCF_ARG_FLOAT),
-                                           MATMUL_A_ARGS,
-                                           MATMUL_B_ARGS,
-                                           OCF_ARG(F, beta, OCF_ARG_FLOAT),
-                                           MATMUL_C_ARGS,
-                                           OCF_ARG(F, batch, OCF_ARG_ULONG),
+static const ocf_arg_desc stream_args[] = {GEMM_ARGS, OCF_ARG(F, batch, OCF_ARG_ULONG),
                                            OCF_ARG(F, partial, OCF_ARG_BUFFER),
                                            OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 static const ocf_arg_desc reduce_args[] = {

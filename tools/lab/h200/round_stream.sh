@@ -7,19 +7,16 @@
 # work, no partial C goes through memory but the few split tiles' parts, and there is no second
 # launch. stream1 and stream3 are the controls (half the units' slots; one and a half waves);
 # the w99 configs let stream-K take every call whose tiles fill less than 99 % of their waves
-# (3000^3's 87 % too). Every config on every shape (ragged_gemm_time.c checks C), cuBLAS fp32 in
-# the same call (gemm_peers.py). About four minutes after the build.
+# (3000^3's 87 % too). round_waves.sh times every config on every shape (ragged_gemm_time.c
+# checks C) with cuBLAS fp32 beside; then test_matmul_stream runs on the GPU (PTX fences, JOIN
+# 2). About four minutes after the build.
 #   source .gpu/env.sh && OUT=$OUT/stream bash tools/lab/h200/round_stream.sh
-# B names a built tree (default /tmp/b, built here when missing); CONFIGS "name=tuning;..." and
-# SHAPES (lines of "m n k") replace the defaults.
+# B names a built tree (default /tmp/b, built when missing); CONFIGS and SHAPES as round_waves.sh.
 set -u
 out=${OUT:-/tmp/stream}
-mkdir -p "$out"
 b=${B:-/tmp/b}
-. tools/lab/h200/ragged_time_build.sh
-ragged_time_build /tmp/rg_stream
-IFS=';' read -r -a configs <<<"${CONFIGS:-shipped=;stream1=tiled.stream=1;stream2=tiled.stream=2;stream3=tiled.stream=3;stream2w99=tiled.stream=2 tiled.wave_min=99 tiled.few_wave_min=99;stream2w99k64=tiled.stream=2 tiled.wave_min=99 tiled.few_wave_min=99 tiled.wave_k_min=64}"
-shapes=${SHAPES:-"768 768 768
+CONFIGS=${CONFIGS:-"shipped=;stream1=tiled.stream=1;stream2=tiled.stream=2;stream3=tiled.stream=3;stream2w99=tiled.stream=2 tiled.wave_min=99 tiled.few_wave_min=99;stream2w99k64=tiled.stream=2 tiled.wave_min=99 tiled.few_wave_min=99 tiled.wave_k_min=64"}
+SHAPES=${SHAPES:-"768 768 768
 1000 1000 1000
 1024 1024 1024
 1024 1024 2048
@@ -37,22 +34,10 @@ shapes=${SHAPES:-"768 768 768
 768 2048 4096
 128 4096 4096
 64 11008 4096"}
-: >"$out/peers_in.txt"
-while read -r m n k; do
-  [ -z "$m" ] && continue
-  echo "f32 0 $m $n $k" >>"$out/peers_in.txt"
-  for c in "${configs[@]}"; do
-    tune=${c#*=}
-    OCLFUSE_CACHE=always OCLFUSE_TUNING_DIR=/tmp/occ_stream timeout 40 /tmp/rg_stream "${c%%=*}" 0 0 "$m" "$n" "$k" 0 0 0 0 ${tune:+"$tune"} |
-      cut -c1-600 || echo "rc $? $c $m $n $k"
-  done
-done <<<"$shapes" | tee "$out/times.txt"
-# The suite on the GPU (PTX fences, JOIN 2), then the peers.
+B=$b OUT=$out CONFIGS=$CONFIGS SHAPES=$SHAPES bash tools/lab/h200/round_waves.sh
 if ! cmake --build "$b" -j16 --target test_matmul_stream >>"$out/build.txt" 2>&1; then
   echo "test_matmul_stream: build failed" | tee -a "$out/times.txt"
-elif ! timeout 120 "$b/tests/test_matmul_stream" \
-  >"$out/test_matmul_stream.txt" 2>&1; then
+elif ! timeout 120 "$b/tests/test_matmul_stream" >"$out/test_matmul_stream.txt" 2>&1; then
   echo "test_matmul_stream: failed (the GPU is the default device)" | tee -a "$out/times.txt"
 fi
 tail -3 "$out/test_matmul_stream.txt"
-timeout 120 python3 tools/lab/h200/gemm_peers.py "$out/peers_in.txt" 2>&1 | tee "$out/peers.txt"
