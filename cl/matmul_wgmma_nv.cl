@@ -58,7 +58,7 @@
  *
  * Accumulators: work-item l of a warpgroup holds acc[v0 + 2 v1 + 4 q] = C[16 (l / 32) +
  * (l % 32) / 4 + 8 v1, 8 q + 2 (l % 4) + v0] of the warpgroup's 64 x BN block (validated in
- * the lab on every check).
+ * the lab on every check); FRAG_ROW, FRAG_COL and FRAG_ACC below give it by pairs to every store.
  *
  * Launch: kernel matmul_wgmma, 1-D, global tiles_m * tiles_n * batch * THREADS, local THREADS;
  * workgroup g computes product g / (tiles_m * tiles_n), tile tile_of(g % (tiles_m * tiles_n)).
@@ -167,6 +167,20 @@
 #define BIAS_T OCF_STORAGE(BIAS_DTYPE)
 
 #define INLINE static inline __attribute__((always_inline))
+
+/* ---- the accumulator fragment ---- */
+
+/* The header's accumulator layout as pairs, which every store of the sums walks: work-item l
+   (0 to 127) of a warpgroup holds pair (q, v1), q < BN / 8 and v1 < 2, in acc[FRAG_ACC(q, v1)]
+   and the next, the elements at row FRAG_ROW(row0, l, v1) and columns FRAG_COL(col0, l, q) and
+   one past it, with the warpgroup's 64 x BN block placed at (row0, col0) (0 and 0: the block's
+   own rows and columns). Macros, not functions, so that each sum is done term by term in the
+   type of its origin, ulong for rows of C or the scratch and uint for offsets in local memory:
+   an inline function of one type widened or narrowed some store's arithmetic and changed its
+   PTX (tools/wgmma_offline.sh). */
+#define FRAG_ROW(row0, l, v1) ((row0) + 16 * ((l) / 32) + ((l) % 32) / 4 + 8 * (v1))
+#define FRAG_COL(col0, l, q) ((col0) + 2 * ((l) % 4) + 8 * (q))
+#define FRAG_ACC(q, v1) (4 * (q) + 2 * (v1))
 
 /* ---- PTX helpers ---- */
 
@@ -485,16 +499,14 @@ INLINE void store_pair(__global C_T *c, const ulong i, const int two, const int 
 INLINE void store_tile(__global C_T *c, const ulong ldc, const ulong m, const ulong n,
                        const ulong row0, const ulong col0, const float *acc, const epilogue *e,
                        const int pair, const uint l) {
-  const ulong r = row0 + 16 * (l / 32) + (l % 32) / 4;
-  const ulong cc = col0 + 2 * (l % 4);
 #pragma unroll
   for (uint q = 0; q < BN / 8; q++)
 #pragma unroll
     for (uint v1 = 0; v1 < 2; v1++) {
-      const ulong row = r + 8 * v1, col = cc + 8 * q;
+      const ulong row = FRAG_ROW(row0, l, v1), col = FRAG_COL(col0, l, q);
       if (row < m && col < n)
-        store_pair(c, row * ldc + col, col + 1 < n, pair, acc[4 * q + 2 * v1],
-                   acc[4 * q + 2 * v1 + 1], e, row, col);
+        store_pair(c, row * ldc + col, col + 1 < n, pair, acc[FRAG_ACC(q, v1)],
+                   acc[FRAG_ACC(q, v1) + 1], e, row, col);
     }
 }
 
@@ -859,19 +871,18 @@ INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ld
   const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
   __global C_T *cp = c + c_at;
   __asm__ volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory"); /* the ring is free */
-  const uint r = 16 * (l / 32) + (l % 32) / 4, cc = 2 * (l % 4);
 #pragma unroll
   for (uint q = 0; q < BN / 8; q++)
 #pragma unroll
     for (uint v1 = 0; v1 < 2; v1++) {
-      const uint lr = r + 8 * v1, lc = cc + 8 * q;
+      const uint lr = FRAG_ROW(0u, l, v1), lc = FRAG_COL(0u, l, q);
       const ulong row = row0 + lr, col = col0 + lc;
       /* only elements inside m x n read C and the bias (the rest are never stored) */
       const int in0 = row < m && col < n, in1 = row < m && col + 1 < n;
       const float old0 = in0 && beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col) : 0.0f;
       const float old1 = in1 && beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col + 1) : 0.0f;
-      const float f0 = in0 ? finish_at(acc[4 * q + 2 * v1], old0, &e, row, col) : 0.0f;
-      const float f1 = in1 ? finish_at(acc[4 * q + 2 * v1 + 1], old1, &e, row, col + 1) : 0.0f;
+      const float f0 = in0 ? finish_at(acc[FRAG_ACC(q, v1)], old0, &e, row, col) : 0.0f;
+      const float f1 = in1 ? finish_at(acc[FRAG_ACC(q, v1) + 1], old1, &e, row, col + 1) : 0.0f;
       const uint at = block + lr * C_ROW + lc * C_BYTES;
 #if C_DTYPE == 0
       __asm__ volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(f0), "f"(f1) : "memory");
@@ -979,16 +990,14 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
    stride ldp, even: pairs of floats). */
 INLINE void store_raw(__global float *p, const ulong ldp, const ulong m, const ulong n,
                       const ulong row0, const ulong col0, const float *acc, const uint l) {
-  const ulong r = row0 + 16 * (l / 32) + (l % 32) / 4;
-  const ulong cc = col0 + 2 * (l % 4);
 #pragma unroll
   for (uint q = 0; q < BN / 8; q++)
 #pragma unroll
     for (uint v1 = 0; v1 < 2; v1++) {
-      const ulong row = r + 8 * v1, col = cc + 8 * q;
+      const ulong row = FRAG_ROW(row0, l, v1), col = FRAG_COL(col0, l, q);
       if (row < m && col < n)
         *(__global float2 *)(p + row * ldp + col) =
-            (float2)(acc[4 * q + 2 * v1], acc[4 * q + 2 * v1 + 1]);
+            (float2)(acc[FRAG_ACC(q, v1)], acc[FRAG_ACC(q, v1) + 1]);
     }
 }
 
@@ -1102,12 +1111,10 @@ INLINE void join_tile(__global C_T *c, const ulong ldc, __global const float *fi
                       const ulong range_stride, const ulong ldp, const ulong splits, const ulong m,
                       const ulong n, const ulong row0, const ulong col0, const epilogue *e,
                       const int pair, const uint l) {
-  const ulong r = row0 + 16 * (l / 32) + (l % 32) / 4;
-  const ulong cc = col0 + 2 * (l % 4);
   for (uint q = 0; q < BN / 8; q++)
 #pragma unroll
     for (uint v1 = 0; v1 < 2; v1++) {
-      const ulong row = r + 8 * v1, col = cc + 8 * q;
+      const ulong row = FRAG_ROW(row0, l, v1), col = FRAG_COL(col0, l, q);
       if (row >= m || col >= n) continue;
       __global const float *p = first + row * ldp + col;
       float sum0 = 0.0f, sum1 = 0.0f;
@@ -1225,14 +1232,12 @@ INLINE uint lw_tiles(const uint tiles, const ulong batch, const ulong lw_first) 
 /* Writes the warpgroup's raw 64 x BN sums to rows [64 wg, 64 wg + 64) of a BM x BN tile of
    partial sums (row stride BN): every element, as pairs of floats. */
 INLINE void store_raw_tile(__global float *p, const uint wg, const float *acc, const uint l) {
-  const uint r = 64 * wg + 16 * (l / 32) + (l % 32) / 4;
-  const uint cc = 2 * (l % 4);
 #pragma unroll
   for (uint q = 0; q < BN / 8; q++)
 #pragma unroll
     for (uint v1 = 0; v1 < 2; v1++)
-      *(__global float2 *)(p + (r + 8 * v1) * BN + cc + 8 * q) =
-          (float2)(acc[4 * q + 2 * v1], acc[4 * q + 2 * v1 + 1]);
+      *(__global float2 *)(p + FRAG_ROW(64 * wg, l, v1) * BN + FRAG_COL(0u, l, q)) =
+          (float2)(acc[FRAG_ACC(q, v1)], acc[FRAG_ACC(q, v1) + 1]);
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void

@@ -2,7 +2,8 @@
  * wgmma_host_acc.h: the matrix units' stand-in for the host checks of cl/matmul_wgmma_nv.cl
  * (after wgmma_host_check.h and part.cl, which defines the operands): a work-item's accumulator
  * for element (row, col) of product p over a K range of kn is kn w(p, row, col) (0 outside
- * m x n), whose sum over the ranges is exactly k w in floats.
+ * m x n), whose sum over the ranges is exactly k w in floats. acc_element states the layout
+ * on its own (from the kernel's header); check_fragment holds the kernel's pair macros to it.
  */
 #ifndef OCLFUSE_TESTS_WGMMA_HOST_ACC_H
 #define OCLFUSE_TESTS_WGMMA_HOST_ACC_H
@@ -14,6 +15,24 @@ static void acc_element(const uint t, const uint q, const uint v1, const uint v0
   const uint wg = t / 128, l = t % 128;
   *row = m0 + 64 * wg + 16 * (l / 32) + (l % 32) / 4 + 8 * v1;
   *col = n0 + 8 * q + 2 * (l % 4) + v0;
+}
+
+/* The kernel's pairs (FRAG_ROW, FRAG_COL and FRAG_ACC of part.cl) against acc_element, for every
+   work-item of a workgroup and every accumulator of a tile at (m0, n0): accumulator i of the
+   header's numbering is acc[4 q + 2 v1 + v0]. Counts and prints the first differences. */
+static void check_fragment(const ulong m0, const ulong n0) {
+  for (uint t = 0; t < THREADS; t++)
+    for (uint q = 0; q < BN / 8; q++)
+      for (uint v1 = 0; v1 < 2; v1++)
+        for (uint v0 = 0; v0 < 2; v0++) {
+          const uint wg = t / 128, l = t % 128, i = FRAG_ACC(q, v1) + v0;
+          const ulong row = FRAG_ROW(m0 + 64 * wg, l, v1), col = FRAG_COL(n0, l, q) + v0;
+          ulong want_row, want_col;
+          acc_element(t, i / 4, i % 4 / 2, i % 2, m0, n0, &want_row, &want_col);
+          if ((row != want_row || col != want_col) && failures++ < 5)
+            printf("work-item %u, pair (%u, %u) + %u: acc[%u] at (%lu, %lu), want (%lu, %lu)\n", t,
+                   q, v1, v0, i, row, col, want_row, want_col);
+        }
 }
 
 /* The accumulators of work-item t as the matrix units leave them. */

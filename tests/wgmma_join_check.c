@@ -1,20 +1,21 @@
 /*
  * wgmma_join_check.c: matmul_wgmma_split_join of cl/matmul_wgmma_nv.cl on the host, its indexing
  * and its counters only (built and run by tools/wgmma_join_check.sh with -DBN, -DCONSUMERS and
- * -DGROUP_M; part.cl is the script's cut of the kernel source: the operands, the epilogue and
- * its pair store, tile_of, operands_of and the split section without the arrival's fences and
- * atomics and the read past L1, which stand here as join_arrive and load_sums). main_loop stands
- * in for the matrix units: a work-item's accumulator for element (row, col) of product p over
- * K range [k0, k0 + kn) is kn w(p, row, col) (0 outside m x n), whose sum over the ranges is
- * exactly k w in floats. The workgroups run one after another in a shuffled order (so that any
- * range may arrive last), each work-item of a workgroup in turn: a work-item's join reads, of
- * its own range, only the pairs it wrote itself, so this order is one the device may take.
- * Checks, for plans made as src/plan/plan_matmul_wgmma.c's rule 5 makes them (several unit
+ * -DGROUP_M; part.cl is the script's cut of the kernel source: the accumulator fragment's
+ * macros, the operands, the epilogue and its pair store, tile_of, operands_of and the split section
+ * without the arrival's fences and atomics and the read past L1, which stand here as join_arrive
+ * and load_sums). main_loop stands in for the matrix units: a work-item's accumulator for element
+ * (row, col) of product p over K range [k0, k0 + kn) is kn w(p, row, col) (0 outside m x n), whose
+ * sum over the ranges is exactly k w in floats. The workgroups run one after another in a shuffled
+ * order (so that any range may arrive last), each work-item of a workgroup in turn: a work-item's
+ * join reads, of its own range, only the pairs it wrote itself, so this order is one the device may
+ * take. Checks, for plans made as src/plan/plan_matmul_wgmma.c's rule 5 makes them (several unit
  * counts, shapes, batches):
  *  - every element of every product's m x n written once, to alpha k w + beta C + bias[col];
  *    nothing outside (C's padding columns and the rows between products keep their value);
  *  - the joins read only sums the ranges wrote (the scratch starts as NaN);
- *  - each tile joined once, by the range that arrived last, and every counter back at zero.
+ *  - each tile joined once, by the range that arrived last, and every counter back at zero;
+ *  - the kernel's accumulator pairs where acc_element (the header's layout) puts them.
  * Prints "ok" or what differed; exit status 1 on a difference.
  */
 #define OCF_KERNEL_matmul_wgmma_split_join
@@ -103,6 +104,7 @@ int main(void) {
       {132, 128, 8192, 8192, 1}, {132, 100, 1030, 3000, 1}, {132, 300, 520, 1000, 1},
       {132, 77, 130, 333, 1},    {132, 150, 260, 888, 2},   {16, 129, 257, 700, 1},
       {40, 64, 4096, 4000, 3},   {9, 1, 1, 1000, 1},        {132, 200, 264, 1024, 4}};
+  check_fragment(3 * BM, 5 * BN);
   int planned = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (int b = 0; b < 2; b++)

@@ -2,15 +2,17 @@
  * wgmma_lastwave_check.c: the last-wave split's kernels of cl/matmul_wgmma_nv.cl
  * (matmul_wgmma_lw_split, then matmul_wgmma_lw) on the host, their indexing only (built and run
  * by tools/wgmma_lastwave_check.sh with -DBN, -DCONSUMERS and -DGROUP_M; part.cl is the script's
- * cut of the kernel source: tile_of, the operands, the epilogue's element and the last-wave
- * section). main_loop and whole_tile stand in for the matrix units: a work-item's accumulator for
- * element (row, col) of product p over K range [k0, k0 + kn) is kn w(p, row, col) (0 outside m x
- * n), whose sum over the ranges is exactly k w in floats. Every work-item of every workgroup of
- * both launches runs in turn. Checks, for plans made as src/plan/plan_matmul_wgmma.c's rule 6 makes
- * them (several unit counts, shapes, batches whose last wave straddles products):
+ * cut of the kernel source: the accumulator fragment's macros, tile_of, the operands, the
+ * epilogue's element and the last-wave section). main_loop and whole_tile stand in for the matrix
+ * units: a work-item's accumulator for element (row, col) of product p over K range [k0, k0 + kn)
+ * is kn w(p, row, col) (0 outside m x n), whose sum over the ranges is exactly k w in floats. Every
+ * work-item of every workgroup of both launches runs in turn. Checks, for plans made as
+ * src/plan/plan_matmul_wgmma.c's rule 6 makes them (several unit counts, shapes, batches whose last
+ * wave straddles products):
  *  - every element of every product's m x n written once, to alpha k w + beta C + bias[col];
  *    nothing outside (C's padding columns and the rows between products keep their value);
- *  - the reduce reads only scratch the split wrote (the scratch starts as NaN).
+ *  - the reduce reads only scratch the split wrote (the scratch starts as NaN);
+ *  - the kernel's accumulator pairs where acc_element (the header's layout) puts them.
  * Prints "ok" or what differed; exit status 1 on a difference.
  */
 #define OCF_KERNEL_matmul_wgmma_lw_split
@@ -99,6 +101,7 @@ int main(void) {
       {132, 700, 1580, 200, 1},   {132, 300, 100, 400, 28},   {7, 300, 530, 333, 1},
       {10, 130, 270, 700, 3},     {5, 1000, 77, 200, 2},      {9, 64, 2000, 1000, 1},
       {16, 129, 257, 1000, 10},   {3, 200, 300, 150, 1},      {132, 128 * 133, 128, 4096, 1}};
+  check_fragment(3 * BM, 5 * BN);
   int planned = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (int b = 0; b < 2; b++)

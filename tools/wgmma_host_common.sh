@@ -28,8 +28,10 @@ host_run() {
   echo "[$opts] $out"
 }
 
-# The operands, tile_of and operands_of of the kernel file (every split check's part.cl has them).
+# The accumulator fragment's macros, the operands, tile_of and operands_of of the kernel file
+# (every split check's part.cl has them).
 cut_split_common() {
+  awk '/---- the accumulator fragment ----/{on=1} /---- PTX helpers ----/{on=0} on' "$f"
   awk '/^typedef struct operands/{on=1} on{print} /^} operands;/{on=0}' "$f"
   awk '/^\/\* The tile of launch group g/{on=1} /^\/\* Slice kt into stage/{on=0} on' "$f"
   awk '/^\/\* The operands of workgroup tile/{on=1} /---- the kernels ----/{on=0} on' "$f"
