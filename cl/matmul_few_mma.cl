@@ -295,12 +295,8 @@ matmul_few_mma_split(FEW_PARAMS, __global float *restrict partial) {
 #ifdef OCF_KERNEL_matmul_few_mma_reduce
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_few_mma_reduce(const ulong rows, const ulong batch, const ulong splits,
-                      __global const float *restrict partial, const float alpha, const float beta,
-                      __global C_T *restrict c, const ulong c_off, const ulong c_rs,
-                      const ulong c_ss, const ulong stride_c, __global const BIAS_T *restrict bias,
-                      const ulong bias_off) {
-  skinny_reduce(rows, batch, splits, partial, alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias,
-                bias_off);
+                      __global const float *restrict partial, SKINNY_OUTPUT_PARAMS) {
+  skinny_reduce(rows, batch, splits, partial, SKINNY_OUTPUT_ARGS);
 }
 #endif
 

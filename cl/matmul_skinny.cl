@@ -57,7 +57,11 @@
  *   matmul_skinny_split  (its K range one of `splits` of k_split elements, k_split a multiple of
  *                        4) writes the raw sums to
  *                        partial[((batch_index * splits + split) * rows + r) * N_SMALL + s],
- *   matmul_skinny_reduce adds each element's splits in order, then the epilogue and the store.
+ *   matmul_skinny_reduce adds each element's splits in order, then the epilogue and the store;
+ *   matmul_skinny_join   the split and its reduce in one launch: each workgroup, its range's sums
+ *                        written, counts in at its row block's counter (cl/join.clh), and the
+ *                        block's last range to arrive adds the block's splits as the reduce
+ *                        does (the same bits) and stores Y.
  * The grid is one-dimensional: group = (batch_index * splits + split) * row_blocks + row_block.
  * Loads of rows past the end read a valid row (the last one) or 0 and are never stored; the K
  * range's last step is guarded. Every work-item reaches every barrier.
@@ -125,11 +129,16 @@
 #ifndef WIDE
 #error "WIDE: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
-/* 1: the program holds the split pair (matmul_skinny_split, matmul_skinny_reduce), 0:
-   matmul_skinny. A program holds only what its plan runs: some implementations (Oclgrind)
-   charge a kernel with every __local array of its program. */
+/* 1: the program holds the split pair (matmul_skinny_split, matmul_skinny_reduce) and the split
+   that joins its ranges (matmul_skinny_join), 0: matmul_skinny. A program holds only what its
+   plan runs: some implementations (Oclgrind) charge a kernel with every __local array of its
+   program. */
 #ifndef SPLIT
 #error "SPLIT: the host passes every tunable (src/plan/plan_matmul.c)"
+#endif
+/* matmul_skinny_join's fences (cl/join.clh: 1 mem_fence, 2 PTX); 0 in the other plans. */
+#ifndef JOIN
+#error "JOIN: the host passes every tunable (src/plan/plan_matmul.c)"
 #endif
 /* K of one staged chunk of the wide path: 32 makes the odd row stride 33 free of bank conflicts
    for the k-contiguous staging (8 lanes a row, 4 rows a warp). */
@@ -448,26 +457,29 @@ uint block_row(const uint i, const uint rl) {
 #endif
 }
 
+/* This workgroup's row block (*block, its rows from RB * block), K range (*split) and product
+   (returned) on the grid of the header. */
+ulong place_block(const ulong rows, const ulong splits, ulong *block, ulong *split) {
+  const ulong row_blocks = (rows + RB - 1) / RB;
+  return ocf_divmod(ocf_divmod(get_group_id(0), row_blocks, block), splits, split);
+}
+
 /* The shared body: accumulate, add the k lanes' sums, then either the epilogue and the store of
    Y (split == 0 means direct) or the raw sums to `partial`. */
 #define SKINNY_PARAMS                                                                              \
   const ulong rows, const ulong k, const ulong k_split, const ulong splits, __global const X_T *x, \
       const ulong x_off, const ulong ldx, const ulong stride_x, __global const V_T *v,             \
       const ulong v_off, const ulong v_ps, const ulong v_ss, const ulong stride_v
-void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float beta,
-            __global C_T *c, const ulong c_off, const ulong c_rs, const ulong c_ss,
-            const ulong stride_c, __global const BIAS_T *bias, const ulong bias_off,
-            __global float *partial, __local float *sums) {
+void skinny(SKINNY_PARAMS, const int to_partial, SKINNY_OUTPUT_PARAMS, __global float *partial,
+            __local float *sums) {
   const uint tid = get_local_id(0);
 #if X_KCONT && !WIDE
   const uint kl = tid % KL, rl = tid / KL;
 #else
   const uint rl = tid % RL, kl = tid / RL;
 #endif
-  const ulong row_blocks = (rows + RB - 1) / RB;
   ulong block, split;
-  const ulong rest = ocf_divmod(get_group_id(0), row_blocks, &block);
-  const ulong r0 = block * RB, bi = ocf_divmod(rest, splits, &split);
+  const ulong bi = place_block(rows, splits, &block, &split), r0 = block * RB;
   const ulong k0 = split * k_split, k1 = min(k, k0 + k_split);
 
   float acc[4 * N_SMALL];
@@ -512,13 +524,11 @@ void skinny(SKINNY_PARAMS, const int to_partial, const float alpha, const float 
 #if !SPLIT
 
 #ifdef OCF_KERNEL_matmul_skinny
-__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
-matmul_skinny(SKINNY_PARAMS, const float alpha, const float beta, __global C_T *restrict c,
-              const ulong c_off, const ulong c_rs, const ulong c_ss, const ulong stride_c,
-              __global const BIAS_T *restrict bias, const ulong bias_off) {
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void matmul_skinny(SKINNY_PARAMS,
+                                                                            SKINNY_OUTPUT_PARAMS) {
   __local float4 sums[LOCAL_FLOATS / 4]; /* the wide path's staging, then the k lanes' sums */
   skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 0,
-         alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias, bias_off, 0, (__local float *)sums);
+         SKINNY_OUTPUT_ARGS, 0, (__local float *)sums);
 }
 #endif
 
@@ -537,12 +547,33 @@ matmul_skinny_split(SKINNY_PARAMS, __global float *restrict partial) {
 #ifdef OCF_KERNEL_matmul_skinny_reduce
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 matmul_skinny_reduce(const ulong rows, const ulong batch, const ulong splits,
-                     __global const float *restrict partial, const float alpha, const float beta,
-                     __global C_T *restrict c, const ulong c_off, const ulong c_rs,
-                     const ulong c_ss, const ulong stride_c, __global const BIAS_T *restrict bias,
-                     const ulong bias_off) {
-  skinny_reduce(rows, batch, splits, partial, alpha, beta, c, c_off, c_rs, c_ss, stride_c, bias,
-                bias_off);
+                     __global const float *restrict partial, SKINNY_OUTPUT_PARAMS) {
+  skinny_reduce(rows, batch, splits, partial, SKINNY_OUTPUT_ARGS);
+}
+#endif
+
+#ifdef OCF_KERNEL_matmul_skinny_join
+#if !JOIN
+#error "matmul_skinny_join: JOIN 1 or 2 (a row block's last range to arrive joins the block)"
+#endif
+/* matmul_skinny_split, then (outside any branch: every work-item reaches arrive_last's
+   barriers) the row block's last range to arrive reduces the block's elements of Y, each with
+   every range's sums, its own read back. */
+__kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
+matmul_skinny_join(SKINNY_PARAMS, SKINNY_OUTPUT_PARAMS, __global float *restrict partial,
+                   __global uint *restrict arrivals) {
+  __local float4 sums[LOCAL_FLOATS / 4]; /* the wide path's staging, then the k lanes' sums */
+  __local int last;
+  skinny(rows, k, k_split, splits, x, x_off, ldx, stride_x, v, v_off, v_ps, v_ss, stride_v, 1, 0.0f,
+         0.0f, 0, 0, 0, 0, 0, 0, 0, partial, (__local float *)sums);
+  ulong block, split;
+  const ulong bi = place_block(rows, splits, &block, &split);
+  if (arrive_last(arrivals, bi * ((rows + RB - 1) / RB) + block, splits, &last))
+    for (uint o = get_local_id(0); o < RB * N_SMALL; o += WG) {
+      ulong s; /* (ocf_divmod: no division and remainder of the same operands, for Oclgrind) */
+      const ulong r = block * RB + ocf_divmod(o, N_SMALL, &s);
+      if (r < rows) reduce_element(bi, r, s, rows, splits, partial, SKINNY_OUTPUT_ARGS);
+    }
 }
 #endif
 

@@ -67,9 +67,10 @@ jobs=${JOBS:-$(nproc)}
 # The four heads- mutations (grouped query heads decoded together on CPUs) were run on
 # 2026-12-05 (twenty-ninth session, PoCL, 2 cores): all killed, by test_attention_gqa_decode,
 # test_attention_masks and test_plan_attention_heads.
-# The three stream-join- mutations were applied by hand on 2026-12-05 (thirty-second session,
-# PoCL, 2 cores): all killed by test_matmul_stream (test_stream_shapes and
-# test_stream_batch_epilogue each).
+# The three stream-join- and two skinny-join- mutations were applied by hand on 2026-12-05
+# (thirty-second session, PoCL, 2 cores): all killed by test_matmul_joins (test_stream_shapes
+# and test_stream_batch_epilogue each; skinny-join-block by test_skinny_join_batch_epilogue,
+# skinny-join-last by both skinny tests).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -199,9 +200,11 @@ wide-rescale~cl/attention.cl~    a[t] = vload16(t, acc) * f;~    a[t] = vload16(
 block-mask~cl/attention_block.cl~          pl[(tr * RM + a) * BK + j] = j0 + j < kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~          pl[(tr * RM + a) * BK + j] = j0 + j <= kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~^test_attention$~attention_block: the first key past a row's kept ones weighed in
 block-lengths~cl/attention_block.cl~    const ulong len = batch_length(lk, lengths, lengths_off, batch);~    const ulong len = lk;~^test_attention$~attention_block: the per-batch lengths ignored (every batch keeps lk keys)
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
-stream-join-parts~cl/matmul.cl~        for (ulong w = owner; w < owner + parts; w++)~        for (ulong w = owner; w + 1 < owner + parts; w++)~^test_matmul_stream$~matmul_tiled_stream: a tile's join leaves out its last part
-stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~stream_first(w, work, groups) > tile * slices)~^test_matmul_stream$~matmul_tiled_stream: a join reads the part that begins a range at the tile's first slice from the other slot
-stream-join-reset~cl/join.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_matmul_stream$~matmul_tiled_stream: a tile's counter not set back to zero (the next call's tile never joins)
+stream-join-parts~cl/matmul.cl~        for (ulong w = owner; w < owner + parts; w++)~        for (ulong w = owner; w + 1 < owner + parts; w++)~^test_matmul_joins$~matmul_tiled_stream: a tile's join leaves out its last part
+stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~stream_first(w, work, groups) > tile * slices)~^test_matmul_joins$~matmul_tiled_stream: a join reads the part that begins a range at the tile's first slice from the other slot
+skinny-join-block~cl/matmul_skinny.cl~  if (arrive_last(arrivals, bi * ((rows + RB - 1) / RB) + block, splits, &last))~  if (arrive_last(arrivals, block, splits, &last))~^test_matmul_joins$~matmul_skinny_join: one counter a row block for every product of a batch (the products' ranges counted together)
+skinny-join-last~cl/matmul_skinny.cl~    for (uint o = get_local_id(0); o < RB * N_SMALL; o += WG) {~    for (uint o = get_local_id(0); o < RB * N_SMALL - 1; o += WG) {~^test_matmul_joins$~matmul_skinny_join: a block's last element of Y never joined
+stream-join-reset~cl/join.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_matmul_joins$~matmul_tiled_stream: a tile's counter not set back to zero (the next call's tile never joins)
 EOF
 )
 

@@ -399,17 +399,26 @@ static void check_skinny_assumptions(const char *what, const ocf_plan *plan,
   ASSUME(plan->steps[0].global[0] == (blocks ? blocks : 1) * plan->splits * batch * (size_t)wg,
          "\n");
   ASSUME(define_of(plan, "SPLIT") == (plan->splits > 1), "\n");
-  if (plan->splits > 1) {
-    ASSUME(plan->step_count == 2 && plan->steps[0].kernel == OCF_KERNEL_MATMUL_SKINNY_SPLIT &&
-               plan->steps[1].kernel == OCF_KERNEL_MATMUL_SKINNY_REDUCE,
+  const long long join = define_of(plan, "JOIN");
+  if (plan->splits > 1 && join) {
+    /* the split and its reduce in one launch: a counter a row block of each product */
+    ASSUME(plan->step_count == 1 && plan->steps[0].kernel == OCF_KERNEL_MATMUL_SKINNY_JOIN &&
+               plan->arrivals == (blocks ? blocks : 1) * batch,
            "\n");
+  } else if (plan->splits > 1) {
+    ASSUME(plan->step_count == 2 && plan->steps[0].kernel == OCF_KERNEL_MATMUL_SKINNY_SPLIT &&
+               plan->steps[1].kernel == OCF_KERNEL_MATMUL_SKINNY_REDUCE && plan->arrivals == 0,
+           "\n");
+  }
+  if (plan->splits > 1) {
     ASSUME(plan->k_split % 4 == 0 && (plan->splits - 1) * plan->k_split < c->k &&
                plan->splits * plan->k_split >= c->k,
            "\n");
     ASSUME(plan->scratch_bytes >= plan->splits * rows * small * batch * sizeof(float), "\n");
-    ASSUME(plan->steps[1].global[0] >= rows * small * batch, "\n");
+    if (!join) ASSUME(plan->steps[1].global[0] >= rows * small * batch, "\n");
   } else {
-    ASSUME(plan->step_count == 1 && plan->steps[0].kernel == OCF_KERNEL_MATMUL_SKINNY, "\n");
+    ASSUME(plan->step_count == 1 && plan->steps[0].kernel == OCF_KERNEL_MATMUL_SKINNY && !join,
+           "\n");
   }
   /* X is B's buffer when swapped, else A's; V the other */
   const size_t x_off = swapped ? c->b_off : c->a_off, x_ld = swapped ? c->ldb : c->lda;

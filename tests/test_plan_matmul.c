@@ -1053,6 +1053,52 @@ static void test_plan_matmul_stream(void **state) {
   check_matmul_assumptions("PoCL, stream 2", &plan, &call, &pocl);
 }
 
+/*
+ * Rule 2's split in one launch (skinny.join, 0 in the schema): where the skinny plan splits K and
+ * the device orders a join, matmul_skinny_join alone, a counter a row block of each product. The
+ * H200's matrix-vector product 1 x 8192 x 8192 (the table's: 16 row lanes, 128 blocks of 64
+ * rows, 5 ranges) runs as 640 workgroups with 128 counters and PTX fences (JOIN 2); a batch of
+ * 3 (384 blocks, which skinny.fill's 528 workgroups split in 2) counts 384; skinny.join 0 keeps the
+ * split and its reduce; an unsplit skinny call (256 x 4 x 64) is unchanged; AMD's GPU, without the
+ * fences, keeps the reduce; PoCL joins by mem_fence.
+ */
+static void test_plan_matmul_skinny_join(void **state) {
+  (void)state;
+  const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
+  ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
+  assert_int_equal(t.matmul.skinny.join, 0); /* off in NVIDIA's built-in row */
+  ocf_matmul_call call = matmul_call(0, 0, 1, 8192, 8192, 0, 0, AUTO, 0);
+  plan_pad_case("1 x 8192 x 8192, join 0", &facts, &t, &call,
+                "matmul_skinny_split wg=256 groups=640 + matmul_skinny_reduce wg=256 groups=32",
+                "JOIN=0 arrivals=0");
+  t.matmul.skinny.join = 1;
+  plan_pad_case("1 x 8192 x 8192, join 1", &facts, &t, &call,
+                "matmul_skinny_join wg=256 groups=640",
+                "JOIN=2 SPLIT=1 splits=5 arrivals=128 RL=16");
+  call.batch = 3, call.stride_b = 8192 * 8192, call.stride_c = 8192;
+  plan_pad_case("3 x 1 x 8192 x 8192, join 1", &facts, &t, &call,
+                "matmul_skinny_join wg=256 groups=768", "splits=2 arrivals=384");
+  call = matmul_call(0, 0, 256, 4, 64, 0, 0, AUTO, 0);
+  plan_pad_case("256 x 4 x 64, join 1", &facts, &t, &call, "matmul_skinny wg=256 groups=8",
+                "JOIN=0 SPLIT=0 arrivals=0");
+  const ocf_device_facts amd = facts_of(AMD_GPU, 0);
+  ocf_tuning_values amd_t = matmul_tuning(&amd, AMD_GPU, OCF_F32);
+  amd_t.matmul.skinny.join = 1;
+  call = matmul_call(0, 0, 1, 8192, 8192, 0, 0, AUTO, 0);
+  ocf_plan plan;
+  expect_success("AMD, join 1", ocf_plan_matmul(&amd, &amd_t, &call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_SKINNY_SPLIT);
+  check_matmul_assumptions("AMD, join 1", &plan, &call, &amd);
+  const ocf_device_facts pocl = facts_of(POCL, 0);
+  ocf_tuning_values pocl_t = matmul_tuning(&pocl, POCL, OCF_F32);
+  pocl_t.matmul.skinny.join = 1, pocl_t.matmul.skinny.fill = 64;
+  call = matmul_call(0, 0, 1, 256, 8192, 0, 0, AUTO, 0); /* 16 blocks of 16 rows: split */
+  expect_success("PoCL, join 1", ocf_plan_matmul(&pocl, &pocl_t, &call, &plan));
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_SKINNY_JOIN);
+  assert_int_equal(define_of(&plan, "JOIN"), 1);
+  check_matmul_assumptions("PoCL, join 1", &plan, &call, &pocl);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_matmul_table),
@@ -1062,6 +1108,7 @@ int main(void) {
       cmocka_unit_test(test_plan_matmul_pad_waves),
       cmocka_unit_test(test_plan_matmul_wave_split),
       cmocka_unit_test(test_plan_matmul_stream),
+      cmocka_unit_test(test_plan_matmul_skinny_join),
       cmocka_unit_test(test_plan_matmul_split_to_wave),
       cmocka_unit_test(test_plan_matmul_few_rows),
       cmocka_unit_test(test_plan_matmul_mixed_c_check),

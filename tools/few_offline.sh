@@ -3,11 +3,12 @@
 #   tools/few_offline.sh [WORKDIR]
 # Assembles cl/matmul_few_mma.cl (after cl/common.cl, cl/attention_mma_prims.clh, the PTX
 # primitives: MMA_EMULATE 0, and cl/skinny_epilogue.clh) and cl/matmul_skinny.cl (after
-# cl/common.cl and cl/skinny_epilogue.clh) as the library does,
+# cl/common.cl, cl/join.clh and cl/skinny_epilogue.clh; its split and its joining split with
+# PTX fences, JOIN 2) as the library does,
 # compiles them with clang-14 for NVPTX (tools/lab/mma/offline/stubs.h stands in for the OpenCL
-# builtins, and vload_half4 here), assembles the PTX with ptxas for sm_90, and prints per plan:
-# registers, spills, local-memory accesses, mma.sync count and the global loads by width. The
-# register counts are clang's, not NVIDIA's OpenCL compiler's.
+# builtins, and vload_half4 and the join's atomics here), assembles the PTX with ptxas for
+# sm_90, and prints per plan: registers, spills, local-memory accesses, mma.sync count and the
+# global loads by width. The register counts are clang's, not NVIDIA's OpenCL compiler's.
 # What to see: matmul_few_mma's ld.global.v4 (16-byte loads of both operands) and no ld.local;
 # matmul_skinny's 16-bit plans with X_VEC 1 load ld.global.u64 (8-byte words), not u16.
 # Exit status 0 when every plan assembled without spills, and matmul_few_mma's without
@@ -34,21 +35,39 @@ ocf_x_vlh4(size_t i, __global const half *p) {
                   vload_half(4 * i + 3, p));
 }
 #define vload_half4(i, p) ocf_x_vlh4(i, p)
+/* The join's atomics (cl/join.clh), which clang's OpenCL header declares and no library defines
+   here: PTX's own. */
+static inline uint __attribute__((always_inline)) ocf_x_atom_add(volatile __global uint *p,
+                                                                 uint v) {
+  uint r;
+  __asm__ volatile("atom.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  return r;
+}
+static inline uint __attribute__((always_inline)) ocf_x_atom_exch(volatile __global uint *p,
+                                                                  uint v) {
+  uint r;
+  __asm__ volatile("atom.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
+  return r;
+}
+#define atomic_inc(p) ocf_x_atom_add(p, 1u)
+#define atomic_xchg(p, v) ocf_x_atom_exch(p, v)
 EOF
 cat "$root/cl/common.cl" "$root/cl/attention_mma_prims.clh" "$root/cl/skinny_epilogue.clh" "$root/cl/matmul_few_mma.cl" \
   >"$work/few.cl"
-cat "$root/cl/common.cl" "$root/cl/skinny_epilogue.clh" "$root/cl/matmul_skinny.cl" >"$work/skinny.cl"
+cat "$root/cl/common.cl" "$root/cl/join.clh" "$root/cl/skinny_epilogue.clh" "$root/cl/matmul_skinny.cl" \
+  >"$work/skinny.cl"
 epi="-DC_DTYPE=0 -DBIAS_DTYPE=0 -DACTIVATION=0 -DBIAS=0"
 few="-DWARPS=4 -DKW=1 -DNT=2 -DUNROLL=2 -DX_KCONT=1 -DV_KCONT=1 -DX_VEC=1 -DV_VEC=1 -DSPLIT=1 \
 -DMMA_EMULATE=0 $epi"
 sk="-DN_SMALL=1 -DWG=256 -DRL=8 -DUNROLL=2 -DX_KCONT=1 -DV_SCONT=1 -DPRECISION=0 -DWIDE=0 -DKC=32 \
--DSPLIT=1 $epi"
+-DSPLIT=1 -DJOIN=0 $epi"
 plans=("few.cl matmul_few_mma_split -DN_SMALL=1 -DMMA_DTYPE=2 $few"
   "few.cl matmul_few_mma_split -DN_SMALL=16 -DMMA_DTYPE=2 $few"
   "few.cl matmul_few_mma_split -DN_SMALL=64 -DMMA_DTYPE=1 $few"
   "few.cl matmul_few_mma_split -DN_SMALL=16 -DMMA_DTYPE=2 ${few/-DKW=1/-DKW=2} -DNT=4"
   "skinny.cl matmul_skinny_split -DX_DTYPE=2 -DV_DTYPE=2 -DX_VEC=1 -DV_VEC=1 $sk"
-  "skinny.cl matmul_skinny_split -DX_DTYPE=1 -DV_DTYPE=1 -DX_VEC=1 -DV_VEC=1 $sk")
+  "skinny.cl matmul_skinny_split -DX_DTYPE=1 -DV_DTYPE=1 -DX_VEC=1 -DV_VEC=1 $sk"
+  "skinny.cl matmul_skinny_join -DX_DTYPE=0 -DV_DTYPE=0 -DX_VEC=1 -DV_VEC=1 ${sk/-DJOIN=0/-DJOIN=2}")
 failed=0
 i=0
 for plan in "${plans[@]}"; do

@@ -86,7 +86,8 @@
   X(MATMUL_WGMMA_TMA_SAB, matmul_wgmma_tma_sab, OCF_PROGRAM_MATMUL_WGMMA_NV)       \
   X(MATMUL_WGMMA_TMA_PB, matmul_wgmma_tma_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)         \
   X(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)       \
-  X(MATMUL_TILED_STREAM, matmul_tiled_stream, OCF_PROGRAM_MATMUL)
+  X(MATMUL_TILED_STREAM, matmul_tiled_stream, OCF_PROGRAM_MATMUL)                  \
+  X(MATMUL_SKINNY_JOIN, matmul_skinny_join, OCF_PROGRAM_MATMUL_SKINNY)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,
@@ -237,6 +238,7 @@ typedef struct ocf_matmul_skinny_frame {
   cl_mem bias;
   cl_ulong bias_off;
   cl_mem partial;
+  cl_mem arrivals; /* matmul_skinny_join: the plan's arrival counters, one a row block */
 } ocf_matmul_skinny_frame;
 
 /* cl/attention.cl: every kernel takes the same frame. */

@@ -6,6 +6,9 @@
 static const ocf_arg_desc direct_args[] = {SKINNY_PROBLEM_ARGS, SKINNY_OUTPUT_ARGS};
 static const ocf_arg_desc split_args[] = {SKINNY_PROBLEM_ARGS, OCF_ARG(F, partial, OCF_ARG_BUFFER)};
 static const ocf_arg_desc reduce_args[] = {SKINNY_REDUCE_ARGS};
+static const ocf_arg_desc join_args[] = {SKINNY_PROBLEM_ARGS, SKINNY_OUTPUT_ARGS,
+                                         OCF_ARG(F, partial, OCF_ARG_BUFFER),
+                                         OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
 #undef F
 
 /* What the program requires (every #ifndef ... #error of cl/matmul_skinny.cl), read by every
@@ -13,7 +16,7 @@ static const ocf_arg_desc reduce_args[] = {SKINNY_REDUCE_ARGS};
 static const char *const skinny_defines[] = {
     "N_SMALL", "WG",      "RL",      "UNROLL",  "X_KCONT",    "V_SCONT",   "X_VEC",
     "V_VEC",   "X_DTYPE", "V_DTYPE", "C_DTYPE", "BIAS_DTYPE", "PRECISION", "ACTIVATION",
-    "BIAS",    "WIDE",    "KC",      "SPLIT",   NULL};
+    "BIAS",    "WIDE",    "KC",      "SPLIT",   "JOIN",       NULL};
 
 #define KERNEL(ID, NAME, DEFINES, ARGS, APPLIES)                                               \
   const ocf_kernel_desc ocf_kdesc_##NAME = {OCF_KERNEL_##ID, #NAME, OCF_PROGRAM_MATMUL_SKINNY, \
@@ -28,3 +31,7 @@ KERNEL(MATMUL_SKINNY_SPLIT, matmul_skinny_split, skinny_defines, split_args,
        "into `partial`; before matmul_skinny_reduce");
 KERNEL(MATMUL_SKINNY_REDUCE, matmul_skinny_reduce, skinny_defines, reduce_args,
        "after matmul_skinny_split: adds the splits' sums, then the epilogue and the store");
+KERNEL(MATMUL_SKINNY_JOIN, matmul_skinny_join, skinny_defines, join_args,
+       "matmul_skinny_split and its reduce in one launch: a row block's last K range to arrive "
+       "at its counter in `arrivals` (JOIN 1 or 2: cl/join.clh) adds the block's ranges' sums "
+       "from `partial` in order, then the epilogue and the store");

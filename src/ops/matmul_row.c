@@ -110,9 +110,10 @@ static void dry_frame(const ocf_plan *plan, cl_mem dummy, ocf_frame_storage *sto
     /* Every stride 0: whatever a kernel touches is element 0 of the dummy. */
     ocf_matmul_skinny_frame *f = (ocf_matmul_skinny_frame *)storage->bytes;
     memset(f, 0, sizeof *f);
-    f->x = f->v = f->c = f->bias = f->partial = dummy;
+    f->x = f->v = f->c = f->bias = f->partial = f->arrivals = dummy;
     f->k_split = f->splits = f->batch = 1;
     slots->scratch = &f->partial;
+    slots->arrivals = &f->arrivals;
     return;
   }
   ocf_matmul_frame *f = (ocf_matmul_frame *)storage->bytes;
@@ -146,6 +147,7 @@ static void frame(const ocf_plan *plan, const void *call, const void *source, cl
     ocf_matmul_skinny_frame *f = (ocf_matmul_skinny_frame *)storage->bytes;
     skinny_frame(plan, call, t, f);
     slots->scratch = &f->partial;
+    slots->arrivals = &f->arrivals;
     return;
   }
   ocf_matmul_frame *f = (ocf_matmul_frame *)storage->bytes;

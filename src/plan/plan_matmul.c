@@ -15,7 +15,9 @@
  *      small tile sets). The short side
  *      becomes Y's columns (operands swapped when it is m). Their K is split into ranges of at
  *      least sk_split_min when the row blocks of the whole batch give fewer than sk_fill
- *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce. A short
+ *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce, or with
+ *      skinny.join, where the device orders a join (ocf_plan_join_fences), the two in one
+ *      launch, matmul_skinny_join (arrival counters, one a row block of each product). A short
  *      side of at least sk_wide_min takes the wide path (WIDE, sk_rl_w row lanes) when its
  *      staging fits in local memory.
  *   3. TF32 and fp16/bf16 inputs on Hopper's warpgroup matrix units where their probe passed
@@ -44,7 +46,10 @@
  *      with tiled.rim (0 in the schema, NVIDIA 1: docs/GEMM.md), matmul_tiled_mixed
  *      and rule 5's matmul_tiled_pad run whole tiles and rim tiles in two bodies (RIM=1), and
  *      with tiled.rim 2 (unmeasured: off everywhere) matmul_tiled_split too;
- *      matmul_tiled_split + matmul_reduce when split.
+ *      matmul_tiled_split + matmul_reduce when split, or with tiled.stream (workgroups a compute
+ *      unit; 0 in the schema: never), where the device orders a join, matmul_tiled_stream
+ *      alone: stream-K, every tile's K slices shared equally by units x stream workgroups
+ *      (stream_groups).
  *   5. The padded plans (the ragged path, docs/GEMM.md): a plan of rule 4 that is not split, of
  *      the automatic variant with no fixed workgroup and not `no_staging`, with m, n, k not 0
  *      and m n k batch at least tiled.pad_min^3 (the tunable; 0 in the schema: never), with
@@ -307,10 +312,11 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_sk
   ocf_skinny_layout_of(call, plan->swapped, &l);
   const size_t batch = call_batch(call);
 
-  /* The three kernels share the workgroup size (reqd_work_group_size(WG)). */
+  /* The four kernels share the workgroup size (reqd_work_group_size(WG)). */
   size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_SKINNY);
-  const ocf_kernel_id others[2] = {OCF_KERNEL_MATMUL_SKINNY_SPLIT, OCF_KERNEL_MATMUL_SKINNY_REDUCE};
-  for (int i = 0; i < 2; i++)
+  const ocf_kernel_id others[3] = {OCF_KERNEL_MATMUL_SKINNY_SPLIT, OCF_KERNEL_MATMUL_SKINNY_REDUCE,
+                                   OCF_KERNEL_MATMUL_SKINNY_JOIN};
+  for (int i = 0; i < 3; i++)
     if (ocf_facts_workgroup_limit(facts, others[i]) < limit)
       limit = ocf_facts_workgroup_limit(facts, others[i]);
   if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
@@ -380,12 +386,19 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_sk
   ocf_plan_define(plan, "WIDE", wide);
   ocf_plan_define(plan, "KC", SKINNY_KC);
   ocf_plan_define(plan, "SPLIT", plan->splits > 1);
+  /* skinny.join: the split in one launch, where the device orders a join */
+  const int join = ocf_plan_join_fences(facts, plan->splits > 1 && t->join);
+  ocf_plan_define(plan, "JOIN", join);
   define_types_and_epilogue(plan, call, l.bias);
 
   size_t local[1] = {wg};
-  size_t global[1] = {ocf_div_ceil(l.rows ? l.rows : 1, rb) * plan->splits * batch * wg};
+  const size_t row_blocks = ocf_div_ceil(l.rows ? l.rows : 1, rb);
+  size_t global[1] = {row_blocks * plan->splits * batch * wg};
   if (plan->splits == 1) {
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY, 1, global, local);
+  } else if (join) {
+    ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY_JOIN, 1, global, local);
+    plan->arrivals = row_blocks * batch;
   } else {
     ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_SKINNY_SPLIT, 1, global, local);
     size_t reduce[1] = {ocf_round_up(batch * l.rows * l.small, wg)};

@@ -139,6 +139,7 @@ typedef struct ocf_matmul_skinny_tuning {
   int split_min; /* least K per split */
   int wide_min;  /* least short side for the wide path; 0: never */
   int rl_w;      /* the wide path's row lanes */
+  int join;      /* 1: a split joins its ranges in its own launch where joins have fences */
 } ocf_matmul_skinny_tuning;
 
 /* An mma tile set: the C tile (BM x BN), the K slice (BK), one warp's block (WM x WN) and the

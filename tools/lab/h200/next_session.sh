@@ -137,8 +137,9 @@
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
 #   stream  round_stream.sh: fp32 stream-K (tiled.stream 1, 2, 3; on every call under 99 % of
-#           its waves) against the shipped wave splits on mid and small shapes, cuBLAS beside,
-#           test_matmul_stream on the GPU (cap 330 s)
+#           its waves) against the shipped wave splits on mid and small shapes, and the skinny
+#           split in one launch (skinny.join) on matrix-vector products, cuBLAS beside,
+#           test_matmul_joins on the GPU (cap 480 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
@@ -763,11 +764,11 @@ SHAPES
     grep -E "OK|FAILED|PASSED|rror" "$work/attntest.txt" | head -20
     ;;
   stream)
-    B=$b OUT=$work/stream timeout -k 10 "$(budget 330)" bash tools/lab/h200/round_stream.sh \
+    B=$b OUT=$work/stream timeout -k 10 "$(budget 480)" bash tools/lab/h200/round_stream.sh \
       >/dev/null 2>&1
     awk '/^RESULT/{printf "%s %s %s %s %s %s\n",$2,$5,$6,$7,$13,$14}' "$work/stream/times.txt"
     grep -E "^rc |failed" "$work/stream/times.txt"
-    tail -3 "$work/stream/test_matmul_stream.txt"
+    tail -3 "$work/stream/test_matmul_joins.txt"
     awk '{print $4,$5,$6,$9}' "$work/stream/peers.txt"
     ;;
   *) echo "unknown step $step" ;;

@@ -1,26 +1,37 @@
 /*
- * ocf_matmul_ex's stream-K plan (src/plan/plan_matmul.c, rule 4's tiled.stream: one launch of
- * matmul_tiled_stream in place of matmul_tiled_split + matmul_reduce), forced on through the
- * context's tuning with small tiles (16 x 32, K slices of 8) and K splits asked of every call
- * (tiled.fill and tiled.split_fill 64), on a device whose joins have fences (CPUs, NVIDIA; on
- * any other the plan must stay the split one, and the cases still run).
+ * The matmul plans that join their K ranges in the launch that computes them (cl/join.clh: each
+ * range counts in at its block's counter, and the block's last range to arrive joins the
+ * block), forced on through the context's tuning, on a device whose joins have fences (CPUs,
+ * NVIDIA; on any other the planner keeps the split plan with its reduce, and the cases still
+ * run):
  *
- * tiled.stream, the workgroups a compute unit, takes several values over the same shapes, so
- * that the workgroups' equal ranges of K slices cut the tiles at many places: ranges of several
- * whole tiles (no join), a tile over two ranges and over many, ranges within one tile, one or
- * two slices a range. Every output element and every untouched element of C is checked against
- * harness/reference_gemm.h (tests/matmul_check.c) over ragged m, n, k around the tiles, every
- * transpose pair, offsets and leading dimensions off 4, alpha and beta (C NaN for beta 0), and
- * the scratch NaN (every part a join reads must have been written); a batch whose tiles run on
- * across products, the epilogue (bias either way, an activation, a 16-bit C and 16-bit
- * operands), the precision modes. The calls run one after another on the context's queue: each
- * finds the tiles' counters at zero only if the one before left them so (a tile never joined
- * would leave its C untouched). Then the workspace: the size query reports the parts' slots, a
- * workspace of exactly that size is used, and one too small for two slots runs the split plan.
+ * Stream-K (src/plan/plan_matmul.c, rule 4's tiled.stream: matmul_tiled_stream in place of
+ * matmul_tiled_split + matmul_reduce), with small tiles (16 x 32, K slices of 8) and K splits
+ * asked of every call (tiled.fill and tiled.split_fill 64). tiled.stream, the workgroups a
+ * compute unit, takes several values over the same shapes, so that the workgroups' equal ranges
+ * of K slices cut the tiles at many places: ranges of several whole tiles (no join), a tile over
+ * two ranges and over many, ranges within one tile, one or two slices a range. Ragged m, n, k
+ * around the tiles, every transpose pair, offsets and leading dimensions off 4, alpha and beta
+ * (C NaN for beta 0), and the scratch NaN (every part a join reads must have been written); a
+ * batch whose tiles run on across products, the epilogue (bias either way, an activation, a
+ * 16-bit C and 16-bit operands), the precision modes; the workspace: the size query reports the
+ * parts' slots, a workspace of exactly that size is used, one too small for two slots runs the
+ * split plan.
+ *
+ * The skinny split in one launch (rule 2's skinny.join: matmul_skinny_join in place of
+ * matmul_skinny_split + matmul_skinny_reduce), K split wherever two ranges of 32 fit
+ * (skinny.fill 64, skinny.split_min 32): matrix-vector products and short sides up to 16 (the
+ * wide path), every transpose pair, both orientations, batches, 16-bit operands, the epilogue.
+ *
+ * Every output element and every untouched element of C is checked against
+ * harness/reference_gemm.h (tests/matmul_check.c). The calls run one after another on the
+ * context's queue: each finds the counters at zero only if the one before left them so (a block
+ * never joined would leave its C untouched).
  *
  * Under Oclgrind the suite runs with its memory checks but not its race check (the ctest entry
- * says so): the join reads what other workgroups wrote, which OpenCL 1.2 cannot order, and the
- * planner takes the plan only where the device orders it (docs/GEMM.md, "Mid sizes: stream-K").
+ * says so): a join reads what other workgroups wrote, which OpenCL 1.2 cannot order, and the
+ * planner takes these plans only where the device orders it (docs/GEMM.md, "Mid sizes:
+ * stream-K").
  */
 #include "matmul_check.h"
 
@@ -164,12 +175,85 @@ static void test_stream_workspace(void **state) {
   tune_stream(env, -1);
 }
 
+/* ---- the skinny split in one launch ---- */
+
+/* skinny.join on, K split wherever two ranges of 32 fit (NULL: back to the resolved values). */
+static void tune_skinny_join(const ocft_env *env, int on) {
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL,
+                                              on ? "skinny.join=1 skinny.fill=64 "
+                                                   "skinny.split_min=32 few.on=0 wgmma.on=0"
+                                                 : NULL),
+                       OCF_SUCCESS);
+}
+
+/* Runs and checks a case, which must have run matmul_skinny_join where the device orders joins,
+   and the split with its reduce elsewhere. */
+static void check_skinny_join(const ocft_env *env, const mmx_case *c) {
+  mmx_check(env, c, NULL);
+  const char *want = joins_ordered(env) ? "matmul_skinny_join " : "matmul_skinny_reduce ";
+  if (!strstr(ocf_last_plan(), want)) {
+    char what[400];
+    mmx_describe(c, what, sizeof what);
+    print_error("%s\n  ran %s, not %s\n", what, ocf_last_plan(), want);
+    fail();
+  }
+}
+
+/* Matrix-vector products both ways and short sides of 3 to 16 (the wide path from 8), every
+   transpose pair in turn, rows past a row block and short of one, ragged K, offsets and leading
+   dimensions off 4 on every other case, alpha and beta or beta 0 over a NaN C, a NaN scratch. */
+static void test_skinny_join_shapes(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  tune_skinny_join(env, 1);
+  static const size_t shapes[][3] = {{1, 300, 1000}, {257, 1, 999},  {5, 130, 777},
+                                     {70, 3, 2048},  {16, 200, 301}, {11, 37, 1500}};
+  const size_t count = ocft_small() ? 4 : OCF_ARRAY_LEN_T(shapes);
+  for (size_t s = 0; s < count; s++) {
+    mmx_case c = stream_case(s % 2, s / 2 % 2, shapes[s][0], shapes[s][1], shapes[s][2]);
+    if (s % 2) {
+      c.a_off = 1, c.b_off = 3, c.lda_pad = 1, c.ldb_pad = 2, c.ldc_pad = 3;
+      c.alpha = 0.5f, c.beta = -1.25f;
+    } else {
+      c.nan_c = 1;
+    }
+    check_skinny_join(env, &c);
+  }
+  tune_skinny_join(env, 0);
+}
+
+/* A batch over a shared vector with a bias and an activation, 16-bit operands with a 16-bit C,
+   and column-major (BLAS gemv). */
+static void test_skinny_join_batch_epilogue(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  tune_skinny_join(env, 1);
+  mmx_case c = stream_case(0, 0, 3, 150, 600);
+  c.batch = 3;
+  c.stride_a = 0, c.stride_b = c.stride_c = MMX_PACKED;
+  c.bias_axis = OCF_BIAS_N, c.bias_dtype = OCF_F16, c.bias_off = 2;
+  c.activation = OCF_ACTIVATION_RELU;
+  c.beta = 0.5f;
+  check_skinny_join(env, &c);
+  c = stream_case(1, 1, 9, 100, 500);
+  c.a_dtype = OCF_BF16, c.b_dtype = OCF_BF16, c.c_dtype = OCF_BF16;
+  c.bias_axis = OCF_BIAS_M, c.bias_dtype = OCF_F32;
+  c.activation = OCF_ACTIVATION_SILU;
+  check_skinny_join(env, &c);
+  c = stream_case(0, 0, 200, 1, 700);
+  c.layout = OCF_COL_MAJOR;
+  c.lda_pad = 3;
+  check_skinny_join(env, &c);
+  tune_skinny_join(env, 0);
+}
+
 int main(void) {
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stream_shapes),
       cmocka_unit_test(test_stream_batch_epilogue),
       cmocka_unit_test(test_stream_workspace),
+      cmocka_unit_test(test_skinny_join_shapes),
+      cmocka_unit_test(test_skinny_join_batch_epilogue),
   };
-  return cmocka_run_group_tests_name("matmul_stream", tests, ocft_group_setup, ocft_group_teardown);
+  return cmocka_run_group_tests_name("matmul_joins", tests, ocft_group_setup, ocft_group_teardown);
 }
