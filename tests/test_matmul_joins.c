@@ -66,17 +66,23 @@ static int joins_ordered(const ocft_env *env) {
   return (env->info.type & CL_DEVICE_TYPE_CPU) || env->info.nv_compute_capability_major >= 7;
 }
 
-/* Runs and checks a case, which must have run the stream plan where the device orders joins,
-   and the split plan elsewhere. */
-static void check_stream(const ocft_env *env, const mmx_case *c) {
+/* Runs and checks a case, which must have run the kernel `joined` (its name and a space, as
+   plans print it) where the device orders joins, and `unjoined` elsewhere. */
+static void check_joined(const ocft_env *env, const mmx_case *c, const char *joined,
+                         const char *unjoined) {
   mmx_check(env, c, NULL);
-  const char *want = joins_ordered(env) ? "matmul_tiled_stream " : "matmul_tiled_split ";
+  const char *want = joins_ordered(env) ? joined : unjoined;
   if (!strstr(ocf_last_plan(), want)) {
     char what[400];
     mmx_describe(c, what, sizeof what);
     print_error("%s\n  ran %s, not %s\n", what, ocf_last_plan(), want);
     fail();
   }
+}
+
+/* The stream plan where the device orders joins, the split plan elsewhere. */
+static void check_stream(const ocft_env *env, const mmx_case *c) {
+  check_joined(env, c, "matmul_tiled_stream ", "matmul_tiled_split ");
 }
 
 static mmx_case stream_case(int ta, int tb, size_t m, size_t n, size_t k) {
@@ -87,9 +93,21 @@ static mmx_case stream_case(int ta, int tb, size_t m, size_t n, size_t k) {
   return c;
 }
 
+/* Case `at` of a sweep over shapes (m, n, k): the transpose pair at's; on odd cases operands at
+   offsets and leading dimensions off 4 with alpha and beta, on even ones beta 0 over a NaN C. */
+static mmx_case sweep_case(size_t at, const size_t shape[3]) {
+  mmx_case c = stream_case(at % 2, at / 2 % 2, shape[0], shape[1], shape[2]);
+  if (at % 2) {
+    c.a_off = 1, c.b_off = 3, c.lda_pad = 1, c.ldb_pad = 2, c.ldc_pad = 3;
+    c.alpha = 0.5f, c.beta = -1.25f;
+  } else {
+    c.nan_c = 1;
+  }
+  return c;
+}
+
 /* Ragged shapes over the tiles (m and n at tiles -1, 0, +1; k off the slices, k whole, k of
-   two ranges) for tiled.stream 2, 3, 5 and 16: each transpose pair in turn, operands at offsets
-   and leading dimensions off 4 on every other case, alpha and beta or beta 0 over a NaN C. */
+   two ranges) for tiled.stream 2, 3, 5 and 16, as sweep_case lays them out. */
 static void test_stream_shapes(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const size_t shapes[][3] = {{2 * STREAM_MWG + 1, 2 * STREAM_NWG - 1, 75},
@@ -104,13 +122,7 @@ static void test_stream_shapes(void **state) {
   for (size_t u = 0; u < OCF_ARRAY_LEN_T(per_unit); u++) {
     tune_stream(env, per_unit[u]);
     for (size_t s = 0; s < shape_count; s++, at++) {
-      mmx_case c = stream_case(at % 2, at / 2 % 2, shapes[s][0], shapes[s][1], shapes[s][2]);
-      if (at % 2) {
-        c.a_off = 1, c.b_off = 3, c.lda_pad = 1, c.ldb_pad = 2, c.ldc_pad = 3;
-        c.alpha = 0.5f, c.beta = -1.25f;
-      } else {
-        c.nan_c = 1;
-      }
+      const mmx_case c = sweep_case(at, shapes[s]);
       check_stream(env, &c);
     }
   }
@@ -187,22 +199,13 @@ static void tune_skinny_join(const ocft_env *env, int on) {
                        OCF_SUCCESS);
 }
 
-/* Runs and checks a case, which must have run matmul_skinny_join where the device orders joins,
-   and the split with its reduce elsewhere. */
+/* matmul_skinny_join where the device orders joins, the split with its reduce elsewhere. */
 static void check_skinny_join(const ocft_env *env, const mmx_case *c) {
-  mmx_check(env, c, NULL);
-  const char *want = joins_ordered(env) ? "matmul_skinny_join " : "matmul_skinny_reduce ";
-  if (!strstr(ocf_last_plan(), want)) {
-    char what[400];
-    mmx_describe(c, what, sizeof what);
-    print_error("%s\n  ran %s, not %s\n", what, ocf_last_plan(), want);
-    fail();
-  }
+  check_joined(env, c, "matmul_skinny_join ", "matmul_skinny_reduce ");
 }
 
-/* Matrix-vector products both ways and short sides of 3 to 16 (the wide path from 8), every
-   transpose pair in turn, rows past a row block and short of one, ragged K, offsets and leading
-   dimensions off 4 on every other case, alpha and beta or beta 0 over a NaN C, a NaN scratch. */
+/* Matrix-vector products both ways and short sides of 3 to 16 (the wide path from 8), rows past
+   a row block and short of one, ragged K, as sweep_case lays them out, a NaN scratch. */
 static void test_skinny_join_shapes(void **state) {
   ocft_env *env = ocft_get_env(state);
   tune_skinny_join(env, 1);
@@ -210,13 +213,7 @@ static void test_skinny_join_shapes(void **state) {
                                      {70, 3, 2048},  {16, 200, 301}, {11, 37, 1500}};
   const size_t count = ocft_small() ? 4 : OCF_ARRAY_LEN_T(shapes);
   for (size_t s = 0; s < count; s++) {
-    mmx_case c = stream_case(s % 2, s / 2 % 2, shapes[s][0], shapes[s][1], shapes[s][2]);
-    if (s % 2) {
-      c.a_off = 1, c.b_off = 3, c.lda_pad = 1, c.ldb_pad = 2, c.ldc_pad = 3;
-      c.alpha = 0.5f, c.beta = -1.25f;
-    } else {
-      c.nan_c = 1;
-    }
+    const mmx_case c = sweep_case(s, shapes[s]);
     check_skinny_join(env, &c);
   }
   tune_skinny_join(env, 0);

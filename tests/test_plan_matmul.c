@@ -976,6 +976,22 @@ static void test_plan_matmul_pad_sides(void **state) {
                 "A_PAD=0 B_PAD=0 scratch=0");
 }
 
+/* The plan of `call` begins with `kernel` and defines JOIN as `join`, and meets the kernels'
+   assumptions. */
+static void expect_first_kernel(const char *what, const ocf_device_facts *facts,
+                                const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                                ocf_kernel_id kernel, long long join) {
+  ocf_plan plan;
+  expect_success(what, ocf_plan_matmul(facts, tuning, call, &plan));
+  if (plan.steps[0].kernel != kernel || define_of(&plan, "JOIN") != join) {
+    print_error("%s: planned %s with JOIN=%lld, expected %s with JOIN=%lld\n", what,
+                kernel_name(plan.steps[0].kernel), define_of(&plan, "JOIN"), kernel_name(kernel),
+                join);
+    fail();
+  }
+  check_matmul_assumptions(what, &plan, call, facts);
+}
+
 /*
  * Rule 4's stream-K (tiled.stream, 0 in the schema and in every built-in row until a GPU has
  * measured it) in place of the split plans, wave_min 85 and wave_k_min 128 as in
@@ -1037,9 +1053,7 @@ static void test_plan_matmul_stream(void **state) {
   ocf_tuning_values amd_t = matmul_tuning(&amd, AMD_GPU, OCF_F32);
   amd_t.matmul.tiled.stream = 2;
   call = matmul_call(0, 0, 256, 256, 8192, 0, 0, AUTO, 0);
-  expect_success("AMD, stream 2", ocf_plan_matmul(&amd, &amd_t, &call, &plan));
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_SPLIT);
-  check_matmul_assumptions("AMD, stream 2", &plan, &call, &amd);
+  expect_first_kernel("AMD, stream 2", &amd, &amd_t, &call, OCF_KERNEL_MATMUL_TILED_SPLIT, 0);
   /* PoCL, K split where its 64 tiles of 256 x 256 x 8192 give fewer than 64 workgroups a unit
      (its two): the joins by mem_fence on a CPU's coherent memory */
   ocf_device_facts pocl = facts_of(POCL, 0);
@@ -1047,10 +1061,7 @@ static void test_plan_matmul_stream(void **state) {
   ocf_tuning_values pocl_t = matmul_tuning(&pocl, POCL, OCF_F32);
   pocl_t.matmul.tiled.stream = 2;
   pocl_t.matmul.tiled.fill = 64, pocl_t.matmul.tiled.split_fill = 64;
-  expect_success("PoCL, stream 2", ocf_plan_matmul(&pocl, &pocl_t, &call, &plan));
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_TILED_STREAM);
-  assert_int_equal(define_of(&plan, "JOIN"), 1);
-  check_matmul_assumptions("PoCL, stream 2", &plan, &call, &pocl);
+  expect_first_kernel("PoCL, stream 2", &pocl, &pocl_t, &call, OCF_KERNEL_MATMUL_TILED_STREAM, 1);
 }
 
 /*
@@ -1085,18 +1096,12 @@ static void test_plan_matmul_skinny_join(void **state) {
   ocf_tuning_values amd_t = matmul_tuning(&amd, AMD_GPU, OCF_F32);
   amd_t.matmul.skinny.join = 1;
   call = matmul_call(0, 0, 1, 8192, 8192, 0, 0, AUTO, 0);
-  ocf_plan plan;
-  expect_success("AMD, join 1", ocf_plan_matmul(&amd, &amd_t, &call, &plan));
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_SKINNY_SPLIT);
-  check_matmul_assumptions("AMD, join 1", &plan, &call, &amd);
+  expect_first_kernel("AMD, join 1", &amd, &amd_t, &call, OCF_KERNEL_MATMUL_SKINNY_SPLIT, 0);
   const ocf_device_facts pocl = facts_of(POCL, 0);
   ocf_tuning_values pocl_t = matmul_tuning(&pocl, POCL, OCF_F32);
   pocl_t.matmul.skinny.join = 1, pocl_t.matmul.skinny.fill = 64;
   call = matmul_call(0, 0, 1, 256, 8192, 0, 0, AUTO, 0); /* 16 blocks of 16 rows: split */
-  expect_success("PoCL, join 1", ocf_plan_matmul(&pocl, &pocl_t, &call, &plan));
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_MATMUL_SKINNY_JOIN);
-  assert_int_equal(define_of(&plan, "JOIN"), 1);
-  check_matmul_assumptions("PoCL, join 1", &plan, &call, &pocl);
+  expect_first_kernel("PoCL, join 1", &pocl, &pocl_t, &call, OCF_KERNEL_MATMUL_SKINNY_JOIN, 1);
 }
 
 int main(void) {
