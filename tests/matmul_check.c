@@ -296,6 +296,12 @@ void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out) {
   data_free(&d);
 }
 
+void mmx_tune(const ocft_env *env, const char *values) {
+  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
+    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, values),
+                       OCF_SUCCESS);
+}
+
 size_t mmx_workspace_size(const ocft_env *env, const mmx_case *t) {
   mmx_data d;
   data_make(t, &d);

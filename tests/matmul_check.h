@@ -53,6 +53,10 @@ typedef struct mmx_outcome {
    out may be NULL. */
 void mmx_check(const ocft_env *env, const mmx_case *t, mmx_outcome *out);
 
+/* Sets matmul tuning `values` on the environment's context for every input type (NULL: back to
+   the resolved values), as a suite that forces a plan does. */
+void mmx_tune(const ocft_env *env, const char *values);
+
 /* ocf_matmul_workspace_size for the case's call (its buffers as mmx_check lays them out). */
 size_t mmx_workspace_size(const ocft_env *env, const mmx_case *t);
 

@@ -55,10 +55,7 @@
 static void tune_stream(const ocft_env *env, int per_unit) {
   char values[640];
   snprintf(values, sizeof values, "%s tiled.stream=%d", STREAM_SET, per_unit);
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL,
-                                              per_unit < 0 ? NULL : values),
-                       OCF_SUCCESS);
+  mmx_tune(env, per_unit < 0 ? NULL : values);
 }
 
 /* Whether the device orders a join (ocf_plan_join_fences): a CPU, or NVIDIA from 7.0. */
@@ -191,12 +188,7 @@ static void test_stream_workspace(void **state) {
 
 /* skinny.join on, K split wherever two ranges of 32 fit (NULL: back to the resolved values). */
 static void tune_skinny_join(const ocft_env *env, int on) {
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL,
-                                              on ? "skinny.join=1 skinny.fill=64 "
-                                                   "skinny.split_min=32 few.on=0 wgmma.on=0"
-                                                 : NULL),
-                       OCF_SUCCESS);
+  mmx_tune(env, on ? "skinny.join=1 skinny.fill=64 skinny.split_min=32 few.on=0 wgmma.on=0" : NULL);
 }
 
 /* matmul_skinny_join where the device orders joins, the split with its reduce elsewhere. */

@@ -43,20 +43,12 @@
 /* tiled.rim of this run of the group (main runs it with 0, then 1). */
 static int rim_on;
 
-/* Sets matmul tuning `values` for every input type on the group's context (NULL: back to the
-   resolved values). */
-static void tune_matmul(const ocft_env *env, const char *values) {
-  for (int dtype = OCF_F32; dtype <= OCF_BF16; dtype++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dtype, NULL, values),
-                       OCF_SUCCESS);
-}
-
 static void padding_on(const ocft_env *env) {
   char values[128];
   snprintf(values, sizeof values,
            "tiled.pad_min=1 tiled.pad_sides=0 tiled.pad_waves=0 tiled.rim=%d mma.on=0 wgmma.on=0",
            rim_on);
-  tune_matmul(env, values);
+  mmx_tune(env, values);
 }
 
 /* Whether the last plan is the padded one with these copies (-1: either). */
@@ -353,7 +345,7 @@ static void expect_edge_tiles(const char *what) {
 static void test_rim_tile_edges(void **state) {
   ocft_env *env = ocft_get_env(state);
   padding_on(env);
-  tune_matmul(env, EDGE_SET);
+  mmx_tune(env, EDGE_SET);
   const size_t ks[] = {2 * EDGE_KWG - 1, 2 * EDGE_KWG, 2 * EDGE_KWG + 1, EDGE_KWG / 2 + 1};
   const size_t k_count = ocft_small() ? 2 : 4;
   size_t at = 0;
@@ -402,7 +394,7 @@ static void test_rim_tile_edges(void **state) {
   c.c_dtype = OCF_F16;
   c.beta = 0.5f;
   check_padded(env, &c, 1, 1);
-  tune_matmul(env, NULL);
+  mmx_tune(env, NULL);
 }
 
 /* tiled.rim 2: the split kernel's two bodies (matmul_tiled_split under RIM, cl/matmul.cl), on
@@ -419,8 +411,8 @@ static void test_rim_split_edges(void **state) {
            "tiled.rim=2 tiled.pad_min=0 tiled.fill=64 tiled.split_fill=64 tiled.split_k_min=%d "
            "tiled.split_max=16 mma.on=0 wgmma.on=0",
            2 * EDGE_KWG);
-  tune_matmul(env, EDGE_SET);
-  tune_matmul(env, split);
+  mmx_tune(env, EDGE_SET);
+  mmx_tune(env, split);
   const size_t ks[] = {4 * EDGE_KWG, 6 * EDGE_KWG - 1, 4 * EDGE_KWG + 1};
   const size_t k_count = ocft_small() ? 2 : 3;
   size_t at = 0;
@@ -439,14 +431,14 @@ static void test_rim_split_edges(void **state) {
         }
         expect_edge_tiles(what);
       }
-  tune_matmul(env, "tiled.rim=1");
+  mmx_tune(env, "tiled.rim=1");
   mmx_case c = pad_case(0, 0, 2 * EDGE_MWG + 1, 2 * EDGE_NWG - 1, 6 * EDGE_KWG - 1);
   mmx_check(env, &c, NULL);
   if (!strstr(ocf_last_plan(), "matmul_tiled_split ") || plan_value("RIM") != 0) {
     print_error("tiled.rim 1: ran %s, not the split kernel with RIM=0\n", ocf_last_plan());
     fail();
   }
-  tune_matmul(env, NULL);
+  mmx_tune(env, NULL);
 }
 
 /* ---- the copy kernel alone ---- */
