@@ -147,8 +147,9 @@
 #endif
 
 /* ---- derived ---- */
-#define KL (WG / RL) /* k lanes */
-#define RB (4 * RL)  /* rows of a workgroup */
+#define KL (WG / RL)                              /* k lanes */
+#define RB (4 * RL)                               /* rows of a workgroup */
+#define ROW_BLOCKS(rows) (((rows) + RB - 1) / RB) /* row blocks of one product */
 #if X_KCONT
 #define STEP (4 * KL) /* k covered by one step of the whole workgroup */
 #else
@@ -460,8 +461,7 @@ uint block_row(const uint i, const uint rl) {
 /* This workgroup's row block (*block, its rows from RB * block), K range (*split) and product
    (returned) on the grid of the header. */
 ulong place_block(const ulong rows, const ulong splits, ulong *block, ulong *split) {
-  const ulong row_blocks = (rows + RB - 1) / RB;
-  return ocf_divmod(ocf_divmod(get_group_id(0), row_blocks, block), splits, split);
+  return ocf_divmod(ocf_divmod(get_group_id(0), ROW_BLOCKS(rows), block), splits, split);
 }
 
 /* The shared body: accumulate, add the k lanes' sums, then either the epilogue and the store of
@@ -568,7 +568,7 @@ matmul_skinny_join(SKINNY_PARAMS, SKINNY_OUTPUT_PARAMS, __global float *restrict
          0.0f, 0, 0, 0, 0, 0, 0, 0, partial, (__local float *)sums);
   ulong block, split;
   const ulong bi = place_block(rows, splits, &block, &split);
-  if (arrive_last(arrivals, bi * ((rows + RB - 1) / RB) + block, splits, &last))
+  if (arrive_last(arrivals, bi * ROW_BLOCKS(rows) + block, splits, &last))
     for (uint o = get_local_id(0); o < RB * N_SMALL; o += WG) {
       ulong s; /* (ocf_divmod: no division and remainder of the same operands, for Oclgrind) */
       const ulong r = block * RB + ocf_divmod(o, N_SMALL, &s);
