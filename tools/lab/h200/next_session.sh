@@ -140,12 +140,16 @@
 #           its waves) against the shipped wave splits on mid and small shapes, and the skinny
 #           split in one launch (skinny.join) on matrix-vector products, cuBLAS beside,
 #           test_matmul_joins on the GPU (cap 480 s)
+#   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
+#           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
+#           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
+#           early, torch and the copy beside (cap 200 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -770,6 +774,11 @@ SHAPES
     grep -E "^rc |failed" "$work/stream/times.txt"
     tail -3 "$work/stream/test_matmul_joins.txt"
     awk '{print $4,$5,$6,$9}' "$work/stream/peers.txt"
+    ;;
+  narrowsm)
+    softmax_round narrowsm 200 50 \
+      "65536 128 bf16;65536 128 f16;131072 64 bf16;32768 256 bf16;32768 200 bf16;32768 256 f16;65536 128 f32" \
+      "auto;rows.wg=256;vw=8 rows.seg_items=1;vw=16 rows.seg_items=1;rows.groups_per_unit=2 rows.prefetch=1;rows.groups_per_unit=4 rows.prefetch=1;rows.wg=256 rows.groups_per_unit=4 rows.prefetch=1"
     ;;
   *) echo "unknown step $step" ;;
   esac
