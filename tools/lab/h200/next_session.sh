@@ -136,10 +136,11 @@
 #   narrow16 round_normstream.sh: 16-bit narrow rows (200 and 256 columns stay 4-8 % below
 #           torch with vectors of 4) under vectors of 8 and 2, a lane each, looping, torch and
 #           the copy beside (cap 240 s)
-#   stream  round_stream.sh: fp32 stream-K (tiled.stream 1, 2, 3; on every call under 99 % of
-#           its waves) against the shipped wave splits on mid and small shapes, and the skinny
-#           split in one launch (skinny.join) on matrix-vector products, cuBLAS beside,
-#           test_matmul_joins on the GPU (cap 480 s)
+#   stream  round_stream.sh: fp32 stream-K (tiled.stream 1, 2, 2 without the register cap;
+#           on every call under 99 % of its waves) against the shipped wave splits on mid and
+#           small shapes, and the skinny split in one launch (skinny.join) on matrix-vector
+#           products, cuBLAS beside, test_matmul_joins on the GPU, the tiled kernels'
+#           registers (cap 480 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -774,6 +775,7 @@ SHAPES
     grep -E "^rc |failed" "$work/stream/times.txt"
     tail -3 "$work/stream/test_matmul_joins.txt"
     awk '{print $4,$5,$6,$9}' "$work/stream/peers.txt"
+    cat "$work/stream/registers.txt"
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
