@@ -20,8 +20,9 @@
  *
  * The skinny split in one launch (rule 2's skinny.join: matmul_skinny_join in place of
  * matmul_skinny_split + matmul_skinny_reduce), K split wherever two ranges of 32 fit
- * (skinny.fill 64, skinny.split_min 32): matrix-vector products and short sides up to 16 (the
- * wide path), every transpose pair, both orientations, batches, 16-bit operands, the epilogue.
+ * (skinny.fill 64, skinny.split_min 32, skinny.long_min 16): matrix-vector products and short sides
+ * up to 16 (the wide path), every transpose pair, both orientations, batches, 16-bit operands, the
+ * epilogue.
  *
  * Every output element and every untouched element of C is checked against
  * harness/reference_gemm.h (tests/matmul_check.c). The calls run one after another on the
@@ -186,9 +187,12 @@ static void test_stream_workspace(void **state) {
 
 /* ---- the skinny split in one launch ---- */
 
-/* skinny.join on, K split wherever two ranges of 32 fit (NULL: back to the resolved values). */
+/* skinny.join on, K split wherever two ranges of 32 fit, long sides from 16 on (NVIDIA's row
+   takes the skinny kernels from 256); NULL: back to the resolved values. */
 static void tune_skinny_join(const ocft_env *env, int on) {
-  mmx_tune(env, on ? "skinny.join=1 skinny.fill=64 skinny.split_min=32 few.on=0 wgmma.on=0" : NULL);
+  mmx_tune(env, on ? "skinny.join=1 skinny.fill=64 skinny.split_min=32 skinny.long_min=16 few.on=0 "
+                     "wgmma.on=0"
+                   : NULL);
 }
 
 /* matmul_skinny_join where the device orders joins, the split with its reduce elsewhere. */
