@@ -1011,14 +1011,17 @@ static void test_split_join(const ocf_device_facts *tma, const ocf_tuning_values
 
 /* Rule 7 for the staged and copied plans (wgmma.tma_copies): their wgmma step on its TMA-fed
    twin, the maps after the operands (maps_at their bytes rounded up to 256), the same geometry;
-   before the probes the cp.async step with the probe due; the tunable off, the cp.async step.
+   before the probes the cp.async step with the probe due; the tunable off (1 in NVIDIA's row),
+   the cp.async step.
    bf16 3000^3: B copied to rows of 3008 (18048000 bytes), 384 tiles of 192 columns. TF32 4096^3
    B k x n: B' of 4096 rows of 4096 floats (67108864 bytes), 512 tiles. 3XTF32 4096^3: A' and B'
    of 8192 rows of 12288 floats (402653184 bytes). */
 static void test_tma_copies(const ocf_device_facts *tma, const ocf_tuning_values *bf16,
                             const ocf_tuning_values *f32) {
-  ocf_tuning_values on16 = *bf16, on32 = *f32;
-  on16.matmul.wgmma.tma_copies = on32.matmul.wgmma.tma_copies = 1;
+  assert_int_equal(bf16->matmul.wgmma.tma_copies, 1); /* NVIDIA's built-in values */
+  assert_int_equal(f32->matmul.wgmma.tma_copies, 1);
+  ocf_tuning_values on16 = *bf16, on32 = *f32, off16 = *bf16;
+  off16.matmul.wgmma.tma_copies = 0;
   on32.matmul.wgmma.stage_min = on32.matmul.wgmma.tf32_stage_min = 256;
   const int none = OCF_PLAN_PROBE_NONE;
   ocf_matmul_call call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
@@ -1027,7 +1030,7 @@ static void test_tma_copies(const ocf_device_facts *tma, const ocf_tuning_values
                   "B_PAD=1 A_PAD=0 BN=192 STAGES=5 pad_ldb=3008 maps_at=18048000 "
                   "scratch=18146304 scratch_written=1 wide=1 max_regs=224 local_mem=206208",
                   none);
-  plan_wgmma_case("copied B, tma_copies 0", tma, bf16, &call,
+  plan_wgmma_case("copied B, tma_copies 0", tma, &off16, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384",
                   "wide=0 maps_at=0 scratch=18048000", none);
   call.lda = 3001; /* A off 16-byte chunks: copied too */
@@ -1139,7 +1142,8 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   plan_wgmma_case("m 2^31 - 128", &tma, &bf16, &call, "matmul_wgmma_tma wg=288 groups=16777215",
                   "wide=1", none);
 
-  /* split, last-wave and copied plans keep their kernels */
+  /* split and last-wave plans keep their kernels (copied ones take the TMA-fed step:
+     test_tma_copies) */
   call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = OCF_TRANS;
   plan_wgmma_case("split K", &tma, &bf16, &call,
@@ -1150,7 +1154,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   test_tma_copies(&tma, &bf16, &f32);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
-                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_pb wg=256 groups=384", "wide=0",
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=384", "wide=1",
                   none);
   ocf_tuning_values lw = lastwave_on(bf16);
   lw.matmul.wgmma.wave_bn = 0, lw.matmul.wgmma.align_rows = 0;
@@ -1180,8 +1184,8 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   plan_wgmma_case("tma 2, 3000^3, TMA probe failed", &off, &lines, &call, padded, "wide=0", none);
   call.lda = 3001; /* A off 16-byte chunks: copied whatever the TMA */
   plan_wgmma_case("tma 2, lda 3001", &tma, &lines, &call,
-                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_pab wg=256 groups=384", "wide=0",
-                  none);
+                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_pab wg=288 groups=384",
+                  "wide=1", none);
 
   /* the probe's plan: the larger ring (192 columns, 5 stages), bounded waits, the maps' scratch */
   ocf_plan plan;

@@ -274,14 +274,14 @@ static const ocf_tunable matmul_tunables[] = {
                              "matmul_wgmma_tma_split, their stages filled by the tensor memory "
                              "accelerator, where rule 7's gates hold; 0: the cp.async split",
                              NULL},
-    /* split_join: built 2026-12-05 without a GPU, off until the H200 runs it */
+    /* split_join: measured 2026-12-06 (H100), lost on every few-row shape: off */
     [MM(wgmma.split_join)] = {"wgmma.split_join", 0, 1, 0, 0,
                               "1: split-K wgmma calls on the cp.async kernel join their K ranges "
                               "in the same launch (matmul_wgmma_split_join: each tile's last "
                               "range adds the ranges' sums and finishes the tile); 0: "
                               "matmul_wgmma_split, then matmul_wgmma_reduce",
                               NULL},
-    /* tma_copies: built 2026-12-05 without a GPU, off until the H200 runs it */
+    /* tma_copies: 1 in NVIDIA's built-in row since 2026-12-06 (measured on an H100) */
     [MM(wgmma.tma_copies)] = {"wgmma.tma_copies", 0, 1, 0, 0,
                               "1: the staged and copied wgmma plans (src/plan/plan_matmul_wgmma.c, "
                               "rule 4) multiply on the TMA-fed form (matmul_wgmma_tma_sb, _sab, "
