@@ -698,6 +698,42 @@ static void test_plan_softmax_packed_where_held(void **state) {
   }
 }
 
+/* The H200's 16-bit narrow entries (rows.aligned_vw 16, rows.aligned_seg_items 1; timed on an
+   H100): rows on whole vectors of 16 hold one a lane; rows on whole vectors of 8 only (200
+   columns) keep the plain plan, two vectors of 8 a lane, which one of 8 a lane lost to by 16 %
+   (aligned_seg_items once applied at the plan's own width there: SEG 32 ITEMS 1); a row
+   straddling its vectors (130 columns) keeps it too. */
+static void test_plan_softmax_narrow16(void **state) {
+  (void)state;
+  ocf_device_facts facts;
+  static ocf_tuning_table table;
+  resolve_h200(&facts, &table);
+  static const struct {
+    size_t rows, cols;
+    const char *shape, *values;
+  } cases[] = {
+      {65536, 128, "softmax_rows wg=8x16 groups=1x4096", "VW=16 SEG=8 ITEMS=1"},
+      {131072, 64, "softmax_rows wg=4x32 groups=1x4096", "VW=16 SEG=4 ITEMS=1"},
+      {32768, 200, "softmax_rows wg=16x8 groups=1x4096", "VW=8 SEG=16 ITEMS=2"},
+      {32768, 130, "softmax_rows wg=16x8 groups=1x4096", "VW=8 ITEMS=2"},
+  };
+  static const ocf_dtype halves[] = {OCF_F16, OCF_BF16};
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+    for (size_t d = 0; d < ARRAY_LEN(halves); d++) {
+      const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
+      const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
+      ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
+      call.in_dtype = call.out_dtype = halves[d];
+      char what[96];
+      snprintf(what, sizeof what, "%s %zu x %zu", ocf_dtype_name(halves[d]), cases[i].rows,
+               cases[i].cols);
+      ocf_plan plan;
+      expect_plan(what,
+                  ocf_plan_softmax(&facts, &table[OCF_OP_SOFTMAX][halves[d]][c], &call, &plan),
+                  &plan, cases[i].shape, cases[i].values);
+    }
+}
+
 /* 16-bit softmax holds its rows in the registers fp32 does, under the H200's values (built-in
    and shipped database): ptxas -v found bf16's 16 x 12 floats a work-item at 255 registers where
    fp32's 4 x 16 took 112, one 256-item workgroup a compute unit (issue 19). A 16-bit row is
@@ -882,6 +918,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_softmax_16bit_registers),
+      cmocka_unit_test(test_plan_softmax_narrow16),
       cmocka_unit_test(test_plan_softmax_packed_where_held),
       cmocka_unit_test(test_plan_softmax_split_rows),
       cmocka_unit_test(test_plan_softmax_long_segments),

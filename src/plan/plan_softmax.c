@@ -181,12 +181,15 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
                      : b.items;
   /* A vector straddles a row's ends only where rows start or end inside vectors (offsets,
      strides, widths, lengths, the causal band); rows on whole vectors take their own
-     seg_items where the tuning gives one. */
+     seg_items where the tuning gives one: on whole vectors of rows.aligned_vw where that is
+     set (16-bit rows of 200 columns, whole vectors of 8 but not of 16, lost 16 % at one vector
+     of 8 a lane on an H100; docs/SOFTMAX.md), else of the plan's width. */
   b.straddles = b.vw > 1 && (c->in_off % b.vw || c->in_ld % b.vw || c->cols % b.vw ||
                              c->has_lengths || c->causal);
-  const int seg_items = own_whole && !b.straddles && t->rows.aligned_seg_items
-                            ? t->rows.aligned_seg_items
-                            : t->rows.seg_items;
+  const int seg_items =
+      own_whole && !b.straddles && t->rows.aligned_seg_items && (!t->rows.aligned_vw || on_whole)
+          ? t->rows.aligned_seg_items
+          : t->rows.seg_items;
   const size_t seg_vw = on_whole ? (size_t)t->rows.aligned_vw : t_vw;
   b.seg_items = ocf_max_size((size_t)seg_items * seg_vw / b.vw, 1);
   b.unroll = ocf_min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);
