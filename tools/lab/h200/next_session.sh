@@ -141,6 +141,11 @@
 #           small shapes, and the skinny split in one launch (skinny.join) on matrix-vector
 #           products, cuBLAS beside, test_matmul_joins on the GPU, the tiled kernels'
 #           registers (cap 480 s)
+#   verify  the GEMM suites the 2026-12-06 changes touch (test_matmul_joins, _wgmma, _staged: the
+#           TMA-fed copies on, every form named), then 16-bit medium softmax rows on whole
+#           vectors of 8 only, which rows.aligned_seg_items no longer takes (the H200's medium
+#           entry, named so that an H100 runs it too, against rows.seg_items=1: the plan they
+#           had), torch beside (cap 540 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -150,7 +155,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -776,6 +781,18 @@ SHAPES
     tail -3 "$work/stream/test_matmul_joins.txt"
     awk '{print $4,$5,$6,$9}' "$work/stream/peers.txt"
     cat "$work/stream/registers.txt"
+    ;;
+  verify)
+    for t in test_matmul_joins:60 test_matmul_wgmma:200 test_matmul_staged:200; do
+      n=${t%%:*}
+      (cd $b && timeout "$(budget "${t##*:}")" tests/$n >"$work/$n.txt" 2>&1
+        echo "exit $?" >>"$work/$n.txt")
+      echo "== $n"
+      grep -v '^\[ *\(RUN\|OK\) ' "$work/$n.txt" | tail -6
+    done
+    softmax_round medium16 70 25 \
+      "16384 1000 bf16;30000 784 bf16;8192 1496 bf16;65536 128 bf16;32768 200 bf16" \
+      "auto;rows.seg_items=3 rows.whole_ends=1 rows.aligned_vw=16 rows.aligned_seg_items=1;rows.seg_items=1 rows.whole_ends=1"
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
