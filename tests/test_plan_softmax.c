@@ -646,6 +646,27 @@ static void test_plan_softmax_wide(void **state) {
   assert_false(ocf_facts_wide_allows(&amd, OCF_KERNEL_SOFTMAX_RESIDENT, 1024, 64));
 }
 
+/* The H200's resolved values (built-in row and shipped database) for `dtype` and the class of
+   rows x cols. */
+static ocf_tuning_values class_values(const ocf_tuning_table table, ocf_dtype dtype, size_t rows,
+                                      size_t cols) {
+  const ocf_shape shape = {{rows, cols, 0}};
+  return table[OCF_OP_SOFTMAX][dtype][ocf_shape_class_of(OCF_OP_SOFTMAX, &shape)];
+}
+
+/* A shape and the plan expected of it (kernels and sizes, then values of the plan's own). */
+typedef struct {
+  size_t rows, cols;
+  const char *shape, *values;
+} shape_plan;
+
+/* A tight call of rows x cols stored in `dtype`, in and out. */
+static ocf_softmax_call stored_call(size_t rows, size_t cols, ocf_dtype dtype) {
+  ocf_softmax_call call = softmax_call(rows, cols, &TIGHT, AUTO, 0);
+  call.in_dtype = call.out_dtype = dtype;
+  return call;
+}
+
 /*
  * packed=2 (src/plan/plan_softmax.c, choose): 16-bit rows held as floats where those take them in
  * softmax_rows, else as bits in twice the items (the same registers) where the bits hold the row
@@ -663,22 +684,16 @@ static void test_plan_softmax_packed_where_held(void **state) {
   ocf_device_facts facts;
   static ocf_tuning_table table;
   resolve_h200(&facts, &table);
-  static const struct {
-    size_t rows, cols;
-    const char *shape, *values;
-  } cases[] = {
+  static const shape_plan cases[] = {
       {4096, 4096, "softmax_rows wg=128x1 groups=1x4096", "PACKED=0 ITEMS=2"},
       {4096, 8192, "softmax_rows wg=128x1 groups=1x4096", "PACKED=1 ITEMS=4"},
       {4096, 16384, "softmax_resident wg=256 groups=4096", "PACKED=1 ITEMS=4"},
       {256, 65536, "softmax_resident wg=256 groups=256", "PACKED=0 ITEMS=2"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
-    const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
-    ocf_tuning_values values = table[OCF_OP_SOFTMAX][OCF_BF16][c];
+    ocf_tuning_values values = class_values(table, OCF_BF16, cases[i].rows, cases[i].cols);
     values.softmax.packed = 2;
-    ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
-    call.in_dtype = call.out_dtype = OCF_BF16;
+    ocf_softmax_call call = stored_call(cases[i].rows, cases[i].cols, OCF_BF16);
     char what[96];
     snprintf(what, sizeof what, "bf16 %zu x %zu, packed 2", cases[i].rows, cases[i].cols);
     ocf_plan plan;
@@ -708,10 +723,7 @@ static void test_plan_softmax_narrow16(void **state) {
   ocf_device_facts facts;
   static ocf_tuning_table table;
   resolve_h200(&facts, &table);
-  static const struct {
-    size_t rows, cols;
-    const char *shape, *values;
-  } cases[] = {
+  static const shape_plan cases[] = {
       {65536, 128, "softmax_rows wg=8x16 groups=1x4096", "VW=16 SEG=8 ITEMS=1"},
       {131072, 64, "softmax_rows wg=4x32 groups=1x4096", "VW=16 SEG=4 ITEMS=1"},
       {32768, 200, "softmax_rows wg=16x8 groups=1x4096", "VW=8 SEG=16 ITEMS=2"},
@@ -720,17 +732,14 @@ static void test_plan_softmax_narrow16(void **state) {
   static const ocf_dtype halves[] = {OCF_F16, OCF_BF16};
   for (size_t i = 0; i < ARRAY_LEN(cases); i++)
     for (size_t d = 0; d < ARRAY_LEN(halves); d++) {
-      const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
-      const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
-      ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
-      call.in_dtype = call.out_dtype = halves[d];
+      const ocf_tuning_values values = class_values(table, halves[d], cases[i].rows, cases[i].cols);
+      const ocf_softmax_call call = stored_call(cases[i].rows, cases[i].cols, halves[d]);
       char what[96];
       snprintf(what, sizeof what, "%s %zu x %zu", ocf_dtype_name(halves[d]), cases[i].rows,
                cases[i].cols);
       ocf_plan plan;
-      expect_plan(what,
-                  ocf_plan_softmax(&facts, &table[OCF_OP_SOFTMAX][halves[d]][c], &call, &plan),
-                  &plan, cases[i].shape, cases[i].values);
+      expect_plan(what, ocf_plan_softmax(&facts, &values, &call, &plan), &plan, cases[i].shape,
+                  cases[i].values);
     }
 }
 
@@ -815,14 +824,11 @@ static void test_plan_softmax_split_rows(void **state) {
        "softmax_split_stats wg=256 groups=768 + softmax_split_write wg=256 groups=768", "UNROLL=1"},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
-    const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
-    ocf_tuning_values values = table[OCF_OP_SOFTMAX][cases[i].dtype][c];
+    ocf_tuning_values values = class_values(table, cases[i].dtype, cases[i].rows, cases[i].cols);
     assert_int_equal(values.softmax.long_rows.split_unroll, 1);
     if (cases[i].split_rows_pct >= 0)
       values.softmax.long_rows.split_rows_pct = cases[i].split_rows_pct;
-    ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
-    call.in_dtype = call.out_dtype = cases[i].dtype;
+    const ocf_softmax_call call = stored_call(cases[i].rows, cases[i].cols, cases[i].dtype);
     char what[96];
     snprintf(what, sizeof what, "%s %zu x %zu, split_rows_pct %d", ocf_dtype_name(cases[i].dtype),
              cases[i].rows, cases[i].cols, values.softmax.long_rows.split_rows_pct);
@@ -865,14 +871,11 @@ static void test_plan_softmax_long_segments(void **state) {
       {OCF_BF16, 1024, 20000, NULL, "softmax_resident wg=256 groups=528", NULL},
   };
   for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-    const ocf_shape shape = {{cases[i].rows, cases[i].cols, 0}};
-    const unsigned c = ocf_shape_class_of(OCF_OP_SOFTMAX, &shape);
-    ocf_tuning_values values = table[OCF_OP_SOFTMAX][cases[i].dtype][c];
+    ocf_tuning_values values = class_values(table, cases[i].dtype, cases[i].rows, cases[i].cols);
     if (cases[i].tuning)
       assert_int_equal(ocf_tuning_parse(OCF_OP_SOFTMAX, cases[i].tuning, &values, "case"),
                        OCF_SUCCESS);
-    ocf_softmax_call call = softmax_call(cases[i].rows, cases[i].cols, &TIGHT, AUTO, 0);
-    call.in_dtype = call.out_dtype = cases[i].dtype;
+    const ocf_softmax_call call = stored_call(cases[i].rows, cases[i].cols, cases[i].dtype);
     char what[128];
     snprintf(what, sizeof what, "%s %zu x %zu, %s", ocf_dtype_name(cases[i].dtype), cases[i].rows,
              cases[i].cols, cases[i].tuning ? cases[i].tuning : "shipped");
