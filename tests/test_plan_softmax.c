@@ -713,34 +713,40 @@ static void test_plan_softmax_packed_where_held(void **state) {
   }
 }
 
-/* The H200's 16-bit narrow entries (rows.aligned_vw 16, rows.aligned_seg_items 1; timed on an
-   H100): rows on whole vectors of 16 hold one a lane; rows on whole vectors of 8 only (200
-   columns) keep the plain plan, two vectors of 8 a lane, which one of 8 a lane lost to by 16 %
-   (aligned_seg_items once applied at the plan's own width there: SEG 32 ITEMS 1); a row
-   straddling its vectors (130 columns) keeps it too. */
-static void test_plan_softmax_narrow16(void **state) {
+/* The H200's 16-bit rows on whole vectors (rows.aligned_vw 16, rows.aligned_seg_items 1 for
+   narrow and medium rows, rows.whole_seg_items 1 for medium bf16 ones; docs/SOFTMAX.md): rows
+   on whole vectors of 16 hold one a lane; narrow rows on whole vectors of 8 only (200 columns)
+   keep the plain plan, two vectors of 8 a lane (one a lane lost 16 %: SEG 32 ITEMS 1), where
+   medium bf16 rows of 1000 columns hold one a lane (three lost 6 %: SEG 64 ITEMS 2); f16's
+   medium rows are in vectors of 16, which 1000 columns straddle; a row straddling its vectors
+   of 8 (130 columns) keeps the plain plan. */
+static void test_plan_softmax_whole16(void **state) {
   (void)state;
   ocf_device_facts facts;
   static ocf_tuning_table table;
   resolve_h200(&facts, &table);
-  static const shape_plan cases[] = {
-      {65536, 128, "softmax_rows wg=8x16 groups=1x4096", "VW=16 SEG=8 ITEMS=1"},
-      {131072, 64, "softmax_rows wg=4x32 groups=1x4096", "VW=16 SEG=4 ITEMS=1"},
-      {32768, 200, "softmax_rows wg=16x8 groups=1x4096", "VW=8 SEG=16 ITEMS=2"},
-      {32768, 130, "softmax_rows wg=16x8 groups=1x4096", "VW=8 ITEMS=2"},
+  static const struct {
+    ocf_dtype dtype;
+    shape_plan plan;
+  } cases[] = {
+      {OCF_BF16, {65536, 128, "softmax_rows wg=8x16 groups=1x4096", "VW=16 SEG=8 ITEMS=1"}},
+      {OCF_F16, {65536, 128, "softmax_rows wg=8x16 groups=1x4096", "VW=16 SEG=8 ITEMS=1"}},
+      {OCF_BF16, {131072, 64, "softmax_rows wg=4x32 groups=1x4096", "VW=16 SEG=4 ITEMS=1"}},
+      {OCF_BF16, {32768, 200, "softmax_rows wg=16x8 groups=1x4096", "VW=8 SEG=16 ITEMS=2"}},
+      {OCF_F16, {32768, 200, "softmax_rows wg=16x8 groups=1x4096", "VW=8 SEG=16 ITEMS=2"}},
+      {OCF_BF16, {16384, 1000, "softmax_rows wg=128x1 groups=1x16384", "VW=8 SEG=128 ITEMS=1"}},
+      {OCF_F16, {16384, 1000, "softmax_rows wg=32x4 groups=1x4096", "VW=16 SEG=32"}},
+      {OCF_BF16, {32768, 130, "softmax_rows wg=16x8 groups=1x4096", "VW=8 ITEMS=2"}},
   };
-  static const ocf_dtype halves[] = {OCF_F16, OCF_BF16};
-  for (size_t i = 0; i < ARRAY_LEN(cases); i++)
-    for (size_t d = 0; d < ARRAY_LEN(halves); d++) {
-      const ocf_tuning_values values = class_values(table, halves[d], cases[i].rows, cases[i].cols);
-      const ocf_softmax_call call = stored_call(cases[i].rows, cases[i].cols, halves[d]);
-      char what[96];
-      snprintf(what, sizeof what, "%s %zu x %zu", ocf_dtype_name(halves[d]), cases[i].rows,
-               cases[i].cols);
-      ocf_plan plan;
-      expect_plan(what, ocf_plan_softmax(&facts, &values, &call, &plan), &plan, cases[i].shape,
-                  cases[i].values);
-    }
+  for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+    const shape_plan *c = &cases[i].plan;
+    const ocf_tuning_values values = class_values(table, cases[i].dtype, c->rows, c->cols);
+    const ocf_softmax_call call = stored_call(c->rows, c->cols, cases[i].dtype);
+    char what[96];
+    snprintf(what, sizeof what, "%s %zu x %zu", ocf_dtype_name(cases[i].dtype), c->rows, c->cols);
+    ocf_plan plan;
+    expect_plan(what, ocf_plan_softmax(&facts, &values, &call, &plan), &plan, c->shape, c->values);
+  }
 }
 
 /* 16-bit softmax holds its rows in the registers fp32 does, under the H200's values (built-in
@@ -921,7 +927,7 @@ int main(void) {
       cmocka_unit_test(test_plan_softmax_segments_divide_any_group),
       cmocka_unit_test(test_plan_softmax_coop_work_bounded),
       cmocka_unit_test(test_plan_softmax_16bit_registers),
-      cmocka_unit_test(test_plan_softmax_narrow16),
+      cmocka_unit_test(test_plan_softmax_whole16),
       cmocka_unit_test(test_plan_softmax_packed_where_held),
       cmocka_unit_test(test_plan_softmax_split_rows),
       cmocka_unit_test(test_plan_softmax_long_segments),

@@ -23,8 +23,10 @@
  *      and is reduced through warp shuffles (SHUFFLE: cl/warp_shuffle.clh) where the group is
  *      whole warps. With rows.whole_ends, out apart from in's span and rows that start or end
  *      inside vectors, a vector straddling a row's end is read in one access (WHOLE_ENDS).
- *      Rows that start and end on whole vectors take rows.aligned_seg_items where it is set,
- *      and those on whole vectors of rows.aligned_vw (where set) that width. A work-item holds
+ *      Rows that start and end on whole vectors of rows.aligned_vw (where set) take that width
+ *      and rows.aligned_seg_items, those on whole vectors of vw only rows.whole_seg_items (where
+ *      aligned_vw is not set, rows on whole vectors of vw take rows.aligned_seg_items), each
+ *      where set and where it fills the segments as well. A work-item holds
  *      at most rows.items vectors (0: long_rows.items); rows longer than max_seg work-items
  *      hold that way take segments of up to rows.long_seg work-items, one row a workgroup,
  *      where it is set (choose_rows_long).
@@ -180,16 +182,18 @@ static budgets budgets_of(const ocf_softmax_tuning *t, const ocf_softmax_call *c
                      ? ocf_max_size((size_t)t->rows.items * t_vw / b.vw / share, 1) * twice
                      : b.items;
   /* A vector straddles a row's ends only where rows start or end inside vectors (offsets,
-     strides, widths, lengths, the causal band); rows on whole vectors take their own
-     seg_items where the tuning gives one: on whole vectors of rows.aligned_vw where that is
-     set (16-bit rows of 200 columns, whole vectors of 8 but not of 16, lost 16 % at one vector
-     of 8 a lane on an H100; docs/SOFTMAX.md), else of the plan's width. */
+     strides, widths, lengths, the causal band). Rows on whole vectors take their own seg_items
+     where the tuning gives one: rows.aligned_seg_items on whole vectors of rows.aligned_vw (or
+     of the plan's width where that is not set), rows.whole_seg_items on whole vectors of the
+     plan's width only. On the H200, bf16 rows of 1000 columns ran best one vector of 8 a lane
+     and rows of 200 two (docs/SOFTMAX.md): no count of empty slots tells them apart. */
   b.straddles = b.vw > 1 && (c->in_off % b.vw || c->in_ld % b.vw || c->cols % b.vw ||
                              c->has_lengths || c->causal);
-  const int seg_items =
-      own_whole && !b.straddles && t->rows.aligned_seg_items && (!t->rows.aligned_vw || on_whole)
-          ? t->rows.aligned_seg_items
-          : t->rows.seg_items;
+  int own_items = 0;
+  if (own_whole && !b.straddles)
+    own_items =
+        on_whole || !t->rows.aligned_vw ? t->rows.aligned_seg_items : t->rows.whole_seg_items;
+  const int seg_items = own_items ? own_items : t->rows.seg_items;
   const size_t seg_vw = on_whole ? (size_t)t->rows.aligned_vw : t_vw;
   b.seg_items = ocf_max_size((size_t)seg_items * seg_vw / b.vw, 1);
   b.unroll = ocf_min_size((size_t)t->long_rows.unroll * t_vw / b.vw, 16);

@@ -65,6 +65,12 @@ static const ocf_tunable softmax_tunables[] = {
                              "the vector width of rows that start and end on whole vectors of "
                              "it, in and out (rows.aligned_seg_items then counts these); 0: vw",
                              NULL},
+    [SM(rows.whole_seg_items)] = {"rows.whole_seg_items", 0, 32, 0, 0,
+                                  "rows.seg_items for rows that start and end on whole vectors "
+                                  "of vw but not of rows.aligned_vw, where that is set (rows on "
+                                  "whole vectors of it take rows.aligned_seg_items); 0: "
+                                  "rows.seg_items",
+                                  NULL},
     [SM(rows.items)] = {"rows.items", 0, 64, 0, 0,
                         "most vectors a softmax_rows work-item holds; 0: long_rows.items", NULL},
     [SM(rows.long_seg)] = {"rows.long_seg", 0, 16384, 0, 0,
@@ -135,14 +141,17 @@ enum {
 
 static const char *const softmax_derived[] = {
     "vw*long_rows.items", "vw*rows.seg_items*(1+rows.prefetch)",
-    "max(vw,rows.aligned_vw)*rows.aligned_seg_items*(1+rows.prefetch)", "vw*rows.items"};
+    "max(max(vw,rows.aligned_vw)*rows.aligned_seg_items,vw*rows.whole_seg_items)*(1+rows.prefetch)",
+    "vw*rows.items"};
 
 static void softmax_derive(const ocf_tuning_values *values, long long *d) {
   const ocf_softmax_tuning *t = &values->softmax;
   d[0] = (long long)t->vw * t->long_rows.items;
   d[1] = (long long)t->vw * t->rows.seg_items * (1 + t->rows.prefetch);
   const int aligned_vw = t->rows.aligned_vw > t->vw ? t->rows.aligned_vw : t->vw;
-  d[2] = (long long)aligned_vw * t->rows.aligned_seg_items * (1 + t->rows.prefetch);
+  const long long aligned = (long long)aligned_vw * t->rows.aligned_seg_items,
+                  whole = (long long)t->vw * t->rows.whole_seg_items;
+  d[2] = (aligned > whole ? aligned : whole) * (1 + t->rows.prefetch);
   d[3] = (long long)t->vw * t->rows.items;
 }
 

@@ -56,6 +56,8 @@ typedef struct ocf_softmax_rows_tuning {
   int whole_ends;      /* 1: a vector straddling a row's ends is read whole (out apart from in) */
   int aligned_seg_items; /* seg_items of rows on whole vectors (none straddles); 0: seg_items */
   int aligned_vw;        /* the vector width of rows on whole vectors of it; 0: vw */
+  int whole_seg_items;   /* seg_items of rows on whole vectors of vw but not of a set aligned_vw;
+                            0: seg_items */
   int items;             /* most vectors a work-item holds; 0: long_rows.items */
   int long_seg; /* rows that max_seg work-items cannot hold get segments up to this many; 0: none */
 } ocf_softmax_rows_tuning;
