@@ -34,6 +34,8 @@ jobs=${JOBS:-$(nproc)}
 # test_plan_softmax).
 # The four attn-mma mutations were run on 2026-12-02 (PoCL, 2 cores): all killed, the kernel's by
 # test_attention_mma_shapes, the planner's by test_plan_attention_mma_local_memory.
+# softmax-whole-seg was run on 2026-12-06 (this machine, 2 cores): killed by
+# test_plan_softmax_whole16.
 # The two lw- mutations were run on 2026-12-02 against tools/wgmma_lastwave_check.sh alone (no
 # GPU here; test_matmul_wgmma's test_wgmma_lastwave would catch them on the H200): both killed.
 # The two norm-stream- mutations were applied by hand on 2026-12-02 (PoCL, test_norm's
@@ -205,6 +207,7 @@ stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~st
 skinny-join-block~cl/matmul_skinny.cl~  if (arrive_last(arrivals, bi * ROW_BLOCKS(rows) + block, splits, &last))~  if (arrive_last(arrivals, block, splits, &last))~^test_matmul_joins$~matmul_skinny_join: one counter a row block for every product of a batch (the products' ranges counted together)
 skinny-join-last~cl/matmul_skinny.cl~    for (uint o = get_local_id(0); o < RB * N_SMALL; o += WG) {~    for (uint o = get_local_id(0); o < RB * N_SMALL - 1; o += WG) {~^test_matmul_joins$~matmul_skinny_join: a block's last element of Y never joined
 stream-join-reset~cl/join.clh~      atomic_xchg(arrivals + block, 0u);~      atomic_xchg(arrivals + block, 1u);~^test_matmul_joins$~matmul_tiled_stream: a tile's counter not set back to zero (the next call's tile never joins)
+softmax-whole-seg~src/plan/plan_softmax.c~on_whole || !t->rows.aligned_vw ? t->rows.aligned_seg_items~on_whole || 1 ? t->rows.aligned_seg_items~^test_plan_softmax$~softmax plans: rows on whole vectors of vw only take rows.aligned_seg_items, not rows.whole_seg_items (the H200's narrow 16-bit rows of 200 columns one vector of 8 a lane)
 EOF
 )
 
