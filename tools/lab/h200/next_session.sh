@@ -149,6 +149,10 @@
 #   softbench16 `oclfuse bench` (L2 flushed before each call) and bench/peers.py on 16-bit
 #           softmax rows the 2026-12-06 entries moved (narrow rows in vectors of 16, medium bf16
 #           rows of whole 8-vectors one a lane), their neighbours, and fp32 beside (cap 240 s)
+#   edgeclock the wgmma lab's 192-column TMA and cp.async kernels on 3072^3 and its ragged
+#           neighbours with a clock in every workgroup (WG_CLOCK): do the column-edge tiles of a
+#           ragged n run longer, start later, or crowd units (docs/GEMM.md, "Ragged 16-bit
+#           shapes on wgmma: where the time goes"; cap 240 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -158,7 +162,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -796,6 +800,12 @@ SHAPES
     softmax_round medium16 70 25 \
       "16384 1000 bf16;30000 784 bf16;8192 1496 bf16;65536 128 bf16;32768 200 bf16" \
       "auto;rows.seg_items=3 rows.whole_ends=1 rows.aligned_vw=16 rows.aligned_seg_items=1;rows.seg_items=1 rows.whole_ends=1"
+    ;;
+  edgeclock)
+    WG_CLOCK=1 WG_SHAPES="3072x3072x3072,3072x3008x3072,3000x3072x3072,3072x3072x3000,3000x3000x3000" \
+      timeout -k 5 "$(budget 240)" tools/lab/wgmma/run.sh "$work/edgeclock" 180 bf16_192x5_nn \
+      >"$work/edgeclock.log" 2>&1
+    grep -E "PASS|FAIL|ERROR|clock" "$work/edgeclock/rows.txt" | cut -c1-160
     ;;
   softbench16)
     sizes="softmax:65536x128:bf16;softmax:65536x128:f16;softmax:131072x64:bf16"

@@ -90,6 +90,14 @@
 #ifndef OCF_WG_SWAP_MN
 #define OCF_WG_SWAP_MN 0
 #endif
+/* 1: the kernel takes one more argument, `clock`, four ulongs a workgroup: %globaltimer when its
+   first work-item starts and when the whole workgroup is done (after a barrier behind the
+   stores), its tile (tm << 32 | tn) and %smid. Where the time of a ragged call goes: do edge
+   tiles run longer, start later, or crowd some compute units (docs/GEMM.md, "Ragged 16-bit
+   shapes on wgmma: where the time goes")? */
+#ifndef OCF_WG_CLOCK
+#define OCF_WG_CLOCK 0
+#endif
 
 /* ---- derived ---- */
 #define BN OCF_WG_BN
@@ -455,13 +463,29 @@ INLINE void consume(float *acc, const uint base, const uint bars, const uint k, 
 
 /* ---- kernel ---- */
 
+#if OCF_WG_CLOCK
+#define CLOCK_PARAM , __global ulong *clock
+INLINE ulong global_timer(void) {
+  ulong ns;
+  OCF_ASM volatile("mov.u64 %0, %%globaltimer;" : "=l"(ns));
+  return ns;
+}
+INLINE uint sm_id(void) {
+  uint id;
+  OCF_ASM volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+#else
+#define CLOCK_PARAM
+#endif
+
 /* Leading dimensions in elements; lda, ldb, ldc * EB multiples of 16 bytes. maps: the TMA's
    tensor maps of A and B (128 bytes each, 64-byte aligned; OCF_WG_PRODUCER 2), or 256 bytes per
    workgroup that it writes its maps to (OCF_WG_PRODUCER 3). */
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void
 matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __global const uchar *a,
              const uint lda, __global const uchar *b, const uint ldb, const float beta,
-             __global float *c, const uint ldc, __global uchar *maps) {
+             __global float *c, const uint ldc, __global uchar *maps CLOCK_PARAM) {
   /* 1 KiB spare: the swizzle needs every stage 1 KiB aligned in the shared window; then the
      ring's mbarriers (full, empty) */
   __local uchar smem[STAGES * STAGE_BYTES + 1024 + 16 * STAGES + 384]
@@ -471,6 +495,9 @@ matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __glob
   uint tm, tn;
   tile_of(get_group_id(0), (m + BM - 1) / BM, (n + BN - 1) / BN, &tm, &tn);
   const uint m0 = tm * BM, n0 = tn * BN;
+#if OCF_WG_CLOCK
+  const ulong started = t == 0 ? global_timer() : 0;
+#endif
 
   float acc[NACC];
 #pragma unroll
@@ -522,6 +549,16 @@ matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __glob
     const uint wg = t / 128 - 1;
     consume(acc, base, bars, k, wg);
     store_tile(c, ldc, m, n, m0 + 64 * wg, n0, acc, alpha, beta, t % 128);
+  }
+#endif
+#if OCF_WG_CLOCK
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  if (t == 0) {
+    __global ulong *mine = clock + 4 * (ulong)get_group_id(0);
+    mine[0] = started;
+    mine[1] = global_timer();
+    mine[2] = (ulong)tm << 32 | tn;
+    mine[3] = sm_id();
   }
 #endif
 }

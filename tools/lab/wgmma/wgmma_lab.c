@@ -11,7 +11,9 @@
  * child process (all builds at once, then the runs one after the other); a child appends its
  * rows to OUTDIR/rows.txt as it goes. The first TMA variant runs a quick check first (15 s
  * limit: a hang costs that much); WG_QUICK=1 runs the small shapes only, WG_RAGGED=1 big ragged
- * shapes instead of 4096^3 and 8192^3.
+ * shapes instead of 4096^3 and 8192^3, WG_SHAPES="MxNxK,..." those shapes instead. WG_CLOCK=1
+ * builds the kernels with OCF_WG_CLOCK (each workgroup's start, end, tile and compute unit) and
+ * adds rows of where a timed shape's time went, by kind of tile (clock_rows).
  */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -148,6 +150,7 @@ static void variant_options(const variant *v, char *opts, size_t size) {
            "-DOCF_WG_CONSUMERS=%d -DOCF_WG_STAGES=%d -DOCF_WG_BT=%d -DOCF_WG_GROUP_M=%d "
            "-DOCF_WG_SWAP_MN=%d -DOCF_WG_PRODUCER=%d",
            v->dtype, v->bn, v->consumers, v->stages, v->bt, v->group_m, v->swap_mn, v->producer);
+  if (getenv("WG_CLOCK")) strncat(opts, " -DOCF_WG_CLOCK=1", size - strlen(opts) - 1);
 }
 
 /* The PTX for sm_90a: `// SM90A ` prefixes dropped, `.target sm_90` -> sm_90a, .version >= 8.0. */
@@ -409,6 +412,42 @@ static const char *tma_maps(env *e, const variant *v, cl_mem da, cl_mem db, unsi
   return NULL;
 }
 
+/* WG_CLOCK: the last timed launch's workgroups (four ulongs each: start and end in ns, tm << 32
+   | tn, the compute unit), as one row per kind of tile: interior, the last tile column where n
+   is ragged, the last tile row where m is ragged, the corner; how many, their mean and largest
+   time, their mean start after the launch's first; then the span and the busiest unit. */
+static void clock_rows(const char *out, const variant *v, unsigned m, unsigned n, unsigned k,
+                       const cl_ulong *clock, size_t tiles) {
+  const unsigned bm = 64u * (unsigned)v->consumers, tm_last = (m - 1) / bm,
+                 tn_last = (n - 1) / (unsigned)v->bn;
+  const int m_ragged = m % bm != 0, n_ragged = n % (unsigned)v->bn != 0;
+  cl_ulong first = clock[0], last = clock[1];
+  for (size_t g = 0; g < tiles; g++) {
+    if (clock[4 * g] < first) first = clock[4 * g];
+    if (clock[4 * g + 1] > last) last = clock[4 * g + 1];
+  }
+  static const char *const kinds[] = {"interior", "n edge", "m edge", "corner"};
+  double sum[4] = {0}, most[4] = {0}, start[4] = {0};
+  size_t count[4] = {0}, per_unit[1024] = {0}, busiest = 0;
+  for (size_t g = 0; g < tiles; g++) {
+    const unsigned tm = (unsigned)(clock[4 * g + 2] >> 32), tn = (unsigned)clock[4 * g + 2];
+    const int kind = (n_ragged && tn == tn_last) + 2 * (m_ragged && tm == tm_last);
+    const double us = (double)(clock[4 * g + 1] - clock[4 * g]) * 1e-3;
+    sum[kind] += us, start[kind] += (double)(clock[4 * g] - first) * 1e-3, count[kind]++;
+    if (us > most[kind]) most[kind] = us;
+    const size_t unit = clock[4 * g + 3] < 1024 ? clock[4 * g + 3] : 1023;
+    if (++per_unit[unit] > busiest) busiest = per_unit[unit];
+  }
+  for (int kind = 0; kind < 4; kind++)
+    if (count[kind])
+      append_row(
+          out, "%-22s %5ux%5ux%5u clock %-8s %4zu tiles, mean %.2f us, max %.2f, mean start %.2f\n",
+          v->name, m, n, k, kinds[kind], count[kind], sum[kind] / (double)count[kind], most[kind],
+          start[kind] / (double)count[kind]);
+  append_row(out, "%-22s %5ux%5ux%5u clock span %.2f us, at most %zu tiles a unit\n", v->name, m, n,
+             k, (double)(last - first) * 1e-3, busiest);
+}
+
 /* One shape: random A, B (C random when beta != 0, else poisoned), run, check sampled (or all)
    elements and the padding of C, time when reps > 0. */
 static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, unsigned m,
@@ -466,6 +505,11 @@ static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, 
                      (v->producer == 3 ? tiles : 1) * 256, v->producer == 3 ? slots : maps, &err);
   CHECK(err);
   CHECK(clSetKernelArg(kern, 11, sizeof(cl_mem), &dmaps));
+  const int clocked = getenv("WG_CLOCK") != NULL;
+  cl_mem dclock =
+      clCreateBuffer(e->context, CL_MEM_READ_WRITE, (clocked ? tiles : 1) * 32, NULL, &err);
+  CHECK(err);
+  if (clocked) CHECK(clSetKernelArg(kern, 12, sizeof(cl_mem), &dclock));
   const size_t local = 128u * (size_t)v->consumers +
                        (v->producer >= 2 ? 32u : 128u * (size_t)v->producer),
                global = tiles * local;
@@ -556,6 +600,12 @@ static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, 
     }
     qsort(ms, (size_t)reps, sizeof(double), cmp_double);
     med = ms[reps / 2];
+    if (clocked) {
+      cl_ulong *clock = malloc(tiles * 32);
+      CHECK(clEnqueueReadBuffer(e->queue, dclock, CL_TRUE, 0, tiles * 32, clock, 0, NULL, NULL));
+      clock_rows(out, v, m, n, k, clock, tiles);
+      free(clock);
+    }
     tflops = 2.0 * m * n * (double)k / (med * 1e-3) / 1e12;
     free(ms);
   }
@@ -570,6 +620,7 @@ static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, 
     append_row(out, "\n");
   clReleaseEvent(ev);
   clReleaseMemObject(da), clReleaseMemObject(db), clReleaseMemObject(dc), clReleaseMemObject(dmaps);
+  clReleaseMemObject(dclock);
   free(slots);
   free(A.dev), free(A.value), free(B.dev), free(B.value), free(C0), free(C);
   return !pass;
@@ -612,7 +663,17 @@ static int child_run(int vi, const char *out) {
   fails += run_shape(&e, kern, v, out, 384, 512, 448, 1.0f, 0.0f, 0, flush);
   fails += run_shape(&e, kern, v, out, 200, 264, 136, 1.5f, -0.5f, 0, flush);
   if (fails) return 1;
-  if (getenv("WG_RAGGED")) { /* big ragged: m odd, n and k multiples of 8, not of the tile */
+  const char *shapes = getenv("WG_SHAPES"); /* "MxNxK,..." timed in place of the big shapes */
+  if (shapes) {
+    for (const char *at = shapes; *at;) {
+      unsigned sm, sn, sk;
+      int used = 0;
+      if (sscanf(at, "%ux%ux%u%n", &sm, &sn, &sk, &used) != 3) break;
+      fails += run_shape(&e, kern, v, out, sm, sn, sk, 1.0f, 0.0f, 10, flush);
+      at += used;
+      if (*at == ',') at++;
+    }
+  } else if (getenv("WG_RAGGED")) { /* big ragged: m odd, n and k multiples of 8, not of the tile */
     fails += run_shape(&e, kern, v, out, 4095, 4104, 4000, 1.5f, -0.5f, 10, flush);
     fails += run_shape(&e, kern, v, out, 8191, 1032, 8200, 1.0f, 0.0f, 10, flush);
   } else if (full) {
