@@ -907,22 +907,26 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
    counter (join.clh); the tile's last part to arrive adds all its parts in range order (the same
    bits whatever the order of arrival) and finishes the tile. No workgroup waits for another. */
 
-/* The first step of workgroup g's range: g work / groups, rounded down. The host keeps groups *
-   work below 2^63 and launches at most `work` workgroups, so that no range is empty (a tile's
-   parts are then its owners' ranges, each one part). */
-ulong stream_first(const ulong g, const ulong work, const ulong groups) {
+/* The step arithmetic is 32-bit: the host keeps (groups + 1) * work below 2^32 (rule 4's
+   stream_groups). In 64 bits, whose divisions take many registers beside the sums, the H100
+   found this kernel at 179-181 registers against the split kernel's 121 (docs/GEMM.md). */
+
+/* The first step of workgroup g's range: g work / groups, rounded down. The host launches at
+   most `work` workgroups, so that no range is empty (a tile's parts are then its owners'
+   ranges, each one part). */
+uint stream_first(const uint g, const uint work, const uint groups) {
   return g * work / groups;
 }
 
 /* The workgroup whose range holds step x: the last g with stream_first(g) <= x, that is
    g < (x + 1) groups / work. */
-ulong stream_owner(const ulong x, const ulong work, const ulong groups) {
+uint stream_owner(const uint x, const uint work, const uint groups) {
   return ((x + 1) * groups + work - 1) / work - 1;
 }
 
 /* Workgroup g's slot for the part of a tile that begins its range (begins 1) or ends it: a
    partial tile of MWG x NWG floats (row stride NWG, a multiple of 4: aligned vector stores). */
-__global float *stream_slot(__global float *partial, const ulong g, const int begins) {
+__global float *stream_slot(__global float *partial, const uint g, const int begins) {
   return partial + (2 * g + (begins ? 0 : 1)) * (ulong)(MWG * NWG);
 }
 
@@ -947,35 +951,37 @@ matmul_tiled_stream(TILED_PARAMS, const ulong batch, __global float *restrict pa
   __local float4 al[2 * A_TILE / 4], bl[2 * B_TILE / 4];
   __local int last;
   const uint tn = get_local_id(0), tm = get_local_id(1);
-  const ulong m_tiles = (m + MWG - 1) / MWG, n_tiles = (n + NWG - 1) / NWG;
-  const ulong slices = (k + KWG - 1) / KWG, work = m_tiles * n_tiles * batch * slices;
-  const ulong groups = get_num_groups(0), g = get_group_id(0);
-  const ulong first = stream_first(g, work, groups), end = stream_first(g + 1, work, groups);
-  for (ulong step = first; step < end;) {
-    ulong tile_n, tile_m;
-    const ulong tile = step / slices, s0 = step - tile * slices;
-    const ulong s1 = min(slices, s0 + (end - step));
-    const ulong product = ocf_divmod(ocf_divmod(tile, n_tiles, &tile_n), m_tiles, &tile_m);
+  const uint m_tiles = (uint)((m + MWG - 1) / MWG), n_tiles = (uint)((n + NWG - 1) / NWG);
+  const uint slices = (uint)((k + KWG - 1) / KWG), work = m_tiles * n_tiles * (uint)batch * slices;
+  const uint groups = (uint)get_num_groups(0), g = (uint)get_group_id(0);
+  const uint first = stream_first(g, work, groups), end = stream_first(g + 1, work, groups);
+  for (uint step = first; step < end;) {
+    const uint tile = step / slices, s0 = step - tile * slices;
+    const uint s1 = min(slices, s0 + (end - step));
+    const uint rest = tile / n_tiles, tile_n = tile - rest * n_tiles;
+    const uint product = rest / m_tiles, tile_m = rest - product * m_tiles;
     const tile_place p = tile_at(m, n, tile_m, tile_n, product, 0);
-    const ulong k0 = s0 * KWG;
+    const ulong k0 = (ulong)s0 * KWG;
+    /* the tile's parts, known before the sums are (nothing of this held beside them but two
+       counts) */
+    const int whole = s0 == 0 && s1 == slices;
+    const uint owner = stream_owner(tile * slices, work, groups);
+    const uint parts =
+        whole ? 1 : stream_owner(tile * slices + slices - 1, work, groups) - owner + 1;
     float acc[MWI * NWI];
-    accumulate_tile(a_tile(a, a_off + product * stride_a, lda, p.m0, k0), lda,
-                    b_tile(b, b_off + product * stride_b, ldb, p.n0, k0), ldb,
-                    min(s1 * KWG, k) - k0, p.mlim, p.nlim, p.edge, 1, 0, 0, 0, (__local float *)al,
-                    (__local float *)bl, acc);
+    accumulate_tile(a_tile(a, a_off + (ulong)product * stride_a, lda, p.m0, k0), lda,
+                    b_tile(b, b_off + (ulong)product * stride_b, ldb, p.n0, k0), ldb,
+                    min((ulong)s1 * KWG, k) - k0, p.mlim, p.nlim, p.edge, 1, 0, 0, 0,
+                    (__local float *)al, (__local float *)bl, acc);
     /* A part goes to the slot of its side; a whole tile counts in as its own last part (every
        segment reaches arrive_last's barriers, none of them inside a branch) */
-    const int whole = s0 == 0 && s1 == slices;
     if (!whole) store_partial(stream_slot(partial, g, step == first), NWG, &p, tm, tn, acc);
-    const ulong owner = stream_owner(tile * slices, work, groups);
-    const ulong parts =
-        whole ? 1 : stream_owner(tile * slices + slices - 1, work, groups) - owner + 1;
     if (arrive_last(arrivals, tile, parts, &last)) {
       if (!whole) {
 #pragma unroll
         for (uint i = 0; i < MWI * NWI; i++)
           acc[i] = 0.0f;
-        for (ulong w = owner; w < owner + parts; w++)
+        for (uint w = owner; w < owner + parts; w++)
           add_part(stream_slot(partial, w, stream_first(w, work, groups) >= tile * slices), &p, tm,
                    tn, acc);
       }

@@ -1048,6 +1048,15 @@ static void test_plan_matmul_stream(void **state) {
   call = matmul_call(0, 0, 3000, 3000, 3000, 0, 0, AUTO, 0);
   plan_pad_case("3000^3, stream 2", &facts, &on, &call, "matmul_tiled_mixed wg=16x16 groups=24x24",
                 "scratch=0 JOIN=0");
+  /* The kernel's step arithmetic is 32-bit: (steps + 1) x groups below 2^32. 144 tiles of 128 x
+     128 over 264 ranges: K of 900000 makes 144 x 112500 = 16200000 steps (265 x that: 4293000000),
+     stream-K; 901000 makes 16218000 (4297770000), the split. */
+  call = matmul_call(0, 0, 1500, 1500, 900000, 0, 0, AUTO, 0);
+  expect_first_kernel("1500 x 1500 x 900000, stream 2", &facts, &on, &call,
+                      OCF_KERNEL_MATMUL_TILED_STREAM, 2);
+  call.k = 901000;
+  expect_first_kernel("1500 x 1500 x 901000, stream 2", &facts, &on, &call,
+                      OCF_KERNEL_MATMUL_TILED_SPLIT, 0);
   /* No fences between workgroups on AMD's GPU: its split plan, whatever the tuning asks. */
   const ocf_device_facts amd = facts_of(AMD_GPU, 0);
   ocf_tuning_values amd_t = matmul_tuning(&amd, AMD_GPU, OCF_F32);

@@ -525,7 +525,8 @@ static int choose_set(const ocf_device_facts *facts, const ocf_matmul_tiled_tuni
    tiled.stream of them, so that one wave holds them all, fewer where a range would hold less
    than tiled.wave_k_min of K (so none is empty: the kernel needs that), on a device whose joins
    have fences (ocf_plan_join_fences), with its scratch (two partial tiles a workgroup) within
-   the split's cap and the caller's bound. The default variant and workgroup only. */
+   the split's cap and the caller's bound, and (groups + 1) x steps below 2^32 (the kernel's
+   step arithmetic is 32-bit). The default variant and workgroup only. */
 static size_t stream_groups(const ocf_device_facts *facts, const ocf_matmul_tiled_tuning *t,
                             const ocf_matmul_call *call, const tile_set *s) {
   if (t->stream <= 0 || call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || call->k == 0 ||
@@ -533,7 +534,7 @@ static size_t stream_groups(const ocf_device_facts *facts, const ocf_matmul_tile
     return 0;
   const size_t slices = ocf_div_ceil(call->k, s->kwg);
   const size_t tiles = set_groups(s, call->m, call->n) * call_batch(call);
-  if (tiles > ((size_t)1 << 40) / slices) return 0; /* groups x steps stays below 2^63 */
+  if (tiles > ((size_t)1 << 40) / slices) return 0; /* tiles x slices cannot overflow */
   const size_t steps = tiles * slices;
   size_t groups = (size_t)facts->compute_units * (size_t)t->stream;
   const size_t range_min = ocf_div_ceil((size_t)t->wave_k_min, s->kwg);
@@ -541,7 +542,10 @@ static size_t stream_groups(const ocf_device_facts *facts, const ocf_matmul_tile
   const size_t slot_bytes = 2 * set_mwg(s) * set_nwg(s) * sizeof(float);
   const size_t cap = ocf_min_size(SPLIT_SCRATCH_MAX, ocf_matmul_scratch_cap(facts, call));
   if (groups > cap / slot_bytes) groups = cap / slot_bytes;
-  return groups >= 2 ? groups : 0;
+  /* The kernel's step arithmetic is 32-bit: (steps + 1) x groups, its largest product, must
+     stay below 2^32. */
+  if (groups < 2 || steps >= (size_t)UINT32_MAX / (groups + 1)) return 0;
+  return groups;
 }
 
 /* ---- rule 5: the padded copies ---- */
