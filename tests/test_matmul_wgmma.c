@@ -158,18 +158,13 @@ static void test_wgmma_tunables(void **state) {
                                          "wg.bn=192 wg.stages=5 wg.group_m=4", "wg.stages=3",
                                          "wg.consumers=1 wg.group_m=1"};
   for (size_t s = 0; s < OCF_ARRAY_LEN_T(settings); s++) {
-    for (int dt = 0; dt < 3; dt++)
-      ocft_assert_status(
-          ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, settings[s]),
-          OCF_SUCCESS);
+    mmx_tune(env, settings[s]);
     for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
       check_wgmma(env, wg_case(inputs[d], inputs[d] == OCF_F32, 300, 520, 1000, 0));
       check_wgmma(env, wg_case(inputs[d], 1, 513, 200, 77, 1));
     }
   }
-  for (int dt = 0; dt < 3; dt++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, ""),
-                       OCF_SUCCESS);
+  mmx_tune(env, "");
 }
 
 /* Split K (wgmma.split_min=64: every call below leaves units idle, so K splits into ranges of
@@ -187,10 +182,7 @@ static void test_wgmma_split_k(void **state) {
       {"wgmma.split_min=64 wgmma.tma_split=0 wgmma.split_join=1", "matmul_wgmma_split_join"}};
   for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
     const char *const kernel = forms[f][1];
-    for (int dt = 0; dt < 3; dt++)
-      ocft_assert_status(
-          ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, forms[f][0]),
-          OCF_SUCCESS);
+    mmx_tune(env, forms[f][0]);
     static const size_t shapes[][3] = {{300, 520, 1000}, {77, 130, 333}, {129, 257, 700}};
     for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
       for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++)
@@ -219,16 +211,7 @@ static void test_wgmma_split_k(void **state) {
       check_kernel(env, t, kernel);
     }
   }
-  for (int dt = 0; dt < 3; dt++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, ""),
-                       OCF_SUCCESS);
-}
-
-/* Sets the matmul tuning of every type. */
-static void tune_all(const ocft_env *env, const char *values) {
-  for (int dt = 0; dt < 3; dt++)
-    ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", (ocf_dtype)dt, NULL, values),
-                       OCF_SUCCESS);
+  mmx_tune(env, "");
 }
 
 /* Rule 2's waves (wgmma.wave_bn=192, wave_stages=5) on the H200's 132 units: 2100 x 2100 is
@@ -244,7 +227,7 @@ static void test_wgmma_waves(void **state) {
   } cases[] = {{"wgmma.wave_bn=192 wgmma.wave_stages=5", 2100, 2100, 40},
                {"wgmma.wave_bn=192 wgmma.wave_stages=5 wgmma.consumers=1", 1300, 1580, 72}};
   for (size_t c = 0; c < OCF_ARRAY_LEN_T(cases); c++) {
-    tune_all(env, cases[c].tuning);
+    mmx_tune(env, cases[c].tuning);
     for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
       for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++) {
         mmx_case t = wg_case(inputs[d], tb, cases[c].m, cases[c].n, cases[c].k, c);
@@ -257,7 +240,7 @@ static void test_wgmma_waves(void **state) {
         assert_non_null(strstr(ocf_last_plan(), "-DBN=192 "));
       }
   }
-  tune_all(env, "");
+  mmx_tune(env, "");
 }
 
 /* The last-wave split (src/plan/plan_matmul_wgmma.c, rule 6) forced on: wgmma.lastwave=100 (any
@@ -278,7 +261,7 @@ static void test_wgmma_waves(void **state) {
 static void test_wgmma_lastwave(void **state) {
   ocft_env *env = ocft_get_env(state);
   const char *const small = "wg.bn=128 wg.consumers=1 wgmma.lastwave=100 wgmma.lastwave_min=64";
-  tune_all(env, small);
+  mmx_tune(env, small);
   int i = 0;
   for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
     for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++, i++) {
@@ -307,7 +290,7 @@ static void test_wgmma_lastwave(void **state) {
     t.c_off = 1, t.ldc_pad = 1;
     check_kernel(env, t, "matmul_wgmma_lw_split");
   }
-  tune_all(env, "wgmma.lastwave=100 wgmma.lastwave_min=64");
+  mmx_tune(env, "wgmma.lastwave=100 wgmma.lastwave_min=64");
   mmx_case t = wg_case(OCF_BF16, 0, 1100, 1300, 200, 0);
   const size_t lda = t.k + t.lda_pad, ldb = t.n + t.ldb_pad;
   t.batch = 3;
@@ -319,7 +302,7 @@ static void test_wgmma_lastwave(void **state) {
   t.beta = 0.5f;
   check_kernel(env, t, "matmul_wgmma_lw_split");
 
-  tune_all(env, small);
+  mmx_tune(env, small);
   t = wg_case(OCF_BF16, 1, 700, 1580, 200, 0);
   const size_t bytes = mmx_workspace_size(env, &t);
   if (bytes != 2 * 11 * 64 * 128 * sizeof(float)) { /* 2 ranges of 11 tiles */
@@ -332,7 +315,7 @@ static void test_wgmma_lastwave(void **state) {
   t.workspace_size = bytes - sizeof(float);
   check_kernel(env, t, "matmul_wgmma");
   clReleaseMemObject(ws);
-  tune_all(env, "");
+  mmx_tune(env, "");
 }
 
 /* Every activation, a bias along n and along m in each type, every C type, with and without
