@@ -11,7 +11,9 @@
  * Decoding reads every key once and does little with it, so its speed is how many bytes are in
  * flight: cl/attention_decode.cl stages each tile through local memory behind barriers (a fifth
  * to a half of the copy ceiling on the H200); here each key row goes straight from global memory
- * into the registers of the SEG work-items that score it.
+ * into the registers of the SEG work-items that score it, or (BULK, Hopper) into a ring of
+ * local-memory stages that the copy engine fills ahead of the lanes (tools/lab/decode measured
+ * the idea first).
  */
 
 /* ---- tunables, each passed by the host (src/plan/plan_attention_lanes.c) ---- */
@@ -46,6 +48,24 @@
    keeps 3 splits + 1 <= SLOTS (D + 2). */
 #ifndef JOIN
 #error "JOIN: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+/* 1 (NVIDIA compute capability 9.0, PTX): K and V reach the lanes through a ring of STAGES
+   local-memory stages of BULK_KEYS keys each (a whole number of steps), filled by Hopper's bulk
+   copies (cp.async.bulk) on mbarriers, STAGES - 1 tiles ahead of the lanes; VEC elements of K
+   and of V are 16 bytes, and so is every K and V offset and stride; 0: loads into registers. */
+#ifndef BULK
+#error "BULK: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+#if BULK
+#ifndef STAGES
+#error "STAGES: the host passes every define with BULK (src/plan/plan_attention_lanes.c)"
+#endif
+#ifndef BULK_KEYS
+#error "BULK_KEYS: the host passes every define with BULK (src/plan/plan_attention_lanes.c)"
+#endif
+#if STAGES < 2 || BULK_KEYS % (WG / SEG * UNROLL) || !SHUFFLE || WG % 32 || AHEAD
+#error "BULK: 2 stages or more, whole steps a tile, warp shuffles, whole warps, no AHEAD"
+#endif
 #endif
 #if WG % SEG || (SEG & (SEG - 1)) || D % VEC || UNROLL < 1 || RB < 1
 #error "SEG must be a power of two dividing WG, VEC must divide D, UNROLL and RB at least 1"
@@ -203,6 +223,166 @@ void lanes_sum_local(__local float *redl, float part[RB][UNROLL]) {
 }
 #endif
 
+/* One step's keys j0 + u SLOTS + slot (u < UNROLL; their chunks kx, vx) into the block's rows:
+   each key's score (its lanes' parts summed), then each row's (m, s, acc) takes the kept keys
+   with one rescale. */
+void lanes_take_step(lanes_vec qx[RB][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx[UNROLL][NCH],
+                     ulong kept[RB], const ulong j0, const uint slot, float m[RB], float s[RB],
+                     lanes_vec acc[RB][NCH], const float scale, __local float *redl) {
+  float score[RB][UNROLL];
+  for (uint r = 0; r < RB; r++) {
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      float part = LANES_DOT(qx[r][0], LANES_CVT(K_DTYPE, kx[u][0]));
+      for (uint t = 1; t < NCH; t++)
+        part += LANES_DOT(qx[r][t], LANES_CVT(K_DTYPE, kx[u][t]));
+#if SHUFFLE
+      part = warp_seg_sum(part);
+#endif
+      score[r][u] = part;
+    }
+  }
+#if !SHUFFLE
+  lanes_sum_local(redl, score);
+#else
+  (void)redl;
+#endif
+  for (uint r = 0; r < RB; r++) {
+    float tm = -INFINITY;
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++) {
+      score[r][u] *= scale;
+      if (j0 + u * SLOTS + slot < kept[r]) tm = fmax(tm, score[r][u]);
+    }
+    /* A rescale only where the max grew (elsewhere its factor is exactly 1). */
+    const float nm = fmax(m[r], tm);
+    if (nm > m[r]) {
+      const float f = exp_shift(m[r], nm);
+      s[r] *= f;
+      for (uint t = 0; t < NCH; t++)
+        acc[r][t] *= f;
+    }
+#pragma unroll
+    for (uint u = 0; u < UNROLL; u++)
+      if (j0 + u * SLOTS + slot < kept[r]) {
+        const float e = exp_shift(score[r][u], nm);
+        s[r] += e;
+        for (uint t = 0; t < NCH; t++)
+          acc[r][t] += e * LANES_CVT(V_DTYPE, vx[u][t]);
+      }
+    m[r] = nm;
+  }
+}
+
+#if BULK
+/* ---- the ring (BULK) ----
+ *
+ *   local   ring [STAGES][K tile: BULK_KEYS rows of D elements | V tile: the same]
+ *           bars [2 STAGES] mbarriers: full[s] (its tile's copies have landed: one arrival and
+ *           the bytes), empty[s] (every work-item has its chunks of the tile: WG arrivals)
+ *
+ * A workgroup numbers its tiles from 0 across its units (n): tile n lies in stage n % STAGES; the
+ * lanes wait on full[s] for phase parity (n / STAGES) & 1 and each arrives on empty[s] once its
+ * last chunks of the tile are in registers; warp 0 refills the stage with tile n + STAGES after
+ * its wait on empty[s] for the same parity. No barrier's phase can run more than one ahead of a
+ * waiter, so the parities do not alias. Keys past a range's end in its last tile are never
+ * copied: their rows hold an older tile's keys (or nothing yet), which the kept-key tests skip.
+ */
+#define K_BYTES (K_DTYPE == 0 ? 4 : 2)
+#define V_BYTES (V_DTYPE == 0 ? 4 : 2)
+#define STEP_KEYS (SLOTS * UNROLL)
+#define RING_K_TILE (BULK_KEYS * D * K_BYTES)
+#define RING_STAGE (RING_K_TILE + BULK_KEYS * D * V_BYTES)
+#if VEC * K_BYTES != 16 || VEC * V_BYTES != 16
+#error "BULK: chunks of 16 bytes of K and of V"
+#endif
+
+/* The address of p in the shared window, as PTX's shared-memory operands take it. */
+uint bulk_shared(__local const void *p) {
+  return (uint)(ulong)p;
+}
+void bulk_init(const uint bar, const uint count) {
+  __asm__ volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+/* After the mbarriers are set up, before anyone uses them: the copy engine (the asynchronous
+   proxy, whose copies complete them) sees them set up. */
+void bulk_init_fence(void) {
+  __asm__ volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+void bulk_arrive(const uint bar) {
+  __asm__ volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+/* Arrives on bar (a full barrier's one arrival) and expects `bytes` of copies in its phase. */
+void bulk_expect(const uint bar, const uint bytes) {
+  __asm__ volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+                   : "memory");
+}
+/* Until the phase of bar of the given parity has completed. */
+void bulk_wait(const uint bar, const uint parity) {
+  uint done = 0;
+  while (!done)
+    __asm__ volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(bar), "r"(parity)
+                     : "memory");
+}
+/* `bytes` (a multiple of 16) from global src to shared dst (both 16-byte aligned), counted on
+   bar's phase as they land. */
+void bulk_copy(const uint dst, __global const void *src, const uint bytes, const uint bar) {
+  __asm__ volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+                   "%2, [%3];" ::"r"(dst),
+                   "l"((ulong)src), "r"(bytes), "r"(bar)
+                   : "memory");
+}
+
+/* Tile n, `keys` rows from K's row k_at and V's row v_at (elements), into its stage, by the 32
+   work-items of warp 0 (lane: the work-item), after every work-item has read the stage's tile
+   before (n >= STAGES). Rows back to back (K's and V's rows d = D apart) go in one copy each,
+   others a copy a row. */
+void bulk_issue(const uint ring, const uint bars, const ulong n, __global const k_real *k,
+                const ulong k_at, const ulong k_sr, __global const v_real *v, const ulong v_at,
+                const ulong v_sr, const uint keys, const ulong d, const uint lane) {
+  const uint stage = (uint)(n % STAGES), full = bars + 8 * stage;
+  if (n >= STAGES) bulk_wait(bars + 8 * (STAGES + stage), (uint)(n / STAGES - 1) & 1);
+  const uint k_row = (uint)d * K_BYTES, v_row = (uint)d * V_BYTES;
+  const uint k_dst = ring + stage * RING_STAGE, v_dst = k_dst + RING_K_TILE;
+  if (lane == 0) bulk_expect(full, keys * (k_row + v_row));
+  __asm__ volatile("bar.warp.sync -1;" ::: "memory"); /* expected before any copy lands */
+  if (d == D && k_sr == D && v_sr == D) {
+    if (lane == 0) {
+      bulk_copy(k_dst, k + k_at, keys * k_row, full);
+      bulk_copy(v_dst, v + v_at, keys * v_row, full);
+    }
+  } else {
+    for (uint r = lane; r < keys; r += 32) {
+      bulk_copy(k_dst + r * (D * K_BYTES), k + k_at + r * k_sr, k_row, full);
+      bulk_copy(v_dst + r * (D * V_BYTES), v + v_at + r * v_sr, v_row, full);
+    }
+  }
+}
+
+/* This lane's chunks of step `step`'s keys of a stage (K tile at kt, V tile at vt), raw; zeros
+   for columns from d on. */
+void bulk_fetch(k_chunk kx[UNROLL][NCH], v_chunk vx[UNROLL][NCH], __local const uchar *kt,
+                __local const uchar *vt, const uint step, const ulong d, const uint slot,
+                const uint lane) {
+#pragma unroll
+  for (uint u = 0; u < UNROLL; u++) {
+    const uint row = step * STEP_KEYS + u * SLOTS + slot;
+    for (uint t = 0; t < NCH; t++) {
+      const uint c = lanes_column(lane, t);
+      kx[u][t] = 0, vx[u][t] = 0;
+      if (c < d) {
+        kx[u][t] = *(__local const k_chunk *)(kt + (row * D + c) * K_BYTES);
+        vx[u][t] = *(__local const v_chunk *)(vt + (row * D + c) * V_BYTES);
+      }
+    }
+  }
+}
+#endif
+
 #ifdef OCF_KERNEL_attention_lanes
 __kernel __attribute__((reqd_work_group_size(WG, 1, 1))) void
 attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __global float *scratch,
@@ -213,8 +393,25 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
 #endif
 #if !SHUFFLE
   __local float redl[RB * UNROLL * WG];
+#else
+  __local float *redl = 0;
 #endif
   const uint lid = get_local_id(0), slot = lid / SEG, lane = lid - slot * SEG;
+#if BULK
+  __local uint4 ring_chunks[STAGES * RING_STAGE / 16];
+  __local ulong bar_words[2 * STAGES];
+  __local const uchar *ring = (__local const uchar *)ring_chunks;
+  const uint ring_at = bulk_shared(ring_chunks), bars = bulk_shared(bar_words);
+  if (lid == 0) {
+    for (uint stage = 0; stage < STAGES; stage++) {
+      bulk_init(bars + 8 * stage, 1);             /* full: warp 0's expectation + bytes */
+      bulk_init(bars + 8 * (STAGES + stage), WG); /* empty: every work-item */
+    }
+    bulk_init_fence();
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  ulong tiles_before = 0; /* this workgroup's tiles of the units before */
+#endif
   const ulong rblocks = (group * lq + RB - 1) / RB, h_kv = h / group;
   const ulong units = b * h_kv * rblocks * splits;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
@@ -252,6 +449,36 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
     }
     k_chunk kx[UNROLL][NCH];
     v_chunk vx[UNROLL][NCH];
+#if BULK
+    /* The range's tiles through the ring, STAGES in flight from the start. */
+    const uint tiles = (uint)((hi - lo + BULK_KEYS - 1) / BULK_KEYS);
+    if (lid < 32)
+      for (uint i = 0; i < STAGES && i < tiles; i++) {
+        const ulong j = lo + (ulong)i * BULK_KEYS;
+        bulk_issue(ring_at, bars, tiles_before + i, k, k_base + j * k_sr, k_sr, v,
+                   v_base + j * v_sr, v_sr, (uint)(hi - j < BULK_KEYS ? hi - j : BULK_KEYS), d,
+                   lid);
+      }
+    for (uint i = 0; i < tiles; i++) {
+      const ulong n = tiles_before + i, first = lo + (ulong)i * BULK_KEYS;
+      const uint stage = (uint)(n % STAGES);
+      const ulong left = (hi - first + STEP_KEYS - 1) / STEP_KEYS; /* steps to the range's end */
+      const uint steps = left < BULK_KEYS / STEP_KEYS ? (uint)left : BULK_KEYS / STEP_KEYS;
+      __local const uchar *kt = ring + stage * RING_STAGE, *vt = kt + RING_K_TILE;
+      bulk_wait(bars + 8 * stage, (uint)(n / STAGES) & 1);
+      for (uint step = 0; step < steps; step++) {
+        bulk_fetch(kx, vx, kt, vt, step, d, slot, lane);
+        if (step == steps - 1) bulk_arrive(bars + 8 * (STAGES + stage)); /* read: free */
+        lanes_take_step(qx, kx, vx, kept, first + step * STEP_KEYS, slot, m, s, acc, scale, redl);
+      }
+      if (lid < 32 && i + STAGES < tiles) {
+        const ulong j = first + (ulong)STAGES * BULK_KEYS;
+        bulk_issue(ring_at, bars, n + STAGES, k, k_base + j * k_sr, k_sr, v, v_base + j * v_sr,
+                   v_sr, (uint)(hi - j < BULK_KEYS ? hi - j : BULK_KEYS), d, lid);
+      }
+    }
+    tiles_before += tiles;
+#else
 #if AHEAD
     lanes_fetch(kx, vx, k, k_base, k_sr, v, v_base, v_sr, lo, hi, d, slot, lane);
 #endif
@@ -265,53 +492,14 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
 #else
       lanes_fetch(kx, vx, k, k_base, k_sr, v, v_base, v_sr, j0, hi, d, slot, lane);
 #endif
-      float score[RB][UNROLL];
-      for (uint r = 0; r < RB; r++) {
-#pragma unroll
-        for (uint u = 0; u < UNROLL; u++) {
-          float part = LANES_DOT(qx[r][0], LANES_CVT(K_DTYPE, kx[u][0]));
-          for (uint t = 1; t < NCH; t++)
-            part += LANES_DOT(qx[r][t], LANES_CVT(K_DTYPE, kx[u][t]));
-#if SHUFFLE
-          part = warp_seg_sum(part);
-#endif
-          score[r][u] = part;
-        }
-      }
-#if !SHUFFLE
-      lanes_sum_local(redl, score);
-#endif
-      for (uint r = 0; r < RB; r++) {
-        float tm = -INFINITY;
-#pragma unroll
-        for (uint u = 0; u < UNROLL; u++) {
-          score[r][u] *= scale;
-          if (j0 + u * SLOTS + slot < kept[r]) tm = fmax(tm, score[r][u]);
-        }
-        /* A rescale only where the max grew (elsewhere its factor is exactly 1). */
-        const float nm = fmax(m[r], tm);
-        if (nm > m[r]) {
-          const float f = exp_shift(m[r], nm);
-          s[r] *= f;
-          for (uint t = 0; t < NCH; t++)
-            acc[r][t] *= f;
-        }
-#pragma unroll
-        for (uint u = 0; u < UNROLL; u++)
-          if (j0 + u * SLOTS + slot < kept[r]) {
-            const float e = exp_shift(score[r][u], nm);
-            s[r] += e;
-            for (uint t = 0; t < NCH; t++)
-              acc[r][t] += e * LANES_CVT(V_DTYPE, vx[u][t]);
-          }
-        m[r] = nm;
-      }
+      lanes_take_step(qx, kx, vx, kept, j0, slot, m, s, acc, scale, redl);
 #if AHEAD
       for (uint u = 0; u < UNROLL; u++)
         for (uint t = 0; t < NCH; t++)
           kx[u][t] = kn[u][t], vx[u][t] = vn[u][t];
 #endif
     }
+#endif
     /* The slots' partials: slot g's row r at joinl + (g RB + r) (D + 2). */
     for (uint r = 0; r < RB; r++) {
       __local float *part = joinl + (slot * RB + r) * (D + 2);

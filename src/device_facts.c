@@ -74,6 +74,10 @@ unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_prog
   if (program == OCF_PROGRAM_MATMUL_WGMMA_NV || program == OCF_PROGRAM_ATTENTION_WGMMA_NV)
     return facts->learnt.wgmma_local_ok;
   if (program == OCF_PROGRAM_ATTENTION_MMA_NV) return attention_mma_shown(facts);
+  /* attention_lanes's BULK ring declares up to what the wgmma probe ran right with. */
+  if (program == OCF_PROGRAM_ATTENTION_LANES && facts->learnt.wgmma == OCF_PROBE_PASSED &&
+      facts->learnt.wgmma_local_ok > ocf_facts_reported_local_limit(facts, program))
+    return facts->learnt.wgmma_local_ok;
   return ocf_facts_reported_local_limit(facts, program);
 }
 
@@ -86,6 +90,11 @@ unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
       reported = facts->learnt.wgmma_tma_local_ok_reported;
     return reported > facts->local_mem_bytes ? reported : facts->local_mem_bytes;
   }
+  if (program == OCF_PROGRAM_ATTENTION_LANES)
+    return facts->learnt.wgmma == OCF_PROBE_PASSED &&
+                   facts->learnt.wgmma_local_ok_reported > facts->local_mem_bytes
+               ? facts->learnt.wgmma_local_ok_reported
+               : facts->local_mem_bytes;
   if (program == OCF_PROGRAM_ATTENTION_MMA_NV && facts->learnt.mma != OCF_PROBE_PASSED)
     return facts->local_mem_bytes;
   if (program != OCF_PROGRAM_MATMUL_MMA_NV && program != OCF_PROGRAM_ATTENTION_MMA_NV)

@@ -56,6 +56,10 @@ typedef struct ocf_learnt_facts {
      right on this context. NVIDIA's driver reports 256 for every kernel, yet runs 1024 where
      the registers fit (65536 a compute unit). */
   ocf_probe_state wide;
+  /* 1: attention_lanes's BULK form (Hopper's bulk copies into a ring: it stands on the wgmma
+     probe, which ran the same local memory and mbarriers) failed to build after that probe
+     passed; its plans stream through registers from then on. */
+  int lanes_bulk_failed;
   /* Per kernel, 1: a wide launch of it was refused (CL_OUT_OF_RESOURCES,
      CL_INVALID_WORK_GROUP_SIZE) after the probe passed; its plans stay within what it reports. */
   unsigned char wide_refused[OCF_KERNEL_COUNT];

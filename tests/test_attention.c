@@ -827,6 +827,40 @@ static void test_attention_lanes_join(void **state) {
   tune_every_dtype(env, NULL);
 }
 
+/* attention_lanes's BULK form (decode.bulk: K and V through a ring of local-memory stages that
+   Hopper's bulk copies fill): every case of test_attention_lanes in rings of 2 and 3 stages of
+   16 and 32 keys (ranges of one stage, several, and partial last stages; rows back to back in one
+   copy a tile, and strided ones a copy a row), joined and not. On an H100 or H200 the plan must
+   be BULK (its wgmma probe runs first); elsewhere the setting changes nothing and the cases run as
+   test_attention_lanes's. */
+static void test_attention_lanes_bulk(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  static const char *const settings[] = {
+      "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=2 decode.join=2 "
+      "decode.bulk=1 decode.stages=2 decode.bulk_keys=16 block.bq=0 mma.decode_fill=0 "
+      "mma.split_fill=0",
+      "split.min=16 decode.fill=64 decode.wg=128 decode.lanes=16 decode.unroll=1 decode.rows=64 "
+      "decode.bulk=1 decode.stages=3 decode.bulk_keys=32 decode.bulk_fill=2 block.bq=0 "
+      "mma.decode_fill=0 mma.split_fill=0"};
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  const int hopper = strstr(env->info.device_name, "H100") || strstr(env->info.device_name, "H200");
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
+    tune_every_dtype(env, settings[k]);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(lanes_cases); i++) {
+      if (ocft_small() && lanes_cases[i].lk > 300) continue;
+      run_lanes_case(env, i, NULL, 0);
+      /* dense rows of whole 16-byte chunks (VEC 8 of 16-bit, 4 of fp32 elements) take the ring */
+      const int chunks16 = lanes_cases[i].kt == lanes_cases[i].vt &&
+                           lanes_cases[i].d % (lanes_cases[i].kt == OCF_F32 ? 4 : 8) == 0 &&
+                           lanes_cases[i].layout == DENSE;
+      if (hopper && chunks16) assert_non_null(strstr(ocf_last_plan(), "-DBULK=1"));
+      if (!hopper) assert_null(strstr(ocf_last_plan(), "-DBULK=1"));
+    }
+    run_nan_key(env, "attention_lanes", 1, 3, OCF_F32, !limited);
+  }
+  tune_every_dtype(env, NULL);
+}
+
 /* attention_block (off on CPUs by default): its default tiles and small ones (several tiles,
    row blocks and column blocks a work-item), every mask (paired: variant_paired), lse, GQA,
    mixed storage types, an interleaved layout and a NaN key. */
@@ -2394,8 +2428,8 @@ int main(void) {
       cmocka_unit_test(test_attention_mma),          cmocka_unit_test(test_attention_mma_split),
       cmocka_unit_test(test_attention_mma_shapes),   cmocka_unit_test(test_attention_mma_fp32),
       cmocka_unit_test(test_attention_wgmma),        cmocka_unit_test(test_attention_lanes),
-      cmocka_unit_test(test_attention_lanes_join),   cmocka_unit_test(test_attention_workspace),
-      cmocka_unit_test(test_attention_gqa_decode),
+      cmocka_unit_test(test_attention_lanes_join),   cmocka_unit_test(test_attention_lanes_bulk),
+      cmocka_unit_test(test_attention_workspace),    cmocka_unit_test(test_attention_gqa_decode),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

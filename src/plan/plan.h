@@ -281,6 +281,9 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
 /* The local memory of attention_lanes with these sizes (shuffle: SHUFFLE), in bytes. */
 size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t rows, size_t unroll,
                                        size_t d_padded, int shuffle);
+/* The local memory of attention_lanes's BULK ring: `stages` stages of `keys` K and V rows of
+   d_padded elements (kv_bytes: a K element's bytes and a V element's) and their two mbarriers. */
+size_t ocf_attention_lanes_ring_bytes(size_t stages, size_t keys, size_t d_padded, size_t kv_bytes);
 /* The local memory of attention_block with these sizes, in bytes. */
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* attention_mma's workgroup shape (cl/attention_mma_nv.cl's WARPS, ROWS, BK, STAGES, Q_LOCAL,

@@ -27,8 +27,19 @@
  *           workgroups (NVIDIA GPUs, compute capability 7.0 on), 1 on CPUs (mem_fence: their
  *           memory is coherent); elsewhere 0, as OpenCL 1.2 orders nothing between workgroups:
  *           then attention_lanes_join after it.
+ *   BULK    decode.bulk, on an NVIDIA GPU of compute capability 9.0 or more whose wgmma probe
+ *           passed (it ran sm_90 code with this much static local memory and mbarriers on this
+ *           context; until it has run, the plan streams through registers and asks for it), with
+ *           warp shuffles, whole warps, no AHEAD, and K's and V's chunks 16 bytes (VEC elements
+ *           of each: their offsets and strides whole 16 bytes): K and V go through a ring of
+ *           STAGES (decode.stages, fewer down to 2 while the ring and the join pass the probe's
+ *           local memory, else no BULK) stages of BULK_KEYS keys (decode.bulk_keys rounded down
+ *           to whole steps), which Hopper's bulk copies fill; its key ranges aim at
+ *           decode.bulk_fill workgroups a compute unit (each holds a ring of up to some 200 KiB).
+ *           A build of it that fails sets learnt.lanes_bulk_failed (src/runtime/run.c).
  * Key ranges as attention_decode's (ocf_attention_key_ranges: decode.fill workgroups a compute
- * unit, split.min keys or more), each a multiple of a step, WG / SEG x UNROLL keys.
+ * unit, split.min keys or more), each a multiple of a step, WG / SEG x UNROLL keys (with BULK, of
+ * a stage).
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -39,6 +50,42 @@ enum { LANES_FLOATS = 128 };
 size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t rows, size_t unroll,
                                        size_t d_padded, int shuffle) {
   return 4 * ((wg / seg) * rows * (d_padded + 2) + (shuffle ? 0 : rows * unroll * wg));
+}
+
+size_t ocf_attention_lanes_ring_bytes(size_t stages, size_t keys, size_t d_padded,
+                                      size_t kv_bytes) {
+  return stages * (keys * d_padded * kv_bytes + 16); /* the K and V tiles, two mbarriers */
+}
+
+static size_t dtype_bytes(ocf_dtype dtype) {
+  return dtype == OCF_F32 ? 4 : 2;
+}
+
+/* The ring of a BULK plan: *stages and *keys, 1; or 0 where the call or the context does not
+   take one (*probe set where the wgmma probe it stands on has not run). */
+static int bulk_ring(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                     const ocf_attention_call *call, size_t vec, size_t step, size_t join_bytes,
+                     int shuffle, size_t d_padded, size_t *stages, size_t *keys, int *probe) {
+  const size_t k_bytes = dtype_bytes(call->k_dtype), v_bytes = dtype_bytes(call->v_dtype);
+  if (!t->decode.bulk || facts->vendor != OCF_VENDOR_NVIDIA ||
+      !(facts->type & CL_DEVICE_TYPE_GPU) || facts->nv_compute_capability < 90 ||
+      !facts->nv_compiler_options || facts->learnt.lanes_bulk_failed ||
+      facts->learnt.wgmma == OCF_PROBE_FAILED || !shuffle || t->decode.ahead ||
+      vec * k_bytes != 16 || vec * v_bytes != 16)
+    return 0;
+  if (facts->learnt.wgmma != OCF_PROBE_PASSED) {
+    *probe = 1;
+    return 0;
+  }
+  *keys = ocf_max_size((size_t)t->decode.bulk_keys / step, 1) * step;
+  *stages = (size_t)t->decode.stages;
+  const size_t kv_bytes = k_bytes + v_bytes;
+  while (*stages > 2 &&
+         join_bytes + ocf_attention_lanes_ring_bytes(*stages, *keys, d_padded, kv_bytes) >
+             facts->learnt.wgmma_local_ok)
+    (*stages)--;
+  return join_bytes + ocf_attention_lanes_ring_bytes(*stages, *keys, d_padded, kv_bytes) <=
+         facts->learnt.wgmma_local_ok;
 }
 
 int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
@@ -73,14 +120,22 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
     wg /= 2;
     shuffle = ocf_plan_warp_shuffles(facts, wg, seg);
   }
-  if (ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle) > local) return 0;
+  const size_t join_bytes =
+      ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);
+  if (join_bytes > local) return 0;
 
+  size_t stages = 0, bulk_keys = 0;
+  int probe = 0;
+  const int bulk = bulk_ring(facts, t, call, vec, (wg / seg) * unroll, join_bytes, shuffle,
+                             d_padded, &stages, &bulk_keys, &probe);
+  if (probe) plan->probe = OCF_PLAN_PROBE_WGMMA;
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   size_t split_keys;
+  const size_t fill = (size_t)(bulk ? t->decode.bulk_fill : t->decode.fill);
   const size_t splits = ocf_attention_key_ranges(
-      call, base_units, (size_t)facts->compute_units * (size_t)t->decode.fill, (size_t)t->split.min,
-      (wg / seg) * unroll, &split_keys);
+      call, base_units, (size_t)facts->compute_units * fill, (size_t)t->split.min,
+      bulk ? bulk_keys : (wg / seg) * unroll, &split_keys);
   if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
@@ -95,8 +150,15 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
       ocf_plan_join_fences(facts, t->decode.join && (rows == 1 || t->decode.join >= 2) &&
                                       3 * splits + 1 <= (wg / seg) * (d_padded + 2));
   ocf_plan_define(plan, "JOIN", join);
+  ocf_plan_define(plan, "BULK", bulk);
+  ocf_plan_define(plan, "STAGES", (long long)stages);
+  ocf_plan_define(plan, "BULK_KEYS", (long long)bulk_keys);
   ocf_attention_define_call(call, d_padded, plan);
-  plan->local_mem_bytes = ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);
+  plan->local_mem_bytes =
+      join_bytes + (bulk ? ocf_attention_lanes_ring_bytes(stages, bulk_keys, d_padded,
+                                                          dtype_bytes(call->k_dtype) +
+                                                              dtype_bytes(call->v_dtype))
+                         : 0);
   ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
                            units, wg, splits, split_keys, join ? base_units : 0, plan);
   return 1;

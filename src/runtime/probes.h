@@ -37,6 +37,9 @@ void ocf_probe_wgmma_tma(ocf_context *ctx);
 /* Marks the wgmma kernel unusable on this context (its build failed after the probe passed):
    later plans take the mma.sync kernel, then the SIMT kernels. */
 void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why);
+/* attention_lanes's BULK program failed to build after the wgmma probe passed: its plans stream
+   through registers on this context from then on (learnt.lanes_bulk_failed). */
+void ocf_probe_lanes_bulk_failed(ocf_context *ctx, const char *why);
 
 /* ---- wide_probe.c ---- */
 

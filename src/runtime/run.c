@@ -23,6 +23,12 @@ static int matrix_unit_failed(ocf_context *ctx, const ocf_plan *plan) {
     ocf_probe_wgmma_failed(ctx, ocf_last_error());
     return 1;
   }
+  /* attention_lanes's BULK form stands on the same probe, but only it is taken away: the
+     lanes stream through registers again. */
+  if (plan->program == OCF_PROGRAM_ATTENTION_LANES && ocf_plan_define_value(plan, "BULK", 0)) {
+    ocf_probe_lanes_bulk_failed(ctx, ocf_last_error());
+    return 1;
+  }
   return 0;
 }
 

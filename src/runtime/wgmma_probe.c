@@ -117,3 +117,14 @@ void ocf_probe_wgmma_failed(ocf_context *ctx, const char *why) {
           "over on this context",
           why);
 }
+
+void ocf_probe_lanes_bulk_failed(ocf_context *ctx, const char *why) {
+  pthread_mutex_lock(&ctx->lock);
+  ctx->facts.learnt.lanes_bulk_failed = 1;
+  ctx->plan_generation++;
+  pthread_mutex_unlock(&ctx->lock);
+  ocf_log(&ctx->log, OCF_LOG_WARNING,
+          "attention_lanes's bulk copies failed to build (%s): decoding streams through "
+          "registers on this context",
+          why);
+}

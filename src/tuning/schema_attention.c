@@ -72,6 +72,25 @@ static const ocf_tunable attention_tunables[] = {
                          "blocks of one query row, 2 every block; 0: attention_lanes_join after "
                          "it",
                          NULL},
+    [AT(decode.bulk)] = {"decode.bulk", 0, 1, 0, 0,
+                         "attention_lanes: 1: K and V through a ring of local-memory stages that "
+                         "Hopper's bulk copies fill ahead of the lanes (compute capability 9.0 "
+                         "where the wgmma probe passed, 16-byte rows and strides); 0: straight "
+                         "into registers",
+                         NULL},
+    [AT(decode.stages)] = {"decode.stages", 2, 16, 0, 4,
+                           "attention_lanes with bulk: stages of the ring (fewer where local "
+                           "memory holds fewer)",
+                           NULL},
+    [AT(decode.bulk_keys)] = {"decode.bulk_keys", 1, 512, 1, 64,
+                              "attention_lanes with bulk: keys a stage holds (whole steps of "
+                              "the workgroup's keys, at least one)",
+                              NULL},
+    [AT(decode.bulk_fill)] = {"decode.bulk_fill", 1, 64, 0, 1,
+                              "attention_lanes with bulk: workgroups per compute unit the key "
+                              "ranges aim at (each holds a ring of up to the probe's local "
+                              "memory)",
+                              NULL},
     /* block: attention_block */
     [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
                       "query rows of attention_block's workgroup (0: never that kernel; halved "
