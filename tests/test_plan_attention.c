@@ -174,6 +174,114 @@ static void test_plan_attention_lanes_join(void **state) {
   }
 }
 
+/* The H200 once its wgmma probe ran right with `local_ok` bytes of local memory (0: the probe
+   not run yet). */
+static ocf_device_facts h200_wgmma(unsigned long long local_ok) {
+  ocf_device_facts facts = facts_of(H200, 0);
+  if (local_ok) {
+    facts.learnt.wgmma = OCF_PROBE_PASSED;
+    facts.learnt.wgmma_local_ok = local_ok;
+    facts.learnt.wgmma_local_ok_reported = local_ok + 16;
+  }
+  return facts;
+}
+
+/* attention_lanes's plan of a decoding step 1 x 32 x 1 x 8192 x 128 with K and V of k_dtype
+   and v_dtype (kv_vector elements dividing their offsets and strides) on `facts`, 128
+   work-items, 8 lanes a key, 2 keys a lane a step (32 keys), joined, and `settings` (the ring's
+   decode.bulk and the rest) over them. */
+static ocf_plan lanes_bulk_plan(const ocf_device_facts *facts, ocf_dtype k_dtype, ocf_dtype v_dtype,
+                                size_t kv_vector, const char *settings) {
+  ocf_tuning_values t;
+  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION,
+                                    "decode.wg=128 decode.lanes=8 decode.unroll=2 decode.join=2",
+                                    &t, "test"),
+                   OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
+  call.kv_vector = kv_vector;
+  call.q_dtype = call.out_dtype = OCF_BF16;
+  call.k_dtype = k_dtype, call.v_dtype = v_dtype;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
+  return plan;
+}
+
+/* decode.bulk: attention_lanes's ring on an NVIDIA GPU of compute capability 9.0 whose wgmma
+   probe passed, its stages cut (down to 2) to the local memory that probe ran right with beside
+   the join's (16 slots x 130 floats), its stages of whole steps, its key ranges at decode.bulk_fill
+   workgroups a compute unit; none where 16-byte chunks of K and V do not hold (8-byte ones, fp32
+   K beside 16-bit V), with AHEAD, on other devices, where the probe failed or the BULK program
+   failed to build; the probe asked for where it has not run. */
+static void test_plan_attention_lanes_bulk(void **state) {
+  (void)state;
+  const char *ring6 = "decode.bulk=1 decode.stages=6 decode.bulk_keys=64";
+  const size_t join = 16 * 130 * 4, stage16 = 64 * 128 * 4 + 16, stage32 = 64 * 128 * 8 + 16;
+  const ocf_device_facts h200 = h200_wgmma(205824);
+  ocf_plan plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan_value(&plan, "BULK"), 1);
+  assert_int_equal(plan_value(&plan, "STAGES"), 6);
+  assert_int_equal(plan_value(&plan, "BULK_KEYS"), 64);
+  assert_int_equal(plan.local_mem_bytes, join + 6 * stage16); /* 205024 */
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  assert_int_equal(plan.split_keys % 64, 0);
+  /* one workgroup a compute unit: 32 heads in 4 ranges of 2048 keys on 132 units */
+  assert_int_equal(plan.kv_splits, 4);
+  plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, "decode.bulk=1 decode.bulk_fill=2");
+  assert_int_equal(plan.kv_splits, 8);
+  /* fewer stages where the probe ran less: 4 fit 140000 bytes, 2 do not fit 60000 */
+  const ocf_device_facts less = h200_wgmma(140000), least = h200_wgmma(60000);
+  plan = lanes_bulk_plan(&less, OCF_BF16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan_value(&plan, "STAGES"), 4);
+  assert_int_equal(plan.local_mem_bytes, join + 4 * stage16);
+  plan = lanes_bulk_plan(&least, OCF_BF16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+  assert_int_equal(plan.local_mem_bytes, join);
+  /* fp32 in chunks of 4: 3 stages of 64 KiB; mixed 16-bit types alike; keys rounded to a step */
+  plan = lanes_bulk_plan(&h200, OCF_F32, OCF_F32, 4, ring6);
+  assert_int_equal(plan_value(&plan, "STAGES"), 3);
+  assert_int_equal(plan.local_mem_bytes, join + 3 * stage32);
+  plan = lanes_bulk_plan(&h200, OCF_F16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan_value(&plan, "BULK"), 1);
+  plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, "decode.bulk=1 decode.bulk_keys=16");
+  assert_int_equal(plan_value(&plan, "BULK_KEYS"), 32);
+  /* no ring */
+  const struct {
+    ocf_device_facts facts;
+    ocf_dtype k_dtype;
+    size_t kv_vector;
+    const char *settings;
+    ocf_plan_probe probe;
+  } none[] = {
+      {h200_wgmma(205824), OCF_BF16, 4, "decode.bulk=1", OCF_PLAN_PROBE_NONE},
+      {h200_wgmma(205824), OCF_F32, 4, "decode.bulk=1", OCF_PLAN_PROBE_NONE}, /* V bf16 */
+      {h200_wgmma(205824), OCF_BF16, 8, "decode.bulk=0", OCF_PLAN_PROBE_NONE},
+      {h200_wgmma(205824), OCF_BF16, 8, "decode.bulk=1 decode.ahead=1", OCF_PLAN_PROBE_NONE},
+      {h200_wgmma(0), OCF_BF16, 8, "decode.bulk=1", OCF_PLAN_PROBE_WGMMA},
+      {h200_probed(49152), OCF_BF16, 8, "decode.bulk=1", OCF_PLAN_PROBE_NONE},
+      {facts_of(POCL, 0), OCF_BF16, 8, "decode.bulk=1", OCF_PLAN_PROBE_NONE},
+      {facts_of(AMD_GPU, 0), OCF_BF16, 8, "decode.bulk=1", OCF_PLAN_PROBE_NONE},
+  };
+  for (size_t i = 0; i < ARRAY_LEN(none); i++) {
+    plan = lanes_bulk_plan(&none[i].facts, none[i].k_dtype, OCF_BF16, none[i].kv_vector,
+                           none[i].settings);
+    assert_int_equal(plan_value(&plan, "BULK"), 0);
+    assert_int_equal(plan.probe, none[i].probe);
+  }
+  ocf_device_facts failed = h200_wgmma(205824), older = h200_wgmma(205824);
+  failed.learnt.lanes_bulk_failed = 1;
+  older.nv_compute_capability = 80;
+  plan = lanes_bulk_plan(&failed, OCF_BF16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+  plan = lanes_bulk_plan(&older, OCF_BF16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+}
+
 /* mma.join makes attention_mma_split one kernel on NVIDIA (JOIN 2, a counter a (batch, head,
    block of rows): 32 for one decoding row a head of 32), two kernels without it; mma.join 1
    joins blocks of one query row only (4 rows a head: two kernels), 2 every block (a counter a
@@ -322,6 +430,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_decode_routes),
       cmocka_unit_test(test_plan_attention_lanes_routes),
       cmocka_unit_test(test_plan_attention_lanes_join),
+      cmocka_unit_test(test_plan_attention_lanes_bulk),
       cmocka_unit_test(test_plan_attention_mma_join),
       cmocka_unit_test(test_plan_attention_heads),
   };

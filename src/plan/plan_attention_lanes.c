@@ -88,6 +88,23 @@ static int bulk_ring(const ocf_device_facts *facts, const ocf_attention_tuning *
          facts->learnt.wgmma_local_ok;
 }
 
+/* The key ranges of a BULK plan, *split_keys their keys (whole stages): as
+   ocf_attention_key_ranges's, but at most target / base_units a unit, so that the workgroups
+   fill at most `target` slots (decode.bulk_fill a compute unit: a ring holds most of a unit's
+   local memory, and a second wave of a few workgroups would cost as much as the first). */
+static size_t bulk_ranges(const ocf_attention_call *call, size_t base_units, size_t target,
+                          size_t split_min, size_t stage_keys, size_t *split_keys) {
+  const size_t want = ocf_max_size(target / base_units, 1);
+  const size_t ranges = ocf_attention_key_ranges(call, base_units, want * base_units, split_min,
+                                                 stage_keys, split_keys);
+  if (ranges <= want) return ranges;
+  /* ocf_attention_key_ranges rounds a range's keys down to whole stages, which can leave one
+     range more; rounded up instead, the ranges are at most `want` (fewer partials: they fit
+     wherever those did). */
+  *split_keys = ocf_round_up(ocf_div_ceil(call->lk, want), stage_keys);
+  return ocf_div_ceil(call->lk, *split_keys);
+}
+
 int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                              const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
   if (t->decode.lanes == 0 || !ocf_attention_decodes(facts, t, call)) return 0;
@@ -132,10 +149,12 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   size_t split_keys;
-  const size_t fill = (size_t)(bulk ? t->decode.bulk_fill : t->decode.fill);
-  const size_t splits = ocf_attention_key_ranges(
-      call, base_units, (size_t)facts->compute_units * fill, (size_t)t->split.min,
-      bulk ? bulk_keys : (wg / seg) * unroll, &split_keys);
+  const size_t cus = (size_t)facts->compute_units;
+  const size_t splits =
+      bulk ? bulk_ranges(call, base_units, cus * (size_t)t->decode.bulk_fill, (size_t)t->split.min,
+                         bulk_keys, &split_keys)
+           : ocf_attention_key_ranges(call, base_units, cus * (size_t)t->decode.fill,
+                                      (size_t)t->split.min, (wg / seg) * unroll, &split_keys);
   if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
