@@ -216,8 +216,9 @@ static ocf_plan lanes_bulk_plan(const ocf_device_facts *facts, ocf_dtype k_dtype
    probe passed, its stages cut (down to 2) to the local memory that probe ran right with beside
    the join's (16 slots x 130 floats), its stages of whole steps, its key ranges at decode.bulk_fill
    workgroups a compute unit; none where 16-byte chunks of K and V do not hold (8-byte ones, fp32
-   K beside 16-bit V), with AHEAD, on other devices, where the probe failed or the BULK program
-   failed to build; the probe asked for where it has not run. */
+   K beside 16-bit V), where the row blocks alone pass a wave of rings, with AHEAD, on other
+   devices, where the probe failed or the BULK program failed to build; the probe asked for where it
+   has not run. */
 static void test_plan_attention_lanes_bulk(void **state) {
   (void)state;
   const char *ring6 = "decode.bulk=1 decode.stages=6 decode.bulk_keys=64";
@@ -274,8 +275,14 @@ static void test_plan_attention_lanes_bulk(void **state) {
     assert_int_equal(plan.probe, none[i].probe);
   }
   ocf_device_facts failed = h200_wgmma(205824), older = h200_wgmma(205824);
+  ocf_device_facts few_units = h200_wgmma(205824);
   failed.learnt.lanes_bulk_failed = 1;
   older.nv_compute_capability = 80;
+  few_units.compute_units = 16; /* 32 key heads: more than one wave of rings before a split */
+  plan = lanes_bulk_plan(&few_units, OCF_BF16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+  assert_int_equal(plan_value(&plan, "STAGES"), 0);
+  assert_int_equal(plan.local_mem_bytes, join);
   plan = lanes_bulk_plan(&failed, OCF_BF16, OCF_BF16, 8, ring6);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   plan = lanes_bulk_plan(&older, OCF_BF16, OCF_BF16, 8, ring6);

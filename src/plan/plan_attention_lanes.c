@@ -143,11 +143,15 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
 
   size_t stages = 0, bulk_keys = 0;
   int probe = 0;
-  const int bulk = bulk_ring(facts, t, call, vec, (wg / seg) * unroll, join_bytes, shuffle,
-                             d_padded, &stages, &bulk_keys, &probe);
+  int bulk = bulk_ring(facts, t, call, vec, (wg / seg) * unroll, join_bytes, shuffle, d_padded,
+                       &stages, &bulk_keys, &probe);
   if (probe) plan->probe = OCF_PLAN_PROBE_WGMMA;
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
+  /* The ring only where its workgroups make one wave or less before any split: one a row
+     block runs a ring a compute unit at a time (H100, bf16 16 x 32 x 1 x 4096 x 128: 512
+     units, 2925 GB/s through registers, 2653 in rings) */
+  if (bulk && base_units > (size_t)facts->compute_units * (size_t)t->decode.bulk_fill) bulk = 0;
   size_t split_keys;
   const size_t cus = (size_t)facts->compute_units;
   const size_t splits =
@@ -170,8 +174,8 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
                                       3 * splits + 1 <= (wg / seg) * (d_padded + 2));
   ocf_plan_define(plan, "JOIN", join);
   ocf_plan_define(plan, "BULK", bulk);
-  ocf_plan_define(plan, "STAGES", (long long)stages);
-  ocf_plan_define(plan, "BULK_KEYS", (long long)bulk_keys);
+  ocf_plan_define(plan, "STAGES", bulk ? (long long)stages : 0);
+  ocf_plan_define(plan, "BULK_KEYS", bulk ? (long long)bulk_keys : 0);
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes =
       join_bytes + (bulk ? ocf_attention_lanes_ring_bytes(stages, bulk_keys, d_padded,
