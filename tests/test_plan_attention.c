@@ -235,6 +235,10 @@ static void test_plan_attention_lanes_bulk(void **state) {
   assert_int_equal(plan.kv_splits, 4);
   plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, "decode.bulk=1 decode.bulk_fill=2");
   assert_int_equal(plan.kv_splits, 8);
+  /* ranges of 2048 keys: none where decode.bulk_min asks for more (then the lanes' own ranges) */
+  plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, "decode.bulk=1 decode.bulk_min=2049");
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+  assert_int_equal(plan.kv_splits, 18); /* decode.fill 4: 17 wanted, 8192 / 17 down to 480 */
   /* fewer stages where the probe ran less: 4 fit 140000 bytes, 2 do not fit 60000 */
   const ocf_device_facts less = h200_wgmma(140000), least = h200_wgmma(60000);
   plan = lanes_bulk_plan(&less, OCF_BF16, OCF_BF16, 8, ring6);

@@ -91,6 +91,11 @@ static const ocf_tunable attention_tunables[] = {
                               "ranges aim at (each holds a ring of up to the probe's local "
                               "memory)",
                               NULL},
+    [AT(decode.bulk_min)] = {"decode.bulk_min", 1, 1 << 20, 0, 1024,
+                             "attention_lanes with bulk: the fewest keys a range takes in the "
+                             "ring (its first STAGES tiles fill unhidden; shorter ranges stream "
+                             "through registers)",
+                             NULL},
     /* block: attention_block */
     [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
                       "query rows of attention_block's workgroup (0: never that kernel; halved "

@@ -303,6 +303,8 @@ typedef struct ocf_attention_decode_tuning {
   int bulk_keys; /* attention_lanes with bulk: keys a stage (rounded down to whole steps) */
   int bulk_fill; /* attention_lanes with bulk: workgroups per compute unit the key ranges aim
                     at */
+  int bulk_min;  /* attention_lanes with bulk: the fewest keys a range of the ring takes (shorter
+                    ones stream through registers) */
 } ocf_attention_decode_tuning;
 
 /* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC
