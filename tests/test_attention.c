@@ -837,16 +837,17 @@ static void test_attention_lanes_bulk(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const settings[] = {
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=2 decode.join=2 "
-      "decode.bulk=1 decode.stages=2 decode.bulk_keys=16 decode.bulk_min=1 block.bq=0 "
-      "mma.decode_fill=0 "
-      "mma.split_fill=0",
+      "decode.bulk=1 decode.stages=2 decode.bulk_keys=16 decode.bulk_min=1 "
+      "block.bq=0 mma.decode_fill=0 mma.split_fill=0",
       "split.min=16 decode.fill=64 decode.wg=128 decode.lanes=16 decode.unroll=1 decode.rows=64 "
       "decode.bulk=1 decode.stages=3 decode.bulk_keys=32 decode.bulk_fill=2 decode.bulk_min=1 "
-      "block.bq=0 "
-      "mma.decode_fill=0 mma.split_fill=0"};
+      "block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   const int hopper = strstr(env->info.device_name, "H100") || strstr(env->info.device_name, "H200");
-  for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
+  /* (Oclgrind reports the joining workgroup's reads of the others' partials as races, as
+     test_attention_lanes_join says: the joined setting does not run there) */
+  const int oclgrind = strstr(env->info.device_name, "Oclgrind") != NULL;
+  for (size_t k = oclgrind ? 1 : 0; k < OCF_ARRAY_LEN_T(settings); k++) {
     tune_every_dtype(env, settings[k]);
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(lanes_cases); i++) {
       if (ocft_small() && lanes_cases[i].lk > 300) continue;
