@@ -156,6 +156,7 @@
 #   bulk    attention_lanes's BULK form (decode.bulk, Hopper's bulk copies into a ring): its
 #           suite on the GPU, decoding shapes under the shipped plan and four rings, the peers
 #           beside (cap 520 s)
+#   bulkq   bulk's short form: the suite, four shapes under two rings, no peers (cap 150 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -165,7 +166,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -852,6 +853,24 @@ bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 d
     timeout -k 5 "$(budget 100)" python3 tools/lab/decode/peers.py bf16:1x32x32x8192x128 \
       bf16:16x32x32x4096x128 bf16:4x32x32x8192x128 bf16:1x32x32x32768x128 bf16:1x32x8x8192x128 \
       f16:1x32x32x8192x128 bf16:1x8x8x8192x128 bf16:1x32x32x8192x64 2>&1 | grep PEER
+    ;;
+  bulkq)
+    # bulk's short form: test_attention_lanes_bulk, then four decoding shapes under the shipped
+    # plan and two rings, no peers (cap 150 s)
+    (cd $b && OCFT_ONLY=test_attention_lanes_bulk timeout "$(budget 60)" tests/test_attention \
+      >"$work/bulk_test.txt" 2>&1; echo "exit $?" >>"$work/bulk_test.txt")
+    grep -v '^\[ *\(RUN\|OK\) ' "$work/bulk_test.txt" | tail -4
+    CASES=""
+    for shape in "bf16 1 32 32 1 8192 128" "bf16 1 32 32 1 32768 128" "bf16 4 32 32 1 8192 128" \
+      "f16 1 32 32 1 8192 128"; do
+      CASES="$CASES$shape
+$shape \"tune=decode.bulk=1 decode.stages=4 decode.bulk_keys=64\"
+$shape \"tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64\"
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/bulk timeout -k 10 "$(budget 90)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-220 "$work/bulk/round.txt"
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
