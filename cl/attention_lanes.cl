@@ -283,13 +283,13 @@ void lanes_take_step(lanes_vec qx[RB][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx[
  *
  * A workgroup numbers its tiles from 0 across its units (n): tile n lies in stage n % STAGES; the
  * lanes wait on full[s] for phase parity (n / STAGES) & 1 and each arrives on empty[s] once its
- * last chunks of the tile are in registers; after tile n, warp 0 refills the stage of tile n - 1
- * with tile n - 1 + STAGES, after its wait on that stage's empty barrier (for tile n - 1's
- * parity): STAGES - 1 tiles in flight beyond the one being read. (Refilling tile n's own stage
- * waits for the slowest warp's reads: an H100 lost 8 % so, tools/lab/decode's ISSUE 1.) No
- * barrier's phase can run more than one ahead of a waiter, so the parities do not alias. Keys past
- * a range's end in its last tile are never copied: their rows hold an older tile's keys (or nothing
- * yet), which the kept-key tests skip.
+ * last chunks of the tile are in registers; after tile n, warp 0 refills its stage with tile
+ * n + STAGES once its wait on empty[s] for the same parity ends (the slowest warp's reads of
+ * tile n; tools/lab/decode found refilling the stage of tile n - 1 instead, which needs no such
+ * wait, 8 % faster on an H100: its ISSUE 0, not yet timed here). No barrier's phase can run more
+ * than one ahead of a waiter, so the parities do not alias. Keys past a range's end in its last
+ * tile are never copied: their rows hold an older tile's keys (or nothing yet), which the
+ * kept-key tests skip.
  */
 #define K_BYTES (K_DTYPE == 0 ? 4 : 2)
 #define V_BYTES (V_DTYPE == 0 ? 4 : 2)
@@ -474,11 +474,9 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
         if (step == steps - 1) bulk_arrive(bars + 8 * (STAGES + stage)); /* read: free */
         lanes_take_step(qx, kx, vx, kept, first + step * STEP_KEYS, slot, m, s, acc, scale, redl);
       }
-      /* The stage of tile i - 1 (read by every work-item well before: no wait, as a refill of
-         tile i's own stage would wait for the slowest warp) takes tile i - 1 + STAGES. */
-      if (lid < 32 && i >= 1 && i - 1 + STAGES < tiles) {
-        const ulong j = first + (ulong)(STAGES - 1) * BULK_KEYS;
-        bulk_issue(ring_at, bars, n - 1 + STAGES, k, k_base + j * k_sr, k_sr, v, v_base + j * v_sr,
+      if (lid < 32 && i + STAGES < tiles) {
+        const ulong j = first + (ulong)STAGES * BULK_KEYS;
+        bulk_issue(ring_at, bars, n + STAGES, k, k_base + j * k_sr, k_sr, v, v_base + j * v_sr,
                    v_sr, (uint)(hi - j < BULK_KEYS ? hi - j : BULK_KEYS), d, lid);
       }
     }

@@ -287,6 +287,22 @@ static void test_plan_attention_lanes_bulk(void **state) {
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   assert_int_equal(plan_value(&plan, "STAGES"), 0);
   assert_int_equal(plan.local_mem_bytes, join);
+  /* NVIDIA's built-in bf16 values take the ring for 1 x 32 x 1 x 8192 x 128 (32 row blocks,
+     ranges of 2048 keys) once the probe passed; before it, registers and the probe asked for */
+  const ocf_device_facts unprobed = h200_wgmma(0);
+  ocf_tuning_values builtin;
+  h200_bf16_attention(&h200, &builtin);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  assert_int_equal(ocf_plan_attention(&h200, &builtin, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan_value(&plan, "BULK"), 1);
+  assert_int_equal(plan_value(&plan, "STAGES"), 4);
+  assert_int_equal(ocf_plan_attention(&unprobed, &builtin, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_WGMMA);
   plan = lanes_bulk_plan(&failed, OCF_BF16, OCF_BF16, 8, ring6);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   plan = lanes_bulk_plan(&older, OCF_BF16, OCF_BF16, 8, ring6);
