@@ -832,7 +832,7 @@ SHAPES
     grep -v '^\[ *\(RUN\|OK\) ' "$work/bulk_test.txt" | tail -8
     B4="tune=decode.bulk=1 decode.stages=4 decode.bulk_keys=64"
     B6="tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64"
-    B4F2="tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.wg=256"
+    B6W256="tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.wg=256"
     B3K128="tune=decode.bulk=1 decode.stages=3 decode.bulk_keys=128"
     CASES=""
     for shape in "bf16 1 32 32 1 8192 128" "bf16 16 32 32 1 4096 128" "bf16 4 32 32 1 8192 128" \
@@ -841,7 +841,7 @@ SHAPES
       CASES="$CASES$shape
 $shape \"$B4\"
 $shape \"$B6\"
-$shape \"$B4F2\"
+$shape \"$B6W256\"
 $shape \"$B3K128\"
 "
     done
