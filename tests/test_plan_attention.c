@@ -303,6 +303,13 @@ static void test_plan_attention_lanes_bulk(void **state) {
   assert_int_equal(ocf_plan_attention(&unprobed, &builtin, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_WGMMA);
+  /* 8000 keys in 4 ranges: 8000 / 4 rounded down to whole stages (1984) would make 5, a second
+     wave of rings; rounded up (2048) they stay 4 */
+  call.lk = 8000;
+  assert_int_equal(ocf_plan_attention(&h200, &builtin, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan_value(&plan, "BULK"), 1);
+  assert_int_equal(plan.kv_splits, 4);
+  assert_int_equal(plan.split_keys, 2048);
   plan = lanes_bulk_plan(&failed, OCF_BF16, OCF_BF16, 8, ring6);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   plan = lanes_bulk_plan(&older, OCF_BF16, OCF_BF16, 8, ring6);
