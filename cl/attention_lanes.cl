@@ -63,6 +63,12 @@
 #ifndef BULK_KEYS
 #error "BULK_KEYS: the host passes every define with BULK (src/plan/plan_attention_lanes.c)"
 #endif
+/* Which stage warp 0 refills after tile n: 0 tile n's own (with tile n + STAGES, once the
+   slowest warp has read tile n); 1 the stage of tile n - 1 (with tile n - 1 + STAGES: read by
+   every warp long before, so no wait, one tile fewer in flight). */
+#ifndef REFILL_BEFORE
+#error "REFILL_BEFORE: the host passes every define with BULK (src/plan/plan_attention_lanes.c)"
+#endif
 #if STAGES < 2 || BULK_KEYS % (WG / SEG * UNROLL) || !SHUFFLE || WG % 32 || AHEAD
 #error "BULK: 2 stages or more, whole steps a tile, warp shuffles, whole warps, no AHEAD"
 #endif
@@ -285,11 +291,11 @@ void lanes_take_step(lanes_vec qx[RB][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx[
  * lanes wait on full[s] for phase parity (n / STAGES) & 1 and each arrives on empty[s] once its
  * last chunks of the tile are in registers; after tile n, warp 0 refills its stage with tile
  * n + STAGES once its wait on empty[s] for the same parity ends (the slowest warp's reads of
- * tile n; tools/lab/decode found refilling the stage of tile n - 1 instead, which needs no such
- * wait, 8 % faster on an H100: its ISSUE 0, not yet timed here). No barrier's phase can run more
- * than one ahead of a waiter, so the parities do not alias. Keys past a range's end in its last
- * tile are never copied: their rows hold an older tile's keys (or nothing yet), which the
- * kept-key tests skip.
+ * tile n), or with REFILL_BEFORE the stage of tile n - 1 with tile n - 1 + STAGES (no such wait:
+ * tools/lab/decode's ISSUE 0, 8 % faster in the lab on an H100; not yet timed here). No barrier's
+ * phase can run more than one ahead of a waiter, so the parities do not alias. Keys past a range's
+ * end in its last tile are never copied: their rows hold an older tile's keys (or nothing yet),
+ * which the kept-key tests skip.
  */
 #define K_BYTES (K_DTYPE == 0 ? 4 : 2)
 #define V_BYTES (V_DTYPE == 0 ? 4 : 2)
@@ -474,10 +480,13 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
         if (step == steps - 1) bulk_arrive(bars + 8 * (STAGES + stage)); /* read: free */
         lanes_take_step(qx, kx, vx, kept, first + step * STEP_KEYS, slot, m, s, acc, scale, redl);
       }
-      if (lid < 32 && i + STAGES < tiles) {
-        const ulong j = first + (ulong)STAGES * BULK_KEYS;
-        bulk_issue(ring_at, bars, n + STAGES, k, k_base + j * k_sr, k_sr, v, v_base + j * v_sr,
-                   v_sr, (uint)(hi - j < BULK_KEYS ? hi - j : BULK_KEYS), d, lid);
+      /* the refill: tile r (of this range; global number n - i + r) into its stage */
+      const uint r = REFILL_BEFORE ? i - 1 + STAGES : i + STAGES;
+      if (lid < 32 && (!REFILL_BEFORE || i >= 1) && r < tiles) {
+        const ulong j = lo + (ulong)r * BULK_KEYS;
+        bulk_issue(ring_at, bars, tiles_before + r, k, k_base + j * k_sr, k_sr, v,
+                   v_base + j * v_sr, v_sr, (uint)(hi - j < BULK_KEYS ? hi - j : BULK_KEYS), d,
+                   lid);
       }
     }
     tiles_before += tiles;

@@ -830,9 +830,9 @@ static void test_attention_lanes_join(void **state) {
 /* attention_lanes's BULK form (decode.bulk: K and V through a ring of local-memory stages that
    Hopper's bulk copies fill): every case of test_attention_lanes in rings of 2 and 3 stages of
    16 and 32 keys (ranges of one stage, several, and partial last stages; rows back to back in one
-   copy a tile, and strided ones a copy a row), joined and not. On an H100 or H200 the plan must
-   be BULK (its wgmma probe runs first); elsewhere the setting changes nothing and the cases run as
-   test_attention_lanes's. */
+   copy a tile, and strided ones a copy a row), joined and not, each refill order. On an H100 or
+   H200 the plan must be BULK (its wgmma probe runs first); elsewhere the setting changes nothing
+   and the cases run as test_attention_lanes's. */
 static void test_attention_lanes_bulk(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const settings[] = {
@@ -841,6 +841,7 @@ static void test_attention_lanes_bulk(void **state) {
       "block.bq=0 mma.decode_fill=0 mma.split_fill=0",
       "split.min=16 decode.fill=64 decode.wg=128 decode.lanes=16 decode.unroll=1 decode.rows=64 "
       "decode.bulk=1 decode.stages=3 decode.bulk_keys=32 decode.bulk_fill=2 decode.bulk_min=1 "
+      "decode.bulk_refill=1 "
       "block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   const int hopper = strstr(env->info.device_name, "H100") || strstr(env->info.device_name, "H200");

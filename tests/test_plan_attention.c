@@ -229,6 +229,12 @@ static void test_plan_attention_lanes_bulk(void **state) {
   assert_int_equal(plan_value(&plan, "STAGES"), 6);
   assert_int_equal(plan_value(&plan, "BULK_KEYS"), 64);
   assert_int_equal(plan.local_mem_bytes, join + 6 * stage16); /* 205024 */
+  assert_int_equal(plan_value(&plan, "REFILL_BEFORE"), 0);
+  plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, "decode.bulk=1 decode.bulk_refill=1");
+  assert_int_equal(plan_value(&plan, "REFILL_BEFORE"), 1);
+  plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, "decode.bulk=0 decode.bulk_refill=1");
+  assert_int_equal(plan_value(&plan, "REFILL_BEFORE"), 0);
+  plan = lanes_bulk_plan(&h200, OCF_BF16, OCF_BF16, 8, ring6);
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
   assert_int_equal(plan.split_keys % 64, 0);
   /* one workgroup a compute unit: 32 heads in 4 ranges of 2048 keys on 132 units */

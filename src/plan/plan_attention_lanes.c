@@ -36,6 +36,7 @@
  *           local memory, else no BULK) stages of BULK_KEYS keys (decode.bulk_keys rounded down
  *           to whole steps), which Hopper's bulk copies fill; its key ranges aim at
  *           decode.bulk_fill workgroups a compute unit (each holds a ring of up to some 200 KiB).
+ *           REFILL_BEFORE: decode.bulk_refill (which stage warp 0 refills after a tile).
  *           A build of it that fails sets learnt.lanes_bulk_failed (src/runtime/run.c).
  * Key ranges as attention_decode's (ocf_attention_key_ranges: decode.fill workgroups a compute
  * unit, split.min keys or more), each a multiple of a step, WG / SEG x UNROLL keys (with BULK, of
@@ -184,6 +185,7 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   ocf_plan_define(plan, "BULK", bulk);
   ocf_plan_define(plan, "STAGES", bulk ? (long long)stages : 0);
   ocf_plan_define(plan, "BULK_KEYS", bulk ? (long long)bulk_keys : 0);
+  ocf_plan_define(plan, "REFILL_BEFORE", bulk ? t->decode.bulk_refill : 0);
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes =
       join_bytes + (bulk ? ocf_attention_lanes_ring_bytes(stages, bulk_keys, d_padded,

@@ -96,6 +96,11 @@ static const ocf_tunable attention_tunables[] = {
                              "ring (its first STAGES tiles fill unhidden; shorter ranges stream "
                              "through registers)",
                              NULL},
+    [AT(decode.bulk_refill)] = {"decode.bulk_refill", 0, 1, 0, 0,
+                                "attention_lanes with bulk: which stage warp 0 refills after a "
+                                "tile: 0 that tile's (after the slowest warp has read it), 1 the "
+                                "one read before it (no wait, one tile fewer in flight)",
+                                NULL},
     /* block: attention_block */
     [AT(block.bq)] = {"block.bq", 0, 256, 1, 32,
                       "query rows of attention_block's workgroup (0: never that kernel; halved "

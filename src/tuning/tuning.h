@@ -286,25 +286,27 @@ typedef struct ocf_attention_split_tuning {
 
 /* attention_decode: all query heads of a key head in one workgroup, its keys over work-items. */
 typedef struct ocf_attention_decode_tuning {
-  int wg;        /* work-items a workgroup */
-  int bk;        /* keys (and values) a tile in local memory */
-  int cpt;       /* output columns a work-item accumulates */
-  int rows;      /* the most query rows (heads x lq of one key head) a workgroup */
-  int fill;      /* workgroups per compute unit the key ranges aim at */
-  int prefetch;  /* 1: the next tile's loads in registers while this tile is scored */
-  int lanes;     /* attention_lanes instead, this many work-items a key; 0: attention_decode */
-  int unroll;    /* attention_lanes: keys a work-item loads before scoring them */
-  int ahead;     /* attention_lanes: 1: a step's loads issued while the step before is scored */
-  int join;      /* attention_lanes: the last range of a row block joins them (one kernel): 1
-                    blocks of one row, 2 every block */
-  int bulk;      /* attention_lanes: 1: K and V through a ring of local-memory stages filled by
-                    Hopper's bulk copies (compute capability 9.0, the wgmma probe passed) */
-  int stages;    /* attention_lanes with bulk: the ring's stages */
-  int bulk_keys; /* attention_lanes with bulk: keys a stage (rounded down to whole steps) */
-  int bulk_fill; /* attention_lanes with bulk: workgroups per compute unit the key ranges aim
-                    at */
-  int bulk_min;  /* attention_lanes with bulk: the fewest keys a range of the ring takes (shorter
-                    ones stream through registers) */
+  int wg;          /* work-items a workgroup */
+  int bk;          /* keys (and values) a tile in local memory */
+  int cpt;         /* output columns a work-item accumulates */
+  int rows;        /* the most query rows (heads x lq of one key head) a workgroup */
+  int fill;        /* workgroups per compute unit the key ranges aim at */
+  int prefetch;    /* 1: the next tile's loads in registers while this tile is scored */
+  int lanes;       /* attention_lanes instead, this many work-items a key; 0: attention_decode */
+  int unroll;      /* attention_lanes: keys a work-item loads before scoring them */
+  int ahead;       /* attention_lanes: 1: a step's loads issued while the step before is scored */
+  int join;        /* attention_lanes: the last range of a row block joins them (one kernel): 1
+                      blocks of one row, 2 every block */
+  int bulk;        /* attention_lanes: 1: K and V through a ring of local-memory stages filled by
+                      Hopper's bulk copies (compute capability 9.0, the wgmma probe passed) */
+  int stages;      /* attention_lanes with bulk: the ring's stages */
+  int bulk_keys;   /* attention_lanes with bulk: keys a stage (rounded down to whole steps) */
+  int bulk_fill;   /* attention_lanes with bulk: workgroups per compute unit the key ranges aim
+                      at */
+  int bulk_min;    /* attention_lanes with bulk: the fewest keys a range of the ring takes (shorter
+                      ones stream through registers) */
+  int bulk_refill; /* attention_lanes with bulk: 0 refill the stage just read (after the slowest
+                      warp's reads), 1 the stage read before it (no wait, a tile fewer ahead) */
 } ocf_attention_decode_tuning;
 
 /* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC

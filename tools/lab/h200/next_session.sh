@@ -156,7 +156,8 @@
 #   bulk    attention_lanes's BULK form (decode.bulk, Hopper's bulk copies into a ring): its
 #           suite on the GPU, decoding shapes under the shipped plan and four rings, the peers
 #           beside (cap 520 s)
-#   bulkq   bulk's short form: the suite, four shapes under two rings, no peers (cap 150 s)
+#   bulkq   bulk's short form: the suite, four shapes under two rings in each refill order
+#           (decode.bulk_refill), no peers (cap 150 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -855,8 +856,10 @@ bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 d
       f16:1x32x32x8192x128 bf16:1x8x8x8192x128 bf16:1x32x32x8192x64 2>&1 | grep PEER
     ;;
   bulkq)
-    # bulk's short form: test_attention_lanes_bulk, then four decoding shapes under the shipped
-    # plan and two rings, no peers (cap 150 s)
+    # bulk's short form: test_attention_lanes_bulk (both refill orders), then four decoding
+    # shapes under the shipped plan and rings of 4 and 6 stages in each refill order
+    # (decode.bulk_refill: 1 is the lab's ISSUE 0, 8 % ahead there; untimed here), no peers
+    # (cap 150 s)
     (cd $b && OCFT_ONLY=test_attention_lanes_bulk timeout "$(budget 60)" tests/test_attention \
       >"$work/bulk_test.txt" 2>&1; echo "exit $?" >>"$work/bulk_test.txt")
     grep -v '^\[ *\(RUN\|OK\) ' "$work/bulk_test.txt" | tail -4
@@ -866,6 +869,8 @@ bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 d
       CASES="$CASES$shape
 $shape \"tune=decode.bulk=1 decode.stages=4 decode.bulk_keys=64\"
 $shape \"tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64\"
+$shape \"tune=decode.bulk=1 decode.stages=4 decode.bulk_keys=64 decode.bulk_refill=1\"
+$shape \"tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.bulk_refill=1\"
 "
     done
     CASES=$CASES PEERS="" OUT=$work/bulk timeout -k 10 "$(budget 90)" \
