@@ -131,7 +131,10 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   const size_t copies = t->decode.ahead ? 2 : 1;
   while (unroll > 1 && copies * unroll * per_row > LANES_FLOATS / 2)
     unroll /= 2;
-  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_LANES);
+  /* The join's (and the lanes' sums') local memory within what the device reports, as before
+     the ring: ocf_facts_local_limit grows to the wgmma probe's for the ring alone (bulk_ring). */
+  const unsigned long long local =
+      ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_LANES);
   int shuffle = ocf_plan_warp_shuffles(facts, wg, seg);
   while (ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle) > local &&
          wg / 2 >= seg) {
