@@ -293,6 +293,9 @@ static void test_plan_attention_lanes_bulk(void **state) {
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   assert_int_equal(plan_value(&plan, "STAGES"), 0);
   assert_int_equal(plan.local_mem_bytes, join);
+  few_units.learnt.wgmma = OCF_PROBE_UNKNOWN; /* nor is the probe asked for there */
+  plan = lanes_bulk_plan(&few_units, OCF_BF16, OCF_BF16, 8, ring6);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
   /* NVIDIA's built-in bf16 values take the ring for 1 x 32 x 1 x 8192 x 128 (32 row blocks,
      ranges of 2048 keys) once the probe passed; before it, registers and the probe asked for */
   const ocf_device_facts unprobed = h200_wgmma(0);

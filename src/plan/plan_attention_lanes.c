@@ -149,13 +149,14 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   int probe = 0;
   int bulk = bulk_ring(facts, t, call, vec, (wg / seg) * unroll, join_bytes, shuffle, d_padded,
                        &stages, &bulk_keys, &probe);
-  if (probe) plan->probe = OCF_PLAN_PROBE_WGMMA;
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   /* The ring only where its workgroups make one wave or less before any split: one a row
      block runs a ring a compute unit at a time (H100, bf16 16 x 32 x 1 x 4096 x 128: 512
-     units, 2925 GB/s through registers, 2653 in rings) */
-  if (bulk && base_units > (size_t)facts->compute_units * (size_t)t->decode.bulk_fill) bulk = 0;
+     units, 2925 GB/s through registers, 2653 in rings); and the probe asked for only then. */
+  const int one_wave = base_units <= (size_t)facts->compute_units * (size_t)t->decode.bulk_fill;
+  if (!one_wave) bulk = 0;
+  if (probe && one_wave) plan->probe = OCF_PLAN_PROBE_WGMMA;
   size_t split_keys;
   const size_t cus = (size_t)facts->compute_units;
   size_t splits =
