@@ -58,16 +58,12 @@ size_t ocf_attention_lanes_ring_bytes(size_t stages, size_t keys, size_t d_padde
   return stages * (keys * d_padded * kv_bytes + 16); /* the K and V tiles, two mbarriers */
 }
 
-static size_t dtype_bytes(ocf_dtype dtype) {
-  return dtype == OCF_F32 ? 4 : 2;
-}
-
 /* The ring of a BULK plan: *stages and *keys, 1; or 0 where the call or the context does not
    take one (*probe set where the wgmma probe it stands on has not run). */
 static int bulk_ring(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                      const ocf_attention_call *call, size_t vec, size_t step, size_t join_bytes,
                      int shuffle, size_t d_padded, size_t *stages, size_t *keys, int *probe) {
-  const size_t k_bytes = dtype_bytes(call->k_dtype), v_bytes = dtype_bytes(call->v_dtype);
+  const size_t k_bytes = ocf_dtype_size(call->k_dtype), v_bytes = ocf_dtype_size(call->v_dtype);
   if (!t->decode.bulk || facts->vendor != OCF_VENDOR_NVIDIA ||
       !(facts->type & CL_DEVICE_TYPE_GPU) || facts->nv_compute_capability < 90 ||
       !facts->nv_compiler_options || facts->learnt.lanes_bulk_failed ||
@@ -193,8 +189,8 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   ocf_attention_define_call(call, d_padded, plan);
   plan->local_mem_bytes =
       join_bytes + (bulk ? ocf_attention_lanes_ring_bytes(stages, bulk_keys, d_padded,
-                                                          dtype_bytes(call->k_dtype) +
-                                                              dtype_bytes(call->v_dtype))
+                                                          ocf_dtype_size(call->k_dtype) +
+                                                              ocf_dtype_size(call->v_dtype))
                          : 0);
   ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
                            units, wg, splits, split_keys, join ? base_units : 0, plan);

@@ -36,16 +36,12 @@ typedef struct mma_geometry {
   unsigned bm, bn, bk, wm, wn, stages;
 } mma_geometry;
 
-static size_t element_bytes(ocf_dtype dtype) {
-  return dtype == OCF_F32 ? 4 : 2;
-}
-
 static size_t geometry_threads(const mma_geometry *g) {
   return 32 * (size_t)(g->bm / g->wm) * (g->bn / g->wn);
 }
 
 static size_t geometry_bytes(const mma_geometry *g, ocf_dtype dtype) {
-  return (size_t)g->stages * (g->bm + g->bn) * g->bk * element_bytes(dtype);
+  return (size_t)g->stages * (g->bm + g->bn) * g->bk * ocf_dtype_size(dtype);
 }
 
 /* The bytes a probe is asked to try for a plan of `bytes`: whole probe stages, at least two. */
@@ -70,7 +66,7 @@ int ocf_matmul_mma_applies(const ocf_device_facts *facts, const ocf_tuning_value
 
 /* The copy path of one operand (rule 4). */
 static int load_path(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
-  const size_t chunk = 16 / element_bytes(dtype);
+  const size_t chunk = 16 / ocf_dtype_size(dtype);
   const size_t s = batch > 1 ? stride : 0;
   if (off % chunk == 0 && ld % chunk == 0 && s % chunk == 0) return 16;
   if (dtype == OCF_F32 || (off % 2 == 0 && ld % 2 == 0 && s % 2 == 0)) return 4;

@@ -129,10 +129,6 @@ typedef struct wg_geometry {
                           the probe's bound */
 } wg_geometry;
 
-static size_t element_bytes(ocf_dtype dtype) {
-  return dtype == OCF_F32 ? 4 : 2;
-}
-
 size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages) {
   return (size_t)stages * (64u * consumers + bn) * 128u + 1024u;
 }
@@ -160,7 +156,7 @@ static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
 
 /* An operand's offset, leading dimension and batch stride are whole 16-byte chunks. */
 static int chunk_aligned(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
-  const size_t chunk = 16 / element_bytes(dtype);
+  const size_t chunk = 16 / ocf_dtype_size(dtype);
   return off % chunk == 0 && ld % chunk == 0 && (batch <= 1 || stride % chunk == 0);
 }
 
@@ -278,7 +274,7 @@ static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tu
   if (splits > call->k / min_k) splits = call->k / min_k;
   if (splits < 2) return 0;
   const size_t k_split =
-      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / element_bytes(call->a_dtype));
+      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / ocf_dtype_size(call->a_dtype));
   splits = ocf_div_ceil(call->k, k_split); /* every range non-empty */
   if (splits < 2) return 0;
   const size_t batch = call->batch ? call->batch : 1;
@@ -315,7 +311,7 @@ static int plan_lastwave(const ocf_device_facts *facts, const ocf_tuning_values 
   if (splits > call->k / min_k) splits = call->k / min_k;
   if (splits < 2) return 0;
   const size_t k_split =
-      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / element_bytes(call->a_dtype));
+      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / ocf_dtype_size(call->a_dtype));
   splits = ocf_div_ceil(call->k, k_split); /* every range non-empty */
   if (splits < 2) return 0;
   const size_t tile = 64u * g->consumers * g->bn;            /* floats of one range of one tile */
@@ -515,7 +511,7 @@ static size_t staged_ld(const ocf_matmul_call *call, size_t staged_k) {
 static size_t staged_bytes(const ocf_matmul_call *call, size_t ld, int with_a) {
   const size_t batch = call->batch ? call->batch : 1;
   const size_t rows = with_a ? call->m + call->n : call->n;
-  const size_t size = element_bytes(call->a_dtype);
+  const size_t size = ocf_dtype_size(call->a_dtype);
   if (rows < call->n || rows > SIZE_MAX / batch) return 0;
   const size_t all = rows * batch;
   if (ld > SIZE_MAX / size / all) return 0;
