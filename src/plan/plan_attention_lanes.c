@@ -153,22 +153,20 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   const int one_wave = base_units <= (size_t)facts->compute_units * (size_t)t->decode.bulk_fill;
   if (!one_wave) bulk = 0;
   if (probe && one_wave) plan->probe = OCF_PLAN_PROBE_WGMMA;
-  size_t split_keys;
+  size_t split_keys = 0, splits = 0;
   const size_t cus = (size_t)facts->compute_units;
-  size_t splits =
-      bulk ? bulk_ranges(call, base_units, cus * (size_t)t->decode.bulk_fill, (size_t)t->split.min,
-                         bulk_keys, &split_keys)
-           : ocf_attention_key_ranges(call, base_units, cus * (size_t)t->decode.fill,
-                                      (size_t)t->split.min, (wg / seg) * unroll, &split_keys);
-  if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
-  /* Ranges too short for the ring stream through registers (H100, bf16 1 x 8 x 1 x 8192 x 128:
-     16 ranges of 512 keys, 1279 GB/s through registers, 1148 in rings) */
-  if (bulk && split_keys < (size_t)t->decode.bulk_min && splits > 1) {
-    bulk = 0;
+  if (bulk) {
+    splits = bulk_ranges(call, base_units, cus * (size_t)t->decode.bulk_fill, (size_t)t->split.min,
+                         bulk_keys, &split_keys);
+    if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
+    /* Ranges too short for the ring stream through registers (H100, bf16 1 x 8 x 1 x 8192 x
+       128: 16 ranges of 512 keys, 1279 GB/s through registers, 1148 in rings) */
+    if (splits > 1 && split_keys < (size_t)t->decode.bulk_min) bulk = 0;
+  }
+  if (!bulk)
     splits = ocf_attention_key_ranges(call, base_units, cus * (size_t)t->decode.fill,
                                       (size_t)t->split.min, (wg / seg) * unroll, &split_keys);
-    if (splits == 0) return 0;
-  }
+  if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
   ocf_plan_define(plan, "WG", (long long)wg);
