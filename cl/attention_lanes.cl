@@ -346,28 +346,39 @@ void bulk_copy(const uint dst, __global const void *src, const uint bytes, const
                    : "memory");
 }
 
-/* Tile n, `keys` rows from K's row k_at and V's row v_at (elements), into its stage, by the 32
-   work-items of warp 0 (lane: the work-item), after every work-item has read the stage's tile
-   before (n >= STAGES). Rows back to back (K's and V's rows d = D apart) go in one copy each,
-   others a copy a row. */
-void bulk_issue(const uint ring, const uint bars, const ulong n, __global const k_real *k,
-                const ulong k_at, const ulong k_sr, __global const v_real *v, const ulong v_at,
-                const ulong v_sr, const uint keys, const ulong d, const uint lane) {
+/* A unit's key range as warp 0 issues it, a tile (BULK_KEYS keys, fewer at its end) at a time. */
+typedef struct {
+  __global const k_real *k;
+  __global const v_real *v;
+  ulong k_at, k_sr, v_at, v_sr; /* the range's first K and V rows (elements), their strides */
+  ulong keys;                   /* the range's keys (hi - lo) */
+  ulong first;                  /* the workgroup's number of the range's tile 0 */
+} bulk_range;
+
+/* Tile r of the range into its stage, by the 32 work-items of warp 0 (lane: the work-item),
+   after every work-item has read the stage's tile before (tile number n >= STAGES). Rows back
+   to back (K's and V's rows d = D apart) go in one copy each, others a copy a row. */
+void bulk_issue(const uint ring, const uint bars, const bulk_range *src, const uint r,
+                const ulong d, const uint lane) {
+  const ulong n = src->first + r, j = (ulong)r * BULK_KEYS;
+  const uint keys = (uint)(src->keys - j < BULK_KEYS ? src->keys - j : BULK_KEYS);
+  __global const k_real *k = src->k + src->k_at + j * src->k_sr;
+  __global const v_real *v = src->v + src->v_at + j * src->v_sr;
   const uint stage = (uint)(n % STAGES), full = bars + 8 * stage;
   if (n >= STAGES) bulk_wait(bars + 8 * (STAGES + stage), (uint)(n / STAGES - 1) & 1);
   const uint k_row = (uint)d * K_BYTES, v_row = (uint)d * V_BYTES;
   const uint k_dst = ring + stage * RING_STAGE, v_dst = k_dst + RING_K_TILE;
   if (lane == 0) bulk_expect(full, keys * (k_row + v_row));
   __asm__ volatile("bar.warp.sync -1;" ::: "memory"); /* expected before any copy lands */
-  if (d == D && k_sr == D && v_sr == D) {
+  if (d == D && src->k_sr == D && src->v_sr == D) {
     if (lane == 0) {
-      bulk_copy(k_dst, k + k_at, keys * k_row, full);
-      bulk_copy(v_dst, v + v_at, keys * v_row, full);
+      bulk_copy(k_dst, k, keys * k_row, full);
+      bulk_copy(v_dst, v, keys * v_row, full);
     }
   } else {
-    for (uint r = lane; r < keys; r += 32) {
-      bulk_copy(k_dst + r * (D * K_BYTES), k + k_at + r * k_sr, k_row, full);
-      bulk_copy(v_dst + r * (D * V_BYTES), v + v_at + r * v_sr, v_row, full);
+    for (uint row = lane; row < keys; row += 32) {
+      bulk_copy(k_dst + row * (D * K_BYTES), k + row * src->k_sr, k_row, full);
+      bulk_copy(v_dst + row * (D * V_BYTES), v + row * src->v_sr, v_row, full);
     }
   }
 }
@@ -461,13 +472,11 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
 #if BULK
     /* The range's tiles through the ring, STAGES in flight from the start. */
     const uint tiles = (uint)((hi - lo + BULK_KEYS - 1) / BULK_KEYS);
+    const bulk_range src = {k,    v,       k_base + lo * k_sr, k_sr, v_base + lo * v_sr,
+                            v_sr, hi - lo, tiles_before};
     if (lid < 32)
-      for (uint i = 0; i < STAGES && i < tiles; i++) {
-        const ulong j = lo + (ulong)i * BULK_KEYS;
-        bulk_issue(ring_at, bars, tiles_before + i, k, k_base + j * k_sr, k_sr, v,
-                   v_base + j * v_sr, v_sr, (uint)(hi - j < BULK_KEYS ? hi - j : BULK_KEYS), d,
-                   lid);
-      }
+      for (uint i = 0; i < STAGES && i < tiles; i++)
+        bulk_issue(ring_at, bars, &src, i, d, lid);
     for (uint i = 0; i < tiles; i++) {
       const ulong n = tiles_before + i, first = lo + (ulong)i * BULK_KEYS;
       const uint stage = (uint)(n % STAGES);
@@ -480,14 +489,10 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
         if (step == steps - 1) bulk_arrive(bars + 8 * (STAGES + stage)); /* read: free */
         lanes_take_step(qx, kx, vx, kept, first + step * STEP_KEYS, slot, m, s, acc, scale, redl);
       }
-      /* the refill: tile r (of this range; global number n - i + r) into its stage */
+      /* the refill: the range's tile r into its stage */
       const uint r = REFILL_BEFORE ? i - 1 + STAGES : i + STAGES;
-      if (lid < 32 && (!REFILL_BEFORE || i >= 1) && r < tiles) {
-        const ulong j = lo + (ulong)r * BULK_KEYS;
-        bulk_issue(ring_at, bars, tiles_before + r, k, k_base + j * k_sr, k_sr, v,
-                   v_base + j * v_sr, v_sr, (uint)(hi - j < BULK_KEYS ? hi - j : BULK_KEYS), d,
-                   lid);
-      }
+      if (lid < 32 && (!REFILL_BEFORE || i >= 1) && r < tiles)
+        bulk_issue(ring_at, bars, &src, r, d, lid);
     }
     tiles_before += tiles;
 #else
