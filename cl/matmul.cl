@@ -908,8 +908,8 @@ matmul_reduce(const ulong m, const ulong n, const ulong batch, const ulong split
    bits whatever the order of arrival) and finishes the tile. No workgroup waits for another. */
 
 /* The step arithmetic is 32-bit: the host keeps (groups + 1) * work below 2^32 (rule 4's
-   stream_groups). In 64 bits, whose divisions take many registers beside the sums, the H100
-   found this kernel at 179-181 registers against the split kernel's 121 (docs/GEMM.md). */
+   stream_groups). It was 64-bit when the H100 found this kernel at 179-181 registers against the
+   split kernel's 121; 32 bits did not lower them (242 for 8 x 8 on 2026-12-06: docs/GEMM.md). */
 
 /* The first step of workgroup g's range: g work / groups, rounded down. The host launches at
    most `work` workgroups, so that no range is empty (a tile's parts are then its owners'
