@@ -18,7 +18,7 @@
 
 /* ---- tunables, each passed by the host (src/plan/plan_attention_lanes.c) ---- */
 
-/* Work-items a workgroup: SLOTS = WG / SEG keys in flight at once (UNROLL each). */
+/* Work-items a workgroup: SLOTS = WG / ROWG / SEG keys in flight at once (UNROLL each). */
 #ifndef WG
 #error "WG: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif
@@ -29,6 +29,14 @@
 /* Query rows a workgroup (of the group * lq rows that share a key head). */
 #ifndef RB
 #error "RB: the host passes every define (src/plan/plan_attention_lanes.c)"
+#endif
+/* Row groups: the WG work-items in ROWG groups of WG / ROWG, group g holding RPI = RB / ROWG of
+   the block's rows (g RPI ..) and taking every key of the range for them. Fewer rows a work-item
+   (registers: grouped heads' blocks of 4 rows held 128 floats a work-item) and as many warps
+   more at the same keys, which each group reads (with BULK from the ring, once a group; without,
+   from global memory through the caches). */
+#ifndef ROWG
+#error "ROWG: the host passes every define (src/plan/plan_attention_lanes.c)"
 #endif
 /* Elements a K, V or Q load (1, 2, 4 or 8): divides d, and every K and V offset and stride. */
 #ifndef VEC
@@ -69,12 +77,15 @@
 #ifndef REFILL_BEFORE
 #error "REFILL_BEFORE: the host passes every define with BULK (src/plan/plan_attention_lanes.c)"
 #endif
-#if STAGES < 2 || BULK_KEYS % (WG / SEG * UNROLL) || !SHUFFLE || WG % 32 || AHEAD
+#if STAGES < 2 || BULK_KEYS % (WG / ROWG / SEG * UNROLL) || !SHUFFLE || WG % 32 || AHEAD
 #error "BULK: 2 stages or more, whole steps a tile, warp shuffles, whole warps, no AHEAD"
 #endif
 #endif
 #if WG % SEG || (SEG & (SEG - 1)) || D % VEC || UNROLL < 1 || RB < 1
 #error "SEG must be a power of two dividing WG, VEC must divide D, UNROLL and RB at least 1"
+#endif
+#if ROWG < 1 || RB % ROWG || WG % (ROWG * SEG)
+#error "ROWG must divide RB, and WG / ROWG be whole slots of SEG lanes"
 #endif
 #if SHUFFLE && SEG > 32
 #error "SHUFFLE sums a key's lanes within one warp: SEG <= 32"
@@ -87,10 +98,10 @@
  * kept(i), is one of this range's below hi), as attention_decode's:
  * the block's rows are the query rows of all the query heads that read this key head (flat row
  * rho = g * lq + i of head kv_head * group + g), so K and V are read once per key head.
- * Work-item `lane` of slot `slot` (SLOTS slots of SEG lanes) holds the columns of its chunks,
- * chunk t at columns (t SEG + lane) VEC .. + VEC (NCH chunks: every column of D once), of the
- * block's queries and of its rows' running acc. Per step of SLOTS UNROLL keys, slot `slot` takes
- * keys j0 + u SLOTS + slot (u < UNROLL):
+ * Work-item `lane` of slot `slot` of row group `rowg` (SLOTS slots of SEG lanes a group) holds
+ * the columns of its chunks, chunk t at columns (t SEG + lane) VEC .. + VEC (NCH chunks: every
+ * column of D once), of its group's RPI queries and of their running acc. Per step of SLOTS
+ * UNROLL keys, slot `slot` of every group takes keys j0 + u SLOTS + slot (u < UNROLL):
  *   1. each lane loads its chunks of those K and V rows (VEC-wide, UNROLL rows in flight; with
  *      AHEAD during the step before)
  *   2. its part of each (row, key) dot product; the slot's lanes sum their parts (a butterfly
@@ -99,9 +110,10 @@
  * The lanes of a slot agree on (m, s); after the range the slots' (m, s, acc) are joined through
  * local memory and written to scratch as attention_decode writes them.
  *
- *   local   joinl [SLOTS][RB][D + 2] floats       redl [RB UNROLL][WG] floats (no SHUFFLE)
+ *   local   joinl [SLOTS][RB][D + 2] floats       redl [RPI UNROLL][WG] floats (no SHUFFLE)
  */
-#define SLOTS (WG / SEG)
+#define RPI (RB / ROWG)                         /* rows a work-item */
+#define SLOTS (WG / ROWG / SEG)                 /* slots a row group */
 #define NCH ((D + VEC * SEG - 1) / (VEC * SEG)) /* chunks a lane */
 typedef OCF_FLOATN(VEC) lanes_vec;
 
@@ -209,15 +221,15 @@ void lanes_fetch(k_chunk kx[UNROLL][NCH], v_chunk vx[UNROLL][NCH], __global cons
 }
 
 #if !SHUFFLE
-/* Each of the RB UNROLL parts summed over the SEG lanes of this work-item's slot through local
+/* Each of the RPI UNROLL parts summed over the SEG lanes of this work-item's slot through local
    memory `redl`, in lane order (the same bits in each lane). Every work-item must call it. */
-void lanes_sum_local(__local float *redl, float part[RB][UNROLL]) {
+void lanes_sum_local(__local float *redl, float part[RPI][UNROLL]) {
   const uint lid = get_local_id(0), first = lid / SEG * SEG;
-  for (uint r = 0; r < RB; r++)
+  for (uint r = 0; r < RPI; r++)
     for (uint u = 0; u < UNROLL; u++)
       redl[(r * UNROLL + u) * WG + lid] = part[r][u];
   barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint r = 0; r < RB; r++)
+  for (uint r = 0; r < RPI; r++)
     for (uint u = 0; u < UNROLL; u++) {
       __local const float *x = redl + (r * UNROLL + u) * WG + first;
       float sum = x[0];
@@ -229,14 +241,14 @@ void lanes_sum_local(__local float *redl, float part[RB][UNROLL]) {
 }
 #endif
 
-/* One step's keys j0 + u SLOTS + slot (u < UNROLL; their chunks kx, vx) into the block's rows:
-   each key's score (its lanes' parts summed), then each row's (m, s, acc) takes the kept keys
-   with one rescale. */
-void lanes_take_step(lanes_vec qx[RB][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx[UNROLL][NCH],
-                     ulong kept[RB], const ulong j0, const uint slot, float m[RB], float s[RB],
-                     lanes_vec acc[RB][NCH], const float scale, __local float *redl) {
-  float score[RB][UNROLL];
-  for (uint r = 0; r < RB; r++) {
+/* One step's keys j0 + u SLOTS + slot (u < UNROLL; their chunks kx, vx) into the work-item's
+   rows: each key's score (its lanes' parts summed), then each row's (m, s, acc) takes the kept
+   keys with one rescale. */
+void lanes_take_step(lanes_vec qx[RPI][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx[UNROLL][NCH],
+                     ulong kept[RPI], const ulong j0, const uint slot, float m[RPI], float s[RPI],
+                     lanes_vec acc[RPI][NCH], const float scale, __local float *redl) {
+  float score[RPI][UNROLL];
+  for (uint r = 0; r < RPI; r++) {
 #pragma unroll
     for (uint u = 0; u < UNROLL; u++) {
       float part = LANES_DOT(qx[r][0], LANES_CVT(K_DTYPE, kx[u][0]));
@@ -253,7 +265,7 @@ void lanes_take_step(lanes_vec qx[RB][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx[
 #else
   (void)redl;
 #endif
-  for (uint r = 0; r < RB; r++) {
+  for (uint r = 0; r < RPI; r++) {
     float tm = -INFINITY;
 #pragma unroll
     for (uint u = 0; u < UNROLL; u++) {
@@ -412,11 +424,12 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
   __local int last;
 #endif
 #if !SHUFFLE
-  __local float redl[RB * UNROLL * WG];
+  __local float redl[RPI * UNROLL * WG];
 #else
   __local float *redl = 0;
 #endif
-  const uint lid = get_local_id(0), slot = lid / SEG, lane = lid - slot * SEG;
+  const uint lid = get_local_id(0), rowg = lid / (WG / ROWG);
+  const uint slot = (lid - rowg * (WG / ROWG)) / SEG, lane = lid % SEG;
 #if BULK
   __local uint4 ring_chunks[STAGES * RING_STAGE / 16];
   __local ulong bar_words[2 * STAGES];
@@ -438,12 +451,21 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
     ulong batch, kv_head, rblock, split;
     key_head_unit(unit, splits, rblocks, h_kv, &batch, &kv_head, &rblock, &split);
     const ulong len = batch_length(lk, lengths, lengths_off, batch);
-    /* The block's queries (zeros past the group and past d) and kept keys. */
-    lanes_vec qx[RB][NCH];
-    ulong kept[RB], limit = 0;
+    /* The block's most kept keys (every row group's range ends there: the same steps, and with
+       BULK the same tiles, in every work-item), then this work-item's rows' queries (zeros past
+       the group and past d) and kept keys. */
+    ulong limit = 0;
     for (uint r = 0; r < RB; r++) {
       ulong head, i;
-      const int row = key_head_row(rblock * RB + r, group, lq, kv_head, &head, &i);
+      if (!key_head_row(rblock * RB + r, group, lq, kv_head, &head, &i)) continue;
+      const ulong keeps = kept_keys(i, len, causal_offset);
+      limit = keeps > limit ? keeps : limit;
+    }
+    lanes_vec qx[RPI][NCH];
+    ulong kept[RPI];
+    for (uint r = 0; r < RPI; r++) {
+      ulong head, i;
+      const int row = key_head_row(rblock * RB + rowg * RPI + r, group, lq, kv_head, &head, &i);
       const ulong q_base = q_off + batch * q_sb + head * q_sh + i * q_sr;
       /* Element by element: Q's offsets and strides need not allow VEC-wide loads. */
       for (uint t = 0; t < NCH; t++) {
@@ -454,15 +476,14 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
         qx[r][t] = LANES_FROM(x);
       }
       kept[r] = row ? kept_keys(i, len, causal_offset) : 0;
-      limit = kept[r] > limit ? kept[r] : limit;
     }
     const ulong lo = split * split_keys;
     const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
     const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
     const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
-    float m[RB], s[RB];
-    lanes_vec acc[RB][NCH];
-    for (uint r = 0; r < RB; r++) {
+    float m[RPI], s[RPI];
+    lanes_vec acc[RPI][NCH];
+    for (uint r = 0; r < RPI; r++) {
       m[r] = -INFINITY, s[r] = 0.0f;
       for (uint t = 0; t < NCH; t++)
         acc[r][t] = 0.0f;
@@ -517,9 +538,9 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
 #endif
     }
 #endif
-    /* The slots' partials: slot g's row r at joinl + (g RB + r) (D + 2). */
-    for (uint r = 0; r < RB; r++) {
-      __local float *part = joinl + (slot * RB + r) * (D + 2);
+    /* The slots' partials: slot g's row r of the block at joinl + (g RB + r) (D + 2). */
+    for (uint r = 0; r < RPI; r++) {
+      __local float *part = joinl + (slot * RB + rowg * RPI + r) * (D + 2);
       if (lane == 0) part[0] = m[r], part[1] = s[r];
       for (uint t = 0; t < NCH; t++) {
         const uint c = lanes_column(lane, t);

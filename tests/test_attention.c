@@ -730,10 +730,12 @@ static void test_attention_workspace(void **state) {
 /* attention_lanes (decode.lanes), forced on: head dims whose chunks leave lanes idle or take
    several a lane (1, 17, 96, 200, 256), 16-byte, 4-byte and element loads (dense, chunked
    and interleaved layouts), every storage type and mixes, more query rows of a key head
-   than a work-item holds (16 heads on one key head: row blocks; 4 heads x 3 rows), short and
+   than a work-item holds (16 heads on one key head: row blocks; 4 heads x 3 rows; 4 heads a key
+   head over dense 16-bit rows, which the ring takes), short and
    ragged key ranges, every mask, lse, rows without keys, a NaN key, the scratch poisoned; one
-   workgroup of 32 lanes a key and one of 16 in single keys, each step's loads issued a step
-   ahead (decode.ahead). */
+   workgroup of 32 lanes a key and one of 16 in single keys in four row groups (a key head's
+   rows shared among them, padding rows in some), each step's loads issued a step ahead
+   (decode.ahead). */
 static const struct {
   size_t b, h, h_kv, lq, lk, d;
   ocf_dtype qt, kt, vt;
@@ -747,6 +749,7 @@ static const struct {
     {1, 16, 1, 1, 77, 128, OCF_F32, OCF_F32, OCF_F32, DENSE, 1, 0},
     {2, 4, 1, 3, 2, 64, OCF_BF16, OCF_F16, OCF_BF16, INTERLEAVED, 1, 1},
     {1, 8, 2, 2, 1000, 128, OCF_BF16, OCF_BF16, OCF_BF16, CHUNKED, 0, 0},
+    {2, 8, 2, 1, 700, 64, OCF_BF16, OCF_BF16, OCF_BF16, DENSE, 0, 1},
 };
 
 /* lanes_cases[i] on `queue` (NULL: the context's), its scratch poisoned in every other case; the
@@ -775,7 +778,7 @@ static void test_attention_lanes(void **state) {
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=32 decode.unroll=2 block.bq=0 "
       "mma.decode_fill=0 mma.split_fill=0",
       "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
-      "decode.ahead=1 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+      "decode.ahead=1 decode.row_groups=4 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
     tune_every_dtype(env, settings[k]);
@@ -802,7 +805,7 @@ static void test_attention_lanes_join(void **state) {
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=2 decode.join=2 "
       "block.bq=0 mma.decode_fill=0 mma.split_fill=0",
       "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
-      "decode.join=2 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+      "decode.join=2 decode.row_groups=2 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
     tune_every_dtype(env, settings[k]);
@@ -830,7 +833,8 @@ static void test_attention_lanes_join(void **state) {
 /* attention_lanes's BULK form (decode.bulk: K and V through a ring of local-memory stages that
    Hopper's bulk copies fill): every case of test_attention_lanes in rings of 2 and 3 stages of
    16 and 32 keys (ranges of one stage, several, and partial last stages; rows back to back in one
-   copy a tile, and strided ones a copy a row), joined and not, each refill order. On an H100 or
+   copy a tile, and strided ones a copy a row), joined and not, each refill order, the second in
+   four row groups (512 work-items: beyond what NVIDIA reports, after the wide probe). On an H100 or
    H200 the plan must be BULK (its wgmma probe runs first); elsewhere the setting changes nothing
    and the cases run as test_attention_lanes's. */
 static void test_attention_lanes_bulk(void **state) {
@@ -841,7 +845,7 @@ static void test_attention_lanes_bulk(void **state) {
       "block.bq=0 mma.decode_fill=0 mma.split_fill=0",
       "split.min=16 decode.fill=64 decode.wg=128 decode.lanes=16 decode.unroll=1 decode.rows=64 "
       "decode.bulk=1 decode.stages=3 decode.bulk_keys=32 decode.bulk_fill=2 decode.bulk_min=1 "
-      "decode.bulk_refill=1 "
+      "decode.bulk_refill=1 decode.row_groups=4 "
       "block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   const int hopper = strstr(env->info.device_name, "H100") || strstr(env->info.device_name, "H200");
@@ -858,6 +862,11 @@ static void test_attention_lanes_bulk(void **state) {
                            lanes_cases[i].d % (lanes_cases[i].kt == OCF_F32 ? 4 : 8) == 0 &&
                            lanes_cases[i].layout == DENSE;
       if (hopper && chunks16) assert_non_null(strstr(ocf_last_plan(), "-DBULK=1"));
+      /* four row groups of 128 work-items where a key head has 4 query rows or more: 512, past
+         what NVIDIA's driver reports, once the wide probe has passed */
+      const size_t rows = lanes_cases[i].h / lanes_cases[i].h_kv * lanes_cases[i].lq;
+      if (hopper && chunks16 && k == 1 && rows >= 4)
+        assert_non_null(strstr(ocf_last_plan(), "-DWG=512 "));
       if (!hopper) assert_null(strstr(ocf_last_plan(), "-DBULK=1"));
     }
     run_nan_key(env, "attention_lanes", 1, 3, OCF_F32, !limited);
@@ -1729,17 +1738,19 @@ static void plan_ranges(const ocf_device_facts *facts, const ocf_tuning_values *
   assert_int_equal(plan->steps[1].kernel, join);
 }
 
-/* attention_lanes's plans (decode.lanes `lanes`, decode.unroll `unroll`) on a GPU of 48 KiB
-   of local memory, NVIDIA (nvidia: warp shuffles) or not: two chunks a lane or more (one lane
-   a key at most), whole slots, a work-item's queries and sums within 128 floats and its loads
-   within 64, every query row of a key head in one workgroup where they fit (row blocks
-   otherwise), the join (and the lanes' sums without shuffles) within local memory, key ranges
-   of whole steps reaching decode.fill workgroups a compute unit (or split.min keys each);
-   calls past decode.rows rows a key head, under a loop limit, in the general variant or with a
-   fixed size take another kernel. */
+/* attention_lanes's plans (decode.lanes `lanes`, decode.unroll `unroll`, decode.row_groups
+   `row_groups`) on a GPU of 48 KiB of local memory, NVIDIA (nvidia: warp shuffles) or not: two
+   chunks a lane or more (one lane a key at most), whole slots in each row group of decode.wg
+   work-items, as many groups as asked up to the key head's rows, a work-item's queries and sums
+   within 128 floats and its loads within 64, every query row of a key head in one workgroup
+   where they fit (row blocks otherwise), the join (and the lanes' sums without shuffles) within
+   local memory, key ranges of whole steps reaching decode.fill workgroups a compute unit (or
+   split.min keys each); calls past decode.rows rows a key head, under a loop limit, in the general
+   variant or with a fixed size take another kernel. */
 static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unroll, int ahead,
-                             int nvidia) {
+                             int row_groups, int nvidia) {
   ocf_tuning_values tuning = *base;
+  tuning.attention.decode.row_groups = row_groups;
   tuning.attention.decode.lanes = lanes;
   tuning.attention.decode.unroll = unroll;
   tuning.attention.decode.ahead = ahead;
@@ -1768,6 +1779,7 @@ static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unrol
     const size_t wg = (size_t)ocf_plan_define_value(&plan, "WG", 0);
     const size_t seg = (size_t)ocf_plan_define_value(&plan, "SEG", 0);
     const size_t rows = (size_t)ocf_plan_define_value(&plan, "RB", 0);
+    const size_t rowg = (size_t)ocf_plan_define_value(&plan, "ROWG", 0);
     const size_t vec = (size_t)ocf_plan_define_value(&plan, "VEC", 0);
     const size_t un = (size_t)ocf_plan_define_value(&plan, "UNROLL", 0);
     const int shuffle = (int)ocf_plan_define_value(&plan, "SHUFFLE", -1);
@@ -1776,24 +1788,34 @@ static void test_lanes_plans(const ocf_tuning_values *base, int lanes, int unrol
     /* The loads: 16 bytes at most, dividing d and what the call's layout allows. */
     assert_true(vec * (i % 2 ? 2 : 4) <= 16 && call.d % vec == 0 && calls[i].kv_vector % vec == 0);
     /* Lanes: a power of two up to decode.lanes, two chunks a lane or one lane, whole slots. */
-    assert_true(seg >= 1 && (seg & (seg - 1)) == 0 && seg <= (size_t)lanes && wg % seg == 0);
+    const size_t group_rows = call.h / call.h_kv * call.lq;
+    size_t block_rows = 1;
+    while (block_rows < group_rows)
+      block_rows *= 2;
+    /* Row groups: as many as asked, up to the key head's rows, each decode.wg work-items. */
+    assert_true(rowg >= 1 && (rowg & (rowg - 1)) == 0 && rowg <= (size_t)row_groups &&
+                rowg <= block_rows && rows % rowg == 0);
+    if (2 * rowg <= (size_t)row_groups && 2 * rowg <= block_rows) assert_true(wg / rowg < seg * 2);
+    assert_true(wg <= (size_t)t->wg * rowg);
+    assert_true(seg >= 1 && (seg & (seg - 1)) == 0 && seg <= (size_t)lanes &&
+                (wg / rowg) % seg == 0);
     assert_true(seg == 1 || 2 * seg * vec <= dp);
-    if (2 * seg * vec * 2 <= dp && seg < wg) assert_int_equal(seg, (size_t)lanes);
+    if (2 * seg * vec * 2 <= dp && seg < wg / rowg) assert_int_equal(seg, (size_t)lanes);
     const size_t per_row = 2 * ((dp + vec * seg - 1) / (vec * seg)) * vec;
-    assert_true(rows == 1 || rows * per_row <= 128);
+    assert_true(rows == rowg || rows / rowg * per_row <= 128);
     /* (with decode.ahead, the next step's chunks too) */
     assert_int_equal(ocf_plan_define_value(&plan, "AHEAD", -1), ahead);
     assert_true(un >= 1 && un <= (size_t)unroll &&
                 (un == 1 || (ahead ? 2 : 1) * un * per_row <= 64));
     if (un < (size_t)unroll) assert_true((ahead ? 2 : 1) * (2 * un + 1) * per_row > 64);
-    const size_t group_rows = call.h / call.h_kv * call.lq;
-    assert_true(rows >= group_rows || 2 * rows * per_row > 128);
+    assert_true(rows >= group_rows || 2 * rows / rowg * per_row > 128);
     assert_int_equal(shuffle, nvidia && wg % 32 == 0 && 32 % seg == 0);
-    assert_true(ocf_attention_lanes_local_bytes(wg, seg, rows, un, dp, shuffle) <= (48 << 10));
+    assert_true(ocf_attention_lanes_local_bytes(wg, seg, rowg, rows, un, dp, shuffle) <=
+                (48 << 10));
     assert_int_equal(plan.local_mem_bytes,
-                     ocf_attention_lanes_local_bytes(wg, seg, rows, un, dp, shuffle));
+                     ocf_attention_lanes_local_bytes(wg, seg, rowg, rows, un, dp, shuffle));
     /* Ranges of whole steps reaching the fill (or split.min keys each). */
-    const size_t step = wg / seg * un, rblocks = (group_rows + rows - 1) / rows;
+    const size_t step = wg / rowg / seg * un, rblocks = (group_rows + rows - 1) / rows;
     const size_t units = plan.steps[0].global[0] / wg;
     assert_int_equal(units, call.b * call.h_kv * rblocks * plan.kv_splits);
     assert_true(plan.split_keys % step == 0 || plan.kv_splits == 1);
@@ -2323,7 +2345,8 @@ static void test_attention_plans(void **state) {
                                  {1, 8, 1},  {4, 3, 0},  {16, 4, 1}};
   for (size_t i = 0; i < OCF_ARRAY_LEN_T(lanes); i++)
     for (int nvidia = 0; nvidia < 2; nvidia++)
-      test_lanes_plans(&tuning, lanes[i][0], lanes[i][1], lanes[i][2], nvidia);
+      for (int row_groups = 1; row_groups <= 16; row_groups *= 4)
+        test_lanes_plans(&tuning, lanes[i][0], lanes[i][1], lanes[i][2], row_groups, nvidia);
   test_mma_plans(&tuning);
   test_wgmma_plans(&tuning);
   test_mma_decode_plans(&tuning);

@@ -32,9 +32,10 @@ static const char *const decode_defines[] = {
     "Q_DTYPE", "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE",  NULL};
 
 static const char *const lanes_defines[] = {
-    "WG",      "SEG",     "RB",        "VEC",         "UNROLL",        "AHEAD",   "SHUFFLE",
-    "JOIN",    "BULK",    "STAGES",    "BULK_KEYS",   "REFILL_BEFORE", "D",       "Q_DTYPE",
-    "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL",        "HAS_LSE", NULL};
+    "WG",      "SEG",     "ROWG",    "RB",        "VEC",         "UNROLL",        "AHEAD",
+    "SHUFFLE", "JOIN",    "BULK",    "STAGES",    "BULK_KEYS",   "REFILL_BEFORE", "D",
+    "Q_DTYPE", "K_DTYPE", "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL",        "HAS_LSE",
+    NULL};
 
 static const char *const block_defines[] = {
     "BQ",      "BK",        "RM",          "TC",     "D",       "Q_DTYPE", "K_DTYPE",

@@ -278,9 +278,10 @@ int ocf_attention_decodes(const ocf_device_facts *facts, const ocf_attention_tun
    the call (decode.lanes 0, not a decoding call, no fitting shape). */
 int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                              const ocf_attention_call *call, size_t d_padded, ocf_plan *plan);
-/* The local memory of attention_lanes with these sizes (shuffle: SHUFFLE), in bytes. */
-size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t rows, size_t unroll,
-                                       size_t d_padded, int shuffle);
+/* The local memory of attention_lanes with these sizes (row_groups: ROWG, shuffle: SHUFFLE), in
+   bytes. */
+size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t row_groups, size_t rows,
+                                       size_t unroll, size_t d_padded, int shuffle);
 /* The local memory of attention_lanes's BULK ring: `stages` stages of `keys` K and V rows of
    d_padded elements (kv_bytes: a K element's bytes and a V element's) and their two mbarriers. */
 size_t ocf_attention_lanes_ring_bytes(size_t stages, size_t keys, size_t d_padded, size_t kv_bytes);

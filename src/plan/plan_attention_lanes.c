@@ -9,19 +9,26 @@
  *           key's D / VEC chunks and while SEG exceeds WG: a key's reductions, weight and
  *           rescale cost the same however few columns a lane holds (H200, bf16 1 x 32 x 1 x
  *           8192 x 128, GB/s: 16 lanes, one chunk, 1294; 8 lanes, two, 2075; 4, four, 1993).
+ *   ROWG    decode.row_groups, rounded down to a power of two and to the group's query rows
+ *           (group * lq, rounded up to a power of two): the workgroup's row groups, each
+ *           decode.wg work-items holding RB / ROWG of the block's rows and taking every key for
+ *           them (fewer registers a work-item, and ROWG times the warps at the same keys).
  *   RB      the group's query rows (group * lq, up to decode.rows) rounded up to a power of two,
- *           halved while a work-item's queries and running sums (2 RB D / SEG floats) pass
- *           LANES_FLOATS; rows past RB take more row blocks (K and V read once a block).
+ *           at least ROWG, halved while a work-item's queries and running sums (2 RB / ROWG D /
+ *           SEG floats) pass LANES_FLOATS; rows past RB take more row blocks (K and V read once
+ *           a block).
  *   UNROLL  decode.unroll, halved while its K and V chunks (2 UNROLL D / SEG floats, twice that
  *           with AHEAD) pass LANES_FLOATS / 2.
  *   AHEAD   decode.ahead: the next step's chunks loaded while this one is scored.
- *   WG      decode.wg (the device's and the kernel's limits), halved (not below SEG) until the
- *           slots' join, WG / SEG x RB x (D + 2) floats, and without shuffles the lanes' sums,
- *           RB x UNROLL x WG floats, fit local memory.
+ *   WG      decode.wg x ROWG, within the device's and the kernel's limits (beyond what the
+ *           kernel reports where the wide probe passed, registers capped to fit: the probe is
+ *           asked for first), halved (ROWG halved with it below SEG a group) until the slots'
+ *           join, WG / ROWG / SEG x RB x (D + 2) floats, and without shuffles the lanes' sums,
+ *           RB / ROWG x UNROLL x WG floats, fit local memory.
  *   SHUFFLE NVIDIA (compute capability 7.0 on) with whole warps: a key's lanes sum by shuffles.
  *   JOIN    decode.join: the last range of a row block to arrive joins the block's ranges, in
  *           one kernel (plan->arrivals: a counter a row block), its ranges' (m, s), weights and
- *           maxima held in the slots' join memory (3 splits + 1 <= WG / SEG x (D + 2));
+ *           maxima held in the slots' join memory (3 splits + 1 <= WG / ROWG / SEG x (D + 2));
  *           decode.join 1 for blocks of one query row, 2 for every block (blocks of several
  *           rows gain less joined: docs/ATTENTION.md). JOIN 2 where PTX fences order the
  *           workgroups (NVIDIA GPUs, compute capability 7.0 on), 1 on CPUs (mem_fence: their
@@ -39,8 +46,8 @@
  *           REFILL_BEFORE: decode.bulk_refill (which stage warp 0 refills after a tile).
  *           A build of it that fails sets learnt.lanes_bulk_failed (src/runtime/run.c).
  * Key ranges as attention_decode's (ocf_attention_key_ranges: decode.fill workgroups a compute
- * unit, split.min keys or more), each a multiple of a step, WG / SEG x UNROLL keys (with BULK, of
- * a stage).
+ * unit, split.min keys or more), each a multiple of a step, WG / ROWG / SEG x UNROLL keys (with
+ * BULK, of a stage).
  */
 #include "common.h"
 #include "plan/plan.h"
@@ -48,9 +55,10 @@
 /* The most floats a work-item of attention_lanes holds of its rows' queries and sums. */
 enum { LANES_FLOATS = 128 };
 
-size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t rows, size_t unroll,
-                                       size_t d_padded, int shuffle) {
-  return 4 * ((wg / seg) * rows * (d_padded + 2) + (shuffle ? 0 : rows * unroll * wg));
+size_t ocf_attention_lanes_local_bytes(size_t wg, size_t seg, size_t row_groups, size_t rows,
+                                       size_t unroll, size_t d_padded, int shuffle) {
+  return 4 * ((wg / row_groups / seg) * rows * (d_padded + 2) +
+              (shuffle ? 0 : rows / row_groups * unroll * wg));
 }
 
 size_t ocf_attention_lanes_ring_bytes(size_t stages, size_t keys, size_t d_padded,
@@ -111,17 +119,40 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   if (call->k_dtype == OCF_F32 || call->v_dtype == OCF_F32) vec = ocf_min_size(vec, 4);
   while ((call->d ? call->d : 1) % vec)
     vec /= 2;
-  size_t wg = (size_t)t->decode.wg;
+  size_t seg = (size_t)t->decode.lanes;
+  while (seg > 1 && 2 * seg * vec > d_padded)
+    seg /= 2;
+  size_t block_rows = 1; /* the group's query rows, rounded up to a power of two */
+  while (block_rows < group * lq)
+    block_rows *= 2;
+  size_t rowg = 1;
+  while (2 * rowg <= (size_t)t->decode.row_groups && 2 * rowg <= block_rows)
+    rowg *= 2;
+  size_t wg = (size_t)t->decode.wg * rowg;
   size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  const size_t device_cap = cap;
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_LANES));
+  /* Row groups beyond what the kernel reports: where the wide probe passed and registers can be
+     capped to fit (ocf_facts_wide_allows), else within the report (the probe asked for first). */
+  int wide = 0, wide_probe = 0;
+  unsigned wide_regs = 0;
+  if (wg > cap && rowg > 1 && (facts->nv_compiler_options || facts->wide_without_register_cap)) {
+    const size_t w = ocf_min_size(wg, device_cap);
+    wide_regs = facts->nv_compiler_options ? ocf_wide_register_cap(w) : 0;
+    if (facts->learnt.wide == OCF_PROBE_UNKNOWN)
+      wide_probe = 1;
+    else if (w > cap && ocf_facts_wide_allows(facts, OCF_KERNEL_ATTENTION_LANES, w, wide_regs))
+      cap = w, wide = 1;
+  }
   while (wg > cap)
     wg /= 2;
-  size_t seg = (size_t)t->decode.lanes;
-  while (seg > 1 && (2 * seg * vec > d_padded || seg > wg))
+  while (rowg > 1 && wg / rowg < seg)
+    rowg /= 2;
+  while (seg > wg)
     seg /= 2;
   const size_t per_row = 2 * ocf_div_ceil(d_padded, vec * seg) * vec; /* queries and sums */
-  size_t rows = 1;
-  while (rows < group * lq && 2 * rows * per_row <= LANES_FLOATS)
+  size_t rows = rowg;
+  while (rows < group * lq && 2 * (rows / rowg) * per_row <= LANES_FLOATS)
     rows *= 2;
   size_t unroll = (size_t)t->decode.unroll;
   const size_t copies = t->decode.ahead ? 2 : 1;
@@ -132,19 +163,24 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   const unsigned long long local =
       ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_LANES);
   int shuffle = ocf_plan_warp_shuffles(facts, wg, seg);
-  while (ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle) > local &&
+  while (ocf_attention_lanes_local_bytes(wg, seg, rowg, rows, unroll, d_padded, shuffle) > local &&
          wg / 2 >= seg) {
     wg /= 2;
+    while (rowg > 1 && wg / rowg < seg) /* a work-item's rows as before: smaller blocks */
+      rowg /= 2, rows /= 2;
     shuffle = ocf_plan_warp_shuffles(facts, wg, seg);
   }
   const size_t join_bytes =
-      ocf_attention_lanes_local_bytes(wg, seg, rows, unroll, d_padded, shuffle);
+      ocf_attention_lanes_local_bytes(wg, seg, rowg, rows, unroll, d_padded, shuffle);
   if (join_bytes > local) return 0;
+  if (wg <= ocf_min_size(device_cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_LANES)))
+    wide = 0;
+  const size_t slots = wg / rowg / seg;
 
   size_t stages = 0, bulk_keys = 0;
   int probe = 0;
-  int bulk = bulk_ring(facts, t, call, vec, (wg / seg) * unroll, join_bytes, shuffle, d_padded,
-                       &stages, &bulk_keys, &probe);
+  int bulk = bulk_ring(facts, t, call, vec, slots * unroll, join_bytes, shuffle, d_padded, &stages,
+                       &bulk_keys, &probe);
   const size_t rblocks = ocf_div_ceil(group * lq, rows);
   const size_t base_units = (call->b ? call->b : 1) * h_kv * rblocks;
   /* The ring only where its workgroups make one wave or less before any split: one a row
@@ -152,7 +188,10 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
      units, 2925 GB/s through registers, 2653 in rings); and the probe asked for only then. */
   const int one_wave = base_units <= (size_t)facts->compute_units * (size_t)t->decode.bulk_fill;
   if (!one_wave) bulk = 0;
-  if (probe && one_wave) plan->probe = OCF_PLAN_PROBE_WGMMA;
+  if (probe && one_wave)
+    plan->probe = OCF_PLAN_PROBE_WGMMA;
+  else if (wide_probe)
+    plan->probe = OCF_PLAN_PROBE_WIDE;
   size_t split_keys = 0, splits = 0;
   const size_t cus = (size_t)facts->compute_units;
   if (bulk) {
@@ -165,12 +204,13 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   }
   if (!bulk)
     splits = ocf_attention_key_ranges(call, base_units, cus * (size_t)t->decode.fill,
-                                      (size_t)t->split.min, (wg / seg) * unroll, &split_keys);
+                                      (size_t)t->split.min, slots * unroll, &split_keys);
   if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
 
   ocf_plan_define(plan, "WG", (long long)wg);
   ocf_plan_define(plan, "SEG", (long long)seg);
+  ocf_plan_define(plan, "ROWG", (long long)rowg);
   ocf_plan_define(plan, "RB", (long long)rows);
   ocf_plan_define(plan, "VEC", (long long)vec);
   ocf_plan_define(plan, "UNROLL", (long long)unroll);
@@ -178,7 +218,7 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   ocf_plan_define(plan, "SHUFFLE", shuffle);
   const int join =
       ocf_plan_join_fences(facts, t->decode.join && (rows == 1 || t->decode.join >= 2) &&
-                                      3 * splits + 1 <= (wg / seg) * (d_padded + 2));
+                                      3 * splits + 1 <= slots * (d_padded + 2));
   ocf_plan_define(plan, "JOIN", join);
   ocf_plan_define(plan, "BULK", bulk);
   ocf_plan_define(plan, "STAGES", bulk ? (long long)stages : 0);
@@ -192,5 +232,6 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
                          : 0);
   ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
                            units, wg, splits, split_keys, join ? base_units : 0, plan);
+  if (wide) plan->wide_workgroup = 1, plan->max_registers = wide_regs;
   return 1;
 }

@@ -96,6 +96,12 @@ static const ocf_tunable attention_tunables[] = {
                              "ring (its first STAGES tiles fill unhidden; shorter ranges stream "
                              "through registers)",
                              NULL},
+    [AT(decode.row_groups)] = {"decode.row_groups", 1, 16, 1, 1,
+                               "attention_lanes: groups of decode.wg work-items a workgroup, "
+                               "each holding a share of a row block's query rows (grouped heads) "
+                               "and taking every key for them; beyond the kernel's reported "
+                               "limit where the wide probe passed",
+                               NULL},
     [AT(decode.bulk_refill)] = {"decode.bulk_refill", 0, 1, 0, 0,
                                 "attention_lanes with bulk: which stage warp 0 refills after a "
                                 "tile: 0 that tile's (after the slowest warp has read it), 1 the "

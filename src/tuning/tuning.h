@@ -297,6 +297,8 @@ typedef struct ocf_attention_decode_tuning {
   int ahead;       /* attention_lanes: 1: a step's loads issued while the step before is scored */
   int join;        /* attention_lanes: the last range of a row block joins them (one kernel): 1
                       blocks of one row, 2 every block */
+  int row_groups;  /* attention_lanes: groups of wg work-items a workgroup, each holding a share
+                      of the block's rows and taking every key for them */
   int bulk;        /* attention_lanes: 1: K and V through a ring of local-memory stages filled by
                       Hopper's bulk copies (compute capability 9.0, the wgmma probe passed) */
   int stages;      /* attention_lanes with bulk: the ring's stages */
