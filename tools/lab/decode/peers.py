@@ -2,7 +2,7 @@
 
     python3 tools/lab/decode/peers.py [--budget SECONDS] bf16:1x32x32x8192x128 bf16:1x32x8x8192x128
 
-Each shape is the lab's: [bf16:|f16:]b x h x h_kv x lk x d, one query row a head (lq = 1).
+Each shape is the lab's: [bf16:|f16:|f32:]b x h x h_kv x lk x d, one query row a head (lq = 1).
 tools/lab/h200/attention_peers.py takes b x h x lq x lk x d with as many key heads as query
 heads, so grouped heads (h_kv < h) need this one: F.scaled_dot_product_attention with each
 backend forced (cuDNN, FlashAttention-2, memory-efficient), K and V of h_kv heads and
@@ -22,7 +22,7 @@ import torch.nn.functional as F
 import triton.testing
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
-DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16, "f32": torch.float32}
 BACKENDS = (("cudnn", SDPBackend.CUDNN_ATTENTION), ("flash", SDPBackend.FLASH_ATTENTION),
             ("efficient", SDPBackend.EFFICIENT_ATTENTION))
 

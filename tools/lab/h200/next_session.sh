@@ -167,7 +167,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -854,6 +854,37 @@ bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 d
     timeout -k 5 "$(budget 100)" python3 tools/lab/decode/peers.py bf16:1x32x32x8192x128 \
       bf16:16x32x32x4096x128 bf16:4x32x32x8192x128 bf16:1x32x32x32768x128 bf16:1x32x8x8192x128 \
       f16:1x32x32x8192x128 bf16:1x8x8x8192x128 bf16:1x32x32x8192x64 2>&1 | grep PEER
+    ;;
+  rowg)
+    # attention_lanes's row groups (decode.row_groups: a key head's query rows shared among
+    # groups of decode.wg work-items, 512 a workgroup beyond NVIDIA's report after the wide
+    # probe): the lanes suites on the GPU, then grouped-head decoding (bf16 1 x 32 (8) x 8192 x
+    # 128 ran at 783 GB/s on the H100, FA2 982, cuDNN 1237) in the ring (ranges of any length)
+    # in 1, 2, 4 and 8 groups of 32 to 128 work-items, the peers beside (cap 480 s)
+    for suite in test_attention_lanes test_attention_lanes_join test_attention_lanes_bulk; do
+      (cd $b && OCFT_ONLY=$suite timeout "$(budget 60)" tests/test_attention \
+        >"$work/$suite.txt" 2>&1; echo "exit $?" >>"$work/$suite.txt")
+      echo "$suite: $(grep -v '^\[ *\(RUN\|OK\) ' "$work/$suite.txt" | tail -4 | tr '\n' ' ')"
+    done
+    RING="decode.bulk=1 decode.bulk_min=1 decode.stages=4 decode.bulk_keys=64"
+    CASES=""
+    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
+      "bf16 1 64 8 1 8192 128" "bf16 1 32 16 1 8192 128" "f32 1 32 8 1 8192 128"; do
+      CASES="$CASES$shape
+$shape \"tune=$RING decode.row_groups=2\"
+$shape \"tune=$RING decode.row_groups=2 decode.wg=64\"
+$shape \"tune=$RING decode.row_groups=4 decode.wg=64\"
+$shape \"tune=$RING decode.row_groups=4 decode.wg=32\"
+$shape \"tune=$RING decode.row_groups=4\"
+$shape \"tune=$RING decode.row_groups=8 decode.wg=64\"
+$shape \"tune=$RING decode.row_groups=4 decode.wg=64 decode.stages=3 decode.bulk_fill=2\"
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/rowg timeout -k 10 "$(budget 240)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/rowg/round.txt"
+    timeout -k 5 "$(budget 60)" python3 tools/lab/decode/peers.py bf16:1x32x16x8192x128 \
+      f32:1x32x8x8192x128 2>&1 | grep PEER
     ;;
   bulkq)
     # bulk's short form: test_attention_lanes_bulk (both refill orders), then four decoding
