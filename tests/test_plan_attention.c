@@ -325,6 +325,99 @@ static void test_plan_attention_lanes_bulk(void **state) {
   assert_int_equal(plan_value(&plan, "BULK"), 0);
 }
 
+/* attention_lanes's plan of a decoding step 1 x 32 x 1 x 8192 x 128 bf16 with h_kv key heads on
+   `facts`, 8 lanes a key and 2 keys a lane a step, and `settings` over them. */
+static ocf_plan lanes_rows_plan(const ocf_device_facts *facts, size_t h_kv, const char *settings) {
+  ocf_tuning_values t;
+  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, "decode.lanes=8 decode.unroll=2", &t, "test"),
+                   OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = 32, call.h_kv = h_kv, call.lq = 1, call.lk = 8192, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
+  return plan;
+}
+
+/* decode.row_groups: the 4 query rows of a key head (32 heads on 8) shared by 4 groups of
+   decode.wg work-items, a row each (the rows' queries and sums, 32 floats a work-item where one
+   work-item held all four); as many groups as the key head has rows (2 with 16 key heads, 1
+   with 32); past the 256 work-items NVIDIA's driver reports for the kernel only once the wide
+   probe passed (the probe asked for first; registers capped so that 512 fit a compute unit),
+   within it where the probe failed or the launch was refused (smaller groups); the join's local
+   memory a group's slots, its steps a group's keys. */
+static void test_plan_attention_lanes_row_groups(void **state) {
+  (void)state;
+  ocf_device_facts h200 = facts_of(H200, 256); /* the kernel's reported limit learnt */
+  ocf_plan plan = lanes_rows_plan(&h200, 8, "decode.wg=128 decode.row_groups=1");
+  assert_int_equal(plan_value(&plan, "ROWG"), 1);
+  assert_int_equal(plan_value(&plan, "RB"), 4);
+  assert_int_equal(plan.steps[0].local[0], 128);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  const size_t slots16 = 16 * 4 * 130 * 4; /* the join: 16 slots x 4 rows x (128 + 2) floats */
+  assert_int_equal(plan.local_mem_bytes, slots16);
+  /* before the wide probe: 4 groups of 64 in the reported 256, and the probe asked for */
+  plan = lanes_rows_plan(&h200, 8, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan_value(&plan, "ROWG"), 4);
+  assert_int_equal(plan_value(&plan, "RB"), 4);
+  assert_int_equal(plan.steps[0].local[0], 256);
+  assert_int_equal(plan.wide_workgroup, 0);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_WIDE);
+  assert_int_equal(plan.local_mem_bytes, 256 / 4 / 8 * 4 * 130 * 4);
+  assert_int_equal(plan.split_keys % (256 / 4 / 8 * 2), 0);
+  /* after it: 512 work-items, at most 128 registers each */
+  h200.learnt.wide = OCF_PROBE_PASSED;
+  plan = lanes_rows_plan(&h200, 8, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan.steps[0].local[0], 512);
+  assert_int_equal(plan_value(&plan, "ROWG"), 4);
+  assert_int_equal(plan.wide_workgroup, 1);
+  assert_int_equal(plan.max_registers, 128);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  assert_int_equal(plan.local_mem_bytes, slots16);
+  assert_int_equal(plan.split_keys % 32, 0);
+  /* within what is reported: groups of 64, no wide plan */
+  plan = lanes_rows_plan(&h200, 8, "decode.wg=64 decode.row_groups=4");
+  assert_int_equal(plan.steps[0].local[0], 256);
+  assert_int_equal(plan.wide_workgroup, 0);
+  assert_int_equal(plan.max_registers, 0);
+  /* as many groups as rows: 2 with 16 key heads, 1 with 32; 8 asked of 4 rows */
+  plan = lanes_rows_plan(&h200, 16, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan_value(&plan, "ROWG"), 2);
+  assert_int_equal(plan_value(&plan, "RB"), 2);
+  assert_int_equal(plan.steps[0].local[0], 256);
+  plan = lanes_rows_plan(&h200, 32, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan_value(&plan, "ROWG"), 1);
+  assert_int_equal(plan.steps[0].local[0], 128);
+  plan = lanes_rows_plan(&h200, 8, "decode.wg=64 decode.row_groups=8");
+  assert_int_equal(plan_value(&plan, "ROWG"), 4);
+  assert_int_equal(plan.steps[0].local[0], 256);
+  /* the probe failed, or the wide launch refused: within the reported 256 */
+  h200.learnt.wide = OCF_PROBE_FAILED;
+  plan = lanes_rows_plan(&h200, 8, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan.steps[0].local[0], 256);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  h200.learnt.wide = OCF_PROBE_PASSED;
+  h200.learnt.wide_refused[OCF_KERNEL_ATTENTION_LANES] = 1;
+  plan = lanes_rows_plan(&h200, 8, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan.steps[0].local[0], 256);
+  assert_int_equal(plan.wide_workgroup, 0);
+  /* groups below a key's lanes: fewer groups (32 work-items in 4 groups of 8 lanes a key) */
+  plan = lanes_rows_plan(&h200, 8, "decode.wg=8 decode.row_groups=8");
+  assert_int_equal(plan_value(&plan, "ROWG"), 4);
+  assert_int_equal(plan.steps[0].local[0], 32);
+  /* PoCL: no reported limit below the request */
+  const ocf_device_facts pocl = facts_of(POCL, 0);
+  plan = lanes_rows_plan(&pocl, 8, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan.steps[0].local[0], 512);
+  assert_int_equal(plan.wide_workgroup, 0);
+}
+
 /* mma.join makes attention_mma_split one kernel on NVIDIA (JOIN 2, a counter a (batch, head,
    block of rows): 32 for one decoding row a head of 32), two kernels without it; mma.join 1
    joins blocks of one query row only (4 rows a head: two kernels), 2 every block (a counter a
@@ -474,6 +567,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_lanes_routes),
       cmocka_unit_test(test_plan_attention_lanes_join),
       cmocka_unit_test(test_plan_attention_lanes_bulk),
+      cmocka_unit_test(test_plan_attention_lanes_row_groups),
       cmocka_unit_test(test_plan_attention_mma_join),
       cmocka_unit_test(test_plan_attention_heads),
   };
