@@ -512,7 +512,7 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
       }
       /* the refill: the range's tile r into its stage */
       const uint r = REFILL_BEFORE ? i - 1 + STAGES : i + STAGES;
-      if (lid < 32 && (!REFILL_BEFORE || i >= 1) && r < tiles)
+      if (lid < 32 && i >= REFILL_BEFORE && r < tiles)
         bulk_issue(ring_at, bars, &src, r, d, lid);
     }
     tiles_before += tiles;
