@@ -248,6 +248,7 @@ void lanes_take_step(lanes_vec qx[RPI][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx
                      ulong kept[RPI], const ulong j0, const uint slot, float m[RPI], float s[RPI],
                      lanes_vec acc[RPI][NCH], const float scale, __local float *redl) {
   float score[RPI][UNROLL];
+#pragma unroll
   for (uint r = 0; r < RPI; r++) {
 #pragma unroll
     for (uint u = 0; u < UNROLL; u++) {
@@ -265,6 +266,7 @@ void lanes_take_step(lanes_vec qx[RPI][NCH], k_chunk kx[UNROLL][NCH], v_chunk vx
 #else
   (void)redl;
 #endif
+#pragma unroll
   for (uint r = 0; r < RPI; r++) {
     float tm = -INFINITY;
 #pragma unroll
@@ -463,6 +465,7 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
     }
     lanes_vec qx[RPI][NCH];
     ulong kept[RPI];
+#pragma unroll
     for (uint r = 0; r < RPI; r++) {
       ulong head, i;
       const int row = key_head_row(rblock * RB + rowg * RPI + r, group, lq, kv_head, &head, &i);
@@ -483,6 +486,7 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
     const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
     float m[RPI], s[RPI];
     lanes_vec acc[RPI][NCH];
+#pragma unroll
     for (uint r = 0; r < RPI; r++) {
       m[r] = -INFINITY, s[r] = 0.0f;
       for (uint t = 0; t < NCH; t++)
@@ -512,8 +516,7 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
       }
       /* the refill: the range's tile r into its stage */
       const uint r = REFILL_BEFORE ? i - 1 + STAGES : i + STAGES;
-      if (lid < 32 && i >= REFILL_BEFORE && r < tiles)
-        bulk_issue(ring_at, bars, &src, r, d, lid);
+      if (lid < 32 && i >= REFILL_BEFORE && r < tiles) bulk_issue(ring_at, bars, &src, r, d, lid);
     }
     tiles_before += tiles;
 #else
@@ -538,7 +541,8 @@ attention_lanes(COMMON_PARAMS, const ulong splits, const ulong split_keys, __glo
 #endif
     }
 #endif
-    /* The slots' partials: slot g's row r of the block at joinl + (g RB + r) (D + 2). */
+/* The slots' partials: slot g's row r of the block at joinl + (g RB + r) (D + 2). */
+#pragma unroll
     for (uint r = 0; r < RPI; r++) {
       __local float *part = joinl + (slot * RB + rowg * RPI + r) * (D + 2);
       if (lane == 0) part[0] = m[r], part[1] = s[r];
