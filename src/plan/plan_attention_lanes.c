@@ -110,6 +110,43 @@ static size_t bulk_ranges(const ocf_attention_call *call, size_t base_units, siz
   return ocf_div_ceil(call->lk, *split_keys);
 }
 
+/* attention_lanes's workgroup before local memory has its say: ROWG row groups (decode.row_groups
+   rounded down to a power of two and to the block's rows) of decode.wg work-items, within what
+   the device and the kernel allow, fewer groups where a group would hold less than a key's `seg`
+   lanes. Past the kernel's reported limit only where the wide probe passed and registers can be
+   capped to fit (ocf_facts_wide_allows): `wide`, `wide_regs`; `wide_probe` where it has not run
+   (the plan stays within the report meanwhile). */
+typedef struct {
+  size_t wg, rowg;
+  int wide, wide_probe;
+  unsigned wide_regs;
+} lanes_width;
+
+static lanes_width lanes_workgroup(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                                   size_t seg, size_t block_rows) {
+  lanes_width w = {0, 1, 0, 0, 0};
+  while (2 * w.rowg <= (size_t)t->decode.row_groups && 2 * w.rowg <= block_rows)
+    w.rowg *= 2;
+  w.wg = (size_t)t->decode.wg * w.rowg;
+  const size_t device_cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
+  size_t cap =
+      ocf_min_size(device_cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_LANES));
+  if (w.wg > cap && w.rowg > 1 &&
+      (facts->nv_compiler_options || facts->wide_without_register_cap)) {
+    const size_t wide = ocf_min_size(w.wg, device_cap);
+    const unsigned regs = facts->nv_compiler_options ? ocf_wide_register_cap(wide) : 0;
+    if (facts->learnt.wide == OCF_PROBE_UNKNOWN)
+      w.wide_probe = 1;
+    else if (wide > cap && ocf_facts_wide_allows(facts, OCF_KERNEL_ATTENTION_LANES, wide, regs))
+      cap = wide, w.wide = 1, w.wide_regs = regs;
+  }
+  while (w.wg > cap)
+    w.wg /= 2;
+  while (w.rowg > 1 && w.wg / w.rowg < seg)
+    w.rowg /= 2;
+  return w;
+}
+
 int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                              const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
   if (t->decode.lanes == 0 || !ocf_attention_decodes(facts, t, call)) return 0;
@@ -125,29 +162,8 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   size_t block_rows = 1; /* the group's query rows, rounded up to a power of two */
   while (block_rows < group * lq)
     block_rows *= 2;
-  size_t rowg = 1;
-  while (2 * rowg <= (size_t)t->decode.row_groups && 2 * rowg <= block_rows)
-    rowg *= 2;
-  size_t wg = (size_t)t->decode.wg * rowg;
-  size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
-  const size_t device_cap = cap;
-  cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_LANES));
-  /* Row groups beyond what the kernel reports: where the wide probe passed and registers can be
-     capped to fit (ocf_facts_wide_allows), else within the report (the probe asked for first). */
-  int wide = 0, wide_probe = 0;
-  unsigned wide_regs = 0;
-  if (wg > cap && rowg > 1 && (facts->nv_compiler_options || facts->wide_without_register_cap)) {
-    const size_t w = ocf_min_size(wg, device_cap);
-    wide_regs = facts->nv_compiler_options ? ocf_wide_register_cap(w) : 0;
-    if (facts->learnt.wide == OCF_PROBE_UNKNOWN)
-      wide_probe = 1;
-    else if (w > cap && ocf_facts_wide_allows(facts, OCF_KERNEL_ATTENTION_LANES, w, wide_regs))
-      cap = w, wide = 1;
-  }
-  while (wg > cap)
-    wg /= 2;
-  while (rowg > 1 && wg / rowg < seg)
-    rowg /= 2;
+  const lanes_width width = lanes_workgroup(facts, t, seg, block_rows);
+  size_t wg = width.wg, rowg = width.rowg;
   while (seg > wg)
     seg /= 2;
   const size_t per_row = 2 * ocf_div_ceil(d_padded, vec * seg) * vec; /* queries and sums */
@@ -173,8 +189,7 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   const size_t join_bytes =
       ocf_attention_lanes_local_bytes(wg, seg, rowg, rows, unroll, d_padded, shuffle);
   if (join_bytes > local) return 0;
-  if (wg <= ocf_min_size(device_cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_LANES)))
-    wide = 0;
+  const int wide = width.wide && wg > ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_LANES);
   const size_t slots = wg / rowg / seg;
 
   size_t stages = 0, bulk_keys = 0;
@@ -190,7 +205,7 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   if (!one_wave) bulk = 0;
   if (probe && one_wave)
     plan->probe = OCF_PLAN_PROBE_WGMMA;
-  else if (wide_probe)
+  else if (width.wide_probe)
     plan->probe = OCF_PLAN_PROBE_WIDE;
   size_t split_keys = 0, splits = 0;
   const size_t cus = (size_t)facts->compute_units;
@@ -232,6 +247,6 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
                          : 0);
   ocf_attention_add_ranges(facts, call, OCF_KERNEL_ATTENTION_LANES, OCF_KERNEL_ATTENTION_LANES_JOIN,
                            units, wg, splits, split_keys, join ? base_units : 0, plan);
-  if (wide) plan->wide_workgroup = 1, plan->max_registers = wide_regs;
+  if (wide) plan->wide_workgroup = 1, plan->max_registers = width.wide_regs;
   return 1;
 }
