@@ -351,7 +351,8 @@ static ocf_plan lanes_rows_plan(const ocf_device_facts *facts, size_t h_kv, cons
    with 32); past the 256 work-items NVIDIA's driver reports for the kernel only once the wide
    probe passed (the probe asked for first; registers capped so that 512 fit a compute unit),
    within it where the probe failed or the launch was refused (smaller groups); the join's local
-   memory a group's slots, its steps a group's keys. */
+   memory a group's slots, its steps a group's keys; NVIDIA's built-in 16-bit plan of grouped
+   heads. */
 static void test_plan_attention_lanes_row_groups(void **state) {
   (void)state;
   ocf_device_facts h200 = facts_of(H200, 256); /* the kernel's reported limit learnt */
@@ -416,6 +417,29 @@ static void test_plan_attention_lanes_row_groups(void **state) {
   plan = lanes_rows_plan(&pocl, 8, "decode.wg=128 decode.row_groups=4");
   assert_int_equal(plan.steps[0].local[0], 512);
   assert_int_equal(plan.wide_workgroup, 0);
+  /* NVIDIA's built-in bf16 values once both probes passed: 4 groups of 128 in the ring, whose
+     ranges of 512 keys hold 2048 key-rows (decode.bulk_min 1024); 1 x 8 heads of one row each
+     in the same ranges stream through registers */
+  ocf_device_facts probed = h200_wgmma(205824);
+  probed.learnt.kernel_max_workgroup[OCF_KERNEL_ATTENTION_LANES] = 256;
+  probed.learnt.wide = OCF_PROBE_PASSED;
+  ocf_tuning_values builtin;
+  h200_bf16_attention(&probed, &builtin);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = 32, call.h_kv = 8, call.lq = 1, call.lk = 8192, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  assert_int_equal(ocf_plan_attention(&probed, &builtin, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(plan_value(&plan, "BULK"), 1);
+  assert_int_equal(plan_value(&plan, "ROWG"), 4);
+  assert_int_equal(plan.steps[0].local[0], 512);
+  assert_int_equal(plan.split_keys, 512);
+  call.h = call.h_kv = 8;
+  assert_int_equal(ocf_plan_attention(&probed, &builtin, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+  assert_int_equal(plan_value(&plan, "ROWG"), 1);
 }
 
 /* mma.join makes attention_mma_split one kernel on NVIDIA (JOIN 2, a counter a (batch, head,

@@ -42,7 +42,8 @@
  *           STAGES (decode.stages, fewer down to 2 while the ring and the join pass the probe's
  *           local memory, else no BULK) stages of BULK_KEYS keys (decode.bulk_keys rounded down
  *           to whole steps), which Hopper's bulk copies fill; its key ranges aim at
- *           decode.bulk_fill workgroups a compute unit (each holds a ring of up to some 200 KiB).
+ *           decode.bulk_fill workgroups a compute unit (each holds a ring of up to some 200 KiB),
+ *           and take the ring where they hold decode.bulk_min key-rows or more (keys x RB).
  *           REFILL_BEFORE: decode.bulk_refill (which stage warp 0 refills after a tile).
  *           A build of it that fails sets learnt.lanes_bulk_failed (src/runtime/run.c).
  * Key ranges as attention_decode's (ocf_attention_key_ranges: decode.fill workgroups a compute
@@ -213,9 +214,11 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
     splits = bulk_ranges(call, base_units, cus * (size_t)t->decode.bulk_fill, (size_t)t->split.min,
                          bulk_keys, &split_keys);
     if (splits == 0) return 0; /* not one range's partials within a caller's workspace */
-    /* Ranges too short for the ring stream through registers (H100, bf16 1 x 8 x 1 x 8192 x
-       128: 16 ranges of 512 keys, 1279 GB/s through registers, 1148 in rings) */
-    if (splits > 1 && split_keys < (size_t)t->decode.bulk_min) bulk = 0;
+    /* Ranges of too little work for the ring (keys times the block's rows: its first stages
+       fill unhidden) stream through registers (H100, bf16 1 x 8 x 1 x 8192 x 128: 16 ranges of
+       512 keys, 1279 GB/s through registers, 1148 in rings; but 1 x 32 (8 key heads) x 1 x 8192
+       x 128, ranges of 512 keys of 4 rows: 783 through registers, 977 in rings of 4 groups) */
+    if (splits > 1 && split_keys * rows < (size_t)t->decode.bulk_min) bulk = 0;
   }
   if (!bulk)
     splits = ocf_attention_key_ranges(call, base_units, cus * (size_t)t->decode.fill,

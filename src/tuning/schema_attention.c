@@ -92,9 +92,9 @@ static const ocf_tunable attention_tunables[] = {
                               "memory)",
                               NULL},
     [AT(decode.bulk_min)] = {"decode.bulk_min", 1, 1 << 20, 0, 1024,
-                             "attention_lanes with bulk: the fewest keys a range takes in the "
-                             "ring (its first STAGES tiles fill unhidden; shorter ranges stream "
-                             "through registers)",
+                             "attention_lanes with bulk: the least work a range takes in the "
+                             "ring, in keys times the row block's query rows (its first STAGES "
+                             "tiles fill unhidden; smaller ranges stream through registers)",
                              NULL},
     [AT(decode.row_groups)] = {"decode.row_groups", 1, 16, 1, 1,
                                "attention_lanes: groups of decode.wg work-items a workgroup, "

@@ -305,8 +305,8 @@ typedef struct ocf_attention_decode_tuning {
   int bulk_keys;   /* attention_lanes with bulk: keys a stage (rounded down to whole steps) */
   int bulk_fill;   /* attention_lanes with bulk: workgroups per compute unit the key ranges aim
                       at */
-  int bulk_min;    /* attention_lanes with bulk: the fewest keys a range of the ring takes (shorter
-                      ones stream through registers) */
+  int bulk_min;    /* attention_lanes with bulk: the least a range of the ring takes, in keys times
+                      the block's rows (smaller ones stream through registers) */
   int bulk_refill; /* attention_lanes with bulk: 0 refill the stage just read (after the slowest
                       warp's reads), 1 the stage read before it (no wait, a tile fewer ahead) */
 } ocf_attention_decode_tuning;
