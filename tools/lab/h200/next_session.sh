@@ -167,7 +167,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -885,6 +885,32 @@ $shape \"tune=$RING decode.row_groups=4 decode.wg=64 decode.stages=3 decode.bulk
     cut -c1-300 "$work/rowg/round.txt"
     timeout -k 5 "$(budget 60)" python3 tools/lab/decode/peers.py bf16:1x32x16x8192x128 \
       f32:1x32x8x8192x128 2>&1 | grep PEER
+    ;;
+  rowgv)
+    # the row groups as shipped (decode.row_groups=4 in NVIDIA's 16-bit rows, decode.bulk_min in
+    # key-rows) against one work-item all of a block's rows as before (row_groups=1, bulk_min
+    # 2049 keeps 1 x 32 (8)'s 512-key ranges of 4 rows in registers, as 1024 keys did), the
+    # lanes suites first, the peers of the shapes rowg did not time (cap 300 s)
+    for suite in test_attention_lanes_bulk test_attention_lanes; do
+      (cd $b && OCFT_ONLY=$suite timeout "$(budget 60)" tests/test_attention \
+        >"$work/$suite.txt" 2>&1; echo "exit $?" >>"$work/$suite.txt")
+      echo "$suite: $(grep -v '^\[ *\(RUN\|OK\) ' "$work/$suite.txt" | tail -4 | tr '\n' ' ')"
+    done
+    CASES="bf16 1 32 32 1 8192 128
+bf16 1 8 8 1 8192 128
+"
+    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
+      "bf16 1 64 8 1 8192 128" "bf16 1 32 16 1 8192 128" "bf16 16 32 8 1 4096 128" \
+      "bf16 64 32 8 1 2048 128" "f16 1 32 8 1 8192 128"; do
+      CASES="$CASES$shape
+$shape \"tune=decode.row_groups=1 decode.bulk_min=2049\"
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/rowgv timeout -k 10 "$(budget 150)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/rowgv/round.txt"
+    timeout -k 5 "$(budget 60)" python3 tools/lab/decode/peers.py bf16:16x32x8x4096x128 \
+      bf16:64x32x8x2048x128 2>&1 | grep PEER
     ;;
   bulkq)
     # bulk's short form: test_attention_lanes_bulk (both refill orders), then four decoding
