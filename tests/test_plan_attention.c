@@ -352,7 +352,7 @@ static ocf_plan lanes_rows_plan(const ocf_device_facts *facts, size_t h_kv, cons
    probe passed (the probe asked for first; registers capped so that 512 fit a compute unit),
    within it where the probe failed or the launch was refused (smaller groups); the join's local
    memory a group's slots, its steps a group's keys; NVIDIA's built-in 16-bit plan of grouped
-   heads. */
+   heads, and none past a wave of row blocks. */
 static void test_plan_attention_lanes_row_groups(void **state) {
   (void)state;
   ocf_device_facts h200 = facts_of(H200, 256); /* the kernel's reported limit learnt */
@@ -412,11 +412,16 @@ static void test_plan_attention_lanes_row_groups(void **state) {
   plan = lanes_rows_plan(&h200, 8, "decode.wg=8 decode.row_groups=8");
   assert_int_equal(plan_value(&plan, "ROWG"), 4);
   assert_int_equal(plan.steps[0].local[0], 32);
-  /* PoCL: no reported limit below the request */
+  /* PoCL (2 compute units): no reported limit below the request where the row blocks make a
+     wave (32 heads on 2 key heads: 2 blocks of 16 rows, 4 a work-item); 8 key heads pass it */
   const ocf_device_facts pocl = facts_of(POCL, 0);
-  plan = lanes_rows_plan(&pocl, 8, "decode.wg=128 decode.row_groups=4");
+  plan = lanes_rows_plan(&pocl, 2, "decode.wg=128 decode.row_groups=4");
   assert_int_equal(plan.steps[0].local[0], 512);
+  assert_int_equal(plan_value(&plan, "RB"), 16);
   assert_int_equal(plan.wide_workgroup, 0);
+  plan = lanes_rows_plan(&pocl, 8, "decode.wg=128 decode.row_groups=4");
+  assert_int_equal(plan_value(&plan, "ROWG"), 1);
+  assert_int_equal(plan.steps[0].local[0], 128);
   /* NVIDIA's built-in bf16 values once both probes passed: 4 groups of 128 in the ring, whose
      ranges of 512 keys hold 2048 key-rows (decode.bulk_min 1024); 1 x 8 heads of one row each
      in the same ranges stream through registers */
@@ -440,6 +445,15 @@ static void test_plan_attention_lanes_row_groups(void **state) {
   assert_int_equal(ocf_plan_attention(&probed, &builtin, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   assert_int_equal(plan_value(&plan, "ROWG"), 1);
+  /* row blocks past a wave (64 batches x 8 key heads on 132 units): neither the ring nor groups,
+     one work-item all of a block's rows as before */
+  call.b = 64, call.h = 32, call.lk = 2048;
+  assert_int_equal(ocf_plan_attention(&probed, &builtin, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
+  assert_int_equal(plan_value(&plan, "ROWG"), 1);
+  assert_int_equal(plan_value(&plan, "RB"), 4);
+  assert_int_equal(plan.steps[0].local[0], 128);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
 }
 
 /* mma.join makes attention_mma_split one kernel on NVIDIA (JOIN 2, a counter a (batch, head,

@@ -12,7 +12,9 @@
  *   ROWG    decode.row_groups, rounded down to a power of two and to the group's query rows
  *           (group * lq, rounded up to a power of two): the workgroup's row groups, each
  *           decode.wg work-items holding RB / ROWG of the block's rows and taking every key for
- *           them (fewer registers a work-item, and ROWG times the warps at the same keys).
+ *           them (fewer registers a work-item, and ROWG times the warps at the same keys);
+ *           only where the row blocks make one wave or less (b x key heads x row blocks at most
+ *           decode.bulk_fill a compute unit, as the ring), else 1.
  *   RB      the group's query rows (group * lq, up to decode.rows) rounded up to a power of two,
  *           at least ROWG, halved while a work-item's queries and running sums (2 RB / ROWG D /
  *           SEG floats) pass LANES_FLOATS; rows past RB take more row blocks (K and V read once
@@ -124,9 +126,9 @@ typedef struct {
 } lanes_width;
 
 static lanes_width lanes_workgroup(const ocf_device_facts *facts, const ocf_attention_tuning *t,
-                                   size_t seg, size_t block_rows) {
+                                   size_t seg, size_t block_rows, size_t row_groups) {
   lanes_width w = {0, 1, 0, 0, 0};
-  while (2 * w.rowg <= (size_t)t->decode.row_groups && 2 * w.rowg <= block_rows)
+  while (2 * w.rowg <= row_groups && 2 * w.rowg <= block_rows)
     w.rowg *= 2;
   w.wg = (size_t)t->decode.wg * w.rowg;
   const size_t device_cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
@@ -148,9 +150,12 @@ static lanes_width lanes_workgroup(const ocf_device_facts *facts, const ocf_atte
   return w;
 }
 
-int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
-                             const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
-  if (t->decode.lanes == 0 || !ocf_attention_decodes(facts, t, call)) return 0;
+/* The plan in at most `row_groups` row groups: 1, 0 where the call is not the kernel's, or
+   LANES_NO_GROUPS where its row groups would stream through registers beyond one wave. */
+enum { LANES_NO_GROUPS = -1 };
+static int plan_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                      const ocf_attention_call *call, size_t d_padded, size_t row_groups,
+                      ocf_plan *plan) {
   const size_t h = call->h ? call->h : 1, h_kv = call->h_kv ? call->h_kv : h;
   const size_t group = h / h_kv, lq = call->lq ? call->lq : 1;
   size_t vec = call->kv_vector ? call->kv_vector : 1;
@@ -163,7 +168,7 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
   size_t block_rows = 1; /* the group's query rows, rounded up to a power of two */
   while (block_rows < group * lq)
     block_rows *= 2;
-  const lanes_width width = lanes_workgroup(facts, t, seg, block_rows);
+  const lanes_width width = lanes_workgroup(facts, t, seg, block_rows, row_groups);
   size_t wg = width.wg, rowg = width.rowg;
   while (seg > wg)
     seg /= 2;
@@ -204,6 +209,11 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
      units, 2925 GB/s through registers, 2653 in rings); and the probe asked for only then. */
   const int one_wave = base_units <= (size_t)facts->compute_units * (size_t)t->decode.bulk_fill;
   if (!one_wave) bulk = 0;
+  /* Through registers each group loads the keys itself: where the row blocks pass a wave, those
+     loads compete with the other workgroups' (H100, bf16 64 x 32 (8 key heads) x 1 x 2048 x 128,
+     GB/s: one work-item all of a block's rows 1745, 4 groups 1460; within a wave, 1 x 32 (8) x 1
+     x 8192: 783 and 787) */
+  if (!one_wave && rowg > 1) return LANES_NO_GROUPS;
   if (probe && one_wave)
     plan->probe = OCF_PLAN_PROBE_WGMMA;
   else if (width.wide_probe)
@@ -252,4 +262,14 @@ int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_
                            units, wg, splits, split_keys, join ? base_units : 0, plan);
   if (wide) plan->wide_workgroup = 1, plan->max_registers = width.wide_regs;
   return 1;
+}
+
+int ocf_plan_attention_lanes(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                             const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+  if (t->decode.lanes == 0 || !ocf_attention_decodes(facts, t, call)) return 0;
+  const ocf_plan blank = *plan;
+  const int planned = plan_lanes(facts, t, call, d_padded, (size_t)t->decode.row_groups, plan);
+  if (planned != LANES_NO_GROUPS) return planned;
+  *plan = blank;
+  return plan_lanes(facts, t, call, d_padded, 1, plan);
 }
