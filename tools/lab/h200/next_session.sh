@@ -158,6 +158,10 @@
 #           beside (cap 520 s)
 #   bulkq   bulk's short form: the suite, four shapes under two rings in each refill order
 #           (decode.bulk_refill), no peers (cap 150 s)
+#   rowg    attention_lanes's row groups (decode.row_groups): the lanes suites, grouped-head
+#           decoding in 1 to 8 groups of 32 to 128 work-items in the ring, the peers (cap 480 s)
+#   rowgv   the row groups as shipped against one work-item a block's rows, the suites first
+#           (cap 300 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
