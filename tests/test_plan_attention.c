@@ -297,7 +297,8 @@ static void test_plan_attention_lanes_bulk(void **state) {
   plan = lanes_bulk_plan(&few_units, OCF_BF16, OCF_BF16, 8, ring6);
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
   /* NVIDIA's built-in bf16 values take the ring for 1 x 32 x 1 x 8192 x 128 (32 row blocks,
-     ranges of 2048 keys) once the probe passed; before it, registers and the probe asked for */
+     ranges of 2048 keys; stages of 128 keys, 3 of them within the probe's 205824 bytes beside
+     the join) once the probe passed; before it, registers and the probe asked for */
   const ocf_device_facts unprobed = h200_wgmma(0);
   ocf_tuning_values builtin;
   h200_bf16_attention(&h200, &builtin);
@@ -308,11 +309,12 @@ static void test_plan_attention_lanes_bulk(void **state) {
   call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
   assert_int_equal(ocf_plan_attention(&h200, &builtin, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan_value(&plan, "BULK"), 1);
-  assert_int_equal(plan_value(&plan, "STAGES"), 4);
+  assert_int_equal(plan_value(&plan, "STAGES"), 3);
+  assert_int_equal(plan_value(&plan, "BULK_KEYS"), 128);
   assert_int_equal(ocf_plan_attention(&unprobed, &builtin, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_WGMMA);
-  /* 8000 keys in 4 ranges: 8000 / 4 rounded down to whole stages (1984) would make 5, a second
+  /* 8000 keys in 4 ranges: 8000 / 4 rounded down to whole stages (1920) would make 5, a second
      wave of rings; rounded up (2048) they stay 4 */
   call.lk = 8000;
   assert_int_equal(ocf_plan_attention(&h200, &builtin, &call, &plan), OCF_SUCCESS);
