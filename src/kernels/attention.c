@@ -73,7 +73,8 @@ KERNEL_D(ATTENTION_JOIN, attention_join, ATTENTION_DECODE, decode_defines, split
          "workgroup size");
 KERNEL_D(ATTENTION_LANES, attention_lanes, ATTENTION_LANES, lanes_defines, join_args,
          "lq x group <= RB rows a key head: one workgroup per (batch, key head, block of RB "
-         "query rows, range of split_keys keys), SEG work-items a key and WG / SEG keys at once, "
+         "query rows, range of split_keys keys), in ROWG row groups of RB / ROWG rows each, SEG "
+         "work-items a key and WG / ROWG / SEG keys at once, "
          "K and V straight into registers; each range's (m, s, acc) into scratch, then "
          "attention_lanes_join, or (JOIN) the block's last range to arrive joins them");
 KERNEL_D(ATTENTION_LANES_JOIN, attention_lanes_join, ATTENTION_LANES, lanes_defines, split_args,
