@@ -130,21 +130,43 @@ static void test_plan_attention_lanes_routes(void **state) {
                    OCF_KERNEL_ATTENTION_DECODE);
 }
 
+/* A bf16 decoding step b x 32 heads (h_kv key heads) x 1 x lk x 128, K and V read 16 bytes at a
+   time. */
+static ocf_attention_call bf16_decode_call(size_t b, size_t h_kv, size_t lk) {
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = b, call.h = 32, call.h_kv = h_kv, call.lq = 1, call.lk = lk, call.d = 128;
+  call.kv_vector = 8;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  return call;
+}
+
+/* The plan of `call` on `facts` with tuning t, which must be attention_lanes's and verify. */
+static ocf_plan lanes_plan_of(const ocf_device_facts *facts, const ocf_tuning_values *t,
+                              const ocf_attention_call *call) {
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, t, call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
+  return plan;
+}
+
+/* The fallback attention values with `base` and then `settings` over them. */
+static ocf_tuning_values attention_values(const char *base, const char *settings) {
+  ocf_tuning_values t;
+  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, base, &t, "test"), OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
+  return t;
+}
+
 /* attention_lanes's plan of a decoding step 2 x 32 heads (h_kv key heads) x 1 x 8192 x 128 on
    `facts` with decode.join = join, attention_lanes on (64 work-items, 8 lanes a key). */
 static ocf_plan lanes_join_plan(const ocf_device_facts *facts, int join, size_t h_kv) {
-  ocf_tuning_values t;
-  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
-  t.attention.decode.wg = 64, t.attention.decode.lanes = 8, t.attention.decode.join = join;
-  ocf_attention_call call;
-  memset(&call, 0, sizeof call);
-  call.b = 2, call.h = 32, call.h_kv = h_kv, call.lq = 1, call.lk = 8192, call.d = 128;
-  call.kv_vector = 8;
-  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
-  ocf_plan plan;
-  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
-  return plan;
+  ocf_tuning_values t = attention_values("decode.wg=64 decode.lanes=8", "");
+  t.attention.decode.join = join;
+  const ocf_attention_call call = bf16_decode_call(2, h_kv, 8192);
+  return lanes_plan_of(facts, &t, &call);
 }
 
 /* decode.join makes attention_lanes one kernel, a counter a row block (2 batches x 32 heads,
@@ -192,24 +214,12 @@ static ocf_device_facts h200_wgmma(unsigned long long local_ok) {
    decode.bulk and the rest) over them. */
 static ocf_plan lanes_bulk_plan(const ocf_device_facts *facts, ocf_dtype k_dtype, ocf_dtype v_dtype,
                                 size_t kv_vector, const char *settings) {
-  ocf_tuning_values t;
-  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
-  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION,
-                                    "decode.wg=128 decode.lanes=8 decode.unroll=2 decode.join=2",
-                                    &t, "test"),
-                   OCF_SUCCESS);
-  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
-  ocf_attention_call call;
-  memset(&call, 0, sizeof call);
-  call.b = 1, call.h = call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
+  const ocf_tuning_values t =
+      attention_values("decode.wg=128 decode.lanes=8 decode.unroll=2 decode.join=2", settings);
+  ocf_attention_call call = bf16_decode_call(1, 32, 8192);
   call.kv_vector = kv_vector;
-  call.q_dtype = call.out_dtype = OCF_BF16;
   call.k_dtype = k_dtype, call.v_dtype = v_dtype;
-  ocf_plan plan;
-  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
-  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
-  return plan;
+  return lanes_plan_of(facts, &t, &call);
 }
 
 /* decode.bulk: attention_lanes's ring on an NVIDIA GPU of compute capability 9.0 whose wgmma
@@ -302,11 +312,7 @@ static void test_plan_attention_lanes_bulk(void **state) {
   const ocf_device_facts unprobed = h200_wgmma(0);
   ocf_tuning_values builtin;
   h200_bf16_attention(&h200, &builtin);
-  ocf_attention_call call;
-  memset(&call, 0, sizeof call);
-  call.b = 1, call.h = call.h_kv = 32, call.lq = 1, call.lk = 8192, call.d = 128;
-  call.kv_vector = 8;
-  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
+  ocf_attention_call call = bf16_decode_call(1, 32, 8192);
   assert_int_equal(ocf_plan_attention(&h200, &builtin, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan_value(&plan, "BULK"), 1);
   assert_int_equal(plan_value(&plan, "STAGES"), 3);
@@ -330,21 +336,9 @@ static void test_plan_attention_lanes_bulk(void **state) {
 /* attention_lanes's plan of a decoding step 1 x 32 x 1 x 8192 x 128 bf16 with h_kv key heads on
    `facts`, 8 lanes a key and 2 keys a lane a step, and `settings` over them. */
 static ocf_plan lanes_rows_plan(const ocf_device_facts *facts, size_t h_kv, const char *settings) {
-  ocf_tuning_values t;
-  ocf_tuning_fallbacks(OCF_OP_ATTENTION, &t);
-  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, "decode.lanes=8 decode.unroll=2", &t, "test"),
-                   OCF_SUCCESS);
-  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
-  ocf_attention_call call;
-  memset(&call, 0, sizeof call);
-  call.b = 1, call.h = 32, call.h_kv = h_kv, call.lq = 1, call.lk = 8192, call.d = 128;
-  call.kv_vector = 8;
-  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
-  ocf_plan plan;
-  assert_int_equal(ocf_plan_attention(facts, &t, &call, &plan), OCF_SUCCESS);
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
-  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
-  return plan;
+  const ocf_tuning_values t = attention_values("decode.lanes=8 decode.unroll=2", settings);
+  const ocf_attention_call call = bf16_decode_call(1, h_kv, 8192);
+  return lanes_plan_of(facts, &t, &call);
 }
 
 /* decode.row_groups: the 4 query rows of a key head (32 heads on 8) shared by 4 groups of
@@ -432,13 +426,8 @@ static void test_plan_attention_lanes_row_groups(void **state) {
   probed.learnt.wide = OCF_PROBE_PASSED;
   ocf_tuning_values builtin;
   h200_bf16_attention(&probed, &builtin);
-  ocf_attention_call call;
-  memset(&call, 0, sizeof call);
-  call.b = 1, call.h = 32, call.h_kv = 8, call.lq = 1, call.lk = 8192, call.d = 128;
-  call.kv_vector = 8;
-  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_BF16;
-  assert_int_equal(ocf_plan_attention(&probed, &builtin, &call, &plan), OCF_SUCCESS);
-  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  ocf_attention_call call = bf16_decode_call(1, 8, 8192);
+  plan = lanes_plan_of(&probed, &builtin, &call);
   assert_int_equal(plan_value(&plan, "BULK"), 1);
   assert_int_equal(plan_value(&plan, "ROWG"), 4);
   assert_int_equal(plan.steps[0].local[0], 512);
