@@ -206,6 +206,19 @@ softmax_round() {
     "$work/$1/round.txt"
 }
 
+# test_attention's suites, each alone into $work/SUITE.txt, cut to CAP seconds each, a line of
+# each's end (its failures, its exit status):
+#   attention_suites CAP SUITE...
+attention_suites() {
+  local cap=$1 suite
+  shift
+  for suite in "$@"; do
+    (cd $b && OCFT_ONLY=$suite timeout "$(budget "$cap")" tests/test_attention \
+      >"$work/$suite.txt" 2>&1; echo "exit $?" >>"$work/$suite.txt")
+    echo "$suite: $(grep -v '^\[ *\(RUN\|OK\) ' "$work/$suite.txt" | tail -4 | tr '\n' ' ')"
+  done
+}
+
 # One round_normstream.sh round into $work/NAME, cut to CAP seconds, then its table (GB/s, a
 # column a config, torch's best and the copy beside):
 #   norm_round NAME CAP "dtype ..." "kind ..." "rows cols;..." "label=tuning;..."
@@ -865,11 +878,7 @@ bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 d
     # probe): the lanes suites on the GPU, then grouped-head decoding (bf16 1 x 32 (8) x 8192 x
     # 128 ran at 783 GB/s on the H100, FA2 982, cuDNN 1237) in the ring (ranges of any length)
     # in 1, 2, 4 and 8 groups of 32 to 128 work-items, the peers beside (cap 480 s)
-    for suite in test_attention_lanes test_attention_lanes_join test_attention_lanes_bulk; do
-      (cd $b && OCFT_ONLY=$suite timeout "$(budget 60)" tests/test_attention \
-        >"$work/$suite.txt" 2>&1; echo "exit $?" >>"$work/$suite.txt")
-      echo "$suite: $(grep -v '^\[ *\(RUN\|OK\) ' "$work/$suite.txt" | tail -4 | tr '\n' ' ')"
-    done
+    attention_suites 60 test_attention_lanes test_attention_lanes_join test_attention_lanes_bulk
     RING="decode.bulk=1 decode.bulk_min=1 decode.stages=4 decode.bulk_keys=64"
     CASES=""
     for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
@@ -895,11 +904,7 @@ $shape \"tune=$RING decode.row_groups=4 decode.wg=64 decode.stages=3 decode.bulk
     # key-rows) against one work-item all of a block's rows as before (row_groups=1, bulk_min
     # 2049 keeps 1 x 32 (8)'s 512-key ranges of 4 rows in registers, as 1024 keys did), the
     # lanes suites first, the peers of the shapes rowg did not time (cap 300 s)
-    for suite in test_attention_lanes_bulk test_attention_lanes; do
-      (cd $b && OCFT_ONLY=$suite timeout "$(budget 60)" tests/test_attention \
-        >"$work/$suite.txt" 2>&1; echo "exit $?" >>"$work/$suite.txt")
-      echo "$suite: $(grep -v '^\[ *\(RUN\|OK\) ' "$work/$suite.txt" | tail -4 | tr '\n' ' ')"
-    done
+    attention_suites 60 test_attention_lanes_bulk test_attention_lanes
     CASES="bf16 1 32 32 1 8192 128
 bf16 1 8 8 1 8192 128
 "
