@@ -5,10 +5,11 @@
 # primitives: MMA_EMULATE 0, and cl/skinny_epilogue.clh) and cl/matmul_skinny.cl (after
 # cl/common.cl, cl/join.clh and cl/skinny_epilogue.clh; its split and its joining split with
 # PTX fences, JOIN 2) as the library does,
-# compiles them with clang-14 for NVPTX (tools/lab/mma/offline/stubs.h stands in for the OpenCL
-# builtins, and vload_half4 and the join's atomics here), assembles the PTX with ptxas for
-# sm_90, and prints per plan: registers, spills, local-memory accesses, mma.sync count and the
-# global loads by width. The register counts are clang's, not NVIDIA's OpenCL compiler's.
+# compiles them with clang-14 for NVPTX (tools/offline_lib.sh; tools/lab/mma/offline/stubs.h
+# stands in for the OpenCL builtins, tools/offline_builtins.h for the join's atomics, and
+# vload_half4 here), assembles the PTX with ptxas for sm_90, and prints per plan: registers,
+# spills, local-memory accesses, mma.sync count and the global loads by width. The register
+# counts are clang's, not NVIDIA's OpenCL compiler's.
 # What to see: matmul_few_mma's ld.global.v4 (16-byte loads of both operands) and no ld.local;
 # matmul_skinny's 16-bit plans with X_VEC 1 load ld.global.u64 (8-byte words), not u16.
 # Exit status 0 when every plan assembled without spills, and matmul_few_mma's without
@@ -17,6 +18,8 @@ set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/few_offline}
 mkdir -p "$work"
+# shellcheck source=tools/offline_lib.sh
+. "$root/tools/offline_lib.sh"
 cat >"$work/vload_half4.h" <<'EOF'
 /* vload_half4 of a private or global pointer, element by element through PTX cvt.f32.f16. */
 static inline float4 __attribute__((overloadable, always_inline))
@@ -35,22 +38,6 @@ ocf_x_vlh4(size_t i, __global const half *p) {
                   vload_half(4 * i + 3, p));
 }
 #define vload_half4(i, p) ocf_x_vlh4(i, p)
-/* The join's atomics (cl/join.clh), which clang's OpenCL header declares and no library defines
-   here: PTX's own. */
-static inline uint __attribute__((always_inline)) ocf_x_atom_add(volatile __global uint *p,
-                                                                 uint v) {
-  uint r;
-  __asm__ volatile("atom.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
-  return r;
-}
-static inline uint __attribute__((always_inline)) ocf_x_atom_exch(volatile __global uint *p,
-                                                                  uint v) {
-  uint r;
-  __asm__ volatile("atom.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
-  return r;
-}
-#define atomic_inc(p) ocf_x_atom_add(p, 1u)
-#define atomic_xchg(p, v) ocf_x_atom_exch(p, v)
 EOF
 cat "$root/cl/common.cl" "$root/cl/attention_mma_prims.clh" "$root/cl/skinny_epilogue.clh" "$root/cl/matmul_few_mma.cl" \
   >"$work/few.cl"
@@ -75,20 +62,14 @@ for plan in "${plans[@]}"; do
   read -r file kernel opts <<<"$plan"
   base=$work/p$i
   # shellcheck disable=SC2086
-  if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-    -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
-    -include "$work/vload_half4.h" -DOCF_KERNEL_$kernel $opts -O2 -Xclang -disable-llvm-passes \
-    -emit-llvm -c "$work/$file" -o "$base.bc" 2>"$base.clang.log"; then
-    echo "[$kernel $opts] clang: $(grep -m1 error "$base.clang.log")"
+  if ! offline_ptx "$base" "$work/$file" "$kernel" 8.0 -DOCF_OFFLINE_ATOMICS \
+    -include "$work/vload_half4.h" -DOCF_KERNEL_$kernel $opts; then
+    echo "[$kernel $opts] $offline_stage: $(offline_error "$base")"
     failed=1
     continue
   fi
-  opt-14 -internalize -internalize-public-api-list=$kernel -globaldce -O3 "$base.bc" \
-    -o "$base.opt.bc" && llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" \
-    -o "$base.ptx" || { failed=1; continue; }
-  sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 8.0/' "$base.ptx"
-  if ! ptxas -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
-    echo "[$kernel $opts] ptxas: $(grep -m1 -i error "$base.ptxas.log")"
+  if ! offline_ptxas "$base" sm_90; then
+    echo "[$kernel $opts] ptxas: $(offline_error "$base")"
     failed=1
     continue
   fi

@@ -6,8 +6,9 @@
 # passes, src/plan/plan_attention_lanes.c): the ring of bulk copies (BULK 1: bf16 with both refill
 # orders, joined in the kernel with PTX fences, JOIN 2, grouped heads in row groups, f16, fp32,
 # d 64, the masks and lse on) and the register form (BULK 0, with AHEAD and in row groups). Each
-# goes through clang-14 for NVPTX (OpenCL C 1.2; tools/lab/mma/offline/stubs.h and the stand-ins
-# below replace the builtins clang has no library for, the join's atomics by PTX's own), down to
+# goes through clang-14 for NVPTX (OpenCL C 1.2, by tools/offline_lib.sh; the builtins clang has
+# no library for are replaced by tools/lab/mma/offline/stubs.h, tools/offline_builtins.h's exp2,
+# fma, vload_half2 and the join's atomics as PTX's own, and the vector stand-ins below), down to
 # the kernel, to PTX, and through ptxas for sm_90: every inline-PTX statement (cp.async.bulk, the
 # mbarriers, the shuffles, the fences) and its operands go through NVIDIA's assembler, and the
 # registers, spills and stack show (a stack without spills is printed, not failed). They are
@@ -21,8 +22,8 @@
 set -u -o pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/lanes_offline}
-ptxas=${PTXAS:-ptxas}
-command -v "$ptxas" >/dev/null || ptxas=/usr/local/cuda/bin/ptxas
+# shellcheck source=tools/offline_lib.sh
+. "$root/tools/offline_lib.sh"
 rm -rf "$work" && mkdir -p "$work"
 # The program's files, in the library's order (CMakeLists.txt, OCLFUSE_PROGRAMS).
 files=$(sed -n 's/^ *"attention_lanes: \([^"]*\)".*/\1/p' "$root/CMakeLists.txt")
@@ -31,25 +32,9 @@ if [ -z "$files" ]; then
   exit 1
 fi
 for f in $files; do cat "$root/cl/$f" || exit 1; done >"$work/attention_lanes.cl"
-cat >"$work/stubs2.h" <<'STUBS'
-/* What attention_lanes calls beyond tools/lab/mma/offline/stubs.h: stand-ins with the right
-   types (exp2 and fma for compiling; the rest element by element). */
-#define exp2(x) __nvvm_ex2_approx_f(x)
-#define fma(a, b, c) __builtin_fmaf(a, b, c)
-#undef vload_half2
-static inline float2 __attribute__((overloadable, always_inline))
-ocf_x_vlh2(size_t i, const __private half *p) {
-  const __private ushort *u = (const __private ushort *)p;
-  float a, b;
-  __asm__("cvt.f32.f16 %0, %1;" : "=f"(a) : "h"(u[2 * i]));
-  __asm__("cvt.f32.f16 %0, %1;" : "=f"(b) : "h"(u[2 * i + 1]));
-  return (float2)(a, b);
-}
-static inline float2 __attribute__((overloadable, always_inline))
-ocf_x_vlh2(size_t i, __global const half *p) {
-  return (float2)(vload_half(2 * i, p), vload_half(2 * i + 1, p));
-}
-#define vload_half2(i, p) ocf_x_vlh2(i, p)
+cat >"$work/vectors.h" <<'STUBS'
+/* What attention_lanes calls beyond tools/lab/mma/offline/stubs.h and tools/offline_builtins.h:
+   stand-ins with the right types, element by element. */
 static inline float8 __attribute__((overloadable, always_inline))
 ocf_x_vl8(size_t i, const __private float *p) {
   p += 8 * i;
@@ -84,44 +69,18 @@ static inline float __attribute__((always_inline)) ocf_x_dot4(float4 a, float4 b
 #define vstore8(x, i, p) ocf_x_vs8(x, i, p)
 #define vstore4(x, i, p) ocf_x_vs4(x, i, p)
 #define dot(a, b) ocf_x_dot4(a, b)
-/* The join's atomics (cl/join.clh), which clang's OpenCL header declares and no library defines
-   here: PTX's own. */
-static inline uint __attribute__((always_inline)) ocf_x_atom_add(volatile __global uint *p,
-                                                                 uint v) {
-  uint r;
-  __asm__ volatile("atom.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
-  return r;
-}
-static inline uint __attribute__((always_inline)) ocf_x_atom_exch(volatile __global uint *p,
-                                                                  uint v) {
-  uint r;
-  __asm__ volatile("atom.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
-  return r;
-}
-#define atomic_inc(p) ocf_x_atom_add(p, 1u)
-#define atomic_xchg(p, v) ocf_x_atom_exch(p, v)
 STUBS
 failed=0
 check() { # label, -D values
   local label=$1 base=$work/$1
   shift
-  if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-    -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
-    -include "$work/stubs2.h" -DOCF_KERNEL_attention_lanes "$@" -O2 -Xclang -disable-llvm-passes \
-    -emit-llvm -c "$work/attention_lanes.cl" -o "$base.bc" 2>"$base.clang.log"; then
-    printf '%-24s clang: %s\n' "$label" "$(grep -m1 error "$base.clang.log")"
+  if ! offline_ptx "$base" "$work/attention_lanes.cl" attention_lanes 8.0 -DOCF_OFFLINE_EXP2_FMA \
+    -DOCF_OFFLINE_VLOAD_HALF2 -DOCF_OFFLINE_ATOMICS -include "$work/vectors.h" \
+    -DOCF_KERNEL_attention_lanes "$@"; then
+    printf '%-24s %s: %s\n' "$label" "$offline_stage" "$(offline_error "$base")"
     failed=1
     return
   fi
-  if ! { opt-14 -internalize -internalize-public-api-list=attention_lanes -globaldce -O3 \
-    "$base.bc" -o "$base.opt.bc" &&
-    llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" -o "$base.ptx"; } \
-    2>"$base.llvm.log"; then
-    printf '%-24s llvm: %s\n' "$label" "$(grep -m1 -i error "$base.llvm.log")"
-    failed=1
-    return
-  fi
-  sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 8.0/' "$base.ptx"
   # The ring's declared size, and what the other local arrays leave of ptxas's 48 KiB.
   local ring others shrunk=0
   ring=$(sed -n 's/^[[:space:]]*[.]shared .*_ring_chunks[[]\([0-9]*\)[]];/\1/p' "$base.ptx")
@@ -131,8 +90,8 @@ check() { # label, -D values
     shrunk=$(((49152 - others - 64) / 16 * 16)) # 64: the arrays' alignment padding
     sed -i -E "s/^([[:space:]]*[.]shared .*_ring_chunks)[[][0-9]+[]];/\1[$shrunk];/" "$base.ptx"
   fi
-  if ! "$ptxas" -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
-    printf '%-24s ptxas: %s\n' "$label" "$(grep -m1 -i error "$base.ptxas.log")"
+  if ! offline_ptxas "$base" sm_90; then
+    printf '%-24s ptxas: %s\n' "$label" "$(offline_error "$base")"
     failed=1
     return
   fi

@@ -2,17 +2,20 @@
 # wgmma_offline.sh: the library's wgmma program checked without the GPU, from the repo root:
 #   tools/wgmma_offline.sh [WORKDIR] [-DNAME=value ...]     (default: the built-in H200 plans)
 # Assembles the program as the library does (cl/common.cl, cl/wgmma_asm.clh, then
-# cl/matmul_wgmma_nv.cl), compiles it with clang-14 for NVPTX (tools/lab/mma/offline/stubs.h stands in
-# for the OpenCL builtins), checks that the `// SM90A ` lines came out with their operands
-# substituted, assembles the PTX as it is for sm_90 (the wgmma lines are comments) and, retargeted
-# as src/ptx_retarget.c does (prefix stripped, .target sm_90a), for sm_90a with ptxas -v:
-# syntax, registers, spills. The register counts are clang's, not NVIDIA's OpenCL compiler's.
+# cl/matmul_wgmma_nv.cl), compiles it with clang-14 for NVPTX (tools/offline_lib.sh;
+# tools/lab/mma/offline/stubs.h stands in for the OpenCL builtins), checks that the `// SM90A `
+# lines came out with their operands substituted, assembles the PTX as it is for sm_90 (the wgmma
+# lines are comments) and, retargeted as src/ptx_retarget.c does (prefix stripped, .target
+# sm_90a), for sm_90a with ptxas -v: syntax, registers, spills. The register counts are clang's,
+# not NVIDIA's OpenCL compiler's.
 # Exit status 0 when every configuration assembled for sm_90a without spills.
 set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/wgmma_offline}
 shift || true
 mkdir -p "$work"
+# shellcheck source=tools/offline_lib.sh
+. "$root/tools/offline_lib.sh"
 if [ $# -gt 0 ]; then
   configs=("$*")
 else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout, two epilogues,
@@ -49,27 +52,20 @@ for opts in "${configs[@]}"; do
   i=$((i + 1))
   base=$work/k$i
   # shellcheck disable=SC2086
-  if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-    -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
-    $kernel_defines $opts -O2 -Xclang -disable-llvm-passes -emit-llvm -c \
-    "$work/program.cl" -o "$base.bc" 2>"$base.clang.log"; then
-    echo "[$opts] clang: $(grep -m1 error "$base.clang.log")"
+  if ! offline_ptx "$base" "$work/program.cl" "$kernel_list" 9.0 $kernel_defines $opts; then
+    echo "[$opts] $offline_stage: $(offline_error "$base")"
     failed=1
     continue
   fi
-  opt-14 -internalize -internalize-public-api-list="$kernel_list" -globaldce -O3 "$base.bc" \
-    -o "$base.opt.bc" && llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" \
-    -o "$base.ptx" || { failed=1; continue; }
-  sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 9.0/' "$base.ptx"
   # for sm_90 the wgmma lines are comments; ptxas there caps static local memory at 48 KiB,
   # which NVIDIA's OpenCL does not (the lab ran 193 KiB): that refusal is expected
-  sm90=$(ptxas -arch=sm_90 "$base.ptx" -o "$base.sm90.cubin" 2>&1 | grep -i error |
+  sm90=$("$offline_ptxas" -arch=sm_90 "$base.ptx" -o "$base.sm90.cubin" 2>&1 | grep -i error |
     grep -vc 'too much shared data')
-  sed -e 's#^\(\s*\)// SM90A #\1#' -e 's/^\.target sm_90$/.target sm_90a/' "$base.ptx" >"$base.a.ptx"
+  offline_sm90a "$base"
   lines=$(grep -c 'wgmma.mma_async' "$base.a.ptx")
   unsub=$(grep 'wgmma' "$base.a.ptx" | grep -c '%[0-9]')
-  if ! ptxas -arch=sm_90a -v "$base.a.ptx" -o "$base.a.cubin" 2>"$base.ptxas.log"; then
-    echo "[$opts] ptxas sm_90a: $(grep -m1 -i error "$base.ptxas.log")"
+  if ! offline_ptxas "$base" sm_90a "$base.a.ptx"; then
+    echo "[$opts] ptxas sm_90a: $(offline_error "$base")"
     failed=1
     continue
   fi

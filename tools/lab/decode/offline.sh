@@ -2,69 +2,39 @@
 # offline.sh: the decode lab's PTX path checked without the GPU, from the repo root:
 #   tools/lab/decode/offline.sh [WORKDIR]
 # Builds decode_bulk_nv.cl (BULK_EMULATE 0) for each configuration below with clang-14 for NVPTX
-# (OpenCL C 1.2; tools/lab/mma/offline/stubs.h and the few stand-ins below replace the builtins
-# clang has no library for), links it down to the two kernels, lowers it to PTX and assembles
-# that with ptxas for sm_90: every inline-PTX statement (cp.async.bulk, the mbarriers, the
-# shuffles) and its operands go through NVIDIA's assembler, and the registers and spills show
-# (clang's, not NVIDIA's OpenCL compiler's: a hint; the GPU run prints NVIDIA's own with
-# -cl-nv-verbose). ptxas refuses static local memory above 48 KiB, which NVIDIA's OpenCL runs:
-# such a ring is declared 48 KiB for ptxas (the instructions are the same text).
+# (OpenCL C 1.2, by tools/offline_lib.sh; tools/lab/mma/offline/stubs.h and the exp2, fma and
+# vload_half2 of tools/offline_builtins.h replace the builtins clang has no library for), links it
+# down to the two kernels, lowers it to PTX and assembles that with ptxas for sm_90: every
+# inline-PTX statement (cp.async.bulk, the mbarriers, the shuffles) and its operands go through
+# NVIDIA's assembler, and the registers and spills show (clang's, not NVIDIA's OpenCL compiler's:
+# a hint; the GPU run prints NVIDIA's own with -cl-nv-verbose). ptxas refuses static local memory
+# above 48 KiB, which NVIDIA's OpenCL runs: such a ring is declared 48 KiB for ptxas (the
+# instructions are the same text).
 # Prints one line per configuration; exit status 0 when every one assembled without spills.
 set -u -o pipefail
 root=$(pwd)
 src=$root/tools/lab/decode/decode_bulk_nv.cl
 work=${1:-/tmp/decode_offline}
-ptxas=${PTXAS:-/usr/local/cuda/bin/ptxas}
 rm -rf "$work" && mkdir -p "$work"
-cat >"$work/stubs2.h" <<'STUBS'
-/* What the decode kernels call beyond tools/lab/mma/offline/stubs.h. */
-#define exp2(x) __nvvm_ex2_approx_f(x)
-#define fma(a, b, c) __builtin_fmaf(a, b, c)
-#undef vload_half2
-static inline float2 __attribute__((overloadable, always_inline))
-ocf_dec_vlh2(size_t i, const __private half *p) {
-  const __private ushort *u = (const __private ushort *)p;
-  float a, b;
-  __asm__("cvt.f32.f16 %0, %1;" : "=f"(a) : "h"(u[2 * i]));
-  __asm__("cvt.f32.f16 %0, %1;" : "=f"(b) : "h"(u[2 * i + 1]));
-  return (float2)(a, b);
-}
-#define vload_half2(i, p) ocf_dec_vlh2(i, p)
-STUBS
+# shellcheck source=tools/offline_lib.sh
+. "$root/tools/offline_lib.sh"
 failed=0
 check() { # label, -D values
   local label=$1 base=$work/$1
   shift
-  if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-    -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
-    -include "$work/stubs2.h" -DBULK_EMULATE=0 -DMERGE_WG=128 -DMAX_RANGES=256 "$@" -O2 \
-    -Xclang -disable-llvm-passes -emit-llvm -c "$src" -o "$base.bc" 2>"$base.clang.log"; then
-    printf '%-36s clang: %s\n' "$label" "$(grep -m1 error "$base.clang.log")"
+  if ! offline_ptx "$base" "$src" decode_bulk_split,decode_bulk_merge 8.0 -DOCF_OFFLINE_EXP2_FMA \
+    -DOCF_OFFLINE_VLOAD_HALF2 -DBULK_EMULATE=0 -DMERGE_WG=128 -DMAX_RANGES=256 "$@"; then
+    printf '%-36s %s: %s\n' "$label" "$offline_stage" "$(offline_error "$base")"
     failed=1
     return
   fi
-  if ! { opt-14 -internalize -internalize-public-api-list=decode_bulk_split,decode_bulk_merge \
-    -globaldce -O3 "$base.bc" -o "$base.opt.bc" &&
-    llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" -o "$base.ptx"; } \
-    2>"$base.llvm.log"; then
-    printf '%-36s llvm: %s\n' "$label" "$(grep -m1 -i error "$base.llvm.log")"
+  if ! offline_ptxas_48k "$base" sm_90 decode_bulk_split; then
+    printf '%-36s ptxas: %s\n' "$label" "$(offline_error "$base")"
     failed=1
     return
   fi
-  sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 8.0/' "$base.ptx"
   local note=""
-  if ! "$ptxas" -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
-    if grep -q 'too much shared data' "$base.ptxas.log"; then
-      sed -i -E 's/^([[:space:]]*[.]shared [.]align 16 [.]b8 [^[]*decode_bulk_split[^[]*)[[][0-9]+[]];/\1[49152];/' \
-        "$base.ptx"
-      note=" (ring declared 48 KiB)"
-    fi
-    if ! "$ptxas" -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
-      printf '%-36s ptxas: %s\n' "$label" "$(grep -m1 -i error "$base.ptxas.log")"
-      failed=1
-      return
-    fi
-  fi
+  if [ "$offline_fitted" = 1 ]; then note=" (ring declared 48 KiB)"; fi
   # ptxas -v: "Compiling entry function 'X'", then its registers, spills and shared memory.
   local split merge
   split=$(awk '/entry function .decode_bulk_split/{f=1} /entry function .decode_bulk_merge/{f=0} f' \

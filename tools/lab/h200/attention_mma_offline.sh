@@ -3,18 +3,21 @@
 #   tools/lab/h200/attention_mma_offline.sh [WORKDIR]
 # Each configuration below (-D values as src/plan/plan_attention.c passes them, MMA_EMULATE 0) is
 # built from the program's files (CMakeLists.txt's attention_mma_nv entry) with clang-14 for
-# NVPTX (OpenCL C 1.2; tools/lab/mma/offline/stubs.h and the few stand-ins below replace the
-# builtins clang has no library for), linked down to the kernel, lowered to PTX and assembled by
-# ptxas for sm_90: so every inline-PTX statement and operand is checked by NVIDIA's assembler,
-# and the registers and spills show (clang's, not NVIDIA's OpenCL compiler's: a hint). Then
-# tools/lab/h200/attention_mma_prims_check.c runs the emulated primitives (MMA_EMULATE 1, what
-# ctest's test_attention runs the kernel with on PoCL and Oclgrind) on the default OpenCL device
-# against the matrix-unit lab's transcription of the PTX ISA (tools/lab/mma/ptx_model.c).
+# NVPTX (OpenCL C 1.2, by tools/offline_lib.sh; tools/lab/mma/offline/stubs.h and the few
+# stand-ins below replace the builtins clang has no library for), linked down to the kernel,
+# lowered to PTX and assembled by ptxas for sm_90: so every inline-PTX statement and operand is
+# checked by NVIDIA's assembler, and the registers and spills show (clang's, not NVIDIA's OpenCL
+# compiler's: a hint). Then tools/lab/h200/attention_mma_prims_check.c runs the emulated
+# primitives (MMA_EMULATE 1, what ctest's test_attention runs the kernel with on PoCL and
+# Oclgrind) on the default OpenCL device against the matrix-unit lab's transcription of the PTX
+# ISA (tools/lab/mma/ptx_model.c).
 # Exit status 0 when every configuration assembles and every emulated register matches.
 set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/attention_mma_offline}
 rm -rf "$work" && mkdir -p "$work"
+# shellcheck source=tools/offline_lib.sh
+. "$root/tools/offline_lib.sh"
 cat cl/common.cl cl/join.clh cl/attention_common.clh cl/attention_mma_prims.clh cl/attention_mma_nv.cl \
   >"$work/attention_mma_nv.cl"
 cat >"$work/stubs2.h" <<'STUBS'
@@ -28,37 +31,22 @@ failed=0
 check() { # label, -D values
   local label=$1 base=$work/$1
   shift
-  if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-    -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" \
-    -include "$work/stubs2.h" -DOCF_KERNEL_attention_mma -DMMA_EMULATE=0 "$@" -O2 \
-    -Xclang -disable-llvm-passes -emit-llvm -c "$work/attention_mma_nv.cl" -o "$base.bc" \
-    2>"$base.clang.log"; then
-    printf '%-34s clang: %s\n' "$label" "$(grep -m1 error "$base.clang.log")"
+  if ! offline_ptx "$base" "$work/attention_mma_nv.cl" attention_mma 8.0 -include "$work/stubs2.h" \
+    -DOCF_KERNEL_attention_mma -DMMA_EMULATE=0 "$@"; then
+    printf '%-34s %s: %s\n' "$label" "$offline_stage" "$(offline_error "$base")"
     failed=1
     return
   fi
-  opt-14 -internalize -internalize-public-api-list=attention_mma -globaldce -O3 "$base.bc" \
-    -o "$base.opt.bc" &&
-    llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" -o "$base.ptx" ||
-    { failed=1; return; }
-  sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 8.0/' "$base.ptx"
-  local note=""
-  if ! /usr/local/cuda/bin/ptxas -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
-    # ptxas holds static local memory to 48 KiB, where NVIDIA's OpenCL driver runs more (the
-    # planner declares more only with mma.local=1, after the matrix-unit probe ran that much):
-    # the array is declared 48 KiB for ptxas (the instructions are the same text).
-    if grep -q 'too much shared data' "$base.ptxas.log"; then
-      sed -i -E 's/^([[:space:]]*[.]shared [.]align 16 [.]b8 [^[]+)[[][0-9]+[]];/\1[49152];/' \
-        "$base.ptx"
-      note=" (smem declared 48 KiB for ptxas)"
-    fi
-    if ! /usr/local/cuda/bin/ptxas -arch=sm_90 -v "$base.ptx" -o "$base.cubin" \
-      2>"$base.ptxas.log"; then
-      printf '%-34s ptxas: %s\n' "$label" "$(grep -m1 -i error "$base.ptxas.log")"
-      failed=1
-      return
-    fi
+  # ptxas holds static local memory to 48 KiB, where NVIDIA's OpenCL driver runs more (the
+  # planner declares more only with mma.local=1, after the matrix-unit probe ran that much):
+  # the array is declared 48 KiB for ptxas (the instructions are the same text).
+  if ! offline_ptxas_48k "$base" sm_90 ""; then
+    printf '%-34s ptxas: %s\n' "$label" "$(offline_error "$base")"
+    failed=1
+    return
   fi
+  local note=""
+  if [ "$offline_fitted" = 1 ]; then note=" (smem declared 48 KiB for ptxas)"; fi
   printf '%-34s ok  %s, %s, %s%s; %s mma, %s ldmatrix, %s cp.async, %s shfl\n' "$label" \
     "$(grep -o 'Used [0-9]* registers' "$base.ptxas.log" | head -n1)" \
     "$(grep -o '[0-9]* bytes spill stores' "$base.ptxas.log" | head -n1)" \

@@ -3,17 +3,19 @@
 #   tools/lab/mma/offline_check.sh [WORKDIR]
 # 1. builds the lab and has it write every program it will build on the GPU (full source and
 #    -D options) with `mma_lab --dump`;
-# 2. compiles each with clang-14 for NVPTX (OpenCL C 1.2; offline/stubs.h here stands in for
-#    the OpenCL builtins clang has no library for), links away what the kernel does not use,
-#    lowers it to PTX and assembles that with ptxas for sm_90: so every inline-PTX statement and
-#    operand form is checked by NVIDIA's assembler, and the register and spill counts show (they
-#    are clang's, not NVIDIA's OpenCL compiler's: a hint, not the figure);
+# 2. compiles each with clang-14 for NVPTX (OpenCL C 1.2, by tools/offline_lib.sh; offline/stubs.h
+#    here stands in for the OpenCL builtins clang has no library for), links away what the kernel
+#    does not use, lowers it to PTX and assembles that with ptxas for sm_90: so every inline-PTX
+#    statement and operand form is checked by NVIDIA's assembler, and the register and spill
+#    counts show (they are clang's, not NVIDIA's OpenCL compiler's: a hint, not the figure);
 # 3. builds and runs the CPU emulation (tools/lab/mma/emulate.c) of every GEMM configuration.
 # Exit status 0 when everything expected to pass passed.
 set -u -o pipefail
 root=$(pwd)
 work=${1:-/tmp/mma_offline}
 rm -rf "$work" && mkdir -p "$work/dump"
+# shellcheck source=tools/offline_lib.sh
+. "$root/tools/offline_lib.sh"
 cflags="-O2 -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wshadow -Werror"
 lab=tools/lab/mma
 cc $cflags $lab/main.c $lab/driver.c $lab/child.c $lab/cl_env.c $lab/numerics.c $lab/report.c \
@@ -24,18 +26,12 @@ failed=0
 ptx_check() { # file.cl, options, kernels (comma list), label
   local src=$1 opts=$2 kernels=$3 label=$4 base=$work/$(basename "${1%.cl}")
   # shellcheck disable=SC2086
-  if ! clang-14 -cl-std=CL1.2 -target nvptx64-nvidia-nvcl -Xclang -target-feature -Xclang +ptx75 \
-    -Xclang -finclude-default-header -include "$root/tools/lab/mma/offline/stubs.h" $opts -O2 \
-    -Xclang -disable-llvm-passes -emit-llvm -c "$src" -o "$base.bc" 2>"$base.clang.log"; then
-    printf '%-44s clang: %s\n' "$label" "$(grep -m1 error "$base.clang.log")"
+  if ! offline_ptx "$base" "$src" "$kernels" 8.0 $opts; then
+    printf '%-44s %s: %s\n' "$label" "$offline_stage" "$(offline_error "$base")"
     return 1
   fi
-  opt-14 -internalize -internalize-public-api-list="$kernels" -globaldce -O3 "$base.bc" \
-    -o "$base.opt.bc" &&
-    llc-14 -O3 -march=nvptx64 -mcpu=sm_80 -mattr=+ptx75 "$base.opt.bc" -o "$base.ptx" || return 1
-  sed -i -e 's/^\.target .*/.target sm_90/' -e 's/^\.version .*/.version 8.0/' "$base.ptx"
-  if ! ptxas -arch=sm_90 -v "$base.ptx" -o "$base.cubin" 2>"$base.ptxas.log"; then
-    printf '%-44s ptxas: %s\n' "$label" "$(grep -m1 -i error "$base.ptxas.log")"
+  if ! offline_ptxas "$base" sm_90; then
+    printf '%-44s ptxas: %s\n' "$label" "$(offline_error "$base")"
     # ptxas limits static local memory to 48 KiB; whether NVIDIA's OpenCL does (it built
     # 49184 bytes in the first GPU run) is for the GPU run's probes to say
     if grep -q 'too much shared data' "$base.ptxas.log"; then

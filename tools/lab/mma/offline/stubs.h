@@ -1,7 +1,8 @@
 /*
- * stubs.h: for the offline check only (tools/lab/mma/offline_check.sh). clang's NVPTX target has no
- * OpenCL builtin library, so the work-item functions and the few library calls the kernels use
- * become NVVM builtins or plain code here. Included after clang's default OpenCL header.
+ * stubs.h: for the offline PTX checks only (tools/offline_lib.sh includes it in each, this lab's
+ * offline_check.sh among them). clang's NVPTX target has no OpenCL builtin library, so the
+ * work-item functions and the few library calls the kernels use become NVVM builtins or plain code
+ * here. Included after clang's default OpenCL header.
  */
 #define get_local_id(d) ((size_t)__nvvm_read_ptx_sreg_tid_x())
 #define get_local_size(d) ((size_t)__nvvm_read_ptx_sreg_ntid_x())
