@@ -57,7 +57,7 @@ check() { # label, -D values
 }
 call() { # dtype out_dtype causal lengths lse
   echo "-DMMA_DTYPE=$1 -DQ_DTYPE=$1 -DK_DTYPE=$1 -DV_DTYPE=$1 -DOUT_DTYPE=$2 -DCAUSAL=$3" \
-    "-DHAS_LENGTHS=$4 -DHAS_LSE=$5"
+    "-DHAS_LENGTHS=$4 -DHAS_LSE=$5 -DPRECISION=0 -DJOIN=0"
 }
 shape() { # warps rows q_local stages bk [remat]
   echo "-DWARPS=$1 -DROWS=$2 -DQ_LOCAL=$3 -DSTAGES=$4 -DBK=$5 -DREMAT=${6:-1}"
