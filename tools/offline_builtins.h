@@ -35,14 +35,14 @@ ocf_x_vlh2(size_t i, __global const half *p) {
 
 #ifdef OCF_OFFLINE_ATOMICS
 /* clang's OpenCL header declares them and no library defines them here. */
-static inline uint __attribute__((always_inline)) ocf_x_atom_add(volatile __global uint *p,
-                                                                 uint v) {
+static inline uint __attribute__((always_inline))
+ocf_x_atom_add(volatile __global uint *p, uint v) {
   uint r;
   __asm__ volatile("atom.global.add.u32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
   return r;
 }
-static inline uint __attribute__((always_inline)) ocf_x_atom_exch(volatile __global uint *p,
-                                                                  uint v) {
+static inline uint __attribute__((always_inline))
+ocf_x_atom_exch(volatile __global uint *p, uint v) {
   uint r;
   __asm__ volatile("atom.global.exch.b32 %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory");
   return r;
