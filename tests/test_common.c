@@ -100,9 +100,9 @@ void ocft_fill_bytes(const ocft_env *env, cl_mem buffer, size_t start, size_t en
   unsigned char *bytes = malloc(end - start);
   assert_non_null(bytes);
   memset(bytes, pattern, end - start);
-  assert_int_equal(clEnqueueWriteBuffer(env->queue, buffer, CL_TRUE, start, end - start, bytes, 0,
-                                        NULL, NULL),
-                   CL_SUCCESS);
+  assert_int_equal(
+      clEnqueueWriteBuffer(env->queue, buffer, CL_TRUE, start, end - start, bytes, 0, NULL, NULL),
+      CL_SUCCESS);
   free(bytes);
 }
 

@@ -332,7 +332,7 @@ static ocf_kernel_id describe_plan(lab *l, const lab_case *c, char *out, size_t 
   ocf_device_facts facts;
   ocf_context_facts(l->ctx, &facts);
   ocf_softmax_call call = {c->rows, c->cols, 0,      c->cols,    0, c->cols, c->in, c->out,
-                           0,       0,       c->log, c->lengths, 0, 0,       0, {0, 0}};
+                           0,       0,       c->log, c->lengths, 0, 0,       0,     {0, 0}};
   const ocf_shape shape = {{c->rows, c->cols, 0}};
   ocf_tuning_values values;
   ocf_context_tuning_for(l->ctx, OCF_OP_SOFTMAX, c->in, &shape, &values);
