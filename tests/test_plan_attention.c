@@ -432,6 +432,14 @@ static void test_plan_attention_lanes_row_groups(void **state) {
   assert_int_equal(plan_value(&plan, "ROWG"), 4);
   assert_int_equal(plan.steps[0].local[0], 512);
   assert_int_equal(plan.split_keys, 512);
+  /* decode.bulk_min's edge in key-rows: 512 keys x 4 rows = 2048 take the ring, 2049 do not */
+  ocf_tuning_values edge = builtin;
+  edge.attention.decode.bulk_min = 2048;
+  plan = lanes_plan_of(&probed, &edge, &call);
+  assert_int_equal(plan_value(&plan, "BULK"), 1);
+  edge.attention.decode.bulk_min = 2049;
+  plan = lanes_plan_of(&probed, &edge, &call);
+  assert_int_equal(plan_value(&plan, "BULK"), 0);
   call.h = call.h_kv = 8;
   assert_int_equal(ocf_plan_attention(&probed, &builtin, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
