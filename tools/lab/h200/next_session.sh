@@ -158,6 +158,8 @@
 #           beside (cap 520 s)
 #   bulkq   bulk's short form: the suite, four shapes under two rings in each refill order
 #           (decode.bulk_refill), no peers (cap 150 s)
+#   tuneall the full tune in resumable slices (tools/lab/h200/tune_state in, $work/tune_state
+#           out; issue 22 item 1; cap 540 s)
 #   rowg    attention_lanes's row groups (decode.row_groups): the lanes suites, grouped-head
 #           decoding in 1 to 8 groups of 32 to 128 work-items in the ring, the peers (cap 480 s)
 #   rowgv   the row groups as shipped against one work-item a block's rows, the suites first
@@ -171,7 +173,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -316,6 +318,20 @@ for step in "$@"; do
     echo "tune rc $?"
     tail -20 "$work/tune16/tune.txt"
     rm -rf "$work/tune16/programs"
+    ;;
+  tuneall)
+    # issue 22 item 1, the full tune (every op, class and dtype), in slices that resume: the
+    # tuning folder starts as tools/lab/h200/tune_state (the last slice's files, copied there
+    # from its $OUT/<steps>/tune_state by hand: each device's database and its .progress),
+    # `oclfuse tune` runs to the cap, and the folder goes back in $work/tune_state without its
+    # program cache (cap 540 s)
+    mkdir -p "$work/tune_state"
+    if [ -d tools/lab/h200/tune_state ]; then cp -r tools/lab/h200/tune_state/. "$work/tune_state/"; fi
+    OCLFUSE_TUNING_DIR=$work/tune_state timeout -k 10 "$(budget 540)" $b/bench/oclfuse tune \
+      --budget "$(($(budget 540) - 30))" >"$work/tune_state.txt" 2>"$work/tune_state.err"
+    echo "tune rc $?"
+    tail -40 "$work/tune_state.txt"
+    rm -rf "$work/tune_state/programs"
     ;;
   wgmma)
     B=$b OUT=$work/wgmma timeout -k 10 "$(budget 300)" bash tools/lab/h200/round_wgmma_tiles.sh \
