@@ -7,10 +7,10 @@
  * attention_mma_prims.clh: inline PTX on NVIDIA (compute capability 8.0 or higher), an exact
  * emulation of their fragments elsewhere (MMA_EMULATE 1: PoCL, Oclgrind; slow, for the tests).
  *
- * One workgroup per (batch, head, block of BQ = ROWS WARPS query rows); warp w owns the ROWS
- * rows ROWS w .. of the block, RG = ROWS / 16 row groups of 16, lane (g = lane >> 2,
- * t = lane & 3) rows g and g + 8 of each (with RG 2 every K and V fragment serves both groups:
- * half the ldmatrix traffic a flop):
+ * One workgroup per (batch, head, block of BQ = ROWS RW query rows; RW = WARPS without key
+ * warps, below); row warp w owns the ROWS rows ROWS w .. of the block, RG = ROWS / 16 row groups of
+ * 16, lane (g = lane >> 2, t = lane & 3) rows g and g + 8 of each (with RG 2 every K and V fragment
+ * serves both groups: half the ldmatrix traffic a flop):
  *
  *   Q fragments   qf[RG][D/16][4]: the A operand of S = Q K^T, in registers loaded once
  *                 (Q_LOCAL 0), or by ldmatrix from a Q tile in local memory at every k step
@@ -56,6 +56,21 @@
  * attention_mma_split (decoding with few heads): the same, each row's keys cut into ranges of
  * split_keys, one workgroup per (batch, head, block, range), each range's (m, l, O) to scratch;
  * attention_mma_join (merge_ranges) then writes out and lse.
+ *
+ * Key warps (KW > 1, decoding: a block's few rows): the workgroup's warps are RW = WARPS / KW
+ * row warps times KW key warps; key warp kw of a row warp takes keys kw WK .. of every tile (WK
+ * = BK / KW) for the row warp's rows with a running (m, l, O) of its own, and after the block's
+ * keys the key warps' states are joined through local memory (combine_key_warps; the stages are
+ * free then) into key warp 0's, which writes them. A block of a few rows gets KW times the warps
+ * (and the copies in flight) on the same keys, and a decoding split KW times fewer ranges to
+ * join.
+ *
+ * Grouped heads packed (PACK 1, decoding with grouped-query heads): a unit is not one query head
+ * but the `group` query heads of one key head, their rows one after another (unit row p is row
+ * p % lq of the unit's query head p / lq), so that a few query rows a head fill one block's m16
+ * row groups together and each K and V tile is read once a key head, not once a query head. The
+ * flat rows of attention_common.clh, (batch h + head) lq + i, are the unit's (batch units + u)
+ * rows + p in both forms, so the scratch, the joins and lse are the same.
  */
 
 /* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention.c) ---- */
@@ -97,8 +112,8 @@
 #error "BK and D must be multiples of 16, D at most 128, WARPS 1 to 8"
 #endif
 #if (ROWS != 16 && ROWS != 32) || (STAGES != 2 && STAGES != 3) || \
-    (Q_LOCAL != 0 && Q_LOCAL != 1) || (REMAT != 0 && REMAT != 1)
-#error "ROWS must be 16 or 32, STAGES 2 or 3, Q_LOCAL and REMAT 0 or 1"
+    (Q_LOCAL != 0 && Q_LOCAL != 1) || (REMAT != 0 && REMAT != 1) || (PACK != 0 && PACK != 1)
+#error "ROWS must be 16 or 32, STAGES 2 or 3, Q_LOCAL, REMAT and PACK 0 or 1"
 #endif
 #if Q_DTYPE != MMA_DTYPE || K_DTYPE != MMA_DTYPE || V_DTYPE != MMA_DTYPE
 #error "Q, K and V must be stored as MMA_DTYPE"
@@ -113,14 +128,28 @@
 #ifndef JOIN
 #error "JOIN: the host passes every define (src/plan/plan_attention.c)"
 #endif
+/* A unit's heads: 0 one query head, 1 the query heads of one key head (grouped heads packed). */
+#ifndef PACK
+#error "PACK: the host passes every define (src/plan/plan_attention.c)"
+#endif
+/* Key warps: warps that share a block's rows and split each tile's keys (1: every warp its own
+   rows). */
+#ifndef KW
+#error "KW: the host passes every define (src/plan/plan_attention.c)"
+#endif
+#if KW < 1 || WARPS % KW || BK % (16 * KW)
+#error "KW must divide WARPS, and BK / KW be a multiple of 16"
+#endif
 
 /* ---- derived ---- */
 
-#define RG (ROWS / 16)    /* m16 row groups a warp */
-#define BQ (ROWS * WARPS) /* query rows a workgroup */
+#define RG (ROWS / 16)  /* m16 row groups a warp */
+#define RW (WARPS / KW) /* row warps */
+#define BQ (ROWS * RW)  /* query rows a workgroup */
 #define THREADS (32 * WARPS)
-#define OT (D / 8)  /* 8-column tiles of out a warp */
-#define ST (BK / 8) /* 8-key tiles of S a warp */
+#define OT (D / 8)   /* 8-column tiles of out a warp */
+#define WK (BK / KW) /* keys of a tile a warp takes */
+#define ST (WK / 8)  /* 8-key tiles of S a warp */
 #if MMA_DTYPE == 0
 #define ELEM 4                          /* bytes an element of Q, K and V */
 #define KSTEPS (D / 8)                  /* k steps of S = Q K^T (m16n8k8) */
@@ -141,6 +170,10 @@ typedef ushort mma_elem;
 #define TILE_CHUNKS (BK * KV_CH)
 #define KV_CHUNKS (STAGES * 2 * TILE_CHUNKS)         /* the stages of K and V tiles */
 #define Q_CHUNKS (Q_LOCAL ? QPARTS * BQ * KV_CH : 0) /* the Q tile(s) (Q_LOCAL 1), after them */
+#define LANE_STATE (4 * RG + 4 * RG * OT) /* floats of a lane's (m, l, O): combine_key_warps */
+#if KW > 1 && (KW - 1) * RW * 32 * LANE_STATE * 4 > KV_CHUNKS * 16
+#error "the key warps' states must fit the stages' local memory"
+#endif
 #if MMA_EMULATE
 #define MMA_UNROLL
 #else
@@ -165,17 +198,20 @@ MMA_INLINE uint kv_byte(const uint r, const uint e) {
 #endif
 }
 
-/* The lane's ldmatrix row address for K's B fragments of key tiles 2p, 2p + 1 at k step ks:
-   matrix i = lane >> 3 is (key tile 2p + (i >> 1), d chunk 2 ks + (i & 1)); its registers are
-   b0 b1 of tile 2p, then of 2p + 1. */
-MMA_INLINE uint k_frag_byte(const uint lane, const uint p, const uint ks) {
-  return kv_byte(16 * p + ((lane >> 4) << 3) + (lane & 7u), (2 * ks + ((lane >> 3) & 1u)) * 8);
+/* The lane's ldmatrix row address for K's B fragments of the warp's key tiles 2p, 2p + 1 (tile
+   rows kofs + 16 p ..) at k step ks: matrix i = lane >> 3 is (key tile 2p + (i >> 1), d chunk
+   2 ks + (i & 1)); its registers are b0 b1 of tile 2p, then of 2p + 1. (kofs, a multiple of
+   16, keeps the swizzle's rows mod 8.) */
+MMA_INLINE uint k_frag_byte(const uint lane, const uint kofs, const uint p, const uint ks) {
+  return kv_byte(kofs + 16 * p + ((lane >> 4) << 3) + (lane & 7u),
+                 (2 * ks + ((lane >> 3) & 1u)) * 8);
 }
 
 /* The lane's ldmatrix .trans row address for V's B fragments of out tiles 2p, 2p + 1 at P's k
-   step kk: matrix i is (keys 16 kk + 8 (i & 1) .., columns 8 (2p + (i >> 1)) ..). */
-MMA_INLINE uint v_frag_byte(const uint lane, const uint kk, const uint p) {
-  return kv_byte(16 * kk + (((lane >> 3) & 1u) << 3) + (lane & 7u), 16 * p + ((lane >> 4) << 3));
+   step kk: matrix i is (keys kofs + 16 kk + 8 (i & 1) .., columns 8 (2p + (i >> 1)) ..). */
+MMA_INLINE uint v_frag_byte(const uint lane, const uint kofs, const uint kk, const uint p) {
+  return kv_byte(kofs + 16 * kk + (((lane >> 3) & 1u) << 3) + (lane & 7u),
+                 16 * p + ((lane >> 4) << 3));
 }
 
 /* The lane's ldmatrix row address for Q's A fragments of the 16 rows r0 .. of the Q tile at k
@@ -192,6 +228,56 @@ MMA_INLINE void chunk_put(uint *w, const uint e, const uint x) {
 #else
   w[e / 2] |= x << (16 * (e % 2));
 #endif
+}
+
+/* The element offset of unit row p from its unit's first head in a tensor of head stride sh and
+   row stride sr (PACK: head p / lq of the unit's, row p % lq; else row p). */
+MMA_INLINE ulong unit_row_offset(const ulong p, const ulong lq, const ulong sh, const ulong sr) {
+#if PACK
+  ulong i;
+  const ulong head = ocf_divmod(p, lq, &i);
+  return head * sh + i * sr;
+#else
+  (void)lq, (void)sh;
+  return p * sr;
+#endif
+}
+
+/* The query row (within its head) of unit row p. (Divisions by ocf_divmod throughout: a / and %
+   of the same operands, LLVM pairs into a `freeze` that Oclgrind cannot run.) */
+MMA_INLINE ulong unit_row_query(const ulong p, const ulong lq) {
+#if PACK
+  ulong i;
+  ocf_divmod(p, lq, &i);
+  return i;
+#else
+  (void)lq;
+  return p;
+#endif
+}
+
+/* The last query row of unit rows row0 .. last that keeps the most keys (masks keep a prefix that
+   grows with the row): a packed block that reaches into the next head holds some head's row
+   lq - 1. */
+MMA_INLINE ulong block_last_query(const ulong row0, const ulong last, const ulong lq) {
+#if PACK
+  ulong i;
+  return ocf_divmod(last, lq, &i) == row0 / lq ? i : lq - 1;
+#else
+  (void)row0, (void)lq;
+  return last;
+#endif
+}
+
+/* The offsets of the lane's unit rows g + 8h of each row group rg of the warp's rows r0 ..
+   (index 2 rg + h), from Q's `base`; -1 past the unit's rows. */
+MMA_INLINE void lane_q_rows(const ulong base, const ulong sh, const ulong sr, const ulong r0,
+                            const ulong lq, const ulong rows, const uint lane, long *at) {
+  MMA_UNROLL
+  for (uint r = 0; r < 2 * RG; r++) {
+    const ulong row = r0 + 16 * (r >> 1) + (lane >> 2) + 8 * (r & 1);
+    at[r] = row < rows ? (long)(base + unit_row_offset(row, lq, sh, sr)) : -1;
+  }
 }
 
 /* Rows j0 .. j0 + BK of a K or V (elements from `base`, rows `sr` apart) into a tile: rows at
@@ -216,17 +302,18 @@ MMA_INLINE void load_tile(__local uint4 *tile, __global const uchar *p, const ul
 }
 
 #if Q_LOCAL && MMA_DTYPE == 0
-/* Q_LOCAL 1, fp32: the block's BQ query rows (row0 ..) as their TF32 parts, big in the first Q
+/* Q_LOCAL 1, fp32: the block's BQ unit rows (row0 ..) as their TF32 parts, big in the first Q
    tile and (3XTF32) small in the second, by element loads (Q's layout is any), zeros outside
-   lq x d. Read after the first K tile's barrier. */
+   rows x d. Read after the first K tile's barrier. */
 MMA_INLINE void load_q_tile(__local uint4 *qt, __global const uint *q, const ulong base,
-                            const ulong sr, const ulong row0, const ulong lq, const ulong d,
-                            const uint tid) {
+                            const ulong sh, const ulong sr, const ulong row0, const ulong lq,
+                            const ulong rows, const ulong d, const uint tid) {
   __local uint *words = (__local uint *)qt;
   for (uint u = tid; u < BQ * D; u += THREADS) {
     const uint r = u / D, c = u - r * D;
     const ulong row = row0 + r;
-    const float x = row < lq && c < d ? as_float(q[base + row * sr + c]) : 0.0f;
+    const float x =
+        row < rows && c < d ? as_float(q[base + unit_row_offset(row, lq, sh, sr) + c]) : 0.0f;
     const uint big = mma_tf32_big(x);
     words[r * KV_W + c] = big;
 #if PRECISION == 2
@@ -237,18 +324,18 @@ MMA_INLINE void load_q_tile(__local uint4 *qt, __global const uint *q, const ulo
 #define Q_PARAM __local const uint4 *qt, const uint qrow
 #define Q_ARGS(qf, qt, qrow) qt, qrow
 #elif Q_LOCAL
-/* Q_LOCAL 1: the block's BQ query rows (row0 ..) into the Q tile by element loads (Q's layout
-   is any), zeros outside lq x d. Read after the first K tile's barrier. */
+/* Q_LOCAL 1: the block's BQ unit rows (row0 ..) into the Q tile by element loads (Q's layout
+   is any), zeros outside rows x d. Read after the first K tile's barrier. */
 MMA_INLINE void load_q_tile(__local uint4 *qt, __global const ushort *q, const ulong base,
-                            const ulong sr, const ulong row0, const ulong lq, const ulong d,
-                            const uint tid) {
+                            const ulong sh, const ulong sr, const ulong row0, const ulong lq,
+                            const ulong rows, const ulong d, const uint tid) {
   for (uint u = tid; u < BQ * DCH; u += THREADS) {
     const uint r = u / DCH, c = u - r * DCH;
     const ulong row = row0 + r;
+    const ulong at = row < rows ? base + unit_row_offset(row, lq, sh, sr) : 0;
     uint w[4] = {0, 0, 0, 0};
     for (uint e = 0; e < 8; e++)
-      if (row < lq && 8 * c + e < d)
-        w[e / 2] |= (uint)q[base + row * sr + 8 * c + e] << (16 * (e % 2));
+      if (row < rows && 8 * c + e < d) w[e / 2] |= (uint)q[at + 8 * c + e] << (16 * (e % 2));
     qt[kv_byte(r, 8 * c) / 16] = (uint4)(w[0], w[1], w[2], w[3]);
   }
 }
@@ -256,20 +343,22 @@ MMA_INLINE void load_q_tile(__local uint4 *qt, __global const ushort *q, const u
 #define Q_PARAM __local const uint4 *qt, const uint qrow
 #define Q_ARGS(qf, qt, qrow) qt, qrow
 #elif MMA_DTYPE == 0
-/* fp32: the TF32 parts of the A fragments of the warp's RG x 16 query rows (r0 ..), part 0 big,
-   1 small (3XTF32), zeros outside lq x d. */
-MMA_INLINE void load_q(__global const uint *q, const ulong base, const ulong sr, const ulong r0,
-                       const ulong lq, const ulong d, const uint lane,
-                       uint qf[RG][KSTEPS][QPARTS][4]) {
+/* fp32: the TF32 parts of the A fragments of the warp's RG x 16 unit rows (r0 ..), part 0 big,
+   1 small (3XTF32), zeros outside rows x d. */
+MMA_INLINE void load_q(__global const uint *q, const ulong base, const ulong sh, const ulong sr,
+                       const ulong r0, const ulong lq, const ulong rows, const ulong d,
+                       const uint lane, uint qf[RG][KSTEPS][QPARTS][4]) {
+  long at[2 * RG];
+  lane_q_rows(base, sh, sr, r0, lq, rows, lane, at);
   MMA_UNROLL
   for (uint g = 0; g < RG; g++)
     MMA_UNROLL
   for (uint ks = 0; ks < KSTEPS; ks++)
     MMA_UNROLL
   for (uint i = 0; i < 4; i++) {
-    const ulong row = r0 + 16 * g + (lane >> 2) + 8 * (i & 1);
+    const long row_at = at[2 * g + (i & 1)];
     const ulong col = 8 * ks + (lane & 3) + 4 * (i >> 1);
-    const float x = row < lq && col < d ? as_float(q[base + row * sr + col]) : 0.0f;
+    const float x = row_at >= 0 && col < d ? as_float(q[(ulong)row_at + col]) : 0.0f;
     qf[g][ks][0][i] = mma_tf32_big(x);
 #if PRECISION == 2
     qf[g][ks][1][i] = mma_tf32_small(x, qf[g][ks][0][i]);
@@ -279,21 +368,24 @@ MMA_INLINE void load_q(__global const uint *q, const ulong base, const ulong sr,
 #define Q_PARAM const uint qf[RG][KSTEPS][QPARTS][4]
 #define Q_ARGS(qf, qt, qrow) qf
 #else
-/* The A fragments of the warp's RG x 16 query rows (r0 ..), zeros outside lq x d. */
-MMA_INLINE void load_q(__global const ushort *q, const ulong base, const ulong sr, const ulong r0,
-                       const ulong lq, const ulong d, const uint lane, uint qf[RG][KSTEPS][4]) {
+/* The A fragments of the warp's RG x 16 unit rows (r0 ..), zeros outside rows x d. */
+MMA_INLINE void load_q(__global const ushort *q, const ulong base, const ulong sh, const ulong sr,
+                       const ulong r0, const ulong lq, const ulong rows, const ulong d,
+                       const uint lane, uint qf[RG][KSTEPS][4]) {
+  long at[2 * RG];
+  lane_q_rows(base, sh, sr, r0, lq, rows, lane, at);
   MMA_UNROLL
   for (uint g = 0; g < RG; g++)
     MMA_UNROLL
   for (uint ks = 0; ks < KSTEPS; ks++)
     MMA_UNROLL
   for (uint i = 0; i < 4; i++) {
-    const ulong row = r0 + 16 * g + (lane >> 2) + 8 * (i & 1);
+    const long row_at = at[2 * g + (i & 1)];
     const ulong col = 16 * ks + 2 * (lane & 3) + 8 * (i >> 1);
     uint x = 0;
-    if (row < lq) {
-      if (col < d) x = q[base + row * sr + col];
-      if (col + 1 < d) x |= (uint)q[base + row * sr + col + 1] << 16;
+    if (row_at >= 0) {
+      if (col < d) x = q[(ulong)row_at + col];
+      if (col + 1 < d) x |= (uint)q[(ulong)row_at + col + 1] << 16;
     }
     qf[g][ks][i] = x;
   }
@@ -322,7 +414,7 @@ MMA_INLINE void online_softmax(float s[RG][ST][4], const ulong j0, const ulong *
   MMA_UNROLL
   for (uint r = 0; r < 2 * RG; r++) {
     mx[r] = -INFINITY;
-    whole = whole && j0 + BK <= kept[r];
+    whole = whole && j0 + WK <= kept[r];
   }
   if (whole) {
     MMA_UNROLL
@@ -385,8 +477,8 @@ MMA_INLINE void zero_scores(float s[RG][ST][4]) {
 /* One tile: S = Q K^T, the online softmax of the lane's 2 RG rows (online_softmax), O += P V.
    With two row groups every K and V fragment serves both. */
 MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PARAM, const ulong j0,
-                          const ulong *kept, const float scale2, float *m, float *l,
-                          float o[RG][OT][4], const mma_lane w) {
+                          const uint kofs, const ulong *kept, const float scale2, float *m,
+                          float *l, float o[RG][OT][4], const mma_lane w) {
   const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
   float s[RG][ST][4];
   zero_scores(s);
@@ -404,7 +496,7 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
     MMA_UNROLL
     for (uint p = 0; p < ST / 2; p++) {
       uint kb[4];
-      mma_ldsm_x4(kt, k_frag_byte(lane, p, ks), kb, w);
+      mma_ldsm_x4(kt, k_frag_byte(lane, kofs, p, ks), kb, w);
       MMA_UNROLL
       for (uint g = 0; g < RG; g++) {
         mma_16816(s[g][2 * p], QA(g), kb, w);
@@ -413,7 +505,7 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
     }
 #undef QA
   }
-  online_softmax(s, j0, kept, scale2, m, l, o, w);
+  online_softmax(s, j0 + kofs, kept, scale2, m, l, o, w);
   /* O += P V: P's k step kk is S tiles 2kk and 2kk + 1 as 16-bit A fragments. */
   MMA_UNROLL
   for (uint kk = 0; kk < ST / 2; kk++) {
@@ -428,7 +520,7 @@ MMA_INLINE void tile_step(__local const uint4 *kt, __local const uint4 *vt, Q_PA
     MMA_UNROLL
     for (uint p = 0; p < KSTEPS; p++) {
       uint vb[4];
-      mma_ldsm_x4_trans(vt, v_frag_byte(lane, kk, p), vb, w);
+      mma_ldsm_x4_trans(vt, v_frag_byte(lane, kofs, kk, p), vb, w);
       MMA_UNROLL
       for (uint g = 0; g < RG; g++) {
         mma_16816(o[g][2 * p], pa[g], vb, w);
@@ -450,8 +542,8 @@ MMA_INLINE void b_parts(__local const float *tile, const uint at0, const uint at
 /* fp32 (TF32 parts): as above on m16n8k8 products, the fragments read from the tiles' words and
    split where read (Q's parts ready in the registers or the Q tiles). */
 MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_PARAM,
-                          const ulong j0, const ulong *kept, const float scale2, float *m, float *l,
-                          float o[RG][OT][4], const mma_lane w) {
+                          const ulong j0, const uint kofs, const ulong *kept, const float scale2,
+                          float *m, float *l, float o[RG][OT][4], const mma_lane w) {
   __local const float *kt = (__local const float *)kt4, *vt = (__local const float *)vt4;
   const uint lane = REMAT ? mma_opaque(w.lane) : w.lane;
   const uint g = lane >> 2, t = lane & 3;
@@ -476,8 +568,8 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_
 #endif
     MMA_UNROLL
     for (uint n = 0; n < ST; n++) {
-      /* B (k t and t + 4 of the step, key g of tile n): K's row 8n + g. */
-      const uint at = (8 * n + g) * KV_W + 8 * ks + t;
+      /* B (k t and t + 4 of the step, key g of tile n): K's row kofs + 8n + g. */
+      const uint at = (kofs + 8 * n + g) * KV_W + 8 * ks + t;
       uint kb[2], ksm[2];
       b_parts(kt, at, at + 4, kb, ksm);
       MMA_UNROLL
@@ -486,9 +578,9 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_
     }
 #undef QA
   }
-  online_softmax(s, j0, kept, scale2, m, l, o, w);
+  online_softmax(s, j0 + kofs, kept, scale2, m, l, o, w);
   /* O += P V, P's k step n the keys of S tile n: k t is key 2t (c0, c2), k t + 4 key 2t + 1 (c1,
-     c3); V's B fragment: rows 8n + 2t and 8n + 2t + 1, column g of out tile p. */
+     c3); V's B fragment: rows kofs + 8n + 2t and + 1, column g of out tile p. */
   MMA_UNROLL
   for (uint n = 0; n < ST; n++) {
     uint pb[RG][4], ps[RG][4];
@@ -502,7 +594,7 @@ MMA_INLINE void tile_step(__local const uint4 *kt4, __local const uint4 *vt4, Q_
     }
     MMA_UNROLL
     for (uint p = 0; p < OT; p++) {
-      const uint at = (8 * n + 2 * t) * KV_W + 8 * p + g;
+      const uint at = (kofs + 8 * n + 2 * t) * KV_W + 8 * p + g;
       uint vb[2], vs[2];
       b_parts(vt, at, at + KV_W, vb, vs);
       MMA_UNROLL
@@ -537,8 +629,57 @@ MMA_INLINE void kv_wait(void) {
 #endif
 }
 
-/* The block's rows (warp's rows r0 .., the block's row0 ..; kept[2 rg + h] the kept keys of the
-   lane's row g + 8h of row group rg) over keys lo .. hi of (batch, head): m (base-2 units), the
+#if KW > 1
+/* The key warps' states joined into key warp 0's: key warp kw > 0 of row warp rw writes its
+   lanes' (m, l, O) to slot (kw - 1) RW + rw of the stages' local memory (lane-minor: a warp's
+   stores and loads are 32 consecutive words), then key warp 0 joins each into its own (the
+   larger m, each state weighed by 2^(m - max) as the online softmax rescales). The same lane of
+   every key warp holds the same rows and columns, so no fragment moves between lanes; l stays
+   the lane's part (summed over the quad after). The stages are free (the tile loop ended with a
+   barrier) and free again after the last barrier here. */
+MMA_INLINE void combine_key_warps(__local uint4 *smem, const uint rw, const uint kw, float *m,
+                                  float *l, float o[RG][OT][4], const mma_lane w) {
+  __local float *slots = (__local float *)smem;
+  if (kw > 0) {
+    __local float *slot = slots + ((kw - 1) * RW + rw) * LANE_STATE * 32 + w.lane;
+    MMA_UNROLL
+    for (uint r = 0; r < 2 * RG; r++)
+      slot[r * 32] = m[r], slot[(2 * RG + r) * 32] = l[r];
+    MMA_UNROLL
+    for (uint g = 0; g < RG; g++)
+      MMA_UNROLL
+    for (uint n = 0; n < OT; n++)
+      MMA_UNROLL
+    for (uint e = 0; e < 4; e++)
+      slot[(4 * RG + (g * OT + n) * 4 + e) * 32] = o[g][n][e];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (kw == 0) {
+    for (uint k = 1; k < KW; k++) {
+      __local const float *slot = slots + ((k - 1) * RW + rw) * LANE_STATE * 32 + w.lane;
+      MMA_UNROLL
+      for (uint r = 0; r < 2 * RG; r++) {
+        const float m2 = slot[r * 32], nm = fmax(m[r], m2);
+        const float f = weight2(m[r], nm), f2 = weight2(m2, nm);
+        l[r] = l[r] * f + slot[(2 * RG + r) * 32] * f2;
+        MMA_UNROLL
+        for (uint n = 0; n < OT; n++)
+          MMA_UNROLL
+        for (uint e = 0; e < 2; e++) {
+          const uint at = 4 * RG + ((r >> 1) * OT + n) * 4 + 2 * (r & 1) + e;
+          o[r >> 1][n][2 * (r & 1) + e] = o[r >> 1][n][2 * (r & 1) + e] * f + slot[at * 32] * f2;
+        }
+        m[r] = nm;
+      }
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+#endif
+
+/* The block's rows (warp's rows r0 .., the block's row0 .. of the unit's `rows`; kept[2 rg + h]
+   the kept keys of the lane's row g + 8h of row group rg) over keys lo .. hi of (batch, unit
+   head uh: a query head, or with PACK a key head's query heads): m (base-2 units), the
    lane's part of l and the unnormalised O. Tiles start at lo; keys at or past hi are copied as
    zeros. lo and hi are the workgroup's, so the tile loop, and every primitive in it, is uniform
    over the workgroup. attention_mma's (lo 0) and attention_mma_split's. (attention_mma kept a
@@ -547,13 +688,14 @@ MMA_INLINE void kv_wait(void) {
    stages' copies failed the same way, at random, and its tiles written out passed: PoCL's
    handling of such loops before a loop of barriers, it seems. The default shape's PTX is the
    same but for a few scalar instructions, 252 registers as before.) */
-MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, const ulong row0,
-                         const ulong r0, const ulong lo, const ulong hi, const ulong *kept,
-                         __local uint4 *smem, const mma_lane w, float *m, float *l,
-                         float o[RG][OT][4]) {
+MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong uh, const ulong rows,
+                         const ulong row0, const ulong r0, const uint rw, const uint kw,
+                         const ulong lo, const ulong hi, const ulong *kept, __local uint4 *smem,
+                         const mma_lane w, float *m, float *l, float o[RG][OT][4]) {
   const uint tid = get_local_id(0);
   __global const uchar *kp = (__global const uchar *)k, *vp = (__global const uchar *)v;
-  const ulong kv_head = head / group;
+  const ulong head = PACK ? uh * group : uh; /* the unit's first query head */
+  const ulong kv_head = PACK ? uh : uh / group;
   MMA_UNROLL
   for (uint r = 0; r < 2 * RG; r++)
     m[r] = -INFINITY, l[r] = 0.0f;
@@ -573,14 +715,15 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
   __local const uint4 *qt = smem + KV_CHUNKS;
   const uint qrow = (uint)(r0 - row0);
   if (tiles > 0)
-    load_q_tile(smem + KV_CHUNKS, (__global const mma_elem *)q, q_base, q_sr, row0, lq, d, tid);
+    load_q_tile(smem + KV_CHUNKS, (__global const mma_elem *)q, q_base, q_sh, q_sr, row0, lq, rows,
+                d, tid);
 #else
 #if MMA_DTYPE == 0
   uint qf[RG][KSTEPS][QPARTS][4];
 #else
   uint qf[RG][KSTEPS][4];
 #endif
-  load_q((__global const mma_elem *)q, q_base, q_sr, r0, lq, d, w.lane, qf);
+  load_q((__global const mma_elem *)q, q_base, q_sh, q_sr, r0, lq, rows, d, w.lane, qf);
   (void)row0;
 #endif
   /* The first STAGES - 1 tiles (written out: PoCL 3.1's kernels went wrong, at random, with a
@@ -596,10 +739,15 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
     kv_wait();
     barrier(CLK_LOCAL_MEM_FENCE);
     __local const uint4 *kt = smem + (uint)(i % STAGES) * 2 * TILE_CHUNKS;
-    tile_step(kt, kt + TILE_CHUNKS, Q_ARGS(qf, qt, qrow), lo + i * BK, kept, scale * M_LOG2E_F, m,
-              l, o, w);
+    tile_step(kt, kt + TILE_CHUNKS, Q_ARGS(qf, qt, qrow), lo + i * BK, kw * WK, kept,
+              scale * M_LOG2E_F, m, l, o, w);
     barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + STAGES may fill it */
   }
+#if KW > 1
+  combine_key_warps(smem, rw, kw, m, l, o, w);
+#else
+  (void)rw;
+#endif
 }
 
 /* The local memory of a workgroup: STAGES stages of a K and a V tile (then the Q tile with
@@ -620,43 +768,50 @@ MMA_INLINE void mma_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
   w.emu = (__local uint *)0
 #endif
 
-/* The kept keys of the lane's rows g + 8h of row group rg of the warp's rows r0 .. (index
-   2 rg + h; 0 past lq). */
-MMA_INLINE void mma_kept(const ulong r0, const ulong lq, const ulong len, const long causal_offset,
-                         const uint lane, ulong *kept) {
+/* The kept keys of the lane's unit rows g + 8h of row group rg of the warp's rows r0 .. (index
+   2 rg + h; 0 past the unit's rows). */
+MMA_INLINE void mma_kept(const ulong r0, const ulong lq, const ulong rows, const ulong len,
+                         const long causal_offset, const uint lane, ulong *kept) {
   MMA_UNROLL
   for (uint r = 0; r < 2 * RG; r++) {
-    const ulong i = r0 + 16 * (r >> 1) + (lane >> 2) + 8 * (r & 1);
-    kept[r] = i < lq ? kept_keys(i, len, causal_offset) : 0;
+    const ulong p = r0 + 16 * (r >> 1) + (lane >> 2) + 8 * (r & 1);
+    kept[r] = p < rows ? kept_keys(unit_row_query(p, lq), len, causal_offset) : 0;
   }
 }
+
+/* A unit's query heads and rows, and the units of a batch (PACK: a key head's group of heads;
+   else one head). */
+#define UNIT_HEADS (PACK ? group : 1)
+#define UNIT_ROWS (UNIT_HEADS * lq)
+#define UNITS_A_BATCH (h / UNIT_HEADS)
 
 #ifdef OCF_KERNEL_attention_mma
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma(COMMON_PARAMS) {
   MMA_LOCALS;
-  const uint warp = get_local_id(0) / 32;
-  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
+  const uint warp = get_local_id(0) / 32, kw = warp / RW, rw = warp - kw * RW;
+  const ulong rows = UNIT_ROWS, blocks = (rows + BQ - 1) / BQ, units = b * UNITS_A_BATCH * blocks;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
-    ulong block, head;
+    ulong block, uh;
     const ulong bh = ocf_divmod(unit, blocks, &block);
-    const ulong batch = ocf_divmod(bh, h, &head);
-    const ulong row0 = block * BQ, r0 = row0 + ROWS * warp;
+    const ulong batch = ocf_divmod(bh, UNITS_A_BATCH, &uh);
+    const ulong row0 = block * BQ, r0 = row0 + ROWS * rw;
     const ulong len = batch_length(lk, lengths, lengths_off, batch);
-    const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
-    const ulong limit = kept_keys(last, len, causal_offset);
+    const ulong last = (row0 + BQ < rows ? row0 + BQ : rows) - 1;
+    const ulong limit = kept_keys(block_last_query(row0, last, lq), len, causal_offset);
     ulong kept[2 * RG];
-    mma_kept(r0, lq, len, causal_offset, w.lane, kept);
+    mma_kept(r0, lq, rows, len, causal_offset, w.lane, kept);
     float m[2 * RG], l[2 * RG], o[RG][OT][4];
-    mma_rows(COMMON_ARGS, batch, head, row0, r0, 0, limit, kept, smem, w, m, l, o);
+    mma_rows(COMMON_ARGS, batch, uh, rows, row0, r0, rw, kw, 0, limit, kept, smem, w, m, l, o);
     /* The row sums over the quad; out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
     MMA_UNROLL
     for (uint r = 0; r < 2 * RG; r++) {
       l[r] += mma_shfl_xor(l[r], 1, w);
       l[r] += mma_shfl_xor(l[r], 2, w);
-      const ulong i = r0 + 16 * (r >> 1) + (w.lane >> 2) + 8 * (r & 1);
-      if (i >= lq) continue;
+      const ulong p = r0 + 16 * (r >> 1) + (w.lane >> 2) + 8 * (r & 1);
+      if (p >= rows || kw > 0) continue; /* (key warp 0 holds the joined state) */
       const float norm = kept[r] == 0 ? 0.0f : isfinite(m[r]) ? 1.0f / l[r] : NAN;
-      const ulong at = out_off + batch * out_sb + head * out_sh + i * out_sr;
+      const ulong at = out_off + batch * out_sb + uh * UNIT_HEADS * out_sh +
+                       unit_row_offset(p, lq, out_sh, out_sr);
       MMA_UNROLL
       for (uint n = 0; n < OT; n++)
         MMA_UNROLL
@@ -665,11 +820,10 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_mma
         if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[r >> 1][n][2 * (r & 1) + e] * norm);
       }
 #if HAS_LSE
-      if ((w.lane & 3) == 0)
-        lse[lse_off + (batch * h + head) * lq + i] = kept[r] == 0 ? -INFINITY
-                                                     : isfinite(m[r])
-                                                         ? (m[r] + log2(l[r])) * M_LN2_F
-                                                         : NAN;
+      if ((w.lane & 3) == 0) /* flat row (batch h + head) lq + i = bh rows + p */
+        lse[lse_off + bh * rows + p] = kept[r] == 0     ? -INFINITY
+                                       : isfinite(m[r]) ? (m[r] + log2(l[r])) * M_LN2_F
+                                                        : NAN;
 #endif
     }
   }
@@ -692,30 +846,31 @@ attention_mma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
 #if JOIN
   __local int arrived_last;
 #endif
-  const uint warp = get_local_id(0) / 32;
-  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks * splits;
+  const uint warp = get_local_id(0) / 32, kw = warp / RW, rw = warp - kw * RW;
+  const ulong rows = UNIT_ROWS, blocks = (rows + BQ - 1) / BQ;
+  const ulong units = b * UNITS_A_BATCH * blocks * splits;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
-    ulong split, block, head;
+    ulong split, block, uh;
     const ulong rest = ocf_divmod(unit, splits, &split);
     const ulong bh = ocf_divmod(rest, blocks, &block);
-    const ulong batch = ocf_divmod(bh, h, &head);
-    const ulong row0 = block * BQ, r0 = row0 + ROWS * warp;
+    const ulong batch = ocf_divmod(bh, UNITS_A_BATCH, &uh);
+    const ulong row0 = block * BQ, r0 = row0 + ROWS * rw;
     const ulong len = batch_length(lk, lengths, lengths_off, batch);
-    const ulong last = (row0 + BQ < lq ? row0 + BQ : lq) - 1;
-    const ulong limit = kept_keys(last, len, causal_offset);
+    const ulong last = (row0 + BQ < rows ? row0 + BQ : rows) - 1;
+    const ulong limit = kept_keys(block_last_query(row0, last, lq), len, causal_offset);
     const ulong lo = split * split_keys;
     const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
     ulong kept[2 * RG];
-    mma_kept(r0, lq, len, causal_offset, w.lane, kept);
+    mma_kept(r0, lq, rows, len, causal_offset, w.lane, kept);
     float m[2 * RG], l[2 * RG], o[RG][OT][4];
-    mma_rows(COMMON_ARGS, batch, head, row0, r0, lo, hi, kept, smem, w, m, l, o);
+    mma_rows(COMMON_ARGS, batch, uh, rows, row0, r0, rw, kw, lo, hi, kept, smem, w, m, l, o);
     MMA_UNROLL
     for (uint r = 0; r < 2 * RG; r++) {
       l[r] += mma_shfl_xor(l[r], 1, w); /* the row's sum over its quad */
       l[r] += mma_shfl_xor(l[r], 2, w);
-      const ulong i = r0 + 16 * (r >> 1) + (w.lane >> 2) + 8 * (r & 1);
-      if (i >= lq) continue;
-      const ulong at = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
+      const ulong p = r0 + 16 * (r >> 1) + (w.lane >> 2) + 8 * (r & 1);
+      if (p >= rows || kw > 0) continue; /* (key warp 0 holds the joined state) */
+      const ulong at = ((bh * rows + p) * splits + split) * (d + 2); /* flat row bh rows + p */
       if ((w.lane & 3) == 0) scratch[at] = m[r] * M_LN2_F, scratch[at + 1] = l[r];
       MMA_UNROLL
       for (uint n = 0; n < OT; n++)
@@ -726,17 +881,17 @@ attention_mma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
       }
     }
 #if JOIN
-    /* The block's rows are flat rows (batch h + head) lq + row0 on; the tiles are free once
-       arrive_last's barrier has passed, and taken again after the last barrier here. */
-    const uint rows = (uint)(last - row0 + 1);
-    const ulong first_row = bh * lq + row0;
+    /* The block's rows are flat rows bh rows + row0 on; the tiles are free once arrive_last's
+       barrier has passed, and taken again after the last barrier here. */
+    const uint block_rows = (uint)(last - row0 + 1);
+    const ulong first_row = bh * rows + row0;
     __local float *stats = (__local float *)smem;
     const int joins = arrive_last(arrivals, rest, splits, &arrived_last);
-    if (joins) join_stats(splits, scratch, d, first_row, rows, stats);
+    if (joins) join_stats(splits, scratch, d, first_row, block_rows, stats);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (joins) join_weights(splits, rows, stats);
+    if (joins) join_weights(splits, block_rows, stats);
     barrier(CLK_LOCAL_MEM_FENCE);
-    if (joins) join_elements(COMMON_ARGS, splits, scratch, first_row, rows, stats);
+    if (joins) join_elements(COMMON_ARGS, splits, scratch, first_row, block_rows, stats);
     barrier(CLK_LOCAL_MEM_FENCE);
 #else
     (void)arrivals;

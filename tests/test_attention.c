@@ -532,9 +532,9 @@ static void test_attention_split(void **state) {
       "split.min=8 decode.fill=64 decode.bk=8 decode.wg=64 decode.cpt=4 decode.prefetch=1 "
       "decode.lanes=0 block.bq=0",
       "split.min=8 decode.fill=64 decode.wg=16 decode.lanes=4 decode.unroll=2 block.bq=0 "
-      "mma.decode_fill=0 mma.split_fill=0",
+      "mma.decode_fill=0 mma.split_fill=0 mma.pack=0",
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=3 block.bq=0 "
-      "mma.decode_fill=0 mma.split_fill=0"};
+      "mma.decode_fill=0 mma.split_fill=0 mma.pack=0"};
   static const char *const kernels[] = {"attention_split", "attention_decode", "attention_decode",
                                         "attention_lanes", "attention_lanes"};
   /* llvmpipe's loop limit: attention_decode is not taken (the cases still run). */
@@ -776,9 +776,10 @@ static void test_attention_lanes(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const settings[] = {
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=32 decode.unroll=2 block.bq=0 "
-      "mma.decode_fill=0 mma.split_fill=0",
+      "mma.decode_fill=0 mma.split_fill=0 mma.pack=0",
       "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
-      "decode.ahead=1 decode.row_groups=4 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+      "decode.ahead=1 decode.row_groups=4 block.bq=0 mma.decode_fill=0 mma.split_fill=0 "
+      "mma.pack=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
     tune_every_dtype(env, settings[k]);
@@ -803,9 +804,9 @@ static void test_attention_lanes_join(void **state) {
   if (strstr(env->info.device_name, "Oclgrind")) skip();
   static const char *const settings[] = {
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=2 decode.join=2 "
-      "block.bq=0 mma.decode_fill=0 mma.split_fill=0",
+      "block.bq=0 mma.decode_fill=0 mma.split_fill=0 mma.pack=0",
       "split.min=16 decode.fill=64 decode.wg=32 decode.lanes=16 decode.unroll=1 decode.rows=64 "
-      "decode.join=2 decode.row_groups=2 block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+      "decode.join=2 decode.row_groups=2 block.bq=0 mma.decode_fill=0 mma.split_fill=0 mma.pack=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
     tune_every_dtype(env, settings[k]);
@@ -842,11 +843,11 @@ static void test_attention_lanes_bulk(void **state) {
   static const char *const settings[] = {
       "split.min=8 decode.fill=64 decode.wg=64 decode.lanes=8 decode.unroll=2 decode.join=2 "
       "decode.bulk=1 decode.stages=2 decode.bulk_keys=16 decode.bulk_min=1 "
-      "block.bq=0 mma.decode_fill=0 mma.split_fill=0",
+      "block.bq=0 mma.decode_fill=0 mma.split_fill=0 mma.pack=0",
       "split.min=16 decode.fill=64 decode.wg=128 decode.lanes=16 decode.unroll=1 decode.rows=64 "
       "decode.bulk=1 decode.stages=3 decode.bulk_keys=32 decode.bulk_fill=2 decode.bulk_min=1 "
       "decode.bulk_refill=1 decode.row_groups=4 "
-      "block.bq=0 mma.decode_fill=0 mma.split_fill=0"};
+      "block.bq=0 mma.decode_fill=0 mma.split_fill=0 mma.pack=0"};
   const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
   const int hopper = strstr(env->info.device_name, "H100") || strstr(env->info.device_name, "H200");
   /* (Oclgrind reports the joining workgroup's reads of the others' partials as races, as
@@ -1027,6 +1028,94 @@ static void test_attention_mma_split(void **state) {
         assert_true((strstr(ocf_last_plan(), "attention_mma_join") == NULL) == joined);
         if (two_warps && c.lq > 16) assert_non_null(strstr(ocf_last_plan(), "-DWARPS=2"));
       }
+    }
+  }
+  tune_every_dtype(env, NULL);
+}
+
+/* attention_mma with grouped heads packed (mma.pack=1) and key warps (mma.key_warps; emulated
+   off NVIDIA: mma.on=2): the query heads of a key head share a unit's blocks of rows, so blocks
+   start and end inside heads (group 2 to 8, lq 1 to 7: 2 to 24 rows a unit in blocks of 16 and
+   32), with causal masks (the block's limit from a head's last row where it reaches into the
+   next head), lengths, lse, 16-bit and fp32 out, the interleaved and chunked layouts, fp32 in
+   3XTF32 parts, one head a key head (not packed; key warps still), unsplit and in key ranges
+   (joined by attention_mma_join and in the kernel), with 1, 2 and 4 key warps (each a part of
+   every tile's keys, their states joined through local memory). Query rows that fill a
+   workgroup are neither packed nor split among key warps. */
+static void test_attention_mma_pack(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  /* llvmpipe's loop limit: attention_mma is not taken (the cases still run). */
+  const int limited = strstr(env->info.device_name, "llvmpipe") != NULL;
+  const int oclgrind = strstr(env->info.device_name, "Oclgrind") != NULL;
+  static const struct {
+    const char *tune;
+    int split, key_warps;
+  } settings[] = {
+      {"wgmma.on=0 mma.on=2 mma.pack=1 mma.warps=2 mma.bk=16 decode.wg=0", 0, 1},
+      {"wgmma.on=0 mma.on=2 mma.pack=1 mma.key_warps=4 mma.warps=2 mma.bk=64 decode.wg=0", 0, 4},
+      {"wgmma.on=0 mma.on=2 mma.pack=1 mma.key_warps=2 mma.warps=2 mma.bk=32 mma.split_fill=64 "
+       "mma.pack_fill=64 "
+       "split.min=32 decode.wg=0 mma.join=0",
+       1, 2},
+      {"wgmma.on=0 mma.on=2 mma.pack=1 mma.warps=1 mma.bk=16 mma.split_fill=64 mma.pack_fill=64 "
+       "split.min=16 "
+       "decode.wg=0 mma.join=0",
+       1, 1},
+      {"wgmma.on=0 mma.on=2 mma.pack=1 mma.key_warps=2 mma.warps=2 mma.bk=32 mma.split_fill=64 "
+       "mma.pack_fill=64 "
+       "split.min=32 decode.wg=0 mma.join=2",
+       1, 2},
+  };
+  static const struct {
+    size_t b, h, h_kv, lq, lk, d;
+    ocf_dtype dt, ot;
+    int causal, lengths, offset, layout;
+  } cases[] = {
+      {2, 4, 2, 1, 70, 64, OCF_BF16, OCF_F32, 0, 0, 0, DENSE},
+      {1, 8, 2, 5, 75, 16, OCF_F16, OCF_BF16, 1, 1, 0, DENSE},
+      {2, 6, 2, 7, 70, 100, OCF_BF16, OCF_F16, 1, 0, 1, INTERLEAVED},
+      {1, 8, 1, 3, 64, 32, OCF_F16, OCF_F32, 0, 1, 0, DENSE},
+      {2, 4, 2, 3, 70, 32, OCF_F32, OCF_F32, 1, 1, 0, CHUNKED},
+      {2, 3, 3, 1, 75, 32, OCF_BF16, OCF_F32, 1, 1, 0, DENSE},
+  };
+  /* Under Oclgrind (each case another build, the emulation slow): the group of 4 in blocks that
+     end inside heads, causal with lengths, unsplit in two key warps' tiles and split. */
+  for (size_t k = 0; k < OCF_ARRAY_LEN_T(settings); k++) {
+    if (oclgrind && k != 1 && k != 3) continue;
+    tune_every_dtype(env, settings[k].tune);
+    for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+      if (ocft_small() && i != 1) continue;
+      att_case c = base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk,
+                             ocft_small() ? 16 : cases[i].d);
+      c.qt = c.kt = c.vt = cases[i].dt;
+      if (cases[i].dt == OCF_F32) c.precision = OCF_PRECISION_3XTF32;
+      c.ot = cases[i].ot;
+      c.lse = 1;
+      c.causal = cases[i].causal;
+      c.lengths = cases[i].lengths;
+      c.layout = cases[i].layout;
+      if (cases[i].offset) c.offset_set = 1, c.offset = -2;
+      c.poison = 1; /* the split's scratch not zeroed: every float read must be written */
+      run_case(env, "attention_mma packed", &c, 0);
+      if (limited) continue;
+      const char *plan = ocf_last_plan();
+      assert_non_null(strstr(plan, settings[k].split ? "attention_mma_split" : "attention_mma"));
+      assert_non_null(strstr(plan, c.h > c.h_kv ? "-DPACK=1" : "-DPACK=0"));
+      /* (fewer key warps where their states do not fit the stages: d 16's rows of 32 bytes) */
+      const char *kw = strstr(plan, "-DKW=");
+      assert_non_null(kw);
+      const int key_warps = atoi(kw + 5);
+      assert_true(settings[k].key_warps == 1 ? key_warps == 1 : key_warps >= 2);
+    }
+    if (ocft_small()) continue;
+    /* Neither packed nor key warps: query rows that fill the workgroup's blocks. */
+    att_case c = base_case(1, 4, 2, 40, 40, 32);
+    c.qt = c.kt = c.vt = OCF_F16;
+    c.causal = 1;
+    run_case(env, "attention_mma unpacked", &c, 0);
+    if (!limited) {
+      assert_non_null(strstr(ocf_last_plan(), "-DPACK=0"));
+      assert_non_null(strstr(ocf_last_plan(), "-DKW=1 "));
     }
   }
   tune_every_dtype(env, NULL);
@@ -1987,7 +2076,7 @@ static void test_mma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.steps[0].local[0], 32 * warps);
     assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0],
                      16 * ((call.lq + 16 * warps - 1) / (16 * warps)));
-    const ocf_attention_mma_shape shape = {warps, 16, bk, 2, 0, 0};
+    const ocf_attention_mma_shape shape = {warps, 16, bk, 2, 0, 0, 1};
     assert_int_equal(ocf_plan_define_value(&plan, "ROWS", 0), 16);
     assert_int_equal(ocf_plan_define_value(&plan, "STAGES", 0), 2);
     assert_int_equal(ocf_plan_define_value(&plan, "Q_LOCAL", -1), 0);
@@ -2456,10 +2545,11 @@ int main(void) {
       cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_baseline),
       cmocka_unit_test(test_attention_split),        cmocka_unit_test(test_attention_block),
       cmocka_unit_test(test_attention_mma),          cmocka_unit_test(test_attention_mma_split),
-      cmocka_unit_test(test_attention_mma_shapes),   cmocka_unit_test(test_attention_mma_fp32),
-      cmocka_unit_test(test_attention_wgmma),        cmocka_unit_test(test_attention_lanes),
-      cmocka_unit_test(test_attention_lanes_join),   cmocka_unit_test(test_attention_lanes_bulk),
-      cmocka_unit_test(test_attention_workspace),    cmocka_unit_test(test_attention_gqa_decode),
+      cmocka_unit_test(test_attention_mma_pack),     cmocka_unit_test(test_attention_mma_shapes),
+      cmocka_unit_test(test_attention_mma_fp32),     cmocka_unit_test(test_attention_wgmma),
+      cmocka_unit_test(test_attention_lanes),        cmocka_unit_test(test_attention_lanes_join),
+      cmocka_unit_test(test_attention_lanes_bulk),   cmocka_unit_test(test_attention_workspace),
+      cmocka_unit_test(test_attention_gqa_decode),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("attention", tests, ocft_group_setup, ocft_group_teardown);

@@ -445,14 +445,130 @@ static void test_plan_attention_lanes_row_groups(void **state) {
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   assert_int_equal(plan_value(&plan, "ROWG"), 1);
   /* row blocks past a wave (64 batches x 8 key heads on 132 units): neither the ring nor groups,
-     one work-item all of a block's rows as before */
+     one work-item all of a block's rows as before (without mma.pack: with it the matrix units
+     take them, test_plan_attention_mma_pack) */
   call.b = 64, call.h = 32, call.lk = 2048;
+  builtin.attention.mma.pack = 0;
   assert_int_equal(ocf_plan_attention(&probed, &builtin, &call, &plan), OCF_SUCCESS);
   assert_int_equal(plan_value(&plan, "BULK"), 0);
   assert_int_equal(plan_value(&plan, "ROWG"), 1);
   assert_int_equal(plan_value(&plan, "RB"), 4);
   assert_int_equal(plan.steps[0].local[0], 128);
   assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+}
+
+/* Grouped heads packed (mma.pack, NVIDIA's built-in 5): attention_mma's units are a key head's
+   query heads (PACK 1) where one head's rows are fewer than a workgroup's, split for
+   mma.pack_fill (2) workgroups a compute unit; the packed plan comes before attention_lanes from
+   5 rows a key head and where attention_lanes would hold a key head's rows in one work-item (its
+   row groups stop at a wave), and waits for the matrix units' probe behind attention_lanes. Key
+   warps (mma.key_warps) where one block holds the unit's rows, within 8 warps, each a multiple of
+   16 of a tile's keys and their states within the stages. */
+static ocf_plan packed_plan(const ocf_device_facts *facts, const ocf_tuning_values *t, size_t b,
+                            size_t h, size_t h_kv, size_t lq, size_t lk, size_t d) {
+  ocf_attention_call call = bf16_decode_call(b, h_kv, lk);
+  call.h = h, call.lq = lq, call.d = d;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(facts, t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
+  return plan;
+}
+
+static void test_plan_attention_mma_pack(void **state) {
+  (void)state;
+  ocf_device_facts probed = h200_wgmma(205824);
+  probed.learnt.kernel_max_workgroup[OCF_KERNEL_ATTENTION_LANES] = 256;
+  probed.learnt.wide = OCF_PROBE_PASSED;
+  probed.learnt.mma = OCF_PROBE_PASSED;
+  ocf_tuning_values builtin;
+  h200_bf16_attention(&probed, &builtin);
+  assert_int_equal(builtin.attention.mma.pack, 5);
+  assert_int_equal(builtin.attention.mma.pack_fill, 2);
+  /* 8 rows a key head (64 heads on 8): packed, 8 units split into 32 ranges of 256 keys */
+  ocf_plan plan = packed_plan(&probed, &builtin, 1, 64, 8, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_MMA_JOIN);
+  assert_int_equal(plan_value(&plan, "PACK"), 1);
+  assert_int_equal(plan_value(&plan, "KW"), 1);
+  assert_int_equal(plan_value(&plan, "WARPS"), 1);
+  assert_int_equal(plan.kv_splits, 32);
+  assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0], 8 * 32);
+  assert_int_equal(plan.scratch_bytes, 64 * 32 * 130 * sizeof(float));
+  /* 4 query rows of 4 heads (16 a key head): packed in one warp's 16 rows */
+  plan = packed_plan(&probed, &builtin, 1, 32, 8, 4, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  assert_int_equal(plan_value(&plan, "PACK"), 1);
+  /* 5 rows a key head (40 heads on 8): packed; 4 (32 on 8): below 5, attention_lanes's row
+     groups */
+  plan = packed_plan(&probed, &builtin, 1, 40, 8, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA_SPLIT);
+  plan = packed_plan(&probed, &builtin, 1, 32, 8, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  assert_true(plan_value(&plan, "ROWG") > 1);
+  /* 4 rows a key head within a wave: attention_lanes; past it (64 x 8 row blocks on 132 units):
+     packed attention_mma, 512 workgroups unsplit */
+  plan = packed_plan(&probed, &builtin, 4, 32, 8, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  plan = packed_plan(&probed, &builtin, 64, 32, 8, 1, 2048, 128);
+  assert_int_equal(plan.step_count, 1);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_MMA);
+  assert_int_equal(plan_value(&plan, "PACK"), 1);
+  assert_int_equal(plan.steps[0].global[0] / plan.steps[0].local[0], 64 * 8);
+  /* ... and before the matrix units' probe: attention_lanes, the probe asked for */
+  ocf_device_facts unprobed = probed;
+  unprobed.learnt.mma = OCF_PROBE_UNKNOWN;
+  plan = packed_plan(&unprobed, &builtin, 64, 32, 8, 1, 2048, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_MMA);
+  plan = packed_plan(&unprobed, &builtin, 1, 64, 8, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_MMA);
+  /* one head a key head, and query rows that fill a workgroup: not packed */
+  plan = packed_plan(&probed, &builtin, 1, 32, 32, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  ocf_tuning_values t = builtin;
+  t.attention.wgmma.on = 0;
+  plan = packed_plan(&probed, &t, 1, 32, 8, 64, 4096, 128);
+  assert_int_equal(plan_value(&plan, "PACK"), 0);
+  /* mma.pack 0: never packed (8 rows a key head: attention_lanes) */
+  t = builtin;
+  t.attention.mma.pack = 0;
+  plan = packed_plan(&probed, &t, 1, 64, 8, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  /* mma.pack_fill 0: 8 packed units neither split nor fill the device (mma.decode_fill 3 a
+     compute unit): attention_lanes */
+  t = builtin;
+  t.attention.mma.pack_fill = 0;
+  plan = packed_plan(&probed, &t, 1, 64, 8, 1, 8192, 128);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_LANES);
+  /* key warps: 4 with 64-key tiles (beyond the reported local memory, mma.local), 16 keys each;
+     with 32-key tiles (the reported 48 KiB) 2; 8 asked of 2 row warps (lq 2 x 16 heads a key
+     head: 32 rows) 4; none where the unit's rows take several blocks (lq 40 x 2 heads) */
+  t = builtin;
+  t.attention.mma.key_warps = 4;
+  t.attention.mma.local = 1;
+  probed.learnt.mma_local_ok = 227 << 10;
+  plan = packed_plan(&probed, &t, 1, 64, 8, 1, 8192, 128);
+  assert_int_equal(plan_value(&plan, "KW"), 4);
+  assert_int_equal(plan_value(&plan, "WARPS"), 4);
+  assert_int_equal(plan_value(&plan, "BK"), 64);
+  assert_int_equal(plan.steps[0].local[0], 128);
+  t.attention.mma.local = 0;
+  plan = packed_plan(&probed, &t, 1, 64, 8, 1, 8192, 128);
+  assert_int_equal(plan_value(&plan, "BK"), 32);
+  assert_int_equal(plan_value(&plan, "KW"), 2);
+  t.attention.mma.key_warps = 8;
+  t.attention.mma.warps = 2;
+  t.attention.mma.bk = 128;
+  t.attention.mma.local = 1;
+  plan = packed_plan(&probed, &t, 1, 32, 2, 2, 8192, 128);
+  assert_int_equal(plan_value(&plan, "PACK"), 1);
+  assert_int_equal(plan_value(&plan, "KW"), 4);
+  assert_int_equal(plan_value(&plan, "WARPS"), 8);
+  t.attention.wgmma.on = 0;
+  plan = packed_plan(&probed, &t, 1, 4, 2, 40, 4096, 128);
+  assert_int_equal(plan_value(&plan, "PACK"), 0);
+  assert_int_equal(plan_value(&plan, "KW"), 1);
 }
 
 /* mma.join makes attention_mma_split one kernel on NVIDIA (JOIN 2, a counter a (batch, head,
@@ -606,6 +722,7 @@ int main(void) {
       cmocka_unit_test(test_plan_attention_lanes_bulk),
       cmocka_unit_test(test_plan_attention_lanes_row_groups),
       cmocka_unit_test(test_plan_attention_mma_join),
+      cmocka_unit_test(test_plan_attention_mma_pack),
       cmocka_unit_test(test_plan_attention_heads),
   };
   return cmocka_run_group_tests_name("plan_attention", tests, NULL, NULL);

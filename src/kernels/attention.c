@@ -42,9 +42,9 @@ static const char *const block_defines[] = {
     "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const mma_defines[] = {
-    "WARPS",       "ROWS",      "Q_LOCAL",     "STAGES", "REMAT",   "BK",      "KV_LOAD",
-    "MMA_EMULATE", "MMA_DTYPE", "PRECISION",   "JOIN",   "D",       "Q_DTYPE", "K_DTYPE",
-    "V_DTYPE",     "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
+    "WARPS",     "ROWS",      "Q_LOCAL",     "STAGES", "REMAT",   "BK", "KV_LOAD", "MMA_EMULATE",
+    "MMA_DTYPE", "PRECISION", "JOIN",        "PACK",   "KW",      "D",  "Q_DTYPE", "K_DTYPE",
+    "V_DTYPE",   "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const wgmma_defines[] = {
     "BK",      "PIPE",      "MMA_EMULATE", "MMA_DTYPE", "D",       "Q_DTYPE", "K_DTYPE",

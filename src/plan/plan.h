@@ -290,9 +290,10 @@ size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded);
 /* attention_mma's workgroup shape (cl/attention_mma_nv.cl's WARPS, ROWS, BK, STAGES, Q_LOCAL,
    PRECISION: 0 for 16-bit inputs, else fp32 ones in TF32 parts, rows of d + 4 words). */
 typedef struct ocf_attention_mma_shape {
-  size_t warps, rows, bk, stages;
+  size_t warps, rows, bk, stages; /* warps: the row warps (RW) */
   int q_local;
   int precision;
+  size_t key_warps; /* KW (0 or 1: none): WARPS is warps x key_warps */
 } ocf_attention_mma_shape;
 /* The local memory of attention_mma with this shape (emulate: MMA_EMULATE's words too). */
 size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *shape, size_t d_padded,

@@ -35,9 +35,13 @@
  * attention_mma's split form: where its workgroups are fewer than compute_units * mma.split_fill
  * (0: never) and lk holds two ranges of split.min keys, attention_mma_split takes each row's keys
  * in ranges (as attention_decode's, a multiple of mma's BK), then attention_mma_join.
+ * attention_mma's packed units (mma.pack): grouped-query heads whose query rows are fewer than a
+ * workgroup's take a key head's query heads a unit (PACK), split for mma.pack_fill workgroups a
+ * compute unit; key warps (mma.key_warps, KW) share a block's rows where one block holds them.
  * The kernels are tried in order: attention_wgmma (Hopper: plan_attention_wgmma.c says when),
  * attention_lanes where decode.lanes asks (plan_attention_lanes.c; one query row a head wider
- * than 64, else after the next), attention_mma where mma.decode_fill or mma.split_fill asks,
+ * than 64 unless packed attention_mma comes first, else after the next), attention_mma where
+ * mma.decode_fill, mma.split_fill or (packed) mma.pack_fill asks,
  * attention_decode (few query rows), attention_mma (the matrix units: plan_mma says when),
  * attention_block (GPUs), attention_tiled / attention_split.
  */
@@ -269,18 +273,35 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
   return 1;
 }
 
+/* attention_mma's tile row: 16-bit elements in swizzled 16-byte chunks, or fp32 in d + 4 words. */
+static size_t mma_row_bytes(const ocf_attention_mma_shape *s, size_t d_padded) {
+  const size_t dch = d_padded / 8;
+  return s->precision ? (d_padded + 4) * 4
+         : dch <= 2   ? 32
+         : dch <= 4   ? 64
+                      : ocf_round_up(dch, 8) * 16;
+}
+
+static size_t mma_key_warps(const ocf_attention_mma_shape *s) {
+  return s->key_warps ? s->key_warps : 1;
+}
+
 size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *s, size_t d_padded,
                                      int emulate) {
-  /* A tile row: 16-bit elements in swizzled 16-byte chunks, or fp32 in d + 4 words. */
-  const size_t dch = d_padded / 8;
-  const size_t row_bytes = s->precision ? (d_padded + 4) * 4
-                           : dch <= 2   ? 32
-                           : dch <= 4   ? 64
-                                        : ocf_round_up(dch, 8) * 16;
   /* The Q tile: 3XTF32 holds Q's big and small parts, a tile each. */
   const size_t q_rows = s->q_local ? s->warps * s->rows * (s->precision == 2 ? 2 : 1) : 0;
-  return (2 * s->stages * s->bk + q_rows) * row_bytes +
-         (emulate ? s->warps * MMA_EMU_WORDS * 4 : 0);
+  return (2 * s->stages * s->bk + q_rows) * mma_row_bytes(s, d_padded) +
+         (emulate ? s->warps * mma_key_warps(s) * MMA_EMU_WORDS * 4 : 0);
+}
+
+/* Whether attention_mma's key warps fit the tiles: each takes a multiple of 16 of a tile's keys,
+   and the states of all but the first (a lane's m and l of its rows and its part of O: 4 RG +
+   4 RG D / 8 floats, RG = rows / 16) fit the stages' local memory they are joined in
+   (cl/attention_mma_nv.cl's combine_key_warps). */
+static int mma_key_warps_fit(const ocf_attention_mma_shape *s, size_t d_padded) {
+  const size_t kw = mma_key_warps(s), rg = s->rows / 16;
+  const size_t states = (kw - 1) * s->warps * 32 * (4 * rg + 4 * rg * (d_padded / 8)) * 4;
+  return s->bk % (16 * kw) == 0 && states <= 2 * s->stages * s->bk * mma_row_bytes(s, d_padded);
 }
 
 /* attention_mma's outcome: planned, not taken, or not taken until the matrix units' probe has
@@ -288,20 +309,44 @@ size_t ocf_attention_mma_local_bytes(const ocf_attention_mma_shape *s, size_t d_
    device's compiler takes the inline PTX and its mma.sync computes right). */
 enum { MMA_NOT_TAKEN = 0, MMA_PLANNED = 1, MMA_WANTS_PROBE = 2 };
 
-/* attention_mma's warps a workgroup and rows a warp: mma.warps, halved while half of them hold
-   the rows; mma.rows, 16 where one warp of 16 holds them. */
-static void mma_rows_of(const ocf_attention_tuning *t, size_t lq, size_t *warps, size_t *rows) {
-  *rows = t->mma.rows == 32 ? 32 : 16;
+/* attention_mma's warps a workgroup and rows a warp for `rows` rows a unit: mma.warps, halved
+   while half of them hold the rows; mma.rows, 16 where one warp of 16 holds them. */
+static void mma_rows_of(const ocf_attention_tuning *t, size_t rows, size_t *warps,
+                        size_t *warp_rows) {
+  *warp_rows = t->mma.rows == 32 ? 32 : 16;
   *warps = (size_t)t->mma.warps;
-  while (*warps > 1 && *rows * (*warps / 2) >= lq)
+  while (*warps > 1 && *warp_rows * (*warps / 2) >= rows)
     *warps /= 2;
-  if (*warps == 1 && lq <= 16) *rows = 16;
+  if (*warps == 1 && rows <= 16) *warp_rows = 16;
 }
 
-/* attention_mma's workgroups: one per (batch, head, block of rows x warps query rows). */
-static size_t mma_units(const ocf_attention_call *call, size_t block_rows) {
+/* The query heads that share a key head. */
+static size_t query_group(const ocf_attention_call *call) {
+  const size_t h = call->h ? call->h : 1;
+  return h / (call->h_kv ? call->h_kv : h);
+}
+
+/* attention_mma's query heads a unit (PACK): with mma.pack, every query head of a key head where
+   one head's rows are fewer than the tuning's workgroup holds (grouped-query decoding: a block of
+   16 rows held one of them, and K and V were read once a query head); else 1. */
+static size_t mma_unit_heads(const ocf_attention_tuning *t, const ocf_attention_call *call) {
+  const size_t group = query_group(call), lq = call->lq ? call->lq : 1;
+  const size_t block = (t->mma.rows == 32 ? 32 : 16) * (size_t)t->mma.warps;
+  return t->mma.pack > 0 && group > 1 && lq < block ? group : 1;
+}
+
+/* The workgroups a compute unit attention_mma's key ranges aim at: mma.pack_fill for packed
+   calls, else mma.split_fill (0: no ranges). */
+static size_t mma_split_fill(const ocf_attention_tuning *t, size_t unit_heads) {
+  return (size_t)(unit_heads > 1 ? t->mma.pack_fill : t->mma.split_fill);
+}
+
+/* attention_mma's workgroups: one per (batch, unit of unit_heads query heads, block of
+   block_rows of the unit's rows). */
+static size_t mma_units(const ocf_attention_call *call, size_t unit_heads, size_t block_rows) {
   const size_t lq = call->lq ? call->lq : 1;
-  return (call->b ? call->b : 1) * (call->h ? call->h : 1) * ocf_div_ceil(lq, block_rows);
+  return (call->b ? call->b : 1) * (call->h ? call->h : 1) / unit_heads *
+         ocf_div_ceil(unit_heads * lq, block_rows);
 }
 
 /* The bytes the matrix-unit probe is asked to run for attention_mma's plan of `bytes`: whole
@@ -340,20 +385,31 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
     return MMA_NOT_TAKEN;
   }
   const int emulate = !nvidia;
-  const size_t lq = call->lq ? call->lq : 1;
+  const size_t unit_heads = mma_unit_heads(t, call);
+  const size_t unit_rows = unit_heads * (call->lq ? call->lq : 1);
   ocf_attention_mma_shape shape;
-  mma_rows_of(t, lq, &shape.warps, &shape.rows);
+  mma_rows_of(t, unit_rows, &shape.warps, &shape.rows);
   shape.bk = (size_t)t->mma.bk;
   shape.stages = t->mma.stages == 3 ? 3 : 2;
   shape.q_local = t->mma.q_local ? 1 : 0;
   shape.precision = call->q_dtype == OCF_F32 ? (int)call->precision : 0;
   size_t cap = ocf_min_size(facts->max_workgroup_size, facts->max_item_sizes[0]);
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA));
-  if (t->mma.split_fill > 0)
+  const size_t fill = mma_split_fill(t, unit_heads);
+  if (fill > 0)
     cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_MMA_SPLIT));
   while (shape.warps > 1 && 32 * shape.warps > cap)
     shape.warps /= 2;
   if (32 * shape.warps > cap) return MMA_NOT_TAKEN;
+  /* Key warps where one block holds the unit's rows (decoding: its row warps are few), all the
+     warps within 8 and the device's workgroup. */
+  shape.key_warps = 1;
+  if (unit_rows <= shape.rows * shape.warps) {
+    shape.key_warps = (size_t)t->mma.key_warps;
+    while (shape.key_warps > 1 &&
+           (shape.warps * shape.key_warps > 8 || 32 * shape.warps * shape.key_warps > cap))
+      shape.key_warps /= 2;
+  }
   /* The local memory: the reported size, or with mma.local (NVIDIA) what the probe ran. */
   const int beyond = nvidia && t->mma.local;
   const unsigned long long local =
@@ -383,21 +439,24 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
       return MMA_NOT_TAKEN;
     }
   }
+  while (shape.key_warps > 1 && !mma_key_warps_fit(&shape, d_padded))
+    shape.key_warps /= 2;
   const size_t warps = shape.warps, bk = shape.bk;
-  const size_t wg = 32 * warps;
-  const size_t base_units = mma_units(call, shape.rows * warps);
-  /* The split form: fewer workgroups than mma.split_fill a compute unit, and keys for two ranges
-     of split.min: each row's keys in ranges (as attention_decode's, aiming at split_fill
-     workgroups a compute unit), one workgroup each, then attention_mma_join. */
-  const size_t target = (size_t)facts->compute_units * (size_t)t->mma.split_fill;
+  const size_t wg = 32 * warps * shape.key_warps;
+  const size_t base_units = mma_units(call, unit_heads, shape.rows * warps);
+  /* The split form: fewer workgroups than `fill` a compute unit (mma.split_fill, or packed
+     mma.pack_fill), and keys for two ranges of split.min: each row's keys in ranges (as
+     attention_decode's, aiming at `fill` workgroups a compute unit), one workgroup each, then
+     attention_mma_join. */
+  const size_t target = (size_t)facts->compute_units * fill;
   size_t splits = 1, split_keys = call->lk;
-  if (t->mma.split_fill > 0 && base_units < target && t->split.min > 0 &&
-      call->lk / (size_t)t->split.min >= 2)
+  if (fill > 0 && base_units < target && t->split.min > 0 && call->lk / (size_t)t->split.min >= 2)
     splits =
         ocf_attention_key_ranges(call, base_units, target, (size_t)t->split.min, bk, &split_keys);
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(base_units * splits, (size_t)facts->compute_units * 2048);
-  ocf_plan_define(plan, "WARPS", (long long)warps);
+  ocf_plan_define(plan, "WARPS", (long long)(warps * shape.key_warps));
+  ocf_plan_define(plan, "KW", (long long)shape.key_warps);
   ocf_plan_define(plan, "ROWS", (long long)shape.rows);
   ocf_plan_define(plan, "Q_LOCAL", (long long)shape.q_local);
   ocf_plan_define(plan, "STAGES", (long long)shape.stages);
@@ -410,10 +469,11 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   ocf_plan_define(plan, "MMA_EMULATE", emulate);
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
   ocf_plan_define(plan, "PRECISION", shape.precision);
+  ocf_plan_define(plan, "PACK", unit_heads > 1);
   /* mma.join: the split's last range of a block joins it, the ranges' statistics (3 splits + 1
      floats a row of the block) in the tiles' local memory; 1 only for blocks of one query row
      (on the H200 blocks of 4 and 16 rows lost 17 and 90 % joined: docs/ATTENTION.md). */
-  const size_t block_rows = ocf_min_size(shape.rows * warps, lq);
+  const size_t block_rows = ocf_min_size(shape.rows * warps, unit_rows);
   const int join = ocf_plan_join_fences(
       facts,
       splits >= 2 && t->mma.join && (block_rows == 1 || t->mma.join >= 2) &&
@@ -483,27 +543,47 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
      128 3568 -> 3785, 1 x 32 x 1 x 32768 x 128 2486 -> 2997, 1 x 32 (8 key heads) x 1 x 8192 x
      128 483 -> 756), after them otherwise (at d 64 1591 -> 1454; with 4 query rows a head the
      matrix units take the rows' products: 1991 -> 1033). */
+  /* Grouped heads packed into attention_mma's blocks (mma.pack) come first from mma.pack query
+     rows a key head (H100, bf16, GB/s of K and V, attention_lanes -> packed attention_mma: 1 x 40
+     (8 key heads) x 1 x 8192 x 128, 5 rows, 714 -> 906; 1 x 64 (8), 8 rows, 667 -> 903; 1 x 32
+     (8) x 4 x 8192 x 128, 16 rows, 288 -> 834; with 4 rows a key head attention_lanes's row
+     groups led: 1 x 32 (8) x 1 x 8192 985 against 914, 4 x 32 (8) 1774 against 1700), and where
+     attention_lanes would hold a key head's rows in one work-item (no row groups past a wave:
+     64 x 32 (8) x 1 x 2048 1739 -> 2279). */
   const size_t lq = call->lq ? call->lq : 1;
-  const int lanes_first = lq == 1 && d_padded > 64;
+  const size_t mma_heads = mma_unit_heads(t, call);
+  const int packed_first = mma_heads > 1 && query_group(call) * lq >= (size_t)t->mma.pack;
+  const int lanes_first = lq == 1 && d_padded > 64 && !packed_first;
   if (lanes_first) {
     memset(plan, 0, sizeof *plan);
     plan->program = OCF_PROGRAM_ATTENTION_LANES;
-    if (ocf_plan_attention_lanes(facts, t, call, d_padded, plan))
+    if (ocf_plan_attention_lanes(facts, t, call, d_padded, plan)) {
+      if (mma_heads == 1 || ocf_plan_define_value(plan, "ROWG", 1) > 1 ||
+          ocf_plan_define_value(plan, "RB", 1) < 2)
+        return ocf_plan_verify(plan, facts);
+      const ocf_plan lanes = *plan;
+      memset(plan, 0, sizeof *plan);
+      plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;
+      const int packed = plan_mma(facts, t, call, d_padded, plan, probe_bytes);
+      if (packed == MMA_PLANNED) return ocf_plan_verify(plan, facts);
+      *plan = lanes;
+      *probe_bytes = packed == MMA_WANTS_PROBE ? MMA_PROBE_BYTES : 0;
       return ocf_plan_verify(plan, facts);
+    }
   }
   /* attention_mma before attention_decode where its workgroups fill the device (H200, 16 x 32
      heads x 1 x 4096 x 128 bf16: 512 workgroups of one warp read K and V at 3602 GB/s, against
      attention_decode's 1202; 1 x 32 heads: 32 workgroups, 263 against 856). */
   size_t mma_warps, mma_rows;
-  mma_rows_of(t, lq, &mma_warps, &mma_rows);
-  const size_t mma_groups = mma_units(call, mma_rows * mma_warps);
-  const size_t cus = (size_t)facts->compute_units;
+  mma_rows_of(t, mma_heads * lq, &mma_warps, &mma_rows);
+  const size_t mma_groups = mma_units(call, mma_heads, mma_rows * mma_warps);
+  const size_t cus = (size_t)facts->compute_units, fill = mma_split_fill(t, mma_heads);
   /* ... and where its split form runs (fewer workgroups than mma.split_fill a compute unit):
      1 x 32 heads x 1 x 8192 x 128 bf16 split into key ranges 1854 GB/s, attention_decode's 832
      (H200, 2026-12-02). */
   const int mma_fills = t->mma.decode_fill > 0 && mma_groups >= (size_t)t->mma.decode_fill * cus;
-  const int mma_splits = t->mma.split_fill > 0 && mma_groups < (size_t)t->mma.split_fill * cus &&
-                         t->split.min > 0 && call->lk / (size_t)t->split.min >= 2;
+  const int mma_splits = fill > 0 && mma_groups < fill * cus && t->split.min > 0 &&
+                         call->lk / (size_t)t->split.min >= 2;
   if (mma_fills || mma_splits) {
     memset(plan, 0, sizeof *plan);
     plan->program = OCF_PROGRAM_ATTENTION_MMA_NV;

@@ -172,6 +172,24 @@ static const ocf_tunable attention_tunables[] = {
                       "holds the ranges' statistics: 1 blocks of one query row, 2 every block; "
                       "0: attention_mma_join after it",
                       NULL},
+    [AT(mma.pack)] = {"mma.pack", 0, 64, 0, 0,
+                      "grouped-query heads packed: the query heads of one key head in one "
+                      "workgroup's blocks of rows (each K and V tile read once a key head) where "
+                      "one head's query rows are fewer than a workgroup's, and attention_mma "
+                      "taken before attention_lanes from this many query rows a key head (or "
+                      "where attention_lanes would hold them in one work-item); 0: never",
+                      NULL},
+    [AT(mma.pack_fill)] = {"mma.pack_fill", 0, 64, 0, 2,
+                           "packed calls (mma.pack) cut each row's keys into ranges for this "
+                           "many workgroups a compute unit where their workgroups are fewer; "
+                           "0: no ranges",
+                           NULL},
+    [AT(mma.key_warps)] = {"mma.key_warps", 1, 8, 1, 1,
+                           "warps of attention_mma that take the same query rows, each a part "
+                           "of every tile's keys, joined at the end, where the rows leave "
+                           "mma.warps' warps idle (decoding: more warps and copies on the keys, "
+                           "fewer key ranges); 1: none",
+                           NULL},
     /* wgmma: attention_wgmma */
     [AT(wgmma.on)] = {"wgmma.on", 0, 1, 0, 0,
                       "attention_wgmma (Hopper's warpgroup units, 16-bit q, k, v of one type, "

@@ -334,6 +334,12 @@ typedef struct ocf_attention_mma_tuning {
   int local;       /* 1: local memory beyond the reported size where the mma probe ran it */
   int remat;       /* 1: the lane's ldmatrix addresses computed again at every tile */
   int join;        /* 1: attention_mma_split's last range of a row block joins them (one kernel) */
+  int pack;        /* grouped-query heads packed in a unit's blocks where a head's rows are fewer
+                      than a block's, taken before attention_lanes from this many rows a key
+                      head (or where it holds them in one work-item); 0: never packed */
+  int pack_fill;   /* packed calls' key ranges aim at this many workgroups a compute unit */
+  int key_warps;   /* warps that split each tile's keys for the same rows where the rows leave
+                      warps idle (decoding); 1: none */
 } ocf_attention_mma_tuning;
 
 /* attention_wgmma (cl/attention_wgmma_nv.cl): 16-bit Q, K, V on Hopper's warpgroup units. */

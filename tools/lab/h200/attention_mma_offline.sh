@@ -55,17 +55,18 @@ check() { # label, -D values
     "$(grep -c 'ldmatrix' "$base.ptx")" "$(grep -c 'cp.async.cg' "$base.ptx")" \
     "$(grep -c 'shfl.sync' "$base.ptx")"
 }
-call() { # dtype out_dtype causal lengths lse
+call() { # dtype out_dtype causal lengths lse [pack]
   echo "-DMMA_DTYPE=$1 -DQ_DTYPE=$1 -DK_DTYPE=$1 -DV_DTYPE=$1 -DOUT_DTYPE=$2 -DCAUSAL=$3" \
-    "-DHAS_LENGTHS=$4 -DHAS_LSE=$5 -DPRECISION=0 -DJOIN=0"
+    "-DHAS_LENGTHS=$4 -DHAS_LSE=$5 -DPRECISION=0 -DJOIN=0 -DPACK=${6:-0}"
 }
-shape() { # warps rows q_local stages bk [remat]
-  echo "-DWARPS=$1 -DROWS=$2 -DQ_LOCAL=$3 -DSTAGES=$4 -DBK=$5 -DREMAT=${6:-1}"
+shape() { # warps rows q_local stages bk [remat] [key warps]
+  echo "-DWARPS=$1 -DROWS=$2 -DQ_LOCAL=$3 -DSTAGES=$4 -DBK=$5 -DREMAT=${6:-1} -DKW=${7:-1}"
 }
 # The H200's defaults (48 KiB: bk 32 at d 128, 64 at d 64), then masks and out types, the
 # element-load path, 8 warps, d 16 and 112 (a padded 100); then the shapes beyond 48 KiB that
 # mma.local, mma.stages, mma.rows and mma.q_local give, with mma.remat=1 (name: w warps, r rows
-# a warp, bk, s3 three stages, ql Q from local memory, remat: the default's shape with it).
+# a warp, bk, s3 three stages, ql Q from local memory, remat: the default's shape with it), and
+# grouped heads packed (pack), key warps (kw).
 # shellcheck disable=SC2046
 {
   check bf16_d128_w4_bk32 -DD=128 $(shape 4 16 0 2 32 0) -DKV_LOAD=16 $(call 2 2 0 0 0)
@@ -90,6 +91,14 @@ shape() { # warps rows q_local stages bk [remat]
   check bf16_d128_w4_r32_bk64_ql_s3 -DD=128 $(shape 4 32 1 3 64) -DKV_LOAD=16 $(call 2 2 0 0 0)
   check bf16_d64_w4_r32_bk64 -DD=64 $(shape 4 32 0 2 64) -DKV_LOAD=16 $(call 2 2 1 0 0)
   check bf16_d64_w4_r32_bk64_s3 -DD=64 $(shape 4 32 0 3 64) -DKV_LOAD=16 $(call 2 2 1 0 0)
+  # grouped heads packed (mma.pack: a key head's query heads share the blocks of rows)
+  check bf16_d128_w1_bk64_pack -DD=128 $(shape 1 16 0 2 64 0) -DKV_LOAD=16 $(call 2 2 0 0 0 1)
+  check f16_d128_w2_bk64_pack_causal_lse -DD=128 $(shape 2 16 0 2 64 0) -DKV_LOAD=16 \
+    $(call 1 0 1 1 1 1)
+  # key warps (mma.key_warps: warps that split each tile's keys for the same rows)
+  check bf16_d128_w4_kw4_bk64_pack -DD=128 $(shape 4 16 0 2 64 0 4) -DKV_LOAD=16 $(call 2 2 0 0 0 1)
+  check bf16_d128_w2_kw2_bk32 -DD=128 $(shape 2 16 0 2 32 0 2) -DKV_LOAD=16 $(call 2 0 1 1 1 0)
+  check bf16_d64_w4_kw4_bk64_pack -DD=64 $(shape 4 16 0 2 64 0 4) -DKV_LOAD=16 $(call 2 2 0 0 0 1)
 }
 echo "== the emulation against the PTX ISA's fragments (default OpenCL device) =="
 cc -std=c11 -O2 -Wall -Wextra -Werror -Itools/lab/mma tools/lab/h200/attention_mma_prims_check.c \
