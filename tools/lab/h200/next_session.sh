@@ -164,6 +164,14 @@
 #           decoding in 1 to 8 groups of 32 to 128 work-items in the ring, the peers (cap 480 s)
 #   rowgv   the row groups as shipped against one work-item a block's rows, the suites first
 #           (cap 300 s)
+#   pack    attention_mma with grouped heads packed (mma.pack) and key warps (mma.key_warps) in
+#           key ranges against the shipped grouped decoding (attention_lanes in row groups), the
+#           mma suites first (cap 520 s)
+#   pack5   packed attention_mma from 5 rows a key head against attention_lanes on 5 to 7 rows
+#           (cap 150 s)
+#   packm   packed decoding as shipped, each call's first and last kernels timed (cap 200 s)
+#   packv   grouped heads packed as shipped (mma.pack=8) against mma.pack=0 on grouped shapes no
+#           round has timed, the routes' GPU suites first, the peers (cap 400 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -173,7 +181,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -958,6 +966,107 @@ $shape \"tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.bulk_refi
     CASES=$CASES PEERS="" OUT=$work/bulk timeout -k 10 "$(budget 90)" \
       bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-220 "$work/bulk/round.txt"
+    ;;
+  pack)
+    # attention_mma with grouped heads packed (mma.pack: a key head's query heads share a
+    # unit's blocks of rows, K and V read once a key head) and key warps (mma.key_warps: warps
+    # that split each tile's keys for the same rows, joined in local memory) in key ranges,
+    # against the shipped plan (attention_lanes in row groups: bf16 1 x 32 (8) x 8192 x 128 995
+    # GB/s on the H100, FA2 988, cuDNN 1294; packed in one warp a range 922, its join kernel 8
+    # of 35 us): the mma suites on the GPU first, then grouped decoding under 1, 2, 4 and 8 key
+    # warps, split_fill 1 and 2, the in-kernel join (mma.join=2), 64- and 128-key tiles beyond
+    # the reported local memory (mma.local); one head a key head with attention_lanes off
+    # beside; the peers (cap 520 s)
+    attention_suites 90 test_attention_mma_pack test_attention_mma_split
+    P="mma.pack=1 mma.split_fill"
+    L="mma.local=1"
+    CASES=""
+    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
+      "bf16 1 64 8 1 8192 128" "bf16 1 32 16 1 8192 128" "bf16 16 32 8 1 4096 128" \
+      "bf16 64 32 8 1 2048 128" "bf16 1 32 8 1 8192 64" "bf16 1 32 8 4 8192 128"; do
+      CASES="$CASES$shape
+$shape \"tune=$P=2\"
+$shape \"tune=$P=1 mma.key_warps=2\"
+$shape \"tune=$P=1 mma.key_warps=4 $L\"
+$shape \"tune=$P=2 mma.key_warps=4 $L\"
+$shape \"tune=$P=1 mma.key_warps=4 $L mma.join=2\"
+$shape \"tune=$P=2 mma.key_warps=4 $L mma.join=2\"
+$shape \"tune=$P=1 mma.key_warps=4 $L mma.bk=128 mma.join=2\"
+$shape \"tune=$P=1 mma.key_warps=8 $L mma.bk=128 mma.join=2\"
+"
+    done
+    for shape in "bf16 1 32 32 1 8192 128" "bf16 16 32 32 1 4096 128" "bf16 1 32 32 1 32768 128"; do
+      CASES="$CASES$shape
+$shape \"tune=decode.lanes=0 mma.split_fill=1 mma.key_warps=4 $L mma.join=2\"
+$shape \"tune=decode.lanes=0 mma.split_fill=2 mma.key_warps=4 $L mma.join=2\"
+$shape \"tune=decode.lanes=0 mma.split_fill=1 mma.key_warps=4 $L mma.bk=128 mma.join=2\"
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/pack timeout -k 10 "$(budget 330)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/pack/round.txt"
+    timeout -k 5 "$(budget 90)" python3 tools/lab/decode/peers.py bf16:1x32x8x8192x128 \
+      bf16:4x32x8x8192x128 bf16:1x32x8x32768x128 bf16:1x64x8x8192x128 bf16:1x32x16x8192x128 \
+      bf16:16x32x8x4096x128 bf16:64x32x8x2048x128 bf16:1x32x8x8192x64 bf16:1x32x32x8192x128 \
+      bf16:16x32x32x4096x128 bf16:1x32x32x32768x128 2>&1 | grep PEER
+    ;;
+  packv)
+    # grouped heads packed as shipped (mma.pack=8 in NVIDIA's 16-bit rows: before
+    # attention_lanes from 8 query rows a key head and past a wave) against mma.pack=0 on
+    # grouped shapes no round has timed (5, 7, 8 and 16 rows a key head, speculative lq 2 and
+    # 3, past a wave), the GPU suites of the routes first, the peers of the lq = 1 shapes
+    # (cap 400 s)
+    attention_suites 60 test_attention_mma_pack test_attention_gqa_decode test_attention_gqa
+    CASES=""
+    for shape in "bf16 2 40 8 1 6000 128" "bf16 1 56 8 1 12000 128" "bf16 1 28 4 1 16384 128" \
+      "bf16 8 64 8 1 4096 128" "bf16 1 32 2 1 8192 128" "f16 1 64 8 1 8192 128" \
+      "bf16 32 32 8 1 2048 128" "bf16 2 32 8 2 8192 128" "bf16 1 48 8 3 4000 128" \
+      "bf16 1 64 8 1 8192 64" "bf16 4 32 8 1 8192 128" "bf16 16 32 4 1 1024 128"; do
+      CASES="$CASES$shape
+$shape \"tune=mma.pack=0\"
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/packv timeout -k 10 "$(budget 200)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/packv/round.txt"
+    timeout -k 5 "$(budget 90)" python3 tools/lab/decode/peers.py bf16:2x40x8x6000x128 \
+      bf16:1x56x8x12000x128 bf16:1x28x4x16384x128 bf16:8x64x8x4096x128 bf16:1x32x2x8192x128 \
+      f16:1x64x8x8192x128 bf16:32x32x8x2048x128 bf16:1x64x8x8192x64 bf16:16x32x4x1024x128 \
+      2>&1 | grep PEER
+    ;;
+  pack5)
+    # packed attention_mma from 5 query rows a key head (mma.pack=5) against attention_lanes
+    # (mma.pack=0: its row groups hold 5 to 7 rows as 8) and with 2 key warps, on 5 to 7 rows
+    # a key head, no peers (cap 150 s)
+    CASES=""
+    for shape in "bf16 2 40 8 1 6000 128" "bf16 1 56 8 1 12000 128" "bf16 1 28 4 1 16384 128" \
+      "bf16 1 40 8 1 8192 128" "bf16 4 24 4 1 8192 128"; do
+      CASES="$CASES$shape \"tune=mma.pack=5\"
+$shape \"tune=mma.pack=0\"
+$shape \"tune=mma.pack=5 mma.key_warps=2\"
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/pack5 timeout -k 10 "$(budget 150)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/pack5/round.txt"
+    ;;
+  packm)
+    # packed grouped decoding as shipped, the first and last kernels' times (its split's join
+    # kernel took 6-13 us of 35-40), the split suites first; run with MERGE_BATCH 32 (every
+    # join kernel's ranges read 32 at once, 8 as shipped) it lost: the join 5.7 -> 9.7 us on 16
+    # x 32 (4) x 1 x 1024 (4 ranges), 6.8 -> 13.8 on 32 x 32 (8) x 1 x 2048, 12.6 -> 10.7 on 1 x
+    # 28 (4) x 1 x 16384 (64 ranges; H100, 2026-12-06) (cap 200 s)
+    attention_suites 60 test_attention_mma_split test_attention_split
+    CASES=""
+    for shape in "bf16 1 64 8 1 8192 128" "bf16 2 40 8 1 6000 128" "bf16 1 28 4 1 16384 128" \
+      "bf16 1 32 8 4 8192 128" "bf16 16 32 4 1 1024 128" "bf16 8 64 8 1 4096 128" \
+      "bf16 1 40 8 1 8192 128" "bf16 32 32 8 1 2048 128"; do
+      CASES="$CASES$shape
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/packm timeout -k 10 "$(budget 100)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/packm/round.txt"
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
