@@ -170,6 +170,7 @@
 #   pack5   packed attention_mma from 5 rows a key head against attention_lanes on 5 to 7 rows
 #           (cap 150 s)
 #   packm   packed decoding as shipped, each call's first and last kernels timed (cap 200 s)
+#   pack4   packed attention_mma on 4 rows a key head: ranges, stages, key warps (cap 150 s)
 #   packv   grouped heads packed as shipped (mma.pack=8) against mma.pack=0 on grouped shapes no
 #           round has timed, the routes' GPU suites first, the peers (cap 400 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
@@ -181,7 +182,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1067,6 +1068,30 @@ $shape \"tune=mma.pack=5 mma.key_warps=2\"
     CASES=$CASES PEERS="" OUT=$work/packm timeout -k 10 "$(budget 100)" \
       bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-300 "$work/packm/round.txt"
+    ;;
+  pack4)
+    # packed attention_mma on 4 rows a key head (where attention_lanes's row groups still lead
+    # by 4-8 %: 1 x 32 (8) x 1 x 8192 985 against 914 on the H100, its split's kernel 26.6 us
+    # and the join kernel's 8): fewer and longer ranges (pack_fill 1, split.min 512), more
+    # (pack_fill 3), three stages, two key warps joined in the kernel, no peers (cap 150 s).
+    # Run on an H100 (2026-12-06), GB/s, 1 x 32 (8) x 8192 / 4 x 32 (8) / 1 x 32 (8) x 32768:
+    # attention_lanes 998 / 1793 / 1789; packed as shipped 914 / 1753 / 1668; pack_fill 1 (one
+    # workgroup of one warp a unit: the split's kernel 26.7 -> 36.1 us) 755 / 1222 / 1044;
+    # split.min 512 735 / 1763 / 1642; pack_fill 3 921 / 1750 / 1580; 3 stages of 64 keys 867 /
+    # 1254 / 1158, of 32 890 / 1628 / 1580; 2 key warps joined in the kernel 781 / 1608 / 1351
+    CASES=""
+    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128"; do
+      for cfg in "" "mma.pack=1" "mma.pack=1 mma.pack_fill=1" "mma.pack=1 split.min=512" \
+        "mma.pack=1 mma.pack_fill=3" "mma.pack=1 mma.local=1 mma.stages=3" \
+        "mma.pack=1 mma.local=1 mma.bk=32 mma.stages=3" "mma.pack=1 mma.key_warps=2 mma.join=2" \
+        "mma.pack=1 mma.pack_fill=1 mma.key_warps=2 mma.join=2"; do
+        CASES="$CASES$shape \"tune=$cfg\"
+"
+      done
+    done
+    CASES=$CASES PEERS="" OUT=$work/pack4 timeout -k 10 "$(budget 150)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/pack4/round.txt"
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
