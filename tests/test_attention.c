@@ -1033,6 +1033,28 @@ static void test_attention_mma_split(void **state) {
   tune_every_dtype(env, NULL);
 }
 
+/* A row of the matrix-unit suites' case tables: b, h, h_kv, lq, lk, d, the inputs' and out's
+   types, causal, lengths, layout, causal offset (1: -2, else lk - lq). */
+typedef struct mma_case_row {
+  size_t b, h, h_kv, lq, lk, d;
+  ocf_dtype dt, ot;
+  int causal, lengths, layout, offset;
+} mma_case_row;
+
+/* The case of row r at head dim d, with lse; fp32 inputs in 3XTF32 parts. */
+static att_case mma_case_of(const mma_case_row *r, size_t d) {
+  att_case c = base_case(r->b, r->h, r->h_kv, r->lq, r->lk, d);
+  c.qt = c.kt = c.vt = r->dt;
+  if (r->dt == OCF_F32) c.precision = OCF_PRECISION_3XTF32;
+  c.ot = r->ot;
+  c.lse = 1;
+  c.causal = r->causal;
+  c.lengths = r->lengths;
+  c.layout = r->layout;
+  if (r->offset) c.offset_set = 1, c.offset = -2;
+  return c;
+}
+
 /* attention_mma with grouped heads packed (mma.pack=1) and key warps (mma.key_warps; emulated
    off NVIDIA: mma.on=2): the query heads of a key head share a unit's blocks of rows, so blocks
    start and end inside heads (group 2 to 8, lq 1 to 7: 2 to 24 rows a unit in blocks of 16 and
@@ -1066,17 +1088,13 @@ static void test_attention_mma_pack(void **state) {
        "split.min=32 decode.wg=0 mma.join=2",
        1, 2},
   };
-  static const struct {
-    size_t b, h, h_kv, lq, lk, d;
-    ocf_dtype dt, ot;
-    int causal, lengths, offset, layout;
-  } cases[] = {
-      {2, 4, 2, 1, 70, 64, OCF_BF16, OCF_F32, 0, 0, 0, DENSE},
-      {1, 8, 2, 5, 75, 16, OCF_F16, OCF_BF16, 1, 1, 0, DENSE},
-      {2, 6, 2, 7, 70, 100, OCF_BF16, OCF_F16, 1, 0, 1, INTERLEAVED},
-      {1, 8, 1, 3, 64, 32, OCF_F16, OCF_F32, 0, 1, 0, DENSE},
-      {2, 4, 2, 3, 70, 32, OCF_F32, OCF_F32, 1, 1, 0, CHUNKED},
-      {2, 3, 3, 1, 75, 32, OCF_BF16, OCF_F32, 1, 1, 0, DENSE},
+  static const mma_case_row cases[] = {
+      {2, 4, 2, 1, 70, 64, OCF_BF16, OCF_F32, 0, 0, DENSE, 0},
+      {1, 8, 2, 5, 75, 16, OCF_F16, OCF_BF16, 1, 1, DENSE, 0},
+      {2, 6, 2, 7, 70, 100, OCF_BF16, OCF_F16, 1, 0, INTERLEAVED, 1},
+      {1, 8, 1, 3, 64, 32, OCF_F16, OCF_F32, 0, 1, DENSE, 0},
+      {2, 4, 2, 3, 70, 32, OCF_F32, OCF_F32, 1, 1, CHUNKED, 0},
+      {2, 3, 3, 1, 75, 32, OCF_BF16, OCF_F32, 1, 1, DENSE, 0},
   };
   /* Under Oclgrind (each case another build, the emulation slow): the group of 4 in blocks that
      end inside heads, causal with lengths, unsplit in two key warps' tiles and split. */
@@ -1085,16 +1103,7 @@ static void test_attention_mma_pack(void **state) {
     tune_every_dtype(env, settings[k].tune);
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
       if (ocft_small() && i != 1) continue;
-      att_case c = base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk,
-                             ocft_small() ? 16 : cases[i].d);
-      c.qt = c.kt = c.vt = cases[i].dt;
-      if (cases[i].dt == OCF_F32) c.precision = OCF_PRECISION_3XTF32;
-      c.ot = cases[i].ot;
-      c.lse = 1;
-      c.causal = cases[i].causal;
-      c.lengths = cases[i].lengths;
-      c.layout = cases[i].layout;
-      if (cases[i].offset) c.offset_set = 1, c.offset = -2;
+      att_case c = mma_case_of(&cases[i], ocft_small() ? 16 : cases[i].d);
       c.poison = 1; /* the split's scratch not zeroed: every float read must be written */
       run_case(env, "attention_mma packed", &c, 0);
       if (limited) continue;
@@ -1294,12 +1303,7 @@ static void test_attention_mma_shapes(void **state) {
        {"-DROWS=32", "-DQ_LOCAL=1", "-DBK=64"},
        0},
   };
-  /* b, h, h_kv, lq, lk, d, dtype, out dtype, causal, lengths, layout, offset (1: -2) */
-  static const struct {
-    size_t b, h, h_kv, lq, lk, d;
-    ocf_dtype dt, ot;
-    int causal, lengths, layout, offset;
-  } cases[] = {
+  static const mma_case_row cases[] = {
       {2, 4, 2, 65, 129, 128, OCF_BF16, OCF_F32, 1, 0, DENSE, 0},
       {3, 2, 2, 33, 70, 64, OCF_F16, OCF_F16, 0, 1, DENSE, 0},
       {1, 2, 2, 100, 37, 100, OCF_BF16, OCF_BF16, 1, 0, INTERLEAVED, 1},
@@ -1309,19 +1313,12 @@ static void test_attention_mma_shapes(void **state) {
     tune_every_dtype(env, NULL); /* (settings add to those in force) */
     tune_every_dtype(env, shapes[k].tuning);
     for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
-      att_case c =
-          base_case(cases[i].b, cases[i].h, cases[i].h_kv, cases[i].lq, cases[i].lk, cases[i].d);
+      if (ocft_small() && i > 0) continue;
+      att_case c = mma_case_of(&cases[i], cases[i].d);
       if (ocft_small()) { /* one case a shape, d 16, f16 and bf16 in turn */
-        if (i > 0) continue;
-        c = base_case(1, 2, 1, 40, 45, 16);
+        c.b = 1, c.h = 2, c.h_kv = 1, c.lq = 40, c.lk = 45, c.d = 16;
+        c.qt = c.kt = c.vt = k % 2 ? OCF_F16 : OCF_BF16;
       }
-      c.qt = c.kt = c.vt = ocft_small() ? (k % 2 ? OCF_F16 : OCF_BF16) : cases[i].dt;
-      c.ot = cases[i].ot;
-      c.lse = 1;
-      c.causal = cases[i].causal;
-      c.lengths = cases[i].lengths;
-      c.layout = cases[i].layout;
-      if (cases[i].offset) c.offset_set = 1, c.offset = -2;
       run_case(env, "attention_mma shapes", &c, 0);
       if (!limited) {
         const char *plan = ocf_last_plan();
