@@ -170,6 +170,8 @@
 #   pack5   packed attention_mma from 5 rows a key head against attention_lanes on 5 to 7 rows
 #           (cap 150 s)
 #   packm   packed decoding as shipped, each call's first and last kernels timed (cap 200 s)
+#   joinel  packed decoding joined in the kernel against the join kernel, attention_lanes's
+#           joined plans beside (cap 200 s)
 #   pack4   packed attention_mma on 4 rows a key head: ranges, stages, key warps (cap 150 s)
 #   packv   grouped heads packed as shipped (mma.pack=8) against mma.pack=0 on grouped shapes no
 #           round has timed, the routes' GPU suites first, the peers (cap 400 s)
@@ -182,7 +184,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1092,6 +1094,29 @@ $shape \"tune=mma.pack=5 mma.key_warps=2\"
     CASES=$CASES PEERS="" OUT=$work/pack4 timeout -k 10 "$(budget 150)" \
       bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-300 "$work/pack4/round.txt"
+    ;;
+  joinel)
+    # packed decoding joined in the kernel (mma.join=2: one warp joined a block's 32 ranges, 598
+    # GB/s on 1 x 32 (8) x 8192 where the join kernel gave 914) against the join kernel, and
+    # attention_lanes's joined plans as shipped, the joined suites first, no peers (cap 200 s).
+    # Run on an H100 (2026-12-06) with join_elements taking 4 elements a work-item at once (all
+    # their ranges' loads issued together; not kept): mma.join=2 still lost (1 x 32 (8) 670
+    # against 921 by the join kernel, 1 x 64 (8) 460 against 902), and attention_lanes's grouped
+    # plans lost with it (1 x 32 (8) 998 -> 887, 4 x 32 (8) 1793 -> 1667; one head a key head
+    # unchanged, 1949-1961 and 2938-2941)
+    attention_suites 60 test_attention_lanes_join test_attention_mma_pack
+    CASES=""
+    for shape in "bf16 1 32 8 1 8192 128" "bf16 1 64 8 1 8192 128" "bf16 2 40 8 1 6000 128" \
+      "bf16 4 32 8 1 8192 128" "bf16 1 28 4 1 16384 128" "bf16 1 32 32 1 8192 128" \
+      "bf16 16 32 32 1 4096 128"; do
+      CASES="$CASES$shape
+$shape \"tune=mma.pack=1\"
+$shape \"tune=mma.pack=1 mma.join=2\"
+"
+    done
+    CASES=$CASES PEERS="" OUT=$work/joinel timeout -k 10 "$(budget 120)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/joinel/round.txt"
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
