@@ -172,6 +172,8 @@
 #   packm   packed decoding as shipped, each call's first and last kernels timed (cap 200 s)
 #   joinel  packed decoding joined in the kernel against the join kernel, attention_lanes's
 #           joined plans beside (cap 200 s)
+#   packkw  key warps with whole shares of a tile (2 x 64, 4 x 32 keys) beside the join kernel on
+#           packed decoding (cap 200 s)
 #   pack4   packed attention_mma on 4 rows a key head: ranges, stages, key warps (cap 150 s)
 #   packv   grouped heads packed as shipped (mma.pack=8) against mma.pack=0 on grouped shapes no
 #           round has timed, the routes' GPU suites first, the peers (cap 400 s)
@@ -184,7 +186,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1117,6 +1119,26 @@ $shape \"tune=mma.pack=1 mma.join=2\"
     CASES=$CASES PEERS="" OUT=$work/joinel timeout -k 10 "$(budget 120)" \
       bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
     cut -c1-300 "$work/joinel/round.txt"
+    ;;
+  packkw)
+    # key warps with whole shares of a tile beside the join kernel (untimed so far: the shares
+    # measured were 16 keys, or joined in the kernel): packed decoding on 4, 5 and 8 rows a key
+    # head with 2 key warps of 64 keys (128-key tiles) and 4 of 32, pack_fill 1 and 2 (half or
+    # a quarter of the ranges to join), against the shipped plan, no peers (cap 200 s)
+    CASES=""
+    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 40 8 1 8192 128" \
+      "bf16 1 64 8 1 8192 128"; do
+      for cfg in "" "mma.pack=1" "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=2" \
+        "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=2 mma.pack_fill=1" \
+        "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=4" \
+        "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=4 mma.pack_fill=1"; do
+        CASES="$CASES$shape \"tune=$cfg\"
+"
+      done
+    done
+    CASES=$CASES PEERS="" OUT=$work/packkw timeout -k 10 "$(budget 150)" \
+      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+    cut -c1-300 "$work/packkw/round.txt"
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
