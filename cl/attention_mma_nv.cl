@@ -62,8 +62,8 @@
  * = BK / KW) for the row warp's rows with a running (m, l, O) of its own, and after the block's
  * keys the key warps' states are joined through local memory (combine_key_warps; the stages are
  * free then) into key warp 0's, which writes them. A block of a few rows gets KW times the warps
- * (and the copies in flight) on the same keys, and a decoding split KW times fewer ranges to
- * join.
+ * (and the copies in flight) on the same keys; a decoding split that aims at fewer workgroups
+ * (mma.pack_fill) then has as many warps in fewer ranges to join.
  *
  * Grouped heads packed (PACK 1, decoding with grouped-query heads): a unit is not one query head
  * but the `group` query heads of one key head, their rows one after another (unit row p is row

@@ -186,9 +186,9 @@ static const ocf_tunable attention_tunables[] = {
                            NULL},
     [AT(mma.key_warps)] = {"mma.key_warps", 1, 8, 1, 1,
                            "warps of attention_mma that take the same query rows, each a part "
-                           "of every tile's keys, joined at the end, where the rows leave "
-                           "mma.warps' warps idle (decoding: more warps and copies on the keys, "
-                           "fewer key ranges); 1: none",
+                           "of every tile's keys, joined at the end, where one workgroup's block "
+                           "holds all of a unit's rows (decoding: more warps and copies on the "
+                           "same keys); 1: none",
                            NULL},
     /* wgmma: attention_wgmma */
     [AT(wgmma.on)] = {"wgmma.on", 0, 1, 0, 0,
