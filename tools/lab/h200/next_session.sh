@@ -234,6 +234,32 @@ attention_suites() {
   done
 }
 
+# Appends to CASES (round_attention_default.sh's case lines, "dtype b h h_kv lq lk d [tune]")
+# every shape argument under every entry of the array CONFIGS ("" the shipped plan, else the
+# tune= settings), a shape's lines together:
+#   CONFIGS=("" "decode.bulk=1"); decode_cases "bf16 1 32 8 1 8192 128" ...
+decode_cases() {
+  local shape config
+  for shape in "$@"; do
+    for config in "${CONFIGS[@]}"; do
+      if [ -z "$config" ]; then
+        CASES+="$shape"$'\n'
+      else
+        CASES+="$shape \"tune=$config\""$'\n'
+      fi
+    done
+  done
+}
+
+# One round_attention_default.sh round of CASES, no peers, into $work/NAME, cut to CAP seconds,
+# then its lines cut to WIDTH characters (300):
+#   decode_round NAME CAP [WIDTH]
+decode_round() {
+  CASES=$CASES PEERS="" OUT=$work/$1 timeout -k 10 "$(budget "$2")" \
+    bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
+  cut -c1-"${3:-300}" "$work/$1/round.txt"
+}
+
 # One round_normstream.sh round into $work/NAME, cut to CAP seconds, then its table (GB/s, a
 # column a config, torch's best and the copy beside):
 #   norm_round NAME CAP "dtype ..." "kind ..." "rows cols;..." "label=tuning;..."
@@ -877,26 +903,18 @@ SHAPES
     (cd $b && OCFT_ONLY=test_attention_lanes_bulk timeout "$(budget 150)" tests/test_attention \
       >"$work/bulk_test.txt" 2>&1; echo "exit $?" >>"$work/bulk_test.txt")
     grep -v '^\[ *\(RUN\|OK\) ' "$work/bulk_test.txt" | tail -8
-    B4="tune=decode.bulk=1 decode.stages=4 decode.bulk_keys=64"
-    B6="tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64"
-    B6W256="tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.wg=256"
-    B3K128="tune=decode.bulk=1 decode.stages=3 decode.bulk_keys=128"
     CASES=""
-    for shape in "bf16 1 32 32 1 8192 128" "bf16 16 32 32 1 4096 128" "bf16 4 32 32 1 8192 128" \
+    CONFIGS=("" "decode.bulk=1 decode.stages=4 decode.bulk_keys=64"
+      "decode.bulk=1 decode.stages=6 decode.bulk_keys=64"
+      "decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.wg=256"
+      "decode.bulk=1 decode.stages=3 decode.bulk_keys=128")
+    decode_cases "bf16 1 32 32 1 8192 128" "bf16 16 32 32 1 4096 128" "bf16 4 32 32 1 8192 128" \
       "bf16 1 32 32 1 32768 128" "bf16 1 32 8 1 8192 128" "f16 1 32 32 1 8192 128" \
-      "f32 1 32 32 1 8192 128" "bf16 1 8 8 1 8192 128"; do
-      CASES="$CASES$shape
-$shape \"$B4\"
-$shape \"$B6\"
-$shape \"$B6W256\"
-$shape \"$B3K128\"
-"
-    done
-    CASES="${CASES}bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0\"
-bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 decode.stages=6 decode.bulk_keys=64\""
-    CASES=$CASES PEERS="" OUT=$work/bulk timeout -k 10 "$(budget 240)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-220 "$work/bulk/round.txt"
+      "f32 1 32 32 1 8192 128" "bf16 1 8 8 1 8192 128"
+    CONFIGS=("mma.decode_fill=0 mma.split_fill=0"
+      "mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 decode.stages=6 decode.bulk_keys=64")
+    decode_cases "bf16 1 32 32 1 8192 64"
+    decode_round bulk 240 220
     timeout -k 5 "$(budget 100)" python3 tools/lab/decode/peers.py bf16:1x32x32x8192x128 \
       bf16:16x32x32x4096x128 bf16:4x32x32x8192x128 bf16:1x32x32x32768x128 bf16:1x32x8x8192x128 \
       f16:1x32x32x8192x128 bf16:1x8x8x8192x128 bf16:1x32x32x8192x64 2>&1 | grep PEER
@@ -910,21 +928,13 @@ bf16 1 32 32 1 8192 64 \"tune=mma.decode_fill=0 mma.split_fill=0 decode.bulk=1 d
     attention_suites 60 test_attention_lanes test_attention_lanes_join test_attention_lanes_bulk
     RING="decode.bulk=1 decode.bulk_min=1 decode.stages=4 decode.bulk_keys=64"
     CASES=""
-    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
-      "bf16 1 64 8 1 8192 128" "bf16 1 32 16 1 8192 128" "f32 1 32 8 1 8192 128"; do
-      CASES="$CASES$shape
-$shape \"tune=$RING decode.row_groups=2\"
-$shape \"tune=$RING decode.row_groups=2 decode.wg=64\"
-$shape \"tune=$RING decode.row_groups=4 decode.wg=64\"
-$shape \"tune=$RING decode.row_groups=4 decode.wg=32\"
-$shape \"tune=$RING decode.row_groups=4\"
-$shape \"tune=$RING decode.row_groups=8 decode.wg=64\"
-$shape \"tune=$RING decode.row_groups=4 decode.wg=64 decode.stages=3 decode.bulk_fill=2\"
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/rowg timeout -k 10 "$(budget 240)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/rowg/round.txt"
+    CONFIGS=("" "$RING decode.row_groups=2" "$RING decode.row_groups=2 decode.wg=64"
+      "$RING decode.row_groups=4 decode.wg=64" "$RING decode.row_groups=4 decode.wg=32"
+      "$RING decode.row_groups=4" "$RING decode.row_groups=8 decode.wg=64"
+      "$RING decode.row_groups=4 decode.wg=64 decode.stages=3 decode.bulk_fill=2")
+    decode_cases "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
+      "bf16 1 64 8 1 8192 128" "bf16 1 32 16 1 8192 128" "f32 1 32 8 1 8192 128"
+    decode_round rowg 240
     timeout -k 5 "$(budget 60)" python3 tools/lab/decode/peers.py bf16:1x32x16x8192x128 \
       f32:1x32x8x8192x128 2>&1 | grep PEER
     ;;
@@ -934,19 +944,14 @@ $shape \"tune=$RING decode.row_groups=4 decode.wg=64 decode.stages=3 decode.bulk
     # 2049 keeps 1 x 32 (8)'s 512-key ranges of 4 rows in registers, as 1024 keys did), the
     # lanes suites first, the peers of the shapes rowg did not time (cap 300 s)
     attention_suites 60 test_attention_lanes_bulk test_attention_lanes
-    CASES="bf16 1 32 32 1 8192 128
-bf16 1 8 8 1 8192 128
-"
-    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
+    CASES=""
+    CONFIGS=("")
+    decode_cases "bf16 1 32 32 1 8192 128" "bf16 1 8 8 1 8192 128"
+    CONFIGS=("" "decode.row_groups=1 decode.bulk_min=2049")
+    decode_cases "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
       "bf16 1 64 8 1 8192 128" "bf16 1 32 16 1 8192 128" "bf16 16 32 8 1 4096 128" \
-      "bf16 64 32 8 1 2048 128" "f16 1 32 8 1 8192 128"; do
-      CASES="$CASES$shape
-$shape \"tune=decode.row_groups=1 decode.bulk_min=2049\"
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/rowgv timeout -k 10 "$(budget 150)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/rowgv/round.txt"
+      "bf16 64 32 8 1 2048 128" "f16 1 32 8 1 8192 128"
+    decode_round rowgv 150
     timeout -k 5 "$(budget 60)" python3 tools/lab/decode/peers.py bf16:16x32x8x4096x128 \
       bf16:64x32x8x2048x128 2>&1 | grep PEER
     ;;
@@ -959,18 +964,13 @@ $shape \"tune=decode.row_groups=1 decode.bulk_min=2049\"
       >"$work/bulk_test.txt" 2>&1; echo "exit $?" >>"$work/bulk_test.txt")
     grep -v '^\[ *\(RUN\|OK\) ' "$work/bulk_test.txt" | tail -4
     CASES=""
-    for shape in "bf16 1 32 32 1 8192 128" "bf16 1 32 32 1 32768 128" "bf16 4 32 32 1 8192 128" \
-      "f16 1 32 32 1 8192 128"; do
-      CASES="$CASES$shape
-$shape \"tune=decode.bulk=1 decode.stages=4 decode.bulk_keys=64\"
-$shape \"tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64\"
-$shape \"tune=decode.bulk=1 decode.stages=4 decode.bulk_keys=64 decode.bulk_refill=1\"
-$shape \"tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.bulk_refill=1\"
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/bulk timeout -k 10 "$(budget 90)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-220 "$work/bulk/round.txt"
+    CONFIGS=("" "decode.bulk=1 decode.stages=4 decode.bulk_keys=64"
+      "decode.bulk=1 decode.stages=6 decode.bulk_keys=64"
+      "decode.bulk=1 decode.stages=4 decode.bulk_keys=64 decode.bulk_refill=1"
+      "decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.bulk_refill=1")
+    decode_cases "bf16 1 32 32 1 8192 128" "bf16 1 32 32 1 32768 128" "bf16 4 32 32 1 8192 128" \
+      "f16 1 32 32 1 8192 128"
+    decode_round bulk 90 220
     ;;
   pack)
     # attention_mma with grouped heads packed (mma.pack: a key head's query heads share a
@@ -986,30 +986,18 @@ $shape \"tune=decode.bulk=1 decode.stages=6 decode.bulk_keys=64 decode.bulk_refi
     P="mma.pack=1 mma.split_fill"
     L="mma.local=1"
     CASES=""
-    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
+    CONFIGS=("" "$P=2" "$P=1 mma.key_warps=2" "$P=1 mma.key_warps=4 $L" "$P=2 mma.key_warps=4 $L"
+      "$P=1 mma.key_warps=4 $L mma.join=2" "$P=2 mma.key_warps=4 $L mma.join=2"
+      "$P=1 mma.key_warps=4 $L mma.bk=128 mma.join=2"
+      "$P=1 mma.key_warps=8 $L mma.bk=128 mma.join=2")
+    decode_cases "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
       "bf16 1 64 8 1 8192 128" "bf16 1 32 16 1 8192 128" "bf16 16 32 8 1 4096 128" \
-      "bf16 64 32 8 1 2048 128" "bf16 1 32 8 1 8192 64" "bf16 1 32 8 4 8192 128"; do
-      CASES="$CASES$shape
-$shape \"tune=$P=2\"
-$shape \"tune=$P=1 mma.key_warps=2\"
-$shape \"tune=$P=1 mma.key_warps=4 $L\"
-$shape \"tune=$P=2 mma.key_warps=4 $L\"
-$shape \"tune=$P=1 mma.key_warps=4 $L mma.join=2\"
-$shape \"tune=$P=2 mma.key_warps=4 $L mma.join=2\"
-$shape \"tune=$P=1 mma.key_warps=4 $L mma.bk=128 mma.join=2\"
-$shape \"tune=$P=1 mma.key_warps=8 $L mma.bk=128 mma.join=2\"
-"
-    done
-    for shape in "bf16 1 32 32 1 8192 128" "bf16 16 32 32 1 4096 128" "bf16 1 32 32 1 32768 128"; do
-      CASES="$CASES$shape
-$shape \"tune=decode.lanes=0 mma.split_fill=1 mma.key_warps=4 $L mma.join=2\"
-$shape \"tune=decode.lanes=0 mma.split_fill=2 mma.key_warps=4 $L mma.join=2\"
-$shape \"tune=decode.lanes=0 mma.split_fill=1 mma.key_warps=4 $L mma.bk=128 mma.join=2\"
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/pack timeout -k 10 "$(budget 330)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/pack/round.txt"
+      "bf16 64 32 8 1 2048 128" "bf16 1 32 8 1 8192 64" "bf16 1 32 8 4 8192 128"
+    CONFIGS=("" "decode.lanes=0 mma.split_fill=1 mma.key_warps=4 $L mma.join=2"
+      "decode.lanes=0 mma.split_fill=2 mma.key_warps=4 $L mma.join=2"
+      "decode.lanes=0 mma.split_fill=1 mma.key_warps=4 $L mma.bk=128 mma.join=2")
+    decode_cases "bf16 1 32 32 1 8192 128" "bf16 16 32 32 1 4096 128" "bf16 1 32 32 1 32768 128"
+    decode_round pack 330
     timeout -k 5 "$(budget 90)" python3 tools/lab/decode/peers.py bf16:1x32x8x8192x128 \
       bf16:4x32x8x8192x128 bf16:1x32x8x32768x128 bf16:1x64x8x8192x128 bf16:1x32x16x8192x128 \
       bf16:16x32x8x4096x128 bf16:64x32x8x2048x128 bf16:1x32x8x8192x64 bf16:1x32x32x8192x128 \
@@ -1023,17 +1011,12 @@ $shape \"tune=decode.lanes=0 mma.split_fill=1 mma.key_warps=4 $L mma.bk=128 mma.
     # (cap 400 s)
     attention_suites 60 test_attention_mma_pack test_attention_gqa_decode test_attention_gqa
     CASES=""
-    for shape in "bf16 2 40 8 1 6000 128" "bf16 1 56 8 1 12000 128" "bf16 1 28 4 1 16384 128" \
+    CONFIGS=("" "mma.pack=0")
+    decode_cases "bf16 2 40 8 1 6000 128" "bf16 1 56 8 1 12000 128" "bf16 1 28 4 1 16384 128" \
       "bf16 8 64 8 1 4096 128" "bf16 1 32 2 1 8192 128" "f16 1 64 8 1 8192 128" \
       "bf16 32 32 8 1 2048 128" "bf16 2 32 8 2 8192 128" "bf16 1 48 8 3 4000 128" \
-      "bf16 1 64 8 1 8192 64" "bf16 4 32 8 1 8192 128" "bf16 16 32 4 1 1024 128"; do
-      CASES="$CASES$shape
-$shape \"tune=mma.pack=0\"
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/packv timeout -k 10 "$(budget 200)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/packv/round.txt"
+      "bf16 1 64 8 1 8192 64" "bf16 4 32 8 1 8192 128" "bf16 16 32 4 1 1024 128"
+    decode_round packv 200
     timeout -k 5 "$(budget 90)" python3 tools/lab/decode/peers.py bf16:2x40x8x6000x128 \
       bf16:1x56x8x12000x128 bf16:1x28x4x16384x128 bf16:8x64x8x4096x128 bf16:1x32x2x8192x128 \
       f16:1x64x8x8192x128 bf16:32x32x8x2048x128 bf16:1x64x8x8192x64 bf16:16x32x4x1024x128 \
@@ -1044,16 +1027,10 @@ $shape \"tune=mma.pack=0\"
     # (mma.pack=0: its row groups hold 5 to 7 rows as 8) and with 2 key warps, on 5 to 7 rows
     # a key head, no peers (cap 150 s)
     CASES=""
-    for shape in "bf16 2 40 8 1 6000 128" "bf16 1 56 8 1 12000 128" "bf16 1 28 4 1 16384 128" \
-      "bf16 1 40 8 1 8192 128" "bf16 4 24 4 1 8192 128"; do
-      CASES="$CASES$shape \"tune=mma.pack=5\"
-$shape \"tune=mma.pack=0\"
-$shape \"tune=mma.pack=5 mma.key_warps=2\"
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/pack5 timeout -k 10 "$(budget 150)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/pack5/round.txt"
+    CONFIGS=("mma.pack=5" "mma.pack=0" "mma.pack=5 mma.key_warps=2")
+    decode_cases "bf16 2 40 8 1 6000 128" "bf16 1 56 8 1 12000 128" "bf16 1 28 4 1 16384 128" \
+      "bf16 1 40 8 1 8192 128" "bf16 4 24 4 1 8192 128"
+    decode_round pack5 150
     ;;
   packm)
     # packed grouped decoding as shipped, the first and last kernels' times (its split's join
@@ -1063,15 +1040,11 @@ $shape \"tune=mma.pack=5 mma.key_warps=2\"
     # 28 (4) x 1 x 16384 (64 ranges; H100, 2026-12-06) (cap 200 s)
     attention_suites 60 test_attention_mma_split test_attention_split
     CASES=""
-    for shape in "bf16 1 64 8 1 8192 128" "bf16 2 40 8 1 6000 128" "bf16 1 28 4 1 16384 128" \
+    CONFIGS=("")
+    decode_cases "bf16 1 64 8 1 8192 128" "bf16 2 40 8 1 6000 128" "bf16 1 28 4 1 16384 128" \
       "bf16 1 32 8 4 8192 128" "bf16 16 32 4 1 1024 128" "bf16 8 64 8 1 4096 128" \
-      "bf16 1 40 8 1 8192 128" "bf16 32 32 8 1 2048 128"; do
-      CASES="$CASES$shape
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/packm timeout -k 10 "$(budget 100)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/packm/round.txt"
+      "bf16 1 40 8 1 8192 128" "bf16 32 32 8 1 2048 128"
+    decode_round packm 100
     ;;
   pack4)
     # packed attention_mma on 4 rows a key head (where attention_lanes's row groups still lead
@@ -1084,18 +1057,12 @@ $shape \"tune=mma.pack=5 mma.key_warps=2\"
     # split.min 512 735 / 1763 / 1642; pack_fill 3 921 / 1750 / 1580; 3 stages of 64 keys 867 /
     # 1254 / 1158, of 32 890 / 1628 / 1580; 2 key warps joined in the kernel 781 / 1608 / 1351
     CASES=""
-    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128"; do
-      for cfg in "" "mma.pack=1" "mma.pack=1 mma.pack_fill=1" "mma.pack=1 split.min=512" \
-        "mma.pack=1 mma.pack_fill=3" "mma.pack=1 mma.local=1 mma.stages=3" \
-        "mma.pack=1 mma.local=1 mma.bk=32 mma.stages=3" "mma.pack=1 mma.key_warps=2 mma.join=2" \
-        "mma.pack=1 mma.pack_fill=1 mma.key_warps=2 mma.join=2"; do
-        CASES="$CASES$shape \"tune=$cfg\"
-"
-      done
-    done
-    CASES=$CASES PEERS="" OUT=$work/pack4 timeout -k 10 "$(budget 150)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/pack4/round.txt"
+    CONFIGS=("" "mma.pack=1" "mma.pack=1 mma.pack_fill=1" "mma.pack=1 split.min=512"
+      "mma.pack=1 mma.pack_fill=3" "mma.pack=1 mma.local=1 mma.stages=3"
+      "mma.pack=1 mma.local=1 mma.bk=32 mma.stages=3" "mma.pack=1 mma.key_warps=2 mma.join=2"
+      "mma.pack=1 mma.pack_fill=1 mma.key_warps=2 mma.join=2")
+    decode_cases "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128"
+    decode_round pack4 150
     ;;
   joinel)
     # packed decoding joined in the kernel (mma.join=2: one warp joined a block's 32 ranges, 598
@@ -1108,17 +1075,11 @@ $shape \"tune=mma.pack=5 mma.key_warps=2\"
     # unchanged, 1949-1961 and 2938-2941)
     attention_suites 60 test_attention_lanes_join test_attention_mma_pack
     CASES=""
-    for shape in "bf16 1 32 8 1 8192 128" "bf16 1 64 8 1 8192 128" "bf16 2 40 8 1 6000 128" \
+    CONFIGS=("" "mma.pack=1" "mma.pack=1 mma.join=2")
+    decode_cases "bf16 1 32 8 1 8192 128" "bf16 1 64 8 1 8192 128" "bf16 2 40 8 1 6000 128" \
       "bf16 4 32 8 1 8192 128" "bf16 1 28 4 1 16384 128" "bf16 1 32 32 1 8192 128" \
-      "bf16 16 32 32 1 4096 128"; do
-      CASES="$CASES$shape
-$shape \"tune=mma.pack=1\"
-$shape \"tune=mma.pack=1 mma.join=2\"
-"
-    done
-    CASES=$CASES PEERS="" OUT=$work/joinel timeout -k 10 "$(budget 120)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/joinel/round.txt"
+      "bf16 16 32 32 1 4096 128"
+    decode_round joinel 120
     ;;
   packkw)
     # key warps with whole shares of a tile beside the join kernel (untimed so far: the shares
@@ -1126,19 +1087,12 @@ $shape \"tune=mma.pack=1 mma.join=2\"
     # head with 2 key warps of 64 keys (128-key tiles) and 4 of 32, pack_fill 1 and 2 (half or
     # a quarter of the ranges to join), against the shipped plan, no peers (cap 200 s)
     CASES=""
-    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 40 8 1 8192 128" \
-      "bf16 1 64 8 1 8192 128"; do
-      for cfg in "" "mma.pack=1" "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=2" \
-        "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=2 mma.pack_fill=1" \
-        "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=4" \
-        "mma.pack=1 mma.local=1 mma.bk=128 mma.key_warps=4 mma.pack_fill=1"; do
-        CASES="$CASES$shape \"tune=$cfg\"
-"
-      done
-    done
-    CASES=$CASES PEERS="" OUT=$work/packkw timeout -k 10 "$(budget 150)" \
-      bash tools/lab/h200/round_attention_default.sh >/dev/null 2>&1
-    cut -c1-300 "$work/packkw/round.txt"
+    K="mma.pack=1 mma.local=1 mma.bk=128"
+    CONFIGS=("" "mma.pack=1" "$K mma.key_warps=2" "$K mma.key_warps=2 mma.pack_fill=1"
+      "$K mma.key_warps=4" "$K mma.key_warps=4 mma.pack_fill=1")
+    decode_cases "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 40 8 1 8192 128" \
+      "bf16 1 64 8 1 8192 128"
+    decode_round packkw 150
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
