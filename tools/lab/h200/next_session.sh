@@ -177,6 +177,11 @@
 #   pack4   packed attention_mma on 4 rows a key head: ranges, stages, key warps (cap 150 s)
 #   packv   grouped heads packed as shipped (mma.pack=8) against mma.pack=0 on grouped shapes no
 #           round has timed, the routes' GPU suites first, the peers (cap 400 s)
+#   hopperdb the H200's shipped database on another Hopper card (an H100): a second build with
+#           that file's entries under this card's name, `oclfuse bench` (L2 flushed) of a shape
+#           or two of every class it sets, both builds in turn, group by group (cap 560 s);
+#           DBS="a=FILE b=FILE" tries other files (each a build), HOPPER_GROUPS="3 1" some
+#           groups, GROUP_CAP a group's seconds a build (60). It wrote nvidia-h100.tuning.
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -186,7 +191,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1085,7 +1090,9 @@ SHAPES
     # key warps with whole shares of a tile beside the join kernel (untimed so far: the shares
     # measured were 16 keys, or joined in the kernel): packed decoding on 4, 5 and 8 rows a key
     # head with 2 key warps of 64 keys (128-key tiles) and 4 of 32, pack_fill 1 and 2 (half or
-    # a quarter of the ranges to join), against the shipped plan, no peers (cap 200 s)
+    # a quarter of the ranges to join), against the shipped plan, no peers (cap 200 s).
+    # Ran 2026-12-06 on an H100: every key-warp form lost (1 x 32 (8) 760-799 GB/s against 924
+    # packed and 984 on attention_lanes; the split's kernel 33-36 us against 26.7 with one warp).
     CASES=""
     K="mma.pack=1 mma.local=1 mma.bk=128"
     CONFIGS=("" "mma.pack=1" "$K mma.key_warps=2" "$K mma.key_warps=2 mma.pack_fill=1"
@@ -1093,6 +1100,40 @@ SHAPES
     decode_cases "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 40 8 1 8192 128" \
       "bf16 1 64 8 1 8192 128"
     decode_round packkw 150
+    ;;
+  hopperdb)
+    # Two builds of the bench differing only in the shipped databases: /tmp/b as committed, and
+    # one where the H200's file also names this card (its `device` line replaced), so every
+    # entry it sets applies here; then the same calls under each, twice, alternating.
+    card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/ *$//')
+    # DBS: the databases to try, NAME=FILE each (default the H200's), each in a build of its own.
+    builds=(b)
+    for db in ${DBS:-b_db=src/tuning/shipped/nvidia-h200.tuning}; do
+      src=/tmp/src_${db%%=*}
+      rm -rf $src && mkdir -p $src && tar --exclude=./.gpu --exclude=./build -cf - . | tar -xf - -C $src
+      sed "s/^device .*/device $card/" "${db#*=}" >$src/src/tuning/shipped/hopper-trial.tuning
+      (cmake -S $src -B /tmp/${db%%=*} -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=OFF &&
+        cmake --build /tmp/${db%%=*} --target oclfuse_tool -j16) >"$work/build_${db%%=*}.txt" 2>&1 ||
+        { tail -20 "$work/build_${db%%=*}.txt"; exit 1; }
+      builds+=("${db%%=*}")
+    done
+    echo "card '$card', builds ${builds[*]} at $((SECONDS - start)) s"
+    # A group of calls an op or type, each group under both builds in turn (one cut call loses
+    # one group, and builds' driver caches warm alike), its JSON and progress kept.
+    groups=("softmax:4096x4096;softmax:2048x12345;softmax:512x50257;softmax:1024x30522;softmax:64x1048576"
+      "softmax:65536x128:bf16;softmax:32768x200:bf16;softmax:16384x1000:bf16;softmax:8192x1496:bf16;softmax:4096x4096:bf16;softmax:2048x12345:bf16;softmax:512x50257:bf16;softmax:1024x32000:bf16;softmax:64x1048576:bf16"
+      "softmax:65536x128:f16;softmax:16384x1024:f16;softmax:4096x4096:f16;softmax:512x50257:f16"
+      "rmsnorm:65536x128:weight;layernorm:65536x128:weight:bias;rmsnorm:1024x16384:weight;layernorm:2048x16384:weight:bias;rmsnorm:512x65536:weight;rmsnorm:1024x24576:weight"
+      "rmsnorm:32768x1024:bf16:weight;layernorm:16384x2000:bf16:weight:bias;rmsnorm:8192x4096:bf16:weight;layernorm:8192x4096:bf16:weight:bias;rmsnorm:1024x16384:bf16:weight;rmsnorm:256x65536:bf16:weight;rmsnorm:256x65536:f16:weight;layernorm:8192x4096:f16:weight:bias"
+      "matmul:1024x1024x16384;matmul:64x11008x4096;matmul:128x4096x4096;matmul:512x512x512;matmul:768x2048x4096;add:2^26;add:2^28"
+      "attention:4x32x4096x4096x128:bf16;attention:8x16x1024x1024x64:bf16:causal;attention:1x32x1x8192x128:bf16;attention:1x32x1x8192x128:bf16:kv=8")
+    for g in ${HOPPER_GROUPS:-${!groups[@]}}; do
+      for build in "${builds[@]}"; do
+        timeout -k 5 "$(budget "${GROUP_CAP:-60}")" /tmp/$build/bench/oclfuse bench --repeat 5 --format json \
+          --sizes "${groups[$g]}" >"$work/g${g}_$build.json" 2>"$work/g${g}_$build.err"
+        echo "group $g $build: rc $? at $((SECONDS - start)) s"
+      done
+    done
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
