@@ -34,6 +34,8 @@ typedef struct described_device {
 
 static const described_device devices[] = {
     {"nvidia-h200", CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA Corporation", "NVIDIA H200", 9, 0},
+    {"nvidia-h100", CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA Corporation",
+     "NVIDIA H100 80GB HBM3", 9, 0},
     {"nvidia-a100", CL_DEVICE_TYPE_GPU, "NVIDIA CUDA", "NVIDIA Corporation",
      "NVIDIA A100-SXM4-80GB", 8, 0},
     {"amd-gpu", CL_DEVICE_TYPE_GPU, "AMD Accelerated Parallel Processing",
