@@ -182,6 +182,9 @@
 #           or two of every class it sets, both builds in turn, group by group (cap 560 s);
 #           DBS="a=FILE b=FILE" tries other files (each a build), HOPPER_GROUPS="3 1" some
 #           groups, GROUP_CAP a group's seconds a build (60). It wrote nvidia-h100.tuning.
+#   fewcfg  the few-row wgmma split (bf16 128 x 8192^2 at 0.71-0.75 of cuBLAS, its split step
+#           alone as long as cuBLAS's call): stages, ranges, the TMA-fed split and 128-column
+#           tiles, library_gemm_time on three few-row shapes (cap 240 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -191,7 +194,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1100,6 +1103,23 @@ SHAPES
     decode_cases "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 40 8 1 8192 128" \
       "bf16 1 64 8 1 8192 128"
     decode_round packkw 150
+    ;;
+  fewcfg)
+    # Is the split bound by the bytes a unit has in flight (stages - 2 copies of 48 KiB at 128 x
+    # 256: 96 KiB, one workgroup a unit), by the ranges, or by neither? (shapes: words for
+    # library_gemm_time, unquoted on purpose)
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o $b/lgt || exit 1
+    for shape in "1 128 8192 8192" "1 64 8192 8192" "1 128 4096 14336"; do
+      for config in "" "wgmma.stages=3" "wgmma.stages=5" "wgmma.split_min=512" \
+        "wgmma.split_min=2048" "wgmma.tma_split=1" "wgmma.tma_split=1 wgmma.split_min=512" \
+        "wgmma.bn=128 wgmma.stages=6" "wgmma.bn=128 wgmma.stages=6 wgmma.tma_split=1" \
+        "wgmma.bn=192 wgmma.stages=5 wgmma.tma_split=1"; do
+        # shellcheck disable=SC2086
+        echo "$shape [$config] $(timeout -k 2 "$(budget 20)" $b/lgt bf16 $shape "${config:-wg=0}" 2>&1 |
+          tr '\n' ' ' | cut -c1-230)"
+      done
+    done
     ;;
   hopperdb)
     # Two builds of the bench differing only in the shipped databases: /tmp/b as committed, and
