@@ -7,7 +7,10 @@
    usage: library_attention_time f32|f16|bf16 b h h_kv lq lk d [causal] [prec=0|1|2]
           ["tune=name=v name=v"]
    (prec=: ocf_attention_options.precision, FP32 / TF32 / 3XTF32; tune=: ocf_context_set_tuning
-   of attention's tunables for every shape class) */
+   of attention's tunables for every shape class)
+   CLOCKS=1 (environment; a library built with tools/lab/h200/mma_clock.patch): every call runs
+   in a workspace of 96 MiB, and after the timed calls one more writes attention_mma_split's
+   per-workgroup clocks 64 MiB past its scratch; prints where a workgroup's time went. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <math.h>
@@ -15,6 +18,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The patched attention_mma_split's records (8 ulongs a workgroup, a magic word first) found in
+   the workspace's last 32 MiB: the spread of the workgroups' entries and ends on the global
+   timer, and the medians and maxima of each phase in cycles of the SM clock. */
+static int cmp_ulong(const void *a, const void *b) {
+  cl_ulong x = *(const cl_ulong *)a, y = *(const cl_ulong *)b;
+  return (x > y) - (x < y);
+}
+static void print_clocks(const cl_ulong *w, size_t words, double kernel_us) {
+  size_t first = 0, count = 0;
+  while (first < words && (w[first] >> 48) != 0xC10Cu)
+    first++;
+  while (first + 8 * (count + 1) <= words && (w[first + 8 * count] >> 48) == 0xC10Cu)
+    count++;
+  if (count == 0) {
+    printf("clocks: no records\n");
+    return;
+  }
+  cl_ulong *phase = malloc(5 * count * sizeof *phase);
+  cl_ulong g0 = ~0ull, g_last_entry = 0, g_end = 0, sms = 0;
+  for (size_t i = 0; i < count; i++) {
+    const cl_ulong *r = w + first + 8 * i;
+    if (r[1] < g0) g0 = r[1];
+    if (r[1] > g_last_entry) g_last_entry = r[1];
+    if (r[2] > g_end) g_end = r[2];
+    if ((r[0] & 0xffff) + 1 > sms) sms = (r[0] & 0xffff) + 1;
+    phase[0 * count + i] = r[4] > r[3] ? r[4] - r[3] : 0; /* entry to the first tile landed */
+    phase[1 * count + i] = r[5] > r[4] ? r[5] - r[4] : 0; /* the rest of the tiles */
+    phase[2 * count + i] = r[6] > r[5] ? r[6] - r[5] : 0; /* the partials written */
+    phase[3 * count + i] = r[7] > r[6] ? r[7] - r[6] : 0; /* the join, if any, to the end */
+    phase[4 * count + i] = r[7] - r[3];                   /* the whole workgroup */
+  }
+  printf("clocks: %zu workgroups on %llu SM ids; kernel %.1f us by its events, %.1f us from the "
+         "first entry to the last end, entries spread over %.1f us\n",
+         count, (unsigned long long)sms, kernel_us, (double)(g_end - g0) * 1e-3,
+         (double)(g_last_entry - g0) * 1e-3);
+  const char *names[5] = {"first tile", "other tiles", "partials", "join/end", "whole"};
+  for (int p = 0; p < 5; p++) {
+    qsort(phase + p * count, count, sizeof *phase, cmp_ulong);
+    printf("  %-12s cycles median %8llu  p90 %8llu  max %8llu\n", names[p],
+           (unsigned long long)phase[p * count + count / 2],
+           (unsigned long long)phase[p * count + count * 9 / 10],
+           (unsigned long long)phase[p * count + count - 1]);
+  }
+  free(phase);
+}
 
 static int cmp(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -108,9 +157,16 @@ int main(int argc, char **argv) {
   o.q_dtype = o.k_dtype = o.v_dtype = o.out_dtype = dt;
   o.causal = causal;
   o.precision = (ocf_precision)precision;
+  const int clocks = getenv("CLOCKS") && atoi(getenv("CLOCKS"));
+  const size_t ws_bytes = (size_t)96 << 20;
+  cl_mem ws = clocks ? clCreateBuffer(cl, CL_MEM_READ_WRITE, ws_bytes, NULL, &err) : NULL;
   enum { REPS = 11 };
   double t[REPS], t_first[REPS], t_last[REPS];
-  for (int r = -2; r < REPS; r++) {
+  for (int r = -2; r < REPS + (clocks ? 1 : 0); r++) {
+    if (clocks && r == REPS) { /* the clocks' call: its records only */
+      const cl_uchar zero = 0;
+      clEnqueueFillBuffer(q, ws, &zero, 1, (size_t)64 << 20, (size_t)32 << 20, 0, NULL, NULL);
+    }
     cl_uchar z = (cl_uchar)r;
     clEnqueueFillBuffer(q, flush, &z, 1, 0, 512u << 20, 0, NULL, NULL);
     cl_event ev = NULL, first = NULL;
@@ -118,6 +174,7 @@ int main(int argc, char **argv) {
     l.queue = q;
     l.event = &ev;
     l.first_event = &first;
+    if (clocks) l.workspace = ws, l.workspace_size = ws_bytes;
     ocf_status s = ocf_attention(ctx, b, h, hkv, lq, lk, d, Q, 0, NULL, K, 0, NULL, V, 0, NULL, O,
                                  0, NULL, &o, &l);
     if (s) {
@@ -130,6 +187,16 @@ int main(int argc, char **argv) {
     clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_END, 8, &first_end, NULL);
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, 8, &end, NULL);
     clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, 8, &last_start, NULL);
+    if (r == REPS) { /* the clocks' call */
+      const size_t words = ((size_t)32 << 20) / sizeof(cl_ulong);
+      cl_ulong *w = malloc(words * sizeof *w);
+      clEnqueueReadBuffer(q, ws, CL_TRUE, (size_t)64 << 20, words * sizeof *w, w, 0, NULL, NULL);
+      print_clocks(w, words, (double)(first_end - start) * 1e-3);
+      free(w);
+      clReleaseEvent(ev);
+      clReleaseEvent(first);
+      continue;
+    }
     if (r >= 0) t_last[r] = (double)(end - last_start) * 1e-9;
     if (r >= 0) t[r] = (double)(end - start) * 1e-9;
     if (r >= 0) t_first[r] = (double)(first_end - start) * 1e-9;

@@ -185,6 +185,10 @@
 #   fewcfg  the few-row wgmma split (bf16 128 x 8192^2 at 0.71-0.75 of cuBLAS, its split step
 #           alone as long as cuBLAS's call): stages, ranges, the TMA-fed split and 128-column
 #           tiles, library_gemm_time on three few-row shapes (cap 240 s)
+#   mmaclock where packed decoding's split kernel spends its 26.6 us (1 x 32 (8) x 8192 on an H100,
+#           the bytes alone 11 at the copy's rate): a build with tools/lab/h200/mma_clock.patch
+#           (per-workgroup clocks), library_attention_time CLOCKS=1 on packed shapes, ranges a
+#           unit and the in-kernel join (cap 200 s)
 #   narrowsm softmax's 16-bit narrow rows (bf16 65536 x 128 at 0.76 of torch.compile, where
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
@@ -194,7 +198,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1119,6 +1123,30 @@ SHAPES
         echo "$shape [$config] $(timeout -k 2 "$(budget 20)" $b/lgt bf16 $shape "${config:-wg=0}" 2>&1 |
           tr '\n' ' ' | cut -c1-230)"
       done
+    done
+    ;;
+  mmaclock)
+    # The library with the clocks patch, built apart (only the library: the patch's PTX is not
+    # for PoCL), then each case with its clocks: phases in SM cycles (1.98 GHz at most), the
+    # entries' spread and the span on the global timer.
+    src=/tmp/src_clock
+    rm -rf $src && mkdir -p $src && tar --exclude=./.gpu --exclude=./build -cf - . | tar -xf - -C $src
+    (cd $src && { patch -p1 <tools/lab/h200/mma_clock.patch || git apply tools/lab/h200/mma_clock.patch; } >/dev/null) ||
+      { echo "patch failed"; exit 1; }
+    (cmake -S $src -B /tmp/b_clock -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=OFF &&
+      cmake --build /tmp/b_clock --target oclfuse -j16 &&
+      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_attention_time.c -L/tmp/b_clock -loclfuse \
+        -lOpenCL -lm -Wl,-rpath,/tmp/b_clock -o /tmp/b_clock/lat) >"$work/build_clock.txt" 2>&1 ||
+      { tail -20 "$work/build_clock.txt"; exit 1; }
+    # (each case: library_attention_time's words|its tune= values, the words unquoted on purpose)
+    for c in "bf16 1 32 8 1 8192 128|mma.pack=1" "bf16 1 32 8 1 8192 128|mma.pack=1 mma.pack_fill=1" \
+      "bf16 1 32 8 1 8192 128|mma.pack=1 mma.pack_fill=4" \
+      "bf16 1 32 8 1 8192 128|mma.pack=1 mma.join=2" "bf16 1 32 8 1 32768 128|mma.pack=1" \
+      "bf16 1 64 8 1 8192 128|" "bf16 8 64 8 1 4096 128|" "bf16 1 32 2 1 8192 128|"; do
+      tune=${c#*|}
+      # shellcheck disable=SC2086
+      CLOCKS=1 timeout -k 2 "$(budget 25)" /tmp/b_clock/lat ${c%%|*} ${tune:+"tune=$tune"} 2>&1 |
+        cut -c1-200
     done
     ;;
   hopperdb)
