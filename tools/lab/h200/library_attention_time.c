@@ -9,7 +9,8 @@
    (prec=: ocf_attention_options.precision, FP32 / TF32 / 3XTF32; tune=: ocf_context_set_tuning
    of attention's tunables for every shape class)
    CLOCKS=1 (environment; a library built with tools/lab/h200/mma_clock.patch): every call runs
-   in a workspace of 96 MiB, and after the timed calls one more writes attention_mma_split's
+   in a workspace of 96 MiB (the call zero-fills what it uses of it: the timed figures then
+   include that fill), and after the timed calls one more writes attention_mma_split's
    per-workgroup clocks 64 MiB past its scratch; prints where a workgroup's time went. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -26,7 +27,7 @@ static int cmp_ulong(const void *a, const void *b) {
   cl_ulong x = *(const cl_ulong *)a, y = *(const cl_ulong *)b;
   return (x > y) - (x < y);
 }
-static void print_clocks(const cl_ulong *w, size_t words, double kernel_us) {
+static void print_clocks(const cl_ulong *w, size_t words, double call_us) {
   size_t first = 0, count = 0;
   while (first < words && (w[first] >> 48) != 0xC10Cu)
     first++;
@@ -50,9 +51,9 @@ static void print_clocks(const cl_ulong *w, size_t words, double kernel_us) {
     phase[3 * count + i] = r[7] > r[6] ? r[7] - r[6] : 0; /* the join, if any, to the end */
     phase[4 * count + i] = r[7] - r[3];                   /* the whole workgroup */
   }
-  printf("clocks: %zu workgroups on %llu SM ids; kernel %.1f us by its events, %.1f us from the "
-         "first entry to the last end, entries spread over %.1f us\n",
-         count, (unsigned long long)sms, kernel_us, (double)(g_end - g0) * 1e-3,
+  printf("clocks: %zu workgroups on %llu SM ids; the call %.1f us by its events (the workspace's "
+         "fill too), %.1f us from the first entry to the last end, entries spread over %.1f us\n",
+         count, (unsigned long long)sms, call_us, (double)(g_end - g0) * 1e-3,
          (double)(g_last_entry - g0) * 1e-3);
   const char *names[5] = {"first tile", "other tiles", "partials", "join/end", "whole"};
   for (int p = 0; p < 5; p++) {
@@ -191,7 +192,7 @@ int main(int argc, char **argv) {
       const size_t words = ((size_t)32 << 20) / sizeof(cl_ulong);
       cl_ulong *w = malloc(words * sizeof *w);
       clEnqueueReadBuffer(q, ws, CL_TRUE, (size_t)64 << 20, words * sizeof *w, w, 0, NULL, NULL);
-      print_clocks(w, words, (double)(first_end - start) * 1e-3);
+      print_clocks(w, words, (double)(end - start) * 1e-3);
       free(w);
       clReleaseEvent(ev);
       clReleaseEvent(first);
