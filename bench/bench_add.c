@@ -187,7 +187,7 @@ int tool_bench_add(tool_bench_env *env, const tool_spec *specs, size_t count) {
   int ready = capacity > 0 && add_setup(env, capacity, &p) == 0;
   for (size_t i = 0; i < count; i++) {
     for (size_t v = 0; v < (env->library_only ? 1 : sizeof variants / sizeof variants[0]); v++) {
-      tool_row *row = add_row(env, &specs[i], variants[v].name, 0);
+      tool_row *row = tool_stop_requested() ? NULL : add_row(env, &specs[i], variants[v].name, 0);
       if (!row) {
         if (ready) add_teardown(&p);
         return -1;

@@ -100,7 +100,7 @@ size_t tool_generic_rows(const tool_bench_env *env, tool_op op) {
 
 int tool_bench_generic(tool_bench_env *env, const tool_spec *specs, size_t count) {
   for (size_t i = 0; i < count; i++) {
-    if (generic_row(env, &specs[i], 0, 0, OCF_VARIANT_AUTO)) return -1;
+    if (tool_stop_requested() || generic_row(env, &specs[i], 0, 0, OCF_VARIANT_AUTO)) return -1;
     if (tool_generic_rows(env, specs[i].op) == 2 &&
         generic_row(env, &specs[i], 0, 0, OCF_VARIANT_BASELINE))
       return -1;

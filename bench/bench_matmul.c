@@ -413,7 +413,7 @@ int tool_bench_matmul(tool_bench_env *env, const tool_spec *specs, size_t count)
   static const char *const untuned[] = {"oclfuse", "baseline", "clblast"};
   static const char *const tuned[] = {"clblast-tuned"};
   for (size_t i = 0; i < count; i++)
-    if (matmul_shape(env, &specs[i], untuned, 3, NULL, 0, NULL)) return -1;
+    if (tool_stop_requested() || matmul_shape(env, &specs[i], untuned, 3, NULL, 0, NULL)) return -1;
   if (env->library_only || env->timer->check_only || !tool_clblast_available() ||
       !tool_clblast_tuned_applies(&env->info))
     return 0;
@@ -421,7 +421,9 @@ int tool_bench_matmul(tool_bench_env *env, const tool_spec *specs, size_t count)
   char err[256] = "";
   int failed = tool_clblast_apply_tuned(env->info.device, err, sizeof err) != 0;
   for (size_t i = 0; i < count; i++)
-    if (matmul_shape(env, &specs[i], tuned, 1, NULL, 0, failed ? err : NULL)) return -1;
+    if (tool_stop_requested() ||
+        matmul_shape(env, &specs[i], tuned, 1, NULL, 0, failed ? err : NULL))
+      return -1;
   return 0;
 }
 

@@ -311,7 +311,7 @@ static int softmax_shape(tool_bench_env *env, const tool_spec *s, const size_t *
 
 int tool_bench_softmax(tool_bench_env *env, const tool_spec *specs, size_t count) {
   for (size_t i = 0; i < count; i++)
-    if (softmax_shape(env, &specs[i], NULL, 0)) return -1;
+    if (tool_stop_requested() || softmax_shape(env, &specs[i], NULL, 0)) return -1;
   return 0;
 }
 

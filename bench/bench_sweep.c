@@ -37,6 +37,7 @@ int tool_bench_sweep(tool_bench_env *env, const int ops[TOOL_MAX_OPS]) {
   size_t wgs[40];
   for (tool_op op = 0; op < tool_op_count(); op++) {
     if (!ops[op]) continue;
+    if (tool_stop_requested()) return -1;
     const ocft_op_case *c = tool_op_case(op);
     size_t count = tool_sweep_sizes(env, c->sweep_non_powers, wgs, sizeof wgs / sizeof wgs[0]);
     /* Shapes big enough to fill the device, small enough that ~15 sizes take seconds. */

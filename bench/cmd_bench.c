@@ -40,7 +40,9 @@ static void usage(FILE *out) {
         "Rows refused by the device (a workgroup size) or skipped on purpose (a size beyond\n"
         "its memory, a missing CLBlast) carry a note and are not failures; a wrong or failed\n"
         "row is (exit status 1, the report still complete), and so is a run in which no op\n"
-        "could be measured at all.\n"
+        "could be measured at all. SIGINT or SIGTERM (Ctrl-C, timeout) stops the run after the\n"
+        "call it is measuring and reports the rows measured so far (JSON: \"interrupted\": true;\n"
+        "exit status 1); a second signal ends it at once.\n"
         "\n"
         "options:\n",
         out);
@@ -291,6 +293,7 @@ int cmd_bench(int argc, char **argv) {
   }
 
   double started = now_seconds();
+  tool_stop_on_signals();
   ocf_context *ctx = NULL;
   int opened = tool_open_context(o.device, &ctx);
   if (opened != TOOL_EXIT_OK) return opened;
@@ -331,7 +334,11 @@ int cmd_bench(int argc, char **argv) {
       if (o.ops[op]) fatal = tool_series_of(op)->bench(&env, sizes->specs[op], sizes->count[op]);
     if (!fatal && o.sweep_wg) fatal = tool_bench_sweep(&env, o.ops);
     tool_progress_clear();
-    if (fatal) tool_error("stopped early (see above); reporting what was measured");
+    if (tool_stop_requested())
+      tool_error("%s: stopped after the call it was measuring; reporting what was measured",
+                 tool_stop_signal_name());
+    else if (fatal)
+      tool_error("stopped early (see above); reporting what was measured");
     tool_results_finish(&results, &ceiling);
     tool_report_meta meta = {&env.info,
                              &ceiling,
@@ -339,7 +346,8 @@ int cmd_bench(int argc, char **argv) {
                              o.ops_text,
                              o.sweep_wg,
                              timer.flush_bytes,
-                             now_seconds() - started};
+                             now_seconds() - started,
+                             tool_stop_requested()};
     int compared = TOOL_EXIT_OK;
     if (o.compare_a)
       compared = tool_compare_run(o.compare_a, &results, &meta);

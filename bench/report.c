@@ -166,6 +166,7 @@ static void report_json(FILE *out, const tool_results *results, const tool_repor
   json_number(out, meta->ceiling->cache_bytes);
   fputs("},\n  \"seconds\": ", out);
   json_number(out, meta->seconds);
+  fprintf(out, ",\n  \"interrupted\": %s", meta->interrupted ? "true" : "false");
   fputs(",\n  \"results\": [\n", out);
   for (size_t i = 0; i < results->count; i++) {
     json_row(out, &results->rows[i]);
@@ -367,7 +368,8 @@ static void report_table(FILE *out, const tool_results *results, const tool_repo
                    "them faster than the memory\nthe ceiling kernels measure on large buffers.\n");
       break;
     }
-  fprintf(out, "\n%.1f s in all\n", meta->seconds);
+  fprintf(out, "\n%.1f s in all%s\n", meta->seconds,
+          meta->interrupted ? " (interrupted: the rows measured before the signal)" : "");
 }
 
 void tool_report(FILE *out, tool_format format, const tool_results *results,

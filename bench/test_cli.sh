@@ -169,5 +169,27 @@ grep -Eq "^norm +wide/bf16 " "$out" && grep -Eq "^attention +prefill_d64/bf16 " 
 expect 2 "tune --build-threads x" -- "$tool" tune --build-threads x
 stderr_has "tune --build-threads x" "^oclfuse tune: --build-threads wants"
 
+# A bench stopped by SIGTERM (a scheduler's or `timeout`'s) reports the rows measured before it
+# (bench/stop.c): the whole JSON object, "interrupted": true, fewer rows than planned, status 1.
+# Thirty softmax calls, so that the signal comes long before the last.
+sizes=$(seq -s, 2048 2077 | sed 's/\([0-9][0-9]*\)/\1x1024/g')
+"$tool" bench --op softmax --sizes "$sizes" --repeat 3 --format json >"$out" 2>"$err" &
+bench=$!
+for _ in $(seq 600); do grep -q '\[6/' "$err" && break; sleep 0.1; done
+kill -TERM "$bench"
+wait "$bench"
+status=$?
+rows=$(grep -c '"op": ' "$out")
+if [ "$status" != 1 ] || ! grep -q '"interrupted": true' "$out" || [ "$(tail -n 1 "$out")" != "}" ] ||
+  [ "$rows" -lt 5 ] || [ "$rows" -ge 64 ]; then
+  echo "FAIL: bench after SIGTERM: exit status $status, $rows rows; its JSON's end and stderr:" >&2
+  tail -n 5 "$out" >&2
+  show_stderr
+  failures=$((failures + 1))
+else
+  echo "ok: bench after SIGTERM ($rows rows, exit status 1)"
+fi
+stderr_has "bench after SIGTERM" "^oclfuse bench: SIGTERM: stopped after the call it was measuring"
+
 echo "$failures failed"
 [ "$failures" = 0 ]

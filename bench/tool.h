@@ -79,6 +79,12 @@ void tool_progress_step(size_t step, const char *fmt, ...) TOOL_PRINTF(2, 3);
 void tool_progress_text(const char *fmt, ...) TOOL_PRINTF(1, 2);
 /* Clears a terminal's progress line; call it before printing results to stdout. */
 void tool_progress_clear(void);
+/* stop.c: SIGINT and SIGTERM ask a bench to stop after the call it is measuring (a second one
+   ends the process); the series read tool_stop_requested between calls and return -1. */
+void tool_stop_on_signals(void);
+int tool_stop_requested(void);
+/* "SIGINT" or "SIGTERM", the signal that asked; "" when none did. */
+const char *tool_stop_signal_name(void);
 /* Writes "function: argument: why (STATUS_NAME)" into err, right after a failed liboclfuse call,
    naming the function once whether or not ocf_last_error() starts with it. */
 void tool_status_text(char *err, size_t errlen, const char *function, int status);
@@ -539,6 +545,7 @@ typedef struct tool_report_meta {
   int sweep_wg;
   size_t flush_bytes; /* the cache flush before each timed call (0: none, back to back) */
   double seconds;
+  int interrupted; /* a signal stopped the run: the rows are those measured before it */
 } tool_report_meta;
 
 void tool_report(FILE *out, tool_format format, const tool_results *results,
