@@ -1115,10 +1115,11 @@ SHAPES
     cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
       -Wl,-rpath,$b -o $b/lgt || exit 1
     for shape in "1 128 8192 8192" "1 64 8192 8192" "1 128 4096 14336"; do
-      for config in "" "wgmma.stages=3" "wgmma.stages=5" "wgmma.split_min=512" \
+      # (every config passes ocf_context_set_tuning's rules: 5 stages of 128 x 256 do not fit)
+      for config in "" "wgmma.stages=3" "wgmma.bn=192 wgmma.stages=5" "wgmma.split_min=512" \
         "wgmma.split_min=2048" "wgmma.tma_split=1" "wgmma.tma_split=1 wgmma.split_min=512" \
         "wgmma.bn=128 wgmma.stages=6" "wgmma.bn=128 wgmma.stages=6 wgmma.tma_split=1" \
-        "wgmma.bn=192 wgmma.stages=5 wgmma.tma_split=1"; do
+        "wgmma.bn=192 wgmma.stages=5 wgmma.tma_split=1" "wgmma.consumers=1 wgmma.stages=6"; do
         # shellcheck disable=SC2086
         echo "$shape [$config] $(timeout -k 2 "$(budget 20)" $b/lgt bf16 $shape "${config:-wg=0}" 2>&1 |
           tr '\n' ' ' | cut -c1-230)"
