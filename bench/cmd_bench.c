@@ -354,7 +354,7 @@ int cmd_bench(int argc, char **argv) {
     else
       tool_report(stdout, o.format, &results, &meta);
     fflush(stdout);
-    rc = fatal || any_bad_row(&results) ? TOOL_EXIT_FAILURE : compared;
+    rc = fatal || tool_stop_requested() || any_bad_row(&results) ? TOOL_EXIT_FAILURE : compared;
     if (!measured_any(&results)) {
       tool_error("nothing was measured: every row was skipped or failed (see their notes)");
       rc = TOOL_EXIT_FAILURE;
