@@ -1183,6 +1183,32 @@ SHAPES
         echo "group $g $build: rc $? at $((SECONDS - start)) s"
       done
     done
+    # Each call's rate under every build and its ratio to the first, "plan" where the plan
+    # differs from the first build's (a file a group and build; a cut bench leaves what it
+    # measured, "interrupted" in its JSON).
+    python3 - "$work" "${builds[@]}" <<'PY'
+import glob, json, os, sys
+work, builds = sys.argv[1], sys.argv[2:]
+for path in sorted(glob.glob(os.path.join(work, "g*_" + builds[0] + ".json"))):
+    group = os.path.basename(path).split("_")[0]
+    runs = {}
+    for b in builds:
+        try:
+            runs[b] = {r["op"] + " " + r["shape"]: r for r in json.load(open(
+                os.path.join(work, group + "_" + b + ".json")))["results"] if r["variant"] == "oclfuse"}
+        except (OSError, ValueError):
+            runs[b] = {}
+    for call, first in runs[builds[0]].items():
+        cells = []
+        for b in builds[1:]:
+            r = runs[b].get(call)
+            if not r or not r.get("rate") or not first.get("rate"):
+                cells.append(b + " -")
+                continue
+            cells.append("%s %.0f %.3f%s" % (b, r["rate"], r["rate"] / first["rate"],
+                                             "" if r.get("plan") == first.get("plan") else " plan"))
+        print(group, call, "%.0f" % (first.get("rate") or 0), " ".join(cells))
+PY
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
