@@ -223,6 +223,13 @@ budget() {
   [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
 }
 
+# A fresh copy of the tree (without .gpu and build/) in DIR, for a build that differs from
+# /tmp/b by a patch or a file:
+#   tree_copy DIR
+tree_copy() {
+  rm -rf "$1" && mkdir -p "$1" && tar --exclude=./.gpu --exclude=./build -cf - . | tar -xf - -C "$1"
+}
+
 # One round_softmax16_stream.sh round into $work/NAME, cut to CAP seconds of which KEEP are left
 # to torch, then its table (a line a config and shape, torch's lines):
 #   softmax_round NAME CAP KEEP "rows cols dtype;..." "auto;config;..."
@@ -449,8 +456,7 @@ for step in "$@"; do
     # the tree against the tree with softmax_bf16_word_loads.patch (LOADA_2 through
     # bf16_words_load: whole words, as norm loads them), bf16 softmax across the classes
     words=/tmp/bf16loads_src
-    rm -rf "$words" && mkdir -p "$words"
-    tar --exclude=./.gpu --exclude=./build -cf - . | tar -C "$words" -xf -
+    tree_copy "$words"
     (cd "$words" && patch -s -p1 <tools/lab/h200/softmax_bf16_word_loads.patch) || echo "patch failed"
     shapes="128 152064 bf16;64 262144 bf16;512 50257 bf16;1024 65536 bf16;4096 16384 bf16;4096 4096 bf16;8192 1024 bf16;32768 512 bf16"
     for v in tree words; do
@@ -1131,7 +1137,7 @@ SHAPES
     # for PoCL), then each case with its clocks: phases in SM cycles (1.98 GHz at most), the
     # entries' spread and the span on the global timer.
     src=/tmp/src_clock
-    rm -rf $src && mkdir -p $src && tar --exclude=./.gpu --exclude=./build -cf - . | tar -xf - -C $src
+    tree_copy $src
     (cd $src && { patch -p1 <tools/lab/h200/mma_clock.patch || git apply tools/lab/h200/mma_clock.patch; } >/dev/null) ||
       { echo "patch failed"; exit 1; }
     (cmake -S $src -B /tmp/b_clock -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=OFF &&
@@ -1151,15 +1157,15 @@ SHAPES
     done
     ;;
   hopperdb)
-    # Two builds of the bench differing only in the shipped databases: /tmp/b as committed, and
-    # one where the H200's file also names this card (its `device` line replaced), so every
-    # entry it sets applies here; then the same calls under each, twice, alternating.
+    # Builds of the bench differing only in the shipped databases: /tmp/b as committed, and one
+    # for each file of DBS under this card's name (its `device` line replaced), so every entry
+    # it sets applies here; then each group of calls under every build in turn.
     card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | sed 's/ *$//')
     # DBS: the databases to try, NAME=FILE each (default the H200's), each in a build of its own.
     builds=(b)
     for db in ${DBS:-b_db=src/tuning/shipped/nvidia-h200.tuning}; do
       src=/tmp/src_${db%%=*}
-      rm -rf $src && mkdir -p $src && tar --exclude=./.gpu --exclude=./build -cf - . | tar -xf - -C $src
+      tree_copy $src
       sed "s/^device .*/device $card/" "${db#*=}" >$src/src/tuning/shipped/hopper-trial.tuning
       (cmake -S $src -B /tmp/${db%%=*} -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=OFF &&
         cmake --build /tmp/${db%%=*} --target oclfuse_tool -j16) >"$work/build_${db%%=*}.txt" 2>&1 ||
