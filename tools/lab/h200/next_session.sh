@@ -198,7 +198,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1127,10 +1127,66 @@ SHAPES
         "wgmma.bn=128 wgmma.stages=6" "wgmma.bn=128 wgmma.stages=6 wgmma.tma_split=1" \
         "wgmma.bn=192 wgmma.stages=5 wgmma.tma_split=1" "wgmma.consumers=1 wgmma.stages=6"; do
         # shellcheck disable=SC2086
-        echo "$shape [$config] $(timeout -k 2 "$(budget 20)" $b/lgt bf16 $shape "${config:-wg=0}" 2>&1 |
+        echo "$shape [$config] $(timeout -k 2 "$(budget 20)" $b/lgt bf16 $shape ${config:+"$config"} 2>&1 |
           tr '\n' ' ' | cut -c1-230)"
       done
     done
+    ;;
+  fewbn)
+    # The few_rows class's tiles (m <= 128 < n, k >= 4096): fewcfg (H100, 2026-12-06) found
+    # 128-column tiles in 6 stages ahead of the built-in 256 in 4 on its three split shapes (128
+    # x 8192^2 223 -> 237, 64 x 8192^2 123 -> 127, 128 x 4096 x 14336 217 -> 234 TFLOP/s); here
+    # the class's other shapes (split and direct, both B layouts, f16, TF32) under the built-in
+    # values ("", no tuning), 128 columns in 6 and 5 stages and 192 in 5, cuBLAS beside.
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o $b/lgt || exit 1
+    : >"$work/shapes.txt"
+    for shape in "bf16 1 128 8192 8192" "bf16 1 64 8192 8192" "bf16 1 32 8192 8192" \
+      "bf16 1 96 8192 8192" "bf16 1 128 28672 4096" "bf16 1 128 4096 14336" "bf16 0 128 8192 8192" \
+      "f16 1 128 8192 8192" "bf16 1 128 16384 16384" "bf16 1 48 11008 4096" "tf32 1 128 8192 8192"; do
+      echo "$shape" >>"$work/shapes.txt"
+      for config in "" "wgmma.bn=128 wgmma.stages=6" "wgmma.bn=128 wgmma.stages=5" \
+        "wgmma.bn=192 wgmma.stages=5"; do
+        # shellcheck disable=SC2086
+        echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
+          tr '\n' ' ' | cut -c1-200)"
+      done
+    done
+    timeout -k 5 "$(budget 90)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    ;;
+  fewwg)
+    # The H100's few_rows entry (128 columns, 6 stages) on the GPU: test_matmul_wgmma's split
+    # forms (the entry's split among them) and tunables; then one consumer warpgroup (64-row
+    # tiles: m of 32 to 96 fill half of two consumers' 128) under the entry and the built-in
+    # width, and ranges of 512, beside the entry as shipped ("", no tuning), cuBLAS beside.
+    for t in test_wgmma_split_k test_wgmma_tunables; do
+      (cd $b && OCFT_ONLY=$t timeout -k 5 "$(budget 80)" tests/test_matmul_wgmma \
+        >>"$work/wgmma_test.txt" 2>&1; echo "$t exit $?" >>"$work/wgmma_test.txt")
+    done
+    grep -v '^\[ *\(RUN\|OK\) ' "$work/wgmma_test.txt" | tail -6
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o $b/lgt || exit 1
+    : >"$work/shapes.txt"
+    for shape in "bf16 1 32 8192 8192" "bf16 1 48 8192 8192" "bf16 1 64 8192 8192" \
+      "bf16 1 96 8192 8192" "bf16 1 128 8192 8192" "bf16 1 48 11008 4096" "bf16 1 64 4096 14336"; do
+      echo "$shape" >>"$work/shapes.txt"
+      for config in "" "wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1" \
+        "wgmma.bn=256 wgmma.stages=4 wgmma.consumers=1" \
+        "wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1 wgmma.split_min=512"; do
+        # shellcheck disable=SC2086
+        echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
+          tr '\n' ' ' | cut -c1-200)"
+      done
+    done
+    timeout -k 5 "$(budget 60)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    ;;
+  normwide)
+    # fp32 rows of 8192 to 32768 columns (norm's wider class): the H100's database keeps the
+    # H200's 4 groups a unit with prefetch, and RMSNorm 1024 x 16384 / 2048 x 12288 trailed
+    # torch.compile by 1-2 % (2658 / 2773 GB/s against 2701 / 2796; normall, 2026-12-06):
+    # the grid's rows, a row a workgroup, wider workgroups and vectors, and the stream.
+    norm_round normwide 200 "f32" "rms layer" "1024 16384;2048 12288;4096 8192;512 32768" \
+      "auto=;g0=rows.groups_per_unit=0 rows.prefetch=0;g2=rows.groups_per_unit=2;g8=rows.groups_per_unit=8;w1024=rows.wide_wg=1024;vw8=vw=8;stream=stream.min_cols=8192"
     ;;
   mmaclock)
     # The library with the clocks patch, built apart (only the library: the patch's PTX is not
