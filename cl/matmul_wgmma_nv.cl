@@ -1105,25 +1105,44 @@ INLINE float2 load_sums(__global const float *p) {
 }
 
 /* The last range's work-item l of its warpgroup (rows from row0): the pairs it wrote for its own
-   range, each summed over every range in range order from the scratch (its own read back: the
-   accumulators are free by then) and finished into C, only what lies inside m x n. */
+   range, each summed over every range in range order from the scratch (its own read back) and
+   finished into C, only what lies inside m x n. JOIN_PAIRS pairs at a time, each range's loads
+   of them all issued before any sum uses one: a batch costs a round trip to L2 a range. One
+   pair at a time waited on one load at a time (2-4 ranges x BN / 4 pairs of round trips: the
+   joined split lost 0.024-0.037 ms to the split and its reduce on the H100, 2026-12-06). Each
+   sum starts at zero and adds range 0, 1, ... as matmul_wgmma_reduce's does: the same bits. */
+#define JOIN_PAIRS 16
 INLINE void join_tile(__global C_T *c, const ulong ldc, __global const float *first,
                       const ulong range_stride, const ulong ldp, const ulong splits, const ulong m,
                       const ulong n, const ulong row0, const ulong col0, const epilogue *e,
                       const int pair, const uint l) {
-  for (uint q = 0; q < BN / 8; q++)
 #pragma unroll
-    for (uint v1 = 0; v1 < 2; v1++) {
-      const ulong row = FRAG_ROW(row0, l, v1), col = FRAG_COL(col0, l, q);
-      if (row >= m || col >= n) continue;
-      __global const float *p = first + row * ldp + col;
-      float sum0 = 0.0f, sum1 = 0.0f;
-      for (ulong s = 0; s < splits; s++) {
-        const float2 v = load_sums(p + s * range_stride);
-        sum0 += v.x, sum1 += v.y;
+  for (uint b = 0; b < BN / 4; b += JOIN_PAIRS) {
+    float2 sum[JOIN_PAIRS];
+#pragma unroll
+    for (uint i = 0; i < JOIN_PAIRS; i++)
+      sum[i] = (float2)(0.0f, 0.0f);
+    for (ulong s = 0; s < splits; s++) {
+      float2 v[JOIN_PAIRS];
+#pragma unroll
+      for (uint i = 0; i < JOIN_PAIRS; i++) {
+        const uint q = (b + i) / 2, v1 = (b + i) % 2;
+        const ulong row = FRAG_ROW(row0, l, v1), col = FRAG_COL(col0, l, q);
+        v[i] = row < m && col < n ? load_sums(first + s * range_stride + row * ldp + col)
+                                  : (float2)(0.0f, 0.0f);
       }
-      store_pair(c, row * ldc + col, col + 1 < n, pair, sum0, sum1, e, row, col);
+#pragma unroll
+      for (uint i = 0; i < JOIN_PAIRS; i++)
+        sum[i].x += v[i].x, sum[i].y += v[i].y;
     }
+#pragma unroll
+    for (uint i = 0; i < JOIN_PAIRS; i++) {
+      const uint q = (b + i) / 2, v1 = (b + i) % 2;
+      const ulong row = FRAG_ROW(row0, l, v1), col = FRAG_COL(col0, l, q);
+      if (row < m && col < n)
+        store_pair(c, row * ldc + col, col + 1 < n, pair, sum[i].x, sum[i].y, e, row, col);
+    }
+  }
 }
 
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void matmul_wgmma_split_join(
