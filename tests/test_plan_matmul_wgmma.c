@@ -1009,6 +1009,64 @@ static void test_split_join(const ocf_device_facts *tma, const ocf_tuning_values
                   "matmul_wgmma_split_join wg=256 groups=128", "arrivals=32", none);
 }
 
+/* Rule 2's one consumer and rule 5's fewest ranges, under the H100's few_rows values (128
+   columns in 6 stages, wgmma.one_consumer=1, wgmma.split_ranges=3) on the 132 units: 64-row
+   tiles where they make one wave of two thirds of the units at least (88 workgroups) or m <=
+   64; a split only into 3 ranges or more. */
+static void test_few_rows_tiles(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
+  ocf_tuning_values few = *bf16;
+  few.matmul.wgmma.bn = 128, few.matmul.wgmma.stages = 6;
+  few.matmul.wgmma.one_consumer = 1, few.matmul.wgmma.split_ranges = 3;
+  const int none = OCF_PLAN_PROBE_NONE;
+  ocf_matmul_call call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("128 x 8192^2: 128 tiles of one consumer", tma, &few, &call,
+                  "matmul_wgmma_tma wg=160 groups=128", "CONSUMERS=1 BN=128 STAGES=6 splits=1",
+                  none);
+  ocf_tuning_values two = few;
+  two.matmul.wgmma.one_consumer = 0; /* 64 tiles: 2 ranges, fewer than 3: whole K */
+  plan_wgmma_case("two consumers, 2 ranges wanted", tma, &two, &call,
+                  "matmul_wgmma_tma wg=288 groups=64", "CONSUMERS=2 splits=1", none);
+  two.matmul.wgmma.split_ranges = 2;
+  plan_wgmma_case("two consumers, split_ranges 2", tma, &two, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+                  "CONSUMERS=2 splits=2 k_split=4096", none);
+  two.matmul.wgmma.split_ranges = 0; /* below the schema's least: still 2 */
+  plan_wgmma_case("two consumers, split_ranges 0", tma, &two, &call,
+                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+                  "splits=2", none);
+  /* two thirds of 132 units: 88 tiles of one consumer take it, 86 keep two (43 tiles: 3
+     ranges of 2752) */
+  call.n = call.ldb = call.ldc = 44 * 128;
+  plan_wgmma_case("88 tiles of one consumer", tma, &few, &call, "matmul_wgmma_tma wg=160 groups=88",
+                  "CONSUMERS=1", none);
+  call.n = call.ldb = call.ldc = 43 * 128;
+  plan_wgmma_case("86 tiles of one consumer: two, split in 3", tma, &few, &call,
+                  "matmul_wgmma_split wg=256 groups=129 + matmul_wgmma_reduce wg=256 groups=2752",
+                  "CONSUMERS=2 splits=3 k_split=2752", none);
+  /* one wave: 132 tiles of one consumer take it, 134 keep two (67 tiles, whole K) */
+  call.n = call.ldb = call.ldc = 66 * 128;
+  plan_wgmma_case("132 tiles of one consumer", tma, &few, &call,
+                  "matmul_wgmma_tma wg=160 groups=132", "CONSUMERS=1", none);
+  call.n = 66 * 128 + 1, call.ldb = call.ldc = 67 * 128; /* B's rows on the lines */
+  plan_wgmma_case("134 tiles of one consumer: two", tma, &few, &call,
+                  "matmul_wgmma_tma wg=288 groups=67", "CONSUMERS=2 splits=1", none);
+  /* m <= 64: one consumer whatever the fill, then rule 5 (32 tiles: 4 ranges of 3584) */
+  call = typed_call(64, 4096, 14336, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("64 x 4096 x 14336", tma, &few, &call,
+                  "matmul_wgmma_split wg=128 groups=128 + matmul_wgmma_reduce wg=256 groups=1024",
+                  "CONSUMERS=1 splits=4 k_split=3584", none);
+  /* 129 rows: more than two consumers' 128, the tuning's two */
+  call = typed_call(129, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("129 rows", tma, &few, &call, "matmul_wgmma_tma wg=288 groups=128", "CONSUMERS=2",
+                  none);
+  /* a batch counts: 2 x 2 x 32 = 128 workgroups of one consumer */
+  call = typed_call(128, 4096, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call.batch = 2, call.stride_a = 128 * 8192, call.stride_b = 8192 * 4096;
+  call.stride_c = 128 * 4096;
+  plan_wgmma_case("batch 2 of 128 x 4096", tma, &few, &call, "matmul_wgmma_tma wg=160 groups=128",
+                  "CONSUMERS=1", none);
+}
+
 /* Rule 7 for the staged and copied plans (wgmma.tma_copies): their wgmma step on its TMA-fed
    twin, the maps after the operands (maps_at their bytes rounded up to 256), the same geometry;
    before the probes the cp.async step with the probe due; the tunable off (1 in NVIDIA's row),
@@ -1151,6 +1209,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
                   "wide=0", none);
   test_tma_split(&tma, &bf16);
   test_split_join(&tma, &bf16);
+  test_few_rows_tiles(&tma, &bf16);
   test_tma_copies(&tma, &bf16, &f32);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,

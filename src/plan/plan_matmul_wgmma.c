@@ -18,8 +18,11 @@
  *          the grid of tiles x batch below 2^31 workgroups, its work-items within the device's
  *          and the kernel's learnt workgroup limit.
  *      Every other call goes on to the mma.sync kernel, then the SIMT kernels.
- *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m), with
- *      tiles of 128 columns instead for a call of one tile row (m at most 64 consumers) where
+ *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); where
+ *      wgmma.one_consumer is set, one consumer (tiles of 64 rows) for a call of at most 64
+ *      consumers rows whose 64-row tiles x batch make one wave and either m <= 64 or they fill
+ *      two thirds of the compute units (take_one_consumer). Tiles of 128 columns instead
+ *      for a call of one tile row (m at most 64 consumers) where
  *      those still make at most one workgroup per compute unit (tiles x batch): m 128, n 8192
  *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. A whole-K
  *      call of more tiles than compute units, where wgmma.wave_bn is set, takes that width
@@ -65,14 +68,15 @@
  *      few-row call stays direct: the pass moves B twice where its multiply reads it once.
  *   5. Split K: a direct plan (rules 1 to 3) whose tiles x batch fill fewer workgroups than the
  *      device has compute units, where wgmma.split_min is set, runs the kernel over
- *      s = min(units / (tiles x batch), k / split_min) ranges of K (when s >= 2; k_split a
- *      multiple of the K slice, every range non-empty) as matmul_wgmma_split, each writing its raw
- *      sums to scratch (batch s m rows of n rounded up to 4 floats, within the scratch cap and the
- *      caller's workspace, else no split; every float the reduce reads is written:
- *      scratch_written), then matmul_wgmma_reduce adds them in order with the epilogue: m 128,
- *      n 8192 is 32 tiles on the H200's 132 units (64 of 128 columns by rule 2), 4 ranges of
- *      K. A split plan keeps the tuning's tile width (rule 2's narrow tiles are for calls of
- *      one range: with K split, wider tiles read each A slice for more columns). Where
+ *      s = min(units / (tiles x batch), k / split_min) ranges of K (when s >= wgmma.split_ranges,
+ *      at least 2; k_split a multiple of the K slice, every range non-empty; fewer: whole K) as
+ *      matmul_wgmma_split, each writing its raw sums to scratch (batch s m rows of n rounded up
+ *      to 4 floats, within the scratch cap and the caller's workspace, else no split; every
+ *      float the reduce reads is written: scratch_written), then matmul_wgmma_reduce adds them
+ *      in order with the epilogue: m 128, n 8192 is 32 tiles on the H200's 132 units (64 of
+ *      128 columns by rule 2), 4 ranges of K. A split plan keeps the tuning's tile width (rule
+ *      2's narrow tiles are for calls of one range; the H100's database gives few-row calls
+ *      128 columns itself, where half the ranges halve the reduce: docs/GEMM.md). Where
  *      wgmma.split_join is set (and the kernel's workgroup limit allows the tile) the ranges
  *      join in the same launch instead: matmul_wgmma_split_join writes the same sums, counts
  *      each range in at its tile's arrival counter (plan->arrivals: tiles x batch), and the
@@ -228,6 +232,24 @@ static int other_width_wins(size_t units, size_t tiles, unsigned bn, size_t othe
   return other * 20 < cost * 19;
 }
 
+/* Rule 2's one consumer (wgmma.one_consumer): a call of at most the consumers' 64-row blocks
+   takes tiles of 64 rows where they make one wave (tiles x batch within the compute units)
+   that either holds every row (m <= 64: the same tiles, none half empty) or fills two thirds of
+   the units (twice the tiles of half the work: whole K where two consumers split it). On the
+   H100 (bf16 TFLOP/s, two consumers -> one, 128-column tiles): 128 x 8192^2 235.7 -> 278.5
+   (cuBLAS 288.2), 96 x 8192^2 184.3 -> 210.2, 128 x 6144 x 8192 214.3 -> 242.9, 64 x 8192^2
+   126.6 -> 139.7; past one wave 128 x 16384^2 354.1 -> 344.4 and at 64 of 132 units 128 x 4096
+   x 14336 233.7 -> 225.0 lost. */
+static void take_one_consumer(const ocf_device_facts *facts, const ocf_matmul_call *call,
+                              wg_geometry *g) {
+  const size_t batch = call->batch ? call->batch : 1, units = facts->compute_units;
+  if (g->consumers < 2 || call->m > 64u * g->consumers || batch > units) return;
+  const size_t rows = ocf_div_ceil(call->m, 64u), columns = ocf_div_ceil(call->n, g->bn);
+  if (columns > units / batch / rows) return; /* more than one wave */
+  const size_t groups = rows * columns * batch;
+  if (call->m <= 64 || 3 * groups >= 2 * units) g->consumers = 1;
+}
+
 /* The tile, ring and workgroups of an m x n C (rules 2 and 3), shared by the direct and the
    staged plans; `direct`: a whole-K plan (rule 2's narrow tiles and waves). */
 static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -235,6 +257,7 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
                                      wg_geometry *out, size_t *groups_out) {
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
+  if (tuning->matmul.wgmma.one_consumer) take_one_consumer(facts, call, &g);
   const size_t batch = call->batch ? call->batch : 1;
   const size_t tile_rows = ocf_div_ceil(call->m, 64u * g.consumers);
   size_t groups = tile_rows * ocf_div_ceil(call->n, g.bn);
@@ -270,13 +293,15 @@ static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tu
                       const ocf_matmul_call *call, size_t groups, ocf_plan *plan) {
   const size_t min_k = (size_t)tuning->matmul.wgmma.split_min;
   if (min_k == 0 || groups == 0 || groups >= facts->compute_units) return 0;
+  const size_t least =
+      tuning->matmul.wgmma.split_ranges > 2 ? (size_t)tuning->matmul.wgmma.split_ranges : 2;
   size_t splits = facts->compute_units / groups;
   if (splits > call->k / min_k) splits = call->k / min_k;
-  if (splits < 2) return 0;
+  if (splits < least) return 0;
   const size_t k_split =
       ocf_round_up(ocf_div_ceil(call->k, splits), 128 / ocf_dtype_size(call->a_dtype));
   splits = ocf_div_ceil(call->k, k_split); /* every range non-empty */
-  if (splits < 2) return 0;
+  if (splits < least) return 0;
   const size_t batch = call->batch ? call->batch : 1;
   const size_t ldp = ocf_round_up(call->n, 4);
   if (call->m > SIZE_MAX / ldp || call->m * ldp > SIZE_MAX / sizeof(float) / batch / splits)
@@ -443,8 +468,7 @@ ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       ocf_plan *plan) {
   wg_geometry g;
   size_t groups = 0;
-  /* A split plan keeps the tuning's tile width: with K split, wider tiles read A fewer times
-     (each workgroup reads (BM + BN) k_split elements for BM BN k_split products). */
+  /* A split plan keeps the tuning's tile width (rule 5). */
   ocf_mma_outcome outcome = plan_geometry(facts, tuning, call, 0, &g, &groups);
   if (outcome != OCF_MMA_PLANNED) return outcome;
 

@@ -274,7 +274,10 @@ static const ocf_tunable matmul_tunables[] = {
                              "matmul_wgmma_tma_split, their stages filled by the tensor memory "
                              "accelerator, where rule 7's gates hold; 0: the cp.async split",
                              NULL},
-    /* split_join: measured 2026-12-06 (H100), lost on every few-row shape: off */
+    /* split_join: measured 2026-12-06 (H100), lost on every few-row shape; with its join's
+       loads batched since, it won in 128-column tiles (bf16 128 x 8192^2 237.0 -> 252.9, 256 x
+       4096^2 226.9 -> 253.5 TFLOP/s) and still lost in 256 (223.0 -> 176.1) and on 128 x 4096
+       x 14336 (234.3 -> 227.7): off (docs/GEMM.md) */
     [MM(wgmma.split_join)] = {"wgmma.split_join", 0, 1, 0, 0,
                               "1: split-K wgmma calls on the cp.async kernel join their K ranges "
                               "in the same launch (matmul_wgmma_split_join: each tile's last "
@@ -288,6 +291,19 @@ static const ocf_tunable matmul_tunables[] = {
                               "_pb, _pab: the maps after their operands in the scratch) where rule "
                               "7's gates hold; 0: on the cp.async kernel",
                               NULL},
+    /* one_consumer, split_ranges: the schema's values keep every device's plans; the H100's
+       database sets them for the few_rows class (measured 2026-12-06, docs/GEMM.md) */
+    [MM(wgmma.one_consumer)] =
+        {"wgmma.one_consumer", 0, 1, 0, 0,
+         "1: a call of at most consumers x 64 rows takes one consumer warpgroup (tiles of 64 "
+         "rows) where those tiles x batch make one wave and either m <= 64 or they fill two "
+         "thirds of the compute units (src/plan/plan_matmul_wgmma.c, rule 2); 0: the tuning's "
+         "consumers",
+         NULL},
+    [MM(wgmma.split_ranges)] = {"wgmma.split_ranges", 2, 64, 0, 2,
+                                "the fewest K ranges a split-K wgmma plan takes (rule 5); a call "
+                                "the units would split into fewer keeps whole K",
+                                NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

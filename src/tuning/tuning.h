@@ -195,6 +195,9 @@ typedef struct ocf_matmul_wgmma_tuning {
                          same kernel (arrival counters) instead of a reduce kernel */
   int tma_copies;     /* 1: staged and copied plans (rule 4) multiply on the TMA-fed form where
                          rule 7's gates hold */
+  int one_consumer;   /* 1: calls of at most 64 consumers rows take one consumer's 64-row tiles
+                         where those make one wave that fills the units enough (rule 2) */
+  int split_ranges;   /* the fewest K ranges a split (rule 5) takes; fewer: whole K */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
