@@ -151,12 +151,13 @@ static void test_wgmma_column_major(void **state) {
   }
 }
 
-/* The tile and ring tunables through the context's tuning: the same answers. */
+/* The tile and ring tunables through the context's tuning: the same answers (the last: the
+   H100's few-row tiles of one consumer). */
 static void test_wgmma_tunables(void **state) {
   ocft_env *env = ocft_get_env(state);
-  static const char *const settings[] = {"wg.bn=128 wg.stages=6",
-                                         "wg.bn=192 wg.stages=5 wg.group_m=4", "wg.stages=3",
-                                         "wg.consumers=1 wg.group_m=1"};
+  static const char *const settings[] = {
+      "wg.bn=128 wg.stages=6", "wg.bn=192 wg.stages=5 wg.group_m=4", "wg.stages=3",
+      "wg.consumers=1 wg.group_m=1", "wg.bn=128 wg.stages=6 wg.consumers=1 wg.group_m=8"};
   for (size_t s = 0; s < OCF_ARRAY_LEN_T(settings); s++) {
     mmx_tune(env, settings[s]);
     for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
@@ -172,14 +173,17 @@ static void test_wgmma_tunables(void **state) {
    way, 16-bit C, a batch with A shared, then the reduce's epilogue; with the cp.async split,
    the TMA-fed one (wgmma.tma_split=1: each range's maps end where it does) and the one that
    joins its ranges itself (wgmma.split_join=1: each tile's last range finishes it), each form
-   naming both switches (set_tuning keeps what it does not name). 300 x 520 x
-   1000 is 3 x 3 tiles: min(132 / 9, 1000 / 64) = 14 ranges wanted, 8 of 128 (the last 104). */
+   naming both switches (set_tuning keeps what it does not name); last the cp.async split in
+   tiles of 128 columns and 6 stages (the H100's few_rows entry). 300 x 520 x 1000 is 3 x 3
+   tiles: min(132 / 9, 1000 / 64) = 14 ranges wanted, 8 of 128 (the last 104). */
 static void test_wgmma_split_k(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const forms[][2] = {
       {"wgmma.split_min=64 wgmma.tma_split=0 wgmma.split_join=0", "matmul_wgmma_split"},
       {"wgmma.split_min=64 wgmma.tma_split=1 wgmma.split_join=0", "matmul_wgmma_tma_split"},
-      {"wgmma.split_min=64 wgmma.tma_split=0 wgmma.split_join=1", "matmul_wgmma_split_join"}};
+      {"wgmma.split_min=64 wgmma.tma_split=0 wgmma.split_join=1", "matmul_wgmma_split_join"},
+      {"wgmma.split_min=64 wgmma.tma_split=0 wgmma.split_join=0 wgmma.bn=128 wgmma.stages=6",
+       "matmul_wgmma_split"}};
   for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
     const char *const kernel = forms[f][1];
     mmx_tune(env, forms[f][0]);
