@@ -198,7 +198,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1158,7 +1158,8 @@ SHAPES
     # The H100's few_rows entry (128 columns, 6 stages) on the GPU: test_matmul_wgmma's split
     # forms (the entry's split among them) and tunables; then one consumer warpgroup (64-row
     # tiles: m of 32 to 96 fill half of two consumers' 128) under the entry and the built-in
-    # width, and ranges of 512, beside the entry as shipped ("", no tuning), cuBLAS beside.
+    # width, and ranges of 512, and the entry unsplit (whole K on as many units as tiles),
+    # beside the entry as shipped ("", no tuning), cuBLAS beside.
     for t in test_wgmma_split_k test_wgmma_tunables; do
       (cd $b && OCFT_ONLY=$t timeout -k 5 "$(budget 80)" tests/test_matmul_wgmma \
         >>"$work/wgmma_test.txt" 2>&1; echo "$t exit $?" >>"$work/wgmma_test.txt")
@@ -1167,18 +1168,73 @@ SHAPES
     cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
       -Wl,-rpath,$b -o $b/lgt || exit 1
     : >"$work/shapes.txt"
-    for shape in "bf16 1 32 8192 8192" "bf16 1 48 8192 8192" "bf16 1 64 8192 8192" \
-      "bf16 1 96 8192 8192" "bf16 1 128 8192 8192" "bf16 1 48 11008 4096" "bf16 1 64 4096 14336"; do
+    for shape in "bf16 1 32 8192 8192" "bf16 1 64 8192 8192" "bf16 1 96 8192 8192" \
+      "bf16 1 128 8192 8192" "bf16 1 48 11008 4096"; do
       echo "$shape" >>"$work/shapes.txt"
       for config in "" "wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1" \
         "wgmma.bn=256 wgmma.stages=4 wgmma.consumers=1" \
-        "wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1 wgmma.split_min=512"; do
+        "wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1 wgmma.split_min=512" \
+        "wgmma.bn=128 wgmma.stages=6 wgmma.split_min=0"; do
         # shellcheck disable=SC2086
         echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
           tr '\n' ' ' | cut -c1-200)"
       done
     done
-    timeout -k 5 "$(budget 60)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    timeout -k 5 "$(budget 40)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    ;;
+  joinfix)
+    # The split that joins its ranges in the launch (wgmma.split_join) with its loads batched
+    # (join_tile: 16 pairs' loads of a range in flight; it waited on one load at a time and lost
+    # 0.024-0.037 ms to the split and its reduce): against the cp.async split and its reduce, in
+    # both tile widths (fewwg runs its suite first).
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o $b/lgt || exit 1
+    for shape in "bf16 1 128 8192 8192" "bf16 0 128 8192 8192" "bf16 1 64 8192 8192" \
+      "bf16 1 32 8192 8192" "bf16 1 128 4096 14336" "bf16 1 256 4096 4096"; do
+      for config in "wgmma.bn=128 wgmma.stages=6 wgmma.split_join=0" \
+        "wgmma.bn=128 wgmma.stages=6 wgmma.split_join=1" "wgmma.bn=256 wgmma.stages=4 wgmma.split_join=0" \
+        "wgmma.bn=256 wgmma.stages=4 wgmma.split_join=1"; do
+        # shellcheck disable=SC2086
+        echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape "$config" 2>&1 |
+          tr '\n' ' ' | cut -c1-200)"
+      done
+    done
+    ;;
+  fewcheck)
+    # The few_rows entry with one consumer warpgroup (fewwg: bf16 128 x 8192^2 235.7 -> 278.5):
+    # test_matmul_wgmma's split forms (the joined one's batched loads among them), then the
+    # class's shapes under the entry as shipped (""), TF32 with one consumer beside.
+    (cd $b && OCFT_ONLY=test_wgmma_split_k timeout -k 5 "$(budget 200)" tests/test_matmul_wgmma \
+      >"$work/split_test.txt" 2>&1; echo "exit $?" >>"$work/split_test.txt")
+    grep -v '^\[ *\(RUN\|OK\) ' "$work/split_test.txt" | tail -6
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o $b/lgt || exit 1
+    for run in "bf16 1 128 8192 8192|" "bf16 1 128 4096 14336|" "bf16 1 128 16384 16384|" \
+      "bf16 1 128 28672 4096|" "f16 1 128 8192 8192|" "bf16 0 128 8192 8192|" "tf32 1 128 8192 8192|" \
+      "tf32 1 128 8192 8192|wgmma.consumers=1"; do
+      config=${run#*|}
+      # shellcheck disable=SC2086
+      echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt ${run%%|*} ${config:+"$config"} 2>&1 |
+        tr '\n' ' ' | cut -c1-200)"
+    done
+    ;;
+  packbk)
+    # Packed decoding's split with more bytes in flight (mmaclock, 2026-12-06: its first 64-key
+    # tile lands after 7 us and the rest streams at 1.6 TB/s, one tile in flight a warp): tiles
+    # of 128 keys (a 64 KB tile a stage), with one workgroup a unit too, and 3 stages of 32,
+    # beside the shipped route ("": attention_lanes below mma.pack's 5 rows a key head) and
+    # the packed split as it is; GB/s of K and V, each line checked against the reference.
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_attention_time.c -L$b -loclfuse -lOpenCL \
+      -lm -Wl,-rpath,$b -o $b/lat || exit 1
+    for shape in "bf16 1 32 8 1 8192 128" "bf16 4 32 8 1 8192 128" "bf16 1 32 8 1 32768 128" \
+      "bf16 1 64 8 1 8192 128"; do
+      for config in "" "mma.pack=1" "mma.pack=1 mma.bk=128" "mma.pack=1 mma.bk=128 mma.pack_fill=1" \
+        "mma.pack=1 mma.bk=32 mma.stages=3"; do
+        # shellcheck disable=SC2086
+        echo "[$config] $(timeout -k 2 "$(budget 25)" $b/lat $shape ${config:+"tune=$config"} 2>&1 |
+          tr '\n' ' ' | cut -c1-210)"
+      done
+    done
     ;;
   normwide)
     # fp32 rows of 8192 to 32768 columns (norm's wider class): the H100's database keeps the
