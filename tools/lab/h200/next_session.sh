@@ -193,12 +193,26 @@
 #           norm's rows kernel reaches 2648 GB/s on the same rows): norm's 256 work-items, whole
 #           16-byte vectors a lane, vectors of 16, loops over batches with the next one loaded
 #           early, torch and the copy beside (cap 200 s)
+#   fewbn   few_rows GEMM shapes (split and whole K, both B layouts, f16, TF32) under the
+#           built-in tiles, 128 columns in 6 and 5 stages and 192 in 5, cuBLAS beside (cap 300 s)
+#   normwide fp32 norm rows of 8192 to 32768 columns: a row a workgroup, 2 and 8 a unit, 1024-wide
+#           workgroups, vectors of 8, the stream, torch beside (cap 200 s)
+#   fewwg   test_matmul_wgmma's split and tunables, then one consumer warpgroup on few-row
+#           shapes, whole K and ranges of 512, cuBLAS beside (cap 300 s)
+#   joinfix the joined split (batched loads) against the split and its reduce, 128 and 256
+#           columns, on six shapes (cap 120 s)
+#   packbk  packed decoding in 128-key tiles, one workgroup a unit, 3 stages of 32 keys, beside
+#           attention_lanes and the packed split as shipped (cap 120 s)
+#   fewcheck test_wgmma_split_k, then the few_rows shapes under the H100's database as shipped
+#           and TF32 with one consumer (cap 260 s)
+#   fewkin  the H100's few_rows values on another card (the H200): the built-in plan against
+#           them, bf16, f16 and TF32, the suites first, cuBLAS beside (cap 500 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1217,6 +1231,33 @@ SHAPES
       echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt ${run%%|*} ${config:+"$config"} 2>&1 |
         tr '\n' ' ' | cut -c1-200)"
     done
+    ;;
+  fewkin)
+    # The H100's few_rows values on another card (the H200: its database has no few_rows
+    # entry): the built-in plan ("") against those values given whole, bf16, f16 and TF32,
+    # test_matmul_wgmma's tunables and split first, cuBLAS beside. A win on every shape puts
+    # the H100's three entries into that card's database.
+    for t in test_wgmma_split_k test_wgmma_tunables; do
+      (cd $b && OCFT_ONLY=$t timeout -k 5 "$(budget 120)" tests/test_matmul_wgmma \
+        >>"$work/wgmma_test.txt" 2>&1; echo "$t exit $?" >>"$work/wgmma_test.txt")
+    done
+    grep -v '^\[ *\(RUN\|OK\) ' "$work/wgmma_test.txt" | tail -8
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
+      -Wl,-rpath,$b -o $b/lgt || exit 1
+    few="wgmma.bn=128 wgmma.stages=6 wgmma.one_consumer=1 wgmma.split_ranges=3"
+    : >"$work/shapes.txt"
+    for shape in "bf16 1 128 8192 8192" "bf16 0 128 8192 8192" "bf16 1 96 8192 8192" \
+      "bf16 1 64 8192 8192" "bf16 1 32 8192 8192" "bf16 1 128 6144 8192" "bf16 1 128 4096 14336" \
+      "bf16 1 64 4096 14336" "bf16 1 48 11008 4096" "bf16 1 128 16384 16384" \
+      "bf16 1 128 28672 4096" "f16 1 128 8192 8192" "tf32 1 128 8192 8192" "tf32 1 64 8192 8192"; do
+      echo "$shape" >>"$work/shapes.txt"
+      for config in "" "$few"; do
+        # shellcheck disable=SC2086
+        echo "[${config:+few}] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
+          tr '\n' ' ' | cut -c1-200)"
+      done
+    done
+    timeout -k 5 "$(budget 90)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
     ;;
   packbk)
     # Packed decoding's split with more bytes in flight (mmaclock, 2026-12-06: its first 64-key
