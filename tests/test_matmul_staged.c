@@ -235,15 +235,41 @@ static void test_staged_tma(void **state) {
   staging_on(ocft_get_env(state));
 }
 
+/* Few rows staged in one consumer's tiles (the H100's few_rows values: wgmma.one_consumer=1,
+   128 columns in 6 stages; src/plan/plan_matmul_wgmma.c, rule 2): TF32 with B stored k x n and
+   3XTF32, m <= 64 (one consumer at any fill) and 100 rows in 100 tiles of 64 x 128 (one wave of
+   two thirds of the units or more on a Hopper card of 114 to 132 units); the plan must show
+   CONSUMERS=1. */
+static void test_staged_one_consumer(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  tune(env, OCF_F32,
+       "wgmma.stage_min=256 wgmma.tf32_stage_min=256 wgmma.bn=128 wgmma.stages=6 "
+       "wgmma.one_consumer=1 wgmma.split_ranges=3");
+  const mmx_case cases[] = {staged_case(OCF_PRECISION_TF32, 0, 0, 37, 520, 333),
+                            staged_case(OCF_PRECISION_TF32, 0, 0, 100, 6400, 300),
+                            staged_case(OCF_PRECISION_3XTF32, 0, 1, 64, 300, 256)};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(cases); i++) {
+    check_staged(env, cases[i]);
+    if (!strstr(ocf_last_plan(), "-DCONSUMERS=1 ")) {
+      print_error("%zu x %zu x %zu: ran %s, not one consumer\n", cases[i].m, cases[i].n, cases[i].k,
+                  ocf_last_plan());
+      fail();
+    }
+  }
+  tune(env, OCF_F32, "wgmma.bn=256 wgmma.stages=4 wgmma.one_consumer=0 wgmma.split_ranges=2");
+  staging_on(env);
+}
+
 int main(void) {
   if (mmx_nvidia_compute_capability() != 90) {
     printf("no NVIDIA GPU of compute capability 9.0: test_matmul_staged skipped\n");
     return SKIP_STATUS;
   }
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_staged_layouts),  cmocka_unit_test(test_staged_offsets_batches),
-      cmocka_unit_test(test_staged_epilogue), cmocka_unit_test(test_staged_error_vs_fp32),
-      cmocka_unit_test(test_staged_16bit),    cmocka_unit_test(test_staged_tma),
+      cmocka_unit_test(test_staged_layouts),      cmocka_unit_test(test_staged_offsets_batches),
+      cmocka_unit_test(test_staged_epilogue),     cmocka_unit_test(test_staged_error_vs_fp32),
+      cmocka_unit_test(test_staged_16bit),        cmocka_unit_test(test_staged_tma),
+      cmocka_unit_test(test_staged_one_consumer),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   return cmocka_run_group_tests_name("matmul_staged", tests, ocft_group_setup, ocft_group_teardown);
