@@ -311,6 +311,44 @@ attention_round() {
   sed 's/plan:.*(/(/' "$work/$1/round.txt" | cut -c1-"${4:-200}"
 }
 
+# Every shape of SHAPES (library_gemm_time's words, ';'-separated) under every tuning of
+# CONFIGS (';'-separated; an empty one: the context's own values), a line each, then cuBLAS on
+# the shapes (gemm_peers.py) within PEERS_CAP seconds (0 or none: no peers):
+#   gemm_grid "bf16 1 128 8192 8192;tf32 1 64 8192 8192" ";wgmma.bn=128 wgmma.stages=6" [PEERS_CAP]
+gemm_grid() {
+  local grid_shapes grid_configs shape config
+  [ -x $b/lgt ] || cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse \
+    -lOpenCL -lm -Wl,-rpath,$b -o $b/lgt || return 1
+  IFS=';' read -r -a grid_shapes <<<"$1"
+  IFS=';' read -r -a grid_configs <<<"$2"
+  [ ${#grid_configs[@]} -gt 0 ] || grid_configs=("") # "": the context's values alone
+  : >"$work/shapes.txt"
+  for shape in "${grid_shapes[@]}"; do
+    echo "$shape" >>"$work/shapes.txt"
+    for config in "${grid_configs[@]}"; do
+      # shellcheck disable=SC2086
+      echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
+        tr '\n' ' ' | cut -c1-200)"
+    done
+  done
+  if [ "${3:-0}" -gt 0 ]; then
+    timeout -k 5 "$(budget "$3")" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+  fi
+}
+
+# test_matmul_wgmma's tests of the names given, each alone within CAP seconds, into
+# $work/wgmma_test.txt, and the end of it:
+#   wgmma_tests CAP test_wgmma_split_k ...
+wgmma_tests() {
+  local cap=$1 t
+  shift
+  for t in "$@"; do
+    (cd $b && OCFT_ONLY=$t timeout -k 5 "$(budget "$cap")" tests/test_matmul_wgmma \
+      >>"$work/wgmma_test.txt" 2>&1; echo "$t exit $?" >>"$work/wgmma_test.txt")
+  done
+  grep -v '^\[ *\(RUN\|OK\) ' "$work/wgmma_test.txt" | tail -8
+}
+
 for step in "$@"; do
   t=$(budget 600)
   if [ "$t" -lt 20 ]; then echo "== $step: out of time"; continue; fi
@@ -1130,21 +1168,10 @@ SHAPES
     ;;
   fewcfg)
     # Is the split bound by the bytes a unit has in flight (stages - 2 copies of 48 KiB at 128 x
-    # 256: 96 KiB, one workgroup a unit), by the ranges, or by neither? (shapes: words for
-    # library_gemm_time, unquoted on purpose)
-    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
-      -Wl,-rpath,$b -o $b/lgt || exit 1
-    for shape in "1 128 8192 8192" "1 64 8192 8192" "1 128 4096 14336"; do
-      # (every config passes ocf_context_set_tuning's rules: 5 stages of 128 x 256 do not fit)
-      for config in "" "wgmma.stages=3" "wgmma.bn=192 wgmma.stages=5" "wgmma.split_min=512" \
-        "wgmma.split_min=2048" "wgmma.tma_split=1" "wgmma.tma_split=1 wgmma.split_min=512" \
-        "wgmma.bn=128 wgmma.stages=6" "wgmma.bn=128 wgmma.stages=6 wgmma.tma_split=1" \
-        "wgmma.bn=192 wgmma.stages=5 wgmma.tma_split=1" "wgmma.consumers=1 wgmma.stages=6"; do
-        # shellcheck disable=SC2086
-        echo "$shape [$config] $(timeout -k 2 "$(budget 20)" $b/lgt bf16 $shape ${config:+"$config"} 2>&1 |
-          tr '\n' ' ' | cut -c1-230)"
-      done
-    done
+    # 256: 96 KiB, one workgroup a unit), by the ranges, or by neither? (every config passes
+    # ocf_context_set_tuning's rules: 5 stages of 128 x 256 do not fit)
+    gemm_grid "bf16 1 128 8192 8192;bf16 1 64 8192 8192;bf16 1 128 4096 14336" \
+      ";wgmma.stages=3;wgmma.bn=192 wgmma.stages=5;wgmma.split_min=512;wgmma.split_min=2048;wgmma.tma_split=1;wgmma.tma_split=1 wgmma.split_min=512;wgmma.bn=128 wgmma.stages=6;wgmma.bn=128 wgmma.stages=6 wgmma.tma_split=1;wgmma.bn=192 wgmma.stages=5 wgmma.tma_split=1"
     ;;
   fewbn)
     # The few_rows class's tiles (m <= 128 < n, k >= 4096): fewcfg (H100, 2026-12-06) found
@@ -1152,21 +1179,8 @@ SHAPES
     # x 8192^2 223 -> 237, 64 x 8192^2 123 -> 127, 128 x 4096 x 14336 217 -> 234 TFLOP/s); here
     # the class's other shapes (split and direct, both B layouts, f16, TF32) under the built-in
     # values ("", no tuning), 128 columns in 6 and 5 stages and 192 in 5, cuBLAS beside.
-    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
-      -Wl,-rpath,$b -o $b/lgt || exit 1
-    : >"$work/shapes.txt"
-    for shape in "bf16 1 128 8192 8192" "bf16 1 64 8192 8192" "bf16 1 32 8192 8192" \
-      "bf16 1 96 8192 8192" "bf16 1 128 28672 4096" "bf16 1 128 4096 14336" "bf16 0 128 8192 8192" \
-      "f16 1 128 8192 8192" "bf16 1 128 16384 16384" "bf16 1 48 11008 4096" "tf32 1 128 8192 8192"; do
-      echo "$shape" >>"$work/shapes.txt"
-      for config in "" "wgmma.bn=128 wgmma.stages=6" "wgmma.bn=128 wgmma.stages=5" \
-        "wgmma.bn=192 wgmma.stages=5"; do
-        # shellcheck disable=SC2086
-        echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
-          tr '\n' ' ' | cut -c1-200)"
-      done
-    done
-    timeout -k 5 "$(budget 90)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    gemm_grid "bf16 1 128 8192 8192;bf16 1 64 8192 8192;bf16 1 32 8192 8192;bf16 1 96 8192 8192;bf16 1 128 28672 4096;bf16 1 128 4096 14336;bf16 0 128 8192 8192;f16 1 128 8192 8192;bf16 1 128 16384 16384;bf16 1 48 11008 4096;tf32 1 128 8192 8192" \
+      ";wgmma.bn=128 wgmma.stages=6;wgmma.bn=128 wgmma.stages=5;wgmma.bn=192 wgmma.stages=5" 90
     ;;
   fewwg)
     # The H100's few_rows entry (128 columns, 6 stages) on the GPU: test_matmul_wgmma's split
@@ -1174,90 +1188,34 @@ SHAPES
     # tiles: m of 32 to 96 fill half of two consumers' 128) under the entry and the built-in
     # width, and ranges of 512, and the entry unsplit (whole K on as many units as tiles),
     # beside the entry as shipped ("", no tuning), cuBLAS beside.
-    for t in test_wgmma_split_k test_wgmma_tunables; do
-      (cd $b && OCFT_ONLY=$t timeout -k 5 "$(budget 80)" tests/test_matmul_wgmma \
-        >>"$work/wgmma_test.txt" 2>&1; echo "$t exit $?" >>"$work/wgmma_test.txt")
-    done
-    grep -v '^\[ *\(RUN\|OK\) ' "$work/wgmma_test.txt" | tail -6
-    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
-      -Wl,-rpath,$b -o $b/lgt || exit 1
-    : >"$work/shapes.txt"
-    for shape in "bf16 1 32 8192 8192" "bf16 1 64 8192 8192" "bf16 1 96 8192 8192" \
-      "bf16 1 128 8192 8192" "bf16 1 48 11008 4096"; do
-      echo "$shape" >>"$work/shapes.txt"
-      for config in "" "wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1" \
-        "wgmma.bn=256 wgmma.stages=4 wgmma.consumers=1" \
-        "wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1 wgmma.split_min=512" \
-        "wgmma.bn=128 wgmma.stages=6 wgmma.split_min=0"; do
-        # shellcheck disable=SC2086
-        echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
-          tr '\n' ' ' | cut -c1-200)"
-      done
-    done
-    timeout -k 5 "$(budget 40)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    wgmma_tests 80 test_wgmma_split_k test_wgmma_tunables
+    gemm_grid "bf16 1 32 8192 8192;bf16 1 64 8192 8192;bf16 1 96 8192 8192;bf16 1 128 8192 8192;bf16 1 48 11008 4096" \
+      ";wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1;wgmma.bn=256 wgmma.stages=4 wgmma.consumers=1;wgmma.bn=128 wgmma.stages=6 wgmma.consumers=1 wgmma.split_min=512;wgmma.bn=128 wgmma.stages=6 wgmma.split_min=0" 40
     ;;
   joinfix)
     # The split that joins its ranges in the launch (wgmma.split_join) with its loads batched
     # (join_tile: 16 pairs' loads of a range in flight; it waited on one load at a time and lost
     # 0.024-0.037 ms to the split and its reduce): against the cp.async split and its reduce, in
     # both tile widths (fewwg runs its suite first).
-    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
-      -Wl,-rpath,$b -o $b/lgt || exit 1
-    for shape in "bf16 1 128 8192 8192" "bf16 0 128 8192 8192" "bf16 1 64 8192 8192" \
-      "bf16 1 32 8192 8192" "bf16 1 128 4096 14336" "bf16 1 256 4096 4096"; do
-      for config in "wgmma.bn=128 wgmma.stages=6 wgmma.split_join=0" \
-        "wgmma.bn=128 wgmma.stages=6 wgmma.split_join=1" "wgmma.bn=256 wgmma.stages=4 wgmma.split_join=0" \
-        "wgmma.bn=256 wgmma.stages=4 wgmma.split_join=1"; do
-        # shellcheck disable=SC2086
-        echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt $shape "$config" 2>&1 |
-          tr '\n' ' ' | cut -c1-200)"
-      done
-    done
+    gemm_grid "bf16 1 128 8192 8192;bf16 0 128 8192 8192;bf16 1 64 8192 8192;bf16 1 32 8192 8192;bf16 1 128 4096 14336;bf16 1 256 4096 4096" \
+      "wgmma.bn=128 wgmma.stages=6 wgmma.split_join=0;wgmma.bn=128 wgmma.stages=6 wgmma.split_join=1;wgmma.bn=256 wgmma.stages=4 wgmma.split_join=0;wgmma.bn=256 wgmma.stages=4 wgmma.split_join=1"
     ;;
   fewcheck)
     # The few_rows entry with one consumer warpgroup (fewwg: bf16 128 x 8192^2 235.7 -> 278.5):
     # test_matmul_wgmma's split forms (the joined one's batched loads among them), then the
     # class's shapes under the entry as shipped (""), TF32 with one consumer beside.
-    (cd $b && OCFT_ONLY=test_wgmma_split_k timeout -k 5 "$(budget 200)" tests/test_matmul_wgmma \
-      >"$work/split_test.txt" 2>&1; echo "exit $?" >>"$work/split_test.txt")
-    grep -v '^\[ *\(RUN\|OK\) ' "$work/split_test.txt" | tail -6
-    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
-      -Wl,-rpath,$b -o $b/lgt || exit 1
-    for run in "bf16 1 128 8192 8192|" "bf16 1 128 4096 14336|" "bf16 1 128 16384 16384|" \
-      "bf16 1 128 28672 4096|" "f16 1 128 8192 8192|" "bf16 0 128 8192 8192|" "tf32 1 128 8192 8192|" \
-      "tf32 1 128 8192 8192|wgmma.consumers=1"; do
-      config=${run#*|}
-      # shellcheck disable=SC2086
-      echo "[$config] $(timeout -k 2 "$(budget 20)" $b/lgt ${run%%|*} ${config:+"$config"} 2>&1 |
-        tr '\n' ' ' | cut -c1-200)"
-    done
+    wgmma_tests 200 test_wgmma_split_k
+    gemm_grid "bf16 1 128 8192 8192;bf16 1 128 4096 14336;bf16 1 128 16384 16384;bf16 1 128 28672 4096;f16 1 128 8192 8192;bf16 0 128 8192 8192;tf32 1 128 8192 8192" ""
+    gemm_grid "tf32 1 128 8192 8192" "wgmma.consumers=1"
     ;;
   fewkin)
     # The H100's few_rows values on another card (the H200: its database has no few_rows
     # entry): the built-in plan ("") against those values given whole, bf16, f16 and TF32,
     # test_matmul_wgmma's tunables and split first, cuBLAS beside. A win on every shape puts
     # the H100's three entries into that card's database.
-    for t in test_wgmma_split_k test_wgmma_tunables; do
-      (cd $b && OCFT_ONLY=$t timeout -k 5 "$(budget 120)" tests/test_matmul_wgmma \
-        >>"$work/wgmma_test.txt" 2>&1; echo "$t exit $?" >>"$work/wgmma_test.txt")
-    done
-    grep -v '^\[ *\(RUN\|OK\) ' "$work/wgmma_test.txt" | tail -8
-    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse -lOpenCL -lm \
-      -Wl,-rpath,$b -o $b/lgt || exit 1
-    few="wgmma.bn=128 wgmma.stages=6 wgmma.one_consumer=1 wgmma.split_ranges=3"
-    : >"$work/shapes.txt"
-    for shape in "bf16 1 128 8192 8192" "bf16 0 128 8192 8192" "bf16 1 96 8192 8192" \
-      "bf16 1 64 8192 8192" "bf16 1 32 8192 8192" "bf16 1 128 6144 8192" "bf16 1 128 4096 14336" \
-      "bf16 1 64 4096 14336" "bf16 1 48 11008 4096" "bf16 1 128 16384 16384" \
-      "bf16 1 128 28672 4096" "f16 1 128 8192 8192" "tf32 1 128 8192 8192" "tf32 1 64 8192 8192"; do
-      echo "$shape" >>"$work/shapes.txt"
-      for config in "" "$few"; do
-        # shellcheck disable=SC2086
-        echo "[${config:+few}] $(timeout -k 2 "$(budget 20)" $b/lgt $shape ${config:+"$config"} 2>&1 |
-          tr '\n' ' ' | cut -c1-200)"
-      done
-    done
-    timeout -k 5 "$(budget 90)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    wgmma_tests 120 test_wgmma_split_k test_wgmma_tunables
+    gemm_grid "bf16 1 128 8192 8192;bf16 0 128 8192 8192;bf16 1 96 8192 8192;bf16 1 64 8192 8192;bf16 1 32 8192 8192;bf16 1 128 6144 8192;bf16 1 128 4096 14336;bf16 1 64 4096 14336;bf16 1 48 11008 4096;bf16 1 128 16384 16384;bf16 1 128 28672 4096;f16 1 128 8192 8192;tf32 1 128 8192 8192;tf32 1 64 8192 8192" \
+      ";wgmma.bn=128 wgmma.stages=6 wgmma.one_consumer=1 wgmma.split_ranges=3" 90
     ;;
   packbk)
     # Packed decoding's split with more bytes in flight (mmaclock, 2026-12-06: its first 64-key
