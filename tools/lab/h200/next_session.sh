@@ -207,12 +207,14 @@
 #           and TF32 with one consumer (cap 260 s)
 #   fewkin  the H100's few_rows values on another card (the H200): the built-in plan against
 #           them, bf16, f16 and TF32, the suites first, cuBLAS beside (cap 500 s)
+#   fewjoin few-row calls that still split, under the H100's values, with two ranges allowed
+#           and joined in the launch, cuBLAS beside (cap 250 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1216,6 +1218,15 @@ SHAPES
     wgmma_tests 120 test_wgmma_split_k test_wgmma_tunables
     gemm_grid "bf16 1 128 8192 8192;bf16 0 128 8192 8192;bf16 1 96 8192 8192;bf16 1 64 8192 8192;bf16 1 32 8192 8192;bf16 1 128 6144 8192;bf16 1 128 4096 14336;bf16 1 64 4096 14336;bf16 1 48 11008 4096;bf16 1 128 16384 16384;bf16 1 128 28672 4096;f16 1 128 8192 8192;tf32 1 128 8192 8192;tf32 1 64 8192 8192" \
       ";wgmma.bn=128 wgmma.stages=6 wgmma.one_consumer=1 wgmma.split_ranges=3" 90
+    ;;
+  fewjoin)
+    # Few-row calls that still split under the H100's few_rows values (32 tiles or fewer: 128 x
+    # 4096 x 14336 at 0.92 of cuBLAS, its reduce and the gap before it 9-12 us of 64), joined in
+    # the launch (batched loads since 2026-12-06: a tile's last range then reads 2 x 64 KB in
+    # one consumer's tiles, not 4 x 128 KB): the entry as shipped (""), two ranges allowed, and
+    # both joined, cuBLAS beside (the H100's database applies on an H100 only).
+    gemm_grid "bf16 1 128 4096 14336;bf16 1 64 4096 14336;bf16 1 128 2048 14336;bf16 1 64 8192 8192;bf16 1 32 8192 8192;bf16 1 128 6144 8192" \
+      ";wgmma.split_ranges=2;wgmma.split_ranges=2 wgmma.split_join=1;wgmma.split_join=1" 60
     ;;
   packbk)
     # Packed decoding's split with more bytes in flight (mmaclock, 2026-12-06: its first 64-key
