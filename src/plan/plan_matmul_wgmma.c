@@ -243,7 +243,7 @@ static int other_width_wins(size_t units, size_t tiles, unsigned bn, size_t othe
 static void take_one_consumer(const ocf_device_facts *facts, const ocf_matmul_call *call,
                               wg_geometry *g) {
   const size_t batch = call->batch ? call->batch : 1, units = facts->compute_units;
-  if (g->consumers < 2 || call->m > 64u * g->consumers || batch > units) return;
+  if (g->consumers < 2 || call->m == 0 || call->m > 64u * g->consumers || batch > units) return;
   const size_t rows = ocf_div_ceil(call->m, 64u), columns = ocf_div_ceil(call->n, g->bn);
   if (columns > units / batch / rows) return; /* more than one wave */
   const size_t groups = rows * columns * batch;
