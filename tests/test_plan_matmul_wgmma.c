@@ -1065,6 +1065,24 @@ static void test_few_rows_tiles(const ocf_device_facts *tma, const ocf_tuning_va
   call.stride_c = 128 * 4096;
   plan_wgmma_case("batch 2 of 128 x 4096", tma, &few, &call, "matmul_wgmma_tma wg=160 groups=128",
                   "CONSUMERS=1", none);
+  /* the staged plans take it too (test_matmul_staged's test_staged_one_consumer on the GPU):
+     TF32 with B k x n, 3XTF32, both gates from 256^3 products */
+  ocf_tuning_values staged = few;
+  staged.matmul.wgmma.stage_min = staged.matmul.wgmma.tf32_stage_min = 256;
+  staged.matmul.wgmma.tma_copies = 0;
+  call = typed_call(37, 2000, 333, OCF_F32, OCF_PRECISION_TF32); /* A off chunks: A' too */
+  plan_wgmma_case("staged TF32 37 x 2000 x 333", tma, &staged, &call,
+                  "matmul_stage wg=32x8 groups=11x64 + matmul_wgmma_sab wg=128 groups=16",
+                  "CONSUMERS=1", none);
+  call = typed_call(100, 6400, 300, OCF_F32, OCF_PRECISION_TF32); /* 100 tiles of 64 x 128 */
+  plan_wgmma_case("staged TF32 100 x 6400 x 300", tma, &staged, &call,
+                  "matmul_stage wg=32x8 groups=10x200 + matmul_wgmma_sb wg=128 groups=100",
+                  "CONSUMERS=1", none);
+  call = typed_call(64, 1000, 300, OCF_F32, OCF_PRECISION_3XTF32);
+  call.trans_b = OCF_TRANS;
+  plan_wgmma_case("staged 3XTF32 64 x 1000 x 300", tma, &staged, &call,
+                  "matmul_stage wg=32x8 groups=10x34 + matmul_wgmma_sab wg=128 groups=8",
+                  "CONSUMERS=1", none);
 }
 
 /* Rule 7 for the staged and copied plans (wgmma.tma_copies): their wgmma step on its TMA-fed
