@@ -264,7 +264,8 @@ static void test_staged_one_consumer(void **state) {
       fail();
     }
   }
-  tune(env, OCF_F32, "wgmma.bn=256 wgmma.stages=4 wgmma.one_consumer=0 wgmma.split_ranges=2");
+  /* the context's resolved values again (""), then the suite's staging gates */
+  ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, ""), OCF_SUCCESS);
   staging_on(env);
 }
 
