@@ -209,12 +209,23 @@
 #           them, bf16, f16 and TF32, the suites first, cuBLAS beside (cap 500 s)
 #   fewjoin few-row calls that still split, under the H100's values, with two ranges allowed
 #           and joined in the launch, cuBLAS beside (cap 250 s)
+#   newtests the GPU tests of 2026-12-06 not yet run there: test_wgmma_tunables (one consumer
+#           in 128 columns, 6 stages) and test_staged_one_consumer (cap 200 s)
+#   cluster tools/lab/cluster/cluster_probe.c, each mode in a process of its own: whether an
+#           sm_90a kernel carrying .reqnctapercluster 2, 1, 1 launches as clusters through
+#           OpenCL, reads its peer's local memory and receives a multicast bulk copy (cap 4 x 30 s)
+#   clusterlab the wgmma lab's TMA kernel alone and in clusters of two sharing B by TMA multicast
+#           (OCF_WG_CLUSTER 2): the lab's checks (odd tile rows among them), then CL_SHAPES
+#           (aligned and ragged) under CL_VARIANTS, cuBLAS beside (cap 300 s)
+#   tmapad  rows off the 128-byte lines (PAD_A, PAD_B: 8 values) on 3072^3 and 3000^3, bf16, both
+#           B layouts: the built-in plan (B copied from 2560 rows), the TMA reading them in place
+#           (wgmma.tma=2) and direct cp.async without the copy, cuBLAS beside (cap 200 s)
 # Everything lands in $OUT/<steps>.tgz (rewritten after each step: the device tool returns only
 # a few files) and a summary in $OUT/<steps>.txt. What to decide from each: docs/GEMM.md (staged
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1227,6 +1238,47 @@ SHAPES
     # both joined, cuBLAS beside (the H100's database applies on an H100 only).
     gemm_grid "bf16 1 128 4096 14336;bf16 1 64 4096 14336;bf16 1 128 2048 14336;bf16 1 64 8192 8192;bf16 1 32 8192 8192;bf16 1 128 6144 8192" \
       ";wgmma.split_ranges=2;wgmma.split_ranges=2 wgmma.split_join=1;wgmma.split_join=1" 60
+    ;;
+  newtests)
+    wgmma_tests 100 test_wgmma_tunables
+    (cd $b && OCFT_ONLY=test_staged_one_consumer timeout -k 5 "$(budget 100)" \
+      tests/test_matmul_staged >"$work/staged_test.txt" 2>&1; echo "exit $?" >>"$work/staged_test.txt")
+    grep -v '^\[ *\(RUN\|OK\) ' "$work/staged_test.txt" | tail -6
+    ;;
+  cluster)
+    cc -std=c11 -O2 tools/lab/cluster/cluster_probe.c -lOpenCL -o $b/cluster_probe || continue
+    for mode in plain launch peer multicast; do
+      timeout -k 5 "$(budget 30)" $b/cluster_probe $mode "$work/cluster_$mode.ptx" | tail -3
+      echo "cluster_probe $mode exit ${PIPESTATUS[0]}"
+    done
+    ;;
+  clusterlab)
+    cc -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE tools/lab/wgmma/wgmma_lab.c \
+      -lOpenCL -lm -ldl -o $b/wgmma_lab || continue
+    rm -rf /tmp/wg_cl && mkdir -p /tmp/wg_cl
+    cl_shapes=${CL_SHAPES:-4096x4096x4096,8192x8192x8192,3072x3072x3072,3000x3000x3000,4095x4104x4000}
+    WG_SHAPES=$cl_shapes timeout -k 5 "$(budget 300)" $b/wgmma_lab /tmp/wg_cl \
+      "$(($(budget 300) - 40))" \
+      "${CL_VARIANTS:-tma_bf16_256x4_nn,cl_bf16_256x4_nn,tma_bf16_256x4_nt,cl_bf16_256x4_nt,tma_bf16_192x5_nn,cl_bf16_192x5_nn}" \
+      >"$work/lab.txt" 2>&1
+    cp /tmp/wg_cl/rows.txt "$work/lab_rows.txt" 2>/dev/null
+    tar czf "$work/lab_ptx.tgz" -C /tmp/wg_cl . 2>/dev/null
+    grep -v "^ *$" "$work/lab.txt" | grep -v "PASS checked.*a=1 b=0 PASS" | cut -c1-220 | tail -40
+    grep "median" "$work/lab_rows.txt" | cut -c1-200
+    tr ',' '\n' <<<"$cl_shapes" | awk -Fx '{print "bf16 0", $1, $2, $3}' >"$work/shapes.txt"
+    timeout -k 5 "$(budget 60)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    ;;
+  tmapad)
+    # Which rows the TMA reads at full speed: A or B 8 values off the lines, or both, under the
+    # built-in plan, wgmma.tma=2 (B read in place) and the direct cp.async kernel (no copy).
+    for pads in "0 0" "8 0" "0 8" "8 8"; do
+      read -r pa pb <<<"$pads"
+      echo "PAD_A $pa PAD_B $pb"
+      PAD_A=$pa PAD_B=$pb gemm_grid "bf16 0 3072 3072 3072;bf16 1 3072 3072 3072" \
+        ";wgmma.tma=2;wgmma.align_rows=0"
+    done
+    gemm_grid "bf16 0 3000 3000 3000;bf16 1 3000 3000 3000;bf16 0 3072 3072 3072" \
+      ";wgmma.tma=2;wgmma.align_rows=0" 60
     ;;
   packbk)
     # Packed decoding's split with more bytes in flight (mmaclock, 2026-12-06: its first 64-key

@@ -99,6 +99,22 @@
 #define OCF_WG_CLOCK 0
 #endif
 
+/* 2 (with OCF_WG_PRODUCER 2): workgroups run in clusters of two, the pair of tiles (2 p, tn) and
+   (2 p + 1, tn) sharing B: each workgroup's producer loads its own A and half of B, the half
+   multicast into both workgroups' stages (cp.async.bulk.tensor ... .multicast::cluster), so a
+   unit reads BM + BN / 2 rows a slice from L2 instead of BM + BN; a stage is refilled once both
+   workgroups' consumers released it (each consumer warpgroup arrives on its own `empty` barrier
+   and on its peer's). The cluster's size is fixed in the kernel: `.reqnctapercluster 2, 1, 1`
+   in the entry's header (what CUDA's __cluster_dims__ writes), which the host's retarget moves
+   there from the `// SM90A_HEADER ` line the kernel's body carries; an ordinary launch of an
+   even number of workgroups then runs clusters (tools/lab/cluster/cluster_probe.c). 1: none. */
+#ifndef OCF_WG_CLUSTER
+#define OCF_WG_CLUSTER 1
+#endif
+#if OCF_WG_CLUSTER == 2 && OCF_WG_PRODUCER != 2
+#error "OCF_WG_CLUSTER 2 needs OCF_WG_PRODUCER 2"
+#endif
+
 /* ---- derived ---- */
 #define BN OCF_WG_BN
 #define BM (64 * OCF_WG_CONSUMERS)
@@ -229,6 +245,46 @@ INLINE void tma_load_2d(const uint dst, const ulong map, const int x, const int 
 INLINE void tensormap_acquire(const ulong map) {
   OCF_ASM volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;" ::"l"(map) : "memory");
 }
+
+#if OCF_WG_CLUSTER == 2
+/* This workgroup's rank in its cluster (0 or 1). */
+INLINE uint cluster_rank(void) {
+  uint r;
+  OCF_ASM volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+/* Every work-item of both workgroups: the barriers' init (released at cluster scope) seen by the
+   peer before it arrives on them or multicasts into them; at the end, no workgroup leaves while
+   its peer may still arrive on its barriers. */
+INLINE void cluster_sync(void) {
+  OCF_ASM volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
+}
+INLINE void fence_mbarrier_init(void) {
+  OCF_ASM volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+/* The same barrier in the peer workgroup's local memory, arrived on at cluster scope. */
+INLINE void mbar_arrive_peer(const uint bar, const uint peer) {
+  OCF_ASM volatile(
+      "{\n\t.reg .b32 remote;\n\t"
+      "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
+      "mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n\t}" ::"r"(bar),
+      "r"(peer)
+      : "memory");
+}
+/* tma_load_2d into the same offset of both workgroups' local memory, completing on each one's
+   barrier at bar's offset. */
+INLINE void tma_load_2d_both(const uint dst, const ulong map, const int x, const int y,
+                             const uint bar) {
+  OCF_ASM volatile("// SM90A {\n\t"
+                   "// SM90A .reg .b16 both;\n\t"
+                   "// SM90A mov.b16 both, 3;\n\t"
+                   "// SM90A cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::"
+                   "complete_tx::bytes.multicast::cluster [%0], [%1, {%2, %3}], [%4], both;\n\t"
+                   "// SM90A }" ::"r"(dst),
+                   "l"(map), "r"(x), "r"(y), "r"(bar)
+                   : "memory");
+}
+#endif
 
 /* A wgmma shared-memory descriptor with the 128-byte swizzle. */
 INLINE ulong smem_desc(const uint addr, const uint lbo, const uint sbo) {
@@ -425,7 +481,7 @@ INLINE void make_maps(const uint s, __global uchar *g, const uint lane, __global
    bytes on the full barrier, and copy A's box (BK x BM) and B's (BK x BN, or BN / 64 boxes of
    64 columns x BK rows when B is MN-major); out-of-range elements arrive as zeros. */
 INLINE void produce_tma(const uint base, const uint bars, const ulong map_a, const ulong map_b,
-                        const uint k, const uint m0, const uint n0) {
+                        const uint k, const uint m0, const uint n0, const uint rank) {
   const uint slices = (k + BK - 1) / BK;
   tensormap_acquire(map_a);
   tensormap_acquire(map_b);
@@ -434,7 +490,16 @@ INLINE void produce_tma(const uint base, const uint bars, const ulong map_a, con
     if (kt >= STAGES) mbar_wait(bars + 8 * (STAGES + s), ((kt / STAGES) - 1) & 1);
     mbar_expect_tx(full, STAGE_BYTES);
     tma_load_2d(stage, map_a, (int)(kt * BK), (int)m0, full);
-#if OCF_WG_BT
+#if OCF_WG_CLUSTER == 2 && OCF_WG_BT
+    /* half of B's rows (the host's map boxes BN / 2 of them), into both workgroups */
+    tma_load_2d_both(stage + A_BYTES + rank * (BN / 2) * 128, map_b, (int)(kt * BK),
+                     (int)(n0 + rank * (BN / 2)), full);
+#elif OCF_WG_CLUSTER == 2
+    /* every other block of 64 columns, into both workgroups */
+    for (uint blk = rank; blk < BN / 64; blk += 2)
+      tma_load_2d_both(stage + A_BYTES + blk * (BK * 128), map_b, (int)(n0 + 64 * blk),
+                       (int)(kt * BK), full);
+#elif OCF_WG_BT
     tma_load_2d(stage + A_BYTES, map_b, (int)(kt * BK), (int)n0, full);
 #else
     for (uint blk = 0; blk < BN / 64; blk++)
@@ -444,7 +509,20 @@ INLINE void produce_tma(const uint base, const uint bars, const ulong map_a, con
   }
 }
 #endif
-INLINE void consume(float *acc, const uint base, const uint bars, const uint k, const uint wg) {
+#if OCF_WG_CLUSTER == 2
+#define RELEASE(bar, l, rank)                          \
+  do {                                                 \
+    if ((l) == 0) mbar_arrive(bar);                    \
+    if ((l) == 32) mbar_arrive_peer(bar, (rank) ^ 1u); \
+  } while (0)
+#else
+#define RELEASE(bar, l, rank) mbar_arrive(bar)
+#endif
+/* l: the work-item in its warpgroup; rank: the workgroup's in its cluster. With clusters one
+   work-item of each warpgroup releases a stage here, another at the peer (the wgmma group, the
+   warpgroup's, is done for all of it after wait_group). */
+INLINE void consume(float *acc, const uint base, const uint bars, const uint k, const uint wg,
+                    const uint l, const uint rank) {
   const uint slices = (k + BK - 1) / BK;
   for (uint kt = 0; kt < slices; kt++) {
     const uint s = kt % STAGES;
@@ -455,7 +533,7 @@ INLINE void consume(float *acc, const uint base, const uint bars, const uint k, 
     ulong da[4], db[4];
     slice_descs(base + s * STAGE_BYTES, wg, da, db);
     WG_SLICE(acc, da, db);
-    if (kt > 0) mbar_arrive(bars + 8 * (STAGES + (kt - 1) % STAGES));
+    if (kt > 0) RELEASE(bars + 8 * (STAGES + (kt - 1) % STAGES), l, rank);
   }
   WG_WAIT0(acc);
 }
@@ -493,7 +571,22 @@ matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __glob
   const uint base = (local_addr(smem) + 1023u) & ~1023u;
   const uint t = get_local_id(0);
   uint tm, tn;
+#if OCF_WG_CLUSTER == 2
+  OCF_ASM volatile("// SM90A_HEADER .reqnctapercluster 2, 1, 1" ::: "memory");
+  /* pairs of tile rows: workgroups 2 p and 2 p + 1 (a cluster) take tile rows 2 pm and 2 pm + 1
+     of one tile column, the pairs in tile_of's order over pairs of rows (a row past m, where
+     the tiles' rows are odd, is multiplied on zeros and stored nowhere: its B half is the
+     peer's) */
+  const uint rank = cluster_rank();
+  {
+    uint pm;
+    tile_of(get_group_id(0) / 2, ((m + BM - 1) / BM + 1) / 2, (n + BN - 1) / BN, &pm, &tn);
+    tm = 2 * pm + (uint)get_group_id(0) % 2;
+  }
+#else
+  const uint rank = 0;
   tile_of(get_group_id(0), (m + BM - 1) / BM, (n + BN - 1) / BN, &tm, &tn);
+#endif
   const uint m0 = tm * BM, n0 = tn * BN;
 #if OCF_WG_CLOCK
   const ulong started = t == 0 ? global_timer() : 0;
@@ -508,18 +601,30 @@ matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __glob
   store_tile(c, ldc, m, n, m0 + 64 * (t / 128), n0, acc, alpha, beta, t % 128);
 #elif OCF_WG_PRODUCER == 2
   const uint bars = base + STAGES * STAGE_BYTES;
+#if OCF_WG_CLUSTER == 2
+  if (t < STAGES) {
+    mbar_init(bars + 8 * t, 1);                               /* full: expect_tx + bytes */
+    mbar_init(bars + 8 * (STAGES + t), 2 * OCF_WG_CONSUMERS); /* empty: both workgroups' */
+    fence_mbarrier_init();
+  }
+  cluster_sync();
+#else
   if (t < STAGES) {
     mbar_init(bars + 8 * t, 1);                                 /* full: expect_tx + bytes */
     mbar_init(bars + 8 * (STAGES + t), 128 * OCF_WG_CONSUMERS); /* empty: every consumer's */
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+#endif
   if (t >= 128 * OCF_WG_CONSUMERS) {
     if (t == 128 * OCF_WG_CONSUMERS)
-      produce_tma(base, bars, (ulong)maps, (ulong)(maps + 128), k, m0, n0);
+      produce_tma(base, bars, (ulong)maps, (ulong)(maps + 128), k, m0, n0, rank);
   } else {
-    consume(acc, base, bars, k, t / 128);
+    consume(acc, base, bars, k, t / 128, t % 128, rank);
     store_tile(c, ldc, m, n, m0 + 64 * (t / 128), n0, acc, alpha, beta, t % 128);
   }
+#if OCF_WG_CLUSTER == 2
+  cluster_sync();
+#endif
 #elif OCF_WG_PRODUCER == 3
   const uint bars = base + STAGES * STAGE_BYTES;
   if (t < STAGES) {
@@ -531,9 +636,10 @@ matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __glob
     __global uchar *g = (__global uchar *)maps + 256 * (ulong)get_group_id(0);
     make_maps((bars + 16 * STAGES + 127u) & ~127u, g, t - 128 * OCF_WG_CONSUMERS, a, lda, b, ldb, m,
               n, k);
-    if (t == 128 * OCF_WG_CONSUMERS) produce_tma(base, bars, (ulong)g, (ulong)(g + 128), k, m0, n0);
+    if (t == 128 * OCF_WG_CONSUMERS)
+      produce_tma(base, bars, (ulong)g, (ulong)(g + 128), k, m0, n0, 0);
   } else {
-    consume(acc, base, bars, k, t / 128);
+    consume(acc, base, bars, k, t / 128, t % 128, 0);
     store_tile(c, ldc, m, n, m0 + 64 * (t / 128), n0, acc, alpha, beta, t % 128);
   }
 #else
@@ -547,7 +653,7 @@ matmul_wgmma(const uint m, const uint n, const uint k, const float alpha, __glob
     produce(base, bars, a, lda, b, ldb, m, n, k, m0, n0, t);
   } else {
     const uint wg = t / 128 - 1;
-    consume(acc, base, bars, k, wg);
+    consume(acc, base, bars, k, wg, t % 128, 0);
     store_tile(c, ldc, m, n, m0 + 64 * wg, n0, acc, alpha, beta, t % 128);
   }
 #endif

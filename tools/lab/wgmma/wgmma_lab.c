@@ -38,33 +38,41 @@ typedef struct {
   const char *name;
   int dtype; /* 0 bf16, 1 f16, 2 tf32 */
   int bn, consumers, stages, bt, group_m, swap_mn, producer;
+  int cluster; /* 2: clusters of two workgroups sharing B by TMA multicast (producer 2 only) */
 } variant;
 
 static const variant variants[] = {
     /* name, dtype, BN, consumer warpgroups, stages, B transposed, group, swap, producer
        (0 none: cp.async by every work-item, 1 cp.async warpgroup, 2 TMA warp, 3 TMA warp with
        the maps it makes itself) */
-    {"dev_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 3},
-    {"dev_bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 3},
-    {"dev_f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 3},
-    {"dev_tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 3},
-    {"dev_bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 3},
-    {"tma_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 2},
-    {"tma_bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 2},
-    {"tma_bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 2},
-    {"tma_bf16_128x6_nn", 0, 128, 2, 6, 0, 8, 0, 2},
-    {"tma_bf16_256x4_nn_g4", 0, 256, 2, 4, 0, 4, 0, 2},
-    {"tma_f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 2},
-    {"tma_f16_256x4_nt", 1, 256, 2, 4, 1, 8, 0, 2},
-    {"tma_tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 2},
-    {"tma_tf32_192x5_nt", 2, 192, 2, 5, 1, 8, 0, 2},
-    {"bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 0},
-    {"bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 0},
-    {"bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 0},
-    {"f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 0},
-    {"tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 0},
-    {"ws_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 1},
-    {"bf16_256x4_nn_swapLS", 0, 256, 2, 4, 0, 8, 1, 0}, /* layout probe: expected to FAIL */
+    {"dev_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 3, 0},
+    {"dev_bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 3, 0},
+    {"dev_f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 3, 0},
+    {"dev_tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 3, 0},
+    {"dev_bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 3, 0},
+    {"tma_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 2, 0},
+    {"tma_bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 2, 0},
+    {"tma_bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 2, 0},
+    {"tma_bf16_128x6_nn", 0, 128, 2, 6, 0, 8, 0, 2, 0},
+    {"tma_bf16_256x4_nn_g4", 0, 256, 2, 4, 0, 4, 0, 2, 0},
+    {"tma_f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 2, 0},
+    {"tma_f16_256x4_nt", 1, 256, 2, 4, 1, 8, 0, 2, 0},
+    {"tma_tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 2, 0},
+    {"tma_tf32_192x5_nt", 2, 192, 2, 5, 1, 8, 0, 2, 0},
+    /* the same TMA producer in clusters of two (B multicast; the last field) */
+    {"cl_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 2, 2},
+    {"cl_bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 2, 2},
+    {"cl_bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 2, 2},
+    {"cl_bf16_128x6_nn", 0, 128, 2, 6, 0, 8, 0, 2, 2},
+    {"cl_f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 2, 2},
+    {"cl_tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 2, 2},
+    {"bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 0, 0},
+    {"bf16_256x4_nt", 0, 256, 2, 4, 1, 8, 0, 0, 0},
+    {"bf16_192x5_nn", 0, 192, 2, 5, 0, 8, 0, 0, 0},
+    {"f16_256x4_nn", 1, 256, 2, 4, 0, 8, 0, 0, 0},
+    {"tf32_256x4_nt", 2, 256, 2, 4, 1, 8, 0, 0, 0},
+    {"ws_bf16_256x4_nn", 0, 256, 2, 4, 0, 8, 0, 1, 0},
+    {"bf16_256x4_nn_swapLS", 0, 256, 2, 4, 0, 8, 1, 0, 0}, /* layout probe: expected to FAIL */
 };
 #define NV ((int)(sizeof variants / sizeof variants[0]))
 
@@ -148,15 +156,29 @@ static void variant_options(const variant *v, char *opts, size_t size) {
   snprintf(opts, size,
            "-cl-std=CL1.2 -I tools/lab/wgmma -DOCF_WG_DTYPE=%d -DOCF_WG_BN=%d "
            "-DOCF_WG_CONSUMERS=%d -DOCF_WG_STAGES=%d -DOCF_WG_BT=%d -DOCF_WG_GROUP_M=%d "
-           "-DOCF_WG_SWAP_MN=%d -DOCF_WG_PRODUCER=%d",
-           v->dtype, v->bn, v->consumers, v->stages, v->bt, v->group_m, v->swap_mn, v->producer);
+           "-DOCF_WG_SWAP_MN=%d -DOCF_WG_PRODUCER=%d -DOCF_WG_CLUSTER=%d",
+           v->dtype, v->bn, v->consumers, v->stages, v->bt, v->group_m, v->swap_mn, v->producer,
+           v->cluster ? v->cluster : 1);
   if (getenv("WG_CLOCK")) strncat(opts, " -DOCF_WG_CLOCK=1", size - strlen(opts) - 1);
 }
 
-/* The PTX for sm_90a: `// SM90A ` prefixes dropped, `.target sm_90` -> sm_90a, .version >= 8.0. */
+/* The PTX for sm_90a: `// SM90A ` prefixes dropped, `.target sm_90` -> sm_90a, .version >= 8.0,
+   and every `// SM90A_HEADER DIRECTIVE` line of the body moved into the entry's header (before
+   the body's opening brace: OpenCL C cannot write an entry directive such as
+   .reqnctapercluster). */
+#define HEADER_PREFIX "// SM90A_HEADER "
 static char *retarget(const char *ptx) {
   const size_t n = strlen(ptx);
-  char *out = malloc(n + 64), *o = out;
+  char *out = malloc(2 * n + 64), *o = out;
+  char headers[1024] = "";
+  for (const char *h = strstr(ptx, HEADER_PREFIX); h; h = strstr(h + 1, HEADER_PREFIX)) {
+    const size_t len = strcspn(h + strlen(HEADER_PREFIX), "\n");
+    if (strlen(headers) + len + 2 < sizeof headers) {
+      strncat(headers, h + strlen(HEADER_PREFIX), len);
+      strcat(headers, "\n");
+    }
+  }
+  int in_entry = 0;
   const char *p = ptx;
   while (*p) {
     const char *eol = strchr(p, '\n');
@@ -164,7 +186,14 @@ static char *retarget(const char *ptx) {
     const char *q = p;
     while (q < p + len && (*q == ' ' || *q == '\t'))
       q++;
-    if (strncmp(q, "// SM90A ", 9) == 0) {
+    if (strncmp(q, ".entry", 6) == 0 || strncmp(q, ".visible .entry", 15) == 0) in_entry = 1;
+    if (in_entry && (q[0] == '{') && headers[0]) {
+      o += sprintf(o, "%s", headers);
+      in_entry = 0;
+    }
+    if (strncmp(q, HEADER_PREFIX, strlen(HEADER_PREFIX)) == 0) {
+      /* moved into the header */
+    } else if (strncmp(q, "// SM90A ", 9) == 0) {
       memcpy(o, p, (size_t)(q - p)), o += q - p;
       memcpy(o, q + 9, len - (size_t)(q - p) - 9), o += len - (size_t)(q - p) - 9;
     } else if (strncmp(q, ".target sm_90", 13) == 0 && q[13] != 'a') {
@@ -398,7 +427,8 @@ static const char *tma_maps(env *e, const variant *v, cl_mem da, cl_mem db, unsi
   uint64_t bdims[2], bstr[1];
   uint32_t bbox[2];
   if (v->bt) {
-    bdims[0] = k, bdims[1] = n, bstr[0] = k * eb, bbox[0] = (uint32_t)bk, bbox[1] = (uint32_t)v->bn;
+    bdims[0] = k, bdims[1] = n, bstr[0] = k * eb, bbox[0] = (uint32_t)bk;
+    bbox[1] = (uint32_t)(v->cluster == 2 ? v->bn / 2 : v->bn); /* a cluster's half each */
   } else {
     bdims[0] = n, bdims[1] = k, bstr[0] = n * eb, bbox[0] = 64, bbox[1] = (uint32_t)bk;
   }
@@ -497,7 +527,10 @@ static int run_shape(env *e, cl_kernel kern, const variant *v, const char *out, 
       return 1;
     }
   }
-  const size_t tiles = (size_t)((m + bm - 1) / bm) * ((n + v->bn - 1) / v->bn);
+  /* clusters of two take tile rows in pairs: an odd count gets one more row, stored nowhere */
+  const size_t tile_rows = (m + bm - 1) / bm,
+               tiles = (v->cluster == 2 ? (tile_rows + 1) / 2 * 2 : tile_rows) *
+                       ((n + v->bn - 1) / v->bn);
   /* producer 3: 256 bytes per workgroup, which it fills with its own maps */
   unsigned char *slots = calloc(v->producer == 3 ? tiles : 1, 256);
   cl_mem dmaps =
@@ -756,10 +789,11 @@ int main(int argc, char **argv) {
       if (st != 0) printf("%-22s build child status %d\n", variants[i].name, st);
     }
   printf("builds done at %.1f s\n", now() - t0);
-  int tma_failed[4] = {0, 0, 0, 0}; /* per producer: 1 failed, -1 passed its quick check */
+  int tma_failed[5] = {
+      0}; /* per producer (4: 2 in clusters): 1 failed, -1 passed its quick check */
   for (int i = 0; i < NV; i++) {
     if (!ok[i]) continue;
-    const int pr = variants[i].producer;
+    const int pr = variants[i].cluster == 2 ? 4 : variants[i].producer;
     if (pr >= 2 && tma_failed[pr] > 0) {
       printf("%-22s SKIP (an earlier TMA variant failed)\n", variants[i].name);
       continue;
