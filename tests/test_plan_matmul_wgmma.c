@@ -1264,6 +1264,40 @@ static void test_plan_matmul_wgmma_tma(void **state) {
                   "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_pab wg=288 groups=384",
                   "wide=1", none);
 
+  /* wgmma.sector_rows with the TMA form (tma 1): B rows on 32-byte steps but off 64-byte ones
+     (ldb 3088) go direct once the probes passed, copied before with the TMA probe asked for;
+     rows 16 bytes off (ldb 3080), an offset or a batch stride off the steps stay copied; so do
+     the same rows without the TMA form or without sector_rows */
+  ocf_tuning_values sectors = bf16;
+  sectors.matmul.wgmma.sector_rows = 1;
+  const char *const copied_tma = "matmul_pad wg=256 groups=3072 + matmul_wgmma_tma_pb wg=288 "
+                                 "groups=384";
+  call = typed_call(3072, 3072, 3072, OCF_BF16, OCF_PRECISION_FP32);
+  call.ldb = 3088;
+  plan_wgmma_case("sector rows, ldb 3088", &tma, &sectors, &call,
+                  "matmul_wgmma_tma wg=288 groups=384", "BN=192 wide=1", none);
+  plan_wgmma_case("sector rows, ldb 3088, before the TMA probe", &before, &sectors, &call,
+                  "matmul_pad wg=256 groups=3072 + matmul_wgmma_pb wg=256 groups=384", "wide=0",
+                  OCF_PLAN_PROBE_WGMMA_TMA);
+  plan_wgmma_case("sector rows off, ldb 3088", &tma, &bf16, &call, copied_tma, "wide=1", none);
+  ocf_tuning_values cp_async = sectors;
+  cp_async.matmul.wgmma.tma = 0;
+  plan_wgmma_case("sector rows without the TMA form, ldb 3088", &tma, &cp_async, &call, copied_tma,
+                  "wide=1", none); /* the copy's step on the TMA: wgmma.tma_copies */
+  call.ldb = 3080;
+  plan_wgmma_case("sector rows, ldb 3080", &tma, &sectors, &call, copied_tma, "wide=1", none);
+  call.ldb = 3088, call.b_off = 8;
+  plan_wgmma_case("sector rows, ldb 3088, b_off 8", &tma, &sectors, &call, copied_tma, "wide=1",
+                  none);
+  call.b_off = 16, call.batch = 2, call.stride_a = 3072 * 3072, call.stride_c = 3072 * 3072;
+  call.stride_b = 3072 * 3088 + 16;
+  plan_wgmma_case("sector rows, ldb 3088, b_off 16, a batch", &tma, &sectors, &call,
+                  "matmul_wgmma_tma wg=288 groups=768", "BN=192 wide=1", none);
+  call.stride_b = 3072 * 3088 + 8;
+  plan_wgmma_case("sector rows, a batch stride off the steps", &tma, &sectors, &call,
+                  "matmul_pad wg=256 groups=6144 + matmul_wgmma_tma_pb wg=288 groups=768", "wide=1",
+                  none);
+
   /* the probe's plan: the larger ring (192 columns, 5 stages), bounded waits, the maps' scratch */
   ocf_plan plan;
   expect_plan("TMA probe", ocf_plan_matmul_wgmma_tma_probe(&before, &bf16, 160, 264, &plan), &plan,

@@ -57,7 +57,8 @@
  *      64-byte steps of 128-byte lines (offset, ldb or batch stride not a multiple of 32
  *      values: each 128 bytes of a K slice then spans two lines at a bad phase, and the kernel
  *      ran bf16 4096^3 with ldb 4104 at 527 TFLOP/s against 706 on the H200; with
- *      wgmma.tma 2 and the TMA probes passed such rows stay where they are: rule 7 reads them)
+ *      wgmma.tma 2 and the TMA probes passed such rows stay where they are: rule 7 reads them;
+ *      with wgmma.tma 1 and wgmma.sector_rows, those on 32-byte steps stay: tma_reads_in_place)
  *      or rule 1 cannot read the call (A or B off 16-byte chunks, A transposed); such a
  *      call would run on mma.sync, so it takes the gate of wgmma.unread_rows instead where
  *      that is set. With A stored m x k, matmul_pad (PAD_DTYPE) copies B as stored, and A where
@@ -549,6 +550,11 @@ static int on_lines(size_t off, size_t ld, size_t stride, size_t batch) {
   return off % 32 == 0 && ld % 32 == 0 && (batch <= 1 || stride % 32 == 0);
 }
 
+/* A 16-bit operand's rows on 32-byte steps (16 values): on the L2's sectors. */
+static int on_sectors(size_t off, size_t ld, size_t stride, size_t batch) {
+  return off % 16 == 0 && ld % 16 == 0 && (batch <= 1 || stride % 16 == 0);
+}
+
 /* The 16-bit aligned copies of a call whose A is stored m x k (matmul_pad, PAD_DTYPE): B as
    stored, in rows of its own length rounded up to 64 values, and A likewise where the kernel
    cannot read it (off 16-byte chunks); their layout into *plan, 0 on overflow. */
@@ -583,15 +589,26 @@ static int directly_readable(const ocf_matmul_call *call) {
          chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch);
 }
 
+/* Whether the TMA form, once its probes passed, reads a readable call's B rows where they lie
+   (rule 4): every row off the lines under wgmma.tma 2; under wgmma.sector_rows (and the form
+   on) rows on 32-byte steps, which it reads nearly as fast as rows on the lines where the copy
+   costs a pass over B (bf16 3072^3, B k x n with ldb 3088, H100: copied 488.5 TFLOP/s, in place
+   533.4; rows 16 bytes off, ldb 3080: copied 489.7, in place 464.5). */
+static int tma_reads_in_place(const ocf_matmul_tuning *t, const ocf_matmul_call *call) {
+  const size_t batch = call->batch ? call->batch : 1;
+  return t->wgmma.tma == 2 || (t->wgmma.tma == 1 && t->wgmma.sector_rows &&
+                               on_sectors(call->b_off, call->ldb, call->stride_b, batch));
+}
+
 static int b16_stage_wanted(const ocf_device_facts *facts, const ocf_matmul_tuning *t,
                             const ocf_matmul_call *call) {
   if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
   const size_t batch = call->batch ? call->batch : 1;
   const int unreadable = !directly_readable(call);
   if (!unreadable && on_lines(call->b_off, call->ldb, call->stride_b, batch)) return 0;
-  /* wgmma.tma 2: the TMA reads rows off the lines itself, so a readable call goes direct once
-     its probes passed (rule 7 then takes it, or matmul_wgmma where it cannot). */
-  if (!unreadable && t->wgmma.tma == 2 && facts->learnt.wgmma_tma == OCF_PROBE_PASSED &&
+  /* The TMA reads such rows itself, so a readable call goes direct once its probes passed (rule
+     7 then takes it, or matmul_wgmma where it cannot). */
+  if (!unreadable && tma_reads_in_place(t, call) && facts->learnt.wgmma_tma == OCF_PROBE_PASSED &&
       facts->learnt.wide == OCF_PROBE_PASSED)
     return 0;
   const size_t least =
@@ -673,8 +690,8 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   else
     add_copied_step(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_PB, OCF_KERNEL_MATMUL_WGMMA_TMA_PB,
                     &g, groups, plan);
-  /* wgmma.tma 2: this call would go direct once the TMA probes passed (b16_stage_wanted) */
-  if (tuning->matmul.wgmma.tma == 2 && directly_readable(call) &&
+  /* this call would go direct once the TMA probes passed (b16_stage_wanted) */
+  if (tma_reads_in_place(&tuning->matmul, call) && directly_readable(call) &&
       facts->learnt.wide != OCF_PROBE_FAILED && facts->learnt.wgmma_tma == OCF_PROBE_UNKNOWN)
     plan->probe = tma_probe_due(facts);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;

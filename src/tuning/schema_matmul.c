@@ -304,6 +304,16 @@ static const ocf_tunable matmul_tunables[] = {
                                 "the fewest K ranges a split-K wgmma plan takes (rule 5); a call "
                                 "the units would split into fewer keeps whole K",
                                 NULL},
+    /* sector_rows: 0 in the schema; the H100's database sets it for 16-bit calls (measured
+       2026-12-06, docs/GEMM.md "Rows off the lines: which the TMA reads in place") */
+    [MM(wgmma.sector_rows)] =
+        {"wgmma.sector_rows", 0, 1, 0, 0,
+         "1: where wgmma.tma is set and the TMA probes passed, 16-bit calls whose B rows lie on "
+         "32-byte steps of the 128-byte lines but off 64-byte ones (offset, leading dimension "
+         "and batch stride multiples of 16 values, not all of 32) go direct, read in place by "
+         "the TMA, instead of copied onto the lines first (src/plan/plan_matmul_wgmma.c, rule "
+         "4); 0: copied from wgmma.align_rows rows",
+         NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

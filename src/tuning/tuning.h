@@ -198,6 +198,8 @@ typedef struct ocf_matmul_wgmma_tuning {
   int one_consumer;   /* 1: calls of at most 64 consumers rows take one consumer's 64-row tiles
                          where those make one wave that fills the units enough (rule 2) */
   int split_ranges;   /* the fewest K ranges a split (rule 5) takes; fewer: whole K */
+  int sector_rows;    /* 1: with wgmma.tma set, 16-bit B rows on 32-byte steps but off 64-byte
+                         ones are read in place by the TMA, not copied (rule 4) */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of

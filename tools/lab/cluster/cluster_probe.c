@@ -15,8 +15,10 @@
         with one cp.async.bulk ... .multicast::cluster (src holds 1..64: 2080), each workgroup
         waiting on its own mbarrier: TMA multicast's mechanism
    Modes: plain (no directive: rank 0 of 1, cluster g), launch (the directive, words 0-2),
-   peer (and word 3), multicast (and word 4). Words not measured read 0xffffffff and 0.
-   usage: cluster_probe MODE [ptx-file-to-write]   exit 0: the mode ran right. */
+   peer (and word 3), multicast (and word 4), explicit (words 0-2 with `.explicitcluster` too:
+   the kernel demands clusters given at its launch, which OpenCL has no way to give). Words not
+   measured read 0xffffffff and 0. usage: cluster_probe MODE [ptx-file-to-write]   exit 0: the mode
+   ran right. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
@@ -107,13 +109,13 @@ static const char *ptx_epilogue = "$L_out:\n"
                                   "  ret;\n"
                                   "}\n";
 
-typedef enum { PLAIN, LAUNCH, PEER, MULTICAST } mode;
-static const char *const mode_names[] = {"plain", "launch", "peer", "multicast"};
+typedef enum { PLAIN, LAUNCH, PEER, MULTICAST, EXPLICIT } mode;
+static const char *const mode_names[] = {"plain", "launch", "peer", "multicast", "explicit"};
 
 /* The PTX of a mode into ptx (size bytes). */
 static void mode_ptx(const mode md, char *ptx, const size_t size) {
   char setup[1024] = "";
-  if (md >= PEER) {
+  if (md == PEER || md == MULTICAST) {
     const char *at = strstr(ptx_setup, "%EXPECT%");
     snprintf(setup, sizeof setup, "%.*s%s%s", (int)(at - ptx_setup), ptx_setup,
              md == MULTICAST ? ptx_expect : "", at + strlen("%EXPECT%"));
@@ -186,7 +188,7 @@ static int run(cl_context context, cl_device_id device, cl_command_queue queue, 
       right &= w[0] == 0 && w[1] == 1 && w[2] == (cl_uint)g;
     } else {
       right &= w[0] == (cl_uint)(g % 2) && w[1] == 2 && w[2] == (cl_uint)(g / 2);
-      if (md >= PEER) right &= w[3] == (cl_uint)(g ^ 1);
+      if (md == PEER || md == MULTICAST) right &= w[3] == (cl_uint)(g ^ 1);
       if (md == MULTICAST) right &= w[4] == 2080;
     }
   }
@@ -202,10 +204,10 @@ static int run(cl_context context, cl_device_id device, cl_command_queue queue, 
    kernel that faults ends its process's context: run each mode in a process of its own. */
 int main(int argc, char **argv) {
   int md = -1;
-  for (int i = 0; i < 4 && argc > 1; i++)
+  for (int i = 0; i < 5 && argc > 1; i++)
     if (!strcmp(argv[1], mode_names[i])) md = i;
   if (md < 0) {
-    fprintf(stderr, "usage: cluster_probe plain|launch|peer|multicast [ptx-file]\n");
+    fprintf(stderr, "usage: cluster_probe plain|launch|peer|multicast|explicit [ptx-file]\n");
     return 2;
   }
   cl_platform_id platforms[8];

@@ -214,6 +214,14 @@
 #   cluster tools/lab/cluster/cluster_probe.c, each mode in a process of its own: whether an
 #           sm_90a kernel carrying .reqnctapercluster 2, 1, 1 launches as clusters through
 #           OpenCL, reads its peer's local memory and receives a multicast bulk copy (cap 4 x 30 s)
+#   rowphase 3072^3 bf16, both B layouts, with B's (then A's) rows 16, 32, 64 and 128 bytes past
+#           the lines (PAD 8, 16, 32, 64 values): read in place by the TMA (wgmma.tma=2) and under
+#           the built-in plan (B copied unless its rows keep 64-byte steps); tmapad (2026-12-06)
+#           found rows 16 bytes off cost B 22 % and A 7 %, both 31 % (cap 150 s)
+#   sectors the H100's wgmma.sector_rows (16-bit B rows on 32-byte steps read in place by the
+#           TMA) through the context's values against sector_rows=0 (copied), B rows 32 bytes
+#           past the lines (PAD_B 16) on 3072^3, 4096^3 and 2560 x 4096 x 4096, both layouts,
+#           f16 too (cap 150 s)
 #   clusterlab the wgmma lab's TMA kernel alone and in clusters of two sharing B by TMA multicast
 #           (OCF_WG_CLUSTER 2): the lab's checks (odd tile rows among them), then CL_SHAPES
 #           (aligned and ragged) under CL_VARIANTS, cuBLAS beside (cap 300 s)
@@ -225,7 +233,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1247,7 +1255,7 @@ SHAPES
     ;;
   cluster)
     cc -std=c11 -O2 tools/lab/cluster/cluster_probe.c -lOpenCL -o $b/cluster_probe || continue
-    for mode in plain launch peer multicast; do
+    for mode in ${CLUSTER_MODES:-plain launch peer multicast explicit}; do
       timeout -k 5 "$(budget 30)" $b/cluster_probe $mode "$work/cluster_$mode.ptx" | tail -3
       echo "cluster_probe $mode exit ${PIPESTATUS[0]}"
     done
@@ -1267,6 +1275,20 @@ SHAPES
     grep "median" "$work/lab_rows.txt" | cut -c1-200
     tr ',' '\n' <<<"$cl_shapes" | awk -Fx '{print "bf16 0", $1, $2, $3}' >"$work/shapes.txt"
     timeout -k 5 "$(budget 60)" python3 tools/lab/h200/gemm_peers.py "$work/shapes.txt" 2>&1
+    ;;
+  sectors)
+    PAD_B=16 gemm_grid "bf16 0 3072 3072 3072;bf16 1 3072 3072 3072;bf16 0 4096 4096 4096;bf16 1 4096 4096 4096;bf16 0 2560 4096 4096;f16 0 3072 3072 3072" \
+      ";wgmma.sector_rows=0"
+    ;;
+  rowphase)
+    for pad in 0 8 16 32 64; do
+      echo "PAD_B $pad"
+      PAD_B=$pad gemm_grid "bf16 0 3072 3072 3072;bf16 1 3072 3072 3072" ";wgmma.tma=2"
+    done
+    for pad in 16 32; do
+      echo "PAD_A $pad"
+      PAD_A=$pad gemm_grid "bf16 0 3072 3072 3072" ";wgmma.tma=2"
+    done
     ;;
   tmapad)
     # Which rows the TMA reads at full speed: A or B 8 values off the lines, or both, under the
