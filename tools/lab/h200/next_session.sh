@@ -222,6 +222,9 @@
 #           TMA) through the context's values against sector_rows=0 (copied), B rows 32 bytes
 #           past the lines (PAD_B 16) on 3072^3, 4096^3 and 2560 x 4096 x 4096, both layouts,
 #           f16 too (cap 150 s)
+#   padcopy matmul_pad as committed against the one in the file PAD_OLD (carried with the tree:
+#           `git show REV:cl/matmul_pad.cl > FILE`), a second build of the library; the copied 16-bit plans' first step and whole call on
+#           ragged and off-line shapes, then test_matmul_pad on the GPU (cap 200 s)
 #   clusterlab the wgmma lab's TMA kernel alone and in clusters of two sharing B by TMA multicast
 #           (OCF_WG_CLUSTER 2): the lab's checks (odd tile rows among them), then CL_SHAPES
 #           (aligned and ragged) under CL_VARIANTS, cuBLAS beside (cap 300 s)
@@ -233,7 +236,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1279,6 +1282,33 @@ SHAPES
   sectors)
     PAD_B=16 gemm_grid "bf16 0 3072 3072 3072;bf16 1 3072 3072 3072;bf16 0 4096 4096 4096;bf16 1 4096 4096 4096;bf16 0 2560 4096 4096;f16 0 3072 3072 3072" \
       ";wgmma.sector_rows=0"
+    ;;
+  padcopy)
+    old=/tmp/pc_old
+    tree_copy $old && cp "${PAD_OLD:?the kernel to compare, a file in the tree}" $old/cl/matmul_pad.cl &&
+      cmake -S $old -B $old/b -DCMAKE_BUILD_TYPE=Release >"$work/old_build.txt" 2>&1 &&
+      cmake --build $old/b -j16 --target oclfuse >>"$work/old_build.txt" 2>&1 &&
+      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$old/b -loclfuse -lOpenCL -lm \
+        -Wl,-rpath,$old/b -o $old/lgt || { tail -5 "$work/old_build.txt"; continue; }
+    gemm_grid "bf16 0 3000 3000 3000" "" >/dev/null # builds $b/lgt
+    for shape in "bf16 0 3000 3000 3000" "bf16 1 3000 3000 3000" "bf16 0 4095 4104 4000" \
+      "bf16 0 5000 5000 5000" "f16 0 3000 3000 3000"; do
+      for lib in old new; do
+        exe=$b/lgt
+        [ $lib = old ] && exe=$old/lgt
+        # shellcheck disable=SC2086
+        echo "$lib $(timeout -k 2 "$(budget 20)" $exe $shape 2>&1 | tr '\n' ' ' | cut -c1-120)"
+      done
+    done
+    for lib in old new; do
+      exe=$b/lgt
+      [ $lib = old ] && exe=$old/lgt
+      echo "$lib PAD_B 8: $(PAD_B=8 timeout -k 2 "$(budget 20)" $exe bf16 0 8192 8192 8192 2>&1 |
+        tr '\n' ' ' | cut -c1-120)"
+    done
+    (cd $b && timeout -k 5 "$(budget 90)" tests/test_matmul_pad >"$work/pad_test.txt" 2>&1
+      echo "test_matmul_pad exit $?" >>"$work/pad_test.txt")
+    grep -v '^\[ *\(RUN\|OK\) ' "$work/pad_test.txt" | tail -4
     ;;
   rowphase)
     for pad in 0 8 16 32 64; do
