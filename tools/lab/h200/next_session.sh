@@ -219,7 +219,7 @@
 #           the built-in plan (B copied unless its rows keep 64-byte steps); tmapad (2026-12-06)
 #           found rows 16 bytes off cost B 22 % and A 7 %, both 31 % (cap 150 s)
 #   sectors the H100's wgmma.sector_rows (16-bit B rows on 32-byte steps read in place by the
-#           TMA) through the context's values against sector_rows=0 (copied), B rows 32 bytes
+#           TMA) through the context's values against sector_rows=0 (copied) and 1, B rows 32 bytes
 #           past the lines (PAD_B 16) on 3072^3, 4096^3 and 2560 x 4096 x 4096, both layouts,
 #           f16 too (cap 150 s)
 #   padcopy matmul_pad as committed against the one in the file PAD_OLD (carried with the tree:
@@ -1281,7 +1281,7 @@ SHAPES
     ;;
   sectors)
     PAD_B=16 gemm_grid "bf16 0 3072 3072 3072;bf16 1 3072 3072 3072;bf16 0 4096 4096 4096;bf16 1 4096 4096 4096;bf16 0 2560 4096 4096;f16 0 3072 3072 3072" \
-      ";wgmma.sector_rows=0"
+      ";wgmma.sector_rows=0;wgmma.sector_rows=1"
     ;;
   padcopy)
     old=/tmp/pc_old
