@@ -651,12 +651,36 @@ static void test_pad_kernel_aligned(void **state) {
     }
 }
 
+/* Rows longer than a work-item's batch of reads (pad_copy_row reads PAD_BATCH = 4 of its
+   vectors before it writes them): 8 work-items copy rows of 700 values into 704 (fp32: five
+   full batches of 128 values and a part; 16-bit: two of 256 and a part), aligned rows (whole
+   vectors) and rows off 16 bytes (values), A and B both. */
+static void test_pad_kernel_long_rows(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  for (int dtype = 0; dtype <= 2; dtype += 2)
+    for (int skew = 0; skew < 2; skew++) {
+      pad_kernel_case c;
+      memset(&c, 0, sizeof c);
+      c.dtype = dtype;
+      c.ta = 0, c.tb = 1, c.pad_a = 1, c.pad_b = 1;
+      c.batch = 1, c.m = 3, c.n = 2, c.k = 700;
+      c.lda = 704 + (size_t)skew, c.ldb = 712 + (size_t)skew;
+      c.a_off = (size_t)skew, c.b_off = 0;
+      c.stride_a = c.m * c.lda, c.stride_b = c.n * c.ldb;
+      c.rows_a = c.m, c.rows_b = c.n + 1;
+      c.lds_a = c.lds_b = 704;
+      c.wg = 8, c.groups = 2;
+      run_pad_kernel(env, &c);
+    }
+}
+
 int main(void) {
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_pad_kernel),
       cmocka_unit_test(test_pad_kernel_16bit),
       cmocka_unit_test(test_pad_kernel_aligned),
+      cmocka_unit_test(test_pad_kernel_long_rows),
       cmocka_unit_test(test_pad_layouts),
       cmocka_unit_test(test_pad_one_operand),
       cmocka_unit_test(test_pad_batches_col_major),
