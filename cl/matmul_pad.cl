@@ -29,7 +29,7 @@
  * Launch: 1-D, PAD_WG work-items a workgroup, any number of workgroups: each takes rows of the
  * copies in turn (grid-stride), its work-items four floats of the row each, read as one float4
  * where the source row starts on 16 bytes, as elements otherwise, and written as one aligned
- * float4; up to PAD_BATCH of a work-item's vectors are read before it writes them.
+ * float4.
  *
  * PAD_DTYPE 1 or 2 (f16, bf16): the 16-bit operands of the wgmma kernel's aligned plans
  * (src/plan/plan_matmul_wgmma.c, rule 4), copied bit for bit into rows of lds values that the
@@ -111,39 +111,28 @@ pad_row pad_row_of(const ulong row, const ulong m, const ulong n, const ulong k,
   return p;
 }
 
-/* Vector PAD_LANES values at column c of the copy of row p: a whole vector from a source row
-   that starts on 16 bytes (a 16-bit operand copied only to move its rows onto 128-byte lines,
-   every operand of a few-wave fp32 call) up to its last whole one: NVIDIA issues value-by-value
-   reads of 2 bytes one load each, and the copy then runs at a third of the memory's speed.
-   Other rows, and such a row's ragged end, are read value by value; past the row, zeros. */
-PAD_VEC pad_vector(const pad_row *p, const int whole_vectors, const ulong c) {
-  if (whole_vectors && c + PAD_LANES <= p->cols) return *(__global const PAD_VEC *)(p->src + c);
-  PAD_T e[PAD_LANES];
-  for (uint j = 0; j < PAD_LANES; j++)
-    e[j] = p->src && c + j < p->cols ? p->src[c + j] : (PAD_T)0;
-  return PAD_VEC_OF(e);
-}
-
-/* Vectors a work-item reads before it writes any of them: a row of up to PAD_BATCH PAD_WG
-   PAD_LANES values in one round trip to memory instead of one a vector (each store waits for
-   its load). */
-#define PAD_BATCH 4
-
 /* Copies one row: work-item lx writes values L i .. L i + L - 1 (L = PAD_LANES) for i = lx,
-   lx + PAD_WG, ..., reading PAD_BATCH of them before it writes them. */
+   lx + PAD_WG, ... A source row that starts on 16 bytes (a 16-bit operand copied only to move
+   its rows onto 128-byte lines, every operand of a few-wave fp32 call) is read a whole vector at
+   a time up to its last whole one: NVIDIA issues value-by-value reads of 2 bytes one load each,
+   and the copy then runs at a third of the memory's speed. Other rows, and such a row's ragged
+   end, are read value by value. */
 void pad_copy_row(const pad_row *p, const uint lx) {
   const int whole_vectors = p->src && ((size_t)p->src & 15) == 0;
-  const ulong step = (ulong)PAD_WG * PAD_LANES;
-  for (ulong c0 = (ulong)lx * PAD_LANES; c0 < p->lds; c0 += PAD_BATCH * step) {
-    PAD_VEC v[PAD_BATCH];
-#pragma unroll
-    for (uint u = 0; u < PAD_BATCH; u++)
-      if (c0 + u * step < p->lds) v[u] = pad_vector(p, whole_vectors, c0 + u * step);
-#pragma unroll
-    for (uint u = 0; u < PAD_BATCH; u++)
-      if (c0 + u * step < p->lds) *(__global PAD_VEC *)(p->dst + c0 + u * step) = v[u];
+  for (ulong c = (ulong)lx * PAD_LANES; c < p->lds; c += (ulong)PAD_WG * PAD_LANES) {
+    PAD_VEC v;
+    if (whole_vectors && c + PAD_LANES <= p->cols) {
+      v = *(__global const PAD_VEC *)(p->src + c);
+    } else {
+      PAD_T e[PAD_LANES];
+      for (uint j = 0; j < PAD_LANES; j++)
+        e[j] = p->src && c + j < p->cols ? p->src[c + j] : (PAD_T)0;
+      v = PAD_VEC_OF(e);
+    }
+    *(__global PAD_VEC *)(p->dst + c) = v;
   }
 }
+
 #ifdef OCF_KERNEL_matmul_pad
 __kernel __attribute__((reqd_work_group_size(PAD_WG, 1, 1))) void
 matmul_pad(const ulong m, const ulong n, const ulong k, const ulong batch, __global const PAD_T *a,

@@ -651,10 +651,10 @@ static void test_pad_kernel_aligned(void **state) {
     }
 }
 
-/* Rows longer than a work-item's batch of reads (pad_copy_row reads PAD_BATCH = 4 of its
-   vectors before it writes them): 8 work-items copy rows of 700 values into 704 (fp32: five
-   full batches of 128 values and a part; 16-bit: two of 256 and a part), aligned rows (whole
-   vectors) and rows off 16 bytes (values), A and B both. */
+/* Rows of many passes of a workgroup's vectors: 8 work-items copy rows of 700 values into 704
+   (fp32: 22 passes of 32 values; 16-bit: 11 of 64; and past a work-item's batch of four reads
+   with tools/lab/h200/pad_batch.patch: five batches and a part, two and a part), aligned rows
+   (whole vectors) and rows off 16 bytes (values), A and B both. */
 static void test_pad_kernel_long_rows(void **state) {
   ocft_env *env = ocft_get_env(state);
   for (int dtype = 0; dtype <= 2; dtype += 2)

@@ -222,9 +222,10 @@
 #           TMA) through the context's values against sector_rows=0 (copied) and 1, B rows 32 bytes
 #           past the lines (PAD_B 16) on 3072^3, 4096^3 and 2560 x 4096 x 4096, both layouts,
 #           f16 too (cap 150 s)
-#   padcopy matmul_pad as committed against the one in the file PAD_OLD (carried with the tree:
-#           `git show REV:cl/matmul_pad.cl > FILE`), a second build of the library; the copied 16-bit plans' first step and whole call on
-#           ragged and off-line shapes, then test_matmul_pad on the GPU (cap 200 s)
+#   padcopy the tree against the tree with PAD_PATCH (default tools/lab/h200/pad_batch.patch:
+#           matmul_pad reading four of a work-item's vectors before it writes them) in a second
+#           build: the copied 16-bit plans' first step and whole call on ragged and off-line
+#           shapes, then the patched test_matmul_pad on the GPU (cap 200 s)
 #   clusterlab the wgmma lab's TMA kernel alone and in clusters of two sharing B by TMA multicast
 #           (OCF_WG_CLUSTER 2): the lab's checks (odd tile rows among them), then CL_SHAPES
 #           (aligned and ragged) under CL_VARIANTS, cuBLAS beside (cap 300 s)
@@ -1284,30 +1285,25 @@ SHAPES
       ";wgmma.sector_rows=0;wgmma.sector_rows=1"
     ;;
   padcopy)
-    old=/tmp/pc_old
-    tree_copy $old && cp "${PAD_OLD:?the kernel to compare, a file in the tree}" $old/cl/matmul_pad.cl &&
-      cmake -S $old -B $old/b -DCMAKE_BUILD_TYPE=Release >"$work/old_build.txt" 2>&1 &&
-      cmake --build $old/b -j16 --target oclfuse >>"$work/old_build.txt" 2>&1 &&
-      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$old/b -loclfuse -lOpenCL -lm \
-        -Wl,-rpath,$old/b -o $old/lgt || { tail -5 "$work/old_build.txt"; continue; }
+    # the tree as committed ($b) against the tree with PAD_PATCH applied (a second build)
+    new=/tmp/pc_new
+    tree_copy $new && (cd $new && patch -p1 -s <"${PAD_PATCH:-tools/lab/h200/pad_batch.patch}") &&
+      cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release >"$work/new_build.txt" 2>&1 &&
+      cmake --build $new/b -j16 --target oclfuse test_matmul_pad >>"$work/new_build.txt" 2>&1 &&
+      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL -lm \
+        -Wl,-rpath,$new/b -o $new/lgt || { tail -5 "$work/new_build.txt"; continue; }
     gemm_grid "bf16 0 3000 3000 3000" "" >/dev/null # builds $b/lgt
     for shape in "bf16 0 3000 3000 3000" "bf16 1 3000 3000 3000" "bf16 0 4095 4104 4000" \
-      "bf16 0 5000 5000 5000" "f16 0 3000 3000 3000"; do
-      for lib in old new; do
+      "bf16 0 5000 5000 5000" "f16 0 3000 3000 3000" "bf16 0 8192 8192 8200"; do
+      for lib in committed patched; do
         exe=$b/lgt
-        [ $lib = old ] && exe=$old/lgt
+        [ $lib = patched ] && exe=$new/lgt
         # shellcheck disable=SC2086
         echo "$lib $(timeout -k 2 "$(budget 20)" $exe $shape 2>&1 | tr '\n' ' ' | cut -c1-120)"
       done
     done
-    for lib in old new; do
-      exe=$b/lgt
-      [ $lib = old ] && exe=$old/lgt
-      echo "$lib PAD_B 8: $(PAD_B=8 timeout -k 2 "$(budget 20)" $exe bf16 0 8192 8192 8192 2>&1 |
-        tr '\n' ' ' | cut -c1-120)"
-    done
-    (cd $b && timeout -k 5 "$(budget 90)" tests/test_matmul_pad >"$work/pad_test.txt" 2>&1
-      echo "test_matmul_pad exit $?" >>"$work/pad_test.txt")
+    (cd $new/b && timeout -k 5 "$(budget 90)" tests/test_matmul_pad >"$work/pad_test.txt" 2>&1
+      echo "test_matmul_pad (patched) exit $?" >>"$work/pad_test.txt")
     grep -v '^\[ *\(RUN\|OK\) ' "$work/pad_test.txt" | tail -4
     ;;
   rowphase)
