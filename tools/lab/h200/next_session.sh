@@ -211,9 +211,10 @@
 #           and joined in the launch, cuBLAS beside (cap 250 s)
 #   newtests the GPU tests of 2026-12-06 not yet run there: test_wgmma_tunables (one consumer
 #           in 128 columns, 6 stages) and test_staged_one_consumer (cap 200 s)
-#   cluster tools/lab/cluster/cluster_probe.c, each mode in a process of its own: whether an
-#           sm_90a kernel carrying .reqnctapercluster 2, 1, 1 launches as clusters through
-#           OpenCL, reads its peer's local memory and receives a multicast bulk copy (cap 4 x 30 s)
+#   cluster tools/lab/cluster/cluster_probe.c, each of CLUSTER_MODES (default all five) in a
+#           process of its own: whether an sm_90a kernel carrying .reqnctapercluster 2, 1, 1
+#           launches as clusters through OpenCL, reads its peer's local memory and receives a
+#           multicast bulk copy (2026-12-06, H100, driver 580: clusters of one) (cap 5 x 30 s)
 #   rowphase 3072^3 bf16, both B layouts, with B's (then A's) rows 16, 32, 64 and 128 bytes past
 #           the lines (PAD 8, 16, 32, 64 values): read in place by the TMA (wgmma.tma=2) and under
 #           the built-in plan (B copied unless its rows keep 64-byte steps); tmapad (2026-12-06)
