@@ -159,10 +159,15 @@ static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
   return g;
 }
 
+/* An operand's rows all start on multiples of `step` values: its offset, leading dimension and
+   (batched) stride. */
+static int rows_on_steps(size_t step, size_t off, size_t ld, size_t stride, size_t batch) {
+  return off % step == 0 && ld % step == 0 && (batch <= 1 || stride % step == 0);
+}
+
 /* An operand's offset, leading dimension and batch stride are whole 16-byte chunks. */
 static int chunk_aligned(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
-  const size_t chunk = 16 / ocf_dtype_size(dtype);
-  return off % chunk == 0 && ld % chunk == 0 && (batch <= 1 || stride % chunk == 0);
+  return rows_on_steps(16 / ocf_dtype_size(dtype), off, ld, stride, batch);
 }
 
 int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -547,12 +552,12 @@ static size_t staged_bytes(const ocf_matmul_call *call, size_t ld, int with_a) {
    stride multiples of 32 values): a row at 64 bytes past a line costs the kernel little (bf16
    4096 x 4096 x 4000, B n x k: 666 TFLOP/s), one at 16 bytes a quarter (ldb 4104: 544). */
 static int on_lines(size_t off, size_t ld, size_t stride, size_t batch) {
-  return off % 32 == 0 && ld % 32 == 0 && (batch <= 1 || stride % 32 == 0);
+  return rows_on_steps(32, off, ld, stride, batch);
 }
 
 /* A 16-bit operand's rows on 32-byte steps (16 values): on the L2's sectors. */
 static int on_sectors(size_t off, size_t ld, size_t stride, size_t batch) {
-  return off % 16 == 0 && ld % 16 == 0 && (batch <= 1 || stride % 16 == 0);
+  return rows_on_steps(16, off, ld, stride, batch);
 }
 
 /* The 16-bit aligned copies of a call whose A is stored m x k (matmul_pad, PAD_DTYPE): B as
