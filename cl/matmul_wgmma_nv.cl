@@ -98,7 +98,8 @@
 #ifndef BN
 #error "BN: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
-/* Warpgroups of 128 work-items, each multiplying 64 rows of the tile: 1 or 2. */
+/* Warpgroups of 128 work-items, each multiplying 64 rows of the tile: 1 or 2; 3 for the
+   TMA-fed entries only (their first work-item drives the TMA: TMA_INLINE below). */
 #ifndef CONSUMERS
 #error "CONSUMERS: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
@@ -161,6 +162,15 @@
 #endif
 #if BN != 128 && BN != 192 && BN != 256
 #error "BN must be 128, 192 or 256"
+#endif
+/* The cp.async copies step through a stage THREADS / 8 rows at a time, a power of two. */
+#if CONSUMERS == 3 &&                                                                          \
+    (defined(OCF_KERNEL_matmul_wgmma) || defined(OCF_KERNEL_matmul_wgmma_sb) ||                \
+     defined(OCF_KERNEL_matmul_wgmma_sab) || defined(OCF_KERNEL_matmul_wgmma_pb) ||            \
+     defined(OCF_KERNEL_matmul_wgmma_pab) || defined(OCF_KERNEL_matmul_wgmma_split) ||         \
+     defined(OCF_KERNEL_matmul_wgmma_split_join) || defined(OCF_KERNEL_matmul_wgmma_lw_split) || \
+     defined(OCF_KERNEL_matmul_wgmma_lw))
+#error "CONSUMERS 3: the TMA-fed entries only"
 #endif
 
 #define C_T OCF_STORAGE(C_DTYPE)
@@ -678,7 +688,8 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __gl
 
 /* The TMA producer (matmul_wgmma_tma; src/plan/plan_matmul_wgmma.c, rule 7): the same tiles,
    ring and consumers as matmul_wgmma, but the stages are filled by the tensor memory accelerator
-   on behalf of one more warp (THREADS + 32 work-items) instead of by every work-item's cp.async:
+   on behalf of one more warp (THREADS + 32 work-items; with three consumers their first
+   work-item instead: TMA_INLINE) rather than by every work-item's cp.async:
    per slice that warp's first work-item waits until the consumers have released the stage
    (its `empty` mbarrier), announces the stage's bytes on its `full` mbarrier and issues
    cp.async.bulk.tensor of A's box (BK x BM) and B's (BK x BN, or BN / 64 boxes of 64 columns x
@@ -718,7 +729,18 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __gl
 #endif
 #if defined(TMA_ENTRY) || defined(OCF_KERNEL_matmul_wgmma_tma_split)
 #define TMA_FORM 1
+/* Three consumers leave no registers for a producer warp: 416 work-items cap each at 152
+   registers (65536 / 416 rounded down to 8), below the 154 that m64n256's 128 accumulators take
+   with their descriptors (ptxas, C7602), and setmaxnreg cannot move registers from the producer
+   warp (ptxas allocates the consumers' code at the entry count). So with three the first
+   consumer work-item drives the TMA between its own slices (TMA_INLINE): 384 work-items, 168
+   registers, 160 used. */
+#define TMA_INLINE (CONSUMERS == 3)
+#if TMA_INLINE
+#define TMA_THREADS THREADS
+#else
 #define TMA_THREADS (THREADS + 32)
+#endif
 
 INLINE void mbar_init(const uint bar, const uint count) {
   __asm__ volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
@@ -804,35 +826,48 @@ INLINE void make_maps(const uint s, __global uchar *g, const uint lane, const op
                    : "memory");
 }
 
-/* The producer's one work-item: every slice into stage kt % STAGES once it is free. */
-INLINE void produce(const uint base, const uint bars, __global const uchar *g, const operands *o) {
-  const ulong map_a = (ulong)g, map_b = (ulong)(g + 128);
+/* The issuing work-item's hold of the maps it published at g (A's, then B's 128 bytes on). */
+INLINE void acquire_maps(__global const uchar *g) {
   __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n\t"
-                   "fence.proxy.tensormap::generic.acquire.gpu [%1], 128;" ::"l"(map_a),
-                   "l"(map_b)
+                   "fence.proxy.tensormap::generic.acquire.gpu [%1], 128;" ::"l"((ulong)g),
+                   "l"((ulong)(g + 128))
                    : "memory");
-  const uint slices = (uint)((o->k + BK - 1) / BK);
-  const int m0 = (int)o->m0, n0 = (int)o->n0;
-  for (uint kt = 0; kt < slices; kt++) {
-    const uint s = kt % STAGES, stage = base + s * STAGE_BYTES, full = bars + 8 * s;
-    if (kt >= STAGES) mbar_wait(bars + 8 * (STAGES + s), (kt / STAGES - 1) & 1);
-    mbar_expect_tx(full, STAGE_BYTES);
-    const int k0 = (int)(kt * BK);
-    tma_load_2d(stage, map_a, k0, m0, full);
+}
+
+/* Slice kt into stage kt % STAGES once the consumers have released it (the stage's slice
+   kt - STAGES done), through the maps at g, completing on the stage's `full` barrier. */
+INLINE void issue_slice(const uint base, const uint bars, __global const uchar *g,
+                        const operands *o, const uint kt) {
+  const ulong map_a = (ulong)g, map_b = (ulong)(g + 128);
+  const uint s = kt % STAGES, stage = base + s * STAGE_BYTES, full = bars + 8 * s;
+  if (kt >= STAGES) mbar_wait(bars + 8 * (STAGES + s), (kt / STAGES - 1) & 1);
+  mbar_expect_tx(full, STAGE_BYTES);
+  const int k0 = (int)(kt * BK), m0 = (int)o->m0, n0 = (int)o->n0;
+  tma_load_2d(stage, map_a, k0, m0, full);
 #if TRANS_B
-    tma_load_2d(stage + A_BYTES, map_b, k0, n0, full);
+  tma_load_2d(stage + A_BYTES, map_b, k0, n0, full);
 #else
 #pragma unroll
-    for (uint blk = 0; blk < BN / 64; blk++)
-      tma_load_2d(stage + A_BYTES + blk * (BK * 128), map_b, n0 + 64 * (int)blk, k0, full);
+  for (uint blk = 0; blk < BN / 64; blk++)
+    tma_load_2d(stage + A_BYTES + blk * (BK * 128), map_b, n0 + 64 * (int)blk, k0, full);
 #endif
-  }
+}
+
+/* The producer's one work-item: every slice into stage kt % STAGES once it is free. */
+INLINE void produce(const uint base, const uint bars, __global const uchar *g, const operands *o) {
+  acquire_maps(g);
+  const uint slices = (uint)((o->k + BK - 1) / BK);
+  for (uint kt = 0; kt < slices; kt++)
+    issue_slice(base, bars, g, o, kt);
 }
 
 /* A consumer warpgroup: every slice once it has landed; the stage of the slice before released
-   once that slice's wgmma group is done. */
-INLINE void consume(float *acc, const uint base, const uint bars, const ulong k, const uint wg) {
-  const uint slices = (uint)((k + BK - 1) / BK);
+   once that slice's wgmma group is done. With TMA_INLINE, work-item 0 (t) then refills that
+   stage with slice kt - 1 + STAGES once every consumer has released it: its warpgroup waits
+   for the slowest by at most the slice before, while STAGES - 1 slices stay in flight. */
+INLINE void consume(float *acc, const uint base, const uint bars, __global const uchar *maps,
+                    const operands *o, const uint t) {
+  const uint slices = (uint)((o->k + BK - 1) / BK), wg = t / 128;
   for (uint kt = 0; kt < slices; kt++) {
     const uint s = kt % STAGES;
     mbar_wait(bars + 8 * s, (kt / STAGES) & 1);
@@ -840,15 +875,20 @@ INLINE void consume(float *acc, const uint base, const uint bars, const ulong k,
     slice_descs(base + s * STAGE_BYTES, wg, da, db);
     wgmma_slice(acc, da, db);
     if (kt > 0) mbar_arrive(bars + 8 * (STAGES + (kt - 1) % STAGES));
+#if TMA_INLINE
+    if (t == 0 && kt > 0 && kt - 1 + STAGES < slices)
+      issue_slice(base, bars, maps, o, kt - 1 + STAGES);
+#endif
   }
   wgmma_wait0(acc);
+  (void)maps, (void)o;
 }
 
 #if C_STAGE && defined(TMA_ENTRY)
 /* The staged epilogue (C_STAGE 1). Written into the pairs' own stores, a 16-bit C went out as
    2-byte stores of 8 rows a warp instruction: the H200 ran bf16 4096^3 at 596 TFLOP/s with bf16
-   C and at 705 with fp32 C, twice the bytes (2026-12-05). Here, once both warpgroups are done
-   with the ring (a barrier of the 2 x 128 consumers: the producer warp has left), warpgroup w
+   C and at 705 with fp32 C, twice the bytes (2026-12-05). Here, once every warpgroup is done
+   with the ring (a barrier of the consumers: the producer warp has left), warpgroup w
    finishes its sums (alpha, beta C, bias, activation), rounds them to C's type and writes them
    to local memory at base + w 64 C_ROW bytes, row r at r C_ROW (16 bytes past the row: the 8 rows
    of one store fall in different banks); after its own barrier its 128 work-items store the
@@ -926,7 +966,8 @@ INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ld
 /* One workgroup's product of the operands o (over o->k) into the consumers' acc: the ring's
    barriers set up, the producer warp's maps made into `maps` (this workgroup's 256 bytes of
    global memory) and its slices issued, the consumers' sums. Returns 0 in the producer warp,
-   whose work is then done, and 1 in a consumer, whose acc then holds its 64 x BN sums. */
+   whose work is then done, and 1 in a consumer, whose acc then holds its 64 x BN sums (with
+   TMA_INLINE every work-item is a consumer, the first warp making the maps). */
 INLINE int tma_multiply(float *acc, const uint base, __global uchar *maps, const operands *o,
                         const uint t) {
   const uint bars = base + TMA_BARS;
@@ -935,15 +976,25 @@ INLINE int tma_multiply(float *acc, const uint base, __global uchar *maps, const
     mbar_init(bars + 8 * (STAGES + t), THREADS); /* empty: every consumer work-item */
   }
   barrier(CLK_LOCAL_MEM_FENCE);
+#if TMA_INLINE /* the first warp makes the maps; its first work-item issues the first stages */
+  if (t < 32) make_maps(base + TMA_MAPS, maps, t, o);
+  if (t == 0) {
+    acquire_maps(maps);
+    const uint slices = (uint)((o->k + BK - 1) / BK);
+    for (uint kt = 0; kt < STAGES && kt < slices; kt++)
+      issue_slice(base, bars, maps, o, kt);
+  }
+#else
   if (t >= THREADS) { /* the producer warp */
     make_maps(base + TMA_MAPS, maps, t - THREADS, o);
     if (t == THREADS) produce(base, bars, maps, o);
     return 0;
   }
+#endif
 #pragma unroll
   for (uint i = 0; i < NACC; i++)
     acc[i] = 0.0f;
-  consume(acc, base, bars, o->k, t / 128);
+  consume(acc, base, bars, maps, o, t);
   return 1;
 }
 #endif

@@ -168,6 +168,50 @@ static void test_wgmma_tunables(void **state) {
   mmx_tune(env, "");
 }
 
+/* Three consumers (wgmma.consumers=3: 192-row tiles, the TMA-fed form only, its first work-item
+   driving the TMA between its own slices, 384 work-items): every type and B layout on one whole
+   tile, tiles past m and n, k ragged, short and long (the ring wraps many times: each stage's
+   barriers change phase), alpha and beta, the epilogue and 16-bit C, a batch with A shared;
+   each call must have run matmul_wgmma_tma in workgroups of 384. */
+static void check_three(const ocft_env *env, mmx_case t) {
+  check_kernel(env, t, "matmul_wgmma_tma");
+  if (strstr(ocf_last_plan(), " wg=384 ") == NULL) {
+    print_error("ran %s, not three consumers\n", ocf_last_plan());
+    fail();
+  }
+}
+
+static void test_wgmma_three_consumers(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  mmx_tune(env, "wgmma.consumers=3 wgmma.wave_stages=4 wgmma.tma=1");
+  static const size_t shapes[][3] = {{192, 256, 64},   {1, 1, 1},      {193, 257, 100},
+                                     {400, 520, 1000}, {77, 130, 333}, {200, 72, 3000}};
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+    for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++)
+      for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
+        mmx_case t = wg_case(inputs[d], tb, shapes[s][0], shapes[s][1], shapes[s][2], s % 2);
+        if (s % 2) {
+          t.alpha = 1.5f, t.beta = -0.5f;
+          t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
+          t.bias_dtype = inputs[d];
+          t.activation = OCF_ACTIVATION_GELU_TANH;
+        } else {
+          t.nan_c = 1;
+        }
+        if (s == 2) t.c_dtype = inputs[d] == OCF_F32 ? OCF_BF16 : inputs[d];
+        check_three(env, t);
+      }
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+    mmx_case t = wg_case(inputs[d], 1, 250, 300, 500, 0);
+    t.batch = 3;
+    t.stride_a = 0;
+    t.stride_b = t.n * (t.k + t.ldb_pad);
+    t.stride_c = MMX_PACKED;
+    check_three(env, t);
+  }
+  mmx_tune(env, "");
+}
+
 /* Split K (wgmma.split_min=64: every call below leaves units idle, so K splits into ranges of
    whole slices, the last one ragged): every type and B layout, alpha and beta, a bias either
    way, 16-bit C, a batch with A shared, then the reduce's epilogue; with the cp.async split,
@@ -492,6 +536,7 @@ int main(void) {
       cmocka_unit_test(test_wgmma_column_major),
       cmocka_unit_test(test_wgmma_epilogue),
       cmocka_unit_test(test_wgmma_tunables),
+      cmocka_unit_test(test_wgmma_three_consumers),
       cmocka_unit_test(test_wgmma_split_k),
       cmocka_unit_test(test_wgmma_lastwave),
       cmocka_unit_test(test_wgmma_waves),

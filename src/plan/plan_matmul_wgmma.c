@@ -147,9 +147,17 @@ size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stage
   return ocf_round_up(ring + 16u * stages, 128) + 256u + 1024u; /* + mbarriers, maps, alignment */
 }
 
+/* Three consumers (192-row tiles) run on the TMA-fed form only, without its producer warp: 416
+   work-items would cap each at 152 registers, below what m64n256's accumulators take, so their
+   first work-item drives the TMA (cl/matmul_wgmma_nv.cl, TMA_INLINE); the cp.async kernel's
+   copies step through a stage by a power of two of rows. */
+static int inline_producer(const wg_geometry *g) {
+  return g->consumers == 3;
+}
+
 /* Work-items of the TMA-fed form's workgroup: the consumers and the producer warp. */
 static size_t tma_threads(const wg_geometry *g) {
-  return 128u * g->consumers + 32u;
+  return 128u * g->consumers + (inline_producer(g) ? 0u : 32u);
 }
 
 static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
@@ -190,11 +198,30 @@ int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_val
   return call->m > 0 && call->n > 0 && call->k > 0;
 }
 
-/* Work-items of the geometry within the device's and the kernel's limits. */
+/* Work-items of the geometry within the device's and the kernel's limits (three consumers: the
+   TMA-fed form's wide launch, which rule 7 checks). */
 static int threads_fit(const ocf_device_facts *facts, const wg_geometry *g) {
+  if (inline_producer(g)) return 1;
   size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_WGMMA);
   if (limit > facts->max_item_sizes[0]) limit = facts->max_item_sizes[0];
   return 128u * g->consumers <= limit;
+}
+
+/* The local memory of the geometry's ring and what a probe ran right with: the TMA-fed form's
+   for three consumers, the only form that runs them. */
+static size_t ring_bytes(const wg_geometry *g) {
+  return inline_producer(g) ? ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages)
+                            : geometry_bytes(g);
+}
+static size_t ring_bytes_ok(const ocf_device_facts *facts, const wg_geometry *g) {
+  return inline_producer(g) ? facts->learnt.wgmma_tma_local_ok : facts->learnt.wgmma_local_ok;
+}
+
+/* Whether the TMA form's staged epilogue fits C's blocks (a row of bn values and 16 bytes each)
+   into the ring: two consumers' always do, three consumers' fp32 blocks not in 3 stages. */
+static int c_stage_fits(const wg_geometry *g, ocf_dtype c_dtype) {
+  const size_t row = (size_t)g->bn * ocf_dtype_size(c_dtype) + 16u;
+  return 64u * g->consumers * row <= (size_t)g->stages * (64u * g->consumers + g->bn) * 128u;
 }
 
 static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_geometry *g,
@@ -210,7 +237,7 @@ static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_ge
   ocf_plan_define(plan, "STAGES", g->stages);
   ocf_plan_define(plan, "GROUP_M", g->group_m);
   ocf_plan_define(plan, "TMA_WAIT_LIMIT", g->wait_limit);
-  ocf_plan_define(plan, "C_STAGE", g->c_stage);
+  ocf_plan_define(plan, "C_STAGE", g->c_stage && c_stage_fits(g, call ? call->c_dtype : OCF_F32));
 }
 
 static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
@@ -284,9 +311,9 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
       groups = wave_groups;
     }
   }
-  while (geometry_bytes(&g) > facts->learnt.wgmma_local_ok && g.stages > 3) /* rule 2 */
+  while (ring_bytes(&g) > ring_bytes_ok(facts, &g) && g.stages > 3) /* rule 2 */
     g.stages--;
-  if (geometry_bytes(&g) > facts->learnt.wgmma_local_ok) return OCF_MMA_NOT_APPLICABLE;
+  if (ring_bytes(&g) > ring_bytes_ok(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   *out = g;
   *groups_out = groups * batch;
   return OCF_MMA_PLANNED;
@@ -469,9 +496,8 @@ static void add_split_steps(const ocf_device_facts *facts, const ocf_tuning_valu
   if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
 }
 
-ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
-                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
-                                      ocf_plan *plan) {
+static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                   const ocf_matmul_call *call, ocf_plan *plan) {
   wg_geometry g;
   size_t groups = 0;
   /* A split plan keeps the tuning's tile width (rule 5). */
@@ -702,9 +728,8 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }
 
-ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
-                                             const ocf_tuning_values *tuning,
-                                             const ocf_matmul_call *call, ocf_plan *plan) {
+static ocf_mma_outcome plan_staged(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                                   const ocf_matmul_call *call, ocf_plan *plan) {
   if (call->a_dtype != OCF_F32 && !call->trans_a) return plan_aligned16(facts, tuning, call, plan);
   const size_t parts = call->precision == OCF_PRECISION_3XTF32 && call->a_dtype == OCF_F32 ? 3 : 1;
   const int with_a = stage_a(call);
@@ -748,6 +773,57 @@ ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }
 
+/* ---- three consumers ---- */
+
+/* Whether every wgmma step of the plan is TMA-fed (the only form of three consumers). */
+static int every_step_tma_fed(const ocf_plan *plan) {
+  for (unsigned i = 0; i < plan->step_count; i++)
+    switch (plan->steps[i].kernel) {
+    case OCF_KERNEL_MATMUL_WGMMA:
+    case OCF_KERNEL_MATMUL_WGMMA_SB:
+    case OCF_KERNEL_MATMUL_WGMMA_SAB:
+    case OCF_KERNEL_MATMUL_WGMMA_PB:
+    case OCF_KERNEL_MATMUL_WGMMA_PAB:
+    case OCF_KERNEL_MATMUL_WGMMA_SPLIT:
+    case OCF_KERNEL_MATMUL_WGMMA_SPLIT_JOIN:
+    case OCF_KERNEL_MATMUL_WGMMA_LW_SPLIT:
+    case OCF_KERNEL_MATMUL_WGMMA_LW:
+      return 0;
+    default:
+      break;
+    }
+  return 1;
+}
+
+/* A plan of wgmma.consumers 3 where every wgmma step it makes is TMA-fed (rule 7 held for it);
+   else, and for every other tuning, the plan of at most two consumers. */
+typedef ocf_mma_outcome (*wgmma_planner)(const ocf_device_facts *, const ocf_tuning_values *,
+                                         const ocf_matmul_call *, ocf_plan *);
+static ocf_mma_outcome plan_consumers(wgmma_planner planner, const ocf_device_facts *facts,
+                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                                      ocf_plan *plan) {
+  if (tuning->matmul.wgmma.consumers <= 2) return planner(facts, tuning, call, plan);
+  const ocf_mma_outcome three = planner(facts, tuning, call, plan);
+  if (three == OCF_MMA_PLANNED && every_step_tma_fed(plan)) return three;
+  ocf_tuning_values two = *tuning;
+  two.matmul.wgmma.consumers = 2;
+  return planner(facts, &two, call, plan);
+}
+
+ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
+                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
+                                      ocf_plan *plan) {
+  return plan_consumers(plan_direct, facts, tuning, call, plan);
+}
+
+ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
+                                             const ocf_tuning_values *tuning,
+                                             const ocf_matmul_call *call, ocf_plan *plan) {
+  return plan_consumers(plan_staged, facts, tuning, call, plan);
+}
+
+/* ---- the probes ---- */
+
 ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
                                            const ocf_tuning_values *tuning, size_t m, size_t n,
                                            ocf_plan *plan) {
@@ -782,6 +858,7 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
                                        ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
+  if (g.consumers > 2) g.consumers = 2; /* three run on the TMA-fed form only */
   if (!threads_fit(facts, &g))
     return ocf_fail(OCF_ERR_INVALID_WORKGROUP,
                     "wgmma probe: %u work-items exceed the device's or the kernel's limit",
@@ -789,7 +866,8 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->is_probe = 1;
   plan->splits = 1;
-  const wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  wave.consumers = g.consumers;
   if (wave.bn > 0 && geometry_bytes(&wave) > geometry_bytes(&g)) /* the larger ring runs */
     g = wave;
   define_all(plan, OCF_BF16, 0, &g, NULL);

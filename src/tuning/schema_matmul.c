@@ -198,8 +198,10 @@ static const ocf_tunable matmul_tunables[] = {
     [MM(wgmma.stages)] = {"wgmma.stages", 3, 6, 0, 4,
                           "K slices of 128 bytes in local memory (stages - 2 copies in flight)",
                           "wg.stages"},
-    [MM(wgmma.consumers)] = {"wgmma.consumers", 1, 2, 0, 2,
-                             "warpgroups of the wgmma tile, 64 rows each (128 work-items each)",
+    [MM(wgmma.consumers)] = {"wgmma.consumers", 1, 3, 0, 2,
+                             "warpgroups of the wgmma tile, 64 rows each (128 work-items each); "
+                             "3 only where the TMA-fed form runs every wgmma step of the plan "
+                             "(its first work-item then drives the TMA), else 2",
                              "wg.consumers"},
     [MM(wgmma.group_m)] = {"wgmma.group_m", 1, 64, 0, 8,
                            "tile rows that consecutive wgmma workgroups walk together",

@@ -238,7 +238,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1284,6 +1284,14 @@ SHAPES
   sectors)
     PAD_B=16 gemm_grid "bf16 0 3072 3072 3072;bf16 1 3072 3072 3072;bf16 0 4096 4096 4096;bf16 1 4096 4096 4096;bf16 0 2560 4096 4096;f16 0 3072 3072 3072" \
       ";wgmma.sector_rows=0;wgmma.sector_rows=1"
+    ;;
+  three)
+    # three consumers (192-row tiles, the TMA-fed form's first work-item driving the TMA): the
+    # GPU test first, then the context's plan against wgmma.consumers=3 (the waves' ring in 4
+    # stages; and without the waves' 192-column tiles), cuBLAS beside
+    wgmma_tests 200 test_wgmma_three_consumers
+    gemm_grid "bf16 0 4096 4096 4096;bf16 1 4096 4096 4096;bf16 0 8192 8192 8192;bf16 0 3072 3072 3072;bf16 1 3072 3072 3072;bf16 0 3000 3000 3000;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;bf16 0 4095 4104 4000;tf32 1 4096 4096 4096" \
+      ";wgmma.consumers=3 wgmma.wave_stages=4;wgmma.consumers=3 wgmma.wave_bn=0" "${PEERS_CAP:-150}"
     ;;
   padcopy)
     # the tree as committed ($b) against the tree with PAD_PATCH applied (a second build)
