@@ -209,6 +209,19 @@ static void test_wgmma_three_consumers(void **state) {
     t.stride_c = MMX_PACKED;
     check_three(env, t);
   }
+  /* the TMA-fed split (wgmma.tma_split=1) in the same tiles: 2 x 3 tiles of 300 x 520, K in
+     ranges of whole slices */
+  mmx_tune(env, "wgmma.consumers=3 wgmma.wave_stages=4 wgmma.tma=1 wgmma.split_min=64 "
+                "wgmma.tma_split=1");
+  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++) {
+    mmx_case t = wg_case(inputs[d], 1, 300, 520, 1000, 1);
+    t.alpha = 1.5f, t.beta = -0.5f;
+    check_kernel(env, t, "matmul_wgmma_tma_split");
+    if (strstr(ocf_last_plan(), " wg=384 ") == NULL) {
+      print_error("ran %s, not three consumers\n", ocf_last_plan());
+      fail();
+    }
+  }
   mmx_tune(env, "");
 }
 

@@ -1191,6 +1191,12 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   plan_wgmma_case("three, split K", &big, &three, &call,
                   "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
                   "CONSUMERS=2 wide=0", none);
+  ocf_tuning_values tma_split = three; /* the TMA-fed split: three */
+  tma_split.matmul.wgmma.tma_split = 1;
+  plan_wgmma_case(
+      "three, the TMA-fed split", &big, &tma_split, &call,
+      "matmul_wgmma_tma_split wg=384 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
+      "CONSUMERS=3 wide=1", none);
   /* the probes: the cp.async kernel's runs two consumers, the TMA form's the tuning's three */
   ocf_plan plan;
   expect_plan("three, the wgmma probe",
