@@ -1134,11 +1134,13 @@ static void test_tma_copies(const ocf_device_facts *tma, const ocf_tuning_values
                   "PARTS=3 staged_k=12288 maps_at=402653184 scratch=402784256 wide=1", none);
 }
 
-/* wgmma.consumers 3 (192-row tiles): only where every wgmma step of the plan is TMA-fed (their
-   first work-item drives the TMA: 384 work-items, no producer warp), in the ring the TMA probe
-   ran right with (fewer stages, down to 3, while it is more; fp32 C staged only where its rows
-   fit the ring); every other plan is the two consumers' (the cp.async kernel, its probe, the
-   splits). The waves' ring (192 columns) in 4 stages: 5 would pass 227 KiB. */
+/* wgmma.consumers 3 (192-row tiles): where their waves cost at most 5 % more than two
+   consumers' (rule 2, take_consumers: each count's best width, 132 units) and more than 128 rows,
+   only where every wgmma step of the plan is TMA-fed (their first work-item drives the TMA: 384
+   work-items, no producer warp), in the ring the TMA probe ran right with (fewer stages, down to
+   3, while it is more; fp32 C staged only where its rows fit the ring); every other plan is the
+   two consumers' (the cp.async kernel, its probe, the splits: under one wave two always cost
+   less). The waves' ring (192 columns) in 4 stages: 5 would pass 227 KiB. */
 static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
   ocf_tuning_values three = *bf16;
   three.matmul.wgmma.consumers = 3, three.matmul.wgmma.wave_stages = 4;
@@ -1147,56 +1149,69 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   ocf_device_facts big = *tma; /* its probe ran the 192 x 256 ring in 4 stages */
   big.learnt.wgmma_tma_local_ok = 230784;
   const int none = OCF_PLAN_PROBE_NONE;
-  /* 4096^3: 22 x 16 = 352 tiles of 192 x 256 (3 waves; 192 columns, 22 x 22 = 484 in 4, cost
-     the same) */
-  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
-  plan_wgmma_case("three, 4096^3", &big, &three, &call, "matmul_wgmma_tma wg=384 groups=352",
-                  "CONSUMERS=3 BN=256 STAGES=4 C_STAGE=1 wide=1 max_regs=168 scratch=90112 "
+  /* 8192^3: 43 x 32 = 1376 tiles of 192 x 256, 11 waves (8448) against two's 64 x 43 of 128 x
+     192, 21 waves (8064): 4.8 % more */
+  ocf_matmul_call call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, 8192^3", &big, &three, &call, "matmul_wgmma_tma wg=384 groups=1376",
+                  "CONSUMERS=3 BN=256 STAGES=4 C_STAGE=1 wide=1 max_regs=168 scratch=352256 "
                   "local_mem=230784",
                   none);
   /* the probe's ring is the two consumers' 206208 bytes: 3 stages, fp32 C's rows then past the
      ring (192 x 1040 > 3 x 57344 bytes): stored as pairs */
-  plan_wgmma_case("three, 3 stages", tma, &three, &call, "matmul_wgmma_tma wg=384 groups=352",
+  plan_wgmma_case("three, 3 stages", tma, &three, &call, "matmul_wgmma_tma wg=384 groups=1376",
                   "CONSUMERS=3 STAGES=3 C_STAGE=0 local_mem=173440", none);
   call.c_dtype = OCF_BF16; /* 192 x 528 bytes fit */
   plan_wgmma_case("three, 3 stages, bf16 C", tma, &three, &call,
-                  "matmul_wgmma_tma wg=384 groups=352", "STAGES=3 C_STAGE=1", none);
+                  "matmul_wgmma_tma wg=384 groups=1376", "STAGES=3 C_STAGE=1", none);
   call.c_dtype = OCF_F32;
   ocf_device_facts small = *tma;
   small.learnt.wgmma_tma_local_ok = 173439; /* a byte short of 3 stages: two consumers, whose
                                                 ring is past it too (the cp.async kernel) */
   plan_wgmma_case("three, a ring past the probe's", &small, &three, &call,
-                  "matmul_wgmma wg=256 groups=512", "CONSUMERS=2 STAGES=4 wide=0", none);
+                  "matmul_wgmma wg=256 groups=2048", "CONSUMERS=2 STAGES=4 wide=0", none);
+  /* 3072^3: 2 waves of 16 x 16 tiles of 192 x 192 (1152), as two's 3 of 24 x 16 */
+  call = typed_call(3072, 3072, 3072, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, 3072^3", &big, &three, &call, "matmul_wgmma_tma wg=384 groups=256",
+                  "CONSUMERS=3 BN=192 STAGES=4 local_mem=198016", none);
+  /* 4096^3: 3 waves of 22 x 16 (2304) against two's 4 of 32 x 16 (2048): two */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, 4096^3: two", &big, &three, &call, "matmul_wgmma_tma wg=288 groups=512",
+                  "CONSUMERS=2 BN=256", none);
+  call = typed_call(128, 65536, 256, OCF_BF16, OCF_PRECISION_FP32); /* 2 waves of 128 x 256 */
+  plan_wgmma_case("three, 128 rows: two", &big, &three, &call, "matmul_wgmma_tma wg=288 groups=256",
+                  "CONSUMERS=2 BN=256", none);
+  call.m = 129; /* 2 waves of 256 tiles of 192 x 256 (1536) against 4 of 512 (2048) */
+  plan_wgmma_case("three, 129 rows: three", &big, &three, &call,
+                  "matmul_wgmma_tma wg=384 groups=256", "CONSUMERS=3", none);
   /* the copied 3000^3: 16 x 16 tiles of 192 x 192 (2 waves of 192 against 16 x 12 of 256) */
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("three, 3000^3 copied", &big, &three, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=384 groups=256",
                   "CONSUMERS=3 BN=192 STAGES=4 wide=1 max_regs=168", none);
   /* two consumers wherever a step would be the cp.async kernel's */
-  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  const char *const cp_async_8192 = "matmul_wgmma wg=256 groups=2048";
   ocf_device_facts before = big;
   before.learnt.wgmma_tma = OCF_PROBE_UNKNOWN;
-  plan_wgmma_case("three, before the TMA probe", &before, &three, &call,
-                  "matmul_wgmma wg=256 groups=512", "CONSUMERS=2 wide=0", OCF_PLAN_PROBE_WGMMA_TMA);
+  plan_wgmma_case("three, before the TMA probe", &before, &three, &call, cp_async_8192,
+                  "CONSUMERS=2 wide=0", OCF_PLAN_PROBE_WGMMA_TMA);
   ocf_device_facts refused = big;
   refused.learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA] = 1;
-  plan_wgmma_case("three, wide launch refused", &refused, &three, &call,
-                  "matmul_wgmma wg=256 groups=512", "CONSUMERS=2 wide=0", none);
+  plan_wgmma_case("three, wide launch refused", &refused, &three, &call, cp_async_8192,
+                  "CONSUMERS=2 wide=0", none);
   ocf_tuning_values cp_async = three;
   cp_async.matmul.wgmma.tma = 0;
-  plan_wgmma_case("three, wgmma.tma 0", &big, &cp_async, &call, "matmul_wgmma wg=256 groups=512",
-                  "CONSUMERS=2 wide=0", none);
-  call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, wgmma.tma 0", &big, &cp_async, &call, cp_async_8192, "CONSUMERS=2 wide=0",
+                  none);
+  /* splits (fewer tiles than units): two, the TMA-fed split's too */
+  call = typed_call(256, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = OCF_TRANS;
-  plan_wgmma_case("three, split K", &big, &three, &call,
-                  "matmul_wgmma_split wg=256 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
-                  "CONSUMERS=2 wide=0", none);
-  ocf_tuning_values tma_split = three; /* the TMA-fed split: three */
+  ocf_tuning_values tma_split = three;
   tma_split.matmul.wgmma.tma_split = 1;
-  plan_wgmma_case(
-      "three, the TMA-fed split", &big, &tma_split, &call,
-      "matmul_wgmma_tma_split wg=384 groups=128 + matmul_wgmma_reduce wg=256 groups=4096",
-      "CONSUMERS=3 wide=1", none);
+  plan_wgmma_case("three, the TMA-fed split", &big, &tma_split, &call,
+                  "matmul_wgmma_tma_split wg=288 groups=128 + matmul_wgmma_reduce wg=256 "
+                  "groups=8192",
+                  "CONSUMERS=2 wide=1", none);
   /* the probes: the cp.async kernel's runs two consumers, the TMA form's the tuning's three */
   ocf_plan plan;
   expect_plan("three, the wgmma probe",

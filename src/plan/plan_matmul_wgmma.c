@@ -283,6 +283,42 @@ static void take_one_consumer(const ocf_device_facts *facts, const ocf_matmul_ca
   if (call->m <= 64 || 3 * groups >= 2 * units) g->consumers = 1;
 }
 
+/* What a call's waves of tiles of `consumers` x 64 rows and bn columns cost: a wave of one
+   workgroup a compute unit (the rings' local memory) taking a time in proportion to its tile's
+   area. */
+static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned consumers,
+                         unsigned bn) {
+  const size_t batch = call->batch ? call->batch : 1;
+  const size_t tiles = ocf_div_ceil(call->m, 64u * consumers) * ocf_div_ceil(call->n, bn) * batch;
+  return ocf_div_ceil(tiles, units) * consumers * bn;
+}
+
+/* Rule 2's three consumers (wgmma.consumers 3): tiles of 192 rows read 22 % fewer bytes of A
+   and B a product than tiles of 128, and measured as fast or faster where their waves cost the
+   same (H100, bf16 TFLOP/s, two consumers -> three: 3072^3 591 -> 645, 3000^3 copied 422 -> 485,
+   4095 x 4104 x 4000 521 -> 560, f16 6144^3 716 -> 741, 8192^3 762 -> 766 at 5 % more), and
+   slower where they cost more (4096^3, 2.7 waves of 192 x 256 against 3.9 of 128 x 256, 692 ->
+   644; TF32 371 -> 354). So a call keeps three where the waves' cost (each count's best width:
+   wgmma.bn or wave_bn) is at most 5 % above two's; else, and for calls of at most 128 rows
+   (a 192-row tile a third empty), two. */
+static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma_tuning *t,
+                           const ocf_matmul_call *call, wg_geometry *g) {
+  if (g->consumers != 3) return;
+  const size_t units = facts->compute_units;
+  if (call->m <= 128 || units == 0) {
+    g->consumers = 2;
+    return;
+  }
+  size_t three = waves_cost(units, call, 3, g->bn), two = waves_cost(units, call, 2, g->bn);
+  if (t->wave_bn > 0) {
+    const size_t three_wave = waves_cost(units, call, 3, (unsigned)t->wave_bn);
+    const size_t two_wave = waves_cost(units, call, 2, (unsigned)t->wave_bn);
+    if (three_wave < three) three = three_wave;
+    if (two_wave < two) two = two_wave;
+  }
+  if (three * 20 > two * 21) g->consumers = 2;
+}
+
 /* The tile, ring and workgroups of an m x n C (rules 2 and 3), shared by the direct and the
    staged plans; `direct`: a whole-K plan (rule 2's narrow tiles and waves). */
 static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -290,6 +326,7 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
                                      wg_geometry *out, size_t *groups_out) {
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
+  take_consumers(facts, &tuning->matmul.wgmma, call, &g);
   if (tuning->matmul.wgmma.one_consumer) take_one_consumer(facts, call, &g);
   const size_t batch = call->batch ? call->batch : 1;
   const size_t tile_rows = ocf_div_ceil(call->m, 64u * g.consumers);
@@ -298,7 +335,8 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
   if (facts->learnt.wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
   const size_t narrow = tile_rows * ocf_div_ceil(call->n, 128u);
   const size_t units = facts->compute_units;
-  const wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  wave.consumers = g.consumers;
   if (direct && g.bn > 128 && call->m <= 64u * g.consumers &&
       narrow <= units / batch) { /* rule 2: one tile row */
     g.bn = 128;
