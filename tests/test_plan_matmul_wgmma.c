@@ -1140,10 +1140,10 @@ static void test_tma_copies(const ocf_device_facts *tma, const ocf_tuning_values
    work-items, no producer warp), in the ring the TMA probe ran right with (fewer stages, down to
    3, while it is more; fp32 C staged only where its rows fit the ring); every other plan is the
    two consumers' (the cp.async kernel, its probe, the splits: under one wave two always cost
-   less). The waves' ring (192 columns) in 4 stages: 5 would pass 227 KiB. */
+   less). The waves' ring of three (192 x 192) in wave_stages 5 passes 227 KiB: 4 stages. */
 static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
   ocf_tuning_values three = *bf16;
-  three.matmul.wgmma.consumers = 3, three.matmul.wgmma.wave_stages = 4;
+  three.matmul.wgmma.consumers = 3; /* the waves' ring (192 x 192) in 5 stages: past 227 KiB */
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 4), 230784);
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 3), 173440);
   ocf_device_facts big = *tma; /* its probe ran the 192 x 256 ring in 4 stages */
@@ -1216,7 +1216,7 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   ocf_plan plan;
   expect_plan("three, the wgmma probe",
               ocf_plan_matmul_wgmma_probe(&before, &three, 160, 264, &plan), &plan,
-              "matmul_wgmma wg=256 groups=4", "CONSUMERS=2 BN=256 STAGES=4");
+              "matmul_wgmma wg=256 groups=4", "CONSUMERS=2 BN=192 STAGES=5");
   expect_plan("three, the TMA probe",
               ocf_plan_matmul_wgmma_tma_probe(&before, &three, 160, 264, &plan), &plan,
               "matmul_wgmma_tma wg=384 groups=2",

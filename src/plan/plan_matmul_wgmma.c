@@ -142,6 +142,9 @@ static size_t geometry_bytes(const wg_geometry *g) {
   return ocf_wgmma_local_bytes(g->bn, g->consumers, g->stages);
 }
 
+/* The most local memory a Hopper workgroup may have (227 KiB). */
+#define HOPPER_LOCAL_BYTES (227u << 10)
+
 size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stages) {
   const size_t ring = (size_t)stages * (64u * consumers + bn) * 128u;
   return ocf_round_up(ring + 16u * stages, 128) + 256u + 1024u; /* + mbarriers, maps, alignment */
@@ -867,7 +870,12 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
                                            ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
-  const wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
+  /* three consumers' waves' ring in wave_stages may pass what a Hopper workgroup holds (their
+     plans then take fewer stages: rule 2) */
+  while (ocf_wgmma_tma_local_bytes(wave.bn, wave.consumers, wave.stages) > HOPPER_LOCAL_BYTES &&
+         wave.stages > 3)
+    wave.stages--;
   if (wave.bn > 0 && ocf_wgmma_tma_local_bytes(wave.bn, wave.consumers, wave.stages) >
                          ocf_wgmma_tma_local_bytes(g.bn, g.consumers, g.stages))
     g = wave; /* the larger ring runs */
