@@ -1288,11 +1288,12 @@ SHAPES
   three)
     # three consumers (192-row tiles, the TMA-fed form's first work-item driving the TMA, where
     # their waves cost at most 5 % more than two's): the GPU test first, then the context's plan
-    # against wgmma.consumers=3 on shapes of every class, cuBLAS beside
+    # against wgmma.consumers=3 (THREE_CONFIGS: other values, ";"-separated) on shapes of every
+    # class (THREE_SHAPES), cuBLAS beside
     wgmma_tests 200 test_wgmma_three_consumers
     c3="wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4"
     gemm_grid "${THREE_SHAPES:-bf16 0 4096 4096 4096;bf16 0 8192 8192 8192;bf16 0 3072 3072 3072;bf16 1 3000 3000 3000;bf16 0 2048 2048 2048;bf16 0 5120 5120 5120;bf16 1 5000 5000 5000;bf16 0 6144 6144 6144;bf16 1 16384 4096 4096;bf16 1 4096 32000 4096;bf16 1 2000 4096 4096;f16 0 12288 12288 4096;tf32 1 6144 6144 6144;bf16 1 4095 4097 4096}" \
-      ";$c3" "${PEERS_CAP:-150}"
+      "${THREE_CONFIGS:-;$c3}" "${PEERS_CAP:-150}"
     ;;
   padcopy)
     # the tree as committed ($b) against the tree with PAD_PATCH applied (a second build)
