@@ -158,6 +158,14 @@ static int inline_producer(const wg_geometry *g) {
   return g->consumers == 3;
 }
 
+/* Fewer stages (down to 3) while the TMA-fed form's ring is past what a Hopper workgroup holds:
+   three consumers' rings in the stages the tuning validates for two. */
+static void hopper_ring(wg_geometry *g) {
+  while (ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages) > HOPPER_LOCAL_BYTES &&
+         g->stages > 3)
+    g->stages--;
+}
+
 /* Work-items of the TMA-fed form's workgroup: the consumers and the producer warp. */
 static size_t tma_threads(const wg_geometry *g) {
   return 128u * g->consumers + (inline_producer(g) ? 0u : 32u);
@@ -871,11 +879,10 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
   memset(plan, 0, sizeof *plan);
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
-  /* three consumers' waves' ring in wave_stages may pass what a Hopper workgroup holds (their
-     plans then take fewer stages: rule 2) */
-  while (ocf_wgmma_tma_local_bytes(wave.bn, wave.consumers, wave.stages) > HOPPER_LOCAL_BYTES &&
-         wave.stages > 3)
-    wave.stages--;
+  /* three consumers' rings may pass what a Hopper workgroup holds (their plans then take fewer
+     stages: rule 2) */
+  hopper_ring(&g);
+  hopper_ring(&wave);
   if (wave.bn > 0 && ocf_wgmma_tma_local_bytes(wave.bn, wave.consumers, wave.stages) >
                          ocf_wgmma_tma_local_bytes(g.bn, g.consumers, g.stages))
     g = wave; /* the larger ring runs */

@@ -2,7 +2,8 @@
  * The probe of Hopper's warpgroup kernel (cl/matmul_wgmma_nv.cl) on a context: does its PTX,
  * retargeted to sm_90a (src/ptx_retarget.c), build with this driver, and does it compute right
  * with the static local memory of the larger of the tuning's rings (wgmma.bn's and wgmma.wave_bn's:
- * no plan gets more than the probe ran)? The planner
+ * no plan gets more than the probe ran; the TMA-fed form's probe takes the large class's tuning
+ * where its ring is larger, three consumers' there)? The planner
  * (src/plan/plan_matmul_wgmma.c) plans the kernel only after this probe passed; until then the
  * call gets the next plan with `probe` set, and src/ops/matmul.c runs the probe here, once per
  * context, at the first call that would use the kernel.
@@ -61,9 +62,25 @@ static void probe_form(ocf_context *ctx, const wgmma_form *form) {
   ocf_probe_outcome out;
   ocf_probe_begin(ctx, &probe_product, &tuning, &out);
   ocf_plan plan;
-  const ocf_status planned =
+  ocf_status planned =
       form->tma ? ocf_plan_matmul_wgmma_tma_probe(&facts, &tuning, PROBE_M, PROBE_N, &plan)
                 : ocf_plan_matmul_wgmma_probe(&facts, &tuning, PROBE_M, PROBE_N, &plan);
+  if (form->tma) {
+    /* The large class's ring where it is larger: a database may give that class three
+       consumers (their 192-row tiles' ring, 230784 bytes in 4 stages, past the small class's),
+       and no plan gets more local memory than the probe ran right with. */
+    ocf_tuning_values large;
+    const ocf_shape shape = {{4096, 4096, 4096}};
+    ocf_context_tuning_for(ctx, OCF_OP_MATMUL, OCF_BF16, &shape, &large);
+    ocf_plan other;
+    if (ocf_plan_matmul_wgmma_tma_probe(&facts, &large, PROBE_M, PROBE_N, &other) == OCF_SUCCESS &&
+        (planned != OCF_SUCCESS || other.local_mem_bytes > plan.local_mem_bytes)) {
+      plan = other;
+      planned = OCF_SUCCESS;
+    } else if (planned == OCF_SUCCESS) {
+      ocf_error_clear(); /* the other plan's refusal is not the probe's */
+    }
+  }
   ocf_probe_finish(ctx, planned, &plan, &probe_product,
                    form->tma ? OCF_KERNEL_MATMUL_WGMMA_TMA : OCF_KERNEL_MATMUL_WGMMA, &out);
   const int ok = out.ok;

@@ -391,14 +391,13 @@ static void matmul_derive(const ocf_tuning_values *values, long long *d) {
     out[D_MMA_BLOCK] = wm * wn;
   }
   long long *wg = d + OCF_MATMUL_TILE_SETS * D_PER_SET + OCF_MATMUL_MMA_SETS * D_PER_MMA_SET;
-  /* Three consumers keep the rule for their own ring (wgmma.bn, wgmma.stages) only: where the
-     waves' ring of their tiles is past 227 KiB the planner takes fewer stages (down to what the
-     TMA probe ran), so wave_stages keeps the two consumers' value. */
-  const long long wave_consumers = t->wgmma.consumers > 2 ? 2 : t->wgmma.consumers;
-  wg[0] = (long long)t->wgmma.stages * (64LL * t->wgmma.consumers + t->wgmma.bn) * 128 + 1024;
+  /* The rings of at most two consumers: where three consumers' ring is past 227 KiB the planner
+     takes fewer stages for them (down to what the TMA probe ran), so that wgmma.consumers=3 in a
+     database leaves a caller's bn, stages and wave_stages for two valid. */
+  const long long consumers = t->wgmma.consumers > 2 ? 2 : t->wgmma.consumers;
+  wg[0] = (long long)t->wgmma.stages * (64LL * consumers + t->wgmma.bn) * 128 + 1024;
   wg[1] = t->wgmma.wave_bn
-              ? (long long)t->wgmma.wave_stages * (64LL * wave_consumers + t->wgmma.wave_bn) * 128 +
-                    1024
+              ? (long long)t->wgmma.wave_stages * (64LL * consumers + t->wgmma.wave_bn) * 128 + 1024
               : 0;
 }
 
