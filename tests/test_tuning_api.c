@@ -212,6 +212,32 @@ static void test_tuning_overrides(void **state) {
   assert_string_equal(after, before);
 }
 
+/* The 227 KiB rule on the wgmma rings holds for two consumers' tiles: wgmma.consumers=3 (192-row
+   tiles, whose plans take fewer stages past the rule) leaves bn, stages and wave_stages valid
+   for two, and a ring of two past it is refused whatever the consumers. */
+static void test_tuning_wgmma_rings(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  ocf_context *ctx = env->ctx;
+  static const struct {
+    const char *values;
+    ocf_status expected;
+  } cases[] = {
+      {"wgmma.consumers=3 wgmma.bn=192 wgmma.stages=5", OCF_SUCCESS}, /* two: 205824 bytes */
+      {"wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4 wgmma.wave_bn=192 wgmma.wave_stages=5",
+       OCF_SUCCESS},
+      {"wgmma.consumers=2 wgmma.bn=256 wgmma.stages=5", OCF_ERR_INVALID_VALUE}, /* 246784 */
+      {"wgmma.consumers=3 wgmma.bn=256 wgmma.stages=5", OCF_ERR_INVALID_VALUE},
+      {"wgmma.consumers=3 wgmma.wave_bn=256 wgmma.wave_stages=5", OCF_ERR_INVALID_VALUE},
+      {"wgmma.consumers=4", OCF_ERR_INVALID_VALUE},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const ocf_status status = ocf_context_set_tuning(ctx, "matmul", OCF_BF16, "*", cases[i].values);
+    if (status != cases[i].expected)
+      fail_msg("set_tuning(matmul, \"%s\") gave %s", cases[i].values, ocf_status_name(status));
+    ocft_assert_status(ocf_context_set_tuning(ctx, "matmul", OCF_BF16, NULL, NULL), OCF_SUCCESS);
+  }
+}
+
 /* The names of the binaries in <dir>/programs, one per line, into out; their count. */
 static int list_binaries(const char *dir, char *out, size_t capacity) {
   char programs[512];
@@ -475,6 +501,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_tuning_user_database),
       cmocka_unit_test(test_tuning_overrides),
+      cmocka_unit_test(test_tuning_wgmma_rings),
       cmocka_unit_test(test_tuning_disk_cache),
       cmocka_unit_test(test_tuning_disk_cache_two_writers),
       cmocka_unit_test(test_tuning_fifo_in_cache),
