@@ -18,7 +18,10 @@
  *          the grid of tiles x batch below 2^31 workgroups, its work-items within the device's
  *          and the kernel's learnt workgroup limit.
  *      Every other call goes on to the mma.sync kernel, then the SIMT kernels.
- *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); where
+ *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); three
+ *      consumers (192-row tiles, the TMA-fed form only: plan_consumers plans again with two
+ *      wherever a step would not be TMA-fed) where m > 128 and their waves cost at most 5 % more
+ *      than two's (take_consumers), fewer stages while their ring is past 227 KiB; where
  *      wgmma.one_consumer is set, one consumer (tiles of 64 rows) for a call of at most 64
  *      consumers rows whose 64-row tiles x batch make one wave and either m <= 64 or they fill
  *      two thirds of the compute units (take_one_consumer). Tiles of 128 columns instead
