@@ -227,6 +227,9 @@
 #           matmul_pad reading four of a work-item's vectors before it writes them) in a second
 #           build: the copied 16-bit plans' first step and whole call on ragged and off-line
 #           shapes, then the patched test_matmul_pad on the GPU (cap 200 s)
+#   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
+#           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
+#           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
 #   clusterlab the wgmma lab's TMA kernel alone and in clusters of two sharing B by TMA multicast
 #           (OCF_WG_CLUSTER 2): the lab's checks (odd tile rows among them), then CL_SHAPES
 #           (aligned and ragged) under CL_VARIANTS, cuBLAS beside (cap 300 s)
