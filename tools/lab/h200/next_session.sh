@@ -227,6 +227,9 @@
 #           matmul_pad reading four of a work-item's vectors before it writes them) in a second
 #           build: the copied 16-bit plans' first step and whole call on ragged and off-line
 #           shapes, then the patched test_matmul_pad on the GPU (cap 200 s)
+#   threedb the H100's database with three consumers for the large GEMM class (three_db.patch)
+#           in a second build: ctest -L nvidia there (cap 260 s), then its plans against
+#           wgmma.consumers=2, cuBLAS beside
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -241,7 +244,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1297,6 +1300,26 @@ SHAPES
     c3="wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4"
     gemm_grid "${THREE_SHAPES:-bf16 0 4096 4096 4096;bf16 0 8192 8192 8192;bf16 0 3072 3072 3072;bf16 1 3000 3000 3000;bf16 0 2048 2048 2048;bf16 0 5120 5120 5120;bf16 1 5000 5000 5000;bf16 0 6144 6144 6144;bf16 1 16384 4096 4096;bf16 1 4096 32000 4096;bf16 1 2000 4096 4096;f16 0 12288 12288 4096;tf32 1 6144 6144 6144;bf16 1 4095 4097 4096}" \
       "${THREE_CONFIGS:-;$c3}" "${PEERS_CAP:-150}"
+    ;;
+  threedb)
+    # the H100's database with three consumers for its large GEMM class (THREE_PATCH, default
+    # tools/lab/h200/three_db.patch) in a second build: the nvidia suites there, then its plans
+    # against wgmma.consumers=2 on THREE_SHAPES' default, cuBLAS beside
+    new=/tmp/three_db
+    tree_copy $new && (cd $new && patch -p1 -s <"${THREE_PATCH:-tools/lab/h200/three_db.patch}") &&
+      cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release >"$work/new_build.txt" 2>&1 &&
+      cmake --build $new/b -j16 >>"$work/new_build.txt" 2>&1 &&
+      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL -lm \
+        -Wl,-rpath,$new/b -o $new/b/lgt || { tail -5 "$work/new_build.txt"; continue; }
+    (cd $new/b && timeout -k 10 "$(budget 260)" ctest -L nvidia -j4 --output-on-failure \
+      >"$work/nvidia.txt" 2>&1)
+    echo "nvidia suites (three consumers in the database) rc $?"
+    grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/nvidia.txt" | head -20
+    b_saved=$b
+    b=$new/b
+    gemm_grid "bf16 0 3072 3072 3072;bf16 1 3000 3000 3000;bf16 0 4096 4096 4096;bf16 1 5000 5000 5000;f16 0 6144 6144 6144;tf32 1 6144 6144 6144;bf16 1 2560 4096 4096;bf16 0 4096 14336 4096" \
+      ";wgmma.consumers=2" "${PEERS_CAP:-60}"
+    b=$b_saved
     ;;
   padcopy)
     # the tree as committed ($b) against the tree with PAD_PATCH applied (a second build)
