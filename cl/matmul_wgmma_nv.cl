@@ -826,6 +826,11 @@ INLINE void make_maps(const uint s, __global uchar *g, const uint lane, const op
                    : "memory");
 }
 
+/* The K slices of the operands' product (the last one partial where BK does not divide k). */
+INLINE uint slices_of(const operands *o) {
+  return (uint)((o->k + BK - 1) / BK);
+}
+
 /* The issuing work-item's hold of the maps it published at g (A's, then B's 128 bytes on). */
 INLINE void acquire_maps(__global const uchar *g) {
   __asm__ volatile("fence.proxy.tensormap::generic.acquire.gpu [%0], 128;\n\t"
@@ -856,7 +861,7 @@ INLINE void issue_slice(const uint base, const uint bars, __global const uchar *
 /* The producer's one work-item: every slice into stage kt % STAGES once it is free. */
 INLINE void produce(const uint base, const uint bars, __global const uchar *g, const operands *o) {
   acquire_maps(g);
-  const uint slices = (uint)((o->k + BK - 1) / BK);
+  const uint slices = slices_of(o);
   for (uint kt = 0; kt < slices; kt++)
     issue_slice(base, bars, g, o, kt);
 }
@@ -867,7 +872,7 @@ INLINE void produce(const uint base, const uint bars, __global const uchar *g, c
    for the slowest by at most the slice before, while STAGES - 1 slices stay in flight. */
 INLINE void consume(float *acc, const uint base, const uint bars, __global const uchar *maps,
                     const operands *o, const uint t) {
-  const uint slices = (uint)((o->k + BK - 1) / BK), wg = t / 128;
+  const uint slices = slices_of(o), wg = t / 128;
   for (uint kt = 0; kt < slices; kt++) {
     const uint s = kt % STAGES;
     mbar_wait(bars + 8 * s, (kt / STAGES) & 1);
@@ -881,7 +886,7 @@ INLINE void consume(float *acc, const uint base, const uint bars, __global const
 #endif
   }
   wgmma_wait0(acc);
-  (void)maps, (void)o;
+  (void)maps; /* read by TMA_INLINE's refills only */
 }
 
 #if C_STAGE && defined(TMA_ENTRY)
@@ -980,7 +985,7 @@ INLINE int tma_multiply(float *acc, const uint base, __global uchar *maps, const
   if (t < 32) make_maps(base + TMA_MAPS, maps, t, o);
   if (t == 0) {
     acquire_maps(maps);
-    const uint slices = (uint)((o->k + BK - 1) / BK);
+    const uint slices = slices_of(o);
     for (uint kt = 0; kt < STAGES && kt < slices; kt++)
       issue_slice(base, bars, maps, o, kt);
   }
