@@ -169,7 +169,8 @@ static void hopper_ring(wg_geometry *g) {
     g->stages--;
 }
 
-/* Work-items of the TMA-fed form's workgroup: the consumers and the producer warp. */
+/* Work-items of the TMA-fed form's workgroup: the consumers and, but for three, the producer
+   warp. */
 static size_t tma_threads(const wg_geometry *g) {
   return 128u * g->consumers + (inline_producer(g) ? 0u : 32u);
 }
@@ -272,11 +273,13 @@ static wg_geometry wave_geometry_of(const ocf_matmul_wgmma_tuning *t) {
    columns wide taking a time in proportion to BN, so G tiles cost ceil(G / units) BN; the
    other width wins by 5 % at least (the narrower tile multiplies a little less a cycle: 682
    against 695 TFLOP/s a full wave at bf16 3072^3). */
+static size_t waves_of(size_t units, size_t tiles, size_t tile_cost) {
+  return ocf_div_ceil(tiles, units) * tile_cost;
+}
+
 static int other_width_wins(size_t units, size_t tiles, unsigned bn, size_t other_tiles,
                             unsigned other_bn) {
-  const size_t cost = ocf_div_ceil(tiles, units) * bn;
-  const size_t other = ocf_div_ceil(other_tiles, units) * other_bn;
-  return other * 20 < cost * 19;
+  return waves_of(units, other_tiles, other_bn) * 20 < waves_of(units, tiles, bn) * 19;
 }
 
 /* Rule 2's one consumer (wgmma.one_consumer): a call of at most the consumers' 64-row blocks
@@ -297,14 +300,13 @@ static void take_one_consumer(const ocf_device_facts *facts, const ocf_matmul_ca
   if (call->m <= 64 || 3 * groups >= 2 * units) g->consumers = 1;
 }
 
-/* What a call's waves of tiles of `consumers` x 64 rows and bn columns cost: a wave of one
-   workgroup a compute unit (the rings' local memory) taking a time in proportion to its tile's
-   area. */
+/* What a call's waves of tiles of `consumers` x 64 rows and bn columns cost, as rule 2's widths
+   do (waves_of), a tile costing its area. */
 static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned consumers,
                          unsigned bn) {
   const size_t batch = call->batch ? call->batch : 1;
   const size_t tiles = ocf_div_ceil(call->m, 64u * consumers) * ocf_div_ceil(call->n, bn) * batch;
-  return ocf_div_ceil(tiles, units) * consumers * bn;
+  return waves_of(units, tiles, (size_t)consumers * bn);
 }
 
 /* Rule 2's three consumers (wgmma.consumers 3): tiles of 192 rows read 22 % fewer bytes of A
