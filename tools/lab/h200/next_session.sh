@@ -230,6 +230,8 @@
 #   threedb the H100's database with three consumers for the large GEMM class (three_db.patch)
 #           in a second build: ctest -L nvidia there (cap 260 s), then its plans against
 #           wgmma.consumers=2, cuBLAS beside
+#   grid    GRID_CONFIGS (";"-separated) against the context's plan on GRID_SHAPES ("dtype
+#           trans_b m n k;..."), cuBLAS beside (PEERS_CAP, default 150 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -244,7 +246,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1300,6 +1302,13 @@ SHAPES
     c3="wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4"
     gemm_grid "${THREE_SHAPES:-bf16 0 4096 4096 4096;bf16 0 8192 8192 8192;bf16 0 3072 3072 3072;bf16 1 3000 3000 3000;bf16 0 2048 2048 2048;bf16 0 5120 5120 5120;bf16 1 5000 5000 5000;bf16 0 6144 6144 6144;bf16 1 16384 4096 4096;bf16 1 4096 32000 4096;bf16 1 2000 4096 4096;f16 0 12288 12288 4096;tf32 1 6144 6144 6144;bf16 1 4095 4097 4096}" \
       "${THREE_CONFIGS:-;$c3}" "${PEERS_CAP:-150}"
+    ;;
+  grid)
+    # the context's plan and GRID_CONFIGS (";"-separated, "" the context's alone) on GRID_SHAPES
+    # ("dtype trans_b m n k;..."), cuBLAS beside (PEERS_CAP, default 150 s): a round that needs
+    # no step of its own
+    gemm_grid "${GRID_SHAPES:?GRID_SHAPES: dtype trans_b m n k;...}" "${GRID_CONFIGS:-}" \
+      "${PEERS_CAP:-150}"
     ;;
   threedb)
     # the H100's database with three consumers for its large GEMM class (THREE_PATCH, default
