@@ -22,9 +22,7 @@
 /* The size of the first published ocf_matmul_options (0.2). */
 #define OPTIONS_FIRST_SIZE (offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype))
 
-/* A data type the matmul kernels take (all of ocf_dtype: the storage macros of cl/common.cl).
-   ocf_check_dtype refuses the 16-bit types for the ops that lack kernels for them, so matmul
-   checks its own. */
+/* A data type the matmul kernels take (all of ocf_dtype: the storage macros of cl/common.cl). */
 static ocf_status check_matmul_dtype(const char *what, ocf_dtype dtype) {
   if (ocf_dtype_size(dtype) == 0)
     return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: data type %d is not an ocf_dtype", what,

@@ -271,14 +271,3 @@ ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, oc
   if (launch->queue) *queue = launch->queue;
   return ocf_workspace_check(ctx, resolved);
 }
-
-ocf_status ocf_check_dtype(const char *what, ocf_dtype dtype) {
-  if (ocf_dtype_size(dtype) == 0)
-    return ocf_fail(OCF_ERR_INVALID_VALUE, "%s: data type %d is not an ocf_dtype", what,
-                    (int)dtype);
-  if (dtype != OCF_F32)
-    return ocf_fail(OCF_ERR_UNSUPPORTED,
-                    "%s: data type %s is reserved; this version's kernels take f32 only", what,
-                    ocf_dtype_name(dtype));
-  return OCF_SUCCESS;
-}

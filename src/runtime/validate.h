@@ -72,10 +72,6 @@ ocf_status ocf_matrices_overlap(const ocf_matrix_view *a, const ocf_matrix_view 
 ocf_status ocf_check_launch(const ocf_context *ctx, const ocf_launch *launch, ocf_launch *resolved,
                             cl_command_queue *queue);
 
-/* Checks a data type the call may take: a known value, and one whose kernels exist
-   (fp32 today; fp16 and bf16 are reserved). `what` names the operand in errors. */
-ocf_status ocf_check_dtype(const char *what, ocf_dtype dtype);
-
 /* Checks an options struct's size member against the first version's size and ours. */
 ocf_status ocf_check_struct_size(const char *what, size_t size, size_t first_version_size);
 /* Reads a caller's versioned struct `given` (a size_t `size` member first) over *ours (our_size
