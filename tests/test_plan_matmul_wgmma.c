@@ -1149,8 +1149,9 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   ocf_device_facts big = *tma; /* its probe ran the 192 x 256 ring in 4 stages */
   big.learnt.wgmma_tma_local_ok = 230784;
   const int none = OCF_PLAN_PROBE_NONE;
-  /* 8192^3: 43 x 32 = 1376 tiles of 192 x 256, 11 waves (8448) against two's 64 x 43 of 128 x
-     192, 21 waves (8064): 4.8 % more */
+  /* 8192^3: 43 x 32 = 1376 tiles of 192 x 256, 11 waves (8448) against two's 64 x 32 of 128 x
+     256, 16 waves (8192; their 64 x 43 of 128 x 192 in 21 waves, 8064, do not win by 5 %, so the
+     plan would not take them): 3.1 % more */
   ocf_matmul_call call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("three, 8192^3", &big, &three, &call, "matmul_wgmma_tma wg=384 groups=1376",
                   "CONSUMERS=3 BN=256 STAGES=4 C_STAGE=1 wide=1 max_regs=168 scratch=352256 "
@@ -1177,6 +1178,12 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("three, 4096^3: two", &big, &three, &call, "matmul_wgmma_tma wg=288 groups=512",
                   "CONSUMERS=2 BN=256", none);
+  /* 4096 x 14336: 10 waves of 22 x 56 tiles of 192 x 256 (7680) against two's 14 of 32 x 56
+     (7168), 7 % more: two (three's 192-column tiles, 7488, would be within 5 %, but their waves
+     do not win over 256 columns by 5 %, so three would run 256) */
+  call = typed_call(4096, 14336, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, 4096 x 14336: two", &big, &three, &call,
+                  "matmul_wgmma_tma wg=288 groups=1792", "CONSUMERS=2 BN=256", none);
   call = typed_call(128, 65536, 256, OCF_BF16, OCF_PRECISION_FP32); /* 2 waves of 128 x 256 */
   plan_wgmma_case("three, 128 rows: two", &big, &three, &call, "matmul_wgmma_tma wg=288 groups=256",
                   "CONSUMERS=2 BN=256", none);

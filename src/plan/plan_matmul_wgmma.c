@@ -282,6 +282,20 @@ static int other_width_wins(size_t units, size_t tiles, unsigned bn, size_t othe
   return waves_of(units, other_tiles, other_bn) * 20 < waves_of(units, tiles, bn) * 19;
 }
 
+/* Whether rule 2's waves give a call's tiles of `consumers` x 64 rows the width wave_bn instead
+   of bn: more tiles than one wave, and wave_bn's waves win. */
+static int wave_width_wins(size_t units, const ocf_matmul_call *call, unsigned consumers,
+                           unsigned bn, unsigned wave_bn) {
+  const size_t batch = call->batch ? call->batch : 1;
+  if (wave_bn == 0 || wave_bn == bn) return 0;
+  const size_t tile_rows = ocf_div_ceil(call->m, 64u * consumers);
+  const size_t tiles = tile_rows * ocf_div_ceil(call->n, bn);
+  const size_t wave_tiles = tile_rows * ocf_div_ceil(call->n, wave_bn);
+  if (tiles > 0x7fffffffu / batch || wave_tiles > 0x7fffffffu / batch) return 0;
+  return tiles * batch > units &&
+         other_width_wins(units, tiles * batch, bn, wave_tiles * batch, wave_bn);
+}
+
 /* Rule 2's one consumer (wgmma.one_consumer): a call of at most the consumers' 64-row blocks
    takes tiles of 64 rows where they make one wave (tiles x batch within the compute units)
    that either holds every row (m <= 64: the same tiles, none half empty) or fills two thirds of
@@ -314,9 +328,10 @@ static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned con
    same (H100, bf16 TFLOP/s, two consumers -> three: 3072^3 591 -> 645, 3000^3 copied 422 -> 485,
    4095 x 4104 x 4000 521 -> 560, f16 6144^3 716 -> 741, 8192^3 762 -> 766 at 5 % more), and
    slower where they cost more (4096^3, 2.7 waves of 192 x 256 against 3.9 of 128 x 256, 692 ->
-   644; TF32 371 -> 354). So a call keeps three where the waves' cost (each count's best width:
-   wgmma.bn or wave_bn) is at most 5 % above two's; else, and for calls of at most 128 rows
-   (a 192-row tile a third empty), two. */
+   644; TF32 371 -> 354; 4096 x 14336 x 4096, 10 waves of 192 x 256 against 14 of 128 x 256, 7 %
+   more, 711 -> 691). So a call keeps three where the waves' cost, each count in the width the
+   plan would give it (wgmma.bn, or wave_bn where wave_width_wins), is at most 5 % above two's;
+   else, and for calls of at most 128 rows (a 192-row tile a third empty), two. */
 static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma_tuning *t,
                            const ocf_matmul_call *call, wg_geometry *g) {
   if (g->consumers != 3) return;
@@ -325,13 +340,11 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
     g->consumers = 2;
     return;
   }
-  size_t three = waves_cost(units, call, 3, g->bn), two = waves_cost(units, call, 2, g->bn);
-  if (t->wave_bn > 0) {
-    const size_t three_wave = waves_cost(units, call, 3, (unsigned)t->wave_bn);
-    const size_t two_wave = waves_cost(units, call, 2, (unsigned)t->wave_bn);
-    if (three_wave < three) three = three_wave;
-    if (two_wave < two) two = two_wave;
-  }
+  const unsigned wave_bn = (unsigned)t->wave_bn;
+  const unsigned three_bn = wave_width_wins(units, call, 3, g->bn, wave_bn) ? wave_bn : g->bn;
+  const unsigned two_bn = wave_width_wins(units, call, 2, g->bn, wave_bn) ? wave_bn : g->bn;
+  const size_t three = waves_cost(units, call, 3, three_bn),
+               two = waves_cost(units, call, 2, two_bn);
   if (three * 20 > two * 21) g->consumers = 2;
 }
 
@@ -357,13 +370,9 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
       narrow <= units / batch) { /* rule 2: one tile row */
     g.bn = 128;
     groups = narrow;
-  } else if (direct && wave.bn > 0 && wave.bn != g.bn && groups * batch > units) {
-    const size_t wave_groups = tile_rows * ocf_div_ceil(call->n, wave.bn);
-    if (wave_groups <= 0x7fffffffu / batch &&
-        other_width_wins(units, groups * batch, g.bn, wave_groups * batch, wave.bn)) {
-      g = wave; /* rule 2: the waves */
-      groups = wave_groups;
-    }
+  } else if (direct && wave_width_wins(units, call, g.consumers, g.bn, wave.bn)) {
+    g = wave; /* rule 2: the waves */
+    groups = tile_rows * ocf_div_ceil(call->n, wave.bn);
   }
   while (ring_bytes(&g) > ring_bytes_ok(facts, &g) && g.stages > 3) /* rule 2 */
     g.stages--;
