@@ -1135,10 +1135,10 @@ static void test_tma_copies(const ocf_device_facts *tma, const ocf_tuning_values
 }
 
 /* wgmma.consumers 3 (192-row tiles): where their waves cost at most 5 % more than two
-   consumers' (rule 2, take_consumers: each count's best width, 132 units) and more than 128 rows,
-   only where every wgmma step of the plan is TMA-fed (their first work-item drives the TMA: 384
-   work-items, no producer warp), in the ring the TMA probe ran right with (fewer stages, down to
-   3, while it is more; fp32 C staged only where its rows fit the ring); every other plan is the
+   consumers' (rule 2, take_consumers: each count in its planned width, 132 units) and more than 128
+   rows, only where every wgmma step of the plan is TMA-fed (their first work-item drives the TMA:
+   384 work-items, no producer warp), in the ring the TMA probe ran right with (fewer stages, down
+   to 3, while it is more; fp32 C staged only where its rows fit the ring); every other plan is the
    two consumers' (the cp.async kernel, its probe, the splits: under one wave two always cost
    less). The waves' ring of three (192 x 192) in wave_stages 5 passes 227 KiB: 4 stages. */
 static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
