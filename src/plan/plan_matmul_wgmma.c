@@ -21,15 +21,16 @@
  *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); three
  *      consumers (192-row tiles, the TMA-fed form only: plan_consumers plans again with two
  *      wherever a step would not be TMA-fed) where m > 128 and their waves cost at most 5 % more
- *      than two's, each count in the width it would run (take_consumers), fewer stages while their
- * ring is past 227 KiB; where wgmma.one_consumer is set, one consumer (tiles of 64 rows) for a call
- * of at most 64 consumers rows whose 64-row tiles x batch make one wave and either m <= 64 or they
- * fill two thirds of the compute units (take_one_consumer). Tiles of 128 columns instead for a call
- * of one tile row (m at most 64 consumers) where those still make at most one workgroup per compute
- * unit (tiles x batch): m 128, n 8192 on the H200 gets 64 workgroups instead of 32, and one wave
- * stays one wave. A whole-K call of more tiles than compute units, where wgmma.wave_bn is set,
- * takes that width (in wgmma.wave_stages) instead where its waves cost 5 % less, a wave of one
- * workgroup a unit costing its tile width: bf16 3072^3 is 288 tiles of 256 columns on the H200's
+ *      than two's, each count in the width it would run (take_consumers), fewer stages while
+ *      their ring is past 227 KiB; where wgmma.one_consumer is set, one consumer (tiles of 64
+ *      rows) for a call of at most 64 consumers rows whose 64-row tiles x batch make one wave
+ *      and either m <= 64 or they fill two thirds of the compute units (take_one_consumer).
+ *      Tiles of 128 columns instead for a call of one tile row (m at most 64 consumers) where
+ *      those still make at most one workgroup per compute unit (tiles x batch): m 128, n 8192
+ *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. A whole-K
+ *      call of more tiles than compute units, where wgmma.wave_bn is set, takes that width
+ *      (in wgmma.wave_stages) instead where its waves cost 5 % less, a wave of one workgroup
+ *      a unit costing its tile width: bf16 3072^3 is 288 tiles of 256 columns on the H200's
  *      132 units (3 waves for 2.18 of work, 768) or 384 of 192 (3 waves for 2.91, 576), and
  *      4096^3 keeps 256 (4 waves, 1024, against 6 of 192, 1152). Its static local memory,
  *      stages (64 consumers + bn) 128 + 1024 bytes, must be at most what the probe ran right
