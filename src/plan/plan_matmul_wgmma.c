@@ -326,7 +326,7 @@ static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned con
 /* Rule 2's three consumers (wgmma.consumers 3): tiles of 192 rows read 22 % fewer bytes of A
    and B a product than tiles of 128, and measured as fast or faster where their waves cost the
    same (H100, bf16 TFLOP/s, two consumers -> three: 3072^3 591 -> 645, 3000^3 copied 422 -> 485,
-   4095 x 4104 x 4000 521 -> 560, f16 6144^3 716 -> 741, 8192^3 762 -> 766 at 5 % more), and
+   4095 x 4104 x 4000 521 -> 560, f16 6144^3 716 -> 741, 8192^3 762 -> 766 at 3 % more), and
    slower where they cost more (4096^3, 2.7 waves of 192 x 256 against 3.9 of 128 x 256, 692 ->
    644; TF32 371 -> 354; 4096 x 14336 x 4096, 10 waves of 192 x 256 against 14 of 128 x 256, 7 %
    more, 711 -> 691). So a call keeps three where the waves' cost, each count in the width the
