@@ -670,11 +670,6 @@ static int aligned16_layout(const ocf_matmul_call *call, ocf_plan *plan) {
   return 1;
 }
 
-/* Rule 4's 16-bit gate: a call the direct plan reads off 128-byte lines (B), of at least
-   wgmma.align_rows rows sharing each staged value of B and align_rows^3 products (fewer: the
-   pass costs more than it saves) unless the TMA form reads it (wgmma.tma 2), or one it cannot
-   read at all (A or B off 16-byte chunks, A transposed), which would run on mma.sync instead,
-   from wgmma.unread_rows (where set) on. */
 /* Whether the direct wgmma plan reads A and B as they lie (A stored m x k on 16-byte chunks, B
    on 16-byte chunks). */
 static int directly_readable(const ocf_matmul_call *call) {
@@ -694,6 +689,11 @@ static int tma_reads_in_place(const ocf_matmul_tuning *t, const ocf_matmul_call 
                                on_sectors(call->b_off, call->ldb, call->stride_b, batch));
 }
 
+/* Rule 4's 16-bit gate: a call the direct plan reads off 128-byte lines (B), of at least
+   wgmma.align_rows rows sharing each staged value of B and align_rows^3 products (fewer: the
+   pass costs more than it saves) unless the TMA form reads it in place (tma_reads_in_place,
+   once its probes passed), or one it cannot read at all (A or B off 16-byte chunks, A
+   transposed), which would run on mma.sync instead, from wgmma.unread_rows (where set) on. */
 static int b16_stage_wanted(const ocf_device_facts *facts, const ocf_matmul_tuning *t,
                             const ocf_matmul_call *call) {
   if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
