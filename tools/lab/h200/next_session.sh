@@ -227,7 +227,7 @@
 #           matmul_pad reading four of a work-item's vectors before it writes them) in a second
 #           build: the copied 16-bit plans' first step and whole call on ragged and off-line
 #           shapes, then the patched test_matmul_pad on the GPU (cap 200 s)
-#   threedb the H100's database with three consumers for the large GEMM class (three_db.patch)
+#   threedb a database patch (THREE_PATCH; the H100's three consumers, applied since 2026-12-06)
 #           in a second build: ctest -L nvidia there (cap 260 s), then its plans against
 #           wgmma.consumers=2, cuBLAS beside
 #   grid    GRID_CONFIGS (";"-separated) against the context's plan on GRID_SHAPES ("dtype
@@ -1311,11 +1311,10 @@ SHAPES
       "${PEERS_CAP:-150}"
     ;;
   threedb)
-    # the H100's database with three consumers for its large GEMM class (THREE_PATCH, default
-    # tools/lab/h200/three_db.patch) in a second build: the nvidia suites there, then its plans
+    # a database patch (THREE_PATCH) in a second build: the nvidia suites there, then its plans
     # against wgmma.consumers=2 on THREE_SHAPES' default, cuBLAS beside
     new=/tmp/three_db
-    tree_copy $new && (cd $new && patch -p1 -s <"${THREE_PATCH:-tools/lab/h200/three_db.patch}") &&
+    tree_copy $new && (cd $new && patch -p1 -s <"${THREE_PATCH:?THREE_PATCH: the database patch}") &&
       cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release >"$work/new_build.txt" 2>&1 &&
       cmake --build $new/b -j16 >>"$work/new_build.txt" 2>&1 &&
       cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL -lm \
