@@ -282,15 +282,19 @@ static int other_width_wins(size_t units, size_t tiles, unsigned bn, size_t othe
   return waves_of(units, other_tiles, other_bn) * 20 < waves_of(units, tiles, bn) * 19;
 }
 
+/* The tiles of `consumers` x 64 rows and bn columns of one product's C. */
+static size_t tiles_of(const ocf_matmul_call *call, unsigned consumers, unsigned bn) {
+  return ocf_div_ceil(call->m, 64u * consumers) * ocf_div_ceil(call->n, bn);
+}
+
 /* Whether rule 2's waves give a call's tiles of `consumers` x 64 rows the width wave_bn instead
    of bn: more tiles than one wave, and wave_bn's waves win. */
 static int wave_width_wins(size_t units, const ocf_matmul_call *call, unsigned consumers,
                            unsigned bn, unsigned wave_bn) {
   const size_t batch = call->batch ? call->batch : 1;
   if (wave_bn == 0 || wave_bn == bn) return 0;
-  const size_t tile_rows = ocf_div_ceil(call->m, 64u * consumers);
-  const size_t tiles = tile_rows * ocf_div_ceil(call->n, bn);
-  const size_t wave_tiles = tile_rows * ocf_div_ceil(call->n, wave_bn);
+  const size_t tiles = tiles_of(call, consumers, bn),
+               wave_tiles = tiles_of(call, consumers, wave_bn);
   if (tiles > 0x7fffffffu / batch || wave_tiles > 0x7fffffffu / batch) return 0;
   return tiles * batch > units &&
          other_width_wins(units, tiles * batch, bn, wave_tiles * batch, wave_bn);
@@ -319,8 +323,7 @@ static void take_one_consumer(const ocf_device_facts *facts, const ocf_matmul_ca
 static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned consumers,
                          unsigned bn) {
   const size_t batch = call->batch ? call->batch : 1;
-  const size_t tiles = ocf_div_ceil(call->m, 64u * consumers) * ocf_div_ceil(call->n, bn) * batch;
-  return waves_of(units, tiles, (size_t)consumers * bn);
+  return waves_of(units, tiles_of(call, consumers, bn) * batch, (size_t)consumers * bn);
 }
 
 /* Rule 2's three consumers (wgmma.consumers 3): tiles of 192 rows read 22 % fewer bytes of A
@@ -358,11 +361,10 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
   take_consumers(facts, &tuning->matmul.wgmma, call, &g);
   if (tuning->matmul.wgmma.one_consumer) take_one_consumer(facts, call, &g);
   const size_t batch = call->batch ? call->batch : 1;
-  const size_t tile_rows = ocf_div_ceil(call->m, 64u * g.consumers);
-  size_t groups = tile_rows * ocf_div_ceil(call->n, g.bn);
+  size_t groups = tiles_of(call, g.consumers, g.bn);
   if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
   if (facts->learnt.wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
-  const size_t narrow = tile_rows * ocf_div_ceil(call->n, 128u);
+  const size_t narrow = tiles_of(call, g.consumers, 128u);
   const size_t units = facts->compute_units;
   wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
   wave.consumers = g.consumers;
@@ -372,7 +374,7 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
     groups = narrow;
   } else if (direct && wave_width_wins(units, call, g.consumers, g.bn, wave.bn)) {
     g = wave; /* rule 2: the waves */
-    groups = tile_rows * ocf_div_ceil(call->n, wave.bn);
+    groups = tiles_of(call, g.consumers, wave.bn);
   }
   while (ring_bytes(&g) > ring_bytes_ok(facts, &g) && g.stages > 3) /* rule 2 */
     g.stages--;
