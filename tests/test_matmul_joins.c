@@ -22,7 +22,7 @@
  * matmul_skinny_split + matmul_skinny_reduce), K split wherever two ranges of 32 fit
  * (skinny.fill 64, skinny.split_min 32, skinny.long_min 16): matrix-vector products and short sides
  * up to 16 (the wide path), every transpose pair, both orientations, batches, 16-bit operands, the
- * epilogue.
+ * epilogue; skinny.join's edge (the widest short side joined: 4 joins, 5 does not).
  *
  * Every output element and every untouched element of C is checked against
  * harness/reference_gemm.h (tests/matmul_check.c). The calls run one after another on the
@@ -187,12 +187,15 @@ static void test_stream_workspace(void **state) {
 
 /* ---- the skinny split in one launch ---- */
 
-/* skinny.join on, K split wherever two ranges of 32 fit, long sides from 16 on (NVIDIA's row
-   takes the skinny kernels from 256); NULL: back to the resolved values. */
-static void tune_skinny_join(const ocft_env *env, int on) {
-  mmx_tune(env, on ? "skinny.join=1 skinny.fill=64 skinny.split_min=32 skinny.long_min=16 few.on=0 "
-                     "wgmma.on=0"
-                   : NULL);
+/* skinny.join for short sides up to `widest` (0: back to the resolved values), K split wherever
+   two ranges of 32 fit, long sides from 16 on (NVIDIA's row takes the skinny kernels from 256). */
+static void tune_skinny_join(const ocft_env *env, int widest) {
+  char values[160];
+  snprintf(values, sizeof values,
+           "skinny.join=%d skinny.fill=64 skinny.split_min=32 skinny.long_min=16 few.on=0 "
+           "wgmma.on=0",
+           widest);
+  mmx_tune(env, widest ? values : NULL);
 }
 
 /* matmul_skinny_join where the device orders joins, the split with its reduce elsewhere. */
@@ -204,7 +207,7 @@ static void check_skinny_join(const ocft_env *env, const mmx_case *c) {
    a row block and short of one, ragged K, as sweep_case lays them out, a NaN scratch. */
 static void test_skinny_join_shapes(void **state) {
   ocft_env *env = ocft_get_env(state);
-  tune_skinny_join(env, 1);
+  tune_skinny_join(env, 16);
   static const size_t shapes[][3] = {{1, 300, 1000}, {257, 1, 999},  {5, 130, 777},
                                      {70, 3, 2048},  {16, 200, 301}, {11, 37, 1500}};
   const size_t count = ocft_small() ? 4 : OCF_ARRAY_LEN_T(shapes);
@@ -219,7 +222,7 @@ static void test_skinny_join_shapes(void **state) {
    and column-major (BLAS gemv). */
 static void test_skinny_join_batch_epilogue(void **state) {
   ocft_env *env = ocft_get_env(state);
-  tune_skinny_join(env, 1);
+  tune_skinny_join(env, 16);
   mmx_case c = stream_case(0, 0, 3, 150, 600);
   c.batch = 3;
   c.stride_a = 0, c.stride_b = c.stride_c = MMX_PACKED;
@@ -239,6 +242,23 @@ static void test_skinny_join_batch_epilogue(void **state) {
   tune_skinny_join(env, 0);
 }
 
+/* skinny.join's edge: with 4, a short side of 4 joins and one of 5 keeps the split and its
+   reduce, either way m or n; both right. */
+static void test_skinny_join_widest(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  tune_skinny_join(env, 4);
+  static const size_t shapes[][3] = {{4, 300, 1000}, {300, 5, 1000}, {5, 130, 777}, {131, 4, 777}};
+  for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes); s++) {
+    const mmx_case c = sweep_case(s, shapes[s]);
+    const size_t short_side = shapes[s][0] < shapes[s][1] ? shapes[s][0] : shapes[s][1];
+    if (short_side <= 4)
+      check_skinny_join(env, &c);
+    else
+      check_joined(env, &c, "matmul_skinny_reduce ", "matmul_skinny_reduce ");
+  }
+  tune_skinny_join(env, 0);
+}
+
 int main(void) {
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */
   const struct CMUnitTest tests[] = {
@@ -247,6 +267,7 @@ int main(void) {
       cmocka_unit_test(test_stream_workspace),
       cmocka_unit_test(test_skinny_join_shapes),
       cmocka_unit_test(test_skinny_join_batch_epilogue),
+      cmocka_unit_test(test_skinny_join_widest),
   };
   return cmocka_run_group_tests_name("matmul_joins", tests, ocft_group_setup, ocft_group_teardown);
 }

@@ -38,7 +38,8 @@ typedef struct matmul_case {
  * 2 x (4224 + 512) x 4 = 37888 bytes). K is split when the row blocks (x batch) give fewer
  * than sk_fill x compute units workgroups and k >= 2 sk_split_min: ceil(wanted / blocks) splits
  * (at most k / sk_split_min and 64) of a multiple of 4, matmul_skinny_split then
- * matmul_skinny_reduce (one work-item an element of C).
+ * matmul_skinny_reduce (one work-item an element of C), or, for a short side of at most
+ * skinny.join (NVIDIA 1), matmul_skinny_join alone (test_plan_matmul_skinny_join).
  *
  * Tiled: the first tile set in use whose tiles (x batch) make at least fill x compute units
  * workgroups of C, with at least min_eff = 50 % of its padded tiles inside C, else the last.
@@ -177,16 +178,14 @@ static const matmul_case matmul_cases[] = {
      "X_KCONT=0 WIDE=1 RL=32 local_mem=37888", 1, 0},
     /* A short m: the operands swapped, X = B^T row-contiguous (k-contiguous when B is
        transposed). One row: the narrow path, 16 row lanes row-contiguous (128 blocks, 5 splits
-       of 1640), 8 k-contiguous (256 blocks, 3 splits). */
+       of 1640), 8 k-contiguous (256 blocks, 3 splits), joined in one launch (skinny.join 1). */
     {H200, 0, 0, 0, 16, 8192, 8192, 0, 0, AUTO,
      "matmul_skinny_split wg=256 groups=576 + matmul_skinny_reduce wg=256 groups=512",
      "swapped=1 X_KCONT=0 N_SMALL=16 WIDE=1", 1, 0},
-    {H200, 0, 0, 0, 1, 8192, 8192, 0, 0, AUTO,
-     "matmul_skinny_split wg=256 groups=640 + matmul_skinny_reduce wg=256 groups=32",
-     "swapped=1 X_KCONT=0 RL=16 splits=5 k_split=1640", 1, 0},
-    {H200, 0, 0, 1, 1, 8192, 8192, 0, 0, AUTO,
-     "matmul_skinny_split wg=256 groups=768 + matmul_skinny_reduce wg=256 groups=32",
-     "swapped=1 X_KCONT=1 RL=8 splits=3", 1, 0},
+    {H200, 0, 0, 0, 1, 8192, 8192, 0, 0, AUTO, "matmul_skinny_join wg=256 groups=640",
+     "swapped=1 X_KCONT=0 RL=16 splits=5 k_split=1640 JOIN=2", 1, 0},
+    {H200, 0, 0, 1, 1, 8192, 8192, 0, 0, AUTO, "matmul_skinny_join wg=256 groups=768",
+     "swapped=1 X_KCONT=1 RL=8 splits=3 JOIN=2", 1, 0},
     /* The long side's edge: 256 rows take the skinny kernels (8 blocks of 32, K too short to
        split), 255 the tiles: no set has half its padded tiles in C, so the last (16 x 16). */
     {H200, 0, 0, 0, 256, 4, 64, 0, 0, AUTO, "matmul_skinny wg=256 groups=8",
@@ -1074,27 +1073,39 @@ static void test_plan_matmul_stream(void **state) {
 }
 
 /*
- * Rule 2's split in one launch (skinny.join, 0 in the schema): where the skinny plan splits K and
- * the device orders a join, matmul_skinny_join alone, a counter a row block of each product. The
+ * Rule 2's split in one launch (skinny.join, the widest short side joined: 0 in the schema, 1 in
+ * NVIDIA's row): where the skinny plan splits K, the short side is at most skinny.join and the
+ * device orders a join, matmul_skinny_join alone, a counter a row block of each product. The
  * H200's matrix-vector product 1 x 8192 x 8192 (the table's: 16 row lanes, 128 blocks of 64
  * rows, 5 ranges) runs as 640 workgroups with 128 counters and PTX fences (JOIN 2); a batch of
  * 3 (384 blocks, which skinny.fill's 528 workgroups split in 2) counts 384; skinny.join 0 keeps the
- * split and its reduce; an unsplit skinny call (256 x 4 x 64) is unchanged; AMD's GPU, without the
- * fences, keeps the reduce; PoCL joins by mem_fence.
+ * split and its reduce; two columns keep them under 1 and join under 2; an unsplit skinny call
+ * (256 x 4 x 64) is unchanged; AMD's GPU, without the fences, keeps the reduce; PoCL joins by
+ * mem_fence.
  */
 static void test_plan_matmul_skinny_join(void **state) {
   (void)state;
   const ocf_device_facts facts = with_h200_memory(facts_of(H200, 0));
   ocf_tuning_values t = matmul_tuning(&facts, H200, OCF_F32);
-  assert_int_equal(t.matmul.skinny.join, 0); /* off in NVIDIA's built-in row */
+  assert_int_equal(t.matmul.skinny.join, 1); /* one column in NVIDIA's built-in row */
   ocf_matmul_call call = matmul_call(0, 0, 1, 8192, 8192, 0, 0, AUTO, 0);
+  plan_pad_case("1 x 8192 x 8192, join 1", &facts, &t, &call,
+                "matmul_skinny_join wg=256 groups=640",
+                "JOIN=2 SPLIT=1 splits=5 arrivals=128 RL=16");
+  t.matmul.skinny.join = 0;
   plan_pad_case("1 x 8192 x 8192, join 0", &facts, &t, &call,
                 "matmul_skinny_split wg=256 groups=640 + matmul_skinny_reduce wg=256 groups=32",
                 "JOIN=0 arrivals=0");
   t.matmul.skinny.join = 1;
-  plan_pad_case("1 x 8192 x 8192, join 1", &facts, &t, &call,
-                "matmul_skinny_join wg=256 groups=640",
-                "JOIN=2 SPLIT=1 splits=5 arrivals=128 RL=16");
+  call = matmul_call(0, 0, 2, 8192, 8192, 0, 0, AUTO, 0);
+  plan_pad_case("2 x 8192 x 8192, join 1", &facts, &t, &call,
+                "matmul_skinny_split wg=256 groups=640 + matmul_skinny_reduce wg=256 groups=64",
+                "JOIN=0");
+  t.matmul.skinny.join = 2;
+  plan_pad_case("2 x 8192 x 8192, join 2", &facts, &t, &call,
+                "matmul_skinny_join wg=256 groups=640", "JOIN=2 N_SMALL=2 arrivals=128");
+  t.matmul.skinny.join = 1;
+  call = matmul_call(0, 0, 1, 8192, 8192, 0, 0, AUTO, 0);
   call.batch = 3, call.stride_b = 8192 * 8192, call.stride_c = 8192;
   plan_pad_case("3 x 1 x 8192 x 8192, join 1", &facts, &t, &call,
                 "matmul_skinny_join wg=256 groups=768", "splits=2 arrivals=384");

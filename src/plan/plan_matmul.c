@@ -15,11 +15,11 @@
  *      small tile sets). The short side
  *      becomes Y's columns (operands swapped when it is m). Their K is split into ranges of at
  *      least sk_split_min when the row blocks of the whole batch give fewer than sk_fill
- *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce, or with
- *      skinny.join, where the device orders a join (ocf_plan_join_fences), the two in one
- *      launch, matmul_skinny_join (arrival counters, one a row block of each product). A short
- *      side of at least sk_wide_min takes the wide path (WIDE, sk_rl_w row lanes) when its
- *      staging fits in local memory.
+ *      workgroups per compute unit: matmul_skinny_split, then matmul_skinny_reduce, or, for a
+ *      short side of at most skinny.join where the device orders a join (ocf_plan_join_fences),
+ *      the two in one launch, matmul_skinny_join (arrival counters, one a row block of each
+ *      product). A short side of at least sk_wide_min takes the wide path (WIDE, sk_rl_w row
+ *      lanes) when its staging fits in local memory.
  *   3. TF32 and fp16/bf16 inputs on Hopper's warpgroup matrix units where their probe passed
  *      (cl/matmul_wgmma_nv.cl, planned by plan_matmul_wgmma.c), or 3XTF32 and the other TF32
  *      calls there through a staging step (its rule 4), then
@@ -386,8 +386,9 @@ static ocf_status plan_skinny(const ocf_device_facts *facts, const ocf_matmul_sk
   ocf_plan_define(plan, "WIDE", wide);
   ocf_plan_define(plan, "KC", SKINNY_KC);
   ocf_plan_define(plan, "SPLIT", plan->splits > 1);
-  /* skinny.join: the split in one launch, where the device orders a join */
-  const int join = ocf_plan_join_fences(facts, plan->splits > 1 && t->join);
+  /* skinny.join: the split of a short side up to it in one launch, where the device orders a
+     join */
+  const int join = ocf_plan_join_fences(facts, plan->splits > 1 && l.small <= (size_t)t->join);
   ocf_plan_define(plan, "JOIN", join);
   define_types_and_epilogue(plan, call, l.bias);
 

@@ -160,14 +160,14 @@ static const ocf_tunable matmul_tunables[] = {
     [MM(skinny.rl_w)] = {"skinny.rl_w", 1, 1024, 1, 32,
                          "row lanes of the skinny wide path (a warp's worth shares each k)",
                          "sk_rl_w"},
-    /* 0 in the schema and every built-in row: on PoCL it tied the split and its reduce (within
-       2 %, 2026-12-05), and no GPU has measured it yet (docs/GEMM.md, "The skinny split in one
-       launch"). */
-    [MM(skinny.join)] = {"skinny.join", 0, 1, 0, 0,
-                         "1: a skinny split over K runs as one launch (matmul_skinny_join), a row "
-                         "block's last range to arrive adding the block's ranges, where the "
-                         "device orders such joins (NVIDIA, CPUs); 0: matmul_skinny_split, then "
-                         "matmul_skinny_reduce",
+    /* 0 in the schema: on PoCL it tied the split and its reduce (within 2 %, 2026-12-05); on an
+       H100 one column joined won 4-10 % and 16 lost a quarter (docs/GEMM.md, "The skinny split
+       in one launch"), hence NVIDIA's 1. */
+    [MM(skinny.join)] = {"skinny.join", 0, 16, 0, 0,
+                         "a skinny split over K whose short side of C is at most this runs as one "
+                         "launch (matmul_skinny_join), a row block's last range to arrive adding "
+                         "the block's ranges, where the device orders such joins (NVIDIA, CPUs); "
+                         "wider ones and 0: matmul_skinny_split, then matmul_skinny_reduce",
                          NULL},
     /* mma */
     [MM(mma.on)] = {"mma.on", 0, 1, 0, 0,

@@ -141,7 +141,8 @@ typedef struct ocf_matmul_skinny_tuning {
   int split_min; /* least K per split */
   int wide_min;  /* least short side for the wide path; 0: never */
   int rl_w;      /* the wide path's row lanes */
-  int join;      /* 1: a split joins its ranges in its own launch where joins have fences */
+  int join;      /* widest short side whose split joins its ranges in its own launch (where
+                    joins have fences); 0: none */
 } ocf_matmul_skinny_tuning;
 
 /* An mma tile set: the C tile (BM x BN), the K slice (BK), one warp's block (WM x WN) and the
