@@ -232,6 +232,12 @@
 #           wgmma.consumers=2, cuBLAS beside
 #   grid    GRID_CONFIGS (";"-separated) against the context's plan on GRID_SHAPES ("dtype
 #           trans_b m n k;..."), cuBLAS beside (PEERS_CAP, default 150 s)
+#   gemv    matrix-vector products and their few-column kin: test_matmul_joins and
+#           test_matmul_skinny on the GPU (NVIDIA joins one column since 2026-12-06), skinny.join
+#           16 against the built-in 1 on 2 to 8 columns (the width to ship), then 16-bit ones
+#           (the skinny class, which takes the wgmma split in 128 x 256 tiles) under the few_rows
+#           class's one-consumer 128-column tiles, deeper splits, the split joined, and the
+#           few-row and skinny kernels, cuBLAS beside (cap 400 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -246,7 +252,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1302,6 +1308,17 @@ SHAPES
     c3="wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4"
     gemm_grid "${THREE_SHAPES:-bf16 0 4096 4096 4096;bf16 0 8192 8192 8192;bf16 0 3072 3072 3072;bf16 1 3000 3000 3000;bf16 0 2048 2048 2048;bf16 0 5120 5120 5120;bf16 1 5000 5000 5000;bf16 0 6144 6144 6144;bf16 1 16384 4096 4096;bf16 1 4096 32000 4096;bf16 1 2000 4096 4096;f16 0 12288 12288 4096;tf32 1 6144 6144 6144;bf16 1 4095 4097 4096}" \
       "${THREE_CONFIGS:-;$c3}" "${PEERS_CAP:-150}"
+    ;;
+  gemv)
+    (cd $b && for t in test_matmul_joins test_matmul_skinny; do
+      timeout -k 5 "$(budget 60)" tests/$t >"$work/$t.txt" 2>&1
+      echo "$t exit $? ($(grep -c '^\[       OK' "$work/$t.txt") passed)"
+    done)
+    gemm_grid "f32 0 2 4096 4096;f32 0 4 4096 4096;f32 0 8 4096 4096;f32 1 4 4096 4096" \
+      ";skinny.join=16" 40
+    few="wgmma.bn=128 wgmma.stages=6 wgmma.one_consumer=1 wgmma.split_ranges=3"
+    gemm_grid "bf16 1 1 4096 4096;bf16 0 1 4096 4096;bf16 1 1 8192 8192;bf16 1 4 4096 4096;bf16 1 1 14336 4096" \
+      ";$few;$few wgmma.split_min=512;wgmma.split_join=1;wgmma.on=0;wgmma.on=0 few.on=0 skinny.unroll=8" 60
     ;;
   grid)
     # the context's plan and GRID_CONFIGS (";"-separated, "" the context's alone) on GRID_SHAPES
