@@ -7,7 +7,8 @@
 # seconds (default 570) after the build, at most its own cap. The steps:
 #   nvidia  `ctest -L nvidia` : test_matmul_staged (the staged wgmma plans), the
 #           f16_cvt PTX path (test_f16_vectors_ptx, test_norm_f16_nvidia, test_softmax_f16_nvidia),
-#           test_matmul_mma and test_matmul_wgmma (cap 200 s)
+#           test_matmul_mma and test_matmul_wgmma (cap NVIDIA_CAP, default 300 s: in 200 s, as
+#           until 2026-12-06, test_matmul_wgmma was cut on cold driver caches)
 #   unit    `ctest -L unit` on the GPU, test_attention (attention_mma's PTX path) among them
 #           (cap UNIT_CAP, default 180 s)
 #   bufreg  round_bufreg.sh: whether the buffer registry's probe passes on NVIDIA, its suite
@@ -395,7 +396,7 @@ for step in "$@"; do
   echo "== $step at $((SECONDS - start)) s"
   case $step in
   nvidia)
-    (cd $b && timeout -k 10 "$(budget 200)" ctest -L nvidia -j4 --output-on-failure \
+    (cd $b && timeout -k 10 "$(budget ${NVIDIA_CAP:-300})" ctest -L nvidia -j4 --output-on-failure \
       >"$work/nvidia.txt" 2>&1)
     echo "nvidia suites rc $?"
     grep -E "tests passed|Failed|Not Run|Timeout|\*\*\*" "$work/nvidia.txt" | head -20
