@@ -138,6 +138,13 @@
 #ifndef C_STAGE
 #error "C_STAGE: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
 #endif
+/* matmul_wgmma_tma's tiles: 0 one a workgroup; 1 persistent (wgmma.persist; one product only,
+   the planner's gate): workgroup g multiplies tiles g, g + G, g + 2G, ... of the G workgroups'
+   grid through one ring, the next tile's slices loading while the consumers finish the last,
+   and C_STAGE stages C through an area of each warpgroup's own (the ring is busy by then). */
+#ifndef PERSIST
+#error "PERSIST: the host passes every tunable (src/plan/plan_matmul_wgmma.c)"
+#endif
 
 /* ---- derived ---- */
 
@@ -839,13 +846,39 @@ INLINE void acquire_maps(__global const uchar *g) {
                    : "memory");
 }
 
-/* Slice kt into stage kt % STAGES once the consumers have released it (the stage's slice
-   kt - STAGES done), through the maps at g, completing on the stage's `full` barrier. */
+/* The tiles a workgroup multiplies and the order in which their K slices pass through its ring:
+   `tiles` tiles of `slices` slices each, ring slice c being slice c % slices of the workgroup's
+   tile c / slices, in stage c % STAGES. Without PERSIST the one tile of o; with it the tiles at
+   grid slots first, first + step, ... of one product, which differ from o (the first) in m0 and
+   n0 only. */
+typedef struct ring_plan {
+  operands o;
+  uint slices, tiles, total; /* total = tiles * slices, below 2^31 (the planner's gate) */
+#if PERSIST
+  uint first, step, tiles_m, tiles_n;
+#endif
+} ring_plan;
+
+/* The operands of the workgroup's tile i. */
+INLINE operands ring_tile(const ring_plan *r, const uint i) {
+  operands o = r->o;
+#if PERSIST
+  uint tm, tn;
+  tile_of(r->first + i * r->step, r->tiles_m, r->tiles_n, &tm, &tn);
+  o.m0 = (ulong)tm * BM, o.n0 = (ulong)tn * BN;
+#endif
+  (void)i;
+  return o;
+}
+
+/* Ring slice c (slice kt of the tile of operands o) into stage c % STAGES once the consumers
+   have released it (ring slice c - STAGES done), through the maps at g, completing on the
+   stage's `full` barrier. */
 INLINE void issue_slice(const uint base, const uint bars, __global const uchar *g,
-                        const operands *o, const uint kt) {
+                        const operands *o, const uint c, const uint kt) {
   const ulong map_a = (ulong)g, map_b = (ulong)(g + 128);
-  const uint s = kt % STAGES, stage = base + s * STAGE_BYTES, full = bars + 8 * s;
-  if (kt >= STAGES) mbar_wait(bars + 8 * (STAGES + s), (kt / STAGES - 1) & 1);
+  const uint s = c % STAGES, stage = base + s * STAGE_BYTES, full = bars + 8 * s;
+  if (c >= STAGES) mbar_wait(bars + 8 * (STAGES + s), (c / STAGES - 1) & 1);
   mbar_expect_tx(full, STAGE_BYTES);
   const int k0 = (int)(kt * BK), m0 = (int)o->m0, n0 = (int)o->n0;
   tma_load_2d(stage, map_a, k0, m0, full);
@@ -858,37 +891,57 @@ INLINE void issue_slice(const uint base, const uint bars, __global const uchar *
 #endif
 }
 
-/* The producer's one work-item: every slice into stage kt % STAGES once it is free. */
-INLINE void produce(const uint base, const uint bars, __global const uchar *g, const operands *o) {
-  acquire_maps(g);
-  const uint slices = slices_of(o);
-  for (uint kt = 0; kt < slices; kt++)
-    issue_slice(base, bars, g, o, kt);
+/* Ring slice c of r, where there is one. */
+INLINE void issue_ring_slice(const uint base, const uint bars, __global const uchar *g,
+                             const ring_plan *r, const uint c) {
+  if (c >= r->total) return;
+#if PERSIST
+  const operands o = ring_tile(r, c / r->slices);
+  issue_slice(base, bars, g, &o, c, c % r->slices);
+#else
+  issue_slice(base, bars, g, &r->o, c, c);
+#endif
 }
 
-/* A consumer warpgroup: every slice once it has landed; the stage of the slice before released
-   once that slice's wgmma group is done. With TMA_INLINE, work-item 0 (t) then refills that
-   stage with slice kt - 1 + STAGES once every consumer has released it: its warpgroup waits
-   for the slowest by at most the slice before, while STAGES - 1 slices stay in flight. */
+/* The producer's one work-item: every ring slice once its stage is free. */
+INLINE void produce(const uint base, const uint bars, __global const uchar *g, const ring_plan *r) {
+  acquire_maps(g);
+  for (uint c = 0; c < r->total; c++)
+    issue_ring_slice(base, bars, g, r, c);
+}
+
+/* A consumer warpgroup's release of ring slice c's stage (its wgmma group done). With
+   TMA_INLINE, work-item 0 (t) then refills that stage with ring slice c + STAGES once every
+   consumer has released it: its warpgroup waits for the slowest by at most the slice before,
+   while STAGES - 1 slices stay in flight. */
+INLINE void release_slice(const uint base, const uint bars, __global const uchar *maps,
+                          const ring_plan *r, const uint c, const uint t) {
+  mbar_arrive(bars + 8 * (STAGES + c % STAGES));
+#if TMA_INLINE
+  if (t == 0) issue_ring_slice(base, bars, maps, r, c + STAGES);
+#endif
+  (void)base, (void)maps, (void)r, (void)t; /* read by TMA_INLINE's refills only */
+}
+
+/* A consumer warpgroup's sums of the workgroup's tile i: every slice once it has landed; the
+   stage of the slice before released once that slice's wgmma group is done, and with PERSIST
+   the last slice's stage too (the ring goes on with the next tile). */
 INLINE void consume(float *acc, const uint base, const uint bars, __global const uchar *maps,
-                    const operands *o, const uint t) {
-  const uint slices = slices_of(o), wg = t / 128;
-  for (uint kt = 0; kt < slices; kt++) {
-    const uint s = kt % STAGES;
-    mbar_wait(bars + 8 * s, (kt / STAGES) & 1);
+                    const ring_plan *r, const uint i, const uint t) {
+  const uint wg = t / 128, c0 = i * r->slices;
+  for (uint kt = 0; kt < r->slices; kt++) {
+    const uint c = c0 + kt, s = c % STAGES;
+    mbar_wait(bars + 8 * s, (c / STAGES) & 1);
     ulong da[4], db[4];
     slice_descs(base + s * STAGE_BYTES, wg, da, db);
     wgmma_slice(acc, da, db);
-    if (kt > 0) mbar_arrive(bars + 8 * (STAGES + (kt - 1) % STAGES));
-#if TMA_INLINE
-    if (t == 0 && kt > 0 && kt - 1 + STAGES < slices)
-      issue_slice(base, bars, maps, o, kt - 1 + STAGES);
-#endif
+    if (kt > 0) release_slice(base, bars, maps, r, c - 1, t);
   }
   wgmma_wait0(acc);
-  (void)maps; /* read by TMA_INLINE's refills only */
+#if PERSIST
+  release_slice(base, bars, maps, r, c0 + r->slices - 1, t);
+#endif
 }
-
 #if C_STAGE && defined(TMA_ENTRY)
 /* The staged epilogue (C_STAGE 1). Written into the pairs' own stores, a 16-bit C went out as
    2-byte stores of 8 rows a warp instruction: the H200 ran bf16 4096^3 at 596 TFLOP/s with bf16
@@ -898,14 +951,59 @@ INLINE void consume(float *acc, const uint base, const uint bars, __global const
    to local memory at base + w 64 C_ROW bytes, row r at r C_ROW (16 bytes past the row: the 8 rows
    of one store fall in different banks); after its own barrier its 128 work-items store the
    block in 16-byte chunks, a warp writing whole rows, each chunk that lies past n or on a C
-   that is not 16-byte aligned element by element. */
+   that is not 16-byte aligned element by element. With PERSIST the ring already holds the next
+   tile's slices: each warpgroup stages its block through an area of its own instead, C_PIECE
+   columns (128 bytes of a row) at a time (finish_tile_pieces). */
 #define C_BYTES (C_DTYPE == 0 ? 4 : 2)
 #define C_ROW (BN * C_BYTES + 16)
 #define C_CHUNKS (BN * C_BYTES / 16) /* 16-byte chunks of a row */
-#if 64 * CONSUMERS * C_ROW > STAGES * STAGE_BYTES
+#if !PERSIST && 64 * CONSUMERS * C_ROW > STAGES * STAGE_BYTES
 #error "C_STAGE: the consumers' blocks of C must fit the ring"
 #endif
 
+/* The finished sums s0, s1 of C's elements (row, col) and (row, col + 1), rounded to C's type,
+   into local memory at `at`: only elements inside m x n read C and the bias (the rest are never
+   stored). */
+INLINE void stage_pair(const uint at, __global C_T *cp, const ulong ldc, const ulong m,
+                       const ulong n, const ulong row, const ulong col, const float s0,
+                       const float s1, const epilogue *e) {
+  const int in0 = row < m && col < n, in1 = row < m && col + 1 < n;
+  const float old0 = in0 && e->beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col) : 0.0f;
+  const float old1 = in1 && e->beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col + 1) : 0.0f;
+  const float f0 = in0 ? finish_at(s0, old0, e, row, col) : 0.0f;
+  const float f1 = in1 ? finish_at(s1, old1, e, row, col + 1) : 0.0f;
+#if C_DTYPE == 0
+  __asm__ volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(f0), "f"(f1) : "memory");
+#else
+  __asm__ volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(pack16(f0, f1)) : "memory");
+#endif
+}
+
+/* The staged 16 bytes at local `at` to C's elements (row, col) on: one store where C is 16-byte
+   aligned there (`aligned`) and they lie inside n, else element by element up to n. */
+INLINE void store_chunk(__global C_T *cp, const ulong ldc, const ulong n, const ulong row,
+                        const ulong col, const uint at, const int aligned) {
+  uint4 v;
+  __asm__ volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                   : "r"(at)
+                   : "memory");
+  __global uchar *dst = (__global uchar *)(cp + row * ldc + col);
+  if (aligned && col + 16 / C_BYTES <= n) {
+    *(__global uint4 *)dst = v;
+    return;
+  }
+  const uint words[4] = {v.x, v.y, v.z, v.w};
+  for (uint x = 0; x < 16 / C_BYTES && col + x < n; x++) {
+#if C_DTYPE == 0
+    ((__global uint *)dst)[x] = words[x];
+#else
+    ((__global ushort *)dst)[x] = (ushort)(words[x / 2] >> (16 * (x % 2)));
+#endif
+  }
+}
+
+#if !PERSIST
 INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
                                const ulong n, const operands *o, const float *acc,
                                const float alpha, const float beta, __global const BIAS_T *bias,
@@ -921,92 +1019,124 @@ INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ld
 #pragma unroll
     for (uint v1 = 0; v1 < 2; v1++) {
       const uint lr = FRAG_ROW(0u, l, v1), lc = FRAG_COL(0u, l, q);
-      const ulong row = row0 + lr, col = col0 + lc;
-      /* only elements inside m x n read C and the bias (the rest are never stored) */
-      const int in0 = row < m && col < n, in1 = row < m && col + 1 < n;
-      const float old0 = in0 && beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col) : 0.0f;
-      const float old1 = in1 && beta != 0.0f ? OCF_LOAD(C_DTYPE, cp, row * ldc + col + 1) : 0.0f;
-      const float f0 = in0 ? finish_at(acc[FRAG_ACC(q, v1)], old0, &e, row, col) : 0.0f;
-      const float f1 = in1 ? finish_at(acc[FRAG_ACC(q, v1) + 1], old1, &e, row, col + 1) : 0.0f;
-      const uint at = block + lr * C_ROW + lc * C_BYTES;
-#if C_DTYPE == 0
-      __asm__ volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at), "f"(f0), "f"(f1) : "memory");
-#else
-      __asm__ volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(pack16(f0, f1)) : "memory");
-#endif
+      stage_pair(block + lr * C_ROW + lc * C_BYTES, cp, ldc, m, n, row0 + lr, col0 + lc,
+                 acc[FRAG_ACC(q, v1)], acc[FRAG_ACC(q, v1) + 1], &e);
     }
   __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory"); /* this warpgroup's block */
   const int aligned = ((c_at | ldc) % (16 / C_BYTES)) == 0;
   for (uint i = l; i < 64 * C_CHUNKS; i += 128) {
     const uint lr = i / C_CHUNKS, j = i % C_CHUNKS;
     const ulong row = row0 + lr, col = col0 + j * (16 / C_BYTES);
-    if (row >= m || col >= n) continue;
-    uint4 v;
-    __asm__ volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
-                     : "r"(block + lr * C_ROW + j * 16)
-                     : "memory");
-    __global uchar *dst = (__global uchar *)(cp + row * ldc + col);
-    if (aligned && col + 16 / C_BYTES <= n) {
-      *(__global uint4 *)dst = v;
-      continue;
-    }
-    const uint words[4] = {v.x, v.y, v.z, v.w};
-    for (uint x = 0; x < 16 / C_BYTES && col + x < n; x++) {
-#if C_DTYPE == 0
-      ((__global uint *)dst)[x] = words[x];
+    if (row < m && col < n) store_chunk(cp, ldc, n, row, col, block + lr * C_ROW + j * 16, aligned);
+  }
+}
 #else
-      ((__global ushort *)dst)[x] = (ushort)(words[x / 2] >> (16 * (x % 2)));
-#endif
+/* PERSIST's areas: a warpgroup's 64 rows of C_PIECE columns, rows C_PIECE_ROW bytes apart (16
+   past the piece, as C_ROW). */
+#define C_PIECE (128 / C_BYTES)
+#define C_PIECE_ROW (128 + 16)
+
+/* The staged epilogue under PERSIST: warpgroup w's block in BN / C_PIECE pieces through its
+   area at `area` + w 64 C_PIECE_ROW, each piece written, stored in 16-byte chunks (a warp four
+   rows of 128 bytes) and read back before the next overwrites it. No barrier of the workgroup:
+   the area is the warpgroup's own, and the ring is the producer's and the other consumers'. */
+INLINE void finish_tile_pieces(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
+                               const ulong n, const operands *o, const float *acc,
+                               const float alpha, const float beta, __global const BIAS_T *bias,
+                               const ulong bias_off, const uint area, const uint t) {
+  const uint wg = t / 128, l = t % 128;
+  const uint block = area + wg * (64 * C_PIECE_ROW);
+  const ulong row0 = o->m0 + 64 * wg, col0 = o->n0;
+  const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
+  __global C_T *cp = c + c_at;
+  const int aligned = ((c_at | ldc) % (16 / C_BYTES)) == 0;
+#pragma unroll
+  for (uint p = 0; p < BN / C_PIECE; p++) {
+#pragma unroll
+    for (uint q = p * (C_PIECE / 8); q < (p + 1) * (C_PIECE / 8); q++)
+#pragma unroll
+      for (uint v1 = 0; v1 < 2; v1++) {
+        const uint lr = FRAG_ROW(0u, l, v1), lc = FRAG_COL(0u, l, q);
+        stage_pair(block + lr * C_PIECE_ROW + (lc - p * C_PIECE) * C_BYTES, cp, ldc, m, n,
+                   row0 + lr, col0 + lc, acc[FRAG_ACC(q, v1)], acc[FRAG_ACC(q, v1) + 1], &e);
+      }
+    __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory"); /* the piece is written */
+    for (uint i = l; i < 64 * 8; i += 128) {
+      const uint lr = i / 8, j = i % 8;
+      const ulong row = row0 + lr, col = col0 + p * C_PIECE + j * (16 / C_BYTES);
+      if (row < m && col < n)
+        store_chunk(cp, ldc, n, row, col, block + lr * C_PIECE_ROW + j * 16, aligned);
     }
+    __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory"); /* and read */
   }
 }
 #endif
+#endif
 
-/* The ring, then its 2 STAGES mbarriers (full, empty), then the two maps on 128 bytes. */
+/* The ring, then its 2 STAGES mbarriers (full, empty), then the two maps on 128 bytes; with
+   PERSIST the consumers' areas of C after them. */
 #define TMA_BARS (STAGES * STAGE_BYTES)
 #define TMA_MAPS ((TMA_BARS + 16 * STAGES + 127) & ~127)
-#define TMA_SMEM_BYTES (TMA_MAPS + 256 + 1024)
+#define TMA_AREAS (TMA_MAPS + 256)
+#if PERSIST
+#define TMA_AREA_BYTES (CONSUMERS * 64 * (128 + 16))
+#else
+#define TMA_AREA_BYTES 0
+#endif
+#define TMA_SMEM_BYTES (TMA_AREAS + TMA_AREA_BYTES + 1024)
 
-/* One workgroup's product of the operands o (over o->k) into the consumers' acc: the ring's
-   barriers set up, the producer warp's maps made into `maps` (this workgroup's 256 bytes of
-   global memory) and its slices issued, the consumers' sums. Returns 0 in the producer warp,
-   whose work is then done, and 1 in a consumer, whose acc then holds its 64 x BN sums (with
-   TMA_INLINE every work-item is a consumer, the first warp making the maps). */
-INLINE int tma_multiply(float *acc, const uint base, __global uchar *maps, const operands *o,
-                        const uint t) {
+/* The ring of r set up: its barriers, the maps made into `maps` (this workgroup's 256 bytes of
+   global memory) and, by the producer warp, every slice issued. Returns 0 in the producer
+   warp, whose work is then done, and 1 in a consumer (with TMA_INLINE every work-item is one,
+   the first warp making the maps and the first work-item issuing the first stages). */
+INLINE int tma_start(const uint base, __global uchar *maps, const ring_plan *r, const uint t) {
   const uint bars = base + TMA_BARS;
   if (t < STAGES) {
     mbar_init(bars + 8 * t, 1);                  /* full: the producer's expect_tx + bytes */
     mbar_init(bars + 8 * (STAGES + t), THREADS); /* empty: every consumer work-item */
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-#if TMA_INLINE /* the first warp makes the maps; its first work-item issues the first stages */
-  if (t < 32) make_maps(base + TMA_MAPS, maps, t, o);
+#if TMA_INLINE
+  if (t < 32) make_maps(base + TMA_MAPS, maps, t, &r->o);
   if (t == 0) {
     acquire_maps(maps);
-    const uint slices = slices_of(o);
-    for (uint kt = 0; kt < STAGES && kt < slices; kt++)
-      issue_slice(base, bars, maps, o, kt);
+    for (uint c = 0; c < STAGES; c++)
+      issue_ring_slice(base, bars, maps, r, c);
   }
 #else
   if (t >= THREADS) { /* the producer warp */
-    make_maps(base + TMA_MAPS, maps, t - THREADS, o);
-    if (t == THREADS) produce(base, bars, maps, o);
+    make_maps(base + TMA_MAPS, maps, t - THREADS, &r->o);
+    if (t == THREADS) produce(base, bars, maps, r);
     return 0;
   }
 #endif
-#pragma unroll
-  for (uint i = 0; i < NACC; i++)
-    acc[i] = 0.0f;
-  consume(acc, base, bars, maps, o, t);
   return 1;
+}
+
+/* A consumer's sums of the workgroup's tile i of r, into acc (its 64 x BN block). */
+INLINE void tma_tile(float *acc, const uint base, __global const uchar *maps, const ring_plan *r,
+                     const uint i, const uint t) {
+#pragma unroll
+  for (uint j = 0; j < NACC; j++)
+    acc[j] = 0.0f;
+  consume(acc, base, base + TMA_BARS, maps, r, i, t);
+}
+
+/* The one tile of operands o as a ring. */
+INLINE ring_plan one_tile(const operands *o) {
+  ring_plan r;
+  r.o = *o;
+  r.slices = slices_of(o);
+  r.tiles = 1;
+  r.total = r.slices;
+  return r;
 }
 #endif
 
 #ifdef TMA_ENTRY
 /* maps: the scratch, whose bytes from maps_at hold 256 a workgroup (a multiple of 256: past the
-   staged or copied operands where those are there too). */
+   staged or copied operands where those are there too). With PERSIST the grid holds at most a
+   workgroup a tile of the one product (batch 1), each multiplying every G-th tile from its own. */
 __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void
 TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __global const uchar *a,
           const ulong a_off, const ulong lda, const ulong stride_a, __global const uchar *b,
@@ -1022,14 +1152,29 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
   uint product;
   const operands o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb,
                                    stride_b, m, n, k, &product);
-  float acc[NACC];
-  if (!tma_multiply(acc, base, maps + maps_at + 256 * (ulong)slot, &o, t)) return;
-#if C_STAGE
-  finish_tile_staged(c, c_off + product * stride_c, ldc, m, n, &o, acc, alpha, beta, bias, bias_off,
-                     base, t);
-#else
-  finish_tile(c, c_off + product * stride_c, ldc, m, n, &o, acc, alpha, beta, bias, bias_off, t);
+  ring_plan r = one_tile(&o);
+#if PERSIST
+  if (product > 0) return; /* a grid past the tiles (the planner makes none) */
+  r.first = slot, r.step = (uint)get_num_groups(0), r.tiles_m = tiles_m, r.tiles_n = tiles_n;
+  r.tiles = (tiles_m * tiles_n - slot + r.step - 1) / r.step;
+  r.total = r.tiles * r.slices;
 #endif
+  if (!tma_start(base, maps + maps_at + 256 * (ulong)slot, &r, t)) return;
+  for (uint i = 0; i < r.tiles; i++) {
+    float acc[NACC];
+    tma_tile(acc, base, maps + maps_at + 256 * (ulong)slot, &r, i, t);
+    const operands tile = ring_tile(&r, i);
+#if C_STAGE && PERSIST
+    finish_tile_pieces(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off,
+                       base + TMA_AREAS, t);
+#elif C_STAGE
+    finish_tile_staged(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias,
+                       bias_off, base, t);
+#else
+    finish_tile(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off,
+                t);
+#endif
+  }
 }
 #endif
 
@@ -1249,7 +1394,9 @@ matmul_wgmma_tma_split(const ulong m, const ulong n, const ulong k, __global con
   const uint t = (uint)get_local_id(0);
   float acc[NACC];
   __global uchar *maps = (__global uchar *)partial + maps_at + 256 * (ulong)group;
-  if (!tma_multiply(acc, base, maps, &o, t)) return;
+  const ring_plan r = one_tile(&o);
+  if (!tma_start(base, maps, &r, t)) return;
+  tma_tile(acc, base, maps, &r, 0, t);
   const ulong ldp = (n + 3) & ~(ulong)3;
   store_raw(partial + slot * m * ldp, ldp, m, n, o.m0 + 64 * (t / 128), o.n0, acc, t % 128);
 }

@@ -216,6 +216,60 @@ static void test_wgmma_three_consumers(void **state) {
   mmx_tune(env, "");
 }
 
+/* Persistent tiles (wgmma.persist=1, rule 7): one product of more tiles than compute units, a
+   workgroup a unit, each multiplying two or three tiles through one ring whose next tile's
+   slices load while the last one's C is stored. Every type, both B layouts in turn, ragged m, n
+   and k (2 slices a tile at 16 bits: the producer is into the next tile from the start), the
+   staged epilogue (each warpgroup's own area, every C type) and the direct one, alpha, beta
+   and a bias either way, and three consumers, whose first work-item refills the ring across
+   tiles (m of as many 192-row tiles as units: 2 waves, as many as two consumers' 3, so the plan
+   keeps three); then a long K (9 slices a tile: the ring's phases wrap within a tile). Rings of 3
+   stages (three consumers' 4 become 3 with the areas): within what the suite's earlier TMA
+   probe ran right with on an H100 or an H200 (206208 bytes and more), which caps the plans. */
+static void test_wgmma_persistent(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t units = env->info.compute_units;
+  static const char *const forms[] = {
+      "wgmma.persist=1 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=2 wgmma.bn=256 "
+      "wgmma.stages=3 wgmma.wave_bn=0",
+      "wgmma.persist=1 wgmma.tma=1 wgmma.c_stage=0 wgmma.consumers=2 wgmma.bn=256 "
+      "wgmma.stages=3 wgmma.wave_bn=0",
+      "wgmma.persist=1 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=3 wgmma.bn=256 "
+      "wgmma.stages=4 wgmma.wave_bn=0"};
+  static const ocf_dtype c_types[] = {OCF_F32, OCF_BF16, OCF_F16};
+  char groups[32];
+  snprintf(groups, sizeof groups, " groups=%zu ", units);
+  for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
+    mmx_tune(env, forms[f]);
+    const size_t m = f == 2 ? 192 * units - 50 : 128 * (units + 3) - 50;
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs) + 1; d++) {
+      const int long_k = d == OCF_ARRAY_LEN_T(inputs);
+      const ocf_dtype dtype = long_k ? OCF_BF16 : inputs[d];
+      const int tb = dtype == OCF_F32 ? 1 : (int)((d + f) % 2);
+      mmx_case t = wg_case(dtype, tb, m, 257, long_k ? 520 : 72, 0);
+      t.c_dtype = c_types[(d + f) % 3];
+      if ((d + f) % 2) {
+        t.alpha = 1.5f, t.beta = -0.5f;
+        t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
+        t.bias_dtype = dtype;
+        t.activation = OCF_ACTIVATION_SILU;
+      } else {
+        t.nan_c = 1;
+      }
+      t.truncating_sum = 1;
+      mmx_check(env, &t, NULL);
+      const char *plan = ocf_last_plan();
+      if (strncmp(plan, "matmul_wgmma_tma ", strlen("matmul_wgmma_tma ")) != 0 ||
+          strstr(plan, "-DPERSIST=1") == NULL || strstr(plan, groups) == NULL ||
+          strstr(plan, f == 2 ? " wg=384 " : " wg=288 ") == NULL) {
+        print_error("form %zu ran %s, not persistent tiles\n", f, plan);
+        fail();
+      }
+    }
+  }
+  mmx_tune(env, "");
+}
+
 /* Split K (wgmma.split_min=64: every call below leaves units idle, so K splits into ranges of
    whole slices, the last one ragged): every type and B layout, alpha and beta, a bias either
    way, 16-bit C, a batch with A shared, then the reduce's epilogue; with the cp.async split,
@@ -541,6 +595,7 @@ int main(void) {
       cmocka_unit_test(test_wgmma_epilogue),
       cmocka_unit_test(test_wgmma_tunables),
       cmocka_unit_test(test_wgmma_three_consumers),
+      cmocka_unit_test(test_wgmma_persistent),
       cmocka_unit_test(test_wgmma_split_k),
       cmocka_unit_test(test_wgmma_lastwave),
       cmocka_unit_test(test_wgmma_waves),

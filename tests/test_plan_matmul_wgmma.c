@@ -1144,8 +1144,8 @@ static void test_tma_copies(const ocf_device_facts *tma, const ocf_tuning_values
 static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
   ocf_tuning_values three = *bf16;
   three.matmul.wgmma.consumers = 3; /* the waves' ring (192 x 192) in 5 stages: past 227 KiB */
-  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 4), 230784);
-  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 3), 173440);
+  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 4, 0), 230784);
+  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 3, 0), 173440);
   ocf_device_facts big = *tma; /* its probe ran the 192 x 256 ring in 4 stages */
   big.learnt.wgmma_tma_local_ok = 230784;
   const int none = OCF_PLAN_PROBE_NONE;
@@ -1230,6 +1230,73 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
               "CONSUMERS=3 BN=256 STAGES=4 C_STAGE=1 max_regs=168 local_mem=230784");
 }
 
+/* Persistent tiles (wgmma.persist, rule 7): a whole-K call of one product whose tiles pass the
+   units (132) runs matmul_wgmma_tma with PERSIST, a workgroup a unit, where the TMA form's gates
+   hold for its ring and areas of C (2 consumers x 64 x 144 bytes; three consumers' ring then
+   takes 3 stages to stay within 227 KiB) and a workgroup's slices stay below 2^31; else, and
+   for batches, calls of at most a wave of tiles and wgmma.tma 0, a workgroup a tile. The TMA
+   probe runs the largest ring the tuning's plans may take, persistent ones included. */
+static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
+  ocf_tuning_values persist = *bf16;
+  persist.matmul.wgmma.persist = 1;
+  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 2, 4, 1), 216448);
+  assert_int_equal(ocf_wgmma_tma_local_bytes(192, 2, 5, 1), 224640);
+  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 3, 1), 201088);
+  ocf_device_facts big = *tma;
+  big.learnt.wgmma_tma_local_ok = 224640; /* the persistent probe's ring, below */
+  const int none = OCF_PLAN_PROBE_NONE;
+  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("persist, 4096^3", &big, &persist, &call, "matmul_wgmma_tma wg=288 groups=132",
+                  "PERSIST=1 BN=256 STAGES=4 C_STAGE=1 scratch=33792 local_mem=216448", none);
+  call.c_dtype = OCF_F32;
+  call.trans_b = OCF_TRANS;
+  plan_wgmma_case("persist, fp32 C, B n x k", &big, &persist, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 TRANS_B=1 C_STAGE=1", none);
+  plan_wgmma_case("persist, a probe's ring short of the areas", tma, &persist, &call,
+                  "matmul_wgmma_tma wg=288 groups=512", "PERSIST=0 local_mem=198016", none);
+  ocf_tuning_values plain_tma = persist;
+  plain_tma.matmul.wgmma.tma = 0;
+  plan_wgmma_case("persist, wgmma.tma 0", &big, &plain_tma, &call, "matmul_wgmma wg=256 groups=512",
+                  "PERSIST=0 wide=0", none);
+  call.batch = 2, call.stride_a = 4096 * 4096, call.stride_b = 4096 * 4096;
+  call.stride_c = 4096 * 4096;
+  plan_wgmma_case("persist, a batch of 2", &big, &persist, &call,
+                  "matmul_wgmma_tma wg=288 groups=1024", "PERSIST=0", none);
+  /* 132 tiles of 128 x 256 are one wave: a tile a workgroup; 133 persist */
+  call = typed_call(128 * 132, 256, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("persist, one wave", &big, &persist, &call, "matmul_wgmma_tma wg=288 groups=132",
+                  "PERSIST=0", none);
+  call.m++;
+  plan_wgmma_case("persist, a tile past a wave", &big, &persist, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1", none);
+  /* 127 tiles a workgroup of 2^24 slices each stay below 2^31 slices; 128 do not */
+  call = typed_call(128 * 132 * 127, 256, (size_t)1 << 30, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("persist, 127 x 2^24 slices a workgroup", &big, &persist, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1", none);
+  call.m = 128 * 132 * 128;
+  plan_wgmma_case("persist, 2^31 slices a workgroup", &big, &persist, &call,
+                  "matmul_wgmma_tma wg=288 groups=16896", "PERSIST=0", none);
+  /* three consumers: 8192^3 is 43 x 32 tiles of 192 x 256, their ring in 3 stages */
+  ocf_tuning_values three = persist;
+  three.matmul.wgmma.consumers = 3;
+  call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("persist, three consumers", &big, &three, &call,
+                  "matmul_wgmma_tma wg=384 groups=132",
+                  "PERSIST=1 CONSUMERS=3 STAGES=3 C_STAGE=1 local_mem=201088", none);
+  /* the probes: the waves' persistent ring (192 x 192 in 5 stages and the areas) is the
+     largest of two consumers'; three consumers' 4 stages a tile a workgroup pass their
+     persistent 3 */
+  ocf_plan plan;
+  ocf_device_facts before = *tma;
+  before.learnt.wgmma_tma = OCF_PROBE_UNKNOWN;
+  expect_plan("persist, the TMA probe",
+              ocf_plan_matmul_wgmma_tma_probe(&before, &persist, 160, 264, &plan), &plan,
+              "matmul_wgmma_tma wg=288 groups=2", "BN=192 STAGES=5 PERSIST=1 local_mem=224640");
+  expect_plan("persist, three consumers' TMA probe",
+              ocf_plan_matmul_wgmma_tma_probe(&before, &three, 160, 264, &plan), &plan,
+              "matmul_wgmma_tma wg=384 groups=2", "BN=256 STAGES=4 PERSIST=0 local_mem=230784");
+}
+
 static void test_plan_matmul_wgmma_tma(void **state) {
   (void)state;
   ocf_device_facts tma = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
@@ -1242,8 +1309,8 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   assert_int_equal(bf16.matmul.wgmma.tma, 1); /* the H200's built-in values */
   assert_int_equal(f32.matmul.wgmma.tma, 1);
   assert_int_equal(bf16.matmul.wgmma.c_stage, 1);
-  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 2, 4), 198016);
-  assert_int_equal(ocf_wgmma_tma_local_bytes(192, 2, 5), 206208);
+  assert_int_equal(ocf_wgmma_tma_local_bytes(256, 2, 4, 0), 198016);
+  assert_int_equal(ocf_wgmma_tma_local_bytes(192, 2, 5, 0), 206208);
   const char *const tma_4096 = "matmul_wgmma_tma wg=288 groups=512";
   const char *const wg_4096 = "matmul_wgmma wg=256 groups=512";
   const char *const tma_values =
@@ -1326,6 +1393,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   test_few_rows_tiles(&tma, &bf16);
   test_tma_copies(&tma, &bf16, &f32);
   test_three_consumers(&tma, &bf16);
+  test_persistent_tiles(&tma, &bf16);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=384", "wide=1",

@@ -25,7 +25,7 @@ static const ocf_arg_desc wgmma_args[] = {WG_MNK(k), MATMUL_A_ARGS, MATMUL_B_ARG
 
 static const char *const wgmma_defines[] = {
     "AB_DTYPE",   "TRANS_B", "BN",         "CONSUMERS",      "STAGES",  "GROUP_M", "C_DTYPE",
-    "ACTIVATION", "BIAS",    "BIAS_DTYPE", "TMA_WAIT_LIMIT", "C_STAGE", NULL};
+    "ACTIVATION", "BIAS",    "BIAS_DTYPE", "TMA_WAIT_LIMIT", "C_STAGE", "PERSIST", NULL};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma = {
     OCF_KERNEL_MATMUL_WGMMA,

@@ -420,7 +420,8 @@ size_t ocf_matmul_few_local_bytes(size_t warps, size_t nt, int emulate);
 /* The wgmma kernel's static local memory: stages (64 consumers + bn) 128 + 1024 bytes. */
 size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages);
 /* The same of matmul_wgmma_tma: the ring, 2 stages mbarriers of 8 bytes, the two maps on 128
-   bytes, the 1 KiB of alignment. */
-size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stages);
+   bytes, with `persist` (PERSIST) the consumers' areas of C (64 x 144 bytes each), the 1 KiB of
+   alignment. */
+size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stages, int persist);
 
 #endif /* OCLFUSE_PLAN_H */

@@ -121,6 +121,12 @@
  *      wgmma step on the gates of the product that step runs: matmul_wgmma_tma_sb, _sab, _pb,
  *      _pab, the maps after the staged or copied operands (maps_at their bytes rounded up to
  *      256).
+ *      Where wgmma.persist is set, a direct whole-K plan of one product whose tiles pass the
+ *      compute units runs the form persistent (take_persistent, PERSIST 1): a workgroup a unit,
+ *      workgroup g multiplying tiles g, g + units, ... through one ring, its C staged through
+ *      areas of its own; its ring loses stages while it and the areas pass 227 KiB, and the
+ *      plan is the form's where a workgroup's K slices would reach 2^31 or the gates above fail
+ *      for the persistent ring. The TMA probe then runs the largest ring a plan may take.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -133,6 +139,7 @@
 typedef struct wg_geometry {
   unsigned bn, consumers, stages, group_m;
   int c_stage;         /* the TMA form's staged epilogue (wgmma.c_stage) */
+  int persist;         /* the TMA form's persistent tiles (rule 7, wgmma.persist) */
   unsigned wait_limit; /* the TMA form's polls of a barrier before it gives up: 0 none (plans),
                           the probe's bound */
 } wg_geometry;
@@ -148,9 +155,15 @@ static size_t geometry_bytes(const wg_geometry *g) {
 /* The most local memory a Hopper workgroup may have (227 KiB). */
 #define HOPPER_LOCAL_BYTES (227u << 10)
 
-size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stages) {
+size_t ocf_wgmma_tma_local_bytes(unsigned bn, unsigned consumers, unsigned stages, int persist) {
   const size_t ring = (size_t)stages * (64u * consumers + bn) * 128u;
-  return ocf_round_up(ring + 16u * stages, 128) + 256u + 1024u; /* + mbarriers, maps, alignment */
+  const size_t areas = persist ? 64u * 144u * consumers : 0u; /* PERSIST's areas of C */
+  /* + mbarriers, maps, alignment */
+  return ocf_round_up(ring + 16u * stages, 128) + 256u + areas + 1024u;
+}
+
+static size_t tma_bytes(const wg_geometry *g) {
+  return ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages, g->persist);
 }
 
 /* Three consumers (192-row tiles) run on the TMA-fed form only, without its producer warp: 416
@@ -164,8 +177,7 @@ static int inline_producer(const wg_geometry *g) {
 /* Fewer stages (down to 3) while the TMA-fed form's ring is past what a Hopper workgroup holds:
    three consumers' rings in the stages the tuning validates for two. */
 static void hopper_ring(wg_geometry *g) {
-  while (ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages) > HOPPER_LOCAL_BYTES &&
-         g->stages > 3)
+  while (tma_bytes(g) > HOPPER_LOCAL_BYTES && g->stages > 3)
     g->stages--;
 }
 
@@ -176,9 +188,9 @@ static size_t tma_threads(const wg_geometry *g) {
 }
 
 static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
-  wg_geometry g = {(unsigned)t->bn,     (unsigned)t->consumers,
-                   (unsigned)t->stages, (unsigned)t->group_m,
-                   t->c_stage,          0};
+  wg_geometry g = {0};
+  g.bn = (unsigned)t->bn, g.consumers = (unsigned)t->consumers, g.stages = (unsigned)t->stages;
+  g.group_m = (unsigned)t->group_m, g.c_stage = t->c_stage;
   return g;
 }
 
@@ -225,8 +237,7 @@ static int threads_fit(const ocf_device_facts *facts, const wg_geometry *g) {
 /* The local memory of the geometry's ring and what a probe ran right with: the TMA-fed form's
    for three consumers, the only form that runs them. */
 static size_t ring_bytes(const wg_geometry *g) {
-  return inline_producer(g) ? ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages)
-                            : geometry_bytes(g);
+  return inline_producer(g) ? tma_bytes(g) : geometry_bytes(g);
 }
 static size_t ring_bytes_ok(const ocf_device_facts *facts, const wg_geometry *g) {
   return inline_producer(g) ? facts->learnt.wgmma_tma_local_ok : facts->learnt.wgmma_local_ok;
@@ -252,7 +263,10 @@ static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_ge
   ocf_plan_define(plan, "STAGES", g->stages);
   ocf_plan_define(plan, "GROUP_M", g->group_m);
   ocf_plan_define(plan, "TMA_WAIT_LIMIT", g->wait_limit);
-  ocf_plan_define(plan, "C_STAGE", g->c_stage && c_stage_fits(g, call ? call->c_dtype : OCF_F32));
+  /* PERSIST stages C through areas of its own, which always fit */
+  ocf_plan_define(plan, "C_STAGE",
+                  g->c_stage && (g->persist || c_stage_fits(g, call ? call->c_dtype : OCF_F32)));
+  ocf_plan_define(plan, "PERSIST", g->persist);
 }
 
 static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
@@ -475,9 +489,33 @@ static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_matmul_
   if (facts->learnt.wide != OCF_PROBE_PASSED || facts->learnt.wgmma_tma != OCF_PROBE_PASSED)
     return OCF_MMA_PROBE;
   if (!ocf_facts_wide_allows(facts, kernel, items, ocf_wide_register_cap(items)) ||
-      ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages) > facts->learnt.wgmma_tma_local_ok)
+      tma_bytes(g) > facts->learnt.wgmma_tma_local_ok)
     return OCF_MMA_NOT_APPLICABLE;
   return OCF_MMA_PLANNED;
+}
+
+/* Rule 7's persistent tiles (wgmma.persist): a whole-K call of one product whose tiles pass the
+   compute units runs matmul_wgmma_tma with PERSIST, a workgroup a unit, each multiplying every
+   units-th tile through one ring, so that a tile's first slices load while the one before
+   finishes, and the maps, barriers and launch are paid once a unit, not once a tile. Its C goes
+   through areas of local memory of its own (the ring is busy by then): the ring takes fewer
+   stages where the two pass what a workgroup may hold. The kernel counts a workgroup's slices in
+   32 bits. Into g and *groups where it applies. */
+static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                           const ocf_matmul_call *call, wg_geometry *g, size_t *groups) {
+  const size_t units = facts->compute_units, batch = call->batch ? call->batch : 1;
+  if (!tuning->matmul.wgmma.persist || !tuning->matmul.wgmma.tma || batch > 1 || units == 0 ||
+      *groups <= units)
+    return 0;
+  wg_geometry p = *g;
+  p.persist = 1;
+  hopper_ring(&p);
+  const size_t slices = ocf_div_ceil(call->k, 128u / ocf_dtype_size(call->a_dtype));
+  if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
+  if (tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA, &p, units, 0) != OCF_MMA_PLANNED) return 0;
+  *g = p;
+  *groups = units;
+  return 1;
 }
 
 /* Rule 7's step: `kernel` over `groups` workgroups, a wide plan whose scratch holds `before`
@@ -492,7 +530,7 @@ static void add_tma_step(ocf_plan *plan, ocf_kernel_id kernel, const wg_geometry
   plan->maps_at = before;
   plan->scratch_bytes = before + groups * 256u;
   plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
-  plan->local_mem_bytes = ocf_wgmma_tma_local_bytes(g->bn, g->consumers, g->stages);
+  plan->local_mem_bytes = tma_bytes(g);
 }
 
 /* The reduce step of a split plan: one work-item an element of the batch's C. */
@@ -579,6 +617,7 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   if (!split && !lastwave) {
     outcome = plan_geometry(facts, tuning, call, 1, &g, &groups);
     if (outcome != OCF_MMA_PLANNED) return outcome;
+    take_persistent(facts, tuning, call, &g, &groups); /* rule 7 */
   }
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
   if (lastwave) { /* the last wave's ranges (scratch only), then the one launch that writes C */
@@ -893,15 +932,21 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
                                            const ocf_tuning_values *tuning, size_t m, size_t n,
                                            ocf_plan *plan) {
   memset(plan, 0, sizeof *plan);
+  /* The largest of the rings the tuning's plans may run: its tile's and wave_bn's, each a tile
+     a workgroup and, where the tuning makes persistent plans (rule 7), persistent (their areas
+     of C, a ring of fewer stages where the two pass what a Hopper workgroup holds). Three
+     consumers' rings too may pass that (their plans then take fewer stages: rule 2). */
+  const int persist = tuning->matmul.wgmma.persist && tuning->matmul.wgmma.tma;
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
-  wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
-  /* three consumers' rings may pass what a Hopper workgroup holds (their plans then take fewer
-     stages: rule 2) */
   hopper_ring(&g);
-  hopper_ring(&wave);
-  if (wave.bn > 0 && ocf_wgmma_tma_local_bytes(wave.bn, wave.consumers, wave.stages) >
-                         ocf_wgmma_tma_local_bytes(g.bn, g.consumers, g.stages))
-    g = wave; /* the larger ring runs */
+  for (int form = 0; form < 4; form++) {
+    wg_geometry other =
+        form < 2 ? geometry_of(&tuning->matmul.wgmma) : wave_geometry_of(&tuning->matmul.wgmma);
+    other.persist = form % 2;
+    if (other.bn == 0 || (other.persist && !persist)) continue;
+    hopper_ring(&other);
+    if (tma_bytes(&other) > tma_bytes(&g)) g = other;
+  }
   const size_t items = tma_threads(&g);
   if (!facts->nv_compiler_options || items > facts->max_workgroup_size ||
       items > facts->max_item_sizes[0])
@@ -914,8 +959,10 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
   plan->splits = 1;
   g.wait_limit = 1u << 22; /* a map the TMA copies nothing with ends the probe wrong, not hung */
   define_all(plan, OCF_BF16, 0, &g, NULL);
-  add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, &g,
-               ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn), 0);
+  const size_t tiles = ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn);
+  /* a persistent probe multiplies two tiles a workgroup: the ring goes on from one to the next */
+  add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, &g, g.persist ? ocf_div_ceil(tiles, 2) : tiles,
+               0);
   ocf_device_facts assumed = *facts; /* finding out is the point */
   assumed.learnt.wgmma_tma = OCF_PROBE_PASSED;
   assumed.learnt.wgmma_tma_local_ok = plan->local_mem_bytes;

@@ -316,6 +316,14 @@ static const ocf_tunable matmul_tunables[] = {
          "the TMA, instead of copied onto the lines first (src/plan/plan_matmul_wgmma.c, rule "
          "4); 0: copied from wgmma.align_rows rows",
          NULL},
+    /* persist: built 2026-12-07 without a GPU, off until a Hopper card measures it
+       (docs/GEMM.md "Persistent tiles") */
+    [MM(wgmma.persist)] = {"wgmma.persist", 0, 1, 0, 0,
+                           "1: whole-K calls on matmul_wgmma_tma (rule 7) of one product and more "
+                           "tiles than compute units launch a workgroup a unit, each multiplying "
+                           "every units-th tile through one ring (the next tile's slices load "
+                           "while the last one's C is stored); 0: a workgroup a tile",
+                           NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

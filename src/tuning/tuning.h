@@ -201,6 +201,9 @@ typedef struct ocf_matmul_wgmma_tuning {
   int split_ranges;   /* the fewest K ranges a split (rule 5) takes; fewer: whole K */
   int sector_rows;    /* 1: with wgmma.tma set, 16-bit B rows on 32-byte steps but off 64-byte
                          ones are read in place by the TMA, not copied (rule 4) */
+  int persist;        /* 1: whole-K TMA-fed plans of one product and more tiles than compute
+                         units run a workgroup a unit, each multiplying every units-th tile
+                         (rule 7) */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
