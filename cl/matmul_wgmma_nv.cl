@@ -953,7 +953,7 @@ INLINE void consume(float *acc, const uint base, const uint bars, __global const
    block in 16-byte chunks, a warp writing whole rows, each chunk that lies past n or on a C
    that is not 16-byte aligned element by element. With PERSIST the ring already holds the next
    tile's slices: each warpgroup stages its block through an area of its own instead, C_PIECE
-   columns (128 bytes of a row) at a time (finish_tile_pieces). */
+   columns (128 bytes of a row) at a time. */
 #define C_BYTES (C_DTYPE == 0 ? 4 : 2)
 #define C_ROW (BN * C_BYTES + 16)
 #define C_CHUNKS (BN * C_BYTES / 16) /* 16-byte chunks of a row */
@@ -1003,44 +1003,24 @@ INLINE void store_chunk(__global C_T *cp, const ulong ldc, const ulong n, const 
   }
 }
 
-#if !PERSIST
-INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
-                               const ulong n, const operands *o, const float *acc,
-                               const float alpha, const float beta, __global const BIAS_T *bias,
-                               const ulong bias_off, const uint base, const uint t) {
-  const uint wg = t / 128, l = t % 128;
-  const uint block = base + wg * (64 * C_ROW);
-  const ulong row0 = o->m0 + 64 * wg, col0 = o->n0;
-  const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
-  __global C_T *cp = c + c_at;
-  __asm__ volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory"); /* the ring is free */
-#pragma unroll
-  for (uint q = 0; q < BN / 8; q++)
-#pragma unroll
-    for (uint v1 = 0; v1 < 2; v1++) {
-      const uint lr = FRAG_ROW(0u, l, v1), lc = FRAG_COL(0u, l, q);
-      stage_pair(block + lr * C_ROW + lc * C_BYTES, cp, ldc, m, n, row0 + lr, col0 + lc,
-                 acc[FRAG_ACC(q, v1)], acc[FRAG_ACC(q, v1) + 1], &e);
-    }
-  __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory"); /* this warpgroup's block */
-  const int aligned = ((c_at | ldc) % (16 / C_BYTES)) == 0;
-  for (uint i = l; i < 64 * C_CHUNKS; i += 128) {
-    const uint lr = i / C_CHUNKS, j = i % C_CHUNKS;
-    const ulong row = row0 + lr, col = col0 + j * (16 / C_BYTES);
-    if (row < m && col < n) store_chunk(cp, ldc, n, row, col, block + lr * C_ROW + j * 16, aligned);
-  }
-}
-#else
-/* PERSIST's areas: a warpgroup's 64 rows of C_PIECE columns, rows C_PIECE_ROW bytes apart (16
-   past the piece, as C_ROW). */
+/* The pieces the staged epilogue goes through: the whole block of C_ROW-byte rows in the ring,
+   or under PERSIST 64 rows of 128 bytes (C_PIECE columns) at a time in the warpgroup's own
+   area, rows 144 bytes apart (16 past the piece, as C_ROW). */
+#if PERSIST
 #define C_PIECE (128 / C_BYTES)
 #define C_PIECE_ROW (128 + 16)
+#else
+#define C_PIECE BN
+#define C_PIECE_ROW C_ROW
+#endif
+#define C_PIECE_CHUNKS (C_PIECE * C_BYTES / 16) /* 16-byte chunks of a piece's row */
 
-/* The staged epilogue under PERSIST: warpgroup w's block in BN / C_PIECE pieces through its
-   area at `area` + w 64 C_PIECE_ROW, each piece written, stored in 16-byte chunks (a warp four
-   rows of 128 bytes) and read back before the next overwrites it. No barrier of the workgroup:
-   the area is the warpgroup's own, and the ring is the producer's and the other consumers'. */
-INLINE void finish_tile_pieces(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
+/* Warpgroup w's block through local memory at `area` + w 64 C_PIECE_ROW (the ring's base, or
+   under PERSIST the areas), a piece at a time: written, stored in 16-byte chunks (a warp whole
+   rows of the piece), and under PERSIST read before the next piece or tile overwrites it. Only
+   without PERSIST does it wait for the workgroup (the ring must be free); under it the area is
+   the warpgroup's own while the ring goes on with the next tile. */
+INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
                                const ulong n, const operands *o, const float *acc,
                                const float alpha, const float beta, __global const BIAS_T *bias,
                                const ulong bias_off, const uint area, const uint t) {
@@ -1049,6 +1029,9 @@ INLINE void finish_tile_pieces(__global C_T *c, const ulong c_at, const ulong ld
   const ulong row0 = o->m0 + 64 * wg, col0 = o->n0;
   const epilogue e = epilogue_of(alpha, beta, bias, bias_off);
   __global C_T *cp = c + c_at;
+#if !PERSIST
+  __asm__ volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory"); /* the ring is free */
+#endif
   const int aligned = ((c_at | ldc) % (16 / C_BYTES)) == 0;
 #pragma unroll
   for (uint p = 0; p < BN / C_PIECE; p++) {
@@ -1061,16 +1044,16 @@ INLINE void finish_tile_pieces(__global C_T *c, const ulong c_at, const ulong ld
                    row0 + lr, col0 + lc, acc[FRAG_ACC(q, v1)], acc[FRAG_ACC(q, v1) + 1], &e);
       }
     __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory"); /* the piece is written */
-    for (uint i = l; i < 64 * 8; i += 128) {
-      const uint lr = i / 8, j = i % 8;
+    for (uint i = l; i < 64 * C_PIECE_CHUNKS; i += 128) {
+      const uint lr = i / C_PIECE_CHUNKS, j = i % C_PIECE_CHUNKS;
       const ulong row = row0 + lr, col = col0 + p * C_PIECE + j * (16 / C_BYTES);
       if (row < m && col < n)
         store_chunk(cp, ldc, n, row, col, block + lr * C_PIECE_ROW + j * 16, aligned);
     }
-    __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory"); /* and read */
+    if (PERSIST) /* and read */
+      __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
   }
 }
-#endif
 #endif
 
 /* The ring, then its 2 STAGES mbarriers (full, empty), then the two maps on 128 bytes; with
@@ -1160,16 +1143,15 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
   r.total = r.tiles * r.slices;
 #endif
   if (!tma_start(base, maps + maps_at + 256 * (ulong)slot, &r, t)) return;
-  for (uint i = 0; i < r.tiles; i++) {
+  /* a constant bound without PERSIST: clang kept a loop over r.tiles, 1, and the TF32 staged
+     form took 255 registers for 194 (tools/wgmma_offline.sh) */
+  for (uint i = 0; i < (PERSIST ? r.tiles : 1u); i++) {
     float acc[NACC];
     tma_tile(acc, base, maps + maps_at + 256 * (ulong)slot, &r, i, t);
     const operands tile = ring_tile(&r, i);
-#if C_STAGE && PERSIST
-    finish_tile_pieces(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off,
-                       base + TMA_AREAS, t);
-#elif C_STAGE
+#if C_STAGE
     finish_tile_staged(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias,
-                       bias_off, base, t);
+                       bias_off, PERSIST ? base + TMA_AREAS : base, t);
 #else
     finish_tile(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off,
                 t);
