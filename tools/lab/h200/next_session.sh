@@ -1329,8 +1329,9 @@ SHAPES
     # a persistent kernel that fails its test may hang: no timings then (each would run to its cap)
     grep -q 'test_wgmma_persistent exit 0' "$work/wgmma_test.txt" ||
       { echo "persist: the test failed, no timings"; continue; }
-    gemm_grid "bf16 0 4096 4096 4096;bf16 1 8192 8192 8192;bf16 0 4096 14336 4096;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;tf32 1 4096 4096 4096;bf16 1 4095 4104 4000" \
-      ";wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2" \
+    # (PERSIST_SHAPES, PERSIST_CONFIGS: fewer where the call has less time)
+    gemm_grid "${PERSIST_SHAPES:-bf16 0 4096 4096 4096;bf16 1 8192 8192 8192;bf16 0 4096 14336 4096;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;tf32 1 4096 4096 4096;bf16 1 4095 4104 4000}" \
+      "${PERSIST_CONFIGS:-;wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2}" \
       "${PEERS_CAP:-90}"
     ;;
   grid)
