@@ -1283,6 +1283,20 @@ static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_
   plan_wgmma_case("persist, three consumers", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=132",
                   "PERSIST=1 CONSUMERS=3 STAGES=3 C_STAGE=1 local_mem=201088", none);
+  /* a copied plan's TMA-fed step (rule 4: 3000^3's B rows off the lines, 16 x 16 tiles of 192 x
+     192 by the waves) on its one product, in the H100's probe's 230784 bytes; a batch of two
+     keeps a workgroup a tile */
+  ocf_device_facts h100 = *tma;
+  h100.learnt.wgmma_tma_local_ok = 230784;
+  call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("persist, 3000^3 copied", &h100, &three, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=384 groups=132",
+                  "PERSIST=1 CONSUMERS=3 BN=192 STAGES=4 local_mem=225664", none);
+  call.batch = 2, call.stride_a = 3000 * 3000, call.stride_b = 3000 * 3000;
+  call.stride_c = 3000 * 3000;
+  plan_wgmma_case("persist, 3000^3 copied, a batch of 2", &h100, &three, &call,
+                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_pb wg=384 groups=384",
+                  "PERSIST=0", none);
   /* the probes: the waves' persistent ring (192 x 192 in 5 stages and the areas) is the
      largest of two consumers'; three consumers' 4 stages a tile a workgroup pass their
      persistent 3 */

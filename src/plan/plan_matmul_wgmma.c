@@ -122,7 +122,8 @@
  *      _pab, the maps after the staged or copied operands (maps_at their bytes rounded up to
  *      256).
  *      Where wgmma.persist is set, a direct whole-K plan of one product whose tiles pass the
- *      compute units runs the form persistent (take_persistent, PERSIST 1): a workgroup a unit,
+ *      compute units (and a staged or copied plan's TMA-fed step, on its product) runs the form
+ *      persistent (take_persistent, PERSIST 1): a workgroup a unit,
  *      workgroup g multiplying tiles g, g + units, ... through one ring, its C staged through
  *      areas of its own; its ring loses stages while it and the areas pass 227 KiB, and the
  *      plan is the form's where a workgroup's K slices would reach 2^31 or the gates above fail
@@ -500,19 +501,22 @@ static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_matmul_
    finishes, and the maps, barriers and launch are paid once a unit, not once a tile. Its C goes
    through areas of local memory of its own (the ring is busy by then): the ring takes fewer
    stages where the two pass what a workgroup may hold. The kernel counts a workgroup's slices in
-   32 bits. Into g and *groups where it applies. */
+   32 bits. `kernel`: matmul_wgmma_tma (wgmma.tma's) or a staged or copied plan's twin
+   (wgmma.tma_copies'), multiplying `call` (the staged product) with its maps after `before`
+   bytes of the scratch. Into g and *groups where it applies. */
 static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                           const ocf_matmul_call *call, wg_geometry *g, size_t *groups) {
+                           const ocf_matmul_call *call, ocf_kernel_id kernel, size_t before,
+                           wg_geometry *g, size_t *groups) {
+  const ocf_matmul_wgmma_tuning *t = &tuning->matmul.wgmma;
   const size_t units = facts->compute_units, batch = call->batch ? call->batch : 1;
-  if (!tuning->matmul.wgmma.persist || !tuning->matmul.wgmma.tma || batch > 1 || units == 0 ||
-      *groups <= units)
-    return 0;
+  const int form = kernel == OCF_KERNEL_MATMUL_WGMMA_TMA ? t->tma : t->tma_copies;
+  if (!t->persist || !form || batch > 1 || units == 0 || *groups <= units) return 0;
   wg_geometry p = *g;
   p.persist = 1;
   hopper_ring(&p);
   const size_t slices = ocf_div_ceil(call->k, 128u / ocf_dtype_size(call->a_dtype));
   if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
-  if (tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA, &p, units, 0) != OCF_MMA_PLANNED) return 0;
+  if (tma_form(facts, call, kernel, &p, units, before) != OCF_MMA_PLANNED) return 0;
   *g = p;
   *groups = units;
   return 1;
@@ -617,7 +621,7 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   if (!split && !lastwave) {
     outcome = plan_geometry(facts, tuning, call, 1, &g, &groups);
     if (outcome != OCF_MMA_PLANNED) return outcome;
-    take_persistent(facts, tuning, call, &g, &groups); /* rule 7 */
+    take_persistent(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_TMA, 0, &g, &groups); /* rule 7 */
   }
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
   if (lastwave) { /* the last wave's ranges (scratch only), then the one launch that writes C */
@@ -807,6 +811,9 @@ static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
   plan->splits = 1;
   plan->k_split = call->k;
   plan->scratch_written = 1; /* matmul_pad writes every value the wgmma step reads */
+  take_persistent(facts, tuning, call,
+                  plan->pad_lda ? OCF_KERNEL_MATMUL_WGMMA_TMA_PAB : OCF_KERNEL_MATMUL_WGMMA_TMA_PB,
+                  ocf_round_up(plan->scratch_bytes, 256), &g, &groups); /* rule 7 */
   define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
   const size_t pad_wg = ocf_matmul_pad_workgroup(facts); /* at least 32: the gate */
   ocf_plan_define(plan, "TRANS_A", 0);
@@ -856,6 +863,9 @@ static ocf_mma_outcome plan_staged(const ocf_device_facts *facts, const ocf_tuni
   plan->staged_a = with_a;
   plan->scratch_bytes = staged_bytes(call, plan->staged_ld, with_a);
   plan->scratch_written = 1; /* matmul_stage writes every element the wgmma step reads */
+  take_persistent(facts, tuning, &staged,
+                  with_a ? OCF_KERNEL_MATMUL_WGMMA_TMA_SAB : OCF_KERNEL_MATMUL_WGMMA_TMA_SB,
+                  ocf_round_up(plan->scratch_bytes, 256), &g, &groups); /* rule 7 */
   define_all(plan, call->a_dtype, 1, &g, call);
   ocf_plan_define(plan, "STAGE_TRANS_A", call->trans_a == OCF_TRANS);
   ocf_plan_define(plan, "STAGE_TRANS_B", call->trans_b == OCF_TRANS);
