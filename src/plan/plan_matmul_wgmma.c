@@ -123,11 +123,11 @@
  *      256).
  *      Where wgmma.persist is set, a direct whole-K plan of one product whose tiles pass the
  *      compute units (and a staged or copied plan's TMA-fed step, on its product) runs the form
- *      persistent (take_persistent, PERSIST 1): a workgroup a unit,
- *      workgroup g multiplying tiles g, g + units, ... through one ring, its C staged through
- *      areas of its own; its ring loses stages while it and the areas pass 227 KiB, and the
- *      plan is the form's where a workgroup's K slices would reach 2^31 or the gates above fail
- *      for the persistent ring. The TMA probe then runs the largest ring a plan may take.
+ *      persistent (take_persistent, PERSIST 1): a workgroup a unit, workgroup g multiplying
+ *      tiles g, g + units, ... through one ring, its C staged through areas of its own; its ring
+ *      loses stages while it and the areas pass 227 KiB, and the plan keeps a workgroup a tile
+ *      where a workgroup's K slices would reach 2^31 or the gates above fail for the persistent
+ *      ring. The TMA probe then runs the largest ring a plan may take.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
