@@ -399,6 +399,11 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
   return OCF_MMA_PLANNED;
 }
 
+/* Elements of K in one of the kernels' 128-byte slices of A and B (BK). */
+static size_t slice_k(ocf_dtype dtype) {
+  return 128u / ocf_dtype_size(dtype);
+}
+
 /* Rule 5: the K ranges of a call whose `groups` workgroups (tiles x batch) leave compute units
    idle, into plan (splits, k_split, scratch_bytes, scratch_written); 0 where it keeps one
    range (and plan as it was). */
@@ -411,8 +416,7 @@ static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tu
   size_t splits = facts->compute_units / groups;
   if (splits > call->k / min_k) splits = call->k / min_k;
   if (splits < least) return 0;
-  const size_t k_split =
-      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / ocf_dtype_size(call->a_dtype));
+  const size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), slice_k(call->a_dtype));
   splits = ocf_div_ceil(call->k, k_split); /* every range non-empty */
   if (splits < least) return 0;
   const size_t batch = call->batch ? call->batch : 1;
@@ -448,8 +452,7 @@ static int plan_lastwave(const ocf_device_facts *facts, const ocf_tuning_values 
   size_t splits = units / last;
   if (splits > call->k / min_k) splits = call->k / min_k;
   if (splits < 2) return 0;
-  const size_t k_split =
-      ocf_round_up(ocf_div_ceil(call->k, splits), 128 / ocf_dtype_size(call->a_dtype));
+  const size_t k_split = ocf_round_up(ocf_div_ceil(call->k, splits), slice_k(call->a_dtype));
   splits = ocf_div_ceil(call->k, k_split); /* every range non-empty */
   if (splits < 2) return 0;
   const size_t tile = 64u * g->consumers * g->bn;            /* floats of one range of one tile */
@@ -514,7 +517,7 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
   wg_geometry p = *g;
   p.persist = 1;
   hopper_ring(&p);
-  const size_t slices = ocf_div_ceil(call->k, 128u / ocf_dtype_size(call->a_dtype));
+  const size_t slices = ocf_div_ceil(call->k, slice_k(call->a_dtype));
   if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
   if (tma_form(facts, call, kernel, &p, units, before) != OCF_MMA_PLANNED) return 0;
   *g = p;
