@@ -161,6 +161,8 @@
 #define B_BYTES (BN * 128) /* one stage of B */
 #define STAGE_BYTES (A_BYTES + B_BYTES)
 #define NACC (BN / 2) /* fp32 accumulators per work-item */
+/* PERSIST's areas of C: rows of 128 bytes, 16 past them (C_ROW's pad) */
+#define AREA_ROW (128 + 16)
 #if AB_DTYPE == 0 && TRANS_B == 0
 #error "TF32 wgmma takes K-major B only (TRANS_B 1)"
 #endif
@@ -847,13 +849,13 @@ INLINE void acquire_maps(__global const uchar *g) {
 }
 
 /* The tiles a workgroup multiplies and the order in which their K slices pass through its ring:
-   `tiles` tiles of `slices` slices each, ring slice c being slice c % slices of the workgroup's
-   tile c / slices, in stage c % STAGES. Without PERSIST the one tile of o; with it the tiles at
-   grid slots first, first + step, ... of one product, which differ from o (the first) in m0 and
-   n0 only. */
+   `tiles` tiles of `slices` slices each (tiles x slices below 2^31: the planner's gate), ring
+   slice c being slice c % slices of the workgroup's tile c / slices, in stage c % STAGES.
+   Without PERSIST the one tile of o; with it the tiles at grid slots first, first + step, ... of
+   one product, which differ from o (the first) in m0 and n0 only. */
 typedef struct ring_plan {
   operands o;
-  uint slices, tiles, total; /* total = tiles * slices, below 2^31 (the planner's gate) */
+  uint slices, tiles;
 #if PERSIST
   uint first, step, tiles_m, tiles_n;
 #endif
@@ -894,7 +896,7 @@ INLINE void issue_slice(const uint base, const uint bars, __global const uchar *
 /* Ring slice c of r, where there is one. */
 INLINE void issue_ring_slice(const uint base, const uint bars, __global const uchar *g,
                              const ring_plan *r, const uint c) {
-  if (c >= r->total) return;
+  if (c >= r->tiles * r->slices) return;
 #if PERSIST
   const operands o = ring_tile(r, c / r->slices);
   issue_slice(base, bars, g, &o, c, c % r->slices);
@@ -906,7 +908,7 @@ INLINE void issue_ring_slice(const uint base, const uint bars, __global const uc
 /* The producer's one work-item: every ring slice once its stage is free. */
 INLINE void produce(const uint base, const uint bars, __global const uchar *g, const ring_plan *r) {
   acquire_maps(g);
-  for (uint c = 0; c < r->total; c++)
+  for (uint c = 0; c < r->tiles * r->slices; c++)
     issue_ring_slice(base, bars, g, r, c);
 }
 
@@ -1008,7 +1010,7 @@ INLINE void store_chunk(__global C_T *cp, const ulong ldc, const ulong n, const 
    area, rows 144 bytes apart (16 past the piece, as C_ROW). */
 #if PERSIST
 #define C_PIECE (128 / C_BYTES)
-#define C_PIECE_ROW (128 + 16)
+#define C_PIECE_ROW AREA_ROW
 #else
 #define C_PIECE BN
 #define C_PIECE_ROW C_ROW
@@ -1062,7 +1064,7 @@ INLINE void finish_tile_staged(__global C_T *c, const ulong c_at, const ulong ld
 #define TMA_MAPS ((TMA_BARS + 16 * STAGES + 127) & ~127)
 #define TMA_AREAS (TMA_MAPS + 256)
 #if PERSIST
-#define TMA_AREA_BYTES (CONSUMERS * 64 * (128 + 16))
+#define TMA_AREA_BYTES (CONSUMERS * 64 * AREA_ROW)
 #else
 #define TMA_AREA_BYTES 0
 #endif
@@ -1111,7 +1113,6 @@ INLINE ring_plan one_tile(const operands *o) {
   r.o = *o;
   r.slices = slices_of(o);
   r.tiles = 1;
-  r.total = r.slices;
   return r;
 }
 #endif
@@ -1140,14 +1141,14 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
   if (product > 0) return; /* a grid past the tiles (the planner makes none) */
   r.first = slot, r.step = (uint)get_num_groups(0), r.tiles_m = tiles_m, r.tiles_n = tiles_n;
   r.tiles = (tiles_m * tiles_n - slot + r.step - 1) / r.step;
-  r.total = r.tiles * r.slices;
 #endif
-  if (!tma_start(base, maps + maps_at + 256 * (ulong)slot, &r, t)) return;
+  __global uchar *const own_maps = maps + maps_at + 256 * (ulong)slot;
+  if (!tma_start(base, own_maps, &r, t)) return;
   /* a constant bound without PERSIST: clang kept a loop over r.tiles, 1, and the TF32 staged
      form took 255 registers for 194 (tools/wgmma_offline.sh) */
   for (uint i = 0; i < (PERSIST ? r.tiles : 1u); i++) {
     float acc[NACC];
-    tma_tile(acc, base, maps + maps_at + 256 * (ulong)slot, &r, i, t);
+    tma_tile(acc, base, own_maps, &r, i, t);
     const operands tile = ring_tile(&r, i);
 #if C_STAGE
     finish_tile_staged(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias,
