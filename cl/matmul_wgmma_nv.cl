@@ -736,7 +736,29 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __gl
 #ifdef OCF_KERNEL_matmul_wgmma_tma_pab
 #define TMA_ENTRY matmul_wgmma_tma_pab
 #endif
-#if defined(TMA_ENTRY) || defined(OCF_KERNEL_matmul_wgmma_tma_split)
+/* Stream-K on the persistent form (matmul_wgmma_tma_sk: rule 7 with wgmma.persist 2), defined
+   below the whole-K entry. */
+#ifdef OCF_KERNEL_matmul_wgmma_tma_sk
+#define TMA_SK 1
+#if !PERSIST
+#error "matmul_wgmma_tma_sk: the persistent form only (PERSIST 1)"
+#endif
+/* Three consumers (TMA_INLINE) sit at their cap of 168 registers with the sums' 128, and the
+   stream-K range's state, live through the refills their first work-item issues, spilled
+   56-260 bytes (tools/wgmma_offline.sh, 2026-12-07): two consumers only (the planner's gate). */
+#if CONSUMERS == 3
+#error "matmul_wgmma_tma_sk: one or two consumers"
+#endif
+#else
+#define TMA_SK 0
+#endif
+/* The whole-K TMA-fed forms, a tile at a time or streamed: the epilogues they share. */
+#if defined(TMA_ENTRY) || TMA_SK
+#define TMA_WHOLE 1
+#else
+#define TMA_WHOLE 0
+#endif
+#if TMA_WHOLE || defined(OCF_KERNEL_matmul_wgmma_tma_split)
 #define TMA_FORM 1
 /* Three consumers leave no registers for a producer warp: 416 work-items cap each at 152
    registers (65536 / 416 rounded down to 8), below the 154 that m64n256's 128 accumulators take
@@ -849,29 +871,79 @@ INLINE void acquire_maps(__global const uchar *g) {
 }
 
 /* The tiles a workgroup multiplies and the order in which their K slices pass through its ring:
-   `tiles` tiles of `slices` slices each (tiles x slices below 2^31: the planner's gate), ring
-   slice c being slice c % slices of the workgroup's tile c / slices, in stage c % STAGES.
-   Without PERSIST the one tile of o; with it the tiles at grid slots first, first + step, ... of
-   one product, which differ from o (the first) in m0 and n0 only. */
+   `tiles` tiles of `slices` slices each, ring slice c being slice c % slices of the workgroup's
+   tile c / slices, in stage c % STAGES. Without PERSIST the one tile of o; with it the tiles at
+   grid slots first, first + step, ... of one product, which differ from o (the first) in m0 and
+   n0 only. With TMA_SK a stream-K range comes first: sk_count slices from slice sk_kt0 of the
+   tile at grid slot sk_slot0, on through the next slots' tiles (slice y = sk_kt0 + c of the
+   range: slice y % slices of slot sk_slot0 + y / slices), then the tiles. A workgroup's ring
+   slices stay below 2^31 (the planner's gate), so 32 bits count them (a 64-bit division in the
+   refills cost three consumers' sums spills). */
 typedef struct ring_plan {
   operands o;
   uint slices, tiles;
 #if PERSIST
   uint first, step, tiles_m, tiles_n;
 #endif
+#if TMA_SK
+  uint sk_slot0, sk_kt0, sk_count;
+#endif
 } ring_plan;
 
-/* The operands of the workgroup's tile i. */
-INLINE operands ring_tile(const ring_plan *r, const uint i) {
+/* The ring slices of r's stream-K range (0 without TMA_SK). */
+INLINE uint ring_sk_slices(const ring_plan *r) {
+#if TMA_SK
+  return r->sk_count;
+#else
+  (void)r;
+  return 0;
+#endif
+}
+
+/* Every ring slice of r. */
+INLINE uint ring_slices(const ring_plan *r) {
+  return ring_sk_slices(r) + r->tiles * r->slices;
+}
+
+/* The operands of the product's tile at grid slot `slot` (r's one tile without PERSIST). */
+INLINE operands ring_tile(const ring_plan *r, const uint slot) {
   operands o = r->o;
 #if PERSIST
   uint tm, tn;
-  tile_of(r->first + i * r->step, r->tiles_m, r->tiles_n, &tm, &tn);
+  tile_of(slot, r->tiles_m, r->tiles_n, &tm, &tn);
   o.m0 = (ulong)tm * BM, o.n0 = (ulong)tn * BN;
 #endif
-  (void)i;
+  (void)slot;
   return o;
 }
+
+/* The grid slot of the workgroup's tile i (after a stream-K range); without PERSIST its one. */
+INLINE uint ring_tile_slot(const ring_plan *r, const uint i) {
+#if PERSIST
+  return r->first + i * r->step;
+#else
+  (void)r, (void)i;
+  return 0; /* unused: ring_tile gives r->o */
+#endif
+}
+
+#if PERSIST
+/* The grid slot of the tile ring slice c belongs to, and into *kt its slice of that tile. */
+INLINE uint ring_slot(const ring_plan *r, const uint c, uint *kt) {
+  uint rest = c;
+#if TMA_SK
+  if (c < ring_sk_slices(r)) {
+    const uint y = r->sk_kt0 + c, j = y / r->slices;
+    *kt = y - j * r->slices;
+    return r->sk_slot0 + j;
+  }
+  rest -= ring_sk_slices(r);
+#endif
+  const uint i = rest / r->slices;
+  *kt = rest - i * r->slices;
+  return ring_tile_slot(r, i);
+}
+#endif
 
 /* Ring slice c (slice kt of the tile of operands o) into stage c % STAGES once the consumers
    have released it (ring slice c - STAGES done), through the maps at g, completing on the
@@ -896,10 +968,11 @@ INLINE void issue_slice(const uint base, const uint bars, __global const uchar *
 /* Ring slice c of r, where there is one. */
 INLINE void issue_ring_slice(const uint base, const uint bars, __global const uchar *g,
                              const ring_plan *r, const uint c) {
-  if (c >= r->tiles * r->slices) return;
+  if (c >= ring_slices(r)) return;
 #if PERSIST
-  const operands o = ring_tile(r, c / r->slices);
-  issue_slice(base, bars, g, &o, c, c % r->slices);
+  uint kt;
+  const operands o = ring_tile(r, ring_slot(r, c, &kt));
+  issue_slice(base, bars, g, &o, c, kt);
 #else
   issue_slice(base, bars, g, &r->o, c, c);
 #endif
@@ -908,7 +981,7 @@ INLINE void issue_ring_slice(const uint base, const uint bars, __global const uc
 /* The producer's one work-item: every ring slice once its stage is free. */
 INLINE void produce(const uint base, const uint bars, __global const uchar *g, const ring_plan *r) {
   acquire_maps(g);
-  for (uint c = 0; c < r->tiles * r->slices; c++)
+  for (uint c = 0; c < ring_slices(r); c++)
     issue_ring_slice(base, bars, g, r, c);
 }
 
@@ -925,13 +998,13 @@ INLINE void release_slice(const uint base, const uint bars, __global const uchar
   (void)base, (void)maps, (void)r, (void)t; /* read by TMA_INLINE's refills only */
 }
 
-/* A consumer warpgroup's sums of the workgroup's tile i: every slice once it has landed; the
-   stage of the slice before released once that slice's wgmma group is done, and with PERSIST
-   the last slice's stage too (the ring goes on with the next tile). */
+/* A consumer warpgroup's sums of ring slices c0 to c0 + count - 1 (one tile's, or a stream-K
+   segment's): every slice once it has landed; the stage of the slice before released once that
+   slice's wgmma group is done, and with PERSIST the last slice's stage too (the ring goes on). */
 INLINE void consume(float *acc, const uint base, const uint bars, __global const uchar *maps,
-                    const ring_plan *r, const uint i, const uint t) {
-  const uint wg = t / 128, c0 = i * r->slices;
-  for (uint kt = 0; kt < r->slices; kt++) {
+                    const ring_plan *r, const uint c0, const uint count, const uint t) {
+  const uint wg = t / 128;
+  for (uint kt = 0; kt < count; kt++) {
     const uint c = c0 + kt, s = c % STAGES;
     mbar_wait(bars + 8 * s, (c / STAGES) & 1);
     ulong da[4], db[4];
@@ -941,10 +1014,10 @@ INLINE void consume(float *acc, const uint base, const uint bars, __global const
   }
   wgmma_wait0(acc);
 #if PERSIST
-  release_slice(base, bars, maps, r, c0 + r->slices - 1, t);
+  release_slice(base, bars, maps, r, c0 + count - 1, t);
 #endif
 }
-#if C_STAGE && defined(TMA_ENTRY)
+#if C_STAGE && TMA_WHOLE
 /* The staged epilogue (C_STAGE 1). Written into the pairs' own stores, a 16-bit C went out as
    2-byte stores of 8 rows a warp instruction: the H200 ran bf16 4096^3 at 596 TFLOP/s with bf16
    C and at 705 with fp32 C, twice the bytes (2026-12-05). Here, once every warpgroup is done
@@ -1098,13 +1171,14 @@ INLINE int tma_start(const uint base, __global uchar *maps, const ring_plan *r, 
   return 1;
 }
 
-/* A consumer's sums of the workgroup's tile i of r, into acc (its 64 x BN block). */
+/* A consumer's sums of r's ring slices c0 to c0 + count - 1 (a tile, or a stream-K segment of
+   one), into acc (its 64 x BN block). */
 INLINE void tma_tile(float *acc, const uint base, __global const uchar *maps, const ring_plan *r,
-                     const uint i, const uint t) {
+                     const uint c0, const uint count, const uint t) {
 #pragma unroll
   for (uint j = 0; j < NACC; j++)
     acc[j] = 0.0f;
-  consume(acc, base, base + TMA_BARS, maps, r, i, t);
+  consume(acc, base, base + TMA_BARS, maps, r, c0, count, t);
 }
 
 /* The one tile of operands o as a ring. */
@@ -1114,6 +1188,24 @@ INLINE ring_plan one_tile(const operands *o) {
   r.slices = slices_of(o);
   r.tiles = 1;
   return r;
+}
+#endif
+
+#if TMA_WHOLE
+/* A consumer warpgroup's sums of the tile of operands `tile` finished into the product's C
+   (from element c_at), through local memory (C_STAGE: the ring's bytes, or under PERSIST the
+   warpgroup's area) or from the registers. */
+INLINE void tma_finish(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
+                       const ulong n, const operands *tile, const float *acc, const float alpha,
+                       const float beta, __global const BIAS_T *bias, const ulong bias_off,
+                       const uint base, const uint t) {
+#if C_STAGE
+  finish_tile_staged(c, c_at, ldc, m, n, tile, acc, alpha, beta, bias, bias_off,
+                     PERSIST ? base + TMA_AREAS : base, t);
+#else
+  finish_tile(c, c_at, ldc, m, n, tile, acc, alpha, beta, bias, bias_off, t);
+  (void)base;
+#endif
 }
 #endif
 
@@ -1148,16 +1240,155 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
      form took 255 registers for 194 (tools/wgmma_offline.sh) */
   for (uint i = 0; i < (PERSIST ? r.tiles : 1u); i++) {
     float acc[NACC];
-    tma_tile(acc, base, own_maps, &r, i, t);
-    const operands tile = ring_tile(&r, i);
-#if C_STAGE
-    finish_tile_staged(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias,
-                       bias_off, PERSIST ? base + TMA_AREAS : base, t);
-#else
-    finish_tile(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off,
-                t);
-#endif
+    tma_tile(acc, base, own_maps, &r, i * r.slices, r.slices, t);
+    const operands tile = ring_tile(&r, ring_tile_slot(&r, i));
+    tma_finish(c, c_off + product * stride_c, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off,
+               base, t);
   }
+}
+#endif
+
+#if TMA_SK
+/* Stream-K on the persistent form (src/plan/plan_matmul_wgmma.c, rule 7 with wgmma.persist 2):
+   a persistent grid of G workgroups (G < T, the product's tiles, and PERSIST 1) whose last
+   partial wave would leave units idle. The last T % G + G tiles (from slot sk_tile0) become one
+   range of (T % G + G) S K slices (S a tile's), cut into G equal ranges, workgroup g's first:
+   each at least S slices long, so it covers at most three tiles (a tail of one, a whole one, a
+   head of the next) and a tile is shared by at most two workgroups, across one boundary (the
+   start of workgroup b's range, 0 < b < G). After its range each workgroup multiplies the
+   earlier tiles as the persistent form does, (T - T % G - G) / G of them: every workgroup takes
+   (T / G) S slices and a few more, where the tile-a-unit waves took ceil(T / G) S.
+
+   A tile split at boundary b is finished by whichever of its two warpgroups arrives second at
+   the boundary's counter (arrivals[(b - 1) CONSUMERS + warpgroup]): the first writes its raw
+   sums to the boundary's part of the scratch (BM x BN floats from maps_at + 256 G bytes on,
+   (b - 1) BM BN floats in) and flags them; the second waits for the flag, adds the sums to its
+   own and finishes the rows. The one wait is on a workgroup that has arrived, so is running,
+   and sets the flag after its stores without waiting on anything: it ends whatever else runs
+   on the device. The counters are zero before the launch and left zero (the second resets
+   its own). */
+
+/* Warpgroup wg's barrier (named 2 + wg, its 128 work-items) that also tells whether p held in any
+   of them. */
+INLINE int warpgroup_any(const uint wg, const int p) {
+  uint any;
+  __asm__ volatile("{\n\t.reg .pred q, d;\n\t"
+                   "setp.ne.u32 q, %1, 0;\n\t"
+                   "bar.red.or.pred d, %2, 128, q;\n\t"
+                   "selp.u32 %0, 1, 0, d;\n\t}"
+                   : "=r"(any)
+                   : "r"((uint)p), "r"(2 + wg)
+                   : "memory");
+  return (int)any;
+}
+
+/* The warpgroup's meeting at a boundary's counter: its sums handed over through `part` (the
+   warpgroup's 64 x BN floats at the boundary, work-item l's float4 j at j 128 + l), or the
+   other warpgroup's added to acc. 1 where this warpgroup is the second and finishes the rows. */
+#define SK_FLAG 4u /* the first's sums are written (the arrivals count 1 and 2 below it) */
+#define SK_BATCH 8 /* float4 loads in flight a work-item: 32 registers on top of the sums */
+INLINE int sk_meet(float *acc, __global uint *counter, __global float4 *part, const uint wg,
+                   const uint l) {
+  uint before = 0;
+  if (l == 0)
+    __asm__ volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;"
+                     : "=r"(before)
+                     : "l"(counter)
+                     : "memory");
+  if (!warpgroup_any(wg, l == 0 && before != 0)) { /* the first: hand the sums over */
+#pragma unroll
+    for (uint j = 0; j < NACC / 4; j++)
+      part[j * 128 + l] = (float4)(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
+    __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
+    if (l == 0) /* the release: every work-item's stores, then the flag */
+      __asm__ volatile(
+          "fence.acq_rel.gpu;\n\tred.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(counter),
+          "r"(SK_FLAG)
+          : "memory");
+    return 0;
+  }
+  if (l == 0) { /* the second: the flag (acquired), then the counter back to 0 */
+    uint seen = 0;
+    while (!(seen & SK_FLAG))
+      __asm__ volatile("ld.acquire.gpu.global.u32 %0, [%1];"
+                       : "=r"(seen)
+                       : "l"(counter)
+                       : "memory");
+    __asm__ volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(counter) : "memory");
+  }
+  __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
+#pragma unroll
+  for (uint j0 = 0; j0 < NACC / 4; j0 += SK_BATCH) {
+    float4 v[SK_BATCH];
+#pragma unroll
+    for (uint j = 0; j < SK_BATCH; j++) /* past L1: written by another unit in this launch */
+      __asm__ volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
+                       : "=f"(v[j].x), "=f"(v[j].y), "=f"(v[j].z), "=f"(v[j].w)
+                       : "l"(part + (j0 + j) * 128 + l)
+                       : "memory");
+#pragma unroll
+    for (uint j = 0; j < SK_BATCH; j++) {
+      const uint q = 4 * (j0 + j);
+      acc[q] += v[j].x, acc[q + 1] += v[j].y, acc[q + 2] += v[j].z, acc[q + 3] += v[j].w;
+    }
+  }
+  return 1;
+}
+
+__kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void matmul_wgmma_tma_sk(
+    const ulong m, const ulong n, const ulong k, const float alpha, __global const uchar *a,
+    const ulong a_off, const ulong lda, const ulong stride_a, __global const uchar *b,
+    const ulong b_off, const ulong ldb, const ulong stride_b, const float beta, __global C_T *c,
+    const ulong c_off, const ulong ldc, const ulong stride_c, __global const BIAS_T *bias,
+    const ulong bias_off, __global uchar *maps, const ulong maps_at, __global uint *arrivals) {
+  __local uchar smem[TMA_SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = stage_base(smem);
+  const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
+  const uint tiles = tiles_m * tiles_n, groups = (uint)get_num_groups(0);
+  if (tiles <= groups) return; /* the planner makes no such grid */
+  const uint slot = (uint)get_group_id(0), t = (uint)get_local_id(0);
+  uint product;
+  ring_plan r;
+  r.o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m,
+                      n, k, &product);
+  r.slices = slices_of(&r.o);
+  const uint sk_tiles = tiles % groups + groups, sk_slot = tiles - sk_tiles;
+  const ulong span = (ulong)sk_tiles * r.slices; /* the range's slices, tile by tile */
+  const ulong sk_from = span * slot / groups, sk_to = span * (slot + 1) / groups;
+  r.first = slot, r.step = groups, r.tiles_m = tiles_m, r.tiles_n = tiles_n;
+  r.tiles = sk_slot / groups;
+  r.sk_slot0 = sk_slot + (uint)(sk_from / r.slices);
+  r.sk_kt0 = (uint)(sk_from % r.slices), r.sk_count = (uint)(sk_to - sk_from);
+  __global uchar *const own_maps = maps + maps_at + 256 * (ulong)slot;
+  if (!tma_start(base, own_maps, &r, t)) return;
+  __global float4 *const parts = (__global float4 *)(maps + maps_at + 256 * (ulong)groups);
+  const uint wg = t / 128;
+  /* the range's segments, one a tile: slices [y, to) of tile j, y counted from slice 0 of
+     slot sk_slot0; c0 their first ring slice */
+  for (uint y = r.sk_kt0, c0 = 0; c0 < r.sk_count;) {
+    const uint j = y / r.slices, tile_from = j * r.slices, tile_to = tile_from + r.slices;
+    const uint to = min(r.sk_kt0 + r.sk_count, tile_to);
+    float acc[NACC];
+    tma_tile(acc, base, own_maps, &r, c0, to - y, t);
+    /* a segment that starts inside its tile starts the range (boundary slot), one that ends
+       inside it ends the range (boundary slot + 1) */
+    const int whole = y == tile_from && to == tile_to;
+    const uint boundary = y == tile_from ? slot + 1 : slot;
+    const ulong at = (ulong)(boundary - 1) * CONSUMERS + wg;
+    if (whole || sk_meet(acc, arrivals + at, parts + at * (64 * BN / 4), wg, t % 128)) {
+      const operands tile = ring_tile(&r, r.sk_slot0 + j);
+      tma_finish(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off, base, t);
+    }
+    c0 += to - y;
+    y = to;
+  }
+  for (uint i = 0; i < r.tiles; i++) {
+    float acc[NACC];
+    tma_tile(acc, base, own_maps, &r, r.sk_count + i * r.slices, r.slices, t);
+    const operands tile = ring_tile(&r, ring_tile_slot(&r, i));
+    tma_finish(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off, base, t);
+  }
+  (void)product, (void)stride_c; /* one product: the planner's gate */
 }
 #endif
 
@@ -1379,7 +1610,7 @@ matmul_wgmma_tma_split(const ulong m, const ulong n, const ulong k, __global con
   __global uchar *maps = (__global uchar *)partial + maps_at + 256 * (ulong)group;
   const ring_plan r = one_tile(&o);
   if (!tma_start(base, maps, &r, t)) return;
-  tma_tile(acc, base, maps, &r, 0, t);
+  tma_tile(acc, base, maps, &r, 0, r.slices, t);
   const ulong ldp = (n + 3) & ~(ulong)3;
   store_raw(partial + slot * m * ldp, ldp, m, n, o.m0 + 64 * (t / 128), o.n0, acc, t % 128);
 }
