@@ -274,6 +274,48 @@ static void test_wgmma_persistent(void **state) {
   mmx_tune(env, "");
 }
 
+/* Stream-K on the persistent form (wgmma.persist=2, rule 7: matmul_wgmma_tma_sk): one product
+   whose tiles of 128 x 256 are not whole waves of the compute units. m of units + 3 tile rows
+   and n of two tile columns: 2 units + 6 tiles, so units + 6 of them are spread over the units
+   by K slices and each workgroup multiplies one more whole; with k 72 a tile is 2 slices at 16
+   bits and 3 at TF32 (ranges of 2 or 3 slices: boundaries at a tile's start and inside it),
+   with k 520 9 slices. Then units + 5 tiles of one column, every one of them spread (no whole
+   tile after the ranges). Every type, both B layouts in turn, ragged m, n and k, the staged
+   epilogue in every C type and the direct one, alpha, beta, a bias either way; check_kernel
+   runs each case twice, so the second call finds the boundaries' counters at zero again (a
+   counter left set would hand the sums over wrong or wait for ever). */
+static void test_wgmma_stream_k(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  const size_t units = env->info.compute_units;
+  static const char *const forms[] = {
+      "wgmma.persist=2 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=2 wgmma.bn=256 "
+      "wgmma.stages=3 wgmma.wave_bn=0",
+      "wgmma.persist=2 wgmma.tma=1 wgmma.c_stage=0 wgmma.consumers=2 wgmma.bn=256 "
+      "wgmma.stages=3 wgmma.wave_bn=0"};
+  static const ocf_dtype c_types[] = {OCF_F32, OCF_BF16, OCF_F16};
+  for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
+    mmx_tune(env, forms[f]);
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs) + 2; d++) {
+      const int long_k = d == OCF_ARRAY_LEN_T(inputs), one_column = d > OCF_ARRAY_LEN_T(inputs);
+      const ocf_dtype dtype = d < OCF_ARRAY_LEN_T(inputs) ? inputs[d] : OCF_BF16;
+      const int tb = dtype == OCF_F32 ? 1 : (int)((d + f) % 2);
+      const size_t m = one_column ? 128 * (units + 5) - 7 : 128 * (units + 3) - 50;
+      mmx_case t = wg_case(dtype, tb, m, one_column ? 200 : 257, long_k ? 520 : 72, 0);
+      t.c_dtype = c_types[(d + f) % 3];
+      if ((d + f) % 2) {
+        t.alpha = 1.5f, t.beta = -0.5f;
+        t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
+        t.bias_dtype = dtype;
+        t.activation = OCF_ACTIVATION_SILU;
+      } else {
+        t.nan_c = 1;
+      }
+      check_kernel(env, t, "matmul_wgmma_tma_sk");
+    }
+  }
+  mmx_tune(env, "");
+}
+
 /* Split K (wgmma.split_min=64: every call below leaves units idle, so K splits into ranges of
    whole slices, the last one ragged): every type and B layout, alpha and beta, a bias either
    way, 16-bit C, a batch with A shared, then the reduce's epilogue; with the cp.async split,
@@ -600,6 +642,7 @@ int main(void) {
       cmocka_unit_test(test_wgmma_tunables),
       cmocka_unit_test(test_wgmma_three_consumers),
       cmocka_unit_test(test_wgmma_persistent),
+      cmocka_unit_test(test_wgmma_stream_k),
       cmocka_unit_test(test_wgmma_split_k),
       cmocka_unit_test(test_wgmma_lastwave),
       cmocka_unit_test(test_wgmma_waves),

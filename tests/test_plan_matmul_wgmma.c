@@ -1311,6 +1311,65 @@ static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_
               "matmul_wgmma_tma wg=384 groups=2", "BN=256 STAGES=4 PERSIST=0 local_mem=230784");
 }
 
+/* Rule 7's stream-K (wgmma.persist 2): a persistent direct plan whose tiles are not whole waves
+   runs matmul_wgmma_tma_sk with the split tiles' sums after the maps and a counter a boundary
+   and consumer; whole waves, three consumers, a refused wide launch, a short workspace or a
+   copied plan's step keep the persistent matmul_wgmma_tma. */
+static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
+  ocf_tuning_values stream = *bf16;
+  stream.matmul.wgmma.persist = 2;
+  ocf_device_facts big = *tma;
+  big.learnt.wgmma_tma_local_ok = 224640;
+  const int none = OCF_PLAN_PROBE_NONE;
+  /* 4096^3: 512 tiles of 128 x 256 on 132 units; 131 boundaries of 128 x 256 floats */
+  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  const size_t sums = 131u * 128u * 256u * 4u;
+  char values[160];
+  snprintf(values, sizeof values,
+           "PERSIST=1 BN=256 STAGES=4 C_STAGE=1 maps_at=0 scratch=%zu arrivals=262 "
+           "scratch_written=1 local_mem=216448",
+           33792 + sums);
+  plan_wgmma_case("stream-K, 4096^3", &big, &stream, &call, "matmul_wgmma_tma_sk wg=288 groups=132",
+                  values, none);
+  call.c_dtype = OCF_F32, call.trans_b = OCF_TRANS;
+  plan_wgmma_case("stream-K, fp32 C, B n x k", &big, &stream, &call,
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "TRANS_B=1 C_DTYPE=0 arrivals=262",
+                  none);
+  /* a workspace of the maps and the sums, and one byte short of them */
+  call.scratch_bound.set = 1;
+  call.scratch_bound.bytes = 33792 + sums;
+  plan_wgmma_case("stream-K, a workspace of its scratch", &big, &stream, &call,
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "arrivals=262", none);
+  call.scratch_bound.bytes--;
+  plan_wgmma_case("stream-K, a workspace a byte short", &big, &stream, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 scratch=33792 arrivals=0", none);
+  call.scratch_bound.set = 0;
+  ocf_device_facts refused = big;
+  refused.learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA_SK] = 1;
+  plan_wgmma_case("stream-K, its wide launch refused", &refused, &stream, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 arrivals=0", none);
+  /* 264 tiles are two whole waves: persistent, no stream-K; 265 take it */
+  call = typed_call(128 * 132 * 2, 256, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("stream-K, whole waves", &big, &stream, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 arrivals=0", none);
+  call.m++;
+  plan_wgmma_case("stream-K, a tile past whole waves", &big, &stream, &call,
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 arrivals=262", none);
+  /* three consumers: their registers take no stream-K (8192^3, 1376 tiles of 192 x 256) */
+  ocf_tuning_values three = stream;
+  three.matmul.wgmma.consumers = 3;
+  call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("stream-K, three consumers", &big, &three, &call,
+                  "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
+  /* a copied plan's step stays persistent (3000^3, 256 tiles of 192 x 192 by the waves) */
+  ocf_device_facts h100 = *tma;
+  h100.learnt.wgmma_tma_local_ok = 230784;
+  call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("stream-K, 3000^3 copied", &h100, &stream, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=132",
+                  "PERSIST=1 arrivals=0", none);
+}
+
 static void test_plan_matmul_wgmma_tma(void **state) {
   (void)state;
   ocf_device_facts tma = with_h200_memory(h200_wgmma(OCF_PROBE_PASSED));
@@ -1408,6 +1467,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   test_tma_copies(&tma, &bf16, &f32);
   test_three_consumers(&tma, &bf16);
   test_persistent_tiles(&tma, &bf16);
+  test_stream_k(&tma, &bf16);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=384", "wide=1",

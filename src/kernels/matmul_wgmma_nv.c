@@ -59,6 +59,24 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma = {
     "tiles, their stages filled by the tensor memory accelerator; 256 bytes of scratch a "
     "workgroup"};
 
+/* Stream-K on its persistent form (rule 7, wgmma.persist 2): the same, then the boundaries'
+   counters (the split tiles' sums lie in the scratch after the maps). */
+static const ocf_arg_desc tma_sk_args[] = {WG_MNK(k),     MATMUL_A_ARGS,
+                                           MATMUL_B_ARGS, WG_C_EPILOGUE,
+                                           WG_MAPS,       OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
+
+const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma_sk = {
+    OCF_KERNEL_MATMUL_WGMMA_TMA_SK,
+    "matmul_wgmma_tma_sk",
+    OCF_PROGRAM_MATMUL_WGMMA_NV,
+    wgmma_defines,
+    tma_sk_args,
+    OCF_ARRAY_LEN(tma_sk_args),
+    "matmul_wgmma_tma's persistent form (PERSIST 1) for one product of more tiles than "
+    "workgroups: its last partial wave and one more spread over every workgroup by K slices, "
+    "two workgroups sharing a tile meeting at a counter (zero before and after); the maps, then "
+    "a tile's sums a boundary, in the scratch"};
+
 /* The staged plans' wgmma step (plan_matmul_wgmma.c, rule 4): the same kernel under another name
    (cl/matmul_wgmma_nv.cl), reading K' = ks and B' from the scratch the staging step wrote, A as
    the caller stored it (_sb) or A' from the scratch too (_sab). */

@@ -127,7 +127,13 @@
  *      tiles g, g + units, ... through one ring, its C staged through areas of its own; its ring
  *      loses stages while it and the areas pass 227 KiB, and the plan keeps a workgroup a tile
  *      where a workgroup's K slices would reach 2^31 or the gates above fail for the persistent
- *      ring. The TMA probe then runs the largest ring a plan may take.
+ *      ring. The TMA probe then runs the largest ring a plan may take. With wgmma.persist 2 a
+ *      direct call whose tiles are not whole waves takes stream-K on that form
+ *      (take_stream_k, matmul_wgmma_tma_sk): the last partial wave's tiles and one wave more are
+ *      spread over every workgroup by K slices, a workgroup at most three tiles' slices and a
+ *      tile at most two workgroups', which meet at a counter of the boundary between them
+ *      (plan->arrivals: boundaries x consumers) and the second adds the first's sums from the
+ *      scratch (a tile of floats a boundary after the maps) and finishes the tile.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -140,7 +146,8 @@
 typedef struct wg_geometry {
   unsigned bn, consumers, stages, group_m;
   int c_stage;         /* the TMA form's staged epilogue (wgmma.c_stage) */
-  int persist;         /* the TMA form's persistent tiles (rule 7, wgmma.persist) */
+  int persist;         /* the TMA form's persistent tiles (rule 7, wgmma.persist): 0 a workgroup a
+                          tile, 1 a workgroup a unit, 2 that with stream-K */
   unsigned wait_limit; /* the TMA form's polls of a barrier before it gives up: 0 none (plans),
                           the probe's bound */
 } wg_geometry;
@@ -267,7 +274,7 @@ static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_ge
   /* PERSIST stages C through areas of its own, which always fit */
   ocf_plan_define(plan, "C_STAGE",
                   g->c_stage && (g->persist || c_stage_fits(g, call ? call->c_dtype : OCF_F32)));
-  ocf_plan_define(plan, "PERSIST", g->persist);
+  ocf_plan_define(plan, "PERSIST", g->persist != 0);
 }
 
 static void add_step(ocf_plan *plan, const wg_geometry *g, size_t groups) {
@@ -498,15 +505,46 @@ static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_matmul_
   return OCF_MMA_PLANNED;
 }
 
+/* Stream-K's sums in the scratch after the maps of `groups` workgroups: a tile of floats for
+   each boundary between their K ranges. */
+static size_t stream_k_bytes(const wg_geometry *g, size_t groups) {
+  return (groups - 1) * 64u * g->consumers * g->bn * sizeof(float);
+}
+
+/* Rule 7's persistent kernel of geometry g: matmul_wgmma_tma, or with stream-K its own. */
+static ocf_kernel_id persistent_kernel(const wg_geometry *g) {
+  return g->persist == 2 ? OCF_KERNEL_MATMUL_WGMMA_TMA_SK : OCF_KERNEL_MATMUL_WGMMA_TMA;
+}
+
+/* Rule 7's stream-K (wgmma.persist 2) for the persistent plan p of a direct call whose `groups`
+   tiles are not whole waves of `units`: the last partial wave and the one before it spread over
+   every workgroup by K slices (matmul_wgmma_tma_sk), so that each multiplies groups / units
+   tiles' slices where the waves took ceil(groups / units); where its kernel's gates hold and the
+   scratch holds the split tiles' sums after the maps (a tile of floats a boundary). */
+static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *call, size_t groups,
+                         size_t units, wg_geometry *p) {
+  /* three consumers' registers hold no more state (the kernel's gate) */
+  if (groups % units == 0 || inline_producer(p)) return 0;
+  wg_geometry s = *p;
+  s.persist = 2;
+  const size_t cap = ocf_matmul_scratch_cap(facts, call), maps = units * 256u;
+  if (maps > cap || stream_k_bytes(&s, units) > cap - maps ||
+      tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA_SK, &s, units, 0) != OCF_MMA_PLANNED)
+    return 0;
+  *p = s;
+  return 1;
+}
+
 /* Rule 7's persistent tiles (wgmma.persist): a whole-K call of one product whose tiles pass the
    compute units runs matmul_wgmma_tma with PERSIST, a workgroup a unit, each multiplying every
    units-th tile through one ring, so that a tile's first slices load while the one before
    finishes, and the maps, barriers and launch are paid once a unit, not once a tile. Its C goes
    through areas of local memory of its own (the ring is busy by then): the ring takes fewer
    stages where the two pass what a workgroup may hold. The kernel counts a workgroup's slices in
-   32 bits. `kernel`: matmul_wgmma_tma (wgmma.tma's) or a staged or copied plan's twin
-   (wgmma.tma_copies'), multiplying `call` (the staged product) with its maps after `before`
-   bytes of the scratch. Into g and *groups where it applies. */
+   32 bits. `kernel`: matmul_wgmma_tma (wgmma.tma's, which wgmma.persist 2 turns to stream-K
+   where it applies: take_stream_k) or a staged or copied plan's twin (wgmma.tma_copies'),
+   multiplying `call` (the staged product) with its maps after `before` bytes of the scratch.
+   Into g and *groups where it applies. */
 static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_kernel_id kernel, size_t before,
                            wg_geometry *g, size_t *groups) {
@@ -518,8 +556,11 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
   p.persist = 1;
   hopper_ring(&p);
   const size_t slices = ocf_div_ceil(call->k, slice_k(call->a_dtype));
+  /* stream-K's workgroups take at most as many: (groups / units + 1) slices' worth */
   if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
   if (tma_form(facts, call, kernel, &p, units, before) != OCF_MMA_PLANNED) return 0;
+  if (t->persist == 2 && kernel == OCF_KERNEL_MATMUL_WGMMA_TMA)
+    take_stream_k(facts, call, *groups, units, &p);
   *g = p;
   *groups = units;
   return 1;
@@ -639,12 +680,16 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   if (split) {
     add_split_steps(facts, tuning, call, &g, groups, plan);
   } else if (!lastwave) {
-    const ocf_mma_outcome tma =
-        tuning->matmul.wgmma.tma
-            ? tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA, &g, groups, 0) /* rule 7 */
-            : OCF_MMA_NOT_APPLICABLE;
+    const ocf_kernel_id kernel = persistent_kernel(&g);
+    const ocf_mma_outcome tma = tuning->matmul.wgmma.tma
+                                    ? tma_form(facts, call, kernel, &g, groups, 0) /* rule 7 */
+                                    : OCF_MMA_NOT_APPLICABLE;
     if (tma == OCF_MMA_PLANNED) {
-      add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, &g, groups, 0);
+      add_tma_step(plan, kernel, &g, groups, 0);
+      if (g.persist == 2) { /* stream-K: the split tiles' sums after the maps, and counters */
+        plan->scratch_bytes += stream_k_bytes(&g, groups);
+        plan->arrivals = (groups - 1) * g.consumers;
+      }
     } else {
       add_step(plan, &g, groups);
       if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);

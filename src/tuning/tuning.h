@@ -203,7 +203,7 @@ typedef struct ocf_matmul_wgmma_tuning {
                          ones are read in place by the TMA, not copied (rule 4) */
   int persist;        /* 1: whole-K TMA-fed plans of one product and more tiles than compute
                          units run a workgroup a unit, each multiplying every units-th tile
-                         (rule 7) */
+                         (rule 7); 2: and stream-K where the tiles are not whole waves */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
