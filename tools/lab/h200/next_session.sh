@@ -239,6 +239,9 @@
 #           (the skinny class, which takes the wgmma split in 128 x 256 tiles) under the few_rows
 #           class's one-consumer 128-column tiles, deeper splits, the split joined, and the
 #           few-row and skinny kernels, cuBLAS beside (cap 400 s)
+#   persist persistent tiles and stream-K on them (wgmma.persist 1 and 2): test_wgmma_persistent
+#           and test_wgmma_stream_k, then the forms whose test passed against the context's plan
+#           on PERSIST_SHAPES (PERSIST_CONFIGS overrides), cuBLAS beside (PEERS_CAP, default 90 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -1322,17 +1325,23 @@ SHAPES
       ";$few;$few wgmma.split_min=512;wgmma.split_join=1;wgmma.on=0;wgmma.on=0 few.on=0 skinny.unroll=8" 60
     ;;
   persist)
-    # persistent tiles (wgmma.persist=1, docs/GEMM.md "Persistent tiles"): the suite's case,
-    # then the square, LM, ragged and TF32 shapes against a tile a workgroup, cuBLAS beside
+    # persistent tiles (wgmma.persist=1, docs/GEMM.md "Persistent tiles") and stream-K on them
+    # (wgmma.persist=2, two consumers: "Stream-K"): the suite's cases, then the square, LM,
+    # ragged and TF32 shapes against a tile a workgroup, cuBLAS beside
     wgmma_tests 150 test_wgmma_persistent
-    tail -4 "$work/wgmma_test.txt"
-    # a persistent kernel that fails its test may hang: no timings then (each would run to its cap)
-    grep -q 'test_wgmma_persistent exit 0' "$work/wgmma_test.txt" ||
-      { echo "persist: the test failed, no timings"; continue; }
+    wgmma_tests 100 test_wgmma_stream_k
+    tail -6 "$work/wgmma_test.txt"
+    # a persistent kernel that fails its test may hang: no timings of a form whose test failed
+    # (each would run to its cap)
+    configs=""
+    grep -q 'test_wgmma_persistent exit 0' "$work/wgmma_test.txt" &&
+      configs=";wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2"
+    grep -q 'test_wgmma_stream_k exit 0' "$work/wgmma_test.txt" &&
+      configs="$configs;wgmma.persist=2 wgmma.consumers=2"
+    [ -n "$configs" ] || { echo "persist: both tests failed, no timings"; continue; }
     # (PERSIST_SHAPES, PERSIST_CONFIGS: fewer where the call has less time)
     gemm_grid "${PERSIST_SHAPES:-bf16 0 4096 4096 4096;bf16 1 8192 8192 8192;bf16 0 4096 14336 4096;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;tf32 1 4096 4096 4096;bf16 1 4095 4104 4000}" \
-      "${PERSIST_CONFIGS:-;wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2}" \
-      "${PEERS_CAP:-90}"
+      "${PERSIST_CONFIGS:-$configs}" "${PEERS_CAP:-90}"
     ;;
   grid)
     # the context's plan and GRID_CONFIGS (";"-separated, "" the context's alone) on GRID_SHAPES
