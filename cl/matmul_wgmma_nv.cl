@@ -1268,6 +1268,9 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
    on the device. The counters are zero before the launch and left zero (the second resets
    its own). */
 
+/* The meeting's device steps (tests/wgmma_sk_check.c stands in for them on the host). */
+#define SK_FLAG 4u /* the first's sums are written (the arrivals count 1 and 2 below it) */
+
 /* Warpgroup wg's barrier (named 2 + wg, its 128 work-items) that also tells whether p held in any
    of them. */
 INLINE int warpgroup_any(const uint wg, const int p) {
@@ -1281,51 +1284,65 @@ INLINE int warpgroup_any(const uint wg, const int p) {
                    : "memory");
   return (int)any;
 }
+INLINE void warpgroup_sync(const uint wg) {
+  __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
+}
+/* An arrival at the counter: what it held before. */
+INLINE uint sk_arrive(__global uint *counter) {
+  uint before;
+  __asm__ volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;"
+                   : "=r"(before)
+                   : "l"(counter)
+                   : "memory");
+  return before;
+}
+/* The release of the first's sums (every work-item's stores, before its warpgroup's barrier):
+   the flag set after them. */
+INLINE void sk_flag(__global uint *counter) {
+  __asm__ volatile("fence.acq_rel.gpu;\n\tred.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(counter),
+                   "r"(SK_FLAG)
+                   : "memory");
+}
+/* The second's acquire of them: the flag waited for, then the counter back to 0. */
+INLINE void sk_take(__global uint *counter) {
+  uint seen = 0;
+  while (!(seen & SK_FLAG))
+    __asm__ volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+  __asm__ volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(counter) : "memory");
+}
+/* Four of the first's sums, read past L1 (written by another unit in this launch). */
+INLINE float4 sk_load(__global const float4 *p) {
+  float4 v;
+  __asm__ volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
+                   : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
+                   : "l"(p)
+                   : "memory");
+  return v;
+}
 
 /* The warpgroup's meeting at a boundary's counter: its sums handed over through `part` (the
    warpgroup's 64 x BN floats at the boundary, work-item l's float4 j at j 128 + l), or the
    other warpgroup's added to acc. 1 where this warpgroup is the second and finishes the rows. */
-#define SK_FLAG 4u /* the first's sums are written (the arrivals count 1 and 2 below it) */
 #define SK_BATCH 8 /* float4 loads in flight a work-item: 32 registers on top of the sums */
 INLINE int sk_meet(float *acc, __global uint *counter, __global float4 *part, const uint wg,
                    const uint l) {
-  uint before = 0;
-  if (l == 0)
-    __asm__ volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;"
-                     : "=r"(before)
-                     : "l"(counter)
-                     : "memory");
+  const uint before = l == 0 ? sk_arrive(counter) : 0u;
   if (!warpgroup_any(wg, l == 0 && before != 0)) { /* the first: hand the sums over */
 #pragma unroll
     for (uint j = 0; j < NACC / 4; j++)
       part[j * 128 + l] = (float4)(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
-    __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
-    if (l == 0) /* the release: every work-item's stores, then the flag */
-      __asm__ volatile(
-          "fence.acq_rel.gpu;\n\tred.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(counter),
-          "r"(SK_FLAG)
-          : "memory");
+    warpgroup_sync(wg);
+    if (l == 0) sk_flag(counter);
     return 0;
   }
-  if (l == 0) { /* the second: the flag (acquired), then the counter back to 0 */
-    uint seen = 0;
-    while (!(seen & SK_FLAG))
-      __asm__ volatile("ld.acquire.gpu.global.u32 %0, [%1];"
-                       : "=r"(seen)
-                       : "l"(counter)
-                       : "memory");
-    __asm__ volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(counter) : "memory");
-  }
-  __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
+  if (l == 0) sk_take(counter);
+  warpgroup_sync(wg);
 #pragma unroll
   for (uint j0 = 0; j0 < NACC / 4; j0 += SK_BATCH) {
     float4 v[SK_BATCH];
 #pragma unroll
-    for (uint j = 0; j < SK_BATCH; j++) /* past L1: written by another unit in this launch */
-      __asm__ volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
-                       : "=f"(v[j].x), "=f"(v[j].y), "=f"(v[j].z), "=f"(v[j].w)
-                       : "l"(part + (j0 + j) * 128 + l)
-                       : "memory");
+    for (uint j = 0; j < SK_BATCH; j++)
+      v[j] = sk_load(part + (j0 + j) * 128 + l);
 #pragma unroll
     for (uint j = 0; j < SK_BATCH; j++) {
       const uint q = 4 * (j0 + j);

@@ -1,0 +1,221 @@
+/*
+ * wgmma_sk_check.c: stream-K on the persistent TMA-fed form (matmul_wgmma_tma_sk of
+ * cl/matmul_wgmma_nv.cl) on the host, its ranges, its ring's order and its meetings (built and
+ * run by tools/wgmma_sk_check.sh with -DBN, -DCONSUMERS and -DGROUP_M; part.cl is the script's
+ * cut of the kernel source before the kernel: the accumulator fragment's macros, the operands,
+ * tile_of, operands_of, the epilogue's element, slices_of and the ring's plan; part2.cl the
+ * meeting, sk_meet, and the kernel). What stands in here: tma_start (the ring set up: the TMA
+ * fills stages in ring order, which is ring_slot's), tma_tile (a warpgroup's sums of ring slices
+ * c0 to c0 + count - 1: each slice's K elements times w(row, col), checked to be one tile's
+ * consecutive slices, in ring order), tma_finish (the epilogue, every element stored counted),
+ * and the meeting's device steps (arrival, barriers, flag, reads past L1). The workgroups run one
+ * after another in a shuffled order, so that either of a boundary's two may arrive first, each
+ * work-item of a workgroup in turn; work-item 0 of a warpgroup runs before its others, and a
+ * barrier's answer is recorded by it and read by them. Checks, for grids made as
+ * src/plan/plan_matmul_wgmma.c's take_stream_k makes them (several unit counts, tile counts a
+ * little and far past whole waves, one wave and more, ragged k, k of one slice):
+ *  - every element of m x n written once, to alpha k w + beta C + bias[col]; nothing outside;
+ *  - every slice of every tile multiplied once by each warpgroup row block, tile by tile in
+ *    ring order, never past the ring's slices;
+ *  - the meetings read only sums a first arrival wrote (the scratch starts as NaN), a second
+ *    never waits on a flag nobody set, each used counter met by exactly two workgroups' warpgroup
+ *    and left at zero;
+ *  - the kernel's accumulator pairs where acc_element (the header's layout) puts them.
+ * Prints "ok" or what differed; exit status 1 on a difference.
+ */
+#define OCF_KERNEL_matmul_wgmma_tma_sk
+#define PERSIST 1
+#define TMA_SK 1
+#define TMA_THREADS THREADS
+#define TMA_SMEM_BYTES 16
+#include "wgmma_host_check.h"
+
+static uint num_groups;
+static uint get_num_groups(int d) {
+  (void)d;
+  return num_groups;
+}
+
+typedef struct float4 {
+  float x, y, z, w;
+} float4;
+#define FLOAT4(...) ((float4){__VA_ARGS__})
+
+#include "part.cl"
+
+#include "wgmma_host_acc.h"
+
+/* ---- the ring ---- */
+
+static ulong call_k, call_m, call_n;
+static uint ring_total;         /* ring_slices of the workgroup's plan */
+static uint consumed[THREADS];  /* each work-item's ring slices so far */
+static unsigned char *coverage; /* [(slot slices + kt) CONSUMERS + warpgroup]: slices multiplied */
+
+static int tma_start(const uint base, __global uchar *maps, const ring_plan *r, const uint t) {
+  (void)base, (void)maps;
+  ring_total = ring_slices(r);
+  consumed[t] = 0;
+  return 1;
+}
+
+static void tma_tile(float *acc, const uint base, __global const uchar *maps, const ring_plan *r,
+                     const uint c0, const uint count, const uint t) {
+  (void)base, (void)maps;
+  if ((c0 != consumed[t] || count == 0 || c0 + count > ring_total) && failures++ < 5)
+    printf("work-item %u of group %u: ring slices %u + %u after %u of %u\n", t, group_id, c0, count,
+           consumed[t], ring_total);
+  consumed[t] = c0 + count;
+  uint kt0;
+  const uint slot = ring_slot(r, c0, &kt0);
+  ulong elements = 0;
+  for (uint c = c0; c < c0 + count; c++) {
+    uint kt;
+    const uint at = ring_slot(r, c, &kt);
+    if ((at != slot || kt != kt0 + (c - c0) || kt >= r->slices) && failures++ < 5)
+      printf("group %u: ring slice %u is slice %u of slot %u in a segment of slot %u from %u\n",
+             group_id, c, kt, at, slot, kt0);
+    elements += min((ulong)BK, call_k - (ulong)kt * BK);
+    if (t % 128 == 0) coverage[((ulong)at * r->slices + kt) * CONSUMERS + t / 128]++;
+  }
+  const operands tile = ring_tile(r, slot);
+  fake_acc(acc, 0, elements, call_m, call_n, tile.m0, tile.n0, t);
+}
+
+static void tma_finish(__global C_T *c, const ulong c_at, const ulong ldc, const ulong m,
+                       const ulong n, const operands *tile, const float *acc, const float alpha,
+                       const float beta, __global const BIAS_T *bias, const ulong bias_off,
+                       const uint base, const uint t) {
+  (void)base;
+  epilogue e;
+  e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
+  for (uint q = 0; q < BN / 8; q++)
+    for (uint v1 = 0; v1 < 2; v1++)
+      for (uint v0 = 0; v0 < 2; v0++) {
+        ulong row, col;
+        acc_element(t, q, v1, v0, tile->m0, tile->n0, &row, &col);
+        if (row >= m || col >= n) continue;
+        float *at = c + c_at + row * ldc + col;
+        store_c(at, finish_at(acc[4 * q + 2 * v1 + v0], *at, &e, row, col));
+      }
+}
+
+/* ---- the meeting's device steps ---- */
+
+#define MEETINGS 64                      /* a warpgroup's barriers in one workgroup, at most */
+static int answers[CONSUMERS][MEETINGS]; /* warpgroup_any's, as work-item 0 of each saw it */
+static uint asked[THREADS];              /* each work-item's warpgroup_any calls so far */
+static uint *met;                        /* arrivals at each counter over the launch */
+static uint *counters_base;
+
+static int warpgroup_any(const uint wg, const int p) {
+  const uint t = local_id, i = asked[t]++;
+  if (i >= MEETINGS) {
+    if (failures++ < 5) printf("more than %d meetings in group %u\n", MEETINGS, group_id);
+    return p;
+  }
+  if (t % 128 == 0) answers[wg][i] = p;
+  return answers[wg][i] || p;
+}
+
+static void warpgroup_sync(const uint wg) {
+  (void)wg;
+}
+
+static uint sk_arrive(__global uint *counter) {
+  met[counter - counters_base]++;
+  return (*counter)++;
+}
+
+static void sk_flag(__global uint *counter) {
+  *counter += SK_FLAG;
+}
+
+static void sk_take(__global uint *counter) {
+  if (!(*counter & SK_FLAG) && failures++ < 5)
+    printf("group %u waits at counter %ld, which holds %u\n", group_id,
+           (long)(counter - counters_base), *counter);
+  *counter = 0;
+}
+
+static float4 sk_load(__global const float4 *p) {
+  return *p;
+}
+
+#include "part2.cl"
+
+/* One grid of take_stream_k (units workgroups) run in a shuffled workgroup order and checked; 0
+   when the shape does not take it (not counted). */
+static int check(const ulong units, const ulong m, const ulong n, const ulong k, const float beta,
+                 unsigned seed) {
+  const ulong tiles = div_ceil(m, BM) * div_ceil(n, BN), slices = div_ceil(k, BK);
+  if (tiles <= units || tiles % units == 0) return 0;
+  call_k = k, call_m = m, call_n = n, num_groups = (uint)units;
+  /* the maps (256 bytes a workgroup, untouched here), then a tile of sums a boundary */
+  const ulong map_floats = 64 * units, sum_floats = (units - 1) * BM * BN;
+  check_arrays x = arrays_of(m, n, 1, map_floats + sum_floats);
+  uint *counters = calloc((units - 1) * CONSUMERS, sizeof(uint));
+  met = calloc((units - 1) * CONSUMERS, sizeof(uint));
+  coverage = calloc(tiles * slices * CONSUMERS, 1);
+  uint *order = malloc(units * sizeof(uint));
+  if (!counters || !met || !coverage || !order) {
+    printf("out of memory\n");
+    exit(1);
+  }
+  counters_base = counters;
+  for (ulong g = 0; g < units; g++)
+    order[g] = (uint)g;
+  for (ulong g = units - 1; g > 0; g--) { /* Fisher-Yates with a fixed generator */
+    seed = seed * 1103515245u + 12345u;
+    const ulong j = (seed >> 8) % (g + 1);
+    const uint swap = order[g];
+    order[g] = order[j], order[j] = swap;
+  }
+  const float alpha = 0.5f;
+  for (ulong g = 0; g < units; g++) {
+    group_id = order[g];
+    memset(asked, 0, sizeof asked);
+    for (local_id = 0; local_id < THREADS; local_id++)
+      matmul_wgmma_tma_sk(m, n, k, alpha, origin, 0, k, SA, origin, 0, n, 0, beta, c_base, C_OFF,
+                          x.ldc, x.stride_c, x.bias, BIAS_OFF, (uchar *)x.scratch, 0, counters);
+  }
+
+  char plan[160];
+  snprintf(plan, sizeof plan, "units %lu, %lu x %lu x %lu (%lu tiles of %lu slices)", units, m, n,
+           k, tiles, slices);
+  check_c(plan, &x, m, n, k, alpha, beta);
+  for (ulong i = 0; i < tiles * slices * CONSUMERS; i++)
+    if (coverage[i] != 1 && failures++ < 5)
+      printf("%s: slice %lu of tile %lu multiplied %u times by warpgroup %lu\n", plan,
+             i / CONSUMERS % slices, i / CONSUMERS / slices, coverage[i], i % CONSUMERS);
+  ulong meetings = 0;
+  for (ulong i = 0; i < (units - 1) * CONSUMERS; i++) {
+    meetings += met[i] == 2;
+    if ((counters[i] != 0 || (met[i] != 0 && met[i] != 2)) && failures++ < 5)
+      printf("%s: counter %lu met %u times, left at %u\n", plan, i, met[i], counters[i]);
+  }
+  if (slices > 1 && meetings == 0 && failures++ < 5) printf("%s: no tile was split\n", plan);
+  free(counters), free(met), free(coverage), free(order);
+  return 1;
+}
+
+int main(void) {
+  static const ulong cases[][4] = {
+      /* units, m, n, k */
+      {132, 4096, 4096, 4096}, {132, 3000, 3000, 3000}, {16, 1000, 600, 1000},
+      {7, 500, 520, 333},      {9, 700, 1300, 64},      {5, 1000, 300, 1},
+      {12, 900, 700, 200},     {3, 400, 300, 130},      {20, 2000, 1000, 777}};
+  check_fragment(3 * BM, 5 * BN);
+  int planned = 0;
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    for (int b = 0; b < 2; b++)
+      planned += check(cases[i][0], cases[i][1], cases[i][2], cases[i][3], b ? 0.75f : 0.0f,
+                       17u + (unsigned)(7 * i + b));
+  if (planned < 8) {
+    printf("only %d of the cases took stream-K\n", planned);
+    return 1;
+  }
+  if (failures) return 1;
+  printf("ok (%d grids)\n", planned);
+  return 0;
+}
