@@ -44,7 +44,8 @@ sources=${SOURCES:-common.cl wgmma_asm.clh matmul_wgmma_nv.cl}
 for f in $sources; do cat "$root/cl/$f"; done >"$work/program.cl"
 # The kernels of the program: KERNELS (default matmul_wgmma and its TMA-fed form
 # matmul_wgmma_tma; "matmul_wgmma_split matmul_wgmma_reduce" is the split-K plan's program, with
-# matmul_wgmma_tma_split for its TMA-fed form; "matmul_wgmma_lw_split matmul_wgmma_lw" the last-wave split's). Registers and spills are printed
+# matmul_wgmma_tma_split for its TMA-fed form; "matmul_wgmma_lw_split matmul_wgmma_lw" the last-wave split's;
+# "matmul_wgmma_tma_sk" stream-K's, with -DPERSIST=1 and one or two consumers). Registers and spills are printed
 # for each entry.
 kernels=${KERNELS:-matmul_wgmma matmul_wgmma_tma}
 kernel_defines=$(for k in $kernels; do printf -- '-DOCF_KERNEL_%s ' "$k"; done)
