@@ -216,6 +216,22 @@ static void test_wgmma_three_consumers(void **state) {
   mmx_tune(env, "");
 }
 
+/* The persistent forms' epilogue of case number i: C in fp32, bf16 or f16 in turn, and on odd
+   numbers alpha, beta, a bias (along n where B is stored n x k, else along m) and SiLU, on even
+   ones a C of NaNs that beta 0 must not read. */
+static void vary_epilogue(mmx_case *t, const size_t i) {
+  static const ocf_dtype c_types[] = {OCF_F32, OCF_BF16, OCF_F16};
+  t->c_dtype = c_types[i % 3];
+  if (i % 2) {
+    t->alpha = 1.5f, t->beta = -0.5f;
+    t->bias_axis = t->tb == OCF_TRANS ? OCF_BIAS_N : OCF_BIAS_M;
+    t->bias_dtype = t->a_dtype;
+    t->activation = OCF_ACTIVATION_SILU;
+  } else {
+    t->nan_c = 1;
+  }
+}
+
 /* Persistent tiles (wgmma.persist=1, rule 7): one product of more tiles than compute units, a
    workgroup a unit, each multiplying two or three tiles through one ring whose next tile's
    slices load while the last one's C is stored. Every type, both B layouts in turn, ragged m, n
@@ -239,7 +255,6 @@ static void test_wgmma_persistent(void **state) {
       "wgmma.stages=4 wgmma.wave_bn=0",
       "wgmma.persist=1 wgmma.tma=1 wgmma.tma_copies=1 wgmma.c_stage=1 wgmma.consumers=2 "
       "wgmma.bn=256 wgmma.stages=3 wgmma.wave_bn=0 wgmma.align_rows=64 wgmma.sector_rows=0"};
-  static const ocf_dtype c_types[] = {OCF_F32, OCF_BF16, OCF_F16};
   char step[64];
   for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
     mmx_tune(env, forms[f]);
@@ -253,15 +268,7 @@ static void test_wgmma_persistent(void **state) {
       if (copied && dtype == OCF_F32) continue; /* the 16-bit copies only */
       const int tb = dtype == OCF_F32 ? 1 : (int)((d + f) % 2);
       mmx_case t = wg_case(dtype, tb, m, 257, long_k ? 520 : 72, 0);
-      t.c_dtype = c_types[(d + f) % 3];
-      if ((d + f) % 2) {
-        t.alpha = 1.5f, t.beta = -0.5f;
-        t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
-        t.bias_dtype = dtype;
-        t.activation = OCF_ACTIVATION_SILU;
-      } else {
-        t.nan_c = 1;
-      }
+      vary_epilogue(&t, d + f);
       t.truncating_sum = 1;
       mmx_check(env, &t, NULL);
       const char *plan = ocf_last_plan();
@@ -292,7 +299,6 @@ static void test_wgmma_stream_k(void **state) {
       "wgmma.stages=3 wgmma.wave_bn=0",
       "wgmma.persist=2 wgmma.tma=1 wgmma.c_stage=0 wgmma.consumers=2 wgmma.bn=256 "
       "wgmma.stages=3 wgmma.wave_bn=0"};
-  static const ocf_dtype c_types[] = {OCF_F32, OCF_BF16, OCF_F16};
   for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
     mmx_tune(env, forms[f]);
     for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs) + 2; d++) {
@@ -301,15 +307,7 @@ static void test_wgmma_stream_k(void **state) {
       const int tb = dtype == OCF_F32 ? 1 : (int)((d + f) % 2);
       const size_t m = one_column ? 128 * (units + 5) - 7 : 128 * (units + 3) - 50;
       mmx_case t = wg_case(dtype, tb, m, one_column ? 200 : 257, long_k ? 520 : 72, 0);
-      t.c_dtype = c_types[(d + f) % 3];
-      if ((d + f) % 2) {
-        t.alpha = 1.5f, t.beta = -0.5f;
-        t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
-        t.bias_dtype = dtype;
-        t.activation = OCF_ACTIVATION_SILU;
-      } else {
-        t.nan_c = 1;
-      }
+      vary_epilogue(&t, d + f);
       check_kernel(env, t, "matmul_wgmma_tma_sk");
     }
   }

@@ -97,6 +97,31 @@ static ulong div_ceil(const ulong a, const ulong b) {
   return (a + b - 1) / b;
 }
 
+/* order[0..n) a shuffle of 0..n-1 (Fisher-Yates with a fixed generator from seed): the order a
+   check runs a launch's workgroups in. */
+static inline void shuffle_groups(uint *order, const ulong n, unsigned seed) {
+  for (ulong g = 0; g < n; g++)
+    order[g] = (uint)g;
+  for (ulong g = n; g-- > 1;) {
+    seed = seed * 1103515245u + 12345u;
+    const ulong j = (seed >> 8) % (g + 1);
+    const uint swap = order[g];
+    order[g] = order[j], order[j] = swap;
+  }
+}
+
+/* A check's exit: "ok" and 0 when at least 8 of its cases made plans (`planned`) and none
+   differed; else what went wrong (`what`: the cases' plan, for "only N of the cases ...") and 1. */
+static inline int checks_done(const int planned, const char *what) {
+  if (planned < 8) {
+    printf("only %d of the cases %s\n", planned, what);
+    return 1;
+  }
+  if (failures) return 1;
+  printf("ok (%d plans)\n", planned);
+  return 0;
+}
+
 /* A check's C and bias: `batch` products of m x n from element C_OFF, rows n + 3 apart, products
    m + 2 rows apart (padding columns and rows between products that must keep their values),
    element i holding i % 13 (into c_base, c_size, written); the bias n + 9 values, i % 5 - 2,

@@ -68,14 +68,7 @@ static int check(const ulong units, const ulong m, const ulong n, const ulong k,
   }
   const float alpha = 0.5f;
   const ulong launched = groups * splits;
-  for (ulong g = 0; g < launched; g++)
-    order[g] = (uint)g;
-  for (ulong g = launched - 1; g > 0; g--) { /* Fisher-Yates with a fixed generator */
-    seed = seed * 1103515245u + 12345u;
-    const ulong j = (seed >> 8) % (g + 1);
-    const uint swap = order[g];
-    order[g] = order[j], order[j] = swap;
-  }
+  shuffle_groups(order, launched, seed);
 
   joins = 0;
   for (ulong g = 0; g < launched; g++) {
@@ -110,11 +103,5 @@ int main(void) {
     for (int b = 0; b < 2; b++)
       planned += check(cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], 64,
                        b ? 0.75f : 0.0f, 17u + (unsigned)(7 * i + b));
-  if (planned < 8) {
-    printf("only %d of the cases split\n", planned);
-    return 1;
-  }
-  if (failures) return 1;
-  printf("ok (%d plans)\n", planned);
-  return 0;
+  return checks_done(planned, "split");
 }

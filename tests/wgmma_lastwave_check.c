@@ -107,11 +107,5 @@ int main(void) {
     for (int b = 0; b < 2; b++)
       planned += check(cases[i][0], cases[i][1], cases[i][2], cases[i][3], cases[i][4], 64,
                        b ? 0.75f : 0.0f);
-  if (planned < 8) {
-    printf("only %d of the cases split their last wave\n", planned);
-    return 1;
-  }
-  if (failures) return 1;
-  printf("ok (%d plans)\n", planned);
-  return 0;
+  return checks_done(planned, "split their last wave");
 }
