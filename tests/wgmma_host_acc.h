@@ -3,7 +3,8 @@
  * (after wgmma_host_check.h and part.cl, which defines the operands): a work-item's accumulator
  * for element (row, col) of product p over a K range of kn is kn w(p, row, col) (0 outside
  * m x n), whose sum over the ranges is exactly k w in floats. acc_element states the layout
- * on its own (from the kernel's header); check_fragment holds the kernel's pair macros to it.
+ * on its own (from the kernel's header); check_fragment holds the kernel's pair macros to it;
+ * store_finished is the whole-tile epilogue (part.cl's finish_at) the checks stand in with.
  */
 #ifndef OCLFUSE_TESTS_WGMMA_HOST_ACC_H
 #define OCLFUSE_TESTS_WGMMA_HOST_ACC_H
@@ -53,6 +54,22 @@ static void main_loop(float *acc, const uint base, const operands *o, const uint
   (void)base;
   const ulong at = (ulong)(o->a - origin) / EB;
   fake_acc(acc, at / SA, o->k, o->m, o->n, o->m0, o->n0, t);
+}
+
+/* Work-item t's accumulators of the tile at (m0, n0) finished with e into C (a product's, rows
+   ldc apart), what lies inside m x n, each store counted. */
+static inline void store_finished(float *c, const ulong ldc, const ulong m, const ulong n,
+                                  const ulong m0, const ulong n0, const float *acc,
+                                  const epilogue *e, const uint t) {
+  for (uint q = 0; q < BN / 8; q++)
+    for (uint v1 = 0; v1 < 2; v1++)
+      for (uint v0 = 0; v0 < 2; v0++) {
+        ulong row, col;
+        acc_element(t, q, v1, v0, m0, n0, &row, &col);
+        if (row >= m || col >= n) continue;
+        float *at = c + row * ldc + col;
+        store_c(at, finish_at(acc[4 * q + 2 * v1 + v0], *at, e, row, col));
+      }
 }
 
 #endif /* OCLFUSE_TESTS_WGMMA_HOST_ACC_H */

@@ -50,15 +50,7 @@ static void whole_tile(const uint base, const uint slot, const uint tiles_m, con
   fake_acc(acc, product, k, m, n, m0, n0, t);
   epilogue e;
   e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
-  for (uint q = 0; q < BN / 8; q++)
-    for (uint v1 = 0; v1 < 2; v1++)
-      for (uint v0 = 0; v0 < 2; v0++) {
-        ulong row, col;
-        acc_element(t, q, v1, v0, m0, n0, &row, &col);
-        if (row >= m || col >= n) continue;
-        float *at = c + c_off + product * stride_c + row * ldc + col;
-        store_c(at, finish_at(acc[4 * q + 2 * v1 + v0], *at, &e, row, col));
-      }
+  store_finished(c + c_off + product * stride_c, ldc, m, n, m0, n0, acc, &e, t);
 }
 
 /* One plan of rule 6 (lastwave 100, least K per range min_k) run and checked; 0 when the

@@ -89,15 +89,7 @@ static void tma_finish(__global C_T *c, const ulong c_at, const ulong ldc, const
   (void)base;
   epilogue e;
   e.alpha = alpha, e.beta = beta, e.bias = bias, e.bias_off = bias_off;
-  for (uint q = 0; q < BN / 8; q++)
-    for (uint v1 = 0; v1 < 2; v1++)
-      for (uint v0 = 0; v0 < 2; v0++) {
-        ulong row, col;
-        acc_element(t, q, v1, v0, tile->m0, tile->n0, &row, &col);
-        if (row >= m || col >= n) continue;
-        float *at = c + c_at + row * ldc + col;
-        store_c(at, finish_at(acc[4 * q + 2 * v1 + v0], *at, &e, row, col));
-      }
+  store_finished(c + c_at, ldc, m, n, tile->m0, tile->n0, acc, &e, t);
 }
 
 /* ---- the meeting's device steps ---- */
