@@ -511,8 +511,8 @@ static size_t stream_k_bytes(const wg_geometry *g, size_t groups) {
   return (groups - 1) * 64u * g->consumers * g->bn * sizeof(float);
 }
 
-/* Rule 7's persistent kernel of geometry g: matmul_wgmma_tma, or with stream-K its own. */
-static ocf_kernel_id persistent_kernel(const wg_geometry *g) {
+/* Rule 7's whole-K kernel of geometry g: matmul_wgmma_tma, or with stream-K its own. */
+static ocf_kernel_id whole_k_tma_kernel(const wg_geometry *g) {
   return g->persist == 2 ? OCF_KERNEL_MATMUL_WGMMA_TMA_SK : OCF_KERNEL_MATMUL_WGMMA_TMA;
 }
 
@@ -556,7 +556,8 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
   p.persist = 1;
   hopper_ring(&p);
   const size_t slices = ocf_div_ceil(call->k, slice_k(call->a_dtype));
-  /* stream-K's workgroups take at most as many: (groups / units + 1) slices' worth */
+  /* a stream-K workgroup's slices stay below the same bound: at most ceil(groups / units) tiles'
+     (groups / units whole ones and less than two tiles' range, one wave of which it gave up) */
   if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
   if (tma_form(facts, call, kernel, &p, units, before) != OCF_MMA_PLANNED) return 0;
   if (t->persist == 2 && kernel == OCF_KERNEL_MATMUL_WGMMA_TMA)
@@ -680,7 +681,7 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   if (split) {
     add_split_steps(facts, tuning, call, &g, groups, plan);
   } else if (!lastwave) {
-    const ocf_kernel_id kernel = persistent_kernel(&g);
+    const ocf_kernel_id kernel = whole_k_tma_kernel(&g);
     const ocf_mma_outcome tma = tuning->matmul.wgmma.tma
                                     ? tma_form(facts, call, kernel, &g, groups, 0) /* rule 7 */
                                     : OCF_MMA_NOT_APPLICABLE;
