@@ -239,8 +239,8 @@
 #           (the skinny class, which takes the wgmma split in 128 x 256 tiles) under the few_rows
 #           class's one-consumer 128-column tiles, deeper splits, the split joined, and the
 #           few-row and skinny kernels, cuBLAS beside (cap 400 s)
-#   persist persistent tiles and stream-K on them (wgmma.persist 1 and 2): test_wgmma_persistent
-#           and test_wgmma_stream_k, then the forms whose test passed against the context's plan
+#   persist persistent tiles and stream-K on them (wgmma.persist 1 and 2): the context's form
+#           (test_wgmma_types_layouts_shapes), test_wgmma_persistent and test_wgmma_stream_k, then the forms whose test passed against the context's plan
 #           on PERSIST_SHAPES (PERSIST_CONFIGS overrides), cuBLAS beside (PEERS_CAP, default 90 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
@@ -1328,9 +1328,11 @@ SHAPES
     # persistent tiles (wgmma.persist=1, docs/GEMM.md "Persistent tiles") and stream-K on them
     # (wgmma.persist=2, two consumers: "Stream-K"): the suite's cases, then the square, LM,
     # ragged and TF32 shapes against a tile a workgroup, cuBLAS beside
+    # (the context's form first: its ring's code is the persistent forms' since 2026-12-07)
+    wgmma_tests 60 test_wgmma_types_layouts_shapes
     wgmma_tests 150 test_wgmma_persistent
     wgmma_tests 100 test_wgmma_stream_k
-    tail -6 "$work/wgmma_test.txt"
+    tail -8 "$work/wgmma_test.txt"
     # a persistent kernel that fails its test may hang: no timings of a form whose test failed
     # (each would run to its cap)
     configs=""
