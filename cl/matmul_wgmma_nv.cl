@@ -1187,6 +1187,9 @@ INLINE ring_plan one_tile(const operands *o) {
   r.o = *o;
   r.slices = slices_of(o);
   r.tiles = 1;
+#if TMA_SK
+  r.sk_slot0 = r.sk_kt0 = r.sk_count = 0; /* no range: a program with both entries */
+#endif
   return r;
 }
 #endif
@@ -1365,10 +1368,9 @@ __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void matmul_wg
   if (tiles <= groups) return; /* the planner makes no such grid */
   const uint slot = (uint)get_group_id(0), t = (uint)get_local_id(0);
   uint product;
-  ring_plan r;
-  r.o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb, stride_b, m,
-                      n, k, &product);
-  r.slices = slices_of(&r.o);
+  const operands o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb,
+                                   stride_b, m, n, k, &product);
+  ring_plan r = one_tile(&o);
   const uint sk_tiles = tiles % groups + groups, sk_slot = tiles - sk_tiles;
   const ulong span = (ulong)sk_tiles * r.slices; /* the range's slices, tile by tile */
   const ulong sk_from = span * slot / groups, sk_to = span * (slot + 1) / groups;

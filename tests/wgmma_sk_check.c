@@ -1,19 +1,21 @@
 /*
- * wgmma_sk_check.c: stream-K on the persistent TMA-fed form (matmul_wgmma_tma_sk of
- * cl/matmul_wgmma_nv.cl) on the host, its ranges, its ring's order and its meetings (built and
+ * wgmma_sk_check.c: the persistent TMA-fed form (matmul_wgmma_tma with PERSIST) and stream-K on it
+ * (matmul_wgmma_tma_sk) of cl/matmul_wgmma_nv.cl on the host, their tiles, ranges, ring order
+ * and meetings (built and
  * run by tools/wgmma_sk_check.sh with -DBN, -DCONSUMERS and -DGROUP_M; part.cl is the script's
  * cut of the kernel source before the kernel: the accumulator fragment's macros, the operands,
  * tile_of, operands_of, the epilogue's element, slices_of and the ring's plan; part2.cl the
- * meeting, sk_meet, and the kernel). What stands in here: tma_start (the ring set up: the TMA
- * fills stages in ring order, which is ring_slot's), tma_tile (a warpgroup's sums of ring slices
- * c0 to c0 + count - 1: each slice's K elements times w(row, col), checked to be one tile's
- * consecutive slices, in ring order), tma_finish (the epilogue, every element stored counted),
- * and the meeting's device steps (arrival, barriers, flag, reads past L1). The workgroups run one
- * after another in a shuffled order, so that either of a boundary's two may arrive first, each
- * work-item of a workgroup in turn; work-item 0 of a warpgroup runs before its others, and a
- * barrier's answer is recorded by it and read by them. Checks, for grids made as
- * src/plan/plan_matmul_wgmma.c's take_stream_k makes them (several unit counts, tile counts a
- * little and far past whole waves, one wave and more, ragged k, k of one slice):
+ * whole-K entry, the meeting, sk_meet, and the stream-K kernel). What stands in here: tma_start
+ * (the ring set up: the TMA fills stages in ring order, which is ring_slot's), tma_tile (a
+ * warpgroup's sums of ring slices c0 to c0 + count - 1: each slice's K elements times w(row, col),
+ * checked to be one tile's consecutive slices, in ring order), tma_finish (the epilogue, every
+ * element stored counted), and the meeting's device steps (arrival, barriers, flag, reads past L1).
+ * The workgroups run one after another in a shuffled order, so that either of a boundary's two may
+ * arrive first, each work-item of a workgroup in turn; work-item 0 of a warpgroup runs before its
+ * others, and a barrier's answer is recorded by it and read by them. Checks, for grids made as
+ * src/plan/plan_matmul_wgmma.c's take_persistent and take_stream_k make them (several unit
+ * counts, tile counts a little and far past whole waves and whole waves, ragged k, k of one
+ * slice):
  *  - every element of m x n written once, to alpha k w + beta C + bias[col]; nothing outside;
  *  - every slice of every tile multiplied once by each warpgroup row block, tile by tile in
  *    ring order, never past the ring's slices;
@@ -26,6 +28,7 @@
 #define OCF_KERNEL_matmul_wgmma_tma_sk
 #define PERSIST 1
 #define TMA_SK 1
+#define TMA_ENTRY matmul_wgmma_tma
 #define TMA_THREADS THREADS
 #define TMA_SMEM_BYTES 16
 #include "wgmma_host_check.h"
@@ -136,12 +139,12 @@ static float4 sk_load(__global const float4 *p) {
 
 #include "part2.cl"
 
-/* One grid of take_stream_k (units workgroups) run in a shuffled workgroup order and checked; 0
-   when the shape does not take it (not counted). */
-static int check(const ulong units, const ulong m, const ulong n, const ulong k, const float beta,
-                 unsigned seed) {
+/* One grid of take_persistent (units workgroups; stream-K: take_stream_k's) run in a shuffled
+   workgroup order and checked; 0 when the shape does not take it (not counted). */
+static int check(const int stream_k, const ulong units, const ulong m, const ulong n, const ulong k,
+                 const float beta, unsigned seed) {
   const ulong tiles = div_ceil(m, BM) * div_ceil(n, BN), slices = div_ceil(k, BK);
-  if (tiles <= units || tiles % units == 0) return 0;
+  if (tiles <= units || (stream_k && tiles % units == 0)) return 0;
   call_k = k, call_m = m, call_n = n, num_groups = (uint)units;
   /* the maps (256 bytes a workgroup, untouched here), then a tile of sums a boundary */
   const ulong map_floats = 64 * units, sum_floats = (units - 1) * BM * BN;
@@ -161,13 +164,17 @@ static int check(const ulong units, const ulong m, const ulong n, const ulong k,
     group_id = order[g];
     memset(asked, 0, sizeof asked);
     for (local_id = 0; local_id < THREADS; local_id++)
-      matmul_wgmma_tma_sk(m, n, k, alpha, origin, 0, k, SA, origin, 0, n, 0, beta, c_base, C_OFF,
-                          x.ldc, x.stride_c, x.bias, BIAS_OFF, (uchar *)x.scratch, 0, counters);
+      if (stream_k)
+        matmul_wgmma_tma_sk(m, n, k, alpha, origin, 0, k, SA, origin, 0, n, 0, beta, c_base, C_OFF,
+                            x.ldc, x.stride_c, x.bias, BIAS_OFF, (uchar *)x.scratch, 0, counters);
+      else
+        matmul_wgmma_tma(m, n, k, alpha, origin, 0, k, SA, origin, 0, n, 0, beta, c_base, C_OFF,
+                         x.ldc, x.stride_c, x.bias, BIAS_OFF, (uchar *)x.scratch, 0);
   }
 
   char plan[160];
-  snprintf(plan, sizeof plan, "units %lu, %lu x %lu x %lu (%lu tiles of %lu slices)", units, m, n,
-           k, tiles, slices);
+  snprintf(plan, sizeof plan, "%s, units %lu, %lu x %lu x %lu (%lu tiles of %lu slices)",
+           stream_k ? "stream-K" : "persistent", units, m, n, k, tiles, slices);
   check_c(plan, &x, m, n, k, alpha, beta);
   for (ulong i = 0; i < tiles * slices * CONSUMERS; i++)
     if (coverage[i] != 1 && failures++ < 5)
@@ -179,7 +186,9 @@ static int check(const ulong units, const ulong m, const ulong n, const ulong k,
     if ((counters[i] != 0 || (met[i] != 0 && met[i] != 2)) && failures++ < 5)
       printf("%s: counter %lu met %u times, left at %u\n", plan, i, met[i], counters[i]);
   }
-  if (slices > 1 && meetings == 0 && failures++ < 5) printf("%s: no tile was split\n", plan);
+  if (stream_k && slices > 1 && meetings == 0 && failures++ < 5)
+    printf("%s: no tile was split\n", plan);
+  if (!stream_k && meetings != 0 && failures++ < 5) printf("%s: a meeting\n", plan);
   free(counters), free(met), free(coverage), free(order);
   return 1;
 }
@@ -187,14 +196,15 @@ static int check(const ulong units, const ulong m, const ulong n, const ulong k,
 int main(void) {
   static const ulong cases[][4] = {
       /* units, m, n, k */
-      {132, 4096, 4096, 4096}, {132, 3000, 3000, 3000}, {16, 1000, 600, 1000},
-      {7, 500, 520, 333},      {9, 700, 1300, 64},      {5, 1000, 300, 1},
-      {12, 900, 700, 200},     {3, 400, 300, 130},      {20, 2000, 1000, 777}};
+      {132, 4096, 4096, 4096}, {132, 3000, 3000, 3000}, {16, 1000, 600, 1000}, {7, 500, 520, 333},
+      {9, 700, 1300, 64},      {5, 1000, 300, 1},       {12, 900, 700, 200},   {3, 400, 300, 130},
+      {20, 2000, 1000, 777},   {4, 1024, 1024, 300}};
   check_fragment(3 * BM, 5 * BN);
   int planned = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     for (int b = 0; b < 2; b++)
-      planned += check(cases[i][0], cases[i][1], cases[i][2], cases[i][3], b ? 0.75f : 0.0f,
-                       17u + (unsigned)(7 * i + b));
-  return checks_done(planned, "took stream-K");
+      for (int stream_k = 0; stream_k < 2; stream_k++)
+        planned += check(stream_k, cases[i][0], cases[i][1], cases[i][2], cases[i][3],
+                         b ? 0.75f : 0.0f, 17u + (unsigned)(7 * i + b));
+  return checks_done(planned, "took the persistent form");
 }
