@@ -71,7 +71,8 @@
  * scratch); matmul_wgmma_tma and its twins _tma_sb, _tma_sab, _tma_pb, _tma_pab (the stages
  * filled by the tensor memory accelerator for one more warp); split K as matmul_wgmma_split then
  * matmul_wgmma_reduce, as matmul_wgmma_tma_split then the reduce, or as matmul_wgmma_split_join
- * alone; the last-wave split, matmul_wgmma_lw_split then matmul_wgmma_lw.
+ * alone; the last-wave split, matmul_wgmma_lw_split then matmul_wgmma_lw; stream-K on the
+ * persistent TMA-fed form, matmul_wgmma_tma_sk.
  *
  * TF32: the stages hold the caller's fp32 bits untouched, and the matrix unit truncates them (the
  * PTX ISA: wgmma.mma_async with .tf32 "will truncate lower 13 bits of the 32-bit input data"),
@@ -1254,13 +1255,14 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
 #if TMA_SK
 /* Stream-K on the persistent form (src/plan/plan_matmul_wgmma.c, rule 7 with wgmma.persist 2):
    a persistent grid of G workgroups (G < T, the product's tiles, and PERSIST 1) whose last
-   partial wave would leave units idle. The last T % G + G tiles (from slot sk_tile0) become one
-   range of (T % G + G) S K slices (S a tile's), cut into G equal ranges, workgroup g's first:
-   each at least S slices long, so it covers at most three tiles (a tail of one, a whole one, a
-   head of the next) and a tile is shared by at most two workgroups, across one boundary (the
-   start of workgroup b's range, 0 < b < G). After its range each workgroup multiplies the
-   earlier tiles as the persistent form does, (T - T % G - G) / G of them: every workgroup takes
-   (T / G) S slices and a few more, where the tile-a-unit waves took ceil(T / G) S.
+   partial wave would leave units idle. The last T % G + G tiles (grid slots sk_slot =
+   T - T % G - G on) become one range of (T % G + G) S K slices (S a tile's), cut into G equal
+   ranges, workgroup g's first: each at least S slices long, so it covers at most three tiles (a
+   tail of one, a whole one, a head of the next) and a tile is shared by at most two workgroups,
+   across one boundary (the start of workgroup b's range, 0 < b < G). After its range each
+   workgroup multiplies the earlier tiles as the persistent form does, sk_slot / G of them: every
+   workgroup takes (T / G) S slices and a few more, where the tile-a-unit waves took
+   ceil(T / G) S.
 
    A tile split at boundary b is finished by whichever of its two warpgroups arrives second at
    the boundary's counter (arrivals[(b - 1) CONSUMERS + warpgroup]): the first writes its raw
