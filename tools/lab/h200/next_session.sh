@@ -278,6 +278,7 @@ echo "built at $((SECONDS - start)) s"
 # step does not take the call past the device's limit), whichever is less.
 budget() {
   local left=$((deadline - (SECONDS - start) - 20))
+  [ "$left" -lt 1 ] && left=1 # timeout 0 would mean no limit at all
   [ "$left" -lt "$1" ] && echo "$left" || echo "$1"
 }
 
