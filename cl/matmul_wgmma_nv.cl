@@ -72,7 +72,7 @@
  * filled by the tensor memory accelerator for one more warp); split K as matmul_wgmma_split then
  * matmul_wgmma_reduce, as matmul_wgmma_tma_split then the reduce, or as matmul_wgmma_split_join
  * alone; the last-wave split, matmul_wgmma_lw_split then matmul_wgmma_lw; stream-K on the
- * persistent TMA-fed form, matmul_wgmma_tma_sk.
+ * persistent TMA-fed form, matmul_wgmma_tma_sk and its twins _tma_sk_sb, _sab, _pb, _pab.
  *
  * TF32: the stages hold the caller's fp32 bits untouched, and the matrix unit truncates them (the
  * PTX ISA: wgmma.mma_async with .tf32 "will truncate lower 13 bits of the 32-bit input data"),
@@ -738,8 +738,24 @@ WGMMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __gl
 #define TMA_ENTRY matmul_wgmma_tma_pab
 #endif
 /* Stream-K on the persistent form (matmul_wgmma_tma_sk: rule 7 with wgmma.persist 2), defined
-   below the whole-K entry. */
+   below the whole-K entry, under five names as that entry is: _sk_sb, _sk_sab, _sk_pb and
+   _sk_pab on the staged or copied operands. */
 #ifdef OCF_KERNEL_matmul_wgmma_tma_sk
+#define SK_ENTRY matmul_wgmma_tma_sk
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_sk_sb
+#define SK_ENTRY matmul_wgmma_tma_sk_sb
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_sk_sab
+#define SK_ENTRY matmul_wgmma_tma_sk_sab
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_sk_pb
+#define SK_ENTRY matmul_wgmma_tma_sk_pb
+#endif
+#ifdef OCF_KERNEL_matmul_wgmma_tma_sk_pab
+#define SK_ENTRY matmul_wgmma_tma_sk_pab
+#endif
+#ifdef SK_ENTRY
 #define TMA_SK 1
 #if !PERSIST
 #error "matmul_wgmma_tma_sk: the persistent form only (PERSIST 1)"
@@ -1357,7 +1373,7 @@ INLINE int sk_meet(float *acc, __global uint *counter, __global float4 *part, co
   return 1;
 }
 
-__kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void matmul_wgmma_tma_sk(
+__kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void SK_ENTRY(
     const ulong m, const ulong n, const ulong k, const float alpha, __global const uchar *a,
     const ulong a_off, const ulong lda, const ulong stride_a, __global const uchar *b,
     const ulong b_off, const ulong ldb, const ulong stride_b, const float beta, __global C_T *c,

@@ -290,25 +290,53 @@ static void test_wgmma_persistent(void **state) {
    tile after the ranges). Every type, both B layouts in turn, ragged m, n and k, the staged
    epilogue in every C type and the direct one, alpha, beta, a bias either way; check_kernel
    runs each case twice, so the second call finds the boundaries' counters at zero again (a
-   counter left set would hand the sums over wrong or wait for ever). */
+   counter left set would hand the sums over wrong or wait for ever). Then the same on the
+   twins of a copied plan (wgmma.align_rows=64: B's rows copied onto the lines, _sk_pb) and of a
+   staged one (A transposed: A and B staged, _sk_sab; TF32 staged from 64^3 on), whose sums lie
+   after the copies and the maps. */
 static void test_wgmma_stream_k(void **state) {
   ocft_env *env = ocft_get_env(state);
   const size_t units = env->info.compute_units;
-  static const char *const forms[] = {
-      "wgmma.persist=2 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=2 wgmma.bn=256 "
-      "wgmma.stages=3 wgmma.wave_bn=0",
-      "wgmma.persist=2 wgmma.tma=1 wgmma.c_stage=0 wgmma.consumers=2 wgmma.bn=256 "
-      "wgmma.stages=3 wgmma.wave_bn=0"};
+  static const char *const forms[][2] = {
+      {"wgmma.persist=2 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=2 wgmma.bn=256 "
+       "wgmma.stages=3 wgmma.wave_bn=0",
+       "matmul_wgmma_tma_sk"},
+      {"wgmma.persist=2 wgmma.tma=1 wgmma.c_stage=0 wgmma.consumers=2 wgmma.bn=256 "
+       "wgmma.stages=3 wgmma.wave_bn=0",
+       "matmul_wgmma_tma_sk"},
+      {"wgmma.persist=2 wgmma.tma=1 wgmma.tma_copies=1 wgmma.c_stage=1 wgmma.consumers=2 "
+       "wgmma.bn=256 wgmma.stages=3 wgmma.wave_bn=0 wgmma.align_rows=64 wgmma.sector_rows=0",
+       "matmul_wgmma_tma_sk_pb"},
+      {"wgmma.persist=2 wgmma.tma=1 wgmma.tma_copies=1 wgmma.c_stage=1 wgmma.consumers=2 "
+       "wgmma.bn=256 wgmma.stages=3 wgmma.wave_bn=0 wgmma.unread_rows=64 "
+       "wgmma.tf32_stage_min=64",
+       "matmul_wgmma_tma_sk_sab"}};
+  char step[64];
   for (size_t f = 0; f < OCF_ARRAY_LEN_T(forms); f++) {
-    mmx_tune(env, forms[f]);
+    mmx_tune(env, forms[f][0]);
+    const int copied = f == 2, staged = f == 3;
+    snprintf(step, sizeof step, "%s wg=288 groups=%zu ", forms[f][1], units);
     for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs) + 2; d++) {
       const int long_k = d == OCF_ARRAY_LEN_T(inputs), one_column = d > OCF_ARRAY_LEN_T(inputs);
       const ocf_dtype dtype = d < OCF_ARRAY_LEN_T(inputs) ? inputs[d] : OCF_BF16;
+      if (copied && dtype == OCF_F32) continue; /* the 16-bit copies only */
       const int tb = dtype == OCF_F32 ? 1 : (int)((d + f) % 2);
       const size_t m = one_column ? 128 * (units + 5) - 7 : 128 * (units + 3) - 50;
       mmx_case t = wg_case(dtype, tb, m, one_column ? 200 : 257, long_k ? 520 : 72, 0);
+      if (staged) t.ta = OCF_TRANS, t.lda_pad = 3; /* A stored k x m, its rows anywhere */
       vary_epilogue(&t, d + f);
-      check_kernel(env, t, "matmul_wgmma_tma_sk");
+      if (!copied && !staged) {
+        check_kernel(env, t, forms[f][1]);
+        continue;
+      }
+      t.truncating_sum = 1;
+      for (int twice = 0; twice < 2; twice++) { /* the counters at zero again */
+        mmx_check(env, &t, NULL);
+        if (strstr(ocf_last_plan(), step) == NULL) {
+          print_error("form %zu ran %s, not %s\n", f, ocf_last_plan(), step);
+          fail();
+        }
+      }
     }
   }
   mmx_tune(env, "");

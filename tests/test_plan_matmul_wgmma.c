@@ -1315,7 +1315,8 @@ static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_
    runs matmul_wgmma_tma_sk with the split tiles' sums after the maps and a counter a boundary
    and consumer; whole waves, three consumers, a refused wide launch, a short workspace or a
    copied plan's step keep the persistent matmul_wgmma_tma. */
-static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *bf16) {
+static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *bf16,
+                          const ocf_tuning_values *f32) {
   ocf_tuning_values stream = *bf16;
   stream.matmul.wgmma.persist = 2;
   ocf_device_facts big = *tma;
@@ -1361,13 +1362,36 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, three consumers", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
-  /* a copied plan's step stays persistent (3000^3, 256 tiles of 192 x 192 by the waves) */
+  /* a copied plan's step takes its stream-K twin, the sums after the copies and the maps
+     (3000^3: B copied, 384 tiles of 128 x 192 by the waves) */
   ocf_device_facts h100 = *tma;
   h100.learnt.wgmma_tma_local_ok = 230784;
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, 3000^3 copied", &h100, &stream, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_sk_pb wg=288 groups=132",
+                  "PERSIST=1 BN=192 maps_at=18048000 scratch=30959616 arrivals=262", none);
+  /* (B's copy: 3000 rows of 3008 values; the maps; 131 boundaries of 128 x 192 floats) */
+  call.scratch_bound.set = 1, call.scratch_bound.bytes = 30959616 - 1; /* a byte short */
+  plan_wgmma_case("stream-K, 3000^3 copied, a workspace a byte short", &h100, &stream, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=132",
-                  "PERSIST=1 arrivals=0", none);
+                  "PERSIST=1 scratch=18081792 arrivals=0", none);
+  call.scratch_bound.set = 0;
+  call.lda = 3001; /* A off 16-byte chunks: both copied */
+  plan_wgmma_case("stream-K, A and B copied", &h100, &stream, &call,
+                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_sk_pab wg=288 groups=132",
+                  "PERSIST=1 arrivals=262", none);
+  /* staged: TF32 with A transposed (A and B staged), B n x k off 16-byte chunks (B alone) */
+  ocf_tuning_values tf32 = *f32;
+  tf32.matmul.wgmma.persist = 2;
+  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  call.trans_a = OCF_TRANS;
+  plan_wgmma_case("stream-K, TF32 staged A and B", &h100, &tf32, &call,
+                  "matmul_stage wg=32x8 groups=128x256 + matmul_wgmma_tma_sk_sab wg=288 groups=132",
+                  "PERSIST=1 arrivals=262", none);
+  call.trans_a = OCF_NO_TRANS, call.trans_b = OCF_TRANS, call.ldb = 4097;
+  plan_wgmma_case("stream-K, TF32 staged B", &h100, &tf32, &call,
+                  "matmul_stage wg=32x8 groups=128x128 + matmul_wgmma_tma_sk_sb wg=288 groups=132",
+                  "PERSIST=1 arrivals=262", none);
 }
 
 static void test_plan_matmul_wgmma_tma(void **state) {
@@ -1467,7 +1491,7 @@ static void test_plan_matmul_wgmma_tma(void **state) {
   test_tma_copies(&tma, &bf16, &f32);
   test_three_consumers(&tma, &bf16);
   test_persistent_tiles(&tma, &bf16);
-  test_stream_k(&tma, &bf16);
+  test_stream_k(&tma, &bf16, &f32);
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("3000^3 copied", &tma, &bf16, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=384", "wide=1",

@@ -28,6 +28,7 @@
 #define OCF_KERNEL_matmul_wgmma_tma_sk
 #define PERSIST 1
 #define TMA_SK 1
+#define SK_ENTRY matmul_wgmma_tma_sk
 #define TMA_ENTRY matmul_wgmma_tma
 #define TMA_THREADS THREADS
 #define TMA_SMEM_BYTES 16

@@ -25,7 +25,7 @@ source "$(dirname "$0")/wgmma_host_common.sh"
 } | as_c >"$work/part.cl"
 {
   awk '/^\/\* maps: the scratch, whose bytes from maps_at/{on=1}
-       /^\/\* The warpgroup.s meeting at a boundary/{on=1} /^__kernel .* matmul_wgmma_tma_sk\(/{on=1}
+       /^\/\* The warpgroup.s meeting at a boundary/{on=1} /^__kernel .* SK_ENTRY\(/{on=1}
        on{print} on && /^}/{on=0}' "$f"
 } | sed -e 's/(float4)(/FLOAT4(/g' -e 's/__global float4 \*/float4 */g' >"$work/part2.cl"
 run_tile_configs wgmma_sk_check.c

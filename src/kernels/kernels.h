@@ -88,7 +88,11 @@
   X(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)       \
   X(MATMUL_TILED_STREAM, matmul_tiled_stream, OCF_PROGRAM_MATMUL)                  \
   X(MATMUL_SKINNY_JOIN, matmul_skinny_join, OCF_PROGRAM_MATMUL_SKINNY)             \
-  X(MATMUL_WGMMA_TMA_SK, matmul_wgmma_tma_sk, OCF_PROGRAM_MATMUL_WGMMA_NV)
+  X(MATMUL_WGMMA_TMA_SK, matmul_wgmma_tma_sk, OCF_PROGRAM_MATMUL_WGMMA_NV)         \
+  X(MATMUL_WGMMA_TMA_SK_SB, matmul_wgmma_tma_sk_sb, OCF_PROGRAM_MATMUL_WGMMA_NV)   \
+  X(MATMUL_WGMMA_TMA_SK_SAB, matmul_wgmma_tma_sk_sab, OCF_PROGRAM_MATMUL_WGMMA_NV) \
+  X(MATMUL_WGMMA_TMA_SK_PB, matmul_wgmma_tma_sk_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)   \
+  X(MATMUL_WGMMA_TMA_SK_PAB, matmul_wgmma_tma_sk_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)
 
 typedef enum ocf_kernel_id {
 #define OCF_KERNEL_ENUM_(id, name, program) OCF_KERNEL_##id,

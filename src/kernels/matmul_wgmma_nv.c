@@ -61,9 +61,9 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma = {
 
 /* Stream-K on its persistent form (rule 7, wgmma.persist 2): the same, then the boundaries'
    counters (the split tiles' sums lie in the scratch after the maps). */
-static const ocf_arg_desc tma_sk_args[] = {WG_MNK(k),     MATMUL_A_ARGS,
-                                           MATMUL_B_ARGS, WG_C_EPILOGUE,
-                                           WG_MAPS,       OCF_ARG(F, arrivals, OCF_ARG_BUFFER)};
+#define WG_ARRIVALS OCF_ARG(F, arrivals, OCF_ARG_BUFFER)
+static const ocf_arg_desc tma_sk_args[] = {WG_MNK(k),     MATMUL_A_ARGS, MATMUL_B_ARGS,
+                                           WG_C_EPILOGUE, WG_MAPS,       WG_ARRIVALS};
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma_sk = {
     OCF_KERNEL_MATMUL_WGMMA_TMA_SK,
@@ -116,6 +116,46 @@ TMA_TWIN(MATMUL_WGMMA_TMA_SB, matmul_wgmma_tma_sb, tma_sb_args, "matmul_wgmma_sb
 TMA_TWIN(MATMUL_WGMMA_TMA_SAB, matmul_wgmma_tma_sab, tma_sab_args, "matmul_wgmma_sab's operands");
 TMA_TWIN(MATMUL_WGMMA_TMA_PB, matmul_wgmma_tma_pb, tma_pb_args, "matmul_wgmma_pb's operands");
 TMA_TWIN(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, tma_pab_args, "matmul_wgmma_pab's operands");
+
+/* Stream-K on the four twins' persistent form (rule 7, wgmma.persist 2): their arguments, then
+   the boundaries' counters, as matmul_wgmma_tma_sk's follow matmul_wgmma_tma's. */
+static const ocf_arg_desc tma_sk_sb_args[] = {
+    WG_MNK(ks), MATMUL_A_ARGS, WG_B_SCRATCH(lds, s_stride_b), WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
+static const ocf_arg_desc tma_sk_sab_args[] = {WG_MNK(ks),
+                                               WG_A_SCRATCH(lds, s_stride_a),
+                                               WG_B_SCRATCH(lds, s_stride_b),
+                                               WG_C_EPILOGUE,
+                                               WG_MAPS,
+                                               WG_ARRIVALS};
+static const ocf_arg_desc tma_sk_pb_args[] = {
+    WG_MNK(k), MATMUL_A_ARGS, WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
+static const ocf_arg_desc tma_sk_pab_args[] = {WG_MNK(k),
+                                               WG_A_SCRATCH(lds_a, s_stride_a),
+                                               WG_B_SCRATCH(lds_b, s_stride_b),
+                                               WG_C_EPILOGUE,
+                                               WG_MAPS,
+                                               WG_ARRIVALS};
+
+/* A stream-K twin: the same program and defines; the sums after the maps in the scratch. */
+#define SK_TWIN(id, name, args, what)                                                    \
+  const ocf_kernel_desc ocf_kdesc_##name = {OCF_KERNEL_##id,                             \
+                                            #name,                                       \
+                                            OCF_PROGRAM_MATMUL_WGMMA_NV,                 \
+                                            wgmma_defines,                               \
+                                            args,                                        \
+                                            OCF_ARRAY_LEN(args),                         \
+                                            "matmul_wgmma_tma_sk on " what               \
+                                            ": one product, its last partial wave and "  \
+                                            "one more spread over every workgroup by K " \
+                                            "slices, the sums after the maps"}
+SK_TWIN(MATMUL_WGMMA_TMA_SK_SB, matmul_wgmma_tma_sk_sb, tma_sk_sb_args,
+        "matmul_wgmma_sb's operands");
+SK_TWIN(MATMUL_WGMMA_TMA_SK_SAB, matmul_wgmma_tma_sk_sab, tma_sk_sab_args,
+        "matmul_wgmma_sab's operands");
+SK_TWIN(MATMUL_WGMMA_TMA_SK_PB, matmul_wgmma_tma_sk_pb, tma_sk_pb_args,
+        "matmul_wgmma_pb's operands");
+SK_TWIN(MATMUL_WGMMA_TMA_SK_PAB, matmul_wgmma_tma_sk_pab, tma_sk_pab_args,
+        "matmul_wgmma_pab's operands");
 
 const ocf_kernel_desc ocf_kdesc_matmul_wgmma_pb = {
     OCF_KERNEL_MATMUL_WGMMA_PB,

@@ -511,25 +511,44 @@ static size_t stream_k_bytes(const wg_geometry *g, size_t groups) {
   return (groups - 1) * 64u * g->consumers * g->bn * sizeof(float);
 }
 
-/* Rule 7's whole-K kernel of geometry g: matmul_wgmma_tma, or with stream-K its own. */
-static ocf_kernel_id whole_k_tma_kernel(const wg_geometry *g) {
-  return g->persist == 2 ? OCF_KERNEL_MATMUL_WGMMA_TMA_SK : OCF_KERNEL_MATMUL_WGMMA_TMA;
+/* Rule 7's stream-K twin of a whole-K TMA kernel: matmul_wgmma_tma's or a staged or copied
+   step's (the same body under another name, as theirs are). */
+static ocf_kernel_id stream_k_kernel(ocf_kernel_id kernel) {
+  switch (kernel) {
+  case OCF_KERNEL_MATMUL_WGMMA_TMA_SB:
+    return OCF_KERNEL_MATMUL_WGMMA_TMA_SK_SB;
+  case OCF_KERNEL_MATMUL_WGMMA_TMA_SAB:
+    return OCF_KERNEL_MATMUL_WGMMA_TMA_SK_SAB;
+  case OCF_KERNEL_MATMUL_WGMMA_TMA_PB:
+    return OCF_KERNEL_MATMUL_WGMMA_TMA_SK_PB;
+  case OCF_KERNEL_MATMUL_WGMMA_TMA_PAB:
+    return OCF_KERNEL_MATMUL_WGMMA_TMA_SK_PAB;
+  default:
+    return OCF_KERNEL_MATMUL_WGMMA_TMA_SK;
+  }
 }
 
-/* Rule 7's stream-K (wgmma.persist 2) for the persistent plan p of a direct call whose `groups`
-   tiles are not whole waves of `units`: the last partial wave and the one before it spread over
-   every workgroup by K slices (matmul_wgmma_tma_sk), so that each multiplies groups / units
-   tiles' slices where the waves took ceil(groups / units); where its kernel's gates hold and the
-   scratch holds the split tiles' sums after the maps (a tile of floats a boundary). */
-static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *call, size_t groups,
-                         size_t units, wg_geometry *p) {
+/* Rule 7's whole-K kernel of geometry g: `kernel`, or with stream-K its twin. */
+static ocf_kernel_id whole_k_tma_kernel(const wg_geometry *g, ocf_kernel_id kernel) {
+  return g->persist == 2 ? stream_k_kernel(kernel) : kernel;
+}
+
+/* Rule 7's stream-K (wgmma.persist 2) for the persistent plan p of `kernel` (a whole-K TMA
+   kernel, its maps after `before` bytes of the scratch) multiplying `call`, whose `groups` tiles
+   are not whole waves of `units`: the last partial wave and the one before it spread over every
+   workgroup by K slices (stream_k_kernel's twin), so that each multiplies groups / units tiles'
+   slices where the waves took ceil(groups / units); where the twin's gates hold and the scratch
+   holds the split tiles' sums after the maps (a tile of floats a boundary). */
+static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *call,
+                         ocf_kernel_id kernel, size_t before, size_t groups, size_t units,
+                         wg_geometry *p) {
   /* three consumers' registers hold no more state (the kernel's gate) */
   if (groups % units == 0 || inline_producer(p)) return 0;
   wg_geometry s = *p;
   s.persist = 2;
   const size_t cap = ocf_matmul_scratch_cap(facts, call), maps = units * 256u;
-  if (maps > cap || stream_k_bytes(&s, units) > cap - maps ||
-      tma_form(facts, call, OCF_KERNEL_MATMUL_WGMMA_TMA_SK, &s, units, 0) != OCF_MMA_PLANNED)
+  if (before > cap || maps > cap - before || stream_k_bytes(&s, units) > cap - before - maps ||
+      tma_form(facts, call, stream_k_kernel(kernel), &s, units, before) != OCF_MMA_PLANNED)
     return 0;
   *p = s;
   return 1;
@@ -541,9 +560,10 @@ static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *c
    finishes, and the maps, barriers and launch are paid once a unit, not once a tile. Its C goes
    through areas of local memory of its own (the ring is busy by then): the ring takes fewer
    stages where the two pass what a workgroup may hold. The kernel counts a workgroup's slices in
-   32 bits. `kernel`: matmul_wgmma_tma (wgmma.tma's, which wgmma.persist 2 turns to stream-K
-   where it applies: take_stream_k) or a staged or copied plan's twin (wgmma.tma_copies'),
-   multiplying `call` (the staged product) with its maps after `before` bytes of the scratch.
+   32 bits. `kernel`: matmul_wgmma_tma (wgmma.tma's) or a staged or copied plan's twin
+   (wgmma.tma_copies'), multiplying `call` (the staged product) with its maps after `before`
+   bytes of the scratch; wgmma.persist 2 turns either to stream-K where it applies
+   (take_stream_k).
    Into g and *groups where it applies. */
 static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_kernel_id kernel, size_t before,
@@ -560,15 +580,15 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
      (groups / units whole ones and less than two tiles' range, one wave of which it gave up) */
   if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
   if (tma_form(facts, call, kernel, &p, units, before) != OCF_MMA_PLANNED) return 0;
-  if (t->persist == 2 && kernel == OCF_KERNEL_MATMUL_WGMMA_TMA)
-    take_stream_k(facts, call, *groups, units, &p);
+  if (t->persist == 2) take_stream_k(facts, call, kernel, before, *groups, units, &p);
   *g = p;
   *groups = units;
   return 1;
 }
 
 /* Rule 7's step: `kernel` over `groups` workgroups, a wide plan whose scratch holds `before`
-   bytes of the plan's own and then the maps. */
+   bytes of the plan's own and then the maps; with stream-K (g->persist 2, `kernel` its twin)
+   the split tiles' sums after the maps, and a counter a boundary and warpgroup. */
 static void add_tma_step(ocf_plan *plan, ocf_kernel_id kernel, const wg_geometry *g, size_t groups,
                          size_t before) {
   const size_t local[1] = {tma_threads(g)};
@@ -580,6 +600,10 @@ static void add_tma_step(ocf_plan *plan, ocf_kernel_id kernel, const wg_geometry
   plan->scratch_bytes = before + groups * 256u;
   plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
   plan->local_mem_bytes = tma_bytes(g);
+  if (g->persist == 2) {
+    plan->scratch_bytes += stream_k_bytes(g, groups);
+    plan->arrivals = (groups - 1) * g->consumers;
+  }
 }
 
 /* The reduce step of a split plan: one work-item an element of the batch's C. */
@@ -603,6 +627,7 @@ static void add_copied_step(const ocf_device_facts *facts, const ocf_tuning_valu
                             ocf_kernel_id tma, const wg_geometry *g, size_t groups,
                             ocf_plan *plan) {
   const size_t before = ocf_round_up(plan->scratch_bytes, 256);
+  tma = whole_k_tma_kernel(g, tma);
   const ocf_mma_outcome form = tuning->matmul.wgmma.tma_copies
                                    ? tma_form(facts, multiplied, tma, g, groups, before)
                                    : OCF_MMA_NOT_APPLICABLE;
@@ -681,16 +706,12 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   if (split) {
     add_split_steps(facts, tuning, call, &g, groups, plan);
   } else if (!lastwave) {
-    const ocf_kernel_id kernel = whole_k_tma_kernel(&g);
+    const ocf_kernel_id kernel = whole_k_tma_kernel(&g, OCF_KERNEL_MATMUL_WGMMA_TMA);
     const ocf_mma_outcome tma = tuning->matmul.wgmma.tma
                                     ? tma_form(facts, call, kernel, &g, groups, 0) /* rule 7 */
                                     : OCF_MMA_NOT_APPLICABLE;
     if (tma == OCF_MMA_PLANNED) {
       add_tma_step(plan, kernel, &g, groups, 0);
-      if (g.persist == 2) { /* stream-K: the split tiles' sums after the maps, and counters */
-        plan->scratch_bytes += stream_k_bytes(&g, groups);
-        plan->arrivals = (groups - 1) * g.consumers;
-      }
     } else {
       add_step(plan, &g, groups);
       if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
