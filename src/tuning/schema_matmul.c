@@ -319,12 +319,14 @@ static const ocf_tunable matmul_tunables[] = {
     /* persist: built 2026-12-07 without a GPU, off until a Hopper card measures it
        (docs/GEMM.md "Persistent tiles", "Stream-K") */
     [MM(wgmma.persist)] = {"wgmma.persist", 0, 2, 0, 0,
-                           "1: whole-K calls on matmul_wgmma_tma (rule 7) of one product and more "
+                           "1: whole-K calls on matmul_wgmma_tma or its staged and copied twins "
+                           "(rule 7) of one product and more "
                            "tiles than compute units launch a workgroup a unit, each multiplying "
                            "every units-th tile through one ring (the next tile's slices load "
                            "while the last one's C is stored); 2: the same, and where the tiles "
                            "are not whole waves the last one and one more are spread over every "
-                           "workgroup by K slices (stream-K, matmul_wgmma_tma_sk); 0: a "
+                           "workgroup by K slices (stream-K, matmul_wgmma_tma_sk and its "
+                           "staged and copied twins); 0: a "
                            "workgroup a tile",
                            NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
