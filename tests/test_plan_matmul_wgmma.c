@@ -1356,11 +1356,21 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   call.m++;
   plan_wgmma_case("stream-K, a tile past whole waves", &big, &stream, &call,
                   "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 arrivals=262", none);
-  /* three consumers: their registers take no stream-K (8192^3, 1376 tiles of 192 x 256) */
+  /* three consumers, whose registers take no stream-K, where their waves cost at most 5 % more
+     than two's tiles spread evenly: f16 6144^3, 768 tiles of 192 x 256 (6 waves of 132: 4608
+     rows x columns a unit) against 1152 of 128 x 256 (4469); not 8192^3, 1376 tiles (11
+     waves: 8448) against 2048 (7944), which takes two and stream-K */
   ocf_tuning_values three = stream;
   three.matmul.wgmma.consumers = 3;
-  call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  call = typed_call(6144, 6144, 6144, OCF_F16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, three consumers", &big, &three, &call,
+                  "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
+  call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("stream-K, two consumers for three", &big, &three, &call,
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 CONSUMERS=2 arrivals=262",
+                  none);
+  three.matmul.wgmma.persist = 1; /* without stream-K: 16 waves of two cost 8192, three kept */
+  plan_wgmma_case("persistent, three consumers", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
   /* a copied plan's step takes its stream-K twin, the sums after the copies and the maps
      (3000^3: B copied, 384 tiles of 128 x 192 by the waves) */

@@ -356,7 +356,10 @@ static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned con
    644; TF32 371 -> 354; 4096 x 14336 x 4096, 10 waves of 192 x 256 against 14 of 128 x 256, 7 %
    more, 711 -> 691). So a call keeps three where the waves' cost, each count in the width the
    plan would give it (wgmma.bn, or wave_bn where wave_width_wins), is at most 5 % above two's;
-   else, and for calls of at most 128 rows (a 192-row tile a third empty), two. */
+   else, and for calls of at most 128 rows (a 192-row tile a third empty), two. With stream-K
+   (wgmma.persist 2, one product of more tiles than units: rule 7), two consumers' tiles cost
+   their area spread evenly over the units, not their waves (three's registers take no
+   stream-K). */
 static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma_tuning *t,
                            const ocf_matmul_call *call, wg_geometry *g) {
   if (g->consumers != 3) return;
@@ -368,8 +371,12 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
   const unsigned wave_bn = (unsigned)t->wave_bn;
   const unsigned three_bn = wave_width_wins(units, call, 3, g->bn, wave_bn) ? wave_bn : g->bn;
   const unsigned two_bn = wave_width_wins(units, call, 2, g->bn, wave_bn) ? wave_bn : g->bn;
+  const size_t two_tiles = tiles_of(call, 2, two_bn);
+  const int stream_k = t->persist == 2 && (call->batch ? call->batch : 1) == 1 &&
+                       two_tiles > units && two_tiles <= 0x7fffffffu;
   const size_t three = waves_cost(units, call, 3, three_bn),
-               two = waves_cost(units, call, 2, two_bn);
+               two = stream_k ? ocf_div_ceil(two_tiles * 2u * two_bn, units)
+                              : waves_cost(units, call, 2, two_bn);
   if (three * 20 > two * 21) g->consumers = 2;
 }
 

@@ -1327,8 +1327,9 @@ SHAPES
     ;;
   persist)
     # persistent tiles (wgmma.persist=1, docs/GEMM.md "Persistent tiles") and stream-K on them
-    # (wgmma.persist=2, two consumers: "Stream-K"): the suite's cases, then the square, LM,
-    # ragged and TF32 shapes against a tile a workgroup, cuBLAS beside
+    # (wgmma.persist=2, two consumers: "Stream-K"; alone, the consumer rule's choice between
+    # three and two with stream-K): the suite's cases, then the square, LM, ragged and TF32
+    # shapes against a tile a workgroup, cuBLAS beside
     # (the context's form first: its ring's code is the persistent forms' since 2026-12-07)
     wgmma_tests 60 test_wgmma_types_layouts_shapes
     wgmma_tests 150 test_wgmma_persistent
@@ -1341,7 +1342,7 @@ SHAPES
       configs=";wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2"
     # (a failed check, exit 1, still times: only a hang, 124 or 137, keeps a form out)
     grep -q 'test_wgmma_stream_k exit [01]$' "$work/wgmma_test.txt" &&
-      configs="$configs;wgmma.persist=2 wgmma.consumers=2"
+      configs="$configs;wgmma.persist=2;wgmma.persist=2 wgmma.consumers=2"
     [ -n "$configs" ] || { echo "persist: both tests failed, no timings"; continue; }
     # (PERSIST_SHAPES, PERSIST_CONFIGS: fewer where the call has less time)
     gemm_grid "${PERSIST_SHAPES:-bf16 0 4096 4096 4096;bf16 1 8192 8192 8192;bf16 0 4096 14336 4096;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;tf32 1 4096 4096 4096;bf16 1 4095 4104 4000}" \
