@@ -21,7 +21,8 @@
  *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); three
  *      consumers (192-row tiles, the TMA-fed form only: plan_consumers plans again with two
  *      wherever a step would not be TMA-fed) where m > 128 and their waves cost at most 5 % more
- *      than two's, each count in the width it would run (take_consumers), fewer stages while
+ *      than two's, each count in the width it would run (with stream-K, wgmma.persist 2, two's
+ *      tiles spread evenly over the units instead: take_consumers), fewer stages while
  *      their ring is past 227 KiB; where wgmma.one_consumer is set, one consumer (tiles of 64
  *      rows) for a call of at most 64 consumers rows whose 64-row tiles x batch make one wave
  *      and either m <= 64 or they fill two thirds of the compute units (take_one_consumer).
