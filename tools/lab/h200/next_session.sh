@@ -1335,18 +1335,19 @@ SHAPES
     wgmma_tests 150 test_wgmma_persistent
     wgmma_tests 100 test_wgmma_stream_k
     tail -8 "$work/wgmma_test.txt"
-    # a persistent kernel that fails its test may hang: no timings of a form whose test failed
-    # (each would run to its cap)
+    # a persistent kernel that hangs in its test (exit 124 or 137) may hang in a timing too: no
+    # timings of that form (each would run to its cap); a failed check (exit 1) still times.
+    # PERSIST1_CONFIGS, PERSIST2_CONFIGS: each form's configurations (fewer where the call has
+    # less time)
     configs=""
-    grep -q 'test_wgmma_persistent exit 0' "$work/wgmma_test.txt" &&
-      configs=";wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2"
-    # (a failed check, exit 1, still times: only a hang, 124 or 137, keeps a form out)
+    grep -q 'test_wgmma_persistent exit [01]$' "$work/wgmma_test.txt" &&
+      configs=";${PERSIST1_CONFIGS:-wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2}"
     grep -q 'test_wgmma_stream_k exit [01]$' "$work/wgmma_test.txt" &&
-      configs="$configs;wgmma.persist=2;wgmma.persist=2 wgmma.consumers=2"
-    [ -n "$configs" ] || { echo "persist: both tests failed, no timings"; continue; }
-    # (PERSIST_SHAPES, PERSIST_CONFIGS: fewer where the call has less time)
+      configs="$configs;${PERSIST2_CONFIGS:-wgmma.persist=2;wgmma.persist=2 wgmma.consumers=2}"
+    [ -n "$configs" ] || { echo "persist: both tests hung, no timings"; continue; }
+    # (PERSIST_SHAPES: fewer where the call has less time)
     gemm_grid "${PERSIST_SHAPES:-bf16 0 4096 4096 4096;bf16 1 8192 8192 8192;bf16 0 4096 14336 4096;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;tf32 1 4096 4096 4096;bf16 1 4095 4104 4000}" \
-      "${PERSIST_CONFIGS:-$configs}" "${PEERS_CAP:-90}"
+      "$configs" "${PEERS_CAP:-90}"
     ;;
   grid)
     # the context's plan and GRID_CONFIGS (";"-separated, "" the context's alone) on GRID_SHAPES
