@@ -1331,9 +1331,15 @@ SHAPES
     # three and two with stream-K): the suite's cases, then the square, LM, ragged and TF32
     # shapes against a tile a workgroup, cuBLAS beside
     # (the context's form first: its ring's code is the persistent forms' since 2026-12-07)
+    # (PERSIST_TESTS: the forms' tests to run, default both; a form whose test did not run is
+    # not timed)
     wgmma_tests 60 test_wgmma_types_layouts_shapes
-    wgmma_tests 150 test_wgmma_persistent
-    wgmma_tests 100 test_wgmma_stream_k
+    case " ${PERSIST_TESTS:-test_wgmma_persistent test_wgmma_stream_k} " in
+    *" test_wgmma_persistent "*) wgmma_tests 150 test_wgmma_persistent ;;
+    esac
+    case " ${PERSIST_TESTS:-test_wgmma_persistent test_wgmma_stream_k} " in
+    *" test_wgmma_stream_k "*) wgmma_tests 100 test_wgmma_stream_k ;;
+    esac
     tail -8 "$work/wgmma_test.txt"
     # a persistent kernel that hangs in its test (exit 124 or 137) may hang in a timing too: no
     # timings of that form (each would run to its cap); a failed check (exit 1) still times.
