@@ -79,75 +79,49 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma_sk = {
 
 /* The staged plans' wgmma step (plan_matmul_wgmma.c, rule 4): the same kernel under another name
    (cl/matmul_wgmma_nv.cl), reading K' = ks and B' from the scratch the staging step wrote, A as
-   the caller stored it (_sb) or A' from the scratch too (_sab). */
-static const ocf_arg_desc sb_args[] = {WG_MNK(ks), MATMUL_A_ARGS, WG_B_SCRATCH(lds, s_stride_b),
-                                       WG_C_EPILOGUE};
-static const ocf_arg_desc sab_args[] = {WG_MNK(ks), WG_A_SCRATCH(lds, s_stride_a),
-                                        WG_B_SCRATCH(lds, s_stride_b), WG_C_EPILOGUE};
-/* The aligned plans' copies (cl/matmul_pad.cl with PAD_DTYPE 1 or 2): B as stored, on lines, and
-   A too where it is off 16-byte chunks (_pab). */
-static const ocf_arg_desc pb_args[] = {WG_MNK(k), MATMUL_A_ARGS, WG_B_SCRATCH(lds_b, s_stride_b),
-                                       WG_C_EPILOGUE};
-static const ocf_arg_desc pab_args[] = {WG_MNK(k), WG_A_SCRATCH(lds_a, s_stride_a),
-                                        WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE};
+   the caller stored it (_sb) or A' from the scratch too (_sab); the aligned plans' copies
+   (cl/matmul_pad.cl with PAD_DTYPE 1 or 2): B as stored, on lines, and A too where it is off
+   16-byte chunks (_pb, _pab). Their operands: */
+#define SB_OPERANDS WG_MNK(ks), MATMUL_A_ARGS, WG_B_SCRATCH(lds, s_stride_b)
+#define SAB_OPERANDS WG_MNK(ks), WG_A_SCRATCH(lds, s_stride_a), WG_B_SCRATCH(lds, s_stride_b)
+#define PB_OPERANDS WG_MNK(k), MATMUL_A_ARGS, WG_B_SCRATCH(lds_b, s_stride_b)
+#define PAB_OPERANDS WG_MNK(k), WG_A_SCRATCH(lds_a, s_stride_a), WG_B_SCRATCH(lds_b, s_stride_b)
+static const ocf_arg_desc sb_args[] = {SB_OPERANDS, WG_C_EPILOGUE};
+static const ocf_arg_desc sab_args[] = {SAB_OPERANDS, WG_C_EPILOGUE};
+static const ocf_arg_desc pb_args[] = {PB_OPERANDS, WG_C_EPILOGUE};
+static const ocf_arg_desc pab_args[] = {PAB_OPERANDS, WG_C_EPILOGUE};
 /* The same four in the TMA-fed form: their operands, then the maps after them in the scratch. */
-static const ocf_arg_desc tma_sb_args[] = {WG_MNK(ks), MATMUL_A_ARGS, WG_B_SCRATCH(lds, s_stride_b),
-                                           WG_C_EPILOGUE, WG_MAPS};
-static const ocf_arg_desc tma_sab_args[] = {WG_MNK(ks), WG_A_SCRATCH(lds, s_stride_a),
-                                            WG_B_SCRATCH(lds, s_stride_b), WG_C_EPILOGUE, WG_MAPS};
-static const ocf_arg_desc tma_pb_args[] = {WG_MNK(k), MATMUL_A_ARGS,
-                                           WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE, WG_MAPS};
-static const ocf_arg_desc tma_pab_args[] = {WG_MNK(k), WG_A_SCRATCH(lds_a, s_stride_a),
-                                            WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE,
-                                            WG_MAPS};
+static const ocf_arg_desc tma_sb_args[] = {SB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
+static const ocf_arg_desc tma_sab_args[] = {SAB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
+static const ocf_arg_desc tma_pb_args[] = {PB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
+static const ocf_arg_desc tma_pab_args[] = {PAB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
+/* And stream-K on their persistent form (rule 7, wgmma.persist 2): then the boundaries'
+   counters, as matmul_wgmma_tma_sk's follow matmul_wgmma_tma's. */
+static const ocf_arg_desc tma_sk_sb_args[] = {SB_OPERANDS, WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
+static const ocf_arg_desc tma_sk_sab_args[] = {SAB_OPERANDS, WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
+static const ocf_arg_desc tma_sk_pb_args[] = {PB_OPERANDS, WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
+static const ocf_arg_desc tma_sk_pab_args[] = {PAB_OPERANDS, WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
 
-/* A TMA-fed twin of a staged or copied kernel: the same program, defines and purpose. */
-#define TMA_TWIN(id, name, args, what)                                                  \
-  const ocf_kernel_desc ocf_kdesc_##name = {OCF_KERNEL_##id,                            \
-                                            #name,                                      \
-                                            OCF_PROGRAM_MATMUL_WGMMA_NV,                \
-                                            wgmma_defines,                              \
-                                            args,                                       \
-                                            OCF_ARRAY_LEN(args),                        \
-                                            what                                        \
-                                            "; its stages filled by the tensor memory " \
-                                            "accelerator, the maps after them in the scratch"}
+/* A kernel of the program under another name: its defines, its own arguments. */
+#define WG_TWIN(id, name, args, text)                                               \
+  const ocf_kernel_desc ocf_kdesc_##name = {                                        \
+      OCF_KERNEL_##id,     #name, OCF_PROGRAM_MATMUL_WGMMA_NV, wgmma_defines, args, \
+      OCF_ARRAY_LEN(args), text}
+/* A TMA-fed twin of a staged or copied kernel: the same purpose. */
+#define TMA_TWIN(id, name, args, what)                                                         \
+  WG_TWIN(id, name, args,                                                                      \
+          what "; its stages filled by the tensor memory accelerator, the maps after them in " \
+               "the scratch")
 TMA_TWIN(MATMUL_WGMMA_TMA_SB, matmul_wgmma_tma_sb, tma_sb_args, "matmul_wgmma_sb's operands");
 TMA_TWIN(MATMUL_WGMMA_TMA_SAB, matmul_wgmma_tma_sab, tma_sab_args, "matmul_wgmma_sab's operands");
 TMA_TWIN(MATMUL_WGMMA_TMA_PB, matmul_wgmma_tma_pb, tma_pb_args, "matmul_wgmma_pb's operands");
 TMA_TWIN(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, tma_pab_args, "matmul_wgmma_pab's operands");
 
-/* Stream-K on the four twins' persistent form (rule 7, wgmma.persist 2): their arguments, then
-   the boundaries' counters, as matmul_wgmma_tma_sk's follow matmul_wgmma_tma's. */
-static const ocf_arg_desc tma_sk_sb_args[] = {
-    WG_MNK(ks), MATMUL_A_ARGS, WG_B_SCRATCH(lds, s_stride_b), WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
-static const ocf_arg_desc tma_sk_sab_args[] = {WG_MNK(ks),
-                                               WG_A_SCRATCH(lds, s_stride_a),
-                                               WG_B_SCRATCH(lds, s_stride_b),
-                                               WG_C_EPILOGUE,
-                                               WG_MAPS,
-                                               WG_ARRIVALS};
-static const ocf_arg_desc tma_sk_pb_args[] = {
-    WG_MNK(k), MATMUL_A_ARGS, WG_B_SCRATCH(lds_b, s_stride_b), WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
-static const ocf_arg_desc tma_sk_pab_args[] = {WG_MNK(k),
-                                               WG_A_SCRATCH(lds_a, s_stride_a),
-                                               WG_B_SCRATCH(lds_b, s_stride_b),
-                                               WG_C_EPILOGUE,
-                                               WG_MAPS,
-                                               WG_ARRIVALS};
-
-/* A stream-K twin: the same program and defines; the sums after the maps in the scratch. */
-#define SK_TWIN(id, name, args, what)                                                    \
-  const ocf_kernel_desc ocf_kdesc_##name = {OCF_KERNEL_##id,                             \
-                                            #name,                                       \
-                                            OCF_PROGRAM_MATMUL_WGMMA_NV,                 \
-                                            wgmma_defines,                               \
-                                            args,                                        \
-                                            OCF_ARRAY_LEN(args),                         \
-                                            "matmul_wgmma_tma_sk on " what               \
-                                            ": one product, its last partial wave and "  \
-                                            "one more spread over every workgroup by K " \
-                                            "slices, the sums after the maps"}
+/* A stream-K twin of a staged or copied step's TMA-fed kernel. */
+#define SK_TWIN(id, name, args, what)                                                         \
+  WG_TWIN(id, name, args,                                                                     \
+          "matmul_wgmma_tma_sk on " what ": one product, its last partial wave and one more " \
+          "spread over every workgroup by K slices, the sums after the maps")
 SK_TWIN(MATMUL_WGMMA_TMA_SK_SB, matmul_wgmma_tma_sk_sb, tma_sk_sb_args,
         "matmul_wgmma_sb's operands");
 SK_TWIN(MATMUL_WGMMA_TMA_SK_SAB, matmul_wgmma_tma_sk_sab, tma_sk_sab_args,
