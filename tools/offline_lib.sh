@@ -39,9 +39,11 @@ offline_ptx() {
 
 # offline_ptxas BASE ARCH [PTX]: PTX (default BASE.ptx) assembled for ARCH (sm_90, sm_90a) with
 # ptxas -v into BASE.cubin, its report in BASE.ptxas.log. Returns ptxas's status.
+# OFFLINE_REGISTERS: a register cap, as a plan's -cl-nv-maxrregcount sets one (spills show there).
 offline_ptxas() {
   offline_stage=ptxas
-  "$offline_ptxas" -arch="$2" -v "${3:-$1.ptx}" -o "$1.cubin" 2>"$1.ptxas.log"
+  "$offline_ptxas" -arch="$2" -v ${OFFLINE_REGISTERS:+--maxrregcount "$OFFLINE_REGISTERS"} \
+    "${3:-$1.ptx}" -o "$1.cubin" 2>"$1.ptxas.log"
 }
 
 # offline_ptxas_48k BASE ARCH NAME: offline_ptxas; where ptxas refuses static shared memory above

@@ -18,6 +18,19 @@ mkdir -p "$work"
 . "$root/tools/offline_lib.sh"
 if [ $# -gt 0 ]; then
   configs=("$*")
+elif [ "${OFFLINE_SET:-}" = persistent ]; then
+  # the persistent forms (PERSIST 1: matmul_wgmma_tma's and stream-K's, two consumers, as the
+  # plans run them under OFFLINE_REGISTERS=224) and three consumers' (KERNELS=matmul_wgmma_tma,
+  # CONSUMERS=3, OFFLINE_REGISTERS=168: on 2026-12-07 the first configuration spilled 20 bytes
+  # there, the others none; clang's PTX, not NVIDIA's), every mode, both epilogues, 16-bit C,
+  # a bias
+  p="-DGROUP_M=8 -DTMA_WAIT_LIMIT=0 -DPERSIST=1 -DCONSUMERS=${CONSUMERS:-2}"
+  deep=4 # the ring a plan of 128 x 256 tiles keeps beside the areas; three consumers' 3
+  [ "${CONSUMERS:-2}" = 3 ] && deep=3
+  configs=("-DAB_DTYPE=2 -DTRANS_B=0 -DBN=256 -DSTAGES=$deep -DC_STAGE=1 -DC_DTYPE=2 -DACTIVATION=0 -DBIAS=0 -DBIAS_DTYPE=0 $p"
+    "-DAB_DTYPE=0 -DTRANS_B=1 -DBN=256 -DSTAGES=$deep -DC_STAGE=0 -DC_DTYPE=0 -DACTIVATION=0 -DBIAS=0 -DBIAS_DTYPE=0 $p"
+    "-DAB_DTYPE=1 -DTRANS_B=1 -DBN=192 -DSTAGES=4 -DC_STAGE=1 -DC_DTYPE=1 -DACTIVATION=2 -DBIAS=1 -DBIAS_DTYPE=2 $p"
+    "-DAB_DTYPE=2 -DTRANS_B=1 -DBN=256 -DSTAGES=3 -DC_STAGE=0 -DC_DTYPE=0 -DACTIVATION=3 -DBIAS=2 -DBIAS_DTYPE=1 $p")
 else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout, two epilogues,
   # and the other tiles
   plain="-DC_DTYPE=0 -DACTIVATION=0 -DBIAS=0 -DBIAS_DTYPE=0 -DTMA_WAIT_LIMIT=0 -DC_STAGE=0 -DPERSIST=0"
