@@ -1328,8 +1328,9 @@ SHAPES
   persist)
     # persistent tiles (wgmma.persist=1, docs/GEMM.md "Persistent tiles") and stream-K on them
     # (wgmma.persist=2, two consumers: "Stream-K"; alone, the consumer rule's choice between
-    # three and two with stream-K): the suite's cases, then the square, LM, ragged and TF32
-    # shapes against a tile a workgroup, cuBLAS beside
+    # three and two with stream-K; with wave_bn=0, 256-column tiles where rule 2's waves would
+    # take 192, which stream-K makes moot): the suite's cases, then the square, LM, ragged and
+    # TF32 shapes against a tile a workgroup, cuBLAS beside
     # (the context's form first: its ring's code is the persistent forms' since 2026-12-07)
     # (PERSIST_TESTS: the forms' tests to run, default both; a form whose test did not run is
     # not timed)
@@ -1349,7 +1350,7 @@ SHAPES
     grep -q 'test_wgmma_persistent exit [01]$' "$work/wgmma_test.txt" &&
       configs=";${PERSIST1_CONFIGS:-wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2}"
     grep -q 'test_wgmma_stream_k exit [01]$' "$work/wgmma_test.txt" &&
-      configs="$configs;${PERSIST2_CONFIGS:-wgmma.persist=2;wgmma.persist=2 wgmma.consumers=2}"
+      configs="$configs;${PERSIST2_CONFIGS:-wgmma.persist=2;wgmma.persist=2 wgmma.consumers=2;wgmma.persist=2 wgmma.consumers=2 wgmma.wave_bn=0}"
     [ -n "$configs" ] || { echo "persist: both tests hung, no timings"; continue; }
     # (PERSIST_SHAPES: fewer where the call has less time)
     gemm_grid "${PERSIST_SHAPES:-bf16 0 4096 4096 4096;bf16 1 8192 8192 8192;bf16 0 4096 14336 4096;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;tf32 1 4096 4096 4096;bf16 1 4095 4104 4000}" \
