@@ -1348,7 +1348,7 @@ SHAPES
     # less time)
     configs=""
     grep -q 'test_wgmma_persistent exit [01]$' "$work/wgmma_test.txt" &&
-      configs=";${PERSIST1_CONFIGS:-wgmma.persist=1;wgmma.persist=1 wgmma.c_stage=0;wgmma.persist=1 wgmma.consumers=2}"
+      configs=";${PERSIST1_CONFIGS:-wgmma.persist=1;wgmma.persist=1 wgmma.consumers=2}"
     grep -q 'test_wgmma_stream_k exit [01]$' "$work/wgmma_test.txt" &&
       configs="$configs;${PERSIST2_CONFIGS:-wgmma.persist=2;wgmma.persist=2 wgmma.consumers=2;wgmma.persist=2 wgmma.consumers=2 wgmma.wave_bn=0}"
     [ -n "$configs" ] || { echo "persist: both tests hung, no timings"; continue; }
