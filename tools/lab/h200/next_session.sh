@@ -1339,7 +1339,7 @@ SHAPES
     *" test_wgmma_persistent "*) wgmma_tests 150 test_wgmma_persistent ;;
     esac
     case " ${PERSIST_TESTS:-test_wgmma_persistent test_wgmma_stream_k} " in
-    *" test_wgmma_stream_k "*) wgmma_tests 100 test_wgmma_stream_k ;;
+    *" test_wgmma_stream_k "*) wgmma_tests 150 test_wgmma_stream_k ;;
     esac
     tail -8 "$work/wgmma_test.txt"
     # a persistent kernel that hangs in its test (exit 124 or 137) may hang in a timing too: no
