@@ -1335,12 +1335,8 @@ SHAPES
     # (PERSIST_TESTS: the forms' tests to run, default both; a form whose test did not run is
     # not timed)
     wgmma_tests 60 test_wgmma_types_layouts_shapes
-    case " ${PERSIST_TESTS:-test_wgmma_persistent test_wgmma_stream_k} " in
-    *" test_wgmma_persistent "*) wgmma_tests 150 test_wgmma_persistent ;;
-    esac
-    case " ${PERSIST_TESTS:-test_wgmma_persistent test_wgmma_stream_k} " in
-    *" test_wgmma_stream_k "*) wgmma_tests 150 test_wgmma_stream_k ;;
-    esac
+    # shellcheck disable=SC2086 # a list of names
+    wgmma_tests 150 ${PERSIST_TESTS:-test_wgmma_persistent test_wgmma_stream_k}
     tail -8 "$work/wgmma_test.txt"
     # a persistent kernel that hangs in its test (exit 124 or 137) may hang in a timing too: no
     # timings of that form (each would run to its cap); a failed check (exit 1) still times.
