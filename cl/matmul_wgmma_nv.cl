@@ -891,9 +891,8 @@ INLINE void acquire_maps(__global const uchar *g) {
    `tiles` tiles of `slices` slices each, ring slice c being slice c % slices of the workgroup's
    tile c / slices, in stage c % STAGES. Without PERSIST the one tile of o; with it the tiles at
    grid slots first, first + step, ... of one product, which differ from o (the first) in m0 and
-   n0 only. With TMA_SK a stream-K range comes first: sk_count slices from slice sk_kt0 of the
-   tile at grid slot sk_slot0, on through the next slots' tiles (slice y = sk_kt0 + c of the
-   range: slice y % slices of slot sk_slot0 + y / slices), then the tiles. A workgroup's ring
+   n0 only. With TMA_SK a piece of one more tile follows the tiles: sk_count slices from slice
+   sk_kt0 of the tile at grid slot sk_slot0 (none where sk_count is 0). A workgroup's ring
    slices stay below 2^31 (the planner's gate), so 32 bits count them (a 64-bit division in the
    refills cost three consumers' sums spills). */
 typedef struct ring_plan {
@@ -907,7 +906,7 @@ typedef struct ring_plan {
 #endif
 } ring_plan;
 
-/* The ring slices of r's stream-K range (0 without TMA_SK). */
+/* The ring slices of r's stream-K piece (0 without TMA_SK). */
 INLINE uint ring_sk_slices(const ring_plan *r) {
 #if TMA_SK
   return r->sk_count;
@@ -934,7 +933,7 @@ INLINE operands ring_tile(const ring_plan *r, const uint slot) {
   return o;
 }
 
-/* The grid slot of the workgroup's tile i (after a stream-K range); without PERSIST its one. */
+/* The grid slot of the workgroup's tile i; without PERSIST its one. */
 INLINE uint ring_tile_slot(const ring_plan *r, const uint i) {
 #if PERSIST
   return r->first + i * r->step;
@@ -947,17 +946,15 @@ INLINE uint ring_tile_slot(const ring_plan *r, const uint i) {
 #if PERSIST
 /* The grid slot of the tile ring slice c belongs to, and into *kt its slice of that tile. */
 INLINE uint ring_slot(const ring_plan *r, const uint c, uint *kt) {
-  uint rest = c;
 #if TMA_SK
-  if (c < ring_sk_slices(r)) {
-    const uint y = r->sk_kt0 + c, j = y / r->slices;
-    *kt = y - j * r->slices;
-    return r->sk_slot0 + j;
+  const uint whole = r->tiles * r->slices; /* the tiles' slices, then the piece's */
+  if (c >= whole) {
+    *kt = r->sk_kt0 + (c - whole);
+    return r->sk_slot0;
   }
-  rest -= ring_sk_slices(r);
 #endif
-  const uint i = rest / r->slices;
-  *kt = rest - i * r->slices;
+  const uint i = c / r->slices;
+  *kt = c - i * r->slices;
   return ring_tile_slot(r, i);
 }
 #endif
@@ -1271,26 +1268,36 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
 #if TMA_SK
 /* Stream-K on the persistent form (src/plan/plan_matmul_wgmma.c, rule 7 with wgmma.persist 2):
    a persistent grid of G workgroups (G < T, the product's tiles, and PERSIST 1) whose last
-   partial wave would leave units idle. The last T % G + G tiles (grid slots sk_slot =
-   T - T % G - G on) become one range of (T % G + G) S K slices (S a tile's), cut into G equal
-   ranges, workgroup g's first: each at least S slices long, so it covers at most three tiles (a
-   tail of one, a whole one, a head of the next) and a tile is shared by at most two workgroups,
-   across one boundary (the start of workgroup b's range, 0 < b < G). After its range each
-   workgroup multiplies the earlier tiles as the persistent form does, sk_slot / G of them: every
-   workgroup takes (T / G) S slices and a few more, where the tile-a-unit waves took
-   ceil(T / G) S.
+   partial wave, R = T % G tiles, would leave units idle. Every workgroup first multiplies its
+   whole tiles as the persistent form does (grid slots g, g + G, ..., T / G of them, all the
+   workgroups in step through the same K slices); then the last wave's R tiles are cut along K
+   into P = sk_pieces(G, R, S) pieces each (S a tile's slices), workgroup g < R P taking piece
+   g / R of tile g % R of that wave: slices [p S / P, (p + 1) S / P). The pieces of a wave run
+   side by side at the same K offsets, as whole tiles do, so the tiles that share rows of A or
+   columns of B still read them from L2 together. (The first form, 2026-12-06, spread the last
+   wave and one more over the workgroups as one range of slices: every workgroup then read its
+   tiles at its own K offset, and on the H100 bf16 4096^3 ran 547 against the persistent form's
+   699 TFLOP/s, TF32 219 against 385.)
 
-   A tile split at boundary b is finished by whichever of its two warpgroups arrives second at
-   the boundary's counter (arrivals[(b - 1) CONSUMERS + warpgroup]): the first writes its raw
-   sums to the boundary's part of the scratch (BM x BN floats from maps_at + 256 G bytes on,
-   (b - 1) BM BN floats in) and flags them; the second waits for the flag, adds the sums to its
-   own and finishes the rows. The one wait is on a workgroup that has arrived, so is running,
-   and sets the flag after its stores without waiting on anything: it ends whatever else runs
-   on the device. The counters are zero before the launch and left zero (the second resets
-   its own). */
+   A tile's P pieces meet at a counter of their warpgroup (arrivals[j CONSUMERS + warpgroup], j
+   the tile's place in the wave): each writes its raw sums to its part of the scratch (from
+   maps_at + 256 G bytes on: part (j P + p) CONSUMERS + warpgroup, 64 x BN floats) and then
+   arrives; the last to arrive reads the P parts back and adds them in piece order (so the sums
+   are the same whoever arrives last; its own from its registers, where they already are, took
+   clang's PTX to 860 bytes of spills), resets the counter and finishes the rows. No
+   warpgroup waits for another: the last sees every other part written. The counters are zero
+   before the launch and left zero. */
+
+#define SK_PIECES_MAX 4 /* the last to arrive reads P parts of 64 KiB a warpgroup, then finishes */
+
+/* The pieces each of the last wave's `rest` tiles is cut into on `groups` workgroups: as many
+   as the wave's idle workgroups allow, a slice a piece at least, at most SK_PIECES_MAX
+   (src/plan/plan_matmul_wgmma.c's sk_pieces is this one). */
+INLINE uint sk_pieces(const uint groups, const uint rest, const uint slices) {
+  return min(min(groups / rest, slices), (uint)SK_PIECES_MAX);
+}
 
 /* The meeting's device steps (tests/wgmma_sk_check.c stands in for them on the host). */
-#define SK_FLAG 4u /* the first's sums are written (the arrivals count 1 and 2 below it) */
 
 /* Warpgroup wg's barrier (named 2 + wg, its 128 work-items) that also tells whether p held in any
    of them. */
@@ -1308,30 +1315,25 @@ INLINE int warpgroup_any(const uint wg, const int p) {
 INLINE void warpgroup_sync(const uint wg) {
   __asm__ volatile("bar.sync %0, 128;" ::"r"(2 + wg) : "memory");
 }
-/* An arrival at the counter: what it held before. */
+/* An arrival at the counter once the warpgroup's part is written (its stores before the
+   warpgroup's barrier, released here), and the acquire of the parts the earlier arrivals
+   released: what the counter held before. */
 INLINE uint sk_arrive(__global uint *counter) {
   uint before;
-  __asm__ volatile("atom.relaxed.gpu.global.add.u32 %0, [%1], 1;"
+  __asm__ volatile("fence.acq_rel.gpu;\n\t"
+                   "atom.relaxed.gpu.global.add.u32 %0, [%1], 1;\n\t"
+                   "fence.acq_rel.gpu;"
                    : "=r"(before)
                    : "l"(counter)
                    : "memory");
   return before;
 }
-/* The release of the first's sums (every work-item's stores, before its warpgroup's barrier):
-   the flag set after them. */
-INLINE void sk_flag(__global uint *counter) {
-  __asm__ volatile("fence.acq_rel.gpu;\n\tred.relaxed.gpu.global.add.u32 [%0], %1;" ::"l"(counter),
-                   "r"(SK_FLAG)
-                   : "memory");
-}
-/* The second's acquire of them: the flag waited for, then the counter back to 0. */
-INLINE void sk_take(__global uint *counter) {
-  uint seen = 0;
-  while (!(seen & SK_FLAG))
-    __asm__ volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(seen) : "l"(counter) : "memory");
+/* The last arrival's reset of the counter (every piece has arrived: nobody reads it again in
+   this launch). */
+INLINE void sk_reset(__global uint *counter) {
   __asm__ volatile("st.relaxed.gpu.global.u32 [%0], 0;" ::"l"(counter) : "memory");
 }
-/* Four of the first's sums, read past L1 (written by another unit in this launch). */
+/* Four of another piece's sums, read past L1 (written by another unit in this launch). */
 INLINE float4 sk_load(__global const float4 *p) {
   float4 v;
   __asm__ volatile("ld.global.cg.v4.f32 {%0, %1, %2, %3}, [%4];"
@@ -1341,33 +1343,38 @@ INLINE float4 sk_load(__global const float4 *p) {
   return v;
 }
 
-/* The warpgroup's meeting at a boundary's counter: its sums handed over through `part` (the
-   warpgroup's 64 x BN floats at the boundary, work-item l's float4 j at j 128 + l), or the
-   other warpgroup's added to acc. 1 where this warpgroup is the second and finishes the rows. */
+/* The warpgroup's piece `piece` of `pieces` at its counter: its sums written to its part
+   (parts + piece `stride` float4s; work-item l's float4 j at j 128 + l), then its arrival; in
+   the last to arrive acc becomes the pieces' sum, part 0 + part 1 + ... in that order, its own
+   read back too. 1 where this warpgroup arrived last and finishes the rows. */
 #define SK_BATCH 8 /* float4 loads in flight a work-item: 32 registers on top of the sums */
-INLINE int sk_meet(float *acc, __global uint *counter, __global float4 *part, const uint wg,
-                   const uint l) {
-  const uint before = l == 0 ? sk_arrive(counter) : 0u;
-  if (!warpgroup_any(wg, l == 0 && before != 0)) { /* the first: hand the sums over */
+INLINE int sk_gather(float *acc, __global uint *counter, __global float4 *parts, const ulong stride,
+                     const uint piece, const uint pieces, const uint wg, const uint l) {
+  __global float4 *const own = parts + piece * stride;
 #pragma unroll
-    for (uint j = 0; j < NACC / 4; j++)
-      part[j * 128 + l] = (float4)(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
-    warpgroup_sync(wg);
-    if (l == 0) sk_flag(counter);
-    return 0;
-  }
-  if (l == 0) sk_take(counter);
+  for (uint j = 0; j < NACC / 4; j++)
+    own[j * 128 + l] = (float4)(acc[4 * j], acc[4 * j + 1], acc[4 * j + 2], acc[4 * j + 3]);
   warpgroup_sync(wg);
+  const uint before = l == 0 ? sk_arrive(counter) : 0u;
+  if (!warpgroup_any(wg, l == 0 && before == pieces - 1)) return 0;
+  if (l == 0) sk_reset(counter);
 #pragma unroll
   for (uint j0 = 0; j0 < NACC / 4; j0 += SK_BATCH) {
-    float4 v[SK_BATCH];
+    float4 sum[SK_BATCH];
+    for (uint q = 0; q < pieces; q++) {
 #pragma unroll
-    for (uint j = 0; j < SK_BATCH; j++)
-      v[j] = sk_load(part + (j0 + j) * 128 + l);
+      for (uint j = 0; j < SK_BATCH; j++) {
+        const float4 v = sk_load(parts + q * stride + (j0 + j) * 128 + l);
+        if (q == 0)
+          sum[j] = v;
+        else
+          sum[j].x += v.x, sum[j].y += v.y, sum[j].z += v.z, sum[j].w += v.w;
+      }
+    }
 #pragma unroll
     for (uint j = 0; j < SK_BATCH; j++) {
-      const uint q = 4 * (j0 + j);
-      acc[q] += v[j].x, acc[q + 1] += v[j].y, acc[q + 2] += v[j].z, acc[q + 3] += v[j].w;
+      const uint e = 4 * (j0 + j);
+      acc[e] = sum[j].x, acc[e + 1] = sum[j].y, acc[e + 2] = sum[j].z, acc[e + 3] = sum[j].w;
     }
   }
   return 1;
@@ -1383,47 +1390,38 @@ __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void SK_ENTRY(
   const uint base = stage_base(smem);
   const uint tiles_m = (uint)((m + BM - 1) / BM), tiles_n = (uint)((n + BN - 1) / BN);
   const uint tiles = tiles_m * tiles_n, groups = (uint)get_num_groups(0);
-  if (tiles <= groups) return; /* the planner makes no such grid */
+  if (tiles <= groups || tiles % groups == 0) return; /* the planner makes no such grid */
   const uint slot = (uint)get_group_id(0), t = (uint)get_local_id(0);
   uint product;
   const operands o = slot_operands(slot, tiles_m, tiles_n, a, a_off, lda, stride_a, b, b_off, ldb,
                                    stride_b, m, n, k, &product);
   ring_plan r = one_tile(&o);
-  const uint sk_tiles = tiles % groups + groups, sk_slot = tiles - sk_tiles;
-  const ulong span = (ulong)sk_tiles * r.slices; /* the range's slices, tile by tile */
-  const ulong sk_from = span * slot / groups, sk_to = span * (slot + 1) / groups;
+  const uint waves = tiles / groups, rest = tiles % groups;
+  const uint pieces = sk_pieces(groups, rest, r.slices), piece = slot / rest;
   r.first = slot, r.step = groups, r.tiles_m = tiles_m, r.tiles_n = tiles_n;
-  r.tiles = sk_slot / groups;
-  r.sk_slot0 = sk_slot + (uint)(sk_from / r.slices);
-  r.sk_kt0 = (uint)(sk_from % r.slices), r.sk_count = (uint)(sk_to - sk_from);
+  r.tiles = waves;
+  r.sk_slot0 = waves * groups + slot % rest;
+  r.sk_kt0 = (uint)((ulong)piece * r.slices / pieces);
+  r.sk_count = piece < pieces ? (uint)((ulong)(piece + 1) * r.slices / pieces) - r.sk_kt0 : 0u;
   __global uchar *const own_maps = maps + maps_at + 256 * (ulong)slot;
   if (!tma_start(base, own_maps, &r, t)) return;
-  __global float4 *const parts = (__global float4 *)(maps + maps_at + 256 * (ulong)groups);
-  const uint wg = t / 128;
-  /* the range's segments, one a tile: slices [y, to) of tile j, y counted from slice 0 of
-     slot sk_slot0; c0 their first ring slice */
-  for (uint y = r.sk_kt0, c0 = 0; c0 < r.sk_count;) {
-    const uint j = y / r.slices, tile_from = j * r.slices, tile_to = tile_from + r.slices;
-    const uint to = min(r.sk_kt0 + r.sk_count, tile_to);
-    float acc[NACC];
-    tma_tile(acc, base, own_maps, &r, c0, to - y, t);
-    /* a segment that starts inside its tile starts the range (boundary slot), one that ends
-       inside it ends the range (boundary slot + 1) */
-    const int whole = y == tile_from && to == tile_to;
-    const uint boundary = y == tile_from ? slot + 1 : slot;
-    const ulong at = (ulong)(boundary - 1) * CONSUMERS + wg;
-    if (whole || sk_meet(acc, arrivals + at, parts + at * (64 * BN / 4), wg, t % 128)) {
-      const operands tile = ring_tile(&r, r.sk_slot0 + j);
-      tma_finish(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off, base, t);
-    }
-    c0 += to - y;
-    y = to;
-  }
   for (uint i = 0; i < r.tiles; i++) {
     float acc[NACC];
-    tma_tile(acc, base, own_maps, &r, r.sk_count + i * r.slices, r.slices, t);
+    tma_tile(acc, base, own_maps, &r, i * r.slices, r.slices, t);
     const operands tile = ring_tile(&r, ring_tile_slot(&r, i));
     tma_finish(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off, base, t);
+  }
+  if (r.sk_count > 0) {
+    float acc[NACC];
+    tma_tile(acc, base, own_maps, &r, r.tiles * r.slices, r.sk_count, t);
+    const uint wg = t / 128;
+    const ulong at = (ulong)(slot % rest) * CONSUMERS + wg, stride = CONSUMERS * (16 * BN);
+    __global float4 *const parts = (__global float4 *)(maps + maps_at + 256 * (ulong)groups) +
+                                   (ulong)(slot % rest) * pieces * stride + wg * (16 * BN);
+    if (pieces == 1 || sk_gather(acc, arrivals + at, parts, stride, piece, pieces, wg, t % 128)) {
+      const operands tile = ring_tile(&r, r.sk_slot0);
+      tma_finish(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off, base, t);
+    }
   }
   (void)product, (void)stride_c; /* one product: the planner's gate */
 }

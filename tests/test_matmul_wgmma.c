@@ -283,17 +283,16 @@ static void test_wgmma_persistent(void **state) {
 
 /* Stream-K on the persistent form (wgmma.persist=2, rule 7: matmul_wgmma_tma_sk): one product
    whose tiles of 128 x 256 are not whole waves of the compute units. m of units + 3 tile rows
-   and n of two tile columns: 2 units + 6 tiles, so units + 6 of them are spread over the units
-   by K slices and each workgroup multiplies one more whole; with k 72 a tile is 2 slices at 16
-   bits and 3 at TF32 (ranges of 2 or 3 slices: boundaries at a tile's start and inside it),
-   with k 520 9 slices. Then units + 5 tiles of one column, every one of them spread (no whole
-   tile after the ranges). Every type, both B layouts in turn, ragged m, n and k, the staged
-   epilogue in every C type and the direct one, alpha, beta, a bias either way; check_kernel
-   runs each case twice, so the second call finds the boundaries' counters at zero again (a
-   counter left set would hand the sums over wrong or wait for ever). Then the same on the
-   twins of a copied plan (wgmma.align_rows=64: B's rows copied onto the lines, _sk_pb) and of a
-   staged one (A transposed: A and B staged, _sk_sab; TF32 staged from 64^3 on), whose sums lie
-   after the copies and the maps. */
+   and n of two tile columns: two waves and 6 tiles, each cut into min(units / 6, slices, 4)
+   pieces along K: with k 72 a tile is 2 slices at 16 bits (2 pieces of one slice, the second
+   ragged) and 3 at TF32 (3 pieces), with k 520 9 slices (4 pieces of 2, 2, 2 and 3). Then
+   units + 5 tiles of one column: a wave and 5 tiles of 2 pieces. Every type, both B layouts in
+   turn, ragged m, n and k, the staged epilogue in every C type and the direct one, alpha,
+   beta, a bias either way; check_kernel runs each case twice, so the second call finds the
+   counters at zero again (a counter left set would finish a tile before its pieces were
+   summed). Then the same on the twins of a copied plan (wgmma.align_rows=64: B's rows copied
+   onto the lines, _sk_pb) and of a staged one (A transposed: A and B staged, _sk_sab; TF32
+   staged from 64^3 on), whose sums lie after the copies and the maps. */
 static void test_wgmma_stream_k(void **state) {
   ocft_env *env = ocft_get_env(state);
   const size_t units = env->info.compute_units;

@@ -1311,10 +1311,11 @@ static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_
               "matmul_wgmma_tma wg=384 groups=2", "BN=256 STAGES=4 PERSIST=0 local_mem=230784");
 }
 
-/* Rule 7's stream-K (wgmma.persist 2): a persistent direct plan whose tiles are not whole waves
-   runs matmul_wgmma_tma_sk with the split tiles' sums after the maps and a counter a boundary
-   and consumer; whole waves, three consumers, a refused wide launch, a short workspace or a
-   copied plan's step keep the persistent matmul_wgmma_tma. */
+/* Rule 7's stream-K (wgmma.persist 2): a persistent plan whose last partial wave of R tiles cuts
+   them into P = min(units / R, slices, 4) >= 2 pieces runs the stream-K twin, the pieces' sums
+   after the maps (R P tiles of floats) and a counter for each warpgroup of the R tiles; whole
+   waves, a last wave of one piece a tile (R past half the units, or one slice), three consumers,
+   a refused wide launch or a short workspace keep the persistent kernel. */
 static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *bf16,
                           const ocf_tuning_values *f32) {
   ocf_tuning_values stream = *bf16;
@@ -1322,25 +1323,25 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   ocf_device_facts big = *tma;
   big.learnt.wgmma_tma_local_ok = 224640;
   const int none = OCF_PLAN_PROBE_NONE;
-  /* 4096^3: 512 tiles of 128 x 256 on 132 units; 131 boundaries of 128 x 256 floats */
-  ocf_matmul_call call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
-  const size_t sums = 131u * 128u * 256u * 4u;
+  /* 270 tiles of 128 x 256 on 132 units: two waves and R = 6, k 1000 (16 slices): P = 4; the
+     maps (132 x 256 bytes), then 6 x 4 tiles of 128 x 256 floats */
+  ocf_matmul_call call = typed_call(128 * 270, 256, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  const size_t sums = 6u * 4u * 128u * 256u * 4u;
   char values[160];
   snprintf(values, sizeof values,
-           "PERSIST=1 BN=256 STAGES=4 C_STAGE=1 maps_at=0 scratch=%zu arrivals=262 "
+           "PERSIST=1 BN=256 STAGES=4 C_STAGE=1 maps_at=0 scratch=%zu arrivals=12 "
            "scratch_written=1 local_mem=216448",
            33792 + sums);
-  plan_wgmma_case("stream-K, 4096^3", &big, &stream, &call, "matmul_wgmma_tma_sk wg=288 groups=132",
-                  values, none);
+  plan_wgmma_case("stream-K, 6 tiles past two waves", &big, &stream, &call,
+                  "matmul_wgmma_tma_sk wg=288 groups=132", values, none);
   call.c_dtype = OCF_F32, call.trans_b = OCF_TRANS;
   plan_wgmma_case("stream-K, fp32 C, B n x k", &big, &stream, &call,
-                  "matmul_wgmma_tma_sk wg=288 groups=132", "TRANS_B=1 C_DTYPE=0 arrivals=262",
-                  none);
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "TRANS_B=1 C_DTYPE=0 arrivals=12", none);
   /* a workspace of the maps and the sums, and one byte short of them */
   call.scratch_bound.set = 1;
   call.scratch_bound.bytes = 33792 + sums;
   plan_wgmma_case("stream-K, a workspace of its scratch", &big, &stream, &call,
-                  "matmul_wgmma_tma_sk wg=288 groups=132", "arrivals=262", none);
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "arrivals=12", none);
   call.scratch_bound.bytes--;
   plan_wgmma_case("stream-K, a workspace a byte short", &big, &stream, &call,
                   "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 scratch=33792 arrivals=0", none);
@@ -1349,39 +1350,64 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   refused.learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA_SK] = 1;
   plan_wgmma_case("stream-K, its wide launch refused", &refused, &stream, &call,
                   "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 arrivals=0", none);
-  /* 264 tiles are two whole waves: persistent, no stream-K; 265 take it */
+  /* k 128, two slices: two pieces; k 64, one slice: one piece a tile, persistent */
+  call.k = 128;
+  snprintf(values, sizeof values, "PERSIST=1 scratch=%zu arrivals=12", 33792 + sums / 2);
+  plan_wgmma_case("stream-K, two slices", &big, &stream, &call,
+                  "matmul_wgmma_tma_sk wg=288 groups=132", values, none);
+  call.k = 64;
+  plan_wgmma_case("stream-K, one slice", &big, &stream, &call, "matmul_wgmma_tma wg=288 groups=132",
+                  "PERSIST=1 arrivals=0", none);
+  /* 264 tiles are two whole waves: persistent; 265 (R 1) take four pieces; 330 (R 66, two
+     pieces) stream-K, 331 (R 67: 132 / 67 is one piece) persistent */
   call = typed_call(128 * 132 * 2, 256, 1000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, whole waves", &big, &stream, &call,
                   "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 arrivals=0", none);
   call.m++;
   plan_wgmma_case("stream-K, a tile past whole waves", &big, &stream, &call,
-                  "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 arrivals=262", none);
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 arrivals=2", none);
+  call.m = 128 * 330;
+  plan_wgmma_case("stream-K, 66 tiles past", &big, &stream, &call,
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 arrivals=132", none);
+  call.m = 128 * 331;
+  plan_wgmma_case("stream-K, 67 tiles past", &big, &stream, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 arrivals=0", none);
+  /* 4096^3: 512 tiles, R 116 of 132: one piece a tile, persistent */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("stream-K, 4096^3", &big, &stream, &call, "matmul_wgmma_tma wg=288 groups=132",
+                  "PERSIST=1 arrivals=0", none);
   /* three consumers, whose registers take no stream-K, where their waves cost at most 5 % more
-     than two's tiles spread evenly: f16 6144^3, 768 tiles of 192 x 256 (6 waves of 132: 4608
-     rows x columns a unit) against 1152 of 128 x 256 (4469); not 8192^3, 1376 tiles (11
-     waves: 8448) against 2048 (7944), which takes two and stream-K */
+     than two's with a last wave of pieces: f16 6144^3, 768 tiles of 192 x 256 (6 waves of 132:
+     4608 rows x columns a unit) against 1152 of 128 x 256 (R 96: one piece, 9 waves, 4608);
+     3000^3 with 256-column tiles (wave_bn 0), 192 tiles of 192 (2 waves: 1536) against 288 of
+     128 (two waves and R 24 in four pieces of 47 slices' 12: 1155), which takes two and
+     stream-K */
   ocf_tuning_values three = stream;
   three.matmul.wgmma.consumers = 3;
   call = typed_call(6144, 6144, 6144, OCF_F16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, three consumers", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
-  call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  three.matmul.wgmma.wave_bn = 0;
+  call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
+  call.trans_b = OCF_TRANS, call.ldb = 3008; /* B's rows on 16-byte chunks: direct */
+  call.lda = 3008;
   plan_wgmma_case("stream-K, two consumers for three", &big, &three, &call,
-                  "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 CONSUMERS=2 arrivals=262",
+                  "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 CONSUMERS=2 arrivals=48",
                   none);
-  three.matmul.wgmma.persist = 1; /* without stream-K: 16 waves of two cost 8192, three kept */
+  three.matmul.wgmma.persist = 1; /* without stream-K: 3 waves of two cost 1536, three kept */
   plan_wgmma_case("persistent, three consumers", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
   /* a copied plan's step takes its stream-K twin, the sums after the copies and the maps
-     (3000^3: B copied, 384 tiles of 128 x 192 by the waves) */
+     (3000^3, B k x n copied onto the lines, 256-column tiles: 288, R 24 in four pieces) */
   ocf_device_facts h100 = *tma;
   h100.learnt.wgmma_tma_local_ok = 230784;
+  stream.matmul.wgmma.wave_bn = 0;
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, 3000^3 copied", &h100, &stream, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_sk_pb wg=288 groups=132",
-                  "PERSIST=1 BN=192 maps_at=18048000 scratch=30959616 arrivals=262", none);
-  /* (B's copy: 3000 rows of 3008 values; the maps; 131 boundaries of 128 x 192 floats) */
-  call.scratch_bound.set = 1, call.scratch_bound.bytes = 30959616 - 1; /* a byte short */
+                  "PERSIST=1 BN=256 maps_at=18048000 scratch=30664704 arrivals=48", none);
+  /* (B's copy: 3000 rows of 3008 values; the maps; 24 x 4 tiles of 128 x 256 floats) */
+  call.scratch_bound.set = 1, call.scratch_bound.bytes = 30664704 - 1; /* a byte short */
   plan_wgmma_case("stream-K, 3000^3 copied, a workspace a byte short", &h100, &stream, &call,
                   "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=132",
                   "PERSIST=1 scratch=18081792 arrivals=0", none);
@@ -1389,19 +1415,23 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   call.lda = 3001; /* A off 16-byte chunks: both copied */
   plan_wgmma_case("stream-K, A and B copied", &h100, &stream, &call,
                   "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_sk_pab wg=288 groups=132",
-                  "PERSIST=1 arrivals=262", none);
-  /* staged: TF32 with A transposed (A and B staged), B n x k off 16-byte chunks (B alone) */
+                  "PERSIST=1 arrivals=48", none);
+  /* staged: TF32 with A transposed (A and B staged), B n x k off 16-byte chunks (B alone); m
+     4000 x n 4096: 32 x 16 tiles, R 116 would be one piece, so m 3000: 24 x 16 = 384, R 120 is
+     one piece too; m 2200: 18 x 16 = 288, R 24 in four; A's 2200 rows and B's 4096 staged
+     in blocks of 32: 197) */
   ocf_tuning_values tf32 = *f32;
   tf32.matmul.wgmma.persist = 2;
-  call = typed_call(4096, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
+  tf32.matmul.wgmma.wave_bn = 0;
+  call = typed_call(2200, 4096, 4096, OCF_F32, OCF_PRECISION_TF32);
   call.trans_a = OCF_TRANS;
   plan_wgmma_case("stream-K, TF32 staged A and B", &h100, &tf32, &call,
-                  "matmul_stage wg=32x8 groups=128x256 + matmul_wgmma_tma_sk_sab wg=288 groups=132",
-                  "PERSIST=1 arrivals=262", none);
+                  "matmul_stage wg=32x8 groups=128x197 + matmul_wgmma_tma_sk_sab wg=288 groups=132",
+                  "PERSIST=1 arrivals=48", none);
   call.trans_a = OCF_NO_TRANS, call.trans_b = OCF_TRANS, call.ldb = 4097;
   plan_wgmma_case("stream-K, TF32 staged B", &h100, &tf32, &call,
                   "matmul_stage wg=32x8 groups=128x128 + matmul_wgmma_tma_sk_sb wg=288 groups=132",
-                  "PERSIST=1 arrivals=262", none);
+                  "PERSIST=1 arrivals=48", none);
 }
 
 static void test_plan_matmul_wgmma_tma(void **state) {

@@ -59,8 +59,8 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma = {
     "tiles, their stages filled by the tensor memory accelerator; 256 bytes of scratch a "
     "workgroup"};
 
-/* Stream-K on its persistent form (rule 7, wgmma.persist 2): the same, then the boundaries'
-   counters (the split tiles' sums lie in the scratch after the maps). */
+/* Stream-K on its persistent form (rule 7, wgmma.persist 2): the same, then the counters of the
+   last wave's tiles (the pieces' sums lie in the scratch after the maps). */
 #define WG_ARRIVALS OCF_ARG(F, arrivals, OCF_ARG_BUFFER)
 static const ocf_arg_desc tma_sk_args[] = {WG_MNK(k),     MATMUL_A_ARGS, MATMUL_B_ARGS,
                                            WG_C_EPILOGUE, WG_MAPS,       WG_ARRIVALS};
@@ -73,9 +73,9 @@ const ocf_kernel_desc ocf_kdesc_matmul_wgmma_tma_sk = {
     tma_sk_args,
     OCF_ARRAY_LEN(tma_sk_args),
     "matmul_wgmma_tma's persistent form (PERSIST 1) for one product of more tiles than "
-    "workgroups: its last partial wave and one more spread over every workgroup by K slices, "
-    "two workgroups sharing a tile meeting at a counter (zero before and after); the maps, then "
-    "a tile's sums a boundary, in the scratch"};
+    "workgroups: the whole waves, then the last partial wave's tiles cut into pieces along K, a "
+    "workgroup a piece, a tile's pieces meeting at a counter (zero before and after) and the "
+    "last to arrive summing them; the maps, then a tile's sums a piece, in the scratch"};
 
 /* The staged plans' wgmma step (plan_matmul_wgmma.c, rule 4): the same kernel under another name
    (cl/matmul_wgmma_nv.cl), reading K' = ks and B' from the scratch the staging step wrote, A as
@@ -95,7 +95,7 @@ static const ocf_arg_desc tma_sb_args[] = {SB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
 static const ocf_arg_desc tma_sab_args[] = {SAB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
 static const ocf_arg_desc tma_pb_args[] = {PB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
 static const ocf_arg_desc tma_pab_args[] = {PAB_OPERANDS, WG_C_EPILOGUE, WG_MAPS};
-/* And stream-K on their persistent form (rule 7, wgmma.persist 2): then the boundaries'
+/* And stream-K on their persistent form (rule 7, wgmma.persist 2): then the last wave's
    counters, as matmul_wgmma_tma_sk's follow matmul_wgmma_tma's. */
 static const ocf_arg_desc tma_sk_sb_args[] = {SB_OPERANDS, WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
 static const ocf_arg_desc tma_sk_sab_args[] = {SAB_OPERANDS, WG_C_EPILOGUE, WG_MAPS, WG_ARRIVALS};
@@ -118,10 +118,10 @@ TMA_TWIN(MATMUL_WGMMA_TMA_PB, matmul_wgmma_tma_pb, tma_pb_args, "matmul_wgmma_pb
 TMA_TWIN(MATMUL_WGMMA_TMA_PAB, matmul_wgmma_tma_pab, tma_pab_args, "matmul_wgmma_pab's operands");
 
 /* A stream-K twin of a staged or copied step's TMA-fed kernel. */
-#define SK_TWIN(id, name, args, what)                                                         \
-  WG_TWIN(id, name, args,                                                                     \
-          "matmul_wgmma_tma_sk on " what ": one product, its last partial wave and one more " \
-          "spread over every workgroup by K slices, the sums after the maps")
+#define SK_TWIN(id, name, args, what)                                                        \
+  WG_TWIN(id, name, args,                                                                    \
+          "matmul_wgmma_tma_sk on " what ": one product, its last partial wave's tiles cut " \
+          "into pieces along K, the sums after the maps")
 SK_TWIN(MATMUL_WGMMA_TMA_SK_SB, matmul_wgmma_tma_sk_sb, tma_sk_sb_args,
         "matmul_wgmma_sb's operands");
 SK_TWIN(MATMUL_WGMMA_TMA_SK_SAB, matmul_wgmma_tma_sk_sab, tma_sk_sab_args,

@@ -22,7 +22,7 @@
  *      consumers (192-row tiles, the TMA-fed form only: plan_consumers plans again with two
  *      wherever a step would not be TMA-fed) where m > 128 and their waves cost at most 5 % more
  *      than two's, each count in the width it would run (with stream-K, wgmma.persist 2, two's
- *      tiles spread evenly over the units instead: take_consumers), fewer stages while
+ *      last wave a piece of a tile long instead: take_consumers), fewer stages while
  *      their ring is past 227 KiB; where wgmma.one_consumer is set, one consumer (tiles of 64
  *      rows) for a call of at most 64 consumers rows whose 64-row tiles x batch make one wave
  *      and either m <= 64 or they fill two thirds of the compute units (take_one_consumer).
@@ -129,12 +129,13 @@
  *      loses stages while it and the areas pass 227 KiB, and the plan keeps a workgroup a tile
  *      where a workgroup's K slices would reach 2^31 or the gates above fail for the persistent
  *      ring. The TMA probe then runs the largest ring a plan may take. With wgmma.persist 2 a
- *      direct call whose tiles are not whole waves takes stream-K on that form
- *      (take_stream_k, matmul_wgmma_tma_sk): the last partial wave's tiles and one wave more are
- *      spread over every workgroup by K slices, a workgroup at most three tiles' slices and a
- *      tile at most two workgroups', which meet at a counter of the boundary between them
- *      (plan->arrivals: boundaries x consumers) and the second adds the first's sums from the
- *      scratch (a tile of floats a boundary after the maps) and finishes the tile.
+ *      call whose tiles are not whole waves takes stream-K on that form (take_stream_k,
+ *      matmul_wgmma_tma_sk and its staged and copied twins) where the last partial wave's R
+ *      tiles cut into 2 to 4 pieces along K (units / R at most, a slice a piece at least):
+ *      every workgroup multiplies its whole tiles, then a piece; a tile's pieces meet at a
+ *      counter (plan->arrivals: R x consumers), each writing its sums to the scratch (a tile
+ *      of floats a piece after the maps), and the last to arrive adds them in piece order and
+ *      finishes the tile.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
  */
@@ -146,9 +147,10 @@
 
 typedef struct wg_geometry {
   unsigned bn, consumers, stages, group_m;
-  int c_stage;         /* the TMA form's staged epilogue (wgmma.c_stage) */
-  int persist;         /* the TMA form's persistent tiles (rule 7, wgmma.persist): 0 a workgroup a
-                          tile, 1 a workgroup a unit, 2 that with stream-K */
+  int c_stage; /* the TMA form's staged epilogue (wgmma.c_stage) */
+  int persist; /* the TMA form's persistent tiles (rule 7, wgmma.persist): 0 a workgroup a
+                  tile, 1 a workgroup a unit, 2 that with stream-K */
+  unsigned sk_rest, sk_pieces; /* stream-K's last partial wave: its tiles, the pieces of each */
   unsigned wait_limit; /* the TMA form's polls of a barrier before it gives up: 0 none (plans),
                           the probe's bound */
 } wg_geometry;
@@ -341,6 +343,22 @@ static void take_one_consumer(const ocf_device_facts *facts, const ocf_matmul_ca
   if (call->m <= 64 || 3 * groups >= 2 * units) g->consumers = 1;
 }
 
+/* Elements of K in one of the kernels' 128-byte slices of A and B (BK). */
+static size_t slice_k(ocf_dtype dtype) {
+  return 128u / ocf_dtype_size(dtype);
+}
+
+/* Rule 7's stream-K pieces of each of the last partial wave's `rest` tiles on `units`
+   workgroups, tiles of `slices` K slices: as many as the wave's idle units allow, a slice a
+   piece at least, at most 4 (the last piece to arrive reads the others' sums, 64 KiB a
+   warpgroup each, before it finishes the tile). cl/matmul_wgmma_nv.cl's sk_pieces (and
+   SK_PIECES_MAX) is the same. */
+static size_t sk_pieces(size_t units, size_t rest, size_t slices) {
+  size_t pieces = rest ? units / rest : 0;
+  if (pieces > slices) pieces = slices;
+  return pieces < 4 ? pieces : 4;
+}
+
 /* What a call's waves of tiles of `consumers` x 64 rows and bn columns cost, as rule 2's widths
    do (waves_of), a tile costing its area. */
 static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned consumers,
@@ -358,8 +376,8 @@ static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned con
    more, 711 -> 691). So a call keeps three where the waves' cost, each count in the width the
    plan would give it (wgmma.bn, or wave_bn where wave_width_wins), is at most 5 % above two's;
    else, and for calls of at most 128 rows (a 192-row tile a third empty), two. With stream-K
-   (wgmma.persist 2, one product of more tiles than units: rule 7), two consumers' tiles cost
-   their area spread evenly over the units, not their waves (three's registers take no
+   (wgmma.persist 2, one product whose last wave cuts its tiles in pieces: rule 7), two
+   consumers' last wave costs a piece of a tile, not a tile (three's registers take no
    stream-K). */
 static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma_tuning *t,
                            const ocf_matmul_call *call, wg_geometry *g) {
@@ -372,12 +390,15 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
   const unsigned wave_bn = (unsigned)t->wave_bn;
   const unsigned three_bn = wave_width_wins(units, call, 3, g->bn, wave_bn) ? wave_bn : g->bn;
   const unsigned two_bn = wave_width_wins(units, call, 2, g->bn, wave_bn) ? wave_bn : g->bn;
+  const size_t three = waves_cost(units, call, 3, three_bn);
+  size_t two = waves_cost(units, call, 2, two_bn);
   const size_t two_tiles = tiles_of(call, 2, two_bn);
-  const int stream_k = t->persist == 2 && (call->batch ? call->batch : 1) == 1 &&
-                       two_tiles > units && two_tiles <= 0x7fffffffu;
-  const size_t three = waves_cost(units, call, 3, three_bn),
-               two = stream_k ? ocf_div_ceil(two_tiles * 2u * two_bn, units)
-                              : waves_cost(units, call, 2, two_bn);
+  const size_t slices = ocf_div_ceil(call->k, slice_k(call->a_dtype));
+  const size_t pieces = two_tiles > units ? sk_pieces(units, two_tiles % units, slices) : 0;
+  if (t->persist == 2 && (call->batch ? call->batch : 1) == 1 && pieces >= 2 &&
+      two_tiles <= 0x7fffffffu) /* the last wave a piece of each tile long */
+    two = ocf_div_ceil((two_tiles / units * slices + ocf_div_ceil(slices, pieces)) * 2u * two_bn,
+                       slices);
   if (three * 20 > two * 21) g->consumers = 2;
 }
 
@@ -412,11 +433,6 @@ static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tu
   *out = g;
   *groups_out = groups * batch;
   return OCF_MMA_PLANNED;
-}
-
-/* Elements of K in one of the kernels' 128-byte slices of A and B (BK). */
-static size_t slice_k(ocf_dtype dtype) {
-  return 128u / ocf_dtype_size(dtype);
 }
 
 /* Rule 5: the K ranges of a call whose `groups` workgroups (tiles x batch) leave compute units
@@ -513,10 +529,10 @@ static ocf_mma_outcome tma_form(const ocf_device_facts *facts, const ocf_matmul_
   return OCF_MMA_PLANNED;
 }
 
-/* Stream-K's sums in the scratch after the maps of `groups` workgroups: a tile of floats for
-   each boundary between their K ranges. */
-static size_t stream_k_bytes(const wg_geometry *g, size_t groups) {
-  return (groups - 1) * 64u * g->consumers * g->bn * sizeof(float);
+/* Stream-K's sums in the scratch after the maps: a tile of floats for each piece of the last
+   wave's tiles. */
+static size_t stream_k_bytes(const wg_geometry *g) {
+  return (size_t)g->sk_rest * g->sk_pieces * 64u * g->consumers * g->bn * sizeof(float);
 }
 
 /* Rule 7's stream-K twin of a whole-K TMA kernel: matmul_wgmma_tma's or a staged or copied
@@ -543,19 +559,21 @@ static ocf_kernel_id whole_k_tma_kernel(const wg_geometry *g, ocf_kernel_id kern
 
 /* Rule 7's stream-K (wgmma.persist 2) for the persistent plan p of `kernel` (a whole-K TMA
    kernel, its maps after `before` bytes of the scratch) multiplying `call`, whose `groups` tiles
-   are not whole waves of `units`: the last partial wave and the one before it spread over every
-   workgroup by K slices (stream_k_kernel's twin), so that each multiplies groups / units tiles'
-   slices where the waves took ceil(groups / units); where the twin's gates hold and the scratch
-   holds the split tiles' sums after the maps (a tile of floats a boundary). */
+   of `slices` K slices are not whole waves of `units`: the last partial wave's tiles cut along K
+   into sk_pieces pieces each (at least 2), a workgroup a piece, all the pieces of the wave side
+   by side at the same K offsets (stream_k_kernel's twin); where the twin's gates hold and the
+   scratch holds the pieces' sums after the maps (a tile of floats a piece). */
 static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *call,
                          ocf_kernel_id kernel, size_t before, size_t groups, size_t units,
-                         wg_geometry *p) {
+                         size_t slices, wg_geometry *p) {
   /* three consumers' registers hold no more state (the kernel's gate) */
-  if (groups % units == 0 || inline_producer(p)) return 0;
+  const size_t rest = groups % units, pieces = sk_pieces(units, rest, slices);
+  if (pieces < 2 || inline_producer(p)) return 0;
   wg_geometry s = *p;
   s.persist = 2;
+  s.sk_rest = (unsigned)rest, s.sk_pieces = (unsigned)pieces;
   const size_t cap = ocf_matmul_scratch_cap(facts, call), maps = units * 256u;
-  if (before > cap || maps > cap - before || stream_k_bytes(&s, units) > cap - before - maps ||
+  if (before > cap || maps > cap - before || stream_k_bytes(&s) > cap - before - maps ||
       tma_form(facts, call, stream_k_kernel(kernel), &s, units, before) != OCF_MMA_PLANNED)
     return 0;
   *p = s;
@@ -584,11 +602,10 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
   p.persist = 1;
   hopper_ring(&p);
   const size_t slices = ocf_div_ceil(call->k, slice_k(call->a_dtype));
-  /* a stream-K workgroup's slices stay below the same bound: at most ceil(groups / units) tiles'
-     (groups / units whole ones and less than two tiles' range, one wave of which it gave up) */
+  /* a stream-K workgroup's slices stay below the same bound: its whole tiles and a piece */
   if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
   if (tma_form(facts, call, kernel, &p, units, before) != OCF_MMA_PLANNED) return 0;
-  if (t->persist == 2) take_stream_k(facts, call, kernel, before, *groups, units, &p);
+  if (t->persist == 2) take_stream_k(facts, call, kernel, before, *groups, units, slices, &p);
   *g = p;
   *groups = units;
   return 1;
@@ -596,7 +613,7 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
 
 /* Rule 7's step: `kernel` over `groups` workgroups, a wide plan whose scratch holds `before`
    bytes of the plan's own and then the maps; with stream-K (g->persist 2, `kernel` its twin)
-   the split tiles' sums after the maps, and a counter a boundary and warpgroup. */
+   the pieces' sums after the maps, and a counter for each warpgroup of the last wave's tiles. */
 static void add_tma_step(ocf_plan *plan, ocf_kernel_id kernel, const wg_geometry *g, size_t groups,
                          size_t before) {
   const size_t local[1] = {tma_threads(g)};
@@ -609,8 +626,8 @@ static void add_tma_step(ocf_plan *plan, ocf_kernel_id kernel, const wg_geometry
   plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
   plan->local_mem_bytes = tma_bytes(g);
   if (g->persist == 2) {
-    plan->scratch_bytes += stream_k_bytes(g, groups);
-    plan->arrivals = (groups - 1) * g->consumers;
+    plan->scratch_bytes += stream_k_bytes(g);
+    plan->arrivals = (size_t)g->sk_rest * g->consumers;
   }
 }
 

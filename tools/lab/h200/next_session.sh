@@ -256,7 +256,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1351,6 +1351,43 @@ SHAPES
     # (PERSIST_SHAPES: fewer where the call has less time)
     gemm_grid "${PERSIST_SHAPES:-bf16 0 4096 4096 4096;bf16 1 8192 8192 8192;bf16 0 4096 14336 4096;bf16 1 3000 3000 3000;f16 0 6144 6144 6144;tf32 1 4096 4096 4096;bf16 1 4095 4104 4000}" \
       "$configs" "${PEERS_CAP:-90}"
+    ;;
+  skdiag)
+    # why stream-K (wgmma.persist=2) ran slower than persistent tiles on 2026-12-07 (bf16 4096^3
+    # 537 against 698 TFLOP/s, TF32 217 against 384) and whether test_wgmma_stream_k hangs or is
+    # slow: (1) both forms timed with the program cache on, their PTX into $work/programs.tgz
+    # (registers and spills read here with ptxas); (2) the test's shapes under each direct and
+    # copied form, 20 s each (a hang shows as a timeout); (3) the test, timestamped
+    rm -rf /tmp/occ_sk
+    [ -x $b/lgt ] || cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse \
+      -lOpenCL -lm -Wl,-rpath,$b -o $b/lgt
+    for shape in "bf16 0 4096 4096 4096" "tf32 1 4096 4096 4096"; do
+      for cfg in "wgmma.persist=2" "wgmma.persist=1 wgmma.consumers=2"; do
+        # shellcheck disable=SC2086
+        echo "[$cfg] $(timeout -k 2 "$(budget 30)" env OCLFUSE_CACHE=always \
+          OCLFUSE_TUNING_DIR=/tmp/occ_sk $b/lgt $shape "$cfg" 2>&1 | tr '\n' ' ' | cut -c1-160)"
+      done
+    done
+    tar czf "$work/programs.tgz" -C /tmp/occ_sk programs 2>/dev/null
+    u=$(clinfo 2>/dev/null | grep -m1 "Max compute units" | awk '{print $NF}')
+    u=${u:-132}
+    base="wgmma.tma=1 wgmma.consumers=2 wgmma.bn=256 wgmma.stages=3 wgmma.wave_bn=0"
+    for cfg in "wgmma.persist=2 wgmma.c_stage=1 $base" "wgmma.persist=2 wgmma.c_stage=0 $base" \
+      "wgmma.persist=2 wgmma.tma_copies=1 wgmma.c_stage=1 $base wgmma.align_rows=64 wgmma.sector_rows=0"; do
+      for shape in "bf16 0 $((128 * (u + 3) - 50)) 257 72" "bf16 1 $((128 * (u + 3) - 50)) 257 520" \
+        "f16 1 $((128 * (u + 5) - 7)) 200 72" "tf32 1 $((128 * (u + 3) - 50)) 257 72"; do
+        # shellcheck disable=SC2086
+        echo "[$cfg] $(timeout -k 2 "$(budget 20)" $b/lgt $shape "$cfg" 2>&1 | tr '\n' ' ' |
+          cut -c1-150; echo " (exit ${PIPESTATUS[0]})")"
+      done
+    done
+    echo "test at $((SECONDS - start)) s"
+    wgmma_tests "${SKTEST_CAP:-400}" test_wgmma_stream_k
+    echo "test done at $((SECONDS - start)) s"
+    ;;
+  sktest)
+    # test_wgmma_stream_k alone (184 s on the H100 on 2026-12-07), within SKTEST_CAP (default 250)
+    wgmma_tests "${SKTEST_CAP:-250}" test_wgmma_stream_k
     ;;
   grid)
     # the context's plan and GRID_CONFIGS (";"-separated, "" the context's alone) on GRID_SHAPES
