@@ -1288,7 +1288,7 @@ TMA_ENTRY(const ulong m, const ulong n, const ulong k, const float alpha, __glob
    warpgroup waits for another: the last sees every other part written. The counters are zero
    before the launch and left zero. */
 
-#define SK_PIECES_MAX 4 /* the last to arrive reads P parts of 64 KiB a warpgroup, then finishes */
+#define SK_PIECES_MAX 4 /* the last to arrive reads P parts of 64 KiB a warpgroup */
 
 /* The pieces each of the last wave's `rest` tiles is cut into on `groups` workgroups: as many
    as the wave's idle workgroups allow, a slice a piece at least, at most SK_PIECES_MAX
@@ -1346,8 +1346,10 @@ INLINE float4 sk_load(__global const float4 *p) {
 /* The warpgroup's piece `piece` of `pieces` at its counter: its sums written to its part
    (parts + piece `stride` float4s; work-item l's float4 j at j 128 + l), then its arrival; in
    the last to arrive acc becomes the pieces' sum, part 0 + part 1 + ... in that order, its own
-   read back too. 1 where this warpgroup arrived last and finishes the rows. */
-#define SK_BATCH 8 /* float4 loads in flight a work-item: 32 registers on top of the sums */
+   read back too, in rounds of SK_BATCH float4s of every piece, all loaded before any is added
+   (each read is a round trip to L2: a round's pieces do not wait on each other). 1 where this
+   warpgroup arrived last and finishes the rows. */
+#define SK_BATCH 4 /* float4s a piece a round, every piece's in flight together */
 INLINE int sk_gather(float *acc, __global uint *counter, __global float4 *parts, const ulong stride,
                      const uint piece, const uint pieces, const uint wg, const uint l) {
   __global float4 *const own = parts + piece * stride;
@@ -1360,21 +1362,21 @@ INLINE int sk_gather(float *acc, __global uint *counter, __global float4 *parts,
   if (l == 0) sk_reset(counter);
 #pragma unroll
   for (uint j0 = 0; j0 < NACC / 4; j0 += SK_BATCH) {
-    float4 sum[SK_BATCH];
-    for (uint q = 0; q < pieces; q++) {
+    float4 v[SK_PIECES_MAX][SK_BATCH];
 #pragma unroll
-      for (uint j = 0; j < SK_BATCH; j++) {
-        const float4 v = sk_load(parts + q * stride + (j0 + j) * 128 + l);
-        if (q == 0)
-          sum[j] = v;
-        else
-          sum[j].x += v.x, sum[j].y += v.y, sum[j].z += v.z, sum[j].w += v.w;
-      }
-    }
+    for (uint q = 0; q < SK_PIECES_MAX; q++)
+#pragma unroll
+      for (uint j = 0; j < SK_BATCH; j++)
+        if (q < pieces) v[q][j] = sk_load(parts + q * stride + (j0 + j) * 128 + l);
 #pragma unroll
     for (uint j = 0; j < SK_BATCH; j++) {
+      float4 sum = v[0][j];
+#pragma unroll
+      for (uint q = 1; q < SK_PIECES_MAX; q++)
+        if (q < pieces)
+          sum.x += v[q][j].x, sum.y += v[q][j].y, sum.z += v[q][j].z, sum.w += v[q][j].w;
       const uint e = 4 * (j0 + j);
-      acc[e] = sum[j].x, acc[e + 1] = sum[j].y, acc[e + 2] = sum[j].z, acc[e + 3] = sum[j].w;
+      acc[e] = sum.x, acc[e + 1] = sum.y, acc[e + 2] = sum.z, acc[e + 3] = sum.w;
     }
   }
   return 1;
