@@ -256,7 +256,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1388,6 +1388,44 @@ SHAPES
   sktest)
     # test_wgmma_stream_k alone (184 s on the H100 on 2026-12-07), within SKTEST_CAP (default 250)
     wgmma_tests "${SKTEST_CAP:-250}" test_wgmma_stream_k
+    ;;
+  skvar)
+    # what stream-K's last wave costs past its pieces' slices (2026-12-07, H100, two consumers,
+    # 256-column tiles: bf16 3072^3 478 against the persistent form's 494 TFLOP/s, 34560 x 256 x
+    # 1000 202 against 260, where two waves and a quarter of a tile's slices should beat three
+    # waves: about 35 us a call unaccounted for): the tree, then the tree with each patch of
+    # SKVAR_PATCHES (default sk_pieces2.patch: at most two pieces a tile; sk_noreads.patch: the
+    # last piece adds no sums; sk_nomeet.patch: no meeting at all, every piece stores its own
+    # sums; the last two time the call with C wrong), each built in its own folder (in
+    # parallel), timed on SKVAR_SHAPES under persist 2 and 1
+    base_b=$b
+    patches=${SKVAR_PATCHES:-sk_pieces2.patch sk_noreads.patch sk_nomeet.patch}
+    for p in $patches; do
+      (new=/tmp/skvar_${p%.patch}
+        tree_copy $new && (cd $new && patch -p1 -s <tools/lab/h200/$p) &&
+        cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=OFF >$new/build.txt 2>&1 &&
+        cmake --build $new/b -j8 --target oclfuse >>$new/build.txt 2>&1 &&
+        cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL \
+          -lm -Wl,-rpath,$new/b -o $new/b/lgt || { echo "$p: no build"; tail -5 $new/build.txt; }) &
+    done
+    wait
+    [ -x $b/lgt ] || cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse \
+      -lOpenCL -lm -Wl,-rpath,$b -o $b/lgt
+    for p in "" $patches; do
+      [ -z "$p" ] || b=/tmp/skvar_${p%.patch}/b
+      echo "== ${p:-the tree} at $((SECONDS - start)) s"
+      IFS=';' read -r -a shapes <<<"${SKVAR_SHAPES:-bf16 0 3072 3072 3072;bf16 0 34560 256 1000;bf16 1 3000 3000 3000;tf32 1 2200 4096 4096}"
+      for shape in "${shapes[@]}"; do
+        for cfg in "wgmma.persist=2 wgmma.consumers=2 wgmma.wave_bn=0" \
+          "wgmma.persist=1 wgmma.consumers=2 wgmma.wave_bn=0"; do
+          [ -n "$p" ] && [ "${cfg#wgmma.persist=1}" != "$cfg" ] && continue # the tree's alone
+          # shellcheck disable=SC2086 # a shape's words
+          echo "[$cfg] $(timeout -k 2 "$(budget 20)" $b/lgt $shape "$cfg" 2>&1 | tr '\n' ' ' |
+            cut -c1-150)"
+        done
+      done
+      b=$base_b
+    done
     ;;
   grid)
     # the context's plan and GRID_CONFIGS (";"-separated, "" the context's alone) on GRID_SHAPES
