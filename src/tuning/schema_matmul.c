@@ -294,7 +294,8 @@ static const ocf_tunable matmul_tunables[] = {
                               "7's gates hold; 0: on the cp.async kernel",
                               NULL},
     /* one_consumer, split_ranges: the schema's values keep every device's plans; the H100's
-       database sets them for the few_rows class (measured 2026-12-06, docs/GEMM.md) */
+       database sets them for the few_rows class (measured 2026-12-06, docs/GEMM.md) and the
+       16-bit skinny class (2026-12-07) */
     [MM(wgmma.one_consumer)] =
         {"wgmma.one_consumer", 0, 1, 0, 0,
          "1: a call of at most consumers x 64 rows takes one consumer warpgroup (tiles of 64 "
@@ -316,16 +317,16 @@ static const ocf_tunable matmul_tunables[] = {
          "the TMA, instead of copied onto the lines first (src/plan/plan_matmul_wgmma.c, rule "
          "4); 0: copied from wgmma.align_rows rows",
          NULL},
-    /* persist: built 2026-12-07 without a GPU, off until a Hopper card measures it
-       (docs/GEMM.md "Persistent tiles", "Stream-K") */
+    /* persist: off (measured on an H100 2026-12-07: 1 gained 1-5 % with two consumers and lost
+       3-10 % with three, 2 lost; docs/GEMM.md "Persistent tiles", "Stream-K") */
     [MM(wgmma.persist)] = {"wgmma.persist", 0, 2, 0, 0,
                            "1: whole-K calls on matmul_wgmma_tma or its staged and copied twins "
                            "(rule 7) of one product and more "
                            "tiles than compute units launch a workgroup a unit, each multiplying "
                            "every units-th tile through one ring (the next tile's slices load "
                            "while the last one's C is stored); 2: the same, and where the tiles "
-                           "are not whole waves the last one and one more are spread over every "
-                           "workgroup by K slices (stream-K, matmul_wgmma_tma_sk and its "
+                           "are not whole waves the last wave's tiles are cut into pieces along "
+                           "K, a workgroup a piece (stream-K, matmul_wgmma_tma_sk and its "
                            "staged and copied twins); 0: a "
                            "workgroup a tile",
                            NULL},
