@@ -257,7 +257,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1427,6 +1427,41 @@ SHAPES
       done
       b=$base_b
     done
+    ;;
+  patchgrid)
+    # the tree ($b) against the tree with PATCH (a second build) on PATCH_SHAPES ("dtype trans_b
+    # m n k;..."), each build's plan as its context makes it (the shipped database included),
+    # cuBLAS beside (PEERS_CAP, default 60 s); PATCH_TESTS (tests of test_matmul_wgmma) run in
+    # the patched build first, 250 s each at most. For persist_two.patch (persistent tiles where
+    # the plan has two consumers, in the H100's large class):
+    #   PATCH=tools/lab/h200/persist_two.patch PATCH_SHAPES="bf16 0 4096 4096 4096;..."
+    new=/tmp/patch_new
+    tree_copy $new && (cd $new && patch -p1 -s <"${PATCH:?PATCH: the patch}") &&
+      cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release >"$work/new_build.txt" 2>&1 &&
+      cmake --build $new/b -j16 --target oclfuse test_matmul_wgmma >>"$work/new_build.txt" 2>&1 &&
+      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL -lm \
+        -Wl,-rpath,$new/b -o $new/b/lgt || { tail -5 "$work/new_build.txt"; continue; }
+    [ -x $b/lgt ] || cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse \
+      -lOpenCL -lm -Wl,-rpath,$b -o $b/lgt
+    for t in ${PATCH_TESTS:-}; do
+      (cd $new/b && OCFT_ONLY=$t timeout -k 5 "$(budget 250)" tests/test_matmul_wgmma \
+        >"$work/patch_$t.txt" 2>&1
+        echo "$t (patched) exit $?")
+    done
+    : >"$work/shapes.txt"
+    IFS=';' read -r -a shapes <<<"${PATCH_SHAPES:?PATCH_SHAPES: dtype trans_b m n k;...}"
+    for shape in "${shapes[@]}"; do
+      echo "$shape" >>"$work/shapes.txt"
+      for build in "$b" "$new/b"; do
+        # shellcheck disable=SC2086 # a shape's words
+        echo "[$([ "$build" = "$b" ] && echo tree || echo patch)] $(timeout -k 2 "$(budget 20)" \
+          "$build/lgt" $shape 2>&1 | tr '\n' ' ' | cut -c1-200)"
+      done
+    done
+    if [ "${PEERS_CAP:-60}" -gt 0 ]; then
+      timeout -k 5 "$(budget "${PEERS_CAP:-60}")" python3 tools/lab/h200/gemm_peers.py \
+        "$work/shapes.txt" 2>&1
+    fi
     ;;
   grid)
     # the context's plan and GRID_CONFIGS (";"-separated, "" the context's alone) on GRID_SHAPES
