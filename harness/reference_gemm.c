@@ -1,6 +1,8 @@
 #include "reference_gemm.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <unistd.h>
 
 /* ---- TF32 ---- */
 
@@ -65,10 +67,12 @@ static double product(double a, double b, int precision, int exact_inputs, doubl
   return big + cross;
 }
 
-void ocf_ref_gemm_run(const ocf_ref_gemm *g, int exact_inputs, double *want, double *tol) {
+/* Rows row0 to row1 - 1 of the reference. */
+static void run_rows(const ocf_ref_gemm *g, int exact_inputs, double *want, double *tol,
+                     size_t row0, size_t row1) {
   const int act = g->activation >= 0 && g->activation <= 4 ? g->activation : 0;
   const double bias_steps = g->bias_axis ? 1.0 : 0.0;
-  for (size_t i = 0; i < g->m; i++) {
+  for (size_t i = row0; i < row1; i++) {
     for (size_t j = 0; j < g->n; j++) {
       double sum = 0.0, terms = 0.0;
       /* alpha == 0: A and B are not read (BLAS), so NaNs in them do not reach C. */
@@ -107,6 +111,48 @@ void ocf_ref_gemm_run(const ocf_ref_gemm *g, int exact_inputs, double *want, dou
       want[i * g->n + j] = y;
       tol[i * g->n + j] = error;
     }
+  }
+}
+
+/* A band of rows for a thread of ocf_ref_gemm_run. */
+typedef struct rows_job {
+  const ocf_ref_gemm *g;
+  int exact_inputs;
+  double *want, *tol;
+  size_t row0, row1;
+} rows_job;
+
+static void *run_job(void *arg) {
+  const rows_job *job = arg;
+  run_rows(job->g, job->exact_inputs, job->want, job->tol, job->row0, job->row1);
+  return NULL;
+}
+
+/* Up to 16 threads, none below 2^24 terms: one 17230 x 257 x 520 reference (test_matmul_wgmma's
+   stream-K cases) took 34 s on one core, and the GPU suites spent most of their 500 s on such
+   references while the host's other 15 cores idled. Each element is computed alone, so the
+   bands give the same bits in any order; a thread that does not start leaves its band to the
+   calling one. */
+#define REF_THREADS 16
+void ocf_ref_gemm_run(const ocf_ref_gemm *g, int exact_inputs, double *want, double *tol) {
+  const double terms = (double)g->m * (double)g->n * (double)g->k;
+  const long cpus = terms < 16777216.0 ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
+  size_t bands = cpus > 1 ? (size_t)cpus : 1;
+  if (bands > REF_THREADS) bands = REF_THREADS;
+  if (bands > g->m) bands = g->m > 0 ? g->m : 1;
+  rows_job jobs[REF_THREADS];
+  pthread_t threads[REF_THREADS];
+  int started[REF_THREADS] = {0};
+  for (size_t b = 0; b < bands; b++) {
+    jobs[b] = (rows_job){g, exact_inputs, want, tol, g->m * b / bands, g->m * (b + 1) / bands};
+    if (b > 0) started[b] = pthread_create(&threads[b], NULL, run_job, &jobs[b]) == 0;
+  }
+  run_job(&jobs[0]);
+  for (size_t b = 1; b < bands; b++) {
+    if (started[b])
+      pthread_join(threads[b], NULL);
+    else
+      run_job(&jobs[b]);
   }
 }
 
