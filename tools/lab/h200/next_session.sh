@@ -241,8 +241,17 @@
 #           class's one-consumer 128-column tiles, deeper splits, the split joined, and the
 #           few-row and skinny kernels, cuBLAS beside (cap 400 s)
 #   persist persistent tiles and stream-K on them (wgmma.persist 1 and 2): the context's form
-#           (test_wgmma_types_layouts_shapes), test_wgmma_persistent and test_wgmma_stream_k, then the forms whose test passed against the context's plan
-#           on PERSIST_SHAPES (PERSIST_CONFIGS overrides), cuBLAS beside (PEERS_CAP, default 90 s)
+#           (test_wgmma_types_layouts_shapes), test_wgmma_persistent and test_wgmma_stream_k,
+#           then the forms whose test passed against the context's plan on PERSIST_SHAPES
+#           (PERSIST1_CONFIGS, PERSIST2_CONFIGS override), cuBLAS beside (PEERS_CAP, 90 s)
+#   skdiag  stream-K against the persistent form with the program cache on (its PTX), the
+#           suite's shapes under each form 20 s each, then test_wgmma_stream_k (SKTEST_CAP)
+#   sktest  test_wgmma_stream_k alone (SKTEST_CAP, default 250 s)
+#   skvar   stream-K's last wave against three lab patches (at most two pieces; no reads in the
+#           gather; no meeting), each in its own build, on SKVAR_SHAPES (where its ~35 us go)
+#   patchgrid the tree against the tree with PATCH on PATCH_SHAPES, PATCH_TESTS in the patched
+#           build first, cuBLAS beside (persist_two.patch: persistent tiles where the plan has
+#           two consumers, the H100's large class)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
