@@ -247,8 +247,9 @@
 #   skdiag  stream-K against the persistent form with the program cache on (its PTX), the
 #           suite's shapes under each form 20 s each, then test_wgmma_stream_k (SKTEST_CAP)
 #   sktest  test_wgmma_stream_k alone (SKTEST_CAP, default 250 s)
-#   skvar   stream-K's last wave against three lab patches (at most two pieces; no reads in the
-#           gather; no meeting), each in its own build, on SKVAR_SHAPES (where its ~35 us go)
+#   skvar   stream-K's last wave against four lab patches (at most two pieces; no reads in the
+#           gather; no meeting; the reads by cp.async through the ring), each in its own build,
+#           on SKVAR_SHAPES (where its ~35 us go); SKVAR_TEST=1: the cp.async form's test
 #   patchgrid the tree against the tree with PATCH on PATCH_SHAPES, PATCH_TESTS in the patched
 #           build first, cuBLAS beside (persist_two.patch: persistent tiles where the plan has
 #           two consumers, the H100's large class)
@@ -1406,15 +1407,17 @@ SHAPES
     # waves: about 35 us a call unaccounted for): the tree, then the tree with each patch of
     # SKVAR_PATCHES (default sk_pieces2.patch: at most two pieces a tile; sk_noreads.patch: the
     # last piece adds no sums; sk_nomeet.patch: no meeting at all, every piece stores its own
-    # sums; the last two time the call with C wrong), each built in its own folder (in
-    # parallel), timed on SKVAR_SHAPES under persist 2 and 1
+    # sums; the last two time the call with C wrong; sk_cpasync.patch: the parts read through
+    # the idle ring by cp.async, a work-item's 32 copies of a part in flight at once, C right),
+    # each built in its own folder (in parallel), timed on SKVAR_SHAPES under persist 2 and 1;
+    # then sk_cpasync's build runs test_wgmma_stream_k where SKVAR_TEST is 1
     base_b=$b
-    patches=${SKVAR_PATCHES:-sk_pieces2.patch sk_noreads.patch sk_nomeet.patch}
+    patches=${SKVAR_PATCHES:-sk_pieces2.patch sk_noreads.patch sk_nomeet.patch sk_cpasync.patch}
     for p in $patches; do
       (new=/tmp/skvar_${p%.patch}
         tree_copy $new && (cd $new && patch -p1 -s <tools/lab/h200/$p) &&
         cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=OFF >$new/build.txt 2>&1 &&
-        cmake --build $new/b -j8 --target oclfuse >>$new/build.txt 2>&1 &&
+        cmake --build $new/b -j8 --target oclfuse test_matmul_wgmma >>$new/build.txt 2>&1 &&
         cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL \
           -lm -Wl,-rpath,$new/b -o $new/b/lgt || { echo "$p: no build"; tail -5 $new/build.txt; }) &
     done
@@ -1436,6 +1439,11 @@ SHAPES
       done
       b=$base_b
     done
+    if [ "${SKVAR_TEST:-0}" = 1 ] && [ -x /tmp/skvar_sk_cpasync/b/tests/test_matmul_wgmma ]; then
+      (cd /tmp/skvar_sk_cpasync/b && OCFT_ONLY=test_wgmma_stream_k timeout -k 5 "$(budget 250)" \
+        tests/test_matmul_wgmma >"$work/cpasync_test.txt" 2>&1
+        echo "test_wgmma_stream_k (sk_cpasync) exit $?")
+    fi
     ;;
   patchgrid)
     # the tree ($b) against the tree with PATCH (a second build) on PATCH_SHAPES ("dtype trans_b
