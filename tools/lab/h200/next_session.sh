@@ -300,6 +300,22 @@ tree_copy() {
   rm -rf "$1" && mkdir -p "$1" && tar --exclude=./.gpu --exclude=./build -cf - . | tar -xf - -C "$1"
 }
 
+# The tree with PATCH applied, built in DIR/b (Release; JOBS parallel, default 16) for TARGETS
+# (default everything), and library_gemm_time linked to it as DIR/b/lgt; the build's log in LOG
+# (default DIR/build.txt), whose end is printed on a failure (status 1):
+#   patched_build DIR PATCH [TARGET...]
+patched_build() {
+  local dir=$1 patch=$2 log=${LOG:-$1/build.txt}
+  shift 2
+  local targets=()
+  [ $# -eq 0 ] || targets=(--target "$@")
+  tree_copy "$dir" && (cd "$dir" && patch -p1 -s <"$patch") &&
+    cmake -S "$dir" -B "$dir/b" -DCMAKE_BUILD_TYPE=Release >"$log" 2>&1 &&
+    cmake --build "$dir/b" -j"${JOBS:-16}" ${targets[@]+"${targets[@]}"} >>"$log" 2>&1 &&
+    cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L"$dir/b" -loclfuse -lOpenCL \
+      -lm -Wl,-rpath,"$dir/b" -o "$dir/b/lgt" || { echo "$patch: no build"; tail -5 "$log"; return 1; }
+}
+
 # One round_softmax16_stream.sh round into $work/NAME, cut to CAP seconds of which KEEP are left
 # to torch, then its table (a line a config and shape, torch's lines):
 #   softmax_round NAME CAP KEEP "rows cols dtype;..." "auto;config;..."
@@ -1414,12 +1430,7 @@ SHAPES
     base_b=$b
     patches=${SKVAR_PATCHES:-sk_pieces2.patch sk_noreads.patch sk_nomeet.patch sk_cpasync.patch}
     for p in $patches; do
-      (new=/tmp/skvar_${p%.patch}
-        tree_copy $new && (cd $new && patch -p1 -s <tools/lab/h200/$p) &&
-        cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release -DOCLFUSE_BUILD_LAB=OFF >$new/build.txt 2>&1 &&
-        cmake --build $new/b -j8 --target oclfuse test_matmul_wgmma >>$new/build.txt 2>&1 &&
-        cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL \
-          -lm -Wl,-rpath,$new/b -o $new/b/lgt || { echo "$p: no build"; tail -5 $new/build.txt; }) &
+      JOBS=8 patched_build "/tmp/skvar_${p%.patch}" "tools/lab/h200/$p" oclfuse test_matmul_wgmma &
     done
     wait
     [ -x $b/lgt ] || cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse \
@@ -1453,11 +1464,8 @@ SHAPES
     # the plan has two consumers, in the H100's large class):
     #   PATCH=tools/lab/h200/persist_two.patch PATCH_SHAPES="bf16 0 4096 4096 4096;..."
     new=/tmp/patch_new
-    tree_copy $new && (cd $new && patch -p1 -s <"${PATCH:?PATCH: the patch}") &&
-      cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release >"$work/new_build.txt" 2>&1 &&
-      cmake --build $new/b -j16 --target oclfuse test_matmul_wgmma >>"$work/new_build.txt" 2>&1 &&
-      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL -lm \
-        -Wl,-rpath,$new/b -o $new/b/lgt || { tail -5 "$work/new_build.txt"; continue; }
+    LOG=$work/new_build.txt patched_build $new "${PATCH:?PATCH: the patch}" oclfuse \
+      test_matmul_wgmma || continue
     [ -x $b/lgt ] || cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse \
       -lOpenCL -lm -Wl,-rpath,$b -o $b/lgt
     for t in ${PATCH_TESTS:-}; do
@@ -1491,11 +1499,8 @@ SHAPES
     # a database patch (THREE_PATCH) in a second build: the nvidia suites there, then its plans
     # against wgmma.consumers=2 on THREE_SHAPES' default, cuBLAS beside
     new=/tmp/three_db
-    tree_copy $new && (cd $new && patch -p1 -s <"${THREE_PATCH:?THREE_PATCH: the database patch}") &&
-      cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release >"$work/new_build.txt" 2>&1 &&
-      cmake --build $new/b -j16 >>"$work/new_build.txt" 2>&1 &&
-      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL -lm \
-        -Wl,-rpath,$new/b -o $new/b/lgt || { tail -5 "$work/new_build.txt"; continue; }
+    LOG=$work/new_build.txt patched_build $new "${THREE_PATCH:?THREE_PATCH: the database patch}" ||
+      continue
     (cd $new/b && timeout -k 10 "$(budget 260)" ctest -L nvidia -j4 --output-on-failure \
       >"$work/nvidia.txt" 2>&1)
     echo "nvidia suites (three consumers in the database) rc $?"
@@ -1509,17 +1514,14 @@ SHAPES
   padcopy)
     # the tree as committed ($b) against the tree with PAD_PATCH applied (a second build)
     new=/tmp/pc_new
-    tree_copy $new && (cd $new && patch -p1 -s <"${PAD_PATCH:-tools/lab/h200/pad_batch.patch}") &&
-      cmake -S $new -B $new/b -DCMAKE_BUILD_TYPE=Release >"$work/new_build.txt" 2>&1 &&
-      cmake --build $new/b -j16 --target oclfuse test_matmul_pad >>"$work/new_build.txt" 2>&1 &&
-      cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$new/b -loclfuse -lOpenCL -lm \
-        -Wl,-rpath,$new/b -o $new/lgt || { tail -5 "$work/new_build.txt"; continue; }
+    LOG=$work/new_build.txt patched_build $new "${PAD_PATCH:-tools/lab/h200/pad_batch.patch}" \
+      oclfuse test_matmul_pad || continue
     gemm_grid "bf16 0 3000 3000 3000" "" >/dev/null # builds $b/lgt
     for shape in "bf16 0 3000 3000 3000" "bf16 1 3000 3000 3000" "bf16 0 4095 4104 4000" \
       "bf16 0 5000 5000 5000" "f16 0 3000 3000 3000" "bf16 0 8192 8192 8200"; do
       for lib in committed patched; do
         exe=$b/lgt
-        [ $lib = patched ] && exe=$new/lgt
+        [ $lib = patched ] && exe=$new/b/lgt
         # shellcheck disable=SC2086
         echo "$lib $(timeout -k 2 "$(budget 20)" $exe $shape 2>&1 | tr '\n' ' ' | cut -c1-120)"
       done
