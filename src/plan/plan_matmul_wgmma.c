@@ -395,8 +395,9 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
   const size_t two_tiles = tiles_of(call, 2, two_bn);
   const size_t slices = ocf_div_ceil(call->k, slice_k(call->a_dtype));
   const size_t pieces = two_tiles > units ? sk_pieces(units, two_tiles % units, slices) : 0;
+  /* the last wave a piece of each tile long (a workgroup's slices below 2^31, as rule 7's) */
   if (t->persist == 2 && (call->batch ? call->batch : 1) == 1 && pieces >= 2 &&
-      two_tiles <= 0x7fffffffu) /* the last wave a piece of each tile long */
+      two_tiles <= 0x7fffffffu && slices < ((size_t)1 << 31) / (two_tiles / units + 1))
     two = ocf_div_ceil((two_tiles / units * slices + ocf_div_ceil(slices, pieces)) * 2u * two_bn,
                        slices);
   if (three * 20 > two * 21) g->consumers = 2;
