@@ -241,18 +241,20 @@ static void vary_epilogue(mmx_case *t, const size_t i) {
    tiles (m of as many 192-row tiles as units: 2 waves, as many as two consumers' 3, so the plan
    keeps three); then a long K (9 slices a tile: the ring's phases wrap within a tile); last the
    copied plan's step (wgmma.align_rows=64: B copied onto the lines, matmul_wgmma_tma_pb). Rings of
-   3 stages (three consumers' 4 become 3 with the areas): within what the suite's earlier TMA probe
-   ran right with on an H100 or an H200 (206208 bytes and more), which caps the plans. */
+   3 stages (three consumers' 4 become 3 with the areas). Three consumers first: the TMA probe runs
+   once a context, at its first TMA-fed plan, on the largest ring that call's tuning may take, and
+   caps every later plan at it; run alone (OCFT_ONLY, an H100, 2026-12-07), the two-consumer forms
+   had probed a smaller ring, and three consumers' plan took two. */
 static void test_wgmma_persistent(void **state) {
   ocft_env *env = ocft_get_env(state);
   const size_t units = env->info.compute_units;
   static const char *const forms[] = {
+      "wgmma.persist=1 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=3 wgmma.bn=256 "
+      "wgmma.stages=4 wgmma.wave_bn=0",
       "wgmma.persist=1 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=2 wgmma.bn=256 "
       "wgmma.stages=3 wgmma.wave_bn=0",
       "wgmma.persist=1 wgmma.tma=1 wgmma.c_stage=0 wgmma.consumers=2 wgmma.bn=256 "
       "wgmma.stages=3 wgmma.wave_bn=0",
-      "wgmma.persist=1 wgmma.tma=1 wgmma.c_stage=1 wgmma.consumers=3 wgmma.bn=256 "
-      "wgmma.stages=4 wgmma.wave_bn=0",
       "wgmma.persist=1 wgmma.tma=1 wgmma.tma_copies=1 wgmma.c_stage=1 wgmma.consumers=2 "
       "wgmma.bn=256 wgmma.stages=3 wgmma.wave_bn=0 wgmma.align_rows=64 wgmma.sector_rows=0"};
   char step[64];
@@ -260,8 +262,8 @@ static void test_wgmma_persistent(void **state) {
     mmx_tune(env, forms[f]);
     const int copied = f == 3; /* B's rows (144 or 528 bytes) copied onto the lines first */
     snprintf(step, sizeof step, "%s wg=%d groups=%zu ",
-             copied ? "matmul_wgmma_tma_pb" : "matmul_wgmma_tma", f == 2 ? 384 : 288, units);
-    const size_t m = f == 2 ? 192 * units - 50 : 128 * (units + 3) - 50;
+             copied ? "matmul_wgmma_tma_pb" : "matmul_wgmma_tma", f == 0 ? 384 : 288, units);
+    const size_t m = f == 0 ? 192 * units - 50 : 128 * (units + 3) - 50;
     for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs) + 1; d++) {
       const int long_k = d == OCF_ARRAY_LEN_T(inputs);
       const ocf_dtype dtype = long_k ? OCF_BF16 : inputs[d];
