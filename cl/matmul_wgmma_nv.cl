@@ -1399,10 +1399,11 @@ __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void SK_ENTRY(
                                    stride_b, m, n, k, &product);
   ring_plan r = one_tile(&o);
   const uint waves = tiles / groups, rest = tiles % groups;
-  const uint pieces = sk_pieces(groups, rest, r.slices), piece = slot / rest;
+  /* the workgroup's piece: piece `piece` of the last wave's tile `last` */
+  const uint pieces = sk_pieces(groups, rest, r.slices), piece = slot / rest, last = slot % rest;
   r.first = slot, r.step = groups, r.tiles_m = tiles_m, r.tiles_n = tiles_n;
   r.tiles = waves;
-  r.sk_slot0 = waves * groups + slot % rest;
+  r.sk_slot0 = waves * groups + last;
   r.sk_kt0 = (uint)((ulong)piece * r.slices / pieces);
   r.sk_count = piece < pieces ? (uint)((ulong)(piece + 1) * r.slices / pieces) - r.sk_kt0 : 0u;
   __global uchar *const own_maps = maps + maps_at + 256 * (ulong)slot;
@@ -1417,9 +1418,9 @@ __kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void SK_ENTRY(
     float acc[NACC];
     tma_tile(acc, base, own_maps, &r, r.tiles * r.slices, r.sk_count, t);
     const uint wg = t / 128;
-    const ulong at = (ulong)(slot % rest) * CONSUMERS + wg, stride = CONSUMERS * (16 * BN);
+    const ulong at = (ulong)last * CONSUMERS + wg, stride = CONSUMERS * (16 * BN);
     __global float4 *const parts = (__global float4 *)(maps + maps_at + 256 * (ulong)groups) +
-                                   (ulong)(slot % rest) * pieces * stride + wg * (16 * BN);
+                                   (ulong)last * pieces * stride + wg * (16 * BN);
     if (pieces == 1 || sk_gather(acc, arrivals + at, parts, stride, piece, pieces, wg, t % 128)) {
       const operands tile = ring_tile(&r, r.sk_slot0);
       tma_finish(c, c_off, ldc, m, n, &tile, acc, alpha, beta, bias, bias_off, base, t);
