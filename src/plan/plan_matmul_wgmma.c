@@ -567,8 +567,9 @@ static ocf_kernel_id whole_k_tma_kernel(const wg_geometry *g, ocf_kernel_id kern
 static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *call,
                          ocf_kernel_id kernel, size_t before, size_t groups, size_t units,
                          size_t slices, wg_geometry *p) {
-  /* three consumers' registers hold no more state (the kernel's gate) */
   const size_t rest = groups % units, pieces = sk_pieces(units, rest, slices);
+  /* one piece a tile is the persistent form; three consumers' registers hold no more state (the
+     kernel's gate) */
   if (pieces < 2 || inline_producer(p)) return 0;
   wg_geometry s = *p;
   s.persist = 2;
