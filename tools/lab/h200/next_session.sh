@@ -1429,10 +1429,13 @@ SHAPES
     # then sk_cpasync's build runs test_wgmma_stream_k where SKVAR_TEST is 1
     base_b=$b
     patches=${SKVAR_PATCHES:-sk_pieces2.patch sk_noreads.patch sk_nomeet.patch sk_cpasync.patch}
+    builds=()
     for p in $patches; do
       JOBS=8 patched_build "/tmp/skvar_${p%.patch}" "tools/lab/h200/$p" oclfuse test_matmul_wgmma &
+      builds+=($!)
     done
-    wait
+    # the builds by name: a bare `wait` also waits for the `tee` of this script's output, forever
+    wait "${builds[@]}"
     [ -x $b/lgt ] || cc -std=c11 -O2 -Iinclude tools/lab/h200/library_gemm_time.c -L$b -loclfuse \
       -lOpenCL -lm -Wl,-rpath,$b -o $b/lgt
     for p in "" $patches; do
