@@ -1276,26 +1276,30 @@ static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_
   call.m = 128 * 132 * 128;
   plan_wgmma_case("persist, 2^31 slices a workgroup", &big, &persist, &call,
                   "matmul_wgmma_tma wg=288 groups=16896", "PERSIST=0", none);
-  /* three consumers: 8192^3 is 43 x 32 tiles of 192 x 256, their ring in 3 stages */
+  /* three consumers are never persistent (measured to lose): 8192^3's 43 x 32 tiles of 192 x
+     256 a workgroup each, and so a copied plan's TMA-fed step (rule 4: 3000^3's B rows off the
+     lines, 16 x 16 tiles of 192 x 192 by the waves) in the H100's probe's 230784 bytes; its
+     two-consumer twin (wgmma.wave_bn 0: 24 x 12 tiles of 128 x 256) persists */
   ocf_tuning_values three = persist;
   three.matmul.wgmma.consumers = 3;
   call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("persist, three consumers", &big, &three, &call,
-                  "matmul_wgmma_tma wg=384 groups=132",
-                  "PERSIST=1 CONSUMERS=3 STAGES=3 C_STAGE=1 local_mem=201088", none);
-  /* a copied plan's TMA-fed step (rule 4: 3000^3's B rows off the lines, 16 x 16 tiles of 192 x
-     192 by the waves) on its one product, in the H100's probe's 230784 bytes; a batch of two
-     keeps a workgroup a tile */
+                  "matmul_wgmma_tma wg=384 groups=1376", "PERSIST=0 CONSUMERS=3", none);
   ocf_device_facts h100 = *tma;
   h100.learnt.wgmma_tma_local_ok = 230784;
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
-  plan_wgmma_case("persist, 3000^3 copied", &h100, &three, &call,
-                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=384 groups=132",
-                  "PERSIST=1 CONSUMERS=3 BN=192 STAGES=4 local_mem=225664", none);
+  plan_wgmma_case("persist, 3000^3 copied, three consumers", &h100, &three, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=384 groups=256",
+                  "PERSIST=0 CONSUMERS=3 BN=192 STAGES=4", none);
+  ocf_tuning_values two = persist;
+  two.matmul.wgmma.wave_bn = 0;
+  plan_wgmma_case("persist, 3000^3 copied, two consumers", &h100, &two, &call,
+                  "matmul_pad wg=256 groups=3000 + matmul_wgmma_tma_pb wg=288 groups=132",
+                  "PERSIST=1 CONSUMERS=2 BN=256", none);
   call.batch = 2, call.stride_a = 3000 * 3000, call.stride_b = 3000 * 3000;
   call.stride_c = 3000 * 3000;
-  plan_wgmma_case("persist, 3000^3 copied, a batch of 2", &h100, &three, &call,
-                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_pb wg=384 groups=384",
+  plan_wgmma_case("persist, 3000^3 copied, a batch of 2", &h100, &two, &call,
+                  "matmul_pad wg=256 groups=6000 + matmul_wgmma_tma_pb wg=288 groups=576",
                   "PERSIST=0", none);
   /* the probes: the waves' persistent ring (192 x 192 in 5 stages and the areas) is the
      largest of two consumers'; three consumers' 4 stages a tile a workgroup pass their
@@ -1376,7 +1380,8 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, 4096^3", &big, &stream, &call, "matmul_wgmma_tma wg=288 groups=132",
                   "PERSIST=1 arrivals=0", none);
-  /* three consumers, whose registers take no stream-K, where their waves cost at most 5 % more
+  /* three consumers, which take neither stream-K (their registers) nor persistent tiles (their
+     measured loss), where their waves cost at most 5 % more
      than two's with a last wave of pieces: f16 6144^3, 768 tiles of 192 x 256 (6 waves of 132:
      4608 rows x columns a unit) against 1152 of 128 x 256 (R 96: one piece, 9 waves, 4608);
      3000^3 with 256-column tiles (wave_bn 0), 192 tiles of 192 (2 waves: 1536) against 288 of
@@ -1386,7 +1391,7 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   three.matmul.wgmma.consumers = 3;
   call = typed_call(6144, 6144, 6144, OCF_F16, OCF_PRECISION_FP32);
   plan_wgmma_case("stream-K, three consumers", &big, &three, &call,
-                  "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
+                  "matmul_wgmma_tma wg=384 groups=768", "PERSIST=0 CONSUMERS=3 arrivals=0", none);
   three.matmul.wgmma.wave_bn = 0;
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = OCF_TRANS, call.ldb = 3008; /* B's rows on 16-byte chunks: direct */
@@ -1394,9 +1399,10 @@ static void test_stream_k(const ocf_device_facts *tma, const ocf_tuning_values *
   plan_wgmma_case("stream-K, two consumers for three", &big, &three, &call,
                   "matmul_wgmma_tma_sk wg=288 groups=132", "PERSIST=1 CONSUMERS=2 arrivals=48",
                   none);
-  three.matmul.wgmma.persist = 1; /* without stream-K: 3 waves of two cost 1536, three kept */
+  /* without stream-K: 3 waves of two cost 1536, three kept, their 192 tiles a workgroup each */
+  three.matmul.wgmma.persist = 1;
   plan_wgmma_case("persistent, three consumers", &big, &three, &call,
-                  "matmul_wgmma_tma wg=384 groups=132", "PERSIST=1 CONSUMERS=3 arrivals=0", none);
+                  "matmul_wgmma_tma wg=384 groups=192", "PERSIST=0 CONSUMERS=3 arrivals=0", none);
   /* a copied plan's step takes its stream-K twin, the sums after the copies and the maps
      (3000^3, B k x n copied onto the lines, 256-column tiles: 288, R 24 in four pieces) */
   ocf_device_facts h100 = *tma;

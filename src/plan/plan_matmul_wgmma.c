@@ -591,7 +591,9 @@ static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *c
    32 bits. `kernel`: matmul_wgmma_tma (wgmma.tma's) or a staged or copied plan's twin
    (wgmma.tma_copies'), multiplying `call` (the staged product) with its maps after `before`
    bytes of the scratch; wgmma.persist 2 turns either to stream-K where it applies
-   (take_stream_k).
+   (take_stream_k). Two consumers only: three (192-row tiles, their first work-item driving
+   the TMA between its slices) lost 3-10 % persistent on every shape measured, where two gained
+   1-5 % (docs/GEMM.md, "Persistent tiles"), so their plans keep a tile a workgroup.
    Into g and *groups where it applies. */
 static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                            const ocf_matmul_call *call, ocf_kernel_id kernel, size_t before,
@@ -599,7 +601,8 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
   const ocf_matmul_wgmma_tuning *t = &tuning->matmul.wgmma;
   const size_t units = facts->compute_units, batch = call->batch ? call->batch : 1;
   const int form = kernel == OCF_KERNEL_MATMUL_WGMMA_TMA ? t->tma : t->tma_copies;
-  if (!t->persist || !form || batch > 1 || units == 0 || *groups <= units) return 0;
+  if (!t->persist || !form || inline_producer(g) || batch > 1 || units == 0 || *groups <= units)
+    return 0;
   wg_geometry p = *g;
   p.persist = 1;
   hopper_ring(&p);
@@ -1041,8 +1044,9 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
   memset(plan, 0, sizeof *plan);
   /* The largest of the rings the tuning's plans may run: its tile's and wave_bn's, each a tile
      a workgroup and, where the tuning makes persistent plans (rule 7), persistent (their areas
-     of C, a ring of fewer stages where the two pass what a Hopper workgroup holds). Three
-     consumers' rings too may pass that (their plans then take fewer stages: rule 2). */
+     of C, a ring of fewer stages where the two pass what a Hopper workgroup holds), but for
+     three consumers, which are never persistent. Three consumers' rings too may pass that
+     (their plans then take fewer stages: rule 2). */
   const int persist = tuning->matmul.wgmma.persist && tuning->matmul.wgmma.tma;
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   hopper_ring(&g);
@@ -1050,7 +1054,7 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
     wg_geometry other =
         form < 2 ? geometry_of(&tuning->matmul.wgmma) : wave_geometry_of(&tuning->matmul.wgmma);
     other.persist = form % 2;
-    if (other.bn == 0 || (other.persist && !persist)) continue;
+    if (other.bn == 0 || (other.persist && (!persist || inline_producer(&other)))) continue;
     hopper_ring(&other);
     if (tma_bytes(&other) > tma_bytes(&g)) g = other;
   }
