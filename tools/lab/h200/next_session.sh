@@ -251,8 +251,7 @@
 #           gather; no meeting; the reads by cp.async through the ring), each in its own build,
 #           on SKVAR_SHAPES (where its ~35 us go); SKVAR_TEST=1: the cp.async form's test
 #   patchgrid the tree against the tree with PATCH on PATCH_SHAPES, PATCH_TESTS in the patched
-#           build first, cuBLAS beside (persist_two.patch: persistent tiles where the plan has
-#           two consumers, the H100's large class)
+#           build first, cuBLAS beside (how the H100's persistent large plans were decided)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -1426,7 +1425,9 @@ SHAPES
     # sums; the last two time the call with C wrong; sk_cpasync.patch: the parts read through
     # the idle ring by cp.async, a work-item's 32 copies of a part in flight at once, C right),
     # each built in its own folder (in parallel), timed on SKVAR_SHAPES under persist 2 and 1;
-    # then sk_cpasync's build runs test_wgmma_stream_k where SKVAR_TEST is 1
+    # then sk_cpasync's build runs test_wgmma_stream_k where SKVAR_TEST is 1. Its answer (an
+    # H100, 2026-12-07, docs/GEMM.md): the reads of the parts cost the most, and with no meeting
+    # at all stream-K still ran below the database's three consumers at 3072^3
     base_b=$b
     patches=${SKVAR_PATCHES:-sk_pieces2.patch sk_noreads.patch sk_nomeet.patch sk_cpasync.patch}
     builds=()
@@ -1463,9 +1464,8 @@ SHAPES
     # the tree ($b) against the tree with PATCH (a second build) on PATCH_SHAPES ("dtype trans_b
     # m n k;..."), each build's plan as its context makes it (the shipped database included),
     # cuBLAS beside (PEERS_CAP, default 60 s); PATCH_TESTS (tests of test_matmul_wgmma) run in
-    # the patched build first, 250 s each at most. For persist_two.patch (persistent tiles where
-    # the plan has two consumers, in the H100's large class):
-    #   PATCH=tools/lab/h200/persist_two.patch PATCH_SHAPES="bf16 0 4096 4096 4096;..."
+    # the patched build first, 250 s each at most; e.g.
+    #   PATCH=tools/lab/h200/sk_pieces2.patch PATCH_SHAPES="bf16 0 4096 4096 4096;..."
     new=/tmp/patch_new
     LOG=$work/new_build.txt patched_build $new "${PATCH:?PATCH: the patch}" oclfuse \
       test_matmul_wgmma || continue
