@@ -317,18 +317,18 @@ static const ocf_tunable matmul_tunables[] = {
          "the TMA, instead of copied onto the lines first (src/plan/plan_matmul_wgmma.c, rule "
          "4); 0: copied from wgmma.align_rows rows",
          NULL},
-    /* persist: off (measured on an H100 2026-12-07: 1 gained 1-5 % with two consumers and lost
-       3-10 % with three, 2 lost; docs/GEMM.md "Persistent tiles", "Stream-K") */
+    /* persist: off in the schema; 1 in the H100's large class (measured on an H100 2026-12-07:
+       1 gained 0.4-5 % with two consumers and lost 3-10 % with three, which the planner keeps a
+       tile a workgroup; 2 lost; docs/GEMM.md "Persistent tiles", "Stream-K") */
     [MM(wgmma.persist)] = {"wgmma.persist", 0, 2, 0, 0,
                            "1: whole-K calls on matmul_wgmma_tma or its staged and copied twins "
-                           "(rule 7) of one product and more "
-                           "tiles than compute units launch a workgroup a unit, each multiplying "
-                           "every units-th tile through one ring (the next tile's slices load "
-                           "while the last one's C is stored); 2: the same, and where the tiles "
-                           "are not whole waves the last wave's tiles are cut into pieces along "
-                           "K, a workgroup a piece (stream-K, matmul_wgmma_tma_sk and its "
-                           "staged and copied twins); 0: a "
-                           "workgroup a tile",
+                           "(rule 7) of one product and more tiles than compute units launch a "
+                           "workgroup a unit, each multiplying every units-th tile through one "
+                           "ring (the next tile's slices load while the last one's C is "
+                           "stored), where the plan has two consumers; 2: the same, and where "
+                           "the tiles are not whole waves the last wave's tiles are cut into "
+                           "pieces along K, a workgroup a piece (stream-K, matmul_wgmma_tma_sk "
+                           "and its staged and copied twins); 0: a workgroup a tile",
                            NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
