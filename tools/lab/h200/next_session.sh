@@ -1464,8 +1464,15 @@ SHAPES
     # the tree ($b) against the tree with PATCH (a second build) on PATCH_SHAPES ("dtype trans_b
     # m n k;..."), each build's plan as its context makes it (the shipped database included),
     # cuBLAS beside (PEERS_CAP, default 60 s); PATCH_TESTS (tests of test_matmul_wgmma) run in
-    # the patched build first, 250 s each at most; e.g.
-    #   PATCH=tools/lab/h200/sk_pieces2.patch PATCH_SHAPES="bf16 0 4096 4096 4096;..."
+    # the patched build first, 250 s each at most; PATCH_CARD: a name the card's must contain,
+    # else nothing runs (a database patch means nothing on another card). E.g. the H100's own
+    # matrix-unit entries tried in the H200's database (h200_hopper.patch), on an H200:
+    #   PATCH=tools/lab/h200/h200_hopper.patch PATCH_CARD=H200 PATCH_SHAPES="bf16 0 4096 4096 4096;..."
+    card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)
+    if [ -n "${PATCH_CARD:-}" ] && [ "${card#*"$PATCH_CARD"}" = "$card" ]; then
+      echo "patchgrid: the card is '$card', not $PATCH_CARD: nothing run"
+      continue
+    fi
     new=/tmp/patch_new
     LOG=$work/new_build.txt patched_build $new "${PATCH:?PATCH: the patch}" oclfuse \
       test_matmul_wgmma || continue
