@@ -22,8 +22,9 @@ elif [ "${OFFLINE_SET:-}" = persistent ]; then
   # the persistent forms (PERSIST 1: matmul_wgmma_tma's and stream-K's, two consumers, as the
   # plans run them under OFFLINE_REGISTERS=224) and three consumers' (KERNELS=matmul_wgmma_tma,
   # CONSUMERS=3, OFFLINE_REGISTERS=168: on 2026-12-07 the first configuration spilled 20 bytes
-  # there, the others none; clang's PTX, not NVIDIA's), every mode, both epilogues, 16-bit C,
-  # a bias
+  # there, the others none; clang's PTX, not NVIDIA's; no plan takes that form since the
+  # forty-seventh session: three consumers lost persistent), every mode, both epilogues, 16-bit
+  # C, a bias
   p="-DGROUP_M=8 -DTMA_WAIT_LIMIT=0 -DPERSIST=1 -DCONSUMERS=${CONSUMERS:-2}"
   deep=4 # the ring a plan of 128 x 256 tiles keeps beside the areas; three consumers' 3
   [ "${CONSUMERS:-2}" = 3 ] && deep=3
