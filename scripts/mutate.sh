@@ -107,8 +107,8 @@ matmul-bias-offset~cl/matmul_common.clh~  return OCF_LOAD(BIAS_DTYPE, bias, bias
 matmul-activation~cl/common.cl~  return ocf_activate(v, activation);~  return v;~^test_matmul_epilogue$~the shared epilogue applies no activation
 matmul-batch-stride-c~cl/matmul.cl~c + c_off + p.batch * stride_c + p.m0 * ldc + p.n0;~c + c_off + p.m0 * ldc + p.n0;~^test_matmul_batched$~the tiled kernels write every product of a batch to the first C (stride_c ignored)
 skinny-row-guard~cl/matmul_skinny.cl~      if (s < N_SMALL && r < rows) {~      if (s < N_SMALL) {~^test_matmul_skinny$~the skinny kernels store rows past the last one
-lw-reduce-part~cl/matmul_wgmma_nv.cl~hi = min(lo + per, (uint)(BM * BN));~hi = min(lo + per - 1, (uint)(BM * BN));~^wgmma_lastwave_check$~matmul_wgmma_lw: each reduce part drops its last element of the tile
-lw-split-slot~cl/matmul_wgmma_nv.cl~const uint slot = (uint)lw_first + j, product = slot / tiles;~const uint slot = (uint)lw_first + j / 2, product = slot / tiles;~^wgmma_lastwave_check$~matmul_wgmma_lw_split: the last wave's tiles multiplied for the wrong slots
+lw-reduce-part~cl/matmul_wgmma_split.clh~hi = min(lo + per, (uint)(BM * BN));~hi = min(lo + per - 1, (uint)(BM * BN));~^wgmma_lastwave_check$~matmul_wgmma_lw: each reduce part drops its last element of the tile
+lw-split-slot~cl/matmul_wgmma_split.clh~const uint slot = (uint)lw_first + j, product = slot / tiles;~const uint slot = (uint)lw_first + j / 2, product = slot / tiles;~^wgmma_lastwave_check$~matmul_wgmma_lw_split: the last wave's tiles multiplied for the wrong slots
 skinny-split-reduce~cl/skinny_epilogue.clh~  for (ulong sp = 0; sp < splits; sp++)~  for (ulong sp = 0; sp + 1 < splits; sp++)~^test_matmul_skinny$~matmul_skinny_reduce: the last split's partial sums dropped
 check-buffer-off-by-one~src/runtime/validate.c~  if (offset > capacity || extent > capacity - offset)~  if (offset > capacity || extent > capacity - offset + 1)~^test_add$|^test_softmax$|^test_matmul$~a buffer one element short is accepted
 check-stride~src/runtime/validate.c~  if (ld < cols)~  if (ld + 1 < cols)~^test_softmax$|^test_matmul$~a row stride one shorter than its row is accepted

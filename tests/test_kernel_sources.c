@@ -169,12 +169,15 @@ static void test_kernels_in_their_program(void **state) {
   assert_int_equal(failures, 0);
 }
 
-/* Whether `text` holds `#define ALIAS NAME` (a kernel written once under an alias: the wgmma
-   kernels' WGMMA_ENTRY and TMA_ENTRY). */
-static int defines_alias(const char *text, const char *alias, const char *name) {
+/* Whether one of the program's files holds `#define ALIAS NAME` (a kernel written once under an
+   alias: the wgmma kernels' WGMMA_ENTRY, TMA_ENTRY and SK_ENTRY, whose aliases one fragment
+   defines and another uses). */
+static int defines_alias(const ocf_program_source *source, const char *alias, const char *name) {
   char line[2 * NAME_CHARS + 16];
   snprintf(line, sizeof line, "#define %s %s\n", alias, name);
-  return strstr(text, line) != NULL;
+  for (unsigned f = 0; f < source->count; f++)
+    if (strstr(source->texts[f], line) != NULL) return 1;
+  return 0;
 }
 
 /* The body of object-like macro `name` as one of the program's files #defines it (continuation
@@ -280,8 +283,7 @@ static void test_parameters_match_descriptors(void **state) {
         while (*open == ' ' || *open == '\n')
           open++;
         if (*open != '(') continue;
-        if (strcmp(kernel, desc->name) != 0 && !defines_alias(source->texts[f], kernel, desc->name))
-          continue;
+        if (strcmp(kernel, desc->name) != 0 && !defines_alias(source, kernel, desc->name)) continue;
         definitions++;
         const char *close = closing(open);
         int count = 0;

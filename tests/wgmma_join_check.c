@@ -1,7 +1,7 @@
 /*
- * wgmma_join_check.c: matmul_wgmma_split_join of cl/matmul_wgmma_nv.cl on the host, its indexing
- * and its counters only (built and run by tools/wgmma_join_check.sh with -DBN, -DCONSUMERS and
- * -DGROUP_M; part.cl is the script's cut of the kernel source: the accumulator fragment's
+ * wgmma_join_check.c: matmul_wgmma_split_join of cl/matmul_wgmma_split.clh on the host, its
+ * indexing and its counters only (built and run by tools/wgmma_join_check.sh with -DBN, -DCONSUMERS
+ * and -DGROUP_M; part.cl is the script's cut of the kernel source: the accumulator fragment's
  * macros, the operands, the epilogue and its pair store, tile_of, operands_of and the split section
  * without the arrival's fences and atomics and the read past L1, which stand here as join_arrive
  * and load_sums). main_loop stands in for the matrix units: a work-item's accumulator for element

@@ -1,5 +1,5 @@
 /*
- * wgmma_lastwave_check.c: the last-wave split's kernels of cl/matmul_wgmma_nv.cl
+ * wgmma_lastwave_check.c: the last-wave split's kernels of cl/matmul_wgmma_split.clh
  * (matmul_wgmma_lw_split, then matmul_wgmma_lw) on the host, their indexing only (built and run
  * by tools/wgmma_lastwave_check.sh with -DBN, -DCONSUMERS and -DGROUP_M; part.cl is the script's
  * cut of the kernel source: the accumulator fragment's macros, tile_of, the operands, the

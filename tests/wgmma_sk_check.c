@@ -1,6 +1,6 @@
 /*
  * wgmma_sk_check.c: the persistent TMA-fed form (matmul_wgmma_tma with PERSIST) and stream-K on it
- * (matmul_wgmma_tma_sk) of cl/matmul_wgmma_nv.cl on the host, their tiles, ranges, ring order
+ * (matmul_wgmma_tma_sk) of cl/matmul_wgmma_sk.clh on the host, their tiles, ranges, ring order
  * and meetings (built and
  * run by tools/wgmma_sk_check.sh with -DBN, -DCONSUMERS and -DGROUP_M; part.cl is the script's
  * cut of the kernel source before the kernel: the accumulator fragment's macros, the operands,

@@ -1,6 +1,7 @@
-# wgmma_host_common.sh: sourced (not run) by the host checks of cl/matmul_wgmma_nv.cl,
+# wgmma_host_common.sh: sourced (not run) by the host checks of the wgmma program,
 # tools/wgmma_copy_check.sh and tools/wgmma_lastwave_check.sh, from the repo root, after they set
-# `work` (their work folder). Sets root, cc ($CC or cc), f (the kernel file) and failed=0, and
+# `work` (their work folder). Sets root, cc ($CC or cc), f (the GEMM program's kernel files
+# concatenated in build order, cl/matmul_wgmma_nv.cl and its fragments) and failed=0, and
 # defines host_run SOURCE OPTS: compiles tests/SOURCE with OPTS against $work/part.cl (the pieces
 # of the kernel the check cut out) and runs it, its output in `out` and printed after "[OPTS]";
 # a compile error prints its first lines, sets failed=1 and returns 1. For the split checks
@@ -13,7 +14,10 @@ set -u -o pipefail
 root=$(pwd)
 mkdir -p "$work"
 cc=${CC:-cc}
-f=$root/cl/matmul_wgmma_nv.cl
+f=$work/matmul_wgmma_program.cl
+for part in matmul_wgmma_nv.cl matmul_wgmma_tma.clh matmul_wgmma_sk.clh matmul_wgmma_split.clh; do
+  cat "$root/cl/$part"
+done >"$f"
 failed=0
 host_run() {
   local source=$1 opts=$2

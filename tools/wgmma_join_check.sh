@@ -2,12 +2,12 @@
 # wgmma_join_check.sh: the split that joins its ranges (matmul_wgmma_split_join) run on the host
 # for its indexing and its counters, from the repo root:
 #   tools/wgmma_join_check.sh [WORKDIR]
-# Cuts from cl/matmul_wgmma_nv.cl the accumulator fragment's macros, the operands, the epilogue
-# and its pair store (float2 stores written for C), tile_of, operands_of and the split section up
-# to the TMA-fed split, leaving out the two NVIDIA-only pieces (the arrival's fences and atomics,
-# the read past L1), which tests/wgmma_join_check.c stands in for with main_loop; compiles them
-# for every tile width and warpgroup count and checks every element of C, what the joins read,
-# the counters and the fragment's pairs.
+# Cuts from the wgmma program (cl/matmul_wgmma_nv.cl and its fragments) the accumulator fragment's
+# macros, the operands, the epilogue and its pair store (float2 stores written for C), tile_of,
+# operands_of and the split section up to the TMA-fed split, leaving out the two NVIDIA-only pieces
+# (the arrival's fences and atomics, the read past L1), which tests/wgmma_join_check.c stands in for
+# with main_loop; compiles them for every tile width and warpgroup count and checks every element of
+# C, what the joins read, the counters and the fragment's pairs.
 # (f, out and failed come from wgmma_host_common.sh)
 # shellcheck disable=SC2154
 work=${1:-/tmp/wgmma_join_check}

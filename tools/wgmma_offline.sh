@@ -54,7 +54,7 @@ fi
 # The program's files (SOURCES, from cl/; default the GEMM's): the attention program is
 #   SOURCES="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
 #   attention_wgmma_nv.cl" KERNELS=attention_wgmma tools/wgmma_offline.sh /tmp/awg -DBK=128 ...
-sources=${SOURCES:-common.cl wgmma_asm.clh matmul_wgmma_nv.cl}
+sources=${SOURCES:-common.cl wgmma_asm.clh matmul_wgmma_nv.cl matmul_wgmma_tma.clh matmul_wgmma_sk.clh matmul_wgmma_split.clh}
 for f in $sources; do cat "$root/cl/$f"; done >"$work/program.cl"
 # The kernels of the program: KERNELS (default matmul_wgmma and its TMA-fed form
 # matmul_wgmma_tma; "matmul_wgmma_split matmul_wgmma_reduce" is the split-K plan's program, with

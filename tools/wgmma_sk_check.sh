@@ -3,13 +3,13 @@
 # it (matmul_wgmma_tma_sk) run on the host for their tiles, ranges, ring order and meetings, from
 # the repo root:
 #   tools/wgmma_sk_check.sh [WORKDIR]
-# Cuts from cl/matmul_wgmma_nv.cl the accumulator fragment's macros, the operands, tile_of,
-# operands_of, the epilogue's element, slices_of and the ring's plan (part.cl), then the whole-K
-# entry, the pieces' count, the meeting and the stream-K kernel (part2.cl), leaving out the TMA
-# ring itself and the meeting's device steps (arrival, barriers, reset, reads past L1), which
-# tests/wgmma_sk_check.c stands in for; compiles them for every tile width and one or two
-# warpgroups and checks every element of C, the ring slices each warpgroup multiplied, what the
-# meetings read and the counters.
+# Cuts from the wgmma program (cl/matmul_wgmma_nv.cl and its fragments) the accumulator fragment's
+# macros, the operands, tile_of, operands_of, the epilogue's element, slices_of and the ring's plan
+# (part.cl), then the whole-K entry, the pieces' count, the meeting and the stream-K kernel
+# (part2.cl), leaving out the TMA ring itself and the meeting's device steps (arrival, barriers,
+# reset, reads past L1), which tests/wgmma_sk_check.c stands in for; compiles them for every tile
+# width and one or two warpgroups and checks every element of C, the ring slices each warpgroup
+# multiplied, what the meetings read and the counters.
 # (f, out and failed come from wgmma_host_common.sh)
 # shellcheck disable=SC2154
 work=${1:-/tmp/wgmma_sk_check}

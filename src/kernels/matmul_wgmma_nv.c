@@ -1,4 +1,5 @@
-/* The descriptor of cl/matmul_wgmma_nv.cl's kernel: the tiled kernels' frame and arguments. */
+/* The descriptors of the matmul_wgmma_nv program's kernels (cl/matmul_wgmma_nv.cl and its
+   fragments): the tiled kernels' frame and arguments. */
 #include "kernels/descriptors.h"
 #include "kernels/matmul_args.h"
 

@@ -179,7 +179,7 @@ static size_t tma_bytes(const wg_geometry *g) {
 
 /* Three consumers (192-row tiles) run on the TMA-fed form only, without its producer warp: 416
    work-items would cap each at 152 registers, below what m64n256's accumulators take, so their
-   first work-item drives the TMA (cl/matmul_wgmma_nv.cl, TMA_INLINE); the cp.async kernel's
+   first work-item drives the TMA (cl/matmul_wgmma_tma.clh, TMA_INLINE); the cp.async kernel's
    copies step through a stage by a power of two of rows. */
 static int inline_producer(const wg_geometry *g) {
   return g->consumers == 3;
@@ -351,7 +351,7 @@ static size_t slice_k(ocf_dtype dtype) {
 /* Rule 7's stream-K pieces of each of the last partial wave's `rest` tiles on `units`
    workgroups, tiles of `slices` K slices: as many as the wave's idle units allow, a slice a
    piece at least, at most 4 (the last piece to arrive reads the others' sums, 64 KiB a
-   warpgroup each, before it finishes the tile). cl/matmul_wgmma_nv.cl's sk_pieces (and
+   warpgroup each, before it finishes the tile). cl/matmul_wgmma_sk.clh's sk_pieces (and
    SK_PIECES_MAX) is the same. */
 static size_t sk_pieces(size_t units, size_t rest, size_t slices) {
   size_t pieces = rest ? units / rest : 0;
