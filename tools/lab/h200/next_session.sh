@@ -252,6 +252,8 @@
 #           on SKVAR_SHAPES (where its ~35 us go); SKVAR_TEST=1: the cp.async form's test
 #   patchgrid the tree against the tree with PATCH on PATCH_SHAPES, PATCH_TESTS in the patched
 #           build first, cuBLAS beside (how the H100's persistent large plans were decided)
+#   narrow16b 16-bit softmax rows of 256 columns or fewer under smaller workgroups and two
+#           vectors of 16 a lane, torch beside, then Inductor's kernel for them
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -266,7 +268,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1671,6 +1673,20 @@ for path in sorted(glob.glob(os.path.join(work, "g*_" + builds[0] + ".json"))):
                                              "" if r.get("plan") == first.get("plan") else " plan"))
         print(group, call, "%.0f" % (first.get("rate") or 0), " ".join(cells))
 PY
+    ;;
+  narrow16b)
+    # 16-bit narrow rows (256 columns or fewer: 6-15 % behind torch.compile on the H100,
+    # docs/SOFTMAX.md "What is left") under what narrowsm did not try: smaller workgroups (64,
+    # 32 work-items: more of them a unit for the 10-20 us calls), two vectors of 16 a lane (half
+    # the lanes a row, Inductor's many values a thread), the two together; torch beside; then
+    # Inductor's own kernel for the same shapes (its rows a program, warps, loads)
+    softmax_round narrow16b 220 50 \
+      "65536 128 bf16;65536 128 f16;131072 64 bf16;32768 256 bf16;32768 200 bf16" \
+      "auto;rows.wg=64;rows.wg=32;rows.aligned_seg_items=2;rows.wg=64 rows.aligned_seg_items=2;rows.wg=256 rows.aligned_seg_items=2;rows.wg=64 rows.groups_per_unit=8"
+    timeout -k 10 "$(budget 90)" python3 tools/lab/softmax/inductor_code.py 65536x128:bf16 \
+      32768x200:bf16 >"$work/inductor.txt" 2>&1
+    grep -E "====|num_warps|XBLOCK|RBLOCK|R0_BLOCK|launch|reduction_hint|persistent" \
+      "$work/inductor.txt" | head -60
     ;;
   narrowsm)
     softmax_round narrowsm 200 50 \
