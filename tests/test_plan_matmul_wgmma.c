@@ -1313,6 +1313,14 @@ static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_
   expect_plan("persist, three consumers' TMA probe",
               ocf_plan_matmul_wgmma_tma_probe(&before, &three, 160, 264, &plan), &plan,
               "matmul_wgmma_tma wg=384 groups=2", "BN=256 STAGES=4 PERSIST=0 local_mem=230784");
+  /* in 3 stages three consumers' persistent ring (its areas of C: 201088 bytes) would be the
+     largest, but no plan takes it: the probe runs the ring their plans do run */
+  ocf_tuning_values three_short = three;
+  three_short.matmul.wgmma.stages = 3;
+  three_short.matmul.wgmma.wave_stages = 3;
+  expect_plan("persist, three consumers' TMA probe, rings of 3 stages",
+              ocf_plan_matmul_wgmma_tma_probe(&before, &three_short, 160, 264, &plan), &plan,
+              "matmul_wgmma_tma wg=384 groups=2", "BN=256 STAGES=3 PERSIST=0 local_mem=173440");
 }
 
 /* Rule 7's stream-K (wgmma.persist 2): a persistent plan whose last partial wave of R tiles cuts
