@@ -1285,6 +1285,11 @@ static void test_persistent_tiles(const ocf_device_facts *tma, const ocf_tuning_
   call = typed_call(8192, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("persist, three consumers", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=1376", "PERSIST=0 CONSUMERS=3", none);
+  /* three allowed, as the H100's large class: 4096^3's waves of two cost less (rule 2), and
+     those persist */
+  call = typed_call(4096, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("persist, three allowed, 4096^3 takes two", &big, &three, &call,
+                  "matmul_wgmma_tma wg=288 groups=132", "PERSIST=1 CONSUMERS=2", none);
   ocf_device_facts h100 = *tma;
   h100.learnt.wgmma_tma_local_ok = 230784;
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
