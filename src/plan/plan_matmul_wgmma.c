@@ -359,6 +359,13 @@ static size_t sk_pieces(size_t units, size_t rest, size_t slices) {
   return pieces < 4 ? pieces : 4;
 }
 
+/* Whether a persistent workgroup's K slices (the kernel counts them in 32 bits) stay below
+   2^31: of `tiles` tiles of `slices` slices on `units` workgroups, ceil(tiles / units) tiles'
+   (its whole tiles and, with stream-K, a piece of one more). Rules 2 and 7. */
+static int persistent_slices_fit(size_t slices, size_t tiles, size_t units) {
+  return slices < ((size_t)1 << 31) / ocf_div_ceil(tiles, units);
+}
+
 /* What a call's waves of tiles of `consumers` x 64 rows and bn columns cost, as rule 2's widths
    do (waves_of), a tile costing its area. */
 static size_t waves_cost(size_t units, const ocf_matmul_call *call, unsigned consumers,
@@ -397,7 +404,7 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
   const size_t pieces = two_tiles > units ? sk_pieces(units, two_tiles % units, slices) : 0;
   /* the last wave a piece of each tile long (a workgroup's slices below 2^31, as rule 7's) */
   if (t->persist == 2 && (call->batch ? call->batch : 1) == 1 && pieces >= 2 &&
-      two_tiles <= 0x7fffffffu && slices < ((size_t)1 << 31) / (two_tiles / units + 1))
+      two_tiles <= 0x7fffffffu && persistent_slices_fit(slices, two_tiles, units))
     two = ocf_div_ceil((two_tiles / units * slices + ocf_div_ceil(slices, pieces)) * 2u * two_bn,
                        slices);
   if (three * 20 > two * 21) g->consumers = 2;
@@ -568,9 +575,9 @@ static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *c
                          ocf_kernel_id kernel, size_t before, size_t groups, size_t units,
                          size_t slices, wg_geometry *p) {
   const size_t rest = groups % units, pieces = sk_pieces(units, rest, slices);
-  /* one piece a tile is the persistent form; three consumers' registers hold no more state (the
-     kernel's gate) */
-  if (pieces < 2 || inline_producer(p)) return 0;
+  /* one piece a tile is the persistent form (three consumers, whose registers would hold no
+     more state, never get here: take_persistent keeps them a tile a workgroup) */
+  if (pieces < 2) return 0;
   wg_geometry s = *p;
   s.persist = 2;
   s.sk_rest = (unsigned)rest, s.sk_pieces = (unsigned)pieces;
@@ -607,8 +614,7 @@ static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_value
   p.persist = 1;
   hopper_ring(&p);
   const size_t slices = ocf_div_ceil(call->k, slice_k(call->a_dtype));
-  /* a stream-K workgroup's slices stay below the same bound: its whole tiles and a piece */
-  if (slices >= ((size_t)1 << 31) / ocf_div_ceil(*groups, units)) return 0;
+  if (!persistent_slices_fit(slices, *groups, units)) return 0;
   if (tma_form(facts, call, kernel, &p, units, before) != OCF_MMA_PLANNED) return 0;
   if (t->persist == 2) take_stream_k(facts, call, kernel, before, *groups, units, slices, &p);
   *g = p;
