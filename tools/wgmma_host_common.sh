@@ -14,10 +14,13 @@ set -u -o pipefail
 root=$(pwd)
 mkdir -p "$work"
 cc=${CC:-cc}
+# the program's own files as OCLFUSE_PROGRAMS lists them (CMakeLists.txt), without the shared
+# common.cl and the generated asm fragment
 f=$work/matmul_wgmma_program.cl
-for part in matmul_wgmma_nv.cl matmul_wgmma_tma.clh matmul_wgmma_sk.clh matmul_wgmma_split.clh; do
-  cat "$root/cl/$part"
+for part in $(sed -n 's/^ *"matmul_wgmma_nv: \(.*\)"$/\1/p' "$root/CMakeLists.txt"); do
+  case $part in matmul_wgmma_*) cat "$root/cl/$part" ;; esac
 done >"$f"
+[ -s "$f" ] || { echo "no matmul_wgmma_nv program in CMakeLists.txt's OCLFUSE_PROGRAMS"; exit 1; }
 failed=0
 host_run() {
   local source=$1 opts=$2

@@ -51,10 +51,13 @@ else # the built-in plans: 128 x 256 tiles in 4 stages, every mode and B layout,
     "-DAB_DTYPE=0 -DTRANS_B=1 $h200 -UPERSIST -DPERSIST=1"
     "-DAB_DTYPE=1 -DTRANS_B=1 $h200 -UC_STAGE -DC_STAGE=1 -UPERSIST -DPERSIST=1 -UBIAS -DBIAS=1")
 fi
-# The program's files (SOURCES, from cl/; default the GEMM's): the attention program is
+# The program's files (SOURCES, from cl/; default the GEMM's, as CMakeLists.txt lists them): the
+# attention program is
 #   SOURCES="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
 #   attention_wgmma_nv.cl" KERNELS=attention_wgmma tools/wgmma_offline.sh /tmp/awg -DBK=128 ...
-sources=${SOURCES:-common.cl wgmma_asm.clh matmul_wgmma_nv.cl matmul_wgmma_tma.clh matmul_wgmma_sk.clh matmul_wgmma_split.clh}
+gemm_sources=$(sed -n 's/^ *"matmul_wgmma_nv: \(.*\)"$/\1/p' "$root/CMakeLists.txt")
+sources=${SOURCES:-$gemm_sources}
+[ -n "$sources" ] || { echo "no matmul_wgmma_nv program in CMakeLists.txt's OCLFUSE_PROGRAMS"; exit 1; }
 for f in $sources; do cat "$root/cl/$f"; done >"$work/program.cl"
 # The kernels of the program: KERNELS (default matmul_wgmma and its TMA-fed form
 # matmul_wgmma_tma; "matmul_wgmma_split matmul_wgmma_reduce" is the split-K plan's program, with
