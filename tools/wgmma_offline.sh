@@ -57,7 +57,8 @@ fi
 #   attention_wgmma_nv.cl" KERNELS=attention_wgmma tools/wgmma_offline.sh /tmp/awg -DBK=128 ...
 gemm_sources=$(sed -n 's/^ *"matmul_wgmma_nv: \(.*\)"$/\1/p' "$root/CMakeLists.txt")
 sources=${SOURCES:-$gemm_sources}
-[ -n "$sources" ] || { echo "no matmul_wgmma_nv program in CMakeLists.txt's OCLFUSE_PROGRAMS"; exit 1; }
+[ -n "$sources" ] ||
+  { echo "no matmul_wgmma_nv program in CMakeLists.txt's OCLFUSE_PROGRAMS"; exit 1; }
 for f in $sources; do cat "$root/cl/$f"; done >"$work/program.cl"
 # The kernels of the program: KERNELS (default matmul_wgmma and its TMA-fed form
 # matmul_wgmma_tma; "matmul_wgmma_split matmul_wgmma_reduce" is the split-K plan's program, with
