@@ -1181,7 +1181,8 @@ OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size
  * Some plans run several kernels that share scratch memory on the device: softmax's split of a
  * few long rows (two kernels, or one cooperative kernel) and its unfused baseline, matmul's
  * split-K (partial sums, then their reduction), the norms' split of long rows, attention's
- * decode split (each range of keys' partial sums, then their merge); one kernel too, where it
+ * decode split (each range of keys' partial sums, then their merge) and its unfused baseline
+ * (the scores, and its three calls' scratch, which they are lent); one kernel too, where it
  * writes what it later reads: Hopper's TMA-fed GEMM keeps the tensor maps each workgroup makes
  * (256 bytes a workgroup, after a split's partial sums; a workspace short of them runs the
  * cp.async form). Each op's
@@ -1203,7 +1204,9 @@ OCF_API ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size
  *      grown to the largest scratch asked for and kept until ocf_context_release() or
  *      ocf_context_trim_workspace(); the queue's order keeps a call from overwriting scratch that
  *      an earlier call's kernels still read. Calls from several threads share it safely (each
- *      enqueues under the context's lock).
+ *      enqueues under the context's lock). Attention's unfused baseline, a chain of calls, takes
+ *      the buffer out of the pool for the chain and gives it back; a call meanwhile finds the
+ *      pool empty and fills it anew (the larger of the two buffers stays).
  *   3. otherwise (another queue, an out-of-order default queue, or workspace_pool off): a buffer
  *      created for the call and released when its kernels finish.
  * The scratch's contents between calls are unspecified.
@@ -1259,9 +1262,11 @@ OCF_API ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose tra
  * least as much (a smaller one bounds the plan: see Workspaces): 0 when its plan needs none (the
  * decode split of long key rows needs one: each range's partial sums). The arguments are those of
  * the call without its buffers, checked the same way where they concern sizes and values; the
- * options' buffers (lengths, lse) are not queried, only whether each is set. The unfused baseline
- * (launch->variant OCF_VARIANT_BASELINE) is OCF_ERR_UNSUPPORTED here: it is other ops' calls, which
- * size their own workspaces. Builds the plan's programs as the first such call would, so the size
+ * options' buffers (lengths, lse) are not queried, only whether each is set. For the unfused
+ * baseline (launch->variant OCF_VARIANT_BASELINE) it is the composition's whole memory: its fp32
+ * scores (b h lq lk floats, rounded up to the device's base address alignment), then the most
+ * scratch any of its calls asks for (they are lent the rest); that call refuses a smaller
+ * workspace, and without one borrows the pool, or makes a buffer, of this size. Builds the plan's programs as the first such call would, so the size
  * stays right for that call on this context until its tuning changes. Blocking; thread-safe.
  */
 OCF_API ocf_status ocf_attention_workspace_size(

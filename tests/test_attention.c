@@ -624,7 +624,8 @@ static void test_attention_gqa_decode(void **state) {
    decode split's size serves the call through a caller's workspace (NaN bytes: every float
    read is written first) with the pool's result bit for bit; one byte less, or none, bounds the
    plan (fewer ranges, or one), right to the tolerance and no byte written past the size lent; a
-   plan that does not split needs 0; the baseline and bad arguments are refused. */
+   plan that does not split needs 0; bad arguments are refused (the baseline's memory:
+   test_attention_baseline_memory). */
 static void test_attention_workspace(void **state) {
   ocft_env *env = ocft_get_env(state);
   enum { H = 2, LK = 200, D = 64, QN = H * D, KN = H * LK * D };
@@ -716,11 +717,6 @@ static void test_attention_workspace(void **state) {
   ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, H, H, 1, LK, D, 0, short_rows, 0,
                                                   NULL, 0, NULL, 0, NULL, NULL, NULL, &bytes),
                      OCF_ERR_INVALID_STRIDE);
-  launch = (ocf_launch)OCF_LAUNCH_INIT;
-  launch.variant = OCF_VARIANT_BASELINE;
-  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 1, H, H, 1, LK, D, 0, NULL, 0, NULL, 0,
-                                                  NULL, 0, NULL, NULL, &launch, &bytes),
-                     OCF_ERR_UNSUPPORTED);
   assert_int_equal(bytes, 7);
   clReleaseMemObject(qb), clReleaseMemObject(kb), clReleaseMemObject(vb);
   clReleaseMemObject(ob), clReleaseMemObject(ws);
@@ -1554,6 +1550,88 @@ static void test_attention_baseline(void **state) {
   for (size_t i = 0; i < 96; i++)
     assert_true(fabsf(after[i]) <= 1.0f); /* weighted means of values in [-1, 1] */
   clReleaseEvent(done), clReleaseEvent(first), clReleaseEvent(gate);
+  small_call_free(&t);
+}
+
+/* The baseline's memory (its scores, then its calls' scratch: ocf_attention_workspace_size gives
+   the whole): on the context's queue it borrows the pool, so that calls queued behind a gate
+   reuse one buffer (b x h x lq x lk floats each: eleven at 4 x 32 x 4096^2 overran an 80 GB
+   card when each made its own); in a caller's workspace of exactly that size (NaN bytes: every
+   score is written before it is read) it gives the pool's result bit for bit and writes no byte
+   past it; one byte less is OCF_ERR_BUFFER_TOO_SMALL with nothing enqueued. */
+static void test_attention_baseline_memory(void **state) {
+  ocft_env *env = ocft_get_env(state);
+  enum { N = SMALL_OUT, OUT = 96, CALLS = 3 };
+  small_call t = small_call_make(env, 79);
+  const cl_mem q = t.q, k = t.k, v = t.v, out = t.out;
+  ocf_launch launch = OCF_LAUNCH_INIT;
+  launch.variant = OCF_VARIANT_BASELINE;
+  size_t bytes = 0, pool_bytes = 0, created = 0, created_now = 0;
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 2, 2, 1, 3, 4, 8, 0, NULL, 0, NULL, 0,
+                                                  NULL, 0, NULL, NULL, &launch, &bytes),
+                     OCF_SUCCESS);
+  assert_true(bytes >= 2 * 2 * 3 * 4 * sizeof(float)); /* the scores at least */
+
+  /* The pool: one buffer of that size, made by the first call, used by every later one. */
+  ocft_assert_status(ocf_context_trim_workspace(env->ctx), OCF_SUCCESS);
+  ocft_assert_status(ocf_context_workspace_pool(env->ctx, &pool_bytes, &created), OCF_SUCCESS);
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                   out, 0, NULL, NULL, &launch),
+                     OCF_SUCCESS);
+  float *pooled = ocft_alloc_floats(N), *got = t.after;
+  ocft_read(env, out, N, pooled);
+  for (size_t i = 0; i < OUT; i++)
+    assert_true(fabsf(pooled[i]) <= 1.0f); /* weighted means of values in [-1, 1] */
+  ocft_assert_status(ocf_context_workspace_pool(env->ctx, &pool_bytes, &created_now), OCF_SUCCESS);
+  assert_int_equal(pool_bytes, bytes);
+  assert_int_equal(created_now, created + 1);
+  cl_int err = CL_SUCCESS;
+  cl_event gate = clCreateUserEvent(env->cl, &err), done[CALLS] = {NULL};
+  assert_int_equal(err, CL_SUCCESS);
+  ocft_write(env, out, N, t.before);
+  for (size_t i = 0; i < CALLS; i++) {
+    ocf_launch behind = launch;
+    behind.num_wait_events = 1, behind.wait_events = &gate, behind.event = &done[i];
+    ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                     out, 0, NULL, NULL, &behind),
+                       OCF_SUCCESS);
+  }
+  ocft_assert_status(ocf_context_workspace_pool(env->ctx, &pool_bytes, &created_now), OCF_SUCCESS);
+  assert_int_equal(created_now, created + 1); /* none queued made a buffer of its own */
+  assert_int_equal(clSetUserEventStatus(gate, CL_COMPLETE), CL_SUCCESS);
+  assert_int_equal(clWaitForEvents(CALLS, done), CL_SUCCESS);
+  ocft_read(env, out, N, got);
+  assert_memory_equal(got, pooled, N * sizeof(float));
+  for (size_t i = 0; i < CALLS; i++)
+    clReleaseEvent(done[i]);
+  clReleaseEvent(gate);
+
+  /* A caller's workspace of exactly the size, then one byte short. */
+  enum { PAST = 64 };
+  cl_mem ws = ocft_nan_buffer(env, bytes + PAST);
+  launch.workspace = ws;
+  launch.workspace_size = bytes;
+  ocft_write(env, out, N, t.before);
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                   out, 0, NULL, NULL, &launch),
+                     OCF_SUCCESS);
+  ocft_read(env, out, N, got);
+  assert_memory_equal(got, pooled, N * sizeof(float));
+  assert_true(ocft_bytes_are(env, ws, bytes, bytes + PAST, 0xFF));
+  ocft_fill_bytes(env, ws, 0, bytes + PAST, 0xFF);
+  ocft_write(env, out, N, t.before);
+  launch.workspace_size = bytes - 1;
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                   out, 0, NULL, NULL, &launch),
+                     OCF_ERR_BUFFER_TOO_SMALL);
+  assert_non_null(strstr(ocf_last_error(), "ocf_attention_workspace_size"));
+  ocft_read(env, out, N, got);
+  ocft_assert_unchanged("baseline, workspace short: out", got, t.before, N);
+  assert_true(ocft_bytes_are(env, ws, 0, bytes + PAST, 0xFF));
+  ocft_assert_status(ocf_context_workspace_pool(env->ctx, &pool_bytes, &created_now), OCF_SUCCESS);
+  assert_int_equal(created_now, created + 1);
+  clReleaseMemObject(ws);
+  free(pooled);
   small_call_free(&t);
 }
 
@@ -2534,18 +2612,31 @@ static void test_attention_plans(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_attention_plans),        cmocka_unit_test(test_attention_refusals),
-      cmocka_unit_test(test_attention_special_rows), cmocka_unit_test(test_attention_shapes),
-      cmocka_unit_test(test_attention_masks),        cmocka_unit_test(test_attention_dtypes),
-      cmocka_unit_test(test_attention_gqa),          cmocka_unit_test(test_attention_layouts),
-      cmocka_unit_test(test_attention_workgroups),   cmocka_unit_test(test_attention_host),
-      cmocka_unit_test(test_attention_unfused),      cmocka_unit_test(test_attention_baseline),
-      cmocka_unit_test(test_attention_split),        cmocka_unit_test(test_attention_block),
-      cmocka_unit_test(test_attention_mma),          cmocka_unit_test(test_attention_mma_split),
-      cmocka_unit_test(test_attention_mma_pack),     cmocka_unit_test(test_attention_mma_shapes),
-      cmocka_unit_test(test_attention_mma_fp32),     cmocka_unit_test(test_attention_wgmma),
-      cmocka_unit_test(test_attention_lanes),        cmocka_unit_test(test_attention_lanes_join),
-      cmocka_unit_test(test_attention_lanes_bulk),   cmocka_unit_test(test_attention_workspace),
+      cmocka_unit_test(test_attention_plans),
+      cmocka_unit_test(test_attention_refusals),
+      cmocka_unit_test(test_attention_special_rows),
+      cmocka_unit_test(test_attention_shapes),
+      cmocka_unit_test(test_attention_masks),
+      cmocka_unit_test(test_attention_dtypes),
+      cmocka_unit_test(test_attention_gqa),
+      cmocka_unit_test(test_attention_layouts),
+      cmocka_unit_test(test_attention_workgroups),
+      cmocka_unit_test(test_attention_host),
+      cmocka_unit_test(test_attention_unfused),
+      cmocka_unit_test(test_attention_baseline),
+      cmocka_unit_test(test_attention_baseline_memory),
+      cmocka_unit_test(test_attention_split),
+      cmocka_unit_test(test_attention_block),
+      cmocka_unit_test(test_attention_mma),
+      cmocka_unit_test(test_attention_mma_split),
+      cmocka_unit_test(test_attention_mma_pack),
+      cmocka_unit_test(test_attention_mma_shapes),
+      cmocka_unit_test(test_attention_mma_fp32),
+      cmocka_unit_test(test_attention_wgmma),
+      cmocka_unit_test(test_attention_lanes),
+      cmocka_unit_test(test_attention_lanes_join),
+      cmocka_unit_test(test_attention_lanes_bulk),
+      cmocka_unit_test(test_attention_workspace),
       cmocka_unit_test(test_attention_gqa_decode),
   };
   ocft_filter_tests(); /* OCFT_ONLY: a pattern of the tests to run */

@@ -191,6 +191,53 @@ static ocf_attention_call call_of(size_t b, size_t h, size_t h_kv, size_t lq, si
   return call;
 }
 
+/* The kernels' frame of a checked call; `buffers` (q, k, v, out) may be NULL for a size query. */
+static ocf_attention_frame frame_of(size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,
+                                    const cl_mem buffers[4], const size_t offsets[4],
+                                    const tensor t[4], const ocf_attention_options *opt) {
+  const long long causal_offset =
+      opt->causal_offset_set ? opt->causal_offset : (long long)lk - (long long)lq;
+  const float scale = opt->scale != 0.0f ? opt->scale : (float)(1.0 / sqrt((double)d));
+  /* Buffers the kernel does not read (no lengths, no lse) are bound to q: any valid buffer. */
+  const ocf_attention_frame frame = {b,
+                                     h,
+                                     h / h_kv,
+                                     lq,
+                                     lk,
+                                     d,
+                                     buffers[0],
+                                     offsets[0],
+                                     t[0].s[0],
+                                     t[0].s[1],
+                                     t[0].s[2],
+                                     buffers[1],
+                                     offsets[1],
+                                     t[1].s[0],
+                                     t[1].s[1],
+                                     t[1].s[2],
+                                     buffers[2],
+                                     offsets[2],
+                                     t[2].s[0],
+                                     t[2].s[1],
+                                     t[2].s[2],
+                                     buffers[3],
+                                     offsets[3],
+                                     t[3].s[0],
+                                     t[3].s[1],
+                                     t[3].s[2],
+                                     scale,
+                                     opt->lengths ? opt->lengths : buffers[0],
+                                     opt->lengths_offset,
+                                     (cl_ulong)causal_offset,
+                                     opt->lse ? opt->lse : buffers[0],
+                                     opt->lse_offset,
+                                     1,
+                                     0,
+                                     NULL,
+                                     NULL};
+  return frame;
+}
+
 ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk,
                          size_t d, cl_mem q, size_t q_offset, const size_t *q_strides, cl_mem k,
                          size_t k_offset, const size_t *k_strides, cl_mem v, size_t v_offset,
@@ -270,48 +317,9 @@ ocf_status ocf_attention(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size
   if (rows == 0) return ocf_dispatch_nothing(queue, &settings);
 
   const ocf_attention_call call = call_of(b, h, h_kv, lq, lk, d, offsets, t, &opt, &settings);
-  const long long causal_offset =
-      opt.causal_offset_set ? opt.causal_offset : (long long)lk - (long long)lq;
-  const float scale = opt.scale != 0.0f ? opt.scale : (float)(1.0 / sqrt((double)d));
-  /* Buffers the kernel does not read (no lengths, no lse) are bound to q: any valid buffer. */
-  ocf_attention_frame frame = {b,
-                               h,
-                               h / h_kv,
-                               lq,
-                               lk,
-                               d,
-                               q,
-                               q_offset,
-                               t[0].s[0],
-                               t[0].s[1],
-                               t[0].s[2],
-                               k,
-                               k_offset,
-                               t[1].s[0],
-                               t[1].s[1],
-                               t[1].s[2],
-                               v,
-                               v_offset,
-                               t[2].s[0],
-                               t[2].s[1],
-                               t[2].s[2],
-                               out,
-                               out_offset,
-                               t[3].s[0],
-                               t[3].s[1],
-                               t[3].s[2],
-                               scale,
-                               opt.lengths ? opt.lengths : q,
-                               opt.lengths_offset,
-                               (cl_ulong)causal_offset,
-                               opt.lse ? opt.lse : q,
-                               opt.lse_offset,
-                               1,
-                               0,
-                               NULL,
-                               NULL};
+  const ocf_attention_frame frame = frame_of(b, h, h_kv, lq, lk, d, buffers, offsets, t, &opt);
   if (settings.variant == OCF_VARIANT_BASELINE)
-    return ocf_attention_unfused(ctx, &frame, &opt, &settings);
+    return ocf_attention_unfused(ctx, queue, &frame, &opt, &settings);
   const ocf_run_call run = {OCF_OP_ATTENTION, &call, &frame, queue, &settings};
   return ocf_run(ctx, &run);
 }
@@ -333,14 +341,17 @@ ocf_status ocf_attention_workspace_size(
   ocf_status status = check_call(fn, ctx, launch, b, h, h_kv, lq, lk, d, strides, options,
                                  &settings, &queue, &opt, t);
   if (status != OCF_SUCCESS) return status;
-  /* The baseline is other ops' calls, each lent the workspace in turn: their own queries size
-     it (ocf_matmul_workspace_size, ocf_softmax_workspace_size). */
-  if (settings.variant == OCF_VARIANT_BASELINE)
-    return ocf_fail(OCF_ERR_UNSUPPORTED,
-                    "%s: the unfused baseline's calls size their workspace themselves", fn);
-  *bytes = 0;
-  if (b * h * lq == 0) return OCF_SUCCESS; /* checked in check_shape */
+  if (b * h * lq == 0) {
+    *bytes = 0;
+    return OCF_SUCCESS; /* checked in check_shape */
+  }
   const size_t offsets[4] = {q_offset, k_offset, v_offset, out_offset};
+  if (settings.variant == OCF_VARIANT_BASELINE) {
+    const cl_mem none[4] = {NULL, NULL, NULL, NULL};
+    const ocf_attention_frame frame = frame_of(b, h, h_kv, lq, lk, d, none, offsets, t, &opt);
+    return ocf_attention_unfused_workspace(ctx, &frame, &opt, &settings, bytes);
+  }
+  *bytes = 0;
   const ocf_attention_call call = call_of(b, h, h_kv, lq, lk, d, offsets, t, &opt, &settings);
   const ocf_run_call run = {OCF_OP_ATTENTION, &call, NULL, queue, &settings};
   return ocf_run_prepare(ctx, &run, bytes);

@@ -62,6 +62,15 @@ static ocf_status root_of(cl_mem buffer, cl_mem *root, size_t *base) {
   return OCF_SUCCESS;
 }
 
+ocf_status ocf_base_address_align(const ocf_context *ctx, size_t *bytes) {
+  cl_uint align_bits = 0;
+  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
+                               &align_bits, NULL);
+  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+  *bytes = align_bits >= 8 ? align_bits / 8 : 1;
+  return OCF_SUCCESS;
+}
+
 ocf_status ocf_workspace_check(const ocf_context *ctx, const ocf_launch *launch) {
   if (!launch->workspace) {
     if (launch->workspace_offset || launch->workspace_size)
@@ -73,15 +82,11 @@ ocf_status ocf_workspace_check(const ocf_context *ctx, const ocf_launch *launch)
   ocf_status status = ocf_check_buffer(ctx, "launch workspace", launch->workspace,
                                        launch->workspace_offset, launch->workspace_size, 1);
   if (status != OCF_SUCCESS || launch->workspace_offset == 0) return status;
-  cl_uint align_bits = 0;
-  cl_int err = clGetDeviceInfo(ctx->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits,
-                               &align_bits, NULL);
-  if (err != CL_SUCCESS)
-    return ocf_fail_cl(err, "launch workspace: clGetDeviceInfo(CL_DEVICE_MEM_BASE_ADDR_ALIGN)");
+  size_t align = 1;
+  if ((status = ocf_base_address_align(ctx, &align)) != OCF_SUCCESS) return status;
   cl_mem root = NULL;
   size_t base = 0;
   if ((status = root_of(launch->workspace, &root, &base)) != OCF_SUCCESS) return status;
-  const size_t align = align_bits >= 8 ? align_bits / 8 : 1;
   if ((base + launch->workspace_offset) % align != 0)
     return ocf_fail(OCF_ERR_INVALID_VALUE,
                     "launch workspace_offset %zu is not a multiple of the device's "
@@ -162,6 +167,50 @@ ocf_status ocf_scratch_pool_take(ocf_context *ctx, size_t bytes, ocf_scratch *s)
   s->mem = fresh;
   s->zeroed = zeroed;
   return OCF_SUCCESS;
+}
+
+ocf_status ocf_pool_borrow(ocf_context *ctx, size_t bytes, cl_mem *buffer, size_t *held) {
+  ocf_workspace_pool *pool = &ctx->pool;
+  ocf_status status = OCF_SUCCESS;
+  pthread_mutex_lock(&ctx->lock);
+  *held = bytes;
+  if (pool->buffer && pool->bytes >= bytes) {
+    *buffer = pool->buffer;
+    *held = pool->bytes;
+  } else {
+    int zeroed = 0;
+    status = create_buffer(ctx, bytes, buffer, &zeroed);
+    if (status == OCF_SUCCESS) pool->creations++;
+    /* The smaller buffer goes once the commands enqueued on it so far have finished. */
+    if (status == OCF_SUCCESS && pool->buffer) ocf_release_after(pool->buffer, pool->last);
+  }
+  if (status == OCF_SUCCESS) {
+    /* Out of the pool: the queue's order puts the borrower's commands after those the event
+       tracked, and other calls meanwhile find the pool empty and create their own. */
+    if (pool->last) clReleaseEvent(pool->last);
+    pool->buffer = NULL;
+    pool->bytes = 0;
+    pool->last = NULL;
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  return status;
+}
+
+void ocf_pool_give_back(ocf_context *ctx, cl_mem buffer, size_t bytes, cl_event last) {
+  ocf_workspace_pool *pool = &ctx->pool;
+  pthread_mutex_lock(&ctx->lock);
+  if (pool->buffer && pool->bytes >= bytes) {
+    /* Another call filled the pool meanwhile with at least as much: keep that one. */
+    pthread_mutex_unlock(&ctx->lock);
+    ocf_release_after(buffer, last);
+    return;
+  }
+  if (pool->buffer) ocf_release_after(pool->buffer, pool->last);
+  if (pool->last) clReleaseEvent(pool->last);
+  pool->buffer = buffer;
+  pool->bytes = bytes;
+  pool->last = last && clRetainEvent(last) == CL_SUCCESS ? last : NULL;
+  pthread_mutex_unlock(&ctx->lock);
 }
 
 void ocf_scratch_used(ocf_context *ctx, const ocf_scratch *s, cl_event last) {

@@ -35,6 +35,9 @@ typedef struct ocf_scratch {
   int zeroed; /* already all zeros (created so): no device fill needed */
 } ocf_scratch;
 
+/* The device's CL_DEVICE_MEM_BASE_ADDR_ALIGN in bytes (at least 1): where a sub-buffer, and so
+   a launch workspace's offset, may start. */
+ocf_status ocf_base_address_align(const ocf_context *ctx, size_t *bytes);
 /* Checks a launch's workspace members (ocf_check_launch calls it): NULL with offset and size 0,
    or a buffer of the context holding offset + size bytes, the offset aligned for a
    sub-buffer. */
@@ -52,6 +55,16 @@ ocf_status ocf_scratch_prepare(ocf_context *ctx, cl_command_queue queue, const o
                                size_t bytes, ocf_scratch *s);
 /* Under ctx->lock, after every kernel is built: the pool's buffer, grown to `bytes` if smaller. */
 ocf_status ocf_scratch_pool_take(ocf_context *ctx, size_t bytes, ocf_scratch *s);
+/* Takes the context's pool buffer out of the pool, grown to `bytes` if smaller (a new one
+   counts among the pool's creations), for a composition of calls that lend it to each other
+   as a caller's workspace (attention's unfused baseline); *held is its size. The pool stays
+   empty until it is given back. Only for calls on the context's in-order default queue
+   (ctx->pool.usable). Takes ctx->lock: call it outside. */
+ocf_status ocf_pool_borrow(ocf_context *ctx, size_t bytes, cl_mem *buffer, size_t *held);
+/* Gives a borrowed buffer of `bytes` (its *held) back to the pool, `last` (NULL: nothing was
+   enqueued) its last command; where the pool meanwhile holds one at least as large, `buffer` is
+   released once `last` completes instead. Takes ctx->lock. */
+void ocf_pool_give_back(ocf_context *ctx, cl_mem buffer, size_t bytes, cl_event last);
 /* Under ctx->lock, after the enqueues: `last` (NULL: nothing was enqueued) is the call's last
    command on the scratch; the pool remembers it. */
 void ocf_scratch_used(ocf_context *ctx, const ocf_scratch *s, cl_event last);
