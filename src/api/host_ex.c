@@ -16,39 +16,6 @@
 #define SOFTMAX_OPTIONS_FIRST_SIZE (offsetof(ocf_softmax_options, lengths_offset) + sizeof(size_t))
 #define MATMUL_OPTIONS_FIRST_SIZE (offsetof(ocf_matmul_options, bias_dtype) + sizeof(ocf_dtype))
 
-/* A temporary device buffer of `bytes` (at least 1, so that a valid handle exists for empty
-   work) holding a copy of `data`, or uninitialised for NULL data. The copy is made by
-   clCreateBuffer: nothing is enqueued. */
-static ocf_status host_buffer(ocf_context *ctx, cl_mem_flags flags, size_t bytes, const void *data,
-                              cl_mem *buffer) {
-  cl_int err = CL_SUCCESS;
-  if (data && bytes) flags |= CL_MEM_COPY_HOST_PTR;
-  *buffer = clCreateBuffer(ctx->cl_ctx, flags, bytes ? bytes : 1,
-                           data && bytes ? (void *)data : NULL, &err);
-  if (err != CL_SUCCESS) {
-    *buffer = NULL;
-    return ocf_fail_cl(err, "clCreateBuffer");
-  }
-  return OCF_SUCCESS;
-}
-
-/* Blocking read of `bytes` at byte `offset` of `buffer` into `data`, after `event` (the device
-   call's last kernel) has completed. */
-static ocf_status host_read_after(ocf_context *ctx, cl_mem buffer, size_t offset, size_t bytes,
-                                  void *data, cl_event event) {
-  if (bytes == 0) return OCF_SUCCESS;
-  cl_int err =
-      clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, offset, bytes, data, 1, &event, NULL);
-  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clEnqueueReadBuffer");
-  return OCF_SUCCESS;
-}
-
-/* Whether the byte ranges [a, a + a_bytes) and [b, b + b_bytes) meet (empty ranges never do). */
-static int host_ranges_meet(const void *a, size_t a_bytes, const void *b, size_t b_bytes) {
-  const uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
-  return a_bytes && b_bytes && x < y + b_bytes && y < x + a_bytes;
-}
-
 static void release_buffer(cl_mem buffer) {
   if (buffer) clReleaseMemObject(buffer);
 }
@@ -99,7 +66,7 @@ ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const
      so that ocf_softmax_ex decides exactly which sharing is allowed (in place, interleaved rows);
      a distance that is not a whole number of elements shares part of an element. */
   const size_t in_bytes = in_extent * in_size, out_bytes = out_extent * out_size;
-  const int shared = host_ranges_meet(in, in_bytes, out, out_bytes);
+  const int shared = ocf_host_ranges_meet(in, in_bytes, out, out_bytes);
   const uintptr_t in_start = (uintptr_t)in, out_start = (uintptr_t)out;
   const uintptr_t base = shared && in_start < out_start ? in_start : out_start;
   size_t in_offset = 0, out_offset = 0;
@@ -114,19 +81,19 @@ ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const
   cl_mem in_buffer = NULL, out_buffer = NULL, lengths_buffer = NULL;
   if (shared) {
     const uintptr_t in_end = in_start + in_bytes, out_end = out_start + out_bytes;
-    status = host_buffer(ctx, CL_MEM_READ_WRITE, (in_end > out_end ? in_end : out_end) - base,
-                         (const void *)base, &in_buffer);
+    status = ocf_host_bytes(ctx, CL_MEM_READ_WRITE, (in_end > out_end ? in_end : out_end) - base,
+                            (const void *)base, &in_buffer);
     out_buffer = in_buffer;
   } else {
-    status = host_buffer(ctx, CL_MEM_READ_ONLY, in_bytes, in, &in_buffer);
+    status = ocf_host_bytes(ctx, CL_MEM_READ_ONLY, in_bytes, in, &in_buffer);
     /* The span comes back whole: gaps between rows go down with their values. */
     if (status == OCF_SUCCESS)
-      status = host_buffer(ctx, CL_MEM_READ_WRITE, out_bytes,
-                           rows > 1 && out_ld > cols ? out : NULL, &out_buffer);
+      status = ocf_host_bytes(ctx, CL_MEM_READ_WRITE, out_bytes,
+                              rows > 1 && out_ld > cols ? out : NULL, &out_buffer);
   }
   if (status == OCF_SUCCESS && lengths) {
     status =
-        host_buffer(ctx, CL_MEM_READ_ONLY, rows * sizeof(cl_uint), row_lengths, &lengths_buffer);
+        ocf_host_bytes(ctx, CL_MEM_READ_ONLY, rows * sizeof(cl_uint), row_lengths, &lengths_buffer);
     opt.lengths = lengths_buffer;
     opt.lengths_offset = 0;
   }
@@ -138,7 +105,7 @@ ocf_status ocf_softmax_host_ex(ocf_context *ctx, size_t rows, size_t cols, const
                             out_ld, &opt, &launch);
   }
   if (status == OCF_SUCCESS)
-    status = host_read_after(ctx, out_buffer, out_offset * out_size, out_bytes, out, done);
+    status = ocf_host_read_bytes(ctx, out_buffer, out_offset * out_size, out_bytes, out, done);
   if (done) clReleaseEvent(done);
   release_buffer(lengths_buffer);
   if (out_buffer != in_buffer) release_buffer(out_buffer);
@@ -245,8 +212,8 @@ ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
     if (all[i]->span && !all[i]->data)
       return ocf_fail(OCF_ERR_NULL_ARGUMENT, "%s is NULL", all[i]->name);
   for (int i = 0; i < 4; i++)
-    if (i != 2 && host_ranges_meet(c, C.span * C.element_size, all[i]->data,
-                                   all[i]->span * all[i]->element_size))
+    if (i != 2 && ocf_host_ranges_meet(c, C.span * C.element_size, all[i]->data,
+                                       all[i]->span * all[i]->element_size))
       return ocf_fail(OCF_ERR_ALIASING, "ocf_matmul_host_ex: C overlaps %s",
                       all[i]->name + strlen("ocf_matmul_host_ex: "));
 
@@ -255,8 +222,8 @@ ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
   for (int i = 0; i < 4 && status == OCF_SUCCESS; i++)
     if (i != 3 || opt.bias_axis != OCF_BIAS_NONE)
       /* C goes down too: beta may read it, and its gaps come back with their values. */
-      status = host_buffer(ctx, i == 2 ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY,
-                           all[i]->span * all[i]->element_size, all[i]->data, &buffers[i]);
+      status = ocf_host_bytes(ctx, i == 2 ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY,
+                              all[i]->span * all[i]->element_size, all[i]->data, &buffers[i]);
   cl_event done = NULL;
   if (status == OCF_SUCCESS) {
     opt.bias = buffers[3];
@@ -266,7 +233,7 @@ ocf_status ocf_matmul_host_ex(ocf_context *ctx, ocf_transpose trans_a, ocf_trans
                            ldb, beta, buffers[2], 0, ldc, &opt, &launch);
   }
   if (status == OCF_SUCCESS)
-    status = host_read_after(ctx, buffers[2], 0, C.span * C.element_size, c, done);
+    status = ocf_host_read_bytes(ctx, buffers[2], 0, C.span * C.element_size, c, done);
   if (done) clReleaseEvent(done);
   for (int i = 0; i < 4; i++)
     release_buffer(buffers[i]);

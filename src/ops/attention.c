@@ -359,25 +359,6 @@ ocf_status ocf_attention_workspace_size(
 
 /* ---- the host form ---- */
 
-/* A temporary device buffer of `bytes` (at least 1) holding a copy of `data` (NULL: none). */
-static ocf_status host_buffer(ocf_context *ctx, cl_mem_flags flags, size_t bytes, const void *data,
-                              cl_mem *buffer) {
-  cl_int err = CL_SUCCESS;
-  if (data && bytes) flags |= CL_MEM_COPY_HOST_PTR;
-  *buffer = clCreateBuffer(ctx->cl_ctx, flags, bytes ? bytes : 1,
-                           data && bytes ? (void *)data : NULL, &err);
-  if (err != CL_SUCCESS) {
-    *buffer = NULL;
-    return ocf_fail_cl(err, "clCreateBuffer");
-  }
-  return OCF_SUCCESS;
-}
-
-static int host_ranges_meet(const void *a, size_t a_bytes, const void *c, size_t c_bytes) {
-  const uintptr_t x = (uintptr_t)a, y = (uintptr_t)c;
-  return a_bytes && c_bytes && x < y + c_bytes && y < x + a_bytes;
-}
-
 ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq,
                               size_t lk, size_t d, const void *q, const size_t *q_strides,
                               const void *k, const size_t *k_strides, const void *v,
@@ -411,21 +392,21 @@ ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size_t h_kv,
   for (int w = 3; w < 6; w += 2)
     for (int o = 0; o < 6; o++)
       if (o != w && !(w == 3 && o == 5) &&
-          host_ranges_meet(starts[w], bytes[w], starts[o], bytes[o]))
+          ocf_host_ranges_meet(starts[w], bytes[w], starts[o], bytes[o]))
         return ocf_fail(OCF_ERR_ALIASING, "%s: %s overlaps %s", fn, names[w], names[o]);
   if (rows == 0) return OCF_SUCCESS;
 
   cl_mem buffers[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
   for (int i = 0; i < 3 && status == OCF_SUCCESS; i++)
-    status = host_buffer(ctx, CL_MEM_READ_ONLY, bytes[i], arrays[i], &buffers[i]);
+    status = ocf_host_bytes(ctx, CL_MEM_READ_ONLY, bytes[i], arrays[i], &buffers[i]);
   /* The gaps between out's rows must come back as they were: start from out's contents. */
   const int dense = t[3].extent == rows * d;
   if (status == OCF_SUCCESS)
-    status = host_buffer(ctx, CL_MEM_READ_WRITE, bytes[3], dense ? NULL : out, &buffers[3]);
+    status = ocf_host_bytes(ctx, CL_MEM_READ_WRITE, bytes[3], dense ? NULL : out, &buffers[3]);
   if (status == OCF_SUCCESS && lengths)
-    status = host_buffer(ctx, CL_MEM_READ_ONLY, bytes[4], lengths, &buffers[4]);
+    status = ocf_host_bytes(ctx, CL_MEM_READ_ONLY, bytes[4], lengths, &buffers[4]);
   if (status == OCF_SUCCESS && lse)
-    status = host_buffer(ctx, CL_MEM_READ_WRITE, bytes[5], NULL, &buffers[5]);
+    status = ocf_host_bytes(ctx, CL_MEM_READ_WRITE, bytes[5], NULL, &buffers[5]);
   ocf_launch launch = OCF_LAUNCH_INIT;
   cl_event done = NULL;
   launch.event = &done;
@@ -436,10 +417,8 @@ ocf_status ocf_attention_host(ocf_context *ctx, size_t b, size_t h, size_t h_kv,
                            buffers[2], 0, t[2].s, buffers[3], 0, t[3].s, &opt, &launch);
   /* The read-backs wait for the call's event: the queue may be out of order. */
   for (int i = 3; i < 6 && status == OCF_SUCCESS; i += 2) {
-    if (!buffers[i] || bytes[i] == 0) continue;
-    cl_int err = clEnqueueReadBuffer(ctx->queue, buffers[i], CL_TRUE, 0, bytes[i],
-                                     i == 3 ? out : (void *)lse, 1, &done, NULL);
-    if (err != CL_SUCCESS) status = ocf_fail_cl(err, "clEnqueueReadBuffer");
+    if (buffers[i])
+      status = ocf_host_read_bytes(ctx, buffers[i], 0, bytes[i], i == 3 ? out : (void *)lse, done);
   }
   if (done) clReleaseEvent(done);
   for (int i = 0; i < 6; i++)

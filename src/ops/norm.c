@@ -265,30 +265,6 @@ ocf_status ocf_norm_workspace_size(ocf_context *ctx, int rms, size_t rows, size_
 
 /* ---- the host-array forms ---- */
 
-/* A temporary device buffer of `bytes` (at least 1) holding a copy of `data` (NULL: none). */
-static ocf_status bytes_buffer(ocf_context *ctx, cl_mem_flags flags, size_t bytes, const void *data,
-                               cl_mem *buffer) {
-  cl_int err = CL_SUCCESS;
-  if (data && bytes) flags |= CL_MEM_COPY_HOST_PTR;
-  *buffer = clCreateBuffer(ctx->cl_ctx, flags, bytes ? bytes : 1,
-                           data && bytes ? (void *)data : NULL, &err);
-  if (err != CL_SUCCESS) {
-    *buffer = NULL;
-    return ocf_fail_cl(err, "clCreateBuffer");
-  }
-  return OCF_SUCCESS;
-}
-
-/* Blocking read of `bytes` at byte `offset` of `buffer` into `data`, after `event`. */
-static ocf_status read_after(ocf_context *ctx, cl_mem buffer, size_t offset, size_t bytes,
-                             void *data, cl_event event) {
-  if (bytes == 0) return OCF_SUCCESS;
-  cl_int err =
-      clEnqueueReadBuffer(ctx->queue, buffer, CL_TRUE, offset, bytes, data, 1, &event, NULL);
-  if (err != CL_SUCCESS) return ocf_fail_cl(err, "clEnqueueReadBuffer");
-  return OCF_SUCCESS;
-}
-
 /* One host array: where it starts, the bytes it spans from there (offset included) and the
    first byte the call may write. */
 typedef struct host_array {
@@ -301,9 +277,8 @@ typedef struct host_array {
 } host_array;
 
 static int spans_meet(const host_array *a, const host_array *b) {
-  const uintptr_t x = (uintptr_t)a->base + a->start, y = (uintptr_t)b->base + b->start;
-  const size_t ab = a->bytes - a->start, bb = b->bytes - b->start;
-  return ab && bb && x < y + bb && y < x + ab;
+  return ocf_host_ranges_meet((const char *)a->base + a->start, a->bytes - a->start,
+                              (const char *)b->base + b->start, b->bytes - b->start);
 }
 
 /* The element rule of a matrix pair (out over in, residual_out over residual): the same array
@@ -421,7 +396,7 @@ static ocf_status norm_host(ocf_context *ctx, int rms, size_t rows, size_t cols,
     if (!a[i].base || (i == OP_OUT && out_in_place) || (i == OP_RES_OUT && res_in_place)) continue;
     const int shared = (i == OP_IN && out_in_place) || (i == OP_RES && res_in_place);
     const cl_mem_flags flags = operand_written[i] || shared ? CL_MEM_READ_WRITE : CL_MEM_READ_ONLY;
-    status = bytes_buffer(ctx, flags, a[i].bytes, a[i].base, &a[i].buffer);
+    status = ocf_host_bytes(ctx, flags, a[i].bytes, a[i].base, &a[i].buffer);
   }
   if (out_in_place) a[OP_OUT].buffer = a[OP_IN].buffer;
   if (res_in_place) a[OP_RES_OUT].buffer = a[OP_RES].buffer;
@@ -443,8 +418,8 @@ static ocf_status norm_host(ocf_context *ctx, int rms, size_t rows, size_t cols,
      order). */
   for (int i = 0; i < OP_COUNT && status == OCF_SUCCESS; i++)
     if (operand_written[i] && a[i].base)
-      status = read_after(ctx, a[i].buffer, a[i].start, a[i].bytes - a[i].start,
-                          (char *)(uintptr_t)a[i].base + a[i].start, done);
+      status = ocf_host_read_bytes(ctx, a[i].buffer, a[i].start, a[i].bytes - a[i].start,
+                                   (char *)(uintptr_t)a[i].base + a[i].start, done);
   if (done) clReleaseEvent(done);
   for (int i = 0; i < OP_COUNT; i++)
     if (a[i].buffer && !(i == OP_OUT && out_in_place) && !(i == OP_RES_OUT && res_in_place))
