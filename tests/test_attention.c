@@ -1556,9 +1556,10 @@ static void test_attention_baseline(void **state) {
 /* The baseline's memory (its scores, then its calls' scratch: ocf_attention_workspace_size gives
    the whole): on the context's queue it borrows the pool, so that calls queued behind a gate
    reuse one buffer (b x h x lq x lk floats each: eleven at 4 x 32 x 4096^2 overran an 80 GB
-   card when each made its own); in a caller's workspace of exactly that size (NaN bytes: every
-   score is written before it is read) it gives the pool's result bit for bit and writes no byte
-   past it; one byte less is OCF_ERR_BUFFER_TOO_SMALL with nothing enqueued. */
+   card when each made its own), and a larger pool serves it and stays whole; in a caller's
+   workspace of exactly that size (NaN bytes: every score is written before it is read) it gives the
+   pool's result bit for bit and writes no byte past it; one byte less is OCF_ERR_BUFFER_TOO_SMALL
+   with nothing enqueued. */
 static void test_attention_baseline_memory(void **state) {
   ocft_env *env = ocft_get_env(state);
   enum { N = SMALL_OUT, OUT = 96, CALLS = 3 };
@@ -1630,7 +1631,28 @@ static void test_attention_baseline_memory(void **state) {
   assert_true(ocft_bytes_are(env, ws, 0, bytes + PAST, 0xFF));
   ocft_assert_status(ocf_context_workspace_pool(env->ctx, &pool_bytes, &created_now), OCF_SUCCESS);
   assert_int_equal(created_now, created + 1);
-  clReleaseMemObject(ws);
+
+  /* A pool larger than the chain needs (left by a call of 8 keys) serves it and stays whole. */
+  enum { LK_WIDE = 8, KV_WIDE = 2 * LK_WIDE * 8 };
+  cl_mem kw = ocft_buffer(env, KV_WIDE, t.before), vw = ocft_buffer(env, KV_WIDE, t.before);
+  size_t wide = 0;
+  launch.workspace = NULL, launch.workspace_size = 0;
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 2, 2, 1, 3, LK_WIDE, 8, 0, NULL, 0,
+                                                  NULL, 0, NULL, 0, NULL, NULL, &launch, &wide),
+                     OCF_SUCCESS);
+  assert_true(wide > bytes);
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, LK_WIDE, 8, q, 0, NULL, kw, 0, NULL, vw, 0,
+                                   NULL, out, 0, NULL, NULL, &launch),
+                     OCF_SUCCESS);
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
+                                   out, 0, NULL, NULL, &launch),
+                     OCF_SUCCESS);
+  ocft_read(env, out, N, got);
+  assert_memory_equal(got, pooled, N * sizeof(float));
+  ocft_assert_status(ocf_context_workspace_pool(env->ctx, &pool_bytes, &created_now), OCF_SUCCESS);
+  assert_int_equal(pool_bytes, wide);
+  assert_int_equal(created_now, created + 2);
+  clReleaseMemObject(kw), clReleaseMemObject(vw), clReleaseMemObject(ws);
   free(pooled);
   small_call_free(&t);
 }
