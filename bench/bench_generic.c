@@ -26,8 +26,10 @@ static int generic_enqueue(void *state, cl_event *event, char *err, size_t errle
   ocf_launch launch = p->launch;
   launch.event = event;
   ocf_status status = ocft_call_device(&p->call, p->ctx, &launch);
-  return status == OCF_SUCCESS ? 0
-                               : tool_library_failure(status, p->call.op->function, err, errlen);
+  if (status == OCF_SUCCESS) return 0;
+  const int rc = tool_library_failure(status, p->call.op->function, err, errlen);
+  return launch.variant == OCF_VARIANT_BASELINE && tool_out_of_device_memory(status) ? TOOL_SKIPPED
+                                                                                     : rc;
 }
 
 static int generic_verify(void *state, tool_verdict *v, char *err, size_t errlen) {

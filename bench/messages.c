@@ -130,6 +130,10 @@ int tool_library_failure(int status, const char *what, char *err, size_t errlen)
   return status == OCF_ERR_INVALID_WORKGROUP ? TOOL_REFUSED : TOOL_FAILED;
 }
 
+int tool_out_of_device_memory(int status) {
+  return status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_INVALID_BUFFER_SIZE;
+}
+
 int tool_open_context(const char *spec, ocf_context **ctx) {
   ocf_status status = ocf_context_create(spec, ctx);
   if (status == OCF_SUCCESS) return TOOL_EXIT_OK;

@@ -1,8 +1,8 @@
 /*
  * The report's derived values without a device (bench/results.c): which ceiling each op's %ceil
  * is of, a ceiling row's rate from its fastest call, and "cache-resident" only for calls whose
- * bytes fit the device's cache. Plain C: prints one line per failure, exits 1 if any.
- *   Usage: oclfuse_results_test
+ * bytes fit the device's cache; which failed calls' statuses skip a baseline. Plain C: prints one
+ * line per failure, exits 1 if any. Usage: oclfuse_results_test
  */
 #include "tool.h"
 
@@ -81,6 +81,13 @@ int main(void) {
   EXPECT(!strstr(unknown.rows[0].note, "cache-resident"));
   tool_results_free(&unknown);
   tool_results_free(&results);
+  /* A baseline the device cannot give a buffer is skipped, not failed; a kernel that cannot
+     launch (NVIDIA's CL_OUT_OF_RESOURCES) and the library's own refusals still fail. */
+  EXPECT(tool_out_of_device_memory(CL_MEM_OBJECT_ALLOCATION_FAILURE));
+  EXPECT(tool_out_of_device_memory(CL_INVALID_BUFFER_SIZE));
+  EXPECT(!tool_out_of_device_memory(CL_OUT_OF_RESOURCES));
+  EXPECT(!tool_out_of_device_memory(OCF_ERR_BUFFER_TOO_SMALL));
+  EXPECT(!tool_out_of_device_memory(OCF_SUCCESS));
   printf("%d failed\n", failures);
   return failures ? 1 : 0;
 }

@@ -267,7 +267,12 @@ void tool_measure(tool_timer *timer, tool_enqueue_fn enqueue, tool_verify_fn ver
   char err[sizeof row->note] = "";
   cl_event event = NULL;
   int rc = enqueue(state, &event, err, sizeof err);
-  if (rc == TOOL_REFUSED || rc != 0) {
+  if (rc == TOOL_SKIPPED) {
+    row->status = ROW_SKIPPED;
+    tool_row_note(row, "the device cannot hold this baseline's memory: %s", err);
+    return;
+  }
+  if (rc != 0) {
     row->status = rc == TOOL_REFUSED ? ROW_REFUSED : ROW_FAILED;
     tool_row_note(row, "%s", err);
     return;

@@ -90,6 +90,12 @@ const char *tool_stop_signal_name(void);
 void tool_status_text(char *err, size_t errlen, const char *function, int status);
 /* The same, returning TOOL_REFUSED for OCF_ERR_INVALID_WORKGROUP and TOOL_FAILED otherwise. */
 int tool_library_failure(int status, const char *function, char *err, size_t errlen);
+/* Whether a failed call's status says the device could not give it a buffer
+   (CL_MEM_OBJECT_ALLOCATION_FAILURE, or CL_INVALID_BUFFER_SIZE: beyond
+   CL_DEVICE_MAX_MEM_ALLOC_SIZE): what an unfused baseline's intermediate (attention's b h lq lk
+   scores: 8.6 GB at 4 x 32 x 4096^2) meets on a smaller card. CL_OUT_OF_RESOURCES is not among
+   them: NVIDIA's OpenCL says it for a kernel that cannot launch too. */
+int tool_out_of_device_memory(int status);
 /* Creates the context for `spec` (NULL: the default rule). Returns TOOL_EXIT_OK, or prints why
    and returns TOOL_EXIT_USAGE for a device named (--device or $OCLFUSE_DEVICE) that is malformed
    or matches nothing, TOOL_EXIT_FAILURE for anything else. */
@@ -323,8 +329,11 @@ void tool_results_finish(tool_results *results, const tool_ceiling *ceiling);
 
 /* ---- timing.c ---- */
 
-/* Enqueues one call; returns 0, TOOL_REFUSED or TOOL_FAILED (with the reason in err). */
+/* Enqueues one call; returns 0, TOOL_REFUSED, TOOL_SKIPPED or TOOL_FAILED (with the reason in
+   err). TOOL_SKIPPED: an unfused baseline the device cannot give its memory (the op's own row is
+   measured all the same): tool_measure skips its row with a note instead of failing it. */
 #define TOOL_REFUSED 1
+#define TOOL_SKIPPED 2
 #define TOOL_FAILED (-1)
 typedef int (*tool_enqueue_fn)(void *state, cl_event *event, char *err, size_t errlen);
 /* Reads the output of the last call back and compares it with the reference. */
