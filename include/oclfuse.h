@@ -1266,8 +1266,9 @@ OCF_API ocf_status ocf_matmul_workspace_size(ocf_context *ctx, ocf_transpose tra
  * baseline (launch->variant OCF_VARIANT_BASELINE) it is the composition's whole memory: its fp32
  * scores (b h lq lk floats, rounded up to the device's base address alignment), then the most
  * scratch any of its calls asks for (they are lent the rest); that call refuses a smaller
- * workspace, and without one borrows the pool, or makes a buffer, of this size. Builds the plan's programs as the first such call would, so the size
- * stays right for that call on this context until its tuning changes. Blocking; thread-safe.
+ * workspace, and without one borrows the pool, or makes a buffer, of this size. Builds the
+ * plan's programs as the first such call would, so the size stays right for that call on this
+ * context until its tuning changes. Blocking; thread-safe.
  */
 OCF_API ocf_status ocf_attention_workspace_size(
     ocf_context *ctx, size_t b, size_t h, size_t h_kv, size_t lq, size_t lk, size_t d,
