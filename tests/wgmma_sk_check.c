@@ -14,8 +14,8 @@
  * L1). The workgroups run one after another in a shuffled order, so that any of a tile's pieces
  * may arrive last, each work-item of a workgroup in turn; work-item 0 of a warpgroup runs before
  * its others, and a barrier's answer is recorded by it and read by them. Checks, for grids made as
- * src/plan/plan_matmul_wgmma.c's take_persistent and take_stream_k make them (several unit
- * counts, tile counts a little and far past whole waves and whole waves, ragged k, k of one
+ * src/plan/plan_matmul_wgmma.c's ocf_wgmma_take_persistent and take_stream_k make them (several
+ * unit counts, tile counts a little and far past whole waves and whole waves, ragged k, k of one
  * slice):
  *  - every element of m x n written once, to alpha k w + beta C + bias[col]; nothing outside;
  *  - every slice of every tile multiplied once by each warpgroup row block, tile by tile in
@@ -138,8 +138,8 @@ static float4 sk_load(__global const float4 *p) {
 
 #include "part2.cl"
 
-/* One grid of take_persistent (units workgroups; stream-K: take_stream_k's) run in a shuffled
-   workgroup order and checked; 0 when the shape does not take it (not counted). */
+/* One grid of ocf_wgmma_take_persistent (units workgroups; stream-K: take_stream_k's) run in a
+   shuffled workgroup order and checked; 0 when the shape does not take it (not counted). */
 static int check(const int stream_k, const ulong units, const ulong m, const ulong n, const ulong k,
                  const float beta, unsigned seed) {
   const ulong tiles = div_ceil(m, BM) * div_ceil(n, BN), slices = div_ceil(k, BK);

@@ -19,10 +19,10 @@
  *          and the kernel's learnt workgroup limit.
  *      Every other call goes on to the mma.sync kernel, then the SIMT kernels.
  *   2. The tile and ring from the tuning (wg.bn, wg.consumers, wg.stages, wg.group_m); three
- *      consumers (192-row tiles, the TMA-fed form only: plan_consumers plans again with two
- *      wherever a step would not be TMA-fed) where m > 128 and their waves cost at most 5 % more
- *      than two's, each count in the width it would run (with stream-K, wgmma.persist 2, two's
- *      last wave a piece of a tile long instead: take_consumers), fewer stages while
+ *      consumers (192-row tiles, the TMA-fed form only: ocf_wgmma_plan_consumers plans again
+ *      with two wherever a step would not be TMA-fed) where m > 128 and their waves cost at most
+ *      5 % more than two's, each count in the width it would run (with stream-K, wgmma.persist
+ *      2, two's last wave a piece of a tile long instead: take_consumers), fewer stages while
  *      their ring is past 227 KiB; where wgmma.one_consumer is set, one consumer (tiles of 64
  *      rows) for a call of at most 64 consumers rows whose 64-row tiles x batch make one wave
  *      and either m <= 64 or they fill two thirds of the compute units (take_one_consumer).
@@ -124,36 +124,29 @@
  *      256).
  *      Where wgmma.persist is set, a direct whole-K plan of one product whose tiles pass the
  *      compute units (and a staged or copied plan's TMA-fed step, on its product) runs the form
- *      persistent (take_persistent, PERSIST 1): a workgroup a unit, workgroup g multiplying
- *      tiles g, g + units, ... through one ring, its C staged through areas of its own; its ring
- *      loses stages while it and the areas pass 227 KiB, and the plan keeps a workgroup a tile
- *      where a workgroup's K slices would reach 2^31 or the gates above fail for the persistent
- *      ring. The TMA probe then runs the largest ring a plan may take. With wgmma.persist 2 a
- *      call whose tiles are not whole waves takes stream-K on that form (take_stream_k,
- *      matmul_wgmma_tma_sk and its staged and copied twins) where the last partial wave's R
- *      tiles cut into 2 to 4 pieces along K (units / R at most, a slice a piece at least):
- *      every workgroup multiplies its whole tiles, then a piece; a tile's pieces meet at a
- *      counter (plan->arrivals: R x consumers), each writing its sums to the scratch (a tile
- *      of floats a piece after the maps), and the last to arrive adds them in piece order and
- *      finishes the tile.
+ *      persistent (ocf_wgmma_take_persistent, PERSIST 1): a workgroup a unit, workgroup g
+ *      multiplying tiles g, g + units, ... through one ring, its C staged through areas of its
+ *      own; its ring loses stages while it and the areas pass 227 KiB, and the plan keeps a
+ *      workgroup a tile where a workgroup's K slices would reach 2^31 or the gates above fail
+ *      for the persistent ring. The TMA probe then runs the largest ring a plan may take. With
+ *      wgmma.persist 2 a call whose tiles are not whole waves takes stream-K on that form
+ *      (take_stream_k, matmul_wgmma_tma_sk and its staged and copied twins) where the last
+ *      partial wave's R tiles cut into 2 to 4 pieces along K (units / R at most, a slice a piece
+ *      at least): every workgroup multiplies its whole tiles, then a piece; a tile's pieces meet
+ *      at a counter (plan->arrivals: R x consumers), each writing its sums to the scratch (a
+ *      tile of floats a piece after the maps), and the last to arrive adds them in piece order
+ *      and finishes the tile.
  * A column-major call arrives with its operands swapped (src/ops/matmul.c), as for the other
  * kernels. The planner is pure: the probe's outcome reaches it through the facts.
+ * Rule 4's plans are in plan_matmul_wgmma_staged.c; what it and this file share, in
+ * plan_matmul_wgmma_parts.h.
  */
 #include "common.h"
 #include "plan/plan.h"
+#include "plan/plan_matmul_wgmma_parts.h"
 
 #include <stdint.h>
 #include <string.h>
-
-typedef struct wg_geometry {
-  unsigned bn, consumers, stages, group_m;
-  int c_stage; /* the TMA form's staged epilogue (wgmma.c_stage) */
-  int persist; /* the TMA form's persistent tiles (rule 7, wgmma.persist): 0 a workgroup a
-                  tile, 1 a workgroup a unit, 2 that with stream-K */
-  unsigned sk_rest, sk_pieces; /* stream-K's last partial wave: its tiles, the pieces of each */
-  unsigned wait_limit; /* the TMA form's polls of a barrier before it gives up: 0 none (plans),
-                          the probe's bound */
-} wg_geometry;
 
 size_t ocf_wgmma_local_bytes(unsigned bn, unsigned consumers, unsigned stages) {
   return (size_t)stages * (64u * consumers + bn) * 128u + 1024u;
@@ -207,13 +200,13 @@ static wg_geometry geometry_of(const ocf_matmul_wgmma_tuning *t) {
 
 /* An operand's rows all start on multiples of `step` values: its offset, leading dimension and
    (batched) stride. */
-static int rows_on_steps(size_t step, size_t off, size_t ld, size_t stride, size_t batch) {
+int ocf_wgmma_rows_on_steps(size_t step, size_t off, size_t ld, size_t stride, size_t batch) {
   return off % step == 0 && ld % step == 0 && (batch <= 1 || stride % step == 0);
 }
 
 /* An operand's offset, leading dimension and batch stride are whole 16-byte chunks. */
-static int chunk_aligned(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
-  return rows_on_steps(16 / ocf_dtype_size(dtype), off, ld, stride, batch);
+int ocf_wgmma_chunk_aligned(ocf_dtype dtype, size_t off, size_t ld, size_t stride, size_t batch) {
+  return ocf_wgmma_rows_on_steps(16 / ocf_dtype_size(dtype), off, ld, stride, batch);
 }
 
 int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -230,8 +223,8 @@ int ocf_matmul_wgmma_applies(const ocf_device_facts *facts, const ocf_tuning_val
   if (tf32 && call->precision != OCF_PRECISION_TF32) return 0;
   if (call->trans_a || (tf32 && !call->trans_b)) return 0;
   const size_t batch = call->batch ? call->batch : 1;
-  if (!chunk_aligned(call->a_dtype, call->a_off, call->lda, call->stride_a, batch) ||
-      !chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch))
+  if (!ocf_wgmma_chunk_aligned(call->a_dtype, call->a_off, call->lda, call->stride_a, batch) ||
+      !ocf_wgmma_chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch))
     return 0;
   return call->m > 0 && call->n > 0 && call->k > 0;
 }
@@ -261,8 +254,8 @@ static int c_stage_fits(const wg_geometry *g, ocf_dtype c_dtype) {
   return 64u * g->consumers * row <= (size_t)g->stages * (64u * g->consumers + g->bn) * 128u;
 }
 
-static void define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_geometry *g,
-                       const ocf_matmul_call *call) {
+void ocf_wgmma_define_all(ocf_plan *plan, ocf_dtype dtype, int trans_b, const wg_geometry *g,
+                          const ocf_matmul_call *call) {
   ocf_plan_define(plan, "C_DTYPE", call ? call->c_dtype : OCF_F32);
   ocf_plan_define(plan, "ACTIVATION", call ? call->activation : OCF_ACTIVATION_NONE);
   ocf_plan_define(plan, "BIAS", call ? (int)call->bias_axis : OCF_BIAS_NONE);
@@ -412,9 +405,10 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
 
 /* The tile, ring and workgroups of an m x n C (rules 2 and 3), shared by the direct and the
    staged plans; `direct`: a whole-K plan (rule 2's narrow tiles and waves). */
-static ocf_mma_outcome plan_geometry(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                                     const ocf_matmul_call *call, const int direct,
-                                     wg_geometry *out, size_t *groups_out) {
+ocf_mma_outcome ocf_wgmma_plan_geometry(const ocf_device_facts *facts,
+                                        const ocf_tuning_values *tuning,
+                                        const ocf_matmul_call *call, const int direct,
+                                        wg_geometry *out, size_t *groups_out) {
   wg_geometry g = geometry_of(&tuning->matmul.wgmma);
   if (!threads_fit(facts, &g)) return OCF_MMA_NOT_APPLICABLE;
   take_consumers(facts, &tuning->matmul.wgmma, call, &g);
@@ -506,7 +500,7 @@ static int plan_lastwave(const ocf_device_facts *facts, const ocf_tuning_values 
 }
 
 /* The probe a TMA plan waits for, the wide one first. */
-static ocf_plan_probe tma_probe_due(const ocf_device_facts *facts) {
+ocf_plan_probe ocf_wgmma_tma_probe_due(const ocf_device_facts *facts) {
   return facts->learnt.wide == OCF_PROBE_PASSED ? OCF_PLAN_PROBE_WGMMA_TMA : OCF_PLAN_PROBE_WIDE;
 }
 
@@ -576,7 +570,7 @@ static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *c
                          size_t slices, wg_geometry *p) {
   const size_t rest = groups % units, pieces = sk_pieces(units, rest, slices);
   /* one piece a tile is the persistent form (three consumers, whose registers would hold no
-     more state, never get here: take_persistent keeps them a tile a workgroup) */
+     more state, never get here: ocf_wgmma_take_persistent keeps them a tile a workgroup) */
   if (pieces < 2) return 0;
   wg_geometry s = *p;
   s.persist = 2;
@@ -602,9 +596,9 @@ static int take_stream_k(const ocf_device_facts *facts, const ocf_matmul_call *c
    the TMA between its slices) lost 3-10 % persistent on every shape measured, where two gained
    1-5 % (docs/GEMM.md, "Persistent tiles"), so their plans keep a tile a workgroup.
    Into g and *groups where it applies. */
-static int take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                           const ocf_matmul_call *call, ocf_kernel_id kernel, size_t before,
-                           wg_geometry *g, size_t *groups) {
+int ocf_wgmma_take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                              const ocf_matmul_call *call, ocf_kernel_id kernel, size_t before,
+                              wg_geometry *g, size_t *groups) {
   const ocf_matmul_wgmma_tuning *t = &tuning->matmul.wgmma;
   const size_t units = facts->compute_units, batch = call->batch ? call->batch : 1;
   const int form = kernel == OCF_KERNEL_MATMUL_WGMMA_TMA ? t->tma : t->tma_copies;
@@ -658,10 +652,10 @@ static void add_reduce_step(const ocf_device_facts *facts, const ocf_matmul_call
    far: `plain` over `groups` workgroups, or its TMA-fed twin `tma` (rule 7, where
    wgmma.tma_copies is set and the form's gates hold for `multiplied`, the product the step runs)
    with the maps after the operands; until the TMA probes ran, `plain` with the probe due. */
-static void add_copied_step(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                            const ocf_matmul_call *multiplied, ocf_kernel_id plain,
-                            ocf_kernel_id tma, const wg_geometry *g, size_t groups,
-                            ocf_plan *plan) {
+void ocf_wgmma_add_copied_step(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                               const ocf_matmul_call *multiplied, ocf_kernel_id plain,
+                               ocf_kernel_id tma, const wg_geometry *g, size_t groups,
+                               ocf_plan *plan) {
   const size_t before = ocf_round_up(plan->scratch_bytes, 256);
   tma = whole_k_tma_kernel(g, tma);
   const ocf_mma_outcome form = tuning->matmul.wgmma.tma_copies
@@ -675,7 +669,7 @@ static void add_copied_step(const ocf_device_facts *facts, const ocf_tuning_valu
   const size_t global[1] = {groups * local[0]};
   ocf_plan_step_add(plan, plain, 1, global, local);
   plan->local_mem_bytes = geometry_bytes(g);
-  if (form == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
+  if (form == OCF_MMA_PROBE) plan->probe = ocf_wgmma_tma_probe_due(facts);
 }
 
 /* Rule 5's steps for `groups` workgroups of tiles x batch, the ranges already in plan (splits,
@@ -706,7 +700,7 @@ static void add_split_steps(const ocf_device_facts *facts, const ocf_tuning_valu
     plan->arrivals = groups; /* a counter a tile of each product */
   else
     add_reduce_step(facts, call, plan);
-  if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
+  if (tma == OCF_MMA_PROBE) plan->probe = ocf_wgmma_tma_probe_due(facts);
 }
 
 static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
@@ -714,7 +708,7 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   wg_geometry g;
   size_t groups = 0;
   /* A split plan keeps the tuning's tile width (rule 5). */
-  ocf_mma_outcome outcome = plan_geometry(facts, tuning, call, 0, &g, &groups);
+  ocf_mma_outcome outcome = ocf_wgmma_plan_geometry(facts, tuning, call, 0, &g, &groups);
   if (outcome != OCF_MMA_PLANNED) return outcome;
 
   memset(plan, 0, sizeof *plan);
@@ -725,11 +719,12 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   /* Rule 6 needs more workgroups than units, where rule 2's narrow tiles never apply. */
   const int lastwave = !split && plan_lastwave(facts, tuning, call, &g, groups, plan);
   if (!split && !lastwave) {
-    outcome = plan_geometry(facts, tuning, call, 1, &g, &groups);
+    outcome = ocf_wgmma_plan_geometry(facts, tuning, call, 1, &g, &groups);
     if (outcome != OCF_MMA_PLANNED) return outcome;
-    take_persistent(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_TMA, 0, &g, &groups); /* rule 7 */
+    ocf_wgmma_take_persistent(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_TMA, 0, &g,
+                              &groups); /* rule 7 */
   }
-  define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
+  ocf_wgmma_define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
   if (lastwave) { /* the last wave's ranges (scratch only), then the one launch that writes C */
     const size_t local[1] = {128u * (size_t)g.consumers};
     const size_t extra = (groups - plan->lw_first) * plan->splits;
@@ -750,246 +745,9 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
       add_tma_step(plan, kernel, &g, groups, 0);
     } else {
       add_step(plan, &g, groups);
-      if (tma == OCF_MMA_PROBE) plan->probe = tma_probe_due(facts);
+      if (tma == OCF_MMA_PROBE) plan->probe = ocf_wgmma_tma_probe_due(facts);
     }
   }
-  return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
-}
-
-/* ---- the staged plans (rule 4) ---- */
-
-/* The staging kernel's tile and workgroup (cl/matmul_stage.cl: ST_TILE x ST_ROWS). */
-#define STAGE_TILE 32u
-#define STAGE_ROWS 8u
-
-/* Whether A is staged too: always for 3XTF32; else where the wgmma kernel cannot read A as it
-   lies (transposed, or off 16-byte chunks). */
-static int stage_a(const ocf_matmul_call *call) {
-  const size_t batch = call->batch ? call->batch : 1;
-  return call->precision == OCF_PRECISION_3XTF32 || call->trans_a ||
-         !chunk_aligned(call->a_dtype, call->a_off, call->lda, call->stride_a, batch);
-}
-
-/* The staged row length in elements: K' rounded up to 4 floats (16 bytes); 16-bit rows to 64
-   values, so that every row starts on a 128-byte line (the reason they are staged). */
-static size_t staged_ld(const ocf_matmul_call *call, size_t staged_k) {
-  return ocf_round_up(staged_k, call->a_dtype == OCF_F32 ? 4 : 64);
-}
-
-/* The scratch of a staged plan in bytes (0 when it overflows): K' rows of staged_ld elements
-   for B (n a product) and, when staged, A (m a product). */
-static size_t staged_bytes(const ocf_matmul_call *call, size_t ld, int with_a) {
-  const size_t batch = call->batch ? call->batch : 1;
-  const size_t rows = with_a ? call->m + call->n : call->n;
-  const size_t size = ocf_dtype_size(call->a_dtype);
-  if (rows < call->n || rows > SIZE_MAX / batch) return 0;
-  const size_t all = rows * batch;
-  if (ld > SIZE_MAX / size / all) return 0;
-  return all * ld * size;
-}
-
-/* A 16-bit operand's rows on 64-byte steps of 128-byte lines (offset, leading dimension, batch
-   stride multiples of 32 values): a row at 64 bytes past a line costs the kernel little (bf16
-   4096 x 4096 x 4000, B n x k: 666 TFLOP/s), one at 16 bytes a quarter (ldb 4104: 544). */
-static int on_lines(size_t off, size_t ld, size_t stride, size_t batch) {
-  return rows_on_steps(32, off, ld, stride, batch);
-}
-
-/* A 16-bit operand's rows on 32-byte steps (16 values): on the L2's sectors. */
-static int on_sectors(size_t off, size_t ld, size_t stride, size_t batch) {
-  return rows_on_steps(16, off, ld, stride, batch);
-}
-
-/* The 16-bit aligned copies of a call whose A is stored m x k (matmul_pad, PAD_DTYPE): B as
-   stored, in rows of its own length rounded up to 64 values, and A likewise where the kernel
-   cannot read it (off 16-byte chunks); their layout into *plan, 0 on overflow. */
-static int aligned16_layout(const ocf_matmul_call *call, ocf_plan *plan) {
-  const size_t batch = call->batch ? call->batch : 1;
-  const int copy_a = stage_a(call);
-  const size_t rows_b = call->trans_b ? call->n : call->k;
-  const size_t cols_b = call->trans_b ? call->k : call->n;
-  if (cols_b > SIZE_MAX - 64 || call->k > SIZE_MAX - 64) return 0;
-  const size_t ld_b = ocf_round_up(cols_b, 64), ld_a = ocf_round_up(call->k, 64);
-  if (rows_b > SIZE_MAX / ld_b / batch || call->m > SIZE_MAX / ld_a / batch) return 0;
-  const size_t values_b = rows_b * ld_b * batch, values_a = copy_a ? call->m * ld_a * batch : 0;
-  if (values_a > SIZE_MAX / 2 - values_b) return 0;
-  plan->pad_lda = copy_a ? ld_a : 0;
-  plan->pad_rows_a = copy_a ? call->m : 0;
-  plan->pad_ldb = ld_b;
-  plan->pad_rows_b = rows_b;
-  plan->scratch_bytes = (values_a + values_b) * 2;
-  return 1;
-}
-
-/* Whether the direct wgmma plan reads A and B as they lie (A stored m x k on 16-byte chunks, B
-   on 16-byte chunks). */
-static int directly_readable(const ocf_matmul_call *call) {
-  const size_t batch = call->batch ? call->batch : 1;
-  return !stage_a(call) &&
-         chunk_aligned(call->b_dtype, call->b_off, call->ldb, call->stride_b, batch);
-}
-
-/* Whether the TMA form, once its probes passed, reads a readable call's B rows where they lie
-   (rule 4): every row off the lines under wgmma.tma 2; under wgmma.sector_rows (and the form
-   on) rows on 32-byte steps, which it reads nearly as fast as rows on the lines where the copy
-   costs a pass over B (bf16 3072^3, B k x n with ldb 3088, H100: copied 488.5 TFLOP/s, in place
-   533.4; rows 16 bytes off, ldb 3080: copied 489.7, in place 464.5). */
-static int tma_reads_in_place(const ocf_matmul_tuning *t, const ocf_matmul_call *call) {
-  const size_t batch = call->batch ? call->batch : 1;
-  return t->wgmma.tma == 2 || (t->wgmma.tma == 1 && t->wgmma.sector_rows &&
-                               on_sectors(call->b_off, call->ldb, call->stride_b, batch));
-}
-
-/* Rule 4's 16-bit gate: a call the direct plan reads off 128-byte lines (B), of at least
-   wgmma.align_rows rows sharing each staged value of B and align_rows^3 products (fewer: the
-   pass costs more than it saves) unless the TMA form reads it in place (tma_reads_in_place,
-   once its probes passed), or one it cannot read at all (A or B off 16-byte chunks, A
-   transposed), which would run on mma.sync instead, from wgmma.unread_rows (where set) on. */
-static int b16_stage_wanted(const ocf_device_facts *facts, const ocf_matmul_tuning *t,
-                            const ocf_matmul_call *call) {
-  if (call->a_dtype != call->b_dtype || call->a_dtype == OCF_F32) return 0;
-  const size_t batch = call->batch ? call->batch : 1;
-  const int unreadable = !directly_readable(call);
-  if (!unreadable && on_lines(call->b_off, call->ldb, call->stride_b, batch)) return 0;
-  /* The TMA reads such rows itself, so a readable call goes direct once its probes passed (rule
-     7 then takes it, or matmul_wgmma where it cannot). */
-  if (!unreadable && tma_reads_in_place(t, call) && facts->learnt.wgmma_tma == OCF_PROBE_PASSED &&
-      facts->learnt.wide == OCF_PROBE_PASSED)
-    return 0;
-  const size_t least =
-      (size_t)(unreadable && t->wgmma.unread_rows ? t->wgmma.unread_rows : t->wgmma.align_rows);
-  const double work = (double)call->m * (double)call->n * (double)call->k * (double)batch;
-  return least > 0 && call->m >= least && work >= (double)least * (double)least * (double)least;
-}
-
-int ocf_matmul_wgmma_staged_applies(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                                    const ocf_matmul_call *call) {
-  const ocf_matmul_tuning *t = &tuning->matmul;
-  if (call->variant != OCF_VARIANT_AUTO || call->workgroup != 0 || t->mma.on == 0 ||
-      t->wgmma.on == 0 || call->no_staging)
-    return 0;
-  if (facts->vendor != OCF_VENDOR_NVIDIA || !(facts->type & CL_DEVICE_TYPE_GPU) ||
-      facts->nv_compute_capability != 90 || facts->learnt.wgmma == OCF_PROBE_FAILED)
-    return 0;
-  if (call->m == 0 || call->n == 0 || call->k == 0) return 0;
-  if (call->a_dtype != OCF_F32) {
-    if (!b16_stage_wanted(facts, t, call)) return 0;
-  } else {
-    if (call->b_dtype != OCF_F32) return 0;
-    if (call->precision != OCF_PRECISION_TF32 && call->precision != OCF_PRECISION_3XTF32) return 0;
-    /* Few products: the staging pass costs more than the faster multiply saves. */
-    const double work = (double)call->m * (double)call->n * (double)call->k *
-                        (double)(call->batch ? call->batch : 1);
-    const int gate =
-        call->precision == OCF_PRECISION_3XTF32 ? t->wgmma.stage_min : t->wgmma.tf32_stage_min;
-    const double least = (double)gate;
-    if (gate <= 0 || work < least * least * least) return 0;
-  }
-  if (call->a_dtype != OCF_F32 && !call->trans_a) { /* the aligned copies (matmul_pad) */
-    ocf_plan layout;
-    memset(&layout, 0, sizeof layout);
-    return aligned16_layout(call, &layout) &&
-           layout.scratch_bytes <= ocf_matmul_scratch_cap(facts, call) &&
-           ocf_matmul_pad_workgroup(facts) >= 32;
-  }
-  const size_t parts = call->precision == OCF_PRECISION_3XTF32 && call->a_dtype == OCF_F32 ? 3 : 1;
-  if (call->k > SIZE_MAX / 4 / parts - 64) return 0;
-  const size_t bytes = staged_bytes(call, staged_ld(call, parts * call->k), stage_a(call));
-  if (bytes == 0 || bytes > ocf_matmul_scratch_cap(facts, call)) return 0;
-  /* The staging kernel's workgroup, and its grid's rows within what a launch takes. */
-  size_t limit = ocf_facts_workgroup_limit(facts, OCF_KERNEL_MATMUL_STAGE);
-  return STAGE_TILE * STAGE_ROWS <= limit && STAGE_TILE <= facts->max_item_sizes[0] &&
-         STAGE_ROWS <= facts->max_item_sizes[1];
-}
-
-/* Rule 4's 16-bit plan for A stored m x k: matmul_pad's aligned copies, then the wgmma kernel
-   on them in the call's own layout (matmul_wgmma_pb, or _pab with A copied too). */
-static ocf_mma_outcome plan_aligned16(const ocf_device_facts *facts,
-                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
-                                      ocf_plan *plan) {
-  wg_geometry g;
-  size_t groups = 0;
-  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, call, 1, &g, &groups);
-  if (outcome != OCF_MMA_PLANNED) return outcome;
-  memset(plan, 0, sizeof *plan);
-  if (!aligned16_layout(call, plan)) return OCF_MMA_NOT_APPLICABLE;
-  plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
-  plan->splits = 1;
-  plan->k_split = call->k;
-  plan->scratch_written = 1; /* matmul_pad writes every value the wgmma step reads */
-  take_persistent(facts, tuning, call,
-                  plan->pad_lda ? OCF_KERNEL_MATMUL_WGMMA_TMA_PAB : OCF_KERNEL_MATMUL_WGMMA_TMA_PB,
-                  ocf_round_up(plan->scratch_bytes, 256), &g, &groups); /* rule 7 */
-  define_all(plan, call->a_dtype, call->trans_b == OCF_TRANS, &g, call);
-  const size_t pad_wg = ocf_matmul_pad_workgroup(facts); /* at least 32: the gate */
-  ocf_plan_define(plan, "TRANS_A", 0);
-  ocf_plan_define(plan, "A_PAD", plan->pad_lda != 0);
-  ocf_plan_define(plan, "B_PAD", 1);
-  ocf_plan_define(plan, "PAD_WG", (long long)pad_wg);
-  ocf_plan_define(plan, "PAD_DTYPE", call->a_dtype);
-  const size_t batch = call->batch ? call->batch : 1;
-  const size_t rows = batch * (plan->pad_rows_a + plan->pad_rows_b);
-  const size_t pad_local[1] = {pad_wg};
-  const size_t pad_global[1] = {ocf_plan_grid_groups(facts, rows) * pad_wg};
-  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_PAD, 1, pad_global, pad_local);
-  if (plan->pad_lda)
-    add_copied_step(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_PAB,
-                    OCF_KERNEL_MATMUL_WGMMA_TMA_PAB, &g, groups, plan);
-  else
-    add_copied_step(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_PB, OCF_KERNEL_MATMUL_WGMMA_TMA_PB,
-                    &g, groups, plan);
-  /* this call would go direct once the TMA probes passed (b16_stage_wanted) */
-  if (tma_reads_in_place(&tuning->matmul, call) && directly_readable(call) &&
-      facts->learnt.wide != OCF_PROBE_FAILED && facts->learnt.wgmma_tma == OCF_PROBE_UNKNOWN)
-    plan->probe = tma_probe_due(facts);
-  return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
-}
-
-static ocf_mma_outcome plan_staged(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                                   const ocf_matmul_call *call, ocf_plan *plan) {
-  if (call->a_dtype != OCF_F32 && !call->trans_a) return plan_aligned16(facts, tuning, call, plan);
-  const size_t parts = call->precision == OCF_PRECISION_3XTF32 && call->a_dtype == OCF_F32 ? 3 : 1;
-  const int with_a = stage_a(call);
-  /* The wgmma step multiplies A' (or A) by B'^T over K'. */
-  ocf_matmul_call staged = *call;
-  staged.k = parts * call->k;
-  staged.trans_a = OCF_NO_TRANS;
-  staged.trans_b = OCF_TRANS;
-  wg_geometry g;
-  size_t groups = 0;
-  const ocf_mma_outcome outcome = plan_geometry(facts, tuning, &staged, 1, &g, &groups);
-  if (outcome != OCF_MMA_PLANNED) return outcome;
-
-  memset(plan, 0, sizeof *plan);
-  plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
-  plan->splits = 1;
-  plan->k_split = call->k;
-  plan->staged_k = staged.k;
-  plan->staged_ld = staged_ld(call, staged.k);
-  plan->staged_a = with_a;
-  plan->scratch_bytes = staged_bytes(call, plan->staged_ld, with_a);
-  plan->scratch_written = 1; /* matmul_stage writes every element the wgmma step reads */
-  take_persistent(facts, tuning, &staged,
-                  with_a ? OCF_KERNEL_MATMUL_WGMMA_TMA_SAB : OCF_KERNEL_MATMUL_WGMMA_TMA_SB,
-                  ocf_round_up(plan->scratch_bytes, 256), &g, &groups); /* rule 7 */
-  define_all(plan, call->a_dtype, 1, &g, call);
-  ocf_plan_define(plan, "STAGE_TRANS_A", call->trans_a == OCF_TRANS);
-  ocf_plan_define(plan, "STAGE_TRANS_B", call->trans_b == OCF_TRANS);
-  ocf_plan_define(plan, "STAGE_A", with_a);
-  ocf_plan_define(plan, "PARTS", (long long)parts);
-  ocf_plan_define(plan, "STAGE_DTYPE", call->a_dtype);
-  const size_t batch = call->batch ? call->batch : 1;
-  const size_t rows = (with_a ? call->m + call->n : call->n) * batch;
-  const size_t local[2] = {STAGE_TILE, STAGE_ROWS};
-  const size_t global[2] = {ocf_div_ceil(call->k, STAGE_TILE) * STAGE_TILE,
-                            ocf_div_ceil(rows, STAGE_TILE) * STAGE_ROWS};
-  ocf_plan_step_add(plan, OCF_KERNEL_MATMUL_STAGE, 2, global, local);
-  if (with_a)
-    add_copied_step(facts, tuning, &staged, OCF_KERNEL_MATMUL_WGMMA_SAB,
-                    OCF_KERNEL_MATMUL_WGMMA_TMA_SAB, &g, groups, plan);
-  else
-    add_copied_step(facts, tuning, &staged, OCF_KERNEL_MATMUL_WGMMA_SB,
-                    OCF_KERNEL_MATMUL_WGMMA_TMA_SB, &g, groups, plan);
   return ocf_plan_verify(plan, facts) == OCF_SUCCESS ? OCF_MMA_PLANNED : OCF_MMA_NOT_APPLICABLE;
 }
 
@@ -1017,11 +775,9 @@ static int every_step_tma_fed(const ocf_plan *plan) {
 
 /* A plan of wgmma.consumers 3 where every wgmma step it makes is TMA-fed (rule 7 held for it);
    else, and for every other tuning, the plan of at most two consumers. */
-typedef ocf_mma_outcome (*wgmma_planner)(const ocf_device_facts *, const ocf_tuning_values *,
-                                         const ocf_matmul_call *, ocf_plan *);
-static ocf_mma_outcome plan_consumers(wgmma_planner planner, const ocf_device_facts *facts,
-                                      const ocf_tuning_values *tuning, const ocf_matmul_call *call,
-                                      ocf_plan *plan) {
+ocf_mma_outcome ocf_wgmma_plan_consumers(wgmma_planner planner, const ocf_device_facts *facts,
+                                         const ocf_tuning_values *tuning,
+                                         const ocf_matmul_call *call, ocf_plan *plan) {
   if (tuning->matmul.wgmma.consumers <= 2) return planner(facts, tuning, call, plan);
   const ocf_mma_outcome three = planner(facts, tuning, call, plan);
   if (three == OCF_MMA_PLANNED && every_step_tma_fed(plan)) return three;
@@ -1033,13 +789,7 @@ static ocf_mma_outcome plan_consumers(wgmma_planner planner, const ocf_device_fa
 ocf_mma_outcome ocf_plan_matmul_wgmma(const ocf_device_facts *facts,
                                       const ocf_tuning_values *tuning, const ocf_matmul_call *call,
                                       ocf_plan *plan) {
-  return plan_consumers(plan_direct, facts, tuning, call, plan);
-}
-
-ocf_mma_outcome ocf_plan_matmul_wgmma_staged(const ocf_device_facts *facts,
-                                             const ocf_tuning_values *tuning,
-                                             const ocf_matmul_call *call, ocf_plan *plan) {
-  return plan_consumers(plan_staged, facts, tuning, call, plan);
+  return ocf_wgmma_plan_consumers(plan_direct, facts, tuning, call, plan);
 }
 
 /* ---- the probes ---- */
@@ -1075,7 +825,7 @@ ocf_status ocf_plan_matmul_wgmma_tma_probe(const ocf_device_facts *facts,
   plan->is_probe = 1;
   plan->splits = 1;
   g.wait_limit = 1u << 22; /* a map the TMA copies nothing with ends the probe wrong, not hung */
-  define_all(plan, OCF_BF16, 0, &g, NULL);
+  ocf_wgmma_define_all(plan, OCF_BF16, 0, &g, NULL);
   const size_t tiles = ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn);
   /* a persistent probe multiplies two tiles a workgroup: the ring goes on from one to the next */
   add_tma_step(plan, OCF_KERNEL_MATMUL_WGMMA_TMA, &g, g.persist ? ocf_div_ceil(tiles, 2) : tiles,
@@ -1103,7 +853,7 @@ ocf_status ocf_plan_matmul_wgmma_probe(const ocf_device_facts *facts,
   wave.consumers = g.consumers;
   if (wave.bn > 0 && geometry_bytes(&wave) > geometry_bytes(&g)) /* the larger ring runs */
     g = wave;
-  define_all(plan, OCF_BF16, 0, &g, NULL);
+  ocf_wgmma_define_all(plan, OCF_BF16, 0, &g, NULL);
   add_step(plan, &g, ocf_div_ceil(m, 64u * g.consumers) * ocf_div_ceil(n, g.bn));
   plan->local_mem_bytes = geometry_bytes(&g);
   /* Verified against facts that take the probe's bytes as shown: finding out is the point. */
