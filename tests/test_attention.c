@@ -1632,16 +1632,20 @@ static void test_attention_baseline_memory(void **state) {
   ocft_assert_status(ocf_context_workspace_pool(env->ctx, &pool_bytes, &created_now), OCF_SUCCESS);
   assert_int_equal(created_now, created + 1);
 
-  /* A pool larger than the chain needs (left by a call of 8 keys) serves it and stays whole. */
-  enum { LK_WIDE = 8, KV_WIDE = 2 * LK_WIDE * 8 };
-  cl_mem kw = ocft_buffer(env, KV_WIDE, t.before), vw = ocft_buffer(env, KV_WIDE, t.before);
+  /* A pool larger than the chain needs (left by a call of more keys, whose scores alone pass
+     `bytes`, however large the device's base address alignment makes it) serves it and stays
+     whole. */
+  const size_t lk_wide = bytes / (2 * 2 * 3 * sizeof(float)) + 1, kv_wide = 2 * lk_wide * 8;
+  float *keys = ocft_alloc_floats(kv_wide);
+  ocft_fill_uniform(keys, kv_wide, -1.0f, 1.0f, 80);
+  cl_mem kw = ocft_buffer(env, kv_wide, keys), vw = ocft_buffer(env, kv_wide, keys);
   size_t wide = 0;
   launch.workspace = NULL, launch.workspace_size = 0;
-  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 2, 2, 1, 3, LK_WIDE, 8, 0, NULL, 0,
+  ocft_assert_status(ocf_attention_workspace_size(env->ctx, 2, 2, 1, 3, lk_wide, 8, 0, NULL, 0,
                                                   NULL, 0, NULL, 0, NULL, NULL, &launch, &wide),
                      OCF_SUCCESS);
   assert_true(wide > bytes);
-  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, LK_WIDE, 8, q, 0, NULL, kw, 0, NULL, vw, 0,
+  ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, lk_wide, 8, q, 0, NULL, kw, 0, NULL, vw, 0,
                                    NULL, out, 0, NULL, NULL, &launch),
                      OCF_SUCCESS);
   ocft_assert_status(ocf_attention(env->ctx, 2, 2, 1, 3, 4, 8, q, 0, NULL, k, 0, NULL, v, 0, NULL,
@@ -1653,7 +1657,7 @@ static void test_attention_baseline_memory(void **state) {
   assert_int_equal(pool_bytes, wide);
   assert_int_equal(created_now, created + 2);
   clReleaseMemObject(kw), clReleaseMemObject(vw), clReleaseMemObject(ws);
-  free(pooled);
+  free(pooled), free(keys);
   small_call_free(&t);
 }
 
