@@ -6,7 +6,8 @@
  * harness/op_cases.h: add, softmax and matmul through the suite's own steps below, any other op
  * through the table's plain call on its first small shape), with events, wait lists and
  * first_event, on every multi-kernel plan (softmax's split, also in a caller's workspace, and its
- * baseline), around context creation, warm-up, a wrapped context and the on-disk program cache
+ * baseline; the other ops' unfused baselines, attention's a chain of calls in the borrowed pool),
+ * around context creation, warm-up, a wrapped context and the on-disk program cache
  * (a temporary folder holding the program binaries of a good run for the "warm" runs; empty for
  * the "cold" runs, whose shorter program calls each op once, so that every program is built from
  * source and its binary stored). A reference run numbers its OpenCL calls, 1 to T, and notes
@@ -473,6 +474,13 @@ static void prepare_plain_device(program *p) {
   assert_int_equal(ocft_call_buffers(&p->call, p->env.cl), CL_SUCCESS);
 }
 
+/* The op's unfused baseline (OCF_VARIANT_BASELINE): other ops' calls chained by events (its
+   memory from the context's pool, borrowed for the chain), or kernels of cl/baselines/. */
+static void prepare_plain_baseline(program *p) {
+  prepare_plain_device(p);
+  p->launch.variant = OCF_VARIANT_BASELINE;
+}
+
 static ocf_status call_plain_device(program *p) {
   return ocft_call_device(&p->call, p->ctx, &p->launch);
 }
@@ -543,7 +551,8 @@ static step steps[MAX_STEPS];
 static int step_count;
 
 /* The program: own_steps, with two steps (device form, in the cold program too, and host form)
-   for each op of the table that own_ops leaves out. */
+   for each op of the table that own_ops leaves out, and a third for its unfused baseline where
+   its device form has one. */
 static void build_steps(void) {
   static char names[MAX_STEPS][48];
   if (step_count) return;
@@ -563,6 +572,12 @@ static void build_steps(void) {
         snprintf(names[step_count], sizeof names[0], "%s_host(plain)", op->name);
         steps[step_count] =
             (step){names[step_count], 0, prepare_plain, call_plain_host, judge_plain_host, op};
+        step_count++;
+        if (!op->baseline) continue;
+        assert_true(step_count + 1 < MAX_STEPS);
+        snprintf(names[step_count], sizeof names[0], "%s_baseline(plain)", op->name);
+        steps[step_count] = (step){names[step_count],  0, prepare_plain_baseline, call_plain_device,
+                                   judge_plain_device, op};
         step_count++;
       }
     }

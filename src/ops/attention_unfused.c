@@ -17,6 +17,7 @@
 #include "runtime/workspace.h"
 
 #include <stdint.h>
+#include <stdio.h>
 
 /* How one side's products cover the heads: `rows` query rows a product (lq, or group * lq where
    the query heads of a key head follow one another: head stride = lq row strides), `batch`
@@ -234,14 +235,31 @@ ocf_status ocf_attention_unfused_workspace(ocf_context *ctx, const ocf_attention
   return status;
 }
 
+/* A call before the last that was enqueued but could give no event (OCF_ERR_ENQUEUED_WITHOUT_EVENT:
+   an event it could not retain): it will run, so the chain goes on behind a marker of every
+   command before it (its event stands in for the call's), and ends in that status with no event
+   (*eventless: the call's message, kept for then; the later calls clear the thread's error). */
+static ocf_status go_on_without_event(cl_command_queue queue, cl_event *previous, char *eventless,
+                                      size_t size) {
+  snprintf(eventless, size, "%s", ocf_last_error());
+  if (*previous) clReleaseEvent(*previous);
+  *previous = NULL;
+  cl_int err = clEnqueueMarkerWithWaitList(queue, 0, NULL, previous);
+  if (err == CL_SUCCESS) return OCF_SUCCESS;
+  *previous = NULL;
+  return ocf_fail_cl(err, "ocf_attention (OCF_VARIANT_BASELINE): clEnqueueMarkerWithWaitList "
+                          "(after a call that gave no event)");
+}
+
 /* Enqueues the chain in the memory `m` lends. */
-static ocf_status run_chain(ocf_context *ctx, const ocf_attention_frame *f,
+static ocf_status run_chain(ocf_context *ctx, cl_command_queue queue, const ocf_attention_frame *f,
                             const ocf_attention_options *opt, const products *qk,
                             const products *pv, const ocf_launch *settings, const chain_memory *m,
                             cl_event *last) {
   const ocf_launch lent = lent_launch(settings, m);
   cl_event previous = NULL, done = NULL;
   int first_given = 0;
+  char eventless[512] = "";
   ocf_launch step;
   ocf_status status = OCF_SUCCESS;
   if (f->lk) {
@@ -251,11 +269,15 @@ static ocf_status run_chain(ocf_context *ctx, const ocf_attention_frame *f,
         step = step_launch(&lent, previous ? &previous : NULL, &done);
         status = chain(qk_product(ctx, f, qk, bi, g, m, &mo, &step, NULL), &previous, &done, &step,
                        &first_given);
+        if (status == OCF_ERR_ENQUEUED_WITHOUT_EVENT)
+          status = go_on_without_event(queue, &previous, eventless, sizeof eventless);
       }
     if (status == OCF_SUCCESS) {
       step = step_launch(&lent, &previous, &done);
       status =
           chain(softmax_scores(ctx, f, opt, m, &step, NULL), &previous, &done, &step, &first_given);
+      if (status == OCF_ERR_ENQUEUED_WITHOUT_EVENT)
+        status = go_on_without_event(queue, &previous, eventless, sizeof eventless);
     }
   }
   if (status == OCF_SUCCESS) {
@@ -264,6 +286,11 @@ static ocf_status run_chain(ocf_context *ctx, const ocf_attention_frame *f,
     status =
         chain(pv_product(ctx, f, pv, m, &mo, &step, NULL), &previous, &done, &step, &first_given);
   }
+  if (status == OCF_SUCCESS && eventless[0])
+    status = ocf_fail(OCF_ERR_ENQUEUED_WITHOUT_EVENT,
+                      "ocf_attention (OCF_VARIANT_BASELINE): %s; the chain went on and will write "
+                      "out, with no event",
+                      eventless);
   if (status != OCF_SUCCESS && first_given) {
     /* A later call failed: the caller gets no event on failure. */
     clReleaseEvent(*settings->first_event);
@@ -308,7 +335,7 @@ ocf_status ocf_attention_unfused(ocf_context *ctx, cl_command_queue queue,
   if (status != OCF_SUCCESS) return status;
 
   cl_event last = NULL;
-  status = run_chain(ctx, f, opt, &qk, &pv, settings, &m, &last);
+  status = run_chain(ctx, queue, f, opt, &qk, &pv, settings, &m, &last);
   if (borrowed)
     ocf_pool_give_back(ctx, m.buffer, held, last);
   else if (own)
