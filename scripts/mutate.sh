@@ -86,7 +86,9 @@ jobs=${JOBS:-$(nproc)}
 # wide-rescale by test_attention_gqa_decode. Their texts now occur twice in cl/attention.cl; the
 # list keeps score_keys_direct's and accumulate_wide's, and the same bugs applied by hand to the
 # other copies (score_heads_direct, accumulate_direct) were killed by test_attention_masks and
-# test_attention_shapes.
+# test_attention_shapes; they are in the list since as heads-key-row and direct-rescale, run the
+# same day through the script with chain-eventless-stop: all three killed (test_attention_masks,
+# test_attention_shapes, test_faults_resources_warm's test_faults_every_call).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -200,6 +202,7 @@ attn-ws-baseline~src/ops/attention.c~  if (settings.variant == OCF_VARIANT_BASEL
 attn-ws-zero~src/ops/attention.c~  return ocf_run_prepare(ctx, &run, bytes);\n}\n\n/* ---- the host form ---- */~  return OCF_SUCCESS;\n}\n\n/* ---- the host form ---- */~^test_attention$~ocf_attention_workspace_size: 0 whatever the plan needs
 baseline-pool-own~src/ops/attention_unfused.c~  const int borrowed = own && ctx->pool.usable && queue == ctx->queue;~  const int borrowed = own && ctx->pool.usable && queue == ctx->queue && 0;~^test_attention$~attention's unfused baseline: its chain never borrows the context's pool (every call makes a buffer of its own)
 baseline-pool-held~src/ops/attention_unfused.c~    ocf_pool_give_back(ctx, m.buffer, held, last);~    ocf_pool_give_back(ctx, m.buffer, bytes, last);~^test_attention$~attention's unfused baseline: a larger pool buffer it borrowed given back as the chain's size (the pool loses its size)
+chain-eventless-stop~src/ops/attention_unfused.c~                       &first_given);\n        if (status == OCF_ERR_ENQUEUED_WITHOUT_EVENT)\n          status = go_on_without_event(queue, &previous, eventless, sizeof eventless);~                       &first_given);~^test_faults_resources_warm$~attention's baseline stops at a Q K^T call that gave no event, returning a status that promises an out it never writes
 bound-replan~src/runtime/run.c~      p->plan.scratch_bytes <= launch->workspace_size)~      1)~^test_workspace$~a caller's workspace short of the plan's scratch refused instead of bounding the plan
 bound-ranges~src/plan/plan.c~  return per_range ? (bound->bytes - fixed) / per_range : SIZE_MAX;~  return per_range ? (bound->bytes - fixed) / per_range + 1 : SIZE_MAX;~^test_plan$~a split's ranges within a scratch bound counted one too many
 bound-softmax-split~src/plan/plan_softmax.c~                     ocf_scratch_ranges(&c->scratch_bound, 2 * rows * sizeof(float), 0));~                     SIZE_MAX);~^test_plan$|^test_workspace$~softmax's split ignores a caller's workspace
@@ -215,6 +218,8 @@ direct-key-tail~cl/attention.cl~      if (c < D) s0 += vload16(0, ql_row + c) * 
 wide-mask~cl/attention.cl~    p = select(p, (float16)(0.0f), lanes + (int)j0 >= (int)n);~    p = select(p, (float16)(0.0f), lanes + (int)j0 > (int)n);~^test_attention$~attention_tiled's wide rows: the first key past a row's kept ones weighed in
 wide-column~cl/attention.cl~      s1 += ql_row[c + 1] * vload16(0, kl + (c + 1) * BK + j0);~      s1 += ql_row[c] * vload16(0, kl + (c + 1) * BK + j0);~^test_attention$~attention_tiled's wide rows: every second column of four scored with the first's query element
 wide-rescale~cl/attention.cl~  float16 a[D / 16]; /* the row's outputs, in registers across the keys */\n  for (uint t = 0; t < D / 16; t++)\n    a[t] = vload16(t, acc) * f;~  float16 a[D / 16]; /* the row's outputs, in registers across the keys */\n  for (uint t = 0; t < D / 16; t++)\n    a[t] = vload16(t, acc);~^test_attention$~attention_tiled's wide rows: the outputs not rescaled to a tile's new max
+heads-key-row~cl/attention.cl~      __global const k_real *kr = k + k_base + (j0 + j) * k_sr;\n      uint c = 0;~      __global const k_real *kr = k + k_base + j0 * k_sr;\n      uint c = 0;~^test_attention$~attention_tiled's decoding tile of grouped heads: every key of the tile scored as its first
+direct-rescale~cl/attention.cl~  const float f = weigh_wide(m, s, pl_row, n);\n  float16 a[D / 16];\n  for (uint t = 0; t < D / 16; t++)\n    a[t] = vload16(t, acc) * f;~  const float f = weigh_wide(m, s, pl_row, n);\n  float16 a[D / 16];\n  for (uint t = 0; t < D / 16; t++)\n    a[t] = vload16(t, acc) + 0.0f * f;~^test_attention$~attention_tiled's decoding tile: the outputs not rescaled to a tile's new max
 block-mask~cl/attention_block.cl~          pl[(tr * RM + a) * BK + j] = j0 + j < kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~          pl[(tr * RM + a) * BK + j] = j0 + j <= kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;~^test_attention$~attention_block: the first key past a row's kept ones weighed in
 block-lengths~cl/attention_block.cl~    const ulong len = batch_length(lk, lengths, lengths_off, batch);~    const ulong len = lk;~^test_attention$~attention_block: the per-batch lengths ignored (every batch keeps lk keys)
 scratch-attention-split~cl/attention.cl~      if (lane == 0) scratch[slot] = m, scratch[slot + 1] = s;~      if (lane == 0 && split != 1) scratch[slot] = m, scratch[slot + 1] = s;~^test_attention$~attention_split: a range's (m, s) not written (its scratch is not zeroed)
