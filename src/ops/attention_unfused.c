@@ -198,13 +198,16 @@ static ocf_status chain_inner(ocf_context *ctx, const ocf_attention_frame *f,
   return status;
 }
 
-/* Sizes the chain's memory from byte `base` (scores, then the calls' workspace). */
-static ocf_status chain_size(ocf_context *ctx, const ocf_attention_frame *f,
-                             const ocf_attention_options *opt, const products *qk,
-                             const products *pv, const ocf_launch *settings, size_t base,
-                             chain_memory *m) {
+/* The chain of a checked call: its products (refusing what it cannot express) and its memory
+   from byte `base` (scores, then the calls' workspace), for the call and its size query alike. */
+static ocf_status chain_of(ocf_context *ctx, const ocf_attention_frame *f,
+                           const ocf_attention_options *opt, const ocf_launch *settings,
+                           size_t base, products *qk, products *pv, chain_memory *m) {
+  *qk = products_of(f, f->q_sb, f->q_sh, f->q_sr, f->k_sb, f->k_sh);
+  *pv = products_of(f, f->out_sb, f->out_sh, f->out_sr, f->v_sb, f->v_sh);
+  ocf_status status = refuse_unexpressed(f, opt, pv);
   size_t align = 1;
-  ocf_status status = ocf_base_address_align(ctx, &align);
+  if (status == OCF_SUCCESS) status = ocf_base_address_align(ctx, &align);
   if (status != OCF_SUCCESS) return status;
   const size_t scores = f->b * f->h * f->lq * f->lk * sizeof(float); /* refuse_unexpressed */
   m->buffer = NULL;
@@ -225,13 +228,10 @@ static ocf_status chain_size(ocf_context *ctx, const ocf_attention_frame *f,
 ocf_status ocf_attention_unfused_workspace(ocf_context *ctx, const ocf_attention_frame *f,
                                            const ocf_attention_options *opt,
                                            const ocf_launch *settings, size_t *bytes) {
-  const products qk = products_of(f, f->q_sb, f->q_sh, f->q_sr, f->k_sb, f->k_sh);
-  const products pv = products_of(f, f->out_sb, f->out_sh, f->out_sr, f->v_sb, f->v_sh);
-  ocf_status status = refuse_unexpressed(f, opt, &pv);
+  products qk, pv;
   chain_memory m;
-  if (status == OCF_SUCCESS &&
-      (status = chain_size(ctx, f, opt, &qk, &pv, settings, 0, &m)) == OCF_SUCCESS)
-    *bytes = m.scores_span + m.inner;
+  ocf_status status = chain_of(ctx, f, opt, settings, 0, &qk, &pv, &m);
+  if (status == OCF_SUCCESS) *bytes = m.scores_span + m.inner;
   return status;
 }
 
@@ -304,14 +304,11 @@ ocf_status ocf_attention_unfused(ocf_context *ctx, cl_command_queue queue,
                                  const ocf_attention_frame *f, const ocf_attention_options *opt,
                                  const ocf_launch *settings) {
   static const char fn[] = "ocf_attention (OCF_VARIANT_BASELINE)";
-  const products qk = products_of(f, f->q_sb, f->q_sh, f->q_sr, f->k_sb, f->k_sh);
-  const products pv = products_of(f, f->out_sb, f->out_sh, f->out_sr, f->v_sb, f->v_sh);
-  ocf_status status = refuse_unexpressed(f, opt, &pv);
-  if (status != OCF_SUCCESS) return status;
+  products qk, pv;
   chain_memory m;
   const size_t base = settings->workspace ? settings->workspace_offset : 0;
-  if ((status = chain_size(ctx, f, opt, &qk, &pv, settings, base, &m)) != OCF_SUCCESS)
-    return status;
+  ocf_status status = chain_of(ctx, f, opt, settings, base, &qk, &pv, &m);
+  if (status != OCF_SUCCESS) return status;
   const size_t bytes = m.scores_span + m.inner;
   /* No bytes (no keys, and P V needs no scratch): the calls get the caller's launch as it is. */
   const int own = bytes && !settings->workspace;
