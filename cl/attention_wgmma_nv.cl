@@ -48,6 +48,24 @@
  * attention_wgmma_split + attention_wgmma_join (few blocks against long keys): the same rows
  * over each of `splits` ranges of split_keys keys (a multiple of BK), one workgroup a range, each
  * range's (m, l, O) to scratch; the join merges them as attention_mma_join does.
+ *
+ * attention_wgmma_tma (TMA 1): the same warpgroups and tiles, fed by the tensor memory
+ * accelerator for one more warp (288 work-items), as matmul_wgmma_tma feeds the GEMM's ring
+ * (in the wgmma lab that form ran bf16 4096^3 at 708 TFLOP/s where every work-item's cp.async
+ * ran 494). The producer warp makes 4-D tensor maps of Q, K and V (d, rows, heads, batches:
+ * the call's strides, boxes of 64 columns in the 128-byte swizzle, so each box lands as one
+ * slice or V block of the layouts above) and its first work-item walks the workgroup's blocks:
+ * Q once a block after the consumers released the last one (`q_empty`), then every tile of K
+ * and V into a ring of TMA_STAGES stages, each once its `empty` barrier says both warpgroups
+ * are done with it, completing on its `full` barrier. The warpgroups wait on `full`, multiply
+ * as PIPE 0 does, and release the stage; no barrier of the workgroup is in the loop, so the
+ * two warpgroups drift apart and one's softmax overlaps the other's products, and the next
+ * block's tiles load during this block's last ones. Rows past lq or lk, columns past d, arrive
+ * as zeros (the maps' bounds); keys past a block's kept keys but inside lk arrive as data, so
+ * in a block's last tile, where those exist, the consumers zero V's rows past them (P is 0
+ * there, and 0 times a non-finite value is not) before multiplying. Needs (the planner checks):
+ * 16-byte chunks as above, every stride non-zero, lq, lk, h, b below 2^31; the maps in
+ * `scratch` (512 bytes a workgroup).
  */
 
 /* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention_wgmma.c) ---- */
@@ -60,6 +78,17 @@
    before in flight while this tile's weights are computed (three stages). */
 #ifndef PIPE
 #error "PIPE: the host passes every define (src/plan/plan_attention_wgmma.c)"
+#endif
+/* 1: attention_wgmma_tma's program (the TMA-fed stages; PIPE 0); 0: the cp.async kernels'. */
+#ifndef TMA
+#error "TMA: the host passes every define (src/plan/plan_attention_wgmma.c)"
+#endif
+/* The TMA-fed ring's stages: 2 to 4. */
+#ifndef TMA_STAGES
+#error "TMA_STAGES: the host passes every define (src/plan/plan_attention_wgmma.c)"
+#endif
+#if TMA && (PIPE || TMA_STAGES < 2 || TMA_STAGES > 4)
+#error "TMA: PIPE 0 and 2 to 4 stages"
 #endif
 #if (BK != 64 && BK != 128) || (D != 64 && D != 128)
 #error "BK must be 64 or 128, D 64 or 128"
@@ -80,7 +109,7 @@
 #define K_BYTES (D / 64 * BK * 128)
 #define V_BYTES K_BYTES
 #define STAGE_BYTES (K_BYTES + V_BYTES)
-#define STAGES (PIPE ? 3 : 2)
+#define STAGES (TMA ? TMA_STAGES : PIPE ? 3 : 2)
 #define SMEM_BYTES (Q_BYTES + STAGES * STAGE_BYTES + 1024) /* 1 KiB spare for the alignment */
 #define NS (BK / 2)                                        /* score accumulators a work-item */
 #define NO (D / 2)                                         /* out accumulators a work-item */
@@ -250,6 +279,21 @@ AWG_INLINE void awg_issue_pv(float *o, const uint *p, const uint stage) {
   wg_pv(o, p, dv);
 }
 
+/* One tile of keys (from j0) in `stage`, for the lane's rows: S = Q K^T, the weights, (m, l, O)
+   moved to the new max, O += P V, each product waited for before the next step. */
+AWG_INLINE void awg_step(float *o, float *m, float *l, const ulong *dq, const uint stage,
+                         const ulong j0, const ulong *kept, const float scale2, const uint quad) {
+  float s[NS], nm[2], sum[2];
+  uint p[BK / 4];
+  awg_issue_qk(s, dq, stage);
+  wg_wait0_s(s);
+  awg_weights(s, j0, kept, scale2, quad, m, nm, sum);
+  awg_rescale(o, m, l, nm, sum);
+  awg_pack(s, p);
+  awg_issue_pv(o, p, stage);
+  wg_wait0_o(o, p);
+}
+
 /* Tile `tile` of keys (j0 = tile * BK) of K and V into its stage, then a commit group (empty
    past the last tile, so that every tile has one). */
 AWG_INLINE void awg_fetch(const uint base, __global const uchar *kp, const ulong k_base,
@@ -264,6 +308,40 @@ AWG_INLINE void awg_fetch(const uint base, __global const uchar *kp, const ulong
   mma_cp_async_commit();
 }
 
+/* The lane's first row of the block (the second is 8 below). */
+AWG_INLINE ulong awg_lane_row(const ulong row0) {
+  const uint t = get_local_id(0);
+  return row0 + 64 * (t / 128) + 16 * ((t % 128) / 32) + (t % 32) / 4;
+}
+
+/* The lane's rows of block row0 of batch `batch` before their first tile: their kept keys
+   (clipped to hi) in kept, (m, l, O) = (-inf, 0, 0). */
+AWG_INLINE void awg_start_rows(const ulong lq, const ulong lk, __global const uint *lengths,
+                               const ulong lengths_off, const long causal_offset, const ulong batch,
+                               const ulong row0, const ulong hi, ulong *kept, float *m, float *l,
+                               float *o) {
+  const ulong len = batch_length(lk, lengths, lengths_off, batch);
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    const ulong i = awg_lane_row(row0) + 8 * v1;
+    const ulong row_kept = i < lq ? kept_keys(i, len, causal_offset) : 0;
+    kept[v1] = row_kept < hi ? row_kept : hi;
+  }
+  m[0] = m[1] = -INFINITY, l[0] = l[1] = 0.0f;
+#pragma unroll
+  for (uint i = 0; i < NO; i++)
+    o[i] = 0.0f;
+}
+
+/* The row sums over the quad (each lane held its share). */
+AWG_INLINE void awg_quad_sums(float *l) {
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    l[v1] += awg_shfl_xor(l[v1], 1);
+    l[v1] += awg_shfl_xor(l[v1], 2);
+  }
+}
+
 /* The (m, l, O) of the lane's rows of block row0 of (batch, head) over keys lo .. hi (lo a
    multiple of BK; hi at most `limit`, the block's last row's kept keys), their kept keys
    (clipped to hi) in kept: tiles lo / BK .. of BK keys, Q loaded with the first (the previous
@@ -273,27 +351,15 @@ AWG_INLINE void awg_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
                          const ulong lo, const ulong hi, const uint base, ulong *kept, float *m,
                          float *l, float *o) {
   const uint t = get_local_id(0), wg = t / 128, lane = t % 32, quad = lane % 4;
-  /* The lane's rows in the block: 64 wg + 16 (warp in the warpgroup) + g, and + 8. */
-  const uint lane_row = 64 * wg + 16 * ((t % 128) / 32) + lane / 4;
   __global const uchar *qp = (__global const uchar *)q, *kp = (__global const uchar *)k,
                        *vp = (__global const uchar *)v;
   const float scale2 = scale * M_LOG2E_F;
-  const ulong len = batch_length(lk, lengths, lengths_off, batch);
-#pragma unroll
-  for (uint v1 = 0; v1 < 2; v1++) {
-    const ulong i = row0 + lane_row + 8 * v1;
-    const ulong row_kept = i < lq ? kept_keys(i, len, causal_offset) : 0;
-    kept[v1] = row_kept < hi ? row_kept : hi;
-  }
+  awg_start_rows(lq, lk, lengths, lengths_off, causal_offset, batch, row0, hi, kept, m, l, o);
   const ulong first = lo / BK, tiles = (hi + BK - 1) / BK;
   const ulong kv_head = head / group;
   const ulong q_base = q_off + batch * q_sb + head * q_sh;
   const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
   const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
-  m[0] = m[1] = -INFINITY, l[0] = l[1] = 0.0f;
-#pragma unroll
-  for (uint i = 0; i < NO; i++)
-    o[i] = 0.0f;
   if (first < tiles) {
     awg_load_kmajor(base, BQ, qp, q_base, q_sr, row0, lq, d, t);
     awg_fetch(base, kp, k_base, k_sr, vp, v_base, v_sr, first, tiles, hi, d, t);
@@ -338,30 +404,11 @@ AWG_INLINE void awg_rows(COMMON_PARAMS, const ulong batch, const ulong head, con
     awg_fence_proxy_async();
     barrier(CLK_LOCAL_MEM_FENCE); /* and everyone's */
     const uint stage = base + Q_BYTES + (uint)(i % STAGES) * STAGE_BYTES;
-    float s[NS], nm[2], sum[2];
-    uint p[BK / 4];
-    awg_issue_qk(s, dq, stage);
-    wg_wait0_s(s);
-    awg_weights(s, i * BK, kept, scale2, quad, m, nm, sum);
-    awg_rescale(o, m, l, nm, sum);
-    awg_pack(s, p);
-    awg_issue_pv(o, p, stage);
-    wg_wait0_o(o, p);
+    awg_step(o, m, l, dq, stage, i * BK, kept, scale2, quad);
     barrier(CLK_LOCAL_MEM_FENCE); /* the stage is read: tile i + 2 may fill it */
   }
 #endif
-  /* The row sums over the quad. */
-#pragma unroll
-  for (uint v1 = 0; v1 < 2; v1++) {
-    l[v1] += awg_shfl_xor(l[v1], 1);
-    l[v1] += awg_shfl_xor(l[v1], 2);
-  }
-}
-
-/* The lane's first row of the block (the second is 8 below). */
-AWG_INLINE ulong awg_lane_row(const ulong row0) {
-  const uint t = get_local_id(0);
-  return row0 + 64 * (t / 128) + 16 * ((t % 128) / 32) + (t % 32) / 4;
+  awg_quad_sums(l);
 }
 
 /* The block's last row's kept keys: the tiles every row of the block needs. */
@@ -372,46 +419,61 @@ AWG_INLINE ulong awg_block_keys(const ulong lq, const ulong lk, __global const u
   return kept_keys(last, batch_length(lk, lengths, lengths_off, batch), causal_offset);
 }
 
+/* The (batch, head) and first row of unit `unit` of the grid (blocks of BQ rows a head; with
+   CAUSAL the blocks of a head go last first: the longest rows first, so the grid's tail is
+   short). */
+AWG_INLINE void awg_unit(const ulong unit, const ulong blocks, const ulong h, ulong *batch,
+                         ulong *head, ulong *row0) {
+  ulong block;
+  const ulong bh = ocf_divmod(unit, blocks, &block);
+  *batch = ocf_divmod(bh, h, head);
+#if CAUSAL
+  block = blocks - 1 - block;
+#endif
+  *row0 = block * BQ;
+}
+
+/* The lane's rows of block row0 of (batch, head) written: out = O / l (kept 0: 0, lse -inf; a
+   non-finite max: NaN), and lse where asked. */
+AWG_INLINE void awg_finish(COMMON_PARAMS, const ulong batch, const ulong head, const ulong row0,
+                           const ulong *kept, const float *m, const float *l, const float *o) {
+  const uint quad = get_local_id(0) % 4;
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    const ulong i = awg_lane_row(row0) + 8 * v1;
+    if (i >= lq) continue;
+    const float norm = kept[v1] == 0 ? 0.0f : isfinite(m[v1]) ? 1.0f / l[v1] : NAN;
+    const ulong at = out_off + batch * out_sb + head * out_sh + i * out_sr;
+#pragma unroll
+    for (uint q8 = 0; q8 < D / 8; q8++)
+#pragma unroll
+      for (uint v0 = 0; v0 < 2; v0++) {
+        const ulong col = 8 * q8 + 2 * quad + v0;
+        if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[4 * q8 + 2 * v1 + v0] * norm);
+      }
+#if HAS_LSE
+    if (quad == 0)
+      lse[lse_off + (batch * h + head) * lq + i] = kept[v1] == 0 ? -INFINITY
+                                                   : isfinite(m[v1])
+                                                       ? (m[v1] + log2(l[v1])) * M_LN2_F
+                                                       : NAN;
+#endif
+  }
+}
+
 #ifdef OCF_KERNEL_attention_wgmma
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void attention_wgmma(COMMON_PARAMS) {
   __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
   const uint base = (mma_local_addr(smem) + 1023u) & ~1023u;
-  const uint quad = get_local_id(0) % 4;
   const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
-    ulong block, head;
-    const ulong bh = ocf_divmod(unit, blocks, &block);
-    const ulong batch = ocf_divmod(bh, h, &head);
-#if CAUSAL
-    block = blocks - 1 - block; /* the longest rows first */
-#endif
-    const ulong row0 = block * BQ;
+    ulong batch, head, row0;
+    awg_unit(unit, blocks, h, &batch, &head, &row0);
     const ulong limit = awg_block_keys(lq, lk, lengths, lengths_off, causal_offset, batch, row0);
     ulong kept[2];
     float m[2], l[2], o[NO];
     awg_rows(COMMON_ARGS, batch, head, row0, 0, limit, base, kept, m, l, o);
-    /* out = O / l (kept 0: 0, lse -inf; a non-finite max: NaN). */
-#pragma unroll
-    for (uint v1 = 0; v1 < 2; v1++) {
-      const ulong i = awg_lane_row(row0) + 8 * v1;
-      if (i >= lq) continue;
-      const float norm = kept[v1] == 0 ? 0.0f : isfinite(m[v1]) ? 1.0f / l[v1] : NAN;
-      const ulong at = out_off + batch * out_sb + head * out_sh + i * out_sr;
-#pragma unroll
-      for (uint q8 = 0; q8 < D / 8; q8++)
-#pragma unroll
-        for (uint v0 = 0; v0 < 2; v0++) {
-          const ulong col = 8 * q8 + 2 * quad + v0;
-          if (col < d) OCF_STORE(OUT_DTYPE, out, at + col, o[4 * q8 + 2 * v1 + v0] * norm);
-        }
-#if HAS_LSE
-      if (quad == 0)
-        lse[lse_off + (batch * h + head) * lq + i] = kept[v1] == 0 ? -INFINITY
-                                                     : isfinite(m[v1])
-                                                         ? (m[v1] + log2(l[v1])) * M_LN2_F
-                                                         : NAN;
-#endif
-    }
+    awg_finish(COMMON_ARGS, batch, head, row0, kept, m, l, o);
   }
 }
 #endif
@@ -466,5 +528,201 @@ __kernel void attention_wgmma_join(COMMON_PARAMS, const ulong splits, const ulon
                                    __global float *scratch) {
   merge_ranges(COMMON_ARGS, splits, scratch);
   (void)split_keys;
+}
+#endif
+
+#ifdef OCF_KERNEL_attention_wgmma_tma
+/* ---- attention_wgmma_tma: the stages fed by the TMA for a producer warp (TMA 1) ---- */
+
+#if !TMA
+#error "attention_wgmma_tma: TMA 1"
+#endif
+#define TMA_THREADS (THREADS + 32) /* the consumers, then the producer warp */
+/* After Q and the ring: STAGES `full` barriers, STAGES `empty`, then Q's `full` and `empty`;
+   the three maps (Q, K, V) on the next 128 bytes. */
+#define ATMA_BARS (Q_BYTES + STAGES * STAGE_BYTES)
+#define ATMA_FULL(s) (ATMA_BARS + 8 * (s))
+#define ATMA_EMPTY(s) (ATMA_BARS + 8 * (STAGES + (s)))
+#define ATMA_Q_FULL (ATMA_BARS + 16 * STAGES)
+#define ATMA_Q_EMPTY (ATMA_Q_FULL + 8)
+#define ATMA_MAPS ((ATMA_Q_EMPTY + 8 + 127) & ~127)
+#define ATMA_SMEM_BYTES (ATMA_MAPS + 512 + 1024) /* the maps' zeroing, the alignment */
+#define ATMA_MAP_STRIDE 512                      /* a workgroup's bytes of `scratch` */
+
+/* A 4-D tensor map of a 16-bit tensor in zeroed local memory at s (128 bytes, 128-byte aligned):
+   d columns, `rows` rows a head, `heads` heads a batch, `batches` batches, at row, head and
+   batch strides sr, sh, sb (elements; 0 only along a dimension of one, the planner's gate,
+   where any stride serves: 8); boxes of 64 columns x box_rows rows of one head, in the 128-byte
+   swizzle, zeros outside. sm_90a only: behind the prefix. */
+AWG_INLINE void awg_make_map(const uint s, const ulong addr, const ulong d, const ulong rows,
+                             const ulong heads, const ulong batches, const ulong sr, const ulong sh,
+                             const ulong sb, const uint box_rows) {
+  __asm__ volatile(
+      "// SM90A tensormap.replace.tile.global_address.shared::cta.b1024.b64 [%0], %1;\n\t"
+      "// SM90A tensormap.replace.tile.rank.shared::cta.b1024.b32 [%0], 3;\n\t"
+      "// SM90A tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 0, 64;\n\t"
+      "// SM90A tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 1, %2;\n\t"
+      "// SM90A tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 2, 1;\n\t"
+      "// SM90A tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%0], 3, 1;\n\t"
+      "// SM90A tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 0, %3;\n\t"
+      "// SM90A tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 1, %4;\n\t"
+      "// SM90A tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 2, %5;\n\t"
+      "// SM90A tensormap.replace.tile.global_dim.shared::cta.b1024.b32 [%0], 3, %6;\n\t"
+      "// SM90A tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 0, %7;\n\t"
+      "// SM90A tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 1, %8;\n\t"
+      "// SM90A tensormap.replace.tile.global_stride.shared::cta.b1024.b64 [%0], 2, %9;\n\t"
+      "// SM90A tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 0, 1;\n\t"
+      "// SM90A tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 1, 1;\n\t"
+      "// SM90A tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 2, 1;\n\t"
+      "// SM90A tensormap.replace.tile.element_stride.shared::cta.b1024.b32 [%0], 3, 1;\n\t"
+      "// SM90A tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%0], 1;\n\t"
+      "// SM90A tensormap.replace.tile.interleave_layout.shared::cta.b1024.b32 [%0], 0;\n\t"
+      "// SM90A tensormap.replace.tile.swizzle_mode.shared::cta.b1024.b32 [%0], 3;\n\t"
+      "// SM90A tensormap.replace.tile.fill_mode.shared::cta.b1024.b32 [%0], 0;" ::"r"(s),
+      "l"(addr), "r"(box_rows), "r"((uint)d), "r"((uint)rows), "r"((uint)heads), "r"((uint)batches),
+      "l"(2 * (sr ? sr : 8)), "l"(2 * (sh ? sh : 8)), "l"(2 * (sb ? sb : 8))
+      : "memory");
+}
+
+/* The producer warp (lane 0..31): the maps of Q, K and V made at s (local, 384 bytes) and
+   published to g (global: this workgroup's bytes of the scratch) for the TMA. */
+AWG_INLINE void awg_make_maps(COMMON_PARAMS, const uint s, __global uchar *g, const uint lane) {
+  __asm__ volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(s + 16 * lane), "r"(0u)
+                   : "memory");
+  __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+  if (lane == 0) {
+    const ulong h_kv = h / group;
+    awg_make_map(s, (ulong)q + 2 * q_off, d, lq, h, b, q_sr, q_sh, q_sb, BQ);
+    awg_make_map(s + 128, (ulong)k + 2 * k_off, d, lk, h_kv, b, k_sr, k_sh, k_sb, BK);
+    awg_make_map(s + 256, (ulong)v + 2 * v_off, d, lk, h_kv, b, v_sr, v_sh, v_sb, 64);
+  }
+  __asm__ volatile("bar.warp.sync -1;" ::: "memory");
+  __asm__ volatile("// SM90A tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release."
+                   "gpu.sync.aligned [%0], [%1], 128;\n\t"
+                   "// SM90A tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release."
+                   "gpu.sync.aligned [%2], [%3], 128;\n\t"
+                   "// SM90A tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release."
+                   "gpu.sync.aligned [%4], [%5], 128;" ::"l"((ulong)g),
+                   "r"(s), "l"((ulong)(g + 128)), "r"(s + 128), "l"((ulong)(g + 256)), "r"(s + 256)
+                   : "memory");
+}
+
+/* The producer's one work-item: for each block of the workgroup, Q into its tile once the
+   consumers are done with the last block's, then each of the block's tiles of K and V into the
+   ring stage c % STAGES (c counting the workgroup's tiles) once both warpgroups released it. */
+AWG_INLINE void awg_produce(COMMON_PARAMS, const uint base, __global const uchar *g) {
+  tma_acquire_map(g);
+  tma_acquire_map(g + 128);
+  tma_acquire_map(g + 256);
+  const ulong map_q = (ulong)g, map_k = (ulong)(g + 128), map_v = (ulong)(g + 256);
+  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
+  uint c = 0, qn = 0;
+  for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
+    ulong batch, head, row0;
+    awg_unit(unit, blocks, h, &batch, &head, &row0);
+    const ulong limit = awg_block_keys(lq, lk, lengths, lengths_off, causal_offset, batch, row0);
+    const ulong tiles = (limit + BK - 1) / BK;
+    if (tiles == 0) continue; /* no key: the consumers write the block without Q */
+    const int kv_head = (int)(head / group), bi = (int)batch;
+    if (qn > 0) mbar_wait(base + ATMA_Q_EMPTY, (qn - 1) & 1);
+    mbar_expect_tx(base + ATMA_Q_FULL, Q_BYTES);
+#pragma unroll
+    for (uint cs = 0; cs < D / 64; cs++)
+      tma_load_4d(base + cs * (BQ * 128), map_q, 64 * (int)cs, (int)row0, (int)head, bi,
+                  base + ATMA_Q_FULL);
+    qn++;
+    for (ulong i = 0; i < tiles; i++, c++) {
+      const uint s = c % STAGES, stage = base + Q_BYTES + s * STAGE_BYTES;
+      if (c >= STAGES) mbar_wait(base + ATMA_EMPTY(s), (c / STAGES - 1) & 1);
+      mbar_expect_tx(base + ATMA_FULL(s), STAGE_BYTES);
+      const int j0 = (int)(i * BK);
+#pragma unroll
+      for (uint cs = 0; cs < D / 64; cs++)
+        tma_load_4d(stage + cs * (BK * 128), map_k, 64 * (int)cs, j0, kv_head, bi,
+                    base + ATMA_FULL(s));
+#pragma unroll
+      for (uint ks = 0; ks < BK / 64; ks++)
+#pragma unroll
+        for (uint cs = 0; cs < D / 64; cs++)
+          tma_load_4d(stage + K_BYTES + ks * (D / 64 * 8192) + cs * 8192, map_v, 64 * (int)cs,
+                      j0 + 64 * (int)ks, kv_head, bi, base + ATMA_FULL(s));
+    }
+  }
+}
+
+/* V's keys from `from` to the end of the landed tile at `stage` set to zero by the consumers
+   (t < THREADS), made visible to the matrix units, and every consumer past it: a block's last
+   tile, whose keys past the block's kept keys the TMA read as data. */
+AWG_INLINE void awg_zero_v_tail(const uint stage, const uint from, const uint t) {
+  for (uint u = t; u < (BK - from) * DCH; u += THREADS) {
+    const uint r = from + u / DCH, c = u % DCH;
+    const uint at =
+        stage + K_BYTES + (r / 64) * (D / 64 * 8192) + (c / 8) * 8192 + awg_swz(r % 64, c % 8);
+    __asm__ volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(at), "r"(0u) : "memory");
+  }
+  awg_fence_proxy_async();
+  __asm__ volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory");
+}
+
+/* A consumer's blocks: the same order as the producer's, each block's tiles as they land. */
+AWG_INLINE void awg_consume(COMMON_PARAMS, const uint base, const uint t) {
+  const uint wg = t / 128, quad = t % 4;
+  const float scale2 = scale * M_LOG2E_F;
+  ulong dq[D / 16];
+#pragma unroll
+  for (uint ks = 0; ks < D / 16; ks++)
+    dq[ks] = awg_desc(base + (ks / 4) * (BQ * 128) + wg * (64 * 128) + (ks % 4) * 32, 16, 1024);
+  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
+  uint c = 0, qn = 0;
+  for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
+    ulong batch, head, row0;
+    awg_unit(unit, blocks, h, &batch, &head, &row0);
+    const ulong limit = awg_block_keys(lq, lk, lengths, lengths_off, causal_offset, batch, row0);
+    const ulong tiles = (limit + BK - 1) / BK;
+    ulong kept[2];
+    float m[2], l[2], o[NO];
+    awg_start_rows(lq, lk, lengths, lengths_off, causal_offset, batch, row0, limit, kept, m, l, o);
+    if (tiles > 0) {
+      mbar_wait(base + ATMA_Q_FULL, qn & 1);
+      for (ulong i = 0; i < tiles; i++, c++) {
+        const uint s = c % STAGES, stage = base + Q_BYTES + s * STAGE_BYTES;
+        mbar_wait(base + ATMA_FULL(s), (c / STAGES) & 1);
+        if ((i + 1) * BK > limit) awg_zero_v_tail(stage, (uint)(limit - i * BK), t);
+        awg_step(o, m, l, dq, stage, i * BK, kept, scale2, quad);
+        mbar_arrive(base + ATMA_EMPTY(s));
+      }
+      mbar_arrive(base + ATMA_Q_EMPTY);
+      qn++;
+    }
+    awg_quad_sums(l);
+    awg_finish(COMMON_ARGS, batch, head, row0, kept, m, l, o);
+  }
+}
+
+/* scratch: the maps, ATMA_MAP_STRIDE bytes a workgroup (splits and split_keys are the split
+   kernels' arguments, unused: one signature for the program's scratch-taking entries). */
+__kernel __attribute__((reqd_work_group_size(TMA_THREADS, 1, 1))) void
+attention_wgmma_tma(COMMON_PARAMS, const ulong splits, const ulong split_keys,
+                    __global float *scratch) {
+  __local uchar smem[ATMA_SMEM_BYTES] __attribute__((aligned(1024)));
+  const uint base = (mma_local_addr(smem) + 1023u) & ~1023u;
+  const uint t = get_local_id(0);
+  __global uchar *maps = (__global uchar *)scratch + get_group_id(0) * ATMA_MAP_STRIDE;
+  if (t < STAGES) {
+    mbar_init(base + ATMA_FULL(t), 1);        /* the producer's expect_tx + the bytes */
+    mbar_init(base + ATMA_EMPTY(t), THREADS); /* every consumer work-item */
+  }
+  if (t == 0) {
+    mbar_init(base + ATMA_Q_FULL, 1);
+    mbar_init(base + ATMA_Q_EMPTY, THREADS);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (t >= THREADS) { /* the producer warp */
+    awg_make_maps(COMMON_ARGS, base + ATMA_MAPS, maps, t - THREADS);
+    if (t == THREADS) awg_produce(COMMON_ARGS, base, maps);
+  } else {
+    awg_consume(COMMON_ARGS, base, t);
+  }
+  (void)splits, (void)split_keys;
 }
 #endif

@@ -1195,7 +1195,9 @@ static void test_attention_mma_fp32(void **state) {
    past lq), lengths (0 and above lk), GQA, d 64 and 128 and the padded 40 and 72, f16 and bf16,
    every out type, lse, rows with gaps (CHUNKED), NaN in q and k; tiles of 128 and 64 keys; then
    each row's keys in ranges of 64 and of 128 (attention_wgmma_split, ranges a row keeps none
-   of, and attention_wgmma_join), two stages and three; a register cap. */
+   of, and attention_wgmma_join), two stages and three; a register cap; the TMA-fed form
+   (attention_wgmma_tma, after its probes) in 64-key tiles and two stages and in 128-key tiles
+   and three (two at d 128, where three do not fit). */
 static void test_attention_wgmma(void **state) {
   ocft_env *env = ocft_get_env(state);
   const int hopper = strstr(env->info.vendor, "NVIDIA") != NULL &&
@@ -1220,7 +1222,7 @@ static void test_attention_wgmma(void **state) {
      rule 5 would on NVIDIA, whose built-in values split); the fifth, sixth and eighth split
      every case of 128 keys or more into ranges of 64 (of 128 with 128-key tiles:
      attention_wgmma_split and its join); the seventh caps the registers at 128 (two
-     workgroups a compute unit) */
+     workgroups a compute unit); the ninth and tenth feed the stages by the TMA */
   static const char *const tunings[] = {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
@@ -1230,7 +1232,11 @@ static void test_attention_wgmma(void **state) {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
       "wgmma.max_regs=128",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 split.min=64"};
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 split.min=64",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
+      "wgmma.tma=1 wgmma.tma_stages=2",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
+      "wgmma.tma=1 wgmma.tma_stages=3"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -1249,13 +1255,15 @@ static void test_attention_wgmma(void **state) {
       run_case(env, "attention_wgmma", &c, 0);
       const char *plan = ocf_last_plan();
       const int split = (k == 4 || k == 5 || k == 7) && cases[i].lk >= 128;
-      const char *kernel = split ? "attention_wgmma_split " : "attention_wgmma ";
+      const char *kernel = split    ? "attention_wgmma_split "
+                           : k >= 8 ? "attention_wgmma_tma "
+                                    : "attention_wgmma ";
       if (hopper && !strstr(plan, kernel)) fail_msg("not %s: %s", kernel, plan);
       if (!hopper) assert_null(strstr(plan, "attention_wgmma"));
       if (hopper) { /* bk 128 in three stages fits at d 64 only */
         char want[32];
         snprintf(want, sizeof want, "-DBK=%d -DPIPE=%d",
-                 k == 0 || k == 7 || (k == 3 && cases[i].d <= 64) ? 128 : 64,
+                 k == 0 || k == 7 || k == 9 || (k == 3 && cases[i].d <= 64) ? 128 : 64,
                  k == 2 || k == 3 || k == 5);
         if (!strstr(plan, want)) fail_msg("%s: %s", want, plan);
       }
@@ -2410,6 +2418,90 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
   test_wgmma_split_plans(&on, &nv);
 }
 
+/* attention_wgmma_tma's plans (rule 6 of plan_attention_wgmma.c): with wgmma.tma after the wide
+   and TMA probes passed, 288 work-items of the wide cap's registers, the maps' 512 bytes a
+   workgroup of scratch, the ring's stages cut to fit what the TMA probe ran right with; the
+   cp.async kernel where any gate fails, asking for the probe it waits for while one has not
+   run. */
+static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
+  ocf_tuning_values on = *tuning;
+  on.attention.mma.on = 1, on.attention.wgmma.on = 1, on.attention.wgmma.bk = 64;
+  on.attention.wgmma.min_lq = 64, on.attention.wgmma.pipe = 0;
+  on.attention.wgmma.split_fill = 0, on.attention.mma.split_fill = 0;
+  on.attention.wgmma.tma = 1, on.attention.wgmma.tma_stages = 3;
+  ocf_device_facts nv = h200_facts();
+  nv.nv_compiler_options = 1;
+  nv.learnt.wgmma = nv.learnt.wide = nv.learnt.wgmma_tma = OCF_PROBE_PASSED;
+  nv.learnt.wgmma_local_ok = nv.learnt.wgmma_tma_local_ok = 197632;
+  ocf_attention_call base;
+  memset(&base, 0, sizeof base);
+  base.b = 2, base.h = 8, base.h_kv = 2, base.lq = 4096, base.lk = 3000, base.d = 128;
+  base.kv_vector = base.q_vector = 8, base.tma_strides = 1;
+  base.q_dtype = base.k_dtype = base.v_dtype = OCF_BF16, base.out_dtype = OCF_F32;
+  const size_t three = ocf_attention_wgmma_tma_local_bytes(64, 128, 3);
+  const size_t two = ocf_attention_wgmma_tma_local_bytes(64, 128, 2);
+  /* the local memory the TMA probe ran right with: 3 stages, 2, the cp.async kernel */
+  static const int stages_of[] = {3, 2, 0};
+  const unsigned long long locals[] = {three, three - 1, two - 1};
+  for (size_t i = 0; i < OCF_ARRAY_LEN_T(locals); i++) {
+    ocf_device_facts f = nv;
+    f.learnt.wgmma_tma_local_ok = locals[i];
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &on, &base, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 1);
+    assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+    assert_int_equal(ocf_plan_define_value(&plan, "TMA", -1), stages_of[i] > 0);
+    if (!stages_of[i]) {
+      assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA);
+      assert_int_equal(plan.steps[0].local[0], 256);
+      continue;
+    }
+    const size_t units = 2 * 8 * 32; /* (batch, head, block of 128 rows) */
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_TMA);
+    assert_int_equal(plan.steps[0].local[0], 288);
+    assert_int_equal(plan.steps[0].global[0], 288 * units);
+    assert_int_equal(ocf_plan_define_value(&plan, "TMA_STAGES", -1), stages_of[i]);
+    assert_int_equal(ocf_plan_define_value(&plan, "PIPE", -1), 0);
+    assert_int_equal(ocf_plan_define_value(&plan, "BK", -1), 64);
+    assert_int_equal(plan.local_mem_bytes, stages_of[i] == 3 ? three : two);
+    assert_int_equal(plan.scratch_bytes, 512 * units);
+    assert_int_equal(plan.scratch_written, 1);
+    assert_int_equal(plan.wide_workgroup, 1);
+    assert_int_equal(plan.max_registers, ocf_wide_register_cap(288));
+    assert_int_equal(plan.kv_splits, 1);
+  }
+  /* Each gate alone: the cp.async kernel, and the probe a gate waits for (0: none). */
+  for (int g = 0; g < 13; g++) {
+    ocf_tuning_values tv = on;
+    ocf_device_facts f = nv;
+    ocf_attention_call call = base;
+    int probe = OCF_PLAN_PROBE_NONE;
+    if (g == 0) tv.attention.wgmma.tma = 0;
+    if (g == 1) tv.attention.wgmma.pipe = 1;
+    if (g == 2) call.tma_strides = 0;
+    if (g == 3) f.nv_compiler_options = 0;
+    if (g == 4) call.lk = (size_t)1 << 31;
+    if (g == 5) call.lq = (size_t)1 << 31;
+    if (g == 6) f.learnt.wide_refused[OCF_KERNEL_ATTENTION_WGMMA_TMA] = 1;
+    if (g == 7) f.learnt.wide = OCF_PROBE_FAILED;
+    if (g == 8) f.learnt.wgmma_tma = OCF_PROBE_FAILED;
+    if (g == 9) f.max_workgroup_size = 256;
+    if (g == 10) f.learnt.wide = OCF_PROBE_UNKNOWN, probe = OCF_PLAN_PROBE_WIDE;
+    if (g == 11) f.learnt.wgmma_tma = OCF_PROBE_UNKNOWN, probe = OCF_PLAN_PROBE_WGMMA_TMA;
+    /* few blocks against long keys: the split, which the TMA form does not run */
+    if (g == 12) {
+      tv.attention.wgmma.split_fill = 1, tv.attention.split.min = 256;
+      call.lq = 128, call.lk = 8192;
+    }
+    ocf_plan plan;
+    ocft_assert_status(ocf_plan_attention(&f, &tv, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.steps[0].kernel,
+                     g == 12 ? OCF_KERNEL_ATTENTION_WGMMA_SPLIT : OCF_KERNEL_ATTENTION_WGMMA);
+    assert_int_equal(ocf_plan_define_value(&plan, "TMA", -1), 0);
+    assert_int_equal(plan.probe, probe);
+  }
+}
+
 /* mma.decode_fill: decoding calls (decode.wg on) go to attention_mma before attention_decode
    where its workgroups (one a batch and head for lq <= 16) reach decode_fill a compute unit; to
    attention_decode below that, with decode_fill 0, and (asking for the probe) until the probe
@@ -2542,6 +2634,7 @@ static void test_attention_plans(void **state) {
         test_lanes_plans(&tuning, lanes[i][0], lanes[i][1], lanes[i][2], row_groups, nvidia);
   test_mma_plans(&tuning);
   test_wgmma_plans(&tuning);
+  test_wgmma_tma_plans(&tuning);
   test_mma_decode_plans(&tuning);
   /* attention_tiled and attention_split: attention_decode and attention_block off. */
   tuning.attention.decode.wg = 0;

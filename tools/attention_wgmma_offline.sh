@@ -8,16 +8,21 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/attention_wgmma_offline}
+sources="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
+  mbarrier.clh attention_wgmma_nv.cl"
 failed=0
 for bk in 64 128; do
   for d in 64 128; do
     for dt in 1 2; do
       masks="-DHAS_LENGTHS=$((bk == 64)) -DCAUSAL=$((dt == 2)) -DHAS_LSE=$((d == 128))"
-      SOURCES="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
-        attention_wgmma_nv.cl" KERNELS="attention_wgmma attention_wgmma_split attention_wgmma_join" bash "$root/tools/wgmma_offline.sh" \
-        "$work/bk$bk-d$d-t$dt" -DBK=$bk -DD=$d -DMMA_DTYPE=$dt -DMMA_EMULATE=0 -DQ_DTYPE=$dt \
-        -DK_DTYPE=$dt -DV_DTYPE=$dt -DOUT_DTYPE=$((3 - dt)) -DPIPE=$((bk + d < 256)) $masks ||
-        failed=1
+      types="-DBK=$bk -DD=$d -DMMA_DTYPE=$dt -DMMA_EMULATE=0 -DQ_DTYPE=$dt -DK_DTYPE=$dt
+        -DV_DTYPE=$dt -DOUT_DTYPE=$((3 - dt)) -DTMA_WAIT_LIMIT=0 -DTMA_STAGES=2"
+      SOURCES="$sources" KERNELS="attention_wgmma attention_wgmma_split attention_wgmma_join" \
+        bash "$root/tools/wgmma_offline.sh" "$work/bk$bk-d$d-t$dt" $types -DTMA=0 \
+        -DPIPE=$((bk + d < 256)) $masks || failed=1
+      # the TMA-fed program: the producer warp's 288 work-items leave a consumer 224 registers
+      SOURCES="$sources" KERNELS="attention_wgmma_tma" bash "$root/tools/wgmma_offline.sh" \
+        "$work/tma-bk$bk-d$d-t$dt" $types -DTMA=1 -DPIPE=0 $masks || failed=1
     done
   done
 done

@@ -47,8 +47,9 @@ static const char *const mma_defines[] = {
     "V_DTYPE",   "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL", "HAS_LSE", NULL};
 
 static const char *const wgmma_defines[] = {
-    "BK",      "PIPE",      "MMA_EMULATE", "MMA_DTYPE", "D",       "Q_DTYPE", "K_DTYPE",
-    "V_DTYPE", "OUT_DTYPE", "HAS_LENGTHS", "CAUSAL",    "HAS_LSE", NULL};
+    "BK",      "PIPE",       "MMA_EMULATE",    "MMA_DTYPE",   "D",      "Q_DTYPE",
+    "K_DTYPE", "V_DTYPE",    "OUT_DTYPE",      "HAS_LENGTHS", "CAUSAL", "HAS_LSE",
+    "TMA",     "TMA_STAGES", "TMA_WAIT_LIMIT", NULL};
 
 #define KERNEL_D(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
   const ocf_kernel_desc ocf_kdesc_##NAME = {                \
@@ -109,3 +110,8 @@ KERNEL_D(ATTENTION_WGMMA_SPLIT, attention_wgmma_split, ATTENTION_WGMMA_NV, wgmma
 KERNEL_D(ATTENTION_WGMMA_JOIN, attention_wgmma_join, ATTENTION_WGMMA_NV, wgmma_defines, split_args,
          "after attention_wgmma_split (merge_ranges): one work-item an output element, any "
          "workgroup size");
+KERNEL_D(ATTENTION_WGMMA_TMA, attention_wgmma_tma, ATTENTION_WGMMA_NV, wgmma_defines, split_args,
+         "as attention_wgmma, where wgmma.tma is set and the wide and TMA probes passed, every "
+         "stride non-zero and lq, lk, h, b below 2^31: K and V tiles fed by the TMA from 4-D "
+         "tensor maps for a producer warp (288 work-items), the maps in scratch (512 bytes a "
+         "workgroup)");

@@ -75,6 +75,7 @@
   X(NORM_STREAM, norm_stream, OCF_PROGRAM_NORM)                                    \
   X(ATTENTION_WGMMA_SPLIT, attention_wgmma_split, OCF_PROGRAM_ATTENTION_WGMMA_NV)  \
   X(ATTENTION_WGMMA_JOIN, attention_wgmma_join, OCF_PROGRAM_ATTENTION_WGMMA_NV)    \
+  X(ATTENTION_WGMMA_TMA, attention_wgmma_tma, OCF_PROGRAM_ATTENTION_WGMMA_NV)      \
   X(MATMUL_WGMMA_PB, matmul_wgmma_pb, OCF_PROGRAM_MATMUL_WGMMA_NV)                 \
   X(MATMUL_WGMMA_PAB, matmul_wgmma_pab, OCF_PROGRAM_MATMUL_WGMMA_NV)               \
   X(ATTENTION_LANES, attention_lanes, OCF_PROGRAM_ATTENTION_LANES)                 \

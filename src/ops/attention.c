@@ -156,6 +156,16 @@ static size_t kv_vector(size_t d, size_t k_offset, const size_t *k_strides, size
   return w;
 }
 
+/* Whether tensor maps can describe Q, K and V (t[0..2]): each stride below 2^36 elements (a
+   map's 2^40 bytes), and 0 only along a dimension of one (a map's strides are the elements'
+   places; the kernel gives such a dimension any stride). */
+static int tma_strides(const tensor t[4]) {
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      if (t[i].s[j] >= ((size_t)1 << 36) || (t[i].s[j] == 0 && t[i].n[j] > 1)) return 0;
+  return 1;
+}
+
 /* The checks the call and its workspace query share: the launch settings (into *settings and
  *queue), then the shape, strides and options (into *opt and t). */
 static ocf_status check_call(const char *fn, ocf_context *ctx, const ocf_launch *launch, size_t b,
@@ -178,6 +188,7 @@ static ocf_attention_call call_of(size_t b, size_t h, size_t h_kv, size_t lq, si
   call.h_kv = h_kv;
   call.kv_vector = kv_vector(d, offsets[1], t[1].s, offsets[2], t[2].s);
   call.q_vector = kv_vector(d, offsets[0], t[0].s, 0, NULL);
+  call.tma_strides = tma_strides(t);
   call.q_dtype = opt->q_dtype, call.k_dtype = opt->k_dtype;
   call.v_dtype = opt->v_dtype, call.out_dtype = opt->out_dtype;
   call.variant = settings->variant;

@@ -226,6 +226,8 @@ typedef struct ocf_attention_call {
   size_t kv_vector; /* the widest of 8, 4, 2, 1 elements dividing d and K's and V's offsets and
                        strides (0: 1) */
   size_t q_vector;  /* the same for d and Q's offset and strides */
+  int tma_strides;  /* 1: every stride of Q, K and V below 2^36 elements, and 0 only along a
+                       dimension of one: what a tensor map describes (attention_wgmma_tma) */
   ocf_dtype q_dtype, k_dtype, v_dtype, out_dtype;
   int variant;
   size_t workgroup;
@@ -350,6 +352,10 @@ size_t ocf_attention_key_ranges(const ocf_attention_call *call, size_t base_unit
 /* The local memory of attention_wgmma with tiles of bk keys at head dim D = d_wgmma, with and
    without wgmma.pipe. */
 size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe);
+/* The same of attention_wgmma_tma with a ring of `stages` (its barriers and maps included). */
+size_t ocf_attention_wgmma_tma_local_bytes(size_t bk, size_t d_wgmma, size_t stages);
+/* The probe (wide, then TMA) that a TMA-fed plan waits for (the GEMM's and attention's). */
+ocf_plan_probe ocf_wgmma_tma_probe_due(const ocf_device_facts *facts);
 /* attention_wgmma's plan: PLANNED, PROBE (the wgmma probe has not run: plan the next kernels
    with probe OCF_PLAN_PROBE_WGMMA) or NOT_APPLICABLE. */
 ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,

@@ -29,6 +29,15 @@
  *      (296.7). Half the units, not all: 2 x 16 x 512 x 4096 x 64 (128 blocks of 132 units)
  *      unsplit 191.1, split for 132 178.5; 1 x 32 x 1024^2 x 128 (256) unsplit 271.4, split for
  *      264 113.5.
+ *   6. The TMA-fed form, where wgmma.tma is set and the call is unsplit: attention_wgmma_tma
+ *      (cl/attention_wgmma_nv.cl), 288 work-items (a producer warp more), PIPE 0, a ring of
+ *      wgmma.tma_stages (fewer down to 2 until it fits the local memory the TMA probe ran right
+ *      with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup.
+ *      Needs what tensor maps can describe (tma_strides; lq, lk, h and b below 2^31: the box
+ *      coordinates are signed 32-bit), NVIDIA's compiler options (the register cap), a wide
+ *      launch the wide probe allows, and the GEMM's TMA probe passed. Until the wide and TMA
+ *      probes have run the call runs attention_wgmma and asks for them; where either failed, or
+ *      a gate fails, it runs attention_wgmma.
  * The planner is pure: the probe's outcome reaches it through the facts.
  */
 #include "common.h"
@@ -36,12 +45,49 @@
 
 #include <string.h>
 
-enum { WGMMA_THREADS = 256, WGMMA_ROWS = 128 };
+enum { WGMMA_THREADS = 256, WGMMA_ROWS = 128, TMA_THREADS = 288, TMA_MAP_BYTES = 512 };
 
 size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe) {
   /* Q (128 rows) and two stages (three with pipe) of a K and a V tile, 2-byte elements; 1 KiB
      for the alignment of the swizzled layout. */
   return 2 * (WGMMA_ROWS * d_wgmma + (pipe ? 3 : 2) * 2 * bk * d_wgmma) + 1024;
+}
+
+size_t ocf_attention_wgmma_tma_local_bytes(size_t bk, size_t d_wgmma, size_t stages) {
+  /* Q and the ring; 2 stages + 2 mbarriers of 8 bytes, rounded to 128; the maps' 512 bytes
+     (384 used, 512 zeroed); 1 KiB for the alignment. */
+  const size_t ring = 2 * (WGMMA_ROWS * d_wgmma + stages * 2 * bk * d_wgmma);
+  return ring + ocf_round_up(16 * stages + 16, 128) + 512 + 1024;
+}
+
+/* Rule 6: the ring's stages where attention_wgmma_tma runs the call (2 to wgmma.tma_stages),
+   0 where it does not; *probe: the probe it waits for (OCF_PLAN_PROBE_NONE: none). */
+static size_t tma_stages(const ocf_device_facts *facts, const ocf_attention_tuning *t,
+                         const ocf_attention_call *call, size_t bk, size_t d_wgmma, int *probe) {
+  *probe = OCF_PLAN_PROBE_NONE;
+  const size_t below = (size_t)1 << 31;
+  if (!t->wgmma.tma || t->wgmma.pipe || !call->tma_strides || !facts->nv_compiler_options ||
+      call->lq >= below || call->lk >= below || call->h >= below || call->b >= below)
+    return 0;
+  const ocf_kernel_id kernel = OCF_KERNEL_ATTENTION_WGMMA_TMA;
+  if (TMA_THREADS > facts->max_workgroup_size || TMA_THREADS > facts->max_item_sizes[0] ||
+      facts->learnt.wide_refused[kernel] || facts->learnt.wide == OCF_PROBE_FAILED ||
+      facts->learnt.wgmma_tma == OCF_PROBE_FAILED)
+    return 0;
+  if (facts->learnt.wide != OCF_PROBE_PASSED || facts->learnt.wgmma_tma != OCF_PROBE_PASSED) {
+    *probe = ocf_wgmma_tma_probe_due(facts);
+    return 0;
+  }
+  if (!ocf_facts_wide_allows(facts, kernel, TMA_THREADS, ocf_wide_register_cap(TMA_THREADS)))
+    return 0;
+  size_t stages = (size_t)t->wgmma.tma_stages;
+  while (stages > 2 && ocf_attention_wgmma_tma_local_bytes(bk, d_wgmma, stages) >
+                           facts->learnt.wgmma_tma_local_ok)
+    stages--;
+  return ocf_attention_wgmma_tma_local_bytes(bk, d_wgmma, stages) <=
+                 facts->learnt.wgmma_tma_local_ok
+             ? stages
+             : 0;
 }
 
 ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
@@ -88,15 +134,33 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
     return OCF_MMA_NOT_APPLICABLE;
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(groups * splits, cus * 2048);
+  int probe = OCF_PLAN_PROBE_NONE;
+  const size_t stages = splits < 2 ? tma_stages(facts, t, call, bk, d_wgmma, &probe) : 0;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_WGMMA_NV;
+  plan->probe = probe;
   ocf_plan_define(plan, "BK", (long long)bk);
   ocf_plan_define(plan, "PIPE", pipe);
+  ocf_plan_define(plan, "TMA", stages > 0);
+  ocf_plan_define(plan, "TMA_STAGES", stages > 0 ? (long long)stages : 2);
+  ocf_plan_define(plan, "TMA_WAIT_LIMIT", 0);
   ocf_plan_define(plan, "MMA_EMULATE", 0);
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
   ocf_attention_define_call(call, d_wgmma, plan);
   plan->local_mem_bytes = ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe);
   if (facts->nv_compiler_options) plan->max_registers = (unsigned)t->wgmma.max_regs;
+  if (stages > 0) {
+    const size_t global = units * TMA_THREADS, wg = TMA_THREADS;
+    ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA_TMA, 1, &global, &wg);
+    plan->wide_workgroup = 1;
+    plan->max_registers = ocf_wide_register_cap(TMA_THREADS);
+    plan->local_mem_bytes = ocf_attention_wgmma_tma_local_bytes(bk, d_wgmma, stages);
+    plan->kv_splits = 1;
+    plan->split_keys = call->lk;
+    plan->scratch_bytes = units * TMA_MAP_BYTES;
+    plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
+    return OCF_MMA_PLANNED;
+  }
   const size_t global = units * WGMMA_THREADS, wg = WGMMA_THREADS;
   if (splits < 2) {
     ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA, 1, &global, &wg);

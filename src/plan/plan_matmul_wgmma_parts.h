@@ -36,8 +36,6 @@ ocf_mma_outcome ocf_wgmma_plan_geometry(const ocf_device_facts *facts,
                                         const ocf_tuning_values *tuning,
                                         const ocf_matmul_call *call, const int direct,
                                         wg_geometry *out, size_t *groups_out);
-/* The probe (wide, then TMA) that a TMA-fed plan waits for. */
-ocf_plan_probe ocf_wgmma_tma_probe_due(const ocf_device_facts *facts);
 /* Rule 7's persistent tiles (and stream-K) for `kernel`, into g and *groups; 1 where they apply. */
 int ocf_wgmma_take_persistent(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
                               const ocf_matmul_call *call, ocf_kernel_id kernel, size_t before,
