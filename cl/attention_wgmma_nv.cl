@@ -58,13 +58,14 @@
  * Q once a block after the consumers released the last one (`q_empty`), then every tile of K
  * and V into a ring of TMA_STAGES stages, each once its `empty` barrier says both warpgroups
  * are done with it, completing on its `full` barrier. The warpgroups wait on `full`, multiply
- * as PIPE 0 does, and release the stage; no barrier of the workgroup is in the loop, so the
- * two warpgroups drift apart and one's softmax overlaps the other's products, and the next
- * block's tiles load during this block's last ones. Rows past lq or lk, columns past d, arrive
- * as zeros (the maps' bounds); keys past a block's kept keys but inside lk arrive as data, so
- * in a block's last tile, where those exist, the consumers zero V's rows past them (P is 0
- * there, and 0 times a non-finite value is not) before multiplying. Needs (the planner checks):
- * 16-byte chunks as above, every stride non-zero, lq, lk, h, b below 2^31; the maps in
+ * as PIPE 0 or PIPE 1 does, and release the stage; no barrier of the workgroup is in the loop,
+ * so the two warpgroups drift apart and one's softmax overlaps the other's products, and the
+ * next block's tiles load during this block's last ones. PINGPONG 1 orders that overlap
+ * (FlashAttention-3's schedule): the warpgroups take turns issuing their products. Rows past lq or
+ * lk, columns past d, arrive as zeros (the maps' bounds); keys past a block's kept keys but inside
+ * lk arrive as data, so in a block's last tile, where those exist, the consumers zero V's rows past
+ * them (P is 0 there, and 0 times a non-finite value is not) before multiplying. Needs (the planner
+ * checks): 16-byte chunks as above, every stride non-zero, lq, lk, h, b below 2^31; the maps in
  * `scratch` (512 bytes a workgroup).
  */
 
@@ -79,7 +80,7 @@
 #ifndef PIPE
 #error "PIPE: the host passes every define (src/plan/plan_attention_wgmma.c)"
 #endif
-/* 1: attention_wgmma_tma's program (the TMA-fed stages; PIPE 0); 0: the cp.async kernels'. */
+/* 1: attention_wgmma_tma's program (the TMA-fed stages); 0: the cp.async kernels'. */
 #ifndef TMA
 #error "TMA: the host passes every define (src/plan/plan_attention_wgmma.c)"
 #endif
@@ -87,8 +88,12 @@
 #ifndef TMA_STAGES
 #error "TMA_STAGES: the host passes every define (src/plan/plan_attention_wgmma.c)"
 #endif
-#if TMA && (PIPE || TMA_STAGES < 2 || TMA_STAGES > 4)
-#error "TMA: PIPE 0 and 2 to 4 stages"
+/* 1: attention_wgmma_tma's warpgroups take turns issuing their products (awg_turn_wait). */
+#ifndef PINGPONG
+#error "PINGPONG: the host passes every define (src/plan/plan_attention_wgmma.c)"
+#endif
+#if TMA && (TMA_STAGES < 2 || TMA_STAGES > 4)
+#error "TMA: 2 to 4 stages"
 #endif
 #if (BK != 64 && BK != 128) || (D != 64 && D != 128)
 #error "BK must be 64 or 128, D 64 or 128"
@@ -664,6 +669,26 @@ AWG_INLINE void awg_zero_v_tail(const uint stage, const uint from, const uint t)
   __asm__ volatile("bar.sync 1, %0;" ::"r"(THREADS) : "memory");
 }
 
+/* PINGPONG (FlashAttention-3's schedule of two warpgroups): a warpgroup issues its products only
+   on its turn and passes the turn once they are issued, so that the matrix units run one
+   warpgroup's products while the other computes its weights. Turn of warpgroup w: named barrier
+   2 + w, which its 128 work-items wait on and the other's 128 pass. Without PINGPONG both
+   return at once. */
+AWG_INLINE void awg_turn_wait(const uint wg) {
+#if PINGPONG
+  __asm__ volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory");
+#else
+  (void)wg;
+#endif
+}
+AWG_INLINE void awg_turn_pass(const uint wg) {
+#if PINGPONG
+  __asm__ volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory");
+#else
+  (void)wg;
+#endif
+}
+
 /* A consumer's blocks: the same order as the producer's, each block's tiles as they land. */
 AWG_INLINE void awg_consume(COMMON_PARAMS, const uint base, const uint t) {
   const uint wg = t / 128, quad = t % 4;
@@ -674,6 +699,10 @@ AWG_INLINE void awg_consume(COMMON_PARAMS, const uint base, const uint t) {
     dq[ks] = awg_desc(base + (ks / 4) * (BQ * 128) + wg * (64 * 128) + (ks % 4) * 32, 16, 1024);
   const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks;
   uint c = 0, qn = 0;
+#if PIPE
+  uint p[BK / 4];
+#endif
+  if (wg == 1) awg_turn_pass(wg); /* warpgroup 0 multiplies first */
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
     ulong batch, head, row0;
     awg_unit(unit, blocks, h, &batch, &head, &row0);
@@ -688,15 +717,44 @@ AWG_INLINE void awg_consume(COMMON_PARAMS, const uint base, const uint t) {
         const uint s = c % STAGES, stage = base + Q_BYTES + s * STAGE_BYTES;
         mbar_wait(base + ATMA_FULL(s), (c / STAGES) & 1);
         if ((i + 1) * BK > limit) awg_zero_v_tail(stage, (uint)(limit - i * BK), t);
+#if PIPE
+        /* P V of tile i - 1 in flight while tile i's weights are computed (as awg_rows's PIPE
+           1); its stage released once it is done */
+        float sc[NS], nm[2], sum[2];
+        awg_turn_wait(wg);
+        awg_issue_qk(sc, dq, stage);
+        if (i > 0) {
+          awg_issue_pv(o, p, base + Q_BYTES + (c - 1) % STAGES * STAGE_BYTES);
+          wg_wait1_s(sc);
+        } else {
+          wg_wait0_s(sc);
+        }
+        awg_turn_pass(wg);
+        awg_weights(sc, i * BK, kept, scale2, quad, m, nm, sum);
+        if (i > 0) {
+          wg_wait0_o(o, p);
+          mbar_arrive(base + ATMA_EMPTY((c - 1) % STAGES));
+        }
+        awg_rescale(o, m, l, nm, sum);
+        awg_pack(sc, p);
+#else
+        awg_turn_wait(wg);
         awg_step(o, m, l, dq, stage, i * BK, kept, scale2, quad);
         mbar_arrive(base + ATMA_EMPTY(s));
+#endif
       }
+#if PIPE
+      awg_issue_pv(o, p, base + Q_BYTES + (c - 1) % STAGES * STAGE_BYTES);
+      wg_wait0_o(o, p);
+      mbar_arrive(base + ATMA_EMPTY((c - 1) % STAGES));
+#endif
       mbar_arrive(base + ATMA_Q_EMPTY);
       qn++;
     }
     awg_quad_sums(l);
     awg_finish(COMMON_ARGS, batch, head, row0, kept, m, l, o);
   }
+  if (wg == 0) awg_turn_wait(wg); /* warpgroup 1's last pass, which nothing else waits for */
 }
 
 /* scratch: the maps, ATMA_MAP_STRIDE bytes a workgroup (splits and split_keys are the split

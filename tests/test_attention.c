@@ -1196,8 +1196,8 @@ static void test_attention_mma_fp32(void **state) {
    every out type, lse, rows with gaps (CHUNKED), NaN in q and k; tiles of 128 and 64 keys; then
    each row's keys in ranges of 64 and of 128 (attention_wgmma_split, ranges a row keeps none
    of, and attention_wgmma_join), two stages and three; a register cap; the TMA-fed form
-   (attention_wgmma_tma, after its probes) in 64-key tiles and two stages and in 128-key tiles
-   and three (two at d 128, where three do not fit). */
+   (attention_wgmma_tma, after its probes) in 64-key tiles and two stages, in 128-key tiles and
+   three (two at d 128, where three do not fit), and with the P V overlap and turns. */
 static void test_attention_wgmma(void **state) {
   ocft_env *env = ocft_get_env(state);
   const int hopper = strstr(env->info.vendor, "NVIDIA") != NULL &&
@@ -1222,7 +1222,8 @@ static void test_attention_wgmma(void **state) {
      rule 5 would on NVIDIA, whose built-in values split); the fifth, sixth and eighth split
      every case of 128 keys or more into ranges of 64 (of 128 with 128-key tiles:
      attention_wgmma_split and its join); the seventh caps the registers at 128 (two
-     workgroups a compute unit); the ninth and tenth feed the stages by the TMA */
+     workgroups a compute unit); the ninth to eleventh feed the stages by the TMA, the last with
+     the P V overlap and the warpgroups' turns */
   static const char *const tunings[] = {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
@@ -1236,7 +1237,9 @@ static void test_attention_wgmma(void **state) {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
       "wgmma.tma=1 wgmma.tma_stages=2",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
-      "wgmma.tma=1 wgmma.tma_stages=3"};
+      "wgmma.tma=1 wgmma.tma_stages=3",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=0 mma.split_fill=0 "
+      "wgmma.tma=2 wgmma.tma_stages=3"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -1264,7 +1267,7 @@ static void test_attention_wgmma(void **state) {
         char want[32];
         snprintf(want, sizeof want, "-DBK=%d -DPIPE=%d",
                  k == 0 || k == 7 || k == 9 || (k == 3 && cases[i].d <= 64) ? 128 : 64,
-                 k == 2 || k == 3 || k == 5);
+                 k == 2 || k == 3 || k == 5 || k == 10);
         if (!strstr(plan, want)) fail_msg("%s: %s", want, plan);
       }
     }
@@ -2462,6 +2465,7 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.steps[0].global[0], 288 * units);
     assert_int_equal(ocf_plan_define_value(&plan, "TMA_STAGES", -1), stages_of[i]);
     assert_int_equal(ocf_plan_define_value(&plan, "PIPE", -1), 0);
+    assert_int_equal(ocf_plan_define_value(&plan, "PINGPONG", -1), 0);
     assert_int_equal(ocf_plan_define_value(&plan, "BK", -1), 64);
     assert_int_equal(plan.local_mem_bytes, stages_of[i] == 3 ? three : two);
     assert_int_equal(plan.scratch_bytes, 512 * units);
@@ -2477,7 +2481,7 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     ocf_attention_call call = base;
     int probe = OCF_PLAN_PROBE_NONE;
     if (g == 0) tv.attention.wgmma.tma = 0;
-    if (g == 1) tv.attention.wgmma.pipe = 1;
+    if (g == 1) call.h = call.h_kv = (size_t)1 << 31;
     if (g == 2) call.tma_strides = 0;
     if (g == 3) f.nv_compiler_options = 0;
     if (g == 4) call.lk = (size_t)1 << 31;
@@ -2498,8 +2502,18 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.steps[0].kernel,
                      g == 12 ? OCF_KERNEL_ATTENTION_WGMMA_SPLIT : OCF_KERNEL_ATTENTION_WGMMA);
     assert_int_equal(ocf_plan_define_value(&plan, "TMA", -1), 0);
+    assert_int_equal(ocf_plan_define_value(&plan, "PINGPONG", -1), 0);
     assert_int_equal(plan.probe, probe);
   }
+  /* wgmma.pipe carries over; wgmma.tma 2 takes turns (PINGPONG) */
+  ocf_tuning_values turns = on;
+  turns.attention.wgmma.pipe = 1, turns.attention.wgmma.tma = 2;
+  ocf_plan plan;
+  ocft_assert_status(ocf_plan_attention(&nv, &turns, &base, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_TMA);
+  assert_int_equal(ocf_plan_define_value(&plan, "PIPE", -1), 1);
+  assert_int_equal(ocf_plan_define_value(&plan, "PINGPONG", -1), 1);
+  assert_int_equal(ocf_plan_define_value(&plan, "TMA_STAGES", -1), 3);
 }
 
 /* mma.decode_fill: decoding calls (decode.wg on) go to attention_mma before attention_decode

@@ -16,13 +16,18 @@ for bk in 64 128; do
     for dt in 1 2; do
       masks="-DHAS_LENGTHS=$((bk == 64)) -DCAUSAL=$((dt == 2)) -DHAS_LSE=$((d == 128))"
       types="-DBK=$bk -DD=$d -DMMA_DTYPE=$dt -DMMA_EMULATE=0 -DQ_DTYPE=$dt -DK_DTYPE=$dt
-        -DV_DTYPE=$dt -DOUT_DTYPE=$((3 - dt)) -DTMA_WAIT_LIMIT=0 -DTMA_STAGES=2"
+        -DV_DTYPE=$dt -DOUT_DTYPE=$((3 - dt)) -DTMA_WAIT_LIMIT=0 -DTMA_STAGES=$((2 + (bk == 64)))"
       SOURCES="$sources" KERNELS="attention_wgmma attention_wgmma_split attention_wgmma_join" \
-        bash "$root/tools/wgmma_offline.sh" "$work/bk$bk-d$d-t$dt" $types -DTMA=0 \
+        bash "$root/tools/wgmma_offline.sh" "$work/bk$bk-d$d-t$dt" $types -DTMA=0 -DPINGPONG=0 \
         -DPIPE=$((bk + d < 256)) $masks || failed=1
-      # the TMA-fed program: the producer warp's 288 work-items leave a consumer 224 registers
-      SOURCES="$sources" KERNELS="attention_wgmma_tma" bash "$root/tools/wgmma_offline.sh" \
-        "$work/tma-bk$bk-d$d-t$dt" $types -DTMA=1 -DPIPE=0 $masks || failed=1
+      # the TMA-fed program, as is and with the P V overlap and the warpgroups' turns: the
+      # producer warp's 288 work-items leave a consumer 224 registers (the plan's cap)
+      for pp in "-DPIPE=0 -DPINGPONG=0" "-DPIPE=1 -DPINGPONG=1"; do
+        # shellcheck disable=SC2086
+        OFFLINE_REGISTERS=224 SOURCES="$sources" KERNELS="attention_wgmma_tma" bash "$root/tools/wgmma_offline.sh" \
+          "$work/tma-bk$bk-d$d-t$dt" $types -DTMA=1 $pp $masks ||
+          failed=1
+      done
     done
   done
 done

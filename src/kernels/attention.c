@@ -49,7 +49,7 @@ static const char *const mma_defines[] = {
 static const char *const wgmma_defines[] = {
     "BK",      "PIPE",       "MMA_EMULATE",    "MMA_DTYPE",   "D",      "Q_DTYPE",
     "K_DTYPE", "V_DTYPE",    "OUT_DTYPE",      "HAS_LENGTHS", "CAUSAL", "HAS_LSE",
-    "TMA",     "TMA_STAGES", "TMA_WAIT_LIMIT", NULL};
+    "TMA",     "TMA_STAGES", "TMA_WAIT_LIMIT", "PINGPONG",    NULL};
 
 #define KERNEL_D(ID, NAME, PROGRAM, DEFINES, ARGS, APPLIES) \
   const ocf_kernel_desc ocf_kdesc_##NAME = {                \

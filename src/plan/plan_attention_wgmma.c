@@ -30,9 +30,10 @@
  *      unsplit 191.1, split for 132 178.5; 1 x 32 x 1024^2 x 128 (256) unsplit 271.4, split for
  *      264 113.5.
  *   6. The TMA-fed form, where wgmma.tma is set and the call is unsplit: attention_wgmma_tma
- *      (cl/attention_wgmma_nv.cl), 288 work-items (a producer warp more), PIPE 0, a ring of
+ *      (cl/attention_wgmma_nv.cl), 288 work-items (a producer warp more), a ring of
  *      wgmma.tma_stages (fewer down to 2 until it fits the local memory the TMA probe ran right
- *      with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup.
+ *      with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup;
+ *      wgmma.pipe as for attention_wgmma, and wgmma.tma 2 its warpgroups' turns (PINGPONG).
  *      Needs what tensor maps can describe (tma_strides; lq, lk, h and b below 2^31: the box
  *      coordinates are signed 32-bit), NVIDIA's compiler options (the register cap), a wide
  *      launch the wide probe allows, and the GEMM's TMA probe passed. Until the wide and TMA
@@ -66,8 +67,8 @@ static size_t tma_stages(const ocf_device_facts *facts, const ocf_attention_tuni
                          const ocf_attention_call *call, size_t bk, size_t d_wgmma, int *probe) {
   *probe = OCF_PLAN_PROBE_NONE;
   const size_t below = (size_t)1 << 31;
-  if (!t->wgmma.tma || t->wgmma.pipe || !call->tma_strides || !facts->nv_compiler_options ||
-      call->lq >= below || call->lk >= below || call->h >= below || call->b >= below)
+  if (!t->wgmma.tma || !call->tma_strides || !facts->nv_compiler_options || call->lq >= below ||
+      call->lk >= below || call->h >= below || call->b >= below)
     return 0;
   const ocf_kernel_id kernel = OCF_KERNEL_ATTENTION_WGMMA_TMA;
   if (TMA_THREADS > facts->max_workgroup_size || TMA_THREADS > facts->max_item_sizes[0] ||
@@ -142,6 +143,7 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   ocf_plan_define(plan, "BK", (long long)bk);
   ocf_plan_define(plan, "PIPE", pipe);
   ocf_plan_define(plan, "TMA", stages > 0);
+  ocf_plan_define(plan, "PINGPONG", stages > 0 && t->wgmma.tma == 2);
   ocf_plan_define(plan, "TMA_STAGES", stages > 0 ? (long long)stages : 2);
   ocf_plan_define(plan, "TMA_WAIT_LIMIT", 0);
   ocf_plan_define(plan, "MMA_EMULATE", 0);

@@ -223,12 +223,13 @@ static const ocf_tunable attention_tunables[] = {
                             "126 without spills, D 128 spills 32-84 bytes); 0: the compiler's "
                             "choice (150-255 registers, one workgroup a unit)",
                             NULL},
-    [AT(wgmma.tma)] = {"wgmma.tma", 0, 1, 0, 0,
+    [AT(wgmma.tma)] = {"wgmma.tma", 0, 2, 0, 0,
                        "1: unsplit calls run attention_wgmma_tma, whose K and V stages the "
                        "tensor memory accelerator fills for a producer warp (288 work-items, "
-                       "after the wide and TMA probes passed; PIPE 0), the warpgroups on "
-                       "barriers of their own; 0: every work-item's cp.async and the "
-                       "workgroup's barriers",
+                       "after the wide and TMA probes passed), the warpgroups on barriers of "
+                       "their own; 2: the same, the warpgroups taking turns to issue their "
+                       "products (FlashAttention-3's ping-pong); 0: every work-item's cp.async "
+                       "and the workgroup's barriers",
                        NULL},
     [AT(wgmma.tma_stages)] = {"wgmma.tma_stages", 2, 4, 0, 2,
                               "stages of K and V tiles in attention_wgmma_tma's ring (fewer "

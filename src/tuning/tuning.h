@@ -359,7 +359,8 @@ typedef struct ocf_attention_wgmma_tuning {
   int pipe;       /* 1: P V of the tile before in flight while a tile's weights are computed */
   int split_fill; /* few blocks: keys split into ranges for this many workgroups a unit; 0: no */
   int max_regs;   /* a register cap for its kernels (NVIDIA); 0: the compiler's choice */
-  int tma;        /* 1: unsplit calls on attention_wgmma_tma (TMA-fed stages, a producer warp) */
+  int tma;        /* 1: unsplit calls on attention_wgmma_tma (TMA-fed stages, a producer warp);
+                     2: and its warpgroups taking turns to issue their products */
   int tma_stages; /* attention_wgmma_tma's ring: 2 to 4 stages of K and V */
 } ocf_attention_wgmma_tuning;
 
