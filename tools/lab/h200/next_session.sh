@@ -23,7 +23,8 @@
 #           the unpadded and padded plans, cuBLAS beside, no suite (cap 300 s)
 #   bench   `oclfuse bench`, the default GPU sweep with the L2 flushed before each call (cap
 #           BENCH_CAP, default 150 s: it needed more on 2026-12-05, 88 of 114 rows in 140 s);
-#           with PEERS_CAP (s), bench/peers.py on its JSON after it
+#           with PEERS_CAP (s), bench/peers.py on its JSON after it; BENCH_ARGS: more arguments
+#           (`--op attention`: one op's rows)
 #   peers   bench/peers.py (every row's PyTorch peers, triton.testing.do_bench) on PEERS_JSON, a
 #           bench JSON of an earlier call copied into the tree (cap PEERS_CAP, default 500 s):
 #           the peers of a whole sweep take longer than one call leaves after the sweep
@@ -468,8 +469,9 @@ for step in "$@"; do
     tail -30 "$work/sides.txt"
     ;;
   bench)
-    timeout -k 10 "$(budget ${BENCH_CAP:-150})" $b/bench/oclfuse bench --format json >"$work/bench.json" \
-      2>"$work/bench.err"
+    # shellcheck disable=SC2086
+    timeout -k 10 "$(budget ${BENCH_CAP:-150})" $b/bench/oclfuse bench --format json ${BENCH_ARGS:-} \
+      >"$work/bench.json" 2>"$work/bench.err"
     echo "bench rc $?"
     # PEERS_CAP > 0: bench/peers.py on the run (softmax against torch and torch.compile, matmul
     # against cuBLAS), the table into peers.tsv.
