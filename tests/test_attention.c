@@ -2514,6 +2514,18 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
   assert_int_equal(ocf_plan_define_value(&plan, "PIPE", -1), 1);
   assert_int_equal(ocf_plan_define_value(&plan, "PINGPONG", -1), 1);
   assert_int_equal(ocf_plan_define_value(&plan, "TMA_STAGES", -1), 3);
+  /* wgmma.tma_persist: a workgroup a compute unit (132 of the 512 blocks), a map each; fewer
+     blocks than units keep a workgroup a block */
+  ocf_tuning_values persist = on;
+  persist.attention.wgmma.tma_persist = 1;
+  ocft_assert_status(ocf_plan_attention(&nv, &persist, &base, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_TMA);
+  assert_int_equal(plan.steps[0].global[0], 288 * 132);
+  assert_int_equal(plan.scratch_bytes, 512 * 132);
+  ocf_attention_call few = base;
+  few.b = 1, few.h = 4, few.h_kv = 1, few.lq = 1000; /* 4 x 8 blocks */
+  ocft_assert_status(ocf_plan_attention(&nv, &persist, &few, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].global[0], 288 * 32);
 }
 
 /* mma.decode_fill: decoding calls (decode.wg on) go to attention_mma before attention_decode

@@ -33,7 +33,9 @@
  *      (cl/attention_wgmma_nv.cl), 288 work-items (a producer warp more), a ring of
  *      wgmma.tma_stages (fewer down to 2 until it fits the local memory the TMA probe ran right
  *      with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup;
- *      wgmma.pipe as for attention_wgmma, and wgmma.tma 2 its warpgroups' turns (PINGPONG).
+ *      wgmma.pipe as for attention_wgmma, and wgmma.tma 2 its warpgroups' turns (PINGPONG);
+ *      with wgmma.tma_persist a workgroup a compute unit (at most), each taking block after
+ *      block.
  *      Needs what tensor maps can describe (tma_strides; lq, lk, h and b below 2^31: the box
  *      coordinates are signed 32-bit), NVIDIA's compiler options (the register cap), a wide
  *      launch the wide probe allows, and the GEMM's TMA probe passed. Until the wide and TMA
@@ -152,14 +154,15 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   plan->local_mem_bytes = ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe);
   if (facts->nv_compiler_options) plan->max_registers = (unsigned)t->wgmma.max_regs;
   if (stages > 0) {
-    const size_t global = units * TMA_THREADS, wg = TMA_THREADS;
+    const size_t workgroups = t->wgmma.tma_persist ? ocf_min_size(units, cus) : units;
+    const size_t global = workgroups * TMA_THREADS, wg = TMA_THREADS;
     ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA_TMA, 1, &global, &wg);
     plan->wide_workgroup = 1;
     plan->max_registers = ocf_wide_register_cap(TMA_THREADS);
     plan->local_mem_bytes = ocf_attention_wgmma_tma_local_bytes(bk, d_wgmma, stages);
     plan->kv_splits = 1;
     plan->split_keys = call->lk;
-    plan->scratch_bytes = units * TMA_MAP_BYTES;
+    plan->scratch_bytes = workgroups * TMA_MAP_BYTES;
     plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
     return OCF_MMA_PLANNED;
   }

@@ -235,6 +235,12 @@ static const ocf_tunable attention_tunables[] = {
                               "stages of K and V tiles in attention_wgmma_tma's ring (fewer "
                               "where local memory holds fewer)",
                               NULL},
+    [AT(wgmma.tma_persist)] = {"wgmma.tma_persist", 0, 1, 0, 0,
+                               "1: attention_wgmma_tma in one workgroup a compute unit, each "
+                               "taking every units-th block in turn (its maps made once, the "
+                               "next block's tiles loaded while this block's last ones are "
+                               "multiplied); 0: a workgroup a block",
+                               NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };

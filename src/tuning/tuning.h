@@ -353,15 +353,17 @@ typedef struct ocf_attention_mma_tuning {
 
 /* attention_wgmma (cl/attention_wgmma_nv.cl): 16-bit Q, K, V on Hopper's warpgroup units. */
 typedef struct ocf_attention_wgmma_tuning {
-  int on;         /* 0 never; 1 on NVIDIA compute capability 9.0 where the wgmma probe passed */
-  int bk;         /* keys a tile: 64 or 128 (halved to fit local memory) */
-  int min_lq;     /* the fewest query rows a call takes it with */
-  int pipe;       /* 1: P V of the tile before in flight while a tile's weights are computed */
-  int split_fill; /* few blocks: keys split into ranges for this many workgroups a unit; 0: no */
-  int max_regs;   /* a register cap for its kernels (NVIDIA); 0: the compiler's choice */
-  int tma;        /* 1: unsplit calls on attention_wgmma_tma (TMA-fed stages, a producer warp);
-                     2: and its warpgroups taking turns to issue their products */
-  int tma_stages; /* attention_wgmma_tma's ring: 2 to 4 stages of K and V */
+  int on;          /* 0 never; 1 on NVIDIA compute capability 9.0 where the wgmma probe passed */
+  int bk;          /* keys a tile: 64 or 128 (halved to fit local memory) */
+  int min_lq;      /* the fewest query rows a call takes it with */
+  int pipe;        /* 1: P V of the tile before in flight while a tile's weights are computed */
+  int split_fill;  /* few blocks: keys split into ranges for this many workgroups a unit; 0: no */
+  int max_regs;    /* a register cap for its kernels (NVIDIA); 0: the compiler's choice */
+  int tma;         /* 1: unsplit calls on attention_wgmma_tma (TMA-fed stages, a producer warp);
+                      2: and its warpgroups taking turns to issue their products */
+  int tma_stages;  /* attention_wgmma_tma's ring: 2 to 4 stages of K and V */
+  int tma_persist; /* 1: attention_wgmma_tma in a workgroup a compute unit, each taking block
+                      after block (its maps made once, the next block's tiles loaded early) */
 } ocf_attention_wgmma_tuning;
 
 typedef struct ocf_attention_tuning {
