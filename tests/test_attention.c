@@ -2475,7 +2475,7 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.kv_splits, 1);
   }
   /* Each gate alone: the cp.async kernel, and the probe a gate waits for (0: none). */
-  for (int g = 0; g < 13; g++) {
+  for (int g = 0; g < 14; g++) {
     ocf_tuning_values tv = on;
     ocf_device_facts f = nv;
     ocf_attention_call call = base;
@@ -2490,6 +2490,7 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     if (g == 7) f.learnt.wide = OCF_PROBE_FAILED;
     if (g == 8) f.learnt.wgmma_tma = OCF_PROBE_FAILED;
     if (g == 9) f.max_workgroup_size = 256;
+    if (g == 13) call.scratch_bound.set = 1, call.scratch_bound.bytes = 512 * 512 - 1;
     if (g == 10) f.learnt.wide = OCF_PROBE_UNKNOWN, probe = OCF_PLAN_PROBE_WIDE;
     if (g == 11) f.learnt.wgmma_tma = OCF_PROBE_UNKNOWN, probe = OCF_PLAN_PROBE_WGMMA_TMA;
     /* few blocks against long keys: the split, which the TMA form does not run */
@@ -2505,10 +2506,16 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(ocf_plan_define_value(&plan, "PINGPONG", -1), 0);
     assert_int_equal(plan.probe, probe);
   }
+  /* a caller's workspace that holds the maps exactly */
+  ocf_attention_call bounded = base;
+  bounded.scratch_bound.set = 1, bounded.scratch_bound.bytes = 512 * 512;
+  ocf_plan plan;
+  ocft_assert_status(ocf_plan_attention(&nv, &on, &bounded, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_TMA);
+  assert_int_equal(plan.scratch_bytes, 512 * 512);
   /* wgmma.pipe carries over; wgmma.tma 2 takes turns (PINGPONG) */
   ocf_tuning_values turns = on;
   turns.attention.wgmma.pipe = 1, turns.attention.wgmma.tma = 2;
-  ocf_plan plan;
   ocft_assert_status(ocf_plan_attention(&nv, &turns, &base, &plan), OCF_SUCCESS);
   assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_TMA);
   assert_int_equal(ocf_plan_define_value(&plan, "PIPE", -1), 1);

@@ -37,7 +37,8 @@
  *      with wgmma.tma_persist a workgroup a compute unit (at most), each taking block after
  *      block.
  *      Needs what tensor maps can describe (tma_strides; lq, lk, h and b below 2^31: the box
- *      coordinates are signed 32-bit), NVIDIA's compiler options (the register cap), a wide
+ *      coordinates are signed 32-bit), the maps within a caller's workspace where one bounds
+ *      the scratch, NVIDIA's compiler options (the register cap), a wide
  *      launch the wide probe allows, and the GEMM's TMA probe passed. Until the wide and TMA
  *      probes have run the call runs attention_wgmma and asks for them; where either failed, or
  *      a gate fails, it runs attention_wgmma.
@@ -63,15 +64,19 @@ size_t ocf_attention_wgmma_tma_local_bytes(size_t bk, size_t d_wgmma, size_t sta
   return ring + ocf_round_up(16 * stages + 16, 128) + 512 + 1024;
 }
 
-/* Rule 6: the ring's stages where attention_wgmma_tma runs the call (2 to wgmma.tma_stages),
-   0 where it does not; *probe: the probe it waits for (OCF_PLAN_PROBE_NONE: none). */
+/* Rule 6: the ring's stages where attention_wgmma_tma runs the call in `workgroups` (2 to
+   wgmma.tma_stages), 0 where it does not; *probe: the probe it waits for (OCF_PLAN_PROBE_NONE:
+   none). */
 static size_t tma_stages(const ocf_device_facts *facts, const ocf_attention_tuning *t,
-                         const ocf_attention_call *call, size_t bk, size_t d_wgmma, int *probe) {
+                         const ocf_attention_call *call, size_t bk, size_t d_wgmma,
+                         size_t workgroups, int *probe) {
   *probe = OCF_PLAN_PROBE_NONE;
   const size_t below = (size_t)1 << 31;
   if (!t->wgmma.tma || !call->tma_strides || !facts->nv_compiler_options || call->lq >= below ||
       call->lk >= below || call->h >= below || call->b >= below)
     return 0;
+  /* the maps within a caller's workspace (the cp.async form takes no scratch) */
+  if (ocf_scratch_ranges(&call->scratch_bound, TMA_MAP_BYTES, 0) < workgroups) return 0;
   const ocf_kernel_id kernel = OCF_KERNEL_ATTENTION_WGMMA_TMA;
   if (TMA_THREADS > facts->max_workgroup_size || TMA_THREADS > facts->max_item_sizes[0] ||
       facts->learnt.wide_refused[kernel] || facts->learnt.wide == OCF_PROBE_FAILED ||
@@ -138,7 +143,9 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(groups * splits, cus * 2048);
   int probe = OCF_PLAN_PROBE_NONE;
-  const size_t stages = splits < 2 ? tma_stages(facts, t, call, bk, d_wgmma, &probe) : 0;
+  const size_t workgroups = t->wgmma.tma_persist ? ocf_min_size(units, cus) : units;
+  const size_t stages =
+      splits < 2 ? tma_stages(facts, t, call, bk, d_wgmma, workgroups, &probe) : 0;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_WGMMA_NV;
   plan->probe = probe;
@@ -154,7 +161,6 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   plan->local_mem_bytes = ocf_attention_wgmma_local_bytes(bk, d_wgmma, pipe);
   if (facts->nv_compiler_options) plan->max_registers = (unsigned)t->wgmma.max_regs;
   if (stages > 0) {
-    const size_t workgroups = t->wgmma.tma_persist ? ocf_min_size(units, cus) : units;
     const size_t global = workgroups * TMA_THREADS, wg = TMA_THREADS;
     ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_WGMMA_TMA, 1, &global, &wg);
     plan->wide_workgroup = 1;
