@@ -65,8 +65,9 @@
  * lk, columns past d, arrive as zeros (the maps' bounds); keys past a block's kept keys but inside
  * lk arrive as data, so in a block's last tile, where those exist, the consumers zero V's rows past
  * them (P is 0 there, and 0 times a non-finite value is not) before multiplying. Needs (the planner
- * checks): 16-byte chunks as above, every stride non-zero, lq, lk, h, b below 2^31; the maps in
- * `scratch` (512 bytes a workgroup).
+ * checks): 16-byte chunks as above, strides a map describes (0 only along a dimension of one),
+ * lq, lk, h, b below 2^31; the maps in `scratch` (512 bytes a workgroup). A workgroup takes every
+ * get_num_groups-th block (one a workgroup, or with wgmma.tma_persist one workgroup a unit).
  */
 
 /* ---- tunables and the call's facts, passed by the host (src/plan/plan_attention_wgmma.c) ---- */
