@@ -89,9 +89,9 @@ jobs=${JOBS:-$(nproc)}
 # test_attention_shapes; they are in the list since as heads-key-row and direct-rescale, run the
 # same day through the script with chain-eventless-stop: all three killed (test_attention_masks,
 # test_attention_shapes, test_faults_resources_warm's test_faults_every_call).
-# attn-tma-stages, attn-tma-probe and bound-attention-tma were run on 2026-12-07 (forty-ninth session, PoCL,
-# OCFT_ONLY=test_attention_plans; the third applied by hand): all killed by test_attention_plans
-# (test_wgmma_tma_plans).
+# attn-tma-stages, attn-tma-probe and bound-attention-tma were run on 2026-12-07 (forty-ninth
+# session, PoCL, OCFT_ONLY=test_attention_plans; the third applied by hand): all killed by
+# test_attention_plans (test_wgmma_tma_plans).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
