@@ -9,7 +9,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/attention_wgmma_offline}
 sources="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
-  mbarrier.clh attention_wgmma_nv.cl"
+  mbarrier.clh attention_wgmma_nv.cl attention_wgmma_tma.clh"
 failed=0
 for bk in 64 128; do
   for d in 64 128; do

@@ -54,7 +54,8 @@ fi
 # The program's files (SOURCES, from cl/; default the GEMM's, as CMakeLists.txt lists them): the
 # attention program is
 #   SOURCES="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
-#   attention_wgmma_nv.cl" KERNELS=attention_wgmma tools/wgmma_offline.sh /tmp/awg -DBK=128 ...
+#   mbarrier.clh attention_wgmma_nv.cl attention_wgmma_tma.clh" KERNELS=attention_wgmma
+#   tools/wgmma_offline.sh /tmp/awg -DBK=128 ...
 gemm_sources=$(sed -n 's/^ *"matmul_wgmma_nv: \(.*\)"$/\1/p' "$root/CMakeLists.txt")
 sources=${SOURCES:-$gemm_sources}
 [ -n "$sources" ] ||
