@@ -2506,6 +2506,26 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(ocf_plan_define_value(&plan, "PINGPONG", -1), 0);
     assert_int_equal(plan.probe, probe);
   }
+  /* What a map describes: strides below 2^36 elements, 0 only along a dimension of one. */
+  const size_t dims[3][3] = {{2, 8, 4096}, {2, 2, 3000}, {2, 2, 3000}};
+  const size_t dense[3][3] = {{8 * 4096 * 128, 4096 * 128, 128},
+                              {2 * 3000 * 128, 3000 * 128, 128},
+                              {2 * 3000 * 128, 3000 * 128, 128}};
+  assert_true(ocf_attention_tma_strides(dims, dense));
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) {
+      size_t d[3][3], s[3][3];
+      memcpy(d, dims, sizeof d), memcpy(s, dense, sizeof s);
+      s[i][j] = 0; /* broadcast along a dimension of 2 or more */
+      assert_false(ocf_attention_tma_strides(d, s));
+      d[i][j] = 1; /* of one: any stride */
+      assert_true(ocf_attention_tma_strides(d, s));
+      memcpy(d, dims, sizeof d);
+      s[i][j] = ((size_t)1 << 36) - 1;
+      assert_true(ocf_attention_tma_strides(d, s));
+      s[i][j] = (size_t)1 << 36;
+      assert_false(ocf_attention_tma_strides(d, s));
+    }
   /* a caller's workspace that holds the maps exactly */
   ocf_attention_call bounded = base;
   bounded.scratch_bound.set = 1, bounded.scratch_bound.bytes = 512 * 512;

@@ -156,14 +156,13 @@ static size_t kv_vector(size_t d, size_t k_offset, const size_t *k_strides, size
   return w;
 }
 
-/* Whether tensor maps can describe Q, K and V (t[0..2]): each stride below 2^36 elements (a
-   map's 2^40 bytes), and 0 only along a dimension of one (a map's strides are the elements'
-   places; the kernel gives such a dimension any stride). */
+/* Whether tensor maps can describe Q, K and V (t[0..2]): ocf_attention_tma_strides. */
 static int tma_strides(const tensor t[4]) {
+  size_t dims[3][3], strides[3][3];
   for (int i = 0; i < 3; i++)
     for (int j = 0; j < 3; j++)
-      if (t[i].s[j] >= ((size_t)1 << 36) || (t[i].s[j] == 0 && t[i].n[j] > 1)) return 0;
-  return 1;
+      dims[i][j] = t[i].n[j], strides[i][j] = t[i].s[j];
+  return ocf_attention_tma_strides(dims, strides);
 }
 
 /* The checks the call and its workspace query share: the launch settings (into *settings and

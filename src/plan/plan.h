@@ -352,6 +352,11 @@ size_t ocf_attention_key_ranges(const ocf_attention_call *call, size_t base_unit
 /* The local memory of attention_wgmma with tiles of bk keys at head dim D = d_wgmma, with and
    without wgmma.pipe. */
 size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe);
+/* Whether 4-D tensor maps describe Q, K and V (tensor i of dims[i] = {batches, heads, rows} at
+   strides[i] = {batch, head, row} elements): each stride below 2^36 elements (a map's 2^40
+   bytes), and 0 only along a dimension of one (the kernel gives that one any stride). The
+   call's tma_strides. */
+int ocf_attention_tma_strides(const size_t dims[3][3], const size_t strides[3][3]);
 /* The same of attention_wgmma_tma with a ring of `stages` (its barriers and maps included). */
 size_t ocf_attention_wgmma_tma_local_bytes(size_t bk, size_t d_wgmma, size_t stages);
 /* The probe (wide, then TMA) that a TMA-fed plan waits for (the GEMM's and attention's). */

@@ -57,6 +57,13 @@ size_t ocf_attention_wgmma_local_bytes(size_t bk, size_t d_wgmma, int pipe) {
   return 2 * (WGMMA_ROWS * d_wgmma + (pipe ? 3 : 2) * 2 * bk * d_wgmma) + 1024;
 }
 
+int ocf_attention_tma_strides(const size_t dims[3][3], const size_t strides[3][3]) {
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      if (strides[i][j] >= ((size_t)1 << 36) || (strides[i][j] == 0 && dims[i][j] > 1)) return 0;
+  return 1;
+}
+
 size_t ocf_attention_wgmma_tma_local_bytes(size_t bk, size_t d_wgmma, size_t stages) {
   /* Q and the ring; 2 stages + 2 mbarriers of 8 bytes, rounded to 128; the maps' 512 bytes
      (384 used, 512 zeroed); 1 KiB for the alignment. */
