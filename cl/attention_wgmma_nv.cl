@@ -423,6 +423,43 @@ AWG_INLINE void awg_unit(const ulong unit, const ulong blocks, const ulong h, ul
   *row0 = block * BQ;
 }
 
+/* Unit `unit` of a grid of b h blocks x `splits` ranges a block (the range fastest): its (batch,
+   head) and first row as awg_unit gives them, and its keys lo .. hi: range `split` of
+   split_keys (a multiple of BK) of the block's last row's kept keys (empty: lo = hi). One range
+   (split_keys >= lk): the block's keys. */
+AWG_INLINE void awg_range_unit(COMMON_PARAMS, const ulong unit, const ulong splits,
+                               const ulong split_keys, ulong *batch, ulong *head, ulong *row0,
+                               ulong *split, ulong *lo, ulong *hi) {
+  const ulong blocks = (lq + BQ - 1) / BQ;
+  awg_unit(ocf_divmod(unit, splits, split), blocks, h, batch, head, row0);
+  const ulong limit = awg_block_keys(lq, lk, lengths, lengths_off, causal_offset, *batch, *row0);
+  *lo = *split * split_keys;
+  *hi = *lo >= limit ? *lo : (limit - *lo < split_keys ? limit : *lo + split_keys);
+}
+
+/* The lane's rows' (m, l, O) of range `split` of block row0 into scratch as attention_mma_split
+   writes them (m in natural-log units), for attention_wgmma_join. */
+AWG_INLINE void awg_write_range(COMMON_PARAMS, const ulong batch, const ulong head,
+                                const ulong row0, const ulong splits, const ulong split,
+                                const float *m, const float *l, const float *o,
+                                __global float *scratch) {
+  const uint quad = get_local_id(0) % 4;
+#pragma unroll
+  for (uint v1 = 0; v1 < 2; v1++) {
+    const ulong i = awg_lane_row(row0) + 8 * v1;
+    if (i >= lq) continue;
+    const ulong at = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
+    if (quad == 0) scratch[at] = m[v1] * M_LN2_F, scratch[at + 1] = l[v1];
+#pragma unroll
+    for (uint q8 = 0; q8 < D / 8; q8++)
+#pragma unroll
+      for (uint v0 = 0; v0 < 2; v0++) {
+        const ulong col = 8 * q8 + 2 * quad + v0;
+        if (col < d) scratch[at + 2 + col] = o[4 * q8 + 2 * v1 + v0];
+      }
+  }
+}
+
 /* The lane's rows of block row0 of (batch, head) written: out = O / l (kept 0: 0, lse -inf; a
    non-finite max: NaN), and lse where asked. */
 AWG_INLINE void awg_finish(COMMON_PARAMS, const ulong batch, const ulong head, const ulong row0,
@@ -480,34 +517,14 @@ attention_wgmma_split(COMMON_PARAMS, const ulong splits, const ulong split_keys,
                       __global float *scratch) {
   __local uchar smem[SMEM_BYTES] __attribute__((aligned(1024)));
   const uint base = (mma_local_addr(smem) + 1023u) & ~1023u;
-  const uint quad = get_local_id(0) % 4;
-  const ulong blocks = (lq + BQ - 1) / BQ, units = b * h * blocks * splits;
+  const ulong units = b * h * ((lq + BQ - 1) / BQ) * splits;
   for (ulong unit = get_group_id(0); unit < units; unit += get_num_groups(0)) {
-    ulong split, block, head;
-    const ulong rest = ocf_divmod(unit, splits, &split);
-    const ulong bh = ocf_divmod(rest, blocks, &block);
-    const ulong batch = ocf_divmod(bh, h, &head);
-    const ulong row0 = block * BQ;
-    const ulong limit = awg_block_keys(lq, lk, lengths, lengths_off, causal_offset, batch, row0);
-    const ulong lo = split * split_keys;
-    const ulong hi = lo >= limit ? lo : (limit - lo < split_keys ? limit : lo + split_keys);
+    ulong batch, head, row0, split, lo, hi;
+    awg_range_unit(COMMON_ARGS, unit, splits, split_keys, &batch, &head, &row0, &split, &lo, &hi);
     ulong kept[2];
     float m[2], l[2], o[NO];
     awg_rows(COMMON_ARGS, batch, head, row0, lo, hi, base, kept, m, l, o);
-#pragma unroll
-    for (uint v1 = 0; v1 < 2; v1++) {
-      const ulong i = awg_lane_row(row0) + 8 * v1;
-      if (i >= lq) continue;
-      const ulong at = (((batch * h + head) * lq + i) * splits + split) * (d + 2);
-      if (quad == 0) scratch[at] = m[v1] * M_LN2_F, scratch[at + 1] = l[v1];
-#pragma unroll
-      for (uint q8 = 0; q8 < D / 8; q8++)
-#pragma unroll
-        for (uint v0 = 0; v0 < 2; v0++) {
-          const ulong col = 8 * q8 + 2 * quad + v0;
-          if (col < d) scratch[at + 2 + col] = o[4 * q8 + 2 * v1 + v0];
-        }
-    }
+    awg_write_range(COMMON_ARGS, batch, head, row0, splits, split, m, l, o, scratch);
   }
 }
 #endif

@@ -1222,8 +1222,10 @@ static void test_attention_wgmma(void **state) {
      rule 5 would on NVIDIA, whose built-in values split); the fifth, sixth and eighth split
      every case of 128 keys or more into ranges of 64 (of 128 with 128-key tiles:
      attention_wgmma_split and its join); the seventh caps the registers at 128 (two
-     workgroups a compute unit); the ninth to eleventh feed the stages by the TMA, the last with
-     the P V overlap and the warpgroups' turns */
+     workgroups a compute unit); the ninth to eleventh feed the stages by the TMA, the eleventh
+     with the P V overlap and the warpgroups' turns; the twelfth and thirteenth split the keys as
+     the fifth does for the TMA-fed kernel (TMA_SPLIT), the twelfth with the P V overlap (its
+     first product of a range past key 0), the last a workgroup a compute unit */
   static const char *const tunings[] = {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
@@ -1239,7 +1241,11 @@ static void test_attention_wgmma(void **state) {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
       "wgmma.tma=1 wgmma.tma_stages=3",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=0 mma.split_fill=0 "
-      "wgmma.tma=2 wgmma.tma_stages=3"};
+      "wgmma.tma=2 wgmma.tma_stages=3",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64 "
+      "wgmma.tma=1 wgmma.tma_stages=2",
+      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 split.min=64 "
+      "wgmma.tma=1 wgmma.tma_stages=3 wgmma.tma_persist=1"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -1257,17 +1263,19 @@ static void test_attention_wgmma(void **state) {
       if (cases[i].offset) c.offset_set = 1, c.offset = -2;
       run_case(env, "attention_wgmma", &c, 0);
       const char *plan = ocf_last_plan();
-      const int split = (k == 4 || k == 5 || k == 7) && cases[i].lk >= 128;
-      const char *kernel = split    ? "attention_wgmma_split "
-                           : k >= 8 ? "attention_wgmma_tma "
-                                    : "attention_wgmma ";
+      const int split = (k == 4 || k == 5 || k == 7 || k >= 11) && cases[i].lk >= 128;
+      const char *kernel = k >= 8  ? "attention_wgmma_tma "
+                           : split ? "attention_wgmma_split "
+                                   : "attention_wgmma ";
       if (hopper && !strstr(plan, kernel)) fail_msg("not %s: %s", kernel, plan);
+      if (hopper && k >= 8 && !strstr(plan, split ? "-DTMA_SPLIT=1" : "-DTMA_SPLIT=0"))
+        fail_msg("TMA_SPLIT %d: %s", split, plan);
       if (!hopper) assert_null(strstr(plan, "attention_wgmma"));
       if (hopper) { /* bk 128 in three stages fits at d 64 only */
         char want[32];
         snprintf(want, sizeof want, "-DBK=%d -DPIPE=%d",
-                 k == 0 || k == 7 || k == 9 || (k == 3 && cases[i].d <= 64) ? 128 : 64,
-                 k == 2 || k == 3 || k == 5 || k == 10);
+                 k == 0 || k == 7 || k == 9 || k == 12 || (k == 3 && cases[i].d <= 64) ? 128 : 64,
+                 k == 2 || k == 3 || k == 5 || k == 10 || k == 11);
         if (!strstr(plan, want)) fail_msg("%s: %s", want, plan);
       }
     }
@@ -2421,6 +2429,64 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
   test_wgmma_split_plans(&on, &nv);
 }
 
+/* attention_wgmma_tma with rule 5's key ranges (few blocks against long keys): the ranges the
+   cp.async split would take (TMA_SPLIT), the join after it, the maps after the ranges in
+   scratch from the next multiple of 128 bytes; a caller's workspace one byte short of that keeps
+   the cp.async split, which needs only the ranges. */
+static void test_wgmma_tma_split_plans(const ocf_tuning_values *tma, const ocf_device_facts *nv) {
+  ocf_tuning_values on = *tma, off = *tma;
+  on.attention.wgmma.split_fill = off.attention.wgmma.split_fill = 1;
+  on.attention.split.min = off.attention.split.min = 256;
+  off.attention.wgmma.tma = 0;
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 2, call.h = 8, call.h_kv = 2, call.lq = 100, call.lk = 8191, call.d = 72;
+  call.kv_vector = call.q_vector = 8, call.tma_strides = 1;
+  call.q_dtype = call.k_dtype = call.v_dtype = OCF_F16, call.out_dtype = OCF_BF16;
+  ocf_plan cp, plan;
+  ocft_assert_status(ocf_plan_attention(nv, &off, &call, &cp), OCF_SUCCESS);
+  assert_int_equal(cp.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_SPLIT);
+  assert_true(cp.kv_splits > 1);
+  /* 2 x 8 x 100 rows of (m, l, O[72]) a range: a multiple of 128 bytes only by chance */
+  const size_t ranges = 2 * 8 * 100 * cp.kv_splits * 74 * sizeof(float);
+  assert_int_equal(cp.scratch_bytes, ranges);
+  const size_t maps_at = (ranges + 127) / 128 * 128, units = 16 * cp.kv_splits;
+  for (int persist = 0; persist < 2; persist++) {
+    on.attention.wgmma.tma_persist = persist;
+    const size_t workgroups = persist && units > 132 ? 132 : units;
+    ocft_assert_status(ocf_plan_attention(nv, &on, &call, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.step_count, 2);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_TMA);
+    assert_int_equal(plan.steps[1].kernel, OCF_KERNEL_ATTENTION_WGMMA_JOIN);
+    assert_int_equal(plan.steps[1].global[0], cp.steps[1].global[0]);
+    assert_int_equal(plan.steps[0].global[0], 288 * workgroups);
+    assert_int_equal(ocf_plan_define_value(&plan, "TMA_SPLIT", -1), 1);
+    assert_int_equal(ocf_plan_define_value(&plan, "D", -1), 128);
+    assert_int_equal(plan.kv_splits, cp.kv_splits);
+    assert_int_equal(plan.split_keys, cp.split_keys);
+    assert_int_equal(plan.scratch_bytes, maps_at + 512 * workgroups);
+    assert_int_equal(plan.scratch_written, 1);
+  }
+  on.attention.wgmma.tma_persist = 0;
+  /* the workspace: exact, one byte short (the cp.async split's ranges fit it) */
+  for (size_t short_by = 0; short_by < 2; short_by++) {
+    ocf_attention_call bounded = call;
+    bounded.scratch_bound.set = 1;
+    bounded.scratch_bound.bytes = maps_at + 512 * units - short_by;
+    ocft_assert_status(ocf_plan_attention(nv, &on, &bounded, &plan), OCF_SUCCESS);
+    assert_int_equal(plan.steps[0].kernel,
+                     short_by ? OCF_KERNEL_ATTENTION_WGMMA_SPLIT : OCF_KERNEL_ATTENTION_WGMMA_TMA);
+    assert_int_equal(ocf_plan_define_value(&plan, "TMA_SPLIT", -1), !short_by);
+    assert_int_equal(plan.kv_splits, cp.kv_splits);
+  }
+  /* an unsplit call: TMA_SPLIT 0 */
+  call.lq = 4096;
+  ocft_assert_status(ocf_plan_attention(nv, &on, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_TMA);
+  assert_int_equal(ocf_plan_define_value(&plan, "TMA_SPLIT", -1), 0);
+  assert_int_equal(plan.step_count, 1);
+}
+
 /* attention_wgmma_tma's plans (rule 6 of plan_attention_wgmma.c): with wgmma.tma after the wide
    and TMA probes passed, 288 work-items of the wide cap's registers, the maps' 512 bytes a
    workgroup of scratch, the ring's stages cut to fit what the TMA probe ran right with; the
@@ -2475,7 +2541,7 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     assert_int_equal(plan.kv_splits, 1);
   }
   /* Each gate alone: the cp.async kernel, and the probe a gate waits for (0: none). */
-  for (int g = 0; g < 14; g++) {
+  for (int g = 0; g < 13; g++) {
     ocf_tuning_values tv = on;
     ocf_device_facts f = nv;
     ocf_attention_call call = base;
@@ -2490,18 +2556,12 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
     if (g == 7) f.learnt.wide = OCF_PROBE_FAILED;
     if (g == 8) f.learnt.wgmma_tma = OCF_PROBE_FAILED;
     if (g == 9) f.max_workgroup_size = 256;
-    if (g == 13) call.scratch_bound.set = 1, call.scratch_bound.bytes = 512 * 512 - 1;
+    if (g == 12) call.scratch_bound.set = 1, call.scratch_bound.bytes = 512 * 512 - 1;
     if (g == 10) f.learnt.wide = OCF_PROBE_UNKNOWN, probe = OCF_PLAN_PROBE_WIDE;
     if (g == 11) f.learnt.wgmma_tma = OCF_PROBE_UNKNOWN, probe = OCF_PLAN_PROBE_WGMMA_TMA;
-    /* few blocks against long keys: the split, which the TMA form does not run */
-    if (g == 12) {
-      tv.attention.wgmma.split_fill = 1, tv.attention.split.min = 256;
-      call.lq = 128, call.lk = 8192;
-    }
     ocf_plan plan;
     ocft_assert_status(ocf_plan_attention(&f, &tv, &call, &plan), OCF_SUCCESS);
-    assert_int_equal(plan.steps[0].kernel,
-                     g == 12 ? OCF_KERNEL_ATTENTION_WGMMA_SPLIT : OCF_KERNEL_ATTENTION_WGMMA);
+    assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA);
     assert_int_equal(ocf_plan_define_value(&plan, "TMA", -1), 0);
     assert_int_equal(ocf_plan_define_value(&plan, "PINGPONG", -1), 0);
     assert_int_equal(plan.probe, probe);
@@ -2553,6 +2613,7 @@ static void test_wgmma_tma_plans(const ocf_tuning_values *tuning) {
   few.b = 1, few.h = 4, few.h_kv = 1, few.lq = 1000; /* 4 x 8 blocks */
   ocft_assert_status(ocf_plan_attention(&nv, &persist, &few, &plan), OCF_SUCCESS);
   assert_int_equal(plan.steps[0].global[0], 288 * 32);
+  test_wgmma_tma_split_plans(&on, &nv);
 }
 
 /* mma.decode_fill: decoding calls (decode.wg on) go to attention_mma before attention_decode

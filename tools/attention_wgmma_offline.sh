@@ -20,9 +20,10 @@ for bk in 64 128; do
       SOURCES="$sources" KERNELS="attention_wgmma attention_wgmma_split attention_wgmma_join" \
         bash "$root/tools/wgmma_offline.sh" "$work/bk$bk-d$d-t$dt" $types -DTMA=0 -DPINGPONG=0 \
         -DPIPE=$((bk + d < 256)) $masks || failed=1
-      # the TMA-fed program, as is and with the P V overlap and the warpgroups' turns: the
-      # producer warp's 288 work-items leave a consumer 224 registers (the plan's cap)
-      for pp in "-DPIPE=0 -DPINGPONG=0" "-DPIPE=1 -DPINGPONG=1"; do
+      # the TMA-fed program, as is, with the P V overlap and the warpgroups' turns, and with key
+      # ranges: the producer warp's 288 work-items leave a consumer 224 registers (the plan's cap)
+      for pp in "-DPIPE=0 -DPINGPONG=0 -DTMA_SPLIT=0" "-DPIPE=1 -DPINGPONG=1 -DTMA_SPLIT=0" \
+        "-DPIPE=0 -DPINGPONG=0 -DTMA_SPLIT=1"; do
         # shellcheck disable=SC2086
         OFFLINE_REGISTERS=224 SOURCES="$sources" KERNELS="attention_wgmma_tma" bash "$root/tools/wgmma_offline.sh" \
           "$work/tma-bk$bk-d$d-t$dt" $types -DTMA=1 $pp $masks ||

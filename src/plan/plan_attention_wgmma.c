@@ -29,8 +29,9 @@
  *      (296.7). Half the units, not all: 2 x 16 x 512 x 4096 x 64 (128 blocks of 132 units)
  *      unsplit 191.1, split for 132 178.5; 1 x 32 x 1024^2 x 128 (256) unsplit 271.4, split for
  *      264 113.5.
- *   6. The TMA-fed form, where wgmma.tma is set and the call is unsplit: attention_wgmma_tma
- *      (cl/attention_wgmma_nv.cl), 288 work-items (a producer warp more), a ring of
+ *   6. The TMA-fed form, where wgmma.tma is set: attention_wgmma_tma (cl/attention_wgmma_tma.clh;
+ *      with rule 5's key ranges, TMA_SPLIT: its ranges into scratch, then attention_wgmma_join,
+ *      the maps after them), 288 work-items (a producer warp more), a ring of
  *      wgmma.tma_stages (fewer down to 2 until it fits the local memory the TMA probe ran right
  *      with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup;
  *      wgmma.pipe as for attention_wgmma, and wgmma.tma 2 its warpgroups' turns (PINGPONG);
@@ -72,18 +73,18 @@ size_t ocf_attention_wgmma_tma_local_bytes(size_t bk, size_t d_wgmma, size_t sta
 }
 
 /* Rule 6: the ring's stages where attention_wgmma_tma runs the call in `workgroups` (2 to
-   wgmma.tma_stages), 0 where it does not; *probe: the probe it waits for (OCF_PLAN_PROBE_NONE:
-   none). */
+   wgmma.tma_stages), 0 where it does not; ranges_bytes: the scratch its key ranges take before
+   the maps (0 unsplit); *probe: the probe it waits for (OCF_PLAN_PROBE_NONE: none). */
 static size_t tma_stages(const ocf_device_facts *facts, const ocf_attention_tuning *t,
                          const ocf_attention_call *call, size_t bk, size_t d_wgmma,
-                         size_t workgroups, int *probe) {
+                         size_t workgroups, size_t ranges_bytes, int *probe) {
   *probe = OCF_PLAN_PROBE_NONE;
   const size_t below = (size_t)1 << 31;
   if (!t->wgmma.tma || !call->tma_strides || !facts->nv_compiler_options || call->lq >= below ||
       call->lk >= below || call->h >= below || call->b >= below)
     return 0;
-  /* the maps within a caller's workspace (the cp.async form takes no scratch) */
-  if (ocf_scratch_ranges(&call->scratch_bound, TMA_MAP_BYTES, 0) < workgroups) return 0;
+  /* the maps within a caller's workspace, after the ranges (the cp.async form needs less) */
+  if (ocf_scratch_ranges(&call->scratch_bound, TMA_MAP_BYTES, ranges_bytes) < workgroups) return 0;
   const ocf_kernel_id kernel = OCF_KERNEL_ATTENTION_WGMMA_TMA;
   if (TMA_THREADS > facts->max_workgroup_size || TMA_THREADS > facts->max_item_sizes[0] ||
       facts->learnt.wide_refused[kernel] || facts->learnt.wide == OCF_PROBE_FAILED ||
@@ -149,10 +150,14 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
     return OCF_MMA_NOT_APPLICABLE;
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(groups * splits, cus * 2048);
+  /* each range's (m, l, O) of every row, where the keys are split */
+  const size_t ranges_bytes = splits < 2 ? 0
+                                         : (call->b ? call->b : 1) * (call->h ? call->h : 1) *
+                                               call->lq * splits * (call->d + 2) * sizeof(float);
   int probe = OCF_PLAN_PROBE_NONE;
   const size_t workgroups = t->wgmma.tma_persist ? ocf_min_size(units, cus) : units;
   const size_t stages =
-      splits < 2 ? tma_stages(facts, t, call, bk, d_wgmma, workgroups, &probe) : 0;
+      tma_stages(facts, t, call, bk, d_wgmma, workgroups, ocf_round_up(ranges_bytes, 128), &probe);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_WGMMA_NV;
   plan->probe = probe;
@@ -161,6 +166,7 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   ocf_plan_define(plan, "TMA", stages > 0);
   ocf_plan_define(plan, "PINGPONG", stages > 0 && t->wgmma.tma == 2);
   ocf_plan_define(plan, "TMA_STAGES", stages > 0 ? (long long)stages : 2);
+  ocf_plan_define(plan, "TMA_SPLIT", stages > 0 && splits > 1);
   ocf_plan_define(plan, "TMA_WAIT_LIMIT", 0);
   ocf_plan_define(plan, "MMA_EMULATE", 0);
   ocf_plan_define(plan, "MMA_DTYPE", call->q_dtype);
@@ -173,10 +179,13 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
     plan->wide_workgroup = 1;
     plan->max_registers = ocf_wide_register_cap(TMA_THREADS);
     plan->local_mem_bytes = ocf_attention_wgmma_tma_local_bytes(bk, d_wgmma, stages);
-    plan->kv_splits = 1;
-    plan->split_keys = call->lk;
-    plan->scratch_bytes = workgroups * TMA_MAP_BYTES;
-    plan->scratch_written = 1; /* each workgroup writes its maps before the TMA reads them */
+    if (splits > 1)
+      ocf_attention_add_merge(facts, call, cus * 2048, OCF_KERNEL_ATTENTION_WGMMA_JOIN, plan);
+    plan->kv_splits = splits;
+    plan->split_keys = split_keys;
+    plan->scratch_bytes = ocf_round_up(ranges_bytes, 128) + workgroups * TMA_MAP_BYTES;
+    /* each workgroup writes its maps before the TMA reads them, and its ranges' (m, l, O) */
+    plan->scratch_written = 1;
     return OCF_MMA_PLANNED;
   }
   const size_t global = units * WGMMA_THREADS, wg = WGMMA_THREADS;
@@ -190,8 +199,7 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
   ocf_attention_add_merge(facts, call, cus * 2048, OCF_KERNEL_ATTENTION_WGMMA_JOIN, plan);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
-  plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) * call->lq * splits *
-                        (call->d + 2) * sizeof(float);
+  plan->scratch_bytes = ranges_bytes;
   plan->scratch_written = 1; /* attention_wgmma_split writes every row's (m, l, O) of each range */
   return OCF_MMA_PLANNED;
 }

@@ -260,6 +260,11 @@
 #           wgmma.tma=1, with wgmma.tma_persist=1, and wgmma.tma=0 on issue 21's prefill shapes
 #           and a grouped and a d 64 one, FA2 and cuDNN beside (the H200 has not run it; cap
 #           250 + 300 s)
+#   attnsplit the TMA-fed form with key ranges (TMA_SPLIT: few blocks against long keys, rule 5
+#           of plan_attention_wgmma.c): test_attention_wgmma on the GPU (its split TMA case sets),
+#           then the card's plan against wgmma.tma=1 (with and without tma_persist) and
+#           wgmma.tma=0 (attention_wgmma_split) on split shapes and an unsplit control, FA2 and
+#           cuDNN beside (cap 250 + 300 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -274,7 +279,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma attnsplit)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1695,6 +1700,22 @@ bf16 2 16 4 2000 3000 128
 bf16 8 16 16 1024 1024 64 causal" timeout -k 10 "$(budget 300)" \
       bash tools/lab/h200/round_attention_wgmma.sh >"$work/attntma.txt" 2>&1
     cut -c1-200 "$work/attntma.txt" | tail -34
+    ;;
+  attnsplit)
+    (cd $b && OCFT_ONLY=test_attention_wgmma OCLFUSE_TEST_DEVICE=NVIDIA timeout -k 5 \
+      "$(budget 250)" tests/test_attention >"$work/attnsplit_test.txt" 2>&1
+      echo "test_attention_wgmma rc $?")
+    tail -4 "$work/attnsplit_test.txt"
+    SUITES='' BUDGET=$(($(budget 300) - 110)) OUT=$work/attnsplit CONFIGS="db=wgmma.on=1;tma=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=0;persist=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=1;cpasync=wgmma.on=1 wgmma.tma=0" \
+      SHAPES="bf16 1 32 8 256 16384 128
+bf16 1 32 32 128 8192 128
+bf16 1 8 8 512 32768 128
+f16 1 32 32 128 8192 128
+bf16 1 32 8 256 16384 128 causal
+bf16 1 16 16 128 8192 64
+bf16 1 32 32 1024 1024 128" timeout -k 10 "$(budget 300)" \
+      bash tools/lab/h200/round_attention_wgmma.sh >"$work/attnsplit.txt" 2>&1
+    cut -c1-200 "$work/attnsplit.txt" | tail -40
     ;;
   narrow16b)
     # 16-bit narrow rows (256 columns or fewer: 6-15 % behind torch.compile on the H100,
