@@ -114,4 +114,5 @@ KERNEL_D(ATTENTION_WGMMA_TMA, attention_wgmma_tma, ATTENTION_WGMMA_NV, wgmma_def
          "as attention_wgmma, where wgmma.tma is set and the wide and TMA probes passed, every "
          "stride non-zero and lq, lk, h, b below 2^31: K and V tiles fed by the TMA from 4-D "
          "tensor maps for a producer warp (288 work-items), the maps in scratch (512 bytes a "
-         "workgroup)");
+         "workgroup); with TMA_SPLIT as attention_wgmma_split (each range's (m, s, acc) into "
+         "scratch before the maps, then attention_wgmma_join)");
