@@ -2440,17 +2440,19 @@ static void test_wgmma_tma_split_plans(const ocf_tuning_values *tma, const ocf_d
   off.attention.wgmma.tma = 0;
   ocf_attention_call call;
   memset(&call, 0, sizeof call);
-  call.b = 2, call.h = 8, call.h_kv = 2, call.lq = 100, call.lk = 8191, call.d = 72;
+  call.b = 1, call.h = 3, call.h_kv = 1, call.lq = 101, call.lk = 7000, call.d = 72;
   call.kv_vector = call.q_vector = 8, call.tma_strides = 1;
   call.q_dtype = call.k_dtype = call.v_dtype = OCF_F16, call.out_dtype = OCF_BF16;
   ocf_plan cp, plan;
   ocft_assert_status(ocf_plan_attention(nv, &off, &call, &cp), OCF_SUCCESS);
   assert_int_equal(cp.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_SPLIT);
   assert_true(cp.kv_splits > 1);
-  /* 2 x 8 x 100 rows of (m, l, O[72]) a range: a multiple of 128 bytes only by chance */
-  const size_t ranges = 2 * 8 * 100 * cp.kv_splits * 74 * sizeof(float);
+  /* 3 x 101 rows of (m, l, O[72]) a range, in ranges whose bytes are no multiple of 128 (the
+     maps start at the next one) */
+  const size_t ranges = 3 * 101 * cp.kv_splits * 74 * sizeof(float);
   assert_int_equal(cp.scratch_bytes, ranges);
-  const size_t maps_at = (ranges + 127) / 128 * 128, units = 16 * cp.kv_splits;
+  assert_true(ranges % 128 != 0);
+  const size_t maps_at = (ranges + 127) / 128 * 128, units = 3 * cp.kv_splits;
   for (int persist = 0; persist < 2; persist++) {
     on.attention.wgmma.tma_persist = persist;
     const size_t workgroups = persist && units > 132 ? 132 : units;
