@@ -395,6 +395,20 @@ attention_round() {
   sed 's/plan:.*(/(/' "$work/$1/round.txt" | cut -c1-"${4:-200}"
 }
 
+# test_attention_wgmma on the GPU (cut to 250 s), then round_attention_wgmma.sh's CONFIGS
+# (';'-separated label=tuning) on SHAPES (its lines) into $work/NAME, FA2 and cuDNN beside (cut
+# to 300 s), its last lines:
+#   wgmma_attention_round NAME CONFIGS SHAPES
+wgmma_attention_round() {
+  (cd $b && OCFT_ONLY=test_attention_wgmma OCLFUSE_TEST_DEVICE=NVIDIA timeout -k 5 \
+    "$(budget 250)" tests/test_attention >"$work/$1_test.txt" 2>&1
+    echo "test_attention_wgmma rc $?")
+  tail -4 "$work/$1_test.txt"
+  SUITES='' BUDGET=$(($(budget 300) - 110)) OUT=$work/$1 CONFIGS=$2 SHAPES=$3 \
+    timeout -k 10 "$(budget 300)" bash tools/lab/h200/round_attention_wgmma.sh >"$work/$1.txt" 2>&1
+  cut -c1-200 "$work/$1.txt" | tail -40
+}
+
 # Every shape of SHAPES (library_gemm_time's words, ';'-separated) under every tuning of
 # CONFIGS (';'-separated; an empty one: the context's own values), a line each, then cuBLAS on
 # the shapes (gemm_peers.py) within PEERS_CAP seconds (0 or none: no peers):
@@ -1687,35 +1701,23 @@ for path in sorted(glob.glob(os.path.join(work, "g*_" + builds[0] + ".json"))):
 PY
     ;;
   attntma)
-    (cd $b && OCFT_ONLY=test_attention_wgmma OCLFUSE_TEST_DEVICE=NVIDIA timeout -k 5 \
-      "$(budget 250)" tests/test_attention >"$work/attntma_test.txt" 2>&1
-      echo "test_attention_wgmma rc $?")
-    tail -4 "$work/attntma_test.txt"
-    SUITES='' BUDGET=$(($(budget 300) - 110)) OUT=$work/attntma CONFIGS="db=wgmma.on=1;tma=wgmma.on=1 wgmma.tma=1;persist=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=1;cpasync=wgmma.on=1 wgmma.tma=0" \
-      SHAPES="bf16 4 32 32 4096 4096 128
+    wgmma_attention_round attntma "db=wgmma.on=1;tma=wgmma.on=1 wgmma.tma=1;persist=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=1;cpasync=wgmma.on=1 wgmma.tma=0" \
+      "bf16 4 32 32 4096 4096 128
 bf16 4 32 32 4096 4096 128 causal
 f16 4 32 32 4096 4096 128
 bf16 1 32 32 1024 1024 128
 bf16 2 16 4 2000 3000 128
-bf16 8 16 16 1024 1024 64 causal" timeout -k 10 "$(budget 300)" \
-      bash tools/lab/h200/round_attention_wgmma.sh >"$work/attntma.txt" 2>&1
-    cut -c1-200 "$work/attntma.txt" | tail -34
+bf16 8 16 16 1024 1024 64 causal"
     ;;
   attnsplit)
-    (cd $b && OCFT_ONLY=test_attention_wgmma OCLFUSE_TEST_DEVICE=NVIDIA timeout -k 5 \
-      "$(budget 250)" tests/test_attention >"$work/attnsplit_test.txt" 2>&1
-      echo "test_attention_wgmma rc $?")
-    tail -4 "$work/attnsplit_test.txt"
-    SUITES='' BUDGET=$(($(budget 300) - 110)) OUT=$work/attnsplit CONFIGS="db=wgmma.on=1;tma=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=0;persist=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=1;cpasync=wgmma.on=1 wgmma.tma=0" \
-      SHAPES="bf16 1 32 8 256 16384 128
+    wgmma_attention_round attnsplit "db=wgmma.on=1;tma=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=0;persist=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=1;cpasync=wgmma.on=1 wgmma.tma=0" \
+      "bf16 1 32 8 256 16384 128
 bf16 1 32 32 128 8192 128
 bf16 1 8 8 512 32768 128
 f16 1 32 32 128 8192 128
 bf16 1 32 8 256 16384 128 causal
 bf16 1 16 16 128 8192 64
-bf16 1 32 32 1024 1024 128" timeout -k 10 "$(budget 300)" \
-      bash tools/lab/h200/round_attention_wgmma.sh >"$work/attnsplit.txt" 2>&1
-    cut -c1-200 "$work/attnsplit.txt" | tail -40
+bf16 1 32 32 1024 1024 128"
     ;;
   narrow16b)
     # 16-bit narrow rows (256 columns or fewer: 6-15 % behind torch.compile on the H100,
