@@ -1243,9 +1243,9 @@ static void test_attention_wgmma(void **state) {
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=0 mma.split_fill=0 "
       "wgmma.tma=2 wgmma.tma_stages=3",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64 "
-      "wgmma.tma=1 wgmma.tma_stages=2",
+      "wgmma.tma=1 wgmma.tma_stages=2 wgmma.tma_split=1",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 split.min=64 "
-      "wgmma.tma=1 wgmma.tma_stages=3 wgmma.tma_persist=1"};
+      "wgmma.tma=1 wgmma.tma_stages=3 wgmma.tma_persist=1 wgmma.tma_split=1"};
   for (size_t k = 0; k < OCF_ARRAY_LEN_T(tunings); k++) {
     tune_every_dtype(env, NULL);
     tune_every_dtype(env, tunings[k]);
@@ -2429,13 +2429,15 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
   test_wgmma_split_plans(&on, &nv);
 }
 
-/* attention_wgmma_tma with rule 5's key ranges (few blocks against long keys): the ranges the
+/* attention_wgmma_tma with rule 5's key ranges (few blocks against long keys) and
+   wgmma.tma_split: the ranges the
    cp.async split would take (TMA_SPLIT), the join after it, the maps after the ranges in
    scratch from the next multiple of 128 bytes; a caller's workspace one byte short of that keeps
    the cp.async split, which needs only the ranges. */
 static void test_wgmma_tma_split_plans(const ocf_tuning_values *tma, const ocf_device_facts *nv) {
   ocf_tuning_values on = *tma, off = *tma;
   on.attention.wgmma.split_fill = off.attention.wgmma.split_fill = 1;
+  on.attention.wgmma.tma_split = 1;
   on.attention.split.min = off.attention.split.min = 256;
   off.attention.wgmma.tma = 0;
   ocf_attention_call call;
@@ -2481,6 +2483,12 @@ static void test_wgmma_tma_split_plans(const ocf_tuning_values *tma, const ocf_d
     assert_int_equal(ocf_plan_define_value(&plan, "TMA_SPLIT", -1), !short_by);
     assert_int_equal(plan.kv_splits, cp.kv_splits);
   }
+  /* without wgmma.tma_split: the cp.async split */
+  ocf_tuning_values unsplit_only = on;
+  unsplit_only.attention.wgmma.tma_split = 0;
+  ocft_assert_status(ocf_plan_attention(nv, &unsplit_only, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_WGMMA_SPLIT);
+  assert_int_equal(plan.scratch_bytes, ranges);
   /* an unsplit call: TMA_SPLIT 0 */
   call.lq = 4096;
   ocft_assert_status(ocf_plan_attention(nv, &on, &call, &plan), OCF_SUCCESS);

@@ -30,10 +30,10 @@
  *      unsplit 191.1, split for 132 178.5; 1 x 32 x 1024^2 x 128 (256) unsplit 271.4, split for
  *      264 113.5.
  *   6. The TMA-fed form, where wgmma.tma is set: attention_wgmma_tma (cl/attention_wgmma_tma.clh;
- *      with rule 5's key ranges, TMA_SPLIT: its ranges into scratch, then attention_wgmma_join,
- *      the maps after them), 288 work-items (a producer warp more), a ring of
- *      wgmma.tma_stages (fewer down to 2 until it fits the local memory the TMA probe ran right
- *      with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup;
+ *      with rule 5's key ranges where wgmma.tma_split is set, TMA_SPLIT: its ranges into
+ *      scratch, then attention_wgmma_join, the maps after them), 288 work-items (a producer warp
+ * more), a ring of wgmma.tma_stages (fewer down to 2 until it fits the local memory the TMA probe
+ * ran right with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup;
  *      wgmma.pipe as for attention_wgmma, and wgmma.tma 2 its warpgroups' turns (PINGPONG);
  *      with wgmma.tma_persist a workgroup a compute unit (at most), each taking block after
  *      block.
@@ -80,8 +80,9 @@ static size_t tma_stages(const ocf_device_facts *facts, const ocf_attention_tuni
                          size_t workgroups, size_t ranges_bytes, int *probe) {
   *probe = OCF_PLAN_PROBE_NONE;
   const size_t below = (size_t)1 << 31;
-  if (!t->wgmma.tma || !call->tma_strides || !facts->nv_compiler_options || call->lq >= below ||
-      call->lk >= below || call->h >= below || call->b >= below)
+  if (!t->wgmma.tma || (ranges_bytes && !t->wgmma.tma_split) || !call->tma_strides ||
+      !facts->nv_compiler_options || call->lq >= below || call->lk >= below || call->h >= below ||
+      call->b >= below)
     return 0;
   /* the maps within a caller's workspace, after the ranges (the cp.async form needs less) */
   if (ocf_scratch_ranges(&call->scratch_bound, TMA_MAP_BYTES, ranges_bytes) < workgroups) return 0;

@@ -224,7 +224,8 @@ static const ocf_tunable attention_tunables[] = {
                             "choice (150-255 registers, one workgroup a unit)",
                             NULL},
     [AT(wgmma.tma)] = {"wgmma.tma", 0, 2, 0, 0,
-                       "1: unsplit calls run attention_wgmma_tma, whose K and V stages the "
+                       "1: calls run attention_wgmma_tma (split ones as wgmma.tma_split says), "
+                       "whose K and V stages the "
                        "tensor memory accelerator fills for a producer warp (288 work-items, "
                        "after the wide and TMA probes passed), the warpgroups on barriers of "
                        "their own; 2: the same, the warpgroups taking turns to issue their "
@@ -241,6 +242,12 @@ static const ocf_tunable attention_tunables[] = {
                                "next block's tiles loaded while this block's last ones are "
                                "multiplied); 0: a workgroup a block",
                                NULL},
+    [AT(wgmma.tma_split)] = {"wgmma.tma_split", 0, 1, 0, 0,
+                             "1: with wgmma.tma, calls whose keys wgmma.split_fill splits into "
+                             "ranges run attention_wgmma_tma too, each range's statistics into "
+                             "scratch before the maps, then attention_wgmma_join; 0: those run "
+                             "attention_wgmma_split (every work-item's cp.async)",
+                             NULL},
 };
 
 enum { AT_COUNT = OCF_TUNING_INTS(ocf_attention_tuning) };

@@ -359,11 +359,13 @@ typedef struct ocf_attention_wgmma_tuning {
   int pipe;        /* 1: P V of the tile before in flight while a tile's weights are computed */
   int split_fill;  /* few blocks: keys split into ranges for this many workgroups a unit; 0: no */
   int max_regs;    /* a register cap for its kernels (NVIDIA); 0: the compiler's choice */
-  int tma;         /* 1: unsplit calls on attention_wgmma_tma (TMA-fed stages, a producer warp);
+  int tma;         /* 1: calls on attention_wgmma_tma (TMA-fed stages, a producer warp);
                       2: and its warpgroups taking turns to issue their products */
   int tma_stages;  /* attention_wgmma_tma's ring: 2 to 4 stages of K and V */
   int tma_persist; /* 1: attention_wgmma_tma in a workgroup a compute unit, each taking block
                       after block (its maps made once, the next block's tiles loaded early) */
+  int tma_split;   /* 1: with wgmma.tma, calls split into key ranges (split_fill) on
+                      attention_wgmma_tma too; 0: those on attention_wgmma_split */
 } ocf_attention_wgmma_tuning;
 
 typedef struct ocf_attention_tuning {

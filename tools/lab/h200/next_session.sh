@@ -262,9 +262,9 @@
 #           250 + 300 s)
 #   attnsplit the TMA-fed form with key ranges (TMA_SPLIT: few blocks against long keys, rule 5
 #           of plan_attention_wgmma.c): test_attention_wgmma on the GPU (its split TMA case sets),
-#           then the card's plan against wgmma.tma=1 (with and without tma_persist) and
-#           wgmma.tma=0 (attention_wgmma_split) on split shapes and an unsplit control, FA2 and
-#           cuDNN beside (cap 250 + 300 s)
+#           then the card's plan against wgmma.tma=1 wgmma.tma_split=1 (with and without
+#           tma_persist) and wgmma.tma=0 (attention_wgmma_split) on split shapes and an unsplit
+#           control, FA2 and cuDNN beside (cap 250 + 300 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -1710,7 +1710,7 @@ bf16 2 16 4 2000 3000 128
 bf16 8 16 16 1024 1024 64 causal"
     ;;
   attnsplit)
-    wgmma_attention_round attnsplit "db=wgmma.on=1;tma=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=0;persist=wgmma.on=1 wgmma.tma=1 wgmma.tma_persist=1;cpasync=wgmma.on=1 wgmma.tma=0" \
+    wgmma_attention_round attnsplit "db=wgmma.on=1;tma=wgmma.on=1 wgmma.tma=1 wgmma.tma_split=1 wgmma.tma_persist=0;persist=wgmma.on=1 wgmma.tma=1 wgmma.tma_split=1 wgmma.tma_persist=1;cpasync=wgmma.on=1 wgmma.tma=0" \
       "bf16 1 32 8 256 16384 128
 bf16 1 32 32 128 8192 128
 bf16 1 8 8 512 32768 128
