@@ -31,9 +31,10 @@
  *      264 113.5.
  *   6. The TMA-fed form, where wgmma.tma is set: attention_wgmma_tma (cl/attention_wgmma_tma.clh;
  *      with rule 5's key ranges where wgmma.tma_split is set, TMA_SPLIT: its ranges into
- *      scratch, then attention_wgmma_join, the maps after them), 288 work-items (a producer warp
- * more), a ring of wgmma.tma_stages (fewer down to 2 until it fits the local memory the TMA probe
- * ran right with), registers capped for 288, the three maps in 512 bytes of scratch a workgroup;
+ *      scratch, then attention_wgmma_join, the maps after them), 288 work-items (a producer
+ *      warp more), a ring of wgmma.tma_stages (fewer down to 2 until it fits the local memory
+ *      the TMA probe ran right with), registers capped for 288, the three maps in 512 bytes of
+ *      scratch a workgroup;
  *      wgmma.pipe as for attention_wgmma, and wgmma.tma 2 its warpgroups' turns (PINGPONG);
  *      with wgmma.tma_persist a workgroup a compute unit (at most), each taking block after
  *      block.
