@@ -98,6 +98,8 @@
 #define Q_BYTES (D / 64 * BQ * 128)
 #define K_BYTES (D / 64 * BK * 128)
 #define V_BYTES K_BYTES
+/* The byte offset in a V tile of its block of keys 64 kb .. + 63 and columns 64 cb .. + 63 */
+#define AWG_V_BLOCK(kb, cb) ((kb) * (D / 64 * 8192) + (cb)*8192)
 #define STAGE_BYTES (K_BYTES + V_BYTES)
 #define STAGES (TMA ? TMA_STAGES : PIPE ? 3 : 2)
 #define SMEM_BYTES (Q_BYTES + STAGES * STAGE_BYTES + 1024) /* 1 KiB spare for the alignment */
@@ -161,7 +163,7 @@ AWG_INLINE void awg_load_v(const uint dst, __global const uchar *x, const ulong 
                            const uint t) {
   for (uint u = t; u < BK * DCH; u += THREADS) {
     const uint r = u / DCH, c = u % DCH;
-    const uint at = dst + (r / 64) * (D / 64 * 8192) + (c / 8) * 8192 + awg_swz(r % 64, c % 8);
+    const uint at = dst + AWG_V_BLOCK(r / 64, c / 8) + awg_swz(r % 64, c % 8);
     awg_chunk(at, x, base, sr, j0 + r, c, awg_valid(j0 + r < limit, c, d));
   }
 }
@@ -251,7 +253,7 @@ AWG_INLINE void awg_k_descs(const uint stage, ulong *dk) {
 AWG_INLINE void awg_v_descs(const uint stage, ulong *dv) {
 #pragma unroll
   for (uint kk = 0; kk < BK / 16; kk++)
-    dv[kk] = awg_desc(stage + K_BYTES + (kk / 4) * (D / 64 * 8192) + (kk % 4) * 2048, 8192, 1024);
+    dv[kk] = awg_desc(stage + K_BYTES + AWG_V_BLOCK(kk / 4, 0) + (kk % 4) * 2048, 8192, 1024);
 }
 
 /* The scores of a stage's K tile, issued (s zeroed first). */
