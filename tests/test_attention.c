@@ -1225,17 +1225,26 @@ static void test_attention_wgmma(void **state) {
      workgroups a compute unit); the ninth to eleventh feed the stages by the TMA, the eleventh
      with the P V overlap and the warpgroups' turns; the twelfth and thirteenth split the keys as
      the fifth does for the TMA-fed kernel (TMA_SPLIT), the twelfth with the P V overlap (its
-     first product of a range past key 0), the last a workgroup a compute unit */
+     first product of a range past key 0), the last a workgroup a compute unit. The first eight
+     say wgmma.tma=0: a card's database may turn the TMA-fed form on (the H100's does) */
   static const char *const tunings[] = {
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=0 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 wgmma.split_fill=0 mma.split_fill=0",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=64 split.min=64",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 split.min=64",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 "
+      "mma.split_fill=0",
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 "
+      "mma.split_fill=0",
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=0 "
+      "mma.split_fill=0",
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=1 wgmma.split_fill=0 "
+      "mma.split_fill=0",
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=64 "
+      "split.min=64",
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 "
+      "split.min=64",
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 "
+      "mma.split_fill=0 "
       "wgmma.max_regs=128",
-      "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 split.min=64",
+      "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 "
+      "split.min=64",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
       "wgmma.tma=1 wgmma.tma_stages=2",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
