@@ -91,7 +91,7 @@ jobs=${JOBS:-$(nproc)}
 # test_attention_shapes, test_faults_resources_warm's test_faults_every_call).
 # attn-tma-stages, attn-tma-probe and bound-attention-tma were run on 2026-12-07 (forty-ninth
 # session, PoCL, OCFT_ONLY=test_attention_plans; the third applied by hand): all killed by
-# test_attention_plans (test_wgmma_tma_plans). The three attn-tma-split ones (fiftieth session,
+# test_attention_plans (test_wgmma_tma_plans). The four attn-tma-split ones (fiftieth session,
 # the same way): killed by test_attention_plans (test_wgmma_tma_split_plans).
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
@@ -232,6 +232,7 @@ bound-attention-tma~src/plan/plan_attention_wgmma.c~  if (ocf_scratch_ranges(&ca
 attn-tma-split-maps~src/plan/plan_attention_wgmma.c~    plan->scratch_bytes = ocf_round_up(ranges_bytes, 128) + workgroups * TMA_MAP_BYTES;~    plan->scratch_bytes = ranges_bytes + workgroups * TMA_MAP_BYTES;~^test_attention$~rule 6 with key ranges: the maps' scratch not from the next multiple of 128 bytes after the ranges, where the kernel puts them (maps written past the buffer)
 attn-tma-split-bound~src/plan/plan_attention_wgmma.c~tma_stages(facts, t, call, bk, d_wgmma, workgroups, ocf_round_up(ranges_bytes, 128), &probe);~tma_stages(facts, t, call, bk, d_wgmma, workgroups, 0, &probe);~^test_attention$~rule 6 with key ranges: a caller's workspace checked for the maps alone, not the ranges before them
 attn-tma-split-join~src/plan/plan_attention_wgmma.c~    if (splits > 1)\n      ocf_attention_add_merge~    if (0)\n      ocf_attention_add_merge~^test_attention$~rule 6 with key ranges: the join after the TMA-fed ranges left out (out never written)
+attn-tma-split-gate~src/plan/plan_attention_wgmma.c~(ranges_bytes && !t->wgmma.tma_split)~(0 && ranges_bytes && !t->wgmma.tma_split)~^test_attention$~rule 6: key ranges on the TMA-fed form without wgmma.tma_split (the untimed form on wherever wgmma.tma is)
 attn-tma-probe~src/plan/plan_attention_wgmma.c~    *probe = ocf_wgmma_tma_probe_due(facts);~    (void)ocf_wgmma_tma_probe_due(facts);~^test_attention$~rule 6: the probes the TMA-fed form waits for never asked for (it never runs)
 stream-join-parts~cl/matmul.cl~        for (uint w = owner; w < owner + parts; w++)~        for (uint w = owner; w + 1 < owner + parts; w++)~^test_matmul_joins$~matmul_tiled_stream: a tile's join leaves out its last part
 stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~stream_first(w, work, groups) > tile * slices)~^test_matmul_joins$~matmul_tiled_stream: a join reads the part that begins a range at the tile's first slice from the other slot
