@@ -1241,8 +1241,7 @@ static void test_attention_wgmma(void **state) {
       "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=1 wgmma.split_fill=64 "
       "split.min=64",
       "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 "
-      "mma.split_fill=0 "
-      "wgmma.max_regs=128",
+      "mma.split_fill=0 wgmma.max_regs=128",
       "wgmma.tma=0 wgmma.on=1 wgmma.min_lq=1 wgmma.bk=128 wgmma.pipe=0 wgmma.split_fill=64 "
       "split.min=64",
       "wgmma.on=1 wgmma.min_lq=1 wgmma.bk=64 wgmma.pipe=0 wgmma.split_fill=0 mma.split_fill=0 "
@@ -2439,10 +2438,9 @@ static void test_wgmma_plans(const ocf_tuning_values *tuning) {
 }
 
 /* attention_wgmma_tma with rule 5's key ranges (few blocks against long keys) and
-   wgmma.tma_split: the ranges the
-   cp.async split would take (TMA_SPLIT), the join after it, the maps after the ranges in
-   scratch from the next multiple of 128 bytes; a caller's workspace one byte short of that keeps
-   the cp.async split, which needs only the ranges. */
+   wgmma.tma_split: the ranges the cp.async split would take (TMA_SPLIT), the join after it, the
+   maps after the ranges in scratch from the next multiple of 128 bytes; a caller's workspace one
+   byte short of that keeps the cp.async split, which needs only the ranges. */
 static void test_wgmma_tma_split_plans(const ocf_tuning_values *tma, const ocf_device_facts *nv) {
   ocf_tuning_values on = *tma, off = *tma;
   on.attention.wgmma.split_fill = off.attention.wgmma.split_fill = 1;
