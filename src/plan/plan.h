@@ -341,6 +341,9 @@ void ocf_attention_add_merge(const ocf_device_facts *facts, const ocf_attention_
 void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention_call *call,
                               ocf_kernel_id kernel, ocf_kernel_id join, size_t units, size_t wg,
                               size_t splits, size_t split_keys, size_t arrivals, ocf_plan *plan);
+/* The scratch bytes of `splits` key ranges' partials (m, s, acc: d + 2 floats a query row a
+   range), as every split writes them and its join reads them. */
+size_t ocf_attention_ranges_bytes(const ocf_attention_call *call, size_t splits);
 /* The most key ranges whose partials (m, s, acc: d + 2 floats a query row a range) fit the
    call's scratch bound, at most 1024 (the merge's limit); 0 where not one range's do. */
 size_t ocf_attention_ranges_fit(const ocf_attention_call *call);

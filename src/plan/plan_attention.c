@@ -105,15 +105,18 @@ void ocf_attention_add_ranges(const ocf_device_facts *facts, const ocf_attention
     ocf_attention_add_merge(facts, call, (size_t)facts->compute_units * 2048, join, plan);
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
-  plan->scratch_bytes = (call->b ? call->b : 1) * (call->h ? call->h : 1) *
-                        (call->lq ? call->lq : 1) * splits * (call->d + 2) * sizeof(float);
+  plan->scratch_bytes = ocf_attention_ranges_bytes(call, splits);
   plan->scratch_written = 1; /* `kernel` writes every (m, s, acc) of every range `join` reads */
 }
 
-size_t ocf_attention_ranges_fit(const ocf_attention_call *call) {
+size_t ocf_attention_ranges_bytes(const ocf_attention_call *call, size_t splits) {
   const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * (call->lq ? call->lq : 1);
-  return ocf_min_size(MAX_SPLITS, ocf_scratch_ranges(&call->scratch_bound,
-                                                     rows * (call->d + 2) * sizeof(float), 0));
+  return rows * splits * (call->d + 2) * sizeof(float);
+}
+
+size_t ocf_attention_ranges_fit(const ocf_attention_call *call) {
+  return ocf_min_size(
+      MAX_SPLITS, ocf_scratch_ranges(&call->scratch_bound, ocf_attention_ranges_bytes(call, 1), 0));
 }
 
 size_t ocf_attention_key_ranges(const ocf_attention_call *call, size_t base_units, size_t target,
@@ -708,10 +711,9 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   }
   ocf_plan_step_add(plan, OCF_KERNEL_ATTENTION_SPLIT, 1, &global, &wg);
   ocf_attention_add_merge(facts, call, cap_groups, OCF_KERNEL_ATTENTION_MERGE, plan);
-  const size_t rows = (call->b ? call->b : 1) * (call->h ? call->h : 1) * lq;
   plan->kv_splits = splits;
   plan->split_keys = split_keys;
-  plan->scratch_bytes = rows * splits * (call->d + 2) * sizeof(float);
+  plan->scratch_bytes = ocf_attention_ranges_bytes(call, splits);
   plan->scratch_written = 1; /* attention_split writes every (m, s, acc) attention_merge reads */
   return ocf_plan_verify(plan, facts);
 }

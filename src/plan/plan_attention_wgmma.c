@@ -152,14 +152,13 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
     return OCF_MMA_NOT_APPLICABLE;
   if (splits < 2) splits = 1, split_keys = call->lk;
   const size_t units = ocf_min_size(groups * splits, cus * 2048);
-  /* each range's (m, l, O) of every row, where the keys are split */
-  const size_t ranges_bytes = splits < 2 ? 0
-                                         : (call->b ? call->b : 1) * (call->h ? call->h : 1) *
-                                               call->lq * splits * (call->d + 2) * sizeof(float);
+  /* each range's (m, l, O) of every row, where the keys are split; the TMA form's maps after
+     them from the next multiple of 128 bytes */
+  const size_t ranges_bytes = splits < 2 ? 0 : ocf_attention_ranges_bytes(call, splits);
+  const size_t maps_at = ocf_round_up(ranges_bytes, 128);
   int probe = OCF_PLAN_PROBE_NONE;
   const size_t workgroups = t->wgmma.tma_persist ? ocf_min_size(units, cus) : units;
-  const size_t stages =
-      tma_stages(facts, t, call, bk, d_wgmma, workgroups, ocf_round_up(ranges_bytes, 128), &probe);
+  const size_t stages = tma_stages(facts, t, call, bk, d_wgmma, workgroups, maps_at, &probe);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_WGMMA_NV;
   plan->probe = probe;
@@ -185,7 +184,7 @@ ocf_mma_outcome ocf_plan_attention_wgmma(const ocf_device_facts *facts,
       ocf_attention_add_merge(facts, call, cus * 2048, OCF_KERNEL_ATTENTION_WGMMA_JOIN, plan);
     plan->kv_splits = splits;
     plan->split_keys = split_keys;
-    plan->scratch_bytes = ocf_round_up(ranges_bytes, 128) + workgroups * TMA_MAP_BYTES;
+    plan->scratch_bytes = maps_at + workgroups * TMA_MAP_BYTES;
     /* each workgroup writes its maps before the TMA reads them, and its ranges' (m, l, O) */
     plan->scratch_written = 1;
     return OCF_MMA_PLANNED;
