@@ -8,8 +8,10 @@
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=${1:-/tmp/attention_wgmma_offline}
-sources="common.cl attention_common.clh attention_mma_prims.clh attention_wgmma_asm.clh
-  mbarrier.clh attention_wgmma_nv.cl attention_wgmma_tma.clh"
+# the program's files as CMakeLists.txt lists them (as wgmma_offline.sh finds the GEMM's)
+sources=$(sed -n 's/^ *"attention_wgmma_nv: \(.*\)"$/\1/p' "$root/CMakeLists.txt")
+[ -n "$sources" ] ||
+  { echo "attention_wgmma_offline.sh: no attention_wgmma_nv program in CMakeLists.txt"; exit 1; }
 failed=0
 for bk in 64 128; do
   for d in 64 128; do
@@ -25,7 +27,8 @@ for bk in 64 128; do
       for pp in "-DPIPE=0 -DPINGPONG=0 -DTMA_SPLIT=0" "-DPIPE=1 -DPINGPONG=1 -DTMA_SPLIT=0" \
         "-DPIPE=0 -DPINGPONG=0 -DTMA_SPLIT=1"; do
         # shellcheck disable=SC2086
-        OFFLINE_REGISTERS=224 SOURCES="$sources" KERNELS="attention_wgmma_tma" bash "$root/tools/wgmma_offline.sh" \
+        OFFLINE_REGISTERS=224 SOURCES="$sources" KERNELS="attention_wgmma_tma" \
+          bash "$root/tools/wgmma_offline.sh" \
           "$work/tma-bk$bk-d$d-t$dt" $types -DTMA=1 $pp $masks ||
           failed=1
       done
