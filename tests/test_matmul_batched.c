@@ -325,7 +325,8 @@ static void test_batched_rejects(void **state) {
    both layouts, under every transpose, with both signs of alpha and beta: the reduce kernels
    find each product's partial sums and its C however the call maps onto the row-major problem
    (a column-major call swaps A and B, and the skinny kernels' long operand). The tuning forces
-   the split on any device. */
+   the split on any device, and the skinny split's separate reduce where a card's database joins
+   it in one launch (the H100's: test_matmul_joins covers that form's batches). */
 static void test_batched_multi_kernel_every_layout(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const struct {
@@ -334,8 +335,8 @@ static void test_batched_multi_kernel_every_layout(void **state) {
   } plans[] = {
       {"skinny_max=0 min_eff=1 fill=64 split_k_min=32 split_max=4 split_fill=64", "matmul_reduce",
        13, 24, 160},
-      {"skinny_max=16 skinny_long_min=16 sk_fill=64 sk_split_min=32", "matmul_skinny_reduce", 5, 37,
-       160},
+      {"skinny_max=16 skinny_long_min=16 sk_fill=64 sk_split_min=32 skinny.join=0",
+       "matmul_skinny_reduce", 5, 37, 160},
   };
   for (size_t p = 0; p < OCF_ARRAY_LEN_T(plans); p++) {
     ocft_assert_status(ocf_context_set_tuning(env->ctx, "matmul", OCF_F32, NULL, plans[p].tuning),
