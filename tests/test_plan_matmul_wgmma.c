@@ -89,8 +89,8 @@ static void test_plan_matmul_wgmma(void **state) {
   call.stride_c = 1000 * 1001;
   plan_wgmma_case("bf16 3 x 1000 x 1000 x 1001 (ragged k, odd ldc)", &passed, &bf16, &call,
                   "matmul_wgmma wg=256 groups=96", NULL, none);
-  /* One tile row: 128 columns where the grid stays within one workgroup per compute unit
-     (132); two tile rows (and the batch above) keep 256. */
+  /* One wave: 128 columns where the grid stays within one workgroup per compute unit (132),
+     one tile row or more; the batch above (192 narrow tiles) keeps 256. */
   call = typed_call(128, 8192, 8192, OCF_BF16, OCF_PRECISION_FP32);
   call.trans_b = 1;
   plan_wgmma_case("bf16 128 x 8192 x 8192 NT (one tile row)", &passed, &bf16, &call,
@@ -103,8 +103,24 @@ static void test_plan_matmul_wgmma(void **state) {
   plan_wgmma_case("bf16 100 x 16904 x 1000 (133 narrow tiles: 256 columns)", &passed, &bf16, &call,
                   "matmul_wgmma wg=256 groups=67", "BN=256", none);
   call = typed_call(129, 8192, 1000, OCF_BF16, OCF_PRECISION_FP32);
-  plan_wgmma_case("bf16 129 x 8192 x 1000 (two tile rows: 256 columns)", &passed, &bf16, &call,
-                  "matmul_wgmma wg=256 groups=64", "BN=256", none);
+  plan_wgmma_case("bf16 129 x 8192 x 1000 (two tile rows, 128 narrow tiles)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=128", "BN=128 CONSUMERS=2", none);
+  call = typed_call(1024, 1024, 1024, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 1024^3 (8 x 8 narrow tiles)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=64", "BN=128 CONSUMERS=2 STAGES=4", none);
+  call = typed_call(256, 8448, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 256 x 8448 x 1000 (2 x 66 narrow tiles)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=132", "BN=128", none);
+  call.n = 8449;
+  plan_wgmma_case("bf16 256 x 8449 x 1000 (2 x 67 narrow tiles: 256 columns)", &passed, &bf16,
+                  &call, "matmul_wgmma wg=256 groups=68", "BN=256", none);
+  call.n = 4096, call.batch = 2, call.stride_a = 256 * 1000, call.stride_b = 1000 * 4096;
+  call.stride_c = 256 * 4096;
+  plan_wgmma_case("bf16 2 x 256 x 4096 x 1000 (2 x 2 x 32 narrow tiles)", &passed, &bf16, &call,
+                  "matmul_wgmma wg=256 groups=128", "BN=128", none);
+  call.batch = 3;
+  plan_wgmma_case("bf16 3 x 256 x 4096 x 1000 (192 narrow tiles: 256 columns)", &passed, &bf16,
+                  &call, "matmul_wgmma wg=256 groups=96", "BN=256", none);
   /* Split K (wgmma.split_min): 128 x 8192 x 8192 NT is 32 tiles of 256 columns on 132 units
      (a split plan keeps the tuning's width; one range takes 64 of 128 by rule 2), so
      min(132 / 32, 8192 / 1024) = 4 ranges of 2048, the raw sums in 4 x 128 x 8192 floats, then
@@ -558,15 +574,17 @@ static void test_plan_wgmma_staged16(void **state) {
                   "matmul_wgmma wg=256 groups=512", "scratch=0", none);
 
   /* wgmma.unread_rows 512: the calls rule 1 cannot read take that gate instead of align_rows'
-     (2048): 1000^3 with lda 1001 is copied (A and B into rows of 1024); 511 rows, or 512 x 512 x
+     (2048): 1000^3 with lda 1001 is copied (A and B into rows of 1024; the product in one wave
+     of 8 x 8 tiles of 128 columns, rule 2); 511 rows, or 512 x 512 x
      511 products, stay on mma.sync; B off chunks (ldb 1001) is copied; a call rule 1 reads, off
      lines (ldb 1032), keeps align_rows' gate; A transposed goes through matmul_stage. */
   ocf_tuning_values unread = bf16;
   unread.matmul.wgmma.unread_rows = 512;
   call = typed_call(1000, 1000, 1000, OCF_BF16, OCF_PRECISION_FP32);
   call.lda = 1001;
-  plan_wgmma_case("bf16 1000^3, lda 1001, unread_rows 512", &passed, &unread, &call,
-                  "matmul_pad wg=256 groups=2000 + matmul_wgmma_pab wg=256 groups=32",
+  plan_wgmma_case("bf16 1000^3, lda 1001, unread_rows 512 (one wave of 128 columns)", &passed,
+                  &unread, &call,
+                  "matmul_pad wg=256 groups=2000 + matmul_wgmma_pab wg=256 groups=64",
                   "A_PAD=1 B_PAD=1 pad_lda=1024 pad_rows_a=1000 pad_ldb=1024 pad_rows_b=1000 "
                   "scratch=4096000",
                   none);
@@ -580,19 +598,19 @@ static void test_plan_wgmma_staged16(void **state) {
                   "matmul_mma wg=128 groups=64", "scratch=0", none);
   call.k = 512;
   plan_wgmma_case("bf16 512^3, lda 513, unread_rows 512", &passed, &unread, &call,
-                  "matmul_pad wg=256 groups=1024 + matmul_wgmma_pab wg=256 groups=8", "A_PAD=1",
-                  none);
+                  "matmul_pad wg=256 groups=1024 + matmul_wgmma_pab wg=256 groups=16",
+                  "A_PAD=1 BN=128", none);
   call = typed_call(1000, 1000, 1000, OCF_BF16, OCF_PRECISION_FP32);
   call.ldb = 1001;
   plan_wgmma_case("bf16 1000^3, ldb 1001, unread_rows 512", &passed, &unread, &call,
-                  "matmul_pad wg=256 groups=1000 + matmul_wgmma_pb wg=256 groups=32",
+                  "matmul_pad wg=256 groups=1000 + matmul_wgmma_pb wg=256 groups=64",
                   "A_PAD=0 B_PAD=1 pad_ldb=1024", none);
   call.ldb = 1032;
   plan_wgmma_case("bf16 1000^3, ldb 1032, unread_rows 512", &passed, &unread, &call,
-                  "matmul_wgmma wg=256 groups=32", "scratch=0", none);
+                  "matmul_wgmma wg=256 groups=64", "scratch=0", none);
   call.ldb = 1000, call.trans_a = 1;
   plan_wgmma_case("bf16 TN 1000^3, unread_rows 512", &passed, &unread, &call,
-                  "matmul_stage wg=32x8 groups=32x63 + matmul_wgmma_sab wg=256 groups=32",
+                  "matmul_stage wg=32x8 groups=32x63 + matmul_wgmma_sab wg=256 groups=64",
                   "STAGE_TRANS_A=1 STAGE_DTYPE=2", none);
 }
 
@@ -1146,6 +1164,8 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   three.matmul.wgmma.consumers = 3; /* the waves' ring (192 x 192) in 5 stages: past 227 KiB */
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 4, 0), 230784);
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 3, 0), 173440);
+  ocf_tuning_values cp_async_three = three;
+  cp_async_three.matmul.wgmma.tma = 0;
   ocf_device_facts big = *tma; /* its probe ran the 192 x 256 ring in 4 stages */
   big.learnt.wgmma_tma_local_ok = 230784;
   const int none = OCF_PLAN_PROBE_NONE;
@@ -1190,6 +1210,22 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   call.m = 129; /* 2 waves of 256 tiles of 192 x 256 (1536) against 4 of 512 (2048) */
   plan_wgmma_case("three, 129 rows: three", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=256", "CONSUMERS=3", none);
+  /* one wave: 1536^3 is two consumers' 12 x 6 tiles of 128 x 256 (one wave, 512); in 128
+     columns two's 12 x 12 pass the 132 units, three's 8 x 12 of 192 x 128 do not (384): three;
+     1024^3 keeps two (8 x 8 of 128 x 128); 128 rows never take three */
+  call = typed_call(1536, 1536, 1536, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, 1536^3: one wave of three", &big, &three, &call,
+                  "matmul_wgmma_tma wg=384 groups=96", "CONSUMERS=3 BN=128 wide=1", none);
+  plan_wgmma_case("two, 1536^3: 256 columns", &big, bf16, &call,
+                  "matmul_wgmma_tma wg=288 groups=72", "CONSUMERS=2 BN=256", none);
+  plan_wgmma_case("three, 1536^3, wgmma.tma 0: two in 256 columns", &big, &cp_async_three, &call,
+                  "matmul_wgmma wg=256 groups=72", "CONSUMERS=2 BN=256", none);
+  call = typed_call(1024, 1024, 1024, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, 1024^3: two", &big, &three, &call, "matmul_wgmma_tma wg=288 groups=64",
+                  "CONSUMERS=2 BN=128", none);
+  call = typed_call(128, 16384, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("three, 128 x 16384 (128 narrow tiles of two)", &big, &three, &call,
+                  "matmul_wgmma_tma wg=288 groups=128", "CONSUMERS=2 BN=128", none);
   /* the copied 3000^3: 16 x 16 tiles of 192 x 192 (2 waves of 192 against 16 x 12 of 256) */
   call = typed_call(3000, 3000, 3000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("three, 3000^3 copied", &big, &three, &call,

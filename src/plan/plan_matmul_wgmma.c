@@ -26,9 +26,11 @@
  *      their ring is past 227 KiB; where wgmma.one_consumer is set, one consumer (tiles of 64
  *      rows) for a call of at most 64 consumers rows whose 64-row tiles x batch make one wave
  *      and either m <= 64 or they fill two thirds of the compute units (take_one_consumer).
- *      Tiles of 128 columns instead for a call of one tile row (m at most 64 consumers) where
- *      those still make at most one workgroup per compute unit (tiles x batch): m 128, n 8192
- *      on the H200 gets 64 workgroups instead of 32, and one wave stays one wave. A whole-K
+ *      Tiles of 128 columns instead for a whole-K call where those still make at most one
+ *      workgroup per compute unit (tiles x batch), in three consumers where the tuning asks
+ *      for three and only theirs fit (take_one_wave): m 128, n 8192 on the H200 gets 64
+ *      workgroups instead of 32, bf16 1024^3 64 instead of 32, and one wave stays one wave,
+ *      of narrower tiles. A whole-K
  *      call of more tiles than compute units, where wgmma.wave_bn is set, takes that width
  *      (in wgmma.wave_stages) instead where its waves cost 5 % less, a wave of one workgroup
  *      a unit costing its tile width: bf16 3072^3 is 288 tiles of 256 columns on the H200's
@@ -403,6 +405,28 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
   if (three * 20 > two * 21) g->consumers = 2;
 }
 
+/* Rule 2's one wave: a whole-K call whose tiles of 128 columns still make at most one wave
+   (tiles x batch within the compute units) takes them, in the plan's consumers or, where those
+   do not fit one wave and the tuning asks for three (m > 128), in three: the wave then lasts
+   one narrower tile, and by waves_cost such a plan always wins (at most 3 x 128 against the
+   plan's 2 x 256 or more: 3/4). On the H100 (bf16 TFLOP/s, the plan's 256 columns -> 128):
+   1024^3 104.4 -> 158.6 (two consumers, 32 -> 64 workgroups; cuBLAS 214.4), 1536^3 284.2 ->
+   333.1 (two consumers' 72 -> three's 96; cuBLAS 466.0). Its first form took a call of one tile
+   row only (m 128, n 8192 on the H200: 32 -> 64). Returns whether it narrowed g. */
+static int take_one_wave(const ocf_device_facts *facts, const ocf_matmul_wgmma_tuning *t,
+                         const ocf_matmul_call *call, wg_geometry *g) {
+  const size_t batch = call->batch ? call->batch : 1, units = facts->compute_units;
+  if (g->bn <= 128 || batch > units) return 0;
+  const size_t most = units / batch;
+  if (tiles_of(call, g->consumers, 128u) > most) {
+    if (t->consumers != 3 || g->consumers != 2 || call->m <= 128 || tiles_of(call, 3, 128u) > most)
+      return 0;
+    g->consumers = 3;
+  }
+  g->bn = 128;
+  return 1;
+}
+
 /* The tile, ring and workgroups of an m x n C (rules 2 and 3), shared by the direct and the
    staged plans; `direct`: a whole-K plan (rule 2's narrow tiles and waves). */
 ocf_mma_outcome ocf_wgmma_plan_geometry(const ocf_device_facts *facts,
@@ -417,14 +441,11 @@ ocf_mma_outcome ocf_wgmma_plan_geometry(const ocf_device_facts *facts,
   size_t groups = tiles_of(call, g.consumers, g.bn);
   if (groups > 0x7fffffffu / batch) return OCF_MMA_NOT_APPLICABLE;
   if (facts->learnt.wgmma != OCF_PROBE_PASSED) return OCF_MMA_PROBE; /* rule 3 */
-  const size_t narrow = tiles_of(call, g.consumers, 128u);
   const size_t units = facts->compute_units;
   wg_geometry wave = wave_geometry_of(&tuning->matmul.wgmma);
   wave.consumers = g.consumers;
-  if (direct && g.bn > 128 && call->m <= 64u * g.consumers &&
-      narrow <= units / batch) { /* rule 2: one tile row */
-    g.bn = 128;
-    groups = narrow;
+  if (direct && take_one_wave(facts, &tuning->matmul.wgmma, call, &g)) { /* rule 2: one wave */
+    groups = tiles_of(call, g.consumers, g.bn);
   } else if (direct && wave_width_wins(units, call, g.consumers, g.bn, wave.bn)) {
     g = wave; /* rule 2: the waves */
     groups = tiles_of(call, g.consumers, wave.bn);
