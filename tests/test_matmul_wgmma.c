@@ -175,44 +175,51 @@ static void test_wgmma_tunables(void **state) {
    three's 192 x 256. Every type and B layout, the tile whole and ragged in m, n and k, k short
    and long (the ring wraps: each stage's barriers change phase), alpha and beta, the epilogue and
    16-bit C, A shared by the batch; each call must have run matmul_wgmma_tma in workgroups of
-   384. */
+   384. Then the same in 128 columns, the tile of rule 2's one wave of three consumers (192 x
+   128: bf16 1536^3 on 132 units), whose waves cost as many as two's on these shapes. */
 static void test_wgmma_three_consumers(void **state) {
   ocft_env *env = ocft_get_env(state);
-  mmx_tune(env, "wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4 wgmma.tma=1");
+  static const char *const widths[][2] = {
+      {"wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4 wgmma.tma=1", "-DBN=256 "},
+      {"wgmma.consumers=3 wgmma.bn=128 wgmma.stages=4 wgmma.tma=1", "-DBN=128 "}};
   static const size_t shapes[][3] = {{384, 64, 64}, {380, 72, 100}, {321, 129, 8}};
-  for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
-    for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++)
-      for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes) + 1; s++) {
-        /* the last: a long K on bf16 and TF32 only (the reference's time) */
-        if (s == OCF_ARRAY_LEN_T(shapes) && inputs[d] == OCF_F16) continue;
-        const size_t *shape =
-            s < OCF_ARRAY_LEN_T(shapes) ? shapes[s] : (const size_t[3]){384, 80, 600};
-        mmx_case t = wg_case(inputs[d], tb, shape[0], shape[1], shape[2], s % 2);
-        t.batch = env->info.compute_units;
-        t.stride_a = s == 1 ? 0 : MMX_PACKED;
-        t.stride_b = MMX_PACKED;
-        t.stride_c = MMX_PACKED;
-        if (s % 2) {
-          t.alpha = 1.5f, t.beta = -0.5f;
-          t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
-          t.bias_dtype = inputs[d];
-          t.activation = OCF_ACTIVATION_GELU_TANH;
-        } else {
-          t.nan_c = 1;
-        }
-        if (s == 2) t.c_dtype = inputs[d] == OCF_F32 ? OCF_BF16 : inputs[d];
-        t.truncating_sum = 1;
-        for (int exact = 0; exact < 2; exact++) {
-          t.exact_inputs = exact;
-          mmx_check(env, &t, NULL);
-          /* the caller's operands or the copies' (a batch stride off the lines), on the TMA */
-          const char *plan = ocf_last_plan();
-          if (strstr(plan, "matmul_wgmma_tma") == NULL || strstr(plan, " wg=384 ") == NULL) {
-            print_error("ran %s, not three consumers\n", plan);
-            fail();
+  for (size_t w = 0; w < OCF_ARRAY_LEN_T(widths); w++) {
+    mmx_tune(env, widths[w][0]);
+    for (size_t d = 0; d < OCF_ARRAY_LEN_T(inputs); d++)
+      for (int tb = inputs[d] == OCF_F32 ? 1 : 0; tb < 2; tb++)
+        for (size_t s = 0; s < OCF_ARRAY_LEN_T(shapes) + 1; s++) {
+          /* the last: a long K on bf16 and TF32 only (the reference's time) */
+          if (s == OCF_ARRAY_LEN_T(shapes) && inputs[d] == OCF_F16) continue;
+          const size_t *shape =
+              s < OCF_ARRAY_LEN_T(shapes) ? shapes[s] : (const size_t[3]){384, 80, 600};
+          mmx_case t = wg_case(inputs[d], tb, shape[0], shape[1], shape[2], s % 2);
+          t.batch = env->info.compute_units;
+          t.stride_a = s == 1 ? 0 : MMX_PACKED;
+          t.stride_b = MMX_PACKED;
+          t.stride_c = MMX_PACKED;
+          if (s % 2) {
+            t.alpha = 1.5f, t.beta = -0.5f;
+            t.bias_axis = tb ? OCF_BIAS_N : OCF_BIAS_M;
+            t.bias_dtype = inputs[d];
+            t.activation = OCF_ACTIVATION_GELU_TANH;
+          } else {
+            t.nan_c = 1;
+          }
+          if (s == 2) t.c_dtype = inputs[d] == OCF_F32 ? OCF_BF16 : inputs[d];
+          t.truncating_sum = 1;
+          for (int exact = 0; exact < 2; exact++) {
+            t.exact_inputs = exact;
+            mmx_check(env, &t, NULL);
+            /* the caller's operands or the copies' (a batch stride off the lines), on the TMA */
+            const char *plan = ocf_last_plan();
+            if (strstr(plan, "matmul_wgmma_tma") == NULL || strstr(plan, " wg=384 ") == NULL ||
+                strstr(plan, widths[w][1]) == NULL) {
+              print_error("ran %s, not three consumers of %s\n", plan, widths[w][1]);
+              fail();
+            }
           }
         }
-      }
+  }
   mmx_tune(env, "");
 }
 
