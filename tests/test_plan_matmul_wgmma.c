@@ -108,6 +108,17 @@ static void test_plan_matmul_wgmma(void **state) {
   call = typed_call(1024, 1024, 1024, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("bf16 1024^3 (8 x 8 narrow tiles)", &passed, &bf16, &call,
                   "matmul_wgmma wg=256 groups=64", "BN=128 CONSUMERS=2 STAGES=4", none);
+  /* wgmma.one_wave 0: the rule's first form, one tile row only */
+  ocf_tuning_values first_form = bf16;
+  first_form.matmul.wgmma.one_wave = 0;
+  plan_wgmma_case("bf16 1024^3, one_wave 0", &passed, &first_form, &call,
+                  "matmul_wgmma wg=256 groups=32", "BN=256", none);
+  call = typed_call(128, 8192, 1000, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("bf16 128 x 8192 x 1000, one_wave 0 (one tile row)", &passed, &first_form, &call,
+                  "matmul_wgmma wg=256 groups=64", "BN=128", none);
+  call.m = 129;
+  plan_wgmma_case("bf16 129 x 8192 x 1000, one_wave 0", &passed, &first_form, &call,
+                  "matmul_wgmma wg=256 groups=64", "BN=256", none);
   call = typed_call(256, 8448, 1000, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("bf16 256 x 8448 x 1000 (2 x 66 narrow tiles)", &passed, &bf16, &call,
                   "matmul_wgmma wg=256 groups=132", "BN=128", none);
@@ -1216,6 +1227,10 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   call = typed_call(1536, 1536, 1536, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("three, 1536^3: one wave of three", &big, &three, &call,
                   "matmul_wgmma_tma wg=384 groups=96", "CONSUMERS=3 BN=128 wide=1", none);
+  ocf_tuning_values three_first_form = three;
+  three_first_form.matmul.wgmma.one_wave = 0;
+  plan_wgmma_case("three, 1536^3, one_wave 0: 256 columns", &big, &three_first_form, &call,
+                  "matmul_wgmma_tma wg=288 groups=72", "CONSUMERS=2 BN=256", none);
   plan_wgmma_case("two, 1536^3: 256 columns", &big, bf16, &call,
                   "matmul_wgmma_tma wg=288 groups=72", "CONSUMERS=2 BN=256", none);
   plan_wgmma_case("three, 1536^3, wgmma.tma 0: two in 256 columns", &big, &cp_async_three, &call,

@@ -28,10 +28,10 @@
  *      and either m <= 64 or they fill two thirds of the compute units (take_one_consumer).
  *      Tiles of 128 columns instead for a whole-K call where those still make at most one
  *      workgroup per compute unit (tiles x batch), in three consumers where the tuning asks
- *      for three and only theirs fit (take_one_wave): m 128, n 8192 on the H200 gets 64
- *      workgroups instead of 32, bf16 1024^3 64 instead of 32, and one wave stays one wave,
- *      of narrower tiles. A whole-K
- *      call of more tiles than compute units, where wgmma.wave_bn is set, takes that width
+ *      for three and only theirs fit (take_one_wave; wgmma.one_wave 0: calls of one tile row
+ *      only, m at most 64 consumers): m 128, n 8192 on the H200 gets 64 workgroups instead of
+ *      32, bf16 1024^3 64 instead of 32, and one wave stays one wave, of narrower tiles. A
+ *      whole-K call of more tiles than compute units, where wgmma.wave_bn is set, takes that width
  *      (in wgmma.wave_stages) instead where its waves cost 5 % less, a wave of one workgroup
  *      a unit costing its tile width: bf16 3072^3 is 288 tiles of 256 columns on the H200's
  *      132 units (3 waves for 2.18 of work, 768) or 384 of 192 (3 waves for 2.91, 576), and
@@ -411,15 +411,18 @@ static void take_consumers(const ocf_device_facts *facts, const ocf_matmul_wgmma
    one narrower tile, and by waves_cost such a plan always wins (at most 3 x 128 against the
    plan's 2 x 256 or more: 3/4). On the H100 (bf16 TFLOP/s, the plan's 256 columns -> 128):
    1024^3 104.4 -> 158.6 (two consumers, 32 -> 64 workgroups; cuBLAS 214.4), 1536^3 284.2 ->
-   333.1 (two consumers' 72 -> three's 96; cuBLAS 466.0). Its first form took a call of one tile
-   row only (m 128, n 8192 on the H200: 32 -> 64). Returns whether it narrowed g. */
+   333.1 (two consumers' 72 -> three's 96; cuBLAS 466.0). Its first form, which wgmma.one_wave 0
+   keeps, took a call of one tile row only (m 128, n 8192 on the H200: 32 -> 64). Returns
+   whether it narrowed g. */
 static int take_one_wave(const ocf_device_facts *facts, const ocf_matmul_wgmma_tuning *t,
                          const ocf_matmul_call *call, wg_geometry *g) {
   const size_t batch = call->batch ? call->batch : 1, units = facts->compute_units;
   if (g->bn <= 128 || batch > units) return 0;
+  if (!t->one_wave && call->m > 64u * g->consumers) return 0;
   const size_t most = units / batch;
   if (tiles_of(call, g->consumers, 128u) > most) {
-    if (t->consumers != 3 || g->consumers != 2 || call->m <= 128 || tiles_of(call, 3, 128u) > most)
+    if (!t->one_wave || t->consumers != 3 || g->consumers != 2 || call->m <= 128 ||
+        tiles_of(call, 3, 128u) > most)
       return 0;
     g->consumers = 3;
   }

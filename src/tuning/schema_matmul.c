@@ -330,6 +330,16 @@ static const ocf_tunable matmul_tunables[] = {
                            "pieces along K, a workgroup a piece (stream-K, matmul_wgmma_tma_sk "
                            "and its staged and copied twins); 0: a workgroup a tile",
                            NULL},
+    /* one_wave: 1 in the schema (measured 2026-12-07 on an H100 by forcing wgmma.bn=128:
+       docs/GEMM.md "One wave of narrow tiles"); 0 keeps the rule's first form, for timing the
+       two */
+    [MM(wgmma.one_wave)] = {"wgmma.one_wave", 0, 1, 0, 1,
+                            "1: a whole-K wgmma call whose tiles of 128 columns still make at "
+                            "most one wave (tiles x batch within the compute units) takes them, "
+                            "in three consumers where the tuning asks for three and only theirs "
+                            "fit (src/plan/plan_matmul_wgmma.c, rule 2); 0: only a call of one "
+                            "tile row (m at most 64 consumers), in the plan's consumers",
+                            NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

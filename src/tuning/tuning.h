@@ -204,6 +204,8 @@ typedef struct ocf_matmul_wgmma_tuning {
   int persist;        /* 1: whole-K TMA-fed plans of one product and more tiles than compute
                          units run a workgroup a unit, each multiplying every units-th tile
                          (rule 7); 2: and stream-K where the tiles are not whole waves */
+  int one_wave;       /* 1: whole-K calls whose 128-column tiles make one wave take them (rule
+                         2); 0: only calls of one tile row */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
@@ -377,7 +379,7 @@ typedef struct ocf_attention_tuning {
   ocf_attention_wgmma_tuning wgmma;
 } ocf_attention_tuning;
 
-enum { OCF_TUNING_MAX = 112 };
+enum { OCF_TUNING_MAX = 128 };
 
 /* The resolved values of one op and data type: the op's struct, or its ints in schema order
    (the validator, parser, formatter and tuner walk v[]). */

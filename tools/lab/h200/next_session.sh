@@ -265,6 +265,9 @@
 #           then the card's plan against wgmma.tma=1 wgmma.tma_split=1 (with and without
 #           tma_persist) and wgmma.tma=0 (attention_wgmma_split) on split shapes and an unsplit
 #           control, FA2 and cuDNN beside (cap 250 + 300 s)
+#   onewave rule 2's one wave of 128-column tiles (wgmma.one_wave, docs/GEMM.md "One wave of
+#           narrow tiles"): test_wgmma_three_consumers and test_wgmma_tunables, then eleven calls
+#           of one wave under one_wave 0 and 1, cuBLAS beside (cap 150 + 20 a call + 120 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -279,7 +282,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma attnsplit)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma attnsplit onewave)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1718,6 +1721,16 @@ f16 1 32 32 128 8192 128
 bf16 1 32 8 256 16384 128 causal
 bf16 1 16 16 128 8192 64
 bf16 1 32 32 1024 1024 128"
+    ;;
+  onewave)
+    # Rule 2's one wave of 128-column tiles (wgmma.one_wave, the fifty-first session's planner
+    # change, measured then only by forcing wgmma.bn=128 at 1024^3 and 1536^3): test_matmul_wgmma's
+    # three consumers (their 192 x 128 tile, new then) and tunables, then calls of one wave of
+    # several classes (square, wide, tall, ragged and copied, f16, TF32) under the rule's first
+    # form (one_wave 0) and the schema's (1), cuBLAS beside.
+    wgmma_tests 150 test_wgmma_three_consumers test_wgmma_tunables
+    gemm_grid "bf16 0 1024 1024 1024;bf16 0 1536 1536 1536;bf16 0 768 768 768;bf16 0 512 512 512;bf16 1 1024 4096 1024;bf16 1 2048 1024 4096;bf16 1 384 4096 4096;bf16 0 1000 1000 1000;f16 0 1280 1280 2048;tf32 1 1024 1024 1024;bf16 1 256 8192 2048" \
+      "wgmma.one_wave=0;wgmma.one_wave=1" 120
     ;;
   narrow16b)
     # 16-bit narrow rows (256 columns or fewer: 6-15 % behind torch.compile on the H100,
