@@ -42,7 +42,8 @@
 #   attn32  round_attention_mma32.sh: test_attention on the GPU (unless `unit` ran: attention_mma
 #           now runs mma_rows, not yet run on the H200), then mma.local, mma.stages, mma.rows 32,
 #           mma.q_local, mma.remat against today's plan on issue 21's prefill shapes, FA2 and
-#           cuDNN beside (cap 540 s)
+#           cuDNN beside (cap 540 s). Stale since attention_wgmma: those 16-bit shapes run it,
+#           whose plans ignore the mma tunables (an H100, 2026-12-07: every row the same plan)
 #   fewwaves round_waves.sh: tiled.few_waves 2 against 0 on shapes of one or two waves no
 #           round has timed, 3000^3 beside as a five-wave control, and tiled.rim 2 (the split
 #           kernel's two bodies) on them and on three split plans, cuBLAS beside (cap 200 s)
