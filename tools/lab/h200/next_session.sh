@@ -267,8 +267,9 @@
 #           tma_persist) and wgmma.tma=0 (attention_wgmma_split) on split shapes and an unsplit
 #           control, FA2 and cuDNN beside (cap 250 + 300 s)
 #   onewave rule 2's one wave of 128-column tiles (wgmma.one_wave, docs/GEMM.md "One wave of
-#           narrow tiles"): test_wgmma_three_consumers and test_wgmma_tunables, then eleven calls
-#           of one wave under one_wave 0 and 1, cuBLAS beside (cap 150 + 20 a call + 120 s)
+#           narrow tiles"): test_wgmma_three_consumers and test_wgmma_tunables, then ten calls
+#           of one wave under one_wave 0 and 1, then five split-K calls against whole K in one
+#           wave (wgmma.split_min=0), cuBLAS beside (cap 150 + 20 a call + 120 + 90 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -1730,8 +1731,16 @@ bf16 1 32 32 1024 1024 128"
     # several classes (square, wide, tall, ragged and copied, f16, TF32) under the rule's first
     # form (one_wave 0) and the schema's (1), cuBLAS beside.
     wgmma_tests 150 test_wgmma_three_consumers test_wgmma_tunables
-    gemm_grid "bf16 0 1024 1024 1024;bf16 0 1536 1536 1536;bf16 0 768 768 768;bf16 0 512 512 512;bf16 1 1024 4096 1024;bf16 1 2048 1024 4096;bf16 1 384 4096 4096;bf16 0 1000 1000 1000;f16 0 1280 1280 2048;tf32 1 1024 1024 1024;bf16 1 256 8192 2048" \
+    # (K too short to split, under 2 split_min, or tiles past half the units: 2048 x 1536 x 1024
+    # is 16 x 6 tiles of two consumers, whose 128-column ones pass the units but three's 11 x 12
+    # do not; 1024 x 4096 x 1024, 128 tiles, is the control.)
+    gemm_grid "bf16 0 1024 1024 1024;bf16 0 1536 1536 1536;bf16 0 768 768 768;bf16 0 512 512 512;bf16 0 1280 1280 1280;bf16 1 2048 1536 1024;bf16 0 1000 1000 1000;f16 0 1280 1280 1024;tf32 1 1024 1024 1024;bf16 1 1024 4096 1024" \
       "wgmma.one_wave=0;wgmma.one_wave=1" 120
+    # Split K (rule 5, decided before the one-wave rule in the tuning's width) against whole K in
+    # one wave of narrow tiles (split_min 0): 256 x 4096^2 split 4 ways ran 205.4 TFLOP/s, its
+    # reduce 30 % of the time, whole K in 256 columns 179.2, cuBLAS 306.4 (an H100, 2026-12-07)
+    gemm_grid "bf16 1 256 4096 4096;bf16 1 512 4096 4096;bf16 1 384 4096 4096;bf16 1 256 8192 2048;bf16 1 2048 1024 4096" \
+      ";wgmma.split_min=0" 90
     ;;
   narrow16b)
     # 16-bit narrow rows (256 columns or fewer: 6-15 % behind torch.compile on the H100,
