@@ -94,7 +94,8 @@ jobs=${JOBS:-$(nproc)}
 # test_attention_plans (test_wgmma_tma_plans). The four attn-tma-split ones (fiftieth session,
 # the same way): killed by test_attention_plans (test_wgmma_tma_split_plans).
 # wave-one-edge, -three, -batch and -first (fifty-first session, PoCL): killed by
-# test_plan_matmul_wgmma.
+# test_plan_matmul_wgmma; block-local-ask, -failed, -off and -launch (the same session): killed
+# by test_plan_attention.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -239,6 +240,10 @@ wave-one-edge~src/plan/plan_matmul_wgmma.c~  if (tiles_of(call, g->consumers, 12
 wave-one-three~src/plan/plan_matmul_wgmma.c~    g->consumers = 3;\n  }\n  g->bn = 128;~    g->consumers = 2;\n  }\n  g->bn = 128;~^test_plan_matmul_wgmma$~matmul wgmma plans: the one wave of 128 columns in two consumers' tiles where only three's fit
 wave-one-batch~src/plan/plan_matmul_wgmma.c~  const size_t most = units / batch;~  const size_t most = units;~^test_plan_matmul_wgmma$~matmul wgmma plans: the one-wave rule counts one product's tiles, not the batch's
 wave-one-first~src/plan/plan_matmul_wgmma.c~  if (!t->one_wave && call->m > 64u * g->consumers) return 0;~~^test_plan_matmul_wgmma$~matmul wgmma plans: wgmma.one_wave 0 narrows calls of several tile rows too
+block-local-ask~src/plan/plan_attention.c~        want > *probe_bytes)\n      *probe_bytes = want;~        want > *probe_bytes)\n      (void)want;~^test_plan_attention$~attention_block with block.local never asks for the probe of its tiles (planned within 48 KiB for good)
+block-local-failed~src/plan/plan_attention.c~facts->nv_compute_capability >= 80 &&\n                     facts->learnt.mma != OCF_PROBE_FAILED;~facts->nv_compute_capability >= 80;~^test_plan_attention$~attention_block with block.local asks again for a probe that failed
+block-local-off~src/plan/plan_attention.c~      beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)~      1 ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)~^test_plan_attention$~attention_block takes the probe's local memory without block.local
+block-local-launch~src/device_facts.c~  return program == OCF_PROGRAM_ATTENTION_MMA_NV || program == OCF_PROGRAM_ATTENTION_BLOCK;~  return program == OCF_PROGRAM_ATTENTION_MMA_NV;~^test_plan_attention$~attention_block's built kernel held to the reported 48 KiB at launch though its plan may take more
 attn-tma-probe~src/plan/plan_attention_wgmma.c~    *probe = ocf_wgmma_tma_probe_due(facts);~    (void)ocf_wgmma_tma_probe_due(facts);~^test_attention$~rule 6: the probes the TMA-fed form waits for never asked for (it never runs)
 stream-join-parts~cl/matmul.cl~        for (uint w = owner; w < owner + parts; w++)~        for (uint w = owner; w + 1 < owner + parts; w++)~^test_matmul_joins$~matmul_tiled_stream: a tile's join leaves out its last part
 stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~stream_first(w, work, groups) > tile * slices)~^test_matmul_joins$~matmul_tiled_stream: a join reads the part that begins a range at the tile's first slice from the other slot

@@ -55,11 +55,15 @@ unsigned long long ocf_facts_reported_local_limit(const ocf_device_facts *facts,
   return learnt && learnt < facts->local_mem_bytes ? learnt : facts->local_mem_bytes;
 }
 
-/* attention_mma's program may declare what the matrix-unit probe ran right with (its plans do
-   with mma.local=1), within a budget learnt for the program. */
-static unsigned long long attention_mma_shown(const ocf_device_facts *facts) {
-  const unsigned long long learnt =
-      facts->learnt.program_local_budget[OCF_PROGRAM_ATTENTION_MMA_NV];
+/* attention_mma's and attention_block's programs may declare what the matrix-unit probe ran right
+   with (their plans do with mma.local=1, block.local=1), within a budget learnt for the
+   program. */
+static int shows_mma_local(ocf_program_id program) {
+  return program == OCF_PROGRAM_ATTENTION_MMA_NV || program == OCF_PROGRAM_ATTENTION_BLOCK;
+}
+
+static unsigned long long mma_shown(const ocf_device_facts *facts, ocf_program_id program) {
+  const unsigned long long learnt = facts->learnt.program_local_budget[program];
   unsigned long long limit = facts->local_mem_bytes;
   if (facts->learnt.mma == OCF_PROBE_PASSED && facts->learnt.mma_local_ok > limit)
     limit = facts->learnt.mma_local_ok;
@@ -73,7 +77,7 @@ unsigned long long ocf_facts_local_limit(const ocf_device_facts *facts, ocf_prog
     return facts->learnt.wgmma_tma_local_ok; /* the TMA form's ring, barriers and maps */
   if (program == OCF_PROGRAM_MATMUL_WGMMA_NV || program == OCF_PROGRAM_ATTENTION_WGMMA_NV)
     return facts->learnt.wgmma_local_ok;
-  if (program == OCF_PROGRAM_ATTENTION_MMA_NV) return attention_mma_shown(facts);
+  if (shows_mma_local(program)) return mma_shown(facts, program);
   /* attention_lanes's BULK ring declares up to what the wgmma probe ran right with. */
   if (program == OCF_PROGRAM_ATTENTION_LANES && facts->learnt.wgmma == OCF_PROBE_PASSED &&
       facts->learnt.wgmma_local_ok > ocf_facts_reported_local_limit(facts, program))
@@ -95,9 +99,9 @@ unsigned long long ocf_facts_kernel_local_limit(const ocf_device_facts *facts,
                    facts->learnt.wgmma_local_ok_reported > facts->local_mem_bytes
                ? facts->learnt.wgmma_local_ok_reported
                : facts->local_mem_bytes;
-  if (program == OCF_PROGRAM_ATTENTION_MMA_NV && facts->learnt.mma != OCF_PROBE_PASSED)
+  if (shows_mma_local(program) && facts->learnt.mma != OCF_PROBE_PASSED)
     return facts->local_mem_bytes;
-  if (program != OCF_PROGRAM_MATMUL_MMA_NV && program != OCF_PROGRAM_ATTENTION_MMA_NV)
+  if (program != OCF_PROGRAM_MATMUL_MMA_NV && !shows_mma_local(program))
     return facts->local_mem_bytes;
   return facts->learnt.mma_local_ok_reported > facts->local_mem_bytes
              ? facts->learnt.mma_local_ok_reported

@@ -678,6 +678,86 @@ static void test_plan_attention_mma_local_memory(void **state) {
   assert_true(plan.local_mem_bytes <= cpu.local_mem_bytes);
 }
 
+/* attention_block's plan of an fp32 (exact products) 4 x 32 x 4096 x 4096 x 128 call on the H200
+   with the built-in tuning and `settings`: its tiles (values) and the probe it asks for (0: none),
+   the plan held to what the facts show. */
+static void plan_block_case(const char *what, const ocf_device_facts *facts, const char *settings,
+                            const char *values, size_t probe_bytes) {
+  size_t count = 0;
+  const ocf_tuning_row *rows = ocf_builtin_rows(&count);
+  ocf_tuning_values t;
+  assert_int_equal(
+      ocf_tuning_resolve(rows, count, OCF_OP_ATTENTION, OCF_F32, facts, "NVIDIA H200", &t),
+      OCF_SUCCESS);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, settings, &t, "test"), OCF_SUCCESS);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 4, call.h = call.h_kv = 32, call.lq = call.lk = 4096, call.d = 128;
+  call.kv_vector = call.q_vector = 4;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_F32;
+  ocf_plan plan;
+  const ocf_status status = ocf_plan_attention(facts, &t, &call, &plan);
+  const size_t bq = (size_t)plan_value(&plan, "BQ"), rm = (size_t)plan_value(&plan, "RM");
+  char shape[96];
+  snprintf(shape, sizeof shape, "attention_block wg=%zu groups=%zu",
+           bq && rm ? bq / rm * (size_t)plan_value(&plan, "TC") : 0, bq ? 4 * 32 * 4096 / bq : 0);
+  expect_plan(what, status, &plan, shape, values);
+  if (plan.probe != (probe_bytes ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE) ||
+      (probe_bytes && plan.probe_bytes != probe_bytes)) {
+    print_error("%s: probe %d of %zu bytes, expected %zu bytes\n", what, (int)plan.probe,
+                plan.probe_bytes, probe_bytes);
+    fail();
+  }
+  assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
+}
+
+/* attention_block's local memory (block.local): the reported 48 KiB unless it is set; then what
+   the matrix-unit probe ran right with, asking for a probe of the tuning's tiles (64 x 64 at d
+   128: 64 x 128 + 64 x 132 + 64 x 64 floats, 82944 bytes, a probe of 96 KiB) while one may still
+   pass, bk halved then bq meanwhile; nothing asked where the probe failed, above a size that
+   failed, past the probe's 128 KiB, below compute capability 8.0 or off NVIDIA. */
+static void test_plan_attention_block_local_memory(void **state) {
+  (void)state;
+  const char *const big = "block.local=1 block.bq=64 block.rm=8 block.bk=64";
+  ocf_device_facts facts = h200_probed(98304);
+  plan_block_case("local 0, 96 KiB shown", &facts, "block.bq=64 block.rm=8 block.bk=64",
+                  "BQ=64 BK=16 RM=8 local_mem=45312", 0);
+  plan_block_case("local 1, 96 KiB shown", &facts, big, "BQ=64 BK=64 RM=8 TC=16 local_mem=82944",
+                  0);
+  facts = h200_probed(65536);
+  plan_block_case("local 1, 64 KiB shown", &facts, big, "BQ=64 BK=32 local_mem=57856", 98304);
+  facts.learnt.mma_local_failed = 98304;
+  plan_block_case("local 1, 96 KiB failed", &facts, big, "BQ=64 BK=32 local_mem=57856", 0);
+  facts = h200_probed(0); /* no probe yet: the reported size meanwhile, the probe asked */
+  plan_block_case("local 1, before the probe", &facts, big, "BQ=64 BK=16 local_mem=45312", 98304);
+  facts.learnt.mma = OCF_PROBE_FAILED;
+  plan_block_case("local 1, the probe failed", &facts, big, "BQ=64 BK=16 local_mem=45312", 0);
+  facts = h200_probed(0);
+  facts.nv_compute_capability = 75;
+  plan_block_case("local 1, compute capability 7.5", &facts, big, "BQ=64 BK=16", 0);
+  /* 128 x 128 tiles (194 KiB) are past the probe's 128 KiB: none asked, bk 32 in what it showed */
+  facts = h200_probed(131072);
+  plan_block_case("local 1, 194 KiB", &facts, "block.local=1 block.bq=128 block.rm=8 block.bk=128",
+                  "BQ=128 BK=32 local_mem=98816", 0);
+  /* the verifier holds the plan to what ran; the built kernel may take what the probe's did */
+  facts = h200_probed(98304);
+  assert_int_equal(ocf_facts_kernel_local_limit(&facts, OCF_PROGRAM_ATTENTION_BLOCK), 98320);
+  assert_int_equal(ocf_facts_reported_local_limit(&facts, OCF_PROGRAM_ATTENTION_BLOCK), 49152);
+  /* off NVIDIA (PoCL): the reported size, no probe */
+  ocf_device_facts cpu = facts_of(POCL, 0);
+  ocf_tuning_values t = tuning_of(&cpu, POCL, OCF_OP_ATTENTION);
+  assert_int_equal(ocf_tuning_parse(OCF_OP_ATTENTION, big, &t, "test"), OCF_SUCCESS);
+  ocf_attention_call call;
+  memset(&call, 0, sizeof call);
+  call.b = 1, call.h = call.h_kv = 2, call.lq = call.lk = 300, call.d = 128;
+  call.q_dtype = call.k_dtype = call.v_dtype = call.out_dtype = OCF_F32;
+  ocf_plan plan;
+  assert_int_equal(ocf_plan_attention(&cpu, &t, &call, &plan), OCF_SUCCESS);
+  assert_int_equal(plan.steps[0].kernel, OCF_KERNEL_ATTENTION_BLOCK);
+  assert_int_equal(plan.probe, OCF_PLAN_PROBE_NONE);
+  assert_true(plan.local_mem_bytes <= cpu.local_mem_bytes);
+}
+
 /* The query heads attention_tiled decodes together on a CPU (built-in tiled.heads 8), one
    query row of fp32 heads of dim `d`: its plan's first kernel and workgroups, and HG. */
 static void expect_heads(const char *what, device_id id, size_t b, size_t h, size_t h_kv, size_t lq,
@@ -716,6 +796,7 @@ static void test_plan_attention_heads(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_plan_attention_mma_local_memory),
+      cmocka_unit_test(test_plan_attention_block_local_memory),
       cmocka_unit_test(test_plan_attention_decode_routes),
       cmocka_unit_test(test_plan_attention_lanes_routes),
       cmocka_unit_test(test_plan_attention_lanes_join),

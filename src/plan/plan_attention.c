@@ -225,15 +225,30 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   return 1;
 }
 
+/* The bytes the matrix-unit probe is asked to run for a plan of `bytes` (attention_mma's,
+   attention_block's): whole 16 KiB stages of its geometry, two at least
+   (src/plan/plan_matmul_mma.c's), or 0 when that is more than the probe can show (8 stages). */
+static size_t mma_probe_bytes_for(size_t bytes) {
+  const size_t stage = (size_t)16 << 10;
+  const size_t rounded = ocf_max_size(ocf_round_up(bytes, stage), 2 * stage);
+  return rounded <= 8 * stage ? rounded : 0;
+}
+
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded) {
   return 4 * (bq * d_padded + bk * (d_padded + 4) + bq * bk);
 }
 
 /* The register-blocked plan (attention_block), or 0 when the call is not one it takes: a
    default variant and size, no loop limit, block.bq > 0 (CPUs: 0, builtin.tuning), at most 32
-   columns of out a work-item, local memory for a tile. */
+   columns of out a work-item, local memory for a tile: the device's reported size, or with
+   block.local on an NVIDIA GPU what the matrix-unit probe ran right with on the context. Where
+   the tuning's tiles need more than that and a probe of them may still pass (compute capability
+   8.0 on, the probe not failed, at most its 128 KiB, below any size that failed), *probe_bytes
+   asks for it (the larger of that and what it asked already); the plan is made within what ran
+   so far, bk halved first, then bq. */
 static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning *t,
-                      const ocf_attention_call *call, size_t d_padded, ocf_plan *plan) {
+                      const ocf_attention_call *call, size_t d_padded, ocf_plan *plan,
+                      size_t *probe_bytes) {
   if (call->variant != OCF_VARIANT_AUTO || call->workgroup || facts->loop_limit || t->block.bq == 0)
     return 0;
   const size_t lq = call->lq ? call->lq : 1;
@@ -249,7 +264,20 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_BLOCK));
   while (bq / rm * tc > cap && bq > rm)
     bq /= 2;
-  const unsigned long long local = ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK);
+  const int beyond = t->block.local && facts->vendor == OCF_VENDOR_NVIDIA &&
+                     (facts->type & CL_DEVICE_TYPE_GPU) && facts->nv_compute_capability >= 80 &&
+                     facts->learnt.mma != OCF_PROBE_FAILED;
+  const unsigned long long local =
+      beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)
+             : ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK);
+  if (beyond) {
+    const size_t need = ocf_attention_block_local_bytes(bq, bk, d_padded);
+    const size_t want = mma_probe_bytes_for(need);
+    const unsigned long long failed = facts->learnt.mma_local_failed;
+    if (need > local && want > facts->learnt.mma_local_ok && (failed == 0 || want < failed) &&
+        want > *probe_bytes)
+      *probe_bytes = want;
+  }
   while (ocf_attention_block_local_bytes(bq, bk, d_padded) > local) {
     if (bk / 2 >= tc && bk / 2 >= 4 && (bk / 2) % tc == 0)
       bk /= 2;
@@ -350,15 +378,6 @@ static size_t mma_units(const ocf_attention_call *call, size_t unit_heads, size_
   const size_t lq = call->lq ? call->lq : 1;
   return (call->b ? call->b : 1) * (call->h ? call->h : 1) / unit_heads *
          ocf_div_ceil(unit_heads * lq, block_rows);
-}
-
-/* The bytes the matrix-unit probe is asked to run for attention_mma's plan of `bytes`: whole
-   16 KiB stages of its geometry, two at least (src/plan/plan_matmul_mma.c's), or 0 when that is
-   more than the probe can show (8 stages). */
-static size_t mma_probe_bytes_for(size_t bytes) {
-  const size_t stage = (size_t)16 << 10;
-  const size_t rounded = ocf_max_size(ocf_round_up(bytes, stage), 2 * stage);
-  return rounded <= 8 * stage ? rounded : 0;
 }
 
 /* The matrix-unit plan (attention_mma): a default variant and size, mma.on, q, k and v of one
@@ -611,7 +630,7 @@ static ocf_status plan_kernels(const ocf_device_facts *facts, const ocf_tuning_v
   *probe_bytes = mma == MMA_WANTS_PROBE ? MMA_PROBE_BYTES : 0;
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION_BLOCK;
-  if (plan_block(facts, t, call, d_padded, plan)) return ocf_plan_verify(plan, facts);
+  if (plan_block(facts, t, call, d_padded, plan, probe_bytes)) return ocf_plan_verify(plan, facts);
   memset(plan, 0, sizeof *plan);
   plan->program = OCF_PROGRAM_ATTENTION;
   plan->fixed_workgroup = call->workgroup != 0;

@@ -71,11 +71,13 @@ static void probe_mma(ocf_context *ctx, size_t bytes) {
     if (bytes > f->learnt.mma_local_ok) {
       f->learnt.mma_local_ok = bytes;
       f->learnt.mma_local_ok_reported = out.reported;
-      /* A budget attention_mma learnt (a build that took more than its plan counted, near the
-         old limit: launch.c) scaled that limit down; the new one is learnt afresh, else the
-         plans stay below the old limit for good (H200: after a 49152-byte probe, a budget
-         under 48 KiB kept 64-key tiles out after the 114688-byte probe passed). */
+      /* A budget attention_mma or attention_block learnt (a build that took more than its plan
+         counted, near the old limit: launch.c) scaled that limit down; the new one is learnt
+         afresh, else the plans stay below the old limit for good (H200: after a 49152-byte
+         probe, a budget under 48 KiB kept 64-key tiles out after the 114688-byte probe
+         passed). */
       f->learnt.program_local_budget[OCF_PROGRAM_ATTENTION_MMA_NV] = 0;
+      f->learnt.program_local_budget[OCF_PROGRAM_ATTENTION_BLOCK] = 0;
     }
   } else if (bytes > f->local_mem_bytes) {
     /* Perhaps only too much local memory: the planner asks again below this size. */

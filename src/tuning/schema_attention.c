@@ -120,6 +120,14 @@ static const ocf_tunable attention_tunables[] = {
                       "work-items across a tile's keys and across out's columns (halved until "
                       "4 tc divides D)",
                       NULL},
+    /* local: 0 in the schema until a GPU round has timed larger tiles (next_session.sh
+       blocklocal) */
+    [AT(block.local)] = {"block.local", 0, 1, 0, 0,
+                         "1: on NVIDIA, attention_block's tiles may take local memory beyond "
+                         "what the device reports, up to what the matrix-unit probe ran right "
+                         "with on the context (asking for a probe of the tuning's tiles where "
+                         "one may still pass: at most 128 KiB); 0: the reported size",
+                         NULL},
     /* mma: attention_mma */
     [AT(mma.on)] = {"mma.on", 0, 2, 0, 0,
                     "attention_mma (matrix units, 16-bit q, k, v of one type, d <= 128): 0 never, "

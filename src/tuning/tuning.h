@@ -325,10 +325,11 @@ typedef struct ocf_attention_decode_tuning {
 /* attention_block: attention_tiled with RM rows x BK / TC keys of scores and RM rows x D / TC
    columns of out a work-item. */
 typedef struct ocf_attention_block_tuning {
-  int bq; /* query rows a workgroup; 0: never this kernel */
-  int bk; /* keys (and values) a tile in local memory */
-  int rm; /* query rows a work-item */
-  int tc; /* work-items across a tile's keys and out's columns */
+  int bq;    /* query rows a workgroup; 0: never this kernel */
+  int bk;    /* keys (and values) a tile in local memory */
+  int rm;    /* query rows a work-item */
+  int tc;    /* work-items across a tile's keys and out's columns */
+  int local; /* 1: on NVIDIA, tiles up to what the matrix-unit probe ran right with */
 } ocf_attention_block_tuning;
 
 /* attention_mma (cl/attention_mma_nv.cl): 16-bit Q, K, V on NVIDIA's matrix units. */

@@ -270,6 +270,9 @@
 #           narrow tiles"): test_wgmma_three_consumers and test_wgmma_tunables, then ten calls
 #           of one wave under one_wave 0 and 1, then five split-K calls against whole K in one
 #           wave (wgmma.split_min=0), cuBLAS beside (cap 150 + 20 a call + 120 + 90 s)
+#   blocklocal attention_block's tiles past 48 KiB (block.local, docs/ATTENTION.md "Larger tiles
+#           for exact fp32"): test_attention's block suite on the GPU, then fp32 prefill under
+#           the shipped tiles and five larger ones, SDPA beside (cap 150 + 330 + 100 s)
 #   three   three consumer warpgroups (wgmma.consumers=3, 192-row tiles on the TMA-fed form):
 #           test_wgmma_three_consumers, then the context's plan against THREE_CONFIGS (default
 #           wgmma.consumers=3) on THREE_SHAPES, cuBLAS beside (PEERS_CAP, default 150 s)
@@ -284,7 +287,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma attnsplit onewave)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma attnsplit onewave blocklocal)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1741,6 +1744,29 @@ bf16 1 32 32 1024 1024 128"
     # reduce 30 % of the time, whole K in 256 columns 179.2, cuBLAS 306.4 (an H100, 2026-12-07)
     gemm_grid "bf16 1 256 4096 4096;bf16 1 512 4096 4096;bf16 1 384 4096 4096;bf16 1 256 8192 2048;bf16 1 2048 1024 4096" \
       ";wgmma.split_min=0" 90
+    ;;
+  blocklocal)
+    # attention_block past the reported 48 KiB (block.local, the fifty-first session: fp32 prefill
+    # in exact products at 0.40 of SDPA's efficient, its tiles cut to fit 48 KiB): test_attention's
+    # block suite on the GPU (its 64 x 64 tiles must reach d 128 after the probe they ask for),
+    # then the shipped tiles against larger ones on fp32 prefill, SDPA beside (efficient is
+    # 3XTF32). Each configuration's first call asks for the probe; the timed calls after it run
+    # the tiles the plan printed.
+    (cd $b && OCFT_ONLY=test_attention_block timeout -k 5 "$(budget 150)" tests/test_attention \
+      >"$work/block_test.txt" 2>&1; echo "test_attention_block rc $?")
+    grep -v '^\[ *\(RUN\|OK\) ' "$work/block_test.txt" | tail -6
+    SUITES='' PEERS=0 BUDGET=$(($(budget 330) - 20)) OUT=$work/blocklocal \
+      CONFIGS="base=block.local=0;r8k64=block.local=1 block.bq=64 block.rm=8 block.bk=64;r4k64=block.local=1 block.bk=64;r8k32=block.local=1 block.bq=64 block.rm=8 block.bk=32;tc8=block.local=1 block.tc=8 block.bk=64;q128=block.local=1 block.bq=128 block.rm=8 block.tc=8 block.bk=64" \
+      SHAPES="f32 4 32 32 4096 4096 128
+f32 1 32 32 1024 1024 128
+f32 4 32 32 4096 4096 128 causal
+f32 8 16 16 1024 1024 64 causal
+f32 4 32 32 4096 4096 64" timeout -k 10 "$(budget 330)" bash tools/lab/h200/round_attention_wgmma.sh \
+      >"$work/blocklocal.txt" 2>&1
+    cut -c1-220 "$work/blocklocal.txt" | tail -34
+    timeout -k 5 "$(budget 100)" python3 tools/lab/h200/attention_peers.py 4x32x4096x4096x128:f32 \
+      1x32x1024x1024x128:f32 4x32x4096x4096x128:f32:causal 8x16x1024x1024x64:f32:causal \
+      4x32x4096x4096x64:f32 2>&1 | tail -8
     ;;
   narrow16b)
     # 16-bit narrow rows (256 columns or fewer: 6-15 % behind torch.compile on the H100,
