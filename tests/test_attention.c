@@ -888,7 +888,7 @@ static void test_attention_block(void **state) {
   static const char *const settings[] = {
       "block.bq=32 block.bk=32 block.rm=4 block.tc=16 decode.wg=0",
       "block.bq=8 block.bk=8 block.rm=2 block.tc=8 decode.wg=0",
-      "block.bq=64 block.bk=64 block.rm=8 block.tc=16 block.local=1 decode.wg=0"};
+      "block.bq=64 block.bk=64 block.rm=4 block.tc=16 block.local=1 decode.wg=0"};
   int bk_64 = 0;
   for (int k = 0; k < 3; k++) {
     tune_every_dtype(env, settings[k]);

@@ -1749,14 +1749,16 @@ bf16 1 32 32 1024 1024 128"
     # attention_block past the reported 48 KiB (block.local, the fifty-first session: fp32 prefill
     # in exact products at 0.40 of SDPA's efficient, its tiles cut to fit 48 KiB): test_attention's
     # block suite on the GPU (its 64 x 64 tiles must reach d 128 after the probe they ask for),
-    # then the shipped tiles against larger ones on fp32 prefill, SDPA beside (efficient is
-    # 3XTF32). Each configuration's first call asks for the probe; the timed calls after it run
-    # the tiles the plan printed.
+    # then the shipped tiles (32 x 32, 4 rows a work-item, 16 across) against larger ones on fp32
+    # prefill, SDPA beside (efficient is 3XTF32): 64 x 64 (256 work-items), 32 x 64, 64 x 32 of 8
+    # rows a work-item, 64 x 64 of 8 rows (scores of 8 x 4 float4s: spills likely), and 8 across
+    # (4 x 4 scores, 16 columns, within 48 KiB). Each configuration's first call asks for the
+    # probe; the timed calls after it run the tiles the plan printed.
     (cd $b && OCFT_ONLY=test_attention_block timeout -k 5 "$(budget 150)" tests/test_attention \
       >"$work/block_test.txt" 2>&1; echo "test_attention_block rc $?")
     grep -v '^\[ *\(RUN\|OK\) ' "$work/block_test.txt" | tail -6
     SUITES='' PEERS=0 BUDGET=$(($(budget 330) - 20)) OUT=$work/blocklocal \
-      CONFIGS="base=block.local=0;r8k64=block.local=1 block.bq=64 block.rm=8 block.bk=64;r4k64=block.local=1 block.bk=64;r8k32=block.local=1 block.bq=64 block.rm=8 block.bk=32;tc8=block.local=1 block.tc=8 block.bk=64;q128=block.local=1 block.bq=128 block.rm=8 block.tc=8 block.bk=64" \
+      CONFIGS="base=block.local=0;q64k64=block.local=1 block.bq=64 block.bk=64;k64=block.local=1 block.bk=64;r8k32=block.local=1 block.bq=64 block.rm=8 block.bk=32;r8k64=block.local=1 block.bq=64 block.rm=8 block.bk=64;tc8=block.tc=8" \
       SHAPES="f32 4 32 32 4096 4096 128
 f32 1 32 32 1024 1024 128
 f32 4 32 32 4096 4096 128 causal
