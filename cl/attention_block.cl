@@ -22,13 +22,18 @@
  * of each tile, for the output the columns tc CN .. + CN (CN = D / TC, a multiple of 4). Per
  * tile of BK keys:
  *   1. K's rows into kvl (float4s, a row one float4 past the last's bank)              barrier
- *   2. the work-item's RM x BK/TC scores (float4 partial sums over d), in registers      barrier
- *   3. V's rows into kvl; the scores into pl                                           barrier
- *   4. each row's tile max (every key of its pl row): the new (m, s, acc) scale        barrier
- *   5. its scores' weights exp_shift(score - m) into pl (0 for masked keys)            barrier
- *   6. acc[a][CN] += pl[a][j] V[j][cols] (float4s), s[a] += pl[a][j], key by key
- * Every work-item of a row reads the same pl row in the same order, so all agree on (m, s).
- *   local (float4s)   ql [BQ][D/4]   kvl [BK][D/4 + 1]   pl [BQ][BK] floats
+ *   2. the work-item's RM x BK/TC scores (float4 partial sums over d), in registers; the
+ *      max of its kept scores of each row into pl (TC partial maxima a row)             barrier
+ *   3. V's rows into kvl; each row's tile max (its TC partial maxima): the new (m, s, acc)
+ *      scale                                                                           barrier
+ *   4. its scores' weights exp_shift(score - m) into pl (0 for masked keys)            barrier
+ *   5. acc[a][CN] += pl[a][j] V[j][cols] (float4s), s[a] += pl[a][j], key by key
+ * Every work-item of a row reads the same partial maxima and the same pl row in the same order,
+ * so all agree on (m, s). A row's max from TC partials, not its BK scores, is a quarter (bk 64)
+ * to a half (bk 32) of the scan's local reads at tc 16: local memory, not the FMA units, sets
+ * this kernel's pace (docs/ATTENTION.md, "Larger tiles for exact fp32").
+ *   local (float4s)   ql [BQ][D/4]   kvl [BK][D/4 + 1]   pl [BQ][BK] floats (the partial
+ *   maxima in its first BQ x TC)
  */
 #ifndef RM
 #error "RM: the host passes every define (src/plan/plan_attention.c)"
@@ -111,28 +116,27 @@ __kernel __attribute__((reqd_work_group_size(B_WG, 1, 1))) void attention_block(
         }
       }
       float sc[RM][B_RN];
-      for (uint a = 0; a < RM; a++)
-        for (uint u = 0; u < B_RN; u++)
-          sc[a][u] = scale * dot(part[a][u], (float4)(1.0f));
-      barrier(CLK_LOCAL_MEM_FENCE); /* K is read */
-      B_LOAD_ROWS(kvl, V_DTYPE, v, v_base, v_sr, j0, limit, d);
-      for (uint a = 0; a < RM; a++)
+      for (uint a = 0; a < RM; a++) {
+        float pm = -INFINITY; /* the max of this work-item's kept scores of the row */
         for (uint u = 0; u < B_RN; u++) {
-          const uint j = tc + TC * u;
-          pl[(tr * RM + a) * BK + j] = j0 + j < kept[a] ? sc[a][u] : -INFINITY;
+          sc[a][u] = scale * dot(part[a][u], (float4)(1.0f));
+          if (j0 + tc + TC * u < kept[a]) pm = fmax(pm, sc[a][u]);
         }
-      barrier(CLK_LOCAL_MEM_FENCE);
+        pl[(tr * RM + a) * TC + tc] = pm;
+      }
+      barrier(CLK_LOCAL_MEM_FENCE); /* K is read, the partial maxima written */
+      B_LOAD_ROWS(kvl, V_DTYPE, v, v_base, v_sr, j0, limit, d);
       for (uint a = 0; a < RM; a++) {
         float tm = -INFINITY;
-        for (uint j = 0; j < BK; j++)
-          tm = fmax(tm, pl[(tr * RM + a) * BK + j]);
+        for (uint c = 0; c < TC; c++)
+          tm = fmax(tm, pl[(tr * RM + a) * TC + c]);
         const float nm = fmax(m[a], tm), f = exp_shift(m[a], nm);
         s[a] *= f;
         for (uint c = 0; c < B_CN / 4; c++)
           acc[a][c] *= f;
         m[a] = nm;
       }
-      barrier(CLK_LOCAL_MEM_FENCE); /* the maxima are read */
+      barrier(CLK_LOCAL_MEM_FENCE); /* the partial maxima are read */
       for (uint a = 0; a < RM; a++)
         for (uint u = 0; u < B_RN; u++) {
           const uint j = tc + TC * u;

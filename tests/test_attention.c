@@ -876,10 +876,10 @@ static void test_attention_lanes_bulk(void **state) {
 
 /* attention_block (off on CPUs by default): its default tiles and small ones (several tiles,
    row blocks and column blocks a work-item), every mask (paired: variant_paired), lse, GQA,
-   mixed storage types, an interleaved layout and a NaN key. Then 64 x 64 tiles with block.local:
-   past the reported 48 KiB at d 96 and 128 on NVIDIA once the matrix-unit probe it asks for
-   passed (the first such call runs smaller tiles meanwhile; by d 128's last case they are whole
-   there), within it elsewhere. */
+   mixed storage types, an interleaved layout, scores far from zero and a NaN key. Then 64 x 64
+   tiles with block.local: past the reported 48 KiB at d 96 and 128 on NVIDIA once the
+   matrix-unit probe it asks for passed (the first such call runs smaller tiles meanwhile; by d
+   128's last case they are whole there), within it elsewhere. */
 static void test_attention_block(void **state) {
   ocft_env *env = ocft_get_env(state);
   /* llvmpipe's loop limit: attention_block is not taken (the cases still run). */
@@ -911,6 +911,13 @@ static void test_attention_block(void **state) {
         if (k == 2 && nvidia && shapes[i][2] == 128)
           bk_64 = strstr(ocf_last_plan(), "-DBK=64 ") != NULL;
       }
+    /* scores far from zero (a few hundred): a row's max short of its largest kept score would
+       overflow its weights, one past it (a masked score) would underflow them */
+    att_case far = base_case(1, 2, 2, 40, 100, 64);
+    far.scale = 40.0f;
+    far.causal = 1;
+    run_case(env, "attention_block, scores far from zero", &far, 0);
+    if (!limited) assert_non_null(strstr(ocf_last_plan(), "attention_block"));
     if (k == 2 && nvidia && !bk_64) {
       print_error("block.local: d 128's last case did not run 64-key tiles (the last plan: %s)\n",
                   ocf_last_plan());
