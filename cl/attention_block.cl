@@ -32,8 +32,8 @@
  * so all agree on (m, s). A row's max from TC partials, not its BK scores, is a quarter (bk 64)
  * to a half (bk 32) of the scan's local reads at tc 16: local memory, not the FMA units, sets
  * this kernel's pace (docs/ATTENTION.md, "Larger tiles for exact fp32").
- *   local (float4s)   ql [BQ][D/4]   kvl [BK][D/4 + 1]   pl [BQ][BK] floats (the partial
- *   maxima in its first BQ x TC)
+ *   local (float4s)   ql [BQ][D/4]   kvl [BK][D/4 + 1]   pl [BQ][BK + 1] floats (the partial
+ *   maxima in its first BQ (TC + 1))
  */
 #ifndef RM
 #error "RM: the host passes every define (src/plan/plan_attention.c)"
@@ -47,6 +47,11 @@
 #endif
 #define B_D4 (D / 4)
 #define B_KS4 (B_D4 + 1)
+/* Rows of pl (weights) and of its partial maxima, one float past BK and TC: a warp's row groups
+   (32 / TC of them) read their rows' words at the same column, and at RM BK or RM TC words
+   apart (a multiple of 32 at the defaults) those fell in one bank, two passes a read. */
+#define B_PL_S (BK + 1)
+#define B_PM_S (TC + 1)
 #define B_WG ((BQ / RM) * TC)
 #define B_RN (BK / TC)
 #define B_CN (D / TC)
@@ -65,7 +70,7 @@
 __kernel __attribute__((reqd_work_group_size(B_WG, 1, 1))) void attention_block(COMMON_PARAMS) {
   __local float4 ql4[BQ * B_D4];
   __local float4 kvl4[BK * B_KS4];
-  __local float4 pl4[BQ * BK / 4];
+  __local float4 pl4[(BQ * B_PL_S + 3) / 4];
   __local float *const ql = (__local float *)ql4, *const kvl = (__local float *)kvl4;
   __local float *const pl = (__local float *)pl4;
   const uint lid = get_local_id(0), tr = lid / TC, tc = lid - tr * TC;
@@ -122,14 +127,14 @@ __kernel __attribute__((reqd_work_group_size(B_WG, 1, 1))) void attention_block(
           sc[a][u] = scale * dot(part[a][u], (float4)(1.0f));
           if (j0 + tc + TC * u < kept[a]) pm = fmax(pm, sc[a][u]);
         }
-        pl[(tr * RM + a) * TC + tc] = pm;
+        pl[(tr * RM + a) * B_PM_S + tc] = pm;
       }
       barrier(CLK_LOCAL_MEM_FENCE); /* K is read, the partial maxima written */
       B_LOAD_ROWS(kvl, V_DTYPE, v, v_base, v_sr, j0, limit, d);
       for (uint a = 0; a < RM; a++) {
         float tm = -INFINITY;
         for (uint c = 0; c < TC; c++)
-          tm = fmax(tm, pl[(tr * RM + a) * TC + c]);
+          tm = fmax(tm, pl[(tr * RM + a) * B_PM_S + c]);
         const float nm = fmax(m[a], tm), f = exp_shift(m[a], nm);
         s[a] *= f;
         for (uint c = 0; c < B_CN / 4; c++)
@@ -140,14 +145,14 @@ __kernel __attribute__((reqd_work_group_size(B_WG, 1, 1))) void attention_block(
       for (uint a = 0; a < RM; a++)
         for (uint u = 0; u < B_RN; u++) {
           const uint j = tc + TC * u;
-          pl[(tr * RM + a) * BK + j] = j0 + j < kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;
+          pl[(tr * RM + a) * B_PL_S + j] = j0 + j < kept[a] ? exp_shift(sc[a][u], m[a]) : 0.0f;
         }
       barrier(CLK_LOCAL_MEM_FENCE);
       /* (No swizzles: Oclgrind's uninitialised-value checker crashes on them.) */
       for (uint j = 0; j < BK; j++) {
         float w[RM];
         for (uint a = 0; a < RM; a++) {
-          w[a] = pl[(tr * RM + a) * BK + j];
+          w[a] = pl[(tr * RM + a) * B_PL_S + j];
           s[a] += w[a];
         }
         __local const float4 *vr = kvl4 + j * B_KS4 + tc * (B_CN / 4);

@@ -95,8 +95,8 @@ jobs=${JOBS:-$(nproc)}
 # the same way): killed by test_attention_plans (test_wgmma_tma_split_plans).
 # wave-one-edge, -three, -batch and -first (fifty-first session, PoCL): killed by
 # test_plan_matmul_wgmma; block-local-ask, -failed, -off and -launch (the same session): killed
-# by test_plan_attention; block-partial-row, -mask and -one (the same session, PoCL,
-# OCFT_ONLY=test_attention_block): killed by test_attention.
+# by test_plan_attention; block-partial-row, -mask, -one and block-pl-stride (the same session,
+# PoCL, OCFT_ONLY=test_attention_block): killed by test_attention.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -245,9 +245,10 @@ block-local-ask~src/plan/plan_attention.c~        want > *probe_bytes)\n      *p
 block-local-failed~src/plan/plan_attention.c~facts->nv_compute_capability >= 80 &&\n                     facts->learnt.mma != OCF_PROBE_FAILED;~facts->nv_compute_capability >= 80;~^test_plan_attention$~attention_block with block.local asks again for a probe that failed
 block-local-off~src/plan/plan_attention.c~      beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)~      1 ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)~^test_plan_attention$~attention_block takes the probe's local memory without block.local
 block-local-launch~src/device_facts.c~  return program == OCF_PROGRAM_ATTENTION_MMA_NV || program == OCF_PROGRAM_ATTENTION_BLOCK;~  return program == OCF_PROGRAM_ATTENTION_MMA_NV;~^test_plan_attention$~attention_block's built kernel held to the reported 48 KiB at launch though its plan may take more
-block-partial-row~cl/attention_block.cl~          tm = fmax(tm, pl[(tr * RM + a) * TC + c]);~          tm = fmax(tm, pl[(tr * RM) * TC + c]);~^test_attention$~attention_block: every row of a work-item takes its first row's max
+block-partial-row~cl/attention_block.cl~          tm = fmax(tm, pl[(tr * RM + a) * B_PM_S + c]);~          tm = fmax(tm, pl[(tr * RM) * B_PM_S + c]);~^test_attention$~attention_block: every row of a work-item takes its first row's max
 block-partial-mask~cl/attention_block.cl~          if (j0 + tc + TC * u < kept[a]) pm = fmax(pm, sc[a][u]);~          pm = fmax(pm, sc[a][u]);~^test_attention$~attention_block: a row's max counts its masked scores too
 block-partial-one~cl/attention_block.cl~        for (uint c = 0; c < TC; c++)\n          tm = fmax~        for (uint c = 1; c < TC; c++)\n          tm = fmax~^test_attention$~attention_block: a row's max misses its first work-item's partial
+block-pl-stride~cl/attention_block.cl~          w[a] = pl[(tr * RM + a) * B_PL_S + j];~          w[a] = pl[(tr * RM + a) * BK + j];~^test_attention$~attention_block: P V reads its weights at a row stride other than the one they were written at
 attn-tma-probe~src/plan/plan_attention_wgmma.c~    *probe = ocf_wgmma_tma_probe_due(facts);~    (void)ocf_wgmma_tma_probe_due(facts);~^test_attention$~rule 6: the probes the TMA-fed form waits for never asked for (it never runs)
 stream-join-parts~cl/matmul.cl~        for (uint w = owner; w < owner + parts; w++)~        for (uint w = owner; w + 1 < owner + parts; w++)~^test_matmul_joins$~matmul_tiled_stream: a tile's join leaves out its last part
 stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~stream_first(w, work, groups) > tile * slices)~^test_matmul_joins$~matmul_tiled_stream: a join reads the part that begins a range at the tile's first slice from the other slot
