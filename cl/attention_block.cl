@@ -32,7 +32,7 @@
  * so all agree on (m, s). A row's max from TC partials, not its BK scores, is a quarter (bk 64)
  * to a half (bk 32) of the scan's local reads at tc 16: local memory, not the FMA units, sets
  * this kernel's pace (docs/ATTENTION.md, "Larger tiles for exact fp32").
- *   local (float4s)   ql [BQ][D/4 + 1]   kvl [BK][D/4 + 1]   pl [BQ][BK + 1] floats (the partial
+ *   local (float4s)   ql [BQ][D/4]   kvl [BK][D/4 + 1]   pl [BQ][BK + 1] floats (the partial
  *   maxima in its first BQ (TC + 1))
  */
 #ifndef RM
@@ -46,10 +46,6 @@
 #error "RM must divide BQ, TC and 4 BK, 4 TC D"
 #endif
 #define B_D4 (D / 4)
-/* Rows of K, V and Q in local memory, one float4 past D / 4: K's rows that a warp reads at one
-   column start 4 banks apart, and Q's rows of a warp's row groups, RM rows apart, fall in other
-   banks for RM up to 4 (a multiple of 32 banks apart at D 128 without it; at RM 8 and 16 with
-   it too). */
 #define B_KS4 (B_D4 + 1)
 /* Rows of pl (weights) and of its partial maxima, one float past BK and TC: a warp's row groups
    (32 / TC of them) read their rows' words at the same column, and at RM BK or RM TC words
@@ -72,7 +68,7 @@
 
 #ifdef OCF_KERNEL_attention_block
 __kernel __attribute__((reqd_work_group_size(B_WG, 1, 1))) void attention_block(COMMON_PARAMS) {
-  __local float4 ql4[BQ * B_KS4];
+  __local float4 ql4[BQ * B_D4];
   __local float4 kvl4[BK * B_KS4];
   __local float4 pl4[(BQ * B_PL_S + 3) / 4];
   __local float *const ql = (__local float *)ql4, *const kvl = (__local float *)kvl4;
@@ -102,7 +98,7 @@ __kernel __attribute__((reqd_work_group_size(B_WG, 1, 1))) void attention_block(
       const uint r = idx / D, c = idx - r * D;
       float x = 0.0f;
       if (row0 + r < lq && c < d) x = OCF_LOAD(Q_DTYPE, q, q_base + (row0 + r) * q_sr + c);
-      ql[r * B_KS4 * 4 + c] = x;
+      ql[idx] = x;
     }
     const ulong k_base = k_off + batch * k_sb + kv_head * k_sh;
     const ulong v_base = v_off + batch * v_sb + kv_head * v_sh;
@@ -119,7 +115,7 @@ __kernel __attribute__((reqd_work_group_size(B_WG, 1, 1))) void attention_block(
         for (uint u = 0; u < B_RN; u++)
           kx[u] = kvl4[(tc + TC * u) * B_KS4 + c];
         for (uint a = 0; a < RM; a++) {
-          const float4 qx = ql4[(tr * RM + a) * B_KS4 + c];
+          const float4 qx = ql4[(tr * RM + a) * B_D4 + c];
           for (uint u = 0; u < B_RN; u++)
             part[a][u] += qx * kx[u];
         }

@@ -95,8 +95,8 @@ jobs=${JOBS:-$(nproc)}
 # the same way): killed by test_attention_plans (test_wgmma_tma_split_plans).
 # wave-one-edge, -three, -batch and -first (fifty-first session, PoCL): killed by
 # test_plan_matmul_wgmma; block-local-ask, -failed, -off and -launch (the same session): killed
-# by test_plan_attention; block-partial-row, -mask, -one, block-pl-stride and
-# block-q-stride (the same session, PoCL, OCFT_ONLY=test_attention_block): killed by test_attention.
+# by test_plan_attention; block-partial-row, -mask, -one and block-pl-stride (the same session,
+# PoCL, OCFT_ONLY=test_attention_block): killed by test_attention.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -249,7 +249,6 @@ block-partial-row~cl/attention_block.cl~          tm = fmax(tm, pl[(tr * RM + a)
 block-partial-mask~cl/attention_block.cl~          if (j0 + tc + TC * u < kept[a]) pm = fmax(pm, sc[a][u]);~          pm = fmax(pm, sc[a][u]);~^test_attention$~attention_block: a row's max counts its masked scores too
 block-partial-one~cl/attention_block.cl~        for (uint c = 0; c < TC; c++)\n          tm = fmax~        for (uint c = 1; c < TC; c++)\n          tm = fmax~^test_attention$~attention_block: a row's max misses its first work-item's partial
 block-pl-stride~cl/attention_block.cl~          w[a] = pl[(tr * RM + a) * B_PL_S + j];~          w[a] = pl[(tr * RM + a) * BK + j];~^test_attention$~attention_block: P V reads its weights at a row stride other than the one they were written at
-block-q-stride~cl/attention_block.cl~      ql[r * B_KS4 * 4 + c] = x;~      ql[idx] = x;~^test_attention$~attention_block: Q staged at a row stride other than the one its products read
 attn-tma-probe~src/plan/plan_attention_wgmma.c~    *probe = ocf_wgmma_tma_probe_due(facts);~    (void)ocf_wgmma_tma_probe_due(facts);~^test_attention$~rule 6: the probes the TMA-fed form waits for never asked for (it never runs)
 stream-join-parts~cl/matmul.cl~        for (uint w = owner; w < owner + parts; w++)~        for (uint w = owner; w + 1 < owner + parts; w++)~^test_matmul_joins$~matmul_tiled_stream: a tile's join leaves out its last part
 stream-join-slot~cl/matmul.cl~stream_first(w, work, groups) >= tile * slices)~stream_first(w, work, groups) > tile * slices)~^test_matmul_joins$~matmul_tiled_stream: a join reads the part that begins a range at the tile's first slice from the other slot

@@ -235,7 +235,7 @@ static size_t mma_probe_bytes_for(size_t bytes) {
 }
 
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded) {
-  return 4 * ((bq + bk) * (d_padded + 4) + ocf_round_up(bq * (bk + 1), 4));
+  return 4 * (bq * d_padded + bk * (d_padded + 4) + ocf_round_up(bq * (bk + 1), 4));
 }
 
 /* The register-blocked plan (attention_block), or 0 when the call is not one it takes: a
