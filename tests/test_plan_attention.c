@@ -16,6 +16,16 @@ static void h200_bf16_attention(const ocf_device_facts *facts, ocf_tuning_values
       OCF_SUCCESS);
 }
 
+/* The matrix-unit probe a plan asks for: probe_bytes of local memory, or none (0). */
+static void expect_mma_probe(const char *what, const ocf_plan *plan, size_t probe_bytes) {
+  if (plan->probe != (probe_bytes ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE) ||
+      (probe_bytes && plan->probe_bytes != probe_bytes)) {
+    print_error("%s: probe %d of %zu bytes, expected %zu bytes\n", what, (int)plan->probe,
+                plan->probe_bytes, probe_bytes);
+    fail();
+  }
+}
+
 /* attention_mma's plan of bf16 4 x 32 x 4096 x 4096 x 128 on the H200 with the built-in
    tuning and `settings`; the probe it asks for checked (0 bytes: none). */
 static void plan_attention_mma_case(const char *what, const ocf_device_facts *facts,
@@ -37,12 +47,7 @@ static void plan_attention_mma_case(const char *what, const ocf_device_facts *fa
   snprintf(shape, sizeof shape, "attention_mma wg=%zu groups=%zu", 32 * warps,
            4 * 32 * 4096 / (warps * rows_a_warp));
   expect_plan(what, status, &plan, shape, values);
-  if (plan.probe != (probe_bytes ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE) ||
-      (probe_bytes && plan.probe_bytes != probe_bytes)) {
-    print_error("%s: probe %d of %zu bytes, expected %zu bytes\n", what, (int)plan.probe,
-                plan.probe_bytes, probe_bytes);
-    fail();
-  }
+  expect_mma_probe(what, &plan, probe_bytes);
   assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
 }
 
@@ -702,12 +707,7 @@ static void plan_block_case(const char *what, const ocf_device_facts *facts, con
   snprintf(shape, sizeof shape, "attention_block wg=%zu groups=%zu",
            bq && rm ? bq / rm * (size_t)plan_value(&plan, "TC") : 0, bq ? 4 * 32 * 4096 / bq : 0);
   expect_plan(what, status, &plan, shape, values);
-  if (plan.probe != (probe_bytes ? OCF_PLAN_PROBE_MMA : OCF_PLAN_PROBE_NONE) ||
-      (probe_bytes && plan.probe_bytes != probe_bytes)) {
-    print_error("%s: probe %d of %zu bytes, expected %zu bytes\n", what, (int)plan.probe,
-                plan.probe_bytes, probe_bytes);
-    fail();
-  }
+  expect_mma_probe(what, &plan, probe_bytes);
   assert_int_equal(ocf_plan_verify(&plan, facts), OCF_SUCCESS);
 }
 
