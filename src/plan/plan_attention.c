@@ -225,13 +225,25 @@ static int plan_decode(const ocf_device_facts *facts, const ocf_attention_tuning
   return 1;
 }
 
-/* The bytes the matrix-unit probe is asked to run for a plan of `bytes` (attention_mma's,
-   attention_block's): whole 16 KiB stages of its geometry, two at least
-   (src/plan/plan_matmul_mma.c's), or 0 when that is more than the probe can show (8 stages). */
-static size_t mma_probe_bytes_for(size_t bytes) {
+/* An NVIDIA GPU: where the matrix-unit probe runs, and so where attention_mma's and
+   attention_block's plans may take the local memory it showed. */
+static int nvidia_gpu(const ocf_device_facts *facts) {
+  return facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU);
+}
+
+/* The bytes the matrix-unit probe is to run for a plan that needs `need` bytes of local memory,
+   more than `local` allows (attention_mma's with mma.local, attention_block's with block.local):
+   whole 16 KiB stages of the probe's geometry, two at least (src/plan/plan_matmul_mma.c's), where
+   that is within what the probe can show (8 stages), more than it showed and below any size that
+   failed; else 0 (nothing to ask). */
+static size_t mma_probe_ask(const ocf_device_facts *facts, size_t need, unsigned long long local) {
+  if (need <= local) return 0;
   const size_t stage = (size_t)16 << 10;
-  const size_t rounded = ocf_max_size(ocf_round_up(bytes, stage), 2 * stage);
-  return rounded <= 8 * stage ? rounded : 0;
+  const size_t want = ocf_max_size(ocf_round_up(need, stage), 2 * stage);
+  const unsigned long long failed = facts->learnt.mma_local_failed;
+  if (want > 8 * stage || want <= facts->learnt.mma_local_ok || (failed && want >= failed))
+    return 0;
+  return want;
 }
 
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded) {
@@ -264,19 +276,15 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
   cap = ocf_min_size(cap, ocf_facts_workgroup_limit(facts, OCF_KERNEL_ATTENTION_BLOCK));
   while (bq / rm * tc > cap && bq > rm)
     bq /= 2;
-  const int beyond = t->block.local && facts->vendor == OCF_VENDOR_NVIDIA &&
-                     (facts->type & CL_DEVICE_TYPE_GPU) && facts->nv_compute_capability >= 80 &&
+  const int beyond = t->block.local && nvidia_gpu(facts) && facts->nv_compute_capability >= 80 &&
                      facts->learnt.mma != OCF_PROBE_FAILED;
   const unsigned long long local =
       beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)
              : ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK);
   if (beyond) {
-    const size_t need = ocf_attention_block_local_bytes(bq, bk, d_padded);
-    const size_t want = mma_probe_bytes_for(need);
-    const unsigned long long failed = facts->learnt.mma_local_failed;
-    if (need > local && want > facts->learnt.mma_local_ok && (failed == 0 || want < failed) &&
-        want > *probe_bytes)
-      *probe_bytes = want;
+    const size_t want =
+        mma_probe_ask(facts, ocf_attention_block_local_bytes(bq, bk, d_padded), local);
+    if (want > *probe_bytes) *probe_bytes = want;
   }
   while (ocf_attention_block_local_bytes(bq, bk, d_padded) > local) {
     if (bk / 2 >= tc && bk / 2 >= 4 && (bk / 2) % tc == 0)
@@ -398,7 +406,7 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   if ((call->q_dtype == OCF_F32 && call->precision == OCF_PRECISION_FP32) ||
       call->k_dtype != call->q_dtype || call->v_dtype != call->q_dtype || d_padded > MMA_MAX_D)
     return MMA_NOT_TAKEN;
-  const int nvidia = facts->vendor == OCF_VENDOR_NVIDIA && (facts->type & CL_DEVICE_TYPE_GPU);
+  const int nvidia = nvidia_gpu(facts);
   if (nvidia) {
     if (facts->nv_compute_capability < 80 || facts->learnt.mma == OCF_PROBE_FAILED)
       return MMA_NOT_TAKEN;
@@ -437,14 +445,8 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   const unsigned long long local =
       beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV)
              : ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV);
-  size_t ask = 0;
-  if (beyond) {
-    const size_t need = ocf_attention_mma_local_bytes(&shape, d_padded, 0);
-    const size_t want = mma_probe_bytes_for(need);
-    const unsigned long long failed = facts->learnt.mma_local_failed;
-    if (need > local && want > facts->learnt.mma_local_ok && (failed == 0 || want < failed))
-      ask = want;
-  }
+  const size_t ask =
+      beyond ? mma_probe_ask(facts, ocf_attention_mma_local_bytes(&shape, d_padded, 0), local) : 0;
   /* Q's tile(s) do not shrink with the K and V tiles: where even 16-key tiles leave no room for
      them (fp32 Q in two parts: 2 BQ (D + 4) 4 bytes), Q's fragments go to the registers and the
      tuning's tiles are fitted again. */
