@@ -586,9 +586,9 @@ static void test_plan_wgmma_staged16(void **state) {
 
   /* wgmma.unread_rows 512: the calls rule 1 cannot read take that gate instead of align_rows'
      (2048): 1000^3 with lda 1001 is copied (A and B into rows of 1024; the product in one wave
-     of 8 x 8 tiles of 128 columns, rule 2); 511 rows, or 512 x 512 x
-     511 products, stay on mma.sync; B off chunks (ldb 1001) is copied; a call rule 1 reads, off
-     lines (ldb 1032), keeps align_rows' gate; A transposed goes through matmul_stage. */
+     of 8 x 8 tiles of 128 columns, rule 2); 511 rows, or 512 x 512 x 511 products, stay on
+     mma.sync; B off chunks (ldb 1001) is copied; a call rule 1 reads, off lines (ldb 1032),
+     keeps align_rows' gate; A transposed goes through matmul_stage. */
   ocf_tuning_values unread = bf16;
   unread.matmul.wgmma.unread_rows = 512;
   call = typed_call(1000, 1000, 1000, OCF_BF16, OCF_PRECISION_FP32);
@@ -1175,8 +1175,8 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   three.matmul.wgmma.consumers = 3; /* the waves' ring (192 x 192) in 5 stages: past 227 KiB */
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 4, 0), 230784);
   assert_int_equal(ocf_wgmma_tma_local_bytes(256, 3, 3, 0), 173440);
-  ocf_tuning_values cp_async_three = three;
-  cp_async_three.matmul.wgmma.tma = 0;
+  ocf_tuning_values cp_async = three; /* three asked for where no step is TMA-fed */
+  cp_async.matmul.wgmma.tma = 0;
   ocf_device_facts big = *tma; /* its probe ran the 192 x 256 ring in 4 stages */
   big.learnt.wgmma_tma_local_ok = 230784;
   const int none = OCF_PLAN_PROBE_NONE;
@@ -1233,7 +1233,7 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
                   "matmul_wgmma_tma wg=288 groups=72", "CONSUMERS=2 BN=256", none);
   plan_wgmma_case("two, 1536^3: 256 columns", &big, bf16, &call,
                   "matmul_wgmma_tma wg=288 groups=72", "CONSUMERS=2 BN=256", none);
-  plan_wgmma_case("three, 1536^3, wgmma.tma 0: two in 256 columns", &big, &cp_async_three, &call,
+  plan_wgmma_case("three, 1536^3, wgmma.tma 0: two in 256 columns", &big, &cp_async, &call,
                   "matmul_wgmma wg=256 groups=72", "CONSUMERS=2 BN=256", none);
   call = typed_call(1024, 1024, 1024, OCF_BF16, OCF_PRECISION_FP32);
   plan_wgmma_case("three, 1024^3: two", &big, &three, &call, "matmul_wgmma_tma wg=288 groups=64",
@@ -1257,8 +1257,6 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   refused.learnt.wide_refused[OCF_KERNEL_MATMUL_WGMMA_TMA] = 1;
   plan_wgmma_case("three, wide launch refused", &refused, &three, &call, cp_async_8192,
                   "CONSUMERS=2 wide=0", none);
-  ocf_tuning_values cp_async = three;
-  cp_async.matmul.wgmma.tma = 0;
   plan_wgmma_case("three, wgmma.tma 0", &big, &cp_async, &call, cp_async_8192, "CONSUMERS=2 wide=0",
                   none);
   /* splits (fewer tiles than units): two, the TMA-fed split's too */
