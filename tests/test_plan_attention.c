@@ -728,6 +728,10 @@ static void test_plan_attention_block_local_memory(void **state) {
   plan_block_case("local 1, 64 KiB shown", &facts, big, "BQ=64 BK=32 local_mem=58112", 98304);
   facts.learnt.mma_local_failed = 98304;
   plan_block_case("local 1, 96 KiB failed", &facts, big, "BQ=64 BK=32 local_mem=58112", 0);
+  /* tiles past the reported size failed to build (run.c): held to it, no probe asked again */
+  facts = h200_probed(98304);
+  facts.learnt.program_local_budget[OCF_PROGRAM_ATTENTION_BLOCK] = facts.local_mem_bytes;
+  plan_block_case("local 1, a build beyond failed", &facts, big, "BQ=64 BK=16 local_mem=45568", 0);
   facts = h200_probed(0); /* no probe yet: the reported size meanwhile, the probe asked */
   plan_block_case("local 1, before the probe", &facts, big, "BQ=64 BK=16 local_mem=45568", 98304);
   facts.learnt.mma = OCF_PROBE_FAILED;

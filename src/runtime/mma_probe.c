@@ -115,3 +115,14 @@ void ocf_probe_mma_failed(ocf_context *ctx, const char *why) {
           "this context",
           why);
 }
+
+void ocf_probe_block_local_failed(ocf_context *ctx, const char *why) {
+  pthread_mutex_lock(&ctx->lock);
+  ctx->facts.learnt.program_local_budget[OCF_PROGRAM_ATTENTION_BLOCK] = ctx->facts.local_mem_bytes;
+  ctx->plan_generation++;
+  pthread_mutex_unlock(&ctx->lock);
+  ocf_log(&ctx->log, OCF_LOG_WARNING,
+          "attention_block's tiles beyond the reported local memory failed to build (%s): its "
+          "tiles fit the reported size on this context",
+          why);
+}

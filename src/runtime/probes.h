@@ -22,6 +22,10 @@ void ocf_probe_run(ocf_context *ctx, const ocf_plan *plan);
 /* Marks the matrix units unusable on this context (a build of one of their programs failed
    after the probe passed): later plans take the SIMT kernels. */
 void ocf_probe_mma_failed(ocf_context *ctx, const char *why);
+/* attention_block's tiles beyond the device's reported local memory (block.local, standing on
+   what the matrix-unit probe ran right with) failed to build: its plans are held to the reported
+   size on this context (a budget, which a later probe of more local memory clears again). */
+void ocf_probe_block_local_failed(ocf_context *ctx, const char *why);
 
 /* ---- wgmma_probe.c ---- */
 

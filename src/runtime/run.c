@@ -23,6 +23,13 @@ static int matrix_unit_failed(ocf_context *ctx, const ocf_plan *plan) {
     ocf_probe_wgmma_failed(ctx, ocf_last_error());
     return 1;
   }
+  /* attention_block's tiles past the reported local memory (block.local) stand on the same
+     probe's showing: a build of them that fails holds its plans to the reported size. */
+  if (plan->program == OCF_PROGRAM_ATTENTION_BLOCK &&
+      plan->local_mem_bytes > ctx->facts.local_mem_bytes) {
+    ocf_probe_block_local_failed(ctx, ocf_last_error());
+    return 1;
+  }
   /* attention_lanes's BULK form stands on the same probe, but only it is taken away: the
      lanes stream through registers again. */
   if (plan->program == OCF_PROGRAM_ATTENTION_LANES && ocf_plan_define_value(plan, "BULK", 0)) {
