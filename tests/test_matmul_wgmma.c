@@ -176,12 +176,14 @@ static void test_wgmma_tunables(void **state) {
    and long (the ring wraps: each stage's barriers change phase), alpha and beta, the epilogue and
    16-bit C, A shared by the batch; each call must have run matmul_wgmma_tma in workgroups of
    384. Then the same in 128 columns, the tile of rule 2's one wave of three consumers (192 x
-   128: bf16 1536^3 on 132 units), whose waves cost as many as two's on these shapes. */
+   128: bf16 1536^3 on 132 units), whose waves cost as many as two's on these shapes. The width
+   is each case's own: wgmma.wave_bn 0 (a database's 192, rule 2's waves, would take some of
+   these batches of 132: an H100, 2026-12-08). */
 static void test_wgmma_three_consumers(void **state) {
   ocft_env *env = ocft_get_env(state);
   static const char *const widths[][2] = {
-      {"wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4 wgmma.tma=1", "-DBN=256 "},
-      {"wgmma.consumers=3 wgmma.bn=128 wgmma.stages=4 wgmma.tma=1", "-DBN=128 "}};
+      {"wgmma.consumers=3 wgmma.bn=256 wgmma.stages=4 wgmma.tma=1 wgmma.wave_bn=0", "-DBN=256 "},
+      {"wgmma.consumers=3 wgmma.bn=128 wgmma.stages=4 wgmma.tma=1 wgmma.wave_bn=0", "-DBN=128 "}};
   static const size_t shapes[][3] = {{384, 64, 64}, {380, 72, 100}, {321, 129, 8}};
   for (size_t w = 0; w < OCF_ARRAY_LEN_T(widths); w++) {
     mmx_tune(env, widths[w][0]);
