@@ -190,13 +190,43 @@ static void test_plan_matmul_wgmma(void **state) {
   plan_wgmma_case("2048 x 256 x 6144, split_min 2048", &mem, &split, &call,
                   "matmul_wgmma_split wg=256 groups=48 + matmul_wgmma_reduce wg=256 groups=2048",
                   "BN=256 splits=3 k_split=2048 scratch=6291456", none);
+  /* (66 tiles fill every unit in 128 columns: whole K there, by the gate below) */
+  ocf_tuning_values ungated = split;
+  ungated.matmul.wgmma.whole_k_fill = 0;
   call = typed_call(128 * 66, 256, 6144, OCF_BF16, OCF_PRECISION_FP32);
-  plan_wgmma_case("66 tiles", &mem, &split, &call,
+  plan_wgmma_case("66 tiles, whole_k_fill 0", &mem, &ungated, &call,
                   "matmul_wgmma_split wg=256 groups=132 + matmul_wgmma_reduce wg=256 groups=8448",
                   "splits=2", none);
   call = typed_call(128 * 67, 256, 6144, OCF_BF16, OCF_PRECISION_FP32);
-  plan_wgmma_case("67 tiles", &mem, &split, &call, "matmul_wgmma wg=256 groups=67", "splits=1",
+  plan_wgmma_case("67 tiles", &mem, &ungated, &call, "matmul_wgmma wg=256 groups=67", "splits=1",
                   none);
+  /* The gate (wgmma.whole_k_fill, 40 in the schema): K stays whole where the whole-K plan fills
+     that percent of the 132 units; at 50, 66 workgroups: 256 x 4224 is 34 tiles of 256 columns
+     (3 ranges) and 66 of 128, 640 x 1664 35 (3 ranges) and 65; 256 x 4096^2 32 and 64 at
+     40 (the H100's 4 ranges, 206.2 TFLOP/s, against 233.8 whole); 8448 x 256 132 in 128
+     columns. One tile row (128 x 8192^2 above) or one tile column splits whatever its fill. */
+  ocf_tuning_values half = split;
+  half.matmul.wgmma.whole_k_fill = 50;
+  call = typed_call(256, 4224, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("66 workgroups whole", &mem, &half, &call, "matmul_wgmma wg=256 groups=66",
+                  "BN=128 splits=1 scratch=0", none);
+  plan_wgmma_case("66, whole_k_fill 0", &mem, &ungated, &call,
+                  "matmul_wgmma_split wg=256 groups=102 + matmul_wgmma_reduce wg=256 groups=4224",
+                  "BN=256 splits=3", none);
+  call = typed_call(640, 1664, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("65 workgroups whole: split", &mem, &half, &call,
+                  "matmul_wgmma_split wg=256 groups=105 + matmul_wgmma_reduce wg=256 groups=4160",
+                  "BN=256 splits=3", none);
+  call = typed_call(6784, 128, 8192, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("one tile column", &mem, &split, &call,
+                  "matmul_wgmma_split wg=256 groups=106 + matmul_wgmma_reduce wg=256 groups=3392",
+                  "BN=256 splits=2", none);
+  call = typed_call(256, 4096, 4096, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("256 x 4096^2", &mem, &split, &call, "matmul_wgmma wg=256 groups=64",
+                  "BN=128 splits=1", none);
+  call = typed_call(128 * 66, 256, 6144, OCF_BF16, OCF_PRECISION_FP32);
+  plan_wgmma_case("66 tiles", &mem, &split, &call, "matmul_wgmma wg=256 groups=132",
+                  "BN=128 splits=1", none);
   /* 16-bit few-row products go to wgmma before the few-row and skinny kernels (the built-in
      values: few.on 1 up to 16 rows, skinny.max 16); TF32 keeps the skinny kernels; before the
      wgmma probe its plan asks for it; a failed probe leaves them the few-row kernel. */
@@ -1264,6 +1294,7 @@ static void test_three_consumers(const ocf_device_facts *tma, const ocf_tuning_v
   call.trans_b = OCF_TRANS;
   ocf_tuning_values tma_split = three;
   tma_split.matmul.wgmma.tma_split = 1;
+  tma_split.matmul.wgmma.whole_k_fill = 0; /* 128 narrow tiles would keep K whole */
   plan_wgmma_case("three, the TMA-fed split", &big, &tma_split, &call,
                   "matmul_wgmma_tma_split wg=288 groups=128 + matmul_wgmma_reduce wg=256 "
                   "groups=8192",

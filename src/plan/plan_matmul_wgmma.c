@@ -489,6 +489,27 @@ static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tu
   return 1;
 }
 
+/* Rule 5's gate (wgmma.whole_k_fill): whether the call's whole-K plan, rule 2's narrow tiles of
+   one wave included, fills at least whole_k_fill percent of the compute units, so that its K stays
+   whole. On the H100 (bf16 TFLOP/s, 4 ranges of 256-column tiles -> whole K in 128 columns,
+   cuBLAS beside): 256 x 4096^2 206.2 -> 233.8 (64 of 132 units; 315.1), 384 x 4096^2 243.9 ->
+   341.5 (96; 421.2), 512 x 4096^2 295.5 -> 448.9 (128; 535.3), 256 x 8192 x 2048 175.9 -> 304.0,
+   2048 x 1024 x 4096 305.2 -> 479.8: the ranges' reduce (30 % of the split's time) and
+   their shorter K cost more than the idle units. A call of one tile row (m at most 64
+   consumers) or one tile column (n at most 128) keeps the split: its reduce is of few rows or
+   columns, and its time that of reading the other operand, which more workgroups read faster
+   (rule 2's one consumer may take the first: 128 x 8192^2 278.5). */
+static int whole_k_fills(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
+                         const ocf_matmul_call *call) {
+  const size_t percent = (size_t)tuning->matmul.wgmma.whole_k_fill;
+  if (percent == 0) return 0;
+  wg_geometry g;
+  size_t groups = 0;
+  if (ocf_wgmma_plan_geometry(facts, tuning, call, 1, &g, &groups) != OCF_MMA_PLANNED) return 0;
+  return call->m > 64u * g.consumers && call->n > 128 &&
+         groups * 100 >= facts->compute_units * percent;
+}
+
 /* Rule 6: the last-wave split of a call of `groups` workgroups (tiles x batch) of BM x BN tiles,
    into plan (splits, k_split, lw_first, scratch_bytes, scratch_written); 0 where it does not
    apply (and plan as it was). */
@@ -739,7 +760,8 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->splits = 1;
   plan->k_split = call->k;
-  const int split = plan_split(facts, tuning, call, groups, plan); /* rule 5 */
+  const int split =
+      !whole_k_fills(facts, tuning, call) && plan_split(facts, tuning, call, groups, plan);
   /* Rule 6 needs more workgroups than units, where rule 2's narrow tiles never apply. */
   const int lastwave = !split && plan_lastwave(facts, tuning, call, &g, groups, plan);
   if (!split && !lastwave) {

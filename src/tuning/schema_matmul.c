@@ -340,6 +340,15 @@ static const ocf_tunable matmul_tunables[] = {
                             "fit (src/plan/plan_matmul_wgmma.c, rule 2); 0: only a call of one "
                             "tile row (m at most 64 consumers), in the plan's consumers",
                             NULL},
+    /* whole_k_fill: 40 in the schema (an H100, 2026-12-08, round `onewave`: whole K in one wave
+       of 128-column tiles beat 4 ranges of K from 64 of 132 units on, docs/GEMM.md "Split K or
+       one wave"); 0 keeps the rule's first form, for timing the two */
+    [MM(wgmma.whole_k_fill)] = {"wgmma.whole_k_fill", 0, 100, 0, 40,
+                                "rule 5 splits a wgmma call's K only where its whole-K plan (rule "
+                                "2's one wave of 128-column tiles included) fills fewer than this "
+                                "percent of the compute units (src/plan/plan_matmul_wgmma.c); 0: "
+                                "wherever the tuning's tiles leave units idle",
+                                NULL},
     /* few: unmeasured, off everywhere until the H200 round (tools/lab/h200/round_fewrow.sh) */
     [MM(few.on)] = {"few.on", 0, 2, 0, 0,
                     "16-bit A and B with C's short side at most few.max run on the few-row "

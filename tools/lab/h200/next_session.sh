@@ -270,6 +270,11 @@
 #           narrow tiles"): test_wgmma_three_consumers and test_wgmma_tunables, then ten calls
 #           of one wave under one_wave 0 and 1, then five split-K calls against whole K in one
 #           wave (wgmma.split_min=0), cuBLAS beside (cap 150 + 20 a call + 120 + 90 s)
+#   splitgate rule 5's gate (wgmma.whole_k_fill, 40 in the schema: K stays whole where the
+#           whole-K plan fills that percent of the units): test_wgmma_three_consumers,
+#           test_wgmma_split_k, then calls of several tiles rows and columns whose one wave of
+#           128-column tiles fills 24 to 97 % of the units, the gate against whole_k_fill 0
+#           (the split wherever units idle), cuBLAS beside (cap 200 + 20 a call + 120 s)
 #   blocklocal attention_block's tiles past 48 KiB (block.local, docs/ATTENTION.md "Larger tiles
 #           for exact fp32"): test_attention's block suite on the GPU, then fp32 prefill under
 #           the shipped tiles and five larger ones, SDPA beside (cap 150 + 330 + 100 s)
@@ -287,7 +292,7 @@
 # and ragged gates), docs/NORM.md and SOFTMAX.md (f16_cvt), docs/ATTENTION.md (mma.on,
 # decode.prefetch).
 set -u
-[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma attnsplit onewave blocklocal)"; exit 2; }
+[ $# -gt 0 ] || { echo "usage: next_session.sh STEP... (nvidia unit bufreg f16cvt attn ragged sides bench peers widewg tune16 wgmma hostcost tune32 attn32 fewwaves pad normall split16 bf16loads narrow16 long16 huge rows32 mid16 midalign rowsshfl bf16mid aligned16 final16 wide32 normragged softmaxgpu mixed shifted softcfg shiftptx seg256 longseg longseg16 sweep streamodd heldlong splitshift normtest lnsplit lanes ahead checks mmajoin2 attntest stream narrowsm verify softbench16 edgeclock narrowsm bulk bulkq rowg rowgv tuneall pack packv pack5 packm pack4 joinel packkw hopperdb fewcfg mmaclock fewbn normwide fewwg packbk joinfix fewcheck fewkin fewjoin newtests cluster tmapad clusterlab rowphase sectors padcopy three threedb grid gemv persist skdiag sktest skvar patchgrid narrow16b attntma attnsplit onewave blocklocal splitgate)"; exit 2; }
 name=$(echo "$*" | tr ' ' '-')
 out=${OUT:-/tmp/next}
 work=$out/$name
@@ -1744,6 +1749,16 @@ bf16 1 32 32 1024 1024 128"
     # reduce 30 % of the time, whole K in 256 columns 179.2, cuBLAS 306.4 (an H100, 2026-12-07)
     gemm_grid "bf16 1 256 4096 4096;bf16 1 512 4096 4096;bf16 1 384 4096 4096;bf16 1 256 8192 2048;bf16 1 2048 1024 4096" \
       ";wgmma.split_min=0" 90
+    ;;
+  splitgate)
+    # Rule 5's gate (the fifty-second session): `onewave` found whole K in one wave of 128-column
+    # tiles beating the split on five few-row calls of 64 to 128 of 132 units (an H100); where
+    # between 24 % and 48 % of the units the split starts to win decides whole_k_fill.
+    wgmma_tests 200 test_wgmma_three_consumers test_wgmma_split_k
+    # (narrow workgroups / units: 2 x 20 = 40, 2 x 24 = 48, 2 x 28 = 56, 3 x 16 = 48, 2 x 32 = 64,
+    # 4 x 16 = 64, 2 x 12 = 24, 32 x 4 = 128)
+    gemm_grid "bf16 1 256 2560 8192;bf16 1 256 3072 8192;bf16 1 256 3584 8192;bf16 1 384 2048 8192;bf16 1 256 4096 8192;bf16 1 512 2048 4096;bf16 1 256 1536 8192;bf16 1 4096 512 4096" \
+      ";wgmma.whole_k_fill=0" 120
     ;;
   blocklocal)
     # attention_block past the reported 48 KiB (block.local, the fifty-first session: fp32 prefill
