@@ -96,7 +96,8 @@ jobs=${JOBS:-$(nproc)}
 # wave-one-edge, -three, -batch and -first (fifty-first session, PoCL): killed by
 # test_plan_matmul_wgmma; block-local-ask, -failed, -off and -launch (the same session): killed
 # by test_plan_attention; block-partial-row, -mask, -one and block-pl-stride (the same session,
-# PoCL, OCFT_ONLY=test_attention_block): killed by test_attention.
+# PoCL, OCFT_ONLY=test_attention_block): killed by test_attention. split-gate-edge, -row,
+# -column and -off (fifty-second session): killed by test_plan_matmul_wgmma.
 # id ~ file ~ text ~ replacement ~ ctest -R regex of the suites to run ~ what the bug is
 # In text and replacement, \n is a newline. Keep each text unique in its file (and free of '~').
 mutations=$(
@@ -241,6 +242,10 @@ wave-one-edge~src/plan/plan_matmul_wgmma.c~  if (tiles_of(call, g->consumers, 12
 wave-one-three~src/plan/plan_matmul_wgmma.c~    g->consumers = 3;\n  }\n  g->bn = 128;~    g->consumers = 2;\n  }\n  g->bn = 128;~^test_plan_matmul_wgmma$~matmul wgmma plans: the one wave of 128 columns in two consumers' tiles where only three's fit
 wave-one-batch~src/plan/plan_matmul_wgmma.c~  const size_t most = units / batch;~  const size_t most = units;~^test_plan_matmul_wgmma$~matmul wgmma plans: the one-wave rule counts one product's tiles, not the batch's
 wave-one-first~src/plan/plan_matmul_wgmma.c~  if (!t->one_wave && call->m > 64u * g->consumers) return 0;~~^test_plan_matmul_wgmma$~matmul wgmma plans: wgmma.one_wave 0 narrows calls of several tile rows too
+split-gate-edge~src/plan/plan_matmul_wgmma.c~         groups * 100 >= facts->compute_units * percent;~         groups * 100 > facts->compute_units * percent;~^test_plan_matmul_wgmma$~matmul wgmma plans: a whole-K plan filling exactly whole_k_fill percent of the units is split
+split-gate-row~src/plan/plan_matmul_wgmma.c~  return call->m > 64u * g.consumers && call->n > 128 &&~  return call->n > 128 &&~^test_plan_matmul_wgmma$~matmul wgmma plans: calls of one tile row keep K whole where their split reads B faster
+split-gate-column~src/plan/plan_matmul_wgmma.c~  return call->m > 64u * g.consumers && call->n > 128 &&~  return call->m > 64u * g.consumers &&~^test_plan_matmul_wgmma$~matmul wgmma plans: calls of one tile column keep K whole where their split reads A faster
+split-gate-off~src/plan/plan_matmul_wgmma.c~      !whole_k_fills(facts, tuning, call) && plan_split~      plan_split~^test_plan_matmul_wgmma$~matmul wgmma plans: the split wherever units idle, whole_k_fill ignored
 block-local-ask~src/plan/plan_attention.c~    if (want > *probe_bytes) *probe_bytes = want;~    (void)want;~^test_plan_attention$~attention_block with block.local never asks for the probe of its tiles (planned within 48 KiB for good)
 block-local-failed~src/plan/plan_attention.c~facts->nv_compute_capability >= 80 &&\n                     facts->learnt.mma != OCF_PROBE_FAILED;~facts->nv_compute_capability >= 80;~^test_plan_attention$~attention_block with block.local asks again for a probe that failed
 block-local-off~src/plan/plan_attention.c~      beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)~      1 ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)~^test_plan_attention$~attention_block takes the probe's local memory without block.local
