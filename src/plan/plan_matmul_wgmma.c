@@ -74,7 +74,9 @@
  *      K-major A' and B' in rows of K rounded up to 64 (staged_ld) for matmul_wgmma_sab. A
  *      few-row call stays direct: the pass moves B twice where its multiply reads it once.
  *   5. Split K: a direct plan (rules 1 to 3) whose tiles x batch fill fewer workgroups than the
- *      device has compute units, where wgmma.split_min is set, runs the kernel over
+ *      device has compute units, where wgmma.split_min is set and the call's whole-K plan (rule
+ *      2's one wave included) fills less than wgmma.whole_k_fill percent of the units (a call
+ *      of one tile row or column: whatever it fills; whole_k_fills), runs the kernel over
  *      s = min(units / (tiles x batch), k / split_min) ranges of K (when s >= wgmma.split_ranges,
  *      at least 2; k_split a multiple of the K slice, every range non-empty; fewer: whole K) as
  *      matmul_wgmma_split, each writing its raw sums to scratch (batch s m rows of n rounded up
