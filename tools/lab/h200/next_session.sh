@@ -274,7 +274,8 @@
 #           whole-K plan fills that percent of the units): test_wgmma_three_consumers,
 #           test_wgmma_split_k, then calls of several tiles rows and columns whose one wave of
 #           128-column tiles fills 24 to 97 % of the units, the gate against whole_k_fill 0
-#           (the split wherever units idle), cuBLAS beside (cap 200 + 20 a call + 120 s)
+#           (the split wherever units idle), cuBLAS beside (cap 200 + 20 a call + 120 s;
+#           SPLITGATE_TESTS=0: the calls alone)
 #   blocklocal attention_block's tiles past 48 KiB (block.local, docs/ATTENTION.md "Larger tiles
 #           for exact fp32"): test_attention's block suite on the GPU, then fp32 prefill under
 #           the shipped tiles and five larger ones, SDPA beside (cap 150 + 330 + 100 s)
@@ -1754,7 +1755,7 @@ bf16 1 32 32 1024 1024 128"
     # Rule 5's gate (the fifty-second session): `onewave` found whole K in one wave of 128-column
     # tiles beating the split on five few-row calls of 64 to 128 of 132 units (an H100); where
     # between 24 % and 48 % of the units the split starts to win decides whole_k_fill.
-    wgmma_tests 200 test_wgmma_three_consumers test_wgmma_split_k
+    [ "${SPLITGATE_TESTS:-1}" = 1 ] && wgmma_tests 200 test_wgmma_three_consumers test_wgmma_split_k
     # (narrow workgroups / units: 2 x 20 = 40, 2 x 24 = 48, 2 x 28 = 56, 3 x 16 = 48, 2 x 32 = 64,
     # 4 x 16 = 64, 2 x 12 = 24, 32 x 4 = 128)
     gemm_grid "bf16 1 256 2560 8192;bf16 1 256 3072 8192;bf16 1 256 3584 8192;bf16 1 384 2048 8192;bf16 1 256 4096 8192;bf16 1 512 2048 4096;bf16 1 256 1536 8192;bf16 1 4096 512 4096" \
