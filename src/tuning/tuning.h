@@ -207,7 +207,7 @@ typedef struct ocf_matmul_wgmma_tuning {
   int one_wave;       /* 1: whole-K calls whose 128-column tiles make one wave take them (rule
                          2); 0: only calls of one tile row */
   int whole_k_fill;   /* rule 5 splits K only where the whole-K plan fills fewer than this
-                       percent of the compute units; 0: wherever its tiles leave units idle */
+                         percent of the compute units; 0: wherever its tiles leave units idle */
 } ocf_matmul_wgmma_tuning;
 
 /* The few-row matrix-unit kernels (cl/matmul_few_mma.cl): 16-bit A and B, C with a short side of
