@@ -500,15 +500,13 @@ static int plan_split(const ocf_device_facts *facts, const ocf_tuning_values *tu
    their shorter K cost more than the idle units. A call of one tile row (m at most 64
    consumers) or one tile column (n at most 128) keeps the split: its reduce is of few rows or
    columns, and its time that of reading the other operand, which more workgroups read faster
-   (rule 2's one consumer may take the first: 128 x 8192^2 278.5). */
+   (rule 2's one consumer may take the first: 128 x 8192^2 278.5). `whole`: the whole-K plan's
+   tile and its workgroups (tiles x batch), NULL where there is none. */
 static int whole_k_fills(const ocf_device_facts *facts, const ocf_tuning_values *tuning,
-                         const ocf_matmul_call *call) {
+                         const ocf_matmul_call *call, const wg_geometry *whole, size_t groups) {
   const size_t percent = (size_t)tuning->matmul.wgmma.whole_k_fill;
-  if (percent == 0) return 0;
-  wg_geometry g;
-  size_t groups = 0;
-  if (ocf_wgmma_plan_geometry(facts, tuning, call, 1, &g, &groups) != OCF_MMA_PLANNED) return 0;
-  return call->m > 64u * g.consumers && call->n > 128 &&
+  if (percent == 0 || whole == NULL) return 0;
+  return call->m > 64u * whole->consumers && call->n > 128 &&
          groups * 100 >= facts->compute_units * percent;
 }
 
@@ -762,13 +760,22 @@ static ocf_mma_outcome plan_direct(const ocf_device_facts *facts, const ocf_tuni
   plan->program = OCF_PROGRAM_MATMUL_WGMMA_NV;
   plan->splits = 1;
   plan->k_split = call->k;
+  /* The whole-K plan's tile (rule 2's narrow tiles and waves), once: rule 5's gate weighs it,
+     and the call runs it where neither split applies. */
+  wg_geometry whole;
+  size_t whole_groups = 0;
+  const ocf_mma_outcome whole_outcome =
+      ocf_wgmma_plan_geometry(facts, tuning, call, 1, &whole, &whole_groups);
   const int split =
-      !whole_k_fills(facts, tuning, call) && plan_split(facts, tuning, call, groups, plan);
+      !whole_k_fills(facts, tuning, call, whole_outcome == OCF_MMA_PLANNED ? &whole : NULL,
+                     whole_groups) &&
+      plan_split(facts, tuning, call, groups, plan);
   /* Rule 6 needs more workgroups than units, where rule 2's narrow tiles never apply. */
   const int lastwave = !split && plan_lastwave(facts, tuning, call, &g, groups, plan);
   if (!split && !lastwave) {
-    outcome = ocf_wgmma_plan_geometry(facts, tuning, call, 1, &g, &groups);
-    if (outcome != OCF_MMA_PLANNED) return outcome;
+    if (whole_outcome != OCF_MMA_PLANNED) return whole_outcome;
+    g = whole;
+    groups = whole_groups;
     ocf_wgmma_take_persistent(facts, tuning, call, OCF_KERNEL_MATMUL_WGMMA_TMA, 0, &g,
                               &groups); /* rule 7 */
   }
