@@ -246,6 +246,19 @@ static size_t mma_probe_ask(const ocf_device_facts *facts, size_t need, unsigned
   return want;
 }
 
+/* The local memory a plan of `program` may take for tiles of `need` bytes: with `beyond`
+   (mma.local or block.local on an NVIDIA GPU) what the matrix-unit probe ran right with on the
+   context, *ask the probe to run for `need` (mma_probe_ask; 0: none); else the reported size,
+   *ask 0. */
+static unsigned long long probed_local(const ocf_device_facts *facts, ocf_program_id program,
+                                       int beyond, size_t need, size_t *ask) {
+  *ask = 0;
+  if (!beyond) return ocf_facts_reported_local_limit(facts, program);
+  const unsigned long long local = ocf_facts_local_limit(facts, program);
+  *ask = mma_probe_ask(facts, need, local);
+  return local;
+}
+
 size_t ocf_attention_block_local_bytes(size_t bq, size_t bk, size_t d_padded) {
   return 4 * (bq * d_padded + bk * (d_padded + 4) + ocf_round_up(bq * (bk + 1), 4));
 }
@@ -278,14 +291,11 @@ static int plan_block(const ocf_device_facts *facts, const ocf_attention_tuning 
     bq /= 2;
   const int beyond = t->block.local && nvidia_gpu(facts) && facts->nv_compute_capability >= 80 &&
                      facts->learnt.mma != OCF_PROBE_FAILED;
+  size_t want = 0;
   const unsigned long long local =
-      beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK)
-             : ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_BLOCK);
-  if (beyond) {
-    const size_t want =
-        mma_probe_ask(facts, ocf_attention_block_local_bytes(bq, bk, d_padded), local);
-    if (want > *probe_bytes) *probe_bytes = want;
-  }
+      probed_local(facts, OCF_PROGRAM_ATTENTION_BLOCK, beyond,
+                   ocf_attention_block_local_bytes(bq, bk, d_padded), &want);
+  if (want > *probe_bytes) *probe_bytes = want;
   while (ocf_attention_block_local_bytes(bq, bk, d_padded) > local) {
     if (bk / 2 >= tc && bk / 2 >= 4 && (bk / 2) % tc == 0)
       bk /= 2;
@@ -442,11 +452,10 @@ static int plan_mma(const ocf_device_facts *facts, const ocf_attention_tuning *t
   }
   /* The local memory: the reported size, or with mma.local (NVIDIA) what the probe ran. */
   const int beyond = nvidia && t->mma.local;
+  size_t ask = 0;
   const unsigned long long local =
-      beyond ? ocf_facts_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV)
-             : ocf_facts_reported_local_limit(facts, OCF_PROGRAM_ATTENTION_MMA_NV);
-  const size_t ask =
-      beyond ? mma_probe_ask(facts, ocf_attention_mma_local_bytes(&shape, d_padded, 0), local) : 0;
+      probed_local(facts, OCF_PROGRAM_ATTENTION_MMA_NV, beyond,
+                   ocf_attention_mma_local_bytes(&shape, d_padded, 0), &ask);
   /* Q's tile(s) do not shrink with the K and V tiles: where even 16-key tiles leave no room for
      them (fp32 Q in two parts: 2 BQ (D + 4) 4 bytes), Q's fragments go to the registers and the
      tuning's tiles are fitted again. */
